@@ -1,0 +1,11 @@
+import { z } from 'zod';
+
+/** GET to the embed function with `Authorization: Bearer <access token>` and `x-dashboard-id`. */
+export const EMBED_DASHBOARD_HEADER = 'x-dashboard-id';
+
+export const embedResponseSchema = z.object({
+  url: z.string(),
+  /** When the embedded session ends (ISO time); the page renews the URL shortly before. */
+  sessionExpiresAt: z.string(),
+});
+export type EmbedResponse = z.infer<typeof embedResponseSchema>;

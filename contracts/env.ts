@@ -1,0 +1,34 @@
+/**
+ * Environment variables the handlers read. The CDK functions construct sets them in AWS;
+ * local mode sets them for the same handler code. Endpoint overrides are set only in
+ * local mode; in AWS the SDK's regional endpoints are used.
+ */
+export const ENV = {
+  region: 'AWS_REGION',
+  userPoolId: 'USER_POOL_ID',
+  userPoolClientId: 'USER_POOL_CLIENT_ID',
+  /** Local mode only: the identity provider's endpoint. */
+  cognitoEndpoint: 'COGNITO_ENDPOINT',
+  /** Local mode only: the pool's JWKS as JSON, handed to the verifier with cacheJwks. */
+  cognitoJwks: 'COGNITO_JWKS',
+  viewsTable: 'VIEWS_TABLE',
+  dashboardsTable: 'DASHBOARDS_TABLE',
+  stateTable: 'STATE_TABLE',
+  auditTable: 'AUDIT_TABLE',
+  /** Local mode only. */
+  dynamodbEndpoint: 'DYNAMODB_ENDPOINT',
+  quicksightAccountId: 'QUICKSIGHT_ACCOUNT_ID',
+  quicksightNamespace: 'QUICKSIGHT_NAMESPACE',
+  /** Region of the QuickSight identity (user management) calls; defaults to AWS_REGION. */
+  quicksightIdentityRegion: 'QUICKSIGHT_IDENTITY_REGION',
+  /** Local mode only. */
+  quicksightEndpoint: 'QUICKSIGHT_ENDPOINT',
+  embedSessionMinutes: 'EMBED_SESSION_MINUTES',
+  /** Comma-separated site origins: CORS allow-list and the embed AllowedDomains. */
+  allowedOrigins: 'ALLOWED_ORIGINS',
+  /** Local mode only. */
+  sesEndpoint: 'SES_ENDPOINT',
+  supportFromAddress: 'SUPPORT_FROM_ADDRESS',
+  supportToAddress: 'SUPPORT_TO_ADDRESS',
+  logLevel: 'POWERTOOLS_LOG_LEVEL',
+} as const;

@@ -1,0 +1,112 @@
+import { z } from 'zod';
+import { MESSAGES, adminEmail, dashboardId, dashboardLink, dashboardName } from './fields.ts';
+
+/** Target account of an action; a missing email gets the given spec message. */
+const targetEmail = (requiredMessage: string) =>
+  z.string({ error: requiredMessage }).trim().min(1, requiredMessage).pipe(adminEmail);
+
+const userEmail = targetEmail(MESSAGES.userEmailRequired);
+const companyName = z.string().trim().max(200, 'Company Name must be at most 200 characters');
+const description = z.string().trim().max(2000, 'Description must be at most 2000 characters');
+const recordId = z.string().trim().min(1, 'Record id is required').max(128);
+
+export const QUICKSIGHT_ROLES = ['READER', 'AUTHOR', 'ADMIN'] as const;
+
+/** POST bodies of the QuickSight management function (Admins only). */
+export const quicksightAdminRequestSchema = z.discriminatedUnion('action', [
+  z.object({ action: z.literal('LIST_COGNITO_USERS_WITH_QUICKSIGHT_STATUS') }),
+  z.object({ action: z.literal('DELETE_USER'), userEmail }),
+  z.object({
+    action: z.literal('REGISTER_USER'),
+    userEmail: targetEmail(MESSAGES.selectUserToRegister),
+    userRole: z.enum(QUICKSIGHT_ROLES).default('READER'),
+  }),
+  z.object({ action: z.literal('GET_USER_DASHBOARDS'), userEmail }),
+  z.object({
+    action: z.literal('INVITE_TO_DASHBOARD'),
+    userEmail,
+    dashboardId,
+    dashboardName,
+    dashboardLink,
+    makeDefault: z.boolean().default(false),
+    /** Accepted for compatibility; the server derives the view id. */
+    viewId: z.string().max(256).optional(),
+    companyName: companyName.optional(),
+  }),
+  z.object({
+    action: z.literal('REMOVE_FROM_DASHBOARD'),
+    userEmail,
+    dashboardId,
+    viewId: z.string().max(256).optional(),
+  }),
+  z.object({
+    action: z.literal('SET_DASHBOARD_AS_DEFAULT'),
+    userEmail,
+    dashboardId,
+    viewId: z.string().max(256).optional(),
+  }),
+  z.object({ action: z.literal('LIST_DASHBOARD_METADATA') }),
+  z.object({
+    action: z.literal('CREATE_DASHBOARD_METADATA'),
+    dashboardId,
+    dashboardName,
+    dashboardLink,
+    description: description.optional(),
+  }),
+  z.object({
+    action: z.literal('UPDATE_DASHBOARD_METADATA'),
+    metadataId: recordId,
+    dashboardId,
+    dashboardName,
+    dashboardLink,
+    description: description.optional(),
+    isActive: z.boolean().optional(),
+  }),
+  z.object({ action: z.literal('DELETE_DASHBOARD_METADATA'), metadataId: recordId }),
+]);
+export type QuicksightAdminRequest = z.infer<typeof quicksightAdminRequestSchema>;
+export type QuicksightAdminAction = QuicksightAdminRequest['action'];
+
+export const cognitoUserWithQuicksightSchema = z.object({
+  username: z.string(),
+  email: z.string(),
+  enabled: z.boolean(),
+  status: z.string(),
+  existsInQuickSight: z.boolean(),
+  cognito: z.object({ cognitoGroup: z.string().nullable() }),
+  quicksight: z.object({ role: z.string(), userName: z.string(), arn: z.string() }).nullable(),
+});
+export type CognitoUserWithQuicksight = z.infer<typeof cognitoUserWithQuicksightSchema>;
+export const listUsersWithQuicksightResponseSchema = z.object({ users: z.array(cognitoUserWithQuicksightSchema) });
+
+export const userDashboardSchema = z.object({
+  id: z.string(),
+  name: z.string(),
+  link: z.string(),
+  isDefault: z.boolean(),
+  companyName: z.string().nullable(),
+  quicksightDashboardId: z.string(),
+});
+export type UserDashboard = z.infer<typeof userDashboardSchema>;
+export const userDashboardsResponseSchema = z.object({ dashboards: z.array(userDashboardSchema) });
+
+export const dashboardMetadataSchema = z.object({
+  id: z.string(),
+  dashboardId: z.string(),
+  dashboardName: z.string(),
+  dashboardLink: z.string(),
+  description: z.string().nullable().optional(),
+  isActive: z.boolean().optional(),
+  createdAt: z.string().optional(),
+  updatedAt: z.string().optional(),
+  createdBy: z.string().optional(),
+  /** Number of users the dashboard is assigned to. */
+  assignedUsers: z.number().optional(),
+});
+export type DashboardMetadata = z.infer<typeof dashboardMetadataSchema>;
+export const listDashboardMetadataResponseSchema = z.object({ dashboards: z.array(dashboardMetadataSchema) });
+export const saveDashboardMetadataResponseSchema = z.object({
+  message: z.string(),
+  dashboard: dashboardMetadataSchema,
+  updatedUserAssignments: z.number().optional(),
+});

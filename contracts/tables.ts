@@ -1,0 +1,83 @@
+/**
+ * DynamoDB tables of the product. The CDK data construct and local mode (dynalite) both
+ * create their tables from these definitions, so the two cannot drift.
+ *
+ * - views: one item per dashboard assigned to a user (GraphQL type TableauView).
+ * - dashboards: the dashboard catalogue (GraphQL type DashboardMetadata).
+ * - state: small per-user and per-key items the server rules need: the default-view
+ *   pointer (pk USER#<email>, sk DEFAULT), contact rate-limit buckets
+ *   (pk USER#<email>, sk CONTACT#<hour>) and dashboard-id claims that keep catalogue IDs
+ *   unique case-insensitively (pk DASHBOARD#<lowercased id>, sk CLAIM).
+ * - audit: the admin activity trail (pk AUDIT, sk <ISO time>#<id>), read newest first.
+ */
+export type AttributeType = 'S' | 'N';
+
+export interface KeyDefinition {
+  readonly name: string;
+  readonly type: AttributeType;
+}
+
+export interface IndexDefinition {
+  readonly indexName: string;
+  readonly partitionKey: KeyDefinition;
+  readonly sortKey?: KeyDefinition;
+}
+
+export interface TableDefinition {
+  /** Construct id in CDK and table-name suffix in local mode. */
+  readonly id: 'Views' | 'Dashboards' | 'State' | 'Audit';
+  /** Environment variable through which handlers receive the table name. */
+  readonly envVar: 'VIEWS_TABLE' | 'DASHBOARDS_TABLE' | 'STATE_TABLE' | 'AUDIT_TABLE';
+  readonly partitionKey: KeyDefinition;
+  readonly sortKey?: KeyDefinition;
+  readonly globalSecondaryIndexes: readonly IndexDefinition[];
+  /** Attribute holding an epoch-seconds expiry (TTL in AWS; dynalite ignores it). */
+  readonly timeToLiveAttribute?: string;
+}
+
+export const VIEWS_BY_USER_INDEX = 'byUserEmail';
+export const VIEWS_BY_DASHBOARD_INDEX = 'byDashboard';
+
+export const viewsTable: TableDefinition = {
+  id: 'Views',
+  envVar: 'VIEWS_TABLE',
+  partitionKey: { name: 'id', type: 'S' },
+  globalSecondaryIndexes: [
+    {
+      indexName: VIEWS_BY_USER_INDEX,
+      partitionKey: { name: 'userEmail', type: 'S' },
+      sortKey: { name: 'quicksightDashboardId', type: 'S' },
+    },
+    {
+      indexName: VIEWS_BY_DASHBOARD_INDEX,
+      partitionKey: { name: 'quicksightDashboardId', type: 'S' },
+      sortKey: { name: 'userEmail', type: 'S' },
+    },
+  ],
+};
+
+export const dashboardsTable: TableDefinition = {
+  id: 'Dashboards',
+  envVar: 'DASHBOARDS_TABLE',
+  partitionKey: { name: 'id', type: 'S' },
+  globalSecondaryIndexes: [],
+};
+
+export const stateTable: TableDefinition = {
+  id: 'State',
+  envVar: 'STATE_TABLE',
+  partitionKey: { name: 'pk', type: 'S' },
+  sortKey: { name: 'sk', type: 'S' },
+  globalSecondaryIndexes: [],
+  timeToLiveAttribute: 'expiresAt',
+};
+
+export const auditTable: TableDefinition = {
+  id: 'Audit',
+  envVar: 'AUDIT_TABLE',
+  partitionKey: { name: 'pk', type: 'S' },
+  sortKey: { name: 'sk', type: 'S' },
+  globalSecondaryIndexes: [],
+};
+
+export const tables: readonly TableDefinition[] = [viewsTable, dashboardsTable, stateTable, auditTable];
