@@ -1,0 +1,90 @@
+import { createServer, type Server } from 'node:http';
+import { readFile, rename, writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import sesLocal from 'aws-ses-v2-local';
+import { clearStore, getStoreReadonly, type Email } from 'aws-ses-v2-local/dist/store.js';
+import { closeServer, httpUrl, listen, sendJson } from '../http.ts';
+import { newestFirst } from './messages.ts';
+
+export interface MailCaptureOptions {
+  readonly host: string;
+  /** SES v2 endpoint and inbox page. */
+  readonly port: number;
+  /** JSON list of the captured messages. */
+  readonly apiPort: number;
+  /** Captured messages are kept in `<dataDir>/mail.json` across restarts. */
+  readonly dataDir: string;
+}
+
+export interface MailCapture {
+  /** SES endpoint for the SDK (`endpoint` of SESv2Client). */
+  readonly sesEndpoint: string;
+  readonly inboxUrl: string;
+  readonly apiUrl: string;
+  close(): Promise<void>;
+}
+
+const MAIL_FILE = 'mail.json';
+const API_PATH = '/messages';
+
+async function restore(file: string): Promise<void> {
+  let text: string;
+  try {
+    text = await readFile(file, 'utf8');
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return;
+    throw error;
+  }
+  const saved: unknown = JSON.parse(text);
+  if (!Array.isArray(saved)) throw new Error(`${file} does not hold a list of messages; delete it or start with --reset`);
+  // aws-ses-v2-local keeps its store in memory only; putting the saved messages back
+  // (rather than sending them again) keeps them out of any SMTP relay it is set up with.
+  getStoreReadonly().emails.push(...(saved as Email[]));
+}
+
+async function persist(file: string): Promise<void> {
+  const partial = `${file}.partial`;
+  await writeFile(partial, JSON.stringify(getStoreReadonly().emails));
+  await rename(partial, file);
+}
+
+/**
+ * The SES stand-in: aws-ses-v2-local (SES v2 API and its inbox page) in this process, and
+ * next to it a small JSON endpoint listing the messages newest first with to, subject and
+ * text, which is what tests and tools need and what the package's `/store` lacks.
+ */
+export async function startMailCapture({ host, port, apiPort, dataDir }: MailCaptureOptions): Promise<MailCapture> {
+  const file = join(dataDir, MAIL_FILE);
+  // The store is a module singleton: start from what this data directory holds only.
+  clearStore();
+  await restore(file);
+
+  const ses: Server = await sesLocal.default({ host, port });
+  const sesUrl = httpUrl(host, (ses.address() as { port: number }).port);
+
+  const api = createServer((req, res) => {
+    const path = new URL(req.url ?? '/', 'http://localhost').pathname;
+    if (req.method !== 'GET' || path !== API_PATH) {
+      sendJson(res, 404, { message: `Only GET ${API_PATH} is served here` });
+      return;
+    }
+    sendJson(res, 200, newestFirst(getStoreReadonly().emails), { 'cache-control': 'no-store' });
+  });
+  let boundApiPort: number;
+  try {
+    boundApiPort = await listen(api, apiPort, host);
+  } catch (error) {
+    await closeServer(ses);
+    throw error;
+  }
+
+  return {
+    sesEndpoint: sesUrl,
+    inboxUrl: `${sesUrl}/`,
+    apiUrl: `${httpUrl(host, boundApiPort)}${API_PATH}`,
+    async close() {
+      await Promise.all([closeServer(api), closeServer(ses)]);
+      await persist(file);
+    },
+  };
+}

@@ -1,0 +1,57 @@
+import { createServer } from 'node:net';
+
+/**
+ * Fixed offsets from the port base, so that the addresses of a stack are predictable
+ * (the SPA's config, bookmarks of the inbox page) and several stacks can run side by side
+ * with different bases.
+ */
+export const PORT_OFFSETS = {
+  web: 0,
+  cognito: 1,
+  graphql: 2,
+  embed: 3,
+  quicksightAdmin: 4,
+  userAdmin: 5,
+  mfa: 6,
+  contact: 7,
+  quicksight: 8,
+  dynamodb: 9,
+  mail: 10,
+  mailApi: 11,
+} as const;
+
+export type PortName = keyof typeof PORT_OFFSETS;
+export type PortLayout = Record<PortName, number>;
+
+export const PORT_COUNT = Math.max(...Object.values(PORT_OFFSETS)) + 1;
+export const DEFAULT_PORT_BASE = 4400;
+
+export function portLayout(base: number): PortLayout {
+  if (!Number.isInteger(base) || base < 1024 || base + PORT_COUNT - 1 > 65_535) {
+    throw new Error(`Port base must be an integer from 1024 to ${65_535 - PORT_COUNT + 1}, got ${base}`);
+  }
+  const entries = Object.entries(PORT_OFFSETS).map(([name, offset]) => [name, base + offset]);
+  return Object.fromEntries(entries) as PortLayout;
+}
+
+function isPortFree(port: number, host: string): Promise<boolean> {
+  return new Promise((resolve) => {
+    const probe = createServer();
+    probe.once('error', () => resolve(false));
+    probe.listen({ port, host, exclusive: true }, () => probe.close(() => resolve(true)));
+  });
+}
+
+/**
+ * A base whose whole block of ports is free now (tests and benches run stacks next to a
+ * developer's own `npm start`). Blocks are tried at random in the unprivileged range
+ * below the kernel's ephemeral ports.
+ */
+export async function findFreePortBase(host = '127.0.0.1', attempts = 50): Promise<number> {
+  for (let attempt = 0; attempt < attempts; attempt += 1) {
+    const base = 20_000 + Math.floor(Math.random() * 1_000) * PORT_COUNT;
+    const checks = await Promise.all(Array.from({ length: PORT_COUNT }, (_, i) => isPortFree(base + i, host)));
+    if (checks.every(Boolean)) return base;
+  }
+  throw new Error(`No block of ${PORT_COUNT} free ports found on ${host}`);
+}

@@ -1,0 +1,108 @@
+import { spawn, type ChildProcess } from 'node:child_process';
+import { rm } from 'node:fs/promises';
+import { setTimeout as sleep } from 'node:timers/promises';
+import { fileURLToPath } from 'node:url';
+import { readStackInfo, stackFilePath, type StackInfo } from './stack-info.ts';
+
+/** Set by spawnStack: the stack stops when its parent's stdin pipe closes (parent died). */
+export const EXIT_WITH_PARENT_ENV = 'LOCAL_STACK_EXIT_WITH_PARENT';
+
+const projectRoot = fileURLToPath(new URL('..', import.meta.url));
+
+export interface SpawnStackOptions {
+  readonly dataDir: string;
+  readonly portBase: number;
+  readonly reset?: boolean;
+  /** @default 90_000 */
+  readonly readyTimeoutMs?: number;
+  /** Receives the stack's output as it arrives (stdout and stderr). */
+  readonly onOutput?: (chunk: string) => void;
+}
+
+export interface RunningStack {
+  readonly info: StackInfo;
+  /** The process group leader (`npm`). */
+  readonly pid: number;
+  /** Milliseconds from spawning `npm start` to a ready stack. */
+  readonly startupMs: number;
+  /** SIGTERM to the whole process group, resolved once no process of it is left. */
+  stop(): Promise<void>;
+}
+
+const OUTPUT_TAIL_CHARS = 6_000;
+
+/** Whether any process of the group led by `pgid` is still alive. */
+function groupAlive(pgid: number): boolean {
+  try {
+    process.kill(-pgid, 0);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+async function stopGroup(pgid: number, graceMs = 15_000): Promise<void> {
+  if (!groupAlive(pgid)) return;
+  process.kill(-pgid, 'SIGTERM');
+  const deadline = Date.now() + graceMs;
+  while (groupAlive(pgid) && Date.now() < deadline) await sleep(100);
+  if (groupAlive(pgid)) {
+    process.kill(-pgid, 'SIGKILL');
+    throw new Error(`The local stack (process group ${pgid}) did not stop within ${graceMs} ms after SIGTERM`);
+  }
+}
+
+/**
+ * Starts the local stack exactly as a person does (`npm start -- ...`) in its own process
+ * group and resolves once `<dataDir>/stack.json` is written. Used by the integration
+ * tests, the end-to-end global setup and the benches.
+ */
+export async function spawnStack(options: SpawnStackOptions): Promise<RunningStack> {
+  const { dataDir, portBase, reset = false, readyTimeoutMs = 90_000, onOutput } = options;
+  // A stack.json left by an earlier run must not be mistaken for this one's.
+  await rm(stackFilePath(dataDir), { force: true });
+
+  const args = ['start', '--', '--data-dir', dataDir, '--port-base', String(portBase)];
+  if (reset) args.push('--reset');
+  const env: NodeJS.ProcessEnv = { ...process.env, [EXIT_WITH_PARENT_ENV]: '1' };
+  // A test runner's own settings are not the stack's.
+  for (const name of Object.keys(env)) if (name === 'NODE_ENV' || name.startsWith('VITEST')) delete env[name];
+
+  const started = Date.now();
+  const child: ChildProcess = spawn('npm', args, { cwd: projectRoot, env, detached: true, stdio: ['pipe', 'pipe', 'pipe'] });
+  let tail = '';
+  const collect = (chunk: Buffer) => {
+    const text = chunk.toString('utf8');
+    tail = (tail + text).slice(-OUTPUT_TAIL_CHARS);
+    onOutput?.(text);
+  };
+  child.stdout?.on('data', collect);
+  child.stderr?.on('data', collect);
+  let exitCode: number | null | undefined;
+  child.once('exit', (code, signal) => {
+    exitCode = code ?? (signal ? -1 : null);
+  });
+  const pid = child.pid;
+  if (pid === undefined) throw new Error('Could not spawn `npm start`');
+
+  const stop = async () => {
+    await stopGroup(pid);
+    child.stdin?.destroy();
+  };
+
+  try {
+    const deadline = started + readyTimeoutMs;
+    for (;;) {
+      const info = await readStackInfo(dataDir);
+      if (info) return { info, pid, startupMs: Date.now() - started, stop };
+      if (exitCode !== undefined) throw new Error(`The local stack exited (code ${exitCode}) before it was ready. Output:\n${tail}`);
+      if (Date.now() > deadline) {
+        throw new Error(`The local stack was not ready within ${Math.round(readyTimeoutMs / 1000)} s. Output:\n${tail}`);
+      }
+      await sleep(150);
+    }
+  } catch (error) {
+    await stop().catch(() => undefined);
+    throw error;
+  }
+}

@@ -1,0 +1,93 @@
+import { createHash } from 'node:crypto';
+import { existsSync } from 'node:fs';
+import { mkdir, readdir, readFile, rm, stat, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { setTimeout as sleep } from 'node:timers/promises';
+import { fileURLToPath } from 'node:url';
+
+const projectRoot = fileURLToPath(new URL('..', import.meta.url));
+export const WEB_DIR = join(projectRoot, 'web');
+export const WEB_DIST = join(WEB_DIR, 'dist');
+export const VITE_CONFIG = join(WEB_DIR, 'vite.config.ts');
+/** The SPA imports the shared schemas, so they are sources of the build too. */
+const SOURCE_DIRS = [WEB_DIR, join(projectRoot, 'contracts')];
+const IGNORED = new Set(['dist', 'node_modules']);
+
+async function newestSourceMtime(dir: string): Promise<number> {
+  let newest = 0;
+  for (const entry of await readdir(dir, { withFileTypes: true })) {
+    if (IGNORED.has(entry.name) || entry.name.startsWith('.')) continue;
+    const path = join(dir, entry.name);
+    const mtime = entry.isDirectory() ? await newestSourceMtime(path) : (await stat(path)).mtimeMs;
+    newest = Math.max(newest, mtime);
+  }
+  return newest;
+}
+
+/** Whether web/dist is missing or older than any source of the SPA. */
+export async function webBuildIsStale(): Promise<boolean> {
+  const index = join(WEB_DIST, 'index.html');
+  if (!existsSync(index)) return true;
+  const built = (await stat(index)).mtimeMs;
+  const sources = await Promise.all(SOURCE_DIRS.filter((d) => existsSync(d)).map(newestSourceMtime));
+  return Math.max(...sources) > built;
+}
+
+function processAlive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+/**
+ * One build at a time for this checkout (tests start several stacks at once). The lock is a
+ * directory (created atomically) holding the owner's pid, so a lock left by a killed
+ * process is taken over.
+ */
+async function withBuildLock<T>(run: () => Promise<T>): Promise<T> {
+  const lock = join(tmpdir(), `portal-web-build-${createHash('sha1').update(projectRoot).digest('hex').slice(0, 12)}`);
+  const owner = join(lock, 'pid');
+  for (;;) {
+    try {
+      await mkdir(lock);
+      await writeFile(owner, String(process.pid));
+      break;
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error;
+      const pid = Number(await readFile(owner, 'utf8').catch(() => ''));
+      if (pid > 0 && !processAlive(pid)) await rm(lock, { recursive: true, force: true });
+      else await sleep(250);
+    }
+  }
+  try {
+    return await run();
+  } finally {
+    await rm(lock, { recursive: true, force: true });
+  }
+}
+
+/**
+ * Builds the SPA with its own Vite config when web/dist is missing or stale.
+ * Resolves with whether a build ran.
+ */
+export async function ensureWebBuilt(log: (line: string) => void = () => undefined): Promise<boolean> {
+  if (!existsSync(VITE_CONFIG)) {
+    throw new Error(`The web app cannot be built: ${VITE_CONFIG} does not exist`);
+  }
+  if (!(await webBuildIsStale())) return false;
+  return withBuildLock(async () => {
+    // Another process may have built it while this one waited for the lock.
+    if (!(await webBuildIsStale())) return false;
+    log('Building the web app (web/dist is missing or older than its sources)...');
+    const { build } = await import('vite');
+    await build({ configFile: VITE_CONFIG, logLevel: 'warn' });
+    if (!existsSync(join(WEB_DIST, 'index.html'))) {
+      throw new Error(`The web build finished without ${join(WEB_DIST, 'index.html')}; check build.outDir in ${VITE_CONFIG}`);
+    }
+    return true;
+  });
+}
