@@ -1,0 +1,195 @@
+import { z } from 'zod';
+import { DASHBOARD_ACTIONS } from './access.ts';
+import {
+  DEFAULT_NAMESPACE,
+  SAMPLE_DASHBOARDS,
+  SAMPLE_DASHBOARDS_PUBLISHED_AT,
+  dashboardArn,
+  findSampleDashboard,
+  parsePrincipal,
+  type AccountScope,
+  type SampleDashboard,
+} from './catalog.ts';
+import { dashboardNotFound, invalidParameter } from './errors.ts';
+import { paginate, parseBody, requireAccount, requireParam } from './input.ts';
+import type { ResourcePermission } from './state.ts';
+import type { ApiContext, ApiOperation, ApiRequest } from './api-types.ts';
+
+/** ListDashboards, DescribeDashboard and the dashboard permission operations. */
+
+const PUBLISHED_AT_SECONDS = SAMPLE_DASHBOARDS_PUBLISHED_AT / 1000;
+const MAX_PERMISSION_CHANGES = 100;
+
+const permissionListSchema = z
+  .array(
+    z.object({
+      Principal: z.string().min(1).max(256),
+      Actions: z
+        .array(z.enum(DASHBOARD_ACTIONS, { error: `must be among ${DASHBOARD_ACTIONS.join(', ')}` }))
+        .min(1)
+        .max(20),
+    }),
+  )
+  .max(MAX_PERMISSION_CHANGES);
+
+const updatePermissionsSchema = z.object({
+  GrantPermissions: permissionListSchema.optional(),
+  RevokePermissions: permissionListSchema.optional(),
+  GrantLinkPermissions: z.array(z.unknown()).max(0, 'link sharing is not enabled in this account').optional(),
+  RevokeLinkPermissions: z.array(z.unknown()).max(0, 'link sharing is not enabled in this account').optional(),
+});
+
+function targetDashboard(request: ApiRequest, context: ApiContext, operation: string): SampleDashboard {
+  requireAccount(context.scope, request.params.AwsAccountId, operation);
+  const dashboardId = requireParam(request.params, 'DashboardId');
+  const dashboard = findSampleDashboard(dashboardId);
+  if (!dashboard) throw dashboardNotFound(dashboardId);
+  return dashboard;
+}
+
+function summary(scope: AccountScope, dashboard: SampleDashboard) {
+  return {
+    Arn: dashboardArn(scope, dashboard.dashboardId),
+    DashboardId: dashboard.dashboardId,
+    Name: dashboard.name,
+    CreatedTime: PUBLISHED_AT_SECONDS,
+    LastUpdatedTime: PUBLISHED_AT_SECONDS,
+    LastPublishedTime: PUBLISHED_AT_SECONDS,
+    PublishedVersionNumber: 1,
+  };
+}
+
+/**
+ * Principals must be user ARNs or the default namespace's ARN of this account. Granted users
+ * must exist; a revocation may name a user already deleted, to clean up after it.
+ */
+function requireValidPrincipals(
+  context: ApiContext,
+  permissions: readonly ResourcePermission[],
+  { usersMustExist }: { usersMustExist: boolean },
+): void {
+  const invalid = permissions
+    .map((p) => p.Principal)
+    .filter((arn) => {
+      const principal = parsePrincipal(context.scope, arn);
+      if (!principal) return true;
+      if (principal.kind === 'namespace') return principal.namespace !== DEFAULT_NAMESPACE;
+      return usersMustExist && !context.store.state.user(principal.namespace, principal.userName);
+    });
+  if (invalid.length > 0) throw invalidParameter(`Invalid principals given: ${invalid.join(', ')}`);
+}
+
+/** Grants add actions to a principal's entry; revocations remove them, dropping empty entries. */
+function mergePermissions(
+  current: readonly ResourcePermission[],
+  grants: readonly ResourcePermission[],
+  revocations: readonly ResourcePermission[],
+): ResourcePermission[] {
+  const byPrincipal = new Map(current.map((p) => [p.Principal, new Set(p.Actions)]));
+  for (const grant of grants) {
+    const actions = byPrincipal.get(grant.Principal) ?? new Set<string>();
+    grant.Actions.forEach((a) => actions.add(a));
+    byPrincipal.set(grant.Principal, actions);
+  }
+  for (const revocation of revocations) {
+    const actions = byPrincipal.get(revocation.Principal);
+    revocation.Actions.forEach((a) => actions?.delete(a));
+  }
+  return [...byPrincipal]
+    .filter(([, actions]) => actions.size > 0)
+    .map(([Principal, actions]) => ({ Principal, Actions: [...actions].sort() }));
+}
+
+export const dashboardOperations: readonly ApiOperation[] = [
+  {
+    name: 'ListDashboards',
+    method: 'GET',
+    path: '/accounts/{AwsAccountId}/dashboards',
+    handle(request, context) {
+      requireAccount(context.scope, request.params.AwsAccountId, 'ListDashboards');
+      const page = paginate(SAMPLE_DASHBOARDS, request.query, 'dashboards');
+      return {
+        body: { DashboardSummaryList: page.items.map((d) => summary(context.scope, d)), NextToken: page.nextToken },
+      };
+    },
+  },
+  {
+    name: 'DescribeDashboard',
+    method: 'GET',
+    path: '/accounts/{AwsAccountId}/dashboards/{DashboardId}',
+    handle(request, context) {
+      const dashboard = targetDashboard(request, context, 'DescribeDashboard');
+      const version = request.query.get('version-number');
+      const alias = request.query.get('alias-name');
+      if (version !== null && version !== '1') throw dashboardNotFound(`${dashboard.dashboardId} version ${version}`);
+      if (alias !== null && alias !== '$LATEST' && alias !== '$PUBLISHED') {
+        throw dashboardNotFound(`${dashboard.dashboardId} alias ${alias}`);
+      }
+      const arn = dashboardArn(context.scope, dashboard.dashboardId);
+      return {
+        body: {
+          Dashboard: {
+            DashboardId: dashboard.dashboardId,
+            Arn: arn,
+            Name: dashboard.name,
+            CreatedTime: PUBLISHED_AT_SECONDS,
+            LastPublishedTime: PUBLISHED_AT_SECONDS,
+            LastUpdatedTime: PUBLISHED_AT_SECONDS,
+            Version: {
+              VersionNumber: 1,
+              Status: 'CREATION_SUCCESSFUL',
+              Arn: `${arn}/version/1`,
+              CreatedTime: PUBLISHED_AT_SECONDS,
+              Description: dashboard.description,
+              Errors: [],
+              Sheets: dashboard.sheets.map((name, index) => ({ SheetId: `${dashboard.dashboardId}-sheet-${index + 1}`, Name: name })),
+            },
+          },
+        },
+      };
+    },
+  },
+  {
+    name: 'DescribeDashboardPermissions',
+    method: 'GET',
+    path: '/accounts/{AwsAccountId}/dashboards/{DashboardId}/permissions',
+    handle(request, context) {
+      const dashboard = targetDashboard(request, context, 'DescribeDashboardPermissions');
+      return {
+        body: {
+          DashboardId: dashboard.dashboardId,
+          DashboardArn: dashboardArn(context.scope, dashboard.dashboardId),
+          Permissions: context.store.state.dashboardPermissions(dashboard.dashboardId),
+          LinkSharingConfiguration: { Permissions: [] },
+        },
+      };
+    },
+  },
+  {
+    name: 'UpdateDashboardPermissions',
+    method: 'PUT',
+    path: '/accounts/{AwsAccountId}/dashboards/{DashboardId}/permissions',
+    async handle(request, context) {
+      const dashboard = targetDashboard(request, context, 'UpdateDashboardPermissions');
+      const input = parseBody(updatePermissionsSchema, request.body);
+      const grants = input.GrantPermissions ?? [];
+      const revocations = input.RevokePermissions ?? [];
+      requireValidPrincipals(context, grants, { usersMustExist: true });
+      requireValidPrincipals(context, revocations, { usersMustExist: false });
+      const permissions = mergePermissions(
+        context.store.state.dashboardPermissions(dashboard.dashboardId),
+        grants,
+        revocations,
+      );
+      await context.store.commit({ type: 'setDashboardPermissions', dashboardId: dashboard.dashboardId, permissions });
+      return {
+        body: {
+          DashboardId: dashboard.dashboardId,
+          DashboardArn: dashboardArn(context.scope, dashboard.dashboardId),
+          Permissions: permissions,
+          LinkSharingConfiguration: { Permissions: [] },
+        },
+      };
+    },
+  },
+];

@@ -1,0 +1,71 @@
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { openStateStore } from './persistence.ts';
+import { createRequestListener } from './server.ts';
+
+/**
+ * Local QuickSight: the REST API the handlers call through `@aws-sdk/client-quicksight`
+ * (users, dashboard permissions, embed URLs, sample dashboards) and the embedded dashboard
+ * pages, with state kept under `dataDir` across restarts.
+ */
+
+export { SAMPLE_DASHBOARDS, dashboardLink } from './catalog.ts';
+
+export interface QuickSightEmulatorOptions {
+  host?: string;
+  /** 0 = any free port. */
+  port?: number;
+  dataDir: string;
+  accountId: string;
+  region: string;
+  /** Clock in epoch milliseconds; tests move it to expire links and sessions. */
+  now?: () => number;
+}
+
+export interface QuickSightEmulator {
+  /** `http://<host>:<port>`: the SDK endpoint and the origin of the embed pages. */
+  url: string;
+  close(): Promise<void>;
+}
+
+export async function startQuickSightEmulator(options: QuickSightEmulatorOptions): Promise<QuickSightEmulator> {
+  if (!/^\d{12}$/.test(options.accountId)) throw new Error('accountId must be a 12-digit AWS account ID');
+  if (!/^[a-z]{2}(-[a-z]+)+-\d$/.test(options.region)) throw new Error(`region ${options.region} is not an AWS region name`);
+  const host = options.host ?? '127.0.0.1';
+  const now = options.now ?? Date.now;
+  const store = await openStateStore({ dataDir: options.dataDir, accountId: options.accountId, now });
+
+  const server = createServer();
+  try {
+    await new Promise<void>((resolve, reject) => {
+      server.once('error', reject);
+      server.listen(options.port ?? 0, host, () => {
+        server.off('error', reject);
+        resolve();
+      });
+    });
+  } catch (error) {
+    await store.close();
+    throw error;
+  }
+  const { port } = server.address() as AddressInfo;
+  const url = `http://${host.includes(':') ? `[${host}]` : host}:${port}`;
+  server.on(
+    'request',
+    createRequestListener({ scope: { accountId: options.accountId, region: options.region }, store, now, baseUrl: url }, (error) =>
+      console.error('QuickSight emulator: internal error:', error instanceof Error ? error.message : error),
+    ),
+  );
+
+  let closing: Promise<void> | undefined;
+  return {
+    url,
+    close() {
+      closing ??= new Promise<void>((resolve) => {
+        server.close(() => resolve());
+        server.closeAllConnections();
+      }).then(() => store.close());
+      return closing;
+    },
+  };
+}

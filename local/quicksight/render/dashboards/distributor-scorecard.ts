@@ -1,0 +1,164 @@
+import { fillRate, inventoryDays, lastMonths, onTimeRate, totals, totalsBy, type Totals } from '../../data/aggregate.ts';
+import type { Dataset } from '../../data/generator.ts';
+import { barChart, legend, lineChart, type Tone } from '../charts.ts';
+import { currency, currencyFull, days, integer, percent, signedPoints } from '../format.ts';
+import { html, type SafeHtml } from '../html.ts';
+import { badge, card, dataTable, kpiTiles, type ViewState } from '../layout.ts';
+
+/** Distributor Scorecard: service levels, stock and a composite score per distributor. */
+
+/** Service-level targets the manufacturer agreed with its distributors. */
+export const FILL_RATE_TARGET = 0.95;
+export const ON_TIME_TARGET = 0.95;
+const INVENTORY_DAYS_TARGET = 45;
+
+interface ScorecardRow {
+  readonly name: string;
+  readonly region: string;
+  readonly totals: Totals;
+  readonly score: number;
+}
+
+const clamp01 = (n: number) => Math.max(0, Math.min(1, n));
+
+/**
+ * 0-100: fill rate 40 %, on-time delivery 35 %, inventory days 15 % (closest to target is
+ * best) and stock-outs per month 10 %.
+ */
+export function distributorScore(t: Totals): number {
+  const fill = clamp01((fillRate(t) - 0.85) / 0.15);
+  const onTime = clamp01((onTimeRate(t) - 0.8) / 0.2);
+  const stock = clamp01(1 - Math.abs(inventoryDays(t) - INVENTORY_DAYS_TARGET) / 45);
+  const stockOuts = clamp01(1 - t.stockOuts / Math.max(1, t.months) / 8);
+  return Math.round(100 * (0.4 * fill + 0.35 * onTime + 0.15 * stock + 0.1 * stockOuts));
+}
+
+function status(score: number): SafeHtml {
+  if (score >= 75) return badge('good', 'On target');
+  if (score >= 60) return badge('warn', 'Watch');
+  return badge('bad', 'At risk');
+}
+
+const rateTone = (rate: number, target: number): Tone => (rate >= target ? 3 : rate >= target - 0.03 ? 4 : 5);
+
+export function renderDistributorScorecard(dataset: Dataset, state: ViewState): SafeHtml {
+  const slice = lastMonths(dataset, state.period);
+  const all = totals(slice.facts);
+  const previous = slice.previous ? totals(slice.previous) : undefined;
+  const byDistributor = totalsBy(slice.facts, (f) => f.distributorId);
+  const byMonth = totalsBy(slice.facts, (f) => f.month);
+  const monthly = slice.months.map((m) => byMonth.get(m) ?? totals([]));
+  const rows: ScorecardRow[] = dataset.distributors.map((d) => {
+    const t = byDistributor.get(d.id) ?? totals([]);
+    return { name: d.name, region: d.region, totals: t, score: distributorScore(t) };
+  });
+  const atRisk = rows.filter((r) => r.score < 60).length;
+  const compared = `vs prior ${state.period} months`;
+
+  const pointsNote = (current: number, before?: number) =>
+    before === undefined ? undefined : `${signedPoints(current - before)} ${compared}`;
+  const kpis = kpiTiles([
+    { label: 'Distributors', value: integer(rows.length), note: atRisk === 0 ? 'None at risk' : `${atRisk} at risk`, tone: atRisk === 0 ? 'good' : 'bad' },
+    {
+      label: 'Fill rate',
+      value: percent(fillRate(all)),
+      note: pointsNote(fillRate(all), previous && fillRate(previous)) ?? `Target ${percent(FILL_RATE_TARGET, 0)}`,
+      tone: fillRate(all) >= FILL_RATE_TARGET ? 'good' : 'bad',
+    },
+    {
+      label: 'On-time delivery',
+      value: percent(onTimeRate(all)),
+      note: pointsNote(onTimeRate(all), previous && onTimeRate(previous)) ?? `Target ${percent(ON_TIME_TARGET, 0)}`,
+      tone: onTimeRate(all) >= ON_TIME_TARGET ? 'good' : 'bad',
+    },
+    { label: 'Inventory days', value: days(inventoryDays(all)), note: `Target ${INVENTORY_DAYS_TARGET} days` },
+    {
+      label: 'Stock-outs',
+      value: integer(all.stockOuts),
+      note: previous ? `${integer(previous.stockOuts)} in the prior ${state.period} months` : undefined,
+      tone: previous ? (all.stockOuts <= previous.stockOuts ? 'good' : 'bad') : 'neutral',
+    },
+  ]);
+
+  const rateBars = (id: string, title: string, rate: (t: Totals) => number, target: number) => {
+    const items = rows
+      .map((r) => ({ label: r.name, value: rate(r.totals), tone: rateTone(rate(r.totals), target) }))
+      .sort((a, b) => b.value - a.value);
+    const below = items.filter((i) => i.value < target).length;
+    return card({
+      id,
+      title,
+      subtitle: `Target ${percent(target, 0)}; ${below} of ${items.length} below`,
+      content: barChart({
+        id: `${id}-chart`,
+        title: `${title} by distributor`,
+        description: `${items[0]?.label ?? ''} is highest at ${percent(items[0]?.value ?? 0)}; ${below} distributors are below the ${percent(target, 0)} target.`,
+        items,
+        format: (n) => percent(n),
+        domain: [0.8, 1],
+        target: { value: target, label: `Target ${percent(target, 0)}` },
+      }),
+    });
+  };
+
+  const trend = card({
+    id: 'service-trend',
+    title: 'Network service level by month',
+    wide: true,
+    content: [
+      legend([
+        { name: 'Fill rate', tone: 1 },
+        { name: 'On-time delivery', tone: 2 },
+      ]),
+      lineChart({
+        id: 'service-trend-chart',
+        title: 'Fill rate and on-time delivery by month',
+        description: `In the latest month fill rate was ${percent(fillRate(monthly.at(-1) ?? all))} and on-time delivery ${percent(onTimeRate(monthly.at(-1) ?? all))}.`,
+        months: slice.months,
+        series: [
+          { name: 'Fill rate', values: monthly.map(fillRate), tone: 1 },
+          { name: 'On-time delivery', values: monthly.map(onTimeRate), tone: 2 },
+        ],
+        format: (n) => percent(n),
+        axisFormat: (n) => percent(n, 0),
+      }),
+    ],
+  });
+
+  const table = card({
+    id: 'scorecard',
+    title: 'Scorecard',
+    subtitle: 'Score: fill rate 40%, on-time delivery 35%, inventory days 15%, stock-outs 10%',
+    wide: true,
+    content: dataTable<ScorecardRow>({
+      caption: `Distributor scorecard, ${state.period} months`,
+      state,
+      defaultSort: { key: 'score', dir: 'desc' },
+      rows,
+      columns: [
+        { key: 'name', header: 'Distributor', value: (r) => r.name, sortable: true },
+        { key: 'region', header: 'Region', value: (r) => r.region, sortable: true },
+        { key: 'revenue', header: 'Revenue', numeric: true, sortable: true, value: (r) => r.totals.revenue, cell: (r) => currency(r.totals.revenue) },
+        { key: 'fill', header: 'Fill rate', numeric: true, sortable: true, value: (r) => fillRate(r.totals), cell: (r) => percent(fillRate(r.totals)) },
+        { key: 'onTime', header: 'On-time', numeric: true, sortable: true, value: (r) => onTimeRate(r.totals), cell: (r) => percent(onTimeRate(r.totals)) },
+        { key: 'days', header: 'Inventory days', numeric: true, sortable: true, value: (r) => inventoryDays(r.totals), cell: (r) => inventoryDays(r.totals).toFixed(0) },
+        { key: 'stockOuts', header: 'Stock-outs', numeric: true, sortable: true, value: (r) => r.totals.stockOuts, cell: (r) => integer(r.totals.stockOuts) },
+        { key: 'score', header: 'Score', numeric: true, sortable: true, value: (r) => r.score },
+        { key: 'status', header: 'Status', value: (r) => r.score, cell: (r) => status(r.score) },
+      ],
+      footer: [
+        'Network',
+        '',
+        currencyFull(all.revenue),
+        percent(fillRate(all)),
+        percent(onTimeRate(all)),
+        inventoryDays(all).toFixed(0),
+        integer(all.stockOuts),
+        String(Math.round(rows.reduce((sum, r) => sum + r.score, 0) / Math.max(1, rows.length))),
+        '',
+      ],
+    }),
+  });
+
+  return html`${kpis}<div class="grid">${rateBars('fill-rate', 'Fill rate', fillRate, FILL_RATE_TARGET)}${rateBars('on-time', 'On-time delivery', onTimeRate, ON_TIME_TARGET)}${trend}${table}</div>`;
+}

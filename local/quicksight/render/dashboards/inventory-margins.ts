@@ -1,0 +1,178 @@
+import {
+  averageInventory,
+  grossMargin,
+  inventoryDays,
+  lastMonths,
+  marginRate,
+  totals,
+  totalsBy,
+  type Totals,
+} from '../../data/aggregate.ts';
+import type { Dataset, ProductLine } from '../../data/generator.ts';
+import { barChart, categoryTone, legend, lineChart, stackedColumns } from '../charts.ts';
+import { currency, currencyFull, days, integer, percent, signedPoints } from '../format.ts';
+import { html, type SafeHtml } from '../html.ts';
+import { card, dataTable, kpiTiles, type ViewState } from '../layout.ts';
+
+/** Inventory & Margins: gross margin and channel stock by product line. */
+
+interface LineRow {
+  readonly line: ProductLine;
+  readonly current: Totals;
+  readonly marginChange?: number;
+}
+
+
+export function renderInventoryMargins(dataset: Dataset, state: ViewState): SafeHtml {
+  const slice = lastMonths(dataset, state.period);
+  const all = totals(slice.facts);
+  const previous = slice.previous ? totals(slice.previous) : undefined;
+  const byLine = totalsBy(slice.facts, (f) => f.productLineId);
+  const previousByLine = slice.previous ? totalsBy(slice.previous, (f) => f.productLineId) : undefined;
+  const byMonthAndLine = totalsBy(slice.facts, (f) => `${f.month}|${f.productLineId}`);
+  const monthLine = (month: string, lineId: string) => byMonthAndLine.get(`${month}|${lineId}`) ?? totals([]);
+  const compared = `vs prior ${state.period} months`;
+
+  const marginChange = previous ? marginRate(all) - marginRate(previous) : undefined;
+  const daysChange = previous ? inventoryDays(all) - inventoryDays(previous) : undefined;
+  const kpis = kpiTiles([
+    { label: 'Gross margin', value: currency(grossMargin(all)), note: `On ${currency(all.revenue)} revenue` },
+    {
+      label: 'Margin rate',
+      value: percent(marginRate(all)),
+      note: marginChange === undefined ? undefined : `${signedPoints(marginChange)} ${compared}`,
+      tone: marginChange === undefined ? 'neutral' : marginChange >= 0 ? 'good' : 'bad',
+    },
+    { label: 'Channel inventory', value: currency(averageInventory(all)), note: 'Average at cost' },
+    {
+      label: 'Inventory days',
+      value: days(inventoryDays(all)),
+      note: daysChange === undefined ? undefined : `${daysChange >= 0 ? '+' : '\u2212'}${Math.abs(daysChange).toFixed(1)} days ${compared}`,
+      tone: daysChange === undefined ? 'neutral' : daysChange <= 0 ? 'good' : 'bad',
+    },
+    { label: 'Stock-outs', value: integer(all.stockOuts), note: `${(all.stockOuts / Math.max(1, slice.months.length)).toFixed(1)} per month` },
+  ]);
+
+  const rows: LineRow[] = dataset.productLines.map((line) => {
+    const current = byLine.get(line.id) ?? totals([]);
+    const before = previousByLine?.get(line.id);
+    return { line, current, marginChange: before ? marginRate(current) - marginRate(before) : undefined };
+  });
+
+  const marginItems = rows
+    .map((r, i) => ({ label: r.line.name, value: marginRate(r.current), tone: categoryTone(i), detail: `${currency(grossMargin(r.current))} gross margin` }))
+    .sort((a, b) => b.value - a.value);
+  const marginBars = card({
+    id: 'margin-line',
+    title: 'Margin rate by product line',
+    content: barChart({
+      id: 'margin-line-chart',
+      title: 'Gross margin rate by product line',
+      description: `${marginItems[0]?.label ?? ''} has the highest margin rate at ${percent(marginItems[0]?.value ?? 0)}.`,
+      items: marginItems,
+      format: (n) => percent(n),
+      domain: [0, 0.6],
+    }),
+  });
+
+  const dayItems = rows
+    .map((r, i) => ({ label: r.line.name, value: inventoryDays(r.current), tone: categoryTone(i) }))
+    .sort((a, b) => b.value - a.value);
+  const dayBars = card({
+    id: 'days-line',
+    title: 'Inventory days by product line',
+    content: barChart({
+      id: 'days-line-chart',
+      title: 'Days of inventory cover by product line',
+      description: `${dayItems[0]?.label ?? ''} carries the most cover at ${days(dayItems[0]?.value ?? 0)}.`,
+      items: dayItems,
+      format: (n) => `${n.toFixed(0)} d`,
+    }),
+  });
+
+  const lineLegend = legend(dataset.productLines.map((line, i) => ({ name: line.name, tone: categoryTone(i) })));
+  const marginTrend = card({
+    id: 'margin-trend',
+    title: 'Margin rate by month',
+    wide: true,
+    content: [
+      lineLegend,
+      lineChart({
+        id: 'margin-trend-chart',
+        title: 'Monthly gross margin rate by product line',
+        description: `Across all lines the margin rate was ${percent(marginRate(all))} for the period.`,
+        months: slice.months,
+        series: dataset.productLines.map((line, i) => ({
+          name: line.name,
+          tone: categoryTone(i),
+          values: slice.months.map((m) => marginRate(monthLine(m, line.id))),
+        })),
+        format: (n) => percent(n),
+        axisFormat: (n) => percent(n, 0),
+      }),
+    ],
+  });
+
+  const inventoryTrend = card({
+    id: 'inventory-trend',
+    title: 'Channel inventory by month',
+    subtitle: 'Month-end stock at distributors, at cost',
+    wide: true,
+    content: [
+      lineLegend,
+      stackedColumns({
+        id: 'inventory-trend-chart',
+        title: 'Month-end channel inventory by product line',
+        description: `Average channel inventory was ${currency(averageInventory(all))}.`,
+        months: slice.months,
+        stacks: dataset.productLines.map((line, i) => ({
+          name: line.name,
+          tone: categoryTone(i),
+          values: slice.months.map((m) => monthLine(m, line.id).inventoryValue),
+        })),
+        format: currency,
+      }),
+    ],
+  });
+
+  const table = card({
+    id: 'line-economics',
+    title: 'Product line economics',
+    wide: true,
+    content: dataTable<LineRow>({
+      caption: `Margin and inventory per product line, ${state.period} months`,
+      state,
+      defaultSort: { key: 'margin', dir: 'desc' },
+      rows,
+      columns: [
+        { key: 'name', header: 'Product line', value: (r) => r.line.name, sortable: true },
+        { key: 'revenue', header: 'Revenue', numeric: true, sortable: true, value: (r) => r.current.revenue, cell: (r) => currencyFull(r.current.revenue) },
+        { key: 'cogs', header: 'Cost of goods', numeric: true, sortable: true, value: (r) => r.current.cogs, cell: (r) => currencyFull(r.current.cogs) },
+        { key: 'gross', header: 'Gross margin', numeric: true, sortable: true, value: (r) => grossMargin(r.current), cell: (r) => currencyFull(grossMargin(r.current)) },
+        { key: 'margin', header: 'Margin rate', numeric: true, sortable: true, value: (r) => marginRate(r.current), cell: (r) => percent(marginRate(r.current)) },
+        {
+          key: 'change',
+          header: 'Change',
+          numeric: true,
+          sortable: true,
+          value: (r) => r.marginChange ?? 0,
+          cell: (r) => (r.marginChange === undefined ? html`<span class="muted">n/a</span>` : signedPoints(r.marginChange)),
+        },
+        { key: 'days', header: 'Inventory days', numeric: true, sortable: true, value: (r) => inventoryDays(r.current), cell: (r) => inventoryDays(r.current).toFixed(0) },
+        { key: 'stockOuts', header: 'Stock-outs', numeric: true, sortable: true, value: (r) => r.current.stockOuts, cell: (r) => integer(r.current.stockOuts) },
+      ],
+      footer: [
+        'All lines',
+        currencyFull(all.revenue),
+        currencyFull(all.cogs),
+        currencyFull(grossMargin(all)),
+        percent(marginRate(all)),
+        marginChange === undefined ? '' : signedPoints(marginChange),
+        inventoryDays(all).toFixed(0),
+        integer(all.stockOuts),
+      ],
+    }),
+  });
+
+  return html`${kpis}<div class="grid">${marginBars}${dayBars}${marginTrend}${inventoryTrend}${table}</div>`;
+}

@@ -1,0 +1,150 @@
+import { html, type SafeHtml } from './html.ts';
+
+/** Page shell, filter bar, KPI tiles, cards and sortable tables shared by the dashboards. */
+
+export const PERIODS = [6, 12, 24] as const;
+export type Period = (typeof PERIODS)[number];
+export type SortDirection = 'asc' | 'desc';
+
+/** What the reader chose through the query string: the period and a table's sort. */
+export interface ViewState {
+  readonly period: Period;
+  readonly sort?: string;
+  readonly dir?: SortDirection;
+}
+
+export const DEFAULT_PERIOD: Period = 12;
+
+/** Reads the view from a query string; anything unknown falls back to the default. */
+export function parseViewState(query: URLSearchParams): ViewState {
+  const period = PERIODS.find((p) => String(p) === query.get('period')) ?? DEFAULT_PERIOD;
+  const sort = query.get('sort');
+  const dir = query.get('dir');
+  return {
+    period,
+    sort: sort && /^[a-zA-Z]{1,32}$/.test(sort) ? sort : undefined,
+    dir: dir === 'asc' || dir === 'desc' ? dir : undefined,
+  };
+}
+
+/** A relative link to the same dashboard with another view; it never carries the one-time code. */
+export function viewHref(state: ViewState, changes: Partial<ViewState>): string {
+  const next = { ...state, ...changes };
+  const query = new URLSearchParams({ period: String(next.period) });
+  if (next.sort) query.set('sort', next.sort);
+  if (next.dir) query.set('dir', next.dir);
+  return `?${query.toString()}`;
+}
+
+export interface DashboardPageSpec {
+  readonly title: string;
+  readonly subtitle: string;
+  readonly viewer: string;
+  readonly state: ViewState;
+  readonly body: SafeHtml;
+  readonly footnote: string;
+}
+
+export function dashboardDocument(spec: DashboardPageSpec): string {
+  const periodLinks = PERIODS.map((p) => {
+    const current = p === spec.state.period;
+    return html`<li><a href="${viewHref(spec.state, { period: p })}"${current ? html` aria-current="page"` : ''}>${
+      p === 24 ? 'Last 24 months' : `Last ${p} months`
+    }</a></li>`;
+  });
+  return document(
+    spec.title,
+    html`<header class="topbar"><div class="topbar-title"><h1>${spec.title}</h1><p class="subtitle">${spec.subtitle}</p></div><div class="topbar-side"><p class="viewer">Viewing as <strong>${spec.viewer}</strong></p><nav aria-label="Period"><ul class="segmented">${periodLinks}</ul></nav></div></header><main class="dashboard">${spec.body}</main><footer class="footnote">${spec.footnote}</footer>`,
+  );
+}
+
+/** A complete HTML document using the emulator's stylesheet. */
+export function document(title: string, body: SafeHtml, bodyClass = 'embed'): string {
+  return `<!doctype html>\n${html`<html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1"><title>${title}</title><link rel="stylesheet" href="/assets/dashboard.css"></head><body class="${bodyClass}">${body}</body></html>`}`;
+}
+
+export interface Kpi {
+  readonly label: string;
+  readonly value: string;
+  readonly note?: string;
+  /** Whether the note reports good or bad news; colours it and adds an arrow. */
+  readonly tone?: 'good' | 'bad' | 'neutral';
+}
+
+export function kpiTiles(kpis: readonly Kpi[]): SafeHtml {
+  const arrow = { good: '\u25B2 ', bad: '\u25BC ', neutral: '' } as const;
+  return html`<ul class="kpis" aria-label="Key figures">${kpis.map(
+    (k) =>
+      html`<li class="kpi"><p class="kpi-label">${k.label}</p><p class="kpi-value">${k.value}</p>${
+        k.note ? html`<p class="kpi-note ${k.tone ?? 'neutral'}">${arrow[k.tone ?? 'neutral']}${k.note}</p>` : ''
+      }</li>`,
+  )}</ul>`;
+}
+
+export function card(spec: { id: string; title: string; subtitle?: string; wide?: boolean; content: SafeHtml | SafeHtml[] }): SafeHtml {
+  return html`<section class="card${spec.wide ? ' wide' : ''}" aria-labelledby="${spec.id}-heading"><h2 id="${spec.id}-heading">${spec.title}</h2>${
+    spec.subtitle ? html`<p class="card-subtitle">${spec.subtitle}</p>` : ''
+  }${spec.content}</section>`;
+}
+
+export interface Column<Row> {
+  readonly key: string;
+  readonly header: string;
+  readonly numeric?: boolean;
+  /** Sort key of a row for this column. */
+  readonly value: (row: Row) => number | string;
+  /** Cell content; defaults to the value. */
+  readonly cell?: (row: Row) => SafeHtml | string;
+  readonly sortable?: boolean;
+}
+
+export interface TableSpec<Row> {
+  readonly caption: string;
+  readonly columns: readonly Column<Row>[];
+  readonly rows: readonly Row[];
+  readonly state: ViewState;
+  readonly defaultSort: { readonly key: string; readonly dir: SortDirection };
+  readonly footer?: readonly (SafeHtml | string)[];
+}
+
+/** A table sorted on the server; its header links re-sort it through the query string. */
+export function dataTable<Row>(spec: TableSpec<Row>): SafeHtml {
+  const requested = spec.columns.find((c) => c.sortable && c.key === spec.state.sort);
+  const sortColumn = requested ?? spec.columns.find((c) => c.key === spec.defaultSort.key);
+  const dir = requested ? (spec.state.dir ?? (requested.numeric ? 'desc' : 'asc')) : spec.defaultSort.dir;
+  const rows = [...spec.rows];
+  if (sortColumn) {
+    rows.sort((a, b) => {
+      const [x, y] = [sortColumn.value(a), sortColumn.value(b)];
+      const order = typeof x === 'number' && typeof y === 'number' ? x - y : String(x).localeCompare(String(y));
+      return dir === 'asc' ? order : -order;
+    });
+  }
+  const headers = spec.columns.map((column) => {
+    const active = column === sortColumn;
+    const cls = column.numeric ? html` class="num"` : '';
+    if (!column.sortable) return html`<th scope="col"${cls}>${column.header}</th>`;
+    const nextDir: SortDirection = active ? (dir === 'asc' ? 'desc' : 'asc') : column.numeric ? 'desc' : 'asc';
+    const ariaSort = active ? (dir === 'asc' ? 'ascending' : 'descending') : 'none';
+    const indicator = active ? (dir === 'asc' ? '\u25B2' : '\u25BC') : '\u21C5';
+    return html`<th scope="col" aria-sort="${ariaSort}"${cls}><a class="sort${active ? ' active' : ''}" href="${viewHref(spec.state, { sort: column.key, dir: nextDir })}">${column.header}<span class="sort-indicator" aria-hidden="true">${indicator}</span></a></th>`;
+  });
+  const body = rows.map(
+    (row) =>
+      html`<tr>${spec.columns.map((column, i) => {
+        const content = column.cell ? column.cell(row) : String(column.value(row));
+        const cls = column.numeric ? html` class="num"` : '';
+        return i === 0 ? html`<th scope="row"${cls}>${content}</th>` : html`<td${cls}>${content}</td>`;
+      })}</tr>`,
+  );
+  const footer = spec.footer
+    ? html`<tfoot><tr>${spec.footer.map((content, i) =>
+        i === 0 ? html`<th scope="row">${content}</th>` : html`<td class="num">${content}</td>`,
+      )}</tr></tfoot>`
+    : '';
+  return html`<div class="table-wrap"><table class="data-table"><caption>${spec.caption}</caption><thead><tr>${headers}</tr></thead><tbody>${body}</tbody>${footer}</table></div>`;
+}
+
+export function badge(tone: 'good' | 'warn' | 'bad', text: string): SafeHtml {
+  return html`<span class="badge ${tone}">${text}</span>`;
+}

@@ -1,0 +1,71 @@
+import { SAMPLE_DASHBOARDS, type SampleDashboard } from '../catalog.ts';
+import { MANUFACTURER, sampleDataset, type Dataset } from '../data/generator.ts';
+import { lastMonths } from '../data/aggregate.ts';
+import { renderDistributorScorecard } from './dashboards/distributor-scorecard.ts';
+import { renderInventoryMargins } from './dashboards/inventory-margins.ts';
+import { renderSalesPerformance } from './dashboards/sales-performance.ts';
+import { periodLabel } from './format.ts';
+import { html, type SafeHtml } from './html.ts';
+import { dashboardDocument, document, type ViewState } from './layout.ts';
+
+/** The HTML pages the emulator serves: embedded dashboards, link errors and the console link. */
+
+const RENDERERS: Record<string, (dataset: Dataset, state: ViewState) => SafeHtml> = {
+  'sales-performance': renderSalesPerformance,
+  'distributor-scorecard': renderDistributorScorecard,
+  'inventory-margins': renderInventoryMargins,
+};
+
+export function dashboardPage(dashboard: SampleDashboard, viewer: string, state: ViewState): string {
+  const render = RENDERERS[dashboard.dashboardId];
+  if (!render) throw new Error(`No renderer for dashboard ${dashboard.dashboardId}`);
+  const dataset = sampleDataset();
+  const period = periodLabel(lastMonths(dataset, state.period).months);
+  return dashboardDocument({
+    title: dashboard.name,
+    subtitle: `${MANUFACTURER} \u00B7 ${period}`,
+    viewer,
+    state,
+    body: render(dataset, state),
+    footnote: `Sample data generated for ${MANUFACTURER} and ${dataset.distributors.length} distributors, ${periodLabel(dataset.months)}. Figures in US dollars.`,
+  });
+}
+
+/** A centred message, as shown inside the portal's frame when a dashboard cannot be opened. */
+export function messagePage(heading: string, text: string): string {
+  return document(heading, html`<main class="message"><h1>${heading}</h1><p>${text}</p></main>`);
+}
+
+export const linkExpiredPage = () =>
+  messagePage(
+    'This link has expired',
+    'Dashboard links work once and for five minutes. Go back to the portal and open the dashboard again.',
+  );
+
+export const sessionEndedPage = () =>
+  messagePage('Your dashboard session has ended', 'Go back to the portal and open the dashboard again.');
+
+export const noAccessPage = () =>
+  messagePage('You do not have access to this dashboard', 'Ask an administrator of the portal to assign it to you.');
+
+export const notFoundPage = () => messagePage('Page not found', 'There is no page at this address.');
+
+/** Where a catalogue entry's link leads: dashboards are only viewed through the portal. */
+export function consolePage(dashboard: SampleDashboard): string {
+  return document(
+    dashboard.name,
+    html`<main class="message console"><p class="eyebrow">QuickSight dashboard</p><h1>${dashboard.name}</h1><p>${dashboard.description}</p><p>This dashboard is viewed through the analytics portal: sign in there and choose it from your dashboards. Its ID is <code>${dashboard.dashboardId}</code>.</p></main>`,
+    'console',
+  );
+}
+
+/** What a person finds at the emulator's root: what it is and which dashboards it holds. */
+export function landingPage(baseUrl: string): string {
+  return document(
+    'Local QuickSight',
+    html`<main class="message console"><p class="eyebrow">Local mode</p><h1>Local QuickSight</h1><p>This server answers the QuickSight API for <code>@aws-sdk/client-quicksight</code> at <code>${baseUrl}</code> and serves embedded dashboards to the portal.</p><h2>Sample dashboards</h2><ul class="plain">${SAMPLE_DASHBOARDS.map(
+      (d) => html`<li><a href="/sn/dashboards/${encodeURIComponent(d.dashboardId)}">${d.name}</a> <code>${d.dashboardId}</code></li>`,
+    )}</ul></main>`,
+    'console',
+  );
+}

@@ -1,0 +1,142 @@
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import { findSampleDashboard, type AccountScope } from './catalog.ts';
+import { EMBED_COOKIE, embedPath, loadEmbed } from './embed-sessions.ts';
+import type { StateStore } from './persistence.ts';
+import { parseViewState } from './render/layout.ts';
+import {
+  consolePage,
+  dashboardPage,
+  landingPage,
+  linkExpiredPage,
+  noAccessPage,
+  notFoundPage,
+  sessionEndedPage,
+} from './render/pages.ts';
+import { DASHBOARD_CSS } from './render/styles.ts';
+
+/** The browser side of the emulator: embedded dashboards, the console link page, the stylesheet. */
+
+export interface WebContext {
+  readonly scope: AccountScope;
+  readonly store: StateStore;
+  readonly now: () => number;
+  readonly baseUrl: string;
+}
+
+/** No scripts, no inline styles, nothing from elsewhere; `frameAncestors` decides who may frame. */
+function pageSecurityHeaders(frameAncestors: readonly string[]): Record<string, string> {
+  const ancestors = frameAncestors.length > 0 ? frameAncestors.join(' ') : "'none'";
+  return {
+    'Content-Security-Policy': [
+      "default-src 'none'",
+      "style-src 'self'",
+      "img-src 'self' data:",
+      "form-action 'self'",
+      "base-uri 'none'",
+      `frame-ancestors ${ancestors}`,
+    ].join('; '),
+    'X-Content-Type-Options': 'nosniff',
+    'Referrer-Policy': 'no-referrer',
+    'Cache-Control': 'no-store',
+  };
+}
+
+function sendPage(
+  response: ServerResponse,
+  status: number,
+  body: string,
+  frameAncestors: readonly string[] = [],
+  extraHeaders: Record<string, string | string[]> = {},
+): void {
+  response.writeHead(status, {
+    'Content-Type': 'text/html; charset=utf-8',
+    ...pageSecurityHeaders(frameAncestors),
+    ...extraHeaders,
+  });
+  response.end(body);
+}
+
+function readCookie(request: IncomingMessage, name: string): string | undefined {
+  for (const part of (request.headers.cookie ?? '').split(';')) {
+    const [key, ...value] = part.trim().split('=');
+    if (key === name) return value.join('=');
+  }
+  return undefined;
+}
+
+function decodeSegment(segment: string): string | undefined {
+  try {
+    return decodeURIComponent(segment);
+  } catch {
+    return undefined;
+  }
+}
+
+const EMBED_ROUTE = /^\/embed\/([^/]+)\/dashboards\/([^/]+)\/?$/;
+const CONSOLE_ROUTE = /^\/sn\/dashboards\/([^/]+)\/?$/;
+
+/** Answers GET/HEAD requests outside the API; returns false for paths that are not pages. */
+export async function handlePage(request: IncomingMessage, response: ServerResponse, url: URL, context: WebContext): Promise<boolean> {
+  if (url.pathname === '/assets/dashboard.css') {
+    response.writeHead(200, {
+      'Content-Type': 'text/css; charset=utf-8',
+      'Cache-Control': 'public, max-age=3600',
+      'X-Content-Type-Options': 'nosniff',
+    });
+    response.end(DASHBOARD_CSS);
+    return true;
+  }
+  if (url.pathname === '/') {
+    sendPage(response, 200, landingPage(context.baseUrl));
+    return true;
+  }
+  const consoleMatch = CONSOLE_ROUTE.exec(url.pathname);
+  if (consoleMatch) {
+    const dashboard = findSampleDashboard(decodeSegment(consoleMatch[1] ?? '') ?? '');
+    if (dashboard) sendPage(response, 200, consolePage(dashboard));
+    else sendPage(response, 404, notFoundPage());
+    return true;
+  }
+  const embedMatch = EMBED_ROUTE.exec(url.pathname);
+  if (!embedMatch) return false;
+
+  const sessionId = decodeSegment(embedMatch[1] ?? '') ?? '';
+  const dashboardId = decodeSegment(embedMatch[2] ?? '') ?? '';
+  const outcome = await loadEmbed(context.store, context.scope, context.now(), {
+    sessionId,
+    dashboardId,
+    code: url.searchParams.get('code'),
+    cookie: readCookie(request, EMBED_COOKIE),
+  });
+  const ancestors = outcome.session?.allowedDomains ?? [];
+  switch (outcome.kind) {
+    case 'link-expired':
+      sendPage(response, 403, linkExpiredPage(), ancestors);
+      return true;
+    case 'session-ended':
+      sendPage(response, 403, sessionEndedPage(), ancestors);
+      return true;
+    case 'not-found':
+      sendPage(response, 404, notFoundPage(), ancestors);
+      return true;
+    case 'no-access':
+      sendPage(response, 403, noAccessPage(), ancestors);
+      return true;
+    case 'open': {
+      const dashboard = findSampleDashboard(outcome.session.dashboardId);
+      if (!dashboard) {
+        sendPage(response, 404, notFoundPage(), ancestors);
+        return true;
+      }
+      // SameSite=Lax: sent in frames of the same site (127.0.0.1 on any port); Secure and
+      // SameSite=None would need https, which local mode does not have.
+      const cookie: Record<string, string> = outcome.cookie
+        ? {
+            'Set-Cookie': `${EMBED_COOKIE}=${outcome.cookie.value}; Path=${embedPath(outcome.session)}; Max-Age=${outcome.cookie.maxAgeSeconds}; HttpOnly; SameSite=Lax`,
+          }
+        : {};
+      sendPage(response, 200, dashboardPage(dashboard, outcome.session.userName, parseViewState(url.searchParams)), ancestors, cookie);
+      return true;
+    }
+  }
+}
