@@ -1,4 +1,19 @@
-// Entry point of this function; the implementation replaces this file.
-export const handler = async (): Promise<never> => {
-  throw new Error('This function is not built yet');
-};
+import middy from '@middy/core';
+import { type QuicksightAdminRequest, quicksightAdminRequestSchema } from '../../contracts/quicksight-admin.ts';
+import { type CallerContext, type HttpResult, type ParsedEvent, ok } from '../shared/http.ts';
+import { createLogger } from '../shared/logger.ts';
+import { requireCaller } from '../shared/middleware/auth.ts';
+import { httpBase } from '../shared/middleware/http-base.ts';
+import { jsonBody } from '../shared/middleware/json-body.ts';
+import { validateBody } from '../shared/middleware/validate.ts';
+import { runQuicksightAdminAction } from './actions.ts';
+
+const logger = createLogger('quicksight-admin');
+
+/** QuickSight management function URL (POST, Admins only): admin-portal §7. */
+export const handler = middy<ParsedEvent<QuicksightAdminRequest>, HttpResult, Error, CallerContext>()
+  .use(httpBase({ logger, methods: 'POST' }))
+  .use(requireCaller({ admin: true }))
+  .use(jsonBody())
+  .use(validateBody(quicksightAdminRequestSchema))
+  .handler(async (event, context) => ok(await runQuicksightAdminAction(event.body, context.caller, logger)));

@@ -1,0 +1,126 @@
+import type { Logger } from '@aws-lambda-powertools/logger';
+import type { QuicksightAdminRequest } from '../../contracts/quicksight-admin.ts';
+import { audited } from '../shared/audit.ts';
+import type { Caller } from '../shared/auth/caller.ts';
+import { createCatalogueEntry, updateCatalogueEntry } from '../shared/catalogue.ts';
+import { assertMayManage } from '../shared/protection.ts';
+import { userDashboards } from '../shared/user-views.ts';
+import { assignDashboard, makeDefaultDashboard, unassignDashboard } from './assignments.ts';
+import { deleteDashboardEverywhere, listCatalogue, toMetadata } from './catalogue-actions.ts';
+import { deleteRegisteredUser, listUsersWithQuickSightStatus, registerUser } from './users.ts';
+
+/** Runs one validated action of the QuickSight management function; mutations are audited. */
+export const runQuicksightAdminAction = async (request: QuicksightAdminRequest, caller: Caller, logger: Logger): Promise<unknown> => {
+  const audit = <T>(target: string | null, work: () => Promise<T>, describe?: (result: T) => string | null) =>
+    audited(logger, { caller, action: request.action, target }, work, describe);
+
+  switch (request.action) {
+    case 'LIST_COGNITO_USERS_WITH_QUICKSIGHT_STATUS':
+      return { users: await listUsersWithQuickSightStatus() };
+
+    case 'DELETE_USER': {
+      const email = request.userEmail.toLowerCase();
+      return audit(
+        email,
+        async () => {
+          await assertMayManage(caller, email, 'delete');
+          return { message: 'User deleted from QuickSight successfully', userEmail: email, ...(await deleteRegisteredUser(email)) };
+        },
+        (result) => `views removed: ${result.removedViews}; QuickSight user: ${result.quicksightUser}`,
+      );
+    }
+
+    case 'REGISTER_USER': {
+      const email = request.userEmail.toLowerCase();
+      return audit(
+        email,
+        async () => ({ message: 'User registered in QuickSight successfully', user: await registerUser(email, request.userRole) }),
+        () => `role ${request.userRole}`,
+      );
+    }
+
+    case 'GET_USER_DASHBOARDS':
+      return { dashboards: await userDashboards(request.userEmail.toLowerCase()) };
+
+    case 'INVITE_TO_DASHBOARD': {
+      const email = request.userEmail.toLowerCase();
+      return audit(
+        email,
+        async () => ({
+          message: 'Dashboard assigned successfully',
+          dashboard: await assignDashboard(
+            {
+              userEmail: email,
+              dashboardId: request.dashboardId,
+              dashboardName: request.dashboardName,
+              dashboardLink: request.dashboardLink,
+              companyName: request.companyName,
+              makeDefault: request.makeDefault,
+            },
+            caller.email,
+          ),
+        }),
+        () => `dashboard ${request.dashboardId}${request.makeDefault ? ' (default)' : ''}`,
+      );
+    }
+
+    case 'REMOVE_FROM_DASHBOARD': {
+      const email = request.userEmail.toLowerCase();
+      return audit(
+        email,
+        async () => ({ message: 'User removed from dashboard successfully', removedViews: await unassignDashboard(email, request.dashboardId) }),
+        () => `dashboard ${request.dashboardId}`,
+      );
+    }
+
+    case 'SET_DASHBOARD_AS_DEFAULT': {
+      const email = request.userEmail.toLowerCase();
+      return audit(
+        email,
+        async () => ({
+          message: 'Dashboard set as default successfully',
+          viewId: await makeDefaultDashboard(email, request.dashboardId, request.viewId),
+        }),
+        () => `dashboard ${request.dashboardId}`,
+      );
+    }
+
+    case 'LIST_DASHBOARD_METADATA':
+      return { dashboards: await listCatalogue() };
+
+    case 'CREATE_DASHBOARD_METADATA':
+      return audit(
+        request.dashboardId,
+        async () => ({
+          message: 'Dashboard created successfully',
+          dashboard: toMetadata(await createCatalogueEntry(request, caller.email)),
+        }),
+      );
+
+    case 'UPDATE_DASHBOARD_METADATA':
+      return audit(
+        request.dashboardId,
+        async () => {
+          const { dashboard, updatedUserAssignments } = await updateCatalogueEntry(request.metadataId, {
+            dashboardId: request.dashboardId,
+            dashboardName: request.dashboardName,
+            dashboardLink: request.dashboardLink,
+            description: request.description,
+            isActive: request.isActive,
+          });
+          return { message: 'Dashboard updated successfully', dashboard: toMetadata(dashboard), updatedUserAssignments };
+        },
+        (result) => `updated for ${result.updatedUserAssignments} user(s)`,
+      );
+
+    case 'DELETE_DASHBOARD_METADATA':
+      return audit(
+        request.metadataId,
+        async () => {
+          const { dashboard, removedUsers } = await deleteDashboardEverywhere(request.metadataId);
+          return { message: 'Dashboard deleted successfully', dashboard: toMetadata(dashboard), removedUserAssignments: removedUsers };
+        },
+        (result) => `dashboard ${result.dashboard.dashboardId}; removed from ${result.removedUserAssignments} user(s)`,
+      );
+  }
+};

@@ -1,0 +1,38 @@
+import type { DashboardMetadata } from '../../contracts/quicksight-admin.ts';
+import { removeCatalogueRecord } from '../shared/catalogue.ts';
+import { mapWithLimit } from '../shared/concurrency.ts';
+import { type DashboardItem, getDashboard, listDashboards } from '../shared/data/catalogue.ts';
+import { viewsOfDashboard } from '../shared/data/views.ts';
+import { NotFoundError } from '../shared/errors.ts';
+import { quicksightSettings } from '../shared/quicksight.ts';
+import { unassignDashboard } from './assignments.ts';
+
+export const toMetadata = (item: DashboardItem): DashboardMetadata => ({
+  id: item.id,
+  dashboardId: item.dashboardId,
+  dashboardName: item.dashboardName,
+  dashboardLink: item.dashboardLink,
+  description: item.description ?? null,
+  isActive: item.isActive,
+  createdAt: item.createdAt,
+  updatedAt: item.updatedAt,
+  createdBy: item.createdBy,
+});
+
+export const listCatalogue = async (): Promise<DashboardMetadata[]> =>
+  (await listDashboards()).map(toMetadata).sort((a, b) => a.dashboardName.localeCompare(b.dashboardName));
+
+/**
+ * Deletes a catalogue entry and removes the dashboard from every user who has it (views
+ * first, then permissions, per user), then the record and its ID claim. A retry redoes only
+ * what is left.
+ */
+export const deleteDashboardEverywhere = async (metadataId: string): Promise<{ dashboard: DashboardItem; removedUsers: number }> => {
+  quicksightSettings();
+  const dashboard = await getDashboard(metadataId);
+  if (dashboard === undefined) throw new NotFoundError('Dashboard not found');
+  const users = [...new Set((await viewsOfDashboard(dashboard.dashboardId)).map((view) => view.userEmail))];
+  await mapWithLimit(users, 5, (userEmail) => unassignDashboard(userEmail, dashboard.dashboardId));
+  await removeCatalogueRecord(dashboard);
+  return { dashboard, removedUsers: users.length };
+};

@@ -1,0 +1,71 @@
+import { GetUserCommand, type GetUserCommandOutput } from '@aws-sdk/client-cognito-identity-provider';
+import { NO_TOKEN_MESSAGE } from '../../../contracts/errors.ts';
+import { cognito } from '../aws/cognito.ts';
+import { isAwsError } from '../aws/config.ts';
+import { UnauthorizedError, UpstreamError } from '../errors.ts';
+import { verifyAccessToken } from './verifier.ts';
+
+export const ADMINS_GROUP = 'Admins';
+export const USERS_GROUP = 'Users';
+
+/** The signed-in caller of a request, known from a verified, live access token. */
+export interface Caller {
+  /** Cognito username (the user's sub; sign-in is by email alias). */
+  readonly username: string;
+  readonly sub: string;
+  /** Lowercased email, from Cognito GetUser. */
+  readonly email: string;
+  /** Groups from the verified token. */
+  readonly groups: readonly string[];
+  readonly isAdmin: boolean;
+  /** Needed by the calls Cognito accepts only with the user's own token (MFA set-up). */
+  readonly accessToken: string;
+  /** The GetUser answer of the liveness check, reused by GET_MFA_STATUS. */
+  readonly profile: GetUserCommandOutput;
+}
+
+const SESSION_ENDED = 'Your session is no longer valid. Please sign in again.';
+
+/**
+ * Extracts the token from an Authorization header: `Bearer <token>` for the function URLs;
+ * AppSync passes the bare token, which `allowBare` accepts.
+ */
+export const tokenFromHeader = (header: string | undefined, { allowBare = false } = {}): string => {
+  const value = header?.trim() ?? '';
+  if (value === '') throw new UnauthorizedError(NO_TOKEN_MESSAGE);
+  const match = /^Bearer\s+(\S+)$/i.exec(value);
+  if (match?.[1] !== undefined) return match[1];
+  if (allowBare && !/\s/.test(value)) return value;
+  throw new UnauthorizedError('Authorization header must be "Bearer <access token>"');
+};
+
+/**
+ * Verifies the token, then asks Cognito whether its session is still live: a disabled,
+ * deleted or globally signed-out user's token is refused here although its signature is valid.
+ * The same call yields the email, which access tokens do not carry.
+ */
+export const authenticate = async (accessToken: string): Promise<Caller> => {
+  const claims = await verifyAccessToken(accessToken);
+  let profile: GetUserCommandOutput;
+  try {
+    profile = await cognito.send(new GetUserCommand({ AccessToken: accessToken }));
+  } catch (error) {
+    if (isAwsError(error, 'NotAuthorizedException', 'UserNotFoundException', 'PasswordResetRequiredException', 'UserNotConfirmedException')) {
+      throw new UnauthorizedError(SESSION_ENDED);
+    }
+    throw new UpstreamError('Could not check the session with the identity provider');
+  }
+  const email = profile.UserAttributes?.find((attribute) => attribute.Name === 'email')?.Value?.trim().toLowerCase();
+  if (!email) throw new UnauthorizedError('The signed-in account has no email address');
+  return {
+    username: claims.username,
+    sub: claims.sub,
+    email,
+    groups: claims.groups,
+    isAdmin: claims.groups.includes(ADMINS_GROUP),
+    accessToken,
+    profile,
+  };
+};
+
+export const ADMIN_REQUIRED_MESSAGE = "Access denied. You don't have admin privileges.";

@@ -1,0 +1,12 @@
+import type { TableDefinition } from '../../../contracts/tables.ts';
+import { requireEnv } from '../env.ts';
+
+/** The deployed name of a table, read when first needed so a function only requires its own tables. */
+export const tableName = (table: TableDefinition): string => requireEnv(table.envVar);
+
+/** ConditionalCheckFailedException from a conditional write. */
+export const isConditionFailure = (error: unknown): boolean =>
+  error instanceof Error && error.name === 'ConditionalCheckFailedException';
+
+export const nowIso = (): string => new Date().toISOString();
+export const epochSeconds = (date: Date = new Date()): number => Math.floor(date.getTime() / 1000);

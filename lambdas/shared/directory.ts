@@ -1,0 +1,66 @@
+import {
+  ListUsersCommand,
+  ListUsersInGroupCommand,
+  type UserType,
+} from '@aws-sdk/client-cognito-identity-provider';
+import { ENV } from '../../contracts/env.ts';
+import { ADMINS_GROUP, USERS_GROUP } from './auth/caller.ts';
+import { cognito } from './aws/cognito.ts';
+import { requireEnv } from './env.ts';
+
+/**
+ * Reads of the user directory for the admin functions. Listings page through ListUsers and
+ * ListUsersInGroup at their maximum page size and never call per user, so 10,000 accounts
+ * cost ceil(10,000 / 60) calls per listing, plus the group pages.
+ */
+export const COGNITO_PAGE_SIZE = 60;
+
+/** Groups in precedence order: a member of both is shown in the first. */
+export const GROUPS = [ADMINS_GROUP, USERS_GROUP] as const;
+
+export const emailOf = (user: UserType): string =>
+  user.Attributes?.find((attribute) => attribute.Name === 'email')?.Value?.toLowerCase() ?? '';
+
+export const listAllUsers = async (): Promise<UserType[]> => {
+  const users: UserType[] = [];
+  let token: string | undefined;
+  do {
+    const page = await cognito.send(
+      new ListUsersCommand({ UserPoolId: requireEnv(ENV.userPoolId), Limit: COGNITO_PAGE_SIZE, PaginationToken: token }),
+    );
+    users.push(...(page.Users ?? []));
+    token = page.PaginationToken;
+  } while (token);
+  return users;
+};
+
+export const listGroupMembers = async (group: string): Promise<UserType[]> => {
+  const users: UserType[] = [];
+  let token: string | undefined;
+  do {
+    const page = await cognito.send(
+      new ListUsersInGroupCommand({ UserPoolId: requireEnv(ENV.userPoolId), GroupName: group, Limit: COGNITO_PAGE_SIZE, NextToken: token }),
+    );
+    users.push(...(page.Users ?? []));
+    token = page.NextToken;
+  } while (token);
+  return users;
+};
+
+/** Every user with their group: one listing of users and one of each group, in parallel. */
+export const listUsersWithGroups = async (): Promise<{ user: UserType; group: string | null }[]> => {
+  const [users, ...memberships] = await Promise.all([listAllUsers(), ...GROUPS.map((group) => listGroupMembers(group))]);
+  const groupOf = new Map<string, string>();
+  GROUPS.forEach((group, index) => {
+    for (const member of memberships[index] ?? []) {
+      if (member.Username !== undefined && !groupOf.has(member.Username)) groupOf.set(member.Username, group);
+    }
+  });
+  return users.map((user) => ({ user, group: (user.Username && groupOf.get(user.Username)) ?? null }));
+};
+
+/** Whether the account with this email is in the Admins group (one listing of that small group). */
+export const isAdminEmail = async (email: string): Promise<boolean> => {
+  const admins = await listGroupMembers(ADMINS_GROUP);
+  return admins.some((admin) => emailOf(admin) === email.toLowerCase());
+};

@@ -1,0 +1,31 @@
+import type { MiddlewareObj } from '@middy/core';
+import { ADMIN_REQUIRED_MESSAGE, authenticate, tokenFromHeader } from '../auth/caller.ts';
+import { ForbiddenError } from '../errors.ts';
+import type { CallerContext } from '../http.ts';
+
+interface WithHeaders {
+  headers?: Record<string, string | undefined>;
+}
+
+export interface RequireCallerOptions {
+  /** Refuse callers outside the Admins group (403). @default false */
+  readonly admin?: boolean;
+}
+
+/**
+ * Bearer authentication: a verified access token of this pool and client, a live session
+ * (Cognito GetUser), and for admin functions the Admins group from the verified token.
+ * Runs before the body is read, so an anonymous caller learns nothing about the payload rules.
+ */
+export const requireCaller = <E extends WithHeaders, R>({ admin = false }: RequireCallerOptions = {}): MiddlewareObj<
+  E,
+  R,
+  Error,
+  CallerContext
+> => ({
+  before: async (request) => {
+    const caller = await authenticate(tokenFromHeader(request.event.headers?.authorization));
+    if (admin && !caller.isAdmin) throw new ForbiddenError(ADMIN_REQUIRED_MESSAGE);
+    request.context.caller = caller;
+  },
+});

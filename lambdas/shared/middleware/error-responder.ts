@@ -1,0 +1,32 @@
+import type { Logger } from '@aws-lambda-powertools/logger';
+import type { MiddlewareObj } from '@middy/core';
+import type { Context } from 'aws-lambda';
+import { HttpError, INTERNAL_ERROR_MESSAGE } from '../errors.ts';
+import { jsonResponse, type HttpResult } from '../http.ts';
+
+const isAwsServiceError = (error: unknown): boolean =>
+  error instanceof Error && '$fault' in error && '$metadata' in error;
+
+/** Maps anything thrown to an HttpError; unknown failures keep their details in the logs only. */
+export const toHttpError = (error: unknown): HttpError => {
+  if (error instanceof HttpError) return error;
+  if (isAwsServiceError(error)) return new HttpError(502, 'A service this function depends on failed. Please try again.');
+  return new HttpError(500, INTERNAL_ERROR_MESSAGE);
+};
+
+/**
+ * The one error handler of every function: the body of contracts/errors.ts with the
+ * error's status. A 5xx answer never carries a stack trace or the cause's message.
+ */
+export const errorResponder = <E, C extends Context>({ logger }: { logger: Logger }): MiddlewareObj<E, HttpResult, Error, C> => ({
+  onError: async (request) => {
+    if (request.response !== undefined) return;
+    const httpError = toHttpError(request.error);
+    if (httpError.status >= 500) {
+      logger.error('Request failed', { status: httpError.status, error: request.error ?? undefined });
+    } else {
+      logger.info('Request refused', { status: httpError.status, reason: httpError.message });
+    }
+    request.response = jsonResponse(httpError.status, httpError.toBody());
+  },
+});

@@ -1,0 +1,35 @@
+import type { Logger } from '@aws-lambda-powertools/logger';
+import type { MiddlewareObj } from '@middy/core';
+import httpCors from '@middy/http-cors';
+import httpHeaderNormalizer from '@middy/http-header-normalizer';
+import { EMBED_DASHBOARD_HEADER } from '../../../contracts/embed.ts';
+import { allowedOrigins } from '../env.ts';
+import { errorResponder } from './error-responder.ts';
+import { requestLog } from './request-log.ts';
+
+export interface HttpBaseOptions {
+  readonly logger: Logger;
+  /** Methods the function answers, for CORS. */
+  readonly methods: 'GET' | 'POST';
+}
+
+/**
+ * The middlewares every function URL handler starts with, outermost first: the request log
+ * (sees the final status), lowercase headers, CORS from ALLOWED_ORIGINS (never `*`; also
+ * answers preflights), and the one error handler. Because middy runs `onError` hooks in
+ * reverse, CORS headers are added to error answers too.
+ */
+// middy's own middlewares are typed loosely; the array is used with every function's event type.
+// eslint-disable-next-line @typescript-eslint/no-explicit-any
+export const httpBase = ({ logger, methods }: HttpBaseOptions): MiddlewareObj<any, any, Error, any>[] => [
+  requestLog({ logger }),
+  httpHeaderNormalizer(),
+  httpCors({
+    origins: allowedOrigins(),
+    methods: `${methods},OPTIONS`,
+    headers: `authorization,content-type,${EMBED_DASHBOARD_HEADER}`,
+    maxAge: 600,
+    disableBeforePreflightResponse: false,
+  }),
+  errorResponder({ logger }),
+];
