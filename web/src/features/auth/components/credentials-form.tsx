@@ -1,0 +1,48 @@
+import type { ReactNode } from 'react';
+import { signInFormSchema, type SignInForm } from '../../../../../contracts/auth-forms.ts';
+import { Button } from '../../../components/button.tsx';
+import { TextField } from '../../../components/text-field.tsx';
+import { useSchemaForm } from '../../../lib/forms/use-schema-form.ts';
+
+export interface CredentialsLabels {
+  readonly email: string;
+  readonly password: string;
+  readonly submit: string;
+  readonly busy: string;
+}
+
+export interface CredentialsFormProps {
+  readonly labels: CredentialsLabels;
+  readonly onSubmit: (values: SignInForm) => Promise<void>;
+  /** Called on the first focus: a good moment to fetch the identity library. */
+  readonly onIntent?: () => void;
+  /** Shown between the fields and the button (e.g. the Forgot password? link). */
+  readonly extra?: ReactNode;
+}
+
+export function CredentialsForm({ labels, onSubmit, onIntent, extra }: CredentialsFormProps) {
+  const { field, handleSubmit, errors, isSubmitting } = useSchemaForm(signInFormSchema, { email: '', password: '' });
+
+  return (
+    <form className="stack" noValidate onSubmit={handleSubmit(onSubmit)} onFocus={onIntent}>
+      <TextField
+        label={labels.email}
+        type="email"
+        autoComplete="username"
+        error={errors.email}
+        {...field('email')}
+      />
+      <TextField
+        label={labels.password}
+        type="password"
+        autoComplete="current-password"
+        error={errors.password}
+        {...field('password')}
+      />
+      {extra}
+      <Button type="submit" block disabled={isSubmitting}>
+        {isSubmitting ? labels.busy : labels.submit}
+      </Button>
+    </form>
+  );
+}

@@ -1,0 +1,37 @@
+import { useId } from 'react';
+import { MESSAGES, MFA_CODE_PATTERN, sanitizeMfaCode } from '../../../../../contracts/rules.ts';
+import { TextField } from '../../../components/text-field.tsx';
+
+export interface MfaCodeFieldProps {
+  readonly label: string;
+  readonly value: string;
+  readonly onChange: (code: string) => void;
+  /** Show the format message once the person has left the field with a partial code. */
+  readonly touched: boolean;
+  readonly onBlur: () => void;
+  readonly disabled?: boolean;
+}
+
+/** Digits only, truncated to six, as every MFA code input of the specs. */
+export function MfaCodeField({ label, value, onChange, touched, onBlur, disabled }: MfaCodeFieldProps) {
+  const id = useId();
+  const invalid = touched && value.length > 0 && value.length !== 6;
+  return (
+    <TextField
+      id={id}
+      label={label}
+      value={value}
+      inputMode="numeric"
+      autoComplete="one-time-code"
+      pattern="[0-9]*"
+      maxLength={6}
+      placeholder="000000"
+      disabled={disabled}
+      error={invalid ? MESSAGES.mfaCode : undefined}
+      onChange={(event) => onChange(sanitizeMfaCode(event.target.value))}
+      onBlur={onBlur}
+    />
+  );
+}
+
+export const isCompleteMfaCode = (code: string) => MFA_CODE_PATTERN.test(code);

@@ -1,0 +1,43 @@
+import * as z from 'zod/mini';
+import { passwordField } from '../../../../../contracts/auth-forms.ts';
+import { Alert } from '../../../components/alert.tsx';
+import { Button } from '../../../components/button.tsx';
+import { TextField } from '../../../components/text-field.tsx';
+import { useSchemaForm } from '../../../lib/forms/use-schema-form.ts';
+import { SIGN_IN_MESSAGES } from '../sign-in-messages.ts';
+
+const newPasswordSchema = z.object({ password: passwordField });
+
+export interface NewPasswordFormProps {
+  readonly onSubmit: (password: string) => Promise<void>;
+  readonly onCancel: () => void;
+  readonly error?: string | null;
+}
+
+/** The new-password-required step (an account whose password was set by an administrator). */
+export function NewPasswordForm({ onSubmit, onCancel, error }: NewPasswordFormProps) {
+  const { field, handleSubmit, errors, isSubmitting } = useSchemaForm(newPasswordSchema, { password: '' });
+
+  return (
+    <form className="stack" noValidate onSubmit={handleSubmit(({ password }) => onSubmit(password))}>
+      <Alert tone="info">{SIGN_IN_MESSAGES.newPassword}</Alert>
+      {error && <Alert tone="error">{error}</Alert>}
+      <TextField
+        label="New Password"
+        type="password"
+        autoComplete="new-password"
+        hint="At least 8 characters with a lowercase letter, an uppercase letter, a digit and a symbol."
+        error={errors.password}
+        {...field('password')}
+      />
+      <div className="row">
+        <Button type="submit" disabled={isSubmitting}>
+          {isSubmitting ? 'Saving...' : 'Set Password'}
+        </Button>
+        <Button variant="secondary" onClick={onCancel} disabled={isSubmitting}>
+          Cancel
+        </Button>
+      </div>
+    </form>
+  );
+}

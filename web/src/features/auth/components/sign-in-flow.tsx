@@ -1,0 +1,196 @@
+import { lazy, Suspense, useCallback, useRef, useState, type ReactNode } from 'react';
+import type { SignInForm } from '../../../../../contracts/auth-forms.ts';
+import { Alert } from '../../../components/alert.tsx';
+import { Button } from '../../../components/button.tsx';
+import { Spinner } from '../../../components/spinner.tsx';
+import { useAuth } from '../../../lib/auth/auth-context.ts';
+import type { AuthSession, SignInResult } from '../../../lib/auth/types.ts';
+import {
+  accessDeniedMessage,
+  hasAnyGroup,
+  privilegeCheckAfterSetupMessage,
+  SIGN_IN_MESSAGES,
+  signInProblem,
+  type Privilege,
+} from '../sign-in-messages.ts';
+import { CredentialsForm, type CredentialsLabels } from './credentials-form.tsx';
+import { MfaCodeForm } from './mfa-code-form.tsx';
+import { NewPasswordForm } from './new-password-form.tsx';
+
+// The wizard draws the QR code; most sign-ins never need it.
+const MfaSetupWizard = lazy(() => import('./mfa-setup-wizard.tsx'));
+
+export interface SignInFlowProps {
+  /** Groups allowed in: ['Users', 'Admins'] for the user portal, ['Admins'] for the admin portal. */
+  readonly requiredGroups: readonly string[];
+  /** Wording of the access messages: 'user privileges' or 'admin privileges'. */
+  readonly privilege: Privilege;
+  readonly labels: CredentialsLabels;
+  /** The product name: issuer shown in the authenticator app. */
+  readonly productName: string;
+  /** Shown above the credentials form (title, subtitle). */
+  readonly heading?: ReactNode;
+  /** Shown between the fields and the button (e.g. a forgot-password link). */
+  readonly extra?: ReactNode;
+  /** Shown under the form (e.g. sign-up and marketing links). */
+  readonly footer?: ReactNode;
+  /** Where the wizard says it is going after setup. */
+  readonly redirectText?: string;
+  /** The account is signed in and in one of the groups: redirect. */
+  readonly onSignedIn: (session: AuthSession) => void;
+}
+
+type Stage = 'credentials' | 'totp' | 'setup' | 'newPassword';
+
+/**
+ * A whole sign-in: credentials (SRP), then the TOTP code, the first-time authenticator setup
+ * or a new password, then the group check. Shared by the user and admin login pages.
+ */
+export function SignInFlow({
+  requiredGroups,
+  privilege,
+  labels,
+  productName,
+  heading,
+  extra,
+  footer,
+  redirectText,
+  onSignedIn,
+}: SignInFlowProps) {
+  const auth = useAuth();
+  const [stage, setStage] = useState<Stage>('credentials');
+  const [error, setError] = useState<string | null>(null);
+  const [alreadySignedIn, setAlreadySignedIn] = useState(false);
+  const [retrying, setRetrying] = useState(false);
+  const credentials = useRef<SignInForm | null>(null);
+  const [accountEmail, setAccountEmail] = useState('');
+
+  const checkGroups = useCallback(
+    async (session: AuthSession) => {
+      if (hasAnyGroup(session.groups, requiredGroups)) {
+        onSignedIn(session);
+        return;
+      }
+      await auth.signOut();
+      setStage('credentials');
+      setError(accessDeniedMessage(privilege));
+    },
+    [auth, onSignedIn, privilege, requiredGroups],
+  );
+
+  const follow = useCallback(
+    async (result: SignInResult) => {
+      setError(null);
+      switch (result.step) {
+        case 'DONE':
+          await checkGroups(result.session);
+          return;
+        case 'CONFIRM_SIGN_IN_WITH_TOTP_CODE':
+          setStage('totp');
+          return;
+        case 'CONFIRM_SIGN_IN_WITH_NEW_PASSWORD_REQUIRED':
+          setStage('newPassword');
+          return;
+        default:
+          // TOTP setup, and any step this portal does not know, go to the setup wizard.
+          setStage('setup');
+      }
+    },
+    [checkGroups],
+  );
+
+  const submitCredentials = async (values: SignInForm) => {
+    credentials.current = values;
+    setAccountEmail(values.email.trim());
+    setAlreadySignedIn(false);
+    try {
+      await follow(await auth.signIn(values.email.trim(), values.password));
+    } catch (failure) {
+      const problem = signInProblem(failure);
+      setError(problem.message);
+      setAlreadySignedIn(problem.alreadySignedIn);
+    }
+  };
+
+  const submitTotp = async (code: string) => {
+    try {
+      await follow(await auth.confirmTotpCode(code));
+    } catch {
+      setError(SIGN_IN_MESSAGES.mfaFailed);
+    }
+  };
+
+  const submitNewPassword = async (password: string) => {
+    try {
+      await follow(await auth.completeNewPassword(password));
+    } catch (failure) {
+      setError(signInProblem(failure).message);
+    }
+  };
+
+  const cancel = () => {
+    void auth.cancelSignIn();
+    setStage('credentials');
+    setError(null);
+  };
+
+  const afterSetup = async () => {
+    const session = await auth.reloadSession().catch(() => null);
+    if (!session) {
+      setStage('credentials');
+      setError(privilegeCheckAfterSetupMessage(privilege));
+      return;
+    }
+    await checkGroups(session);
+  };
+
+  const signOutAndRetry = async () => {
+    setRetrying(true);
+    await auth.signOut();
+    setRetrying(false);
+    setAlreadySignedIn(false);
+    setError(null);
+    if (credentials.current) await submitCredentials(credentials.current);
+  };
+
+  if (stage === 'totp') return <MfaCodeForm onSubmit={submitTotp} onCancel={cancel} error={error} />;
+  if (stage === 'newPassword') return <NewPasswordForm onSubmit={submitNewPassword} onCancel={cancel} error={error} />;
+  if (stage === 'setup') {
+    return (
+      <Suspense fallback={<Spinner label="Setting up your MFA secret..." />}>
+        <MfaSetupWizard
+          driver={auth.signInMfaSetup}
+          accountName={accountEmail}
+          issuer={productName}
+          messages={{ associateFailed: SIGN_IN_MESSAGES.setupTotpFailed, verifyFailed: SIGN_IN_MESSAGES.setupFailed }}
+          onComplete={() => void afterSetup()}
+          onCancel={cancel}
+          {...(redirectText ? { redirectText } : {})}
+        />
+      </Suspense>
+    );
+  }
+
+  return (
+    <div className="stack">
+      {heading}
+      {error && (
+        <Alert tone="error">
+          <p>{error}</p>
+          {alreadySignedIn && (
+            <div className="row">
+              <Button size="sm" variant="secondary" onClick={() => void signOutAndRetry()} disabled={retrying}>
+                Sign Out &amp; Try Again
+              </Button>
+              <Button size="sm" variant="secondary" onClick={() => window.location.reload()}>
+                Refresh Page
+              </Button>
+            </div>
+          )}
+        </Alert>
+      )}
+      <CredentialsForm labels={labels} onSubmit={submitCredentials} onIntent={auth.preload} extra={extra} />
+      {footer}
+    </div>
+  );
+}

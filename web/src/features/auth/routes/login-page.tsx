@@ -1,0 +1,51 @@
+import { Link, Navigate, useLocation, useNavigate } from 'react-router';
+import { paths, safeReturnPath } from '../../../app/paths.ts';
+import { AuthLayout } from '../../../components/layout/auth-layout.tsx';
+import { FullPageLoading } from '../../../components/layout/full-page-status.tsx';
+import { useAuth } from '../../../lib/auth/auth-context.ts';
+import { useConfig } from '../../../lib/config-context.tsx';
+import { rememberedLocation } from '../components/require-auth.tsx';
+import { SignInFlow } from '../components/sign-in-flow.tsx';
+import { hasAnyGroup } from '../sign-in-messages.ts';
+import { USER_PORTAL_GROUPS } from '../user-groups.ts';
+
+/** /login and /: the user portal's sign-in. */
+export default function LoginPage() {
+  const { productName, marketingSiteUrl } = useConfig();
+  const { status, session } = useAuth();
+  const navigate = useNavigate();
+  const location = useLocation();
+  const destination = safeReturnPath(rememberedLocation(location.state), paths.home);
+
+  if (status === 'loading') return <FullPageLoading />;
+  if (session && hasAnyGroup(session.groups, USER_PORTAL_GROUPS)) return <Navigate to={destination} replace />;
+
+  return (
+    <AuthLayout productTitle={productName}>
+      <SignInFlow
+        requiredGroups={USER_PORTAL_GROUPS}
+        privilege="user"
+        productName={productName}
+        labels={{ email: 'Username (email)', password: 'Password', submit: 'Log In', busy: 'Logging In...' }}
+        heading={
+          <div>
+            <h2>Sign in to {productName}</h2>
+            <p className="text-muted">Use your email address and password.</p>
+          </div>
+        }
+        extra={
+          <div className="auth-links">
+            <Link to={paths.changePassword}>Forgot password?</Link>
+          </div>
+        }
+        footer={
+          <div className="auth-links">
+            <Link to={paths.signup}>Create an account</Link>
+            {marketingSiteUrl && <a href={marketingSiteUrl}>Back to the marketing site</a>}
+          </div>
+        }
+        onSignedIn={() => navigate(destination, { replace: true })}
+      />
+    </AuthLayout>
+  );
+}

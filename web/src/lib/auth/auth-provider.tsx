@@ -1,0 +1,157 @@
+import { useCallback, useEffect, useMemo, useRef, useState, type ReactNode } from 'react';
+import { AuthContext, type AuthContextValue, type AuthStatus } from './auth-context.ts';
+import type { CognitoAuthService, CognitoServiceOptions } from './cognito-service.ts';
+import { hasStoredSession, isSessionStorageEvent } from './stored-session.ts';
+import { AuthError, type AuthSession, type SignInResult } from './types.ts';
+
+/** Tokens are refreshed when they expire within this time (spec: 5000 ms). */
+export const TOKEN_REFRESH_TOLERANCE_MS = 5_000;
+/** The background refresh runs this long before expiry, so calls never wait for it. */
+export const BACKGROUND_REFRESH_LEAD_MS = 60_000;
+
+export type AuthServiceLoader = (options: CognitoServiceOptions) => Promise<CognitoAuthService>;
+
+const loadCognitoService: AuthServiceLoader = async (options) => {
+  const { CognitoAuthService } = await import('./cognito-service.ts');
+  return new CognitoAuthService(options);
+};
+
+interface AuthProviderProps extends CognitoServiceOptions {
+  readonly children: ReactNode;
+  /** Replaced in tests. */
+  readonly loadService?: AuthServiceLoader;
+}
+
+interface AuthState {
+  readonly status: AuthStatus;
+  readonly session: AuthSession | null;
+}
+
+export function AuthProvider({ children, loadService = loadCognitoService, ...options }: AuthProviderProps) {
+  const { userPoolId, clientId, endpoint, storage } = options;
+  // Without stored tokens there is nothing to check: signed out at once, library not loaded.
+  const [state, setState] = useState<AuthState>(() => ({
+    status: hasStoredSession(clientId, storage ?? window.localStorage) ? 'loading' : 'signedOut',
+    session: null,
+  }));
+  const sessionRef = useRef<AuthSession | null>(null);
+  const serviceRef = useRef<Promise<CognitoAuthService> | null>(null);
+
+  const service = useCallback((): Promise<CognitoAuthService> => {
+    serviceRef.current ??= loadService({ userPoolId, clientId, endpoint, storage });
+    return serviceRef.current;
+  }, [loadService, userPoolId, clientId, endpoint, storage]);
+
+  const apply = useCallback((session: AuthSession | null) => {
+    sessionRef.current = session;
+    setState({ status: session ? 'signedIn' : 'signedOut', session });
+    return session;
+  }, []);
+
+  const readStoredSession = useCallback(async (): Promise<AuthSession | null> => {
+    if (!hasStoredSession(clientId, storage ?? window.localStorage)) return null;
+    try {
+      return await (await service()).currentSession();
+    } catch (error) {
+      console.error('Error loading the session:', error instanceof Error ? error.message : error);
+      return null;
+    }
+  }, [clientId, service, storage]);
+
+  const reloadSession = useCallback(async () => apply(await readStoredSession()), [apply, readStoredSession]);
+
+  // Start-up: check the stored session (refreshing it if its tokens have expired).
+  useEffect(() => {
+    if (!hasStoredSession(clientId, storage ?? window.localStorage)) return;
+    let active = true;
+    void readStoredSession().then((session) => {
+      if (active) apply(session);
+    });
+    return () => {
+      active = false;
+    };
+  }, [apply, clientId, readStoredSession, storage]);
+
+  // Signing out (or in) in another tab changes the stored user: follow it here.
+  useEffect(() => {
+    const onStorage = (event: StorageEvent) => {
+      if (isSessionStorageEvent(event, clientId)) void reloadSession();
+    };
+    window.addEventListener('storage', onStorage);
+    return () => window.removeEventListener('storage', onStorage);
+  }, [clientId, reloadSession]);
+
+  const refresh = useCallback(async () => {
+    try {
+      const session = await (await service()).refresh();
+      apply(session);
+      return session;
+    } catch (error) {
+      const authError = error instanceof AuthError ? error : null;
+      console.error('Error refreshing the session:', authError?.code ?? 'UnknownError');
+      // A network failure keeps the session; anything else means it is gone.
+      if (authError?.code !== 'NetworkError') apply(null);
+      throw error;
+    }
+  }, [apply, service]);
+
+  // Refresh shortly before the tokens expire while the app is open.
+  const expiresAt = state.session?.expiresAt;
+  useEffect(() => {
+    if (expiresAt === undefined) return;
+    const delay = Math.max(expiresAt - Date.now() - BACKGROUND_REFRESH_LEAD_MS, TOKEN_REFRESH_TOLERANCE_MS);
+    const timer = window.setTimeout(() => {
+      refresh().catch(() => undefined);
+    }, delay);
+    return () => window.clearTimeout(timer);
+  }, [expiresAt, refresh]);
+
+  // Stable, so clients built on it (API, GraphQL) survive session changes.
+  const getAccessToken = useCallback(async () => {
+    const current = sessionRef.current;
+    if (!current) throw new AuthError('Authentication required', 'NoValidAuthTokens');
+    if (current.expiresAt - Date.now() > TOKEN_REFRESH_TOLERANCE_MS) return current.accessToken;
+    return (await refresh()).accessToken;
+  }, [refresh]);
+
+  const afterStep = useCallback(
+    (result: SignInResult) => {
+      if (result.step === 'DONE') apply(result.session);
+      return result;
+    },
+    [apply],
+  );
+
+  const value = useMemo<AuthContextValue>(
+    () => ({
+      status: state.status,
+      loading: state.status === 'loading',
+      session: state.session,
+      signIn: async (email, password) => afterStep(await (await service()).signIn(email, password)),
+      confirmTotpCode: async (code) => afterStep(await (await service()).confirmTotpCode(code)),
+      completeNewPassword: async (password) => afterStep(await (await service()).completeNewPassword(password)),
+      signInMfaSetup: async () => (await service()).signInMfaSetup(),
+      cancelSignIn: async () => (await service()).cancelSignIn(),
+      reloadSession,
+      getAccessToken,
+      signOut: async () => {
+        try {
+          await (await service()).signOut();
+        } catch (error) {
+          console.error('Error signing out:', error instanceof Error ? error.message : error);
+        }
+        apply(null);
+      },
+      signUp: async (email, password) => (await service()).signUp(email, password),
+      forgotPassword: async (email) => (await service()).forgotPassword(email),
+      confirmForgotPassword: async (email, code, password) =>
+        (await service()).confirmForgotPassword(email, code, password),
+      preload: () => {
+        void service();
+      },
+    }),
+    [afterStep, apply, getAccessToken, reloadSession, service, state],
+  );
+
+  return <AuthContext.Provider value={value}>{children}</AuthContext.Provider>;
+}

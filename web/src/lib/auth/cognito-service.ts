@@ -1,0 +1,243 @@
+import {
+  AuthenticationDetails,
+  CognitoUser,
+  CognitoUserAttribute,
+  CognitoUserPool,
+  type CognitoUserSession,
+  type IAuthenticationCallback,
+} from 'amazon-cognito-identity-js';
+import {
+  ALREADY_SIGNED_IN_MESSAGE,
+  AuthError,
+  toAuthError,
+  type AuthSession,
+  type MfaSetupDriver,
+  type SignInResult,
+  type SignUpResult,
+} from './types.ts';
+
+export interface CognitoServiceOptions {
+  readonly userPoolId: string;
+  readonly clientId: string;
+  /** The identity provider's address when it is not the regional AWS endpoint (local mode). */
+  readonly endpoint?: string;
+  readonly storage?: Storage;
+}
+
+const TOTP_DEVICE_NAME = 'Authenticator app';
+
+function toSession(username: string, session: CognitoUserSession): AuthSession {
+  const access = session.getAccessToken();
+  const id = session.getIdToken();
+  const groups = access.decodePayload()['cognito:groups'];
+  const email = id.decodePayload().email;
+  // Expiry in local time: the library records the drift (local minus server, in seconds);
+  // its typings omit the accessor.
+  const driftMs = (session as unknown as { getClockDrift(): number }).getClockDrift() * 1000;
+  return {
+    username,
+    email: typeof email === 'string' ? email : '',
+    groups: Array.isArray(groups) ? groups.filter((g): g is string => typeof g === 'string') : [],
+    accessToken: access.getJwtToken(),
+    idToken: id.getJwtToken(),
+    expiresAt: Math.min(access.getExpiration(), id.getExpiration()) * 1000 + driftMs,
+  };
+}
+
+/**
+ * The session service on amazon-cognito-identity-js: SRP sign-in and its challenges, TOTP
+ * enrolment during sign-in, tokens, refresh, global sign-out, sign-up and password reset.
+ * This module is loaded on demand (it is about a quarter of the sign-in page's budget).
+ */
+export class CognitoAuthService {
+  private readonly pool: CognitoUserPool;
+  private readonly storage: Storage;
+  /** The account between the password and the end of its challenges. */
+  private pending: CognitoUser | null = null;
+
+  constructor(options: CognitoServiceOptions) {
+    this.storage = options.storage ?? window.localStorage;
+    this.pool = new CognitoUserPool({
+      UserPoolId: options.userPoolId,
+      ClientId: options.clientId,
+      Storage: this.storage,
+      ...(options.endpoint ? { endpoint: options.endpoint } : {}),
+    });
+  }
+
+  /** The stored session, refreshed by the library when a token has expired; null when none. */
+  async currentSession(): Promise<AuthSession | null> {
+    const user = this.pool.getCurrentUser();
+    if (!user) return null;
+    try {
+      const session = await this.userSession(user);
+      return toSession(user.getUsername(), session);
+    } catch (error) {
+      const authError = toAuthError(error);
+      // A network failure keeps the stored tokens: the session may still be good.
+      if (authError.code === 'NetworkError') throw authError;
+      return null;
+    }
+  }
+
+  /** Exchanges the refresh token for new tokens (stored by the library). */
+  async refresh(): Promise<AuthSession> {
+    const user = this.pool.getCurrentUser();
+    if (!user) throw new AuthError('Auth session was not found. Make sure to call signIn.', 'NoSessionFoundException');
+    const current = await this.userSession(user);
+    const refreshed = await new Promise<CognitoUserSession>((resolve, reject) => {
+      user.refreshSession(current.getRefreshToken(), (error: unknown, session: CognitoUserSession | null) => {
+        if (error || !session) reject(toAuthError(error));
+        else resolve(session);
+      });
+    });
+    return toSession(user.getUsername(), refreshed);
+  }
+
+  async signIn(email: string, password: string): Promise<SignInResult> {
+    if (await this.currentSession().catch(() => null)) {
+      throw new AuthError(ALREADY_SIGNED_IN_MESSAGE, 'UserAlreadyAuthenticatedException');
+    }
+    const user = new CognitoUser({ Username: email, Pool: this.pool, Storage: this.storage });
+    this.pending = user;
+    const details = new AuthenticationDetails({ Username: email, Password: password });
+    return this.runChallenge(user, (callbacks) => user.authenticateUser(details, callbacks));
+  }
+
+  async confirmTotpCode(code: string): Promise<SignInResult> {
+    const user = this.requirePending();
+    return this.runChallenge(user, (callbacks) => user.sendMFACode(code, callbacks, 'SOFTWARE_TOKEN_MFA'));
+  }
+
+  async completeNewPassword(newPassword: string): Promise<SignInResult> {
+    const user = this.requirePending();
+    return this.runChallenge(user, (callbacks) => user.completeNewPasswordChallenge(newPassword, {}, callbacks));
+  }
+
+  /** Enrolment during the MFA_SETUP challenge: Cognito's session, no access token yet. */
+  signInMfaSetup(): MfaSetupDriver {
+    const user = this.requirePending();
+    return {
+      associate: () =>
+        new Promise<string>((resolve, reject) => {
+          user.associateSoftwareToken({
+            associateSecretCode: resolve,
+            onFailure: (error) => reject(toAuthError(error)),
+          });
+        }),
+      verify: (code: string) =>
+        new Promise<void>((resolve, reject) => {
+          user.verifySoftwareToken(code, TOTP_DEVICE_NAME, {
+            onSuccess: () => {
+              this.pending = null;
+              resolve();
+            },
+            onFailure: (error) => reject(toAuthError(error)),
+          });
+        }),
+    };
+  }
+
+  cancelSignIn(): void {
+    this.pending = null;
+  }
+
+  /** Global sign-out (every device); the local tokens are cleared even if the call fails. */
+  async signOut(): Promise<void> {
+    this.pending = null;
+    const user = this.pool.getCurrentUser();
+    if (!user) return;
+    try {
+      await this.userSession(user);
+      await new Promise<void>((resolve, reject) => {
+        user.globalSignOut({ onSuccess: () => resolve(), onFailure: (error) => reject(toAuthError(error)) });
+      });
+    } finally {
+      user.signOut();
+    }
+  }
+
+  async signUp(email: string, password: string): Promise<SignUpResult> {
+    const attributes = [new CognitoUserAttribute({ Name: 'email', Value: email })];
+    return new Promise<SignUpResult>((resolve, reject) => {
+      this.pool.signUp(email, password, attributes, [], (error, result) => {
+        if (error || !result) {
+          reject(toAuthError(error));
+          return;
+        }
+        resolve({
+          isSignUpComplete: result.userConfirmed,
+          userId: result.userSub,
+          ...(result.codeDeliveryDetails?.Destination ? { destination: result.codeDeliveryDetails.Destination } : {}),
+        });
+      });
+    });
+  }
+
+  /** Sends a reset code; with PreventUserExistenceErrors an unknown address gets the same answer. */
+  async forgotPassword(email: string): Promise<void> {
+    const user = new CognitoUser({ Username: email, Pool: this.pool, Storage: this.storage });
+    return new Promise<void>((resolve, reject) => {
+      user.forgotPassword({
+        onSuccess: () => resolve(),
+        onFailure: (error) => reject(toAuthError(error)),
+        inputVerificationCode: () => resolve(),
+      });
+    });
+  }
+
+  async confirmForgotPassword(email: string, code: string, newPassword: string): Promise<void> {
+    const user = new CognitoUser({ Username: email, Pool: this.pool, Storage: this.storage });
+    return new Promise<void>((resolve, reject) => {
+      user.confirmPassword(code, newPassword, {
+        onSuccess: () => resolve(),
+        onFailure: (error) => reject(toAuthError(error)),
+      });
+    });
+  }
+
+  private requirePending(): CognitoUser {
+    if (!this.pending) {
+      throw new AuthError('Auth session was not found. Make sure to call signIn.', 'NoSessionFoundException');
+    }
+    return this.pending;
+  }
+
+  private userSession(user: CognitoUser): Promise<CognitoUserSession> {
+    return new Promise<CognitoUserSession>((resolve, reject) => {
+      user.getSession((error: Error | null, session: CognitoUserSession | null) => {
+        if (error || !session) reject(toAuthError(error));
+        else resolve(session);
+      });
+    });
+  }
+
+  /** Runs one sign-in call and turns the library's callbacks into the next step. */
+  private runChallenge(user: CognitoUser, start: (callbacks: IAuthenticationCallback) => void): Promise<SignInResult> {
+    return new Promise<SignInResult>((resolve, reject) => {
+      const fail = (error: unknown) => {
+        reject(toAuthError(error));
+      };
+      const callbacks: IAuthenticationCallback = {
+        onSuccess: (session) => {
+          this.pending = null;
+          resolve({ step: 'DONE', session: toSession(user.getUsername(), session) });
+        },
+        onFailure: (error) => {
+          // Progress is reset on failure, except a wrong code may be retried.
+          const code = toAuthError(error).code;
+          if (code !== 'CodeMismatchException' && code !== 'EnableSoftwareTokenMFAException') this.pending = null;
+          fail(error);
+        },
+        totpRequired: () => resolve({ step: 'CONFIRM_SIGN_IN_WITH_TOTP_CODE' }),
+        mfaSetup: () => resolve({ step: 'CONTINUE_SIGN_IN_WITH_TOTP_SETUP' }),
+        newPasswordRequired: () => resolve({ step: 'CONFIRM_SIGN_IN_WITH_NEW_PASSWORD_REQUIRED' }),
+        // The pool offers TOTP only; answer a selection prompt with it.
+        selectMFAType: () => user.sendMFASelectionAnswer('SOFTWARE_TOKEN_MFA', callbacks),
+        mfaRequired: () => fail(new AuthError('No valid MFA method provided', 'InvalidMfaMethod')),
+        customChallenge: () => fail(new AuthError('Invalid MFA type', 'UnsupportedChallenge')),
+      };
+      start(callbacks);
+    });
+  }
+}
