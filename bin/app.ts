@@ -1,0 +1,25 @@
+import { App } from 'aws-cdk-lib';
+import { existsSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
+import { ConfigError, loadConfig } from '../lib/config.ts';
+import { addPortal } from '../lib/portal-app.ts';
+
+/** CDK app entry (`cdk.json`: `npx tsx bin/app.ts`). */
+const webAssetDirectory = fileURLToPath(new URL('../web/dist', import.meta.url));
+
+function fail(message: string): never {
+  console.error(message);
+  process.exit(1);
+}
+
+const app = new App();
+try {
+  const config = loadConfig((key) => app.node.tryGetContext(key));
+  if (!existsSync(`${webAssetDirectory}/index.html`)) {
+    fail('The web app is not built: web/dist/index.html is missing. Run `npm run build:web` first (`npm run synth` and `npm run deploy` do).');
+  }
+  addPortal(app, { config, webAssetDirectory, account: process.env.CDK_DEFAULT_ACCOUNT });
+} catch (error) {
+  if (error instanceof ConfigError) fail(error.message);
+  throw error;
+}

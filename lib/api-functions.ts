@@ -1,0 +1,192 @@
+import { Aws, Duration } from 'aws-cdk-lib';
+import * as iam from 'aws-cdk-lib/aws-iam';
+import * as lambda from 'aws-cdk-lib/aws-lambda';
+import type * as logs from 'aws-cdk-lib/aws-logs';
+import { Construct } from 'constructs';
+import { ENV } from '../contracts/env.ts';
+import type { PortalAuth } from './auth.ts';
+import { acknowledge, wildcardResourceFinding } from './compliance.ts';
+import type { PortalData } from './data.ts';
+import { PortalFunction, TABLE_READ_WRITE } from './portal-function.ts';
+import { quickSightArns, type QuickSightTarget } from './quicksight.ts';
+
+export interface ApiFunctionsProps {
+  readonly auth: PortalAuth;
+  readonly data: PortalData;
+  readonly quicksight: QuickSightTarget;
+  /** Origins of the site: the only origins CORS admits, and the embed AllowedDomains. */
+  readonly allowedOrigins: readonly string[];
+  readonly embedSessionMinutes: number;
+  readonly supportFromAddress: string;
+  readonly supportToAddress: string;
+  /** The SES identity the contact function sends through (the address or its domain). */
+  readonly sesIdentity: string;
+  readonly logRetention: logs.RetentionDays;
+  readonly retainLogs: boolean;
+}
+
+/** Cognito actions used with the caller's token need no IAM; these are the admin ones. */
+const USER_DIRECTORY_READ = ['cognito-idp:ListUsers', 'cognito-idp:ListUsersInGroup', 'cognito-idp:AdminGetUser'];
+
+function allowUserPool(fn: PortalFunction, auth: PortalAuth, actions: readonly string[]): void {
+  fn.allow(new iam.PolicyStatement({ sid: 'UserPool', actions: [...actions], resources: [auth.userPool.userPoolArn] }));
+}
+
+/** Names of the function URLs (also the keys of `functions` in the SPA's config.json). */
+export type ApiFunctionName = 'embed' | 'quicksightAdmin' | 'userAdmin' | 'mfa' | 'contact';
+
+/**
+ * The five HTTP functions, each behind its own function URL with auth type NONE: the
+ * handler verifies the bearer access token itself (right pool, right client, groups from
+ * the verified token). CORS admits only the site's origins and the one method each uses.
+ * Each function may call exactly the AWS actions its handler calls, on the resources it
+ * touches.
+ */
+export class ApiFunctions extends Construct {
+  readonly functions: Readonly<Record<ApiFunctionName, PortalFunction>>;
+  readonly urls: Readonly<Record<ApiFunctionName, lambda.FunctionUrl>>;
+
+  constructor(scope: Construct, id: string, props: ApiFunctionsProps) {
+    super(scope, id);
+    const { auth, data } = props;
+    const qs = quickSightArns(props.quicksight);
+    const common = { logRetention: props.logRetention, retainLogs: props.retainLogs };
+    const quickSightEnvironment = {
+      [ENV.quicksightAccountId]: props.quicksight.accountId,
+      [ENV.quicksightNamespace]: props.quicksight.namespace,
+      [ENV.quicksightIdentityRegion]: props.quicksight.identityRegion,
+    };
+
+    const embed = new PortalFunction(this, 'Embed', {
+      ...common,
+      name: 'embed',
+      description: 'Returns a QuickSight embed URL for a dashboard assigned to the caller',
+      memorySize: 512,
+      timeout: Duration.seconds(15),
+      environment: { ...quickSightEnvironment, [ENV.embedSessionMinutes]: String(props.embedSessionMinutes) },
+    });
+    embed.bindTable(data.table('Views'), ['dynamodb:Query']);
+    embed.bindTable(data.table('State'), ['dynamodb:GetItem']);
+    embed.allow(
+      new iam.PolicyStatement({
+        sid: 'EmbedForRegisteredUser',
+        actions: ['quicksight:GenerateEmbedUrlForRegisteredUser'],
+        resources: [qs.usersInNamespace, qs.dashboards],
+      }),
+    );
+    embed.allow(new iam.PolicyStatement({ sid: 'ReadQuickSightUser', actions: ['quicksight:DescribeUser'], resources: [qs.usersInNamespace] }));
+
+    const quicksightAdmin = new PortalFunction(this, 'QuickSightAdmin', {
+      ...common,
+      name: 'quicksight-admin',
+      description: 'Administers QuickSight users and dashboard permissions (Admins only)',
+      memorySize: 1024,
+      timeout: Duration.seconds(60),
+      environment: quickSightEnvironment,
+    });
+    quicksightAdmin.bindTable(data.table('Views'), TABLE_READ_WRITE);
+    quicksightAdmin.bindTable(data.table('Dashboards'), TABLE_READ_WRITE);
+    quicksightAdmin.bindTable(data.table('State'), TABLE_READ_WRITE);
+    quicksightAdmin.bindTable(data.table('Audit'), ['dynamodb:PutItem']);
+    allowUserPool(quicksightAdmin, auth, USER_DIRECTORY_READ);
+    quicksightAdmin.allow(
+      new iam.PolicyStatement({
+        sid: 'ManageQuickSightUsers',
+        actions: ['quicksight:RegisterUser', 'quicksight:DescribeUser', 'quicksight:ListUsers', 'quicksight:DeleteUser'],
+        resources: [qs.usersInNamespace, qs.namespace],
+      }),
+    );
+    quicksightAdmin.allow(
+      new iam.PolicyStatement({
+        sid: 'ManageDashboardPermissions',
+        actions: ['quicksight:UpdateDashboardPermissions', 'quicksight:DescribeDashboardPermissions'],
+        resources: [qs.dashboards],
+      }),
+    );
+
+    const userAdmin = new PortalFunction(this, 'UserAdmin', {
+      ...common,
+      name: 'user-admin',
+      description: 'Administers portal accounts in Cognito (Admins only)',
+      memorySize: 1024,
+      timeout: Duration.seconds(60),
+      environment: quickSightEnvironment,
+    });
+    userAdmin.bindTable(data.table('Views'), TABLE_READ_WRITE);
+    userAdmin.bindTable(data.table('State'), TABLE_READ_WRITE);
+    userAdmin.bindTable(data.table('Audit'), TABLE_READ_WRITE);
+    allowUserPool(userAdmin, auth, [
+      ...USER_DIRECTORY_READ,
+      'cognito-idp:AdminCreateUser',
+      'cognito-idp:AdminSetUserPassword',
+      'cognito-idp:AdminAddUserToGroup',
+      'cognito-idp:AdminUpdateUserAttributes',
+      'cognito-idp:AdminEnableUser',
+      'cognito-idp:AdminDisableUser',
+      'cognito-idp:AdminDeleteUser',
+      'cognito-idp:AdminUserGlobalSignOut',
+      'cognito-idp:AdminSetUserMFAPreference',
+    ]);
+    userAdmin.allow(new iam.PolicyStatement({ sid: 'DeleteQuickSightUser', actions: ['quicksight:DeleteUser'], resources: [qs.usersInNamespace] }));
+
+    const mfa = new PortalFunction(this, 'Mfa', {
+      ...common,
+      name: 'mfa',
+      description: "Manages the caller's authenticator-app MFA",
+    });
+    allowUserPool(mfa, auth, ['cognito-idp:AdminSetUserMFAPreference']);
+
+    const contact = new PortalFunction(this, 'Contact', {
+      ...common,
+      name: 'contact',
+      description: 'Sends a signed-in user’s support request to the support address',
+      environment: { [ENV.supportFromAddress]: props.supportFromAddress, [ENV.supportToAddress]: props.supportToAddress },
+    });
+    contact.bindTable(data.table('State'), TABLE_READ_WRITE);
+    contact.allow(
+      new iam.PolicyStatement({
+        sid: 'SendFromSupportAddress',
+        actions: ['ses:SendEmail'],
+        resources: [`arn:${Aws.PARTITION}:ses:${Aws.REGION}:${Aws.ACCOUNT_ID}:identity/${props.sesIdentity}`],
+        conditions: { StringEquals: { 'ses:FromAddress': props.supportFromAddress } },
+      }),
+    );
+
+    this.functions = { embed, quicksightAdmin, userAdmin, mfa, contact };
+    const methods: Record<ApiFunctionName, lambda.HttpMethod> = {
+      embed: lambda.HttpMethod.GET,
+      quicksightAdmin: lambda.HttpMethod.POST,
+      userAdmin: lambda.HttpMethod.POST,
+      mfa: lambda.HttpMethod.POST,
+      contact: lambda.HttpMethod.POST,
+    };
+    const urls = {} as Record<ApiFunctionName, lambda.FunctionUrl>;
+    for (const [name, fn] of Object.entries(this.functions) as [ApiFunctionName, PortalFunction][]) {
+      fn.addEnvironment(ENV.userPoolId, auth.userPool.userPoolId);
+      fn.addEnvironment(ENV.userPoolClientId, auth.client.userPoolClientId);
+      fn.addEnvironment(ENV.allowedOrigins, props.allowedOrigins.join(','));
+      urls[name] = fn.function.addFunctionUrl({
+        authType: lambda.FunctionUrlAuthType.NONE,
+        cors: {
+          allowedOrigins: [...props.allowedOrigins],
+          allowedMethods: [methods[name]],
+          allowedHeaders: name === 'embed' ? ['authorization', 'content-type', 'x-dashboard-id'] : ['authorization', 'content-type'],
+          allowCredentials: false,
+          maxAge: Duration.hours(1),
+        },
+      });
+      acknowledge(fn, {
+        'NIST.800.53.R5-LambdaFunctionPublicAccessProhibited':
+          'This permission lets anyone reach the function URL (auth type NONE), which is the design: the browser calls it with a Cognito access token, and the handler rejects every request whose token is not a valid, unexpired access token of this pool and app client, whose session Cognito no longer accepts, or whose groups do not allow the operation. The permission is limited to invocation through the function URL.',
+      });
+    }
+    this.urls = urls;
+
+    acknowledge(this, {
+      [wildcardResourceFinding(this, qs.usersInNamespace)]:
+        'QuickSight users are created at run time, one per portal account and named by its email, so they cannot be listed in advance. The pattern is confined to one account, one identity region and the configured namespace; which user a request acts on is derived from the verified token or restricted to administrators in the handler.',
+      [wildcardResourceFinding(this, qs.dashboards)]:
+        'Dashboards are registered in the catalogue by administrators at run time, so their ids are not known at deployment. The pattern is confined to one account and region; the embed handler only embeds dashboards assigned to the caller, and permission changes are restricted to administrators.',
+    });
+  }
+}

@@ -1,0 +1,165 @@
+import { Duration, Fn, RemovalPolicy, Stack } from 'aws-cdk-lib';
+import * as cognito from 'aws-cdk-lib/aws-cognito';
+import * as iam from 'aws-cdk-lib/aws-iam';
+import type * as logs from 'aws-cdk-lib/aws-logs';
+import { Construct } from 'constructs';
+import { acknowledge } from './compliance.ts';
+import { PortalFunction } from './portal-function.ts';
+
+export const ADMINS_GROUP = 'Admins';
+export const USERS_GROUP = 'Users';
+
+export interface PortalAuthProps {
+  readonly productName: string;
+  /** Address of the portal, used in the emails Cognito sends. */
+  readonly portalUrl: string;
+  /** Verified SES address Cognito sends from. */
+  readonly senderAddress: string;
+  /** The SES identity that covers the sender: the address itself or its domain. */
+  readonly sesIdentity: string;
+  readonly accessTokenValidity: Duration;
+  readonly idTokenValidity: Duration;
+  readonly refreshTokenValidity: Duration;
+  /** Whether visitors may create accounts at /signup. */
+  readonly selfSignUp: boolean;
+  /** Prefix of the Cognito domain that serves the email-confirmation link. */
+  readonly domainPrefix: string;
+  readonly deletionProtection: boolean;
+  readonly logRetention: logs.RetentionDays;
+}
+
+/**
+ * The identity provider: a Cognito user pool with email as the sign-in name, mandatory
+ * authenticator-app MFA, the spec's password policy, email-only recovery, groups Admins and
+ * Users, and one app client for the SPA (SRP, no secret). There is no identity pool: no
+ * feature needs AWS credentials in the browser, so no unauthenticated identity exists.
+ */
+export class PortalAuth extends Construct {
+  readonly userPool: cognito.UserPool;
+  readonly client: cognito.UserPoolClient;
+  readonly domain: cognito.UserPoolDomain;
+  readonly postConfirmation?: PortalFunction;
+
+  constructor(scope: Construct, id: string, props: PortalAuthProps) {
+    super(scope, id);
+    const senderDomain = props.senderAddress.split('@')[1];
+
+    this.userPool = new cognito.UserPool(this, 'UserPool', {
+      userPoolName: `${props.productName}-users`,
+      featurePlan: cognito.FeaturePlan.ESSENTIALS,
+      signInAliases: { email: true, username: false },
+      signInCaseSensitive: false,
+      autoVerify: { email: true },
+      keepOriginal: { email: true },
+      standardAttributes: { email: { required: true, mutable: true } },
+      selfSignUpEnabled: props.selfSignUp,
+      userVerification: {
+        // The sign-up panel asks the user to click the confirmation link in the email.
+        emailStyle: cognito.VerificationEmailStyle.LINK,
+        emailSubject: `Confirm your ${props.productName} account`,
+        emailBody: `Welcome to ${props.productName}. Confirm your email address by opening this link: {##Confirm my email##}. Then sign in at ${props.portalUrl}/login.`,
+      },
+      userInvitation: {
+        emailSubject: `Your ${props.productName} account`,
+        emailBody: `An administrator created a ${props.productName} account for you. Sign in at ${props.portalUrl}/login with the email address {username} and the temporary password {####}. You will choose your own password and set up an authenticator app.`,
+      },
+      passwordPolicy: {
+        minLength: 8,
+        requireLowercase: true,
+        requireUppercase: true,
+        requireDigits: true,
+        requireSymbols: true,
+        tempPasswordValidity: Duration.days(7),
+      },
+      mfa: cognito.Mfa.REQUIRED,
+      mfaSecondFactor: { otp: true, sms: false, email: false },
+      accountRecovery: cognito.AccountRecovery.EMAIL_ONLY,
+      email: cognito.UserPoolEmail.withSES({
+        fromEmail: props.senderAddress,
+        fromName: props.productName,
+        sesVerifiedDomain: props.sesIdentity === senderDomain ? senderDomain : undefined,
+      }),
+      deletionProtection: props.deletionProtection,
+      removalPolicy: props.deletionProtection ? RemovalPolicy.RETAIN : RemovalPolicy.DESTROY,
+    });
+
+    new cognito.UserPoolGroup(this, 'AdminsGroup', {
+      userPool: this.userPool,
+      groupName: ADMINS_GROUP,
+      precedence: 0,
+      description: 'Administrators: manage accounts, the dashboard catalogue and assignments',
+    });
+    new cognito.UserPoolGroup(this, 'UsersGroup', {
+      userPool: this.userPool,
+      groupName: USERS_GROUP,
+      precedence: 1,
+      description: 'Portal users: see the dashboards assigned to them',
+    });
+
+    this.client = this.userPool.addClient('WebClient', {
+      userPoolClientName: `${props.productName}-web`,
+      generateSecret: false,
+      authFlows: { userSrp: true },
+      disableOAuth: true,
+      preventUserExistenceErrors: true,
+      enableTokenRevocation: true,
+      accessTokenValidity: props.accessTokenValidity,
+      idTokenValidity: props.idTokenValidity,
+      refreshTokenValidity: props.refreshTokenValidity,
+      readAttributes: new cognito.ClientAttributes().withStandardAttributes({ email: true, emailVerified: true }),
+      writeAttributes: new cognito.ClientAttributes().withStandardAttributes({ email: true }),
+    });
+
+    // Serves the confirmation link of the sign-up email.
+    this.domain = this.userPool.addDomain('Domain', { cognitoDomain: { domainPrefix: props.domainPrefix } });
+
+    if (props.selfSignUp) {
+      this.postConfirmation = this.addPostConfirmationTrigger(props);
+    }
+
+    acknowledge(this.userPool, {
+      'AwsSolutions-COG8':
+        'The Plus feature plan adds adaptive authentication and compromised-credential detection at a per-user monthly charge. Here every account must pass a time-based one-time password (TOTP) second factor at every sign-in, the pool returns no user-existence errors and revokes tokens on sign-out, and administrators can disable accounts at once; the residual risk of credential stuffing is therefore mitigated by mandatory MFA. The plan can be raised in the Cognito console without redeploying if the risk assessment changes.',
+    });
+  }
+
+  /** Puts users who confirm their own sign-up into the Users group. */
+  private addPostConfirmationTrigger(props: PortalAuthProps): PortalFunction {
+    const trigger = new PortalFunction(this, 'PostConfirmation', {
+      name: 'post-confirmation',
+      description: 'Adds a user who confirmed their sign-up to the Users group',
+      memorySize: 256,
+      timeout: Duration.seconds(5),
+      logRetention: props.logRetention,
+      retainLogs: props.deletionProtection,
+    });
+    this.userPool.addTrigger(cognito.UserPoolOperation.POST_CONFIRMATION, trigger.function);
+
+    // The pool refers to the trigger, so the trigger's permissions cannot be part of
+    // anything the function itself depends on without a dependency cycle. They live in a
+    // separate managed policy attached to the function's role: it depends on the pool and
+    // the role, the function on the role only. The exact pool ARN is used, no wildcard.
+    new iam.ManagedPolicy(this, 'PostConfirmationGroupPolicy', {
+      description: 'Lets the post-confirmation trigger put a newly confirmed user into the Users group',
+      roles: [trigger.role],
+      statements: [
+        new iam.PolicyStatement({
+          sid: 'AddConfirmedUserToUsersGroup',
+          actions: ['cognito-idp:AdminAddUserToGroup'],
+          resources: [this.userPool.userPoolArn],
+        }),
+      ],
+    });
+    return trigger;
+  }
+
+  /** `<product>-login-<account id>`: unique per account, as Cognito domain prefixes must be. */
+  static defaultDomainPrefix(scope: Construct, productName: string): string {
+    const slug = productName
+      .toLowerCase()
+      .replace(/aws|amazon|cognito/g, 'x')
+      .replace(/[^a-z0-9]+/g, '-')
+      .replace(/^-|-$/g, '');
+    return Fn.join('-', [slug, 'login', Stack.of(scope).account]);
+  }
+}

@@ -1,0 +1,193 @@
+import { z } from 'zod';
+
+/**
+ * Deployment configuration, read from CDK context (`cdk.json` or `-c key=value`) and
+ * checked before any resource is defined, so a bad value stops synth with a message that
+ * names it. Values given on the command line arrive as strings; numbers, booleans and
+ * lists are parsed from them.
+ */
+
+/** CloudWatch Logs accepts only these retention periods (days). */
+export const LOG_RETENTION_DAYS = [
+  1, 3, 5, 7, 14, 30, 60, 90, 120, 150, 180, 365, 400, 545, 731, 1096, 1827, 2192, 2557, 2922, 3288, 3653,
+] as const;
+
+/** Placeholder addresses that let `cdk synth` run without context; a deployment needs real ones. */
+export const PLACEHOLDER_SENDER = 'no-reply@example.com';
+export const PLACEHOLDER_SUPPORT_RECIPIENT = 'support@example.com';
+
+const REGION = /^[a-z]{2}(?:-gov|-iso[a-z]?)?-[a-z]+-\d$/;
+const HOST_NAME = /^(?=.{1,253}$)(?:[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?\.)+[a-z]{2,63}$/;
+const CERTIFICATE_ARN = /^arn:aws[a-z-]*:acm:us-east-1:\d{12}:certificate\/[0-9a-f-]{36}$/;
+const WEB_ACL_ARN = /^arn:aws[a-z-]*:wafv2:us-east-1:\d{12}:global\/webacl\/[\w-]+\/[0-9a-f-]{36}$/;
+const COGNITO_DOMAIN_PREFIX = /^[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?$/;
+
+/** Treats an empty command-line value (`-c key=`) as "not set". */
+const blankAsUnset = (value: unknown): unknown => (typeof value === 'string' && value.trim() === '' ? undefined : value);
+
+const numberFromText = (value: unknown): unknown => {
+  const v = blankAsUnset(value);
+  return typeof v === 'string' && /^-?\d+(\.\d+)?$/.test(v.trim()) ? Number(v) : v;
+};
+
+const wholeNumber = (min: number, max: number, why: string) =>
+  z
+    .number({ message: `must be a whole number from ${min} to ${max}` })
+    .int({ message: `must be a whole number from ${min} to ${max}` })
+    .min(min, { message: `must be at least ${min} (${why})` })
+    .max(max, { message: `must be at most ${max} (${why})` });
+
+const flag = (defaultValue: boolean) =>
+  z.preprocess((value) => {
+    const v = blankAsUnset(value);
+    return v === 'true' ? true : v === 'false' ? false : v;
+  }, z.boolean({ message: 'must be true or false' }).default(defaultValue));
+
+const email = z.email({ message: 'must be an email address' }).transform((address) => address.toLowerCase());
+
+const optionalText = <T extends z.ZodType>(schema: T) => z.preprocess(blankAsUnset, schema.optional());
+
+/** A browser origin: https, or http on loopback for development. */
+const origin = z.string().refine(
+  (value) => {
+    try {
+      const url = new URL(value);
+      const loopback = url.hostname === 'localhost' || url.hostname === '127.0.0.1';
+      return url.origin === value && (url.protocol === 'https:' || (url.protocol === 'http:' && loopback));
+    } catch {
+      return false;
+    }
+  },
+  { message: 'each entry must be an origin such as https://portal.example.com (scheme and host, no path or trailing slash; http only for localhost)' },
+);
+
+const originList = z.preprocess(
+  (value) => {
+    const v = blankAsUnset(value);
+    return typeof v === 'string' ? v.split(',').map((entry) => entry.trim()).filter(Boolean) : v;
+  },
+  z.array(origin, { message: 'must be a list of origins (a JSON array, or comma-separated on the command line)' }).default([]),
+);
+
+export const configSchema = z
+  .object({
+    productName: z.preprocess(
+      blankAsUnset,
+      z
+        .string()
+        .regex(/^[A-Za-z][A-Za-z0-9 -]{0,39}$/, { message: 'must start with a letter and hold at most 40 letters, digits, spaces or hyphens' })
+        .default('TVIQ'),
+    ),
+    region: z.preprocess(blankAsUnset, z.string().regex(REGION, { message: 'must be an AWS region code such as us-east-2' }).default('us-east-2')),
+    quicksightAccountId: optionalText(z.string().regex(/^\d{12}$/, { message: 'must be a 12-digit AWS account id' })),
+    quicksightNamespace: z.preprocess(
+      blankAsUnset,
+      z.string().regex(/^[a-zA-Z0-9._-]{1,64}$/, { message: 'must be a QuickSight namespace name (letters, digits, . _ -; at most 64)' }).default('default'),
+    ),
+    quicksightIdentityRegion: optionalText(z.string().regex(REGION, { message: 'must be an AWS region code such as us-east-1' })),
+    sesSenderAddress: z.preprocess(blankAsUnset, email.default(PLACEHOLDER_SENDER)),
+    sesIdentity: optionalText(z.string().transform((identity) => identity.toLowerCase())),
+    supportRecipientAddress: z.preprocess(blankAsUnset, email.default(PLACEHOLDER_SUPPORT_RECIPIENT)),
+    domainName: optionalText(z.string().transform((name) => name.toLowerCase()).pipe(z.string().regex(HOST_NAME, { message: 'must be a host name such as portal.example.com' }))),
+    certificateArn: optionalText(z.string().regex(CERTIFICATE_ARN, { message: 'must be the ARN of an ACM certificate in us-east-1 (CloudFront reads certificates only from there)' })),
+    webAclArn: optionalText(z.string().regex(WEB_ACL_ARN, { message: 'must be the ARN of a WAF web ACL with CLOUDFRONT scope (created in us-east-1)' })),
+    cognitoDomainPrefix: optionalText(
+      z
+        .string()
+        .regex(COGNITO_DOMAIN_PREFIX, { message: 'must be 1-63 lowercase letters, digits or inner hyphens' })
+        .refine((prefix) => !/aws|amazon|cognito/.test(prefix), { message: 'must not contain the reserved words aws, amazon or cognito' }),
+    ),
+    embedSessionMinutes: z.preprocess(numberFromText, wholeNumber(15, 600, 'QuickSight embed sessions last 15 to 600 minutes').default(600)),
+    accessTokenMinutes: z.preprocess(numberFromText, wholeNumber(5, 1440, 'Cognito allows 5 minutes to 1 day').default(60)),
+    idTokenMinutes: z.preprocess(numberFromText, wholeNumber(5, 1440, 'Cognito allows 5 minutes to 1 day').default(60)),
+    refreshTokenDays: z.preprocess(numberFromText, wholeNumber(1, 3650, 'Cognito allows up to 10 years').default(30)),
+    selfSignUp: flag(true),
+    deletionProtection: flag(true),
+    logRetentionDays: z.preprocess(
+      numberFromText,
+      wholeNumber(1, 3653, 'CloudWatch Logs retention')
+        .refine((days) => (LOG_RETENTION_DAYS as readonly number[]).includes(days), {
+          message: `must be one of the CloudWatch Logs retention periods: ${LOG_RETENTION_DAYS.join(', ')}`,
+        })
+        .default(365),
+    ),
+    allowedOrigins: originList,
+    marketingSiteUrl: optionalText(z.url({ protocol: /^https$/, message: 'must be an https URL' })),
+  })
+  .superRefine((config, ctx) => {
+    if (Boolean(config.domainName) !== Boolean(config.certificateArn)) {
+      ctx.addIssue({
+        code: 'custom',
+        path: [config.domainName ? 'certificateArn' : 'domainName'],
+        message: 'domainName and certificateArn go together: give both (a custom domain with its us-east-1 certificate) or neither',
+      });
+    }
+    const senderDomain = config.sesSenderAddress.split('@')[1];
+    if (config.sesIdentity && config.sesIdentity !== config.sesSenderAddress && config.sesIdentity !== senderDomain) {
+      ctx.addIssue({
+        code: 'custom',
+        path: ['sesIdentity'],
+        message: `must be the verified SES identity that covers sesSenderAddress: the address itself or its domain (${senderDomain})`,
+      });
+    }
+    const longestTokenMinutes = Math.max(config.accessTokenMinutes, config.idTokenMinutes);
+    if (config.refreshTokenDays * 24 * 60 <= longestTokenMinutes) {
+      ctx.addIssue({
+        code: 'custom',
+        path: ['refreshTokenDays'],
+        message: 'must outlast the access and ID tokens (Cognito rejects a refresh token that expires first)',
+      });
+    }
+  });
+
+type ParsedConfig = z.infer<typeof configSchema>;
+
+export interface PortalConfig extends Omit<ParsedConfig, 'sesIdentity' | 'quicksightIdentityRegion'> {
+  /** The SES identity Cognito and the contact function send through (the address or its domain). */
+  readonly sesIdentity: string;
+  /** Region of QuickSight user management; defaults to `region`. */
+  readonly quicksightIdentityRegion: string;
+  /** True while the placeholder sender is configured: fine for synth, not for a deployment. */
+  readonly usesPlaceholderSender: boolean;
+}
+
+/** The context keys this app reads, in the order the README documents them. */
+export const CONFIG_KEYS = Object.keys(configSchema.shape) as readonly (keyof ParsedConfig)[];
+
+export class ConfigError extends Error {
+  constructor(readonly problems: readonly string[]) {
+    super(`Invalid deployment configuration (CDK context, see cdk.json or -c key=value):\n${problems.map((p) => `  - ${p}`).join('\n')}`);
+    this.name = 'ConfigError';
+  }
+}
+
+function describe(value: unknown): string {
+  if (value === undefined) return 'nothing';
+  const text = JSON.stringify(value);
+  return text.length > 80 ? `${text.slice(0, 77)}...` : text;
+}
+
+/**
+ * Reads and validates the configuration.
+ * @param readContext returns the raw context value of a key (e.g. `app.node.tryGetContext`)
+ * @throws ConfigError naming every bad value, what was given and what is expected
+ */
+export function loadConfig(readContext: (key: string) => unknown): PortalConfig {
+  const raw = Object.fromEntries(CONFIG_KEYS.map((key) => [key, readContext(key)]));
+  const result = configSchema.safeParse(raw);
+  if (!result.success) {
+    throw new ConfigError(
+      result.error.issues.map((issue) => {
+        const key = String(issue.path[0] ?? 'configuration');
+        return `${key}: ${issue.message} (got ${describe(raw[key])})`;
+      }),
+    );
+  }
+  const config = result.data;
+  return {
+    ...config,
+    sesIdentity: config.sesIdentity ?? config.sesSenderAddress,
+    quicksightIdentityRegion: config.quicksightIdentityRegion ?? config.region,
+    usesPlaceholderSender: config.sesSenderAddress === PLACEHOLDER_SENDER,
+  };
+}

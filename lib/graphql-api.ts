@@ -1,0 +1,152 @@
+import { Duration, RemovalPolicy } from 'aws-cdk-lib';
+import * as appsync from 'aws-cdk-lib/aws-appsync';
+import * as iam from 'aws-cdk-lib/aws-iam';
+import * as logs from 'aws-cdk-lib/aws-logs';
+import { Construct } from 'constructs';
+import { Kind, parse } from 'graphql';
+import { readFileSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
+import { ENV } from '../contracts/env.ts';
+import type { PortalAuth } from './auth.ts';
+import { acknowledge } from './compliance.ts';
+import type { PortalData } from './data.ts';
+import { PortalFunction, TABLE_READ_WRITE } from './portal-function.ts';
+
+export const SCHEMA_FILE = fileURLToPath(new URL('../contracts/schema.graphql', import.meta.url));
+
+export interface PortalGraphqlApiProps {
+  readonly productName: string;
+  readonly auth: PortalAuth;
+  readonly data: PortalData;
+  readonly logRetention: logs.RetentionDays;
+  readonly retainLogs: boolean;
+}
+
+/** Every Query and Mutation field of the schema: each gets a resolver on the Lambda data source. */
+export function rootFields(schemaSource: string): { typeName: 'Query' | 'Mutation'; fieldName: string }[] {
+  const fields: { typeName: 'Query' | 'Mutation'; fieldName: string }[] = [];
+  for (const definition of parse(schemaSource).definitions) {
+    if (definition.kind !== Kind.OBJECT_TYPE_DEFINITION) continue;
+    const typeName = definition.name.value;
+    if (typeName !== 'Query' && typeName !== 'Mutation') continue;
+    for (const field of definition.fields ?? []) fields.push({ typeName, fieldName: field.name.value });
+  }
+  return fields;
+}
+
+/**
+ * The AppSync API over `contracts/schema.graphql` with Cognito user-pool authorization.
+ * Resolvers run in one Lambda data source (direct Lambda resolvers) so the same resolver
+ * code serves local mode, where AppSync's own resolver runtimes cannot run. Field logs at
+ * ERROR level and X-Ray tracing are on.
+ */
+export class PortalGraphqlApi extends Construct {
+  readonly api: appsync.GraphqlApi;
+  readonly resolver: PortalFunction;
+
+  constructor(scope: Construct, id: string, props: PortalGraphqlApiProps) {
+    super(scope, id);
+    const { auth, data } = props;
+
+    this.resolver = new PortalFunction(this, 'Resolver', {
+      name: 'graphql',
+      description: 'Resolves the GraphQL operations on views and the dashboard catalogue',
+      memorySize: 512,
+      timeout: Duration.seconds(15),
+      logRetention: props.logRetention,
+      retainLogs: props.retainLogs,
+      environment: { [ENV.userPoolId]: auth.userPool.userPoolId, [ENV.userPoolClientId]: auth.client.userPoolClientId },
+    });
+    this.resolver.bindTable(data.table('Views'), TABLE_READ_WRITE);
+    this.resolver.bindTable(data.table('Dashboards'), TABLE_READ_WRITE);
+    this.resolver.bindTable(data.table('State'), TABLE_READ_WRITE);
+    this.resolver.bindTable(data.table('Audit'), ['dynamodb:PutItem']);
+
+    this.api = new appsync.GraphqlApi(this, 'Api', {
+      name: `${props.productName}-graphql`,
+      definition: appsync.Definition.fromFile(SCHEMA_FILE),
+      authorizationConfig: {
+        defaultAuthorization: {
+          authorizationType: appsync.AuthorizationType.USER_POOL,
+          userPoolConfig: {
+            userPool: auth.userPool,
+            appIdClientRegex: `^${auth.client.userPoolClientId}$`,
+            defaultAction: appsync.UserPoolDefaultAction.ALLOW,
+          },
+        },
+      },
+      xrayEnabled: true,
+      introspectionConfig: appsync.IntrospectionConfig.DISABLED,
+      queryDepthLimit: 8,
+    });
+    this.configureLogging(props);
+
+    // The data source's role may invoke the resolver function and nothing else.
+    const invokeRole = new iam.Role(this, 'DataSourceRole', {
+      assumedBy: new iam.ServicePrincipal('appsync.amazonaws.com'),
+      description: 'Lets AppSync invoke the GraphQL resolver function',
+    });
+    new iam.ManagedPolicy(this, 'DataSourcePolicy', {
+      description: 'Lets AppSync invoke the GraphQL resolver function',
+      roles: [invokeRole],
+      statements: [
+        new iam.PolicyStatement({
+          sid: 'InvokeResolver',
+          actions: ['lambda:InvokeFunction'],
+          resources: [this.resolver.function.functionArn],
+        }),
+      ],
+    });
+    const dataSource = new appsync.LambdaDataSource(this, 'Resolvers', {
+      api: this.api,
+      lambdaFunction: this.resolver.function,
+      description: 'The resolver function of every Query and Mutation field',
+      // The role's permissions are the managed policy above; grants CDK would add
+      // (including a version wildcard) are not applied to it.
+      serviceRole: invokeRole.withoutPolicyUpdates(),
+    });
+    for (const { typeName, fieldName } of rootFields(readFileSync(SCHEMA_FILE, 'utf8'))) {
+      dataSource.createResolver(`${typeName}${fieldName[0]?.toUpperCase()}${fieldName.slice(1)}`, { typeName, fieldName });
+    }
+  }
+
+  /**
+   * Field logs at ERROR level into a log group this stack owns (with retention). The log
+   * configuration is set on the CloudFormation resource directly: the higher-level option
+   * would add a log-retention custom resource with an AWS-managed policy and wildcard
+   * permissions for the same result. The logging role's policy names the API's own log
+   * group, which exists only once the API has an id, hence a separate policy resource.
+   */
+  private configureLogging(props: PortalGraphqlApiProps): void {
+    const logGroup = new logs.LogGroup(this, 'Logs', {
+      logGroupName: `/aws/appsync/apis/${this.api.apiId}`,
+      retention: props.logRetention,
+      removalPolicy: props.retainLogs ? RemovalPolicy.RETAIN : RemovalPolicy.DESTROY,
+    });
+    const loggingRole = new iam.Role(this, 'LoggingRole', {
+      assumedBy: new iam.ServicePrincipal('appsync.amazonaws.com'),
+      description: 'Lets AppSync write the GraphQL API logs',
+    });
+    new iam.ManagedPolicy(this, 'LoggingPolicy', {
+      description: 'Lets AppSync write the GraphQL API logs',
+      roles: [loggingRole],
+      statements: [
+        new iam.PolicyStatement({
+          sid: 'WriteApiLogs',
+          actions: ['logs:CreateLogStream', 'logs:PutLogEvents'],
+          resources: [logGroup.logGroupArn],
+        }),
+      ],
+    });
+    const cfnApi = this.api.node.defaultChild as appsync.CfnGraphQLApi;
+    cfnApi.logConfig = {
+      cloudWatchLogsRoleArn: loggingRole.roleArn,
+      fieldLogLevel: appsync.FieldLogLevel.ERROR,
+      excludeVerboseContent: false,
+    };
+    acknowledge(logGroup, {
+      'NIST.800.53.R5-CloudWatchLogGroupEncrypted':
+        'CloudWatch Logs encrypts every log group at rest with service-managed AES-256 keys. Field logs are at ERROR level and the resolvers never return tokens or secrets; read access to the logs is governed by IAM, so a customer-managed KMS key would add key administration without changing who can read them.',
+    });
+  }
+}

@@ -1,0 +1,168 @@
+import { Duration, RemovalPolicy } from 'aws-cdk-lib';
+import * as iam from 'aws-cdk-lib/aws-iam';
+import * as lambda from 'aws-cdk-lib/aws-lambda';
+import { NodejsFunction, OutputFormat } from 'aws-cdk-lib/aws-lambda-nodejs';
+import * as logs from 'aws-cdk-lib/aws-logs';
+import { Construct } from 'constructs';
+import { existsSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
+import { ENV } from '../contracts/env.ts';
+import { acknowledge } from './compliance.ts';
+import type { PortalTable } from './data.ts';
+
+const projectRoot = fileURLToPath(new URL('..', import.meta.url));
+
+/** The newest Node.js runtime this aws-cdk-lib offers (cdk-nag AwsSolutions-L1 asks for it). */
+export const FUNCTION_RUNTIME = lambda.Runtime.NODEJS_24_X;
+
+/** The DynamoDB actions a function may be granted on a table. */
+export type TableAction =
+  | 'dynamodb:GetItem'
+  | 'dynamodb:BatchGetItem'
+  | 'dynamodb:Query'
+  | 'dynamodb:Scan'
+  | 'dynamodb:PutItem'
+  | 'dynamodb:UpdateItem'
+  | 'dynamodb:DeleteItem'
+  | 'dynamodb:BatchWriteItem'
+  | 'dynamodb:ConditionCheckItem';
+
+export const TABLE_READ: readonly TableAction[] = ['dynamodb:GetItem', 'dynamodb:BatchGetItem', 'dynamodb:Query', 'dynamodb:Scan'];
+export const TABLE_READ_WRITE: readonly TableAction[] = [
+  ...TABLE_READ,
+  'dynamodb:PutItem',
+  'dynamodb:UpdateItem',
+  'dynamodb:DeleteItem',
+  'dynamodb:BatchWriteItem',
+  'dynamodb:ConditionCheckItem',
+];
+
+/** Findings that hold for every function of the product, with the reasons they are accepted. */
+const FUNCTION_ACKNOWLEDGEMENTS = {
+  'NIST.800.53.R5-LambdaDLQ':
+    'Every function is invoked synchronously only (function URLs, the AppSync data source, the Cognito trigger): the caller receives the error and retries or reports it. A dead-letter queue receives only failed asynchronous invocations, so it would never hold a message here.',
+  'NIST.800.53.R5-LambdaInsideVPC':
+    'The functions reach only public AWS service endpoints (Cognito, DynamoDB, QuickSight, SES) over TLS with SigV4-signed requests, and the product has no private network resource to isolate. Attaching a VPC would add NAT gateways or interface endpoints without reducing the exposed surface, which is the function URL and is guarded by token verification in every handler.',
+  'NIST.800.53.R5-LambdaConcurrency':
+    "Availability is protected by the account's regional concurrency limit, by token verification before any work in every handler, and by the contact function's per-user rate limit. A per-function reservation would be carved out of the same account pool (new accounts start with a pool too small to reserve for seven functions, so deployment would fail) and would cap legitimate peaks; operators can set one in the console once the account quota allows.",
+  'NIST.800.53.R5-CloudWatchLogGroupEncrypted':
+    'CloudWatch Logs encrypts every log group at rest with service-managed AES-256 keys. The handlers never log tokens, passwords, one-time codes or TOTP secrets, and read access to the logs is governed by IAM; a customer-managed KMS key would add key administration without changing who can read them.',
+} as const;
+
+export interface PortalFunctionProps {
+  /** Folder under `lambdas/` holding `handler.ts`. */
+  readonly name: string;
+  readonly description: string;
+  /** @default 256 */
+  readonly memorySize?: number;
+  /** @default 10 seconds */
+  readonly timeout?: Duration;
+  readonly logRetention: logs.RetentionDays;
+  /** Whether the log group is kept when the stack is deleted. */
+  readonly retainLogs: boolean;
+  readonly environment?: Readonly<Record<string, string>>;
+}
+
+/**
+ * A handler from `lambdas/<name>/handler.ts` with the app's defaults: the newest Node.js
+ * runtime on arm64, bundled by the local esbuild as minified ESM with source maps, its own
+ * log group with a retention period, and its own role whose only permissions are those
+ * granted through this construct (written to one customer-managed policy, so no inline or
+ * AWS-managed policy is involved).
+ */
+export class PortalFunction extends Construct {
+  readonly function: NodejsFunction;
+  readonly role: iam.Role;
+  readonly policy: iam.ManagedPolicy;
+  readonly logGroup: logs.LogGroup;
+
+  constructor(scope: Construct, id: string, props: PortalFunctionProps) {
+    super(scope, id);
+    const entry = `${projectRoot}lambdas/${props.name}/handler.ts`;
+    if (!existsSync(entry)) {
+      throw new Error(`PortalFunction ${id}: no handler at lambdas/${props.name}/handler.ts`);
+    }
+
+    this.logGroup = new logs.LogGroup(this, 'Logs', {
+      retention: props.logRetention,
+      removalPolicy: props.retainLogs ? RemovalPolicy.RETAIN : RemovalPolicy.DESTROY,
+    });
+    this.role = new iam.Role(this, 'Role', {
+      assumedBy: new iam.ServicePrincipal('lambda.amazonaws.com'),
+      description: `Runs the ${props.name} function`,
+    });
+    this.policy = new iam.ManagedPolicy(this, 'Policy', {
+      description: `Permissions of the ${props.name} function`,
+      roles: [this.role],
+      statements: [
+        new iam.PolicyStatement({
+          sid: 'WriteOwnLogs',
+          actions: ['logs:CreateLogStream', 'logs:PutLogEvents'],
+          resources: [this.logGroup.logGroupArn],
+        }),
+      ],
+    });
+
+    this.function = new NodejsFunction(this, 'Function', {
+      entry,
+      handler: 'handler',
+      description: props.description,
+      runtime: FUNCTION_RUNTIME,
+      architecture: lambda.Architecture.ARM_64,
+      memorySize: props.memorySize ?? 256,
+      timeout: props.timeout ?? Duration.seconds(10),
+      role: this.role,
+      logGroup: this.logGroup,
+      loggingFormat: lambda.LoggingFormat.JSON,
+      projectRoot,
+      depsLockFilePath: `${projectRoot}package-lock.json`,
+      awsSdkConnectionReuse: false,
+      environment: {
+        NODE_OPTIONS: '--enable-source-maps',
+        POWERTOOLS_SERVICE_NAME: props.name,
+        [ENV.logLevel]: 'INFO',
+        ...props.environment,
+      },
+      bundling: {
+        format: OutputFormat.ESM,
+        minify: true,
+        sourceMap: true,
+        sourcesContent: false,
+        target: 'node24',
+        mainFields: ['module', 'main'],
+        // The SDK is bundled (not taken from the runtime) so the deployed code runs the
+        // versions the tests ran; esbuild keeps only the clients a handler imports.
+        bundleAwsSDK: true,
+        // Some dependencies are CommonJS and call require() for Node built-ins.
+        banner: "import { createRequire as __createRequire } from 'node:module'; const require = __createRequire(import.meta.url);",
+        forceDockerBundling: false,
+      },
+    });
+
+    acknowledge(this, FUNCTION_ACKNOWLEDGEMENTS);
+  }
+
+  /** Adds a statement to this function's policy. */
+  allow(statement: iam.PolicyStatement): void {
+    this.policy.addStatements(statement);
+  }
+
+  addEnvironment(name: string, value: string): void {
+    this.function.addEnvironment(name, value);
+  }
+
+  /**
+   * Hands the function a table: sets the table's environment variable and allows exactly
+   * the given actions on the table and its indexes.
+   */
+  bindTable(table: PortalTable, actions: readonly TableAction[]): void {
+    this.addEnvironment(table.definition.envVar, table.table.tableName);
+    this.allow(
+      new iam.PolicyStatement({
+        sid: `Table${table.definition.id}`,
+        actions: [...actions],
+        resources: [table.table.tableArn, ...table.indexArns],
+      }),
+    );
+  }
+}

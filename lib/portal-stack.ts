@@ -1,0 +1,131 @@
+import { Annotations, CfnOutput, Duration, Stack, type StackProps } from 'aws-cdk-lib';
+import type * as logs from 'aws-cdk-lib/aws-logs';
+import type { Construct } from 'constructs';
+import type { RuntimeConfig } from '../contracts/config.ts';
+import { ApiFunctions } from './api-functions.ts';
+import { PortalAuth } from './auth.ts';
+import type { PortalConfig } from './config.ts';
+import { PortalData } from './data.ts';
+import { PortalGraphqlApi } from './graphql-api.ts';
+import { SiteDeployment } from './site-deployment.ts';
+import { cspSourcesForRegion, PortalSite } from './site.ts';
+
+export interface PortalStackProps extends StackProps {
+  readonly config: PortalConfig;
+  /** Directory of the built SPA (`web/dist`). */
+  readonly webAssetDirectory: string;
+}
+
+/** The whole portal in one stack: identity, data, APIs, functions and the site. */
+export class PortalStack extends Stack {
+  readonly auth: PortalAuth;
+  readonly data: PortalData;
+  readonly site: PortalSite;
+  readonly functions: ApiFunctions;
+  readonly graphql: PortalGraphqlApi;
+
+  constructor(scope: Construct, id: string, props: PortalStackProps) {
+    super(scope, id, props);
+    const { config } = props;
+    const logRetention = config.logRetentionDays as logs.RetentionDays;
+    const retainLogs = config.deletionProtection;
+
+    this.site = new PortalSite(this, 'Site', {
+      csp: cspSourcesForRegion(this.region),
+      domainName: config.domainName,
+      certificateArn: config.certificateArn,
+      webAclArn: config.webAclArn,
+      logRetentionDays: config.logRetentionDays,
+    });
+    const allowedOrigins = [this.site.origin, ...config.allowedOrigins];
+
+    this.data = new PortalData(this, 'Data', { deletionProtection: config.deletionProtection });
+
+    this.auth = new PortalAuth(this, 'Auth', {
+      productName: config.productName,
+      portalUrl: this.site.origin,
+      senderAddress: config.sesSenderAddress,
+      sesIdentity: config.sesIdentity,
+      accessTokenValidity: Duration.minutes(config.accessTokenMinutes),
+      idTokenValidity: Duration.minutes(config.idTokenMinutes),
+      refreshTokenValidity: Duration.days(config.refreshTokenDays),
+      selfSignUp: config.selfSignUp,
+      domainPrefix: config.cognitoDomainPrefix ?? PortalAuth.defaultDomainPrefix(this, config.productName),
+      deletionProtection: config.deletionProtection,
+      logRetention,
+    });
+
+    this.functions = new ApiFunctions(this, 'Functions', {
+      auth: this.auth,
+      data: this.data,
+      quicksight: {
+        accountId: config.quicksightAccountId ?? this.account,
+        namespace: config.quicksightNamespace,
+        identityRegion: config.quicksightIdentityRegion,
+        dashboardRegion: this.region,
+      },
+      allowedOrigins,
+      embedSessionMinutes: config.embedSessionMinutes,
+      supportFromAddress: config.sesSenderAddress,
+      supportToAddress: config.supportRecipientAddress,
+      sesIdentity: config.sesIdentity,
+      logRetention,
+      retainLogs,
+    });
+
+    this.graphql = new PortalGraphqlApi(this, 'GraphQL', {
+      productName: config.productName,
+      auth: this.auth,
+      data: this.data,
+      logRetention,
+      retainLogs,
+    });
+
+    const { urls } = this.functions;
+    const runtimeConfig: RuntimeConfig = {
+      productName: config.productName,
+      region: this.region,
+      userPoolId: this.auth.userPool.userPoolId,
+      userPoolClientId: this.auth.client.userPoolClientId,
+      graphqlUrl: this.graphql.api.graphqlUrl,
+      functions: {
+        embed: urls.embed.url,
+        quicksightAdmin: urls.quicksightAdmin.url,
+        userAdmin: urls.userAdmin.url,
+        mfa: urls.mfa.url,
+        contact: urls.contact.url,
+      },
+      ...(config.marketingSiteUrl ? { marketingSiteUrl: config.marketingSiteUrl } : {}),
+    };
+    new SiteDeployment(this, 'SiteDeployment', {
+      site: this.site,
+      assetDirectory: props.webAssetDirectory,
+      runtimeConfig,
+      logRetention,
+    });
+
+    this.addOutputs(runtimeConfig);
+    if (config.usesPlaceholderSender) {
+      Annotations.of(this).addInfo(
+        `sesSenderAddress is the placeholder ${config.sesSenderAddress}: fine for synth, but a deployment needs an address or domain verified in Amazon SES (see README, "Deploy to AWS").`,
+      );
+    }
+  }
+
+  private addOutputs(runtimeConfig: RuntimeConfig): void {
+    const output = (id: string, value: string, description: string) => new CfnOutput(this, id, { value, description });
+    output('PortalUrl', this.site.origin, 'Address of the portal');
+    output('DistributionId', this.site.distribution.distributionId, 'CloudFront distribution serving the portal');
+    output('UserPoolId', runtimeConfig.userPoolId, 'Cognito user pool (create the first administrator here)');
+    output('UserPoolClientId', runtimeConfig.userPoolClientId, 'App client of the portal');
+    output('GraphqlUrl', runtimeConfig.graphqlUrl, 'AppSync GraphQL endpoint');
+    output('EmbedFunctionUrl', runtimeConfig.functions.embed, 'Embed URL function');
+    output('QuickSightAdminFunctionUrl', runtimeConfig.functions.quicksightAdmin, 'QuickSight management function');
+    output('UserAdminFunctionUrl', runtimeConfig.functions.userAdmin, 'User management function');
+    output('MfaFunctionUrl', runtimeConfig.functions.mfa, 'MFA management function');
+    output('ContactFunctionUrl', runtimeConfig.functions.contact, 'Contact email function');
+    for (const table of this.data.tables.values()) {
+      output(`${table.definition.id}TableName`, table.table.tableName, `DynamoDB table ${table.definition.id}`);
+    }
+  }
+}

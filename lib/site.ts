@@ -1,0 +1,178 @@
+import { Duration, RemovalPolicy } from 'aws-cdk-lib';
+import * as acm from 'aws-cdk-lib/aws-certificatemanager';
+import * as cloudfront from 'aws-cdk-lib/aws-cloudfront';
+import * as origins from 'aws-cdk-lib/aws-cloudfront-origins';
+import * as s3 from 'aws-cdk-lib/aws-s3';
+import { Construct } from 'constructs';
+import { contentSecurityPolicy, HSTS_MAX_AGE_SECONDS, REFERRER_POLICY, type CspSources } from '../contracts/security-headers.ts';
+import { acknowledge } from './compliance.ts';
+
+export interface PortalSiteProps {
+  /** Addresses the SPA may connect to and frame (see `cspSourcesForRegion`). */
+  readonly csp: CspSources;
+  /** Custom domain and its us-east-1 certificate; both or neither. */
+  readonly domainName?: string;
+  readonly certificateArn?: string;
+  /** WAF web ACL (CLOUDFRONT scope) to attach to the distribution. */
+  readonly webAclArn?: string;
+  /** Days the access logs are kept. */
+  readonly logRetentionDays: number;
+}
+
+/**
+ * Sources of the site's Content-Security-Policy in AWS. They name the regional service
+ * hosts rather than this stack's own endpoints: the function URLs' CORS configuration needs
+ * the site's origin, so the site cannot in turn wait for their addresses (a dependency
+ * cycle). Each entry still admits only the given AWS service in the given region.
+ */
+export function cspSourcesForRegion(region: string): CspSources {
+  return {
+    connectSrc: [
+      `https://cognito-idp.${region}.amazonaws.com`,
+      `https://*.appsync-api.${region}.amazonaws.com`,
+      `https://*.lambda-url.${region}.on.aws`,
+    ],
+    // GenerateEmbedUrlForRegisteredUser returns https://<region>.quicksight.aws.amazon.com/embed/...
+    frameSrc: [`https://${region}.quicksight.aws.amazon.com`],
+  };
+}
+
+function referrerPolicy(value: string): cloudfront.HeadersReferrerPolicy {
+  const policy = Object.values(cloudfront.HeadersReferrerPolicy).find((candidate) => candidate === value);
+  if (!policy) throw new Error(`CloudFront has no referrer policy ${value}`);
+  return policy;
+}
+
+/**
+ * Hosting of the SPA: a private, versioned S3 bucket (all public access blocked, TLS
+ * enforced, access logged) read by CloudFront through origin access control, with the
+ * security headers of `contracts/security-headers.ts`, SPA routing to index.html and an
+ * optional custom domain on TLS 1.2 or later.
+ */
+export class PortalSite extends Construct {
+  readonly bucket: s3.Bucket;
+  readonly logBucket: s3.Bucket;
+  readonly distribution: cloudfront.Distribution;
+  readonly headers: cloudfront.ResponseHeadersPolicy;
+  /** The origin users open the portal at (https://<domain>). */
+  readonly origin: string;
+
+  constructor(scope: Construct, id: string, props: PortalSiteProps) {
+    super(scope, id);
+    if (Boolean(props.domainName) !== Boolean(props.certificateArn)) {
+      throw new Error('PortalSite: domainName and certificateArn go together (both or neither)');
+    }
+
+    // CloudFront standard logging writes through ACLs, so this bucket lets object writers own their objects.
+    this.logBucket = new s3.Bucket(this, 'AccessLogs', {
+      blockPublicAccess: s3.BlockPublicAccess.BLOCK_ALL,
+      encryption: s3.BucketEncryption.S3_MANAGED,
+      enforceSSL: true,
+      versioned: true,
+      objectOwnership: s3.ObjectOwnership.OBJECT_WRITER,
+      lifecycleRules: [
+        { expiration: Duration.days(props.logRetentionDays), noncurrentVersionExpiration: Duration.days(1) },
+      ],
+      removalPolicy: RemovalPolicy.RETAIN,
+    });
+
+    this.bucket = new s3.Bucket(this, 'Content', {
+      blockPublicAccess: s3.BlockPublicAccess.BLOCK_ALL,
+      encryption: s3.BucketEncryption.S3_MANAGED,
+      enforceSSL: true,
+      versioned: true,
+      objectOwnership: s3.ObjectOwnership.BUCKET_OWNER_ENFORCED,
+      serverAccessLogsBucket: this.logBucket,
+      serverAccessLogsPrefix: 's3/',
+      lifecycleRules: [{ noncurrentVersionExpiration: Duration.days(30) }],
+      removalPolicy: RemovalPolicy.RETAIN,
+    });
+
+    this.headers = new cloudfront.ResponseHeadersPolicy(this, 'SecurityHeaders', {
+      comment: 'CSP, HSTS, nosniff, frame and referrer policies of the portal',
+      securityHeadersBehavior: {
+        contentSecurityPolicy: { contentSecurityPolicy: contentSecurityPolicy(props.csp), override: true },
+        strictTransportSecurity: {
+          accessControlMaxAge: Duration.seconds(HSTS_MAX_AGE_SECONDS),
+          includeSubdomains: true,
+          override: true,
+        },
+        contentTypeOptions: { override: true },
+        frameOptions: { frameOption: cloudfront.HeadersFrameOption.DENY, override: true },
+        referrerPolicy: { referrerPolicy: referrerPolicy(REFERRER_POLICY), override: true },
+      },
+    });
+
+    // The SPA routes on the client: a path with no object behind it gets index.html.
+    // Without s3:ListBucket, S3 answers a missing key with 403, so both codes map.
+    const spaFallback = (httpStatus: number): cloudfront.ErrorResponse => ({
+      httpStatus,
+      responseHttpStatus: 200,
+      responsePagePath: '/index.html',
+      ttl: Duration.seconds(0),
+    });
+
+    this.distribution = new cloudfront.Distribution(this, 'Distribution', {
+      comment: 'Analytics portal',
+      defaultRootObject: 'index.html',
+      defaultBehavior: {
+        origin: origins.S3BucketOrigin.withOriginAccessControl(this.bucket),
+        viewerProtocolPolicy: cloudfront.ViewerProtocolPolicy.REDIRECT_TO_HTTPS,
+        allowedMethods: cloudfront.AllowedMethods.ALLOW_GET_HEAD,
+        cachePolicy: cloudfront.CachePolicy.CACHING_OPTIMIZED,
+        responseHeadersPolicy: this.headers,
+        compress: true,
+      },
+      errorResponses: [spaFallback(403), spaFallback(404)],
+      httpVersion: cloudfront.HttpVersion.HTTP2_AND_3,
+      // A security policy applies only to a custom certificate; the default one is fixed by CloudFront.
+      ...(props.domainName && props.certificateArn
+        ? {
+            domainNames: [props.domainName],
+            certificate: acm.Certificate.fromCertificateArn(this, 'Certificate', props.certificateArn),
+            minimumProtocolVersion: cloudfront.SecurityPolicyProtocol.TLS_V1_2_2021,
+          }
+        : {}),
+      webAclId: props.webAclArn,
+      enableLogging: true,
+      logBucket: this.logBucket,
+      logFilePrefix: 'cloudfront/',
+    });
+    this.origin = `https://${props.domainName ?? this.distribution.distributionDomainName}`;
+
+    this.acknowledgeFindings(props);
+  }
+
+  private acknowledgeFindings(props: PortalSiteProps): void {
+    acknowledge(this.logBucket, {
+      'AwsSolutions-S1':
+        'This is the access-log bucket itself (target of the content bucket’s server access logs and of CloudFront’s logs). Logging it into itself would create a feedback loop; access to it is limited to the log delivery services and the account, with TLS enforced.',
+      'NIST.800.53.R5-S3BucketLoggingEnabled':
+        'This is the access-log bucket itself (target of the content bucket’s server access logs and of CloudFront’s logs). Logging it into itself would create a feedback loop; access to it is limited to the log delivery services and the account, with TLS enforced.',
+      'NIST.800.53.R5-S3DefaultEncryptionKMS':
+        'S3 server access logging and CloudFront standard logging deliver only to buckets encrypted with S3-managed keys (SSE-S3, AES-256); SSE-KMS is not supported for these log destinations.',
+    });
+    acknowledge(this.bucket, {
+      'NIST.800.53.R5-S3DefaultEncryptionKMS':
+        'The bucket holds only the built single-page application, which every visitor downloads through CloudFront; it contains no data of the product or its users. Objects are encrypted at rest with S3-managed keys (SSE-S3, AES-256); a customer-managed KMS key would protect nothing that is not already public by design.',
+    });
+    acknowledge(this, {
+      'NIST.800.53.R5-S3BucketReplicationEnabled':
+        'The content bucket is rebuilt from source on every deployment and the log bucket holds access logs kept for the configured retention; both are versioned. Cross-region replication would duplicate reproducible or short-lived data, and CloudFront already serves the content from edge caches worldwide.',
+      'AwsSolutions-CFR1':
+        'The portal serves manufacturers, distributors and their owners in any country; access is controlled by authentication (password and mandatory TOTP), not by location. The distribution serves only the public single-page application.',
+    });
+    if (!props.webAclArn) {
+      acknowledge(this, {
+        'AwsSolutions-CFR2':
+          'The distribution serves only static, public application files from a private bucket; no request to it reaches application logic or data. The APIs (function URLs, AppSync, Cognito) authenticate every request themselves. A web ACL with CLOUDFRONT scope must live in us-east-1 and can be attached by setting the webAclArn configuration value.',
+      });
+    }
+    if (!props.domainName) {
+      acknowledge(this, {
+        'AwsSolutions-CFR4':
+          'Without a custom domain the distribution uses the default *.cloudfront.net certificate, whose security policy CloudFront fixes (TLSv1) and does not allow to be raised. Browsers negotiate TLS 1.2 or 1.3 with it. Setting domainName and certificateArn applies the TLSv1.2_2021 policy, which this stack already requests.',
+      });
+    }
+  }
+}
