@@ -86,6 +86,12 @@ export async function handlePage(request: IncomingMessage, response: ServerRespo
     response.end(DASHBOARD_CSS);
     return true;
   }
+  if (url.pathname === '/favicon.ico') {
+    // Browsers ask for it on every page; answering keeps their consoles free of 404s.
+    response.writeHead(204, { 'Cache-Control': 'public, max-age=86400' });
+    response.end();
+    return true;
+  }
   if (url.pathname === '/') {
     sendPage(response, 200, landingPage(context.baseUrl));
     return true;

@@ -114,8 +114,8 @@ function makeDistributors(random: () => number): Distributor[] {
     name: profile.name,
     region: profile.region,
     size: round2(between(0.55, 1.6)),
-    fillRate: round3(between(0.885, 0.985)),
-    onTimeRate: round3(between(0.84, 0.975)),
+    fillRate: round3(between(0.9, 0.99)),
+    onTimeRate: round3(between(0.86, 0.985)),
     inventoryDays: Math.round(between(34, 78)),
     discount: round3(between(-0.02, 0.025)),
   }));

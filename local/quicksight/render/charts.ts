@@ -23,10 +23,15 @@ interface ChartBase {
   readonly description: string;
 }
 
-const WIDTH = 640;
+/**
+ * Drawing widths close to the rendered widths, so text keeps its size: time series fill a
+ * full-width card, bar charts a half-width one.
+ */
+const SERIES_WIDTH = 1100;
+const BAR_WIDTH = 560;
 
-function frame(spec: ChartBase, height: number, body: SafeHtml): SafeHtml {
-  return html`<svg class="chart" viewBox="0 0 ${WIDTH} ${height}" role="img" aria-labelledby="${spec.id}-title ${spec.id}-desc" preserveAspectRatio="xMidYMid meet"><title id="${spec.id}-title">${spec.title}</title><desc id="${spec.id}-desc">${spec.description}</desc>${body}</svg>`;
+function frame(spec: ChartBase, width: number, height: number, body: SafeHtml): SafeHtml {
+  return html`<svg class="chart" viewBox="0 0 ${width} ${height}" role="img" aria-labelledby="${spec.id}-title ${spec.id}-desc" preserveAspectRatio="xMidYMid meet"><title id="${spec.id}-title">${spec.title}</title><desc id="${spec.id}-desc">${spec.description}</desc>${body}</svg>`;
 }
 
 /** Rounds a step up to 1, 2, 2.5 or 5 times a power of ten. */
@@ -47,9 +52,9 @@ function scaleTicks(min: number, max: number, count = 4): { low: number; high: n
   return { low, high, ticks };
 }
 
-/** Month labels under an axis: every month when few, else every third, with the year in January. */
+/** Month labels under an axis: every month up to a year, else every other, with the year in January. */
 function monthAxis(months: readonly string[], xAt: (i: number) => number, y: number): SafeHtml[] {
-  const every = months.length > 12 ? 3 : months.length > 6 ? 2 : 1;
+  const every = months.length > 12 ? 2 : 1;
   return months.map((month, i) => {
     if (i % every !== 0) return html``;
     const showYear = i === 0 || month.endsWith('-01');
@@ -84,8 +89,8 @@ export interface LineChartSpec extends ChartBase {
 }
 
 export function lineChart(spec: LineChartSpec): SafeHtml {
-  const height = 250;
-  const [left, right, top, bottom] = [64, WIDTH - 18, 14, height - 40];
+  const height = 280;
+  const [left, right, top, bottom] = [64, SERIES_WIDTH - 18, 14, height - 40];
   const values = spec.series.flatMap((s) => s.values);
   const scale = scaleTicks(spec.fromZero ? 0 : Math.min(...values), Math.max(...values));
   const xAt = (i: number) => left + (i * (right - left)) / Math.max(1, spec.months.length - 1);
@@ -100,6 +105,7 @@ export function lineChart(spec: LineChartSpec): SafeHtml {
   });
   return frame(
     spec,
+    SERIES_WIDTH,
     height,
     html`${gridLines(scale.ticks, yAt, left, right, spec.axisFormat ?? spec.format)}<line class="axis" x1="${left}" x2="${right}" y1="${bottom}" y2="${bottom}"/>${monthAxis(spec.months, xAt, bottom + 18)}${lines}`,
   );
@@ -125,7 +131,7 @@ export interface BarChartSpec extends ChartBase {
 /** Horizontal bars: long category names (distributors, product lines) stay readable. */
 export function barChart(spec: BarChartSpec): SafeHtml {
   const rowHeight = 28;
-  const [labelRight, barLeft, barRight, top] = [200, 208, WIDTH - 76, spec.target ? 22 : 6];
+  const [labelRight, barLeft, barRight, top] = [188, 196, BAR_WIDTH - 64, spec.target ? 22 : 6];
   const height = top + spec.items.length * rowHeight + 4;
   const [low, high] = spec.domain ?? [0, Math.max(...spec.items.map((i) => i.value)) * 1.04 || 1];
   const xAt = (v: number) => barLeft + Math.max(0, Math.min(1, (v - low) / (high - low))) * (barRight - barLeft);
@@ -137,7 +143,7 @@ export function barChart(spec: BarChartSpec): SafeHtml {
   const target = spec.target
     ? html`<line class="target" x1="${xAt(spec.target.value)}" x2="${xAt(spec.target.value)}" y1="${top - 4}" y2="${height - 2}"/><text class="target-label" x="${xAt(spec.target.value)}" y="12" text-anchor="middle">${spec.target.label}</text>`
     : '';
-  return frame(spec, height, html`${rows}${target}`);
+  return frame(spec, BAR_WIDTH, height, html`${rows}${target}`);
 }
 
 export interface StackedSeries {
@@ -155,8 +161,8 @@ export interface StackedColumnSpec extends ChartBase {
 
 /** Monthly columns split by category, e.g. revenue by product line. */
 export function stackedColumns(spec: StackedColumnSpec): SafeHtml {
-  const height = 250;
-  const [left, right, top, bottom] = [64, WIDTH - 18, 14, height - 40];
+  const height = 280;
+  const [left, right, top, bottom] = [64, SERIES_WIDTH - 18, 14, height - 40];
   const columnTotals = spec.months.map((_, i) => spec.stacks.reduce((sum, s) => sum + (s.values[i] ?? 0), 0));
   const scale = scaleTicks(0, Math.max(...columnTotals));
   const slot = (right - left) / spec.months.length;
@@ -175,6 +181,7 @@ export function stackedColumns(spec: StackedColumnSpec): SafeHtml {
   });
   return frame(
     spec,
+    SERIES_WIDTH,
     height,
     html`${gridLines(scale.ticks, yAt, left, right, spec.axisFormat ?? spec.format)}${columns}<line class="axis" x1="${left}" x2="${right}" y1="${bottom}" y2="${bottom}"/>${monthAxis(spec.months, xAt, bottom + 18)}`,
   );

@@ -27,15 +27,30 @@ export function percent(ratio: number, digits = 1): string {
   return `${(ratio * 100).toFixed(digits).replace('-', MINUS)}%`;
 }
 
+/** A change with its sign, rounded first so that a tiny negative change reads 0.0, not −0.0. */
+function signed(value: number, digits: number): string {
+  const rounded = Number(value.toFixed(digits));
+  if (rounded === 0) return (0).toFixed(digits);
+  return `${rounded > 0 ? '+' : MINUS}${Math.abs(rounded).toFixed(digits)}`;
+}
+
 export function signedPercent(ratio: number): string {
-  const value = (ratio * 100).toFixed(1);
-  return ratio >= 0 ? `+${value}%` : `${MINUS}${value.slice(1)}%`;
+  return `${signed(ratio * 100, 1)}%`;
 }
 
 /** Difference of two rates in percentage points. */
 export function signedPoints(difference: number): string {
-  const value = (difference * 100).toFixed(1);
-  return difference >= 0 ? `+${value} pts` : `${MINUS}${value.slice(1)} pts`;
+  return `${signed(difference * 100, 1)} pts`;
+}
+
+export function signedDays(difference: number): string {
+  return `${signed(difference, 1)} days`;
+}
+
+/** Whether a change rounds to an increase, a decrease or nothing at the shown precision. */
+export function direction(change: number, digits = 3): 'up' | 'down' | undefined {
+  const rounded = Number(change.toFixed(digits));
+  return rounded > 0 ? 'up' : rounded < 0 ? 'down' : undefined;
 }
 
 export function days(n: number): string {

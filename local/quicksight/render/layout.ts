@@ -67,18 +67,31 @@ export interface Kpi {
   readonly label: string;
   readonly value: string;
   readonly note?: string;
-  /** Whether the note reports good or bad news; colours it and adds an arrow. */
+  /** Whether the note reports good or bad news (colour). */
   readonly tone?: 'good' | 'bad' | 'neutral';
+  /** Which way the figure moved (arrow); an increase can be bad news, e.g. stock-outs. */
+  readonly direction?: 'up' | 'down';
 }
 
+const ARROWS = { up: '\u25B2 ', down: '\u25BC ' } as const;
+
 export function kpiTiles(kpis: readonly Kpi[]): SafeHtml {
-  const arrow = { good: '\u25B2 ', bad: '\u25BC ', neutral: '' } as const;
   return html`<ul class="kpis" aria-label="Key figures">${kpis.map(
     (k) =>
       html`<li class="kpi"><p class="kpi-label">${k.label}</p><p class="kpi-value">${k.value}</p>${
-        k.note ? html`<p class="kpi-note ${k.tone ?? 'neutral'}">${arrow[k.tone ?? 'neutral']}${k.note}</p>` : ''
+        k.note
+          ? html`<p class="kpi-note ${k.tone ?? 'neutral'}">${k.direction ? html`<span aria-hidden="true">${ARROWS[k.direction]}</span>` : ''}${k.note}</p>`
+          : ''
       }</li>`,
   )}</ul>`;
+}
+
+/** Tone of a change: good when it moves the right way, neutral when it does not move. */
+export function changeTone(change: number | undefined, higherIsBetter: boolean, digits = 3): 'good' | 'bad' | 'neutral' {
+  if (change === undefined) return 'neutral';
+  const rounded = Number(change.toFixed(digits));
+  if (rounded === 0) return 'neutral';
+  return rounded > 0 === higherIsBetter ? 'good' : 'bad';
 }
 
 export function card(spec: { id: string; title: string; subtitle?: string; wide?: boolean; content: SafeHtml | SafeHtml[] }): SafeHtml {

@@ -1,9 +1,9 @@
 import { fillRate, inventoryDays, lastMonths, onTimeRate, totals, totalsBy, type Totals } from '../../data/aggregate.ts';
 import type { Dataset } from '../../data/generator.ts';
 import { barChart, legend, lineChart, type Tone } from '../charts.ts';
-import { currency, currencyFull, days, integer, percent, signedPoints } from '../format.ts';
+import { currency, currencyFull, days, direction, integer, percent, signedPoints } from '../format.ts';
 import { html, type SafeHtml } from '../html.ts';
-import { badge, card, dataTable, kpiTiles, type ViewState } from '../layout.ts';
+import { badge, card, changeTone, dataTable, kpiTiles, type Kpi, type ViewState } from '../layout.ts';
 
 /** Distributor Scorecard: service levels, stock and a composite score per distributor. */
 
@@ -22,14 +22,15 @@ interface ScorecardRow {
 const clamp01 = (n: number) => Math.max(0, Math.min(1, n));
 
 /**
- * 0-100: fill rate 40 %, on-time delivery 35 %, inventory days 15 % (closest to target is
- * best) and stock-outs per month 10 %.
+ * 0-100: fill rate 40 % (86 % scores nothing, 98 % everything), on-time delivery 35 % (82 %
+ * to 98 %), inventory days 15 % (the target scores best, 60 days off scores nothing) and
+ * stock-outs 10 % (25 a month score nothing).
  */
 export function distributorScore(t: Totals): number {
-  const fill = clamp01((fillRate(t) - 0.85) / 0.15);
-  const onTime = clamp01((onTimeRate(t) - 0.8) / 0.2);
-  const stock = clamp01(1 - Math.abs(inventoryDays(t) - INVENTORY_DAYS_TARGET) / 45);
-  const stockOuts = clamp01(1 - t.stockOuts / Math.max(1, t.months) / 8);
+  const fill = clamp01((fillRate(t) - 0.86) / 0.12);
+  const onTime = clamp01((onTimeRate(t) - 0.82) / 0.16);
+  const stock = clamp01(1 - Math.abs(inventoryDays(t) - INVENTORY_DAYS_TARGET) / 60);
+  const stockOuts = clamp01(1 - t.stockOuts / Math.max(1, t.months) / 25);
   return Math.round(100 * (0.4 * fill + 0.35 * onTime + 0.15 * stock + 0.1 * stockOuts));
 }
 
@@ -55,28 +56,27 @@ export function renderDistributorScorecard(dataset: Dataset, state: ViewState): 
   const atRisk = rows.filter((r) => r.score < 60).length;
   const compared = `vs prior ${state.period} months`;
 
-  const pointsNote = (current: number, before?: number) =>
-    before === undefined ? undefined : `${signedPoints(current - before)} ${compared}`;
+  /** A service rate against the prior period when there is one, else against its target. */
+  const rateKpi = (label: string, rate: (t: Totals) => number, target: number): Kpi => {
+    const value = rate(all);
+    if (!previous) {
+      return { label, value: percent(value), note: `Target ${percent(target, 0)}`, tone: value >= target ? 'good' : 'bad' };
+    }
+    const change = value - rate(previous);
+    return { label, value: percent(value), note: `${signedPoints(change)} ${compared}`, tone: changeTone(change, true), direction: direction(change) };
+  };
+  const stockOutChange = previous ? all.stockOuts - previous.stockOuts : undefined;
   const kpis = kpiTiles([
     { label: 'Distributors', value: integer(rows.length), note: atRisk === 0 ? 'None at risk' : `${atRisk} at risk`, tone: atRisk === 0 ? 'good' : 'bad' },
-    {
-      label: 'Fill rate',
-      value: percent(fillRate(all)),
-      note: pointsNote(fillRate(all), previous && fillRate(previous)) ?? `Target ${percent(FILL_RATE_TARGET, 0)}`,
-      tone: fillRate(all) >= FILL_RATE_TARGET ? 'good' : 'bad',
-    },
-    {
-      label: 'On-time delivery',
-      value: percent(onTimeRate(all)),
-      note: pointsNote(onTimeRate(all), previous && onTimeRate(previous)) ?? `Target ${percent(ON_TIME_TARGET, 0)}`,
-      tone: onTimeRate(all) >= ON_TIME_TARGET ? 'good' : 'bad',
-    },
+    rateKpi('Fill rate', fillRate, FILL_RATE_TARGET),
+    rateKpi('On-time delivery', onTimeRate, ON_TIME_TARGET),
     { label: 'Inventory days', value: days(inventoryDays(all)), note: `Target ${INVENTORY_DAYS_TARGET} days` },
     {
       label: 'Stock-outs',
       value: integer(all.stockOuts),
       note: previous ? `${integer(previous.stockOuts)} in the prior ${state.period} months` : undefined,
-      tone: previous ? (all.stockOuts <= previous.stockOuts ? 'good' : 'bad') : 'neutral',
+      tone: changeTone(stockOutChange, false, 0),
+      direction: stockOutChange === undefined ? undefined : direction(stockOutChange, 0),
     },
   ]);
 
@@ -120,7 +120,7 @@ export function renderDistributorScorecard(dataset: Dataset, state: ViewState): 
           { name: 'On-time delivery', values: monthly.map(onTimeRate), tone: 2 },
         ],
         format: (n) => percent(n),
-        axisFormat: (n) => percent(n, 0),
+        axisFormat: (n) => percent(n, 1),
       }),
     ],
   });

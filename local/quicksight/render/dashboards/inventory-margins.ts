@@ -10,9 +10,9 @@ import {
 } from '../../data/aggregate.ts';
 import type { Dataset, ProductLine } from '../../data/generator.ts';
 import { barChart, categoryTone, legend, lineChart, stackedColumns } from '../charts.ts';
-import { currency, currencyFull, days, integer, percent, signedPoints } from '../format.ts';
+import { currency, currencyFull, days, direction, integer, percent, signedDays, signedPoints } from '../format.ts';
 import { html, type SafeHtml } from '../html.ts';
-import { card, dataTable, kpiTiles, type ViewState } from '../layout.ts';
+import { card, changeTone, dataTable, kpiTiles, type ViewState } from '../layout.ts';
 
 /** Inventory & Margins: gross margin and channel stock by product line. */
 
@@ -41,14 +41,16 @@ export function renderInventoryMargins(dataset: Dataset, state: ViewState): Safe
       label: 'Margin rate',
       value: percent(marginRate(all)),
       note: marginChange === undefined ? undefined : `${signedPoints(marginChange)} ${compared}`,
-      tone: marginChange === undefined ? 'neutral' : marginChange >= 0 ? 'good' : 'bad',
+      tone: changeTone(marginChange, true),
+      direction: marginChange === undefined ? undefined : direction(marginChange),
     },
     { label: 'Channel inventory', value: currency(averageInventory(all)), note: 'Average at cost' },
     {
       label: 'Inventory days',
       value: days(inventoryDays(all)),
-      note: daysChange === undefined ? undefined : `${daysChange >= 0 ? '+' : '\u2212'}${Math.abs(daysChange).toFixed(1)} days ${compared}`,
-      tone: daysChange === undefined ? 'neutral' : daysChange <= 0 ? 'good' : 'bad',
+      note: daysChange === undefined ? undefined : `${signedDays(daysChange)} ${compared}`,
+      tone: changeTone(daysChange, false, 1),
+      direction: daysChange === undefined ? undefined : direction(daysChange, 1),
     },
     { label: 'Stock-outs', value: integer(all.stockOuts), note: `${(all.stockOuts / Math.max(1, slice.months.length)).toFixed(1)} per month` },
   ]);

@@ -9,9 +9,9 @@ import {
 } from '../../data/aggregate.ts';
 import type { Dataset } from '../../data/generator.ts';
 import { barChart, categoryTone, legend, lineChart, stackedColumns, type Tone } from '../charts.ts';
-import { currency, currencyFull, integer, percent, signedPercent, signedPoints } from '../format.ts';
+import { currency, currencyFull, direction, integer, percent, signedPercent, signedPoints } from '../format.ts';
 import { html, type SafeHtml } from '../html.ts';
-import { card, dataTable, kpiTiles, type ViewState } from '../layout.ts';
+import { card, changeTone, dataTable, kpiTiles, type ViewState } from '../layout.ts';
 
 /** Sales Performance: revenue against plan by month, product line, region and distributor. */
 
@@ -42,20 +42,23 @@ export function renderSalesPerformance(dataset: Dataset, state: ViewState): Safe
   const unitsGrowth = growth(all.units, previous?.units);
   const revenueGrowth = growth(all.revenue, previous?.revenue);
   const marginChange = previous ? marginRate(all) - marginRate(previous) : undefined;
+  const planGap = versusPlan(all);
   const kpis = kpiTiles([
-    { label: 'Revenue', value: currency(all.revenue), note: `${signedPercent(versusPlan(all))} vs plan`, tone: versusPlan(all) >= 0 ? 'good' : 'bad' },
+    { label: 'Revenue', value: currency(all.revenue), note: `${signedPercent(planGap)} vs plan`, tone: changeTone(planGap, true), direction: direction(planGap) },
     { label: 'Plan attainment', value: percent(all.revenue / all.plannedRevenue), note: `Plan ${currency(all.plannedRevenue)}` },
     {
       label: 'Units sold',
       value: integer(all.units),
       note: unitsGrowth === undefined ? 'No earlier period in the data' : `${signedPercent(unitsGrowth)} ${compared}`,
-      tone: unitsGrowth === undefined ? 'neutral' : unitsGrowth >= 0 ? 'good' : 'bad',
+      tone: changeTone(unitsGrowth, true),
+      direction: unitsGrowth === undefined ? undefined : direction(unitsGrowth),
     },
     {
       label: 'Gross margin',
       value: percent(marginRate(all)),
-      note: marginChange === undefined ? currency(grossMargin(all)) : `${signedPoints(marginChange)} ${compared}`,
-      tone: marginChange === undefined ? 'neutral' : marginChange >= 0 ? 'good' : 'bad',
+      note: marginChange === undefined ? `${currency(grossMargin(all))} gross profit` : `${signedPoints(marginChange)} ${compared}`,
+      tone: changeTone(marginChange, true),
+      direction: marginChange === undefined ? undefined : direction(marginChange),
     },
   ]);
 
