@@ -1,0 +1,37 @@
+import type { PostConfirmationTriggerEvent } from 'aws-lambda';
+import type { SigningKey } from './jwt.ts';
+import type { SendEmail } from './mail.ts';
+import type { AuthSessions } from './sessions.ts';
+import type { PoolStore } from './store.ts';
+
+/** Lambda triggers of the pool that local mode wires to the same handlers. */
+export interface PoolTriggers {
+  /** Called after a sign-up or a password reset is confirmed, as Cognito's trigger. */
+  postConfirmation?: (event: PostConfirmationTriggerEvent) => Promise<unknown>;
+}
+
+/** Everything an operation needs: the pool, its clock, keys, sessions and mail. */
+export interface PoolContext {
+  readonly userPoolId: string;
+  readonly clientId: string;
+  readonly region: string;
+  /** The part of the pool id after the underscore: SRP hashes it in. */
+  readonly poolName: string;
+  readonly issuer: string;
+  /** Base address of this server (email links point here). */
+  readonly url: string;
+  readonly webUrl: string;
+  readonly store: PoolStore;
+  readonly signingKey: SigningKey;
+  readonly sessions: AuthSessions;
+  readonly lifetimes: { accessTokenSeconds: number; idTokenSeconds: number; refreshTokenMs: number };
+  readonly sendEmail: SendEmail;
+  readonly triggers: PoolTriggers;
+  now(): number;
+}
+
+/** One API action. Admin actions need a SigV4-signed request (any credentials). */
+export interface Operation {
+  readonly admin?: boolean;
+  run(context: PoolContext, body: unknown): Promise<object> | object;
+}

@@ -1,0 +1,158 @@
+import { randomBytes, randomInt } from 'node:crypto';
+import type { AddressInfo } from 'node:net';
+import { POOL } from './config.ts';
+import type { PoolContext, PoolTriggers } from './context.ts';
+import { createCognitoServer } from './http.ts';
+import { generateSigningKey, loadSigningKey } from './jwt.ts';
+import type { SendEmail } from './mail.ts';
+import { loadPool } from './persistence.ts';
+import { AuthSessions } from './sessions.ts';
+import type { GroupRecord, PoolMeta } from './state.ts';
+import { PoolStore } from './store.ts';
+
+/**
+ * A local identity provider that speaks the Cognito user-pool protocol to the unmodified
+ * amazon-cognito-identity-js and @aws-sdk/client-cognito-identity-provider.
+ */
+
+export type { PoolTriggers } from './context.ts';
+export type { OutgoingEmail } from './mail.ts';
+
+export interface CognitoEmulatorOptions {
+  /** @default '127.0.0.1' */
+  host?: string;
+  /** 0 = any free port. @default 0 */
+  port?: number;
+  /** State is persisted here (created if missing). */
+  dataDir: string;
+  region: string;
+  sendEmail: SendEmail;
+  /** Portal address; the email-confirmation page links to `${webUrl}/login`. @default the emulator's url */
+  webUrl?: string;
+  /** @default 60 */
+  accessTokenMinutes?: number;
+  /** @default 60 */
+  idTokenMinutes?: number;
+  /** @default 30 */
+  refreshTokenDays?: number;
+  /** Lambda triggers, as configured on the CDK user pool. */
+  triggers?: PoolTriggers;
+  /** Clock in epoch milliseconds, for tests of expiry. @default Date.now */
+  now?: () => number;
+}
+
+export interface CognitoEmulator {
+  /** SDK endpoint (POST /), JWKS at /<poolId>/.well-known/jwks.json, email link GET /confirmUser. */
+  url: string;
+  /** Stable across restarts, shaped like `us-east-2_AbCdEf123`. */
+  userPoolId: string;
+  /** Stable across restarts. */
+  clientId: string;
+  /** `https://cognito-idp.<region>.amazonaws.com/<poolId>` */
+  issuer: string;
+  jwks: { keys: object[] };
+  close(): Promise<void>;
+}
+
+const ALPHANUMERIC = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789';
+const randomString = (length: number, alphabet: string) =>
+  Array.from({ length }, () => alphabet.charAt(randomInt(alphabet.length))).join('');
+
+function newPool(region: string, now: number): { meta: PoolMeta; groups: GroupRecord[] } {
+  return {
+    meta: {
+      userPoolId: `${region}_${randomString(9, ALPHANUMERIC)}`,
+      clientId: randomString(26, 'abcdefghijklmnopqrstuvwxyz0123456789'),
+      region,
+      createdAt: now,
+      signingKey: generateSigningKey(),
+      decoySecret: randomBytes(32).toString('hex'),
+    },
+    groups: POOL.groups.map((group) => ({ ...group, createdAt: now, updatedAt: now })),
+  };
+}
+
+function positive(name: string, value: number | undefined, fallback: number): number {
+  const result = value ?? fallback;
+  if (!Number.isFinite(result) || result <= 0) throw new Error(`${name} must be a positive number, got ${String(value)}`);
+  return result;
+}
+
+export async function startCognitoEmulator(options: CognitoEmulatorOptions): Promise<CognitoEmulator> {
+  if (!/^[a-z]{2}(-[a-z]+)+-\d$/.test(options.region)) throw new Error(`Not an AWS region: ${options.region}`);
+  const now = options.now ?? Date.now;
+  const lifetimes = {
+    accessTokenSeconds: positive('accessTokenMinutes', options.accessTokenMinutes, 60) * 60,
+    idTokenSeconds: positive('idTokenMinutes', options.idTokenMinutes, 60) * 60,
+    refreshTokenMs: positive('refreshTokenDays', options.refreshTokenDays, 30) * 24 * 60 * 60_000,
+  };
+  const store = await PoolStore.open(options.dataDir, now, () => newPool(options.region, now()));
+  const { meta } = store;
+  if (meta.region !== options.region) {
+    await store.close();
+    throw new Error(`The user pool in ${options.dataDir} belongs to ${meta.region}, not ${options.region}; reset the local state to change region.`);
+  }
+  const signingKey = loadSigningKey(meta.signingKey);
+  const jwks = { keys: [signingKey.jwk] };
+  let url = '';
+  const context: PoolContext = {
+    userPoolId: meta.userPoolId,
+    clientId: meta.clientId,
+    region: meta.region,
+    poolName: meta.userPoolId.split('_')[1]!,
+    issuer: `https://cognito-idp.${meta.region}.amazonaws.com/${meta.userPoolId}`,
+    get url() {
+      return url;
+    },
+    get webUrl() {
+      return options.webUrl ?? url;
+    },
+    store,
+    signingKey,
+    sessions: new AuthSessions(now),
+    lifetimes,
+    sendEmail: options.sendEmail,
+    triggers: options.triggers ?? {},
+    now,
+  };
+  const server = createCognitoServer(context, jwks);
+  const host = options.host ?? '127.0.0.1';
+  try {
+    await new Promise<void>((resolve, reject) => {
+      server.once('error', reject);
+      server.listen(options.port ?? 0, host, () => resolve());
+    });
+  } catch (error) {
+    await store.close();
+    throw error;
+  }
+  const { port } = server.address() as AddressInfo;
+  url = `http://${host.includes(':') ? `[${host}]` : host}:${port}`;
+  let closing: Promise<void> | undefined;
+  return {
+    url,
+    userPoolId: context.userPoolId,
+    clientId: context.clientId,
+    issuer: context.issuer,
+    jwks,
+    close: () =>
+      (closing ??= (async () => {
+        await new Promise<void>((resolve) => {
+          server.close(() => resolve());
+          server.closeAllConnections();
+        });
+        await store.close();
+      })()),
+  };
+}
+
+/** Current TOTP secret of an account (for `npm run totp`); undefined if none. */
+export async function readTotpSecret(dataDir: string, email: string): Promise<string | undefined> {
+  const pool = await loadPool(dataDir);
+  const wanted = email.trim().toLowerCase();
+  const user = pool?.users.find((candidate) => candidate.attributes.email?.toLowerCase() === wanted);
+  if (!user) return undefined;
+  // An authenticator being set up is the one its owner needs codes for.
+  const { pendingSecret, secret, enabled } = user.softwareToken;
+  return pendingSecret ?? (enabled ? secret : undefined);
+}

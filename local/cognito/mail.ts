@@ -1,0 +1,86 @@
+import { createHash, randomInt, timingSafeEqual } from 'node:crypto';
+import { POOL } from './config.ts';
+import { ERRORS } from './errors.ts';
+import type { StoredCode, UserRecord } from './state.ts';
+
+/** Messages the pool sends, its one-time codes and how it shows where they went. */
+
+export interface OutgoingEmail {
+  to: string;
+  from?: string;
+  subject: string;
+  text: string;
+  html?: string;
+}
+
+export type SendEmail = (message: OutgoingEmail) => Promise<void>;
+
+const escapeHtml = (value: string) =>
+  value.replace(/[&<>"']/g, (char) => `&#${char.charCodeAt(0)};`);
+
+export function verificationLinkEmail(to: string, link: string): OutgoingEmail {
+  return {
+    to,
+    from: POOL.emailSender,
+    subject: 'Your verification link',
+    text: `Please click the link below to verify your email address.\n${link}\n`,
+    html: `<p>Please click the link below to verify your email address.</p><p><a href="${escapeHtml(link)}">Verify Email</a></p>`,
+  };
+}
+
+export function passwordResetEmail(to: string, code: string): OutgoingEmail {
+  return {
+    to,
+    from: POOL.emailSender,
+    subject: 'Your password reset code',
+    text: `Your password reset code is ${code}`,
+  };
+}
+
+export function invitationEmail(to: string, temporaryPassword: string): OutgoingEmail {
+  return {
+    to,
+    from: POOL.emailSender,
+    subject: 'Your temporary password',
+    text: `Your username is ${to} and temporary password is ${temporaryPassword}.`,
+  };
+}
+
+/** "demo.user@example.com" -> "d***@e***", as CodeDeliveryDetails.Destination shows it. */
+export function maskEmail(email: string): string {
+  const [local = '', domain = ''] = email.split('@');
+  return `${local.charAt(0)}***@${domain.charAt(0)}***`;
+}
+
+export function codeDeliveryDetails(email: string) {
+  return { Destination: maskEmail(email), DeliveryMedium: 'EMAIL', AttributeName: 'email' };
+}
+
+export function newCode(): string {
+  return String(randomInt(0, 1_000_000)).padStart(6, '0');
+}
+
+const hashCode = (username: string, code: string) => createHash('sha256').update(`${username}:${code}`).digest();
+
+export function storeCode(username: string, code: string, expiresAt: number): StoredCode {
+  return { hash: hashCode(username, code).toString('hex'), expiresAt, failedAttempts: 0 };
+}
+
+export type CodeCheck = 'ok' | 'mismatch' | 'expired' | 'locked';
+
+/** A wrong guess counts against the code; after too many the code is dead. */
+export function checkCode(username: string, stored: StoredCode | undefined, code: string, now: number): CodeCheck {
+  if (!stored || stored.expiresAt <= now) return 'expired';
+  if (stored.failedAttempts >= POOL.codeAttempts) return 'locked';
+  const expected = Buffer.from(stored.hash, 'hex');
+  if (timingSafeEqual(expected, hashCode(username, code))) return 'ok';
+  stored.failedAttempts += 1;
+  return 'mismatch';
+}
+
+/** Refuses a code email when the account already received too many this hour. */
+export function recordCodeDelivery(user: UserRecord, now: number): void {
+  const recent = user.codeDeliveries.filter((at) => at > now - 60 * 60_000);
+  if (recent.length >= POOL.codeDeliveriesPerHour) throw ERRORS.attemptLimitExceeded();
+  user.codeDeliveries = [...recent, now];
+}

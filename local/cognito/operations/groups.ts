@@ -1,0 +1,140 @@
+import { z } from 'zod';
+import type { Operation, PoolContext } from '../context.ts';
+import { ERRORS } from '../errors.ts';
+import type { GroupRecord } from '../state.ts';
+import { parseInput, shapes } from '../validation.ts';
+import { epochSeconds, requirePool, requireUser } from './common.ts';
+
+/** Groups and membership. */
+
+export function groupType(context: PoolContext, group: GroupRecord) {
+  return {
+    GroupName: group.name,
+    UserPoolId: context.userPoolId,
+    ...(group.description !== undefined ? { Description: group.description } : {}),
+    ...(group.precedence !== undefined ? { Precedence: group.precedence } : {}),
+    LastModifiedDate: epochSeconds(group.updatedAt),
+    CreationDate: epochSeconds(group.createdAt),
+  };
+}
+
+export function requireGroup(context: PoolContext, name: string): GroupRecord {
+  const group = context.store.getGroup(name);
+  if (!group) throw ERRORS.groupNotFound();
+  return group;
+}
+
+const offsetToken = (offset: number) => Buffer.from(`o:${offset}`).toString('base64url');
+
+function readOffsetToken(token: string | undefined): number {
+  if (token === undefined) return 0;
+  const match = /^o:(\d{1,9})$/.exec(Buffer.from(token, 'base64url').toString('utf8'));
+  if (!match) throw ERRORS.invalidPaginationToken();
+  return Number(match[1]);
+}
+
+/** A page of a short list (groups): offset tokens are enough. */
+function page<T>(items: readonly T[], limit: number | undefined, token: string | undefined) {
+  const start = readOffsetToken(token);
+  const end = start + (limit || 60);
+  return { items: items.slice(start, end), nextToken: end < items.length ? offsetToken(end) : undefined };
+}
+
+const byPrecedence = (a: GroupRecord, b: GroupRecord) =>
+  (a.precedence ?? Number.MAX_SAFE_INTEGER) - (b.precedence ?? Number.MAX_SAFE_INTEGER) || a.name.localeCompare(b.name);
+
+const createGroup: Operation = {
+  admin: true,
+  run(context, body) {
+    const input = parseInput(
+      z.object({
+        UserPoolId: shapes.userPoolId,
+        GroupName: shapes.groupName,
+        Description: z.string().max(2048).optional(),
+        Precedence: z.number().int().min(0).max(2147483647).optional(),
+        RoleArn: z.string().min(20).max(2048).optional(),
+      }),
+      body,
+    );
+    requirePool(context, input.UserPoolId);
+    if (context.store.getGroup(input.GroupName)) throw ERRORS.groupExists(input.GroupName);
+    const now = context.now();
+    const group: GroupRecord = {
+      name: input.GroupName,
+      ...(input.Description !== undefined ? { description: input.Description } : {}),
+      ...(input.Precedence !== undefined ? { precedence: input.Precedence } : {}),
+      createdAt: now,
+      updatedAt: now,
+    };
+    context.store.saveGroup(group);
+    return { Group: groupType(context, group) };
+  },
+};
+
+const listGroups: Operation = {
+  admin: true,
+  run(context, body) {
+    const input = parseInput(
+      z.object({ UserPoolId: shapes.userPoolId, Limit: shapes.limit.optional(), NextToken: shapes.paginationToken.optional() }),
+      body,
+    );
+    requirePool(context, input.UserPoolId);
+    const { items, nextToken } = page(context.store.listGroups(), input.Limit, input.NextToken);
+    return { Groups: items.map((group) => groupType(context, group)), ...(nextToken ? { NextToken: nextToken } : {}) };
+  },
+};
+
+const membershipInput = z.object({ UserPoolId: shapes.userPoolId, Username: shapes.username, GroupName: shapes.groupName });
+
+const adminAddUserToGroup: Operation = {
+  admin: true,
+  run(context, body) {
+    const input = parseInput(membershipInput, body);
+    requirePool(context, input.UserPoolId);
+    const group = requireGroup(context, input.GroupName);
+    context.store.addToGroup(requireUser(context, input.Username), group.name);
+    return {};
+  },
+};
+
+const adminRemoveUserFromGroup: Operation = {
+  admin: true,
+  run(context, body) {
+    const input = parseInput(membershipInput, body);
+    requirePool(context, input.UserPoolId);
+    const group = requireGroup(context, input.GroupName);
+    context.store.removeFromGroup(requireUser(context, input.Username), group.name);
+    return {};
+  },
+};
+
+const adminListGroupsForUser: Operation = {
+  admin: true,
+  run(context, body) {
+    const input = parseInput(
+      z.object({
+        UserPoolId: shapes.userPoolId,
+        Username: shapes.username,
+        Limit: shapes.limit.optional(),
+        NextToken: shapes.paginationToken.optional(),
+      }),
+      body,
+    );
+    requirePool(context, input.UserPoolId);
+    const user = requireUser(context, input.Username);
+    const groups = user.groups
+      .map((name) => context.store.getGroup(name))
+      .filter((group): group is GroupRecord => group !== undefined)
+      .sort(byPrecedence);
+    const { items, nextToken } = page(groups, input.Limit, input.NextToken);
+    return { Groups: items.map((group) => groupType(context, group)), ...(nextToken ? { NextToken: nextToken } : {}) };
+  },
+};
+
+export const groupOperations = {
+  CreateGroup: createGroup,
+  ListGroups: listGroups,
+  AdminAddUserToGroup: adminAddUserToGroup,
+  AdminRemoveUserFromGroup: adminRemoveUserFromGroup,
+  AdminListGroupsForUser: adminListGroupsForUser,
+};

@@ -1,0 +1,116 @@
+import { z } from 'zod';
+import type { Operation, PoolContext } from '../context.ts';
+import { ERRORS, invalidParameter } from '../errors.ts';
+import type { ChallengeState } from '../sessions.ts';
+import type { UserRecord } from '../state.ts';
+import { checkTotp, newTotpSecret } from '../totp.ts';
+import { authenticate } from '../tokens.ts';
+import { parseInput, shapes } from '../validation.ts';
+import { requirePool, requireUser } from './common.ts';
+import { challengeUser, countWrongCode } from './sign-in-steps.ts';
+
+/**
+ * Authenticator enrolment and MFA preferences. AssociateSoftwareToken and
+ * VerifySoftwareToken take either an access token (a signed-in user adds or replaces an
+ * authenticator) or the Session of an MFA_SETUP challenge (first sign-in).
+ */
+
+const associateInput = z.object({ AccessToken: shapes.accessToken.optional(), Session: shapes.session.optional() });
+const verifyInput = associateInput.extend({ UserCode: shapes.userCode, FriendlyDeviceName: z.string().max(131072).optional() });
+
+type Caller = { user: UserRecord; session?: { id: string; state: ChallengeState } };
+
+function caller(context: PoolContext, input: { AccessToken?: string | undefined; Session?: string | undefined }): Caller {
+  if ((input.AccessToken === undefined) === (input.Session === undefined)) {
+    throw invalidParameter('Exactly one of AccessToken or Session must be provided.');
+  }
+  if (input.AccessToken !== undefined) return { user: authenticate(context, input.AccessToken).user };
+  const id = input.Session!;
+  const state = context.sessions.challenges.get(id);
+  if (state.challenge !== 'MFA_SETUP') throw ERRORS.invalidSession();
+  return { user: challengeUser(context, state), session: { id, state } };
+}
+
+const associateSoftwareToken: Operation = {
+  run(context, body) {
+    const { user, session } = caller(context, parseInput(associateInput, body));
+    const secret = newTotpSecret();
+    user.softwareToken = { ...user.softwareToken, pendingSecret: secret };
+    context.store.saveUser(user);
+    if (!session) return { SecretCode: secret };
+    const next = context.sessions.nextChallenge({ ...session.state, setup: 'associated' }, session.id);
+    return { SecretCode: secret, Session: next };
+  },
+};
+
+const verifySoftwareToken: Operation = {
+  run(context, body) {
+    const input = parseInput(verifyInput, body);
+    const { user, session } = caller(context, input);
+    const { pendingSecret } = user.softwareToken;
+    if (!pendingSecret || (session && session.state.setup === undefined)) throw ERRORS.softwareTokenNotFound();
+    // A new secret has no used codes yet; from now on its codes work once.
+    const check = checkTotp(pendingSecret, input.UserCode, context.now(), undefined);
+    if (!check.ok) {
+      if (session) countWrongCode(context, session.state, session.id);
+      throw ERRORS.softwareTokenMismatch();
+    }
+    // The verified authenticator replaces any previous one and becomes the MFA method.
+    user.softwareToken = { secret: pendingSecret, enabled: true, preferred: true, lastUsedStep: check.step };
+    user.updatedAt = context.now();
+    context.store.saveUser(user);
+    if (!session) return { Status: 'SUCCESS' };
+    const next = context.sessions.nextChallenge({ ...session.state, setup: 'verified' }, session.id);
+    return { Status: 'SUCCESS', Session: next };
+  },
+};
+
+const preferenceShape = {
+  SMSMfaSettings: shapes.mfaSettings.optional(),
+  SoftwareTokenMfaSettings: shapes.mfaSettings.optional(),
+  EmailMfaSettings: shapes.mfaSettings.optional(),
+};
+type Preferences = { [K in keyof typeof preferenceShape]?: { Enabled?: boolean | undefined; PreferredMfa?: boolean | undefined } | undefined };
+
+/** TOTP is the pool's only second factor; SMS and email cannot be turned on. */
+function applyPreferences(context: PoolContext, user: UserRecord, preferences: Preferences): void {
+  if (preferences.SMSMfaSettings?.Enabled || preferences.SMSMfaSettings?.PreferredMfa) throw ERRORS.smsNotConfigured();
+  if (preferences.EmailMfaSettings?.Enabled || preferences.EmailMfaSettings?.PreferredMfa) throw ERRORS.emailMfaNotConfigured();
+  const totp = preferences.SoftwareTokenMfaSettings;
+  if (!totp) return;
+  const enabled = totp.Enabled ?? user.softwareToken.enabled;
+  const preferred = enabled && (totp.PreferredMfa ?? user.softwareToken.preferred);
+  if ((enabled || totp.PreferredMfa) && !user.softwareToken.secret) throw ERRORS.softwareTokenNotVerified();
+  // Disabled TOTP in a pool that requires MFA means setting up an authenticator at next sign-in.
+  user.softwareToken = { ...user.softwareToken, enabled, preferred };
+  user.updatedAt = context.now();
+  context.store.saveUser(user);
+}
+
+const setUserMfaPreference: Operation = {
+  run(context, body) {
+    const input = parseInput(z.object({ AccessToken: shapes.accessToken, ...preferenceShape }), body);
+    applyPreferences(context, authenticate(context, input.AccessToken).user, input);
+    return {};
+  },
+};
+
+const adminSetUserMfaPreference: Operation = {
+  admin: true,
+  run(context, body) {
+    const input = parseInput(
+      z.object({ UserPoolId: shapes.userPoolId, Username: shapes.username, ...preferenceShape }),
+      body,
+    );
+    requirePool(context, input.UserPoolId);
+    applyPreferences(context, requireUser(context, input.Username), input);
+    return {};
+  },
+};
+
+export const mfaOperations = {
+  AssociateSoftwareToken: associateSoftwareToken,
+  VerifySoftwareToken: verifySoftwareToken,
+  SetUserMFAPreference: setUserMfaPreference,
+  AdminSetUserMFAPreference: adminSetUserMfaPreference,
+};

@@ -1,0 +1,184 @@
+import { createHmac } from 'node:crypto';
+import { z } from 'zod';
+import { POOL } from '../config.ts';
+import type { Operation, PoolContext } from '../context.ts';
+import { codeMismatch, ERRORS, invalidParameter } from '../errors.ts';
+import { assertPasswordConforms } from '../password-policy.ts';
+import { createServerChallenge, createVerifier, decoyVerifier, parseClientPublicValue, passwordClaimIsValid, passwordMatches, SRP_TIMESTAMP } from '../srp.ts';
+import { checkTotp } from '../totp.ts';
+import { refreshTokens } from '../tokens.ts';
+import { parseInput, shapes } from '../validation.ts';
+import { applyAttributes } from './common.ts';
+import {
+  assertNotLockedOut,
+  challengeUser,
+  completeSignIn,
+  continueAfterPassword,
+  countWrongCode,
+  mfaChallenge,
+  recordWrongPassword,
+  type SignInResponse,
+} from './sign-in-steps.ts';
+
+const AUTH_FLOWS = [
+  'USER_SRP_AUTH', 'REFRESH_TOKEN_AUTH', 'REFRESH_TOKEN', 'CUSTOM_AUTH', 'ADMIN_NO_SRP_AUTH',
+  'USER_PASSWORD_AUTH', 'ADMIN_USER_PASSWORD_AUTH', 'USER_AUTH',
+] as const;
+
+const CHALLENGE_NAMES = [
+  'SMS_MFA', 'EMAIL_OTP', 'SOFTWARE_TOKEN_MFA', 'SELECT_MFA_TYPE', 'MFA_SETUP', 'PASSWORD_VERIFIER',
+  'CUSTOM_CHALLENGE', 'SELECT_CHALLENGE', 'DEVICE_SRP_AUTH', 'DEVICE_PASSWORD_VERIFIER', 'ADMIN_NO_SRP_AUTH',
+  'NEW_PASSWORD_REQUIRED', 'SMS_OTP', 'PASSWORD', 'WEB_AUTHN', 'PASSWORD_SRP',
+] as const;
+
+const initiateAuthInput = z.object({
+  AuthFlow: z.enum(AUTH_FLOWS),
+  ClientId: shapes.clientId,
+  AuthParameters: shapes.stringMap.optional(),
+});
+
+const respondInput = z.object({
+  ClientId: shapes.clientId,
+  ChallengeName: z.enum(CHALLENGE_NAMES),
+  Session: shapes.session.optional(),
+  ChallengeResponses: shapes.stringMap.optional(),
+});
+
+type Parameters = Record<string, string | null>;
+
+function required(parameters: Parameters | undefined, name: string): string {
+  const value = parameters?.[name];
+  if (typeof value !== 'string' || value === '') throw ERRORS.missingAuthParameter(name);
+  return value;
+}
+
+const initiateAuth: Operation = {
+  run(context, body) {
+    const input = parseInput(initiateAuthInput, body);
+    if (input.ClientId !== context.clientId) throw ERRORS.clientNotFound(input.ClientId);
+    const flow: string = input.AuthFlow;
+    if (!(POOL.authFlows as readonly string[]).includes(flow)) throw ERRORS.flowNotEnabled(flow);
+    const parameters = input.AuthParameters;
+    if (flow === 'REFRESH_TOKEN_AUTH' || flow === 'REFRESH_TOKEN') {
+      return { ChallengeParameters: {}, AuthenticationResult: refreshTokens(context, required(parameters, 'REFRESH_TOKEN')) };
+    }
+    const username = required(parameters, 'USERNAME');
+    if (flow === 'USER_PASSWORD_AUTH') return passwordSignIn(context, username, required(parameters, 'PASSWORD'));
+    return startSrp(context, username, required(parameters, 'SRP_A'));
+  },
+};
+
+function passwordSignIn(context: PoolContext, username: string, password: string): SignInResponse {
+  const user = context.store.findUser(username);
+  if (!user?.password) throw ERRORS.incorrectCredentials();
+  assertNotLockedOut(context, user);
+  if (!passwordMatches(user.password, context.poolName, user.username, password)) recordWrongPassword(context, user);
+  return continueAfterPassword(context, user);
+}
+
+/**
+ * PASSWORD_VERIFIER challenge. An unknown account gets a decoy challenge with a stable
+ * salt and fails only at the proof, so it looks exactly like a wrong password.
+ */
+function startSrp(context: PoolContext, username: string, srpA: string): SignInResponse {
+  const A = parseClientPublicValue(srpA);
+  if (A === undefined) throw invalidParameter('Invalid SRP_A value.');
+  const user = context.store.findUser(username);
+  const known = user?.password ? { user, password: user.password } : undefined;
+  const userIdForSrp = known ? known.user.username : username;
+  const salt = known
+    ? known.password.salt
+    : createHmac('sha256', context.store.meta.decoySecret).update(username.toLowerCase()).digest('hex').slice(0, 32);
+  const verifier = known ? known.password.verifier : decoyVerifier();
+  const challenge = createServerChallenge(verifier);
+  const secretBlock = context.sessions.startSrp({ username: known?.user.username, userIdForSrp, verifier, A, challenge });
+  return {
+    ChallengeName: 'PASSWORD_VERIFIER',
+    ChallengeParameters: {
+      SALT: salt,
+      SECRET_BLOCK: secretBlock,
+      SRP_B: challenge.B,
+      USERNAME: userIdForSrp,
+      USER_ID_FOR_SRP: userIdForSrp,
+    },
+  };
+}
+
+function answerPasswordVerifier(context: PoolContext, responses: Parameters | undefined): SignInResponse {
+  const secretBlock = required(responses, 'PASSWORD_CLAIM_SECRET_BLOCK');
+  const signature = required(responses, 'PASSWORD_CLAIM_SIGNATURE');
+  const timestamp = required(responses, 'TIMESTAMP');
+  const username = required(responses, 'USERNAME');
+  const srp = context.sessions.srp.get(secretBlock);
+  // A secret block proves one password attempt.
+  context.sessions.srp.delete(secretBlock);
+  if (!SRP_TIMESTAMP.test(timestamp)) throw invalidParameter('TIMESTAMP format is not valid.');
+  const user = srp.username === undefined ? undefined : context.store.findUser(srp.username);
+  if (!user || context.store.findUser(username) !== user) throw ERRORS.incorrectCredentials();
+  assertNotLockedOut(context, user);
+  const proven = passwordClaimIsValid({
+    poolName: context.poolName,
+    userId: srp.userIdForSrp,
+    verifier: srp.verifier,
+    A: srp.A,
+    challenge: srp.challenge,
+    secretBlock,
+    timestamp,
+    signature,
+  });
+  if (!proven || user.password?.verifier !== srp.verifier) recordWrongPassword(context, user);
+  return continueAfterPassword(context, user);
+}
+
+const respondToAuthChallenge: Operation = {
+  run(context, body) {
+    const input = parseInput(respondInput, body);
+    if (input.ClientId !== context.clientId) throw ERRORS.clientNotFound(input.ClientId);
+    const responses = input.ChallengeResponses;
+    if (input.ChallengeName === 'PASSWORD_VERIFIER') return answerPasswordVerifier(context, responses);
+    if (input.Session === undefined) throw ERRORS.missingAuthParameter('Session');
+    const session = input.Session;
+    const state = context.sessions.challenges.get(session);
+    if (state.challenge !== input.ChallengeName) throw codeMismatch('Invalid code or auth state for the user.');
+    const user = challengeUser(context, state);
+    switch (state.challenge) {
+      case 'NEW_PASSWORD_REQUIRED': {
+        const newPassword = required(responses, 'NEW_PASSWORD');
+        assertPasswordConforms(newPassword);
+        const attributes = Object.entries(responses ?? {})
+          .filter(([name, value]) => name.startsWith('userAttributes.') && typeof value === 'string')
+          .map(([name, value]) => ({ Name: name.slice('userAttributes.'.length), Value: value ?? '' }));
+        if (attributes.length > 0) applyAttributes(context, user, attributes, 'user');
+        user.password = createVerifier(context.poolName, user.username, newPassword);
+        user.status = 'CONFIRMED';
+        delete user.temporaryPasswordExpiresAt;
+        user.updatedAt = context.now();
+        context.store.saveUser(user);
+        return mfaChallenge(context, user, state.authTime, session);
+      }
+      case 'SOFTWARE_TOKEN_MFA': {
+        const code = required(responses, 'SOFTWARE_TOKEN_MFA_CODE');
+        const { secret, lastUsedStep } = user.softwareToken;
+        const check = secret ? checkTotp(secret, code, context.now(), lastUsedStep) : ({ ok: false, reason: 'mismatch' } as const);
+        if (!check.ok) {
+          countWrongCode(context, state, session);
+          throw check.reason === 'reused' ? ERRORS.softwareTokenAlreadyUsed() : ERRORS.mfaCodeMismatch();
+        }
+        user.softwareToken = { ...user.softwareToken, lastUsedStep: check.step };
+        context.store.saveUser(user);
+        context.sessions.challenges.delete(session);
+        return completeSignIn(context, user, state.authTime);
+      }
+      case 'MFA_SETUP': {
+        if (state.setup !== 'verified') throw ERRORS.softwareTokenNotFound();
+        context.sessions.challenges.delete(session);
+        return completeSignIn(context, user, state.authTime);
+      }
+    }
+  },
+};
+
+export const signInOperations = {
+  InitiateAuth: initiateAuth,
+  RespondToAuthChallenge: respondToAuthChallenge,
+};

@@ -1,0 +1,92 @@
+import { randomBytes } from 'node:crypto';
+import { POOL } from './config.ts';
+import { ERRORS } from './errors.ts';
+import type { ServerChallenge } from './srp.ts';
+
+/**
+ * Sign-ins in progress. They live in memory only, as Cognito's last 3 minutes: a
+ * restart in the middle of a sign-in means signing in again.
+ */
+
+export interface SrpState {
+  /** Undefined for an account that does not exist: the challenge is a decoy. */
+  username?: string;
+  userIdForSrp: string;
+  verifier: string;
+  A: bigint;
+  challenge: ServerChallenge;
+}
+
+export type ChallengeName = 'NEW_PASSWORD_REQUIRED' | 'SOFTWARE_TOKEN_MFA' | 'MFA_SETUP';
+
+export interface ChallengeState {
+  username: string;
+  challenge: ChallengeName;
+  /** Epoch seconds of the password check, carried into auth_time. */
+  authTime: number;
+  /** MFA_SETUP progress: an authenticator was associated, then verified. */
+  setup?: 'associated' | 'verified';
+  failedCodes: number;
+}
+
+interface Entry<T> {
+  value: T;
+  expiresAt: number;
+}
+
+class ExpiringMap<T> {
+  private readonly entries = new Map<string, Entry<T>>();
+
+  constructor(private readonly now: () => number) {}
+
+  put(id: string, value: T): void {
+    if (this.entries.size >= 1000) this.sweep();
+    this.entries.set(id, { value, expiresAt: this.now() + POOL.authSessionMs });
+  }
+
+  /** The entry, or Cognito's session errors when it is unknown or expired. */
+  get(id: string): T {
+    const entry = this.entries.get(id);
+    if (!entry) throw ERRORS.invalidSession();
+    if (entry.expiresAt <= this.now()) {
+      this.entries.delete(id);
+      throw ERRORS.sessionExpired();
+    }
+    return entry.value;
+  }
+
+  delete(id: string): void {
+    this.entries.delete(id);
+  }
+
+  private sweep(): void {
+    const now = this.now();
+    for (const [id, entry] of this.entries) if (entry.expiresAt <= now) this.entries.delete(id);
+  }
+}
+
+export class AuthSessions {
+  /** Keyed by SECRET_BLOCK, which the client echoes in PASSWORD_CLAIM_SECRET_BLOCK. */
+  readonly srp: ExpiringMap<SrpState>;
+  /** Keyed by the Session string of challenge answers. */
+  readonly challenges: ExpiringMap<ChallengeState>;
+
+  constructor(now: () => number) {
+    this.srp = new ExpiringMap(now);
+    this.challenges = new ExpiringMap(now);
+  }
+
+  startSrp(state: SrpState): string {
+    const secretBlock = randomBytes(96).toString('base64');
+    this.srp.put(secretBlock, state);
+    return secretBlock;
+  }
+
+  /** Each step of a sign-in gets a new session string; the previous one stops working. */
+  nextChallenge(state: ChallengeState, previous?: string): string {
+    if (previous !== undefined) this.challenges.delete(previous);
+    const session = randomBytes(96).toString('base64url');
+    this.challenges.put(session, state);
+    return session;
+  }
+}

@@ -1,0 +1,94 @@
+import type { PasswordVerifier } from './srp.ts';
+
+/** Persisted records of the local user pool. Times are epoch milliseconds. */
+
+export type UserStatus = 'UNCONFIRMED' | 'CONFIRMED' | 'FORCE_CHANGE_PASSWORD' | 'RESET_REQUIRED';
+
+export interface StoredCode {
+  /** SHA-256 of the code: codes are never kept in clear. */
+  hash: string;
+  expiresAt: number;
+  failedAttempts: number;
+}
+
+export interface SoftwareToken {
+  /** The verified authenticator's base32 secret. */
+  secret?: string;
+  /** TOTP enabled in the user's MFA preference. */
+  enabled: boolean;
+  preferred: boolean;
+  /** Associated but not yet verified. */
+  pendingSecret?: string;
+  /** Highest 30-second step whose code was accepted: a code works once. */
+  lastUsedStep?: number;
+}
+
+export interface UserRecord {
+  /** Generated UUID, equal to `sub` (the pool signs in by email). */
+  username: string;
+  /** Creation order; pagination tokens refer to it. */
+  seq: number;
+  attributes: Record<string, string>;
+  status: UserStatus;
+  enabled: boolean;
+  createdAt: number;
+  updatedAt: number;
+  password?: PasswordVerifier;
+  temporaryPasswordExpiresAt?: number;
+  groups: string[];
+  softwareToken: SoftwareToken;
+  signInFailures: { count: number; lastFailureAt: number; lockedUntil: number };
+  codes: { signUp?: StoredCode; passwordReset?: StoredCode };
+  /** When codes were last sent, to refuse floods of code emails. */
+  codeDeliveries: number[];
+}
+
+export interface GroupRecord {
+  name: string;
+  description?: string;
+  precedence?: number;
+  createdAt: number;
+  updatedAt: number;
+}
+
+/** One sign-in: the refresh token and every access/ID token derived from it share its jti. */
+export interface OriginRecord {
+  jti: string;
+  username: string;
+  /** Epoch seconds of the sign-in (auth_time). */
+  authTime: number;
+  /** SHA-256 of the opaque refresh token. */
+  refreshTokenHash: string;
+  expiresAt: number;
+  revoked: boolean;
+}
+
+export interface PoolMeta {
+  userPoolId: string;
+  clientId: string;
+  region: string;
+  createdAt: number;
+  signingKey: { kid: string; privateKeyPem: string };
+  /** Keys the decoy salts of unknown accounts so repeated attempts look alike. */
+  decoySecret: string;
+}
+
+export interface PoolSnapshot {
+  format: 1;
+  /** Last journal sequence number contained in this snapshot. */
+  seq: number;
+  meta: PoolMeta;
+  users: UserRecord[];
+  groups: GroupRecord[];
+  origins: OriginRecord[];
+}
+
+export type CollectionName = 'user' | 'group' | 'origin';
+
+/** One journal line: the full new value of a record, or null when it was deleted. */
+export interface JournalEntry {
+  s: number;
+  c: CollectionName;
+  k: string;
+  v: UserRecord | GroupRecord | OriginRecord | null;
+}
