@@ -1,0 +1,47 @@
+import { existsSync } from 'node:fs';
+import { rename, writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { seedCatalogue, type SampleDashboard } from './catalogue.ts';
+import { DEMO_ACCOUNTS, DEMO_USER_COMPANY, DEMO_USER_DASHBOARD_COUNT } from './demo-accounts.ts';
+import { ensureAccount, signInWithAuthenticator, type PoolContext } from './enroll.ts';
+
+/** Written once the seed has completed; its presence means the data directory is seeded. */
+export const SEED_MARKER = 'seed.json';
+
+export interface SeedInput {
+  readonly dataDir: string;
+  readonly pool: PoolContext;
+  readonly quicksightAdminUrl: string;
+  readonly dashboards: readonly SampleDashboard[];
+  readonly linkOf: (dashboardId: string) => string;
+  readonly log: (line: string) => void;
+}
+
+/**
+ * Seeds a new data directory: the demo accounts with their authenticators, the sample
+ * dashboards in the catalogue, the demo user in QuickSight with two of them. Every step
+ * tolerates what an interrupted earlier attempt already did; the marker is written last.
+ */
+export async function seedIfNeeded(input: SeedInput): Promise<boolean> {
+  const marker = join(input.dataDir, SEED_MARKER);
+  if (existsSync(marker)) return false;
+  input.log('Seeding the demo accounts and dashboards...');
+
+  await ensureAccount(input.pool, DEMO_ACCOUNTS.admin);
+  await ensureAccount(input.pool, DEMO_ACCOUNTS.user);
+  const adminSession = await signInWithAuthenticator(input.pool, DEMO_ACCOUNTS.admin);
+  await signInWithAuthenticator(input.pool, DEMO_ACCOUNTS.user);
+
+  await seedCatalogue({
+    functionUrl: input.quicksightAdminUrl,
+    accessToken: adminSession.AccessToken!,
+    dashboards: input.dashboards,
+    linkOf: input.linkOf,
+    user: { email: DEMO_ACCOUNTS.user.email, companyName: DEMO_USER_COMPANY, dashboardCount: DEMO_USER_DASHBOARD_COUNT },
+  });
+
+  const partial = `${marker}.partial`;
+  await writeFile(partial, JSON.stringify({ seededAt: new Date().toISOString() }));
+  await rename(partial, marker);
+  return true;
+}

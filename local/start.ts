@@ -1,0 +1,118 @@
+/**
+ * `npm start [-- --reset] [--data-dir DIR] [--port-base N] [--host ADDRESS]`: the whole
+ * portal on this machine. Ctrl-C (or SIGTERM) stops every service.
+ */
+import { parseArgs } from 'node:util';
+import { DEFAULT_PORT_BASE } from './ports.ts';
+import { EXIT_WITH_PARENT_ENV } from './stack-process.ts';
+import type { StackInfo } from './stack-info.ts';
+import { DEFAULT_DATA_DIR } from './data-dir.ts';
+import { startStack, type RunningLocalStack } from './stack.ts';
+
+/** The line that tells a person, and tools watching the output, that the portal is up. */
+export const READY_LINE_PREFIX = 'Portal ready at ';
+
+const USAGE = `Usage: npm start -- [--reset] [--data-dir DIR] [--port-base N] [--host ADDRESS]
+  --reset          start from an empty data directory
+  --data-dir DIR   where local state is kept (default ${DEFAULT_DATA_DIR})
+  --port-base N    first of the ports the services listen on (default ${DEFAULT_PORT_BASE})
+  --host ADDRESS   address to listen on (default 127.0.0.1)`;
+
+function parseOptions() {
+  const { values } = parseArgs({
+    options: {
+      reset: { type: 'boolean', default: false },
+      'data-dir': { type: 'string', default: DEFAULT_DATA_DIR },
+      'port-base': { type: 'string', default: String(DEFAULT_PORT_BASE) },
+      host: { type: 'string', default: '127.0.0.1' },
+      help: { type: 'boolean', short: 'h', default: false },
+    },
+    strict: true,
+  });
+  const portBase = Number(values['port-base']);
+  if (!Number.isInteger(portBase)) throw new Error(`--port-base must be a whole number, got "${values['port-base']}"`);
+  return { reset: values.reset, dataDir: values['data-dir'], portBase, host: values.host, help: values.help };
+}
+
+function summary(info: StackInfo): string {
+  const rows: [string, string][] = [
+    ['Identity provider (Cognito)', info.cognito.endpoint],
+    ['GraphQL API (AppSync)', info.graphqlUrl],
+    ...Object.entries(info.functions).map(([name, url]): [string, string] => [`Function URL ${name}`, url]),
+    ['QuickSight', info.quicksight.endpoint],
+    ['DynamoDB', info.dynamodb.endpoint],
+    ['Mail inbox', info.mail.inboxUrl],
+  ];
+  const width = Math.max(...rows.map(([label]) => label.length));
+  const account = (label: string, a: StackInfo['demo']['admin']) =>
+    `  ${label} ${a.email} / ${a.password}   (authenticator code: npm run totp -- ${a.email})`;
+  return [
+    ...rows.map(([label, url]) => `  ${label.padEnd(width)}  ${url}`),
+    `${READY_LINE_PREFIX}${info.webUrl}`,
+    account('Demo admin:', info.demo.admin),
+    account('Demo user: ', info.demo.user),
+  ].join('\n');
+}
+
+async function main(): Promise<void> {
+  let options: ReturnType<typeof parseOptions>;
+  try {
+    options = parseOptions();
+  } catch (error) {
+    console.error(`${(error as Error).message}\n${USAGE}`);
+    process.exitCode = 2;
+    return;
+  }
+  if (options.help) {
+    console.log(USAGE);
+    return;
+  }
+
+  let stack: RunningLocalStack | undefined;
+  let stopping = false;
+  const stop = (reason: string) => {
+    if (stopping) {
+      console.error('Stopping immediately.');
+      process.exit(1);
+    }
+    stopping = true;
+    console.log(`\n${reason}: stopping the local stack...`);
+    // While start-up is still under way, main() closes the stack once it is up.
+    if (!stack) return;
+    void stack.close().then(
+      () => process.exit(0),
+      (error: unknown) => {
+        console.error(error instanceof Error ? error.message : error);
+        process.exit(1);
+      },
+    );
+  };
+  process.on('SIGINT', () => stop('Interrupted'));
+  process.on('SIGTERM', () => stop('Terminated'));
+  if (process.env[EXIT_WITH_PARENT_ENV] === '1') {
+    // Started by a test or bench: stop when that process goes away without stopping us.
+    process.stdin.on('end', () => stop('Parent process ended'));
+    process.stdin.resume();
+  }
+  process.on('unhandledRejection', (reason) => {
+    console.error('Unhandled rejection in the local stack:', reason instanceof Error ? (reason.stack ?? reason.message) : reason);
+  });
+
+  // The SDK's notice about future Node.js versions concerns the machine running local mode,
+  // not the product (its functions run on the newest Lambda runtime); it would bury the output.
+  process.env.AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED ??= 'true';
+  console.log(`Starting the local stack (data in ${options.dataDir}${options.reset ? ', reset' : ''})...`);
+  try {
+    stack = await startStack({ ...options, log: (line) => console.log(line) });
+  } catch (error) {
+    console.error(`The local stack could not start: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}`);
+    process.exit(1);
+  }
+  if (stopping) {
+    await stack.close();
+    process.exit(0);
+  }
+  console.log(summary(stack.info));
+}
+
+await main();
