@@ -13,6 +13,7 @@ import { handlePage } from './web.ts';
  */
 
 const MAX_BODY_BYTES = 1024 * 1024;
+const DISCARD_LIMIT_BYTES = 16 * MAX_BODY_BYTES;
 const SIGV4_AUTHORIZATION = /^AWS4-HMAC-SHA256 Credential=\S+/;
 
 interface CompiledRoute {
@@ -55,20 +56,27 @@ function matchRoute(method: string, pathname: string): { route: CompiledRoute; p
   return undefined;
 }
 
+/**
+ * Reads a body of at most MAX_BODY_BYTES. A larger one is read to its end and discarded, so
+ * the client receives the 413 instead of a reset connection, unless it keeps sending past
+ * DISCARD_LIMIT_BYTES, when the connection is cut.
+ */
 function readBody(request: IncomingMessage): Promise<string> {
   return new Promise((resolve, reject) => {
     const chunks: Buffer[] = [];
     let size = 0;
     request.on('data', (chunk: Buffer) => {
       size += chunk.length;
+      if (size > DISCARD_LIMIT_BYTES) request.destroy();
+      else if (size <= MAX_BODY_BYTES) chunks.push(chunk);
+    });
+    request.on('end', () => {
       if (size > MAX_BODY_BYTES) {
         reject(new QuickSightError('InvalidParameterValueException', 'The request body is too large', undefined, 413));
-        request.destroy();
-        return;
+      } else {
+        resolve(Buffer.concat(chunks).toString('utf8'));
       }
-      chunks.push(chunk);
     });
-    request.on('end', () => resolve(Buffer.concat(chunks).toString('utf8')));
     request.on('error', reject);
   });
 }
