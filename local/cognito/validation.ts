@@ -7,13 +7,24 @@ import { ERRORS, invalidParameter } from './errors.ts';
  * null"). Values of string members are never echoed: they may be passwords or codes.
  */
 export function parseInput<S extends z.ZodType>(schema: S, body: unknown): z.output<S> {
-  const result = schema.safeParse(body, { reportInput: true });
+  const result = schema.safeParse(withoutNulls(body), { reportInput: true });
   if (result.success) return result.data;
   const wrongType = result.error.issues.find((issue) => issue.code === 'invalid_type' && issue.input != null);
   if (wrongType) throw ERRORS.wrongType(memberPath(wrongType.path));
   const details = result.error.issues.map(describeIssue);
   const count = details.length === 1 ? '1 validation error detected' : `${details.length} validation errors detected`;
   throw invalidParameter(`${count}: ${details.join('; ')}`);
+}
+
+/** AWS JSON treats a member sent as null like one left out (the identity library sends nulls). */
+function withoutNulls(value: unknown): unknown {
+  if (Array.isArray(value)) return value.map(withoutNulls);
+  if (typeof value !== 'object' || value === null) return value;
+  return Object.fromEntries(
+    Object.entries(value)
+      .filter(([, member]) => member !== null)
+      .map(([name, member]) => [name, withoutNulls(member)]),
+  );
 }
 
 function memberPath(path: readonly PropertyKey[]): string {
@@ -65,8 +76,7 @@ export const shapes = {
   groupName: z.string().min(1).max(128).regex(/^[\p{L}\p{M}\p{S}\p{N}\p{P}]+$/u),
   limit: z.number().int().min(0).max(60),
   paginationToken: z.string().min(1).max(131072),
-  /** AuthParameters / ChallengeResponses: the identity library sends nulls for absent device keys. */
-  stringMap: z.record(z.string(), z.string().nullable()),
+  stringMap: z.record(z.string(), z.string()),
   attributes: z.array(z.object({ Name: z.string().min(1).max(32), Value: z.string().max(2048).optional() })),
   attributeNames: z.array(z.string().min(1).max(32)),
   mfaSettings: z.object({ Enabled: z.boolean().optional(), PreferredMfa: z.boolean().optional() }),

@@ -44,11 +44,11 @@ const respondInput = z.object({
   ChallengeResponses: shapes.stringMap.optional(),
 });
 
-type Parameters = Record<string, string | null>;
+type Parameters = Record<string, string>;
 
 function required(parameters: Parameters | undefined, name: string): string {
   const value = parameters?.[name];
-  if (typeof value !== 'string' || value === '') throw ERRORS.missingAuthParameter(name);
+  if (value === undefined || value === '') throw ERRORS.missingAuthParameter(name);
   return value;
 }
 
@@ -146,8 +146,8 @@ const respondToAuthChallenge: Operation = {
         const newPassword = required(responses, 'NEW_PASSWORD');
         assertPasswordConforms(newPassword);
         const attributes = Object.entries(responses ?? {})
-          .filter(([name, value]) => name.startsWith('userAttributes.') && typeof value === 'string')
-          .map(([name, value]) => ({ Name: name.slice('userAttributes.'.length), Value: value ?? '' }));
+          .filter(([name]) => name.startsWith('userAttributes.'))
+          .map(([name, value]) => ({ Name: name.slice('userAttributes.'.length), Value: value }));
         if (attributes.length > 0) applyAttributes(context, user, attributes, 'user');
         user.password = createVerifier(context.poolName, user.username, newPassword);
         user.status = 'CONFIRMED';

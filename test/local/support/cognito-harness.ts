@@ -1,0 +1,163 @@
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import {
+  AdminAddUserToGroupCommand,
+  AdminCreateUserCommand,
+  AdminSetUserPasswordCommand,
+  CognitoIdentityProviderClient,
+} from '@aws-sdk/client-cognito-identity-provider';
+import type { PostConfirmationTriggerEvent } from 'aws-lambda';
+import { CognitoUserPool } from 'amazon-cognito-identity-js';
+import { authenticator } from 'otplib';
+import { startCognitoEmulator, type CognitoEmulator, type OutgoingEmail } from '../../../local/cognito/index.ts';
+import { authenticate, completeMfaSetup, memoryStorage, userFor } from './cognito-client.ts';
+
+/** A running emulator in a temporary directory, with captured mail and a movable clock. */
+export interface CognitoHarness {
+  emulator: CognitoEmulator;
+  dataDir: string;
+  mail: OutgoingEmail[];
+  triggerEvents: PostConfirmationTriggerEvent[];
+  admin: CognitoIdentityProviderClient;
+  pool: CognitoUserPool;
+  /** The emulator's clock (epoch ms). */
+  now(): number;
+  /** Moves the emulator's clock forward. */
+  advance(ms: number): void;
+  /** A TOTP code for the emulator's current time. */
+  totp(secret: string): string;
+  restart(): Promise<void>;
+  close(): Promise<void>;
+}
+
+export const REGION = 'us-east-2';
+export const WEB_URL = 'http://127.0.0.1:5999';
+
+export interface HarnessOptions {
+  dataDir?: string;
+  accessTokenMinutes?: number;
+  failPostConfirmation?: boolean;
+}
+
+export async function startHarness(options: HarnessOptions = {}): Promise<CognitoHarness> {
+  const dataDir = options.dataDir ?? (await mkdtemp(join(tmpdir(), 'cognito-test-')));
+  const mail: OutgoingEmail[] = [];
+  const triggerEvents: PostConfirmationTriggerEvent[] = [];
+  let offset = 0;
+  const now = () => Date.now() + offset;
+  const start = () =>
+    startCognitoEmulator({
+      dataDir,
+      region: REGION,
+      webUrl: WEB_URL,
+      now,
+      sendEmail: async (message) => {
+        mail.push(message);
+      },
+      triggers: {
+        postConfirmation: async (event) => {
+          triggerEvents.push(event);
+          if (options.failPostConfirmation) throw new Error('trigger unavailable');
+        },
+      },
+      ...(options.accessTokenMinutes ? { accessTokenMinutes: options.accessTokenMinutes } : {}),
+    });
+  let emulator = await start();
+  const harness: CognitoHarness = {
+    get emulator() {
+      return emulator;
+    },
+    dataDir,
+    mail,
+    triggerEvents,
+    get admin() {
+      return adminClient(emulator.url);
+    },
+    get pool() {
+      return new CognitoUserPool({
+        UserPoolId: emulator.userPoolId,
+        ClientId: emulator.clientId,
+        endpoint: emulator.url,
+        Storage: memoryStorage(),
+      });
+    },
+    now,
+    advance: (ms) => {
+      offset += ms;
+    },
+    totp: (secret) => authenticator.clone({ epoch: now() }).generate(secret),
+    restart: async () => {
+      await emulator.close();
+      emulator = await start();
+    },
+    close: async () => {
+      await emulator.close();
+      if (!options.dataDir) await rm(dataDir, { recursive: true, force: true });
+    },
+  };
+  return harness;
+}
+
+export function adminClient(endpoint: string): CognitoIdentityProviderClient {
+  return new CognitoIdentityProviderClient({
+    region: REGION,
+    endpoint,
+    credentials: { accessKeyId: 'local', secretAccessKey: 'local' },
+    maxAttempts: 1,
+  });
+}
+
+/** A confirmed account with a permanent password, created as an administrator would. */
+export async function createUser(
+  harness: CognitoHarness,
+  email: string,
+  password: string,
+  groups: readonly string[] = [],
+): Promise<string> {
+  const { userPoolId } = harness.emulator;
+  const created = await harness.admin.send(
+    new AdminCreateUserCommand({
+      UserPoolId: userPoolId,
+      Username: email,
+      MessageAction: 'SUPPRESS',
+      UserAttributes: [
+        { Name: 'email', Value: email },
+        { Name: 'email_verified', Value: 'true' },
+      ],
+    }),
+  );
+  await harness.admin.send(
+    new AdminSetUserPasswordCommand({ UserPoolId: userPoolId, Username: email, Password: password, Permanent: true }),
+  );
+  for (const group of groups) {
+    await harness.admin.send(new AdminAddUserToGroupCommand({ UserPoolId: userPoolId, Username: email, GroupName: group }));
+  }
+  return created.User!.Username!;
+}
+
+/**
+ * Creates an account and enrols its authenticator through the first sign-in, as a person
+ * does; the clock then moves to the next 30-second step so that a new code can be used.
+ */
+export async function createEnrolledUser(
+  harness: CognitoHarness,
+  email: string,
+  password: string,
+  groups: readonly string[] = [],
+) {
+  const username = await createUser(harness, email, password, groups);
+  const user = userFor(harness.pool, email);
+  const outcome = await authenticate(user, email, password);
+  if (outcome.step !== 'MFA_SETUP') throw new Error(`expected MFA_SETUP, got ${outcome.step}`);
+  const { secret, session } = await completeMfaSetup(user, (secretCode) => harness.totp(secretCode));
+  harness.advance(30_000);
+  return { username, secret, session };
+}
+
+/** The newest captured email to an address. */
+export function lastMailTo(harness: CognitoHarness, to: string): OutgoingEmail {
+  const message = harness.mail.filter((candidate) => candidate.to === to).at(-1);
+  if (!message) throw new Error(`no email to ${to}`);
+  return message;
+}
