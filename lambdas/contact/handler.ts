@@ -1,4 +1,19 @@
-// Entry point of this function; the implementation replaces this file.
-export const handler = async (): Promise<never> => {
-  throw new Error('This function is not built yet');
-};
+import middy from '@middy/core';
+import { type ContactRequest, contactRequestSchema } from '../../contracts/contact.ts';
+import { type CallerContext, type HttpResult, type ParsedEvent, ok } from '../shared/http.ts';
+import { createLogger } from '../shared/logger.ts';
+import { requireCaller } from '../shared/middleware/auth.ts';
+import { httpBase } from '../shared/middleware/http-base.ts';
+import { jsonBody } from '../shared/middleware/json-body.ts';
+import { validateBody } from '../shared/middleware/validate.ts';
+import { sendContactMessage } from './send-message.ts';
+
+const logger = createLogger('contact');
+
+/** Contact email function URL (POST, any signed-in user): `{message}`; at most 5 per user per hour. */
+export const handler = middy<ParsedEvent<ContactRequest>, HttpResult, Error, CallerContext>()
+  .use(httpBase({ logger, methods: 'POST' }))
+  .use(requireCaller())
+  .use(jsonBody())
+  .use(validateBody(contactRequestSchema))
+  .handler(async (event, context) => ok(await sendContactMessage(event.body, context.caller)));

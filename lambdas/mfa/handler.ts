@@ -1,4 +1,19 @@
-// Entry point of this function; the implementation replaces this file.
-export const handler = async (): Promise<never> => {
-  throw new Error('This function is not built yet');
-};
+import middy from '@middy/core';
+import { type MfaRequest, mfaRequestSchema } from '../../contracts/mfa.ts';
+import { type CallerContext, type HttpResult, type ParsedEvent, ok } from '../shared/http.ts';
+import { createLogger } from '../shared/logger.ts';
+import { requireCaller } from '../shared/middleware/auth.ts';
+import { httpBase } from '../shared/middleware/http-base.ts';
+import { jsonBody } from '../shared/middleware/json-body.ts';
+import { validateBody } from '../shared/middleware/validate.ts';
+import { runMfaAction } from './mfa.ts';
+
+const logger = createLogger('mfa');
+
+/** MFA management function URL (POST, the caller's own account). Codes and secrets are never logged. */
+export const handler = middy<ParsedEvent<MfaRequest>, HttpResult, Error, CallerContext>()
+  .use(httpBase({ logger, methods: 'POST' }))
+  .use(requireCaller())
+  .use(jsonBody())
+  .use(validateBody(mfaRequestSchema))
+  .handler(async (event, context) => ok(await runMfaAction(event.body, context.caller)));

@@ -1,6 +1,6 @@
 import type { UserDashboard } from '../../contracts/quicksight-admin.ts';
 import { clearDefaultIfPointsTo, getDefaultViewId, setDefaultView } from '../shared/data/default-view.ts';
-import { withLease } from '../shared/data/lease.ts';
+import { assignmentLease, withLease } from '../shared/data/lease.ts';
 import { deleteView, upsertAssignedView, viewsOfUserForDashboard } from '../shared/data/views.ts';
 import { NotFoundError } from '../shared/errors.ts';
 import { grantViewer, requireQuickSightUser, revokeViewer } from '../shared/quicksight.ts';
@@ -13,7 +13,6 @@ import { toUserDashboard } from '../shared/user-views.ts';
  * a retry finishes whatever a failure left, and a lease per (user, dashboard) keeps an
  * assignment and a removal of the same pair from interleaving.
  */
-const assignmentLease = (userEmail: string, dashboardId: string) => `ASSIGNMENT#${userEmail}#${dashboardId}`;
 
 export interface Assignment {
   userEmail: string;

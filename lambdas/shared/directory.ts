@@ -4,7 +4,7 @@ import {
   type UserType,
 } from '@aws-sdk/client-cognito-identity-provider';
 import { ENV } from '../../contracts/env.ts';
-import { ADMINS_GROUP, USERS_GROUP } from './auth/caller.ts';
+import { ADMINS_GROUP, USERS_GROUP } from './auth/groups.ts';
 import { cognito } from './aws/cognito.ts';
 import { requireEnv } from './env.ts';
 

@@ -3,10 +3,9 @@ import { NO_TOKEN_MESSAGE } from '../../../contracts/errors.ts';
 import { cognito } from '../aws/cognito.ts';
 import { isAwsError } from '../aws/config.ts';
 import { UnauthorizedError, UpstreamError } from '../errors.ts';
+import { ADMINS_GROUP } from './groups.ts';
 import { verifyAccessToken } from './verifier.ts';
 
-export const ADMINS_GROUP = 'Admins';
-export const USERS_GROUP = 'Users';
 
 /** The signed-in caller of a request, known from a verified, live access token. */
 export interface Caller {

@@ -67,3 +67,6 @@ export const withLease = async <T>(key: string, work: () => Promise<T>): Promise
     await release(key, holder);
   }
 };
+
+/** The lease every change to one user's assignment of one dashboard takes (function and GraphQL alike). */
+export const assignmentLease = (userEmail: string, dashboardId: string): string => `ASSIGNMENT#${userEmail}#${dashboardId}`;

@@ -9,6 +9,8 @@ import { BadRequestError } from '../errors.ts';
 export const encodePageToken = (key: Record<string, unknown> | undefined): string | null =>
   key === undefined ? null : Buffer.from(JSON.stringify(key), 'utf8').toString('base64url');
 
+export const invalidPageToken = (): BadRequestError => new BadRequestError('Invalid nextToken', { fields: ['nextToken'] });
+
 export const decodePageToken = <S extends z.ZodType<Record<string, unknown>>>(
   token: string | null | undefined,
   shape: S,
@@ -20,5 +22,5 @@ export const decodePageToken = <S extends z.ZodType<Record<string, unknown>>>(
   } catch {
     // fall through: malformed base64 or JSON is the same bad token
   }
-  throw new BadRequestError('Invalid nextToken', { fields: ['nextToken'] });
+  throw invalidPageToken();
 };

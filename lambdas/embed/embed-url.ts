@@ -1,0 +1,59 @@
+import { GenerateEmbedUrlForRegisteredUserCommand } from '@aws-sdk/client-quicksight';
+import { ENV } from '../../contracts/env.ts';
+import type { EmbedResponse } from '../../contracts/embed.ts';
+import type { Caller } from '../shared/auth/caller.ts';
+import { isAwsError } from '../shared/aws/config.ts';
+import { quicksight } from '../shared/aws/quicksight.ts';
+import { hasViewOfDashboard } from '../shared/data/views.ts';
+import { allowedOrigins, optionalEnv } from '../shared/env.ts';
+import { ConfigurationError, ForbiddenError, NotFoundError } from '../shared/errors.ts';
+import { describeQuickSightUser, quicksightFailure, quicksightSettings, userArn } from '../shared/quicksight.ts';
+
+export const NOT_ASSIGNED_MESSAGE = 'This dashboard is not assigned to you';
+export const NOT_REGISTERED_MESSAGE = 'Your account is not registered in QuickSight yet. Please contact your administrator.';
+
+/** QuickSight accepts 15 to 600 minutes; 60 when not configured. */
+const sessionMinutes = (): number => {
+  const configured = optionalEnv(ENV.embedSessionMinutes);
+  if (configured === undefined) return 60;
+  const minutes = Number(configured);
+  if (!Number.isInteger(minutes) || minutes < 15 || minutes > 600) {
+    throw new ConfigurationError([ENV.embedSessionMinutes], { reason: `${ENV.embedSessionMinutes} must be a whole number from 15 to 600` });
+  }
+  return minutes;
+};
+
+/**
+ * An embed URL for a dashboard assigned to the caller, for the caller's own QuickSight user
+ * (derived from the token, never from the request). Assignment is checked first, so an
+ * unassigned dashboard costs no QuickSight call at all.
+ */
+export const embedUrlFor = async (caller: Caller, dashboardId: string): Promise<EmbedResponse> => {
+  if (!(await hasViewOfDashboard(caller.email, dashboardId))) throw new ForbiddenError(NOT_ASSIGNED_MESSAGE);
+  const settings = quicksightSettings();
+  const minutes = sessionMinutes();
+  const domains = allowedOrigins();
+  try {
+    const result = await quicksight.send(
+      new GenerateEmbedUrlForRegisteredUserCommand({
+        AwsAccountId: settings.accountId,
+        UserArn: userArn(settings, caller.email),
+        SessionLifetimeInMinutes: minutes,
+        AllowedDomains: domains.length > 0 ? domains : undefined,
+        ExperienceConfiguration: { Dashboard: { InitialDashboardId: dashboardId } },
+      }),
+    );
+    if (!result.EmbedUrl) throw new Error('QuickSight answered without an embed URL');
+    return { url: result.EmbedUrl, sessionExpiresAt: new Date(Date.now() + minutes * 60_000).toISOString() };
+  } catch (error) {
+    if (isAwsError(error, 'ResourceNotFoundException')) {
+      // Either the caller or the dashboard is unknown to QuickSight: say which.
+      if ((await describeQuickSightUser(caller.email)) === undefined) throw new NotFoundError(NOT_REGISTERED_MESSAGE);
+      throw new NotFoundError(`Dashboard ${dashboardId} was not found in QuickSight. Please contact your administrator.`);
+    }
+    if (isAwsError(error, 'AccessDeniedException')) {
+      throw new ForbiddenError('QuickSight denied access to this dashboard. Please contact your administrator.');
+    }
+    throw quicksightFailure('Failed to get the dashboard URL from QuickSight', error);
+  }
+};

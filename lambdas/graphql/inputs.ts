@@ -1,0 +1,76 @@
+import { z } from 'zod';
+import { adminEmail, dashboardId, dashboardLink, dashboardName } from '../../contracts/fields.ts';
+
+/**
+ * Validation of the GraphQL arguments beyond their GraphQL types, with the same field rules
+ * as the functions. GraphQL sends null for an omitted nullable input: null means "not given".
+ */
+const optional = <S extends z.ZodType>(schema: S) => schema.nullish().transform((value) => value ?? undefined);
+
+const recordId = z.string().trim().min(1, 'id is required').max(128, 'id must be at most 128 characters');
+const viewName = z.string().trim().min(1, 'View name is required').max(200, 'View name must be at most 200 characters');
+const companyName = z.string().trim().max(200, 'Company Name must be at most 200 characters');
+const description = z.string().trim().max(2000, 'Description must be at most 2000 characters');
+const filter = z.record(z.string(), z.unknown()).nullish();
+
+export const DEFAULT_PAGE_SIZE = 100;
+export const MAX_PAGE_SIZE = 1000;
+
+export const listArgs = z.object({
+  filter,
+  limit: optional(z.number().int().min(1).max(MAX_PAGE_SIZE)),
+  nextToken: optional(z.string().max(4096)),
+});
+
+export const idArgs = z.object({ id: recordId });
+
+export const createViewArgs = z.object({
+  input: z.object({
+    id: optional(recordId),
+    isDefault: optional(z.boolean()),
+    quicksightDashboardId: dashboardId,
+    link: optional(dashboardLink),
+    name: viewName,
+    userEmail: optional(adminEmail),
+    companyName: optional(companyName),
+  }),
+  condition: filter,
+});
+
+export const updateViewArgs = z.object({
+  input: z.object({
+    id: recordId,
+    isDefault: optional(z.boolean()),
+    quicksightDashboardId: optional(dashboardId),
+    link: optional(dashboardLink),
+    name: optional(viewName),
+    companyName: optional(companyName),
+  }),
+  condition: filter,
+});
+
+export const deleteArgs = z.object({ input: z.object({ id: recordId }), condition: filter });
+
+export const createDashboardArgs = z.object({
+  input: z.object({
+    id: optional(recordId),
+    dashboardId,
+    dashboardName,
+    dashboardLink,
+    description: optional(description),
+    isActive: optional(z.boolean()),
+  }),
+  condition: filter,
+});
+
+export const updateDashboardArgs = z.object({
+  input: z.object({
+    id: recordId,
+    dashboardId: optional(dashboardId),
+    dashboardName: optional(dashboardName),
+    dashboardLink: optional(dashboardLink),
+    description: description.nullish(),
+    isActive: optional(z.boolean()),
+  }),
+  condition: filter,
+});

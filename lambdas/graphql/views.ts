@@ -1,0 +1,154 @@
+import { randomUUID } from 'node:crypto';
+import { z } from 'zod';
+import type { Caller } from '../shared/auth/caller.ts';
+import { clearDefaultIfPointsTo, getDefaultViewId, setDefaultView } from '../shared/data/default-view.ts';
+import { assignmentLease, withLease } from '../shared/data/lease.ts';
+import { decodePageToken, encodePageToken, invalidPageToken } from '../shared/data/page-token.ts';
+import { nowIso } from '../shared/data/tables.ts';
+import {
+  deleteView,
+  getView,
+  hasViewOfDashboard,
+  pageViewsOfUser,
+  putNewView,
+  replaceView,
+  type ViewItem,
+  viewsOfUserForDashboard,
+} from '../shared/data/views.ts';
+import { ConflictError, ForbiddenError, NotFoundError } from '../shared/errors.ts';
+import { parseWith } from '../shared/validation.ts';
+import { lowercaseEmailOperands, matchesFilter, type ModelFilter } from './filter.ts';
+import { createViewArgs, DEFAULT_PAGE_SIZE, deleteArgs, idArgs, listArgs, updateViewArgs } from './inputs.ts';
+
+/**
+ * TableauView resolvers. A view is visible to its owner and to admins; the owner comes from
+ * the token (an admin may name another user). A view exists only while its user holds the
+ * dashboard in QuickSight, which only the admin portal grants and revokes, so here a view
+ * can be added only for a dashboard the user already has, and the last view of a dashboard
+ * cannot be deleted. Each change takes the same lease as the admin's assign/remove.
+ */
+export interface TableauView extends ViewItem {
+  isDefault: boolean;
+}
+
+const toTableauView = (view: ViewItem, defaultViewId: string | undefined): TableauView => ({ ...view, isDefault: view.id === defaultViewId });
+
+const NOT_YOUR_VIEW = 'Not authorized to access this view';
+const CHANGED_CONCURRENTLY = 'The view was changed by someone else. Reload and try again.';
+const CONDITION_FAILED = 'The conditional request failed';
+const LAST_VIEW =
+  "This is the user's last view of the dashboard. Removing the dashboard from a user is done in the admin portal (Remove), which also revokes access.";
+const notAssigned = (dashboardId: string, userEmail: string) =>
+  `Dashboard ${dashboardId} is not assigned to ${userEmail}. Dashboards are assigned in the admin portal.`;
+
+const readableView = async (caller: Caller, id: string): Promise<ViewItem> => {
+  const view = await getView(id);
+  if (view === undefined) throw new NotFoundError('View not found');
+  if (view.userEmail !== caller.email && !caller.isAdmin) throw new ForbiddenError(NOT_YOUR_VIEW);
+  return view;
+};
+
+const checkCondition = async (view: ViewItem | undefined, condition: ModelFilter | null | undefined) => {
+  if (condition === null || condition === undefined) return;
+  const current = view === undefined ? {} : toTableauView(view, await getDefaultViewId(view.userEmail));
+  if (!matchesFilter(current as Record<string, unknown>, lowercaseEmailOperands(condition))) throw new ConflictError(CONDITION_FAILED);
+};
+
+const userViewsKey = z.object({ id: z.string(), userEmail: z.string(), quicksightDashboardId: z.string() }).strict();
+
+export const listTableauViews = async (caller: Caller, args: unknown) => {
+  const { filter, limit, nextToken } = parseWith(listArgs, args);
+  const normalized = lowercaseEmailOperands(filter);
+  const requested = (normalized?.userEmail as { eq?: unknown } | undefined)?.eq;
+  // Always a Query on the caller's own partition; admins may name another user's.
+  const owner = caller.isAdmin && typeof requested === 'string' ? requested : caller.email;
+  const startKey = decodePageToken(nextToken, userViewsKey);
+  if (startKey !== undefined && startKey.userEmail !== owner) throw invalidPageToken();
+  const [page, defaultViewId] = await Promise.all([pageViewsOfUser(owner, limit ?? DEFAULT_PAGE_SIZE, startKey), getDefaultViewId(owner)]);
+  const items = page.items.map((view) => toTableauView(view, defaultViewId)).filter((view) => matchesFilter({ ...view }, normalized));
+  return { items, nextToken: encodePageToken(page.lastKey) };
+};
+
+export const getTableauView = async (caller: Caller, args: unknown): Promise<TableauView | null> => {
+  const { id } = parseWith(idArgs, args);
+  const view = await getView(id);
+  if (view === undefined) return null;
+  if (view.userEmail !== caller.email && !caller.isAdmin) throw new ForbiddenError(NOT_YOUR_VIEW);
+  return toTableauView(view, await getDefaultViewId(view.userEmail));
+};
+
+export const createTableauView = async (caller: Caller, args: unknown): Promise<TableauView> => {
+  const { input, condition } = parseWith(createViewArgs, args);
+  const owner = caller.isAdmin && input.userEmail !== undefined ? input.userEmail.toLowerCase() : caller.email;
+  await checkCondition(undefined, condition);
+  return withLease(assignmentLease(owner, input.quicksightDashboardId), async () => {
+    if (!(await hasViewOfDashboard(owner, input.quicksightDashboardId))) {
+      throw new ForbiddenError(notAssigned(input.quicksightDashboardId, owner));
+    }
+    const now = nowIso();
+    const view: ViewItem = {
+      id: input.id ?? randomUUID(),
+      userEmail: owner,
+      quicksightDashboardId: input.quicksightDashboardId,
+      name: input.name,
+      link: input.link,
+      companyName: input.companyName || undefined,
+      createdAt: now,
+      updatedAt: now,
+      createdBy: caller.email,
+    };
+    if (!(await putNewView(view))) throw new ConflictError('A view with this id already exists');
+    if (input.isDefault === true) await setDefaultView(owner, view.id);
+    return toTableauView(view, await getDefaultViewId(owner));
+  });
+};
+
+/** Runs `work` under the leases of both assignments, taken in a fixed order. */
+const withAssignmentLeases = async <T>(userEmail: string, dashboardIds: string[], work: () => Promise<T>): Promise<T> => {
+  const [first, ...rest] = [...new Set(dashboardIds)].sort();
+  if (first === undefined) return work();
+  return withLease(assignmentLease(userEmail, first), () => withAssignmentLeases(userEmail, rest, work));
+};
+
+export const updateTableauView = async (caller: Caller, args: unknown): Promise<TableauView> => {
+  const { input, condition } = parseWith(updateViewArgs, args);
+  const current = await readableView(caller, input.id);
+  await checkCondition(current, condition);
+  const targetDashboard = input.quicksightDashboardId ?? current.quicksightDashboardId;
+  return withAssignmentLeases(current.userEmail, [current.quicksightDashboardId, targetDashboard], async () => {
+    if (targetDashboard !== current.quicksightDashboardId) {
+      if (!(await hasViewOfDashboard(current.userEmail, targetDashboard))) {
+        throw new ForbiddenError(notAssigned(targetDashboard, current.userEmail));
+      }
+      if ((await viewsOfUserForDashboard(current.userEmail, current.quicksightDashboardId)).length <= 1) {
+        throw new ConflictError(LAST_VIEW);
+      }
+    }
+    const next: ViewItem = {
+      ...current,
+      quicksightDashboardId: targetDashboard,
+      name: input.name ?? current.name,
+      link: input.link ?? current.link,
+      companyName: input.companyName === undefined ? current.companyName : input.companyName || undefined,
+      updatedAt: nowIso(),
+    };
+    if (!(await replaceView(next, current.updatedAt))) throw new ConflictError(CHANGED_CONCURRENTLY);
+    if (input.isDefault === true) await setDefaultView(next.userEmail, next.id);
+    if (input.isDefault === false) await clearDefaultIfPointsTo(next.userEmail, next.id);
+    return toTableauView(next, await getDefaultViewId(next.userEmail));
+  });
+};
+
+export const deleteTableauView = async (caller: Caller, args: unknown): Promise<TableauView> => {
+  const { input, condition } = parseWith(deleteArgs, args);
+  const current = await readableView(caller, input.id);
+  await checkCondition(current, condition);
+  return withLease(assignmentLease(current.userEmail, current.quicksightDashboardId), async () => {
+    const siblings = await viewsOfUserForDashboard(current.userEmail, current.quicksightDashboardId);
+    if (!siblings.some((view) => view.id !== current.id)) throw new ConflictError(LAST_VIEW);
+    const defaultViewId = await getDefaultViewId(current.userEmail);
+    if (!(await deleteView(current.id, current.updatedAt))) throw new ConflictError(CHANGED_CONCURRENTLY);
+    await clearDefaultIfPointsTo(current.userEmail, current.id);
+    return toTableauView(current, defaultViewId);
+  });
+};

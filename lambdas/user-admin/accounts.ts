@@ -1,0 +1,177 @@
+import {
+  AdminAddUserToGroupCommand,
+  AdminCreateUserCommand,
+  AdminDeleteUserCommand,
+  AdminDisableUserCommand,
+  AdminEnableUserCommand,
+  AdminGetUserCommand,
+  AdminSetUserMFAPreferenceCommand,
+  AdminSetUserPasswordCommand,
+  AdminUpdateUserAttributesCommand,
+  AdminUserGlobalSignOutCommand,
+  type AdminGetUserCommandOutput,
+  ListUsersCommand,
+} from '@aws-sdk/client-cognito-identity-provider';
+import { ENV } from '../../contracts/env.ts';
+import type { ManagedUser } from '../../contracts/user-admin.ts';
+import { USERS_GROUP } from '../shared/auth/groups.ts';
+import { cognito } from '../shared/aws/cognito.ts';
+import { isAwsError } from '../shared/aws/config.ts';
+import { viewsOfUser } from '../shared/data/views.ts';
+import { emailOf, listUsersWithGroups } from '../shared/directory.ts';
+import { requireEnv } from '../shared/env.ts';
+import { ConflictError, HttpError } from '../shared/errors.ts';
+import { deleteQuickSightUser } from '../shared/quicksight.ts';
+import { removeAllViewsOfUser } from '../shared/user-views.ts';
+import { cognitoFailure, cognitoStep } from './cognito-failure.ts';
+import type { UserUpdate } from './update-rules.ts';
+
+const poolId = () => requireEnv(ENV.userPoolId);
+
+export const listManagedUsers = async (): Promise<ManagedUser[]> =>
+  (await listUsersWithGroups()).map(({ user, group }) => ({
+    username: user.Username ?? '',
+    email: emailOf(user),
+    enabled: user.Enabled ?? false,
+    status: user.UserStatus ?? 'UNKNOWN',
+    cognitoGroup: group,
+    created: user.UserCreateDate?.toISOString() ?? null,
+  }));
+
+const getUser = (email: string): Promise<AdminGetUserCommandOutput> =>
+  cognitoStep('Failed to look up the user', email, () => cognito.send(new AdminGetUserCommand({ UserPoolId: poolId(), Username: email })));
+
+/**
+ * Creates a confirmed account with the given password in the Users group, without an
+ * invitation email. The password is given as the temporary one too, so the pool's policy
+ * refuses a weak one before any account exists. A retry after a failure part-way (account
+ * left in FORCE_CHANGE_PASSWORD) finishes the creation.
+ */
+export const createUser = async (email: string, password: string): Promise<{ username: string }> => {
+  let username: string | undefined;
+  try {
+    const created = await cognito.send(
+      new AdminCreateUserCommand({
+        UserPoolId: poolId(),
+        Username: email,
+        TemporaryPassword: password,
+        MessageAction: 'SUPPRESS',
+        UserAttributes: [
+          { Name: 'email', Value: email },
+          { Name: 'email_verified', Value: 'true' },
+        ],
+      }),
+    );
+    username = created.User?.Username;
+  } catch (error) {
+    if (!isAwsError(error, 'UsernameExistsException')) throw cognitoFailure('Failed to create user', error, email);
+    const existing = await getUser(email);
+    if (existing.UserStatus !== 'FORCE_CHANGE_PASSWORD') throw new ConflictError('User already exists', { userEmail: email });
+    username = existing.Username;
+  }
+  await cognitoStep('Failed to set the password', email, () =>
+    cognito.send(new AdminSetUserPasswordCommand({ UserPoolId: poolId(), Username: email, Password: password, Permanent: true })),
+  );
+  await cognitoStep('Failed to add the user to the Users group', email, () =>
+    cognito.send(new AdminAddUserToGroupCommand({ UserPoolId: poolId(), Username: email, GroupName: USERS_GROUP })),
+  );
+  return { username: username ?? email };
+};
+
+const emailInUse = async (email: string): Promise<boolean> => {
+  const result = await cognitoStep('Failed to check the new email', email, () =>
+    cognito.send(new ListUsersCommand({ UserPoolId: poolId(), Filter: `email = "${email.replace(/["\\]/g, '')}"`, Limit: 1 })),
+  );
+  return (result.Users?.length ?? 0) > 0;
+};
+
+/**
+ * Changes email and/or password. Everything that can refuse the change is checked before
+ * anything is written. Dashboards are assigned under the email (and QuickSight users are
+ * named by it), so an email change waits until the user has none.
+ */
+export const updateUser = async (email: string, update: UserUpdate): Promise<string[]> => {
+  await getUser(email);
+  if (update.newEmail !== undefined) {
+    if (await emailInUse(update.newEmail)) throw new ConflictError('Email already exists', { userEmail: email });
+    if ((await viewsOfUser(email)).length > 0) {
+      throw new ConflictError('Cannot change the email of a user who has dashboards assigned', {
+        userEmail: email,
+        suggestion: 'Remove the dashboards from the user first, then assign them again after the change.',
+      });
+    }
+  }
+  const changed: string[] = [];
+  if (update.newPassword !== undefined) {
+    const password = update.newPassword;
+    await cognitoStep('Failed to update user', email, () =>
+      cognito.send(new AdminSetUserPasswordCommand({ UserPoolId: poolId(), Username: email, Password: password, Permanent: true })),
+    );
+    changed.push('password');
+  }
+  if (update.newEmail !== undefined) {
+    const newEmail = update.newEmail;
+    await cognitoStep('Failed to update user', email, () =>
+      cognito.send(
+        new AdminUpdateUserAttributesCommand({
+          UserPoolId: poolId(),
+          Username: email,
+          UserAttributes: [
+            { Name: 'email', Value: newEmail },
+            { Name: 'email_verified', Value: 'true' },
+          ],
+        }),
+      ),
+    );
+    changed.push('email');
+  }
+  return changed;
+};
+
+export const enableUser = async (email: string): Promise<void> => {
+  await cognitoStep('Failed to enable user', email, () => cognito.send(new AdminEnableUserCommand({ UserPoolId: poolId(), Username: email })));
+};
+
+/** Disables the account and ends its sessions everywhere (its tokens stop working at once). */
+export const disableUser = async (email: string): Promise<void> => {
+  await cognitoStep('Failed to disable user', email, () => cognito.send(new AdminDisableUserCommand({ UserPoolId: poolId(), Username: email })));
+  await cognitoStep('Failed to sign the user out', email, () =>
+    cognito.send(new AdminUserGlobalSignOutCommand({ UserPoolId: poolId(), Username: email })),
+  );
+};
+
+/**
+ * Deletes an account: its views, then its QuickSight user (a failure there is tolerated, as
+ * the spec says, and reported), then the account itself.
+ */
+export const deleteUser = async (email: string): Promise<{ removedViews: number; quicksightUser: string }> => {
+  await getUser(email);
+  const removedViews = await removeAllViewsOfUser(email);
+  let quicksightUser: string;
+  try {
+    quicksightUser = await deleteQuickSightUser(email);
+  } catch (error) {
+    quicksightUser = `not removed: ${error instanceof HttpError ? error.message : 'QuickSight call failed'}`;
+  }
+  await cognitoStep('Failed to delete user', email, () => cognito.send(new AdminDeleteUserCommand({ UserPoolId: poolId(), Username: email })));
+  return { removedViews, quicksightUser };
+};
+
+/**
+ * Removes the user's authenticator and ends their sessions: the pool requires MFA, so their
+ * next sign-in sets up a new one.
+ */
+export const resetUserMfa = async (email: string): Promise<void> => {
+  await cognitoStep('Failed to reset MFA', email, () =>
+    cognito.send(
+      new AdminSetUserMFAPreferenceCommand({
+        UserPoolId: poolId(),
+        Username: email,
+        SoftwareTokenMfaSettings: { Enabled: false, PreferredMfa: false },
+      }),
+    ),
+  );
+  await cognitoStep('Failed to sign the user out', email, () =>
+    cognito.send(new AdminUserGlobalSignOutCommand({ UserPoolId: poolId(), Username: email })),
+  );
+};

@@ -1,0 +1,75 @@
+import type { Logger } from '@aws-lambda-powertools/logger';
+import type { UserAdminRequest } from '../../contracts/user-admin.ts';
+import { audited } from '../shared/audit.ts';
+import type { Caller } from '../shared/auth/caller.ts';
+import { readAuditPage } from '../shared/data/audit.ts';
+import { assertMayManage } from '../shared/protection.ts';
+import { createUser, deleteUser, disableUser, enableUser, listManagedUsers, resetUserMfa, updateUser } from './accounts.ts';
+import { checkUserUpdate } from './update-rules.ts';
+
+/** Runs one validated action of the user management function; mutations are audited. */
+export const runUserAdminAction = async (request: UserAdminRequest, caller: Caller, logger: Logger): Promise<unknown> => {
+  const audit = <T>(target: string, work: () => Promise<T>, describe?: (result: T) => string | null) =>
+    audited(logger, { caller, action: request.action, target }, work, describe);
+
+  switch (request.action) {
+    case 'GET_USERS':
+      return { users: await listManagedUsers() };
+
+    case 'CREATE_USER': {
+      const email = request.userEmail.toLowerCase();
+      return audit(email, async () => ({ message: 'User created successfully', user: { email, ...(await createUser(email, request.password)) } }));
+    }
+
+    case 'UPDATE_USER': {
+      const email = request.userEmail.toLowerCase();
+      const update = checkUserUpdate(email, request);
+      return audit(
+        email,
+        async () => ({ message: 'User updated successfully', updated: await updateUser(email, update) }),
+        (result) => `changed: ${result.updated.join(', ')}${update.newEmail ? ` (new email ${update.newEmail})` : ''}`,
+      );
+    }
+
+    case 'ENABLE_USER': {
+      const email = request.userEmail.toLowerCase();
+      return audit(email, async () => {
+        await enableUser(email);
+        return { message: 'User enabled successfully' };
+      });
+    }
+
+    case 'DISABLE_USER': {
+      const email = request.userEmail.toLowerCase();
+      return audit(email, async () => {
+        await assertMayManage(caller, email, 'disable');
+        await disableUser(email);
+        return { message: 'User disabled successfully' };
+      });
+    }
+
+    case 'DELETE_USER': {
+      const email = request.userEmail.toLowerCase();
+      return audit(
+        email,
+        async () => {
+          await assertMayManage(caller, email, 'delete');
+          return { message: 'User deleted successfully', ...(await deleteUser(email)) };
+        },
+        (result) => `views removed: ${result.removedViews}; QuickSight user: ${result.quicksightUser}`,
+      );
+    }
+
+    case 'RESET_USER_MFA': {
+      const email = request.userEmail.toLowerCase();
+      return audit(email, async () => {
+        await assertMayManage(caller, email, 'resetMfa');
+        await resetUserMfa(email);
+        return { message: 'MFA reset. The user sets up a new authenticator at their next sign-in.' };
+      });
+    }
+
+    case 'GET_AUDIT_LOG':
+      return readAuditPage(request.limit, request.nextToken);
+  }
+};

@@ -1,0 +1,191 @@
+import { randomUUID } from 'node:crypto';
+import {
+  CognitoIdentityProviderClient,
+  GetUserCommand,
+  NotAuthorizedException,
+  type UserType,
+} from '@aws-sdk/client-cognito-identity-provider';
+import { QuickSightClient } from '@aws-sdk/client-quicksight';
+import { SESv2Client } from '@aws-sdk/client-sesv2';
+import type { APIGatewayProxyEventV2, APIGatewayProxyStructuredResultV2, Context } from 'aws-lambda';
+import { mockClient } from 'aws-sdk-client-mock';
+import { decodeJwt } from 'jose';
+import { CLIENT_ID, POOL_ID, REGION, createSigner, type TestSigner, type TokenOptions } from './tokens.ts';
+import { startTestDynamo, type TestDynamo } from './dynamo.ts';
+
+export const ORIGIN = 'https://portal.example.com';
+export const ACCOUNT_ID = '123456789012';
+
+export interface TestAccount {
+  username: string;
+  email: string;
+  groups: string[];
+  /** Whether the account has an authenticator enabled (GET_MFA_STATUS). */
+  mfa?: boolean;
+}
+
+export const account = (email: string, groups: string[], mfa = true): TestAccount => ({ username: randomUUID(), email, groups, mfa });
+
+export const ADMIN = account('admin@example.com', ['Admins']);
+export const OTHER_ADMIN = account('second.admin@example.com', ['Admins']);
+export const USER = account('user@example.com', ['Users']);
+export const OTHER_USER = account('other.user@example.com', ['Users']);
+
+/** A Cognito directory entry as ListUsers / ListUsersInGroup return it. */
+export const directoryUser = (a: TestAccount, extra: Partial<UserType> = {}): UserType => ({
+  Username: a.username,
+  Attributes: [
+    { Name: 'sub', Value: a.username },
+    { Name: 'email', Value: a.email },
+  ],
+  Enabled: true,
+  UserStatus: 'CONFIRMED',
+  UserCreateDate: new Date('2025-01-02T03:04:05Z'),
+  ...extra,
+});
+
+type Handler = (event: never, context: Context) => Promise<unknown>;
+
+export interface CallOptions {
+  token?: string;
+  body?: unknown;
+  /** Sent as is instead of JSON-encoding `body`. */
+  rawBody?: string;
+  method?: 'GET' | 'POST' | 'OPTIONS';
+  headers?: Record<string, string>;
+}
+
+export interface CallResult {
+  status: number;
+  headers: Record<string, string | number | boolean>;
+  body: Record<string, unknown>;
+}
+
+export const functionUrlEvent = ({ token, body, rawBody, method = 'POST', headers = {} }: CallOptions): APIGatewayProxyEventV2 => ({
+  version: '2.0',
+  routeKey: '$default',
+  rawPath: '/',
+  rawQueryString: '',
+  headers: {
+    'content-type': 'application/json',
+    origin: ORIGIN,
+    ...(token === undefined ? {} : { authorization: `Bearer ${token}` }),
+    ...headers,
+  },
+  requestContext: {
+    accountId: 'anonymous',
+    apiId: 'test',
+    domainName: 'test.lambda-url.us-east-2.on.aws',
+    domainPrefix: 'test',
+    http: { method, path: '/', protocol: 'HTTP/1.1', sourceIp: '127.0.0.1', userAgent: 'vitest' },
+    requestId: randomUUID(),
+    routeKey: '$default',
+    stage: '$default',
+    time: new Date().toISOString(),
+    timeEpoch: Date.now(),
+  },
+  body: rawBody ?? (body === undefined ? undefined : JSON.stringify(body)),
+  isBase64Encoded: false,
+});
+
+export const lambdaContext = (): Context =>
+  ({ awsRequestId: randomUUID(), functionName: 'test', functionVersion: '$LATEST', memoryLimitInMB: '256' }) as Context;
+
+export const invoke = async (handler: Handler, options: CallOptions): Promise<CallResult> => {
+  const result = (await handler(functionUrlEvent(options) as never, lambdaContext())) as APIGatewayProxyStructuredResultV2;
+  return {
+    status: result.statusCode ?? 0,
+    headers: (result.headers ?? {}) as CallResult['headers'],
+    body: result.body ? (JSON.parse(result.body) as Record<string, unknown>) : {},
+  };
+};
+
+/**
+ * Everything a handler test needs: tokens signed by a key published through COGNITO_JWKS,
+ * an in-memory DynamoDB with the product's tables, and mocked Cognito, QuickSight and SES
+ * whose GetUser answers for the accounts registered here (the liveness check).
+ */
+export interface Harness {
+  signer: TestSigner;
+  dynamo: TestDynamo;
+  cognito: ReturnType<typeof mockClient<CognitoIdentityProviderClient>>;
+  quicksight: ReturnType<typeof mockClient<QuickSightClient>>;
+  ses: ReturnType<typeof mockClient<SESv2Client>>;
+  /** Accounts whose sessions GetUser accepts. */
+  accounts: Map<string, TestAccount>;
+  token(account: TestAccount, options?: TokenOptions): Promise<string>;
+  /** Resets every mock and the accounts, with fresh tables: call before each test. */
+  reset(): Promise<void>;
+  close(): Promise<void>;
+}
+
+export const startHarness = async (extraEnv: Record<string, string> = {}): Promise<Harness> => {
+  const signer = await createSigner();
+  const dynamo = await startTestDynamo();
+  Object.assign(process.env, {
+    AWS_REGION: REGION,
+    AWS_ACCESS_KEY_ID: 'test',
+    AWS_SECRET_ACCESS_KEY: 'test',
+    USER_POOL_ID: POOL_ID,
+    USER_POOL_CLIENT_ID: CLIENT_ID,
+    COGNITO_JWKS: signer.jwks,
+    DYNAMODB_ENDPOINT: dynamo.endpoint,
+    QUICKSIGHT_ACCOUNT_ID: ACCOUNT_ID,
+    QUICKSIGHT_NAMESPACE: 'default',
+    EMBED_SESSION_MINUTES: '60',
+    ALLOWED_ORIGINS: ORIGIN,
+    SUPPORT_FROM_ADDRESS: 'no-reply@portal.example.com',
+    SUPPORT_TO_ADDRESS: 'support@portal.example.com',
+    POWERTOOLS_LOG_LEVEL: 'SILENT',
+    ...extraEnv,
+  });
+  const cognito = mockClient(CognitoIdentityProviderClient);
+  const quicksight = mockClient(QuickSightClient);
+  const ses = mockClient(SESv2Client);
+  const accounts = new Map<string, TestAccount>();
+
+  const acceptSessions = () =>
+    cognito.on(GetUserCommand).callsFake((input: { AccessToken?: string }) => {
+      const username = String(decodeJwt(input.AccessToken ?? '').username);
+      const known = accounts.get(username);
+      if (known === undefined) throw new NotAuthorizedException({ message: 'Access Token has been revoked', $metadata: {} });
+      return {
+        Username: known.username,
+        UserAttributes: [
+          { Name: 'sub', Value: known.username },
+          { Name: 'email', Value: known.email },
+        ],
+        UserMFASettingList: known.mfa ? ['SOFTWARE_TOKEN_MFA'] : [],
+        PreferredMfaSetting: known.mfa ? 'SOFTWARE_TOKEN_MFA' : undefined,
+      };
+    });
+
+  const harness: Harness = {
+    signer,
+    dynamo,
+    cognito,
+    quicksight,
+    ses,
+    accounts,
+    token: (a, options) => {
+      accounts.set(a.username, a);
+      return signer.accessToken(a, options);
+    },
+    async reset() {
+      cognito.reset();
+      quicksight.reset();
+      ses.reset();
+      accounts.clear();
+      acceptSessions();
+      await dynamo.freshTables();
+    },
+    async close() {
+      cognito.restore();
+      quicksight.restore();
+      ses.restore();
+      await dynamo.close();
+    },
+  };
+  await harness.reset();
+  return harness;
+};
