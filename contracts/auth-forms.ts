@@ -1,22 +1,22 @@
 /**
- * Form schemas of the sign-in, sign-up, password-reset and MFA-code screens, built with
- * `zod/mini` from the same rules as `fields.ts`. These screens are the first thing a visitor
- * loads, so they avoid the full zod build (about 20 KB gzip) and stay within the sign-in
- * budget; zod/mini schemas are ordinary zod schemas to every consumer.
+ * Form schemas of the sign-up, password-reset and MFA-code screens, built with `zod/mini`
+ * from the rules of `rules.ts` (the sign-in page applies the same rule functions directly,
+ * to load no schema library at all). zod/mini schemas are ordinary zod schemas to every
+ * consumer.
  */
 import * as z from 'zod/mini';
-import { MAX_EMAIL_LENGTH, MESSAGES, MFA_CODE_PATTERN, SIMPLE_EMAIL_PATTERN } from './rules.ts';
+import { MESSAGES, MFA_CODE_PATTERN, signInEmailProblem, signInPasswordProblem } from './rules.ts';
 
-export const emailField = z.string().check(
-  z.trim(),
-  z.minLength(1, MESSAGES.emailRequired),
-  z.maxLength(MAX_EMAIL_LENGTH, MESSAGES.emailInvalid),
-  z.regex(SIMPLE_EMAIL_PATTERN, MESSAGES.emailInvalid),
-);
+/** A check applying one plain `problem` function of `rules.ts`. */
+const fromRule = (problem: (value: string) => string | undefined) =>
+  z.superRefine<string>((value, ctx) => {
+    const message = problem(value);
+    if (message) ctx.addIssue({ code: 'custom', message, input: value });
+  });
 
-export const passwordField = z
-  .string()
-  .check(z.minLength(1, MESSAGES.passwordRequired), z.minLength(8, MESSAGES.passwordMin));
+export const emailField = z.string().check(z.trim(), fromRule(signInEmailProblem));
+
+export const passwordField = z.string().check(fromRule(signInPasswordProblem));
 
 export const mfaCodeField = z.string().check(z.regex(MFA_CODE_PATTERN, MESSAGES.mfaCode));
 

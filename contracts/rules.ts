@@ -62,3 +62,24 @@ export const PASSWORD_REQUIREMENTS = [
 
 /** Six digits, nothing else. */
 export const MFA_CODE_PATTERN = /^\d{6}$/;
+
+/** Sign-in and sign-up password length (the identity provider enforces the full policy). */
+export const PASSWORD_MIN_LENGTH = 8;
+
+/**
+ * The user portal's email rule as a plain function (required, then shape), so the sign-in
+ * page can check it without a schema library; `auth-forms.ts` builds its schema from it.
+ */
+export function signInEmailProblem(value: string): string | undefined {
+  const email = value.trim();
+  if (!email) return MESSAGES.emailRequired;
+  if (email.length > MAX_EMAIL_LENGTH || !SIMPLE_EMAIL_PATTERN.test(email)) return MESSAGES.emailInvalid;
+  return undefined;
+}
+
+/** The sign-in, sign-up and reset password rule: required, then at least 8 characters. */
+export function signInPasswordProblem(value: string): string | undefined {
+  if (!value) return MESSAGES.passwordRequired;
+  if (value.length < PASSWORD_MIN_LENGTH) return MESSAGES.passwordMin;
+  return undefined;
+}

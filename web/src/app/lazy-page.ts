@@ -4,10 +4,12 @@ import { lazy, type ComponentType } from 'react';
 export const CHUNK_LOAD_TIMEOUT_MS = 120_000;
 
 /** React.lazy for a route module, failing after the chunk time-out instead of waiting forever. */
-export function lazyPage<P extends object>(load: () => Promise<{ default: ComponentType<P> }>) {
+// `any` as in React.lazy's own signature: a page may take any props.
+// eslint-disable-next-line @typescript-eslint/no-explicit-any
+export function lazyPage<T extends ComponentType<any>>(load: () => Promise<{ default: T }>) {
   return lazy(
     () =>
-      new Promise<{ default: ComponentType<P> }>((resolve, reject) => {
+      new Promise<{ default: T }>((resolve, reject) => {
         const timer = setTimeout(() => reject(new Error('Loading the page timed out.')), CHUNK_LOAD_TIMEOUT_MS);
         load().then(
           (module) => {

@@ -1,10 +1,72 @@
-import { runtimeConfigSchema, type RuntimeConfig } from '../../../contracts/config.ts';
+import type { RuntimeConfig } from '../../../contracts/config.ts';
 
 export type { RuntimeConfig };
 
 /** Thrown when /config.json is missing or does not match the contract. */
 export class ConfigError extends Error {
   override readonly name = 'ConfigError';
+}
+
+const FUNCTION_NAMES = ['embed', 'quicksightAdmin', 'userAdmin', 'mfa', 'contact'] as const;
+
+const isRecord = (value: unknown): value is Record<string, unknown> =>
+  typeof value === 'object' && value !== null && !Array.isArray(value);
+
+const isUrl = (value: unknown): value is string => {
+  if (typeof value !== 'string') return false;
+  try {
+    const url = new URL(value.trim());
+    return (url.protocol === 'https:' || url.protocol === 'http:') && url.hostname !== '';
+  } catch {
+    return false;
+  }
+};
+
+/**
+ * Checks /config.json against `contracts/config.ts`. The rules are applied by hand here
+ * because loading zod before the sign-in page would cost about 14 KB gzip of its 108 KB
+ * budget; test/web/config.test.ts proves this check and the contract's schema agree.
+ * URLs must be http(s): they become request targets and link addresses.
+ */
+export function parseRuntimeConfig(value: unknown): RuntimeConfig {
+  const problems: string[] = [];
+  const text = (source: Record<string, unknown>, key: string, path = key) => {
+    const field = source[key];
+    if (typeof field !== 'string' || field.length === 0) problems.push(`${path}: expected a non-empty string`);
+    return typeof field === 'string' ? field : '';
+  };
+  const url = (source: Record<string, unknown>, key: string, path = key) => {
+    const field = source[key];
+    if (!isUrl(field)) problems.push(`${path}: Invalid URL`);
+    return typeof field === 'string' ? field : '';
+  };
+  const optionalUrl = (source: Record<string, unknown>, key: string) =>
+    source[key] === undefined ? undefined : url(source, key);
+
+  if (!isRecord(value)) throw new ConfigError('The configuration is invalid (config: expected an object).');
+  const userPoolId = text(value, 'userPoolId');
+  if (userPoolId && !userPoolId.includes('_')) problems.push('userPoolId: Invalid user pool id provided.');
+  const functionsSource = isRecord(value.functions) ? value.functions : {};
+  if (!isRecord(value.functions)) problems.push('functions: expected an object');
+  const functions = Object.fromEntries(
+    FUNCTION_NAMES.map((name) => [name, url(functionsSource, name, `functions.${name}`)]),
+  ) as RuntimeConfig['functions'];
+  const config: RuntimeConfig = {
+    productName: text(value, 'productName'),
+    region: text(value, 'region'),
+    userPoolId,
+    userPoolClientId: text(value, 'userPoolClientId'),
+    graphqlUrl: url(value, 'graphqlUrl'),
+    functions,
+  };
+  const cognitoEndpoint = optionalUrl(value, 'cognitoEndpoint');
+  const marketingSiteUrl = optionalUrl(value, 'marketingSiteUrl');
+  if (problems.length > 0) throw new ConfigError(`The configuration is invalid (${problems.join('; ')}).`);
+  return {
+    ...config,
+    ...(cognitoEndpoint ? { cognitoEndpoint } : {}),
+    ...(marketingSiteUrl ? { marketingSiteUrl } : {}),
+  };
 }
 
 /**
@@ -27,10 +89,5 @@ export async function loadConfig(fetchImpl: typeof fetch = fetch): Promise<Runti
   } catch {
     throw new ConfigError('The configuration is not valid JSON.');
   }
-  const parsed = runtimeConfigSchema.safeParse(body);
-  if (!parsed.success) {
-    const problems = parsed.error.issues.map((issue) => `${issue.path.join('.') || 'config'}: ${issue.message}`);
-    throw new ConfigError(`The configuration is invalid (${problems.join('; ')}).`);
-  }
-  return parsed.data;
+  return parseRuntimeConfig(body);
 }

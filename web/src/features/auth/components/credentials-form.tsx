@@ -1,8 +1,15 @@
 import type { ReactNode } from 'react';
-import { signInFormSchema, type SignInForm } from '../../../../../contracts/auth-forms.ts';
+import { signInEmailProblem, signInPasswordProblem } from '../../../../../contracts/rules.ts';
 import { Button } from '../../../components/button.tsx';
 import { TextField } from '../../../components/text-field.tsx';
-import { useSchemaForm } from '../../../lib/forms/use-schema-form.ts';
+import { useRuleForm } from '../../../lib/forms/use-rule-form.ts';
+
+export interface SignInForm extends Record<string, string> {
+  email: string;
+  password: string;
+}
+
+const SIGN_IN_RULES = { email: signInEmailProblem, password: signInPasswordProblem };
 
 export interface CredentialsLabels {
   readonly email: string;
@@ -21,10 +28,15 @@ export interface CredentialsFormProps {
 }
 
 export function CredentialsForm({ labels, onSubmit, onIntent, extra }: CredentialsFormProps) {
-  const { field, handleSubmit, errors, isSubmitting } = useSchemaForm(signInFormSchema, { email: '', password: '' });
+  const { field, handleSubmit, errors, isSubmitting } = useRuleForm<SignInForm>(SIGN_IN_RULES, { email: '', password: '' });
 
   return (
-    <form className="stack" noValidate onSubmit={handleSubmit(onSubmit)} onFocus={onIntent}>
+    <form
+      className="stack"
+      noValidate
+      onSubmit={handleSubmit((values) => onSubmit({ email: values.email.trim(), password: values.password }))}
+      onFocus={onIntent}
+    >
       <TextField
         label={labels.email}
         type="email"

@@ -3,15 +3,9 @@ import { Alert } from '../../../components/alert.tsx';
 import { Button } from '../../../components/button.tsx';
 import { Spinner } from '../../../components/spinner.tsx';
 import type { MfaSetupDriver } from '../../../lib/auth/types.ts';
+import { POPULAR_AUTHENTICATOR_APPS } from '../popular-apps.ts';
 import { isCompleteMfaCode, MfaCodeField } from './mfa-code-field.tsx';
 import { QrCode, totpUri } from './qr-code.tsx';
-
-export const POPULAR_AUTHENTICATOR_APPS = [
-  'Google Authenticator',
-  'Microsoft Authenticator',
-  'Authy',
-  '1Password',
-] as const;
 
 export interface MfaSetupWizardProps {
   /** Where the secret comes from and the code goes to (Cognito or the MFA function). */

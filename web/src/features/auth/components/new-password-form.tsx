@@ -1,12 +1,11 @@
-import * as z from 'zod/mini';
-import { passwordField } from '../../../../../contracts/auth-forms.ts';
+import { signInPasswordProblem } from '../../../../../contracts/rules.ts';
 import { Alert } from '../../../components/alert.tsx';
 import { Button } from '../../../components/button.tsx';
 import { TextField } from '../../../components/text-field.tsx';
-import { useSchemaForm } from '../../../lib/forms/use-schema-form.ts';
+import { useRuleForm } from '../../../lib/forms/use-rule-form.ts';
 import { SIGN_IN_MESSAGES } from '../sign-in-messages.ts';
 
-const newPasswordSchema = z.object({ password: passwordField });
+const NEW_PASSWORD_RULES = { password: signInPasswordProblem };
 
 export interface NewPasswordFormProps {
   readonly onSubmit: (password: string) => Promise<void>;
@@ -16,7 +15,7 @@ export interface NewPasswordFormProps {
 
 /** The new-password-required step (an account whose password was set by an administrator). */
 export function NewPasswordForm({ onSubmit, onCancel, error }: NewPasswordFormProps) {
-  const { field, handleSubmit, errors, isSubmitting } = useSchemaForm(newPasswordSchema, { password: '' });
+  const { field, handleSubmit, errors, isSubmitting } = useRuleForm(NEW_PASSWORD_RULES, { password: '' });
 
   return (
     <form className="stack" noValidate onSubmit={handleSubmit(({ password }) => onSubmit(password))}>

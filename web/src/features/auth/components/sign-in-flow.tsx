@@ -1,10 +1,9 @@
 import { lazy, Suspense, useCallback, useRef, useState, type ReactNode } from 'react';
-import type { SignInForm } from '../../../../../contracts/auth-forms.ts';
 import { Alert } from '../../../components/alert.tsx';
 import { Button } from '../../../components/button.tsx';
 import { Spinner } from '../../../components/spinner.tsx';
 import { useAuth } from '../../../lib/auth/auth-context.ts';
-import type { AuthSession, SignInResult } from '../../../lib/auth/types.ts';
+import { AuthError, type AuthSession, type SignInResult } from '../../../lib/auth/types.ts';
 import {
   accessDeniedMessage,
   hasAnyGroup,
@@ -13,7 +12,7 @@ import {
   signInProblem,
   type Privilege,
 } from '../sign-in-messages.ts';
-import { CredentialsForm, type CredentialsLabels } from './credentials-form.tsx';
+import { CredentialsForm, type CredentialsLabels, type SignInForm } from './credentials-form.tsx';
 import { MfaCodeForm } from './mfa-code-form.tsx';
 import { NewPasswordForm } from './new-password-form.tsx';
 
@@ -38,7 +37,12 @@ export interface SignInFlowProps {
   readonly redirectText?: string;
   /** The account is signed in and in one of the groups: redirect. */
   readonly onSignedIn: (session: AuthSession) => void;
+  /** Shown instead of the library's text when the sign-in needs a step this portal does not offer. */
+  readonly unsupportedStepMessage?: string;
 }
+
+/** Failures of the identity service for a challenge the portal does not support (SMS, custom). */
+const UNSUPPORTED_STEP_CODES: readonly string[] = ['InvalidMfaMethod', 'UnsupportedChallenge'];
 
 type Stage = 'credentials' | 'totp' | 'setup' | 'newPassword';
 
@@ -56,6 +60,7 @@ export function SignInFlow({
   footer,
   redirectText,
   onSignedIn,
+  unsupportedStepMessage,
 }: SignInFlowProps) {
   const auth = useAuth();
   const [stage, setStage] = useState<Stage>('credentials');
@@ -101,13 +106,14 @@ export function SignInFlow({
 
   const submitCredentials = async (values: SignInForm) => {
     credentials.current = values;
-    setAccountEmail(values.email.trim());
+    setAccountEmail(values.email);
     setAlreadySignedIn(false);
     try {
-      await follow(await auth.signIn(values.email.trim(), values.password));
+      await follow(await auth.signIn(values.email, values.password));
     } catch (failure) {
       const problem = signInProblem(failure);
-      setError(problem.message);
+      const unsupported = failure instanceof AuthError && UNSUPPORTED_STEP_CODES.includes(failure.code);
+      setError(unsupported && unsupportedStepMessage ? unsupportedStepMessage : problem.message);
       setAlreadySignedIn(problem.alreadySignedIn);
     }
   };

@@ -1,0 +1,101 @@
+/**
+ * Script budget of the SPA. Builds the web app with Vite into a temporary folder and reads
+ * the manifest to follow which chunks each route loads: an entry plus everything it imports
+ * statically. Sizes are gzip at zlib's default level, as Vite reports them (1 KB = 1000 B).
+ */
+import { mkdtemp, readFile, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { gzipSync } from 'node:zlib';
+import { build } from 'vite';
+import type { BenchRow } from './types.ts';
+
+interface ManifestChunk {
+  readonly file: string;
+  readonly isEntry?: boolean;
+  readonly isDynamicEntry?: boolean;
+  readonly imports?: readonly string[];
+  readonly dynamicImports?: readonly string[];
+}
+type Manifest = Record<string, ManifestChunk>;
+
+const SIGN_IN_BUDGET_KB = 108;
+const repoRoot = fileURLToPath(new URL('..', import.meta.url));
+
+/** Manifest keys are paths relative to the web root. */
+export const ROUTE_MODULES = {
+  signIn: 'src/features/auth/routes/login-page.tsx',
+  dashboard: 'src/features/dashboard/routes/home-page.tsx',
+  admin: 'src/features/admin/admin-app.tsx',
+  identityLibrary: 'src/lib/auth/cognito-service.ts',
+} as const;
+
+/** The files a chunk loads before it runs: itself and its static imports, transitively. */
+export function staticClosure(manifest: Manifest, key: string): Set<string> {
+  const files = new Set<string>();
+  const visit = (current: string) => {
+    const chunk = manifest[current];
+    if (!chunk) throw new Error(`${current} is not in the Vite manifest`);
+    if (files.has(chunk.file)) return;
+    files.add(chunk.file);
+    for (const imported of chunk.imports ?? []) visit(imported);
+  };
+  visit(key);
+  return files;
+}
+
+const entryKey = (manifest: Manifest) => {
+  const key = Object.keys(manifest).find((k) => manifest[k]?.isEntry);
+  if (!key) throw new Error('The Vite manifest has no entry chunk');
+  return key;
+};
+
+const kb = (bytes: number) => `${(bytes / 1000).toFixed(1)} KB`;
+
+export async function run(): Promise<BenchRow[]> {
+  const outDir = await mkdtemp(join(tmpdir(), 'bundle-bench-'));
+  try {
+    await build({
+      configFile: join(repoRoot, 'web/vite.config.ts'),
+      logLevel: 'silent',
+      build: { outDir, emptyOutDir: true, manifest: true },
+    });
+    const manifest = JSON.parse(await readFile(join(outDir, '.vite/manifest.json'), 'utf8')) as Manifest;
+    const sizes = new Map<string, number>();
+    const gzipSize = async (file: string) => {
+      const cached = sizes.get(file);
+      if (cached !== undefined) return cached;
+      const size = gzipSync(await readFile(join(outDir, file))).length;
+      sizes.set(file, size);
+      return size;
+    };
+    const total = async (files: Iterable<string>) => {
+      let sum = 0;
+      for (const file of files) sum += await gzipSize(file);
+      return sum;
+    };
+
+    const initial = staticClosure(manifest, entryKey(manifest));
+    const signIn = new Set([...initial, ...staticClosure(manifest, ROUTE_MODULES.signIn)]);
+    /** What a route adds on top of the sign-in page's scripts. */
+    const added = (key: string) => [...staticClosure(manifest, key)].filter((file) => !signIn.has(file));
+
+    const signInBytes = await total(signIn);
+    const identityBytes = await total(added(ROUTE_MODULES.identityLibrary));
+    return [
+      {
+        area: 'web',
+        metric: 'sign-in route initial JS (gzip)',
+        value: kb(signInBytes),
+        target: `<= ${SIGN_IN_BUDGET_KB} KB`,
+        ok: signInBytes <= SIGN_IN_BUDGET_KB * 1000,
+      },
+      { area: 'web', metric: 'identity library, fetched on first focus or stored session (gzip)', value: kb(identityBytes) },
+      { area: 'web', metric: 'dashboard page chunk, lazy (gzip)', value: kb(await total(added(ROUTE_MODULES.dashboard))) },
+      { area: 'web', metric: 'admin portal chunk, lazy (gzip)', value: kb(await total(added(ROUTE_MODULES.admin))) },
+    ];
+  } finally {
+    await rm(outDir, { recursive: true, force: true });
+  }
+}

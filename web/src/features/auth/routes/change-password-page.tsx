@@ -1,0 +1,20 @@
+import { Link } from 'react-router';
+import { paths } from '../../../app/paths.ts';
+import { AuthLayout } from '../../../components/layout/auth-layout.tsx';
+import { useConfig } from '../../../lib/config-context.tsx';
+import { ResetPasswordCard } from '../components/reset-password-card.tsx';
+
+/** /change-password: the Forgot password? link starts a reset here. */
+export default function ChangePasswordPage() {
+  const { productName } = useConfig();
+  return (
+    <AuthLayout productTitle={productName}>
+      <div className="stack">
+        <ResetPasswordCard bare />
+        <p className="auth-links">
+          <Link to={paths.login}>Back to Login</Link>
+        </p>
+      </div>
+    </AuthLayout>
+  );
+}

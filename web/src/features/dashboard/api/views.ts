@@ -1,0 +1,78 @@
+import { z } from 'zod';
+import type { GraphqlClient } from '../../../lib/graphql.ts';
+
+export const LIST_TABLEAU_VIEWS = /* GraphQL */ `
+  query ListTableauViews($filter: ModelTableauViewFilterInput, $limit: Int, $nextToken: String) {
+    listTableauViews(filter: $filter, limit: $limit, nextToken: $nextToken) {
+      items {
+        id
+        name
+        createdBy
+        userEmail
+        quicksightDashboardId
+        isDefault
+        createdAt
+        updatedAt
+      }
+      nextToken
+    }
+  }
+`;
+
+const viewSchema = z.object({
+  id: z.string(),
+  name: z.string().nullish(),
+  createdBy: z.string().nullish(),
+  userEmail: z.string().nullish(),
+  quicksightDashboardId: z.string().nullish(),
+  isDefault: z.boolean().nullish(),
+  createdAt: z.string().nullish(),
+  updatedAt: z.string().nullish(),
+});
+
+const listViewsSchema = z.object({
+  listTableauViews: z.object({ items: z.array(viewSchema.nullable()), nextToken: z.string().nullish() }),
+});
+
+export interface DashboardView {
+  readonly id: string;
+  readonly name: string;
+  readonly quicksightDashboardId: string | null;
+  readonly isDefault: boolean;
+}
+
+/**
+ * The signed-in user's saved views (first page only, as the spec says). Views with a blank
+ * name are dropped. A failure is logged and gives an empty list.
+ */
+export async function listDashboardViews(client: GraphqlClient, loginId: string): Promise<DashboardView[]> {
+  try {
+    const data = await client.query(
+      LIST_TABLEAU_VIEWS,
+      { filter: { userEmail: { eq: loginId.toLowerCase() } } },
+      listViewsSchema,
+    );
+    return data.listTableauViews.items.flatMap((item) =>
+      item && item.name?.trim()
+        ? [
+            {
+              id: item.id,
+              name: item.name.trim(),
+              quicksightDashboardId: item.quicksightDashboardId ?? null,
+              isDefault: item.isDefault === true,
+            },
+          ]
+        : [],
+    );
+  } catch (error) {
+    console.error('Error fetching dashboard views:', error instanceof Error ? error.message : error);
+    return [];
+  }
+}
+
+export const SELECTED_VIEW_KEY = 'selectedDashboardId';
+
+/** The stored choice, then the default view, then the first. */
+export function chooseView(views: readonly DashboardView[], storedId: string | null): DashboardView | undefined {
+  return views.find((view) => view.id === storedId) ?? views.find((view) => view.isDefault) ?? views[0];
+}

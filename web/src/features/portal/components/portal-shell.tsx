@@ -1,0 +1,73 @@
+import { NavLink, Outlet, useNavigate } from 'react-router';
+import { paths } from '../../../app/paths.ts';
+import { Menu } from '../../../components/menu.tsx';
+import { useAuth } from '../../../lib/auth/auth-context.ts';
+import { useConfig } from '../../../lib/config-context.tsx';
+import { avatarInitials } from '../initials.ts';
+
+const NAV_LINKS = [
+  { to: paths.home, label: 'Home' },
+  { to: paths.support, label: 'Support' },
+] as const;
+
+/** The signed-in user portal: header with logo and avatar menu, navigation, page. */
+export function PortalShell() {
+  const { productName } = useConfig();
+  const { session, signOut } = useAuth();
+  const navigate = useNavigate();
+  const loginId = session?.email ?? '';
+
+  const logOut = async () => {
+    await signOut();
+    navigate(paths.login, { replace: true });
+  };
+
+  return (
+    <div className="shell">
+      <a className="skip-link" href="#main">
+        Skip to content
+      </a>
+      <header className="shell-header">
+        <div className="shell-header-inner">
+          <img src="/logo.svg" alt={productName} width={200} height={56} className="shell-logo" />
+          <Menu
+            label="Account menu"
+            triggerClassName="avatar-button"
+            trigger={
+              <span className="avatar" aria-hidden="true">
+                <img src="/avatars/03.png" alt="" width={40} height={40} />
+                <span>{avatarInitials(loginId)}</span>
+              </span>
+            }
+            header={
+              <>
+                <strong>{productName}</strong>
+                <span>{loginId}</span>
+              </>
+            }
+            items={[
+              { label: 'Profile', disabled: true },
+              { label: 'Change Password', onSelect: () => navigate(paths.settings) },
+              { label: 'Log out', onSelect: () => void logOut() },
+            ]}
+          />
+        </div>
+      </header>
+      <nav className="shell-nav" aria-label="Main">
+        <div className="shell-nav-inner">
+          <p className="shell-nav-title">{productName}</p>
+          <ul>
+            {NAV_LINKS.map((link) => (
+              <li key={link.to}>
+                <NavLink to={link.to}>{link.label}</NavLink>
+              </li>
+            ))}
+          </ul>
+        </div>
+      </nav>
+      <main className="page" id="main" tabIndex={-1}>
+        <Outlet />
+      </main>
+    </div>
+  );
+}

@@ -1,0 +1,69 @@
+import {
+  associateResponseSchema,
+  disableMfaResponseSchema,
+  mfaStatusResponseSchema,
+  verifyResponseSchema,
+  type MfaStatus,
+} from '../../../../../contracts/mfa.ts';
+import { NO_TOKEN_MESSAGE } from '../../../../../contracts/errors.ts';
+import { ApiError, type ApiClient } from '../../../lib/api.ts';
+import type { MfaSetupDriver } from '../../../lib/auth/types.ts';
+
+export const MFA_MESSAGES = {
+  associateFailed: 'Failed to associate software token',
+  verifyFailed: 'Failed to verify software token',
+  statusFailed: 'Failed to get MFA status',
+  loadFailed: 'Failed to load MFA status',
+  disableFailed: 'Failed to disable MFA',
+  authRequired: 'Authentication required',
+  wizardAssociateFailed: 'Failed to generate MFA secret',
+  wizardVerifyFailed: 'Failed to verify code',
+  disableConfirm: 'Are you sure you want to disable MFA? This will make your account less secure.',
+  disabled: 'MFA has been disabled successfully',
+  setupComplete: 'MFA setup completed successfully!',
+} as const;
+
+/**
+ * Errors of the MFA function: 'Authentication required' without a session; the function's
+ * own text for a refused request (e.g. 'Failed to set MFA preference'); else `fallback`.
+ */
+function mfaError(error: unknown, fallback: string): Error {
+  if (!(error instanceof ApiError)) return new Error(fallback);
+  if (error.status === 401 || error.error === NO_TOKEN_MESSAGE) return new Error(MFA_MESSAGES.authRequired);
+  if (error.status >= 400 && error.status < 500 && error.error) return new Error(error.error);
+  return new Error(fallback);
+}
+
+/** The MFA management function, always about the caller's own account. */
+export function createMfaApi(client: ApiClient, url: string) {
+  const call = async <T>(run: () => Promise<T>, fallback: string) => {
+    try {
+      return await run();
+    } catch (error) {
+      throw mfaError(error, fallback);
+    }
+  };
+  return {
+    status: (): Promise<MfaStatus> =>
+      call(() => client.request(url, { body: { action: 'GET_MFA_STATUS' }, schema: mfaStatusResponseSchema }), MFA_MESSAGES.statusFailed),
+    disable: () =>
+      call(() => client.request(url, { body: { action: 'DISABLE_MFA' }, schema: disableMfaResponseSchema }), MFA_MESSAGES.disableFailed),
+    /** Enrolment for a signed-in user: the secret comes from and returns to our function only. */
+    setupDriver: (): MfaSetupDriver => ({
+      associate: async () =>
+        (
+          await call(
+            () => client.request(url, { body: { action: 'ASSOCIATE_SOFTWARE_TOKEN' }, schema: associateResponseSchema }),
+            MFA_MESSAGES.associateFailed,
+          )
+        ).secretCode,
+      // The function also makes the authenticator the preferred second factor.
+      verify: async (mfaCode: string) => {
+        await call(
+          () => client.request(url, { body: { action: 'VERIFY_SOFTWARE_TOKEN', mfaCode }, schema: verifyResponseSchema }),
+          MFA_MESSAGES.verifyFailed,
+        );
+      },
+    }),
+  };
+}

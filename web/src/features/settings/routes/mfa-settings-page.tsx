@@ -1,0 +1,135 @@
+import { lazy, Suspense, useCallback, useEffect, useMemo, useState } from 'react';
+import type { MfaStatus } from '../../../../../contracts/mfa.ts';
+import { Alert } from '../../../components/alert.tsx';
+import { Button } from '../../../components/button.tsx';
+import { Card } from '../../../components/card.tsx';
+import { ConfirmDialog } from '../../../components/confirm-dialog.tsx';
+import { Spinner } from '../../../components/spinner.tsx';
+import { notify } from '../../../components/toaster.tsx';
+import { useAuth } from '../../../lib/auth/auth-context.ts';
+import { useConfig } from '../../../lib/config-context.tsx';
+import { useApiClient } from '../../../lib/use-clients.ts';
+import { createMfaApi, MFA_MESSAGES } from '../api/mfa.ts';
+import { MfaStatusCard } from '../components/mfa-status-card.tsx';
+import { SecurityInfoCard } from '../components/security-info-card.tsx';
+import { SettingsLayout } from '../components/settings-layout.tsx';
+
+const MfaSetupWizard = lazy(() => import('../../auth/components/mfa-setup-wizard.tsx'));
+
+/** After setup the wizard shows its last step this long before returning to the status. */
+export const SETUP_REDIRECT_DELAY_MS = 2_000;
+
+type Load = { kind: 'loading' } | { kind: 'failed'; message: string } | { kind: 'loaded'; status: MfaStatus };
+
+/** /mfa-settings: MFA status, devices, Enable (wizard) and Disable. */
+export default function MfaSettingsPage() {
+  const { productName, functions } = useConfig();
+  const { session } = useAuth();
+  const client = useApiClient();
+  const api = useMemo(() => createMfaApi(client, functions.mfa), [client, functions.mfa]);
+  const [load, setLoad] = useState<Load>({ kind: 'loading' });
+  const [generation, setGeneration] = useState(0);
+  const [settingUp, setSettingUp] = useState(false);
+  const [confirming, setConfirming] = useState(false);
+  const [disabling, setDisabling] = useState(false);
+
+  const reload = useCallback(() => {
+    setLoad({ kind: 'loading' });
+    setGeneration((n) => n + 1);
+  }, []);
+
+  useEffect(() => {
+    let active = true;
+    api.status().then(
+      (status) => active && setLoad({ kind: 'loaded', status }),
+      (error: unknown) => {
+        console.error('Error loading MFA status:', error instanceof Error ? error.message : error);
+        if (!active) return;
+        const authRequired = error instanceof Error && error.message === MFA_MESSAGES.authRequired;
+        setLoad({ kind: 'failed', message: authRequired ? MFA_MESSAGES.authRequired : MFA_MESSAGES.loadFailed });
+      },
+    );
+    return () => {
+      active = false;
+    };
+  }, [api, generation]);
+
+  const driver = useCallback(async () => api.setupDriver(), [api]);
+
+  const disable = async () => {
+    setDisabling(true);
+    try {
+      await api.disable();
+      notify.success(MFA_MESSAGES.disabled);
+      setConfirming(false);
+      reload();
+    } catch (error) {
+      notify.error(error instanceof Error ? error.message : MFA_MESSAGES.disableFailed);
+    } finally {
+      setDisabling(false);
+    }
+  };
+
+  const setupComplete = () => {
+    notify.success(MFA_MESSAGES.setupComplete);
+    window.setTimeout(() => {
+      setSettingUp(false);
+      reload();
+    }, SETUP_REDIRECT_DELAY_MS);
+  };
+
+  return (
+    <SettingsLayout title="Multi-Factor Authentication" description="Protect your account with an authenticator app.">
+      {load.kind === 'loading' && (
+        <Card>
+          <Spinner label="Loading MFA status..." />
+        </Card>
+      )}
+      {load.kind === 'failed' && (
+        <Alert tone="error" title={load.message}>
+          <div>
+            <Button variant="secondary" onClick={reload}>
+              Retry
+            </Button>
+          </div>
+        </Alert>
+      )}
+      {load.kind === 'loaded' &&
+        (settingUp ? (
+          <Card>
+            <Suspense fallback={<Spinner label="Setting up your MFA secret..." />}>
+              <MfaSetupWizard
+                driver={driver}
+                accountName={session?.email ?? ''}
+                issuer={productName}
+                messages={{
+                  associateFailed: MFA_MESSAGES.wizardAssociateFailed,
+                  verifyFailed: MFA_MESSAGES.wizardVerifyFailed,
+                }}
+                redirectText="Returning to your MFA settings..."
+                onComplete={setupComplete}
+                onCancel={() => setSettingUp(false)}
+              />
+            </Suspense>
+          </Card>
+        ) : (
+          <MfaStatusCard status={load.status} onEnable={() => setSettingUp(true)} onDisable={() => setConfirming(true)} />
+        ))}
+      <SecurityInfoCard />
+      <ConfirmDialog
+        open={confirming}
+        title="Disable MFA"
+        confirmLabel="Disable MFA"
+        busyLabel="Disabling..."
+        busy={disabling}
+        onConfirm={() => void disable()}
+        onCancel={() => setConfirming(false)}
+      >
+        <p>{MFA_MESSAGES.disableConfirm}</p>
+        <p className="text-muted">
+          Your sign-in still requires an authenticator: the next time you sign in, you will set up a new one.
+        </p>
+      </ConfirmDialog>
+    </SettingsLayout>
+  );
+}

@@ -1,0 +1,13 @@
+import { useAuth } from '../../../lib/auth/auth-context.ts';
+import { ResetPasswordCard } from '../../auth/components/reset-password-card.tsx';
+import { SettingsLayout } from '../components/settings-layout.tsx';
+
+/** /settings: the password reset card. */
+export default function SettingsPage() {
+  const { session } = useAuth();
+  return (
+    <SettingsLayout title="Settings" description="Manage your account settings and set preferences.">
+      <ResetPasswordCard {...(session?.email ? { lockedEmail: session.email } : {})} />
+    </SettingsLayout>
+  );
+}
