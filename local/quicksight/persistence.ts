@@ -104,7 +104,8 @@ export async function openStateStore({ dataDir, accountId, now }: StateStoreOpti
   let journalLength = 0;
 
   const compact = async (journal: FileHandle) => {
-    await writeAtomically(snapshotFile, JSON.stringify(state.toSnapshot(accountId, seq, now())));
+    state.forgetSpentSessions(now());
+    await writeAtomically(snapshotFile, JSON.stringify(state.toSnapshot(accountId, seq)));
     await journal.truncate(0);
     journalLength = 0;
   };

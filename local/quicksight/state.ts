@@ -142,14 +142,21 @@ export class QuickSightState {
     return this.sessions.get(id);
   }
 
-  toSnapshot(accountId: string, seq: number, now: number): Snapshot {
+  /** Drops sessions whose link and browser session have both expired; nothing can use them. */
+  forgetSpentSessions(now: number): void {
+    for (const [id, session] of this.sessions) {
+      if (sessionIsSpent(session, now)) this.sessions.delete(id);
+    }
+  }
+
+  toSnapshot(accountId: string, seq: number): Snapshot {
     return {
       format: 1,
       accountId,
       seq,
       users: [...this.users.values()],
       dashboardPermissions: Object.fromEntries(this.permissions),
-      embedSessions: [...this.sessions.values()].filter((s) => !sessionIsSpent(s, now)),
+      embedSessions: [...this.sessions.values()],
     };
   }
 }

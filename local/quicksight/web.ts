@@ -1,6 +1,6 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { findSampleDashboard, type AccountScope } from './catalog.ts';
-import { EMBED_COOKIE, embedPath, loadEmbed } from './embed-sessions.ts';
+import { EMBED_COOKIE, embedPath, loadEmbed, type EmbedOutcome } from './embed-sessions.ts';
 import type { StateStore } from './persistence.ts';
 import { parseViewState } from './render/layout.ts';
 import {
@@ -72,6 +72,13 @@ function decodeSegment(segment: string): string | undefined {
   }
 }
 
+const REFUSALS: Record<Exclude<EmbedOutcome['kind'], 'open'>, { status: number; page: () => string }> = {
+  'link-expired': { status: 403, page: linkExpiredPage },
+  'session-ended': { status: 403, page: sessionEndedPage },
+  'no-access': { status: 403, page: noAccessPage },
+  'not-found': { status: 404, page: notFoundPage },
+};
+
 const EMBED_ROUTE = /^\/embed\/([^/]+)\/dashboards\/([^/]+)\/?$/;
 const CONSOLE_ROUTE = /^\/sn\/dashboards\/([^/]+)\/?$/;
 
@@ -105,6 +112,12 @@ export async function handlePage(request: IncomingMessage, response: ServerRespo
   }
   const embedMatch = EMBED_ROUTE.exec(url.pathname);
   if (!embedMatch) return false;
+  if (request.method !== 'GET') {
+    // Only a real load may spend the one-time code; a HEAD from a link checker must not.
+    response.writeHead(405, { Allow: 'GET', 'Cache-Control': 'no-store' });
+    response.end();
+    return true;
+  }
 
   const sessionId = decodeSegment(embedMatch[1] ?? '') ?? '';
   const dashboardId = decodeSegment(embedMatch[2] ?? '') ?? '';
@@ -114,35 +127,25 @@ export async function handlePage(request: IncomingMessage, response: ServerRespo
     code: url.searchParams.get('code'),
     cookie: readCookie(request, EMBED_COOKIE),
   });
+  // Refusals still honour the session's allowed domains, so the portal's frame shows why.
   const ancestors = outcome.session?.allowedDomains ?? [];
-  switch (outcome.kind) {
-    case 'link-expired':
-      sendPage(response, 403, linkExpiredPage(), ancestors);
-      return true;
-    case 'session-ended':
-      sendPage(response, 403, sessionEndedPage(), ancestors);
-      return true;
-    case 'not-found':
-      sendPage(response, 404, notFoundPage(), ancestors);
-      return true;
-    case 'no-access':
-      sendPage(response, 403, noAccessPage(), ancestors);
-      return true;
-    case 'open': {
-      const dashboard = findSampleDashboard(outcome.session.dashboardId);
-      if (!dashboard) {
-        sendPage(response, 404, notFoundPage(), ancestors);
-        return true;
-      }
-      // SameSite=Lax: sent in frames of the same site (127.0.0.1 on any port); Secure and
-      // SameSite=None would need https, which local mode does not have.
-      const cookie: Record<string, string> = outcome.cookie
-        ? {
-            'Set-Cookie': `${EMBED_COOKIE}=${outcome.cookie.value}; Path=${embedPath(outcome.session)}; Max-Age=${outcome.cookie.maxAgeSeconds}; HttpOnly; SameSite=Lax`,
-          }
-        : {};
-      sendPage(response, 200, dashboardPage(dashboard, outcome.session.userName, parseViewState(url.searchParams)), ancestors, cookie);
-      return true;
-    }
+  if (outcome.kind !== 'open') {
+    const refusal = REFUSALS[outcome.kind];
+    sendPage(response, refusal.status, refusal.page(), ancestors);
+    return true;
   }
+  const dashboard = findSampleDashboard(outcome.session.dashboardId);
+  if (!dashboard) {
+    sendPage(response, 404, notFoundPage(), ancestors);
+    return true;
+  }
+  // SameSite=Lax: sent in frames of the same site (127.0.0.1 on any port); Secure and
+  // SameSite=None would need https, which local mode does not have.
+  const cookie: Record<string, string> = outcome.cookie
+    ? {
+        'Set-Cookie': `${EMBED_COOKIE}=${outcome.cookie.value}; Path=${embedPath(outcome.session)}; Max-Age=${outcome.cookie.maxAgeSeconds}; HttpOnly; SameSite=Lax`,
+      }
+    : {};
+  sendPage(response, 200, dashboardPage(dashboard, outcome.session.userName, parseViewState(url.searchParams)), ancestors, cookie);
+  return true;
 }

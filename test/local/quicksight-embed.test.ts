@@ -89,6 +89,12 @@ describe('embed URLs', () => {
     expect(await response.text()).toContain('This link has expired');
   });
 
+  it('does not spend the one-time code on a HEAD request', async () => {
+    const url = await embedUrl();
+    expect((await fetch(url, { method: 'HEAD' })).status).toBe(405);
+    expect((await fetch(url)).status).toBe(200);
+  });
+
   it('refuses a wrong code and an unknown session as expired links', async () => {
     const url = new URL(await embedUrl());
     url.searchParams.set('code', 'A'.repeat(43));

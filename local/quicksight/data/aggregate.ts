@@ -1,39 +1,15 @@
-import type { Dataset, MonthlyFact } from './generator.ts';
+import { MEASURES, type Dataset, type Measure, type MonthlyFact } from './generator.ts';
 
 /** Sums and ratios over the monthly facts, as the dashboards' visuals need them. */
 
-export interface Totals {
-  readonly revenue: number;
-  readonly plannedRevenue: number;
-  readonly units: number;
-  readonly cogs: number;
-  readonly linesOrdered: number;
-  readonly linesFilled: number;
-  readonly shipments: number;
-  readonly onTimeShipments: number;
-  /** Sum of month-end inventory values; divided by `months` for the average. */
-  readonly inventoryValue: number;
-  readonly stockOuts: number;
-  readonly months: number;
-}
+/** Sums of every measure; `inventoryValue` is a sum of month-end values, divided by `months` for the average. */
+export type Totals = { readonly [M in Measure]: number } & { readonly months: number };
 
 const AVERAGE_DAYS_PER_MONTH = 30.4;
 
 export function totals(facts: readonly MonthlyFact[]): Totals {
-  const sum = (pick: (f: MonthlyFact) => number) => facts.reduce((acc, f) => acc + pick(f), 0);
-  return {
-    revenue: sum((f) => f.revenue),
-    plannedRevenue: sum((f) => f.plannedRevenue),
-    units: sum((f) => f.units),
-    cogs: sum((f) => f.cogs),
-    linesOrdered: sum((f) => f.linesOrdered),
-    linesFilled: sum((f) => f.linesFilled),
-    shipments: sum((f) => f.shipments),
-    onTimeShipments: sum((f) => f.onTimeShipments),
-    inventoryValue: sum((f) => f.inventoryValue),
-    stockOuts: sum((f) => f.stockOuts),
-    months: new Set(facts.map((f) => f.month)).size,
-  };
+  const sums = Object.fromEntries(MEASURES.map((m) => [m, facts.reduce((acc, f) => acc + f[m], 0)])) as Record<Measure, number>;
+  return { ...sums, months: new Set(facts.map((f) => f.month)).size };
 }
 
 /** Totals per key, in the order keys first appear. */

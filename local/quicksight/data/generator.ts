@@ -27,24 +27,31 @@ export interface Distributor {
   readonly discount: number;
 }
 
+/**
+ * The additive figures of a fact. `inventoryValue` is the distributor's stock of the line at
+ * month end, at cost; the others are flows over the month.
+ */
+export const MEASURES = [
+  'revenue',
+  'plannedRevenue',
+  'units',
+  'cogs',
+  'linesOrdered',
+  'linesFilled',
+  'shipments',
+  'onTimeShipments',
+  'inventoryValue',
+  'stockOuts',
+] as const;
+export type Measure = (typeof MEASURES)[number];
+
 /** One month of one distributor for one product line. */
-export interface MonthlyFact {
+export type MonthlyFact = {
   readonly month: string;
   readonly distributorId: string;
   readonly productLineId: string;
   readonly region: string;
-  readonly revenue: number;
-  readonly plannedRevenue: number;
-  readonly units: number;
-  readonly cogs: number;
-  readonly linesOrdered: number;
-  readonly linesFilled: number;
-  readonly shipments: number;
-  readonly onTimeShipments: number;
-  /** Distributor stock of the line at month end, at cost. */
-  readonly inventoryValue: number;
-  readonly stockOuts: number;
-}
+} & { readonly [M in Measure]: number };
 
 export interface Dataset {
   readonly manufacturer: string;

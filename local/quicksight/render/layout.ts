@@ -1,3 +1,4 @@
+import { barChart, type BarChartSpec, type BarItem } from './charts.ts';
 import { html, type SafeHtml } from './html.ts';
 
 /** Page shell, filter bar, KPI tiles, cards and sortable tables shared by the dashboards. */
@@ -100,6 +101,37 @@ export function card(spec: { id: string; title: string; subtitle?: string; wide?
   }${spec.content}</section>`;
 }
 
+export interface RankedBarsSpec extends Pick<BarChartSpec, 'format' | 'domain' | 'target'> {
+  readonly id: string;
+  readonly title: string;
+  readonly subtitle?: string;
+  /** Accessible name of the chart; defaults to the card title. */
+  readonly chartTitle?: string;
+  readonly items: readonly BarItem[];
+  /** The chart's description, told from the top item. */
+  readonly describe: (top: BarItem) => string;
+}
+
+/** A card with a bar chart of the items, largest first. */
+export function rankedBarsCard(spec: RankedBarsSpec): SafeHtml {
+  const items = [...spec.items].sort((a, b) => b.value - a.value);
+  const top = items[0];
+  return card({
+    id: spec.id,
+    title: spec.title,
+    subtitle: spec.subtitle,
+    content: barChart({
+      id: `${spec.id}-chart`,
+      title: spec.chartTitle ?? spec.title,
+      description: top ? spec.describe(top) : 'No data.',
+      items,
+      format: spec.format,
+      domain: spec.domain,
+      target: spec.target,
+    }),
+  });
+}
+
 export interface Column<Row> {
   readonly key: string;
   readonly header: string;
@@ -109,6 +141,34 @@ export interface Column<Row> {
   /** Cell content; defaults to the value. */
   readonly cell?: (row: Row) => SafeHtml | string;
   readonly sortable?: boolean;
+}
+
+export function textColumn<Row>(key: string, header: string, value: (row: Row) => string): Column<Row> {
+  return { key, header, value, sortable: true };
+}
+
+export function numberColumn<Row>(key: string, header: string, value: (row: Row) => number, format: (n: number) => string): Column<Row> {
+  return { key, header, numeric: true, sortable: true, value, cell: (row) => format(value(row)) };
+}
+
+/** A change against the prior period; rows without one show n/a and sort as no change. */
+export function changeColumn<Row>(
+  key: string,
+  header: string,
+  value: (row: Row) => number | undefined,
+  format: (n: number) => string,
+): Column<Row> {
+  return {
+    key,
+    header,
+    numeric: true,
+    sortable: true,
+    value: (row) => value(row) ?? 0,
+    cell: (row) => {
+      const change = value(row);
+      return change === undefined ? html`<span class="muted">n/a</span>` : format(change);
+    },
+  };
 }
 
 export interface TableSpec<Row> {

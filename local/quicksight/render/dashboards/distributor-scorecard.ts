@@ -1,9 +1,9 @@
 import { fillRate, inventoryDays, lastMonths, onTimeRate, totals, totalsBy, type Totals } from '../../data/aggregate.ts';
 import type { Dataset } from '../../data/generator.ts';
-import { barChart, legend, lineChart, type Tone } from '../charts.ts';
+import { legend, lineChart, type Tone } from '../charts.ts';
 import { currency, currencyFull, days, direction, integer, percent, signedPoints } from '../format.ts';
 import { html, type SafeHtml } from '../html.ts';
-import { badge, card, changeTone, dataTable, kpiTiles, type Kpi, type ViewState } from '../layout.ts';
+import { badge, card, changeTone, dataTable, kpiTiles, numberColumn, rankedBarsCard, textColumn, type Kpi, type ViewState } from '../layout.ts';
 
 /** Distributor Scorecard: service levels, stock and a composite score per distributor. */
 
@@ -81,23 +81,17 @@ export function renderDistributorScorecard(dataset: Dataset, state: ViewState): 
   ]);
 
   const rateBars = (id: string, title: string, rate: (t: Totals) => number, target: number) => {
-    const items = rows
-      .map((r) => ({ label: r.name, value: rate(r.totals), tone: rateTone(rate(r.totals), target) }))
-      .sort((a, b) => b.value - a.value);
-    const below = items.filter((i) => i.value < target).length;
-    return card({
+    const below = rows.filter((r) => rate(r.totals) < target).length;
+    return rankedBarsCard({
       id,
       title,
-      subtitle: `Target ${percent(target, 0)}; ${below} of ${items.length} below`,
-      content: barChart({
-        id: `${id}-chart`,
-        title: `${title} by distributor`,
-        description: `${items[0]?.label ?? ''} is highest at ${percent(items[0]?.value ?? 0)}; ${below} distributors are below the ${percent(target, 0)} target.`,
-        items,
-        format: (n) => percent(n),
-        domain: [0.8, 1],
-        target: { value: target, label: `Target ${percent(target, 0)}` },
-      }),
+      subtitle: `Target ${percent(target, 0)}; ${below} of ${rows.length} below`,
+      chartTitle: `${title} by distributor`,
+      items: rows.map((r) => ({ label: r.name, value: rate(r.totals), tone: rateTone(rate(r.totals), target) })),
+      describe: (top) => `${top.label} is highest at ${percent(top.value)}; ${below} distributors are below the ${percent(target, 0)} target.`,
+      format: (n) => percent(n),
+      domain: [0.8, 1],
+      target: { value: target, label: `Target ${percent(target, 0)}` },
     });
   };
 
@@ -136,14 +130,14 @@ export function renderDistributorScorecard(dataset: Dataset, state: ViewState): 
       defaultSort: { key: 'score', dir: 'desc' },
       rows,
       columns: [
-        { key: 'name', header: 'Distributor', value: (r) => r.name, sortable: true },
-        { key: 'region', header: 'Region', value: (r) => r.region, sortable: true },
-        { key: 'revenue', header: 'Revenue', numeric: true, sortable: true, value: (r) => r.totals.revenue, cell: (r) => currency(r.totals.revenue) },
-        { key: 'fill', header: 'Fill rate', numeric: true, sortable: true, value: (r) => fillRate(r.totals), cell: (r) => percent(fillRate(r.totals)) },
-        { key: 'onTime', header: 'On-time', numeric: true, sortable: true, value: (r) => onTimeRate(r.totals), cell: (r) => percent(onTimeRate(r.totals)) },
-        { key: 'days', header: 'Inventory days', numeric: true, sortable: true, value: (r) => inventoryDays(r.totals), cell: (r) => inventoryDays(r.totals).toFixed(0) },
-        { key: 'stockOuts', header: 'Stock-outs', numeric: true, sortable: true, value: (r) => r.totals.stockOuts, cell: (r) => integer(r.totals.stockOuts) },
-        { key: 'score', header: 'Score', numeric: true, sortable: true, value: (r) => r.score },
+        textColumn('name', 'Distributor', (r) => r.name),
+        textColumn('region', 'Region', (r) => r.region),
+        numberColumn('revenue', 'Revenue', (r) => r.totals.revenue, currency),
+        numberColumn('fill', 'Fill rate', (r) => fillRate(r.totals), (n) => percent(n)),
+        numberColumn('onTime', 'On-time', (r) => onTimeRate(r.totals), (n) => percent(n)),
+        numberColumn('days', 'Inventory days', (r) => inventoryDays(r.totals), (n) => n.toFixed(0)),
+        numberColumn('stockOuts', 'Stock-outs', (r) => r.totals.stockOuts, integer),
+        numberColumn('score', 'Score', (r) => r.score, String),
         { key: 'status', header: 'Status', value: (r) => r.score, cell: (r) => status(r.score) },
       ],
       footer: [

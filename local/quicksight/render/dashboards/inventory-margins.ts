@@ -9,10 +9,10 @@ import {
   type Totals,
 } from '../../data/aggregate.ts';
 import type { Dataset, ProductLine } from '../../data/generator.ts';
-import { barChart, categoryTone, legend, lineChart, stackedColumns } from '../charts.ts';
+import { categoryTone, legend, lineChart, stackedColumns } from '../charts.ts';
 import { currency, currencyFull, days, direction, integer, percent, signedDays, signedPoints } from '../format.ts';
 import { html, type SafeHtml } from '../html.ts';
-import { card, changeTone, dataTable, kpiTiles, type ViewState } from '../layout.ts';
+import { card, changeColumn, changeTone, dataTable, kpiTiles, numberColumn, rankedBarsCard, textColumn, type ViewState } from '../layout.ts';
 
 /** Inventory & Margins: gross margin and channel stock by product line. */
 
@@ -61,35 +61,23 @@ export function renderInventoryMargins(dataset: Dataset, state: ViewState): Safe
     return { line, current, marginChange: before ? marginRate(current) - marginRate(before) : undefined };
   });
 
-  const marginItems = rows
-    .map((r, i) => ({ label: r.line.name, value: marginRate(r.current), tone: categoryTone(i), detail: `${currency(grossMargin(r.current))} gross margin` }))
-    .sort((a, b) => b.value - a.value);
-  const marginBars = card({
+  const marginBars = rankedBarsCard({
     id: 'margin-line',
     title: 'Margin rate by product line',
-    content: barChart({
-      id: 'margin-line-chart',
-      title: 'Gross margin rate by product line',
-      description: `${marginItems[0]?.label ?? ''} has the highest margin rate at ${percent(marginItems[0]?.value ?? 0)}.`,
-      items: marginItems,
-      format: (n) => percent(n),
-      domain: [0, 0.6],
-    }),
+    chartTitle: 'Gross margin rate by product line',
+    items: rows.map((r, i) => ({ label: r.line.name, value: marginRate(r.current), tone: categoryTone(i), detail: `${currency(grossMargin(r.current))} gross margin` })),
+    describe: (top) => `${top.label} has the highest margin rate at ${percent(top.value)}.`,
+    format: (n) => percent(n),
+    domain: [0, 0.6],
   });
 
-  const dayItems = rows
-    .map((r, i) => ({ label: r.line.name, value: inventoryDays(r.current), tone: categoryTone(i) }))
-    .sort((a, b) => b.value - a.value);
-  const dayBars = card({
+  const dayBars = rankedBarsCard({
     id: 'days-line',
     title: 'Inventory days by product line',
-    content: barChart({
-      id: 'days-line-chart',
-      title: 'Days of inventory cover by product line',
-      description: `${dayItems[0]?.label ?? ''} carries the most cover at ${days(dayItems[0]?.value ?? 0)}.`,
-      items: dayItems,
-      format: (n) => `${n.toFixed(0)} d`,
-    }),
+    chartTitle: 'Days of inventory cover by product line',
+    items: rows.map((r, i) => ({ label: r.line.name, value: inventoryDays(r.current), tone: categoryTone(i) })),
+    describe: (top) => `${top.label} carries the most cover at ${days(top.value)}.`,
+    format: (n) => `${n.toFixed(0)} d`,
   });
 
   const lineLegend = legend(dataset.productLines.map((line, i) => ({ name: line.name, tone: categoryTone(i) })));
@@ -147,21 +135,14 @@ export function renderInventoryMargins(dataset: Dataset, state: ViewState): Safe
       defaultSort: { key: 'margin', dir: 'desc' },
       rows,
       columns: [
-        { key: 'name', header: 'Product line', value: (r) => r.line.name, sortable: true },
-        { key: 'revenue', header: 'Revenue', numeric: true, sortable: true, value: (r) => r.current.revenue, cell: (r) => currencyFull(r.current.revenue) },
-        { key: 'cogs', header: 'Cost of goods', numeric: true, sortable: true, value: (r) => r.current.cogs, cell: (r) => currencyFull(r.current.cogs) },
-        { key: 'gross', header: 'Gross margin', numeric: true, sortable: true, value: (r) => grossMargin(r.current), cell: (r) => currencyFull(grossMargin(r.current)) },
-        { key: 'margin', header: 'Margin rate', numeric: true, sortable: true, value: (r) => marginRate(r.current), cell: (r) => percent(marginRate(r.current)) },
-        {
-          key: 'change',
-          header: 'Change',
-          numeric: true,
-          sortable: true,
-          value: (r) => r.marginChange ?? 0,
-          cell: (r) => (r.marginChange === undefined ? html`<span class="muted">n/a</span>` : signedPoints(r.marginChange)),
-        },
-        { key: 'days', header: 'Inventory days', numeric: true, sortable: true, value: (r) => inventoryDays(r.current), cell: (r) => inventoryDays(r.current).toFixed(0) },
-        { key: 'stockOuts', header: 'Stock-outs', numeric: true, sortable: true, value: (r) => r.current.stockOuts, cell: (r) => integer(r.current.stockOuts) },
+        textColumn('name', 'Product line', (r) => r.line.name),
+        numberColumn('revenue', 'Revenue', (r) => r.current.revenue, currencyFull),
+        numberColumn('cogs', 'Cost of goods', (r) => r.current.cogs, currencyFull),
+        numberColumn('gross', 'Gross margin', (r) => grossMargin(r.current), currencyFull),
+        numberColumn('margin', 'Margin rate', (r) => marginRate(r.current), (n) => percent(n)),
+        changeColumn('change', 'Change', (r) => r.marginChange, signedPoints),
+        numberColumn('days', 'Inventory days', (r) => inventoryDays(r.current), (n) => n.toFixed(0)),
+        numberColumn('stockOuts', 'Stock-outs', (r) => r.current.stockOuts, integer),
       ],
       footer: [
         'All lines',

@@ -8,10 +8,10 @@ import {
   type Totals,
 } from '../../data/aggregate.ts';
 import type { Dataset } from '../../data/generator.ts';
-import { barChart, categoryTone, legend, lineChart, stackedColumns, type Tone } from '../charts.ts';
+import { categoryTone, legend, lineChart, stackedColumns } from '../charts.ts';
 import { currency, currencyFull, direction, integer, percent, signedPercent, signedPoints } from '../format.ts';
 import { html, type SafeHtml } from '../html.ts';
-import { card, changeTone, dataTable, kpiTiles, type ViewState } from '../layout.ts';
+import { card, changeColumn, changeTone, dataTable, kpiTiles, numberColumn, rankedBarsCard, textColumn, type ViewState } from '../layout.ts';
 
 /** Sales Performance: revenue against plan by month, product line, region and distributor. */
 
@@ -87,37 +87,23 @@ export function renderSalesPerformance(dataset: Dataset, state: ViewState): Safe
     ],
   });
 
-  const regionItems = dataset.regions
-    .map((region) => ({ label: region, value: byRegion.get(region)?.revenue ?? 0, tone: 2 as Tone }))
-    .sort((a, b) => b.value - a.value);
-  const regions = card({
+  const regions = rankedBarsCard({
     id: 'revenue-region',
     title: 'Revenue by region',
-    content: barChart({
-      id: 'revenue-region-chart',
-      title: 'Revenue by region',
-      description: `${regionItems[0]?.label ?? ''} leads with ${currency(regionItems[0]?.value ?? 0)}.`,
-      items: regionItems,
-      format: currency,
-    }),
+    items: dataset.regions.map((region) => ({ label: region, value: byRegion.get(region)?.revenue ?? 0, tone: 2 })),
+    describe: (top) => `${top.label} leads with ${currency(top.value)}.`,
+    format: currency,
   });
 
-  const lineItems = dataset.productLines
-    .map((line) => {
-      const t = byLine.get(line.id) ?? totals([]);
-      return { label: line.name, value: t.revenue, tone: 1 as Tone, detail: `${signedPercent(versusPlan(t))} vs plan` };
-    })
-    .sort((a, b) => b.value - a.value);
-  const lines = card({
+  const lines = rankedBarsCard({
     id: 'revenue-line',
     title: 'Revenue by product line',
-    content: barChart({
-      id: 'revenue-line-chart',
-      title: 'Revenue by product line',
-      description: `${lineItems[0]?.label ?? ''} is the largest line with ${currency(lineItems[0]?.value ?? 0)}.`,
-      items: lineItems,
-      format: currency,
+    items: dataset.productLines.map((line) => {
+      const t = byLine.get(line.id) ?? totals([]);
+      return { label: line.name, value: t.revenue, tone: 1, detail: `${signedPercent(versusPlan(t))} vs plan` };
     }),
+    describe: (top) => `${top.label} is the largest line with ${currency(top.value)}.`,
+    format: currency,
   });
 
   const mix = card({
@@ -156,20 +142,13 @@ export function renderSalesPerformance(dataset: Dataset, state: ViewState): Safe
       defaultSort: { key: 'revenue', dir: 'desc' },
       rows,
       columns: [
-        { key: 'name', header: 'Distributor', value: (r) => r.name, sortable: true },
-        { key: 'region', header: 'Region', value: (r) => r.region, sortable: true },
-        { key: 'revenue', header: 'Revenue', numeric: true, sortable: true, value: (r) => r.current.revenue, cell: (r) => currencyFull(r.current.revenue) },
-        { key: 'plan', header: 'vs plan', numeric: true, sortable: true, value: (r) => versusPlan(r.current), cell: (r) => signedPercent(versusPlan(r.current)) },
-        {
-          key: 'growth',
-          header: 'Growth',
-          numeric: true,
-          sortable: true,
-          value: (r) => r.growth ?? 0,
-          cell: (r) => (r.growth === undefined ? html`<span class="muted">n/a</span>` : signedPercent(r.growth)),
-        },
-        { key: 'units', header: 'Units', numeric: true, sortable: true, value: (r) => r.current.units, cell: (r) => integer(r.current.units) },
-        { key: 'margin', header: 'Margin', numeric: true, sortable: true, value: (r) => marginRate(r.current), cell: (r) => percent(marginRate(r.current)) },
+        textColumn('name', 'Distributor', (r) => r.name),
+        textColumn('region', 'Region', (r) => r.region),
+        numberColumn('revenue', 'Revenue', (r) => r.current.revenue, currencyFull),
+        numberColumn('plan', 'vs plan', (r) => versusPlan(r.current), signedPercent),
+        changeColumn('growth', 'Growth', (r) => r.growth, signedPercent),
+        numberColumn('units', 'Units', (r) => r.current.units, integer),
+        numberColumn('margin', 'Margin', (r) => marginRate(r.current), (n) => percent(n)),
       ],
       footer: ['All distributors', '', currencyFull(all.revenue), signedPercent(versusPlan(all)), revenueGrowth === undefined ? '' : signedPercent(revenueGrowth), integer(all.units), percent(marginRate(all))],
     }),
