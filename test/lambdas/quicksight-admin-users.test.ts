@@ -15,8 +15,19 @@ import {
   UpdateDashboardPermissionsCommand,
 } from '@aws-sdk/client-quicksight';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { tableReader } from './support/audit.ts';
-import { ACCOUNT_ID, ADMIN, directoryUser, type Harness, invoke, OTHER_ADMIN, OTHER_USER, startHarness, USER } from './support/harness.ts';
+import { tableReader } from './support/tables.ts';
+import {
+  ACCOUNT_ID,
+  ADMIN,
+  directoryUser,
+  type Harness,
+  invoke,
+  OTHER_ADMIN,
+  OTHER_USER,
+  quicksightUser,
+  startHarness,
+  USER,
+} from './support/harness.ts';
 
 let h: Harness;
 let handler: Parameters<typeof invoke>[0];
@@ -42,12 +53,6 @@ afterEach(() => {
 });
 
 const call = (body: unknown) => invoke(handler, { token: adminToken, body });
-const quicksightUser = (email: string, role = 'READER') => ({
-  UserName: email,
-  Email: email,
-  Role: role,
-  Arn: `arn:aws:quicksight:us-east-2:${ACCOUNT_ID}:user/default/${email}`,
-});
 
 describe('LIST_COGNITO_USERS_WITH_QUICKSIGHT_STATUS', () => {
   it('joins every Cognito user with their group and QuickSight registration, page by page', async () => {

@@ -5,7 +5,7 @@ import {
   NotAuthorizedException,
   type UserType,
 } from '@aws-sdk/client-cognito-identity-provider';
-import { QuickSightClient } from '@aws-sdk/client-quicksight';
+import { QuickSightClient, type User, type UserRole } from '@aws-sdk/client-quicksight';
 import { SESv2Client } from '@aws-sdk/client-sesv2';
 import type { APIGatewayProxyEventV2, APIGatewayProxyStructuredResultV2, Context } from 'aws-lambda';
 import { mockClient } from 'aws-sdk-client-mock';
@@ -14,6 +14,7 @@ import { CLIENT_ID, POOL_ID, REGION, createSigner, type TestSigner, type TokenOp
 import { startTestDynamo, type TestDynamo } from './dynamo.ts';
 
 export const ORIGIN = 'https://portal.example.com';
+export const POOL_ID_FOR_TESTS = POOL_ID;
 export const ACCOUNT_ID = '123456789012';
 
 export interface TestAccount {
@@ -42,6 +43,19 @@ export const directoryUser = (a: TestAccount, extra: Partial<UserType> = {}): Us
   UserStatus: 'CONFIRMED',
   UserCreateDate: new Date('2025-01-02T03:04:05Z'),
   ...extra,
+});
+
+const mockCognito = () => mockClient(CognitoIdentityProviderClient);
+const mockQuickSight = () => mockClient(QuickSightClient);
+const mockSes = () => mockClient(SESv2Client);
+
+/** A QuickSight user as DescribeUser / ListUsers return it. */
+export const quicksightUser = (email: string, role: UserRole = 'READER'): User => ({
+  UserName: email,
+  Email: email,
+  Role: role,
+  IdentityType: 'QUICKSIGHT',
+  Arn: `arn:aws:quicksight:us-east-2:${ACCOUNT_ID}:user/default/${email}`,
 });
 
 type Handler = (event: never, context: Context) => Promise<unknown>;
@@ -108,9 +122,9 @@ export const invoke = async (handler: Handler, options: CallOptions): Promise<Ca
 export interface Harness {
   signer: TestSigner;
   dynamo: TestDynamo;
-  cognito: ReturnType<typeof mockClient<CognitoIdentityProviderClient>>;
-  quicksight: ReturnType<typeof mockClient<QuickSightClient>>;
-  ses: ReturnType<typeof mockClient<SESv2Client>>;
+  cognito: ReturnType<typeof mockCognito>;
+  quicksight: ReturnType<typeof mockQuickSight>;
+  ses: ReturnType<typeof mockSes>;
   /** Accounts whose sessions GetUser accepts. */
   accounts: Map<string, TestAccount>;
   token(account: TestAccount, options?: TokenOptions): Promise<string>;
@@ -139,9 +153,9 @@ export const startHarness = async (extraEnv: Record<string, string> = {}): Promi
     POWERTOOLS_LOG_LEVEL: 'SILENT',
     ...extraEnv,
   });
-  const cognito = mockClient(CognitoIdentityProviderClient);
-  const quicksight = mockClient(QuickSightClient);
-  const ses = mockClient(SESv2Client);
+  const cognito = mockCognito();
+  const quicksight = mockQuickSight();
+  const ses = mockSes();
   const accounts = new Map<string, TestAccount>();
 
   const acceptSessions = () =>

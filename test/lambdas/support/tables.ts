@@ -1,7 +1,7 @@
 import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
-import { DynamoDBDocumentClient, QueryCommand, ScanCommand } from '@aws-sdk/lib-dynamodb';
+import { DynamoDBDocumentClient, PutCommand, QueryCommand, ScanCommand } from '@aws-sdk/lib-dynamodb';
 
-/** Direct reads of the tables the handlers wrote, for assertions. */
+/** Direct access to the tables the handlers use: reads for assertions, writes for set-up. */
 export const tableReader = (endpoint: string) => {
   const client = DynamoDBDocumentClient.from(
     new DynamoDBClient({ endpoint, region: 'us-east-2', credentials: { accessKeyId: 'test', secretAccessKey: 'test' } }),
@@ -23,6 +23,9 @@ export const tableReader = (endpoint: string) => {
           }),
         )
       ).Items ?? [],
+    put: async (envVar: string, item: Record<string, unknown>) => {
+      await client.send(new PutCommand({ TableName: process.env[envVar], Item: item }));
+    },
     close: () => client.destroy(),
   };
 };

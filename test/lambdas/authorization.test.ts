@@ -1,0 +1,151 @@
+import { GetUserCommand } from '@aws-sdk/client-cognito-identity-provider';
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { NO_TOKEN_MESSAGE } from '../../contracts/errors.ts';
+import { tableReader } from './support/tables.ts';
+import { ADMIN, type Harness, invoke, lambdaContext, startHarness, USER } from './support/harness.ts';
+
+type Handler = Parameters<typeof invoke>[0];
+
+let h: Harness;
+let tables: ReturnType<typeof tableReader>;
+const handlers: Record<string, Handler> = {};
+let graphql: (event: unknown, context: unknown) => Promise<unknown>;
+
+const FUNCTIONS = ['embed', 'quicksight-admin', 'user-admin', 'mfa', 'contact'] as const;
+const SAMPLE_BODY: Record<(typeof FUNCTIONS)[number], unknown> = {
+  embed: undefined,
+  'quicksight-admin': { action: 'LIST_DASHBOARD_METADATA' },
+  'user-admin': { action: 'GET_USERS' },
+  mfa: { action: 'GET_MFA_STATUS' },
+  contact: { email: USER.email, subject: 'Hello', message: 'Help' },
+};
+const send = (name: (typeof FUNCTIONS)[number], options: { token?: string; headers?: Record<string, string> }) =>
+  invoke(handlers[name]!, {
+    ...options,
+    method: name === 'embed' ? 'GET' : 'POST',
+    body: SAMPLE_BODY[name],
+    headers: { 'x-dashboard-id': 'sales', ...options.headers },
+  });
+
+beforeAll(async () => {
+  h = await startHarness();
+  for (const name of FUNCTIONS) handlers[name] = (await import(`../../lambdas/${name}/handler.ts`)).handler as Handler;
+  graphql = (await import('../../lambdas/graphql/handler.ts')).handler as typeof graphql;
+  tables = tableReader(h.dynamo.endpoint);
+});
+afterAll(async () => {
+  tables.close();
+  await h.close();
+});
+beforeEach(() => h.reset());
+
+const expectNoServiceCalls = () => {
+  expect(h.quicksight.calls()).toHaveLength(0);
+  expect(h.ses.calls()).toHaveLength(0);
+  expect(h.cognito.calls().filter((c) => !(c.args[0] instanceof GetUserCommand))).toHaveLength(0);
+};
+
+describe.each(FUNCTIONS)('%s function', (name) => {
+  it(`answers 401 '${NO_TOKEN_MESSAGE}' without a token`, async () => {
+    const res = await send(name, {});
+    expect(res).toMatchObject({ status: 401, body: { error: NO_TOKEN_MESSAGE } });
+    expect(h.cognito.calls()).toHaveLength(0);
+    expectNoServiceCalls();
+  });
+
+  it.each([
+    ['a forged signature', { forged: true }, 'Invalid authentication token'],
+    ['an expired token', { expiresIn: -60 }, 'Authentication token has expired. Please sign in again.'],
+    ['a token of another app client', { clientId: 'someotherclient' }, 'Authentication token was issued to another application'],
+  ])('refuses %s with 401 before asking Cognito', async (_label, options, message) => {
+    const res = await send(name, { token: await h.token(USER, options) });
+    expect(res).toMatchObject({ status: 401, body: { error: message } });
+    expect(h.cognito.calls()).toHaveLength(0);
+    expectNoServiceCalls();
+  });
+
+  it('refuses an ID token in place of the access token', async () => {
+    h.accounts.set(USER.username, USER);
+    const res = await send(name, { token: await h.signer.idToken(USER) });
+    expect(res).toMatchObject({ status: 401, body: { error: 'An access token is required' } });
+    expect(h.cognito.calls()).toHaveLength(0);
+  });
+
+  it.each([
+    ['a malformed token', 'Bearer not.a.jwt'],
+    ['another scheme', 'Basic dXNlcjpwYXNz'],
+  ])('refuses %s with 401', async (_label, authorization) => {
+    const res = await send(name, { headers: { authorization } });
+    expect(res.status).toBe(401);
+    expectNoServiceCalls();
+  });
+
+  it('refuses a valid token whose session ended (disabled, deleted or signed out)', async () => {
+    const token = await h.token(USER);
+    h.accounts.delete(USER.username);
+    const res = await send(name, { token });
+    expect(res).toMatchObject({ status: 401, body: { error: 'Your session is no longer valid. Please sign in again.' } });
+    expectNoServiceCalls();
+  });
+});
+
+const QUICKSIGHT_ADMIN_BODIES = [
+  { action: 'LIST_COGNITO_USERS_WITH_QUICKSIGHT_STATUS' },
+  { action: 'DELETE_USER', userEmail: 'x@example.com' },
+  { action: 'REGISTER_USER', userEmail: 'x@example.com' },
+  { action: 'GET_USER_DASHBOARDS', userEmail: 'x@example.com' },
+  { action: 'INVITE_TO_DASHBOARD', userEmail: USER.email, dashboardId: 'sales', dashboardName: 'Sales', dashboardLink: 'https://bi.example.com/s' },
+  { action: 'REMOVE_FROM_DASHBOARD', userEmail: USER.email, dashboardId: 'sales' },
+  { action: 'SET_DASHBOARD_AS_DEFAULT', userEmail: USER.email, dashboardId: 'sales' },
+  { action: 'LIST_DASHBOARD_METADATA' },
+  { action: 'CREATE_DASHBOARD_METADATA', dashboardId: 'sales', dashboardName: 'Sales', dashboardLink: 'https://bi.example.com/s' },
+  { action: 'UPDATE_DASHBOARD_METADATA', metadataId: 'm1', dashboardId: 'sales', dashboardName: 'Sales', dashboardLink: 'https://bi.example.com/s' },
+  { action: 'DELETE_DASHBOARD_METADATA', metadataId: 'm1' },
+];
+const USER_ADMIN_BODIES = [
+  { action: 'GET_USERS' },
+  { action: 'CREATE_USER', userEmail: 'x@example.com', password: 'Str0ng!Pass' },
+  { action: 'UPDATE_USER', userEmail: 'x@example.com', newPassword: 'Str0ng!Pass' },
+  { action: 'ENABLE_USER', userEmail: 'x@example.com' },
+  { action: 'DISABLE_USER', userEmail: 'x@example.com' },
+  { action: 'DELETE_USER', userEmail: 'x@example.com' },
+  { action: 'RESET_USER_MFA', userEmail: 'x@example.com' },
+  { action: 'GET_AUDIT_LOG' },
+];
+
+describe.each([
+  ['quicksight-admin', QUICKSIGHT_ADMIN_BODIES],
+  ['user-admin', USER_ADMIN_BODIES],
+] as const)('%s refuses a Users caller', (name, bodies) => {
+  it.each(bodies.map((body) => [body.action, body]))('on %s with 403 and no effect', async (_action, body) => {
+    const res = await invoke(handlers[name]!, { token: await h.token(USER), body });
+    expect(res).toMatchObject({ status: 403, body: { error: "Access denied. You don't have admin privileges." } });
+    expectNoServiceCalls();
+    expect([...(await tables.views()), ...(await tables.dashboards()), ...(await tables.audit())]).toEqual([]);
+  });
+});
+
+describe('GraphQL resolver', () => {
+  const event = (authorization: string | undefined) => ({
+    arguments: {},
+    identity: null,
+    source: null,
+    request: { headers: authorization === undefined ? {} : { authorization } },
+    info: { fieldName: 'listTableauViews', parentTypeName: 'Query', variables: {}, selectionSetList: [] },
+    prev: null,
+    stash: {},
+  });
+
+  it.each([
+    ['no token', undefined, NO_TOKEN_MESSAGE],
+    ['a forged token', 'forged', 'Invalid authentication token'],
+  ])('throws Unauthorized for %s', async (_label, authorization, message) => {
+    const header = authorization === 'forged' ? await h.token(USER, { forged: true }) : authorization;
+    await expect(graphql(event(header), lambdaContext())).rejects.toMatchObject({ name: 'Unauthorized', message });
+  });
+
+  it('accepts the bare token AppSync passes', async () => {
+    const result = await graphql(event(await h.token(ADMIN)), lambdaContext());
+    expect(result).toEqual({ items: [], nextToken: null });
+  });
+});

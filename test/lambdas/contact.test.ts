@@ -1,0 +1,87 @@
+import { SendEmailCommand } from '@aws-sdk/client-sesv2';
+import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { MESSAGES } from '../../contracts/fields.ts';
+import { type Harness, invoke, OTHER_USER, startHarness, USER } from './support/harness.ts';
+
+let h: Harness;
+let handler: Parameters<typeof invoke>[0];
+
+beforeAll(async () => {
+  h = await startHarness();
+  ({ handler } = await import('../../lambdas/contact/handler.ts'));
+});
+afterAll(() => h.close());
+beforeEach(async () => {
+  await h.reset();
+  h.ses.on(SendEmailCommand).resolves({ MessageId: 'm-1' });
+});
+afterEach(() => {
+  process.env.SUPPORT_TO_ADDRESS = 'support@portal.example.com';
+});
+
+const message = { email: USER.email, subject: 'Cannot see the sales dashboard', message: 'It stays blank.', priority: 'high' };
+const send = async (body: unknown, who = USER) => invoke(handler, { token: await h.token(who), body });
+
+describe('contact function', () => {
+  it('sends from the fixed sender to support with the user as reply-to', async () => {
+    const res = await send(message);
+    expect(res).toMatchObject({ status: 200, body: { message: expect.stringContaining('sent') } });
+    const input = h.ses.commandCalls(SendEmailCommand)[0]?.args[0].input;
+    expect(input).toMatchObject({
+      FromEmailAddress: 'no-reply@portal.example.com',
+      Destination: { ToAddresses: ['support@portal.example.com'] },
+      ReplyToAddresses: [USER.email],
+      Content: { Simple: { Subject: { Data: '[Support][high] Cannot see the sales dashboard' } } },
+    });
+    expect(input?.Content?.Simple?.Body?.Text?.Data).toContain('It stays blank.');
+  });
+
+  it('uses normal priority when none is given', async () => {
+    await send({ ...message, priority: '' });
+    expect(h.ses.commandCalls(SendEmailCommand)[0]?.args[0].input.Content?.Simple?.Subject?.Data).toMatch(/^\[Support\]\[normal\]/);
+  });
+
+  it("refuses a body email that is not the caller's (403)", async () => {
+    const res = await send({ ...message, email: OTHER_USER.email });
+    expect(res).toMatchObject({ status: 403, body: { error: 'The email address must be the one you are signed in with' } });
+    expect(h.ses.calls()).toHaveLength(0);
+  });
+
+  it.each([
+    [{ subject: 'Hi\r\nBcc: victim@example.com' }, 'Subject must be on one line', 'subject'],
+    [{ subject: '' }, MESSAGES.contactSubject, 'subject'],
+    [{ subject: 'x'.repeat(201) }, 'Subject must be at most 200 characters', 'subject'],
+    [{ message: ' ' }, MESSAGES.contactDescription, 'message'],
+    [{ message: 'x'.repeat(5001) }, 'Description must be at most 5000 characters', 'message'],
+    [{ email: 'nope' }, MESSAGES.contactEmail, 'email'],
+    [{ priority: 'urgent' }, expect.any(String), 'priority'],
+  ])('refuses %j with 400', async (override, error, field) => {
+    const res = await send({ ...message, ...override });
+    expect(res).toMatchObject({ status: 400, body: { error, fields: [field] } });
+    expect(h.ses.calls()).toHaveLength(0);
+  });
+
+  it('allows 5 messages per user per hour, also when sent at once, then answers 429', async () => {
+    const results = await Promise.all(Array.from({ length: 7 }, () => send(message)));
+    expect(results.map((r) => r.status).sort()).toEqual([200, 200, 200, 200, 200, 429, 429]);
+    expect(results.find((r) => r.status === 429)?.body.error).toBe('You can send at most 5 messages per hour. Please try again later.');
+    expect(h.ses.commandCalls(SendEmailCommand)).toHaveLength(5);
+    // Another user's allowance is their own.
+    expect((await send({ ...message, email: OTHER_USER.email }, OTHER_USER)).status).toBe(200);
+  });
+
+  it('gives the slot back when SES fails, answering 502', async () => {
+    h.ses.on(SendEmailCommand).rejects(new Error('SES down'));
+    for (let attempt = 0; attempt < 6; attempt += 1) {
+      const res = await send(message);
+      expect(res).toMatchObject({ status: 502, body: { error: 'Failed to send email' } });
+    }
+  });
+
+  it('names missing mail configuration', async () => {
+    delete process.env.SUPPORT_TO_ADDRESS;
+    const res = await send(message);
+    expect(res).toMatchObject({ status: 500, body: { missing: ['SUPPORT_TO_ADDRESS'] } });
+    expect(h.ses.calls()).toHaveLength(0);
+  });
+});

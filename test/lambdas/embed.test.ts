@@ -1,0 +1,98 @@
+import {
+  DescribeUserCommand,
+  GenerateEmbedUrlForRegisteredUserCommand,
+  ResourceNotFoundException,
+} from '@aws-sdk/client-quicksight';
+import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { tableReader } from './support/tables.ts';
+import { ACCOUNT_ID, type Harness, invoke, ORIGIN, OTHER_USER, quicksightUser, startHarness, USER } from './support/harness.ts';
+
+let h: Harness;
+let handler: Parameters<typeof invoke>[0];
+let tables: ReturnType<typeof tableReader>;
+
+beforeAll(async () => {
+  h = await startHarness();
+  ({ handler } = await import('../../lambdas/embed/handler.ts'));
+  tables = tableReader(h.dynamo.endpoint);
+});
+afterAll(async () => {
+  tables.close();
+  await h.close();
+});
+beforeEach(async () => {
+  await h.reset();
+  await tables.put('VIEWS_TABLE', { id: 'v-sales', userEmail: USER.email, quicksightDashboardId: 'sales', name: 'Sales', createdAt: 't', updatedAt: 't' });
+  await tables.put('VIEWS_TABLE', { id: 'v-other', userEmail: OTHER_USER.email, quicksightDashboardId: 'secret', name: 'Secret', createdAt: 't', updatedAt: 't' });
+  h.quicksight.on(GenerateEmbedUrlForRegisteredUserCommand).resolves({ EmbedUrl: 'https://quicksight.example.com/embed/abc', Status: 200, RequestId: 'r' });
+});
+afterEach(() => {
+  process.env.EMBED_SESSION_MINUTES = '60';
+});
+
+const embed = async (dashboardId: string | undefined, extraHeaders: Record<string, string> = {}) =>
+  invoke(handler, {
+    method: 'GET',
+    token: await h.token(USER),
+    headers: { ...(dashboardId === undefined ? {} : { 'x-dashboard-id': dashboardId }), ...extraHeaders },
+  });
+
+describe('embed function', () => {
+  it("returns a URL for the caller's own QuickSight user with the configured lifetime and domains", async () => {
+    const before = Date.now();
+    const res = await embed('sales', { 'x-quicksight-user': 'someone-else@example.com' });
+    expect(res.status).toBe(200);
+    expect(res.body.url).toBe('https://quicksight.example.com/embed/abc');
+    const expiresAt = Date.parse(String(res.body.sessionExpiresAt));
+    expect(expiresAt - before).toBeGreaterThanOrEqual(60 * 60_000);
+    expect(expiresAt - before).toBeLessThan(61 * 60_000);
+    expect(h.quicksight.commandCalls(GenerateEmbedUrlForRegisteredUserCommand)[0]?.args[0].input).toEqual({
+      AwsAccountId: ACCOUNT_ID,
+      UserArn: `arn:aws:quicksight:us-east-2:${ACCOUNT_ID}:user/default/${USER.email}`,
+      SessionLifetimeInMinutes: 60,
+      AllowedDomains: [ORIGIN],
+      ExperienceConfiguration: { Dashboard: { InitialDashboardId: 'sales' } },
+    });
+    expect(res.headers['access-control-allow-origin'] ?? res.headers['Access-Control-Allow-Origin']).toBe(ORIGIN);
+  });
+
+  it('refuses a dashboard not assigned to the caller with 403 and makes zero QuickSight calls', async () => {
+    const res = await embed('secret');
+    expect(res).toMatchObject({ status: 403, body: { error: 'This dashboard is not assigned to you' } });
+    expect(h.quicksight.calls()).toHaveLength(0);
+  });
+
+  it('answers a clear 404 when the caller is not registered in QuickSight', async () => {
+    h.quicksight.on(GenerateEmbedUrlForRegisteredUserCommand).rejects(new ResourceNotFoundException({ message: 'no user', $metadata: {} }));
+    h.quicksight.on(DescribeUserCommand).rejects(new ResourceNotFoundException({ message: 'no user', $metadata: {} }));
+    const res = await embed('sales');
+    expect(res).toMatchObject({
+      status: 404,
+      body: { error: 'Your account is not registered in QuickSight yet. Please contact your administrator.' },
+    });
+  });
+
+  it('says when QuickSight does not have the dashboard', async () => {
+    h.quicksight.on(GenerateEmbedUrlForRegisteredUserCommand).rejects(new ResourceNotFoundException({ message: 'no dashboard', $metadata: {} }));
+    h.quicksight.on(DescribeUserCommand).resolves({ User: quicksightUser(USER.email) });
+    const res = await embed('sales');
+    expect(res.status).toBe(404);
+    expect(res.body.error).toMatch(/^Dashboard sales was not found in QuickSight/);
+  });
+
+  it.each([
+    [undefined, 'Dashboard ID is required'],
+    ['../../etc', 'Dashboard ID may contain only letters, digits, hyphens and underscores'],
+  ])('refuses the header %j with 400 naming it', async (dashboardId, message) => {
+    const res = await embed(dashboardId);
+    expect(res).toMatchObject({ status: 400, body: { error: message, fields: ['x-dashboard-id'] } });
+    expect(h.quicksight.calls()).toHaveLength(0);
+  });
+
+  it('names a session lifetime QuickSight would refuse', async () => {
+    process.env.EMBED_SESSION_MINUTES = '5';
+    const res = await embed('sales');
+    expect(res).toMatchObject({ status: 500, body: { missing: ['EMBED_SESSION_MINUTES'] } });
+    expect(h.quicksight.calls()).toHaveLength(0);
+  });
+});

@@ -1,0 +1,274 @@
+import {
+  AdminAddUserToGroupCommand,
+  AdminCreateUserCommand,
+  AdminDeleteUserCommand,
+  AdminDisableUserCommand,
+  AdminEnableUserCommand,
+  AdminGetUserCommand,
+  AdminSetUserMFAPreferenceCommand,
+  AdminSetUserPasswordCommand,
+  AdminUpdateUserAttributesCommand,
+  AdminUserGlobalSignOutCommand,
+  AliasExistsException,
+  ListUsersCommand,
+  ListUsersInGroupCommand,
+  UserNotFoundException,
+  UsernameExistsException,
+} from '@aws-sdk/client-cognito-identity-provider';
+import { AccessDeniedException, DeleteUserCommand } from '@aws-sdk/client-quicksight';
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { MESSAGES } from '../../contracts/fields.ts';
+import { UPDATE_USER_MESSAGES } from '../../contracts/user-admin.ts';
+import { tableReader } from './support/tables.ts';
+import { ADMIN, directoryUser, type Harness, invoke, OTHER_ADMIN, OTHER_USER, startHarness, USER } from './support/harness.ts';
+
+let h: Harness;
+let handler: Parameters<typeof invoke>[0];
+let tables: ReturnType<typeof tableReader>;
+let adminToken: string;
+
+beforeAll(async () => {
+  h = await startHarness();
+  ({ handler } = await import('../../lambdas/user-admin/handler.ts'));
+  tables = tableReader(h.dynamo.endpoint);
+});
+afterAll(async () => {
+  tables.close();
+  await h.close();
+});
+beforeEach(async () => {
+  await h.reset();
+  adminToken = await h.token(ADMIN);
+  h.cognito.on(ListUsersInGroupCommand, { GroupName: 'Admins' }).resolves({ Users: [directoryUser(ADMIN), directoryUser(OTHER_ADMIN)] });
+  h.cognito.on(ListUsersInGroupCommand, { GroupName: 'Users' }).resolves({ Users: [directoryUser(USER), directoryUser(OTHER_USER)] });
+  h.cognito.on(AdminGetUserCommand).resolves({ Username: USER.username, UserStatus: 'CONFIRMED' });
+});
+
+const call = (body: unknown) => invoke(handler, { token: adminToken, body });
+const STRONG = 'Str0ng!Pass';
+
+describe('GET_USERS', () => {
+  it('lists every account with its group and creation date, without per-user calls', async () => {
+    h.cognito
+      .on(ListUsersCommand)
+      .resolvesOnce({ Users: [directoryUser(ADMIN), directoryUser(USER)], PaginationToken: 't2' })
+      .resolvesOnce({ Users: [directoryUser(OTHER_USER, { Enabled: false, UserCreateDate: undefined }), directoryUser({ ...USER, username: 'lonely', email: 'nogroup@example.com' })] });
+    const res = await call({ action: 'GET_USERS' });
+    expect(res.status).toBe(200);
+    expect(res.body.users).toEqual([
+      { username: ADMIN.username, email: ADMIN.email, enabled: true, status: 'CONFIRMED', cognitoGroup: 'Admins', created: '2025-01-02T03:04:05.000Z' },
+      expect.objectContaining({ email: USER.email, cognitoGroup: 'Users' }),
+      expect.objectContaining({ email: OTHER_USER.email, enabled: false, created: null }),
+      expect.objectContaining({ email: 'nogroup@example.com', cognitoGroup: null }),
+    ]);
+    expect(h.cognito.commandCalls(AdminGetUserCommand)).toHaveLength(0);
+  });
+});
+
+describe('CREATE_USER', () => {
+  it('creates a confirmed account with the password, without an email, in the Users group', async () => {
+    h.cognito.on(AdminCreateUserCommand).resolves({ User: { Username: 'new-sub' } });
+    const res = await call({ action: 'CREATE_USER', userEmail: 'New.Person@Example.com', password: STRONG });
+    expect(res.status).toBe(200);
+    expect(h.cognito.commandCalls(AdminCreateUserCommand)[0]?.args[0].input).toMatchObject({
+      Username: 'new.person@example.com',
+      MessageAction: 'SUPPRESS',
+      UserAttributes: [
+        { Name: 'email', Value: 'new.person@example.com' },
+        { Name: 'email_verified', Value: 'true' },
+      ],
+    });
+    expect(h.cognito.commandCalls(AdminSetUserPasswordCommand)[0]?.args[0].input).toMatchObject({ Password: STRONG, Permanent: true });
+    expect(h.cognito.commandCalls(AdminAddUserToGroupCommand)[0]?.args[0].input).toMatchObject({ GroupName: 'Users', Username: 'new.person@example.com' });
+    const audit = await tables.audit();
+    expect(audit).toEqual([expect.objectContaining({ action: 'CREATE_USER', target: 'new.person@example.com', outcome: 'success' })]);
+    expect(JSON.stringify(audit)).not.toContain(STRONG);
+  });
+
+  it("answers 409 'User already exists' for an existing account", async () => {
+    h.cognito.on(AdminCreateUserCommand).rejects(new UsernameExistsException({ message: 'exists', $metadata: {} }));
+    const res = await call({ action: 'CREATE_USER', userEmail: USER.email, password: STRONG });
+    expect(res.status).toBe(409);
+    expect(res.body).toMatchObject({ error: 'User already exists', userEmail: USER.email });
+    expect(h.cognito.commandCalls(AdminSetUserPasswordCommand)).toHaveLength(0);
+  });
+
+  it('finishes a creation that stopped before the password was set', async () => {
+    h.cognito.on(AdminCreateUserCommand).rejects(new UsernameExistsException({ message: 'exists', $metadata: {} }));
+    h.cognito.on(AdminGetUserCommand).resolves({ Username: 'half-sub', UserStatus: 'FORCE_CHANGE_PASSWORD' });
+    const res = await call({ action: 'CREATE_USER', userEmail: 'half@example.com', password: STRONG });
+    expect(res.status).toBe(200);
+    expect(h.cognito.commandCalls(AdminAddUserToGroupCommand)).toHaveLength(1);
+  });
+
+  it.each([
+    [{ password: STRONG }, MESSAGES.userEmailRequired],
+    [{ userEmail: 'nope', password: STRONG }, MESSAGES.adminEmailInvalid],
+    [{ userEmail: 'a@b.co' }, MESSAGES.adminPasswordRequired],
+    [{ userEmail: 'a@b.co', password: 'Sh0rt!' }, MESSAGES.adminPasswordMin],
+    [{ userEmail: 'a@b.co', password: 'NOLOWER1!' }, MESSAGES.adminPasswordLower],
+    [{ userEmail: 'a@b.co', password: 'noupper1!' }, MESSAGES.adminPasswordUpper],
+    [{ userEmail: 'a@b.co', password: 'NoNumber!' }, MESSAGES.adminPasswordNumber],
+    [{ userEmail: 'a@b.co', password: 'NoSpecial1' }, MESSAGES.adminPasswordSpecial],
+  ])('refuses %j with the spec message', async (fields, message) => {
+    const res = await call({ action: 'CREATE_USER', ...fields });
+    expect(res.status).toBe(400);
+    expect(res.body.error).toBe(message);
+    expect(h.cognito.commandCalls(AdminCreateUserCommand)).toHaveLength(0);
+  });
+});
+
+describe('UPDATE_USER', () => {
+  it('sets a new password', async () => {
+    const res = await call({ action: 'UPDATE_USER', userEmail: USER.email, newPassword: STRONG });
+    expect(res.status).toBe(200);
+    expect(h.cognito.commandCalls(AdminSetUserPasswordCommand)[0]?.args[0].input).toMatchObject({ Username: USER.email, Password: STRONG, Permanent: true });
+  });
+
+  it('changes the email of a user without dashboards', async () => {
+    h.cognito.on(ListUsersCommand).resolves({ Users: [] });
+    const res = await call({ action: 'UPDATE_USER', userEmail: USER.email, newEmail: 'Renamed@Example.com' });
+    expect(res.status).toBe(200);
+    expect(h.cognito.commandCalls(AdminUpdateUserAttributesCommand)[0]?.args[0].input.UserAttributes).toEqual([
+      { Name: 'email', Value: 'renamed@example.com' },
+      { Name: 'email_verified', Value: 'true' },
+    ]);
+  });
+
+  it("answers 409 'Email already exists' before changing anything", async () => {
+    h.cognito.on(ListUsersCommand).resolves({ Users: [directoryUser(OTHER_USER)] });
+    const res = await call({ action: 'UPDATE_USER', userEmail: USER.email, newEmail: OTHER_USER.email, newPassword: STRONG });
+    expect(res.status).toBe(409);
+    expect(res.body.error).toBe('Email already exists');
+    expect(h.cognito.commandCalls(AdminSetUserPasswordCommand)).toHaveLength(0);
+  });
+
+  it("maps Cognito's alias clash to 'Email already exists'", async () => {
+    h.cognito.on(ListUsersCommand).resolves({ Users: [] });
+    h.cognito.on(AdminUpdateUserAttributesCommand).rejects(new AliasExistsException({ message: 'alias', $metadata: {} }));
+    const res = await call({ action: 'UPDATE_USER', userEmail: USER.email, newEmail: 'taken@example.com' });
+    expect([res.status, res.body.error]).toEqual([409, 'Email already exists']);
+  });
+
+  it('refuses an email change while dashboards are assigned under the current email', async () => {
+    h.cognito.on(ListUsersCommand).resolves({ Users: [] });
+    await tables.put('VIEWS_TABLE', { id: 'v1', userEmail: USER.email, quicksightDashboardId: 'sales', name: 'Sales', createdAt: 'x', updatedAt: 'x' });
+    const res = await call({ action: 'UPDATE_USER', userEmail: USER.email, newEmail: 'renamed@example.com' });
+    expect(res.status).toBe(409);
+    expect(h.cognito.commandCalls(AdminUpdateUserAttributesCommand)).toHaveLength(0);
+  });
+
+  it("answers 404 'User not found' for an unknown account", async () => {
+    h.cognito.on(AdminGetUserCommand).rejects(new UserNotFoundException({ message: 'User does not exist.', $metadata: {} }));
+    const res = await call({ action: 'UPDATE_USER', userEmail: 'ghost@example.com', newPassword: STRONG });
+    expect([res.status, res.body.error]).toEqual([404, 'User not found']);
+  });
+
+  it.each([
+    [{}, UPDATE_USER_MESSAGES.emailRequired, 'userEmail'],
+    [{ userEmail: USER.email }, UPDATE_USER_MESSAGES.atLeastOneField, 'newEmail'],
+    [{ userEmail: USER.email, newEmail: ' ', newPassword: '' }, UPDATE_USER_MESSAGES.noValidFields, 'newEmail'],
+    [{ userEmail: USER.email, newEmail: 'bad' }, UPDATE_USER_MESSAGES.invalidNewEmail, 'newEmail'],
+    [{ userEmail: USER.email, newEmail: 'USER@example.com' }, UPDATE_USER_MESSAGES.sameEmail, 'newEmail'],
+    [{ userEmail: USER.email, newPassword: 'weakpassword' }, 'Invalid password', 'newPassword'],
+  ])('refuses %j with the spec message', async (fields, message, field) => {
+    const res = await call({ action: 'UPDATE_USER', ...fields });
+    expect(res.status).toBe(400);
+    expect(res.body.error).toBe(message);
+    expect(res.body.fields).toContain(field);
+    expect(h.cognito.commandCalls(AdminSetUserPasswordCommand)).toHaveLength(0);
+    expect(h.cognito.commandCalls(AdminUpdateUserAttributesCommand)).toHaveLength(0);
+  });
+});
+
+describe('ENABLE_USER, DISABLE_USER, DELETE_USER, RESET_USER_MFA', () => {
+  it('enables an account', async () => {
+    const res = await call({ action: 'ENABLE_USER', userEmail: USER.email });
+    expect(res.status).toBe(200);
+    expect(h.cognito.commandCalls(AdminEnableUserCommand)).toHaveLength(1);
+  });
+
+  it('disables an account and signs it out everywhere', async () => {
+    const res = await call({ action: 'DISABLE_USER', userEmail: USER.email });
+    expect(res.status).toBe(200);
+    expect(h.cognito.commandCalls(AdminDisableUserCommand)[0]?.args[0].input.Username).toBe(USER.email);
+    expect(h.cognito.commandCalls(AdminUserGlobalSignOutCommand)[0]?.args[0].input.Username).toBe(USER.email);
+  });
+
+  it('deletes views, then the QuickSight user, then the account', async () => {
+    h.quicksight.on(DeleteUserCommand).resolves({});
+    const res = await call({ action: 'DELETE_USER', userEmail: USER.email });
+    expect(res.status).toBe(200);
+    expect(res.body).toMatchObject({ quicksightUser: 'deleted', removedViews: 0 });
+    expect(h.cognito.commandCalls(AdminDeleteUserCommand)[0]?.args[0].input.Username).toBe(USER.email);
+  });
+
+  it('still deletes the account when QuickSight refuses (tolerated and reported)', async () => {
+    h.quicksight.on(DeleteUserCommand).rejects(new AccessDeniedException({ message: 'denied', $metadata: {} }));
+    const res = await call({ action: 'DELETE_USER', userEmail: USER.email });
+    expect(res.status).toBe(200);
+    expect(res.body.quicksightUser).toMatch(/^not removed: /);
+    expect(h.cognito.commandCalls(AdminDeleteUserCommand)).toHaveLength(1);
+  });
+
+  it('resets MFA: TOTP off and every session ended', async () => {
+    const res = await call({ action: 'RESET_USER_MFA', userEmail: USER.email });
+    expect(res.status).toBe(200);
+    expect(h.cognito.commandCalls(AdminSetUserMFAPreferenceCommand)[0]?.args[0].input).toMatchObject({
+      Username: USER.email,
+      SoftwareTokenMfaSettings: { Enabled: false, PreferredMfa: false },
+    });
+    expect(h.cognito.commandCalls(AdminUserGlobalSignOutCommand)).toHaveLength(1);
+  });
+
+  it.each([
+    ['DISABLE_USER', ADMIN.email, 'Cannot disable your own account'],
+    ['DISABLE_USER', OTHER_ADMIN.email, 'Cannot disable other admin accounts'],
+    ['DELETE_USER', ADMIN.email, 'Cannot delete your own account'],
+    ['DELETE_USER', OTHER_ADMIN.email, 'Cannot delete other admin accounts'],
+    ['RESET_USER_MFA', ADMIN.email, 'Cannot reset MFA for your own account'],
+    ['RESET_USER_MFA', OTHER_ADMIN.email, 'Cannot reset MFA for other admin accounts'],
+  ])('%s on %s answers 403 and changes nothing', async (action, userEmail, message) => {
+    const res = await call({ action, userEmail });
+    expect(res.status).toBe(403);
+    expect(res.body.error).toBe(message);
+    for (const command of [AdminDisableUserCommand, AdminDeleteUserCommand, AdminSetUserMFAPreferenceCommand, AdminUserGlobalSignOutCommand]) {
+      expect(h.cognito.commandCalls(command)).toHaveLength(0);
+    }
+    expect(await tables.audit()).toEqual([expect.objectContaining({ action, target: userEmail, outcome: 'failure', detail: message })]);
+  });
+
+  it.each(['ENABLE_USER', 'DISABLE_USER', 'DELETE_USER', 'RESET_USER_MFA'])("%s requires 'User email is required.'", async (action) => {
+    const res = await call({ action });
+    expect([res.status, res.body.error]).toEqual([400, MESSAGES.userEmailRequired]);
+  });
+
+  it("answers 404 'User not found' for an unknown account", async () => {
+    h.cognito.on(AdminEnableUserCommand).rejects(new UserNotFoundException({ message: 'User does not exist.', $metadata: {} }));
+    const res = await call({ action: 'ENABLE_USER', userEmail: 'ghost@example.com' });
+    expect([res.status, res.body.error, res.body.userEmail]).toEqual([404, 'User not found', 'ghost@example.com']);
+  });
+});
+
+describe('GET_AUDIT_LOG', () => {
+  it('pages through the trail newest first with an opaque token', async () => {
+    for (const action of ['ENABLE_USER', 'DISABLE_USER', 'ENABLE_USER']) await call({ action, userEmail: USER.email });
+    const first = await call({ action: 'GET_AUDIT_LOG', limit: 2 });
+    expect(first.status).toBe(200);
+    expect((first.body.entries as { action: string }[]).map((e) => e.action)).toEqual(['ENABLE_USER', 'DISABLE_USER']);
+    expect(first.body.entries).toEqual([
+      expect.objectContaining({ actor: ADMIN.email, target: USER.email, outcome: 'success', at: expect.any(String), id: expect.any(String) }),
+      expect.anything(),
+    ]);
+    const second = await call({ action: 'GET_AUDIT_LOG', limit: 2, nextToken: first.body.nextToken });
+    expect((second.body.entries as unknown[]).length).toBe(1);
+    expect(second.body.nextToken).toBeNull();
+  });
+
+  it('refuses a forged token and a bad limit', async () => {
+    const forged = Buffer.from(JSON.stringify({ pk: 'USER#x', sk: 'DEFAULT' })).toString('base64url');
+    const res = await call({ action: 'GET_AUDIT_LOG', nextToken: forged });
+    expect([res.status, res.body.error]).toEqual([400, 'Invalid nextToken']);
+    expect((await call({ action: 'GET_AUDIT_LOG', limit: 1000 })).status).toBe(400);
+  });
+});
