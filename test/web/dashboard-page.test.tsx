@@ -1,0 +1,169 @@
+import { act, screen, waitFor } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import HomePage from '../../web/src/features/dashboard/routes/home-page.tsx';
+import { testConfig } from './support/config.ts';
+import { fakeAuth, jsonResponse, renderPage, userSession } from './support/render.tsx';
+
+interface ViewItem {
+  id: string;
+  name: string | null;
+  quicksightDashboardId: string | null;
+  isDefault: boolean | null;
+}
+
+const VIEWS: ViewItem[] = [
+  { id: 'v-sales', name: 'Sales Performance', quicksightDashboardId: 'sales', isDefault: false },
+  { id: 'v-blank', name: '   ', quicksightDashboardId: 'blank', isDefault: false },
+  { id: 'v-inventory', name: 'Inventory & Margins', quicksightDashboardId: 'inventory', isDefault: true },
+  { id: 'v-scorecard', name: 'Distributor Scorecard', quicksightDashboardId: 'scorecard', isDefault: false },
+];
+
+type EmbedAnswer = (dashboardId: string) => Response;
+
+/** Stubs the GraphQL API and the embed function; records what was asked. */
+function stubBackend(views: ViewItem[] | 'error', embed: EmbedAnswer) {
+  const calls: { graphql: unknown[]; embed: string[] } = { graphql: [], embed: [] };
+  const fetchMock = vi.fn(async (input: RequestInfo | URL, init?: RequestInit) => {
+    const url = String(input);
+    const headers = new Headers(init?.headers);
+    if (url === testConfig.graphqlUrl) {
+      calls.graphql.push({ body: JSON.parse(String(init?.body)), authorization: headers.get('authorization') });
+      if (views === 'error') return jsonResponse({ errors: [{ message: 'Unauthorized' }] }, { status: 401 });
+      return jsonResponse({ data: { listTableauViews: { items: views, nextToken: null } } });
+    }
+    if (url === testConfig.functions.embed) {
+      const dashboardId = headers.get('x-dashboard-id') ?? '';
+      calls.embed.push(dashboardId);
+      expect(headers.get('authorization')).toBe('Bearer access-token');
+      return embed(dashboardId);
+    }
+    throw new Error(`unexpected request to ${url}`);
+  });
+  vi.stubGlobal('fetch', fetchMock);
+  return calls;
+}
+
+const embedOk =
+  (minutes = 60): EmbedAnswer =>
+  (dashboardId) =>
+    jsonResponse({
+      url: `https://embed.example.com/embed/${dashboardId}?n=${Math.random()}`,
+      sessionExpiresAt: new Date(Date.now() + minutes * 60_000).toISOString(),
+    });
+
+const renderHome = () => renderPage(<HomePage />, { auth: fakeAuth({ session: userSession() }), path: '/home' });
+
+afterEach(() => {
+  vi.useRealTimers();
+});
+
+describe('dashboard page', () => {
+  it("lists the user's named views and shows the default one", async () => {
+    const calls = stubBackend(VIEWS, embedOk());
+    renderHome();
+    const frame = await screen.findByTitle('QuickSight Analytics Dashboard');
+    expect(frame.getAttribute('src')).toMatch(/^https:\/\/embed\.example\.com\/embed\/inventory/);
+    const select = screen.getByLabelText('Select Dashboard');
+    expect([...(select as HTMLSelectElement).options].map((o) => o.text)).toEqual([
+      'Sales Performance',
+      'Inventory & Margins',
+      'Distributor Scorecard',
+    ]);
+    expect(calls.graphql[0]).toMatchObject({
+      authorization: 'access-token',
+      body: { variables: { filter: { userEmail: { eq: 'jane.doe@example.com' } } } },
+    });
+    expect(screen.getByText('Powered by AWS QuickSight')).toBeInTheDocument();
+    expect(screen.getByRole('button', { name: 'Refresh' })).toHaveAccessibleDescription('Refresh dashboard URL');
+  });
+
+  it('remembers the chosen view in selectedDashboardId and prefers it next time', async () => {
+    stubBackend(VIEWS, embedOk());
+    const first = renderHome();
+    await screen.findByTitle('QuickSight Analytics Dashboard');
+    await userEvent.setup().selectOptions(screen.getByLabelText('Select Dashboard'), 'Distributor Scorecard');
+    await waitFor(() =>
+      expect(screen.getByTitle('QuickSight Analytics Dashboard').getAttribute('src')).toContain('/embed/scorecard'),
+    );
+    expect(window.localStorage.getItem('selectedDashboardId')).toBe('v-scorecard');
+    first.unmount();
+    renderHome();
+    await waitFor(() =>
+      expect(screen.getByTitle('QuickSight Analytics Dashboard').getAttribute('src')).toContain('/embed/scorecard'),
+    );
+  });
+
+  it('falls back to the first view when there is no default and no stored choice', async () => {
+    stubBackend(
+      VIEWS.map((view) => ({ ...view, isDefault: false })),
+      embedOk(),
+    );
+    window.localStorage.setItem('selectedDashboardId', 'v-gone');
+    renderHome();
+    await waitFor(() =>
+      expect(screen.getByTitle('QuickSight Analytics Dashboard').getAttribute('src')).toContain('/embed/sales'),
+    );
+  });
+
+  it('Refresh asks for a new embed URL', async () => {
+    const calls = stubBackend(VIEWS, embedOk());
+    renderHome();
+    await screen.findByTitle('QuickSight Analytics Dashboard');
+    await userEvent.setup().click(screen.getByRole('button', { name: 'Refresh' }));
+    await waitFor(() => expect(calls.embed).toEqual(['inventory', 'inventory']));
+  });
+
+  it('shows the error panel with the status and retries', async () => {
+    let fail = true;
+    const calls = stubBackend(VIEWS, (id) =>
+      fail
+        ? new Response('{"error":"Dashboard not assigned"}', { status: 500, statusText: 'Internal Server Error' })
+        : embedOk()(id),
+    );
+    renderHome();
+    expect(await screen.findByText('Error Loading Dashboard')).toBeInTheDocument();
+    expect(screen.getByText('Failed to load dashboard')).toBeInTheDocument();
+    expect(screen.getByText('Failed to get QuickSight URL: 500 Internal Server Error')).toBeInTheDocument();
+    fail = false;
+    await userEvent.setup().click(screen.getByRole('button', { name: 'Retry' }));
+    expect(await screen.findByTitle('QuickSight Analytics Dashboard')).toBeInTheDocument();
+    expect(calls.embed.length).toBeGreaterThanOrEqual(2);
+  });
+
+  it('says so when the function returns no URL', async () => {
+    stubBackend(VIEWS, () => jsonResponse({ url: '', sessionExpiresAt: new Date().toISOString() }));
+    renderHome();
+    expect(await screen.findByText('No URL returned from Lambda function')).toBeInTheDocument();
+  });
+
+  it('explains that an administrator assigns dashboards when there are none', async () => {
+    stubBackend([], embedOk());
+    renderHome();
+    expect(await screen.findByText(/An administrator assigns dashboards/)).toBeInTheDocument();
+    expect(screen.queryByLabelText('Select Dashboard')).not.toBeInTheDocument();
+  });
+
+  it('only logs a view-list failure and shows the empty list', async () => {
+    const log = vi.spyOn(console, 'error').mockImplementation(() => undefined);
+    const calls = stubBackend('error', embedOk());
+    renderHome();
+    expect(await screen.findByText(/An administrator assigns dashboards/)).toBeInTheDocument();
+    expect(log).toHaveBeenCalledWith('Error fetching dashboard views:', 'Unauthorized');
+    expect(calls.embed).toEqual([]);
+  });
+
+  it('renews the embed URL before the session ends, without leaving the page', async () => {
+    vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout'], shouldAdvanceTime: true });
+    const calls = stubBackend(VIEWS, embedOk(2));
+    renderHome();
+    const frame = await screen.findByTitle('QuickSight Analytics Dashboard');
+    const firstUrl = frame.getAttribute('src');
+    expect(calls.embed).toHaveLength(1);
+    await act(async () => {
+      await vi.advanceTimersByTimeAsync(61_000);
+    });
+    await waitFor(() => expect(calls.embed).toHaveLength(2));
+    await waitFor(() => expect(screen.getByTitle('QuickSight Analytics Dashboard').getAttribute('src')).not.toBe(firstUrl));
+  });
+});

@@ -1,0 +1,151 @@
+import { screen, waitFor, within } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
+import { describe, expect, it, vi } from 'vitest';
+import MfaSettingsPage from '../../web/src/features/settings/routes/mfa-settings-page.tsx';
+import { testConfig } from './support/config.ts';
+import { fakeAuth, jsonResponse, renderPage, userSession } from './support/render.tsx';
+
+type Answer = (body: { action: string; mfaCode?: string }) => Response;
+
+function stubMfaFunction(answer: Answer) {
+  const actions: { action: string; mfaCode?: string }[] = [];
+  vi.stubGlobal(
+    'fetch',
+    vi.fn(async (input: RequestInfo | URL, init?: RequestInit) => {
+      expect(String(input)).toBe(testConfig.functions.mfa);
+      expect(new Headers(init?.headers).get('authorization')).toBe('Bearer access-token');
+      const body = JSON.parse(String(init?.body)) as { action: string; mfaCode?: string };
+      actions.push(body);
+      return answer(body);
+    }),
+  );
+  return actions;
+}
+
+const enabled = { mfaEnabled: true, mfaDevices: [{ DeliveryMedium: 'SOFTWARE_TOKEN' }] };
+const disabled = { mfaEnabled: false, mfaDevices: [] };
+const renderMfa = () =>
+  renderPage(<MfaSettingsPage />, { auth: fakeAuth({ session: userSession() }), path: '/mfa-settings' });
+
+describe('MFA management page', () => {
+  it('shows the status, the devices and the security information', async () => {
+    stubMfaFunction(() => jsonResponse(enabled));
+    renderMfa();
+    expect(await screen.findByText('Enabled')).toBeInTheDocument();
+    expect(screen.getByRole('heading', { level: 1, name: 'Multi-Factor Authentication' })).toBeInTheDocument();
+    expect(screen.getByText('Authenticator App (time-based one-time password)')).toBeInTheDocument();
+    expect(screen.getByText('Software Token')).toBeInTheDocument();
+    expect(screen.getByRole('heading', { name: 'Security Information' })).toBeInTheDocument();
+    expect(screen.getByRole('button', { name: 'Disable MFA' })).toBeInTheDocument();
+  });
+
+  it('asks before disabling, explains the next sign-in, and confirms', async () => {
+    let state = enabled;
+    const actions = stubMfaFunction(({ action }) => {
+      if (action === 'DISABLE_MFA') {
+        state = disabled;
+        return jsonResponse({ message: 'MFA disabled', setupRequiredAtNextSignIn: true });
+      }
+      return jsonResponse(state);
+    });
+    renderMfa();
+    const user = userEvent.setup();
+    await user.click(await screen.findByRole('button', { name: 'Disable MFA' }));
+    const dialog = screen.getByRole('alertdialog', { name: 'Disable MFA' });
+    expect(
+      within(dialog).getByText('Are you sure you want to disable MFA? This will make your account less secure.'),
+    ).toBeInTheDocument();
+    expect(within(dialog).getByText(/next time you sign in, you will set up a new one/)).toBeInTheDocument();
+    await user.click(within(dialog).getByRole('button', { name: 'Disable MFA' }));
+    expect(await screen.findByText('MFA has been disabled successfully')).toBeInTheDocument();
+    expect(await screen.findByText('Disabled')).toBeInTheDocument();
+    expect(actions.map((a) => a.action)).toEqual(['GET_MFA_STATUS', 'DISABLE_MFA', 'GET_MFA_STATUS']);
+  });
+
+  it('keeps MFA when the confirmation is cancelled with Escape', async () => {
+    const actions = stubMfaFunction(() => jsonResponse(enabled));
+    renderMfa();
+    const user = userEvent.setup();
+    await user.click(await screen.findByRole('button', { name: 'Disable MFA' }));
+    await user.keyboard('{Escape}');
+    expect(screen.queryByRole('alertdialog')).not.toBeInTheDocument();
+    expect(actions.map((a) => a.action)).toEqual(['GET_MFA_STATUS']);
+  });
+
+  it('reports a failed disable', async () => {
+    stubMfaFunction(({ action }) =>
+      action === 'DISABLE_MFA' ? new Response('{"error":"boom"}', { status: 502 }) : jsonResponse(enabled),
+    );
+    renderMfa();
+    const user = userEvent.setup();
+    await user.click(await screen.findByRole('button', { name: 'Disable MFA' }));
+    await user.click(within(screen.getByRole('alertdialog')).getByRole('button', { name: 'Disable MFA' }));
+    expect(await screen.findByText('Failed to disable MFA')).toBeInTheDocument();
+  });
+
+  it('reports a status that cannot be loaded, and retries', async () => {
+    vi.spyOn(console, 'error').mockImplementation(() => undefined);
+    let fail = true;
+    stubMfaFunction(() => (fail ? new Response('oops', { status: 500 }) : jsonResponse(disabled)));
+    renderMfa();
+    expect(await screen.findByText('Failed to load MFA status')).toBeInTheDocument();
+    fail = false;
+    await userEvent.setup().click(screen.getByRole('button', { name: 'Retry' }));
+    expect(await screen.findByText('Disabled')).toBeInTheDocument();
+  });
+
+  it('says authentication is required when there is no session', async () => {
+    vi.spyOn(console, 'error').mockImplementation(() => undefined);
+    stubMfaFunction(() => jsonResponse(enabled));
+    renderPage(<MfaSettingsPage />, {
+      auth: fakeAuth({ session: userSession(), getAccessToken: vi.fn(async () => Promise.reject(new Error('none'))) }),
+      path: '/mfa-settings',
+    });
+    expect(await screen.findByText('Authentication required')).toBeInTheDocument();
+  });
+
+  it('enables MFA with the wizard through the MFA function', async () => {
+    let state = disabled;
+    const actions = stubMfaFunction(({ action }) => {
+      if (action === 'ASSOCIATE_SOFTWARE_TOKEN') return jsonResponse({ secretCode: 'JBSWY3DPEHPK3PXP' });
+      if (action === 'VERIFY_SOFTWARE_TOKEN') {
+        state = enabled;
+        return jsonResponse({ status: 'SUCCESS', message: 'MFA setup completed successfully!' });
+      }
+      return jsonResponse(state);
+    });
+    renderMfa();
+    const user = userEvent.setup();
+    await user.click(await screen.findByRole('button', { name: 'Enable MFA' }));
+    expect(await screen.findByText('JBSW Y3DP EHPK 3PXP')).toBeInTheDocument();
+    await user.type(screen.getByLabelText('Enter the 6-digit code from your app'), '123456');
+    await user.click(screen.getByRole('button', { name: 'Verify & Complete Setup' }));
+    expect(await screen.findByText('MFA Setup Complete!')).toBeInTheDocument();
+    expect(screen.getByText('MFA setup completed successfully!')).toBeInTheDocument();
+    await waitFor(() => expect(screen.getByText('Enabled')).toBeInTheDocument(), { timeout: 4000 });
+    expect(actions).toContainEqual({ action: 'VERIFY_SOFTWARE_TOKEN', mfaCode: '123456' });
+  });
+
+  it('shows the wizard texts when the code is refused', async () => {
+    stubMfaFunction(({ action }) => {
+      if (action === 'ASSOCIATE_SOFTWARE_TOKEN') return jsonResponse({ secretCode: 'JBSWY3DPEHPK3PXP' });
+      if (action === 'VERIFY_SOFTWARE_TOKEN') return new Response('{}', { status: 500 });
+      return jsonResponse(disabled);
+    });
+    renderMfa();
+    const user = userEvent.setup();
+    await user.click(await screen.findByRole('button', { name: 'Enable MFA' }));
+    await user.type(await screen.findByLabelText('Enter the 6-digit code from your app'), '123456');
+    await user.click(screen.getByRole('button', { name: 'Verify & Complete Setup' }));
+    expect(await screen.findByText('Failed to verify code')).toBeInTheDocument();
+  });
+
+  it('shows the wizard text when no secret can be generated', async () => {
+    stubMfaFunction(({ action }) =>
+      action === 'ASSOCIATE_SOFTWARE_TOKEN' ? new Response('{}', { status: 500 }) : jsonResponse(disabled),
+    );
+    renderMfa();
+    await userEvent.setup().click(await screen.findByRole('button', { name: 'Enable MFA' }));
+    expect(await screen.findByText('Failed to generate MFA secret')).toBeInTheDocument();
+  });
+});

@@ -1,0 +1,77 @@
+import { render, type RenderResult } from '@testing-library/react';
+import type { ReactNode } from 'react';
+import { MemoryRouter, Route, Routes, useLocation } from 'react-router';
+import { vi } from 'vitest';
+import { Toaster } from '../../../web/src/components/toaster.tsx';
+import { AuthContext, type AuthContextValue } from '../../../web/src/lib/auth/auth-context.ts';
+import type { AuthSession } from '../../../web/src/lib/auth/types.ts';
+import { ConfigProvider } from '../../../web/src/lib/config-context.tsx';
+import { testConfig } from './config.ts';
+
+export const userSession = (overrides: Partial<AuthSession> = {}): AuthSession => ({
+  username: '6f1c-sub',
+  email: 'jane.doe@example.com',
+  groups: ['Users'],
+  accessToken: 'access-token',
+  idToken: 'id-token',
+  expiresAt: Date.now() + 3_600_000,
+  ...overrides,
+});
+
+/** An auth context whose every call is a mock; pass what a test needs. */
+export function fakeAuth(overrides: Partial<AuthContextValue> = {}): AuthContextValue {
+  const session = overrides.session === undefined ? null : overrides.session;
+  return {
+    status: session ? 'signedIn' : 'signedOut',
+    loading: false,
+    session,
+    signIn: vi.fn(),
+    confirmTotpCode: vi.fn(),
+    completeNewPassword: vi.fn(),
+    signInMfaSetup: vi.fn(),
+    cancelSignIn: vi.fn(async () => undefined),
+    reloadSession: vi.fn(async () => session),
+    getAccessToken: vi.fn(async () => 'access-token'),
+    signOut: vi.fn(async () => undefined),
+    signUp: vi.fn(),
+    forgotPassword: vi.fn(),
+    confirmForgotPassword: vi.fn(),
+    preload: vi.fn(),
+    ...overrides,
+  };
+}
+
+/** Shows the current location so tests can assert navigation. */
+function LocationProbe() {
+  const location = useLocation();
+  return <output data-testid="location">{`${location.pathname}${location.search}`}</output>;
+}
+
+export interface RenderOptions {
+  readonly auth?: AuthContextValue;
+  readonly path?: string;
+  /** The route pattern the element is mounted at (default: the path without its query). */
+  readonly route?: string;
+}
+
+/** Renders a page the way the app does: config, auth, router and toaster. */
+export function renderPage(element: ReactNode, { auth = fakeAuth(), path = '/', route }: RenderOptions = {}): RenderResult {
+  return render(
+    <ConfigProvider config={testConfig}>
+      <AuthContext.Provider value={auth}>
+        <MemoryRouter initialEntries={[path]}>
+          <Routes>
+            <Route path={route ?? path.split('?')[0]} element={element} />
+            <Route path="*" element={null} />
+          </Routes>
+          <LocationProbe />
+        </MemoryRouter>
+        <Toaster />
+      </AuthContext.Provider>
+    </ConfigProvider>,
+  );
+}
+
+/** A fetch stub answering JSON. */
+export const jsonResponse = (body: unknown, init: ResponseInit = {}) =>
+  new Response(JSON.stringify(body), { status: 200, headers: { 'content-type': 'application/json' }, ...init });
