@@ -1,67 +1,49 @@
-import { Navigate, Route, Routes, useNavigate } from 'react-router';
+import { Suspense } from 'react';
+import { Navigate, Route, Routes } from 'react-router';
+import { lazyPage } from '../../app/lazy-page.ts';
 import { paths } from '../../app/paths.ts';
-import { Button } from '../../components/button.tsx';
-import { AuthLayout } from '../../components/layout/auth-layout.tsx';
-import { useAuth } from '../../lib/auth/auth-context.ts';
-import { useConfig } from '../../lib/config-context.tsx';
+import { FullPageLoading } from '../../components/layout/full-page-status.tsx';
 import { RequireAuth } from '../auth/components/require-auth.tsx';
-import { SignInFlow } from '../auth/components/sign-in-flow.tsx';
 import { ADMIN_PORTAL_GROUPS } from '../auth/user-groups.ts';
+import { AdminApiProvider } from './api/admin-api-context.tsx';
+import { AdminShell } from './components/admin-shell.tsx';
+import './admin.css';
 
-function AdminLogin() {
-  const { productName } = useConfig();
-  const navigate = useNavigate();
-  return (
-    <AuthLayout productTitle={`${productName} Admin Portal`} tagline={<p>Administrative access to {productName} platform</p>}>
-      <SignInFlow
-        requiredGroups={ADMIN_PORTAL_GROUPS}
-        privilege="admin"
-        productName={productName}
-        labels={{ email: 'Email', password: 'Password', submit: 'Admin Login', busy: 'Signing In...' }}
-        redirectText="Redirecting to the admin portal..."
-        onSignedIn={() => navigate(paths.admin.users, { replace: true })}
-      />
-    </AuthLayout>
-  );
-}
+const AdminLoginPage = lazyPage(() => import('./routes/admin-login-page.tsx'));
+const AdminForgotPasswordPage = lazyPage(() => import('./routes/admin-forgot-password-page.tsx'));
+const AdminChangePasswordPage = lazyPage(() => import('./routes/admin-change-password-page.tsx'));
+const DashboardsPage = lazyPage(() => import('./routes/dashboards-page.tsx'));
+const UsersPage = lazyPage(() => import('./routes/users-page.tsx'));
+const ActivityPage = lazyPage(() => import('./routes/activity-page.tsx'));
 
-function AdminHome() {
-  const { productName } = useConfig();
-  const { session, signOut } = useAuth();
-  const navigate = useNavigate();
-  return (
-    <main className="page stack" id="main">
-      <h1>{productName} Admin Portal</h1>
-      <p>Signed in as {session?.email}.</p>
-      <div>
-        <Button
-          variant="secondary"
-          onClick={async () => {
-            await signOut();
-            navigate(paths.admin.login, { replace: true });
-          }}
-        >
-          Logout
-        </Button>
-      </div>
-    </main>
-  );
-}
+/** A route of `paths.admin` relative to the /admin/* mount point. */
+const below = (path: string) => path.slice(paths.admin.root.length + 1);
 
-/** The admin portal, mounted at /admin/* and loaded on demand. */
+/** The admin portal, mounted at /admin/* and loaded on demand; each screen is its own chunk. */
 export default function AdminApp() {
   return (
-    <Routes>
-      <Route index element={<Navigate to={paths.admin.login} replace />} />
-      <Route path="login" element={<AdminLogin />} />
-      <Route
-        path="*"
-        element={
-          <RequireAuth groups={ADMIN_PORTAL_GROUPS} loginPath={paths.admin.login}>
-            <AdminHome />
-          </RequireAuth>
-        }
-      />
-    </Routes>
+    <Suspense fallback={<FullPageLoading />}>
+      <Routes>
+        <Route index element={<Navigate to={paths.admin.login} replace />} />
+        <Route path={below(paths.admin.login)} element={<AdminLoginPage />} />
+        <Route path={below(paths.admin.forgotPassword)} element={<AdminForgotPasswordPage />} />
+        <Route path={below(paths.admin.changePassword)} element={<AdminChangePasswordPage />} />
+        <Route
+          element={
+            <RequireAuth groups={ADMIN_PORTAL_GROUPS} loginPath={paths.admin.login}>
+              <AdminApiProvider>
+                <AdminShell />
+              </AdminApiProvider>
+            </RequireAuth>
+          }
+        >
+          <Route path={below(paths.admin.dashboard)} element={<DashboardsPage />} />
+          <Route path={below(paths.admin.quicksight)} element={<DashboardsPage />} />
+          <Route path={below(paths.admin.users)} element={<UsersPage />} />
+          <Route path={below(paths.admin.activity)} element={<ActivityPage />} />
+        </Route>
+        <Route path="*" element={<Navigate to={paths.admin.login} replace />} />
+      </Routes>
+    </Suspense>
   );
 }

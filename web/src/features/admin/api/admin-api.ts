@@ -1,0 +1,104 @@
+import { z } from 'zod';
+import {
+  cognitoUserWithQuicksightSchema,
+  listDashboardMetadataResponseSchema,
+  listUsersWithQuicksightResponseSchema,
+  saveDashboardMetadataResponseSchema,
+  userDashboardsResponseSchema,
+  type quicksightAdminRequestSchema,
+} from '../../../../../contracts/quicksight-admin.ts';
+import {
+  auditLogResponseSchema,
+  getUsersResponseSchema,
+  type userAdminRequestSchema,
+} from '../../../../../contracts/user-admin.ts';
+import type { ApiClient } from '../../../lib/api.ts';
+
+/** Answer of the calls whose body the portal does not read beyond their message. */
+const acknowledgementSchema = z.object({ message: z.string() });
+
+/** A request body as sent (defaults such as `userRole` may be left to the server). */
+type QuicksightBody = z.input<typeof quicksightAdminRequestSchema>;
+type UserAdminBody = z.input<typeof userAdminRequestSchema>;
+
+const registerResponseSchema = z.object({
+  message: z.string(),
+  user: cognitoUserWithQuicksightSchema.shape.quicksight.unwrap(),
+});
+
+/** The role a new QuickSight registration gets (admin-portal §9). */
+export const DEFAULT_REGISTRATION_ROLE = 'READER';
+
+/** The audit page size the Activity tab asks for. */
+export const AUDIT_PAGE_SIZE = 50;
+
+export interface DashboardFields {
+  readonly dashboardId: string;
+  readonly dashboardName: string;
+  readonly dashboardLink: string;
+  readonly description?: string;
+}
+
+export interface InviteFields {
+  readonly userEmail: string;
+  readonly dashboardId: string;
+  readonly dashboardName: string;
+  readonly dashboardLink: string;
+  readonly makeDefault: boolean;
+  readonly companyName?: string;
+}
+
+/** The QuickSight management function (admin-portal §7), with the contract's schemas. */
+export function createQuicksightAdminApi(client: ApiClient, url: string) {
+  const call = <S extends z.ZodType>(body: QuicksightBody, schema: S) => client.request(url, { body, schema });
+  return {
+    listUsers: async () =>
+      (await call({ action: 'LIST_COGNITO_USERS_WITH_QUICKSIGHT_STATUS' }, listUsersWithQuicksightResponseSchema)).users,
+    registerUser: (userEmail: string) =>
+      call({ action: 'REGISTER_USER', userEmail, userRole: DEFAULT_REGISTRATION_ROLE }, registerResponseSchema),
+    deleteUser: (userEmail: string) => call({ action: 'DELETE_USER', userEmail }, acknowledgementSchema),
+    userDashboards: async (userEmail: string) =>
+      (await call({ action: 'GET_USER_DASHBOARDS', userEmail }, userDashboardsResponseSchema)).dashboards,
+    invite: (fields: InviteFields) => call({ action: 'INVITE_TO_DASHBOARD', ...fields }, acknowledgementSchema),
+    removeFromDashboard: (userEmail: string, dashboardId: string, viewId: string) =>
+      call({ action: 'REMOVE_FROM_DASHBOARD', userEmail, dashboardId, viewId }, acknowledgementSchema),
+    setDefaultDashboard: (userEmail: string, dashboardId: string, viewId: string) =>
+      call({ action: 'SET_DASHBOARD_AS_DEFAULT', userEmail, dashboardId, viewId }, acknowledgementSchema),
+    listCatalogue: async () =>
+      (await call({ action: 'LIST_DASHBOARD_METADATA' }, listDashboardMetadataResponseSchema)).dashboards,
+    createDashboard: (fields: DashboardFields) =>
+      call({ action: 'CREATE_DASHBOARD_METADATA', ...fields }, saveDashboardMetadataResponseSchema),
+    updateDashboard: (metadataId: string, fields: DashboardFields) =>
+      call({ action: 'UPDATE_DASHBOARD_METADATA', metadataId, ...fields, isActive: true }, saveDashboardMetadataResponseSchema),
+    deleteDashboard: (metadataId: string) => call({ action: 'DELETE_DASHBOARD_METADATA', metadataId }, acknowledgementSchema),
+  };
+}
+
+/** The user management function (admin-portal §7, plus RESET_USER_MFA and GET_AUDIT_LOG). */
+export function createUserAdminApi(client: ApiClient, url: string) {
+  const call = <S extends z.ZodType>(body: UserAdminBody, schema: S) => client.request(url, { body, schema });
+  return {
+    listUsers: async () => (await call({ action: 'GET_USERS' }, getUsersResponseSchema)).users,
+    createUser: (userEmail: string, password: string) => call({ action: 'CREATE_USER', userEmail, password }, acknowledgementSchema),
+    /** Only the password is ever changed from the portal: the email is read-only there. */
+    updatePassword: (userEmail: string, newPassword: string) =>
+      call({ action: 'UPDATE_USER', userEmail, newPassword }, acknowledgementSchema),
+    enableUser: (userEmail: string) => call({ action: 'ENABLE_USER', userEmail }, acknowledgementSchema),
+    disableUser: (userEmail: string) => call({ action: 'DISABLE_USER', userEmail }, acknowledgementSchema),
+    deleteUser: (userEmail: string) => call({ action: 'DELETE_USER', userEmail }, acknowledgementSchema),
+    resetMfa: (userEmail: string) => call({ action: 'RESET_USER_MFA', userEmail }, acknowledgementSchema),
+    auditLog: (nextToken?: string) =>
+      call(
+        { action: 'GET_AUDIT_LOG', limit: AUDIT_PAGE_SIZE, ...(nextToken === undefined ? {} : { nextToken }) },
+        auditLogResponseSchema,
+      ),
+  };
+}
+
+export type QuicksightAdminApi = ReturnType<typeof createQuicksightAdminApi>;
+export type UserAdminApi = ReturnType<typeof createUserAdminApi>;
+
+export interface AdminApi {
+  readonly quicksight: QuicksightAdminApi;
+  readonly users: UserAdminApi;
+}

@@ -1,0 +1,94 @@
+import { memo } from 'react';
+import type { DashboardMetadata } from '../../../../../contracts/quicksight-admin.ts';
+import { Badge } from '../../../components/badge.tsx';
+import { Button } from '../../../components/button.tsx';
+import { Card } from '../../../components/card.tsx';
+import { Spinner } from '../../../components/spinner.tsx';
+import { EditIcon, TrashIcon } from './icons.tsx';
+
+export interface CatalogueSectionProps {
+  /** undefined while the first load is under way. */
+  readonly dashboards: readonly DashboardMetadata[] | undefined;
+  readonly onAdd: () => void;
+  readonly onEdit: (dashboard: DashboardMetadata) => void;
+  readonly onDelete: (dashboard: DashboardMetadata) => void;
+}
+
+function CatalogueCard({
+  dashboard,
+  onEdit,
+  onDelete,
+}: {
+  readonly dashboard: DashboardMetadata;
+  readonly onEdit: (dashboard: DashboardMetadata) => void;
+  readonly onDelete: (dashboard: DashboardMetadata) => void;
+}) {
+  return (
+    <li className="catalogue-card">
+      <div className="catalogue-card-header">
+        <h3 className="catalogue-card-title">{dashboard.dashboardName}</h3>
+        <div className="catalogue-card-actions">
+          <Button size="sm" variant="ghost" aria-label={`Edit dashboard ${dashboard.dashboardName}`} onClick={() => onEdit(dashboard)}>
+            <EditIcon />
+          </Button>
+          <Button
+            size="sm"
+            variant="ghost"
+            className="icon-danger"
+            aria-label={`Delete dashboard ${dashboard.dashboardName}`}
+            onClick={() => onDelete(dashboard)}
+          >
+            <TrashIcon />
+          </Button>
+        </div>
+      </div>
+      <dl className="catalogue-card-fields">
+        <dt>ID</dt>
+        <dd>
+          <code>{dashboard.dashboardId}</code>
+        </dd>
+        <dt>Link</dt>
+        <dd>
+          <a href={dashboard.dashboardLink} target="_blank" rel="noopener noreferrer">
+            {dashboard.dashboardLink}
+          </a>
+        </dd>
+      </dl>
+      {dashboard.description && <p className="catalogue-card-description">{dashboard.description}</p>}
+    </li>
+  );
+}
+
+/** The Dashboards card: the catalogue as cards, with a count badge and Add Dashboard. */
+export const CatalogueSection = memo(function CatalogueSection({ dashboards, onAdd, onEdit, onDelete }: CatalogueSectionProps) {
+  const empty = dashboards !== undefined && dashboards.length === 0;
+  return (
+    <Card
+      aria-labelledby="catalogue-title"
+      title={
+        <span id="catalogue-title" className="row">
+          Dashboards
+          {dashboards !== undefined && (
+            <Badge tone="info">
+              {dashboards.length}
+              <span className="visually-hidden"> dashboards</span>
+            </Badge>
+          )}
+        </span>
+      }
+      actions={<Button onClick={onAdd}>{empty ? 'Add First Dashboard' : 'Add Dashboard'}</Button>}
+    >
+      {dashboards === undefined ? (
+        <Spinner label="Loading dashboards..." />
+      ) : empty ? (
+        <p className="text-muted catalogue-empty">No dashboards</p>
+      ) : (
+        <ul className="catalogue-grid">
+          {dashboards.map((dashboard) => (
+            <CatalogueCard key={dashboard.id} dashboard={dashboard} onEdit={onEdit} onDelete={onDelete} />
+          ))}
+        </ul>
+      )}
+    </Card>
+  );
+});

@@ -1,0 +1,137 @@
+import { memo, useCallback } from 'react';
+import type { CognitoUserWithQuicksight } from '../../../../../contracts/quicksight-admin.ts';
+import { Badge } from '../../../components/badge.tsx';
+import { Button } from '../../../components/button.tsx';
+import { ADMINS_GROUP, blockedReason } from '../protection.ts';
+import { GuardedButton } from './guarded-button.tsx';
+import { VirtualTable } from './virtual-table.tsx';
+
+export type CognitoUserAction = 'dashboards' | 'invite' | 'delete' | 'register';
+
+export const COGNITO_ROW_HEIGHT = 60;
+
+/** QuickSight role as the table shows it: Admin, Author, another role's own text, or N/A. */
+export function quicksightRoleText(user: CognitoUserWithQuicksight): string {
+  const role = user.quicksight?.role;
+  if (!user.existsInQuickSight || !role) return 'N/A';
+  if (role === 'ADMIN') return 'Admin';
+  if (role === 'AUTHOR') return 'Author';
+  return role;
+}
+
+export const isAdminUser = (user: CognitoUserWithQuicksight) => user.cognito.cognitoGroup === ADMINS_GROUP;
+
+interface CognitoUserRowProps {
+  readonly user: CognitoUserWithQuicksight;
+  readonly ariaRowIndex: number;
+  readonly busy: boolean;
+  readonly signedInEmail: string;
+  readonly onAction: (action: CognitoUserAction, user: CognitoUserWithQuicksight) => void;
+}
+
+const CognitoUserRow = memo(function CognitoUserRow({ user, ariaRowIndex, busy, signedInEmail, onAction }: CognitoUserRowProps) {
+  const isAdmin = isAdminUser(user);
+  return (
+    <tr aria-rowindex={ariaRowIndex} className={isAdmin ? 'vtable-row is-admin' : 'vtable-row'}>
+      <td>
+        <div className="user-cell">
+          <span className="user-email">{user.email}</span>
+          <span className="user-name text-muted">{user.username}</span>
+        </div>
+      </td>
+      <td>
+        <Badge tone={isAdmin ? 'warning' : 'neutral'}>{user.cognito.cognitoGroup ?? 'Unknown'}</Badge>
+      </td>
+      <td>
+        <Badge tone={user.existsInQuickSight ? 'success' : 'neutral'}>
+          {user.existsInQuickSight ? 'Registered' : 'Not Registered'}
+        </Badge>
+      </td>
+      <td>{quicksightRoleText(user)}</td>
+      <td>
+        <div className="row-actions">
+          {user.existsInQuickSight ? (
+            <>
+              <Button size="sm" variant="secondary" onClick={() => onAction('dashboards', user)} aria-label={`Dashboards of ${user.email}`}>
+                Dashboards
+              </Button>
+              <Button size="sm" variant="secondary" onClick={() => onAction('invite', user)} aria-label={`Invite ${user.email}`}>
+                Invite
+              </Button>
+              <GuardedButton
+                size="sm"
+                variant="danger"
+                disabled={busy}
+                blockedReason={blockedReason('delete', { email: user.email, isAdmin }, signedInEmail)}
+                onClick={() => onAction('delete', user)}
+                aria-label={`Delete ${user.email} from QuickSight`}
+              >
+                Delete
+              </GuardedButton>
+            </>
+          ) : (
+            <Button size="sm" disabled={busy} onClick={() => onAction('register', user)} aria-label={`Register ${user.email}`}>
+              {busy ? 'Registering...' : 'Register User'}
+            </Button>
+          )}
+        </div>
+      </td>
+    </tr>
+  );
+});
+
+export interface CognitoUsersTableProps {
+  readonly users: readonly CognitoUserWithQuicksight[];
+  readonly signedInEmail: string;
+  readonly busyEmail: string | null;
+  readonly searching: boolean;
+  readonly resetScrollKey: string;
+  readonly onAction: (action: CognitoUserAction, user: CognitoUserWithQuicksight) => void;
+}
+
+const userKey = (user: CognitoUserWithQuicksight) => user.username || user.email;
+
+/** The Cognito Users table of the dashboards screen, virtualized. */
+export const CognitoUsersTable = memo(function CognitoUsersTable({
+  users,
+  signedInEmail,
+  busyEmail,
+  searching,
+  resetScrollKey,
+  onAction,
+}: CognitoUsersTableProps) {
+  const renderRow = useCallback(
+    (user: CognitoUserWithQuicksight, ariaRowIndex: number) => (
+      <CognitoUserRow
+        key={userKey(user)}
+        user={user}
+        ariaRowIndex={ariaRowIndex}
+        busy={busyEmail === user.email}
+        signedInEmail={signedInEmail}
+        onAction={onAction}
+      />
+    ),
+    [busyEmail, signedInEmail, onAction],
+  );
+  return (
+    <VirtualTable
+      label="Cognito Users"
+      columnCount={5}
+      header={
+        <>
+          <th scope="col">User</th>
+          <th scope="col">Cognito Group</th>
+          <th scope="col">QuickSight Status</th>
+          <th scope="col">QuickSight Role</th>
+          <th scope="col">Actions</th>
+        </>
+      }
+      rows={users}
+      rowKey={userKey}
+      renderRow={renderRow}
+      rowHeight={COGNITO_ROW_HEIGHT}
+      resetScrollKey={resetScrollKey}
+      empty={<p className="text-muted">{searching ? 'No users found matching your search' : 'No users found'}</p>}
+    />
+  );
+});

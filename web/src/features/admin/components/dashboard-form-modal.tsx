@@ -1,0 +1,128 @@
+import { zodResolver } from '@hookform/resolvers/zod';
+import { useId, useState } from 'react';
+import { useForm, useWatch } from 'react-hook-form';
+import { z } from 'zod';
+import { dashboardId, dashboardIdExistsMessage, dashboardLink, dashboardName, MESSAGES } from '../../../../../contracts/fields.ts';
+import type { DashboardMetadata } from '../../../../../contracts/quicksight-admin.ts';
+import { Button } from '../../../components/button.tsx';
+import { Modal } from '../../../components/modal.tsx';
+import { TextField } from '../../../components/text-field.tsx';
+import { Textarea } from '../../../components/textarea.tsx';
+import type { DashboardFields } from '../api/admin-api.ts';
+import { saveDashboardFailure, type Failure } from '../errors.ts';
+import { FailureAlert } from './failure-alert.tsx';
+
+export const dashboardFormSchema = z.object({
+  dashboardId,
+  dashboardName,
+  dashboardLink,
+  description: z.string().trim().max(2000, 'Description must be at most 2000 characters'),
+});
+export type DashboardForm = z.infer<typeof dashboardFormSchema>;
+
+/** Whether another catalogue entry already uses the ID, compared without case. */
+export function isDashboardIdTaken(
+  catalogue: readonly Pick<DashboardMetadata, 'id' | 'dashboardId'>[],
+  candidate: string,
+  ownRecordId: string | null,
+): boolean {
+  const wanted = candidate.trim().toLowerCase();
+  if (!wanted) return false;
+  return catalogue.some((entry) => entry.id !== ownRecordId && entry.dashboardId.toLowerCase() === wanted);
+}
+
+export interface DashboardFormModalProps {
+  /** 'create', or the entry being edited; null when closed. */
+  readonly target: 'create' | DashboardMetadata | null;
+  readonly catalogue: readonly DashboardMetadata[];
+  readonly onClose: () => void;
+  /** Saves the entry; a rejection is shown in the dialog. */
+  readonly onSave: (fields: DashboardFields, existing: DashboardMetadata | null) => Promise<void>;
+}
+
+function DashboardDialog({
+  existing,
+  catalogue,
+  onClose,
+  onSave,
+}: { readonly existing: DashboardMetadata | null } & Omit<DashboardFormModalProps, 'target'>) {
+  const formId = useId();
+  const [failure, setFailure] = useState<Failure | null>(null);
+  const {
+    register,
+    control,
+    handleSubmit,
+    formState: { errors, isSubmitting },
+  } = useForm<DashboardForm>({
+    resolver: zodResolver(dashboardFormSchema),
+    defaultValues: {
+      dashboardId: existing?.dashboardId ?? '',
+      dashboardName: existing?.dashboardName ?? '',
+      dashboardLink: existing?.dashboardLink ?? '',
+      description: existing?.description ?? '',
+    },
+  });
+  const candidateId = useWatch({ control, name: 'dashboardId' });
+  const taken = isDashboardIdTaken(catalogue, candidateId, existing?.id ?? null);
+
+  const submit = async (values: DashboardForm) => {
+    setFailure(null);
+    if (isDashboardIdTaken(catalogue, values.dashboardId, existing?.id ?? null)) {
+      setFailure({ title: dashboardIdExistsMessage(values.dashboardId), lines: [] });
+      return;
+    }
+    try {
+      // An empty description clears the stored one when editing.
+      await onSave(values, existing);
+    } catch (error) {
+      setFailure(saveDashboardFailure(error));
+    }
+  };
+
+  return (
+    <Modal
+      open
+      title={existing ? 'Edit Dashboard' : 'Add Dashboard'}
+      onClose={onClose}
+      busy={isSubmitting}
+      footer={
+        <>
+          <Button variant="secondary" onClick={onClose} disabled={isSubmitting}>
+            Cancel
+          </Button>
+          <Button type="submit" form={formId} disabled={isSubmitting || taken}>
+            {existing ? (isSubmitting ? 'Updating...' : 'Update') : isSubmitting ? 'Creating...' : 'Create'}
+          </Button>
+        </>
+      }
+    >
+      <form id={formId} className="stack" noValidate onSubmit={handleSubmit(submit)}>
+        {failure && <FailureAlert failure={failure} onDismiss={() => setFailure(null)} />}
+        <TextField
+          label="Dashboard ID"
+          autoComplete="off"
+          required
+          error={errors.dashboardId?.message ?? (taken ? MESSAGES.dashboardIdTaken : undefined)}
+          {...register('dashboardId')}
+        />
+        <TextField label="Dashboard Name" autoComplete="off" required error={errors.dashboardName?.message} {...register('dashboardName')} />
+        <TextField
+          label="Dashboard Link"
+          type="url"
+          autoComplete="off"
+          required
+          placeholder="https://"
+          error={errors.dashboardLink?.message}
+          {...register('dashboardLink')}
+        />
+        <Textarea label="Description (optional)" rows={3} error={errors.description?.message} {...register('description')} />
+      </form>
+    </Modal>
+  );
+}
+
+/** 'Add Dashboard' / 'Edit Dashboard': ID, name and link required, description optional. */
+export function DashboardFormModal({ target, ...props }: DashboardFormModalProps) {
+  if (target === null) return null;
+  return <DashboardDialog key={target === 'create' ? 'create' : target.id} existing={target === 'create' ? null : target} {...props} />;
+}

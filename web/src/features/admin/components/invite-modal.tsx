@@ -1,0 +1,164 @@
+import { useId, useState, type FormEvent } from 'react';
+import { MESSAGES } from '../../../../../contracts/fields.ts';
+import type { DashboardMetadata } from '../../../../../contracts/quicksight-admin.ts';
+import { Alert } from '../../../components/alert.tsx';
+import { Button } from '../../../components/button.tsx';
+import { Modal } from '../../../components/modal.tsx';
+import { TextField } from '../../../components/text-field.tsx';
+import { notify } from '../../../components/toaster.tsx';
+import type { InviteFields } from '../api/admin-api.ts';
+import { ADMIN_FAILURES, failureText, inviteSummaryText } from '../errors.ts';
+import { DashboardPicker } from './dashboard-picker.tsx';
+
+export interface InviteResult {
+  readonly recordId: string;
+  readonly name: string;
+  /** null when assigned, else why not. */
+  readonly error: string | null;
+}
+
+export interface InviteModalProps {
+  /** The user to invite, or null when closed. */
+  readonly email: string | null;
+  readonly catalogue: readonly DashboardMetadata[];
+  readonly onClose: () => void;
+  /** Assigns one dashboard; called once per selected dashboard, in turn. */
+  readonly invite: (fields: InviteFields) => Promise<unknown>;
+}
+
+function InviteDialog({ email, catalogue, onClose, invite }: { readonly email: string } & Omit<InviteModalProps, 'email'>) {
+  const formId = useId();
+  const [companyName, setCompanyName] = useState('');
+  const [selected, setSelected] = useState<readonly string[]>([]);
+  const [defaultId, setDefaultId] = useState<string | null>(null);
+  const [validation, setValidation] = useState<string | null>(null);
+  const [busy, setBusy] = useState(false);
+  const [results, setResults] = useState<readonly InviteResult[] | null>(null);
+
+  const byId = new Map(catalogue.map((dashboard) => [dashboard.id, dashboard]));
+  const chosen = selected.flatMap((id) => byId.get(id) ?? []);
+
+  const toggle = (recordId: string) => {
+    setValidation(null);
+    setSelected((current) => (current.includes(recordId) ? current.filter((id) => id !== recordId) : [...current, recordId]));
+    // Deselecting the default dashboard clears the default.
+    if (defaultId === recordId) setDefaultId(null);
+  };
+
+  const submit = async (event: FormEvent) => {
+    event.preventDefault();
+    if (busy) return;
+    if (chosen.length === 0) {
+      setValidation(MESSAGES.selectDashboard);
+      return;
+    }
+    setBusy(true);
+    setResults(null);
+    const outcome: InviteResult[] = [];
+    const company = companyName.trim();
+    for (const dashboard of chosen) {
+      try {
+        await invite({
+          userEmail: email,
+          dashboardId: dashboard.dashboardId,
+          dashboardName: dashboard.dashboardName,
+          dashboardLink: dashboard.dashboardLink,
+          makeDefault: dashboard.id === defaultId,
+          ...(company ? { companyName: company } : {}),
+        });
+        outcome.push({ recordId: dashboard.id, name: dashboard.dashboardName, error: null });
+      } catch (error) {
+        outcome.push({ recordId: dashboard.id, name: dashboard.dashboardName, error: failureText(error, ADMIN_FAILURES.invite) });
+      }
+    }
+    setBusy(false);
+    const failed = outcome.filter((result) => result.error !== null).length;
+    const summary = inviteSummaryText(outcome.length - failed, failed);
+    if (failed === 0) {
+      notify.success(summary);
+      onClose();
+      return;
+    }
+    setResults(outcome);
+  };
+
+  const failedCount = results?.filter((result) => result.error !== null).length ?? 0;
+
+  return (
+    <Modal
+      open
+      wide
+      title="Invite to Dashboard"
+      onClose={onClose}
+      busy={busy}
+      footer={
+        <>
+          <Button variant="secondary" onClick={onClose} disabled={busy}>
+            Cancel
+          </Button>
+          <Button type="submit" form={formId} disabled={busy}>
+            {busy ? 'Inviting...' : 'Invite'}
+          </Button>
+        </>
+      }
+    >
+      <form id={formId} className="stack" noValidate onSubmit={submit}>
+        <p className="text-muted">
+          Assign dashboards to <strong>{email}</strong>.
+        </p>
+        {results && (
+          <Alert tone="warning" title={inviteSummaryText(results.length - failedCount, failedCount)}>
+            <ul className="invite-results">
+              {results.map((result) => (
+                <li key={result.recordId} className={result.error ? 'is-failed' : 'is-ok'}>
+                  {result.error ? `✗ ${result.name}: ${result.error}` : `✓ ${result.name}: assigned`}
+                </li>
+              ))}
+            </ul>
+          </Alert>
+        )}
+        <TextField
+          label="Company Name (optional)"
+          autoComplete="organization"
+          value={companyName}
+          onChange={(event) => setCompanyName(event.target.value)}
+        />
+        <DashboardPicker label="Dashboards" dashboards={catalogue} selected={selected} onToggle={toggle} invalid={validation !== null} />
+        {validation && (
+          <p className="field-error" role="alert">
+            {validation}
+          </p>
+        )}
+        {chosen.length > 0 && (
+          <fieldset className="selected-dashboards">
+            <legend className="field-label">Selected dashboards</legend>
+            <ul>
+              {chosen.map((dashboard) => (
+                <li key={dashboard.id} className="selected-dashboard">
+                  <span className="selected-dashboard-name">{dashboard.dashboardName}</span>
+                  <label className="selected-dashboard-default">
+                    <input
+                      type="radio"
+                      name={`${formId}-default`}
+                      checked={defaultId === dashboard.id}
+                      onChange={() => setDefaultId(dashboard.id)}
+                    />
+                    Set as Default<span className="visually-hidden"> ({dashboard.dashboardName})</span>
+                  </label>
+                  <Button size="sm" variant="ghost" onClick={() => toggle(dashboard.id)} aria-label={`Remove ${dashboard.dashboardName} from the selection`}>
+                    ✕
+                  </Button>
+                </li>
+              ))}
+            </ul>
+          </fieldset>
+        )}
+      </form>
+    </Modal>
+  );
+}
+
+/** 'Invite to Dashboard': company name, dashboards (one may be the default), results per dashboard. */
+export function InviteModal({ email, ...props }: InviteModalProps) {
+  return email === null ? null : <InviteDialog key={email} email={email} {...props} />;
+}

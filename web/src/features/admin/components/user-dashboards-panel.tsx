@@ -1,0 +1,153 @@
+import { useCallback, useState } from 'react';
+import type { UserDashboard } from '../../../../../contracts/quicksight-admin.ts';
+import { Alert } from '../../../components/alert.tsx';
+import { Badge } from '../../../components/badge.tsx';
+import { Button } from '../../../components/button.tsx';
+import { ConfirmDialog } from '../../../components/confirm-dialog.tsx';
+import { Modal } from '../../../components/modal.tsx';
+import { Spinner } from '../../../components/spinner.tsx';
+import { notify } from '../../../components/toaster.tsx';
+import { useAdminApi } from '../api/admin-api-context.tsx';
+import { actionFailure, ADMIN_FAILURES, failureText, type Failure } from '../errors.ts';
+import { useResource } from '../use-resource.ts';
+import { FailureAlert } from './failure-alert.tsx';
+
+type PendingChange = { readonly kind: 'setDefault' | 'remove'; readonly dashboard: UserDashboard };
+
+function DashboardsPanel({ email, onClose }: { readonly email: string; readonly onClose: () => void }) {
+  const api = useAdminApi();
+  const load = useCallback(() => api.quicksight.userDashboards(email), [api, email]);
+  const dashboards = useResource(load);
+  const [pending, setPending] = useState<PendingChange | null>(null);
+  const [busy, setBusy] = useState(false);
+  const [failure, setFailure] = useState<Failure | null>(null);
+
+  const apply = async () => {
+    if (!pending) return;
+    const { kind, dashboard } = pending;
+    setBusy(true);
+    setFailure(null);
+    try {
+      if (kind === 'setDefault') {
+        await api.quicksight.setDefaultDashboard(email, dashboard.quicksightDashboardId, dashboard.id);
+        notify.success(`${dashboard.name} is now the default dashboard of ${email}`);
+      } else {
+        await api.quicksight.removeFromDashboard(email, dashboard.quicksightDashboardId, dashboard.id);
+        notify.success(`${email} removed from ${dashboard.name}`);
+      }
+      dashboards.reload();
+    } catch (error) {
+      setFailure(actionFailure(kind === 'setDefault' ? ADMIN_FAILURES.setDefault : ADMIN_FAILURES.removeFromDashboard, error));
+    } finally {
+      setBusy(false);
+      setPending(null);
+    }
+  };
+
+  const list = dashboards.data;
+  return (
+    <Modal
+      open
+      wide
+      title={`Dashboards for ${email}`}
+      onClose={onClose}
+      footer={
+        <Button variant="secondary" onClick={onClose}>
+          Close
+        </Button>
+      }
+    >
+      <div className="stack">
+        {failure && <FailureAlert failure={failure} onDismiss={() => setFailure(null)} />}
+        {dashboards.error !== null && (
+          <Alert tone="error" title={ADMIN_FAILURES.loadUserDashboards}>
+            <p>{failureText(dashboards.error, ADMIN_FAILURES.loadUserDashboards)}</p>
+          </Alert>
+        )}
+        {list === undefined ? (
+          dashboards.loading && <Spinner label="Loading dashboards..." />
+        ) : list.length === 0 ? (
+          <p className="text-muted">No dashboards assigned to this user.</p>
+        ) : (
+          <ul className="assignment-list">
+            {list.map((dashboard) => (
+              <li key={dashboard.id} className="assignment">
+                <div className="assignment-info">
+                  <p className="assignment-name">
+                    {dashboard.name}
+                    {dashboard.isDefault && <Badge tone="success">Default</Badge>}
+                  </p>
+                  <p className="assignment-link text-muted">{dashboard.link}</p>
+                  {dashboard.companyName && <p className="text-muted">Company: {dashboard.companyName}</p>}
+                </div>
+                <div className="row-actions">
+                  {!dashboard.isDefault && (
+                    <Button
+                      size="sm"
+                      variant="secondary"
+                      disabled={busy}
+                      onClick={() => setPending({ kind: 'setDefault', dashboard })}
+                      aria-label={`Set ${dashboard.name} as default`}
+                    >
+                      Set Default
+                    </Button>
+                  )}
+                  <Button
+                    size="sm"
+                    variant="danger"
+                    disabled={busy}
+                    onClick={() => setPending({ kind: 'remove', dashboard })}
+                    aria-label={`Remove ${dashboard.name}`}
+                  >
+                    Remove
+                  </Button>
+                  <a
+                    className="btn btn-secondary btn-sm"
+                    href={dashboard.link}
+                    target="_blank"
+                    rel="noopener noreferrer"
+                    aria-label={`View ${dashboard.name} (opens in a new tab)`}
+                  >
+                    View
+                  </a>
+                </div>
+              </li>
+            ))}
+          </ul>
+        )}
+      </div>
+      <ConfirmDialog
+        open={pending?.kind === 'setDefault'}
+        title="Set Default Dashboard"
+        tone="primary"
+        confirmLabel="Set Default"
+        busyLabel="Saving..."
+        busy={busy}
+        onConfirm={() => void apply()}
+        onCancel={() => setPending(null)}
+      >
+        <p>
+          Make <strong>{pending?.dashboard.name}</strong> the default dashboard of {email}?
+        </p>
+      </ConfirmDialog>
+      <ConfirmDialog
+        open={pending?.kind === 'remove'}
+        title="Remove Dashboard"
+        confirmLabel="Remove"
+        busyLabel="Removing..."
+        busy={busy}
+        onConfirm={() => void apply()}
+        onCancel={() => setPending(null)}
+      >
+        <p>
+          Remove {email} from <strong>{pending?.dashboard.name}</strong>? They will no longer see it.
+        </p>
+      </ConfirmDialog>
+    </Modal>
+  );
+}
+
+/** A user's Dashboards panel: assignments with Default badge, Set Default, Remove and View. */
+export function UserDashboardsPanel({ email, onClose }: { readonly email: string | null; readonly onClose: () => void }) {
+  return email === null ? null : <DashboardsPanel key={email} email={email} onClose={onClose} />;
+}

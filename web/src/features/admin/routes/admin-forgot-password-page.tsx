@@ -1,0 +1,33 @@
+import { Link, useNavigate } from 'react-router';
+import { paths } from '../../../app/paths.ts';
+import { AuthLayout } from '../../../components/layout/auth-layout.tsx';
+import { notify } from '../../../components/toaster.tsx';
+import { useConfig } from '../../../lib/config-context.tsx';
+import { RESET_MESSAGES } from '../../auth/reset-messages.ts';
+import { adminLoginSubtitle, adminPortalTitle } from '../admin-messages.ts';
+import { AdminPasswordReset } from '../components/admin-password-reset.tsx';
+
+/** /admin/forgot-password: admin account recovery by emailed code. */
+export default function AdminForgotPasswordPage() {
+  const { productName } = useConfig();
+  const navigate = useNavigate();
+  return (
+    <AuthLayout productTitle={adminPortalTitle(productName)} tagline={<p>{adminLoginSubtitle(productName)}</p>}>
+      <div className="stack">
+        <div>
+          <h2>Admin Portal</h2>
+          <p className="text-muted">Recover your admin account by providing your email address.</p>
+        </div>
+        <AdminPasswordReset
+          onReset={() => {
+            notify.success(RESET_MESSAGES.passwordReset);
+            navigate(paths.admin.login, { replace: true });
+          }}
+        />
+        <p className="auth-links">
+          <Link to={paths.admin.login}>Back to Admin Login</Link>
+        </p>
+      </div>
+    </AuthLayout>
+  );
+}

@@ -1,0 +1,66 @@
+import { useEffect, useRef, useState } from 'react';
+import { Link, Navigate, useLocation, useNavigate } from 'react-router';
+import { paths, safeReturnPath } from '../../../app/paths.ts';
+import { Alert } from '../../../components/alert.tsx';
+import { AuthLayout } from '../../../components/layout/auth-layout.tsx';
+import { FullPageLoading } from '../../../components/layout/full-page-status.tsx';
+import { useAuth } from '../../../lib/auth/auth-context.ts';
+import { useConfig } from '../../../lib/config-context.tsx';
+import { rememberedLocation } from '../../auth/components/require-auth.tsx';
+import { SignInFlow } from '../../auth/components/sign-in-flow.tsx';
+import { accessDeniedMessage, hasAnyGroup } from '../../auth/sign-in-messages.ts';
+import { ADMIN_PORTAL_GROUPS } from '../../auth/user-groups.ts';
+import { ADMIN_SIGN_IN_TEXTS, adminLoginSubtitle, adminPortalTitle } from '../admin-messages.ts';
+
+/**
+ * /admin/login: the shared sign-in flow with the Admins group check. A signed-in admin goes
+ * straight on; a session without admin rights (e.g. a portal user) is signed out here.
+ */
+export default function AdminLoginPage() {
+  const { productName } = useConfig();
+  const { status, session, signOut } = useAuth();
+  const navigate = useNavigate();
+  const location = useLocation();
+  const destination = safeReturnPath(rememberedLocation(location.state), paths.admin.users);
+  const [denied, setDenied] = useState(false);
+  const entryChecked = useRef(false);
+  const isAdmin = session !== null && hasAnyGroup(session.groups, ADMIN_PORTAL_GROUPS);
+
+  // The session found on arrival; one started on this page is checked by the sign-in flow.
+  useEffect(() => {
+    if (status === 'loading' || entryChecked.current) return;
+    entryChecked.current = true;
+    if (status === 'signedIn' && !isAdmin) {
+      setDenied(true);
+      void signOut();
+    }
+  }, [status, isAdmin, signOut]);
+
+  if (status === 'loading') return <FullPageLoading />;
+  if (isAdmin) return <Navigate to={destination} replace />;
+
+  return (
+    <AuthLayout productTitle={adminPortalTitle(productName)} tagline={<p>{adminLoginSubtitle(productName)}</p>}>
+      <SignInFlow
+        requiredGroups={ADMIN_PORTAL_GROUPS}
+        privilege="admin"
+        productName={productName}
+        labels={{ email: 'Email', password: 'Password', submit: ADMIN_SIGN_IN_TEXTS.submit, busy: ADMIN_SIGN_IN_TEXTS.busy }}
+        heading={
+          <div>
+            <h2>Admin Sign In</h2>
+            {denied && <Alert tone="error">{accessDeniedMessage('admin')}</Alert>}
+          </div>
+        }
+        extra={
+          <div className="auth-links">
+            <Link to={paths.admin.forgotPassword}>{ADMIN_SIGN_IN_TEXTS.forgotPassword}</Link>
+          </div>
+        }
+        redirectText={ADMIN_SIGN_IN_TEXTS.redirect}
+        unsupportedStepMessage={ADMIN_SIGN_IN_TEXTS.unsupportedStep}
+        onSignedIn={() => navigate(destination, { replace: true })}
+      />
+    </AuthLayout>
+  );
+}

@@ -1,0 +1,212 @@
+import { useCallback, useMemo, useState } from 'react';
+import type { CognitoUserWithQuicksight, DashboardMetadata } from '../../../../../contracts/quicksight-admin.ts';
+import { Alert } from '../../../components/alert.tsx';
+import { Badge } from '../../../components/badge.tsx';
+import { Button } from '../../../components/button.tsx';
+import { Card } from '../../../components/card.tsx';
+import { ConfirmDialog } from '../../../components/confirm-dialog.tsx';
+import { PageHeader } from '../../../components/layout/page-header.tsx';
+import { Spinner } from '../../../components/spinner.tsx';
+import { notify } from '../../../components/toaster.tsx';
+import { useAuth } from '../../../lib/auth/auth-context.ts';
+import type { DashboardFields } from '../api/admin-api.ts';
+import { useAdminApi } from '../api/admin-api-context.tsx';
+import { CatalogueSection } from '../components/catalogue-section.tsx';
+import { CognitoUsersTable, isAdminUser, type CognitoUserAction } from '../components/cognito-users-table.tsx';
+import { DashboardFormModal } from '../components/dashboard-form-modal.tsx';
+import { DeleteDashboardDialog } from '../components/delete-dashboard-dialog.tsx';
+import { FailureAlert } from '../components/failure-alert.tsx';
+import { InviteModal } from '../components/invite-modal.tsx';
+import { SearchField } from '../components/search-field.tsx';
+import { UserDashboardsPanel } from '../components/user-dashboards-panel.tsx';
+import { actionFailure, ADMIN_FAILURES, dashboardUpdatedText, registrationFailure, type Failure } from '../errors.ts';
+import { useSearch } from '../search.ts';
+import { useResource } from '../use-resource.ts';
+
+const NO_USERS: readonly CognitoUserWithQuicksight[] = [];
+const NO_DASHBOARDS: readonly DashboardMetadata[] = [];
+const userSearchText = (user: CognitoUserWithQuicksight) => `${user.username}\n${user.email}`;
+
+/** /admin/dashboard and /admin/quicksight: the catalogue, and Cognito users with their QuickSight access. */
+export default function DashboardsPage() {
+  const api = useAdminApi();
+  const signedInEmail = useAuth().session?.email ?? '';
+  const loadUsers = useCallback(() => api.quicksight.listUsers(), [api]);
+  const loadCatalogue = useCallback(() => api.quicksight.listCatalogue(), [api]);
+  const users = useResource(loadUsers);
+  const catalogue = useResource(loadCatalogue);
+  const { update: updateUsers } = users;
+  const allUsers = users.data ?? NO_USERS;
+  const search = useSearch(allUsers, userSearchText);
+  const adminCount = useMemo(() => allUsers.filter(isAdminUser).length, [allUsers]);
+
+  const [failure, setFailure] = useState<Failure | null>(null);
+  const [busyEmail, setBusyEmail] = useState<string | null>(null);
+  const [panelEmail, setPanelEmail] = useState<string | null>(null);
+  const [inviteEmail, setInviteEmail] = useState<string | null>(null);
+  const [deletingUser, setDeletingUser] = useState<string | null>(null);
+  const [deleteUserBusy, setDeleteUserBusy] = useState(false);
+  const [editTarget, setEditTarget] = useState<'create' | DashboardMetadata | null>(null);
+  const [deletingDashboard, setDeletingDashboard] = useState<DashboardMetadata | null>(null);
+
+  const setRegistration = useCallback(
+    (email: string, quicksight: CognitoUserWithQuicksight['quicksight']) =>
+      updateUsers((list) => list.map((u) => (u.email === email ? { ...u, existsInQuickSight: quicksight !== null, quicksight } : u))),
+    [updateUsers],
+  );
+
+  const register = useCallback(
+    async (email: string) => {
+      setBusyEmail(email);
+      setFailure(null);
+      try {
+        const { message, user } = await api.quicksight.registerUser(email);
+        setRegistration(email, user);
+        notify.success(message);
+      } catch (error) {
+        setFailure(registrationFailure(error));
+      } finally {
+        setBusyEmail(null);
+      }
+    },
+    [api, setRegistration],
+  );
+
+  const onUserAction = useCallback(
+    (action: CognitoUserAction, user: CognitoUserWithQuicksight) => {
+      if (action === 'register') void register(user.email);
+      else if (action === 'dashboards') setPanelEmail(user.email);
+      else if (action === 'invite') setInviteEmail(user.email);
+      else setDeletingUser(user.email);
+    },
+    [register],
+  );
+
+  const deleteFromQuickSight = async () => {
+    if (deletingUser === null) return;
+    setDeleteUserBusy(true);
+    setFailure(null);
+    try {
+      await api.quicksight.deleteUser(deletingUser);
+      setRegistration(deletingUser, null);
+      notify.success(`${deletingUser} was removed from QuickSight`);
+    } catch (error) {
+      setFailure(actionFailure(ADMIN_FAILURES.deleteUser, error));
+    } finally {
+      setDeleteUserBusy(false);
+      setDeletingUser(null);
+    }
+  };
+
+  const saveDashboard = async (fields: DashboardFields, existing: DashboardMetadata | null) => {
+    if (existing) {
+      const { updatedUserAssignments } = await api.quicksight.updateDashboard(existing.id, fields);
+      notify.success(dashboardUpdatedText(updatedUserAssignments));
+    } else {
+      const { message } = await api.quicksight.createDashboard(fields);
+      notify.success(message);
+    }
+    setEditTarget(null);
+    catalogue.reload();
+  };
+
+  const refresh = () => {
+    users.reload();
+    catalogue.reload();
+  };
+
+  const onEditDashboard = useCallback((dashboard: DashboardMetadata) => setEditTarget(dashboard), []);
+  const onAddDashboard = useCallback(() => setEditTarget('create'), []);
+
+  return (
+    <div className="stack">
+      <PageHeader
+        title="Cognito Users"
+        description="The dashboard catalogue, and who may see which dashboard."
+        actions={
+          <Button variant="secondary" onClick={refresh} disabled={users.loading || catalogue.loading}>
+            {users.loading && users.data !== undefined ? 'Refreshing...' : 'Refresh'}
+          </Button>
+        }
+      />
+      {failure && <FailureAlert failure={failure} onDismiss={() => setFailure(null)} />}
+      {catalogue.error !== null && <Alert tone="error">{ADMIN_FAILURES.loadDashboards}</Alert>}
+      <CatalogueSection
+        dashboards={catalogue.data}
+        onAdd={onAddDashboard}
+        onEdit={onEditDashboard}
+        onDelete={setDeletingDashboard}
+      />
+
+      {users.error !== null && <Alert tone="error">{ADMIN_FAILURES.loadCognitoUsers}</Alert>}
+      <Card
+        aria-labelledby="cognito-users-title"
+        title={
+          <span id="cognito-users-title" className="row">
+            Cognito Users
+            <Badge tone="info">{allUsers.length.toLocaleString()} users</Badge>
+            <Badge tone="warning">{adminCount.toLocaleString()} admins</Badge>
+          </span>
+        }
+        actions={
+          <SearchField
+            label="Search users"
+            placeholder="Search users..."
+            value={search.query}
+            onChange={search.setQuery}
+            resultText={`${search.rows.length.toLocaleString()} of ${allUsers.length.toLocaleString()} users`}
+          />
+        }
+      >
+        {users.data === undefined && users.loading ? (
+          <Spinner label="Loading users..." />
+        ) : (
+          <CognitoUsersTable
+            users={search.rows}
+            signedInEmail={signedInEmail}
+            busyEmail={busyEmail}
+            searching={search.appliedQuery.trim() !== ''}
+            resetScrollKey={search.appliedQuery}
+            onAction={onUserAction}
+          />
+        )}
+      </Card>
+
+      <UserDashboardsPanel email={panelEmail} onClose={() => setPanelEmail(null)} />
+      <InviteModal
+        email={inviteEmail}
+        catalogue={catalogue.data ?? NO_DASHBOARDS}
+        onClose={() => setInviteEmail(null)}
+        invite={api.quicksight.invite}
+      />
+      <DashboardFormModal
+        target={editTarget}
+        catalogue={catalogue.data ?? NO_DASHBOARDS}
+        onClose={() => setEditTarget(null)}
+        onSave={saveDashboard}
+      />
+      <DeleteDashboardDialog
+        dashboard={deletingDashboard}
+        onClose={() => setDeletingDashboard(null)}
+        onDeleted={() => {
+          setDeletingDashboard(null);
+          catalogue.reload();
+        }}
+      />
+      <ConfirmDialog
+        open={deletingUser !== null}
+        title="Delete QuickSight User"
+        confirmLabel="Delete"
+        busyLabel="Deleting..."
+        busy={deleteUserBusy}
+        onConfirm={() => void deleteFromQuickSight()}
+        onCancel={() => setDeletingUser(null)}
+      >
+        <p>
+          Remove <strong>{deletingUser}</strong> from QuickSight? Their dashboard assignments are removed too. The
+          sign-in account stays.
+        </p>
+      </ConfirmDialog>
+    </div>
+  );
+}

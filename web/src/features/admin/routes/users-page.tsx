@@ -1,0 +1,200 @@
+import { useCallback, useMemo, useState } from 'react';
+import type { ManagedUser } from '../../../../../contracts/user-admin.ts';
+import { Alert } from '../../../components/alert.tsx';
+import { Button } from '../../../components/button.tsx';
+import { Card } from '../../../components/card.tsx';
+import { ConfirmDialog } from '../../../components/confirm-dialog.tsx';
+import { PageHeader } from '../../../components/layout/page-header.tsx';
+import { Spinner } from '../../../components/spinner.tsx';
+import { notify } from '../../../components/toaster.tsx';
+import { useAuth } from '../../../lib/auth/auth-context.ts';
+import { useAdminApi } from '../api/admin-api-context.tsx';
+import { CreateUserModal, type CreateUserForm } from '../components/create-user-modal.tsx';
+import { EditUserModal } from '../components/edit-user-modal.tsx';
+import { FailureAlert } from '../components/failure-alert.tsx';
+import { SearchField } from '../components/search-field.tsx';
+import { StatCards } from '../components/stat-cards.tsx';
+import { UsersTable, type UserAction } from '../components/users-table.tsx';
+import { ADMIN_FAILURES, deleteUserFailureText, userManagementErrorText, type Failure } from '../errors.ts';
+import { useSearch } from '../search.ts';
+import { useResource } from '../use-resource.ts';
+
+export const SECURITY_NOTICE = 'You cannot disable or delete admin accounts (including your own).';
+
+const NO_USERS: readonly ManagedUser[] = [];
+const userSearchText = (user: ManagedUser) => `${user.username}\n${user.email}`;
+
+type Confirmation = { readonly kind: 'delete' | 'resetMfa'; readonly user: ManagedUser };
+
+/** /admin/users: every account, with create, edit, enable/disable, delete and MFA reset. */
+export default function UsersPage() {
+  const api = useAdminApi();
+  const signedInEmail = useAuth().session?.email ?? '';
+  const load = useCallback(() => api.users.listUsers(), [api]);
+  const users = useResource(load);
+  const { update: updateUsers, reload } = users;
+  const allUsers = users.data ?? NO_USERS;
+  const search = useSearch(allUsers, userSearchText);
+  const [creating, setCreating] = useState(false);
+  const [editing, setEditing] = useState<string | null>(null);
+  const [confirmation, setConfirmation] = useState<Confirmation | null>(null);
+  const [confirmBusy, setConfirmBusy] = useState(false);
+  const [busyEmail, setBusyEmail] = useState<string | null>(null);
+  const [failure, setFailure] = useState<Failure | null>(null);
+
+  const stats = useMemo(() => {
+    const active = allUsers.reduce((count, user) => count + (user.enabled ? 1 : 0), 0);
+    return [
+      { label: 'Total Users', value: allUsers.length },
+      { label: 'Active Users', value: active, tone: 'success' as const },
+      { label: 'Disabled Users', value: allUsers.length - active, tone: 'danger' as const },
+    ];
+  }, [allUsers]);
+
+  const toggle = useCallback(
+    async (user: ManagedUser) => {
+      setBusyEmail(user.email);
+      setFailure(null);
+      try {
+        await (user.enabled ? api.users.disableUser(user.email) : api.users.enableUser(user.email));
+        updateUsers((list) => list.map((u) => (u.email === user.email ? { ...u, enabled: !user.enabled } : u)));
+        notify.success(`User ${user.enabled ? 'disabled' : 'enabled'} successfully`);
+      } catch (error) {
+        setFailure({
+          title: user.enabled ? ADMIN_FAILURES.disableUser : ADMIN_FAILURES.enableUser,
+          lines: [userManagementErrorText(error)],
+        });
+      } finally {
+        setBusyEmail(null);
+      }
+    },
+    [api, updateUsers],
+  );
+
+  const onAction = useCallback(
+    (action: UserAction, user: ManagedUser) => {
+      if (action === 'edit') setEditing(user.email);
+      else if (action === 'toggle') void toggle(user);
+      else setConfirmation({ kind: action, user });
+    },
+    [toggle],
+  );
+
+  const create = async ({ email, password }: CreateUserForm) => {
+    await api.users.createUser(email, password);
+    setCreating(false);
+    notify.success('User created successfully');
+    reload();
+  };
+
+  const updatePassword = async (email: string, newPassword: string) => {
+    await api.users.updatePassword(email, newPassword);
+    setEditing(null);
+    notify.success('User updated successfully');
+  };
+
+  const confirm = async () => {
+    if (!confirmation) return;
+    const { kind, user } = confirmation;
+    setConfirmBusy(true);
+    setFailure(null);
+    try {
+      if (kind === 'delete') {
+        await api.users.deleteUser(user.email);
+        updateUsers((list) => list.filter((u) => u.email !== user.email));
+        notify.success(`User ${user.email} deleted successfully`);
+      } else {
+        const { message } = await api.users.resetMfa(user.email);
+        notify.success(message);
+      }
+    } catch (error) {
+      setFailure(
+        kind === 'delete'
+          ? { title: deleteUserFailureText(user.email, error), lines: [] }
+          : { title: ADMIN_FAILURES.resetMfa, lines: [userManagementErrorText(error)] },
+      );
+    } finally {
+      setConfirmBusy(false);
+      setConfirmation(null);
+    }
+  };
+
+  return (
+    <div className="stack">
+      <PageHeader
+        title="User Management"
+        description="Create accounts, change passwords, and enable, disable or delete users."
+        actions={
+          <div className="row">
+            <Button variant="secondary" onClick={reload} disabled={users.loading}>
+              {users.loading && users.data !== undefined ? 'Refreshing...' : 'Refresh'}
+            </Button>
+            <Button onClick={() => setCreating(true)}>Add New User</Button>
+          </div>
+        }
+      />
+      <StatCards stats={stats} />
+      <Alert tone="warning" title="Security notice">
+        <p>{SECURITY_NOTICE}</p>
+      </Alert>
+      {failure && <FailureAlert failure={failure} onDismiss={() => setFailure(null)} />}
+      {users.error !== null && <Alert tone="error">{ADMIN_FAILURES.loadUsers}</Alert>}
+      <Card
+        title="All Users"
+        actions={
+          <SearchField
+            label="Search users"
+            placeholder="Search users..."
+            value={search.query}
+            onChange={search.setQuery}
+            resultText={`${search.rows.length.toLocaleString()} of ${allUsers.length.toLocaleString()} users`}
+          />
+        }
+      >
+        {users.data === undefined && users.loading ? (
+          <Spinner label="Loading users..." />
+        ) : (
+          <UsersTable
+            users={search.rows}
+            signedInEmail={signedInEmail}
+            busyEmail={busyEmail}
+            searching={search.appliedQuery.trim() !== ''}
+            resetScrollKey={search.appliedQuery}
+            onAction={onAction}
+          />
+        )}
+      </Card>
+
+      <CreateUserModal open={creating} onClose={() => setCreating(false)} onCreate={create} />
+      <EditUserModal email={editing} onClose={() => setEditing(null)} onUpdate={updatePassword} />
+      <ConfirmDialog
+        open={confirmation?.kind === 'delete'}
+        title="Delete User"
+        confirmLabel="Delete"
+        busyLabel="Deleting..."
+        busy={confirmBusy}
+        onConfirm={() => void confirm()}
+        onCancel={() => setConfirmation(null)}
+      >
+        <p>
+          Are you sure you want to delete <strong>{confirmation?.user.email}</strong>? The account, its dashboard
+          assignments and its QuickSight user are removed. This cannot be undone.
+        </p>
+      </ConfirmDialog>
+      <ConfirmDialog
+        open={confirmation?.kind === 'resetMfa'}
+        title="Reset MFA"
+        confirmLabel="Reset MFA"
+        busyLabel="Resetting..."
+        busy={confirmBusy}
+        onConfirm={() => void confirm()}
+        onCancel={() => setConfirmation(null)}
+      >
+        <p>
+          Reset the authenticator of <strong>{confirmation?.user.email}</strong>? Their current sessions end, and they
+          set up a new authenticator app at their next sign-in.
+        </p>
+      </ConfirmDialog>
+    </div>
+  );
+}
