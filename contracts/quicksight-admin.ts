@@ -102,6 +102,11 @@ export const dashboardMetadataSchema = z.object({
   createdBy: z.string().optional(),
   /** Number of users the dashboard is assigned to. */
   assignedUsers: z.number().optional(),
+  /**
+   * Emails of the users the dashboard is assigned to (LIST_DASHBOARD_METADATA), so that the
+   * delete confirmation can name everyone it affects.
+   */
+  assignedUserEmails: z.array(z.string()).optional(),
 });
 export type DashboardMetadata = z.infer<typeof dashboardMetadataSchema>;
 export const listDashboardMetadataResponseSchema = z.object({ dashboards: z.array(dashboardMetadataSchema) });
