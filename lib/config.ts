@@ -69,6 +69,12 @@ const originList = z.preprocess(
   z.array(origin, { message: 'must be a list of origins (a JSON array, or comma-separated on the command line)' }).default([]),
 );
 
+/** True when parsing found no problem with any of the given keys. */
+const valid =
+  (...keys: string[]) =>
+  (payload: z.core.ParsePayload): boolean =>
+    !payload.issues.some((issue) => keys.includes(String(issue.path?.[0])));
+
 export const configSchema = z
   .object({
     productName: z.preprocess(
@@ -114,31 +120,45 @@ export const configSchema = z
     allowedOrigins: originList,
     marketingSiteUrl: optionalText(z.url({ protocol: /^https$/, message: 'must be an https URL' })),
   })
-  .superRefine((config, ctx) => {
-    if (Boolean(config.domainName) !== Boolean(config.certificateArn)) {
-      ctx.addIssue({
-        code: 'custom',
-        path: [config.domainName ? 'certificateArn' : 'domainName'],
-        message: 'domainName and certificateArn go together: give both (a custom domain with its us-east-1 certificate) or neither',
-      });
-    }
-    const senderDomain = config.sesSenderAddress.split('@')[1];
-    if (config.sesIdentity && config.sesIdentity !== config.sesSenderAddress && config.sesIdentity !== senderDomain) {
-      ctx.addIssue({
-        code: 'custom',
-        path: ['sesIdentity'],
-        message: `must be the verified SES identity that covers sesSenderAddress: the address itself or its domain (${senderDomain})`,
-      });
-    }
-    const longestTokenMinutes = Math.max(config.accessTokenMinutes, config.idTokenMinutes);
-    if (config.refreshTokenDays * 24 * 60 <= longestTokenMinutes) {
-      ctx.addIssue({
-        code: 'custom',
-        path: ['refreshTokenDays'],
-        message: 'must outlast the access and ID tokens (Cognito rejects a refresh token that expires first)',
-      });
-    }
-  });
+  // Checks across values run only once the values they read are valid themselves, so one
+  // mistake yields one message.
+  .superRefine(
+    (config, ctx) => {
+      if (Boolean(config.domainName) !== Boolean(config.certificateArn)) {
+        ctx.addIssue({
+          code: 'custom',
+          path: [config.domainName ? 'certificateArn' : 'domainName'],
+          message: 'domainName and certificateArn go together: give both (a custom domain with its us-east-1 certificate) or neither',
+        });
+      }
+    },
+    { when: valid('domainName', 'certificateArn') },
+  )
+  .superRefine(
+    (config, ctx) => {
+      const senderDomain = config.sesSenderAddress.split('@')[1];
+      if (config.sesIdentity && config.sesIdentity !== config.sesSenderAddress && config.sesIdentity !== senderDomain) {
+        ctx.addIssue({
+          code: 'custom',
+          path: ['sesIdentity'],
+          message: `must be the verified SES identity that covers sesSenderAddress: the address itself or its domain (${senderDomain})`,
+        });
+      }
+    },
+    { when: valid('sesSenderAddress', 'sesIdentity') },
+  )
+  .superRefine(
+    (config, ctx) => {
+      if (config.refreshTokenDays * 24 * 60 <= Math.max(config.accessTokenMinutes, config.idTokenMinutes)) {
+        ctx.addIssue({
+          code: 'custom',
+          path: ['refreshTokenDays'],
+          message: 'must outlast the access and ID tokens (Cognito rejects a refresh token that expires first)',
+        });
+      }
+    },
+    { when: valid('refreshTokenDays', 'accessTokenMinutes', 'idTokenMinutes') },
+  );
 
 type ParsedConfig = z.infer<typeof configSchema>;
 

@@ -73,6 +73,9 @@ export class SiteDeployment extends Construct {
       sources: [s3deploy.Source.asset(props.assetDirectory)],
       exclude: ['*'],
       include: [HASHED_ASSETS],
+      // Bundles of the previous build stay: a page loaded before this deployment may still
+      // load its lazy chunks. Their names never repeat, so nothing stale is served.
+      prune: false,
       cacheControl: [s3deploy.CacheControl.setPublic(), s3deploy.CacheControl.maxAge(Duration.days(365)), s3deploy.CacheControl.immutable()],
     });
     const entryPoints = new s3deploy.BucketDeployment(this, 'EntryPoints', {

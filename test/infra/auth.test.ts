@@ -1,0 +1,154 @@
+import { Match } from 'aws-cdk-lib/assertions';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { buildPortal, logicalIdAt, policyStatements, type PortalBuild } from './support/portal-build.ts';
+
+describe('identity provider (Cognito)', () => {
+  let build: PortalBuild;
+  beforeAll(() => {
+    build = buildPortal();
+  });
+  afterAll(() => build.dispose());
+
+  it('requires MFA with authenticator apps (TOTP) only', () => {
+    build.template.hasResourceProperties('AWS::Cognito::UserPool', {
+      MfaConfiguration: 'ON',
+      EnabledMfas: ['SOFTWARE_TOKEN_MFA'],
+    });
+  });
+
+  it('signs in by email, verifies email by link and recovers accounts by email only', () => {
+    build.template.hasResourceProperties('AWS::Cognito::UserPool', {
+      UsernameAttributes: ['email'],
+      AutoVerifiedAttributes: ['email'],
+      UsernameConfiguration: { CaseSensitive: false },
+      VerificationMessageTemplate: Match.objectLike({
+        DefaultEmailOption: 'CONFIRM_WITH_LINK',
+        // The body names the portal's address, a deployment-time value, around the link placeholder.
+        EmailMessageByLink: { 'Fn::Join': ['', Match.arrayWith([Match.stringLikeRegexp('\\{##.+##\\}')])] },
+      }),
+      AccountRecoverySetting: { RecoveryMechanisms: [{ Name: 'verified_email', Priority: 1 }] },
+    });
+    // The confirmation link is served by the pool's Cognito domain.
+    build.template.resourceCountIs('AWS::Cognito::UserPoolDomain', 1);
+  });
+
+  it("enforces the spec's password policy", () => {
+    build.template.hasResourceProperties('AWS::Cognito::UserPool', {
+      Policies: {
+        PasswordPolicy: Match.objectLike({
+          MinimumLength: 8,
+          RequireLowercase: true,
+          RequireUppercase: true,
+          RequireNumbers: true,
+          RequireSymbols: true,
+        }),
+      },
+    });
+  });
+
+  it('sends email through the configured SES identity and protects the pool from deletion', () => {
+    build.template.hasResourceProperties('AWS::Cognito::UserPool', {
+      EmailConfiguration: Match.objectLike({
+        EmailSendingAccount: 'DEVELOPER',
+        From: `${build.config.productName} <${build.config.sesSenderAddress}>`,
+        SourceArn: Match.objectLike({ 'Fn::Join': ['', Match.arrayWith([`:identity/${build.config.sesSenderAddress}`])] }),
+      }),
+      DeletionProtection: 'ACTIVE',
+    });
+  });
+
+  it('has the groups Admins (precedence 0) and Users (precedence 1)', () => {
+    build.template.resourceCountIs('AWS::Cognito::UserPoolGroup', 2);
+    build.template.hasResourceProperties('AWS::Cognito::UserPoolGroup', { GroupName: 'Admins', Precedence: 0 });
+    build.template.hasResourceProperties('AWS::Cognito::UserPoolGroup', { GroupName: 'Users', Precedence: 1 });
+  });
+
+  it('has one SRP app client without secret, with user-existence errors hidden and token revocation on', () => {
+    build.template.resourceCountIs('AWS::Cognito::UserPoolClient', 1);
+    build.template.hasResourceProperties('AWS::Cognito::UserPoolClient', {
+      GenerateSecret: false,
+      ExplicitAuthFlows: Match.arrayEquals(['ALLOW_USER_SRP_AUTH', 'ALLOW_REFRESH_TOKEN_AUTH']),
+      PreventUserExistenceErrors: 'ENABLED',
+      EnableTokenRevocation: true,
+      AccessTokenValidity: 60,
+      IdTokenValidity: 60,
+      RefreshTokenValidity: 30 * 24 * 60,
+      TokenValidityUnits: { AccessToken: 'minutes', IdToken: 'minutes', RefreshToken: 'minutes' },
+      AllowedOAuthFlowsUserPoolClient: false,
+    });
+  });
+
+  it('creates no identity pool, so there are no unauthenticated identities', () => {
+    build.template.resourceCountIs('AWS::Cognito::IdentityPool', 0);
+  });
+
+  it('puts self-confirmed users into Users with a trigger allowed only AdminAddUserToGroup on this pool', () => {
+    const poolId = logicalIdAt(build.template, 'AWS::Cognito::UserPool', '/Auth/UserPool/');
+    const triggerId = logicalIdAt(build.template, 'AWS::Lambda::Function', '/Auth/PostConfirmation/Function/');
+    build.template.hasResourceProperties('AWS::Cognito::UserPool', {
+      AdminCreateUserConfig: Match.objectLike({ AllowAdminCreateUserOnly: false }),
+      LambdaConfig: { PostConfirmation: { 'Fn::GetAtt': [triggerId, 'Arn'] } },
+    });
+    build.template.hasResourceProperties('AWS::Lambda::Permission', {
+      FunctionName: { 'Fn::GetAtt': [triggerId, 'Arn'] },
+      Principal: 'cognito-idp.amazonaws.com',
+      SourceArn: { 'Fn::GetAtt': [poolId, 'Arn'] },
+    });
+
+    const roleId = logicalIdAt(build.template, 'AWS::IAM::Role', '/Auth/PostConfirmation/Role/');
+    const triggerPolicies = Object.keys(
+      build.template.findResources('AWS::IAM::ManagedPolicy', { Properties: { Roles: [{ Ref: roleId }] } }),
+    );
+    const statements = policyStatements(build.template).filter(({ resource }) => triggerPolicies.includes(resource));
+    const nonLogging = statements.map(({ statement }) => statement).filter((statement) => statement.Sid !== 'WriteOwnLogs');
+    expect(nonLogging).toEqual([
+      expect.objectContaining({ Action: 'cognito-idp:AdminAddUserToGroup', Resource: { 'Fn::GetAtt': [poolId, 'Arn'] } }),
+    ]);
+  });
+});
+
+describe('identity provider with configuration values', () => {
+  let build: PortalBuild;
+  beforeAll(() => {
+    build = buildPortal({
+      context: {
+        selfSignUp: 'false',
+        accessTokenMinutes: '15',
+        idTokenMinutes: 30,
+        refreshTokenDays: '7',
+        deletionProtection: false,
+        sesSenderAddress: 'Portal@Mail.Example.org',
+        sesIdentity: 'mail.example.org',
+        cognitoDomainPrefix: 'acme-portal-login',
+      },
+    });
+  });
+  afterAll(() => build.dispose());
+
+  it('lets only administrators create accounts when self sign-up is off, and has no trigger', () => {
+    build.template.hasResourceProperties('AWS::Cognito::UserPool', {
+      AdminCreateUserConfig: Match.objectLike({ AllowAdminCreateUserOnly: true }),
+      LambdaConfig: Match.absent(),
+    });
+    expect(Object.keys(build.template.findResources('AWS::Lambda::Function'))).not.toContainEqual(expect.stringMatching(/PostConfirmation/));
+  });
+
+  it('applies the configured token lifetimes', () => {
+    build.template.hasResourceProperties('AWS::Cognito::UserPoolClient', {
+      AccessTokenValidity: 15,
+      IdTokenValidity: 30,
+      RefreshTokenValidity: 7 * 24 * 60,
+    });
+  });
+
+  it('sends from a domain identity and uses the configured domain prefix', () => {
+    build.template.hasResourceProperties('AWS::Cognito::UserPool', {
+      EmailConfiguration: Match.objectLike({
+        From: `${build.config.productName} <portal@mail.example.org>`,
+        SourceArn: Match.objectLike({ 'Fn::Join': ['', Match.arrayWith([':identity/mail.example.org'])] }),
+      }),
+      DeletionProtection: 'INACTIVE',
+    });
+    build.template.hasResourceProperties('AWS::Cognito::UserPoolDomain', { Domain: 'acme-portal-login' });
+  });
+});

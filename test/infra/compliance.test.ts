@@ -1,0 +1,153 @@
+import { App } from 'aws-cdk-lib';
+import * as s3 from 'aws-cdk-lib/aws-s3';
+import { AwsSolutionsChecks, NIST80053R5Checks } from 'cdk-nag';
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { buildPortal, type PortalBuild } from './support/portal-build.ts';
+
+type Template = { Resources: Record<string, { DependsOn?: string | string[]; Properties?: unknown; Metadata?: Record<string, unknown> }> };
+
+/** Violations the two compliance packs find in an app (acknowledged ones are not reported). */
+function nagFindings(app: App): string[] {
+  return [new AwsSolutionsChecks(), new NIST80053R5Checks()].flatMap((pack) =>
+    pack.validateScope(app).violations.flatMap((v) => v.violatingResources.map((r) => `${v.ruleName} at ${r.constructPath}`)),
+  );
+}
+
+/** Resources each resource refers to (Ref, GetAtt, Sub, DependsOn). */
+function dependencies(template: Template): Map<string, Set<string>> {
+  const ids = new Set(Object.keys(template.Resources));
+  const graph = new Map<string, Set<string>>();
+  const visit = (node: unknown, into: Set<string>): void => {
+    if (Array.isArray(node)) return node.forEach((item) => visit(item, into));
+    if (!node || typeof node !== 'object') return;
+    for (const [key, value] of Object.entries(node)) {
+      if (key === 'Ref' && typeof value === 'string' && ids.has(value)) into.add(value);
+      else if (key === 'Fn::GetAtt' && Array.isArray(value) && ids.has(String(value[0]))) into.add(String(value[0]));
+      else if (key === 'Fn::Sub') {
+        const text = Array.isArray(value) ? String(value[0]) : String(value);
+        for (const [, name] of text.matchAll(/\$\{([A-Za-z0-9]+)/g)) if (name && ids.has(name)) into.add(name);
+        visit(value, into);
+      } else visit(value, into);
+    }
+  };
+  for (const [id, resource] of Object.entries(template.Resources)) {
+    const refs = new Set<string>([resource.DependsOn ?? []].flat());
+    visit(resource.Properties, refs);
+    graph.set(id, refs);
+  }
+  return graph;
+}
+
+function findCycle(graph: Map<string, Set<string>>): string[] | undefined {
+  const state = new Map<string, 'visiting' | 'done'>();
+  const path: string[] = [];
+  const walk = (id: string): string[] | undefined => {
+    if (state.get(id) === 'done') return undefined;
+    if (state.get(id) === 'visiting') return [...path.slice(path.indexOf(id)), id];
+    state.set(id, 'visiting');
+    path.push(id);
+    for (const next of graph.get(id) ?? []) {
+      const cycle = walk(next);
+      if (cycle) return cycle;
+    }
+    path.pop();
+    state.set(id, 'done');
+    return undefined;
+  };
+  for (const id of graph.keys()) {
+    const cycle = walk(id);
+    if (cycle) return cycle;
+  }
+  return undefined;
+}
+
+describe('compliance of the synthesized app (handlers bundled as in `cdk synth`)', () => {
+  let build: PortalBuild;
+  let template: Template;
+  beforeAll(() => {
+    build = buildPortal({ bundle: true });
+    template = build.template.toJSON() as Template;
+  });
+  afterAll(() => build.dispose());
+
+  it('leaves no unacknowledged AwsSolutions or NIST 800-53 rev 5 finding', () => {
+    expect(nagFindings(build.app)).toEqual([]);
+  });
+
+  it('passes the CloudFormation validator that runs in synth without errors', () => {
+    const reportFile = join(build.outdir, 'validation-report.json');
+    const report = existsSync(reportFile)
+      ? (JSON.parse(readFileSync(reportFile, 'utf8')) as { pluginReports: { pluginName: string; violations: { severity: string; ruleName: string }[] }[] })
+      : { pluginReports: [] };
+    const errors = report.pluginReports.flatMap((p) => p.violations.filter((v) => v.severity === 'error').map((v) => `${p.pluginName}: ${v.ruleName}`));
+    expect(errors).toEqual([]);
+  });
+
+  it('records each acknowledgement with its reason next to the resource in the template', () => {
+    const acknowledged = Object.values(template.Resources).flatMap(
+      (resource) => (resource.Metadata?.cdk_nag as { rules_to_suppress?: { id: string; reason: string }[] } | undefined)?.rules_to_suppress ?? [],
+    );
+    expect(acknowledged.map((rule) => rule.id)).toEqual(
+      expect.arrayContaining(['AwsSolutions-COG8', 'NIST.800.53.R5-LambdaFunctionPublicAccessProhibited', 'AwsSolutions-CFR4']),
+    );
+    for (const rule of acknowledged) expect(rule.reason.length, rule.id).toBeGreaterThan(120);
+  });
+
+  it('has no dependency cycle between resources', () => {
+    expect(findCycle(dependencies(template))).toBeUndefined();
+  });
+
+  it('bundles each handler as minified ESM with a source map', () => {
+    const handlers = Object.values(template.Resources).filter(
+      (r) => (r as { Type?: string }).Type === 'AWS::Lambda::Function' && !String(r.Metadata?.['aws:cdk:path']).includes('Custom::CDKBucketDeployment'),
+    );
+    expect(handlers).toHaveLength(7);
+    for (const handler of handlers) {
+      const objectKey = (handler.Properties as { Code: { S3Key: string } }).Code.S3Key;
+      const assetDirectory = join(build.outdir, `asset.${objectKey.replace(/\.zip$/, '')}`);
+      expect(readdirSync(assetDirectory).sort()).toEqual(['index.mjs', 'index.mjs.map']);
+      const code = readFileSync(join(assetDirectory, 'index.mjs'), 'utf8');
+      // ESM with the require() shim banner, minified (long lines), with a linked source map.
+      expect(code.startsWith("import { createRequire as __createRequire } from 'node:module';")).toBe(true);
+      expect(code.split('\n').length).toBeLessThan(Math.max(5, code.length / 500));
+      expect(code).toMatch(/\/\/# sourceMappingURL=index\.mjs\.map\s*$/);
+    }
+  });
+});
+
+describe('compliance with every optional feature configured', () => {
+  it('leaves no unacknowledged finding with a custom domain, a web ACL and self sign-up off', () => {
+    const build = buildPortal({
+      context: {
+        domainName: 'portal.example.com',
+        certificateArn: 'arn:aws:acm:us-east-1:123456789012:certificate/0f1e2d3c-4b5a-6978-8a9b-0c1d2e3f4a5b',
+        webAclArn: 'arn:aws:wafv2:us-east-1:123456789012:global/webacl/portal/0f1e2d3c-4b5a-6978-8a9b-0c1d2e3f4a5b',
+        selfSignUp: false,
+        quicksightAccountId: '210987654321',
+        quicksightNamespace: 'partners',
+        quicksightIdentityRegion: 'us-east-1',
+      },
+    });
+    try {
+      expect(nagFindings(build.app)).toEqual([]);
+    } finally {
+      build.dispose();
+    }
+  });
+
+  it('stops synth on a finding nobody acknowledged', () => {
+    const build = buildPortal();
+    try {
+      // A bucket without access logging or TLS enforcement, added after the fact.
+      new s3.Bucket(build.stack, 'UnreviewedBucket');
+      expect(nagFindings(build.app)).toEqual(
+        expect.arrayContaining([expect.stringMatching(/^AwsSolutions-S1 at .*UnreviewedBucket/), expect.stringMatching(/^AwsSolutions-S10 at .*UnreviewedBucket/)]),
+      );
+      expect(() => build.app.synth({ force: true })).toThrow(/UnreviewedBucket[\s\S]*AwsSolutions-S1/);
+    } finally {
+      build.dispose();
+    }
+  });
+});

@@ -1,0 +1,124 @@
+import { execFile } from 'node:child_process';
+import { existsSync, mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { promisify } from 'node:util';
+import { describe, expect, it } from 'vitest';
+import { ConfigError, loadConfig } from '../../lib/config.ts';
+
+const fromContext = (context: Record<string, unknown>) => loadConfig((key) => context[key]);
+
+function problemsOf(context: Record<string, unknown>): readonly string[] {
+  try {
+    fromContext(context);
+  } catch (error) {
+    if (error instanceof ConfigError) return error.problems;
+    throw error;
+  }
+  throw new Error(`No error for ${JSON.stringify(context)}`);
+}
+
+describe('deployment configuration', () => {
+  it('has defaults for every value, so synth needs no context', () => {
+    expect(fromContext({})).toEqual({
+      productName: 'TVIQ',
+      region: 'us-east-2',
+      quicksightAccountId: undefined,
+      quicksightNamespace: 'default',
+      quicksightIdentityRegion: 'us-east-2',
+      sesSenderAddress: 'no-reply@example.com',
+      sesIdentity: 'no-reply@example.com',
+      supportRecipientAddress: 'support@example.com',
+      domainName: undefined,
+      certificateArn: undefined,
+      webAclArn: undefined,
+      cognitoDomainPrefix: undefined,
+      embedSessionMinutes: 600,
+      accessTokenMinutes: 60,
+      idTokenMinutes: 60,
+      refreshTokenDays: 30,
+      selfSignUp: true,
+      deletionProtection: true,
+      logRetentionDays: 365,
+      allowedOrigins: [],
+      marketingSiteUrl: undefined,
+      usesPlaceholderSender: true,
+    });
+  });
+
+  it('reads command-line strings as numbers, booleans and lists, and blanks as unset', () => {
+    const config = fromContext({
+      embedSessionMinutes: '120',
+      selfSignUp: 'false',
+      deletionProtection: 'true',
+      allowedOrigins: 'https://a.example.com, http://localhost:5173',
+      logRetentionDays: '',
+      quicksightIdentityRegion: 'us-east-1',
+      sesSenderAddress: 'Portal@Example.org',
+    });
+    expect(config).toMatchObject({
+      embedSessionMinutes: 120,
+      selfSignUp: false,
+      deletionProtection: true,
+      allowedOrigins: ['https://a.example.com', 'http://localhost:5173'],
+      logRetentionDays: 365,
+      quicksightIdentityRegion: 'us-east-1',
+      sesSenderAddress: 'portal@example.org',
+      usesPlaceholderSender: false,
+    });
+  });
+
+  it.each([
+    [{ embedSessionMinutes: 5 }, /^embedSessionMinutes: must be at least 15 .*\(got 5\)$/],
+    [{ embedSessionMinutes: 601 }, /^embedSessionMinutes: must be at most 600 .*\(got 601\)$/],
+    [{ embedSessionMinutes: 'ten' }, /^embedSessionMinutes: must be a whole number from 15 to 600 \(got "ten"\)$/],
+    [{ accessTokenMinutes: 2 }, /^accessTokenMinutes: must be at least 5/],
+    [{ refreshTokenDays: 0 }, /^refreshTokenDays: must be at least 1/],
+    [{ region: 'Ohio' }, /^region: must be an AWS region code .*\(got "Ohio"\)$/],
+    [{ quicksightAccountId: '1234' }, /^quicksightAccountId: must be a 12-digit AWS account id \(got "1234"\)$/],
+    [{ quicksightNamespace: 'bad namespace' }, /^quicksightNamespace: /],
+    [{ sesSenderAddress: 'not-an-address' }, /^sesSenderAddress: must be an email address \(got "not-an-address"\)$/],
+    [{ sesSenderAddress: 'a@b.example.com', sesIdentity: 'other.example.com' }, /^sesIdentity: must be the verified SES identity .*\(b\.example\.com\)/],
+    [{ domainName: 'portal.example.com' }, /^certificateArn: domainName and certificateArn go together/],
+    [{ certificateArn: 'arn:aws:acm:us-east-2:123456789012:certificate/0f1e2d3c-4b5a-6978-8a9b-0c1d2e3f4a5b' }, /^certificateArn: must be the ARN of an ACM certificate in us-east-1/],
+    [{ cognitoDomainPrefix: 'my-cognito-login' }, /^cognitoDomainPrefix: must not contain the reserved words/],
+    [{ cognitoDomainPrefix: 'Bad_Prefix' }, /^cognitoDomainPrefix: must be 1-63 lowercase letters/],
+    [{ selfSignUp: 'yes' }, /^selfSignUp: must be true or false \(got "yes"\)$/],
+    [{ logRetentionDays: 2 }, /^logRetentionDays: must be one of the CloudWatch Logs retention periods/],
+    [{ allowedOrigins: ['https://portal.example.com/'] }, /^allowedOrigins: each entry must be an origin/],
+    [{ allowedOrigins: 'http://portal.example.com' }, /^allowedOrigins: each entry must be an origin/],
+    [{ marketingSiteUrl: 'http://example.com' }, /^marketingSiteUrl: must be an https URL/],
+    [{ webAclArn: 'arn:aws:wafv2:us-east-2:123456789012:regional/webacl/x/0f1e2d3c-4b5a-6978-8a9b-0c1d2e3f4a5b' }, /^webAclArn: must be the ARN of a WAF web ACL with CLOUDFRONT scope/],
+    [{ productName: '9 lives' }, /^productName: must start with a letter/],
+    [{ refreshTokenDays: 1, accessTokenMinutes: 1440 }, /^refreshTokenDays: must outlast the access and ID tokens/],
+  ])('rejects %j with a message naming the value', (context, expected) => {
+    const problems = problemsOf(context);
+    expect(problems).toHaveLength(1);
+    expect(problems[0]).toMatch(expected);
+  });
+
+  it('reports every bad value at once', () => {
+    const problems = problemsOf({ embedSessionMinutes: 0, region: 'moon', selfSignUp: 3 });
+    expect(problems.map((p) => p.split(':')[0])).toEqual(['region', 'embedSessionMinutes', 'selfSignUp']);
+  });
+
+  it('stops `cdk synth` with the message and writes no template', async () => {
+    const outdir = mkdtempSync(join(tmpdir(), 'portal-bad-config-'));
+    try {
+      const result = await promisify(execFile)('npx', ['tsx', 'bin/app.ts'], {
+        cwd: fileURLToPath(new URL('../..', import.meta.url)),
+        env: { ...process.env, CDK_OUTDIR: outdir, CDK_CONTEXT_JSON: JSON.stringify({ embedSessionMinutes: 900 }) },
+      }).then(
+        () => ({ code: 0, stderr: '' }),
+        (error: { code: number; stderr: string }) => error,
+      );
+      expect(result.code).toBe(1);
+      expect(result.stderr).toContain('Invalid deployment configuration');
+      expect(result.stderr).toContain('embedSessionMinutes: must be at most 600 (QuickSight embed sessions last 15 to 600 minutes) (got 900)');
+      expect(existsSync(join(outdir, 'manifest.json'))).toBe(false);
+    } finally {
+      rmSync(outdir, { recursive: true, force: true });
+    }
+  });
+});

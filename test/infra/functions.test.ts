@@ -1,0 +1,179 @@
+import { Match, type Template } from 'aws-cdk-lib/assertions';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { ENV } from '../../contracts/env.ts';
+import { asList, buildPortal, logicalIdAt, policyStatements, type PortalBuild } from './support/portal-build.ts';
+
+/** The AWS actions each function is allowed, as agreed between the parts (logging aside). */
+const EXPECTED_ACTIONS: Record<string, { path: string; actions: string[] }> = {
+  embed: {
+    path: '/Functions/Embed/',
+    actions: ['dynamodb:Query', 'dynamodb:GetItem', 'quicksight:GenerateEmbedUrlForRegisteredUser', 'quicksight:DescribeUser'],
+  },
+  'quicksight-admin': {
+    path: '/Functions/QuickSightAdmin/',
+    actions: [
+      ...['ListUsers', 'ListUsersInGroup', 'AdminGetUser'].map((a) => `cognito-idp:${a}`),
+      ...['RegisterUser', 'DescribeUser', 'ListUsers', 'DeleteUser', 'UpdateDashboardPermissions', 'DescribeDashboardPermissions'].map(
+        (a) => `quicksight:${a}`,
+      ),
+      ...['GetItem', 'BatchGetItem', 'Query', 'Scan', 'PutItem', 'UpdateItem', 'DeleteItem', 'BatchWriteItem', 'ConditionCheckItem'].map(
+        (a) => `dynamodb:${a}`,
+      ),
+    ],
+  },
+  'user-admin': {
+    path: '/Functions/UserAdmin/',
+    actions: [
+      ...[
+        'ListUsers',
+        'ListUsersInGroup',
+        'AdminGetUser',
+        'AdminCreateUser',
+        'AdminSetUserPassword',
+        'AdminAddUserToGroup',
+        'AdminUpdateUserAttributes',
+        'AdminEnableUser',
+        'AdminDisableUser',
+        'AdminDeleteUser',
+        'AdminUserGlobalSignOut',
+        'AdminSetUserMFAPreference',
+      ].map((a) => `cognito-idp:${a}`),
+      'quicksight:DeleteUser',
+      ...['GetItem', 'BatchGetItem', 'Query', 'Scan', 'PutItem', 'UpdateItem', 'DeleteItem', 'BatchWriteItem', 'ConditionCheckItem'].map(
+        (a) => `dynamodb:${a}`,
+      ),
+    ],
+  },
+  mfa: { path: '/Functions/Mfa/', actions: ['cognito-idp:AdminSetUserMFAPreference'] },
+  contact: {
+    path: '/Functions/Contact/',
+    actions: [
+      'ses:SendEmail',
+      ...['GetItem', 'BatchGetItem', 'Query', 'Scan', 'PutItem', 'UpdateItem', 'DeleteItem', 'BatchWriteItem', 'ConditionCheckItem'].map(
+        (a) => `dynamodb:${a}`,
+      ),
+    ],
+  },
+};
+
+function actionsOfFunction(template: Template, path: string): Set<string> {
+  const roleId = logicalIdAt(template, 'AWS::IAM::Role', `${path}Role/`);
+  const policies = Object.keys(template.findResources('AWS::IAM::ManagedPolicy', { Properties: { Roles: Match.arrayWith([{ Ref: roleId }]) } }));
+  const actions = policyStatements(template)
+    .filter(({ resource }) => policies.includes(resource))
+    .flatMap(({ statement }) => asList(statement.Action as string | string[]));
+  return new Set(actions.filter((action) => !action.startsWith('logs:')));
+}
+
+describe('function URLs', () => {
+  let build: PortalBuild;
+  let distributionId: string;
+  beforeAll(() => {
+    build = buildPortal({ context: { allowedOrigins: 'https://staging.example.com' } });
+    distributionId = logicalIdAt(build.template, 'AWS::CloudFront::Distribution', '/Site/Distribution/');
+  });
+  afterAll(() => build.dispose());
+
+  it('has exactly five function URLs, all with auth type NONE', () => {
+    const urls = Object.values(build.template.findResources('AWS::Lambda::Url'));
+    expect(urls).toHaveLength(5);
+    for (const url of urls) expect(url.Properties.AuthType).toBe('NONE');
+  });
+
+  it("admits only the site's origins and one method per function in CORS, never *", () => {
+    const siteOrigin = { 'Fn::Join': ['', ['https://', { 'Fn::GetAtt': [distributionId, 'DomainName'] }]] };
+    const methods = Object.values(build.template.findResources('AWS::Lambda::Url')).map((url) => {
+      const cors = url.Properties.Cors;
+      expect(cors.AllowOrigins).toEqual([siteOrigin, 'https://staging.example.com']);
+      expect(JSON.stringify(cors)).not.toContain('"*"');
+      expect(cors.AllowCredentials).toBe(false);
+      expect(cors.AllowMethods).toHaveLength(1);
+      return cors.AllowMethods[0];
+    });
+    expect(methods.sort()).toEqual(['GET', 'POST', 'POST', 'POST', 'POST']);
+  });
+
+  it('grants the public only the invoke permissions a function URL needs', () => {
+    const permissions = Object.values(build.template.findResources('AWS::Lambda::Permission')).map((p) => p.Properties);
+    const publicPermissions = permissions.filter((p) => p.Principal === '*');
+    expect(publicPermissions).toHaveLength(10);
+    for (const permission of publicPermissions) {
+      const viaUrl =
+        (permission.Action === 'lambda:InvokeFunctionUrl' && permission.FunctionUrlAuthType === 'NONE') ||
+        (permission.Action === 'lambda:InvokeFunction' && permission.InvokedViaFunctionUrl === true);
+      expect(viaUrl, JSON.stringify(permission)).toBe(true);
+    }
+    const urlTargets = Object.values(build.template.findResources('AWS::Lambda::Url')).map((u) => JSON.stringify(u.Properties.TargetFunctionArn));
+    for (const permission of publicPermissions) expect(urlTargets).toContain(JSON.stringify(permission.FunctionName));
+    // Every other permission names an AWS service and the one resource that may invoke.
+    for (const permission of permissions.filter((p) => p.Principal !== '*')) {
+      expect(permission.Principal).toMatch(/\.amazonaws\.com$/);
+      expect(permission.SourceArn).toBeDefined();
+    }
+  });
+
+  it('runs every function on the newest Node.js runtime on arm64 with explicit memory, timeout and log retention', () => {
+    const functions = Object.entries(build.template.findResources('AWS::Lambda::Function')).filter(
+      ([, fn]) => !String(fn.Metadata?.['aws:cdk:path']).includes('Custom::CDKBucketDeployment'),
+    );
+    expect(functions).toHaveLength(7);
+    for (const [, fn] of functions) {
+      expect(fn.Properties).toMatchObject({
+        Runtime: 'nodejs24.x',
+        Architectures: ['arm64'],
+        Handler: 'index.handler',
+        MemorySize: expect.any(Number),
+        Timeout: expect.any(Number),
+        LoggingConfig: { LogFormat: 'JSON', LogGroup: { Ref: expect.any(String) } },
+      });
+      const logGroup = build.template.toJSON().Resources[fn.Properties.LoggingConfig.LogGroup.Ref];
+      expect(logGroup.Properties.RetentionInDays).toBe(365);
+    }
+  });
+
+  it('hands each function its configuration under the names of contracts/env.ts', () => {
+    const environmentOf = (path: string) =>
+      build.template.toJSON().Resources[logicalIdAt(build.template, 'AWS::Lambda::Function', `${path}Function/`)].Properties.Environment.Variables;
+    for (const { path } of Object.values(EXPECTED_ACTIONS)) {
+      expect(Object.keys(environmentOf(path))).toEqual(expect.arrayContaining([ENV.userPoolId, ENV.userPoolClientId, ENV.allowedOrigins]));
+    }
+    expect(environmentOf('/Functions/Embed/')).toMatchObject({
+      [ENV.embedSessionMinutes]: '600',
+      [ENV.quicksightNamespace]: 'default',
+      [ENV.quicksightIdentityRegion]: 'us-east-2',
+      [ENV.quicksightAccountId]: { Ref: 'AWS::AccountId' },
+      [ENV.viewsTable]: { Ref: expect.any(String) },
+      [ENV.stateTable]: { Ref: expect.any(String) },
+    });
+    expect(environmentOf('/Functions/Contact/')).toMatchObject({
+      [ENV.supportFromAddress]: 'no-reply@example.com',
+      [ENV.supportToAddress]: 'support@example.com',
+      [ENV.stateTable]: { Ref: expect.any(String) },
+    });
+    expect(environmentOf('/Functions/Embed/')[ENV.allowedOrigins]).toEqual({
+      'Fn::Join': ['', ['https://', { 'Fn::GetAtt': [distributionId, 'DomainName'] }, ',https://staging.example.com']],
+    });
+  });
+
+  it.each(Object.entries(EXPECTED_ACTIONS))('allows %s exactly the AWS actions its handler calls', (_name, { path, actions }) => {
+    expect([...actionsOfFunction(build.template, path)].sort()).toEqual([...new Set(actions)].sort());
+  });
+
+  it('scopes QuickSight permissions to the namespace users and the dashboards of the account', () => {
+    const statement = policyStatements(build.template).find(({ statement: s }) => s.Sid === 'EmbedForRegisteredUser')?.statement;
+    const resources = JSON.stringify(statement?.Resource);
+    expect(resources).toContain(':quicksight:us-east-2:');
+    expect(resources).toContain(':user/default/*');
+    expect(resources).toContain(':dashboard/*');
+  });
+
+  it('has no IAM statement with a wildcard action or an unscoped resource', () => {
+    const statements = policyStatements(build.template);
+    expect(statements.length).toBeGreaterThan(20);
+    for (const { resource, statement } of statements) {
+      for (const action of asList(statement.Action as string | string[])) expect(action, resource).not.toContain('*');
+      expect(asList(statement.Resource), resource).not.toContain('*');
+      expect(statement.NotAction, resource).toBeUndefined();
+    }
+  });
+});

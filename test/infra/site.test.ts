@@ -1,0 +1,195 @@
+import { Capture, Match } from 'aws-cdk-lib/assertions';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { contentSecurityPolicy } from '../../contracts/security-headers.ts';
+import { cspSourcesForRegion } from '../../lib/site.ts';
+import { buildPortal, logicalIdAt, type PortalBuild } from './support/portal-build.ts';
+
+const ALL_PUBLIC_ACCESS_BLOCKED = {
+  BlockPublicAcls: true,
+  BlockPublicPolicy: true,
+  IgnorePublicAcls: true,
+  RestrictPublicBuckets: true,
+};
+
+describe('site (S3 + CloudFront)', () => {
+  let build: PortalBuild;
+  let contentBucket: string;
+  let logBucket: string;
+  let distribution: string;
+  beforeAll(() => {
+    build = buildPortal();
+    contentBucket = logicalIdAt(build.template, 'AWS::S3::Bucket', '/Site/Content/');
+    logBucket = logicalIdAt(build.template, 'AWS::S3::Bucket', '/Site/AccessLogs/');
+    distribution = logicalIdAt(build.template, 'AWS::CloudFront::Distribution', '/Site/Distribution/');
+  });
+  afterAll(() => build.dispose());
+
+  it('blocks all public access on every bucket, encrypts and versions them', () => {
+    const buckets = Object.values(build.template.findResources('AWS::S3::Bucket'));
+    expect(buckets).toHaveLength(2);
+    for (const bucket of buckets) {
+      expect(bucket.Properties).toMatchObject({
+        PublicAccessBlockConfiguration: ALL_PUBLIC_ACCESS_BLOCKED,
+        BucketEncryption: { ServerSideEncryptionConfiguration: [{ ServerSideEncryptionByDefault: { SSEAlgorithm: 'AES256' } }] },
+        VersioningConfiguration: { Status: 'Enabled' },
+      });
+    }
+  });
+
+  it('refuses every request without TLS on every bucket', () => {
+    for (const bucket of [contentBucket, logBucket]) {
+      build.template.hasResourceProperties('AWS::S3::BucketPolicy', {
+        Bucket: { Ref: bucket },
+        PolicyDocument: {
+          Statement: Match.arrayWith([
+            Match.objectLike({ Effect: 'Deny', Action: 's3:*', Principal: { AWS: '*' }, Condition: { Bool: { 'aws:SecureTransport': 'false' } } }),
+          ]),
+        },
+      });
+    }
+  });
+
+  it('logs access to the content bucket and to the distribution', () => {
+    build.template.hasResourceProperties('AWS::S3::Bucket', {
+      LoggingConfiguration: { DestinationBucketName: { Ref: logBucket }, LogFilePrefix: 's3/' },
+    });
+    build.template.hasResourceProperties('AWS::CloudFront::Distribution', {
+      DistributionConfig: Match.objectLike({ Logging: { Bucket: { 'Fn::GetAtt': [logBucket, 'RegionalDomainName'] }, Prefix: 'cloudfront/' } }),
+    });
+  });
+
+  it('reads the private bucket through origin access control, for this distribution only', () => {
+    const oac = new Capture();
+    build.template.hasResourceProperties('AWS::CloudFront::OriginAccessControl', {
+      OriginAccessControlConfig: { OriginAccessControlOriginType: 's3', SigningBehavior: 'always', SigningProtocol: 'sigv4', Name: Match.anyValue() },
+    });
+    build.template.hasResourceProperties('AWS::CloudFront::Distribution', {
+      DistributionConfig: Match.objectLike({
+        Origins: [
+          Match.objectLike({
+            DomainName: { 'Fn::GetAtt': [contentBucket, 'RegionalDomainName'] },
+            OriginAccessControlId: { 'Fn::GetAtt': [oac, 'Id'] },
+            S3OriginConfig: { OriginAccessIdentity: '' },
+          }),
+        ],
+      }),
+    });
+    expect(build.template.toJSON().Resources[oac.asString()].Type).toBe('AWS::CloudFront::OriginAccessControl');
+    build.template.hasResourceProperties('AWS::S3::BucketPolicy', {
+      Bucket: { Ref: contentBucket },
+      PolicyDocument: {
+        Statement: Match.arrayWith([
+          Match.objectLike({
+            Effect: 'Allow',
+            Action: 's3:GetObject',
+            Principal: { Service: 'cloudfront.amazonaws.com' },
+            Condition: { StringEquals: { 'AWS:SourceArn': { 'Fn::Join': ['', Match.arrayWith([{ Ref: distribution }])] } } },
+          }),
+        ]),
+      },
+    });
+  });
+
+  it('sends the security headers: CSP, HSTS of at least a year with subdomains, nosniff, frame and referrer policies', () => {
+    const csp = new Capture();
+    const hstsMaxAge = new Capture();
+    build.template.hasResourceProperties('AWS::CloudFront::ResponseHeadersPolicy', {
+      ResponseHeadersPolicyConfig: Match.objectLike({
+        SecurityHeadersConfig: {
+          ContentSecurityPolicy: { ContentSecurityPolicy: csp, Override: true },
+          StrictTransportSecurity: { AccessControlMaxAgeSec: hstsMaxAge, IncludeSubdomains: true, Override: true },
+          ContentTypeOptions: { Override: true },
+          FrameOptions: { FrameOption: 'DENY', Override: true },
+          ReferrerPolicy: { ReferrerPolicy: 'strict-origin-when-cross-origin', Override: true },
+        },
+      }),
+    });
+    expect(hstsMaxAge.asNumber()).toBeGreaterThanOrEqual(365 * 24 * 60 * 60);
+    const directives = new Map(
+      csp
+        .asString()
+        .split(';')
+        .map((d) => d.trim().split(/\s+/))
+        .map(([name, ...values]) => [name, values]),
+    );
+    expect(directives.get('default-src')).toEqual(["'self'"]);
+    expect(directives.get('connect-src')).toEqual([
+      "'self'",
+      'https://cognito-idp.us-east-2.amazonaws.com',
+      'https://*.appsync-api.us-east-2.amazonaws.com',
+      'https://*.lambda-url.us-east-2.on.aws',
+    ]);
+    expect(directives.get('frame-src')).toEqual(['https://us-east-2.quicksight.aws.amazon.com']);
+    expect(directives.get('img-src')).toEqual(["'self'", 'data:']);
+    expect(directives.get('object-src')).toEqual(["'none'"]);
+    expect(directives.get('base-uri')).toEqual(["'none'"]);
+    expect(directives.get('frame-ancestors')).toEqual(["'none'"]);
+    // The same policy local mode serves, only with the regional AWS addresses.
+    expect(csp.asString()).toBe(contentSecurityPolicy(cspSourcesForRegion('us-east-2')));
+  });
+
+  it('serves the SPA over HTTPS with the headers policy and routes unknown paths to index.html', () => {
+    build.template.hasResourceProperties('AWS::CloudFront::Distribution', {
+      DistributionConfig: Match.objectLike({
+        DefaultRootObject: 'index.html',
+        DefaultCacheBehavior: Match.objectLike({
+          ViewerProtocolPolicy: 'redirect-to-https',
+          AllowedMethods: ['GET', 'HEAD'],
+          ResponseHeadersPolicyId: { Ref: logicalIdAt(build.template, 'AWS::CloudFront::ResponseHeadersPolicy', '/Site/SecurityHeaders/') },
+        }),
+        CustomErrorResponses: [
+          { ErrorCode: 403, ResponseCode: 200, ResponsePagePath: '/index.html', ErrorCachingMinTTL: 0 },
+          { ErrorCode: 404, ResponseCode: 200, ResponsePagePath: '/index.html', ErrorCachingMinTTL: 0 },
+        ],
+        Aliases: Match.absent(),
+        WebACLId: Match.absent(),
+      }),
+    });
+  });
+
+  it('deploys the built SPA with a config.json made from the stack outputs, then invalidates the cache', () => {
+    const deployments = Object.values(build.template.findResources('Custom::CDKBucketDeployment')).map((d) => d.Properties);
+    expect(deployments).toHaveLength(2);
+    const entryPoints = deployments.find((d) => d.DistributionId);
+    expect(entryPoints).toMatchObject({
+      DestinationBucketName: { Ref: contentBucket },
+      DistributionId: { Ref: distribution },
+      DistributionPaths: ['/*'],
+      SystemMetadata: { 'cache-control': 'no-cache' },
+    });
+    const markers = JSON.stringify(entryPoints?.SourceMarkers);
+    const outputs: [type: string, path: string][] = [
+      ['AWS::Cognito::UserPool', '/Auth/UserPool/'],
+      ['AWS::Cognito::UserPoolClient', '/Auth/UserPool/WebClient/'],
+      ['AWS::AppSync::GraphQLApi', '/GraphQL/Api/'],
+      ...['Embed', 'QuickSightAdmin', 'UserAdmin', 'Mfa', 'Contact'].map((fn): [string, string] => ['AWS::Lambda::Url', `/Functions/${fn}/`]),
+    ];
+    for (const [type, path] of outputs) expect(markers).toContain(`"${logicalIdAt(build.template, type, path)}"`);
+  });
+});
+
+describe('site with a custom domain and a web ACL', () => {
+  const certificateArn = 'arn:aws:acm:us-east-1:123456789012:certificate/0f1e2d3c-4b5a-6978-8a9b-0c1d2e3f4a5b';
+  const webAclArn = 'arn:aws:wafv2:us-east-1:123456789012:global/webacl/portal/0f1e2d3c-4b5a-6978-8a9b-0c1d2e3f4a5b';
+  let build: PortalBuild;
+  beforeAll(() => {
+    build = buildPortal({ context: { domainName: 'Portal.Example.com', certificateArn, webAclArn } });
+  });
+  afterAll(() => build.dispose());
+
+  it('serves the domain with its certificate on TLS 1.2 or later and attaches the web ACL', () => {
+    build.template.hasResourceProperties('AWS::CloudFront::Distribution', {
+      DistributionConfig: Match.objectLike({
+        Aliases: ['portal.example.com'],
+        ViewerCertificate: { AcmCertificateArn: certificateArn, MinimumProtocolVersion: 'TLSv1.2_2021', SslSupportMethod: 'sni-only' },
+        WebACLId: webAclArn,
+      }),
+    });
+  });
+
+  it('admits the custom domain as the only CORS origin', () => {
+    for (const url of Object.values(build.template.findResources('AWS::Lambda::Url'))) {
+      expect(url.Properties.Cors.AllowOrigins).toEqual(['https://portal.example.com']);
+    }
+  });
+});
