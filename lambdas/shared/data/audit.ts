@@ -9,18 +9,21 @@ import { nowIso, tableName } from './tables.ts';
 
 /**
  * The admin activity trail: one item per admin mutation under one partition (pk AUDIT) with
- * a sort key of time and id, so the newest entries are one reverse Query away.
+ * a sort key of time, sequence and id, so the newest entries are one reverse Query away.
  */
 const AUDIT_PARTITION = 'AUDIT';
 
 export type AuditDraft = Omit<AuditEntry, 'id' | 'at'>;
+
+/** Orders entries written by this instance within the same millisecond. */
+let sequence = 0;
 
 export const writeAuditEntry = async (draft: AuditDraft): Promise<AuditEntry> => {
   const entry: AuditEntry = { id: randomUUID(), at: nowIso(), ...draft };
   await dynamo.send(
     new PutCommand({
       TableName: tableName(auditTable),
-      Item: { pk: AUDIT_PARTITION, sk: `${entry.at}#${entry.id}`, ...entry },
+      Item: { pk: AUDIT_PARTITION, sk: `${entry.at}#${String(sequence++ % 1e6).padStart(6, '0')}#${entry.id}`, ...entry },
       ConditionExpression: 'attribute_not_exists(pk)',
     }),
   );

@@ -1,0 +1,188 @@
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { dashboardIdExistsMessage } from '../../contracts/fields.ts';
+import { tableReader } from './support/tables.ts';
+import { ADMIN, type Harness, lambdaContext, OTHER_USER, startHarness, type TestAccount, USER } from './support/harness.ts';
+
+let h: Harness;
+let tables: ReturnType<typeof tableReader>;
+let handler: (event: unknown, context: unknown) => Promise<unknown>;
+const commandsSent: string[] = [];
+
+beforeAll(async () => {
+  h = await startHarness();
+  ({ handler } = (await import('../../lambdas/graphql/handler.ts')) as unknown as { handler: typeof handler });
+  const { dynamo } = await import('../../lambdas/shared/aws/dynamo.ts');
+  dynamo.middlewareStack.add(
+    (next, context) => async (args) => {
+      commandsSent.push(String(context.commandName));
+      return next(args);
+    },
+    { step: 'initialize', name: 'recordCommands' },
+  );
+  tables = tableReader(h.dynamo.endpoint);
+});
+afterAll(async () => {
+  tables.close();
+  await h.close();
+});
+beforeEach(async () => {
+  await h.reset();
+  commandsSent.length = 0;
+  const view = (id: string, userEmail: string, dashboard: string, name: string) =>
+    tables.put('VIEWS_TABLE', { id, userEmail, quicksightDashboardId: dashboard, name, link: `https://bi.example.com/${dashboard}`, createdAt: '2026-01-01T00:00:00.000Z', updatedAt: '2026-01-01T00:00:00.000Z' });
+  await view('u-sales', USER.email, 'sales', 'Sales');
+  await view('u-stock', USER.email, 'stock', 'Stock');
+  await view('u-margin', USER.email, 'margin', 'Margins');
+  await view('o-secret', OTHER_USER.email, 'secret', 'Secret');
+  await tables.put('STATE_TABLE', { pk: `USER#${USER.email}`, sk: 'DEFAULT', viewId: 'u-stock' });
+});
+
+const gql = async (who: TestAccount, parentTypeName: 'Query' | 'Mutation', fieldName: string, args: Record<string, unknown> = {}) =>
+  handler(
+    {
+      arguments: args,
+      identity: { sub: who.username, username: who.username, claims: {}, groups: who.groups, issuer: 'x', sourceIp: ['127.0.0.1'], defaultAuthStrategy: 'ALLOW' },
+      source: null,
+      request: { headers: { authorization: await h.token(who) } },
+      info: { fieldName, parentTypeName, variables: {}, selectionSetList: [] },
+      prev: null,
+      stash: {},
+    },
+    lambdaContext(),
+  ) as Promise<Record<string, unknown> | null>;
+type Connection = { items: { id: string; isDefault: boolean; userEmail: string }[]; nextToken: string | null };
+
+describe('listTableauViews', () => {
+  it("returns only the caller's views, with the default derived from the pointer, by Query never Scan", async () => {
+    const result = (await gql(USER, 'Query', 'listTableauViews', { filter: { userEmail: { eq: 'User@Example.com' } } })) as Connection;
+    expect(result.items.map((v) => [v.id, v.isDefault])).toEqual([
+      ['u-margin', false],
+      ['u-sales', false],
+      ['u-stock', true],
+    ]);
+    expect(commandsSent).toContain('QueryCommand');
+    expect(commandsSent).not.toContain('ScanCommand');
+  });
+
+  it("gives a user nothing when the filter names another user's email", async () => {
+    const result = (await gql(USER, 'Query', 'listTableauViews', { filter: { userEmail: { eq: OTHER_USER.email } } })) as Connection;
+    expect(result.items).toEqual([]);
+    expect(commandsSent).not.toContain('ScanCommand');
+  });
+
+  it("lets an admin list another user's views", async () => {
+    const result = (await gql(ADMIN, 'Query', 'listTableauViews', { filter: { userEmail: { eq: OTHER_USER.email } } })) as Connection;
+    expect(result.items.map((v) => v.id)).toEqual(['o-secret']);
+  });
+
+  it('honours limit and nextToken, and applies the other conditions', async () => {
+    const first = (await gql(USER, 'Query', 'listTableauViews', { limit: 2 })) as Connection;
+    expect(first.items).toHaveLength(2);
+    const second = (await gql(USER, 'Query', 'listTableauViews', { limit: 2, nextToken: first.nextToken })) as Connection;
+    expect(second.items.map((v) => v.id)).toEqual(['u-stock']);
+    const filtered = (await gql(USER, 'Query', 'listTableauViews', { filter: { or: [{ name: { beginsWith: 'Sa' } }, { isDefault: { eq: true } }] } })) as Connection;
+    expect(filtered.items.map((v) => v.id)).toEqual(['u-sales', 'u-stock']);
+  });
+
+  it("refuses a page token from another user's listing", async () => {
+    const adminPage = (await gql(ADMIN, 'Query', 'listTableauViews', { filter: { userEmail: { eq: OTHER_USER.email } }, limit: 1 })) as Connection;
+    expect(adminPage.nextToken).not.toBeNull();
+    await expect(gql(USER, 'Query', 'listTableauViews', { nextToken: adminPage.nextToken })).rejects.toMatchObject({ name: 'BadRequest', message: 'Invalid nextToken' });
+  });
+});
+
+describe('view access', () => {
+  it('lets the owner and admins read a view, and nobody else', async () => {
+    expect(await gql(USER, 'Query', 'getTableauView', { id: 'u-sales' })).toMatchObject({ name: 'Sales', isDefault: false });
+    expect(await gql(ADMIN, 'Query', 'getTableauView', { id: 'u-stock' })).toMatchObject({ isDefault: true });
+    await expect(gql(OTHER_USER, 'Query', 'getTableauView', { id: 'u-sales' })).rejects.toMatchObject({ name: 'Unauthorized' });
+    expect(await gql(USER, 'Query', 'getTableauView', { id: 'nope' })).toBeNull();
+  });
+
+  it('creates a view for an assigned dashboard with the owner from the token, and moves the default', async () => {
+    const created = await gql(USER, 'Mutation', 'createTableauView', {
+      input: { name: 'Sales by region', quicksightDashboardId: 'sales', userEmail: OTHER_USER.email, isDefault: true },
+    });
+    expect(created).toMatchObject({ userEmail: USER.email, isDefault: true, createdBy: USER.email });
+    const list = (await gql(USER, 'Query', 'listTableauViews')) as Connection;
+    expect(list.items.filter((v) => v.isDefault).map((v) => v.id)).toEqual([created?.id]);
+  });
+
+  it('refuses a view of a dashboard the owner does not have', async () => {
+    await expect(gql(USER, 'Mutation', 'createTableauView', { input: { name: 'Peek', quicksightDashboardId: 'secret' } })).rejects.toMatchObject({
+      name: 'Unauthorized',
+      message: expect.stringContaining('is not assigned to user@example.com'),
+    });
+    expect((await tables.views()).filter((v) => v.name === 'Peek')).toEqual([]);
+  });
+
+  it('lets an admin create a view for another user', async () => {
+    const created = await gql(ADMIN, 'Mutation', 'createTableauView', { input: { name: 'Secret copy', quicksightDashboardId: 'secret', userEmail: OTHER_USER.email } });
+    expect(created).toMatchObject({ userEmail: OTHER_USER.email, createdBy: ADMIN.email });
+    expect(await tables.audit()).toEqual([expect.objectContaining({ action: 'createTableauView', actor: ADMIN.email, outcome: 'success' })]);
+  });
+
+  it('updates only views the caller may change', async () => {
+    expect(await gql(USER, 'Mutation', 'updateTableauView', { input: { id: 'u-sales', name: 'Revenue', isDefault: true } })).toMatchObject({ name: 'Revenue', isDefault: true });
+    const list = (await gql(USER, 'Query', 'listTableauViews')) as Connection;
+    expect(list.items.filter((v) => v.isDefault).map((v) => v.id)).toEqual(['u-sales']);
+    await expect(gql(OTHER_USER, 'Mutation', 'updateTableauView', { input: { id: 'u-sales', name: 'Hijack' } })).rejects.toMatchObject({ name: 'Unauthorized' });
+    await expect(gql(USER, 'Mutation', 'updateTableauView', { input: { id: 'u-sales', quicksightDashboardId: 'secret' } })).rejects.toMatchObject({ name: 'Unauthorized' });
+    await expect(gql(USER, 'Mutation', 'updateTableauView', { input: { id: 'u-sales', name: 'X' }, condition: { name: { eq: 'Other' } } })).rejects.toMatchObject({ name: 'Conflict' });
+  });
+
+  it("refuses to delete a user's last view of a dashboard, and deletes a second one", async () => {
+    await expect(gql(USER, 'Mutation', 'deleteTableauView', { input: { id: 'u-sales' } })).rejects.toMatchObject({ name: 'Conflict' });
+    const extra = await gql(USER, 'Mutation', 'createTableauView', { input: { name: 'Sales 2', quicksightDashboardId: 'sales' } });
+    await expect(gql(OTHER_USER, 'Mutation', 'deleteTableauView', { input: { id: extra?.id } })).rejects.toMatchObject({ name: 'Unauthorized' });
+    expect(await gql(USER, 'Mutation', 'deleteTableauView', { input: { id: extra?.id } })).toMatchObject({ id: extra?.id });
+    expect((await tables.views()).map((v) => v.id)).not.toContain(extra?.id);
+  });
+
+  it('validates arguments', async () => {
+    await expect(gql(USER, 'Mutation', 'createTableauView', { input: { name: ' ', quicksightDashboardId: 'sales' } })).rejects.toMatchObject({
+      name: 'BadRequest',
+      message: 'View name is required',
+    });
+    await expect(gql(USER, 'Query', 'listTableauViews', { limit: 0 })).rejects.toMatchObject({ name: 'BadRequest' });
+  });
+});
+
+describe('DashboardMetadata', () => {
+  const input = { dashboardId: 'sales', dashboardName: 'Sales', dashboardLink: 'https://bi.example.com/sales' };
+
+  it('is readable by any signed-in user and writable by admins only', async () => {
+    await expect(gql(USER, 'Mutation', 'createDashboardMetadata', { input })).rejects.toMatchObject({
+      name: 'Unauthorized',
+      message: "Access denied. You don't have admin privileges.",
+    });
+    const created = await gql(ADMIN, 'Mutation', 'createDashboardMetadata', { input });
+    expect(await gql(USER, 'Query', 'getDashboardMetadata', { id: created?.id })).toMatchObject(input);
+    expect(((await gql(USER, 'Query', 'listDashboardMetadata')) as { items: unknown[] }).items).toHaveLength(1);
+    await expect(gql(USER, 'Mutation', 'deleteDashboardMetadata', { input: { id: created?.id } })).rejects.toMatchObject({ name: 'Unauthorized' });
+  });
+
+  it('keeps dashboard IDs unique case-insensitively', async () => {
+    await gql(ADMIN, 'Mutation', 'createDashboardMetadata', { input });
+    await expect(gql(ADMIN, 'Mutation', 'createDashboardMetadata', { input: { ...input, dashboardId: 'SALES' } })).rejects.toMatchObject({
+      name: 'Conflict',
+      message: dashboardIdExistsMessage('SALES'),
+    });
+  });
+
+  it('carries a renamed dashboard to the views and refuses deleting one users have', async () => {
+    const created = await gql(ADMIN, 'Mutation', 'createDashboardMetadata', { input });
+    expect(await gql(ADMIN, 'Mutation', 'updateDashboardMetadata', { input: { id: created?.id, dashboardName: 'Sales 2026' } })).toMatchObject({ dashboardName: 'Sales 2026' });
+    expect((await tables.views()).find((v) => v.id === 'u-sales')).toMatchObject({ name: 'Sales 2026' });
+    await expect(gql(ADMIN, 'Mutation', 'deleteDashboardMetadata', { input: { id: created?.id } })).rejects.toMatchObject({ name: 'Conflict' });
+    const unassigned = await gql(ADMIN, 'Mutation', 'createDashboardMetadata', { input: { ...input, dashboardId: 'unused' } });
+    expect(await gql(ADMIN, 'Mutation', 'deleteDashboardMetadata', { input: { id: unassigned?.id } })).toMatchObject({ dashboardId: 'unused' });
+    expect((await tables.audit()).map((e) => [e.action, e.outcome])).toEqual([
+      ['deleteDashboardMetadata', 'success'],
+      ['createDashboardMetadata', 'success'],
+      ['deleteDashboardMetadata', 'failure'],
+      ['updateDashboardMetadata', 'success'],
+      ['createDashboardMetadata', 'success'],
+    ]);
+  });
+});
