@@ -1,6 +1,7 @@
 import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { describe, expect, it, vi } from 'vitest';
+import type { MfaStatus } from '../../contracts/mfa.ts';
 import MfaSettingsPage from '../../web/src/features/settings/routes/mfa-settings-page.tsx';
 import { testConfig } from './support/config.ts';
 import { fakeAuth, jsonResponse, renderPage, userSession } from './support/render.tsx';
@@ -22,8 +23,8 @@ function stubMfaFunction(answer: Answer) {
   return actions;
 }
 
-const enabled = { mfaEnabled: true, mfaDevices: [{ DeliveryMedium: 'SOFTWARE_TOKEN' }] };
-const disabled = { mfaEnabled: false, mfaDevices: [] };
+const enabled: MfaStatus = { mfaEnabled: true, mfaDevices: [{ DeliveryMedium: 'SOFTWARE_TOKEN' }] };
+const disabled: MfaStatus = { mfaEnabled: false, mfaDevices: [] };
 const renderMfa = () =>
   renderPage(<MfaSettingsPage />, { auth: fakeAuth({ session: userSession() }), path: '/mfa-settings' });
 

@@ -1,0 +1,149 @@
+import { act, render, screen, waitFor } from '@testing-library/react';
+import { useEffect } from 'react';
+import { describe, expect, it, vi } from 'vitest';
+import { useAuth, type AuthContextValue } from '../../web/src/lib/auth/auth-context.ts';
+import { AuthProvider } from '../../web/src/lib/auth/auth-provider.tsx';
+import type { CognitoAuthService } from '../../web/src/lib/auth/cognito-service.ts';
+import { AuthError, type AuthSession } from '../../web/src/lib/auth/types.ts';
+import { userSession } from './support/render.tsx';
+
+const CLIENT_ID = 'client123';
+const PREFIX = `CognitoIdentityServiceProvider.${CLIENT_ID}`;
+
+function storeTokens(user = 'sub-1') {
+  window.localStorage.setItem(`${PREFIX}.LastAuthUser`, user);
+  window.localStorage.setItem(`${PREFIX}.${user}.refreshToken`, 'refresh');
+}
+
+function fakeService(overrides: Partial<Record<keyof CognitoAuthService, unknown>> = {}) {
+  return {
+    currentSession: vi.fn(async () => userSession()),
+    refresh: vi.fn(async () => userSession({ accessToken: 'refreshed-token' })),
+    signOut: vi.fn(async () => undefined),
+    ...overrides,
+  } as unknown as CognitoAuthService;
+}
+
+let latest: AuthContextValue | null = null;
+function Probe() {
+  const auth = useAuth();
+  useEffect(() => {
+    latest = auth;
+  });
+  return <output data-testid="status">{`${auth.status}:${auth.session?.email ?? '-'}`}</output>;
+}
+
+function renderProvider(service: CognitoAuthService) {
+  const loadService = vi.fn(async () => service);
+  render(
+    <AuthProvider userPoolId="us-east-2_AbCdEf123" clientId={CLIENT_ID} loadService={loadService}>
+      <Probe />
+    </AuthProvider>,
+  );
+  return loadService;
+}
+
+const status = () => screen.getByTestId('status').textContent;
+
+describe('AuthProvider', () => {
+  it('is signed out at once, without loading the identity library, when nothing is stored', () => {
+    const loadService = renderProvider(fakeService());
+    expect(status()).toBe('signedOut:-');
+    expect(loadService).not.toHaveBeenCalled();
+  });
+
+  it('restores a stored session', async () => {
+    storeTokens();
+    const loadService = renderProvider(fakeService());
+    expect(status()).toBe('loading:-');
+    await waitFor(() => expect(status()).toBe('signedIn:jane.doe@example.com'));
+    expect(loadService).toHaveBeenCalledWith(expect.objectContaining({ clientId: CLIENT_ID }));
+  });
+
+  it('follows a sign-out in another tab', async () => {
+    storeTokens();
+    renderProvider(fakeService());
+    await waitFor(() => expect(status()).toBe('signedIn:jane.doe@example.com'));
+    window.localStorage.clear();
+    act(() => {
+      window.dispatchEvent(new StorageEvent('storage', { key: `${PREFIX}.LastAuthUser`, oldValue: 'sub-1', newValue: null }));
+    });
+    await waitFor(() => expect(status()).toBe('signedOut:-'));
+  });
+
+  it('ignores storage events of other keys', async () => {
+    storeTokens();
+    const service = fakeService();
+    renderProvider(service);
+    await waitFor(() => expect(status()).toBe('signedIn:jane.doe@example.com'));
+    act(() => {
+      window.dispatchEvent(new StorageEvent('storage', { key: 'selectedDashboardId', newValue: 'v1' }));
+    });
+    expect(service.currentSession).toHaveBeenCalledTimes(1);
+  });
+
+  it('refreshes a token that expires within 5 seconds before handing it out', async () => {
+    storeTokens();
+    const service = fakeService({
+      currentSession: vi.fn(async (): Promise<AuthSession> => userSession({ expiresAt: Date.now() + 3_000 })),
+    });
+    renderProvider(service);
+    await waitFor(() => expect(status()).toBe('signedIn:jane.doe@example.com'));
+    await expect(latest?.getAccessToken()).resolves.toBe('refreshed-token');
+    expect(service.refresh).toHaveBeenCalled();
+  });
+
+  it('hands out a fresh token without refreshing', async () => {
+    storeTokens();
+    const service = fakeService();
+    renderProvider(service);
+    await waitFor(() => expect(status()).toBe('signedIn:jane.doe@example.com'));
+    await expect(latest?.getAccessToken()).resolves.toBe('access-token');
+    expect(service.refresh).not.toHaveBeenCalled();
+  });
+
+  it('refreshes in the background before the tokens expire', async () => {
+    vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout'], shouldAdvanceTime: true });
+    try {
+      storeTokens();
+      const service = fakeService({
+        currentSession: vi.fn(async () => userSession({ expiresAt: Date.now() + 90_000 })),
+      });
+      renderProvider(service);
+      await waitFor(() => expect(status()).toBe('signedIn:jane.doe@example.com'));
+      await act(async () => {
+        await vi.advanceTimersByTimeAsync(31_000);
+      });
+      expect(service.refresh).toHaveBeenCalledTimes(1);
+    } finally {
+      vi.useRealTimers();
+    }
+  });
+
+  it('ends the session when a refresh is refused, but not on a network error', async () => {
+    storeTokens();
+    vi.spyOn(console, 'error').mockImplementation(() => undefined);
+    const refresh = vi
+      .fn()
+      .mockRejectedValueOnce(new AuthError('A network error has occurred.', 'NetworkError'))
+      .mockRejectedValueOnce(new AuthError('Refresh Token has been revoked', 'NotAuthorizedException'));
+    renderProvider(fakeService({ currentSession: vi.fn(async () => userSession({ expiresAt: Date.now() })), refresh }));
+    await waitFor(() => expect(status()).toBe('signedIn:jane.doe@example.com'));
+    await expect(latest?.getAccessToken()).rejects.toThrow('A network error has occurred.');
+    expect(status()).toBe('signedIn:jane.doe@example.com');
+    await expect(latest?.getAccessToken()).rejects.toThrow('Refresh Token has been revoked');
+    await waitFor(() => expect(status()).toBe('signedOut:-'));
+  });
+
+  it('logs a failed sign-out and clears the user anyway', async () => {
+    storeTokens();
+    const log = vi.spyOn(console, 'error').mockImplementation(() => undefined);
+    renderProvider(fakeService({ signOut: vi.fn(async () => Promise.reject(new Error('offline'))) }));
+    await waitFor(() => expect(status()).toBe('signedIn:jane.doe@example.com'));
+    await act(async () => {
+      await latest?.signOut();
+    });
+    expect(status()).toBe('signedOut:-');
+    expect(log).toHaveBeenCalledWith('Error signing out:', 'offline');
+  });
+});

@@ -1,0 +1,50 @@
+import { describe, expect, it, vi } from 'vitest';
+import { runtimeConfigSchema } from '../../contracts/config.ts';
+import { ConfigError, loadConfig, parseRuntimeConfig } from '../../web/src/lib/config.ts';
+import { testConfig } from './support/config.ts';
+
+const variants: [string, unknown][] = [
+  ['the full config', testConfig],
+  ['a config without the optional addresses', { ...testConfig, cognitoEndpoint: undefined, marketingSiteUrl: undefined }],
+  ['a pool id without an underscore', { ...testConfig, userPoolId: 'useast2AbCdEf' }],
+  ['an empty product name', { ...testConfig, productName: '' }],
+  ['a missing client id', { ...testConfig, userPoolClientId: undefined }],
+  ['a GraphQL address that is not a URL', { ...testConfig, graphqlUrl: 'graphql' }],
+  ['a missing function address', { ...testConfig, functions: { ...testConfig.functions, mfa: undefined } }],
+  ['no functions at all', { ...testConfig, functions: undefined }],
+  ['a number for the region', { ...testConfig, region: 2 }],
+  ['a bad optional endpoint', { ...testConfig, cognitoEndpoint: 'not a url' }],
+  ['an array', [testConfig]],
+  ['null', null],
+];
+
+describe('runtime config check', () => {
+  it.each(variants)('agrees with the contract schema on %s', (_name, value) => {
+    const contract = runtimeConfigSchema.safeParse(value);
+    const parse = () => parseRuntimeConfig(value);
+    if (contract.success) expect(parse()).toEqual(contract.data);
+    else expect(parse).toThrow(ConfigError);
+  });
+
+  it('names the pool id problem with the spec text', () => {
+    expect(() => parseRuntimeConfig({ ...testConfig, userPoolId: 'nounderscore' })).toThrow(
+      'userPoolId: Invalid user pool id provided.',
+    );
+  });
+
+  it('refuses non-http addresses, which would become link targets', () => {
+    expect(() => parseRuntimeConfig({ ...testConfig, marketingSiteUrl: 'javascript:alert(1)' })).toThrow(ConfigError);
+  });
+
+  it('loads /config.json without caching', async () => {
+    const fetchMock = vi.fn(async () => Response.json(testConfig));
+    await expect(loadConfig(fetchMock)).resolves.toEqual(testConfig);
+    expect(fetchMock).toHaveBeenCalledWith('/config.json', expect.objectContaining({ cache: 'no-store' }));
+  });
+
+  it('explains a missing config', async () => {
+    await expect(loadConfig(async () => new Response('', { status: 404 }))).rejects.toThrow(
+      'The configuration could not be loaded: HTTP 404.',
+    );
+  });
+});
