@@ -143,7 +143,7 @@ function InviteDialog({ email, catalogue, onClose, invite }: { readonly email: s
                       checked={defaultId === dashboard.id}
                       onChange={() => setDefaultId(dashboard.id)}
                     />
-                    Set as Default<span className="visually-hidden"> ({dashboard.dashboardName})</span>
+                    Set as Default <span className="visually-hidden">({dashboard.dashboardName})</span>
                   </label>
                   <Button size="sm" variant="ghost" onClick={() => toggle(dashboard.id)} aria-label={`Remove ${dashboard.dashboardName} from the selection`}>
                     ✕

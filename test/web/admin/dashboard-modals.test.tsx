@@ -1,0 +1,197 @@
+import { render, screen, waitFor, within } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
+import { describe, expect, it, vi } from 'vitest';
+import { DashboardFormModal } from '../../../web/src/features/admin/components/dashboard-form-modal.tsx';
+import { InviteModal } from '../../../web/src/features/admin/components/invite-modal.tsx';
+import { apiError, catalogueEntry } from './support.tsx';
+
+const sales = catalogueEntry('sales-performance', 'Sales Performance');
+const scorecard = catalogueEntry('distributor-scorecard', 'Distributor Scorecard');
+const inventory = catalogueEntry('inventory-margins', 'Inventory and Margins');
+const catalogue = [sales, scorecard, inventory];
+
+function renderForm(target: 'create' | typeof sales = 'create', onSave = vi.fn(async () => undefined)) {
+  render(<DashboardFormModal target={target} catalogue={catalogue} onClose={vi.fn()} onSave={onSave} />);
+  return { onSave, user: userEvent.setup() };
+}
+
+async function fill(user: ReturnType<typeof userEvent.setup>, values: { id?: string; name?: string; link?: string }) {
+  if (values.id !== undefined) await user.type(screen.getByLabelText('Dashboard ID'), values.id);
+  if (values.name !== undefined) await user.type(screen.getByLabelText('Dashboard Name'), values.name);
+  if (values.link !== undefined) await user.type(screen.getByLabelText('Dashboard Link'), values.link);
+}
+
+describe('Add/Edit Dashboard modal', () => {
+  it('requires the ID, the name and the link', async () => {
+    const { onSave, user } = renderForm();
+    await user.click(screen.getByRole('button', { name: 'Create' }));
+    expect(await screen.findByText('Dashboard ID is required')).toBeInTheDocument();
+    expect(screen.getByText('Dashboard Name is required')).toBeInTheDocument();
+    expect(screen.getByText('Dashboard Link is required')).toBeInTheDocument();
+    expect(onSave).not.toHaveBeenCalled();
+  });
+
+  it('flags an ID already in the catalogue, whatever its case, and disables Create', async () => {
+    const { user } = renderForm();
+    await fill(user, { id: 'SALES-Performance' });
+    expect(screen.getByText('This dashboard ID already exists. Please use a different ID.')).toBeInTheDocument();
+    expect(screen.getByRole('button', { name: 'Create' })).toBeDisabled();
+    await user.type(screen.getByLabelText('Dashboard ID'), '-2');
+    expect(screen.queryByText('This dashboard ID already exists. Please use a different ID.')).not.toBeInTheDocument();
+    expect(screen.getByRole('button', { name: 'Create' })).toBeEnabled();
+  });
+
+  it('creates with the description optional', async () => {
+    const { onSave, user } = renderForm();
+    await fill(user, { id: 'regional-sales', name: 'Regional Sales', link: 'https://dashboards.example.com/regional' });
+    await user.click(screen.getByRole('button', { name: 'Create' }));
+    await waitFor(() =>
+      expect(onSave).toHaveBeenCalledWith(
+        { dashboardId: 'regional-sales', dashboardName: 'Regional Sales', dashboardLink: 'https://dashboards.example.com/regional', description: '' },
+        null,
+      ),
+    );
+  });
+
+  it('edits an entry: its own ID is not a duplicate and the button reads Update', async () => {
+    const { onSave, user } = renderForm(sales);
+    expect(screen.getByRole('dialog', { name: 'Edit Dashboard' })).toBeInTheDocument();
+    expect(screen.getByLabelText('Dashboard ID')).toHaveValue('sales-performance');
+    expect(screen.queryByText('This dashboard ID already exists. Please use a different ID.')).not.toBeInTheDocument();
+    await user.clear(screen.getByLabelText('Dashboard Name'));
+    await user.type(screen.getByLabelText('Dashboard Name'), 'Sales KPIs');
+    await user.click(screen.getByRole('button', { name: 'Update' }));
+    await waitFor(() => expect(onSave).toHaveBeenCalledWith(expect.objectContaining({ dashboardName: 'Sales KPIs' }), sales));
+  });
+
+  it("shows the server's duplicate message", async () => {
+    const { user } = renderForm(
+      'create',
+      vi.fn(async () => Promise.reject(apiError(409, 'Dashboard ID "regional" already exists. Please use a different ID.'))),
+    );
+    await fill(user, { id: 'regional', name: 'Regional', link: 'https://dashboards.example.com/regional' });
+    await user.click(screen.getByRole('button', { name: 'Create' }));
+    expect(await screen.findByText('Dashboard ID "regional" already exists. Please use a different ID.')).toBeInTheDocument();
+  });
+
+  it('shows Failed to save dashboard with the reason', async () => {
+    const { user } = renderForm('create', vi.fn(async () => Promise.reject(apiError(400, 'Dashboard Link must be an http(s) URL'))));
+    await fill(user, { id: 'regional', name: 'Regional', link: 'https://dashboards.example.com/regional' });
+    await user.click(screen.getByRole('button', { name: 'Create' }));
+    const alert = await screen.findByRole('alert');
+    expect(alert).toHaveTextContent('Failed to save dashboard');
+    expect(alert).toHaveTextContent('Dashboard Link must be an http(s) URL');
+  });
+});
+
+function renderInvite(invite = vi.fn(async () => ({ message: 'ok' }))) {
+  const onClose = vi.fn();
+  render(<InviteModal email="jane@example.com" catalogue={catalogue} onClose={onClose} invite={invite} />);
+  return { invite, onClose, user: userEvent.setup() };
+}
+
+const openPicker = (user: ReturnType<typeof userEvent.setup>) => user.click(screen.getByRole('button', { name: /^Dashboards/ }));
+
+describe('Invite to Dashboard modal', () => {
+  it('needs at least one dashboard', async () => {
+    const { invite, user } = renderInvite();
+    await user.click(screen.getByRole('button', { name: 'Invite' }));
+    expect(await screen.findByText('Please select at least one dashboard.')).toBeInTheDocument();
+    expect(invite).not.toHaveBeenCalled();
+  });
+
+  it('searches the dashboards, showing N of M, and counts the selection on Done', async () => {
+    const { user } = renderInvite();
+    await openPicker(user);
+    expect(screen.getByText('3 of 3')).toBeInTheDocument();
+    await user.type(screen.getByPlaceholderText('Search dashboards...'), 'SCORE');
+    expect(screen.getByText('1 of 3')).toBeInTheDocument();
+    await user.click(screen.getByLabelText(/Distributor Scorecard/));
+    await user.clear(screen.getByPlaceholderText('Search dashboards...'));
+    await user.click(screen.getByLabelText(/Sales Performance/));
+    await user.click(screen.getByRole('button', { name: 'Done (2 selected)' }));
+    expect(screen.queryByPlaceholderText('Search dashboards...')).not.toBeInTheDocument();
+    const selected = screen.getByRole('group', { name: 'Selected dashboards' });
+    expect(within(selected).getAllByRole('listitem').map((item) => item.textContent)).toEqual([
+      expect.stringContaining('Distributor Scorecard'),
+      expect.stringContaining('Sales Performance'),
+    ]);
+  });
+
+  it('closes the dropdown on Escape without closing the dialog, and on a click outside', async () => {
+    const { onClose, user } = renderInvite();
+    await openPicker(user);
+    await user.keyboard('{Escape}');
+    expect(screen.queryByPlaceholderText('Search dashboards...')).not.toBeInTheDocument();
+    expect(onClose).not.toHaveBeenCalled();
+    expect(screen.getByRole('button', { name: /^Dashboards/ })).toHaveFocus();
+    await openPicker(user);
+    await user.click(screen.getByLabelText('Company Name (optional)'));
+    expect(screen.queryByPlaceholderText('Search dashboards...')).not.toBeInTheDocument();
+  });
+
+  it('keeps one default, and deselecting it clears the default', async () => {
+    const { invite, user } = renderInvite();
+    await openPicker(user);
+    await user.click(screen.getByLabelText(/Sales Performance/));
+    await user.click(screen.getByLabelText(/Inventory and Margins/));
+    await user.click(screen.getByRole('button', { name: 'Done (2 selected)' }));
+    await user.click(screen.getByRole('radio', { name: /Set as Default \(Sales Performance\)/ }));
+    await user.click(screen.getByRole('radio', { name: /Set as Default \(Inventory and Margins\)/ }));
+    expect(screen.getByRole('radio', { name: /Sales Performance/ })).not.toBeChecked();
+    await user.click(screen.getByRole('button', { name: 'Remove Inventory and Margins from the selection' }));
+    expect(screen.getAllByRole('radio')).toHaveLength(1);
+    expect(screen.getByRole('radio', { name: /Sales Performance/ })).not.toBeChecked();
+    await user.click(screen.getByRole('button', { name: 'Invite' }));
+    await waitFor(() => expect(invite).toHaveBeenCalledTimes(1));
+    expect(invite).toHaveBeenCalledWith(expect.objectContaining({ dashboardId: 'sales-performance', makeDefault: false }));
+  });
+
+  it('invites each dashboard in turn with the company, then closes', async () => {
+    const { invite, onClose, user } = renderInvite();
+    await user.type(screen.getByLabelText('Company Name (optional)'), ' Acme Distribution ');
+    await openPicker(user);
+    await user.click(screen.getByLabelText(/Sales Performance/));
+    await user.click(screen.getByLabelText(/Distributor Scorecard/));
+    await user.click(screen.getByRole('button', { name: 'Done (2 selected)' }));
+    await user.click(screen.getByRole('radio', { name: /Distributor Scorecard/ }));
+    await user.click(screen.getByRole('button', { name: 'Invite' }));
+    await waitFor(() => expect(onClose).toHaveBeenCalled());
+    expect(invite.mock.calls.map(([fields]) => fields)).toEqual([
+      {
+        userEmail: 'jane@example.com',
+        dashboardId: 'sales-performance',
+        dashboardName: 'Sales Performance',
+        dashboardLink: 'https://dashboards.example.com/sales-performance',
+        makeDefault: false,
+        companyName: 'Acme Distribution',
+      },
+      {
+        userEmail: 'jane@example.com',
+        dashboardId: 'distributor-scorecard',
+        dashboardName: 'Distributor Scorecard',
+        dashboardLink: 'https://dashboards.example.com/distributor-scorecard',
+        makeDefault: true,
+        companyName: 'Acme Distribution',
+      },
+    ]);
+  });
+
+  it('stays open with the result of each dashboard when one failed', async () => {
+    const invite = vi.fn(async (fields: { dashboardId: string }) => {
+      if (fields.dashboardId === 'distributor-scorecard') throw apiError(404, 'QuickSight user not found');
+      return { message: 'ok' };
+    });
+    const { onClose, user } = renderInvite(invite);
+    await openPicker(user);
+    await user.click(screen.getByLabelText(/Sales Performance/));
+    await user.click(screen.getByLabelText(/Distributor Scorecard/));
+    await user.keyboard('{Escape}');
+    await user.click(screen.getByRole('button', { name: 'Invite' }));
+    expect(await screen.findByText('Successfully assigned 1 dashboard(s), 1 failed')).toBeInTheDocument();
+    expect(screen.getByText('✓ Sales Performance: assigned')).toBeInTheDocument();
+    expect(screen.getByText('✗ Distributor Scorecard: QuickSight user not found')).toBeInTheDocument();
+    expect(onClose).not.toHaveBeenCalled();
+    expect(screen.getByRole('dialog', { name: 'Invite to Dashboard' })).toBeInTheDocument();
+  });
+});

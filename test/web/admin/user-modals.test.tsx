@@ -1,0 +1,143 @@
+import { render, screen, waitFor, within } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
+import { describe, expect, it, vi } from 'vitest';
+import { CreateUserModal } from '../../../web/src/features/admin/components/create-user-modal.tsx';
+import { EditUserModal } from '../../../web/src/features/admin/components/edit-user-modal.tsx';
+import { apiError } from './support.tsx';
+
+function renderCreate(onCreate = vi.fn(async () => undefined)) {
+  const onClose = vi.fn();
+  render(<CreateUserModal open onClose={onClose} onCreate={onCreate} />);
+  return { onCreate, onClose, user: userEvent.setup() };
+}
+
+const requirement = (label: RegExp) =>
+  within(screen.getByRole('list', { name: 'Password requirements' }))
+    .getAllByRole('listitem')
+    .find((item) => label.test(item.textContent ?? ''))!;
+
+describe('Create New User modal', () => {
+  it('requires an email and a password', async () => {
+    const { onCreate, user } = renderCreate();
+    expect(screen.getByRole('dialog', { name: 'Create New User' })).toBeInTheDocument();
+    await user.click(screen.getByRole('button', { name: 'Create User' }));
+    expect(await screen.findByText('Email is required')).toBeInTheDocument();
+    expect(screen.getByText('Password is required')).toBeInTheDocument();
+    expect(onCreate).not.toHaveBeenCalled();
+  });
+
+  it('rejects an address without the simple pattern', async () => {
+    const { onCreate, user } = renderCreate();
+    await user.type(screen.getByLabelText('Email'), 'jane@example');
+    await user.type(screen.getByLabelText('Password'), 'Secret#2026');
+    await user.click(screen.getByRole('button', { name: 'Create User' }));
+    expect(await screen.findByText('Please enter a valid email address')).toBeInTheDocument();
+    expect(onCreate).not.toHaveBeenCalled();
+  });
+
+  it.each([
+    ['Sh#1a', 'Password must be at least 8 characters long'],
+    ['SECRET#2026', 'Password must contain at least one lowercase letter'],
+    ['secret#2026', 'Password must contain at least one uppercase letter'],
+    ['Secret#word', 'Password must contain at least one number'],
+    ['Secret2026', 'Password must contain at least one special character (!@#$%^&*)'],
+  ])('refuses %s with "%s"', async (password, message) => {
+    const { onCreate, user } = renderCreate();
+    await user.type(screen.getByLabelText('Email'), 'jane@example.com');
+    await user.type(screen.getByLabelText('Password'), password);
+    await user.click(screen.getByRole('button', { name: 'Create User' }));
+    expect(await screen.findByText(message)).toBeInTheDocument();
+    expect(onCreate).not.toHaveBeenCalled();
+  });
+
+  it('checks the requirements off while the password is typed', async () => {
+    const { user } = renderCreate();
+    expect(requirement(/At least 8 characters/)).toHaveTextContent('(not met)');
+    await user.type(screen.getByLabelText('Password'), 'secret');
+    expect(requirement(/One lowercase letter/)).toHaveTextContent('(met)');
+    expect(requirement(/One uppercase letter/)).toHaveTextContent('(not met)');
+    await user.type(screen.getByLabelText('Password'), 'S#12');
+    for (const label of [/At least 8/, /lowercase/, /uppercase/, /number/, /special character \(!@#\$%\^&\*\)/]) {
+      expect(requirement(label)).toHaveTextContent('(met)');
+    }
+    expect(screen.getByLabelText('Password')).toHaveAccessibleDescription(expect.stringContaining('At least 8 characters'));
+  });
+
+  it('sends the email and password', async () => {
+    const { onCreate, user } = renderCreate();
+    await user.type(screen.getByLabelText('Email'), ' new.user@example.com ');
+    await user.type(screen.getByLabelText('Password'), 'Secret#2026');
+    await user.click(screen.getByRole('button', { name: 'Create User' }));
+    await waitFor(() => expect(onCreate).toHaveBeenCalledWith({ email: 'new.user@example.com', password: 'Secret#2026' }));
+  });
+
+  it.each([
+    [apiError(409, 'User already exists'), 'A user with this email already exists'],
+    [apiError(500, 'Internal server error'), 'Server error. Please try again later'],
+    [apiError(403, 'Forbidden'), "You don't have permission to perform this action"],
+  ])('translates a refusal: %s', async (failure, text) => {
+    const { user } = renderCreate(vi.fn(async () => Promise.reject(failure)));
+    await user.type(screen.getByLabelText('Email'), 'jane@example.com');
+    await user.type(screen.getByLabelText('Password'), 'Secret#2026');
+    await user.click(screen.getByRole('button', { name: 'Create User' }));
+    const alert = await screen.findByRole('alert');
+    expect(alert).toHaveTextContent('Failed to create user');
+    expect(alert).toHaveTextContent(text);
+    expect(screen.getByRole('dialog', { name: 'Create New User' })).toBeInTheDocument();
+  });
+
+  it('closes on Escape and traps the focus inside', async () => {
+    const { onClose, user } = renderCreate();
+    expect(screen.getByLabelText('Email')).toHaveFocus();
+    await user.tab();
+    await user.tab();
+    await user.tab();
+    await user.tab();
+    expect(screen.getByRole('dialog')).toContainElement(document.activeElement as HTMLElement);
+    await user.keyboard('{Escape}');
+    expect(onClose).toHaveBeenCalled();
+  });
+});
+
+function renderEdit(onUpdate = vi.fn(async () => undefined)) {
+  render(<EditUserModal email="jane@example.com" onClose={vi.fn()} onUpdate={onUpdate} />);
+  return { onUpdate, user: userEvent.setup() };
+}
+
+describe('Edit User modal', () => {
+  it('shows the current email read-only', () => {
+    renderEdit();
+    expect(screen.getByRole('dialog', { name: 'Edit User' })).toBeInTheDocument();
+    expect(screen.getByLabelText('Email')).toHaveValue('jane@example.com');
+    expect(screen.getByLabelText('Email')).toHaveAttribute('readonly');
+  });
+
+  it('needs a change, and a new password of at least 8 characters', async () => {
+    const { onUpdate, user } = renderEdit();
+    await user.click(screen.getByRole('button', { name: 'Update User' }));
+    expect(await screen.findByText('At least one field must be updated')).toBeInTheDocument();
+    await user.type(screen.getByLabelText('New Password'), 'short');
+    expect(await screen.findByText('Password must be at least 8 characters long')).toBeInTheDocument();
+    expect(onUpdate).not.toHaveBeenCalled();
+  });
+
+  it('sends only the new password', async () => {
+    const { onUpdate, user } = renderEdit();
+    await user.type(screen.getByLabelText('New Password'), 'Another#2026');
+    await user.click(screen.getByRole('button', { name: 'Update User' }));
+    await waitFor(() => expect(onUpdate).toHaveBeenCalledWith('jane@example.com', 'Another#2026'));
+  });
+
+  it.each([
+    [apiError(400, 'Invalid password'), 'Password does not meet the security requirements.'],
+    [apiError(404, 'User not found'), 'User not found. Please refresh and try again'],
+    [apiError(409, 'Email already exists'), 'This email address is already in use by another user'],
+  ])('translates a refusal: %s', async (failure, text) => {
+    const { user } = renderEdit(vi.fn(async () => Promise.reject(failure)));
+    await user.type(screen.getByLabelText('New Password'), 'weakweakweak');
+    await user.click(screen.getByRole('button', { name: 'Update User' }));
+    const alert = await screen.findByRole('alert');
+    expect(alert).toHaveTextContent('Failed to update user');
+    expect(alert).toHaveTextContent(text);
+  });
+});
