@@ -87,7 +87,7 @@ export async function startStack(options: StackOptions = {}): Promise<RunningLoc
   const closers = new Closers();
   try {
     // The build is the slowest step and needs none of the services: it runs meanwhile.
-    const webBuild = ensureWebBuilt(log);
+    const webBuild = ensureWebBuilt({ log });
     webBuild.catch(() => undefined);
 
     const mail = await startMailCapture({ host, port: ports.mail, apiPort: ports.mailApi, dataDir });

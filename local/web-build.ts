@@ -70,11 +70,21 @@ async function withBuildLock<T>(run: () => Promise<T>): Promise<T> {
   }
 }
 
+export interface WebBuildOptions {
+  readonly log?: (line: string) => void;
+  /**
+   * When the build fails, serve the previous web/dist if there is one (`npm start` while the
+   * SPA is being edited) rather than fail. Test runs that must see the current sources turn it off.
+   * @default true
+   */
+  readonly keepPreviousOnFailure?: boolean;
+}
+
 /**
  * Builds the SPA with its own Vite config when web/dist is missing or stale.
- * Resolves with whether a build ran.
+ * Resolves with whether a new build was written.
  */
-export async function ensureWebBuilt(log: (line: string) => void = () => undefined): Promise<boolean> {
+export async function ensureWebBuilt({ log = () => undefined, keepPreviousOnFailure = true }: WebBuildOptions = {}): Promise<boolean> {
   if (!existsSync(VITE_CONFIG)) {
     throw new Error(`The web app cannot be built: ${VITE_CONFIG} does not exist`);
   }
@@ -84,7 +94,14 @@ export async function ensureWebBuilt(log: (line: string) => void = () => undefin
     if (!(await webBuildIsStale())) return false;
     log('Building the web app (web/dist is missing or older than its sources)...');
     const { build } = await import('vite');
-    await build({ configFile: VITE_CONFIG, logLevel: 'warn' });
+    try {
+      await build({ configFile: VITE_CONFIG, logLevel: 'warn' });
+    } catch (error) {
+      // While the SPA's sources are being edited, the last good build keeps the portal usable.
+      if (!keepPreviousOnFailure || !existsSync(join(WEB_DIST, 'index.html'))) throw error;
+      log(`The web build failed; serving the previous build from web/dist. ${error instanceof Error ? error.message : String(error)}`);
+      return false;
+    }
     if (!existsSync(join(WEB_DIST, 'index.html'))) {
       throw new Error(`The web build finished without ${join(WEB_DIST, 'index.html')}; check build.outDir in ${VITE_CONFIG}`);
     }

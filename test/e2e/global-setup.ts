@@ -35,7 +35,7 @@ function ensureChromium(): void {
  */
 export default async function setup(project: TestProject): Promise<() => Promise<void>> {
   ensureChromium();
-  await ensureWebBuilt((line) => console.log(line));
+  await ensureWebBuilt({ log: (line) => console.log(line), keepPreviousOnFailure: false });
 
   const dataDir = await mkdtemp(join(tmpdir(), 'portal-e2e-'));
   let stack;

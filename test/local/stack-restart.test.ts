@@ -1,0 +1,103 @@
+import { AdminGetUserCommand, CognitoIdentityProviderClient, UserNotFoundException } from '@aws-sdk/client-cognito-identity-provider';
+import { DynamoDBClient, ScanCommand } from '@aws-sdk/client-dynamodb';
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { dashboardsTable } from '../../contracts/tables.ts';
+import { localTableName } from '../../local/dynamodb.ts';
+import { LOCAL_CREDENTIALS } from '../../local/environment.ts';
+import { findFreePortBase } from '../../local/ports.ts';
+import { spawnStack, type RunningStack } from '../../local/stack-process.ts';
+import type { StackInfo } from '../../local/stack-info.ts';
+import { signInWithSrp } from '../e2e/support/cognito-session.ts';
+
+const NEW_USER = { email: 'restart.check@example.com', password: 'Restart#Check1' };
+const NEW_DASHBOARD_ID = 'restart-check';
+
+async function callFunction(url: string, accessToken: string, body: object): Promise<void> {
+  const response = await fetch(url, {
+    method: 'POST',
+    headers: { authorization: `Bearer ${accessToken}`, 'content-type': 'application/json' },
+    body: JSON.stringify(body),
+  });
+  if (!response.ok) throw new Error(`${JSON.stringify(body)} answered ${response.status}: ${await response.text()}`);
+}
+
+async function userExists(stack: StackInfo): Promise<boolean> {
+  const client = new CognitoIdentityProviderClient({ endpoint: stack.cognito.endpoint, region: stack.region, credentials: LOCAL_CREDENTIALS });
+  try {
+    await client.send(new AdminGetUserCommand({ UserPoolId: stack.cognito.userPoolId, Username: NEW_USER.email }));
+    return true;
+  } catch (error) {
+    if (error instanceof UserNotFoundException) return false;
+    throw error;
+  } finally {
+    client.destroy();
+  }
+}
+
+/** Whether the catalogue table (read straight from dynalite) holds a dashboard with this id. */
+async function catalogueHolds(stack: StackInfo, dashboardId: string): Promise<boolean> {
+  const client = new DynamoDBClient({ endpoint: stack.dynamodb.endpoint, region: stack.region, credentials: LOCAL_CREDENTIALS });
+  try {
+    const found = await client.send(
+      new ScanCommand({
+        TableName: localTableName(dashboardsTable),
+        FilterExpression: 'dashboardId = :id',
+        ExpressionAttributeValues: { ':id': { S: dashboardId } },
+      }),
+    );
+    return (found.Items ?? []).length > 0;
+  } finally {
+    client.destroy();
+  }
+}
+
+describe('local state across restarts', () => {
+  let dataDir: string;
+  let portBase: number;
+  let running: RunningStack | undefined;
+
+  beforeAll(async () => {
+    dataDir = await mkdtemp(join(tmpdir(), 'portal-restart-test-'));
+    portBase = await findFreePortBase();
+  });
+
+  afterAll(async () => {
+    await running?.stop();
+    await rm(dataDir, { recursive: true, force: true });
+  });
+
+  it('keeps what was created before a restart and drops it with --reset', async () => {
+    running = await spawnStack({ dataDir, portBase });
+    const first = running.info;
+    const admin = await signInWithSrp(first, first.demo.admin);
+    await callFunction(first.functions.userAdmin, admin.accessToken, { action: 'CREATE_USER', userEmail: NEW_USER.email, password: NEW_USER.password });
+    await callFunction(first.functions.quicksightAdmin, admin.accessToken, {
+      action: 'CREATE_DASHBOARD_METADATA',
+      dashboardId: NEW_DASHBOARD_ID,
+      dashboardName: 'Restart Check',
+      dashboardLink: `${first.quicksight.endpoint}/sn/dashboards/${NEW_DASHBOARD_ID}`,
+    });
+    expect(await userExists(first)).toBe(true);
+    expect(await catalogueHolds(first, NEW_DASHBOARD_ID)).toBe(true);
+    await running.stop();
+
+    running = await spawnStack({ dataDir, portBase });
+    const second = running.info;
+    expect(second.cognito.userPoolId).toBe(first.cognito.userPoolId);
+    expect(second.demo.user.totpSecret).toBe(first.demo.user.totpSecret);
+    expect(await userExists(second)).toBe(true);
+    expect(await catalogueHolds(second, NEW_DASHBOARD_ID)).toBe(true);
+    await running.stop();
+
+    running = await spawnStack({ dataDir, portBase, reset: true });
+    const reset = running.info;
+    expect(reset.cognito.userPoolId).not.toBe(first.cognito.userPoolId);
+    expect(await userExists(reset)).toBe(false);
+    expect(await catalogueHolds(reset, NEW_DASHBOARD_ID)).toBe(false);
+    // The fresh data directory is seeded again.
+    await expect(signInWithSrp(reset, reset.demo.user)).resolves.toHaveProperty('accessToken');
+  }, 240_000);
+});

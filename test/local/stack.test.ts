@@ -1,0 +1,122 @@
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { embedResponseSchema } from '../../contracts/embed.ts';
+import { listUsersWithQuicksightResponseSchema } from '../../contracts/quicksight-admin.ts';
+import { findFreePortBase } from '../../local/ports.ts';
+import { SAMPLE_DASHBOARDS } from '../../local/quicksight/index.ts';
+import { spawnStack, type RunningStack } from '../../local/stack-process.ts';
+import type { StackInfo } from '../../local/stack-info.ts';
+import { signInWithSrp, type SessionTokens } from '../e2e/support/cognito-session.ts';
+
+const LIST_VIEWS = /* GraphQL */ `
+  query ListViews {
+    listTableauViews {
+      items { id name quicksightDashboardId isDefault userEmail }
+      nextToken
+    }
+  }
+`;
+
+interface ViewItem {
+  id: string;
+  name: string;
+  quicksightDashboardId: string;
+  isDefault: boolean | null;
+  userEmail: string;
+}
+
+async function graphql(stack: StackInfo, authorization: string | undefined, query: string) {
+  const response = await fetch(stack.graphqlUrl, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', ...(authorization !== undefined && { authorization }) },
+    body: JSON.stringify({ query }),
+  });
+  return { status: response.status, body: (await response.json()) as { data?: Record<string, unknown> | null; errors?: unknown[] } };
+}
+
+function embedRequest(stack: StackInfo, tokens: SessionTokens, dashboardId: string) {
+  return fetch(stack.functions.embed, {
+    headers: { authorization: `Bearer ${tokens.accessToken}`, 'x-dashboard-id': dashboardId },
+  });
+}
+
+describe('npm start (local stack as a child process)', () => {
+  let dataDir: string;
+  let running: RunningStack;
+  let stack: StackInfo;
+  let user: SessionTokens;
+
+  beforeAll(async () => {
+    dataDir = await mkdtemp(join(tmpdir(), 'portal-stack-test-'));
+    running = await spawnStack({ dataDir, portBase: await findFreePortBase() });
+    stack = running.info;
+    user = await signInWithSrp(stack, stack.demo.user);
+  });
+
+  afterAll(async () => {
+    await running?.stop();
+    await rm(dataDir, { recursive: true, force: true });
+  });
+
+  it('signs the demo user in, lists their views through GraphQL and opens the default dashboard', async () => {
+    const { status, body } = await graphql(stack, user.accessToken, LIST_VIEWS);
+    expect(status).toBe(200);
+    expect(body.errors).toBeUndefined();
+    const views = (body.data?.listTableauViews as { items: ViewItem[] }).items;
+    expect(views).toHaveLength(2);
+    expect(views.every((v) => v.userEmail === stack.demo.user.email)).toBe(true);
+    const defaults = views.filter((v) => v.isDefault);
+    expect(defaults).toHaveLength(1);
+    const defaultView = defaults[0]!;
+
+    const embed = await embedRequest(stack, user, defaultView.quicksightDashboardId);
+    expect(embed.status).toBe(200);
+    const { url } = embedResponseSchema.parse(await embed.json());
+    expect(url.startsWith(stack.quicksight.endpoint)).toBe(true);
+
+    const page = await fetch(url);
+    expect(page.status).toBe(200);
+    const html = await page.text();
+    const dashboard = SAMPLE_DASHBOARDS.find((d) => d.dashboardId === defaultView.quicksightDashboardId);
+    expect(dashboard).toBeDefined();
+    expect(html).toContain(`<title>${dashboard!.name}`);
+    expect(html).toContain(stack.demo.user.email);
+  });
+
+  it('refuses an embed URL for a dashboard not assigned to the user', async () => {
+    const { body } = await graphql(stack, user.accessToken, LIST_VIEWS);
+    const assigned = new Set((body.data?.listTableauViews as { items: ViewItem[] }).items.map((v) => v.quicksightDashboardId));
+    const unassigned = SAMPLE_DASHBOARDS.find((d) => !assigned.has(d.dashboardId));
+    expect(unassigned).toBeDefined();
+
+    const embed = await embedRequest(stack, user, unassigned!.dashboardId);
+    expect(embed.status).toBe(403);
+    expect(await embed.json()).toHaveProperty('error');
+  });
+
+  it('answers GraphQL without a valid token as AppSync does', async () => {
+    const missing = await graphql(stack, undefined, LIST_VIEWS);
+    const forged = await graphql(stack, `${user.accessToken.slice(0, -4)}AAAA`, LIST_VIEWS);
+    for (const { status, body } of [missing, forged]) {
+      expect(status).toBe(401);
+      expect(body).toEqual({ errors: [{ errorType: 'UnauthorizedException', message: 'Valid authorization header not provided.' }] });
+    }
+  });
+
+  it('lets the demo admin list the users with their QuickSight status', async () => {
+    const admin = await signInWithSrp(stack, stack.demo.admin);
+    const response = await fetch(stack.functions.quicksightAdmin, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${admin.accessToken}`, 'content-type': 'application/json' },
+      body: JSON.stringify({ action: 'LIST_COGNITO_USERS_WITH_QUICKSIGHT_STATUS' }),
+    });
+    expect(response.status).toBe(200);
+    const { users } = listUsersWithQuicksightResponseSchema.parse(await response.json());
+    const byEmail = new Map(users.map((u) => [u.email, u]));
+    expect(byEmail.get(stack.demo.user.email)).toMatchObject({ existsInQuickSight: true, cognito: { cognitoGroup: 'Users' } });
+    expect(byEmail.get(stack.demo.user.email)?.quicksight?.role).toBe('READER');
+    expect(byEmail.get(stack.demo.admin.email)).toMatchObject({ existsInQuickSight: false, cognito: { cognitoGroup: 'Admins' } });
+  });
+});
