@@ -4,7 +4,7 @@ import { mapWithLimit } from '../shared/concurrency.ts';
 import { type DashboardItem, getDashboard, listDashboards } from '../shared/data/catalogue.ts';
 import { viewsOfDashboard } from '../shared/data/views.ts';
 import { NotFoundError } from '../shared/errors.ts';
-import { quicksightSettings } from '../shared/quicksight.ts';
+import { quicksightSettings, viewersOfDashboard } from '../shared/quicksight.ts';
 import { unassignDashboard } from './assignments.ts';
 
 export const toMetadata = (item: DashboardItem): DashboardMetadata => ({
@@ -24,14 +24,16 @@ export const listCatalogue = async (): Promise<DashboardMetadata[]> =>
 
 /**
  * Deletes a catalogue entry and removes the dashboard from every user who has it (views
- * first, then permissions, per user), then the record and its ID claim. A retry redoes only
- * what is left.
+ * first, then permissions, per user), then the record and its ID claim. The users are those
+ * with a view and those still holding the viewer permission (left by a removal that failed
+ * after deleting the view), so a retry finishes whatever is left.
  */
 export const deleteDashboardEverywhere = async (metadataId: string): Promise<{ dashboard: DashboardItem; removedUsers: number }> => {
   quicksightSettings();
   const dashboard = await getDashboard(metadataId);
   if (dashboard === undefined) throw new NotFoundError('Dashboard not found');
-  const users = [...new Set((await viewsOfDashboard(dashboard.dashboardId)).map((view) => view.userEmail))];
+  const [views, viewers] = await Promise.all([viewsOfDashboard(dashboard.dashboardId), viewersOfDashboard(dashboard.dashboardId)]);
+  const users = [...new Set([...views.map((view) => view.userEmail), ...viewers])];
   await mapWithLimit(users, 5, (userEmail) => unassignDashboard(userEmail, dashboard.dashboardId));
   await removeCatalogueRecord(dashboard);
   return { dashboard, removedUsers: users.length };

@@ -1,5 +1,6 @@
 import {
   DeleteUserCommand,
+  DescribeDashboardPermissionsCommand,
   DescribeUserCommand,
   ListUsersCommand,
   RegisterUserCommand,
@@ -158,5 +159,24 @@ export const revokeViewer = async (email: string, dashboardId: string): Promise<
   } catch (error) {
     if (isAwsError(error, 'ResourceNotFoundException')) return;
     throw quicksightFailure('Failed to revoke access to the dashboard in QuickSight', error, email);
+  }
+};
+
+/**
+ * Users holding exactly the viewer permission this product grants on a dashboard (the
+ * QuickSight side of its assignments), by email. Owners and authors are not included.
+ */
+export const viewersOfDashboard = async (dashboardId: string): Promise<string[]> => {
+  const settings = quicksightSettings();
+  const userArnPrefix = userArn(settings, '');
+  const viewerActions = [...VIEWER_ACTIONS].sort().join(',');
+  try {
+    const result = await quicksight.send(new DescribeDashboardPermissionsCommand({ AwsAccountId: settings.accountId, DashboardId: dashboardId }));
+    return (result?.Permissions ?? [])
+      .filter((permission) => permission.Principal.startsWith(userArnPrefix) && [...permission.Actions].sort().join(',') === viewerActions)
+      .map((permission) => permission.Principal.slice(userArnPrefix.length));
+  } catch (error) {
+    if (isAwsError(error, 'ResourceNotFoundException')) return [];
+    throw quicksightFailure('Failed to read the dashboard permissions in QuickSight', error);
   }
 };
