@@ -172,9 +172,9 @@ export const viewersOfDashboard = async (dashboardId: string): Promise<string[]>
   const viewerActions = [...VIEWER_ACTIONS].sort().join(',');
   try {
     const result = await quicksight.send(new DescribeDashboardPermissionsCommand({ AwsAccountId: settings.accountId, DashboardId: dashboardId }));
-    return (result?.Permissions ?? [])
-      .filter((permission) => permission.Principal.startsWith(userArnPrefix) && [...permission.Actions].sort().join(',') === viewerActions)
-      .map((permission) => permission.Principal.slice(userArnPrefix.length));
+    return (result?.Permissions ?? []).flatMap(({ Principal: principal = '', Actions: actions = [] }) =>
+      principal.startsWith(userArnPrefix) && [...actions].sort().join(',') === viewerActions ? [principal.slice(userArnPrefix.length)] : [],
+    );
   } catch (error) {
     if (isAwsError(error, 'ResourceNotFoundException')) return [];
     throw quicksightFailure('Failed to read the dashboard permissions in QuickSight', error);
