@@ -61,7 +61,7 @@ export class PortalAuth extends Construct {
       },
       userInvitation: {
         emailSubject: `Your ${props.productName} account`,
-        emailBody: `An administrator created a ${props.productName} account for you. Sign in at ${props.portalUrl}/login with the email address {username} and the temporary password {####}. You will choose your own password and set up an authenticator app.`,
+        emailBody: `An administrator created a ${props.productName} account for you at ${props.portalUrl}. Your user name is {username} and your temporary password is {####}.`,
       },
       passwordPolicy: {
         minLength: 8,

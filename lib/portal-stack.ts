@@ -116,6 +116,7 @@ export class PortalStack extends Stack {
     const output = (id: string, value: string, description: string) => new CfnOutput(this, id, { value, description });
     output('PortalUrl', this.site.origin, 'Address of the portal');
     output('DistributionId', this.site.distribution.distributionId, 'CloudFront distribution serving the portal');
+    output('DistributionDomainName', this.site.distribution.distributionDomainName, 'Target of the DNS record of a custom domain');
     output('UserPoolId', runtimeConfig.userPoolId, 'Cognito user pool (create the first administrator here)');
     output('UserPoolClientId', runtimeConfig.userPoolClientId, 'App client of the portal');
     output('GraphqlUrl', runtimeConfig.graphqlUrl, 'AppSync GraphQL endpoint');
