@@ -2,13 +2,13 @@ import { randomInt } from 'node:crypto';
 import { z } from 'zod';
 import { POOL } from '../config.ts';
 import type { Operation, PoolContext } from '../context.ts';
-import { ERRORS, invalidParameter } from '../errors.ts';
+import { ERRORS } from '../errors.ts';
 import { invitationEmail } from '../mail.ts';
 import { assertPasswordConforms } from '../password-policy.ts';
 import { createVerifier } from '../srp.ts';
 import type { UserRecord } from '../state.ts';
 import { parseInput, shapes } from '../validation.ts';
-import { applyAttributes, isEmail, mergeAttributes, mfaSettings, requirePool, requireUser, userType, attributeList, epochSeconds } from './common.ts';
+import { applyAttributes, attributeList, attributesBesideEmail, epochSeconds, mergeAttributes, mfaSettings, requirePool, requireUser, userType } from './common.ts';
 import { newUser } from './users.ts';
 
 /** Account administration (SigV4-signed calls from the handlers and the seeding). */
@@ -68,13 +68,7 @@ const adminCreateUser: Operation = {
       await sendInvitation(context, existing, password);
       return { User: userType(existing) };
     }
-    if (!isEmail(input.Username)) throw ERRORS.usernameNotEmail();
-    const attributes = input.UserAttributes ?? [];
-    const givenEmail = attributes.find((attribute) => attribute.Name === 'email')?.Value;
-    if (givenEmail !== undefined && givenEmail.toLowerCase() !== input.Username.toLowerCase()) {
-      throw invalidParameter('The email attribute must match the username.');
-    }
-    const extra = mergeAttributes({}, attributes.filter((attribute) => attribute.Name !== 'email'), 'admin');
+    const extra = mergeAttributes({}, attributesBesideEmail(input.Username, input.UserAttributes ?? []), 'admin');
     const user = newUser(context, input.Username, extra, 'FORCE_CHANGE_PASSWORD');
     setTemporaryPassword(context, user, password);
     if (input.MessageAction !== 'SUPPRESS') await sendInvitation(context, user, password);

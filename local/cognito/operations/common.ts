@@ -22,6 +22,16 @@ export function requireUser(context: PoolContext, username: string): UserRecord 
 
 export const epochSeconds = (ms: number) => ms / 1000;
 
+/** Opaque page tokens holding a position (`kind` keeps one listing's tokens out of another). */
+export const pageToken = (kind: string, position: number) => Buffer.from(`${kind}:${position}`).toString('base64url');
+
+export function readPageToken(kind: string, token: string | undefined): number {
+  if (token === undefined) return 0;
+  const match = /^([a-z]):(\d{1,15})$/.exec(Buffer.from(token, 'base64url').toString('utf8'));
+  if (!match || match[1] !== kind) throw ERRORS.invalidPaginationToken();
+  return Number(match[2]);
+}
+
 const EMAIL = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
 export const isEmail = (value: string) => value.length <= 254 && EMAIL.test(value);
 
@@ -51,6 +61,19 @@ export function userType(user: UserRecord, only?: readonly string[]) {
     Enabled: user.enabled,
     UserStatus: user.status,
   };
+}
+
+/**
+ * The pool signs in by email, so the username given at creation is the email: an email
+ * attribute may repeat it but not contradict it. Returns the other attributes.
+ */
+export function attributesBesideEmail(username: string, attributes: readonly AttributeUpdate[]): AttributeUpdate[] {
+  if (!isEmail(username)) throw ERRORS.usernameNotEmail();
+  const givenEmail = attributes.find((attribute) => attribute.Name === 'email')?.Value;
+  if (givenEmail !== undefined && givenEmail.toLowerCase() !== username.toLowerCase()) {
+    throw invalidParameter('The email attribute must match the username.');
+  }
+  return attributes.filter((attribute) => attribute.Name !== 'email');
 }
 
 export interface AttributeUpdate {

@@ -1,9 +1,9 @@
 import { z } from 'zod';
 import type { Operation, PoolContext } from '../context.ts';
 import { ERRORS } from '../errors.ts';
-import type { GroupRecord } from '../state.ts';
+import type { GroupRecord, UserRecord } from '../state.ts';
 import { parseInput, shapes } from '../validation.ts';
-import { epochSeconds, requirePool, requireUser } from './common.ts';
+import { epochSeconds, pageToken, readPageToken, requirePool, requireUser } from './common.ts';
 
 /** Groups and membership. */
 
@@ -24,20 +24,11 @@ export function requireGroup(context: PoolContext, name: string): GroupRecord {
   return group;
 }
 
-const offsetToken = (offset: number) => Buffer.from(`o:${offset}`).toString('base64url');
-
-function readOffsetToken(token: string | undefined): number {
-  if (token === undefined) return 0;
-  const match = /^o:(\d{1,9})$/.exec(Buffer.from(token, 'base64url').toString('utf8'));
-  if (!match) throw ERRORS.invalidPaginationToken();
-  return Number(match[1]);
-}
-
 /** A page of a short list (groups): offset tokens are enough. */
 function page<T>(items: readonly T[], limit: number | undefined, token: string | undefined) {
-  const start = readOffsetToken(token);
+  const start = readPageToken('o', token);
   const end = start + (limit || 60);
-  return { items: items.slice(start, end), nextToken: end < items.length ? offsetToken(end) : undefined };
+  return { items: items.slice(start, end), nextToken: end < items.length ? pageToken('o', end) : undefined };
 }
 
 const byPrecedence = (a: GroupRecord, b: GroupRecord) =>
@@ -84,29 +75,22 @@ const listGroups: Operation = {
   },
 };
 
-const membershipInput = z.object({ UserPoolId: shapes.userPoolId, Username: shapes.username, GroupName: shapes.groupName });
-
-const adminAddUserToGroup: Operation = {
-  admin: true,
-  run(context, body) {
-    const input = parseInput(membershipInput, body);
-    requirePool(context, input.UserPoolId);
-    const group = requireGroup(context, input.GroupName);
-    context.store.addToGroup(requireUser(context, input.Username), group.name);
-    return {};
-  },
-};
-
-const adminRemoveUserFromGroup: Operation = {
-  admin: true,
-  run(context, body) {
-    const input = parseInput(membershipInput, body);
-    requirePool(context, input.UserPoolId);
-    const group = requireGroup(context, input.GroupName);
-    context.store.removeFromGroup(requireUser(context, input.Username), group.name);
-    return {};
-  },
-};
+/** AdminAddUserToGroup / AdminRemoveUserFromGroup: both idempotent. */
+function membershipChange(change: (context: PoolContext, user: UserRecord, group: string) => void): Operation {
+  return {
+    admin: true,
+    run(context, body) {
+      const input = parseInput(
+        z.object({ UserPoolId: shapes.userPoolId, Username: shapes.username, GroupName: shapes.groupName }),
+        body,
+      );
+      requirePool(context, input.UserPoolId);
+      const group = requireGroup(context, input.GroupName);
+      change(context, requireUser(context, input.Username), group.name);
+      return {};
+    },
+  };
+}
 
 const adminListGroupsForUser: Operation = {
   admin: true,
@@ -134,7 +118,7 @@ const adminListGroupsForUser: Operation = {
 export const groupOperations = {
   CreateGroup: createGroup,
   ListGroups: listGroups,
-  AdminAddUserToGroup: adminAddUserToGroup,
-  AdminRemoveUserFromGroup: adminRemoveUserFromGroup,
+  AdminAddUserToGroup: membershipChange((context, user, group) => context.store.addToGroup(user, group)),
+  AdminRemoveUserFromGroup: membershipChange((context, user, group) => context.store.removeFromGroup(user, group)),
   AdminListGroupsForUser: adminListGroupsForUser,
 };

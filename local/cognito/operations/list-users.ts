@@ -3,7 +3,7 @@ import type { Operation, PoolContext } from '../context.ts';
 import { ERRORS } from '../errors.ts';
 import type { UserRecord } from '../state.ts';
 import { parseInput, shapes } from '../validation.ts';
-import { requirePool, userType } from './common.ts';
+import { pageToken, readPageToken, requirePool, userType } from './common.ts';
 import { requireGroup } from './groups.ts';
 
 /**
@@ -58,15 +58,6 @@ function matcher(filter: Filter | undefined): (user: UserRecord) => boolean {
   };
 }
 
-const seqToken = (seq: number) => Buffer.from(`u:${seq}`).toString('base64url');
-
-function readSeqToken(token: string | undefined): number {
-  if (token === undefined) return 0;
-  const match = /^u:(\d{1,15})$/.exec(Buffer.from(token, 'base64url').toString('utf8'));
-  if (!match) throw ERRORS.invalidPaginationToken();
-  return Number(match[1]);
-}
-
 function listPage(
   context: PoolContext,
   limit: number | undefined,
@@ -74,7 +65,7 @@ function listPage(
   matches: (user: UserRecord) => boolean,
   exactCandidate?: UserRecord | null,
 ) {
-  const afterSeq = readSeqToken(token);
+  const afterSeq = readPageToken('u', token);
   const size = limit ?? 60;
   if (size === 0) return { users: [], next: undefined };
   // An exact email/username filter names at most one user: look it up instead of scanning.
@@ -83,7 +74,7 @@ function listPage(
     return { users: found, next: undefined };
   }
   const { page, continueAfter } = context.store.listUsers(afterSeq, size, matches);
-  return { users: page, next: continueAfter === undefined ? undefined : seqToken(continueAfter) };
+  return { users: page, next: continueAfter === undefined ? undefined : pageToken('u', continueAfter) };
 }
 
 const listUsers: Operation = {

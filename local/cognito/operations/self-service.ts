@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { POOL } from '../config.ts';
 import type { Operation, PoolContext } from '../context.ts';
-import { ERRORS, invalidParameter } from '../errors.ts';
+import { ERRORS } from '../errors.ts';
 import {
   checkCode,
   codeDeliveryDetails,
@@ -16,7 +16,7 @@ import { assertPasswordConforms } from '../password-policy.ts';
 import { createVerifier } from '../srp.ts';
 import type { UserRecord } from '../state.ts';
 import { parseInput, shapes } from '../validation.ts';
-import { isEmail, mergeAttributes, requireClient } from './common.ts';
+import { attributesBesideEmail, isEmail, mergeAttributes, requireClient } from './common.ts';
 import { confirmSignUpCode, newUser, runPostConfirmation } from './users.ts';
 
 /** Sign-up with email-link confirmation, and password reset by emailed code. */
@@ -53,14 +53,8 @@ const signUp: Operation = {
       body,
     );
     requireClient(context, input.ClientId);
-    if (!isEmail(input.Username)) throw ERRORS.usernameNotEmail();
-    const attributes = input.UserAttributes ?? [];
-    const givenEmail = attributes.find((attribute) => attribute.Name === 'email')?.Value;
-    if (givenEmail !== undefined && givenEmail.toLowerCase() !== input.Username.toLowerCase()) {
-      throw invalidParameter('The email attribute must match the username.');
-    }
+    const others = attributesBesideEmail(input.Username, input.UserAttributes ?? []);
     assertPasswordConforms(input.Password);
-    const others = attributes.filter((attribute) => attribute.Name !== 'email');
     const user = newUser(context, input.Username, mergeAttributes({}, others, 'user'), 'UNCONFIRMED');
     user.password = createVerifier(context.poolName, user.username, input.Password);
     context.store.saveUser(user);
