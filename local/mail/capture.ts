@@ -1,8 +1,8 @@
 import { createServer, type Server } from 'node:http';
 import { readFile, rename, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import sesLocal from 'aws-ses-v2-local';
-import { clearStore, getStoreReadonly, type Email } from 'aws-ses-v2-local/dist/store.js';
+import { createRequire } from 'node:module';
+import type { Email } from 'aws-ses-v2-local/dist/store.js';
 import { closeServer, httpUrl, listen, sendJson } from '../http.ts';
 import { newestFirst } from './messages.ts';
 
@@ -23,6 +23,17 @@ export interface MailCapture {
   readonly apiUrl: string;
   close(): Promise<void>;
 }
+
+// aws-ses-v2-local is CommonJS with a `default` export, which ESM loaders and test runners
+// unwrap differently; `require` gives the same module objects (and one shared store) everywhere.
+const require = createRequire(import.meta.url);
+const { default: startSesServer } = require('aws-ses-v2-local') as {
+  default: (config?: Partial<{ host: string; port: number }>) => Promise<Server>;
+};
+const { clearStore, getStoreReadonly } = require('aws-ses-v2-local/dist/store.js') as {
+  clearStore: () => void;
+  getStoreReadonly: () => { emails: Email[] };
+};
 
 const MAIL_FILE = 'mail.json';
 const API_PATH = '/messages';
@@ -59,7 +70,7 @@ export async function startMailCapture({ host, port, apiPort, dataDir }: MailCap
   clearStore();
   await restore(file);
 
-  const ses: Server = await sesLocal.default({ host, port });
+  const ses = await startSesServer({ host, port });
   const sesUrl = httpUrl(host, (ses.address() as { port: number }).port);
 
   const api = createServer((req, res) => {

@@ -1,0 +1,215 @@
+import type { AppSyncResolverEvent } from 'aws-lambda';
+import { parse, type FieldNode, type OperationDefinitionNode } from 'graphql';
+import { exportJWK, generateKeyPair, SignJWT, type JWK } from 'jose';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { appsyncSchema, loadProductSchema } from '../../local/graphql/schema.ts';
+import { selectionSetList } from '../../local/graphql/resolver-event.ts';
+import { startGraphqlServer, type GraphqlServer, type ResolverHandler } from '../../local/graphql/server.ts';
+
+const POOL_ID = 'us-east-2_AbCdEf123';
+const CLIENT_ID = 'localclient123';
+const ISSUER = `https://cognito-idp.us-east-2.amazonaws.com/${POOL_ID}`;
+
+type SigningKey = Awaited<ReturnType<typeof generateKeyPair>>['privateKey'];
+let poolKey: SigningKey;
+let otherKey: SigningKey;
+let jwks: { keys: JWK[] };
+
+interface TokenOptions {
+  use?: 'access' | 'id';
+  groups?: string[];
+  key?: SigningKey;
+  clientId?: string;
+  expiresIn?: string;
+}
+
+function token({ use = 'access', groups = ['Users'], key = poolKey, clientId = CLIENT_ID, expiresIn = '1h' }: TokenOptions = {}): Promise<string> {
+  const claims =
+    use === 'access'
+      ? { token_use: 'access', client_id: clientId, username: 'user-uuid', 'cognito:groups': groups, scope: 'aws.cognito.signin.user.admin' }
+      : { token_use: 'id', aud: clientId, 'cognito:username': 'user-uuid', email: 'someone@example.com', 'cognito:groups': groups };
+  return new SignJWT(claims)
+    .setProtectedHeader({ alg: 'RS256', kid: 'pool-key' })
+    .setSubject('user-uuid')
+    .setIssuer(ISSUER)
+    .setIssuedAt()
+    .setExpirationTime(expiresIn)
+    .sign(key);
+}
+
+const calls: AppSyncResolverEvent<Record<string, unknown>>[] = [];
+let answer: (event: AppSyncResolverEvent<Record<string, unknown>>) => Promise<unknown> = async () => null;
+const handler: ResolverHandler = async (event) => {
+  const e = event as AppSyncResolverEvent<Record<string, unknown>>;
+  calls.push(e);
+  return answer(e);
+};
+
+async function post(server: GraphqlServer, body: unknown, authorization?: string) {
+  const response = await fetch(server.url, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', ...(authorization && { authorization }) },
+    body: typeof body === 'string' ? body : JSON.stringify(body),
+  });
+  return { status: response.status, body: (await response.json()) as Record<string, unknown> };
+}
+
+const UNAUTHORIZED = { errors: [{ errorType: 'UnauthorizedException', message: 'Valid authorization header not provided.' }] };
+
+describe('local GraphQL server', () => {
+  let server: GraphqlServer;
+  let guarded: GraphqlServer;
+
+  beforeAll(async () => {
+    const pool = await generateKeyPair('RS256');
+    poolKey = pool.privateKey;
+    ({ privateKey: otherKey } = await generateKeyPair('RS256'));
+    jwks = { keys: [{ ...(await exportJWK(pool.publicKey)), kid: 'pool-key', alg: 'RS256', use: 'sig' }] };
+    const common = { handler, userPoolId: POOL_ID, clientId: CLIENT_ID, jwks, host: '127.0.0.1', port: 0, region: 'us-east-2' };
+    server = await startGraphqlServer({ ...common, schema: await loadProductSchema() });
+    guarded = await startGraphqlServer({
+      ...common,
+      schema: appsyncSchema(`
+        type Query { ping: String }
+        type Mutation { purge: String @aws_cognito_user_pools(cognito_groups: ["Admins"]) machineOnly: String @aws_iam }
+      `),
+    });
+  });
+
+  afterAll(async () => {
+    await server?.close();
+    await guarded?.close();
+  });
+
+  it('refuses a missing, forged, foreign or expired token with 401 as AppSync does', async () => {
+    const query = { query: '{ listDashboardMetadata { items { id } } }' };
+    calls.length = 0;
+    for (const authorization of [
+      undefined,
+      'not-a-jwt',
+      await token({ key: otherKey }),
+      await token({ clientId: 'another-client' }),
+      await token({ expiresIn: '-1m' }),
+      `Bearer ${await token()}`,
+    ]) {
+      expect(await post(server, query, authorization)).toEqual({ status: 401, body: UNAUTHORIZED });
+    }
+    expect(calls).toHaveLength(0);
+  });
+
+  it('calls the resolver once per root field with the direct-resolver event and resolves nested fields from its result', async () => {
+    calls.length = 0;
+    answer = async (event) =>
+      event.info.fieldName === 'listTableauViews'
+        ? { items: [{ id: 'v1', name: 'Sales', isDefault: true, internal: 'hidden' }], nextToken: null }
+        : { id: 'd1', dashboardId: 'sales', dashboardName: 'Sales', dashboardLink: 'http://x' };
+    const accessToken = await token();
+    const { status, body } = await post(
+      server,
+      {
+        query: `query Views($limit: Int) {
+          listTableauViews(limit: $limit, filter: { userEmail: { eq: "someone@example.com" } }) { items { ...ViewFields } nextToken }
+          getDashboardMetadata(id: "d1") { dashboardId }
+        }
+        fragment ViewFields on TableauView { id name isDefault __typename }`,
+        variables: { limit: 5 },
+      },
+      accessToken,
+    );
+    expect(status).toBe(200);
+    expect(body).toEqual({
+      data: {
+        listTableauViews: { items: [{ id: 'v1', name: 'Sales', isDefault: true, __typename: 'TableauView' }], nextToken: null },
+        getDashboardMetadata: { dashboardId: 'sales' },
+      },
+    });
+    expect(calls).toHaveLength(2);
+    const list = calls.find((c) => c.info.fieldName === 'listTableauViews')!;
+    expect(list.arguments).toEqual({ limit: 5, filter: { userEmail: { eq: 'someone@example.com' } } });
+    expect(list.info).toMatchObject({
+      parentTypeName: 'Query',
+      variables: { limit: 5 },
+      selectionSetList: ['items', 'items/id', 'items/name', 'items/isDefault', 'nextToken'],
+    });
+    expect(list.source).toBeNull();
+    expect(list.request.headers.authorization).toBe(accessToken);
+    expect(list.identity).toMatchObject({ sub: 'user-uuid', username: 'user-uuid', issuer: ISSUER, groups: ['Users'], defaultAuthStrategy: 'ALLOW' });
+  });
+
+  it('accepts an ID token of the pool as AppSync does', async () => {
+    calls.length = 0;
+    answer = async () => ({ items: [], nextToken: null });
+    const { status } = await post(server, { query: '{ listDashboardMetadata { nextToken } }' }, await token({ use: 'id' }));
+    expect(status).toBe(200);
+    expect(calls[0]?.identity).toMatchObject({ username: 'user-uuid', claims: { email: 'someone@example.com' } });
+  });
+
+  it('reports a resolver failure as an AppSync error on its field', async () => {
+    answer = async () => {
+      const error = new Error('You can only read your own views');
+      error.name = 'Unauthorized';
+      throw error;
+    };
+    const { status, body } = await post(server, { query: '{\n  getTableauView(id: "v2") { id }\n}' }, await token());
+    expect(status).toBe(200);
+    expect(body).toEqual({
+      data: { getTableauView: null },
+      errors: [
+        {
+          path: ['getTableauView'],
+          data: null,
+          errorType: 'Unauthorized',
+          errorInfo: null,
+          locations: [{ line: 2, column: 3, sourceName: null }],
+          message: 'You can only read your own views',
+        },
+      ],
+    });
+  });
+
+  it('answers invalid documents with validation errors without calling the resolver', async () => {
+    calls.length = 0;
+    const invalid = await post(server, { query: '{ listTableauViews { items { nope } } }' }, await token());
+    expect(invalid.status).toBe(200);
+    expect(invalid.body.data).toBeNull();
+    expect(invalid.body.errors).toEqual([expect.objectContaining({ errorType: 'ValidationError', path: null, locations: [{ line: 1, column: 30, sourceName: null }] })]);
+    const syntax = await post(server, { query: '{ listTableauViews {' }, await token());
+    expect((syntax.body.errors as { errorType: string }[])[0]?.errorType).toBe('InvalidSyntax');
+    expect(calls).toHaveLength(0);
+  });
+
+  it('answers malformed requests with 400 MalformedHttpRequestException', async () => {
+    const accessToken = await token();
+    for (const [body, message] of [
+      ['', 'Request body is empty.'],
+      ['meow', 'Unable to parse GraphQL query.'],
+      ['{}', 'Unable to parse GraphQL query.'],
+      ['[]', 'Unable to parse GraphQL query.'],
+    ] as const) {
+      expect(await post(server, body, accessToken)).toEqual({ status: 400, body: { errors: [{ errorType: 'MalformedHttpRequestException', message }] } });
+    }
+  });
+
+  it('enforces cognito_groups and auth-mode directives on fields', async () => {
+    calls.length = 0;
+    answer = async () => 'done';
+    const asUser = await post(guarded, { query: 'mutation { purge }' }, await token({ groups: ['Users'] }));
+    expect(asUser.body.errors).toEqual([expect.objectContaining({ errorType: 'Unauthorized', message: 'Not Authorized to access purge on type Mutation' })]);
+    const asAdmin = await post(guarded, { query: 'mutation { purge }' }, await token({ groups: ['Admins'] }));
+    expect(asAdmin.body).toEqual({ data: { purge: 'done' } });
+    const iamOnly = await post(guarded, { query: 'mutation { machineOnly }' }, await token({ groups: ['Admins'] }));
+    expect(iamOnly.body.errors).toEqual([expect.objectContaining({ errorType: 'Unauthorized' })]);
+    expect(calls).toHaveLength(1);
+  });
+});
+
+describe('selectionSetList', () => {
+  it('lists nested paths with fragments expanded and introspection left out', () => {
+    const document = parse(`{ a { b c { d } ... on T { e } ...F __typename } } fragment F on T { f { g } }`);
+    const operation = document.definitions[0] as OperationDefinitionNode;
+    const fragments = Object.fromEntries(
+      document.definitions.flatMap((d) => (d.kind === 'FragmentDefinition' ? [[d.name.value, d]] : [])),
+    );
+    expect(selectionSetList([operation.selectionSet.selections[0] as FieldNode], fragments)).toEqual(['b', 'c', 'c/d', 'e', 'f', 'f/g']);
+  });
+});

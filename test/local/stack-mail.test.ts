@@ -1,0 +1,59 @@
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { LOCAL_CREDENTIALS } from '../../local/environment.ts';
+import { startMailCapture, type MailCapture } from '../../local/mail/capture.ts';
+import { capturedMailListSchema, htmlToText } from '../../local/mail/messages.ts';
+import { COGNITO_DEFAULT_SENDER, mailSender } from '../../local/mail/send.ts';
+
+async function messages(capture: MailCapture) {
+  const response = await fetch(capture.apiUrl);
+  expect(response.status).toBe(200);
+  return capturedMailListSchema.parse(await response.json());
+}
+
+describe('local mail capture', () => {
+  let dataDir: string;
+  let capture: MailCapture | undefined;
+
+  beforeAll(async () => {
+    dataDir = await mkdtemp(join(tmpdir(), 'portal-mail-test-'));
+  });
+  afterEach(async () => {
+    await capture?.close();
+    capture = undefined;
+  });
+  afterAll(async () => {
+    await rm(dataDir, { recursive: true, force: true });
+  });
+
+  it('captures SES v2 SendEmail and lists the messages newest first with to, subject and text', async () => {
+    capture = await startMailCapture({ host: '127.0.0.1', port: 0, apiPort: 0, dataDir });
+    const sender = mailSender({ endpoint: capture.sesEndpoint, region: 'us-east-2', credentials: LOCAL_CREDENTIALS });
+    await sender.send({ to: 'first@example.com', subject: 'Your verification link', text: 'Click http://x/confirm', html: '<p>Click</p>' });
+    await sender.send({ to: 'second@example.com', from: 'support@tviq.local', subject: 'Your password reset code', text: 'Your code is 123456' });
+    sender.destroy();
+
+    const listed = await messages(capture);
+    expect(listed.map((m) => m.to)).toEqual([['second@example.com'], ['first@example.com']]);
+    expect(listed[0]).toMatchObject({ from: 'support@tviq.local', subject: 'Your password reset code', text: 'Your code is 123456', html: null });
+    expect(listed[1]).toMatchObject({ from: COGNITO_DEFAULT_SENDER, text: 'Click http://x/confirm', html: '<p>Click</p>' });
+    expect(Date.parse(listed[0]!.at)).toBeGreaterThan(Date.now() - 60_000);
+
+    const inbox = await fetch(capture.inboxUrl);
+    expect(inbox.status).toBe(200);
+    expect(inbox.headers.get('content-type')).toContain('text/html');
+  });
+
+  it('keeps the captured messages across a restart', async () => {
+    capture = await startMailCapture({ host: '127.0.0.1', port: 0, apiPort: 0, dataDir });
+    expect((await messages(capture)).map((m) => m.subject)).toEqual(['Your password reset code', 'Your verification link']);
+  });
+
+  it('turns an HTML-only message into readable text, links included', () => {
+    expect(htmlToText('<p>Please verify &amp; continue</p><p><a href="http://x/confirmUser?code=1">Verify Email</a></p>')).toBe(
+      'Please verify & continue\nVerify Email (http://x/confirmUser?code=1)',
+    );
+  });
+});
