@@ -7,6 +7,7 @@ import {
   AdminGetUserCommand,
   AdminListGroupsForUserCommand,
   AdminRemoveUserFromGroupCommand,
+  AdminResetUserPasswordCommand,
   AdminSetUserMFAPreferenceCommand,
   AdminSetUserPasswordCommand,
   AdminUpdateUserAttributesCommand,
@@ -17,6 +18,7 @@ import {
   type AttributeType,
 } from '@aws-sdk/client-cognito-identity-provider';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { authenticate, confirmPassword, userFor } from './support/cognito-client.ts';
 import { createEnrolledUser, createUser, lastMailTo, startHarness, type CognitoHarness } from './support/cognito-harness.ts';
 
 let harness: CognitoHarness;
@@ -120,6 +122,23 @@ describe('single-user administration', () => {
     await expect(harness.admin.send(new AdminDeleteUserCommand(target))).rejects.toMatchObject(notFound);
     const again = await createUser(harness, 'lifecycle@example.com', 'Life#Cycle1');
     expect(again).not.toBe(username);
+  });
+
+  it('forces a password reset: the old password stops working until the emailed code sets a new one', async () => {
+    const username = await createUser(harness, 'forced.reset@example.com', 'Forced#Re1');
+    await harness.admin.send(new AdminResetUserPasswordCommand({ UserPoolId: pool(), Username: 'forced.reset@example.com' }));
+    expect((await getUser(username)).UserStatus).toBe('RESET_REQUIRED');
+    const code = /Your password reset code is (\d{6})/.exec(lastMailTo(harness, 'forced.reset@example.com').text)![1]!;
+    const user = userFor(harness.pool, 'forced.reset@example.com');
+    await expect(authenticate(user, 'forced.reset@example.com', 'Forced#Re1')).rejects.toMatchObject({
+      code: 'PasswordResetRequiredException',
+      message: 'Password reset required for the user',
+    });
+    await confirmPassword(user, code, 'Renewed#Pw1');
+    expect((await getUser(username)).UserStatus).toBe('CONFIRMED');
+    expect((await authenticate(userFor(harness.pool, 'forced.reset@example.com'), 'forced.reset@example.com', 'Renewed#Pw1')).step).toBe(
+      'MFA_SETUP',
+    );
   });
 
   it('sets MFA preferences only for a verified authenticator and only for TOTP', async () => {

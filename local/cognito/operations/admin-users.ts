@@ -9,6 +9,7 @@ import { createVerifier } from '../srp.ts';
 import type { UserRecord } from '../state.ts';
 import { parseInput, shapes } from '../validation.ts';
 import { applyAttributes, attributeList, attributesBesideEmail, epochSeconds, mergeAttributes, mfaSettings, requirePool, requireUser, userType } from './common.ts';
+import { sendPasswordResetCode } from './codes.ts';
 import { newUser } from './users.ts';
 
 /** Account administration (SigV4-signed calls from the handlers and the seeding). */
@@ -149,10 +150,28 @@ function setEnabled(context: PoolContext, user: UserRecord, enabled: boolean): v
   context.store.saveUser(user);
 }
 
+/** Forces a password reset: the current password stops working and a code is emailed. */
+const adminResetUserPassword: Operation = {
+  admin: true,
+  async run(context, body) {
+    const input = parseInput(z.object(poolAndUser), body);
+    requirePool(context, input.UserPoolId);
+    const user = requireUser(context, input.Username);
+    await sendPasswordResetCode(context, user);
+    if (user.status === 'CONFIRMED') {
+      user.status = 'RESET_REQUIRED';
+      user.updatedAt = context.now();
+      context.store.saveUser(user);
+    }
+    return {};
+  },
+};
+
 export const adminUserOperations = {
   AdminCreateUser: adminCreateUser,
   AdminSetUserPassword: adminSetUserPassword,
   AdminGetUser: adminGetUser,
+  AdminResetUserPassword: adminResetUserPassword,
   AdminUpdateUserAttributes: adminUpdateUserAttributes,
   AdminEnableUser: userAction((context, user) => setEnabled(context, user, true)),
   // Disabling revokes the user's tokens at once, as with token revocation on.

@@ -1,47 +1,17 @@
 import { z } from 'zod';
-import { POOL } from '../config.ts';
-import type { Operation, PoolContext } from '../context.ts';
+import type { Operation } from '../context.ts';
 import { ERRORS } from '../errors.ts';
-import {
-  checkCode,
-  codeDeliveryDetails,
-  newCode,
-  passwordResetEmail,
-  recordCodeDelivery,
-  storeCode,
-  verificationLinkEmail,
-  type OutgoingEmail,
-} from '../mail.ts';
+import { codeDeliveryDetails } from '../mail.ts';
 import { assertPasswordConforms } from '../password-policy.ts';
 import { createVerifier } from '../srp.ts';
-import type { UserRecord } from '../state.ts';
 import { parseInput, shapes } from '../validation.ts';
 import { attributesBesideEmail, isEmail, mergeAttributes, requireClient } from './common.ts';
+import { sendPasswordResetCode, sendSignUpLink, spendCode } from './codes.ts';
 import { confirmSignUpCode, newUser, runPostConfirmation } from './users.ts';
 
 /** Sign-up with email-link confirmation, and password reset by emailed code. */
 
 const clientAndUser = { ClientId: shapes.clientId, Username: shapes.username };
-
-async function deliver(context: PoolContext, message: OutgoingEmail): Promise<void> {
-  try {
-    await context.sendEmail(message);
-  } catch {
-    throw ERRORS.codeDeliveryFailed();
-  }
-}
-
-/** A new sign-up code (24 hours) and the email with its link. */
-async function sendSignUpLink(context: PoolContext, user: UserRecord): Promise<void> {
-  const now = context.now();
-  recordCodeDelivery(user, now);
-  const code = newCode();
-  user.codes = { ...user.codes, signUp: storeCode(user.username, code, now + POOL.signUpCodeMs) };
-  context.store.saveUser(user);
-  const link = new URL('/confirmUser', context.url);
-  link.search = new URLSearchParams({ client_id: context.clientId, user_name: user.username, confirmation_code: code }).toString();
-  await deliver(context, verificationLinkEmail(user.attributes.email!, link.toString()));
-}
 
 /** What a client is told for an account that does not exist (user existence is not revealed). */
 const decoyDelivery = (username: string) => ({ CodeDeliveryDetails: codeDeliveryDetails(isEmail(username) ? username : `${username}@`) });
@@ -91,17 +61,7 @@ const forgotPassword: Operation = {
     requireClient(context, input.ClientId);
     const user = context.store.findUser(input.Username);
     if (!user) return decoyDelivery(input.Username);
-    if (!user.enabled) throw ERRORS.userDisabled();
-    if (user.status === 'FORCE_CHANGE_PASSWORD') throw ERRORS.resetNotAllowedInState();
-    const email = user.attributes.email;
-    if (email === undefined || user.attributes.email_verified !== 'true') throw ERRORS.noVerifiedEmail();
-    const now = context.now();
-    recordCodeDelivery(user, now);
-    const code = newCode();
-    user.codes = { ...user.codes, passwordReset: storeCode(user.username, code, now + POOL.passwordResetCodeMs) };
-    context.store.saveUser(user);
-    await deliver(context, passwordResetEmail(email, code));
-    return { CodeDeliveryDetails: codeDeliveryDetails(email) };
+    return { CodeDeliveryDetails: await sendPasswordResetCode(context, user) };
   },
 };
 
@@ -115,13 +75,7 @@ const confirmForgotPassword: Operation = {
     assertPasswordConforms(input.Password);
     const user = context.store.findUser(input.Username);
     if (!user) throw ERRORS.verificationCodeMismatch();
-    const result = checkCode(user.username, user.codes.passwordReset, input.ConfirmationCode, context.now());
-    context.store.saveUser(user);
-    if (result === 'mismatch') throw ERRORS.verificationCodeMismatch();
-    if (result === 'expired') throw ERRORS.verificationCodeExpired();
-    if (result === 'locked') throw ERRORS.attemptLimitExceeded();
-    const { passwordReset: _used, ...otherCodes } = user.codes;
-    user.codes = otherCodes;
+    spendCode(context, user, 'passwordReset', input.ConfirmationCode);
     user.password = createVerifier(context.poolName, user.username, input.Password);
     if (user.status === 'RESET_REQUIRED') user.status = 'CONFIRMED';
     user.signInFailures = { count: 0, lastFailureAt: 0, lockedUntil: 0 };

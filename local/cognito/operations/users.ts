@@ -1,8 +1,8 @@
 import { randomUUID } from 'node:crypto';
 import type { PoolContext } from '../context.ts';
 import { ERRORS } from '../errors.ts';
-import { checkCode } from '../mail.ts';
 import type { UserRecord, UserStatus } from '../state.ts';
+import { spendCode } from './codes.ts';
 
 /** Creating accounts, confirming them and the post-confirmation trigger. */
 
@@ -38,13 +38,7 @@ export function confirmSignUpCode(context: PoolContext, username: string, code: 
   const user = context.store.findUser(username);
   if (!user) throw ERRORS.verificationCodeMismatch();
   if (user.status !== 'UNCONFIRMED') throw ERRORS.alreadyConfirmed();
-  const result = checkCode(user.username, user.codes.signUp, code, context.now());
-  context.store.saveUser(user);
-  if (result === 'mismatch') throw ERRORS.verificationCodeMismatch();
-  if (result === 'expired') throw ERRORS.verificationCodeExpired();
-  if (result === 'locked') throw ERRORS.attemptLimitExceeded();
-  const { signUp: _used, ...otherCodes } = user.codes;
-  user.codes = otherCodes;
+  spendCode(context, user, 'signUp', code);
   user.status = 'CONFIRMED';
   user.attributes = { ...user.attributes, email_verified: 'true' };
   user.updatedAt = context.now();
