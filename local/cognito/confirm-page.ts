@@ -41,7 +41,7 @@ a { color: #1a56db; }
 }
 
 export async function confirmUserPage(context: PoolContext, query: URLSearchParams): Promise<HtmlPage> {
-  const loginUrl = new URL('/login', context.webUrl).toString();
+  const loginUrl = `${context.webUrl.replace(/\/+$/, '')}/login`;
   const clientId = query.get('client_id');
   const username = query.get('user_name');
   const code = query.get('confirmation_code');

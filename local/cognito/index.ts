@@ -80,6 +80,9 @@ function positive(name: string, value: number | undefined, fallback: number): nu
 
 export async function startCognitoEmulator(options: CognitoEmulatorOptions): Promise<CognitoEmulator> {
   if (!/^[a-z]{2}(-[a-z]+)+-\d$/.test(options.region)) throw new Error(`Not an AWS region: ${options.region}`);
+  if (options.webUrl !== undefined && !/^https?:\/\/[^/]/.test(options.webUrl)) {
+    throw new Error(`webUrl must be an http(s) address, got ${options.webUrl}`);
+  }
   const now = options.now ?? Date.now;
   const lifetimes = {
     accessTokenSeconds: positive('accessTokenMinutes', options.accessTokenMinutes, 60) * 60,

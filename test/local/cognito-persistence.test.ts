@@ -116,7 +116,7 @@ describe('state kept under the data directory', () => {
     }
   });
 
-  it('refuses a state file that is not JSON and a pool of another region', async () => {
+  it('refuses a state file that is not JSON, a pool of another region and bad options', async () => {
     const dataDir = await tempDir();
     const options = { dataDir, sendEmail: async () => undefined };
     const emulator = await startCognitoEmulator({ ...options, region: 'us-east-2' });
@@ -125,5 +125,7 @@ describe('state kept under the data directory', () => {
     await writeFile(join(dataDir, 'cognito-pool.json'), '{"format":');
     await expect(startCognitoEmulator({ ...options, region: 'us-east-2' })).rejects.toThrow(/not valid JSON/);
     await expect(startCognitoEmulator({ ...options, region: 'Ohio' })).rejects.toThrow(/Not an AWS region/);
+    await expect(startCognitoEmulator({ ...options, region: 'us-east-2', webUrl: 'localhost:5173' })).rejects.toThrow(/webUrl/);
+    await expect(startCognitoEmulator({ ...options, region: 'us-east-2', accessTokenMinutes: 0 })).rejects.toThrow(/accessTokenMinutes/);
   });
 });
