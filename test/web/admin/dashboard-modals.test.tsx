@@ -1,6 +1,7 @@
 import { render, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { describe, expect, it, vi } from 'vitest';
+import type { InviteFields } from '../../../web/src/features/admin/api/admin-api.ts';
 import { DashboardFormModal } from '../../../web/src/features/admin/components/dashboard-form-modal.tsx';
 import { InviteModal } from '../../../web/src/features/admin/components/invite-modal.tsx';
 import { apiError, catalogueEntry } from './support.tsx';
@@ -84,7 +85,7 @@ describe('Add/Edit Dashboard modal', () => {
   });
 });
 
-function renderInvite(invite = vi.fn(async () => ({ message: 'ok' }))) {
+function renderInvite(invite = vi.fn(async (_fields: InviteFields) => ({ message: 'ok' }))) {
   const onClose = vi.fn();
   render(<InviteModal email="jane@example.com" catalogue={catalogue} onClose={onClose} invite={invite} />);
   return { invite, onClose, user: userEvent.setup() };
@@ -178,7 +179,7 @@ describe('Invite to Dashboard modal', () => {
   });
 
   it('stays open with the result of each dashboard when one failed', async () => {
-    const invite = vi.fn(async (fields: { dashboardId: string }) => {
+    const invite = vi.fn(async (fields: InviteFields) => {
       if (fields.dashboardId === 'distributor-scorecard') throw apiError(404, 'QuickSight user not found');
       return { message: 'ok' };
     });

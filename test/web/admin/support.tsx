@@ -29,8 +29,13 @@ export function stubViewport(height = 800) {
 
 type Mocked<T> = { [K in keyof T]: T[K] & ReturnType<typeof vi.fn> };
 
+export interface AdminApiOverrides {
+  readonly quicksight?: Partial<QuicksightAdminApi>;
+  readonly users?: Partial<UserAdminApi>;
+}
+
 /** Every call of both management functions is a mock that fails unless a test answers it. */
-export function fakeAdminApi(overrides: { quicksight?: Partial<QuicksightAdminApi>; users?: Partial<UserAdminApi> } = {}) {
+export function fakeAdminApi(overrides: AdminApiOverrides = {}) {
   const unexpected = (name: string) => vi.fn(async () => Promise.reject(new Error(`unexpected call: ${name}`)));
   const quicksight = {
     listUsers: unexpected('quicksight.listUsers'),

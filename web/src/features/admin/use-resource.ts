@@ -27,7 +27,6 @@ export function useResource<T>(load: () => Promise<T>): Resource<T> {
 
   useEffect(() => {
     let current = true;
-    setState((previous) => (previous.loading ? previous : { ...previous, loading: true }));
     load().then(
       (data) => {
         if (current) setState({ data, error: null, loading: false });
@@ -41,7 +40,10 @@ export function useResource<T>(load: () => Promise<T>): Resource<T> {
     };
   }, [load, generation]);
 
-  const reload = useCallback(() => setGeneration((value) => value + 1), []);
+  const reload = useCallback(() => {
+    setState((previous) => (previous.loading ? previous : { ...previous, loading: true }));
+    setGeneration((value) => value + 1);
+  }, []);
   const update = useCallback((change: (current: T) => T) => {
     setState((previous) => (previous.data === undefined ? previous : { ...previous, data: change(previous.data) }));
   }, []);

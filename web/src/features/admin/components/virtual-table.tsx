@@ -46,7 +46,8 @@ export function VirtualTable<T>({
   });
 
   useEffect(() => {
-    scrollRef.current?.scrollTo({ top: 0 });
+    const element = scrollRef.current;
+    if (element && element.scrollTop !== 0) element.scrollTop = 0;
   }, [resetScrollKey]);
 
   const items = virtualizer.getVirtualItems();

@@ -42,7 +42,6 @@ export default function ActivityPage() {
 
   useEffect(() => {
     let current = true;
-    setLoading(true);
     api.users.auditLog().then(
       (page) => {
         if (!current) return;
@@ -86,7 +85,14 @@ export default function ActivityPage() {
         title="Activity"
         description="Who did what to whom, when, and whether it worked."
         actions={
-          <Button variant="secondary" onClick={() => setGeneration((value) => value + 1)} disabled={loading}>
+          <Button
+            variant="secondary"
+            onClick={() => {
+              setLoading(true);
+              setGeneration((value) => value + 1);
+            }}
+            disabled={loading}
+          >
             Refresh
           </Button>
         }

@@ -30,10 +30,7 @@ export default function AdminLoginPage() {
   useEffect(() => {
     if (status === 'loading' || entryChecked.current) return;
     entryChecked.current = true;
-    if (status === 'signedIn' && !isAdmin) {
-      setDenied(true);
-      void signOut();
-    }
+    if (status === 'signedIn' && !isAdmin) void signOut().then(() => setDenied(true));
   }, [status, isAdmin, signOut]);
 
   if (status === 'loading') return <FullPageLoading />;

@@ -1,0 +1,229 @@
+import { screen, waitFor } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
+import { describe, expect, it, vi } from 'vitest';
+import AdminApp from '../../../web/src/features/admin/admin-app.tsx';
+import AdminChangePasswordPage from '../../../web/src/features/admin/routes/admin-change-password-page.tsx';
+import AdminForgotPasswordPage from '../../../web/src/features/admin/routes/admin-forgot-password-page.tsx';
+import AdminLoginPage from '../../../web/src/features/admin/routes/admin-login-page.tsx';
+import { AuthError, type SignInResult } from '../../../web/src/lib/auth/types.ts';
+import { fakeAuth, userSession } from '../support/render.tsx';
+import { adminSession, fakeAdminApi, renderAdmin, signedInAdmin } from './support.tsx';
+
+async function submit(email = 'demo.admin@example.com', password = 'DemoAdmin#2026') {
+  const user = userEvent.setup();
+  await user.type(screen.getByLabelText('Email'), email);
+  await user.type(screen.getByLabelText('Password'), password);
+  await user.click(screen.getByRole('button', { name: 'Admin Login' }));
+  return user;
+}
+
+const renderLogin = (auth = fakeAuth()) => renderAdmin(<AdminLoginPage />, { auth, path: '/admin/login' });
+
+describe('admin login', () => {
+  it('shows the portal title, the subtitle and the forgot-password link', () => {
+    renderLogin();
+    expect(screen.getByRole('heading', { level: 1, name: 'TVIQ Admin Portal' })).toBeInTheDocument();
+    expect(screen.getByText('Administrative access to TVIQ platform')).toBeInTheDocument();
+    expect(screen.getByRole('link', { name: 'Forgot Password?' })).toHaveAttribute('href', '/admin/forgot-password');
+  });
+
+  it('validates the fields as the spec says', async () => {
+    const auth = fakeAuth();
+    renderLogin(auth);
+    await userEvent.setup().click(screen.getByRole('button', { name: 'Admin Login' }));
+    expect(await screen.findByText('Email address is required.')).toBeInTheDocument();
+    expect(screen.getByText('Password is required.')).toBeInTheDocument();
+    expect(auth.signIn).not.toHaveBeenCalled();
+  });
+
+  it("reads 'Signing In...' while busy, then goes to /admin/users", async () => {
+    let finish: (value: SignInResult) => void = () => undefined;
+    const auth = fakeAuth({ signIn: vi.fn(() => new Promise<SignInResult>((resolve) => (finish = resolve))) });
+    renderLogin(auth);
+    await submit();
+    expect(screen.getByRole('button', { name: 'Signing In...' })).toBeDisabled();
+    finish({ step: 'DONE', session: adminSession() });
+    await waitFor(() => expect(screen.getByTestId('location')).toHaveTextContent('/admin/users'));
+  });
+
+  it('denies a member of Users and signs them out', async () => {
+    const auth = fakeAuth({ signIn: vi.fn(async () => ({ step: 'DONE' as const, session: userSession() })) });
+    renderLogin(auth);
+    await submit('jane.doe@example.com');
+    expect(await screen.findByText("Access denied. You don't have admin privileges.")).toBeInTheDocument();
+    expect(auth.signOut).toHaveBeenCalled();
+  });
+
+  it('sends an admin who is already signed in to /admin/users', async () => {
+    renderLogin(signedInAdmin());
+    await waitFor(() => expect(screen.getByTestId('location')).toHaveTextContent('/admin/users'));
+  });
+
+  it('signs out a portal user who arrives here, saying why', async () => {
+    const auth = fakeAuth({ session: userSession() });
+    renderLogin(auth);
+    expect(await screen.findByText("Access denied. You don't have admin privileges.")).toBeInTheDocument();
+    expect(auth.signOut).toHaveBeenCalledTimes(1);
+    expect(screen.getByTestId('location')).toHaveTextContent('/admin/login');
+  });
+
+  it('shows the TOTP code step', async () => {
+    const auth = fakeAuth({ signIn: vi.fn(async () => ({ step: 'CONFIRM_SIGN_IN_WITH_TOTP_CODE' as const })) });
+    renderLogin(auth);
+    await submit();
+    expect(await screen.findByRole('heading', { name: 'Multi-Factor Authentication' })).toBeInTheDocument();
+    expect(screen.getByLabelText('Authentication Code')).toBeInTheDocument();
+    expect(screen.getByRole('button', { name: 'Verify & Sign In' })).toBeDisabled();
+  });
+
+  it("asks for a new password with 'Please set a new password.'", async () => {
+    const auth = fakeAuth({ signIn: vi.fn(async () => ({ step: 'CONFIRM_SIGN_IN_WITH_NEW_PASSWORD_REQUIRED' as const })) });
+    renderLogin(auth);
+    await submit();
+    expect(await screen.findByText('Please set a new password.')).toBeInTheDocument();
+  });
+
+  it.each(['InvalidMfaMethod', 'UnsupportedChallenge'])("says 'Sign-in failed. Please check your credentials.' for the unsupported step %s", async (code) => {
+    const auth = fakeAuth({ signIn: vi.fn(async () => Promise.reject(new AuthError('No valid MFA method provided', code))) });
+    renderLogin(auth);
+    await submit();
+    expect(await screen.findByText('Sign-in failed. Please check your credentials.')).toBeInTheDocument();
+  });
+
+  it('maps a disabled account to the catalogue text', async () => {
+    const auth = fakeAuth({ signIn: vi.fn(async () => Promise.reject(new AuthError('User is disabled.', 'NotAuthorizedException'))) });
+    renderLogin(auth);
+    await submit();
+    expect(await screen.findByText('Your account has been disabled. Please contact your administrator.')).toBeInTheDocument();
+  });
+});
+
+const renderForgot = (auth = fakeAuth()) => renderAdmin(<AdminForgotPasswordPage />, { auth, path: '/admin/forgot-password' });
+
+async function requestCode(email = 'demo.admin@example.com') {
+  const user = userEvent.setup();
+  await user.type(screen.getByLabelText('Email'), email);
+  await user.click(screen.getByRole('button', { name: 'Send Reset Email' }));
+  return user;
+}
+
+describe('admin forgot password', () => {
+  it('shows the title, the text and the way back', () => {
+    renderForgot();
+    expect(screen.getByRole('heading', { name: 'Admin Portal' })).toBeInTheDocument();
+    expect(screen.getByText('Recover your admin account by providing your email address.')).toBeInTheDocument();
+    expect(screen.getByRole('link', { name: 'Back to Admin Login' })).toHaveAttribute('href', '/admin/login');
+  });
+
+  it('needs a valid email', async () => {
+    const auth = fakeAuth();
+    renderForgot(auth);
+    await requestCode('nope');
+    expect(await screen.findByText('Invalid email address')).toBeInTheDocument();
+    expect(auth.forgotPassword).not.toHaveBeenCalled();
+  });
+
+  it.each([
+    ['UserNotFoundException', 'No account found with this email address.'],
+    ['InvalidParameterException', 'Invalid email address format.'],
+    ['LimitExceededException', 'Too many requests. Please try again later.'],
+    ['InternalErrorException', 'Failed to send reset email. Please try again.'],
+  ])('maps %s to the spec text', async (code, text) => {
+    renderForgot(fakeAuth({ forgotPassword: vi.fn(async () => Promise.reject(new AuthError('x', code))) }));
+    await requestCode();
+    expect(await screen.findByText(text)).toBeInTheDocument();
+  });
+
+  it('resets with the code and goes to /admin/login', async () => {
+    const confirmForgotPassword = vi.fn(async () => undefined);
+    renderForgot(fakeAuth({ forgotPassword: vi.fn(async () => undefined), confirmForgotPassword }));
+    const user = await requestCode();
+    await user.click(await screen.findByRole('button', { name: 'Reset Password' }));
+    expect(await screen.findByText('Verification code is required')).toBeInTheDocument();
+    expect(screen.getByText('Password is required.')).toBeInTheDocument();
+    await user.type(screen.getByLabelText('Verification Code'), '123456');
+    await user.type(screen.getByLabelText('New Password'), 'short');
+    expect(await screen.findByText('Password must be at least 8 characters')).toBeInTheDocument();
+    await user.type(screen.getByLabelText('New Password'), 'Enough#2026');
+    await user.click(screen.getByRole('button', { name: 'Reset Password' }));
+    await waitFor(() => expect(screen.getByTestId('location')).toHaveTextContent('/admin/login'));
+    expect(confirmForgotPassword).toHaveBeenCalledWith('demo.admin@example.com', '123456', 'shortEnough#2026');
+  });
+
+  it('shows the reset failure', async () => {
+    renderForgot(
+      fakeAuth({
+        forgotPassword: vi.fn(async () => undefined),
+        confirmForgotPassword: vi.fn(async () => Promise.reject(new AuthError('Invalid verification code provided, please try again.', 'CodeMismatchException'))),
+      }),
+    );
+    const user = await requestCode();
+    await user.type(await screen.findByLabelText('Verification Code'), '000000');
+    await user.type(screen.getByLabelText('New Password'), 'Enough#2026');
+    await user.click(screen.getByRole('button', { name: 'Reset Password' }));
+    expect(await screen.findByText('Invalid verification code provided, please try again.')).toBeInTheDocument();
+  });
+});
+
+describe('admin change password', () => {
+  it("uses the signed-in admin's address and signs out afterwards", async () => {
+    const forgotPassword = vi.fn(async () => undefined);
+    const auth = signedInAdmin({ forgotPassword, confirmForgotPassword: vi.fn(async () => undefined) });
+    renderAdmin(<AdminChangePasswordPage />, { auth, path: '/admin/change-password' });
+    expect(screen.getByLabelText('Email')).toHaveValue('demo.admin@example.com');
+    expect(screen.getByLabelText('Email')).toHaveAttribute('readonly');
+    const user = userEvent.setup();
+    await user.click(screen.getByRole('button', { name: 'Send Reset Email' }));
+    expect(forgotPassword).toHaveBeenCalledWith('demo.admin@example.com');
+    await user.type(await screen.findByLabelText('Verification Code'), '123456');
+    await user.type(screen.getByLabelText('New Password'), 'Enough#2026');
+    await user.click(screen.getByRole('button', { name: 'Reset Password' }));
+    await waitFor(() => expect(screen.getByTestId('location')).toHaveTextContent('/admin/login'));
+    expect(auth.signOut).toHaveBeenCalled();
+  });
+});
+
+function renderApp(path: string, auth = signedInAdmin()) {
+  const api = fakeAdminApi({
+    users: { listUsers: vi.fn(async () => []) },
+    quicksight: { listUsers: vi.fn(async () => []), listCatalogue: vi.fn(async () => []) },
+  });
+  renderAdmin(<AdminApp />, { auth, api, path, route: '/admin/*' });
+  return { auth, api };
+}
+
+describe('admin routes and shell', () => {
+  it('sends /admin to /admin/login', async () => {
+    renderApp('/admin', fakeAuth());
+    await waitFor(() => expect(screen.getByTestId('location')).toHaveTextContent('/admin/login'));
+  });
+
+  it("shows 'Loading...' while the session is checked", async () => {
+    renderApp('/admin/users', fakeAuth({ status: 'loading', loading: true }));
+    expect(await screen.findByText('Loading...')).toBeInTheDocument();
+  });
+
+  it('sends a visitor to /admin/login and back to where they were going after sign-in', async () => {
+    const auth = fakeAuth({ signIn: vi.fn(async () => ({ step: 'DONE' as const, session: adminSession() })) });
+    renderApp('/admin/dashboard', auth);
+    await waitFor(() => expect(screen.getByTestId('location')).toHaveTextContent('/admin/login'));
+    await screen.findByRole('button', { name: 'Admin Login' });
+    await submit();
+    await waitFor(() => expect(screen.getByTestId('location')).toHaveTextContent('/admin/dashboard'));
+  });
+
+  it('shows the title, the admin email, Change Password, Logout and the tabs', async () => {
+    const { auth } = renderApp('/admin/quicksight');
+    expect(await screen.findByText('TVIQ Admin Portal')).toBeInTheDocument();
+    expect(screen.getByText('demo.admin@example.com')).toBeInTheDocument();
+    expect(screen.getByRole('link', { name: 'Change Password' })).toHaveAttribute('href', '/admin/change-password');
+    const nav = screen.getByRole('navigation', { name: 'Admin sections' });
+    expect(nav).toHaveTextContent('Manage Users');
+    expect(screen.getByRole('link', { name: 'Manage Dashboards' })).toHaveAttribute('aria-current', 'page');
+    expect(screen.getByRole('link', { name: 'Manage Users' })).not.toHaveAttribute('aria-current');
+    expect(screen.getByRole('link', { name: 'Activity' })).toHaveAttribute('href', '/admin/activity');
+    await userEvent.setup().click(screen.getByRole('button', { name: 'Logout' }));
+    await waitFor(() => expect(screen.getByTestId('location')).toHaveTextContent('/admin/login'));
+    expect(auth.signOut).toHaveBeenCalled();
+  });
+});
