@@ -1,13 +1,9 @@
 import { GetUserCommand } from '@aws-sdk/client-cognito-identity-provider';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { NO_TOKEN_MESSAGE } from '../../contracts/errors.ts';
-import { tableReader } from './support/tables.ts';
-import { ADMIN, type Harness, invoke, lambdaContext, startHarness, USER } from './support/harness.ts';
-
-type Handler = Parameters<typeof invoke>[0];
+import { ADMIN, type Handler, type Harness, invoke, lambdaContext, loadHandler, startHarness, USER } from './support/harness.ts';
 
 let h: Harness;
-let tables: ReturnType<typeof tableReader>;
 const handlers: Record<string, Handler> = {};
 let graphql: (event: unknown, context: unknown) => Promise<unknown>;
 
@@ -29,14 +25,10 @@ const send = (name: (typeof FUNCTIONS)[number], options: { token?: string; heade
 
 beforeAll(async () => {
   h = await startHarness();
-  for (const name of FUNCTIONS) handlers[name] = (await import(`../../lambdas/${name}/handler.ts`)).handler as Handler;
-  graphql = (await import('../../lambdas/graphql/handler.ts')).handler as typeof graphql;
-  tables = tableReader(h.dynamo.endpoint);
+  for (const name of FUNCTIONS) handlers[name] = await loadHandler(name);
+  graphql = (await loadHandler('graphql')) as unknown as typeof graphql;
 });
-afterAll(async () => {
-  tables.close();
-  await h.close();
-});
+afterAll(() => h.close());
 beforeEach(() => h.reset());
 
 const expectNoServiceCalls = () => {
@@ -121,7 +113,7 @@ describe.each([
     const res = await invoke(handlers[name]!, { token: await h.token(USER), body });
     expect(res).toMatchObject({ status: 403, body: { error: "Access denied. You don't have admin privileges." } });
     expectNoServiceCalls();
-    expect([...(await tables.views()), ...(await tables.dashboards()), ...(await tables.audit())]).toEqual([]);
+    expect([...(await h.tables.views()), ...(await h.tables.dashboards()), ...(await h.tables.audit())]).toEqual([]);
   });
 });
 

@@ -1,14 +1,14 @@
 import { SendEmailCommand } from '@aws-sdk/client-sesv2';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { MESSAGES } from '../../contracts/fields.ts';
-import { type Harness, invoke, OTHER_USER, startHarness, USER } from './support/harness.ts';
+import { type Handler, type Harness, invoke, loadHandler, OTHER_USER, startHarness, USER } from './support/harness.ts';
 
 let h: Harness;
-let handler: Parameters<typeof invoke>[0];
+let handler: Handler;
 
 beforeAll(async () => {
   h = await startHarness();
-  ({ handler } = await import('../../lambdas/contact/handler.ts'));
+  handler = await loadHandler('contact');
 });
 afterAll(() => h.close());
 beforeEach(async () => {

@@ -4,26 +4,20 @@ import {
   ResourceNotFoundException,
 } from '@aws-sdk/client-quicksight';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { tableReader } from './support/tables.ts';
-import { ACCOUNT_ID, type Harness, invoke, ORIGIN, OTHER_USER, quicksightUser, startHarness, USER } from './support/harness.ts';
+import { ACCOUNT_ID, type Handler, type Harness, invoke, loadHandler, ORIGIN, OTHER_USER, quicksightUser, startHarness, USER } from './support/harness.ts';
 
 let h: Harness;
-let handler: Parameters<typeof invoke>[0];
-let tables: ReturnType<typeof tableReader>;
+let handler: Handler;
 
 beforeAll(async () => {
   h = await startHarness();
-  ({ handler } = await import('../../lambdas/embed/handler.ts'));
-  tables = tableReader(h.dynamo.endpoint);
+  handler = await loadHandler('embed');
 });
-afterAll(async () => {
-  tables.close();
-  await h.close();
-});
+afterAll(() => h.close());
 beforeEach(async () => {
   await h.reset();
-  await tables.put('VIEWS_TABLE', { id: 'v-sales', userEmail: USER.email, quicksightDashboardId: 'sales', name: 'Sales', createdAt: 't', updatedAt: 't' });
-  await tables.put('VIEWS_TABLE', { id: 'v-other', userEmail: OTHER_USER.email, quicksightDashboardId: 'secret', name: 'Secret', createdAt: 't', updatedAt: 't' });
+  await h.tables.put('VIEWS_TABLE', { id: 'v-sales', userEmail: USER.email, quicksightDashboardId: 'sales', name: 'Sales', createdAt: 't', updatedAt: 't' });
+  await h.tables.put('VIEWS_TABLE', { id: 'v-other', userEmail: OTHER_USER.email, quicksightDashboardId: 'secret', name: 'Secret', createdAt: 't', updatedAt: 't' });
   h.quicksight.on(GenerateEmbedUrlForRegisteredUserCommand).resolves({ EmbedUrl: 'https://quicksight.example.com/embed/abc', Status: 200, RequestId: 'r' });
 });
 afterEach(() => {

@@ -1,40 +1,38 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { dashboardIdExistsMessage } from '../../contracts/fields.ts';
-import { tableReader } from './support/tables.ts';
-import { ADMIN, type Harness, lambdaContext, OTHER_USER, startHarness, type TestAccount, USER } from './support/harness.ts';
+import {
+  ADMIN,
+  type Harness,
+  lambdaContext,
+  loadHandler,
+  observeDynamoCommands,
+  OTHER_USER,
+  type Resolver,
+  startHarness,
+  type TestAccount,
+  USER,
+} from './support/harness.ts';
 
 let h: Harness;
-let tables: ReturnType<typeof tableReader>;
-let handler: (event: unknown, context: unknown) => Promise<unknown>;
+let handler: Resolver;
 const commandsSent: string[] = [];
 
 beforeAll(async () => {
   h = await startHarness();
-  ({ handler } = (await import('../../lambdas/graphql/handler.ts')) as unknown as { handler: typeof handler });
-  const { dynamo } = await import('../../lambdas/shared/aws/dynamo.ts');
-  dynamo.middlewareStack.add(
-    (next, context) => async (args) => {
-      commandsSent.push(String(context.commandName));
-      return next(args);
-    },
-    { step: 'initialize', name: 'recordCommands' },
-  );
-  tables = tableReader(h.dynamo.endpoint);
+  handler = (await loadHandler('graphql')) as Resolver;
+  await observeDynamoCommands((command) => commandsSent.push(command));
 });
-afterAll(async () => {
-  tables.close();
-  await h.close();
-});
+afterAll(() => h.close());
 beforeEach(async () => {
   await h.reset();
   commandsSent.length = 0;
   const view = (id: string, userEmail: string, dashboard: string, name: string) =>
-    tables.put('VIEWS_TABLE', { id, userEmail, quicksightDashboardId: dashboard, name, link: `https://bi.example.com/${dashboard}`, createdAt: '2026-01-01T00:00:00.000Z', updatedAt: '2026-01-01T00:00:00.000Z' });
+    h.tables.put('VIEWS_TABLE', { id, userEmail, quicksightDashboardId: dashboard, name, link: `https://bi.example.com/${dashboard}`, createdAt: '2026-01-01T00:00:00.000Z', updatedAt: '2026-01-01T00:00:00.000Z' });
   await view('u-sales', USER.email, 'sales', 'Sales');
   await view('u-stock', USER.email, 'stock', 'Stock');
   await view('u-margin', USER.email, 'margin', 'Margins');
   await view('o-secret', OTHER_USER.email, 'secret', 'Secret');
-  await tables.put('STATE_TABLE', { pk: `USER#${USER.email}`, sk: 'DEFAULT', viewId: 'u-stock' });
+  await h.tables.put('STATE_TABLE', { pk: `USER#${USER.email}`, sk: 'DEFAULT', viewId: 'u-stock' });
 });
 
 const gql = async (who: TestAccount, parentTypeName: 'Query' | 'Mutation', fieldName: string, args: Record<string, unknown> = {}) =>
@@ -113,13 +111,13 @@ describe('view access', () => {
       name: 'Unauthorized',
       message: expect.stringContaining('is not assigned to user@example.com'),
     });
-    expect((await tables.views()).filter((v) => v.name === 'Peek')).toEqual([]);
+    expect((await h.tables.views()).filter((v) => v.name === 'Peek')).toEqual([]);
   });
 
   it('lets an admin create a view for another user', async () => {
     const created = await gql(ADMIN, 'Mutation', 'createTableauView', { input: { name: 'Secret copy', quicksightDashboardId: 'secret', userEmail: OTHER_USER.email } });
     expect(created).toMatchObject({ userEmail: OTHER_USER.email, createdBy: ADMIN.email });
-    expect(await tables.audit()).toEqual([expect.objectContaining({ action: 'createTableauView', actor: ADMIN.email, outcome: 'success' })]);
+    expect(await h.tables.audit()).toEqual([expect.objectContaining({ action: 'createTableauView', actor: ADMIN.email, outcome: 'success' })]);
   });
 
   it('updates only views the caller may change', async () => {
@@ -136,7 +134,7 @@ describe('view access', () => {
     const extra = await gql(USER, 'Mutation', 'createTableauView', { input: { name: 'Sales 2', quicksightDashboardId: 'sales' } });
     await expect(gql(OTHER_USER, 'Mutation', 'deleteTableauView', { input: { id: extra?.id } })).rejects.toMatchObject({ name: 'Unauthorized' });
     expect(await gql(USER, 'Mutation', 'deleteTableauView', { input: { id: extra?.id } })).toMatchObject({ id: extra?.id });
-    expect((await tables.views()).map((v) => v.id)).not.toContain(extra?.id);
+    expect((await h.tables.views()).map((v) => v.id)).not.toContain(extra?.id);
   });
 
   it('validates arguments', async () => {
@@ -173,11 +171,11 @@ describe('DashboardMetadata', () => {
   it('carries a renamed dashboard to the views and refuses deleting one users have', async () => {
     const created = await gql(ADMIN, 'Mutation', 'createDashboardMetadata', { input });
     expect(await gql(ADMIN, 'Mutation', 'updateDashboardMetadata', { input: { id: created?.id, dashboardName: 'Sales 2026' } })).toMatchObject({ dashboardName: 'Sales 2026' });
-    expect((await tables.views()).find((v) => v.id === 'u-sales')).toMatchObject({ name: 'Sales 2026' });
+    expect((await h.tables.views()).find((v) => v.id === 'u-sales')).toMatchObject({ name: 'Sales 2026' });
     await expect(gql(ADMIN, 'Mutation', 'deleteDashboardMetadata', { input: { id: created?.id } })).rejects.toMatchObject({ name: 'Conflict' });
     const unassigned = await gql(ADMIN, 'Mutation', 'createDashboardMetadata', { input: { ...input, dashboardId: 'unused' } });
     expect(await gql(ADMIN, 'Mutation', 'deleteDashboardMetadata', { input: { id: unassigned?.id } })).toMatchObject({ dashboardId: 'unused' });
-    expect((await tables.audit()).map((e) => [e.action, e.outcome])).toEqual([
+    expect((await h.tables.audit()).map((e) => [e.action, e.outcome])).toEqual([
       ['deleteDashboardMetadata', 'success'],
       ['createDashboardMetadata', 'success'],
       ['deleteDashboardMetadata', 'failure'],

@@ -8,11 +8,11 @@ import {
   VerifySoftwareTokenCommand,
 } from '@aws-sdk/client-cognito-identity-provider';
 import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
-import { ADMIN, type Harness, invoke, ORIGIN, startHarness, USER } from './support/harness.ts';
+import { ADMIN, type Handler, type Harness, invoke, loadHandler, ORIGIN, startHarness, USER } from './support/harness.ts';
 
 let h: Harness;
-let userAdmin: Parameters<typeof invoke>[0];
-let mfa: Parameters<typeof invoke>[0];
+let userAdmin: Handler;
+let mfa: Handler;
 /** The functions log at INFO here; Powertools writes JSON lines to stdout and stderr, kept for the log test. */
 const logLines: string[] = [];
 
@@ -24,8 +24,8 @@ beforeAll(async () => {
     });
   }
   h = await startHarness({ POWERTOOLS_LOG_LEVEL: 'INFO' });
-  ({ handler: userAdmin } = await import('../../lambdas/user-admin/handler.ts'));
-  ({ handler: mfa } = await import('../../lambdas/mfa/handler.ts'));
+  userAdmin = await loadHandler('user-admin');
+  mfa = await loadHandler('mfa');
 });
 afterAll(async () => {
   vi.restoreAllMocks();

@@ -7,8 +7,22 @@ import {
   UpdateDashboardPermissionsCommand,
 } from '@aws-sdk/client-quicksight';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { tableReader } from './support/tables.ts';
-import { ACCOUNT_ID, ADMIN, directoryUser, type Harness, invoke, lambdaContext, OTHER_USER, quicksightUser, startHarness, USER } from './support/harness.ts';
+import {
+  ACCOUNT_ID,
+  ADMIN,
+  directoryUser,
+  type Handler,
+  type Harness,
+  invoke,
+  lambdaContext,
+  loadHandler,
+  observeDynamoCommands,
+  OTHER_USER,
+  quicksightUser,
+  type Resolver,
+  startHarness,
+  USER,
+} from './support/harness.ts';
 
 /**
  * The data invariants under concurrent calls, against a real (in-memory) DynamoDB with a
@@ -17,10 +31,9 @@ import { ACCOUNT_ID, ADMIN, directoryUser, type Harness, invoke, lambdaContext, 
  * retry cannot finish; the same dashboard assigned twice is one view.
  */
 let h: Harness;
-let tables: ReturnType<typeof tableReader>;
-let quicksightAdmin: Parameters<typeof invoke>[0];
-let userAdmin: Parameters<typeof invoke>[0];
-let graphql: (event: unknown, context: unknown) => Promise<unknown>;
+let quicksightAdmin: Handler;
+let userAdmin: Handler;
+let graphql: Resolver;
 let adminToken: string;
 /** Held permissions, as "<user arn>|<dashboard id>". */
 const permissions = new Set<string>();
@@ -32,26 +45,17 @@ const arn = (email: string) => `arn:aws:quicksight:us-east-2:${ACCOUNT_ID}:user/
 
 beforeAll(async () => {
   h = await startHarness();
-  ({ handler: quicksightAdmin } = await import('../../lambdas/quicksight-admin/handler.ts'));
-  ({ handler: userAdmin } = await import('../../lambdas/user-admin/handler.ts'));
-  graphql = (await import('../../lambdas/graphql/handler.ts')).handler as unknown as typeof graphql;
-  const { dynamo } = await import('../../lambdas/shared/aws/dynamo.ts');
-  dynamo.middlewareStack.add(
-    (next, context) => async (args) => {
-      if (failNextWrite?.(String(context.commandName), args.input as Record<string, unknown>)) {
-        failNextWrite = undefined;
-        throw new Error('injected failure');
-      }
-      return next(args);
-    },
-    { step: 'initialize', name: 'faultInjection' },
-  );
-  tables = tableReader(h.dynamo.endpoint);
+  quicksightAdmin = await loadHandler('quicksight-admin');
+  userAdmin = await loadHandler('user-admin');
+  graphql = (await loadHandler('graphql')) as Resolver;
+  await observeDynamoCommands((command, input) => {
+    if (failNextWrite?.(command, input)) {
+      failNextWrite = undefined;
+      throw new Error('injected failure');
+    }
+  });
 });
-afterAll(async () => {
-  tables.close();
-  await h.close();
-});
+afterAll(() => h.close());
 beforeEach(async () => {
   await h.reset();
   permissions.clear();
@@ -77,7 +81,7 @@ const call = (body: Record<string, unknown>) => invoke(quicksightAdmin, { token:
 const invite = (userEmail: string, dashboardId: string, makeDefault = false) =>
   call({ action: 'INVITE_TO_DASHBOARD', userEmail, dashboardId, dashboardName: dashboardId, dashboardLink: `https://bi.example.com/${dashboardId}`, makeDefault });
 const remove = (userEmail: string, dashboardId: string) => call({ action: 'REMOVE_FROM_DASHBOARD', userEmail, dashboardId });
-const viewPairs = async () => new Set((await tables.views()).map((v) => `${arn(String(v.userEmail))}|${v.quicksightDashboardId}`));
+const viewPairs = async () => new Set((await h.tables.views()).map((v) => `${arn(String(v.userEmail))}|${v.quicksightDashboardId}`));
 const expectViewsMatchPermissions = async () => expect([...(await viewPairs())].sort()).toEqual([...permissions].sort());
 const defaultsOf = async (userEmail: string) =>
   ((await call({ action: 'GET_USER_DASHBOARDS', userEmail })).body.dashboards as { id: string; isDefault: boolean }[]).filter((d) => d.isDefault);
@@ -109,7 +113,7 @@ describe('at most one default view per user', () => {
         if (outcome.status === 'rejected') expect(outcome.reason).toMatchObject({ name: 'Conflict' });
       }
       expect(await defaultsOf(USER.email)).toHaveLength(1);
-      expect((await tables.state()).filter((item) => item.sk === 'DEFAULT')).toHaveLength(1);
+      expect((await h.tables.state()).filter((item) => item.sk === 'DEFAULT')).toHaveLength(1);
     }
   });
 });
@@ -130,7 +134,7 @@ describe('a view exists exactly when the permission does', () => {
   it('leaves one view when the same dashboard is assigned twice at once', async () => {
     const results = await Promise.all(Array.from({ length: 6 }, () => invite(USER.email, 'sales')));
     expect(results.map((r) => r.status)).toEqual([200, 200, 200, 200, 200, 200]);
-    expect(await tables.views()).toHaveLength(1);
+    expect(await h.tables.views()).toHaveLength(1);
     await expectViewsMatchPermissions();
   });
 
@@ -141,7 +145,7 @@ describe('a view exists exactly when the permission does', () => {
       ),
     );
     expect(results.map((r) => r.status).sort()).toEqual([200, 409, 409, 409]);
-    expect(await tables.dashboards()).toHaveLength(1);
+    expect(await h.tables.dashboards()).toHaveLength(1);
   });
 });
 
@@ -150,7 +154,7 @@ describe('a retry finishes what a failure left', () => {
     failNextWrite = (command, input) => /^Update(Item)?Command$/.test(command) && input.TableName === process.env.VIEWS_TABLE;
     expect((await invite(USER.email, 'sales', true)).status).toBe(500);
     expect(permissions.size).toBe(1);
-    expect(await tables.views()).toHaveLength(0);
+    expect(await h.tables.views()).toHaveLength(0);
 
     expect((await invite(USER.email, 'sales', true)).status).toBe(200);
     await expectViewsMatchPermissions();
@@ -168,7 +172,7 @@ describe('a retry finishes what a failure left', () => {
     });
     const failed = await remove(USER.email, 'sales');
     expect(failed.status).toBe(502);
-    expect(await tables.views()).toHaveLength(0);
+    expect(await h.tables.views()).toHaveLength(0);
     expect(permissions.size).toBe(1);
 
     expect((await remove(USER.email, 'sales')).status).toBe(200);
@@ -189,12 +193,12 @@ describe('a retry finishes what a failure left', () => {
       return {};
     });
     expect((await call({ action: 'DELETE_DASHBOARD_METADATA', metadataId })).status).toBe(502);
-    expect(await tables.dashboards()).toHaveLength(1);
+    expect(await h.tables.dashboards()).toHaveLength(1);
 
     expect((await call({ action: 'DELETE_DASHBOARD_METADATA', metadataId })).status).toBe(200);
     expect(permissions.size).toBe(0);
     await expectViewsMatchPermissions();
-    expect(await tables.dashboards()).toHaveLength(0);
+    expect(await h.tables.dashboards()).toHaveLength(0);
     const again = await call({ action: 'CREATE_DASHBOARD_METADATA', dashboardId: 'SALES', dashboardName: 'Sales', dashboardLink: 'https://bi.example.com/s' });
     expect(again.status).toBe(200);
   });
@@ -205,7 +209,7 @@ describe('a retry finishes what a failure left', () => {
     h.quicksight.on(DeleteUserCommand).resolvesOnce({}).rejects(Object.assign(new Error('gone'), { name: 'ResourceNotFoundException' }));
     h.cognito.on(AdminDeleteUserCommand).rejectsOnce(new Error('network')).resolves({});
     expect((await invoke(userAdmin, { token: adminToken, body: { action: 'DELETE_USER', userEmail: USER.email } })).status).toBe(502);
-    expect(await tables.views()).toHaveLength(0);
+    expect(await h.tables.views()).toHaveLength(0);
 
     const retry = await invoke(userAdmin, { token: adminToken, body: { action: 'DELETE_USER', userEmail: USER.email } });
     expect(retry).toMatchObject({ status: 200, body: { quicksightUser: 'absent' } });

@@ -8,14 +8,14 @@ import {
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { disableMfaResponseSchema, mfaStatusResponseSchema } from '../../contracts/mfa.ts';
 import { MESSAGES } from '../../contracts/fields.ts';
-import { account, type Harness, invoke, POOL_ID_FOR_TESTS, startHarness, USER } from './support/harness.ts';
+import { account, type Handler, type Harness, invoke, loadHandler, POOL_ID_FOR_TESTS, startHarness, USER } from './support/harness.ts';
 
 let h: Harness;
-let handler: Parameters<typeof invoke>[0];
+let handler: Handler;
 
 beforeAll(async () => {
   h = await startHarness();
-  ({ handler } = await import('../../lambdas/mfa/handler.ts'));
+  handler = await loadHandler('mfa');
 });
 afterAll(() => h.close());
 beforeEach(() => h.reset());

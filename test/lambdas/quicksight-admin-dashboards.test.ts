@@ -2,23 +2,17 @@ import { ListUsersInGroupCommand } from '@aws-sdk/client-cognito-identity-provid
 import { DescribeUserCommand, ResourceNotFoundException, UpdateDashboardPermissionsCommand } from '@aws-sdk/client-quicksight';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { dashboardIdExistsMessage } from '../../contracts/fields.ts';
-import { tableReader } from './support/tables.ts';
-import { ACCOUNT_ID, ADMIN, directoryUser, type Harness, invoke, OTHER_USER, quicksightUser, startHarness, USER } from './support/harness.ts';
+import { ACCOUNT_ID, ADMIN, directoryUser, type Handler, type Harness, invoke, loadHandler, OTHER_USER, quicksightUser, startHarness, USER } from './support/harness.ts';
 
 let h: Harness;
-let handler: Parameters<typeof invoke>[0];
-let tables: ReturnType<typeof tableReader>;
+let handler: Handler;
 let adminToken: string;
 
 beforeAll(async () => {
   h = await startHarness();
-  ({ handler } = await import('../../lambdas/quicksight-admin/handler.ts'));
-  tables = tableReader(h.dynamo.endpoint);
+  handler = await loadHandler('quicksight-admin');
 });
-afterAll(async () => {
-  tables.close();
-  await h.close();
-});
+afterAll(() => h.close());
 beforeEach(async () => {
   await h.reset();
   adminToken = await h.token(ADMIN);
@@ -60,16 +54,16 @@ describe('INVITE_TO_DASHBOARD', () => {
     expect(res.status).toBe(200);
     expect(res.body.dashboard).toMatchObject({ name: 'Sales', companyName: 'Acme', quicksightDashboardId: 'sales', isDefault: false });
     expect(permissionChanges()).toEqual([{ dashboardId: 'sales', grant: viewer(USER.email), revoke: undefined }]);
-    expect(await tables.views()).toEqual([
+    expect(await h.tables.views()).toEqual([
       expect.objectContaining({ userEmail: USER.email, quicksightDashboardId: 'sales', name: 'Sales', companyName: 'Acme', createdBy: ADMIN.email }),
     ]);
   });
 
   it('leaves one view when the same dashboard is invited twice, keeping the first creation time', async () => {
     await invite('sales');
-    const [first] = await tables.views();
+    const [first] = await h.tables.views();
     await invite('sales', { dashboardName: 'Sales (renamed)' });
-    const views = await tables.views();
+    const views = await h.tables.views();
     expect(views).toHaveLength(1);
     expect(views[0]).toMatchObject({ name: 'Sales (renamed)', createdAt: first?.createdAt });
   });
@@ -87,7 +81,7 @@ describe('INVITE_TO_DASHBOARD', () => {
     expect(res.status).toBe(404);
     expect(res.body).toMatchObject({ error: `User ${USER.email} is not registered in QuickSight`, userEmail: USER.email });
     expect(permissionChanges()).toEqual([]);
-    expect(await tables.views()).toEqual([]);
+    expect(await h.tables.views()).toEqual([]);
   });
 
   it('answers 404 for a dashboard QuickSight does not have, and creates no view', async () => {
@@ -95,7 +89,7 @@ describe('INVITE_TO_DASHBOARD', () => {
     const res = await invite('missing');
     expect(res.status).toBe(404);
     expect(res.body.error).toBe('Dashboard missing was not found in QuickSight');
-    expect(await tables.views()).toEqual([]);
+    expect(await h.tables.views()).toEqual([]);
   });
 
   it.each([
@@ -110,7 +104,7 @@ describe('INVITE_TO_DASHBOARD', () => {
     expect(res.status).toBe(400);
     expect(res.body).toMatchObject({ error: message, fields: [field] });
     expect(h.quicksight.calls()).toHaveLength(0);
-    expect(await tables.views()).toEqual([]);
+    expect(await h.tables.views()).toEqual([]);
   });
 });
 
@@ -119,8 +113,8 @@ describe('REMOVE_FROM_DASHBOARD and SET_DASHBOARD_AS_DEFAULT', () => {
     await invite('sales', { makeDefault: true });
     const res = await call({ action: 'REMOVE_FROM_DASHBOARD', userEmail: USER.email, dashboardId: 'sales', viewId: 'any' });
     expect(res.status).toBe(200);
-    expect(await tables.views()).toEqual([]);
-    expect((await tables.state()).filter((item) => item.sk === 'DEFAULT')).toEqual([]);
+    expect(await h.tables.views()).toEqual([]);
+    expect((await h.tables.state()).filter((item) => item.sk === 'DEFAULT')).toEqual([]);
     expect(permissionChanges().at(-1)).toEqual({ dashboardId: 'sales', grant: undefined, revoke: viewer(USER.email) });
   });
 
@@ -160,7 +154,7 @@ describe('dashboard catalogue', () => {
     const res = await create('sales');
     expect(res.status).toBe(409);
     expect(res.body.error).toBe(dashboardIdExistsMessage('sales'));
-    expect(await tables.dashboards()).toHaveLength(1);
+    expect(await h.tables.dashboards()).toHaveLength(1);
   });
 
   it('carries a new name and link to every assigned view and counts the users', async () => {
@@ -173,7 +167,7 @@ describe('dashboard catalogue', () => {
 
     expect(res.status).toBe(200);
     expect(res.body).toMatchObject({ updatedUserAssignments: 2, dashboard: { dashboardName: 'Sales 2026', isActive: false } });
-    expect((await tables.views()).map((v) => [v.name, v.link])).toEqual([
+    expect((await h.tables.views()).map((v) => [v.name, v.link])).toEqual([
       ['Sales 2026', 'https://bi.example.com/sales-2026'],
       ['Sales 2026', 'https://bi.example.com/sales-2026'],
     ]);
@@ -192,7 +186,7 @@ describe('dashboard catalogue', () => {
     await invite('sales');
     const res = await call({ action: 'UPDATE_DASHBOARD_METADATA', metadataId, dashboardId: 'revenue', dashboardName: 'Revenue', dashboardLink: 'https://bi.example.com/revenue' });
     expect(res.status).toBe(409);
-    expect((await tables.dashboards())[0]).toMatchObject({ dashboardId: 'sales' });
+    expect((await h.tables.dashboards())[0]).toMatchObject({ dashboardId: 'sales' });
   });
 
   it('answers 404 for an unknown record', async () => {
@@ -211,8 +205,8 @@ describe('dashboard catalogue', () => {
 
     expect(res.status).toBe(200);
     expect(res.body.removedUserAssignments).toBe(2);
-    expect((await tables.views()).map((v) => v.quicksightDashboardId)).toEqual(['inventory']);
-    expect(await tables.dashboards()).toEqual([]);
+    expect((await h.tables.views()).map((v) => v.quicksightDashboardId)).toEqual(['inventory']);
+    expect(await h.tables.dashboards()).toEqual([]);
     const revoked = permissionChanges().filter((change) => change.revoke !== undefined);
     expect(revoked.map((change) => change.revoke?.[0]?.Principal).sort()).toEqual(
       [viewer(OTHER_USER.email)[0]?.Principal, viewer(USER.email)[0]?.Principal].sort(),
@@ -229,13 +223,13 @@ describe('dashboard catalogue', () => {
     const res = await call(body);
     expect(res.status).toBe(400);
     expect(res.body.error).toBe(message);
-    expect(await tables.dashboards()).toEqual([]);
+    expect(await h.tables.dashboards()).toEqual([]);
   });
 
   it('audits each catalogue change with its outcome', async () => {
     await create('sales');
     await create('SALES');
-    expect((await tables.audit()).map((entry) => [entry.action, entry.target, entry.outcome])).toEqual([
+    expect((await h.tables.audit()).map((entry) => [entry.action, entry.target, entry.outcome])).toEqual([
       ['CREATE_DASHBOARD_METADATA', 'SALES', 'failure'],
       ['CREATE_DASHBOARD_METADATA', 'sales', 'success'],
     ]);

@@ -15,7 +15,6 @@ import {
   UpdateDashboardPermissionsCommand,
 } from '@aws-sdk/client-quicksight';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { tableReader } from './support/tables.ts';
 import {
   ACCOUNT_ID,
   ADMIN,
@@ -26,23 +25,20 @@ import {
   OTHER_USER,
   quicksightUser,
   startHarness,
+  type Handler,
+  loadHandler,
   USER,
 } from './support/harness.ts';
 
 let h: Harness;
-let handler: Parameters<typeof invoke>[0];
-let tables: ReturnType<typeof tableReader>;
+let handler: Handler;
 let adminToken: string;
 
 beforeAll(async () => {
   h = await startHarness();
-  ({ handler } = await import('../../lambdas/quicksight-admin/handler.ts'));
-  tables = tableReader(h.dynamo.endpoint);
+  handler = await loadHandler('quicksight-admin');
 });
-afterAll(async () => {
-  tables.close();
-  await h.close();
-});
+afterAll(() => h.close());
 beforeEach(async () => {
   await h.reset();
   adminToken = await h.token(ADMIN);
@@ -109,7 +105,7 @@ describe('REGISTER_USER', () => {
       UserName: USER.email,
       UserRole: 'READER',
     });
-    expect(await tables.audit()).toEqual([
+    expect(await h.tables.audit()).toEqual([
       expect.objectContaining({ actor: ADMIN.email, action: 'REGISTER_USER', target: USER.email, outcome: 'success' }),
     ]);
   });
@@ -162,7 +158,7 @@ describe('REGISTER_USER', () => {
       missing: ['QUICKSIGHT_ACCOUNT_ID'],
     });
     expect(h.quicksight.calls()).toHaveLength(0);
-    expect(await tables.audit()).toEqual([expect.objectContaining({ action: 'REGISTER_USER', outcome: 'failure' })]);
+    expect(await h.tables.audit()).toEqual([expect.objectContaining({ action: 'REGISTER_USER', outcome: 'failure' })]);
   });
 
   it('passes QuickSight refusals on as 502 with the reason and a suggestion', async () => {
@@ -193,8 +189,8 @@ describe('DELETE_USER (QuickSight)', () => {
 
     expect(res.status).toBe(200);
     expect(res.body).toMatchObject({ removedViews: 2, quicksightUser: 'deleted' });
-    expect(await tables.views()).toEqual([]);
-    expect((await tables.state()).filter((item) => item.sk === 'DEFAULT')).toEqual([]);
+    expect(await h.tables.views()).toEqual([]);
+    expect((await h.tables.state()).filter((item) => item.sk === 'DEFAULT')).toEqual([]);
     expect(h.quicksight.commandCalls(DeleteUserCommand)[0]?.args[0].input).toEqual({ AwsAccountId: ACCOUNT_ID, Namespace: 'default', UserName: USER.email });
   });
 
@@ -213,7 +209,7 @@ describe('DELETE_USER (QuickSight)', () => {
     expect(res.status).toBe(403);
     expect(res.body.error).toBe(message);
     expect(h.quicksight.commandCalls(DeleteUserCommand)).toHaveLength(0);
-    expect(await tables.audit()).toEqual([expect.objectContaining({ action: 'DELETE_USER', outcome: 'failure', detail: message })]);
+    expect(await h.tables.audit()).toEqual([expect.objectContaining({ action: 'DELETE_USER', outcome: 'failure', detail: message })]);
   });
 
   it('requires the user email', async () => {

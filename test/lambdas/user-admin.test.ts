@@ -19,23 +19,17 @@ import { AccessDeniedException, DeleteUserCommand } from '@aws-sdk/client-quicks
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { MESSAGES } from '../../contracts/fields.ts';
 import { UPDATE_USER_MESSAGES } from '../../contracts/user-admin.ts';
-import { tableReader } from './support/tables.ts';
-import { ADMIN, directoryUser, type Harness, invoke, OTHER_ADMIN, OTHER_USER, startHarness, USER } from './support/harness.ts';
+import { ADMIN, directoryUser, type Handler, type Harness, invoke, loadHandler, OTHER_ADMIN, OTHER_USER, startHarness, USER } from './support/harness.ts';
 
 let h: Harness;
-let handler: Parameters<typeof invoke>[0];
-let tables: ReturnType<typeof tableReader>;
+let handler: Handler;
 let adminToken: string;
 
 beforeAll(async () => {
   h = await startHarness();
-  ({ handler } = await import('../../lambdas/user-admin/handler.ts'));
-  tables = tableReader(h.dynamo.endpoint);
+  handler = await loadHandler('user-admin');
 });
-afterAll(async () => {
-  tables.close();
-  await h.close();
-});
+afterAll(() => h.close());
 beforeEach(async () => {
   await h.reset();
   adminToken = await h.token(ADMIN);
@@ -80,7 +74,7 @@ describe('CREATE_USER', () => {
     });
     expect(h.cognito.commandCalls(AdminSetUserPasswordCommand)[0]?.args[0].input).toMatchObject({ Password: STRONG, Permanent: true });
     expect(h.cognito.commandCalls(AdminAddUserToGroupCommand)[0]?.args[0].input).toMatchObject({ GroupName: 'Users', Username: 'new.person@example.com' });
-    const audit = await tables.audit();
+    const audit = await h.tables.audit();
     expect(audit).toEqual([expect.objectContaining({ action: 'CREATE_USER', target: 'new.person@example.com', outcome: 'success' })]);
     expect(JSON.stringify(audit)).not.toContain(STRONG);
   });
@@ -152,7 +146,7 @@ describe('UPDATE_USER', () => {
 
   it('refuses an email change while dashboards are assigned under the current email', async () => {
     h.cognito.on(ListUsersCommand).resolves({ Users: [] });
-    await tables.put('VIEWS_TABLE', { id: 'v1', userEmail: USER.email, quicksightDashboardId: 'sales', name: 'Sales', createdAt: 'x', updatedAt: 'x' });
+    await h.tables.put('VIEWS_TABLE', { id: 'v1', userEmail: USER.email, quicksightDashboardId: 'sales', name: 'Sales', createdAt: 'x', updatedAt: 'x' });
     const res = await call({ action: 'UPDATE_USER', userEmail: USER.email, newEmail: 'renamed@example.com' });
     expect(res.status).toBe(409);
     expect(h.cognito.commandCalls(AdminUpdateUserAttributesCommand)).toHaveLength(0);
@@ -235,7 +229,7 @@ describe('ENABLE_USER, DISABLE_USER, DELETE_USER, RESET_USER_MFA', () => {
     for (const command of [AdminDisableUserCommand, AdminDeleteUserCommand, AdminSetUserMFAPreferenceCommand, AdminUserGlobalSignOutCommand]) {
       expect(h.cognito.commandCalls(command)).toHaveLength(0);
     }
-    expect(await tables.audit()).toEqual([expect.objectContaining({ action, target: userEmail, outcome: 'failure', detail: message })]);
+    expect(await h.tables.audit()).toEqual([expect.objectContaining({ action, target: userEmail, outcome: 'failure', detail: message })]);
   });
 
   it.each(['ENABLE_USER', 'DISABLE_USER', 'DELETE_USER', 'RESET_USER_MFA'])("%s requires 'User email is required.'", async (action) => {

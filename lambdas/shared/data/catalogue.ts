@@ -1,7 +1,7 @@
 import { DeleteCommand, GetCommand, PutCommand, ScanCommand } from '@aws-sdk/lib-dynamodb';
 import { dashboardsTable } from '../../../contracts/tables.ts';
 import { dynamo } from '../aws/dynamo.ts';
-import { isConditionFailure, tableName } from './tables.ts';
+import { tableName, writeIf } from './tables.ts';
 
 /** A catalogue record (GraphQL DashboardMetadata). */
 export interface DashboardItem {
@@ -44,35 +44,23 @@ export const listDashboards = async (): Promise<DashboardItem[]> => {
 };
 
 /** Writes a new record; false when the id is taken. */
-export const putNewDashboard = async (item: DashboardItem): Promise<boolean> => {
-  try {
-    await dynamo.send(
-      new PutCommand({ TableName: tableName(dashboardsTable), Item: item, ConditionExpression: 'attribute_not_exists(id)' }),
-    );
-    return true;
-  } catch (error) {
-    if (isConditionFailure(error)) return false;
-    throw error;
-  }
-};
+export const putNewDashboard = (item: DashboardItem): Promise<boolean> =>
+  writeIf(() =>
+    dynamo.send(new PutCommand({ TableName: tableName(dashboardsTable), Item: item, ConditionExpression: 'attribute_not_exists(id)' })),
+  );
 
 /** Replaces a record if it is still the version that was read; false otherwise. */
-export const replaceDashboard = async (item: DashboardItem, readUpdatedAt: string): Promise<boolean> => {
-  try {
-    await dynamo.send(
+export const replaceDashboard = (item: DashboardItem, readUpdatedAt: string): Promise<boolean> =>
+  writeIf(() =>
+    dynamo.send(
       new PutCommand({
         TableName: tableName(dashboardsTable),
         Item: item,
         ConditionExpression: 'updatedAt = :read',
         ExpressionAttributeValues: { ':read': readUpdatedAt },
       }),
-    );
-    return true;
-  } catch (error) {
-    if (isConditionFailure(error)) return false;
-    throw error;
-  }
-};
+    ),
+  );
 
 export const deleteDashboardRecord = async (id: string): Promise<void> => {
   await dynamo.send(new DeleteCommand({ TableName: tableName(dashboardsTable), Key: { id } }));

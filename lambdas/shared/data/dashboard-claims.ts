@@ -3,7 +3,7 @@ import { stateTable } from '../../../contracts/tables.ts';
 import { dashboardIdExistsMessage } from '../../../contracts/fields.ts';
 import { dynamo } from '../aws/dynamo.ts';
 import { ConflictError } from '../errors.ts';
-import { isConditionFailure, tableName } from './tables.ts';
+import { isConditionFailure, tableName, writeIf } from './tables.ts';
 
 /**
  * Catalogue dashboard IDs are unique case-insensitively. A claim item per lowercased ID
@@ -80,16 +80,14 @@ export const claimDashboardId = async (dashboardId: string, metadataId: string, 
 
 /** Gives a claim back if this record still holds it (idempotent). */
 export const releaseDashboardId = async (dashboardId: string, metadataId: string): Promise<void> => {
-  try {
-    await dynamo.send(
+  await writeIf(() =>
+    dynamo.send(
       new DeleteCommand({
         TableName: tableName(stateTable),
         Key: claimKey(dashboardId),
         ConditionExpression: 'metadataId = :id',
         ExpressionAttributeValues: { ':id': metadataId },
       }),
-    );
-  } catch (error) {
-    if (!isConditionFailure(error)) throw error;
-  }
+    ),
+  );
 };

@@ -1,7 +1,7 @@
 import { DeleteCommand, GetCommand, PutCommand } from '@aws-sdk/lib-dynamodb';
 import { stateTable } from '../../../contracts/tables.ts';
 import { dynamo } from '../aws/dynamo.ts';
-import { isConditionFailure, nowIso, tableName } from './tables.ts';
+import { nowIso, tableName, writeIf } from './tables.ts';
 
 /**
  * A user's default view is ONE pointer item (pk USER#<email>, sk DEFAULT) rather than a flag
@@ -24,18 +24,16 @@ export const setDefaultView = async (userEmail: string, viewId: string): Promise
 
 /** Clears the pointer only if it still designates this view (a concurrent change wins). */
 export const clearDefaultIfPointsTo = async (userEmail: string, viewId: string): Promise<void> => {
-  try {
-    await dynamo.send(
+  await writeIf(() =>
+    dynamo.send(
       new DeleteCommand({
         TableName: tableName(stateTable),
         Key: pointerKey(userEmail),
         ConditionExpression: 'viewId = :view',
         ExpressionAttributeValues: { ':view': viewId },
       }),
-    );
-  } catch (error) {
-    if (!isConditionFailure(error)) throw error;
-  }
+    ),
+  );
 };
 
 /** Removes the pointer whatever it designates (the user's views are all going). */

@@ -3,7 +3,7 @@ import { DeleteCommand, PutCommand } from '@aws-sdk/lib-dynamodb';
 import { stateTable } from '../../../contracts/tables.ts';
 import { dynamo } from '../aws/dynamo.ts';
 import { ConflictError } from '../errors.ts';
-import { epochSeconds, isConditionFailure, tableName } from './tables.ts';
+import { epochSeconds, tableName, writeIf } from './tables.ts';
 
 /**
  * A lease is a short exclusive hold on one key (an item in the state table that expires by
@@ -19,22 +19,18 @@ const RETRY_DELAY_MS = 50;
 const leaseKey = (key: string) => ({ pk: `LEASE#${key}`, sk: 'LEASE' });
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
-const tryAcquire = async (key: string, holder: string): Promise<boolean> => {
+const tryAcquire = (key: string, holder: string): Promise<boolean> => {
   const now = epochSeconds();
-  try {
-    await dynamo.send(
+  return writeIf(() =>
+    dynamo.send(
       new PutCommand({
         TableName: tableName(stateTable),
         Item: { ...leaseKey(key), holder, expiresAt: now + LEASE_SECONDS },
         ConditionExpression: 'attribute_not_exists(pk) OR expiresAt < :now',
         ExpressionAttributeValues: { ':now': now },
       }),
-    );
-    return true;
-  } catch (error) {
-    if (isConditionFailure(error)) return false;
-    throw error;
-  }
+    ),
+  );
 };
 
 const release = async (key: string, holder: string): Promise<void> => {

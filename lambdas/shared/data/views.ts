@@ -2,7 +2,7 @@ import { createHash } from 'node:crypto';
 import { DeleteCommand, GetCommand, PutCommand, QueryCommand, UpdateCommand, type QueryCommandInput } from '@aws-sdk/lib-dynamodb';
 import { VIEWS_BY_DASHBOARD_INDEX, VIEWS_BY_USER_INDEX, viewsTable } from '../../../contracts/tables.ts';
 import { dynamo } from '../aws/dynamo.ts';
-import { isConditionFailure, nowIso, tableName } from './tables.ts';
+import { nowIso, tableName, writeIf } from './tables.ts';
 
 /** A stored view (GraphQL TableauView without the derived isDefault). */
 export interface ViewItem {
@@ -64,19 +64,19 @@ export const viewsOfUserForDashboard = (userEmail: string, dashboardId: string):
     ExpressionAttributeValues: { ':email': userEmail, ':dashboard': dashboardId },
   });
 
-/** Whether the user holds at least one view of the dashboard: one item read at most. */
-export const hasViewOfDashboard = async (userEmail: string, dashboardId: string): Promise<boolean> => {
-  const page = await dynamo.send(
-    new QueryCommand({
-      TableName: tableName(viewsTable),
-      IndexName: VIEWS_BY_USER_INDEX,
-      KeyConditionExpression: 'userEmail = :email AND quicksightDashboardId = :dashboard',
-      ExpressionAttributeValues: { ':email': userEmail, ':dashboard': dashboardId },
-      Limit: 1,
-    }),
-  );
+/** Whether a query finds anything: one item read at most. */
+const anyMatch = async (input: Omit<QueryCommandInput, 'TableName' | 'Limit'>): Promise<boolean> => {
+  const page = await dynamo.send(new QueryCommand({ ...input, TableName: tableName(viewsTable), Limit: 1 }));
   return (page.Items?.length ?? 0) > 0;
 };
+
+/** Whether the user holds at least one view of the dashboard. */
+export const hasViewOfDashboard = (userEmail: string, dashboardId: string): Promise<boolean> =>
+  anyMatch({
+    IndexName: VIEWS_BY_USER_INDEX,
+    KeyConditionExpression: 'userEmail = :email AND quicksightDashboardId = :dashboard',
+    ExpressionAttributeValues: { ':email': userEmail, ':dashboard': dashboardId },
+  });
 
 export const viewsOfDashboard = (dashboardId: string): Promise<ViewItem[]> =>
   queryAll({
@@ -85,18 +85,12 @@ export const viewsOfDashboard = (dashboardId: string): Promise<ViewItem[]> =>
     ExpressionAttributeValues: { ':dashboard': dashboardId },
   });
 
-export const isDashboardAssigned = async (dashboardId: string): Promise<boolean> => {
-  const page = await dynamo.send(
-    new QueryCommand({
-      TableName: tableName(viewsTable),
-      IndexName: VIEWS_BY_DASHBOARD_INDEX,
-      KeyConditionExpression: 'quicksightDashboardId = :dashboard',
-      ExpressionAttributeValues: { ':dashboard': dashboardId },
-      Limit: 1,
-    }),
-  );
-  return (page.Items?.length ?? 0) > 0;
-};
+export const isDashboardAssigned = (dashboardId: string): Promise<boolean> =>
+  anyMatch({
+    IndexName: VIEWS_BY_DASHBOARD_INDEX,
+    KeyConditionExpression: 'quicksightDashboardId = :dashboard',
+    ExpressionAttributeValues: { ':dashboard': dashboardId },
+  });
 
 /** One page of a user's views on the user index (never a Scan). */
 export const pageViewsOfUser = async (
@@ -159,41 +153,29 @@ export const upsertAssignedView = async (fields: AssignedViewFields): Promise<Vi
 };
 
 /** Stores a new view; false when the id is taken. */
-export const putNewView = async (item: ViewItem): Promise<boolean> => {
-  try {
-    await dynamo.send(new PutCommand({ TableName: tableName(viewsTable), Item: item, ConditionExpression: 'attribute_not_exists(id)' }));
-    return true;
-  } catch (error) {
-    if (isConditionFailure(error)) return false;
-    throw error;
-  }
-};
+export const putNewView = (item: ViewItem): Promise<boolean> =>
+  writeIf(() => dynamo.send(new PutCommand({ TableName: tableName(viewsTable), Item: item, ConditionExpression: 'attribute_not_exists(id)' })));
 
 /**
  * Replaces a view if it is still the version that was read (optimistic lock on updatedAt);
  * false when another write came first.
  */
-export const replaceView = async (item: ViewItem, readUpdatedAt: string): Promise<boolean> => {
-  try {
-    await dynamo.send(
+export const replaceView = (item: ViewItem, readUpdatedAt: string): Promise<boolean> =>
+  writeIf(() =>
+    dynamo.send(
       new PutCommand({
         TableName: tableName(viewsTable),
         Item: item,
         ConditionExpression: 'updatedAt = :read',
         ExpressionAttributeValues: { ':read': readUpdatedAt },
       }),
-    );
-    return true;
-  } catch (error) {
-    if (isConditionFailure(error)) return false;
-    throw error;
-  }
-};
+    ),
+  );
 
 /** Deletes a view (idempotent). With `readUpdatedAt`, only the version that was read. */
-export const deleteView = async (id: string, readUpdatedAt?: string): Promise<boolean> => {
-  try {
-    await dynamo.send(
+export const deleteView = (id: string, readUpdatedAt?: string): Promise<boolean> =>
+  writeIf(() =>
+    dynamo.send(
       new DeleteCommand({
         TableName: tableName(viewsTable),
         Key: { id },
@@ -201,18 +183,13 @@ export const deleteView = async (id: string, readUpdatedAt?: string): Promise<bo
           ? {}
           : { ConditionExpression: 'updatedAt = :read', ExpressionAttributeValues: { ':read': readUpdatedAt } }),
       }),
-    );
-    return true;
-  } catch (error) {
-    if (isConditionFailure(error)) return false;
-    throw error;
-  }
-};
+    ),
+  );
 
 /** Sets name and link on a view that still exists; false when it is gone or already current. */
-export const refreshViewLabels = async (id: string, name: string, link: string): Promise<boolean> => {
-  try {
-    await dynamo.send(
+export const refreshViewLabels = (id: string, name: string, link: string): Promise<boolean> =>
+  writeIf(() =>
+    dynamo.send(
       new UpdateCommand({
         TableName: tableName(viewsTable),
         Key: { id },
@@ -221,10 +198,5 @@ export const refreshViewLabels = async (id: string, name: string, link: string):
         ExpressionAttributeNames: { '#name': 'name' },
         ExpressionAttributeValues: { ':name': name, ':link': link, ':now': nowIso() },
       }),
-    );
-    return true;
-  } catch (error) {
-    if (isConditionFailure(error)) return false;
-    throw error;
-  }
-};
+    ),
+  );

@@ -12,6 +12,7 @@ import { mockClient } from 'aws-sdk-client-mock';
 import { decodeJwt } from 'jose';
 import { CLIENT_ID, POOL_ID, REGION, createSigner, type TestSigner, type TokenOptions } from './tokens.ts';
 import { startTestDynamo, type TestDynamo } from './dynamo.ts';
+import { tableReader } from './tables.ts';
 
 export const ORIGIN = 'https://portal.example.com';
 export const POOL_ID_FOR_TESTS = POOL_ID;
@@ -49,6 +50,24 @@ const mockCognito = () => mockClient(CognitoIdentityProviderClient);
 const mockQuickSight = () => mockClient(QuickSightClient);
 const mockSes = () => mockClient(SESv2Client);
 
+/** The GraphQL resolver's handler, called with AppSync direct-resolver events. */
+export type Resolver = (event: unknown, context: Context) => Promise<unknown>;
+
+/**
+ * Calls `observe` before each DynamoDB command the handlers send (they share one client);
+ * throwing from it makes that call fail, as a step that breaks part-way.
+ */
+export const observeDynamoCommands = async (observe: (command: string, input: Record<string, unknown>) => void): Promise<void> => {
+  const { dynamo } = await import('../../../lambdas/shared/aws/dynamo.ts');
+  dynamo.middlewareStack.add(
+    (next, context) => async (args) => {
+      observe(String(context.commandName), args.input as Record<string, unknown>);
+      return next(args);
+    },
+    { step: 'initialize', name: `observe-${randomUUID()}` },
+  );
+};
+
 /** A QuickSight user as DescribeUser / ListUsers return it. */
 export const quicksightUser = (email: string, role: UserRole = 'READER'): User => ({
   UserName: email,
@@ -58,7 +77,11 @@ export const quicksightUser = (email: string, role: UserRole = 'READER'): User =
   Arn: `arn:aws:quicksight:us-east-2:${ACCOUNT_ID}:user/default/${email}`,
 });
 
-type Handler = (event: never, context: Context) => Promise<unknown>;
+export type Handler = (event: never, context: Context) => Promise<unknown>;
+
+/** Imports a function's handler; call after startHarness, as handlers read the environment on import. */
+export const loadHandler = async (name: string): Promise<Handler> =>
+  ((await import(`../../../lambdas/${name}/handler.ts`)) as { handler: Handler }).handler;
 
 export interface CallOptions {
   token?: string;
@@ -122,6 +145,8 @@ export const invoke = async (handler: Handler, options: CallOptions): Promise<Ca
 export interface Harness {
   signer: TestSigner;
   dynamo: TestDynamo;
+  /** Direct access to the tables, for set-up and assertions. */
+  tables: ReturnType<typeof tableReader>;
   cognito: ReturnType<typeof mockCognito>;
   quicksight: ReturnType<typeof mockQuickSight>;
   ses: ReturnType<typeof mockSes>;
@@ -157,6 +182,7 @@ export const startHarness = async (extraEnv: Record<string, string> = {}): Promi
   const quicksight = mockQuickSight();
   const ses = mockSes();
   const accounts = new Map<string, TestAccount>();
+  const tables = tableReader(dynamo.endpoint);
 
   const acceptSessions = () =>
     cognito.on(GetUserCommand).callsFake((input: { AccessToken?: string }) => {
@@ -177,6 +203,7 @@ export const startHarness = async (extraEnv: Record<string, string> = {}): Promi
   const harness: Harness = {
     signer,
     dynamo,
+    tables,
     cognito,
     quicksight,
     ses,
@@ -197,6 +224,7 @@ export const startHarness = async (extraEnv: Record<string, string> = {}): Promi
       cognito.restore();
       quicksight.restore();
       ses.restore();
+      tables.close();
       await dynamo.close();
     },
   };
