@@ -28,6 +28,14 @@ export interface ApiFunctionsProps {
 /** Cognito actions used with the caller's token need no IAM; these are the admin ones. */
 const USER_DIRECTORY_READ = ['cognito-idp:ListUsers', 'cognito-idp:ListUsersInGroup', 'cognito-idp:AdminGetUser'];
 
+const PUBLIC_URL_FINDING = 'NIST.800.53.R5-LambdaFunctionPublicAccessProhibited';
+const PUBLIC_URL_REASON =
+  'This permission lets anyone reach the function URL (auth type NONE), which is the design: the browser calls it with a Cognito access token, and the handler rejects every request whose token is not a valid, unexpired access token of this pool and app client, whose session Cognito no longer accepts, or whose groups do not allow the operation. The permission is limited to invocation through the function URL.';
+const QUICKSIGHT_USERS_REASON =
+  'QuickSight users are created at run time, one per portal account and named by its email, so they cannot be listed in advance. The pattern is confined to one account, one identity region and the configured namespace; which user a request acts on is derived from the verified token or restricted to administrators in the handler.';
+const QUICKSIGHT_DASHBOARDS_REASON =
+  'Dashboards are registered in the catalogue by administrators at run time, so their ids are not known at deployment. The pattern is confined to one account and region; the embed handler only embeds dashboards assigned to the caller, and permission changes are restricted to administrators.';
+
 function allowUserPool(fn: PortalFunction, auth: PortalAuth, actions: readonly string[]): void {
   fn.allow(new iam.PolicyStatement({ sid: 'UserPool', actions: [...actions], resources: [auth.userPool.userPoolArn] }));
 }
@@ -76,13 +84,13 @@ export class ApiFunctions extends Construct {
     );
     embed.allow(new iam.PolicyStatement({ sid: 'ReadQuickSightUser', actions: ['quicksight:DescribeUser'], resources: [qs.usersInNamespace] }));
 
+    // The admin functions page through every user (10,000 and more) in one request.
+    const administration = { ...common, memorySize: 1024, timeout: Duration.seconds(60), environment: quickSightEnvironment };
+
     const quicksightAdmin = new PortalFunction(this, 'QuickSightAdmin', {
-      ...common,
+      ...administration,
       name: 'quicksight-admin',
       description: 'Administers QuickSight users and dashboard permissions (Admins only)',
-      memorySize: 1024,
-      timeout: Duration.seconds(60),
-      environment: quickSightEnvironment,
     });
     quicksightAdmin.bindTable(data.table('Views'), TABLE_READ_WRITE);
     quicksightAdmin.bindTable(data.table('Dashboards'), TABLE_READ_WRITE);
@@ -105,12 +113,9 @@ export class ApiFunctions extends Construct {
     );
 
     const userAdmin = new PortalFunction(this, 'UserAdmin', {
-      ...common,
+      ...administration,
       name: 'user-admin',
       description: 'Administers portal accounts in Cognito (Admins only)',
-      memorySize: 1024,
-      timeout: Duration.seconds(60),
-      environment: quickSightEnvironment,
     });
     userAdmin.bindTable(data.table('Views'), TABLE_READ_WRITE);
     userAdmin.bindTable(data.table('State'), TABLE_READ_WRITE);
@@ -175,18 +180,17 @@ export class ApiFunctions extends Construct {
           maxAge: Duration.hours(1),
         },
       });
-      acknowledge(fn, {
-        'NIST.800.53.R5-LambdaFunctionPublicAccessProhibited':
-          'This permission lets anyone reach the function URL (auth type NONE), which is the design: the browser calls it with a Cognito access token, and the handler rejects every request whose token is not a valid, unexpired access token of this pool and app client, whose session Cognito no longer accepts, or whose groups do not allow the operation. The permission is limited to invocation through the function URL.',
-      });
+      const publicPermissions = fn.function.node.children.filter(
+        (child): child is lambda.CfnPermission => child instanceof lambda.CfnPermission && child.principal === '*',
+      );
+      for (const permission of publicPermissions) acknowledge(permission, { [PUBLIC_URL_FINDING]: PUBLIC_URL_REASON });
     }
     this.urls = urls;
 
-    acknowledge(this, {
-      [wildcardResourceFinding(this, qs.usersInNamespace)]:
-        'QuickSight users are created at run time, one per portal account and named by its email, so they cannot be listed in advance. The pattern is confined to one account, one identity region and the configured namespace; which user a request acts on is derived from the verified token or restricted to administrators in the handler.',
-      [wildcardResourceFinding(this, qs.dashboards)]:
-        'Dashboards are registered in the catalogue by administrators at run time, so their ids are not known at deployment. The pattern is confined to one account and region; the embed handler only embeds dashboards assigned to the caller, and permission changes are restricted to administrators.',
-    });
+    const users = { [wildcardResourceFinding(this, qs.usersInNamespace)]: QUICKSIGHT_USERS_REASON };
+    const dashboards = { [wildcardResourceFinding(this, qs.dashboards)]: QUICKSIGHT_DASHBOARDS_REASON };
+    acknowledge(embed.policy, { ...users, ...dashboards });
+    acknowledge(quicksightAdmin.policy, { ...users, ...dashboards });
+    acknowledge(userAdmin.policy, users);
   }
 }

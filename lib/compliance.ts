@@ -1,4 +1,4 @@
-import { Stack, Validations, type App } from 'aws-cdk-lib';
+import { CfnResource, Stack, Validations, type App } from 'aws-cdk-lib';
 import { AwsSolutionsChecks, NIST80053R5Checks } from 'cdk-nag';
 import { flattenCfnReference } from 'cdk-nag/lib/utils/flatten-cfn-reference.js';
 import type { IConstruct } from 'constructs';
@@ -20,10 +20,18 @@ export function addCompliancePacks(app: App): void {
   Validations.of(app).addPlugins(...compliancePacks(app));
 }
 
-/** Acknowledges findings on a construct and everything under it: rule id -> reason. */
-export function acknowledge(scope: IConstruct, findings: Readonly<Record<string, string>>): void {
+/**
+ * Acknowledges findings (rule id -> reason) on the CloudFormation resource of a construct
+ * (the construct itself or its default child), so each reason is recorded on exactly the
+ * resource it is about and on nothing else.
+ */
+export function acknowledge(construct: IConstruct, findings: Readonly<Record<string, string>>): void {
+  const resource = CfnResource.isCfnResource(construct) ? construct : construct.node.defaultChild;
+  if (!resource || !CfnResource.isCfnResource(resource)) {
+    throw new Error(`${construct.node.path} has no CloudFormation resource to acknowledge findings on`);
+  }
   for (const [id, reason] of Object.entries(findings)) {
-    Validations.of(scope).acknowledge({ id, reason });
+    Validations.of(resource).acknowledge({ id, reason });
   }
 }
 

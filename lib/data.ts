@@ -54,13 +54,12 @@ export class PortalData extends Construct {
       }
       const indexArns = definition.globalSecondaryIndexes.map((index) => `${table.tableArn}/index/${index.indexName}`);
       created.set(definition.id, { definition, table, indexArns });
+      acknowledge(table, {
+        'NIST.800.53.R5-DynamoDBInBackupPlan':
+          'The table has point-in-time recovery (continuous backups, restore to any second of the last 35 days), which covers the contingency-planning controls (CP-9, CP-10) this rule maps to. It holds small administrative data (dashboard assignments, catalogue, per-user state, audit trail); an AWS Backup plan can be added by the account owner through a tag-based organization backup policy without changing this stack.',
+      });
     }
     this.tables = created;
-
-    acknowledge(this, {
-      'NIST.800.53.R5-DynamoDBInBackupPlan':
-        'Every table has point-in-time recovery (continuous backups, restore to any second of the last 35 days), which covers the contingency-planning controls (CP-9, CP-10) this rule maps to. Data in these tables is small and re-creatable administrative metadata (dashboard assignments, catalogue, audit trail); an AWS Backup plan can be added by the account owner through a tag-based organization backup policy without changing this stack.',
-    });
   }
 
   table(id: TableDefinition['id']): PortalTable {

@@ -45,6 +45,9 @@ const FUNCTION_ACKNOWLEDGEMENTS = {
     'The functions reach only public AWS service endpoints (Cognito, DynamoDB, QuickSight, SES) over TLS with SigV4-signed requests, and the product has no private network resource to isolate. Attaching a VPC would add NAT gateways or interface endpoints without reducing the exposed surface, which is the function URL and is guarded by token verification in every handler.',
   'NIST.800.53.R5-LambdaConcurrency':
     "Availability is protected by the account's regional concurrency limit, by token verification before any work in every handler, and by the contact function's per-user rate limit. A per-function reservation would be carved out of the same account pool (new accounts start with a pool too small to reserve for seven functions, so deployment would fail) and would cap legitimate peaks; operators can set one in the console once the account quota allows.",
+} as const;
+
+const LOG_GROUP_ACKNOWLEDGEMENTS = {
   'NIST.800.53.R5-CloudWatchLogGroupEncrypted':
     'CloudWatch Logs encrypts every log group at rest with service-managed AES-256 keys. The handlers never log tokens, passwords, one-time codes or TOTP secrets, and read access to the logs is governed by IAM; a customer-managed KMS key would add key administration without changing who can read them.',
 } as const;
@@ -139,7 +142,8 @@ export class PortalFunction extends Construct {
       },
     });
 
-    acknowledge(this, FUNCTION_ACKNOWLEDGEMENTS);
+    acknowledge(this.function, FUNCTION_ACKNOWLEDGEMENTS);
+    acknowledge(this.logGroup, LOG_GROUP_ACKNOWLEDGEMENTS);
   }
 
   /** Adds a statement to this function's policy. */

@@ -144,35 +144,37 @@ export class PortalSite extends Construct {
   }
 
   private acknowledgeFindings(props: PortalSiteProps): void {
+    const logBucketItself =
+      'This is the access-log bucket itself (target of the content bucket’s server access logs and of CloudFront’s logs). Logging it into itself would create a feedback loop; access to it is limited to the log delivery services and the account, with TLS enforced.';
     acknowledge(this.logBucket, {
-      'AwsSolutions-S1':
-        'This is the access-log bucket itself (target of the content bucket’s server access logs and of CloudFront’s logs). Logging it into itself would create a feedback loop; access to it is limited to the log delivery services and the account, with TLS enforced.',
-      'NIST.800.53.R5-S3BucketLoggingEnabled':
-        'This is the access-log bucket itself (target of the content bucket’s server access logs and of CloudFront’s logs). Logging it into itself would create a feedback loop; access to it is limited to the log delivery services and the account, with TLS enforced.',
+      'AwsSolutions-S1': logBucketItself,
+      'NIST.800.53.R5-S3BucketLoggingEnabled': logBucketItself,
       'NIST.800.53.R5-S3DefaultEncryptionKMS':
         'S3 server access logging and CloudFront standard logging deliver only to buckets encrypted with S3-managed keys (SSE-S3, AES-256); SSE-KMS is not supported for these log destinations.',
+      'NIST.800.53.R5-S3BucketReplicationEnabled':
+        'The bucket holds access logs kept for the configured retention period and is versioned. Cross-region replication would duplicate short-lived operational records; the account owner can add organization-wide log archiving without changing this stack.',
     });
     acknowledge(this.bucket, {
       'NIST.800.53.R5-S3DefaultEncryptionKMS':
         'The bucket holds only the built single-page application, which every visitor downloads through CloudFront; it contains no data of the product or its users. Objects are encrypted at rest with S3-managed keys (SSE-S3, AES-256); a customer-managed KMS key would protect nothing that is not already public by design.',
-    });
-    acknowledge(this, {
       'NIST.800.53.R5-S3BucketReplicationEnabled':
-        'The content bucket is rebuilt from source on every deployment and the log bucket holds access logs kept for the configured retention; both are versioned. Cross-region replication would duplicate reproducible or short-lived data, and CloudFront already serves the content from edge caches worldwide.',
+        'The bucket is versioned and its content is rebuilt from source and uploaded on every deployment, so it can be restored anywhere at any time; CloudFront already serves it from edge caches worldwide.',
+    });
+    acknowledge(this.distribution, {
       'AwsSolutions-CFR1':
         'The portal serves manufacturers, distributors and their owners in any country; access is controlled by authentication (password and mandatory TOTP), not by location. The distribution serves only the public single-page application.',
+      ...(props.webAclArn
+        ? {}
+        : {
+            'AwsSolutions-CFR2':
+              'The distribution serves only static, public application files from a private bucket; no request to it reaches application logic or data. The APIs (function URLs, AppSync, Cognito) authenticate every request themselves. A web ACL with CLOUDFRONT scope must live in us-east-1 and can be attached by setting the webAclArn configuration value.',
+          }),
+      ...(props.domainName
+        ? {}
+        : {
+            'AwsSolutions-CFR4':
+              'Without a custom domain the distribution uses the default *.cloudfront.net certificate, whose security policy CloudFront fixes (TLSv1) and does not allow to be raised. Browsers negotiate TLS 1.2 or 1.3 with it. Setting domainName and certificateArn applies the TLSv1.2_2021 policy.',
+          }),
     });
-    if (!props.webAclArn) {
-      acknowledge(this, {
-        'AwsSolutions-CFR2':
-          'The distribution serves only static, public application files from a private bucket; no request to it reaches application logic or data. The APIs (function URLs, AppSync, Cognito) authenticate every request themselves. A web ACL with CLOUDFRONT scope must live in us-east-1 and can be attached by setting the webAclArn configuration value.',
-      });
-    }
-    if (!props.domainName) {
-      acknowledge(this, {
-        'AwsSolutions-CFR4':
-          'Without a custom domain the distribution uses the default *.cloudfront.net certificate, whose security policy CloudFront fixes (TLSv1) and does not allow to be raised. Browsers negotiate TLS 1.2 or 1.3 with it. Setting domainName and certificateArn applies the TLSv1.2_2021 policy, which this stack already requests.',
-      });
-    }
   }
 }
