@@ -27,7 +27,7 @@ export type TableAction =
   | 'dynamodb:BatchWriteItem'
   | 'dynamodb:ConditionCheckItem';
 
-export const TABLE_READ: readonly TableAction[] = ['dynamodb:GetItem', 'dynamodb:BatchGetItem', 'dynamodb:Query', 'dynamodb:Scan'];
+const TABLE_READ: readonly TableAction[] = ['dynamodb:GetItem', 'dynamodb:BatchGetItem', 'dynamodb:Query', 'dynamodb:Scan'];
 export const TABLE_READ_WRITE: readonly TableAction[] = [
   ...TABLE_READ,
   'dynamodb:PutItem',
