@@ -8,6 +8,9 @@ import { z } from 'zod';
  */
 export const STACK_FILE = 'stack.json';
 
+/** `npm start` prints this, then the portal address, once the stack is ready. */
+export const READY_LINE_PREFIX = 'Portal ready at ';
+
 const url = z.url();
 const demoAccountSchema = z.object({ email: z.string(), password: z.string(), totpSecret: z.string() });
 

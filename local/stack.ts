@@ -36,6 +36,8 @@ export interface StackOptions {
   readonly host?: string;
   /** Progress lines (start-up steps); the caller decides where they go. */
   readonly log?: (line: string) => void;
+  /** Abandons start-up (Ctrl-C while starting): what was started is stopped and the promise rejects. */
+  readonly signal?: AbortSignal;
 }
 
 export interface RunningLocalStack {
@@ -85,15 +87,21 @@ export async function startStack(options: StackOptions = {}): Promise<RunningLoc
   await rm(stackFilePath(dataDir), { force: true });
 
   const closers = new Closers();
+  const aborted = () => options.signal?.throwIfAborted();
   try {
     // The build is the slowest step and needs none of the services: it runs meanwhile.
-    const webBuild = ensureWebBuilt({ log });
+    const stopBuild = new AbortController();
+    closers.add(async () => stopBuild.abort());
+    const buildSignal = options.signal ? AbortSignal.any([options.signal, stopBuild.signal]) : stopBuild.signal;
+    const webBuild = ensureWebBuilt({ log, signal: buildSignal });
     webBuild.catch(() => undefined);
 
     const mail = await startMailCapture({ host, port: ports.mail, apiPort: ports.mailApi, dataDir });
     closers.add(() => mail.close());
+    aborted();
     const dynamodb = await startDynamoDb({ host, port: ports.dynamodb, dataDir, region, credentials: LOCAL_CREDENTIALS });
     closers.add(() => dynamodb.close());
+    aborted();
 
     const sendEmail = mailSender({ endpoint: mail.sesEndpoint, region, credentials: LOCAL_CREDENTIALS });
     closers.add(async () => sendEmail.destroy());
@@ -109,8 +117,10 @@ export async function startStack(options: StackOptions = {}): Promise<RunningLoc
       triggers: { postConfirmation: (event) => invokeTrigger('post-confirmation', event, region) },
     });
     closers.add(() => cognito.close());
+    aborted();
     const quicksight = await startQuickSightEmulator({ host, port: ports.quicksight, dataDir: quicksightDataDir(dataDir), accountId: LOCAL_ACCOUNT_ID, region });
     closers.add(() => quicksight.close());
+    aborted();
 
     // Handlers read their configuration when their module loads: set it first.
     const environment = handlerEnvironment({
@@ -136,6 +146,7 @@ export async function startStack(options: StackOptions = {}): Promise<RunningLoc
         timeoutMs: definition.timeoutMs,
       });
       closers.add(() => fn.close());
+      aborted();
       functionUrls[definition.key] = `${fn.url}/`;
     }
 
@@ -151,6 +162,7 @@ export async function startStack(options: StackOptions = {}): Promise<RunningLoc
       timeoutMs: GRAPHQL_RESOLVER_TIMEOUT_MS,
     });
     closers.add(() => graphql.close());
+    aborted();
 
     const cognitoClient = new CognitoIdentityProviderClient({ endpoint: cognito.url, region, credentials: LOCAL_CREDENTIALS });
     closers.add(async () => cognitoClient.destroy());
@@ -164,6 +176,7 @@ export async function startStack(options: StackOptions = {}): Promise<RunningLoc
       log,
     });
 
+    aborted();
     await webBuild;
     const config: RuntimeConfig = {
       productName: LOCAL_PRODUCT_NAME,

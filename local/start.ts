@@ -5,12 +5,9 @@
 import { parseArgs } from 'node:util';
 import { DEFAULT_PORT_BASE } from './ports.ts';
 import { EXIT_WITH_PARENT_ENV } from './stack-process.ts';
-import type { StackInfo } from './stack-info.ts';
+import { READY_LINE_PREFIX, type StackInfo } from './stack-info.ts';
 import { DEFAULT_DATA_DIR } from './data-dir.ts';
 import { startStack, type RunningLocalStack } from './stack.ts';
-
-/** The line that tells a person, and tools watching the output, that the portal is up. */
-export const READY_LINE_PREFIX = 'Portal ready at ';
 
 const USAGE = `Usage: npm start -- [--reset] [--data-dir DIR] [--port-base N] [--host ADDRESS]
   --reset          start from an empty data directory
@@ -69,6 +66,7 @@ async function main(): Promise<void> {
   }
 
   let stack: RunningLocalStack | undefined;
+  const abandonStart = new AbortController();
   let stopping = false;
   const stop = (reason: string) => {
     if (stopping) {
@@ -77,8 +75,11 @@ async function main(): Promise<void> {
     }
     stopping = true;
     console.log(`\n${reason}: stopping the local stack...`);
-    // While start-up is still under way, main() closes the stack once it is up.
-    if (!stack) return;
+    if (!stack) {
+      // Start-up stops what it has started and rejects; main() exits then.
+      abandonStart.abort();
+      return;
+    }
     void stack.close().then(
       () => process.exit(0),
       (error: unknown) => {
@@ -103,12 +104,14 @@ async function main(): Promise<void> {
   process.env.AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED ??= 'true';
   console.log(`Starting the local stack (data in ${options.dataDir}${options.reset ? ', reset' : ''})...`);
   try {
-    stack = await startStack({ ...options, log: (line) => console.log(line) });
+    stack = await startStack({ ...options, log: (line) => console.log(line), signal: abandonStart.signal });
   } catch (error) {
+    if (abandonStart.signal.aborted) process.exit(0);
     console.error(`The local stack could not start: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}`);
     process.exit(1);
   }
   if (stopping) {
+    // The signal came as start-up was finishing.
     await stack.close();
     process.exit(0);
   }

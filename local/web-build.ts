@@ -1,3 +1,4 @@
+import { spawn } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import { existsSync } from 'node:fs';
 import { mkdir, readdir, readFile, rm, stat, writeFile } from 'node:fs/promises';
@@ -48,10 +49,11 @@ function processAlive(pid: number): boolean {
  * directory (created atomically) holding the owner's pid, so a lock left by a killed
  * process is taken over.
  */
-async function withBuildLock<T>(run: () => Promise<T>): Promise<T> {
+async function withBuildLock<T>(signal: AbortSignal | undefined, run: () => Promise<T>): Promise<T> {
   const lock = join(tmpdir(), `portal-web-build-${createHash('sha1').update(projectRoot).digest('hex').slice(0, 12)}`);
   const owner = join(lock, 'pid');
   for (;;) {
+    signal?.throwIfAborted();
     try {
       await mkdir(lock);
       await writeFile(owner, String(process.pid));
@@ -78,27 +80,51 @@ export interface WebBuildOptions {
    * @default true
    */
   readonly keepPreviousOnFailure?: boolean;
+  /** Stops a build under way (the stack is stopping). */
+  readonly signal?: AbortSignal;
+}
+
+/** Vite's programmatic build, run in its own Node process so its memory is returned when it ends. */
+const BUILD_SCRIPT = "const { build } = await import('vite'); await build({ configFile: process.env.VITE_CONFIG_FILE, logLevel: 'warn' });";
+
+function runViteBuild(signal: AbortSignal | undefined): Promise<void> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, ['--input-type=module', '-e', BUILD_SCRIPT], {
+      cwd: projectRoot,
+      env: { ...process.env, VITE_CONFIG_FILE: VITE_CONFIG },
+      stdio: ['ignore', 'pipe', 'pipe'],
+      signal,
+    });
+    let output = '';
+    const collect = (chunk: Buffer) => (output = (output + chunk.toString('utf8')).slice(-4_000));
+    child.stdout.on('data', collect);
+    child.stderr.on('data', collect);
+    child.once('error', reject);
+    child.once('close', (code, killedBy) => {
+      if (code === 0) resolve();
+      else reject(new Error(`vite build ${killedBy ? `was stopped (${killedBy})` : `failed (exit ${code})`}:\n${output.trim()}`));
+    });
+  });
 }
 
 /**
  * Builds the SPA with its own Vite config when web/dist is missing or stale.
  * Resolves with whether a new build was written.
  */
-export async function ensureWebBuilt({ log = () => undefined, keepPreviousOnFailure = true }: WebBuildOptions = {}): Promise<boolean> {
+export async function ensureWebBuilt({ log = () => undefined, keepPreviousOnFailure = true, signal }: WebBuildOptions = {}): Promise<boolean> {
   if (!existsSync(VITE_CONFIG)) {
     throw new Error(`The web app cannot be built: ${VITE_CONFIG} does not exist`);
   }
   if (!(await webBuildIsStale())) return false;
-  return withBuildLock(async () => {
+  return withBuildLock(signal, async () => {
     // Another process may have built it while this one waited for the lock.
     if (!(await webBuildIsStale())) return false;
     log('Building the web app (web/dist is missing or older than its sources)...');
-    const { build } = await import('vite');
     try {
-      await build({ configFile: VITE_CONFIG, logLevel: 'warn' });
+      await runViteBuild(signal);
     } catch (error) {
       // While the SPA's sources are being edited, the last good build keeps the portal usable.
-      if (!keepPreviousOnFailure || !existsSync(join(WEB_DIST, 'index.html'))) throw error;
+      if (signal?.aborted || !keepPreviousOnFailure || !existsSync(join(WEB_DIST, 'index.html'))) throw error;
       log(`The web build failed; serving the previous build from web/dist. ${error instanceof Error ? error.message : String(error)}`);
       return false;
     }
