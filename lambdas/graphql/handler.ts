@@ -1,7 +1,8 @@
-import middy from '@middy/core';
-import type { AppSyncResolverEvent, Context } from 'aws-lambda';
+import middy, { type MiddlewareObj } from '@middy/core';
+import type { AppSyncResolverEvent } from 'aws-lambda';
 import { audited } from '../shared/audit.ts';
 import { authenticate, type Caller, tokenFromHeader } from '../shared/auth/caller.ts';
+import type { CallerContext } from '../shared/http.ts';
 import { createLogger } from '../shared/logger.ts';
 import {
   createDashboardMetadata,
@@ -10,7 +11,7 @@ import {
   listDashboardMetadata,
   updateDashboardMetadata,
 } from './dashboards.ts';
-import { ResolverError, resolverErrors } from './resolver-error.ts';
+import { ResolverError, resolverLog } from './resolver-error.ts';
 import { createTableauView, deleteTableauView, getTableauView, listTableauViews, updateTableauView } from './views.ts';
 
 const logger = createLogger('graphql');
@@ -33,14 +34,20 @@ const targetOf = (args: Record<string, unknown>): string | null => {
   return typeof target === 'string' ? target : null;
 };
 
+type ResolverEvent = AppSyncResolverEvent<Record<string, unknown>>;
+
 /**
- * AppSync direct Lambda resolver for every field of contracts/schema.graphql. The token is
- * verified again here (not only by AppSync) and the session checked live, so local mode and
- * AWS enforce the same rules. Admin mutations are audited.
+ * The token is verified again here (not only by AppSync) and the session checked live, so
+ * local mode and AWS enforce the same rules. AppSync passes the bare token.
  */
-const resolve = async (event: AppSyncResolverEvent<Record<string, unknown>>): Promise<unknown> => {
-  const caller = await authenticate(tokenFromHeader(event.request?.headers?.authorization, { allowBare: true }));
-  logger.appendKeys({ actor: caller.email });
+const appsyncCaller = (): MiddlewareObj<ResolverEvent, unknown, Error, CallerContext> => ({
+  before: async (request) => {
+    request.context.caller = await authenticate(tokenFromHeader(request.event.request?.headers?.authorization, { allowBare: true }));
+  },
+});
+
+/** Runs the field's resolver; admin mutations are audited. */
+const resolve = async (event: ResolverEvent, caller: Caller): Promise<unknown> => {
   const field = event.info.fieldName;
   const args = event.arguments ?? {};
   const query = event.info.parentTypeName === 'Query' ? QUERIES[field] : undefined;
@@ -51,6 +58,8 @@ const resolve = async (event: AppSyncResolverEvent<Record<string, unknown>>): Pr
   return audited(logger, { caller, action: field, target: targetOf(args) }, () => mutation(caller, args));
 };
 
-export const handler = middy<AppSyncResolverEvent<Record<string, unknown>>, unknown, Error, Context>()
-  .use(resolverErrors({ logger }))
-  .handler(resolve);
+/** AppSync direct Lambda resolver for every field of contracts/schema.graphql. */
+export const handler = middy<ResolverEvent, unknown, Error, CallerContext>()
+  .use(resolverLog({ logger }))
+  .use(appsyncCaller())
+  .handler((event, context) => resolve(event, context.caller));

@@ -3,6 +3,7 @@ import type { MiddlewareObj } from '@middy/core';
 import type { Context } from 'aws-lambda';
 import { INTERNAL_ERROR_MESSAGE } from '../shared/errors.ts';
 import { toHttpError } from '../shared/middleware/error-responder.ts';
+import { actorOf } from '../shared/middleware/request-log.ts';
 
 /**
  * An error as AppSync shows it: `errorType` is the error's name. Authorization failures are
@@ -35,27 +36,33 @@ interface ResolverEventShape {
   info?: { fieldName?: string; parentTypeName?: string };
 }
 
-/** Logs each resolution and turns failures into named resolver errors with no internals. */
-export const resolverErrors = <E extends ResolverEventShape, R, C extends Context>({ logger }: { logger: Logger }): MiddlewareObj<E, R, Error, C> => {
-  let startedAt = 0;
-  const fieldOf = (event: E) => `${event.info?.parentTypeName ?? '?'}.${event.info?.fieldName ?? '?'}`;
+/**
+ * One log line per resolved field (field, actor, duration, outcome), and failures turned
+ * into named resolver errors that say nothing about internals.
+ */
+export const resolverLog = <E extends ResolverEventShape, R, C extends Context>({ logger }: { logger: Logger }): MiddlewareObj<E, R, Error, C> => {
+  const startedAt = new WeakMap<object, number>();
+  const about = (request: { event: E; context: C }) => ({
+    field: `${request.event.info?.parentTypeName ?? '?'}.${request.event.info?.fieldName ?? '?'}`,
+    actor: actorOf(request.context),
+    requestId: request.context.awsRequestId,
+    durationMs: Date.now() - (startedAt.get(request) ?? Date.now()),
+  });
   return {
     before: async (request) => {
-      startedAt = Date.now();
+      startedAt.set(request, Date.now());
       if (typeof request.context.awsRequestId === 'string') logger.addContext(request.context);
     },
     after: async (request) => {
-      logger.info('Field resolved', { field: fieldOf(request.event), durationMs: Date.now() - startedAt });
-      logger.resetKeys();
+      logger.info('Field resolved', about(request));
     },
     onError: async (request) => {
       const resolverError = toResolverError(request.error);
       if (resolverError.name === 'InternalFailure') {
-        logger.error('Field failed', { field: fieldOf(request.event), error: request.error ?? undefined });
+        logger.error('Field failed', { ...about(request), error: request.error ?? undefined });
       } else {
-        logger.info('Field refused', { field: fieldOf(request.event), errorType: resolverError.name, reason: resolverError.message });
+        logger.info('Field refused', { ...about(request), errorType: resolverError.name, reason: resolverError.message });
       }
-      logger.resetKeys();
       request.error = resolverError;
     },
   };

@@ -3,6 +3,7 @@ import type { MiddlewareObj } from '@middy/core';
 import type { Context } from 'aws-lambda';
 import { HttpError, INTERNAL_ERROR_MESSAGE } from '../errors.ts';
 import { jsonResponse, type HttpResult } from '../http.ts';
+import { actorOf, requestIdOf } from './request-log.ts';
 
 const isAwsServiceError = (error: unknown): boolean =>
   error instanceof Error && '$fault' in error && '$metadata' in error;
@@ -22,10 +23,11 @@ export const errorResponder = <E, C extends Context>({ logger }: { logger: Logge
   onError: async (request) => {
     if (request.response !== undefined) return;
     const httpError = toHttpError(request.error);
+    const about = { requestId: requestIdOf(request.event), actor: actorOf(request.context), status: httpError.status };
     if (httpError.status >= 500) {
-      logger.error('Request failed', { status: httpError.status, error: request.error ?? undefined });
+      logger.error('Request failed', { ...about, error: request.error ?? undefined });
     } else {
-      logger.info('Request refused', { status: httpError.status, reason: httpError.message });
+      logger.info('Request refused', { ...about, reason: httpError.message });
     }
     request.response = jsonResponse(httpError.status, httpError.toBody());
   },

@@ -8,6 +8,13 @@ interface LoggedEvent {
   requestContext?: { requestId?: string };
 }
 
+/** The function URL's request id, logged with every line about the request. */
+export const requestIdOf = (event: unknown): string | undefined =>
+  (event as LoggedEvent | undefined)?.requestContext?.requestId;
+
+/** The caller once authenticated (absent when the request was refused before). */
+export const actorOf = (context: unknown): string | undefined => (context as Partial<{ caller: Caller }>).caller?.email;
+
 const actionOf = (body: unknown): string | undefined => {
   if (typeof body !== 'object' || body === null) return undefined;
   const action = (body as { action?: unknown }).action;
@@ -16,32 +23,31 @@ const actionOf = (body: unknown): string | undefined => {
 
 /**
  * One log line per request with request id, actor, action, status and duration. Runs
- * outermost so its after/onError hooks see the final status; keys are reset between
- * invocations of a warm function.
+ * outermost so its after/onError hooks see the final status. Per-request values travel in
+ * each line rather than in logger-wide keys, so requests served side by side (local mode)
+ * never mix.
  */
 export const requestLog = <E extends LoggedEvent, R extends { statusCode?: number } | undefined, C extends Context>({
   logger,
 }: {
   logger: Logger;
 }): MiddlewareObj<E, R, Error, C> => {
-  let startedAt = 0;
-  const finish = (request: Request<E, R, Error, C>) => {
-    const caller = (request.context as Partial<{ caller: Caller }>).caller;
+  const startedAt = new WeakMap<object, number>();
+  const finish = async (request: Request<E, R, Error, C>) => {
     logger.info('Request completed', {
+      requestId: requestIdOf(request.event),
       status: request.response?.statusCode,
-      durationMs: Date.now() - startedAt,
-      actor: caller?.email,
+      durationMs: Date.now() - (startedAt.get(request) ?? Date.now()),
+      actor: actorOf(request.context),
       action: actionOf(request.event.body),
     });
-    logger.resetKeys();
   };
   return {
     before: async (request) => {
-      startedAt = Date.now();
+      startedAt.set(request, Date.now());
       if (typeof request.context.awsRequestId === 'string') logger.addContext(request.context);
-      logger.appendKeys({ requestId: request.event.requestContext?.requestId });
     },
-    after: async (request) => finish(request),
-    onError: async (request) => finish(request),
+    after: finish,
+    onError: finish,
   };
 };
