@@ -143,6 +143,19 @@ describe('TOTP code step', () => {
     expect(auth.confirmTotpCode).toHaveBeenLastCalledWith('123456');
   });
 
+  it('returns to the password when the challenge session has ended', async () => {
+    const auth = toTotp();
+    auth.confirmTotpCode = vi.fn(async () =>
+      Promise.reject(new AuthError('Invalid session for the user, session is expired.', 'NotAuthorizedException')),
+    );
+    renderPage(<LoginPage />, { auth, path: '/login' });
+    const user = await submitCredentials();
+    await user.type(await screen.findByLabelText('Authentication Code'), '123456');
+    await user.click(screen.getByRole('button', { name: 'Verify & Sign In' }));
+    expect(await screen.findByText('MFA verification failed. Please try again.')).toBeInTheDocument();
+    expect(screen.getByRole('button', { name: 'Log In' })).toBeInTheDocument();
+  });
+
   it('checks the groups again after the code', async () => {
     const auth = toTotp();
     auth.confirmTotpCode = vi.fn(async () => ({ step: 'DONE' as const, session: userSession({ groups: [] }) }));

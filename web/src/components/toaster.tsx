@@ -31,7 +31,7 @@ const SonnerToaster = lazy(async () => {
   function SonnerHost() {
     // Runs after sonner's own effects, so its subscription exists before the first toast.
     useEffect(() => resolveReady?.(sonner.toast), []);
-    return <sonner.Toaster richColors closeButton />;
+    return <sonner.Toaster closeButton />;
   }
   return { default: SonnerHost };
 });

@@ -106,7 +106,7 @@ export class CognitoAuthService {
 
   async confirmTotpCode(code: string): Promise<SignInResult> {
     const user = this.requirePending();
-    return this.runChallenge(user, (callbacks) => user.sendMFACode(code, callbacks, 'SOFTWARE_TOKEN_MFA'));
+    return this.runChallenge(user, (callbacks) => user.sendMFACode(code, callbacks, 'SOFTWARE_TOKEN_MFA'), true);
   }
 
   async completeNewPassword(newPassword: string): Promise<SignInResult> {
@@ -213,7 +213,11 @@ export class CognitoAuthService {
   }
 
   /** Runs one sign-in call and turns the library's callbacks into the next step. */
-  private runChallenge(user: CognitoUser, start: (callbacks: IAuthenticationCallback) => void): Promise<SignInResult> {
+  private runChallenge(
+    user: CognitoUser,
+    start: (callbacks: IAuthenticationCallback) => void,
+    keepOnFailure = false,
+  ): Promise<SignInResult> {
     return new Promise<SignInResult>((resolve, reject) => {
       const fail = (error: unknown) => {
         reject(toAuthError(error));
@@ -224,9 +228,9 @@ export class CognitoAuthService {
           resolve({ step: 'DONE', session: toSession(user.getUsername(), session) });
         },
         onFailure: (error) => {
-          // Progress is reset on failure, except a wrong code may be retried.
-          const code = toAuthError(error).code;
-          if (code !== 'CodeMismatchException' && code !== 'EnableSoftwareTokenMFAException') this.pending = null;
+          // Progress is reset on failure, except that a refused code may be retried while
+          // the challenge session lives (Cognito answers NotAuthorized once it has ended).
+          if (!keepOnFailure || toAuthError(error).code === 'NotAuthorizedException') this.pending = null;
           fail(error);
         },
         totpRequired: () => resolve({ step: 'CONFIRM_SIGN_IN_WITH_TOTP_CODE' }),

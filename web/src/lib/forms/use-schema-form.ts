@@ -1,78 +1,20 @@
-import { useCallback, useRef, useState, type ChangeEvent, type FormEvent } from 'react';
 import { safeParse, type $ZodType, type input, type output } from 'zod/v4/core';
+import { useValidatedForm, type FieldErrors, type FormValues, type ValidatedForm } from './use-validated-form.ts';
 
-type Values = Record<string, string>;
-type Errors<V> = Partial<Record<keyof V, string>>;
-
-export interface SchemaForm<V extends Values, Out> {
-  readonly values: V;
-  readonly errors: Errors<V>;
-  readonly isSubmitting: boolean;
-  /** Props for a text input: name, value, onChange. */
-  field(name: keyof V & string): {
-    name: string;
-    value: string;
-    onChange: (event: ChangeEvent<HTMLInputElement>) => void;
-  };
-  handleSubmit(onValid: (data: Out) => Promise<void> | void): (event: FormEvent) => Promise<void>;
-}
-
-function firstErrors<V>(issues: readonly { path: readonly PropertyKey[]; message: string }[]): Errors<V> {
+/** The first message per field of a zod error. */
+function firstErrors<V extends FormValues>(issues: readonly { path: readonly PropertyKey[]; message: string }[]) {
   const errors: Record<string, string> = {};
-  for (const issue of issues) {
-    const key = String(issue.path[0] ?? '');
-    errors[key] ??= issue.message;
-  }
-  return errors as Errors<V>;
+  for (const issue of issues) errors[String(issue.path[0] ?? '')] ??= issue.message;
+  return errors as FieldErrors<V>;
 }
 
-/**
- * A small form state hook for the sign-in screens, validating with the same zod schemas as
- * react-hook-form does elsewhere. It exists for the sign-in page's script budget: it is a
- * few hundred bytes where react-hook-form is about 10 KB gzip. Behaviour follows
- * react-hook-form's default: validate on submit, then again on every change.
- */
-export function useSchemaForm<S extends $ZodType<unknown, Values>>(
+/** A light form checked with a zod schema (full or mini) of the contracts. */
+export function useSchemaForm<S extends $ZodType<unknown, FormValues>>(
   schema: S,
   initial: input<S>,
-): SchemaForm<input<S>, output<S>> {
-  type V = input<S>;
-  const [values, setValues] = useState<V>(initial);
-  const [errors, setErrors] = useState<Errors<V>>({});
-  const [isSubmitting, setSubmitting] = useState(false);
-  const submitted = useRef(false);
-
-  const validate = useCallback(
-    (next: V) => {
-      const result = safeParse(schema, next);
-      setErrors(result.success ? {} : firstErrors<V>(result.error.issues));
-      return result;
-    },
-    [schema],
-  );
-
-  const field = (name: keyof V & string) => ({
-    name,
-    value: values[name] ?? '',
-    onChange: (event: ChangeEvent<HTMLInputElement>) => {
-      const next = { ...values, [name]: event.target.value };
-      setValues(next);
-      if (submitted.current) validate(next);
-    },
-  });
-
-  const handleSubmit = (onValid: (data: output<S>) => Promise<void> | void) => async (event: FormEvent) => {
-    event.preventDefault();
-    submitted.current = true;
-    const result = validate(values);
-    if (!result.success) return;
-    setSubmitting(true);
-    try {
-      await onValid(result.data);
-    } finally {
-      setSubmitting(false);
-    }
-  };
-
-  return { values, errors, isSubmitting, field, handleSubmit };
+): ValidatedForm<input<S>, output<S>> {
+  return useValidatedForm<input<S>, output<S>>((values) => {
+    const result = safeParse(schema, values);
+    return result.success ? { ok: true, data: result.data } : { ok: false, errors: firstErrors(result.error.issues) };
+  }, initial);
 }

@@ -44,6 +44,9 @@ export interface SignInFlowProps {
 /** Failures of the identity service for a challenge the portal does not support (SMS, custom). */
 const UNSUPPORTED_STEP_CODES: readonly string[] = ['InvalidMfaMethod', 'UnsupportedChallenge'];
 
+/** Failures after which the code step cannot be retried. */
+const SESSION_ENDED_CODES: readonly string[] = ['NotAuthorizedException', 'NoSessionFoundException'];
+
 type Stage = 'credentials' | 'totp' | 'setup' | 'newPassword';
 
 /**
@@ -121,8 +124,10 @@ export function SignInFlow({
   const submitTotp = async (code: string) => {
     try {
       await follow(await auth.confirmTotpCode(code));
-    } catch {
+    } catch (failure) {
       setError(SIGN_IN_MESSAGES.mfaFailed);
+      // The challenge session has ended (it lasts 3 minutes): start again from the password.
+      if (failure instanceof AuthError && SESSION_ENDED_CODES.includes(failure.code)) setStage('credentials');
     }
   };
 

@@ -16,6 +16,7 @@ export function PortalShell() {
   const { session, signOut } = useAuth();
   const navigate = useNavigate();
   const loginId = session?.email ?? '';
+  const initials = avatarInitials(loginId);
 
   const logOut = async () => {
     await signOut();
@@ -31,12 +32,13 @@ export function PortalShell() {
         <div className="shell-header-inner">
           <img src="/logo.svg" alt={productName} width={200} height={56} className="shell-logo" />
           <Menu
-            label="Account menu"
+            // The name starts with the initials the button shows (WCAG 2.5.3, label in name).
+            label={`${initials} Account menu`.trim()}
             triggerClassName="avatar-button"
             trigger={
               <span className="avatar" aria-hidden="true">
                 <img src="/avatars/03.png" alt="" width={40} height={40} />
-                <span>{avatarInitials(loginId)}</span>
+                <span>{initials}</span>
               </span>
             }
             header={

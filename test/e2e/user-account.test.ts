@@ -1,0 +1,131 @@
+import type { Browser, Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { expectNoSeriousA11yViolations } from './support/a11y.ts';
+import { signInAsUser, type Credentials } from './support/auth.ts';
+import { launchBrowser } from './support/browser.ts';
+import { readMail } from './support/mail.ts';
+import { useStack } from './support/stack.ts';
+import { unusedTotpCode } from './support/totp.ts';
+
+const stack = useStack();
+const email = `journey.user.${Date.now()}@example.com`;
+const firstPassword = 'Journey#2026a';
+const resetPassword = 'Journey#2026b';
+
+/** Hosts the SPA may talk to: the local stack's own addresses. */
+const localHosts = new Set(
+  [stack.webUrl, stack.cognito.endpoint, stack.graphqlUrl, ...Object.values(stack.functions), stack.quicksight.endpoint].map(
+    (url) => new URL(url).host,
+  ),
+);
+
+/** Reads the key the wizard shows and answers with a code from it, as a person with an app would. */
+async function completeWizard(page: Page): Promise<string> {
+  const key = page.locator('code.secret-key');
+  await key.waitFor();
+  const secret = (await key.innerText()).replace(/\s+/g, '');
+  await page.getByLabel('Enter the 6-digit code from your app').fill(await unusedTotpCode(secret));
+  await page.getByRole('button', { name: 'Verify & Complete Setup', exact: true }).click();
+  return secret;
+}
+
+describe('a new user: sign-up, MFA, password reset', () => {
+  let browser: Browser;
+  let page: Page;
+  let account: Credentials;
+
+  beforeAll(async () => {
+    browser = await launchBrowser();
+    page = await browser.newPage({ viewport: { width: 390, height: 844 } });
+  });
+  afterAll(async () => {
+    await browser?.close();
+  });
+
+  it('signs up and is asked to check the inbox', async () => {
+    await page.goto(`${stack.webUrl}/login`);
+    await page.getByRole('link', { name: 'Create an account' }).click();
+    await page.waitForURL(/\/signup$/);
+    await expectNoSeriousA11yViolations(page);
+    await page.getByLabel('Email', { exact: true }).fill(email);
+    await page.getByLabel('Password', { exact: true }).fill(firstPassword);
+    await page.getByLabel('Confirm Password').fill(firstPassword);
+    await page.getByRole('button', { name: 'Create Account', exact: true }).click();
+    await page.getByRole('heading', { name: 'Check Your Email' }).waitFor();
+    await expectNoSeriousA11yViolations(page);
+  });
+
+  it('confirms the account with the link in the email', async () => {
+    const mail = await readMail(stack, { to: email });
+    const link = /https?:\/\/\S+confirmUser\S*/.exec(mail.text)?.[0];
+    expect(link).toBeDefined();
+    const response = await page.goto(link!.replace(/[).,]+$/, ''));
+    expect(response?.ok()).toBe(true);
+  });
+
+  it('sets up the authenticator at first sign-in without any request leaving the local stack', async () => {
+    const foreign: string[] = [];
+    const watch = (request: { url: () => string }) => {
+      const url = new URL(request.url());
+      if ((url.protocol === 'http:' || url.protocol === 'https:') && !localHosts.has(url.host)) foreign.push(url.href);
+    };
+    page.on('request', watch);
+    await page.goto(`${stack.webUrl}/login`);
+    await page.getByLabel('Username (email)', { exact: true }).fill(email);
+    await page.getByLabel('Password', { exact: true }).fill(firstPassword);
+    await page.getByRole('button', { name: 'Log In', exact: true }).click();
+    await page.getByRole('img', { name: /QR code to add/ }).waitFor();
+    await expectNoSeriousA11yViolations(page);
+    const secret = await completeWizard(page);
+    await page.waitForURL(/\/home$/);
+    page.off('request', watch);
+    expect(foreign).toEqual([]);
+    account = { email, password: firstPassword, totpSecret: secret };
+    await page.getByText(/An administrator assigns dashboards/).waitFor();
+    await expectNoSeriousA11yViolations(page);
+  });
+
+  it('disables MFA and enables it again with a new authenticator', async () => {
+    await page.goto(`${stack.webUrl}/mfa-settings`);
+    await page.getByText('Enabled', { exact: true }).waitFor();
+    await page.getByRole('button', { name: 'Disable MFA', exact: true }).click();
+    const dialog = page.getByRole('alertdialog', { name: 'Disable MFA' });
+    await dialog.getByText('Are you sure you want to disable MFA? This will make your account less secure.').waitFor();
+    await dialog.getByRole('button', { name: 'Disable MFA', exact: true }).click();
+    await page.getByText('MFA has been disabled successfully').waitFor();
+    await page.getByText('Disabled', { exact: true }).waitFor();
+
+    await page.getByRole('button', { name: 'Enable MFA', exact: true }).click();
+    const secret = await completeWizard(page);
+    await page.getByText('MFA Setup Complete!').waitFor();
+    await page.getByText('Enabled', { exact: true }).waitFor({ timeout: 10_000 });
+    expect(secret).not.toBe(account.totpSecret);
+    account = { ...account, totpSecret: secret };
+  });
+
+  it('resets a forgotten password with the emailed code and signs in with the new one', async () => {
+    await page.getByRole('button', { name: /Account menu/ }).click();
+    await page.getByRole('menuitem', { name: 'Log out' }).click();
+    await page.waitForURL(/\/login$/);
+
+    await page.getByRole('link', { name: 'Forgot password?' }).click();
+    await page.waitForURL(/\/change-password$/);
+    await expectNoSeriousA11yViolations(page);
+    const since = new Date();
+    await page.getByLabel('Email Address').fill(email);
+    await page.getByRole('button', { name: 'Send Verification Code', exact: true }).click();
+    await page.waitForURL(/\/verify-reset-code\?email=/);
+    await page.getByText(`An email with a verification code has been sent to ${email}. Enter the code below:`).waitFor();
+
+    const mail = await readMail(stack, { to: email, since });
+    const code = /\b(\d{6})\b/.exec(mail.text)?.[1];
+    expect(code).toBeDefined();
+    await page.getByLabel('Code', { exact: true }).fill(code!);
+    await page.getByLabel('Password', { exact: true }).fill(resetPassword);
+    await page.getByRole('button', { name: 'Submit', exact: true }).click();
+    await page.waitForURL(/\/login$/);
+
+    await signInAsUser(page, stack, { ...account, password: resetPassword });
+    expect(page.url()).toMatch(/\/home$/);
+  });
+});

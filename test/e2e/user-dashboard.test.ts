@@ -1,0 +1,147 @@
+import type { Browser, BrowserContext, Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { SUPPORT_TO_ADDRESS } from '../../local/environment.ts';
+import { expectNoSeriousA11yViolations } from './support/a11y.ts';
+import { signInAsUser } from './support/auth.ts';
+import { launchBrowser } from './support/browser.ts';
+import { readMail } from './support/mail.ts';
+import { useStack } from './support/stack.ts';
+import { totpCode } from './support/totp.ts';
+
+const stack = useStack();
+const demo = stack.demo.user;
+const FRAME = 'iframe[title="QuickSight Analytics Dashboard"]';
+
+/** The dashboard's name as the embedded page shows it. */
+async function frameShows(page: Page, name: string): Promise<void> {
+  await page.frameLocator(FRAME).getByText(name, { exact: false }).first().waitFor({ timeout: 30_000 });
+}
+
+async function selectedViewName(page: Page): Promise<string> {
+  return page.getByLabel('Select Dashboard').evaluate((select) => {
+    const element = select as unknown as { selectedOptions: { text: string }[] };
+    return element.selectedOptions[0]?.text ?? '';
+  });
+}
+
+async function fillCredentials(page: Page, password: string): Promise<void> {
+  await page.goto(`${stack.webUrl}/login`);
+  await page.getByLabel('Username (email)', { exact: true }).fill(demo.email);
+  await page.getByLabel('Password', { exact: true }).fill(password);
+  await page.getByRole('button', { name: 'Log In', exact: true }).click();
+}
+
+describe('the demo user on the user portal', () => {
+  let browser: Browser;
+  let context: BrowserContext;
+  let page: Page;
+
+  beforeAll(async () => {
+    browser = await launchBrowser();
+    context = await browser.newContext({ viewport: { width: 1280, height: 900 } });
+    page = await context.newPage();
+  });
+  afterAll(async () => {
+    await browser?.close();
+  });
+
+  it('shows an accessible sign-in page and refuses a wrong password', async () => {
+    await page.goto(`${stack.webUrl}/login`);
+    await expectNoSeriousA11yViolations(page);
+    await fillCredentials(page, 'Wrong#Password1');
+    await page.getByText('Incorrect username or password.').waitFor();
+    expect(page.url()).toMatch(/\/login$/);
+  });
+
+  it('refuses a wrong authenticator code with the spec message', async () => {
+    await fillCredentials(page, demo.password);
+    const code = page.getByLabel('Authentication Code', { exact: true });
+    await code.waitFor();
+    await expectNoSeriousA11yViolations(page);
+    const wrong = totpCode(demo.totpSecret) === '000000' ? '111111' : '000000';
+    await code.fill(wrong);
+    await page.getByRole('button', { name: 'Verify & Sign In', exact: true }).click();
+    await page.getByText('MFA verification failed. Please try again.').waitFor();
+    await page.getByRole('button', { name: 'Cancel', exact: true }).click();
+    await page.getByRole('button', { name: 'Log In', exact: true }).waitFor();
+  });
+
+  it('signs in with password and code and sees the default dashboard in the frame', async () => {
+    await signInAsUser(page, stack);
+    await page.getByLabel('Select Dashboard').waitFor();
+    await frameShows(page, await selectedViewName(page));
+    expect(await page.getByText('Powered by AWS QuickSight').isVisible()).toBe(true);
+    await expectNoSeriousA11yViolations(page);
+  });
+
+  it('keeps the chosen dashboard across a reload', async () => {
+    const select = page.getByLabel('Select Dashboard');
+    const options = await select.locator('option').allTextContents();
+    expect(options.length).toBeGreaterThanOrEqual(2);
+    const other = options.find((name) => name !== '') === (await selectedViewName(page)) ? options[1]! : options[0]!;
+    await select.selectOption({ label: other });
+    await frameShows(page, other);
+    await page.reload();
+    await page.getByLabel('Select Dashboard').waitFor();
+    expect(await selectedViewName(page)).toBe(other);
+    await frameShows(page, other);
+  });
+
+  it('Refresh loads the dashboard with a new embed URL', async () => {
+    const before = await page.locator(FRAME).getAttribute('src');
+    await page.getByRole('button', { name: 'Refresh', exact: true }).click();
+    await page.waitForFunction(
+      ([selector, previous]) => {
+        const frame = (globalThis as unknown as { document: { querySelector: (s: string) => { src: string } | null } })
+          .document.querySelector(selector);
+        return frame !== null && frame.src !== previous;
+      },
+      [FRAME, before] as const,
+    );
+    await frameShows(page, await selectedViewName(page));
+  });
+
+  it('sends a support message that reaches the support inbox with the user as reply-to', async () => {
+    await page.getByRole('link', { name: 'Support', exact: true }).click();
+    await page.waitForURL(/\/support$/);
+    expect(await page.getByLabel('Email Address').inputValue()).toBe(demo.email);
+    await expectNoSeriousA11yViolations(page);
+    const subject = `Scorecard access ${Date.now()}`;
+    const since = new Date();
+    await page.getByLabel('Subject').fill(subject);
+    await page.getByLabel('Priority').selectOption('high');
+    await page.getByLabel('Description').fill('Please add the distributor scorecard to my dashboards.');
+    await page.getByRole('button', { name: 'Submit', exact: true }).click();
+    await page.getByLabel('Subject').and(page.locator('[value=""]')).waitFor();
+    const mail = await readMail(stack, { to: SUPPORT_TO_ADDRESS, subject, since });
+    expect(mail.replyTo.join(' ')).toContain(demo.email);
+    expect(mail.text).toContain('Please add the distributor scorecard to my dashboards.');
+  });
+
+  it('has accessible settings and MFA pages', async () => {
+    await page.getByRole('button', { name: /Account menu/ }).click();
+    await page.getByRole('menuitem', { name: 'Change Password' }).click();
+    await page.waitForURL(/\/settings$/);
+    expect(await page.getByLabel('Email Address').inputValue()).toBe(demo.email);
+    await expectNoSeriousA11yViolations(page);
+    await page.getByRole('link', { name: 'Multi-Factor Authentication' }).click();
+    await page.getByText('Enabled', { exact: true }).waitFor();
+    await expectNoSeriousA11yViolations(page);
+  });
+
+  it('Log out signs out every tab, and /home then goes to /login', async () => {
+    const otherTab = await context.newPage();
+    await otherTab.goto(`${stack.webUrl}/home`);
+    await otherTab.getByLabel('Select Dashboard').waitFor();
+
+    await page.getByRole('button', { name: /Account menu/ }).click();
+    await page.getByRole('menuitem', { name: 'Log out' }).click();
+    await page.waitForURL(/\/login$/);
+    await otherTab.waitForURL(/\/login$/);
+
+    await page.goto(`${stack.webUrl}/home`);
+    await page.waitForURL(/\/login$/);
+    await page.getByRole('button', { name: 'Log In', exact: true }).waitFor();
+    await otherTab.close();
+  });
+});
