@@ -1,14 +1,17 @@
+import { AdminListGroupsForUserCommand, CognitoIdentityProviderClient, SignUpCommand } from '@aws-sdk/client-cognito-identity-provider';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { embedResponseSchema } from '../../contracts/embed.ts';
 import { listUsersWithQuicksightResponseSchema } from '../../contracts/quicksight-admin.ts';
+import { LOCAL_CREDENTIALS } from '../../local/environment.ts';
 import { findFreePortBase } from '../../local/ports.ts';
 import { SAMPLE_DASHBOARDS } from '../../local/quicksight/index.ts';
 import { spawnStack, type RunningStack } from '../../local/stack-process.ts';
 import type { StackInfo } from '../../local/stack-info.ts';
 import { signInWithSrp, type SessionTokens } from '../e2e/support/cognito-session.ts';
+import { readMail } from '../e2e/support/mail.ts';
 
 const LIST_VIEWS = /* GraphQL */ `
   query ListViews {
@@ -118,5 +121,25 @@ describe('npm start (local stack as a child process)', () => {
     expect(byEmail.get(stack.demo.user.email)).toMatchObject({ existsInQuickSight: true, cognito: { cognitoGroup: 'Users' } });
     expect(byEmail.get(stack.demo.user.email)?.quicksight?.role).toBe('READER');
     expect(byEmail.get(stack.demo.admin.email)).toMatchObject({ existsInQuickSight: false, cognito: { cognitoGroup: 'Admins' } });
+  });
+
+  it('confirms a self sign-up through the emailed link and puts the account in Users', async () => {
+    const email = 'new.person@example.com';
+    const since = new Date();
+    const cognito = new CognitoIdentityProviderClient({ endpoint: stack.cognito.endpoint, region: stack.region, credentials: LOCAL_CREDENTIALS });
+    try {
+      await cognito.send(
+        new SignUpCommand({ ClientId: stack.cognito.clientId, Username: email, Password: 'NewPerson#2026', UserAttributes: [{ Name: 'email', Value: email }] }),
+      );
+      const mail = await readMail(stack, { to: email, since });
+      const link = /http:\/\/\S+\/confirmUser\?\S+/.exec(mail.text)?.[0];
+      expect(link?.startsWith(stack.cognito.endpoint)).toBe(true);
+      expect((await fetch(link!)).status).toBe(200);
+      // The post-confirmation trigger (lambdas/post-confirmation) ran in the local stack.
+      const { Groups } = await cognito.send(new AdminListGroupsForUserCommand({ UserPoolId: stack.cognito.userPoolId, Username: email }));
+      expect(Groups?.map((g) => g.GroupName)).toEqual(['Users']);
+    } finally {
+      cognito.destroy();
+    }
   });
 });
