@@ -125,7 +125,7 @@ describe('Cognito users table', () => {
     expect(hire).not.toHaveClass('is-admin');
     expect(within(hire).getByText('Not Registered')).toBeInTheDocument();
     expect(within(hire).getByText('N/A')).toBeInTheDocument();
-    expect(within(hire).getAllByRole('button').map((b) => b.textContent)).toEqual(['Register User']);
+    expect(within(hire).getAllByRole('button').map((b) => b.textContent)).toEqual(['Register User for new.hire@example.com']);
     const jane = await rowOf('jane.doe@example.com');
     expect(within(jane).getByText('Registered')).toBeInTheDocument();
     expect(within(jane).getAllByRole('button').map((b) => b.textContent)).toEqual(['Dashboards', 'Invite', 'Delete']);
@@ -161,7 +161,7 @@ describe('Cognito users table', () => {
     }));
     const { user } = renderScreen({ registerUser });
     await rowOf('new.hire@example.com');
-    await user.click(screen.getByRole('button', { name: 'Register new.hire@example.com' }));
+    await user.click(screen.getByRole('button', { name: 'Register User for new.hire@example.com' }));
     await waitFor(() => expect(within(screen.getByText('new.hire@example.com').closest('tr')!).getByText('Registered')).toBeInTheDocument());
     expect(registerUser).toHaveBeenCalledWith('new.hire@example.com');
   });
@@ -179,7 +179,7 @@ describe('Cognito users table', () => {
     );
     const { user } = renderScreen({ registerUser });
     await rowOf('new.hire@example.com');
-    await user.click(screen.getByRole('button', { name: 'Register new.hire@example.com' }));
+    await user.click(screen.getByRole('button', { name: 'Register User for new.hire@example.com' }));
     const alert = await screen.findByRole('alert');
     expect(alert).toHaveTextContent('Failed to register user');
     expect(within(alert).getByText('Reason: Missing environment variables: QUICKSIGHT_ACCOUNT_ID')).toBeInTheDocument();
@@ -210,8 +210,8 @@ describe("a user's Dashboards panel", () => {
     const items = await within(panel).findAllByRole('listitem');
     expect(items[0]).toHaveTextContent('Default');
     expect(items[0]).toHaveTextContent('Company: Acme');
-    expect(within(items[0]!).queryByRole('button', { name: /Set .* as default/ })).not.toBeInTheDocument();
-    expect(within(items[1]!).getByRole('button', { name: 'Set Distributor Scorecard as default' })).toBeInTheDocument();
+    expect(within(items[0]!).queryByRole('button', { name: /Set Default/ })).not.toBeInTheDocument();
+    expect(within(items[1]!).getByRole('button', { name: 'Set Default (Distributor Scorecard)' })).toBeInTheDocument();
     const view = within(items[1]!).getByRole('link', { name: /View Distributor Scorecard/ });
     expect(view).toHaveAttribute('href', 'https://dashboards.example.com/score');
     expect(view).toHaveAttribute('target', '_blank');
@@ -225,7 +225,7 @@ describe("a user's Dashboards panel", () => {
     const { user } = renderScreen({ userDashboards, setDefaultDashboard });
     await rowOf('jane.doe@example.com');
     await user.click(screen.getByRole('button', { name: 'Dashboards of jane.doe@example.com' }));
-    await user.click(await screen.findByRole('button', { name: 'Set Distributor Scorecard as default' }));
+    await user.click(await screen.findByRole('button', { name: 'Set Default (Distributor Scorecard)' }));
     const confirm = screen.getByRole('alertdialog', { name: 'Set Default Dashboard' });
     await user.click(within(confirm).getByRole('button', { name: 'Set Default' }));
     await waitFor(() => expect(setDefaultDashboard).toHaveBeenCalledWith('jane.doe@example.com', 'distributor-scorecard', 'view-2'));

@@ -70,8 +70,8 @@ const CognitoUserRow = memo(function CognitoUserRow({ user, ariaRowIndex, busy, 
               </GuardedButton>
             </>
           ) : (
-            <Button size="sm" disabled={busy} onClick={() => onAction('register', user)} aria-label={`Register ${user.email}`}>
-              {busy ? 'Registering...' : 'Register User'}
+            <Button size="sm" disabled={busy} onClick={() => onAction('register', user)}>
+              {busy ? 'Registering...' : 'Register User'} <span className="visually-hidden">for {user.email}</span>
             </Button>
           )}
         </div>

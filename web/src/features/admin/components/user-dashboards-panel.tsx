@@ -87,9 +87,8 @@ function DashboardsPanel({ email, onClose }: { readonly email: string; readonly 
                       variant="secondary"
                       disabled={busy}
                       onClick={() => setPending({ kind: 'setDefault', dashboard })}
-                      aria-label={`Set ${dashboard.name} as default`}
                     >
-                      Set Default
+                      Set Default <span className="visually-hidden">({dashboard.name})</span>
                     </Button>
                   )}
                   <Button

@@ -1,0 +1,142 @@
+import {
+  AdminAddUserToGroupCommand,
+  AdminCreateUserCommand,
+  AdminDeleteUserCommand,
+  CognitoIdentityProviderClient,
+} from '@aws-sdk/client-cognito-identity-provider';
+import type { Browser, Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { signInAsAdmin } from './support/auth.ts';
+import { launchBrowser } from './support/browser.ts';
+import { useStack } from './support/stack.ts';
+import { nextTotpStep, unusedTotpCode } from './support/totp.ts';
+
+const stack = useStack();
+const ACCESS_DENIED = "Access denied. You don't have admin privileges.";
+const CODE_REFUSED = 'MFA verification failed. Please try again.';
+const otherAdmin = `second-admin-${Date.now()}@example.com`;
+
+/** Admin calls to the local identity provider need SigV4 with any credentials, as the seed makes them. */
+const cognito = new CognitoIdentityProviderClient({
+  endpoint: stack.cognito.endpoint,
+  region: stack.region,
+  credentials: { accessKeyId: 'local', secretAccessKey: 'local' },
+});
+
+function accessTokenOf(page: Page): Promise<string> {
+  return page.evaluate((clientId) => {
+    const storage = (globalThis as unknown as { localStorage: { getItem(key: string): string | null } }).localStorage;
+    const prefix = `CognitoIdentityServiceProvider.${clientId}`;
+    const user = storage.getItem(`${prefix}.LastAuthUser`);
+    return (user && storage.getItem(`${prefix}.${user}.accessToken`)) ?? '';
+  }, stack.cognito.clientId);
+}
+
+/** A management call made directly, without the portal's checks. */
+async function callDirectly(url: string, token: string, body: object): Promise<{ status: number; error: string }> {
+  const response = await fetch(url, {
+    method: 'POST',
+    headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
+    body: JSON.stringify(body),
+  });
+  const answer = (await response.json()) as { error?: string };
+  return { status: response.status, error: answer.error ?? '' };
+}
+
+describe('who may use the admin portal, and on whom', () => {
+  let browser: Browser;
+
+  beforeAll(async () => {
+    browser = await launchBrowser();
+    await cognito.send(
+      new AdminCreateUserCommand({
+        UserPoolId: stack.cognito.userPoolId,
+        Username: otherAdmin,
+        TemporaryPassword: 'SecondAdmin#2026',
+        MessageAction: 'SUPPRESS',
+        UserAttributes: [
+          { Name: 'email', Value: otherAdmin },
+          { Name: 'email_verified', Value: 'true' },
+        ],
+      }),
+    );
+    await cognito.send(new AdminAddUserToGroupCommand({ UserPoolId: stack.cognito.userPoolId, Username: otherAdmin, GroupName: 'Admins' }));
+  });
+
+  afterAll(async () => {
+    await cognito.send(new AdminDeleteUserCommand({ UserPoolId: stack.cognito.userPoolId, Username: otherAdmin })).catch(() => undefined);
+    cognito.destroy();
+    await browser?.close();
+  });
+
+  it('a member of Users who goes to /admin gets the access-denied message and is signed out', async () => {
+    const page = await browser.newPage();
+    await page.goto(`${stack.webUrl}/admin`);
+    await page.waitForURL(/\/admin\/login$/);
+    await page.getByLabel('Email', { exact: true }).fill(stack.demo.user.email);
+    await page.getByLabel('Password', { exact: true }).fill(stack.demo.user.password);
+    await page.getByRole('button', { name: 'Admin Login' }).click();
+    const code = page.getByLabel('Authentication Code', { exact: true });
+    for (let attempt = 1; ; attempt += 1) {
+      await code.fill(await unusedTotpCode(stack.demo.user.totpSecret));
+      await page.getByRole('button', { name: 'Verify & Sign In' }).click();
+      const outcome = await Promise.race([
+        page.getByText(ACCESS_DENIED).waitFor().then(() => 'denied' as const),
+        page.getByText(CODE_REFUSED).waitFor().then(() => 'refused' as const),
+      ]);
+      if (outcome === 'denied') break;
+      // This code's step was used by another sign-in of the demo user.
+      expect(attempt).toBeLessThan(3);
+      await nextTotpStep();
+    }
+    expect(await accessTokenOf(page)).toBe('');
+    await page.goto(`${stack.webUrl}/home`);
+    await page.waitForURL(/\/login$/);
+    await page.close();
+  });
+
+  it('the protections on self and other admins are disabled in the portal and refused by the server', async () => {
+    const page = await browser.newPage({ viewport: { width: 1440, height: 900 } });
+    await signInAsAdmin(page, stack);
+    await page.waitForURL(/\/admin\/users$/);
+    const self = stack.demo.admin.email;
+
+    for (const [email, who] of [
+      [self, 'your own account'],
+      [otherAdmin, 'other admin accounts'],
+    ] as const) {
+      await page.getByPlaceholder('Search users...').fill(email);
+      const row = page.locator('tbody tr', { hasText: email });
+      await row.waitFor();
+      for (const [button, verb] of [
+        [`Disable ${email}`, 'disable'],
+        [`Delete ${email}`, 'delete'],
+        [`Reset MFA for ${email}`, 'reset MFA for'],
+      ] as const) {
+        const control = row.getByRole('button', { name: button });
+        expect(await control.getAttribute('aria-disabled')).toBe('true');
+        await control.hover();
+        await page.getByRole('tooltip', { name: `Cannot ${verb} ${who}` }).waitFor();
+        await control.click();
+        expect(await page.getByRole('alertdialog').count()).toBe(0);
+      }
+    }
+
+    const token = await accessTokenOf(page);
+    const refusals = [
+      [stack.functions.userAdmin, { action: 'DISABLE_USER', userEmail: self }, 'Cannot disable your own account'],
+      [stack.functions.userAdmin, { action: 'DELETE_USER', userEmail: self }, 'Cannot delete your own account'],
+      [stack.functions.userAdmin, { action: 'RESET_USER_MFA', userEmail: self }, 'Cannot reset MFA for your own account'],
+      [stack.functions.userAdmin, { action: 'DISABLE_USER', userEmail: otherAdmin }, 'Cannot disable other admin accounts'],
+      [stack.functions.userAdmin, { action: 'DELETE_USER', userEmail: otherAdmin }, 'Cannot delete other admin accounts'],
+      [stack.functions.userAdmin, { action: 'RESET_USER_MFA', userEmail: otherAdmin }, 'Cannot reset MFA for other admin accounts'],
+      [stack.functions.quicksightAdmin, { action: 'DELETE_USER', userEmail: otherAdmin }, 'Cannot delete other admin accounts'],
+    ] as const;
+    for (const [url, body, error] of refusals) {
+      expect(await callDirectly(url, token, body)).toEqual({ status: 403, error });
+    }
+    await page.getByPlaceholder('Search users...').fill(otherAdmin);
+    expect(await page.locator('tbody tr', { hasText: otherAdmin }).textContent()).toContain('Enabled');
+    await page.close();
+  });
+});
