@@ -1,5 +1,8 @@
+import type { Closers } from './closers.ts';
 import type { FunctionUrlCors } from './function-url/cors.ts';
-import type { PortName } from './ports.ts';
+import { startFunctionUrl } from './function-url/server.ts';
+import { loadHandler } from './handlers.ts';
+import type { PortLayout, PortName } from './ports.ts';
 
 export type FunctionKey = 'embed' | 'quicksightAdmin' | 'userAdmin' | 'mfa' | 'contact';
 
@@ -31,4 +34,33 @@ export function functionCors(definition: FunctionDefinition, allowedOrigins: rea
     allowHeaders: definition.allowHeaders,
     maxAge: PREFLIGHT_MAX_AGE_SECONDS,
   };
+}
+
+/**
+ * One function URL per function, each on its own port, calling `lambdas/<name>/handler.ts`
+ * (imported now: the handlers' environment must already be set). Resolves with their URLs,
+ * which end in '/' as a function URL's do.
+ */
+export async function startFunctionUrls(options: {
+  readonly host: string;
+  readonly ports: PortLayout;
+  readonly region: string;
+  readonly allowedOrigins: readonly string[];
+  readonly closers: Closers;
+}): Promise<Record<FunctionKey, string>> {
+  const urls = {} as Record<FunctionKey, string>;
+  for (const definition of FUNCTIONS) {
+    const fn = await startFunctionUrl({
+      functionName: definition.name,
+      handler: await loadHandler(definition.name),
+      cors: functionCors(definition, options.allowedOrigins),
+      host: options.host,
+      port: options.ports[definition.key],
+      region: options.region,
+      timeoutMs: definition.timeoutMs,
+    });
+    options.closers.add(() => fn.close());
+    urls[definition.key] = `${fn.url}/`;
+  }
+  return urls;
 }

@@ -55,3 +55,16 @@ export async function findFreePortBase(host = '127.0.0.1', attempts = 50): Promi
   }
   throw new Error(`No block of ${PORT_COUNT} free ports found on ${host}`);
 }
+
+/** Fails with the services whose ports are taken, before anything starts. */
+export async function assertPortsFree(ports: PortLayout, host: string): Promise<void> {
+  const entries = Object.entries(ports) as [PortName, number][];
+  const free = await Promise.all(entries.map(([, port]) => isPortFree(port, host)));
+  const busy = entries.filter((_, i) => !free[i]).map(([name, port]) => `${port} (${name})`);
+  if (busy.length > 0) {
+    throw new Error(
+      `Port${busy.length > 1 ? 's' : ''} ${busy.join(', ')} on ${host} ${busy.length > 1 ? 'are' : 'is'} in use. ` +
+        'Is another local stack running? Stop it, or choose other ports with --port-base.',
+    );
+  }
+}

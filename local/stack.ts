@@ -6,15 +6,15 @@ import type { RuntimeConfig } from '../contracts/config.ts';
 import { readTotpSecret, startCognitoEmulator } from './cognito/index.ts';
 import { cognitoDataDir, DEFAULT_DATA_DIR, quicksightDataDir } from './data-dir.ts';
 import { startDynamoDb } from './dynamodb.ts';
+import { Closers } from './closers.ts';
 import { handlerEnvironment, LOCAL_ACCOUNT_ID, LOCAL_CREDENTIALS, LOCAL_PRODUCT_NAME, QUICKSIGHT_NAMESPACE } from './environment.ts';
-import { startFunctionUrl } from './function-url/server.ts';
-import { FUNCTIONS, functionCors, GRAPHQL_RESOLVER_TIMEOUT_MS, type FunctionKey } from './functions.ts';
+import { GRAPHQL_RESOLVER_TIMEOUT_MS, startFunctionUrls } from './functions.ts';
 import { loadProductSchema } from './graphql/schema.ts';
 import { startGraphqlServer } from './graphql/server.ts';
 import { invokeTrigger, loadHandler } from './handlers.ts';
 import { startMailCapture } from './mail/capture.ts';
 import { mailSender } from './mail/send.ts';
-import { DEFAULT_PORT_BASE, portLayout } from './ports.ts';
+import { assertPortsFree, DEFAULT_PORT_BASE, portLayout } from './ports.ts';
 import { dashboardLink, SAMPLE_DASHBOARDS, startQuickSightEmulator } from './quicksight/index.ts';
 import { DEMO_ACCOUNTS } from './seed/demo-accounts.ts';
 import { seedIfNeeded } from './seed/seed.ts';
@@ -47,21 +47,6 @@ export interface RunningLocalStack {
   close(): Promise<void>;
 }
 
-/** Everything started so far, closed in reverse order (also when start-up fails half-way). */
-class Closers {
-  private readonly closers: (() => Promise<void>)[] = [];
-  add(close: () => Promise<void>): void {
-    this.closers.push(close);
-  }
-  async closeAll(): Promise<void> {
-    const errors: unknown[] = [];
-    for (const close of this.closers.splice(0).reverse()) {
-      await close().catch((error: unknown) => errors.push(error));
-    }
-    if (errors.length > 0) throw new AggregateError(errors, 'Some local services did not stop cleanly');
-  }
-}
-
 async function writeAtomically(path: string, content: string): Promise<void> {
   const partial = `${path}.partial`;
   await writeFile(partial, content, { mode: 0o600 });
@@ -82,6 +67,7 @@ export async function startStack(options: StackOptions = {}): Promise<RunningLoc
   const url = (port: number) => httpUrl(host, port);
   const webUrl = url(ports.web);
 
+  await assertPortsFree(ports, host);
   if (options.reset) await rm(dataDir, { recursive: true, force: true });
   await mkdir(dataDir, { recursive: true });
   await rm(stackFilePath(dataDir), { force: true });
@@ -133,22 +119,8 @@ export async function startStack(options: StackOptions = {}): Promise<RunningLoc
     });
     Object.assign(process.env, environment, { [ENV.logLevel]: process.env[ENV.logLevel] ?? environment[ENV.logLevel] });
 
-    const functionUrls = {} as Record<FunctionKey, string>;
-    for (const definition of FUNCTIONS) {
-      const handler = await loadHandler(definition.name);
-      const fn = await startFunctionUrl({
-        functionName: definition.name,
-        handler,
-        cors: functionCors(definition, [webUrl]),
-        host,
-        port: ports[definition.key],
-        region,
-        timeoutMs: definition.timeoutMs,
-      });
-      closers.add(() => fn.close());
-      aborted();
-      functionUrls[definition.key] = `${fn.url}/`;
-    }
+    const functionUrls = await startFunctionUrls({ host, ports, region, allowedOrigins: [webUrl], closers });
+    aborted();
 
     const graphql = await startGraphqlServer({
       schema: await loadProductSchema(),

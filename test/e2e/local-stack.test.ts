@@ -48,8 +48,9 @@ describe('the local stack in a browser', () => {
     expect(csp).toContain(new URL(stack.graphqlUrl).origin);
     expect(csp).toContain(`frame-src ${new URL(stack.quicksight.endpoint).origin}`);
 
-    await expect(page.getByLabel('Username (email)', { exact: true }).isVisible()).resolves.toBe(true);
-    await expect(page.getByRole('button', { name: 'Log In', exact: true }).isVisible()).resolves.toBe(true);
+    // The sign-in route renders once the app has loaded its configuration.
+    await page.getByLabel('Username (email)', { exact: true }).waitFor({ state: 'visible' });
+    await page.getByRole('button', { name: 'Log In', exact: true }).waitFor({ state: 'visible' });
     expect(await violations()).toEqual([]);
     await page.close();
   });

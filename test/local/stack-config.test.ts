@@ -3,7 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { ENV } from '../../contracts/env.ts';
 import { tables } from '../../contracts/tables.ts';
 import { handlerEnvironment } from '../../local/environment.ts';
-import { findFreePortBase, PORT_COUNT, portLayout } from '../../local/ports.ts';
+import { assertPortsFree, findFreePortBase, PORT_COUNT, portLayout } from '../../local/ports.ts';
 import { currentTotpCode, msUntilNextTotpStep } from '../../local/totp-code.ts';
 
 describe('port layout', () => {
@@ -29,6 +29,18 @@ describe('port layout', () => {
     );
     expect(servers).toHaveLength(PORT_COUNT);
     await Promise.all(servers.map((s) => new Promise((resolve) => s.close(resolve))));
+  });
+
+  it('names the services whose ports are taken before anything starts', async () => {
+    const base = await findFreePortBase();
+    await expect(assertPortsFree(portLayout(base), '127.0.0.1')).resolves.toBeUndefined();
+    const squatter = createServer();
+    await new Promise<void>((resolve) => squatter.listen(base + 1, '127.0.0.1', resolve));
+    try {
+      await expect(assertPortsFree(portLayout(base), '127.0.0.1')).rejects.toThrow(`Port ${base + 1} (cognito) on 127.0.0.1 is in use`);
+    } finally {
+      await new Promise((resolve) => squatter.close(resolve));
+    }
   });
 });
 

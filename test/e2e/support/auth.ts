@@ -19,26 +19,44 @@ const ADMIN_PORTAL: PortalLogin = { path: '/admin/login', emailLabel: 'Email', s
 const CODE_REFUSED = 'MFA verification failed. Please try again.';
 const ATTEMPTS = 3;
 
-async function signIn(page: Page, stack: StackInfo, credentials: Credentials, portal: PortalLogin): Promise<void> {
+const STEP_TIMEOUT_MS = 30_000;
+
+/** One pass through the sign-in page; 'refused' when the code was already used elsewhere. */
+async function attemptSignIn(page: Page, stack: StackInfo, credentials: Credentials, portal: PortalLogin): Promise<'signed-in' | 'refused'> {
   await page.goto(`${stack.webUrl}${portal.path}`);
   await page.getByLabel(portal.emailLabel, { exact: true }).fill(credentials.email);
   await page.getByLabel('Password', { exact: true }).fill(credentials.password);
   await page.getByRole('button', { name: portal.submit, exact: true }).click();
 
   const codeField = page.getByLabel('Authentication Code', { exact: true });
-  await codeField.waitFor();
-  for (let attempt = 1; ; attempt += 1) {
-    await codeField.fill(await unusedTotpCode(credentials.totpSecret));
-    await page.getByRole('button', { name: 'Verify & Sign In', exact: true }).click();
-    const outcome = await Promise.race([
-      page.waitForURL(portal.landing).then(() => 'signed-in' as const),
-      page.getByText(CODE_REFUSED).waitFor().then(() => 'refused' as const),
-    ]);
-    if (outcome === 'signed-in') return;
-    // The code's step was already used by another process (the seed, another worker).
-    if (attempt === ATTEMPTS) throw new Error(`${credentials.email}: the authenticator code was refused ${ATTEMPTS} times`);
+  await codeField.waitFor({ timeout: STEP_TIMEOUT_MS });
+  await codeField.fill(await unusedTotpCode(credentials.totpSecret));
+  await page.getByRole('button', { name: 'Verify & Sign In', exact: true }).click();
+  // Neither wait may reject once the other has won: each settles to an outcome.
+  const landed = page.waitForURL(portal.landing, { timeout: STEP_TIMEOUT_MS }).then(
+    () => 'signed-in' as const,
+    () => 'timeout' as const,
+  );
+  const refused = page.getByText(CODE_REFUSED).waitFor({ timeout: STEP_TIMEOUT_MS }).then(
+    () => 'refused' as const,
+    () => 'timeout' as const,
+  );
+  const outcome = await Promise.race([landed, refused]);
+  if (outcome === 'timeout') throw new Error(`${credentials.email}: no page after the authenticator code within ${STEP_TIMEOUT_MS / 1000} s (at ${page.url()})`);
+  return outcome;
+}
+
+/**
+ * The whole sign-in of a page that is not signed in. A code refused because its 30-second
+ * step was already used (by the seed or another process) is retried from the start with
+ * the next step's code.
+ */
+async function signIn(page: Page, stack: StackInfo, credentials: Credentials, portal: PortalLogin): Promise<void> {
+  for (let attempt = 1; attempt <= ATTEMPTS; attempt += 1) {
+    if ((await attemptSignIn(page, stack, credentials, portal)) === 'signed-in') return;
     await nextTotpStep();
   }
+  throw new Error(`${credentials.email}: the authenticator code was refused ${ATTEMPTS} times`);
 }
 
 /** Signs in on the user portal's /login with password and authenticator code; resolves on /home. */
