@@ -8,6 +8,8 @@ export const LOCAL_CREDENTIALS = { accessKeyId: 'local', secretAccessKey: 'local
 export type LocalCredentials = typeof LOCAL_CREDENTIALS;
 
 export const LOCAL_PRODUCT_NAME = 'TVIQ';
+/** The sign-in page's 'Back to the marketing site' link; a reserved documentation domain locally. */
+export const LOCAL_MARKETING_SITE_URL = 'https://example.com/';
 export const QUICKSIGHT_NAMESPACE = 'default';
 export const EMBED_SESSION_MINUTES = 600;
 export const SUPPORT_FROM_ADDRESS = 'no-reply@tviq.local';

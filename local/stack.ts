@@ -7,7 +7,7 @@ import { readTotpSecret, startCognitoEmulator } from './cognito/index.ts';
 import { cognitoDataDir, DEFAULT_DATA_DIR, quicksightDataDir } from './data-dir.ts';
 import { startDynamoDb } from './dynamodb.ts';
 import { Closers } from './closers.ts';
-import { handlerEnvironment, LOCAL_ACCOUNT_ID, LOCAL_CREDENTIALS, LOCAL_PRODUCT_NAME, QUICKSIGHT_NAMESPACE } from './environment.ts';
+import { handlerEnvironment, LOCAL_ACCOUNT_ID, LOCAL_CREDENTIALS, LOCAL_MARKETING_SITE_URL, LOCAL_PRODUCT_NAME, QUICKSIGHT_NAMESPACE } from './environment.ts';
 import { GRAPHQL_RESOLVER_TIMEOUT_MS, startFunctionUrls } from './functions.ts';
 import { loadProductSchema } from './graphql/schema.ts';
 import { startGraphqlServer } from './graphql/server.ts';
@@ -158,6 +158,7 @@ export async function startStack(options: StackOptions = {}): Promise<RunningLoc
       cognitoEndpoint: cognito.url,
       graphqlUrl: graphql.url,
       functions: functionUrls,
+      marketingSiteUrl: LOCAL_MARKETING_SITE_URL,
     };
     const originOf = (address: string) => new URL(address).origin;
     const web = await startWebServer({
