@@ -9,6 +9,9 @@ import { READY_LINE_PREFIX, type StackInfo } from './stack-info.ts';
 import { DEFAULT_DATA_DIR } from './data-dir.ts';
 import { startStack, type RunningLocalStack } from './stack.ts';
 
+// Local mode supports Node 20; the SDK's notice about its future Node 22 floor is noise here.
+process.env.AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED ??= 'true';
+
 const USAGE = `Usage: npm start -- [--reset] [--data-dir DIR] [--port-base N] [--host ADDRESS]
   --reset          start from an empty data directory
   --data-dir DIR   where local state is kept (default ${DEFAULT_DATA_DIR})
