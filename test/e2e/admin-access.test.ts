@@ -117,7 +117,7 @@ describe('who may use the admin portal, and on whom', () => {
         expect(await control.getAttribute('aria-disabled')).toBe('true');
         await control.hover();
         await page.getByRole('tooltip', { name: `Cannot ${verb} ${who}` }).waitFor();
-        await control.click();
+        await control.click({ force: true });
         expect(await page.getByRole('alertdialog').count()).toBe(0);
       }
     }

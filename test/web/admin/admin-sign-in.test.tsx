@@ -215,7 +215,7 @@ describe('admin routes and shell', () => {
   it('shows the title, the admin email, Change Password, Logout and the tabs', async () => {
     const { auth } = renderApp('/admin/quicksight');
     expect(await screen.findByText('TVIQ Admin Portal')).toBeInTheDocument();
-    expect(screen.getByText('demo.admin@example.com')).toBeInTheDocument();
+    expect(screen.getByRole('banner')).toHaveTextContent('Signed in as demo.admin@example.com');
     expect(screen.getByRole('link', { name: 'Change Password' })).toHaveAttribute('href', '/admin/change-password');
     const nav = screen.getByRole('navigation', { name: 'Admin sections' });
     expect(nav).toHaveTextContent('Manage Users');

@@ -38,7 +38,8 @@ export function AdminShell() {
             <p className="admin-title">{productName} Admin Portal</p>
           </div>
           <div className="admin-account">
-            <span className="admin-email" title="Signed in as">
+            <span className="admin-email">
+              <span className="visually-hidden">Signed in as </span>
               {session?.email}
             </span>
             <Link className="admin-header-link" to={paths.admin.changePassword}>
