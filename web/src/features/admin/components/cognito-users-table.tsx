@@ -4,6 +4,7 @@ import { Badge } from '../../../components/badge.tsx';
 import { Button } from '../../../components/button.tsx';
 import { ADMINS_GROUP, blockedReason } from '../protection.ts';
 import { GuardedButton } from './guarded-button.tsx';
+import { noUsersText, UserCell } from './user-list-card.tsx';
 import { VirtualTable } from './virtual-table.tsx';
 
 export type CognitoUserAction = 'dashboards' | 'invite' | 'delete' | 'register';
@@ -34,10 +35,7 @@ const CognitoUserRow = memo(function CognitoUserRow({ user, ariaRowIndex, busy, 
   return (
     <tr aria-rowindex={ariaRowIndex} className={isAdmin ? 'vtable-row is-admin' : 'vtable-row'}>
       <td>
-        <div className="user-cell">
-          <span className="user-email">{user.email}</span>
-          <span className="user-name text-muted">{user.username}</span>
-        </div>
+        <UserCell email={user.email} username={user.username} />
       </td>
       <td>
         <Badge tone={isAdmin ? 'warning' : 'neutral'}>{user.cognito.cognitoGroup ?? 'Unknown'}</Badge>
@@ -84,8 +82,8 @@ export interface CognitoUsersTableProps {
   readonly users: readonly CognitoUserWithQuicksight[];
   readonly signedInEmail: string;
   readonly busyEmail: string | null;
-  readonly searching: boolean;
-  readonly resetScrollKey: string;
+  /** The search the rows were filtered with. */
+  readonly query: string;
   readonly onAction: (action: CognitoUserAction, user: CognitoUserWithQuicksight) => void;
 }
 
@@ -96,8 +94,7 @@ export const CognitoUsersTable = memo(function CognitoUsersTable({
   users,
   signedInEmail,
   busyEmail,
-  searching,
-  resetScrollKey,
+  query,
   onAction,
 }: CognitoUsersTableProps) {
   const renderRow = useCallback(
@@ -130,8 +127,8 @@ export const CognitoUsersTable = memo(function CognitoUsersTable({
       rowKey={userKey}
       renderRow={renderRow}
       rowHeight={COGNITO_ROW_HEIGHT}
-      resetScrollKey={resetScrollKey}
-      empty={<p className="text-muted">{searching ? 'No users found matching your search' : 'No users found'}</p>}
+      resetScrollKey={query}
+      empty={<p className="text-muted">{noUsersText(query)}</p>}
     />
   );
 });

@@ -4,11 +4,10 @@ import { useForm, useWatch } from 'react-hook-form';
 import { z } from 'zod';
 import { adminEmail, strongPassword } from '../../../../../contracts/fields.ts';
 import { Alert } from '../../../components/alert.tsx';
-import { Button } from '../../../components/button.tsx';
 import { cx } from '../../../components/class-names.ts';
-import { Modal } from '../../../components/modal.tsx';
 import { TextField } from '../../../components/text-field.tsx';
 import { ADMIN_FAILURES, userManagementErrorText } from '../errors.ts';
+import { FormDialog } from './form-dialog.tsx';
 import { PasswordChecklist } from './password-checklist.tsx';
 
 export const createUserFormSchema = z.object({ email: adminEmail, password: strongPassword });
@@ -22,7 +21,6 @@ export interface CreateUserModalProps {
 }
 
 function CreateUserDialog({ onClose, onCreate }: Omit<CreateUserModalProps, 'open'>) {
-  const formId = useId();
   const passwordId = useId();
   const checklistId = useId();
   const [failure, setFailure] = useState<string | null>(null);
@@ -44,41 +42,31 @@ function CreateUserDialog({ onClose, onCreate }: Omit<CreateUserModalProps, 'ope
   };
 
   return (
-    <Modal
-      open
+    <FormDialog
       title="Create New User"
       onClose={onClose}
+      onSubmit={handleSubmit(submit)}
       busy={isSubmitting}
-      footer={
-        <>
-          <Button variant="secondary" onClick={onClose} disabled={isSubmitting}>
-            Cancel
-          </Button>
-          <Button type="submit" form={formId} disabled={isSubmitting}>
-            {isSubmitting ? 'Creating...' : 'Create User'}
-          </Button>
-        </>
-      }
+      submitLabel="Create User"
+      busyLabel="Creating..."
     >
-      <form id={formId} className="stack" noValidate onSubmit={handleSubmit(submit)}>
-        {failure && (
-          <Alert tone="error" title={ADMIN_FAILURES.createUser}>
-            <p>{failure}</p>
-          </Alert>
-        )}
-        <TextField label="Email" type="email" autoComplete="off" error={errors.email?.message} {...register('email')} />
-        <TextField
-          id={passwordId}
-          label="Password"
-          type="password"
-          autoComplete="new-password"
-          error={errors.password?.message}
-          aria-describedby={cx(checklistId, errors.password && `${passwordId}-error`)}
-          {...register('password')}
-        />
-        <PasswordChecklist id={checklistId} password={password} />
-      </form>
-    </Modal>
+      {failure && (
+        <Alert tone="error" title={ADMIN_FAILURES.createUser}>
+          <p>{failure}</p>
+        </Alert>
+      )}
+      <TextField label="Email" type="email" autoComplete="off" error={errors.email?.message} {...register('email')} />
+      <TextField
+        id={passwordId}
+        label="Password"
+        type="password"
+        autoComplete="new-password"
+        error={errors.password?.message}
+        aria-describedby={cx(checklistId, errors.password && `${passwordId}-error`)}
+        {...register('password')}
+      />
+      <PasswordChecklist id={checklistId} password={password} />
+    </FormDialog>
   );
 }
 

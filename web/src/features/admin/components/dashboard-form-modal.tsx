@@ -1,16 +1,15 @@
 import { zodResolver } from '@hookform/resolvers/zod';
-import { useId, useState } from 'react';
+import { useState } from 'react';
 import { useForm, useWatch } from 'react-hook-form';
 import { z } from 'zod';
 import { dashboardId, dashboardIdExistsMessage, dashboardLink, dashboardName, MESSAGES } from '../../../../../contracts/fields.ts';
 import type { DashboardMetadata } from '../../../../../contracts/quicksight-admin.ts';
-import { Button } from '../../../components/button.tsx';
-import { Modal } from '../../../components/modal.tsx';
 import { TextField } from '../../../components/text-field.tsx';
 import { Textarea } from '../../../components/textarea.tsx';
 import type { DashboardFields } from '../api/admin-api.ts';
 import { saveDashboardFailure, type Failure } from '../errors.ts';
 import { FailureAlert } from './failure-alert.tsx';
+import { FormDialog } from './form-dialog.tsx';
 
 export const dashboardFormSchema = z.object({
   dashboardId,
@@ -46,7 +45,6 @@ function DashboardDialog({
   onClose,
   onSave,
 }: { readonly existing: DashboardMetadata | null } & Omit<DashboardFormModalProps, 'target'>) {
-  const formId = useId();
   const [failure, setFailure] = useState<Failure | null>(null);
   const {
     register,
@@ -80,44 +78,35 @@ function DashboardDialog({
   };
 
   return (
-    <Modal
-      open
+    <FormDialog
       title={existing ? 'Edit Dashboard' : 'Add Dashboard'}
       onClose={onClose}
+      onSubmit={handleSubmit(submit)}
       busy={isSubmitting}
-      footer={
-        <>
-          <Button variant="secondary" onClick={onClose} disabled={isSubmitting}>
-            Cancel
-          </Button>
-          <Button type="submit" form={formId} disabled={isSubmitting || taken}>
-            {existing ? (isSubmitting ? 'Updating...' : 'Update') : isSubmitting ? 'Creating...' : 'Create'}
-          </Button>
-        </>
-      }
+      submitLabel={existing ? 'Update' : 'Create'}
+      busyLabel={existing ? 'Updating...' : 'Creating...'}
+      submitDisabled={taken}
     >
-      <form id={formId} className="stack" noValidate onSubmit={handleSubmit(submit)}>
-        {failure && <FailureAlert failure={failure} onDismiss={() => setFailure(null)} />}
-        <TextField
-          label="Dashboard ID"
-          autoComplete="off"
-          required
-          error={errors.dashboardId?.message ?? (taken ? MESSAGES.dashboardIdTaken : undefined)}
-          {...register('dashboardId')}
-        />
-        <TextField label="Dashboard Name" autoComplete="off" required error={errors.dashboardName?.message} {...register('dashboardName')} />
-        <TextField
-          label="Dashboard Link"
-          type="url"
-          autoComplete="off"
-          required
-          placeholder="https://"
-          error={errors.dashboardLink?.message}
-          {...register('dashboardLink')}
-        />
-        <Textarea label="Description (optional)" rows={3} error={errors.description?.message} {...register('description')} />
-      </form>
-    </Modal>
+      {failure && <FailureAlert failure={failure} onDismiss={() => setFailure(null)} />}
+      <TextField
+        label="Dashboard ID"
+        autoComplete="off"
+        required
+        error={errors.dashboardId?.message ?? (taken ? MESSAGES.dashboardIdTaken : undefined)}
+        {...register('dashboardId')}
+      />
+      <TextField label="Dashboard Name" autoComplete="off" required error={errors.dashboardName?.message} {...register('dashboardName')} />
+      <TextField
+        label="Dashboard Link"
+        type="url"
+        autoComplete="off"
+        required
+        placeholder="https://"
+        error={errors.dashboardLink?.message}
+        {...register('dashboardLink')}
+      />
+      <Textarea label="Description (optional)" rows={3} error={errors.description?.message} {...register('description')} />
+    </FormDialog>
   );
 }
 

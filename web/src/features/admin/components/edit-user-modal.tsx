@@ -2,11 +2,10 @@ import { useId, useState, type FormEvent } from 'react';
 import { MESSAGES } from '../../../../../contracts/fields.ts';
 import { UPDATE_USER_MESSAGES } from '../../../../../contracts/user-admin.ts';
 import { Alert } from '../../../components/alert.tsx';
-import { Button } from '../../../components/button.tsx';
 import { cx } from '../../../components/class-names.ts';
-import { Modal } from '../../../components/modal.tsx';
 import { TextField } from '../../../components/text-field.tsx';
 import { ADMIN_FAILURES, updateUserErrorText } from '../errors.ts';
+import { FormDialog } from './form-dialog.tsx';
 import { PasswordChecklist } from './password-checklist.tsx';
 
 const MIN_PASSWORD_LENGTH = 8;
@@ -27,7 +26,6 @@ export function editPasswordError(password: string): string | null {
 }
 
 function EditUserDialog({ email, onClose, onUpdate }: { readonly email: string } & Omit<EditUserModalProps, 'email'>) {
-  const formId = useId();
   const passwordId = useId();
   const checklistId = useId();
   const [password, setPassword] = useState('');
@@ -51,42 +49,25 @@ function EditUserDialog({ email, onClose, onUpdate }: { readonly email: string }
   };
 
   return (
-    <Modal
-      open
-      title="Edit User"
-      onClose={onClose}
-      busy={busy}
-      footer={
-        <>
-          <Button variant="secondary" onClick={onClose} disabled={busy}>
-            Cancel
-          </Button>
-          <Button type="submit" form={formId} disabled={busy}>
-            {busy ? 'Updating...' : 'Update User'}
-          </Button>
-        </>
-      }
-    >
-      <form id={formId} className="stack" noValidate onSubmit={submit}>
-        {failure && (
-          <Alert tone="error" title={ADMIN_FAILURES.updateUser}>
-            <p>{failure}</p>
-          </Alert>
-        )}
-        <TextField label="Email" type="email" value={email} readOnly hint="The email address cannot be changed." />
-        <TextField
-          id={passwordId}
-          label="New Password"
-          type="password"
-          autoComplete="new-password"
-          value={password}
-          onChange={(event) => setPassword(event.target.value)}
-          error={fieldError ?? undefined}
-          aria-describedby={cx(checklistId, fieldError && `${passwordId}-error`)}
-        />
-        <PasswordChecklist id={checklistId} password={password} />
-      </form>
-    </Modal>
+    <FormDialog title="Edit User" onClose={onClose} onSubmit={submit} busy={busy} submitLabel="Update User" busyLabel="Updating...">
+      {failure && (
+        <Alert tone="error" title={ADMIN_FAILURES.updateUser}>
+          <p>{failure}</p>
+        </Alert>
+      )}
+      <TextField label="Email" type="email" value={email} readOnly hint="The email address cannot be changed." />
+      <TextField
+        id={passwordId}
+        label="New Password"
+        type="password"
+        autoComplete="new-password"
+        value={password}
+        onChange={(event) => setPassword(event.target.value)}
+        error={fieldError ?? undefined}
+        aria-describedby={cx(checklistId, fieldError && `${passwordId}-error`)}
+      />
+      <PasswordChecklist id={checklistId} password={password} />
+    </FormDialog>
   );
 }
 

@@ -3,12 +3,12 @@ import { MESSAGES } from '../../../../../contracts/fields.ts';
 import type { DashboardMetadata } from '../../../../../contracts/quicksight-admin.ts';
 import { Alert } from '../../../components/alert.tsx';
 import { Button } from '../../../components/button.tsx';
-import { Modal } from '../../../components/modal.tsx';
 import { TextField } from '../../../components/text-field.tsx';
 import { notify } from '../../../components/toaster.tsx';
 import type { InviteFields } from '../api/admin-api.ts';
 import { ADMIN_FAILURES, failureText, inviteSummaryText } from '../errors.ts';
 import { DashboardPicker } from './dashboard-picker.tsx';
+import { FormDialog } from './form-dialog.tsx';
 
 export interface InviteResult {
   readonly recordId: string;
@@ -27,7 +27,7 @@ export interface InviteModalProps {
 }
 
 function InviteDialog({ email, catalogue, onClose, invite }: { readonly email: string } & Omit<InviteModalProps, 'email'>) {
-  const formId = useId();
+  const radioGroup = useId();
   const [companyName, setCompanyName] = useState('');
   const [selected, setSelected] = useState<readonly string[]>([]);
   const [defaultId, setDefaultId] = useState<string | null>(null);
@@ -85,76 +85,59 @@ function InviteDialog({ email, catalogue, onClose, invite }: { readonly email: s
   const failedCount = results?.filter((result) => result.error !== null).length ?? 0;
 
   return (
-    <Modal
-      open
-      wide
-      title="Invite to Dashboard"
-      onClose={onClose}
-      busy={busy}
-      footer={
-        <>
-          <Button variant="secondary" onClick={onClose} disabled={busy}>
-            Cancel
-          </Button>
-          <Button type="submit" form={formId} disabled={busy}>
-            {busy ? 'Inviting...' : 'Invite'}
-          </Button>
-        </>
-      }
-    >
-      <form id={formId} className="stack" noValidate onSubmit={submit}>
-        <p className="text-muted">
-          Assign dashboards to <strong>{email}</strong>.
+    <FormDialog wide title="Invite to Dashboard" onClose={onClose} onSubmit={submit} busy={busy} submitLabel="Invite" busyLabel="Inviting...">
+      <p className="text-muted">
+        Assign dashboards to <strong>{email}</strong>.
+      </p>
+      {results && (
+        <Alert tone="warning" title={inviteSummaryText(results.length - failedCount, failedCount)}>
+          <ul className="invite-results">
+            {results.map((result) => (
+              <li key={result.recordId} className={result.error ? 'is-failed' : 'is-ok'}>
+                {result.error ? `✗ ${result.name}: ${result.error}` : `✓ ${result.name}: assigned`}
+              </li>
+            ))}
+          </ul>
+        </Alert>
+      )}
+      <TextField
+        label="Company Name (optional)"
+        autoComplete="organization"
+        value={companyName}
+        onChange={(event) => setCompanyName(event.target.value)}
+      />
+      <DashboardPicker label="Dashboards" dashboards={catalogue} selected={selected} onToggle={toggle} invalid={validation !== null} />
+      {validation && (
+        <p className="field-error" role="alert">
+          {validation}
         </p>
-        {results && (
-          <Alert tone="warning" title={inviteSummaryText(results.length - failedCount, failedCount)}>
-            <ul className="invite-results">
-              {results.map((result) => (
-                <li key={result.recordId} className={result.error ? 'is-failed' : 'is-ok'}>
-                  {result.error ? `✗ ${result.name}: ${result.error}` : `✓ ${result.name}: assigned`}
-                </li>
-              ))}
-            </ul>
-          </Alert>
-        )}
-        <TextField
-          label="Company Name (optional)"
-          autoComplete="organization"
-          value={companyName}
-          onChange={(event) => setCompanyName(event.target.value)}
-        />
-        <DashboardPicker label="Dashboards" dashboards={catalogue} selected={selected} onToggle={toggle} invalid={validation !== null} />
-        {validation && (
-          <p className="field-error" role="alert">
-            {validation}
-          </p>
-        )}
-        {chosen.length > 0 && (
-          <fieldset className="selected-dashboards">
-            <legend className="field-label">Selected dashboards</legend>
-            <ul>
-              {chosen.map((dashboard) => (
-                <li key={dashboard.id} className="selected-dashboard">
-                  <span className="selected-dashboard-name">{dashboard.dashboardName}</span>
-                  <label className="selected-dashboard-default">
-                    <input
-                      type="radio"
-                      name={`${formId}-default`}
-                      checked={defaultId === dashboard.id}
-                      onChange={() => setDefaultId(dashboard.id)}
-                    />
-                    Set as Default <span className="visually-hidden">({dashboard.dashboardName})</span>
-                  </label>
-                  <Button size="sm" variant="ghost" onClick={() => toggle(dashboard.id)} aria-label={`Remove ${dashboard.dashboardName} from the selection`}>
-                    ✕
-                  </Button>
-                </li>
-              ))}
-            </ul>
-          </fieldset>
-        )}
-      </form>
-    </Modal>
+      )}
+      {chosen.length > 0 && (
+        <fieldset className="selected-dashboards">
+          <legend className="field-label">Selected dashboards</legend>
+          <ul>
+            {chosen.map((dashboard) => (
+              <li key={dashboard.id} className="selected-dashboard">
+                <span className="selected-dashboard-name">{dashboard.dashboardName}</span>
+                <label className="selected-dashboard-default">
+                  <input
+                    type="radio"
+                    name={radioGroup}
+                    checked={defaultId === dashboard.id}
+                    onChange={() => setDefaultId(dashboard.id)}
+                  />
+                  Set as Default <span className="visually-hidden">({dashboard.dashboardName})</span>
+                </label>
+                <Button size="sm" variant="ghost" onClick={() => toggle(dashboard.id)}>
+                  <span aria-hidden="true">✕</span>
+                  <span className="visually-hidden">Remove {dashboard.dashboardName} from the selection</span>
+                </Button>
+              </li>
+            ))}
+          </ul>
+        </fieldset>
+      )}
+    </FormDialog>
   );
 }
 

@@ -4,6 +4,7 @@ import { Badge } from '../../../components/badge.tsx';
 import { Button } from '../../../components/button.tsx';
 import { ADMINS_GROUP, blockedReason } from '../protection.ts';
 import { GuardedButton } from './guarded-button.tsx';
+import { noUsersText, UserCell } from './user-list-card.tsx';
 import { VirtualTable } from './virtual-table.tsx';
 
 export type UserAction = 'edit' | 'toggle' | 'delete' | 'resetMfa';
@@ -33,17 +34,17 @@ const UserRow = memo(function UserRow({ user, ariaRowIndex, isCurrentUser, busy,
   return (
     <tr aria-rowindex={ariaRowIndex} className={isAdmin ? 'vtable-row is-admin' : 'vtable-row'}>
       <td>
-        <div className="user-cell">
-          <span className="user-email">
-            {user.email}
-            {isCurrentUser && (
+        <UserCell
+          email={user.email}
+          username={user.username}
+          badge={
+            isCurrentUser && (
               <Badge tone="info" className="user-badge">
                 Current User
               </Badge>
-            )}
-          </span>
-          <span className="user-name text-muted">{user.username}</span>
-        </div>
+            )
+          }
+        />
       </td>
       <td>
         <Badge tone={isAdmin ? 'warning' : 'neutral'}>{user.cognitoGroup ?? 'Unknown'}</Badge>
@@ -98,8 +99,8 @@ export interface UsersTableProps {
   readonly signedInEmail: string;
   /** The account an action is running for; its buttons are disabled meanwhile. */
   readonly busyEmail: string | null;
-  readonly searching: boolean;
-  readonly resetScrollKey: string;
+  /** The search the rows were filtered with. */
+  readonly query: string;
   readonly onAction: (action: UserAction, user: ManagedUser) => void;
 }
 
@@ -110,8 +111,7 @@ export const UsersTable = memo(function UsersTable({
   users,
   signedInEmail,
   busyEmail,
-  searching,
-  resetScrollKey,
+  query,
   onAction,
 }: UsersTableProps) {
   const self = signedInEmail.toLowerCase();
@@ -146,8 +146,8 @@ export const UsersTable = memo(function UsersTable({
       rowKey={userKey}
       renderRow={renderRow}
       rowHeight={USER_ROW_HEIGHT}
-      resetScrollKey={resetScrollKey}
-      empty={<p className="text-muted">{searching ? 'No users found matching your search' : 'No users found'}</p>}
+      resetScrollKey={query}
+      empty={<p className="text-muted">{noUsersText(query)}</p>}
     />
   );
 });

@@ -3,10 +3,8 @@ import type { CognitoUserWithQuicksight, DashboardMetadata } from '../../../../.
 import { Alert } from '../../../components/alert.tsx';
 import { Badge } from '../../../components/badge.tsx';
 import { Button } from '../../../components/button.tsx';
-import { Card } from '../../../components/card.tsx';
 import { ConfirmDialog } from '../../../components/confirm-dialog.tsx';
 import { PageHeader } from '../../../components/layout/page-header.tsx';
-import { Spinner } from '../../../components/spinner.tsx';
 import { notify } from '../../../components/toaster.tsx';
 import { useAuth } from '../../../lib/auth/auth-context.ts';
 import type { DashboardFields } from '../api/admin-api.ts';
@@ -17,8 +15,8 @@ import { DashboardFormModal } from '../components/dashboard-form-modal.tsx';
 import { DeleteDashboardDialog } from '../components/delete-dashboard-dialog.tsx';
 import { FailureAlert } from '../components/failure-alert.tsx';
 import { InviteModal } from '../components/invite-modal.tsx';
-import { SearchField } from '../components/search-field.tsx';
 import { UserDashboardsPanel } from '../components/user-dashboards-panel.tsx';
+import { UserListCard } from '../components/user-list-card.tsx';
 import { actionFailure, ADMIN_FAILURES, dashboardUpdatedText, registrationFailure, type Failure } from '../errors.ts';
 import { useSearch } from '../search.ts';
 import { useResource } from '../use-resource.ts';
@@ -139,8 +137,8 @@ export default function DashboardsPage() {
       />
 
       {users.error !== null && <Alert tone="error">{ADMIN_FAILURES.loadCognitoUsers}</Alert>}
-      <Card
-        aria-labelledby="cognito-users-title"
+      <UserListCard
+        titleId="cognito-users-title"
         title={
           <span id="cognito-users-title" className="row">
             Cognito Users
@@ -148,29 +146,20 @@ export default function DashboardsPage() {
             <Badge tone="warning">{adminCount.toLocaleString()} admins</Badge>
           </span>
         }
-        actions={
-          <SearchField
-            label="Search users"
-            placeholder="Search users..."
-            value={search.query}
-            onChange={search.setQuery}
-            resultText={`${search.rows.length.toLocaleString()} of ${allUsers.length.toLocaleString()} users`}
-          />
-        }
+        query={search.query}
+        onQueryChange={search.setQuery}
+        shown={search.rows.length}
+        total={allUsers.length}
+        loading={users.data === undefined && users.loading}
       >
-        {users.data === undefined && users.loading ? (
-          <Spinner label="Loading users..." />
-        ) : (
-          <CognitoUsersTable
-            users={search.rows}
-            signedInEmail={signedInEmail}
-            busyEmail={busyEmail}
-            searching={search.appliedQuery.trim() !== ''}
-            resetScrollKey={search.appliedQuery}
-            onAction={onUserAction}
-          />
-        )}
-      </Card>
+        <CognitoUsersTable
+          users={search.rows}
+          signedInEmail={signedInEmail}
+          busyEmail={busyEmail}
+          query={search.appliedQuery}
+          onAction={onUserAction}
+        />
+      </UserListCard>
 
       <UserDashboardsPanel email={panelEmail} onClose={() => setPanelEmail(null)} />
       <InviteModal

@@ -2,18 +2,16 @@ import { useCallback, useMemo, useState } from 'react';
 import type { ManagedUser } from '../../../../../contracts/user-admin.ts';
 import { Alert } from '../../../components/alert.tsx';
 import { Button } from '../../../components/button.tsx';
-import { Card } from '../../../components/card.tsx';
 import { ConfirmDialog } from '../../../components/confirm-dialog.tsx';
 import { PageHeader } from '../../../components/layout/page-header.tsx';
-import { Spinner } from '../../../components/spinner.tsx';
 import { notify } from '../../../components/toaster.tsx';
 import { useAuth } from '../../../lib/auth/auth-context.ts';
 import { useAdminApi } from '../api/admin-api-context.tsx';
 import { CreateUserModal, type CreateUserForm } from '../components/create-user-modal.tsx';
 import { EditUserModal } from '../components/edit-user-modal.tsx';
 import { FailureAlert } from '../components/failure-alert.tsx';
-import { SearchField } from '../components/search-field.tsx';
 import { StatCards } from '../components/stat-cards.tsx';
+import { UserListCard } from '../components/user-list-card.tsx';
 import { UsersTable, type UserAction } from '../components/users-table.tsx';
 import { ADMIN_FAILURES, deleteUserFailureText, userManagementErrorText, type Failure } from '../errors.ts';
 import { useSearch } from '../search.ts';
@@ -139,31 +137,22 @@ export default function UsersPage() {
       </Alert>
       {failure && <FailureAlert failure={failure} onDismiss={() => setFailure(null)} />}
       {users.error !== null && <Alert tone="error">{ADMIN_FAILURES.loadUsers}</Alert>}
-      <Card
+      <UserListCard
         title="All Users"
-        actions={
-          <SearchField
-            label="Search users"
-            placeholder="Search users..."
-            value={search.query}
-            onChange={search.setQuery}
-            resultText={`${search.rows.length.toLocaleString()} of ${allUsers.length.toLocaleString()} users`}
-          />
-        }
+        query={search.query}
+        onQueryChange={search.setQuery}
+        shown={search.rows.length}
+        total={allUsers.length}
+        loading={users.data === undefined && users.loading}
       >
-        {users.data === undefined && users.loading ? (
-          <Spinner label="Loading users..." />
-        ) : (
-          <UsersTable
-            users={search.rows}
-            signedInEmail={signedInEmail}
-            busyEmail={busyEmail}
-            searching={search.appliedQuery.trim() !== ''}
-            resetScrollKey={search.appliedQuery}
-            onAction={onAction}
-          />
-        )}
-      </Card>
+        <UsersTable
+          users={search.rows}
+          signedInEmail={signedInEmail}
+          busyEmail={busyEmail}
+          query={search.appliedQuery}
+          onAction={onAction}
+        />
+      </UserListCard>
 
       <CreateUserModal open={creating} onClose={() => setCreating(false)} onCreate={create} />
       <EditUserModal email={editing} onClose={() => setEditing(null)} onUpdate={updatePassword} />

@@ -1,0 +1,54 @@
+import type { ReactNode } from 'react';
+import { Card } from '../../../components/card.tsx';
+import { Spinner } from '../../../components/spinner.tsx';
+import { SearchField } from './search-field.tsx';
+
+export interface UserListCardProps {
+  readonly title: ReactNode;
+  readonly titleId?: string;
+  readonly query: string;
+  readonly onQueryChange: (query: string) => void;
+  readonly shown: number;
+  readonly total: number;
+  /** The first load is under way: a spinner instead of the table. */
+  readonly loading: boolean;
+  /** The table. */
+  readonly children: ReactNode;
+}
+
+/** A card with a user table and its 'Search users...' box (username or email, any case). */
+export function UserListCard({ title, titleId, query, onQueryChange, shown, total, loading, children }: UserListCardProps) {
+  return (
+    <Card
+      {...(titleId ? { 'aria-labelledby': titleId } : {})}
+      title={title}
+      actions={
+        <SearchField
+          label="Search users"
+          placeholder="Search users..."
+          value={query}
+          onChange={onQueryChange}
+          resultText={`${shown.toLocaleString()} of ${total.toLocaleString()} users`}
+        />
+      }
+    >
+      {loading ? <Spinner label="Loading users..." /> : children}
+    </Card>
+  );
+}
+
+/** The User column: the email, then the username below it. */
+export function UserCell({ email, username, badge }: { readonly email: string; readonly username: string; readonly badge?: ReactNode }) {
+  return (
+    <div className="user-cell">
+      <span className="user-email">
+        {email}
+        {badge}
+      </span>
+      <span className="user-name text-muted">{username}</span>
+    </div>
+  );
+}
+
+/** The tables' empty states (admin-portal §2). */
+export const noUsersText = (query: string) => (query.trim() ? 'No users found matching your search' : 'No users found');
