@@ -63,6 +63,7 @@ describe('axe-core finds no serious or critical violation on the admin pages', (
   it('the dashboards screen, with its dialogs', async () => {
     await page.getByRole('link', { name: 'Manage Dashboards' }).click();
     await page.waitForURL(/\/admin\/dashboard$/);
+    await page.getByRole('heading', { level: 1, name: 'Cognito Users' }).waitFor();
     await page.locator('tbody tr', { hasText: stack.demo.user.email }).waitFor();
     await expectNoSeriousA11yViolations(page);
 
@@ -89,7 +90,8 @@ describe('axe-core finds no serious or critical violation on the admin pages', (
   it('the activity trail and the signed-in change password page', async () => {
     await page.getByRole('link', { name: 'Activity' }).click();
     await page.waitForURL(/\/admin\/activity$/);
-    await page.getByRole('table').waitFor();
+    await page.getByRole('heading', { level: 1, name: 'Activity' }).waitFor();
+    await page.getByRole('region', { name: 'Audit trail' }).waitFor();
     await expectNoSeriousA11yViolations(page);
 
     await page.getByRole('link', { name: 'Change Password' }).click();

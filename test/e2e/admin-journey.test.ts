@@ -133,6 +133,7 @@ describe('an administrator manages an account and its dashboards, and the user s
   it('registers the user in QuickSight and invites two dashboards, one as default', async () => {
     await admin.getByRole('link', { name: 'Manage Dashboards' }).click();
     await admin.waitForURL(/\/admin\/dashboard$/);
+    await admin.getByRole('heading', { level: 1, name: 'Cognito Users' }).waitFor();
     const row = await findRow(admin, person.email);
     expect(await row.textContent()).toContain('Not Registered');
     await row.getByRole('button', { name: `Register User for ${person.email}` }).click();
@@ -217,6 +218,7 @@ describe('an administrator manages an account and its dashboards, and the user s
   it("disabling the user refuses their next call, and their sign-in fails with the spec's message", async () => {
     await admin.getByRole('link', { name: 'Manage Users' }).click();
     await admin.waitForURL(/\/admin\/users$/);
+    await admin.getByRole('heading', { level: 1, name: 'User Management' }).waitFor();
     const row = await findRow(admin, person.email);
     await row.getByRole('button', { name: `Disable ${person.email}` }).click();
     await row.getByText('Disabled', { exact: true }).waitFor();
