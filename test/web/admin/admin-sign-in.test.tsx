@@ -1,13 +1,15 @@
 import { screen, waitFor } from '@testing-library/react';
+import { useMemo, useState, type ReactNode } from 'react';
 import userEvent from '@testing-library/user-event';
 import { describe, expect, it, vi } from 'vitest';
 import AdminApp from '../../../web/src/features/admin/admin-app.tsx';
 import AdminChangePasswordPage from '../../../web/src/features/admin/routes/admin-change-password-page.tsx';
 import AdminForgotPasswordPage from '../../../web/src/features/admin/routes/admin-forgot-password-page.tsx';
 import AdminLoginPage from '../../../web/src/features/admin/routes/admin-login-page.tsx';
-import { AuthError, type SignInResult } from '../../../web/src/lib/auth/types.ts';
+import { AuthContext } from '../../../web/src/lib/auth/auth-context.ts';
+import { AuthError, type AuthSession, type SignInResult } from '../../../web/src/lib/auth/types.ts';
 import { fakeAuth, userSession } from '../support/render.tsx';
-import { adminSession, fakeAdminApi, renderAdmin, signedInAdmin } from './support.tsx';
+import { adminSession, fakeAdminApi, renderAdmin, signedInAdmin, type AdminRenderOptions } from './support.tsx';
 
 async function submit(email = 'demo.admin@example.com', password = 'DemoAdmin#2026') {
   const user = userEvent.setup();
@@ -183,13 +185,31 @@ describe('admin change password', () => {
   });
 });
 
-function renderApp(path: string, auth = signedInAdmin()) {
+function renderApp(path: string, auth = signedInAdmin(), AuthHost?: AdminRenderOptions['AuthHost']) {
   const api = fakeAdminApi({
     users: { listUsers: vi.fn(async () => []) },
     quicksight: { listUsers: vi.fn(async () => []), listCatalogue: vi.fn(async () => []) },
   });
-  renderAdmin(<AdminApp />, { auth, api, path, route: '/admin/*' });
+  renderAdmin(<AdminApp />, { auth, api, path, route: '/admin/*', ...(AuthHost ? { AuthHost } : {}) });
   return { auth, api };
+}
+
+/** An auth context whose sign-in really signs the admin in, as the provider does. */
+function SigningInAuth({ children }: { readonly children: ReactNode }) {
+  const [session, setSession] = useState<AuthSession | null>(null);
+  const value = useMemo(
+    () =>
+      fakeAuth({
+        session,
+        signIn: vi.fn(async () => {
+          const signedIn = adminSession();
+          setSession(signedIn);
+          return { step: 'DONE' as const, session: signedIn };
+        }),
+      }),
+    [session],
+  );
+  return <AuthContext.Provider value={value}>{children}</AuthContext.Provider>;
 }
 
 describe('admin routes and shell', () => {
@@ -204,12 +224,12 @@ describe('admin routes and shell', () => {
   });
 
   it('sends a visitor to /admin/login and back to where they were going after sign-in', async () => {
-    const auth = fakeAuth({ signIn: vi.fn(async () => ({ step: 'DONE' as const, session: adminSession() })) });
-    renderApp('/admin/dashboard', auth);
+    renderApp('/admin/dashboard', fakeAuth(), SigningInAuth);
     await waitFor(() => expect(screen.getByTestId('location')).toHaveTextContent('/admin/login'));
-    await screen.findByRole('button', { name: 'Admin Login' });
+    await screen.findByRole('button', { name: 'Admin Login' }, { timeout: 5_000 });
     await submit();
-    await waitFor(() => expect(screen.getByTestId('location')).toHaveTextContent('/admin/dashboard'));
+    expect(await screen.findByRole('heading', { level: 1, name: 'Cognito Users' }, { timeout: 5_000 })).toBeInTheDocument();
+    expect(screen.getByTestId('location')).toHaveTextContent('/admin/dashboard');
   });
 
   it('shows the title, the admin email, Change Password, Logout and the tabs', async () => {

@@ -73,6 +73,8 @@ function LocationProbe() {
 export interface AdminRenderOptions {
   readonly api?: AdminApi;
   readonly auth?: AuthContextValue;
+  /** Provides the auth context itself (e.g. one whose sign-in changes the session); replaces `auth`. */
+  readonly AuthHost?: (props: { readonly children: ReactNode }) => ReactNode;
   readonly path?: string;
   readonly route?: string;
 }
@@ -80,11 +82,12 @@ export interface AdminRenderOptions {
 /** Renders an admin screen as the app does: config, auth, management API, router, toaster. */
 export function renderAdmin(
   element: ReactNode,
-  { api = fakeAdminApi(), auth = signedInAdmin(), path = '/admin/users', route }: AdminRenderOptions = {},
+  { api = fakeAdminApi(), auth = signedInAdmin(), AuthHost, path = '/admin/users', route }: AdminRenderOptions = {},
 ): RenderResult {
+  const Host = AuthHost ?? (({ children }: { readonly children: ReactNode }) => <AuthContext.Provider value={auth}>{children}</AuthContext.Provider>);
   return render(
     <ConfigProvider config={testConfig}>
-      <AuthContext.Provider value={auth}>
+      <Host>
         <AdminApiContext.Provider value={api}>
           <MemoryRouter initialEntries={[path]}>
             <Routes>
@@ -95,7 +98,7 @@ export function renderAdmin(
           </MemoryRouter>
           <Toaster />
         </AdminApiContext.Provider>
-      </AuthContext.Provider>
+      </Host>
     </ConfigProvider>,
   );
 }
