@@ -19,8 +19,18 @@ export const toMetadata = (item: DashboardItem): DashboardMetadata => ({
   createdBy: item.createdBy,
 });
 
-export const listCatalogue = async (): Promise<DashboardMetadata[]> =>
-  (await listDashboards()).map(toMetadata).sort((a, b) => a.dashboardName.localeCompare(b.dashboardName));
+/**
+ * The catalogue, each entry with the users it is assigned to (one index query per
+ * dashboard), so the delete confirmation can name whom a deletion affects.
+ */
+export const listCatalogue = async (): Promise<DashboardMetadata[]> => {
+  const dashboards = await listDashboards();
+  const entries = await mapWithLimit(dashboards, 5, async (item) => {
+    const emails = [...new Set((await viewsOfDashboard(item.dashboardId)).map((view) => view.userEmail))].sort();
+    return { ...toMetadata(item), assignedUsers: emails.length, assignedUserEmails: emails };
+  });
+  return entries.sort((a, b) => a.dashboardName.localeCompare(b.dashboardName));
+};
 
 /**
  * Deletes a catalogue entry and removes the dashboard from every user who has it (views

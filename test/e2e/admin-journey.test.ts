@@ -175,9 +175,8 @@ describe('an administrator manages an account and its dashboards, and the user s
     await panel.getByRole('button', { name: `Set Default (${STAYING.name})` }).waitFor();
     await panel.getByRole('button', { name: 'Close' }).click();
 
-    await user.reload();
-    await user.getByLabel('Select Dashboard').waitFor();
-    expect(await selectedViewName(user)).toBe(MOVING.name);
+    await user.getByRole('button', { name: 'Refresh', exact: true }).click();
+    await expect.poll(() => selectedViewName(user), { timeout: 15_000 }).toBe(MOVING.name);
     await frameShows(user, MOVING.name);
   });
 

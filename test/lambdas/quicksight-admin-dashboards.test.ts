@@ -149,6 +149,20 @@ describe('dashboard catalogue', () => {
     expect(list.body.dashboards).toEqual([expect.objectContaining({ dashboardId: 'sales', dashboardName: 'Name sales' })]);
   });
 
+  it('lists each entry with the users it is assigned to', async () => {
+    await create('sales');
+    await create('margins');
+    await invite('sales');
+    await call({ action: 'INVITE_TO_DASHBOARD', userEmail: OTHER_USER.email, dashboardId: 'sales', dashboardName: 'Sales', dashboardLink: 'https://bi.example.com/sales' });
+
+    const list = await call({ action: 'LIST_DASHBOARD_METADATA' });
+
+    expect(list.status).toBe(200);
+    const byId = Object.fromEntries((list.body.dashboards as { dashboardId: string }[]).map((d) => [d.dashboardId, d]));
+    expect(byId.sales).toMatchObject({ assignedUsers: 2, assignedUserEmails: [OTHER_USER.email, USER.email].sort() });
+    expect(byId.margins).toMatchObject({ assignedUsers: 0, assignedUserEmails: [] });
+  });
+
   it('refuses a dashboard ID that differs only in case with the spec message (409)', async () => {
     await create('Sales');
     const res = await create('sales');

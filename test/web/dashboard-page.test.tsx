@@ -114,6 +114,25 @@ describe('dashboard page', () => {
     await waitFor(() => expect(calls.embed).toEqual(['inventory', 'inventory']));
   });
 
+  it("Refresh reloads the views, so an administrator's new default shows", async () => {
+    const views = VIEWS.map((view) => ({ ...view }));
+    const calls = stubBackend(views, embedOk());
+    renderHome();
+    await waitFor(() =>
+      expect(screen.getByTitle('QuickSight Analytics Dashboard').getAttribute('src')).toContain('/embed/inventory'),
+    );
+    for (const view of views) view.isDefault = view.id === 'v-scorecard';
+
+    await userEvent.setup().click(screen.getByRole('button', { name: 'Refresh' }));
+
+    await waitFor(() =>
+      expect(screen.getByTitle('QuickSight Analytics Dashboard').getAttribute('src')).toContain('/embed/scorecard'),
+    );
+    expect(calls.graphql).toHaveLength(2);
+    expect(calls.embed).toEqual(['inventory', 'scorecard']);
+    expect(screen.getByLabelText('Select Dashboard')).toHaveValue('v-scorecard');
+  });
+
   it('shows the error panel with the status and retries', async () => {
     let fail = true;
     const calls = stubBackend(VIEWS, (id) =>

@@ -43,27 +43,32 @@ export interface DashboardView {
 
 /**
  * The signed-in user's saved views (first page only, as the spec says). Views with a blank
- * name are dropped. A failure is logged and gives an empty list.
+ * name are dropped. Throws when the list cannot be read.
  */
+export async function fetchDashboardViews(client: GraphqlClient, loginId: string): Promise<DashboardView[]> {
+  const data = await client.query(
+    LIST_TABLEAU_VIEWS,
+    { filter: { userEmail: { eq: loginId.toLowerCase() } } },
+    listViewsSchema,
+  );
+  return data.listTableauViews.items.flatMap((item) =>
+    item && item.name?.trim()
+      ? [
+          {
+            id: item.id,
+            name: item.name.trim(),
+            quicksightDashboardId: item.quicksightDashboardId ?? null,
+            isDefault: item.isDefault === true,
+          },
+        ]
+      : [],
+  );
+}
+
+/** The views for the page's first load: a failure is logged and gives an empty list. */
 export async function listDashboardViews(client: GraphqlClient, loginId: string): Promise<DashboardView[]> {
   try {
-    const data = await client.query(
-      LIST_TABLEAU_VIEWS,
-      { filter: { userEmail: { eq: loginId.toLowerCase() } } },
-      listViewsSchema,
-    );
-    return data.listTableauViews.items.flatMap((item) =>
-      item && item.name?.trim()
-        ? [
-            {
-              id: item.id,
-              name: item.name.trim(),
-              quicksightDashboardId: item.quicksightDashboardId ?? null,
-              isDefault: item.isDefault === true,
-            },
-          ]
-        : [],
-    );
+    return await fetchDashboardViews(client, loginId);
   } catch (error) {
     console.error('Error fetching dashboard views:', error instanceof Error ? error.message : error);
     return [];

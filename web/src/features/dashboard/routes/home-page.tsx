@@ -7,7 +7,7 @@ import { Spinner } from '../../../components/spinner.tsx';
 import { Alert } from '../../../components/alert.tsx';
 import { useAuth } from '../../../lib/auth/auth-context.ts';
 import { useGraphqlClient } from '../../../lib/use-clients.ts';
-import { chooseView, listDashboardViews, SELECTED_VIEW_KEY, type DashboardView } from '../api/views.ts';
+import { chooseView, fetchDashboardViews, listDashboardViews, SELECTED_VIEW_KEY, type DashboardView } from '../api/views.ts';
 import { DashboardFrame } from '../components/dashboard-frame.tsx';
 import { useEmbedSession } from '../components/use-embed-session.ts';
 
@@ -39,6 +39,22 @@ export default function HomePage() {
 
   const selected = useMemo(() => (views ? chooseView(views, selectedId) : undefined), [views, selectedId]);
   const { state, reload } = useEmbedSession(selected?.quicksightDashboardId ?? null);
+
+  // Refresh also reloads the views, so an administrator's change (a new default, a renamed or
+  // removed dashboard) shows without a page reload; a new choice fetches its own embed URL.
+  // When the views cannot be read, the current list stays and the embed URL is asked again,
+  // so the error panel tells what went wrong.
+  const refresh = async () => {
+    let list: DashboardView[];
+    try {
+      list = await fetchDashboardViews(graphql, loginId);
+    } catch {
+      reload();
+      return;
+    }
+    setViews(list);
+    if (chooseView(list, selectedId)?.quicksightDashboardId === selected?.quicksightDashboardId) reload();
+  };
 
   const select = (id: string) => {
     setSelectedId(id);
@@ -83,7 +99,7 @@ export default function HomePage() {
       {selected && !selected.quicksightDashboardId ? (
         <Alert tone="warning">This view is not linked to a dashboard. Ask your administrator to assign it again.</Alert>
       ) : (
-        <DashboardFrame state={state} onReload={reload} />
+        <DashboardFrame state={state} onReload={() => void refresh()} />
       )}
     </div>
   );
