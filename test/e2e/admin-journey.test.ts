@@ -193,6 +193,7 @@ describe('an administrator manages an account and its dashboards, and the user s
     await admin.getByRole('button', { name: `Delete dashboard ${RENAMED}` }).click();
     const confirm = admin.getByRole('alertdialog', { name: 'Delete Dashboard' });
     await confirm.getByText('It is also removed from every user who has it.', { exact: false }).waitFor();
+    await confirm.getByRole('listitem').filter({ hasText: person.email }).waitFor();
     await confirm.getByRole('button', { name: 'Delete' }).click();
     await toast(admin, 'Dashboard deleted successfully');
     expect(await viewNames(user)).toEqual([STAYING.name]);
