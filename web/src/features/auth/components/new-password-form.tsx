@@ -1,9 +1,9 @@
 import { signInPasswordProblem } from '../../../../../contracts/rules.ts';
 import { Alert } from '../../../components/alert.tsx';
 import { Button } from '../../../components/button.tsx';
-import { TextField } from '../../../components/text-field.tsx';
 import { useRuleForm } from '../../../lib/forms/use-rule-form.ts';
 import { SIGN_IN_MESSAGES } from '../sign-in-messages.ts';
+import { NewPasswordField } from './new-password-field.tsx';
 
 const NEW_PASSWORD_RULES = { password: signInPasswordProblem };
 
@@ -21,14 +21,7 @@ export function NewPasswordForm({ onSubmit, onCancel, error }: NewPasswordFormPr
     <form className="stack" noValidate onSubmit={handleSubmit(({ password }) => onSubmit(password))}>
       <Alert tone="info">{SIGN_IN_MESSAGES.newPassword}</Alert>
       {error && <Alert tone="error">{error}</Alert>}
-      <TextField
-        label="New Password"
-        type="password"
-        autoComplete="new-password"
-        hint="At least 8 characters with a lowercase letter, an uppercase letter, a digit and a symbol."
-        error={errors.password}
-        {...field('password')}
-      />
+      <NewPasswordField label="New Password" error={errors.password} {...field('password')} />
       <div className="row">
         <Button type="submit" disabled={isSubmitting}>
           {isSubmitting ? 'Saving...' : 'Set Password'}

@@ -10,6 +10,7 @@ import { AuthLayout } from '../../../components/layout/auth-layout.tsx';
 import { TextField } from '../../../components/text-field.tsx';
 import { useAuth } from '../../../lib/auth/auth-context.ts';
 import { useConfig } from '../../../lib/config-context.tsx';
+import { NewPasswordField } from '../components/new-password-field.tsx';
 
 export const SIGN_UP_FALLBACK_ERROR = 'An error occurred during sign-up.';
 
@@ -69,14 +70,7 @@ export default function SignUpPage() {
           {error && <Alert tone="error">{error}</Alert>}
           <form className="stack" noValidate onSubmit={handleSubmit(submit)} onFocus={auth.preload}>
             <TextField label="Email" type="email" autoComplete="email" error={errors.email?.message} {...register('email')} />
-            <TextField
-              label="Password"
-              type="password"
-              autoComplete="new-password"
-              hint="At least 8 characters with a lowercase letter, an uppercase letter, a digit and a symbol."
-              error={errors.password?.message}
-              {...register('password')}
-            />
+            <NewPasswordField label="Password" error={errors.password?.message} {...register('password')} />
             <TextField
               label="Confirm Password"
               type="password"

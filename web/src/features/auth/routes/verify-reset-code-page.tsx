@@ -11,6 +11,7 @@ import { TextField } from '../../../components/text-field.tsx';
 import { notify } from '../../../components/toaster.tsx';
 import { useAuth } from '../../../lib/auth/auth-context.ts';
 import { useConfig } from '../../../lib/config-context.tsx';
+import { NewPasswordField } from '../components/new-password-field.tsx';
 import { codeSentText, RESET_MESSAGES } from '../reset-messages.ts';
 
 /** /verify-reset-code?email=...: the emailed code and the new password. */
@@ -54,14 +55,7 @@ export default function VerifyResetCodePage() {
                 error={errors.code?.message}
                 {...register('code')}
               />
-              <TextField
-                label="Password"
-                type="password"
-                autoComplete="new-password"
-                hint="At least 8 characters with a lowercase letter, an uppercase letter, a digit and a symbol."
-                error={errors.password?.message}
-                {...register('password')}
-              />
+              <NewPasswordField label="Password" error={errors.password?.message} {...register('password')} />
               <Button type="submit" block disabled={isSubmitting}>
                 {isSubmitting ? 'Submitting...' : 'Submit'}
               </Button>
