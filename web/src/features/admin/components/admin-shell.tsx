@@ -2,6 +2,7 @@ import { Suspense } from 'react';
 import { Link, Outlet, useLocation, useNavigate } from 'react-router';
 import { paths } from '../../../app/paths.ts';
 import { Button } from '../../../components/button.tsx';
+import { AppShell } from '../../../components/layout/app-shell.tsx';
 import { Spinner } from '../../../components/spinner.tsx';
 import { useAuth } from '../../../lib/auth/auth-context.ts';
 import { useConfig } from '../../../lib/config-context.tsx';
@@ -27,12 +28,9 @@ export function AdminShell() {
   ];
 
   return (
-    <div className="shell">
-      <a className="skip-link" href="#main">
-        Skip to content
-      </a>
-      <header className="shell-header">
-        <div className="shell-header-inner">
+    <AppShell
+      header={
+        <>
           <div className="admin-brand">
             <img src="/logo.svg" alt="" width={200} height={56} className="shell-logo" />
             <p className="admin-title">{productName} Admin Portal</p>
@@ -49,26 +47,24 @@ export function AdminShell() {
               Logout
             </Button>
           </div>
-        </div>
-      </header>
-      <nav className="shell-nav" aria-label="Admin sections">
-        <div className="shell-nav-inner">
-          <ul>
-            {tabs.map((tab) => (
-              <li key={tab.to}>
-                <Link to={tab.to} aria-current={tab.current ? 'page' : undefined}>
-                  {tab.label}
-                </Link>
-              </li>
-            ))}
-          </ul>
-        </div>
-      </nav>
-      <main className="page" id="main" tabIndex={-1}>
-        <Suspense fallback={<Spinner />}>
-          <Outlet />
-        </Suspense>
-      </main>
-    </div>
+        </>
+      }
+      navLabel="Admin sections"
+      nav={
+        <ul>
+          {tabs.map((tab) => (
+            <li key={tab.to}>
+              <Link to={tab.to} aria-current={tab.current ? 'page' : undefined}>
+                {tab.label}
+              </Link>
+            </li>
+          ))}
+        </ul>
+      }
+    >
+      <Suspense fallback={<Spinner />}>
+        <Outlet />
+      </Suspense>
+    </AppShell>
   );
 }

@@ -1,5 +1,6 @@
 import { NavLink, Outlet, useNavigate } from 'react-router';
 import { paths } from '../../../app/paths.ts';
+import { AppShell } from '../../../components/layout/app-shell.tsx';
 import { Menu } from '../../../components/menu.tsx';
 import { useAuth } from '../../../lib/auth/auth-context.ts';
 import { useConfig } from '../../../lib/config-context.tsx';
@@ -24,12 +25,9 @@ export function PortalShell() {
   };
 
   return (
-    <div className="shell">
-      <a className="skip-link" href="#main">
-        Skip to content
-      </a>
-      <header className="shell-header">
-        <div className="shell-header-inner">
+    <AppShell
+      header={
+        <>
           <img src="/logo.svg" alt={productName} width={200} height={56} className="shell-logo" />
           <Menu
             // The name starts with the initials the button shows (WCAG 2.5.3, label in name).
@@ -53,10 +51,11 @@ export function PortalShell() {
               { label: 'Log out', onSelect: () => void logOut() },
             ]}
           />
-        </div>
-      </header>
-      <nav className="shell-nav" aria-label="Main">
-        <div className="shell-nav-inner">
+        </>
+      }
+      navLabel="Main"
+      nav={
+        <>
           <p className="shell-nav-title">{productName}</p>
           <ul>
             {NAV_LINKS.map((link) => (
@@ -65,11 +64,10 @@ export function PortalShell() {
               </li>
             ))}
           </ul>
-        </div>
-      </nav>
-      <main className="page" id="main" tabIndex={-1}>
-        <Outlet />
-      </main>
-    </div>
+        </>
+      }
+    >
+      <Outlet />
+    </AppShell>
   );
 }
