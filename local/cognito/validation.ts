@@ -81,3 +81,9 @@ export const shapes = {
   attributeNames: z.array(z.string().min(1).max(32)),
   mfaSettings: z.object({ Enabled: z.boolean().optional(), PreferredMfa: z.boolean().optional() }),
 };
+
+/** The Limit and NextToken members of the list requests that page with NextToken. */
+export const nextTokenPaging = {
+  Limit: shapes.limit.optional(),
+  NextToken: shapes.paginationToken.optional(),
+};

@@ -2,7 +2,7 @@ import { z } from 'zod';
 import type { Operation, PoolContext } from '../context.ts';
 import { ERRORS } from '../errors.ts';
 import type { GroupRecord, UserRecord } from '../state.ts';
-import { parseInput, shapes } from '../validation.ts';
+import { nextTokenPaging, parseInput, shapes } from '../validation.ts';
 import { epochSeconds, pageToken, readPageToken, requirePool, requireUser } from './common.ts';
 
 /** Groups and membership. */
@@ -24,11 +24,14 @@ export function requireGroup(context: PoolContext, name: string): GroupRecord {
   return group;
 }
 
-/** A page of a short list (groups): offset tokens are enough. */
-function page<T>(items: readonly T[], limit: number | undefined, token: string | undefined) {
+/** A page of groups: the list is short, so offset tokens are enough. */
+function groupsPage(context: PoolContext, groups: readonly GroupRecord[], limit: number | undefined, token: string | undefined) {
   const start = readPageToken('o', token);
   const end = start + (limit || 60);
-  return { items: items.slice(start, end), nextToken: end < items.length ? pageToken('o', end) : undefined };
+  return {
+    Groups: groups.slice(start, end).map((group) => groupType(context, group)),
+    ...(end < groups.length ? { NextToken: pageToken('o', end) } : {}),
+  };
 }
 
 const byPrecedence = (a: GroupRecord, b: GroupRecord) =>
@@ -66,12 +69,11 @@ const listGroups: Operation = {
   admin: true,
   run(context, body) {
     const input = parseInput(
-      z.object({ UserPoolId: shapes.userPoolId, Limit: shapes.limit.optional(), NextToken: shapes.paginationToken.optional() }),
+      z.object({ UserPoolId: shapes.userPoolId, ...nextTokenPaging }),
       body,
     );
     requirePool(context, input.UserPoolId);
-    const { items, nextToken } = page(context.store.listGroups(), input.Limit, input.NextToken);
-    return { Groups: items.map((group) => groupType(context, group)), ...(nextToken ? { NextToken: nextToken } : {}) };
+    return groupsPage(context, context.store.listGroups(), input.Limit, input.NextToken);
   },
 };
 
@@ -96,12 +98,7 @@ const adminListGroupsForUser: Operation = {
   admin: true,
   run(context, body) {
     const input = parseInput(
-      z.object({
-        UserPoolId: shapes.userPoolId,
-        Username: shapes.username,
-        Limit: shapes.limit.optional(),
-        NextToken: shapes.paginationToken.optional(),
-      }),
+      z.object({ UserPoolId: shapes.userPoolId, Username: shapes.username, ...nextTokenPaging }),
       body,
     );
     requirePool(context, input.UserPoolId);
@@ -110,8 +107,7 @@ const adminListGroupsForUser: Operation = {
       .map((name) => context.store.getGroup(name))
       .filter((group): group is GroupRecord => group !== undefined)
       .sort(byPrecedence);
-    const { items, nextToken } = page(groups, input.Limit, input.NextToken);
-    return { Groups: items.map((group) => groupType(context, group)), ...(nextToken ? { NextToken: nextToken } : {}) };
+    return groupsPage(context, groups, input.Limit, input.NextToken);
   },
 };
 

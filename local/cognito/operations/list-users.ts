@@ -2,7 +2,7 @@ import { z } from 'zod';
 import type { Operation, PoolContext } from '../context.ts';
 import { ERRORS } from '../errors.ts';
 import type { UserRecord } from '../state.ts';
-import { parseInput, shapes } from '../validation.ts';
+import { nextTokenPaging, parseInput, shapes } from '../validation.ts';
 import { pageToken, readPageToken, requirePool, userType } from './common.ts';
 import { requireGroup } from './groups.ts';
 
@@ -108,12 +108,7 @@ const listUsersInGroup: Operation = {
   admin: true,
   run(context, body) {
     const input = parseInput(
-      z.object({
-        UserPoolId: shapes.userPoolId,
-        GroupName: shapes.groupName,
-        Limit: shapes.limit.optional(),
-        NextToken: shapes.paginationToken.optional(),
-      }),
+      z.object({ UserPoolId: shapes.userPoolId, GroupName: shapes.groupName, ...nextTokenPaging }),
       body,
     );
     requirePool(context, input.UserPoolId);
