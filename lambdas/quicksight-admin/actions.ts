@@ -1,6 +1,6 @@
 import type { Logger } from '@aws-lambda-powertools/logger';
 import type { QuicksightAdminRequest } from '../../contracts/quicksight-admin.ts';
-import { audited } from '../shared/audit.ts';
+import { auditorFor, describeUserDeletion } from '../shared/audit.ts';
 import type { Caller } from '../shared/auth/caller.ts';
 import { createCatalogueEntry, updateCatalogueEntry } from '../shared/catalogue.ts';
 import { assertMayManage } from '../shared/protection.ts';
@@ -11,8 +11,7 @@ import { deleteRegisteredUser, listUsersWithQuickSightStatus, registerUser } fro
 
 /** Runs one validated action of the QuickSight management function; mutations are audited. */
 export const runQuicksightAdminAction = async (request: QuicksightAdminRequest, caller: Caller, logger: Logger): Promise<unknown> => {
-  const audit = <T>(target: string | null, work: () => Promise<T>, describe?: (result: T) => string | null) =>
-    audited(logger, { caller, action: request.action, target }, work, describe);
+  const audit = auditorFor(logger, caller, request.action);
 
   switch (request.action) {
     case 'LIST_COGNITO_USERS_WITH_QUICKSIGHT_STATUS':
@@ -26,7 +25,7 @@ export const runQuicksightAdminAction = async (request: QuicksightAdminRequest, 
           await assertMayManage(caller, email, 'delete');
           return { message: 'User deleted from QuickSight successfully', userEmail: email, ...(await deleteRegisteredUser(email)) };
         },
-        (result) => `views removed: ${result.removedViews}; QuickSight user: ${result.quicksightUser}`,
+        describeUserDeletion,
       );
     }
 

@@ -39,3 +39,13 @@ export const audited = async <T>(
   await record('success', describe(result));
   return result;
 };
+
+/** `audited` for the steps of one request: the caller and the action are the same for each. */
+export const auditorFor =
+  (logger: Logger, caller: Caller, action: string) =>
+  <T>(target: string | null, work: () => Promise<T>, describe?: (result: T) => string | null): Promise<T> =>
+    audited(logger, { caller, action, target }, work, describe);
+
+/** The audit detail of a deleted user, the same whichever function deleted them. */
+export const describeUserDeletion = (result: { readonly removedViews: number; readonly quicksightUser: string }) =>
+  `views removed: ${result.removedViews}; QuickSight user: ${result.quicksightUser}`;

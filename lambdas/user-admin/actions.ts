@@ -1,6 +1,6 @@
 import type { Logger } from '@aws-lambda-powertools/logger';
 import type { UserAdminRequest } from '../../contracts/user-admin.ts';
-import { audited } from '../shared/audit.ts';
+import { auditorFor, describeUserDeletion } from '../shared/audit.ts';
 import type { Caller } from '../shared/auth/caller.ts';
 import { readAuditPage } from '../shared/data/audit.ts';
 import { assertMayManage } from '../shared/protection.ts';
@@ -9,8 +9,7 @@ import { checkUserUpdate } from './update-rules.ts';
 
 /** Runs one validated action of the user management function; mutations are audited. */
 export const runUserAdminAction = async (request: UserAdminRequest, caller: Caller, logger: Logger): Promise<unknown> => {
-  const audit = <T>(target: string, work: () => Promise<T>, describe?: (result: T) => string | null) =>
-    audited(logger, { caller, action: request.action, target }, work, describe);
+  const audit = auditorFor(logger, caller, request.action);
 
   switch (request.action) {
     case 'GET_USERS':
@@ -56,7 +55,7 @@ export const runUserAdminAction = async (request: UserAdminRequest, caller: Call
           await assertMayManage(caller, email, 'delete');
           return { message: 'User deleted successfully', ...(await deleteUser(email)) };
         },
-        (result) => `views removed: ${result.removedViews}; QuickSight user: ${result.quicksightUser}`,
+        describeUserDeletion,
       );
     }
 
