@@ -4,9 +4,9 @@ import {
   AdminDeleteUserCommand,
   CognitoIdentityProviderClient,
 } from '@aws-sdk/client-cognito-identity-provider';
-import type { Browser, Page } from 'playwright-core';
+import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { signInAsAdmin } from './support/auth.ts';
+import { signInAsAdmin, storedAccessToken } from './support/auth.ts';
 import { launchBrowser } from './support/browser.ts';
 import { useStack } from './support/stack.ts';
 import { nextTotpStep, unusedTotpCode } from './support/totp.ts';
@@ -22,15 +22,6 @@ const cognito = new CognitoIdentityProviderClient({
   region: stack.region,
   credentials: { accessKeyId: 'local', secretAccessKey: 'local' },
 });
-
-function accessTokenOf(page: Page): Promise<string> {
-  return page.evaluate((clientId) => {
-    const storage = (globalThis as unknown as { localStorage: { getItem(key: string): string | null } }).localStorage;
-    const prefix = `CognitoIdentityServiceProvider.${clientId}`;
-    const user = storage.getItem(`${prefix}.LastAuthUser`);
-    return (user && storage.getItem(`${prefix}.${user}.accessToken`)) ?? '';
-  }, stack.cognito.clientId);
-}
 
 /** A management call made directly, without the portal's checks. */
 async function callDirectly(url: string, token: string, body: object): Promise<{ status: number; error: string }> {
@@ -89,7 +80,7 @@ describe('who may use the admin portal, and on whom', () => {
       expect(attempt).toBeLessThan(3);
       await nextTotpStep();
     }
-    expect(await accessTokenOf(page)).toBe('');
+    expect(await storedAccessToken(page, stack)).toBe('');
     await page.goto(`${stack.webUrl}/home`);
     await page.waitForURL(/\/login$/);
     await page.close();
@@ -122,7 +113,7 @@ describe('who may use the admin portal, and on whom', () => {
       }
     }
 
-    const token = await accessTokenOf(page);
+    const token = await storedAccessToken(page, stack);
     const refusals = [
       [stack.functions.userAdmin, { action: 'DISABLE_USER', userEmail: self }, 'Cannot disable your own account'],
       [stack.functions.userAdmin, { action: 'DELETE_USER', userEmail: self }, 'Cannot delete your own account'],

@@ -2,7 +2,7 @@ import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { dashboardLink, SAMPLE_DASHBOARDS } from '../../local/quicksight/index.ts';
 import { expectNoSeriousA11yViolations } from './support/a11y.ts';
-import { signInAsAdmin } from './support/auth.ts';
+import { signInAsAdmin, storedAccessToken } from './support/auth.ts';
 import { launchBrowser } from './support/browser.ts';
 import { useStack } from './support/stack.ts';
 import { totpCode } from './support/totp.ts';
@@ -17,16 +17,6 @@ const RENAMED = `${MOVING.name} Q3`;
 const VIEWPORT = { width: 1440, height: 900 };
 
 const person = { email: `journey-${Date.now()}@example.com`, password: 'Journey#2026a' };
-
-/** The access token the signed-in SPA keeps (for calls made the way the SPA makes them). */
-function accessTokenOf(page: Page): Promise<string> {
-  return page.evaluate((clientId) => {
-    const storage = (globalThis as unknown as { localStorage: { getItem(key: string): string | null } }).localStorage;
-    const prefix = `CognitoIdentityServiceProvider.${clientId}`;
-    const user = storage.getItem(`${prefix}.LastAuthUser`);
-    return (user && storage.getItem(`${prefix}.${user}.accessToken`)) ?? '';
-  }, stack.cognito.clientId);
-}
 
 async function callFunction(url: string, token: string, body: object): Promise<Response> {
   return fetch(url, { method: 'POST', headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' }, body: JSON.stringify(body) });
@@ -96,7 +86,7 @@ describe('an administrator manages an account and its dashboards, and the user s
 
   afterAll(async () => {
     // Whatever happened above, leave the seeded catalogue as it was and remove the account.
-    const token = admin ? await accessTokenOf(admin).catch(() => '') : '';
+    const token = admin ? await storedAccessToken(admin, stack).catch(() => '') : '';
     if (token) {
       const listed = (await (await callFunction(stack.functions.quicksightAdmin, token, { action: 'LIST_DASHBOARD_METADATA' })).json()) as {
         dashboards: { dashboardId: string }[];

@@ -68,3 +68,16 @@ export function signInAsUser(page: Page, stack: StackInfo, credentials: Credenti
 export function signInAsAdmin(page: Page, stack: StackInfo, credentials: Credentials = stack.demo.admin): Promise<void> {
   return signIn(page, stack, credentials, ADMIN_PORTAL);
 }
+
+/**
+ * The access token the signed-in SPA keeps in local storage ('' when signed out), for calls
+ * made the way the SPA makes them.
+ */
+export function storedAccessToken(page: Page, stack: StackInfo): Promise<string> {
+  return page.evaluate((clientId) => {
+    const storage = (globalThis as unknown as { localStorage: { getItem(key: string): string | null } }).localStorage;
+    const prefix = `CognitoIdentityServiceProvider.${clientId}`;
+    const user = storage.getItem(`${prefix}.LastAuthUser`);
+    return (user && storage.getItem(`${prefix}.${user}.accessToken`)) ?? '';
+  }, stack.cognito.clientId);
+}
