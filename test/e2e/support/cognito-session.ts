@@ -1,22 +1,12 @@
-import { AuthenticationDetails, CognitoUser, CognitoUserPool, type CognitoUserSession, type ICognitoStorage } from 'amazon-cognito-identity-js';
+import { AuthenticationDetails, CognitoUserPool, type CognitoUserSession } from 'amazon-cognito-identity-js';
 import type { DemoAccount, StackInfo } from '../../../local/stack-info.ts';
+import { memoryStorage, userFor } from '../../local/support/cognito-client.ts';
 import { nextTotpStep, unusedTotpCode } from './totp.ts';
 
 export interface SessionTokens {
   readonly accessToken: string;
   readonly idToken: string;
   readonly refreshToken: string;
-}
-
-/** Keeps a sign-in's tokens to itself (the library's default storage is shared per process). */
-function memoryStorage(): ICognitoStorage {
-  const items = new Map<string, string>();
-  return {
-    setItem: (key, value) => void items.set(key, value),
-    getItem: (key) => items.get(key) ?? null,
-    removeItem: (key) => void items.delete(key),
-    clear: () => items.clear(),
-  };
 }
 
 const ATTEMPTS = 3;
@@ -33,7 +23,7 @@ export function signInWithSrp(stack: StackInfo, account: DemoAccount): Promise<S
     endpoint: stack.cognito.endpoint,
     Storage: memoryStorage(),
   });
-  const user = new CognitoUser({ Username: account.email, Pool: pool, Storage: memoryStorage() });
+  const user = userFor(pool, account.email);
   return new Promise((resolve, reject) => {
     let attempt = 0;
     const onSuccess = (session: CognitoUserSession) =>
