@@ -1,14 +1,14 @@
 import type { ReactNode } from 'react';
 import { Card } from '../../../components/card.tsx';
 import { Spinner } from '../../../components/spinner.tsx';
+import type { SearchState } from '../search.ts';
 import { SearchField } from './search-field.tsx';
 
 export interface UserListCardProps {
   readonly title: ReactNode;
   readonly titleId?: string;
-  readonly query: string;
-  readonly onQueryChange: (query: string) => void;
-  readonly shown: number;
+  /** The search box and the rows it lets through (built with `userSearchText`). */
+  readonly search: Pick<SearchState<unknown>, 'query' | 'setQuery' | 'rows'>;
   readonly total: number;
   /** The first load is under way: a spinner instead of the table. */
   readonly loading: boolean;
@@ -17,7 +17,7 @@ export interface UserListCardProps {
 }
 
 /** A card with a user table and its 'Search users...' box (username or email, any case). */
-export function UserListCard({ title, titleId, query, onQueryChange, shown, total, loading, children }: UserListCardProps) {
+export function UserListCard({ title, titleId, search, total, loading, children }: UserListCardProps) {
   return (
     <Card
       {...(titleId ? { 'aria-labelledby': titleId } : {})}
@@ -26,9 +26,9 @@ export function UserListCard({ title, titleId, query, onQueryChange, shown, tota
         <SearchField
           label="Search users"
           placeholder="Search users..."
-          value={query}
-          onChange={onQueryChange}
-          resultText={`${shown.toLocaleString()} of ${total.toLocaleString()} users`}
+          value={search.query}
+          onChange={search.setQuery}
+          resultText={`${search.rows.length.toLocaleString()} of ${total.toLocaleString()} users`}
         />
       }
     >
@@ -36,6 +36,9 @@ export function UserListCard({ title, titleId, query, onQueryChange, shown, tota
     </Card>
   );
 }
+
+/** What the search box of a user list looks in: the username and the email. */
+export const userSearchText = (user: { readonly username: string; readonly email: string }) => `${user.username}\n${user.email}`;
 
 /** The User column: the email, then the username below it. */
 export function UserCell({ email, username, badge }: { readonly email: string; readonly username: string; readonly badge?: ReactNode }) {

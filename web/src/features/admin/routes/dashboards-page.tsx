@@ -16,14 +16,13 @@ import { DeleteDashboardDialog } from '../components/delete-dashboard-dialog.tsx
 import { FailureAlert } from '../components/failure-alert.tsx';
 import { InviteModal } from '../components/invite-modal.tsx';
 import { UserDashboardsPanel } from '../components/user-dashboards-panel.tsx';
-import { UserListCard } from '../components/user-list-card.tsx';
+import { UserListCard, userSearchText } from '../components/user-list-card.tsx';
 import { actionFailure, ADMIN_FAILURES, dashboardUpdatedText, registrationFailure, type Failure } from '../errors.ts';
 import { useSearch } from '../search.ts';
 import { useResource } from '../use-resource.ts';
 
 const NO_USERS: readonly CognitoUserWithQuicksight[] = [];
 const NO_DASHBOARDS: readonly DashboardMetadata[] = [];
-const userSearchText = (user: CognitoUserWithQuicksight) => `${user.username}\n${user.email}`;
 
 /** /admin/dashboard and /admin/quicksight: the catalogue, and Cognito users with their QuickSight access. */
 export default function DashboardsPage() {
@@ -146,9 +145,7 @@ export default function DashboardsPage() {
             <Badge tone="warning">{adminCount.toLocaleString()} admins</Badge>
           </span>
         }
-        query={search.query}
-        onQueryChange={search.setQuery}
-        shown={search.rows.length}
+        search={search}
         total={allUsers.length}
         loading={users.data === undefined && users.loading}
       >

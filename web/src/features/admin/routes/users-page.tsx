@@ -11,7 +11,7 @@ import { CreateUserModal, type CreateUserForm } from '../components/create-user-
 import { EditUserModal } from '../components/edit-user-modal.tsx';
 import { FailureAlert } from '../components/failure-alert.tsx';
 import { StatCards } from '../components/stat-cards.tsx';
-import { UserListCard } from '../components/user-list-card.tsx';
+import { UserListCard, userSearchText } from '../components/user-list-card.tsx';
 import { UsersTable, type UserAction } from '../components/users-table.tsx';
 import { ADMIN_FAILURES, deleteUserFailureText, userManagementErrorText, type Failure } from '../errors.ts';
 import { useSearch } from '../search.ts';
@@ -20,7 +20,6 @@ import { useResource } from '../use-resource.ts';
 export const SECURITY_NOTICE = 'You cannot disable or delete admin accounts (including your own).';
 
 const NO_USERS: readonly ManagedUser[] = [];
-const userSearchText = (user: ManagedUser) => `${user.username}\n${user.email}`;
 
 type Confirmation = { readonly kind: 'delete' | 'resetMfa'; readonly user: ManagedUser };
 
@@ -139,9 +138,7 @@ export default function UsersPage() {
       {users.error !== null && <Alert tone="error">{ADMIN_FAILURES.loadUsers}</Alert>}
       <UserListCard
         title="All Users"
-        query={search.query}
-        onQueryChange={search.setQuery}
-        shown={search.rows.length}
+        search={search}
         total={allUsers.length}
         loading={users.data === undefined && users.loading}
       >
