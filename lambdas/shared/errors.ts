@@ -28,40 +28,24 @@ export class HttpError extends Error {
   }
 }
 
-export class BadRequestError extends HttpError {
-  override readonly name = 'BadRequestError';
-  constructor(message: string, details: ErrorDetails = {}) {
-    super(400, message, details);
-  }
+/**
+ * The base of an error that always answers with one status; `name` tells the subclasses
+ * apart in logs.
+ */
+function withStatus<const Name extends string>(status: number, name: Name) {
+  return class extends HttpError {
+    override readonly name: Name = name;
+    constructor(message: string, details: ErrorDetails = {}) {
+      super(status, message, details);
+    }
+  };
 }
 
-export class UnauthorizedError extends HttpError {
-  override readonly name = 'UnauthorizedError';
-  constructor(message: string) {
-    super(401, message);
-  }
-}
-
-export class ForbiddenError extends HttpError {
-  override readonly name = 'ForbiddenError';
-  constructor(message: string, details: ErrorDetails = {}) {
-    super(403, message, details);
-  }
-}
-
-export class NotFoundError extends HttpError {
-  override readonly name = 'NotFoundError';
-  constructor(message: string, details: ErrorDetails = {}) {
-    super(404, message, details);
-  }
-}
-
-export class ConflictError extends HttpError {
-  override readonly name = 'ConflictError';
-  constructor(message: string, details: ErrorDetails = {}) {
-    super(409, message, details);
-  }
-}
+export class BadRequestError extends withStatus(400, 'BadRequestError') {}
+export class UnauthorizedError extends withStatus(401, 'UnauthorizedError') {}
+export class ForbiddenError extends withStatus(403, 'ForbiddenError') {}
+export class NotFoundError extends withStatus(404, 'NotFoundError') {}
+export class ConflictError extends withStatus(409, 'ConflictError') {}
 
 export class PayloadTooLargeError extends HttpError {
   override readonly name = 'PayloadTooLargeError';
@@ -77,20 +61,10 @@ export class UnsupportedMediaTypeError extends HttpError {
   }
 }
 
-export class TooManyRequestsError extends HttpError {
-  override readonly name = 'TooManyRequestsError';
-  constructor(message: string) {
-    super(429, message);
-  }
-}
+export class TooManyRequestsError extends withStatus(429, 'TooManyRequestsError') {}
 
 /** A service this function depends on refused or failed; the message says which step. */
-export class UpstreamError extends HttpError {
-  override readonly name = 'UpstreamError';
-  constructor(message: string, details: ErrorDetails = {}) {
-    super(502, message, details);
-  }
-}
+export class UpstreamError extends withStatus(502, 'UpstreamError') {}
 
 /**
  * The function lacks configuration it needs. Its body names the missing variables (the
