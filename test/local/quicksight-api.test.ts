@@ -6,7 +6,6 @@ import {
   GenerateEmbedUrlForRegisteredUserCommand,
   ListDashboardsCommand,
   ListUsersCommand,
-  RegisterUserCommand,
   UpdateDashboardPermissionsCommand,
 } from '@aws-sdk/client-quicksight';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
@@ -32,22 +31,9 @@ afterEach(async () => {
   await t.close();
 });
 
-const register = (userName: string, overrides: Record<string, unknown> = {}) =>
-  t.client.send(
-    new RegisterUserCommand({
-      AwsAccountId: ACCOUNT_ID,
-      Namespace: NAMESPACE,
-      IdentityType: 'QUICKSIGHT',
-      UserName: userName,
-      Email: userName,
-      UserRole: 'READER',
-      ...overrides,
-    }),
-  );
-
 describe('QuickSight users', () => {
   it('registers a QUICKSIGHT user and describes it with its ARN', async () => {
-    const registered = await register(USER);
+    const registered = await t.register(USER);
     expect(registered.Status).toBe(201);
     expect(registered.User).toMatchObject({
       Arn: `arn:aws:quicksight:${REGION}:${ACCOUNT_ID}:user/default/${USER}`,
@@ -64,8 +50,8 @@ describe('QuickSight users', () => {
   });
 
   it('refuses to register an existing user with ResourceExistsException', async () => {
-    await register(USER);
-    const error = await sdkError(register(USER, { UserRole: 'AUTHOR' }));
+    await t.register(USER);
+    const error = await sdkError(t.register(USER, { UserRole: 'AUTHOR' }));
     expect(error).toMatchObject({ name: 'ResourceExistsException', status: 409 });
     const described = await t.client.send(new DescribeUserCommand({ AwsAccountId: ACCOUNT_ID, Namespace: NAMESPACE, UserName: USER }));
     expect(described.User?.Role).toBe('READER');
@@ -78,7 +64,7 @@ describe('QuickSight users', () => {
     ['a malformed email', { Email: 'not-an-email' }],
     ['a slash in the user name', { UserName: 'a/b' }],
   ])('rejects %s with InvalidParameterValueException and registers nothing', async (_case, overrides) => {
-    const error = await sdkError(register('someone@example.com', overrides));
+    const error = await sdkError(t.register('someone@example.com', overrides));
     expect(error).toMatchObject({ name: 'InvalidParameterValueException', status: 400 });
     const listed = await t.client.send(new ListUsersCommand({ AwsAccountId: ACCOUNT_ID, Namespace: NAMESPACE }));
     expect(listed.UserList).toEqual([]);
@@ -93,7 +79,7 @@ describe('QuickSight users', () => {
   });
 
   it('answers ResourceNotFoundException for a namespace the account does not have', async () => {
-    const error = await sdkError(register(USER, { Namespace: 'partners' }));
+    const error = await sdkError(t.register(USER, { Namespace: 'partners' }));
     expect(error.name).toBe('ResourceNotFoundException');
   });
 
@@ -106,7 +92,7 @@ describe('QuickSight users', () => {
 
   it('lists users in pages of at most 100 with NextToken', async () => {
     const names = Array.from({ length: 130 }, (_, i) => `user${String(i).padStart(3, '0')}@example.com`);
-    for (const name of names) await register(name);
+    for (const name of names) await t.register(name);
     const first = await t.client.send(new ListUsersCommand({ AwsAccountId: ACCOUNT_ID, Namespace: NAMESPACE, MaxResults: 100 }));
     expect(first.UserList).toHaveLength(100);
     expect(first.NextToken).toBeTruthy();
@@ -130,7 +116,7 @@ describe('QuickSight users', () => {
   });
 
   it('deletes a user together with the dashboard permissions granted to it', async () => {
-    await register(USER);
+    await t.register(USER);
     await t.grantViewer('sales-performance', USER);
     const deleted = await t.client.send(new DeleteUserCommand({ AwsAccountId: ACCOUNT_ID, Namespace: NAMESPACE, UserName: USER }));
     expect(deleted.Status).toBe(200);
@@ -186,8 +172,8 @@ describe('QuickSight dashboards', () => {
   });
 
   it('grants and revokes dashboard permissions per principal', async () => {
-    await register(USER);
-    await register('other@example.com');
+    await t.register(USER);
+    await t.register('other@example.com');
     const granted = await t.client.send(
       new UpdateDashboardPermissionsCommand({
         AwsAccountId: ACCOUNT_ID,
@@ -222,7 +208,7 @@ describe('QuickSight dashboards', () => {
     ['a principal of another account', { Principal: `arn:aws:quicksight:${REGION}:999999999999:user/default/x`, Actions: VIEWER_ACTIONS }],
     ['an unknown action', { Principal: userArn(USER), Actions: ['quicksight:EverythingPlease'] }],
   ])('rejects a grant to %s and changes nothing', async (_case, permission) => {
-    await register(USER);
+    await t.register(USER);
     const error = await sdkError(
       t.client.send(
         new UpdateDashboardPermissionsCommand({ AwsAccountId: ACCOUNT_ID, DashboardId: 'sales-performance', GrantPermissions: [permission] }),
@@ -250,7 +236,7 @@ describe('GenerateEmbedUrlForRegisteredUser', () => {
     );
 
   it('returns a one-time embed URL on the emulator for a permitted user', async () => {
-    await register(USER);
+    await t.register(USER);
     await t.grantViewer('sales-performance', USER);
     const result = await generate();
     expect(result.Status).toBe(200);
@@ -262,14 +248,14 @@ describe('GenerateEmbedUrlForRegisteredUser', () => {
 
   it('answers ResourceNotFoundException for an unknown user or dashboard', async () => {
     expect(await sdkError(generate())).toMatchObject({ name: 'ResourceNotFoundException', status: 404 });
-    await register(USER);
+    await t.register(USER);
     expect(
       await sdkError(generate({ ExperienceConfiguration: { Dashboard: { InitialDashboardId: 'no-such-dashboard' } } })),
     ).toMatchObject({ name: 'ResourceNotFoundException' });
   });
 
   it('answers AccessDeniedException when the user lacks permission on the dashboard', async () => {
-    await register(USER);
+    await t.register(USER);
     await t.grantViewer('inventory-margins', USER);
     expect(await sdkError(generate())).toMatchObject({ name: 'AccessDeniedException', status: 401 });
   });
@@ -283,13 +269,13 @@ describe('GenerateEmbedUrlForRegisteredUser', () => {
     ['a user ARN that is not a user', { UserArn: `arn:aws:quicksight:${REGION}:${ACCOUNT_ID}:dashboard/sales-performance` }],
     ['another experience than a dashboard', { ExperienceConfiguration: { QuickSightConsole: { InitialPath: '/start' } } }],
   ])('rejects %s with InvalidParameterValueException', async (_case, overrides) => {
-    await register(USER);
+    await t.register(USER);
     await t.grantViewer('sales-performance', USER);
     expect(await sdkError(generate(overrides))).toMatchObject({ name: 'InvalidParameterValueException', status: 400 });
   });
 
   it('accepts https domains with subdomain wildcards and loopback http origins', async () => {
-    await register(USER);
+    await t.register(USER);
     await t.grantViewer('sales-performance', USER);
     const result = await generate({ AllowedDomains: ['https://*.example.com', 'https://portal.example.org:8443', 'http://localhost:5173'] });
     expect(result.EmbedUrl).toBeTruthy();

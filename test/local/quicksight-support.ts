@@ -4,6 +4,7 @@ import path from 'node:path';
 import {
   QuickSightClient,
   RegisterUserCommand,
+  type RegisterUserCommandOutput,
   UpdateDashboardPermissionsCommand,
 } from '@aws-sdk/client-quicksight';
 import { startQuickSightEmulator, type QuickSightEmulator } from '../../local/quicksight/index.ts';
@@ -30,7 +31,8 @@ export interface TestEmulator {
   readonly client: QuickSightClient;
   readonly clock: TestClock;
   readonly dataDir: string;
-  register(userName: string): Promise<void>;
+  /** A READER registered by email; `overrides` replace any request member, invalid values included. */
+  register(userName: string, overrides?: Record<string, unknown>): Promise<RegisterUserCommandOutput>;
   grantViewer(dashboardId: string, userName: string): Promise<void>;
   /** Stops the emulator and starts a new one on the same data directory. */
   restart(): Promise<TestEmulator>;
@@ -61,8 +63,8 @@ async function start(dataDir: string, clock: TestClock, ownsDataDir: boolean): P
     client,
     clock,
     dataDir,
-    async register(userName) {
-      await client.send(
+    register(userName, overrides = {}) {
+      return client.send(
         new RegisterUserCommand({
           AwsAccountId: ACCOUNT_ID,
           Namespace: NAMESPACE,
@@ -70,6 +72,7 @@ async function start(dataDir: string, clock: TestClock, ownsDataDir: boolean): P
           UserName: userName,
           Email: userName,
           UserRole: 'READER',
+          ...overrides,
         }),
       );
     },
