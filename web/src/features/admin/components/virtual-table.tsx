@@ -37,6 +37,8 @@ export function VirtualTable<T>({
   resetScrollKey,
 }: VirtualTableProps<T>) {
   const scrollRef = useRef<HTMLDivElement>(null);
+  // The build does not use the React compiler, so nothing memoizes the functions this hook returns.
+  // eslint-disable-next-line react-hooks/incompatible-library
   const virtualizer = useVirtualizer({
     count: rows.length,
     getScrollElement: () => scrollRef.current,
