@@ -33,6 +33,9 @@ export const runUserAdminAction = async (request: UserAdminRequest, caller: Call
     case 'ENABLE_USER': {
       const email = request.userEmail.toLowerCase();
       return audit(email, async () => {
+        // Disable/Enable is one toggle (admin-portal §4, §6): neither way on oneself or another
+        // admin, refused with the toggle's wording as the portal shows it.
+        await assertMayManage(caller, email, 'disable');
         await enableUser(email);
         return { message: 'User enabled successfully' };
       });

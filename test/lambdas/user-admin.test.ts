@@ -216,6 +216,8 @@ describe('ENABLE_USER, DISABLE_USER, DELETE_USER, RESET_USER_MFA', () => {
   });
 
   it.each([
+    ['ENABLE_USER', ADMIN.email, 'Cannot disable your own account'],
+    ['ENABLE_USER', OTHER_ADMIN.email, 'Cannot disable other admin accounts'],
     ['DISABLE_USER', ADMIN.email, 'Cannot disable your own account'],
     ['DISABLE_USER', OTHER_ADMIN.email, 'Cannot disable other admin accounts'],
     ['DELETE_USER', ADMIN.email, 'Cannot delete your own account'],
@@ -226,7 +228,7 @@ describe('ENABLE_USER, DISABLE_USER, DELETE_USER, RESET_USER_MFA', () => {
     const res = await call({ action, userEmail });
     expect(res.status).toBe(403);
     expect(res.body.error).toBe(message);
-    for (const command of [AdminDisableUserCommand, AdminDeleteUserCommand, AdminSetUserMFAPreferenceCommand, AdminUserGlobalSignOutCommand]) {
+    for (const command of [AdminEnableUserCommand, AdminDisableUserCommand, AdminDeleteUserCommand, AdminSetUserMFAPreferenceCommand, AdminUserGlobalSignOutCommand]) {
       expect(h.cognito.commandCalls(command)).toHaveLength(0);
     }
     expect(await h.tables.audit()).toEqual([expect.objectContaining({ action, target: userEmail, outcome: 'failure', detail: message })]);
