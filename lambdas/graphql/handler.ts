@@ -1,7 +1,7 @@
 import middy, { type MiddlewareObj } from '@middy/core';
 import type { AppSyncResolverEvent } from 'aws-lambda';
 import { audited } from '../shared/audit.ts';
-import { authenticate, type Caller, tokenFromHeader } from '../shared/auth/caller.ts';
+import { authenticate, type Caller, requirePortalMember, tokenFromHeader } from '../shared/auth/caller.ts';
 import type { CallerContext } from '../shared/http.ts';
 import { createLogger } from '../shared/logger.ts';
 import {
@@ -38,11 +38,13 @@ type ResolverEvent = AppSyncResolverEvent<Record<string, unknown>>;
 
 /**
  * The token is verified again here (not only by AppSync) and the session checked live, so
- * local mode and AWS enforce the same rules. AppSync passes the bare token.
+ * local mode and AWS enforce the same rules; an account in neither portal group is refused.
+ * AppSync passes the bare token.
  */
 const appsyncCaller = (): MiddlewareObj<ResolverEvent, unknown, Error, CallerContext> => ({
   before: async (request) => {
-    request.context.caller = await authenticate(tokenFromHeader(request.event.request?.headers?.authorization, { allowBare: true }));
+    const token = tokenFromHeader(request.event.request?.headers?.authorization, { allowBare: true });
+    request.context.caller = requirePortalMember(await authenticate(token));
   },
 });
 

@@ -1,7 +1,7 @@
 import { GetUserCommand } from '@aws-sdk/client-cognito-identity-provider';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { NO_TOKEN_MESSAGE } from '../../contracts/errors.ts';
-import { ADMIN, type Handler, type Harness, invoke, lambdaContext, loadHandler, startHarness, USER } from './support/harness.ts';
+import { account, ADMIN, type Handler, type Harness, invoke, lambdaContext, loadHandler, startHarness, USER } from './support/harness.ts';
 
 let h: Harness;
 const handlers: Record<string, Handler> = {};
@@ -81,6 +81,24 @@ describe.each(FUNCTIONS)('%s function', (name) => {
   });
 });
 
+/** A live account in neither Users nor Admins: the sign-in pages sign it out. */
+const NO_GROUP = account('nogroup@example.com', []);
+const USER_PRIVILEGES_DENIED = "Access denied. You don't have user privileges.";
+
+describe.each(['embed', 'mfa', 'contact'] as const)('%s refuses an account in no group', (name) => {
+  it(`with 403 '${USER_PRIVILEGES_DENIED}' and no effect`, async () => {
+    const body = name === 'contact' ? { email: NO_GROUP.email, subject: 'Hello', message: 'Help' } : SAMPLE_BODY[name];
+    const res = await invoke(handlers[name]!, {
+      token: await h.token(NO_GROUP),
+      method: name === 'embed' ? 'GET' : 'POST',
+      body,
+      headers: { 'x-dashboard-id': 'sales' },
+    });
+    expect(res).toMatchObject({ status: 403, body: { error: USER_PRIVILEGES_DENIED } });
+    expectNoServiceCalls();
+  });
+});
+
 const QUICKSIGHT_ADMIN_BODIES = [
   { action: 'LIST_COGNITO_USERS_WITH_QUICKSIGHT_STATUS' },
   { action: 'DELETE_USER', userEmail: 'x@example.com' },
@@ -134,6 +152,13 @@ describe('GraphQL resolver', () => {
   ])('throws Unauthorized for %s', async (_label, authorization, message) => {
     const header = authorization === 'forged' ? await h.token(USER, { forged: true }) : authorization;
     await expect(graphql(event(header), lambdaContext())).rejects.toMatchObject({ name: 'Unauthorized', message });
+  });
+
+  it('refuses an account in no group', async () => {
+    await expect(graphql(event(await h.token(NO_GROUP)), lambdaContext())).rejects.toMatchObject({
+      name: 'Unauthorized',
+      message: USER_PRIVILEGES_DENIED,
+    });
   });
 
   it('accepts the bare token AppSync passes', async () => {

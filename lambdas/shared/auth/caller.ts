@@ -2,8 +2,8 @@ import { GetUserCommand, type GetUserCommandOutput } from '@aws-sdk/client-cogni
 import { NO_TOKEN_MESSAGE } from '../../../contracts/errors.ts';
 import { cognito } from '../aws/cognito.ts';
 import { isAwsError } from '../aws/config.ts';
-import { UnauthorizedError, UpstreamError } from '../errors.ts';
-import { ADMINS_GROUP } from './groups.ts';
+import { ForbiddenError, UnauthorizedError, UpstreamError } from '../errors.ts';
+import { ADMINS_GROUP, USERS_GROUP } from './groups.ts';
 import { verifyAccessToken } from './verifier.ts';
 
 
@@ -68,3 +68,16 @@ export const authenticate = async (accessToken: string): Promise<Caller> => {
 };
 
 export const ADMIN_REQUIRED_MESSAGE = "Access denied. You don't have admin privileges.";
+export const USER_REQUIRED_MESSAGE = "Access denied. You don't have user privileges.";
+
+/**
+ * The portals are for members of Users or Admins: the sign-in pages sign an account in
+ * neither group out, and the functions refuse its token (403) in the same words, so the
+ * rule does not rest on the browser.
+ */
+export const requirePortalMember = (caller: Caller): Caller => {
+  if (!caller.groups.some((group) => group === USERS_GROUP || group === ADMINS_GROUP)) {
+    throw new ForbiddenError(USER_REQUIRED_MESSAGE);
+  }
+  return caller;
+};
