@@ -119,6 +119,7 @@ describe('who may use the admin portal, and on whom', () => {
       [stack.functions.userAdmin, { action: 'DELETE_USER', userEmail: self }, 'Cannot delete your own account'],
       [stack.functions.userAdmin, { action: 'RESET_USER_MFA', userEmail: self }, 'Cannot reset MFA for your own account'],
       [stack.functions.userAdmin, { action: 'DISABLE_USER', userEmail: otherAdmin }, 'Cannot disable other admin accounts'],
+      [stack.functions.userAdmin, { action: 'ENABLE_USER', userEmail: otherAdmin }, 'Cannot disable other admin accounts'],
       [stack.functions.userAdmin, { action: 'DELETE_USER', userEmail: otherAdmin }, 'Cannot delete other admin accounts'],
       [stack.functions.userAdmin, { action: 'RESET_USER_MFA', userEmail: otherAdmin }, 'Cannot reset MFA for other admin accounts'],
       [stack.functions.quicksightAdmin, { action: 'DELETE_USER', userEmail: otherAdmin }, 'Cannot delete other admin accounts'],
