@@ -126,6 +126,19 @@ describe('TOTP code step', () => {
     expect(verify).toBeEnabled();
   });
 
+  it('keeps the six digits of a pasted code written with a space or a hyphen', async () => {
+    renderPage(<LoginPage />, { auth: toTotp(), path: '/login' });
+    const user = await submitCredentials();
+    const code = await screen.findByLabelText('Authentication Code');
+    await user.click(code);
+    await user.paste('123 456');
+    expect(code).toHaveValue('123456');
+    await user.clear(code);
+    await user.paste('654-321');
+    expect(code).toHaveValue('654321');
+    expect(screen.getByRole('button', { name: 'Verify & Sign In' })).toBeEnabled();
+  });
+
   it('shows the MFA failure text for a wrong code and signs in with a right one', async () => {
     const auth = toTotp();
     auth.confirmTotpCode = vi

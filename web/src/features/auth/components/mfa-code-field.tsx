@@ -12,7 +12,10 @@ export interface MfaCodeFieldProps {
   readonly disabled?: boolean;
 }
 
-/** Digits only, truncated to six, as every MFA code input of the specs. */
+/**
+ * Digits only, truncated to six, as every MFA code input of the specs. No maxLength: the
+ * browser would cut a pasted '123 456' to '123 45' before the non-digits are dropped.
+ */
 export function MfaCodeField({ label, value, onChange, touched, onBlur, disabled }: MfaCodeFieldProps) {
   const id = useId();
   const invalid = touched && value.length > 0 && value.length !== 6;
@@ -24,7 +27,6 @@ export function MfaCodeField({ label, value, onChange, touched, onBlur, disabled
       inputMode="numeric"
       autoComplete="one-time-code"
       pattern="[0-9]*"
-      maxLength={6}
       placeholder="000000"
       disabled={disabled}
       error={invalid ? MESSAGES.mfaCode : undefined}
