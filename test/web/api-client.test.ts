@@ -104,4 +104,35 @@ describe('GraphQL client', () => {
     const gql = createGraphqlClient({ url: 'https://api.example/graphql', getAccessToken: async () => 'raw', fetch: fetchMock });
     await expect(gql.query('query { message }', {}, schema)).rejects.toEqual(new GraphqlError('Not Authorized'));
   });
+
+  const scripted = (responses: (Response | Error)[]) => {
+    const fetchMock = vi.fn(async () => {
+      const next = responses.shift();
+      if (!next) throw new Error('no more responses');
+      if (next instanceof Error) throw next;
+      return next;
+    });
+    const gql = createGraphqlClient({ url: 'https://api.example/graphql', getAccessToken: async () => 'raw', fetch: fetchMock, sleep: noSleep });
+    return { gql, fetchMock };
+  };
+
+  it('retries a query on 503, throttling and network errors, at most three attempts', async () => {
+    const { gql, fetchMock } = scripted([
+      new Response('', { status: 503 }),
+      new TypeError('Failed to fetch'),
+      Response.json({ data: { message: 'third time' } }),
+    ]);
+    await expect(gql.query('\n  query Views { message }', {}, schema)).resolves.toEqual({ message: 'third time' });
+    expect(fetchMock).toHaveBeenCalledTimes(3);
+
+    const throttled = scripted([429, 429, 429, 200].map((status) => new Response('', { status })));
+    await expect(throttled.gql.query('query { message }', {}, schema)).rejects.toEqual(new GraphqlError('HTTP 429: '));
+    expect(throttled.fetchMock).toHaveBeenCalledTimes(3);
+  });
+
+  it('never retries a mutation', async () => {
+    const { gql, fetchMock } = scripted([new Response('', { status: 503 }), Response.json({ data: { message: 'x' } })]);
+    await expect(gql.query('mutation { message }', {}, schema)).rejects.toBeInstanceOf(GraphqlError);
+    expect(fetchMock).toHaveBeenCalledTimes(1);
+  });
 });

@@ -43,7 +43,7 @@ export class ApiError extends Error {
 export const NETWORK_ERROR = 'A network error has occurred.';
 
 /** Statuses worth another attempt for idempotent calls (spec section 9). */
-const RETRYABLE_STATUSES = new Set([429, 500, 502, 503, 504]);
+export const RETRYABLE_STATUSES: ReadonlySet<number> = new Set([429, 500, 502, 503, 504]);
 export const MAX_ATTEMPTS = 3;
 const MAX_BACKOFF_MS = 300_000;
 
@@ -70,7 +70,7 @@ export interface ApiClientOptions {
   readonly sleep?: (ms: number) => Promise<void>;
 }
 
-const defaultSleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
+export const defaultSleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
 
 async function errorFromResponse(response: Response): Promise<ApiError> {
   const fallback = `HTTP ${response.status}: ${response.statusText}`;

@@ -1,4 +1,5 @@
 import type { $ZodType, output } from 'zod/v4/core';
+import { backoffDelay, defaultSleep, MAX_ATTEMPTS, NETWORK_ERROR, RETRYABLE_STATUSES } from './api.ts';
 import { checkShape } from './schema.ts';
 
 export class GraphqlError extends Error {
@@ -13,17 +14,29 @@ export interface GraphqlClientOptions {
   readonly url: string;
   readonly getAccessToken: () => Promise<string>;
   readonly fetch?: typeof fetch;
+  readonly sleep?: (ms: number) => Promise<void>;
 }
+
+/** Reads change nothing, so they may be sent again; a mutation is sent once. */
+const isQueryDocument = (document: string) => /^\s*(query\b|\{)/.test(document);
 
 /**
  * The AppSync API with user-pool authorization: the raw access token in Authorization (no
- * Bearer prefix). `schema` checks the `data` member of the answer.
+ * Bearer prefix). `schema` checks the `data` member of the answer. Queries are retried on
+ * throttling, 5xx and network failures as the function client's GET calls are (spec section 9),
+ * so a passing failure does not show as an empty list.
  */
-export function createGraphqlClient({ url, getAccessToken, fetch: fetchImpl = fetch }: GraphqlClientOptions): GraphqlClient {
-  return {
-    async query(document, variables, schema) {
-      const token = await getAccessToken();
-      let response: Response;
+export function createGraphqlClient({
+  url,
+  getAccessToken,
+  fetch: fetchImpl = fetch,
+  sleep = defaultSleep,
+}: GraphqlClientOptions): GraphqlClient {
+  const send = async (document: string, variables: Record<string, unknown>): Promise<Response> => {
+    const token = await getAccessToken();
+    const attempts = isQueryDocument(document) ? MAX_ATTEMPTS : 1;
+    for (let attempt = 1; ; attempt += 1) {
+      let response: Response | null = null;
       try {
         response = await fetchImpl(url, {
           method: 'POST',
@@ -32,8 +45,16 @@ export function createGraphqlClient({ url, getAccessToken, fetch: fetchImpl = fe
           cache: 'no-store',
         });
       } catch {
-        throw new GraphqlError('A network error has occurred.');
+        if (attempt >= attempts) throw new GraphqlError(NETWORK_ERROR);
       }
+      if (response && (!RETRYABLE_STATUSES.has(response.status) || attempt >= attempts)) return response;
+      await sleep(backoffDelay(attempt));
+    }
+  };
+
+  return {
+    async query(document, variables, schema) {
+      const response = await send(document, variables);
       const body = (await response.json().catch(() => undefined)) as
         | { data?: unknown; errors?: { message?: unknown }[] }
         | undefined;
