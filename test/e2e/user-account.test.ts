@@ -98,7 +98,10 @@ describe('a new user: sign-up, MFA, password reset', () => {
     await page.getByRole('button', { name: 'Enable MFA', exact: true }).click();
     const secret = await completeWizard(page);
     await page.getByText('MFA Setup Complete!').waitFor();
-    await page.getByText('Enabled', { exact: true }).waitFor({ timeout: 10_000 });
+    await page.getByText('Redirecting to dashboard...').waitFor();
+    await page.waitForURL(/\/home$/, { timeout: 10_000 });
+    await page.goto(`${stack.webUrl}/mfa-settings`);
+    await page.getByText('Enabled', { exact: true }).waitFor();
     expect(secret).not.toBe(account.totpSecret);
     account = { ...account, totpSecret: secret };
   });

@@ -105,7 +105,7 @@ describe('MFA management page', () => {
     expect(await screen.findByText('Authentication required')).toBeInTheDocument();
   });
 
-  it('enables MFA with the wizard through the MFA function', async () => {
+  it('enables MFA with the wizard through the MFA function, then goes to the dashboard after 2 s', async () => {
     let state = disabled;
     const actions = stubMfaFunction(({ action }) => {
       if (action === 'ASSOCIATE_SOFTWARE_TOKEN') return jsonResponse({ secretCode: 'JBSWY3DPEHPK3PXP' });
@@ -122,8 +122,11 @@ describe('MFA management page', () => {
     await user.type(screen.getByLabelText('Enter the 6-digit code from your app'), '123456');
     await user.click(screen.getByRole('button', { name: 'Verify & Complete Setup' }));
     expect(await screen.findByText('MFA Setup Complete!')).toBeInTheDocument();
+    expect(screen.getByText('Your account is now protected with multi-factor authentication.')).toBeInTheDocument();
+    expect(screen.getByText('Redirecting to dashboard...')).toBeInTheDocument();
     expect(screen.getByText('MFA setup completed successfully!')).toBeInTheDocument();
-    await waitFor(() => expect(screen.getByText('Enabled')).toBeInTheDocument(), { timeout: 4000 });
+    expect(screen.getByTestId('location')).toHaveTextContent('/mfa-settings');
+    await waitFor(() => expect(screen.getByTestId('location')).toHaveTextContent('/home'), { timeout: 4000 });
     expect(actions).toContainEqual({ action: 'VERIFY_SOFTWARE_TOKEN', mfaCode: '123456' });
   });
 

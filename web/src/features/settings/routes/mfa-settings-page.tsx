@@ -1,5 +1,7 @@
-import { lazy, Suspense, useCallback, useEffect, useMemo, useState } from 'react';
+import { lazy, Suspense, useCallback, useEffect, useMemo, useRef, useState } from 'react';
+import { useNavigate } from 'react-router';
 import type { MfaStatus } from '../../../../../contracts/mfa.ts';
+import { paths } from '../../../app/paths.ts';
 import { Alert } from '../../../components/alert.tsx';
 import { Button } from '../../../components/button.tsx';
 import { Card } from '../../../components/card.tsx';
@@ -16,7 +18,7 @@ import { SettingsLayout } from '../components/settings-layout.tsx';
 
 const MfaSetupWizard = lazy(() => import('../../auth/components/mfa-setup-wizard.tsx'));
 
-/** After setup the wizard shows its last step this long before returning to the status. */
+/** After setup the wizard shows its last step this long before going to the dashboard. */
 export const SETUP_REDIRECT_DELAY_MS = 2_000;
 
 type Load = { kind: 'loading' } | { kind: 'failed'; message: string } | { kind: 'loaded'; status: MfaStatus };
@@ -32,6 +34,10 @@ export default function MfaSettingsPage() {
   const [settingUp, setSettingUp] = useState(false);
   const [confirming, setConfirming] = useState(false);
   const [disabling, setDisabling] = useState(false);
+  const navigate = useNavigate();
+  const redirectTimer = useRef<number | undefined>(undefined);
+
+  useEffect(() => () => window.clearTimeout(redirectTimer.current), []);
 
   const reload = useCallback(() => {
     setLoad({ kind: 'loading' });
@@ -72,10 +78,7 @@ export default function MfaSettingsPage() {
 
   const setupComplete = () => {
     notify.success(MFA_MESSAGES.setupComplete);
-    window.setTimeout(() => {
-      setSettingUp(false);
-      reload();
-    }, SETUP_REDIRECT_DELAY_MS);
+    redirectTimer.current = window.setTimeout(() => navigate(paths.home), SETUP_REDIRECT_DELAY_MS);
   };
 
   return (
@@ -106,7 +109,6 @@ export default function MfaSettingsPage() {
                   associateFailed: MFA_MESSAGES.wizardAssociateFailed,
                   verifyFailed: MFA_MESSAGES.wizardVerifyFailed,
                 }}
-                redirectText="Returning to your MFA settings..."
                 onComplete={setupComplete}
                 onCancel={() => setSettingUp(false)}
               />
