@@ -242,6 +242,26 @@ describe('new password and MFA setup steps', () => {
     expect(screen.getByRole('button', { name: 'Verify & Complete Setup' })).toBeInTheDocument();
   });
 
+  it('returns to the password when the setup session has ended', async () => {
+    const driver: MfaSetupDriver = {
+      associate: vi.fn(async () => 'JBSWY3DPEHPK3PXP'),
+      verify: vi.fn(async () =>
+        Promise.reject(new AuthError('Invalid session for the user, session is expired.', 'NotAuthorizedException')),
+      ),
+    };
+    const auth = fakeAuth({
+      signIn: vi.fn(async () => ({ step: 'CONTINUE_SIGN_IN_WITH_TOTP_SETUP' as const })),
+      signInMfaSetup: vi.fn(async () => driver),
+    });
+    renderPage(<LoginPage />, { auth, path: '/login' });
+    const user = await submitCredentials();
+    await user.type(await screen.findByLabelText('Enter the 6-digit code from your app'), '111111');
+    await user.click(screen.getByRole('button', { name: 'Verify & Complete Setup' }));
+    expect(await screen.findByText('MFA setup failed. Please try again.')).toBeInTheDocument();
+    expect(screen.getByRole('button', { name: 'Log In' })).toBeInTheDocument();
+    expect(screen.queryByRole('button', { name: 'Verify & Complete Setup' })).not.toBeInTheDocument();
+  });
+
   it('reports a failed secret association', async () => {
     const auth = fakeAuth({
       signIn: vi.fn(async () => ({ step: 'CONTINUE_SIGN_IN_WITH_TOTP_SETUP' as const })),

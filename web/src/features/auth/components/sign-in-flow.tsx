@@ -3,7 +3,7 @@ import { Alert } from '../../../components/alert.tsx';
 import { Button } from '../../../components/button.tsx';
 import { Spinner } from '../../../components/spinner.tsx';
 import { useAuth } from '../../../lib/auth/auth-context.ts';
-import { AuthError, type AuthSession, type SignInResult } from '../../../lib/auth/types.ts';
+import { AuthError, type AuthSession, type MfaSetupDriver, type SignInResult } from '../../../lib/auth/types.ts';
 import {
   accessDeniedMessage,
   hasAnyGroup,
@@ -46,6 +46,8 @@ const UNSUPPORTED_STEP_CODES: readonly string[] = ['InvalidMfaMethod', 'Unsuppor
 
 /** Failures after which the code step cannot be retried. */
 const SESSION_ENDED_CODES: readonly string[] = ['NotAuthorizedException', 'NoSessionFoundException'];
+
+const sessionEnded = (failure: unknown) => failure instanceof AuthError && SESSION_ENDED_CODES.includes(failure.code);
 
 type Stage = 'credentials' | 'totp' | 'setup' | 'newPassword';
 
@@ -127,9 +129,29 @@ export function SignInFlow({
     } catch (failure) {
       setError(SIGN_IN_MESSAGES.mfaFailed);
       // The challenge session has ended (it lasts 3 minutes): start again from the password.
-      if (failure instanceof AuthError && SESSION_ENDED_CODES.includes(failure.code)) setStage('credentials');
+      if (sessionEnded(failure)) setStage('credentials');
     }
   };
+
+  // The setup session also lasts 3 minutes (installing an app can take longer): once it has
+  // ended no code can succeed, so the sign-in starts again from the password.
+  const setupDriver = useCallback(async (): Promise<MfaSetupDriver> => {
+    const driver = await auth.signInMfaSetup();
+    return {
+      associate: () => driver.associate(),
+      verify: async (code) => {
+        try {
+          await driver.verify(code);
+        } catch (failure) {
+          if (sessionEnded(failure)) {
+            setStage('credentials');
+            setError(SIGN_IN_MESSAGES.setupFailed);
+          }
+          throw failure;
+        }
+      },
+    };
+  }, [auth]);
 
   const submitNewPassword = async (password: string) => {
     try {
@@ -170,7 +192,7 @@ export function SignInFlow({
     return (
       <Suspense fallback={<Spinner label="Setting up your MFA secret..." />}>
         <MfaSetupWizard
-          driver={auth.signInMfaSetup}
+          driver={setupDriver}
           accountName={accountEmail}
           issuer={productName}
           messages={{ associateFailed: SIGN_IN_MESSAGES.setupTotpFailed, verifyFailed: SIGN_IN_MESSAGES.setupFailed }}
