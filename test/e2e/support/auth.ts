@@ -21,8 +21,18 @@ const ATTEMPTS = 3;
 
 const STEP_TIMEOUT_MS = 30_000;
 
+/** What ends a sign-in that got past the code: by default, reaching the portal's landing page. */
+type Arrival = (page: Page, portal: PortalLogin) => Promise<unknown>;
+const landing: Arrival = (page, portal) => page.waitForURL(portal.landing, { timeout: STEP_TIMEOUT_MS });
+
 /** One pass through the sign-in page; 'refused' when the code was already used elsewhere. */
-async function attemptSignIn(page: Page, stack: StackInfo, credentials: Credentials, portal: PortalLogin): Promise<'signed-in' | 'refused'> {
+async function attemptSignIn(
+  page: Page,
+  stack: StackInfo,
+  credentials: Credentials,
+  portal: PortalLogin,
+  arrival: Arrival,
+): Promise<'signed-in' | 'refused'> {
   await page.goto(`${stack.webUrl}${portal.path}`);
   await page.getByLabel(portal.emailLabel, { exact: true }).fill(credentials.email);
   await page.getByLabel('Password', { exact: true }).fill(credentials.password);
@@ -33,7 +43,7 @@ async function attemptSignIn(page: Page, stack: StackInfo, credentials: Credenti
   await codeField.fill(await unusedTotpCode(credentials.totpSecret));
   await page.getByRole('button', { name: 'Verify & Sign In', exact: true }).click();
   // Neither wait may reject once the other has won: each settles to an outcome.
-  const landed = page.waitForURL(portal.landing, { timeout: STEP_TIMEOUT_MS }).then(
+  const landed = arrival(page, portal).then(
     () => 'signed-in' as const,
     () => 'timeout' as const,
   );
@@ -51,9 +61,9 @@ async function attemptSignIn(page: Page, stack: StackInfo, credentials: Credenti
  * step was already used (by the seed or another process) is retried from the start with
  * the next step's code.
  */
-async function signIn(page: Page, stack: StackInfo, credentials: Credentials, portal: PortalLogin): Promise<void> {
+async function signIn(page: Page, stack: StackInfo, credentials: Credentials, portal: PortalLogin, arrival = landing): Promise<void> {
   for (let attempt = 1; attempt <= ATTEMPTS; attempt += 1) {
-    if ((await attemptSignIn(page, stack, credentials, portal)) === 'signed-in') return;
+    if ((await attemptSignIn(page, stack, credentials, portal, arrival)) === 'signed-in') return;
     await nextTotpStep();
   }
   throw new Error(`${credentials.email}: the authenticator code was refused ${ATTEMPTS} times`);
@@ -67,6 +77,14 @@ export function signInAsUser(page: Page, stack: StackInfo, credentials: Credenti
 /** Signs in on the admin portal's /admin/login; resolves once it has left the login page. */
 export function signInAsAdmin(page: Page, stack: StackInfo, credentials: Credentials = stack.demo.admin): Promise<void> {
   return signIn(page, stack, credentials, ADMIN_PORTAL);
+}
+
+/**
+ * Signs in on /admin/login and resolves once the page shows `text` after the code step (such as
+ * the access-denied message a member of Users gets), instead of waiting for an admin page.
+ */
+export function signInAtAdminExpecting(page: Page, stack: StackInfo, credentials: Credentials, text: string): Promise<void> {
+  return signIn(page, stack, credentials, ADMIN_PORTAL, (p) => p.getByText(text).waitFor({ timeout: STEP_TIMEOUT_MS }));
 }
 
 /**
