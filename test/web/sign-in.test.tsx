@@ -13,6 +13,23 @@ async function submitCredentials(email = 'jane.doe@example.com', password = 'Sec
   return user;
 }
 
+/** Renders the sign-in page and submits the credentials; the sign-in then asks for MFA setup. */
+async function startAtMfaSetup(driver: MfaSetupDriver, extra: Parameters<typeof fakeAuth>[0] = {}) {
+  const auth = fakeAuth({
+    signIn: vi.fn(async () => ({ step: 'CONTINUE_SIGN_IN_WITH_TOTP_SETUP' as const })),
+    signInMfaSetup: vi.fn(async () => driver),
+    ...extra,
+  });
+  renderPage(<LoginPage />, { auth, path: '/login' });
+  return submitCredentials();
+}
+
+/** Types a code into the setup wizard and submits it. */
+async function submitSetupCode(user: Awaited<ReturnType<typeof submitCredentials>>, code: string) {
+  await user.type(await screen.findByLabelText('Enter the 6-digit code from your app'), code);
+  await user.click(screen.getByRole('button', { name: 'Verify & Complete Setup' }));
+}
+
 describe('user sign-in page', () => {
   it('shows the product, the marketing text and the links of the spec', () => {
     renderPage(<LoginPage />, { path: '/login' });
@@ -209,18 +226,11 @@ describe('new password and MFA setup steps', () => {
       associate: vi.fn(async () => 'JBSWY3DPEHPK3PXPJBSWY3DPEHPK3PXP'),
       verify: vi.fn(async () => undefined),
     };
-    const auth = fakeAuth({
-      signIn: vi.fn(async () => ({ step: 'CONTINUE_SIGN_IN_WITH_TOTP_SETUP' as const })),
-      signInMfaSetup: vi.fn(async () => driver),
-      reloadSession: vi.fn(async () => userSession()),
-    });
-    renderPage(<LoginPage />, { auth, path: '/login' });
-    const user = await submitCredentials();
+    const user = await startAtMfaSetup(driver, { reloadSession: vi.fn(async () => userSession()) });
     expect(await screen.findByRole('img', { name: /QR code to add TVIQ/ })).toBeInTheDocument();
     expect(screen.getByText('JBSW Y3DP EHPK 3PXP JBSW Y3DP EHPK 3PXP')).toBeInTheDocument();
     expect(screen.getByText('Google Authenticator')).toBeInTheDocument();
-    await user.type(screen.getByLabelText('Enter the 6-digit code from your app'), '654321');
-    await user.click(screen.getByRole('button', { name: 'Verify & Complete Setup' }));
+    await submitSetupCode(user, '654321');
     await waitFor(() => expect(screen.getByTestId('location')).toHaveTextContent('/home'));
     expect(driver.verify).toHaveBeenCalledWith('654321');
   });
@@ -230,14 +240,7 @@ describe('new password and MFA setup steps', () => {
       associate: vi.fn(async () => 'JBSWY3DPEHPK3PXP'),
       verify: vi.fn(async () => Promise.reject(new AuthError('Code mismatch', 'EnableSoftwareTokenMFAException'))),
     };
-    const auth = fakeAuth({
-      signIn: vi.fn(async () => ({ step: 'CONTINUE_SIGN_IN_WITH_TOTP_SETUP' as const })),
-      signInMfaSetup: vi.fn(async () => driver),
-    });
-    renderPage(<LoginPage />, { auth, path: '/login' });
-    const user = await submitCredentials();
-    await user.type(await screen.findByLabelText('Enter the 6-digit code from your app'), '111111');
-    await user.click(screen.getByRole('button', { name: 'Verify & Complete Setup' }));
+    await submitSetupCode(await startAtMfaSetup(driver), '111111');
     expect(await screen.findByText('MFA setup failed. Please try again.')).toBeInTheDocument();
     expect(screen.getByRole('button', { name: 'Verify & Complete Setup' })).toBeInTheDocument();
   });
@@ -249,44 +252,25 @@ describe('new password and MFA setup steps', () => {
         Promise.reject(new AuthError('Invalid session for the user, session is expired.', 'NotAuthorizedException')),
       ),
     };
-    const auth = fakeAuth({
-      signIn: vi.fn(async () => ({ step: 'CONTINUE_SIGN_IN_WITH_TOTP_SETUP' as const })),
-      signInMfaSetup: vi.fn(async () => driver),
-    });
-    renderPage(<LoginPage />, { auth, path: '/login' });
-    const user = await submitCredentials();
-    await user.type(await screen.findByLabelText('Enter the 6-digit code from your app'), '111111');
-    await user.click(screen.getByRole('button', { name: 'Verify & Complete Setup' }));
+    await submitSetupCode(await startAtMfaSetup(driver), '111111');
     expect(await screen.findByText('MFA setup failed. Please try again.')).toBeInTheDocument();
     expect(screen.getByRole('button', { name: 'Log In' })).toBeInTheDocument();
     expect(screen.queryByRole('button', { name: 'Verify & Complete Setup' })).not.toBeInTheDocument();
   });
 
   it('reports a failed secret association', async () => {
-    const auth = fakeAuth({
-      signIn: vi.fn(async () => ({ step: 'CONTINUE_SIGN_IN_WITH_TOTP_SETUP' as const })),
-      signInMfaSetup: vi.fn(async () => ({
-        associate: vi.fn(async () => Promise.reject(new Error('boom'))),
-        verify: vi.fn(),
-      })),
-    });
-    renderPage(<LoginPage />, { auth, path: '/login' });
-    await submitCredentials();
+    await startAtMfaSetup({ associate: vi.fn(async () => Promise.reject(new Error('boom'))), verify: vi.fn() });
     const alert = await screen.findByText('Failed to setup TOTP');
     expect(within(alert.closest('[role="alert"]') as HTMLElement).getByText('Failed to setup TOTP')).toBeInTheDocument();
     expect(screen.getByRole('button', { name: 'Try Again' })).toBeInTheDocument();
   });
 
   it('reports a failed privilege check after setup', async () => {
-    const auth = fakeAuth({
-      signIn: vi.fn(async () => ({ step: 'CONTINUE_SIGN_IN_WITH_TOTP_SETUP' as const })),
-      signInMfaSetup: vi.fn(async () => ({ associate: vi.fn(async () => 'ABCDEFGH'), verify: vi.fn(async () => undefined) })),
-      reloadSession: vi.fn(async () => null),
-    });
-    renderPage(<LoginPage />, { auth, path: '/login' });
-    const user = await submitCredentials();
-    await user.type(await screen.findByLabelText('Enter the 6-digit code from your app'), '123456');
-    await user.click(screen.getByRole('button', { name: 'Verify & Complete Setup' }));
+    const user = await startAtMfaSetup(
+      { associate: vi.fn(async () => 'ABCDEFGH'), verify: vi.fn(async () => undefined) },
+      { reloadSession: vi.fn(async () => null) },
+    );
+    await submitSetupCode(user, '123456');
     expect(await screen.findByText('Error verifying user privileges after MFA setup.')).toBeInTheDocument();
   });
 });
