@@ -30,6 +30,17 @@ export default defineConfig({
       },
       {
         test: {
+          // Behaviour the product relies on, against local mode (CONFORMANCE_TARGET=aws: a real account).
+          name: 'conformance',
+          env,
+          environment: 'node',
+          include: ['test/conformance/**/*.test.ts'],
+          testTimeout: 60_000,
+          hookTimeout: 120_000,
+        },
+      },
+      {
+        test: {
           name: 'e2e',
           env,
           environment: 'node',
