@@ -30,5 +30,7 @@ export const ENV = {
   sesEndpoint: 'SES_ENDPOINT',
   supportFromAddress: 'SUPPORT_FROM_ADDRESS',
   supportToAddress: 'SUPPORT_TO_ADDRESS',
+  /** The user pool's MFA mode (ON, OPTIONAL or OFF), as the CDK app configures it. */
+  mfaConfiguration: 'MFA_CONFIGURATION',
   logLevel: 'POWERTOOLS_LOG_LEVEL',
 } as const;

@@ -130,7 +130,8 @@ export class ApiFunctions extends Construct {
       'cognito-idp:AdminDisableUser',
       'cognito-idp:AdminDeleteUser',
       'cognito-idp:AdminUserGlobalSignOut',
-      'cognito-idp:AdminSetUserMFAPreference',
+      // Reset MFA: the documented way to remove a lost authenticator (a preference change keeps it).
+      'cognito-idp:AdminDeleteSoftwareToken',
     ]);
     userAdmin.allow(new iam.PolicyStatement({ sid: 'DeleteQuickSightUser', actions: ['quicksight:DeleteUser'], resources: [qs.usersInNamespace] }));
 
@@ -138,8 +139,9 @@ export class ApiFunctions extends Construct {
       ...common,
       name: 'mfa',
       description: "Manages the caller's authenticator-app MFA",
+      // Every Cognito call of this function uses the caller's access token: it needs no IAM grant.
+      environment: { [ENV.mfaConfiguration]: auth.mfaConfiguration },
     });
-    allowUserPool(mfa, auth, ['cognito-idp:AdminSetUserMFAPreference']);
 
     const contact = new PortalFunction(this, 'Contact', {
       ...common,
@@ -148,11 +150,14 @@ export class ApiFunctions extends Construct {
       environment: { [ENV.supportFromAddress]: props.supportFromAddress, [ENV.supportToAddress]: props.supportToAddress },
     });
     contact.bindTable(data.table('State'), TABLE_READ_WRITE);
+    // SES authorizes SendEmail on the sending identity and, while the account is in the
+    // sandbox, on each recipient's identity too: the support recipient is one of them.
+    const sesIdentityArn = (identity: string) => `arn:${Aws.PARTITION}:ses:${Aws.REGION}:${Aws.ACCOUNT_ID}:identity/${identity}`;
     contact.allow(
       new iam.PolicyStatement({
         sid: 'SendFromSupportAddress',
         actions: ['ses:SendEmail'],
-        resources: [`arn:${Aws.PARTITION}:ses:${Aws.REGION}:${Aws.ACCOUNT_ID}:identity/${props.sesIdentity}`],
+        resources: [sesIdentityArn(props.sesIdentity), sesIdentityArn(props.supportToAddress)],
         conditions: { StringEquals: { 'ses:FromAddress': props.supportFromAddress } },
       }),
     );

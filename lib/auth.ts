@@ -39,6 +39,8 @@ export class PortalAuth extends Construct {
   readonly client: cognito.UserPoolClient;
   readonly domain: cognito.UserPoolDomain;
   readonly postConfirmation?: PortalFunction;
+  /** The pool's MFA mode (`MfaConfiguration`: `ON`, every account must use an authenticator). */
+  readonly mfaConfiguration: string = cognito.Mfa.REQUIRED;
 
   constructor(scope: Construct, id: string, props: PortalAuthProps) {
     super(scope, id);
@@ -71,7 +73,7 @@ export class PortalAuth extends Construct {
         requireSymbols: true,
         tempPasswordValidity: Duration.days(7),
       },
-      mfa: cognito.Mfa.REQUIRED,
+      mfa: this.mfaConfiguration as cognito.Mfa,
       mfaSecondFactor: { otp: true, sms: false, email: false },
       accountRecovery: cognito.AccountRecovery.EMAIL_ONLY,
       email: cognito.UserPoolEmail.withSES({

@@ -36,7 +36,7 @@ const EXPECTED_ACTIONS: Record<string, { path: string; actions: string[] }> = {
         'AdminDisableUser',
         'AdminDeleteUser',
         'AdminUserGlobalSignOut',
-        'AdminSetUserMFAPreference',
+        'AdminDeleteSoftwareToken',
       ].map((a) => `cognito-idp:${a}`),
       'quicksight:DeleteUser',
       ...['GetItem', 'BatchGetItem', 'Query', 'Scan', 'PutItem', 'UpdateItem', 'DeleteItem', 'BatchWriteItem', 'ConditionCheckItem'].map(
@@ -44,7 +44,8 @@ const EXPECTED_ACTIONS: Record<string, { path: string; actions: string[] }> = {
       ),
     ],
   },
-  mfa: { path: '/Functions/Mfa/', actions: ['cognito-idp:AdminSetUserMFAPreference'] },
+  // Every Cognito call of the MFA function carries the caller's access token: no IAM action.
+  mfa: { path: '/Functions/Mfa/', actions: [] },
   contact: {
     path: '/Functions/Contact/',
     actions: [
@@ -150,6 +151,7 @@ describe('function URLs', () => {
       [ENV.supportToAddress]: 'support@example.com',
       [ENV.stateTable]: { Ref: expect.any(String) },
     });
+    expect(environmentOf('/Functions/Mfa/')).toMatchObject({ [ENV.mfaConfiguration]: 'ON' });
     expect(environmentOf('/Functions/Embed/')[ENV.allowedOrigins]).toEqual({
       'Fn::Join': ['', ['https://', { 'Fn::GetAtt': [distributionId, 'DomainName'] }, ',https://staging.example.com']],
     });
@@ -165,6 +167,16 @@ describe('function URLs', () => {
     expect(resources).toContain(':quicksight:us-east-2:');
     expect(resources).toContain(':user/default/*');
     expect(resources).toContain(':dashboard/*');
+  });
+
+  // SES authorizes SendEmail on the sender's identity and, in the sandbox, on each recipient's:
+  // https://docs.aws.amazon.com/ses/latest/dg/control-user-access.html
+  it('lets the contact function send from its sender identity to the support recipient, only as the support address', () => {
+    const statement = policyStatements(build.template).find(({ statement: s }) => s.Sid === 'SendFromSupportAddress')?.statement;
+    const resources = JSON.stringify(statement?.Resource);
+    expect(resources).toContain(':identity/no-reply@example.com');
+    expect(resources).toContain(':identity/support@example.com');
+    expect(statement?.Condition).toEqual({ StringEquals: { 'ses:FromAddress': 'no-reply@example.com' } });
   });
 
   it('has no IAM statement with a wildcard action or an unscoped resource', () => {
