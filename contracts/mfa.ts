@@ -18,12 +18,26 @@ export type MfaAction = MfaRequest['action'];
 
 export const associateResponseSchema = z.object({ secretCode: z.string() });
 export const verifyResponseSchema = z.object({ status: z.literal('SUCCESS'), message: z.string() });
+
+/** The user pool's MFA mode, as Cognito names it (MfaConfiguration). */
+export const mfaConfigurationSchema = z.enum(['ON', 'OPTIONAL', 'OFF']);
+export type MfaConfiguration = z.infer<typeof mfaConfigurationSchema>;
+
 export const mfaStatusResponseSchema = z.object({
   mfaEnabled: z.boolean(),
   mfaDevices: z.array(z.object({ DeliveryMedium: z.string() })),
   preferredMfa: z.string().optional(),
+  /**
+   * The pool requires MFA: the authenticator cannot be switched off, only replaced by
+   * verifying a new one (ASSOCIATE_SOFTWARE_TOKEN, then VERIFY_SOFTWARE_TOKEN).
+   */
+  mfaRequired: z.boolean(),
 });
 export type MfaStatus = z.infer<typeof mfaStatusResponseSchema>;
-/** The pool requires MFA: disabling removes the authenticator; setup runs again at next sign-in. */
-export const disableMfaResponseSchema = z.object({ message: z.string(), setupRequiredAtNextSignIn: z.literal(true) });
+
+/** DISABLE_MFA (or SET_MFA_PREFERENCE switching TOTP off) in a pool that requires MFA: 409. */
+export const MFA_REQUIRED_MESSAGE =
+  'Your account requires an authenticator app. Set up a new authenticator to replace the current one.';
+/** DISABLE_MFA where MFA is optional: TOTP is off and sign-in no longer asks for a code. */
+export const disableMfaResponseSchema = z.object({ message: z.string() });
 export const messageResponseSchema = z.object({ message: z.string() });

@@ -11,6 +11,9 @@ export const UPDATE_USER_MESSAGES = {
   sameEmail: 'New email must be different from current email',
 } as const;
 
+export const RESET_MFA_MESSAGE =
+  'MFA reset. The user is signed out everywhere and sets up a new authenticator at their next sign-in.';
+
 /** POST bodies of the user management function (Admins only). */
 export const userAdminRequestSchema = z.discriminatedUnion('action', [
   z.object({ action: z.literal('GET_USERS') }),
@@ -24,7 +27,10 @@ export const userAdminRequestSchema = z.discriminatedUnion('action', [
   z.object({ action: z.literal('ENABLE_USER'), userEmail }),
   z.object({ action: z.literal('DISABLE_USER'), userEmail }),
   z.object({ action: z.literal('DELETE_USER'), userEmail }),
-  /** Beyond the spec: removes a user's authenticator; they set up a new one at next sign-in. */
+  /**
+   * Beyond the spec: deletes a user's authenticator (AdminDeleteSoftwareToken) and signs them
+   * out everywhere; they set up a new one at their next sign-in.
+   */
   z.object({ action: z.literal('RESET_USER_MFA'), userEmail }),
   /** Beyond the spec: the admin activity trail, newest first. */
   z.object({

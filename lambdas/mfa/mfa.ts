@@ -1,21 +1,61 @@
 import {
-  AdminSetUserMFAPreferenceCommand,
   AssociateSoftwareTokenCommand,
   SetUserMFAPreferenceCommand,
   VerifySoftwareTokenCommand,
 } from '@aws-sdk/client-cognito-identity-provider';
 import { ENV } from '../../contracts/env.ts';
-import type { MfaRequest, MfaStatus } from '../../contracts/mfa.ts';
+import {
+  MFA_REQUIRED_MESSAGE,
+  type MfaConfiguration,
+  mfaConfigurationSchema,
+  type MfaRequest,
+  type MfaStatus,
+} from '../../contracts/mfa.ts';
 import type { Caller } from '../shared/auth/caller.ts';
 import { cognito } from '../shared/aws/cognito.ts';
 import { isAwsError } from '../shared/aws/config.ts';
 import { requireEnv } from '../shared/env.ts';
-import { BadRequestError, HttpError, TooManyRequestsError, UnauthorizedError, UpstreamError } from '../shared/errors.ts';
+import {
+  BadRequestError,
+  ConfigurationError,
+  ConflictError,
+  HttpError,
+  TooManyRequestsError,
+  UnauthorizedError,
+  UpstreamError,
+} from '../shared/errors.ts';
 
 const SOFTWARE_TOKEN_MFA = 'SOFTWARE_TOKEN_MFA';
 
-export const DISABLE_MFA_MESSAGE =
-  'MFA has been disabled successfully. Your account requires MFA, so you will set up a new authenticator app at your next sign-in.';
+export const DISABLE_MFA_MESSAGE = 'MFA has been disabled successfully';
+
+/** The pool's MFA mode from MFA_CONFIGURATION, which the CDK app sets from the pool's definition. */
+export const mfaConfiguration = (): MfaConfiguration => {
+  const parsed = mfaConfigurationSchema.safeParse(requireEnv(ENV.mfaConfiguration));
+  if (!parsed.success) {
+    throw new ConfigurationError([ENV.mfaConfiguration], { reason: `${ENV.mfaConfiguration} must be ON, OPTIONAL or OFF` });
+  }
+  return parsed.data;
+};
+
+/**
+ * Switching TOTP off where the pool requires MFA would change nothing at sign-in (Cognito keeps
+ * a verified software token), so it is refused rather than reported as done.
+ */
+const refuseWhereRequired = () => {
+  if (mfaConfiguration() === 'ON') throw new ConflictError(MFA_REQUIRED_MESSAGE, { suggestion: 'Choose Set up a new authenticator.' });
+};
+
+/** The caller's own preference, with their access token (the function has no Cognito grant). */
+const setTotpPreference = (caller: Caller, failure: string, enabled: boolean, preferred: boolean) =>
+  mfaStep(failure, () =>
+    cognito.send(
+      new SetUserMFAPreferenceCommand({
+        AccessToken: caller.accessToken,
+        SoftwareTokenMfaSettings: { Enabled: enabled, PreferredMfa: preferred },
+      }),
+    ),
+  );
 
 /** Cognito failures of the caller's own MFA calls, with the spec's "Failed to ..." wording otherwise. */
 const mfaStep = async <T>(failure: string, call: () => Promise<T>): Promise<T> => {
@@ -38,20 +78,21 @@ const mfaStep = async <T>(failure: string, call: () => Promise<T>): Promise<T> =
 };
 
 /** MFA state from the GetUser answer the liveness check already fetched. */
-export const mfaStatusOf = (caller: Caller): MfaStatus => {
+export const mfaStatusOf = (caller: Caller, configuration: MfaConfiguration): MfaStatus => {
   const enabled = caller.profile.UserMFASettingList?.includes(SOFTWARE_TOKEN_MFA) ?? false;
   const legacyDevices = (caller.profile.MFAOptions ?? []).map((option) => ({ DeliveryMedium: option.DeliveryMedium ?? 'UNKNOWN' }));
   return {
     mfaEnabled: enabled,
     mfaDevices: enabled ? [{ DeliveryMedium: 'SOFTWARE_TOKEN' }, ...legacyDevices] : legacyDevices,
     ...(caller.profile.PreferredMfaSetting ? { preferredMfa: caller.profile.PreferredMfaSetting } : {}),
+    mfaRequired: configuration === 'ON',
   };
 };
 
 /**
- * The caller's own MFA settings. Association, verification and preference use the caller's
- * access token (Cognito acts on that account only); the secret goes back to the browser and
- * nowhere else.
+ * The caller's own MFA settings, with the caller's access token only (Cognito acts on that
+ * account alone); the secret goes back to the browser and nowhere else. Association on an
+ * enrolled account replaces its authenticator once the new one is verified.
  */
 export const runMfaAction = async (request: MfaRequest, caller: Caller): Promise<unknown> => {
   switch (request.action) {
@@ -74,43 +115,22 @@ export const runMfaAction = async (request: MfaRequest, caller: Caller): Promise
         ),
       );
       if (result.Status !== 'SUCCESS') throw new BadRequestError('Failed to verify software token', { fields: ['mfaCode'] });
-      await mfaStep('Failed to set MFA preference', () =>
-        cognito.send(
-          new SetUserMFAPreferenceCommand({
-            AccessToken: caller.accessToken,
-            SoftwareTokenMfaSettings: { Enabled: true, PreferredMfa: true },
-          }),
-        ),
-      );
+      await setTotpPreference(caller, 'Failed to set MFA preference', true, true);
       return { status: 'SUCCESS', message: 'MFA setup completed successfully!' };
     }
 
     case 'SET_MFA_PREFERENCE': {
-      await mfaStep('Failed to set MFA preference', () =>
-        cognito.send(
-          new SetUserMFAPreferenceCommand({
-            AccessToken: caller.accessToken,
-            SoftwareTokenMfaSettings: { Enabled: request.enabled, PreferredMfa: request.preferred ?? request.enabled },
-          }),
-        ),
-      );
+      if (!request.enabled) refuseWhereRequired();
+      await setTotpPreference(caller, 'Failed to set MFA preference', request.enabled, request.preferred ?? request.enabled);
       return { message: 'MFA preference updated successfully' };
     }
 
     case 'GET_MFA_STATUS':
-      return mfaStatusOf(caller);
+      return mfaStatusOf(caller, mfaConfiguration());
 
     case 'DISABLE_MFA':
-      // The admin call, because Cognito refuses a user switching off MFA in a pool that requires it.
-      await mfaStep('Failed to disable MFA', () =>
-        cognito.send(
-          new AdminSetUserMFAPreferenceCommand({
-            UserPoolId: requireEnv(ENV.userPoolId),
-            Username: caller.username,
-            SoftwareTokenMfaSettings: { Enabled: false, PreferredMfa: false },
-          }),
-        ),
-      );
-      return { message: DISABLE_MFA_MESSAGE, setupRequiredAtNextSignIn: true };
+      refuseWhereRequired();
+      await setTotpPreference(caller, 'Failed to disable MFA', false, false);
+      return { message: DISABLE_MFA_MESSAGE };
   }
 };

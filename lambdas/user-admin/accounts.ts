@@ -4,8 +4,8 @@ import {
   AdminDeleteUserCommand,
   AdminDisableUserCommand,
   AdminEnableUserCommand,
+  AdminDeleteSoftwareTokenCommand,
   AdminGetUserCommand,
-  AdminSetUserMFAPreferenceCommand,
   AdminSetUserPasswordCommand,
   AdminUpdateUserAttributesCommand,
   AdminUserGlobalSignOutCommand,
@@ -132,12 +132,27 @@ export const enableUser = async (email: string): Promise<void> => {
   await cognitoStep('Failed to enable user', email, () => cognito.send(new AdminEnableUserCommand({ UserPoolId: poolId(), Username: email })));
 };
 
-/** Disables the account and ends its sessions everywhere (its tokens stop working at once). */
+/**
+ * Ends the account's sessions everywhere. Cognito refuses this for a disabled account
+ * (NotAuthorizedException "User is disabled"); AdminDisableUser has already revoked its
+ * tokens and it cannot get new ones, so that answer counts as done.
+ */
+const signOutEverywhere = async (email: string): Promise<void> => {
+  try {
+    await cognito.send(new AdminUserGlobalSignOutCommand({ UserPoolId: poolId(), Username: email }));
+  } catch (error) {
+    if (isAwsError(error, 'NotAuthorizedException') && /disabled/i.test(error.message)) return;
+    throw cognitoFailure('Failed to sign the user out', error, email);
+  }
+};
+
+/**
+ * Disables the account and ends its sessions everywhere (its tokens stop working at once).
+ * Disabling an account that is already disabled succeeds again.
+ */
 export const disableUser = async (email: string): Promise<void> => {
   await cognitoStep('Failed to disable user', email, () => cognito.send(new AdminDisableUserCommand({ UserPoolId: poolId(), Username: email })));
-  await cognitoStep('Failed to sign the user out', email, () =>
-    cognito.send(new AdminUserGlobalSignOutCommand({ UserPoolId: poolId(), Username: email })),
-  );
+  await signOutEverywhere(email);
 };
 
 /**
@@ -158,20 +173,13 @@ export const deleteUser = async (email: string): Promise<{ removedViews: number;
 };
 
 /**
- * Removes the user's authenticator and ends their sessions: the pool requires MFA, so their
- * next sign-in sets up a new one.
+ * Deletes the user's authenticator and ends their sessions. A preference change would not do
+ * (Cognito keeps a verified software token when TOTP is switched off); with the token gone,
+ * the next sign-in of a pool that requires MFA sets up a new one.
  */
 export const resetUserMfa = async (email: string): Promise<void> => {
   await cognitoStep('Failed to reset MFA', email, () =>
-    cognito.send(
-      new AdminSetUserMFAPreferenceCommand({
-        UserPoolId: poolId(),
-        Username: email,
-        SoftwareTokenMfaSettings: { Enabled: false, PreferredMfa: false },
-      }),
-    ),
+    cognito.send(new AdminDeleteSoftwareTokenCommand({ UserPoolId: poolId(), Username: email })),
   );
-  await cognitoStep('Failed to sign the user out', email, () =>
-    cognito.send(new AdminUserGlobalSignOutCommand({ UserPoolId: poolId(), Username: email })),
-  );
+  await signOutEverywhere(email);
 };

@@ -1,5 +1,5 @@
 import type { Logger } from '@aws-lambda-powertools/logger';
-import type { UserAdminRequest } from '../../contracts/user-admin.ts';
+import { RESET_MFA_MESSAGE, type UserAdminRequest } from '../../contracts/user-admin.ts';
 import { auditorFor, describeUserDeletion } from '../shared/audit.ts';
 import type { Caller } from '../shared/auth/caller.ts';
 import { readAuditPage } from '../shared/data/audit.ts';
@@ -67,7 +67,7 @@ export const runUserAdminAction = async (request: UserAdminRequest, caller: Call
       return audit(email, async () => {
         await assertMayManage(caller, email, 'resetMfa');
         await resetUserMfa(email);
-        return { message: 'MFA reset. The user sets up a new authenticator at their next sign-in.' };
+        return { message: RESET_MFA_MESSAGE };
       });
     }
 

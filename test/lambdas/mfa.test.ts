@@ -1,24 +1,33 @@
 import {
+  AdminDeleteSoftwareTokenCommand,
   AdminSetUserMFAPreferenceCommand,
   AssociateSoftwareTokenCommand,
   CodeMismatchException,
   SetUserMFAPreferenceCommand,
   VerifySoftwareTokenCommand,
 } from '@aws-sdk/client-cognito-identity-provider';
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { disableMfaResponseSchema, mfaStatusResponseSchema } from '../../contracts/mfa.ts';
+import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { disableMfaResponseSchema, MFA_REQUIRED_MESSAGE, mfaStatusResponseSchema } from '../../contracts/mfa.ts';
 import { MESSAGES } from '../../contracts/fields.ts';
-import { account, type Handler, type Harness, invoke, loadHandler, POOL_ID_FOR_TESTS, startHarness, USER } from './support/harness.ts';
+import { account, type Handler, type Harness, invoke, loadHandler, startHarness, USER } from './support/harness.ts';
 
 let h: Harness;
 let handler: Handler;
 
+// The pool requires MFA, as the CDK app configures it; tests of an optional pool switch it.
+const POOL_MFA = 'MFA_CONFIGURATION';
 beforeAll(async () => {
-  h = await startHarness();
+  h = await startHarness({ [POOL_MFA]: 'ON' });
   handler = await loadHandler('mfa');
 });
 afterAll(() => h.close());
 beforeEach(() => h.reset());
+afterEach(() => {
+  process.env[POOL_MFA] = 'ON';
+});
+
+/** Any Cognito call besides the liveness check (GetUser). */
+const changesSent = () => h.cognito.calls().filter((c) => c.args[0].constructor.name !== 'GetUserCommand');
 
 const call = async (body: unknown, who = USER) => {
   const token = await h.token(who);
@@ -69,22 +78,100 @@ describe('MFA function', () => {
       mfaEnabled: true,
       mfaDevices: [{ DeliveryMedium: 'SOFTWARE_TOKEN' }],
       preferredMfa: 'SOFTWARE_TOKEN_MFA',
+      mfaRequired: true,
     });
     const withoutMfa = await call({ action: 'GET_MFA_STATUS' }, account('nomfa@example.com', ['Users'], false));
-    expect(withoutMfa.res.body).toEqual({ mfaEnabled: false, mfaDevices: [] });
-    expect(h.cognito.calls().every((c) => c.args[0].constructor.name === 'GetUserCommand')).toBe(true);
+    expect(withoutMfa.res.body).toEqual({ mfaEnabled: false, mfaDevices: [], mfaRequired: true });
+    expect(changesSent()).toEqual([]);
   });
 
-  it('disables MFA for the caller only and says setup runs again at next sign-in', async () => {
-    h.cognito.on(AdminSetUserMFAPreferenceCommand).resolves({});
-    const { res } = await call({ action: 'DISABLE_MFA', username: 'someone-else' });
+  it.each([
+    ['OPTIONAL', false],
+    ['OFF', false],
+  ])('reports mfaRequired for a pool whose MFA is %s', async (mode, required) => {
+    process.env[POOL_MFA] = mode;
+    const { res } = await call({ action: 'GET_MFA_STATUS' });
     expect(res.status).toBe(200);
-    expect(disableMfaResponseSchema.parse(res.body).setupRequiredAtNextSignIn).toBe(true);
-    expect(h.cognito.commandCalls(AdminSetUserMFAPreferenceCommand)[0]?.args[0].input).toEqual({
-      UserPoolId: POOL_ID_FOR_TESTS,
-      Username: USER.username,
-      SoftwareTokenMfaSettings: { Enabled: false, PreferredMfa: false },
-    });
+    expect(res.body.mfaRequired).toBe(required);
+  });
+
+  it('answers a configuration error naming MFA_CONFIGURATION when it is missing or unknown', async () => {
+    delete process.env[POOL_MFA];
+    const missing = await call({ action: 'GET_MFA_STATUS' });
+    expect(missing.res).toMatchObject({ status: 500, body: { missing: [POOL_MFA] } });
+    process.env[POOL_MFA] = 'REQUIRED';
+    const unknown = await call({ action: 'DISABLE_MFA' });
+    expect(unknown.res).toMatchObject({ status: 500, body: { missing: [POOL_MFA], reason: 'MFA_CONFIGURATION must be ON, OPTIONAL or OFF' } });
+    expect(changesSent()).toEqual([]);
+  });
+
+  it('refuses DISABLE_MFA with 409 where the pool requires MFA, and changes nothing', async () => {
+    const { res } = await call({ action: 'DISABLE_MFA' });
+    expect(res).toMatchObject({ status: 409, body: { error: MFA_REQUIRED_MESSAGE } });
+    expect(changesSent()).toEqual([]);
+  });
+
+  it('refuses switching TOTP off through SET_MFA_PREFERENCE where the pool requires MFA', async () => {
+    const { res } = await call({ action: 'SET_MFA_PREFERENCE', enabled: false });
+    expect(res).toMatchObject({ status: 409, body: { error: MFA_REQUIRED_MESSAGE } });
+    expect(changesSent()).toEqual([]);
+  });
+
+  it("disables MFA where it is optional, with the caller's own token only", async () => {
+    process.env[POOL_MFA] = 'OPTIONAL';
+    h.cognito.on(SetUserMFAPreferenceCommand).resolves({});
+    const { token, res } = await call({ action: 'DISABLE_MFA', username: 'someone-else' });
+    expect(res.status).toBe(200);
+    expect(disableMfaResponseSchema.parse(res.body)).toEqual({ message: 'MFA has been disabled successfully' });
+    expect(h.cognito.commandCalls(SetUserMFAPreferenceCommand).map((c) => c.args[0].input)).toEqual([
+      { AccessToken: token, SoftwareTokenMfaSettings: { Enabled: false, PreferredMfa: false } },
+    ]);
+    expect(h.cognito.commandCalls(AdminSetUserMFAPreferenceCommand)).toHaveLength(0);
+    expect(h.cognito.commandCalls(AdminDeleteSoftwareTokenCommand)).toHaveLength(0);
+  });
+
+  it('reports a refused disable where MFA is optional', async () => {
+    process.env[POOL_MFA] = 'OPTIONAL';
+    h.cognito.on(SetUserMFAPreferenceCommand).rejects(new Error('boom'));
+    const { res } = await call({ action: 'DISABLE_MFA' });
+    expect(res).toMatchObject({ status: 502, body: { error: 'Failed to disable MFA' } });
+  });
+
+  it('replaces an enrolled authenticator: associate, then verify the new code and keep TOTP preferred', async () => {
+    h.cognito.on(AssociateSoftwareTokenCommand).resolves({ SecretCode: 'NEWSECRETNEWSECR' });
+    h.cognito.on(VerifySoftwareTokenCommand).resolves({ Status: 'SUCCESS' });
+    h.cognito.on(SetUserMFAPreferenceCommand).resolves({});
+    const associated = await call({ action: 'ASSOCIATE_SOFTWARE_TOKEN' });
+    expect(associated.res.body).toEqual({ secretCode: 'NEWSECRETNEWSECR' });
+    const verified = await call({ action: 'VERIFY_SOFTWARE_TOKEN', mfaCode: '654321' });
+    expect(verified.res.status).toBe(200);
+    expect(changesSent().map((c) => c.args[0].constructor.name)).toEqual([
+      'AssociateSoftwareTokenCommand',
+      'VerifySoftwareTokenCommand',
+      'SetUserMFAPreferenceCommand',
+    ]);
+    for (const c of changesSent()) expect(c.args[0].input).toMatchObject({ AccessToken: expect.any(String) });
+  });
+
+  it.each(['ON', 'OPTIONAL'])('sends only calls made with the caller\'s token in a pool whose MFA is %s (the function has no Cognito grant)', async (mode) => {
+    process.env[POOL_MFA] = mode;
+    h.cognito.on(AssociateSoftwareTokenCommand).resolves({ SecretCode: 'JBSWY3DPEHPK3PXP' });
+    h.cognito.on(VerifySoftwareTokenCommand).resolves({ Status: 'SUCCESS' });
+    h.cognito.on(SetUserMFAPreferenceCommand).resolves({});
+    const bodies = [
+      { action: 'GET_MFA_STATUS' },
+      { action: 'ASSOCIATE_SOFTWARE_TOKEN' },
+      { action: 'VERIFY_SOFTWARE_TOKEN', mfaCode: '123456' },
+      { action: 'SET_MFA_PREFERENCE', enabled: true },
+      { action: 'SET_MFA_PREFERENCE', enabled: false },
+      { action: 'DISABLE_MFA' },
+    ];
+    for (const body of bodies) await call(body);
+    expect(changesSent().length).toBeGreaterThan(0);
+    for (const c of h.cognito.calls()) {
+      expect(c.args[0].constructor.name).not.toMatch(/^Admin/);
+      expect(c.args[0].input).toHaveProperty('AccessToken');
+    }
   });
 
   it('refuses an unknown action', async () => {

@@ -1,6 +1,7 @@
 import {
   AdminAddUserToGroupCommand,
   AdminCreateUserCommand,
+  AdminDeleteSoftwareTokenCommand,
   AdminDeleteUserCommand,
   AdminDisableUserCommand,
   AdminEnableUserCommand,
@@ -12,14 +13,27 @@ import {
   AliasExistsException,
   ListUsersCommand,
   ListUsersInGroupCommand,
+  NotAuthorizedException,
   UserNotFoundException,
   UsernameExistsException,
 } from '@aws-sdk/client-cognito-identity-provider';
 import { AccessDeniedException, DeleteUserCommand } from '@aws-sdk/client-quicksight';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { MESSAGES } from '../../contracts/fields.ts';
-import { UPDATE_USER_MESSAGES } from '../../contracts/user-admin.ts';
-import { ADMIN, directoryUser, type Handler, type Harness, invoke, loadHandler, OTHER_ADMIN, OTHER_USER, startHarness, USER } from './support/harness.ts';
+import { RESET_MFA_MESSAGE, UPDATE_USER_MESSAGES } from '../../contracts/user-admin.ts';
+import {
+  ADMIN,
+  directoryUser,
+  type Handler,
+  type Harness,
+  invoke,
+  loadHandler,
+  OTHER_ADMIN,
+  OTHER_USER,
+  POOL_ID_FOR_TESTS,
+  startHarness,
+  USER,
+} from './support/harness.ts';
 
 let h: Harness;
 let handler: Handler;
@@ -205,14 +219,43 @@ describe('ENABLE_USER, DISABLE_USER, DELETE_USER, RESET_USER_MFA', () => {
     expect(h.cognito.commandCalls(AdminDeleteUserCommand)).toHaveLength(1);
   });
 
-  it('resets MFA: TOTP off and every session ended', async () => {
+  it('disables an already disabled account again: the sign-out refusal for a disabled user counts as done', async () => {
+    h.cognito.on(AdminUserGlobalSignOutCommand).rejects(new NotAuthorizedException({ message: 'User is disabled.', $metadata: {} }));
+    const res = await call({ action: 'DISABLE_USER', userEmail: USER.email });
+    expect([res.status, res.body.message]).toEqual([200, 'User disabled successfully']);
+    expect(h.cognito.commandCalls(AdminDisableUserCommand)).toHaveLength(1);
+    expect(h.cognito.commandCalls(AdminUserGlobalSignOutCommand)).toHaveLength(1);
+  });
+
+  it('still reports any other sign-out refusal', async () => {
+    h.cognito.on(AdminUserGlobalSignOutCommand).rejects(new NotAuthorizedException({ message: 'Not authorized', $metadata: {} }));
+    const res = await call({ action: 'DISABLE_USER', userEmail: USER.email });
+    expect([res.status, res.body.error]).toEqual([502, 'Failed to sign the user out']);
+  });
+
+  it('resets MFA: deletes the software token, then ends every session (no preference change)', async () => {
+    const res = await call({ action: 'RESET_USER_MFA', userEmail: USER.email });
+    expect([res.status, res.body.message]).toEqual([200, RESET_MFA_MESSAGE]);
+    const sent = h.cognito.calls().map((c) => c.args[0]).filter((c) => /^Admin(DeleteSoftwareToken|UserGlobalSignOut)/.test(c.constructor.name));
+    expect(h.cognito.commandCalls(AdminSetUserMFAPreferenceCommand)).toHaveLength(0);
+    expect(sent.map((c) => [c.constructor.name, c.input])).toEqual([
+      ['AdminDeleteSoftwareTokenCommand', { UserPoolId: POOL_ID_FOR_TESTS, Username: USER.email }],
+      ['AdminUserGlobalSignOutCommand', { UserPoolId: POOL_ID_FOR_TESTS, Username: USER.email }],
+    ]);
+  });
+
+  it('resets the MFA of a disabled account too', async () => {
+    h.cognito.on(AdminUserGlobalSignOutCommand).rejects(new NotAuthorizedException({ message: 'User is disabled.', $metadata: {} }));
     const res = await call({ action: 'RESET_USER_MFA', userEmail: USER.email });
     expect(res.status).toBe(200);
-    expect(h.cognito.commandCalls(AdminSetUserMFAPreferenceCommand)[0]?.args[0].input).toMatchObject({
-      Username: USER.email,
-      SoftwareTokenMfaSettings: { Enabled: false, PreferredMfa: false },
-    });
-    expect(h.cognito.commandCalls(AdminUserGlobalSignOutCommand)).toHaveLength(1);
+    expect(h.cognito.commandCalls(AdminDeleteSoftwareTokenCommand)).toHaveLength(1);
+  });
+
+  it('does not sign out when the token cannot be deleted', async () => {
+    h.cognito.on(AdminDeleteSoftwareTokenCommand).rejects(new UserNotFoundException({ message: 'User does not exist.', $metadata: {} }));
+    const res = await call({ action: 'RESET_USER_MFA', userEmail: USER.email });
+    expect([res.status, res.body.error]).toEqual([404, 'User not found']);
+    expect(h.cognito.commandCalls(AdminUserGlobalSignOutCommand)).toHaveLength(0);
   });
 
   it.each([
@@ -228,7 +271,7 @@ describe('ENABLE_USER, DISABLE_USER, DELETE_USER, RESET_USER_MFA', () => {
     const res = await call({ action, userEmail });
     expect(res.status).toBe(403);
     expect(res.body.error).toBe(message);
-    for (const command of [AdminEnableUserCommand, AdminDisableUserCommand, AdminDeleteUserCommand, AdminSetUserMFAPreferenceCommand, AdminUserGlobalSignOutCommand]) {
+    for (const command of [AdminEnableUserCommand, AdminDisableUserCommand, AdminDeleteUserCommand, AdminDeleteSoftwareTokenCommand, AdminUserGlobalSignOutCommand]) {
       expect(h.cognito.commandCalls(command)).toHaveLength(0);
     }
     expect(await h.tables.audit()).toEqual([expect.objectContaining({ action, target: userEmail, outcome: 'failure', detail: message })]);
