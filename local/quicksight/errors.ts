@@ -1,6 +1,7 @@
 /**
  * Errors answered as QuickSight does: the error name in `x-amzn-errortype`, a JSON body with
- * `Message` (and `ResourceType` where QuickSight sends one) and the status the SDK expects.
+ * `Message` (and `ResourceType` where QuickSight sends one) and the status the SDK's model
+ * gives the error. Each operation uses only the errors its API reference page lists.
  */
 
 export type QuickSightErrorName =
@@ -9,6 +10,8 @@ export type QuickSightErrorName =
   | 'InvalidNextTokenException'
   | 'ResourceExistsException'
   | 'ResourceNotFoundException'
+  | 'QuickSightUserNotFoundException'
+  | 'SessionLifetimeInMinutesInvalidException'
   | 'InternalFailureException'
   | 'MissingAuthenticationTokenException'
   | 'UnknownOperationException';
@@ -19,6 +22,8 @@ const STATUS: Record<QuickSightErrorName, number> = {
   InvalidNextTokenException: 400,
   ResourceExistsException: 409,
   ResourceNotFoundException: 404,
+  QuickSightUserNotFoundException: 404,
+  SessionLifetimeInMinutesInvalidException: 400,
   InternalFailureException: 500,
   MissingAuthenticationTokenException: 403,
   UnknownOperationException: 404,
@@ -41,8 +46,16 @@ export class QuickSightError extends Error {
 
 export const invalidParameter = (message: string) => new QuickSightError('InvalidParameterValueException', message);
 
+/**
+ * A missing user as DescribeUser, DeleteUser and the other user operations answer it: their
+ * documented errors include ResourceNotFoundException but not QuickSightUserNotFoundException.
+ */
 export const userNotFound = (arn: string) =>
   new QuickSightError('ResourceNotFoundException', `User not found: ${arn}`, 'USER');
+
+/** A missing user as the embed-URL operations answer it (their documented error for it). */
+export const quickSightUserNotFound = (arn: string) =>
+  new QuickSightError('QuickSightUserNotFoundException', `The user with the provided name isn't found: ${arn}`);
 
 export const dashboardNotFound = (dashboardId: string) =>
   new QuickSightError('ResourceNotFoundException', `Dashboard ${dashboardId} is not found`, 'DASHBOARD');

@@ -13,6 +13,12 @@ export { SAMPLE_DASHBOARDS, dashboardLink } from './catalog.ts';
 
 export interface QuickSightEmulatorOptions {
   host?: string;
+  /**
+   * Host name of the URLs handed to browsers (embed URLs), when it differs from `host`. Local
+   * mode's site is `http://localhost:<port>`; embed pages at `http://localhost:<port>` are then
+   * same-site with it, so the embed session cookie (SameSite=Lax) is kept inside its frame.
+   */
+  pageHost?: string;
   /** 0 = any free port. */
   port?: number;
   dataDir: string;
@@ -23,8 +29,10 @@ export interface QuickSightEmulatorOptions {
 }
 
 export interface QuickSightEmulator {
-  /** `http://<host>:<port>`: the SDK endpoint and the origin of the embed pages. */
+  /** `http://<host>:<port>`: the SDK endpoint. */
   url: string;
+  /** Origin of the embed pages: `http://<pageHost>:<port>` (the same as `url` without `pageHost`). */
+  pagesUrl: string;
   close(): Promise<void>;
 }
 
@@ -49,10 +57,12 @@ export async function startQuickSightEmulator(options: QuickSightEmulatorOptions
     throw error;
   }
   const { port } = server.address() as AddressInfo;
-  const url = `http://${host.includes(':') ? `[${host}]` : host}:${port}`;
+  const origin = (name: string) => `http://${name.includes(':') ? `[${name}]` : name}:${port}`;
+  const url = origin(host);
+  const pagesUrl = origin(options.pageHost ?? host);
   server.on(
     'request',
-    createRequestListener({ scope: { accountId: options.accountId, region: options.region }, store, now, baseUrl: url }, (error) =>
+    createRequestListener({ scope: { accountId: options.accountId, region: options.region }, store, now, baseUrl: pagesUrl }, (error) =>
       console.error('QuickSight emulator: internal error:', error instanceof Error ? error.message : error),
     ),
   );
@@ -60,6 +70,7 @@ export async function startQuickSightEmulator(options: QuickSightEmulatorOptions
   let closing: Promise<void> | undefined;
   return {
     url,
+    pagesUrl,
     close() {
       closing ??= new Promise<void>((resolve) => {
         server.close(() => resolve());

@@ -127,7 +127,8 @@ export async function handlePage(request: IncomingMessage, response: ServerRespo
     code: url.searchParams.get('code'),
     cookie: readCookie(request, EMBED_COOKIE),
   });
-  // Refusals still honour the session's allowed domains, so the portal's frame shows why.
+  // Only the session's AllowedDomains may frame its pages (no AllowedDomains: no framing);
+  // refusals honour them too, so the portal's frame shows why.
   const ancestors = outcome.session?.allowedDomains ?? [];
   if (outcome.kind !== 'open') {
     const refusal = REFUSALS[outcome.kind];
@@ -139,8 +140,9 @@ export async function handlePage(request: IncomingMessage, response: ServerRespo
     sendPage(response, 404, notFoundPage(), ancestors);
     return true;
   }
-  // SameSite=Lax: sent in frames of the same site (127.0.0.1 on any port); Secure and
-  // SameSite=None would need https, which local mode does not have.
+  // SameSite=Lax: kept in frames of the same site (the same host on any port, which is why
+  // local mode hands out embed URLs on its site's host); Secure and SameSite=None would need
+  // https, which local mode does not have.
   const cookie: Record<string, string> = outcome.cookie
     ? {
         'Set-Cookie': `${EMBED_COOKIE}=${outcome.cookie.value}; Path=${embedPath(outcome.session)}; Max-Age=${outcome.cookie.maxAgeSeconds}; HttpOnly; SameSite=Lax`,

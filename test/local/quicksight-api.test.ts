@@ -229,7 +229,7 @@ describe('GenerateEmbedUrlForRegisteredUser', () => {
         AwsAccountId: ACCOUNT_ID,
         UserArn: userArn(USER),
         SessionLifetimeInMinutes: 60,
-        AllowedDomains: ['http://127.0.0.1:5173'],
+        AllowedDomains: ['http://localhost:5173'],
         ExperienceConfiguration: { Dashboard: { InitialDashboardId: 'sales-performance' } },
         ...overrides,
       }),
@@ -246,25 +246,40 @@ describe('GenerateEmbedUrlForRegisteredUser', () => {
     expect((await generate()).EmbedUrl).not.toBe(result.EmbedUrl);
   });
 
-  it('answers ResourceNotFoundException for an unknown user or dashboard', async () => {
-    expect(await sdkError(generate())).toMatchObject({ name: 'ResourceNotFoundException', status: 404 });
+  it('answers QuickSightUserNotFoundException for an unknown user, ResourceNotFoundException for an unknown dashboard', async () => {
+    expect(await sdkError(generate())).toMatchObject({ name: 'QuickSightUserNotFoundException', status: 404 });
     await t.register(USER);
     expect(
       await sdkError(generate({ ExperienceConfiguration: { Dashboard: { InitialDashboardId: 'no-such-dashboard' } } })),
-    ).toMatchObject({ name: 'ResourceNotFoundException' });
+    ).toMatchObject({ name: 'ResourceNotFoundException', status: 404 });
   });
 
-  it('answers AccessDeniedException when the user lacks permission on the dashboard', async () => {
+  it('issues the URL for a user without permission on the dashboard (the page refuses later)', async () => {
     await t.register(USER);
     await t.grantViewer('inventory-margins', USER);
-    expect(await sdkError(generate())).toMatchObject({ name: 'AccessDeniedException', status: 401 });
+    expect((await generate()).EmbedUrl).toMatch(/\/dashboards\/sales-performance\?code=/);
   });
 
   it.each([
-    ['a session shorter than 15 minutes', { SessionLifetimeInMinutes: 10 }],
-    ['a session longer than 600 minutes', { SessionLifetimeInMinutes: 601 }],
+    ['a session shorter than 15 minutes', 14],
+    ['a session longer than 600 minutes', 601],
+    ['a fractional session lifetime', 30.5],
+  ])('rejects %s with SessionLifetimeInMinutesInvalidException', async (_case, minutes) => {
+    await t.register(USER);
+    expect(await sdkError(generate({ SessionLifetimeInMinutes: minutes }))).toMatchObject({
+      name: 'SessionLifetimeInMinutesInvalidException',
+      status: 400,
+    });
+  });
+
+  it.each([
     ['more than three allowed domains', { AllowedDomains: ['https://a.example.com', 'https://b.example.com', 'https://c.example.com', 'https://d.example.com'] }],
     ['plain http for a public domain', { AllowedDomains: ['http://portal.example.com'] }],
+    ['plain http for a loopback IP address', { AllowedDomains: ['http://127.0.0.1:5173'] }],
+    ['an IPv4 address over https', { AllowedDomains: ['https://111.222.33.44:1234'] }],
+    ['an IPv6 address', { AllowedDomains: ['https://[::1]:8443'] }],
+    ['a domain with a path', { AllowedDomains: ['https://portal.example.com/app'] }],
+    ['a wildcard that is not the first label', { AllowedDomains: ['https://example.com.*.example-1.co.uk'] }],
     ['a domain carrying a CSP directive', { AllowedDomains: ["https://portal.example.com; script-src 'unsafe-inline'"] }],
     ['a user ARN that is not a user', { UserArn: `arn:aws:quicksight:${REGION}:${ACCOUNT_ID}:dashboard/sales-performance` }],
     ['another experience than a dashboard', { ExperienceConfiguration: { QuickSightConsole: { InitialPath: '/start' } } }],
@@ -274,10 +289,21 @@ describe('GenerateEmbedUrlForRegisteredUser', () => {
     expect(await sdkError(generate(overrides))).toMatchObject({ name: 'InvalidParameterValueException', status: 400 });
   });
 
-  it('accepts https domains with subdomain wildcards and loopback http origins', async () => {
+  it('names the refused domain and the limit in its messages', async () => {
+    await t.register(USER);
+    expect((await sdkError(generate({ AllowedDomains: ['http://127.0.0.1:5173'] }))).message).toBe(
+      'The domain http://127.0.0.1:5173 in AllowedDomains is not valid: IP addresses are not supported.',
+    );
+    expect((await sdkError(generate({ AllowedDomains: ['https://a.example.com', 'https://b.example.com', 'https://c.example.com', 'https://d.example.com'] }))).message).toBe(
+      'AllowedDomains contains 4 domains; you can specify at most 3 domains or subdomains.',
+    );
+  });
+
+  it('accepts https domains with subdomain wildcards and ports, internationalized names and http://localhost', async () => {
     await t.register(USER);
     await t.grantViewer('sales-performance', USER);
     const result = await generate({ AllowedDomains: ['https://*.example.com', 'https://portal.example.org:8443', 'http://localhost:5173'] });
     expect(result.EmbedUrl).toBeTruthy();
+    expect((await generate({ AllowedDomains: ['https://www.\u30A2\u30DE\u30BE\u30F3.jp', 'http://localhost'] })).EmbedUrl).toBeTruthy();
   });
 });

@@ -4,7 +4,7 @@ import { dashboardLink, SAMPLE_DASHBOARDS } from '../../local/quicksight/index.t
 import { ACCOUNT_ID, VIEWER_ACTIONS, startTestEmulator, userArn, type TestEmulator } from './quicksight-support.ts';
 
 const USER = 'demo.user@example.com';
-const PORTAL = 'http://127.0.0.1:5173';
+const PORTAL = 'http://localhost:5173';
 const MINUTE = 60_000;
 
 let t: TestEmulator;
@@ -63,7 +63,7 @@ describe('embed URLs', () => {
     expect(csp).toContain(`frame-ancestors ${PORTAL} https://*.example.com`);
     expect(csp).toContain("default-src 'none'");
     expect(csp).toContain("style-src 'self'");
-    expect(csp).not.toMatch(/unsafe-inline|https?:\/\/(?!127\.0\.0\.1:5173|\*\.example\.com)/);
+    expect(csp).not.toMatch(/unsafe-inline|https?:\/\/(?!localhost:5173|\*\.example\.com)/);
     const page = await response.text();
     expect(page).not.toMatch(/<script|\sstyle="|\son[a-z]+=/i);
     expect(page).toContain('<link rel="stylesheet" href="/assets/dashboard.css">');
@@ -145,6 +145,24 @@ describe('embed URLs', () => {
     expect(await response.text()).not.toContain('Inventory &amp; Margins</h1>');
   });
 
+  it("shows the not-authorized page in the allowed frames for a user without permission", async () => {
+    await t.register('no.grant@example.com');
+    const result = await t.client.send(
+      new GenerateEmbedUrlForRegisteredUserCommand({
+        AwsAccountId: ACCOUNT_ID,
+        UserArn: userArn('no.grant@example.com'),
+        AllowedDomains: [PORTAL],
+        ExperienceConfiguration: { Dashboard: { InitialDashboardId: 'sales-performance' } },
+      }),
+    );
+    const response = await fetch(result.EmbedUrl ?? '');
+    expect(response.status).toBe(403);
+    expect(response.headers.get('content-security-policy')).toContain(`frame-ancestors ${PORTAL}`);
+    const page = await response.text();
+    expect(page).toContain('<h1>You are not authorized to view this dashboard</h1>');
+    expect(page).not.toContain('Viewing as');
+  });
+
   it('checks the permission again when the link is loaded and on later navigation', async () => {
     const revokeViewer = () =>
       t.client.send(
@@ -162,12 +180,39 @@ describe('embed URLs', () => {
     const denied = await fetch(unopened);
     expect(denied.status).toBe(403);
     const text = await denied.text();
-    expect(text).toContain('You do not have access to this dashboard');
+    expect(text).toContain('You are not authorized to view this dashboard');
     expect(text).not.toContain('Viewing as');
 
     const navigation = new URL(opened);
     navigation.search = '?period=24';
     expect((await fetch(navigation, { headers: { cookie } })).status).toBe(403);
+  });
+});
+
+describe('embed URLs on the site host', () => {
+  it('hands out embed URLs on pageHost while the SDK endpoint stays on the listen address', async () => {
+    const local = await startTestEmulator(undefined, { pageHost: 'localhost' });
+    try {
+      const port = new URL(local.emulator.url).port;
+      expect(local.emulator.url).toBe(`http://127.0.0.1:${port}`);
+      expect(local.emulator.pagesUrl).toBe(`http://localhost:${port}`);
+      await local.register(USER);
+      await local.grantViewer('sales-performance', USER);
+      const result = await local.client.send(
+        new GenerateEmbedUrlForRegisteredUserCommand({
+          AwsAccountId: ACCOUNT_ID,
+          UserArn: userArn(USER),
+          AllowedDomains: [PORTAL],
+          ExperienceConfiguration: { Dashboard: { InitialDashboardId: 'sales-performance' } },
+        }),
+      );
+      expect(result.EmbedUrl?.startsWith(`http://localhost:${port}/embed/`)).toBe(true);
+      // The server listens on 127.0.0.1 only; load the same path there.
+      const embedded = new URL(result.EmbedUrl ?? '');
+      expect((await fetch(`${local.emulator.url}${embedded.pathname}${embedded.search}`)).status).toBe(200);
+    } finally {
+      await local.close();
+    }
   });
 });
 

@@ -39,7 +39,7 @@ describe('QuickSight emulator state', () => {
       new GenerateEmbedUrlForRegisteredUserCommand({
         AwsAccountId: ACCOUNT_ID,
         UserArn: userArn(USER),
-        AllowedDomains: ['http://127.0.0.1:5173'],
+        AllowedDomains: ['http://localhost:5173'],
         ExperienceConfiguration: { Dashboard: { InitialDashboardId: 'sales-performance' } },
       }),
     );

@@ -48,8 +48,13 @@ export function clientFor(url: string): QuickSightClient {
   });
 }
 
-async function start(dataDir: string, clock: TestClock, ownsDataDir: boolean): Promise<TestEmulator> {
-  const emulator = await startQuickSightEmulator({ port: 0, dataDir, accountId: ACCOUNT_ID, region: REGION, now: clock.now });
+export interface TestEmulatorOptions {
+  /** Host name of the embed URLs (see the emulator's `pageHost`). */
+  readonly pageHost?: string;
+}
+
+async function start(dataDir: string, clock: TestClock, ownsDataDir: boolean, options: TestEmulatorOptions): Promise<TestEmulator> {
+  const emulator = await startQuickSightEmulator({ port: 0, dataDir, accountId: ACCOUNT_ID, region: REGION, now: clock.now, pageHost: options.pageHost });
   const client = clientFor(emulator.url);
   let closed = false;
   const stop = async () => {
@@ -87,7 +92,7 @@ async function start(dataDir: string, clock: TestClock, ownsDataDir: boolean): P
     },
     async restart() {
       await stop();
-      return start(dataDir, clock, ownsDataDir);
+      return start(dataDir, clock, ownsDataDir, options);
     },
     async close() {
       await stop();
@@ -96,9 +101,9 @@ async function start(dataDir: string, clock: TestClock, ownsDataDir: boolean): P
   };
 }
 
-export async function startTestEmulator(clock = new TestClock()): Promise<TestEmulator> {
+export async function startTestEmulator(clock = new TestClock(), options: TestEmulatorOptions = {}): Promise<TestEmulator> {
   const dataDir = await mkdtemp(path.join(tmpdir(), 'quicksight-emulator-'));
-  return start(dataDir, clock, true);
+  return start(dataDir, clock, true, options);
 }
 
 /** The error name and HTTP status an SDK call failed with. */

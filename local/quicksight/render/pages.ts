@@ -45,8 +45,15 @@ export const linkExpiredPage = () =>
 export const sessionEndedPage = () =>
   messagePage('Your dashboard session has ended', 'Go back to the portal and open the dashboard again.');
 
+/**
+ * What QuickSight shows in the frame when the embed URL's user has no permission on the
+ * dashboard: QuickSight issues such URLs and refuses only when the page is opened.
+ */
 export const noAccessPage = () =>
-  messagePage('You do not have access to this dashboard', 'Ask an administrator of the portal to assign it to you.');
+  messagePage(
+    'You are not authorized to view this dashboard',
+    'Your user does not have permission to view this dashboard. Ask the dashboard owner or an administrator to share it with you.',
+  );
 
 export const notFoundPage = () => messagePage('Page not found', 'There is no page at this address.');
 
