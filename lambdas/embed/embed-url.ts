@@ -7,7 +7,8 @@ import { quicksight } from '../shared/aws/quicksight.ts';
 import { hasViewOfDashboard } from '../shared/data/views.ts';
 import { allowedOrigins, optionalEnv } from '../shared/env.ts';
 import { ConfigurationError, ForbiddenError, NotFoundError } from '../shared/errors.ts';
-import { describeQuickSightUser, quicksightFailure, quicksightSettings, userArn } from '../shared/quicksight.ts';
+import { QUICKSIGHT_USER_NOT_FOUND, describeQuickSightUser, quicksightFailure, quicksightSettings, userArn } from '../shared/quicksight.ts';
+import { embedOriginsProblems } from './embed-origins.ts';
 
 export const NOT_ASSIGNED_MESSAGE = 'This dashboard is not assigned to you';
 export const NOT_REGISTERED_MESSAGE = 'Your account is not registered in QuickSight yet. Please contact your administrator.';
@@ -24,6 +25,21 @@ const sessionMinutes = (): number => {
 };
 
 /**
+ * ALLOWED_ORIGINS as AllowedDomains. The configuration refuses at synth what QuickSight would
+ * refuse; a function configured otherwise answers that instead of failing at QuickSight.
+ */
+const embedDomains = (): string[] => {
+  const domains = allowedOrigins();
+  const problems = embedOriginsProblems(domains);
+  if (problems.length > 0) {
+    throw new ConfigurationError([ENV.allowedOrigins], {
+      reason: `${ENV.allowedOrigins} cannot be used as QuickSight AllowedDomains: ${problems.join('; ')}`,
+    });
+  }
+  return domains;
+};
+
+/**
  * An embed URL for a dashboard assigned to the caller, for the caller's own QuickSight user
  * (derived from the token, never from the request). Assignment is checked first, so an
  * unassigned dashboard costs no QuickSight call at all.
@@ -32,7 +48,7 @@ export const embedUrlFor = async (caller: Caller, dashboardId: string): Promise<
   if (!(await hasViewOfDashboard(caller.email, dashboardId))) throw new ForbiddenError(NOT_ASSIGNED_MESSAGE);
   const settings = quicksightSettings();
   const minutes = sessionMinutes();
-  const domains = allowedOrigins();
+  const domains = embedDomains();
   try {
     const result = await quicksight.send(
       new GenerateEmbedUrlForRegisteredUserCommand({
@@ -46,8 +62,10 @@ export const embedUrlFor = async (caller: Caller, dashboardId: string): Promise<
     if (!result.EmbedUrl) throw new Error('QuickSight answered without an embed URL');
     return { url: result.EmbedUrl, sessionExpiresAt: new Date(Date.now() + minutes * 60_000).toISOString() };
   } catch (error) {
+    // GenerateEmbedUrlForRegisteredUser names an unknown user QuickSightUserNotFoundException.
+    if (isAwsError(error, QUICKSIGHT_USER_NOT_FOUND)) throw new NotFoundError(NOT_REGISTERED_MESSAGE);
     if (isAwsError(error, 'ResourceNotFoundException')) {
-      // Either the caller or the dashboard is unknown to QuickSight: say which.
+      // The dashboard (or, as older answers had it, the caller) is unknown to QuickSight: say which.
       if ((await describeQuickSightUser(caller.email)) === undefined) throw new NotFoundError(NOT_REGISTERED_MESSAGE);
       throw new NotFoundError(`Dashboard ${dashboardId} was not found in QuickSight. Please contact your administrator.`);
     }

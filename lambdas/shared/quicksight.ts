@@ -19,6 +19,14 @@ export const VIEWER_ACTIONS = ['quicksight:DescribeDashboard', 'quicksight:ListD
 
 export const QUICKSIGHT_PAGE_SIZE = 100;
 
+/**
+ * QuickSight's error for a user it does not have in operations that look a user up by name
+ * (the SDK model lists it for GenerateEmbedUrlForRegisteredUser; its description names
+ * DeleteUser and DescribeUser too, which document ResourceNotFoundException). Both mean
+ * "not registered" wherever a missing user is expected.
+ */
+export const QUICKSIGHT_USER_NOT_FOUND = 'QuickSightUserNotFoundException';
+
 export interface QuickSightSettings {
   accountId: string;
   namespace: string;
@@ -65,20 +73,22 @@ export const describeQuickSightUser = async (email: string): Promise<User | unde
     );
     return result.User;
   } catch (error) {
-    if (isAwsError(error, 'ResourceNotFoundException')) return undefined;
+    if (isAwsError(error, 'ResourceNotFoundException', QUICKSIGHT_USER_NOT_FOUND)) return undefined;
     throw quicksightFailure('Failed to look up the QuickSight user', error, email);
   }
 };
 
+/** The *not registered* answer: a 404 naming the user. */
+export const notRegisteredError = (email: string): NotFoundError =>
+  new NotFoundError(`User ${email} is not registered in QuickSight`, {
+    userEmail: email,
+    suggestion: 'Register the user in QuickSight first.',
+  });
+
 /** Throws a 404 naming the user when they are not registered in QuickSight. */
 export const requireQuickSightUser = async (email: string): Promise<User> => {
   const user = await describeQuickSightUser(email);
-  if (user === undefined) {
-    throw new NotFoundError(`User ${email} is not registered in QuickSight`, {
-      userEmail: email,
-      suggestion: 'Register the user in QuickSight first.',
-    });
-  }
+  if (user === undefined) throw notRegisteredError(email);
   return user;
 };
 
@@ -124,7 +134,7 @@ export const deleteQuickSightUser = async (email: string): Promise<'deleted' | '
     );
     return 'deleted';
   } catch (error) {
-    if (isAwsError(error, 'ResourceNotFoundException')) return 'absent';
+    if (isAwsError(error, 'ResourceNotFoundException', QUICKSIGHT_USER_NOT_FOUND)) return 'absent';
     throw quicksightFailure('Failed to delete the QuickSight user', error, email);
   }
 };
@@ -145,6 +155,7 @@ export const grantViewer = async (email: string, dashboardId: string): Promise<v
   try {
     await updateViewerPermission(email, dashboardId, 'GrantPermissions');
   } catch (error) {
+    if (isAwsError(error, QUICKSIGHT_USER_NOT_FOUND)) throw notRegisteredError(email);
     if (isAwsError(error, 'ResourceNotFoundException')) {
       throw new NotFoundError(`Dashboard ${dashboardId} was not found in QuickSight`, { userEmail: email });
     }
@@ -157,7 +168,7 @@ export const revokeViewer = async (email: string, dashboardId: string): Promise<
   try {
     await updateViewerPermission(email, dashboardId, 'RevokePermissions');
   } catch (error) {
-    if (isAwsError(error, 'ResourceNotFoundException')) return;
+    if (isAwsError(error, 'ResourceNotFoundException', QUICKSIGHT_USER_NOT_FOUND)) return;
     throw quicksightFailure('Failed to revoke access to the dashboard in QuickSight', error, email);
   }
 };

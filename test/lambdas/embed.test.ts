@@ -1,6 +1,7 @@
 import {
   DescribeUserCommand,
   GenerateEmbedUrlForRegisteredUserCommand,
+  QuickSightUserNotFoundException,
   ResourceNotFoundException,
 } from '@aws-sdk/client-quicksight';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
@@ -66,6 +67,16 @@ describe('embed function', () => {
     });
   });
 
+  it('answers the same 404 for QuickSightUserNotFoundException, without another QuickSight call', async () => {
+    h.quicksight.on(GenerateEmbedUrlForRegisteredUserCommand).rejects(new QuickSightUserNotFoundException({ message: 'no user', $metadata: {} }));
+    const res = await embed('sales');
+    expect(res).toMatchObject({
+      status: 404,
+      body: { error: 'Your account is not registered in QuickSight yet. Please contact your administrator.' },
+    });
+    expect(h.quicksight.commandCalls(DescribeUserCommand)).toHaveLength(0);
+  });
+
   it('says when QuickSight does not have the dashboard', async () => {
     h.quicksight.on(GenerateEmbedUrlForRegisteredUserCommand).rejects(new ResourceNotFoundException({ message: 'no dashboard', $metadata: {} }));
     h.quicksight.on(DescribeUserCommand).resolves({ User: quicksightUser(USER.email) });
@@ -81,6 +92,34 @@ describe('embed function', () => {
     const res = await embed(dashboardId);
     expect(res).toMatchObject({ status: 400, body: { error: message, fields: ['x-dashboard-id'] } });
     expect(h.quicksight.calls()).toHaveLength(0);
+  });
+
+  it.each([
+    ['an IP-address origin', `${ORIGIN},http://127.0.0.1:5173`, 'http://127.0.0.1:5173 is an IP address'],
+    ['a non-https origin', `${ORIGIN},http://staging.example.com`, 'http://staging.example.com is not https'],
+    ['more than three origins', `${ORIGIN},https://a.example.com,https://b.example.com,https://c.example.com`, '4 origins'],
+  ])('names ALLOWED_ORIGINS holding %s QuickSight would refuse, before calling QuickSight', async (_case, origins, reason) => {
+    const previous = process.env.ALLOWED_ORIGINS;
+    process.env.ALLOWED_ORIGINS = origins;
+    try {
+      const res = await embed('sales');
+      expect(res).toMatchObject({ status: 500, body: { missing: ['ALLOWED_ORIGINS'] } });
+      expect(String(res.body.reason)).toContain(reason);
+      expect(h.quicksight.calls()).toHaveLength(0);
+    } finally {
+      process.env.ALLOWED_ORIGINS = previous;
+    }
+  });
+
+  it('sends http://localhost origins as they are', async () => {
+    const previous = process.env.ALLOWED_ORIGINS;
+    process.env.ALLOWED_ORIGINS = `${ORIGIN},http://localhost:5173`;
+    try {
+      expect((await embed('sales')).status).toBe(200);
+      expect(h.quicksight.commandCalls(GenerateEmbedUrlForRegisteredUserCommand)[0]?.args[0].input.AllowedDomains).toEqual([ORIGIN, 'http://localhost:5173']);
+    } finally {
+      process.env.ALLOWED_ORIGINS = previous;
+    }
   });
 
   it('names a session lifetime QuickSight would refuse', async () => {

@@ -1,5 +1,10 @@
 import { ListUsersInGroupCommand } from '@aws-sdk/client-cognito-identity-provider';
-import { DescribeUserCommand, ResourceNotFoundException, UpdateDashboardPermissionsCommand } from '@aws-sdk/client-quicksight';
+import {
+  DescribeUserCommand,
+  QuickSightUserNotFoundException,
+  ResourceNotFoundException,
+  UpdateDashboardPermissionsCommand,
+} from '@aws-sdk/client-quicksight';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { dashboardIdExistsMessage } from '../../contracts/fields.ts';
 import { ACCOUNT_ID, ADMIN, directoryUser, type Handler, type Harness, invoke, loadHandler, OTHER_USER, quicksightUser, startHarness, USER } from './support/harness.ts';
@@ -75,12 +80,23 @@ describe('INVITE_TO_DASHBOARD', () => {
     expect(dashboards.filter((d) => d.isDefault).map((d) => d.quicksightDashboardId)).toEqual(['inventory']);
   });
 
-  it('answers 404 and grants nothing for a user not registered in QuickSight', async () => {
-    h.quicksight.on(DescribeUserCommand).rejects(new ResourceNotFoundException({ message: 'no user', $metadata: {} }));
+  it.each([
+    ['ResourceNotFoundException', () => new ResourceNotFoundException({ message: 'no user', $metadata: {} })],
+    ['QuickSightUserNotFoundException', () => new QuickSightUserNotFoundException({ message: 'no user', $metadata: {} })],
+  ])('answers 404 and grants nothing for a user not registered in QuickSight (%s)', async (_name, notFound) => {
+    h.quicksight.on(DescribeUserCommand).rejects(notFound());
     const res = await invite('sales');
     expect(res.status).toBe(404);
     expect(res.body).toMatchObject({ error: `User ${USER.email} is not registered in QuickSight`, userEmail: USER.email });
     expect(permissionChanges()).toEqual([]);
+    expect(await h.tables.views()).toEqual([]);
+  });
+
+  it('answers not registered when the user disappears from QuickSight before the grant, and creates no view', async () => {
+    h.quicksight.on(UpdateDashboardPermissionsCommand).rejects(new QuickSightUserNotFoundException({ message: 'no user', $metadata: {} }));
+    const res = await invite('sales');
+    expect(res.status).toBe(404);
+    expect(res.body).toMatchObject({ error: `User ${USER.email} is not registered in QuickSight`, userEmail: USER.email });
     expect(await h.tables.views()).toEqual([]);
   });
 

@@ -9,6 +9,7 @@ import {
   DeleteUserCommand,
   DescribeUserCommand,
   ListUsersCommand as ListQuickSightUsersCommand,
+  QuickSightUserNotFoundException,
   RegisterUserCommand,
   ResourceExistsException,
   ResourceNotFoundException,
@@ -194,8 +195,11 @@ describe('DELETE_USER (QuickSight)', () => {
     expect(h.quicksight.commandCalls(DeleteUserCommand)[0]?.args[0].input).toEqual({ AwsAccountId: ACCOUNT_ID, Namespace: 'default', UserName: USER.email });
   });
 
-  it('succeeds again when the QuickSight user is already gone (a retry finishes)', async () => {
-    h.quicksight.on(DeleteUserCommand).rejects(new ResourceNotFoundException({ message: 'gone', $metadata: {} }));
+  it.each([
+    ['ResourceNotFoundException', () => new ResourceNotFoundException({ message: 'gone', $metadata: {} })],
+    ['QuickSightUserNotFoundException', () => new QuickSightUserNotFoundException({ message: 'gone', $metadata: {} })],
+  ])('succeeds again when the QuickSight user is already gone (a retry finishes; %s)', async (_name, notFound) => {
+    h.quicksight.on(DeleteUserCommand).rejects(notFound());
     const res = await call({ action: 'DELETE_USER', userEmail: USER.email });
     expect(res.status).toBe(200);
     expect(res.body).toMatchObject({ quicksightUser: 'absent' });
