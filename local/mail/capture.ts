@@ -5,20 +5,33 @@ import { createRequire } from 'node:module';
 import type { Email } from 'aws-ses-v2-local/dist/store.js';
 import { closeServer, httpUrl, listen, sendJson } from '../http.ts';
 import { newestFirst } from './messages.ts';
+import { startSesSandbox, type SesSandbox } from './sandbox.ts';
 
 export interface MailCaptureOptions {
   readonly host: string;
-  /** SES v2 endpoint and inbox page. */
+  /** SES v2 endpoint (the sandbox front) and inbox page. */
   readonly port: number;
   /** JSON list of the captured messages. */
   readonly apiPort: number;
   /** Captured messages are kept in `<dataDir>/mail.json` across restarts. */
   readonly dataDir: string;
+  /**
+   * Addresses and domains verified in the local SES account from the start. Everything the
+   * product sends through `sesEndpoint` must be from (and, in the sandbox, to) one of them.
+   */
+  readonly verifiedIdentities: readonly string[];
+  /** SES sandbox, as in a new AWS account (default true); false acts as production access. */
+  readonly sandbox?: boolean;
 }
 
 export interface MailCapture {
-  /** SES endpoint for the SDK (`endpoint` of SESv2Client). */
+  /** SES endpoint for the SDK (`endpoint` of SESv2Client): sandboxed, as a new AWS account is. */
   readonly sesEndpoint: string;
+  /**
+   * aws-ses-v2-local itself, past the sandbox: delivers anything into the capture. Only for
+   * mail that does not come from the product's own SES calls (see `cognitoMailSender`).
+   */
+  readonly captureEndpoint: string;
   readonly inboxUrl: string;
   readonly apiUrl: string;
   close(): Promise<void>;
@@ -60,18 +73,27 @@ async function persist(file: string): Promise<void> {
 }
 
 /**
- * The SES stand-in: aws-ses-v2-local (SES v2 API and its inbox page) in this process, and
- * next to it a small JSON endpoint listing the messages newest first with to, subject and
- * text, which is what tests and tools need and what the package's `/store` lacks.
+ * The SES stand-in: aws-ses-v2-local (SES v2 API and its inbox page) in this process behind
+ * the SES sandbox front, and next to it a small JSON endpoint listing the messages newest
+ * first with to, subject and text, which is what tests and tools need and what the
+ * package's `/store` lacks.
  */
-export async function startMailCapture({ host, port, apiPort, dataDir }: MailCaptureOptions): Promise<MailCapture> {
+export async function startMailCapture({ host, port, apiPort, dataDir, verifiedIdentities, sandbox = true }: MailCaptureOptions): Promise<MailCapture> {
   const file = join(dataDir, MAIL_FILE);
   // The store is a module singleton: start from what this data directory holds only.
   clearStore();
   await restore(file);
 
-  const ses = await startSesServer({ host, port });
-  const sesUrl = httpUrl(host, (ses.address() as { port: number }).port);
+  // aws-ses-v2-local takes any free port: only the sandbox front is reached from outside.
+  const ses = await startSesServer({ host, port: 0 });
+  const captureUrl = httpUrl(host, (ses.address() as { port: number }).port);
+  let front: SesSandbox;
+  try {
+    front = await startSesSandbox({ host, port, targetUrl: captureUrl, verifiedIdentities, sandbox });
+  } catch (error) {
+    await closeServer(ses);
+    throw error;
+  }
 
   const api = createServer((req, res) => {
     const path = new URL(req.url ?? '/', 'http://localhost').pathname;
@@ -85,16 +107,17 @@ export async function startMailCapture({ host, port, apiPort, dataDir }: MailCap
   try {
     boundApiPort = await listen(api, apiPort, host);
   } catch (error) {
-    await closeServer(ses);
+    await Promise.all([front.close(), closeServer(ses)]);
     throw error;
   }
 
   return {
-    sesEndpoint: sesUrl,
-    inboxUrl: `${sesUrl}/`,
+    sesEndpoint: front.url,
+    captureEndpoint: captureUrl,
+    inboxUrl: `${front.url}/`,
     apiUrl: `${httpUrl(host, boundApiPort)}${API_PATH}`,
     async close() {
-      await Promise.all([closeServer(api), closeServer(ses)]);
+      await Promise.all([closeServer(api), front.close(), closeServer(ses)]);
       await persist(file);
     },
   };

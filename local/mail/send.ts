@@ -1,5 +1,6 @@
 import { SESv2Client, SendEmailCommand } from '@aws-sdk/client-sesv2';
 import type { LocalCredentials } from '../environment.ts';
+import type { MailCapture } from './capture.ts';
 
 /** Cognito's own sender address when a pool has no SES configuration. */
 export const COGNITO_DEFAULT_SENDER = 'no-reply@verificationemail.com';
@@ -12,7 +13,7 @@ export interface OutgoingMail {
   readonly html?: string;
 }
 
-/** Sends the identity provider's emails through SES v2 SendEmail to the local mail capture. */
+/** Sends emails through SES v2 SendEmail to the given endpoint of the local mail capture. */
 export function mailSender(options: { readonly endpoint: string; readonly region: string; readonly credentials: LocalCredentials }) {
   const client = new SESv2Client({ endpoint: options.endpoint, region: options.region, credentials: options.credentials });
   return {
@@ -35,4 +36,16 @@ export function mailSender(options: { readonly endpoint: string; readonly region
     },
     destroy: () => client.destroy(),
   };
+}
+
+/**
+ * Sender for the Cognito emulator's own emails (sign-up links, reset codes, invitations).
+ * They go straight to the capture, past the SES sandbox. In AWS the user pool sends them
+ * through this account's SES (lib/auth.ts), so while the account is in the sandbox they reach
+ * only verified recipients, and real users need production access. Local mode deliberately
+ * does not apply that here, so that sign-up, reset and invitation work for any address;
+ * the product's own SendEmail calls (through `sesEndpoint`) still meet the sandbox.
+ */
+export function cognitoMailSender(capture: Pick<MailCapture, 'captureEndpoint'>, options: { readonly region: string; readonly credentials: LocalCredentials }) {
+  return mailSender({ endpoint: capture.captureEndpoint, ...options });
 }

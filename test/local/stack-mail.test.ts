@@ -5,7 +5,9 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { LOCAL_CREDENTIALS } from '../../local/environment.ts';
 import { startMailCapture, type MailCapture } from '../../local/mail/capture.ts';
 import { capturedMailListSchema, htmlToText } from '../../local/mail/messages.ts';
-import { COGNITO_DEFAULT_SENDER, mailSender } from '../../local/mail/send.ts';
+import { cognitoMailSender, COGNITO_DEFAULT_SENDER, mailSender } from '../../local/mail/send.ts';
+
+const VERIFIED = ['tviq.local'];
 
 async function messages(capture: MailCapture) {
   const response = await fetch(capture.apiUrl);
@@ -29,14 +31,16 @@ describe('local mail capture', () => {
   });
 
   it('captures SES v2 SendEmail and lists the messages newest first with to, subject and text', async () => {
-    capture = await startMailCapture({ host: '127.0.0.1', port: 0, apiPort: 0, dataDir });
-    const sender = mailSender({ endpoint: capture.sesEndpoint, region: 'us-east-2', credentials: LOCAL_CREDENTIALS });
-    await sender.send({ to: 'first@example.com', subject: 'Your verification link', text: 'Click http://x/confirm', html: '<p>Click</p>' });
-    await sender.send({ to: 'second@example.com', from: 'support@tviq.local', subject: 'Your password reset code', text: 'Your code is 123456' });
-    sender.destroy();
+    capture = await startMailCapture({ host: '127.0.0.1', port: 0, apiPort: 0, dataDir, verifiedIdentities: VERIFIED });
+    const cognito = cognitoMailSender(capture, { region: 'us-east-2', credentials: LOCAL_CREDENTIALS });
+    const product = mailSender({ endpoint: capture.sesEndpoint, region: 'us-east-2', credentials: LOCAL_CREDENTIALS });
+    await cognito.send({ to: 'first@example.com', subject: 'Your verification link', text: 'Click http://x/confirm', html: '<p>Click</p>' });
+    await product.send({ to: 'second@tviq.local', from: 'support@tviq.local', subject: 'Your password reset code', text: 'Your code is 123456' });
+    cognito.destroy();
+    product.destroy();
 
     const listed = await messages(capture);
-    expect(listed.map((m) => m.to)).toEqual([['second@example.com'], ['first@example.com']]);
+    expect(listed.map((m) => m.to)).toEqual([['second@tviq.local'], ['first@example.com']]);
     expect(listed[0]).toMatchObject({ from: 'support@tviq.local', subject: 'Your password reset code', text: 'Your code is 123456', html: null });
     expect(listed[1]).toMatchObject({ from: COGNITO_DEFAULT_SENDER, text: 'Click http://x/confirm', html: '<p>Click</p>' });
     expect(Date.parse(listed[0]!.at)).toBeGreaterThan(Date.now() - 60_000);
@@ -46,9 +50,26 @@ describe('local mail capture', () => {
     expect(inbox.headers.get('content-type')).toContain('text/html');
   });
 
+  it("delivers Cognito's emails to any address, while the SES endpoint keeps the sandbox for the same message", async () => {
+    capture = await startMailCapture({ host: '127.0.0.1', port: 0, apiPort: 0, dataDir, verifiedIdentities: VERIFIED });
+    const before = (await messages(capture)).length;
+    const product = mailSender({ endpoint: capture.sesEndpoint, region: 'us-east-2', credentials: LOCAL_CREDENTIALS });
+    const mail = { to: 'new-user@example.org', subject: 'Welcome', text: 'Your temporary password' };
+    await expect(product.send(mail)).rejects.toMatchObject({ name: 'MessageRejected' });
+    product.destroy();
+    expect(await messages(capture)).toHaveLength(before);
+
+    const cognito = cognitoMailSender(capture, { region: 'us-east-2', credentials: LOCAL_CREDENTIALS });
+    await cognito.send(mail);
+    cognito.destroy();
+    const listed = await messages(capture);
+    expect(listed).toHaveLength(before + 1);
+    expect(listed[0]).toMatchObject({ from: COGNITO_DEFAULT_SENDER, to: ['new-user@example.org'], subject: 'Welcome' });
+  });
+
   it('keeps the captured messages across a restart', async () => {
-    capture = await startMailCapture({ host: '127.0.0.1', port: 0, apiPort: 0, dataDir });
-    expect((await messages(capture)).map((m) => m.subject)).toEqual(['Your password reset code', 'Your verification link']);
+    capture = await startMailCapture({ host: '127.0.0.1', port: 0, apiPort: 0, dataDir, verifiedIdentities: VERIFIED });
+    expect((await messages(capture)).map((m) => m.subject)).toEqual(['Welcome', 'Your password reset code', 'Your verification link']);
   });
 
   it('turns an HTML-only message into readable text, links included', () => {

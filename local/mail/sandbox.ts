@@ -1,0 +1,331 @@
+import { createServer, request, type IncomingMessage, type ServerResponse } from 'node:http';
+import { randomUUID } from 'node:crypto';
+import { z } from 'zod';
+import { closeServer, httpUrl, listen, PayloadTooLargeError, readBody, sendJson } from '../http.ts';
+import { addressesInHeader, IdentityError, IdentityStore, isMailboxSimulator, mailboxAddress, type EmailIdentity } from './identities.ts';
+
+/**
+ * SES v2 as a new AWS account has it (SES developer guide, "Request production access
+ * (Moving out of the Amazon SES sandbox)"), in front of aws-ses-v2-local, which accepts
+ * anything. Sending needs a verified sender; in the sandbox every recipient must be verified
+ * too (or be the mailbox simulator), and the account reports the sandbox quota. Accepted
+ * requests, and every operation not handled here, go to aws-ses-v2-local unchanged.
+ */
+export interface SesSandboxOptions {
+  readonly host: string;
+  readonly port: number;
+  /** aws-ses-v2-local, which delivers into the capture. */
+  readonly targetUrl: string;
+  /** Identities (addresses or domains) verified from the start, as the account's owner would have done. */
+  readonly verifiedIdentities: readonly string[];
+  /** A new account is in the sandbox; false acts as an account with production access. */
+  readonly sandbox: boolean;
+}
+
+export interface SesSandbox {
+  readonly url: string;
+  readonly identities: IdentityStore;
+  close(): Promise<void>;
+}
+
+// Raw messages may be up to 40 MB (SES v2 quotas); the JSON around them adds base64 overhead.
+const MAX_BODY_BYTES = 56 * 1024 * 1024;
+// Local mode's region, for requests whose signature names none.
+const FALLBACK_REGION = 'us-east-2';
+const DAY_MS = 24 * 60 * 60 * 1000;
+// Quotas SES reports (not enforced here): the sandbox's, and a common first production quota.
+const SANDBOX_QUOTA = { Max24HourSend: 200, MaxSendRate: 1 };
+const PRODUCTION_QUOTA = { Max24HourSend: 50_000, MaxSendRate: 14 };
+
+class SesError extends Error {
+  constructor(
+    readonly type: string,
+    readonly status: number,
+    message: string,
+  ) {
+    super(message);
+  }
+}
+
+const badRequest = (message: string) => new SesError('BadRequestException', 400, message);
+
+const charsetData = z.object({ Data: z.string(), Charset: z.string().optional() });
+const addressList = z.array(z.string()).optional();
+const destinationSchema = z.object({ ToAddresses: addressList, CcAddresses: addressList, BccAddresses: addressList });
+const sendEmailSchema = z.object({
+  FromEmailAddress: z.string().optional(),
+  Destination: destinationSchema.optional(),
+  ReplyToAddresses: addressList,
+  Content: z
+    .object({
+      Simple: z.object({ Subject: charsetData, Body: z.object({ Text: charsetData.optional(), Html: charsetData.optional() }) }).optional(),
+      Raw: z.object({ Data: z.string() }).optional(),
+      Template: z.object({}).loose().optional(),
+    })
+    .refine((content) => [content.Simple, content.Raw, content.Template].filter(Boolean).length === 1, {
+      message: 'Content must hold exactly one of Simple, Raw or Template',
+    }),
+});
+const sendBulkEmailSchema = z.object({
+  FromEmailAddress: z.string(),
+  DefaultContent: z.object({}).loose(),
+  BulkEmailEntries: z.array(z.object({ Destination: destinationSchema })).min(1),
+});
+const createIdentitySchema = z.object({ EmailIdentity: z.string().min(1) });
+
+/** The JSON body of a request, or BadRequestException for malformed JSON or a body of the wrong shape. */
+function parseJson<T>(body: Buffer, schema: z.ZodType<T>): T {
+  let value: unknown;
+  try {
+    value = JSON.parse(body.toString('utf8'));
+  } catch {
+    throw badRequest('Request body is not valid JSON');
+  }
+  const result = schema.safeParse(value);
+  if (!result.success) {
+    const issue = result.error.issues[0];
+    throw badRequest(`Invalid request: ${issue ? `${issue.path.join('.') || 'body'}: ${issue.message}` : 'wrong shape'}`);
+  }
+  return result.data;
+}
+
+function addressOf(value: string): string {
+  const address = mailboxAddress(value);
+  if (!address) throw badRequest(`Missing final '@domain' in ${JSON.stringify(value)}`);
+  return address;
+}
+
+/** Headers of a raw MIME message (folded lines joined), by lower-case name. */
+function rawHeaders(base64: string): Map<string, string[]> {
+  const text = Buffer.from(base64, 'base64').toString('utf8');
+  const end = text.search(/\r?\n\r?\n/);
+  const lines = (end < 0 ? text : text.slice(0, end)).replace(/\r?\n[ \t]+/g, ' ').split(/\r?\n/);
+  const headers = new Map<string, string[]>();
+  for (const line of lines) {
+    const colon = line.indexOf(':');
+    if (colon <= 0) continue;
+    const name = line.slice(0, colon).trim().toLowerCase();
+    headers.set(name, [...(headers.get(name) ?? []), line.slice(colon + 1).trim()]);
+  }
+  return headers;
+}
+
+const headerAddresses = (headers: Map<string, string[]>, ...names: string[]) => names.flatMap((name) => (headers.get(name) ?? []).flatMap(addressesInHeader));
+
+interface Mailing {
+  /** As written in the request, so the refusal names them as the sender wrote them. */
+  readonly senders: readonly string[];
+  readonly recipients: readonly string[];
+}
+
+function destinationAddresses(destination: z.infer<typeof destinationSchema> | undefined): string[] {
+  return [...(destination?.ToAddresses ?? []), ...(destination?.CcAddresses ?? []), ...(destination?.BccAddresses ?? [])];
+}
+
+function sendEmailMailing(body: Buffer): Mailing {
+  const request = parseJson(body, sendEmailSchema);
+  const explicit = request.FromEmailAddress === undefined ? [] : [request.FromEmailAddress];
+  const recipients = destinationAddresses(request.Destination);
+  if (request.Content.Raw) {
+    // A raw message names its sender and, without Destination, its recipients in its headers.
+    const headers = rawHeaders(request.Content.Raw.Data);
+    const senders = [...explicit, ...headerAddresses(headers, 'from', 'sender')];
+    if (senders.length === 0) throw badRequest('The raw message has no From address');
+    return { senders, recipients: request.Destination ? recipients : headerAddresses(headers, 'to', 'cc', 'bcc') };
+  }
+  if (explicit.length === 0) throw badRequest('FromEmailAddress is required');
+  return { senders: explicit, recipients };
+}
+
+function sendBulkEmailMailing(body: Buffer): Mailing {
+  const request = parseJson(body, sendBulkEmailSchema);
+  // Checked for the whole call: per-entry results for refused recipients are not modelled.
+  return { senders: [request.FromEmailAddress], recipients: request.BulkEmailEntries.flatMap((entry) => destinationAddresses(entry.Destination)) };
+}
+
+/** SES v1 (query API) SendEmail / SendRawEmail, so the older API is no way around the sandbox. */
+function v1Mailing(params: URLSearchParams): Mailing | undefined {
+  const action = params.get('Action');
+  if (action !== 'SendEmail' && action !== 'SendRawEmail') return undefined;
+  const listed = (prefix: RegExp) => [...params.entries()].filter(([key]) => prefix.test(key)).map(([, value]) => value);
+  const source = params.get('Source');
+  if (action === 'SendEmail') {
+    if (!source) throw badRequest('Source is required');
+    return { senders: [source], recipients: listed(/^Destination\.(To|Cc|Bcc)Addresses\.member\.\d+$/) };
+  }
+  const headers = rawHeaders(params.get('RawMessage.Data') ?? '');
+  const senders = [...(source ? [source] : []), ...headerAddresses(headers, 'from', 'sender')];
+  if (senders.length === 0) throw badRequest('The raw message has no From address');
+  const destinations = listed(/^Destinations\.member\.\d+$/);
+  return { senders, recipients: destinations.length > 0 ? destinations : headerAddresses(headers, 'to', 'cc', 'bcc') };
+}
+
+/** Region of the request's SigV4 credential scope, as SES names it in its refusal. */
+function regionOf(req: IncomingMessage): string {
+  const scope = /Credential=[^/,\s]+\/\d{8}\/([a-z0-9-]+)\//.exec(req.headers.authorization ?? '');
+  return scope?.[1] ?? FALLBACK_REGION;
+}
+
+function identityView(identity: EmailIdentity) {
+  const verified = identity.status === 'SUCCESS';
+  return {
+    IdentityType: identity.type,
+    FeedbackForwardingStatus: true,
+    VerifiedForSendingStatus: verified,
+    VerificationStatus: identity.status,
+    DkimAttributes: {
+      SigningEnabled: identity.type === 'DOMAIN',
+      Status: identity.type === 'DOMAIN' ? identity.status : 'NOT_STARTED',
+      SigningAttributesOrigin: 'AWS_SES',
+    },
+    MailFromAttributes: { BehaviorOnMxFailure: 'USE_DEFAULT_VALUE' },
+    Policies: {},
+    Tags: [],
+  };
+}
+
+type Route =
+  | { readonly op: 'send'; readonly mailing: (body: Buffer) => Mailing | undefined }
+  | { readonly op: 'account' | 'createIdentity' }
+  | { readonly op: 'getIdentity' | 'deleteIdentity'; readonly identity: string };
+
+function routeOf(method: string | undefined, path: string): Route | undefined {
+  if (method === 'POST' && path === '/v2/email/outbound-emails') return { op: 'send', mailing: sendEmailMailing };
+  if (method === 'POST' && path === '/v2/email/outbound-bulk-emails') return { op: 'send', mailing: sendBulkEmailMailing };
+  if (method === 'POST' && path === '/') return { op: 'send', mailing: (body) => v1Mailing(new URLSearchParams(body.toString('utf8'))) };
+  if (method === 'GET' && path === '/v2/email/account') return { op: 'account' };
+  if (method === 'POST' && path === '/v2/email/identities') return { op: 'createIdentity' };
+  const identity = /^\/v2\/email\/identities\/([^/]+)$/.exec(path)?.[1];
+  if (identity !== undefined && (method === 'GET' || method === 'DELETE')) {
+    let name: string;
+    try {
+      name = decodeURIComponent(identity);
+    } catch {
+      name = identity;
+    }
+    return { op: method === 'GET' ? 'getIdentity' : 'deleteIdentity', identity: name };
+  }
+  return undefined;
+}
+
+function sendSesError(req: IncomingMessage, res: ServerResponse, error: SesError): void {
+  const requestId = randomUUID();
+  if (req.url === '/' || req.url?.startsWith('/?')) {
+    // The v1 query API answers in XML.
+    const escaped = error.message.replace(/[<>&]/g, (c) => ({ '<': '&lt;', '>': '&gt;', '&': '&amp;' })[c] ?? c);
+    const xml = `<ErrorResponse xmlns="http://ses.amazonaws.com/doc/2010-12-01/"><Error><Type>Sender</Type><Code>${error.type}</Code><Message>${escaped}</Message></Error><RequestId>${requestId}</RequestId></ErrorResponse>`;
+    res.writeHead(error.status, { 'content-type': 'text/xml', 'content-length': Buffer.byteLength(xml), 'x-amzn-requestid': requestId });
+    res.end(xml);
+    return;
+  }
+  sendJson(res, error.status, { message: error.message }, { 'x-amzn-errortype': error.type, 'x-amzn-requestid': requestId });
+}
+
+/** Passes a request to aws-ses-v2-local and its answer back; resolves with the answer's status. */
+function forward(target: URL, req: IncomingMessage, res: ServerResponse, body?: Buffer): Promise<number> {
+  return new Promise((resolve) => {
+    const upstream = request(
+      { hostname: target.hostname, port: target.port, method: req.method, path: req.url, headers: req.headers },
+      (answer) => {
+        res.writeHead(answer.statusCode ?? 502, answer.headers);
+        answer.pipe(res);
+        resolve(answer.statusCode ?? 502);
+      },
+    );
+    upstream.on('error', (error) => {
+      if (res.headersSent) res.destroy(error);
+      else sendJson(res, 502, { message: `The mail capture did not answer: ${error.message}` });
+      resolve(502);
+    });
+    if (body) upstream.end(body);
+    else req.pipe(upstream);
+  });
+}
+
+export async function startSesSandbox(options: SesSandboxOptions): Promise<SesSandbox> {
+  const target = new URL(options.targetUrl);
+  const identities = new IdentityStore();
+  identities.verify(options.verifiedIdentities);
+  /** Times of accepted messages, one per recipient, for SentLast24Hours. */
+  let sent: number[] = [];
+
+  const refusal = (mailing: Mailing, region: string): SesError | undefined => {
+    const failed = new Set<string>();
+    for (const sender of mailing.senders) if (!identities.covers(addressOf(sender))) failed.add(sender.trim());
+    for (const recipient of mailing.recipients) {
+      const address = addressOf(recipient);
+      if (options.sandbox && !isMailboxSimulator(address) && !identities.covers(address)) failed.add(recipient.trim());
+    }
+    if (failed.size === 0) return undefined;
+    const names = [...failed].join(', ');
+    return new SesError('MessageRejected', 400, `Email address is not verified. The following identities failed the check in region ${region.toUpperCase()}: ${names}`);
+  };
+
+  const handle = async (req: IncomingMessage, res: ServerResponse): Promise<void> => {
+    const route = routeOf(req.method, new URL(req.url ?? '/', 'http://localhost').pathname);
+    // Unsigned requests get aws-ses-v2-local's own refusal, before any SES semantics apply.
+    if (!route || !req.headers.authorization) {
+      await forward(target, req, res);
+      return;
+    }
+    let body: Buffer;
+    try {
+      body = await readBody(req, MAX_BODY_BYTES);
+    } catch (error) {
+      if (error instanceof PayloadTooLargeError) throw badRequest(error.message);
+      throw error;
+    }
+    switch (route.op) {
+      case 'send': {
+        const mailing = route.mailing(body);
+        if (mailing) {
+          const refused = refusal(mailing, regionOf(req));
+          if (refused) throw refused;
+        }
+        const status = await forward(target, req, res, body);
+        if (mailing && status >= 200 && status < 300) {
+          const now = Date.now();
+          sent = [...sent.filter((at) => at > now - DAY_MS), ...mailing.recipients.map(() => now)];
+        }
+        return;
+      }
+      case 'account':
+        sendJson(res, 200, {
+          DedicatedIpAutoWarmupEnabled: false,
+          EnforcementStatus: 'HEALTHY',
+          ProductionAccessEnabled: !options.sandbox,
+          SendingEnabled: true,
+          SendQuota: { ...(options.sandbox ? SANDBOX_QUOTA : PRODUCTION_QUOTA), SentLast24Hours: sent.filter((at) => at > Date.now() - DAY_MS).length },
+          SuppressionAttributes: { SuppressedReasons: [] },
+        });
+        return;
+      case 'createIdentity': {
+        const identity = identities.create(parseJson(body, createIdentitySchema).EmailIdentity);
+        const view = identityView(identity);
+        sendJson(res, 200, { IdentityType: view.IdentityType, VerifiedForSendingStatus: view.VerifiedForSendingStatus, DkimAttributes: view.DkimAttributes });
+        return;
+      }
+      case 'getIdentity':
+        sendJson(res, 200, identityView(identities.get(route.identity)));
+        return;
+      case 'deleteIdentity':
+        identities.delete(route.identity);
+        sendJson(res, 200, {});
+        return;
+    }
+  };
+
+  const server = createServer((req, res) => {
+    handle(req, res).catch((error: unknown) => {
+      if (res.headersSent) {
+        res.destroy();
+        return;
+      }
+      if (error instanceof SesError) sendSesError(req, res, error);
+      else if (error instanceof IdentityError) sendSesError(req, res, new SesError(error.type, error.type === 'NotFoundException' ? 404 : 400, error.message));
+      else sendSesError(req, res, new SesError('InternalFailure', 500, error instanceof Error ? error.message : String(error)));
+    });
+  });
+  const port = await listen(server, options.port, options.host);
+  return { url: httpUrl(options.host, port), identities, close: () => closeServer(server) };
+}
