@@ -1,3 +1,5 @@
+import { USER_POOL_CLIENT, type ExplicitAuthFlow } from '../../contracts/user-pool-client.ts';
+
 /** Fixed settings of the local pool: those of the CDK user pool and Cognito's defaults. */
 export const POOL = {
   /** Cognito keeps a sign-in's challenge session for 3 minutes by default. */
@@ -18,9 +20,27 @@ export const POOL = {
     { name: 'Admins', precedence: 0, description: 'Administrators of the portal' },
     { name: 'Users', precedence: 1, description: 'Users of the portal' },
   ],
-  /** Flows the app client allows. */
-  authFlows: ['USER_SRP_AUTH', 'USER_PASSWORD_AUTH', 'REFRESH_TOKEN_AUTH', 'REFRESH_TOKEN'],
 } as const;
+
+/** The app client: the same definition the CDK app client is built from. */
+export const CLIENT = USER_POOL_CLIENT;
+
+/** The explicit auth flow of the app client that permits each InitiateAuth flow. */
+const PERMITTED_BY: Readonly<Record<string, ExplicitAuthFlow>> = {
+  USER_SRP_AUTH: 'ALLOW_USER_SRP_AUTH',
+  USER_PASSWORD_AUTH: 'ALLOW_USER_PASSWORD_AUTH',
+  REFRESH_TOKEN_AUTH: 'ALLOW_REFRESH_TOKEN_AUTH',
+  REFRESH_TOKEN: 'ALLOW_REFRESH_TOKEN_AUTH',
+  CUSTOM_AUTH: 'ALLOW_CUSTOM_AUTH',
+  USER_AUTH: 'ALLOW_USER_AUTH',
+  ADMIN_USER_PASSWORD_AUTH: 'ALLOW_ADMIN_USER_PASSWORD_AUTH',
+  ADMIN_NO_SRP_AUTH: 'ALLOW_ADMIN_USER_PASSWORD_AUTH',
+};
+
+export function clientAllowsFlow(flow: string): boolean {
+  const needed = PERMITTED_BY[flow];
+  return needed !== undefined && (CLIENT.explicitAuthFlows as readonly ExplicitAuthFlow[]).includes(needed);
+}
 
 /** Standard attributes a user pool knows; `sub` and the username never change. */
 export const STANDARD_ATTRIBUTES = new Set([

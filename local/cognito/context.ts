@@ -27,6 +27,8 @@ export interface PoolContext {
   readonly lifetimes: { accessTokenSeconds: number; idTokenSeconds: number; refreshTokenMs: number };
   readonly sendEmail: SendEmail;
   readonly triggers: PoolTriggers;
+  /** Whether visitors may call SignUp (the pool's AllowAdminCreateUserOnly is false). */
+  readonly allowSelfSignUp: boolean;
   now(): number;
 }
 

@@ -72,6 +72,7 @@ export const ERRORS = {
   poolNotFound: (id: string) => resourceNotFound(`User pool ${id} does not exist.`),
   clientNotFound: (id: string) => resourceNotFound(`User pool client ${id} does not exist.`),
   flowNotEnabled: (flow: string) => invalidParameter(`${flow} flow not enabled for this client`),
+  signUpNotPermitted: () => notAuthorized('SignUp is not permitted for this user pool'),
   missingAuthParameter: (name: string) => invalidParameter(`Missing required parameter ${name}`),
   invalidPaginationToken: () => invalidParameter('Invalid pagination token.'),
   invalidFilter: () => invalidParameter('Error while parsing filter.'),

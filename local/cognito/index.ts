@@ -1,6 +1,6 @@
 import { randomBytes, randomInt } from 'node:crypto';
 import type { AddressInfo } from 'node:net';
-import { POOL } from './config.ts';
+import { CLIENT, POOL } from './config.ts';
 import type { PoolContext, PoolTriggers } from './context.ts';
 import { createCognitoServer } from './http.ts';
 import { generateSigningKey, loadSigningKey } from './jwt.ts';
@@ -29,12 +29,14 @@ export interface CognitoEmulatorOptions {
   sendEmail: SendEmail;
   /** Portal address; the email-confirmation page links to `${webUrl}/login`. @default the emulator's url */
   webUrl?: string;
-  /** @default 60 */
+  /** @default the app client's default (contracts/user-pool-client.ts) */
   accessTokenMinutes?: number;
-  /** @default 60 */
+  /** @default the app client's default */
   idTokenMinutes?: number;
-  /** @default 30 */
+  /** @default the app client's default */
   refreshTokenDays?: number;
+  /** Whether SignUp is allowed, as the CDK pool's selfSignUp setting. @default true (the CDK default configuration) */
+  allowSelfSignUp?: boolean;
   /** Lambda triggers, as configured on the CDK user pool. */
   triggers?: PoolTriggers;
   /** Clock in epoch milliseconds, for tests of expiry. @default Date.now */
@@ -84,10 +86,11 @@ export async function startCognitoEmulator(options: CognitoEmulatorOptions): Pro
     throw new Error(`webUrl must be an http(s) address, got ${options.webUrl}`);
   }
   const now = options.now ?? Date.now;
+  const validity = CLIENT.defaultTokenValidity;
   const lifetimes = {
-    accessTokenSeconds: positive('accessTokenMinutes', options.accessTokenMinutes, 60) * 60,
-    idTokenSeconds: positive('idTokenMinutes', options.idTokenMinutes, 60) * 60,
-    refreshTokenMs: positive('refreshTokenDays', options.refreshTokenDays, 30) * 24 * 60 * 60_000,
+    accessTokenSeconds: positive('accessTokenMinutes', options.accessTokenMinutes, validity.accessTokenMinutes) * 60,
+    idTokenSeconds: positive('idTokenMinutes', options.idTokenMinutes, validity.idTokenMinutes) * 60,
+    refreshTokenMs: positive('refreshTokenDays', options.refreshTokenDays, validity.refreshTokenDays) * 24 * 60 * 60_000,
   };
   const store = await PoolStore.open(options.dataDir, now, () => newPool(options.region, now()));
   const { meta } = store;
@@ -116,6 +119,7 @@ export async function startCognitoEmulator(options: CognitoEmulatorOptions): Pro
     lifetimes,
     sendEmail: options.sendEmail,
     triggers: options.triggers ?? {},
+    allowSelfSignUp: options.allowSelfSignUp ?? true,
     now,
   };
   const server = createCognitoServer(context, jwks);
@@ -155,7 +159,8 @@ export async function readTotpSecret(dataDir: string, email: string): Promise<st
   const wanted = email.trim().toLowerCase();
   const user = pool?.users.find((candidate) => candidate.attributes.email?.toLowerCase() === wanted);
   if (!user) return undefined;
-  // An authenticator being set up is the one its owner needs codes for.
-  const { pendingSecret, secret, enabled } = user.softwareToken;
-  return pendingSecret ?? (enabled ? secret : undefined);
+  // An authenticator being set up is the one its owner needs codes for; otherwise the
+  // verified one, which sign-in asks for whatever the MFA preference says.
+  const { pendingSecret, secret } = user.softwareToken;
+  return pendingSecret ?? secret;
 }

@@ -12,12 +12,15 @@ export interface StoredCode {
 }
 
 export interface SoftwareToken {
-  /** The verified authenticator's base32 secret. */
+  /**
+   * The verified authenticator's base32 secret. In a pool that requires MFA, sign-in asks
+   * for its code whatever the preference below says; only AdminDeleteSoftwareToken removes it.
+   */
   secret?: string;
-  /** TOTP enabled in the user's MFA preference. */
+  /** TOTP enabled in the user's MFA preference (UserMFASettingList). */
   enabled: boolean;
   preferred: boolean;
-  /** Associated but not yet verified. */
+  /** Associated but not yet verified; replaces `secret` once verified. */
   pendingSecret?: string;
   /** Highest 30-second step whose code was accepted: a code works once. */
   lastUsedStep?: number;

@@ -1,4 +1,10 @@
-import { AdminCreateUserCommand, AdminDisableUserCommand, AdminSetUserMFAPreferenceCommand, SignUpCommand } from '@aws-sdk/client-cognito-identity-provider';
+import {
+  AdminCreateUserCommand,
+  AdminDeleteSoftwareTokenCommand,
+  AdminDisableUserCommand,
+  AdminSetUserMFAPreferenceCommand,
+  SignUpCommand,
+} from '@aws-sdk/client-cognito-identity-provider';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
   answerNewPassword,
@@ -70,9 +76,8 @@ describe('SRP sign-in with required TOTP MFA (amazon-cognito-identity-js)', () =
     expect(session.isValid()).toBe(true);
   });
 
-  it('sends a user whose TOTP preference was disabled through setup again', async () => {
-    const { session } = await createEnrolledUser(harness, 'reset.mfa@example.com', 'Reset#Mfa12');
-    expect(session.isValid()).toBe(true);
+  it('keeps asking for the verified authenticator after its TOTP preference is disabled', async () => {
+    const { secret } = await createEnrolledUser(harness, 'reset.mfa@example.com', 'Reset#Mfa12');
     await harness.admin.send(
       new AdminSetUserMFAPreferenceCommand({
         UserPoolId: harness.emulator.userPoolId,
@@ -81,32 +86,35 @@ describe('SRP sign-in with required TOTP MFA (amazon-cognito-identity-js)', () =
       }),
     );
     const user = userFor(harness.pool, 'reset.mfa@example.com');
-    expect(await authenticate(user, 'reset.mfa@example.com', 'Reset#Mfa12')).toEqual({ step: 'MFA_SETUP' });
-    const { session: renewed } = await completeMfaSetup(user, (code) => harness.totp(code));
-    await setTotpPreference(user, true);
-    expect(renewed.isValid()).toBe(true);
+    expect(await authenticate(user, 'reset.mfa@example.com', 'Reset#Mfa12')).toEqual({ step: 'SOFTWARE_TOKEN_MFA' });
+    expect((await answerTotp(user, harness.totp(secret))).step).toBe('DONE');
   });
 
-  it('signs in with USER_PASSWORD_AUTH too', async () => {
+  it('sends a user whose software token an administrator deleted through setup again', async () => {
+    await createEnrolledUser(harness, 'lost.phone@example.com', 'Lost#Phone1');
+    await harness.admin.send(
+      new AdminDeleteSoftwareTokenCommand({ UserPoolId: harness.emulator.userPoolId, Username: 'lost.phone@example.com' }),
+    );
+    const user = userFor(harness.pool, 'lost.phone@example.com');
+    expect(await authenticate(user, 'lost.phone@example.com', 'Lost#Phone1')).toEqual({ step: 'MFA_SETUP' });
+    const { session } = await completeMfaSetup(user, (code) => harness.totp(code));
+    await setTotpPreference(user, true);
+    expect(session.isValid()).toBe(true);
+  });
+
+  it('refuses USER_PASSWORD_AUTH, which the app client does not allow', async () => {
     await createUser(harness, 'plain.password@example.com', 'Plain#Pass12');
-    const user = userFor(harness.pool, 'plain.password@example.com');
-    expect(await authenticate(user, 'plain.password@example.com', 'Plain#Pass12', 'USER_PASSWORD_AUTH')).toEqual({
-      step: 'MFA_SETUP',
-    });
     await expect(
-      authenticate(userFor(harness.pool, 'plain.password@example.com'), 'plain.password@example.com', 'Wrong#Pass12', 'USER_PASSWORD_AUTH'),
-    ).rejects.toMatchObject(incorrect);
+      authenticate(userFor(harness.pool, 'plain.password@example.com'), 'plain.password@example.com', 'Plain#Pass12', 'USER_PASSWORD_AUTH'),
+    ).rejects.toMatchObject({ code: 'InvalidParameterException', message: 'USER_PASSWORD_AUTH flow not enabled for this client' });
   });
 });
 
 describe('refused sign-ins', () => {
-  it('answers a wrong password and an unknown account alike, with both flows', async () => {
+  it('answers a wrong password and an unknown account alike', async () => {
     await createUser(harness, 'known@example.com', 'Known#Pass1');
     await expect(authenticate(userFor(harness.pool, 'known@example.com'), 'known@example.com', 'Wrong#Pass1')).rejects.toMatchObject(incorrect);
     await expect(authenticate(userFor(harness.pool, 'nobody@example.com'), 'nobody@example.com', 'Known#Pass1')).rejects.toMatchObject(incorrect);
-    await expect(
-      authenticate(userFor(harness.pool, 'nobody@example.com'), 'nobody@example.com', 'Known#Pass1', 'USER_PASSWORD_AUTH'),
-    ).rejects.toMatchObject(incorrect);
   });
 
   it('refuses a disabled account with the right password', async () => {

@@ -1,4 +1,4 @@
-import { STANDARD_ATTRIBUTES } from '../config.ts';
+import { CLIENT, STANDARD_ATTRIBUTES } from '../config.ts';
 import type { PoolContext } from '../context.ts';
 import { ERRORS, invalidParameter } from '../errors.ts';
 import type { UserRecord } from '../state.ts';
@@ -18,6 +18,15 @@ export function requireUser(context: PoolContext, username: string): UserRecord 
   const user = context.store.findUser(username);
   if (!user) throw ERRORS.userNotFound();
   return user;
+}
+
+/**
+ * A client named an account that does not exist. With the app client's
+ * PreventUserExistenceErrors on, the caller answers as for a wrong password or code
+ * instead; with it off (LEGACY), Cognito says the user does not exist.
+ */
+export function revealMissingUser(user: UserRecord | undefined): void {
+  if (!user && !CLIENT.preventUserExistenceErrors) throw ERRORS.userNotFound();
 }
 
 export const epochSeconds = (ms: number) => ms / 1000;

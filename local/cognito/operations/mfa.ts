@@ -10,7 +10,7 @@ import { requirePool, requireUser } from './common.ts';
 import { challengeUser, countWrongCode } from './sign-in-steps.ts';
 
 /**
- * Authenticator enrolment and MFA preferences. AssociateSoftwareToken and
+ * Authenticator enrolment, removal and MFA preferences. AssociateSoftwareToken and
  * VerifySoftwareToken take either an access token (a signed-in user adds or replaces an
  * authenticator) or the Session of an MFA_SETUP challenge (first sign-in).
  */
@@ -35,6 +35,7 @@ const associateSoftwareToken: Operation = {
   run(context, body) {
     const { user, session } = caller(context, parseInput(associateInput, body));
     const secret = newTotpSecret();
+    // A verified authenticator keeps working until the new one is verified.
     user.softwareToken = { ...user.softwareToken, pendingSecret: secret };
     context.store.saveUser(user);
     if (!session) return { SecretCode: secret };
@@ -55,8 +56,15 @@ const verifySoftwareToken: Operation = {
       if (session) countWrongCode(context, session.state, session.id);
       throw ERRORS.softwareTokenMismatch();
     }
-    // The verified authenticator replaces any previous one and becomes the MFA method.
-    user.softwareToken = { secret: pendingSecret, enabled: true, preferred: true, lastUsedStep: check.step };
+    // The verified authenticator replaces any previous one. The MFA preference is left as it
+    // was: after first-time setup GetUser reports no UserMFASettingList and no
+    // PreferredMfaSetting until SetUserMFAPreference turns TOTP on. The TOTP developer guide
+    // makes enabling a separate step after verification ("Next, you can enable TOTP MFA for
+    // your user or set TOTP as the preferred MFA method for your user",
+    // https://docs.aws.amazon.com/cognito/latest/developerguide/user-pool-settings-mfa-totp.html),
+    // and Amplify's docs advise setting the preference before reading it (aws-amplify/docs#5635).
+    const { enabled, preferred } = user.softwareToken;
+    user.softwareToken = { secret: pendingSecret, enabled, preferred, lastUsedStep: check.step };
     user.updatedAt = context.now();
     context.store.saveUser(user);
     if (!session) return { Status: 'SUCCESS' };
@@ -81,7 +89,8 @@ function applyPreferences(context: PoolContext, user: UserRecord, preferences: P
   const enabled = totp.Enabled ?? user.softwareToken.enabled;
   const preferred = enabled && (totp.PreferredMfa ?? user.softwareToken.preferred);
   if ((enabled || totp.PreferredMfa) && !user.softwareToken.secret) throw ERRORS.softwareTokenNotVerified();
-  // Disabled TOTP in a pool that requires MFA means setting up an authenticator at next sign-in.
+  // Only the preference changes: the operation "doesn't reset an existing TOTP MFA for a
+  // user", and a pool that requires MFA keeps asking for the verified authenticator's code.
   user.softwareToken = { ...user.softwareToken, enabled, preferred };
   user.updatedAt = context.now();
   context.store.saveUser(user);
@@ -108,7 +117,23 @@ const adminSetUserMfaPreference: Operation = {
   },
 };
 
+/** Removes the TOTP factor (a lost authenticator); the next sign-in sets up a new one. */
+const adminDeleteSoftwareToken: Operation = {
+  admin: true,
+  run(context, body) {
+    const input = parseInput(z.object({ UserPoolId: shapes.userPoolId, Username: shapes.username }), body);
+    requirePool(context, input.UserPoolId);
+    const user = requireUser(context, input.Username);
+    if (user.status === 'UNCONFIRMED') throw ERRORS.userNotConfirmed();
+    user.softwareToken = { enabled: false, preferred: false };
+    user.updatedAt = context.now();
+    context.store.saveUser(user);
+    return {};
+  },
+};
+
 export const mfaOperations = {
+  AdminDeleteSoftwareToken: adminDeleteSoftwareToken,
   AssociateSoftwareToken: associateSoftwareToken,
   VerifySoftwareToken: verifySoftwareToken,
   SetUserMFAPreference: setUserMfaPreference,

@@ -5,7 +5,7 @@ import { codeDeliveryDetails } from '../mail.ts';
 import { assertPasswordConforms } from '../password-policy.ts';
 import { createVerifier } from '../srp.ts';
 import { parseInput, shapes } from '../validation.ts';
-import { attributesBesideEmail, isEmail, mergeAttributes, requireClient } from './common.ts';
+import { attributesBesideEmail, isEmail, mergeAttributes, requireClient, revealMissingUser } from './common.ts';
 import { sendPasswordResetCode, sendSignUpLink, spendCode } from './codes.ts';
 import { confirmSignUpCode, newUser, runPostConfirmation } from './users.ts';
 
@@ -23,6 +23,8 @@ const signUp: Operation = {
       body,
     );
     requireClient(context, input.ClientId);
+    // The pool's AllowAdminCreateUserOnly (CDK selfSignUpEnabled: false).
+    if (!context.allowSelfSignUp) throw ERRORS.signUpNotPermitted();
     const others = attributesBesideEmail(input.Username, input.UserAttributes ?? []);
     assertPasswordConforms(input.Password);
     const user = newUser(context, input.Username, mergeAttributes({}, others, 'user'), 'UNCONFIRMED');
@@ -48,6 +50,7 @@ const resendConfirmationCode: Operation = {
     const input = parseInput(z.object(clientAndUser), body);
     requireClient(context, input.ClientId);
     const user = context.store.findUser(input.Username);
+    revealMissingUser(user);
     if (!user) return decoyDelivery(input.Username);
     if (user.status !== 'UNCONFIRMED') throw ERRORS.resendAlreadyConfirmed();
     await sendSignUpLink(context, user);
@@ -60,6 +63,7 @@ const forgotPassword: Operation = {
     const input = parseInput(z.object(clientAndUser), body);
     requireClient(context, input.ClientId);
     const user = context.store.findUser(input.Username);
+    revealMissingUser(user);
     if (!user) return decoyDelivery(input.Username);
     return { CodeDeliveryDetails: await sendPasswordResetCode(context, user) };
   },
@@ -74,6 +78,7 @@ const confirmForgotPassword: Operation = {
     requireClient(context, input.ClientId);
     assertPasswordConforms(input.Password);
     const user = context.store.findUser(input.Username);
+    revealMissingUser(user);
     if (!user) throw ERRORS.verificationCodeMismatch();
     spendCode(context, user, 'passwordReset', input.ConfirmationCode);
     user.password = createVerifier(context.poolName, user.username, input.Password);

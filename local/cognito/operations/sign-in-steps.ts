@@ -75,8 +75,8 @@ function newPasswordChallenge(context: PoolContext, user: UserRecord, authTime: 
 }
 
 /**
- * MFA is required with TOTP only: an enabled authenticator is asked for its code,
- * anyone else sets one up first.
+ * MFA is required with TOTP only: a verified authenticator is asked for its code whatever
+ * the user's MFA preference says; anyone without one sets one up first.
  */
 export function mfaChallenge(
   context: PoolContext,
@@ -84,8 +84,7 @@ export function mfaChallenge(
   authTime: number,
   previousSession?: string,
 ): SignInResponse {
-  const { secret, enabled } = user.softwareToken;
-  if (secret && enabled) {
+  if (user.softwareToken.secret) {
     return {
       ChallengeName: 'SOFTWARE_TOKEN_MFA',
       Session: context.sessions.nextChallenge(challengeState(user, 'SOFTWARE_TOKEN_MFA', authTime), previousSession),

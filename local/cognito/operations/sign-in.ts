@@ -1,6 +1,6 @@
 import { createHmac } from 'node:crypto';
 import { z } from 'zod';
-import { POOL } from '../config.ts';
+import { clientAllowsFlow } from '../config.ts';
 import type { Operation, PoolContext } from '../context.ts';
 import { codeMismatch, ERRORS, invalidParameter } from '../errors.ts';
 import { assertPasswordConforms } from '../password-policy.ts';
@@ -8,7 +8,7 @@ import { createServerChallenge, createVerifier, decoyVerifier, parseClientPublic
 import { checkTotp } from '../totp.ts';
 import { refreshTokens } from '../tokens.ts';
 import { parseInput, shapes } from '../validation.ts';
-import { applyAttributes } from './common.ts';
+import { applyAttributes, requireClient, revealMissingUser } from './common.ts';
 import {
   assertNotLockedOut,
   challengeUser,
@@ -55,9 +55,10 @@ function required(parameters: Parameters | undefined, name: string): string {
 const initiateAuth: Operation = {
   run(context, body) {
     const input = parseInput(initiateAuthInput, body);
-    if (input.ClientId !== context.clientId) throw ERRORS.clientNotFound(input.ClientId);
+    requireClient(context, input.ClientId);
     const flow: string = input.AuthFlow;
-    if (!(POOL.authFlows as readonly string[]).includes(flow)) throw ERRORS.flowNotEnabled(flow);
+    // The app client's explicit auth flows (contracts/user-pool-client.ts) decide.
+    if (!clientAllowsFlow(flow)) throw ERRORS.flowNotEnabled(flow);
     const parameters = input.AuthParameters;
     if (flow === 'REFRESH_TOKEN_AUTH' || flow === 'REFRESH_TOKEN') {
       return { ChallengeParameters: {}, AuthenticationResult: refreshTokens(context, required(parameters, 'REFRESH_TOKEN')) };
@@ -70,6 +71,7 @@ const initiateAuth: Operation = {
 
 function passwordSignIn(context: PoolContext, username: string, password: string): SignInResponse {
   const user = context.store.findUser(username);
+  revealMissingUser(user);
   if (!user?.password) throw ERRORS.incorrectCredentials();
   assertNotLockedOut(context, user);
   if (!passwordMatches(user.password, context.poolName, user.username, password)) recordWrongPassword(context, user);
@@ -84,6 +86,7 @@ function startSrp(context: PoolContext, username: string, srpA: string): SignInR
   const A = parseClientPublicValue(srpA);
   if (A === undefined) throw invalidParameter('Invalid SRP_A value.');
   const user = context.store.findUser(username);
+  revealMissingUser(user);
   const known = user?.password ? { user, password: user.password } : undefined;
   const userIdForSrp = known ? known.user.username : username;
   const salt = known
@@ -133,7 +136,7 @@ function answerPasswordVerifier(context: PoolContext, responses: Parameters | un
 const respondToAuthChallenge: Operation = {
   run(context, body) {
     const input = parseInput(respondInput, body);
-    if (input.ClientId !== context.clientId) throw ERRORS.clientNotFound(input.ClientId);
+    requireClient(context, input.ClientId);
     const responses = input.ChallengeResponses;
     if (input.ChallengeName === 'PASSWORD_VERIFIER') return answerPasswordVerifier(context, responses);
     if (input.Session === undefined) throw ERRORS.missingAuthParameter('Session');
@@ -178,7 +181,30 @@ const respondToAuthChallenge: Operation = {
   },
 };
 
+/**
+ * New access and ID tokens for a refresh token, as REFRESH_TOKEN_AUTH gives them. Refresh
+ * token rotation is off for the app client, so no new refresh token is issued.
+ */
+const getTokensFromRefreshToken: Operation = {
+  run(context, body) {
+    const input = parseInput(
+      z.object({
+        RefreshToken: z.string().min(1),
+        ClientId: shapes.clientId,
+        ClientSecret: z.string().max(64).optional(),
+        DeviceKey: z.string().max(55).optional(),
+        ClientMetadata: shapes.stringMap.optional(),
+      }),
+      body,
+    );
+    requireClient(context, input.ClientId);
+    if (!clientAllowsFlow('REFRESH_TOKEN_AUTH')) throw ERRORS.flowNotEnabled('REFRESH_TOKEN_AUTH');
+    return { AuthenticationResult: refreshTokens(context, input.RefreshToken) };
+  },
+};
+
 export const signInOperations = {
   InitiateAuth: initiateAuth,
+  GetTokensFromRefreshToken: getTokensFromRefreshToken,
   RespondToAuthChallenge: respondToAuthChallenge,
 };

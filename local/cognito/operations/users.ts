@@ -3,6 +3,7 @@ import type { PoolContext } from '../context.ts';
 import { ERRORS } from '../errors.ts';
 import type { UserRecord, UserStatus } from '../state.ts';
 import { spendCode } from './codes.ts';
+import { revealMissingUser } from './common.ts';
 
 /** Creating accounts, confirming them and the post-confirmation trigger. */
 
@@ -36,6 +37,7 @@ export function newUser(
  */
 export function confirmSignUpCode(context: PoolContext, username: string, code: string): UserRecord {
   const user = context.store.findUser(username);
+  revealMissingUser(user);
   if (!user) throw ERRORS.verificationCodeMismatch();
   if (user.status !== 'UNCONFIRMED') throw ERRORS.alreadyConfirmed();
   spendCode(context, user, 'signUp', code);

@@ -11,7 +11,7 @@ import type { PostConfirmationTriggerEvent } from 'aws-lambda';
 import { CognitoUserPool } from 'amazon-cognito-identity-js';
 import { authenticator } from 'otplib';
 import { startCognitoEmulator, type CognitoEmulator, type OutgoingEmail } from '../../../local/cognito/index.ts';
-import { authenticate, completeMfaSetup, memoryStorage, userFor } from './cognito-client.ts';
+import { authenticate, completeMfaSetup, memoryStorage, setTotpPreference, userFor } from './cognito-client.ts';
 
 /** A running emulator in a temporary directory, with captured mail and a movable clock. */
 export interface CognitoHarness {
@@ -38,6 +38,7 @@ export interface HarnessOptions {
   dataDir?: string;
   accessTokenMinutes?: number;
   failPostConfirmation?: boolean;
+  allowSelfSignUp?: boolean;
 }
 
 export async function startHarness(options: HarnessOptions = {}): Promise<CognitoHarness> {
@@ -62,6 +63,7 @@ export async function startHarness(options: HarnessOptions = {}): Promise<Cognit
         },
       },
       ...(options.accessTokenMinutes ? { accessTokenMinutes: options.accessTokenMinutes } : {}),
+      ...(options.allowSelfSignUp !== undefined ? { allowSelfSignUp: options.allowSelfSignUp } : {}),
     });
   let emulator = await start();
   const harness: CognitoHarness = {
@@ -138,7 +140,8 @@ export async function createUser(
 
 /**
  * Creates an account and enrols its authenticator through the first sign-in, as a person
- * does; the clock then moves to the next 30-second step so that a new code can be used.
+ * does, then turns TOTP on as the preferred factor as the portal does right after setup;
+ * the clock then moves to the next 30-second step so that a new code can be used.
  */
 export async function createEnrolledUser(
   harness: CognitoHarness,
@@ -151,6 +154,7 @@ export async function createEnrolledUser(
   const outcome = await authenticate(user, email, password);
   if (outcome.step !== 'MFA_SETUP') throw new Error(`expected MFA_SETUP, got ${outcome.step}`);
   const { secret, session } = await completeMfaSetup(user, (secretCode) => harness.totp(secretCode));
+  await setTotpPreference(user, true);
   harness.advance(30_000);
   return { username, secret, session };
 }

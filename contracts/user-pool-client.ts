@@ -1,0 +1,67 @@
+/**
+ * The portal's app client (the SPA's), defined once: the CDK app client and local mode's
+ * identity provider both read it, so local mode allows exactly the sign-in flows, token
+ * lifetimes and error behaviour that the deployed client has.
+ */
+
+/** `ExplicitAuthFlows` values of a Cognito app client (CreateUserPoolClient). */
+export type ExplicitAuthFlow =
+  | 'ALLOW_USER_SRP_AUTH'
+  | 'ALLOW_REFRESH_TOKEN_AUTH'
+  | 'ALLOW_USER_PASSWORD_AUTH'
+  | 'ALLOW_ADMIN_USER_PASSWORD_AUTH'
+  | 'ALLOW_CUSTOM_AUTH'
+  | 'ALLOW_USER_AUTH';
+
+export interface UserPoolClientDefinition {
+  readonly generateSecret: boolean;
+  readonly explicitAuthFlows: readonly ExplicitAuthFlow[];
+  /** `PreventUserExistenceErrors`: true = ENABLED, false = LEGACY. */
+  readonly preventUserExistenceErrors: boolean;
+  readonly enableTokenRevocation: boolean;
+  /** Refresh-token rotation: when off, refreshing returns no new refresh token. */
+  readonly refreshTokenRotation: boolean;
+  /** Used when the deployment configuration sets no other value. */
+  readonly defaultTokenValidity: { readonly accessTokenMinutes: number; readonly idTokenMinutes: number; readonly refreshTokenDays: number };
+}
+
+export const USER_POOL_CLIENT = {
+  generateSecret: false,
+  // SRP sign-in and refresh only. This is, in this order, what CDK synthesizes for
+  // `authFlows: { userSrp: true }`: it appends ALLOW_REFRESH_TOKEN_AUTH unless rotation is on.
+  explicitAuthFlows: ['ALLOW_USER_SRP_AUTH', 'ALLOW_REFRESH_TOKEN_AUTH'],
+  preventUserExistenceErrors: true,
+  enableTokenRevocation: true,
+  refreshTokenRotation: false,
+  defaultTokenValidity: { accessTokenMinutes: 60, idTokenMinutes: 60, refreshTokenDays: 30 },
+} as const satisfies UserPoolClientDefinition;
+
+/** The `authFlows` prop of CDK's `UserPoolClient` (aws-cdk-lib/aws-cognito `AuthFlow`). */
+export interface CdkAuthFlows {
+  userSrp?: true;
+  userPassword?: true;
+  adminUserPassword?: true;
+  custom?: true;
+  user?: true;
+}
+
+/**
+ * The CDK `authFlows` that synthesize exactly `flows`. CDK adds ALLOW_REFRESH_TOKEN_AUTH by
+ * itself when refresh-token rotation is off, so the list must contain it.
+ */
+export function cdkAuthFlows(flows: readonly ExplicitAuthFlow[] = USER_POOL_CLIENT.explicitAuthFlows): CdkAuthFlows {
+  if (!flows.includes('ALLOW_REFRESH_TOKEN_AUTH')) {
+    throw new Error('CDK always allows ALLOW_REFRESH_TOKEN_AUTH without refresh-token rotation; list it explicitly');
+  }
+  const props: CdkAuthFlows = {};
+  if (flows.includes('ALLOW_USER_SRP_AUTH')) props.userSrp = true;
+  if (flows.includes('ALLOW_USER_PASSWORD_AUTH')) props.userPassword = true;
+  if (flows.includes('ALLOW_ADMIN_USER_PASSWORD_AUTH')) props.adminUserPassword = true;
+  if (flows.includes('ALLOW_CUSTOM_AUTH')) props.custom = true;
+  if (flows.includes('ALLOW_USER_AUTH')) props.user = true;
+  return props;
+}
+
+/** The `PreventUserExistenceErrors` value Cognito and CloudFormation take. */
+export const preventUserExistenceErrorsSetting = (definition: UserPoolClientDefinition = USER_POOL_CLIENT) =>
+  definition.preventUserExistenceErrors ? ('ENABLED' as const) : ('LEGACY' as const);
