@@ -1,7 +1,7 @@
 import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { describe, expect, it, vi } from 'vitest';
-import type { MfaStatus } from '../../contracts/mfa.ts';
+import { MFA_REQUIRED_MESSAGE, type MfaStatus } from '../../contracts/mfa.ts';
 import MfaSettingsPage from '../../web/src/features/settings/routes/mfa-settings-page.tsx';
 import { testConfig } from './support/config.ts';
 import { fakeAuth, jsonResponse, renderPage, userSession } from './support/render.tsx';
@@ -23,8 +23,13 @@ function stubMfaFunction(answer: Answer) {
   return actions;
 }
 
-const enabled: MfaStatus = { mfaEnabled: true, mfaDevices: [{ DeliveryMedium: 'SOFTWARE_TOKEN' }] };
-const disabled: MfaStatus = { mfaEnabled: false, mfaDevices: [] };
+/** A pool that requires MFA (as deployed): the authenticator can be replaced, not disabled. */
+const enabled: MfaStatus = { mfaEnabled: true, mfaDevices: [{ DeliveryMedium: 'SOFTWARE_TOKEN' }], mfaRequired: true };
+const disabled: MfaStatus = { mfaEnabled: false, mfaDevices: [], mfaRequired: true };
+/** A pool where MFA is optional. */
+const optionalEnabled: MfaStatus = { ...enabled, mfaRequired: false };
+const optionalDisabled: MfaStatus = { ...disabled, mfaRequired: false };
+const SECRET = 'JBSWY3DPEHPK3PXP';
 const renderMfa = () =>
   renderPage(<MfaSettingsPage />, { auth: fakeAuth({ session: userSession() }), path: '/mfa-settings' });
 
@@ -37,34 +42,77 @@ describe('MFA management page', () => {
     expect(screen.getByText('Authenticator App (time-based one-time password)')).toBeInTheDocument();
     expect(screen.getByText('Software Token')).toBeInTheDocument();
     expect(screen.getByRole('heading', { name: 'Security Information' })).toBeInTheDocument();
-    expect(screen.getByRole('button', { name: 'Disable MFA' })).toBeInTheDocument();
   });
 
-  it('asks before disabling, explains the next sign-in, and confirms', async () => {
-    let state = enabled;
+  it('offers Set up a new authenticator instead of Disable MFA where the pool requires MFA', async () => {
+    stubMfaFunction(() => jsonResponse(enabled));
+    renderMfa();
+    expect(await screen.findByRole('button', { name: 'Set up a new authenticator' })).toBeInTheDocument();
+    expect(screen.queryByRole('button', { name: 'Disable MFA' })).not.toBeInTheDocument();
+    expect(screen.getByText(/so MFA cannot be disabled/)).toBeInTheDocument();
+  });
+
+  it('replaces the authenticator with the wizard: associate, verify a code from the new app, then the dashboard', async () => {
+    const actions = stubMfaFunction(({ action }) => {
+      if (action === 'ASSOCIATE_SOFTWARE_TOKEN') return jsonResponse({ secretCode: SECRET });
+      if (action === 'VERIFY_SOFTWARE_TOKEN') return jsonResponse({ status: 'SUCCESS', message: 'MFA setup completed successfully!' });
+      return jsonResponse(enabled);
+    });
+    renderMfa();
+    const user = userEvent.setup();
+    await user.click(await screen.findByRole('button', { name: 'Set up a new authenticator' }));
+    expect(await screen.findByText('JBSW Y3DP EHPK 3PXP')).toBeInTheDocument();
+    expect(screen.getByText(/Your current authenticator keeps working until you verify a code from the new one/)).toBeInTheDocument();
+    await user.type(screen.getByLabelText('Enter the 6-digit code from your app'), '654321');
+    await user.click(screen.getByRole('button', { name: 'Verify & Complete Setup' }));
+    expect(await screen.findByText('MFA Setup Complete!')).toBeInTheDocument();
+    expect(await screen.findByText('New authenticator set up successfully! Codes from your previous app no longer work.')).toBeInTheDocument();
+    expect(actions).toEqual([
+      { action: 'GET_MFA_STATUS' },
+      { action: 'ASSOCIATE_SOFTWARE_TOKEN' },
+      { action: 'VERIFY_SOFTWARE_TOKEN', mfaCode: '654321' },
+    ]);
+    await waitFor(() => expect(screen.getByTestId('location')).toHaveTextContent('/home'), { timeout: 4000 });
+  });
+
+  it('goes back to the status when the replacement is cancelled, without disabling anything', async () => {
+    const actions = stubMfaFunction(({ action }) =>
+      action === 'ASSOCIATE_SOFTWARE_TOKEN' ? jsonResponse({ secretCode: SECRET }) : jsonResponse(enabled),
+    );
+    renderMfa();
+    const user = userEvent.setup();
+    await user.click(await screen.findByRole('button', { name: 'Set up a new authenticator' }));
+    await user.click(await screen.findByRole('button', { name: 'Cancel' }));
+    expect(await screen.findByRole('button', { name: 'Set up a new authenticator' })).toBeInTheDocument();
+    expect(actions.map((a) => a.action)).toEqual(['GET_MFA_STATUS', 'ASSOCIATE_SOFTWARE_TOKEN']);
+  });
+
+  it('where MFA is optional, asks before disabling and confirms', async () => {
+    let state = optionalEnabled;
     const actions = stubMfaFunction(({ action }) => {
       if (action === 'DISABLE_MFA') {
-        state = disabled;
-        return jsonResponse({ message: 'MFA disabled', setupRequiredAtNextSignIn: true });
+        state = optionalDisabled;
+        return jsonResponse({ message: 'MFA has been disabled successfully' });
       }
       return jsonResponse(state);
     });
     renderMfa();
     const user = userEvent.setup();
     await user.click(await screen.findByRole('button', { name: 'Disable MFA' }));
+    expect(screen.queryByRole('button', { name: 'Set up a new authenticator' })).not.toBeInTheDocument();
     const dialog = screen.getByRole('alertdialog', { name: 'Disable MFA' });
     expect(
       within(dialog).getByText('Are you sure you want to disable MFA? This will make your account less secure.'),
     ).toBeInTheDocument();
-    expect(within(dialog).getByText(/next time you sign in, you will set up a new one/)).toBeInTheDocument();
     await user.click(within(dialog).getByRole('button', { name: 'Disable MFA' }));
     expect(await screen.findByText('MFA has been disabled successfully')).toBeInTheDocument();
     expect(await screen.findByText('Disabled')).toBeInTheDocument();
+    expect(screen.getByRole('button', { name: 'Enable MFA' })).toBeInTheDocument();
     expect(actions.map((a) => a.action)).toEqual(['GET_MFA_STATUS', 'DISABLE_MFA', 'GET_MFA_STATUS']);
   });
 
   it('keeps MFA when the confirmation is cancelled with Escape', async () => {
-    const actions = stubMfaFunction(() => jsonResponse(enabled));
+    const actions = stubMfaFunction(() => jsonResponse(optionalEnabled));
     renderMfa();
     const user = userEvent.setup();
     await user.click(await screen.findByRole('button', { name: 'Disable MFA' }));
@@ -75,13 +123,26 @@ describe('MFA management page', () => {
 
   it('reports a failed disable', async () => {
     stubMfaFunction(({ action }) =>
-      action === 'DISABLE_MFA' ? new Response('{"error":"boom"}', { status: 502 }) : jsonResponse(enabled),
+      action === 'DISABLE_MFA' ? new Response('{"error":"boom"}', { status: 502 }) : jsonResponse(optionalEnabled),
     );
     renderMfa();
     const user = userEvent.setup();
     await user.click(await screen.findByRole('button', { name: 'Disable MFA' }));
     await user.click(within(screen.getByRole('alertdialog')).getByRole('button', { name: 'Disable MFA' }));
     expect(await screen.findByText('Failed to disable MFA')).toBeInTheDocument();
+  });
+
+  it("shows the function's refusal when the pool turns out to require MFA", async () => {
+    stubMfaFunction(({ action }) =>
+      action === 'DISABLE_MFA'
+        ? new Response(JSON.stringify({ error: MFA_REQUIRED_MESSAGE }), { status: 409 })
+        : jsonResponse(optionalEnabled),
+    );
+    renderMfa();
+    const user = userEvent.setup();
+    await user.click(await screen.findByRole('button', { name: 'Disable MFA' }));
+    await user.click(within(screen.getByRole('alertdialog')).getByRole('button', { name: 'Disable MFA' }));
+    expect(await screen.findByText(MFA_REQUIRED_MESSAGE)).toBeInTheDocument();
   });
 
   it('reports a status that cannot be loaded, and retries', async () => {
@@ -108,7 +169,7 @@ describe('MFA management page', () => {
   it('enables MFA with the wizard through the MFA function, then goes to the dashboard after 2 s', async () => {
     let state = disabled;
     const actions = stubMfaFunction(({ action }) => {
-      if (action === 'ASSOCIATE_SOFTWARE_TOKEN') return jsonResponse({ secretCode: 'JBSWY3DPEHPK3PXP' });
+      if (action === 'ASSOCIATE_SOFTWARE_TOKEN') return jsonResponse({ secretCode: SECRET });
       if (action === 'VERIFY_SOFTWARE_TOKEN') {
         state = enabled;
         return jsonResponse({ status: 'SUCCESS', message: 'MFA setup completed successfully!' });
@@ -132,7 +193,7 @@ describe('MFA management page', () => {
 
   it('shows the wizard texts when the code is refused', async () => {
     stubMfaFunction(({ action }) => {
-      if (action === 'ASSOCIATE_SOFTWARE_TOKEN') return jsonResponse({ secretCode: 'JBSWY3DPEHPK3PXP' });
+      if (action === 'ASSOCIATE_SOFTWARE_TOKEN') return jsonResponse({ secretCode: SECRET });
       if (action === 'VERIFY_SOFTWARE_TOKEN') return new Response('{}', { status: 500 });
       return jsonResponse(disabled);
     });

@@ -21,6 +21,9 @@ export const MFA_MESSAGES = {
   disableConfirm: 'Are you sure you want to disable MFA? This will make your account less secure.',
   disabled: 'MFA has been disabled successfully',
   setupComplete: 'MFA setup completed successfully!',
+  replaceIntro:
+    'Scan the code below with your new authenticator app. Your current authenticator keeps working until you verify a code from the new one.',
+  replaced: 'New authenticator set up successfully! Codes from your previous app no longer work.',
 } as const;
 
 /**
@@ -46,6 +49,7 @@ export function createMfaApi(client: ApiClient, url: string) {
   return {
     status: (): Promise<MfaStatus> =>
       call(() => client.request(url, { body: { action: 'GET_MFA_STATUS' }, schema: mfaStatusResponseSchema }), MFA_MESSAGES.statusFailed),
+    /** Only where MFA is optional; a pool that requires it answers 409 with its own text. */
     disable: () =>
       call(() => client.request(url, { body: { action: 'DISABLE_MFA' }, schema: disableMfaResponseSchema }), MFA_MESSAGES.disableFailed),
     /** Enrolment for a signed-in user: the secret comes from and returns to our function only. */

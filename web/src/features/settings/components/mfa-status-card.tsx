@@ -9,10 +9,17 @@ const deviceLabel = (medium: string) => (!medium || medium === 'SOFTWARE_TOKEN' 
 export interface MfaStatusCardProps {
   readonly status: MfaStatus;
   readonly onEnable: () => void;
+  /** Only where MFA is optional: a pool that requires it keeps the authenticator on. */
   readonly onDisable: () => void;
+  readonly onReplace: () => void;
 }
 
-export function MfaStatusCard({ status, onEnable, onDisable }: MfaStatusCardProps) {
+/**
+ * Status, devices and the one action that works in this pool: Enable MFA without an
+ * authenticator; with one, Set up a new authenticator where MFA is required (Cognito replaces
+ * the old one once a code from the new app is verified), Disable MFA where it is optional.
+ */
+export function MfaStatusCard({ status, onEnable, onDisable, onReplace }: MfaStatusCardProps) {
   return (
     <Card title="MFA Status">
       <div className="stack">
@@ -32,21 +39,28 @@ export function MfaStatusCard({ status, onEnable, onDisable }: MfaStatusCardProp
             <p className="text-muted">No devices registered.</p>
           )}
         </div>
-        {status.mfaEnabled ? (
-          <>
-            <p className="text-muted">
-              Sign-in to this portal requires an authenticator. If you disable MFA, you will set up a new authenticator
-              the next time you sign in.
-            </p>
-            <div>
-              <Button variant="danger" onClick={onDisable}>
-                Disable MFA
-              </Button>
-            </div>
-          </>
-        ) : (
+        {!status.mfaEnabled && (
           <div>
             <Button onClick={onEnable}>Enable MFA</Button>
+          </div>
+        )}
+        {status.mfaEnabled && status.mfaRequired && (
+          <>
+            <p className="text-muted">
+              Sign-in to this portal requires an authenticator app, so MFA cannot be disabled. If you lost your device or
+              want to use another app, set up a new authenticator: your current one keeps working until you verify a code
+              from the new one.
+            </p>
+            <div>
+              <Button onClick={onReplace}>Set up a new authenticator</Button>
+            </div>
+          </>
+        )}
+        {status.mfaEnabled && !status.mfaRequired && (
+          <div>
+            <Button variant="danger" onClick={onDisable}>
+              Disable MFA
+            </Button>
           </div>
         )}
       </div>

@@ -23,7 +23,13 @@ export const SETUP_REDIRECT_DELAY_MS = 2_000;
 
 type Load = { kind: 'loading' } | { kind: 'failed'; message: string } | { kind: 'loaded'; status: MfaStatus };
 
-/** /mfa-settings: MFA status, devices, Enable (wizard) and Disable. */
+/** The wizard enrols a first authenticator or replaces the current one (same calls). */
+type Setup = 'enable' | 'replace';
+
+/**
+ * /mfa-settings: MFA status, devices, Enable (wizard), and either Set up a new authenticator
+ * (the wizard again, where the pool requires MFA) or Disable (where it is optional).
+ */
 export default function MfaSettingsPage() {
   const { productName, functions } = useConfig();
   const { session } = useAuth();
@@ -31,7 +37,7 @@ export default function MfaSettingsPage() {
   const api = useMemo(() => createMfaApi(client, functions.mfa), [client, functions.mfa]);
   const [load, setLoad] = useState<Load>({ kind: 'loading' });
   const [generation, setGeneration] = useState(0);
-  const [settingUp, setSettingUp] = useState(false);
+  const [settingUp, setSettingUp] = useState<Setup | null>(null);
   const [confirming, setConfirming] = useState(false);
   const [disabling, setDisabling] = useState(false);
   const navigate = useNavigate();
@@ -77,7 +83,7 @@ export default function MfaSettingsPage() {
   };
 
   const setupComplete = () => {
-    notify.success(MFA_MESSAGES.setupComplete);
+    notify.success(settingUp === 'replace' ? MFA_MESSAGES.replaced : MFA_MESSAGES.setupComplete);
     redirectTimer.current = window.setTimeout(() => navigate(paths.home), SETUP_REDIRECT_DELAY_MS);
   };
 
@@ -100,6 +106,7 @@ export default function MfaSettingsPage() {
       {load.kind === 'loaded' &&
         (settingUp ? (
           <Card>
+            {settingUp === 'replace' && <p>{MFA_MESSAGES.replaceIntro}</p>}
             <Suspense fallback={<Spinner label="Setting up your MFA secret..." />}>
               <MfaSetupWizard
                 driver={driver}
@@ -110,12 +117,17 @@ export default function MfaSettingsPage() {
                   verifyFailed: MFA_MESSAGES.wizardVerifyFailed,
                 }}
                 onComplete={setupComplete}
-                onCancel={() => setSettingUp(false)}
+                onCancel={() => setSettingUp(null)}
               />
             </Suspense>
           </Card>
         ) : (
-          <MfaStatusCard status={load.status} onEnable={() => setSettingUp(true)} onDisable={() => setConfirming(true)} />
+          <MfaStatusCard
+            status={load.status}
+            onEnable={() => setSettingUp('enable')}
+            onReplace={() => setSettingUp('replace')}
+            onDisable={() => setConfirming(true)}
+          />
         ))}
       <SecurityInfoCard />
       <ConfirmDialog
@@ -128,9 +140,7 @@ export default function MfaSettingsPage() {
         onCancel={() => setConfirming(false)}
       >
         <p>{MFA_MESSAGES.disableConfirm}</p>
-        <p className="text-muted">
-          Your sign-in still requires an authenticator: the next time you sign in, you will set up a new one.
-        </p>
+        <p className="text-muted">You will sign in with your password only until you enable MFA again.</p>
       </ConfirmDialog>
     </SettingsLayout>
   );
