@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { MAX_EMBED_ORIGINS, embedOriginProblem } from '../lambdas/embed/embed-origins.ts';
 
 /**
  * Deployment configuration, read from CDK context (`cdk.json` or `-c key=value`) and
@@ -47,26 +48,43 @@ const email = z.email({ message: 'must be an email address' }).transform((addres
 
 const optionalText = <T extends z.ZodType>(schema: T) => z.preprocess(blankAsUnset, schema.optional());
 
-/** A browser origin: https, or http on loopback for development. */
-const origin = z.string().refine(
-  (value) => {
-    try {
-      const url = new URL(value);
-      const loopback = url.hostname === 'localhost' || url.hostname === '127.0.0.1';
-      return url.origin === value && (url.protocol === 'https:' || (url.protocol === 'http:' && loopback));
-    } catch {
-      return false;
-    }
-  },
-  { message: 'each entry must be an origin such as https://portal.example.com (scheme and host, no path or trailing slash; http only for localhost)' },
-);
+/**
+ * A site origin: scheme and host, as browsers send it. The origins are also QuickSight's
+ * AllowedDomains for embedding, so what QuickSight refuses there (IP addresses, http other
+ * than localhost) is refused here, naming the value.
+ */
+const origin = z.string().superRefine((value, ctx) => {
+  let shaped = false;
+  try {
+    shaped = new URL(value).origin === value;
+  } catch {
+    shaped = false;
+  }
+  const problem = shaped ? embedOriginProblem(value) : undefined;
+  if (!shaped || problem) {
+    ctx.addIssue({
+      code: 'custom',
+      message: shaped
+        ? String(problem)
+        : `each entry must be an origin such as https://portal.example.com (scheme and host, no path or trailing slash; http only for localhost): ${value} is not one`,
+    });
+  }
+});
+
+/** QuickSight embeds in at most 3 domains, and the site's own origin is always one of them. */
+export const MAX_EXTRA_ORIGINS = MAX_EMBED_ORIGINS - 1;
 
 const originList = z.preprocess(
   (value) => {
     const v = blankAsUnset(value);
     return typeof v === 'string' ? v.split(',').map((entry) => entry.trim()).filter(Boolean) : v;
   },
-  z.array(origin, { message: 'must be a list of origins (a JSON array, or comma-separated on the command line)' }).default([]),
+  z
+    .array(origin, { message: 'must be a list of origins (a JSON array, or comma-separated on the command line)' })
+    .max(MAX_EXTRA_ORIGINS, {
+      message: `must list at most ${MAX_EXTRA_ORIGINS} origins: QuickSight embeds in at most ${MAX_EMBED_ORIGINS} domains, and the site's own origin is one of them`,
+    })
+    .default([]),
 );
 
 /** True when parsing found no problem with any of the given keys. */

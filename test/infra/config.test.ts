@@ -87,7 +87,14 @@ describe('deployment configuration', () => {
     [{ selfSignUp: 'yes' }, /^selfSignUp: must be true or false \(got "yes"\)$/],
     [{ logRetentionDays: 2 }, /^logRetentionDays: must be one of the CloudWatch Logs retention periods/],
     [{ allowedOrigins: ['https://portal.example.com/'] }, /^allowedOrigins: each entry must be an origin/],
-    [{ allowedOrigins: 'http://portal.example.com' }, /^allowedOrigins: each entry must be an origin/],
+    [{ allowedOrigins: 'http://portal.example.com' }, /^allowedOrigins: http:\/\/portal\.example\.com is not https; QuickSight embeds over http only for localhost \(got /],
+    [{ allowedOrigins: 'http://127.0.0.1:5173' }, /^allowedOrigins: http:\/\/127\.0\.0\.1:5173 is an IP address; QuickSight embeds only in domain names/],
+    [{ allowedOrigins: ['https://203.0.113.7'] }, /^allowedOrigins: https:\/\/203\.0\.113\.7 is an IP address/],
+    [{ allowedOrigins: ['https://[2001:db8::1]:8443'] }, /^allowedOrigins: https:\/\/\[2001:db8::1\]:8443 is an IP address/],
+    [
+      { allowedOrigins: 'https://a.example.com,https://b.example.com,https://c.example.com' },
+      /^allowedOrigins: must list at most 2 origins: QuickSight embeds in at most 3 domains, and the site's own origin is one of them \(got "https:\/\/a\.example\.com,https:\/\/b\.example\.com,https:\/\/c\.example\.com"\)$/,
+    ],
     [{ marketingSiteUrl: 'http://example.com' }, /^marketingSiteUrl: must be an https URL/],
     [{ webAclArn: 'arn:aws:wafv2:us-east-2:123456789012:regional/webacl/x/0f1e2d3c-4b5a-6978-8a9b-0c1d2e3f4a5b' }, /^webAclArn: must be the ARN of a WAF web ACL with CLOUDFRONT scope/],
     [{ productName: '9 lives' }, /^productName: must start with a letter/],
@@ -96,6 +103,13 @@ describe('deployment configuration', () => {
     const problems = problemsOf(context);
     expect(problems).toHaveLength(1);
     expect(problems[0]).toMatch(expected);
+  });
+
+  it('accepts up to 2 extra origins, https or http://localhost on any port', () => {
+    expect(fromContext({ allowedOrigins: ['https://staging.example.com:8443', 'http://localhost:5173'] }).allowedOrigins).toEqual([
+      'https://staging.example.com:8443',
+      'http://localhost:5173',
+    ]);
   });
 
   it('reports every bad value at once', () => {
