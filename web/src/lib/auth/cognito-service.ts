@@ -45,6 +45,21 @@ function toSession(username: string, session: CognitoUserSession): AuthSession {
 }
 
 /**
+ * Makes TOTP the enabled, preferred factor with the new session's access token. Cognito may
+ * leave the user's MFA setting list empty after the MFA_SETUP challenge until a preference is
+ * set, and the MFA page reads that list. The user is signed in either way, so a failure is
+ * only logged.
+ */
+function preferTotp(user: CognitoUser): Promise<void> {
+  return new Promise<void>((resolve) => {
+    user.setUserMfaPreference(null, { PreferredMfa: true, Enabled: true }, (error) => {
+      if (error) console.warn('Could not set the authenticator as the preferred MFA method:', toAuthError(error).code);
+      resolve();
+    });
+  });
+}
+
+/**
  * The session service on amazon-cognito-identity-js: SRP sign-in and its challenges, TOTP
  * enrolment during sign-in, tokens, refresh, global sign-out, sign-up and password reset.
  * This module is loaded on demand (it is about a quarter of the sign-in page's budget).
@@ -125,8 +140,8 @@ export class CognitoAuthService {
             onFailure: (error) => reject(toAuthError(error)),
           });
         }),
-      verify: (code: string) =>
-        new Promise<void>((resolve, reject) => {
+      verify: async (code: string) => {
+        await new Promise<void>((resolve, reject) => {
           user.verifySoftwareToken(code, TOTP_DEVICE_NAME, {
             onSuccess: () => {
               this.pending = null;
@@ -134,7 +149,9 @@ export class CognitoAuthService {
             },
             onFailure: (error) => reject(toAuthError(error)),
           });
-        }),
+        });
+        await preferTotp(user);
+      },
     };
   }
 

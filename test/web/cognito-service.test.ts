@@ -1,0 +1,108 @@
+import { describe, expect, it, vi } from 'vitest';
+import { CognitoAuthService } from '../../web/src/lib/auth/cognito-service.ts';
+
+const ENDPOINT = 'http://127.0.0.1:9229/';
+const POOL_ID = 'us-east-2_AbCdEf123';
+const CLIENT_ID = 'portalclient';
+
+/** An unsigned JWT: the library only decodes tokens (the functions verify them). */
+const jwt = (claims: Record<string, unknown>) => {
+  const part = (value: unknown) => btoa(JSON.stringify(value)).replace(/=+$/, '').replace(/\+/g, '-').replace(/\//g, '_');
+  const now = Math.floor(Date.now() / 1000);
+  return `${part({ alg: 'none' })}.${part({ iat: now, exp: now + 3600, ...claims })}.sig`;
+};
+
+const TOKENS = {
+  AccessToken: jwt({ token_use: 'access', username: 'jane', 'cognito:groups': ['Users'] }),
+  IdToken: jwt({ token_use: 'id', email: 'jane.doe@example.com' }),
+  RefreshToken: 'refresh',
+};
+
+type Answer = (body: Record<string, unknown>) => { status?: number; body: unknown };
+
+/**
+ * Cognito's JSON protocol as the identity library calls it: one answer per operation. The
+ * SRP proof is not checked here; the first-time sign-in ends in the MFA_SETUP challenge.
+ */
+function stubCognito(overrides: Record<string, Answer> = {}) {
+  const calls: { operation: string; body: Record<string, unknown> }[] = [];
+  const answers: Record<string, Answer> = {
+    InitiateAuth: () => ({
+      body: {
+        ChallengeName: 'PASSWORD_VERIFIER',
+        ChallengeParameters: { SRP_B: 'abcdef0123456789'.repeat(16), SALT: '5eed', SECRET_BLOCK: 'c2VjcmV0', USER_ID_FOR_SRP: 'jane', USERNAME: 'jane' },
+      },
+    }),
+    RespondToAuthChallenge: (body) =>
+      body.ChallengeName === 'MFA_SETUP'
+        ? { body: { AuthenticationResult: TOKENS } }
+        : { body: { ChallengeName: 'MFA_SETUP', Session: 'setup-session', ChallengeParameters: {} } },
+    AssociateSoftwareToken: () => ({ body: { SecretCode: 'JBSWY3DPEHPK3PXP', Session: 'associated-session' } }),
+    VerifySoftwareToken: () => ({ body: { Status: 'SUCCESS', Session: 'verified-session' } }),
+    SetUserMFAPreference: () => ({ body: {} }),
+    ...overrides,
+  };
+  vi.stubGlobal(
+    'fetch',
+    vi.fn(async (url: string, init: RequestInit) => {
+      expect(url).toBe(ENDPOINT);
+      const operation = String(new Headers(init.headers).get('X-Amz-Target')).split('.').pop() ?? '';
+      const body = JSON.parse(String(init.body)) as Record<string, unknown>;
+      calls.push({ operation, body });
+      const answer = answers[operation]?.(body) ?? { status: 400, body: { __type: 'InvalidParameterException', message: operation } };
+      return new Response(JSON.stringify(answer.body), { status: answer.status ?? 200 });
+    }),
+  );
+  return calls;
+}
+
+const service = () => new CognitoAuthService({ userPoolId: POOL_ID, clientId: CLIENT_ID, endpoint: ENDPOINT, storage: window.localStorage });
+
+/** Signs in to the MFA_SETUP challenge, then associates and verifies a code. */
+async function firstSignIn(auth: CognitoAuthService) {
+  expect(await auth.signIn('jane.doe@example.com', 'Secret#2026')).toEqual({ step: 'CONTINUE_SIGN_IN_WITH_TOTP_SETUP' });
+  const setup = auth.signInMfaSetup();
+  expect(await setup.associate()).toBe('JBSWY3DPEHPK3PXP');
+  await setup.verify('123456');
+}
+
+describe('first sign-in with authenticator setup', () => {
+  it('sets TOTP enabled and preferred with the new access token once the setup challenge is answered', async () => {
+    const calls = stubCognito();
+    const auth = service();
+    await firstSignIn(auth);
+    expect(calls.map((c) => c.operation)).toEqual([
+      'InitiateAuth',
+      'RespondToAuthChallenge',
+      'AssociateSoftwareToken',
+      'VerifySoftwareToken',
+      'RespondToAuthChallenge',
+      'SetUserMFAPreference',
+    ]);
+    expect(calls.at(-1)?.body).toEqual({
+      SMSMfaSettings: null,
+      SoftwareTokenMfaSettings: { PreferredMfa: true, Enabled: true },
+      AccessToken: TOKENS.AccessToken,
+    });
+    expect((await auth.currentSession())?.email).toBe('jane.doe@example.com');
+  });
+
+  it('keeps the user signed in when the preference cannot be set', async () => {
+    const warn = vi.spyOn(console, 'warn').mockImplementation(() => undefined);
+    stubCognito({ SetUserMFAPreference: () => ({ status: 400, body: { __type: 'NotAuthorizedException', message: 'Access Token has been revoked' } }) });
+    const auth = service();
+    await firstSignIn(auth);
+    expect((await auth.currentSession())?.groups).toEqual(['Users']);
+    expect(warn).toHaveBeenCalledWith(expect.stringContaining('preferred MFA method'), 'NotAuthorizedException');
+  });
+
+  it('sets no preference when the code is refused', async () => {
+    const calls = stubCognito({ VerifySoftwareToken: () => ({ status: 400, body: { __type: 'CodeMismatchException', message: 'Invalid code' } }) });
+    const auth = service();
+    expect(await auth.signIn('jane.doe@example.com', 'Secret#2026')).toEqual({ step: 'CONTINUE_SIGN_IN_WITH_TOTP_SETUP' });
+    const setup = auth.signInMfaSetup();
+    await setup.associate();
+    await expect(setup.verify('000000')).rejects.toMatchObject({ code: 'CodeMismatchException' });
+    expect(calls.map((c) => c.operation)).not.toContain('SetUserMFAPreference');
+  });
+});
