@@ -2,6 +2,7 @@ import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { beforeEach, describe, expect, it, vi } from 'vitest';
 import UsersPage from '../../../web/src/features/admin/routes/users-page.tsx';
+import { RESET_MFA_MESSAGE } from '../../../contracts/user-admin.ts';
 import { ADMIN_EMAIL, apiError, fakeAdminApi, managedUser, renderAdmin, stubViewport, type AdminApiOverrides } from './support.tsx';
 
 const people = [
@@ -129,15 +130,29 @@ describe('user management screen', () => {
     expect(screen.getByText('jane.doe@example.com')).toBeInTheDocument();
   });
 
-  it('resets MFA after a confirmation', async () => {
-    const resetMfa = vi.fn(async () => ({ message: 'MFA reset. The user sets up a new authenticator at their next sign-in.' }));
+  it('resets MFA after a confirmation that says what follows', async () => {
+    const resetMfa = vi.fn(async () => ({ message: RESET_MFA_MESSAGE }));
     const { user } = renderUsers(people, { users: { resetMfa } });
     await rowOf('jane.doe@example.com');
     await user.click(screen.getByRole('button', { name: 'Reset MFA for jane.doe@example.com' }));
     const dialog = screen.getByRole('alertdialog', { name: 'Reset MFA' });
+    expect(dialog).toHaveTextContent('Reset MFA for jane.doe@example.com?');
+    expect(dialog).toHaveTextContent('signed out everywhere');
+    expect(dialog).toHaveTextContent('At their next sign-in they set up a new authenticator');
     await user.click(within(dialog).getByRole('button', { name: 'Reset MFA' }));
     await waitFor(() => expect(resetMfa).toHaveBeenCalledWith('jane.doe@example.com'));
     await waitFor(() => expect(screen.queryByRole('alertdialog')).not.toBeInTheDocument());
+    expect(await screen.findByText(RESET_MFA_MESSAGE)).toBeInTheDocument();
+  });
+
+  it('keeps the account unchanged when the reset is cancelled', async () => {
+    const resetMfa = vi.fn(async () => ({ message: RESET_MFA_MESSAGE }));
+    const { user } = renderUsers(people, { users: { resetMfa } });
+    await rowOf('jane.doe@example.com');
+    await user.click(screen.getByRole('button', { name: 'Reset MFA for jane.doe@example.com' }));
+    await user.click(within(screen.getByRole('alertdialog', { name: 'Reset MFA' })).getByRole('button', { name: 'Cancel' }));
+    expect(screen.queryByRole('alertdialog')).not.toBeInTheDocument();
+    expect(resetMfa).not.toHaveBeenCalled();
   });
 
   it('creates a user and reloads the list', async () => {

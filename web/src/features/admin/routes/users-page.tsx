@@ -177,8 +177,8 @@ export default function UsersPage() {
         onCancel={() => setConfirmation(null)}
       >
         <p>
-          Reset the authenticator of <strong>{confirmation?.user.email}</strong>? Their current sessions end, and they
-          set up a new authenticator app at their next sign-in.
+          Reset MFA for <strong>{confirmation?.user.email}</strong>? Their authenticator app is removed and they are
+          signed out everywhere. At their next sign-in they set up a new authenticator before they can continue.
         </p>
       </ConfirmDialog>
     </div>
