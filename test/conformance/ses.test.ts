@@ -1,0 +1,133 @@
+import {
+  CreateEmailIdentityCommand,
+  DeleteEmailIdentityCommand,
+  GetAccountCommand,
+  GetEmailIdentityCommand,
+  type GetEmailIdentityCommandOutput,
+  SendEmailCommand,
+  type SendEmailCommandInput,
+} from '@aws-sdk/client-sesv2';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { scratchDomain, sesTarget, unverifiedAddress, type SesTarget } from './support/ses-target.ts';
+import { scratchName } from './support/target.ts';
+
+/**
+ * SES as the product meets it in a new account: the contact function sends from a verified
+ * sender to the support address while the account is in the sandbox. Runs against local
+ * mode, and unchanged against AWS (`npm run conformance -- --aws`, with
+ * CONFORMANCE_SES_SENDER and CONFORMANCE_SES_VERIFIED_RECIPIENT set).
+ */
+let ses: SesTarget;
+
+beforeAll(async () => {
+  ses = await sesTarget();
+});
+afterAll(async () => {
+  await ses?.close();
+});
+
+function message(to: string[], subject: string, from = ses.sender): SendEmailCommandInput {
+  return { FromEmailAddress: from, Destination: { ToAddresses: to }, Content: { Simple: { Subject: { Data: subject }, Body: { Text: { Data: 'Conformance test message' } } } } };
+}
+
+/** SES's refusal of unverified identities; the region is the endpoint's, in capitals. */
+const NOT_VERIFIED = /^Email address is not verified\. The following identities failed the check in region [A-Z0-9-]+: /;
+
+async function refusal(input: SendEmailCommandInput): Promise<unknown> {
+  return ses.client.send(new SendEmailCommand(input)).then(
+    () => new Error('SendEmail was accepted'),
+    (error: unknown) => error,
+  );
+}
+
+/** The identity that verifies an address: the address itself or, failing that, its domain. */
+async function identityCovering(address: string): Promise<GetEmailIdentityCommandOutput> {
+  try {
+    return await ses.client.send(new GetEmailIdentityCommand({ EmailIdentity: address }));
+  } catch (error) {
+    if ((error as Error).name !== 'NotFoundException') throw error;
+    return ses.client.send(new GetEmailIdentityCommand({ EmailIdentity: address.slice(address.lastIndexOf('@') + 1) }));
+  }
+}
+
+// https://docs.aws.amazon.com/ses/latest/dg/request-production-access.html
+describe('Request production access (Moving out of the Amazon SES sandbox)', () => {
+  it('GetAccount in the sandbox: no production access, sending enabled, at most 200 messages per 24 hours and 1 per second', async () => {
+    const account = await ses.client.send(new GetAccountCommand({}));
+    // A failure here on AWS means the account has production access: the sandbox cases below do not apply to it.
+    expect(account.ProductionAccessEnabled).toBe(false);
+    expect(account.SendingEnabled).toBe(true);
+    expect(account.SendQuota).toMatchObject({ Max24HourSend: 200, MaxSendRate: 1 });
+  });
+
+  it('SendEmail in the sandbox: a verified sender to a verified recipient is accepted', async () => {
+    const subject = `Conformance ${scratchName('delivered')}`;
+    const sent = await ses.client.send(new SendEmailCommand(message([ses.verifiedRecipient], subject)));
+    expect(sent.MessageId).toEqual(expect.any(String));
+    expect(await ses.delivered(subject)).not.toBe(false);
+  });
+
+  it('SendEmail in the sandbox: an unverified recipient is refused with MessageRejected', async () => {
+    // Checked first so that an account with production access never sends to the address.
+    expect((await ses.client.send(new GetAccountCommand({}))).ProductionAccessEnabled).toBe(false);
+    const recipient = unverifiedAddress();
+    const subject = `Conformance ${scratchName('refused')}`;
+    const error = await refusal(message([ses.verifiedRecipient, recipient], subject));
+    expect(error).toMatchObject({ name: 'MessageRejected', $metadata: { httpStatusCode: 400 } });
+    expect((error as Error).message).toMatch(NOT_VERIFIED);
+    expect((error as Error).message).toContain(recipient);
+    expect((error as Error).message).not.toContain(ses.verifiedRecipient);
+    expect(await ses.delivered(subject)).not.toBe(true);
+  });
+
+  it('SendEmail in the sandbox: the mailbox simulator is accepted as a recipient without verification', async () => {
+    const sent = await ses.client.send(new SendEmailCommand(message(['success@simulator.amazonses.com'], `Conformance ${scratchName('simulator')}`)));
+    expect(sent.MessageId).toEqual(expect.any(String));
+  });
+});
+
+// https://docs.aws.amazon.com/ses/latest/dg/verify-addresses-and-domains.html
+describe('Verified identities in Amazon SES', () => {
+  it('SendEmail: a sender no verified identity covers is refused with MessageRejected naming it', async () => {
+    const sender = unverifiedAddress();
+    const error = await refusal(message([ses.verifiedRecipient], `Conformance ${scratchName('sender')}`, sender));
+    expect(error).toMatchObject({ name: 'MessageRejected', $metadata: { httpStatusCode: 400 } });
+    expect((error as Error).message).toMatch(NOT_VERIFIED);
+    expect((error as Error).message).toContain(sender);
+  });
+
+  it('GetEmailIdentity: the identity covering the verified sender is verified for sending', async () => {
+    const identity = await identityCovering(ses.sender);
+    expect(identity).toMatchObject({ VerifiedForSendingStatus: true, VerificationStatus: 'SUCCESS' });
+    expect(['EMAIL_ADDRESS', 'DOMAIN']).toContain(identity.IdentityType);
+  });
+
+  it('GetEmailIdentity: an identity never created is NotFoundException', async () => {
+    await expect(ses.client.send(new GetEmailIdentityCommand({ EmailIdentity: scratchDomain() }))).rejects.toMatchObject({
+      name: 'NotFoundException',
+      $metadata: { httpStatusCode: 404 },
+    });
+  });
+});
+
+// https://docs.aws.amazon.com/ses/latest/dg/creating-identities.html
+describe('Creating and verifying identities in Amazon SES', () => {
+  it('CreateEmailIdentity: a new domain identity is pending and not verified for sending, and creating it again is AlreadyExistsException', async () => {
+    const domain = scratchDomain();
+    const created = await ses.client.send(new CreateEmailIdentityCommand({ EmailIdentity: domain }));
+    try {
+      expect(created).toMatchObject({ IdentityType: 'DOMAIN', VerifiedForSendingStatus: false });
+      expect(await ses.client.send(new GetEmailIdentityCommand({ EmailIdentity: domain }))).toMatchObject({
+        IdentityType: 'DOMAIN',
+        VerifiedForSendingStatus: false,
+        VerificationStatus: 'PENDING',
+      });
+      await expect(ses.client.send(new CreateEmailIdentityCommand({ EmailIdentity: domain }))).rejects.toMatchObject({ name: 'AlreadyExistsException' });
+      const error = await refusal(message([ses.verifiedRecipient], `Conformance ${scratchName('pending')}`, `someone@${domain}`));
+      expect(error).toMatchObject({ name: 'MessageRejected' });
+    } finally {
+      await ses.client.send(new DeleteEmailIdentityCommand({ EmailIdentity: domain }));
+    }
+    await expect(ses.client.send(new GetEmailIdentityCommand({ EmailIdentity: domain }))).rejects.toMatchObject({ name: 'NotFoundException' });
+  });
+});

@@ -1,0 +1,66 @@
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { SESv2Client } from '@aws-sdk/client-sesv2';
+import { LOCAL_CREDENTIALS } from '../../../local/environment.ts';
+import { startMailCapture } from '../../../local/mail/capture.ts';
+import { capturedMailListSchema } from '../../../local/mail/messages.ts';
+import { awsSetting, onAws, REGION, scratchName } from './target.ts';
+
+/**
+ * SES for the conformance tests: locally the mail capture behind its sandbox front (port 0,
+ * a temporary data directory, one verified sender and one verified recipient); on AWS the
+ * SES of the current credentials' account and region, with a sender and a recipient the
+ * person running the suite has verified there.
+ */
+export interface SesTarget {
+  readonly client: SESv2Client;
+  /** A verified identity covers it. */
+  readonly sender: string;
+  /** A verified identity covers it (in the sandbox, a recipient must be verified too). */
+  readonly verifiedRecipient: string;
+  /**
+   * Whether a message with this subject reached the recipient: known locally (the capture),
+   * not observable on AWS (undefined).
+   */
+  delivered(subject: string): Promise<boolean | undefined>;
+  close(): Promise<void>;
+}
+
+/**
+ * An address no identity can cover and no mail can reach: `.invalid` is reserved (RFC 2606)
+ * and never resolves, so even an account out of the sandbox could not deliver to it.
+ */
+export const unverifiedAddress = (): string => `${scratchName('unverified')}@example.invalid`;
+
+/** A domain nobody can verify (example.com is reserved, RFC 2606), for scratch identities. */
+export const scratchDomain = (): string => `${scratchName('ses')}.example.com`;
+
+export async function sesTarget(): Promise<SesTarget> {
+  if (onAws) {
+    const sender = awsSetting('CONFORMANCE_SES_SENDER', 'a sender address verified in SES (address or domain identity) in AWS_REGION');
+    const verifiedRecipient = awsSetting('CONFORMANCE_SES_VERIFIED_RECIPIENT', 'a recipient address verified in SES in AWS_REGION (test messages are delivered to it)');
+    const client = new SESv2Client({ region: REGION });
+    return { client, sender, verifiedRecipient, delivered: async () => undefined, close: async () => client.destroy() };
+  }
+
+  const sender = 'conformance-sender@tviq.local';
+  const verifiedRecipient = 'conformance-recipient@tviq.local';
+  const dataDir = await mkdtemp(join(tmpdir(), 'portal-conformance-ses-'));
+  const capture = await startMailCapture({ host: '127.0.0.1', port: 0, apiPort: 0, dataDir, verifiedIdentities: [sender, verifiedRecipient] });
+  const client = new SESv2Client({ endpoint: capture.sesEndpoint, region: REGION, credentials: LOCAL_CREDENTIALS });
+  return {
+    client,
+    sender,
+    verifiedRecipient,
+    async delivered(subject) {
+      const response = await fetch(capture.apiUrl);
+      return capturedMailListSchema.parse(await response.json()).some((mail) => mail.subject === subject);
+    },
+    async close() {
+      client.destroy();
+      await capture.close();
+      await rm(dataDir, { recursive: true, force: true });
+    },
+  };
+}
