@@ -22,7 +22,6 @@ import { startCognitoTarget, type CognitoTarget } from './support/cognito-target
  * Sign-ins use SRP through amazon-cognito-identity-js, as the portal's sign-in page does.
  */
 
-const API = 'https://docs.aws.amazon.com/cognito-user-identity-pools/latest/APIReference';
 const PASSWORD = 'Conform#ance1';
 /** Tests that sign in with one authenticator several times wait for new 30-second steps on AWS. */
 const SLOW = 180_000;
@@ -63,7 +62,8 @@ const mfaOf = async (accessToken: string) => {
 };
 
 describe('MFA in a pool that requires it (TOTP only)', () => {
-  // API_AdminSetUserMFAPreference.html; SoftwareTokenMfaSettingsType: "You can't turn off TOTP
+  // https://docs.aws.amazon.com/cognito-user-identity-pools/latest/APIReference/API_AdminSetUserMFAPreference.html
+  // and API_SoftwareTokenMfaSettingsType.html: "You can't turn off TOTP
   // MFA for any of your users when MFA is required in your user pool".
   it('AdminSetUserMFAPreference: disabling TOTP keeps a verified software token (sign-in still SOFTWARE_TOKEN_MFA)', async () => {
     const { email, secret, accessToken } = await enrol('admin-disable');
@@ -78,7 +78,8 @@ describe('MFA in a pool that requires it (TOTP only)', () => {
     expect((await signIn(email, secret)).isValid()).toBe(true);
   }, SLOW);
 
-  // API_SetUserMFAPreference.html: the operation "doesn't reset an existing TOTP MFA for a user".
+  // https://docs.aws.amazon.com/cognito-user-identity-pools/latest/APIReference/API_SetUserMFAPreference.html:
+  // the operation "doesn't reset an existing TOTP MFA for a user".
   it('SetUserMFAPreference: disabling TOTP keeps a verified software token (sign-in still SOFTWARE_TOKEN_MFA)', async () => {
     const { email, secret, accessToken } = await enrol('self-disable');
     await preferTotp(accessToken);
@@ -88,7 +89,8 @@ describe('MFA in a pool that requires it (TOTP only)', () => {
     expect((await signIn(email, secret)).isValid()).toBe(true);
   }, SLOW);
 
-  // API_AdminDeleteSoftwareToken.html: "the user can no longer sign in with TOTP MFA, and can
+  // https://docs.aws.amazon.com/cognito-user-identity-pools/latest/APIReference/API_AdminDeleteSoftwareToken.html:
+  // "the user can no longer sign in with TOTP MFA, and can
   // register a new TOTP factor with AssociateSoftwareToken".
   it('AdminDeleteSoftwareToken: deletes the TOTP factor, so the next sign-in is MFA_SETUP', async () => {
     const { email, accessToken } = await enrol('admin-delete');
@@ -100,14 +102,15 @@ describe('MFA in a pool that requires it (TOTP only)', () => {
     expect((await verifySoftwareToken(user, await target.totp(secret))).isValid()).toBe(true);
   });
 
-  // API_AdminDeleteSoftwareToken.html, Errors: UserNotFoundException.
+  // https://docs.aws.amazon.com/cognito-user-identity-pools/latest/APIReference/API_AdminDeleteSoftwareToken.html, Errors: UserNotFoundException.
   it('AdminDeleteSoftwareToken: an unknown user is UserNotFoundException', async () => {
     await expect(
       target.admin.send(new AdminDeleteSoftwareTokenCommand({ UserPoolId: target.userPoolId, Username: target.email('nobody') })),
     ).rejects.toMatchObject({ name: 'UserNotFoundException' });
   });
 
-  // API_AssociateSoftwareToken.html and API_VerifySoftwareToken.html: associating starts a
+  // https://docs.aws.amazon.com/cognito-user-identity-pools/latest/APIReference/API_AssociateSoftwareToken.html
+  // and API_VerifySoftwareToken.html: associating starts a
   // setup; verifying registers the new authenticator.
   it('AssociateSoftwareToken: on an enrolled user the old token keeps working until VerifySoftwareToken verifies the new one', async () => {
     const { email, secret: oldSecret, accessToken } = await enrol('replace');
@@ -131,7 +134,7 @@ describe('MFA in a pool that requires it (TOTP only)', () => {
   // Sources: the TOTP developer guide makes enabling a step after verification ("Next, you can
   // enable TOTP MFA for your user or set TOTP as the preferred MFA method for your user",
   // https://docs.aws.amazon.com/cognito/latest/developerguide/user-pool-settings-mfa-totp.html);
-  // API_VerifySoftwareToken.html only marks the token "verified"; Amplify's docs advise setting
+  // https://docs.aws.amazon.com/cognito-user-identity-pools/latest/APIReference/API_VerifySoftwareToken.html only marks the token "verified"; Amplify's docs advise setting
   // the preference before reading it (aws-amplify/docs#5635).
   it('VerifySoftwareToken: first-time setup through MFA_SETUP leaves UserMFASettingList and PreferredMfaSetting empty until SetUserMFAPreference', async () => {
     const { email, accessToken } = await enrol('first-setup');
@@ -145,7 +148,7 @@ describe('MFA in a pool that requires it (TOTP only)', () => {
 });
 
 describe('the app client (contracts/user-pool-client.ts)', () => {
-  // API_InitiateAuth.html: a flow the client's ExplicitAuthFlows do not allow is refused.
+  // https://docs.aws.amazon.com/cognito-user-identity-pools/latest/APIReference/API_InitiateAuth.html: a flow the client's ExplicitAuthFlows do not allow is refused.
   it('InitiateAuth: USER_PASSWORD_AUTH is refused with InvalidParameterException, the client allows SRP only', async () => {
     const email = target.email('password-flow');
     await target.createUser(email, PASSWORD);
@@ -156,7 +159,8 @@ describe('the app client (contracts/user-pool-client.ts)', () => {
     ).rejects.toMatchObject({ name: 'InvalidParameterException', message: 'USER_PASSWORD_AUTH flow not enabled for this client' });
   });
 
-  // API_GetTokensFromRefreshToken.html: new ID and access tokens; a new refresh token only
+  // https://docs.aws.amazon.com/cognito-user-identity-pools/latest/APIReference/API_GetTokensFromRefreshToken.html:
+  // new ID and access tokens; a new refresh token only
   // with refresh-token rotation, which the app client does not use.
   it('GetTokensFromRefreshToken: issues access and ID tokens and no refresh token without rotation', async () => {
     const { session } = await enrol('refresh');
@@ -171,7 +175,7 @@ describe('the app client (contracts/user-pool-client.ts)', () => {
     expect(caller.Username).toBe(session.getAccessToken().payload.username);
   });
 
-  // API_GetTokensFromRefreshToken.html, Errors: NotAuthorizedException.
+  // https://docs.aws.amazon.com/cognito-user-identity-pools/latest/APIReference/API_GetTokensFromRefreshToken.html, Errors: NotAuthorizedException.
   it('GetTokensFromRefreshToken: an unknown or revoked refresh token is NotAuthorizedException', async () => {
     const { session } = await enrol('refresh-revoked');
     const refreshToken = session.getRefreshToken().getToken();
@@ -190,7 +194,7 @@ describe('a pool where only administrators create users', () => {
   });
   afterAll(() => closed?.close());
 
-  // API_SignUp.html, Errors: NotAuthorizedException (AllowAdminCreateUserOnly).
+  // https://docs.aws.amazon.com/cognito-user-identity-pools/latest/APIReference/API_SignUp.html, Errors: NotAuthorizedException (AllowAdminCreateUserOnly).
   it('SignUp: refused with NotAuthorizedException when self sign-up is off', async () => {
     await expect(
       closed.admin.send(new SignUpCommand({ ClientId: closed.clientId, Username: closed.email('visitor'), Password: PASSWORD })),
