@@ -155,6 +155,23 @@ describe('sign-up confirmed by email link', () => {
   });
 });
 
+describe('a pool where only administrators create users', () => {
+  it('refuses SignUp when self sign-up is off, creating no account and sending no mail', async () => {
+    const closed = await startHarness({ allowSelfSignUp: false });
+    try {
+      await expect(
+        closed.admin.send(new SignUpCommand({ ClientId: closed.emulator.clientId, Username: 'visitor@example.com', Password: 'Visitor#123' })),
+      ).rejects.toMatchObject({ name: 'NotAuthorizedException', message: 'SignUp is not permitted for this user pool' });
+      await expect(
+        closed.admin.send(new AdminGetUserCommand({ UserPoolId: closed.emulator.userPoolId, Username: 'visitor@example.com' })),
+      ).rejects.toMatchObject({ name: 'UserNotFoundException' });
+      expect(closed.mail).toEqual([]);
+    } finally {
+      await closed.close();
+    }
+  });
+});
+
 describe('password reset by emailed code', () => {
   it('answers known and unknown emails alike and emails a code only to the known one', async () => {
     await createUser(harness, 'forgetful@example.com', 'Forget#Ful1');

@@ -6,6 +6,7 @@ import {
   AdminUserGlobalSignOutCommand,
   AssociateSoftwareTokenCommand,
   ChangePasswordCommand,
+  GetTokensFromRefreshTokenCommand,
   GetUserCommand,
   GlobalSignOutCommand,
   InitiateAuthCommand,
@@ -140,6 +141,23 @@ describe('tokens', () => {
     expect(raw.AuthenticationResult).toMatchObject({ TokenType: 'Bearer', ExpiresIn: 3600 });
     expect(raw.AuthenticationResult?.RefreshToken).toBeUndefined();
     await expect(refresh('not-a-refresh-token')).rejects.toMatchObject({ name: 'NotAuthorizedException', message: 'Invalid Refresh Token' });
+  });
+
+  it('GetTokensFromRefreshToken refuses an expired refresh token and one issued by another client', async () => {
+    const { refreshToken: foreign } = await signedIn('foreign.refresh@example.com');
+    const other = await startHarness();
+    try {
+      const fromRefresh = (token: string) =>
+        other.admin.send(new GetTokensFromRefreshTokenCommand({ RefreshToken: token, ClientId: other.emulator.clientId }));
+      await expect(fromRefresh(foreign)).rejects.toMatchObject({ name: 'NotAuthorizedException', message: 'Invalid Refresh Token' });
+      const { session } = await createEnrolledUser(other, 'expiring.refresh@example.com', 'Token#Pass12');
+      const own = session.getRefreshToken().getToken();
+      expect((await fromRefresh(own)).AuthenticationResult?.AccessToken).toBeTruthy();
+      other.advance(30 * 24 * 60 * 60_000);
+      await expect(fromRefresh(own)).rejects.toMatchObject({ name: 'NotAuthorizedException', message: 'Refresh Token has expired' });
+    } finally {
+      await other.close();
+    }
   });
 
   it('answers GetUser with the attributes and MFA settings of the caller', async () => {
