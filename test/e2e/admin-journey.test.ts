@@ -2,10 +2,11 @@ import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { dashboardLink, SAMPLE_DASHBOARDS } from '../../local/quicksight/index.ts';
 import { expectNoSeriousA11yViolations } from './support/a11y.ts';
-import { signInAsAdmin, storedAccessToken } from './support/auth.ts';
+import { RESET_MFA_MESSAGE } from '../../contracts/user-admin.ts';
+import { signInAsAdmin, signInAsUser, storedAccessToken } from './support/auth.ts';
 import { launchBrowser } from './support/browser.ts';
 import { useStack } from './support/stack.ts';
-import { totpCode } from './support/totp.ts';
+import { unusedTotpCode } from './support/totp.ts';
 
 const stack = useStack();
 const FRAME = 'iframe[title="QuickSight Analytics Dashboard"]';
@@ -17,6 +18,8 @@ const RENAMED = `${MOVING.name} Q3`;
 const VIEWPORT = { width: 1440, height: 900 };
 
 const person = { email: `journey-${Date.now()}@example.com`, password: 'Journey#2026a' };
+/** The key of the user's current authenticator, read from the setup wizard. */
+let personSecret = '';
 
 async function callFunction(url: string, token: string, body: object): Promise<Response> {
   return fetch(url, { method: 'POST', headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' }, body: JSON.stringify(body) });
@@ -30,14 +33,15 @@ async function submitUserCredentials(page: Page): Promise<void> {
   await page.getByRole('button', { name: 'Log In', exact: true }).click();
 }
 
-/** The setup wizard as a person with an authenticator app goes through it. */
-async function completeMfaSetup(page: Page): Promise<void> {
+/** The setup wizard as a person with an authenticator app goes through it; returns the key. */
+async function completeMfaSetup(page: Page): Promise<string> {
   const key = page.getByLabel('Manual entry key');
   await key.waitFor();
   const secret = (await key.textContent())!.replace(/\s+/g, '');
-  await page.getByLabel('Enter the 6-digit code from your app').fill(totpCode(secret));
+  await page.getByLabel('Enter the 6-digit code from your app').fill(await unusedTotpCode(secret));
   await page.getByRole('button', { name: 'Verify & Complete Setup' }).click();
   await page.waitForURL(/\/home$/);
+  return secret;
 }
 
 async function selectedViewName(page: Page): Promise<string> {
@@ -148,7 +152,7 @@ describe('an administrator manages an account and its dashboards, and the user s
   it('the user signs in, sets up MFA and sees the default dashboard', async () => {
     await submitUserCredentials(user);
     await user.getByRole('heading', { name: 'Set Up Multi-Factor Authentication' }).waitFor();
-    await completeMfaSetup(user);
+    personSecret = await completeMfaSetup(user);
     await user.getByLabel('Select Dashboard').waitFor();
     expect(await selectedViewName(user)).toBe(STAYING.name);
     await frameShows(user, STAYING.name);
@@ -224,19 +228,33 @@ describe('an administrator manages an account and its dashboards, and the user s
     await fresh.close();
   });
 
-  it('enable, then reset MFA: the next sign-in asks for a new authenticator', async () => {
+  it('enable, then reset MFA: the user is signed out everywhere and the next sign-in sets up a new authenticator', async () => {
     const row = await findRow(admin, person.email);
     await row.getByRole('button', { name: `Enable ${person.email}` }).click();
     await row.getByText('Enabled', { exact: true }).waitFor();
+
+    const before = await browser.newPage();
+    await signInAsUser(before, stack, { ...person, totpSecret: personSecret });
+    const token = await storedAccessToken(before, stack);
+    expect((await callFunction(stack.functions.mfa, token, { action: 'GET_MFA_STATUS' })).status).toBe(200);
+
     await row.getByRole('button', { name: `Reset MFA for ${person.email}` }).click();
-    await admin.getByRole('alertdialog', { name: 'Reset MFA' }).getByRole('button', { name: 'Reset MFA' }).click();
-    await toast(admin, 'MFA reset. The user sets up a new authenticator at their next sign-in.');
+    const dialog = admin.getByRole('alertdialog', { name: 'Reset MFA' });
+    await dialog.getByText(/signed out everywhere/).waitFor();
+    await dialog.getByRole('button', { name: 'Reset MFA' }).click();
+    await toast(admin, RESET_MFA_MESSAGE);
+
+    const signedOut = await callFunction(stack.functions.mfa, token, { action: 'GET_MFA_STATUS' });
+    expect(signedOut.status).toBe(401);
+    await before.close();
 
     const fresh = await browser.newPage();
     await submitUserCredentials(fresh);
     await fresh.getByRole('heading', { name: 'Set Up Multi-Factor Authentication' }).waitFor();
-    await completeMfaSetup(fresh);
+    expect(await completeMfaSetup(fresh)).not.toBe(personSecret);
     expect(await selectedViewName(fresh)).toBe(STAYING.name);
+    await fresh.goto(`${stack.webUrl}/mfa-settings`);
+    await fresh.getByText('Enabled', { exact: true }).waitFor();
     await fresh.close();
   });
 

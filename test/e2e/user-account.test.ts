@@ -5,7 +5,7 @@ import { signInAsUser, type Credentials } from './support/auth.ts';
 import { launchBrowser } from './support/browser.ts';
 import { readMail } from './support/mail.ts';
 import { useStack } from './support/stack.ts';
-import { unusedTotpCode } from './support/totp.ts';
+import { totpCode, unusedTotpCode } from './support/totp.ts';
 
 const stack = useStack();
 const email = `journey.user.${Date.now()}@example.com`;
@@ -85,25 +85,39 @@ describe('a new user: sign-up, MFA, password reset', () => {
     await expectNoSeriousA11yViolations(page);
   });
 
-  it('disables MFA and enables it again with a new authenticator', async () => {
+  it('shows the authenticator set up at first sign-in as enabled, with no Disable MFA in a pool that requires MFA', async () => {
     await page.goto(`${stack.webUrl}/mfa-settings`);
     await page.getByText('Enabled', { exact: true }).waitFor();
-    await page.getByRole('button', { name: 'Disable MFA', exact: true }).click();
-    const dialog = page.getByRole('alertdialog', { name: 'Disable MFA' });
-    await dialog.getByText('Are you sure you want to disable MFA? This will make your account less secure.').waitFor();
-    await dialog.getByRole('button', { name: 'Disable MFA', exact: true }).click();
-    await page.getByText('MFA has been disabled successfully').waitFor();
-    await page.getByText('Disabled', { exact: true }).waitFor();
+    await page.getByText('Software Token', { exact: true }).waitFor();
+    await page.getByRole('button', { name: 'Set up a new authenticator', exact: true }).waitFor();
+    expect(await page.getByRole('button', { name: 'Disable MFA' }).count()).toBe(0);
+  });
 
-    await page.getByRole('button', { name: 'Enable MFA', exact: true }).click();
+  it('sets up a new authenticator: afterwards the old app is refused and the new one signs in', async () => {
+    await page.getByRole('button', { name: 'Set up a new authenticator', exact: true }).click();
+    await page.getByText(/Your current authenticator keeps working until you verify a code from the new one/).waitFor();
     const secret = await completeWizard(page);
     await page.getByText('MFA Setup Complete!').waitFor();
-    await page.getByText('Redirecting to dashboard...').waitFor();
+    await page.getByText('New authenticator set up successfully! Codes from your previous app no longer work.').waitFor();
     await page.waitForURL(/\/home$/, { timeout: 10_000 });
+    expect(secret).not.toBe(account.totpSecret);
     await page.goto(`${stack.webUrl}/mfa-settings`);
     await page.getByText('Enabled', { exact: true }).waitFor();
-    expect(secret).not.toBe(account.totpSecret);
+
+    await page.getByRole('button', { name: /Account menu/ }).click();
+    await page.getByRole('menuitem', { name: 'Log out' }).click();
+    await page.waitForURL(/\/login$/);
+    await page.getByLabel('Username (email)', { exact: true }).fill(email);
+    await page.getByLabel('Password', { exact: true }).fill(firstPassword);
+    await page.getByRole('button', { name: 'Log In', exact: true }).click();
+    await page.getByLabel('Authentication Code', { exact: true }).fill(totpCode(account.totpSecret));
+    await page.getByRole('button', { name: 'Verify & Sign In', exact: true }).click();
+    await page.getByText('MFA verification failed. Please try again.').waitFor();
+    expect(page.url()).not.toMatch(/\/home$/);
+
     account = { ...account, totpSecret: secret };
+    await signInAsUser(page, stack, account);
+    expect(page.url()).toMatch(/\/home$/);
   });
 
   it('resets a forgotten password with the emailed code and signs in with the new one', async () => {
