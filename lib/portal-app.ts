@@ -12,6 +12,11 @@ export interface PortalAppOptions {
    * credentials and looks nothing up; CloudFormation fills the account in at deployment.
    */
   readonly account?: string;
+  /**
+   * Whether the compliance packs run on synth.
+   * @default true (local mode's synthesis, which only reads the template, turns them off)
+   */
+  readonly compliance?: boolean;
 }
 
 /** CloudFormation stack name: `<product>-portal`. */
@@ -27,6 +32,6 @@ export function addPortal(app: App, options: PortalAppOptions): PortalStack {
     config: options.config,
     webAssetDirectory: options.webAssetDirectory,
   });
-  addCompliancePacks(app);
+  if (options.compliance ?? true) addCompliancePacks(app);
   return stack;
 }

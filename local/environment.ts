@@ -1,9 +1,15 @@
 import { ENV } from '../contracts/env.ts';
 import { tables } from '../contracts/tables.ts';
+import type { SynthesizedDeployment, SynthesizedFunction } from './aws/deployment.ts';
+import { localResources, resolveValue, withSiteOrigin, type LocalValues } from './aws/resolve.ts';
 import { localTableName } from './dynamodb.ts';
 
-/** Local mode's AWS account: any credentials do, the emulators do not check signatures. */
 export const LOCAL_ACCOUNT_ID = '000000000000';
+/**
+ * The local account's administrator: what local mode itself (table creation, seeding,
+ * Cognito's mail) and tests acting as the platform sign with. Each function signs with
+ * credentials of its own and is held to its policy.
+ */
 export const LOCAL_CREDENTIALS = { accessKeyId: 'local', secretAccessKey: 'local' } as const;
 export type LocalCredentials = typeof LOCAL_CREDENTIALS;
 
@@ -15,9 +21,10 @@ export const EMBED_SESSION_MINUTES = 600;
 export const SUPPORT_FROM_ADDRESS = 'no-reply@tviq.local';
 export const SUPPORT_TO_ADDRESS = 'support@tviq.local';
 
-export interface HandlerEnvironmentInput {
+export interface LocalEndpoints {
   readonly region: string;
-  readonly webUrl: string;
+  /** The local portal's origin: where the template has the CDN's. */
+  readonly siteOrigin: string;
   readonly cognito: { readonly endpoint: string; readonly userPoolId: string; readonly clientId: string; readonly jwks: object };
   readonly dynamodbEndpoint: string;
   readonly quicksightEndpoint: string;
@@ -25,34 +32,76 @@ export interface HandlerEnvironmentInput {
 }
 
 /**
- * What the CDK functions construct sets for each function in AWS, with the local
- * endpoints and fake credentials. Every handler gets the same set: in AWS each gets the
- * subset it needs, and none reads a variable it was not meant to have.
+ * The local value of everything the template refers to. `unresolved` says what becomes of
+ * resources without a stand-in (see LocalValues).
  */
-export function handlerEnvironment(input: HandlerEnvironmentInput): Record<string, string> {
-  const env: Record<string, string> = {
-    AWS_REGION: input.region,
-    AWS_DEFAULT_REGION: input.region,
-    AWS_ACCESS_KEY_ID: LOCAL_CREDENTIALS.accessKeyId,
-    AWS_SECRET_ACCESS_KEY: LOCAL_CREDENTIALS.secretAccessKey,
-    // Handlers must never reach a real AWS endpoint or profile from local mode.
-    AWS_EC2_METADATA_DISABLED: 'true',
-    [ENV.userPoolId]: input.cognito.userPoolId,
-    [ENV.userPoolClientId]: input.cognito.clientId,
-    [ENV.cognitoEndpoint]: input.cognito.endpoint,
-    [ENV.cognitoJwks]: JSON.stringify(input.cognito.jwks),
-    [ENV.dynamodbEndpoint]: input.dynamodbEndpoint,
-    [ENV.quicksightAccountId]: LOCAL_ACCOUNT_ID,
-    [ENV.quicksightNamespace]: QUICKSIGHT_NAMESPACE,
-    [ENV.quicksightIdentityRegion]: input.region,
-    [ENV.quicksightEndpoint]: input.quicksightEndpoint,
-    [ENV.embedSessionMinutes]: String(EMBED_SESSION_MINUTES),
-    [ENV.allowedOrigins]: input.webUrl,
-    [ENV.sesEndpoint]: input.sesEndpoint,
-    [ENV.supportFromAddress]: SUPPORT_FROM_ADDRESS,
-    [ENV.supportToAddress]: SUPPORT_TO_ADDRESS,
-    [ENV.logLevel]: 'WARN',
+export function templateValues(deployment: SynthesizedDeployment, local: LocalEndpoints, unresolved: LocalValues['unresolved']): LocalValues {
+  return {
+    region: local.region,
+    accountId: LOCAL_ACCOUNT_ID,
+    stackName: deployment.stackName,
+    unresolved,
+    resources: localResources(deployment, {
+      region: local.region,
+      accountId: LOCAL_ACCOUNT_ID,
+      userPoolId: local.cognito.userPoolId,
+      userPoolClientId: local.cognito.clientId,
+      tableNames: Object.fromEntries(tables.map((table) => [table.id, localTableName(table)])),
+    }),
   };
-  for (const table of tables) env[table.envVar] = localTableName(table);
-  return env;
 }
+
+/**
+ * The process environment of one function, as Lambda would give it: the variables of its
+ * `AWS::Lambda::Function` in the synthesized template (resolved to local values), the
+ * runtime's reserved variables with the function's own credentials, and the local-only
+ * endpoint overrides. Nothing else: a handler that reads a variable its construct does not
+ * set finds it missing, as in AWS.
+ */
+export function functionEnvironment(
+  fn: SynthesizedFunction,
+  values: LocalValues,
+  local: LocalEndpoints,
+  credentials: { readonly accessKeyId: string; readonly secretAccessKey: string },
+): Record<string, string> {
+  const env: Record<string, string> = {};
+  for (const [name, value] of Object.entries(fn.environment)) {
+    let resolved: unknown;
+    try {
+      resolved = resolveValue(value, values);
+    } catch (error) {
+      throw new Error(`Environment variable ${name} of ${fn.logicalId}: ${error instanceof Error ? error.message : String(error)}`);
+    }
+    env[name] = withSiteOrigin(String(resolved), local.siteOrigin);
+  }
+  const name = functionName(fn);
+  return {
+    ...env,
+    // Local mode keeps its terminal quiet unless asked otherwise (the template says INFO).
+    [ENV.logLevel]: process.env[ENV.logLevel] ?? 'WARN',
+    AWS_REGION: local.region,
+    AWS_DEFAULT_REGION: local.region,
+    AWS_LAMBDA_FUNCTION_NAME: name,
+    AWS_LAMBDA_FUNCTION_VERSION: '$LATEST',
+    AWS_LAMBDA_FUNCTION_MEMORY_SIZE: String(fn.memoryMb),
+    AWS_LAMBDA_LOG_GROUP_NAME: `/aws/lambda/${name}`,
+    AWS_EXECUTION_ENV: 'AWS_Lambda_nodejs24.x',
+    AWS_ACCESS_KEY_ID: credentials.accessKeyId,
+    AWS_SECRET_ACCESS_KEY: credentials.secretAccessKey,
+    TZ: ':UTC',
+    AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED: 'true',
+    // Local only: the stand-ins' endpoints, and the pool's keys for the token verifier.
+    AWS_EC2_METADATA_DISABLED: 'true',
+    [ENV.cognitoEndpoint]: local.cognito.endpoint,
+    [ENV.cognitoJwks]: JSON.stringify(local.cognito.jwks),
+    [ENV.dynamodbEndpoint]: local.dynamodbEndpoint,
+    [ENV.quicksightEndpoint]: local.quicksightEndpoint,
+    [ENV.sesEndpoint]: local.sesEndpoint,
+  };
+}
+
+/** A function's name: its handler folder, which the construct gives as the Powertools service name. */
+export const functionName = (fn: SynthesizedFunction): string => {
+  const name = fn.environment.POWERTOOLS_SERVICE_NAME;
+  return typeof name === 'string' ? name : fn.logicalId;
+};

@@ -1,66 +1,110 @@
+import { randomBytes } from 'node:crypto';
+import type { Context } from 'aws-lambda';
+import { URL_FUNCTION_KEYS, FUNCTION_KEYS, type DeployedFunctionKey, type SynthesizedDeployment, type UrlFunctionKey } from './aws/deployment.ts';
+import { resolveValue, withSiteOrigin, type LocalValues } from './aws/resolve.ts';
 import type { Closers } from './closers.ts';
-import type { FunctionUrlCors } from './function-url/cors.ts';
+import { functionEnvironment, functionName, LOCAL_ACCOUNT_ID, templateValues, type LocalEndpoints } from './environment.ts';
 import { startFunctionUrl } from './function-url/server.ts';
-import { loadHandler } from './handlers.ts';
-import type { PortLayout, PortName } from './ports.ts';
+import type { LocalIam, PolicyDocument } from './iam/policies.ts';
+import { LocalFunction } from './lambda/runtime.ts';
+import type { PortLayout } from './ports.ts';
 
-export type FunctionKey = 'embed' | 'quicksightAdmin' | 'userAdmin' | 'mfa' | 'contact';
+export type FunctionKey = UrlFunctionKey;
 
-export interface FunctionDefinition {
-  readonly key: FunctionKey & PortName;
-  /** Folder under lambdas/ holding handler.ts. */
-  readonly name: string;
-  readonly method: 'GET' | 'POST';
-  readonly allowHeaders: readonly string[];
-  readonly timeoutMs: number;
+/** The access key a function signs its AWS calls with. */
+export interface FunctionCredentials {
+  readonly accessKeyId: string;
+  readonly secretAccessKey: string;
 }
 
-/** The five function URLs with the method, CORS headers and timeout the CDK app gives them. */
-export const FUNCTIONS: readonly FunctionDefinition[] = [
-  { key: 'embed', name: 'embed', method: 'GET', allowHeaders: ['authorization', 'content-type', 'x-dashboard-id'], timeoutMs: 15_000 },
-  { key: 'quicksightAdmin', name: 'quicksight-admin', method: 'POST', allowHeaders: ['authorization', 'content-type'], timeoutMs: 60_000 },
-  { key: 'userAdmin', name: 'user-admin', method: 'POST', allowHeaders: ['authorization', 'content-type'], timeoutMs: 60_000 },
-  { key: 'mfa', name: 'mfa', method: 'POST', allowHeaders: ['authorization', 'content-type'], timeoutMs: 10_000 },
-  { key: 'contact', name: 'contact', method: 'POST', allowHeaders: ['authorization', 'content-type'], timeoutMs: 10_000 },
-];
+export interface LocalFunctions {
+  readonly functions: Readonly<Record<DeployedFunctionKey, LocalFunction>>;
+  readonly credentials: Readonly<Record<DeployedFunctionKey, FunctionCredentials>>;
+}
 
-export const GRAPHQL_RESOLVER_TIMEOUT_MS = 15_000;
-const PREFLIGHT_MAX_AGE_SECONDS = 3_600;
-
-export function functionCors(definition: FunctionDefinition, allowedOrigins: readonly string[]): FunctionUrlCors {
-  return {
-    allowOrigins: allowedOrigins,
-    allowMethods: [definition.method],
-    allowHeaders: definition.allowHeaders,
-    maxAge: PREFLIGHT_MAX_AGE_SECONDS,
-  };
+const KEY_ALPHABET = 'ABCDEFGHIJKLMNOPQRSTUVWXYZ234567';
+/** Lambda hands a function temporary credentials of its role (`ASIA...` access keys). */
+function newCredentials(): FunctionCredentials {
+  const id = [...randomBytes(16)].map((byte) => KEY_ALPHABET.charAt(byte % KEY_ALPHABET.length)).join('');
+  return { accessKeyId: `ASIA${id}`, secretAccessKey: randomBytes(30).toString('base64') };
 }
 
 /**
- * One function URL per function, each on its own port, calling `lambdas/<name>/handler.ts`
- * (imported now: the handlers' environment must already be set). Resolves with their URLs,
- * which end in '/' as a function URL's do.
+ * Every function of the synthesized app as a local Lambda: its deployed bundle in its own
+ * execution environment with its own environment variables, and credentials of its own that
+ * the local IAM holds to its role's identity policies from the same template.
+ */
+export function createFunctions(deployment: SynthesizedDeployment, endpoints: LocalEndpoints, iam: LocalIam, closers: Closers): LocalFunctions {
+  const policyValues = templateValues(deployment, endpoints, 'placeholder');
+  const environmentValues = templateValues(deployment, endpoints, 'error');
+  const functions = {} as Record<DeployedFunctionKey, LocalFunction>;
+  const credentials = {} as Record<DeployedFunctionKey, FunctionCredentials>;
+  for (const key of FUNCTION_KEYS) {
+    const fn = deployment.functions[key];
+    const name = functionName(fn);
+    const keys = newCredentials();
+    const policies: PolicyDocument[] = fn.policies.map((policy) => ({ name: policy.name, policy: resolveValue(policy.document, policyValues) }));
+    iam.add({
+      name,
+      arn: `arn:aws:sts::${LOCAL_ACCOUNT_ID}:assumed-role/${deployment.stackName}-${fn.roleLogicalId}/${name}`,
+      ...keys,
+      policies,
+    });
+    const local = new LocalFunction({
+      name,
+      bundle: fn.bundle,
+      handlerExport: fn.handlerExport,
+      environment: functionEnvironment(fn, environmentValues, endpoints, keys),
+      timeoutMs: fn.timeoutSeconds * 1000,
+      memoryMb: fn.memoryMb,
+      region: endpoints.region,
+      accountId: LOCAL_ACCOUNT_ID,
+    });
+    local.warm();
+    closers.add(() => local.close());
+    functions[key] = local;
+    credentials[key] = keys;
+  }
+  return { functions, credentials };
+}
+
+/** A handler-shaped entry into a local function, for the servers that invoke it (AppSync, function URLs). */
+export const invokerOf =
+  (fn: LocalFunction) =>
+  (event: unknown, context: Context): Promise<unknown> =>
+    fn.invoke(event, context.awsRequestId);
+
+/**
+ * One function URL per function, each on its own port, with the CORS settings and timeout
+ * of its AWS::Lambda::Url and function in the template. Resolves with their URLs, which end
+ * in '/' as a function URL's do.
  */
 export async function startFunctionUrls(options: {
+  readonly deployment: SynthesizedDeployment;
+  readonly functions: LocalFunctions['functions'];
   readonly host: string;
   readonly ports: PortLayout;
   readonly region: string;
-  readonly allowedOrigins: readonly string[];
+  readonly values: LocalValues;
+  readonly siteOrigin: string;
   readonly closers: Closers;
 }): Promise<Record<FunctionKey, string>> {
   const urls = {} as Record<FunctionKey, string>;
-  for (const definition of FUNCTIONS) {
-    const fn = await startFunctionUrl({
-      functionName: definition.name,
-      handler: await loadHandler(definition.name),
-      cors: functionCors(definition, options.allowedOrigins),
+  for (const key of URL_FUNCTION_KEYS) {
+    const fn = options.deployment.functions[key];
+    if (!fn.url) throw new Error(`The template has no function URL for ${fn.logicalId}`);
+    const origins = fn.url.allowOrigins.map((origin) => withSiteOrigin(String(resolveValue(origin, options.values)), options.siteOrigin));
+    const server = await startFunctionUrl({
+      functionName: functionName(fn),
+      handler: invokerOf(options.functions[key]),
+      cors: { allowOrigins: origins, allowMethods: fn.url.allowMethods, allowHeaders: fn.url.allowHeaders, maxAge: fn.url.maxAgeSeconds },
       host: options.host,
-      port: options.ports[definition.key],
+      port: options.ports[key],
       region: options.region,
-      timeoutMs: definition.timeoutMs,
+      timeoutMs: fn.timeoutSeconds * 1000,
     });
-    options.closers.add(() => fn.close());
-    urls[definition.key] = `${fn.url}/`;
+    options.closers.add(() => server.close());
+    urls[key] = `${server.url}/`;
   }
   return urls;
 }

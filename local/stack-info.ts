@@ -12,6 +12,7 @@ export const STACK_FILE = 'stack.json';
 export const READY_LINE_PREFIX = 'Portal ready at ';
 
 const url = z.url();
+const credentialsSchema = z.object({ accessKeyId: z.string(), secretAccessKey: z.string() });
 const demoAccountSchema = z.object({ email: z.string(), password: z.string(), totpSecret: z.string() });
 
 export const stackInfoSchema = z.object({
@@ -24,6 +25,16 @@ export const stackInfoSchema = z.object({
   dynamodb: z.object({ endpoint: url }),
   mail: z.object({ inboxUrl: url, apiUrl: url }),
   demo: z.object({ admin: demoAccountSchema, user: demoAccountSchema }),
+  /** What each function signs its AWS calls with, so a test can act as that function (and be held to its policy). */
+  functionCredentials: z.object({
+    embed: credentialsSchema,
+    quicksightAdmin: credentialsSchema,
+    userAdmin: credentialsSchema,
+    mfa: credentialsSchema,
+    contact: credentialsSchema,
+    graphql: credentialsSchema,
+    postConfirmation: credentialsSchema,
+  }),
 });
 export type StackInfo = z.infer<typeof stackInfoSchema>;
 export type DemoAccount = z.infer<typeof demoAccountSchema>;

@@ -1,19 +1,33 @@
 import { mkdir, rename, rm, writeFile } from 'node:fs/promises';
 import { resolve } from 'node:path';
 import { CognitoIdentityProviderClient } from '@aws-sdk/client-cognito-identity-provider';
-import { ENV } from '../contracts/env.ts';
 import type { RuntimeConfig } from '../contracts/config.ts';
+import { localDeployment } from './aws/local-deployment.ts';
 import { readTotpSecret, startCognitoEmulator } from './cognito/index.ts';
 import { cognitoDataDir, DEFAULT_DATA_DIR, quicksightDataDir } from './data-dir.ts';
 import { startDynamoDb } from './dynamodb.ts';
 import { Closers } from './closers.ts';
-import { handlerEnvironment, LOCAL_ACCOUNT_ID, LOCAL_CREDENTIALS, LOCAL_MARKETING_SITE_URL, LOCAL_PRODUCT_NAME, QUICKSIGHT_NAMESPACE } from './environment.ts';
-import { GRAPHQL_RESOLVER_TIMEOUT_MS, startFunctionUrls } from './functions.ts';
+import {
+  LOCAL_ACCOUNT_ID,
+  LOCAL_CREDENTIALS,
+  LOCAL_MARKETING_SITE_URL,
+  LOCAL_PRODUCT_NAME,
+  QUICKSIGHT_NAMESPACE,
+  SUPPORT_FROM_ADDRESS,
+  SUPPORT_TO_ADDRESS,
+  templateValues,
+  type LocalEndpoints,
+} from './environment.ts';
+import { createFunctions, invokerOf, startFunctionUrls } from './functions.ts';
 import { loadProductSchema } from './graphql/schema.ts';
 import { startGraphqlServer } from './graphql/server.ts';
-import { invokeTrigger, loadHandler } from './handlers.ts';
+import { startIamGate } from './iam/gate.ts';
+import { LocalIam } from './iam/policies.ts';
+import type { LocalFunction } from './lambda/runtime.ts';
+import { cognitoRules, dynamodbRules, quicksightRules, sesRules } from './iam/services.ts';
 import { startMailCapture } from './mail/capture.ts';
-import { mailSender } from './mail/send.ts';
+import { IdentityStore } from './mail/identities.ts';
+import { cognitoMailSender } from './mail/send.ts';
 import { assertPortsFree, DEFAULT_PORT_BASE, portLayout } from './ports.ts';
 import { dashboardLink, SAMPLE_DASHBOARDS, startQuickSightEmulator } from './quicksight/index.ts';
 import { DEMO_ACCOUNTS } from './seed/demo-accounts.ts';
@@ -24,6 +38,12 @@ import { startWebServer } from './web-server.ts';
 import { httpUrl } from './http.ts';
 
 export const LOCAL_REGION = 'us-east-2';
+
+/**
+ * The portal's origin. Servers listen on 127.0.0.1, but QuickSight accepts no IP address in
+ * AllowedDomains (only https, or http for localhost), so the site is addressed as localhost.
+ */
+export const localSiteOrigin = (port: number): string => `http://localhost:${port}`;
 
 export interface StackOptions {
   /** @default '.local' */
@@ -53,10 +73,14 @@ async function writeAtomically(path: string, content: string): Promise<void> {
   await rename(partial, path);
 }
 
+/** Local SES's verified identities: the support sender and recipient, as the README's deployment steps verify them. */
+const VERIFIED_SES_IDENTITIES = [SUPPORT_FROM_ADDRESS, SUPPORT_TO_ADDRESS];
+
 /**
  * Starts the whole portal on this machine: dynalite, the mail capture, the Cognito and
- * QuickSight emulators, one HTTP adapter per function URL, the GraphQL server and the SPA,
- * with the product's handler code; seeds a new data directory and writes stack.json.
+ * QuickSight emulators (each behind an IAM gate), every function of the synthesized CDK app
+ * in its own execution environment, one HTTP adapter per function URL, the GraphQL server
+ * and the SPA; seeds a new data directory and writes stack.json.
  */
 export async function startStack(options: StackOptions = {}): Promise<RunningLocalStack> {
   const dataDir = resolve(options.dataDir ?? DEFAULT_DATA_DIR);
@@ -65,7 +89,7 @@ export async function startStack(options: StackOptions = {}): Promise<RunningLoc
   const log = options.log ?? (() => undefined);
   const region = LOCAL_REGION;
   const url = (port: number) => httpUrl(host, port);
-  const webUrl = url(ports.web);
+  const siteOrigin = localSiteOrigin(ports.web);
 
   await assertPortsFree(ports, host);
   if (options.reset) await rm(dataDir, { recursive: true, force: true });
@@ -75,76 +99,124 @@ export async function startStack(options: StackOptions = {}): Promise<RunningLoc
   const closers = new Closers();
   const aborted = () => options.signal?.throwIfAborted();
   try {
-    // The build is the slowest step and needs none of the services: it runs meanwhile.
+    // The build and the synthesis are the slowest steps and need none of the services: they run meanwhile.
     const stopBuild = new AbortController();
     closers.add(async () => stopBuild.abort());
     const buildSignal = options.signal ? AbortSignal.any([options.signal, stopBuild.signal]) : stopBuild.signal;
     const webBuild = ensureWebBuilt({ log, signal: buildSignal });
     webBuild.catch(() => undefined);
+    const synthesis = localDeployment(log);
+    synthesis.catch(() => undefined);
 
-    const mail = await startMailCapture({ host, port: ports.mail, apiPort: ports.mailApi, dataDir });
+    // Every local AWS endpoint checks signatures and policies: the administrator (local mode
+    // itself) may do anything, each function what its role allows.
+    const iam = new LocalIam(LOCAL_ACCOUNT_ID);
+    iam.add({ name: 'administrator', arn: `arn:aws:iam::${LOCAL_ACCOUNT_ID}:user/local-administrator`, ...LOCAL_CREDENTIALS });
+    const gate = async (rules: Parameters<typeof startIamGate>[0]['rules'], upstream: string, port: number) => {
+      const started = await startIamGate({ rules, iam, upstream, host, port });
+      closers.add(() => started.close());
+      return started.url;
+    };
+
+    const sesIdentities = new IdentityStore();
+    sesIdentities.verify(VERIFIED_SES_IDENTITIES);
+    const mail = await startMailCapture({ host, port: 0, apiPort: ports.mailApi, dataDir, verifiedIdentities: VERIFIED_SES_IDENTITIES });
     closers.add(() => mail.close());
+    const sesEndpoint = await gate(
+      sesRules({ sandbox: true, identityOf: (address) => sesIdentities.identityCovering(address) ?? address }),
+      mail.sesEndpoint,
+      ports.mail,
+    );
     aborted();
-    const dynamodb = await startDynamoDb({ host, port: ports.dynamodb, dataDir, region, credentials: LOCAL_CREDENTIALS });
+    const dynamodb = await startDynamoDb({ host, port: 0, dataDir, region, credentials: LOCAL_CREDENTIALS });
     closers.add(() => dynamodb.close());
+    const dynamodbEndpoint = await gate(dynamodbRules, dynamodb.endpoint, ports.dynamodb);
     aborted();
 
-    const sendEmail = mailSender({ endpoint: mail.sesEndpoint, region, credentials: LOCAL_CREDENTIALS });
+    const sendEmail = cognitoMailSender(mail, { region, credentials: LOCAL_CREDENTIALS });
     closers.add(async () => sendEmail.destroy());
     const cognitoDir = cognitoDataDir(dataDir);
+    // The pool invokes its trigger as Lambda does; the function exists once the app is synthesized.
+    const running: { postConfirmation?: LocalFunction } = {};
     const cognito = await startCognitoEmulator({
       host,
-      port: ports.cognito,
+      port: 0,
+      publicUrl: url(ports.cognito),
       dataDir: cognitoDir,
       region,
       sendEmail: sendEmail.send,
-      webUrl,
-      // Loaded on first use, by when the handlers' environment is set.
-      triggers: { postConfirmation: (event) => invokeTrigger('post-confirmation', event, region) },
+      webUrl: siteOrigin,
+      triggers: {
+        postConfirmation: async (event) => {
+          if (!running.postConfirmation) throw new Error('The post-confirmation function is not running yet');
+          return running.postConfirmation.invoke(event);
+        },
+      },
     });
     closers.add(() => cognito.close());
+    const cognitoEndpoint = await gate(cognitoRules, cognito.url, ports.cognito);
     aborted();
-    const quicksight = await startQuickSightEmulator({ host, port: ports.quicksight, dataDir: quicksightDataDir(dataDir), accountId: LOCAL_ACCOUNT_ID, region });
-    closers.add(() => quicksight.close());
-    aborted();
-
-    // Handlers read their configuration when their module loads: set it first.
-    const environment = handlerEnvironment({
+    const quicksight = await startQuickSightEmulator({
+      host,
+      port: 0,
+      pageHost: 'localhost',
+      pagesPort: ports.quicksight,
+      dataDir: quicksightDataDir(dataDir),
+      accountId: LOCAL_ACCOUNT_ID,
       region,
-      webUrl,
-      cognito: { endpoint: cognito.url, userPoolId: cognito.userPoolId, clientId: cognito.clientId, jwks: cognito.jwks },
-      dynamodbEndpoint: dynamodb.endpoint,
-      quicksightEndpoint: quicksight.url,
-      sesEndpoint: mail.sesEndpoint,
     });
-    Object.assign(process.env, environment, { [ENV.logLevel]: process.env[ENV.logLevel] ?? environment[ENV.logLevel] });
+    closers.add(() => quicksight.close());
+    const quicksightEndpoint = await gate(quicksightRules, quicksight.url, ports.quicksight);
+    aborted();
 
-    const functionUrls = await startFunctionUrls({ host, ports, region, allowedOrigins: [webUrl], closers });
+    const deployment = await synthesis;
+    aborted();
+    const endpoints: LocalEndpoints = {
+      region,
+      siteOrigin,
+      cognito: { endpoint: cognitoEndpoint, userPoolId: cognito.userPoolId, clientId: cognito.clientId, jwks: cognito.jwks },
+      dynamodbEndpoint,
+      quicksightEndpoint,
+      sesEndpoint,
+    };
+    const { functions, credentials } = createFunctions(deployment, endpoints, iam, closers);
+    running.postConfirmation = functions.postConfirmation;
+
+    const functionUrls = await startFunctionUrls({
+      deployment,
+      functions,
+      host,
+      ports,
+      region,
+      values: templateValues(deployment, endpoints, 'error'),
+      siteOrigin,
+      closers,
+    });
     aborted();
 
     const graphql = await startGraphqlServer({
       schema: await loadProductSchema(),
-      handler: await loadHandler('graphql'),
+      handler: invokerOf(functions.graphql),
       userPoolId: cognito.userPoolId,
       clientId: cognito.clientId,
       jwks: cognito.jwks,
       host,
       port: ports.graphql,
       region,
-      timeoutMs: GRAPHQL_RESOLVER_TIMEOUT_MS,
+      timeoutMs: deployment.functions.graphql.timeoutSeconds * 1000,
     });
     closers.add(() => graphql.close());
     aborted();
 
-    const cognitoClient = new CognitoIdentityProviderClient({ endpoint: cognito.url, region, credentials: LOCAL_CREDENTIALS });
+    const cognitoClient = new CognitoIdentityProviderClient({ endpoint: cognitoEndpoint, region, credentials: LOCAL_CREDENTIALS });
     closers.add(async () => cognitoClient.destroy());
     const secretOf = (email: string) => readTotpSecret(cognitoDir, email);
     await seedIfNeeded({
       dataDir,
-      pool: { client: cognitoClient, userPoolId: cognito.userPoolId, clientId: cognito.clientId, readTotpSecret: secretOf },
+      pool: { client: cognitoClient, endpoint: cognitoEndpoint, userPoolId: cognito.userPoolId, clientId: cognito.clientId, readTotpSecret: secretOf },
       quicksightAdminUrl: functionUrls.quicksightAdmin,
       dashboards: SAMPLE_DASHBOARDS,
-      linkOf: (dashboardId) => dashboardLink(quicksight.url, dashboardId),
+      linkOf: (dashboardId) => dashboardLink(quicksight.pagesUrl, dashboardId),
       log,
     });
 
@@ -155,7 +227,7 @@ export async function startStack(options: StackOptions = {}): Promise<RunningLoc
       region,
       userPoolId: cognito.userPoolId,
       userPoolClientId: cognito.clientId,
-      cognitoEndpoint: cognito.url,
+      cognitoEndpoint,
       graphqlUrl: graphql.url,
       functions: functionUrls,
       marketingSiteUrl: LOCAL_MARKETING_SITE_URL,
@@ -167,8 +239,8 @@ export async function startStack(options: StackOptions = {}): Promise<RunningLoc
       distDir: WEB_DIST,
       config,
       csp: {
-        connectSrc: [cognito.url, graphql.url, ...Object.values(functionUrls)].map(originOf),
-        frameSrc: [originOf(quicksight.url)],
+        connectSrc: [cognitoEndpoint, graphql.url, ...Object.values(functionUrls)].map(originOf),
+        frameSrc: [originOf(quicksight.pagesUrl)],
       },
     });
     closers.add(() => web.close());
@@ -179,20 +251,21 @@ export async function startStack(options: StackOptions = {}): Promise<RunningLoc
       return { email: account.email, password: account.password, totpSecret };
     };
     const info: StackInfo = {
-      webUrl: web.url,
+      webUrl: siteOrigin,
       region,
       cognito: {
-        endpoint: cognito.url,
+        endpoint: cognitoEndpoint,
         userPoolId: cognito.userPoolId,
         clientId: cognito.clientId,
-        jwksUrl: `${cognito.url}/${cognito.userPoolId}/.well-known/jwks.json`,
+        jwksUrl: `${cognitoEndpoint}/${cognito.userPoolId}/.well-known/jwks.json`,
       },
       graphqlUrl: graphql.url,
       functions: functionUrls,
-      quicksight: { endpoint: quicksight.url, accountId: LOCAL_ACCOUNT_ID, namespace: QUICKSIGHT_NAMESPACE },
-      dynamodb: { endpoint: dynamodb.endpoint },
-      mail: { inboxUrl: mail.inboxUrl, apiUrl: mail.apiUrl },
+      quicksight: { endpoint: quicksightEndpoint, accountId: LOCAL_ACCOUNT_ID, namespace: QUICKSIGHT_NAMESPACE },
+      dynamodb: { endpoint: dynamodbEndpoint },
+      mail: { inboxUrl: `${sesEndpoint}/`, apiUrl: mail.apiUrl },
       demo: { admin: await demoAccount(DEMO_ACCOUNTS.admin), user: await demoAccount(DEMO_ACCOUNTS.user) },
+      functionCredentials: credentials,
     };
     const stackFile = stackFilePath(dataDir);
     await writeAtomically(stackFile, `${JSON.stringify(info, null, 2)}\n`);

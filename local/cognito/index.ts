@@ -23,6 +23,11 @@ export interface CognitoEmulatorOptions {
   host?: string;
   /** 0 = any free port. @default 0 */
   port?: number;
+  /**
+   * Address clients reach the emulator at when a front listens for it (local mode's IAM
+   * gate): the links in its emails point there. @default its own address
+   */
+  publicUrl?: string;
   /** State is persisted here (created if missing). */
   dataDir: string;
   region: string;
@@ -108,10 +113,10 @@ export async function startCognitoEmulator(options: CognitoEmulatorOptions): Pro
     poolName: meta.userPoolId.split('_')[1]!,
     issuer: `https://cognito-idp.${meta.region}.amazonaws.com/${meta.userPoolId}`,
     get url() {
-      return url;
+      return options.publicUrl ?? url;
     },
     get webUrl() {
-      return options.webUrl ?? url;
+      return options.webUrl ?? options.publicUrl ?? url;
     },
     store,
     signingKey,

@@ -104,19 +104,25 @@ export class IdentityStore {
 
   /** Whether a verified identity covers this address (the address itself, or its domain or a parent domain). */
   covers(address: string): boolean {
+    return this.identityCovering(address) !== undefined;
+  }
+
+  /** The verified identity that covers an address (SES authorizes sending on it), if any. */
+  identityCovering(address: string): string | undefined {
     const at = address.lastIndexOf('@');
-    if (at <= 0) return false;
+    if (at <= 0) return undefined;
     const local = address.slice(0, at);
     const domain = address.slice(at + 1).toLowerCase();
     const plus = local.indexOf('+');
     const candidates = [address, ...(plus > 0 ? [`${local.slice(0, plus)}@${address.slice(at + 1)}`] : [])];
-    if (candidates.some((name) => this.#identities.get(name)?.status === 'SUCCESS')) return true;
+    const verified = candidates.map((name) => this.#identities.get(name)).find((identity) => identity?.status === 'SUCCESS');
+    if (verified) return verified.name;
     const labels = domain.split('.');
     for (let i = 0; i < labels.length - 1; i += 1) {
       const parent = this.#identities.get(labels.slice(i).join('.'));
-      if (parent?.type === 'DOMAIN' && parent.status === 'SUCCESS') return true;
+      if (parent?.type === 'DOMAIN' && parent.status === 'SUCCESS') return parent.name;
     }
-    return false;
+    return undefined;
   }
 
   #find(name: string): EmailIdentity | undefined {

@@ -19,6 +19,8 @@ export interface QuickSightEmulatorOptions {
    * same-site with it, so the embed session cookie (SameSite=Lax) is kept inside its frame.
    */
   pageHost?: string;
+  /** Port of the URLs handed to browsers, when a front (local mode's IAM gate) listens for the emulator. */
+  pagesPort?: number;
   /** 0 = any free port. */
   port?: number;
   dataDir: string;
@@ -31,7 +33,7 @@ export interface QuickSightEmulatorOptions {
 export interface QuickSightEmulator {
   /** `http://<host>:<port>`: the SDK endpoint. */
   url: string;
-  /** Origin of the embed pages: `http://<pageHost>:<port>` (the same as `url` without `pageHost`). */
+  /** Origin of the embed pages: `http://<pageHost>:<pagesPort>` (the same as `url` without either). */
   pagesUrl: string;
   close(): Promise<void>;
 }
@@ -57,9 +59,9 @@ export async function startQuickSightEmulator(options: QuickSightEmulatorOptions
     throw error;
   }
   const { port } = server.address() as AddressInfo;
-  const origin = (name: string) => `http://${name.includes(':') ? `[${name}]` : name}:${port}`;
-  const url = origin(host);
-  const pagesUrl = origin(options.pageHost ?? host);
+  const origin = (name: string, at: number) => `http://${name.includes(':') ? `[${name}]` : name}:${at}`;
+  const url = origin(host, port);
+  const pagesUrl = origin(options.pageHost ?? host, options.pagesPort ?? port);
   server.on(
     'request',
     createRequestListener({ scope: { accountId: options.accountId, region: options.region }, store, now, baseUrl: pagesUrl }, (error) =>

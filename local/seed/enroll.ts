@@ -2,14 +2,18 @@ import {
   AdminAddUserToGroupCommand,
   AdminCreateUserCommand,
   AdminSetUserPasswordCommand,
-  AssociateSoftwareTokenCommand,
   CognitoIdentityProviderClient,
-  InitiateAuthCommand,
-  RespondToAuthChallengeCommand,
+  SetUserMFAPreferenceCommand,
   UsernameExistsException,
-  VerifySoftwareTokenCommand,
-  type AuthenticationResultType,
 } from '@aws-sdk/client-cognito-identity-provider';
+import {
+  AuthenticationDetails,
+  CognitoUser,
+  CognitoUserPool,
+  type CognitoUserSession,
+  type IAuthenticationCallback,
+  type ICognitoStorage,
+} from 'amazon-cognito-identity-js';
 import { currentTotpCode } from '../totp-code.ts';
 
 export interface AccountToEnroll {
@@ -20,6 +24,8 @@ export interface AccountToEnroll {
 
 export interface PoolContext {
   readonly client: CognitoIdentityProviderClient;
+  /** The identity provider's endpoint, for the sign-in library. */
+  readonly endpoint: string;
   readonly userPoolId: string;
   readonly clientId: string;
   /** The account's current authenticator secret, once it has one. */
@@ -49,54 +55,60 @@ export async function ensureAccount(pool: PoolContext, account: AccountToEnroll)
   await pool.client.send(new AdminAddUserToGroupCommand({ UserPoolId: pool.userPoolId, Username: account.email, GroupName: account.group }));
 }
 
-function tokensOf(result: AuthenticationResultType | undefined, email: string): AuthenticationResultType {
-  if (!result?.AccessToken) throw new Error(`Signing ${email} in returned no tokens`);
-  return result;
+/** amazon-cognito-identity-js keeps its tokens here instead of a browser's localStorage. */
+function memoryStorage(): ICognitoStorage {
+  const items = new Map<string, string>();
+  return {
+    setItem: (key, value) => void items.set(key, value),
+    getItem: (key) => items.get(key) ?? null,
+    removeItem: (key) => void items.delete(key),
+    clear: () => items.clear(),
+  };
 }
 
+type Step = { kind: 'done'; session: CognitoUserSession } | { kind: 'setup' } | { kind: 'code' };
+
+const stepCallbacks = (resolve: (step: Step) => void, reject: (error: unknown) => void, email: string): IAuthenticationCallback => ({
+  onSuccess: (session) => resolve({ kind: 'done', session }),
+  onFailure: reject,
+  mfaSetup: () => resolve({ kind: 'setup' }),
+  totpRequired: () => resolve({ kind: 'code' }),
+  newPasswordRequired: () => reject(new Error(`${email} must set a new password first`)),
+  mfaRequired: () => reject(new Error(`Unexpected SMS MFA challenge for ${email}`)),
+  selectMFAType: () => reject(new Error(`Unexpected MFA selection challenge for ${email}`)),
+  customChallenge: () => reject(new Error(`Unexpected custom challenge for ${email}`)),
+});
+
 /**
- * Signs the account in through the protocol a person's first sign-in takes: password, then
- * the MFA_SETUP challenge with an authenticator enrolled on the challenge session
- * (AssociateSoftwareToken, VerifySoftwareToken), so the secret is known to local mode. An
+ * Signs the account in as a person's first sign-in does, with the same library and flow as
+ * the SPA (SRP, the only password flow the app client allows): password, then the MFA_SETUP
+ * challenge with an authenticator enrolled on the challenge session, so the secret is known
+ * to local mode, then TOTP set as the preferred factor as the SPA does after setup. An
  * account that already has an authenticator answers SOFTWARE_TOKEN_MFA with its code.
+ * Resolves with the access token.
  */
-export async function signInWithAuthenticator(pool: PoolContext, account: AccountToEnroll): Promise<AuthenticationResultType> {
-  const { client, clientId } = pool;
-  const started = await client.send(
-    new InitiateAuthCommand({
-      AuthFlow: 'USER_PASSWORD_AUTH',
-      ClientId: clientId,
-      AuthParameters: { USERNAME: account.email, PASSWORD: account.password },
-    }),
+export async function signInWithAuthenticator(pool: PoolContext, account: AccountToEnroll): Promise<string> {
+  const userPool = new CognitoUserPool({ UserPoolId: pool.userPoolId, ClientId: pool.clientId, endpoint: pool.endpoint, Storage: memoryStorage() });
+  const user = new CognitoUser({ Username: account.email, Pool: userPool, Storage: memoryStorage() });
+  const started = await new Promise<Step>((resolve, reject) =>
+    user.authenticateUser(new AuthenticationDetails({ Username: account.email, Password: account.password }), stepCallbacks(resolve, reject, account.email)),
   );
-  const username = started.ChallengeParameters?.USER_ID_FOR_SRP ?? account.email;
 
-  if (started.ChallengeName === 'MFA_SETUP') {
-    const associated = await client.send(new AssociateSoftwareTokenCommand({ Session: started.Session }));
-    if (!associated.SecretCode) throw new Error(`No authenticator secret was issued for ${account.email}`);
-    const verified = await client.send(
-      new VerifySoftwareTokenCommand({ Session: associated.Session, UserCode: currentTotpCode(associated.SecretCode), FriendlyDeviceName: 'Local mode seed' }),
+  if (started.kind === 'done') return started.session.getAccessToken().getJwtToken();
+  if (started.kind === 'setup') {
+    const secret = await new Promise<string>((resolve, reject) => user.associateSoftwareToken({ associateSecretCode: resolve, onFailure: reject }));
+    const session = await new Promise<CognitoUserSession>((resolve, reject) =>
+      user.verifySoftwareToken(currentTotpCode(secret), 'Local mode seed', { onSuccess: resolve, onFailure: reject }),
     );
-    if (verified.Status !== 'SUCCESS') throw new Error(`The authenticator of ${account.email} was not verified`);
-    const done = await client.send(
-      new RespondToAuthChallengeCommand({ ClientId: clientId, ChallengeName: 'MFA_SETUP', Session: verified.Session, ChallengeResponses: { USERNAME: username } }),
-    );
-    return tokensOf(done.AuthenticationResult, account.email);
+    const accessToken = session.getAccessToken().getJwtToken();
+    await pool.client.send(new SetUserMFAPreferenceCommand({ AccessToken: accessToken, SoftwareTokenMfaSettings: { Enabled: true, PreferredMfa: true } }));
+    return accessToken;
   }
-
-  if (started.ChallengeName === 'SOFTWARE_TOKEN_MFA') {
-    const secret = await pool.readTotpSecret(account.email);
-    if (!secret) throw new Error(`${account.email} asks for an authenticator code but local mode does not know its secret`);
-    const done = await client.send(
-      new RespondToAuthChallengeCommand({
-        ClientId: clientId,
-        ChallengeName: 'SOFTWARE_TOKEN_MFA',
-        Session: started.Session,
-        ChallengeResponses: { USERNAME: username, SOFTWARE_TOKEN_MFA_CODE: currentTotpCode(secret) },
-      }),
-    );
-    return tokensOf(done.AuthenticationResult, account.email);
-  }
-
-  throw new Error(`Unexpected sign-in step for ${account.email}: ${started.ChallengeName ?? 'no challenge'}`);
+  const secret = await pool.readTotpSecret(account.email);
+  if (!secret) throw new Error(`${account.email} asks for an authenticator code but local mode does not know its secret`);
+  const done = await new Promise<Step>((resolve, reject) =>
+    user.sendMFACode(currentTotpCode(secret), stepCallbacks(resolve, reject, account.email), 'SOFTWARE_TOKEN_MFA'),
+  );
+  if (done.kind !== 'done') throw new Error(`The authenticator code of ${account.email} was not accepted`);
+  return done.session.getAccessToken().getJwtToken();
 }

@@ -29,12 +29,12 @@ export async function seedIfNeeded(input: SeedInput): Promise<boolean> {
 
   await ensureAccount(input.pool, DEMO_ACCOUNTS.admin);
   await ensureAccount(input.pool, DEMO_ACCOUNTS.user);
-  const adminSession = await signInWithAuthenticator(input.pool, DEMO_ACCOUNTS.admin);
+  const adminAccessToken = await signInWithAuthenticator(input.pool, DEMO_ACCOUNTS.admin);
   await signInWithAuthenticator(input.pool, DEMO_ACCOUNTS.user);
 
   await seedCatalogue({
     functionUrl: input.quicksightAdminUrl,
-    accessToken: adminSession.AccessToken!,
+    accessToken: adminAccessToken,
     dashboards: input.dashboards,
     linkOf: input.linkOf,
     user: { email: DEMO_ACCOUNTS.user.email, companyName: DEMO_USER_COMPANY, dashboardCount: DEMO_USER_DASHBOARD_COUNT },

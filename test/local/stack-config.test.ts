@@ -2,7 +2,8 @@ import { createServer } from 'node:net';
 import { describe, expect, it } from 'vitest';
 import { ENV } from '../../contracts/env.ts';
 import { tables } from '../../contracts/tables.ts';
-import { handlerEnvironment } from '../../local/environment.ts';
+import { localDeployment } from '../../local/aws/local-deployment.ts';
+import { functionEnvironment, SUPPORT_FROM_ADDRESS, templateValues, type LocalEndpoints } from '../../local/environment.ts';
 import { assertPortsFree, findFreePortBase, PORT_COUNT, portLayout } from '../../local/ports.ts';
 import { currentTotpCode, msUntilNextTotpStep } from '../../local/totp-code.ts';
 
@@ -44,21 +45,46 @@ describe('port layout', () => {
   });
 });
 
-describe('handler environment', () => {
-  it('sets every variable the handlers read, with the local endpoints and table names', () => {
-    const env = handlerEnvironment({
-      region: 'us-east-2',
-      webUrl: 'http://127.0.0.1:4400',
-      cognito: { endpoint: 'http://127.0.0.1:4401', userPoolId: 'us-east-2_AbCdEf123', clientId: 'client', jwks: { keys: [] } },
-      dynamodbEndpoint: 'http://127.0.0.1:4409',
-      quicksightEndpoint: 'http://127.0.0.1:4408',
-      sesEndpoint: 'http://127.0.0.1:4410',
-    });
-    for (const name of Object.values(ENV)) expect(env[name], name).toBeTruthy();
-    for (const table of tables) expect(env[table.envVar]).toBe(`local-${table.id}`);
-    expect(env[ENV.allowedOrigins]).toBe('http://127.0.0.1:4400');
-    expect(JSON.parse(env[ENV.cognitoJwks]!)).toEqual({ keys: [] });
-    expect(env.AWS_ACCESS_KEY_ID).toBe('local');
+describe('function environment', () => {
+  const endpoints: LocalEndpoints = {
+    region: 'us-east-2',
+    siteOrigin: 'http://localhost:4400',
+    cognito: { endpoint: 'http://127.0.0.1:4401', userPoolId: 'us-east-2_AbCdEf123', clientId: 'client', jwks: { keys: [] } },
+    dynamodbEndpoint: 'http://127.0.0.1:4409',
+    quicksightEndpoint: 'http://127.0.0.1:4408',
+    sesEndpoint: 'http://127.0.0.1:4410',
+  };
+  const credentials = { accessKeyId: 'ASIAFUNCTIONKEY', secretAccessKey: 'function-secret' };
+
+  it("gives each function its synthesized variables resolved to local values, and no other function's", async () => {
+    const deployment = await localDeployment();
+    const values = templateValues(deployment, endpoints, 'error');
+    const embed = functionEnvironment(deployment.functions.embed, values, endpoints, credentials);
+    expect(embed[ENV.viewsTable]).toBe('local-Views');
+    expect(embed[ENV.allowedOrigins]).toBe('http://localhost:4400');
+    expect(embed[ENV.userPoolId]).toBe('us-east-2_AbCdEf123');
+    expect(embed[ENV.embedSessionMinutes]).toBe('600');
+    expect(JSON.parse(embed[ENV.cognitoJwks]!)).toEqual({ keys: [] });
+    expect(embed.AWS_ACCESS_KEY_ID).toBe('ASIAFUNCTIONKEY');
+    // Variables the embed construct does not set are missing, as in AWS.
+    expect(embed[ENV.supportToAddress]).toBeUndefined();
+    expect(embed[ENV.auditTable]).toBeUndefined();
+
+    const mfa = functionEnvironment(deployment.functions.mfa, values, endpoints, credentials);
+    expect(mfa[ENV.mfaConfiguration]).toBe('ON');
+    for (const table of tables) expect(mfa[table.envVar], table.envVar).toBeUndefined();
+
+    const contact = functionEnvironment(deployment.functions.contact, values, endpoints, credentials);
+    expect(contact[ENV.supportFromAddress]).toBe(SUPPORT_FROM_ADDRESS);
+    expect(contact[ENV.stateTable]).toBe('local-State');
+  });
+
+  it('names the variable and the reference when a value has no local stand-in', async () => {
+    const deployment = await localDeployment();
+    const values = templateValues(deployment, endpoints, 'error');
+    const broken = { ...deployment.functions.embed, environment: { SOMETHING_ELSE: { Ref: 'NoSuchResource' } } };
+    expect(() => functionEnvironment(broken, values, endpoints, credentials)).toThrow('Environment variable SOMETHING_ELSE of');
+    expect(() => functionEnvironment(broken, values, endpoints, credentials)).toThrow('Ref NoSuchResource has no local value');
   });
 });
 

@@ -1,0 +1,52 @@
+/**
+ * What local mode takes from the synthesized CDK app: for each function, the esbuild bundle
+ * that deploys, its settings, its environment variables and its identity policies as they
+ * stand in the template (intrinsics unresolved), and the logical IDs of the resources those
+ * refer to. `synth.ts` writes it; `resolve.ts` turns it into local values.
+ */
+export const FUNCTION_KEYS = ['embed', 'quicksightAdmin', 'userAdmin', 'mfa', 'contact', 'graphql', 'postConfirmation'] as const;
+export type DeployedFunctionKey = (typeof FUNCTION_KEYS)[number];
+
+/** The five functions behind a function URL, in the order of their ports. */
+export const URL_FUNCTION_KEYS = ['embed', 'quicksightAdmin', 'userAdmin', 'mfa', 'contact'] as const;
+export type UrlFunctionKey = (typeof URL_FUNCTION_KEYS)[number];
+
+/** A CloudFormation value: a literal or an intrinsic function (Ref, Fn::GetAtt, Fn::Join...). */
+export type TemplateValue = unknown;
+
+export interface FunctionUrlSettings {
+  readonly authType: string;
+  readonly allowOrigins: readonly TemplateValue[];
+  readonly allowMethods: readonly string[];
+  readonly allowHeaders: readonly string[];
+  readonly maxAgeSeconds: number;
+}
+
+export interface SynthesizedFunction {
+  readonly logicalId: string;
+  /** The bundle's entry file (`cdk.out/asset.<hash>/index.mjs`): relative to the synthesis folder in deployment.json, absolute once read. */
+  readonly bundle: string;
+  /** Export the runtime calls (the part after the dot of `index.handler`). */
+  readonly handlerExport: string;
+  readonly timeoutSeconds: number;
+  readonly memoryMb: number;
+  readonly environment: Readonly<Record<string, TemplateValue>>;
+  readonly roleLogicalId: string;
+  /** Identity policies attached to the function's role: managed, inline and the role's own. */
+  readonly policies: readonly { readonly name: string; readonly document: TemplateValue }[];
+  readonly url?: FunctionUrlSettings;
+}
+
+export interface SynthesizedDeployment {
+  /** Hash of the sources the synthesis was made from. */
+  readonly sourceHash: string;
+  readonly stackName: string;
+  readonly functions: Readonly<Record<DeployedFunctionKey, SynthesizedFunction>>;
+  /** Logical IDs of the resources whose local stand-ins have their own names and ARNs. */
+  readonly resources: {
+    readonly userPool: string;
+    readonly userPoolClient: string;
+    readonly distribution: string;
+    readonly tables: Readonly<Record<string, string>>;
+  };
+}

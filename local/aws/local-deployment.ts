@@ -1,0 +1,101 @@
+import { execFile } from 'node:child_process';
+import { createHash } from 'node:crypto';
+import { mkdir, readdir, readFile, rename, rm, stat } from 'node:fs/promises';
+import { join, relative } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import type { SynthesizedDeployment } from './deployment.ts';
+
+const projectRoot = fileURLToPath(new URL('../..', import.meta.url));
+
+/** Where synthesized deployments are kept, one folder per source hash. */
+export const SYNTH_CACHE_DIR = join(projectRoot, 'node_modules', '.cache', 'portal-local-synth');
+
+/** Everything the synthesized template and bundles are made from. */
+const SOURCES = ['lib', 'lambdas', 'contracts', 'local/aws', 'local/environment.ts', 'cdk.json', 'package-lock.json'];
+const KEPT_SYNTHESES = 3;
+
+async function filesUnder(path: string): Promise<string[]> {
+  const info = await stat(path);
+  if (!info.isDirectory()) return [path];
+  const entries = await readdir(path, { withFileTypes: true });
+  const nested = await Promise.all(
+    entries.filter((entry) => entry.name !== 'node_modules').map((entry) => filesUnder(join(path, entry.name))),
+  );
+  return nested.flat();
+}
+
+/** A hash of the sources' paths and contents: a changed handler or construct means a new synthesis. */
+export async function sourceHash(): Promise<string> {
+  const files = (await Promise.all(SOURCES.map((source) => filesUnder(join(projectRoot, source))))).flat().sort();
+  const hash = createHash('sha256');
+  for (const file of files) {
+    hash.update(relative(projectRoot, file)).update('\0').update(await readFile(file)).update('\0');
+  }
+  return hash.digest('hex').slice(0, 24);
+}
+
+async function readDeployment(directory: string): Promise<SynthesizedDeployment | undefined> {
+  try {
+    const stored = JSON.parse(await readFile(join(directory, 'deployment.json'), 'utf8')) as SynthesizedDeployment;
+    const functions = Object.fromEntries(
+      Object.entries(stored.functions).map(([key, fn]) => [key, { ...fn, bundle: join(directory, fn.bundle) }]),
+    ) as SynthesizedDeployment['functions'];
+    return { ...stored, functions };
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
+    throw error;
+  }
+}
+
+function synthesizeInChild(outdir: string, hash: string): Promise<void> {
+  const cli = fileURLToPath(new URL('./synth-cli.ts', import.meta.url));
+  return new Promise((resolve, reject) => {
+    execFile(
+      process.execPath,
+      ['--import', 'tsx', cli, outdir, hash],
+      { cwd: projectRoot, maxBuffer: 64 * 1024 * 1024, env: { ...process.env, AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED: 'true' } },
+      (error, stdout, stderr) => (error ? reject(new Error(`Synthesis of the CDK app failed:\n${stderr || stdout || error.message}`)) : resolve()),
+    );
+  });
+}
+
+/**
+ * The deployment local mode runs: the CDK app synthesized from the current sources, reused
+ * while they stay the same (a warm start reads one JSON file).
+ */
+export async function localDeployment(log: (line: string) => void = () => undefined): Promise<SynthesizedDeployment> {
+  const hash = await sourceHash();
+  const directory = join(SYNTH_CACHE_DIR, hash);
+  const cached = await readDeployment(directory);
+  if (cached) return cached;
+
+  log('Synthesizing the CDK app and bundling the functions (after a change of lib/, lambdas/ or contracts/)...');
+  await mkdir(SYNTH_CACHE_DIR, { recursive: true });
+  const partial = `${directory}.partial-${process.pid}-${Date.now()}`;
+  try {
+    await synthesizeInChild(partial, hash);
+    await rename(partial, directory).catch(async (error: NodeJS.ErrnoException) => {
+      // Another start synthesized the same sources meanwhile: theirs serves as well.
+      if (error.code !== 'ENOTEMPTY' && error.code !== 'EEXIST') throw error;
+      await rm(partial, { recursive: true, force: true });
+    });
+  } catch (error) {
+    await rm(partial, { recursive: true, force: true });
+    throw error;
+  }
+  await pruneOldSyntheses(hash);
+  const deployment = await readDeployment(directory);
+  if (!deployment) throw new Error(`Synthesis wrote no deployment.json in ${directory}`);
+  return deployment;
+}
+
+async function pruneOldSyntheses(current: string): Promise<void> {
+  const entries = await readdir(SYNTH_CACHE_DIR, { withFileTypes: true });
+  const others = await Promise.all(
+    entries
+      .filter((entry) => entry.isDirectory() && entry.name !== current && !entry.name.includes('.partial-'))
+      .map(async (entry) => ({ path: join(SYNTH_CACHE_DIR, entry.name), modified: (await stat(join(SYNTH_CACHE_DIR, entry.name))).mtimeMs })),
+  );
+  const stale = others.sort((a, b) => b.modified - a.modified).slice(KEPT_SYNTHESES - 1);
+  await Promise.all(stale.map((entry) => rm(entry.path, { recursive: true, force: true })));
+}

@@ -1,0 +1,128 @@
+import { App } from 'aws-cdk-lib';
+import type { IConstruct } from 'constructs';
+import type { CfnElement } from 'aws-cdk-lib';
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { join, relative } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { loadConfig } from '../../lib/config.ts';
+import { addPortal } from '../../lib/portal-app.ts';
+import type { PortalFunction } from '../../lib/portal-function.ts';
+import { EMBED_SESSION_MINUTES, LOCAL_ACCOUNT_ID, LOCAL_PRODUCT_NAME, QUICKSIGHT_NAMESPACE, SUPPORT_FROM_ADDRESS, SUPPORT_TO_ADDRESS } from '../environment.ts';
+import type { DeployedFunctionKey, FunctionUrlSettings, SynthesizedDeployment, SynthesizedFunction } from './deployment.ts';
+
+/**
+ * Synthesizes the CDK app as a deployment would (bundling every handler with esbuild) with
+ * the configuration local mode runs, and extracts what local mode needs from the template.
+ */
+
+export const LOCAL_REGION = 'us-east-2';
+
+/** The deployment configuration local mode stands for: the defaults plus its own addresses. */
+export const LOCAL_CONTEXT = {
+  productName: LOCAL_PRODUCT_NAME,
+  region: LOCAL_REGION,
+  quicksightAccountId: LOCAL_ACCOUNT_ID,
+  quicksightNamespace: QUICKSIGHT_NAMESPACE,
+  sesSenderAddress: SUPPORT_FROM_ADDRESS,
+  supportRecipientAddress: SUPPORT_TO_ADDRESS,
+  embedSessionMinutes: EMBED_SESSION_MINUTES,
+  selfSignUp: true,
+} as const;
+
+type Resource = { Type: string; Properties?: Record<string, unknown> };
+
+const projectRoot = fileURLToPath(new URL('../..', import.meta.url));
+
+const refersTo = (roles: unknown, logicalId: string) => Array.isArray(roles) && roles.some((role) => (role as { Ref?: string })?.Ref === logicalId);
+
+export function synthesizeDeployment(outdir: string, sourceHash: string): SynthesizedDeployment {
+  // The site's files are not part of what local mode takes: a one-page stand-in keeps the
+  // synthesis independent of the web build that runs meanwhile.
+  const webAssetDirectory = join(outdir, 'web-stand-in');
+  mkdirSync(webAssetDirectory, { recursive: true });
+  writeFileSync(join(webAssetDirectory, 'index.html'), '<!doctype html><title>Portal</title>');
+
+  const cdkJson = JSON.parse(readFileSync(join(projectRoot, 'cdk.json'), 'utf8')) as { context?: Record<string, unknown> };
+  const app = new App({ outdir: join(outdir, 'cdk.out'), context: { ...cdkJson.context, ...LOCAL_CONTEXT } });
+  const config = loadConfig((key) => app.node.tryGetContext(key));
+  const stack = addPortal(app, { config, webAssetDirectory, account: LOCAL_ACCOUNT_ID, compliance: false });
+  const assembly = app.synth();
+  const artifact = assembly.getStackByName(stack.stackName);
+  const resources = (artifact.template as { Resources: Record<string, Resource> }).Resources;
+  const logicalId = (construct: IConstruct): string =>
+    stack.resolve(stack.getLogicalId((construct.node.defaultChild ?? construct) as CfnElement)) as string;
+
+  const describe = (fn: PortalFunction): SynthesizedFunction => {
+    const id = logicalId(fn.function);
+    const properties = resources[id]!.Properties as {
+      Code: { S3Key: string };
+      Handler: string;
+      Timeout: number;
+      MemorySize: number;
+      Environment?: { Variables?: Record<string, unknown> };
+    };
+    const roleId = logicalId(fn.role);
+    const policies: { name: string; document: unknown }[] = [];
+    for (const [policyId, resource] of Object.entries(resources)) {
+      const p = resource.Properties ?? {};
+      if ((resource.Type === 'AWS::IAM::ManagedPolicy' || resource.Type === 'AWS::IAM::Policy') && refersTo(p.Roles, roleId)) {
+        policies.push({ name: policyId, document: p.PolicyDocument });
+      }
+    }
+    for (const inline of ((resources[roleId]!.Properties ?? {}).Policies as { PolicyName: string; PolicyDocument: unknown }[] | undefined) ?? []) {
+      policies.push({ name: `${roleId}/${inline.PolicyName}`, document: inline.PolicyDocument });
+    }
+    const urlResource = Object.values(resources).find(
+      (resource) => resource.Type === 'AWS::Lambda::Url' && JSON.stringify(resource.Properties?.TargetFunctionArn).includes(`"${id}"`),
+    );
+    const [, handlerExport] = properties.Handler.split('.');
+    return {
+      logicalId: id,
+      bundle: relative(outdir, join(artifact.assembly.directory, `asset.${properties.Code.S3Key.replace(/\.zip$/, '')}`, 'index.mjs')),
+      handlerExport: handlerExport ?? 'handler',
+      timeoutSeconds: properties.Timeout,
+      memoryMb: properties.MemorySize,
+      environment: properties.Environment?.Variables ?? {},
+      roleLogicalId: roleId,
+      policies,
+      ...(urlResource && { url: urlSettings(urlResource) }),
+    };
+  };
+
+  const { functions } = stack.functions;
+  if (!stack.auth.postConfirmation) throw new Error('Local mode expects the post-confirmation trigger (selfSignUp true)');
+  const described: Record<DeployedFunctionKey, SynthesizedFunction> = {
+    embed: describe(functions.embed),
+    quicksightAdmin: describe(functions.quicksightAdmin),
+    userAdmin: describe(functions.userAdmin),
+    mfa: describe(functions.mfa),
+    contact: describe(functions.contact),
+    graphql: describe(stack.graphql.resolver),
+    postConfirmation: describe(stack.auth.postConfirmation),
+  };
+  return {
+    sourceHash,
+    stackName: stack.stackName,
+    functions: described,
+    resources: {
+      userPool: logicalId(stack.auth.userPool),
+      userPoolClient: logicalId(stack.auth.client),
+      distribution: logicalId(stack.site.distribution),
+      tables: Object.fromEntries([...stack.data.tables.values()].map((table) => [table.definition.id, logicalId(table.table)])),
+    },
+  };
+}
+
+function urlSettings(resource: Resource): FunctionUrlSettings {
+  const properties = resource.Properties as {
+    AuthType: string;
+    Cors?: { AllowOrigins?: unknown[]; AllowMethods?: string[]; AllowHeaders?: string[]; MaxAge?: number };
+  };
+  return {
+    authType: properties.AuthType,
+    allowOrigins: properties.Cors?.AllowOrigins ?? [],
+    allowMethods: properties.Cors?.AllowMethods ?? [],
+    allowHeaders: properties.Cors?.AllowHeaders ?? [],
+    maxAgeSeconds: properties.Cors?.MaxAge ?? 0,
+  };
+}

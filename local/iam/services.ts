@@ -1,0 +1,252 @@
+import type { IncomingHttpHeaders } from 'node:http';
+import type { AwsCall } from './policies.ts';
+
+/**
+ * How each local AWS endpoint's requests map to IAM: the action, the resource ARNs and the
+ * condition keys AWS authorizes them on (Service Authorization Reference: "Actions, resources,
+ * and condition keys for <service>"), and how the service words its errors.
+ */
+
+export interface ApiRequest {
+  readonly method: string;
+  /** Path without the query, still percent-encoded. */
+  readonly path: string;
+  readonly headers: IncomingHttpHeaders;
+  readonly body: Buffer;
+}
+
+export interface CallScope {
+  /** Region of the request's credential scope. */
+  readonly region: string;
+  readonly accountId: string;
+}
+
+/**
+ * What a request is: a call IAM authorizes, a call Cognito authorizes with the user's own
+ * token or none (`public`), a malformed call (`invalid`, the service's own validation answers
+ * it), or not an API call at all (`page`: JWKS, email links, embed pages, the inbox).
+ */
+export type Classified =
+  | { readonly kind: 'iam'; readonly call: (scope: CallScope) => AwsCall }
+  | { readonly kind: 'public' }
+  | { readonly kind: 'invalid' }
+  | { readonly kind: 'page' };
+
+export interface ServiceRules {
+  /** Signing name in the credential scope. */
+  readonly signingName: string;
+  readonly protocol: 'json' | 'rest-json';
+  /** The error code and HTTP status of a denied call. */
+  readonly accessDenied: { readonly code: string; readonly status: number };
+  classify(request: ApiRequest): Classified;
+}
+
+const PAGE: Classified = { kind: 'page' };
+const INVALID: Classified = { kind: 'invalid' };
+
+function jsonBody(body: Buffer): Record<string, unknown> | undefined {
+  try {
+    const parsed: unknown = JSON.parse(body.length === 0 ? '{}' : body.toString('utf8'));
+    return parsed !== null && typeof parsed === 'object' && !Array.isArray(parsed) ? (parsed as Record<string, unknown>) : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+const text = (value: unknown): string | undefined => (typeof value === 'string' && value.length > 0 ? value : undefined);
+
+/** The operation of an AWS JSON protocol request (`X-Amz-Target: <prefix>.<Operation>`). */
+function jsonTarget(request: ApiRequest, prefix: string): string | undefined {
+  if (request.method !== 'POST') return undefined;
+  const target = request.headers['x-amz-target'];
+  if (typeof target !== 'string' || !target.startsWith(`${prefix}.`)) return undefined;
+  return target.slice(prefix.length + 1);
+}
+
+const arn = (scope: CallScope, service: string, resource: string) => `arn:aws:${service}:${scope.region}:${scope.accountId}:${resource}`;
+
+export const dynamodbRules: ServiceRules = {
+  signingName: 'dynamodb',
+  protocol: 'json',
+  accessDenied: { code: 'AccessDeniedException', status: 400 },
+  classify(request) {
+    const operation = jsonTarget(request, 'DynamoDB_20120810');
+    if (!operation) return request.method === 'POST' ? INVALID : PAGE;
+    const body = jsonBody(request.body);
+    if (!body) return INVALID;
+    const tableNames: string[] = [];
+    const table = text(body.TableName);
+    if (table) tableNames.push(table);
+    if (body.RequestItems && typeof body.RequestItems === 'object') tableNames.push(...Object.keys(body.RequestItems));
+    if (Array.isArray(body.TransactItems)) {
+      for (const item of body.TransactItems as Record<string, { TableName?: unknown }>[]) {
+        for (const part of Object.values(item ?? {})) if (text(part?.TableName)) tableNames.push(part.TableName as string);
+      }
+    }
+    const index = text(body.IndexName);
+    return {
+      kind: 'iam',
+      call: (scope) => ({
+        action: `dynamodb:${operation}`,
+        resources:
+          tableNames.length === 0
+            ? ['*']
+            : [...new Set(tableNames)].map((name) => arn(scope, 'dynamodb', `table/${name}${index ? `/index/${index}` : ''}`)),
+      }),
+    };
+  },
+};
+
+/**
+ * Cognito operations authorized by the user's token, or by nothing (sign-up, sign-in):
+ * "Using the Amazon Cognito user pools API and user pool endpoints", the public and
+ * token-authorized lists. Every other operation is IAM-authorized.
+ */
+const COGNITO_WITHOUT_IAM = new Set([
+  'InitiateAuth', 'RespondToAuthChallenge', 'SignUp', 'ConfirmSignUp', 'ResendConfirmationCode', 'ForgotPassword',
+  'ConfirmForgotPassword', 'GetUser', 'ChangePassword', 'UpdateUserAttributes', 'DeleteUser', 'DeleteUserAttributes',
+  'GetUserAttributeVerificationCode', 'VerifyUserAttribute', 'AssociateSoftwareToken', 'VerifySoftwareToken',
+  'SetUserMFAPreference', 'SetUserSettings', 'GlobalSignOut', 'RevokeToken', 'GetTokensFromRefreshToken', 'ConfirmDevice',
+  'ForgetDevice', 'GetDevice', 'ListDevices', 'UpdateDeviceStatus', 'GetUserAuthFactors', 'ListWebAuthnCredentials',
+  'StartWebAuthnRegistration', 'CompleteWebAuthnRegistration', 'DeleteWebAuthnCredential',
+]);
+
+export const cognitoRules: ServiceRules = {
+  signingName: 'cognito-idp',
+  protocol: 'json',
+  accessDenied: { code: 'AccessDeniedException', status: 400 },
+  classify(request) {
+    const operation = jsonTarget(request, 'AWSCognitoIdentityProviderService');
+    if (!operation) return request.method === 'POST' && request.headers['x-amz-target'] ? INVALID : PAGE;
+    if (COGNITO_WITHOUT_IAM.has(operation)) return { kind: 'public' };
+    const body = jsonBody(request.body);
+    if (!body) return INVALID;
+    const poolId = text(body.UserPoolId);
+    return {
+      kind: 'iam',
+      call: (scope) => ({ action: `cognito-idp:${operation}`, resources: [poolId ? arn(scope, 'cognito-idp', `userpool/${poolId}`) : '*'] }),
+    };
+  },
+};
+
+interface RestRoute {
+  readonly method: string;
+  readonly pattern: RegExp;
+  readonly operation: string;
+  /** The resource ARNs, from the path's labels and the body. */
+  readonly resources: (scope: CallScope, labels: string[], body: Record<string, unknown>) => string[];
+  readonly context?: (body: Record<string, unknown>) => Record<string, string | string[]>;
+}
+
+function restRules(
+  signingName: string,
+  apiPrefix: string,
+  accessDenied: ServiceRules['accessDenied'],
+  routes: readonly RestRoute[],
+): ServiceRules {
+  return {
+    signingName,
+    protocol: 'rest-json',
+    accessDenied,
+    classify(request) {
+      if (!request.path.startsWith(apiPrefix)) return PAGE;
+      const route = routes.find((r) => r.method === request.method && r.pattern.test(request.path));
+      if (!route) return INVALID;
+      const labels = (route.pattern.exec(request.path) ?? []).slice(1).map((label) => decodeURIComponent(label));
+      const body = request.method === 'GET' || request.method === 'DELETE' ? {} : jsonBody(request.body);
+      if (!body) return INVALID;
+      return {
+        kind: 'iam',
+        call: (scope) => ({
+          action: `${signingName}:${route.operation}`,
+          resources: route.resources(scope, labels, body),
+          ...(route.context && { context: route.context(body) }),
+        }),
+      };
+    },
+  };
+}
+
+const SEGMENT = '([^/]+)';
+const path = (...parts: string[]) => new RegExp(`^${parts.join('/')}/?$`);
+
+const qsUser = (scope: CallScope, namespace: string, user: string) => arn(scope, 'quicksight', `user/${namespace}/${user}`);
+const qsDashboard = (scope: CallScope, id: string) => arn(scope, 'quicksight', `dashboard/${id}`);
+
+export const quicksightRules = restRules('quicksight', '/accounts/', { code: 'AccessDeniedException', status: 401 }, [
+  {
+    method: 'POST',
+    pattern: path('', 'accounts', SEGMENT, 'namespaces', SEGMENT, 'users'),
+    operation: 'RegisterUser',
+    resources: (scope, [, namespace], body) => [qsUser(scope, namespace!, text(body.UserName) ?? text(body.Email) ?? '*')],
+  },
+  { method: 'GET', pattern: path('', 'accounts', SEGMENT, 'namespaces', SEGMENT, 'users'), operation: 'ListUsers', resources: (scope, [, ns]) => [qsUser(scope, ns!, '*')] },
+  { method: 'GET', pattern: path('', 'accounts', SEGMENT, 'namespaces', SEGMENT, 'users', SEGMENT), operation: 'DescribeUser', resources: (scope, [, ns, user]) => [qsUser(scope, ns!, user!)] },
+  { method: 'DELETE', pattern: path('', 'accounts', SEGMENT, 'namespaces', SEGMENT, 'users', SEGMENT), operation: 'DeleteUser', resources: (scope, [, ns, user]) => [qsUser(scope, ns!, user!)] },
+  { method: 'GET', pattern: path('', 'accounts', SEGMENT, 'dashboards'), operation: 'ListDashboards', resources: (scope) => [qsDashboard(scope, '*')] },
+  { method: 'GET', pattern: path('', 'accounts', SEGMENT, 'dashboards', SEGMENT), operation: 'DescribeDashboard', resources: (scope, [, id]) => [qsDashboard(scope, id!)] },
+  {
+    method: 'GET',
+    pattern: path('', 'accounts', SEGMENT, 'dashboards', SEGMENT, 'permissions'),
+    operation: 'DescribeDashboardPermissions',
+    resources: (scope, [, id]) => [qsDashboard(scope, id!)],
+  },
+  {
+    method: 'PUT',
+    pattern: path('', 'accounts', SEGMENT, 'dashboards', SEGMENT, 'permissions'),
+    operation: 'UpdateDashboardPermissions',
+    resources: (scope, [, id]) => [qsDashboard(scope, id!)],
+  },
+  {
+    method: 'POST',
+    pattern: path('', 'accounts', SEGMENT, 'embed-url', 'registered-user'),
+    operation: 'GenerateEmbedUrlForRegisteredUser',
+    // Authorized on the user the URL is for; the dashboards are checked against that user's permissions.
+    resources: (scope, _labels, body) => [text(body.UserArn) ?? qsUser(scope, 'default', '*')],
+  },
+]);
+
+const ADDRESS_IN_BRACKETS = /<([^<>]+)>\s*$/;
+/** The address of an RFC 5322 mailbox (`Name <address>` or a bare address), lowercased. */
+export const mailboxAddress = (mailbox: string): string => (ADDRESS_IN_BRACKETS.exec(mailbox)?.[1] ?? mailbox).trim().toLowerCase();
+
+export interface SesAuthorization {
+  /** The verified identity (address or domain) SES authorizes an address on. */
+  identityOf(address: string): string;
+  /** Whether the account is in the sandbox, where each recipient's identity is authorized too. */
+  readonly sandbox: boolean;
+}
+
+const sesIdentity = (scope: CallScope, identity: string) => arn(scope, 'ses', `identity/${identity}`);
+
+export function sesRules(ses: SesAuthorization): ServiceRules {
+  const addresses = (value: unknown): string[] => (Array.isArray(value) ? value.filter((v): v is string => typeof v === 'string') : []);
+  return restRules('ses', '/v2/', { code: 'AccessDenied', status: 403 }, [
+    {
+      method: 'POST',
+      pattern: path('', 'v2', 'email', 'outbound-emails'),
+      operation: 'SendEmail',
+      resources: (scope, _labels, body) => {
+        const from = mailboxAddress(text(body.FromEmailAddress) ?? '');
+        const destination = (body.Destination ?? {}) as Record<string, unknown>;
+        const recipients = ['ToAddresses', 'CcAddresses', 'BccAddresses'].flatMap((field) => addresses(destination[field])).map(mailboxAddress);
+        const identities = [from, ...(ses.sandbox ? recipients : [])].map((address) => ses.identityOf(address));
+        return [...new Set(identities)].map((identity) => sesIdentity(scope, identity));
+      },
+      context: (body) => {
+        const destination = (body.Destination ?? {}) as Record<string, unknown>;
+        const from = text(body.FromEmailAddress) ?? '';
+        const displayName = ADDRESS_IN_BRACKETS.test(from) ? from.replace(ADDRESS_IN_BRACKETS, '').trim().replace(/^"|"$/g, '') : '';
+        return {
+          'ses:FromAddress': mailboxAddress(from),
+          'ses:FromDisplayName': displayName,
+          'ses:Recipients': ['ToAddresses', 'CcAddresses', 'BccAddresses'].flatMap((field) => addresses(destination[field])).map(mailboxAddress),
+          'ses:ApiVersion': '2',
+        };
+      },
+    },
+    { method: 'GET', pattern: path('', 'v2', 'email', 'account'), operation: 'GetAccount', resources: () => ['*'] },
+    { method: 'GET', pattern: path('', 'v2', 'email', 'identities', SEGMENT), operation: 'GetEmailIdentity', resources: (scope, [id]) => [sesIdentity(scope, id!)] },
+    { method: 'POST', pattern: path('', 'v2', 'email', 'identities'), operation: 'CreateEmailIdentity', resources: (scope, _l, body) => [sesIdentity(scope, text(body.EmailIdentity) ?? '*')] },
+  ]);
+}

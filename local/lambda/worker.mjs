@@ -1,0 +1,48 @@
+// One function's execution environment: a worker thread with its own process.env (the
+// function's variables only), which loads the deployed bundle once (the init phase) and
+// then runs invocations the main thread sends.
+import { pathToFileURL } from 'node:url';
+import { parentPort, workerData } from 'node:worker_threads';
+
+process.setSourceMapsEnabled(true);
+
+const serialize = (error) =>
+  error instanceof Error
+    ? { name: error.name, message: error.message, stack: error.stack }
+    : { name: 'Error', message: String(error) };
+
+const unsupported = () => {
+  throw new Error('Callback-style completion is not used by the handlers of this product');
+};
+
+let handler;
+try {
+  const module = await import(pathToFileURL(workerData.bundle).href);
+  handler = module[workerData.handlerExport];
+  if (typeof handler !== 'function') {
+    throw Object.assign(new Error(`index.${workerData.handlerExport} is undefined or not exported`), { name: 'Runtime.HandlerNotFound' });
+  }
+  parentPort.postMessage({ type: 'ready' });
+} catch (error) {
+  const failure = serialize(error);
+  parentPort.postMessage({ type: 'init-error', error: { ...failure, name: failure.name.startsWith('Runtime.') ? failure.name : 'Runtime.ImportModuleError' } });
+}
+
+parentPort.on('message', async ({ id, event, context }) => {
+  const deadline = context.deadline;
+  const lambdaContext = {
+    ...context,
+    callbackWaitsForEmptyEventLoop: true,
+    getRemainingTimeInMillis: () => Math.max(0, deadline - Date.now()),
+    done: unsupported,
+    fail: unsupported,
+    succeed: unsupported,
+  };
+  try {
+    if (!handler) throw new Error('The function failed to initialize');
+    const result = await handler(event, lambdaContext);
+    parentPort.postMessage({ type: 'result', id, result });
+  } catch (error) {
+    parentPort.postMessage({ type: 'error', id, error: serialize(error) });
+  }
+});
