@@ -3,6 +3,7 @@ import * as cognito from 'aws-cdk-lib/aws-cognito';
 import * as iam from 'aws-cdk-lib/aws-iam';
 import type * as logs from 'aws-cdk-lib/aws-logs';
 import { Construct } from 'constructs';
+import { cdkAuthFlows, USER_POOL_CLIENT } from '../contracts/user-pool-client.ts';
 import { acknowledge } from './compliance.ts';
 import { PortalFunction } from './portal-function.ts';
 
@@ -100,11 +101,12 @@ export class PortalAuth extends Construct {
 
     this.client = this.userPool.addClient('WebClient', {
       userPoolClientName: `${props.productName}-web`,
-      generateSecret: false,
-      authFlows: { userSrp: true },
+      // The same definition the local identity provider enforces (contracts/user-pool-client.ts).
+      generateSecret: USER_POOL_CLIENT.generateSecret,
+      authFlows: cdkAuthFlows(),
       disableOAuth: true,
-      preventUserExistenceErrors: true,
-      enableTokenRevocation: true,
+      preventUserExistenceErrors: USER_POOL_CLIENT.preventUserExistenceErrors,
+      enableTokenRevocation: USER_POOL_CLIENT.enableTokenRevocation,
       accessTokenValidity: props.accessTokenValidity,
       idTokenValidity: props.idTokenValidity,
       refreshTokenValidity: props.refreshTokenValidity,

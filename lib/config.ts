@@ -1,4 +1,7 @@
 import { z } from 'zod';
+import { USER_POOL_CLIENT } from '../contracts/user-pool-client.ts';
+
+const TOKEN_DEFAULTS = USER_POOL_CLIENT.defaultTokenValidity;
 import { MAX_EMBED_ORIGINS, embedOriginProblem } from '../lambdas/embed/embed-origins.ts';
 
 /**
@@ -122,9 +125,9 @@ export const configSchema = z
         .refine((prefix) => !/aws|amazon|cognito/.test(prefix), { message: 'must not contain the reserved words aws, amazon or cognito' }),
     ),
     embedSessionMinutes: z.preprocess(numberFromText, wholeNumber(15, 600, 'QuickSight embed sessions last 15 to 600 minutes').default(600)),
-    accessTokenMinutes: z.preprocess(numberFromText, wholeNumber(5, 1440, 'Cognito allows 5 minutes to 1 day').default(60)),
-    idTokenMinutes: z.preprocess(numberFromText, wholeNumber(5, 1440, 'Cognito allows 5 minutes to 1 day').default(60)),
-    refreshTokenDays: z.preprocess(numberFromText, wholeNumber(1, 3650, 'Cognito allows up to 10 years').default(30)),
+    accessTokenMinutes: z.preprocess(numberFromText, wholeNumber(5, 1440, 'Cognito allows 5 minutes to 1 day').default(TOKEN_DEFAULTS.accessTokenMinutes)),
+    idTokenMinutes: z.preprocess(numberFromText, wholeNumber(5, 1440, 'Cognito allows 5 minutes to 1 day').default(TOKEN_DEFAULTS.idTokenMinutes)),
+    refreshTokenDays: z.preprocess(numberFromText, wholeNumber(1, 3650, 'Cognito allows up to 10 years').default(TOKEN_DEFAULTS.refreshTokenDays)),
     selfSignUp: flag(true),
     deletionProtection: flag(true),
     logRetentionDays: z.preprocess(

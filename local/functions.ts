@@ -1,11 +1,11 @@
 import { randomBytes } from 'node:crypto';
 import type { Context } from 'aws-lambda';
-import { URL_FUNCTION_KEYS, FUNCTION_KEYS, type DeployedFunctionKey, type SynthesizedDeployment, type UrlFunctionKey } from './aws/deployment.ts';
+import { URL_FUNCTION_KEYS, FUNCTION_KEYS, type DeployedFunctionKey, type SynthesizedDeployment, type SynthesizedFunction, type UrlFunctionKey } from './aws/deployment.ts';
 import { resolveValue, withSiteOrigin, type LocalValues } from './aws/resolve.ts';
 import type { Closers } from './closers.ts';
 import { functionEnvironment, functionName, LOCAL_ACCOUNT_ID, templateValues, type LocalEndpoints } from './environment.ts';
 import { startFunctionUrl } from './function-url/server.ts';
-import type { LocalIam, PolicyDocument } from './iam/policies.ts';
+import type { LocalIam, LocalPrincipal, PolicyDocument } from './iam/policies.ts';
 import { LocalFunction } from './lambda/runtime.ts';
 import type { PortLayout } from './ports.ts';
 
@@ -24,7 +24,7 @@ export interface LocalFunctions {
 
 const KEY_ALPHABET = 'ABCDEFGHIJKLMNOPQRSTUVWXYZ234567';
 /** Lambda hands a function temporary credentials of its role (`ASIA...` access keys). */
-function newCredentials(): FunctionCredentials {
+export function newCredentials(): FunctionCredentials {
   const id = [...randomBytes(16)].map((byte) => KEY_ALPHABET.charAt(byte % KEY_ALPHABET.length)).join('');
   return { accessKeyId: `ASIA${id}`, secretAccessKey: randomBytes(30).toString('base64') };
 }
@@ -43,13 +43,7 @@ export function createFunctions(deployment: SynthesizedDeployment, endpoints: Lo
     const fn = deployment.functions[key];
     const name = functionName(fn);
     const keys = newCredentials();
-    const policies: PolicyDocument[] = fn.policies.map((policy) => ({ name: policy.name, policy: resolveValue(policy.document, policyValues) }));
-    iam.add({
-      name,
-      arn: `arn:aws:sts::${LOCAL_ACCOUNT_ID}:assumed-role/${deployment.stackName}-${fn.roleLogicalId}/${name}`,
-      ...keys,
-      policies,
-    });
+    iam.add(functionPrincipal(fn, deployment.stackName, policyValues, keys));
     const local = new LocalFunction({
       name,
       bundle: fn.bundle,
@@ -66,6 +60,13 @@ export function createFunctions(deployment: SynthesizedDeployment, endpoints: Lo
     credentials[key] = keys;
   }
   return { functions, credentials };
+}
+
+/** A function as the local IAM knows it: its role's session, with the role's identity policies resolved. */
+export function functionPrincipal(fn: SynthesizedFunction, stackName: string, policyValues: LocalValues, keys: FunctionCredentials): LocalPrincipal {
+  const name = functionName(fn);
+  const policies: PolicyDocument[] = fn.policies.map((policy) => ({ name: policy.name, policy: resolveValue(policy.document, policyValues) }));
+  return { name, arn: `arn:aws:sts::${LOCAL_ACCOUNT_ID}:assumed-role/${stackName}-${fn.roleLogicalId}/${name}`, ...keys, policies };
 }
 
 /** A handler-shaped entry into a local function, for the servers that invoke it (AppSync, function URLs). */

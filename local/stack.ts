@@ -133,6 +133,10 @@ export async function startStack(options: StackOptions = {}): Promise<RunningLoc
     const dynamodbEndpoint = await gate(dynamodbRules, dynamodb.endpoint, ports.dynamodb);
     aborted();
 
+    // The identity provider runs with the synthesized pool's settings.
+    const deployment = await synthesis;
+    aborted();
+
     const sendEmail = cognitoMailSender(mail, { region, credentials: LOCAL_CREDENTIALS });
     closers.add(async () => sendEmail.destroy());
     const cognitoDir = cognitoDataDir(dataDir);
@@ -146,6 +150,10 @@ export async function startStack(options: StackOptions = {}): Promise<RunningLoc
       region,
       sendEmail: sendEmail.send,
       webUrl: siteOrigin,
+      allowSelfSignUp: deployment.userPool.allowSelfSignUp,
+      accessTokenMinutes: deployment.userPool.accessTokenMinutes,
+      idTokenMinutes: deployment.userPool.idTokenMinutes,
+      refreshTokenDays: deployment.userPool.refreshTokenDays,
       triggers: {
         postConfirmation: async (event) => {
           if (!running.postConfirmation) throw new Error('The post-confirmation function is not running yet');
@@ -169,8 +177,6 @@ export async function startStack(options: StackOptions = {}): Promise<RunningLoc
     const quicksightEndpoint = await gate(quicksightRules, quicksight.url, ports.quicksight);
     aborted();
 
-    const deployment = await synthesis;
-    aborted();
     const endpoints: LocalEndpoints = {
       region,
       siteOrigin,

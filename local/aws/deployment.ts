@@ -37,11 +37,21 @@ export interface SynthesizedFunction {
   readonly url?: FunctionUrlSettings;
 }
 
+export interface UserPoolSettings {
+  /** False when only administrators create accounts (AdminCreateUserConfig.AllowAdminCreateUserOnly). */
+  readonly allowSelfSignUp: boolean;
+  readonly accessTokenMinutes: number;
+  readonly idTokenMinutes: number;
+  readonly refreshTokenDays: number;
+}
+
 export interface SynthesizedDeployment {
   /** Hash of the sources the synthesis was made from. */
   readonly sourceHash: string;
   readonly stackName: string;
   readonly functions: Readonly<Record<DeployedFunctionKey, SynthesizedFunction>>;
+  /** The user pool and app client settings the local identity provider runs with. */
+  readonly userPool: UserPoolSettings;
   /** Logical IDs of the resources whose local stand-ins have their own names and ARNs. */
   readonly resources: {
     readonly userPool: string;

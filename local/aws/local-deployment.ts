@@ -69,8 +69,52 @@ export async function localDeployment(log: (line: string) => void = () => undefi
   const cached = await readDeployment(directory);
   if (cached) return cached;
 
-  log('Synthesizing the CDK app and bundling the functions (after a change of lib/, lambdas/ or contracts/)...');
   await mkdir(SYNTH_CACHE_DIR, { recursive: true });
+  // Stacks started at the same time (parallel test files) share one synthesis.
+  const lock = `${directory}.lock`;
+  const owner = await mkdir(lock).then(
+    () => true,
+    (error: NodeJS.ErrnoException) => {
+      if (error.code !== 'EEXIST') throw error;
+      return false;
+    },
+  );
+  if (!owner) {
+    const done = await waitForOtherSynthesis(directory, lock);
+    if (done) return done;
+    return localDeployment(log);
+  }
+  try {
+    log('Synthesizing the CDK app and bundling the functions (after a change of lib/, lambdas/ or contracts/)...');
+    await synthesizeInto(directory, hash);
+  } finally {
+    await rm(lock, { recursive: true, force: true });
+  }
+  await pruneOldSyntheses(hash);
+  const deployment = await readDeployment(directory);
+  if (!deployment) throw new Error(`Synthesis wrote no deployment.json in ${directory}`);
+  return deployment;
+}
+
+/** A synthesis another process holds the lock for: its result, or undefined once the lock is gone or stale. */
+async function waitForOtherSynthesis(directory: string, lock: string): Promise<SynthesizedDeployment | undefined> {
+  const staleAfterMs = 5 * 60_000;
+  for (;;) {
+    const done = await readDeployment(directory);
+    if (done) return done;
+    const held = await stat(lock).then(
+      (info) => Date.now() - info.mtimeMs < staleAfterMs,
+      () => false,
+    );
+    if (!held) {
+      await rm(lock, { recursive: true, force: true });
+      return undefined;
+    }
+    await new Promise((resolve) => setTimeout(resolve, 250));
+  }
+}
+
+async function synthesizeInto(directory: string, hash: string): Promise<void> {
   const partial = `${directory}.partial-${process.pid}-${Date.now()}`;
   try {
     await synthesizeInChild(partial, hash);
@@ -83,17 +127,13 @@ export async function localDeployment(log: (line: string) => void = () => undefi
     await rm(partial, { recursive: true, force: true });
     throw error;
   }
-  await pruneOldSyntheses(hash);
-  const deployment = await readDeployment(directory);
-  if (!deployment) throw new Error(`Synthesis wrote no deployment.json in ${directory}`);
-  return deployment;
 }
 
 async function pruneOldSyntheses(current: string): Promise<void> {
   const entries = await readdir(SYNTH_CACHE_DIR, { withFileTypes: true });
   const others = await Promise.all(
     entries
-      .filter((entry) => entry.isDirectory() && entry.name !== current && !entry.name.includes('.partial-'))
+      .filter((entry) => entry.isDirectory() && entry.name !== current && !entry.name.includes('.partial-') && !entry.name.endsWith('.lock'))
       .map(async (entry) => ({ path: join(SYNTH_CACHE_DIR, entry.name), modified: (await stat(join(SYNTH_CACHE_DIR, entry.name))).mtimeMs })),
   );
   const stale = others.sort((a, b) => b.modified - a.modified).slice(KEPT_SYNTHESES - 1);

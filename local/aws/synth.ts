@@ -104,12 +104,34 @@ export function synthesizeDeployment(outdir: string, sourceHash: string): Synthe
     sourceHash,
     stackName: stack.stackName,
     functions: described,
+    userPool: userPoolSettings(resources[logicalId(stack.auth.userPool)]!, resources[logicalId(stack.auth.client)]!),
     resources: {
       userPool: logicalId(stack.auth.userPool),
       userPoolClient: logicalId(stack.auth.client),
       distribution: logicalId(stack.site.distribution),
       tables: Object.fromEntries([...stack.data.tables.values()].map((table) => [table.definition.id, logicalId(table.table)])),
     },
+  };
+}
+
+const MINUTES_PER_UNIT: Record<string, number> = { seconds: 1 / 60, minutes: 1, hours: 60, days: 24 * 60 };
+
+function userPoolSettings(pool: Resource, client: Resource): SynthesizedDeployment['userPool'] {
+  const poolProperties = pool.Properties as { AdminCreateUserConfig?: { AllowAdminCreateUserOnly?: boolean } };
+  const clientProperties = client.Properties as {
+    AccessTokenValidity: number;
+    IdTokenValidity: number;
+    RefreshTokenValidity: number;
+    TokenValidityUnits?: { AccessToken?: string; IdToken?: string; RefreshToken?: string };
+  };
+  // Cognito's default units when TokenValidityUnits leaves one out: hours, hours, days.
+  const units = { AccessToken: 'hours', IdToken: 'hours', RefreshToken: 'days', ...clientProperties.TokenValidityUnits };
+  const minutes = (value: number, unit: string) => value * MINUTES_PER_UNIT[unit]!;
+  return {
+    allowSelfSignUp: !(poolProperties.AdminCreateUserConfig?.AllowAdminCreateUserOnly ?? false),
+    accessTokenMinutes: minutes(clientProperties.AccessTokenValidity, units.AccessToken),
+    idTokenMinutes: minutes(clientProperties.IdTokenValidity, units.IdToken),
+    refreshTokenDays: minutes(clientProperties.RefreshTokenValidity, units.RefreshToken) / (24 * 60),
   };
 }
 

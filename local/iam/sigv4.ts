@@ -1,4 +1,4 @@
-import { timingSafeEqual } from 'node:crypto';
+import { createHash, timingSafeEqual } from 'node:crypto';
 import type { IncomingHttpHeaders } from 'node:http';
 import { Hash } from '@smithy/hash-node';
 import { SignatureV4 } from '@smithy/signature-v4';
@@ -89,6 +89,11 @@ export async function checkSignature(
     const value = header(request.headers, name);
     if (value === undefined) return { ok: false, failure: 'InvalidSignature', message: MISMATCH };
     headers[name] = value;
+  }
+  // The signer takes a signed x-amz-content-sha256 as the payload's hash: it must be the body's.
+  const declaredHash = headers['x-amz-content-sha256'];
+  if (declaredHash !== undefined && declaredHash !== createHash('sha256').update(request.body).digest('hex')) {
+    return { ok: false, failure: 'InvalidSignature', message: MISMATCH };
   }
   const queryStart = request.url.indexOf('?');
   const path = queryStart === -1 ? request.url : request.url.slice(0, queryStart);
