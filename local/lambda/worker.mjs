@@ -15,17 +15,21 @@ const unsupported = () => {
   throw new Error('Callback-style completion is not used by the handlers of this product');
 };
 
+// As in Lambda, a failed init phase fails each invocation with the init error.
 let handler;
+let initError;
 try {
   const module = await import(pathToFileURL(workerData.bundle).href);
-  handler = module[workerData.handlerExport];
-  if (typeof handler !== 'function') {
+  const exported = module[workerData.handlerExport];
+  if (typeof exported !== 'function') {
     throw Object.assign(new Error(`index.${workerData.handlerExport} is undefined or not exported`), { name: 'Runtime.HandlerNotFound' });
   }
+  handler = exported;
   parentPort.postMessage({ type: 'ready' });
 } catch (error) {
   const failure = serialize(error);
-  parentPort.postMessage({ type: 'init-error', error: { ...failure, name: failure.name.startsWith('Runtime.') ? failure.name : 'Runtime.ImportModuleError' } });
+  initError = { ...failure, name: failure.name.startsWith('Runtime.') ? failure.name : 'Runtime.ImportModuleError' };
+  parentPort.postMessage({ type: 'init-error', error: initError });
 }
 
 parentPort.on('message', async ({ id, event, context }) => {
@@ -38,8 +42,11 @@ parentPort.on('message', async ({ id, event, context }) => {
     fail: unsupported,
     succeed: unsupported,
   };
+  if (initError) {
+    parentPort.postMessage({ type: 'error', id, error: initError });
+    return;
+  }
   try {
-    if (!handler) throw new Error('The function failed to initialize');
     const result = await handler(event, lambdaContext);
     parentPort.postMessage({ type: 'result', id, result });
   } catch (error) {

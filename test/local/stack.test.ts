@@ -3,7 +3,9 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { DynamoDBClient, QueryCommand } from '@aws-sdk/client-dynamodb';
 import { embedResponseSchema } from '../../contracts/embed.ts';
+import { VIEWS_BY_USER_INDEX } from '../../contracts/tables.ts';
 import { listUsersWithQuicksightResponseSchema } from '../../contracts/quicksight-admin.ts';
 import { LOCAL_CREDENTIALS } from '../../local/environment.ts';
 import { findFreePortBase } from '../../local/ports.ts';
@@ -77,7 +79,8 @@ describe('npm start (local stack as a child process)', () => {
     const embed = await embedRequest(stack, user, defaultView.quicksightDashboardId);
     expect(embed.status).toBe(200);
     const { url } = embedResponseSchema.parse(await embed.json());
-    expect(url.startsWith(stack.quicksight.endpoint)).toBe(true);
+    // Embed pages are addressed as localhost (same site as the portal) on the QuickSight port.
+    expect(new URL(url).origin).toBe(`http://localhost:${new URL(stack.quicksight.endpoint).port}`);
 
     const page = await fetch(url);
     expect(page.status).toBe(200);
@@ -121,6 +124,33 @@ describe('npm start (local stack as a child process)', () => {
     expect(byEmail.get(stack.demo.user.email)).toMatchObject({ existsInQuickSight: true, cognito: { cognitoGroup: 'Users' } });
     expect(byEmail.get(stack.demo.user.email)?.quicksight?.role).toBe('READER');
     expect(byEmail.get(stack.demo.admin.email)).toMatchObject({ existsInQuickSight: false, cognito: { cognitoGroup: 'Admins' } });
+  });
+
+  it("lists each function's credentials in stack.json, held to that function's policy", async () => {
+    expect(Object.keys(stack.functionCredentials).sort()).toEqual(
+      ['contact', 'embed', 'graphql', 'mfa', 'postConfirmation', 'quicksightAdmin', 'userAdmin'].sort(),
+    );
+    const actingAs = (key: keyof StackInfo['functionCredentials']) =>
+      new DynamoDBClient({ endpoint: stack.dynamodb.endpoint, region: stack.region, credentials: stack.functionCredentials[key], maxAttempts: 1 });
+    const byUser = (client: DynamoDBClient) =>
+      client.send(
+        new QueryCommand({
+          TableName: 'local-Views',
+          IndexName: VIEWS_BY_USER_INDEX,
+          KeyConditionExpression: 'userEmail = :email',
+          ExpressionAttributeValues: { ':email': { S: stack.demo.user.email } },
+        }),
+      );
+    const resolver = actingAs('graphql');
+    const contact = actingAs('contact');
+    try {
+      await expect(byUser(resolver)).resolves.toMatchObject({ Count: 2 });
+      // The contact function has no grant on the views table.
+      await expect(byUser(contact)).rejects.toMatchObject({ name: 'AccessDeniedException' });
+    } finally {
+      resolver.destroy();
+      contact.destroy();
+    }
   });
 
   it('confirms a self sign-up through the emailed link and puts the account in Users', async () => {
