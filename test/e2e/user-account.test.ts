@@ -104,6 +104,8 @@ describe('a new user: sign-up, MFA, password reset', () => {
     await page.goto(`${stack.webUrl}/mfa-settings`);
     await page.getByText('Enabled', { exact: true }).waitFor();
 
+    // Logging out from /home: a sign-in after logging out of another page returns there.
+    await page.goto(`${stack.webUrl}/home`);
     await page.getByRole('button', { name: /Account menu/ }).click();
     await page.getByRole('menuitem', { name: 'Log out' }).click();
     await page.waitForURL(/\/login$/);
