@@ -55,8 +55,8 @@ export async function ensureAccount(pool: PoolContext, account: AccountToEnroll)
   await pool.client.send(new AdminAddUserToGroupCommand({ UserPoolId: pool.userPoolId, Username: account.email, GroupName: account.group }));
 }
 
-/** amazon-cognito-identity-js keeps its tokens here instead of a browser's localStorage. */
-function memoryStorage(): ICognitoStorage {
+/** An isolated token store for amazon-cognito-identity-js (its default is one process-wide store). */
+export function memoryStorage(): ICognitoStorage {
   const items = new Map<string, string>();
   return {
     setItem: (key, value) => void items.set(key, value),

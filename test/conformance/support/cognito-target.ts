@@ -1,6 +1,4 @@
 import {
-  AdminCreateUserCommand,
-  AdminSetUserPasswordCommand,
   CognitoIdentityProviderClient,
   CreateUserPoolClientCommand,
   CreateUserPoolCommand,
@@ -11,7 +9,7 @@ import { CognitoUserPool } from 'amazon-cognito-identity-js';
 import { authenticator } from 'otplib';
 import { preventUserExistenceErrorsSetting, USER_POOL_CLIENT } from '../../../contracts/user-pool-client.ts';
 import { memoryStorage } from '../../local/support/cognito-client.ts';
-import { createUser, startHarness, type CognitoHarness } from '../../local/support/cognito-harness.ts';
+import { createConfirmedUser, createUser, startHarness, type CognitoHarness } from '../../local/support/cognito-harness.ts';
 import { onAws, REGION, scratchName } from './target.ts';
 
 /**
@@ -141,21 +139,7 @@ async function startAwsTarget(options: { allowSelfSignUp?: boolean }): Promise<C
       userPoolId,
       clientId,
       pool: () => new CognitoUserPool({ UserPoolId: userPoolId, ClientId: clientId, Storage: memoryStorage() }),
-      createUser: async (email, password) => {
-        const user = await admin.send(
-          new AdminCreateUserCommand({
-            UserPoolId: userPoolId,
-            Username: email,
-            MessageAction: 'SUPPRESS',
-            UserAttributes: [
-              { Name: 'email', Value: email },
-              { Name: 'email_verified', Value: 'true' },
-            ],
-          }),
-        );
-        await admin.send(new AdminSetUserPasswordCommand({ UserPoolId: userPoolId, Username: email, Password: password, Permanent: true }));
-        return user.User!.Username!;
-      },
+      createUser: (email, password) => createConfirmedUser(admin, userPoolId, email, password),
       email: emailFactory(),
       totp,
       close,

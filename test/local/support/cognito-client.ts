@@ -3,28 +3,19 @@ import {
   CognitoUser,
   type CognitoUserPool,
   type CognitoUserSession,
-  type ICognitoStorage,
   type IAuthenticationCallback,
 } from 'amazon-cognito-identity-js';
+import { memoryStorage } from '../../../local/seed/enroll.ts';
 
 /** Promise wrappers over the unmodified amazon-cognito-identity-js, as the SPA drives it. */
+
+export { memoryStorage };
 
 export type SignInOutcome =
   | { step: 'DONE'; session: CognitoUserSession }
   | { step: 'MFA_SETUP' }
   | { step: 'SOFTWARE_TOKEN_MFA' }
   | { step: 'NEW_PASSWORD_REQUIRED'; userAttributes: Record<string, string> };
-
-/** An isolated key-value store per pool object (the library's default is process-wide). */
-export function memoryStorage(): ICognitoStorage {
-  const items = new Map<string, string>();
-  return {
-    setItem: (key, value) => void items.set(key, value),
-    getItem: (key) => items.get(key) ?? null,
-    removeItem: (key) => void items.delete(key),
-    clear: () => items.clear(),
-  };
-}
 
 /** A library user object with its own token storage, as one browser would have. */
 export function userFor(pool: CognitoUserPool, username: string): CognitoUser {

@@ -111,14 +111,19 @@ export function adminClient(endpoint: string): CognitoIdentityProviderClient {
 }
 
 /** A confirmed account with a permanent password, created as an administrator would. */
-export async function createUser(
-  harness: CognitoHarness,
+export function createUser(harness: CognitoHarness, email: string, password: string, groups: readonly string[] = []): Promise<string> {
+  return createConfirmedUser(harness.admin, harness.emulator.userPoolId, email, password, groups);
+}
+
+/** The same with any admin client and pool (the emulator's or a real one). */
+export async function createConfirmedUser(
+  admin: CognitoIdentityProviderClient,
+  userPoolId: string,
   email: string,
   password: string,
   groups: readonly string[] = [],
 ): Promise<string> {
-  const { userPoolId } = harness.emulator;
-  const created = await harness.admin.send(
+  const created = await admin.send(
     new AdminCreateUserCommand({
       UserPoolId: userPoolId,
       Username: email,
@@ -129,11 +134,9 @@ export async function createUser(
       ],
     }),
   );
-  await harness.admin.send(
-    new AdminSetUserPasswordCommand({ UserPoolId: userPoolId, Username: email, Password: password, Permanent: true }),
-  );
+  await admin.send(new AdminSetUserPasswordCommand({ UserPoolId: userPoolId, Username: email, Password: password, Permanent: true }));
   for (const group of groups) {
-    await harness.admin.send(new AdminAddUserToGroupCommand({ UserPoolId: userPoolId, Username: email, GroupName: group }));
+    await admin.send(new AdminAddUserToGroupCommand({ UserPoolId: userPoolId, Username: email, GroupName: group }));
   }
   return created.User!.Username!;
 }
