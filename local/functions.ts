@@ -9,8 +9,6 @@ import type { LocalIam, LocalPrincipal, PolicyDocument } from './iam/policies.ts
 import { LocalFunction } from './lambda/runtime.ts';
 import type { PortLayout } from './ports.ts';
 
-export type FunctionKey = UrlFunctionKey;
-
 /** The access key a function signs its AWS calls with. */
 export interface FunctionCredentials {
   readonly accessKeyId: string;
@@ -89,8 +87,8 @@ export async function startFunctionUrls(options: {
   readonly values: LocalValues;
   readonly siteOrigin: string;
   readonly closers: Closers;
-}): Promise<Record<FunctionKey, string>> {
-  const urls = {} as Record<FunctionKey, string>;
+}): Promise<Record<UrlFunctionKey, string>> {
+  const urls = {} as Record<UrlFunctionKey, string>;
   for (const key of URL_FUNCTION_KEYS) {
     const fn = options.deployment.functions[key];
     if (!fn.url) throw new Error(`The template has no function URL for ${fn.logicalId}`);

@@ -1,4 +1,5 @@
 import type { IncomingHttpHeaders } from 'node:http';
+import { mailboxAddress } from '../mail/identities.ts';
 import type { AwsCall } from './policies.ts';
 
 /**
@@ -207,8 +208,8 @@ export const quicksightRules = restRules('quicksight', '/accounts/', { code: 'Ac
 ]);
 
 const ADDRESS_IN_BRACKETS = /<([^<>]+)>\s*$/;
-/** The address of an RFC 5322 mailbox (`Name <address>` or a bare address), lowercased. */
-export const mailboxAddress = (mailbox: string): string => (ADDRESS_IN_BRACKETS.exec(mailbox)?.[1] ?? mailbox).trim().toLowerCase();
+/** The address of a mailbox as SES's condition keys carry it (`Name <address>` or a bare address). */
+const addressOf = (mailbox: string): string => mailboxAddress(mailbox) ?? mailbox.trim();
 
 export interface SesAuthorization {
   /** The verified identity (address or domain) SES authorizes an address on. */
@@ -227,9 +228,9 @@ export function sesRules(ses: SesAuthorization): ServiceRules {
       pattern: path('', 'v2', 'email', 'outbound-emails'),
       operation: 'SendEmail',
       resources: (scope, _labels, body) => {
-        const from = mailboxAddress(text(body.FromEmailAddress) ?? '');
+        const from = addressOf(text(body.FromEmailAddress) ?? '');
         const destination = (body.Destination ?? {}) as Record<string, unknown>;
-        const recipients = ['ToAddresses', 'CcAddresses', 'BccAddresses'].flatMap((field) => addresses(destination[field])).map(mailboxAddress);
+        const recipients = ['ToAddresses', 'CcAddresses', 'BccAddresses'].flatMap((field) => addresses(destination[field])).map(addressOf);
         const identities = [from, ...(ses.sandbox ? recipients : [])].map((address) => ses.identityOf(address));
         return [...new Set(identities)].map((identity) => sesIdentity(scope, identity));
       },
@@ -238,9 +239,9 @@ export function sesRules(ses: SesAuthorization): ServiceRules {
         const from = text(body.FromEmailAddress) ?? '';
         const displayName = ADDRESS_IN_BRACKETS.test(from) ? from.replace(ADDRESS_IN_BRACKETS, '').trim().replace(/^"|"$/g, '') : '';
         return {
-          'ses:FromAddress': mailboxAddress(from),
+          'ses:FromAddress': addressOf(from),
           'ses:FromDisplayName': displayName,
-          'ses:Recipients': ['ToAddresses', 'CcAddresses', 'BccAddresses'].flatMap((field) => addresses(destination[field])).map(mailboxAddress),
+          'ses:Recipients': ['ToAddresses', 'CcAddresses', 'BccAddresses'].flatMap((field) => addresses(destination[field])).map(addressOf),
           'ses:ApiVersion': '2',
         };
       },

@@ -40,9 +40,6 @@ const header = (headers: IncomingHttpHeaders, name: string): string | undefined 
   return Array.isArray(value) ? value.join(',') : value;
 };
 
-/** Whether the request carries a SigV4 Authorization header at all. */
-export const isSigned = (headers: IncomingHttpHeaders): boolean => (header(headers, 'authorization') ?? '').startsWith('AWS4-HMAC-SHA256');
-
 export async function checkSignature(
   request: ReceivedRequest,
   secretOf: (accessKeyId: string) => string | undefined,
