@@ -172,6 +172,23 @@ describe('signatures (Signature Version 4, "Elements of an AWS API request signa
     expect((await readState('tampered')).Item).toBeUndefined();
   });
 
+  it('answers the REST services (QuickSight, SES) in their own format: 403 with the error type header', async () => {
+    const unsigned = await fetch(`${endpoints.quicksight}/accounts/${LOCAL_ACCOUNT_ID}/namespaces/default/users`);
+    expect(unsigned.status).toBe(403);
+    expect(unsigned.headers.get('x-amzn-errortype')).toBe('MissingAuthenticationTokenException');
+    const stranger = client(SESv2Client, endpoints.ses, { accessKeyId: 'ASIAUNKNOWNKEY000000', secretAccessKey: 'anything' });
+    await expect(
+      stranger.send(
+        new SendEmailCommand({
+          FromEmailAddress: SUPPORT_FROM_ADDRESS,
+          Destination: { ToAddresses: [SUPPORT_TO_ADDRESS] },
+          Content: { Simple: { Subject: { Data: 'from a stranger' }, Body: { Text: { Data: 'Hello' } } } },
+        }),
+      ),
+    ).rejects.toMatchObject({ name: 'UnrecognizedClientException' });
+    expect(await delivered()).not.toContain('from a stranger');
+  });
+
   it('refuses a signature older than 15 minutes as expired', async () => {
     const stale = await signedPutItem({ signingDate: new Date(Date.now() - 20 * 60_000) });
     expect(stale.status).toBe(400);
