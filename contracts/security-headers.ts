@@ -36,6 +36,53 @@ export const HSTS_MAX_AGE_SECONDS = 63_072_000; // two years
  */
 export const REFERRER_POLICY = 'strict-origin-when-cross-origin';
 
+/** Powerful features the portal never uses, switched off for the page and every frame in it. */
+export const DISABLED_FEATURES = [
+  'accelerometer',
+  'autoplay',
+  'bluetooth',
+  'browsing-topics',
+  'camera',
+  'display-capture',
+  'encrypted-media',
+  'geolocation',
+  'gyroscope',
+  'hid',
+  'idle-detection',
+  'magnetometer',
+  'microphone',
+  'midi',
+  'payment',
+  'screen-wake-lock',
+  'serial',
+  'usb',
+  'xr-spatial-tracking',
+] as const;
+
+/**
+ * Permissions-Policy: the features above off everywhere. Fullscreen stays available to the
+ * page and to the dashboard frame (its iframe asks for it with `allow="fullscreen"`); a
+ * header allowlist without the frame's origin would withhold it from the frame despite that.
+ */
+export function permissionsPolicy({ frameSrc }: Pick<CspSources, 'frameSrc'>): string {
+  const fullscreen = ['self', ...frameSrc.map((source) => `"${source}"`)].join(' ');
+  return [...DISABLED_FEATURES.map((feature) => `${feature}=()`), `fullscreen=(${fullscreen})`].join(', ');
+}
+
+/**
+ * The portal's window shares no browsing context group with cross-origin windows, so a page
+ * it opens (or that opens it) cannot reach it through `window.opener`.
+ */
+export const CROSS_ORIGIN_OPENER_POLICY = 'same-origin';
+
+/** Headers outside CloudFront's built-in security headers: CloudFront sends them as custom headers. */
+export function customSecurityHeaders(sources: CspSources): Record<string, string> {
+  return {
+    'Permissions-Policy': permissionsPolicy(sources),
+    'Cross-Origin-Opener-Policy': CROSS_ORIGIN_OPENER_POLICY,
+  };
+}
+
 export function securityHeaders(sources: CspSources): Record<string, string> {
   return {
     'Content-Security-Policy': contentSecurityPolicy(sources),
@@ -43,5 +90,6 @@ export function securityHeaders(sources: CspSources): Record<string, string> {
     'X-Content-Type-Options': 'nosniff',
     'X-Frame-Options': 'DENY',
     'Referrer-Policy': REFERRER_POLICY,
+    ...customSecurityHeaders(sources),
   };
 }

@@ -4,7 +4,13 @@ import * as cloudfront from 'aws-cdk-lib/aws-cloudfront';
 import * as origins from 'aws-cdk-lib/aws-cloudfront-origins';
 import * as s3 from 'aws-cdk-lib/aws-s3';
 import { Construct } from 'constructs';
-import { contentSecurityPolicy, HSTS_MAX_AGE_SECONDS, REFERRER_POLICY, type CspSources } from '../contracts/security-headers.ts';
+import {
+  contentSecurityPolicy,
+  customSecurityHeaders,
+  HSTS_MAX_AGE_SECONDS,
+  REFERRER_POLICY,
+  type CspSources,
+} from '../contracts/security-headers.ts';
 import { acknowledge } from './compliance.ts';
 
 export interface PortalSiteProps {
@@ -89,7 +95,7 @@ export class PortalSite extends Construct {
     });
 
     this.headers = new cloudfront.ResponseHeadersPolicy(this, 'SecurityHeaders', {
-      comment: 'CSP, HSTS, nosniff, frame and referrer policies of the portal',
+      comment: 'CSP, HSTS, nosniff, frame, referrer, permissions and opener policies of the portal',
       securityHeadersBehavior: {
         contentSecurityPolicy: { contentSecurityPolicy: contentSecurityPolicy(props.csp), override: true },
         strictTransportSecurity: {
@@ -100,6 +106,9 @@ export class PortalSite extends Construct {
         contentTypeOptions: { override: true },
         frameOptions: { frameOption: cloudfront.HeadersFrameOption.DENY, override: true },
         referrerPolicy: { referrerPolicy: referrerPolicy(REFERRER_POLICY), override: true },
+      },
+      customHeadersBehavior: {
+        customHeaders: Object.entries(customSecurityHeaders(props.csp)).map(([header, value]) => ({ header, value, override: true })),
       },
     });
 

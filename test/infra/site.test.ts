@@ -1,6 +1,6 @@
 import { Capture, Match } from 'aws-cdk-lib/assertions';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { contentSecurityPolicy } from '../../contracts/security-headers.ts';
+import { contentSecurityPolicy, securityHeaders } from '../../contracts/security-headers.ts';
 import { cspSourcesForRegion } from '../../lib/site.ts';
 import { buildPortal, logicalIdAt, type PortalBuild } from './support/portal-build.ts';
 
@@ -126,6 +126,27 @@ describe('site (S3 + CloudFront)', () => {
     expect(directives.get('frame-ancestors')).toEqual(["'none'"]);
     // The same policy local mode serves, only with the regional AWS addresses.
     expect(csp.asString()).toBe(contentSecurityPolicy(cspSourcesForRegion('us-east-2')));
+  });
+
+  it('turns off powerful browser features, keeps fullscreen for the dashboard frame, and isolates the window (COOP)', () => {
+    const custom = new Capture();
+    build.template.hasResourceProperties('AWS::CloudFront::ResponseHeadersPolicy', {
+      ResponseHeadersPolicyConfig: Match.objectLike({ CustomHeadersConfig: { Items: custom } }),
+    });
+    const items = custom.asArray() as { Header: string; Value: string; Override: boolean }[];
+    const headers = new Map(items.map((item) => [item.Header, item]));
+    expect(headers.get('Cross-Origin-Opener-Policy')).toEqual({ Header: 'Cross-Origin-Opener-Policy', Value: 'same-origin', Override: true });
+    const permissions = headers.get('Permissions-Policy');
+    expect(permissions?.Override).toBe(true);
+    const features = new Map(permissions!.Value.split(', ').map((entry) => entry.split('=') as [string, string]));
+    for (const feature of ['camera', 'microphone', 'geolocation', 'payment', 'usb', 'serial', 'display-capture']) {
+      expect(features.get(feature), feature).toBe('()');
+    }
+    expect(features.get('fullscreen')).toBe('(self "https://us-east-2.quicksight.aws.amazon.com")');
+    // The same values local mode serves, only with the regional AWS addresses.
+    const shared = securityHeaders(cspSourcesForRegion('us-east-2'));
+    expect(permissions?.Value).toBe(shared['Permissions-Policy']);
+    expect(items).toHaveLength(2);
   });
 
   it('serves the SPA over HTTPS with the headers policy and routes unknown paths to index.html', () => {

@@ -71,6 +71,20 @@ describe('local web server', () => {
     expect(response.headers.get('referrer-policy')).toBe('strict-origin-when-cross-origin');
   });
 
+  it('sends the permissions and opener policies, fullscreen allowed for the local dashboard pages only', async () => {
+    for (const path of ['/login', '/config.json', '/assets/app-1234.js']) {
+      const response = await fetch(`${server.url}${path}`);
+      expect(response.headers.get('cross-origin-opener-policy'), path).toBe('same-origin');
+      const policy = response.headers.get('permissions-policy') ?? '';
+      expect(policy, path).toContain('camera=()');
+      expect(policy, path).toContain('microphone=()');
+      expect(policy, path).toContain('geolocation=()');
+      expect(policy, path).toContain('payment=()');
+      expect(policy, path).toContain('usb=()');
+      expect(policy, path).toContain('fullscreen=(self "http://127.0.0.1:4408")');
+    }
+  });
+
   it('answers app routes with index.html and files with their type and caching', async () => {
     const route = await fetch(`${server.url}/admin/users`);
     expect(route.status).toBe(200);
