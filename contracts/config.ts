@@ -5,6 +5,22 @@ import * as z from 'zod/mini';
  * deploy time, and by local mode for the local endpoints. Checked at start-up. Written with
  * `zod/mini` because the check runs before the sign-in page, whose script budget is tight.
  */
+/** Session limits the SPA enforces when the configuration gives none (and the deployment defaults). */
+export const SESSION_DEFAULTS = {
+  /** Signed out after this long without activity in any tab of the portal. */
+  idleTimeoutMinutes: 30,
+  /** Signed out this long after signing in, whatever the activity. */
+  absoluteSessionMinutes: 720,
+} as const;
+
+const wholeMinutes = z.number().check(z.int(), z.positive());
+
+export const sessionSettingsSchema = z.object({
+  idleTimeoutMinutes: wholeMinutes,
+  absoluteSessionMinutes: wholeMinutes,
+});
+export type SessionSettings = z.infer<typeof sessionSettingsSchema>;
+
 export const runtimeConfigSchema = z.object({
   productName: z.string().check(z.minLength(1)),
   region: z.string().check(z.minLength(1)),
@@ -22,5 +38,7 @@ export const runtimeConfigSchema = z.object({
   }),
   /** Target of the sign-in page's 'Back to the marketing site' link. */
   marketingSiteUrl: z.optional(z.url()),
+  /** Idle and absolute session limits; `SESSION_DEFAULTS` when absent. */
+  session: z.optional(sessionSettingsSchema),
 });
 export type RuntimeConfig = z.infer<typeof runtimeConfigSchema>;

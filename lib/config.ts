@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { SESSION_DEFAULTS } from '../contracts/config.ts';
 import { USER_POOL_CLIENT } from '../contracts/user-pool-client.ts';
 
 const TOKEN_DEFAULTS = USER_POOL_CLIENT.defaultTokenValidity;
@@ -124,6 +125,14 @@ export const configSchema = z
         .regex(COGNITO_DOMAIN_PREFIX, { message: 'must be 1-63 lowercase letters, digits or inner hyphens' })
         .refine((prefix) => !/aws|amazon|cognito/.test(prefix), { message: 'must not contain the reserved words aws, amazon or cognito' }),
     ),
+    idleTimeoutMinutes: z.preprocess(
+      numberFromText,
+      wholeNumber(5, 1440, 'the idle sign-out warns a minute ahead; at most a day').default(SESSION_DEFAULTS.idleTimeoutMinutes),
+    ),
+    absoluteSessionMinutes: z.preprocess(
+      numberFromText,
+      wholeNumber(15, 43_200, 'from the shortest embedded dashboard session to 30 days').default(SESSION_DEFAULTS.absoluteSessionMinutes),
+    ),
     embedSessionMinutes: z.preprocess(numberFromText, wholeNumber(15, 600, 'QuickSight embed sessions last 15 to 600 minutes').default(600)),
     accessTokenMinutes: z.preprocess(numberFromText, wholeNumber(5, 1440, 'Cognito allows 5 minutes to 1 day').default(TOKEN_DEFAULTS.accessTokenMinutes)),
     idTokenMinutes: z.preprocess(numberFromText, wholeNumber(5, 1440, 'Cognito allows 5 minutes to 1 day').default(TOKEN_DEFAULTS.idTokenMinutes)),
@@ -167,6 +176,30 @@ export const configSchema = z
       }
     },
     { when: valid('sesSenderAddress', 'sesIdentity') },
+  )
+  .superRefine(
+    (config, ctx) => {
+      if (config.idleTimeoutMinutes >= config.absoluteSessionMinutes) {
+        ctx.addIssue({
+          code: 'custom',
+          path: ['idleTimeoutMinutes'],
+          message: `must be shorter than absoluteSessionMinutes (${config.absoluteSessionMinutes}): a longer idle timeout would never apply`,
+        });
+      }
+    },
+    { when: valid('idleTimeoutMinutes', 'absoluteSessionMinutes') },
+  )
+  .superRefine(
+    (config, ctx) => {
+      if (config.embedSessionMinutes > config.absoluteSessionMinutes) {
+        ctx.addIssue({
+          code: 'custom',
+          path: ['embedSessionMinutes'],
+          message: `is ${config.embedSessionMinutes}, more than absoluteSessionMinutes (${config.absoluteSessionMinutes}): the embedded dashboard session must never outlive the portal session`,
+        });
+      }
+    },
+    { when: valid('embedSessionMinutes', 'absoluteSessionMinutes') },
   )
   .superRefine(
     (config, ctx) => {

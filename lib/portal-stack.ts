@@ -96,6 +96,7 @@ export class PortalStack extends Stack {
         contact: urls.contact.url,
       },
       ...(config.marketingSiteUrl ? { marketingSiteUrl: config.marketingSiteUrl } : {}),
+      session: { idleTimeoutMinutes: config.idleTimeoutMinutes, absoluteSessionMinutes: config.absoluteSessionMinutes },
     };
     new SiteDeployment(this, 'SiteDeployment', {
       site: this.site,

@@ -34,6 +34,8 @@ describe('deployment configuration', () => {
       certificateArn: undefined,
       webAclArn: undefined,
       cognitoDomainPrefix: undefined,
+      idleTimeoutMinutes: 30,
+      absoluteSessionMinutes: 720,
       embedSessionMinutes: 600,
       accessTokenMinutes: 60,
       idTokenMinutes: 60,
@@ -99,10 +101,42 @@ describe('deployment configuration', () => {
     [{ webAclArn: 'arn:aws:wafv2:us-east-2:123456789012:regional/webacl/x/0f1e2d3c-4b5a-6978-8a9b-0c1d2e3f4a5b' }, /^webAclArn: must be the ARN of a WAF web ACL with CLOUDFRONT scope/],
     [{ productName: '9 lives' }, /^productName: must start with a letter/],
     [{ refreshTokenDays: 1, accessTokenMinutes: 1440 }, /^refreshTokenDays: must outlast the access and ID tokens/],
+    [{ idleTimeoutMinutes: 2 }, /^idleTimeoutMinutes: must be at least 5 \(the idle sign-out warns a minute ahead; at most a day\) \(got 2\)$/],
+    [{ idleTimeoutMinutes: 'half an hour' }, /^idleTimeoutMinutes: must be a whole number from 5 to 1440 \(got "half an hour"\)$/],
+    [{ absoluteSessionMinutes: 43_201 }, /^absoluteSessionMinutes: must be at most 43200 .*\(got 43201\)$/],
+    [{ absoluteSessionMinutes: 7.5 }, /^absoluteSessionMinutes: must be a whole number from 15 to 43200 \(got 7\.5\)$/],
+    [
+      { idleTimeoutMinutes: 60, absoluteSessionMinutes: 60, embedSessionMinutes: 60 },
+      /^idleTimeoutMinutes: must be shorter than absoluteSessionMinutes \(60\): a longer idle timeout would never apply \(got 60\)$/,
+    ],
+    [
+      { absoluteSessionMinutes: 480 },
+      /^embedSessionMinutes: is 600, more than absoluteSessionMinutes \(480\): the embedded dashboard session must never outlive the portal session \(got nothing\)$/,
+    ],
+    [
+      { absoluteSessionMinutes: '120', embedSessionMinutes: '121' },
+      /^embedSessionMinutes: is 121, more than absoluteSessionMinutes \(120\): .* \(got "121"\)$/,
+    ],
   ])('rejects %j with a message naming the value', (context, expected) => {
     const problems = problemsOf(context);
     expect(problems).toHaveLength(1);
     expect(problems[0]).toMatch(expected);
+  });
+
+  it('keeps the default embedded session within the default portal session, and accepts an embed as long as the session', () => {
+    const defaults = fromContext({});
+    expect(defaults.embedSessionMinutes).toBeLessThanOrEqual(defaults.absoluteSessionMinutes);
+    expect(fromContext({ absoluteSessionMinutes: '240', embedSessionMinutes: '240', idleTimeoutMinutes: '15' })).toMatchObject({
+      absoluteSessionMinutes: 240,
+      embedSessionMinutes: 240,
+      idleTimeoutMinutes: 15,
+    });
+  });
+
+  it('judges the embedded session against the portal session only when both are valid, so one mistake gives one message', () => {
+    expect(problemsOf({ absoluteSessionMinutes: 5, embedSessionMinutes: 600 })).toEqual([
+      'absoluteSessionMinutes: must be at least 15 (from the shortest embedded dashboard session to 30 days) (got 5)',
+    ]);
   });
 
   it('accepts up to 2 extra origins, https or http://localhost on any port', () => {

@@ -1,3 +1,5 @@
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { Capture, Match } from 'aws-cdk-lib/assertions';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { contentSecurityPolicy, securityHeaders } from '../../contracts/security-headers.ts';
@@ -186,6 +188,15 @@ describe('site (S3 + CloudFront)', () => {
       ...['Embed', 'QuickSightAdmin', 'UserAdmin', 'Mfa', 'Contact'].map((fn): [string, string] => ['AWS::Lambda::Url', `/Functions/${fn}/`]),
     ];
     for (const [type, path] of outputs) expect(markers).toContain(`"${logicalIdAt(build.template, type, path)}"`);
+  });
+
+  it("gives the SPA the configured session limits in config.json (the defaults here)", () => {
+    const staged = readdirSync(build.outdir)
+      .map((entry) => join(build.outdir, entry, 'config.json'))
+      .filter((path) => existsSync(path));
+    expect(staged).toHaveLength(1);
+    const config = JSON.parse(readFileSync(staged[0]!, 'utf8')) as Record<string, unknown>;
+    expect(config.session).toEqual({ idleTimeoutMinutes: 30, absoluteSessionMinutes: 720 });
   });
 });
 

@@ -14,6 +14,12 @@ const variants: [string, unknown][] = [
   ['no functions at all', { ...testConfig, functions: undefined }],
   ['a number for the region', { ...testConfig, region: 2 }],
   ['a bad optional endpoint', { ...testConfig, cognitoEndpoint: 'not a url' }],
+  ['session limits', { ...testConfig, session: { idleTimeoutMinutes: 15, absoluteSessionMinutes: 480 } }],
+  ['a session without its lifetime', { ...testConfig, session: { idleTimeoutMinutes: 15 } }],
+  ['a fractional idle timeout', { ...testConfig, session: { idleTimeoutMinutes: 1.5, absoluteSessionMinutes: 480 } }],
+  ['a zero session lifetime', { ...testConfig, session: { idleTimeoutMinutes: 15, absoluteSessionMinutes: 0 } }],
+  ['session limits as text', { ...testConfig, session: { idleTimeoutMinutes: '15', absoluteSessionMinutes: '480' } }],
+  ['a session that is not an object', { ...testConfig, session: 30 }],
   ['an array', [testConfig]],
   ['null', null],
 ];
@@ -29,6 +35,14 @@ describe('runtime config check', () => {
   it('names the pool id problem with the spec text', () => {
     expect(() => parseRuntimeConfig({ ...testConfig, userPoolId: 'nounderscore' })).toThrow(
       'userPoolId: Invalid user pool id provided.',
+    );
+  });
+
+  it('keeps the session limits and names a bad one', () => {
+    const session = { idleTimeoutMinutes: 10, absoluteSessionMinutes: 60 };
+    expect(parseRuntimeConfig({ ...testConfig, session }).session).toEqual(session);
+    expect(() => parseRuntimeConfig({ ...testConfig, session: { ...session, idleTimeoutMinutes: -5 } })).toThrow(
+      'session.idleTimeoutMinutes: expected a positive whole number',
     );
   });
 

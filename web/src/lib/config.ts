@@ -1,4 +1,4 @@
-import type { RuntimeConfig } from '../../../contracts/config.ts';
+import type { RuntimeConfig, SessionSettings } from '../../../contracts/config.ts';
 
 export type { RuntimeConfig };
 
@@ -21,6 +21,19 @@ const isUrl = (value: unknown): value is string => {
     return false;
   }
 };
+
+function sessionSettings(value: unknown, problems: string[]): SessionSettings | undefined {
+  if (!isRecord(value)) {
+    problems.push('session: expected an object');
+    return undefined;
+  }
+  const minutes = (key: keyof SessionSettings) => {
+    const field = value[key];
+    if (typeof field !== 'number' || !Number.isInteger(field) || field <= 0) problems.push(`session.${key}: expected a positive whole number`);
+    return Number(field);
+  };
+  return { idleTimeoutMinutes: minutes('idleTimeoutMinutes'), absoluteSessionMinutes: minutes('absoluteSessionMinutes') };
+}
 
 /**
  * Checks /config.json against `contracts/config.ts`. The rules are applied by hand here
@@ -61,11 +74,13 @@ export function parseRuntimeConfig(value: unknown): RuntimeConfig {
   };
   const cognitoEndpoint = optionalUrl(value, 'cognitoEndpoint');
   const marketingSiteUrl = optionalUrl(value, 'marketingSiteUrl');
+  const session = value.session === undefined ? undefined : sessionSettings(value.session, problems);
   if (problems.length > 0) throw new ConfigError(`The configuration is invalid (${problems.join('; ')}).`);
   return {
     ...config,
     ...(cognitoEndpoint ? { cognitoEndpoint } : {}),
     ...(marketingSiteUrl ? { marketingSiteUrl } : {}),
+    ...(session ? { session } : {}),
   };
 }
 
