@@ -1,8 +1,8 @@
 /**
  * Local mode: time from spawning `npm start` to its ready line, on a fresh data directory
  * (seeding included) and on a warm restart, and the memory of the whole running stack at
- * rest (VmRSS of every process in the tree `npm start` creates). The web app is built
- * beforehand, so the build does not count.
+ * rest (VmRSS of every process in the tree `npm start` creates). The web app is built and
+ * the CDK app synthesized beforehand, so neither counts.
  */
 import { readdirSync, readFileSync } from 'node:fs';
 import { mkdtemp, rm } from 'node:fs/promises';
@@ -13,10 +13,13 @@ import { findFreePortBase } from '../local/ports.ts';
 import { READY_LINE_PREFIX } from '../local/stack-info.ts';
 import { spawnStack } from '../local/stack-process.ts';
 import { ensureWebBuilt } from '../local/web-build.ts';
+import { localDeployment } from '../local/aws/local-deployment.ts';
 import type { BenchRow } from './types.ts';
 
 /** Seconds a person waits before signing in, per the local-mode issue ("within a minute"). */
 const FRESH_START_TARGET_S = 60;
+/** A warm start reuses the synthesized app (local-mode fidelity issue: within 5 s). */
+const WARM_START_TARGET_S = 5;
 const SETTLE_MS = 5_000;
 
 function parentOf(pid: number): number | undefined {
@@ -76,6 +79,7 @@ async function timeToReady(dataDir: string, portBase: number) {
 
 export async function run(): Promise<BenchRow[]> {
   await ensureWebBuilt();
+  await localDeployment();
   const dataDir = await mkdtemp(join(tmpdir(), 'portal-startup-bench-'));
   try {
     const portBase = await findFreePortBase();
@@ -96,7 +100,13 @@ export async function run(): Promise<BenchRow[]> {
         target: `<= ${FRESH_START_TARGET_S} s`,
         ok: fresh.seconds <= FRESH_START_TARGET_S,
       },
-      { area: 'local stack', metric: 'npm start to ready line, warm restart', value: `${warm.seconds.toFixed(1)} s` },
+      {
+        area: 'local stack',
+        metric: 'npm start to ready line, warm restart',
+        value: `${warm.seconds.toFixed(1)} s`,
+        target: `<= ${WARM_START_TARGET_S} s`,
+        ok: warm.seconds <= WARM_START_TARGET_S,
+      },
       {
         area: 'local stack',
         metric: `memory at rest (VmRSS summed over the ${tree.length} processes of the tree)`,
