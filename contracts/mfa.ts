@@ -41,3 +41,15 @@ export const MFA_REQUIRED_MESSAGE =
 /** DISABLE_MFA where MFA is optional: TOTP is off and sign-in no longer asks for a code. */
 export const disableMfaResponseSchema = z.object({ message: z.string() });
 export const messageResponseSchema = z.object({ message: z.string() });
+
+/**
+ * Replacing or removing the authenticator needs a sign-in this recent (`auth_time` of the
+ * access token, which a refresh does not move). Otherwise the function answers 401 with
+ * REAUTHENTICATION_REQUIRED as `reason`; the SPA asks for the password and a current code,
+ * signs in again and retries.
+ */
+export const RECENT_SIGN_IN_SECONDS = 300;
+export const REAUTHENTICATION_REQUIRED = 'reauthenticationRequired';
+export const REAUTHENTICATION_MESSAGE = 'Please confirm it is you: sign in again to change your authenticator.';
+/** The actions that change the authenticator or whether it is used. */
+export const STEP_UP_ACTIONS: ReadonlySet<MfaAction> = new Set(['ASSOCIATE_SOFTWARE_TOKEN', 'VERIFY_SOFTWARE_TOKEN', 'SET_MFA_PREFERENCE', 'DISABLE_MFA']);

@@ -11,6 +11,28 @@ export const UPDATE_USER_MESSAGES = {
   sameEmail: 'New email must be different from current email',
 } as const;
 
+/**
+ * Who may not be the target of an action that changes an account: one's own account or
+ * another admin's (ARCHITECTURE "Server-side rules"). The function answers 403 with these
+ * words and the admin portal shows the same ones on its disabled buttons.
+ */
+export const PROTECTED_OPERATIONS = {
+  update: { self: 'Cannot change the password or email of your own account', admin: 'Cannot update other admin accounts' },
+  disable: { self: 'Cannot disable your own account', admin: 'Cannot disable other admin accounts' },
+  delete: { self: 'Cannot delete your own account', admin: 'Cannot delete other admin accounts' },
+  resetMfa: { self: 'Cannot reset MFA for your own account', admin: 'Cannot reset MFA for other admin accounts' },
+} as const;
+export type ProtectedOperation = keyof typeof PROTECTED_OPERATIONS;
+
+/** An admin changes their own password through Change Password, which asks for the current one. */
+export const OWN_PASSWORD_SUGGESTION = 'Use Change Password to change your own password.';
+
+export const PROMOTE_MESSAGES = {
+  promoted: 'User promoted to admin successfully',
+  alreadyAdmin: 'User is already an admin',
+  disabled: 'Cannot promote a disabled account',
+} as const;
+
 export const RESET_MFA_MESSAGE =
   'MFA reset. The user is signed out everywhere and sets up a new authenticator at their next sign-in.';
 
@@ -32,6 +54,11 @@ export const userAdminRequestSchema = z.discriminatedUnion('action', [
    * out everywhere; they set up a new one at their next sign-in.
    */
   z.object({ action: z.literal('RESET_USER_MFA'), userEmail }),
+  /**
+   * Beyond the spec: adds an account to Admins. Removing someone from Admins is done in
+   * Cognito, outside the portal; the functions check the group live, so it takes effect at once.
+   */
+  z.object({ action: z.literal('PROMOTE_TO_ADMIN'), userEmail }),
   /** Beyond the spec: the admin activity trail, newest first. */
   z.object({
     action: z.literal('GET_AUDIT_LOG'),

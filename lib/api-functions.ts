@@ -25,8 +25,11 @@ export interface ApiFunctionsProps {
   readonly retainLogs: boolean;
 }
 
-/** Cognito actions used with the caller's token need no IAM; these are the admin ones. */
-const USER_DIRECTORY_READ = ['cognito-idp:ListUsers', 'cognito-idp:ListUsersInGroup', 'cognito-idp:AdminGetUser'];
+/**
+ * Cognito actions used with the caller's token need no IAM; these are the admin ones.
+ * AdminListGroupsForUser confirms an admin caller's group live on each request.
+ */
+const USER_DIRECTORY_READ = ['cognito-idp:ListUsers', 'cognito-idp:ListUsersInGroup', 'cognito-idp:AdminGetUser', 'cognito-idp:AdminListGroupsForUser'];
 
 const PUBLIC_URL_FINDING = 'NIST.800.53.R5-LambdaFunctionPublicAccessProhibited';
 const PUBLIC_URL_REASON =
@@ -124,6 +127,7 @@ export class ApiFunctions extends Construct {
       ...USER_DIRECTORY_READ,
       'cognito-idp:AdminCreateUser',
       'cognito-idp:AdminSetUserPassword',
+      // Users for a new account, Admins for a promotion.
       'cognito-idp:AdminAddUserToGroup',
       'cognito-idp:AdminUpdateUserAttributes',
       'cognito-idp:AdminEnableUser',

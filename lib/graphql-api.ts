@@ -61,6 +61,10 @@ export class PortalGraphqlApi extends Construct {
     this.resolver.bindTable(data.table('Dashboards'), TABLE_READ_WRITE);
     this.resolver.bindTable(data.table('State'), TABLE_READ_WRITE);
     this.resolver.bindTable(data.table('Audit'), ['dynamodb:PutItem']);
+    // A token that claims Admins is confirmed against the group as Cognito holds it now.
+    this.resolver.allow(
+      new iam.PolicyStatement({ sid: 'UserPool', actions: ['cognito-idp:AdminListGroupsForUser'], resources: [auth.userPool.userPoolArn] }),
+    );
 
     this.api = new appsync.GraphqlApi(this, 'Api', {
       name: `${props.productName}-graphql`,

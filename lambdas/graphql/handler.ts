@@ -1,7 +1,7 @@
 import middy, { type MiddlewareObj } from '@middy/core';
 import type { AppSyncResolverEvent } from 'aws-lambda';
 import { audited } from '../shared/audit.ts';
-import { authenticate, type Caller, requirePortalMember, tokenFromHeader } from '../shared/auth/caller.ts';
+import { authenticate, type Caller, confirmAdmin, requirePortalMember, tokenFromHeader } from '../shared/auth/caller.ts';
 import type { CallerContext } from '../shared/http.ts';
 import { createLogger } from '../shared/logger.ts';
 import {
@@ -39,12 +39,13 @@ type ResolverEvent = AppSyncResolverEvent<Record<string, unknown>>;
 /**
  * The token is verified again here (not only by AppSync) and the session checked live, so
  * local mode and AWS enforce the same rules; an account in neither portal group is refused.
- * AppSync passes the bare token.
+ * A token that claims Admins is confirmed with Cognito, so admin operations (catalogue
+ * writes, other users' views) follow the group as it is now. AppSync passes the bare token.
  */
 const appsyncCaller = (): MiddlewareObj<ResolverEvent, unknown, Error, CallerContext> => ({
   before: async (request) => {
     const token = tokenFromHeader(request.event.request?.headers?.authorization, { allowBare: true });
-    request.context.caller = requirePortalMember(await authenticate(token));
+    request.context.caller = requirePortalMember(await confirmAdmin(await authenticate(token)));
   },
 });
 

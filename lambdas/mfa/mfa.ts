@@ -10,6 +10,10 @@ import {
   mfaConfigurationSchema,
   type MfaRequest,
   type MfaStatus,
+  REAUTHENTICATION_MESSAGE,
+  REAUTHENTICATION_REQUIRED,
+  RECENT_SIGN_IN_SECONDS,
+  STEP_UP_ACTIONS,
 } from '../../contracts/mfa.ts';
 import type { Caller } from '../shared/auth/caller.ts';
 import { cognito } from '../shared/aws/cognito.ts';
@@ -77,6 +81,16 @@ const mfaStep = async <T>(failure: string, call: () => Promise<T>): Promise<T> =
   }
 };
 
+/**
+ * A stolen access token alone must not replace or remove the authenticator: these actions
+ * need a sign-in (password and current code) within the last few minutes. Cognito keeps
+ * `auth_time` across refreshes, so a session kept alive by refreshing does not count.
+ */
+export const requireRecentSignIn = (caller: Caller, nowMs = Date.now()): void => {
+  if (Math.floor(nowMs / 1000) - caller.authTime <= RECENT_SIGN_IN_SECONDS) return;
+  throw new UnauthorizedError(REAUTHENTICATION_MESSAGE, { reason: REAUTHENTICATION_REQUIRED });
+};
+
 /** MFA state from the GetUser answer the liveness check already fetched. */
 export const mfaStatusOf = (caller: Caller, configuration: MfaConfiguration): MfaStatus => {
   const enabled = caller.profile.UserMFASettingList?.includes(SOFTWARE_TOKEN_MFA) ?? false;
@@ -95,6 +109,7 @@ export const mfaStatusOf = (caller: Caller, configuration: MfaConfiguration): Mf
  * enrolled account replaces its authenticator once the new one is verified.
  */
 export const runMfaAction = async (request: MfaRequest, caller: Caller): Promise<unknown> => {
+  if (STEP_UP_ACTIONS.has(request.action)) requireRecentSignIn(caller);
   switch (request.action) {
     case 'ASSOCIATE_SOFTWARE_TOKEN': {
       const result = await mfaStep('Failed to associate software token', () =>

@@ -1,4 +1,5 @@
 import {
+  AdminListGroupsForUserCommand,
   ListUsersCommand,
   ListUsersInGroupCommand,
   type UserType,
@@ -63,4 +64,13 @@ export const listUsersWithGroups = async (): Promise<{ user: UserType; group: st
 export const isAdminEmail = async (email: string): Promise<boolean> => {
   const admins = await listGroupMembers(ADMINS_GROUP);
   return admins.some((admin) => emailOf(admin) === email.toLowerCase());
+};
+
+/**
+ * The account's groups as Cognito holds them now, not as a token issued earlier says: one
+ * call (an account is in at most the pool's two groups, well under one page).
+ */
+export const liveGroupsOf = async (username: string): Promise<string[]> => {
+  const answer = await cognito.send(new AdminListGroupsForUserCommand({ UserPoolId: requireEnv(ENV.userPoolId), Username: username }));
+  return (answer.Groups ?? []).flatMap((group) => (group.GroupName === undefined ? [] : [group.GroupName]));
 };

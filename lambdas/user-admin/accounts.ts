@@ -13,8 +13,8 @@ import {
   ListUsersCommand,
 } from '@aws-sdk/client-cognito-identity-provider';
 import { ENV } from '../../contracts/env.ts';
-import type { ManagedUser } from '../../contracts/user-admin.ts';
-import { USERS_GROUP } from '../shared/auth/groups.ts';
+import { PROMOTE_MESSAGES, type ManagedUser } from '../../contracts/user-admin.ts';
+import { ADMINS_GROUP, USERS_GROUP } from '../shared/auth/groups.ts';
 import { cognito } from '../shared/aws/cognito.ts';
 import { isAwsError } from '../shared/aws/config.ts';
 import { viewsOfUser } from '../shared/data/views.ts';
@@ -86,9 +86,24 @@ const emailInUse = async (email: string): Promise<boolean> => {
 };
 
 /**
+ * Ends the account's sessions everywhere. Cognito refuses this for a disabled account
+ * (NotAuthorizedException "User is disabled"); AdminDisableUser has already revoked its
+ * tokens and it cannot get new ones, so that answer counts as done.
+ */
+const signOutEverywhere = async (email: string): Promise<void> => {
+  try {
+    await cognito.send(new AdminUserGlobalSignOutCommand({ UserPoolId: poolId(), Username: email }));
+  } catch (error) {
+    if (isAwsError(error, 'NotAuthorizedException') && /disabled/i.test(error.message)) return;
+    throw cognitoFailure('Failed to sign the user out', error, email);
+  }
+};
+
+/**
  * Changes email and/or password. Everything that can refuse the change is checked before
  * anything is written. Dashboards are assigned under the email (and QuickSight users are
- * named by it), so an email change waits until the user has none.
+ * named by it), so an email change waits until the user has none. A new password ends the
+ * account's sessions everywhere: whoever held the old one keeps no token or refresh token.
  */
 export const updateUser = async (email: string, update: UserUpdate): Promise<string[]> => {
   await getUser(email);
@@ -107,6 +122,7 @@ export const updateUser = async (email: string, update: UserUpdate): Promise<str
     await cognitoStep('Failed to update user', email, () =>
       cognito.send(new AdminSetUserPasswordCommand({ UserPoolId: poolId(), Username: email, Password: password, Permanent: true })),
     );
+    await signOutEverywhere(email);
     changed.push('password');
   }
   if (update.newEmail !== undefined) {
@@ -130,20 +146,6 @@ export const updateUser = async (email: string, update: UserUpdate): Promise<str
 
 export const enableUser = async (email: string): Promise<void> => {
   await cognitoStep('Failed to enable user', email, () => cognito.send(new AdminEnableUserCommand({ UserPoolId: poolId(), Username: email })));
-};
-
-/**
- * Ends the account's sessions everywhere. Cognito refuses this for a disabled account
- * (NotAuthorizedException "User is disabled"); AdminDisableUser has already revoked its
- * tokens and it cannot get new ones, so that answer counts as done.
- */
-const signOutEverywhere = async (email: string): Promise<void> => {
-  try {
-    await cognito.send(new AdminUserGlobalSignOutCommand({ UserPoolId: poolId(), Username: email }));
-  } catch (error) {
-    if (isAwsError(error, 'NotAuthorizedException') && /disabled/i.test(error.message)) return;
-    throw cognitoFailure('Failed to sign the user out', error, email);
-  }
 };
 
 /**
@@ -182,4 +184,17 @@ export const resetUserMfa = async (email: string): Promise<void> => {
     cognito.send(new AdminDeleteSoftwareTokenCommand({ UserPoolId: poolId(), Username: email })),
   );
   await signOutEverywhere(email);
+};
+
+/**
+ * Adds an existing, enabled account to Admins. It keeps its Users membership, so removing it
+ * from Admins in Cognito later leaves an ordinary user. Its current tokens do not claim the
+ * group: admin rights start with its next token.
+ */
+export const promoteToAdmin = async (email: string): Promise<void> => {
+  const user = await getUser(email);
+  if (user.Enabled === false) throw new ConflictError(PROMOTE_MESSAGES.disabled, { userEmail: email });
+  await cognitoStep('Failed to promote user', email, () =>
+    cognito.send(new AdminAddUserToGroupCommand({ UserPoolId: poolId(), Username: email, GroupName: ADMINS_GROUP })),
+  );
 };

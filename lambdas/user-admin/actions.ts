@@ -1,10 +1,12 @@
 import type { Logger } from '@aws-lambda-powertools/logger';
-import { RESET_MFA_MESSAGE, type UserAdminRequest } from '../../contracts/user-admin.ts';
+import { PROMOTE_MESSAGES, RESET_MFA_MESSAGE, type UserAdminRequest } from '../../contracts/user-admin.ts';
 import { auditorFor, describeUserDeletion } from '../shared/audit.ts';
 import type { Caller } from '../shared/auth/caller.ts';
 import { readAuditPage } from '../shared/data/audit.ts';
+import { isAdminEmail } from '../shared/directory.ts';
+import { ConflictError } from '../shared/errors.ts';
 import { assertMayManage } from '../shared/protection.ts';
-import { createUser, deleteUser, disableUser, enableUser, listManagedUsers, resetUserMfa, updateUser } from './accounts.ts';
+import { createUser, deleteUser, disableUser, enableUser, listManagedUsers, promoteToAdmin, resetUserMfa, updateUser } from './accounts.ts';
 import { checkUserUpdate } from './update-rules.ts';
 
 /** Runs one validated action of the user management function; mutations are audited. */
@@ -25,7 +27,10 @@ export const runUserAdminAction = async (request: UserAdminRequest, caller: Call
       const update = checkUserUpdate(email, request);
       return audit(
         email,
-        async () => ({ message: 'User updated successfully', updated: await updateUser(email, update) }),
+        async () => {
+          await assertMayManage(caller, email, 'update');
+          return { message: 'User updated successfully', updated: await updateUser(email, update) };
+        },
         (result) => `changed: ${result.updated.join(', ')}${update.newEmail ? ` (new email ${update.newEmail})` : ''}`,
       );
     }
@@ -68,6 +73,16 @@ export const runUserAdminAction = async (request: UserAdminRequest, caller: Call
         await assertMayManage(caller, email, 'resetMfa');
         await resetUserMfa(email);
         return { message: RESET_MFA_MESSAGE };
+      });
+    }
+
+    case 'PROMOTE_TO_ADMIN': {
+      const email = request.userEmail.toLowerCase();
+      return audit(email, async () => {
+        // The caller is an admin (checked live), so promoting oneself is the same no-op.
+        if (email === caller.email || (await isAdminEmail(email))) throw new ConflictError(PROMOTE_MESSAGES.alreadyAdmin, { userEmail: email });
+        await promoteToAdmin(email);
+        return { message: PROMOTE_MESSAGES.promoted };
       });
     }
 

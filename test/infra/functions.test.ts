@@ -12,7 +12,7 @@ const EXPECTED_ACTIONS: Record<string, { path: string; actions: string[] }> = {
   'quicksight-admin': {
     path: '/Functions/QuickSightAdmin/',
     actions: [
-      ...['ListUsers', 'ListUsersInGroup', 'AdminGetUser'].map((a) => `cognito-idp:${a}`),
+      ...['ListUsers', 'ListUsersInGroup', 'AdminGetUser', 'AdminListGroupsForUser'].map((a) => `cognito-idp:${a}`),
       ...['RegisterUser', 'DescribeUser', 'ListUsers', 'DeleteUser', 'UpdateDashboardPermissions', 'DescribeDashboardPermissions'].map(
         (a) => `quicksight:${a}`,
       ),
@@ -28,6 +28,7 @@ const EXPECTED_ACTIONS: Record<string, { path: string; actions: string[] }> = {
         'ListUsers',
         'ListUsersInGroup',
         'AdminGetUser',
+        'AdminListGroupsForUser',
         'AdminCreateUser',
         'AdminSetUserPassword',
         'AdminAddUserToGroup',
@@ -159,6 +160,11 @@ describe('function URLs', () => {
 
   it.each(Object.entries(EXPECTED_ACTIONS))('allows %s exactly the AWS actions its handler calls', (_name, { path, actions }) => {
     expect([...actionsOfFunction(build.template, path)].sort()).toEqual([...new Set(actions)].sort());
+  });
+
+  it('allows the GraphQL resolver its tables and the live Admins check only', () => {
+    const actions = [...actionsOfFunction(build.template, '/GraphQL/Resolver/')];
+    expect(actions.filter((action) => !action.startsWith('dynamodb:'))).toEqual(['cognito-idp:AdminListGroupsForUser']);
   });
 
   it('scopes QuickSight permissions to the namespace users and the dashboards of the account', () => {

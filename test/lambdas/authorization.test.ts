@@ -1,7 +1,18 @@
-import { GetUserCommand } from '@aws-sdk/client-cognito-identity-provider';
+import { AdminListGroupsForUserCommand, GetUserCommand } from '@aws-sdk/client-cognito-identity-provider';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { NO_TOKEN_MESSAGE } from '../../contracts/errors.ts';
-import { account, ADMIN, type Handler, type Harness, invoke, lambdaContext, loadHandler, startHarness, USER } from './support/harness.ts';
+import {
+  account,
+  ADMIN,
+  type Handler,
+  type Harness,
+  invoke,
+  lambdaContext,
+  loadHandler,
+  POOL_ID_FOR_TESTS,
+  startHarness,
+  USER,
+} from './support/harness.ts';
 
 let h: Harness;
 const handlers: Record<string, Handler> = {};
@@ -120,6 +131,7 @@ const USER_ADMIN_BODIES = [
   { action: 'DISABLE_USER', userEmail: 'x@example.com' },
   { action: 'DELETE_USER', userEmail: 'x@example.com' },
   { action: 'RESET_USER_MFA', userEmail: 'x@example.com' },
+  { action: 'PROMOTE_TO_ADMIN', userEmail: 'x@example.com' },
   { action: 'GET_AUDIT_LOG' },
 ];
 
@@ -135,13 +147,41 @@ describe.each([
   });
 });
 
+/** An admin removed from Admins in Cognito whose token, issued before, still claims the group. */
+const demote = (groups: string[]) => h.accounts.set(ADMIN.username, { ...ADMIN, groups });
+const ADMIN_PRIVILEGES_DENIED = "Access denied. You don't have admin privileges.";
+
+describe.each([
+  ['quicksight-admin', QUICKSIGHT_ADMIN_BODIES],
+  ['user-admin', USER_ADMIN_BODIES],
+] as const)('%s checks Admins live', (name, bodies) => {
+  it.each(bodies.map((body) => [body.action, body]))('refuses a demoted admin on %s with 403 and no effect', async (_action, body) => {
+    const token = await h.token(ADMIN);
+    demote(['Users']);
+    const res = await invoke(handlers[name]!, { token, body });
+    expect(res).toMatchObject({ status: 403, body: { error: ADMIN_PRIVILEGES_DENIED } });
+    expect(h.quicksight.calls()).toHaveLength(0);
+    expect(h.cognito.calls().map((c) => c.args[0].constructor.name).sort()).toEqual(['AdminListGroupsForUserCommand', 'GetUserCommand']);
+    expect([...(await h.tables.views()), ...(await h.tables.dashboards()), ...(await h.tables.audit())]).toEqual([]);
+  });
+
+  it('asks Cognito once per request for an admin, by the username of the verified token', async () => {
+    const body = { action: name === 'user-admin' ? 'GET_AUDIT_LOG' : 'LIST_DASHBOARD_METADATA' };
+    const res = await invoke(handlers[name]!, { token: await h.token(ADMIN), body });
+    expect(res.status).toBe(200);
+    expect(h.cognito.commandCalls(AdminListGroupsForUserCommand).map((c) => c.args[0].input)).toEqual([
+      { UserPoolId: POOL_ID_FOR_TESTS, Username: ADMIN.username },
+    ]);
+  });
+});
+
 describe('GraphQL resolver', () => {
-  const event = (authorization: string | undefined) => ({
-    arguments: {},
+  const event = (authorization: string | undefined, fieldName = 'listTableauViews', parentTypeName = 'Query', args: unknown = {}) => ({
+    arguments: args,
     identity: null,
     source: null,
     request: { headers: authorization === undefined ? {} : { authorization } },
-    info: { fieldName: 'listTableauViews', parentTypeName: 'Query', variables: {}, selectionSetList: [] },
+    info: { fieldName, parentTypeName, variables: {}, selectionSetList: [] },
     prev: null,
     stash: {},
   });
@@ -164,5 +204,23 @@ describe('GraphQL resolver', () => {
   it('accepts the bare token AppSync passes', async () => {
     const result = await graphql(event(await h.token(ADMIN)), lambdaContext());
     expect(result).toEqual({ items: [], nextToken: null });
+  });
+
+  it('refuses catalogue writes to a demoted admin whose token still claims Admins', async () => {
+    const token = await h.token(ADMIN);
+    demote(['Users']);
+    const input = { dashboardId: 'sales', dashboardName: 'Sales', dashboardLink: 'https://bi.example.com/sales' };
+    await expect(graphql(event(token, 'createDashboardMetadata', 'Mutation', { input }), lambdaContext())).rejects.toMatchObject({
+      name: 'Unauthorized',
+      message: ADMIN_PRIVILEGES_DENIED,
+    });
+    expect([...(await h.tables.dashboards()), ...(await h.tables.audit())]).toEqual([]);
+  });
+
+  it('asks Cognito about groups only when the token claims Admins', async () => {
+    await graphql(event(await h.token(USER)), lambdaContext());
+    expect(h.cognito.commandCalls(AdminListGroupsForUserCommand)).toHaveLength(0);
+    await graphql(event(await h.token(ADMIN)), lambdaContext());
+    expect(h.cognito.commandCalls(AdminListGroupsForUserCommand)).toHaveLength(1);
   });
 });

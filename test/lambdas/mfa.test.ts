@@ -7,7 +7,14 @@ import {
   VerifySoftwareTokenCommand,
 } from '@aws-sdk/client-cognito-identity-provider';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { disableMfaResponseSchema, MFA_REQUIRED_MESSAGE, mfaStatusResponseSchema } from '../../contracts/mfa.ts';
+import {
+  disableMfaResponseSchema,
+  MFA_REQUIRED_MESSAGE,
+  mfaStatusResponseSchema,
+  REAUTHENTICATION_MESSAGE,
+  REAUTHENTICATION_REQUIRED,
+  RECENT_SIGN_IN_SECONDS,
+} from '../../contracts/mfa.ts';
 import { MESSAGES } from '../../contracts/fields.ts';
 import { account, type Handler, type Harness, invoke, loadHandler, startHarness, USER } from './support/harness.ts';
 
@@ -179,3 +186,32 @@ describe('MFA function', () => {
     expect(res).toMatchObject({ status: 400, body: { error: 'Unknown action: EXPORT_SECRET' } });
   });
 });
+
+describe('step-up for authenticator changes', () => {
+  const STEP_UP_BODIES = [
+    { action: 'ASSOCIATE_SOFTWARE_TOKEN' },
+    { action: 'VERIFY_SOFTWARE_TOKEN', mfaCode: '123456' },
+    { action: 'SET_MFA_PREFERENCE', enabled: true },
+    { action: 'DISABLE_MFA' },
+  ];
+
+  it.each(STEP_UP_BODIES.map((body) => [body.action, body]))(
+    'refuses %s with 401 reauthenticationRequired when the sign-in is older than 5 minutes',
+    async (_action, body) => {
+      process.env[POOL_MFA] = 'OPTIONAL';
+      const token = await h.token(USER, { signedInAgo: RECENT_SIGN_IN_SECONDS + 5 });
+      const res = await invoke(handler, { token, body });
+      expect(res).toMatchObject({ status: 401, body: { error: REAUTHENTICATION_MESSAGE, reason: REAUTHENTICATION_REQUIRED } });
+      expect(changesSent()).toHaveLength(0);
+    },
+  );
+
+  it('accepts a sign-in just inside the window and still reads the status of an old one', async () => {
+    h.cognito.on(AssociateSoftwareTokenCommand).resolves({ SecretCode: 'JBSWY3DPEHPK3PXP' });
+    const recent = await h.token(USER, { signedInAgo: RECENT_SIGN_IN_SECONDS - 5 });
+    expect((await invoke(handler, { token: recent, body: { action: 'ASSOCIATE_SOFTWARE_TOKEN' } })).status).toBe(200);
+    const old = await h.token(USER, { signedInAgo: 24 * 60 * 60 });
+    expect((await invoke(handler, { token: old, body: { action: 'GET_MFA_STATUS' } })).status).toBe(200);
+  });
+});
+

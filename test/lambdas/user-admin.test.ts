@@ -20,7 +20,7 @@ import {
 import { AccessDeniedException, DeleteUserCommand } from '@aws-sdk/client-quicksight';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { MESSAGES } from '../../contracts/fields.ts';
-import { RESET_MFA_MESSAGE, UPDATE_USER_MESSAGES } from '../../contracts/user-admin.ts';
+import { OWN_PASSWORD_SUGGESTION, PROMOTE_MESSAGES, RESET_MFA_MESSAGE, UPDATE_USER_MESSAGES } from '../../contracts/user-admin.ts';
 import {
   ADMIN,
   directoryUser,
@@ -127,16 +127,36 @@ describe('CREATE_USER', () => {
 });
 
 describe('UPDATE_USER', () => {
-  it('sets a new password', async () => {
+  it('sets a new password, then signs the user out everywhere', async () => {
     const res = await call({ action: 'UPDATE_USER', userEmail: USER.email, newPassword: STRONG });
     expect(res.status).toBe(200);
-    expect(h.cognito.commandCalls(AdminSetUserPasswordCommand)[0]?.args[0].input).toMatchObject({ Username: USER.email, Password: STRONG, Permanent: true });
+    const writes = h.cognito.calls().map((c) => c.args[0]).filter((c) => /^Admin(SetUserPassword|UserGlobalSignOut)/.test(c.constructor.name));
+    expect(writes.map((c) => [c.constructor.name, c.input])).toEqual([
+      ['AdminSetUserPasswordCommand', { UserPoolId: POOL_ID_FOR_TESTS, Username: USER.email, Password: STRONG, Permanent: true }],
+      ['AdminUserGlobalSignOutCommand', { UserPoolId: POOL_ID_FOR_TESTS, Username: USER.email }],
+    ]);
   });
 
-  it('changes the email of a user without dashboards', async () => {
+  it.each([
+    [OTHER_ADMIN.email, { newPassword: STRONG }, 'Cannot update other admin accounts'],
+    [OTHER_ADMIN.email, { newEmail: 'hijack@example.com' }, 'Cannot update other admin accounts'],
+    [ADMIN.email, { newPassword: STRONG }, 'Cannot change the password or email of your own account'],
+    [ADMIN.email, { newEmail: 'hijack@example.com' }, 'Cannot change the password or email of your own account'],
+  ])('refuses to update %s (%j) with 403 and changes nothing', async (userEmail, fields, message) => {
+    h.cognito.on(ListUsersCommand).resolves({ Users: [] });
+    const res = await call({ action: 'UPDATE_USER', userEmail, ...fields });
+    expect([res.status, res.body.error]).toEqual([403, message]);
+    if (userEmail === ADMIN.email) expect(res.body.suggestion).toBe(OWN_PASSWORD_SUGGESTION);
+    const writes = h.cognito.calls().filter((c) => /^Admin(SetUserPassword|UpdateUserAttributes|UserGlobalSignOut)/.test(c.args[0].constructor.name));
+    expect(writes).toHaveLength(0);
+    expect(await h.tables.audit()).toEqual([expect.objectContaining({ action: 'UPDATE_USER', target: userEmail, outcome: 'failure', detail: message })]);
+  });
+
+  it('changes the email of a user without dashboards (no sign-out)', async () => {
     h.cognito.on(ListUsersCommand).resolves({ Users: [] });
     const res = await call({ action: 'UPDATE_USER', userEmail: USER.email, newEmail: 'Renamed@Example.com' });
     expect(res.status).toBe(200);
+    expect(h.cognito.commandCalls(AdminUserGlobalSignOutCommand)).toHaveLength(0);
     expect(h.cognito.commandCalls(AdminUpdateUserAttributesCommand)[0]?.args[0].input.UserAttributes).toEqual([
       { Name: 'email', Value: 'renamed@example.com' },
       { Name: 'email_verified', Value: 'true' },
@@ -286,6 +306,32 @@ describe('ENABLE_USER, DISABLE_USER, DELETE_USER, RESET_USER_MFA', () => {
     h.cognito.on(AdminEnableUserCommand).rejects(new UserNotFoundException({ message: 'User does not exist.', $metadata: {} }));
     const res = await call({ action: 'ENABLE_USER', userEmail: 'ghost@example.com' });
     expect([res.status, res.body.error, res.body.userEmail]).toEqual([404, 'User not found', 'ghost@example.com']);
+  });
+});
+
+describe('PROMOTE_TO_ADMIN', () => {
+  it('adds an enabled user to Admins and records it', async () => {
+    h.cognito.on(AdminGetUserCommand).resolves({ Username: USER.username, UserStatus: 'CONFIRMED', Enabled: true });
+    const res = await call({ action: 'PROMOTE_TO_ADMIN', userEmail: USER.email });
+    expect([res.status, res.body.message]).toEqual([200, PROMOTE_MESSAGES.promoted]);
+    expect(h.cognito.commandCalls(AdminAddUserToGroupCommand).map((c) => c.args[0].input)).toEqual([
+      { UserPoolId: POOL_ID_FOR_TESTS, Username: USER.email, GroupName: 'Admins' },
+    ]);
+    expect(await h.tables.audit()).toEqual([expect.objectContaining({ actor: ADMIN.email, action: 'PROMOTE_TO_ADMIN', target: USER.email, outcome: 'success' })]);
+  });
+
+  it.each([
+    ['oneself', ADMIN.email, 409, PROMOTE_MESSAGES.alreadyAdmin],
+    ['an admin', OTHER_ADMIN.email, 409, PROMOTE_MESSAGES.alreadyAdmin],
+    ['a disabled account', USER.email, 409, PROMOTE_MESSAGES.disabled],
+    ['an unknown account', 'ghost@example.com', 404, 'User not found'],
+  ])('refuses %s and changes nothing', async (_label, userEmail, status, message) => {
+    if (userEmail === USER.email) h.cognito.on(AdminGetUserCommand).resolves({ Username: USER.username, Enabled: false });
+    if (userEmail === 'ghost@example.com') h.cognito.on(AdminGetUserCommand).rejects(new UserNotFoundException({ message: 'User does not exist.', $metadata: {} }));
+    const res = await call({ action: 'PROMOTE_TO_ADMIN', userEmail });
+    expect([res.status, res.body.error]).toEqual([status, message]);
+    expect(h.cognito.commandCalls(AdminAddUserToGroupCommand)).toHaveLength(0);
+    expect(await h.tables.audit()).toEqual([expect.objectContaining({ action: 'PROMOTE_TO_ADMIN', outcome: 'failure', detail: message })]);
   });
 });
 

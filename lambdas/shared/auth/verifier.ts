@@ -16,6 +16,8 @@ export interface AccessClaims {
   sub: string;
   username: string;
   groups: string[];
+  /** Epoch seconds of the sign-in the token descends from; a refresh keeps it. */
+  authTime: number;
 }
 
 const localJwks = optionalEnv(ENV.cognitoJwks);
@@ -54,7 +56,13 @@ const describeFailure = (error: unknown): string => {
 export const verifyAccessToken = async (token: string): Promise<AccessClaims> => {
   try {
     const payload = await verifier.verify(token);
-    return { sub: payload.sub, username: payload.username, groups: payload['cognito:groups'] ?? [] };
+    return {
+      sub: payload.sub,
+      username: payload.username,
+      groups: payload['cognito:groups'] ?? [],
+      // Missing only in a token Cognito did not issue; 0 then counts as a sign-in long ago.
+      authTime: typeof payload.auth_time === 'number' ? payload.auth_time : 0,
+    };
   } catch (error) {
     if (error instanceof JwtBaseError || error instanceof SyntaxError) throw new UnauthorizedError(describeFailure(error));
     throw error;

@@ -1,6 +1,5 @@
 import type { MiddlewareObj } from '@middy/core';
-import { ADMIN_REQUIRED_MESSAGE, authenticate, requirePortalMember, tokenFromHeader } from '../auth/caller.ts';
-import { ForbiddenError } from '../errors.ts';
+import { authenticate, requireLiveAdmin, requirePortalMember, tokenFromHeader } from '../auth/caller.ts';
 import type { CallerContext } from '../http.ts';
 
 interface WithHeaders {
@@ -15,7 +14,7 @@ export interface RequireCallerOptions {
 /**
  * Bearer authentication: a verified access token of this pool and client, a live session
  * (Cognito GetUser), membership of Users or Admins, and for admin functions the Admins group
- * from the verified token.
+ * in the verified token and, confirmed live, in Cognito.
  * Runs before the body is read, so an anonymous caller learns nothing about the payload rules.
  */
 export const requireCaller = <E extends WithHeaders, R>({ admin = false }: RequireCallerOptions = {}): MiddlewareObj<
@@ -26,7 +25,6 @@ export const requireCaller = <E extends WithHeaders, R>({ admin = false }: Requi
 > => ({
   before: async (request) => {
     const caller = await authenticate(tokenFromHeader(request.event.headers?.authorization));
-    if (admin && !caller.isAdmin) throw new ForbiddenError(ADMIN_REQUIRED_MESSAGE);
-    request.context.caller = requirePortalMember(caller);
+    request.context.caller = requirePortalMember(admin ? await requireLiveAdmin(caller) : caller);
   },
 });

@@ -1,8 +1,10 @@
 import { randomUUID } from 'node:crypto';
 import {
+  AdminListGroupsForUserCommand,
   CognitoIdentityProviderClient,
   GetUserCommand,
   NotAuthorizedException,
+  UserNotFoundException,
   type UserType,
 } from '@aws-sdk/client-cognito-identity-provider';
 import { QuickSightClient, type User, type UserRole } from '@aws-sdk/client-quicksight';
@@ -140,7 +142,8 @@ export const invoke = async (handler: Handler, options: CallOptions): Promise<Ca
 /**
  * Everything a handler test needs: tokens signed by a key published through COGNITO_JWKS,
  * an in-memory DynamoDB with the product's tables, and mocked Cognito, QuickSight and SES
- * whose GetUser answers for the accounts registered here (the liveness check).
+ * whose GetUser (the liveness check) and AdminListGroupsForUser (the live Admins check)
+ * answer for the accounts registered here, with their current `groups`.
  */
 export interface Harness {
   signer: TestSigner;
@@ -200,6 +203,13 @@ export const startHarness = async (extraEnv: Record<string, string> = {}): Promi
       };
     });
 
+  const answerGroups = () =>
+    cognito.on(AdminListGroupsForUserCommand).callsFake((input: { Username?: string }) => {
+      const known = accounts.get(input.Username ?? '');
+      if (known === undefined) throw new UserNotFoundException({ message: 'User does not exist.', $metadata: {} });
+      return { Groups: known.groups.map((GroupName) => ({ GroupName, UserPoolId: POOL_ID })) };
+    });
+
   const harness: Harness = {
     signer,
     dynamo,
@@ -218,6 +228,7 @@ export const startHarness = async (extraEnv: Record<string, string> = {}): Promi
       ses.reset();
       accounts.clear();
       acceptSessions();
+      answerGroups();
       await dynamo.freshTables();
     },
     async close() {

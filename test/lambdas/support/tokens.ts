@@ -18,6 +18,8 @@ export interface TokenOptions {
   clientId?: string;
   /** Sign with a key the pool does not publish (same kid): a forged signature. */
   forged?: boolean;
+  /** Seconds since the sign-in the token descends from (`auth_time`). @default 0 */
+  signedInAgo?: number;
 }
 
 export interface TestSigner {
@@ -54,7 +56,7 @@ export const createSigner = async (): Promise<TestSigner> => {
           client_id: options.clientId ?? CLIENT_ID,
           token_use: 'access',
           scope: 'aws.cognito.signin.user.admin',
-          auth_time: Math.floor(Date.now() / 1000),
+          auth_time: Math.floor(Date.now() / 1000) - (options.signedInAgo ?? 0),
           jti: crypto.randomUUID(),
         },
         options.forged ? forger.privateKey : pool.privateKey,
