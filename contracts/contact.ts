@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { MAX_EMAIL_LENGTH, MESSAGES, SIMPLE_EMAIL_PATTERN } from './fields.ts';
+import { MESSAGES, emailAddress } from './fields.ts';
 
 export const CONTACT_PRIORITIES = ['high', 'normal', 'low'] as const;
 export const CONTACT_LIMITS = { subject: 200, message: 5000, perUserPerHour: 5 } as const;
@@ -8,13 +8,7 @@ const noLineBreaks = (value: string) => !/[\r\n]/.test(value);
 
 /** POST body of the contact function; the form maps its Description field to `message`. */
 export const contactRequestSchema = z.object({
-  email: z
-    .string()
-    .trim()
-    .min(1, MESSAGES.contactEmail)
-    .max(MAX_EMAIL_LENGTH, MESSAGES.contactEmail)
-    .regex(SIMPLE_EMAIL_PATTERN, MESSAGES.contactEmail)
-    .refine(noLineBreaks, 'Email must be on one line'),
+  email: emailAddress({ required: MESSAGES.contactEmail, invalid: MESSAGES.contactEmail }),
   subject: z
     .string()
     .trim()

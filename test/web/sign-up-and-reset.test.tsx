@@ -18,6 +18,21 @@ describe('sign-up page', () => {
     expect(auth.signUp).not.toHaveBeenCalled();
   });
 
+  it.each(['<script>x</script>@example.com', 'a/../../admin@x.co', '*@example.com', 'user@localhost'])(
+    'refuses %s with the shared email rule',
+    async (email) => {
+      const auth = fakeAuth();
+      renderPage(<SignUpPage />, { auth, path: '/signup' });
+      const user = userEvent.setup();
+      await user.type(screen.getByLabelText('Email'), email.replace(/[[{]/g, '$&$&'));
+      await user.type(screen.getByLabelText('Password'), 'Secret#2026');
+      await user.type(screen.getByLabelText('Confirm Password'), 'Secret#2026');
+      await user.click(screen.getByRole('button', { name: 'Create Account' }));
+      expect(await screen.findByText('Invalid email address')).toBeInTheDocument();
+      expect(auth.signUp).not.toHaveBeenCalled();
+    },
+  );
+
   it('requires matching passwords', async () => {
     const auth = fakeAuth();
     renderPage(<SignUpPage />, { auth, path: '/signup' });
