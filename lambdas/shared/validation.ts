@@ -16,10 +16,15 @@ const missingFieldMessage: z.core.$ZodErrorMap = (issue) => {
 
 const fieldName = (path: readonly PropertyKey[]) => path.map(String).join('.');
 
+/** An action name worth echoing back; anything else is not repeated to the caller. */
+const ECHOABLE_ACTION = /^[\w-]{1,64}$/;
+
 const describeActionIssue = (input: unknown): BadRequestError => {
   const action = typeof input === 'object' && input !== null ? (input as Record<string, unknown>).action : undefined;
   if (action === undefined) return new BadRequestError('action is required', { fields: ['action'] });
-  return new BadRequestError(`Unknown action: ${String(action).slice(0, 64)}`, { fields: ['action'] });
+  // Never String(action): an object's toString may be missing, throw or run long.
+  if (typeof action !== 'string') return new BadRequestError('action must be a string', { fields: ['action'] });
+  return new BadRequestError(ECHOABLE_ACTION.test(action) ? `Unknown action: ${action}` : 'Unknown action', { fields: ['action'] });
 };
 
 /**

@@ -1,6 +1,7 @@
 import type { MiddlewareObj } from '@middy/core';
 import type { APIGatewayProxyEventV2, Context } from 'aws-lambda';
 import { BadRequestError, PayloadTooLargeError, UnsupportedMediaTypeError } from '../errors.ts';
+import { findUnsafeJson, MAX_JSON_DEPTH, nestsDeeperThan } from './json-guard.ts';
 
 /** Far above the largest valid request (a contact message of 5,000 characters, escaped). */
 export const DEFAULT_MAX_BODY_BYTES = 64 * 1024;
@@ -14,7 +15,7 @@ export interface JsonBodyOptions {
 
 /**
  * Reads a JSON body: 413 above the size cap, 415 without a JSON content type, 400 when it
- * does not parse. (@middy/http-json-body-parser answers 415 for malformed JSON; the
+ * does not parse, nests too deep, or holds a `__proto__` key or characters no field accepts. (@middy/http-json-body-parser answers 415 for malformed JSON; the
  * contract here is 400.)
  */
 export const jsonBody = <E extends Pick<APIGatewayProxyEventV2, 'headers' | 'isBase64Encoded'> & { body?: unknown }, R, C extends Context>({
@@ -27,10 +28,21 @@ export const jsonBody = <E extends Pick<APIGatewayProxyEventV2, 'headers' | 'isB
     if (bytes.length > maxBytes) throw new PayloadTooLargeError(maxBytes);
     if (!JSON_CONTENT_TYPE.test(event.headers?.['content-type'] ?? '')) throw new UnsupportedMediaTypeError();
     if (bytes.length === 0) throw new BadRequestError('Request body is required');
+    const text = bytes.toString('utf8');
+    if (nestsDeeperThan(text, MAX_JSON_DEPTH)) throw new BadRequestError(`Request body is nested more than ${MAX_JSON_DEPTH} levels deep`);
+    let body: unknown;
     try {
-      event.body = JSON.parse(bytes.toString('utf8')) as unknown;
+      body = JSON.parse(text) as unknown;
     } catch {
       throw new BadRequestError('Request body is not valid JSON');
     }
+    const problem = findUnsafeJson(body);
+    if (problem?.kind === 'key') throw new BadRequestError('Request body must not contain the key "__proto__"', { fields: [problem.path] });
+    if (problem?.kind === 'character') {
+      throw new BadRequestError(`${problem.path} must not contain control characters, line separators or bidirectional formatting characters`, {
+        fields: [problem.path],
+      });
+    }
+    event.body = body;
   },
 });
