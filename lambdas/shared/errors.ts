@@ -61,6 +61,17 @@ export class UnsupportedMediaTypeError extends HttpError {
   }
 }
 
+/** A method the function does not serve; `allow` lists the ones it does (the Allow header). */
+export class MethodNotAllowedError extends HttpError {
+  override readonly name = 'MethodNotAllowedError';
+  constructor(
+    method: string,
+    readonly allow: readonly string[],
+  ) {
+    super(405, `Method ${method} is not allowed; use ${allow.join(' or ')}`);
+  }
+}
+
 export class TooManyRequestsError extends withStatus(429, 'TooManyRequestsError') {}
 
 /** A service this function depends on refused or failed; the message says which step. */

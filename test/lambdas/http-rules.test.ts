@@ -7,8 +7,21 @@ import {
   SetUserMFAPreferenceCommand,
   VerifySoftwareTokenCommand,
 } from '@aws-sdk/client-cognito-identity-provider';
+import type { APIGatewayProxyStructuredResultV2 } from 'aws-lambda';
 import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
-import { ADMIN, type Handler, type Harness, invoke, loadHandler, ORIGIN, startHarness, USER } from './support/harness.ts';
+import {
+  ADMIN,
+  type CallOptions,
+  functionUrlEvent,
+  type Handler,
+  type Harness,
+  invoke,
+  lambdaContext,
+  loadHandler,
+  ORIGIN,
+  startHarness,
+  USER,
+} from './support/harness.ts';
 
 let h: Harness;
 let userAdmin: Handler;
@@ -37,6 +50,8 @@ beforeEach(async () => {
 });
 
 const asAdmin = async (options: Omit<Parameters<typeof invoke>[1], 'token'>) => invoke(userAdmin, { token: await h.token(ADMIN), ...options });
+/** The caller checks (live session, live Admins membership): reads that change nothing. */
+const READ_COMMANDS = new Set(['GetUserCommand', 'AdminListGroupsForUserCommand']);
 const allowOrigin = (headers: Record<string, unknown>) => headers['Access-Control-Allow-Origin'];
 
 
@@ -55,7 +70,7 @@ describe('request body rules', () => {
   ])('refuses %s', async (_label, options, status, error) => {
     const res = await asAdmin(options);
     expect(res).toMatchObject({ status, body: { error } });
-    expect(h.cognito.calls().filter((c) => !(c.args[0].constructor.name === 'GetUserCommand'))).toHaveLength(0);
+    expect(h.cognito.calls().filter((c) => !READ_COMMANDS.has(c.args[0].constructor.name))).toHaveLength(0);
   });
 });
 
@@ -73,6 +88,43 @@ describe('errors', () => {
     const res = await asAdmin({ body: { action: 'GET_USERS' } });
     expect(res.status).toBe(502);
     expect(JSON.stringify(res.body)).not.toContain('internal detail');
+  });
+});
+
+/** `invoke` with any method, as a function URL passes every method to its function. */
+const invokeWithMethod = async (handler: Handler, method: string, options: CallOptions) => {
+  const event = functionUrlEvent(options);
+  event.requestContext.http.method = method;
+  const result = (await handler(event as never, lambdaContext())) as APIGatewayProxyStructuredResultV2;
+  return { status: result.statusCode, headers: result.headers ?? {}, body: JSON.parse(result.body ?? '{}') as unknown };
+};
+
+describe('methods', () => {
+  const FUNCTIONS = [
+    ['embed', 'GET'],
+    ['quicksight-admin', 'POST'],
+    ['user-admin', 'POST'],
+    ['mfa', 'POST'],
+    ['contact', 'POST'],
+  ] as const;
+
+  it.each(FUNCTIONS.flatMap(([name, own]) => ['GET', 'POST', 'PUT', 'DELETE', 'PATCH', 'HEAD'].filter((m) => m !== own).map((m) => [name, own, m] as const)))(
+    '%s (%s only) answers %s with 405 and Allow, before reading the body or calling a service',
+    async (name, own, method) => {
+      const handler = await loadHandler(name);
+      const res = await invokeWithMethod(handler, method, { token: await h.token(ADMIN), body: { action: 'GET_USERS' } });
+      expect(res).toMatchObject({ status: 405, body: { error: `Method ${method} is not allowed; use ${own} or OPTIONS` } });
+      expect(res.headers.allow).toBe(`${own}, OPTIONS`);
+      expect(allowOrigin(res.headers)).toBe(ORIGIN);
+      expect(h.cognito.calls()).toHaveLength(0);
+    },
+  );
+
+  it('still serves its own method and answers preflights', async () => {
+    const listed = await asAdmin({ body: { action: 'GET_AUDIT_LOG' } });
+    expect(listed).toMatchObject({ status: 200, body: { entries: [] } });
+    const preflight = await invoke(await loadHandler('embed'), { method: 'OPTIONS', headers: { 'access-control-request-method': 'GET' } });
+    expect(preflight).toMatchObject({ status: 204, headers: { 'Access-Control-Allow-Methods': 'GET,OPTIONS' } });
   });
 });
 

@@ -1,7 +1,7 @@
 import type { Logger } from '@aws-lambda-powertools/logger';
 import type { MiddlewareObj } from '@middy/core';
 import type { Context } from 'aws-lambda';
-import { HttpError, INTERNAL_ERROR_MESSAGE } from '../errors.ts';
+import { HttpError, INTERNAL_ERROR_MESSAGE, MethodNotAllowedError } from '../errors.ts';
 import { jsonResponse, type HttpResult } from '../http.ts';
 import { actorOf, requestIdOf } from './request-log.ts';
 
@@ -29,6 +29,8 @@ export const errorResponder = <E, C extends Context>({ logger }: { logger: Logge
     } else {
       logger.info('Request refused', { ...about, reason: httpError.message });
     }
-    request.response = jsonResponse(httpError.status, httpError.toBody());
+    const response = jsonResponse(httpError.status, httpError.toBody());
+    if (httpError instanceof MethodNotAllowedError) response.headers = { ...response.headers, allow: httpError.allow.join(', ') };
+    request.response = response;
   },
 });
