@@ -10,7 +10,7 @@ import { sendContactMessage } from './send-message.ts';
 
 const logger = createLogger('contact');
 
-/** Contact email function URL (POST, any signed-in user): `{message}`; at most 5 per user per hour. */
+/** Contact email function URL (POST, any signed-in user): `{message}`; at most 5 per user in any 60 minutes. */
 export const handler = middy<ParsedEvent<ContactRequest>, HttpResult, Error, CallerContext>()
   .use(httpBase({ logger, methods: 'POST' }))
   .use(requireCaller())

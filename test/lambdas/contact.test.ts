@@ -1,5 +1,5 @@
 import { SendEmailCommand } from '@aws-sdk/client-sesv2';
-import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
 import { MESSAGES } from '../../contracts/fields.ts';
 import { type Handler, type Harness, invoke, loadHandler, OTHER_USER, startHarness, USER } from './support/harness.ts';
 
@@ -17,8 +17,10 @@ beforeEach(async () => {
 });
 afterEach(() => {
   process.env.SUPPORT_TO_ADDRESS = 'support@portal.example.com';
+  vi.useRealTimers();
 });
 
+const RATE_LIMIT = 'You can send at most 5 messages per hour. Please try again later.';
 const message = { email: USER.email, subject: 'Cannot see the sales dashboard', message: 'It stays blank.', priority: 'high' };
 const send = async (body: unknown, who = USER) => invoke(handler, { token: await h.token(who), body });
 
@@ -54,6 +56,7 @@ describe('contact function', () => {
     [{ message: ' ' }, MESSAGES.contactDescription, 'message'],
     [{ message: 'x'.repeat(5001) }, 'Description must be at most 5000 characters', 'message'],
     [{ email: 'nope' }, MESSAGES.contactEmail, 'email'],
+    [{ email: 'user@example.com\r\nBcc: victim@example.com' }, MESSAGES.contactEmail, 'email'],
     [{ priority: 'urgent' }, expect.any(String), 'priority'],
   ])('refuses %j with 400', async (override, error, field) => {
     const res = await send({ ...message, ...override });
@@ -62,12 +65,52 @@ describe('contact function', () => {
   });
 
   it('allows 5 messages per user per hour, also when sent at once, then answers 429', async () => {
-    const results = await Promise.all(Array.from({ length: 7 }, () => send(message)));
-    expect(results.map((r) => r.status).sort()).toEqual([200, 200, 200, 200, 200, 429, 429]);
-    expect(results.find((r) => r.status === 429)?.body.error).toBe('You can send at most 5 messages per hour. Please try again later.');
+    const results = await Promise.all(Array.from({ length: 12 }, () => send(message)));
+    expect(results.map((r) => r.status).sort()).toEqual([...Array<number>(5).fill(200), ...Array<number>(7).fill(429)]);
+    expect(results.find((r) => r.status === 429)?.body.error).toBe(RATE_LIMIT);
     expect(h.ses.commandCalls(SendEmailCommand)).toHaveLength(5);
     // Another user's allowance is their own.
     expect((await send({ ...message, email: OTHER_USER.email }, OTHER_USER)).status).toBe(200);
+  });
+
+  it('never allows more than 5 messages in any 60 minutes across a clock-hour boundary', async () => {
+    vi.useFakeTimers({ toFake: ['Date'] });
+    vi.setSystemTime(new Date('2026-03-02T09:59:00Z'));
+    const first = await Promise.all(Array.from({ length: 5 }, () => send(message)));
+    expect(first.map((r) => r.status)).toEqual([200, 200, 200, 200, 200]);
+
+    vi.setSystemTime(new Date('2026-03-02T10:00:00Z'));
+    const next = await Promise.all(Array.from({ length: 5 }, () => send(message)));
+    expect(next.map((r) => r.status)).toEqual([429, 429, 429, 429, 429]);
+    expect(next[0]?.body).toMatchObject({ error: RATE_LIMIT, reason: 'The next message can be sent in about 59 minutes.' });
+
+    vi.setSystemTime(new Date('2026-03-02T10:58:59Z'));
+    expect((await send(message)).status).toBe(429);
+    vi.setSystemTime(new Date('2026-03-02T10:59:00Z'));
+    const later = await Promise.all(Array.from({ length: 6 }, () => send(message)));
+    expect(later.map((r) => r.status).sort()).toEqual([200, 200, 200, 200, 200, 429]);
+    expect(h.ses.commandCalls(SendEmailCommand)).toHaveLength(10);
+  });
+
+  it('frees each slot 60 minutes after its own message (a sliding window, not a fixed hour)', async () => {
+    vi.useFakeTimers({ toFake: ['Date'] });
+    const at = (time: string) => vi.setSystemTime(new Date(`2026-03-02T${time}Z`));
+    at('10:00:00');
+    await send(message);
+    await send(message);
+    at('10:30:00');
+    for (let i = 0; i < 3; i += 1) expect((await send(message)).status).toBe(200);
+    expect((await send(message)).status).toBe(429);
+
+    at('11:00:00');
+    const statuses = [];
+    for (let i = 0; i < 3; i += 1) statuses.push((await send(message)).status);
+    expect(statuses).toEqual([200, 200, 429]);
+    at('11:29:59');
+    expect((await send(message)).status).toBe(429);
+    at('11:30:00');
+    expect((await send(message)).status).toBe(200);
+    expect(h.ses.commandCalls(SendEmailCommand)).toHaveLength(8);
   });
 
   it('gives the slot back when SES fails, answering 502', async () => {
@@ -76,6 +119,9 @@ describe('contact function', () => {
       const res = await send(message);
       expect(res).toMatchObject({ status: 502, body: { error: 'Failed to send email' } });
     }
+    h.ses.on(SendEmailCommand).resolves({ MessageId: 'm-2' });
+    const afterwards = await Promise.all(Array.from({ length: 6 }, () => send(message)));
+    expect(afterwards.map((r) => r.status).sort()).toEqual([200, 200, 200, 200, 200, 429]);
   });
 
   it('names missing mail configuration', async () => {
