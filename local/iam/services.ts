@@ -103,7 +103,7 @@ export const dynamodbRules: ServiceRules = {
  * "Using the Amazon Cognito user pools API and user pool endpoints", the public and
  * token-authorized lists. Every other operation is IAM-authorized.
  */
-const COGNITO_WITHOUT_IAM = new Set([
+export const COGNITO_WITHOUT_IAM: ReadonlySet<string> = new Set([
   'InitiateAuth', 'RespondToAuthChallenge', 'SignUp', 'ConfirmSignUp', 'ResendConfirmationCode', 'ForgotPassword',
   'ConfirmForgotPassword', 'GetUser', 'ChangePassword', 'UpdateUserAttributes', 'DeleteUser', 'DeleteUserAttributes',
   'GetUserAttributeVerificationCode', 'VerifyUserAttribute', 'AssociateSoftwareToken', 'VerifySoftwareToken',
@@ -174,7 +174,8 @@ const path = (...parts: string[]) => new RegExp(`^${parts.join('/')}/?$`);
 const qsUser = (scope: CallScope, namespace: string, user: string) => arn(scope, 'quicksight', `user/${namespace}/${user}`);
 const qsDashboard = (scope: CallScope, id: string) => arn(scope, 'quicksight', `dashboard/${id}`);
 
-export const quicksightRules = restRules('quicksight', '/accounts/', { code: 'AccessDeniedException', status: 401 }, [
+// '/account' covers DescribeAccountSubscription (GET /account/{id}) besides the /accounts/ routes.
+export const quicksightRules = restRules('quicksight', '/account', { code: 'AccessDeniedException', status: 401 }, [
   {
     method: 'POST',
     pattern: path('', 'accounts', SEGMENT, 'namespaces', SEGMENT, 'users'),
@@ -205,6 +206,8 @@ export const quicksightRules = restRules('quicksight', '/accounts/', { code: 'Ac
     // Authorized on the user the URL is for; the dashboards are checked against that user's permissions.
     resources: (scope, _labels, body) => [text(body.UserArn) ?? qsUser(scope, 'default', '*')],
   },
+  { method: 'GET', pattern: path('', 'account', SEGMENT), operation: 'DescribeAccountSubscription', resources: (scope, [id]) => [arn(scope, 'quicksight', `account/${id!}`)] },
+  { method: 'GET', pattern: path('', 'accounts', SEGMENT, 'namespaces', SEGMENT), operation: 'DescribeNamespace', resources: (scope, [, ns]) => [arn(scope, 'quicksight', `namespace/${ns!}`)] },
 ]);
 
 const ADDRESS_IN_BRACKETS = /<([^<>]+)>\s*$/;

@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
+import { accountOperations } from './api-account.ts';
 import { dashboardOperations } from './api-dashboards.ts';
 import { embedOperations } from './api-embed.ts';
 import type { ApiContext, ApiOperation } from './api-types.ts';
@@ -8,7 +9,7 @@ import { QuickSightError, invalidParameter } from './errors.ts';
 import { handlePage } from './web.ts';
 
 /**
- * Request dispatch: the QuickSight REST routes under /accounts/ answer JSON as the service
+ * Request dispatch: the QuickSight REST routes under /accounts/ (and /account/) answer JSON as the service
  * does (errors in `x-amzn-errortype`); everything else is a page for browsers.
  */
 
@@ -36,7 +37,7 @@ function compile(operation: ApiOperation): CompiledRoute {
   return { operation, pattern: new RegExp(`^${source}/?$`), labels };
 }
 
-const ROUTES = [...userOperations, ...dashboardOperations, ...embedOperations].map(compile);
+const ROUTES = [...userOperations, ...dashboardOperations, ...embedOperations, ...accountOperations].map(compile);
 
 function matchRoute(method: string, pathname: string): { route: CompiledRoute; params: Record<string, string> } | undefined {
   for (const route of ROUTES) {
@@ -127,7 +128,7 @@ export function createRequestListener(context: ApiContext, onInternalError: (err
     void (async () => {
       try {
         const url = new URL(request.url ?? '/', 'http://emulator.invalid');
-        if (url.pathname.startsWith('/accounts/')) {
+        if (url.pathname.startsWith('/accounts/') || url.pathname.startsWith('/account/')) {
           await handleApi(request, response, url, context, requestId);
           return;
         }
