@@ -1,0 +1,109 @@
+import { ListGroupsCommand, CognitoIdentityProviderClient } from '@aws-sdk/client-cognito-identity-provider';
+import { QuickSightClient } from '@aws-sdk/client-quicksight';
+import { SESv2Client } from '@aws-sdk/client-sesv2';
+import { LOCAL_CREDENTIALS } from '../local/environment.ts';
+import { EXIT, TARGET_USAGE, describeError, parseCommand, runTool, type TargetOptions } from './support/cli.ts';
+import { bootstrap, certificate, cognitoDomain, credentials, webAcl } from './support/checks-aws.ts';
+import { embedOrigins, quicksightNamespace, quicksightSubscription, sesChecks } from './support/checks-services.ts';
+import { deploymentConfig, localConfig } from './support/config.ts';
+import { formatCheck, hasBlocker, summary, type CheckResult } from './support/report.ts';
+import { awsClientConfig, requireLocalStack } from './support/target.ts';
+
+const USAGE = `Usage: npm run doctor [-- options]
+
+Checks, with read-only calls, that the AWS account and the configuration are ready for a
+deployment (or, with --local, that the running local stack answers the same checks), and
+prints each item with how to fix it. Exits 1 when something blocks a deployment.
+
+Options:
+${TARGET_USAGE}
+  -h, --help           this text`;
+
+const notLocal = (title: string, why: string): CheckResult => ({ title, status: 'n/a', detail: `not applicable in local mode (${why})` });
+
+async function awsChecklist(options: TargetOptions, write: (line: string) => void): Promise<CheckResult[]> {
+  const config = deploymentConfig(options.context);
+  write(`Checking the deployment of ${config.productName} to ${config.region}${options.profile ? ` with profile ${options.profile}` : ''}...`);
+  const results: CheckResult[] = [];
+  const report = (result: CheckResult) => {
+    results.push(result);
+    write(formatCheck(result));
+  };
+
+  const { result, caller } = await credentials(options, config.region);
+  report(result);
+  if (!caller) {
+    write('The other checks need credentials; fix those first.');
+    return results;
+  }
+  report(await bootstrap(options, caller.account, config.region));
+
+  const accountId = config.quicksightAccountId ?? caller.account;
+  const quicksight = new QuickSightClient(awsClientConfig(options, config.quicksightIdentityRegion));
+  const ses = new SESv2Client(awsClientConfig(options, config.region));
+  try {
+    report(await quicksightSubscription(quicksight, accountId));
+    report(await quicksightNamespace(quicksight, accountId, config));
+    for (const check of await sesChecks(ses, config, config.region)) report(check);
+  } finally {
+    quicksight.destroy();
+    ses.destroy();
+  }
+  report(await cognitoDomain(options, config, caller.account));
+  report(await certificate(options, config));
+  report(await webAcl(options, config));
+  report(embedOrigins(undefined, config));
+  return results;
+}
+
+async function localChecklist(options: TargetOptions, write: (line: string) => void): Promise<CheckResult[]> {
+  const info = await requireLocalStack(options.dataDir);
+  const config = localConfig();
+  write(`Checking the local stack at ${info.webUrl} (${options.dataDir})...`);
+  const results: CheckResult[] = [];
+  const report = (result: CheckResult) => {
+    results.push(result);
+    write(formatCheck(result));
+  };
+  const local = { region: info.region, credentials: LOCAL_CREDENTIALS };
+  const cognito = new CognitoIdentityProviderClient({ ...local, endpoint: info.cognito.endpoint });
+  const quicksight = new QuickSightClient({ ...local, endpoint: info.quicksight.endpoint });
+  const ses = new SESv2Client({ ...local, endpoint: new URL(info.mail.inboxUrl).origin });
+  try {
+    // A signed administrator call through the IAM gate stands for the credentials check.
+    try {
+      await cognito.send(new ListGroupsCommand({ UserPoolId: info.cognito.userPoolId }));
+      report({ title: 'Credentials', status: 'pass', detail: `local administrator, account ${info.quicksight.accountId}, user pool ${info.cognito.userPoolId}` });
+    } catch (error) {
+      report({ title: 'Credentials', status: 'fail', detail: describeError(error), fix: 'Restart the local stack: npm start' });
+    }
+    report(notLocal('CDK bootstrap', 'nothing is deployed'));
+    report(await quicksightSubscription(quicksight, info.quicksight.accountId));
+    report(await quicksightNamespace(quicksight, info.quicksight.accountId, { ...config, quicksightNamespace: info.quicksight.namespace }));
+    for (const check of await sesChecks(ses, config, info.region)) report(check);
+    report(notLocal('Cognito domain prefix', 'the emulator serves the confirmation links itself'));
+    report(notLocal('Certificate (us-east-1)', 'the site is served on localhost'));
+    report(notLocal('WAF web ACL', 'no CloudFront distribution'));
+    report(embedOrigins(new URL(info.webUrl).origin, config));
+  } finally {
+    cognito.destroy();
+    quicksight.destroy();
+    ses.destroy();
+  }
+  return results;
+}
+
+async function main(args: readonly string[]): Promise<number> {
+  const command = parseCommand(args, {}, 0);
+  if (command.help) {
+    console.log(USAGE);
+    return EXIT.ok;
+  }
+  const write = (line: string) => console.log(line);
+  const results = command.target.local ? await localChecklist(command.target, write) : await awsChecklist(command.target, write);
+  write('');
+  write(summary(results, command.target.local ? 'The local stack answers every check' : 'Ready to deploy'));
+  return hasBlocker(results) ? EXIT.failed : EXIT.ok;
+}
+
+runTool(USAGE, main);
