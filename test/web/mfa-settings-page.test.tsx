@@ -1,7 +1,8 @@
 import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { describe, expect, it, vi } from 'vitest';
-import { MFA_REQUIRED_MESSAGE, type MfaStatus } from '../../contracts/mfa.ts';
+import { MFA_REQUIRED_MESSAGE, REAUTHENTICATION_MESSAGE, REAUTHENTICATION_REQUIRED, type MfaStatus } from '../../contracts/mfa.ts';
+import { ReauthenticationContext, type Reauthenticate } from '../../web/src/lib/auth/reauthentication.ts';
 import MfaSettingsPage from '../../web/src/features/settings/routes/mfa-settings-page.tsx';
 import { testConfig } from './support/config.ts';
 import { fakeAuth, jsonResponse, renderPage, userSession } from './support/render.tsx';
@@ -212,5 +213,57 @@ describe('MFA management page', () => {
     renderMfa();
     await userEvent.setup().click(await screen.findByRole('button', { name: 'Enable MFA' }));
     expect(await screen.findByText('Failed to generate MFA secret')).toBeInTheDocument();
+  });
+
+  describe('when the function asks for a recent sign-in', () => {
+    const stale = () => jsonResponse({ error: REAUTHENTICATION_MESSAGE, reason: REAUTHENTICATION_REQUIRED }, { status: 401 });
+    const renderWithReauthentication = (reauthenticate: Reauthenticate) =>
+      renderPage(
+        <ReauthenticationContext.Provider value={reauthenticate}>
+          <MfaSettingsPage />
+        </ReauthenticationContext.Provider>,
+        { auth: fakeAuth({ session: userSession() }), path: '/mfa-settings' },
+      );
+
+    it('asks for the password and a current code, signs in again, then retries the change', async () => {
+      let signedInAgain = false;
+      const actions = stubMfaFunction(({ action }) => {
+        if (action === 'ASSOCIATE_SOFTWARE_TOKEN') return signedInAgain ? jsonResponse({ secretCode: SECRET }) : stale();
+        return jsonResponse(enabled);
+      });
+      const reauthenticate = vi.fn<Reauthenticate>(async () => {
+        signedInAgain = true;
+      });
+      renderWithReauthentication(reauthenticate);
+      const user = userEvent.setup();
+      await user.click(await screen.findByRole('button', { name: 'Set up a new authenticator' }));
+      const dialog = await screen.findByRole('dialog', { name: 'Confirm it is you' });
+      expect(within(dialog).getByLabelText('Email')).toHaveValue(userSession().email);
+      await user.type(within(dialog).getByLabelText('Password'), 'Current#Pass1');
+      await user.type(within(dialog).getByLabelText('Authentication Code'), '112233');
+      await user.click(within(dialog).getByRole('button', { name: 'Confirm' }));
+      expect(await screen.findByText('JBSW Y3DP EHPK 3PXP')).toBeInTheDocument();
+      expect(reauthenticate).toHaveBeenCalledWith('Current#Pass1', '112233');
+      expect(screen.queryByRole('dialog', { name: 'Confirm it is you' })).not.toBeInTheDocument();
+      expect(actions.map((a) => a.action)).toEqual(['GET_MFA_STATUS', 'ASSOCIATE_SOFTWARE_TOKEN', 'ASSOCIATE_SOFTWARE_TOKEN']);
+    });
+
+    it('shows a refused sign-in, keeps the dialog and sends no change until it succeeds', async () => {
+      const actions = stubMfaFunction(({ action }) => (action === 'ASSOCIATE_SOFTWARE_TOKEN' ? stale() : jsonResponse(enabled)));
+      const reauthenticate = vi.fn<Reauthenticate>(async () => {
+        throw Object.assign(new Error('Incorrect username or password.'), { code: 'NotAuthorizedException' });
+      });
+      renderWithReauthentication(reauthenticate);
+      const user = userEvent.setup();
+      await user.click(await screen.findByRole('button', { name: 'Set up a new authenticator' }));
+      const dialog = await screen.findByRole('dialog', { name: 'Confirm it is you' });
+      await user.type(within(dialog).getByLabelText('Password'), 'wrong');
+      await user.type(within(dialog).getByLabelText('Authentication Code'), '112233');
+      await user.click(within(dialog).getByRole('button', { name: 'Confirm' }));
+      expect(await within(dialog).findByText('Incorrect username or password.')).toBeInTheDocument();
+      await user.click(within(dialog).getByRole('button', { name: 'Cancel' }));
+      await waitFor(() => expect(screen.queryByRole('dialog', { name: 'Confirm it is you' })).not.toBeInTheDocument());
+      expect(actions.map((a) => a.action)).toEqual(['GET_MFA_STATUS', 'ASSOCIATE_SOFTWARE_TOKEN']);
+    });
   });
 });

@@ -1,6 +1,7 @@
 import { useCallback, useEffect, useMemo, useRef, useState, type ReactNode } from 'react';
 import { AuthContext, type AuthContextValue, type AuthStatus } from './auth-context.ts';
 import type { CognitoAuthService, CognitoServiceOptions } from './cognito-service.ts';
+import { ReauthenticationContext, type Reauthenticate } from './reauthentication.ts';
 import { hasStoredSession, isSessionStorageEvent } from './stored-session.ts';
 import { AuthError, type AuthSession, type SignInResult } from './types.ts';
 
@@ -122,6 +123,15 @@ export function AuthProvider({ children, loadService = loadCognitoService, ...op
     [apply],
   );
 
+  const reauthenticate = useCallback<Reauthenticate>(
+    async (password, code) => {
+      const email = sessionRef.current?.email;
+      if (!email) throw new AuthError('Authentication required', 'NoValidAuthTokens');
+      apply(await (await service()).reauthenticate(email, password, code));
+    },
+    [apply, service],
+  );
+
   const value = useMemo<AuthContextValue>(
     () => ({
       status: state.status,
@@ -135,12 +145,14 @@ export function AuthProvider({ children, loadService = loadCognitoService, ...op
       reloadSession,
       getAccessToken,
       signOut: async () => {
+        // Signed out on screen at once: the protected pages, and with them the dashboard
+        // frame, are gone before the identity provider answers (or fails to).
+        apply(null);
         try {
           await (await service()).signOut();
         } catch (error) {
           console.error('Error signing out:', error instanceof Error ? error.message : error);
         }
-        apply(null);
       },
       signUp: async (email, password) => (await service()).signUp(email, password),
       forgotPassword: async (email) => (await service()).forgotPassword(email),
@@ -153,5 +165,9 @@ export function AuthProvider({ children, loadService = loadCognitoService, ...op
     [afterStep, apply, getAccessToken, reloadSession, service, state],
   );
 
-  return <AuthContext.Provider value={value}>{children}</AuthContext.Provider>;
+  return (
+    <AuthContext.Provider value={value}>
+      <ReauthenticationContext.Provider value={reauthenticate}>{children}</ReauthenticationContext.Provider>
+    </AuthContext.Provider>
+  );
 }

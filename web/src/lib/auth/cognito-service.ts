@@ -155,6 +155,24 @@ export class CognitoAuthService {
     };
   }
 
+  /**
+   * Signs the current account in again (password, then a code from its authenticator) for
+   * the actions that need a recent sign-in. The new tokens replace the stored ones only once
+   * both steps succeed; until then the current session stays as it was.
+   */
+  async reauthenticate(email: string, password: string, code: string): Promise<AuthSession> {
+    const user = new CognitoUser({ Username: email, Pool: this.pool, Storage: this.storage });
+    const details = new AuthenticationDetails({ Username: email, Password: password });
+    const first = await this.runChallenge(user, (callbacks) => user.authenticateUser(details, callbacks));
+    if (first.step === 'DONE') return first.session;
+    if (first.step !== 'CONFIRM_SIGN_IN_WITH_TOTP_CODE') {
+      throw new AuthError('This account has no authenticator to confirm with. Please sign in again.', 'UnsupportedChallenge');
+    }
+    const second = await this.runChallenge(user, (callbacks) => user.sendMFACode(code, callbacks, 'SOFTWARE_TOKEN_MFA'));
+    if (second.step !== 'DONE') throw new AuthError('MFA verification failed. Please try again.', 'UnsupportedChallenge');
+    return second.session;
+  }
+
   cancelSignIn(): void {
     this.pending = null;
   }

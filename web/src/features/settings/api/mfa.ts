@@ -2,6 +2,8 @@ import {
   associateResponseSchema,
   disableMfaResponseSchema,
   mfaStatusResponseSchema,
+  REAUTHENTICATION_MESSAGE,
+  REAUTHENTICATION_REQUIRED,
   verifyResponseSchema,
   type MfaStatus,
 } from '../../../../../contracts/mfa.ts';
@@ -26,20 +28,38 @@ export const MFA_MESSAGES = {
   replaced: 'New authenticator set up successfully! Codes from your previous app no longer work.',
 } as const;
 
+const needsReauthentication = (error: unknown) => error instanceof ApiError && error.status === 401 && error.reason === REAUTHENTICATION_REQUIRED;
+
 /**
  * Errors of the MFA function: 'Authentication required' without a session; the function's
  * own text for a refused request (e.g. 'Failed to set MFA preference'); else `fallback`.
  */
 function mfaError(error: unknown, fallback: string): Error {
   if (!(error instanceof ApiError)) return new Error(fallback);
+  if (needsReauthentication(error)) return new Error(REAUTHENTICATION_MESSAGE);
   if (error.status === 401 || error.error === NO_TOKEN_MESSAGE) return new Error(MFA_MESSAGES.authRequired);
   if (error.status >= 400 && error.status < 500 && error.error) return new Error(error.error);
   return new Error(fallback);
 }
 
-/** The MFA management function, always about the caller's own account. */
-export function createMfaApi(client: ApiClient, url: string) {
+/**
+ * Asks the person to sign in again (password and current code); resolves true once they
+ * have, false if they decline.
+ */
+export type ConfirmIdentity = () => Promise<boolean>;
+
+/**
+ * The MFA management function, always about the caller's own account. Authenticator
+ * changes need a recent sign-in: when the function asks for one, `confirmIdentity` runs and
+ * the call is sent once more with the new session.
+ */
+export function createMfaApi(client: ApiClient, url: string, confirmIdentity?: ConfirmIdentity) {
   const call = async <T>(run: () => Promise<T>, fallback: string) => {
+    try {
+      return await run();
+    } catch (error) {
+      if (!needsReauthentication(error) || !confirmIdentity || !(await confirmIdentity())) throw mfaError(error, fallback);
+    }
     try {
       return await run();
     } catch (error) {

@@ -9,10 +9,12 @@ import { ConfirmDialog } from '../../../components/confirm-dialog.tsx';
 import { Spinner } from '../../../components/spinner.tsx';
 import { notify } from '../../../components/toaster.tsx';
 import { useAuth } from '../../../lib/auth/auth-context.ts';
+import { useReauthenticate } from '../../../lib/auth/reauthentication.ts';
 import { useConfig } from '../../../lib/config-context.tsx';
 import { useApiClient } from '../../../lib/use-clients.ts';
 import { createMfaApi, MFA_MESSAGES } from '../api/mfa.ts';
 import { MfaStatusCard } from '../components/mfa-status-card.tsx';
+import { ReauthenticateDialog } from '../components/reauthenticate-dialog.tsx';
 import { SecurityInfoCard } from '../components/security-info-card.tsx';
 import { SettingsLayout } from '../components/settings-layout.tsx';
 
@@ -34,7 +36,17 @@ export default function MfaSettingsPage() {
   const { productName, functions } = useConfig();
   const { session } = useAuth();
   const client = useApiClient();
-  const api = useMemo(() => createMfaApi(client, functions.mfa), [client, functions.mfa]);
+  const reauthenticate = useReauthenticate();
+  // Calls waiting for the answer to "sign in again?"; one dialog answers them all.
+  const [identityChecks, setIdentityChecks] = useState<readonly ((confirmed: boolean) => void)[]>([]);
+  const confirmIdentity = useCallback(
+    () => new Promise<boolean>((resolve) => setIdentityChecks((waiting) => [...waiting, resolve])),
+    [],
+  );
+  const api = useMemo(
+    () => createMfaApi(client, functions.mfa, reauthenticate ? confirmIdentity : undefined),
+    [client, functions.mfa, reauthenticate, confirmIdentity],
+  );
   const [load, setLoad] = useState<Load>({ kind: 'loading' });
   const [generation, setGeneration] = useState(0);
   const [settingUp, setSettingUp] = useState<Setup | null>(null);
@@ -130,6 +142,16 @@ export default function MfaSettingsPage() {
           />
         ))}
       <SecurityInfoCard />
+      {identityChecks.length > 0 && reauthenticate && (
+        <ReauthenticateDialog
+          email={session?.email ?? ''}
+          reauthenticate={reauthenticate}
+          onDone={(confirmed) => {
+            setIdentityChecks([]);
+            for (const answer of identityChecks) answer(confirmed);
+          }}
+        />
+      )}
       <ConfirmDialog
         open={confirming}
         title="Disable MFA"
