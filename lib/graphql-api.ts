@@ -7,6 +7,7 @@ import { Kind, parse } from 'graphql';
 import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { ENV } from '../contracts/env.ts';
+import { QUERY_DEPTH_LIMIT, RESOLVER_COUNT_LIMIT } from '../contracts/graphql-limits.ts';
 import type { PortalAuth } from './auth.ts';
 import { acknowledge } from './compliance.ts';
 import type { PortalData } from './data.ts';
@@ -81,7 +82,9 @@ export class PortalGraphqlApi extends Construct {
       },
       xrayEnabled: true,
       introspectionConfig: appsync.IntrospectionConfig.DISABLED,
-      queryDepthLimit: 8,
+      // The same limits as local mode's stand-in (contracts/graphql-limits.ts).
+      queryDepthLimit: QUERY_DEPTH_LIMIT,
+      resolverCountLimit: RESOLVER_COUNT_LIMIT,
     });
     this.configureLogging(props);
 

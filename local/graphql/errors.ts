@@ -33,6 +33,11 @@ export function appsyncError(error: GraphQLError, fallbackType: string | null = 
   };
 }
 
+/** A request refused before execution for exceeding a limit, reported as AppSync reports validation errors. */
+export function limitError(message: string): AppSyncErrorEntry {
+  return { path: null, data: null, errorType: 'ValidationError', errorInfo: null, locations: null, message };
+}
+
 /** Transport-level failure body (malformed request, authorization): `{"errors":[{errorType, message}]}`. */
 export function requestError(errorType: string, message: string): { errors: { errorType: string; message: string }[] } {
   return { errors: [{ errorType, message }] };

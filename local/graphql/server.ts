@@ -15,8 +15,9 @@ import {
 } from 'graphql';
 import { closeServer, httpUrl, listen, PayloadTooLargeError, readBody, sendJson } from '../http.ts';
 import { DEFAULT_FUNCTION_TIMEOUT_MS, FunctionTimeoutError, invokeWithTimeout, lambdaContext } from '../lambda-context.ts';
-import { appsyncError, FieldError, requestError, UNAUTHORIZED_BODY } from './errors.ts';
+import { appsyncError, FieldError, limitError, requestError, UNAUTHORIZED_BODY } from './errors.ts';
 import { userPoolCallerMayResolve } from './field-auth.ts';
+import { documentNestsTooDeep, limitViolation, nestingMessage, valueNestsTooDeep } from './limits.ts';
 import { cognitoIdentity, resolverEvent } from './resolver-event.ts';
 
 export const GRAPHQL_PATH = '/graphql';
@@ -76,7 +77,8 @@ function parseRequest(body: Buffer): GraphqlRequest | undefined {
 /**
  * The AppSync stand-in: the product's schema, Cognito user-pool authorization with the same
  * verifier settings (raw JWT in `Authorization`, ID or access token of this client), and
- * the Lambda data source invoked once per root field with the direct-resolver event.
+ * the Lambda data source invoked once per root field with the direct-resolver event. The
+ * API's query depth and resolver count limits are enforced before any resolver runs.
  */
 export async function startGraphqlServer(options: GraphqlServerOptions): Promise<GraphqlServer> {
   const { schema, handler, host, region, timeoutMs = DEFAULT_FUNCTION_TIMEOUT_MS } = options;
@@ -120,16 +122,23 @@ export async function startGraphqlServer(options: GraphqlServerOptions): Promise
   };
 
   const run = async (req: IncomingMessage, identity: AppSyncIdentityCognito, request: GraphqlRequest) => {
+    const refused = (message: string) => ({ status: 200, body: { data: null, errors: [limitError(message)] } });
+    // Checked before parsing: the parser and value coercion recurse once per nesting level.
+    if (documentNestsTooDeep(request.query) || valueNestsTooDeep(request.variables)) return refused(nestingMessage);
     let document: DocumentNode;
     try {
       document = parse(request.query);
     } catch (error) {
-      return { status: 200, body: { data: null, errors: [appsyncError(error as GraphQLError, 'InvalidSyntax')] } };
+      // Only the parser's own syntax errors are shown; anything else is an internal failure.
+      if (!(error instanceof GraphQLError)) throw error;
+      return { status: 200, body: { data: null, errors: [appsyncError(error, 'InvalidSyntax')] } };
     }
     const validationErrors = validate(schema, document);
     if (validationErrors.length > 0) {
       return { status: 200, body: { data: null, errors: validationErrors.map((e) => appsyncError(e, 'ValidationError')) } };
     }
+    const violation = limitViolation(document, request.operationName);
+    if (violation !== undefined) return refused(violation);
     const fieldResolver: GraphQLFieldResolver<unknown, unknown> = (source, args, context, info) => {
       const field = info.parentType.getFields()[info.fieldName]!;
       if (!userPoolCallerMayResolve(field, info.parentType, identity.groups ?? [])) {

@@ -1,6 +1,7 @@
 import { Capture, Match } from 'aws-cdk-lib/assertions';
 import { readFileSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { QUERY_DEPTH_LIMIT, RESOLVER_COUNT_LIMIT } from '../../contracts/graphql-limits.ts';
 import { rootFields, SCHEMA_FILE } from '../../lib/graphql-api.ts';
 import { buildPortal, logicalIdAt, policyStatements, type PortalBuild } from './support/portal-build.ts';
 
@@ -35,6 +36,11 @@ describe('GraphQL API (AppSync)', () => {
     });
     const roles = build.template.toJSON().Resources;
     expect(roles[loggingRole.asString()].Properties.AssumeRolePolicyDocument.Statement[0].Principal).toEqual({ Service: 'appsync.amazonaws.com' });
+  });
+
+  it(`caps a request at ${QUERY_DEPTH_LIMIT} levels and ${RESOLVER_COUNT_LIMIT} resolver calls, the numbers local mode enforces`, () => {
+    build.template.hasResourceProperties('AWS::AppSync::GraphQLApi', { QueryDepthLimit: QUERY_DEPTH_LIMIT, ResolverCountLimit: RESOLVER_COUNT_LIMIT });
+    expect([QUERY_DEPTH_LIMIT, RESOLVER_COUNT_LIMIT]).toEqual([8, 10]);
   });
 
   it('keeps the API logs in a log group with retention, written only by the logging role', () => {

@@ -5,6 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { appsyncSchema, loadProductSchema } from '../../local/graphql/schema.ts';
 import { selectionSetList } from '../../local/graphql/resolver-event.ts';
 import { startGraphqlServer, type GraphqlServer, type ResolverHandler } from '../../local/graphql/server.ts';
+import { QUERY_DEPTH_LIMIT, RESOLVER_COUNT_LIMIT } from '../../contracts/graphql-limits.ts';
 
 const POOL_ID = 'us-east-2_AbCdEf123';
 const CLIENT_ID = 'localclient123';
@@ -200,6 +201,87 @@ describe('local GraphQL server', () => {
     const iamOnly = await post(guarded, { query: 'mutation { machineOnly }' }, await token({ groups: ['Admins'] }));
     expect(iamOnly.body.errors).toEqual([expect.objectContaining({ errorType: 'Unauthorized' })]);
     expect(calls).toHaveLength(1);
+  });
+});
+
+describe('request limits of the local GraphQL server', () => {
+  let server: GraphqlServer;
+  let recursive: GraphqlServer;
+  const common = () => ({ handler, userPoolId: POOL_ID, clientId: CLIENT_ID, jwks, host: '127.0.0.1', port: 0, region: 'us-east-2' });
+
+  beforeAll(async () => {
+    server = await startGraphqlServer({ ...common(), schema: await loadProductSchema() });
+    recursive = await startGraphqlServer({ ...common(), schema: appsyncSchema('type Node { name: String child: Node } type Query { node: Node }') });
+  });
+  afterAll(async () => {
+    await server?.close();
+    await recursive?.close();
+  });
+
+  const refusal = (body: Record<string, unknown>) => {
+    expect(body.data).toBeNull();
+    const errors = body.errors as { errorType: string; message: string }[];
+    expect(errors).toHaveLength(1);
+    expect(errors[0]?.message).not.toMatch(/call stack|RangeError|at .+\(/);
+    return errors[0]!;
+  };
+
+  it('uses the numbers the AppSync API is deployed with', () => {
+    expect([QUERY_DEPTH_LIMIT, RESOLVER_COUNT_LIMIT]).toEqual([8, 10]);
+  });
+
+  it(`refuses more than ${RESOLVER_COUNT_LIMIT} root fields, aliases included, before any resolver runs`, async () => {
+    calls.length = 0;
+    answer = async () => null;
+    const aliases = (n: number) => `{ ${Array.from({ length: n }, (_, i) => `d${i}: getDashboardMetadata(id: "${i}") { id }`).join(' ')} }`;
+    const { status, body } = await post(server, { query: aliases(100) }, await token());
+    expect(status).toBe(200);
+    expect(refusal(body)).toEqual({
+      path: null,
+      data: null,
+      errorType: 'ValidationError',
+      errorInfo: null,
+      locations: null,
+      message: `The request has 100 root fields; at most ${RESOLVER_COUNT_LIMIT} are allowed per request.`,
+    });
+    expect(calls).toHaveLength(0);
+
+    const viaFragment = await post(server, { query: `query { ...F ...F d99: getDashboardMetadata(id: "x") { id } } fragment F on Query { ${aliases(10).slice(1, -1)} }` }, await token());
+    expect(refusal(viaFragment.body).message).toContain('has 11 root fields');
+    expect(calls).toHaveLength(0);
+
+    const allowed = await post(server, { query: aliases(RESOLVER_COUNT_LIMIT) }, await token());
+    expect(allowed.body.errors).toBeUndefined();
+    expect(calls).toHaveLength(RESOLVER_COUNT_LIMIT);
+  });
+
+  it(`refuses a selection nested deeper than ${QUERY_DEPTH_LIMIT} levels before any resolver runs`, async () => {
+    calls.length = 0;
+    answer = async () => ({ name: 'root', child: null });
+    const nested = (levels: number) => `{ node { ${'child { '.repeat(levels - 2)}name${' }'.repeat(levels - 2)} } }`;
+    const deep = await post(recursive, { query: nested(QUERY_DEPTH_LIMIT + 1) }, await token());
+    expect(refusal(deep.body)).toMatchObject({ errorType: 'ValidationError', message: `The query is ${QUERY_DEPTH_LIMIT + 1} levels deep; at most ${QUERY_DEPTH_LIMIT} are allowed.` });
+    const viaFragments = await post(recursive, { query: `{ node { ...A } } fragment A on Node { child { ...B } } fragment B on Node { child { child { child { child { child { child { name } } } } } } }` }, await token());
+    expect(refusal(viaFragments.body).message).toContain('is 9 levels deep');
+    expect(calls).toHaveLength(0);
+    const allowed = await post(recursive, { query: nested(QUERY_DEPTH_LIMIT) }, await token());
+    expect(allowed.body).toEqual({ data: { node: { child: null } } });
+    expect(calls).toHaveLength(1);
+  });
+
+  it('answers a 60,000-deep filter with a clear error and no internal text, in the document or in variables', async () => {
+    calls.length = 0;
+    const depth = 60_000;
+    const literal = `{ listTableauViews(filter: ${'{ not: '.repeat(depth)}{ name: { eq: "x" } }${' }'.repeat(depth)}) { items { id } } }`;
+    const inDocument = await post(server, { query: literal }, await token());
+    expect(inDocument.status).toBe(200);
+    expect(refusal(inDocument.body)).toMatchObject({ errorType: 'ValidationError', message: expect.stringMatching(/^The request is nested more than \d+ levels deep\.$/) });
+
+    const filter = `${'{"not":'.repeat(depth)}{"name":{"eq":"x"}}${'}'.repeat(depth)}`;
+    const query = JSON.stringify('query ($f: ModelTableauViewFilterInput) { listTableauViews(filter: $f) { items { id } } }');
+    const variables = await post(server, `{"query":${query},"variables":{"f":${filter}}}`, await token());
+    expect(refusal(variables.body)).toMatchObject({ errorType: 'ValidationError', message: expect.stringMatching(/^The request is nested more than \d+ levels deep\.$/) });
+    expect(calls).toHaveLength(0);
   });
 });
 
