@@ -70,14 +70,46 @@ export const matchesFilter = (item: Record<string, unknown>, filter: ModelFilter
   });
 };
 
+const isObject = (value: unknown): value is Record<string, unknown> => typeof value === 'object' && value !== null && !Array.isArray(value);
+
+/**
+ * What is wrong with the shape or nesting of a filter (the filter is level 1; each `and`,
+ * `or` and `not` adds one), or undefined when it can be evaluated. Walked with an explicit
+ * stack that stops past `maxDepth`, so a filter nested thousands of levels deep costs no
+ * more than one just past the limit; the recursive evaluation above runs only on what
+ * passes here.
+ */
+export const filterProblem = (filter: unknown, maxDepth: number): string | undefined => {
+  const stack: [unknown, number][] = [[filter, 1]];
+  for (let entry = stack.pop(); entry !== undefined; entry = stack.pop()) {
+    const [node, depth] = entry;
+    if (node === null || node === undefined) continue;
+    if (!isObject(node)) return 'must be an object of field conditions';
+    if (depth > maxDepth) return `is nested more than ${maxDepth} levels deep (and, or and not each add a level)`;
+    for (const [key, value] of Object.entries(node)) {
+      if (value === null || value === undefined) continue;
+      if (key === 'and' || key === 'or') {
+        if (!Array.isArray(value)) return `${key} must be a list of filters`;
+        for (const part of value) stack.push([part, depth + 1]);
+      } else if (key === 'not') {
+        stack.push([value, depth + 1]);
+      } else if (!isObject(value)) {
+        return `${key} must be an object of operators`;
+      }
+    }
+  }
+  return undefined;
+};
+
 /**
  * Emails are stored lowercased; a filter on userEmail is compared the same way, so a client
  * filtering by the login id as typed still finds its views.
  */
 export const lowercaseEmailOperands = (filter: ModelFilter | null | undefined): ModelFilter | undefined => {
   if (filter === null || filter === undefined) return undefined;
-  const lower = (value: unknown): unknown =>
-    typeof value === 'string' ? value.toLowerCase() : Array.isArray(value) ? value.map(lower) : value;
+  // Operands are scalars or lists of scalars (between): one level, never a walk.
+  const lowerOne = (value: unknown): unknown => (typeof value === 'string' ? value.toLowerCase() : value);
+  const lower = (value: unknown): unknown => (Array.isArray(value) ? value.map(lowerOne) : lowerOne(value));
   return Object.fromEntries(
     Object.entries(filter).map(([key, value]) => {
       if (key === 'and' || key === 'or') return [key, (value as ModelFilter[] | null)?.map((part) => lowercaseEmailOperands(part))];

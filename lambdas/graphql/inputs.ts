@@ -1,5 +1,7 @@
 import { z } from 'zod';
 import { adminEmail, dashboardId, dashboardLink, dashboardName } from '../../contracts/fields.ts';
+import { FILTER_DEPTH_LIMIT } from '../../contracts/graphql-limits.ts';
+import { filterProblem } from './filter.ts';
 
 /**
  * Validation of the GraphQL arguments beyond their GraphQL types, with the same field rules
@@ -11,7 +13,17 @@ const recordId = z.string().trim().min(1, 'id is required').max(128, 'id must be
 const viewName = z.string().trim().min(1, 'View name is required').max(200, 'View name must be at most 200 characters');
 const companyName = z.string().trim().max(200, 'Company Name must be at most 200 characters');
 const description = z.string().trim().max(2000, 'Description must be at most 2000 characters');
-const filter = z.record(z.string(), z.unknown()).nullish();
+/** A filter or condition argument, its nesting checked before anything evaluates it. */
+const modelFilter = (argument: 'filter' | 'condition') =>
+  z
+    .record(z.string(), z.unknown())
+    .nullish()
+    .superRefine((value, context) => {
+      const problem = filterProblem(value, FILTER_DEPTH_LIMIT);
+      if (problem !== undefined) context.addIssue({ code: 'custom', message: `${argument} ${problem}` });
+    });
+const filter = modelFilter('filter');
+const condition = modelFilter('condition');
 
 export const DEFAULT_PAGE_SIZE = 100;
 export const MAX_PAGE_SIZE = 1000;
@@ -24,9 +36,12 @@ export const listArgs = z.object({
 
 export const idArgs = z.object({ id: recordId });
 
+/** The server makes every view id; a client-chosen one is refused rather than ignored. */
+const SERVER_MADE_ID = 'id is assigned by the server: leave it out';
+
 export const createViewArgs = z.object({
   input: z.object({
-    id: optional(recordId),
+    id: z.null({ error: SERVER_MADE_ID }).optional(),
     isDefault: optional(z.boolean()),
     quicksightDashboardId: dashboardId,
     link: optional(dashboardLink),
@@ -34,7 +49,7 @@ export const createViewArgs = z.object({
     userEmail: optional(adminEmail),
     companyName: optional(companyName),
   }),
-  condition: filter,
+  condition,
 });
 
 export const updateViewArgs = z.object({
@@ -46,10 +61,10 @@ export const updateViewArgs = z.object({
     name: optional(viewName),
     companyName: optional(companyName),
   }),
-  condition: filter,
+  condition,
 });
 
-export const deleteArgs = z.object({ input: z.object({ id: recordId }), condition: filter });
+export const deleteArgs = z.object({ input: z.object({ id: recordId }), condition });
 
 export const createDashboardArgs = z.object({
   input: z.object({
@@ -60,7 +75,7 @@ export const createDashboardArgs = z.object({
     description: optional(description),
     isActive: optional(z.boolean()),
   }),
-  condition: filter,
+  condition,
 });
 
 export const updateDashboardArgs = z.object({
@@ -72,5 +87,5 @@ export const updateDashboardArgs = z.object({
     description: description.nullish(),
     isActive: optional(z.boolean()),
   }),
-  condition: filter,
+  condition,
 });

@@ -1,4 +1,3 @@
-import { randomUUID } from 'node:crypto';
 import { z } from 'zod';
 import type { Caller } from '../shared/auth/caller.ts';
 import { clearDefaultIfPointsTo, getDefaultViewId, setDefaultView } from '../shared/data/default-view.ts';
@@ -9,6 +8,7 @@ import {
   deleteView,
   getView,
   hasViewOfDashboard,
+  newViewId,
   pageViewsOfUser,
   putNewView,
   replaceView,
@@ -25,7 +25,8 @@ import { createViewArgs, DEFAULT_PAGE_SIZE, deleteArgs, idArgs, listArgs, update
  * the token (an admin may name another user). A view exists only while its user holds the
  * dashboard in QuickSight, which only the admin portal grants and revokes, so here a view
  * can be added only for a dashboard the user already has, and the last view of a dashboard
- * cannot be deleted. Each change takes the same lease as the admin's assign/remove.
+ * cannot be deleted. Each change takes the same lease as the admin's assign/remove. View ids
+ * are made here, never taken from input (see lambdas/shared/data/views.ts).
  */
 export interface TableauView extends ViewItem {
   isDefault: boolean;
@@ -87,7 +88,7 @@ export const createTableauView = async (caller: Caller, args: unknown): Promise<
     }
     const now = nowIso();
     const view: ViewItem = {
-      id: input.id ?? randomUUID(),
+      id: newViewId(),
       userEmail: owner,
       quicksightDashboardId: input.quicksightDashboardId,
       name: input.name,
@@ -97,7 +98,7 @@ export const createTableauView = async (caller: Caller, args: unknown): Promise<
       updatedAt: now,
       createdBy: caller.email,
     };
-    if (!(await putNewView(view))) throw new ConflictError('A view with this id already exists');
+    await putNewView(view);
     if (input.isDefault === true) await setDefaultView(owner, view.id);
     return toTableauView(view, await getDefaultViewId(owner));
   });

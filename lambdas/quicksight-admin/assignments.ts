@@ -1,7 +1,7 @@
 import type { UserDashboard } from '../../contracts/quicksight-admin.ts';
 import { clearDefaultIfPointsTo, getDefaultViewId, setDefaultView } from '../shared/data/default-view.ts';
 import { assignmentLease, withLease } from '../shared/data/lease.ts';
-import { deleteView, upsertAssignedView, viewsOfUserForDashboard } from '../shared/data/views.ts';
+import { deleteView, releaseAssignedView, upsertAssignedView, viewsOfUserForDashboard } from '../shared/data/views.ts';
 import { NotFoundError } from '../shared/errors.ts';
 import { grantViewer, requireQuickSightUser, revokeViewer } from '../shared/quicksight.ts';
 import { toUserDashboard } from '../shared/user-views.ts';
@@ -11,7 +11,9 @@ import { toUserDashboard } from '../shared/user-views.ts';
  * "a view exists only with the permission": assignment grants first and writes the view
  * second; removal deletes the views first and revokes second. Every step is idempotent, so
  * a retry finishes whatever a failure left, and a lease per (user, dashboard) keeps an
- * assignment and a removal of the same pair from interleaving.
+ * assignment and a removal of the same pair from interleaving. The view gets a random id;
+ * assigning again refreshes the view the assignment wrote (found by its claim), never
+ * another item.
  */
 
 export interface Assignment {
@@ -40,7 +42,7 @@ export const assignDashboard = (assignment: Assignment, actor: string): Promise<
     return toUserDashboard(view, defaultViewId);
   });
 
-/** Removes the dashboard from the user: all their views of it, then the permission. */
+/** Removes the dashboard from the user: all their views of it and the assignment's claim, then the permission. */
 export const unassignDashboard = (userEmail: string, dashboardId: string): Promise<number> =>
   withLease(assignmentLease(userEmail, dashboardId), async () => {
     const views = await viewsOfUserForDashboard(userEmail, dashboardId);
@@ -48,6 +50,7 @@ export const unassignDashboard = (userEmail: string, dashboardId: string): Promi
       await deleteView(view.id);
       await clearDefaultIfPointsTo(userEmail, view.id);
     }
+    await releaseAssignedView(userEmail, dashboardId);
     await revokeViewer(userEmail, dashboardId);
     return views.length;
   });

@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { dashboardIdExistsMessage } from '../../contracts/fields.ts';
+import { FILTER_DEPTH_LIMIT } from '../../contracts/graphql-limits.ts';
 import {
   ADMIN,
   type Harness,
@@ -137,12 +138,93 @@ describe('view access', () => {
     expect((await h.tables.views()).map((v) => v.id)).not.toContain(extra?.id);
   });
 
+  it('refuses a client-chosen view id and writes nothing', async () => {
+    const before = await h.tables.views();
+    for (const id of ['my-own-id', 'u-margin', '4e8c3c2b-3f1a-5b6c-9d0e-112233445566']) {
+      await expect(gql(USER, 'Mutation', 'createTableauView', { input: { id, name: 'Planted', quicksightDashboardId: 'sales', companyName: 'Evil' } })).rejects.toMatchObject({
+        name: 'BadRequest',
+        message: 'id is assigned by the server: leave it out',
+      });
+    }
+    expect(await h.tables.views()).toEqual(before);
+    expect(commandsSent.filter((command) => /Put|Update|Delete/.test(command))).toEqual([]);
+  });
+
+  it('gives every new view a random id made by the server', async () => {
+    const ids = await Promise.all(
+      ['A', 'B', 'C'].map(async (name) => (await gql(USER, 'Mutation', 'createTableauView', { input: { id: null, name, quicksightDashboardId: 'sales' } }))?.id),
+    );
+    for (const id of ids) expect(id).toMatch(/^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/);
+    expect(new Set(ids).size).toBe(3);
+  });
+
+  it("tells a user probing another user's views nothing: the same answer whether the view or assignment exists or not", async () => {
+    const probe = async (args: Record<string, unknown>) => {
+      const error = await gql(OTHER_USER, 'Mutation', 'createTableauView', args).then(
+        () => undefined,
+        (reason: Error) => ({ name: reason.name, message: reason.message }),
+      );
+      return error;
+    };
+    // By id: an existing view of USER against one that does not exist.
+    const existingId = await probe({ input: { id: 'u-sales', name: 'Probe', quicksightDashboardId: 'secret' } });
+    const unknownId = await probe({ input: { id: 'no-such-view', name: 'Probe', quicksightDashboardId: 'secret' } });
+    expect(existingId).toEqual({ name: 'BadRequest', message: 'id is assigned by the server: leave it out' });
+    expect(unknownId).toEqual(existingId);
+    // By (email, dashboard): a dashboard USER has against one nobody has.
+    const assigned = await probe({ input: { name: 'Probe', quicksightDashboardId: 'sales', userEmail: USER.email } });
+    const unassigned = await probe({ input: { name: 'Probe', quicksightDashboardId: 'nobody-has-it', userEmail: USER.email } });
+    expect(assigned?.name).toBe('Unauthorized');
+    expect(assigned?.message.replace('sales', 'X')).toBe(unassigned?.message.replace('nobody-has-it', 'X'));
+    expect(assigned?.message).toContain(`assigned to ${OTHER_USER.email}.`);
+    expect((await h.tables.views()).filter((v) => v.name === 'Probe')).toEqual([]);
+  });
+
   it('validates arguments', async () => {
     await expect(gql(USER, 'Mutation', 'createTableauView', { input: { name: ' ', quicksightDashboardId: 'sales' } })).rejects.toMatchObject({
       name: 'BadRequest',
       message: 'View name is required',
     });
     await expect(gql(USER, 'Query', 'listTableauViews', { limit: 0 })).rejects.toMatchObject({ name: 'BadRequest' });
+  });
+});
+
+describe(`filters nested more than ${FILTER_DEPTH_LIMIT} levels deep`, () => {
+  const nest = (levels: number, wrap: (inner: Record<string, unknown>) => Record<string, unknown>) => {
+    let filter: Record<string, unknown> = { name: { eq: 'Sales' } };
+    for (let level = 1; level < levels; level += 1) filter = wrap(filter);
+    return filter;
+  };
+  const not = (inner: Record<string, unknown>) => ({ not: inner });
+  const and = (inner: Record<string, unknown>) => ({ and: [inner, { name: { attributeExists: true } }] });
+
+  it(`evaluates a filter of ${FILTER_DEPTH_LIMIT} levels`, async () => {
+    const result = (await gql(USER, 'Query', 'listTableauViews', { filter: nest(FILTER_DEPTH_LIMIT, and) })) as Connection;
+    expect(result.items.map((v) => v.id)).toEqual(['u-sales']);
+  });
+
+  it('refuses a deeper filter or condition with a clear BadRequest, however deep, and changes nothing', async () => {
+    for (const levels of [FILTER_DEPTH_LIMIT + 1, 60_000]) {
+      for (const wrap of [not, and]) {
+        await expect(gql(USER, 'Query', 'listTableauViews', { filter: nest(levels, wrap) })).rejects.toMatchObject({
+          name: 'BadRequest',
+          message: `filter is nested more than ${FILTER_DEPTH_LIMIT} levels deep (and, or and not each add a level)`,
+        });
+      }
+    }
+    await expect(gql(USER, 'Query', 'listDashboardMetadata', { filter: nest(60_000, not) })).rejects.toMatchObject({ name: 'BadRequest' });
+    await expect(
+      gql(USER, 'Mutation', 'updateTableauView', { input: { id: 'u-sales', name: 'Changed' }, condition: nest(60_000, not) }),
+    ).rejects.toMatchObject({ name: 'BadRequest', message: `condition is nested more than ${FILTER_DEPTH_LIMIT} levels deep (and, or and not each add a level)` });
+    expect((await h.tables.views()).find((v) => v.id === 'u-sales')).toMatchObject({ name: 'Sales' });
+  });
+
+  it('refuses a filter of the wrong shape instead of failing on it', async () => {
+    await expect(gql(USER, 'Query', 'listTableauViews', { filter: { and: { name: { eq: 'x' } } } })).rejects.toMatchObject({
+      name: 'BadRequest',
+      message: 'filter and must be a list of filters',
+    });
+    await expect(gql(USER, 'Query', 'listTableauViews', { filter: { or: ['x'] } })).rejects.toMatchObject({ name: 'BadRequest' });
   });
 });
 

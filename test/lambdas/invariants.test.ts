@@ -138,6 +138,15 @@ describe('a view exists exactly when the permission does', () => {
     await expectViewsMatchPermissions();
   });
 
+  it('keeps one assigned view when assignments race a removal and a re-assignment of the same pair', async () => {
+    await invite(USER.email, 'sales');
+    const results = await Promise.all([invite(USER.email, 'sales'), remove(USER.email, 'sales'), invite(USER.email, 'sales'), invite(USER.email, 'sales')]);
+    expect(results.every((r) => r.status === 200)).toBe(true);
+    expect((await h.tables.views()).length).toBeLessThanOrEqual(1);
+    expect((await h.tables.state()).filter((item) => String(item.sk).startsWith('ASSIGNED#')).length).toBe((await h.tables.views()).length);
+    await expectViewsMatchPermissions();
+  });
+
   it('keeps dashboard IDs unique when differently cased creates race', async () => {
     const results = await Promise.all(
       ['Sales', 'sales', 'SALES', 'sAlEs'].map((dashboardId) =>
@@ -149,9 +158,72 @@ describe('a view exists exactly when the permission does', () => {
   });
 });
 
+describe('view ids', () => {
+  const UUID_V4 = /^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/;
+  const viewOf = async (userEmail: string, dashboardId: string) =>
+    (await h.tables.views()).filter((v) => v.userEmail === userEmail && v.quicksightDashboardId === dashboardId);
+  const viaGraphql = async (who: typeof USER, fieldName: string, args: Record<string, unknown>) =>
+    graphql(
+      { arguments: args, request: { headers: { authorization: await h.token(who) } }, info: { fieldName, parentTypeName: 'Mutation', variables: {}, selectionSetList: [] } },
+      lambdaContext(),
+    );
+
+  it('are random for assigned views: the same pair assigned again keeps its view, assigned after a removal gets a new one', async () => {
+    const first = (await invite(USER.email, 'sales')).body.dashboard as { id: string };
+    const other = (await invite(OTHER_USER.email, 'sales')).body.dashboard as { id: string };
+    expect(first.id).toMatch(UUID_V4);
+    expect(other.id).toMatch(UUID_V4);
+    expect(((await invite(USER.email, 'sales')).body.dashboard as { id: string }).id).toBe(first.id);
+    await remove(USER.email, 'sales');
+    expect((await h.tables.state()).filter((item) => String(item.sk).startsWith('ASSIGNED#')).map((item) => item.pk)).toEqual([`USER#${OTHER_USER.email}`]);
+    const again = (await invite(USER.email, 'sales')).body.dashboard as { id: string };
+    expect(again.id).toMatch(UUID_V4);
+    expect(again.id).not.toBe(first.id);
+  });
+
+  it("an assignment never adopts a view it did not write, and keeps nothing of a user's own views", async () => {
+    await invite(USER.email, 'sales');
+    // A view the user made, then the assignment's own view removed by the user.
+    const own = (await viaGraphql(USER, 'createTableauView', { input: { name: 'Mine', quicksightDashboardId: 'sales', companyName: 'Evil' } })) as { id: string };
+    const assigned = (await viewOf(USER.email, 'sales')).find((v) => v.id !== own.id)!;
+    await viaGraphql(USER, 'deleteTableauView', { input: { id: assigned.id } });
+    // A planted id is refused outright.
+    await expect(viaGraphql(USER, 'createTableauView', { input: { id: assigned.id, name: 'Planted', quicksightDashboardId: 'sales' } })).rejects.toMatchObject({ name: 'BadRequest' });
+
+    const reassigned = (await invite(USER.email, 'sales')).body.dashboard as { id: string };
+    expect(reassigned.id).not.toBe(own.id);
+    expect(reassigned.id).not.toBe(assigned.id);
+    const views = await viewOf(USER.email, 'sales');
+    expect(views.find((v) => v.id === own.id)).toMatchObject({ name: 'Mine', companyName: 'Evil', createdBy: USER.email });
+    expect(views.find((v) => v.id === reassigned.id)).toMatchObject({ name: 'sales', createdBy: ADMIN.email });
+    expect(views.find((v) => v.id === reassigned.id)?.companyName).toBeUndefined();
+  });
+
+  it('a user moving the assigned view elsewhere does not let the next assignment take it back', async () => {
+    await invite(USER.email, 'sales');
+    await invite(USER.email, 'stock');
+    const [assigned] = await viewOf(USER.email, 'sales');
+    await viaGraphql(USER, 'createTableauView', { input: { name: 'Second', quicksightDashboardId: 'sales' } });
+    await viaGraphql(USER, 'updateTableauView', { input: { id: assigned!.id, quicksightDashboardId: 'stock', name: 'Moved' } });
+    const reassigned = (await invite(USER.email, 'sales')).body.dashboard as { id: string };
+    expect(reassigned.id).not.toBe(assigned!.id);
+    expect((await h.tables.views()).find((v) => v.id === assigned!.id)).toMatchObject({ quicksightDashboardId: 'stock', name: 'Moved' });
+  });
+
+  it('a deleted account leaves no assignment claims behind', async () => {
+    await invite(USER.email, 'sales');
+    await invite(USER.email, 'stock');
+    h.cognito.on(AdminGetUserCommand).resolves({ Username: USER.username });
+    h.quicksight.on(DeleteUserCommand).resolves({});
+    h.cognito.on(AdminDeleteUserCommand).resolves({});
+    expect((await invoke(userAdmin, { token: adminToken, body: { action: 'DELETE_USER', userEmail: USER.email } })).status).toBe(200);
+    expect((await h.tables.state()).filter((item) => item.pk === `USER#${USER.email}`)).toEqual([]);
+  });
+});
+
 describe('a retry finishes what a failure left', () => {
   it('assignment: permission granted, view write failed', async () => {
-    failNextWrite = (command, input) => /^Update(Item)?Command$/.test(command) && input.TableName === process.env.VIEWS_TABLE;
+    failNextWrite = (command, input) => /^Put(Item)?Command$/.test(command) && input.TableName === process.env.VIEWS_TABLE;
     expect((await invite(USER.email, 'sales', true)).status).toBe(500);
     expect(permissions.size).toBe(1);
     expect(await h.tables.views()).toHaveLength(0);

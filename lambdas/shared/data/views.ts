@@ -1,8 +1,9 @@
-import { createHash } from 'node:crypto';
+import { randomUUID } from 'node:crypto';
 import { DeleteCommand, GetCommand, PutCommand, QueryCommand, UpdateCommand, type QueryCommandInput } from '@aws-sdk/lib-dynamodb';
-import { VIEWS_BY_DASHBOARD_INDEX, VIEWS_BY_USER_INDEX, viewsTable } from '../../../contracts/tables.ts';
+import { stateTable, VIEWS_BY_DASHBOARD_INDEX, VIEWS_BY_USER_INDEX, viewsTable } from '../../../contracts/tables.ts';
 import { dynamo } from '../aws/dynamo.ts';
-import { nowIso, tableName, writeIf } from './tables.ts';
+import { ConflictError } from '../errors.ts';
+import { isConditionFailure, nowIso, tableName, writeIf } from './tables.ts';
 
 /** A stored view (GraphQL TableauView without the derived isDefault). */
 export interface ViewItem {
@@ -23,20 +24,6 @@ export interface UserViewsKey extends Record<string, unknown> {
   userEmail: string;
   quicksightDashboardId: string;
 }
-
-const VIEW_ID_NAMESPACE = Buffer.from('6f1c2a0e8b3d4e57a9c01d2e3f405162', 'hex');
-
-/**
- * The id of the view an admin assignment creates: a name-based UUID (v5) of the user and the
- * dashboard, so assigning the same dashboard twice, or retrying, lands on the same item.
- */
-export const assignedViewId = (userEmail: string, dashboardId: string): string => {
-  const hash = createHash('sha1').update(VIEW_ID_NAMESPACE).update(`${userEmail.toLowerCase()}\n${dashboardId}`).digest();
-  hash[6] = (hash[6]! & 0x0f) | 0x50;
-  hash[8] = (hash[8]! & 0x3f) | 0x80;
-  const hex = hash.subarray(0, 16).toString('hex');
-  return `${hex.slice(0, 8)}-${hex.slice(8, 12)}-${hex.slice(12, 16)}-${hex.slice(16, 20)}-${hex.slice(20, 32)}`;
-};
 
 const queryAll = async (input: Omit<QueryCommandInput, 'TableName'>): Promise<ViewItem[]> => {
   const items: ViewItem[] = [];
@@ -116,6 +103,54 @@ export const getView = async (id: string): Promise<ViewItem | undefined> => {
   return result.Item as ViewItem | undefined;
 };
 
+/** A new view's id: random, so it tells nothing about whose view it is or of what. */
+export const newViewId = (): string => randomUUID();
+
+/**
+ * Stores a view under an id from newViewId. The condition makes sure no existing item is
+ * ever overwritten; a random UUID colliding is not an answer a caller can get, so it fails
+ * as an internal error.
+ */
+export const putNewView = async (item: ViewItem): Promise<void> => {
+  const stored = await writeIf(() =>
+    dynamo.send(new PutCommand({ TableName: tableName(viewsTable), Item: item, ConditionExpression: 'attribute_not_exists(id)' })),
+  );
+  if (!stored) throw new Error('A generated view id is already in use');
+};
+
+/**
+ * Every view id is random (server-made, never from input), so an id says nothing about its
+ * user or dashboard. The view an admin assignment wrote is found through a claim item in the
+ * state table (pk USER#<email>, sk ASSIGNED#<dashboard id>, viewId): assigning again
+ * refreshes that view only, never one the assignment did not write, and the conditional
+ * claim keeps one assigned view per (user, dashboard) without transactions.
+ */
+const claimKey = (userEmail: string, dashboardId: string) => ({ pk: `USER#${userEmail}`, sk: `ASSIGNED#${dashboardId}` });
+
+const claimedViewId = async (userEmail: string, dashboardId: string): Promise<string | undefined> => {
+  const result = await dynamo.send(new GetCommand({ TableName: tableName(stateTable), Key: claimKey(userEmail, dashboardId), ConsistentRead: true }));
+  const viewId = result.Item?.viewId;
+  return typeof viewId === 'string' ? viewId : undefined;
+};
+
+/** Points the claim at `viewId`, only if it still holds what was read (`previous`, or nothing). */
+const claimView = (userEmail: string, dashboardId: string, viewId: string, previous: string | undefined): Promise<boolean> =>
+  writeIf(() =>
+    dynamo.send(
+      new PutCommand({
+        TableName: tableName(stateTable),
+        Item: { ...claimKey(userEmail, dashboardId), viewId, claimedAt: nowIso() },
+        ConditionExpression: previous === undefined ? 'attribute_not_exists(pk)' : 'viewId = :previous',
+        ExpressionAttributeValues: previous === undefined ? undefined : { ':previous': previous },
+      }),
+    ),
+  );
+
+/** Forgets the assignment's view of a dashboard (idempotent), once its views are gone. */
+export const releaseAssignedView = async (userEmail: string, dashboardId: string): Promise<void> => {
+  await dynamo.send(new DeleteCommand({ TableName: tableName(stateTable), Key: claimKey(userEmail, dashboardId) }));
+};
+
 export interface AssignedViewFields {
   userEmail: string;
   dashboardId: string;
@@ -125,36 +160,64 @@ export interface AssignedViewFields {
   actor: string;
 }
 
-/** Creates or refreshes the view of an admin assignment (idempotent: same id every time). */
-export const upsertAssignedView = async (fields: AssignedViewFields): Promise<ViewItem> => {
-  const now = nowIso();
-  const result = await dynamo.send(
-    new UpdateCommand({
-      TableName: tableName(viewsTable),
-      Key: { id: assignedViewId(fields.userEmail, fields.dashboardId) },
-      UpdateExpression:
-        'SET userEmail = :email, quicksightDashboardId = :dashboard, #name = :name, link = :link, updatedAt = :now, ' +
-        'createdAt = if_not_exists(createdAt, :now), createdBy = if_not_exists(createdBy, :actor)' +
-        (fields.companyName ? ', companyName = :company' : ''),
-      ExpressionAttributeNames: { '#name': 'name' },
-      ExpressionAttributeValues: {
-        ':email': fields.userEmail,
-        ':dashboard': fields.dashboardId,
-        ':name': fields.name,
-        ':link': fields.link,
-        ':now': now,
-        ':actor': fields.actor,
-        ...(fields.companyName ? { ':company': fields.companyName } : {}),
-      },
-      ReturnValues: 'ALL_NEW',
-    }),
-  );
-  return result.Attributes as ViewItem;
+/** Refreshes the labels of the claimed view; undefined when it is gone or no longer this user's view of this dashboard. */
+const refreshClaimedView = async (viewId: string, fields: AssignedViewFields): Promise<ViewItem | undefined> => {
+  try {
+    const output = await dynamo.send(
+      new UpdateCommand({
+        TableName: tableName(viewsTable),
+        Key: { id: viewId },
+        UpdateExpression: 'SET #name = :name, link = :link, updatedAt = :now' + (fields.companyName ? ', companyName = :company' : ''),
+        ConditionExpression: 'userEmail = :email AND quicksightDashboardId = :dashboard',
+        ExpressionAttributeNames: { '#name': 'name' },
+        ExpressionAttributeValues: {
+          ':email': fields.userEmail,
+          ':dashboard': fields.dashboardId,
+          ':name': fields.name,
+          ':link': fields.link,
+          ':now': nowIso(),
+          ...(fields.companyName ? { ':company': fields.companyName } : {}),
+        },
+        ReturnValues: 'ALL_NEW',
+      }),
+    );
+    return output.Attributes as ViewItem;
+  } catch (error) {
+    if (isConditionFailure(error)) return undefined;
+    throw error;
+  }
 };
 
-/** Stores a new view; false when the id is taken. */
-export const putNewView = (item: ViewItem): Promise<boolean> =>
-  writeIf(() => dynamo.send(new PutCommand({ TableName: tableName(viewsTable), Item: item, ConditionExpression: 'attribute_not_exists(id)' })));
+export const ASSIGNMENT_CHANGED = 'Another change to this assignment is in progress. Please try again.';
+
+/**
+ * Creates or refreshes the view of an admin assignment (idempotent: assigning again, or
+ * retrying, lands on the same view). The claim is taken before the view is written: a
+ * failure in between leaves a claim on a missing view, which the next attempt replaces,
+ * where the other order could leave a second view behind.
+ */
+export const upsertAssignedView = async (fields: AssignedViewFields): Promise<ViewItem> => {
+  const claimed = await claimedViewId(fields.userEmail, fields.dashboardId);
+  if (claimed !== undefined) {
+    const refreshed = await refreshClaimedView(claimed, fields);
+    if (refreshed !== undefined) return refreshed;
+  }
+  const now = nowIso();
+  const view: ViewItem = {
+    id: newViewId(),
+    userEmail: fields.userEmail,
+    quicksightDashboardId: fields.dashboardId,
+    name: fields.name,
+    link: fields.link,
+    companyName: fields.companyName,
+    createdAt: now,
+    updatedAt: now,
+    createdBy: fields.actor,
+  };
+  if (!(await claimView(fields.userEmail, fields.dashboardId, view.id, claimed))) throw new ConflictError(ASSIGNMENT_CHANGED);
+  await putNewView(view);
+  return view;
+};
 
 /**
  * Replaces a view if it is still the version that was read (optimistic lock on updatedAt);
