@@ -1,7 +1,9 @@
 import { act, screen, waitFor } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
+import { useState } from 'react';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import HomePage from '../../web/src/features/dashboard/routes/home-page.tsx';
+import { AuthContext } from '../../web/src/lib/auth/auth-context.ts';
 import { testConfig } from './support/config.ts';
 import { fakeAuth, jsonResponse, renderPage, userSession } from './support/render.tsx';
 
@@ -184,5 +186,29 @@ describe('dashboard page', () => {
     });
     await waitFor(() => expect(calls.embed).toHaveLength(2));
     await waitFor(() => expect(screen.getByTitle('QuickSight Analytics Dashboard').getAttribute('src')).not.toBe(firstUrl));
+  });
+
+  it('drops the embedded dashboard the moment the session ends, and renews no URL afterwards', async () => {
+    vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout'], shouldAdvanceTime: true });
+    const calls = stubBackend(VIEWS, embedOk(2));
+    let endSession = () => undefined as void;
+    function SignedInUntilEnded() {
+      const [auth, setAuth] = useState(() => fakeAuth({ session: userSession() }));
+      endSession = () => setAuth(fakeAuth({ session: null }));
+      return (
+        <AuthContext.Provider value={auth}>
+          <HomePage />
+        </AuthContext.Provider>
+      );
+    }
+    renderPage(<SignedInUntilEnded />, { path: '/home' });
+    await screen.findByTitle('QuickSight Analytics Dashboard');
+    act(() => endSession());
+    expect(screen.queryByTitle('QuickSight Analytics Dashboard')).not.toBeInTheDocument();
+    expect(screen.queryByLabelText('Select Dashboard')).not.toBeInTheDocument();
+    await act(async () => {
+      await vi.advanceTimersByTimeAsync(5 * 60_000);
+    });
+    expect(calls.embed).toHaveLength(1);
   });
 });

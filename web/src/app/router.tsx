@@ -3,6 +3,7 @@ import { BrowserRouter, Navigate, Route, Routes } from 'react-router';
 import { FullPageLoading } from '../components/layout/full-page-status.tsx';
 import { RouteErrorBoundary } from '../components/layout/route-error-boundary.tsx';
 import { RequireAuth } from '../features/auth/components/require-auth.tsx';
+import { useAuth } from '../lib/auth/auth-context.ts';
 import { USER_PORTAL_GROUPS } from '../features/auth/user-groups.ts';
 import { lazyPage } from './lazy-page.ts';
 import { paths } from './paths.ts';
@@ -19,6 +20,19 @@ const SupportPage = lazyPage(() => import('../features/support/routes/support-pa
 const SettingsPage = lazyPage(() => import('../features/settings/routes/settings-page.tsx'));
 const MfaSettingsPage = lazyPage(() => import('../features/settings/routes/mfa-settings-page.tsx'));
 const AdminApp = lazyPage(() => import('../features/admin/admin-app.tsx'));
+
+const SessionGuard = lazyPage(() => import('./session-guard.tsx'));
+
+/** The idle and absolute session limits, for whoever is signed in; loaded after the sign-in. */
+export function SessionLimits() {
+  const { status } = useAuth();
+  if (status !== 'signedIn') return null;
+  return (
+    <Suspense fallback={null}>
+      <SessionGuard />
+    </Suspense>
+  );
+}
 
 const page = (element: ReactNode) => (
   <Suspense fallback={<FullPageLoading />}>{element}</Suspense>
@@ -52,6 +66,7 @@ export function AppRoutes() {
           <Route path="*" element={<Navigate to={paths.login} replace />} />
         </Routes>
       </Suspense>
+      <SessionLimits />
     </RouteErrorBoundary>
   );
 }

@@ -16,13 +16,15 @@ export interface ModalProps {
   readonly role?: 'dialog' | 'alertdialog';
   /** While busy, Escape and the backdrop do not close it. */
   readonly busy?: boolean;
+  /** Id of the element that explains the dialog (read out with the title, e.g. for alertdialog). */
+  readonly descriptionId?: string;
 }
 
 /**
  * A modal dialog: focus moves in and is trapped, Escape closes it, and focus returns to the
  * element that opened it.
  */
-export function Modal({ open, title, onClose, children, footer, wide, role = 'dialog', busy = false }: ModalProps) {
+export function Modal({ open, title, onClose, children, footer, wide, role = 'dialog', busy = false, descriptionId }: ModalProps) {
   const titleId = useId();
   const dialogRef = useRef<HTMLDivElement>(null);
 
@@ -73,6 +75,7 @@ export function Modal({ open, title, onClose, children, footer, wide, role = 'di
         role={role}
         aria-modal="true"
         aria-labelledby={titleId}
+        aria-describedby={descriptionId}
         tabIndex={-1}
         onKeyDown={onKeyDown}
       >

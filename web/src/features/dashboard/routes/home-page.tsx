@@ -38,7 +38,8 @@ export default function HomePage() {
   }, [graphql, loginId]);
 
   const selected = useMemo(() => (views ? chooseView(views, selectedId) : undefined), [views, selectedId]);
-  const { state, reload } = useEmbedSession(selected?.quicksightDashboardId ?? null);
+  // Once signed out, no embed URL is fetched or renewed.
+  const { state, reload } = useEmbedSession(session ? (selected?.quicksightDashboardId ?? null) : null);
 
   // Refresh also reloads the views, so an administrator's change (a new default, a renamed or
   // removed dashboard) shows without a page reload; a new choice fetches its own embed URL.
@@ -64,6 +65,10 @@ export default function HomePage() {
       // Storage may be unavailable (private mode); the choice then lasts for this visit.
     }
   };
+
+  // The embedded dashboard never stays on screen after sign-out, even for the moment before
+  // the protected route leaves.
+  if (!session) return null;
 
   if (views === null) {
     return (
