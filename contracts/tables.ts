@@ -5,9 +5,10 @@
  * - views: one item per dashboard assigned to a user (GraphQL type TableauView).
  * - dashboards: the dashboard catalogue (GraphQL type DashboardMetadata).
  * - state: small per-user and per-key items the server rules need: the default-view
- *   pointer (pk USER#<email>, sk DEFAULT), contact rate-limit buckets
- *   (pk USER#<email>, sk CONTACT#<hour>) and dashboard-id claims that keep catalogue IDs
- *   unique case-insensitively (pk DASHBOARD#<lowercased id>, sk CLAIM).
+ *   pointer (pk USER#<email>, sk DEFAULT), contact rate-limit records, the view an admin
+ *   assignment wrote for a dashboard (pk USER#<email>, sk ASSIGNED#<dashboard id>, viewId)
+ *   and dashboard-id claims that keep catalogue IDs unique case-insensitively
+ *   (pk DASHBOARD#<lowercased id>, sk CLAIM).
  * - audit: the admin activity trail (pk AUDIT, sk <ISO time>#<id>), read newest first.
  */
 export type AttributeType = 'S' | 'N';

@@ -177,49 +177,47 @@ describe('DeleteItem', () => {
 
 // https://docs.aws.amazon.com/amazondynamodb/latest/APIReference/API_UpdateItem.html
 describe('UpdateItem', () => {
-  it('UpdateItem: creates the item when the key is absent, if_not_exists keeps the first value, and ReturnValues ALL_NEW returns the whole item as updated', async () => {
-    // views.ts upsertAssignedView.
+  it('UpdateItem: a ConditionExpression on attribute values refuses an absent item or another user\'s (creating and changing nothing); ReturnValues ALL_NEW returns the whole item as updated', async () => {
+    // views.ts refreshClaimedView: an assignment refreshes only the view it wrote.
     const id = scratchName('assigned');
-    const upsert = (name: string, now: string, actor: string, companyName?: string) =>
+    const refresh = (email: string, name: string) =>
       db.client.send(
         new UpdateCommand({
           TableName: VIEWS(),
           Key: { id },
-          UpdateExpression:
-            'SET userEmail = :email, quicksightDashboardId = :dashboard, #name = :name, link = :link, updatedAt = :now, ' +
-            'createdAt = if_not_exists(createdAt, :now), createdBy = if_not_exists(createdBy, :actor)' +
-            (companyName ? ', companyName = :company' : ''),
+          UpdateExpression: 'SET #name = :name, link = :link, updatedAt = :now',
+          ConditionExpression: 'userEmail = :email AND quicksightDashboardId = :dashboard',
           ExpressionAttributeNames: { '#name': 'name' },
           ExpressionAttributeValues: {
-            ':email': 'assigned@example.com',
+            ':email': email,
             ':dashboard': 'sales',
             ':name': name,
             ':link': 'https://example.com/sales',
-            ':now': now,
-            ':actor': actor,
-            ...(companyName ? { ':company': companyName } : {}),
+            ':now': '2024-02-01T00:00:00.000Z',
           },
           ReturnValues: 'ALL_NEW',
         }),
       );
 
-    const created = await upsert('Sales', '2024-01-01T00:00:00.000Z', 'admin-1@example.com', 'Example');
+    await expect(refresh('assigned@example.com', 'Sales')).rejects.toMatchObject({ name: 'ConditionalCheckFailedException' });
+    expect(await read(VIEWS(), { id })).toBeUndefined();
+
     const first = {
       id,
       userEmail: 'assigned@example.com',
       quicksightDashboardId: 'sales',
       name: 'Sales',
-      link: 'https://example.com/sales',
-      updatedAt: '2024-01-01T00:00:00.000Z',
+      link: 'https://example.com/old',
       createdAt: '2024-01-01T00:00:00.000Z',
-      createdBy: 'admin-1@example.com',
-      companyName: 'Example',
+      updatedAt: '2024-01-01T00:00:00.000Z',
     };
-    expect(created.Attributes).toEqual(first);
+    await db.client.send(new PutCommand({ TableName: VIEWS(), Item: first }));
+    await expect(refresh('other@example.com', 'Planted')).rejects.toMatchObject({ name: 'ConditionalCheckFailedException' });
+    expect(await read(VIEWS(), { id })).toEqual(first);
 
-    const again = await upsert('Sales 2', '2024-02-01T00:00:00.000Z', 'admin-2@example.com');
-    const second = { ...first, name: 'Sales 2', updatedAt: '2024-02-01T00:00:00.000Z' };
-    expect(again.Attributes).toEqual(second);
+    const updated = await refresh('assigned@example.com', 'Sales 2');
+    const second = { ...first, name: 'Sales 2', link: 'https://example.com/sales', updatedAt: '2024-02-01T00:00:00.000Z' };
+    expect(updated.Attributes).toEqual(second);
     expect(await read(VIEWS(), { id })).toEqual(second);
   });
 
