@@ -59,6 +59,7 @@ export function fakeAdminApi(overrides: AdminApiOverrides = {}) {
     disableUser: unexpected('disableUser'),
     deleteUser: unexpected('users.deleteUser'),
     resetMfa: unexpected('resetMfa'),
+    promoteToAdmin: unexpected('promoteToAdmin'),
     auditLog: unexpected('auditLog'),
     ...overrides.users,
   } as unknown as Mocked<UserAdminApi>;

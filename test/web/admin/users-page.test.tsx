@@ -2,7 +2,7 @@ import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { beforeEach, describe, expect, it, vi } from 'vitest';
 import UsersPage from '../../../web/src/features/admin/routes/users-page.tsx';
-import { RESET_MFA_MESSAGE } from '../../../contracts/user-admin.ts';
+import { PROMOTE_MESSAGES, RESET_MFA_MESSAGE } from '../../../contracts/user-admin.ts';
 import { ADMIN_EMAIL, apiError, fakeAdminApi, managedUser, renderAdmin, stubViewport, type AdminApiOverrides } from './support.tsx';
 
 const people = [
@@ -32,7 +32,9 @@ describe('user management screen', () => {
     expect(figure('Total Users')).toHaveTextContent('5');
     expect(figure('Active Users')).toHaveTextContent('4');
     expect(figure('Disabled Users')).toHaveTextContent('1');
-    expect(screen.getByText('You cannot disable or delete admin accounts (including your own).')).toBeInTheDocument();
+    expect(
+      screen.getByText('You cannot edit, disable, delete or reset MFA of admin accounts (including your own). Change your own password with Change Password.'),
+    ).toBeInTheDocument();
   });
 
   it('lists the users with Current User, group, state and local created date', async () => {
@@ -50,6 +52,8 @@ describe('user management screen', () => {
   });
 
   it.each([
+    [ADMIN_EMAIL, 'Edit', 'Cannot change the password or email of your own account'],
+    ['other.admin@example.com', 'Edit', 'Cannot update other admin accounts'],
     [ADMIN_EMAIL, 'Disable', 'Cannot disable your own account'],
     [ADMIN_EMAIL, 'Delete', 'Cannot delete your own account'],
     [ADMIN_EMAIL, 'Reset MFA for', 'Cannot reset MFA for your own account'],
@@ -65,6 +69,7 @@ describe('user management screen', () => {
     await user.hover(button);
     expect(screen.getByRole('tooltip', { name: tooltip })).toBeVisible();
     await user.click(button);
+    expect(screen.queryByRole('dialog', { name: 'Edit User' })).not.toBeInTheDocument();
     expect(api.users.disableUser).not.toHaveBeenCalled();
     expect(api.users.deleteUser).not.toHaveBeenCalled();
     expect(api.users.resetMfa).not.toHaveBeenCalled();
@@ -153,6 +158,38 @@ describe('user management screen', () => {
     await user.click(within(screen.getByRole('alertdialog', { name: 'Reset MFA' })).getByRole('button', { name: 'Cancel' }));
     expect(screen.queryByRole('alertdialog')).not.toBeInTheDocument();
     expect(resetMfa).not.toHaveBeenCalled();
+  });
+
+  it('makes a user an admin after a confirmation, and offers it to non-admins only', async () => {
+    const promoteToAdmin = vi.fn(async () => ({ message: PROMOTE_MESSAGES.promoted }));
+    const { user } = renderUsers(people, { users: { promoteToAdmin } });
+    const row = await rowOf('jane.doe@example.com');
+    for (const admin of [ADMIN_EMAIL, 'other.admin@example.com']) {
+      expect(screen.queryByRole('button', { name: `Make ${admin} an admin` })).not.toBeInTheDocument();
+    }
+    await user.click(screen.getByRole('button', { name: 'Make jane.doe@example.com an admin' }));
+    const dialog = screen.getByRole('alertdialog', { name: 'Make Admin' });
+    expect(dialog).toHaveTextContent('Make jane.doe@example.com an admin?');
+    expect(dialog).toHaveTextContent('removing someone from the Admins group is done in Cognito');
+    expect(within(dialog).getByRole('button', { name: 'Cancel' })).toHaveFocus();
+    await user.click(within(dialog).getByRole('button', { name: 'Make Admin' }));
+    await waitFor(() => expect(promoteToAdmin).toHaveBeenCalledWith('jane.doe@example.com'));
+    expect(await screen.findByText(PROMOTE_MESSAGES.promoted)).toBeInTheDocument();
+    await waitFor(() => expect(within(row).getByText('Admins')).toBeInTheDocument());
+    expect(within(row).getByRole('button', { name: 'Delete jane.doe@example.com' })).toHaveAccessibleDescription('Cannot delete other admin accounts');
+  });
+
+  it('does not offer promotion of a disabled account, and reports a refused one', async () => {
+    const promoteToAdmin = vi.fn(async () => Promise.reject(apiError(409, PROMOTE_MESSAGES.alreadyAdmin)));
+    const { user } = renderUsers(people, { users: { promoteToAdmin } });
+    await rowOf('paused@example.com');
+    const paused = screen.getByRole('button', { name: 'Make paused@example.com an admin' });
+    expect(paused).toHaveAttribute('aria-disabled', 'true');
+    expect(paused).toHaveAccessibleDescription(PROMOTE_MESSAGES.disabled);
+    await user.click(screen.getByRole('button', { name: 'Make jane.doe@example.com an admin' }));
+    await user.click(within(screen.getByRole('alertdialog', { name: 'Make Admin' })).getByRole('button', { name: 'Make Admin' }));
+    expect(await screen.findByText('Failed to make the user an admin')).toBeInTheDocument();
+    expect(within(await rowOf('jane.doe@example.com')).queryByText('Admins')).not.toBeInTheDocument();
   });
 
   it('creates a user and reloads the list', async () => {

@@ -8,6 +8,7 @@ const ACTION_LABELS: Readonly<Record<string, string>> = {
   DISABLE_USER: 'Disable user',
   DELETE_USER: 'Delete user',
   RESET_USER_MFA: 'Reset MFA',
+  PROMOTE_TO_ADMIN: 'Make admin',
   REGISTER_USER: 'Register in QuickSight',
   INVITE_TO_DASHBOARD: 'Assign dashboard',
   REMOVE_FROM_DASHBOARD: 'Remove dashboard',

@@ -74,7 +74,7 @@ export function createQuicksightAdminApi(client: ApiClient, url: string) {
   };
 }
 
-/** The user management function (admin-portal §7, plus RESET_USER_MFA and GET_AUDIT_LOG). */
+/** The user management function (admin-portal §7, plus RESET_USER_MFA, PROMOTE_TO_ADMIN and GET_AUDIT_LOG). */
 export function createUserAdminApi(client: ApiClient, url: string) {
   const call = <S extends z.ZodType>(body: UserAdminBody, schema: S) => client.request(url, { body, schema });
   return {
@@ -87,6 +87,7 @@ export function createUserAdminApi(client: ApiClient, url: string) {
     disableUser: (userEmail: string) => call({ action: 'DISABLE_USER', userEmail }, acknowledgementSchema),
     deleteUser: (userEmail: string) => call({ action: 'DELETE_USER', userEmail }, acknowledgementSchema),
     resetMfa: (userEmail: string) => call({ action: 'RESET_USER_MFA', userEmail }, acknowledgementSchema),
+    promoteToAdmin: (userEmail: string) => call({ action: 'PROMOTE_TO_ADMIN', userEmail }, acknowledgementSchema),
     auditLog: (nextToken?: string) =>
       call(
         { action: 'GET_AUDIT_LOG', limit: AUDIT_PAGE_SIZE, ...(nextToken === undefined ? {} : { nextToken }) },

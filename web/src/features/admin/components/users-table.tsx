@@ -1,13 +1,12 @@
 import { memo, useCallback } from 'react';
-import type { ManagedUser } from '../../../../../contracts/user-admin.ts';
+import { PROMOTE_MESSAGES, type ManagedUser } from '../../../../../contracts/user-admin.ts';
 import { Badge } from '../../../components/badge.tsx';
-import { Button } from '../../../components/button.tsx';
 import { ADMINS_GROUP, blockedReason } from '../protection.ts';
 import { GuardedButton } from './guarded-button.tsx';
 import { noUsersText, UserCell } from './user-list-card.tsx';
 import { VirtualTable } from './virtual-table.tsx';
 
-export type UserAction = 'edit' | 'toggle' | 'delete' | 'resetMfa';
+export type UserAction = 'edit' | 'toggle' | 'delete' | 'resetMfa' | 'promote';
 
 export const USER_ROW_HEIGHT = 60;
 
@@ -55,9 +54,16 @@ const UserRow = memo(function UserRow({ user, ariaRowIndex, isCurrentUser, busy,
       <td>{createdDate(user.created)}</td>
       <td>
         <div className="row-actions">
-          <Button size="sm" variant="secondary" disabled={busy} onClick={() => onAction('edit', user)} aria-label={`Edit ${user.email}`}>
+          <GuardedButton
+            size="sm"
+            variant="secondary"
+            disabled={busy}
+            blockedReason={blockedReason('update', target, signedInEmail)}
+            onClick={() => onAction('edit', user)}
+            aria-label={`Edit ${user.email}`}
+          >
             Edit
-          </Button>
+          </GuardedButton>
           <GuardedButton
             size="sm"
             variant="secondary"
@@ -88,6 +94,18 @@ const UserRow = memo(function UserRow({ user, ariaRowIndex, isCurrentUser, busy,
           >
             Reset MFA
           </GuardedButton>
+          {!isAdmin && (
+            <GuardedButton
+              size="sm"
+              variant="ghost"
+              disabled={busy}
+              blockedReason={user.enabled ? null : PROMOTE_MESSAGES.disabled}
+              onClick={() => onAction('promote', user)}
+              aria-label={`Make ${user.email} an admin`}
+            >
+              Make Admin
+            </GuardedButton>
+          )}
         </div>
       </td>
     </tr>

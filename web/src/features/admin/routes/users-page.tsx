@@ -14,16 +14,18 @@ import { StatCards } from '../components/stat-cards.tsx';
 import { UserListCard, userSearchText } from '../components/user-list-card.tsx';
 import { UsersTable, type UserAction } from '../components/users-table.tsx';
 import { ADMIN_FAILURES, deleteUserFailureText, userManagementErrorText, type Failure } from '../errors.ts';
+import { ADMINS_GROUP } from '../protection.ts';
 import { useSearch } from '../search.ts';
 import { useResource } from '../use-resource.ts';
 
-export const SECURITY_NOTICE = 'You cannot disable or delete admin accounts (including your own).';
+export const SECURITY_NOTICE =
+  'You cannot edit, disable, delete or reset MFA of admin accounts (including your own). Change your own password with Change Password.';
 
 const NO_USERS: readonly ManagedUser[] = [];
 
-type Confirmation = { readonly kind: 'delete' | 'resetMfa'; readonly user: ManagedUser };
+type Confirmation = { readonly kind: 'delete' | 'resetMfa' | 'promote'; readonly user: ManagedUser };
 
-/** /admin/users: every account, with create, edit, enable/disable, delete and MFA reset. */
+/** /admin/users: every account, with create, edit, enable/disable, delete, MFA reset and promotion to admin. */
 export default function UsersPage() {
   const api = useAdminApi();
   const signedInEmail = useAuth().session?.email ?? '';
@@ -100,6 +102,10 @@ export default function UsersPage() {
         await api.users.deleteUser(user.email);
         updateUsers((list) => list.filter((u) => u.email !== user.email));
         notify.success(`User ${user.email} deleted successfully`);
+      } else if (kind === 'promote') {
+        const { message } = await api.users.promoteToAdmin(user.email);
+        updateUsers((list) => list.map((u) => (u.email === user.email ? { ...u, cognitoGroup: ADMINS_GROUP } : u)));
+        notify.success(message);
       } else {
         const { message } = await api.users.resetMfa(user.email);
         notify.success(message);
@@ -108,7 +114,7 @@ export default function UsersPage() {
       setFailure(
         kind === 'delete'
           ? { title: deleteUserFailureText(user.email, error), lines: [] }
-          : { title: ADMIN_FAILURES.resetMfa, lines: [userManagementErrorText(error)] },
+          : { title: kind === 'promote' ? ADMIN_FAILURES.promote : ADMIN_FAILURES.resetMfa, lines: [userManagementErrorText(error)] },
       );
     } finally {
       setConfirmBusy(false);
@@ -179,6 +185,21 @@ export default function UsersPage() {
         <p>
           Reset MFA for <strong>{confirmation?.user.email}</strong>? Their authenticator app is removed and they are
           signed out everywhere. At their next sign-in they set up a new authenticator before they can continue.
+        </p>
+      </ConfirmDialog>
+      <ConfirmDialog
+        open={confirmation?.kind === 'promote'}
+        title="Make Admin"
+        confirmLabel="Make Admin"
+        busyLabel="Promoting..."
+        busy={confirmBusy}
+        onConfirm={() => void confirm()}
+        onCancel={() => setConfirmation(null)}
+      >
+        <p>
+          Make <strong>{confirmation?.user.email}</strong> an admin? They can then manage every account and dashboard,
+          and their own account becomes protected like yours. The portal cannot undo this: removing someone from the
+          Admins group is done in Cognito by the platform team.
         </p>
       </ConfirmDialog>
     </div>
