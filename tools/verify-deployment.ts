@@ -1,0 +1,47 @@
+import { dashboardId as dashboardIdRule } from '../contracts/fields.ts';
+import { EXIT, TARGET_USAGE, UsageError, parseCommand, runTool } from './support/cli.ts';
+import { resolveTarget } from './support/target.ts';
+import { VERIFY_PREFIX, verifyDeployment } from './support/verify-steps.ts';
+
+const USAGE = `Usage: npm run verify-deployment [-- options]
+
+Smoke test of the deployed portal (from the stack's outputs) or, with --local, of the local
+stack: a temporary administrator and user (${VERIFY_PREFIX}*@example.com) sign in with SRP and a
+new authenticator, every function URL and GraphQL is called as the SPA calls it, the site's
+headers and config.json are checked, and everything created is deleted again, also when a
+step fails. One support message is sent to supportRecipientAddress. Needs administrator
+rights on the user pool (AdminCreateUser, AdminDeleteUser, ...) through the credentials.
+
+Options:
+  --dashboard-id ID    a QuickSight dashboard to embed (its catalogue entry is made for the
+                       test when missing); without it the embed function must answer 403
+${TARGET_USAGE}
+  -h, --help           this text`;
+
+async function main(args: readonly string[]): Promise<number> {
+  const command = parseCommand(args, { 'dashboard-id': { type: 'string' } }, 0);
+  if (command.help) {
+    console.log(USAGE);
+    return EXIT.ok;
+  }
+  const given = command.values['dashboard-id'];
+  let dashboardId: string | undefined;
+  if (typeof given === 'string') {
+    const checked = dashboardIdRule.safeParse(given);
+    if (!checked.success) throw new UsageError(`--dashboard-id: ${checked.error.issues[0]?.message ?? 'invalid'} (got "${given}")`);
+    dashboardId = checked.data;
+  }
+
+  const target = await resolveTarget(command.target);
+  try {
+    const started = performance.now();
+    const passed = await verifyDeployment(target, { write: (line) => console.log(line), ...(dashboardId !== undefined && { dashboardId }) });
+    const took = `${((performance.now() - started) / 1000).toFixed(1)} s`;
+    console.log(passed ? `\nThe deployment works (${took}).` : `\nVerification failed (${took}): see the failed steps above.`);
+    return passed ? EXIT.ok : EXIT.failed;
+  } finally {
+    target.close();
+  }
+}
+
+runTool(USAGE, main);
