@@ -181,6 +181,17 @@ describe('hostile input', () => {
   });
 
   it.each([
+    ['{"action":"GET_USERS","nextToken":"a\\u0000b"}', 'nextToken must not contain control characters, line separators or bidirectional formatting characters', 'nextToken'],
+    ['{"action":"GET_USERS","x":{"a\\u202Eb":1}}', 'x must not contain control characters, line separators or bidirectional formatting characters', 'x'],
+    ['"\\u2028"', 'Request body must not contain control characters, line separators or bidirectional formatting characters', 'Request body'],
+    [`{"action":"GET_USERS","x":${'['.repeat(11)}${']'.repeat(11)}}`, 'Request body is nested more than 10 levels deep', undefined],
+    ['{"action":"GET_USERS","x":"[[[[[[[[[[[[[[[["}', 'Unknown action: GET_USERS', 'action'],
+  ])('says what is wrong with %s', async (rawBody, error, field) => {
+    const res = await invoke(handlers['quicksight-admin']!, { token: tokens.admin, rawBody });
+    expect(res).toMatchObject({ status: 400, body: { error, ...(field === undefined ? {} : { fields: [field] }) } });
+  });
+
+  it.each([
     ['a NUL character', 'target\u0000@example.com'],
     ['an RTL override', 'target\u202E@example.com'],
   ])('refuses REGISTER_USER with %s in the email (400, nothing registered)', async (_label, userEmail) => {

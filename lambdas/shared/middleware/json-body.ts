@@ -39,8 +39,9 @@ export const jsonBody = <E extends Pick<APIGatewayProxyEventV2, 'headers' | 'isB
     const problem = findUnsafeJson(body);
     if (problem?.kind === 'key') throw new BadRequestError('Request body must not contain the key "__proto__"', { fields: [problem.path] });
     if (problem?.kind === 'character') {
-      throw new BadRequestError(`${problem.path} must not contain control characters, line separators or bidirectional formatting characters`, {
-        fields: [problem.path],
+      const where = problem.path || 'Request body';
+      throw new BadRequestError(`${where} must not contain control characters, line separators or bidirectional formatting characters`, {
+        fields: [where],
       });
     }
     event.body = body;

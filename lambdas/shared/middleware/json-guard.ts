@@ -51,7 +51,7 @@ export const findUnsafeJson = (value: unknown, path = ''): JsonProblem | undefin
   for (const [key, item] of Object.entries(value)) {
     const itemPath = path === '' ? key : `${path}.${key}`;
     if (key === FORBIDDEN_KEY) return { kind: 'key', path: itemPath };
-    if (isUnsafeText(key)) return { kind: 'character', path: path || 'body' };
+    if (isUnsafeText(key)) return { kind: 'character', path };
     const problem = findUnsafeJson(item, itemPath);
     if (problem !== undefined) return problem;
   }
