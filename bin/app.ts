@@ -2,7 +2,7 @@ import { App } from 'aws-cdk-lib';
 import { existsSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { ConfigError, loadConfig } from '../lib/config.ts';
-import { addPortal } from '../lib/portal-app.ts';
+import { addPortal, isDeploying, placeholderProblems } from '../lib/portal-app.ts';
 
 /** CDK app entry (`cdk.json`: `npx tsx bin/app.ts`). */
 const webAssetDirectory = fileURLToPath(new URL('../web/dist', import.meta.url));
@@ -15,6 +15,10 @@ function fail(message: string): never {
 const app = new App();
 try {
   const config = loadConfig((key) => app.node.tryGetContext(key));
+  const placeholders = isDeploying((key) => app.node.tryGetContext(key)) ? placeholderProblems(config) : [];
+  if (placeholders.length > 0) {
+    fail(`Not deploying: the configuration still has placeholders (see README, "Deploy to AWS"):\n${placeholders.map((p) => `  - ${p}`).join('\n')}`);
+  }
   if (!existsSync(`${webAssetDirectory}/index.html`)) {
     fail('The web app is not built: web/dist/index.html is missing. Run `npm run build:web` first (`npm run synth` and `npm run deploy` do).');
   }
