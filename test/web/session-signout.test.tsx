@@ -2,6 +2,7 @@ import { act, render, screen } from '@testing-library/react';
 import { MemoryRouter, Route, Routes } from 'react-router';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { SessionLimits } from '../../web/src/app/router.tsx';
+import { Toaster } from '../../web/src/components/toaster.tsx';
 // Loaded up front, so the guard's lazy chunk resolves at once under fake timers.
 import '../../web/src/app/session-guard.tsx';
 import { RequireAuth } from '../../web/src/features/auth/components/require-auth.tsx';
@@ -56,6 +57,7 @@ function renderPortal(service: CognitoAuthService) {
           </Routes>
           <SessionLimits />
         </MemoryRouter>
+        <Toaster />
       </AuthProvider>
     </ConfigProvider>,
   );
@@ -98,6 +100,8 @@ describe('sign-out at the idle timeout', () => {
 
     await act(async () => finish());
     expect(screen.queryByTitle(FRAME_TITLE)).not.toBeInTheDocument();
+    vi.useRealTimers();
+    expect(await screen.findByText('You were signed out after 10 minutes without activity.')).toBeInTheDocument();
   });
 
   it('keeps the frame and the session while the user answers Stay signed in', async () => {
