@@ -1,6 +1,5 @@
 import { DeleteCommand, GetCommand, PutCommand, QueryCommand, ScanCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { CONTACT_LIMITS } from '../../contracts/contact.ts';
 import { auditTable, dashboardsTable, stateTable, VIEWS_BY_DASHBOARD_INDEX, VIEWS_BY_USER_INDEX, viewsTable } from '../../contracts/tables.ts';
 import { startDynamoDbTarget, type DynamoDbTarget } from './support/dynamodb-target.ts';
 import { scratchName } from './support/target.ts';
@@ -252,50 +251,64 @@ describe('UpdateItem', () => {
     await refresh(withoutLink.id, withoutLink.name, 'https://example.com/sales');
     expect(await read(VIEWS(), { id: withoutLink.id })).toMatchObject({ link: 'https://example.com/sales' });
   });
+});
 
-  it('UpdateItem: ADD on a missing number starts from 0, a ConditionExpression (#count < :max) refuses the increment at the limit, and ADD of -1 decrements', async () => {
-    // contact/rate-limit.ts takeContactSlot: 'ADD #count :delta SET expiresAt = :expiresAt'.
-    const key = { pk: `USER#${scratchName('sender')}@example.com`, sk: 'CONTACT#2024-01-01T10' };
-    const max = CONTACT_LIMITS.perUserPerHour;
-    const take = () =>
+// https://docs.aws.amazon.com/amazondynamodb/latest/APIReference/API_PutItem.html
+describe('PutItem and DeleteItem for the contact rate limit', () => {
+  it('PutItem: a condition on a stored time (attribute_not_exists OR older than the window) takes a free slot and refuses a slot in use; a DeleteItem conditioned on the holder frees only its own slot', async () => {
+    // contact/rate-limit.ts takeContactSlot, releaseSlot and readSlots.
+    const pk = `USER#${scratchName('sender')}@example.com`;
+    const key = { pk, sk: 'CONTACT-SLOT#0' };
+    const hour = 60 * 60 * 1000;
+    const take = (now: number, holder: string) =>
       db.client.send(
-        new UpdateCommand({
+        new PutCommand({
           TableName: STATE(),
-          Key: key,
-          UpdateExpression: 'ADD #count :delta SET expiresAt = :expiresAt',
-          ConditionExpression: 'attribute_not_exists(#count) OR #count < :max',
-          ExpressionAttributeNames: { '#count': 'count' },
-          ExpressionAttributeValues: { ':delta': 1, ':expiresAt': 1704110400, ':max': max },
+          Item: { ...key, sentAt: now, holder },
+          ConditionExpression: 'attribute_not_exists(#sentAt) OR #sentAt <= :windowStart',
+          ExpressionAttributeNames: { '#sentAt': 'sentAt' },
+          ExpressionAttributeValues: { ':windowStart': now - hour },
         }),
       );
-    const giveBack = () =>
+    const release = (holder: string) =>
       db.client.send(
-        new UpdateCommand({
+        new DeleteCommand({
           TableName: STATE(),
           Key: key,
-          UpdateExpression: 'ADD #count :delta SET expiresAt = :expiresAt',
-          ExpressionAttributeNames: { '#count': 'count' },
-          ExpressionAttributeValues: { ':delta': -1, ':expiresAt': 1704110400 },
+          ConditionExpression: '#holder = :holder',
+          ExpressionAttributeNames: { '#holder': 'holder' },
+          ExpressionAttributeValues: { ':holder': holder },
         }),
       );
+    const t0 = Date.UTC(2024, 0, 1, 10, 0);
 
-    await take();
-    expect(await read(STATE(), key)).toEqual({ ...key, count: 1, expiresAt: 1704110400 });
-    for (let i = 1; i < max; i += 1) await take();
-    expect(await read(STATE(), key)).toMatchObject({ count: max });
-    expect(await refusal(take())).toMatchObject(CONDITION_FAILED);
-    expect(await read(STATE(), key)).toMatchObject({ count: max });
-    await giveBack();
-    expect(await read(STATE(), key)).toMatchObject({ count: max - 1 });
-    await take();
-    expect(await read(STATE(), key)).toMatchObject({ count: max });
+    await take(t0, 'first');
+    expect(await refusal(take(t0 + hour - 1, 'second'))).toMatchObject(CONDITION_FAILED);
+    expect(await read(STATE(), key)).toMatchObject({ sentAt: t0, holder: 'first' });
+    await take(t0 + hour, 'third');
+    expect(await refusal(release('first'))).toMatchObject(CONDITION_FAILED);
+    expect(await read(STATE(), key)).toMatchObject({ holder: 'third' });
+
+    await db.client.send(new PutCommand({ TableName: STATE(), Item: { pk, sk: 'CONTACT-SLOT#1', sentAt: t0, holder: 'other' } }));
+    await db.client.send(new PutCommand({ TableName: STATE(), Item: { pk, sk: 'DEFAULT', viewId: 'not a slot' } }));
+    const slots = await db.client.send(
+      new QueryCommand({
+        TableName: STATE(),
+        KeyConditionExpression: 'pk = :pk AND begins_with(sk, :prefix)',
+        ExpressionAttributeValues: { ':pk': pk, ':prefix': 'CONTACT-SLOT#' },
+        ConsistentRead: true,
+      }),
+    );
+    expect(slots.Items?.map((item) => item.sk)).toEqual(['CONTACT-SLOT#0', 'CONTACT-SLOT#1']);
+    await release('third');
+    expect(await read(STATE(), key)).toBeUndefined();
   });
 });
 
 // https://docs.aws.amazon.com/amazondynamodb/latest/developerguide/ReservedWords.html
 describe('Reserved words in DynamoDB', () => {
   it('Reserved words: name and count in an expression are refused with ValidationException, and accepted through ExpressionAttributeNames; the other names the handlers write into expressions are not reserved', async () => {
-    // views.ts (#name), contact/rate-limit.ts (#count); the others appear in expressions as they are.
+    // views.ts (#name); count is reserved too, so nothing writes it bare; the others appear in expressions as they are.
     const id = scratchName('reserved');
     const bare = await refusal(
       db.client.send(new UpdateCommand({ TableName: VIEWS(), Key: { id }, UpdateExpression: 'SET name = :v', ExpressionAttributeValues: { ':v': 'x' } })),
@@ -328,8 +341,8 @@ describe('Reserved words in DynamoDB', () => {
 // https://docs.aws.amazon.com/amazondynamodb/latest/developerguide/Expressions.ExpressionAttributeValues.html
 describe('Using expression attribute values in DynamoDB', () => {
   it('Expression attribute values: a value no expression uses, or an empty ExpressionAttributeValues map, is refused with ValidationException', async () => {
-    // contact/rate-limit.ts leaves :max out of the unconditional decrement; dashboard-claims.ts
-    // sends no ExpressionAttributeValues rather than an empty map.
+    // Every conditional write builds its values with its expression; views.ts claimView and
+    // dashboard-claims.ts send no ExpressionAttributeValues rather than an empty map.
     const key = { pk: `USER#${scratchName('values')}`, sk: 'CONTACT#2024-01-01T10' };
     const unused = await refusal(
       db.client.send(
