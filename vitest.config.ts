@@ -13,7 +13,7 @@ export default defineConfig({
           name: 'unit',
           env,
           environment: 'node',
-          include: ['test/{infra,lambdas,local,contracts}/**/*.test.ts'],
+          include: ['test/{infra,lambdas,local,contracts}/**/*.test.ts', 'test/tools/**/*.test.ts'],
           testTimeout: 60_000,
           hookTimeout: 120_000,
         },

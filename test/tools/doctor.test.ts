@@ -1,0 +1,113 @@
+import { DescribeAccountSubscriptionCommand, DescribeNamespaceCommand, QuickSightClient } from '@aws-sdk/client-quicksight';
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { LOCAL_CREDENTIALS } from '../../local/environment.ts';
+import { runTool, startTestStack, type TestStack } from './support/run-tool.ts';
+
+describe('npm run doctor', () => {
+  let stack: TestStack;
+
+  beforeAll(async () => {
+    stack = await startTestStack();
+  });
+
+  afterAll(async () => {
+    await stack?.stop();
+  });
+
+  it('passes against the local stack, and reports the AWS-only checks as not applicable rather than passed', async () => {
+    const { code, stdout } = await runTool('doctor', stack.localArgs);
+    expect(code).toBe(0);
+    for (const title of ['Credentials', 'QuickSight subscription', 'QuickSight identity region and namespace', 'SES sender identity', 'Support recipient', 'Embed origins']) {
+      expect(stdout).toMatch(new RegExp(`^\\[PASS\\] ${title}:`, 'm'));
+    }
+    for (const title of ['CDK bootstrap', 'Cognito domain prefix', 'Certificate \\(us-east-1\\)', 'WAF web ACL']) {
+      expect(stdout).toMatch(new RegExp(`^\\[N/A \\] ${title}: not applicable in local mode`, 'm'));
+    }
+    expect(stdout).toContain('ENTERPRISE edition');
+    // Local SES is a sandbox, as a new AWS account's is: a warning with the way out, not a blocker.
+    expect(stdout).toMatch(/^\[WARN\] SES account: in the sandbox/m);
+    expect(stdout).toContain('Request production access');
+  });
+
+  it('fails with how to start one when no local stack runs in the data directory', async () => {
+    const empty = await mkdtemp(join(tmpdir(), 'portal-tools-empty-'));
+    try {
+      const { code, stderr } = await runTool('doctor', ['--local', '--data-dir', empty]);
+      expect(code).toBe(1);
+      expect(stderr).toContain('No local stack is running');
+      expect(stderr).toContain('npm start');
+    } finally {
+      await rm(empty, { recursive: true, force: true });
+    }
+  });
+
+  it.each([
+    [['--bogus'], "Unknown option '--bogus'"],
+    [['--local', '-c', 'region=us-east-1'], '-c configures a deployment'],
+    [['--data-dir', '/tmp/x'], '--data-dir goes with --local'],
+    [['--local', '--profile', 'prod'], '--profile is for AWS'],
+    [['-c', 'region'], '-c expects key=value'],
+    [['extra'], 'Unexpected argument: extra'],
+    [['-c', 'region=nowhere'], 'region: must be an AWS region code'],
+    [['-c', 'allowedOrigins=http://10.0.0.1'], 'allowedOrigins'],
+  ])('refuses %j with a clear message and exit code 2, calling nothing', async (args, message) => {
+    const { code, stderr } = await runTool('doctor', args);
+    expect(code).toBe(2);
+    expect(stderr).toContain(message);
+    expect(stderr).toContain('Usage: npm run doctor');
+  });
+
+  it('reports missing AWS credentials as a blocker with the command that fixes it', async () => {
+    const { code, stdout } = await runTool('doctor', ['-c', 'sesSenderAddress=no-reply@corp.example']);
+    expect(code).toBe(1);
+    expect(stdout).toMatch(/^\[FAIL\] AWS credentials:/m);
+    expect(stdout).toContain('aws sso login');
+    expect(stdout).toContain('1 blocker found');
+  });
+
+  describe('QuickSight read operations of the emulator, through the IAM gate', () => {
+    const client = (credentials = LOCAL_CREDENTIALS) =>
+      new QuickSightClient({ endpoint: stack.running.info.quicksight.endpoint, region: stack.running.info.region, credentials });
+
+    it('describes the subscription and the namespace in the SDK model shapes', async () => {
+      const { accountId } = stack.running.info.quicksight;
+      const subscription = await client().send(new DescribeAccountSubscriptionCommand({ AwsAccountId: accountId }));
+      expect(subscription.AccountInfo).toMatchObject({ Edition: 'ENTERPRISE', AccountSubscriptionStatus: 'ACCOUNT_CREATED' });
+      expect(subscription.Status).toBe(200);
+      const { Namespace } = await client().send(new DescribeNamespaceCommand({ AwsAccountId: accountId, Namespace: 'default' }));
+      expect(Namespace).toEqual({
+        Name: 'default',
+        Arn: `arn:aws:quicksight:${stack.running.info.region}:${accountId}:namespace/default`,
+        CapacityRegion: stack.running.info.region,
+        CreationStatus: 'CREATED',
+        IdentityStore: 'QUICKSIGHT',
+      });
+    });
+
+    it('answers an unknown namespace and another account with the documented errors', async () => {
+      const { accountId } = stack.running.info.quicksight;
+      await expect(client().send(new DescribeNamespaceCommand({ AwsAccountId: accountId, Namespace: 'portal' }))).rejects.toMatchObject({
+        name: 'ResourceNotFoundException',
+        $metadata: { httpStatusCode: 404 },
+      });
+      await expect(client().send(new DescribeAccountSubscriptionCommand({ AwsAccountId: '111122223333' }))).rejects.toMatchObject({
+        name: 'AccessDeniedException',
+      });
+    });
+
+    it('holds a function to its policy: the embed function may not describe the account', async () => {
+      const embed = client(stack.running.info.functionCredentials.embed);
+      await expect(embed.send(new DescribeAccountSubscriptionCommand({ AwsAccountId: stack.running.info.quicksight.accountId }))).rejects.toMatchObject({
+        name: 'AccessDeniedException',
+        message: expect.stringContaining('quicksight:DescribeAccountSubscription'),
+      });
+      await expect(embed.send(new DescribeNamespaceCommand({ AwsAccountId: stack.running.info.quicksight.accountId, Namespace: 'default' }))).rejects.toMatchObject({
+        name: 'AccessDeniedException',
+        message: expect.stringContaining(':namespace/default'),
+      });
+    });
+  });
+});
