@@ -4,6 +4,7 @@ import * as lambda from 'aws-cdk-lib/aws-lambda';
 import type * as logs from 'aws-cdk-lib/aws-logs';
 import { Construct } from 'constructs';
 import { ENV } from '../contracts/env.ts';
+import { FUNCTION_URL_METHODS, type FunctionUrlName } from '../contracts/function-urls.ts';
 import type { PortalAuth } from './auth.ts';
 import { acknowledge, wildcardResourceFinding } from './compliance.ts';
 import type { PortalData } from './data.ts';
@@ -44,7 +45,7 @@ function allowUserPool(fn: PortalFunction, auth: PortalAuth, actions: readonly s
 }
 
 /** Names of the function URLs (also the keys of `functions` in the SPA's config.json). */
-export type ApiFunctionName = 'embed' | 'quicksightAdmin' | 'userAdmin' | 'mfa' | 'contact';
+export type ApiFunctionName = FunctionUrlName;
 
 /**
  * The five HTTP functions, each behind its own function URL with auth type NONE: the
@@ -167,13 +168,6 @@ export class ApiFunctions extends Construct {
     );
 
     this.functions = { embed, quicksightAdmin, userAdmin, mfa, contact };
-    const methods: Record<ApiFunctionName, lambda.HttpMethod> = {
-      embed: lambda.HttpMethod.GET,
-      quicksightAdmin: lambda.HttpMethod.POST,
-      userAdmin: lambda.HttpMethod.POST,
-      mfa: lambda.HttpMethod.POST,
-      contact: lambda.HttpMethod.POST,
-    };
     const urls = {} as Record<ApiFunctionName, lambda.FunctionUrl>;
     for (const [name, fn] of Object.entries(this.functions) as [ApiFunctionName, PortalFunction][]) {
       fn.addEnvironment(ENV.userPoolId, auth.userPool.userPoolId);
@@ -183,7 +177,7 @@ export class ApiFunctions extends Construct {
         authType: lambda.FunctionUrlAuthType.NONE,
         cors: {
           allowedOrigins: [...props.allowedOrigins],
-          allowedMethods: [methods[name]],
+          allowedMethods: [lambda.HttpMethod[FUNCTION_URL_METHODS[name]]],
           allowedHeaders: name === 'embed' ? ['authorization', 'content-type', 'x-dashboard-id'] : ['authorization', 'content-type'],
           allowCredentials: false,
           maxAge: Duration.hours(1),

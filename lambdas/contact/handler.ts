@@ -7,12 +7,13 @@ import { httpBase } from '../shared/middleware/http-base.ts';
 import { jsonBody } from '../shared/middleware/json-body.ts';
 import { validateBody } from '../shared/middleware/validate.ts';
 import { sendContactMessage } from './send-message.ts';
+import { FUNCTION_URL_METHODS } from '../../contracts/function-urls.ts';
 
 const logger = createLogger('contact');
 
 /** Contact email function URL (POST, any signed-in user): `{message}`; at most 5 per user in any 60 minutes. */
 export const handler = middy<ParsedEvent<ContactRequest>, HttpResult, Error, CallerContext>()
-  .use(httpBase({ logger, methods: 'POST' }))
+  .use(httpBase({ logger, methods: FUNCTION_URL_METHODS.contact }))
   .use(requireCaller())
   .use(jsonBody())
   .use(validateBody(contactRequestSchema))

@@ -9,6 +9,7 @@ import { requireCaller } from '../shared/middleware/auth.ts';
 import { httpBase } from '../shared/middleware/http-base.ts';
 import { parseWith } from '../shared/validation.ts';
 import { embedUrlFor } from './embed-url.ts';
+import { FUNCTION_URL_METHODS } from '../../contracts/function-urls.ts';
 
 const logger = createLogger('embed');
 
@@ -16,7 +17,7 @@ const embedHeaders = z.object({ [EMBED_DASHBOARD_HEADER]: dashboardId });
 
 /** Dashboard embed function URL (GET, any signed-in user): `{url, sessionExpiresAt}`. */
 export const handler = middy<APIGatewayProxyEventV2, HttpResult, Error, CallerContext>()
-  .use(httpBase({ logger, methods: 'GET' }))
+  .use(httpBase({ logger, methods: FUNCTION_URL_METHODS.embed }))
   .use(requireCaller())
   .handler(async (event, context) => {
     const headers = parseWith(embedHeaders, event.headers ?? {});

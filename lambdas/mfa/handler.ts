@@ -7,12 +7,13 @@ import { httpBase } from '../shared/middleware/http-base.ts';
 import { jsonBody } from '../shared/middleware/json-body.ts';
 import { validateBody } from '../shared/middleware/validate.ts';
 import { runMfaAction } from './mfa.ts';
+import { FUNCTION_URL_METHODS } from '../../contracts/function-urls.ts';
 
 const logger = createLogger('mfa');
 
 /** MFA management function URL (POST, the caller's own account). Codes and secrets are never logged. */
 export const handler = middy<ParsedEvent<MfaRequest>, HttpResult, Error, CallerContext>()
-  .use(httpBase({ logger, methods: 'POST' }))
+  .use(httpBase({ logger, methods: FUNCTION_URL_METHODS.mfa }))
   .use(requireCaller())
   .use(jsonBody())
   .use(validateBody(mfaRequestSchema))

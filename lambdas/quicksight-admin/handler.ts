@@ -7,12 +7,13 @@ import { httpBase } from '../shared/middleware/http-base.ts';
 import { jsonBody } from '../shared/middleware/json-body.ts';
 import { validateBody } from '../shared/middleware/validate.ts';
 import { runQuicksightAdminAction } from './actions.ts';
+import { FUNCTION_URL_METHODS } from '../../contracts/function-urls.ts';
 
 const logger = createLogger('quicksight-admin');
 
 /** QuickSight management function URL (POST, Admins only): admin-portal §7. */
 export const handler = middy<ParsedEvent<QuicksightAdminRequest>, HttpResult, Error, CallerContext>()
-  .use(httpBase({ logger, methods: 'POST' }))
+  .use(httpBase({ logger, methods: FUNCTION_URL_METHODS.quicksightAdmin }))
   .use(requireCaller({ admin: true }))
   .use(jsonBody())
   .use(validateBody(quicksightAdminRequestSchema))

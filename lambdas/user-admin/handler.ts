@@ -7,12 +7,13 @@ import { httpBase } from '../shared/middleware/http-base.ts';
 import { jsonBody } from '../shared/middleware/json-body.ts';
 import { validateBody } from '../shared/middleware/validate.ts';
 import { runUserAdminAction } from './actions.ts';
+import { FUNCTION_URL_METHODS } from '../../contracts/function-urls.ts';
 
 const logger = createLogger('user-admin');
 
 /** User management function URL (POST, Admins only): admin-portal §7 plus RESET_USER_MFA and GET_AUDIT_LOG. */
 export const handler = middy<ParsedEvent<UserAdminRequest>, HttpResult, Error, CallerContext>()
-  .use(httpBase({ logger, methods: 'POST' }))
+  .use(httpBase({ logger, methods: FUNCTION_URL_METHODS.userAdmin }))
   .use(requireCaller({ admin: true }))
   .use(jsonBody())
   .use(validateBody(userAdminRequestSchema))
