@@ -74,6 +74,28 @@ describe('the demo user on the user portal', () => {
     await expectNoSeriousA11yViolations(page);
   });
 
+  it('sends the permissions and opener policies, and the dashboard frame may still go fullscreen', async () => {
+    const response = await page.request.get(`${stack.webUrl}/home`);
+    expect(response.headers()['cross-origin-opener-policy']).toBe('same-origin');
+    const permissions = response.headers()['permissions-policy'] ?? '';
+    for (const feature of ['camera', 'microphone', 'geolocation', 'payment', 'usb']) expect(permissions).toContain(`${feature}=()`);
+
+    const frameUrl = (await page.locator(FRAME).getAttribute('src')) ?? '';
+    const frame = page.frames().find((candidate) => candidate.url().startsWith(new URL(frameUrl).origin));
+    expect(frame).toBeDefined();
+    type PolicyDocument = { fullscreenEnabled: boolean; featurePolicy: { allowsFeature(feature: string): boolean } };
+    const inFrame = await frame!.evaluate(() => {
+      const doc = (globalThis as unknown as { document: PolicyDocument }).document;
+      return { fullscreen: doc.fullscreenEnabled, camera: doc.featurePolicy.allowsFeature('camera') };
+    });
+    expect(inFrame).toEqual({ fullscreen: true, camera: false });
+    const inPage = await page.evaluate(() => {
+      const doc = (globalThis as unknown as { document: PolicyDocument }).document;
+      return { geolocation: doc.featurePolicy.allowsFeature('geolocation'), fullscreen: doc.fullscreenEnabled };
+    });
+    expect(inPage).toEqual({ geolocation: false, fullscreen: true });
+  });
+
   it('keeps the chosen dashboard across a reload', async () => {
     const select = page.getByLabel('Select Dashboard');
     const options = await select.locator('option').allTextContents();

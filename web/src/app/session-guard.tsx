@@ -7,12 +7,13 @@ import { useSessionTimeout, type SessionEndReason } from '../lib/auth/session-ti
 import type { AuthSession } from '../lib/auth/types.ts';
 import { useConfig } from '../lib/config-context.tsx';
 
-const hours = (minutes: number) => (minutes % 60 === 0 ? `${minutes / 60} hour${minutes === 60 ? '' : 's'}` : `${minutes} minutes`);
+const duration = (minutes: number) =>
+  minutes % 60 === 0 ? `${minutes / 60} hour${minutes === 60 ? '' : 's'}` : `${minutes} minutes`;
 
 export const sessionEndMessage = (reason: SessionEndReason, minutes: number) =>
   reason === 'idle'
     ? `You were signed out after ${minutes} minutes without activity.`
-    : `Your session ended ${hours(minutes)} after you signed in. Please sign in again.`;
+    : `Your session ended ${duration(minutes)} after you signed in. Please sign in again.`;
 
 /**
  * Enforces the idle timeout and the absolute session lifetime of the runtime config for the
