@@ -2,10 +2,14 @@ import {
   AdminAddUserToGroupCommand,
   AdminCreateUserCommand,
   AdminDeleteUserCommand,
+  AdminListGroupsForUserCommand,
+  AdminRemoveUserFromGroupCommand,
   CognitoIdentityProviderClient,
 } from '@aws-sdk/client-cognito-identity-provider';
 import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { LOCAL_CREDENTIALS } from '../../local/environment.ts';
+import { ensureAccount, signInWithAuthenticator, type PoolContext } from '../../local/seed/enroll.ts';
 import { signInAsAdmin, signInAtAdminExpecting, storedAccessToken } from './support/auth.ts';
 import { launchBrowser } from './support/browser.ts';
 import { useStack } from './support/stack.ts';
@@ -13,13 +17,33 @@ import { useStack } from './support/stack.ts';
 const stack = useStack();
 const ACCESS_DENIED = "Access denied. You don't have admin privileges.";
 const otherAdmin = `second-admin-${Date.now()}@example.com`;
+const demotedAdmin = `demoted-admin-${Date.now()}@example.com`;
+const promotedUser = `promoted-user-${Date.now()}@example.com`;
 
-/** Admin calls to the local identity provider need SigV4 with any credentials, as the seed makes them. */
+/** Admin calls to the local identity provider, signed with the local administrator credentials. */
 const cognito = new CognitoIdentityProviderClient({
   endpoint: stack.cognito.endpoint,
   region: stack.region,
-  credentials: { accessKeyId: 'local', secretAccessKey: 'local' },
+  credentials: LOCAL_CREDENTIALS,
 });
+const pool: PoolContext = {
+  client: cognito,
+  endpoint: stack.cognito.endpoint,
+  userPoolId: stack.cognito.userPoolId,
+  clientId: stack.cognito.clientId,
+  readTotpSecret: async () => undefined,
+};
+
+/** A GraphQL request as the SPA sends it (AppSync takes the bare access token). */
+async function graphqlErrors(token: string, query: string): Promise<string[]> {
+  const response = await fetch(stack.graphqlUrl, {
+    method: 'POST',
+    headers: { authorization: token, 'content-type': 'application/json' },
+    body: JSON.stringify({ query }),
+  });
+  const answer = (await response.json()) as { errors?: { message: string }[] };
+  return (answer.errors ?? []).map((error) => error.message);
+}
 
 /** A management call made directly, without the portal's checks. */
 async function callDirectly(url: string, token: string, body: object): Promise<{ status: number; error: string }> {
@@ -53,7 +77,9 @@ describe('who may use the admin portal, and on whom', () => {
   });
 
   afterAll(async () => {
-    await cognito.send(new AdminDeleteUserCommand({ UserPoolId: stack.cognito.userPoolId, Username: otherAdmin })).catch(() => undefined);
+    for (const email of [otherAdmin, demotedAdmin, promotedUser]) {
+      await cognito.send(new AdminDeleteUserCommand({ UserPoolId: stack.cognito.userPoolId, Username: email })).catch(() => undefined);
+    }
     cognito.destroy();
     await browser?.close();
   });
@@ -82,6 +108,11 @@ describe('who may use the admin portal, and on whom', () => {
       await page.getByPlaceholder('Search users...').fill(email);
       const row = page.locator('tbody tr', { hasText: email });
       await row.waitFor();
+      const editTooltip = email === self ? 'Cannot change the password or email of your own account' : 'Cannot update other admin accounts';
+      const edit = row.getByRole('button', { name: `Edit ${email}` });
+      expect(await edit.getAttribute('aria-disabled')).toBe('true');
+      await edit.hover();
+      await page.getByRole('tooltip', { name: editTooltip }).waitFor();
       for (const [button, verb] of [
         [`Disable ${email}`, 'disable'],
         [`Delete ${email}`, 'delete'],
@@ -98,6 +129,10 @@ describe('who may use the admin portal, and on whom', () => {
 
     const token = await storedAccessToken(page, stack);
     const refusals = [
+      [stack.functions.userAdmin, { action: 'UPDATE_USER', userEmail: self, newPassword: 'Hijacked#2026' }, 'Cannot change the password or email of your own account'],
+      [stack.functions.userAdmin, { action: 'UPDATE_USER', userEmail: self, newEmail: 'hijack@example.com' }, 'Cannot change the password or email of your own account'],
+      [stack.functions.userAdmin, { action: 'UPDATE_USER', userEmail: otherAdmin, newPassword: 'Hijacked#2026' }, 'Cannot update other admin accounts'],
+      [stack.functions.userAdmin, { action: 'UPDATE_USER', userEmail: otherAdmin, newEmail: 'hijack@example.com' }, 'Cannot update other admin accounts'],
       [stack.functions.userAdmin, { action: 'DISABLE_USER', userEmail: self }, 'Cannot disable your own account'],
       [stack.functions.userAdmin, { action: 'DELETE_USER', userEmail: self }, 'Cannot delete your own account'],
       [stack.functions.userAdmin, { action: 'RESET_USER_MFA', userEmail: self }, 'Cannot reset MFA for your own account'],
@@ -113,5 +148,51 @@ describe('who may use the admin portal, and on whom', () => {
     await page.getByPlaceholder('Search users...').fill(otherAdmin);
     expect(await page.locator('tbody tr', { hasText: otherAdmin }).textContent()).toContain('Enabled');
     await page.close();
+  });
+
+  it('an admin removed from Admins in Cognito is refused at once, with the token that still claims the group', async () => {
+    await ensureAccount(pool, { email: demotedAdmin, password: 'Demoted#Admin2026', group: 'Users' });
+    await cognito.send(new AdminAddUserToGroupCommand({ UserPoolId: stack.cognito.userPoolId, Username: demotedAdmin, GroupName: 'Admins' }));
+    const token = await signInWithAuthenticator(pool, { email: demotedAdmin, password: 'Demoted#Admin2026', group: 'Users' });
+    const listing = { action: 'GET_AUDIT_LOG', limit: 1 };
+    expect((await callDirectly(stack.functions.userAdmin, token, listing)).status).toBe(200);
+
+    await cognito.send(new AdminRemoveUserFromGroupCommand({ UserPoolId: stack.cognito.userPoolId, Username: demotedAdmin, GroupName: 'Admins' }));
+    expect(await callDirectly(stack.functions.userAdmin, token, listing)).toEqual({ status: 403, error: ACCESS_DENIED });
+    expect(await callDirectly(stack.functions.quicksightAdmin, token, { action: 'LIST_DASHBOARD_METADATA' })).toEqual({ status: 403, error: ACCESS_DENIED });
+    const create = `mutation { createDashboardMetadata(input: { dashboardId: "demoted-${Date.now()}", dashboardName: "X", dashboardLink: "https://bi.example.com/x" }) { id } }`;
+    expect(await graphqlErrors(token, create)).toEqual([ACCESS_DENIED]);
+    // Still a member of Users: the portal's own pages keep working for them.
+    expect(await graphqlErrors(token, '{ listTableauViews { items { id } } }')).toEqual([]);
+  });
+
+  it('Make Admin promotes a user after a confirmation, and an admin-set password ends their sessions', async () => {
+    await ensureAccount(pool, { email: promotedUser, password: 'Promoted#User2026', group: 'Users' });
+    const userToken = await signInWithAuthenticator(pool, { email: promotedUser, password: 'Promoted#User2026', group: 'Users' });
+    const page = await browser.newPage({ viewport: { width: 1440, height: 900 } });
+    await signInAsAdmin(page, stack);
+    await page.waitForURL(/\/admin\/users$/);
+    await page.getByPlaceholder('Search users...').fill(promotedUser);
+    const row = page.locator('tbody tr', { hasText: promotedUser });
+    await row.getByRole('button', { name: `Make ${promotedUser} an admin` }).click();
+    await page.getByRole('alertdialog', { name: 'Make Admin' }).getByRole('button', { name: 'Make Admin' }).click();
+    await page.getByText('User promoted to admin successfully').waitFor();
+    const groups = await cognito.send(new AdminListGroupsForUserCommand({ UserPoolId: stack.cognito.userPoolId, Username: promotedUser }));
+    expect(groups.Groups?.map((group) => group.GroupName).sort()).toEqual(['Admins', 'Users']);
+
+    const adminToken = await storedAccessToken(page, stack);
+    expect(await callDirectly(stack.functions.userAdmin, adminToken, { action: 'PROMOTE_TO_ADMIN', userEmail: promotedUser })).toEqual({
+      status: 409,
+      error: 'User is already an admin',
+    });
+    await page.close();
+
+    // The promoted account is an admin now, so even another admin cannot set its password;
+    // demote it first, then an admin-set password signs it out everywhere.
+    expect((await callDirectly(stack.functions.userAdmin, adminToken, { action: 'UPDATE_USER', userEmail: promotedUser, newPassword: 'Changed#User2026' })).status).toBe(403);
+    await cognito.send(new AdminRemoveUserFromGroupCommand({ UserPoolId: stack.cognito.userPoolId, Username: promotedUser, GroupName: 'Admins' }));
+    expect((await callDirectly(stack.functions.mfa, userToken, { action: 'GET_MFA_STATUS' })).status).toBe(200);
+    expect((await callDirectly(stack.functions.userAdmin, adminToken, { action: 'UPDATE_USER', userEmail: promotedUser, newPassword: 'Changed#User2026' })).status).toBe(200);
+    expect((await callDirectly(stack.functions.mfa, userToken, { action: 'GET_MFA_STATUS' })).status).toBe(401);
   });
 });
