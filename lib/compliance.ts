@@ -1,23 +1,63 @@
 import { CfnResource, Stack, Validations, type App } from 'aws-cdk-lib';
-import { AwsSolutionsChecks, NIST80053R5Checks } from 'cdk-nag';
 import { flattenCfnReference } from 'cdk-nag/lib/utils/flatten-cfn-reference.js';
 import type { IConstruct } from 'constructs';
+import { fileURLToPath } from 'node:url';
+import { NagResultLog, RecordingAwsSolutionsChecks, RecordingNist80053R5Checks } from './compliance/nag-results.ts';
+import { ComplianceReportPlugin } from './compliance/plugin.ts';
+import { loadConfig } from './config.ts';
+
+const projectRoot = fileURLToPath(new URL('..', import.meta.url));
 
 /**
- * The compliance packs every synth runs. Their findings, and the built-in CloudFormation
- * validator's, land in `cdk.out/validation-report.json`; the acknowledgements below are
- * also written into each resource's template metadata (`cdk_nag.rules_to_suppress`) so an
- * auditor reading a template sees the reason next to the resource.
+ * The compliance packs every synth runs, recording every result for the evidence pack.
+ * Their findings, and the built-in CloudFormation validator's, land in
+ * `cdk.out/validation-report.json`; the acknowledgements below are also written into each
+ * resource's template metadata (`cdk_nag.rules_to_suppress`) so an auditor reading a
+ * template sees the reason next to the resource.
  */
-export function compliancePacks(app: App): [AwsSolutionsChecks, NIST80053R5Checks] {
+export function compliancePacks(app: App, log = new NagResultLog()): [RecordingAwsSolutionsChecks, RecordingNist80053R5Checks] {
   return [
-    new AwsSolutionsChecks(app, { verbose: true, writeSuppressionsToCloudFormation: true }),
-    new NIST80053R5Checks(app, { verbose: true }),
+    new RecordingAwsSolutionsChecks(log, app, { verbose: true, writeSuppressionsToCloudFormation: true }),
+    new RecordingNist80053R5Checks(log, app, { verbose: true }),
   ];
 }
 
-export function addCompliancePacks(app: App): void {
-  Validations.of(app).addPlugins(...compliancePacks(app));
+export interface CompliancePackOptions {
+  /**
+   * Product named in the evidence pack's header.
+   * @default `productName` of the app's configuration, else the first stack's name
+   */
+  readonly product?: string;
+  /**
+   * Folder holding `lambdas/` (scanned for the access matrix) and the git checkout.
+   * @default this project
+   */
+  readonly root?: string;
+}
+
+/**
+ * Runs the packs on every synth, then writes the evidence pack (`<outdir>/compliance/report.{html,md,json}`).
+ */
+export function addCompliancePacks(app: App, options: CompliancePackOptions = {}): void {
+  const log = new NagResultLog();
+  const product = options.product ?? configuredProduct(app) ?? firstStackName(app);
+  Validations.of(app).addPlugins(
+    ...compliancePacks(app, log),
+    new ComplianceReportPlugin(log, { product, root: options.root ?? projectRoot, outdir: app.outdir }),
+  );
+}
+
+/** The product name of the portal's configuration, when the app's context is one. */
+function configuredProduct(app: App): string | undefined {
+  try {
+    return loadConfig((key) => app.node.tryGetContext(key)).productName;
+  } catch {
+    return undefined;
+  }
+}
+
+function firstStackName(app: App): string {
+  return app.node.children.find((child) => Stack.isStack(child))?.node.id ?? 'unnamed app';
 }
 
 /**
@@ -31,6 +71,7 @@ export function acknowledge(construct: IConstruct, findings: Readonly<Record<str
     throw new Error(`${construct.node.path} has no CloudFormation resource to acknowledge findings on`);
   }
   for (const [id, reason] of Object.entries(findings)) {
+    if (!reason.trim()) throw new Error(`${construct.node.path}: the acknowledgement of ${id} needs a reason an auditor can read`);
     Validations.of(resource).acknowledge({ id, reason });
   }
 }

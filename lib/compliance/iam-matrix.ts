@@ -1,0 +1,236 @@
+import { existsSync } from 'node:fs';
+import { join } from 'node:path';
+import { codeUsesOf, describeUse, type CodeUse } from './code-usage.ts';
+import { platformUses } from './platform-uses.ts';
+import {
+  asList,
+  isRecord,
+  readable,
+  readableList,
+  referencedId,
+  resourceName,
+  resourcesOfType,
+  type StackTemplate,
+} from './template.ts';
+
+/**
+ * Who may do what to which resource, from the identity policies attached to each role and
+ * the resource policies (Lambda permissions, bucket policies) of a synthesized template.
+ * Each row is one action of one statement; `usedBy` names the code (or AWS service) that
+ * exercises it, so a grant nothing uses stands out.
+ */
+
+export interface MatrixRow {
+  /** Policy the statement is in, and its Sid. */
+  readonly source: string;
+  readonly effect: string;
+  readonly action: string;
+  readonly resources: readonly string[];
+  readonly conditions: readonly string[];
+  readonly usedBy: readonly string[];
+}
+
+export interface Principal {
+  readonly name: string;
+  readonly kind: 'function role' | 'service role' | 'resource policy';
+  /** Logical id of the role, or the principal of the resource policies. */
+  readonly id: string;
+  /** Who can act as this principal (role trust) or who it is (resource policy). */
+  readonly trustedBy: readonly string[];
+  /** Resources that run as this role. */
+  readonly usedByResources: readonly string[];
+  /** Handler entry points scanned for the role's uses. */
+  readonly code: readonly string[];
+  readonly rows: readonly MatrixRow[];
+  /** Calls the code makes that IAM does not authorize (Cognito token-authorized operations). */
+  readonly callsWithoutIam: readonly string[];
+  /** Allowed actions no scanned code or known AWS service use exercises (function roles with code only). */
+  readonly unusedGrants: readonly string[];
+  /** Actions the scanned code calls that no Allow statement of this principal grants. */
+  readonly ungrantedUses: readonly { readonly action: string; readonly usedBy: readonly string[] }[];
+}
+
+export interface Statement {
+  readonly Sid?: string;
+  readonly Effect?: string;
+  readonly Action?: unknown;
+  readonly NotAction?: unknown;
+  readonly Resource?: unknown;
+  readonly NotResource?: unknown;
+  readonly Principal?: unknown;
+  readonly Condition?: unknown;
+}
+
+const statementsOf = (document: unknown): Statement[] => (isRecord(document) ? asList(document.Statement as Statement | Statement[]) : []);
+
+/** Readable conditions: `StringEquals ses:FromAddress = no-reply@example.com`. */
+export function readableConditions(stack: StackTemplate, condition: unknown): string[] {
+  if (!isRecord(condition)) return [];
+  return Object.entries(condition).flatMap(([operator, keys]) =>
+    isRecord(keys) ? Object.entries(keys).map(([key, value]) => `${operator} ${key} = ${readableList(stack, value).join(' | ')}`) : [],
+  );
+}
+
+/** Readable principals of a statement or trust policy: `Service lambda.amazonaws.com`, `AWS *`. */
+export function readablePrincipals(stack: StackTemplate, principal: unknown): string[] {
+  if (principal === '*') return ['AWS *'];
+  if (!isRecord(principal)) return principal === undefined ? [] : [readable(stack, principal)];
+  return Object.entries(principal).flatMap(([kind, value]) => readableList(stack, value).map((v) => `${kind} ${v}`));
+}
+
+/** Whether an IAM action pattern (`s3:Get*`, `*`) matches an action, case-insensitively as IAM does. */
+export function actionMatches(pattern: string, action: string): boolean {
+  const regex = new RegExp(`^${pattern.split('*').map((part) => part.replace(/[.+?^${}()|[\]\\]/g, '\\$&')).join('.*')}$`, 'i');
+  return regex.test(action);
+}
+
+function rowsOf(stack: StackTemplate, source: string, statement: Statement, usedBy: (action: string) => string[]): MatrixRow[] {
+  const negated = statement.Action === undefined && statement.NotAction !== undefined;
+  const actions = readableList(stack, negated ? statement.NotAction : statement.Action);
+  const resources = statement.Resource !== undefined ? readableList(stack, statement.Resource) : readableList(stack, statement.NotResource).map((r) => `all except ${r}`);
+  const conditions = readableConditions(stack, statement.Condition);
+  const sid = statement.Sid ? ` (${statement.Sid})` : '';
+  return actions.map((action) => ({
+    source: `${source}${sid}`,
+    effect: statement.Effect ?? 'Allow',
+    action: negated ? `all except ${action}` : action,
+    resources,
+    conditions,
+    usedBy: usedBy(action),
+  }));
+}
+
+/** Identity policies attached to a role: inline, AWS::IAM::Policy and customer-managed policies in the template, AWS-managed ones by ARN. */
+function roleDocuments(stack: StackTemplate, roleId: string): { source: string; statements: Statement[] }[] {
+  const { Resources } = stack.template;
+  const role = Resources[roleId]!;
+  const attachedToRole = (props: Record<string, unknown> | undefined) => asList(props?.Roles).some((ref) => referencedId(ref) === roleId);
+  const documents = asList(role.Properties?.Policies as { PolicyName?: string; PolicyDocument?: unknown }[]).map((policy) => ({
+    source: `${resourceName(stack, roleId)} inline ${policy.PolicyName ?? ''}`.trim(),
+    statements: statementsOf(policy.PolicyDocument),
+  }));
+  for (const type of ['AWS::IAM::Policy', 'AWS::IAM::ManagedPolicy']) {
+    for (const [id, policy] of resourcesOfType(stack.template, type)) {
+      if (attachedToRole(policy.Properties)) documents.push({ source: resourceName(stack, id), statements: statementsOf(policy.Properties?.PolicyDocument) });
+    }
+  }
+  for (const arn of asList(role.Properties?.ManagedPolicyArns)) {
+    const id = referencedId(arn);
+    if (id && Resources[id]?.Type === 'AWS::IAM::ManagedPolicy') {
+      if (!attachedToRole(Resources[id]!.Properties)) documents.push({ source: resourceName(stack, id), statements: statementsOf(Resources[id]!.Properties?.PolicyDocument) });
+    } else {
+      // An AWS-managed policy's statements are not in the template: named, so it cannot pass unseen.
+      documents.push({ source: readable(stack, arn), statements: [{ Effect: 'Allow', Action: `(statements of AWS-managed policy ${readable(stack, arn)})`, Resource: '*' }] });
+    }
+  }
+  return documents;
+}
+
+/** Resources whose properties refer to a logical id. */
+function referrersOf(stack: StackTemplate, id: string): string[] {
+  const refers = (node: unknown): boolean =>
+    Array.isArray(node) ? node.some(refers) : isRecord(node) ? referencedId(node) === id || Object.values(node).some(refers) : false;
+  return Object.entries(stack.template.Resources)
+    .filter(([other, resource]) => other !== id && refers(resource.Properties))
+    .map(([other]) => other);
+}
+
+/** The handler folder a function's code comes from: its `POWERTOOLS_SERVICE_NAME`, when `lambdas/<name>/handler.ts` exists. */
+function handlerOf(stack: StackTemplate, functionId: string, root: string): string | undefined {
+  const variables = stack.template.Resources[functionId]?.Properties?.Environment;
+  const name = isRecord(variables) && isRecord(variables.Variables) ? variables.Variables.POWERTOOLS_SERVICE_NAME : undefined;
+  return typeof name === 'string' && existsSync(join(root, 'lambdas', name, 'handler.ts')) ? name : undefined;
+}
+
+function rolePrincipal(stack: StackTemplate, roleId: string, root: string): Principal {
+  const role = stack.template.Resources[roleId]!;
+  const trustedBy = statementsOf(role.Properties?.AssumeRolePolicyDocument).flatMap((s) => readablePrincipals(stack, s.Principal));
+  const referrers = referrersOf(stack, roleId).filter((id) => !['AWS::IAM::Policy', 'AWS::IAM::ManagedPolicy'].includes(stack.template.Resources[id]!.Type));
+  const handlers = referrers
+    .filter((id) => stack.template.Resources[id]!.Type === 'AWS::Lambda::Function')
+    .map((id) => handlerOf(stack, id, root))
+    .filter((name): name is string => name !== undefined);
+  const uses: CodeUse[] = handlers.flatMap((name) => codeUsesOf(root, name));
+  const platform = platformUses(stack, roleId, referrers);
+  const usedBy = (action: string) => [
+    ...new Set([
+      ...uses.filter((use) => use.action && actionMatches(action, use.action)).map(describeUse),
+      ...platform.filter((use) => use.actions.some((a) => actionMatches(action, a))).map((use) => use.by),
+    ]),
+  ];
+  const rows = roleDocuments(stack, roleId).flatMap(({ source, statements }) => statements.flatMap((s) => rowsOf(stack, source, s, usedBy)));
+  const allowed = rows.filter((row) => row.effect === 'Allow');
+  const kind = handlers.length > 0 ? 'function role' : 'service role';
+  const description = role.Properties?.Description;
+  return {
+    name: `${resourceName(stack, roleId)}${typeof description === 'string' ? `: ${description}` : ''}`,
+    kind,
+    id: roleId,
+    trustedBy,
+    usedByResources: referrers.map((id) => `${resourceName(stack, id)} (${stack.template.Resources[id]!.Type})`),
+    code: handlers.map((name) => `lambdas/${name}/handler.ts`),
+    rows,
+    callsWithoutIam: [...new Set(uses.filter((use) => !use.action).map((use) => `${use.operation.replace(/Command$/, '')} at ${describeUse(use)}`))],
+    unusedGrants: kind === 'function role' ? [...new Set(allowed.filter((row) => row.usedBy.length === 0).map((row) => row.action))] : [],
+    ungrantedUses: [...new Set(uses.flatMap((use) => (use.action ? [use.action] : [])))]
+      .filter((action) => !allowed.some((row) => actionMatches(row.action, action)))
+      .map((action) => ({ action, usedBy: uses.filter((use) => use.action === action).map(describeUse) })),
+  };
+}
+
+/** Lambda permissions and bucket policy statements, grouped by the principal they name. */
+function resourcePolicyPrincipals(stack: StackTemplate): Principal[] {
+  const groups = new Map<string, { principal: string; name: string; rows: MatrixRow[] }>();
+  const add = (principal: string, name: string, rows: MatrixRow[]) => {
+    const group = groups.get(name) ?? { principal, name, rows: [] };
+    groups.set(name, { ...group, rows: [...group.rows, ...rows] });
+  };
+  for (const [id, permission] of resourcesOfType(stack.template, 'AWS::Lambda::Permission')) {
+    const p = permission.Properties ?? {};
+    const condition: Record<string, Record<string, unknown>> = {};
+    if (p.SourceArn !== undefined) condition.ArnLike = { 'aws:SourceArn': p.SourceArn };
+    if (p.SourceAccount !== undefined) condition.StringEquals = { 'aws:SourceAccount': p.SourceAccount };
+    if (p.FunctionUrlAuthType !== undefined) condition.StringEquals = { ...condition.StringEquals, 'lambda:FunctionUrlAuthType': p.FunctionUrlAuthType };
+    if (p.InvokedViaFunctionUrl !== undefined) condition.Bool = { 'lambda:InvokedViaFunctionUrl': p.InvokedViaFunctionUrl };
+    const principal = p.Principal === '*' ? 'AWS *' : `Service ${readable(stack, p.Principal)}`;
+    const statement: Statement = { Effect: 'Allow', Action: p.Action, Resource: p.FunctionName, Condition: condition };
+    const name = p.Principal === '*' ? 'Public invokers of function URLs (anyone on the internet)' : principalName(principal);
+    add(principal, name, rowsOf(stack, resourceName(stack, id), statement, () => platformUses(stack, id, []).map((use) => use.by)));
+  }
+  for (const [id, policy] of resourcesOfType(stack.template, 'AWS::S3::BucketPolicy')) {
+    for (const statement of statementsOf(policy.Properties?.PolicyDocument)) {
+      for (const principal of readablePrincipals(stack, statement.Principal)) {
+        const name = principal === 'AWS *' ? `Any principal (${statement.Effect === 'Deny' ? 'deny rules' : 'bucket policies'})` : principalName(principal);
+        add(principal, name, rowsOf(stack, resourceName(stack, id), statement, () => platformUses(stack, id, [], statement).map((use) => use.by)));
+      }
+    }
+  }
+  return [...groups.values()].map(({ principal, name, rows }) => ({
+    name,
+    kind: 'resource policy',
+    id: principal,
+    trustedBy: [principal],
+    usedByResources: [],
+    code: [],
+    rows,
+    callsWithoutIam: [],
+    unusedGrants: [],
+    ungrantedUses: [],
+  }));
+}
+
+function principalName(principal: string): string {
+  const names: Record<string, string> = {
+    'Service cloudfront.amazonaws.com': "CloudFront's access to the bucket",
+    'Service cognito-idp.amazonaws.com': "Cognito's triggers",
+    'Service logging.s3.amazonaws.com': 'S3 server access log delivery',
+    'Service appsync.amazonaws.com': 'AppSync',
+  };
+  return names[principal] ?? principal;
+}
+
+/** The access matrix of one stack; `root` is the project folder holding `lambdas/`. */
+export function accessMatrix(stack: StackTemplate, root: string): Principal[] {
+  const roles = resourcesOfType(stack.template, 'AWS::IAM::Role').map(([id]) => rolePrincipal(stack, id, root));
+  return [...roles, ...resourcePolicyPrincipals(stack)];
+}

@@ -1,0 +1,58 @@
+import type { IPolicyValidationContext, IPolicyValidationPlugin, PolicyValidationPluginReport, PolicyViolation } from 'aws-cdk-lib';
+import { basename } from 'node:path';
+import type { NagResultLog } from './nag-results.ts';
+import { writePack } from './pack-writer.ts';
+import { buildReport } from './report.ts';
+import { readStackTemplate } from './pack-writer.ts';
+
+export interface ComplianceReportOptions {
+  readonly product: string;
+  /** Project folder holding `lambdas/` and the git checkout. */
+  readonly root: string;
+  /** Cloud assembly directory the pack is written into (`<outdir>/compliance/`). */
+  readonly outdir: string;
+}
+
+export const ACKNOWLEDGEMENT_WITHOUT_REASON = 'AcknowledgementWithoutReason';
+
+/**
+ * The CDK validation plugin that writes the evidence pack. Registered after the cdk-nag
+ * packs, it runs once they have recorded their results, in every synth (`cdk synth`,
+ * `cdk deploy`, tests), and writes the pack even when a finding is about to fail synth.
+ * It fails synth itself on an acknowledgement that gives no reason.
+ */
+export class ComplianceReportPlugin implements IPolicyValidationPlugin {
+  readonly name = 'ComplianceReport';
+
+  constructor(
+    private readonly log: NagResultLog,
+    private readonly options: ComplianceReportOptions,
+  ) {}
+
+  validate(context: IPolicyValidationContext): PolicyValidationPluginReport {
+    const stacks = context.stackTemplates.map((stack) => ({
+      ...readStackTemplate(stack.templatePath, stack.region ? { 'AWS::Region': stack.region } : undefined, stack.stackConstructPath),
+      region: stack.region,
+      account: stack.accountId,
+      templateFile: basename(stack.templatePath),
+    }));
+    const report = buildReport({
+      product: this.options.product,
+      environment: stacks.map((s) => `${s.stackName} (aws://${s.account ?? 'unknown-account'}/${s.region ?? 'unknown-region'})`).join(', '),
+      stacks,
+      results: this.log.results,
+      packs: this.log.packNames,
+      root: this.options.root,
+      synthTime: new Date(),
+    });
+    writePack(this.options.outdir, report);
+    const unexplained = this.log.results.filter((r) => r.outcome === 'acknowledged' && !r.reason?.trim());
+    const violations: PolicyViolation[] = unexplained.map((r) => ({
+      ruleName: ACKNOWLEDGEMENT_WITHOUT_REASON,
+      description: `${r.ruleId} is acknowledged without a reason: an auditor needs to read why the finding is accepted.`,
+      severity: 'error',
+      violatingResources: [{ constructPath: r.constructPath, resourceLogicalId: r.logicalId, templatePath: '', locations: ['Metadata'] }],
+    }));
+    return { success: violations.length === 0, violations };
+  }
+}
