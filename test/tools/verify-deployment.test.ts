@@ -1,0 +1,143 @@
+import { CognitoIdentityProviderClient, ListUsersCommand } from '@aws-sdk/client-cognito-identity-provider';
+import { ListUsersCommand as ListQuickSightUsersCommand, QuickSightClient } from '@aws-sdk/client-quicksight';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { listDashboardMetadataResponseSchema, userDashboardsResponseSchema } from '../../contracts/quicksight-admin.ts';
+import { LOCAL_CREDENTIALS } from '../../local/environment.ts';
+import { resolveTarget, type PortalTarget } from '../../tools/support/target.ts';
+import { VERIFY_PREFIX, verifyDeployment } from '../../tools/support/verify-steps.ts';
+import { signInWithSrp } from '../e2e/support/cognito-session.ts';
+import { runTool, startTestStack, type TestStack } from './support/run-tool.ts';
+
+/** A sample dashboard of the emulator whose catalogue entry the tests remove, so the tool makes a temporary one. */
+const UNCATALOGUED = 'inventory-margins';
+
+describe('npm run verify-deployment', () => {
+  let stack: TestStack;
+  let adminToken: string;
+
+  const quicksightAdmin = async (body: unknown) => {
+    const response = await fetch(stack.running.info.functions.quicksightAdmin, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${adminToken}`, 'content-type': 'application/json' },
+      body: JSON.stringify(body),
+    });
+    expect(response.status).toBe(200);
+    return response.json();
+  };
+  const catalogue = async () => listDashboardMetadataResponseSchema.parse(await quicksightAdmin({ action: 'LIST_DASHBOARD_METADATA' })).dashboards;
+
+  /** Every trace a verification could leave: accounts, QuickSight users, views, catalogue entries. */
+  async function leftovers(runEmails: readonly string[]): Promise<string[]> {
+    const { info } = stack.running;
+    const local = { region: info.region, credentials: LOCAL_CREDENTIALS };
+    const cognito = new CognitoIdentityProviderClient({ ...local, endpoint: info.cognito.endpoint });
+    const quicksight = new QuickSightClient({ ...local, endpoint: info.quicksight.endpoint });
+    try {
+      const found: string[] = [];
+      const accounts = (await cognito.send(new ListUsersCommand({ UserPoolId: info.cognito.userPoolId }))).Users ?? [];
+      for (const user of accounts) {
+        const email = user.Attributes?.find((a) => a.Name === 'email')?.Value ?? '';
+        if (email.startsWith(VERIFY_PREFIX)) found.push(`Cognito account ${email}`);
+      }
+      const qsUsers = (await quicksight.send(new ListQuickSightUsersCommand({ AwsAccountId: info.quicksight.accountId, Namespace: 'default' }))).UserList ?? [];
+      for (const user of qsUsers) if (user.Email?.startsWith(VERIFY_PREFIX)) found.push(`QuickSight user ${user.Email}`);
+      for (const entry of await catalogue()) {
+        if (entry.dashboardName.startsWith(VERIFY_PREFIX) || entry.dashboardId === UNCATALOGUED) found.push(`catalogue entry ${entry.dashboardId}`);
+      }
+      for (const email of runEmails) {
+        const { dashboards } = userDashboardsResponseSchema.parse(await quicksightAdmin({ action: 'GET_USER_DASHBOARDS', userEmail: email }));
+        for (const dashboard of dashboards) found.push(`view of ${email} on ${dashboard.quicksightDashboardId}`);
+      }
+      return found;
+    } finally {
+      cognito.destroy();
+      quicksight.destroy();
+    }
+  }
+
+  /** The temporary accounts of a run, from its first line. */
+  const runEmails = (output: string) => {
+    const id = new RegExp(`${VERIFY_PREFIX}([\\w-]+)-\\*`).exec(output)?.[1];
+    expect(id).toBeDefined();
+    return [`${VERIFY_PREFIX}${id}-admin@example.com`, `${VERIFY_PREFIX}${id}-user@example.com`];
+  };
+
+  beforeAll(async () => {
+    stack = await startTestStack();
+    adminToken = (await signInWithSrp(stack.running.info, stack.running.info.demo.admin)).accessToken;
+    const entry = (await catalogue()).find((dashboard) => dashboard.dashboardId === UNCATALOGUED);
+    expect(entry).toBeDefined();
+    await quicksightAdmin({ action: 'DELETE_DASHBOARD_METADATA', metadataId: entry!.id });
+  });
+
+  afterAll(async () => {
+    await stack?.stop();
+  });
+
+  it('passes against the local stack, printing each step with its time, and leaves nothing behind', async () => {
+    const { code, stdout } = await runTool('verify-deployment', stack.localArgs);
+    expect(code).toBe(0);
+    for (const step of [
+      'Site serves its security headers',
+      'Site config.json names this stack',
+      'Administrator signs in (SRP, authenticator set-up, TOTP)',
+      'User signs in (SRP, authenticator set-up, TOTP)',
+      'GraphQL listTableauViews (user)',
+      'MFA function GET_MFA_STATUS (user)',
+      'Contact function sends a support message (user)',
+      'User admin function GET_USERS (admin)',
+      'Embed function refuses a dashboard not assigned to the user (403)',
+    ]) {
+      expect(stdout).toMatch(new RegExp(`^\\[ OK \\] ${step.replace(/[()]/g, '\\$&')} \\(\\d+ ms\\)$`, 'm'));
+    }
+    expect(stdout).toContain('The deployment works');
+    expect(stdout).not.toContain('[FAIL]');
+    expect(await leftovers(runEmails(stdout))).toEqual([]);
+  });
+
+  it('embeds a dashboard through a temporary catalogue entry with --dashboard-id, then removes the entry', async () => {
+    const { code, stdout } = await runTool('verify-deployment', [...stack.localArgs, '--dashboard-id', UNCATALOGUED]);
+    expect(code).toBe(0);
+    expect(stdout).toMatch(/^\[ OK \] Temporary catalogue entry for inventory-margins/m);
+    expect(stdout).toMatch(/^\[ OK \] Embed function returns a URL for the assigned dashboard \(user\)/m);
+    expect(stdout).toMatch(/^\[ OK \] Clean-up: Delete the temporary catalogue entry/m);
+    expect(await leftovers(runEmails(stdout))).toEqual([]);
+  });
+
+  it.each([
+    'Temporary administrator created',
+    'User signs in (SRP, authenticator set-up, TOTP)',
+    'Embed function returns a URL for the assigned dashboard (user)',
+  ])('deletes everything it made when a step fails on purpose (after "%s") and reports the failure', async (failingStep) => {
+    let target: PortalTarget | undefined;
+    const lines: string[] = [];
+    try {
+      target = await resolveTarget({ local: true, dataDir: stack.dataDir, context: {} });
+      const passed = await verifyDeployment(target, {
+        dashboardId: UNCATALOGUED,
+        write: (line) => lines.push(line),
+        afterStep: (name) => {
+          if (name === failingStep) throw new Error(`failed on purpose after ${name}`);
+        },
+      });
+      expect(passed).toBe(false);
+    } finally {
+      target?.close();
+    }
+    const output = lines.join('\n');
+    expect(output).toContain(`[FAIL] failed on purpose after ${failingStep}`);
+    expect(output).toMatch(/^\[ OK \] Clean-up: Delete portal-verify-[\w-]+-admin@example.com/m);
+    expect(output).not.toMatch(/^\[FAIL\] Clean-up/m);
+    expect(await leftovers(runEmails(output))).toEqual([]);
+  });
+
+  it.each([
+    [['--dashboard-id', 'not a dashboard!'], '--dashboard-id: Dashboard ID may contain only letters'],
+    [['--dashboard'], "Unknown option '--dashboard'"],
+  ])('refuses %j with a clear message and exit code 2', async (args, message) => {
+    const { code, stderr } = await runTool('verify-deployment', [...stack.localArgs, ...args]);
+    expect(code).toBe(2);
+    expect(stderr).toContain(message);
+    expect(stderr).toContain('Usage: npm run verify-deployment');
+  });
+});
