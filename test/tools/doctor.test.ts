@@ -69,7 +69,7 @@ describe('npm run doctor', () => {
   });
 
   describe('QuickSight read operations of the emulator, through the IAM gate', () => {
-    const client = (credentials = LOCAL_CREDENTIALS) =>
+    const client = (credentials: { accessKeyId: string; secretAccessKey: string } = LOCAL_CREDENTIALS) =>
       new QuickSightClient({ endpoint: stack.running.info.quicksight.endpoint, region: stack.running.info.region, credentials });
 
     it('describes the subscription and the namespace in the SDK model shapes', async () => {
