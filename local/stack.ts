@@ -1,7 +1,7 @@
 import { mkdir, rename, rm, writeFile } from 'node:fs/promises';
 import { resolve } from 'node:path';
 import { CognitoIdentityProviderClient } from '@aws-sdk/client-cognito-identity-provider';
-import { SESSION_DEFAULTS, type RuntimeConfig } from '../contracts/config.ts';
+import type { RuntimeConfig } from '../contracts/config.ts';
 import { localDeployment } from './aws/local-deployment.ts';
 import { readTotpSecret, startCognitoEmulator } from './cognito/index.ts';
 import { cognitoDataDir, DEFAULT_DATA_DIR, quicksightDataDir } from './data-dir.ts';
@@ -238,7 +238,7 @@ export async function startStack(options: StackOptions = {}): Promise<RunningLoc
       functions: functionUrls,
       marketingSiteUrl: LOCAL_MARKETING_SITE_URL,
       // The deployment defaults, as the synthesized app local mode runs uses them.
-      session: { ...SESSION_DEFAULTS },
+      session: deployment.session,
     };
     const originOf = (address: string) => new URL(address).origin;
     const web = await startWebServer({

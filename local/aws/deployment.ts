@@ -52,6 +52,8 @@ export interface SynthesizedDeployment {
   readonly functions: Readonly<Record<DeployedFunctionKey, SynthesizedFunction>>;
   /** The user pool and app client settings the local identity provider runs with. */
   readonly userPool: UserPoolSettings;
+  /** The portal's idle and absolute session limits, as the deployed config.json carries them. */
+  readonly session: { readonly idleTimeoutMinutes: number; readonly absoluteSessionMinutes: number };
   /** Logical IDs of the resources whose local stand-ins have their own names and ARNs. */
   readonly resources: {
     readonly userPool: string;

@@ -104,6 +104,7 @@ export function synthesizeDeployment(outdir: string, sourceHash: string): Synthe
     sourceHash,
     stackName: stack.stackName,
     functions: described,
+    session: { idleTimeoutMinutes: config.idleTimeoutMinutes, absoluteSessionMinutes: config.absoluteSessionMinutes },
     userPool: userPoolSettings(resources[logicalId(stack.auth.userPool)]!, resources[logicalId(stack.auth.client)]!),
     resources: {
       userPool: logicalId(stack.auth.userPool),
