@@ -1,7 +1,8 @@
 import middy, { type MiddlewareObj } from '@middy/core';
 import type { AppSyncResolverEvent } from 'aws-lambda';
 import { audited } from '../shared/audit.ts';
-import { authenticate, type Caller, confirmAdmin, requirePortalMember, tokenFromHeader } from '../shared/auth/caller.ts';
+import { authenticate, type Caller, requirePortalMember, tokenFromHeader } from '../shared/auth/caller.ts';
+import { confirmAdmin } from '../shared/auth/live-admin.ts';
 import type { CallerContext } from '../shared/http.ts';
 import { createLogger } from '../shared/logger.ts';
 import {

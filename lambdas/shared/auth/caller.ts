@@ -2,7 +2,6 @@ import { GetUserCommand, type GetUserCommandOutput } from '@aws-sdk/client-cogni
 import { NO_TOKEN_MESSAGE } from '../../../contracts/errors.ts';
 import { cognito } from '../aws/cognito.ts';
 import { isAwsError } from '../aws/config.ts';
-import { liveGroupsOf } from '../directory.ts';
 import { ForbiddenError, UnauthorizedError, UpstreamError } from '../errors.ts';
 import { ADMINS_GROUP, USERS_GROUP } from './groups.ts';
 import { verifyAccessToken } from './verifier.ts';
@@ -15,7 +14,7 @@ export interface Caller {
   readonly sub: string;
   /** Lowercased email, from Cognito GetUser. */
   readonly email: string;
-  /** Groups from the verified token, or Cognito's current ones once `confirmAdmin` has run. */
+  /** Groups from the verified token, or Cognito's current ones once `confirmAdmin` (live-admin.ts) has run. */
   readonly groups: readonly string[];
   readonly isAdmin: boolean;
   /** Epoch seconds of the sign-in behind the token (`auth_time`; kept across refreshes). */
@@ -26,7 +25,7 @@ export interface Caller {
   readonly profile: GetUserCommandOutput;
 }
 
-const SESSION_ENDED = 'Your session is no longer valid. Please sign in again.';
+export const SESSION_ENDED = 'Your session is no longer valid. Please sign in again.';
 
 /**
  * Extracts the token from an Authorization header: `Bearer <token>` for the function URLs;
@@ -73,31 +72,6 @@ export const authenticate = async (accessToken: string): Promise<Caller> => {
 
 export const ADMIN_REQUIRED_MESSAGE = "Access denied. You don't have admin privileges.";
 
-/**
- * Admin rights as Cognito holds them now: a token that claims Admins is checked with one
- * AdminListGroupsForUser call, so removing someone from the group takes effect at once, not
- * when their token expires. A token without the claim costs nothing and grants nothing (a
- * newly promoted admin gets it with their next token). The caller comes back with the live
- * groups, so a demoted admin still in Users goes on as a user.
- */
-export const confirmAdmin = async (caller: Caller): Promise<Caller> => {
-  if (!caller.isAdmin) return caller;
-  let groups: string[];
-  try {
-    groups = await liveGroupsOf(caller.username);
-  } catch (error) {
-    if (isAwsError(error, 'UserNotFoundException')) throw new UnauthorizedError(SESSION_ENDED);
-    throw new UpstreamError('Could not check the account\'s groups with the identity provider');
-  }
-  return { ...caller, groups, isAdmin: groups.includes(ADMINS_GROUP) };
-};
-
-/** `confirmAdmin`, refusing anyone who is not an admin now (403). */
-export const requireLiveAdmin = async (caller: Caller): Promise<Caller> => {
-  const confirmed = await confirmAdmin(caller);
-  if (!confirmed.isAdmin) throw new ForbiddenError(ADMIN_REQUIRED_MESSAGE);
-  return confirmed;
-};
 export const USER_REQUIRED_MESSAGE = "Access denied. You don't have user privileges.";
 
 /**

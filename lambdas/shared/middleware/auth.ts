@@ -1,5 +1,5 @@
 import type { MiddlewareObj } from '@middy/core';
-import { authenticate, requireLiveAdmin, requirePortalMember, tokenFromHeader } from '../auth/caller.ts';
+import { authenticate, type Caller, requirePortalMember, tokenFromHeader } from '../auth/caller.ts';
 import type { CallerContext } from '../http.ts';
 
 interface WithHeaders {
@@ -7,8 +7,12 @@ interface WithHeaders {
 }
 
 export interface RequireCallerOptions {
-  /** Refuse callers outside the Admins group (403). @default false */
-  readonly admin?: boolean;
+  /**
+   * For admin functions: the check that refuses callers outside the Admins group (403),
+   * `requireLiveAdmin`. Passed in by those functions so that the others do not carry it (nor
+   * need its IAM grant). @default none: any portal member
+   */
+  readonly admin?: (caller: Caller) => Promise<Caller>;
 }
 
 /**
@@ -17,7 +21,7 @@ export interface RequireCallerOptions {
  * in the verified token and, confirmed live, in Cognito.
  * Runs before the body is read, so an anonymous caller learns nothing about the payload rules.
  */
-export const requireCaller = <E extends WithHeaders, R>({ admin = false }: RequireCallerOptions = {}): MiddlewareObj<
+export const requireCaller = <E extends WithHeaders, R>({ admin }: RequireCallerOptions = {}): MiddlewareObj<
   E,
   R,
   Error,
@@ -25,6 +29,6 @@ export const requireCaller = <E extends WithHeaders, R>({ admin = false }: Requi
 > => ({
   before: async (request) => {
     const caller = await authenticate(tokenFromHeader(request.event.headers?.authorization));
-    request.context.caller = requirePortalMember(admin ? await requireLiveAdmin(caller) : caller);
+    request.context.caller = requirePortalMember(admin ? await admin(caller) : caller);
   },
 });
