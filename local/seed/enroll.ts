@@ -85,9 +85,9 @@ const stepCallbacks = (resolve: (step: Step) => void, reject: (error: unknown) =
  * challenge with an authenticator enrolled on the challenge session, so the secret is known
  * to local mode, then TOTP set as the preferred factor as the SPA does after setup. An
  * account that already has an authenticator answers SOFTWARE_TOKEN_MFA with its code.
- * Resolves with the access token.
+ * Resolves with the access token; `deviceName` names the authenticator in Cognito.
  */
-export async function signInWithAuthenticator(pool: PoolContext, account: AccountToEnroll): Promise<string> {
+export async function signInWithAuthenticator(pool: PoolContext, account: AccountToEnroll, deviceName = 'Local mode seed'): Promise<string> {
   const userPool = new CognitoUserPool({ UserPoolId: pool.userPoolId, ClientId: pool.clientId, endpoint: pool.endpoint, Storage: memoryStorage() });
   const user = new CognitoUser({ Username: account.email, Pool: userPool, Storage: memoryStorage() });
   const started = await new Promise<Step>((resolve, reject) =>
@@ -98,7 +98,7 @@ export async function signInWithAuthenticator(pool: PoolContext, account: Accoun
   if (started.kind === 'setup') {
     const secret = await new Promise<string>((resolve, reject) => user.associateSoftwareToken({ associateSecretCode: resolve, onFailure: reject }));
     const session = await new Promise<CognitoUserSession>((resolve, reject) =>
-      user.verifySoftwareToken(currentTotpCode(secret), 'Local mode seed', { onSuccess: resolve, onFailure: reject }),
+      user.verifySoftwareToken(currentTotpCode(secret), deviceName, { onSuccess: resolve, onFailure: reject }),
     );
     const accessToken = session.getAccessToken().getJwtToken();
     await pool.client.send(new SetUserMFAPreferenceCommand({ AccessToken: accessToken, SoftwareTokenMfaSettings: { Enabled: true, PreferredMfa: true } }));

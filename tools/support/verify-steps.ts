@@ -12,6 +12,9 @@ import { callFunction, checkFrameAllowed, checkRuntimeConfig, checkSecurityHeade
 import { StepPrinter } from './report.ts';
 import type { PortalTarget } from './target.ts';
 
+/** How the smoke test's temporary authenticators are named in Cognito while they exist. */
+const VERIFY_DEVICE_NAME = 'Deployment verification';
+
 /**
  * The post-deployment smoke test: a temporary administrator and a temporary user sign in as
  * people do (SRP, authenticator set-up), then every function URL and GraphQL is called the
@@ -68,7 +71,7 @@ export async function verifyDeployment(target: PortalTarget, options: VerifyOpti
         cleanups.push({ name: `Delete ${admin.email}`, run: async () => void (await deleteAccount(target, admin.email)) });
         await createAccount(target, admin);
       });
-      const adminToken = await step('Administrator signs in (SRP, authenticator set-up, TOTP)', () => signInWithAuthenticator(pool, admin));
+      const adminToken = await step('Administrator signs in (SRP, authenticator set-up, TOTP)', () => signInWithAuthenticator(pool, admin, VERIFY_DEVICE_NAME));
       const adminCall = (body: unknown) => callFunction(target, target.functions.userAdmin, adminToken, { body });
       const quicksightCall = (body: unknown) => callFunction(target, target.functions.quicksightAdmin, adminToken, { body });
 
@@ -86,7 +89,7 @@ export async function verifyDeployment(target: PortalTarget, options: VerifyOpti
         });
         expectOk(await adminCall({ action: 'CREATE_USER', userEmail: user.email, password: user.password }), okMessage, 'CREATE_USER');
       });
-      const userToken = await step('User signs in (SRP, authenticator set-up, TOTP)', () => signInWithAuthenticator(pool, user));
+      const userToken = await step('User signs in (SRP, authenticator set-up, TOTP)', () => signInWithAuthenticator(pool, user, VERIFY_DEVICE_NAME));
 
       await step('GraphQL listTableauViews (user)', async () => {
         const data = await graphql(target, userToken, LIST_VIEWS);
