@@ -8,7 +8,7 @@ import { FUNCTION_URL_METHODS, type FunctionUrlName } from '../contracts/functio
 import type { PortalAuth } from './auth.ts';
 import { acknowledge, wildcardResourceFinding } from './compliance.ts';
 import type { PortalData } from './data.ts';
-import { PortalFunction, TABLE_READ_WRITE } from './portal-function.ts';
+import { CATALOGUE_ACTIONS, PortalFunction, STATE_ITEM_ACTIONS } from './portal-function.ts';
 import { quickSightArns, type QuickSightTarget } from './quicksight.ts';
 
 export interface ApiFunctionsProps {
@@ -78,7 +78,6 @@ export class ApiFunctions extends Construct {
       environment: { ...quickSightEnvironment, [ENV.embedSessionMinutes]: String(props.embedSessionMinutes) },
     });
     embed.bindTable(data.table('Views'), ['dynamodb:Query']);
-    embed.bindTable(data.table('State'), ['dynamodb:GetItem']);
     embed.allow(
       new iam.PolicyStatement({
         sid: 'EmbedForRegisteredUser',
@@ -96,9 +95,9 @@ export class ApiFunctions extends Construct {
       name: 'quicksight-admin',
       description: 'Administers QuickSight users and dashboard permissions (Admins only)',
     });
-    quicksightAdmin.bindTable(data.table('Views'), TABLE_READ_WRITE);
-    quicksightAdmin.bindTable(data.table('Dashboards'), TABLE_READ_WRITE);
-    quicksightAdmin.bindTable(data.table('State'), TABLE_READ_WRITE);
+    quicksightAdmin.bindTable(data.table('Views'), ['dynamodb:Query', 'dynamodb:PutItem', 'dynamodb:UpdateItem', 'dynamodb:DeleteItem']);
+    quicksightAdmin.bindTable(data.table('Dashboards'), CATALOGUE_ACTIONS);
+    quicksightAdmin.bindTable(data.table('State'), STATE_ITEM_ACTIONS);
     quicksightAdmin.bindTable(data.table('Audit'), ['dynamodb:PutItem']);
     allowUserPool(quicksightAdmin, auth, USER_DIRECTORY_READ);
     quicksightAdmin.allow(
@@ -121,9 +120,9 @@ export class ApiFunctions extends Construct {
       name: 'user-admin',
       description: 'Administers portal accounts in Cognito (Admins only)',
     });
-    userAdmin.bindTable(data.table('Views'), TABLE_READ_WRITE);
-    userAdmin.bindTable(data.table('State'), TABLE_READ_WRITE);
-    userAdmin.bindTable(data.table('Audit'), TABLE_READ_WRITE);
+    userAdmin.bindTable(data.table('Views'), ['dynamodb:Query', 'dynamodb:DeleteItem']);
+    userAdmin.bindTable(data.table('State'), ['dynamodb:DeleteItem']);
+    userAdmin.bindTable(data.table('Audit'), ['dynamodb:PutItem', 'dynamodb:Query']);
     allowUserPool(userAdmin, auth, [
       ...USER_DIRECTORY_READ,
       'cognito-idp:AdminCreateUser',
@@ -154,7 +153,7 @@ export class ApiFunctions extends Construct {
       description: 'Sends a signed-in user’s support request to the support address',
       environment: { [ENV.supportFromAddress]: props.supportFromAddress, [ENV.supportToAddress]: props.supportToAddress },
     });
-    contact.bindTable(data.table('State'), TABLE_READ_WRITE);
+    contact.bindTable(data.table('State'), ['dynamodb:Query', 'dynamodb:PutItem', 'dynamodb:DeleteItem']);
     // SES authorizes SendEmail on the sending identity and, while the account is in the
     // sandbox, on each recipient's identity too: the support recipient is one of them.
     const sesIdentityArn = (identity: string) => `arn:${Aws.PARTITION}:ses:${Aws.REGION}:${Aws.ACCOUNT_ID}:identity/${identity}`;

@@ -11,7 +11,7 @@ import { QUERY_DEPTH_LIMIT, RESOLVER_COUNT_LIMIT } from '../contracts/graphql-li
 import type { PortalAuth } from './auth.ts';
 import { acknowledge } from './compliance.ts';
 import type { PortalData } from './data.ts';
-import { PortalFunction, TABLE_READ_WRITE } from './portal-function.ts';
+import { CATALOGUE_ACTIONS, PortalFunction, STATE_ITEM_ACTIONS } from './portal-function.ts';
 
 export const SCHEMA_FILE = fileURLToPath(new URL('../contracts/schema.graphql', import.meta.url));
 
@@ -58,9 +58,9 @@ export class PortalGraphqlApi extends Construct {
       retainLogs: props.retainLogs,
       environment: { [ENV.userPoolId]: auth.userPool.userPoolId, [ENV.userPoolClientId]: auth.client.userPoolClientId },
     });
-    this.resolver.bindTable(data.table('Views'), TABLE_READ_WRITE);
-    this.resolver.bindTable(data.table('Dashboards'), TABLE_READ_WRITE);
-    this.resolver.bindTable(data.table('State'), TABLE_READ_WRITE);
+    this.resolver.bindTable(data.table('Views'), ['dynamodb:GetItem', 'dynamodb:Query', 'dynamodb:PutItem', 'dynamodb:UpdateItem', 'dynamodb:DeleteItem']);
+    this.resolver.bindTable(data.table('Dashboards'), CATALOGUE_ACTIONS);
+    this.resolver.bindTable(data.table('State'), STATE_ITEM_ACTIONS);
     this.resolver.bindTable(data.table('Audit'), ['dynamodb:PutItem']);
     // A token that claims Admins is confirmed against the group as Cognito holds it now.
     this.resolver.allow(

@@ -27,15 +27,10 @@ export type TableAction =
   | 'dynamodb:BatchWriteItem'
   | 'dynamodb:ConditionCheckItem';
 
-const TABLE_READ: readonly TableAction[] = ['dynamodb:GetItem', 'dynamodb:BatchGetItem', 'dynamodb:Query', 'dynamodb:Scan'];
-export const TABLE_READ_WRITE: readonly TableAction[] = [
-  ...TABLE_READ,
-  'dynamodb:PutItem',
-  'dynamodb:UpdateItem',
-  'dynamodb:DeleteItem',
-  'dynamodb:BatchWriteItem',
-  'dynamodb:ConditionCheckItem',
-];
+/** The catalogue's item operations (lambdas/shared/data/catalogue.ts): read, page, write, remove. */
+export const CATALOGUE_ACTIONS: readonly TableAction[] = ['dynamodb:GetItem', 'dynamodb:Scan', 'dynamodb:PutItem', 'dynamodb:DeleteItem'];
+/** The State table's single-item claims, pointers and leases: conditional get, put and delete. */
+export const STATE_ITEM_ACTIONS: readonly TableAction[] = ['dynamodb:GetItem', 'dynamodb:PutItem', 'dynamodb:DeleteItem'];
 
 /** Findings that hold for every function of the product, with the reasons they are accepted. */
 const FUNCTION_ACKNOWLEDGEMENTS = {
