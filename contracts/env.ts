@@ -32,5 +32,7 @@ export const ENV = {
   supportToAddress: 'SUPPORT_TO_ADDRESS',
   /** The user pool's MFA mode (ON, OPTIONAL or OFF), as the CDK app configures it. */
   mfaConfiguration: 'MFA_CONFIGURATION',
+  /** Minutes after the sign-in (`auth_time`) at which every token of that session is refused. */
+  absoluteSessionMinutes: 'ABSOLUTE_SESSION_MINUTES',
   logLevel: 'POWERTOOLS_LOG_LEVEL',
 } as const;

@@ -18,6 +18,8 @@ export interface ApiFunctionsProps {
   /** Origins of the site: the only origins CORS admits, and the embed AllowedDomains. */
   readonly allowedOrigins: readonly string[];
   readonly embedSessionMinutes: number;
+  /** Tokens of a sign-in older than this are refused by every function. */
+  readonly absoluteSessionMinutes: number;
   readonly supportFromAddress: string;
   readonly supportToAddress: string;
   /** The SES identity the contact function sends through (the address or its domain). */
@@ -170,6 +172,7 @@ export class ApiFunctions extends Construct {
     const urls = {} as Record<ApiFunctionName, lambda.FunctionUrl>;
     for (const [name, fn] of Object.entries(this.functions) as [ApiFunctionName, PortalFunction][]) {
       fn.addEnvironment(ENV.userPoolId, auth.userPool.userPoolId);
+      fn.addEnvironment(ENV.absoluteSessionMinutes, String(props.absoluteSessionMinutes));
       fn.addEnvironment(ENV.userPoolClientId, auth.client.userPoolClientId);
       fn.addEnvironment(ENV.allowedOrigins, props.allowedOrigins.join(','));
       urls[name] = fn.function.addFunctionUrl({

@@ -19,6 +19,8 @@ export interface PortalGraphqlApiProps {
   readonly productName: string;
   readonly auth: PortalAuth;
   readonly data: PortalData;
+  /** Tokens of a sign-in older than this are refused by the resolver. */
+  readonly absoluteSessionMinutes: number;
   readonly logRetention: logs.RetentionDays;
   readonly retainLogs: boolean;
 }
@@ -56,7 +58,11 @@ export class PortalGraphqlApi extends Construct {
       timeout: Duration.seconds(15),
       logRetention: props.logRetention,
       retainLogs: props.retainLogs,
-      environment: { [ENV.userPoolId]: auth.userPool.userPoolId, [ENV.userPoolClientId]: auth.client.userPoolClientId },
+      environment: {
+        [ENV.userPoolId]: auth.userPool.userPoolId,
+        [ENV.userPoolClientId]: auth.client.userPoolClientId,
+        [ENV.absoluteSessionMinutes]: String(props.absoluteSessionMinutes),
+      },
     });
     this.resolver.bindTable(data.table('Views'), ['dynamodb:GetItem', 'dynamodb:Query', 'dynamodb:PutItem', 'dynamodb:UpdateItem', 'dynamodb:DeleteItem']);
     this.resolver.bindTable(data.table('Dashboards'), CATALOGUE_ACTIONS);

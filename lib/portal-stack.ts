@@ -66,6 +66,7 @@ export class PortalStack extends Stack {
       },
       allowedOrigins,
       embedSessionMinutes: config.embedSessionMinutes,
+      absoluteSessionMinutes: config.absoluteSessionMinutes,
       supportFromAddress: config.sesSenderAddress,
       supportToAddress: config.supportRecipientAddress,
       sesIdentity: config.sesIdentity,
@@ -75,6 +76,7 @@ export class PortalStack extends Stack {
 
     this.graphql = new PortalGraphqlApi(this, 'GraphQL', {
       productName: config.productName,
+      absoluteSessionMinutes: config.absoluteSessionMinutes,
       auth: this.auth,
       data: this.data,
       logRetention,

@@ -1,7 +1,7 @@
 import { GenerateEmbedUrlForRegisteredUserCommand } from '@aws-sdk/client-quicksight';
 import { ENV } from '../../contracts/env.ts';
 import type { EmbedResponse } from '../../contracts/embed.ts';
-import type { Caller } from '../shared/auth/caller.ts';
+import { absoluteSessionSeconds, type Caller } from '../shared/auth/caller.ts';
 import { isAwsError } from '../shared/aws/config.ts';
 import { quicksight } from '../shared/aws/quicksight.ts';
 import { hasViewOfDashboard } from '../shared/data/views.ts';
@@ -22,6 +22,19 @@ const sessionMinutes = (): number => {
     throw new ConfigurationError([ENV.embedSessionMinutes], { reason: `${ENV.embedSessionMinutes} must be a whole number from 15 to 600` });
   }
   return minutes;
+};
+
+/** QuickSight's shortest embed session. */
+const MIN_EMBED_MINUTES = 15;
+
+/**
+ * The embed session never outlives the portal session: at most what is left of the caller's
+ * absolute session lifetime (from `auth_time`). QuickSight's floor of 15 minutes still
+ * applies; the portal removes the frame when its own session ends.
+ */
+export const embedLifetimeMinutes = (authTime: number, nowMs = Date.now()): number => {
+  const remaining = Math.floor((authTime + absoluteSessionSeconds() - nowMs / 1000) / 60);
+  return Math.max(MIN_EMBED_MINUTES, Math.min(sessionMinutes(), remaining));
 };
 
 /**
@@ -47,7 +60,7 @@ const embedDomains = (): string[] => {
 export const embedUrlFor = async (caller: Caller, dashboardId: string): Promise<EmbedResponse> => {
   if (!(await hasViewOfDashboard(caller.email, dashboardId))) throw new ForbiddenError(NOT_ASSIGNED_MESSAGE);
   const settings = quicksightSettings();
-  const minutes = sessionMinutes();
+  const minutes = embedLifetimeMinutes(caller.authTime);
   const domains = embedDomains();
   try {
     const result = await quicksight.send(

@@ -135,7 +135,10 @@ describe('function URLs', () => {
       build.template.toJSON().Resources[logicalIdAt(build.template, 'AWS::Lambda::Function', `${path}Function/`)].Properties.Environment.Variables;
     for (const { path } of Object.values(EXPECTED_ACTIONS)) {
       expect(Object.keys(environmentOf(path))).toEqual(expect.arrayContaining([ENV.userPoolId, ENV.userPoolClientId, ENV.allowedOrigins]));
+      // Every bearer check refuses a session older than the configured absolute lifetime.
+      expect(environmentOf(path)[ENV.absoluteSessionMinutes]).toBe('720');
     }
+    expect(environmentOf('/GraphQL/Resolver/')[ENV.absoluteSessionMinutes]).toBe('720');
     expect(environmentOf('/Functions/Embed/')).toMatchObject({
       [ENV.embedSessionMinutes]: '600',
       [ENV.quicksightNamespace]: 'default',

@@ -129,3 +129,28 @@ describe('embed function', () => {
     expect(h.quicksight.calls()).toHaveLength(0);
   });
 });
+
+describe('embed session and the portal session', () => {
+  const lifetimeSent = () => h.quicksight.commandCalls(GenerateEmbedUrlForRegisteredUserCommand).at(-1)?.args[0].input.SessionLifetimeInMinutes;
+  const embedSignedInAgo = async (seconds: number) =>
+    invoke(handler, { method: 'GET', token: await h.token(USER, { signedInAgo: seconds }), headers: { 'x-dashboard-id': 'sales' } });
+
+  it('never asks QuickSight for a session longer than what is left of the portal session', async () => {
+    // ABSOLUTE_SESSION_MINUTES is 720 in the harness: 30 minutes and a half are left.
+    const res = await embedSignedInAgo((720 - 30) * 60 - 30);
+    expect(res.status).toBe(200);
+    expect(lifetimeSent()).toBe(30);
+  });
+
+  it("keeps QuickSight's 15-minute floor when less of the portal session is left", async () => {
+    expect((await embedSignedInAgo((720 - 5) * 60)).status).toBe(200);
+    expect(lifetimeSent()).toBe(15);
+  });
+
+  it('refuses a token from a sign-in older than the absolute session lifetime, before any QuickSight call', async () => {
+    const res = await embedSignedInAgo(720 * 60 + 5);
+    expect(res.status).toBe(401);
+    expect(res.body).toMatchObject({ reason: 'sessionLifetimeEnded' });
+    expect(h.quicksight.commandCalls(GenerateEmbedUrlForRegisteredUserCommand)).toHaveLength(0);
+  });
+});

@@ -210,7 +210,8 @@ describe('step-up for authenticator changes', () => {
     h.cognito.on(AssociateSoftwareTokenCommand).resolves({ SecretCode: 'JBSWY3DPEHPK3PXP' });
     const recent = await h.token(USER, { signedInAgo: RECENT_SIGN_IN_SECONDS - 5 });
     expect((await invoke(handler, { token: recent, body: { action: 'ASSOCIATE_SOFTWARE_TOKEN' } })).status).toBe(200);
-    const old = await h.token(USER, { signedInAgo: 24 * 60 * 60 });
+    // Two hours: long past the step-up window, well within the absolute session lifetime.
+    const old = await h.token(USER, { signedInAgo: 2 * 60 * 60 });
     expect((await invoke(handler, { token: old, body: { action: 'GET_MFA_STATUS' } })).status).toBe(200);
   });
 });

@@ -2,7 +2,9 @@ import { GetUserCommand, type GetUserCommandOutput } from '@aws-sdk/client-cogni
 import { NO_TOKEN_MESSAGE } from '../../../contracts/errors.ts';
 import { cognito } from '../aws/cognito.ts';
 import { isAwsError } from '../aws/config.ts';
-import { ForbiddenError, UnauthorizedError, UpstreamError } from '../errors.ts';
+import { ENV } from '../../../contracts/env.ts';
+import { requireEnv } from '../env.ts';
+import { ConfigurationError, ForbiddenError, UnauthorizedError, UpstreamError } from '../errors.ts';
 import { ADMINS_GROUP, USERS_GROUP } from './groups.ts';
 import { verifyAccessToken } from './verifier.ts';
 
@@ -40,6 +42,28 @@ export const tokenFromHeader = (header: string | undefined, { allowBare = false 
   throw new UnauthorizedError('Authorization header must be "Bearer <access token>"');
 };
 
+export const SESSION_LIFETIME_ENDED = 'Your session has reached its maximum length. Please sign in again.';
+
+/**
+ * The sign-in a token descends from (`auth_time`, which refreshing keeps) must be younger than
+ * the absolute session lifetime: the browser signs out then too, but a kept refresh token must
+ * not outlive the limit on the server either.
+ */
+const assertWithinSessionLifetime = (authTime: number, nowMs = Date.now()): void => {
+  if (Math.floor(nowMs / 1000) - authTime > absoluteSessionSeconds()) {
+    throw new UnauthorizedError(SESSION_LIFETIME_ENDED, { reason: 'sessionLifetimeEnded' });
+  }
+};
+
+/** ABSOLUTE_SESSION_MINUTES in seconds; a missing or malformed value is a configuration error. */
+export const absoluteSessionSeconds = (): number => {
+  const minutes = Number(requireEnv(ENV.absoluteSessionMinutes));
+  if (!Number.isInteger(minutes) || minutes <= 0) {
+    throw new ConfigurationError([ENV.absoluteSessionMinutes], { reason: `${ENV.absoluteSessionMinutes} must be a positive whole number of minutes` });
+  }
+  return minutes * 60;
+};
+
 /**
  * Verifies the token, then asks Cognito whether its session is still live: a disabled,
  * deleted or globally signed-out user's token is refused here although its signature is valid.
@@ -47,6 +71,7 @@ export const tokenFromHeader = (header: string | undefined, { allowBare = false 
  */
 export const authenticate = async (accessToken: string): Promise<Caller> => {
   const claims = await verifyAccessToken(accessToken);
+  assertWithinSessionLifetime(claims.authTime);
   let profile: GetUserCommandOutput;
   try {
     profile = await cognito.send(new GetUserCommand({ AccessToken: accessToken }));

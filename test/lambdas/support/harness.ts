@@ -175,6 +175,7 @@ export const startHarness = async (extraEnv: Record<string, string> = {}): Promi
     QUICKSIGHT_ACCOUNT_ID: ACCOUNT_ID,
     QUICKSIGHT_NAMESPACE: 'default',
     EMBED_SESSION_MINUTES: '60',
+    ABSOLUTE_SESSION_MINUTES: '720',
     ALLOWED_ORIGINS: ORIGIN,
     SUPPORT_FROM_ADDRESS: 'no-reply@portal.example.com',
     SUPPORT_TO_ADDRESS: 'support@portal.example.com',
