@@ -174,7 +174,7 @@ describe('who may use the admin portal, and on whom', () => {
     await page.waitForURL(/\/admin\/users$/);
     await page.getByPlaceholder('Search users...').fill(promotedUser);
     const row = page.locator('tbody tr', { hasText: promotedUser });
-    await row.getByRole('button', { name: `Make ${promotedUser} an admin` }).click();
+    await row.getByRole('button', { name: `Make Admin ${promotedUser}` }).click();
     await page.getByRole('alertdialog', { name: 'Make Admin' }).getByRole('button', { name: 'Make Admin' }).click();
     await page.getByText('User promoted to admin successfully').waitFor();
     const groups = await cognito.send(new AdminListGroupsForUserCommand({ UserPoolId: stack.cognito.userPoolId, Username: promotedUser }));

@@ -165,9 +165,9 @@ describe('user management screen', () => {
     const { user } = renderUsers(people, { users: { promoteToAdmin } });
     const row = await rowOf('jane.doe@example.com');
     for (const admin of [ADMIN_EMAIL, 'other.admin@example.com']) {
-      expect(screen.queryByRole('button', { name: `Make ${admin} an admin` })).not.toBeInTheDocument();
+      expect(screen.queryByRole('button', { name: `Make Admin ${admin}` })).not.toBeInTheDocument();
     }
-    await user.click(screen.getByRole('button', { name: 'Make jane.doe@example.com an admin' }));
+    await user.click(screen.getByRole('button', { name: 'Make Admin jane.doe@example.com' }));
     const dialog = screen.getByRole('alertdialog', { name: 'Make Admin' });
     expect(dialog).toHaveTextContent('Make jane.doe@example.com an admin?');
     expect(dialog).toHaveTextContent('removing someone from the Admins group is done in Cognito');
@@ -183,10 +183,10 @@ describe('user management screen', () => {
     const promoteToAdmin = vi.fn(async () => Promise.reject(apiError(409, PROMOTE_MESSAGES.alreadyAdmin)));
     const { user } = renderUsers(people, { users: { promoteToAdmin } });
     await rowOf('paused@example.com');
-    const paused = screen.getByRole('button', { name: 'Make paused@example.com an admin' });
+    const paused = screen.getByRole('button', { name: 'Make Admin paused@example.com' });
     expect(paused).toHaveAttribute('aria-disabled', 'true');
     expect(paused).toHaveAccessibleDescription(PROMOTE_MESSAGES.disabled);
-    await user.click(screen.getByRole('button', { name: 'Make jane.doe@example.com an admin' }));
+    await user.click(screen.getByRole('button', { name: 'Make Admin jane.doe@example.com' }));
     await user.click(within(screen.getByRole('alertdialog', { name: 'Make Admin' })).getByRole('button', { name: 'Make Admin' }));
     expect(await screen.findByText('Failed to make the user an admin')).toBeInTheDocument();
     expect(within(await rowOf('jane.doe@example.com')).queryByText('Admins')).not.toBeInTheDocument();

@@ -101,7 +101,7 @@ const UserRow = memo(function UserRow({ user, ariaRowIndex, isCurrentUser, busy,
               disabled={busy}
               blockedReason={user.enabled ? null : PROMOTE_MESSAGES.disabled}
               onClick={() => onAction('promote', user)}
-              aria-label={`Make ${user.email} an admin`}
+              aria-label={`Make Admin ${user.email}`}
             >
               Make Admin
             </GuardedButton>
