@@ -149,6 +149,12 @@ export const configSchema = z
     ),
     allowedOrigins: originList,
     marketingSiteUrl: optionalText(z.url({ protocol: /^https$/, message: 'must be an https URL' })),
+    /** CloudWatch alarms, their SNS topic and the operations dashboard (lib/operations.ts). */
+    operations: flag(true),
+    /** Subscribed to the alarm topic; the address confirms the subscription from the email SNS sends. */
+    alarmEmail: optionalText(email),
+    /** Active X-Ray tracing of every function. */
+    tracing: flag(false),
   })
   // Checks across values run only once the values they read are valid themselves, so one
   // mistake yields one message.
@@ -212,6 +218,18 @@ export const configSchema = z
       }
     },
     { when: valid('refreshTokenDays', 'accessTokenMinutes', 'idTokenMinutes') },
+  )
+  .superRefine(
+    (config, ctx) => {
+      if (config.alarmEmail && !config.operations) {
+        ctx.addIssue({
+          code: 'custom',
+          path: ['alarmEmail'],
+          message: 'is set while operations is false: there would be no alarms to send; turn operations on or drop alarmEmail',
+        });
+      }
+    },
+    { when: valid('alarmEmail', 'operations') },
   );
 
 type ParsedConfig = z.infer<typeof configSchema>;
