@@ -26,6 +26,8 @@ const HOST_NAME = /^(?=.{1,253}$)(?:[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?\.)+[a-z
 const CERTIFICATE_ARN = /^arn:aws[a-z-]*:acm:us-east-1:\d{12}:certificate\/[0-9a-f-]{36}$/;
 const WEB_ACL_ARN = /^arn:aws[a-z-]*:wafv2:us-east-1:\d{12}:global\/webacl\/[\w-]+\/[0-9a-f-]{36}$/;
 const COGNITO_DOMAIN_PREFIX = /^[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?$/;
+/** Short enough to leave room in the names it becomes part of (lib/resource-names.ts). */
+const ENVIRONMENT_NAME = /^[a-z](?:[a-z0-9-]{0,13}[a-z0-9])?$/;
 
 /** Treats an empty command-line value (`-c key=`) as "not set". */
 const blankAsUnset = (value: unknown): unknown => (typeof value === 'string' && value.trim() === '' ? undefined : value);
@@ -105,6 +107,11 @@ export const configSchema = z
         .string()
         .regex(/^[A-Za-z][A-Za-z0-9 -]{0,39}$/, { message: 'must start with a letter and hold at most 40 letters, digits, spaces or hyphens' })
         .default('TVIQ'),
+    ),
+    environment: optionalText(
+      z.string().regex(ENVIRONMENT_NAME, {
+        message: 'must be 1-15 lowercase letters, digits or inner hyphens, starting with a letter, such as dev, staging or prod',
+      }),
     ),
     region: z.preprocess(blankAsUnset, z.string().regex(REGION, { message: 'must be an AWS region code such as us-east-2' }).default('us-east-2')),
     quicksightAccountId: optionalText(z.string().regex(/^\d{12}$/, { message: 'must be a 12-digit AWS account id' })),
@@ -259,13 +266,55 @@ function describe(value: unknown): string {
   return text.length > 80 ? `${text.slice(0, 77)}...` : text;
 }
 
+/** Context key of the per-environment values: `"environments": { "staging": { ... } }`. */
+export const ENVIRONMENTS_CONTEXT_KEY = 'environments';
+
+const isPlainObject = (value: unknown): value is Record<string, unknown> =>
+  typeof value === 'object' && value !== null && !Array.isArray(value);
+
 /**
- * Reads and validates the configuration.
+ * The context as the selected environment sees it: its entry under `environments` over the
+ * top-level values. Every entry's keys are checked, so a misspelt key in another
+ * environment's block is found before that environment is deployed.
+ */
+export function contextForEnvironment(readContext: (key: string) => unknown): (key: string) => unknown {
+  const environments = readContext(ENVIRONMENTS_CONTEXT_KEY);
+  if (environments === undefined) return readContext;
+  const where = `${ENVIRONMENTS_CONTEXT_KEY} (cdk.json context)`;
+  if (!isPlainObject(environments)) {
+    throw new ConfigError([`${where}: must be an object of environment names to context values, such as {"staging": {"logRetentionDays": 90}} (got ${describe(environments)})`]);
+  }
+  const allowedKeys = CONFIG_KEYS.filter((key) => key !== 'environment') as readonly string[];
+  const problems = Object.entries(environments).flatMap(([name, values]) => {
+    if (!isPlainObject(values)) return [`${ENVIRONMENTS_CONTEXT_KEY}.${name}: must be an object of context values, such as {"logRetentionDays": 90} (got ${describe(values)})`];
+    return Object.keys(values)
+      .filter((key) => !allowedKeys.includes(key))
+      .map((key) => `${ENVIRONMENTS_CONTEXT_KEY}.${name}.${key}: is not a configuration key; expected one of ${allowedKeys.join(', ')}`);
+  });
+  // A malformed name is left to the schema, whose message says what a name looks like.
+  const value = blankAsUnset(readContext('environment'));
+  const selected = typeof value === 'string' && ENVIRONMENT_NAME.test(value) ? value : undefined;
+  if (selected !== undefined && !Object.hasOwn(environments, selected)) {
+    const known = Object.keys(environments);
+    problems.push(
+      `environment: ${describe(selected)} has no entry under ${ENVIRONMENTS_CONTEXT_KEY} in cdk.json; expected one of ${known.length > 0 ? known.join(', ') : '(none listed)'}, or add "${selected}": {} there`,
+    );
+  }
+  if (problems.length > 0) throw new ConfigError(problems);
+  if (selected === undefined) return readContext;
+  const overrides = environments[selected] as Record<string, unknown>;
+  return (key) => (Object.hasOwn(overrides, key) ? overrides[key] : readContext(key));
+}
+
+/**
+ * Reads and validates the configuration, with the selected environment's values (see
+ * `contextForEnvironment`) over the top-level ones.
  * @param readContext returns the raw context value of a key (e.g. `app.node.tryGetContext`)
  * @throws ConfigError naming every bad value, what was given and what is expected
  */
 export function loadConfig(readContext: (key: string) => unknown): PortalConfig {
-  const raw = Object.fromEntries(CONFIG_KEYS.map((key) => [key, readContext(key)]));
+  const read = contextForEnvironment(readContext);
+  const raw = Object.fromEntries(CONFIG_KEYS.map((key) => [key, read(key)]));
   const result = configSchema.safeParse(raw);
   if (!result.success) {
     throw new ConfigError(
