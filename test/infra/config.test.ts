@@ -23,6 +23,7 @@ describe('deployment configuration', () => {
   it('has defaults for every value, so synth needs no context', () => {
     expect(fromContext({})).toEqual({
       productName: 'TVIQ',
+      environment: undefined,
       region: 'us-east-2',
       quicksightAccountId: undefined,
       quicksightNamespace: 'default',
