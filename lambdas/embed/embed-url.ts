@@ -1,5 +1,6 @@
 import { GenerateEmbedUrlForRegisteredUserCommand } from '@aws-sdk/client-quicksight';
 import { ENV } from '../../contracts/env.ts';
+import { QUICKSIGHT_FAILURES_METRIC } from '../../contracts/metrics.ts';
 import type { EmbedResponse } from '../../contracts/embed.ts';
 import { absoluteSessionSeconds, type Caller } from '../shared/auth/caller.ts';
 import { isAwsError } from '../shared/aws/config.ts';
@@ -7,8 +8,11 @@ import { quicksight } from '../shared/aws/quicksight.ts';
 import { hasViewOfDashboard } from '../shared/data/views.ts';
 import { allowedOrigins, optionalEnv } from '../shared/env.ts';
 import { ConfigurationError, ForbiddenError, NotFoundError } from '../shared/errors.ts';
+import { countOne, createMetrics } from '../shared/metrics.ts';
 import { QUICKSIGHT_USER_NOT_FOUND, describeQuickSightUser, quicksightFailure, quicksightSettings, userArn } from '../shared/quicksight.ts';
 import { embedOriginsProblems } from './embed-origins.ts';
+
+const metrics = createMetrics('embed');
 
 export const NOT_ASSIGNED_MESSAGE = 'This dashboard is not assigned to you';
 export const NOT_REGISTERED_MESSAGE = 'Your account is not registered in QuickSight yet. Please contact your administrator.';
@@ -82,6 +86,8 @@ export const embedUrlFor = async (caller: Caller, dashboardId: string): Promise<
       if ((await describeQuickSightUser(caller.email)) === undefined) throw new NotFoundError(NOT_REGISTERED_MESSAGE);
       throw new NotFoundError(`Dashboard ${dashboardId} was not found in QuickSight. Please contact your administrator.`);
     }
+    // The rest is QuickSight failing a caller who may see the dashboard: the operations pack alarms on it.
+    countOne(metrics, QUICKSIGHT_FAILURES_METRIC, { errorName: error instanceof Error ? error.name : 'Unknown' });
     if (isAwsError(error, 'AccessDeniedException')) {
       throw new ForbiddenError('QuickSight denied access to this dashboard. Please contact your administrator.');
     }

@@ -1,0 +1,13 @@
+/**
+ * Custom CloudWatch metrics the handlers emit (Powertools metrics, EMF through the log) and
+ * the operations pack alarms on. The namespace comes from POWERTOOLS_METRICS_NAMESPACE, which
+ * the CDK function construct sets; Powertools adds the `service` dimension (the function's
+ * POWERTOOLS_SERVICE_NAME).
+ */
+export const METRICS_NAMESPACE_ENV = 'POWERTOOLS_METRICS_NAMESPACE';
+
+/** Dimension Powertools puts on every metric: the function's service name. */
+export const SERVICE_DIMENSION = 'service';
+
+/** Count of embed requests that failed at QuickSight itself (throttling, access, service errors). */
+export const QUICKSIGHT_FAILURES_METRIC = 'QuickSightFailures';
