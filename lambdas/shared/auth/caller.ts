@@ -6,6 +6,7 @@ import { ENV } from '../../../contracts/env.ts';
 import { requireEnv } from '../env.ts';
 import { ConfigurationError, ForbiddenError, UnauthorizedError, UpstreamError } from '../errors.ts';
 import { ADMINS_GROUP, USERS_GROUP } from './groups.ts';
+import { createSessionCache } from './session-cache.ts';
 import { verifyAccessToken } from './verifier.ts';
 
 
@@ -65,13 +66,14 @@ export const absoluteSessionSeconds = (): number => {
 };
 
 /**
- * Verifies the token, then asks Cognito whether its session is still live: a disabled,
- * deleted or globally signed-out user's token is refused here although its signature is valid.
- * The same call yields the email, which access tokens do not carry.
+ * Accepted GetUser answers of this function instance, per token, for SESSION_CHECK_REUSE_SECONDS
+ * (session-cache.ts): the bound on how late a revoked token is refused.
  */
-export const authenticate = async (accessToken: string): Promise<Caller> => {
-  const claims = await verifyAccessToken(accessToken);
-  assertWithinSessionLifetime(claims.authTime);
+export const liveSessions = createSessionCache<GetUserCommandOutput>();
+
+const fetchLiveProfile = async (accessToken: string): Promise<GetUserCommandOutput> => {
+  const known = liveSessions.get(accessToken);
+  if (known !== undefined) return known;
   let profile: GetUserCommandOutput;
   try {
     profile = await cognito.send(new GetUserCommand({ AccessToken: accessToken }));
@@ -81,6 +83,20 @@ export const authenticate = async (accessToken: string): Promise<Caller> => {
     }
     throw new UpstreamError('Could not check the session with the identity provider');
   }
+  liveSessions.set(accessToken, profile);
+  return profile;
+};
+
+/**
+ * Verifies the token, then asks Cognito whether its session is still live: a disabled,
+ * deleted or globally signed-out user's token is refused here although its signature is valid.
+ * The same call yields the email, which access tokens do not carry. Signature, expiry and
+ * session lifetime are checked on every request; only the GetUser answer is reused briefly.
+ */
+export const authenticate = async (accessToken: string): Promise<Caller> => {
+  const claims = await verifyAccessToken(accessToken);
+  assertWithinSessionLifetime(claims.authTime);
+  const profile = await fetchLiveProfile(accessToken);
   const email = profile.UserAttributes?.find((attribute) => attribute.Name === 'email')?.Value?.trim().toLowerCase();
   if (!email) throw new UnauthorizedError('The signed-in account has no email address');
   return {
