@@ -1,4 +1,4 @@
-import { Duration, Fn, RemovalPolicy, Stack } from 'aws-cdk-lib';
+import { Duration, RemovalPolicy, Stack } from 'aws-cdk-lib';
 import * as cognito from 'aws-cdk-lib/aws-cognito';
 import * as iam from 'aws-cdk-lib/aws-iam';
 import type * as logs from 'aws-cdk-lib/aws-logs';
@@ -6,12 +6,17 @@ import { Construct } from 'constructs';
 import { cdkAuthFlows, USER_POOL_CLIENT } from '../contracts/user-pool-client.ts';
 import { acknowledge } from './compliance.ts';
 import { PortalFunction } from './portal-function.ts';
+import { PortalNames } from './resource-names.ts';
 
 export const ADMINS_GROUP = 'Admins';
 export const USERS_GROUP = 'Users';
 
 export interface PortalAuthProps {
+  /** Shown in the emails Cognito sends. */
   readonly productName: string;
+  /** Names of the pool and its app client (see `PortalNames`). */
+  readonly userPoolName: string;
+  readonly userPoolClientName: string;
   /** Address of the portal, used in the emails Cognito sends. */
   readonly portalUrl: string;
   /** Verified SES address Cognito sends from. */
@@ -48,7 +53,7 @@ export class PortalAuth extends Construct {
     const senderDomain = props.senderAddress.split('@')[1];
 
     this.userPool = new cognito.UserPool(this, 'UserPool', {
-      userPoolName: `${props.productName}-users`,
+      userPoolName: props.userPoolName,
       featurePlan: cognito.FeaturePlan.ESSENTIALS,
       signInAliases: { email: true, username: false },
       signInCaseSensitive: false,
@@ -100,7 +105,7 @@ export class PortalAuth extends Construct {
     });
 
     this.client = this.userPool.addClient('WebClient', {
-      userPoolClientName: `${props.productName}-web`,
+      userPoolClientName: props.userPoolClientName,
       // The same definition the local identity provider enforces (contracts/user-pool-client.ts).
       generateSecret: USER_POOL_CLIENT.generateSecret,
       authFlows: cdkAuthFlows(),
@@ -157,13 +162,8 @@ export class PortalAuth extends Construct {
     return trigger;
   }
 
-  /** `<product>-login-<account id>`: unique per account, as Cognito domain prefixes must be. */
-  static defaultDomainPrefix(scope: Construct, productName: string): string {
-    const slug = productName
-      .toLowerCase()
-      .replace(/aws|amazon|cognito/g, 'x')
-      .replace(/[^a-z0-9]+/g, '-')
-      .replace(/^-|-$/g, '');
-    return Fn.join('-', [slug, 'login', Stack.of(scope).account]);
+  /** `<product>[-<environment>]-login-<account id>`: unique per account, as Cognito domain prefixes must be. */
+  static defaultDomainPrefix(scope: Construct, productName: string, environment?: string): string {
+    return new PortalNames({ productName, environment, region: Stack.of(scope).region }).cognitoDomainPrefix(scope);
   }
 }

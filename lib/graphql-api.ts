@@ -16,7 +16,8 @@ import { CATALOGUE_ACTIONS, PortalFunction, STATE_ITEM_ACTIONS } from './portal-
 export const SCHEMA_FILE = fileURLToPath(new URL('../contracts/schema.graphql', import.meta.url));
 
 export interface PortalGraphqlApiProps {
-  readonly productName: string;
+  /** Name of the API (see `PortalNames`). */
+  readonly apiName: string;
   readonly auth: PortalAuth;
   readonly data: PortalData;
   /** Tokens of a sign-in older than this are refused by the resolver. */
@@ -74,7 +75,7 @@ export class PortalGraphqlApi extends Construct {
     );
 
     this.api = new appsync.GraphqlApi(this, 'Api', {
-      name: `${props.productName}-graphql`,
+      name: props.apiName,
       definition: appsync.Definition.fromFile(SCHEMA_FILE),
       authorizationConfig: {
         defaultAuthorization: {

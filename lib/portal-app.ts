@@ -2,6 +2,7 @@ import type { App } from 'aws-cdk-lib';
 import { addCompliancePacks } from './compliance.ts';
 import { PLACEHOLDER_SENDER, PLACEHOLDER_SUPPORT_RECIPIENT, type PortalConfig } from './config.ts';
 import { PortalStack } from './portal-stack.ts';
+import { portalStackName } from './resource-names.ts';
 
 export interface PortalAppOptions {
   readonly config: PortalConfig;
@@ -19,15 +20,13 @@ export interface PortalAppOptions {
   readonly compliance?: boolean;
 }
 
-/** CloudFormation stack name: `<product>-portal`. */
-export function portalStackName(productName: string): string {
-  return `${productName.replace(/[^A-Za-z0-9-]+/g, '-')}-portal`;
-}
+// The tools find the stack by this name, as the app gives it.
+export { portalStackName } from './resource-names.ts';
 
 /** Adds the portal stack to an app and the compliance packs every synth runs. */
 export function addPortal(app: App, options: PortalAppOptions): PortalStack {
-  const stack = new PortalStack(app, portalStackName(options.config.productName), {
-    description: `${options.config.productName} analytics portal: Cognito, AppSync, DynamoDB, Lambda function URLs, CloudFront site`,
+  const stack = new PortalStack(app, portalStackName(options.config.productName, options.config.environment), {
+    description: `${options.config.productName}${options.config.environment ? ` (${options.config.environment})` : ''} analytics portal: Cognito, AppSync, DynamoDB, Lambda function URLs, CloudFront site`,
     env: { account: options.account, region: options.config.region },
     config: options.config,
     webAssetDirectory: options.webAssetDirectory,

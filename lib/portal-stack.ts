@@ -8,6 +8,7 @@ import type { PortalConfig } from './config.ts';
 import { PortalData } from './data.ts';
 import { PortalGraphqlApi } from './graphql-api.ts';
 import { SiteDeployment } from './site-deployment.ts';
+import { PortalNames } from './resource-names.ts';
 import { cspSourcesForRegion, PortalSite } from './site.ts';
 
 export interface PortalStackProps extends StackProps {
@@ -29,6 +30,7 @@ export class PortalStack extends Stack {
     const { config } = props;
     const logRetention = config.logRetentionDays as logs.RetentionDays;
     const retainLogs = config.deletionProtection;
+    const names = new PortalNames(config);
 
     this.site = new PortalSite(this, 'Site', {
       csp: cspSourcesForRegion(this.region),
@@ -36,6 +38,8 @@ export class PortalStack extends Stack {
       certificateArn: config.certificateArn,
       webAclArn: config.webAclArn,
       logRetentionDays: config.logRetentionDays,
+      responseHeadersPolicyName: names.responseHeadersPolicy,
+      originAccessControlName: names.originAccessControl,
     });
     const allowedOrigins = [this.site.origin, ...config.allowedOrigins];
 
@@ -43,6 +47,8 @@ export class PortalStack extends Stack {
 
     this.auth = new PortalAuth(this, 'Auth', {
       productName: config.productName,
+      userPoolName: names.userPool,
+      userPoolClientName: names.userPoolClient,
       portalUrl: this.site.origin,
       senderAddress: config.sesSenderAddress,
       sesIdentity: config.sesIdentity,
@@ -50,7 +56,7 @@ export class PortalStack extends Stack {
       idTokenValidity: Duration.minutes(config.idTokenMinutes),
       refreshTokenValidity: Duration.days(config.refreshTokenDays),
       selfSignUp: config.selfSignUp,
-      domainPrefix: config.cognitoDomainPrefix ?? PortalAuth.defaultDomainPrefix(this, config.productName),
+      domainPrefix: config.cognitoDomainPrefix ?? names.cognitoDomainPrefix(this),
       deletionProtection: config.deletionProtection,
       logRetention,
     });
@@ -75,7 +81,7 @@ export class PortalStack extends Stack {
     });
 
     this.graphql = new PortalGraphqlApi(this, 'GraphQL', {
-      productName: config.productName,
+      apiName: names.graphqlApi,
       absoluteSessionMinutes: config.absoluteSessionMinutes,
       auth: this.auth,
       data: this.data,

@@ -23,6 +23,12 @@ export interface PortalSiteProps {
   readonly webAclArn?: string;
   /** Days the access logs are kept. */
   readonly logRetentionDays: number;
+  /**
+   * Names of the response headers policy and the origin access control. CloudFront keeps
+   * both unique per account across all regions (see `PortalNames`).
+   */
+  readonly responseHeadersPolicyName: string;
+  readonly originAccessControlName: string;
 }
 
 /**
@@ -95,6 +101,7 @@ export class PortalSite extends Construct {
     });
 
     this.headers = new cloudfront.ResponseHeadersPolicy(this, 'SecurityHeaders', {
+      responseHeadersPolicyName: props.responseHeadersPolicyName,
       comment: 'CSP, HSTS, nosniff, frame, referrer, permissions and opener policies of the portal',
       securityHeadersBehavior: {
         contentSecurityPolicy: { contentSecurityPolicy: contentSecurityPolicy(props.csp), override: true },
@@ -148,8 +155,19 @@ export class PortalSite extends Construct {
       logFilePrefix: 'cloudfront/',
     });
     this.origin = `https://${props.domainName ?? this.distribution.distributionDomainName}`;
+    this.nameOriginAccessControl(props.originAccessControlName);
 
     this.acknowledgeFindings(props);
+  }
+
+  /**
+   * The origin access control is the one `withOriginAccessControl` creates; it is renamed
+   * rather than replaced by one of our own, so a deployed stack updates it in place.
+   */
+  private nameOriginAccessControl(name: string): void {
+    const controls = this.distribution.node.findAll().filter((child) => child instanceof cloudfront.CfnOriginAccessControl);
+    if (controls.length !== 1) throw new Error(`PortalSite: expected one origin access control, found ${controls.length}`);
+    controls[0]!.addPropertyOverride('OriginAccessControlConfig.Name', name);
   }
 
   private acknowledgeFindings(props: PortalSiteProps): void {
