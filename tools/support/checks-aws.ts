@@ -72,14 +72,14 @@ export async function bootstrap(options: TargetOptions, account: string, region:
 export function domainPrefixOf(config: PortalConfig, account: string): string {
   if (config.cognitoDomainPrefix) return config.cognitoDomainPrefix;
   const stack = new Stack(new App(), 'DomainPrefixProbe', { env: { account, region: config.region } });
-  return PortalAuth.defaultDomainPrefix(stack, config.productName);
+  return PortalAuth.defaultDomainPrefix(stack, config.productName, config.environment);
 }
 
 /** The user pool of an existing portal stack, whose own domain is not a conflict. */
 async function deployedUserPoolId(options: TargetOptions, config: PortalConfig): Promise<string | undefined> {
   const cloudFormation = new CloudFormationClient(awsClientConfig(options, config.region));
   try {
-    const { Stacks } = await cloudFormation.send(new DescribeStacksCommand({ StackName: portalStackName(config.productName) }));
+    const { Stacks } = await cloudFormation.send(new DescribeStacksCommand({ StackName: portalStackName(config.productName, config.environment) }));
     return Stacks?.[0]?.Outputs?.find((output) => output.OutputKey === 'UserPoolId')?.OutputValue;
   } catch {
     return undefined;

@@ -37,7 +37,8 @@ export interface TargetOptions {
 export const TARGET_USAGE = `  --local              the local stack (npm start) instead of AWS
   --data-dir DIR       the local stack's data directory (default ${DEFAULT_DATA_DIR})
   --profile NAME       AWS profile of the credentials (default: the usual AWS chain)
-  -c, --context K=V    configuration as for cdk deploy (repeatable; on top of cdk.json)`;
+  -c, --context K=V    configuration as for cdk deploy (repeatable; on top of cdk.json);
+                       -c environment=NAME finds that environment's stack, as the CDK app names it`;
 
 const TARGET_OPTIONS = {
   local: { type: 'boolean', default: false },

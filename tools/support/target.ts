@@ -101,7 +101,7 @@ export async function resolveTarget(options: TargetOptions): Promise<PortalTarge
     };
   }
   const config = deploymentConfig(options.context);
-  const stackName = portalStackName(config.productName);
+  const stackName = portalStackName(config.productName, config.environment);
   const outputs = await stackOutputs(options, stackName, config.region);
   const missing = Object.values(OUTPUTS).filter((key) => !outputs[key]);
   if (missing.length > 0) {
