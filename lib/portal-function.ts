@@ -1,12 +1,13 @@
-import { Duration, RemovalPolicy } from 'aws-cdk-lib';
+import { Duration, RemovalPolicy, Stack } from 'aws-cdk-lib';
 import * as iam from 'aws-cdk-lib/aws-iam';
 import * as lambda from 'aws-cdk-lib/aws-lambda';
 import { NodejsFunction, OutputFormat } from 'aws-cdk-lib/aws-lambda-nodejs';
 import * as logs from 'aws-cdk-lib/aws-logs';
-import { Construct } from 'constructs';
+import { Construct, type IConstruct } from 'constructs';
 import { existsSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { ENV } from '../contracts/env.ts';
+import { METRICS_NAMESPACE_ENV } from '../contracts/metrics.ts';
 import { acknowledge } from './compliance.ts';
 import type { PortalTable } from './data.ts';
 
@@ -47,6 +48,12 @@ const LOG_GROUP_ACKNOWLEDGEMENTS = {
     'CloudWatch Logs encrypts every log group at rest with service-managed AES-256 keys. The handlers never log tokens, passwords, one-time codes or TOTP secrets, and read access to the logs is governed by IAM; a customer-managed KMS key would add key administration without changing who can read them.',
 } as const;
 
+/** Namespace of the functions' custom metrics: the stack's name, so deployments side by side keep theirs apart. */
+export const metricsNamespace = (scope: IConstruct): string => Stack.of(scope).stackName;
+
+const TRACING_ACKNOWLEDGEMENT =
+  'X-Ray accepts trace segments and telemetry only for the resource "*": PutTraceSegments and PutTelemetryRecords have no resource-level permissions (Service Authorization Reference, AWS X-Ray). The statement allows nothing but writing traces, it is added only when tracing is configured on, and the Lambda service uses it to send the function\'s segments.';
+
 export interface PortalFunctionProps {
   /** Folder under `lambdas/` holding `handler.ts`. */
   readonly name: string;
@@ -73,9 +80,12 @@ export class PortalFunction extends Construct {
   readonly role: iam.Role;
   readonly policy: iam.ManagedPolicy;
   readonly logGroup: logs.LogGroup;
+  /** The handler folder's name, also its Powertools service name (the `service` metric dimension). */
+  readonly serviceName: string;
 
   constructor(scope: Construct, id: string, props: PortalFunctionProps) {
     super(scope, id);
+    this.serviceName = props.name;
     const entry = `${projectRoot}lambdas/${props.name}/handler.ts`;
     if (!existsSync(entry)) {
       throw new Error(`PortalFunction ${id}: no handler at lambdas/${props.name}/handler.ts`);
@@ -118,6 +128,7 @@ export class PortalFunction extends Construct {
       environment: {
         NODE_OPTIONS: '--enable-source-maps',
         POWERTOOLS_SERVICE_NAME: props.name,
+        [METRICS_NAMESPACE_ENV]: metricsNamespace(this),
         [ENV.logLevel]: 'INFO',
         ...props.environment,
       },
@@ -139,6 +150,24 @@ export class PortalFunction extends Construct {
 
     acknowledge(this.function, FUNCTION_ACKNOWLEDGEMENTS);
     acknowledge(this.logGroup, LOG_GROUP_ACKNOWLEDGEMENTS);
+  }
+
+  /** Every PortalFunction under a scope (the stack: to trace and alarm on each of them). */
+  static allIn(scope: IConstruct): PortalFunction[] {
+    return scope.node.findAll().filter((child): child is PortalFunction => child instanceof PortalFunction);
+  }
+
+  /**
+   * Active X-Ray tracing: the Lambda service samples requests and sends their segments with
+   * the function's role, so the grant goes into the function's own policy. Set on the
+   * CloudFormation resource because the higher-level option would add it to an inline policy.
+   */
+  enableActiveTracing(): void {
+    (this.function.node.defaultChild as lambda.CfnFunction).tracingConfig = { mode: lambda.Tracing.ACTIVE };
+    this.allow(
+      new iam.PolicyStatement({ sid: 'WriteTraces', actions: ['xray:PutTraceSegments', 'xray:PutTelemetryRecords'], resources: ['*'] }),
+    );
+    acknowledge(this.policy, { 'AwsSolutions-IAM5[Resource::*]': TRACING_ACKNOWLEDGEMENT });
   }
 
   /** Adds a statement to this function's policy. */

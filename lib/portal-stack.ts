@@ -7,6 +7,8 @@ import { PortalAuth } from './auth.ts';
 import type { PortalConfig } from './config.ts';
 import { PortalData } from './data.ts';
 import { PortalGraphqlApi } from './graphql-api.ts';
+import { PortalOperations } from './operations.ts';
+import { PortalFunction } from './portal-function.ts';
 import { SiteDeployment } from './site-deployment.ts';
 import { PortalNames } from './resource-names.ts';
 import { cspSourcesForRegion, PortalSite } from './site.ts';
@@ -114,11 +116,28 @@ export class PortalStack extends Stack {
     });
 
     this.addOutputs(runtimeConfig);
+    this.addOperations(config);
     if (config.usesPlaceholderSender) {
       Annotations.of(this).addInfo(
         `sesSenderAddress is the placeholder ${config.sesSenderAddress}: fine for synth, but a deployment needs an address or domain verified in Amazon SES (see README, "Deploy to AWS").`,
       );
     }
+  }
+
+  /** Tracing and the operations pack cover every function of the stack, wherever it is defined. */
+  private addOperations(config: PortalConfig): void {
+    const functions = PortalFunction.allIn(this);
+    if (config.tracing) for (const fn of functions) fn.enableActiveTracing();
+    if (!config.operations) return;
+    new PortalOperations(this, 'Operations', {
+      functions,
+      embedFunction: this.functions.functions.embed,
+      graphqlApi: this.graphql.api,
+      distribution: this.site.distribution,
+      userPool: this.auth.userPool,
+      userPoolClient: this.auth.client,
+      alarmEmail: config.alarmEmail,
+    });
   }
 
   private addOutputs(runtimeConfig: RuntimeConfig): void {

@@ -3,7 +3,7 @@ import { asList, isRecord, readable, readableList, referencedId, resourceName, r
 
 /**
  * Permissions exercised by AWS services and by aws-cdk-lib's own handlers rather than by the
- * project's code: Lambda writing a function's logs, AppSync invoking its data source,
+ * project's code: Lambda writing a function's logs (and traces, under active tracing), AppSync invoking its data source,
  * CloudFront reading the bucket, a function URL or a Cognito trigger invoking a function,
  * and the deployment helper uploading the site. Each names where in the template it comes from.
  */
@@ -14,6 +14,8 @@ export interface PlatformUse {
 }
 
 const LOG_WRITES = ['logs:CreateLogGroup', 'logs:CreateLogStream', 'logs:PutLogEvents'];
+/** What the Lambda service sends with the function's role under active tracing. */
+const TRACE_WRITES = ['xray:PutTraceSegments', 'xray:PutTelemetryRecords'];
 
 /**
  * What aws-cdk-lib's bucket deployment handler calls (`aws s3 sync`/`cp` and boto3's
@@ -39,6 +41,8 @@ function roleUses(stack: StackTemplate, referrers: readonly string[]): PlatformU
     const resource = Resources[id]!;
     if (resource.Type === 'AWS::Lambda::Function') {
       uses.push({ actions: LOG_WRITES, by: `Lambda service: log stream of ${name(stack, id)}` });
+      const tracing = resource.Properties?.TracingConfig;
+      if (isRecord(tracing) && tracing.Mode === 'Active') uses.push({ actions: TRACE_WRITES, by: `Lambda service: active X-Ray tracing of ${name(stack, id)}` });
       const deploysSite = Object.values(Resources).some(
         (other) => other.Type === 'Custom::CDKBucketDeployment' && referencedId(other.Properties?.ServiceToken) === id,
       );

@@ -1,0 +1,301 @@
+import { Annotations, Aws, CfnOutput, Duration, RemovalPolicy, Stack, Token } from 'aws-cdk-lib';
+import type * as appsync from 'aws-cdk-lib/aws-appsync';
+import type * as cloudfront from 'aws-cdk-lib/aws-cloudfront';
+import * as cloudwatch from 'aws-cdk-lib/aws-cloudwatch';
+import { SnsAction } from 'aws-cdk-lib/aws-cloudwatch-actions';
+import type * as cognito from 'aws-cdk-lib/aws-cognito';
+import * as iam from 'aws-cdk-lib/aws-iam';
+import * as kms from 'aws-cdk-lib/aws-kms';
+import * as sns from 'aws-cdk-lib/aws-sns';
+import { EmailSubscription } from 'aws-cdk-lib/aws-sns-subscriptions';
+import { Construct } from 'constructs';
+import { QUICKSIGHT_FAILURES_METRIC, SERVICE_DIMENSION } from '../contracts/metrics.ts';
+import { metricsNamespace, type PortalFunction } from './portal-function.ts';
+
+/** A function alarms when its p99 duration reaches this share of its timeout. */
+export const DURATION_SHARE_OF_TIMEOUT = 0.8;
+/** GraphQL p99 latency (ms) that users feel as a slow page: every screen waits on it. */
+export const APPSYNC_P99_LATENCY_MS = 3000;
+/** CloudFront 5xx responses (percent of requests) above which the site is failing visitors. */
+export const CLOUDFRONT_5XX_RATE_PERCENT = 1;
+/**
+ * SES reviews an account at a 5 % bounce or 0.1 % complaint rate (and may pause sending
+ * above 10 % / 0.5 %). The alarms fire at 80 % of the review levels, before the review.
+ */
+export const SES_BOUNCE_RATE = 0.04;
+export const SES_COMPLAINT_RATE = 0.0008;
+
+/** CloudFront publishes its metrics only in us-east-1, and alarms read metrics of their own region. */
+const CLOUDFRONT_METRICS_REGION = 'us-east-1';
+const PERIOD = Duration.minutes(5);
+
+const appSyncMetric = (api: appsync.IGraphqlApi, metricName: string, statistic: string) =>
+  new cloudwatch.Metric({ namespace: 'AWS/AppSync', metricName, dimensionsMap: { GraphQLAPIId: api.apiId }, period: PERIOD, statistic });
+
+/** Account-level reputation: SES publishes it without dimensions. */
+const sesReputation = (metricName: string) =>
+  new cloudwatch.Metric({ namespace: 'AWS/SES', metricName, period: Duration.hours(1), statistic: cloudwatch.Stats.MAXIMUM });
+
+const cognitoSignInThrottles = (userPool: cognito.IUserPool, client: cognito.IUserPoolClient) =>
+  new cloudwatch.Metric({
+    namespace: 'AWS/Cognito',
+    metricName: 'SignInThrottles',
+    dimensionsMap: { UserPool: userPool.userPoolId, UserPoolClient: client.userPoolClientId },
+    period: PERIOD,
+    statistic: cloudwatch.Stats.SUM,
+  });
+
+export interface PortalOperationsProps {
+  /** Every function of the product: each gets errors, throttles and duration alarms. */
+  readonly functions: readonly PortalFunction[];
+  /** The function that counts QuickSight failures (lambdas/embed). */
+  readonly embedFunction: PortalFunction;
+  readonly graphqlApi: appsync.IGraphqlApi;
+  readonly distribution: cloudfront.IDistribution;
+  readonly userPool: cognito.IUserPool;
+  readonly userPoolClient: cognito.IUserPoolClient;
+  /** @default no subscription: operators subscribe to the topic themselves */
+  readonly alarmEmail?: string;
+}
+
+interface AlarmSpec {
+  readonly metric: cloudwatch.IMetric;
+  readonly threshold: number;
+  readonly description: string;
+  /** @default 1 of 1 period */
+  readonly evaluationPeriods?: number;
+  readonly datapointsToAlarm?: number;
+}
+
+/**
+ * The operations pack: CloudWatch alarms on what breaks the portal for its users, all sent to
+ * one encrypted SNS topic (optionally to an email address), and one dashboard with the same
+ * metrics plus QuickSight's dashboard views and load times. Alarms treat missing data as
+ * fine: no traffic is no failure.
+ */
+export class PortalOperations extends Construct {
+  readonly topic: sns.Topic;
+  readonly dashboard: cloudwatch.Dashboard;
+  readonly alarms: cloudwatch.Alarm[] = [];
+  private readonly action: SnsAction;
+
+  constructor(scope: Construct, id: string, props: PortalOperationsProps) {
+    super(scope, id);
+    if (props.functions.length === 0) throw new Error('PortalOperations: no functions to watch');
+    if (!props.functions.includes(props.embedFunction)) throw new Error('PortalOperations: embedFunction must be one of functions');
+
+    this.topic = this.alarmTopic(props.alarmEmail);
+    this.action = new SnsAction(this.topic);
+
+    for (const fn of props.functions) this.functionAlarms(fn);
+    this.appSyncAlarms(props.graphqlApi);
+    this.cloudFrontAlarm(props.distribution);
+    this.cognitoAlarm(props.userPool, props.userPoolClient);
+    this.sesAlarms();
+    this.quickSightFailureAlarm(props.embedFunction);
+    this.dashboard = this.operationsDashboard(props);
+
+    new CfnOutput(this, 'AlarmTopicArn', { value: this.topic.topicArn, description: 'SNS topic of the operations alarms (subscribe on-call here)' });
+    new CfnOutput(this, 'DashboardName', { value: this.dashboard.dashboardName, description: 'CloudWatch dashboard of the portal' });
+  }
+
+  /**
+   * SNS encrypts the messages with a customer-managed key: CloudWatch cannot use the AWS
+   * managed SNS key, so the key policy lets it encrypt for the topic. The topic policy
+   * refuses requests without TLS and admits only this account's alarms as publishers.
+   */
+  private alarmTopic(alarmEmail: string | undefined): sns.Topic {
+    const key = new kms.Key(this, 'AlarmTopicKey', {
+      description: 'Encrypts the portal operations alarm notifications at rest in SNS',
+      enableKeyRotation: true,
+      // It protects transient notifications only; nothing needs decrypting after the stack is gone.
+      removalPolicy: RemovalPolicy.DESTROY,
+      pendingWindow: Duration.days(7),
+    });
+    key.addToResourcePolicy(
+      new iam.PolicyStatement({
+        sid: 'CloudWatchAlarmsEncryptForTopic',
+        principals: [new iam.ServicePrincipal('cloudwatch.amazonaws.com')],
+        actions: ['kms:Decrypt', 'kms:GenerateDataKey*'],
+        resources: ['*'],
+      }),
+    );
+    const topic = new sns.Topic(this, 'AlarmTopic', { displayName: 'Portal operations alarms', masterKey: key, enforceSSL: true });
+    topic.addToResourcePolicy(
+      new iam.PolicyStatement({
+        sid: 'AccountAlarmsPublish',
+        principals: [new iam.ServicePrincipal('cloudwatch.amazonaws.com')],
+        actions: ['sns:Publish'],
+        resources: [topic.topicArn],
+        conditions: {
+          ArnLike: { 'aws:SourceArn': `arn:${Aws.PARTITION}:cloudwatch:${Aws.REGION}:${Aws.ACCOUNT_ID}:alarm:*` },
+          StringEquals: { 'aws:SourceAccount': Aws.ACCOUNT_ID },
+        },
+      }),
+    );
+    if (alarmEmail) topic.addSubscription(new EmailSubscription(alarmEmail));
+    return topic;
+  }
+
+  private alarm(id: string, spec: AlarmSpec): cloudwatch.Alarm {
+    const alarm = new cloudwatch.Alarm(this, id, {
+      metric: spec.metric,
+      threshold: spec.threshold,
+      comparisonOperator: cloudwatch.ComparisonOperator.GREATER_THAN_OR_EQUAL_TO_THRESHOLD,
+      evaluationPeriods: spec.evaluationPeriods ?? 1,
+      datapointsToAlarm: spec.datapointsToAlarm ?? spec.evaluationPeriods ?? 1,
+      treatMissingData: cloudwatch.TreatMissingData.NOT_BREACHING,
+      alarmDescription: spec.description,
+    });
+    alarm.addAlarmAction(this.action);
+    alarm.addOkAction(this.action);
+    this.alarms.push(alarm);
+    return alarm;
+  }
+
+  /** Any error or throttle, and a p99 duration close enough to the timeout that requests start to fail. */
+  private functionAlarms(fn: PortalFunction): void {
+    const name = fn.serviceName;
+    const timeout = fn.function.timeout ?? Duration.seconds(3);
+    const limitMs = Math.floor(timeout.toMilliseconds() * DURATION_SHARE_OF_TIMEOUT);
+    this.alarm(`${name}-errors`, {
+      metric: fn.function.metricErrors({ period: PERIOD, statistic: cloudwatch.Stats.SUM }),
+      threshold: 1,
+      description: `The ${name} function failed (errors in 5 minutes); see its log group for the request.`,
+    });
+    this.alarm(`${name}-throttles`, {
+      metric: fn.function.metricThrottles({ period: PERIOD, statistic: cloudwatch.Stats.SUM }),
+      threshold: 1,
+      description: `The ${name} function was throttled: the account's Lambda concurrency is exhausted.`,
+    });
+    this.alarm(`${name}-duration`, {
+      metric: fn.function.metricDuration({ period: PERIOD, statistic: cloudwatch.Stats.p(99) }),
+      threshold: limitMs,
+      evaluationPeriods: 3,
+      datapointsToAlarm: 2,
+      description: `The ${name} function's p99 duration reached ${limitMs} ms, ${DURATION_SHARE_OF_TIMEOUT * 100} % of its ${timeout.toSeconds()} s timeout.`,
+    });
+  }
+
+  private appSyncAlarms(api: appsync.IGraphqlApi): void {
+    const metric = (metricName: string, statistic: string) => appSyncMetric(api, metricName, statistic);
+    this.alarm('appsync-5xx', {
+      metric: metric('5XXError', cloudwatch.Stats.SUM),
+      threshold: 1,
+      description: 'The GraphQL API answered with server errors (5xx) in 5 minutes.',
+    });
+    this.alarm('appsync-latency', {
+      metric: metric('Latency', cloudwatch.Stats.p(99)),
+      threshold: APPSYNC_P99_LATENCY_MS,
+      evaluationPeriods: 3,
+      datapointsToAlarm: 2,
+      description: `The GraphQL API's p99 latency reached ${APPSYNC_P99_LATENCY_MS} ms.`,
+    });
+  }
+
+  /** The 5xx rate of the site; its metric always lives in us-east-1 (see CLOUDFRONT_METRICS_REGION). */
+  static cloudFrontErrorRate(distribution: cloudfront.IDistribution): cloudwatch.Metric {
+    return new cloudwatch.Metric({
+      namespace: 'AWS/CloudFront',
+      metricName: '5xxErrorRate',
+      dimensionsMap: { DistributionId: distribution.distributionId, Region: 'Global' },
+      region: CLOUDFRONT_METRICS_REGION,
+      period: PERIOD,
+      statistic: cloudwatch.Stats.AVERAGE,
+    });
+  }
+
+  private cloudFrontAlarm(distribution: cloudfront.IDistribution): void {
+    const region = Stack.of(this).region;
+    if (Token.isUnresolved(region) || region !== CLOUDFRONT_METRICS_REGION) {
+      Annotations.of(this).addInfo(
+        `The CloudFront 5xx-rate alarm exists only in a ${CLOUDFRONT_METRICS_REGION} deployment: CloudFront publishes its metrics there and an alarm reads only its own region's. The rate is on the operations dashboard; an alarm for it in ${CLOUDFRONT_METRICS_REGION} is described in the README ("Operations").`,
+      );
+      return;
+    }
+    this.alarm('cloudfront-5xx-rate', {
+      metric: PortalOperations.cloudFrontErrorRate(distribution),
+      threshold: CLOUDFRONT_5XX_RATE_PERCENT,
+      evaluationPeriods: 3,
+      datapointsToAlarm: 2,
+      description: `The site answered ${CLOUDFRONT_5XX_RATE_PERCENT} % or more of requests with 5xx errors.`,
+    });
+  }
+
+  private cognitoAlarm(userPool: cognito.IUserPool, client: cognito.IUserPoolClient): void {
+    this.alarm('cognito-sign-in-throttles', {
+      metric: cognitoSignInThrottles(userPool, client),
+      threshold: 1,
+      description: 'Cognito throttled sign-ins of the portal: raise the UserAuthentication request-rate quota.',
+    });
+  }
+
+  private sesAlarms(): void {
+    const reputation = sesReputation;
+    this.alarm('ses-bounce-rate', {
+      metric: reputation('Reputation.BounceRate'),
+      threshold: SES_BOUNCE_RATE,
+      description: `The account's SES bounce rate reached ${SES_BOUNCE_RATE * 100} % (SES reviews the account at 5 %).`,
+    });
+    this.alarm('ses-complaint-rate', {
+      metric: reputation('Reputation.ComplaintRate'),
+      threshold: SES_COMPLAINT_RATE,
+      description: `The account's SES complaint rate reached ${SES_COMPLAINT_RATE * 100} % (SES reviews the account at 0.1 %).`,
+    });
+  }
+
+  static quickSightFailures(embed: PortalFunction): cloudwatch.Metric {
+    return new cloudwatch.Metric({
+      namespace: metricsNamespace(embed),
+      metricName: QUICKSIGHT_FAILURES_METRIC,
+      dimensionsMap: { [SERVICE_DIMENSION]: embed.serviceName },
+      period: PERIOD,
+      statistic: cloudwatch.Stats.SUM,
+    });
+  }
+
+  private quickSightFailureAlarm(embed: PortalFunction): void {
+    this.alarm('embed-quicksight-failures', {
+      metric: PortalOperations.quickSightFailures(embed),
+      threshold: 1,
+      description: 'QuickSight failed embed requests of users who may see the dashboard (throttling, access or service errors).',
+    });
+  }
+
+  private operationsDashboard(props: PortalOperationsProps): cloudwatch.Dashboard {
+    const stack = Stack.of(this);
+    const graph = (title: string, left: cloudwatch.IMetric[], width = 8) => new cloudwatch.GraphWidget({ title, left, width, height: 6 });
+    const perFunction = (metricOf: (fn: PortalFunction) => cloudwatch.Metric) =>
+      props.functions.map((fn) => metricOf(fn).with({ label: fn.serviceName }));
+    const quickSight = (metricName: string, statistic: string) =>
+      new cloudwatch.Metric({ namespace: 'AWS/QuickSight', metricName, period: PERIOD, statistic });
+    const appsync = (metricName: string, statistic: string) => appSyncMetric(props.graphqlApi, metricName, statistic);
+
+    const dashboard = new cloudwatch.Dashboard(this, 'Dashboard', {
+      // Dashboard names are unique per account, not per region: the region keeps two deployments apart.
+      dashboardName: Token.isUnresolved(stack.region) ? undefined : `${stack.stackName}-${stack.region}-operations`,
+      defaultInterval: Duration.hours(12),
+    });
+    dashboard.addWidgets(new cloudwatch.AlarmStatusWidget({ title: 'Alarms', alarms: this.alarms, width: 24, height: 4 }));
+    dashboard.addWidgets(
+      graph('Function errors', perFunction((fn) => fn.function.metricErrors({ period: PERIOD, statistic: cloudwatch.Stats.SUM }))),
+      graph('Function throttles', perFunction((fn) => fn.function.metricThrottles({ period: PERIOD, statistic: cloudwatch.Stats.SUM }))),
+      graph('Function duration p99 (ms)', perFunction((fn) => fn.function.metricDuration({ period: PERIOD, statistic: cloudwatch.Stats.p(99) }))),
+    );
+    dashboard.addWidgets(
+      graph('GraphQL 5xx errors', [appsync('5XXError', cloudwatch.Stats.SUM)]),
+      graph('GraphQL latency p99 (ms)', [appsync('Latency', cloudwatch.Stats.p(99))]),
+      graph('Site 5xx error rate (%)', [PortalOperations.cloudFrontErrorRate(props.distribution)]),
+    );
+    dashboard.addWidgets(
+      graph('Cognito sign-in throttles', [cognitoSignInThrottles(props.userPool, props.userPoolClient)]),
+      graph('SES reputation (account)', [sesReputation('Reputation.BounceRate'), sesReputation('Reputation.ComplaintRate')]),
+      graph('Embed: QuickSight failures', [PortalOperations.quickSightFailures(props.embedFunction)]),
+    );
+    dashboard.addWidgets(
+      graph('QuickSight dashboard views', [quickSight('DashboardViewCount', cloudwatch.Stats.SUM)], 12),
+      graph('QuickSight dashboard load time (ms)', [quickSight('DashboardViewLoadTime', cloudwatch.Stats.AVERAGE), quickSight('DashboardViewLoadTime', cloudwatch.Stats.p(90))], 12),
+    );
+    return dashboard;
+  }
+}
