@@ -6,7 +6,7 @@
  *
  * Each request starts with an empty live-session cache, as when the browser's requests reach
  * instances that have not seen the token yet (concurrent requests go to separate instances);
- * the "again within 10 s" journey shows what warm instances save.
+ * the "again within the reuse period" journey shows what warm instances save.
  */
 import { ListUsersCommand, ListUsersInGroupCommand } from '@aws-sdk/client-cognito-identity-provider';
 import {

@@ -3,6 +3,7 @@ import {
   AdminSetUserMFAPreferenceCommand,
   AssociateSoftwareTokenCommand,
   CodeMismatchException,
+  GetUserCommand,
   SetUserMFAPreferenceCommand,
   VerifySoftwareTokenCommand,
 } from '@aws-sdk/client-cognito-identity-provider';
@@ -90,6 +91,13 @@ describe('MFA function', () => {
     const withoutMfa = await call({ action: 'GET_MFA_STATUS' }, account('nomfa@example.com', ['Users'], false));
     expect(withoutMfa.res.body).toEqual({ mfaEnabled: false, mfaDevices: [], mfaRequired: true });
     expect(changesSent()).toEqual([]);
+  });
+
+  it('asks Cognito afresh on every request, so the status is never an earlier answer', async () => {
+    const { token } = await call({ action: 'GET_MFA_STATUS' });
+    const before = h.cognito.commandCalls(GetUserCommand).length;
+    await invoke(handler, { token, body: { action: 'GET_MFA_STATUS' } });
+    expect(h.cognito.commandCalls(GetUserCommand).length).toBe(before + 1);
   });
 
   it.each([

@@ -158,4 +158,13 @@ describe('authenticate reuses a live-session check for a few seconds', () => {
     await expect(auth.authenticate(token)).rejects.toMatchObject({ status: 401 });
     expect(getUserCalls()).toBe(1);
   });
+
+  it('asks Cognito on every call when told not to reuse a recent check (admin and MFA functions)', async () => {
+    live();
+    const token = await signer.accessToken(USER);
+    await auth.authenticate(token);
+    await auth.authenticate(token, { reuseRecentCheck: false });
+    await auth.authenticate(token, { reuseRecentCheck: false });
+    expect(getUserCalls()).toBe(3);
+  });
 });

@@ -71,8 +71,8 @@ export const absoluteSessionSeconds = (): number => {
  */
 export const liveSessions = createSessionCache<GetUserCommandOutput>();
 
-const fetchLiveProfile = async (accessToken: string): Promise<GetUserCommandOutput> => {
-  const known = liveSessions.get(accessToken);
+const fetchLiveProfile = async (accessToken: string, reuse: boolean): Promise<GetUserCommandOutput> => {
+  const known = reuse ? liveSessions.get(accessToken) : undefined;
   if (known !== undefined) return known;
   let profile: GetUserCommandOutput;
   try {
@@ -91,12 +91,14 @@ const fetchLiveProfile = async (accessToken: string): Promise<GetUserCommandOutp
  * Verifies the token, then asks Cognito whether its session is still live: a disabled,
  * deleted or globally signed-out user's token is refused here although its signature is valid.
  * The same call yields the email, which access tokens do not carry. Signature, expiry and
- * session lifetime are checked on every request; only the GetUser answer is reused briefly.
+ * session lifetime are checked on every request; only the GetUser answer is reused briefly,
+ * and not at all with `reuseRecentCheck: false` (account administration and the caller's
+ * own MFA settings, which must see the account as it is now).
  */
-export const authenticate = async (accessToken: string): Promise<Caller> => {
+export const authenticate = async (accessToken: string, { reuseRecentCheck = true }: { reuseRecentCheck?: boolean } = {}): Promise<Caller> => {
   const claims = await verifyAccessToken(accessToken);
   assertWithinSessionLifetime(claims.authTime);
-  const profile = await fetchLiveProfile(accessToken);
+  const profile = await fetchLiveProfile(accessToken, reuseRecentCheck);
   const email = profile.UserAttributes?.find((attribute) => attribute.Name === 'email')?.Value?.trim().toLowerCase();
   if (!email) throw new UnauthorizedError('The signed-in account has no email address');
   return {

@@ -9,7 +9,7 @@ import { createHash } from 'node:crypto';
  */
 
 /** How long an accepted session is trusted without asking Cognito again. */
-export const SESSION_CHECK_REUSE_SECONDS = 10;
+export const SESSION_CHECK_REUSE_SECONDS = 2;
 
 /** Enough for every token one instance sees in a period; the oldest entry goes first beyond it. */
 export const SESSION_CACHE_MAX_ENTRIES = 1000;
