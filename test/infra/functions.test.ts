@@ -1,6 +1,7 @@
 import { Match, type Template } from 'aws-cdk-lib/assertions';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ENV } from '../../contracts/env.ts';
+import { METRICS_NAMESPACE_ENV } from '../../contracts/metrics.ts';
 import { asList, buildPortal, logicalIdAt, policyStatements, type PortalBuild } from './support/portal-build.ts';
 
 /**
@@ -157,6 +158,13 @@ describe('function URLs', () => {
     expect(environmentOf('/Functions/Embed/')[ENV.allowedOrigins]).toEqual({
       'Fn::Join': ['', ['https://', { 'Fn::GetAtt': [distributionId, 'DomainName'] }, ',https://staging.example.com']],
     });
+  });
+
+  it("names the stack as every function's metrics namespace (Powertools metrics travel in the log: no grant)", () => {
+    const functions = Object.values(build.template.findResources('AWS::Lambda::Function')).filter(
+      (fn) => !String(fn.Metadata?.['aws:cdk:path']).includes('Custom::CDKBucketDeployment'),
+    );
+    for (const fn of functions) expect(fn.Properties.Environment.Variables[METRICS_NAMESPACE_ENV]).toBe(build.stack.stackName);
   });
 
   it.each(Object.entries(EXPECTED_ACTIONS))('allows %s exactly the AWS actions its handler calls', (_name, { path, actions }) => {

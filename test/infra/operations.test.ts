@@ -1,0 +1,196 @@
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import type { Template } from 'aws-cdk-lib/assertions';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { METRICS_NAMESPACE_ENV, QUICKSIGHT_FAILURES_METRIC } from '../../contracts/metrics.ts';
+import { ConfigError, loadConfig } from '../../lib/config.ts';
+import { asList, buildPortal, logicalIdAt, policyStatements, type PortalBuild } from './support/portal-build.ts';
+
+/** A template resource as the CDK assertions hand it out. */
+type Resource = ReturnType<Template['findResources']>[string];
+
+const FUNCTION_PATHS = ['/Functions/Embed/', '/Functions/QuickSightAdmin/', '/Functions/UserAdmin/', '/Functions/Mfa/', '/Functions/Contact/', '/GraphQL/Resolver/', '/Auth/PostConfirmation/'];
+
+const alarmsOf = (build: PortalBuild) => Object.values(build.template.findResources('AWS::CloudWatch::Alarm')) as Resource[];
+const functionId = (build: PortalBuild, path: string) => logicalIdAt(build.template, 'AWS::Lambda::Function', `${path}Function/`);
+const functionOf = (build: PortalBuild, path: string) => build.template.toJSON().Resources[functionId(build, path)] as Resource;
+const topicId = (build: PortalBuild) => logicalIdAt(build.template, 'AWS::SNS::Topic', '/Operations/AlarmTopic/');
+
+/** The alarms on a metric, optionally only those naming a dimension value. */
+const alarmsOn = (build: PortalBuild, metricName: string, dimension?: { Name: string; Value: unknown }) =>
+  alarmsOf(build).filter(
+    (alarm) =>
+      alarm.Properties.MetricName === metricName &&
+      (dimension === undefined || asList(alarm.Properties.Dimensions).some((d) => JSON.stringify(d) === JSON.stringify(dimension))),
+  );
+
+const configProblems = (context: Record<string, unknown>): string => {
+  try {
+    loadConfig((key) => context[key]);
+  } catch (error) {
+    if (error instanceof ConfigError) return error.message;
+    throw error;
+  }
+  return '';
+};
+
+describe('operations pack (default configuration)', () => {
+  let build: PortalBuild;
+  beforeAll(() => {
+    build = buildPortal();
+  });
+  afterAll(() => build.dispose());
+
+  it.each(FUNCTION_PATHS)('alarms on the errors, throttles and p99 duration near the timeout of %s', (path) => {
+    const dimension = { Name: 'FunctionName', Value: { Ref: functionId(build, path) } };
+    expect(alarmsOn(build, 'Errors', dimension)).toHaveLength(1);
+    expect(alarmsOn(build, 'Throttles', dimension)).toHaveLength(1);
+    const [duration] = alarmsOn(build, 'Duration', dimension);
+    expect(duration?.Properties).toMatchObject({ ExtendedStatistic: 'p99', ComparisonOperator: 'GreaterThanOrEqualToThreshold' });
+    const timeoutMs = Number(functionOf(build, path).Properties.Timeout) * 1000;
+    expect(duration?.Properties.Threshold).toBe(Math.floor(timeoutMs * 0.8));
+  });
+
+  it('alarms on GraphQL 5xx errors and latency, Cognito sign-in throttles and SES reputation', () => {
+    const api = { Name: 'GraphQLAPIId', Value: { 'Fn::GetAtt': [logicalIdAt(build.template, 'AWS::AppSync::GraphQLApi', '/GraphQL/Api/'), 'ApiId'] } };
+    expect(alarmsOn(build, '5XXError', api)).toHaveLength(1);
+    expect(alarmsOn(build, 'Latency', api)[0]?.Properties.ExtendedStatistic).toBe('p99');
+    const [throttles] = alarmsOn(build, 'SignInThrottles');
+    expect(throttles?.Properties).toMatchObject({ Namespace: 'AWS/Cognito', Threshold: 1 });
+    expect(JSON.stringify(throttles?.Properties.Dimensions)).toContain(logicalIdAt(build.template, 'AWS::Cognito::UserPool', '/Auth/UserPool/'));
+    for (const metric of ['Reputation.BounceRate', 'Reputation.ComplaintRate']) {
+      const [alarm] = alarmsOn(build, metric);
+      expect(alarm?.Properties).toMatchObject({ Namespace: 'AWS/SES', Statistic: 'Maximum' });
+      // Account-level metrics: SES publishes them without dimensions.
+      expect(alarm?.Properties.Dimensions).toBeUndefined();
+    }
+  });
+
+  it("alarms on the embed function's QuickSight failures in the namespace the function is given", () => {
+    const namespace = functionOf(build, '/Functions/Embed/').Properties.Environment.Variables[METRICS_NAMESPACE_ENV];
+    expect(namespace).toBe(build.stack.stackName);
+    const [alarm] = alarmsOn(build, QUICKSIGHT_FAILURES_METRIC);
+    expect(alarm?.Properties).toMatchObject({ Namespace: namespace, Dimensions: [{ Name: 'service', Value: 'embed' }], Statistic: 'Sum', Threshold: 1 });
+  });
+
+  it('sends every alarm, and its recovery, to the encrypted alarm topic', () => {
+    const alarms = alarmsOf(build);
+    expect(alarms.length).toBeGreaterThanOrEqual(FUNCTION_PATHS.length * 3 + 6);
+    for (const alarm of alarms) {
+      expect(alarm.Properties.AlarmActions).toEqual([{ Ref: topicId(build) }]);
+      expect(alarm.Properties.OKActions).toEqual([{ Ref: topicId(build) }]);
+      expect(alarm.Properties.TreatMissingData).toBe('notBreaching');
+    }
+    const topic = build.template.toJSON().Resources[topicId(build)] as Resource;
+    expect(topic.Properties.KmsMasterKeyId).toEqual({ 'Fn::GetAtt': [expect.any(String), 'Arn'] });
+  });
+
+  it('refuses requests to the topic without TLS and lets only this account’s alarms publish', () => {
+    const statements = Object.values(build.template.findResources('AWS::SNS::TopicPolicy')).flatMap(
+      (policy) => (policy as Resource).Properties.PolicyDocument.Statement as Resource[],
+    );
+    expect(statements).toContainEqual(expect.objectContaining({ Effect: 'Deny', Condition: { Bool: { 'aws:SecureTransport': 'false' } } }));
+    const publish = statements.find((s) => s.Sid === 'AccountAlarmsPublish');
+    expect(publish).toMatchObject({ Effect: 'Allow', Action: 'sns:Publish', Principal: { Service: 'cloudwatch.amazonaws.com' } });
+    expect(Object.keys(publish?.Condition ?? {}).sort()).toEqual(['ArnLike', 'StringEquals']);
+  });
+
+  it('has no email subscription without alarmEmail', () => {
+    build.template.resourceCountIs('AWS::SNS::Subscription', 0);
+  });
+
+  it('leaves the CloudFront alarm to a us-east-1 deployment and says so, keeping the rate on the dashboard', () => {
+    expect(alarmsOn(build, '5xxErrorRate')).toHaveLength(0);
+    const notes = build.app.synth().getStackArtifact(build.stack.artifactId).messages.map((m) => String(m.entry.data));
+    expect(notes.some((note) => note.includes('CloudFront 5xx-rate alarm exists only in a us-east-1 deployment'))).toBe(true);
+    const body = JSON.stringify(Object.values(build.template.findResources('AWS::CloudWatch::Dashboard'))[0]);
+    expect(body).toContain('5xxErrorRate');
+    expect(body).toContain('us-east-1');
+  });
+
+  it('has one dashboard with the alarms’ metrics and the QuickSight dashboard views and load time', () => {
+    const dashboards = Object.values(build.template.findResources('AWS::CloudWatch::Dashboard')) as Resource[];
+    expect(dashboards).toHaveLength(1);
+    expect(dashboards[0]?.Properties.DashboardName).toBe(`${build.stack.stackName}-us-east-2-operations`);
+    const body = JSON.stringify(dashboards[0]?.Properties.DashboardBody);
+    for (const metric of ['DashboardViewCount', 'DashboardViewLoadTime', 'AWS/QuickSight', QUICKSIGHT_FAILURES_METRIC, 'SignInThrottles', 'Reputation.BounceRate', '5XXError', 'Throttles']) {
+      expect(body).toContain(metric);
+    }
+  });
+
+  it('leaves tracing off by default', () => {
+    for (const path of FUNCTION_PATHS) expect(functionOf(build, path).Properties.TracingConfig).toBeUndefined();
+    expect(policyStatements(build.template).flatMap(({ statement }) => asList(statement.Action as string[])).filter((a) => a.startsWith('xray:'))).toEqual([]);
+  });
+});
+
+describe('operations pack in us-east-1, with alarmEmail and tracing', () => {
+  let build: PortalBuild;
+  beforeAll(() => {
+    build = buildPortal({ context: { region: 'us-east-1', alarmEmail: 'On-Call@Example.com', tracing: 'true' } });
+  });
+  afterAll(() => build.dispose());
+
+  it("alarms on the site's CloudFront 5xx error rate", () => {
+    const distribution = logicalIdAt(build.template, 'AWS::CloudFront::Distribution', '/Site/Distribution/');
+    const [alarm] = alarmsOn(build, '5xxErrorRate', { Name: 'DistributionId', Value: { Ref: distribution } });
+    expect(alarm?.Properties).toMatchObject({ Namespace: 'AWS/CloudFront', Threshold: 1, AlarmActions: [{ Ref: topicId(build) }] });
+  });
+
+  it('subscribes alarmEmail to the alarm topic', () => {
+    build.template.hasResourceProperties('AWS::SNS::Subscription', { Protocol: 'email', Endpoint: 'on-call@example.com', TopicArn: { Ref: topicId(build) } });
+  });
+
+  it('turns on active tracing of every function with the X-Ray grant in its own policy', () => {
+    for (const path of FUNCTION_PATHS) {
+      expect(functionOf(build, path).Properties.TracingConfig).toEqual({ Mode: 'Active' });
+      const roleId = logicalIdAt(build.template, 'AWS::IAM::Role', `${path}Role/`);
+      const policyId = logicalIdAt(build.template, 'AWS::IAM::ManagedPolicy', `${path}Policy/`);
+      const trace = policyStatements(build.template).find(({ resource, statement }) => resource === policyId && statement.Sid === 'WriteTraces');
+      expect(trace?.statement.Resource).toBe('*');
+      expect(asList(trace?.statement.Action as string[]).sort()).toEqual(['xray:PutTelemetryRecords', 'xray:PutTraceSegments']);
+      expect((build.template.toJSON().Resources[policyId] as Resource).Properties.Roles).toContainEqual({ Ref: roleId });
+    }
+  });
+
+  it('records the X-Ray grant as used by the Lambda service in the compliance report', () => {
+    const report = JSON.parse(readFileSync(join(build.outdir, 'compliance', 'report.json'), 'utf8')) as {
+      access: { principals: { kind: string; name: string; unusedGrants: string[]; rows: { action: string; usedBy: string[] }[] }[] }[];
+    };
+    const roles = report.access.flatMap((stack) => stack.principals).filter((p) => p.kind === 'function role');
+    expect(roles).toHaveLength(FUNCTION_PATHS.length);
+    for (const role of roles) {
+      expect(role.unusedGrants, role.name).toEqual([]);
+      const trace = role.rows.find((row) => row.action === 'xray:PutTraceSegments');
+      expect(trace?.usedBy.join(' '), role.name).toContain('active X-Ray tracing');
+    }
+  });
+});
+
+describe('operations: false', () => {
+  it('removes the alarms, the topic and the dashboard', () => {
+    const build = buildPortal({ context: { operations: 'false' } });
+    try {
+      for (const type of ['AWS::CloudWatch::Alarm', 'AWS::CloudWatch::Dashboard', 'AWS::SNS::Topic', 'AWS::KMS::Key']) build.template.resourceCountIs(type, 0);
+    } finally {
+      build.dispose();
+    }
+  });
+});
+
+describe('operations configuration', () => {
+  it.each([
+    [{ operations: 'sometimes' }, 'operations: must be true or false'],
+    [{ tracing: 'yes' }, 'tracing: must be true or false'],
+    [{ alarmEmail: 'on-call' }, 'alarmEmail: must be an email address'],
+    [{ alarmEmail: 'on-call@example.com', operations: 'false' }, 'alarmEmail: is set while operations is false'],
+  ])('refuses %j', (context, message) => {
+    expect(configProblems(context)).toContain(message);
+  });
+
+  it('defaults to operations on and tracing off, and accepts the values on the command line', () => {
+    expect(loadConfig(() => undefined)).toMatchObject({ operations: true, tracing: false, alarmEmail: undefined });
+    const context: Record<string, string> = { operations: 'true', tracing: 'true', alarmEmail: 'Ops@Example.com' };
+    expect(loadConfig((key) => context[key])).toMatchObject({ operations: true, tracing: true, alarmEmail: 'ops@example.com' });
+  });
+});
