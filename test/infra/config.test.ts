@@ -46,6 +46,9 @@ describe('deployment configuration', () => {
       logRetentionDays: 365,
       allowedOrigins: [],
       marketingSiteUrl: undefined,
+      operations: true,
+      alarmEmail: undefined,
+      tracing: false,
       usesPlaceholderSender: true,
     });
   });
