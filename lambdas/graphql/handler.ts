@@ -46,7 +46,8 @@ type ResolverEvent = AppSyncResolverEvent<Record<string, unknown>>;
 const appsyncCaller = (): MiddlewareObj<ResolverEvent, unknown, Error, CallerContext> => ({
   before: async (request) => {
     const token = tokenFromHeader(request.event.request?.headers?.authorization, { allowBare: true });
-    request.context.caller = requirePortalMember(await confirmAdmin(await authenticate(token)));
+    // AppSync invokes the resolver once per root field: one request's fields share one session check.
+    request.context.caller = requirePortalMember(await confirmAdmin(await authenticate(token, { reuseRecentCheck: true })));
   },
 });
 

@@ -14,8 +14,7 @@ const logger = createLogger('mfa');
 /** MFA management function URL (POST, the caller's own account). Codes and secrets are never logged. */
 export const handler = middy<ParsedEvent<MfaRequest>, HttpResult, Error, CallerContext>()
   .use(httpBase({ logger, methods: FUNCTION_URL_METHODS.mfa }))
-  // The MFA status comes from the GetUser answer: it must be the account as it is now.
-  .use(requireCaller({ freshSession: true }))
+  .use(requireCaller())
   .use(jsonBody())
   .use(validateBody(mfaRequestSchema))
   .handler(async (event, context) => ok(await runMfaAction(event.body, context.caller)));

@@ -59,6 +59,9 @@ describe('createSessionCache', () => {
   });
 });
 
+/** The GraphQL resolver's setting: root fields of one request share one check. */
+const REUSE = { reuseRecentCheck: true } as const;
+
 describe('authenticate reuses a live-session check for a few seconds', () => {
   const cognito = mockClient(CognitoIdentityProviderClient);
   const USER = { username: '6f1c1d52-2a4e-4c8e-9d55-0f7c3e1b2a90', groups: ['Users'] };
@@ -108,9 +111,9 @@ describe('authenticate reuses a live-session check for a few seconds', () => {
   it('sends no second GetUser for the same token within the period', async () => {
     live();
     const token = await signer.accessToken(USER);
-    const first = await auth.authenticate(token);
+    const first = await auth.authenticate(token, REUSE);
     vi.advanceTimersByTime(PERIOD_MS - 1);
-    const second = await auth.authenticate(token);
+    const second = await auth.authenticate(token, REUSE);
     expect(getUserCalls()).toBe(1);
     expect(second).toEqual(first);
     expect(second.email).toBe('user@example.com');
@@ -119,51 +122,51 @@ describe('authenticate reuses a live-session check for a few seconds', () => {
   it('asks Cognito again once the period is over, and refuses a token revoked meanwhile', async () => {
     live();
     const token = await signer.accessToken(USER);
-    await auth.authenticate(token);
+    await auth.authenticate(token, REUSE);
     cognito.on(GetUserCommand).rejects(new NotAuthorizedException({ message: 'Access Token has been revoked', $metadata: {} }));
     vi.advanceTimersByTime(PERIOD_MS);
-    await expect(auth.authenticate(token)).rejects.toMatchObject({ status: 401, message: auth.SESSION_ENDED });
+    await expect(auth.authenticate(token, REUSE)).rejects.toMatchObject({ status: 401, message: auth.SESSION_ENDED });
     expect(getUserCalls()).toBe(2);
   });
 
   it('asks Cognito for another token within the period', async () => {
     live();
-    await auth.authenticate(await signer.accessToken(USER));
-    await auth.authenticate(await signer.accessToken(USER));
+    await auth.authenticate(await signer.accessToken(USER), REUSE);
+    await auth.authenticate(await signer.accessToken(USER), REUSE);
     expect(getUserCalls()).toBe(2);
   });
 
   it('does not keep a refusal: the next call asks again and stays refused', async () => {
     cognito.on(GetUserCommand).rejects(new NotAuthorizedException({ message: 'User is disabled.', $metadata: {} }));
     const token = await signer.accessToken(USER);
-    await expect(auth.authenticate(token)).rejects.toMatchObject({ status: 401 });
-    await expect(auth.authenticate(token)).rejects.toMatchObject({ status: 401 });
+    await expect(auth.authenticate(token, REUSE)).rejects.toMatchObject({ status: 401 });
+    await expect(auth.authenticate(token, REUSE)).rejects.toMatchObject({ status: 401 });
     expect(getUserCalls()).toBe(2);
   });
 
   it('does not keep a failed check as a live session', async () => {
     cognito.on(GetUserCommand).rejectsOnce(new InternalErrorException({ message: 'boom', $metadata: {} }));
     const token = await signer.accessToken(USER);
-    await expect(auth.authenticate(token)).rejects.toMatchObject({ status: 502 });
+    await expect(auth.authenticate(token, REUSE)).rejects.toMatchObject({ status: 502 });
     live();
-    await auth.authenticate(token);
+    await auth.authenticate(token, REUSE);
     expect(getUserCalls()).toBe(2);
   });
 
   it('still checks signature and expiry on every call, whatever is cached', async () => {
     live();
     const token = await signer.accessToken(USER, { expiresIn: 5 });
-    await auth.authenticate(token);
+    await auth.authenticate(token, REUSE);
     vi.advanceTimersByTime(6000);
-    await expect(auth.authenticate(token)).rejects.toMatchObject({ status: 401 });
+    await expect(auth.authenticate(token, REUSE)).rejects.toMatchObject({ status: 401 });
     expect(getUserCalls()).toBe(1);
   });
 
-  it('asks Cognito on every call when told not to reuse a recent check (admin and MFA functions)', async () => {
+  it('asks Cognito on every call unless reuse is asked for (every function URL)', async () => {
     live();
     const token = await signer.accessToken(USER);
+    await auth.authenticate(token, REUSE);
     await auth.authenticate(token);
-    await auth.authenticate(token, { reuseRecentCheck: false });
     await auth.authenticate(token, { reuseRecentCheck: false });
     expect(getUserCalls()).toBe(3);
   });

@@ -91,11 +91,12 @@ const fetchLiveProfile = async (accessToken: string, reuse: boolean): Promise<Ge
  * Verifies the token, then asks Cognito whether its session is still live: a disabled,
  * deleted or globally signed-out user's token is refused here although its signature is valid.
  * The same call yields the email, which access tokens do not carry. Signature, expiry and
- * session lifetime are checked on every request; only the GetUser answer is reused briefly,
- * and not at all with `reuseRecentCheck: false` (account administration and the caller's
- * own MFA settings, which must see the account as it is now).
+ * session lifetime are checked on every request. Only the GraphQL resolver, which AppSync
+ * invokes once per root field of a request, reuses a GetUser answer, for at most
+ * SESSION_CHECK_REUSE_SECONDS (`reuseRecentCheck`); every function URL asks each time, so a
+ * disabled or signed-out user is refused there at once.
  */
-export const authenticate = async (accessToken: string, { reuseRecentCheck = true }: { reuseRecentCheck?: boolean } = {}): Promise<Caller> => {
+export const authenticate = async (accessToken: string, { reuseRecentCheck = false }: { reuseRecentCheck?: boolean } = {}): Promise<Caller> => {
   const claims = await verifyAccessToken(accessToken);
   assertWithinSessionLifetime(claims.authTime);
   const profile = await fetchLiveProfile(accessToken, reuseRecentCheck);

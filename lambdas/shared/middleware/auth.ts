@@ -13,11 +13,6 @@ export interface RequireCallerOptions {
    * need its IAM grant). @default none: any portal member
    */
   readonly admin?: (caller: Caller) => Promise<Caller>;
-  /**
-   * Ask Cognito about the session on every request, never reusing a recent answer. Always so
-   * for admin functions. @default false
-   */
-  readonly freshSession?: boolean;
 }
 
 /**
@@ -26,16 +21,14 @@ export interface RequireCallerOptions {
  * in the verified token and, confirmed live, in Cognito.
  * Runs before the body is read, so an anonymous caller learns nothing about the payload rules.
  */
-export const requireCaller = <E extends WithHeaders, R>({ admin, freshSession = false }: RequireCallerOptions = {}): MiddlewareObj<
+export const requireCaller = <E extends WithHeaders, R>({ admin }: RequireCallerOptions = {}): MiddlewareObj<
   E,
   R,
   Error,
   CallerContext
 > => ({
   before: async (request) => {
-    const caller = await authenticate(tokenFromHeader(request.event.headers?.authorization), {
-      reuseRecentCheck: !freshSession && admin === undefined,
-    });
+    const caller = await authenticate(tokenFromHeader(request.event.headers?.authorization));
     request.context.caller = requirePortalMember(admin ? await admin(caller) : caller);
   },
 });
