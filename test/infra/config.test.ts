@@ -5,19 +5,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
 import { describe, expect, it } from 'vitest';
-import { ConfigError, loadConfig } from '../../lib/config.ts';
-
-const fromContext = (context: Record<string, unknown>) => loadConfig((key) => context[key]);
-
-function problemsOf(context: Record<string, unknown>): readonly string[] {
-  try {
-    fromContext(context);
-  } catch (error) {
-    if (error instanceof ConfigError) return error.problems;
-    throw error;
-  }
-  throw new Error(`No error for ${JSON.stringify(context)}`);
-}
+import { fromContext, problemsOf } from './support/config.ts';
 
 describe('deployment configuration', () => {
   it('has defaults for every value, so synth needs no context', () => {

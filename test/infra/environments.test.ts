@@ -1,9 +1,9 @@
 import { App, Stack } from 'aws-cdk-lib';
 import type { Template } from 'aws-cdk-lib/assertions';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ConfigError, loadConfig } from '../../lib/config.ts';
 import { PortalNames } from '../../lib/resource-names.ts';
 import { buildPortal, logicalIdAt, type PortalBuild } from './support/portal-build.ts';
+import { fromContext, problemsOf } from './support/config.ts';
 
 const ACCOUNT = '111122223333';
 
@@ -41,18 +41,6 @@ function uniqueNames(build: PortalBuild): Record<string, string> {
     userPoolClient: inRegion(String(onlyProperties(template, 'AWS::Cognito::UserPoolClient').ClientName)),
     graphqlApi: inRegion(String(onlyProperties(template, 'AWS::AppSync::GraphQLApi').Name)),
   };
-}
-
-const fromContext = (context: Record<string, unknown>) => loadConfig((key) => context[key]);
-
-function problemsOf(context: Record<string, unknown>): readonly string[] {
-  try {
-    fromContext(context);
-  } catch (error) {
-    if (error instanceof ConfigError) return error.problems;
-    throw error;
-  }
-  throw new Error('expected the configuration to be refused');
 }
 
 describe('environments and regions of one product in one account', () => {
