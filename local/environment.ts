@@ -4,7 +4,9 @@ import type { SynthesizedDeployment, SynthesizedFunction } from './aws/deploymen
 import { localResources, resolveValue, withSiteOrigin, type LocalValues } from './aws/resolve.ts';
 import { localTableName } from './dynamodb.ts';
 
+/** Local mode's account and region (the CDK app's default region). */
 export const LOCAL_ACCOUNT_ID = '000000000000';
+export const LOCAL_REGION = 'us-east-2';
 /**
  * The local account's administrator: what local mode itself (table creation, seeding,
  * Cognito's mail) and tests acting as the platform sign with. Each function signs with

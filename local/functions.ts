@@ -92,6 +92,8 @@ export async function startFunctionUrls(options: {
   for (const key of URL_FUNCTION_KEYS) {
     const fn = options.deployment.functions[key];
     if (!fn.url) throw new Error(`The template has no function URL for ${fn.logicalId}`);
+    // The local adapter has no IAM-signed invocations: it stands in for auth type NONE only.
+    if (fn.url.authType !== 'NONE') throw new Error(`The function URL of ${fn.logicalId} has auth type ${fn.url.authType}; local mode serves NONE only`);
     const origins = fn.url.allowOrigins.map((origin) => withSiteOrigin(String(resolveValue(origin, options.values)), options.siteOrigin));
     const server = await startFunctionUrl({
       functionName: functionName(fn),

@@ -10,6 +10,7 @@ import { Closers } from './closers.ts';
 import {
   LOCAL_ACCOUNT_ID,
   LOCAL_CREDENTIALS,
+  LOCAL_REGION,
   LOCAL_MARKETING_SITE_URL,
   LOCAL_PRODUCT_NAME,
   QUICKSIGHT_NAMESPACE,
@@ -37,7 +38,6 @@ import { ensureWebBuilt, WEB_DIST } from './web-build.ts';
 import { startWebServer } from './web-server.ts';
 import { httpUrl } from './http.ts';
 
-export const LOCAL_REGION = 'us-east-2';
 
 /**
  * The portal's origin. Servers listen on 127.0.0.1, but QuickSight accepts no IP address in

@@ -1,15 +1,18 @@
+import { FUNCTION_URL_METHODS, type FunctionUrlName } from '../../contracts/function-urls.ts';
+
 /**
  * What local mode takes from the synthesized CDK app: for each function, the esbuild bundle
  * that deploys, its settings, its environment variables and its identity policies as they
  * stand in the template (intrinsics unresolved), and the logical IDs of the resources those
  * refer to. `synth.ts` writes it; `resolve.ts` turns it into local values.
  */
-export const FUNCTION_KEYS = ['embed', 'quicksightAdmin', 'userAdmin', 'mfa', 'contact', 'graphql', 'postConfirmation'] as const;
-export type DeployedFunctionKey = (typeof FUNCTION_KEYS)[number];
-
 /** The five functions behind a function URL, in the order of their ports. */
-export const URL_FUNCTION_KEYS = ['embed', 'quicksightAdmin', 'userAdmin', 'mfa', 'contact'] as const;
-export type UrlFunctionKey = (typeof URL_FUNCTION_KEYS)[number];
+export const URL_FUNCTION_KEYS = Object.keys(FUNCTION_URL_METHODS) as FunctionUrlName[];
+export type UrlFunctionKey = FunctionUrlName;
+
+/** Every function of the app: the function URLs, the GraphQL resolver and the Cognito trigger. */
+export type DeployedFunctionKey = UrlFunctionKey | 'graphql' | 'postConfirmation';
+export const FUNCTION_KEYS: readonly DeployedFunctionKey[] = [...URL_FUNCTION_KEYS, 'graphql', 'postConfirmation'];
 
 /** A CloudFormation value: a literal or an intrinsic function (Ref, Fn::GetAtt, Fn::Join...). */
 export type TemplateValue = unknown;

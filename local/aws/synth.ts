@@ -7,7 +7,7 @@ import { fileURLToPath } from 'node:url';
 import { loadConfig } from '../../lib/config.ts';
 import { addPortal } from '../../lib/portal-app.ts';
 import type { PortalFunction } from '../../lib/portal-function.ts';
-import { EMBED_SESSION_MINUTES, LOCAL_ACCOUNT_ID, LOCAL_PRODUCT_NAME, QUICKSIGHT_NAMESPACE, SUPPORT_FROM_ADDRESS, SUPPORT_TO_ADDRESS } from '../environment.ts';
+import { EMBED_SESSION_MINUTES, LOCAL_ACCOUNT_ID, LOCAL_REGION, LOCAL_PRODUCT_NAME, QUICKSIGHT_NAMESPACE, SUPPORT_FROM_ADDRESS, SUPPORT_TO_ADDRESS } from '../environment.ts';
 import type { DeployedFunctionKey, FunctionUrlSettings, SynthesizedDeployment, SynthesizedFunction } from './deployment.ts';
 
 /**
@@ -15,7 +15,6 @@ import type { DeployedFunctionKey, FunctionUrlSettings, SynthesizedDeployment, S
  * the configuration local mode runs, and extracts what local mode needs from the template.
  */
 
-export const LOCAL_REGION = 'us-east-2';
 
 /** The deployment configuration local mode stands for: the defaults plus its own addresses. */
 export const LOCAL_CONTEXT = {

@@ -223,8 +223,16 @@ export interface SesAuthorization {
 
 const sesIdentity = (scope: CallScope, identity: string) => arn(scope, 'ses', `identity/${identity}`);
 
+/** Every To, Cc and Bcc address of a SendEmail request. */
+function recipientsOf(body: Record<string, unknown>): string[] {
+  const destination = (body.Destination ?? {}) as Record<string, unknown>;
+  return ['ToAddresses', 'CcAddresses', 'BccAddresses']
+    .flatMap((field) => (Array.isArray(destination[field]) ? (destination[field] as unknown[]) : []))
+    .filter((value): value is string => typeof value === 'string')
+    .map(addressOf);
+}
+
 export function sesRules(ses: SesAuthorization): ServiceRules {
-  const addresses = (value: unknown): string[] => (Array.isArray(value) ? value.filter((v): v is string => typeof v === 'string') : []);
   return restRules('ses', '/v2/', { code: 'AccessDenied', status: 403 }, [
     {
       method: 'POST',
@@ -232,19 +240,16 @@ export function sesRules(ses: SesAuthorization): ServiceRules {
       operation: 'SendEmail',
       resources: (scope, _labels, body) => {
         const from = addressOf(text(body.FromEmailAddress) ?? '');
-        const destination = (body.Destination ?? {}) as Record<string, unknown>;
-        const recipients = ['ToAddresses', 'CcAddresses', 'BccAddresses'].flatMap((field) => addresses(destination[field])).map(addressOf);
-        const identities = [from, ...(ses.sandbox ? recipients : [])].map((address) => ses.identityOf(address));
+        const identities = [from, ...(ses.sandbox ? recipientsOf(body) : [])].map((address) => ses.identityOf(address));
         return [...new Set(identities)].map((identity) => sesIdentity(scope, identity));
       },
       context: (body) => {
-        const destination = (body.Destination ?? {}) as Record<string, unknown>;
         const from = text(body.FromEmailAddress) ?? '';
         const displayName = ADDRESS_IN_BRACKETS.test(from) ? from.replace(ADDRESS_IN_BRACKETS, '').trim().replace(/^"|"$/g, '') : '';
         return {
           'ses:FromAddress': addressOf(from),
           'ses:FromDisplayName': displayName,
-          'ses:Recipients': ['ToAddresses', 'CcAddresses', 'BccAddresses'].flatMap((field) => addresses(destination[field])).map(addressOf),
+          'ses:Recipients': recipientsOf(body),
           'ses:ApiVersion': '2',
         };
       },
