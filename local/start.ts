@@ -7,6 +7,7 @@ import { DEFAULT_PORT_BASE } from './ports.ts';
 import { EXIT_WITH_PARENT_ENV } from './stack-process.ts';
 import { READY_LINE_PREFIX, type StackInfo } from './stack-info.ts';
 import { DEFAULT_DATA_DIR } from './data-dir.ts';
+import { launcherChain, watchProcesses } from './launcher-watch.ts';
 import { startStack, type RunningLocalStack } from './stack.ts';
 
 // Local mode supports Node 20; the SDK's notice about its future Node 22 floor is noise here.
@@ -42,6 +43,7 @@ function summary(info: StackInfo): string {
     ['QuickSight', info.quicksight.endpoint],
     ['DynamoDB', info.dynamodb.endpoint],
     ['Mail inbox', info.mail.inboxUrl],
+    ['Captured mail (JSON)', info.mail.apiUrl],
   ];
   const width = Math.max(...rows.map(([label]) => label.length));
   const account = (label: string, a: StackInfo['demo']['admin']) =>
@@ -51,6 +53,7 @@ function summary(info: StackInfo): string {
     `${READY_LINE_PREFIX}${info.webUrl}`,
     account('Demo admin:', info.demo.admin),
     account('Demo user: ', info.demo.user),
+    `  Mail inbox: ${info.mail.inboxUrl}   (sign-up links, invitations and reset codes land here)`,
   ].join('\n');
 }
 
@@ -93,6 +96,9 @@ async function main(): Promise<void> {
   };
   process.on('SIGINT', () => stop('Interrupted'));
   process.on('SIGTERM', () => stop('Terminated'));
+  // `npm start` runs npm -> sh -> tsx -> this process; npm passes SIGTERM to its shell only.
+  const launchers = launcherChain(process.env.npm_lifecycle_event === 'start' ? 3 : 1);
+  watchProcesses(launchers, () => stop('The command that started the stack ended'));
   if (process.env[EXIT_WITH_PARENT_ENV] === '1') {
     // Started by a test or bench: stop when that process goes away without stopping us.
     process.stdin.on('end', () => stop('Parent process ended'));

@@ -113,13 +113,14 @@ export const runQuicksightAdminAction = async (request: QuicksightAdminRequest, 
       );
 
     case 'DELETE_DASHBOARD_METADATA':
+      // The trail names the dashboard by its ID, as the catalogue shows it, not by its record id.
       return audit(
-        request.metadataId,
+        { before: request.metadataId, fromResult: (result) => result.dashboard.dashboardId },
         async () => {
           const { dashboard, removedUsers } = await deleteDashboardEverywhere(request.metadataId);
           return { message: 'Dashboard deleted successfully', dashboard: toMetadata(dashboard), removedUserAssignments: removedUsers };
         },
-        (result) => `dashboard ${result.dashboard.dashboardId}; removed from ${result.removedUserAssignments} user(s)`,
+        (result) => `${result.dashboard.dashboardName}; removed from ${result.removedUserAssignments} user(s)`,
       );
   }
 };

@@ -264,6 +264,18 @@ describe('dashboard catalogue', () => {
       ['CREATE_DASHBOARD_METADATA', 'sales', 'success'],
     ]);
   });
+
+  it('names a deleted catalogue entry by its dashboard ID in the trail, and by its record id when the deletion fails', async () => {
+    const metadataId = ((await create('sales')).body.dashboard as { id: string }).id;
+    await call({ action: 'DELETE_DASHBOARD_METADATA', metadataId });
+    await call({ action: 'DELETE_DASHBOARD_METADATA', metadataId });
+    const deletions = (await h.tables.audit()).filter((entry) => entry.action === 'DELETE_DASHBOARD_METADATA');
+    expect(deletions.map((entry) => [entry.target, entry.outcome])).toEqual([
+      [metadataId, 'failure'],
+      ['sales', 'success'],
+    ]);
+    expect(deletions[1]?.detail).toMatch(/removed from 0 user\(s\)$/);
+  });
 });
 
 describe('request rules', () => {
