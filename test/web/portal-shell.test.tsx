@@ -53,14 +53,22 @@ function renderShell(auth = fakeAuth({ session: userSession() }), path = '/home'
 }
 
 describe('portal shell', () => {
-  it('shows the logo, the product title and the navigation', () => {
+  it('shows the logo, the product name once, and the navigation', () => {
     renderShell();
     expect(screen.getByRole('img', { name: 'TVIQ' })).toHaveAttribute('width', '200');
-    const nav = screen.getByRole('navigation', { name: 'Main' });
-    expect(nav).toHaveTextContent('TVIQ');
+    // The logo names the product: no bar repeats it.
+    expect(screen.getByRole('navigation', { name: 'Main' })).not.toHaveTextContent('TVIQ');
+    expect(screen.getByRole('banner')).not.toHaveTextContent('TVIQ');
     expect(screen.getByRole('link', { name: 'Home' })).toHaveAttribute('aria-current', 'page');
     expect(screen.getByRole('link', { name: 'Support' })).toHaveAttribute('href', '/support');
     expect(screen.getByRole('button', { name: 'JD Account menu' })).toHaveTextContent('JD');
+  });
+
+  it('draws the initials on a plain disc, with no stock picture behind them', () => {
+    renderShell();
+    const button = screen.getByRole('button', { name: 'JD Account menu' });
+    expect(button.querySelector('.avatar')).toHaveTextContent(/^JD$/);
+    expect(button.querySelector('img')).toBeNull();
   });
 
   it('opens the avatar menu from the keyboard and moves through it', async () => {
@@ -124,7 +132,7 @@ describe('settings page', () => {
     const email = screen.getByLabelText('Email Address');
     expect(email).toHaveValue('jane.doe@example.com');
     expect(email).toHaveAttribute('placeholder', 'jane.doe@example.com');
-    expect(email).toBeDisabled();
+    expect(email).toHaveAttribute('readonly');
     await userEvent.setup().click(screen.getByRole('button', { name: 'Send Verification Code' }));
     await waitFor(() =>
       expect(screen.getByTestId('location')).toHaveTextContent('/verify-reset-code?email=jane.doe%40example.com'),

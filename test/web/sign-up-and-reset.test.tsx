@@ -87,6 +87,19 @@ describe('password reset request (/change-password)', () => {
     expect(screen.getByRole('button', { name: 'Send Verification Code' })).toBeDisabled();
   });
 
+  it('refuses an address that is not one and sends nothing', async () => {
+    const auth = fakeAuth({ forgotPassword: vi.fn(async () => undefined) });
+    renderPage(<ChangePasswordPage />, { auth, path: '/change-password' });
+    const user = userEvent.setup();
+    await user.type(screen.getByLabelText('Email Address'), 'not-an-email');
+    await user.click(screen.getByRole('button', { name: 'Send Verification Code' }));
+    expect(await screen.findByText('Invalid email address')).toBeInTheDocument();
+    expect(screen.getByLabelText('Email Address')).toHaveAttribute('aria-invalid', 'true');
+    expect(auth.forgotPassword).not.toHaveBeenCalled();
+    expect(screen.queryByText('Verification code sent to your email.')).not.toBeInTheDocument();
+    expect(screen.getByTestId('location')).toHaveTextContent('/change-password');
+  });
+
   it('sends the code, says so and continues at /verify-reset-code', async () => {
     const auth = fakeAuth({ forgotPassword: vi.fn(async () => undefined) });
     renderPage(<ChangePasswordPage />, { auth, path: '/change-password' });

@@ -1,4 +1,5 @@
-import { render, type RenderResult } from '@testing-library/react';
+import { render, screen, type RenderResult } from '@testing-library/react';
+import type userEvent from '@testing-library/user-event';
 import type { ReactNode } from 'react';
 import { MemoryRouter, Route, Routes, useLocation } from 'react-router';
 import { vi } from 'vitest';
@@ -145,3 +146,16 @@ export const catalogueEntry = (dashboardId: string, dashboardName: string, overr
   isActive: true,
   ...overrides,
 });
+
+type UserEventApi = ReturnType<typeof userEvent.setup>;
+
+/** Opens the '⋯' menu of a row or card ('Actions for {label}') and returns the item of that name. */
+export async function rowActionItem(user: UserEventApi, label: string, item: string): Promise<HTMLElement> {
+  await user.click(await screen.findByRole('button', { name: `Actions for ${label}` }));
+  return screen.getByRole('menuitem', { name: item });
+}
+
+/** Chooses one action of a row's '⋯' menu. */
+export async function chooseRowAction(user: UserEventApi, label: string, item: string): Promise<void> {
+  await user.click(await rowActionItem(user, label, item));
+}

@@ -3,7 +3,17 @@ import userEvent from '@testing-library/user-event';
 import { beforeEach, describe, expect, it, vi } from 'vitest';
 import UsersPage from '../../../web/src/features/admin/routes/users-page.tsx';
 import { PROMOTE_MESSAGES, RESET_MFA_MESSAGE } from '../../../contracts/user-admin.ts';
-import { ADMIN_EMAIL, apiError, fakeAdminApi, managedUser, renderAdmin, stubViewport, type AdminApiOverrides } from './support.tsx';
+import {
+  ADMIN_EMAIL,
+  apiError,
+  chooseRowAction,
+  fakeAdminApi,
+  managedUser,
+  renderAdmin,
+  rowActionItem,
+  stubViewport,
+  type AdminApiOverrides,
+} from './support.tsx';
 
 const people = [
   managedUser(ADMIN_EMAIL, { cognitoGroup: 'Admins' }),
@@ -38,7 +48,7 @@ describe('user management screen', () => {
   });
 
   it('lists the users with Current User, group, state and local created date', async () => {
-    renderUsers();
+    const { user } = renderUsers();
     const self = await rowOf(ADMIN_EMAIL);
     expect(within(self).getByText('Current User')).toBeInTheDocument();
     expect(within(self).getByText('Admins')).toBeInTheDocument();
@@ -46,8 +56,8 @@ describe('user management screen', () => {
     const paused = await rowOf('paused@example.com');
     expect(within(paused).getByText('Disabled')).toBeInTheDocument();
     expect(within(paused).getByText('N/A')).toBeInTheDocument();
-    expect(within(paused).getByRole('button', { name: 'Enable paused@example.com' })).toBeInTheDocument();
     expect(within(await rowOf('orphan@example.com')).getByText('Unknown')).toBeInTheDocument();
+    expect(await rowActionItem(user, 'paused@example.com', 'Enable')).toBeInTheDocument();
     expect(within(await rowOf('jane.doe@example.com')).queryByText('Current User')).not.toBeInTheDocument();
   });
 
@@ -56,19 +66,18 @@ describe('user management screen', () => {
     ['other.admin@example.com', 'Edit', 'Cannot update other admin accounts'],
     [ADMIN_EMAIL, 'Disable', 'Cannot disable your own account'],
     [ADMIN_EMAIL, 'Delete', 'Cannot delete your own account'],
-    [ADMIN_EMAIL, 'Reset MFA for', 'Cannot reset MFA for your own account'],
+    [ADMIN_EMAIL, 'Reset MFA', 'Cannot reset MFA for your own account'],
     ['other.admin@example.com', 'Disable', 'Cannot disable other admin accounts'],
     ['other.admin@example.com', 'Delete', 'Cannot delete other admin accounts'],
-    ['other.admin@example.com', 'Reset MFA for', 'Cannot reset MFA for other admin accounts'],
-  ])('%s: %s is disabled with the tooltip "%s"', async (email, action, tooltip) => {
+    ['other.admin@example.com', 'Reset MFA', 'Cannot reset MFA for other admin accounts'],
+  ])('%s: %s is disabled in the row menu, with the reason "%s" under it', async (email, action, reason) => {
     const { api, user } = renderUsers();
     await rowOf(email);
-    const button = screen.getByRole('button', { name: `${action} ${email}` });
-    expect(button).toHaveAttribute('aria-disabled', 'true');
-    expect(button).toHaveAccessibleDescription(tooltip);
-    await user.hover(button);
-    expect(screen.getByRole('tooltip', { name: tooltip })).toBeVisible();
-    await user.click(button);
+    const item = await rowActionItem(user, email, action);
+    expect(item).toHaveAttribute('aria-disabled', 'true');
+    expect(item).toHaveAccessibleDescription(reason);
+    expect(item).toHaveTextContent(reason);
+    await user.click(item);
     expect(screen.queryByRole('dialog', { name: 'Edit User' })).not.toBeInTheDocument();
     expect(api.users.disableUser).not.toHaveBeenCalled();
     expect(api.users.deleteUser).not.toHaveBeenCalled();
@@ -105,18 +114,18 @@ describe('user management screen', () => {
     const disableUser = vi.fn(async () => ({ message: 'User disabled successfully' }));
     const { user } = renderUsers(people, { users: { disableUser } });
     await rowOf('jane.doe@example.com');
-    await user.click(screen.getByRole('button', { name: 'Disable jane.doe@example.com' }));
+    await chooseRowAction(user, 'jane.doe@example.com', 'Disable');
     expect(disableUser).toHaveBeenCalledWith('jane.doe@example.com');
     const row = await rowOf('jane.doe@example.com');
     await waitFor(() => expect(within(row).getByText('Disabled')).toBeInTheDocument());
-    expect(within(row).getByRole('button', { name: 'Enable jane.doe@example.com' })).toBeInTheDocument();
+    expect(await rowActionItem(user, 'jane.doe@example.com', 'Enable')).toBeInTheDocument();
   });
 
   it('deletes after a confirmation and removes the row', async () => {
     const deleteUser = vi.fn(async () => ({ message: 'User deleted successfully' }));
     const { user } = renderUsers(people, { users: { deleteUser } });
     await rowOf('jane.doe@example.com');
-    await user.click(screen.getByRole('button', { name: 'Delete jane.doe@example.com' }));
+    await chooseRowAction(user, 'jane.doe@example.com', 'Delete');
     const dialog = screen.getByRole('alertdialog', { name: 'Delete User' });
     expect(dialog).toHaveTextContent('jane.doe@example.com');
     expect(within(dialog).getByRole('button', { name: 'Cancel' })).toHaveFocus();
@@ -129,7 +138,7 @@ describe('user management screen', () => {
     const deleteUser = vi.fn(async () => Promise.reject(apiError(404, 'User not found')));
     const { user } = renderUsers(people, { users: { deleteUser } });
     await rowOf('jane.doe@example.com');
-    await user.click(screen.getByRole('button', { name: 'Delete jane.doe@example.com' }));
+    await chooseRowAction(user, 'jane.doe@example.com', 'Delete');
     await user.click(within(screen.getByRole('alertdialog')).getByRole('button', { name: 'Delete' }));
     expect(await screen.findByText('Failed to delete user jane.doe@example.com: User not found.')).toBeInTheDocument();
     expect(screen.getByText('jane.doe@example.com')).toBeInTheDocument();
@@ -139,7 +148,7 @@ describe('user management screen', () => {
     const resetMfa = vi.fn(async () => ({ message: RESET_MFA_MESSAGE }));
     const { user } = renderUsers(people, { users: { resetMfa } });
     await rowOf('jane.doe@example.com');
-    await user.click(screen.getByRole('button', { name: 'Reset MFA for jane.doe@example.com' }));
+    await chooseRowAction(user, 'jane.doe@example.com', 'Reset MFA');
     const dialog = screen.getByRole('alertdialog', { name: 'Reset MFA' });
     expect(dialog).toHaveTextContent('Reset MFA for jane.doe@example.com?');
     expect(dialog).toHaveTextContent('signed out everywhere');
@@ -154,7 +163,7 @@ describe('user management screen', () => {
     const resetMfa = vi.fn(async () => ({ message: RESET_MFA_MESSAGE }));
     const { user } = renderUsers(people, { users: { resetMfa } });
     await rowOf('jane.doe@example.com');
-    await user.click(screen.getByRole('button', { name: 'Reset MFA for jane.doe@example.com' }));
+    await chooseRowAction(user, 'jane.doe@example.com', 'Reset MFA');
     await user.click(within(screen.getByRole('alertdialog', { name: 'Reset MFA' })).getByRole('button', { name: 'Cancel' }));
     expect(screen.queryByRole('alertdialog')).not.toBeInTheDocument();
     expect(resetMfa).not.toHaveBeenCalled();
@@ -165,9 +174,11 @@ describe('user management screen', () => {
     const { user } = renderUsers(people, { users: { promoteToAdmin } });
     const row = await rowOf('jane.doe@example.com');
     for (const admin of [ADMIN_EMAIL, 'other.admin@example.com']) {
-      expect(screen.queryByRole('button', { name: `Make Admin ${admin}` })).not.toBeInTheDocument();
+      await user.click(screen.getByRole('button', { name: `Actions for ${admin}` }));
+      expect(screen.getAllByRole('menuitem').map((item) => item.textContent)).not.toContain('Make Admin');
+      await user.keyboard('{Escape}');
     }
-    await user.click(screen.getByRole('button', { name: 'Make Admin jane.doe@example.com' }));
+    await chooseRowAction(user, 'jane.doe@example.com', 'Make Admin');
     const dialog = screen.getByRole('alertdialog', { name: 'Make Admin' });
     expect(dialog).toHaveTextContent('Make jane.doe@example.com an admin?');
     expect(dialog).toHaveTextContent('removing someone from the Admins group is done in Cognito');
@@ -176,17 +187,18 @@ describe('user management screen', () => {
     await waitFor(() => expect(promoteToAdmin).toHaveBeenCalledWith('jane.doe@example.com'));
     expect(await screen.findByText(PROMOTE_MESSAGES.promoted)).toBeInTheDocument();
     await waitFor(() => expect(within(row).getByText('Admins')).toBeInTheDocument());
-    expect(within(row).getByRole('button', { name: 'Delete jane.doe@example.com' })).toHaveAccessibleDescription('Cannot delete other admin accounts');
+    expect(await rowActionItem(user, 'jane.doe@example.com', 'Delete')).toHaveAccessibleDescription('Cannot delete other admin accounts');
   });
 
   it('does not offer promotion of a disabled account, and reports a refused one', async () => {
     const promoteToAdmin = vi.fn(async () => Promise.reject(apiError(409, PROMOTE_MESSAGES.alreadyAdmin)));
     const { user } = renderUsers(people, { users: { promoteToAdmin } });
     await rowOf('paused@example.com');
-    const paused = screen.getByRole('button', { name: 'Make Admin paused@example.com' });
+    const paused = await rowActionItem(user, 'paused@example.com', 'Make Admin');
     expect(paused).toHaveAttribute('aria-disabled', 'true');
     expect(paused).toHaveAccessibleDescription(PROMOTE_MESSAGES.disabled);
-    await user.click(screen.getByRole('button', { name: 'Make Admin jane.doe@example.com' }));
+    await user.keyboard('{Escape}');
+    await chooseRowAction(user, 'jane.doe@example.com', 'Make Admin');
     await user.click(within(screen.getByRole('alertdialog', { name: 'Make Admin' })).getByRole('button', { name: 'Make Admin' }));
     expect(await screen.findByText('Failed to make the user an admin')).toBeInTheDocument();
     expect(within(await rowOf('jane.doe@example.com')).queryByText('Admins')).not.toBeInTheDocument();
@@ -210,11 +222,40 @@ describe('user management screen', () => {
     const updatePassword = vi.fn(async () => ({ message: 'User updated successfully' }));
     const { user } = renderUsers(people, { users: { updatePassword } });
     await rowOf('jane.doe@example.com');
-    await user.click(screen.getByRole('button', { name: 'Edit jane.doe@example.com' }));
+    await chooseRowAction(user, 'jane.doe@example.com', 'Edit');
+    // The email is read-only: the dialog opens on the password.
+    expect(screen.getByLabelText('New Password')).toHaveFocus();
     await user.type(screen.getByLabelText('New Password'), 'Another#2026');
     await user.click(screen.getByRole('button', { name: 'Update User' }));
     await waitFor(() => expect(updatePassword).toHaveBeenCalledWith('jane.doe@example.com', 'Another#2026'));
     await waitFor(() => expect(screen.queryByRole('dialog', { name: 'Edit User' })).not.toBeInTheDocument());
+  });
+});
+
+describe('row actions', () => {
+  it('keeps every row\'s actions behind one button in the same column, whatever the row allows', async () => {
+    const { user } = renderUsers();
+    const table = await screen.findByRole('table', { name: 'All Users' });
+    await screen.findByText('jane.doe@example.com');
+    const lastCells = within(table)
+      .getAllByRole('row')
+      .slice(1)
+      .map((row) => within(row).getAllByRole('cell').at(-1)!);
+    expect(lastCells.map((cell) => within(cell).getAllByRole('button').length)).toEqual(people.map(() => 1));
+    // Delete is the destructive item: last, and marked so in the menu only.
+    await user.click(screen.getByRole('button', { name: 'Actions for jane.doe@example.com' }));
+    const items = screen.getAllByRole('menuitem');
+    expect(items.map((item) => item.querySelector('.menu-item-label')?.textContent)).toEqual(['Edit', 'Disable', 'Reset MFA', 'Make Admin', 'Delete']);
+    expect(items.at(-1)).toHaveClass('menu-item-destructive');
+    expect(table.querySelector('.btn-danger')).toBeNull();
+  });
+
+  it('shows a long email whole in the title and at the top of the row menu', async () => {
+    const long = 'a.very.long.name.for.a.procurement.analyst@subsidiary.manufacturing-group.example.com';
+    const { user } = renderUsers([managedUser(long)]);
+    expect(await screen.findByText(long)).toHaveAttribute('title', long);
+    await user.click(screen.getByRole('button', { name: `Actions for ${long}` }));
+    expect(screen.getByRole('menu').parentElement).toHaveTextContent(long);
   });
 });
 

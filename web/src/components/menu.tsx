@@ -1,9 +1,17 @@
-import { useEffect, useId, useRef, useState, type KeyboardEvent, type ReactNode } from 'react';
+import type { Placement } from '@floating-ui/react-dom';
+import { useCallback, useEffect, useId, useRef, useState, type KeyboardEvent, type ReactNode } from 'react';
+import { cx } from './class-names.ts';
+import { FloatingLayer, useAnchoredLayer } from './floating-layer.tsx';
 
 export interface MenuItem {
   readonly label: string;
   readonly onSelect?: () => void;
+  /** Deletes or takes something away: shown in the danger colour. */
+  readonly destructive?: boolean;
+  /** The item cannot be chosen now. */
   readonly disabled?: boolean;
+  /** Why it cannot be chosen: the item is then disabled and shows the reason under its label. */
+  readonly disabledReason?: string | null;
 }
 
 export interface MenuProps {
@@ -15,32 +23,46 @@ export interface MenuProps {
   /** Shown above the items (not focusable). */
   readonly header?: ReactNode;
   readonly triggerClassName?: string;
+  /** @default 'bottom-end' */
+  readonly placement?: Placement;
 }
+
+const isDisabled = (item: MenuItem) => Boolean(item.disabled || item.disabledReason);
 
 /**
  * A menu button: Enter, Space or ArrowDown opens it on the first item; arrows, Home and End
- * move; Escape or Tab closes it; Escape returns focus to the button.
+ * move; Escape or Tab closes it; Escape returns focus to the button. The menu floats above
+ * every container (see FloatingLayer), so a table or a dialog never cuts it off.
  */
-export function Menu({ trigger, label, items, header, triggerClassName }: MenuProps) {
+export function Menu({ trigger, label, items, header, triggerClassName, placement = 'bottom-end' }: MenuProps) {
   const [open, setOpen] = useState(false);
   const menuId = useId();
-  const anchorRef = useRef<HTMLDivElement>(null);
-  const buttonRef = useRef<HTMLButtonElement>(null);
+  const buttonRef = useRef<HTMLButtonElement | null>(null);
   const itemRefs = useRef<(HTMLButtonElement | null)[]>([]);
   const [focusIndex, setFocusIndex] = useState(0);
+  const { refs, floatingStyles, elements } = useAnchoredLayer({ open, placement });
+  const { setReference, setFloating } = refs;
+  const buttonCallbackRef = useCallback(
+    (element: HTMLButtonElement | null) => {
+      buttonRef.current = element;
+      setReference(element);
+    },
+    [setReference],
+  );
 
   useEffect(() => {
-    if (open) itemRefs.current[focusIndex]?.focus();
+    if (open) itemRefs.current[focusIndex]?.focus({ preventScroll: true });
   }, [open, focusIndex]);
 
   useEffect(() => {
     if (!open) return;
     const onPointerDown = (event: PointerEvent) => {
-      if (!anchorRef.current?.contains(event.target as Node)) setOpen(false);
+      const target = event.target as Node;
+      if (!buttonRef.current?.contains(target) && !elements.floating?.contains(target)) setOpen(false);
     };
     document.addEventListener('pointerdown', onPointerDown);
     return () => document.removeEventListener('pointerdown', onPointerDown);
-  }, [open]);
+  }, [open, elements.floating]);
 
   const openAt = (index: number) => {
     setFocusIndex(index);
@@ -72,23 +94,26 @@ export function Menu({ trigger, label, items, header, triggerClassName }: MenuPr
       event.preventDefault();
       setFocusIndex(next);
     } else if (event.key === 'Escape') {
+      // A menu inside a dialog closes alone; the dialog stays.
       event.preventDefault();
+      event.stopPropagation();
       close(true);
     } else if (event.key === 'Tab') {
-      close(false);
+      event.preventDefault();
+      close(true);
     }
   };
 
   const select = (item: MenuItem) => {
-    if (item.disabled) return;
+    if (isDisabled(item)) return;
     close(true);
     item.onSelect?.();
   };
 
   return (
-    <div className="menu-anchor" ref={anchorRef}>
+    <>
       <button
-        ref={buttonRef}
+        ref={buttonCallbackRef}
         type="button"
         className={triggerClassName}
         aria-label={label}
@@ -101,29 +126,44 @@ export function Menu({ trigger, label, items, header, triggerClassName }: MenuPr
         {trigger}
       </button>
       {open && (
-        <div className="menu" role="presentation">
-          {header && <div className="menu-header">{header}</div>}
-          <ul id={menuId} role="menu" aria-label={label} onKeyDown={onMenuKeyDown} className="menu-list">
-            {items.map((item, index) => (
-              <li key={item.label} role="none">
-                <button
-                  ref={(element) => {
-                    itemRefs.current[index] = element;
-                  }}
-                  type="button"
-                  role="menuitem"
-                  className="menu-item"
-                  tabIndex={index === focusIndex ? 0 : -1}
-                  aria-disabled={item.disabled || undefined}
-                  onClick={() => select(item)}
-                >
-                  {item.label}
-                </button>
-              </li>
-            ))}
-          </ul>
-        </div>
+        <FloatingLayer anchor={elements.reference}>
+          <div ref={setFloating} className="menu" style={floatingStyles} role="presentation">
+            {header && <div className="menu-header">{header}</div>}
+            <ul id={menuId} role="menu" aria-label={label} onKeyDown={onMenuKeyDown} className="menu-list">
+              {items.map((item, index) => {
+                const labelId = `${menuId}-item-${index}`;
+                const reasonId = `${menuId}-reason-${index}`;
+                return (
+                  <li key={item.label} role="none">
+                    <button
+                      ref={(element) => {
+                        itemRefs.current[index] = element;
+                      }}
+                      type="button"
+                      role="menuitem"
+                      className={cx('menu-item', item.destructive && 'menu-item-destructive')}
+                      tabIndex={index === focusIndex ? 0 : -1}
+                      aria-disabled={isDisabled(item) || undefined}
+                      aria-labelledby={labelId}
+                      aria-describedby={item.disabledReason ? reasonId : undefined}
+                      onClick={() => select(item)}
+                    >
+                      <span id={labelId} className="menu-item-label">
+                        {item.label}
+                      </span>
+                      {item.disabledReason && (
+                        <span id={reasonId} className="menu-item-reason">
+                          {item.disabledReason}
+                        </span>
+                      )}
+                    </button>
+                  </li>
+                );
+              })}
+            </ul>
+          </div>
+        </FloatingLayer>
       )}
-    </div>
+    </>
   );
 }

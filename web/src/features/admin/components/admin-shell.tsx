@@ -3,18 +3,24 @@ import { Link, Outlet, useLocation, useNavigate } from 'react-router';
 import { paths } from '../../../app/paths.ts';
 import { Button } from '../../../components/button.tsx';
 import { AppShell } from '../../../components/layout/app-shell.tsx';
+import { Menu } from '../../../components/menu.tsx';
 import { Spinner } from '../../../components/spinner.tsx';
 import { useAuth } from '../../../lib/auth/auth-context.ts';
 import { useConfig } from '../../../lib/config-context.tsx';
+import { adminPortalTitle } from '../admin-messages.ts';
 
 const DASHBOARD_ROUTES: readonly string[] = [paths.admin.dashboard, paths.admin.quicksight];
 
-/** The signed-in admin portal: title, the admin's email, Change Password, Logout, tabs. */
+/**
+ * The signed-in admin portal: title, the admin's email, Change Password, Logout, tabs. On a
+ * phone the header stays on one line: the account controls fold into a menu.
+ */
 export function AdminShell() {
   const { productName } = useConfig();
   const { session, signOut } = useAuth();
   const navigate = useNavigate();
   const { pathname } = useLocation();
+  const email = session?.email ?? '';
 
   const logOut = async () => {
     await signOut();
@@ -32,13 +38,13 @@ export function AdminShell() {
       header={
         <>
           <div className="admin-brand">
-            <img src="/logo.svg" alt="" width={200} height={56} className="shell-logo" />
-            <p className="admin-title">{productName} Admin Portal</p>
+            <img src="/mark.svg" alt="" width={32} height={32} className="brand-mark" />
+            <p className="admin-title">{adminPortalTitle(productName)}</p>
           </div>
           <div className="admin-account">
-            <span className="admin-email">
+            <span className="admin-email truncate" title={email}>
               <span className="visually-hidden">Signed in as </span>
-              {session?.email}
+              {email}
             </span>
             <Link className="admin-header-link" to={paths.admin.changePassword}>
               Change Password
@@ -46,6 +52,23 @@ export function AdminShell() {
             <Button size="sm" variant="secondary" onClick={() => void logOut()}>
               Logout
             </Button>
+          </div>
+          <div className="admin-account-menu">
+            <Menu
+              label="Account"
+              triggerClassName="btn btn-ghost btn-icon"
+              trigger={<span aria-hidden="true">⋯</span>}
+              header={
+                <>
+                  <strong>Signed in as</strong>
+                  <span>{email}</span>
+                </>
+              }
+              items={[
+                { label: 'Change Password', onSelect: () => navigate(paths.admin.changePassword) },
+                { label: 'Logout', onSelect: () => void logOut() },
+              ]}
+            />
           </div>
         </>
       }

@@ -1,10 +1,10 @@
-import { memo } from 'react';
+import { Fragment, memo } from 'react';
 import type { DashboardMetadata } from '../../../../../contracts/quicksight-admin.ts';
 import { Badge } from '../../../components/badge.tsx';
 import { Button } from '../../../components/button.tsx';
 import { Card } from '../../../components/card.tsx';
 import { Spinner } from '../../../components/spinner.tsx';
-import { EditIcon, TrashIcon } from './icons.tsx';
+import { RowActions } from '../../../components/row-actions.tsx';
 
 export interface CatalogueSectionProps {
   /** undefined while the first load is under way. */
@@ -12,6 +12,24 @@ export interface CatalogueSectionProps {
   readonly onAdd: () => void;
   readonly onEdit: (dashboard: DashboardMetadata) => void;
   readonly onDelete: (dashboard: DashboardMetadata) => void;
+}
+
+/**
+ * A link as the card shows it: without the scheme, with a line-break opportunity after each
+ * slash, so a long address wraps between its parts rather than in the middle of a word.
+ */
+export function LinkText({ link }: { readonly link: string }) {
+  const parts = link.replace(/^https?:\/\//, '').split('/');
+  return parts.map((part, index) => (
+    <Fragment key={index}>
+      {part}
+      {index < parts.length - 1 && (
+        <>
+          /<wbr />
+        </>
+      )}
+    </Fragment>
+  ));
 }
 
 function CatalogueCard({
@@ -27,20 +45,14 @@ function CatalogueCard({
     <li className="catalogue-card">
       <div className="catalogue-card-header">
         <h3 className="catalogue-card-title">{dashboard.dashboardName}</h3>
-        <div className="catalogue-card-actions">
-          <Button size="sm" variant="ghost" aria-label={`Edit dashboard ${dashboard.dashboardName}`} onClick={() => onEdit(dashboard)}>
-            <EditIcon />
-          </Button>
-          <Button
-            size="sm"
-            variant="ghost"
-            className="icon-danger"
-            aria-label={`Delete dashboard ${dashboard.dashboardName}`}
-            onClick={() => onDelete(dashboard)}
-          >
-            <TrashIcon />
-          </Button>
-        </div>
+        <RowActions
+          label={`Actions for dashboard ${dashboard.dashboardName}`}
+          title={dashboard.dashboardName}
+          actions={[
+            { label: 'Edit', onSelect: () => onEdit(dashboard) },
+            { label: 'Delete', destructive: true, onSelect: () => onDelete(dashboard) },
+          ]}
+        />
       </div>
       <dl className="catalogue-card-fields">
         <dt>ID</dt>
@@ -49,8 +61,14 @@ function CatalogueCard({
         </dd>
         <dt>Link</dt>
         <dd>
-          <a href={dashboard.dashboardLink} target="_blank" rel="noopener noreferrer">
-            {dashboard.dashboardLink}
+          <a
+            className="catalogue-card-link"
+            href={dashboard.dashboardLink}
+            target="_blank"
+            rel="noopener noreferrer"
+            title={dashboard.dashboardLink}
+          >
+            <LinkText link={dashboard.dashboardLink} />
           </a>
         </dd>
       </dl>

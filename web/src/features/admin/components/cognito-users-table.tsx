@@ -1,15 +1,16 @@
 import { memo, useCallback } from 'react';
 import type { CognitoUserWithQuicksight } from '../../../../../contracts/quicksight-admin.ts';
 import { Badge } from '../../../components/badge.tsx';
-import { Button } from '../../../components/button.tsx';
+import { RowActions } from '../../../components/row-actions.tsx';
 import { ADMINS_GROUP, blockedReason } from '../protection.ts';
-import { GuardedButton } from './guarded-button.tsx';
 import { noUsersText, UserCell } from './user-list-card.tsx';
 import { VirtualTable } from './virtual-table.tsx';
 
 export type CognitoUserAction = 'dashboards' | 'invite' | 'delete' | 'register';
 
 export const COGNITO_ROW_HEIGHT = 60;
+/** A row as a card on a phone: the user and the menu, then group, QuickSight status and role. */
+export const COGNITO_CARD_HEIGHT = 112;
 
 /** QuickSight role as the table shows it: Admin, Author, another role's own text, or N/A. */
 export function quicksightRoleText(user: CognitoUserWithQuicksight): string {
@@ -34,7 +35,7 @@ const CognitoUserRow = memo(function CognitoUserRow({ user, ariaRowIndex, busy, 
   const isAdmin = isAdminUser(user);
   return (
     <tr aria-rowindex={ariaRowIndex} className={isAdmin ? 'vtable-row is-admin' : 'vtable-row'}>
-      <td>
+      <td className="cell-primary">
         <UserCell email={user.email} username={user.username} />
       </td>
       <td>
@@ -45,34 +46,27 @@ const CognitoUserRow = memo(function CognitoUserRow({ user, ariaRowIndex, busy, 
           {user.existsInQuickSight ? 'Registered' : 'Not Registered'}
         </Badge>
       </td>
-      <td>{quicksightRoleText(user)}</td>
-      <td>
-        <div className="row-actions">
-          {user.existsInQuickSight ? (
-            <>
-              <Button size="sm" variant="secondary" onClick={() => onAction('dashboards', user)} aria-label={`Dashboards of ${user.email}`}>
-                Dashboards
-              </Button>
-              <Button size="sm" variant="secondary" onClick={() => onAction('invite', user)} aria-label={`Invite ${user.email}`}>
-                Invite
-              </Button>
-              <GuardedButton
-                size="sm"
-                variant="danger"
-                disabled={busy}
-                blockedReason={blockedReason('delete', { email: user.email, isAdmin }, signedInEmail)}
-                onClick={() => onAction('delete', user)}
-                aria-label={`Delete ${user.email} from QuickSight`}
-              >
-                Delete
-              </GuardedButton>
-            </>
-          ) : (
-            <Button size="sm" disabled={busy} onClick={() => onAction('register', user)}>
-              {busy ? 'Registering...' : 'Register User'} <span className="visually-hidden">for {user.email}</span>
-            </Button>
-          )}
-        </div>
+      <td data-label="Role">{quicksightRoleText(user)}</td>
+      <td className="cell-actions">
+        <RowActions
+          label={`Actions for ${user.email}`}
+          title={user.email}
+          busy={busy}
+          actions={
+            user.existsInQuickSight
+              ? [
+                  { label: 'Dashboards', onSelect: () => onAction('dashboards', user) },
+                  { label: 'Invite', onSelect: () => onAction('invite', user) },
+                  {
+                    label: 'Delete from QuickSight',
+                    destructive: true,
+                    disabledReason: blockedReason('delete', { email: user.email, isAdmin }, signedInEmail),
+                    onSelect: () => onAction('delete', user),
+                  },
+                ]
+              : [{ label: 'Register User', onSelect: () => onAction('register', user) }]
+          }
+        />
       </td>
     </tr>
   );
@@ -120,13 +114,16 @@ export const CognitoUsersTable = memo(function CognitoUsersTable({
           <th scope="col">Cognito Group</th>
           <th scope="col">QuickSight Status</th>
           <th scope="col">QuickSight Role</th>
-          <th scope="col">Actions</th>
+          <th scope="col">
+            <span className="visually-hidden">Actions</span>
+          </th>
         </>
       }
       rows={users}
       rowKey={userKey}
       renderRow={renderRow}
       rowHeight={COGNITO_ROW_HEIGHT}
+      cardHeight={COGNITO_CARD_HEIGHT}
       resetScrollKey={query}
       empty={<p className="text-muted">{noUsersText(query)}</p>}
     />

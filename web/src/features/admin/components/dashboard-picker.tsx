@@ -1,6 +1,7 @@
-import { useEffect, useId, useMemo, useRef, useState, type KeyboardEvent } from 'react';
+import { useCallback, useEffect, useId, useMemo, useRef, useState, type KeyboardEvent } from 'react';
 import type { DashboardMetadata } from '../../../../../contracts/quicksight-admin.ts';
 import { Button } from '../../../components/button.tsx';
+import { FloatingLayer, useAnchoredLayer } from '../../../components/floating-layer.tsx';
 
 export interface DashboardPickerProps {
   readonly label: string;
@@ -26,22 +27,32 @@ export function DashboardPicker({ label, dashboards, selected, onToggle, invalid
   const [query, setQuery] = useState('');
   const panelId = useId();
   const labelId = useId();
-  const anchorRef = useRef<HTMLDivElement>(null);
-  const buttonRef = useRef<HTMLButtonElement>(null);
+  const buttonRef = useRef<HTMLButtonElement | null>(null);
   const searchRef = useRef<HTMLInputElement>(null);
+  // Floats over the dialog (its footer stays in view) rather than growing or scrolling it.
+  const { refs, floatingStyles, elements } = useAnchoredLayer({ open, matchWidth: true, gap: 4 });
+  const { setReference, setFloating } = refs;
+  const buttonCallbackRef = useCallback(
+    (element: HTMLButtonElement | null) => {
+      buttonRef.current = element;
+      setReference(element);
+    },
+    [setReference],
+  );
 
   const needle = query.trim().toLowerCase();
   const shown = useMemo(() => dashboards.filter((dashboard) => matches(dashboard, needle)), [dashboards, needle]);
 
   useEffect(() => {
     if (!open) return;
-    searchRef.current?.focus();
+    searchRef.current?.focus({ preventScroll: true });
     const onPointerDown = (event: PointerEvent) => {
-      if (!anchorRef.current?.contains(event.target as Node)) setOpen(false);
+      const target = event.target as Node;
+      if (!buttonRef.current?.contains(target) && !elements.floating?.contains(target)) setOpen(false);
     };
     document.addEventListener('pointerdown', onPointerDown);
     return () => document.removeEventListener('pointerdown', onPointerDown);
-  }, [open]);
+  }, [open, elements.floating]);
 
   const close = () => {
     setOpen(false);
@@ -56,12 +67,12 @@ export function DashboardPicker({ label, dashboards, selected, onToggle, invalid
   };
 
   return (
-    <div className="field picker" ref={anchorRef}>
+    <div className="field picker">
       <span className="field-label" id={labelId}>
         {label}
       </span>
       <button
-        ref={buttonRef}
+        ref={buttonCallbackRef}
         type="button"
         className="select picker-button"
         aria-expanded={open}
@@ -73,52 +84,62 @@ export function DashboardPicker({ label, dashboards, selected, onToggle, invalid
         <span id={`${panelId}-summary`}>{selected.length === 0 ? 'Select dashboards' : `${selected.length} selected`}</span>
       </button>
       {open && (
-        <div id={panelId} className="picker-panel" role="group" aria-labelledby={labelId} onKeyDown={onPanelKeyDown}>
-          <div className="picker-search">
-            <label className="visually-hidden" htmlFor={`${panelId}-search`}>
-              Search dashboards
-            </label>
-            <input
-              ref={searchRef}
-              id={`${panelId}-search`}
-              type="search"
-              className="input"
-              placeholder="Search dashboards..."
-              value={query}
-              autoComplete="off"
-              onChange={(event) => setQuery(event.target.value)}
-            />
-            <span className="picker-count text-muted" role="status">
-              {shown.length} of {dashboards.length}
-            </span>
+        <FloatingLayer anchor={elements.reference}>
+          <div
+            ref={setFloating}
+            id={panelId}
+            className="picker-panel"
+            style={floatingStyles}
+            role="group"
+            aria-labelledby={labelId}
+            onKeyDown={onPanelKeyDown}
+          >
+            <div className="picker-search">
+              <label className="visually-hidden" htmlFor={`${panelId}-search`}>
+                Search dashboards
+              </label>
+              <input
+                ref={searchRef}
+                id={`${panelId}-search`}
+                type="search"
+                className="input"
+                placeholder="Search dashboards..."
+                value={query}
+                autoComplete="off"
+                onChange={(event) => setQuery(event.target.value)}
+              />
+              <span className="picker-count text-muted" role="status">
+                {shown.length} of {dashboards.length}
+              </span>
+            </div>
+            {shown.length === 0 ? (
+              <p className="text-muted picker-empty">No dashboards match your search</p>
+            ) : (
+              <ul className="picker-options">
+                {shown.map((dashboard) => (
+                  <li key={dashboard.id}>
+                    <label className="picker-option">
+                      <input
+                        type="checkbox"
+                        checked={selected.includes(dashboard.id)}
+                        onChange={() => onToggle(dashboard.id)}
+                      />
+                      <span>
+                        {dashboard.dashboardName}
+                        <span className="picker-option-id text-muted">{dashboard.dashboardId}</span>
+                      </span>
+                    </label>
+                  </li>
+                ))}
+              </ul>
+            )}
+            <div className="picker-footer">
+              <Button size="sm" onClick={close}>
+                Done ({selected.length} selected)
+              </Button>
+            </div>
           </div>
-          {shown.length === 0 ? (
-            <p className="text-muted picker-empty">No dashboards match your search</p>
-          ) : (
-            <ul className="picker-options">
-              {shown.map((dashboard) => (
-                <li key={dashboard.id}>
-                  <label className="picker-option">
-                    <input
-                      type="checkbox"
-                      checked={selected.includes(dashboard.id)}
-                      onChange={() => onToggle(dashboard.id)}
-                    />
-                    <span>
-                      {dashboard.dashboardName}
-                      <span className="picker-option-id text-muted">{dashboard.dashboardId}</span>
-                    </span>
-                  </label>
-                </li>
-              ))}
-            </ul>
-          )}
-          <div className="picker-footer">
-            <Button size="sm" onClick={close}>
-              Done ({selected.length} selected)
-            </Button>
-          </div>
-        </div>
+        </FloatingLayer>
       )}
     </div>
   );

@@ -61,6 +61,8 @@ function EditUserDialog({ email, onClose, onUpdate }: { readonly email: string }
         label="New Password"
         type="password"
         autoComplete="new-password"
+        // The email is read-only: the password is what the dialog is for.
+        data-autofocus
         value={password}
         onChange={(event) => setPassword(event.target.value)}
         error={fieldError ?? undefined}

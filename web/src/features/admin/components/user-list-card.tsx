@@ -1,6 +1,7 @@
 import type { ReactNode } from 'react';
 import { Card } from '../../../components/card.tsx';
 import { Spinner } from '../../../components/spinner.tsx';
+import { countText } from '../count-text.ts';
 import type { SearchState } from '../search.ts';
 import { SearchField } from './search-field.tsx';
 
@@ -28,7 +29,7 @@ export function UserListCard({ title, titleId, search, total, loading, children 
           placeholder="Search users..."
           value={search.query}
           onChange={search.setQuery}
-          resultText={`${search.rows.length.toLocaleString()} of ${total.toLocaleString()} users`}
+          resultText={`${search.rows.length.toLocaleString()} of ${countText(total, 'user', 'users')}`}
         />
       }
     >
@@ -40,15 +41,22 @@ export function UserListCard({ title, titleId, search, total, loading, children 
 /** What the search box of a user list looks in: the username and the email. */
 export const userSearchText = (user: { readonly username: string; readonly email: string }) => `${user.username}\n${user.email}`;
 
-/** The User column: the email, then the username below it. */
+/**
+ * The User column: the email, then the username below it. A value too long for the column
+ * ends in an ellipsis and shows in full on hover (and in the row's actions menu).
+ */
 export function UserCell({ email, username, badge }: { readonly email: string; readonly username: string; readonly badge?: ReactNode }) {
   return (
     <div className="user-cell">
       <span className="user-email">
-        {email}
+        <span className="truncate" title={email}>
+          {email}
+        </span>
         {badge}
       </span>
-      <span className="user-name text-muted">{username}</span>
+      <span className="user-name text-muted truncate" title={username}>
+        {username}
+      </span>
     </div>
   );
 }

@@ -1,14 +1,16 @@
 import { memo, useCallback } from 'react';
 import { PROMOTE_MESSAGES, type ManagedUser } from '../../../../../contracts/user-admin.ts';
 import { Badge } from '../../../components/badge.tsx';
+import { RowActions } from '../../../components/row-actions.tsx';
 import { ADMINS_GROUP, blockedReason } from '../protection.ts';
-import { GuardedButton } from './guarded-button.tsx';
 import { noUsersText, UserCell } from './user-list-card.tsx';
 import { VirtualTable } from './virtual-table.tsx';
 
 export type UserAction = 'edit' | 'toggle' | 'delete' | 'resetMfa' | 'promote';
 
 export const USER_ROW_HEIGHT = 60;
+/** A row as a card on a phone: the user and the menu, then group, status and creation date. */
+export const USER_CARD_HEIGHT = 112;
 
 /** Local date of an ISO timestamp, or N/A. */
 export function createdDate(created: string | null): string {
@@ -29,10 +31,9 @@ interface UserRowProps {
 const UserRow = memo(function UserRow({ user, ariaRowIndex, isCurrentUser, busy, signedInEmail, onAction }: UserRowProps) {
   const isAdmin = user.cognitoGroup === ADMINS_GROUP;
   const target = { email: user.email, isAdmin };
-  const toggleBlocked = blockedReason('disable', target, signedInEmail);
   return (
     <tr aria-rowindex={ariaRowIndex} className={isAdmin ? 'vtable-row is-admin' : 'vtable-row'}>
-      <td>
+      <td className="cell-primary">
         <UserCell
           email={user.email}
           username={user.username}
@@ -51,62 +52,37 @@ const UserRow = memo(function UserRow({ user, ariaRowIndex, isCurrentUser, busy,
       <td>
         <Badge tone={user.enabled ? 'success' : 'danger'}>{user.enabled ? 'Enabled' : 'Disabled'}</Badge>
       </td>
-      <td>{createdDate(user.created)}</td>
-      <td>
-        <div className="row-actions">
-          <GuardedButton
-            size="sm"
-            variant="secondary"
-            disabled={busy}
-            blockedReason={blockedReason('update', target, signedInEmail)}
-            onClick={() => onAction('edit', user)}
-            aria-label={`Edit ${user.email}`}
-          >
-            Edit
-          </GuardedButton>
-          <GuardedButton
-            size="sm"
-            variant="secondary"
-            disabled={busy}
-            blockedReason={toggleBlocked}
-            onClick={() => onAction('toggle', user)}
-            aria-label={`${user.enabled ? 'Disable' : 'Enable'} ${user.email}`}
-          >
-            {user.enabled ? 'Disable' : 'Enable'}
-          </GuardedButton>
-          <GuardedButton
-            size="sm"
-            variant="danger"
-            disabled={busy}
-            blockedReason={blockedReason('delete', target, signedInEmail)}
-            onClick={() => onAction('delete', user)}
-            aria-label={`Delete ${user.email}`}
-          >
-            Delete
-          </GuardedButton>
-          <GuardedButton
-            size="sm"
-            variant="ghost"
-            disabled={busy}
-            blockedReason={blockedReason('resetMfa', target, signedInEmail)}
-            onClick={() => onAction('resetMfa', user)}
-            aria-label={`Reset MFA for ${user.email}`}
-          >
-            Reset MFA
-          </GuardedButton>
-          {!isAdmin && (
-            <GuardedButton
-              size="sm"
-              variant="ghost"
-              disabled={busy}
-              blockedReason={user.enabled ? null : PROMOTE_MESSAGES.disabled}
-              onClick={() => onAction('promote', user)}
-              aria-label={`Make Admin ${user.email}`}
-            >
-              Make Admin
-            </GuardedButton>
-          )}
-        </div>
+      <td data-label="Created">{createdDate(user.created)}</td>
+      <td className="cell-actions">
+        <RowActions
+          label={`Actions for ${user.email}`}
+          title={user.email}
+          busy={busy}
+          actions={[
+            { label: 'Edit', disabledReason: blockedReason('update', target, signedInEmail), onSelect: () => onAction('edit', user) },
+            {
+              label: user.enabled ? 'Disable' : 'Enable',
+              disabledReason: blockedReason('disable', target, signedInEmail),
+              onSelect: () => onAction('toggle', user),
+            },
+            { label: 'Reset MFA', disabledReason: blockedReason('resetMfa', target, signedInEmail), onSelect: () => onAction('resetMfa', user) },
+            ...(isAdmin
+              ? []
+              : [
+                  {
+                    label: 'Make Admin',
+                    disabledReason: user.enabled ? null : PROMOTE_MESSAGES.disabled,
+                    onSelect: () => onAction('promote', user),
+                  },
+                ]),
+            {
+              label: 'Delete',
+              destructive: true,
+              disabledReason: blockedReason('delete', target, signedInEmail),
+              onSelect: () => onAction('delete', user),
+            },
+          ]}
+        />
       </td>
     </tr>
   );
@@ -157,13 +133,16 @@ export const UsersTable = memo(function UsersTable({
           <th scope="col">Cognito Group</th>
           <th scope="col">Enabled</th>
           <th scope="col">Created</th>
-          <th scope="col">Actions</th>
+          <th scope="col">
+            <span className="visually-hidden">Actions</span>
+          </th>
         </>
       }
       rows={users}
       rowKey={userKey}
       renderRow={renderRow}
       rowHeight={USER_ROW_HEIGHT}
+      cardHeight={USER_CARD_HEIGHT}
       resetScrollKey={query}
       empty={<p className="text-muted">{noUsersText(query)}</p>}
     />

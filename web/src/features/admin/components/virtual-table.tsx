@@ -1,5 +1,6 @@
 import { useVirtualizer } from '@tanstack/react-virtual';
-import { useEffect, useRef, type ReactElement, type ReactNode } from 'react';
+import { useEffect, useRef, type CSSProperties, type ReactElement, type ReactNode } from 'react';
+import { CARD_LAYOUT_QUERY, useMediaQuery } from '../../../lib/use-media-query.ts';
 
 export interface VirtualTableProps<T> {
   /** Accessible name of the table (and of its scrolling region). */
@@ -15,11 +16,16 @@ export interface VirtualTableProps<T> {
   readonly empty: ReactNode;
   /** Fixed row height in pixels; the stylesheet keeps rows at this height. */
   readonly rowHeight: number;
+  /** Height of a row shown as a card on a narrow screen (CARD_LAYOUT_QUERY). */
+  readonly cardHeight: number;
   /** Scrolling returns to the top when this changes (e.g. the search query). */
   readonly resetScrollKey?: string;
 }
 
 /**
+ * On a narrow screen each row is a card: the cell marked `cell-primary` and the one marked
+ * `cell-actions` on the first line, the other cells (labelled by their `data-label`) below.
+ *
  * A table that renders only the rows in view (plus a few), so it stays smooth with tens
  * of thousands of rows. It is a real <table>: spacer rows above and below the rendered ones
  * keep the scroll height, and aria-rowcount / aria-rowindex tell assistive technology
@@ -34,18 +40,25 @@ export function VirtualTable<T>({
   renderRow,
   empty,
   rowHeight,
+  cardHeight,
   resetScrollKey,
 }: VirtualTableProps<T>) {
   const scrollRef = useRef<HTMLDivElement>(null);
+  const cards = useMediaQuery(CARD_LAYOUT_QUERY);
+  const height = cards ? cardHeight : rowHeight;
   // The build does not use the React compiler, so nothing memoizes the functions this hook returns.
   // eslint-disable-next-line react-hooks/incompatible-library
   const virtualizer = useVirtualizer({
     count: rows.length,
     getScrollElement: () => scrollRef.current,
-    estimateSize: () => rowHeight,
+    estimateSize: () => height,
     getItemKey: (index) => rowKey(rows[index]!),
     overscan: 8,
   });
+
+  useEffect(() => {
+    virtualizer.measure();
+  }, [virtualizer, height]);
 
   useEffect(() => {
     const element = scrollRef.current;
@@ -58,7 +71,13 @@ export function VirtualTable<T>({
 
   return (
     <div ref={scrollRef} className="vtable-scroll" role="region" aria-label={label} tabIndex={0}>
-      <table className="vtable" aria-label={label} aria-rowcount={rows.length + 1} data-row-count={rows.length}>
+      <table
+        className={cards ? 'vtable vtable-cards' : 'vtable'}
+        aria-label={label}
+        aria-rowcount={rows.length + 1}
+        data-row-count={rows.length}
+        style={{ '--vtable-row-height': `${height}px` } as CSSProperties}
+      >
         <thead>
           <tr aria-rowindex={1}>{header}</tr>
         </thead>

@@ -144,18 +144,20 @@ export default function ActivityPage() {
                 ) : (
                   shown.map((entry) => (
                     <tr key={entry.id}>
-                      <td>
+                      <td data-label="When">
                         <time dateTime={entry.at}>{formatWhen(entry.at)}</time>
                       </td>
-                      <td>{entry.actor}</td>
-                      <td>{actionLabel(entry.action)}</td>
-                      <td>{entry.target ?? '—'}</td>
-                      <td>
+                      <td data-label="Admin">{entry.actor}</td>
+                      <td data-label="Action">{actionLabel(entry.action)}</td>
+                      <td data-label="Target">{entry.target ?? '—'}</td>
+                      <td data-label="Outcome">
                         <Badge tone={entry.outcome === 'success' ? 'success' : 'danger'}>
                           {entry.outcome === 'success' ? 'Success' : 'Failure'}
                         </Badge>
                       </td>
-                      <td className="activity-detail">{entry.detail ?? ''}</td>
+                      <td className="activity-detail" data-label="Detail">
+                        {entry.detail ?? ''}
+                      </td>
                     </tr>
                   ))
                 )}

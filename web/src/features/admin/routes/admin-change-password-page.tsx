@@ -5,7 +5,7 @@ import { FullPageLoading } from '../../../components/layout/full-page-status.tsx
 import { notify } from '../../../components/toaster.tsx';
 import { useAuth } from '../../../lib/auth/auth-context.ts';
 import { useConfig } from '../../../lib/config-context.tsx';
-import { adminLoginSubtitle, adminPortalTitle } from '../admin-messages.ts';
+import { ADMIN_HIGHLIGHTS, adminLoginSubtitle, adminPortalTitle } from '../admin-messages.ts';
 import { AdminPasswordReset } from '../components/admin-password-reset.tsx';
 
 export const PASSWORD_CHANGED_MESSAGE = 'Your password has been changed. Sign in with your new password.';
@@ -29,7 +29,7 @@ export default function AdminChangePasswordPage() {
   };
 
   return (
-    <AuthLayout productTitle={adminPortalTitle(productName)} tagline={<p>{adminLoginSubtitle(productName)}</p>}>
+    <AuthLayout productTitle={adminPortalTitle(productName)} tagline={adminLoginSubtitle(productName)} highlights={ADMIN_HIGHLIGHTS}>
       <div className="stack">
         <div>
           <h2>Change Password</h2>

@@ -4,7 +4,7 @@ import { AuthLayout } from '../../../components/layout/auth-layout.tsx';
 import { notify } from '../../../components/toaster.tsx';
 import { useConfig } from '../../../lib/config-context.tsx';
 import { RESET_MESSAGES } from '../../auth/reset-messages.ts';
-import { adminLoginSubtitle, adminPortalTitle } from '../admin-messages.ts';
+import { ADMIN_HIGHLIGHTS, adminLoginSubtitle, adminPortalTitle } from '../admin-messages.ts';
 import { AdminPasswordReset } from '../components/admin-password-reset.tsx';
 
 /** /admin/forgot-password: admin account recovery by emailed code. */
@@ -12,7 +12,7 @@ export default function AdminForgotPasswordPage() {
   const { productName } = useConfig();
   const navigate = useNavigate();
   return (
-    <AuthLayout productTitle={adminPortalTitle(productName)} tagline={<p>{adminLoginSubtitle(productName)}</p>}>
+    <AuthLayout productTitle={adminPortalTitle(productName)} tagline={adminLoginSubtitle(productName)} highlights={ADMIN_HIGHLIGHTS}>
       <div className="stack">
         <div>
           <h2>Admin Portal</h2>

@@ -10,7 +10,7 @@ import { rememberedLocation } from '../../auth/components/require-auth.tsx';
 import { SignInFlow } from '../../auth/components/sign-in-flow.tsx';
 import { accessDeniedMessage, hasAnyGroup } from '../../auth/sign-in-messages.ts';
 import { ADMIN_PORTAL_GROUPS } from '../../auth/user-groups.ts';
-import { ADMIN_SIGN_IN_TEXTS, adminLoginSubtitle, adminPortalTitle } from '../admin-messages.ts';
+import { ADMIN_HIGHLIGHTS, ADMIN_SIGN_IN_TEXTS, adminLoginSubtitle, adminPortalTitle } from '../admin-messages.ts';
 
 /**
  * /admin/login: the shared sign-in flow with the Admins group check. A signed-in admin goes
@@ -37,7 +37,7 @@ export default function AdminLoginPage() {
   if (isAdmin) return <Navigate to={destination} replace />;
 
   return (
-    <AuthLayout productTitle={adminPortalTitle(productName)} tagline={<p>{adminLoginSubtitle(productName)}</p>}>
+    <AuthLayout productTitle={adminPortalTitle(productName)} tagline={adminLoginSubtitle(productName)} highlights={ADMIN_HIGHLIGHTS}>
       <SignInFlow
         requiredGroups={ADMIN_PORTAL_GROUPS}
         privilege="admin"

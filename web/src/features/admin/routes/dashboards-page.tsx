@@ -18,6 +18,7 @@ import { InviteModal } from '../components/invite-modal.tsx';
 import { UserDashboardsPanel } from '../components/user-dashboards-panel.tsx';
 import { UserListCard, userSearchText } from '../components/user-list-card.tsx';
 import { actionFailure, ADMIN_FAILURES, dashboardUpdatedText, registrationFailure, type Failure } from '../errors.ts';
+import { countText } from '../count-text.ts';
 import { useSearch } from '../search.ts';
 import { useResource } from '../use-resource.ts';
 
@@ -141,8 +142,8 @@ export default function DashboardsPage() {
         title={
           <span id="cognito-users-title" className="row">
             Cognito Users
-            <Badge tone="info">{allUsers.length.toLocaleString()} users</Badge>
-            <Badge tone="warning">{adminCount.toLocaleString()} admins</Badge>
+            <Badge tone="info">{countText(allUsers.length, 'user', 'users')}</Badge>
+            <Badge tone="warning">{countText(adminCount, 'admin', 'admins')}</Badge>
           </span>
         }
         search={search}

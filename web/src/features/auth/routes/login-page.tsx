@@ -29,7 +29,7 @@ export default function LoginPage() {
         labels={{ email: 'Username (email)', password: 'Password', submit: 'Log In', busy: 'Logging In...' }}
         heading={
           <div>
-            <h2>Sign in to {productName}</h2>
+            <h2>Sign in</h2>
             <p className="text-muted">Use your email address and password.</p>
           </div>
         }

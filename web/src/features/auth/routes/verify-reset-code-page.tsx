@@ -1,18 +1,17 @@
-import { zodResolver } from '@hookform/resolvers/zod';
-import { useState } from 'react';
-import { useForm } from 'react-hook-form';
 import { Link, useNavigate, useSearchParams } from 'react-router';
-import { resetConfirmFormSchema, type ResetConfirmForm } from '../../../../../contracts/auth-forms.ts';
 import { paths } from '../../../app/paths.ts';
 import { Alert } from '../../../components/alert.tsx';
-import { Button } from '../../../components/button.tsx';
 import { AuthLayout } from '../../../components/layout/auth-layout.tsx';
-import { TextField } from '../../../components/text-field.tsx';
 import { notify } from '../../../components/toaster.tsx';
 import { useAuth } from '../../../lib/auth/auth-context.ts';
 import { useConfig } from '../../../lib/config-context.tsx';
-import { NewPasswordField } from '../components/new-password-field.tsx';
-import { codeSentText, RESET_MESSAGES } from '../reset-messages.ts';
+import { ResetConfirmForm } from '../components/reset-forms.tsx';
+import { RESET_MESSAGES } from '../reset-messages.ts';
+
+const CONFIRM_TEXTS = { labels: { code: 'Code', password: 'Password' }, submit: 'Submit', busy: 'Submitting...' } as const;
+
+const confirmErrorText = (failure: unknown) =>
+  failure instanceof Error && failure.message ? failure.message : RESET_MESSAGES.confirmFallback;
 
 /** /verify-reset-code?email=...: the emailed code and the new password. */
 export default function VerifyResetCodePage() {
@@ -21,46 +20,22 @@ export default function VerifyResetCodePage() {
   const navigate = useNavigate();
   const [params] = useSearchParams();
   const email = params.get('email')?.trim() ?? '';
-  const [error, setError] = useState<string | null>(null);
-  const {
-    register,
-    handleSubmit,
-    formState: { errors, isSubmitting },
-  } = useForm<ResetConfirmForm>({ resolver: zodResolver(resetConfirmFormSchema), defaultValues: { code: '', password: '' } });
-
-  const submit = async ({ code, password }: ResetConfirmForm) => {
-    setError(null);
-    try {
-      await auth.confirmForgotPassword(email, code, password);
-      notify.success(RESET_MESSAGES.passwordReset);
-      navigate(paths.login);
-    } catch (failure) {
-      setError(failure instanceof Error && failure.message ? failure.message : RESET_MESSAGES.confirmFallback);
-    }
-  };
 
   return (
     <AuthLayout productTitle={productName}>
       <div className="stack">
         <h2>Reset Your Password</h2>
         {email ? (
-          <>
-            <p>{codeSentText(email)}</p>
-            {error && <Alert tone="error">{error}</Alert>}
-            <form className="stack" noValidate onSubmit={handleSubmit(submit)} onFocus={auth.preload}>
-              <TextField
-                label="Code"
-                inputMode="numeric"
-                autoComplete="one-time-code"
-                error={errors.code?.message}
-                {...register('code')}
-              />
-              <NewPasswordField label="Password" error={errors.password?.message} {...register('password')} />
-              <Button type="submit" block disabled={isSubmitting}>
-                {isSubmitting ? 'Submitting...' : 'Submit'}
-              </Button>
-            </form>
-          </>
+          <ResetConfirmForm
+            email={email}
+            texts={CONFIRM_TEXTS}
+            errorText={confirmErrorText}
+            onConfirm={async ({ code, password }) => {
+              await auth.confirmForgotPassword(email, code, password);
+              notify.success(RESET_MESSAGES.passwordReset);
+              navigate(paths.login);
+            }}
+          />
         ) : (
           <Alert tone="warning">
             <p>

@@ -11,7 +11,7 @@ const NAV_LINKS = [
   { to: paths.support, label: 'Support' },
 ] as const;
 
-/** The signed-in user portal: header with logo and avatar menu, navigation, page. */
+/** The signed-in user portal: header with the logo (the product's name, once) and the avatar menu, navigation, page. */
 export function PortalShell() {
   const { productName } = useConfig();
   const { session, signOut } = useAuth();
@@ -35,8 +35,7 @@ export function PortalShell() {
             triggerClassName="avatar-button"
             trigger={
               <span className="avatar" aria-hidden="true">
-                <img src="/avatars/03.png" alt="" width={40} height={40} />
-                <span>{initials}</span>
+                {initials}
               </span>
             }
             header={
@@ -55,16 +54,13 @@ export function PortalShell() {
       }
       navLabel="Main"
       nav={
-        <>
-          <p className="shell-nav-title">{productName}</p>
-          <ul>
-            {NAV_LINKS.map((link) => (
-              <li key={link.to}>
-                <NavLink to={link.to}>{link.label}</NavLink>
-              </li>
-            ))}
-          </ul>
-        </>
+        <ul>
+          {NAV_LINKS.map((link) => (
+            <li key={link.to}>
+              <NavLink to={link.to}>{link.label}</NavLink>
+            </li>
+          ))}
+        </ul>
       }
     >
       <Outlet />
