@@ -3,6 +3,7 @@ import { afterAll, beforeAll, describe, it } from 'vitest';
 import { expectNoSeriousA11yViolations } from './support/a11y.ts';
 import { signInAsAdmin } from './support/auth.ts';
 import { launchBrowser } from './support/browser.ts';
+import { chooseRowAction } from './support/row-actions.ts';
 import { useStack } from './support/stack.ts';
 
 const stack = useStack();
@@ -49,12 +50,15 @@ describe('axe-core finds no serious or critical violation on the admin pages', (
     await expectNoSeriousA11yViolations(page);
     await page.keyboard.press('Escape');
 
-    await page.getByRole('button', { name: `Edit ${stack.demo.user.email}` }).click();
+    await page.getByRole('button', { name: `Actions for ${stack.demo.user.email}` }).click();
+    await page.getByRole('menu').waitFor();
+    await expectNoSeriousA11yViolations(page);
+    await page.getByRole('menuitem', { name: 'Edit', exact: true }).click();
     await page.getByRole('dialog', { name: 'Edit User' }).waitFor();
     await expectNoSeriousA11yViolations(page);
     await page.keyboard.press('Escape');
 
-    await page.getByRole('button', { name: `Reset MFA for ${stack.demo.user.email}` }).click();
+    await chooseRowAction(page, stack.demo.user.email, 'Reset MFA');
     await page.getByRole('alertdialog', { name: 'Reset MFA' }).waitFor();
     await expectNoSeriousA11yViolations(page);
     await page.keyboard.press('Escape');
@@ -73,12 +77,12 @@ describe('axe-core finds no serious or critical violation on the admin pages', (
     await expectNoSeriousA11yViolations(page);
     await page.keyboard.press('Escape');
 
-    await page.getByRole('button', { name: `Dashboards of ${stack.demo.user.email}` }).click();
+    await chooseRowAction(page, stack.demo.user.email, 'Dashboards');
     await page.getByRole('dialog', { name: `Dashboards for ${stack.demo.user.email}` }).getByText('Default', { exact: true }).waitFor();
     await expectNoSeriousA11yViolations(page);
     await page.keyboard.press('Escape');
 
-    await page.getByRole('button', { name: `Invite ${stack.demo.user.email}` }).click();
+    await chooseRowAction(page, stack.demo.user.email, 'Invite');
     const invite = page.getByRole('dialog', { name: 'Invite to Dashboard' });
     await invite.getByRole('button', { name: /^Dashboards/ }).click();
     await invite.getByPlaceholder('Search dashboards...').waitFor();

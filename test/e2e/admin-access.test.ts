@@ -12,6 +12,7 @@ import { LOCAL_CREDENTIALS } from '../../local/environment.ts';
 import { ensureAccount, signInWithAuthenticator, type PoolContext } from '../../local/seed/enroll.ts';
 import { signInAsAdmin, signInAtAdminExpecting, storedAccessToken } from './support/auth.ts';
 import { launchBrowser } from './support/browser.ts';
+import { chooseRowAction, rowActionItem } from './support/row-actions.ts';
 import { useStack } from './support/stack.ts';
 
 const stack = useStack();
@@ -108,22 +109,21 @@ describe('who may use the admin portal, and on whom', () => {
       await page.getByPlaceholder('Search users...').fill(email);
       const row = page.locator('tbody tr', { hasText: email });
       await row.waitFor();
-      const editTooltip = email === self ? 'Cannot change the password or email of your own account' : 'Cannot update other admin accounts';
-      const edit = row.getByRole('button', { name: `Edit ${email}` });
-      expect(await edit.getAttribute('aria-disabled')).toBe('true');
-      await edit.hover();
-      await page.getByRole('tooltip', { name: editTooltip }).waitFor();
-      for (const [button, verb] of [
-        [`Disable ${email}`, 'disable'],
-        [`Delete ${email}`, 'delete'],
-        [`Reset MFA for ${email}`, 'reset MFA for'],
+      const editReason = email === self ? 'Cannot change the password or email of your own account' : 'Cannot update other admin accounts';
+      for (const [item, reason] of [
+        ['Edit', editReason],
+        ['Disable', `Cannot disable ${who}`],
+        ['Delete', `Cannot delete ${who}`],
+        ['Reset MFA', `Cannot reset MFA for ${who}`],
       ] as const) {
-        const control = row.getByRole('button', { name: button });
+        // Disabled in the row's menu, with the reason under it; choosing it does nothing.
+        const control = await rowActionItem(page, email, item);
         expect(await control.getAttribute('aria-disabled')).toBe('true');
-        await control.hover();
-        await page.getByRole('tooltip', { name: `Cannot ${verb} ${who}` }).waitFor();
-        await control.click({ force: true });
+        expect(await control.textContent()).toContain(reason);
+        await control.click();
         expect(await page.getByRole('alertdialog').count()).toBe(0);
+        expect(await page.getByRole('dialog').count()).toBe(0);
+        await page.keyboard.press('Escape');
       }
     }
 
@@ -173,8 +173,8 @@ describe('who may use the admin portal, and on whom', () => {
     await signInAsAdmin(page, stack);
     await page.waitForURL(/\/admin\/users$/);
     await page.getByPlaceholder('Search users...').fill(promotedUser);
-    const row = page.locator('tbody tr', { hasText: promotedUser });
-    await row.getByRole('button', { name: `Make Admin ${promotedUser}` }).click();
+    await page.locator('tbody tr', { hasText: promotedUser }).waitFor();
+    await chooseRowAction(page, promotedUser, 'Make Admin');
     await page.getByRole('alertdialog', { name: 'Make Admin' }).getByRole('button', { name: 'Make Admin' }).click();
     await page.getByText('User promoted to admin successfully').waitFor();
     const groups = await cognito.send(new AdminListGroupsForUserCommand({ UserPoolId: stack.cognito.userPoolId, Username: promotedUser }));

@@ -5,6 +5,7 @@ import { expectNoSeriousA11yViolations } from './support/a11y.ts';
 import { RESET_MFA_MESSAGE } from '../../contracts/user-admin.ts';
 import { signInAsAdmin, signInAsUser, storedAccessToken } from './support/auth.ts';
 import { launchBrowser } from './support/browser.ts';
+import { chooseRowAction } from './support/row-actions.ts';
 import { useStack } from './support/stack.ts';
 import { unusedTotpCode } from './support/totp.ts';
 
@@ -130,11 +131,11 @@ describe('an administrator manages an account and its dashboards, and the user s
     await admin.getByRole('heading', { level: 1, name: 'Cognito Users' }).waitFor();
     const row = await findRow(admin, person.email);
     expect(await row.textContent()).toContain('Not Registered');
-    await row.getByRole('button', { name: `Register User for ${person.email}` }).click();
+    await chooseRowAction(admin, person.email, 'Register User');
     await row.getByText('Registered', { exact: true }).waitFor();
     expect(await row.textContent()).toContain('READER');
 
-    await row.getByRole('button', { name: `Invite ${person.email}` }).click();
+    await chooseRowAction(admin, person.email, 'Invite');
     const dialog = admin.getByRole('dialog', { name: 'Invite to Dashboard' });
     await dialog.getByLabel('Company Name (optional)').fill('Journey Distribution');
     await dialog.getByRole('button', { name: /^Dashboards/ }).click();
@@ -159,8 +160,8 @@ describe('an administrator manages an account and its dashboards, and the user s
   });
 
   it("the admin makes the other dashboard the default and the user's refresh shows it", async () => {
-    const row = await findRow(admin, person.email);
-    await row.getByRole('button', { name: `Dashboards of ${person.email}` }).click();
+    await findRow(admin, person.email);
+    await chooseRowAction(admin, person.email, 'Dashboards');
     const panel = admin.getByRole('dialog', { name: `Dashboards for ${person.email}` });
     await panel.getByText('Company: Journey Distribution').first().waitFor();
     await expectNoSeriousA11yViolations(admin);
@@ -175,7 +176,7 @@ describe('an administrator manages an account and its dashboards, and the user s
   });
 
   it("the admin renames the catalogue entry and the user's dropdown shows the new name", async () => {
-    await admin.getByRole('button', { name: `Edit dashboard ${MOVING.name}` }).click();
+    await chooseRowAction(admin, `dashboard ${MOVING.name}`, 'Edit');
     const dialog = admin.getByRole('dialog', { name: 'Edit Dashboard' });
     await dialog.getByLabel('Dashboard Name').fill(RENAMED);
     await dialog.getByRole('button', { name: 'Update' }).click();
@@ -184,7 +185,7 @@ describe('an administrator manages an account and its dashboards, and the user s
   });
 
   it('deleting the dashboard removes it from the user', async () => {
-    await admin.getByRole('button', { name: `Delete dashboard ${RENAMED}` }).click();
+    await chooseRowAction(admin, `dashboard ${RENAMED}`, 'Delete');
     const confirm = admin.getByRole('alertdialog', { name: 'Delete Dashboard' });
     await confirm.getByText('It is also removed from every user who has it.', { exact: false }).waitFor();
     await confirm.getByRole('listitem').filter({ hasText: person.email }).waitFor();
@@ -206,7 +207,7 @@ describe('an administrator manages an account and its dashboards, and the user s
     await dialog.getByLabel('Description (optional)').fill(MOVING.description);
     await dialog.getByRole('button', { name: 'Create' }).click();
     await toast(admin, 'Dashboard created successfully');
-    await admin.getByRole('button', { name: `Edit dashboard ${MOVING.name}` }).waitFor();
+    await admin.getByRole('button', { name: `Actions for dashboard ${MOVING.name}` }).waitFor();
   });
 
   it("disabling the user refuses their next call, and their sign-in fails with the spec's message", async () => {
@@ -214,7 +215,7 @@ describe('an administrator manages an account and its dashboards, and the user s
     await admin.waitForURL(/\/admin\/users$/);
     await admin.getByRole('heading', { level: 1, name: 'User Management' }).waitFor();
     const row = await findRow(admin, person.email);
-    await row.getByRole('button', { name: `Disable ${person.email}` }).click();
+    await chooseRowAction(admin, person.email, 'Disable');
     await row.getByText('Disabled', { exact: true }).waitFor();
 
     const refused = user.waitForResponse((response) => response.url().startsWith(stack.functions.embed) && response.request().method() === 'GET');
@@ -230,7 +231,7 @@ describe('an administrator manages an account and its dashboards, and the user s
 
   it('enable, then reset MFA: the user is signed out everywhere and the next sign-in sets up a new authenticator', async () => {
     const row = await findRow(admin, person.email);
-    await row.getByRole('button', { name: `Enable ${person.email}` }).click();
+    await chooseRowAction(admin, person.email, 'Enable');
     await row.getByText('Enabled', { exact: true }).waitFor();
 
     const before = await browser.newPage();
@@ -238,7 +239,7 @@ describe('an administrator manages an account and its dashboards, and the user s
     const token = await storedAccessToken(before, stack);
     expect((await callFunction(stack.functions.mfa, token, { action: 'GET_MFA_STATUS' })).status).toBe(200);
 
-    await row.getByRole('button', { name: `Reset MFA for ${person.email}` }).click();
+    await chooseRowAction(admin, person.email, 'Reset MFA');
     const dialog = admin.getByRole('alertdialog', { name: 'Reset MFA' });
     await dialog.getByText(/signed out everywhere/).waitFor();
     await dialog.getByRole('button', { name: 'Reset MFA' }).click();
@@ -259,8 +260,8 @@ describe('an administrator manages an account and its dashboards, and the user s
   });
 
   it('the admin deletes the user', async () => {
-    const row = await findRow(admin, person.email);
-    await row.getByRole('button', { name: `Delete ${person.email}` }).click();
+    await findRow(admin, person.email);
+    await chooseRowAction(admin, person.email, 'Delete');
     await admin.getByRole('alertdialog', { name: 'Delete User' }).getByRole('button', { name: 'Delete' }).click();
     await toast(admin, `User ${person.email} deleted successfully`);
     await admin.getByText('No users found matching your search').waitFor();
