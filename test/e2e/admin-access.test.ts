@@ -120,7 +120,7 @@ describe('who may use the admin portal, and on whom', () => {
         const control = await rowActionItem(page, email, item);
         expect(await control.getAttribute('aria-disabled')).toBe('true');
         expect(await control.textContent()).toContain(reason);
-        await control.click();
+        await control.click({ force: true });
         expect(await page.getByRole('alertdialog').count()).toBe(0);
         expect(await page.getByRole('dialog').count()).toBe(0);
         await page.keyboard.press('Escape');
