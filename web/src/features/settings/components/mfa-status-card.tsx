@@ -58,7 +58,8 @@ export function MfaStatusCard({ status, onEnable, onDisable, onReplace }: MfaSta
         )}
         {status.mfaEnabled && !status.mfaRequired && (
           <div>
-            <Button variant="danger" onClick={onDisable}>
+            {/* Marked destructive in its confirmation, not on the page. */}
+            <Button variant="secondary" onClick={onDisable}>
               Disable MFA
             </Button>
           </div>
