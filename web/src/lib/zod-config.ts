@@ -8,4 +8,5 @@
  * violation. The SPA parses small payloads: the interpreted parser is fast enough.
  */
 const scope = globalThis as { __zod_globalConfig?: { jitless?: boolean } };
-(scope.__zod_globalConfig ??= {}).jitless = true;
+export const zodSettings = (scope.__zod_globalConfig ??= {});
+zodSettings.jitless = true;
