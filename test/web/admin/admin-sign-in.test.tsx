@@ -246,4 +246,16 @@ describe('admin routes and shell', () => {
     await waitFor(() => expect(screen.getByTestId('location')).toHaveTextContent('/admin/login'));
     expect(auth.signOut).toHaveBeenCalled();
   });
+
+  it("offers the same account controls in the header's menu, for a phone, with the product named once", async () => {
+    const { auth } = renderApp('/admin/users');
+    await screen.findByText('TVIQ Admin Portal');
+    expect(screen.getByRole('banner').textContent?.match(/TVIQ/g)).toHaveLength(1);
+    const user = userEvent.setup();
+    await user.click(screen.getByRole('button', { name: 'Account' }));
+    expect(screen.getByRole('menu', { name: 'Account' }).parentElement).toHaveTextContent('demo.admin@example.com');
+    await user.click(screen.getByRole('menuitem', { name: 'Change Password' }));
+    expect(screen.getByTestId('location')).toHaveTextContent('/admin/change-password');
+    expect(auth.signOut).not.toHaveBeenCalled();
+  });
 });

@@ -41,7 +41,7 @@ export function Menu({ trigger, label, items, header, triggerClassName, placemen
   const itemRefs = useRef<(HTMLButtonElement | null)[]>([]);
   const [focusIndex, setFocusIndex] = useState(0);
   const { refs, floatingStyles, elements } = useAnchoredLayer({ open, placement });
-  const { setReference, setFloating } = refs;
+  const { setReference, setFloating, floating: floatingRef } = refs;
   const buttonCallbackRef = useCallback(
     (element: HTMLButtonElement | null) => {
       buttonRef.current = element;
@@ -58,11 +58,11 @@ export function Menu({ trigger, label, items, header, triggerClassName, placemen
     if (!open) return;
     const onPointerDown = (event: PointerEvent) => {
       const target = event.target as Node;
-      if (!buttonRef.current?.contains(target) && !elements.floating?.contains(target)) setOpen(false);
+      if (!buttonRef.current?.contains(target) && !floatingRef.current?.contains(target)) setOpen(false);
     };
     document.addEventListener('pointerdown', onPointerDown);
     return () => document.removeEventListener('pointerdown', onPointerDown);
-  }, [open, elements.floating]);
+  }, [open, floatingRef]);
 
   const openAt = (index: number) => {
     setFocusIndex(index);

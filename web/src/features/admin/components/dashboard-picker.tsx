@@ -31,7 +31,7 @@ export function DashboardPicker({ label, dashboards, selected, onToggle, invalid
   const searchRef = useRef<HTMLInputElement>(null);
   // Floats over the dialog (its footer stays in view) rather than growing or scrolling it.
   const { refs, floatingStyles, elements } = useAnchoredLayer({ open, matchWidth: true, gap: 4 });
-  const { setReference, setFloating } = refs;
+  const { setReference, setFloating, floating: floatingRef } = refs;
   const buttonCallbackRef = useCallback(
     (element: HTMLButtonElement | null) => {
       buttonRef.current = element;
@@ -48,11 +48,11 @@ export function DashboardPicker({ label, dashboards, selected, onToggle, invalid
     searchRef.current?.focus({ preventScroll: true });
     const onPointerDown = (event: PointerEvent) => {
       const target = event.target as Node;
-      if (!buttonRef.current?.contains(target) && !elements.floating?.contains(target)) setOpen(false);
+      if (!buttonRef.current?.contains(target) && !floatingRef.current?.contains(target)) setOpen(false);
     };
     document.addEventListener('pointerdown', onPointerDown);
     return () => document.removeEventListener('pointerdown', onPointerDown);
-  }, [open, elements.floating]);
+  }, [open, floatingRef]);
 
   const close = () => {
     setOpen(false);
