@@ -255,7 +255,7 @@ describe('admin routes and shell', () => {
     await user.click(screen.getByRole('button', { name: 'Account' }));
     expect(screen.getByRole('menu', { name: 'Account' }).parentElement).toHaveTextContent('demo.admin@example.com');
     await user.click(screen.getByRole('menuitem', { name: 'Change Password' }));
-    expect(screen.getByTestId('location')).toHaveTextContent('/admin/change-password');
+    await waitFor(() => expect(screen.getByTestId('location')).toHaveTextContent('/admin/change-password'));
     expect(auth.signOut).not.toHaveBeenCalled();
   });
 });
