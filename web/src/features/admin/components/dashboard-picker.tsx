@@ -67,7 +67,7 @@ export function DashboardPicker({ label, dashboards, selected, onToggle, invalid
   };
 
   return (
-    <div className="field picker">
+    <div className="field">
       <span className="field-label" id={labelId}>
         {label}
       </span>
