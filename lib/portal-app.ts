@@ -1,6 +1,6 @@
 import type { App } from 'aws-cdk-lib';
 import { addCompliancePacks } from './compliance.ts';
-import { PLACEHOLDER_SENDER, PLACEHOLDER_SUPPORT_RECIPIENT, type PortalConfig } from './config.ts';
+import type { PortalConfig } from './config.ts';
 import { PortalStack } from './portal-stack.ts';
 import { portalStackName } from './resource-names.ts';
 
@@ -22,6 +22,7 @@ export interface PortalAppOptions {
 
 // The tools find the stack by this name, as the app gives it.
 export { portalStackName } from './resource-names.ts';
+export { placeholderProblems } from './config.ts';
 
 /** Adds the portal stack to an app and the compliance packs every synth runs. */
 export function addPortal(app: App, options: PortalAppOptions): PortalStack {
@@ -45,19 +46,4 @@ export const DEPLOYING_CONTEXT_KEY = 'deploying';
 export function isDeploying(readContext: (key: string) => unknown): boolean {
   const value = readContext(DEPLOYING_CONTEXT_KEY);
   return value === true || value === 'true';
-}
-
-/**
- * What a deployment cannot go ahead with: the placeholder addresses, which synth accepts but
- * SES and CloudFormation refuse minutes into the deployment.
- */
-export function placeholderProblems(config: PortalConfig): string[] {
-  const problems: string[] = [];
-  if (config.sesSenderAddress === PLACEHOLDER_SENDER) {
-    problems.push(`sesSenderAddress is the placeholder ${PLACEHOLDER_SENDER}: set an address verified in SES, e.g. -c sesSenderAddress=no-reply@yourcompany.com`);
-  }
-  if (config.supportRecipientAddress === PLACEHOLDER_SUPPORT_RECIPIENT) {
-    problems.push(`supportRecipientAddress is the placeholder ${PLACEHOLDER_SUPPORT_RECIPIENT}: set where support requests go, e.g. -c supportRecipientAddress=support@yourcompany.com`);
-  }
-  return problems;
 }
