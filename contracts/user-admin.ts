@@ -67,7 +67,7 @@ const filterText = (max: number) =>
 
 /**
  * Server-side filter of the activity trail: who (actor email, part of it), what (one action
- * code), whom (target, part of it) and when (from and to, inclusive).
+ * code), whom (target, part of it), the outcome and when (from and to, inclusive).
  */
 export const auditFilterSchema = z
   .object({
@@ -77,6 +77,7 @@ export const auditFilterSchema = z
       .regex(/^[A-Z][A-Z_]{0,63}$/, 'Action must be an action code such as CREATE_USER')
       .optional(),
     target: filterText(512),
+    outcome: z.enum(['success', 'failure']).optional(),
     from: isoTime.optional(),
     to: isoTime.optional(),
   })

@@ -9,6 +9,7 @@ export const describeAuditFilter = (filter: AuditFilter): string => {
     filter.actor === undefined ? null : `actor contains "${filter.actor}"`,
     filter.action === undefined ? null : `action ${filter.action}`,
     filter.target === undefined ? null : `target contains "${filter.target}"`,
+    filter.outcome === undefined ? null : `outcome ${filter.outcome}`,
     filter.from === undefined ? null : `from ${new Date(filter.from).toISOString()}`,
     filter.to === undefined ? null : `to ${new Date(filter.to).toISOString()}`,
   ].filter((part) => part !== null);

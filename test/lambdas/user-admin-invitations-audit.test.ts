@@ -130,7 +130,7 @@ const seed = async () => {
       pk: 'AUDIT',
       sk: `${entry.at}#000000#id-${index}`,
       id: `id-${index}`,
-      outcome: 'success',
+      outcome: index === 1 ? 'failure' : 'success',
       detail: index === 0 ? '=HYPERLINK("http://evil.example")' : null,
       ...entry,
     });
@@ -146,6 +146,7 @@ describe('GET_AUDIT_LOG filters', () => {
     [{ actor: 'SECOND.admin' }, ['dora@example.com', 'bob@example.com']],
     [{ action: 'CREATE_USER' }, ['dora@example.com', 'carl@example.com', 'ann@example.com']],
     [{ target: 'ann@' }, ['ann@example.com', 'ann@example.com']],
+    [{ outcome: 'failure' }, ['bob@example.com']],
     [{ from: '2026-03-02T10:00:00.000Z', to: '2026-03-04T10:00:00.000Z' }, ['carl@example.com', 'ann@example.com', 'bob@example.com']],
     [{ from: '2026-03-04T00:00:00+02:00' }, ['dora@example.com', 'carl@example.com']],
     [{ action: 'CREATE_USER', actor: 'admin@example.com', to: '2026-03-03T23:59:59.999Z' }, ['ann@example.com']],

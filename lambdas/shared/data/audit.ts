@@ -45,7 +45,7 @@ const toEntry = (item: Record<string, unknown>): AuditEntry => ({
 
 /**
  * The filter as a Query: the time range on the sort key (which starts with the ISO time,
- * `to` inclusive), actor, action and target as a filter expression.
+ * `to` inclusive), actor, action, outcome and target as a filter expression.
  */
 const auditQuery = (filter: AuditFilter) => {
   const values: Record<string, unknown> = { ':pk': AUDIT_PARTITION };
@@ -73,6 +73,10 @@ const auditQuery = (filter: AuditFilter) => {
     conditions.push('#action = :action');
     names['#action'] = 'action';
     values[':action'] = filter.action;
+  }
+  if (filter.outcome !== undefined) {
+    conditions.push('outcome = :outcome');
+    values[':outcome'] = filter.outcome;
   }
   if (filter.target !== undefined) {
     conditions.push('contains(#target, :target)');
