@@ -199,6 +199,7 @@ describe('user management screen', () => {
     await rowOf('jane.doe@example.com');
     await user.click(screen.getByRole('button', { name: 'Add New User' }));
     await user.type(screen.getByLabelText('Email'), 'new.user@example.com');
+    await user.click(screen.getByLabelText(/Set a password now/));
     await user.type(screen.getByLabelText('Password'), 'Secret#2026');
     await user.click(screen.getByRole('button', { name: 'Create User' }));
     await waitFor(() => expect(createUser).toHaveBeenCalledWith('new.user@example.com', 'Secret#2026'));

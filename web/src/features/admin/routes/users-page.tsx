@@ -80,9 +80,9 @@ export default function UsersPage() {
   );
 
   const create = async ({ email, password }: CreateUserForm) => {
-    await api.users.createUser(email, password);
+    const { message } = password === undefined ? await api.users.inviteUser(email) : await api.users.createUser(email, password);
     setCreating(false);
-    notify.success('User created successfully');
+    notify.success(password === undefined ? message : 'User created successfully');
     reload();
   };
 
