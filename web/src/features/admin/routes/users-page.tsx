@@ -70,13 +70,30 @@ export default function UsersPage() {
     [api, updateUsers],
   );
 
+  const resendInvitation = useCallback(
+    async (user: ManagedUser) => {
+      setBusyEmail(user.email);
+      setFailure(null);
+      try {
+        const { message } = await api.users.resendInvitation(user.email);
+        notify.success(message);
+      } catch (error) {
+        setFailure({ title: ADMIN_FAILURES.resendInvitation, lines: [userManagementErrorText(error)] });
+      } finally {
+        setBusyEmail(null);
+      }
+    },
+    [api],
+  );
+
   const onAction = useCallback(
     (action: UserAction, user: ManagedUser) => {
       if (action === 'edit') setEditing(user.email);
       else if (action === 'toggle') void toggle(user);
+      else if (action === 'resendInvitation') void resendInvitation(user);
       else setConfirmation({ kind: action, user });
     },
-    [toggle],
+    [toggle, resendInvitation],
   );
 
   const create = async ({ email, password }: CreateUserForm) => {
