@@ -10,6 +10,7 @@ import { useAdminApi } from '../api/admin-api-context.tsx';
 import { CreateUserModal, type CreateUserForm } from '../components/create-user-modal.tsx';
 import { EditUserModal } from '../components/edit-user-modal.tsx';
 import { FailureAlert } from '../components/failure-alert.tsx';
+import { ImportUsersDialog } from '../components/import-users-dialog.tsx';
 import { StatCards } from '../components/stat-cards.tsx';
 import { UserListCard, userSearchText } from '../components/user-list-card.tsx';
 import { UsersTable, type UserAction } from '../components/users-table.tsx';
@@ -35,6 +36,7 @@ export default function UsersPage() {
   const allUsers = users.data ?? NO_USERS;
   const search = useSearch(allUsers, userSearchText);
   const [creating, setCreating] = useState(false);
+  const [importing, setImporting] = useState(false);
   const [editing, setEditing] = useState<string | null>(null);
   const [confirmation, setConfirmation] = useState<Confirmation | null>(null);
   const [confirmBusy, setConfirmBusy] = useState(false);
@@ -149,6 +151,9 @@ export default function UsersPage() {
             <Button variant="secondary" onClick={reload} disabled={users.loading}>
               {users.loading && users.data !== undefined ? 'Refreshing...' : 'Refresh'}
             </Button>
+            <Button variant="secondary" onClick={() => setImporting(true)}>
+              Import Users
+            </Button>
             <Button onClick={() => setCreating(true)}>Add New User</Button>
           </div>
         }
@@ -175,6 +180,14 @@ export default function UsersPage() {
       </UserListCard>
 
       <CreateUserModal open={creating} onClose={() => setCreating(false)} onCreate={create} />
+      <ImportUsersDialog
+        open={importing}
+        existingEmails={allUsers.map((user) => user.email)}
+        onClose={(imported) => {
+          setImporting(false);
+          if (imported) reload();
+        }}
+      />
       <EditUserModal email={editing} onClose={() => setEditing(null)} onUpdate={updatePassword} />
       <ConfirmDialog
         open={confirmation?.kind === 'delete'}
