@@ -109,7 +109,10 @@ describe('Import Users dialog', () => {
   const catalogue = CATALOGUE.map((dashboardId) => catalogueEntry(dashboardId, dashboardId));
   const people = [managedUser('existing@example.com')];
 
-  const open = async (importUser: ReturnType<typeof vi.fn>) => {
+  type ImportUser = (row: { userEmail: string }) => Promise<{ outcome: 'created' | 'exists'; message: string; userEmail: string }>;
+  const notCalled: ImportUser = async () => Promise.reject(new Error('unexpected import'));
+
+  const open = async (importUser: ImportUser) => {
     const listUsers = vi.fn(async () => people);
     const api = fakeAdminApi({ users: { listUsers }, quicksight: { listCatalogue: vi.fn(async () => catalogue), importUser } });
     renderAdmin(<UsersPage />, { api });
@@ -158,7 +161,7 @@ describe('Import Users dialog', () => {
   });
 
   it('refuses a file with a bad header and sends nothing', async () => {
-    const importUser = vi.fn();
+    const importUser = vi.fn(notCalled);
     const { dialog, user } = await open(importUser);
     await user.upload(within(dialog).getByLabelText('CSV file'), new File(['email,email,dashboards\na@example.com,b@example.com,x'], 'bad.csv'));
     const alert = await within(dialog).findByRole('alert');
@@ -169,7 +172,7 @@ describe('Import Users dialog', () => {
   });
 
   it('offers the template for download', async () => {
-    const { dialog, user } = await open(vi.fn());
+    const { dialog, user } = await open(vi.fn(notCalled));
     const names: string[] = [];
     URL.createObjectURL = vi.fn(() => 'blob:template');
     URL.revokeObjectURL = vi.fn();
