@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 import { adminEmail, dashboardId } from './fields.ts';
 import { MESSAGES } from './rules.ts';
 

@@ -59,11 +59,11 @@ describe('a deployment started without npm run deploy', () => {
     const build = buildPortal({ context: { sesSenderAddress: '', supportRecipientAddress: '' } });
     try {
       const rules = build.template.toJSON().Rules as Record<string, { Assertions: { Assert: unknown; AssertDescription: string }[] }>;
-      const assertions = rules.NoPlaceholderAddresses.Assertions;
+      const assertions = rules.NoPlaceholderAddresses?.Assertions ?? [];
       expect(assertions.map((a) => a.AssertDescription.split(' ')[0])).toEqual(['sesSenderAddress', 'supportRecipientAddress']);
-      expect(assertions[0].AssertDescription).toContain('is the placeholder no-reply@example.com');
+      expect(assertions[0]?.AssertDescription).toContain('is the placeholder no-reply@example.com');
       // The assertion is false for the synthesized value, so CloudFormation refuses the template.
-      expect(assertions[0].Assert).toEqual({ 'Fn::Not': [{ 'Fn::Equals': ['no-reply@example.com', 'no-reply@example.com'] }] });
+      expect(assertions[0]?.Assert).toEqual({ 'Fn::Not': [{ 'Fn::Equals': ['no-reply@example.com', 'no-reply@example.com'] }] });
     } finally {
       build.dispose();
     }

@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { PutCommand, QueryCommand } from '@aws-sdk/lib-dynamodb';
-import { z } from 'zod';
+import * as z from 'zod';
 import { AUDIT_FILTER_MESSAGES, type AuditEntry, type AuditFilter } from '../../../contracts/user-admin.ts';
 import { BadRequestError } from '../errors.ts';
 import { auditTable } from '../../../contracts/tables.ts';
