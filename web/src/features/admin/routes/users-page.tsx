@@ -1,4 +1,4 @@
-import { useCallback, useMemo, useState } from 'react';
+import { lazy, Suspense, useCallback, useMemo, useState } from 'react';
 import type { ManagedUser } from '../../../../../contracts/user-admin.ts';
 import { Alert } from '../../../components/alert.tsx';
 import { Button } from '../../../components/button.tsx';
@@ -10,7 +10,6 @@ import { useAdminApi } from '../api/admin-api-context.tsx';
 import { CreateUserModal, type CreateUserForm } from '../components/create-user-modal.tsx';
 import { EditUserModal } from '../components/edit-user-modal.tsx';
 import { FailureAlert } from '../components/failure-alert.tsx';
-import { ImportUsersDialog } from '../components/import-users-dialog.tsx';
 import { StatCards } from '../components/stat-cards.tsx';
 import { UserListCard, userSearchText } from '../components/user-list-card.tsx';
 import { UsersTable, type UserAction } from '../components/users-table.tsx';
@@ -18,6 +17,9 @@ import { ADMIN_FAILURES, deleteUserFailureText, userManagementErrorText, type Fa
 import { ADMINS_GROUP } from '../protection.ts';
 import { useSearch } from '../search.ts';
 import { useResource } from '../use-resource.ts';
+
+/** The import dialog and its CSV parser load when first opened. */
+const ImportUsersDialog = lazy(async () => ({ default: (await import('../components/import-users-dialog.tsx')).ImportUsersDialog }));
 
 export const SECURITY_NOTICE =
   'You cannot edit, disable, delete or reset MFA of admin accounts (including your own). Change your own password with Change Password.';
@@ -180,14 +182,18 @@ export default function UsersPage() {
       </UserListCard>
 
       <CreateUserModal open={creating} onClose={() => setCreating(false)} onCreate={create} />
-      <ImportUsersDialog
-        open={importing}
-        existingEmails={allUsers.map((user) => user.email)}
-        onClose={(imported) => {
-          setImporting(false);
-          if (imported) reload();
-        }}
-      />
+      {importing && (
+        <Suspense fallback={null}>
+          <ImportUsersDialog
+            open
+            existingEmails={allUsers.map((user) => user.email)}
+            onClose={(imported) => {
+              setImporting(false);
+              if (imported) reload();
+            }}
+          />
+        </Suspense>
+      )}
       <EditUserModal email={editing} onClose={() => setEditing(null)} onUpdate={updatePassword} />
       <ConfirmDialog
         open={confirmation?.kind === 'delete'}
