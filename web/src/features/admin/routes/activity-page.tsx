@@ -114,11 +114,21 @@ export default function ActivityPage() {
     reload();
   };
 
+  /** Exports what the form says (applying it to the table too, so both show the same rows). */
   const exportTrail = async (format: 'csv' | 'json') => {
+    let chosen: AuditFilter;
+    try {
+      chosen = toAuditFilter(form);
+    } catch (failure) {
+      setRangeError((failure as Error).message);
+      return;
+    }
+    setRangeError(null);
+    if (JSON.stringify(chosen) !== JSON.stringify(filter)) setFilter(chosen);
     setExporting(format);
     try {
-      const { entries, exportedAt } = await api.users.exportAuditLog(filter, format);
-      const text = format === 'csv' ? activityCsv(entries) : activityJson(entries, filter, exportedAt);
+      const { entries, exportedAt } = await api.users.exportAuditLog(chosen, format);
+      const text = format === 'csv' ? activityCsv(entries) : activityJson(entries, chosen, exportedAt);
       downloadFile(exportFileName(exportedAt, format), format === 'csv' ? 'text/csv;charset=utf-8' : 'application/json', text);
       notify.success(`Exported ${entries.length} ${entries.length === 1 ? 'entry' : 'entries'}`);
       setError(null);
@@ -155,16 +165,39 @@ export default function ActivityPage() {
       )}
       <Card title="Audit Trail">
         <form className="activity-filters" aria-label="Filter the trail" onSubmit={apply}>
-          <TextField label="Admin" type="search" placeholder="Email or part of it" value={form.actor} onChange={(event) => change({ actor: event.target.value })} />
-          <Select label="Action" options={ACTION_FILTER_OPTIONS} value={form.action} onChange={(event) => change({ action: event.target.value })} />
-          <TextField label="Target" type="search" placeholder="User email or dashboard" value={form.target} onChange={(event) => change({ target: event.target.value })} />
+          <TextField
+            label="Admin"
+            type="search"
+            placeholder="Email or part of it"
+            value={form.actor}
+            onChange={(event) => change({ actor: event.target.value })}
+          />
+          <Select
+            label="Action"
+            options={ACTION_FILTER_OPTIONS}
+            value={form.action}
+            onChange={(event) => change({ action: event.target.value })}
+          />
+          <TextField
+            label="Target"
+            type="search"
+            placeholder="User email or dashboard"
+            value={form.target}
+            onChange={(event) => change({ target: event.target.value })}
+          />
           <Select
             label="Outcome"
             options={OUTCOME_OPTIONS}
             value={form.outcome}
             onChange={(event) => change({ outcome: event.target.value as OutcomeFilter })}
           />
-          <TextField label="From" type="date" value={form.fromDay} onChange={(event) => change({ fromDay: event.target.value })} error={rangeError ?? undefined} />
+          <TextField
+            label="From"
+            type="date"
+            value={form.fromDay}
+            onChange={(event) => change({ fromDay: event.target.value })}
+            error={rangeError ?? undefined}
+          />
           <TextField label="To" type="date" value={form.toDay} onChange={(event) => change({ toDay: event.target.value })} />
           <div className="row activity-filter-actions">
             <Button type="submit" disabled={loading}>
