@@ -117,7 +117,10 @@ export function synthesizeDeployment(outdir: string, sourceHash: string): Synthe
 const MINUTES_PER_UNIT: Record<string, number> = { seconds: 1 / 60, minutes: 1, hours: 60, days: 24 * 60 };
 
 function userPoolSettings(pool: Resource, client: Resource): SynthesizedDeployment['userPool'] {
-  const poolProperties = pool.Properties as { AdminCreateUserConfig?: { AllowAdminCreateUserOnly?: boolean } };
+  const poolProperties = pool.Properties as {
+    AdminCreateUserConfig?: { AllowAdminCreateUserOnly?: boolean; InviteMessageTemplate?: { EmailSubject?: unknown; EmailMessage?: unknown } };
+    Policies?: { PasswordPolicy?: { TemporaryPasswordValidityDays?: number } };
+  };
   const clientProperties = client.Properties as {
     AccessTokenValidity: number;
     IdTokenValidity: number;
@@ -132,6 +135,13 @@ function userPoolSettings(pool: Resource, client: Resource): SynthesizedDeployme
     accessTokenMinutes: minutes(clientProperties.AccessTokenValidity, units.AccessToken),
     idTokenMinutes: minutes(clientProperties.IdTokenValidity, units.IdToken),
     refreshTokenDays: minutes(clientProperties.RefreshTokenValidity, units.RefreshToken) / (24 * 60),
+    // Cognito's defaults when the pool leaves them out: 7 days and its own short message.
+    temporaryPasswordValidityDays: poolProperties.Policies?.PasswordPolicy?.TemporaryPasswordValidityDays ?? 7,
+    invitation: {
+      emailSubject: poolProperties.AdminCreateUserConfig?.InviteMessageTemplate?.EmailSubject ?? 'Your temporary password',
+      emailMessage:
+        poolProperties.AdminCreateUserConfig?.InviteMessageTemplate?.EmailMessage ?? 'Your username is {username} and temporary password is {####}.',
+    },
   };
 }
 

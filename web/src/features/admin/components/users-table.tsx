@@ -6,7 +6,10 @@ import { ADMINS_GROUP, blockedReason } from '../protection.ts';
 import { noUsersText, UserCell } from './user-list-card.tsx';
 import { VirtualTable } from './virtual-table.tsx';
 
-export type UserAction = 'edit' | 'toggle' | 'delete' | 'resetMfa' | 'promote';
+export type UserAction = 'edit' | 'toggle' | 'delete' | 'resetMfa' | 'promote' | 'resendInvitation';
+
+/** Cognito's status of an account that has not signed in with its temporary password yet. */
+export const AWAITING_FIRST_SIGN_IN = 'FORCE_CHANGE_PASSWORD';
 
 export const USER_ROW_HEIGHT = 60;
 /** A row as a card on a phone: the user and the menu, then group, status and creation date. */
@@ -66,6 +69,15 @@ const UserRow = memo(function UserRow({ user, ariaRowIndex, isCurrentUser, busy,
               onSelect: () => onAction('toggle', user),
             },
             { label: 'Reset MFA', disabledReason: blockedReason('resetMfa', target, signedInEmail), onSelect: () => onAction('resetMfa', user) },
+            ...(user.status === AWAITING_FIRST_SIGN_IN
+              ? [
+                  {
+                    label: 'Resend Invitation',
+                    disabledReason: blockedReason('resendInvitation', target, signedInEmail),
+                    onSelect: () => onAction('resendInvitation', user),
+                  },
+                ]
+              : []),
             ...(isAdmin
               ? []
               : [
