@@ -282,6 +282,9 @@ describe('every screen of both portals at 1440x900 and 390x844', () => {
     await page.getByRole('button', { name: 'Add New User' }).click();
     await walkScreen(page, 'admin-add-user', () => page.getByRole('dialog', { name: 'Create New User' }).waitFor());
     await page.keyboard.press('Escape');
+    await page.getByRole('button', { name: 'Import Users' }).click();
+    await walkScreen(page, 'admin-import-users', () => page.getByRole('dialog', { name: 'Import Users' }).waitFor());
+    await page.keyboard.press('Escape');
 
     await page.setViewportSize(SIZES[0]);
     await page.getByRole('link', { name: 'Manage Dashboards' }).click();
