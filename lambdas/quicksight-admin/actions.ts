@@ -7,6 +7,7 @@ import { assertMayManage } from '../shared/protection.ts';
 import { userDashboards } from '../shared/user-views.ts';
 import { assignDashboard, makeDefaultDashboard, unassignDashboard } from './assignments.ts';
 import { deleteDashboardEverywhere, listCatalogue, toMetadata } from './catalogue-actions.ts';
+import { readInsights } from './insights.ts';
 import { deleteRegisteredUser, listUsersWithQuickSightStatus, registerUser } from './users.ts';
 
 /** Runs one validated action of the QuickSight management function; mutations are audited. */
@@ -111,6 +112,9 @@ export const runQuicksightAdminAction = async (request: QuicksightAdminRequest, 
         },
         (result) => `updated for ${result.updatedUserAssignments} user(s)`,
       );
+
+    case 'GET_INSIGHTS':
+      return readInsights({ from: request.from, to: request.to, company: request.company });
 
     case 'DELETE_DASHBOARD_METADATA':
       return audit(

@@ -51,19 +51,26 @@ export const viewsOfUserForDashboard = (userEmail: string, dashboardId: string):
     ExpressionAttributeValues: { ':email': userEmail, ':dashboard': dashboardId },
   });
 
-/** Whether a query finds anything: one item read at most. */
-const anyMatch = async (input: Omit<QueryCommandInput, 'TableName' | 'Limit'>): Promise<boolean> => {
+/** The first item a query finds: one item read at most. */
+const firstMatch = async (input: Omit<QueryCommandInput, 'TableName' | 'Limit'>): Promise<ViewItem | undefined> => {
   const page = await dynamo.send(new QueryCommand({ ...input, TableName: tableName(viewsTable), Limit: 1 }));
-  return (page.Items?.length ?? 0) > 0;
+  return page.Items?.[0] as ViewItem | undefined;
 };
 
-/** Whether the user holds at least one view of the dashboard. */
-export const hasViewOfDashboard = (userEmail: string, dashboardId: string): Promise<boolean> =>
-  anyMatch({
+/** Whether a query finds anything: one item read at most. */
+const anyMatch = async (input: Omit<QueryCommandInput, 'TableName' | 'Limit'>): Promise<boolean> => (await firstMatch(input)) !== undefined;
+
+/** One of the user's views of the dashboard (its Company Name says through which assignment), if any. */
+export const viewOfDashboard = (userEmail: string, dashboardId: string): Promise<ViewItem | undefined> =>
+  firstMatch({
     IndexName: VIEWS_BY_USER_INDEX,
     KeyConditionExpression: 'userEmail = :email AND quicksightDashboardId = :dashboard',
     ExpressionAttributeValues: { ':email': userEmail, ':dashboard': dashboardId },
   });
+
+/** Whether the user holds at least one view of the dashboard. */
+export const hasViewOfDashboard = async (userEmail: string, dashboardId: string): Promise<boolean> =>
+  (await viewOfDashboard(userEmail, dashboardId)) !== undefined;
 
 export const viewsOfDashboard = (dashboardId: string): Promise<ViewItem[]> =>
   queryAll({
