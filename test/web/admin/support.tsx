@@ -49,6 +49,7 @@ export function fakeAdminApi(overrides: AdminApiOverrides = {}) {
     createDashboard: unexpected('createDashboard'),
     updateDashboard: unexpected('updateDashboard'),
     deleteDashboard: unexpected('deleteDashboard'),
+    insights: unexpected('insights'),
     ...overrides.quicksight,
   } as unknown as Mocked<QuicksightAdminApi>;
   const users = {

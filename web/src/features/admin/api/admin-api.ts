@@ -12,6 +12,7 @@ import {
   getUsersResponseSchema,
   type userAdminRequestSchema,
 } from '../../../../../contracts/user-admin.ts';
+import { insightsResponseSchema } from '../../../../../contracts/insights.ts';
 import type { ApiClient } from '../../../lib/api.ts';
 
 /** Answer of the calls whose body the portal does not read beyond their message. */
@@ -48,6 +49,13 @@ export interface InviteFields {
   readonly companyName?: string;
 }
 
+/** A range of UTC days (YYYY-MM-DD) and optionally one company, for GET_INSIGHTS. */
+export interface InsightsRange {
+  readonly from: string;
+  readonly to: string;
+  readonly company?: string;
+}
+
 /** The QuickSight management function (admin-portal §7), with the contract's schemas. */
 export function createQuicksightAdminApi(client: ApiClient, url: string) {
   const call = <S extends z.ZodType>(body: QuicksightBody, schema: S) => client.request(url, { body, schema });
@@ -71,6 +79,7 @@ export function createQuicksightAdminApi(client: ApiClient, url: string) {
     updateDashboard: (metadataId: string, fields: DashboardFields) =>
       call({ action: 'UPDATE_DASHBOARD_METADATA', metadataId, ...fields, isActive: true }, saveDashboardMetadataResponseSchema),
     deleteDashboard: (metadataId: string) => call({ action: 'DELETE_DASHBOARD_METADATA', metadataId }, acknowledgementSchema),
+    insights: (range: InsightsRange) => call({ action: 'GET_INSIGHTS', ...range }, insightsResponseSchema),
   };
 }
 
