@@ -15,7 +15,8 @@ const MAX_CHART_DASHBOARDS = 12;
 
 /**
  * The two charts of the Insights page (recharts, loaded in a chunk of their own). Each is an
- * image with a spoken summary; the tables next to them carry every figure as text.
+ * image with a spoken summary; the tables next to them carry every figure as text, so the
+ * charts' own keyboard layer is off (a hidden chart must not take focus).
  */
 export default function InsightsCharts({ weeks, dashboards }: InsightsChartsProps) {
   const weekData = weeks.map((week) => ({ label: week.week, activeUsers: week.activeUsers }));
@@ -37,7 +38,7 @@ export default function InsightsCharts({ weeks, dashboards }: InsightsChartsProp
         <figcaption className="insights-chart-title">Active users per week</figcaption>
         <div aria-hidden="true">
           <ResponsiveContainer width="100%" height={CHART_HEIGHT}>
-            <LineChart data={weekData} margin={{ top: 8, right: 16, bottom: 8, left: 0 }}>
+            <LineChart data={weekData} accessibilityLayer={false} margin={{ top: 8, right: 16, bottom: 8, left: 0 }}>
               <CartesianGrid strokeDasharray="3 3" />
               <XAxis dataKey="label" fontSize={12} />
               <YAxis allowDecimals={false} fontSize={12} />
@@ -51,7 +52,7 @@ export default function InsightsCharts({ weeks, dashboards }: InsightsChartsProp
         <figcaption className="insights-chart-title">Views per dashboard</figcaption>
         <div aria-hidden="true">
           <ResponsiveContainer width="100%" height={CHART_HEIGHT}>
-            <BarChart data={dashboardData} layout="vertical" margin={{ top: 8, right: 16, bottom: 8, left: 8 }}>
+            <BarChart data={dashboardData} accessibilityLayer={false} layout="vertical" margin={{ top: 8, right: 16, bottom: 8, left: 8 }}>
               <CartesianGrid strokeDasharray="3 3" />
               <XAxis type="number" allowDecimals={false} fontSize={12} />
               <YAxis type="category" dataKey="label" width={150} fontSize={12} />
