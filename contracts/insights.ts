@@ -61,8 +61,6 @@ export const insightsDashboardSchema = z.object({
   inCatalogue: z.boolean(),
   /** Views in the range (and company). */
   views: z.number(),
-  /** Users the dashboard is assigned to (in the company, with a filter). */
-  assignedUsers: z.number(),
   /** Last view by anyone, within the retention period; null when none is recorded. */
   lastViewedAt: z.string().nullable(),
 });
@@ -86,6 +84,10 @@ export const insightsUserSchema = z.object({
   assigned: z.array(insightsAssignmentSchema),
 });
 
+/**
+ * GET_INSIGHTS: the figures of a range. Its cost grows with the days in the range and the
+ * catalogue, never with the number of users or the history.
+ */
 export const insightsResponseSchema = z.object({
   from: z.string(),
   to: z.string(),
@@ -95,11 +97,28 @@ export const insightsResponseSchema = z.object({
   totalViews: z.number(),
   weeks: z.array(insightsWeekSchema),
   dashboards: z.array(insightsDashboardSchema),
-  users: z.array(insightsUserSchema),
-  /** Every Company Name of the assignments, for the filter. */
-  companies: z.array(z.string()),
 });
 export type InsightsResponse = z.infer<typeof insightsResponseSchema>;
+
+/** Users per GET_INSIGHT_USERS page unless the request asks for fewer. */
+export const INSIGHT_USERS_PAGE_SIZE = 200;
+export const MAX_INSIGHT_USERS_PAGE_SIZE = 500;
+
+export const insightUsersRequestShape = {
+  company: insightsRangeShape.company,
+  limit: z.number().int().min(1).max(MAX_INSIGHT_USERS_PAGE_SIZE).default(INSIGHT_USERS_PAGE_SIZE),
+  nextToken: z.string().max(2048).optional(),
+};
+
+/**
+ * GET_INSIGHT_USERS: one page of the users with an assignment (in the company) or a recorded
+ * view, in email order; each page costs a few bounded queries, whatever the number of users.
+ */
+export const insightUsersResponseSchema = z.object({
+  users: z.array(insightsUserSchema),
+  nextToken: z.string().nullable(),
+});
+export type InsightUsersPage = z.infer<typeof insightUsersResponseSchema>;
 export type InsightsUser = z.infer<typeof insightsUserSchema>;
 export type InsightsDashboard = z.infer<typeof insightsDashboardSchema>;
 export type InsightsWeek = z.infer<typeof insightsWeekSchema>;

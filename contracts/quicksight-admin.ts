@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { MESSAGES, adminEmail, dashboardId, dashboardLink, dashboardName } from './fields.ts';
-import { checkInsightsRange, insightsRangeShape } from './insights.ts';
+import { checkInsightsRange, insightsRangeShape, insightUsersRequestShape } from './insights.ts';
 
 /** Target account of an action; a missing email gets the given spec message. */
 const targetEmail = (requiredMessage: string) =>
@@ -66,6 +66,7 @@ export const quicksightAdminRequestSchema = z.discriminatedUnion('action', [
   z.object({ action: z.literal('DELETE_DASHBOARD_METADATA'), metadataId: recordId }),
   /** Dashboard usage for the Insights page (contracts/insights.ts). */
   z.object({ action: z.literal('GET_INSIGHTS'), ...insightsRangeShape }).superRefine(checkInsightsRange),
+  z.object({ action: z.literal('GET_INSIGHT_USERS'), ...insightUsersRequestShape }),
 ]);
 export type QuicksightAdminRequest = z.infer<typeof quicksightAdminRequestSchema>;
 export type QuicksightAdminAction = QuicksightAdminRequest['action'];

@@ -7,6 +7,7 @@ import { assertMayManage } from '../shared/protection.ts';
 import { userDashboards } from '../shared/user-views.ts';
 import { assignDashboard, makeDefaultDashboard, unassignDashboard } from './assignments.ts';
 import { deleteDashboardEverywhere, listCatalogue, toMetadata } from './catalogue-actions.ts';
+import { readInsightUsersPage } from './insight-users.ts';
 import { readInsights } from './insights.ts';
 import { deleteRegisteredUser, listUsersWithQuickSightStatus, registerUser } from './users.ts';
 
@@ -115,6 +116,9 @@ export const runQuicksightAdminAction = async (request: QuicksightAdminRequest, 
 
     case 'GET_INSIGHTS':
       return readInsights({ from: request.from, to: request.to, company: request.company });
+
+    case 'GET_INSIGHT_USERS':
+      return readInsightUsersPage({ company: request.company, limit: request.limit, nextToken: request.nextToken });
 
     case 'DELETE_DASHBOARD_METADATA':
       return audit(

@@ -1,7 +1,7 @@
 import { GenerateEmbedUrlForRegisteredUserCommand } from '@aws-sdk/client-quicksight';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi, type MockInstance } from 'vitest';
 import { USAGE_RECORD_FAILURES_METRIC } from '../../contracts/metrics.ts';
-import { ADMIN, type Handler, type Harness, invoke, loadHandler, OTHER_USER, startHarness, USER } from './support/harness.ts';
+import { ADMIN, type Handler, type Harness, invoke, loadHandler, observeDynamoCommands, OTHER_USER, startHarness, USER } from './support/harness.ts';
 
 let h: Harness;
 let embedHandler: Handler;
@@ -135,70 +135,49 @@ describe('GET_INSIGHTS', () => {
     await view(USER.email, 'sales', '2026-03-10T09:00:00Z', 'Acme Tools');
   };
 
-  it('answers active users per ISO week, views per dashboard and per-user rows from the aggregates', async () => {
+  it('answers active users per ISO week and views per dashboard from the aggregates, never reading events', async () => {
     await seed();
-    vi.useFakeTimers({ toFake: ['Date'], now: new Date('2026-03-12T12:00:00Z') });
-    let res;
-    try {
-      res = await insights({ from: '2026-03-01', to: '2026-03-12' });
-    } finally {
-      vi.useRealTimers();
-    }
+    const queried: string[] = [];
+    await observeDynamoCommands((command, input) => {
+      if (input.TableName === process.env.USAGE_TABLE) queried.push(`${command} ${JSON.stringify(input.ExpressionAttributeValues ?? {})}`);
+    });
+    const res = await insights({ from: '2026-03-01', to: '2026-03-12' });
     expect(res.status).toBe(200);
-    expect(res.body).toMatchObject({ from: '2026-03-01', to: '2026-03-12', company: null, totalViews: 4, retentionDays: 30 });
-    expect(res.body.weeks).toEqual([
-      { week: '2026-W09', start: '2026-02-23', activeUsers: 0, views: 0 },
-      { week: '2026-W10', start: '2026-03-02', activeUsers: 2, views: 3 },
-      { week: '2026-W11', start: '2026-03-09', activeUsers: 1, views: 1 },
-    ]);
-    expect(res.body.dashboards).toEqual([
-      { dashboardId: 'sales', name: 'Sales Performance', inCatalogue: true, views: 4, assignedUsers: 2, lastViewedAt: '2026-03-10T09:00:00.000Z' },
-      { dashboardId: 'inventory', name: 'Inventory', inCatalogue: true, views: 0, assignedUsers: 1, lastViewedAt: null },
-      { dashboardId: 'margins', name: 'Margins', inCatalogue: true, views: 0, assignedUsers: 0, lastViewedAt: null },
-    ]);
-    expect(res.body.users).toEqual([
-      {
-        email: OTHER_USER.email,
-        companies: ['Bolt Distribution'],
-        lastSeenAt: '2026-03-05T09:00:00.000Z',
-        recentViews: 1,
-        assigned: [{ dashboardId: 'sales', name: 'View sales', companyName: 'Bolt Distribution', lastViewedAt: '2026-03-05T09:00:00.000Z' }],
-      },
-      {
-        email: USER.email,
-        companies: ['Acme Tools'],
-        lastSeenAt: '2026-03-10T09:00:00.000Z',
-        // The view of 20 January is older than 30 days.
-        recentViews: 3,
-        assigned: expect.arrayContaining([
-          { dashboardId: 'sales', name: 'View sales', companyName: 'Acme Tools', lastViewedAt: '2026-03-10T09:00:00.000Z' },
-          { dashboardId: 'inventory', name: 'View inventory', companyName: 'Acme Tools', lastViewedAt: null },
-        ]),
-      },
-    ]);
-    expect(res.body.companies).toEqual(['Acme Tools', 'Bolt Distribution']);
+    expect(res.body).toEqual({
+      from: '2026-03-01',
+      to: '2026-03-12',
+      company: null,
+      totalViews: 4,
+      retentionDays: 30,
+      weeks: [
+        { week: '2026-W09', start: '2026-02-23', activeUsers: 0, views: 0 },
+        { week: '2026-W10', start: '2026-03-02', activeUsers: 2, views: 3 },
+        { week: '2026-W11', start: '2026-03-09', activeUsers: 1, views: 1 },
+      ],
+      dashboards: [
+        { dashboardId: 'sales', name: 'Sales Performance', inCatalogue: true, views: 4, lastViewedAt: '2026-03-10T09:00:00.000Z' },
+        { dashboardId: 'inventory', name: 'Inventory', inCatalogue: true, views: 0, lastViewedAt: null },
+        { dashboardId: 'margins', name: 'Margins', inCatalogue: true, views: 0, lastViewedAt: null },
+      ],
+    });
+    // Daily items of the range, weekly items of its weeks, the dashboards' last views: no events, no scan.
+    expect(queried.filter((call) => call.startsWith('Query'))).toHaveLength(3);
+    expect(queried.some((call) => call.includes('EVENT#') || call.startsWith('Scan'))).toBe(false);
   });
 
-  it('narrows everything to one company, case-insensitively', async () => {
+  it('narrows the figures to one company, case-insensitively', async () => {
     await seed();
     const res = await insights({ from: '2026-03-01', to: '2026-03-12', company: 'acme tools' });
     expect(res.status).toBe(200);
     expect(res.body).toMatchObject({ company: 'acme tools', totalViews: 3 });
     expect((res.body.weeks as { activeUsers: number }[]).map((week) => week.activeUsers)).toEqual([0, 1, 1]);
-    expect((res.body.users as { email: string }[]).map((user) => user.email)).toEqual([USER.email]);
-    expect(res.body.dashboards).toEqual(
-      expect.arrayContaining([expect.objectContaining({ dashboardId: 'sales', views: 3, assignedUsers: 1 })]),
-    );
+    expect(res.body.dashboards).toEqual(expect.arrayContaining([expect.objectContaining({ dashboardId: 'sales', views: 3 })]));
   });
 
-  it('lists users with assignments and no recorded view as never having viewed', async () => {
-    const res = await insights({ from: '2026-03-01', to: '2026-03-12' });
-    expect(res.status).toBe(200);
-    expect(res.body.totalViews).toBe(0);
-    expect((res.body.users as { email: string; lastSeenAt: null; recentViews: number }[]).map((user) => [user.email, user.lastSeenAt, user.recentViews])).toEqual([
-      [OTHER_USER.email, null, 0],
-      [USER.email, null, 0],
-    ]);
+  it('counts a user once per week however many views they make', async () => {
+    await seed();
+    const res = await insights({ from: '2026-03-02', to: '2026-03-08' });
+    expect(res.body.weeks).toEqual([{ week: '2026-W10', start: '2026-03-02', activeUsers: 2, views: 3 }]);
   });
 
   it.each([
@@ -221,5 +200,97 @@ describe('GET_INSIGHTS', () => {
   it('refuses a caller outside Admins with 403', async () => {
     const res = await insights({ from: '2026-03-01', to: '2026-03-12' }, USER);
     expect(res).toMatchObject({ status: 403, body: { error: "Access denied. You don't have admin privileges." } });
+  });
+});
+
+describe('GET_INSIGHT_USERS', () => {
+  const users = async (body: Record<string, unknown>, account = ADMIN) =>
+    invoke(adminHandler, { token: await h.token(account), body: { action: 'GET_INSIGHT_USERS', ...body } });
+  const FORMER = 'former@example.com';
+
+  const seedViews = async () => {
+    const view = (email: string, dashboardId: string, at: string, company?: string) =>
+      recordDashboardView({ email, dashboardId, company, source: 'default', at: new Date(at) }, 400);
+    const now = Date.now();
+    await view(USER.email, 'sales', new Date(now - 40 * DAY).toISOString(), 'Acme Tools');
+    await view(USER.email, 'sales', new Date(now - 2 * DAY).toISOString(), 'Acme Tools');
+    await view(USER.email, 'sales', new Date(now - DAY).toISOString(), 'Acme Tools');
+    // Someone whose assignments are gone but whose views are recorded.
+    await view(FORMER, 'margins', new Date(now - 3 * DAY).toISOString(), 'Bolt Distribution');
+    return now;
+  };
+
+  it('lists every user with an assignment or a recorded view: last seen, views in 30 days, assignments never opened', async () => {
+    const now = await seedViews();
+    const res = await users({});
+    expect(res.status).toBe(200);
+    expect(res.body.nextToken).toBeNull();
+    expect(res.body.users).toEqual([
+      {
+        email: FORMER,
+        companies: ['Bolt Distribution'],
+        lastSeenAt: new Date(now - 3 * DAY).toISOString(),
+        recentViews: 1,
+        assigned: [],
+      },
+      {
+        email: OTHER_USER.email,
+        companies: ['Bolt Distribution'],
+        lastSeenAt: null,
+        recentViews: 0,
+        assigned: [{ dashboardId: 'sales', name: 'View sales', companyName: 'Bolt Distribution', lastViewedAt: null }],
+      },
+      {
+        email: USER.email,
+        companies: ['Acme Tools'],
+        lastSeenAt: new Date(now - DAY).toISOString(),
+        // The view of 40 days ago is outside the last 30 days.
+        recentViews: 2,
+        assigned: expect.arrayContaining([
+          { dashboardId: 'sales', name: 'View sales', companyName: 'Acme Tools', lastViewedAt: new Date(now - DAY).toISOString() },
+          { dashboardId: 'inventory', name: 'View inventory', companyName: 'Acme Tools', lastViewedAt: null },
+        ]),
+      },
+    ]);
+  });
+
+  it('pages through the users in email order without repeating or missing anyone', async () => {
+    await seedViews();
+    const seen: string[] = [];
+    let nextToken: string | undefined;
+    let pages = 0;
+    do {
+      const res = await users({ limit: 1, ...(nextToken ? { nextToken } : {}) });
+      expect(res.status).toBe(200);
+      seen.push(...(res.body.users as { email: string }[]).map((user) => user.email));
+      nextToken = (res.body.nextToken as string | null) ?? undefined;
+      pages += 1;
+    } while (nextToken !== undefined && pages < 10);
+    expect(seen).toEqual([FORMER, OTHER_USER.email, USER.email]);
+  });
+
+  it('keeps to one company: its assignments, and its recorded viewers', async () => {
+    await seedViews();
+    const res = await users({ company: 'BOLT distribution' });
+    expect((res.body.users as { email: string; assigned: unknown[] }[]).map((user) => [user.email, user.assigned.length])).toEqual([
+      [FORMER, 0],
+      [OTHER_USER.email, 1],
+    ]);
+  });
+
+  it.each([
+    [{ limit: 0 }, 'limit'],
+    [{ limit: 501 }, 'limit'],
+    [{ nextToken: 'not-a-token' }, 'nextToken'],
+    [{ nextToken: Buffer.from(JSON.stringify({ pk: 'USER', sk: 'x' })).toString('base64url') }, 'nextToken'],
+    [{ company: '' }, 'company'],
+  ])('refuses %j with 400', async (body, field) => {
+    const res = await users(body);
+    expect(res.status).toBe(400);
+    expect(res.body.fields).toContain(field);
+  });
+
+  it('refuses a caller outside Admins with 403', async () => {
+    expect((await users({}, USER)).status).toBe(403);
   });
 });

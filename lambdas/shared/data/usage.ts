@@ -231,19 +231,29 @@ export interface UserUsage {
   readonly lastViewByDashboard: ReadonlyMap<string, string>;
 }
 
-/** Every user with a recorded view (one item each). */
-export const userUsage = async (today: Date = new Date()): Promise<UserUsage[]> => {
+const toUserUsage = (item: Record<string, unknown>, today: Date): UserUsage => {
   const last = epochDay(today);
-  return (await partition(USER_PARTITION)).map((item) => {
-    let recentViews = 0;
-    for (let slot = 0; slot < RING_SLOTS; slot += 1) {
-      const day = item[`e${slot}`];
-      if (typeof day === 'number' && day <= last && day > last - RECENT_VIEWS_DAYS) recentViews += count(item[`n${slot}`]);
-    }
-    const seen = new Map<string, string>();
-    for (const [dashboardId, at] of prefixed(item, 's:', text)) if (at !== null) seen.set(dashboardId, at);
-    return { email: String(item.sk), company: text(item.company), lastSeenAt: text(item.lastSeenAt), recentViews, lastViewByDashboard: seen };
-  });
+  let recentViews = 0;
+  for (let slot = 0; slot < RING_SLOTS; slot += 1) {
+    const day = item[`e${slot}`];
+    if (typeof day === 'number' && day <= last && day > last - RECENT_VIEWS_DAYS) recentViews += count(item[`n${slot}`]);
+  }
+  const seen = new Map<string, string>();
+  for (const [dashboardId, at] of prefixed(item, 's:', text)) if (at !== null) seen.set(dashboardId, at);
+  return { email: String(item.sk), company: text(item.company), lastSeenAt: text(item.lastSeenAt), recentViews, lastViewByDashboard: seen };
+};
+
+/** Up to `limit` users with a recorded view whose email sorts after `afterEmail`, in email order. */
+export const pageUserUsage = async (afterEmail: string | undefined, limit: number, today: Date = new Date()): Promise<{ items: UserUsage[]; more: boolean }> => {
+  const page = await dynamo.send(
+    new QueryCommand({
+      TableName: tableName(usageTable),
+      KeyConditionExpression: afterEmail === undefined ? 'pk = :pk' : 'pk = :pk AND sk > :after',
+      ExpressionAttributeValues: { ':pk': USER_PARTITION, ...(afterEmail === undefined ? {} : { ':after': afterEmail }) },
+      Limit: limit,
+    }),
+  );
+  return { items: (page.Items ?? []).map((item) => toUserUsage(item, today)), more: page.LastEvaluatedKey !== undefined };
 };
 
 /** Last view of every dashboard with a recorded view. */

@@ -79,6 +79,24 @@ export const viewsOfDashboard = (dashboardId: string): Promise<ViewItem[]> =>
     ExpressionAttributeValues: { ':dashboard': dashboardId },
   });
 
+/** Up to `limit` views of a dashboard whose user's email sorts after `afterEmail`, in email order. */
+export const pageViewsOfDashboard = async (
+  dashboardId: string,
+  afterEmail: string | undefined,
+  limit: number,
+): Promise<{ items: ViewItem[]; more: boolean }> => {
+  const page = await dynamo.send(
+    new QueryCommand({
+      TableName: tableName(viewsTable),
+      IndexName: VIEWS_BY_DASHBOARD_INDEX,
+      KeyConditionExpression: afterEmail === undefined ? 'quicksightDashboardId = :dashboard' : 'quicksightDashboardId = :dashboard AND userEmail > :after',
+      ExpressionAttributeValues: { ':dashboard': dashboardId, ...(afterEmail === undefined ? {} : { ':after': afterEmail }) },
+      Limit: limit,
+    }),
+  );
+  return { items: (page.Items ?? []) as ViewItem[], more: page.LastEvaluatedKey !== undefined };
+};
+
 export const isDashboardAssigned = (dashboardId: string): Promise<boolean> =>
   anyMatch({
     IndexName: VIEWS_BY_DASHBOARD_INDEX,

@@ -1,7 +1,7 @@
 import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { describe, expect, it, vi } from 'vitest';
-import type { InsightsResponse } from '../../../contracts/insights.ts';
+import type { InsightsResponse, InsightsUser, InsightUsersPage } from '../../../contracts/insights.ts';
 import { defaultRange, rangeProblem, usersCsv } from '../../../web/src/features/admin/insights.ts';
 import InsightsPage from '../../../web/src/features/admin/routes/insights-page.tsx';
 import { apiError, fakeAdminApi, renderAdmin, stubViewport } from './support.tsx';
@@ -17,10 +17,13 @@ const insights = (overrides: Partial<InsightsResponse> = {}): InsightsResponse =
     { week: '2026-W11', start: '2026-03-09', activeUsers: 1, views: 1 },
   ],
   dashboards: [
-    { dashboardId: 'sales', name: 'Sales Performance', inCatalogue: true, views: 4, assignedUsers: 2, lastViewedAt: '2026-03-10T09:00:00.000Z' },
-    { dashboardId: 'margins', name: 'Margins', inCatalogue: true, views: 0, assignedUsers: 1, lastViewedAt: null },
+    { dashboardId: 'sales', name: 'Sales Performance', inCatalogue: true, views: 4, lastViewedAt: '2026-03-10T09:00:00.000Z' },
+    { dashboardId: 'margins', name: 'Margins', inCatalogue: true, views: 0, lastViewedAt: null },
   ],
-  users: [
+  ...overrides,
+});
+
+const USERS: InsightsUser[] = [
     {
       email: 'jane@example.com',
       companies: ['=Acme Tools'],
@@ -33,14 +36,17 @@ const insights = (overrides: Partial<InsightsResponse> = {}): InsightsResponse =
     },
     { email: 'sam@example.com', companies: ['Bolt Distribution'], lastSeenAt: null, recentViews: 0, assigned: [{ dashboardId: 'sales', name: 'Sales Performance', companyName: 'Bolt Distribution', lastViewedAt: null }] },
     { email: 'viewer@example.com', companies: ['Bolt Distribution'], lastSeenAt: '2026-03-05T09:00:00.000Z', recentViews: 1, assigned: [{ dashboardId: 'sales', name: 'Sales Performance', companyName: 'Bolt Distribution', lastViewedAt: '2026-03-05T09:00:00.000Z' }] },
-  ],
-  companies: ['Acme Tools', 'Bolt Distribution'],
-  ...overrides,
-});
+];
+
+/** The users in two pages, as the server pages them. */
+const userPages = vi.fn(async (_company: string | undefined, nextToken?: string): Promise<InsightUsersPage> =>
+  nextToken === undefined ? { users: USERS.slice(0, 1), nextToken: 'page-2' } : { users: USERS.slice(1), nextToken: null },
+);
 
 const renderInsights = (answer: () => Promise<InsightsResponse> = async () => insights()) => {
   const call = vi.fn(answer);
-  renderAdmin(<InsightsPage />, { api: fakeAdminApi({ quicksight: { insights: call } }), path: '/admin/insights' });
+  userPages.mockClear();
+  renderAdmin(<InsightsPage />, { api: fakeAdminApi({ quicksight: { insights: call, insightUsers: userPages } }), path: '/admin/insights' });
   return call;
 };
 
@@ -74,7 +80,7 @@ describe('insights helpers', () => {
   });
 
   it('writes the users table as CSV with formula cells neutralised', () => {
-    const lines = usersCsv(insights().users).split('\r\n');
+    const lines = usersCsv(USERS).split('\r\n');
     expect(lines[0]).toBe('Email,Company,Last seen,Views (last 30 days),Assigned dashboards,Assigned but never opened');
     expect(lines[1]).toBe("jane@example.com,'=Acme Tools,2026-03-10T09:00:00.000Z,3,Sales Performance; Margins,Margins");
     expect(lines[2]).toBe('sam@example.com,Bolt Distribution,never,0,Sales Performance,Sales Performance');
@@ -90,6 +96,9 @@ describe('Insights tab', () => {
 
     const figure = (label: string) => screen.getByText(label).closest('.stat-card');
     await waitFor(() => expect(figure('Dashboard views in range')).toHaveTextContent('4'));
+    // Both pages of users arrive, the second from the first one's token.
+    await screen.findByText('Users who never viewed a dashboard');
+    expect(userPages.mock.calls).toEqual([[undefined, undefined], [undefined, 'page-2']]);
     expect(figure('Users who never viewed a dashboard')).toHaveTextContent('1');
     expect(figure('Users with an assigned dashboard never opened')).toHaveTextContent('2');
 
@@ -99,6 +108,8 @@ describe('Insights tab', () => {
     expect(within(notViewed).getAllByRole('row').slice(1)).toHaveLength(1);
     expect(within(notViewed).getByRole('rowheader')).toHaveTextContent('Margins (margins)');
     expect(within(notViewed).getByRole('row', { name: /Margins/ })).toHaveTextContent('Never');
+    // Assigned users are counted from the users' rows once all have arrived.
+    expect(within(screen.getByRole('table', { name: 'Views per dashboard' })).getByRole('row', { name: /Sales Performance/ })).toHaveTextContent('Sales Performance (sales)43');
 
     // The charts arrive in their own chunk, each with a spoken summary.
     expect(await screen.findByRole('img', { name: /^Active users per ISO week, 2026-W10 to 2026-W11: most in 2026-W10 \(2\)/ })).toBeInTheDocument();
@@ -139,13 +150,14 @@ describe('Insights tab', () => {
     await user.selectOptions(screen.getByLabelText('Company'), 'Bolt Distribution');
     await user.click(screen.getByRole('button', { name: 'Apply' }));
     await waitFor(() => expect(call).toHaveBeenLastCalledWith({ from: '2026-02-01', to: '2026-03-01', company: 'Bolt Distribution' }));
+    await waitFor(() => expect(userPages).toHaveBeenCalledWith('Bolt Distribution', undefined));
     expect(screen.queryByText('The start date must not be after the end date')).not.toBeInTheDocument();
   });
 
   it('exports each table as CSV named after the range', async () => {
     stubViewport();
     renderInsights();
-    await screen.findByText('Dashboard views in range');
+    await screen.findByText('Users who never viewed a dashboard');
     const files = captureDownloads();
     const user = userEvent.setup();
     await user.click(screen.getByRole('button', { name: 'Export weeks CSV' }));
@@ -162,6 +174,15 @@ describe('Insights tab', () => {
     expect(await text(files[2]!.blob)).toBe('Dashboard,Dashboard ID,Views,Assigned users,Last viewed\r\nMargins,margins,0,1,never');
     expect(await text(files[3]!.blob)).toContain("jane@example.com,'=Acme Tools,");
     expect(files[0]!.blob.type).toBe('text/csv;charset=utf-8');
+  });
+
+  it('reports users that cannot be loaded, keeping the figures', async () => {
+    userPages.mockImplementationOnce(async () => Promise.reject(apiError(500, 'Server error')));
+    renderInsights();
+    const alert = await screen.findByRole('alert');
+    expect(alert).toHaveTextContent('Failed to load the users');
+    expect(screen.getByText('Dashboard views in range')).toBeInTheDocument();
+    expect(screen.getByRole('button', { name: 'Export users CSV' })).toBeDisabled();
   });
 
   it('reports insights that cannot be loaded', async () => {

@@ -50,6 +50,7 @@ export function fakeAdminApi(overrides: AdminApiOverrides = {}) {
     updateDashboard: unexpected('updateDashboard'),
     deleteDashboard: unexpected('deleteDashboard'),
     insights: unexpected('insights'),
+    insightUsers: unexpected('insightUsers'),
     ...overrides.quicksight,
   } as unknown as Mocked<QuicksightAdminApi>;
   const users = {

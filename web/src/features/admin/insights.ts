@@ -6,6 +6,7 @@ import type { InsightsRange } from './api/admin-api.ts';
 /** The Insights page's texts, shared by the page and its tests. */
 export const INSIGHTS_TEXTS = {
   loadFailed: 'Failed to load insights',
+  loadUsersFailed: 'Failed to load the users',
   neverViewed: 'Never viewed',
   viewMeaning:
     'A view is one dashboard opened in the portal: the first dashboard of a visit, a switch to another, a refresh, or the automatic renewal of a long session. Days are UTC days.',
@@ -62,7 +63,21 @@ export const formatSeen = (at: string | null): string => {
   return Number.isNaN(date.getTime()) ? at : date.toLocaleString();
 };
 
-const dashboardLabel = (dashboard: InsightsDashboard) => dashboard.name ?? `${dashboard.dashboardId} (no longer in the catalogue)`;
+export const dashboardLabel = (dashboard: InsightsDashboard) => dashboard.name ?? `${dashboard.dashboardId} (no longer in the catalogue)`;
+
+/** Users each dashboard is assigned to, counted from the users' rows. */
+export function assignedUserCounts(users: readonly InsightsUser[]): Map<string, number> {
+  const counts = new Map<string, number>();
+  for (const user of users) for (const assignment of user.assigned) counts.set(assignment.dashboardId, (counts.get(assignment.dashboardId) ?? 0) + 1);
+  return counts;
+}
+
+/** Company Names of the users' assignments, one per case-insensitive name, sorted. */
+export function companiesOf(users: readonly InsightsUser[]): string[] {
+  const byKey = new Map<string, string>();
+  for (const user of users) for (const company of user.companies) if (!byKey.has(company.toLowerCase())) byKey.set(company.toLowerCase(), company);
+  return [...byKey.values()].sort((a, b) => a.localeCompare(b));
+}
 
 export const weeksCsv = (weeks: readonly InsightsWeek[]) =>
   toCsv(
@@ -70,10 +85,16 @@ export const weeksCsv = (weeks: readonly InsightsWeek[]) =>
     weeks.map((week) => [week.week, week.start, week.activeUsers, week.views]),
   );
 
-export const dashboardsCsv = (dashboards: readonly InsightsDashboard[]) =>
+export const dashboardsCsv = (dashboards: readonly InsightsDashboard[], assignedUsers: ReadonlyMap<string, number>) =>
   toCsv(
     ['Dashboard', 'Dashboard ID', 'Views', 'Assigned users', 'Last viewed'],
-    dashboards.map((dashboard) => [dashboardLabel(dashboard), dashboard.dashboardId, dashboard.views, dashboard.assignedUsers, dashboard.lastViewedAt ?? 'never']),
+    dashboards.map((dashboard) => [
+      dashboardLabel(dashboard),
+      dashboard.dashboardId,
+      dashboard.views,
+      assignedUsers.get(dashboard.dashboardId) ?? 0,
+      dashboard.lastViewedAt ?? 'never',
+    ]),
   );
 
 export const usersCsv = (users: readonly InsightsUser[]) =>
@@ -96,5 +117,3 @@ export const exportName = (what: string, range: InsightsRange) =>
   `${what}-${range.from}-to-${range.to}${range.company ? `-${range.company.replace(/[^\w-]+/g, '_')}` : ''}.csv`;
 
 export const CSV_MIME = 'text/csv;charset=utf-8';
-
-export { dashboardLabel };

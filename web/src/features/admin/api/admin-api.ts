@@ -12,7 +12,7 @@ import {
   getUsersResponseSchema,
   type userAdminRequestSchema,
 } from '../../../../../contracts/user-admin.ts';
-import { insightsResponseSchema } from '../../../../../contracts/insights.ts';
+import { insightsResponseSchema, insightUsersResponseSchema } from '../../../../../contracts/insights.ts';
 import type { ApiClient } from '../../../lib/api.ts';
 
 /** Answer of the calls whose body the portal does not read beyond their message. */
@@ -80,6 +80,9 @@ export function createQuicksightAdminApi(client: ApiClient, url: string) {
       call({ action: 'UPDATE_DASHBOARD_METADATA', metadataId, ...fields, isActive: true }, saveDashboardMetadataResponseSchema),
     deleteDashboard: (metadataId: string) => call({ action: 'DELETE_DASHBOARD_METADATA', metadataId }, acknowledgementSchema),
     insights: (range: InsightsRange) => call({ action: 'GET_INSIGHTS', ...range }, insightsResponseSchema),
+    /** One page of the Insights users (all of them when `company` is absent). */
+    insightUsers: (company: string | undefined, nextToken?: string) =>
+      call({ action: 'GET_INSIGHT_USERS', ...(company ? { company } : {}), ...(nextToken === undefined ? {} : { nextToken }) }, insightUsersResponseSchema),
   };
 }
 

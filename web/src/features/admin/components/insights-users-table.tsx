@@ -40,11 +40,13 @@ const UserRow = memo(function UserRow({ user, ariaRowIndex }: { readonly user: I
 
 export interface InsightsUsersTableProps {
   readonly users: readonly InsightsUser[];
+  /** Whether every page of users has arrived (the export waits for it). */
+  readonly complete: boolean;
   readonly range: InsightsRange;
 }
 
 /** Every user with an assignment or a recorded view: last seen, views in 30 days, assigned dashboards. */
-export function InsightsUsersTable({ users, range }: InsightsUsersTableProps) {
+export function InsightsUsersTable({ users, complete, range }: InsightsUsersTableProps) {
   const [query, setQuery] = useState('');
   const [show, setShow] = useState<UserShow>('all');
   const shown = useMemo(() => filterInsightUsers(users, show, query), [users, show, query]);
@@ -56,10 +58,10 @@ export function InsightsUsersTable({ users, range }: InsightsUsersTableProps) {
           placeholder="Search by email or company..."
           value={query}
           onChange={setQuery}
-          resultText={`${shown.length.toLocaleString()} of ${users.length.toLocaleString()} users`}
+          resultText={`${shown.length.toLocaleString()} of ${users.length.toLocaleString()} users${complete ? '' : ' (loading more...)'}`}
         />
         <Select label="Show" options={USER_SHOW_OPTIONS} value={show} onChange={(event) => setShow(event.target.value as UserShow)} />
-        <Button variant="secondary" onClick={() => downloadFile(exportName('insights-users', range), CSV_MIME, usersCsv(shown))}>
+        <Button variant="secondary" disabled={!complete} onClick={() => downloadFile(exportName('insights-users', range), CSV_MIME, usersCsv(shown))}>
           Export users CSV
         </Button>
       </div>
@@ -80,7 +82,7 @@ export function InsightsUsersTable({ users, range }: InsightsUsersTableProps) {
           </>
         }
         renderRow={(user, ariaRowIndex) => <UserRow key={user.email} user={user} ariaRowIndex={ariaRowIndex} />}
-        empty={<p>{users.length === 0 ? 'No users have dashboards assigned or recorded views' : 'No users match'}</p>}
+        empty={<p>{users.length === 0 ? (complete ? 'No users have dashboards assigned or recorded views' : 'Loading users...') : 'No users match'}</p>}
       />
     </>
   );

@@ -1,5 +1,5 @@
 import { lazy, Suspense, useCallback, useMemo, useState, type FormEvent } from 'react';
-import type { InsightsDashboard, InsightsResponse } from '../../../../../contracts/insights.ts';
+import type { InsightsDashboard, InsightsResponse, InsightsUser } from '../../../../../contracts/insights.ts';
 import { Alert } from '../../../components/alert.tsx';
 import { Button } from '../../../components/button.tsx';
 import { Card } from '../../../components/card.tsx';
@@ -14,6 +14,8 @@ import { InsightsUsersTable } from '../components/insights-users-table.tsx';
 import { StatCards } from '../components/stat-cards.tsx';
 import { failureText } from '../errors.ts';
 import {
+  assignedUserCounts,
+  companiesOf,
   CSV_MIME,
   dashboardLabel,
   dashboardsCsv,
@@ -25,6 +27,7 @@ import {
   unopenedAssignments,
   weeksCsv,
 } from '../insights.ts';
+import { useInsightUsers, type InsightUsersState } from '../use-insight-users.ts';
 import { useResource } from '../use-resource.ts';
 
 // The chart library is big: it arrives in a chunk of its own, after the figures.
@@ -46,7 +49,15 @@ function ExportButton({ label, name, csv }: { readonly label: string; readonly n
   );
 }
 
-function DashboardRows({ dashboards, empty }: { readonly dashboards: readonly InsightsDashboard[]; readonly empty: string }) {
+interface DashboardTableProps {
+  readonly label: string;
+  readonly dashboards: readonly InsightsDashboard[];
+  readonly empty: string;
+  /** Assigned users per dashboard; undefined while the users are loading. */
+  readonly assigned: ReadonlyMap<string, number> | undefined;
+}
+
+function DashboardRows({ dashboards, empty, assigned }: Omit<DashboardTableProps, 'label'>) {
   if (dashboards.length === 0) {
     return (
       <tr>
@@ -62,13 +73,13 @@ function DashboardRows({ dashboards, empty }: { readonly dashboards: readonly In
         {dashboardLabel(dashboard)} <span className="text-muted">({dashboard.dashboardId})</span>
       </th>
       <td className="numeric">{dashboard.views.toLocaleString()}</td>
-      <td className="numeric">{dashboard.assignedUsers.toLocaleString()}</td>
+      <td className="numeric">{assigned === undefined ? '…' : (assigned.get(dashboard.dashboardId) ?? 0).toLocaleString()}</td>
       <td>{dashboard.lastViewedAt === null ? 'Never' : formatSeen(dashboard.lastViewedAt)}</td>
     </tr>
   ));
 }
 
-function DashboardTable({ label, dashboards, empty }: { readonly label: string; readonly dashboards: readonly InsightsDashboard[]; readonly empty: string }) {
+function DashboardTable({ label, dashboards, empty, assigned }: DashboardTableProps) {
   return (
     <div className="table-scroll" role="region" aria-label={label} tabIndex={0}>
       <table className="data-table">
@@ -82,27 +93,33 @@ function DashboardTable({ label, dashboards, empty }: { readonly label: string; 
           </tr>
         </thead>
         <tbody>
-          <DashboardRows dashboards={dashboards} empty={empty} />
+          <DashboardRows dashboards={dashboards} empty={empty} assigned={assigned} />
         </tbody>
       </table>
     </div>
   );
 }
 
-function InsightsBody({ data, range }: { readonly data: InsightsResponse; readonly range: InsightsRange }) {
+function userStats(users: readonly InsightsUser[]) {
+  return [
+    { label: 'Users who viewed in the last 30 days', value: users.filter((user) => user.recentViews > 0).length, tone: 'success' as const },
+    { label: 'Users who never viewed a dashboard', value: users.filter((user) => user.lastSeenAt === null).length, tone: 'danger' as const },
+    { label: 'Users with an assigned dashboard never opened', value: users.filter((user) => unopenedAssignments(user).length > 0).length, tone: 'danger' as const },
+  ];
+}
+
+function InsightsBody({ data, range, people }: { readonly data: InsightsResponse; readonly range: InsightsRange; readonly people: InsightUsersState }) {
   const notViewed = useMemo(() => data.dashboards.filter((dashboard) => dashboard.inCatalogue && dashboard.views === 0), [data.dashboards]);
+  const assigned = useMemo(() => (people.complete ? assignedUserCounts(people.users) : undefined), [people]);
   const stats = useMemo(
-    () => [
-      { label: 'Dashboard views in range', value: data.totalViews },
-      { label: 'Users who viewed in the last 30 days', value: data.users.filter((user) => user.recentViews > 0).length, tone: 'success' as const },
-      { label: 'Users who never viewed a dashboard', value: data.users.filter((user) => user.lastSeenAt === null).length, tone: 'danger' as const },
-      { label: 'Users with an assigned dashboard never opened', value: data.users.filter((user) => unopenedAssignments(user).length > 0).length, tone: 'danger' as const },
-    ],
-    [data],
+    () => [{ label: 'Dashboard views in range', value: data.totalViews }, ...(people.complete ? userStats(people.users) : [])],
+    [data.totalViews, people],
   );
+  const counts = assigned ?? new Map<string, number>();
   return (
     <>
       <StatCards stats={stats} />
+      {!people.complete && people.error === null && <Spinner label={`Loading users... ${people.users.length.toLocaleString()} so far`} />}
       <Card title="Usage over time and by dashboard">
         <Suspense fallback={<Spinner label="Loading charts..." />}>
           <InsightsCharts weeks={data.weeks} dashboards={data.dashboards} />
@@ -134,21 +151,26 @@ function InsightsBody({ data, range }: { readonly data: InsightsResponse; readon
           </table>
         </div>
       </Card>
-      <Card title="Views per dashboard" actions={<ExportButton label="Export dashboards CSV" name={exportName('insights-dashboards', range)} csv={() => dashboardsCsv(data.dashboards)} />}>
-        <DashboardTable label="Views per dashboard" dashboards={data.dashboards} empty="No dashboards in the catalogue" />
+      <Card title="Views per dashboard" actions={<ExportButton label="Export dashboards CSV" name={exportName('insights-dashboards', range)} csv={() => dashboardsCsv(data.dashboards, counts)} />}>
+        <DashboardTable label="Views per dashboard" dashboards={data.dashboards} empty="No dashboards in the catalogue" assigned={assigned} />
       </Card>
       <Card
         title="Dashboards not viewed in this range"
-        actions={<ExportButton label="Export not viewed CSV" name={exportName('insights-not-viewed', range)} csv={() => dashboardsCsv(notViewed)} />}
+        actions={<ExportButton label="Export not viewed CSV" name={exportName('insights-not-viewed', range)} csv={() => dashboardsCsv(notViewed, counts)} />}
       >
-        <DashboardTable label="Dashboards not viewed in this range" dashboards={notViewed} empty="Every dashboard in the catalogue was viewed in this range" />
+        <DashboardTable label="Dashboards not viewed in this range" dashboards={notViewed} empty="Every dashboard in the catalogue was viewed in this range" assigned={assigned} />
       </Card>
       <Card title="Users">
         <p className="text-muted">
           Users with at least one assigned dashboard or a recorded view. Highlighted rows have never viewed a dashboard or have an assigned dashboard
           they never opened. {INSIGHTS_TEXTS.neverMeaning(data.retentionDays)}
         </p>
-        <InsightsUsersTable users={data.users} range={range} />
+        {people.error !== null && (
+          <Alert tone="error" title={INSIGHTS_TEXTS.loadUsersFailed}>
+            <p>{failureText(people.error, INSIGHTS_TEXTS.loadUsersFailed)}</p>
+          </Alert>
+        )}
+        <InsightsUsersTable users={people.users} complete={people.complete} range={range} />
       </Card>
     </>
   );
@@ -162,6 +184,8 @@ export default function InsightsPage() {
   const [problem, setProblem] = useState<ReturnType<typeof rangeProblem>>(undefined);
   const load = useCallback(() => api.quicksight.insights(range), [api, range]);
   const { data, error, loading, reload } = useResource(load);
+  const [generation, setGeneration] = useState(0);
+  const people = useInsightUsers(api.quicksight, range.company, generation);
 
   const apply = (event: FormEvent) => {
     event.preventDefault();
@@ -169,10 +193,14 @@ export default function InsightsPage() {
     const found = rangeProblem(next);
     setProblem(found);
     if (found) return;
-    if (JSON.stringify(next) === JSON.stringify(range)) reload();
-    else setRange(next);
+    if (JSON.stringify(next) === JSON.stringify(range)) {
+      reload();
+      setGeneration((value) => value + 1);
+    } else {
+      setRange(next);
+    }
   };
-  const companies = data?.companies ?? [];
+  const companies = companiesOf(people.users);
   const companyOptions = [
     { value: '', label: 'All companies' },
     ...[...new Set([...companies, ...(draft.company ? [draft.company] : [])])].map((company) => ({ value: company, label: company })),
@@ -199,7 +227,7 @@ export default function InsightsPage() {
           <p>{failureText(error, INSIGHTS_TEXTS.loadFailed)}</p>
         </Alert>
       )}
-      {data === undefined ? loading && <Spinner label="Loading insights..." /> : <InsightsBody data={data} range={{ from: data.from, to: data.to, ...(data.company ? { company: data.company } : {}) }} />}
+      {data === undefined ? loading && <Spinner label="Loading insights..." /> : <InsightsBody data={data} people={people} range={{ from: data.from, to: data.to, ...(data.company ? { company: data.company } : {}) }} />}
     </div>
   );
 }
