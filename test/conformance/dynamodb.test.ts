@@ -1,6 +1,6 @@
 import { DeleteCommand, GetCommand, PutCommand, QueryCommand, ScanCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { auditTable, dashboardsTable, stateTable, VIEWS_BY_DASHBOARD_INDEX, VIEWS_BY_USER_INDEX, viewsTable } from '../../contracts/tables.ts';
+import { auditTable, dashboardsTable, stateTable, usageTable, VIEWS_BY_DASHBOARD_INDEX, VIEWS_BY_USER_INDEX, viewsTable } from '../../contracts/tables.ts';
 import { startDynamoDbTarget, type DynamoDbTarget } from './support/dynamodb-target.ts';
 import { scratchName } from './support/target.ts';
 
@@ -23,6 +23,7 @@ const VIEWS = () => db.tableName(viewsTable);
 const DASHBOARDS = () => db.tableName(dashboardsTable);
 const STATE = () => db.tableName(stateTable);
 const AUDIT = () => db.tableName(auditTable);
+const USAGE = () => db.tableName(usageTable);
 
 /** The error a request was refused with (an Error saying so when it was accepted). */
 const refusal = (request: Promise<unknown>): Promise<unknown> =>
