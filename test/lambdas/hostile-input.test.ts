@@ -43,6 +43,9 @@ const VALID: Record<string, unknown> = {
   subject: 'Help',
   message: 'The dashboard stays blank.',
   priority: 'high',
+  from: '2026-03-01',
+  to: '2026-03-31',
+  company: 'Acme',
 };
 
 type Body = Record<string, unknown>;
