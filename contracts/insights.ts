@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 
 /**
  * The Insights page's read (GET_INSIGHTS on the QuickSight management function): dashboard

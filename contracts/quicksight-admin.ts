@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 import { MESSAGES, adminEmail, dashboardId, dashboardLink, dashboardName } from './fields.ts';
 import { checkInsightsRange, insightsRangeShape, insightUsersRequestShape } from './insights.ts';
 

@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 import type { InsightsUser, InsightUsersPage } from '../../contracts/insights.ts';
 import { mapWithLimit } from '../shared/concurrency.ts';
 import { listDashboards } from '../shared/data/catalogue.ts';
