@@ -39,9 +39,10 @@ const USERS: InsightsUser[] = [
 ];
 
 /** The users in two pages, as the server pages them. */
-const userPages = vi.fn(async (_company: string | undefined, nextToken?: string): Promise<InsightUsersPage> =>
-  nextToken === undefined ? { users: USERS.slice(0, 1), nextToken: 'page-2' } : { users: USERS.slice(1), nextToken: null },
-);
+const userPages = vi.fn(async (company: string | undefined, nextToken?: string): Promise<InsightUsersPage> => {
+  if (company !== undefined) return { users: USERS.filter((user) => user.companies.includes(company)), nextToken: null };
+  return nextToken === undefined ? { users: USERS.slice(0, 1), nextToken: 'page-2' } : { users: USERS.slice(1), nextToken: null };
+});
 
 const renderInsights = (answer: () => Promise<InsightsResponse> = async () => insights()) => {
   const call = vi.fn(answer);
@@ -131,7 +132,9 @@ describe('Insights tab', () => {
   });
 
   it('applies a date range and a company, and refuses a bad range without asking the server', async () => {
+    stubViewport();
     const call = renderInsights();
+    await screen.findByText('jane@example.com');
     await screen.findByText('Dashboard views in range');
     const user = userEvent.setup();
     const from = screen.getByLabelText('From');
@@ -151,6 +154,13 @@ describe('Insights tab', () => {
     await user.click(screen.getByRole('button', { name: 'Apply' }));
     await waitFor(() => expect(call).toHaveBeenLastCalledWith({ from: '2026-02-01', to: '2026-03-01', company: 'Bolt Distribution' }));
     await waitFor(() => expect(userPages).toHaveBeenCalledWith('Bolt Distribution', undefined));
+    // The other companies stay on offer while one is shown.
+    await waitFor(() => expect(within(screen.getByRole('table', { name: 'Users' })).queryByText('jane@example.com')).not.toBeInTheDocument());
+    expect([...(screen.getByLabelText('Company') as HTMLSelectElement).options].map((option) => option.text)).toEqual([
+      'All companies',
+      '=Acme Tools',
+      'Bolt Distribution',
+    ]);
     expect(screen.queryByText('The start date must not be after the end date')).not.toBeInTheDocument();
   });
 

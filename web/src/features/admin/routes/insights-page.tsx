@@ -200,10 +200,13 @@ export default function InsightsPage() {
       setRange(next);
     }
   };
-  const companies = companiesOf(people.users);
+  // The company list comes from the users of every company; it stays while one company is shown.
+  const [allCompanies, setAllCompanies] = useState<readonly string[]>([]);
+  const loadedCompanies = companiesOf(people.users);
+  if (!range.company && people.complete && loadedCompanies.join('\n') !== allCompanies.join('\n')) setAllCompanies(loadedCompanies);
   const companyOptions = [
     { value: '', label: 'All companies' },
-    ...[...new Set([...companies, ...(draft.company ? [draft.company] : [])])].map((company) => ({ value: company, label: company })),
+    ...[...new Set([...allCompanies, ...loadedCompanies, ...(draft.company ? [draft.company] : [])])].map((company) => ({ value: company, label: company })),
   ];
   const change = (patch: Partial<Draft>) => setDraft((current) => ({ ...current, ...patch }));
 
