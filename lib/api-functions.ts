@@ -3,12 +3,13 @@ import * as iam from 'aws-cdk-lib/aws-iam';
 import * as lambda from 'aws-cdk-lib/aws-lambda';
 import type * as logs from 'aws-cdk-lib/aws-logs';
 import { Construct } from 'constructs';
+import { EMBED_REQUEST_HEADERS } from '../contracts/embed.ts';
 import { ENV } from '../contracts/env.ts';
 import { FUNCTION_URL_METHODS, type FunctionUrlName } from '../contracts/function-urls.ts';
 import type { PortalAuth } from './auth.ts';
 import { acknowledge, wildcardResourceFinding } from './compliance.ts';
 import type { PortalData } from './data.ts';
-import { CATALOGUE_ACTIONS, PortalFunction, STATE_ITEM_ACTIONS } from './portal-function.ts';
+import { CATALOGUE_ACTIONS, PortalFunction, STATE_ITEM_ACTIONS, USAGE_RECORD_ACTIONS } from './portal-function.ts';
 import { quickSightArns, type QuickSightTarget } from './quicksight.ts';
 
 export interface ApiFunctionsProps {
@@ -18,6 +19,8 @@ export interface ApiFunctionsProps {
   /** Origins of the site: the only origins CORS admits, and the embed AllowedDomains. */
   readonly allowedOrigins: readonly string[];
   readonly embedSessionMinutes: number;
+  /** Days dashboard view events and their aggregates are kept (DynamoDB TTL). */
+  readonly usageRetentionDays: number;
   /** Tokens of a sign-in older than this are refused by every function. */
   readonly absoluteSessionMinutes: number;
   readonly supportFromAddress: string;
@@ -77,9 +80,15 @@ export class ApiFunctions extends Construct {
       description: 'Returns a QuickSight embed URL for a dashboard assigned to the caller',
       memorySize: 512,
       timeout: Duration.seconds(15),
-      environment: { ...quickSightEnvironment, [ENV.embedSessionMinutes]: String(props.embedSessionMinutes) },
+      environment: {
+        ...quickSightEnvironment,
+        [ENV.embedSessionMinutes]: String(props.embedSessionMinutes),
+        [ENV.usageRetentionDays]: String(props.usageRetentionDays),
+      },
     });
     embed.bindTable(data.table('Views'), ['dynamodb:Query']);
+    // Each issued URL: the view event (PutItem) and its aggregates (ADD updates).
+    embed.bindTable(data.table('Usage'), USAGE_RECORD_ACTIONS);
     embed.allow(
       new iam.PolicyStatement({
         sid: 'EmbedForRegisteredUser',
@@ -101,6 +110,9 @@ export class ApiFunctions extends Construct {
     quicksightAdmin.bindTable(data.table('Dashboards'), CATALOGUE_ACTIONS);
     quicksightAdmin.bindTable(data.table('State'), STATE_ITEM_ACTIONS);
     quicksightAdmin.bindTable(data.table('Audit'), ['dynamodb:PutItem']);
+    // GET_INSIGHTS reads the usage aggregates, never the events.
+    quicksightAdmin.bindTable(data.table('Usage'), ['dynamodb:Query']);
+    quicksightAdmin.addEnvironment(ENV.usageRetentionDays, String(props.usageRetentionDays));
     allowUserPool(quicksightAdmin, auth, [
       ...USER_DIRECTORY_READ,
       // Bulk import (IMPORT_USER): the invited account, its groups (Users, and Admins for an
@@ -187,7 +199,7 @@ export class ApiFunctions extends Construct {
         cors: {
           allowedOrigins: [...props.allowedOrigins],
           allowedMethods: [lambda.HttpMethod[FUNCTION_URL_METHODS[name]]],
-          allowedHeaders: name === 'embed' ? ['authorization', 'content-type', 'x-dashboard-id'] : ['authorization', 'content-type'],
+          allowedHeaders: name === 'embed' ? ['authorization', 'content-type', ...EMBED_REQUEST_HEADERS] : ['authorization', 'content-type'],
           allowCredentials: false,
           maxAge: Duration.hours(1),
         },

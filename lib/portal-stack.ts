@@ -74,6 +74,7 @@ export class PortalStack extends Stack {
       },
       allowedOrigins,
       embedSessionMinutes: config.embedSessionMinutes,
+      usageRetentionDays: config.usageRetentionDays,
       absoluteSessionMinutes: config.absoluteSessionMinutes,
       supportFromAddress: config.sesSenderAddress,
       supportToAddress: config.supportRecipientAddress,
