@@ -338,6 +338,14 @@ describe('every screen of both portals at 1440x900 and 390x844', () => {
     await page.waitForURL(/\/admin\/activity$/);
     await walkScreen(page, 'admin-activity', () => page.getByRole('region', { name: 'Audit trail' }).waitFor());
 
+    await page.setViewportSize(SIZES[0]);
+    await page.getByRole('link', { name: 'Insights' }).click();
+    await page.waitForURL(/\/admin\/insights$/);
+    await walkScreen(page, 'admin-insights', async () => {
+      await page.getByRole('heading', { level: 1, name: 'Insights' }).waitFor();
+      await page.getByRole('heading', { name: 'Views per dashboard' }).waitFor();
+    });
+
     await walkScreen(
       page,
       'admin-account-menu',

@@ -10,17 +10,25 @@ import { SearchField } from './search-field.tsx';
 import { VirtualTable } from './virtual-table.tsx';
 
 const ROW_HEIGHT = 60;
+/** A row as a card on a phone: the email, then company, last seen, views and assignments. */
+const CARD_HEIGHT = 160;
 
 const UserRow = memo(function UserRow({ user, ariaRowIndex }: { readonly user: InsightsUser; readonly ariaRowIndex: number }) {
   const unopened = unopenedAssignments(user);
   const attention = user.lastSeenAt === null || unopened.length > 0;
   return (
     <tr aria-rowindex={ariaRowIndex} className={attention ? 'vtable-row needs-attention' : 'vtable-row'}>
-      <td className="insights-user">{user.email}</td>
-      <td>{user.companies.join(', ') || '—'}</td>
-      <td>{user.lastSeenAt === null ? <Badge tone="warning">{INSIGHTS_TEXTS.neverViewed}</Badge> : <time dateTime={user.lastSeenAt}>{formatSeen(user.lastSeenAt)}</time>}</td>
-      <td className="numeric">{user.recentViews.toLocaleString()}</td>
-      <td title={user.assigned.map((assignment) => assignment.name).join(', ')}>
+      <td className="insights-user cell-primary">
+        <span className="truncate" title={user.email}>
+          {user.email}
+        </span>
+      </td>
+      <td data-label="Company">{user.companies.join(', ') || '—'}</td>
+      <td data-label="Last seen">{user.lastSeenAt === null ? <Badge tone="warning">{INSIGHTS_TEXTS.neverViewed}</Badge> : <time dateTime={user.lastSeenAt}>{formatSeen(user.lastSeenAt)}</time>}</td>
+      <td className="numeric" data-label="Views (30 days)">
+        {user.recentViews.toLocaleString()}
+      </td>
+      <td data-label="Assigned" title={user.assigned.map((assignment) => assignment.name).join(', ')}>
         {user.assigned.length === 0 ? (
           'None'
         ) : (
@@ -69,6 +77,7 @@ export function InsightsUsersTable({ users, complete, range }: InsightsUsersTabl
         label="Users"
         columnCount={5}
         rowHeight={ROW_HEIGHT}
+        cardHeight={CARD_HEIGHT}
         rows={shown}
         rowKey={(user) => user.email}
         resetScrollKey={`${show}|${query}`}
