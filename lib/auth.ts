@@ -28,6 +28,12 @@ export interface PortalAuthProps {
   readonly refreshTokenValidity: Duration;
   /** Whether visitors may create accounts at /signup. */
   readonly selfSignUp: boolean;
+  /**
+   * Device tracking, only remembered on user prompt: after a sign-in with a code the user
+   * may have the device remembered, and sign-ins from it then skip the code.
+   * @default false
+   */
+  readonly rememberDevices?: boolean;
   /** Prefix of the Cognito domain that serves the email-confirmation link. */
   readonly domainPrefix: string;
   readonly deletionProtection: boolean;
@@ -87,6 +93,9 @@ export class PortalAuth extends Construct {
         fromName: props.productName,
         sesVerifiedDomain: props.sesIdentity === senderDomain ? senderDomain : undefined,
       }),
+      ...(props.rememberDevices
+        ? { deviceTracking: { challengeRequiredOnNewDevice: true, deviceOnlyRememberedOnUserPrompt: true } }
+        : {}),
       deletionProtection: props.deletionProtection,
       removalPolicy: props.deletionProtection ? RemovalPolicy.RETAIN : RemovalPolicy.DESTROY,
     });

@@ -145,6 +145,8 @@ export const configSchema = z
     idTokenMinutes: z.preprocess(numberFromText, wholeNumber(5, 1440, 'Cognito allows 5 minutes to 1 day').default(TOKEN_DEFAULTS.idTokenMinutes)),
     refreshTokenDays: z.preprocess(numberFromText, wholeNumber(1, 3650, 'Cognito allows up to 10 years').default(TOKEN_DEFAULTS.refreshTokenDays)),
     selfSignUp: flag(true),
+    /** Users may have a device remembered after a sign-in with a code; it then skips the code. */
+    rememberDevices: flag(false),
     deletionProtection: flag(true),
     logRetentionDays: z.preprocess(
       numberFromText,

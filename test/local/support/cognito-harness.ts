@@ -39,6 +39,8 @@ export interface HarnessOptions {
   accessTokenMinutes?: number;
   failPostConfirmation?: boolean;
   allowSelfSignUp?: boolean;
+  /** The pool's device tracking (off unless given). */
+  deviceTracking?: { challengeRequiredOnNewDevice: boolean; deviceOnlyRememberedOnUserPrompt: boolean };
 }
 
 export async function startHarness(options: HarnessOptions = {}): Promise<CognitoHarness> {
@@ -64,6 +66,7 @@ export async function startHarness(options: HarnessOptions = {}): Promise<Cognit
       },
       ...(options.accessTokenMinutes ? { accessTokenMinutes: options.accessTokenMinutes } : {}),
       ...(options.allowSelfSignUp !== undefined ? { allowSelfSignUp: options.allowSelfSignUp } : {}),
+      ...(options.deviceTracking ? { deviceTracking: options.deviceTracking } : {}),
     });
   let emulator = await start();
   const harness: CognitoHarness = {
