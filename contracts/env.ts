@@ -32,6 +32,8 @@ export const ENV = {
   supportToAddress: 'SUPPORT_TO_ADDRESS',
   /** The user pool's MFA mode (ON, OPTIONAL or OFF), as the CDK app configures it. */
   mfaConfiguration: 'MFA_CONFIGURATION',
+  /** 'true' when the user pool tracks devices (rememberDevices): admin resets then forget them. */
+  rememberDevices: 'REMEMBER_DEVICES',
   /** Minutes after the sign-in (`auth_time`) at which every token of that session is refused. */
   absoluteSessionMinutes: 'ABSOLUTE_SESSION_MINUTES',
   logLevel: 'POWERTOOLS_LOG_LEVEL',

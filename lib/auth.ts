@@ -51,12 +51,15 @@ export class PortalAuth extends Construct {
   readonly client: cognito.UserPoolClient;
   readonly domain: cognito.UserPoolDomain;
   readonly postConfirmation?: PortalFunction;
+  /** Whether the pool tracks devices that users may have remembered. */
+  readonly rememberDevices: boolean;
   /** The pool's MFA mode (`MfaConfiguration`: `ON`, every account must use an authenticator). */
   readonly mfaConfiguration: string = cognito.Mfa.REQUIRED;
 
   constructor(scope: Construct, id: string, props: PortalAuthProps) {
     super(scope, id);
     const senderDomain = props.senderAddress.split('@')[1];
+    this.rememberDevices = props.rememberDevices ?? false;
 
     this.userPool = new cognito.UserPool(this, 'UserPool', {
       userPoolName: props.userPoolName,
@@ -93,7 +96,7 @@ export class PortalAuth extends Construct {
         fromName: props.productName,
         sesVerifiedDomain: props.sesIdentity === senderDomain ? senderDomain : undefined,
       }),
-      ...(props.rememberDevices
+      ...(this.rememberDevices
         ? { deviceTracking: { challengeRequiredOnNewDevice: true, deviceOnlyRememberedOnUserPrompt: true } }
         : {}),
       deletionProtection: props.deletionProtection,

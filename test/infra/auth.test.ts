@@ -78,6 +78,11 @@ describe('identity provider (Cognito)', () => {
     });
   });
 
+  it('tracks no devices by default, and the user-admin function may not list or forget them', () => {
+    build.template.hasResourceProperties('AWS::Cognito::UserPool', { DeviceConfiguration: Match.absent() });
+    expect(JSON.stringify(policyStatements(build.template))).not.toContain('cognito-idp:AdminForgetDevice');
+  });
+
   it('creates no identity pool, so there are no unauthenticated identities', () => {
     build.template.resourceCountIs('AWS::Cognito::IdentityPool', 0);
   });
@@ -120,6 +125,7 @@ describe('identity provider with configuration values', () => {
         sesSenderAddress: 'Portal@Mail.Example.org',
         sesIdentity: 'mail.example.org',
         cognitoDomainPrefix: 'acme-portal-login',
+        rememberDevices: 'true',
       },
     });
   });
@@ -131,6 +137,21 @@ describe('identity provider with configuration values', () => {
       LambdaConfig: Match.absent(),
     });
     expect(Object.keys(build.template.findResources('AWS::Lambda::Function'))).not.toContainEqual(expect.stringMatching(/PostConfirmation/));
+  });
+
+  it('remembers devices only on the user\'s prompt with rememberDevices, and lets admin resets forget them', () => {
+    build.template.hasResourceProperties('AWS::Cognito::UserPool', {
+      DeviceConfiguration: { ChallengeRequiredOnNewDevice: true, DeviceOnlyRememberedOnUserPrompt: true },
+    });
+    const userAdmin = Object.values(build.template.findResources('AWS::Lambda::Function')).find(
+      (fn) => (fn as { Properties: { Environment?: { Variables?: Record<string, unknown> } } }).Properties.Environment?.Variables?.REMEMBER_DEVICES !== undefined,
+    ) as { Properties: { Environment: { Variables: Record<string, unknown> } } } | undefined;
+    expect(userAdmin?.Properties.Environment.Variables.REMEMBER_DEVICES).toBe('true');
+    const grants = policyStatements(build.template).filter(({ statement }) => JSON.stringify(statement.Action).includes('AdminForgetDevice'));
+    expect(grants).toHaveLength(1);
+    expect(grants[0]!.statement.Action).toEqual(expect.arrayContaining(['cognito-idp:AdminListDevices', 'cognito-idp:AdminForgetDevice']));
+    // On the pool only, no wildcard.
+    expect(JSON.stringify(grants[0]!.statement.Resource)).toMatch(/UserPool.*Arn/);
   });
 
   it('applies the configured token lifetimes', () => {

@@ -30,6 +30,7 @@ describe('deployment configuration', () => {
       idTokenMinutes: 60,
       refreshTokenDays: 30,
       selfSignUp: true,
+      rememberDevices: false,
       deletionProtection: true,
       logRetentionDays: 365,
       allowedOrigins: [],
