@@ -158,6 +158,9 @@ export function AuthProvider({ children, loadService = loadCognitoService, ...op
       forgotPassword: async (email) => (await service()).forgotPassword(email),
       confirmForgotPassword: async (email, code, password) =>
         (await service()).confirmForgotPassword(email, code, password),
+      rememberDevice: async () => (await service()).rememberDevice(),
+      listDevices: async () => (await service()).listDevices(),
+      forgetDevice: async (deviceKey) => (await service()).forgetDevice(deviceKey),
       preload: () => {
         void service();
       },

@@ -1,3 +1,4 @@
+import { useState } from 'react';
 import { Link, Navigate, useLocation, useNavigate } from 'react-router';
 import { paths, safeReturnPath } from '../../../app/paths.ts';
 import { AuthLayout } from '../../../components/layout/auth-layout.tsx';
@@ -16,9 +17,11 @@ export default function LoginPage() {
   const navigate = useNavigate();
   const location = useLocation();
   const destination = safeReturnPath(rememberedLocation(location.state), paths.home);
+  // A session found on arrival goes straight on; one started here is finished by the flow.
+  const [signingIn, setSigningIn] = useState(false);
 
   if (status === 'loading') return <FullPageLoading />;
-  if (session && hasAnyGroup(session.groups, USER_PORTAL_GROUPS)) return <Navigate to={destination} replace />;
+  if (!signingIn && session && hasAnyGroup(session.groups, USER_PORTAL_GROUPS)) return <Navigate to={destination} replace />;
 
   return (
     <AuthLayout productTitle={productName}>
@@ -44,6 +47,7 @@ export default function LoginPage() {
             {marketingSiteUrl && <a href={marketingSiteUrl}>Back to the marketing site</a>}
           </div>
         }
+        onStart={() => setSigningIn(true)}
         onSignedIn={() => navigate(destination, { replace: true })}
       />
     </AuthLayout>
