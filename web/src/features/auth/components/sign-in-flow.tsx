@@ -1,4 +1,4 @@
-import { lazy, Suspense, useCallback, useRef, useState, type ReactNode } from 'react';
+import { lazy, Suspense, useCallback, useEffect, useRef, useState, type ReactNode } from 'react';
 import { Alert } from '../../../components/alert.tsx';
 import { Button } from '../../../components/button.tsx';
 import { Spinner } from '../../../components/spinner.tsx';
@@ -46,6 +46,11 @@ export interface SignInFlowProps {
    * (after the remember-device choice or the setup's last step), not the page.
    */
   readonly onStart?: () => void;
+  /**
+   * A sign-in already under way (the automatic one after sign-up): the flow continues from
+   * its result instead of asking for the credentials.
+   */
+  readonly resume?: { readonly email: string; readonly result: SignInResult };
 }
 
 /** After setup the wizard shows its last step this long before the sign-in goes on. */
@@ -61,7 +66,7 @@ const SESSION_ENDED_CODES: readonly string[] = ['NotAuthorizedException', 'NoSes
 
 const sessionEnded = (failure: unknown) => failure instanceof AuthError && SESSION_ENDED_CODES.includes(failure.code);
 
-type Stage = 'credentials' | 'totp' | 'setup' | 'newPassword' | 'rememberDevice';
+type Stage = 'resuming' | 'credentials' | 'totp' | 'setup' | 'newPassword' | 'rememberDevice';
 
 /**
  * A whole sign-in: credentials (SRP), then the TOTP code, the first-time authenticator setup
@@ -79,15 +84,16 @@ export function SignInFlow({
   onSignedIn,
   unsupportedStepMessage,
   onStart,
+  resume,
 }: SignInFlowProps) {
   const auth = useAuth();
   const { rememberDevices } = useConfig();
-  const [stage, setStage] = useState<Stage>('credentials');
+  const [stage, setStage] = useState<Stage>(resume ? 'resuming' : 'credentials');
   const [error, setError] = useState<string | null>(null);
   const [alreadySignedIn, setAlreadySignedIn] = useState(false);
   const [retrying, setRetrying] = useState(false);
   const credentials = useRef<SignInForm | null>(null);
-  const [accountEmail, setAccountEmail] = useState('');
+  const [accountEmail, setAccountEmail] = useState(resume?.email ?? '');
   const signedIn = useRef<AuthSession | null>(null);
 
   /** True when the account may use this portal; otherwise it is signed out again. */
@@ -129,6 +135,17 @@ export function SignInFlow({
     },
     [checkGroups, onSignedIn, rememberDevices],
   );
+
+  const resumed = useRef(false);
+  useEffect(() => {
+    if (!resume || resumed.current) return;
+    resumed.current = true;
+    onStart?.();
+    follow(resume.result).catch((failure: unknown) => {
+      setStage('credentials');
+      setError(signInProblem(failure).message);
+    });
+  }, [follow, onStart, resume]);
 
   const submitCredentials = async (values: SignInForm) => {
     onStart?.();
@@ -227,6 +244,7 @@ export function SignInFlow({
     if (credentials.current) await submitCredentials(credentials.current);
   };
 
+  if (stage === 'resuming') return <Spinner label="Signing in..." />;
   if (stage === 'rememberDevice') return <RememberDeviceForm onContinue={continueAfterDeviceChoice} error={error} />;
   if (stage === 'totp') return <MfaCodeForm onSubmit={submitTotp} onCancel={cancel} error={error} />;
   if (stage === 'newPassword') return <NewPasswordForm onSubmit={submitNewPassword} onCancel={cancel} error={error} />;

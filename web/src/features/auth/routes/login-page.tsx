@@ -7,7 +7,7 @@ import { useAuth } from '../../../lib/auth/auth-context.ts';
 import { useConfig } from '../../../lib/config-context.tsx';
 import { rememberedLocation } from '../components/require-auth.tsx';
 import { SignInFlow } from '../components/sign-in-flow.tsx';
-import { hasAnyGroup } from '../sign-in-messages.ts';
+import { hasAnyGroup, USER_SIGN_IN_LABELS } from '../sign-in-messages.ts';
 import { USER_PORTAL_GROUPS } from '../user-groups.ts';
 
 /** /login and /: the user portal's sign-in. */
@@ -29,7 +29,7 @@ export default function LoginPage() {
         requiredGroups={USER_PORTAL_GROUPS}
         privilege="user"
         productName={productName}
-        labels={{ email: 'Username (email)', password: 'Password', submit: 'Log In', busy: 'Logging In...' }}
+        labels={USER_SIGN_IN_LABELS}
         heading={
           <div>
             <h2>Sign in to {productName}</h2>
