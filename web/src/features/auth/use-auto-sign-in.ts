@@ -1,4 +1,4 @@
-import { useEffect, useRef, useState } from 'react';
+import { useCallback, useEffect, useRef, useState } from 'react';
 import { useAuth } from '../../lib/auth/auth-context.ts';
 import { AuthError, type SignInResult } from '../../lib/auth/types.ts';
 
@@ -6,6 +6,11 @@ import { AuthError, type SignInResult } from '../../lib/auth/types.ts';
 export const AUTO_SIGN_IN_INTERVAL_MS = 5_000;
 export const AUTO_SIGN_IN_WAIT_MS = 3 * 60_000;
 export const AUTO_SIGN_IN_TIMEOUT_MESSAGE = 'The account was not confirmed on time.';
+
+interface Credentials {
+  readonly email: string;
+  readonly password: string;
+}
 
 export type AutoSignIn =
   | { readonly kind: 'waiting' }
@@ -24,30 +29,40 @@ const KEEP_WAITING: readonly string[] = ['UserNotConfirmedException', 'NetworkEr
  * (contracts/user-pool-client.ts, no ALLOW_USER_AUTH), and this pool confirms by link, which
  * Cognito's domain serves in another tab, so no confirmation session ever reaches this page.
  * The page therefore tries an SRP sign-in until the account is confirmed. The password lives
- * only in the caller's memory for as long as the page waits; it is never stored.
+ * only in this hook's memory while the page waits and is dropped at the end; it is never stored.
  */
-export function useAutoSignIn(credentials: { readonly email: string; readonly password: string } | null): AutoSignIn {
+export function useAutoSignIn(): readonly [AutoSignIn, (credentials: Credentials) => void] {
   const auth = useAuth();
   const [state, setState] = useState<AutoSignIn>({ kind: 'waiting' });
+  const [started, setStarted] = useState(false);
+  const credentials = useRef<Credentials | null>(null);
   const signIn = useRef(auth.signIn);
-  signIn.current = auth.signIn;
+  useEffect(() => {
+    signIn.current = auth.signIn;
+  });
 
   useEffect(() => {
-    if (!credentials) return;
+    if (!started) return;
     let active = true;
     let timer: number | undefined;
     const deadline = Date.now() + AUTO_SIGN_IN_WAIT_MS;
+    const finish = (next: AutoSignIn) => {
+      credentials.current = null;
+      setState(next);
+    };
     const attempt = async () => {
+      const pending = credentials.current;
+      if (!pending) return;
       try {
-        const result = await signIn.current(credentials.email, credentials.password);
-        if (active) setState({ kind: 'signedIn', result });
+        const result = await signIn.current(pending.email, pending.password);
+        if (active) finish({ kind: 'signedIn', result });
       } catch (failure) {
         if (!active) return;
         const code = failure instanceof AuthError ? failure.code : '';
         if (!KEEP_WAITING.includes(code)) {
-          setState({ kind: 'failed', message: failure instanceof Error && failure.message ? failure.message : AUTO_SIGN_IN_TIMEOUT_MESSAGE });
+          finish({ kind: 'failed', message: failure instanceof Error && failure.message ? failure.message : AUTO_SIGN_IN_TIMEOUT_MESSAGE });
         } else if (Date.now() + AUTO_SIGN_IN_INTERVAL_MS > deadline) {
-          setState({ kind: 'failed', message: AUTO_SIGN_IN_TIMEOUT_MESSAGE });
+          finish({ kind: 'failed', message: AUTO_SIGN_IN_TIMEOUT_MESSAGE });
         } else {
           timer = window.setTimeout(() => void attempt(), AUTO_SIGN_IN_INTERVAL_MS);
         }
@@ -56,9 +71,15 @@ export function useAutoSignIn(credentials: { readonly email: string; readonly pa
     timer = window.setTimeout(() => void attempt(), AUTO_SIGN_IN_INTERVAL_MS);
     return () => {
       active = false;
+      credentials.current = null;
       window.clearTimeout(timer);
     };
-  }, [credentials]);
+  }, [started]);
 
-  return state;
+  const start = useCallback((given: Credentials) => {
+    credentials.current = given;
+    setStarted(true);
+  }, []);
+
+  return [state, start] as const;
 }

@@ -1,5 +1,5 @@
 import { zodResolver } from '@hookform/resolvers/zod';
-import { useEffect, useState } from 'react';
+import { useState } from 'react';
 import { useForm } from 'react-hook-form';
 import { Link, useNavigate } from 'react-router';
 import { signUpFormSchema, type SignUpForm } from '../../../../../contracts/auth-forms.ts';
@@ -52,11 +52,7 @@ export default function SignUpPage() {
   const [error, setError] = useState<string | null>(null);
   const [sentTo, setSentTo] = useState<string | null>(null);
   // The password waits in memory only, for the automatic sign-in once the link is clicked.
-  const [pending, setPending] = useState<{ email: string; password: string } | null>(null);
-  const autoSignIn = useAutoSignIn(pending);
-  useEffect(() => {
-    if (autoSignIn.kind !== 'waiting') setPending(null);
-  }, [autoSignIn.kind]);
+  const [autoSignIn, startAutoSignIn] = useAutoSignIn();
   const {
     register,
     handleSubmit,
@@ -73,7 +69,7 @@ export default function SignUpPage() {
       if (result.isSignUpComplete) navigate(paths.home);
       else {
         setSentTo(email);
-        setPending({ email, password });
+        startAutoSignIn({ email, password });
       }
     } catch (failure) {
       setError(failure instanceof Error && failure.message ? failure.message : SIGN_UP_FALLBACK_ERROR);

@@ -22,28 +22,35 @@ const lastUsedFormat = new Intl.DateTimeFormat(undefined, { dateStyle: 'medium',
 export function RememberedDevicesCard() {
   const auth = useAuth();
   const [load, setLoad] = useState<Load>({ kind: 'loading' });
+  const [generation, setGeneration] = useState(0);
   const [forgetting, setForgetting] = useState<string | null>(null);
+  const { listDevices } = auth;
 
-  const refresh = useCallback(async () => {
-    try {
-      const devices = await auth.listDevices();
-      setLoad({ kind: 'loaded', devices: devices.filter((device) => device.remembered) });
-    } catch (error) {
-      console.error('Error loading remembered devices:', error instanceof Error ? error.message : error);
-      setLoad({ kind: 'failed' });
-    }
-  }, [auth]);
+  const refresh = useCallback(() => {
+    setLoad({ kind: 'loading' });
+    setGeneration((n) => n + 1);
+  }, []);
 
   useEffect(() => {
-    void refresh();
-  }, [refresh]);
+    let active = true;
+    listDevices().then(
+      (devices) => active && setLoad({ kind: 'loaded', devices: devices.filter((device) => device.remembered) }),
+      (error: unknown) => {
+        console.error('Error loading remembered devices:', error instanceof Error ? error.message : error);
+        if (active) setLoad({ kind: 'failed' });
+      },
+    );
+    return () => {
+      active = false;
+    };
+  }, [listDevices, generation]);
 
   const forget = async (device: RememberedDevice) => {
     setForgetting(device.key);
     try {
       await auth.forgetDevice(device.key);
       notify.success(DEVICE_MESSAGES.forgotten);
-      await refresh();
+      refresh();
     } catch (error) {
       console.error('Error forgetting a device:', error instanceof Error ? error.message : error);
       notify.error(DEVICE_MESSAGES.forgetFailed);
@@ -59,7 +66,7 @@ export function RememberedDevicesCard() {
       {load.kind === 'failed' && (
         <Alert tone="error" title={DEVICE_MESSAGES.loadFailed}>
           <div>
-            <Button variant="secondary" onClick={() => void refresh()}>
+            <Button variant="secondary" onClick={refresh}>
               Retry
             </Button>
           </div>
