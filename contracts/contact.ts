@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 import { MESSAGES, emailAddress } from './fields.ts';
 
 export const CONTACT_PRIORITIES = ['high', 'normal', 'low'] as const;

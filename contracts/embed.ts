@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 
 /** GET to the embed function with `Authorization: Bearer <access token>` and `x-dashboard-id`. */
 export const EMBED_DASHBOARD_HEADER = 'x-dashboard-id';

@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 
 /** Body of every non-2xx answer of the five functions. */
 export const errorBodySchema = z.object({

@@ -4,7 +4,7 @@
  * The plain values live in `rules.ts` (re-exported here); `auth-forms.ts` builds the
  * sign-in screens' schemas from them with the small `zod/mini` build.
  */
-import { z } from 'zod';
+import * as z from 'zod';
 import { MESSAGES, MFA_CODE_PATTERN, PASSWORD_REQUIREMENTS, emailAddressProblem } from './rules.ts';
 
 export {

@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 import { mfaCode } from './fields.ts';
 
 /** POST bodies of the MFA management function (always the caller's own account). */

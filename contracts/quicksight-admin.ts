@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 import { MESSAGES, adminEmail, dashboardId, dashboardLink, dashboardName } from './fields.ts';
 
 /** Target account of an action; a missing email gets the given spec message. */

@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 import { MESSAGES, adminEmail, strongPassword } from './fields.ts';
 
 const userEmail = z.string({ error: MESSAGES.userEmailRequired }).trim().min(1, MESSAGES.userEmailRequired).pipe(adminEmail);

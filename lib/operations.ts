@@ -26,7 +26,7 @@ export const SES_BOUNCE_RATE = 0.04;
 export const SES_COMPLAINT_RATE = 0.0008;
 
 /** CloudFront publishes its metrics only in us-east-1, and alarms read metrics of their own region. */
-const CLOUDFRONT_METRICS_REGION = 'us-east-1';
+export const CLOUDFRONT_METRICS_REGION = 'us-east-1';
 const PERIOD = Duration.minutes(5);
 
 const appSyncMetric = (api: appsync.IGraphqlApi, metricName: string, statistic: string) =>
@@ -58,7 +58,7 @@ export interface PortalOperationsProps {
   readonly alarmEmail?: string;
 }
 
-interface AlarmSpec {
+export interface AlarmSpec {
   readonly metric: cloudwatch.IMetric;
   readonly threshold: number;
   readonly description: string;
@@ -67,44 +67,54 @@ interface AlarmSpec {
   readonly datapointsToAlarm?: number;
 }
 
+/** An alarm that notifies the topic behind `action` when it fires and when it clears; no data is no failure. */
+export function notifyingAlarm(scope: Construct, id: string, spec: AlarmSpec, action: cloudwatch.IAlarmAction): cloudwatch.Alarm {
+  const alarm = new cloudwatch.Alarm(scope, id, {
+    metric: spec.metric,
+    threshold: spec.threshold,
+    comparisonOperator: cloudwatch.ComparisonOperator.GREATER_THAN_OR_EQUAL_TO_THRESHOLD,
+    evaluationPeriods: spec.evaluationPeriods ?? 1,
+    datapointsToAlarm: spec.datapointsToAlarm ?? spec.evaluationPeriods ?? 1,
+    treatMissingData: cloudwatch.TreatMissingData.NOT_BREACHING,
+    alarmDescription: spec.description,
+  });
+  alarm.addAlarmAction(action);
+  alarm.addOkAction(action);
+  return alarm;
+}
+
+function cloudFrontErrorRate(distribution: cloudfront.IDistribution): cloudwatch.Metric {
+  return new cloudwatch.Metric({
+    namespace: 'AWS/CloudFront',
+    metricName: '5xxErrorRate',
+    dimensionsMap: { DistributionId: distribution.distributionId, Region: 'Global' },
+    region: CLOUDFRONT_METRICS_REGION,
+    period: PERIOD,
+    statistic: cloudwatch.Stats.AVERAGE,
+  });
+}
+
+/** The site's alarm: a 5xx rate at or above CLOUDFRONT_5XX_RATE_PERCENT in 2 of 3 periods. */
+export function cloudFrontAlarmSpec(distribution: cloudfront.IDistribution): AlarmSpec {
+  return {
+    metric: cloudFrontErrorRate(distribution),
+    threshold: CLOUDFRONT_5XX_RATE_PERCENT,
+    evaluationPeriods: 3,
+    datapointsToAlarm: 2,
+    description: `The site answered ${CLOUDFRONT_5XX_RATE_PERCENT} % or more of requests with 5xx errors.`,
+  };
+}
+
 /**
- * The operations pack: CloudWatch alarms on what breaks the portal for its users, all sent to
- * one encrypted SNS topic (optionally to an email address), and one dashboard with the same
- * metrics plus QuickSight's dashboard views and load times. Alarms treat missing data as
- * fine: no traffic is no failure.
+ * The topic alarms notify. SNS encrypts the messages with a customer-managed key: CloudWatch
+ * cannot use the AWS managed SNS key, so the key policy lets it encrypt for the topic. The
+ * topic policy refuses requests without TLS and admits only this account's alarms as publishers.
  */
-export class PortalOperations extends Construct {
+export class AlarmTopic extends Construct {
   readonly topic: sns.Topic;
-  readonly dashboard: cloudwatch.Dashboard;
-  readonly alarms: cloudwatch.Alarm[] = [];
-  private readonly action: SnsAction;
 
-  constructor(scope: Construct, id: string, props: PortalOperationsProps) {
+  constructor(scope: Construct, id: string, props: { readonly alarmEmail?: string }) {
     super(scope, id);
-    if (props.functions.length === 0) throw new Error('PortalOperations: no functions to watch');
-    if (!props.functions.includes(props.embedFunction)) throw new Error('PortalOperations: embedFunction must be one of functions');
-
-    this.topic = this.alarmTopic(props.alarmEmail);
-    this.action = new SnsAction(this.topic);
-
-    for (const fn of props.functions) this.functionAlarms(fn);
-    this.appSyncAlarms(props.graphqlApi);
-    this.cloudFrontAlarm(props.distribution);
-    this.cognitoAlarm(props.userPool, props.userPoolClient);
-    this.sesAlarms();
-    this.quickSightFailureAlarm(props.embedFunction);
-    this.dashboard = this.operationsDashboard(props);
-
-    new CfnOutput(this, 'AlarmTopicArn', { value: this.topic.topicArn, description: 'SNS topic of the operations alarms (subscribe on-call here)' });
-    new CfnOutput(this, 'DashboardName', { value: this.dashboard.dashboardName, description: 'CloudWatch dashboard of the portal' });
-  }
-
-  /**
-   * SNS encrypts the messages with a customer-managed key: CloudWatch cannot use the AWS
-   * managed SNS key, so the key policy lets it encrypt for the topic. The topic policy
-   * refuses requests without TLS and admits only this account's alarms as publishers.
-   */
-  private alarmTopic(alarmEmail: string | undefined): sns.Topic {
     const key = new kms.Key(this, 'AlarmTopicKey', {
       description: 'Encrypts the portal operations alarm notifications at rest in SNS',
       enableKeyRotation: true,
@@ -133,22 +143,45 @@ export class PortalOperations extends Construct {
         },
       }),
     );
-    if (alarmEmail) topic.addSubscription(new EmailSubscription(alarmEmail));
-    return topic;
+    if (props.alarmEmail) topic.addSubscription(new EmailSubscription(props.alarmEmail));
+    this.topic = topic;
+  }
+}
+
+/**
+ * The operations pack: CloudWatch alarms on what breaks the portal for its users, all sent to
+ * one encrypted SNS topic (optionally to an email address), and one dashboard with the same
+ * metrics plus QuickSight's dashboard views and load times. Alarms treat missing data as
+ * fine: no traffic is no failure.
+ */
+export class PortalOperations extends Construct {
+  readonly topic: sns.Topic;
+  readonly dashboard: cloudwatch.Dashboard;
+  readonly alarms: cloudwatch.Alarm[] = [];
+  private readonly action: SnsAction;
+
+  constructor(scope: Construct, id: string, props: PortalOperationsProps) {
+    super(scope, id);
+    if (props.functions.length === 0) throw new Error('PortalOperations: no functions to watch');
+    if (!props.functions.includes(props.embedFunction)) throw new Error('PortalOperations: embedFunction must be one of functions');
+
+    this.topic = new AlarmTopic(this, 'Alarms', { alarmEmail: props.alarmEmail }).topic;
+    this.action = new SnsAction(this.topic);
+
+    for (const fn of props.functions) this.functionAlarms(fn);
+    this.appSyncAlarms(props.graphqlApi);
+    this.cloudFrontAlarm(props.distribution);
+    this.cognitoAlarm(props.userPool, props.userPoolClient);
+    this.sesAlarms();
+    this.quickSightFailureAlarm(props.embedFunction);
+    this.dashboard = this.operationsDashboard(props);
+
+    new CfnOutput(this, 'AlarmTopicArn', { value: this.topic.topicArn, description: 'SNS topic of the operations alarms (subscribe on-call here)' });
+    new CfnOutput(this, 'DashboardName', { value: this.dashboard.dashboardName, description: 'CloudWatch dashboard of the portal' });
   }
 
   private alarm(id: string, spec: AlarmSpec): cloudwatch.Alarm {
-    const alarm = new cloudwatch.Alarm(this, id, {
-      metric: spec.metric,
-      threshold: spec.threshold,
-      comparisonOperator: cloudwatch.ComparisonOperator.GREATER_THAN_OR_EQUAL_TO_THRESHOLD,
-      evaluationPeriods: spec.evaluationPeriods ?? 1,
-      datapointsToAlarm: spec.datapointsToAlarm ?? spec.evaluationPeriods ?? 1,
-      treatMissingData: cloudwatch.TreatMissingData.NOT_BREACHING,
-      alarmDescription: spec.description,
-    });
-    alarm.addAlarmAction(this.action);
-    alarm.addOkAction(this.action);
+    const alarm = notifyingAlarm(this, id, spec, this.action);
     this.alarms.push(alarm);
     return alarm;
   }
@@ -195,31 +228,19 @@ export class PortalOperations extends Construct {
 
   /** The 5xx rate of the site; its metric always lives in us-east-1 (see CLOUDFRONT_METRICS_REGION). */
   static cloudFrontErrorRate(distribution: cloudfront.IDistribution): cloudwatch.Metric {
-    return new cloudwatch.Metric({
-      namespace: 'AWS/CloudFront',
-      metricName: '5xxErrorRate',
-      dimensionsMap: { DistributionId: distribution.distributionId, Region: 'Global' },
-      region: CLOUDFRONT_METRICS_REGION,
-      period: PERIOD,
-      statistic: cloudwatch.Stats.AVERAGE,
-    });
+    return cloudFrontErrorRate(distribution);
   }
 
+  /** In us-east-1 the site's alarm is here; elsewhere a companion stack in us-east-1 holds it (lib/edge-alarms.ts). */
   private cloudFrontAlarm(distribution: cloudfront.IDistribution): void {
     const region = Stack.of(this).region;
     if (Token.isUnresolved(region) || region !== CLOUDFRONT_METRICS_REGION) {
       Annotations.of(this).addInfo(
-        `The CloudFront 5xx-rate alarm exists only in a ${CLOUDFRONT_METRICS_REGION} deployment: CloudFront publishes its metrics there and an alarm reads only its own region's. The rate is on the operations dashboard; an alarm for it in ${CLOUDFRONT_METRICS_REGION} is described in the README ("Operations").`,
+        `The CloudFront 5xx-rate alarm is in the companion stack in ${CLOUDFRONT_METRICS_REGION} (CloudFront publishes its metrics there and an alarm reads only its own region's); the rate is also on the operations dashboard.`,
       );
       return;
     }
-    this.alarm('cloudfront-5xx-rate', {
-      metric: PortalOperations.cloudFrontErrorRate(distribution),
-      threshold: CLOUDFRONT_5XX_RATE_PERCENT,
-      evaluationPeriods: 3,
-      datapointsToAlarm: 2,
-      description: `The site answered ${CLOUDFRONT_5XX_RATE_PERCENT} % or more of requests with 5xx errors.`,
-    });
+    this.alarm('cloudfront-5xx-rate', cloudFrontAlarmSpec(distribution));
   }
 
   private cognitoAlarm(userPool: cognito.IUserPool, client: cognito.IUserPoolClient): void {

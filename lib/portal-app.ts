@@ -1,8 +1,10 @@
 import type { App } from 'aws-cdk-lib';
 import { addCompliancePacks } from './compliance.ts';
-import { PLACEHOLDER_SENDER, PLACEHOLDER_SUPPORT_RECIPIENT, type PortalConfig } from './config.ts';
+import type { PortalConfig } from './config.ts';
 import { PortalStack } from './portal-stack.ts';
-import { portalStackName } from './resource-names.ts';
+import { EdgeAlarmsStack } from './edge-alarms.ts';
+import { CLOUDFRONT_METRICS_REGION } from './operations.ts';
+import { PortalNames } from './resource-names.ts';
 
 export interface PortalAppOptions {
   readonly config: PortalConfig;
@@ -22,15 +24,31 @@ export interface PortalAppOptions {
 
 // The tools find the stack by this name, as the app gives it.
 export { portalStackName } from './resource-names.ts';
+export { placeholderProblems } from './config.ts';
 
 /** Adds the portal stack to an app and the compliance packs every synth runs. */
 export function addPortal(app: App, options: PortalAppOptions): PortalStack {
-  const stack = new PortalStack(app, portalStackName(options.config.productName, options.config.environment), {
-    description: `${options.config.productName}${options.config.environment ? ` (${options.config.environment})` : ''} analytics portal: Cognito, AppSync, DynamoDB, Lambda function URLs, CloudFront site`,
-    env: { account: options.account, region: options.config.region },
-    config: options.config,
+  const { config } = options;
+  const names = new PortalNames(config);
+  const label = `${config.productName}${config.environment ? ` (${config.environment})` : ''}`;
+  const edgeAlarms = config.operations && config.region !== CLOUDFRONT_METRICS_REGION;
+  const stack = new PortalStack(app, names.stack, {
+    description: `${label} analytics portal: Cognito, AppSync, DynamoDB, Lambda function URLs, CloudFront site`,
+    env: { account: options.account, region: config.region },
+    // The edge-alarms stack reads the distribution id from this stack's outputs (Fn::GetStackOutput).
+    crossRegionReferences: edgeAlarms,
+    config,
     webAssetDirectory: options.webAssetDirectory,
   });
+  if (edgeAlarms) {
+    // Deployed after the portal stack: the reference to the distribution makes it depend on it.
+    new EdgeAlarmsStack(app, names.edgeAlarmsStack, {
+      description: `${label} analytics portal in ${config.region}: the site's CloudFront alarm, which only us-east-1 can hold`,
+      env: { account: options.account, region: CLOUDFRONT_METRICS_REGION },
+      distribution: stack.site.distribution,
+      alarmEmail: config.alarmEmail,
+    });
+  }
   if (options.compliance ?? true) addCompliancePacks(app);
   return stack;
 }
@@ -45,19 +63,4 @@ export const DEPLOYING_CONTEXT_KEY = 'deploying';
 export function isDeploying(readContext: (key: string) => unknown): boolean {
   const value = readContext(DEPLOYING_CONTEXT_KEY);
   return value === true || value === 'true';
-}
-
-/**
- * What a deployment cannot go ahead with: the placeholder addresses, which synth accepts but
- * SES and CloudFormation refuse minutes into the deployment.
- */
-export function placeholderProblems(config: PortalConfig): string[] {
-  const problems: string[] = [];
-  if (config.sesSenderAddress === PLACEHOLDER_SENDER) {
-    problems.push(`sesSenderAddress is the placeholder ${PLACEHOLDER_SENDER}: set an address verified in SES, e.g. -c sesSenderAddress=no-reply@yourcompany.com`);
-  }
-  if (config.supportRecipientAddress === PLACEHOLDER_SUPPORT_RECIPIENT) {
-    problems.push(`supportRecipientAddress is the placeholder ${PLACEHOLDER_SUPPORT_RECIPIENT}: set where support requests go, e.g. -c supportRecipientAddress=support@yourcompany.com`);
-  }
-  return problems;
 }

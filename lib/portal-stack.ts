@@ -1,10 +1,10 @@
-import { Annotations, CfnOutput, Duration, Stack, type StackProps } from 'aws-cdk-lib';
+import { Annotations, CfnOutput, CfnRule, Duration, Fn, Stack, type StackProps } from 'aws-cdk-lib';
 import type * as logs from 'aws-cdk-lib/aws-logs';
 import type { Construct } from 'constructs';
 import type { RuntimeConfig } from '../contracts/config.ts';
 import { ApiFunctions } from './api-functions.ts';
 import { PortalAuth } from './auth.ts';
-import type { PortalConfig } from './config.ts';
+import { placeholderSettings, type PortalConfig } from './config.ts';
 import { PortalData } from './data.ts';
 import { PortalGraphqlApi } from './graphql-api.ts';
 import { PortalOperations } from './operations.ts';
@@ -119,11 +119,28 @@ export class PortalStack extends Stack {
 
     this.addOutputs(runtimeConfig);
     this.addOperations(config);
-    if (config.usesPlaceholderSender) {
-      Annotations.of(this).addInfo(
-        `sesSenderAddress is the placeholder ${config.sesSenderAddress}: fine for synth, but a deployment needs an address or domain verified in Amazon SES (see README, "Deploy to AWS").`,
-      );
-    }
+    this.refusePlaceholders(config);
+  }
+
+  /**
+   * `npm run deploy` stops before CloudFormation when an address is still a placeholder (see
+   * bin/app.ts). A deployment started another way (`npx cdk deploy`, a pipeline) is stopped by
+   * CloudFormation itself: template rules are evaluated when the change set is created, before
+   * any resource is touched, and a failed assertion fails it with its description.
+   * https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/rules-section-structure.html
+   */
+  private refusePlaceholders(config: PortalConfig): void {
+    const checks = placeholderSettings(config);
+    if (checks.length === 0) return;
+    new CfnRule(this, 'NoPlaceholderAddresses', {
+      assertions: checks.map((check) => ({
+        assert: Fn.conditionNot(Fn.conditionEquals(config[check.setting], check.placeholder)),
+        assertDescription: `${check.setting} is the placeholder ${check.placeholder}: set it in cdk.json or with -c ${check.setting}=... before deploying (README, "Deploy to AWS").`,
+      })),
+    });
+    Annotations.of(this).addInfo(
+      `Placeholder ${checks.map((check) => check.setting).join(' and ')}: fine for synth; a deployment of this template is refused (README, "Deploy to AWS").`,
+    );
   }
 
   /** Tracing and the operations pack cover every function of the stack, wherever it is defined. */

@@ -55,6 +55,14 @@ export class PortalNames {
     return portalStackName(this.scope.productName, this.scope.environment);
   }
 
+  /**
+   * The us-east-1 companion stack of a deployment in another region (the site's CloudFront
+   * alarm): it carries the portal's region, so two regions' companions coexist in us-east-1.
+   */
+  get edgeAlarmsStack(): string {
+    return `${this.stack}-${this.scope.region}-edge-alarms`;
+  }
+
   get userPool(): string {
     return `${qualified(this.scope)}-users`;
   }

@@ -8,6 +8,7 @@ import { embedOrigins, quicksightNamespace, quicksightSubscription, sesChecks } 
 import { deploymentConfig, localConfig } from './support/config.ts';
 import { formatCheck, hasBlocker, summary, type CheckResult } from './support/report.ts';
 import { awsClientConfig, requireLocalStack } from './support/target.ts';
+import { CLOUDFRONT_METRICS_REGION } from '../lib/operations.ts';
 
 const USAGE = `Usage: npm run doctor [-- options]
 
@@ -37,6 +38,8 @@ async function awsChecklist(options: TargetOptions, write: (line: string) => voi
     return results;
   }
   report(await bootstrap(options, caller.account, config.region));
+  // The companion stack with the site's CloudFront alarm deploys to us-east-1 (lib/edge-alarms.ts).
+  if (config.operations && config.region !== CLOUDFRONT_METRICS_REGION) report(await bootstrap(options, caller.account, CLOUDFRONT_METRICS_REGION));
 
   const accountId = config.quicksightAccountId ?? caller.account;
   const quicksight = new QuickSightClient(awsClientConfig(options, config.quicksightIdentityRegion));

@@ -1,6 +1,6 @@
 import middy from '@middy/core';
 import type { APIGatewayProxyEventV2 } from 'aws-lambda';
-import { z } from 'zod';
+import * as z from 'zod';
 import { EMBED_DASHBOARD_HEADER } from '../../contracts/embed.ts';
 import { dashboardId } from '../../contracts/fields.ts';
 import { type CallerContext, type HttpResult, ok } from '../shared/http.ts';

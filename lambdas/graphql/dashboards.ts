@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 import type { Caller } from '../shared/auth/caller.ts';
 import { createCatalogueEntry, deleteUnassignedCatalogueEntry, updateCatalogueEntry } from '../shared/catalogue.ts';
 import { type DashboardItem, getDashboard, pageDashboards } from '../shared/data/catalogue.ts';

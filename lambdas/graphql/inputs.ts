@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 import { adminEmail, dashboardId, dashboardLink, dashboardName } from '../../contracts/fields.ts';
 import { FILTER_DEPTH_LIMIT } from '../../contracts/graphql-limits.ts';
 import { filterProblem } from './filter.ts';

@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 import type { Caller } from '../shared/auth/caller.ts';
 import { clearDefaultIfPointsTo, getDefaultViewId, setDefaultView } from '../shared/data/default-view.ts';
 import { assignmentLease, withLease } from '../shared/data/lease.ts';

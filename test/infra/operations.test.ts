@@ -14,7 +14,7 @@ const FUNCTION_PATHS = ['/Functions/Embed/', '/Functions/QuickSightAdmin/', '/Fu
 const alarmsOf = (build: PortalBuild) => Object.values(build.template.findResources('AWS::CloudWatch::Alarm')) as Resource[];
 const functionId = (build: PortalBuild, path: string) => logicalIdAt(build.template, 'AWS::Lambda::Function', `${path}Function/`);
 const functionOf = (build: PortalBuild, path: string) => build.template.toJSON().Resources[functionId(build, path)] as Resource;
-const topicId = (build: PortalBuild) => logicalIdAt(build.template, 'AWS::SNS::Topic', '/Operations/AlarmTopic/');
+const topicId = (build: PortalBuild) => logicalIdAt(build.template, 'AWS::SNS::Topic', '/Operations/Alarms/AlarmTopic/');
 
 /** The alarms on a metric, optionally only those naming a dimension value. */
 const alarmsOn = (build: PortalBuild, metricName: string, dimension?: { Name: string; Value: unknown }) =>
@@ -99,10 +99,10 @@ describe('operations pack (default configuration)', () => {
     build.template.resourceCountIs('AWS::SNS::Subscription', 0);
   });
 
-  it('leaves the CloudFront alarm to a us-east-1 deployment and says so, keeping the rate on the dashboard', () => {
+  it('keeps the CloudFront alarm out of a stack outside us-east-1, says where it is, and keeps the rate on the dashboard', () => {
     expect(alarmsOn(build, '5xxErrorRate')).toHaveLength(0);
     const notes = build.app.synth().getStackArtifact(build.stack.artifactId).messages.map((m) => String(m.entry.data));
-    expect(notes.some((note) => note.includes('CloudFront 5xx-rate alarm exists only in a us-east-1 deployment'))).toBe(true);
+    expect(notes.some((note) => note.includes('CloudFront 5xx-rate alarm is in the companion stack in us-east-1'))).toBe(true);
     const body = JSON.stringify(Object.values(build.template.findResources('AWS::CloudWatch::Dashboard'))[0]);
     expect(body).toContain('5xxErrorRate');
     expect(body).toContain('us-east-1');
@@ -167,11 +167,63 @@ describe('operations pack in us-east-1, with alarmEmail and tracing', () => {
   });
 });
 
+describe('the CloudFront alarm of a deployment outside us-east-1', () => {
+  let build: PortalBuild;
+  let companion: { stackName: string; region: string; template: ReturnType<Template['toJSON']>; dependencies: string[] };
+  beforeAll(() => {
+    build = buildPortal({ context: { region: 'eu-west-1', environment: 'prod', alarmEmail: 'on-call@example.com' } });
+    const stacks = build.app.synth().stacks.filter((stack) => stack.stackName !== build.stack.stackName);
+    expect(stacks).toHaveLength(1);
+    const [stack] = stacks;
+    companion = { stackName: stack!.stackName, region: stack!.environment.region, template: stack!.template, dependencies: stack!.dependencies.map((d) => d.id) };
+  });
+  afterAll(() => build.dispose());
+
+  it('lives in a us-east-1 companion stack named after the portal stack and its region, deployed after it', () => {
+    expect(companion.region).toBe('us-east-1');
+    expect(companion.stackName).toBe(`${build.stack.stackName}-eu-west-1-edge-alarms`);
+    expect(companion.dependencies).toContain(build.stack.artifactId);
+  });
+
+  it('alarms on the distribution of the portal stack, read from its outputs in its region (Fn::GetStackOutput)', () => {
+    const alarms = Object.values(companion.template.Resources as Record<string, Resource>).filter((r) => r.Type === 'AWS::CloudWatch::Alarm');
+    expect(alarms).toHaveLength(1);
+    const alarm = alarms[0]!.Properties;
+    expect(alarm).toMatchObject({ Namespace: 'AWS/CloudFront', MetricName: '5xxErrorRate', Threshold: 1 });
+    const distribution = asList(alarm.Dimensions).find((d) => (d as { Name: string }).Name === 'DistributionId') as { Value: { 'Fn::GetStackOutput': { StackName: string; Region: string; OutputName: string } } };
+    const reference = distribution.Value['Fn::GetStackOutput'];
+    expect(reference).toMatchObject({ StackName: build.stack.stackName, Region: 'eu-west-1' });
+    // The output it reads is the distribution's id in the portal stack.
+    const distributionId = logicalIdAt(build.template, 'AWS::CloudFront::Distribution', '/Site/Distribution/');
+    expect((build.template.toJSON().Outputs as Record<string, { Value: unknown }>)[reference.OutputName]?.Value).toEqual({ Ref: distributionId });
+  });
+
+  it('notifies an encrypted topic of its own region, with the alarmEmail subscription', () => {
+    const resources = Object.values(companion.template.Resources as Record<string, Resource>);
+    const topic = resources.find((r) => r.Type === 'AWS::SNS::Topic');
+    expect(topic?.Properties.KmsMasterKeyId).toBeDefined();
+    expect(resources.find((r) => r.Type === 'AWS::SNS::Subscription')?.Properties).toMatchObject({ Protocol: 'email', Endpoint: 'on-call@example.com' });
+    const alarm = resources.find((r) => r.Type === 'AWS::CloudWatch::Alarm');
+    expect(alarm?.Properties.AlarmActions).toHaveLength(1);
+    expect(alarm?.Properties.OKActions).toEqual(alarm?.Properties.AlarmActions);
+  });
+
+  it('is not made for a us-east-1 deployment, which holds the alarm itself', () => {
+    const east = buildPortal({ context: { region: 'us-east-1' } });
+    try {
+      expect(east.app.synth().stacks.map((stack) => stack.stackName)).toEqual([east.stack.stackName]);
+    } finally {
+      east.dispose();
+    }
+  });
+});
+
 describe('operations: false', () => {
   it('removes the alarms, the topic and the dashboard', () => {
     const build = buildPortal({ context: { operations: 'false' } });
     try {
       for (const type of ['AWS::CloudWatch::Alarm', 'AWS::CloudWatch::Dashboard', 'AWS::SNS::Topic', 'AWS::KMS::Key']) build.template.resourceCountIs(type, 0);
+      expect(build.app.synth().stacks.map((stack) => stack.stackName)).toEqual([build.stack.stackName]);
     } finally {
       build.dispose();
     }

@@ -8,6 +8,7 @@ import { loadConfig } from '../../lib/config.ts';
 import { isDeploying, placeholderProblems } from '../../lib/portal-app.ts';
 import { nameCovers } from '../../tools/support/checks-aws.ts';
 import { embedOrigins } from '../../tools/support/checks-services.ts';
+import { buildPortal } from '../infra/support/portal-build.ts';
 
 const projectRoot = fileURLToPath(new URL('../..', import.meta.url));
 const config = (context: Record<string, unknown>) => loadConfig((key) => context[key]);
@@ -47,6 +48,36 @@ describe('deploy with placeholder addresses', () => {
     expect(isDeploying(() => undefined)).toBe(false);
     expect(isDeploying((key) => (key === 'deploying' ? 'true' : undefined))).toBe(true);
     expect(placeholderProblems(config({ sesSenderAddress: 'no-reply@corp.example', supportRecipientAddress: 'help@corp.example' }))).toEqual([]);
+  });
+});
+
+describe('a deployment started without npm run deploy', () => {
+  // CloudFormation evaluates template rules when it creates the change set, before any resource,
+  // and fails with the assertion's description:
+  // https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/rules-section-structure.html
+  it('carries a template rule that fails on each placeholder, naming the setting', () => {
+    const build = buildPortal({ context: { sesSenderAddress: '', supportRecipientAddress: '' } });
+    try {
+      const rules = build.template.toJSON().Rules as Record<string, { Assertions: { Assert: unknown; AssertDescription: string }[] }>;
+      const assertions = rules.NoPlaceholderAddresses?.Assertions ?? [];
+      expect(assertions.map((a) => a.AssertDescription.split(' ')[0])).toEqual(['sesSenderAddress', 'supportRecipientAddress']);
+      expect(assertions[0]?.AssertDescription).toContain('is the placeholder no-reply@example.com');
+      // The assertion is false for the synthesized value, so CloudFormation refuses the template.
+      expect(assertions[0]?.Assert).toEqual({ 'Fn::Not': [{ 'Fn::Equals': ['no-reply@example.com', 'no-reply@example.com'] }] });
+    } finally {
+      build.dispose();
+    }
+  });
+
+  it('has no such rule once both addresses are set', () => {
+    const build = buildPortal({ context: { sesSenderAddress: 'no-reply@corp.example', supportRecipientAddress: 'help@corp.example' } });
+    try {
+      const rules = (build.template.toJSON().Rules ?? {}) as Record<string, unknown>;
+      expect(Object.keys(rules)).not.toContain('NoPlaceholderAddresses');
+      expect(Object.keys(rules)).toContain('CheckBootstrapVersion');
+    } finally {
+      build.dispose();
+    }
   });
 });
 

@@ -49,7 +49,7 @@ export async function credentials(options: TargetOptions, region: string): Promi
 }
 
 export async function bootstrap(options: TargetOptions, account: string, region: string): Promise<CheckResult> {
-  const title = 'CDK bootstrap';
+  const title = `CDK bootstrap (${region})`;
   const fix = `npx cdk bootstrap aws://${account}/${region}`;
   const ssm = new SSMClient(awsClientConfig(options, region));
   try {

@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { PutCommand, QueryCommand } from '@aws-sdk/lib-dynamodb';
-import { z } from 'zod';
+import * as z from 'zod';
 import type { AuditEntry } from '../../../contracts/user-admin.ts';
 import { auditTable } from '../../../contracts/tables.ts';
 import { dynamo } from '../aws/dynamo.ts';
