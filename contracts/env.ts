@@ -24,6 +24,8 @@ export const ENV = {
   /** Local mode only. */
   quicksightEndpoint: 'QUICKSIGHT_ENDPOINT',
   embedSessionMinutes: 'EMBED_SESSION_MINUTES',
+  /** 'false' turns off QuickSight state persistence and bookmarks in the embedded dashboard. */
+  embedStatePersistence: 'EMBED_STATE_PERSISTENCE',
   /** Comma-separated site origins: CORS allow-list and the embed AllowedDomains. */
   allowedOrigins: 'ALLOWED_ORIGINS',
   /** Local mode only. */

@@ -18,6 +18,11 @@ export interface ApiFunctionsProps {
   /** Origins of the site: the only origins CORS admits, and the embed AllowedDomains. */
   readonly allowedOrigins: readonly string[];
   readonly embedSessionMinutes: number;
+  /**
+   * Ask QuickSight for state persistence and bookmarks in embedded dashboards.
+   * @default true
+   */
+  readonly embedStatePersistence?: boolean;
   /** Tokens of a sign-in older than this are refused by every function. */
   readonly absoluteSessionMinutes: number;
   readonly supportFromAddress: string;
@@ -77,7 +82,11 @@ export class ApiFunctions extends Construct {
       description: 'Returns a QuickSight embed URL for a dashboard assigned to the caller',
       memorySize: 512,
       timeout: Duration.seconds(15),
-      environment: { ...quickSightEnvironment, [ENV.embedSessionMinutes]: String(props.embedSessionMinutes) },
+      environment: {
+        ...quickSightEnvironment,
+        [ENV.embedSessionMinutes]: String(props.embedSessionMinutes),
+        [ENV.embedStatePersistence]: String(props.embedStatePersistence ?? true),
+      },
     });
     embed.bindTable(data.table('Views'), ['dynamodb:Query']);
     embed.allow(

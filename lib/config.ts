@@ -140,6 +140,8 @@ export const configSchema = z
       numberFromText,
       wholeNumber(15, 43_200, 'from the shortest embedded dashboard session to 30 days').default(SESSION_DEFAULTS.absoluteSessionMinutes),
     ),
+    /** QuickSight state persistence and bookmarks in the embedded dashboard (filters survive a renewal and a return). */
+    dashboardStatePersistence: flag(true),
     embedSessionMinutes: z.preprocess(numberFromText, wholeNumber(15, 600, 'QuickSight embed sessions last 15 to 600 minutes').default(600)),
     accessTokenMinutes: z.preprocess(numberFromText, wholeNumber(5, 1440, 'Cognito allows 5 minutes to 1 day').default(TOKEN_DEFAULTS.accessTokenMinutes)),
     idTokenMinutes: z.preprocess(numberFromText, wholeNumber(5, 1440, 'Cognito allows 5 minutes to 1 day').default(TOKEN_DEFAULTS.idTokenMinutes)),

@@ -75,6 +75,7 @@ export class PortalStack extends Stack {
       },
       allowedOrigins,
       embedSessionMinutes: config.embedSessionMinutes,
+      embedStatePersistence: config.dashboardStatePersistence,
       absoluteSessionMinutes: config.absoluteSessionMinutes,
       supportFromAddress: config.sesSenderAddress,
       supportToAddress: config.supportRecipientAddress,

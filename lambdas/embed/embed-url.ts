@@ -28,6 +28,16 @@ const sessionMinutes = (): number => {
   return minutes;
 };
 
+/**
+ * State persistence and bookmarks (on unless EMBED_STATE_PERSISTENCE is 'false'): QuickSight
+ * keeps the user's filters and controls across a renewed URL and a later visit, and offers
+ * bookmarks of them.
+ */
+const dashboardFeatures = () =>
+  optionalEnv(ENV.embedStatePersistence) === 'false'
+    ? undefined
+    : { StatePersistence: { Enabled: true }, Bookmarks: { Enabled: true } };
+
 /** QuickSight's shortest embed session. */
 const MIN_EMBED_MINUTES = 15;
 
@@ -73,7 +83,7 @@ export const embedUrlFor = async (caller: Caller, dashboardId: string): Promise<
         UserArn: userArn(settings, caller.email),
         SessionLifetimeInMinutes: minutes,
         AllowedDomains: domains.length > 0 ? domains : undefined,
-        ExperienceConfiguration: { Dashboard: { InitialDashboardId: dashboardId } },
+        ExperienceConfiguration: { Dashboard: { InitialDashboardId: dashboardId, FeatureConfigurations: dashboardFeatures() } },
       }),
     );
     if (!result.EmbedUrl) throw new Error('QuickSight answered without an embed URL');

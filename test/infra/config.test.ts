@@ -25,6 +25,7 @@ describe('deployment configuration', () => {
       cognitoDomainPrefix: undefined,
       idleTimeoutMinutes: 30,
       absoluteSessionMinutes: 720,
+      dashboardStatePersistence: true,
       embedSessionMinutes: 600,
       accessTokenMinutes: 60,
       idTokenMinutes: 60,
