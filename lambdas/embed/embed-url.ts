@@ -1,7 +1,7 @@
 import { GenerateEmbedUrlForRegisteredUserCommand } from '@aws-sdk/client-quicksight';
 import { ENV } from '../../contracts/env.ts';
 import { QUICKSIGHT_FAILURES_METRIC } from '../../contracts/metrics.ts';
-import type { EmbedResponse } from '../../contracts/embed.ts';
+import { NOT_ASSIGNED_MESSAGE, type EmbedResponse } from '../../contracts/embed.ts';
 import { absoluteSessionSeconds, type Caller } from '../shared/auth/caller.ts';
 import { isAwsError } from '../shared/aws/config.ts';
 import { quicksight } from '../shared/aws/quicksight.ts';
@@ -14,7 +14,7 @@ import { embedOriginsProblems } from './embed-origins.ts';
 
 const metrics = createMetrics('embed');
 
-export const NOT_ASSIGNED_MESSAGE = 'This dashboard is not assigned to you';
+export { NOT_ASSIGNED_MESSAGE };
 export const NOT_REGISTERED_MESSAGE = 'Your account is not registered in QuickSight yet. Please contact your administrator.';
 
 /** QuickSight accepts 15 to 600 minutes; 60 when not configured. */

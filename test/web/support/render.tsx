@@ -54,8 +54,8 @@ function LocationProbe() {
 export interface RenderOptions {
   readonly auth?: AuthContextValue;
   readonly path?: string;
-  /** The route pattern the element is mounted at (default: the path without its query). */
-  readonly route?: string;
+  /** The route pattern(s) the element is mounted at (default: the path without its query). */
+  readonly route?: string | readonly string[];
   /** @default testConfig */
   readonly config?: RuntimeConfig;
 }
@@ -67,7 +67,9 @@ export function renderPage(element: ReactNode, { auth = fakeAuth(), path = '/', 
       <AuthContext.Provider value={auth}>
         <MemoryRouter initialEntries={[path]}>
           <Routes>
-            <Route path={route ?? path.split('?')[0]} element={element} />
+            {(typeof route === 'string' ? [route] : (route ?? [path.split('?')[0]!])).map((pattern) => (
+              <Route key={pattern} path={pattern} element={element} />
+            ))}
             <Route path="*" element={null} />
           </Routes>
           <LocationProbe />
