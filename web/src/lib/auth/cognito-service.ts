@@ -12,7 +12,6 @@ import {
   toAuthError,
   type AuthSession,
   type MfaSetupDriver,
-  type RememberedDevice,
   type SignInResult,
   type SignUpResult,
 } from './types.ts';
@@ -44,19 +43,6 @@ function toSession(username: string, session: CognitoUserSession): AuthSession {
     expiresAt: Math.min(access.getExpiration(), id.getExpiration()) * 1000 + driftMs,
   };
 }
-
-interface DeviceListPage {
-  Devices?: { DeviceKey?: string; DeviceAttributes?: { Name: string; Value?: string }[]; DeviceLastAuthenticatedDate?: number }[];
-  PaginationToken?: string;
-}
-
-/** ListDevices' page size limit. */
-const DEVICE_PAGE = 60;
-
-const deviceCallbacks = (resolve: () => void, reject: (error: AuthError) => void) => ({
-  onSuccess: () => resolve(),
-  onFailure: (error: unknown) => reject(toAuthError(error)),
-});
 
 /**
  * Makes TOTP the enabled, preferred factor with the new session's access token. Cognito may
@@ -245,53 +231,8 @@ export class CognitoAuthService {
     });
   }
 
-  /** Remembers this browser: its next sign-ins skip the code (UpdateDeviceStatus). */
-  async rememberDevice(): Promise<void> {
-    const user = await this.signedInUserWithDevice();
-    await new Promise<void>((resolve, reject) => user.setDeviceStatusRemembered(deviceCallbacks(resolve, reject)));
-  }
-
-  /** The devices the identity provider tracks for the signed-in user, this browser marked. */
-  async listDevices(): Promise<RememberedDevice[]> {
-    const user = await this.signedInUserWithDevice();
-    const thisDevice = (user as unknown as { deviceKey?: string | null }).deviceKey ?? null;
-    const devices: RememberedDevice[] = [];
-    let token: string | null = null;
-    do {
-      const page: DeviceListPage = await new Promise((resolve, reject) => {
-        user.listDevices(DEVICE_PAGE, token, {
-          onSuccess: (data: DeviceListPage) => resolve(data),
-          onFailure: (error) => reject(toAuthError(error)),
-        });
-      });
-      for (const device of page.Devices ?? []) {
-        if (!device.DeviceKey) continue;
-        const attribute = (name: string) => device.DeviceAttributes?.find((candidate) => candidate.Name === name)?.Value;
-        devices.push({
-          key: device.DeviceKey,
-          name: attribute('device_name') ?? 'Unknown device',
-          lastUsed: (device.DeviceLastAuthenticatedDate ?? 0) * 1000,
-          remembered: attribute('dev:device_remembered_status') === 'remembered',
-          current: device.DeviceKey === thisDevice,
-        });
-      }
-      token = page.PaginationToken ?? null;
-    } while (token);
-    return devices;
-  }
-
-  /** Forgets a device; forgetting this browser also drops its device secret here. */
-  async forgetDevice(deviceKey: string): Promise<void> {
-    const user = await this.signedInUserWithDevice();
-    const thisDevice = (user as unknown as { deviceKey?: string | null }).deviceKey ?? null;
-    await new Promise<void>((resolve, reject) => {
-      if (deviceKey === thisDevice) user.forgetDevice(deviceCallbacks(resolve, reject));
-      else user.forgetSpecificDevice(deviceKey, deviceCallbacks(resolve, reject));
-    });
-  }
-
-  /** The signed-in user with a live session and this browser's device key loaded. */
-  private async signedInUserWithDevice(): Promise<CognitoUser> {
+  /** The signed-in user with a live session and this browser's device key loaded (device-service.ts). */
+  async signedInUserWithDevice(): Promise<CognitoUser> {
     const user = this.pool.getCurrentUser();
     if (!user) throw new AuthError('Authentication required', 'NoValidAuthTokens');
     await this.userSession(user);
