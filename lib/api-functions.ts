@@ -147,8 +147,10 @@ export class ApiFunctions extends Construct {
       'cognito-idp:AdminUserGlobalSignOut',
       // Reset MFA: the documented way to remove a lost authenticator (a preference change keeps it).
       'cognito-idp:AdminDeleteSoftwareToken',
-      // Reset MFA and Disable also forget the devices the user had remembered.
-      ...(auth.rememberDevices ? ['cognito-idp:AdminListDevices', 'cognito-idp:AdminForgetDevice'] : []),
+      // Reset MFA and Disable also forget the devices the user had remembered (called only
+      // where the pool tracks devices: REMEMBER_DEVICES).
+      'cognito-idp:AdminListDevices',
+      'cognito-idp:AdminForgetDevice',
     ]);
     userAdmin.function.addEnvironment(ENV.rememberDevices, String(auth.rememberDevices));
     userAdmin.allow(new iam.PolicyStatement({ sid: 'DeleteQuickSightUser', actions: ['quicksight:DeleteUser'], resources: [qs.usersInNamespace] }));

@@ -78,9 +78,11 @@ describe('identity provider (Cognito)', () => {
     });
   });
 
-  it('tracks no devices by default, and the user-admin function may not list or forget them', () => {
+  it('tracks no devices by default, and tells the user-admin function so', () => {
     build.template.hasResourceProperties('AWS::Cognito::UserPool', { DeviceConfiguration: Match.absent() });
-    expect(JSON.stringify(policyStatements(build.template))).not.toContain('cognito-idp:AdminForgetDevice');
+    build.template.hasResourceProperties('AWS::Lambda::Function', {
+      Environment: { Variables: Match.objectLike({ REMEMBER_DEVICES: 'false' }) },
+    });
   });
 
   it('creates no identity pool, so there are no unauthenticated identities', () => {
