@@ -1,5 +1,6 @@
 import * as z from 'zod';
 import { MESSAGES, adminEmail, dashboardId, dashboardLink, dashboardName } from './fields.ts';
+import { importUserRequestSchema } from './user-import.ts';
 
 /** Target account of an action; a missing email gets the given spec message. */
 const targetEmail = (requiredMessage: string) =>
@@ -63,6 +64,8 @@ export const quicksightAdminRequestSchema = z.discriminatedUnion('action', [
     isActive: z.boolean().optional(),
   }),
   z.object({ action: z.literal('DELETE_DASHBOARD_METADATA'), metadataId: recordId }),
+  /** Beyond the spec: one row of a bulk import (contracts/user-import.ts). */
+  importUserRequestSchema,
 ]);
 export type QuicksightAdminRequest = z.infer<typeof quicksightAdminRequestSchema>;
 export type QuicksightAdminAction = QuicksightAdminRequest['action'];

@@ -21,6 +21,7 @@ export const PROTECTED_OPERATIONS = {
   disable: { self: 'Cannot disable your own account', admin: 'Cannot disable other admin accounts' },
   delete: { self: 'Cannot delete your own account', admin: 'Cannot delete other admin accounts' },
   resetMfa: { self: 'Cannot reset MFA for your own account', admin: 'Cannot reset MFA for other admin accounts' },
+  resendInvitation: { self: 'Cannot resend an invitation to your own account', admin: 'Cannot resend an invitation to other admin accounts' },
 } as const;
 export type ProtectedOperation = keyof typeof PROTECTED_OPERATIONS;
 
@@ -33,13 +34,81 @@ export const PROMOTE_MESSAGES = {
   disabled: 'Cannot promote a disabled account',
 } as const;
 
+/** Resend invitation (beyond the spec): only an account that has not signed in yet gets a new temporary password. */
+export const INVITATION_MESSAGES = {
+  created: 'User created. An invitation email with a temporary password is on its way.',
+  resent: 'Invitation sent again with a new temporary password.',
+  notPending: 'Only an account that has not signed in yet can get a new invitation',
+  notPendingSuggestion: 'The user has already chosen a password. Use Edit to set a new one, or Reset MFA.',
+  chooseOne: 'Either send an invitation or give a password, not both',
+} as const;
+
 export const RESET_MFA_MESSAGE =
   'MFA reset. The user is signed out everywhere and sets up a new authenticator at their next sign-in.';
+
+/** The most entries one audit export returns; a wider filter is refused, never cut short. */
+export const AUDIT_EXPORT_MAX_ROWS = 5000;
+
+export const AUDIT_FILTER_MESSAGES = {
+  badTime: 'Must be an ISO 8601 date and time, like 2026-01-31T00:00:00.000Z',
+  reversedRange: 'The start of the range must not be after its end',
+  tooMany: (count: number) =>
+    `More than ${count} entries match. Narrow the filter or the date range and export again.`,
+} as const;
+
+const isoTime = z.iso.datetime({ offset: true, message: AUDIT_FILTER_MESSAGES.badTime });
+const filterText = (max: number) =>
+  z
+    .string()
+    .trim()
+    .max(max)
+    .transform((value) => value || undefined)
+    .optional();
+
+/**
+ * Server-side filter of the activity trail: who (actor email, part of it), what (one action
+ * code), whom (target, part of it), the outcome and when (from and to, inclusive).
+ */
+export const auditFilterSchema = z
+  .object({
+    actor: filterText(254),
+    action: z
+      .string()
+      .regex(/^[A-Z][A-Z_]{0,63}$/, 'Action must be an action code such as CREATE_USER')
+      .optional(),
+    target: filterText(512),
+    outcome: z.enum(['success', 'failure']).optional(),
+    from: isoTime.optional(),
+    to: isoTime.optional(),
+  })
+  .strict()
+  .refine((filter) => filter.from === undefined || filter.to === undefined || Date.parse(filter.from) <= Date.parse(filter.to), {
+    message: AUDIT_FILTER_MESSAGES.reversedRange,
+    path: ['to'],
+  });
+export type AuditFilter = z.infer<typeof auditFilterSchema>;
 
 /** POST bodies of the user management function (Admins only). */
 export const userAdminRequestSchema = z.discriminatedUnion('action', [
   z.object({ action: z.literal('GET_USERS') }),
-  z.object({ action: z.literal('CREATE_USER'), userEmail, password: strongPassword }),
+  /**
+   * With a password: a confirmed account with that password, no email. With
+   * `sendInvitation` (beyond the spec): Cognito generates a temporary password and sends the
+   * pool's invitation email; the user chooses their own password at the first sign-in.
+   */
+  z
+    .object({
+      action: z.literal('CREATE_USER'),
+      userEmail,
+      password: strongPassword.optional(),
+      sendInvitation: z.boolean().default(false),
+    })
+    .superRefine((body, ctx) => {
+      if (body.sendInvitation && body.password !== undefined) ctx.addIssue({ code: 'custom', message: INVITATION_MESSAGES.chooseOne, path: ['password'] });
+      if (!body.sendInvitation && body.password === undefined) ctx.addIssue({ code: 'custom', message: MESSAGES.adminPasswordRequired, path: ['password'] });
+    }),
+  /** Beyond the spec: a new temporary password and invitation email for an account still in FORCE_CHANGE_PASSWORD. */
+  z.object({ action: z.literal('RESEND_INVITATION'), userEmail }),
   z.object({
     action: z.literal('UPDATE_USER'),
     userEmail: z.string({ error: UPDATE_USER_MESSAGES.emailRequired }).trim().min(1, UPDATE_USER_MESSAGES.emailRequired).pipe(adminEmail),
@@ -59,11 +128,21 @@ export const userAdminRequestSchema = z.discriminatedUnion('action', [
    * Cognito, outside the portal; the functions check the group live, so it takes effect at once.
    */
   z.object({ action: z.literal('PROMOTE_TO_ADMIN'), userEmail }),
-  /** Beyond the spec: the admin activity trail, newest first. */
+  /** Beyond the spec: the admin activity trail, newest first, optionally filtered. */
   z.object({
     action: z.literal('GET_AUDIT_LOG'),
     limit: z.number().int().min(1).max(100).default(50),
     nextToken: z.string().max(2048).optional(),
+    filter: auditFilterSchema.optional(),
+  }),
+  /**
+   * Beyond the spec: every entry matching the filter (at most AUDIT_EXPORT_MAX_ROWS), for a
+   * file the browser writes in `format`. The export is itself recorded in the trail.
+   */
+  z.object({
+    action: z.literal('EXPORT_AUDIT_LOG'),
+    format: z.enum(['csv', 'json']),
+    filter: auditFilterSchema.default({}),
   }),
 ]);
 export type UserAdminRequest = z.infer<typeof userAdminRequestSchema>;
@@ -91,3 +170,4 @@ export const auditEntrySchema = z.object({
 });
 export type AuditEntry = z.infer<typeof auditEntrySchema>;
 export const auditLogResponseSchema = z.object({ entries: z.array(auditEntrySchema), nextToken: z.string().nullable() });
+export const auditExportResponseSchema = z.object({ entries: z.array(auditEntrySchema), exportedAt: z.string() });

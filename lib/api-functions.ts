@@ -110,7 +110,14 @@ export class ApiFunctions extends Construct {
     quicksightAdmin.bindTable(data.table('Dashboards'), CATALOGUE_ACTIONS);
     quicksightAdmin.bindTable(data.table('State'), STATE_ITEM_ACTIONS);
     quicksightAdmin.bindTable(data.table('Audit'), ['dynamodb:PutItem']);
-    allowUserPool(quicksightAdmin, auth, USER_DIRECTORY_READ);
+    allowUserPool(quicksightAdmin, auth, [
+      ...USER_DIRECTORY_READ,
+      // Bulk import (IMPORT_USER): the invited account, its groups (Users, and Admins for an
+      // Admins row), and its removal again when a later step of the row fails.
+      'cognito-idp:AdminCreateUser',
+      'cognito-idp:AdminAddUserToGroup',
+      'cognito-idp:AdminDeleteUser',
+    ]);
     quicksightAdmin.allow(
       new iam.PolicyStatement({
         sid: 'ManageQuickSightUsers',

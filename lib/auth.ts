@@ -11,6 +11,34 @@ import { PortalNames } from './resource-names.ts';
 export const ADMINS_GROUP = 'Admins';
 export const USERS_GROUP = 'Users';
 
+/** How long an invitation's temporary password works (the pool's TemporaryPasswordValidityDays). */
+export const TEMPORARY_PASSWORD_VALIDITY_DAYS = 7;
+
+const escapeHtml = (value: string) =>
+  value.replace(/[&<>"']/g, (char) => `&#${char.charCodeAt(0)};`);
+
+/**
+ * The invitation email (Cognito's InviteMessageTemplate). Cognito sends it as HTML and puts
+ * the user name and the generated temporary password in place of {username} and {####}:
+ * each stands alone in a <code> element with nothing after it, so no punctuation of the
+ * sentence can be mistaken for part of the password (which may contain . and other
+ * symbols). The configured product name and address are escaped for HTML.
+ */
+export function invitationMessage(productName: string, portalUrl: string, validityDays: number): { emailSubject: string; emailBody: string } {
+  const product = escapeHtml(productName);
+  const signIn = escapeHtml(`${portalUrl}/login`);
+  return {
+    emailSubject: `Your ${productName} account`,
+    emailBody: [
+      `<p>An administrator has created a ${product} account for you.</p>`,
+      `<p>User name:<br><code>{username}</code></p>`,
+      `<p>Temporary password:<br><code>{####}</code></p>`,
+      `<p>Sign in at <a href="${signIn}">${signIn}</a>. You will then choose your own password and set up an authenticator app.</p>`,
+      `<p>The temporary password works for ${validityDays} days. After that, ask your administrator to send the invitation again.</p>`,
+    ].join(''),
+  };
+}
+
 export interface PortalAuthProps {
   /** Shown in the emails Cognito sends. */
   readonly productName: string;
@@ -76,17 +104,14 @@ export class PortalAuth extends Construct {
         emailSubject: `Confirm your ${props.productName} account`,
         emailBody: `Welcome to ${props.productName}. Confirm your email address by opening this link: {##Confirm my email##}. Then sign in at ${props.portalUrl}/login.`,
       },
-      userInvitation: {
-        emailSubject: `Your ${props.productName} account`,
-        emailBody: `An administrator created a ${props.productName} account for you at ${props.portalUrl}. Your user name is {username} and your temporary password is {####}.`,
-      },
+      userInvitation: invitationMessage(props.productName, props.portalUrl, TEMPORARY_PASSWORD_VALIDITY_DAYS),
       passwordPolicy: {
         minLength: 8,
         requireLowercase: true,
         requireUppercase: true,
         requireDigits: true,
         requireSymbols: true,
-        tempPasswordValidity: Duration.days(7),
+        tempPasswordValidity: Duration.days(TEMPORARY_PASSWORD_VALIDITY_DAYS),
       },
       mfa: this.mfaConfiguration as cognito.Mfa,
       mfaSecondFactor: { otp: true, sms: false, email: false },

@@ -1,7 +1,7 @@
 import { ENV } from '../contracts/env.ts';
 import { tables } from '../contracts/tables.ts';
 import type { SynthesizedDeployment, SynthesizedFunction } from './aws/deployment.ts';
-import { localResources, resolveValue, withSiteOrigin, type LocalValues } from './aws/resolve.ts';
+import { LOCAL_SITE_DOMAIN, localResources, resolveValue, withSiteOrigin, type LocalValues } from './aws/resolve.ts';
 import { localTableName } from './dynamodb.ts';
 
 /** Local mode's account and region (the CDK app's default region). */
@@ -107,3 +107,19 @@ export const functionName = (fn: SynthesizedFunction): string => {
   const name = fn.environment.POWERTOOLS_SERVICE_NAME;
   return typeof name === 'string' ? name : fn.logicalId;
 };
+
+/**
+ * The pool's invitation email as local mode sends it: the template's subject and message with
+ * the site's address (the CDN's domain in the template) made the local portal's.
+ */
+export function invitationTemplate(deployment: SynthesizedDeployment, region: string, siteOrigin: string): { emailSubject: string; emailMessage: string } {
+  const values: LocalValues = {
+    region,
+    accountId: LOCAL_ACCOUNT_ID,
+    stackName: deployment.stackName,
+    unresolved: 'error',
+    resources: { [deployment.resources.distribution]: { ref: 'ELOCALDISTRIBUTION', attributes: { DomainName: LOCAL_SITE_DOMAIN } } },
+  };
+  const text = (value: unknown) => withSiteOrigin(String(resolveValue(value, values)), siteOrigin);
+  return { emailSubject: text(deployment.userPool.invitation.emailSubject), emailMessage: text(deployment.userPool.invitation.emailMessage) };
+}

@@ -16,6 +16,7 @@ import {
   QUICKSIGHT_NAMESPACE,
   SUPPORT_FROM_ADDRESS,
   SUPPORT_TO_ADDRESS,
+  invitationTemplate,
   templateValues,
   type LocalEndpoints,
 } from './environment.ts';
@@ -155,6 +156,8 @@ export async function startStack(options: StackOptions = {}): Promise<RunningLoc
       accessTokenMinutes: deployment.userPool.accessTokenMinutes,
       idTokenMinutes: deployment.userPool.idTokenMinutes,
       refreshTokenDays: deployment.userPool.refreshTokenDays,
+      temporaryPasswordValidityDays: deployment.userPool.temporaryPasswordValidityDays,
+      invitation: invitationTemplate(deployment, region, siteOrigin),
       triggers: {
         postConfirmation: async (event) => {
           if (!running.postConfirmation) throw new Error('The post-confirmation function is not running yet');

@@ -7,6 +7,7 @@ import { assertMayManage } from '../shared/protection.ts';
 import { userDashboards } from '../shared/user-views.ts';
 import { assignDashboard, makeDefaultDashboard, unassignDashboard } from './assignments.ts';
 import { deleteDashboardEverywhere, listCatalogue, toMetadata } from './catalogue-actions.ts';
+import { describeImport, importUser } from './import-user.ts';
 import { deleteRegisteredUser, listUsersWithQuickSightStatus, registerUser } from './users.ts';
 
 /** Runs one validated action of the QuickSight management function; mutations are audited. */
@@ -120,6 +121,13 @@ export const runQuicksightAdminAction = async (request: QuicksightAdminRequest, 
           return { message: 'Dashboard deleted successfully', dashboard: toMetadata(dashboard), removedUserAssignments: removedUsers };
         },
         (result) => `dashboard ${result.dashboard.dashboardId}; removed from ${result.removedUserAssignments} user(s)`,
+      );
+
+    case 'IMPORT_USER':
+      return audit(
+        request.userEmail.toLowerCase(),
+        () => importUser(request, caller.email),
+        (result) => describeImport(request, result),
       );
   }
 };

@@ -24,6 +24,7 @@ import { emailOf, listUsersWithGroups } from '../shared/directory.ts';
 import { requireEnv } from '../shared/env.ts';
 import { ConflictError, HttpError } from '../shared/errors.ts';
 import { deleteQuickSightUser } from '../shared/quicksight.ts';
+import { addToGroup, createInvitedAccount, deleteAccount } from '../shared/invitation.ts';
 import { removeAllViewsOfUser } from '../shared/user-views.ts';
 import { cognitoFailure, cognitoStep } from './cognito-failure.ts';
 import type { UserUpdate } from './update-rules.ts';
@@ -78,6 +79,22 @@ export const createUser = async (email: string, password: string): Promise<{ use
     cognito.send(new AdminAddUserToGroupCommand({ UserPoolId: poolId(), Username: email, GroupName: USERS_GROUP })),
   );
   return { username: username ?? email };
+};
+
+/**
+ * Creates an account with the pool's invitation email (Cognito generates the temporary
+ * password) in the Users group. If the group cannot be set, the account is removed again:
+ * an account outside every group could sign in to nothing, and a retry starts clean.
+ */
+export const createInvitedUser = async (email: string): Promise<{ username: string }> => {
+  const created = await createInvitedAccount(email, 'SEND');
+  try {
+    await addToGroup(email, USERS_GROUP);
+  } catch (error) {
+    await deleteAccount(email);
+    throw error;
+  }
+  return created;
 };
 
 const emailInUse = async (email: string): Promise<boolean> => {

@@ -1,12 +1,14 @@
 import type { Logger } from '@aws-lambda-powertools/logger';
-import { PROMOTE_MESSAGES, RESET_MFA_MESSAGE, type UserAdminRequest } from '../../contracts/user-admin.ts';
+import { INVITATION_MESSAGES, PROMOTE_MESSAGES, RESET_MFA_MESSAGE, type UserAdminRequest } from '../../contracts/user-admin.ts';
 import { auditorFor, describeUserDeletion } from '../shared/audit.ts';
 import type { Caller } from '../shared/auth/caller.ts';
 import { readAuditPage } from '../shared/data/audit.ts';
+import { resendInvitation } from '../shared/invitation.ts';
 import { isAdminEmail } from '../shared/directory.ts';
 import { ConflictError } from '../shared/errors.ts';
 import { assertMayManage } from '../shared/protection.ts';
-import { createUser, deleteUser, disableUser, enableUser, listManagedUsers, promoteToAdmin, resetUserMfa, updateUser } from './accounts.ts';
+import { exportAuditLog } from './audit-export.ts';
+import { createInvitedUser, createUser, deleteUser, disableUser, enableUser, listManagedUsers, promoteToAdmin, resetUserMfa, updateUser } from './accounts.ts';
 import { checkUserUpdate } from './update-rules.ts';
 
 /** Runs one validated action of the user management function; mutations are audited. */
@@ -19,7 +21,24 @@ export const runUserAdminAction = async (request: UserAdminRequest, caller: Call
 
     case 'CREATE_USER': {
       const email = request.userEmail.toLowerCase();
-      return audit(email, async () => ({ message: 'User created successfully', user: { email, ...(await createUser(email, request.password)) } }));
+      const password = request.password;
+      if (password === undefined) {
+        return audit(
+          email,
+          async () => ({ message: INVITATION_MESSAGES.created, user: { email, ...(await createInvitedUser(email)) } }),
+          () => 'invitation email sent',
+        );
+      }
+      return audit(email, async () => ({ message: 'User created successfully', user: { email, ...(await createUser(email, password)) } }));
+    }
+
+    case 'RESEND_INVITATION': {
+      const email = request.userEmail.toLowerCase();
+      return audit(email, async () => {
+        await assertMayManage(caller, email, 'resendInvitation');
+        await resendInvitation(email);
+        return { message: INVITATION_MESSAGES.resent };
+      });
     }
 
     case 'UPDATE_USER': {
@@ -87,6 +106,9 @@ export const runUserAdminAction = async (request: UserAdminRequest, caller: Call
     }
 
     case 'GET_AUDIT_LOG':
-      return readAuditPage(request.limit, request.nextToken);
+      return readAuditPage(request.limit, request.nextToken, request.filter);
+
+    case 'EXPORT_AUDIT_LOG':
+      return exportAuditLog(request.filter, request.format, audit);
   }
 };

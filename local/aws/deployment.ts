@@ -48,6 +48,10 @@ export interface UserPoolSettings {
   readonly accessTokenMinutes: number;
   readonly idTokenMinutes: number;
   readonly refreshTokenDays: number;
+  /** Days a temporary password works (Policies.PasswordPolicy.TemporaryPasswordValidityDays). */
+  readonly temporaryPasswordValidityDays: number;
+  /** The invitation email (AdminCreateUserConfig.InviteMessageTemplate), intrinsics unresolved. */
+  readonly invitation: { readonly emailSubject: TemplateValue; readonly emailMessage: TemplateValue };
 }
 
 export interface SynthesizedDeployment {

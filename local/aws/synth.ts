@@ -120,7 +120,8 @@ const MINUTES_PER_UNIT: Record<string, number> = { seconds: 1 / 60, minutes: 1, 
 
 function userPoolSettings(pool: Resource, client: Resource): SynthesizedDeployment['userPool'] {
   const poolProperties = pool.Properties as {
-    AdminCreateUserConfig?: { AllowAdminCreateUserOnly?: boolean };
+    AdminCreateUserConfig?: { AllowAdminCreateUserOnly?: boolean; InviteMessageTemplate?: { EmailSubject?: unknown; EmailMessage?: unknown } };
+    Policies?: { PasswordPolicy?: { TemporaryPasswordValidityDays?: number } };
     DeviceConfiguration?: { ChallengeRequiredOnNewDevice?: boolean; DeviceOnlyRememberedOnUserPrompt?: boolean };
   };
   const devices = poolProperties.DeviceConfiguration;
@@ -144,6 +145,13 @@ function userPoolSettings(pool: Resource, client: Resource): SynthesizedDeployme
     accessTokenMinutes: minutes(clientProperties.AccessTokenValidity, units.AccessToken),
     idTokenMinutes: minutes(clientProperties.IdTokenValidity, units.IdToken),
     refreshTokenDays: minutes(clientProperties.RefreshTokenValidity, units.RefreshToken) / (24 * 60),
+    // Cognito's defaults when the pool leaves them out: 7 days and its own short message.
+    temporaryPasswordValidityDays: poolProperties.Policies?.PasswordPolicy?.TemporaryPasswordValidityDays ?? 7,
+    invitation: {
+      emailSubject: poolProperties.AdminCreateUserConfig?.InviteMessageTemplate?.EmailSubject ?? 'Your temporary password',
+      emailMessage:
+        poolProperties.AdminCreateUserConfig?.InviteMessageTemplate?.EmailMessage ?? 'Your username is {username} and temporary password is {####}.',
+    },
   };
 }
 

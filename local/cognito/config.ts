@@ -7,7 +7,6 @@ export const POOL = {
   /** Sign-up confirmation links and codes: 24 hours; password reset codes: 1 hour. */
   signUpCodeMs: 24 * 60 * 60_000,
   passwordResetCodeMs: 60 * 60_000,
-  temporaryPasswordMs: 7 * 24 * 60 * 60_000,
   /** Wrong passwords tolerated before the account locks, the first lock and its cap. */
   lockout: { freeFailures: 5, firstLockMs: 1_000, maxLockMs: 15 * 60_000, forgetAfterMs: 15 * 60_000 },
   /** Wrong codes tolerated per code, and code emails per account per hour. */

@@ -1,6 +1,6 @@
 import type { PostConfirmationTriggerEvent } from 'aws-lambda';
 import type { SigningKey } from './jwt.ts';
-import type { SendEmail } from './mail.ts';
+import type { InvitationTemplate, SendEmail } from './mail.ts';
 import type { AuthSessions } from './sessions.ts';
 import type { PoolStore } from './store.ts';
 
@@ -38,6 +38,10 @@ export interface PoolContext {
   /** Whether visitors may call SignUp (the pool's AllowAdminCreateUserOnly is false). */
   readonly allowSelfSignUp: boolean;
   readonly deviceTracking?: DeviceTracking;
+  /** How long a temporary password works (TemporaryPasswordValidityDays). */
+  readonly temporaryPasswordMs: number;
+  /** The pool's invitation email. */
+  readonly invitation: InvitationTemplate;
   now(): number;
 }
 

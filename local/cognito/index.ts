@@ -4,7 +4,7 @@ import { CLIENT, POOL } from './config.ts';
 import type { DeviceTracking, PoolContext, PoolTriggers } from './context.ts';
 import { createCognitoServer } from './http.ts';
 import { generateSigningKey, loadSigningKey } from './jwt.ts';
-import type { SendEmail } from './mail.ts';
+import { DEFAULT_INVITATION, type InvitationTemplate, type SendEmail } from './mail.ts';
 import { loadPool } from './persistence.ts';
 import { AuthSessions } from './sessions.ts';
 import type { GroupRecord, PoolMeta } from './state.ts';
@@ -16,7 +16,7 @@ import { PoolStore } from './store.ts';
  */
 
 export type { DeviceTracking, PoolTriggers } from './context.ts';
-export type { OutgoingEmail } from './mail.ts';
+export type { InvitationTemplate, OutgoingEmail } from './mail.ts';
 
 export interface CognitoEmulatorOptions {
   /** @default '127.0.0.1' */
@@ -44,6 +44,13 @@ export interface CognitoEmulatorOptions {
   allowSelfSignUp?: boolean;
   /** The pool's device tracking, as the CDK pool's deviceTracking setting. @default not tracked */
   deviceTracking?: DeviceTracking;
+  /** Days a temporary password works (TemporaryPasswordValidityDays). @default 7 */
+  temporaryPasswordValidityDays?: number;
+  /**
+   * The invitation email (InviteMessageTemplate): {username} and {####} are replaced with
+   * the user name and the temporary password. @default Cognito's default message
+   */
+  invitation?: InvitationTemplate;
   /** Lambda triggers, as configured on the CDK user pool. */
   triggers?: PoolTriggers;
   /** Clock in epoch milliseconds, for tests of expiry. @default Date.now */
@@ -87,6 +94,14 @@ function positive(name: string, value: number | undefined, fallback: number): nu
   return result;
 }
 
+/** Cognito refuses an InviteMessageTemplate whose EmailMessage lacks either placeholder. */
+function checkedInvitation(template: InvitationTemplate): InvitationTemplate {
+  for (const placeholder of ['{username}', '{####}']) {
+    if (!template.emailMessage.includes(placeholder)) throw new Error(`The invitation EmailMessage must contain ${placeholder}`);
+  }
+  return template;
+}
+
 export async function startCognitoEmulator(options: CognitoEmulatorOptions): Promise<CognitoEmulator> {
   if (!/^[a-z]{2}(-[a-z]+)+-\d$/.test(options.region)) throw new Error(`Not an AWS region: ${options.region}`);
   if (options.webUrl !== undefined && !/^https?:\/\/[^/]/.test(options.webUrl)) {
@@ -128,6 +143,8 @@ export async function startCognitoEmulator(options: CognitoEmulatorOptions): Pro
     triggers: options.triggers ?? {},
     allowSelfSignUp: options.allowSelfSignUp ?? true,
     ...(options.deviceTracking ? { deviceTracking: options.deviceTracking } : {}),
+    temporaryPasswordMs: positive('temporaryPasswordValidityDays', options.temporaryPasswordValidityDays, 7) * 24 * 60 * 60_000,
+    invitation: checkedInvitation(options.invitation ?? DEFAULT_INVITATION),
     now,
   };
   const server = createCognitoServer(context, jwks);

@@ -37,13 +37,38 @@ export function passwordResetEmail(to: string, code: string): OutgoingEmail {
   };
 }
 
-export function invitationEmail(to: string, temporaryPassword: string): OutgoingEmail {
-  return {
-    to,
-    from: POOL.emailSender,
-    subject: 'Your temporary password',
-    text: `Your username is ${to} and temporary password is ${temporaryPassword}.`,
-  };
+export interface InvitationTemplate {
+  readonly emailSubject: string;
+  /** HTML with the placeholders {username} and {####}. */
+  readonly emailMessage: string;
+}
+
+/** Cognito's message when the pool sets none. */
+export const DEFAULT_INVITATION: InvitationTemplate = {
+  emailSubject: 'Your temporary password',
+  emailMessage: 'Your username is {username} and temporary password is {####}.',
+};
+
+/** The message as text: tags dropped, line breaks where blocks end, entities decoded. */
+const htmlToText = (html: string) =>
+  html
+    .replace(/<br\s*\/?>/gi, '\n')
+    .replace(/<\/p>/gi, '\n\n')
+    .replace(/<[^>]*>/g, '')
+    .replace(/&#(\d+);/g, (_, code: string) => String.fromCharCode(Number(code)))
+    .replace(/&lt;/g, '<')
+    .replace(/&gt;/g, '>')
+    .replace(/&quot;/g, '"')
+    .replace(/&amp;/g, '&')
+    .trim();
+
+/**
+ * The invitation as Cognito sends it: the template is HTML, so the user name and the
+ * temporary password go in escaped (a generated password may hold & or other symbols).
+ */
+export function invitationEmail(template: InvitationTemplate, to: string, username: string, temporaryPassword: string): OutgoingEmail {
+  const html = template.emailMessage.replaceAll('{username}', escapeHtml(username)).replaceAll('{####}', escapeHtml(temporaryPassword));
+  return { to, from: POOL.emailSender, subject: template.emailSubject, text: htmlToText(html), html };
 }
 
 /** "demo.user@example.com" -> "d***@e***", as CodeDeliveryDetails.Destination shows it. */

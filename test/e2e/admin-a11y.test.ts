@@ -1,5 +1,5 @@
 import type { Browser, Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { expectNoSeriousA11yViolations } from './support/a11y.ts';
 import { signInAsAdmin } from './support/auth.ts';
 import { launchBrowser } from './support/browser.ts';
@@ -56,6 +56,20 @@ describe('axe-core finds no serious or critical violation on the admin pages', (
 
     await page.getByRole('button', { name: `Reset MFA for ${stack.demo.user.email}` }).click();
     await page.getByRole('alertdialog', { name: 'Reset MFA' }).waitFor();
+    await expectNoSeriousA11yViolations(page);
+    await page.keyboard.press('Escape');
+
+    // The import dialog with a preview holding a valid and a refused row.
+    await page.getByRole('button', { name: 'Import Users' }).click();
+    const importing = page.getByRole('dialog', { name: 'Import Users' });
+    const file = importing.getByLabel('CSV file');
+    await expect.poll(() => file.isEnabled()).toBe(true);
+    await file.setInputFiles({
+      name: 'a11y.csv',
+      mimeType: 'text/csv',
+      buffer: Buffer.from('email,dashboards\na11y.preview@example.com,sales-performance\nnot-an-address,sales-performance\n'),
+    });
+    await importing.getByText('a11y.csv: 2 rows').waitFor();
     await expectNoSeriousA11yViolations(page);
     await page.keyboard.press('Escape');
   });

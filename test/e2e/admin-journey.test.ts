@@ -116,6 +116,7 @@ describe('an administrator manages an account and its dashboards, and the user s
     await admin.getByRole('button', { name: 'Add New User' }).click();
     const dialog = admin.getByRole('dialog', { name: 'Create New User' });
     await dialog.getByLabel('Email', { exact: true }).fill(person.email);
+    await dialog.getByLabel(/Set a password now/).check();
     await dialog.getByLabel('Password', { exact: true }).fill(person.password);
     await dialog.getByRole('button', { name: 'Create User' }).click();
     await toast(admin, 'User created successfully');

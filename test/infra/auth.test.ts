@@ -1,6 +1,7 @@
 import { Match } from 'aws-cdk-lib/assertions';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildPortal, logicalIdAt, policyStatements, type PortalBuild } from './support/portal-build.ts';
+import { invitationMessage } from '../../lib/auth.ts';
 
 describe('identity provider (Cognito)', () => {
   let build: PortalBuild;
@@ -83,6 +84,24 @@ describe('identity provider (Cognito)', () => {
     build.template.hasResourceProperties('AWS::Lambda::Function', {
       Environment: { Variables: Match.objectLike({ REMEMBER_DEVICES: 'false' }) },
     });
+  });
+
+  it('sends invitations with the product wording, a sign-in link and the placeholders set apart in HTML', () => {
+    const pool = Object.values(build.template.findResources('AWS::Cognito::UserPool'))[0] as {
+      Properties: { AdminCreateUserConfig: { InviteMessageTemplate: { EmailSubject: unknown; EmailMessage: unknown } }; Policies: unknown };
+    };
+    const { EmailSubject: subject, EmailMessage: message } = pool.Properties.AdminCreateUserConfig.InviteMessageTemplate;
+    const text = JSON.stringify(message);
+    expect(JSON.stringify(subject)).toContain('account');
+    expect(text).toContain('<code>{username}</code>');
+    expect(text).toContain('<code>{####}</code>');
+    expect(text).toContain('/login');
+    expect(text).toContain('7 days');
+    expect(pool.Properties.Policies).toMatchObject({ PasswordPolicy: { TemporaryPasswordValidityDays: 7 } });
+  });
+
+  it('escapes the product name in the invitation HTML', () => {
+    expect(invitationMessage('A&B <Portal>', 'https://portal.example.com', 3).emailBody).toContain('A&#38;B &#60;Portal&#62;');
   });
 
   it('creates no identity pool, so there are no unauthenticated identities', () => {

@@ -16,7 +16,9 @@ const EXPECTED_ACTIONS: Record<string, { path: string; actions: string[] }> = {
   'quicksight-admin': {
     path: '/Functions/QuickSightAdmin/',
     actions: [
-      ...['ListUsers', 'ListUsersInGroup', 'AdminGetUser', 'AdminListGroupsForUser'].map((a) => `cognito-idp:${a}`),
+      ...['ListUsers', 'ListUsersInGroup', 'AdminGetUser', 'AdminListGroupsForUser', 'AdminCreateUser', 'AdminAddUserToGroup', 'AdminDeleteUser'].map(
+        (a) => `cognito-idp:${a}`,
+      ),
       ...['RegisterUser', 'DescribeUser', 'ListUsers', 'DeleteUser', 'UpdateDashboardPermissions', 'DescribeDashboardPermissions'].map(
         (a) => `quicksight:${a}`,
       ),

@@ -122,6 +122,7 @@ const QUICKSIGHT_ADMIN_BODIES = [
   { action: 'CREATE_DASHBOARD_METADATA', dashboardId: 'sales', dashboardName: 'Sales', dashboardLink: 'https://bi.example.com/s' },
   { action: 'UPDATE_DASHBOARD_METADATA', metadataId: 'm1', dashboardId: 'sales', dashboardName: 'Sales', dashboardLink: 'https://bi.example.com/s' },
   { action: 'DELETE_DASHBOARD_METADATA', metadataId: 'm1' },
+  { action: 'IMPORT_USER', userEmail: 'x@example.com', dashboards: ['sales'] },
 ];
 const USER_ADMIN_BODIES = [
   { action: 'GET_USERS' },
@@ -133,6 +134,9 @@ const USER_ADMIN_BODIES = [
   { action: 'RESET_USER_MFA', userEmail: 'x@example.com' },
   { action: 'PROMOTE_TO_ADMIN', userEmail: 'x@example.com' },
   { action: 'GET_AUDIT_LOG' },
+  { action: 'CREATE_USER', userEmail: 'x@example.com', sendInvitation: true },
+  { action: 'RESEND_INVITATION', userEmail: 'x@example.com' },
+  { action: 'EXPORT_AUDIT_LOG', format: 'csv' },
 ];
 
 describe.each([

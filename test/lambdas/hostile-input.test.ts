@@ -43,6 +43,12 @@ const VALID: Record<string, unknown> = {
   subject: 'Help',
   message: 'The dashboard stays blank.',
   priority: 'high',
+  sendInvitation: false,
+  dashboards: ['sales-1'],
+  defaultDashboard: 'sales-1',
+  role: 'Users',
+  filter: { action: 'CREATE_USER', from: '2026-01-01T00:00:00.000Z' },
+  format: 'csv',
 };
 
 type Body = Record<string, unknown>;

@@ -3,7 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { ENV } from '../../contracts/env.ts';
 import { tables } from '../../contracts/tables.ts';
 import { localDeployment } from '../../local/aws/local-deployment.ts';
-import { functionEnvironment, SUPPORT_FROM_ADDRESS, templateValues, type LocalEndpoints } from '../../local/environment.ts';
+import { functionEnvironment, invitationTemplate, SUPPORT_FROM_ADDRESS, templateValues, type LocalEndpoints } from '../../local/environment.ts';
 import { assertPortsFree, findFreePortBase, PORT_COUNT, portLayout } from '../../local/ports.ts';
 import { currentTotpCode, msUntilNextTotpStep } from '../../local/totp-code.ts';
 
@@ -93,5 +93,18 @@ describe('TOTP codes', () => {
     // RFC 6238 test vector (SHA-1, T = 59 s): secret "12345678901234567890", code 94287082 (8 digits) -> 287082.
     expect(currentTotpCode('GEZDGNBVGY3TQOJQGEZDGNBVGY3TQOJQ', 59_000)).toBe('287082');
     expect(msUntilNextTotpStep(59_000)).toBe(1_000);
+  });
+});
+
+describe('the pool settings local mode takes from the template', () => {
+  it('sends the synthesized invitation email with links to the local portal, and its temporary-password validity', async () => {
+    const deployment = await localDeployment();
+    const template = invitationTemplate(deployment, 'us-east-2', 'http://localhost:4400');
+    expect(template.emailSubject).toBe('Your TVIQ account');
+    expect(template.emailMessage).toContain('<code>{username}</code>');
+    expect(template.emailMessage).toContain('<code>{####}</code>');
+    expect(template.emailMessage).toContain('href="http://localhost:4400/login"');
+    expect(template.emailMessage).not.toContain('local-distribution.invalid');
+    expect(deployment.userPool.temporaryPasswordValidityDays).toBe(7);
   });
 });

@@ -1,6 +1,5 @@
 import { randomInt } from 'node:crypto';
 import { z } from 'zod';
-import { POOL } from '../config.ts';
 import type { Operation, PoolContext } from '../context.ts';
 import { ERRORS } from '../errors.ts';
 import { invitationEmail } from '../mail.ts';
@@ -32,7 +31,7 @@ function generateTemporaryPassword(): string {
 function setTemporaryPassword(context: PoolContext, user: UserRecord, password: string): void {
   user.password = createVerifier(context.poolName, user.username, password);
   user.status = 'FORCE_CHANGE_PASSWORD';
-  user.temporaryPasswordExpiresAt = context.now() + POOL.temporaryPasswordMs;
+  user.temporaryPasswordExpiresAt = context.now() + context.temporaryPasswordMs;
   user.signInFailures = { count: 0, lastFailureAt: 0, lockedUntil: 0 };
   user.updatedAt = context.now();
   context.store.saveUser(user);
@@ -40,7 +39,9 @@ function setTemporaryPassword(context: PoolContext, user: UserRecord, password: 
 
 async function sendInvitation(context: PoolContext, user: UserRecord, password: string): Promise<void> {
   try {
-    await context.sendEmail(invitationEmail(user.attributes.email!, password));
+    // The pool signs in by email: that is the user name the invitation gives.
+    const email = user.attributes.email!;
+    await context.sendEmail(invitationEmail(context.invitation, email, email, password));
   } catch {
     throw ERRORS.codeDeliveryFailed();
   }

@@ -10,7 +10,7 @@ import {
 import type { PostConfirmationTriggerEvent } from 'aws-lambda';
 import { CognitoUserPool } from 'amazon-cognito-identity-js';
 import { authenticator } from 'otplib';
-import { startCognitoEmulator, type CognitoEmulator, type OutgoingEmail } from '../../../local/cognito/index.ts';
+import { startCognitoEmulator, type CognitoEmulator, type InvitationTemplate, type OutgoingEmail } from '../../../local/cognito/index.ts';
 import { authenticate, completeMfaSetup, memoryStorage, setTotpPreference, userFor } from './cognito-client.ts';
 
 /** A running emulator in a temporary directory, with captured mail and a movable clock. */
@@ -41,6 +41,8 @@ export interface HarnessOptions {
   allowSelfSignUp?: boolean;
   /** The pool's device tracking (off unless given). */
   deviceTracking?: { challengeRequiredOnNewDevice: boolean; deviceOnlyRememberedOnUserPrompt: boolean };
+  temporaryPasswordValidityDays?: number;
+  invitation?: InvitationTemplate;
 }
 
 export async function startHarness(options: HarnessOptions = {}): Promise<CognitoHarness> {
@@ -67,6 +69,8 @@ export async function startHarness(options: HarnessOptions = {}): Promise<Cognit
       ...(options.accessTokenMinutes ? { accessTokenMinutes: options.accessTokenMinutes } : {}),
       ...(options.allowSelfSignUp !== undefined ? { allowSelfSignUp: options.allowSelfSignUp } : {}),
       ...(options.deviceTracking ? { deviceTracking: options.deviceTracking } : {}),
+      ...(options.temporaryPasswordValidityDays !== undefined ? { temporaryPasswordValidityDays: options.temporaryPasswordValidityDays } : {}),
+      ...(options.invitation !== undefined ? { invitation: options.invitation } : {}),
     });
   let emulator = await start();
   const harness: CognitoHarness = {

@@ -1,8 +1,10 @@
 import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { describe, expect, it, vi } from 'vitest';
-import type { AuditEntry } from '../../../contracts/user-admin.ts';
-import { actionsIn, filterActivity, NO_FILTER } from '../../../web/src/features/admin/activity-filter.ts';
+import type { AuditEntry, AuditFilter } from '../../../contracts/user-admin.ts';
+import Papa from 'papaparse';
+import { activityCsv, activityJson, exportFileName } from '../../../web/src/features/admin/activity-export.ts';
+import { EMPTY_FILTER_FORM, REVERSED_RANGE, toAuditFilter } from '../../../web/src/features/admin/activity-filter.ts';
 import ActivityPage from '../../../web/src/features/admin/routes/activity-page.tsx';
 import { buildSearchIndex, filterByIndex } from '../../../web/src/features/admin/search.ts';
 import { apiError, fakeAdminApi, renderAdmin } from './support.tsx';
@@ -39,51 +41,140 @@ describe('search index', () => {
 });
 
 describe('activity filter', () => {
-  it('filters by text, action and outcome together', () => {
-    expect(filterActivity(firstPage, NO_FILTER)).toBe(firstPage);
-    expect(filterActivity(firstPage, { ...NO_FILTER, text: 'JANE' }).map((e) => e.id)).toEqual(['a1', 'a3']);
-    expect(filterActivity(firstPage, { ...NO_FILTER, text: 'assign dashboard' }).map((e) => e.id)).toEqual(['a3']);
-    expect(filterActivity(firstPage, { ...NO_FILTER, outcome: 'failure' }).map((e) => e.id)).toEqual(['a2']);
-    expect(filterActivity(firstPage, { text: 'jane', action: 'DISABLE_USER', outcome: 'success' }).map((e) => e.id)).toEqual(['a1']);
+  it('sends only the filled fields, days as local midnight to the last millisecond of the To day', () => {
+    expect(toAuditFilter(EMPTY_FILTER_FORM)).toEqual({ actor: undefined, target: undefined });
+    const filter = toAuditFilter({ actor: ' demo ', action: 'DELETE_USER', target: 'jane', outcome: 'failure', fromDay: '2026-03-01', toDay: '2026-03-02' });
+    expect(filter).toEqual({
+      actor: 'demo',
+      action: 'DELETE_USER',
+      target: 'jane',
+      outcome: 'failure',
+      from: new Date('2026-03-01T00:00:00').toISOString(),
+      to: new Date('2026-03-02T23:59:59.999').toISOString(),
+    });
   });
 
-  it('offers the actions present, by name', () => {
-    expect(actionsIn(firstPage)).toEqual([
-      { value: 'INVITE_TO_DASHBOARD', label: 'Assign dashboard' },
-      { value: 'DELETE_USER', label: 'Delete user' },
-      { value: 'DISABLE_USER', label: 'Disable user' },
-    ]);
+  it('refuses a From day after the To day', () => {
+    expect(() => toAuditFilter({ ...EMPTY_FILTER_FORM, fromDay: '2026-03-05', toDay: '2026-03-01' })).toThrow(REVERSED_RANGE);
+  });
+});
+
+describe('activity export', () => {
+  const hostile = [
+    entry('x1', { detail: '=HYPERLINK("http://evil.example","click")', target: '+1+cmd|calc' }),
+    entry('x2', { actor: '@admin@example.com', action: 'DELETE_USER', outcome: 'failure', detail: '-2+3' }),
+  ];
+
+  it('writes readable action names, ISO times and neutralised formula cells in CSV', () => {
+    const [header, ...rows] = Papa.parse<string[]>(activityCsv(hostile).trim()).data;
+    expect(header).toEqual(['Time (UTC)', 'Admin', 'Action', 'Action code', 'Target', 'Outcome', 'Detail']);
+    expect(rows[0]).toEqual(['2026-03-14T10:00:00.000Z', 'demo.admin@example.com', 'Create user', 'CREATE_USER', "'+1+cmd|calc", 'Success', '\'=HYPERLINK("http://evil.example","click")']);
+    expect(rows[1]).toEqual(['2026-03-14T10:00:00.000Z', "'@admin@example.com", 'Delete user', 'DELETE_USER', 'x2@example.com', 'Failure', "'-2+3"]);
+    for (const cell of rows.flat()) expect(cell).not.toMatch(/^[=+\-@]/);
+  });
+
+  it('writes JSON with the filter, the count and readable names', () => {
+    const document = JSON.parse(activityJson(hostile, { action: 'DELETE_USER' }, '2026-03-15T08:00:00.000Z'));
+    expect(document).toMatchObject({ exportedAt: '2026-03-15T08:00:00.000Z', filter: { action: 'DELETE_USER' }, count: 2 });
+    expect(document.entries[1]).toEqual({
+      time: '2026-03-14T10:00:00.000Z',
+      admin: '@admin@example.com',
+      action: 'Delete user',
+      actionCode: 'DELETE_USER',
+      target: 'x2@example.com',
+      outcome: 'Failure',
+      detail: '-2+3',
+    });
+  });
+
+  it('names files by the export time', () => {
+    expect(exportFileName('2026-03-15T08:00:00.123Z', 'csv')).toBe('activity-2026-03-15T08-00-00Z.csv');
   });
 });
 
 describe('Activity tab', () => {
-  it('lists the trail newest first, filters it and loads more', async () => {
-    const auditLog = vi.fn(async (nextToken?: string) =>
-      nextToken === undefined
+  it('lists the trail newest first, filters it on the server and loads more with the same filter', async () => {
+    const auditLog = vi.fn(async (filter: AuditFilter, nextToken?: string) => {
+      if (filter.outcome === 'failure') return { entries: [firstPage[1]!], nextToken: null };
+      if (filter.actor === 'nobody') return { entries: [], nextToken: null };
+      return nextToken === undefined
         ? { entries: firstPage, nextToken: 'page-2' }
-        : { entries: [entry('b1', { action: 'RESET_USER_MFA', target: 'sam@example.com' })], nextToken: null },
-    );
+        : { entries: [entry('b1', { action: 'RESET_USER_MFA', target: 'sam@example.com' })], nextToken: null };
+    });
     renderAdmin(<ActivityPage />, { api: fakeAdminApi({ users: { auditLog } }), path: '/admin/activity' });
     const table = await screen.findByRole('table');
     const rows = () => within(table).getAllByRole('row').slice(1);
     await waitFor(() => expect(rows()).toHaveLength(3));
+    expect(auditLog).toHaveBeenLastCalledWith({});
     expect(rows()[0]).toHaveTextContent('Disable user');
     expect(rows()[1]).toHaveTextContent('Failure');
     expect(rows()[1]).toHaveTextContent('Cannot delete other admin accounts');
 
     const user = userEvent.setup();
     await user.selectOptions(screen.getByLabelText('Outcome'), 'failure');
-    expect(rows()).toHaveLength(1);
-    await user.selectOptions(screen.getByLabelText('Outcome'), 'all');
-    await user.type(screen.getByLabelText('Filter'), 'nobody');
-    expect(screen.getByText('No activity matches the filter')).toBeInTheDocument();
-    await user.clear(screen.getByLabelText('Filter'));
+    await user.click(screen.getByRole('button', { name: 'Apply filters' }));
+    await waitFor(() => expect(rows()).toHaveLength(1));
+    expect(auditLog).toHaveBeenLastCalledWith({ outcome: 'failure' });
 
+    await user.click(screen.getByRole('button', { name: 'Clear' }));
+    await user.type(screen.getByLabelText('Admin'), 'nobody');
+    await user.click(screen.getByRole('button', { name: 'Apply filters' }));
+    expect(await screen.findByText('No activity matches the filter')).toBeInTheDocument();
+
+    await user.click(screen.getByRole('button', { name: 'Clear' }));
+    await waitFor(() => expect(rows()).toHaveLength(3));
     await user.click(screen.getByRole('button', { name: 'Load more' }));
     await waitFor(() => expect(rows()).toHaveLength(4));
-    expect(auditLog).toHaveBeenLastCalledWith('page-2');
+    expect(auditLog).toHaveBeenLastCalledWith({}, 'page-2');
     expect(rows()[3]).toHaveTextContent('Reset MFA');
     expect(screen.queryByRole('button', { name: 'Load more' })).not.toBeInTheDocument();
+  });
+
+  it('shows a reversed day range next to the field and asks nothing of the server', async () => {
+    const auditLog = vi.fn(async () => ({ entries: firstPage, nextToken: null }));
+    renderAdmin(<ActivityPage />, { api: fakeAdminApi({ users: { auditLog } }), path: '/admin/activity' });
+    await screen.findByRole('table');
+    const user = userEvent.setup();
+    await user.type(screen.getByLabelText('From'), '2026-03-05');
+    await user.type(screen.getByLabelText('To'), '2026-03-01');
+    const calls = auditLog.mock.calls.length;
+    await user.click(screen.getByRole('button', { name: 'Apply filters' }));
+    expect(await screen.findByText(REVERSED_RANGE)).toBeInTheDocument();
+    expect(auditLog).toHaveBeenCalledTimes(calls);
+  });
+
+  it('exports the filtered trail as a CSV download', async () => {
+    const auditLog = vi.fn(async () => ({ entries: firstPage, nextToken: null }));
+    const exportAuditLog = vi.fn(async () => ({ entries: [firstPage[0]!], exportedAt: '2026-03-15T08:00:00.000Z' }));
+    const blobs: Blob[] = [];
+    const names: string[] = [];
+    URL.createObjectURL = vi.fn((blob: Blob) => {
+      blobs.push(blob);
+      return 'blob:activity';
+    });
+    URL.revokeObjectURL = vi.fn();
+    const click = vi.spyOn(HTMLAnchorElement.prototype, 'click').mockImplementation(function (this: HTMLAnchorElement) {
+      names.push(this.download);
+    });
+    renderAdmin(<ActivityPage />, { api: fakeAdminApi({ users: { auditLog, exportAuditLog } }), path: '/admin/activity' });
+    await screen.findByRole('table');
+    const user = userEvent.setup();
+    // Export takes the form as it stands, applied or not, and the table follows it.
+    await user.selectOptions(screen.getByLabelText('Action'), 'DISABLE_USER');
+    await user.click(screen.getByRole('button', { name: 'Export CSV' }));
+    await waitFor(() => expect(names).toEqual(['activity-2026-03-15T08-00-00Z.csv']));
+    expect(exportAuditLog).toHaveBeenCalledWith({ action: 'DISABLE_USER' }, 'csv');
+    expect(auditLog).toHaveBeenCalledWith({ action: 'DISABLE_USER' });
+    const text = await new Promise<string>((resolve) => {
+      const reader = new FileReader();
+      reader.onload = () => resolve(String(reader.result));
+      reader.readAsText(blobs[0]!);
+    });
+    expect(text.split('\r\n')).toEqual([
+      'Time (UTC),Admin,Action,Action code,Target,Outcome,Detail',
+      '2026-03-14T10:00:00.000Z,demo.admin@example.com,Disable user,DISABLE_USER,jane@example.com,Success,',
+    ]);
+    click.mockRestore();
   });
 
   it('reports a trail that cannot be loaded', async () => {

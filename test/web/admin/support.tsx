@@ -49,6 +49,7 @@ export function fakeAdminApi(overrides: AdminApiOverrides = {}) {
     createDashboard: unexpected('createDashboard'),
     updateDashboard: unexpected('updateDashboard'),
     deleteDashboard: unexpected('deleteDashboard'),
+    importUser: unexpected('importUser'),
     ...overrides.quicksight,
   } as unknown as Mocked<QuicksightAdminApi>;
   const users = {
@@ -61,6 +62,9 @@ export function fakeAdminApi(overrides: AdminApiOverrides = {}) {
     resetMfa: unexpected('resetMfa'),
     promoteToAdmin: unexpected('promoteToAdmin'),
     auditLog: unexpected('auditLog'),
+    exportAuditLog: unexpected('exportAuditLog'),
+    inviteUser: unexpected('inviteUser'),
+    resendInvitation: unexpected('resendInvitation'),
     ...overrides.users,
   } as unknown as Mocked<UserAdminApi>;
   return { quicksight, users } satisfies AdminApi;

@@ -5,10 +5,13 @@ import { CreateUserModal } from '../../../web/src/features/admin/components/crea
 import { EditUserModal } from '../../../web/src/features/admin/components/edit-user-modal.tsx';
 import { apiError } from './support.tsx';
 
-function renderCreate(onCreate = vi.fn(async () => undefined)) {
+/** The dialog with 'Set a password now' chosen (the invitation email is the default). */
+async function renderCreate(onCreate = vi.fn(async () => undefined), delivery: 'invitation' | 'password' = 'password') {
   const onClose = vi.fn();
   render(<CreateUserModal open onClose={onClose} onCreate={onCreate} />);
-  return { onCreate, onClose, user: userEvent.setup() };
+  const user = userEvent.setup();
+  if (delivery === 'password') await user.click(screen.getByLabelText(/Set a password now/));
+  return { onCreate, onClose, user };
 }
 
 const requirement = (label: RegExp) =>
@@ -18,7 +21,7 @@ const requirement = (label: RegExp) =>
 
 describe('Create New User modal', () => {
   it('requires an email and a password', async () => {
-    const { onCreate, user } = renderCreate();
+    const { onCreate, user } = await renderCreate();
     expect(screen.getByRole('dialog', { name: 'Create New User' })).toBeInTheDocument();
     await user.click(screen.getByRole('button', { name: 'Create User' }));
     expect(await screen.findByText('Email is required')).toBeInTheDocument();
@@ -26,8 +29,25 @@ describe('Create New User modal', () => {
     expect(onCreate).not.toHaveBeenCalled();
   });
 
+  it('offers the invitation email by default and sends no password with it', async () => {
+    const { onCreate, user } = await renderCreate(undefined, 'invitation');
+    expect(screen.getByLabelText(/Send an invitation email/)).toBeChecked();
+    expect(screen.queryByLabelText('Password')).not.toBeInTheDocument();
+    await user.type(screen.getByLabelText('Email'), 'invited@example.com');
+    await user.click(screen.getByRole('button', { name: 'Create User & Send Invitation' }));
+    await waitFor(() => expect(onCreate).toHaveBeenCalledWith({ email: 'invited@example.com' }));
+  });
+
+  it('still checks the email with the invitation', async () => {
+    const { onCreate, user } = await renderCreate(undefined, 'invitation');
+    await user.type(screen.getByLabelText('Email'), 'not-an-address');
+    await user.click(screen.getByRole('button', { name: 'Create User & Send Invitation' }));
+    expect(await screen.findByText('Please enter a valid email address')).toBeInTheDocument();
+    expect(onCreate).not.toHaveBeenCalled();
+  });
+
   it('rejects an address without the simple pattern', async () => {
-    const { onCreate, user } = renderCreate();
+    const { onCreate, user } = await renderCreate();
     await user.type(screen.getByLabelText('Email'), 'jane@example');
     await user.type(screen.getByLabelText('Password'), 'Secret#2026');
     await user.click(screen.getByRole('button', { name: 'Create User' }));
@@ -42,7 +62,7 @@ describe('Create New User modal', () => {
     ['Secret#word', 'Password must contain at least one number'],
     ['Secret2026', 'Password must contain at least one special character (!@#$%^&*)'],
   ])('refuses %s with "%s"', async (password, message) => {
-    const { onCreate, user } = renderCreate();
+    const { onCreate, user } = await renderCreate();
     await user.type(screen.getByLabelText('Email'), 'jane@example.com');
     await user.type(screen.getByLabelText('Password'), password);
     await user.click(screen.getByRole('button', { name: 'Create User' }));
@@ -51,7 +71,7 @@ describe('Create New User modal', () => {
   });
 
   it('checks the requirements off while the password is typed', async () => {
-    const { user } = renderCreate();
+    const { user } = await renderCreate();
     expect(requirement(/At least 8 characters/)).toHaveTextContent('(not met)');
     await user.type(screen.getByLabelText('Password'), 'secret');
     expect(requirement(/One lowercase letter/)).toHaveTextContent('(met)');
@@ -64,7 +84,7 @@ describe('Create New User modal', () => {
   });
 
   it('sends the email and password', async () => {
-    const { onCreate, user } = renderCreate();
+    const { onCreate, user } = await renderCreate();
     await user.type(screen.getByLabelText('Email'), ' new.user@example.com ');
     await user.type(screen.getByLabelText('Password'), 'Secret#2026');
     await user.click(screen.getByRole('button', { name: 'Create User' }));
@@ -76,7 +96,7 @@ describe('Create New User modal', () => {
     [apiError(500, 'Internal server error'), 'Server error. Please try again later'],
     [apiError(403, 'Forbidden'), "You don't have permission to perform this action"],
   ])('translates a refusal: %s', async (failure, text) => {
-    const { user } = renderCreate(vi.fn(async () => Promise.reject(failure)));
+    const { user } = await renderCreate(vi.fn(async () => Promise.reject(failure)));
     await user.type(screen.getByLabelText('Email'), 'jane@example.com');
     await user.type(screen.getByLabelText('Password'), 'Secret#2026');
     await user.click(screen.getByRole('button', { name: 'Create User' }));
@@ -87,7 +107,7 @@ describe('Create New User modal', () => {
   });
 
   it('closes on Escape and traps the focus inside', async () => {
-    const { onClose, user } = renderCreate();
+    const { onClose, user } = await renderCreate(undefined, 'invitation');
     expect(screen.getByLabelText('Email')).toHaveFocus();
     await user.tab();
     await user.tab();

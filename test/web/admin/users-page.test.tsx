@@ -192,6 +192,26 @@ describe('user management screen', () => {
     expect(within(await rowOf('jane.doe@example.com')).queryByText('Admins')).not.toBeInTheDocument();
   });
 
+  it('resends the invitation of an account that has not signed in yet, and offers it for no other', async () => {
+    const pending = managedUser('pending@example.com', { status: 'FORCE_CHANGE_PASSWORD' });
+    const resendInvitation = vi.fn(async () => ({ message: 'Invitation sent again with a new temporary password.' }));
+    const { user } = renderUsers([...people, pending], { users: { resendInvitation } });
+    await rowOf('pending@example.com');
+    expect(within(await rowOf('jane.doe@example.com')).queryByRole('button', { name: /Resend invitation/ })).not.toBeInTheDocument();
+    await user.click(screen.getByRole('button', { name: 'Resend invitation to pending@example.com' }));
+    await waitFor(() => expect(resendInvitation).toHaveBeenCalledWith('pending@example.com'));
+    expect(await screen.findByText('Invitation sent again with a new temporary password.')).toBeInTheDocument();
+  });
+
+  it('shows why a resend was refused', async () => {
+    const pending = managedUser('pending@example.com', { status: 'FORCE_CHANGE_PASSWORD' });
+    const resendInvitation = vi.fn(async () => Promise.reject(apiError(409, 'Only an account that has not signed in yet can get a new invitation')));
+    const { user } = renderUsers([...people, pending], { users: { resendInvitation } });
+    await user.click(within(await rowOf('pending@example.com')).getByRole('button', { name: 'Resend invitation to pending@example.com' }));
+    expect(await screen.findByText('Failed to resend the invitation')).toBeInTheDocument();
+    expect(screen.getByText('Only an account that has not signed in yet can get a new invitation')).toBeInTheDocument();
+  });
+
   it('creates a user and reloads the list', async () => {
     const listUsers = vi.fn(async () => people);
     const createUser = vi.fn(async () => ({ message: 'User created successfully' }));
@@ -199,6 +219,7 @@ describe('user management screen', () => {
     await rowOf('jane.doe@example.com');
     await user.click(screen.getByRole('button', { name: 'Add New User' }));
     await user.type(screen.getByLabelText('Email'), 'new.user@example.com');
+    await user.click(screen.getByLabelText(/Set a password now/));
     await user.type(screen.getByLabelText('Password'), 'Secret#2026');
     await user.click(screen.getByRole('button', { name: 'Create User' }));
     await waitFor(() => expect(createUser).toHaveBeenCalledWith('new.user@example.com', 'Secret#2026'));

@@ -1,6 +1,6 @@
-import type { AuditEntry } from '../../../../contracts/user-admin.ts';
+import type { AuditEntry, AuditFilter } from '../../../../contracts/user-admin.ts';
 
-/** What each audited action is called on the Activity tab. */
+/** What each audited action is called on the Activity tab and in its exports. */
 const ACTION_LABELS: Readonly<Record<string, string>> = {
   CREATE_USER: 'Create user',
   UPDATE_USER: 'Update user',
@@ -9,6 +9,9 @@ const ACTION_LABELS: Readonly<Record<string, string>> = {
   DELETE_USER: 'Delete user',
   RESET_USER_MFA: 'Reset MFA',
   PROMOTE_TO_ADMIN: 'Make admin',
+  RESEND_INVITATION: 'Resend invitation',
+  IMPORT_USER: 'Import user',
+  EXPORT_AUDIT_LOG: 'Export activity',
   REGISTER_USER: 'Register in QuickSight',
   INVITE_TO_DASHBOARD: 'Assign dashboard',
   REMOVE_FROM_DASHBOARD: 'Remove dashboard',
@@ -21,37 +24,44 @@ const ACTION_LABELS: Readonly<Record<string, string>> = {
 /** A readable name; actions added later show their code. */
 export const actionLabel = (action: string) => ACTION_LABELS[action] ?? action;
 
+/** Every audited action, by name, for the action filter. */
+export const ACTION_OPTIONS: readonly { value: string; label: string }[] = Object.entries(ACTION_LABELS)
+  .map(([value, label]) => ({ value, label }))
+  .sort((a, b) => a.label.localeCompare(b.label));
+
 export type OutcomeFilter = 'all' | AuditEntry['outcome'];
 
-export interface ActivityFilter {
-  /** Matched, without case, against who, what, whom and the detail. */
-  readonly text: string;
+/** The Activity tab's filter form as typed: dates are local calendar days (YYYY-MM-DD). */
+export interface ActivityFilterForm {
+  readonly actor: string;
   /** An action code, or '' for every action. */
   readonly action: string;
+  readonly target: string;
   readonly outcome: OutcomeFilter;
+  readonly fromDay: string;
+  readonly toDay: string;
 }
 
-export const NO_FILTER: ActivityFilter = { text: '', action: '', outcome: 'all' };
+export const EMPTY_FILTER_FORM: ActivityFilterForm = { actor: '', action: '', target: '', outcome: 'all', fromDay: '', toDay: '' };
 
-const searchableText = (entry: AuditEntry) =>
-  [entry.actor, entry.action, actionLabel(entry.action), entry.target ?? '', entry.detail ?? ''].join('\n').toLowerCase();
+export const REVERSED_RANGE = 'The From day must not be after the To day';
 
-export function filterActivity(entries: readonly AuditEntry[], filter: ActivityFilter): readonly AuditEntry[] {
-  const needle = filter.text.trim().toLowerCase();
-  if (!needle && !filter.action && filter.outcome === 'all') return entries;
-  return entries.filter(
-    (entry) =>
-      (!filter.action || entry.action === filter.action) &&
-      (filter.outcome === 'all' || entry.outcome === filter.outcome) &&
-      (!needle || searchableText(entry).includes(needle)),
-  );
-}
-
-/** The actions present in the loaded entries, for the action filter, by their label. */
-export function actionsIn(entries: readonly AuditEntry[]): { value: string; label: string }[] {
-  return [...new Set(entries.map((entry) => entry.action))]
-    .map((action) => ({ value: action, label: actionLabel(action) }))
-    .sort((a, b) => a.label.localeCompare(b.label));
+/**
+ * The form as the server's filter: the From day from its local midnight, the To day up to
+ * its last millisecond, both as ISO times; blank fields left out.
+ */
+export function toAuditFilter(form: ActivityFilterForm): AuditFilter {
+  const from = form.fromDay ? new Date(`${form.fromDay}T00:00:00`) : undefined;
+  const to = form.toDay ? new Date(`${form.toDay}T23:59:59.999`) : undefined;
+  if (from !== undefined && to !== undefined && from > to) throw new RangeError(REVERSED_RANGE);
+  return {
+    actor: form.actor.trim() || undefined,
+    target: form.target.trim() || undefined,
+    ...(form.action ? { action: form.action } : {}),
+    ...(form.outcome === 'all' ? {} : { outcome: form.outcome }),
+    ...(from === undefined || Number.isNaN(from.getTime()) ? {} : { from: from.toISOString() }),
+    ...(to === undefined || Number.isNaN(to.getTime()) ? {} : { to: to.toISOString() }),
+  };
 }
 
 /** Local date and time of an ISO timestamp (the raw text when it is not one). */

@@ -26,6 +26,8 @@ export const ADMIN_FAILURES = {
   resetMfa: 'Failed to reset MFA',
   promote: 'Failed to make the user an admin',
   loadActivity: 'Failed to load the activity log',
+  resendInvitation: 'Failed to resend the invitation',
+  importUsers: 'Failed to import users',
 } as const;
 
 /** A failed action as a page shows it: what failed, then the details line by line. */

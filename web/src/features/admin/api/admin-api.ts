@@ -8,10 +8,13 @@ import {
   type quicksightAdminRequestSchema,
 } from '../../../../../contracts/quicksight-admin.ts';
 import {
+  auditExportResponseSchema,
   auditLogResponseSchema,
   getUsersResponseSchema,
+  type AuditFilter,
   type userAdminRequestSchema,
 } from '../../../../../contracts/user-admin.ts';
+import { importUserResponseSchema } from '../../../../../contracts/user-import.ts';
 import type { ApiClient } from '../../../lib/api.ts';
 
 /** Answer of the calls whose body the portal does not read beyond their message. */
@@ -37,6 +40,15 @@ export interface DashboardFields {
   readonly dashboardName: string;
   readonly dashboardLink: string;
   readonly description?: string;
+}
+
+/** One checked row of a bulk import. */
+export interface ImportUserFields {
+  readonly userEmail: string;
+  readonly companyName?: string | undefined;
+  readonly dashboards: readonly string[];
+  readonly defaultDashboard?: string | undefined;
+  readonly role: 'Users' | 'Admins';
 }
 
 export interface InviteFields {
@@ -71,15 +83,20 @@ export function createQuicksightAdminApi(client: ApiClient, url: string) {
     updateDashboard: (metadataId: string, fields: DashboardFields) =>
       call({ action: 'UPDATE_DASHBOARD_METADATA', metadataId, ...fields, isActive: true }, saveDashboardMetadataResponseSchema),
     deleteDashboard: (metadataId: string) => call({ action: 'DELETE_DASHBOARD_METADATA', metadataId }, acknowledgementSchema),
+    importUser: (row: ImportUserFields) =>
+      call({ action: 'IMPORT_USER', ...row, dashboards: [...row.dashboards] }, importUserResponseSchema),
   };
 }
 
-/** The user management function (admin-portal §7, plus RESET_USER_MFA, PROMOTE_TO_ADMIN and GET_AUDIT_LOG). */
+/** The user management function (admin-portal §7, plus invitations, RESET_USER_MFA, PROMOTE_TO_ADMIN and the audit trail). */
 export function createUserAdminApi(client: ApiClient, url: string) {
   const call = <S extends z.ZodType>(body: UserAdminBody, schema: S) => client.request(url, { body, schema });
   return {
     listUsers: async () => (await call({ action: 'GET_USERS' }, getUsersResponseSchema)).users,
     createUser: (userEmail: string, password: string) => call({ action: 'CREATE_USER', userEmail, password }, acknowledgementSchema),
+    /** Cognito generates the temporary password and emails the invitation. */
+    inviteUser: (userEmail: string) => call({ action: 'CREATE_USER', userEmail, sendInvitation: true }, acknowledgementSchema),
+    resendInvitation: (userEmail: string) => call({ action: 'RESEND_INVITATION', userEmail }, acknowledgementSchema),
     /** Only the password is ever changed from the portal: the email is read-only there. */
     updatePassword: (userEmail: string, newPassword: string) =>
       call({ action: 'UPDATE_USER', userEmail, newPassword }, acknowledgementSchema),
@@ -88,11 +105,13 @@ export function createUserAdminApi(client: ApiClient, url: string) {
     deleteUser: (userEmail: string) => call({ action: 'DELETE_USER', userEmail }, acknowledgementSchema),
     resetMfa: (userEmail: string) => call({ action: 'RESET_USER_MFA', userEmail }, acknowledgementSchema),
     promoteToAdmin: (userEmail: string) => call({ action: 'PROMOTE_TO_ADMIN', userEmail }, acknowledgementSchema),
-    auditLog: (nextToken?: string) =>
+    auditLog: (filter: AuditFilter, nextToken?: string) =>
       call(
-        { action: 'GET_AUDIT_LOG', limit: AUDIT_PAGE_SIZE, ...(nextToken === undefined ? {} : { nextToken }) },
+        { action: 'GET_AUDIT_LOG', limit: AUDIT_PAGE_SIZE, filter, ...(nextToken === undefined ? {} : { nextToken }) },
         auditLogResponseSchema,
       ),
+    exportAuditLog: (filter: AuditFilter, format: 'csv' | 'json') =>
+      call({ action: 'EXPORT_AUDIT_LOG', format, filter }, auditExportResponseSchema),
   };
 }
 

@@ -10,8 +10,23 @@ import { ADMIN_FAILURES, userManagementErrorText } from '../errors.ts';
 import { FormDialog } from './form-dialog.tsx';
 import { PasswordChecklist } from './password-checklist.tsx';
 
-export const createUserFormSchema = z.object({ email: adminEmail, password: strongPassword });
-export type CreateUserForm = z.infer<typeof createUserFormSchema>;
+/**
+ * How the new user gets a password: the pool's invitation email with a temporary password
+ * (they choose their own at the first sign-in), or one the admin chooses now.
+ */
+export type PasswordDelivery = 'invitation' | 'password';
+
+export const createUserFormSchema = z
+  .object({ email: adminEmail, delivery: z.enum(['invitation', 'password']), password: z.string() })
+  .superRefine((values, ctx) => {
+    if (values.delivery !== 'password') return;
+    const password = strongPassword.safeParse(values.password);
+    if (!password.success) ctx.addIssue({ code: 'custom', message: password.error.issues[0]?.message ?? 'Password is required', path: ['password'] });
+  });
+export type CreateUserFormValues = z.infer<typeof createUserFormSchema>;
+
+/** What the form hands on: a password only when the admin chose one. */
+export type CreateUserForm = { readonly email: string; readonly password?: string };
 
 export interface CreateUserModalProps {
   readonly open: boolean;
@@ -19,6 +34,15 @@ export interface CreateUserModalProps {
   /** Creates the account; a rejection is shown in the dialog, translated. */
   readonly onCreate: (values: CreateUserForm) => Promise<void>;
 }
+
+const DELIVERY_CHOICES: readonly { value: PasswordDelivery; label: string; hint: string }[] = [
+  {
+    value: 'invitation',
+    label: 'Send an invitation email',
+    hint: 'The user receives a temporary password by email and chooses their own at the first sign-in.',
+  },
+  { value: 'password', label: 'Set a password now', hint: 'You choose the password and pass it on to the user yourself.' },
+];
 
 function CreateUserDialog({ onClose, onCreate }: Omit<CreateUserModalProps, 'open'>) {
   const passwordId = useId();
@@ -29,13 +53,17 @@ function CreateUserDialog({ onClose, onCreate }: Omit<CreateUserModalProps, 'ope
     control,
     handleSubmit,
     formState: { errors, isSubmitting },
-  } = useForm<CreateUserForm>({ resolver: zodResolver(createUserFormSchema), defaultValues: { email: '', password: '' } });
+  } = useForm<CreateUserFormValues>({
+    resolver: zodResolver(createUserFormSchema),
+    defaultValues: { email: '', delivery: 'invitation', password: '' },
+  });
   const password = useWatch({ control, name: 'password' });
+  const delivery = useWatch({ control, name: 'delivery' });
 
-  const submit = async (values: CreateUserForm) => {
+  const submit = async (values: CreateUserFormValues) => {
     setFailure(null);
     try {
-      await onCreate(values);
+      await onCreate(values.delivery === 'password' ? { email: values.email, password: values.password } : { email: values.email });
     } catch (error) {
       setFailure(userManagementErrorText(error));
     }
@@ -47,7 +75,7 @@ function CreateUserDialog({ onClose, onCreate }: Omit<CreateUserModalProps, 'ope
       onClose={onClose}
       onSubmit={handleSubmit(submit)}
       busy={isSubmitting}
-      submitLabel="Create User"
+      submitLabel={delivery === 'invitation' ? 'Create User & Send Invitation' : 'Create User'}
       busyLabel="Creating..."
     >
       {failure && (
@@ -56,21 +84,40 @@ function CreateUserDialog({ onClose, onCreate }: Omit<CreateUserModalProps, 'ope
         </Alert>
       )}
       <TextField label="Email" type="email" autoComplete="off" error={errors.email?.message} {...register('email')} />
-      <TextField
-        id={passwordId}
-        label="Password"
-        type="password"
-        autoComplete="new-password"
-        error={errors.password?.message}
-        aria-describedby={cx(checklistId, errors.password && `${passwordId}-error`)}
-        {...register('password')}
-      />
-      <PasswordChecklist id={checklistId} password={password} />
+      <fieldset className="delivery-choices">
+        <legend className="field-label">How the user gets a password</legend>
+        {DELIVERY_CHOICES.map((choice) => (
+          <label key={choice.value} className="delivery-choice">
+            <input type="radio" value={choice.value} {...register('delivery')} />
+            <span>
+              <span className="delivery-choice-label">{choice.label}</span>
+              <span className="field-hint">{choice.hint}</span>
+            </span>
+          </label>
+        ))}
+      </fieldset>
+      {delivery === 'password' && (
+        <>
+          <TextField
+            id={passwordId}
+            label="Password"
+            type="password"
+            autoComplete="new-password"
+            error={errors.password?.message}
+            aria-describedby={cx(checklistId, errors.password && `${passwordId}-error`)}
+            {...register('password')}
+          />
+          <PasswordChecklist id={checklistId} password={password} />
+        </>
+      )}
     </FormDialog>
   );
 }
 
-/** 'Create New User': email and password, with the requirements checked as they are typed. */
+/**
+ * 'Create New User': email, and either the invitation email (the default) or a password the
+ * admin chooses, with the requirements checked as they are typed.
+ */
 export function CreateUserModal({ open, ...props }: CreateUserModalProps) {
   // Mounted only while open, so every opening starts with an empty form.
   return open ? <CreateUserDialog {...props} /> : null;

@@ -6,7 +6,10 @@ import { GuardedButton } from './guarded-button.tsx';
 import { noUsersText, UserCell } from './user-list-card.tsx';
 import { VirtualTable } from './virtual-table.tsx';
 
-export type UserAction = 'edit' | 'toggle' | 'delete' | 'resetMfa' | 'promote';
+export type UserAction = 'edit' | 'toggle' | 'delete' | 'resetMfa' | 'promote' | 'resendInvitation';
+
+/** Cognito's status of an account that has not signed in with its temporary password yet. */
+export const AWAITING_FIRST_SIGN_IN = 'FORCE_CHANGE_PASSWORD';
 
 export const USER_ROW_HEIGHT = 60;
 
@@ -94,6 +97,18 @@ const UserRow = memo(function UserRow({ user, ariaRowIndex, isCurrentUser, busy,
           >
             Reset MFA
           </GuardedButton>
+          {user.status === AWAITING_FIRST_SIGN_IN && (
+            <GuardedButton
+              size="sm"
+              variant="ghost"
+              disabled={busy}
+              blockedReason={blockedReason('resendInvitation', target, signedInEmail)}
+              onClick={() => onAction('resendInvitation', user)}
+              aria-label={`Resend invitation to ${user.email}`}
+            >
+              Resend Invitation
+            </GuardedButton>
+          )}
           {!isAdmin && (
             <GuardedButton
               size="sm"

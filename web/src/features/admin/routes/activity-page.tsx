@@ -1,5 +1,5 @@
-import { useCallback, useEffect, useMemo, useState } from 'react';
-import type { AuditEntry } from '../../../../../contracts/user-admin.ts';
+import { useCallback, useEffect, useState, type FormEvent } from 'react';
+import type { AuditEntry, AuditFilter } from '../../../../../contracts/user-admin.ts';
 import { Alert } from '../../../components/alert.tsx';
 import { Badge } from '../../../components/badge.tsx';
 import { Button } from '../../../components/button.tsx';
@@ -8,13 +8,16 @@ import { PageHeader } from '../../../components/layout/page-header.tsx';
 import { Select } from '../../../components/select.tsx';
 import { Spinner } from '../../../components/spinner.tsx';
 import { TextField } from '../../../components/text-field.tsx';
+import { notify } from '../../../components/toaster.tsx';
+import { downloadFile } from '../../../lib/csv.ts';
+import { activityCsv, activityJson, exportFileName } from '../activity-export.ts';
 import {
+  ACTION_OPTIONS,
   actionLabel,
-  actionsIn,
-  filterActivity,
+  EMPTY_FILTER_FORM,
   formatWhen,
-  NO_FILTER,
-  type ActivityFilter,
+  toAuditFilter,
+  type ActivityFilterForm,
   type OutcomeFilter,
 } from '../activity-filter.ts';
 import { useAdminApi } from '../api/admin-api-context.tsx';
@@ -31,18 +34,29 @@ const OUTCOME_OPTIONS = [
   { value: 'failure', label: 'Failure' },
 ] as const;
 
-/** /admin/activity: the audit trail of admin actions, newest first, page by page. */
+const ACTION_FILTER_OPTIONS = [{ value: '', label: 'All actions' }, ...ACTION_OPTIONS];
+
+const isFiltered = (filter: AuditFilter) => Object.values(filter).some((value) => value !== undefined);
+
+/**
+ * /admin/activity: the audit trail of admin actions, newest first, page by page, filtered on
+ * the server by admin, action, target, outcome and days; the filtered trail exports as CSV or
+ * JSON (the export itself is recorded in the trail).
+ */
 export default function ActivityPage() {
   const api = useAdminApi();
   const [trail, setTrail] = useState<Trail | null>(null);
   const [loading, setLoading] = useState(true);
   const [error, setError] = useState<unknown>(null);
   const [generation, setGeneration] = useState(0);
-  const [filter, setFilter] = useState<ActivityFilter>(NO_FILTER);
+  const [form, setForm] = useState<ActivityFilterForm>(EMPTY_FILTER_FORM);
+  const [filter, setFilter] = useState<AuditFilter>({});
+  const [rangeError, setRangeError] = useState<string | null>(null);
+  const [exporting, setExporting] = useState<'csv' | 'json' | null>(null);
 
   useEffect(() => {
     let current = true;
-    api.users.auditLog().then(
+    api.users.auditLog(filter).then(
       (page) => {
         if (!current) return;
         setTrail({ entries: page.entries, nextToken: page.nextToken });
@@ -58,13 +72,18 @@ export default function ActivityPage() {
     return () => {
       current = false;
     };
-  }, [api, generation]);
+  }, [api, filter, generation]);
+
+  const reload = () => {
+    setLoading(true);
+    setGeneration((value) => value + 1);
+  };
 
   const loadMore = useCallback(async () => {
     if (!trail?.nextToken) return;
     setLoading(true);
     try {
-      const page = await api.users.auditLog(trail.nextToken);
+      const page = await api.users.auditLog(filter, trail.nextToken);
       setTrail({ entries: [...trail.entries, ...page.entries], nextToken: page.nextToken });
       setError(null);
     } catch (failure) {
@@ -72,12 +91,57 @@ export default function ActivityPage() {
     } finally {
       setLoading(false);
     }
-  }, [api, trail]);
+  }, [api, trail, filter]);
 
-  const entries = trail?.entries;
-  const shown = useMemo(() => filterActivity(entries ?? [], filter), [entries, filter]);
-  const actionOptions = useMemo(() => [{ value: '', label: 'All actions' }, ...actionsIn(entries ?? [])], [entries]);
-  const change = (patch: Partial<ActivityFilter>) => setFilter((current) => ({ ...current, ...patch }));
+  const change = (patch: Partial<ActivityFilterForm>) => setForm((current) => ({ ...current, ...patch }));
+
+  const apply = (event?: FormEvent) => {
+    event?.preventDefault();
+    try {
+      const next = toAuditFilter(form);
+      setRangeError(null);
+      setFilter(next);
+      reload();
+    } catch (failure) {
+      setRangeError((failure as Error).message);
+    }
+  };
+
+  const clear = () => {
+    setForm(EMPTY_FILTER_FORM);
+    setRangeError(null);
+    setFilter({});
+    reload();
+  };
+
+  /** Exports what the form says (applying it to the table too, so both show the same rows). */
+  const exportTrail = async (format: 'csv' | 'json') => {
+    let chosen: AuditFilter;
+    try {
+      chosen = toAuditFilter(form);
+    } catch (failure) {
+      setRangeError((failure as Error).message);
+      return;
+    }
+    setRangeError(null);
+    if (JSON.stringify(chosen) !== JSON.stringify(filter)) setFilter(chosen);
+    setExporting(format);
+    try {
+      const { entries, exportedAt } = await api.users.exportAuditLog(chosen, format);
+      const text = format === 'csv' ? activityCsv(entries) : activityJson(entries, chosen, exportedAt);
+      downloadFile(exportFileName(exportedAt, format), format === 'csv' ? 'text/csv;charset=utf-8' : 'application/json', text);
+      notify.success(`Exported ${entries.length} ${entries.length === 1 ? 'entry' : 'entries'}`);
+      setError(null);
+      // The export is itself an entry of the trail.
+      reload();
+    } catch (failure) {
+      setError(failure);
+    } finally {
+      setExporting(null);
+    }
+  };
+
+  const entries = trail?.entries ?? [];
 
   return (
     <div className="stack">
@@ -87,10 +151,7 @@ export default function ActivityPage() {
         actions={
           <Button
             variant="secondary"
-            onClick={() => {
-              setLoading(true);
-              setGeneration((value) => value + 1);
-            }}
+            onClick={reload}
             disabled={loading}
           >
             Refresh
@@ -103,22 +164,56 @@ export default function ActivityPage() {
         </Alert>
       )}
       <Card title="Audit Trail">
-        <div className="activity-filters">
+        <form className="activity-filters" aria-label="Filter the trail" onSubmit={apply}>
           <TextField
-            label="Filter"
+            label="Admin"
             type="search"
-            placeholder="Admin, user, action or detail"
-            value={filter.text}
-            onChange={(event) => change({ text: event.target.value })}
+            placeholder="Email or part of it"
+            value={form.actor}
+            onChange={(event) => change({ actor: event.target.value })}
           />
-          <Select label="Action" options={actionOptions} value={filter.action} onChange={(event) => change({ action: event.target.value })} />
+          <Select
+            label="Action"
+            options={ACTION_FILTER_OPTIONS}
+            value={form.action}
+            onChange={(event) => change({ action: event.target.value })}
+          />
+          <TextField
+            label="Target"
+            type="search"
+            placeholder="User email or dashboard"
+            value={form.target}
+            onChange={(event) => change({ target: event.target.value })}
+          />
           <Select
             label="Outcome"
             options={OUTCOME_OPTIONS}
-            value={filter.outcome}
+            value={form.outcome}
             onChange={(event) => change({ outcome: event.target.value as OutcomeFilter })}
           />
-        </div>
+          <TextField
+            label="From"
+            type="date"
+            value={form.fromDay}
+            onChange={(event) => change({ fromDay: event.target.value })}
+            error={rangeError ?? undefined}
+          />
+          <TextField label="To" type="date" value={form.toDay} onChange={(event) => change({ toDay: event.target.value })} />
+          <div className="row activity-filter-actions">
+            <Button type="submit" disabled={loading}>
+              Apply filters
+            </Button>
+            <Button type="button" variant="secondary" onClick={clear} disabled={loading}>
+              Clear
+            </Button>
+            <Button type="button" variant="secondary" onClick={() => void exportTrail('csv')} disabled={exporting !== null}>
+              {exporting === 'csv' ? 'Exporting...' : 'Export CSV'}
+            </Button>
+            <Button type="button" variant="secondary" onClick={() => void exportTrail('json')} disabled={exporting !== null}>
+              {exporting === 'json' ? 'Exporting...' : 'Export JSON'}
+            </Button>
+          </div>
+        </form>
         {trail === null ? (
           loading && <Spinner label="Loading activity..." />
         ) : (
@@ -135,14 +230,14 @@ export default function ActivityPage() {
                 </tr>
               </thead>
               <tbody>
-                {shown.length === 0 ? (
+                {entries.length === 0 ? (
                   <tr>
                     <td colSpan={6} className="text-muted">
-                      {trail.entries.length === 0 ? 'No activity recorded yet' : 'No activity matches the filter'}
+                      {isFiltered(filter) ? 'No activity matches the filter' : 'No activity recorded yet'}
                     </td>
                   </tr>
                 ) : (
-                  shown.map((entry) => (
+                  entries.map((entry) => (
                     <tr key={entry.id}>
                       <td>
                         <time dateTime={entry.at}>{formatWhen(entry.at)}</time>

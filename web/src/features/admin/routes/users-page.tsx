@@ -1,4 +1,4 @@
-import { useCallback, useMemo, useState } from 'react';
+import { lazy, Suspense, useCallback, useMemo, useState } from 'react';
 import type { ManagedUser } from '../../../../../contracts/user-admin.ts';
 import { Alert } from '../../../components/alert.tsx';
 import { Button } from '../../../components/button.tsx';
@@ -18,6 +18,9 @@ import { ADMINS_GROUP } from '../protection.ts';
 import { useSearch } from '../search.ts';
 import { useResource } from '../use-resource.ts';
 
+/** The import dialog and its CSV parser load when first opened. */
+const ImportUsersDialog = lazy(async () => ({ default: (await import('../components/import-users-dialog.tsx')).ImportUsersDialog }));
+
 export const SECURITY_NOTICE =
   'You cannot edit, disable, delete or reset MFA of admin accounts (including your own). Change your own password with Change Password.';
 
@@ -35,6 +38,7 @@ export default function UsersPage() {
   const allUsers = users.data ?? NO_USERS;
   const search = useSearch(allUsers, userSearchText);
   const [creating, setCreating] = useState(false);
+  const [importing, setImporting] = useState(false);
   const [editing, setEditing] = useState<string | null>(null);
   const [confirmation, setConfirmation] = useState<Confirmation | null>(null);
   const [confirmBusy, setConfirmBusy] = useState(false);
@@ -70,19 +74,36 @@ export default function UsersPage() {
     [api, updateUsers],
   );
 
+  const resendInvitation = useCallback(
+    async (user: ManagedUser) => {
+      setBusyEmail(user.email);
+      setFailure(null);
+      try {
+        const { message } = await api.users.resendInvitation(user.email);
+        notify.success(message);
+      } catch (error) {
+        setFailure({ title: ADMIN_FAILURES.resendInvitation, lines: [userManagementErrorText(error)] });
+      } finally {
+        setBusyEmail(null);
+      }
+    },
+    [api],
+  );
+
   const onAction = useCallback(
     (action: UserAction, user: ManagedUser) => {
       if (action === 'edit') setEditing(user.email);
       else if (action === 'toggle') void toggle(user);
+      else if (action === 'resendInvitation') void resendInvitation(user);
       else setConfirmation({ kind: action, user });
     },
-    [toggle],
+    [toggle, resendInvitation],
   );
 
   const create = async ({ email, password }: CreateUserForm) => {
-    await api.users.createUser(email, password);
+    const { message } = password === undefined ? await api.users.inviteUser(email) : await api.users.createUser(email, password);
     setCreating(false);
-    notify.success('User created successfully');
+    notify.success(password === undefined ? message : 'User created successfully');
     reload();
   };
 
@@ -132,6 +153,9 @@ export default function UsersPage() {
             <Button variant="secondary" onClick={reload} disabled={users.loading}>
               {users.loading && users.data !== undefined ? 'Refreshing...' : 'Refresh'}
             </Button>
+            <Button variant="secondary" onClick={() => setImporting(true)}>
+              Import Users
+            </Button>
             <Button onClick={() => setCreating(true)}>Add New User</Button>
           </div>
         }
@@ -158,6 +182,18 @@ export default function UsersPage() {
       </UserListCard>
 
       <CreateUserModal open={creating} onClose={() => setCreating(false)} onCreate={create} />
+      {importing && (
+        <Suspense fallback={null}>
+          <ImportUsersDialog
+            open
+            existingEmails={allUsers.map((user) => user.email)}
+            onClose={(imported) => {
+              setImporting(false);
+              if (imported) reload();
+            }}
+          />
+        </Suspense>
+      )}
       <EditUserModal email={editing} onClose={() => setEditing(null)} onUpdate={updatePassword} />
       <ConfirmDialog
         open={confirmation?.kind === 'delete'}
