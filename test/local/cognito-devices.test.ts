@@ -4,6 +4,7 @@ import {
   AdminForgetDeviceCommand,
   AdminListDevicesCommand,
   AdminUserGlobalSignOutCommand,
+  ConfirmDeviceCommand,
 } from '@aws-sdk/client-cognito-identity-provider';
 import { AuthenticationDetails, CognitoUser, type CognitoUserSession, type IAuthenticationCallback } from 'amazon-cognito-identity-js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -181,6 +182,14 @@ describe('device tracking, only remembered on user prompt', () => {
       code: 'ResourceNotFoundException',
     });
     await expect(forget(user, 'not a key')).rejects.toMatchObject({ code: 'InvalidParameterException' });
+    // The device this sign-in confirmed cannot be confirmed again with another secret.
+    const accessToken = user.getSignInUserSession()!.getAccessToken().getJwtToken();
+    const deviceKey = (await listDevices(user)).Devices[0]!.DeviceKey;
+    await expect(
+      harness.admin.send(
+        new ConfirmDeviceCommand({ AccessToken: accessToken, DeviceKey: deviceKey, DeviceSecretVerifierConfig: { PasswordVerifier: 'AAAA', Salt: 'AAAA' } }),
+      ),
+    ).rejects.toMatchObject({ name: 'NotAuthorizedException' });
   });
 });
 
