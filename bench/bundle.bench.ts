@@ -28,8 +28,16 @@ export const ROUTE_MODULES = {
   signIn: 'src/features/auth/routes/login-page.tsx',
   dashboard: 'src/features/dashboard/routes/home-page.tsx',
   admin: 'src/features/admin/admin-app.tsx',
+  insights: 'src/features/admin/routes/insights-page.tsx',
+  insightsCharts: 'src/features/admin/components/insights-charts.tsx',
   identityLibrary: 'src/lib/auth/cognito-service.ts',
 } as const;
+
+/** The files a chunk loads that are not among `loaded` already. */
+const staticClosureBeyond = (manifest: Manifest, key: string, loaded: Iterable<string>): string[] => {
+  const have = new Set(loaded);
+  return [...staticClosure(manifest, key)].filter((file) => !have.has(file));
+};
 
 /** The files a chunk loads before it runs: itself and its static imports, transitively. */
 export function staticClosure(manifest: Manifest, key: string): Set<string> {
@@ -98,6 +106,24 @@ export async function run(): Promise<BenchRow[]> {
       { area: 'web', metric: 'of which identity library, fetched on first focus or stored session (gzip)', value: kb(identityBytes) },
       { area: 'web', metric: 'dashboard page chunk, lazy (gzip)', value: kb(await total(added(ROUTE_MODULES.dashboard))) },
       { area: 'web', metric: 'admin portal chunk, lazy (gzip)', value: kb(await total(added(ROUTE_MODULES.admin))) },
+      {
+        area: 'web',
+        metric: 'admin Insights page, lazy, beyond the admin chunk (gzip)',
+        value: kb(await total(staticClosureBeyond(manifest, ROUTE_MODULES.insights, [...signIn, ...staticClosure(manifest, ROUTE_MODULES.admin)]))),
+      },
+      {
+        area: 'web',
+        metric: 'Insights charts (recharts), lazy, beyond the page (gzip)',
+        value: kb(
+          await total(
+            staticClosureBeyond(manifest, ROUTE_MODULES.insightsCharts, [
+              ...signIn,
+              ...staticClosure(manifest, ROUTE_MODULES.admin),
+              ...staticClosure(manifest, ROUTE_MODULES.insights),
+            ]),
+          ),
+        ),
+      },
     ];
   } finally {
     await rm(outDir, { recursive: true, force: true });

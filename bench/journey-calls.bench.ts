@@ -108,6 +108,10 @@ export async function run(): Promise<BenchRow[]> {
       { name: 'admin users page', steps: [users({ action: 'GET_USERS' })] },
       { name: 'admin dashboards page', steps: [quicksight({ action: 'LIST_COGNITO_USERS_WITH_QUICKSIGHT_STATUS' }), quicksight({ action: 'LIST_DASHBOARD_METADATA' })] },
       { name: 'admin activity page', steps: [users({ action: 'GET_AUDIT_LOG', limit: 50 })] },
+      {
+        name: 'admin insights page (first page of users)',
+        steps: [quicksight({ action: 'GET_INSIGHTS', from: '2026-03-01', to: '2026-03-30' }), quicksight({ action: 'GET_INSIGHT_USERS' })],
+      },
       { name: "admin: a user's dashboards", steps: [quicksight({ action: 'GET_USER_DASHBOARDS', userEmail: OTHER_USER.email })] },
       {
         name: 'admin: invite to a dashboard',

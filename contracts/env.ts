@@ -15,6 +15,9 @@ export const ENV = {
   dashboardsTable: 'DASHBOARDS_TABLE',
   stateTable: 'STATE_TABLE',
   auditTable: 'AUDIT_TABLE',
+  usageTable: 'USAGE_TABLE',
+  /** Days a dashboard view event and its aggregates are kept (DynamoDB TTL). */
+  usageRetentionDays: 'USAGE_RETENTION_DAYS',
   /** Local mode only. */
   dynamodbEndpoint: 'DYNAMODB_ENDPOINT',
   quicksightAccountId: 'QUICKSIGHT_ACCOUNT_ID',

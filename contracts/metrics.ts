@@ -11,3 +11,6 @@ export const SERVICE_DIMENSION = 'service';
 
 /** Count of embed requests that failed at QuickSight itself (throttling, access, service errors). */
 export const QUICKSIGHT_FAILURES_METRIC = 'QuickSightFailures';
+
+/** Count of issued embed URLs whose view could not be recorded for the Insights page (the URL is still returned). */
+export const USAGE_RECORD_FAILURES_METRIC = 'UsageRecordFailures';

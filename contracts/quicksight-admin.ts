@@ -1,6 +1,7 @@
 import * as z from 'zod';
 import { MESSAGES, adminEmail, dashboardId, dashboardLink, dashboardName } from './fields.ts';
 import { importUserRequestSchema } from './user-import.ts';
+import { checkInsightsRange, insightsRangeShape, insightUsersRequestShape } from './insights.ts';
 
 /** Target account of an action; a missing email gets the given spec message. */
 const targetEmail = (requiredMessage: string) =>
@@ -66,6 +67,9 @@ export const quicksightAdminRequestSchema = z.discriminatedUnion('action', [
   z.object({ action: z.literal('DELETE_DASHBOARD_METADATA'), metadataId: recordId }),
   /** Beyond the spec: one row of a bulk import (contracts/user-import.ts). */
   importUserRequestSchema,
+  /** Dashboard usage for the Insights page (contracts/insights.ts). */
+  z.object({ action: z.literal('GET_INSIGHTS'), ...insightsRangeShape }).superRefine(checkInsightsRange),
+  z.object({ action: z.literal('GET_INSIGHT_USERS'), ...insightUsersRequestShape }),
 ]);
 export type QuicksightAdminRequest = z.infer<typeof quicksightAdminRequestSchema>;
 export type QuicksightAdminAction = QuicksightAdminRequest['action'];

@@ -10,6 +10,8 @@
  *   and dashboard-id claims that keep catalogue IDs unique case-insensitively
  *   (pk DASHBOARD#<lowercased id>, sk CLAIM).
  * - audit: the admin activity trail (pk AUDIT, sk <ISO time>#<id>), read newest first.
+ * - usage: dashboard view events and the aggregates the Insights page reads
+ *   (lambdas/shared/data/usage.ts), every item expiring through TTL.
  */
 export type AttributeType = 'S' | 'N';
 
@@ -26,9 +28,9 @@ export interface IndexDefinition {
 
 export interface TableDefinition {
   /** Construct id in CDK and table-name suffix in local mode. */
-  readonly id: 'Views' | 'Dashboards' | 'State' | 'Audit';
+  readonly id: 'Views' | 'Dashboards' | 'State' | 'Audit' | 'Usage';
   /** Environment variable through which handlers receive the table name. */
-  readonly envVar: 'VIEWS_TABLE' | 'DASHBOARDS_TABLE' | 'STATE_TABLE' | 'AUDIT_TABLE';
+  readonly envVar: 'VIEWS_TABLE' | 'DASHBOARDS_TABLE' | 'STATE_TABLE' | 'AUDIT_TABLE' | 'USAGE_TABLE';
   readonly partitionKey: KeyDefinition;
   readonly sortKey?: KeyDefinition;
   readonly globalSecondaryIndexes: readonly IndexDefinition[];
@@ -81,4 +83,13 @@ export const auditTable: TableDefinition = {
   globalSecondaryIndexes: [],
 };
 
-export const tables: readonly TableDefinition[] = [viewsTable, dashboardsTable, stateTable, auditTable];
+export const usageTable: TableDefinition = {
+  id: 'Usage',
+  envVar: 'USAGE_TABLE',
+  partitionKey: { name: 'pk', type: 'S' },
+  sortKey: { name: 'sk', type: 'S' },
+  globalSecondaryIndexes: [],
+  timeToLiveAttribute: 'expiresAt',
+};
+
+export const tables: readonly TableDefinition[] = [viewsTable, dashboardsTable, stateTable, auditTable, usageTable];

@@ -3,12 +3,13 @@ import * as iam from 'aws-cdk-lib/aws-iam';
 import * as lambda from 'aws-cdk-lib/aws-lambda';
 import type * as logs from 'aws-cdk-lib/aws-logs';
 import { Construct } from 'constructs';
+import { EMBED_REQUEST_HEADERS } from '../contracts/embed.ts';
 import { ENV } from '../contracts/env.ts';
 import { FUNCTION_URL_METHODS, type FunctionUrlName } from '../contracts/function-urls.ts';
 import type { PortalAuth } from './auth.ts';
 import { acknowledge, wildcardResourceFinding } from './compliance.ts';
 import type { PortalData } from './data.ts';
-import { CATALOGUE_ACTIONS, PortalFunction, STATE_ITEM_ACTIONS } from './portal-function.ts';
+import { CATALOGUE_ACTIONS, PortalFunction, STATE_ITEM_ACTIONS, USAGE_RECORD_ACTIONS } from './portal-function.ts';
 import { quickSightArns, type QuickSightTarget } from './quicksight.ts';
 
 export interface ApiFunctionsProps {
@@ -23,6 +24,8 @@ export interface ApiFunctionsProps {
    * @default true
    */
   readonly embedStatePersistence?: boolean;
+  /** Days dashboard view events and their aggregates are kept (DynamoDB TTL). */
+  readonly usageRetentionDays: number;
   /** Tokens of a sign-in older than this are refused by every function. */
   readonly absoluteSessionMinutes: number;
   readonly supportFromAddress: string;
@@ -86,9 +89,12 @@ export class ApiFunctions extends Construct {
         ...quickSightEnvironment,
         [ENV.embedSessionMinutes]: String(props.embedSessionMinutes),
         [ENV.embedStatePersistence]: String(props.embedStatePersistence ?? true),
+        [ENV.usageRetentionDays]: String(props.usageRetentionDays),
       },
     });
     embed.bindTable(data.table('Views'), ['dynamodb:Query']);
+    // Each issued URL: the view event (PutItem) and its aggregates (ADD updates).
+    embed.bindTable(data.table('Usage'), USAGE_RECORD_ACTIONS);
     embed.allow(
       new iam.PolicyStatement({
         sid: 'EmbedForRegisteredUser',
@@ -110,6 +116,9 @@ export class ApiFunctions extends Construct {
     quicksightAdmin.bindTable(data.table('Dashboards'), CATALOGUE_ACTIONS);
     quicksightAdmin.bindTable(data.table('State'), STATE_ITEM_ACTIONS);
     quicksightAdmin.bindTable(data.table('Audit'), ['dynamodb:PutItem']);
+    // GET_INSIGHTS reads the usage aggregates, never the events.
+    quicksightAdmin.bindTable(data.table('Usage'), ['dynamodb:Query']);
+    quicksightAdmin.addEnvironment(ENV.usageRetentionDays, String(props.usageRetentionDays));
     allowUserPool(quicksightAdmin, auth, [
       ...USER_DIRECTORY_READ,
       // Bulk import (IMPORT_USER): the invited account, its groups (Users, and Admins for an
@@ -201,7 +210,7 @@ export class ApiFunctions extends Construct {
         cors: {
           allowedOrigins: [...props.allowedOrigins],
           allowedMethods: [lambda.HttpMethod[FUNCTION_URL_METHODS[name]]],
-          allowedHeaders: name === 'embed' ? ['authorization', 'content-type', 'x-dashboard-id'] : ['authorization', 'content-type'],
+          allowedHeaders: name === 'embed' ? ['authorization', 'content-type', ...EMBED_REQUEST_HEADERS] : ['authorization', 'content-type'],
           allowCredentials: false,
           maxAge: Duration.hours(1),
         },

@@ -9,7 +9,7 @@ import * as kms from 'aws-cdk-lib/aws-kms';
 import * as sns from 'aws-cdk-lib/aws-sns';
 import { EmailSubscription } from 'aws-cdk-lib/aws-sns-subscriptions';
 import { Construct } from 'constructs';
-import { QUICKSIGHT_FAILURES_METRIC, SERVICE_DIMENSION } from '../contracts/metrics.ts';
+import { QUICKSIGHT_FAILURES_METRIC, SERVICE_DIMENSION, USAGE_RECORD_FAILURES_METRIC } from '../contracts/metrics.ts';
 import { metricsNamespace, type PortalFunction } from './portal-function.ts';
 
 /** A function alarms when its p99 duration reaches this share of its timeout. */
@@ -173,7 +173,7 @@ export class PortalOperations extends Construct {
     this.cloudFrontAlarm(props.distribution);
     this.cognitoAlarm(props.userPool, props.userPoolClient);
     this.sesAlarms();
-    this.quickSightFailureAlarm(props.embedFunction);
+    this.embedFailureAlarms(props.embedFunction);
     this.dashboard = this.operationsDashboard(props);
 
     new CfnOutput(this, 'AlarmTopicArn', { value: this.topic.topicArn, description: 'SNS topic of the operations alarms (subscribe on-call here)' });
@@ -266,20 +266,34 @@ export class PortalOperations extends Construct {
   }
 
   static quickSightFailures(embed: PortalFunction): cloudwatch.Metric {
+    return PortalOperations.embedCount(embed, QUICKSIGHT_FAILURES_METRIC);
+  }
+
+  /** Issued embed URLs whose view the Insights page will not count (the dashboard was still shown). */
+  static usageRecordFailures(embed: PortalFunction): cloudwatch.Metric {
+    return PortalOperations.embedCount(embed, USAGE_RECORD_FAILURES_METRIC);
+  }
+
+  private static embedCount(embed: PortalFunction, metricName: string): cloudwatch.Metric {
     return new cloudwatch.Metric({
       namespace: metricsNamespace(embed),
-      metricName: QUICKSIGHT_FAILURES_METRIC,
+      metricName,
       dimensionsMap: { [SERVICE_DIMENSION]: embed.serviceName },
       period: PERIOD,
       statistic: cloudwatch.Stats.SUM,
     });
   }
 
-  private quickSightFailureAlarm(embed: PortalFunction): void {
+  private embedFailureAlarms(embed: PortalFunction): void {
     this.alarm('embed-quicksight-failures', {
       metric: PortalOperations.quickSightFailures(embed),
       threshold: 1,
       description: 'QuickSight failed embed requests of users who may see the dashboard (throttling, access or service errors).',
+    });
+    this.alarm('embed-usage-record-failures', {
+      metric: PortalOperations.usageRecordFailures(embed),
+      threshold: 1,
+      description: 'Dashboard views could not be recorded for the Insights page (the dashboards were still shown): check the Usage table and the embed function log.',
     });
   }
 

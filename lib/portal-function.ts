@@ -32,6 +32,8 @@ export type TableAction =
 export const CATALOGUE_ACTIONS: readonly TableAction[] = ['dynamodb:GetItem', 'dynamodb:Scan', 'dynamodb:PutItem', 'dynamodb:DeleteItem'];
 /** The State table's single-item claims, pointers and leases: conditional get, put and delete. */
 export const STATE_ITEM_ACTIONS: readonly TableAction[] = ['dynamodb:GetItem', 'dynamodb:PutItem', 'dynamodb:DeleteItem'];
+/** Recording a dashboard view (lambdas/shared/data/usage.ts): the event put, the aggregates' ADD updates. */
+export const USAGE_RECORD_ACTIONS: readonly TableAction[] = ['dynamodb:PutItem', 'dynamodb:UpdateItem'];
 
 /** Findings that hold for every function of the product, with the reasons they are accepted. */
 const FUNCTION_ACKNOWLEDGEMENTS = {

@@ -76,6 +76,7 @@ export class PortalStack extends Stack {
       allowedOrigins,
       embedSessionMinutes: config.embedSessionMinutes,
       embedStatePersistence: config.dashboardStatePersistence,
+      usageRetentionDays: config.usageRetentionDays,
       absoluteSessionMinutes: config.absoluteSessionMinutes,
       supportFromAddress: config.sesSenderAddress,
       supportToAddress: config.supportRecipientAddress,

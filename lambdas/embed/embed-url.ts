@@ -5,7 +5,7 @@ import { NOT_ASSIGNED_MESSAGE, type EmbedResponse } from '../../contracts/embed.
 import { absoluteSessionSeconds, type Caller } from '../shared/auth/caller.ts';
 import { isAwsError } from '../shared/aws/config.ts';
 import { quicksight } from '../shared/aws/quicksight.ts';
-import { hasViewOfDashboard } from '../shared/data/views.ts';
+import { type ViewItem, viewOfDashboard } from '../shared/data/views.ts';
 import { allowedOrigins, optionalEnv } from '../shared/env.ts';
 import { ConfigurationError, ForbiddenError, NotFoundError } from '../shared/errors.ts';
 import { countOne, createMetrics } from '../shared/metrics.ts';
@@ -68,11 +68,12 @@ const embedDomains = (): string[] => {
 
 /**
  * An embed URL for a dashboard assigned to the caller, for the caller's own QuickSight user
- * (derived from the token, never from the request). Assignment is checked first, so an
- * unassigned dashboard costs no QuickSight call at all.
+ * (derived from the token, never from the request), with the view it was issued through.
+ * Assignment is checked first, so an unassigned dashboard costs no QuickSight call at all.
  */
-export const embedUrlFor = async (caller: Caller, dashboardId: string): Promise<EmbedResponse> => {
-  if (!(await hasViewOfDashboard(caller.email, dashboardId))) throw new ForbiddenError(NOT_ASSIGNED_MESSAGE);
+export const embedUrlFor = async (caller: Caller, dashboardId: string): Promise<{ response: EmbedResponse; view: ViewItem }> => {
+  const view = await viewOfDashboard(caller.email, dashboardId);
+  if (view === undefined) throw new ForbiddenError(NOT_ASSIGNED_MESSAGE);
   const settings = quicksightSettings();
   const minutes = embedLifetimeMinutes(caller.authTime);
   const domains = embedDomains();
@@ -87,7 +88,7 @@ export const embedUrlFor = async (caller: Caller, dashboardId: string): Promise<
       }),
     );
     if (!result.EmbedUrl) throw new Error('QuickSight answered without an embed URL');
-    return { url: result.EmbedUrl, sessionExpiresAt: new Date(Date.now() + minutes * 60_000).toISOString() };
+    return { response: { url: result.EmbedUrl, sessionExpiresAt: new Date(Date.now() + minutes * 60_000).toISOString() }, view };
   } catch (error) {
     // GenerateEmbedUrlForRegisteredUser names an unknown user QuickSightUserNotFoundException.
     if (isAwsError(error, QUICKSIGHT_USER_NOT_FOUND)) throw new NotFoundError(NOT_REGISTERED_MESSAGE);

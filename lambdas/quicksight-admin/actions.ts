@@ -8,6 +8,8 @@ import { userDashboards } from '../shared/user-views.ts';
 import { assignDashboard, makeDefaultDashboard, unassignDashboard } from './assignments.ts';
 import { deleteDashboardEverywhere, listCatalogue, toMetadata } from './catalogue-actions.ts';
 import { describeImport, importUser } from './import-user.ts';
+import { readInsightUsersPage } from './insight-users.ts';
+import { readInsights } from './insights.ts';
 import { deleteRegisteredUser, listUsersWithQuickSightStatus, registerUser } from './users.ts';
 
 /** Runs one validated action of the QuickSight management function; mutations are audited. */
@@ -112,6 +114,12 @@ export const runQuicksightAdminAction = async (request: QuicksightAdminRequest, 
         },
         (result) => `updated for ${result.updatedUserAssignments} user(s)`,
       );
+
+    case 'GET_INSIGHTS':
+      return readInsights({ from: request.from, to: request.to, company: request.company });
+
+    case 'GET_INSIGHT_USERS':
+      return readInsightUsersPage({ company: request.company, limit: request.limit, nextToken: request.nextToken });
 
     case 'DELETE_DASHBOARD_METADATA':
       return audit(

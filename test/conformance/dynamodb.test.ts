@@ -1,6 +1,6 @@
 import { DeleteCommand, GetCommand, PutCommand, QueryCommand, ScanCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { auditTable, dashboardsTable, stateTable, VIEWS_BY_DASHBOARD_INDEX, VIEWS_BY_USER_INDEX, viewsTable } from '../../contracts/tables.ts';
+import { auditTable, dashboardsTable, stateTable, usageTable, VIEWS_BY_DASHBOARD_INDEX, VIEWS_BY_USER_INDEX, viewsTable } from '../../contracts/tables.ts';
 import { startDynamoDbTarget, type DynamoDbTarget } from './support/dynamodb-target.ts';
 import { scratchName } from './support/target.ts';
 
@@ -23,6 +23,7 @@ const VIEWS = () => db.tableName(viewsTable);
 const DASHBOARDS = () => db.tableName(dashboardsTable);
 const STATE = () => db.tableName(stateTable);
 const AUDIT = () => db.tableName(auditTable);
+const USAGE = () => db.tableName(usageTable);
 
 /** The error a request was refused with (an Error saying so when it was accepted). */
 const refusal = (request: Promise<unknown>): Promise<unknown> =>
@@ -302,6 +303,116 @@ describe('PutItem and DeleteItem for the contact rate limit', () => {
     expect(slots.Items?.map((item) => item.sk)).toEqual(['CONTACT-SLOT#0', 'CONTACT-SLOT#1']);
     await release('third');
     expect(await read(STATE(), key)).toBeUndefined();
+  });
+});
+
+// https://docs.aws.amazon.com/amazondynamodb/latest/APIReference/API_UpdateItem.html
+describe('UpdateItem for usage aggregates', () => {
+  it('UpdateItem: ADD creates an absent item and attribute with the number and adds to it after; ReturnValues UPDATED_OLD answers the previous values of the updated attributes that existed; a failed condition on a number changes nothing', async () => {
+    // usage.ts recordDashboardView (the daily counts) and its user summary (the ring slot and the week marker).
+    const key = { pk: scratchName('USER'), sk: 'someone@example.com' };
+    const update = (condition: string, expression: string, day: number, week: string) =>
+      db.client.send(
+        new UpdateCommand({
+          TableName: USAGE(),
+          Key: key,
+          UpdateExpression: expression,
+          ConditionExpression: condition,
+          ExpressionAttributeNames: { '#w': 'w', '#n': 'n3', '#e': 'e3', '#views': 'views' },
+          ExpressionAttributeValues: { ':at': '2026-03-04T10:00:00.000Z', ':week': week, ':one': 1, ':day': day },
+          ReturnValues: 'UPDATED_OLD',
+        }),
+      );
+    const count = (day: number, week: string) => update('#e = :day', 'SET lastSeenAt = :at, #w = :week ADD #n :one, #views :one', day, week);
+    const restart = (day: number, week: string) =>
+      update('attribute_not_exists(#e) OR #e <> :day', 'SET lastSeenAt = :at, #w = :week, #e = :day, #n = :one ADD #views :one', day, week);
+
+    expect(await refusal(count(20_500, '2026-W10'))).toMatchObject(CONDITION_FAILED);
+    expect(await read(USAGE(), key)).toBeUndefined();
+    expect((await restart(20_500, '2026-W10')).Attributes).toBeUndefined();
+    expect((await count(20_500, '2026-W10')).Attributes).toEqual({ lastSeenAt: '2026-03-04T10:00:00.000Z', w: '2026-W10', n3: 1, views: 1 });
+    expect(await refusal(restart(20_500, '2026-W10'))).toMatchObject(CONDITION_FAILED);
+    expect((await restart(20_532, '2026-W15')).Attributes).toMatchObject({ w: '2026-W10', e3: 20_500, n3: 2, views: 2 });
+    expect(await read(USAGE(), key)).toEqual({ ...key, lastSeenAt: '2026-03-04T10:00:00.000Z', w: '2026-W15', e3: 20_532, n3: 1, views: 3 });
+
+    const day = { pk: scratchName('DAY#ALL'), sk: '2026-03-04' };
+    for (let index = 0; index < 3; index += 1) {
+      await db.client.send(
+        new UpdateCommand({
+          TableName: USAGE(),
+          Key: day,
+          UpdateExpression: 'SET expiresAt = :exp ADD #views :one, #dashboard :one',
+          ExpressionAttributeNames: { '#views': 'views', '#dashboard': 'd:sales-performance' },
+          ExpressionAttributeValues: { ':exp': 1_800_000_000, ':one': 1 },
+        }),
+      );
+    }
+    expect(await read(USAGE(), day)).toEqual({ ...day, expiresAt: 1_800_000_000, views: 3, 'd:sales-performance': 3 });
+  });
+
+  it('UpdateItem: a condition comparing stored and given ISO times (lastViewedAt < :at) moves a last view forward only', async () => {
+    // usage.ts recordDashboardView, the dashboard's last view.
+    const key = { pk: scratchName('DASHBOARD'), sk: 'sales-performance' };
+    const seen = (at: string) =>
+      db.client.send(
+        new UpdateCommand({
+          TableName: USAGE(),
+          Key: key,
+          UpdateExpression: 'SET lastViewedAt = :at',
+          ConditionExpression: 'attribute_not_exists(lastViewedAt) OR lastViewedAt < :at',
+          ExpressionAttributeValues: { ':at': at },
+        }),
+      );
+    await seen('2026-03-04T10:00:00.000Z');
+    expect(await refusal(seen('2026-03-04T09:59:59.999Z'))).toMatchObject(CONDITION_FAILED);
+    await seen('2026-03-05T00:00:00.000Z');
+    expect(await read(USAGE(), key)).toEqual({ ...key, lastViewedAt: '2026-03-05T00:00:00.000Z' });
+  });
+
+  it('Reserved words: views is refused bare in an update expression; the other names the usage aggregates write bare are not reserved', async () => {
+    const key = { pk: scratchName('USER'), sk: 'reserved@example.com' };
+    const bare = await refusal(
+      db.client.send(new UpdateCommand({ TableName: USAGE(), Key: key, UpdateExpression: 'ADD views :one', ExpressionAttributeValues: { ':one': 1 } })),
+    );
+    expect(bare).toMatchObject(VALIDATION);
+    await db.client.send(
+      new UpdateCommand({
+        TableName: USAGE(),
+        Key: key,
+        UpdateExpression: 'SET lastSeenAt = :v, expiresAt = :n, company = :v, lastViewedAt = :v ADD activeUsers :n',
+        ExpressionAttributeValues: { ':v': 'x', ':n': 1 },
+      }),
+    );
+    expect(await read(USAGE(), key)).toEqual({ ...key, lastSeenAt: 'x', expiresAt: 1, company: 'x', lastViewedAt: 'x', activeUsers: 1 });
+  });
+});
+
+// https://docs.aws.amazon.com/amazondynamodb/latest/APIReference/API_Query.html
+describe('Query on usage aggregates', () => {
+  it('Query: sk BETWEEN :from AND :to returns the items of the range in sort-key order, both ends included; sk > :after with Limit pages in order', async () => {
+    // usage.ts dailyUsage, weeklyActiveUsers and pageUserUsage.
+    const pk = scratchName('DAY#ALL');
+    for (const sk of ['2026-02-28', '2026-03-01', '2026-03-02', '2026-03-10', '2026-03-11']) {
+      await db.client.send(new PutCommand({ TableName: USAGE(), Item: { pk, sk, views: 1 } }));
+    }
+    const range = await db.client.send(
+      new QueryCommand({
+        TableName: USAGE(),
+        KeyConditionExpression: 'pk = :pk AND sk BETWEEN :from AND :to',
+        ExpressionAttributeValues: { ':pk': pk, ':from': '2026-03-01', ':to': '2026-03-10' },
+      }),
+    );
+    expect(range.Items?.map((item) => item.sk)).toEqual(['2026-03-01', '2026-03-02', '2026-03-10']);
+    const after = await db.client.send(
+      new QueryCommand({
+        TableName: USAGE(),
+        KeyConditionExpression: 'pk = :pk AND sk > :after',
+        ExpressionAttributeValues: { ':pk': pk, ':after': '2026-03-01' },
+        Limit: 2,
+      }),
+    );
+    expect(after.Items?.map((item) => item.sk)).toEqual(['2026-03-02', '2026-03-10']);
+    expect(after.LastEvaluatedKey).toEqual({ pk, sk: '2026-03-10' });
   });
 });
 

@@ -1,7 +1,7 @@
 import { Match } from 'aws-cdk-lib/assertions';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { tables } from '../../contracts/tables.ts';
-import { buildPortal, type PortalBuild } from './support/portal-build.ts';
+import { buildPortal, logicalIdAt, type PortalBuild } from './support/portal-build.ts';
 
 describe('data (DynamoDB)', () => {
   let build: PortalBuild;
@@ -35,6 +35,16 @@ describe('data (DynamoDB)', () => {
           : Match.absent(),
       });
     }
+  });
+
+  it('expires usage events and aggregates through TTL on expiresAt', () => {
+    const usage = build.template.toJSON().Resources[logicalIdAt(build.template, 'AWS::DynamoDB::Table', '/Data/Usage/')].Properties;
+    expect(usage.KeySchema).toEqual([
+      { AttributeName: 'pk', KeyType: 'HASH' },
+      { AttributeName: 'sk', KeyType: 'RANGE' },
+    ]);
+    expect(usage.TimeToLiveSpecification).toEqual({ AttributeName: 'expiresAt', Enabled: true });
+    expect(usage.PointInTimeRecoverySpecification).toEqual({ PointInTimeRecoveryEnabled: true });
   });
 
   it('makes every table on-demand, encrypted, point-in-time recoverable and protected from deletion', () => {

@@ -11,7 +11,7 @@ import { asList, buildPortal, logicalIdAt, policyStatements, type PortalBuild } 
 const EXPECTED_ACTIONS: Record<string, { path: string; actions: string[] }> = {
   embed: {
     path: '/Functions/Embed/',
-    actions: ['dynamodb:Query', 'quicksight:GenerateEmbedUrlForRegisteredUser', 'quicksight:DescribeUser'],
+    actions: ['dynamodb:Query', 'dynamodb:PutItem', 'dynamodb:UpdateItem', 'quicksight:GenerateEmbedUrlForRegisteredUser', 'quicksight:DescribeUser'],
   },
   'quicksight-admin': {
     path: '/Functions/QuickSightAdmin/',
@@ -173,6 +173,40 @@ describe('function URLs', () => {
 
   it.each(Object.entries(EXPECTED_ACTIONS))('allows %s exactly the AWS actions its handler calls', (_name, { path, actions }) => {
     expect([...actionsOfFunction(build.template, path)].sort()).toEqual([...new Set(actions)].sort());
+  });
+
+  it('lets the embed function only write view events and aggregates, and the QuickSight admin function only query them', () => {
+    const usageTableId = logicalIdAt(build.template, 'AWS::DynamoDB::Table', '/Data/Usage/');
+    const grantsOnUsage = (path: string) => {
+      const roleId = logicalIdAt(build.template, 'AWS::IAM::Role', `${path}Role/`);
+      const policies = Object.keys(build.template.findResources('AWS::IAM::ManagedPolicy', { Properties: { Roles: Match.arrayWith([{ Ref: roleId }]) } }));
+      return policyStatements(build.template)
+        .filter(({ resource, statement }) => policies.includes(resource) && JSON.stringify(statement.Resource).includes(usageTableId))
+        .map(({ statement }) => ({ sid: statement.Sid, actions: asList(statement.Action as string | string[]).sort() }));
+    };
+    expect(grantsOnUsage('/Functions/Embed/')).toEqual([{ sid: 'TableUsage', actions: ['dynamodb:PutItem', 'dynamodb:UpdateItem'] }]);
+    expect(grantsOnUsage('/Functions/QuickSightAdmin/')).toEqual([{ sid: 'TableUsage', actions: ['dynamodb:Query'] }]);
+    for (const path of ['/Functions/UserAdmin/', '/Functions/Mfa/', '/Functions/Contact/', '/GraphQL/Resolver/']) expect(grantsOnUsage(path)).toEqual([]);
+    const environmentOf = (path: string) =>
+      build.template.toJSON().Resources[logicalIdAt(build.template, 'AWS::Lambda::Function', `${path}Function/`)].Properties.Environment.Variables;
+    for (const path of ['/Functions/Embed/', '/Functions/QuickSightAdmin/']) {
+      expect(environmentOf(path)).toMatchObject({ [ENV.usageTable]: { Ref: usageTableId }, [ENV.usageRetentionDays]: '400' });
+    }
+  });
+
+  it('sends the usage retention setting to both usage functions and admits the page header of the embed request in CORS', () => {
+    const custom = buildPortal({ context: { usageRetentionDays: 90 } });
+    try {
+      const functions = Object.values(custom.template.findResources('AWS::Lambda::Function')).filter(
+        (fn) => fn.Properties.Environment?.Variables?.[ENV.usageTable] !== undefined,
+      );
+      expect(functions.map((fn) => fn.Properties.Environment.Variables[ENV.usageRetentionDays])).toEqual(['90', '90']);
+      custom.template.hasResourceProperties('AWS::Lambda::Url', {
+        Cors: Match.objectLike({ AllowHeaders: ['authorization', 'content-type', 'x-dashboard-id', 'x-embed-source'] }),
+      });
+    } finally {
+      custom.dispose();
+    }
   });
 
   it('allows the GraphQL resolver its tables and the live Admins check only', () => {

@@ -2,7 +2,7 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Template } from 'aws-cdk-lib/assertions';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { METRICS_NAMESPACE_ENV, QUICKSIGHT_FAILURES_METRIC } from '../../contracts/metrics.ts';
+import { METRICS_NAMESPACE_ENV, QUICKSIGHT_FAILURES_METRIC, USAGE_RECORD_FAILURES_METRIC } from '../../contracts/metrics.ts';
 import { ConfigError, loadConfig } from '../../lib/config.ts';
 import { asList, buildPortal, logicalIdAt, policyStatements, type PortalBuild } from './support/portal-build.ts';
 
@@ -71,6 +71,8 @@ describe('operations pack (default configuration)', () => {
     expect(namespace).toBe(build.stack.stackName);
     const [alarm] = alarmsOn(build, QUICKSIGHT_FAILURES_METRIC);
     expect(alarm?.Properties).toMatchObject({ Namespace: namespace, Dimensions: [{ Name: 'service', Value: 'embed' }], Statistic: 'Sum', Threshold: 1 });
+    const [usage] = alarmsOn(build, USAGE_RECORD_FAILURES_METRIC);
+    expect(usage?.Properties).toMatchObject({ Namespace: namespace, Dimensions: [{ Name: 'service', Value: 'embed' }], Statistic: 'Sum', Threshold: 1 });
   });
 
   it('sends every alarm, and its recovery, to the encrypted alarm topic', () => {

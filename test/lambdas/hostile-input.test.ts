@@ -49,6 +49,9 @@ const VALID: Record<string, unknown> = {
   role: 'Users',
   filter: { action: 'CREATE_USER', from: '2026-01-01T00:00:00.000Z' },
   format: 'csv',
+  from: '2026-03-01',
+  to: '2026-03-31',
+  company: 'Acme',
 };
 
 type Body = Record<string, unknown>;

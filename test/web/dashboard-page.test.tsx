@@ -25,7 +25,7 @@ type EmbedAnswer = (dashboardId: string) => Response;
 
 /** Stubs the GraphQL API and the embed function; records what was asked. */
 function stubBackend(views: ViewItem[] | 'error', embed: EmbedAnswer) {
-  const calls: { graphql: unknown[]; embed: string[] } = { graphql: [], embed: [] };
+  const calls: { graphql: unknown[]; embed: string[]; sources: string[] } = { graphql: [], embed: [], sources: [] };
   const fetchMock = vi.fn(async (input: RequestInfo | URL, init?: RequestInit) => {
     const url = String(input);
     const headers = new Headers(init?.headers);
@@ -37,6 +37,7 @@ function stubBackend(views: ViewItem[] | 'error', embed: EmbedAnswer) {
     if (url === testConfig.functions.embed) {
       const dashboardId = headers.get('x-dashboard-id') ?? '';
       calls.embed.push(dashboardId);
+      calls.sources.push(headers.get('x-embed-source') ?? '');
       expect(headers.get('authorization')).toBe('Bearer access-token');
       return embed(dashboardId);
     }
@@ -217,6 +218,19 @@ describe('dashboard page', () => {
     });
     await waitFor(() => expect(calls.embed).toHaveLength(2));
     await waitFor(() => expect(screen.getByTitle('QuickSight Analytics Dashboard').getAttribute('src')).not.toBe(firstUrl));
+    expect(calls.sources).toEqual(['default', 'renewal']);
+  });
+
+  it('tells the embed function which page each URL is for: the first dashboard, a switch, a refresh', async () => {
+    const calls = stubBackend(VIEWS, embedOk());
+    renderHome();
+    await screen.findByTitle('QuickSight Analytics Dashboard');
+    const user = userEvent.setup();
+    await user.selectOptions(screen.getByLabelText('Select Dashboard'), 'Distributor Scorecard');
+    await waitFor(() => expect(calls.embed).toEqual(['inventory', 'scorecard']));
+    await screen.findByTitle('QuickSight Analytics Dashboard');
+    await user.click(screen.getByRole('button', { name: 'Refresh' }));
+    await waitFor(() => expect(calls.sources).toEqual(['default', 'switch', 'refresh']));
   });
 
   it('drops the embedded dashboard the moment the session ends, and renews no URL afterwards', async () => {

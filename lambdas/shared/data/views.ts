@@ -51,19 +51,26 @@ export const viewsOfUserForDashboard = (userEmail: string, dashboardId: string):
     ExpressionAttributeValues: { ':email': userEmail, ':dashboard': dashboardId },
   });
 
-/** Whether a query finds anything: one item read at most. */
-const anyMatch = async (input: Omit<QueryCommandInput, 'TableName' | 'Limit'>): Promise<boolean> => {
+/** The first item a query finds: one item read at most. */
+const firstMatch = async (input: Omit<QueryCommandInput, 'TableName' | 'Limit'>): Promise<ViewItem | undefined> => {
   const page = await dynamo.send(new QueryCommand({ ...input, TableName: tableName(viewsTable), Limit: 1 }));
-  return (page.Items?.length ?? 0) > 0;
+  return page.Items?.[0] as ViewItem | undefined;
 };
 
-/** Whether the user holds at least one view of the dashboard. */
-export const hasViewOfDashboard = (userEmail: string, dashboardId: string): Promise<boolean> =>
-  anyMatch({
+/** Whether a query finds anything: one item read at most. */
+const anyMatch = async (input: Omit<QueryCommandInput, 'TableName' | 'Limit'>): Promise<boolean> => (await firstMatch(input)) !== undefined;
+
+/** One of the user's views of the dashboard (its Company Name says through which assignment), if any. */
+export const viewOfDashboard = (userEmail: string, dashboardId: string): Promise<ViewItem | undefined> =>
+  firstMatch({
     IndexName: VIEWS_BY_USER_INDEX,
     KeyConditionExpression: 'userEmail = :email AND quicksightDashboardId = :dashboard',
     ExpressionAttributeValues: { ':email': userEmail, ':dashboard': dashboardId },
   });
+
+/** Whether the user holds at least one view of the dashboard. */
+export const hasViewOfDashboard = async (userEmail: string, dashboardId: string): Promise<boolean> =>
+  (await viewOfDashboard(userEmail, dashboardId)) !== undefined;
 
 export const viewsOfDashboard = (dashboardId: string): Promise<ViewItem[]> =>
   queryAll({
@@ -71,6 +78,24 @@ export const viewsOfDashboard = (dashboardId: string): Promise<ViewItem[]> =>
     KeyConditionExpression: 'quicksightDashboardId = :dashboard',
     ExpressionAttributeValues: { ':dashboard': dashboardId },
   });
+
+/** Up to `limit` views of a dashboard whose user's email sorts after `afterEmail`, in email order. */
+export const pageViewsOfDashboard = async (
+  dashboardId: string,
+  afterEmail: string | undefined,
+  limit: number,
+): Promise<{ items: ViewItem[]; more: boolean }> => {
+  const page = await dynamo.send(
+    new QueryCommand({
+      TableName: tableName(viewsTable),
+      IndexName: VIEWS_BY_DASHBOARD_INDEX,
+      KeyConditionExpression: afterEmail === undefined ? 'quicksightDashboardId = :dashboard' : 'quicksightDashboardId = :dashboard AND userEmail > :after',
+      ExpressionAttributeValues: { ':dashboard': dashboardId, ...(afterEmail === undefined ? {} : { ':after': afterEmail }) },
+      Limit: limit,
+    }),
+  );
+  return { items: (page.Items ?? []) as ViewItem[], more: page.LastEvaluatedKey !== undefined };
+};
 
 export const isDashboardAssigned = (dashboardId: string): Promise<boolean> =>
   anyMatch({

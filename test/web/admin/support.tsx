@@ -50,6 +50,8 @@ export function fakeAdminApi(overrides: AdminApiOverrides = {}) {
     updateDashboard: unexpected('updateDashboard'),
     deleteDashboard: unexpected('deleteDashboard'),
     importUser: unexpected('importUser'),
+    insights: unexpected('insights'),
+    insightUsers: unexpected('insightUsers'),
     ...overrides.quicksight,
   } as unknown as Mocked<QuicksightAdminApi>;
   const users = {

@@ -21,6 +21,7 @@ export const paths = {
     quicksight: '/admin/quicksight',
     users: '/admin/users',
     activity: '/admin/activity',
+    insights: '/admin/insights',
   },
 } as const;
 

@@ -15,6 +15,7 @@ const AdminChangePasswordPage = lazyPage(() => import('./routes/admin-change-pas
 const DashboardsPage = lazyPage(() => import('./routes/dashboards-page.tsx'));
 const UsersPage = lazyPage(() => import('./routes/users-page.tsx'));
 const ActivityPage = lazyPage(() => import('./routes/activity-page.tsx'));
+const InsightsPage = lazyPage(() => import('./routes/insights-page.tsx'));
 
 /** A route of `paths.admin` relative to the /admin/* mount point. */
 const below = (path: string) => path.slice(paths.admin.root.length + 1);
@@ -41,6 +42,7 @@ export default function AdminApp() {
           <Route path={below(paths.admin.quicksight)} element={<DashboardsPage />} />
           <Route path={below(paths.admin.users)} element={<UsersPage />} />
           <Route path={below(paths.admin.activity)} element={<ActivityPage />} />
+          <Route path={below(paths.admin.insights)} element={<InsightsPage />} />
         </Route>
         <Route path="*" element={<Navigate to={paths.admin.login} replace />} />
       </Routes>

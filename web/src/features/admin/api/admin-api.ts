@@ -15,6 +15,7 @@ import {
   type userAdminRequestSchema,
 } from '../../../../../contracts/user-admin.ts';
 import { importUserResponseSchema } from '../../../../../contracts/user-import.ts';
+import { insightsResponseSchema, insightUsersResponseSchema } from '../../../../../contracts/insights.ts';
 import type { ApiClient } from '../../../lib/api.ts';
 
 /** Answer of the calls whose body the portal does not read beyond their message. */
@@ -60,6 +61,13 @@ export interface InviteFields {
   readonly companyName?: string;
 }
 
+/** A range of UTC days (YYYY-MM-DD) and optionally one company, for GET_INSIGHTS. */
+export interface InsightsRange {
+  readonly from: string;
+  readonly to: string;
+  readonly company?: string;
+}
+
 /** The QuickSight management function (admin-portal §7), with the contract's schemas. */
 export function createQuicksightAdminApi(client: ApiClient, url: string) {
   const call = <S extends z.ZodType>(body: QuicksightBody, schema: S) => client.request(url, { body, schema });
@@ -85,6 +93,10 @@ export function createQuicksightAdminApi(client: ApiClient, url: string) {
     deleteDashboard: (metadataId: string) => call({ action: 'DELETE_DASHBOARD_METADATA', metadataId }, acknowledgementSchema),
     importUser: (row: ImportUserFields) =>
       call({ action: 'IMPORT_USER', ...row, dashboards: [...row.dashboards] }, importUserResponseSchema),
+    insights: (range: InsightsRange) => call({ action: 'GET_INSIGHTS', ...range }, insightsResponseSchema),
+    /** One page of the Insights users (all of them when `company` is absent). */
+    insightUsers: (company: string | undefined, nextToken?: string) =>
+      call({ action: 'GET_INSIGHT_USERS', ...(company ? { company } : {}), ...(nextToken === undefined ? {} : { nextToken }) }, insightUsersResponseSchema),
   };
 }
 

@@ -1,4 +1,4 @@
-import { EMBED_DASHBOARD_HEADER, embedResponseSchema } from '../../../../../contracts/embed.ts';
+import { EMBED_DASHBOARD_HEADER, EMBED_SOURCE_HEADER, embedResponseSchema, type EmbedSource } from '../../../../../contracts/embed.ts';
 import { ApiError, type ApiClient } from '../../../lib/api.ts';
 
 export const EMBED_MESSAGES = {
@@ -17,12 +17,13 @@ export class EmbedUrlError extends Error {
   override readonly name = 'EmbedUrlError';
 }
 
-export async function fetchEmbedUrl(client: ApiClient, functionUrl: string, dashboardId: string): Promise<EmbedSession> {
+/** `source` says what the URL is for; the server records it with the view. */
+export async function fetchEmbedUrl(client: ApiClient, functionUrl: string, dashboardId: string, source: EmbedSource = 'default'): Promise<EmbedSession> {
   let body;
   try {
     body = await client.request(functionUrl, {
       method: 'GET',
-      headers: { [EMBED_DASHBOARD_HEADER]: dashboardId },
+      headers: { [EMBED_DASHBOARD_HEADER]: dashboardId, [EMBED_SOURCE_HEADER]: source },
       schema: embedResponseSchema,
     });
   } catch (error) {
