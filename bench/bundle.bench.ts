@@ -91,15 +91,19 @@ export async function run(): Promise<BenchRow[]> {
 
     const signInBytes = await total(signIn);
     const identityBytes = await total(added(ROUTE_MODULES.identityLibrary));
+    // The budget counts everything a sign-in needs to finish: the page's initial scripts and
+    // the identity library it loads on first focus (its SRP code included).
+    const wholeBytes = signInBytes + identityBytes;
     return [
       {
         area: 'web',
-        metric: 'sign-in route initial JS (gzip)',
-        value: kb(signInBytes),
+        metric: 'sign-in JS to finish a sign-in, counted whole: initial + identity library (gzip)',
+        value: kb(wholeBytes),
         target: `<= ${SIGN_IN_BUDGET_KB} KB`,
-        ok: signInBytes <= SIGN_IN_BUDGET_KB * 1000,
+        ok: wholeBytes <= SIGN_IN_BUDGET_KB * 1000,
       },
-      { area: 'web', metric: 'identity library, fetched on first focus or stored session (gzip)', value: kb(identityBytes) },
+      { area: 'web', metric: 'of which sign-in route initial JS (gzip)', value: kb(signInBytes) },
+      { area: 'web', metric: 'of which identity library, fetched on first focus or stored session (gzip)', value: kb(identityBytes) },
       { area: 'web', metric: 'dashboard page chunk, lazy (gzip)', value: kb(await total(added(ROUTE_MODULES.dashboard))) },
       { area: 'web', metric: 'admin portal chunk, lazy (gzip)', value: kb(await total(added(ROUTE_MODULES.admin))) },
       {

@@ -40,5 +40,7 @@ export const runtimeConfigSchema = z.object({
   marketingSiteUrl: z.optional(z.url()),
   /** Idle and absolute session limits; `SESSION_DEFAULTS` when absent. */
   session: z.optional(sessionSettingsSchema),
+  /** Whether the pool tracks devices: the sign-in then offers to remember the device. */
+  rememberDevices: z.optional(z.boolean()),
 });
 export type RuntimeConfig = z.infer<typeof runtimeConfigSchema>;

@@ -3,6 +3,9 @@ import * as z from 'zod';
 /** GET to the embed function with `Authorization: Bearer <access token>` and `x-dashboard-id`. */
 export const EMBED_DASHBOARD_HEADER = 'x-dashboard-id';
 
+/** The answer for a dashboard the caller does not have; the dashboard page shows it for such a link too. */
+export const NOT_ASSIGNED_MESSAGE = 'This dashboard is not assigned to you';
+
 /**
  * Optional header naming what the embed URL is for, recorded with the view: the page's first
  * dashboard (`default`), another one chosen in the list (`switch`), Refresh or Retry

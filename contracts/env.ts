@@ -27,6 +27,8 @@ export const ENV = {
   /** Local mode only. */
   quicksightEndpoint: 'QUICKSIGHT_ENDPOINT',
   embedSessionMinutes: 'EMBED_SESSION_MINUTES',
+  /** 'false' turns off QuickSight state persistence and bookmarks in the embedded dashboard. */
+  embedStatePersistence: 'EMBED_STATE_PERSISTENCE',
   /** Comma-separated site origins: CORS allow-list and the embed AllowedDomains. */
   allowedOrigins: 'ALLOWED_ORIGINS',
   /** Local mode only. */
@@ -35,6 +37,8 @@ export const ENV = {
   supportToAddress: 'SUPPORT_TO_ADDRESS',
   /** The user pool's MFA mode (ON, OPTIONAL or OFF), as the CDK app configures it. */
   mfaConfiguration: 'MFA_CONFIGURATION',
+  /** 'true' when the user pool tracks devices (rememberDevices): admin resets then forget them. */
+  rememberDevices: 'REMEMBER_DEVICES',
   /** Minutes after the sign-in (`auth_time`) at which every token of that session is refused. */
   absoluteSessionMinutes: 'ABSOLUTE_SESSION_MINUTES',
   logLevel: 'POWERTOOLS_LOG_LEVEL',

@@ -19,6 +19,11 @@ export interface ApiFunctionsProps {
   /** Origins of the site: the only origins CORS admits, and the embed AllowedDomains. */
   readonly allowedOrigins: readonly string[];
   readonly embedSessionMinutes: number;
+  /**
+   * Ask QuickSight for state persistence and bookmarks in embedded dashboards.
+   * @default true
+   */
+  readonly embedStatePersistence?: boolean;
   /** Days dashboard view events and their aggregates are kept (DynamoDB TTL). */
   readonly usageRetentionDays: number;
   /** Tokens of a sign-in older than this are refused by every function. */
@@ -83,6 +88,7 @@ export class ApiFunctions extends Construct {
       environment: {
         ...quickSightEnvironment,
         [ENV.embedSessionMinutes]: String(props.embedSessionMinutes),
+        [ENV.embedStatePersistence]: String(props.embedStatePersistence ?? true),
         [ENV.usageRetentionDays]: String(props.usageRetentionDays),
       },
     });
@@ -157,7 +163,12 @@ export class ApiFunctions extends Construct {
       'cognito-idp:AdminUserGlobalSignOut',
       // Reset MFA: the documented way to remove a lost authenticator (a preference change keeps it).
       'cognito-idp:AdminDeleteSoftwareToken',
+      // Reset MFA and Disable also forget the devices the user had remembered (called only
+      // where the pool tracks devices: REMEMBER_DEVICES).
+      'cognito-idp:AdminListDevices',
+      'cognito-idp:AdminForgetDevice',
     ]);
+    userAdmin.function.addEnvironment(ENV.rememberDevices, String(auth.rememberDevices));
     userAdmin.allow(new iam.PolicyStatement({ sid: 'DeleteQuickSightUser', actions: ['quicksight:DeleteUser'], resources: [qs.usersInNamespace] }));
 
     const mfa = new PortalFunction(this, 'Mfa', {

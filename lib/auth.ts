@@ -56,6 +56,12 @@ export interface PortalAuthProps {
   readonly refreshTokenValidity: Duration;
   /** Whether visitors may create accounts at /signup. */
   readonly selfSignUp: boolean;
+  /**
+   * Device tracking, only remembered on user prompt: after a sign-in with a code the user
+   * may have the device remembered, and sign-ins from it then skip the code.
+   * @default false
+   */
+  readonly rememberDevices?: boolean;
   /** Prefix of the Cognito domain that serves the email-confirmation link. */
   readonly domainPrefix: string;
   readonly deletionProtection: boolean;
@@ -73,12 +79,15 @@ export class PortalAuth extends Construct {
   readonly client: cognito.UserPoolClient;
   readonly domain: cognito.UserPoolDomain;
   readonly postConfirmation?: PortalFunction;
+  /** Whether the pool tracks devices that users may have remembered. */
+  readonly rememberDevices: boolean;
   /** The pool's MFA mode (`MfaConfiguration`: `ON`, every account must use an authenticator). */
   readonly mfaConfiguration: string = cognito.Mfa.REQUIRED;
 
   constructor(scope: Construct, id: string, props: PortalAuthProps) {
     super(scope, id);
     const senderDomain = props.senderAddress.split('@')[1];
+    this.rememberDevices = props.rememberDevices ?? false;
 
     this.userPool = new cognito.UserPool(this, 'UserPool', {
       userPoolName: props.userPoolName,
@@ -112,6 +121,9 @@ export class PortalAuth extends Construct {
         fromName: props.productName,
         sesVerifiedDomain: props.sesIdentity === senderDomain ? senderDomain : undefined,
       }),
+      ...(this.rememberDevices
+        ? { deviceTracking: { challengeRequiredOnNewDevice: true, deviceOnlyRememberedOnUserPrompt: true } }
+        : {}),
       deletionProtection: props.deletionProtection,
       removalPolicy: props.deletionProtection ? RemovalPolicy.RETAIN : RemovalPolicy.DESTROY,
     });

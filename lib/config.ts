@@ -140,6 +140,8 @@ export const configSchema = z
       numberFromText,
       wholeNumber(15, 43_200, 'from the shortest embedded dashboard session to 30 days').default(SESSION_DEFAULTS.absoluteSessionMinutes),
     ),
+    /** QuickSight state persistence and bookmarks in the embedded dashboard (filters survive a renewal and a return). */
+    dashboardStatePersistence: flag(true),
     embedSessionMinutes: z.preprocess(numberFromText, wholeNumber(15, 600, 'QuickSight embed sessions last 15 to 600 minutes').default(600)),
     /** Days dashboard view events and the Insights aggregates are kept (DynamoDB TTL). */
     usageRetentionDays: z.preprocess(numberFromText, wholeNumber(1, 3650, 'from a day to ten years').default(400)),
@@ -147,6 +149,8 @@ export const configSchema = z
     idTokenMinutes: z.preprocess(numberFromText, wholeNumber(5, 1440, 'Cognito allows 5 minutes to 1 day').default(TOKEN_DEFAULTS.idTokenMinutes)),
     refreshTokenDays: z.preprocess(numberFromText, wholeNumber(1, 3650, 'Cognito allows up to 10 years').default(TOKEN_DEFAULTS.refreshTokenDays)),
     selfSignUp: flag(true),
+    /** Users may have a device remembered after a sign-in with a code; it then skips the code. */
+    rememberDevices: flag(false),
     deletionProtection: flag(true),
     logRetentionDays: z.preprocess(
       numberFromText,

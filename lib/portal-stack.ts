@@ -58,6 +58,7 @@ export class PortalStack extends Stack {
       idTokenValidity: Duration.minutes(config.idTokenMinutes),
       refreshTokenValidity: Duration.days(config.refreshTokenDays),
       selfSignUp: config.selfSignUp,
+      rememberDevices: config.rememberDevices,
       domainPrefix: config.cognitoDomainPrefix ?? names.cognitoDomainPrefix(this),
       deletionProtection: config.deletionProtection,
       logRetention,
@@ -74,6 +75,7 @@ export class PortalStack extends Stack {
       },
       allowedOrigins,
       embedSessionMinutes: config.embedSessionMinutes,
+      embedStatePersistence: config.dashboardStatePersistence,
       usageRetentionDays: config.usageRetentionDays,
       absoluteSessionMinutes: config.absoluteSessionMinutes,
       supportFromAddress: config.sesSenderAddress,
@@ -108,6 +110,7 @@ export class PortalStack extends Stack {
       },
       ...(config.marketingSiteUrl ? { marketingSiteUrl: config.marketingSiteUrl } : {}),
       session: { idleTimeoutMinutes: config.idleTimeoutMinutes, absoluteSessionMinutes: config.absoluteSessionMinutes },
+      rememberDevices: config.rememberDevices,
     };
     new SiteDeployment(this, 'SiteDeployment', {
       site: this.site,

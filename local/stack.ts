@@ -152,6 +152,7 @@ export async function startStack(options: StackOptions = {}): Promise<RunningLoc
       sendEmail: sendEmail.send,
       webUrl: siteOrigin,
       allowSelfSignUp: deployment.userPool.allowSelfSignUp,
+      ...(deployment.userPool.deviceTracking && { deviceTracking: deployment.userPool.deviceTracking }),
       accessTokenMinutes: deployment.userPool.accessTokenMinutes,
       idTokenMinutes: deployment.userPool.idTokenMinutes,
       refreshTokenDays: deployment.userPool.refreshTokenDays,
@@ -242,6 +243,7 @@ export async function startStack(options: StackOptions = {}): Promise<RunningLoc
       marketingSiteUrl: LOCAL_MARKETING_SITE_URL,
       // The deployment defaults, as the synthesized app local mode runs uses them.
       session: deployment.session,
+      rememberDevices: deployment.userPool.deviceTracking !== undefined,
     };
     const originOf = (address: string) => new URL(address).origin;
     const web = await startWebServer({

@@ -1,7 +1,7 @@
 import { GenerateEmbedUrlForRegisteredUserCommand } from '@aws-sdk/client-quicksight';
 import { ENV } from '../../contracts/env.ts';
 import { QUICKSIGHT_FAILURES_METRIC } from '../../contracts/metrics.ts';
-import type { EmbedResponse } from '../../contracts/embed.ts';
+import { NOT_ASSIGNED_MESSAGE, type EmbedResponse } from '../../contracts/embed.ts';
 import { absoluteSessionSeconds, type Caller } from '../shared/auth/caller.ts';
 import { isAwsError } from '../shared/aws/config.ts';
 import { quicksight } from '../shared/aws/quicksight.ts';
@@ -14,7 +14,7 @@ import { embedOriginsProblems } from './embed-origins.ts';
 
 const metrics = createMetrics('embed');
 
-export const NOT_ASSIGNED_MESSAGE = 'This dashboard is not assigned to you';
+export { NOT_ASSIGNED_MESSAGE };
 export const NOT_REGISTERED_MESSAGE = 'Your account is not registered in QuickSight yet. Please contact your administrator.';
 
 /** QuickSight accepts 15 to 600 minutes; 60 when not configured. */
@@ -27,6 +27,16 @@ const sessionMinutes = (): number => {
   }
   return minutes;
 };
+
+/**
+ * State persistence and bookmarks (on unless EMBED_STATE_PERSISTENCE is 'false'): QuickSight
+ * keeps the user's filters and controls across a renewed URL and a later visit, and offers
+ * bookmarks of them.
+ */
+const dashboardFeatures = () =>
+  optionalEnv(ENV.embedStatePersistence) === 'false'
+    ? undefined
+    : { StatePersistence: { Enabled: true }, Bookmarks: { Enabled: true } };
 
 /** QuickSight's shortest embed session. */
 const MIN_EMBED_MINUTES = 15;
@@ -74,7 +84,7 @@ export const embedUrlFor = async (caller: Caller, dashboardId: string): Promise<
         UserArn: userArn(settings, caller.email),
         SessionLifetimeInMinutes: minutes,
         AllowedDomains: domains.length > 0 ? domains : undefined,
-        ExperienceConfiguration: { Dashboard: { InitialDashboardId: dashboardId } },
+        ExperienceConfiguration: { Dashboard: { InitialDashboardId: dashboardId, FeatureConfigurations: dashboardFeatures() } },
       }),
     );
     if (!result.EmbedUrl) throw new Error('QuickSight answered without an embed URL');

@@ -5,6 +5,8 @@ import {
   AdminDisableUserCommand,
   AdminEnableUserCommand,
   AdminDeleteSoftwareTokenCommand,
+  AdminForgetDeviceCommand,
+  AdminListDevicesCommand,
   AdminGetUserCommand,
   AdminSetUserPasswordCommand,
   AdminUpdateUserAttributesCommand,
@@ -116,6 +118,31 @@ const signOutEverywhere = async (email: string): Promise<void> => {
   }
 };
 
+/** Cognito's page size limit for AdminListDevices. */
+const DEVICE_PAGE = 60;
+
+/**
+ * Forgets every device the user had remembered, so the next sign-in from any of them asks
+ * for a code again. Only where the pool tracks devices (rememberDevices).
+ */
+const forgetAllDevices = async (email: string, failure: string): Promise<void> => {
+  if (process.env[ENV.rememberDevices] !== 'true') return;
+  let token: string | undefined;
+  do {
+    const page = await cognitoStep(failure, email, () =>
+      cognito.send(new AdminListDevicesCommand({ UserPoolId: poolId(), Username: email, Limit: DEVICE_PAGE, PaginationToken: token })),
+    );
+    for (const device of page.Devices ?? []) {
+      const deviceKey = device.DeviceKey;
+      if (deviceKey === undefined) continue;
+      await cognitoStep(failure, email, () =>
+        cognito.send(new AdminForgetDeviceCommand({ UserPoolId: poolId(), Username: email, DeviceKey: deviceKey })),
+      );
+    }
+    token = page.PaginationToken;
+  } while (token);
+};
+
 /**
  * Changes email and/or password. Everything that can refuse the change is checked before
  * anything is written. Dashboards are assigned under the email (and QuickSight users are
@@ -166,12 +193,13 @@ export const enableUser = async (email: string): Promise<void> => {
 };
 
 /**
- * Disables the account and ends its sessions everywhere (its tokens stop working at once).
- * Disabling an account that is already disabled succeeds again.
+ * Disables the account, ends its sessions everywhere (its tokens stop working at once) and
+ * forgets its remembered devices. Disabling an account that is already disabled succeeds again.
  */
 export const disableUser = async (email: string): Promise<void> => {
   await cognitoStep('Failed to disable user', email, () => cognito.send(new AdminDisableUserCommand({ UserPoolId: poolId(), Username: email })));
   await signOutEverywhere(email);
+  await forgetAllDevices(email, 'Failed to disable user');
 };
 
 /**
@@ -192,15 +220,17 @@ export const deleteUser = async (email: string): Promise<{ removedViews: number;
 };
 
 /**
- * Deletes the user's authenticator and ends their sessions. A preference change would not do
- * (Cognito keeps a verified software token when TOTP is switched off); with the token gone,
- * the next sign-in of a pool that requires MFA sets up a new one.
+ * Deletes the user's authenticator, ends their sessions and forgets their remembered devices.
+ * A preference change would not do (Cognito keeps a verified software token when TOTP is
+ * switched off); with the token gone, the next sign-in of a pool that requires MFA sets up a
+ * new one, and no device skips the code of the new one.
  */
 export const resetUserMfa = async (email: string): Promise<void> => {
   await cognitoStep('Failed to reset MFA', email, () =>
     cognito.send(new AdminDeleteSoftwareTokenCommand({ UserPoolId: poolId(), Username: email })),
   );
   await signOutEverywhere(email);
+  await forgetAllDevices(email, 'Failed to reset MFA');
 };
 
 /**

@@ -43,6 +43,8 @@ export interface SynthesizedFunction {
 export interface UserPoolSettings {
   /** False when only administrators create accounts (AdminCreateUserConfig.AllowAdminCreateUserOnly). */
   readonly allowSelfSignUp: boolean;
+  /** The pool's DeviceConfiguration; absent when it tracks no devices. */
+  readonly deviceTracking?: { readonly challengeRequiredOnNewDevice: boolean; readonly deviceOnlyRememberedOnUserPrompt: boolean };
   readonly accessTokenMinutes: number;
   readonly idTokenMinutes: number;
   readonly refreshTokenDays: number;

@@ -26,6 +26,8 @@ export const LOCAL_CONTEXT = {
   supportRecipientAddress: SUPPORT_TO_ADDRESS,
   embedSessionMinutes: EMBED_SESSION_MINUTES,
   selfSignUp: true,
+  // On here (off by default for deployments) so that remembering a device can be tried.
+  rememberDevices: true,
 } as const;
 
 type Resource = { Type: string; Properties?: Record<string, unknown> };
@@ -120,7 +122,9 @@ function userPoolSettings(pool: Resource, client: Resource): SynthesizedDeployme
   const poolProperties = pool.Properties as {
     AdminCreateUserConfig?: { AllowAdminCreateUserOnly?: boolean; InviteMessageTemplate?: { EmailSubject?: unknown; EmailMessage?: unknown } };
     Policies?: { PasswordPolicy?: { TemporaryPasswordValidityDays?: number } };
+    DeviceConfiguration?: { ChallengeRequiredOnNewDevice?: boolean; DeviceOnlyRememberedOnUserPrompt?: boolean };
   };
+  const devices = poolProperties.DeviceConfiguration;
   const clientProperties = client.Properties as {
     AccessTokenValidity: number;
     IdTokenValidity: number;
@@ -132,6 +136,12 @@ function userPoolSettings(pool: Resource, client: Resource): SynthesizedDeployme
   const minutes = (value: number, unit: string) => value * MINUTES_PER_UNIT[unit]!;
   return {
     allowSelfSignUp: !(poolProperties.AdminCreateUserConfig?.AllowAdminCreateUserOnly ?? false),
+    ...(devices && {
+      deviceTracking: {
+        challengeRequiredOnNewDevice: devices.ChallengeRequiredOnNewDevice ?? false,
+        deviceOnlyRememberedOnUserPrompt: devices.DeviceOnlyRememberedOnUserPrompt ?? false,
+      },
+    }),
     accessTokenMinutes: minutes(clientProperties.AccessTokenValidity, units.AccessToken),
     idTokenMinutes: minutes(clientProperties.IdTokenValidity, units.IdToken),
     refreshTokenDays: minutes(clientProperties.RefreshTokenValidity, units.RefreshToken) / (24 * 60),

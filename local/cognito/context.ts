@@ -10,6 +10,14 @@ export interface PoolTriggers {
   postConfirmation?: (event: PostConfirmationTriggerEvent) => Promise<unknown>;
 }
 
+/** The pool's DeviceConfiguration (device tracking); absent when devices are not tracked. */
+export interface DeviceTracking {
+  /** Sign-ins from a device the user has not confirmed always pass MFA. */
+  readonly challengeRequiredOnNewDevice: boolean;
+  /** Confirmed devices are remembered only when the user says so (UpdateDeviceStatus). */
+  readonly deviceOnlyRememberedOnUserPrompt: boolean;
+}
+
 /** Everything an operation needs: the pool, its clock, keys, sessions and mail. */
 export interface PoolContext {
   readonly userPoolId: string;
@@ -29,6 +37,7 @@ export interface PoolContext {
   readonly triggers: PoolTriggers;
   /** Whether visitors may call SignUp (the pool's AllowAdminCreateUserOnly is false). */
   readonly allowSelfSignUp: boolean;
+  readonly deviceTracking?: DeviceTracking;
   /** How long a temporary password works (TemporaryPasswordValidityDays). */
   readonly temporaryPasswordMs: number;
   /** The pool's invitation email. */

@@ -67,6 +67,10 @@ export const ERRORS = {
     invalidParameter('Cannot reset password for the user as there is no registered/verified email or phone_number'),
   resetNotAllowedInState: () => notAuthorized('User password cannot be reset in the current state.'),
   groupNotFound: () => resourceNotFound('Group not found.'),
+  deviceNotFound: () => resourceNotFound('Device does not exist.'),
+  deviceNotConfirmed: () => invalidParameter('Device is not confirmed.'),
+  deviceAlreadyConfirmed: () => notAuthorized('Device has already been confirmed.'),
+  deviceTrackingOff: () => invalidParameter('Device tracking is not configured for this user pool.'),
   groupExists: (name: string) =>
     new CognitoServiceError('GroupExistsException', `A group with the name ${name} already exists.`),
   poolNotFound: (id: string) => resourceNotFound(`User pool ${id} does not exist.`),

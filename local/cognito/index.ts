@@ -1,7 +1,7 @@
 import { randomBytes, randomInt } from 'node:crypto';
 import type { AddressInfo } from 'node:net';
 import { CLIENT, POOL } from './config.ts';
-import type { PoolContext, PoolTriggers } from './context.ts';
+import type { DeviceTracking, PoolContext, PoolTriggers } from './context.ts';
 import { createCognitoServer } from './http.ts';
 import { generateSigningKey, loadSigningKey } from './jwt.ts';
 import { DEFAULT_INVITATION, type InvitationTemplate, type SendEmail } from './mail.ts';
@@ -15,7 +15,7 @@ import { PoolStore } from './store.ts';
  * amazon-cognito-identity-js and @aws-sdk/client-cognito-identity-provider.
  */
 
-export type { PoolTriggers } from './context.ts';
+export type { DeviceTracking, PoolTriggers } from './context.ts';
 export type { InvitationTemplate, OutgoingEmail } from './mail.ts';
 
 export interface CognitoEmulatorOptions {
@@ -42,6 +42,8 @@ export interface CognitoEmulatorOptions {
   refreshTokenDays?: number;
   /** Whether SignUp is allowed, as the CDK pool's selfSignUp setting. @default true (the CDK default configuration) */
   allowSelfSignUp?: boolean;
+  /** The pool's device tracking, as the CDK pool's deviceTracking setting. @default not tracked */
+  deviceTracking?: DeviceTracking;
   /** Days a temporary password works (TemporaryPasswordValidityDays). @default 7 */
   temporaryPasswordValidityDays?: number;
   /**
@@ -140,6 +142,7 @@ export async function startCognitoEmulator(options: CognitoEmulatorOptions): Pro
     sendEmail: options.sendEmail,
     triggers: options.triggers ?? {},
     allowSelfSignUp: options.allowSelfSignUp ?? true,
+    ...(options.deviceTracking ? { deviceTracking: options.deviceTracking } : {}),
     temporaryPasswordMs: positive('temporaryPasswordValidityDays', options.temporaryPasswordValidityDays, 7) * 24 * 60 * 60_000,
     invitation: checkedInvitation(options.invitation ?? DEFAULT_INVITATION),
     now,

@@ -17,7 +17,12 @@ export interface SrpState {
   challenge: ServerChallenge;
 }
 
-export type ChallengeName = 'NEW_PASSWORD_REQUIRED' | 'SOFTWARE_TOKEN_MFA' | 'MFA_SETUP';
+export type ChallengeName =
+  | 'NEW_PASSWORD_REQUIRED'
+  | 'SOFTWARE_TOKEN_MFA'
+  | 'MFA_SETUP'
+  | 'DEVICE_SRP_AUTH'
+  | 'DEVICE_PASSWORD_VERIFIER';
 
 export interface ChallengeState {
   username: string;
@@ -27,6 +32,10 @@ export interface ChallengeState {
   /** MFA_SETUP progress: an authenticator was associated, then verified. */
   setup?: 'associated' | 'verified';
   failedCodes: number;
+  /** The tracked device the client named with DEVICE_KEY, if any. */
+  deviceKey?: string;
+  /** DEVICE_PASSWORD_VERIFIER: the device SRP exchange in progress. */
+  deviceSrp?: { A: bigint; challenge: ServerChallenge; secretBlock: string };
 }
 
 interface Entry<T> {

@@ -44,6 +44,26 @@ export interface UserRecord {
   codes: { signUp?: StoredCode; passwordReset?: StoredCode };
   /** When codes were last sent, to refuse floods of code emails. */
   codeDeliveries: number[];
+  /** Devices tracked for this user (absent in pools saved before device tracking). */
+  devices?: DeviceRecord[];
+}
+
+/**
+ * A device Cognito tracks for a user: issued as NewDeviceMetadata at the end of a sign-in,
+ * confirmed with the client's SRP verifier (ConfirmDevice), then remembered or not.
+ */
+export interface DeviceRecord {
+  /** `<region>_<uuid>`, as Cognito's device keys. */
+  key: string;
+  /** Stands for the pool name in the device's SRP computations. */
+  groupKey: string;
+  /** Set by ConfirmDevice: the device's SRP salt and verifier (hex). */
+  secret?: { salt: string; verifier: string };
+  name?: string;
+  remembered: boolean;
+  createdAt: number;
+  updatedAt: number;
+  lastAuthenticatedAt: number;
 }
 
 export interface GroupRecord {

@@ -24,6 +24,23 @@ function sessionLifetime(minutes: number | undefined): number {
   return minutes;
 }
 
+/** `{ Enabled: boolean }`, the shape of every feature of RegisteredUserDashboardFeatureConfigurations. */
+const feature = z.object({ Enabled: z.boolean({ error: 'must be a boolean' }) }, { error: 'must be an object with Enabled' }).optional();
+
+/** RegisteredUserDashboardFeatureConfigurations of the API reference. */
+const dashboardFeatures = z.object(
+  {
+    StatePersistence: feature,
+    Bookmarks: feature,
+    SharedView: feature,
+    AmazonQInQuickSight: z.object({ ExecutiveSummary: feature }).optional(),
+    Schedules: feature,
+    RecentSnapshots: feature,
+    ThresholdAlerts: feature,
+  },
+  { error: 'is not a RegisteredUserDashboardFeatureConfigurations' },
+);
+
 const generateSchema = z.object({
   UserArn: z.string({ error: 'is required' }).min(1).max(1024),
   SessionLifetimeInMinutes: z.number({ error: 'must be a number of minutes' }).optional(),
@@ -31,7 +48,7 @@ const generateSchema = z.object({
   ExperienceConfiguration: z.object(
     {
       Dashboard: z
-        .object({ InitialDashboardId: z.string({ error: 'is required' }).min(1).max(512), FeatureConfigurations: z.unknown().optional() })
+        .object({ InitialDashboardId: z.string({ error: 'is required' }).min(1).max(512), FeatureConfigurations: dashboardFeatures.optional() })
         .optional(),
       QuickSightConsole: z.unknown().optional(),
       QSearchBar: z.unknown().optional(),

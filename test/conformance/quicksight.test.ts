@@ -75,6 +75,26 @@ describe('GenerateEmbedUrlForRegisteredUser', () => {
     });
   });
 
+  // API_RegisteredUserDashboardFeatureConfigurations.html, API_StatePersistenceConfigurations.html, API_BookmarksConfigurations.html
+  it('GenerateEmbedUrlForRegisteredUser: accepts Dashboard.FeatureConfigurations with StatePersistence and Bookmarks enabled', async () => {
+    const result = await qs.client.send(
+      new GenerateEmbedUrlForRegisteredUserCommand({
+        AwsAccountId: qs.accountId,
+        UserArn: qs.userArn(viewer),
+        SessionLifetimeInMinutes: 60,
+        AllowedDomains: ['https://portal.example.com'],
+        ExperienceConfiguration: {
+          Dashboard: {
+            InitialDashboardId: qs.dashboardId,
+            FeatureConfigurations: { StatePersistence: { Enabled: true }, Bookmarks: { Enabled: true } },
+          },
+        },
+      }),
+    );
+    expect(result.Status).toBe(200);
+    expect(() => new URL(result.EmbedUrl ?? '')).not.toThrow();
+  });
+
   it('GenerateEmbedUrlForRegisteredUser: issues an embed URL for a registered user without permission on the dashboard', async () => {
     const result = await embed({ userName: stranger });
     expect(result.Status).toBe(200);

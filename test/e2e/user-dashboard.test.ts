@@ -109,6 +109,27 @@ describe('the demo user on the user portal', () => {
     await frameShows(page, other);
   });
 
+  it('gives each view its own address: back and forward switch views; a link to a dashboard not assigned says so', async () => {
+    const select = page.getByLabel('Select Dashboard');
+    const first = await selectedViewName(page);
+    const firstUrl = page.url();
+    expect(firstUrl).toMatch(/\/dashboards\/[\w-]+$/);
+    const second = (await select.locator('option').allTextContents()).find((name) => name !== first)!;
+    await select.selectOption({ label: second });
+    await frameShows(page, second);
+    expect(page.url()).not.toBe(firstUrl);
+    await page.goBack();
+    await expect.poll(() => selectedViewName(page)).toBe(first);
+    await frameShows(page, first);
+    await page.goForward();
+    await expect.poll(() => selectedViewName(page)).toBe(second);
+    await frameShows(page, second);
+    await page.goto(`${stack.webUrl}/dashboards/not-one-of-yours`);
+    await page.getByText('This dashboard is not assigned to you').waitFor();
+    await frameShows(page, await selectedViewName(page));
+    await expectNoSeriousA11yViolations(page);
+  });
+
   it('Refresh loads the dashboard with a new embed URL', async () => {
     const before = await page.locator(FRAME).getAttribute('src');
     await page.getByRole('button', { name: 'Refresh', exact: true }).click();

@@ -79,6 +79,13 @@ describe('identity provider (Cognito)', () => {
     });
   });
 
+  it('tracks no devices by default, and tells the user-admin function so', () => {
+    build.template.hasResourceProperties('AWS::Cognito::UserPool', { DeviceConfiguration: Match.absent() });
+    build.template.hasResourceProperties('AWS::Lambda::Function', {
+      Environment: { Variables: Match.objectLike({ REMEMBER_DEVICES: 'false' }) },
+    });
+  });
+
   it('sends invitations with the product wording, a sign-in link and the placeholders set apart in HTML', () => {
     const pool = Object.values(build.template.findResources('AWS::Cognito::UserPool'))[0] as {
       Properties: { AdminCreateUserConfig: { InviteMessageTemplate: { EmailSubject: unknown; EmailMessage: unknown } }; Policies: unknown };
@@ -139,6 +146,7 @@ describe('identity provider with configuration values', () => {
         sesSenderAddress: 'Portal@Mail.Example.org',
         sesIdentity: 'mail.example.org',
         cognitoDomainPrefix: 'acme-portal-login',
+        rememberDevices: 'true',
       },
     });
   });
@@ -150,6 +158,21 @@ describe('identity provider with configuration values', () => {
       LambdaConfig: Match.absent(),
     });
     expect(Object.keys(build.template.findResources('AWS::Lambda::Function'))).not.toContainEqual(expect.stringMatching(/PostConfirmation/));
+  });
+
+  it('remembers devices only on the user\'s prompt with rememberDevices, and lets admin resets forget them', () => {
+    build.template.hasResourceProperties('AWS::Cognito::UserPool', {
+      DeviceConfiguration: { ChallengeRequiredOnNewDevice: true, DeviceOnlyRememberedOnUserPrompt: true },
+    });
+    const userAdmin = Object.values(build.template.findResources('AWS::Lambda::Function')).find(
+      (fn) => (fn as { Properties: { Environment?: { Variables?: Record<string, unknown> } } }).Properties.Environment?.Variables?.REMEMBER_DEVICES !== undefined,
+    ) as { Properties: { Environment: { Variables: Record<string, unknown> } } } | undefined;
+    expect(userAdmin?.Properties.Environment.Variables.REMEMBER_DEVICES).toBe('true');
+    const grants = policyStatements(build.template).filter(({ statement }) => JSON.stringify(statement.Action).includes('AdminForgetDevice'));
+    expect(grants).toHaveLength(1);
+    expect(grants[0]!.statement.Action).toEqual(expect.arrayContaining(['cognito-idp:AdminListDevices', 'cognito-idp:AdminForgetDevice']));
+    // On the pool only, no wildcard.
+    expect(JSON.stringify(grants[0]!.statement.Resource)).toMatch(/UserPool.*Arn/);
   });
 
   it('applies the configured token lifetimes', () => {

@@ -42,6 +42,8 @@ const EXPECTED_ACTIONS: Record<string, { path: string; actions: string[] }> = {
         'AdminDeleteUser',
         'AdminUserGlobalSignOut',
         'AdminDeleteSoftwareToken',
+        'AdminListDevices',
+        'AdminForgetDevice',
       ].map((a) => `cognito-idp:${a}`),
       'quicksight:DeleteUser',
       ...['Query', 'PutItem', 'DeleteItem'].map((a) => `dynamodb:${a}`),

@@ -46,9 +46,22 @@ describe('embed function', () => {
       UserArn: `arn:aws:quicksight:us-east-2:${ACCOUNT_ID}:user/default/${USER.email}`,
       SessionLifetimeInMinutes: 60,
       AllowedDomains: [ORIGIN],
-      ExperienceConfiguration: { Dashboard: { InitialDashboardId: 'sales' } },
+      ExperienceConfiguration: {
+        Dashboard: { InitialDashboardId: 'sales', FeatureConfigurations: { StatePersistence: { Enabled: true }, Bookmarks: { Enabled: true } } },
+      },
     });
     expect(res.headers['access-control-allow-origin'] ?? res.headers['Access-Control-Allow-Origin']).toBe(ORIGIN);
+  });
+
+  it('asks for no state persistence or bookmarks where the deployment turns them off', async () => {
+    process.env.EMBED_STATE_PERSISTENCE = 'false';
+    try {
+      expect((await embed('sales')).status).toBe(200);
+      const sent = h.quicksight.commandCalls(GenerateEmbedUrlForRegisteredUserCommand)[0]?.args[0].input;
+      expect(sent?.ExperienceConfiguration).toEqual({ Dashboard: { InitialDashboardId: 'sales' } });
+    } finally {
+      delete process.env.EMBED_STATE_PERSISTENCE;
+    }
   });
 
   it('refuses a dashboard not assigned to the caller with 403 and makes zero QuickSight calls', async () => {

@@ -5,7 +5,9 @@ import {
   AdminDeleteUserCommand,
   AdminDisableUserCommand,
   AdminEnableUserCommand,
+  AdminForgetDeviceCommand,
   AdminGetUserCommand,
+  AdminListDevicesCommand,
   AdminSetUserMFAPreferenceCommand,
   AdminSetUserPasswordCommand,
   AdminUpdateUserAttributesCommand,
@@ -18,7 +20,7 @@ import {
   UsernameExistsException,
 } from '@aws-sdk/client-cognito-identity-provider';
 import { AccessDeniedException, DeleteUserCommand } from '@aws-sdk/client-quicksight';
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { MESSAGES } from '../../contracts/fields.ts';
 import { OWN_PASSWORD_SUGGESTION, PROMOTE_MESSAGES, RESET_MFA_MESSAGE, UPDATE_USER_MESSAGES } from '../../contracts/user-admin.ts';
 import {
@@ -269,6 +271,47 @@ describe('ENABLE_USER, DISABLE_USER, DELETE_USER, RESET_USER_MFA', () => {
     const res = await call({ action: 'RESET_USER_MFA', userEmail: USER.email });
     expect(res.status).toBe(200);
     expect(h.cognito.commandCalls(AdminDeleteSoftwareTokenCommand)).toHaveLength(1);
+  });
+
+  describe('where the pool tracks devices (rememberDevices)', () => {
+    beforeEach(() => {
+      process.env.REMEMBER_DEVICES = 'true';
+      h.cognito
+        .on(AdminListDevicesCommand)
+        .resolvesOnce({ Devices: [{ DeviceKey: 'us-east-2_a1' }, { DeviceKey: 'us-east-2_b2' }], PaginationToken: 'page-2' })
+        .resolvesOnce({ Devices: [{ DeviceKey: 'us-east-2_c3' }] });
+    });
+    afterEach(() => {
+      delete process.env.REMEMBER_DEVICES;
+    });
+    const forgotten = () => h.cognito.commandCalls(AdminForgetDeviceCommand).map((c) => c.args[0].input);
+
+    it('resets MFA and forgets every remembered device of the user, page after page', async () => {
+      const res = await call({ action: 'RESET_USER_MFA', userEmail: USER.email });
+      expect(res.status).toBe(200);
+      expect(h.cognito.commandCalls(AdminListDevicesCommand).map((c) => c.args[0].input.PaginationToken)).toEqual([undefined, 'page-2']);
+      expect(forgotten()).toEqual(
+        ['us-east-2_a1', 'us-east-2_b2', 'us-east-2_c3'].map((DeviceKey) => ({ UserPoolId: POOL_ID_FOR_TESTS, Username: USER.email, DeviceKey })),
+      );
+    });
+
+    it('disables an account and forgets its remembered devices', async () => {
+      const res = await call({ action: 'DISABLE_USER', userEmail: USER.email });
+      expect(res.status).toBe(200);
+      expect(forgotten()).toHaveLength(3);
+    });
+
+    it('reports a device that cannot be forgotten', async () => {
+      h.cognito.on(AdminForgetDeviceCommand).rejects(new NotAuthorizedException({ message: 'Not authorized', $metadata: {} }));
+      const res = await call({ action: 'RESET_USER_MFA', userEmail: USER.email });
+      expect([res.status, res.body.error]).toEqual([502, 'Failed to reset MFA']);
+    });
+  });
+
+  it('does not list devices where the pool tracks none', async () => {
+    await call({ action: 'RESET_USER_MFA', userEmail: USER.email });
+    await call({ action: 'DISABLE_USER', userEmail: USER.email });
+    expect(h.cognito.commandCalls(AdminListDevicesCommand)).toHaveLength(0);
   });
 
   it('does not sign out when the token cannot be deleted', async () => {

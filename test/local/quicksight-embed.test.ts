@@ -189,6 +189,31 @@ describe('embed URLs', () => {
   });
 });
 
+describe('dashboard feature configurations', () => {
+  const withFeatures = (FeatureConfigurations: unknown) =>
+    t.client.send(
+      new GenerateEmbedUrlForRegisteredUserCommand({
+        AwsAccountId: ACCOUNT_ID,
+        UserArn: userArn(USER),
+        ExperienceConfiguration: {
+          Dashboard: { InitialDashboardId: 'sales-performance', FeatureConfigurations: FeatureConfigurations as never },
+        },
+      }),
+    );
+
+  it('accepts state persistence and bookmarks as the API reference shapes them', async () => {
+    const result = await withFeatures({ StatePersistence: { Enabled: true }, Bookmarks: { Enabled: false } });
+    expect(result.EmbedUrl).toMatch(/^http/);
+  });
+
+  it.each([
+    ['a feature without Enabled', { StatePersistence: {} }],
+    ['Enabled that is not a boolean', { Bookmarks: { Enabled: 'yes' } }],
+  ])('refuses %s with InvalidParameterValueException', async (_case, features) => {
+    await expect(withFeatures(features)).rejects.toMatchObject({ name: 'InvalidParameterValueException' });
+  });
+});
+
 describe('embed URLs on the site host', () => {
   it('hands out embed URLs on pageHost while the SDK endpoint stays on the listen address', async () => {
     const local = await startTestEmulator(undefined, { pageHost: 'localhost' });

@@ -20,6 +20,9 @@ const variants: [string, unknown][] = [
   ['a zero session lifetime', { ...testConfig, session: { idleTimeoutMinutes: 15, absoluteSessionMinutes: 0 } }],
   ['session limits as text', { ...testConfig, session: { idleTimeoutMinutes: '15', absoluteSessionMinutes: '480' } }],
   ['a session that is not an object', { ...testConfig, session: 30 }],
+  ['remembered devices on', { ...testConfig, rememberDevices: true }],
+  ['remembered devices off', { ...testConfig, rememberDevices: false }],
+  ['remembered devices as text', { ...testConfig, rememberDevices: 'true' }],
   ['an array', [testConfig]],
   ['null', null],
 ];

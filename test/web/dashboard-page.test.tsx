@@ -55,7 +55,10 @@ const embedOk =
       sessionExpiresAt: new Date(Date.now() + minutes * 60_000).toISOString(),
     });
 
-const renderHome = () => renderPage(<HomePage />, { auth: fakeAuth({ session: userSession() }), path: '/home' });
+/** The page at /home or at a view's own address, mounted at both routes as the app does. */
+const renderHome = (path = '/home') =>
+  renderPage(<HomePage />, { auth: fakeAuth({ session: userSession() }), path, route: ['/home', '/dashboards/:viewId'] });
+const frameSource = () => screen.getByTitle('QuickSight Analytics Dashboard').getAttribute('src');
 
 afterEach(() => {
   vi.useRealTimers();
@@ -90,11 +93,39 @@ describe('dashboard page', () => {
       expect(screen.getByTitle('QuickSight Analytics Dashboard').getAttribute('src')).toContain('/embed/scorecard'),
     );
     expect(window.localStorage.getItem('selectedDashboardId')).toBe('v-scorecard');
+    // The choice has its own address.
+    expect(screen.getByTestId('location')).toHaveTextContent('/dashboards/scorecard');
     first.unmount();
     renderHome();
     await waitFor(() =>
       expect(screen.getByTitle('QuickSight Analytics Dashboard').getAttribute('src')).toContain('/embed/scorecard'),
     );
+  });
+
+  it('shows the view a link names, by its dashboard, whatever the stored choice', async () => {
+    window.localStorage.setItem('selectedDashboardId', 'v-inventory');
+    const calls = stubBackend(VIEWS, embedOk());
+    renderHome('/dashboards/sales');
+    await waitFor(() => expect(frameSource()).toContain('/embed/sales'));
+    expect((screen.getByLabelText('Select Dashboard') as HTMLSelectElement).value).toBe('v-sales');
+    expect(calls.embed).toEqual(['sales']);
+    expect(screen.queryByText('This dashboard is not assigned to you')).not.toBeInTheDocument();
+  });
+
+  it("says a linked dashboard is not assigned and shows the default, asking no URL for the linked one", async () => {
+    window.localStorage.setItem('selectedDashboardId', 'v-sales');
+    const calls = stubBackend(VIEWS, embedOk());
+    renderHome('/dashboards/secret-board');
+    expect(await screen.findByText('This dashboard is not assigned to you')).toBeInTheDocument();
+    await waitFor(() => expect(frameSource()).toContain('/embed/inventory'));
+    expect(calls.embed).toEqual(['inventory']);
+  });
+
+  it('says a linked dashboard is not assigned to a user who has none', async () => {
+    stubBackend([], embedOk());
+    renderHome('/dashboards/sales');
+    expect(await screen.findByText('This dashboard is not assigned to you')).toBeInTheDocument();
+    expect(screen.getByText(/An administrator assigns dashboards/)).toBeInTheDocument();
   });
 
   it('falls back to the first view when there is no default and no stored choice', async () => {

@@ -267,3 +267,52 @@ describe('MFA management page', () => {
     });
   });
 });
+
+describe('remembered devices on the MFA page', () => {
+  const devices = [
+    { key: 'us-east-2_this', name: 'Chrome on Linux', lastUsed: Date.UTC(2026, 10, 20, 9, 30), remembered: true, current: true },
+    { key: 'us-east-2_phone', name: 'Safari on iPhone', lastUsed: Date.UTC(2026, 10, 18, 7, 0), remembered: true, current: false },
+    { key: 'us-east-2_kept', name: 'Firefox', lastUsed: Date.UTC(2026, 10, 17), remembered: false, current: false },
+  ];
+  const renderWithDevices = (overrides: Parameters<typeof fakeAuth>[0] = {}, rememberDevices = true) => {
+    stubMfaFunction(() => jsonResponse(enabled));
+    const auth = fakeAuth({ session: userSession(), listDevices: vi.fn(async () => devices), ...overrides });
+    renderPage(<MfaSettingsPage />, { auth, path: '/mfa-settings', config: { ...testConfig, rememberDevices } });
+    return auth;
+  };
+
+  it('lists the remembered devices with their last use and marks this one', async () => {
+    renderWithDevices();
+    const list = await screen.findByRole('list', { name: 'Remembered devices' });
+    const items = within(list).getAllByRole('listitem');
+    expect(items).toHaveLength(2);
+    expect(items[0]).toHaveTextContent('Chrome on Linux (this device)');
+    expect(items[0]).toHaveTextContent(/Last used .*2026/);
+    expect(items[1]).toHaveTextContent('Safari on iPhone');
+    expect(screen.queryByText('Firefox')).not.toBeInTheDocument();
+  });
+
+  it('forgets another device and this one', async () => {
+    const auth = renderWithDevices();
+    const user = userEvent.setup();
+    await user.click(await screen.findByRole('button', { name: 'Forget Safari on iPhone' }));
+    await waitFor(() => expect(auth.forgetDevice).toHaveBeenCalledWith('us-east-2_phone'));
+    await user.click(await screen.findByRole('button', { name: 'Forget this device' }));
+    await waitFor(() => expect(auth.forgetDevice).toHaveBeenCalledWith('us-east-2_this'));
+    expect(auth.listDevices).toHaveBeenCalledTimes(3);
+  });
+
+  it('reports a failure to forget', async () => {
+    renderWithDevices({ forgetDevice: vi.fn(async () => Promise.reject(new Error('denied'))) });
+    const user = userEvent.setup();
+    await user.click(await screen.findByRole('button', { name: 'Forget Safari on iPhone' }));
+    expect(await screen.findByText('Failed to forget the device')).toBeInTheDocument();
+  });
+
+  it('shows no devices card where the deployment does not remember devices', async () => {
+    const auth = renderWithDevices({}, false);
+    expect(await screen.findByText('Enabled')).toBeInTheDocument();
+    expect(screen.queryByRole('heading', { name: 'Remembered devices' })).not.toBeInTheDocument();
+    expect(auth.listDevices).not.toHaveBeenCalled();
+  });
+});

@@ -221,7 +221,7 @@ describe('new password and MFA setup steps', () => {
     await waitFor(() => expect(screen.getByTestId('location')).toHaveTextContent('/home'));
   });
 
-  it('runs the setup wizard with the product as issuer, then checks the groups', async () => {
+  it('runs the setup wizard with the product as issuer, shows step 3, then checks the groups', async () => {
     const driver: MfaSetupDriver = {
       associate: vi.fn(async () => 'JBSWY3DPEHPK3PXPJBSWY3DPEHPK3PXP'),
       verify: vi.fn(async () => undefined),
@@ -231,7 +231,11 @@ describe('new password and MFA setup steps', () => {
     expect(screen.getByText('JBSW Y3DP EHPK 3PXP JBSW Y3DP EHPK 3PXP')).toBeInTheDocument();
     expect(screen.getByText('Google Authenticator')).toBeInTheDocument();
     await submitSetupCode(user, '654321');
-    await waitFor(() => expect(screen.getByTestId('location')).toHaveTextContent('/home'));
+    // Step 3 stays on screen while the sign-in finishes, then the dashboard follows.
+    expect(await screen.findByText('MFA Setup Complete!')).toBeInTheDocument();
+    expect(screen.getByText('Redirecting to dashboard...')).toBeInTheDocument();
+    expect(screen.getByTestId('location')).toHaveTextContent('/login');
+    await waitFor(() => expect(screen.getByTestId('location')).toHaveTextContent('/home'), { timeout: 4_000 });
     expect(driver.verify).toHaveBeenCalledWith('654321');
   });
 
@@ -271,6 +275,6 @@ describe('new password and MFA setup steps', () => {
       { reloadSession: vi.fn(async () => null) },
     );
     await submitSetupCode(user, '123456');
-    expect(await screen.findByText('Error verifying user privileges after MFA setup.')).toBeInTheDocument();
+    expect(await screen.findByText('Error verifying user privileges after MFA setup.', {}, { timeout: 4_000 })).toBeInTheDocument();
   });
 });

@@ -1,6 +1,7 @@
 import type { Operation } from '../context.ts';
 import { accountOperations } from './account.ts';
 import { adminUserOperations } from './admin-users.ts';
+import { deviceOperations } from './devices.ts';
 import { groupOperations } from './groups.ts';
 import { listUserOperations } from './list-users.ts';
 import { mfaOperations } from './mfa.ts';
@@ -17,5 +18,6 @@ export const OPERATIONS: ReadonlyMap<string, Operation> = new Map(
     ...adminUserOperations,
     ...groupOperations,
     ...listUserOperations,
+    ...deviceOperations,
   }),
 );

@@ -1,5 +1,6 @@
 import { POOL } from '../config.ts';
 import type { PoolContext } from '../context.ts';
+import { devicesOf, isRemembered, issueDevice, touchDevice } from '../devices.ts';
 import { ERRORS } from '../errors.ts';
 import type { ChallengeState } from '../sessions.ts';
 import type { UserRecord } from '../state.ts';
@@ -11,7 +12,7 @@ export interface SignInResponse {
   ChallengeName?: string;
   Session?: string;
   ChallengeParameters: Record<string, string>;
-  AuthenticationResult?: ReturnType<typeof issueTokens>;
+  AuthenticationResult?: ReturnType<typeof issueTokens> & { NewDeviceMetadata?: { DeviceKey: string; DeviceGroupKey: string } };
 }
 
 /** Refuses any password, even the right one, while the account is locked. */
@@ -43,8 +44,11 @@ function forgetWrongPasswords(context: PoolContext, user: UserRecord): void {
   context.store.saveUser(user);
 }
 
-/** The password was right: account state decides what comes next. */
-export function continueAfterPassword(context: PoolContext, user: UserRecord): SignInResponse {
+/**
+ * The password was right: account state decides what comes next. `deviceKey` is a device of
+ * this user the client named (DEVICE_KEY), already checked to exist.
+ */
+export function continueAfterPassword(context: PoolContext, user: UserRecord, deviceKey?: string): SignInResponse {
   forgetWrongPasswords(context, user);
   if (!user.enabled) throw ERRORS.userDisabled();
   const authTime = Math.floor(context.now() / 1000);
@@ -55,17 +59,17 @@ export function continueAfterPassword(context: PoolContext, user: UserRecord): S
       throw ERRORS.passwordResetRequired();
     case 'FORCE_CHANGE_PASSWORD':
       if ((user.temporaryPasswordExpiresAt ?? Infinity) <= context.now()) throw ERRORS.temporaryPasswordExpired();
-      return newPasswordChallenge(context, user, authTime);
+      return newPasswordChallenge(context, user, authTime, deviceKey);
     case 'CONFIRMED':
-      return mfaChallenge(context, user, authTime);
+      return mfaChallenge(context, user, authTime, undefined, deviceKey);
   }
 }
 
-function newPasswordChallenge(context: PoolContext, user: UserRecord, authTime: number): SignInResponse {
+function newPasswordChallenge(context: PoolContext, user: UserRecord, authTime: number, deviceKey?: string): SignInResponse {
   const { sub: _sub, ...visible } = user.attributes;
   return {
     ChallengeName: 'NEW_PASSWORD_REQUIRED',
-    Session: context.sessions.nextChallenge(challengeState(user, 'NEW_PASSWORD_REQUIRED', authTime)),
+    Session: context.sessions.nextChallenge(challengeState(user, 'NEW_PASSWORD_REQUIRED', authTime, deviceKey)),
     ChallengeParameters: {
       USER_ID_FOR_SRP: user.username,
       requiredAttributes: '[]',
@@ -76,39 +80,71 @@ function newPasswordChallenge(context: PoolContext, user: UserRecord, authTime: 
 
 /**
  * MFA is required with TOTP only: a verified authenticator is asked for its code whatever
- * the user's MFA preference says; anyone without one sets one up first.
+ * the user's MFA preference says; anyone without one sets one up first. A remembered device
+ * proves itself (DEVICE_SRP_AUTH) in place of the code; it never replaces the password, nor
+ * the setup of a first authenticator.
  */
 export function mfaChallenge(
   context: PoolContext,
   user: UserRecord,
   authTime: number,
   previousSession?: string,
+  deviceKey?: string,
 ): SignInResponse {
   if (user.softwareToken.secret) {
+    const device = devicesOf(user).find((candidate) => candidate.key === deviceKey);
+    if (context.deviceTracking && isRemembered(device)) {
+      return {
+        ChallengeName: 'DEVICE_SRP_AUTH',
+        Session: context.sessions.nextChallenge(challengeState(user, 'DEVICE_SRP_AUTH', authTime, deviceKey), previousSession),
+        ChallengeParameters: {},
+      };
+    }
     return {
       ChallengeName: 'SOFTWARE_TOKEN_MFA',
-      Session: context.sessions.nextChallenge(challengeState(user, 'SOFTWARE_TOKEN_MFA', authTime), previousSession),
+      Session: context.sessions.nextChallenge(challengeState(user, 'SOFTWARE_TOKEN_MFA', authTime, deviceKey), previousSession),
       ChallengeParameters: { USER_ID_FOR_SRP: user.username },
     };
   }
   return {
     ChallengeName: 'MFA_SETUP',
-    Session: context.sessions.nextChallenge(challengeState(user, 'MFA_SETUP', authTime), previousSession),
+    Session: context.sessions.nextChallenge(challengeState(user, 'MFA_SETUP', authTime, deviceKey), previousSession),
     ChallengeParameters: { MFAS_CAN_SETUP: '["SOFTWARE_TOKEN_MFA"]', USER_ID_FOR_SRP: user.username },
   };
 }
 
-const challengeState = (user: UserRecord, challenge: ChallengeState['challenge'], authTime: number): ChallengeState => ({
+const challengeState = (
+  user: UserRecord,
+  challenge: ChallengeState['challenge'],
+  authTime: number,
+  deviceKey: string | undefined,
+): ChallengeState => ({
   username: user.username,
   challenge,
   authTime,
   failedCodes: 0,
+  ...(deviceKey !== undefined ? { deviceKey } : {}),
 });
 
-/** The last step: tokens for a user still allowed to have them. */
-export function completeSignIn(context: PoolContext, user: UserRecord, authTime: number): SignInResponse {
+/**
+ * The last step: tokens for a user still allowed to have them. Where devices are tracked, a
+ * sign-in from a device the pool does not know yet ends with a new device for the client to
+ * confirm (NewDeviceMetadata).
+ */
+export function completeSignIn(context: PoolContext, user: UserRecord, authTime: number, deviceKey?: string): SignInResponse {
   if (!user.enabled) throw ERRORS.userDisabled();
-  return { ChallengeParameters: {}, AuthenticationResult: issueTokens(context, user, authTime) };
+  const tokens = issueTokens(context, user, authTime);
+  if (!context.deviceTracking) return { ChallengeParameters: {}, AuthenticationResult: tokens };
+  const known = devicesOf(user).find((device) => device.key === deviceKey && device.secret !== undefined);
+  if (known) {
+    touchDevice(context, user, known);
+    return { ChallengeParameters: {}, AuthenticationResult: tokens };
+  }
+  const device = issueDevice(context, user);
+  return {
+    ChallengeParameters: {},
+    AuthenticationResult: { ...tokens, NewDeviceMetadata: { DeviceKey: device.key, DeviceGroupKey: device.groupKey } },
+  };
 }
 
 /** The user behind a challenge session, who may have been deleted or disabled since. */

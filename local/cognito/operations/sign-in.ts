@@ -1,8 +1,11 @@
-import { createHmac } from 'node:crypto';
+import { createHmac, randomBytes } from 'node:crypto';
 import { z } from 'zod';
 import { clientAllowsFlow } from '../config.ts';
 import type { Operation, PoolContext } from '../context.ts';
+import { isRemembered, requireDevice, touchDevice } from '../devices.ts';
 import { codeMismatch, ERRORS, invalidParameter } from '../errors.ts';
+import type { ChallengeState } from '../sessions.ts';
+import type { UserRecord } from '../state.ts';
 import { assertPasswordConforms } from '../password-policy.ts';
 import { createServerChallenge, createVerifier, decoyVerifier, parseClientPublicValue, passwordClaimIsValid, passwordMatches, SRP_TIMESTAMP } from '../srp.ts';
 import { checkTotp } from '../totp.ts';
@@ -113,6 +116,11 @@ function answerPasswordVerifier(context: PoolContext, responses: Parameters | un
   const timestamp = required(responses, 'TIMESTAMP');
   const username = required(responses, 'USERNAME');
   const srp = context.sessions.srp.get(secretBlock);
+  // An unknown DEVICE_KEY is refused before the attempt counts, so that a client whose device
+  // was forgotten can drop its key and answer again (as the identity library does).
+  const deviceKey = context.deviceTracking ? responses?.DEVICE_KEY || undefined : undefined;
+  const owner = srp.username === undefined ? undefined : context.store.findUser(srp.username);
+  if (deviceKey !== undefined && owner) requireDevice(owner, deviceKey);
   // A secret block proves one password attempt.
   context.sessions.srp.delete(secretBlock);
   if (!SRP_TIMESTAMP.test(timestamp)) throw invalidParameter('TIMESTAMP format is not valid.');
@@ -130,7 +138,56 @@ function answerPasswordVerifier(context: PoolContext, responses: Parameters | un
     signature,
   });
   if (!proven || user.password?.verifier !== srp.verifier) recordWrongPassword(context, user);
-  return continueAfterPassword(context, user);
+  return continueAfterPassword(context, user, deviceKey);
+}
+
+/** DEVICE_SRP_AUTH: the remembered device starts its own SRP exchange (SRP_A). */
+function answerDeviceSrp(context: PoolContext, user: UserRecord, state: ChallengeState, session: string, responses: Parameters | undefined): SignInResponse {
+  const deviceKey = required(responses, 'DEVICE_KEY');
+  const A = parseClientPublicValue(required(responses, 'SRP_A'));
+  if (A === undefined) throw invalidParameter('Invalid SRP_A value.');
+  if (deviceKey !== state.deviceKey) throw ERRORS.deviceNotFound();
+  const device = requireDevice(user, deviceKey);
+  if (!isRemembered(device)) throw ERRORS.invalidSession();
+  const challenge = createServerChallenge(device.secret.verifier);
+  const secretBlock = randomBytes(96).toString('base64');
+  const next = context.sessions.nextChallenge(
+    { ...state, challenge: 'DEVICE_PASSWORD_VERIFIER', deviceSrp: { A, challenge, secretBlock } },
+    session,
+  );
+  return {
+    ChallengeName: 'DEVICE_PASSWORD_VERIFIER',
+    Session: next,
+    ChallengeParameters: { DEVICE_KEY: deviceKey, SALT: device.secret.salt, SECRET_BLOCK: secretBlock, SRP_B: challenge.B, USERNAME: user.username },
+  };
+}
+
+/** DEVICE_PASSWORD_VERIFIER: proof of the device secret, signed as the password claim is. */
+function answerDevicePasswordVerifier(context: PoolContext, user: UserRecord, state: ChallengeState, session: string, responses: Parameters | undefined): SignInResponse {
+  const secretBlock = required(responses, 'PASSWORD_CLAIM_SECRET_BLOCK');
+  const signature = required(responses, 'PASSWORD_CLAIM_SIGNATURE');
+  const timestamp = required(responses, 'TIMESTAMP');
+  const deviceKey = required(responses, 'DEVICE_KEY');
+  // One proof per exchange, right or wrong.
+  context.sessions.challenges.delete(session);
+  if (!SRP_TIMESTAMP.test(timestamp)) throw invalidParameter('TIMESTAMP format is not valid.');
+  const srp = state.deviceSrp;
+  if (!srp || deviceKey !== state.deviceKey || secretBlock !== srp.secretBlock) throw ERRORS.invalidSession();
+  const device = requireDevice(user, deviceKey);
+  if (!isRemembered(device)) throw ERRORS.invalidSession();
+  const proven = passwordClaimIsValid({
+    poolName: device.groupKey,
+    userId: device.key,
+    verifier: device.secret.verifier,
+    A: srp.A,
+    challenge: srp.challenge,
+    secretBlock,
+    timestamp,
+    signature,
+  });
+  if (!proven) throw ERRORS.incorrectCredentials();
+  touchDevice(context, user, device);
+  return completeSignIn(context, user, state.authTime, deviceKey);
 }
 
 const respondToAuthChallenge: Operation = {
@@ -157,7 +214,7 @@ const respondToAuthChallenge: Operation = {
         delete user.temporaryPasswordExpiresAt;
         user.updatedAt = context.now();
         context.store.saveUser(user);
-        return mfaChallenge(context, user, state.authTime, session);
+        return mfaChallenge(context, user, state.authTime, session, state.deviceKey);
       }
       case 'SOFTWARE_TOKEN_MFA': {
         const code = required(responses, 'SOFTWARE_TOKEN_MFA_CODE');
@@ -170,13 +227,17 @@ const respondToAuthChallenge: Operation = {
         user.softwareToken = { ...user.softwareToken, lastUsedStep: check.step };
         context.store.saveUser(user);
         context.sessions.challenges.delete(session);
-        return completeSignIn(context, user, state.authTime);
+        return completeSignIn(context, user, state.authTime, state.deviceKey);
       }
       case 'MFA_SETUP': {
         if (state.setup !== 'verified') throw ERRORS.softwareTokenNotFound();
         context.sessions.challenges.delete(session);
-        return completeSignIn(context, user, state.authTime);
+        return completeSignIn(context, user, state.authTime, state.deviceKey);
       }
+      case 'DEVICE_SRP_AUTH':
+        return answerDeviceSrp(context, user, state, session, responses);
+      case 'DEVICE_PASSWORD_VERIFIER':
+        return answerDevicePasswordVerifier(context, user, state, session, responses);
     }
   },
 };

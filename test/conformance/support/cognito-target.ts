@@ -54,14 +54,24 @@ function totpSource(now: () => number, wait: (ms: number) => Promise<void>) {
 
 const emailFactory = () => (label: string) => `${scratchName(label)}@example.com`;
 
-export async function startCognitoTarget(options: { allowSelfSignUp?: boolean } = {}): Promise<CognitoTarget> {
+export interface CognitoTargetOptions {
+  allowSelfSignUp?: boolean;
+  /** Device tracking as lib/auth.ts sets it with rememberDevices (only remembered on user prompt). */
+  rememberDevices?: boolean;
+}
+
+/** The pool's DeviceConfiguration with rememberDevices (lib/auth.ts). */
+const REMEMBER_ON_PROMPT = { challengeRequiredOnNewDevice: true, deviceOnlyRememberedOnUserPrompt: true };
+
+export async function startCognitoTarget(options: CognitoTargetOptions = {}): Promise<CognitoTarget> {
   return onAws ? startAwsTarget(options) : startLocalTarget(options);
 }
 
-async function startLocalTarget(options: { allowSelfSignUp?: boolean }): Promise<CognitoTarget> {
-  const harness: CognitoHarness = await startHarness(
-    options.allowSelfSignUp === undefined ? {} : { allowSelfSignUp: options.allowSelfSignUp },
-  );
+async function startLocalTarget(options: CognitoTargetOptions): Promise<CognitoTarget> {
+  const harness: CognitoHarness = await startHarness({
+    ...(options.allowSelfSignUp === undefined ? {} : { allowSelfSignUp: options.allowSelfSignUp }),
+    ...(options.rememberDevices ? { deviceTracking: REMEMBER_ON_PROMPT } : {}),
+  });
   const totp = totpSource(harness.now, async (ms) => harness.advance(ms));
   return {
     admin: harness.admin,
@@ -75,7 +85,7 @@ async function startLocalTarget(options: { allowSelfSignUp?: boolean }): Promise
   };
 }
 
-async function startAwsTarget(options: { allowSelfSignUp?: boolean }): Promise<CognitoTarget> {
+async function startAwsTarget(options: CognitoTargetOptions): Promise<CognitoTarget> {
   const admin = new CognitoIdentityProviderClient({ region: REGION });
   const created = await admin.send(
     new CreateUserPoolCommand({
@@ -99,6 +109,12 @@ async function startAwsTarget(options: { allowSelfSignUp?: boolean }): Promise<C
       AdminCreateUserConfig: { AllowAdminCreateUserOnly: options.allowSelfSignUp === false },
       AccountRecoverySetting: { RecoveryMechanisms: [{ Name: 'verified_email', Priority: 1 }] },
       DeletionProtection: 'INACTIVE',
+      ...(options.rememberDevices && {
+        DeviceConfiguration: {
+          ChallengeRequiredOnNewDevice: REMEMBER_ON_PROMPT.challengeRequiredOnNewDevice,
+          DeviceOnlyRememberedOnUserPrompt: REMEMBER_ON_PROMPT.deviceOnlyRememberedOnUserPrompt,
+        },
+      }),
     }),
   );
   const userPoolId = created.UserPool!.Id!;

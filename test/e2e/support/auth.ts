@@ -23,7 +23,31 @@ const STEP_TIMEOUT_MS = 30_000;
 
 /** What ends a sign-in that got past the code: by default, reaching the portal's landing page. */
 type Arrival = (page: Page, portal: PortalLogin) => Promise<unknown>;
-const landing: Arrival = (page, portal) => page.waitForURL(portal.landing, { timeout: STEP_TIMEOUT_MS });
+
+/**
+ * Where devices are remembered (local mode), a sign-in with a code on a new browser first asks
+ * whether to remember it; the journeys answer no unless told otherwise.
+ */
+export async function answerDevicePrompt(page: Page, remember: boolean): Promise<void> {
+  const choice = page.getByRole('checkbox', { name: 'Remember this device' });
+  if (remember) await choice.check();
+  await page.getByRole('button', { name: 'Continue', exact: true }).click();
+}
+
+const landingAfterPrompt =
+  (remember: boolean): Arrival =>
+  async (page, portal) => {
+    const prompt = page.getByRole('checkbox', { name: 'Remember this device' });
+    const first = await Promise.race([
+      page.waitForURL(portal.landing, { timeout: STEP_TIMEOUT_MS }).then(() => 'landed' as const),
+      prompt.waitFor({ timeout: STEP_TIMEOUT_MS }).then(() => 'prompt' as const),
+    ]);
+    if (first === 'prompt') {
+      await answerDevicePrompt(page, remember);
+      await page.waitForURL(portal.landing, { timeout: STEP_TIMEOUT_MS });
+    }
+  };
+const landing: Arrival = landingAfterPrompt(false);
 
 /** One pass through the sign-in page; 'refused' when the code was already used elsewhere. */
 async function attemptSignIn(
@@ -69,9 +93,17 @@ async function signIn(page: Page, stack: StackInfo, credentials: Credentials, po
   throw new Error(`${credentials.email}: the authenticator code was refused ${ATTEMPTS} times`);
 }
 
-/** Signs in on the user portal's /login with password and authenticator code; resolves on /home. */
-export function signInAsUser(page: Page, stack: StackInfo, credentials: Credentials = stack.demo.user): Promise<void> {
-  return signIn(page, stack, credentials, USER_PORTAL);
+/**
+ * Signs in on the user portal's /login with password and authenticator code; resolves on /home.
+ * `rememberDevice` answers the remember-this-device prompt (no by default).
+ */
+export function signInAsUser(
+  page: Page,
+  stack: StackInfo,
+  credentials: Credentials = stack.demo.user,
+  options: { readonly rememberDevice?: boolean } = {},
+): Promise<void> {
+  return signIn(page, stack, credentials, USER_PORTAL, landingAfterPrompt(options.rememberDevice ?? false));
 }
 
 /** Signs in on the admin portal's /admin/login; resolves once it has left the login page. */

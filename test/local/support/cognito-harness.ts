@@ -39,6 +39,8 @@ export interface HarnessOptions {
   accessTokenMinutes?: number;
   failPostConfirmation?: boolean;
   allowSelfSignUp?: boolean;
+  /** The pool's device tracking (off unless given). */
+  deviceTracking?: { challengeRequiredOnNewDevice: boolean; deviceOnlyRememberedOnUserPrompt: boolean };
   temporaryPasswordValidityDays?: number;
   invitation?: InvitationTemplate;
 }
@@ -66,6 +68,7 @@ export async function startHarness(options: HarnessOptions = {}): Promise<Cognit
       },
       ...(options.accessTokenMinutes ? { accessTokenMinutes: options.accessTokenMinutes } : {}),
       ...(options.allowSelfSignUp !== undefined ? { allowSelfSignUp: options.allowSelfSignUp } : {}),
+      ...(options.deviceTracking ? { deviceTracking: options.deviceTracking } : {}),
       ...(options.temporaryPasswordValidityDays !== undefined ? { temporaryPasswordValidityDays: options.temporaryPasswordValidityDays } : {}),
       ...(options.invitation !== undefined ? { invitation: options.invitation } : {}),
     });

@@ -4,6 +4,7 @@ import { MemoryRouter, Route, Routes, useLocation } from 'react-router';
 import { vi } from 'vitest';
 import { Toaster } from '../../../web/src/components/toaster.tsx';
 import { AuthContext, type AuthContextValue } from '../../../web/src/lib/auth/auth-context.ts';
+import type { RuntimeConfig } from '../../../contracts/config.ts';
 import type { AuthSession } from '../../../web/src/lib/auth/types.ts';
 import { ConfigProvider } from '../../../web/src/lib/config-context.tsx';
 import { testConfig } from './config.ts';
@@ -36,6 +37,9 @@ export function fakeAuth(overrides: Partial<AuthContextValue> = {}): AuthContext
     signUp: vi.fn(),
     forgotPassword: vi.fn(),
     confirmForgotPassword: vi.fn(),
+    rememberDevice: vi.fn(async () => undefined),
+    listDevices: vi.fn(async () => []),
+    forgetDevice: vi.fn(async () => undefined),
     preload: vi.fn(),
     ...overrides,
   };
@@ -50,18 +54,22 @@ function LocationProbe() {
 export interface RenderOptions {
   readonly auth?: AuthContextValue;
   readonly path?: string;
-  /** The route pattern the element is mounted at (default: the path without its query). */
-  readonly route?: string;
+  /** The route pattern(s) the element is mounted at (default: the path without its query). */
+  readonly route?: string | readonly string[];
+  /** @default testConfig */
+  readonly config?: RuntimeConfig;
 }
 
 /** Renders a page the way the app does: config, auth, router and toaster. */
-export function renderPage(element: ReactNode, { auth = fakeAuth(), path = '/', route }: RenderOptions = {}): RenderResult {
+export function renderPage(element: ReactNode, { auth = fakeAuth(), path = '/', route, config = testConfig }: RenderOptions = {}): RenderResult {
   return render(
-    <ConfigProvider config={testConfig}>
+    <ConfigProvider config={config}>
       <AuthContext.Provider value={auth}>
         <MemoryRouter initialEntries={[path]}>
           <Routes>
-            <Route path={route ?? path.split('?')[0]} element={element} />
+            {(typeof route === 'string' ? [route] : (route ?? [path.split('?')[0]!])).map((pattern) => (
+              <Route key={pattern} path={pattern} element={element} />
+            ))}
             <Route path="*" element={null} />
           </Routes>
           <LocationProbe />

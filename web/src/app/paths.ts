@@ -7,6 +7,8 @@ export const paths = {
   verifyResetCode: '/verify-reset-code',
   resetPasswordCallback: '/reset-password-callback',
   home: '/home',
+  /** One view of the dashboard page: `/dashboards/<id>` (see `viewLinkId`). */
+  dashboard: '/dashboards/:viewId',
   support: '/support',
   settings: '/settings',
   mfaSettings: '/mfa-settings',
@@ -22,6 +24,9 @@ export const paths = {
     insights: '/admin/insights',
   },
 } as const;
+
+/** The address of one view of the dashboard page. */
+export const dashboardPath = (linkId: string) => `/dashboards/${encodeURIComponent(linkId)}`;
 
 /** /verify-reset-code carries the address as a URL-encoded query parameter. */
 export const verifyResetCodePath = (email: string) =>

@@ -58,6 +58,7 @@ export function AppRoutes() {
             }
           >
             <Route path={paths.home} element={page(<HomePage />)} />
+            <Route path={paths.dashboard} element={page(<HomePage />)} />
             <Route path={paths.support} element={page(<SupportPage />)} />
             <Route path={paths.settings} element={page(<SettingsPage />)} />
             <Route path={paths.mfaSettings} element={page(<MfaSettingsPage />)} />

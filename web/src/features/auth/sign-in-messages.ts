@@ -20,6 +20,9 @@ export const SIGN_IN_MESSAGES = {
   setupFailed: 'MFA setup failed. Please try again.',
 } as const;
 
+/** The user portal's sign-in form labels (section 2, User sign-in). */
+export const USER_SIGN_IN_LABELS = { email: 'Username (email)', password: 'Password', submit: 'Log In', busy: 'Logging In...' } as const;
+
 export interface SignInProblem {
   readonly message: string;
   /** The 'already signed in' case, which offers Sign Out & Try Again and Refresh Page. */

@@ -1,5 +1,5 @@
 import { createContext, useContext } from 'react';
-import type { AuthSession, MfaSetupDriver, SignInResult, SignUpResult } from './types.ts';
+import type { AuthSession, MfaSetupDriver, RememberedDevice, SignInResult, SignUpResult } from './types.ts';
 
 export type AuthStatus = 'loading' | 'signedIn' | 'signedOut';
 
@@ -24,6 +24,11 @@ export interface AuthContextValue {
   signUp(email: string, password: string): Promise<SignUpResult>;
   forgotPassword(email: string): Promise<void>;
   confirmForgotPassword(email: string, code: string, newPassword: string): Promise<void>;
+  /** Remembers this browser for the signed-in user: its next sign-ins skip the code. */
+  rememberDevice(): Promise<void>;
+  /** The devices the identity provider tracks for the signed-in user. */
+  listDevices(): Promise<RememberedDevice[]>;
+  forgetDevice(deviceKey: string): Promise<void>;
   /** Starts loading the identity library early (e.g. when a sign-in form gets focus). */
   preload(): void;
 }

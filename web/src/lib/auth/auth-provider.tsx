@@ -10,6 +10,9 @@ export const TOKEN_REFRESH_TOLERANCE_MS = 5_000;
 /** The background refresh runs this long before expiry, so calls never wait for it. */
 export const BACKGROUND_REFRESH_LEAD_MS = 60_000;
 
+/** Remembered devices: only the MFA page and the remember-this-device step need them. */
+const deviceService = () => import('./device-service.ts');
+
 export type AuthServiceLoader = (options: CognitoServiceOptions) => Promise<CognitoAuthService>;
 
 const loadCognitoService: AuthServiceLoader = async (options) => {
@@ -158,6 +161,10 @@ export function AuthProvider({ children, loadService = loadCognitoService, ...op
       forgotPassword: async (email) => (await service()).forgotPassword(email),
       confirmForgotPassword: async (email, code, password) =>
         (await service()).confirmForgotPassword(email, code, password),
+      rememberDevice: async () => (await deviceService()).rememberDevice(await (await service()).signedInUserWithDevice()),
+      listDevices: async () => (await deviceService()).listDevices(await (await service()).signedInUserWithDevice()),
+      forgetDevice: async (deviceKey) =>
+        (await deviceService()).forgetDevice(await (await service()).signedInUserWithDevice(), deviceKey),
       preload: () => {
         void service();
       },

@@ -231,6 +231,15 @@ export class CognitoAuthService {
     });
   }
 
+  /** The signed-in user with a live session and this browser's device key loaded (device-service.ts). */
+  async signedInUserWithDevice(): Promise<CognitoUser> {
+    const user = this.pool.getCurrentUser();
+    if (!user) throw new AuthError('Authentication required', 'NoValidAuthTokens');
+    await this.userSession(user);
+    user.getCachedDeviceKeyAndPassword();
+    return user;
+  }
+
   private requirePending(): CognitoUser {
     if (!this.pending) {
       throw new AuthError('Auth session was not found. Make sure to call signIn.', 'NoSessionFoundException');
@@ -258,9 +267,10 @@ export class CognitoAuthService {
         reject(toAuthError(error));
       };
       const callbacks: IAuthenticationCallback = {
-        onSuccess: (session) => {
+        // The library has confirmed a new device (ConfirmDevice) when the pool asks the user.
+        onSuccess: (session, userConfirmationNecessary) => {
           this.pending = null;
-          resolve({ step: 'DONE', session: toSession(user.getUsername(), session) });
+          resolve({ step: 'DONE', session: toSession(user.getUsername(), session), deviceConfirmed: userConfirmationNecessary === true });
         },
         onFailure: (error) => {
           // Progress is reset on failure, except that a refused code may be retried while

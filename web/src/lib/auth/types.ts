@@ -12,14 +12,30 @@ export interface AuthSession {
   readonly expiresAt: number;
 }
 
-/** Next step of a sign-in, named as in the user-portal spec (section 4). */
+/**
+ * Next step of a sign-in, named as in the user-portal spec (section 4). `deviceConfirmed` is
+ * true when the sign-in confirmed this browser as a new device that the user may now choose
+ * to remember (device tracking "only remembered on user prompt").
+ */
 export type SignInResult =
-  | { readonly step: 'DONE'; readonly session: AuthSession }
+  | { readonly step: 'DONE'; readonly session: AuthSession; readonly deviceConfirmed?: boolean }
   | { readonly step: 'CONFIRM_SIGN_IN_WITH_TOTP_CODE' }
   | { readonly step: 'CONTINUE_SIGN_IN_WITH_TOTP_SETUP' }
   | { readonly step: 'CONFIRM_SIGN_IN_WITH_NEW_PASSWORD_REQUIRED' };
 
 export type SignInStep = SignInResult['step'];
+
+/** A device the identity provider tracks for the signed-in user. */
+export interface RememberedDevice {
+  readonly key: string;
+  /** The browser's name as the device reported it (its user agent). */
+  readonly name: string;
+  /** Epoch ms of the last sign-in from it. */
+  readonly lastUsed: number;
+  readonly remembered: boolean;
+  /** This browser. */
+  readonly current: boolean;
+}
 
 export interface SignUpResult {
   readonly isSignUpComplete: boolean;

@@ -23,6 +23,8 @@ export default function AdminLoginPage() {
   const location = useLocation();
   const destination = safeReturnPath(rememberedLocation(location.state), paths.admin.users);
   const [denied, setDenied] = useState(false);
+  // A session found on arrival goes straight on; one started here is finished by the flow.
+  const [signingIn, setSigningIn] = useState(false);
   const entryChecked = useRef(false);
   const isAdmin = session !== null && hasAnyGroup(session.groups, ADMIN_PORTAL_GROUPS);
 
@@ -34,7 +36,7 @@ export default function AdminLoginPage() {
   }, [status, isAdmin, signOut]);
 
   if (status === 'loading') return <FullPageLoading />;
-  if (isAdmin) return <Navigate to={destination} replace />;
+  if (isAdmin && !signingIn) return <Navigate to={destination} replace />;
 
   return (
     <AuthLayout productTitle={adminPortalTitle(productName)} tagline={adminLoginSubtitle(productName)} highlights={ADMIN_HIGHLIGHTS}>
@@ -56,6 +58,7 @@ export default function AdminLoginPage() {
         }
         redirectText={ADMIN_SIGN_IN_TEXTS.redirect}
         unsupportedStepMessage={ADMIN_SIGN_IN_TEXTS.unsupportedStep}
+        onStart={() => setSigningIn(true)}
         onSignedIn={() => navigate(destination, { replace: true })}
       />
     </AuthLayout>

@@ -1,8 +1,9 @@
-import { lazy, Suspense, useCallback, useRef, useState, type ReactNode } from 'react';
+import { lazy, Suspense, useCallback, useEffect, useRef, useState, type ReactNode } from 'react';
 import { Alert } from '../../../components/alert.tsx';
 import { Button } from '../../../components/button.tsx';
 import { Spinner } from '../../../components/spinner.tsx';
 import { useAuth } from '../../../lib/auth/auth-context.ts';
+import { useConfig } from '../../../lib/config-context.tsx';
 import { AuthError, type AuthSession, type MfaSetupDriver, type SignInResult } from '../../../lib/auth/types.ts';
 import {
   accessDeniedMessage,
@@ -15,6 +16,7 @@ import {
 import { CredentialsForm, type CredentialsLabels, type SignInForm } from './credentials-form.tsx';
 import { MfaCodeForm } from './mfa-code-form.tsx';
 import { NewPasswordForm } from './new-password-form.tsx';
+import { RememberDeviceForm } from './remember-device-form.tsx';
 
 // The wizard draws the QR code; most sign-ins never need it.
 const MfaSetupWizard = lazy(() => import('./mfa-setup-wizard.tsx'));
@@ -39,7 +41,22 @@ export interface SignInFlowProps {
   readonly onSignedIn: (session: AuthSession) => void;
   /** Shown instead of the library's text when the sign-in needs a step this portal does not offer. */
   readonly unsupportedStepMessage?: string;
+  /**
+   * Called when a sign-in starts on this page: from then on the flow decides when to leave
+   * (after the remember-device choice or the setup's last step), not the page.
+   */
+  readonly onStart?: () => void;
+  /**
+   * A sign-in already under way (the automatic one after sign-up): the flow continues from
+   * its result instead of asking for the credentials.
+   */
+  readonly resume?: { readonly email: string; readonly result: SignInResult };
 }
+
+/** After setup the wizard shows its last step this long before the sign-in goes on. */
+export const SETUP_COMPLETE_PAUSE_MS = 2_000;
+
+export const REMEMBER_DEVICE_FAILED = 'This device could not be remembered. Try again, or continue without remembering it.';
 
 /** Failures of the identity service for a challenge the portal does not support (SMS, custom). */
 const UNSUPPORTED_STEP_CODES: readonly string[] = ['InvalidMfaMethod', 'UnsupportedChallenge'];
@@ -49,7 +66,7 @@ const SESSION_ENDED_CODES: readonly string[] = ['NotAuthorizedException', 'NoSes
 
 const sessionEnded = (failure: unknown) => failure instanceof AuthError && SESSION_ENDED_CODES.includes(failure.code);
 
-type Stage = 'credentials' | 'totp' | 'setup' | 'newPassword';
+type Stage = 'resuming' | 'credentials' | 'totp' | 'setup' | 'newPassword' | 'rememberDevice';
 
 /**
  * A whole sign-in: credentials (SRP), then the TOTP code, the first-time authenticator setup
@@ -66,26 +83,29 @@ export function SignInFlow({
   redirectText,
   onSignedIn,
   unsupportedStepMessage,
+  onStart,
+  resume,
 }: SignInFlowProps) {
   const auth = useAuth();
-  const [stage, setStage] = useState<Stage>('credentials');
+  const { rememberDevices } = useConfig();
+  const [stage, setStage] = useState<Stage>(resume ? 'resuming' : 'credentials');
   const [error, setError] = useState<string | null>(null);
   const [alreadySignedIn, setAlreadySignedIn] = useState(false);
   const [retrying, setRetrying] = useState(false);
   const credentials = useRef<SignInForm | null>(null);
-  const [accountEmail, setAccountEmail] = useState('');
+  const [accountEmail, setAccountEmail] = useState(resume?.email ?? '');
+  const signedIn = useRef<AuthSession | null>(null);
 
+  /** True when the account may use this portal; otherwise it is signed out again. */
   const checkGroups = useCallback(
     async (session: AuthSession) => {
-      if (hasAnyGroup(session.groups, requiredGroups)) {
-        onSignedIn(session);
-        return;
-      }
+      if (hasAnyGroup(session.groups, requiredGroups)) return true;
       await auth.signOut();
       setStage('credentials');
       setError(accessDeniedMessage(privilege));
+      return false;
     },
-    [auth, onSignedIn, privilege, requiredGroups],
+    [auth, privilege, requiredGroups],
   );
 
   const follow = useCallback(
@@ -93,7 +113,14 @@ export function SignInFlow({
       setError(null);
       switch (result.step) {
         case 'DONE':
-          await checkGroups(result.session);
+          if (!(await checkGroups(result.session))) return;
+          // A device confirmed by this sign-in may be remembered, where the deployment allows it.
+          if (result.deviceConfirmed && rememberDevices) {
+            signedIn.current = result.session;
+            setStage('rememberDevice');
+            return;
+          }
+          onSignedIn(result.session);
           return;
         case 'CONFIRM_SIGN_IN_WITH_TOTP_CODE':
           setStage('totp');
@@ -106,10 +133,22 @@ export function SignInFlow({
           setStage('setup');
       }
     },
-    [checkGroups],
+    [checkGroups, onSignedIn, rememberDevices],
   );
 
+  const resumed = useRef(false);
+  useEffect(() => {
+    if (!resume || resumed.current) return;
+    resumed.current = true;
+    onStart?.();
+    follow(resume.result).catch((failure: unknown) => {
+      setStage('credentials');
+      setError(signInProblem(failure).message);
+    });
+  }, [follow, onStart, resume]);
+
   const submitCredentials = async (values: SignInForm) => {
+    onStart?.();
     credentials.current = values;
     setAccountEmail(values.email);
     setAlreadySignedIn(false);
@@ -167,14 +206,33 @@ export function SignInFlow({
     setError(null);
   };
 
+  const continueAfterDeviceChoice = async (remember: boolean) => {
+    const session = signedIn.current;
+    if (!session) return;
+    if (remember) {
+      try {
+        await auth.rememberDevice();
+      } catch (failure) {
+        console.error('Error remembering the device:', failure instanceof AuthError ? failure.code : failure);
+        setError(REMEMBER_DEVICE_FAILED);
+        return;
+      }
+    }
+    signedIn.current = null;
+    onSignedIn(session);
+  };
+
+  // Step 3 of the wizard stays on screen for a moment before the session is picked up (which
+  // takes the page away).
   const afterSetup = async () => {
+    await new Promise((resolve) => window.setTimeout(resolve, SETUP_COMPLETE_PAUSE_MS));
     const session = await auth.reloadSession().catch(() => null);
     if (!session) {
       setStage('credentials');
       setError(privilegeCheckAfterSetupMessage(privilege));
       return;
     }
-    await checkGroups(session);
+    if (await checkGroups(session)) onSignedIn(session);
   };
 
   const signOutAndRetry = async () => {
@@ -186,6 +244,8 @@ export function SignInFlow({
     if (credentials.current) await submitCredentials(credentials.current);
   };
 
+  if (stage === 'resuming') return <Spinner label="Signing in..." />;
+  if (stage === 'rememberDevice') return <RememberDeviceForm onContinue={continueAfterDeviceChoice} error={error} />;
   if (stage === 'totp') return <MfaCodeForm onSubmit={submitTotp} onCancel={cancel} error={error} />;
   if (stage === 'newPassword') return <NewPasswordForm onSubmit={submitNewPassword} onCancel={cancel} error={error} />;
   if (stage === 'setup') {

@@ -1,3 +1,4 @@
+import { useState } from 'react';
 import { Link, Navigate, useLocation, useNavigate } from 'react-router';
 import { paths, safeReturnPath } from '../../../app/paths.ts';
 import { AuthLayout } from '../../../components/layout/auth-layout.tsx';
@@ -6,7 +7,7 @@ import { useAuth } from '../../../lib/auth/auth-context.ts';
 import { useConfig } from '../../../lib/config-context.tsx';
 import { rememberedLocation } from '../components/require-auth.tsx';
 import { SignInFlow } from '../components/sign-in-flow.tsx';
-import { hasAnyGroup } from '../sign-in-messages.ts';
+import { hasAnyGroup, USER_SIGN_IN_LABELS } from '../sign-in-messages.ts';
 import { USER_PORTAL_GROUPS } from '../user-groups.ts';
 
 /** /login and /: the user portal's sign-in. */
@@ -16,9 +17,11 @@ export default function LoginPage() {
   const navigate = useNavigate();
   const location = useLocation();
   const destination = safeReturnPath(rememberedLocation(location.state), paths.home);
+  // A session found on arrival goes straight on; one started here is finished by the flow.
+  const [signingIn, setSigningIn] = useState(false);
 
   if (status === 'loading') return <FullPageLoading />;
-  if (session && hasAnyGroup(session.groups, USER_PORTAL_GROUPS)) return <Navigate to={destination} replace />;
+  if (!signingIn && session && hasAnyGroup(session.groups, USER_PORTAL_GROUPS)) return <Navigate to={destination} replace />;
 
   return (
     <AuthLayout productTitle={productName}>
@@ -26,7 +29,7 @@ export default function LoginPage() {
         requiredGroups={USER_PORTAL_GROUPS}
         privilege="user"
         productName={productName}
-        labels={{ email: 'Username (email)', password: 'Password', submit: 'Log In', busy: 'Logging In...' }}
+        labels={USER_SIGN_IN_LABELS}
         heading={
           <div>
             <h2>Sign in</h2>
@@ -44,6 +47,7 @@ export default function LoginPage() {
             {marketingSiteUrl && <a href={marketingSiteUrl}>Back to the marketing site</a>}
           </div>
         }
+        onStart={() => setSigningIn(true)}
         onSignedIn={() => navigate(destination, { replace: true })}
       />
     </AuthLayout>

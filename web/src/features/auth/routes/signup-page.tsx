@@ -10,11 +10,16 @@ import { AuthLayout } from '../../../components/layout/auth-layout.tsx';
 import { TextField } from '../../../components/text-field.tsx';
 import { useAuth } from '../../../lib/auth/auth-context.ts';
 import { useConfig } from '../../../lib/config-context.tsx';
+import { Spinner } from '../../../components/spinner.tsx';
 import { NewPasswordField } from '../components/new-password-field.tsx';
+import { SignInFlow } from '../components/sign-in-flow.tsx';
+import { useAutoSignIn, type AutoSignIn } from '../use-auto-sign-in.ts';
+import { USER_SIGN_IN_LABELS } from '../sign-in-messages.ts';
+import { USER_PORTAL_GROUPS } from '../user-groups.ts';
 
 export const SIGN_UP_FALLBACK_ERROR = 'An error occurred during sign-up.';
 
-function CheckYourEmail({ email }: { readonly email: string }) {
+function CheckYourEmail({ email, waiting }: { readonly email: string; readonly waiting: AutoSignIn }) {
   const navigate = useNavigate();
   return (
     <section className="stack" aria-labelledby="check-email-title">
@@ -22,9 +27,18 @@ function CheckYourEmail({ email }: { readonly email: string }) {
       <p>
         We sent a confirmation code to <strong>{email}</strong>.
       </p>
-      <p>Click the confirmation link in that email to activate your account, then sign in.</p>
+      <p>Click the confirmation link in that email to activate your account.</p>
+      {waiting.kind === 'waiting' && <Spinner size="sm" label="This page goes on to the MFA setup once the account is confirmed..." />}
+      {waiting.kind === 'failed' && (
+        <Alert tone="error">
+          <p>{waiting.message}</p>
+          <p>Once you have clicked the link, sign in with your email address and password.</p>
+        </Alert>
+      )}
       <div>
-        <Button onClick={() => navigate(paths.login)}>Back to Login</Button>
+        <Button variant={waiting.kind === 'failed' ? 'primary' : 'secondary'} onClick={() => navigate(paths.login)}>
+          {waiting.kind === 'failed' ? 'Sign In' : 'Back to Login'}
+        </Button>
       </div>
     </section>
   );
@@ -37,6 +51,8 @@ export default function SignUpPage() {
   const navigate = useNavigate();
   const [error, setError] = useState<string | null>(null);
   const [sentTo, setSentTo] = useState<string | null>(null);
+  // The password waits in memory only, for the automatic sign-in once the link is clicked.
+  const [autoSignIn, startAutoSignIn] = useAutoSignIn();
   const {
     register,
     handleSubmit,
@@ -51,7 +67,10 @@ export default function SignUpPage() {
     try {
       const result = await auth.signUp(email, password);
       if (result.isSignUpComplete) navigate(paths.home);
-      else setSentTo(email);
+      else {
+        setSentTo(email);
+        startAutoSignIn({ email, password });
+      }
     } catch (failure) {
       setError(failure instanceof Error && failure.message ? failure.message : SIGN_UP_FALLBACK_ERROR);
     }
@@ -59,8 +78,17 @@ export default function SignUpPage() {
 
   return (
     <AuthLayout productTitle={productName}>
-      {sentTo ? (
-        <CheckYourEmail email={sentTo} />
+      {sentTo && autoSignIn.kind === 'signedIn' ? (
+        <SignInFlow
+          requiredGroups={USER_PORTAL_GROUPS}
+          privilege="user"
+          productName={productName}
+          labels={USER_SIGN_IN_LABELS}
+          resume={{ email: sentTo, result: autoSignIn.result }}
+          onSignedIn={() => navigate(paths.home, { replace: true })}
+        />
+      ) : sentTo ? (
+        <CheckYourEmail email={sentTo} waiting={autoSignIn} />
       ) : (
         <div className="stack">
           <div>

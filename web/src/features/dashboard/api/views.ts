@@ -81,3 +81,26 @@ export const SELECTED_VIEW_KEY = 'selectedDashboardId';
 export function chooseView(views: readonly DashboardView[], storedId: string | null): DashboardView | undefined {
   return views.find((view) => view.id === storedId) ?? views.find((view) => view.isDefault) ?? views[0];
 }
+
+/**
+ * What a link names in `/dashboards/<id>`: the QuickSight dashboard of the view, which every
+ * user who has it shares (view ids are each user's own), or the view id when it has none.
+ */
+export const viewLinkId = (view: DashboardView): string => view.quicksightDashboardId ?? view.id;
+
+/** The view a link names, by its link id or its own id. */
+export const findLinkedView = (views: readonly DashboardView[], linkId: string): DashboardView | undefined =>
+  views.find((view) => viewLinkId(view) === linkId) ?? views.find((view) => view.id === linkId);
+
+export interface ViewChoice {
+  readonly view: DashboardView | undefined;
+  /** The link named a dashboard this user does not have: the default is shown instead. */
+  readonly notAssigned: boolean;
+}
+
+/** The view a page shows: the linked one, else (for /home) the stored choice, the default, the first. */
+export function viewFor(views: readonly DashboardView[], linkId: string | undefined, storedId: string | null): ViewChoice {
+  if (linkId === undefined) return { view: chooseView(views, storedId), notAssigned: false };
+  const linked = findLinkedView(views, linkId);
+  return linked ? { view: linked, notAssigned: false } : { view: chooseView(views, null), notAssigned: views.length > 0 };
+}

@@ -1,7 +1,6 @@
 import { Alert } from '../../../components/alert.tsx';
 import { Button } from '../../../components/button.tsx';
 import { Spinner } from '../../../components/spinner.tsx';
-import { Tooltip } from '../../../components/tooltip.tsx';
 import type { EmbedState } from './use-embed-session.ts';
 
 export const FRAME_TITLE = 'QuickSight Analytics Dashboard';
@@ -11,7 +10,7 @@ export interface DashboardFrameProps {
   readonly onReload: () => void;
 }
 
-/** Spinner, error panel with Retry, or the embedded dashboard with its footer. */
+/** Spinner, error panel with Retry, or the embedded dashboard with its footer (Refresh is in the page's header bar). */
 export function DashboardFrame({ state, onReload }: DashboardFrameProps) {
   if (state.status === 'error') {
     return (
@@ -43,11 +42,6 @@ export function DashboardFrame({ state, onReload }: DashboardFrameProps) {
         allow="fullscreen; clipboard-write"
       />
       <div className="dashboard-footer">
-        <Tooltip content="Refresh dashboard URL">
-          <Button variant="secondary" size="sm" onClick={onReload}>
-            Refresh
-          </Button>
-        </Tooltip>
         <span className="text-muted">Powered by AWS QuickSight</span>
       </div>
     </div>

@@ -1,13 +1,16 @@
 import { useEffect, useMemo, useState } from 'react';
-import { Link } from 'react-router';
-import { paths } from '../../../app/paths.ts';
+import { Link, useNavigate, useParams } from 'react-router';
+import { NOT_ASSIGNED_MESSAGE } from '../../../../../contracts/embed.ts';
+import { dashboardPath, paths } from '../../../app/paths.ts';
+import { Alert } from '../../../components/alert.tsx';
+import { Button } from '../../../components/button.tsx';
 import { EmptyState } from '../../../components/empty-state.tsx';
 import { Select } from '../../../components/select.tsx';
 import { Spinner } from '../../../components/spinner.tsx';
-import { Alert } from '../../../components/alert.tsx';
+import { Tooltip } from '../../../components/tooltip.tsx';
 import { useAuth } from '../../../lib/auth/auth-context.ts';
 import { useGraphqlClient } from '../../../lib/use-clients.ts';
-import { chooseView, fetchDashboardViews, listDashboardViews, SELECTED_VIEW_KEY, type DashboardView } from '../api/views.ts';
+import { fetchDashboardViews, listDashboardViews, SELECTED_VIEW_KEY, viewFor, viewLinkId, type DashboardView } from '../api/views.ts';
 import { DashboardFrame } from '../components/dashboard-frame.tsx';
 import { useEmbedSession } from '../components/use-embed-session.ts';
 
@@ -19,13 +22,19 @@ function readStoredViewId(): string | null {
   }
 }
 
-/** /home: the analytics dashboard page. */
+/**
+ * /home and /dashboards/<id>: the analytics dashboard page. Each view has its own address, so
+ * a view can be linked to and the browser's back and forward switch views; /home shows the
+ * remembered choice or the default.
+ */
 export default function HomePage() {
   const { session } = useAuth();
   const graphql = useGraphqlClient();
+  const navigate = useNavigate();
+  const { viewId: linkId } = useParams();
   const loginId = session?.email ?? '';
   const [views, setViews] = useState<readonly DashboardView[] | null>(null);
-  const [selectedId, setSelectedId] = useState<string | null>(readStoredViewId);
+  const [storedId, setStoredId] = useState<string | null>(readStoredViewId);
 
   useEffect(() => {
     let active = true;
@@ -37,7 +46,8 @@ export default function HomePage() {
     };
   }, [graphql, loginId]);
 
-  const selected = useMemo(() => (views ? chooseView(views, selectedId) : undefined), [views, selectedId]);
+  const choice = useMemo(() => (views ? viewFor(views, linkId, storedId) : undefined), [views, linkId, storedId]);
+  const selected = choice?.view;
   // Once signed out, no embed URL is fetched or renewed.
   const { state, reload } = useEmbedSession(session ? (selected?.quicksightDashboardId ?? null) : null);
 
@@ -54,16 +64,20 @@ export default function HomePage() {
       return;
     }
     setViews(list);
-    if (chooseView(list, selectedId)?.quicksightDashboardId === selected?.quicksightDashboardId) reload();
+    if (viewFor(list, linkId, storedId).view?.quicksightDashboardId === selected?.quicksightDashboardId) reload();
   };
 
+  // A new choice is a new address (back returns to the previous view) and is remembered.
   const select = (id: string) => {
-    setSelectedId(id);
+    const view = views?.find((candidate) => candidate.id === id);
+    if (!view) return;
+    setStoredId(id);
     try {
       window.localStorage.setItem(SELECTED_VIEW_KEY, id);
     } catch {
       // Storage may be unavailable (private mode); the choice then lasts for this visit.
     }
+    void navigate(dashboardPath(viewLinkId(view)));
   };
 
   // The embedded dashboard never stays on screen after sign-out, even for the moment before
@@ -81,6 +95,7 @@ export default function HomePage() {
   if (views.length === 0) {
     return (
       <EmptyState title="No dashboards yet">
+        {linkId !== undefined && <Alert tone="warning">{NOT_ASSIGNED_MESSAGE}</Alert>}
         <p>An administrator assigns dashboards to your account. Once one is assigned, it appears here.</p>
         <p>
           Need access? <Link to={paths.support}>Contact support</Link>.
@@ -100,7 +115,18 @@ export default function HomePage() {
           onChange={(event) => select(event.target.value)}
           options={views.map((view) => ({ value: view.id, label: view.name }))}
         />
+        <Tooltip content="Refresh dashboard URL">
+          <Button variant="secondary" onClick={() => void refresh()}>
+            Refresh
+          </Button>
+        </Tooltip>
       </div>
+      {choice?.notAssigned && (
+        <Alert tone="warning">
+          <p>{NOT_ASSIGNED_MESSAGE}</p>
+          <p>Your default dashboard is shown instead.</p>
+        </Alert>
+      )}
       {selected && !selected.quicksightDashboardId ? (
         <Alert tone="warning">This view is not linked to a dashboard. Ask your administrator to assign it again.</Alert>
       ) : (

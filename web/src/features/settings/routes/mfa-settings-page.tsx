@@ -15,6 +15,7 @@ import { useApiClient } from '../../../lib/use-clients.ts';
 import { createMfaApi, MFA_MESSAGES } from '../api/mfa.ts';
 import { MfaStatusCard } from '../components/mfa-status-card.tsx';
 import { ReauthenticateDialog } from '../components/reauthenticate-dialog.tsx';
+import { RememberedDevicesCard } from '../components/remembered-devices-card.tsx';
 import { SecurityInfoCard } from '../components/security-info-card.tsx';
 import { SettingsLayout } from '../components/settings-layout.tsx';
 
@@ -33,7 +34,7 @@ type Setup = 'enable' | 'replace';
  * (the wizard again, where the pool requires MFA) or Disable (where it is optional).
  */
 export default function MfaSettingsPage() {
-  const { productName, functions } = useConfig();
+  const { productName, functions, rememberDevices } = useConfig();
   const { session } = useAuth();
   const client = useApiClient();
   const reauthenticate = useReauthenticate();
@@ -141,6 +142,7 @@ export default function MfaSettingsPage() {
             onDisable={() => setConfirming(true)}
           />
         ))}
+      {rememberDevices && <RememberedDevicesCard />}
       <SecurityInfoCard />
       {identityChecks.length > 0 && reauthenticate && (
         <ReauthenticateDialog

@@ -1,0 +1,137 @@
+import {
+  AdminForgetDeviceCommand,
+  AdminListDevicesCommand,
+  ForgetDeviceCommand,
+  GetDeviceCommand,
+  ListDevicesCommand,
+  UpdateDeviceStatusCommand,
+} from '@aws-sdk/client-cognito-identity-provider';
+import { AuthenticationDetails, CognitoUser, type CognitoUserSession, type IAuthenticationCallback, type ICognitoStorage } from 'amazon-cognito-identity-js';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { associateSoftwareToken, authenticate, userFor, verifySoftwareToken } from '../local/support/cognito-client.ts';
+import { startCognitoTarget, type CognitoTarget } from './support/cognito-target.ts';
+
+/**
+ * Remembered devices in a pool that tracks them "only on user prompt" (lib/auth.ts with
+ * rememberDevices), each test named after the API reference page it follows. Sign-ins go
+ * through amazon-cognito-identity-js, as the portal's do, so the device SRP is the library's.
+ */
+
+const PASSWORD = 'Conform#ance1';
+const SLOW = 240_000;
+
+let target: CognitoTarget;
+beforeAll(async () => {
+  target = await startCognitoTarget({ rememberDevices: true });
+});
+afterAll(() => target?.close());
+
+type Outcome = { step: 'DONE'; session: CognitoUserSession; confirmationNecessary: boolean } | { step: 'CODE' } | { step: 'SETUP' };
+
+const callbacks = (resolve: (outcome: Outcome) => void, reject: (error: unknown) => void): IAuthenticationCallback => ({
+  onSuccess: (session, confirmationNecessary) => resolve({ step: 'DONE', session, confirmationNecessary: confirmationNecessary === true }),
+  onFailure: reject,
+  totpRequired: () => resolve({ step: 'CODE' }),
+  mfaSetup: () => resolve({ step: 'SETUP' }),
+  newPasswordRequired: () => reject(new Error('unexpected new password challenge')),
+});
+
+function storage(): ICognitoStorage {
+  const items = new Map<string, string>();
+  return {
+    setItem: (key, value) => void items.set(key, value),
+    getItem: (key) => items.get(key) ?? null,
+    removeItem: (key) => void items.delete(key),
+    clear: () => items.clear(),
+  };
+}
+
+/** A user with an authenticator, and one browser's storage (its device secret lives there). */
+async function enrolled(label: string) {
+  const email = target.email(label);
+  await target.createUser(email, PASSWORD);
+  const setup = userFor(target.pool(), email);
+  expect(await authenticate(setup, email, PASSWORD)).toEqual({ step: 'MFA_SETUP' });
+  const secret = await associateSoftwareToken(setup);
+  await verifySoftwareToken(setup, await target.totp(secret));
+  const browser = storage();
+  const user = () => new CognitoUser({ Username: email, Pool: target.pool(), Storage: browser });
+  const signIn = (as: CognitoUser) =>
+    new Promise<Outcome>((resolve, reject) =>
+      as.authenticateUser(new AuthenticationDetails({ Username: email, Password: PASSWORD }), callbacks(resolve, reject)),
+    );
+  const withCode = async () => {
+    const as = user();
+    expect(await signIn(as)).toEqual({ step: 'CODE' });
+    const code = await target.totp(secret);
+    const done = await new Promise<Outcome>((resolve, reject) => as.sendMFACode(code, callbacks(resolve, reject), 'SOFTWARE_TOKEN_MFA'));
+    if (done.step !== 'DONE') throw new Error(`expected tokens, got ${done.step}`);
+    // The library keeps the confirmed device's key in the browser's storage.
+    const deviceKey = browser.getItem(`CognitoIdentityServiceProvider.${target.clientId}.${as.getUsername()}.deviceKey`) ?? '';
+    return { ...done, user: as, deviceKey, accessToken: done.session.getAccessToken().getJwtToken() };
+  };
+  return { email, user, signIn, withCode };
+}
+
+describe('remembered devices (device tracking, only remembered on user prompt)', () => {
+  // https://docs.aws.amazon.com/cognito-user-identity-pools/latest/APIReference/API_ConfirmDevice.html:
+  // "UserConfirmationNecessary: When true, your user must confirm that they want to remember the device."
+  it('ConfirmDevice: a device from a sign-in with a code is confirmed with UserConfirmationNecessary true', async () => {
+    const account = await enrolled('confirm-device');
+    const first = await account.withCode();
+    expect(first.confirmationNecessary).toBe(true);
+    expect(first.deviceKey).toMatch(/^[\w-]+_[0-9a-f-]+$/);
+  }, SLOW);
+
+  // https://docs.aws.amazon.com/cognito-user-identity-pools/latest/APIReference/API_UpdateDeviceStatus.html
+  // and API_RespondToAuthChallenge.html (DEVICE_SRP_AUTH, DEVICE_PASSWORD_VERIFIER).
+  it('UpdateDeviceStatus: a remembered device answers DEVICE_SRP_AUTH in place of the code; not_remembered asks for it again', async () => {
+    const account = await enrolled('update-device-status');
+    const first = await account.withCode();
+    await target.admin.send(new UpdateDeviceStatusCommand({ AccessToken: first.accessToken, DeviceKey: first.deviceKey, DeviceRememberedStatus: 'remembered' }));
+    const skipped = await account.signIn(account.user());
+    expect(skipped.step).toBe('DONE');
+    const accessToken = (skipped as { session: CognitoUserSession }).session.getAccessToken().getJwtToken();
+    await target.admin.send(new UpdateDeviceStatusCommand({ AccessToken: accessToken, DeviceKey: first.deviceKey, DeviceRememberedStatus: 'not_remembered' }));
+    expect(await account.signIn(account.user())).toEqual({ step: 'CODE' });
+  }, SLOW);
+
+  // https://docs.aws.amazon.com/cognito-user-identity-pools/latest/APIReference/API_ListDevices.html,
+  // API_GetDevice.html and API_DeviceType.html.
+  it('ListDevices: lists the confirmed device with its remembered status; GetDevice returns it', async () => {
+    const account = await enrolled('list-devices');
+    const first = await account.withCode();
+    const listed = await target.admin.send(new ListDevicesCommand({ AccessToken: first.accessToken, Limit: 10 }));
+    expect(listed.Devices?.map((device) => device.DeviceKey)).toEqual([first.deviceKey]);
+    expect(listed.Devices![0]!.DeviceAttributes).toContainEqual({ Name: 'dev:device_remembered_status', Value: 'not_remembered' });
+    const got = await target.admin.send(new GetDeviceCommand({ AccessToken: first.accessToken, DeviceKey: first.deviceKey }));
+    expect(got.Device?.DeviceKey).toBe(first.deviceKey);
+    expect(got.Device?.DeviceCreateDate).toBeInstanceOf(Date);
+  }, SLOW);
+
+  // https://docs.aws.amazon.com/cognito-user-identity-pools/latest/APIReference/API_ForgetDevice.html
+  it('ForgetDevice: a forgotten device is gone (ResourceNotFoundException) and its sign-ins need the code', async () => {
+    const account = await enrolled('forget-device');
+    const first = await account.withCode();
+    await target.admin.send(new UpdateDeviceStatusCommand({ AccessToken: first.accessToken, DeviceKey: first.deviceKey, DeviceRememberedStatus: 'remembered' }));
+    await target.admin.send(new ForgetDeviceCommand({ AccessToken: first.accessToken, DeviceKey: first.deviceKey }));
+    await expect(target.admin.send(new GetDeviceCommand({ AccessToken: first.accessToken, DeviceKey: first.deviceKey }))).rejects.toMatchObject({
+      name: 'ResourceNotFoundException',
+    });
+    expect(await account.signIn(account.user())).toEqual({ step: 'CODE' });
+  }, SLOW);
+
+  // https://docs.aws.amazon.com/cognito-user-identity-pools/latest/APIReference/API_AdminListDevices.html
+  // and API_AdminForgetDevice.html
+  it('AdminForgetDevice: an administrator lists and forgets a remembered device; the next sign-in needs the code', async () => {
+    const account = await enrolled('admin-forget-device');
+    const first = await account.withCode();
+    await target.admin.send(new UpdateDeviceStatusCommand({ AccessToken: first.accessToken, DeviceKey: first.deviceKey, DeviceRememberedStatus: 'remembered' }));
+    const poolAndUser = { UserPoolId: target.userPoolId, Username: account.email };
+    const listed = await target.admin.send(new AdminListDevicesCommand(poolAndUser));
+    expect(listed.Devices?.map((device) => device.DeviceKey)).toEqual([first.deviceKey]);
+    await target.admin.send(new AdminForgetDeviceCommand({ ...poolAndUser, DeviceKey: first.deviceKey }));
+    expect((await target.admin.send(new AdminListDevicesCommand(poolAndUser))).Devices ?? []).toEqual([]);
+    expect(await account.signIn(account.user())).toEqual({ step: 'CODE' });
+  }, SLOW);
+});

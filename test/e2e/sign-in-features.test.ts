@@ -1,0 +1,117 @@
+import type { Browser, Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { signInAsUser, storedAccessToken, type Credentials } from './support/auth.ts';
+import { launchBrowser } from './support/browser.ts';
+import { signInWithSrp } from './support/cognito-session.ts';
+import { readMail } from './support/mail.ts';
+import { useStack } from './support/stack.ts';
+import { unusedTotpCode } from './support/totp.ts';
+
+/**
+ * The sign-in features of the user-portal spec that local mode turns on: the automatic sign-in
+ * after sign-up, and remembered devices (tracked "only on user prompt").
+ */
+
+const stack = useStack();
+const email = `remembered.${Date.now()}@example.com`;
+const password = 'Remember#2026';
+
+async function completeWizard(page: Page): Promise<string> {
+  const key = page.locator('code.secret-key');
+  await key.waitFor({ timeout: 20_000 });
+  const secret = (await key.innerText()).replace(/\s+/g, '');
+  await page.getByLabel('Enter the 6-digit code from your app').fill(await unusedTotpCode(secret));
+  await page.getByRole('button', { name: 'Verify & Complete Setup', exact: true }).click();
+  return secret;
+}
+
+async function logOut(page: Page) {
+  await page.getByRole('button', { name: /Account menu/ }).click();
+  await page.getByRole('menuitem', { name: 'Log out' }).click();
+  await page.waitForURL(/\/login$/);
+  // The sign-out has finished once the tokens are gone (the device secret stays).
+  await expect.poll(() => storedAccessToken(page, stack), { timeout: 10_000 }).toBe('');
+}
+
+async function submitPassword(page: Page) {
+  await page.goto(`${stack.webUrl}/login`);
+  await page.getByLabel('Username (email)', { exact: true }).fill(email);
+  await page.getByLabel('Password', { exact: true }).fill(password);
+  await page.getByRole('button', { name: 'Log In', exact: true }).click();
+}
+
+describe('auto sign-in after sign-up, then remembered devices', () => {
+  let browser: Browser;
+  let page: Page;
+  let account: Credentials;
+
+  beforeAll(async () => {
+    browser = await launchBrowser();
+    page = await browser.newPage({ viewport: { width: 1440, height: 900 } });
+  });
+  afterAll(async () => {
+    await browser?.close();
+  });
+
+  it('continues from the check-your-email page into MFA setup once the link is clicked elsewhere', async () => {
+    await page.goto(`${stack.webUrl}/signup`);
+    await page.getByLabel('Email', { exact: true }).fill(email);
+    await page.getByLabel('Password', { exact: true }).fill(password);
+    await page.getByLabel('Confirm Password').fill(password);
+    await page.getByRole('button', { name: 'Create Account', exact: true }).click();
+    await page.getByRole('heading', { name: 'Check Your Email' }).waitFor();
+
+    // The link is opened in another browser context, as from a mail app.
+    const mail = await readMail(stack, { to: email });
+    const link = /https?:\/\/\S+confirmUser\S*/.exec(mail.text)?.[0]?.replace(/[).,]+$/, '');
+    expect(link).toBeDefined();
+    const elsewhere = await browser.newContext();
+    expect((await (await elsewhere.newPage()).goto(link!))?.ok()).toBe(true);
+    await elsewhere.close();
+
+    // The first tab signs in by itself and shows the wizard, then step 3, then the dashboard.
+    const secret = await completeWizard(page);
+    await page.getByText('MFA Setup Complete!').waitFor();
+    await page.waitForURL(/\/home$/, { timeout: 15_000 });
+    account = { email, password, totpSecret: secret };
+  });
+
+  it('remembers the device after a sign-in with a code; the next sign-in asks for the password only', async () => {
+    await logOut(page);
+    await signInAsUser(page, stack, account, { rememberDevice: true });
+    await logOut(page);
+    await submitPassword(page);
+    await page.waitForURL(/\/home$/, { timeout: 15_000 });
+  });
+
+  it('lists the device on the MFA page; once it is forgotten, the code is asked again', async () => {
+    await page.goto(`${stack.webUrl}/mfa-settings`);
+    const list = page.getByRole('list', { name: 'Remembered devices' });
+    await list.getByText('(this device)').waitFor();
+    expect(await list.getByRole('listitem').count()).toBe(1);
+    await page.getByRole('button', { name: 'Forget this device', exact: true }).click();
+    await page.getByText(/No device is remembered/).waitFor();
+    await page.goto(`${stack.webUrl}/home`);
+    await logOut(page);
+    await submitPassword(page);
+    await page.getByLabel('Authentication Code', { exact: true }).waitFor();
+  });
+
+  it("forgets the user's devices when an administrator resets their MFA", async () => {
+    await signInAsUser(page, stack, account, { rememberDevice: true });
+    await logOut(page);
+    const admin = await signInWithSrp(stack, stack.demo.admin);
+    const response = await fetch(stack.functions.userAdmin, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${admin.accessToken}`, 'content-type': 'application/json' },
+      body: JSON.stringify({ action: 'RESET_USER_MFA', userEmail: email }),
+    });
+    expect(response.status).toBe(200);
+    // A new authenticator is set up, and no device of before is remembered any more.
+    await submitPassword(page);
+    await completeWizard(page);
+    await page.waitForURL(/\/home$/, { timeout: 15_000 });
+    await page.goto(`${stack.webUrl}/mfa-settings`);
+    await page.getByText(/No device is remembered/).waitFor();
+  });
+});

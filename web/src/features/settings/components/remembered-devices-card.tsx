@@ -1,0 +1,104 @@
+import { useCallback, useEffect, useState } from 'react';
+import { Alert } from '../../../components/alert.tsx';
+import { Button } from '../../../components/button.tsx';
+import { Card } from '../../../components/card.tsx';
+import { Spinner } from '../../../components/spinner.tsx';
+import { notify } from '../../../components/toaster.tsx';
+import { useAuth } from '../../../lib/auth/auth-context.ts';
+import type { RememberedDevice } from '../../../lib/auth/types.ts';
+
+export const DEVICE_MESSAGES = {
+  loadFailed: 'Failed to load remembered devices',
+  forgetFailed: 'Failed to forget the device',
+  forgotten: 'The device was forgotten: it will be asked for a code at its next sign-in.',
+  none: 'No device is remembered. After a sign-in with a code you can choose to remember the device.',
+} as const;
+
+type Load = { kind: 'loading' } | { kind: 'failed' } | { kind: 'loaded'; devices: readonly RememberedDevice[] };
+
+const lastUsedFormat = new Intl.DateTimeFormat(undefined, { dateStyle: 'medium', timeStyle: 'short' });
+
+/** The devices that skip the code at sign-in, with Forget for each (this one and others). */
+export function RememberedDevicesCard() {
+  const auth = useAuth();
+  const [load, setLoad] = useState<Load>({ kind: 'loading' });
+  const [generation, setGeneration] = useState(0);
+  const [forgetting, setForgetting] = useState<string | null>(null);
+  const { listDevices } = auth;
+
+  const refresh = useCallback(() => {
+    setLoad({ kind: 'loading' });
+    setGeneration((n) => n + 1);
+  }, []);
+
+  useEffect(() => {
+    let active = true;
+    listDevices().then(
+      (devices) => active && setLoad({ kind: 'loaded', devices: devices.filter((device) => device.remembered) }),
+      (error: unknown) => {
+        console.error('Error loading remembered devices:', error instanceof Error ? error.message : error);
+        if (active) setLoad({ kind: 'failed' });
+      },
+    );
+    return () => {
+      active = false;
+    };
+  }, [listDevices, generation]);
+
+  const forget = async (device: RememberedDevice) => {
+    setForgetting(device.key);
+    try {
+      await auth.forgetDevice(device.key);
+      notify.success(DEVICE_MESSAGES.forgotten);
+      refresh();
+    } catch (error) {
+      console.error('Error forgetting a device:', error instanceof Error ? error.message : error);
+      notify.error(DEVICE_MESSAGES.forgetFailed);
+    } finally {
+      setForgetting(null);
+    }
+  };
+
+  return (
+    <Card title="Remembered devices">
+      <p className="text-muted">Sign-ins from a remembered device ask for the password only.</p>
+      {load.kind === 'loading' && <Spinner label="Loading remembered devices..." />}
+      {load.kind === 'failed' && (
+        <Alert tone="error" title={DEVICE_MESSAGES.loadFailed}>
+          <div>
+            <Button variant="secondary" onClick={refresh}>
+              Retry
+            </Button>
+          </div>
+        </Alert>
+      )}
+      {load.kind === 'loaded' &&
+        (load.devices.length === 0 ? (
+          <p>{DEVICE_MESSAGES.none}</p>
+        ) : (
+          <ul className="stack" aria-label="Remembered devices">
+            {load.devices.map((device) => (
+              <li key={device.key} className="row">
+                <div>
+                  <strong>{device.name}</strong>
+                  {device.current && <span className="text-muted"> (this device)</span>}
+                  <div className="text-muted">
+                    Last used {device.lastUsed > 0 ? lastUsedFormat.format(new Date(device.lastUsed)) : 'never'}
+                  </div>
+                </div>
+                <Button
+                  variant="secondary"
+                  size="sm"
+                  onClick={() => void forget(device)}
+                  disabled={forgetting !== null}
+                  aria-label={`Forget ${device.current ? 'this device' : device.name}`}
+                >
+                  {forgetting === device.key ? 'Forgetting...' : 'Forget'}
+                </Button>
+              </li>
+            ))}
+          </ul>
+        ))}
+    </Card>
+  );
+}
