@@ -67,7 +67,8 @@ const htmlToText = (html: string) =>
  * temporary password go in escaped (a generated password may hold & or other symbols).
  */
 export function invitationEmail(template: InvitationTemplate, to: string, username: string, temporaryPassword: string): OutgoingEmail {
-  const html = template.emailMessage.replaceAll('{username}', escapeHtml(username)).replaceAll('{####}', escapeHtml(temporaryPassword));
+  // Replacer functions: a generated password may hold `$&` or `$$`, which a replacement string would expand.
+  const html = template.emailMessage.replaceAll('{username}', () => escapeHtml(username)).replaceAll('{####}', () => escapeHtml(temporaryPassword));
   return { to, from: POOL.emailSender, subject: template.emailSubject, text: htmlToText(html), html };
 }
 

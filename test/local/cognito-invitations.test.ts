@@ -2,6 +2,7 @@ import { AdminCreateUserCommand, AdminSetUserPasswordCommand } from '@aws-sdk/cl
 import { afterEach, describe, expect, it } from 'vitest';
 import { invitationMessage } from '../../lib/auth.ts';
 import { startCognitoEmulator } from '../../local/cognito/index.ts';
+import { DEFAULT_INVITATION, invitationEmail } from '../../local/cognito/mail.ts';
 import { answerNewPassword, authenticate, userFor } from './support/cognito-client.ts';
 import { startHarness, type CognitoHarness } from './support/cognito-harness.ts';
 
@@ -109,5 +110,15 @@ describe('invitation emails', () => {
         invitation: { emailSubject: 'Hi', emailMessage: 'Your password is {####}' },
       }),
     ).rejects.toThrow('{username}');
+  });
+});
+
+describe('invitation text', () => {
+  it('carries a generated password with $ and & exactly as generated (no replacement patterns)', () => {
+    for (const password of ['Ab3$&x$$y#1k', "Zz9$'q$`w!2p", 'Qq7&<b>"c%1x']) {
+      const mail = invitationEmail(DEFAULT_INVITATION, 'a@example.com', 'a@example.com', password);
+      expect(mail.text).toBe(`Your username is a@example.com and temporary password is ${password}.`);
+      expect(mail.html).not.toContain('{####}');
+    }
   });
 });
