@@ -1,5 +1,5 @@
 import { autoUpdate, flip, offset, shift, size, useFloating, type Placement, type ReferenceType } from '@floating-ui/react-dom';
-import type { ReactNode } from 'react';
+import { useCallback, useEffect, useRef, type ReactNode } from 'react';
 import { createPortal } from 'react-dom';
 
 /** Room kept between a floating element and the edges of the window. */
@@ -54,4 +54,37 @@ export function FloatingLayer({ anchor, children }: { readonly anchor: Reference
   if (!(anchor instanceof Element)) return null;
   const host = anchor.closest('[aria-modal="true"]') ?? document.body;
   return createPortal(children, host);
+}
+
+/**
+ * A popover opened by a button: the anchored layer, a callback ref for the button that also
+ * keeps it at hand (to give focus back), and a press anywhere outside both closing it.
+ */
+export function useAnchoredPopover<Anchor extends HTMLElement>({ onDismiss, ...options }: AnchoredLayerOptions & { readonly onDismiss: () => void }) {
+  const layer = useAnchoredLayer(options);
+  const anchor = useRef<Anchor | null>(null);
+  const { setReference, floating } = layer.refs;
+  const anchorRef = useCallback(
+    (element: Anchor | null) => {
+      anchor.current = element;
+      setReference(element);
+    },
+    [setReference],
+  );
+  const dismiss = useRef(onDismiss);
+  useEffect(() => {
+    dismiss.current = onDismiss;
+  });
+
+  useEffect(() => {
+    if (!options.open) return;
+    const onPointerDown = (event: PointerEvent) => {
+      const target = event.target as Node;
+      if (!anchor.current?.contains(target) && !floating.current?.contains(target)) dismiss.current();
+    };
+    document.addEventListener('pointerdown', onPointerDown);
+    return () => document.removeEventListener('pointerdown', onPointerDown);
+  }, [options.open, floating]);
+
+  return { ...layer, anchor, anchorRef };
 }

@@ -1,7 +1,7 @@
 import type { Placement } from '@floating-ui/react-dom';
-import { useCallback, useEffect, useId, useRef, useState, type KeyboardEvent, type ReactNode } from 'react';
+import { useEffect, useId, useRef, useState, type KeyboardEvent, type ReactNode } from 'react';
 import { cx } from './class-names.ts';
-import { FloatingLayer, useAnchoredLayer } from './floating-layer.tsx';
+import { FloatingLayer, useAnchoredPopover } from './floating-layer.tsx';
 
 export interface MenuItem {
   readonly label: string;
@@ -37,32 +37,18 @@ const isDisabled = (item: MenuItem) => Boolean(item.disabled || item.disabledRea
 export function Menu({ trigger, label, items, header, triggerClassName, placement = 'bottom-end' }: MenuProps) {
   const [open, setOpen] = useState(false);
   const menuId = useId();
-  const buttonRef = useRef<HTMLButtonElement | null>(null);
   const itemRefs = useRef<(HTMLButtonElement | null)[]>([]);
   const [focusIndex, setFocusIndex] = useState(0);
-  const { refs, floatingStyles, elements } = useAnchoredLayer({ open, placement });
-  const { setReference, setFloating, floating: floatingRef } = refs;
-  const buttonCallbackRef = useCallback(
-    (element: HTMLButtonElement | null) => {
-      buttonRef.current = element;
-      setReference(element);
-    },
-    [setReference],
-  );
+  const { floatingStyles, elements, refs, anchor: buttonRef, anchorRef: buttonCallbackRef } = useAnchoredPopover<HTMLButtonElement>({
+    open,
+    placement,
+    onDismiss: () => setOpen(false),
+  });
+  const { setFloating } = refs;
 
   useEffect(() => {
     if (open) itemRefs.current[focusIndex]?.focus({ preventScroll: true });
   }, [open, focusIndex]);
-
-  useEffect(() => {
-    if (!open) return;
-    const onPointerDown = (event: PointerEvent) => {
-      const target = event.target as Node;
-      if (!buttonRef.current?.contains(target) && !floatingRef.current?.contains(target)) setOpen(false);
-    };
-    document.addEventListener('pointerdown', onPointerDown);
-    return () => document.removeEventListener('pointerdown', onPointerDown);
-  }, [open, floatingRef]);
 
   const openAt = (index: number) => {
     setFocusIndex(index);

@@ -1,7 +1,7 @@
-import { useCallback, useEffect, useId, useMemo, useRef, useState, type KeyboardEvent } from 'react';
+import { useEffect, useId, useMemo, useRef, useState, type KeyboardEvent } from 'react';
 import type { DashboardMetadata } from '../../../../../contracts/quicksight-admin.ts';
 import { Button } from '../../../components/button.tsx';
-import { FloatingLayer, useAnchoredLayer } from '../../../components/floating-layer.tsx';
+import { FloatingLayer, useAnchoredPopover } from '../../../components/floating-layer.tsx';
 
 export interface DashboardPickerProps {
   readonly label: string;
@@ -27,32 +27,22 @@ export function DashboardPicker({ label, dashboards, selected, onToggle, invalid
   const [query, setQuery] = useState('');
   const panelId = useId();
   const labelId = useId();
-  const buttonRef = useRef<HTMLButtonElement | null>(null);
   const searchRef = useRef<HTMLInputElement>(null);
   // Floats over the dialog (its footer stays in view) rather than growing or scrolling it.
-  const { refs, floatingStyles, elements } = useAnchoredLayer({ open, matchWidth: true, gap: 4 });
-  const { setReference, setFloating, floating: floatingRef } = refs;
-  const buttonCallbackRef = useCallback(
-    (element: HTMLButtonElement | null) => {
-      buttonRef.current = element;
-      setReference(element);
-    },
-    [setReference],
-  );
+  const { floatingStyles, elements, refs, anchor: buttonRef, anchorRef: buttonCallbackRef } = useAnchoredPopover<HTMLButtonElement>({
+    open,
+    matchWidth: true,
+    gap: 4,
+    onDismiss: () => setOpen(false),
+  });
+  const { setFloating } = refs;
 
   const needle = query.trim().toLowerCase();
   const shown = useMemo(() => dashboards.filter((dashboard) => matches(dashboard, needle)), [dashboards, needle]);
 
   useEffect(() => {
-    if (!open) return;
-    searchRef.current?.focus({ preventScroll: true });
-    const onPointerDown = (event: PointerEvent) => {
-      const target = event.target as Node;
-      if (!buttonRef.current?.contains(target) && !floatingRef.current?.contains(target)) setOpen(false);
-    };
-    document.addEventListener('pointerdown', onPointerDown);
-    return () => document.removeEventListener('pointerdown', onPointerDown);
-  }, [open, floatingRef]);
+    if (open) searchRef.current?.focus({ preventScroll: true });
+  }, [open]);
 
   const close = () => {
     setOpen(false);
