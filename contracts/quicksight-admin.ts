@@ -2,6 +2,7 @@ import * as z from 'zod';
 import { MESSAGES, adminEmail, dashboardId, dashboardLink, dashboardName } from './fields.ts';
 import { importUserRequestSchema } from './user-import.ts';
 import { checkInsightsRange, insightsRangeShape, insightUsersRequestShape } from './insights.ts';
+import { DASHBOARD_SCOPES, companyRequestSchemas } from './companies.ts';
 
 /** Target account of an action; a missing email gets the given spec message. */
 const targetEmail = (requiredMessage: string) =>
@@ -33,7 +34,10 @@ export const quicksightAdminRequestSchema = z.discriminatedUnion('action', [
     makeDefault: z.boolean().default(false),
     /** Accepted for compatibility; the server derives the view id. */
     viewId: z.string().max(256).optional(),
+    /** Accepted for compatibility; the server takes the company from the user's companies. */
     companyName: companyName.optional(),
+    /** Confirms "shared data" for a dashboard that is not company-scoped (recorded on its catalogue entry). */
+    confirmSharedData: z.boolean().default(false),
   }),
   z.object({
     action: z.literal('REMOVE_FROM_DASHBOARD'),
@@ -63,6 +67,8 @@ export const quicksightAdminRequestSchema = z.discriminatedUnion('action', [
     dashboardLink,
     description: description.optional(),
     isActive: z.boolean().optional(),
+    /** The admin's confirmation that a dashboard that is not company-scoped may reach several companies. */
+    sharedData: z.boolean().optional(),
   }),
   z.object({ action: z.literal('DELETE_DASHBOARD_METADATA'), metadataId: recordId }),
   /** Beyond the spec: one row of a bulk import (contracts/user-import.ts). */
@@ -70,6 +76,8 @@ export const quicksightAdminRequestSchema = z.discriminatedUnion('action', [
   /** Dashboard usage for the Insights page (contracts/insights.ts). */
   z.object({ action: z.literal('GET_INSIGHTS'), ...insightsRangeShape }).superRefine(checkInsightsRange),
   z.object({ action: z.literal('GET_INSIGHT_USERS'), ...insightUsersRequestShape }),
+  /** Companies and row-level security (contracts/companies.ts). */
+  ...companyRequestSchemas,
 ]);
 export type QuicksightAdminRequest = z.infer<typeof quicksightAdminRequestSchema>;
 export type QuicksightAdminAction = QuicksightAdminRequest['action'];
@@ -82,6 +90,9 @@ export const cognitoUserWithQuicksightSchema = z.object({
   existsInQuickSight: z.boolean(),
   cognito: z.object({ cognitoGroup: z.string().nullable() }),
   quicksight: z.object({ role: z.string(), userName: z.string(), arn: z.string() }).nullable(),
+  /** The user's companies (names); more than one only for an owner account. */
+  companies: z.array(z.string()).default([]),
+  owner: z.boolean().default(false),
 });
 export type CognitoUserWithQuicksight = z.infer<typeof cognitoUserWithQuicksightSchema>;
 export const listUsersWithQuicksightResponseSchema = z.object({ users: z.array(cognitoUserWithQuicksightSchema) });
@@ -114,6 +125,14 @@ export const dashboardMetadataSchema = z.object({
    * delete confirmation can name everyone it affects.
    */
   assignedUserEmails: z.array(z.string()).optional(),
+  /** Whether every dataset behind the dashboard applies the portal's row-level security (LIST_DASHBOARD_METADATA). */
+  scope: z.enum(DASHBOARD_SCOPES).optional(),
+  /** Why the scope is what it is, e.g. the dataset that does not apply the rules. */
+  scopeDetail: z.string().optional(),
+  /** An admin confirmed that this dashboard's data may be shared across companies. */
+  sharedData: z.boolean().optional(),
+  /** Companies of the users the dashboard is assigned to. */
+  companies: z.array(z.string()).optional(),
 });
 export type DashboardMetadata = z.infer<typeof dashboardMetadataSchema>;
 export const listDashboardMetadataResponseSchema = z.object({ dashboards: z.array(dashboardMetadataSchema) });

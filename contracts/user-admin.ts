@@ -155,6 +155,9 @@ export const managedUserSchema = z.object({
   status: z.string(),
   cognitoGroup: z.string().nullable(),
   created: z.string().nullable(),
+  /** The user's companies (names); more than one only for an owner account. */
+  companies: z.array(z.string()).default([]),
+  owner: z.boolean().default(false),
 });
 export type ManagedUser = z.infer<typeof managedUserSchema>;
 export const getUsersResponseSchema = z.object({ users: z.array(managedUserSchema) });
