@@ -26,6 +26,17 @@ export const ENV = {
   quicksightIdentityRegion: 'QUICKSIGHT_IDENTITY_REGION',
   /** Local mode only. */
   quicksightEndpoint: 'QUICKSIGHT_ENDPOINT',
+  /** Private bucket holding the row-level-security rules file and its manifest. */
+  companyRulesBucket: 'COMPANY_RULES_BUCKET',
+  /** QuickSight ids of the rules data source and dataset the portal keeps current. */
+  companyRulesDataSourceId: 'COMPANY_RULES_DATA_SOURCE_ID',
+  companyRulesDataSetId: 'COMPANY_RULES_DATA_SET_ID',
+  /** Role QuickSight assumes to read the rules file (S3Parameters.RoleArn). */
+  companyRulesRoleArn: 'COMPANY_RULES_ROLE_ARN',
+  /** Prefix of the QuickSight group names the portal owns (one group per company). */
+  companyGroupPrefix: 'COMPANY_GROUP_PREFIX',
+  /** Local mode only. */
+  s3Endpoint: 'S3_ENDPOINT',
   embedSessionMinutes: 'EMBED_SESSION_MINUTES',
   /** 'false' turns off QuickSight state persistence and bookmarks in the embedded dashboard. */
   embedStatePersistence: 'EMBED_STATE_PERSISTENCE',

@@ -14,3 +14,6 @@ export const QUICKSIGHT_FAILURES_METRIC = 'QuickSightFailures';
 
 /** Count of issued embed URLs whose view could not be recorded for the Insights page (the URL is still returned). */
 export const USAGE_RECORD_FAILURES_METRIC = 'UsageRecordFailures';
+
+/** Differences the daily company-access check found between the portal and QuickSight (0 when in step). */
+export const COMPANY_ACCESS_DIFFERENCES_METRIC = 'CompanyAccessDifferences';
