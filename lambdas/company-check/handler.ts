@@ -1,4 +1,32 @@
-/** Daily company-access check (EventBridge schedule): being written; replaced by the real check. */
-export const handler = async (): Promise<never> => {
-  throw new Error('The company-access check is not built yet');
+import { MetricUnit } from '@aws-lambda-powertools/metrics';
+import { COMPANY_ACCESS_DIFFERENCES_METRIC } from '../../contracts/metrics.ts';
+import { checkCompanyAccess } from '../shared/companies/check.ts';
+import { saveLastCheck } from '../shared/data/companies.ts';
+import { createLogger } from '../shared/logger.ts';
+import { createMetrics } from '../shared/metrics.ts';
+
+const logger = createLogger('company-check');
+const metrics = createMetrics('company-check');
+
+/** Who the Companies tab names as having run the daily check. */
+export const SCHEDULED_CHECKER = 'schedule';
+
+/**
+ * The daily company-access check (EventBridge schedule): compares the portal's companies and
+ * memberships with QuickSight's groups, memberships and row-level security, keeps the result
+ * for the Companies tab and publishes the number of differences, which an alarm watches. It
+ * never changes anything: mending is an administrator's choice (CHECK_COMPANY_ACCESS with fix).
+ */
+export const handler = async (): Promise<{ differences: number; quicksightCalls: number }> => {
+  const check = await checkCompanyAccess({ fix: false, checkedBy: SCHEDULED_CHECKER });
+  await saveLastCheck(check);
+  metrics.addMetric(COMPANY_ACCESS_DIFFERENCES_METRIC, MetricUnit.Count, check.differences.length);
+  metrics.publishStoredMetrics();
+  const summary = { differences: check.differences.length, quicksightCalls: check.quicksightCalls };
+  if (check.differences.length > 0) {
+    logger.warn('Portal and QuickSight differ', { ...summary, kinds: [...new Set(check.differences.map((difference) => difference.kind))] });
+  } else {
+    logger.info('Portal and QuickSight are in step', summary);
+  }
+  return summary;
 };

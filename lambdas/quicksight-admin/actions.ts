@@ -11,6 +11,9 @@ import { describeImport, importUser } from './import-user.ts';
 import { readInsightUsersPage } from './insight-users.ts';
 import { readInsights } from './insights.ts';
 import { deleteRegisteredUser, listUsersWithQuickSightStatus, registerUser } from './users.ts';
+import { companyLabelOf } from '../shared/companies/membership.ts';
+import { runCompanyAction, type CompanyRequest } from './company-actions.ts';
+import { checkCrossCompanyAssignment, recordSharedData } from './shared-data.ts';
 
 /** Runs one validated action of the QuickSight management function; mutations are audited. */
 export const runQuicksightAdminAction = async (request: QuicksightAdminRequest, caller: Caller, logger: Logger): Promise<unknown> => {
@@ -48,21 +51,32 @@ export const runQuicksightAdminAction = async (request: QuicksightAdminRequest, 
       const email = request.userEmail.toLowerCase();
       return audit(
         email,
-        async () => ({
-          message: 'Dashboard assigned successfully',
-          dashboard: await assignDashboard(
-            {
-              userEmail: email,
-              dashboardId: request.dashboardId,
-              dashboardName: request.dashboardName,
-              dashboardLink: request.dashboardLink,
-              companyName: request.companyName,
-              makeDefault: request.makeDefault,
-            },
-            caller.email,
-          ),
-        }),
-        () => `dashboard ${request.dashboardId}${request.makeDefault ? ' (default)' : ''}`,
+        async () => {
+          const decision = await checkCrossCompanyAssignment(email, request.dashboardId, request.confirmSharedData);
+          if (decision.kind === 'confirm') {
+            await auditorFor(logger, caller, 'CONFIRM_SHARED_DATA')(
+              request.dashboardId,
+              () => recordSharedData(decision.entry),
+              () => `shared data confirmed for ${decision.newCompanies.join(', ')} (${decision.detail})`,
+            );
+          }
+          const companyName = await companyLabelOf(email);
+          return {
+            message: 'Dashboard assigned successfully',
+            dashboard: await assignDashboard(
+              {
+                userEmail: email,
+                dashboardId: request.dashboardId,
+                dashboardName: request.dashboardName,
+                dashboardLink: request.dashboardLink,
+                companyName,
+                makeDefault: request.makeDefault,
+              },
+              caller.email,
+            ),
+          };
+        },
+        () => `dashboard ${request.dashboardId}${request.makeDefault ? ' (default)' : ''}${request.confirmSharedData ? ' (shared data confirmed)' : ''}`,
       );
     }
 
@@ -109,10 +123,12 @@ export const runQuicksightAdminAction = async (request: QuicksightAdminRequest, 
             dashboardLink: request.dashboardLink,
             description: request.description,
             isActive: request.isActive,
+            sharedData: request.sharedData,
           });
           return { message: 'Dashboard updated successfully', dashboard: toMetadata(dashboard), updatedUserAssignments };
         },
-        (result) => `updated for ${result.updatedUserAssignments} user(s)`,
+        (result) =>
+          `updated for ${result.updatedUserAssignments} user(s)${request.sharedData === undefined ? '' : `; shared data ${request.sharedData ? 'confirmed' : 'withdrawn'}`}`,
       );
 
     case 'GET_INSIGHTS':
@@ -131,6 +147,14 @@ export const runQuicksightAdminAction = async (request: QuicksightAdminRequest, 
         },
         (result) => `${result.dashboard.dashboardName}; removed from ${result.removedUserAssignments} user(s)`,
       );
+
+    case 'LIST_COMPANIES':
+    case 'CREATE_COMPANY':
+    case 'UPDATE_COMPANY':
+    case 'DELETE_COMPANY':
+    case 'SET_USER_COMPANIES':
+    case 'CHECK_COMPANY_ACCESS':
+      return runCompanyAction(request satisfies CompanyRequest, caller, logger);
 
     case 'IMPORT_USER':
       return audit(

@@ -3,6 +3,8 @@ import { removeCatalogueRecord } from '../shared/catalogue.ts';
 import { mapWithLimit } from '../shared/concurrency.ts';
 import { type DashboardItem, getDashboard, listDashboards } from '../shared/data/catalogue.ts';
 import { viewsOfDashboard } from '../shared/data/views.ts';
+import { companiesById, companyNamesOf, listCompanies, listMemberships } from '../shared/data/companies.ts';
+import { dashboardScope } from '../shared/companies/scope.ts';
 import { NotFoundError } from '../shared/errors.ts';
 import { quicksightSettings, viewersOfDashboard } from '../shared/quicksight.ts';
 import { unassignDashboard } from './assignments.ts';
@@ -17,17 +19,29 @@ export const toMetadata = (item: DashboardItem): DashboardMetadata => ({
   createdAt: item.createdAt,
   updatedAt: item.updatedAt,
   createdBy: item.createdBy,
+  sharedData: item.sharedData === true,
 });
 
 /**
  * The catalogue, each entry with the users it is assigned to (one index query per
- * dashboard), so the delete confirmation can name whom a deletion affects.
+ * dashboard), so the delete confirmation can name whom a deletion affects, their companies,
+ * and whether QuickSight applies the portal's company rules to it.
  */
 export const listCatalogue = async (): Promise<DashboardMetadata[]> => {
-  const dashboards = await listDashboards();
+  const [dashboards, companies, memberships] = await Promise.all([listDashboards(), listCompanies(), listMemberships()]);
+  const byId = companiesById(companies);
   const entries = await mapWithLimit(dashboards, 5, async (item) => {
-    const emails = [...new Set((await viewsOfDashboard(item.dashboardId)).map((view) => view.userEmail))].sort();
-    return { ...toMetadata(item), assignedUsers: emails.length, assignedUserEmails: emails };
+    const [views, verdict] = await Promise.all([viewsOfDashboard(item.dashboardId), dashboardScope(item.dashboardId)]);
+    const emails = [...new Set(views.map((view) => view.userEmail))].sort();
+    const holders = [...new Set(emails.flatMap((email) => companyNamesOf(memberships.get(email), byId)))].sort();
+    return {
+      ...toMetadata(item),
+      assignedUsers: emails.length,
+      assignedUserEmails: emails,
+      companies: holders,
+      scope: verdict.scope,
+      scopeDetail: verdict.detail,
+    };
   });
   return entries.sort((a, b) => a.dashboardName.localeCompare(b.dashboardName));
 };

@@ -6,6 +6,8 @@ import { BadRequestError, ConflictError, HttpError } from '../shared/errors.ts';
 import { accountExists, addToGroup, createInvitedAccount, deleteAccount, sendInvitation } from '../shared/invitation.ts';
 import { deleteQuickSightUser, describeQuickSightUser, quicksightFailure, registerQuickSightUser } from '../shared/quicksight.ts';
 import { assignDashboard, unassignDashboard } from './assignments.ts';
+import { leaveCompanyGroups, resolveCompanyNames, setUserCompanies } from '../shared/companies/membership.ts';
+import { deleteMembership, listCompanies } from '../shared/data/companies.ts';
 
 export type ImportUserRequest = z.infer<typeof importUserRequestSchema>;
 
@@ -23,6 +25,7 @@ const resolveDashboards = async (ids: readonly string[]): Promise<DashboardItem[
 interface Progress {
   account: boolean;
   quicksightUser: boolean;
+  company: boolean;
   dashboards: string[];
 }
 
@@ -36,6 +39,10 @@ const undo = async (email: string, progress: Progress): Promise<string[]> => {
     }
   };
   for (const dashboardId of progress.dashboards.reverse()) await attempt(`remove ${dashboardId}`, () => unassignDashboard(email, dashboardId));
+  if (progress.company) {
+    await attempt('leave the company group', () => leaveCompanyGroups(email));
+    await attempt('forget the company', () => deleteMembership(email));
+  }
   if (progress.quicksightUser) await attempt('delete the QuickSight user', () => deleteQuickSightUser(email));
   if (progress.account) await attempt('delete the account', () => deleteAccount(email));
   return problems;
@@ -59,10 +66,11 @@ const undo = async (email: string, progress: Progress): Promise<string[]> => {
 export const importUser = async (request: ImportUserRequest, actor: string): Promise<ImportUserResponse> => {
   const email = request.userEmail.toLowerCase();
   const dashboards = await resolveDashboards(request.dashboards);
+  const company = request.companyName ? resolveCompanyNames([request.companyName], await listCompanies())[0] : undefined;
   const defaultId = (request.defaultDashboard || request.dashboards[0]!).toLowerCase();
   if (await accountExists(email)) return { outcome: 'exists', message: IMPORT_MESSAGES.exists, userEmail: email };
 
-  const progress: Progress = { account: false, quicksightUser: false, dashboards: [] };
+  const progress: Progress = { account: false, quicksightUser: false, company: false, dashboards: [] };
   try {
     try {
       await createInvitedAccount(email, 'SUPPRESS');
@@ -82,6 +90,10 @@ export const importUser = async (request: ImportUserRequest, actor: string): Pro
       }
       progress.quicksightUser = true;
     }
+    if (company !== undefined) {
+      progress.company = true;
+      await setUserCompanies(email, [company], false);
+    }
     for (const dashboard of dashboards) {
       progress.dashboards.push(dashboard.dashboardId);
       await assignDashboard(
@@ -90,7 +102,7 @@ export const importUser = async (request: ImportUserRequest, actor: string): Pro
           dashboardId: dashboard.dashboardId,
           dashboardName: dashboard.dashboardName,
           dashboardLink: dashboard.dashboardLink,
-          companyName: request.companyName || undefined,
+          companyName: company?.name,
           makeDefault: dashboard.dashboardId.toLowerCase() === defaultId,
         },
         actor,

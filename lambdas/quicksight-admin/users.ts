@@ -9,8 +9,16 @@ import { requireEnv } from '../shared/env.ts';
 import { ConflictError, HttpError, NotFoundError, UpstreamError } from '../shared/errors.ts';
 import { deleteQuickSightUser, listQuickSightUsers, quicksightFailure, quicksightSettings, registerQuickSightUser } from '../shared/quicksight.ts';
 import { removeAllViewsOfUser } from '../shared/user-views.ts';
+import { joinCompanyGroups } from '../shared/companies/membership.ts';
+import { companiesById, companyNamesOf, listCompanies, listMemberships, type CompanyItem, type MembershipItem } from '../shared/data/companies.ts';
 
-const toListedUser = (user: UserType, group: string | null, quicksightUser: User | undefined): CognitoUserWithQuicksight => ({
+const toListedUser = (
+  user: UserType,
+  group: string | null,
+  quicksightUser: User | undefined,
+  membership: MembershipItem | undefined,
+  companies: ReadonlyMap<string, CompanyItem>,
+): CognitoUserWithQuicksight => ({
   username: user.Username ?? '',
   email: emailOf(user),
   enabled: user.Enabled ?? false,
@@ -21,6 +29,8 @@ const toListedUser = (user: UserType, group: string | null, quicksightUser: User
     quicksightUser === undefined
       ? null
       : { role: quicksightUser.Role ?? 'UNKNOWN', userName: quicksightUser.UserName ?? '', arn: quicksightUser.Arn ?? '' },
+  companies: companyNamesOf(membership, companies),
+  owner: membership?.owner ?? false,
 });
 
 /**
@@ -28,17 +38,23 @@ const toListedUser = (user: UserType, group: string | null, quicksightUser: User
  * group listings and the QuickSight listing run in parallel, joined in memory by email.
  */
 export const listUsersWithQuickSightStatus = async (): Promise<CognitoUserWithQuicksight[]> => {
-  const [users, quicksightUsers] = await Promise.all([listUsersWithGroups(), listQuickSightUsers()]);
+  const [users, quicksightUsers, memberships, companies] = await Promise.all([
+    listUsersWithGroups(),
+    listQuickSightUsers(),
+    listMemberships(),
+    listCompanies(),
+  ]);
+  const byId = companiesById(companies);
   const byName = new Map<string, User>();
   for (const quicksightUser of quicksightUsers) {
     for (const key of [quicksightUser.UserName, quicksightUser.Email]) {
       if (key) byName.set(key.toLowerCase(), quicksightUser);
     }
   }
-  return users.map(({ user, group }) => toListedUser(user, group, byName.get(emailOf(user))));
+  return users.map(({ user, group }) => toListedUser(user, group, byName.get(emailOf(user)), memberships.get(emailOf(user)), byId));
 };
 
-const requireCognitoUser = async (email: string): Promise<void> => {
+export const requireCognitoUser = async (email: string): Promise<void> => {
   try {
     await cognito.send(new AdminGetUserCommand({ UserPoolId: requireEnv(ENV.userPoolId), Username: email }));
   } catch (error) {
@@ -55,6 +71,13 @@ export const registerUser = async (email: string, role: UserRole): Promise<{ use
     quicksightSettings();
     await requireCognitoUser(email);
     const user = await registerQuickSightUser(email, role);
+    try {
+      await joinCompanyGroups(email);
+    } catch (error) {
+      // The registration is undone with its group steps, so a retry starts clean.
+      await deleteQuickSightUser(email).catch(() => undefined);
+      throw error;
+    }
     return { userName: user?.UserName ?? email, role: user?.Role ?? role, arn: user?.Arn ?? '' };
   } catch (error) {
     if (isAwsError(error, 'ResourceExistsException')) {

@@ -19,6 +19,7 @@ export interface CatalogueFields {
   /** null or '' clears it. */
   description?: string | null;
   isActive?: boolean;
+  sharedData?: boolean;
 }
 
 export const DASHBOARD_NOT_FOUND = 'Dashboard not found';
@@ -90,6 +91,7 @@ export const updateCatalogueEntry = async (
     dashboardLink: changes.dashboardLink ?? current.dashboardLink,
     description: changes.description === undefined ? current.description : cleanDescription(changes.description),
     isActive: changes.isActive ?? current.isActive,
+    sharedData: changes.sharedData ?? current.sharedData ?? false,
     updatedAt: nowIso(),
   };
   if (next.dashboardId !== current.dashboardId && (await isDashboardAssigned(current.dashboardId))) {

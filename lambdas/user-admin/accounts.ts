@@ -15,6 +15,7 @@ import {
   ListUsersCommand,
 } from '@aws-sdk/client-cognito-identity-provider';
 import { ENV } from '../../contracts/env.ts';
+import { companiesById, companyNamesOf, deleteMembership, listCompanies, listMemberships } from '../shared/data/companies.ts';
 import { PROMOTE_MESSAGES, type ManagedUser } from '../../contracts/user-admin.ts';
 import { ADMINS_GROUP, USERS_GROUP } from '../shared/auth/groups.ts';
 import { cognito } from '../shared/aws/cognito.ts';
@@ -31,15 +32,24 @@ import type { UserUpdate } from './update-rules.ts';
 
 const poolId = () => requireEnv(ENV.userPoolId);
 
-export const listManagedUsers = async (): Promise<ManagedUser[]> =>
-  (await listUsersWithGroups()).map(({ user, group }) => ({
-    username: user.Username ?? '',
-    email: emailOf(user),
-    enabled: user.Enabled ?? false,
-    status: user.UserStatus ?? 'UNKNOWN',
-    cognitoGroup: group,
-    created: user.UserCreateDate?.toISOString() ?? null,
-  }));
+/** Every account with its group and companies (the memberships are one paged query, not one per user). */
+export const listManagedUsers = async (): Promise<ManagedUser[]> => {
+  const [users, memberships, companies] = await Promise.all([listUsersWithGroups(), listMemberships(), listCompanies()]);
+  const byId = companiesById(companies);
+  return users.map(({ user, group }) => {
+    const membership = memberships.get(emailOf(user));
+    return {
+      username: user.Username ?? '',
+      email: emailOf(user),
+      enabled: user.Enabled ?? false,
+      status: user.UserStatus ?? 'UNKNOWN',
+      cognitoGroup: group,
+      created: user.UserCreateDate?.toISOString() ?? null,
+      companies: companyNamesOf(membership, byId),
+      owner: membership?.owner ?? false,
+    };
+  });
+};
 
 const getUser = (email: string): Promise<AdminGetUserCommandOutput> =>
   cognitoStep('Failed to look up the user', email, () => cognito.send(new AdminGetUserCommand({ UserPoolId: poolId(), Username: email })));
@@ -216,6 +226,8 @@ export const deleteUser = async (email: string): Promise<{ removedViews: number;
     quicksightUser = `not removed: ${error instanceof HttpError ? error.message : 'QuickSight call failed'}`;
   }
   await cognitoStep('Failed to delete user', email, () => cognito.send(new AdminDeleteUserCommand({ UserPoolId: poolId(), Username: email })));
+  // QuickSight dropped the user's group memberships with the user; the portal's record goes too.
+  await deleteMembership(email);
   return { removedViews, quicksightUser };
 };
 

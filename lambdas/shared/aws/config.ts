@@ -1,7 +1,12 @@
 import { ENV } from '../../../contracts/env.ts';
 import { optionalEnv, region } from '../env.ts';
 
-type EndpointVariable = typeof ENV.cognitoEndpoint | typeof ENV.dynamodbEndpoint | typeof ENV.quicksightEndpoint | typeof ENV.sesEndpoint;
+type EndpointVariable =
+  | typeof ENV.cognitoEndpoint
+  | typeof ENV.dynamodbEndpoint
+  | typeof ENV.quicksightEndpoint
+  | typeof ENV.sesEndpoint
+  | typeof ENV.s3Endpoint;
 
 /**
  * Settings shared by every SDK client: the region, an endpoint override when local mode

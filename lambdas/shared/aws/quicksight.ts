@@ -13,3 +13,18 @@ export const quicksightIdentity =
   identityRegion === region() ? quicksight : new QuickSightClient(clientConfig(ENV.quicksightEndpoint, identityRegion));
 
 export const quicksightIdentityRegion = identityRegion;
+
+let quicksightCalls = 0;
+const countCalls = (client: QuickSightClient) =>
+  client.middlewareStack.add(
+    (next) => async (args) => {
+      quicksightCalls += 1;
+      return next(args);
+    },
+    { step: 'initialize', name: 'portalQuickSightCallCounter' },
+  );
+countCalls(quicksight);
+if (quicksightIdentity !== quicksight) countCalls(quicksightIdentity);
+
+/** QuickSight API calls this environment has made (retries not counted): the check reports its own. */
+export const quickSightCallCount = (): number => quicksightCalls;

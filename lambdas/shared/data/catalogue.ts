@@ -14,6 +14,8 @@ export interface DashboardItem {
   createdAt: string;
   updatedAt: string;
   createdBy?: string;
+  /** An admin confirmed that the dashboard, though not company-scoped, may reach several companies. */
+  sharedData?: boolean;
 }
 
 export const getDashboard = async (id: string): Promise<DashboardItem | undefined> => {

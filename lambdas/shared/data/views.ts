@@ -288,3 +288,17 @@ export const refreshViewLabels = (id: string, name: string, link: string): Promi
       }),
     ),
   );
+
+/** Sets (or, with undefined, removes) the company a view carries; false when the view is gone. */
+export const setViewCompany = (id: string, companyName: string | undefined): Promise<boolean> =>
+  writeIf(() =>
+    dynamo.send(
+      new UpdateCommand({
+        TableName: tableName(viewsTable),
+        Key: { id },
+        UpdateExpression: companyName === undefined ? 'REMOVE companyName SET updatedAt = :now' : 'SET companyName = :company, updatedAt = :now',
+        ConditionExpression: 'attribute_exists(id)',
+        ExpressionAttributeValues: { ':now': nowIso(), ...(companyName === undefined ? {} : { ':company': companyName }) },
+      }),
+    ),
+  );
