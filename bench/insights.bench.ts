@@ -159,7 +159,7 @@ export async function run(): Promise<BenchRow[]> {
       for (let index = 0; index < 100; index += 10) {
         await Promise.all(
           Array.from({ length: 10 }, (_, step) =>
-            recordDashboardView({ email: emailOf('small', index + step), company: companyOf(index + step), dashboardId: DASHBOARDS[(index + step) % 2]!, source: 'default', at }, 400),
+            recordDashboardView({ email: emailOf('small', index + step), companies: [companyOf(index + step)], dashboardId: DASHBOARDS[(index + step) % 2]!, source: 'default', at }, 400),
           ),
         );
       }

@@ -26,9 +26,9 @@ export const handler = middy<APIGatewayProxyEventV2, HttpResult, Error, CallerCo
   .handler(async (event, context) => {
     const headers = parseWith(embedHeaders, event.headers ?? {});
     const dashboard = headers[EMBED_DASHBOARD_HEADER];
-    const { response, view } = await embedUrlFor(context.caller, dashboard);
+    const { response } = await embedUrlFor(context.caller, dashboard);
     await recordViewWithinBudget(
-      { email: context.caller.email, company: view.companyName, dashboardId: dashboard, source: headers[EMBED_SOURCE_HEADER], at: new Date() },
+      { email: context.caller.email, dashboardId: dashboard, source: headers[EMBED_SOURCE_HEADER], at: new Date() },
       logger,
     );
     return ok(response);

@@ -2,6 +2,7 @@ import type { Logger } from '@aws-lambda-powertools/logger';
 import { USAGE_RECORD_FAILURES_METRIC } from '../../contracts/metrics.ts';
 import { recordDashboardView, usageRetentionDays, type ViewEvent } from '../shared/data/usage.ts';
 import { countOne, createMetrics } from '../shared/metrics.ts';
+import { companyNamesOfUser } from '../shared/data/companies.ts';
 
 const metrics = createMetrics('embed');
 
@@ -17,14 +18,21 @@ export const RECORD_BUDGET_MS = 1_000;
  * slower than its budget) is logged and counted in UsageRecordFailures, and the caller still
  * gets the dashboard.
  */
-export const recordViewWithinBudget = async (event: ViewEvent, logger: Logger, budgetMs = RECORD_BUDGET_MS): Promise<void> => {
+export const recordViewWithinBudget = async (
+  event: Omit<ViewEvent, 'companies'>,
+  logger: Logger,
+  budgetMs = RECORD_BUDGET_MS,
+): Promise<void> => {
   const fail = (reason: string, error?: unknown) => {
     logger.error('The dashboard view could not be recorded', { reason, dashboardId: event.dashboardId, source: event.source, ...(error ? { error: error as Error } : {}) });
     countOne(metrics, USAGE_RECORD_FAILURES_METRIC, { reason });
   };
   let timer: ReturnType<typeof setTimeout> | undefined;
   try {
-    const recording = recordDashboardView(event, usageRetentionDays()).then(
+    // The company comes from the company model, never from a field the user can edit.
+    const recording = companyNamesOfUser(event.email)
+      .then((companies) => recordDashboardView({ ...event, companies }, usageRetentionDays()))
+      .then(
       () => 'recorded' as const,
       (error: unknown) => ({ error }),
     );

@@ -52,6 +52,14 @@ const VALID: Record<string, unknown> = {
   from: '2026-03-01',
   to: '2026-03-31',
   company: 'Acme',
+  confirmSharedData: false,
+  sharedData: false,
+  name: 'Acme',
+  kind: 'manufacturer',
+  companyId: 'abc123',
+  companies: ['Acme'],
+  owner: false,
+  fix: false,
 };
 
 type Body = Record<string, unknown>;

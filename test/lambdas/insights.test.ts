@@ -1,3 +1,4 @@
+import { seedCompany, seedMembership } from './support/companies.ts';
 import { GenerateEmbedUrlForRegisteredUserCommand } from '@aws-sdk/client-quicksight';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi, type MockInstance } from 'vitest';
 import { USAGE_RECORD_FAILURES_METRIC } from '../../contracts/metrics.ts';
@@ -45,7 +46,9 @@ const usageMetrics = () =>
     .map((line) => JSON.parse(line) as Record<string, unknown>);
 
 describe('view events from the embed function', () => {
-  it('records who opened which dashboard, when, from which page, with the company of the assignment and a TTL', async () => {
+  it("records who opened which dashboard, when, from which page, with the viewer's company and a TTL", async () => {
+    await seedCompany(h, 'c-acme', 'Acme Tools');
+    await seedMembership(h, USER.email, ['c-acme']);
     const before = Date.now();
     const res = await embed('sales', { 'x-embed-source': 'switch' });
     expect(res.status).toBe(200);
@@ -126,7 +129,7 @@ describe('usage aggregates', () => {
 describe('GET_INSIGHTS', () => {
   const seed = async () => {
     const view = (email: string, dashboardId: string, at: string, company?: string) =>
-      recordDashboardView({ email, dashboardId, company, source: 'default', at: new Date(at) }, 400);
+      recordDashboardView({ email, dashboardId, companies: company ? [company] : [], source: 'default', at: new Date(at) }, 400);
     // 40 days before: USER once; week 2026-W10 (Mon 2 March): USER twice, OTHER_USER once; week W11: USER once.
     await view(USER.email, 'sales', '2026-01-20T09:00:00Z', 'Acme Tools');
     await view(USER.email, 'sales', '2026-03-03T09:00:00Z', 'Acme Tools');
@@ -210,7 +213,7 @@ describe('GET_INSIGHT_USERS', () => {
 
   const seedViews = async () => {
     const view = (email: string, dashboardId: string, at: string, company?: string) =>
-      recordDashboardView({ email, dashboardId, company, source: 'default', at: new Date(at) }, 400);
+      recordDashboardView({ email, dashboardId, companies: company ? [company] : [], source: 'default', at: new Date(at) }, 400);
     const now = Date.now();
     await view(USER.email, 'sales', new Date(now - 40 * DAY).toISOString(), 'Acme Tools');
     await view(USER.email, 'sales', new Date(now - 2 * DAY).toISOString(), 'Acme Tools');

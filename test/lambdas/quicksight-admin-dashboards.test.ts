@@ -7,6 +7,7 @@ import {
 } from '@aws-sdk/client-quicksight';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { dashboardIdExistsMessage } from '../../contracts/fields.ts';
+import { seedCompany, seedMembership } from './support/companies.ts';
 import { ACCOUNT_ID, ADMIN, directoryUser, type Handler, type Harness, invoke, loadHandler, OTHER_USER, quicksightUser, startHarness, USER } from './support/harness.ts';
 
 let h: Harness;
@@ -50,10 +51,12 @@ const viewer = (email: string) => [
 ];
 
 describe('INVITE_TO_DASHBOARD', () => {
-  it('grants viewer permission on the dashboard, then creates the view with the company name', async () => {
+  it("grants viewer permission on the dashboard, then creates the view with the company name of the user's company", async () => {
+    await seedCompany(h, 'c-acme', 'Acme');
+    await seedMembership(h, USER.email, ['c-acme']);
     const res = await invoke(handler, {
       token: adminToken,
-      body: { action: 'INVITE_TO_DASHBOARD', userEmail: 'USER@example.com', dashboardId: 'sales', dashboardName: 'Sales', dashboardLink: 'https://bi.example.com/sales', companyName: 'Acme', makeDefault: false, viewId: 'ignored' },
+      body: { action: 'INVITE_TO_DASHBOARD', userEmail: 'USER@example.com', dashboardId: 'sales', dashboardName: 'Sales', dashboardLink: 'https://bi.example.com/sales', companyName: 'Someone Else', makeDefault: false, viewId: 'ignored' },
     });
 
     expect(res.status).toBe(200);

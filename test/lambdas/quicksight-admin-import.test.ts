@@ -9,6 +9,8 @@ import {
 } from '@aws-sdk/client-cognito-identity-provider';
 import {
   AccessDeniedException,
+  CreateGroupMembershipCommand,
+  DeleteGroupMembershipCommand,
   DeleteUserCommand,
   DescribeUserCommand,
   RegisterUserCommand,
@@ -16,7 +18,9 @@ import {
   UpdateDashboardPermissionsCommand,
 } from '@aws-sdk/client-quicksight';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { COMPANY_MESSAGES } from '../../contracts/companies.ts';
 import { IMPORT_MESSAGES } from '../../contracts/user-import.ts';
+import { groupNameOf, seedCompany } from './support/companies.ts';
 import { ADMIN, directoryUser, type Handler, type Harness, invoke, loadHandler, OTHER_ADMIN, quicksightUser, startHarness, USER } from './support/harness.ts';
 
 let h: Harness;
@@ -25,6 +29,8 @@ let adminToken: string;
 /** Accounts the mocked Cognito holds (by email) and users the mocked QuickSight has registered. */
 let accounts: Set<string>;
 let registered: Set<string>;
+/** QuickSight group memberships, as `group member`. */
+let memberships: Set<string>;
 
 const NEW = 'new.person@example.com';
 
@@ -48,6 +54,17 @@ beforeEach(async () => {
   adminToken = await h.token(ADMIN);
   accounts = new Set([ADMIN.email, USER.email]);
   registered = new Set();
+  memberships = new Set();
+  await seedCompany(h, 'c-acme', 'Acme Components');
+  h.quicksight.on(CreateGroupMembershipCommand).callsFake((input: { GroupName: string; MemberName: string }) => {
+    if (!registered.has(input.MemberName)) throw new ResourceNotFoundException({ message: 'user not found', $metadata: {} });
+    memberships.add(`${input.GroupName} ${input.MemberName}`);
+    return {};
+  });
+  h.quicksight.on(DeleteGroupMembershipCommand).callsFake((input: { GroupName: string; MemberName: string }) => {
+    if (!memberships.delete(`${input.GroupName} ${input.MemberName}`)) throw new ResourceNotFoundException({ message: 'not a member', $metadata: {} });
+    return {};
+  });
   h.cognito.on(ListUsersInGroupCommand, { GroupName: 'Admins' }).resolves({ Users: [directoryUser(ADMIN), directoryUser(OTHER_ADMIN)] });
   h.cognito.on(AdminGetUserCommand).callsFake((input: { Username: string }) => {
     if (!accounts.has(input.Username)) throw new UserNotFoundException({ message: 'User does not exist.', $metadata: {} });
@@ -92,7 +109,13 @@ const row = (fields: Record<string, unknown> = {}) => ({
 });
 
 const cognitoCommands = () => h.cognito.calls().map((c) => c.args[0].constructor.name.replace(/Command$/, ''));
-const stateOf = async () => ({ views: await h.tables.views(), state: await h.tables.state(), accounts: [...accounts].sort(), registered: [...registered] });
+const stateOf = async () => ({
+  views: await h.tables.views(),
+  state: await h.tables.state(),
+  accounts: [...accounts].sort(),
+  registered: [...registered],
+  memberships: [...memberships],
+});
 
 describe('IMPORT_USER', () => {
   it('creates the account, groups it, registers it as READER, assigns the dashboards with the default, then sends the invitation', async () => {
@@ -121,6 +144,32 @@ describe('IMPORT_USER', () => {
         detail: 'bulk import: role Users; dashboards sales-performance, Inventory-Margins; default inventory-margins; company Acme Components; invitation sent',
       }),
     ]);
+  });
+
+  it("puts the new QuickSight user in the company's group and records the company", async () => {
+    const res = await call(row({ companyName: 'acme COMPONENTS' }));
+    expect(res.body.outcome).toBe('created');
+    expect([...memberships]).toEqual([`${groupNameOf('c-acme')} ${NEW}`]);
+    expect((await h.tables.state()).find((item) => item.pk === 'MEMBERSHIP' && item.sk === NEW)).toMatchObject({ companyIds: ['c-acme'], owner: false });
+    // The assignments carry the company's own spelling.
+    expect((await h.tables.views()).map((view) => view.companyName)).toEqual(['Acme Components', 'Acme Components']);
+  });
+
+  it('refuses a company the portal does not have with 400 naming it, before anything is written', async () => {
+    const before = await stateOf();
+    const res = await call(row({ companyName: 'Globex' }));
+    expect(res).toMatchObject({ status: 400, body: { error: COMPANY_MESSAGES.unknownCompany('Globex') } });
+    expect(h.cognito.commandCalls(AdminCreateUserCommand)).toHaveLength(0);
+    expect(await stateOf()).toEqual(before);
+  });
+
+  it('takes the user out of the company group again when a later step fails', async () => {
+    h.quicksight.on(UpdateDashboardPermissionsCommand).rejects(new AccessDeniedException({ message: 'denied', $metadata: {} }));
+    const before = await stateOf();
+    const res = await call(row());
+    expect(res.status).toBe(502);
+    expect(h.quicksight.commandCalls(CreateGroupMembershipCommand)).toHaveLength(1);
+    expect(await stateOf()).toEqual(before);
   });
 
   it('puts an Admins row in Admins besides Users, as a promotion does', async () => {

@@ -1,3 +1,4 @@
+import { seedCompany, seedMembership } from './support/companies.ts';
 import {
   AdminAddUserToGroupCommand,
   AdminCreateUserCommand,
@@ -58,7 +59,11 @@ const call = (body: unknown) => invoke(handler, { token: adminToken, body });
 const STRONG = 'Str0ng!Pass';
 
 describe('GET_USERS', () => {
-  it('lists every account with its group and creation date, without per-user calls', async () => {
+  it('lists every account with its group, creation date and companies, without per-user calls', async () => {
+    await seedCompany(h, 'c-north', 'Northwind Manufacturing');
+    await seedCompany(h, 'c-contoso', 'Contoso Distribution', 'distributor');
+    await seedMembership(h, USER.email, ['c-north']);
+    await seedMembership(h, OTHER_USER.email, ['c-north', 'c-contoso'], true);
     h.cognito
       .on(ListUsersCommand)
       .resolvesOnce({ Users: [directoryUser(ADMIN), directoryUser(USER)], PaginationToken: 't2' })
@@ -66,9 +71,9 @@ describe('GET_USERS', () => {
     const res = await call({ action: 'GET_USERS' });
     expect(res.status).toBe(200);
     expect(res.body.users).toEqual([
-      { username: ADMIN.username, email: ADMIN.email, enabled: true, status: 'CONFIRMED', cognitoGroup: 'Admins', created: '2025-01-02T03:04:05.000Z' },
-      expect.objectContaining({ email: USER.email, cognitoGroup: 'Users' }),
-      expect.objectContaining({ email: OTHER_USER.email, enabled: false, created: null }),
+      { username: ADMIN.username, email: ADMIN.email, enabled: true, status: 'CONFIRMED', cognitoGroup: 'Admins', created: '2025-01-02T03:04:05.000Z', companies: [], owner: false },
+      expect.objectContaining({ email: USER.email, cognitoGroup: 'Users', companies: ['Northwind Manufacturing'], owner: false }),
+      expect.objectContaining({ email: OTHER_USER.email, enabled: false, created: null, companies: ['Contoso Distribution', 'Northwind Manufacturing'], owner: true }),
       expect.objectContaining({ email: 'nogroup@example.com', cognitoGroup: null }),
     ]);
     expect(h.cognito.commandCalls(AdminGetUserCommand)).toHaveLength(0);

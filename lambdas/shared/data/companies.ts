@@ -180,11 +180,14 @@ export const deleteMembership = async (email: string): Promise<void> => {
 };
 
 /** The names of a membership's companies (ids of deleted companies are skipped). */
+/** The names of a membership's companies, sorted (the order every listing shows). */
 export const companyNamesOf = (membership: MembershipItem | undefined, companies: ReadonlyMap<string, CompanyItem>): string[] =>
-  (membership?.companyIds ?? []).flatMap((id) => {
-    const company = companies.get(id);
-    return company ? [company.name] : [];
-  });
+  (membership?.companyIds ?? [])
+    .flatMap((id) => {
+      const company = companies.get(id);
+      return company ? [company.name] : [];
+    })
+    .sort((a, b) => a.localeCompare(b));
 
 /** Companies by id. */
 export const companiesById = (companies: readonly CompanyItem[]): Map<string, CompanyItem> =>
@@ -202,4 +205,11 @@ export const readLastCheck = async (): Promise<AccessCheck | null> => {
   if (typeof result.Item?.check !== 'string') return null;
   const parsed = accessCheckSchema.safeParse(JSON.parse(result.Item.check));
   return parsed.success ? parsed.data : null;
+};
+
+/** The names of one user's companies: their membership and each company record (no list query). */
+export const companyNamesOfUser = async (email: string): Promise<string[]> => {
+  const membership = await getMembership(email);
+  const companies = await Promise.all((membership?.companyIds ?? []).map(getCompany));
+  return companies.flatMap((company) => (company ? [company.name] : [])).sort((a, b) => a.localeCompare(b));
 };

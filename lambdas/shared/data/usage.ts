@@ -3,6 +3,7 @@ import { PutCommand, QueryCommand, UpdateCommand, type QueryCommandInput } from 
 import type { EmbedSource } from '../../../contracts/embed.ts';
 import { RECENT_VIEWS_DAYS } from '../../../contracts/insights.ts';
 import { usageTable } from '../../../contracts/tables.ts';
+import { companiesLabel } from '../../../contracts/companies.ts';
 import { ENV } from '../../../contracts/env.ts';
 import { dynamo } from '../aws/dynamo.ts';
 import { optionalEnv } from '../env.ts';
@@ -69,8 +70,8 @@ export const isoWeekOf = (date: Date): { week: string; start: string } => {
 
 export interface ViewEvent {
   readonly email: string;
-  /** Company Name of the assignment the dashboard was opened through. */
-  readonly company?: string | undefined;
+  /** The viewer's companies (company model): the view counts in each company's figures. */
+  readonly companies?: readonly string[] | undefined;
   readonly dashboardId: string;
   readonly source: EmbedSource;
   readonly at: Date;
@@ -96,7 +97,7 @@ const updateUserSummary = async (event: ViewEvent, scopes: readonly string[], we
     names[`#w${index}`] = scope === ALL_SCOPE ? 'w' : `w:${scope.slice(2)}`;
     return `#w${index} = :week`;
   });
-  const company = event.company?.trim();
+  const company = companiesLabel(event.companies ?? []);
   if (company) values[':company'] = company;
   const common = ['lastSeenAt = :at', 'expiresAt = :exp', '#seen = :at', ...weekSets, ...(company ? ['company = :company'] : [])];
   const key = { pk: USER_PARTITION, sk: event.email };
@@ -126,8 +127,8 @@ export const recordDashboardView = async (event: ViewEvent, retentionDays: numbe
   const at = event.at.toISOString();
   const day = utcDay(event.at);
   const { week, start } = isoWeekOf(event.at);
-  const company = event.company?.trim() || undefined;
-  const scopes = [ALL_SCOPE, ...(company ? [companyScope(company)] : [])];
+  const company = companiesLabel(event.companies ?? []) || undefined;
+  const scopes = [ALL_SCOPE, ...new Set((event.companies ?? []).map((name) => name.trim()).filter((name) => name !== '').map(companyScope))];
   const expiresAt = expiry(event.at, retentionDays);
   const countDay = (scope: string) =>
     update(

@@ -8,6 +8,7 @@ import {
   type UserType,
 } from '@aws-sdk/client-cognito-identity-provider';
 import { QuickSightClient, type User, type UserRole } from '@aws-sdk/client-quicksight';
+import { S3Client } from '@aws-sdk/client-s3';
 import { SESv2Client } from '@aws-sdk/client-sesv2';
 import type { APIGatewayProxyEventV2, APIGatewayProxyStructuredResultV2, Context } from 'aws-lambda';
 import { mockClient } from 'aws-sdk-client-mock';
@@ -19,6 +20,14 @@ import { tableReader } from './tables.ts';
 export const ORIGIN = 'https://portal.example.com';
 export const POOL_ID_FOR_TESTS = POOL_ID;
 export const ACCOUNT_ID = '123456789012';
+/** The company settings a deployment gives the functions (lib/company-access.ts). */
+export const COMPANY_SETTINGS = {
+  bucket: 'portal-company-rules',
+  dataSourceId: 'portal-company-rules',
+  dataSetId: 'portal-company-rules',
+  roleArn: `arn:aws:iam::123456789012:role/portal-quicksight-rules`,
+  groupPrefix: 'portal-company-',
+} as const;
 
 export interface TestAccount {
   username: string;
@@ -50,6 +59,7 @@ export const directoryUser = (a: TestAccount, extra: Partial<UserType> = {}): Us
 
 const mockCognito = () => mockClient(CognitoIdentityProviderClient);
 const mockQuickSight = () => mockClient(QuickSightClient);
+const mockS3 = () => mockClient(S3Client);
 const mockSes = () => mockClient(SESv2Client);
 
 /** The GraphQL resolver's handler, called with AppSync direct-resolver events. */
@@ -153,6 +163,8 @@ export interface Harness {
   cognito: ReturnType<typeof mockCognito>;
   quicksight: ReturnType<typeof mockQuickSight>;
   ses: ReturnType<typeof mockSes>;
+  /** The rules bucket of row-level security (lambdas/shared/companies/rules.ts). */
+  s3: ReturnType<typeof mockS3>;
   /** Accounts whose sessions GetUser accepts. */
   accounts: Map<string, TestAccount>;
   token(account: TestAccount, options?: TokenOptions): Promise<string>;
@@ -180,11 +192,17 @@ export const startHarness = async (extraEnv: Record<string, string> = {}): Promi
     SUPPORT_FROM_ADDRESS: 'no-reply@portal.example.com',
     SUPPORT_TO_ADDRESS: 'support@portal.example.com',
     POWERTOOLS_LOG_LEVEL: 'SILENT',
+    COMPANY_RULES_BUCKET: COMPANY_SETTINGS.bucket,
+    COMPANY_RULES_DATA_SOURCE_ID: COMPANY_SETTINGS.dataSourceId,
+    COMPANY_RULES_DATA_SET_ID: COMPANY_SETTINGS.dataSetId,
+    COMPANY_RULES_ROLE_ARN: COMPANY_SETTINGS.roleArn,
+    COMPANY_GROUP_PREFIX: COMPANY_SETTINGS.groupPrefix,
     ...extraEnv,
   });
   const cognito = mockCognito();
   const quicksight = mockQuickSight();
   const ses = mockSes();
+  const s3 = mockS3();
   const accounts = new Map<string, TestAccount>();
   const tables = tableReader(dynamo.endpoint);
 
@@ -218,6 +236,7 @@ export const startHarness = async (extraEnv: Record<string, string> = {}): Promi
     cognito,
     quicksight,
     ses,
+    s3,
     accounts,
     token: (a, options) => {
       accounts.set(a.username, a);
@@ -227,6 +246,7 @@ export const startHarness = async (extraEnv: Record<string, string> = {}): Promi
       cognito.reset();
       quicksight.reset();
       ses.reset();
+      s3.reset();
       accounts.clear();
       acceptSessions();
       answerGroups();
@@ -236,6 +256,7 @@ export const startHarness = async (extraEnv: Record<string, string> = {}): Promi
       cognito.restore();
       quicksight.restore();
       ses.restore();
+      s3.restore();
       tables.close();
       await dynamo.close();
     },

@@ -1,0 +1,175 @@
+import {
+  CreateDataSetCommand,
+  CreateDataSourceCommand,
+  CreateGroupCommand,
+  CreateGroupMembershipCommand,
+  CreateIngestionCommand,
+  DeleteGroupCommand,
+  DeleteGroupMembershipCommand,
+  DescribeDashboardCommand,
+  DescribeDataSetCommand,
+  DescribeDataSourceCommand,
+  DescribeUserCommand,
+  ListGroupMembershipsCommand,
+  ListGroupsCommand,
+  ListIngestionsCommand,
+  ListUsersCommand,
+  ResourceExistsException,
+  ResourceNotFoundException,
+  type DataSet,
+} from '@aws-sdk/client-quicksight';
+import { GetObjectCommand, NoSuchKey, PutObjectCommand } from '@aws-sdk/client-s3';
+import { ACCOUNT_ID, COMPANY_SETTINGS, quicksightUser, type Harness } from './harness.ts';
+
+/**
+ * Companies in handler tests: records written straight into the State table, and a small
+ * in-memory QuickSight (groups, members, the rules data source and dataset, ingestions,
+ * dashboards with their datasets) and S3 bucket behind the SDK mocks, answering as the API
+ * references describe (ResourceExistsException, ResourceNotFoundException, NoSuchKey).
+ */
+
+export const REGION_ARN = `arn:aws:quicksight:us-east-2:${ACCOUNT_ID}`;
+export const RULES_DATA_SET_ARN = `${REGION_ARN}:dataset/${COMPANY_SETTINGS.dataSetId}`;
+export const groupNameOf = (companyId: string) => `${COMPANY_SETTINGS.groupPrefix}${companyId}`;
+
+export const seedCompany = async (h: Harness, id: string, name: string, kind = 'manufacturer') => {
+  const at = '2026-01-01T00:00:00.000Z';
+  await h.tables.put('STATE_TABLE', { pk: 'COMPANY', sk: id, name, kind, createdAt: at, updatedAt: at, createdBy: 'admin@example.com' });
+  await h.tables.put('STATE_TABLE', { pk: `COMPANY_NAME#${name.toLowerCase()}`, sk: 'CLAIM', companyId: id });
+};
+
+export const seedMembership = async (h: Harness, email: string, companyIds: string[], owner = false) => {
+  await h.tables.put('STATE_TABLE', { pk: 'MEMBERSHIP', sk: email, companyIds, owner, updatedAt: '2026-01-01T00:00:00.000Z' });
+};
+
+export const scopedDataSet = (id: string, rulesArn = RULES_DATA_SET_ARN): DataSet => ({
+  DataSetId: id,
+  Arn: `${REGION_ARN}:dataset/${id}`,
+  Name: id,
+  RowLevelPermissionDataSet: { Arn: rulesArn, PermissionPolicy: 'GRANT_ACCESS', FormatVersion: 'VERSION_2', Status: 'ENABLED' },
+});
+
+export const unscopedDataSet = (id: string): DataSet => ({ DataSetId: id, Arn: `${REGION_ARN}:dataset/${id}`, Name: id });
+
+export interface FakeQuickSight {
+  /** Group name → member names. */
+  readonly groups: Map<string, Set<string>>;
+  /** Registered QuickSight user names. */
+  readonly users: Set<string>;
+  /** S3 key → body. */
+  readonly objects: Map<string, string>;
+  readonly dataSets: Map<string, DataSet>;
+  readonly dataSources: Set<string>;
+  readonly ingestions: { id: string; status: string; created: Date }[];
+  /** Dashboard id → ids of the datasets behind it. */
+  readonly dashboards: Map<string, string[]>;
+  /** Mutating QuickSight and S3 calls, in order, as `Operation target`. */
+  readonly changes: string[];
+}
+
+const notFound = (what: string) => new ResourceNotFoundException({ message: `${what} not found`, $metadata: {} });
+
+/** Answers the company operations of QuickSight and S3 from memory. */
+export const fakeQuickSight = (h: Harness, users: readonly string[] = []): FakeQuickSight => {
+  const world: FakeQuickSight = {
+    groups: new Map(),
+    users: new Set(users),
+    objects: new Map(),
+    dataSets: new Map(),
+    dataSources: new Set(),
+    ingestions: [],
+    dashboards: new Map(),
+    changes: [],
+  };
+  const group = (name: string) => {
+    const found = world.groups.get(name);
+    if (!found) throw notFound(`Group ${name}`);
+    return found;
+  };
+  h.quicksight.on(DescribeUserCommand).callsFake((input: { UserName: string }) => {
+    if (!world.users.has(input.UserName)) throw notFound(`User ${input.UserName}`);
+    return { User: quicksightUser(input.UserName) };
+  });
+  h.quicksight.on(ListUsersCommand).callsFake(() => ({ UserList: [...world.users].map((name) => quicksightUser(name)) }));
+  h.quicksight.on(CreateGroupCommand).callsFake((input: { GroupName: string }) => {
+    if (world.groups.has(input.GroupName)) throw new ResourceExistsException({ message: 'Group exists', $metadata: {} });
+    world.groups.set(input.GroupName, new Set());
+    world.changes.push(`CreateGroup ${input.GroupName}`);
+    return { Group: { GroupName: input.GroupName } };
+  });
+  h.quicksight.on(DeleteGroupCommand).callsFake((input: { GroupName: string }) => {
+    group(input.GroupName);
+    world.groups.delete(input.GroupName);
+    world.changes.push(`DeleteGroup ${input.GroupName}`);
+    return {};
+  });
+  h.quicksight.on(ListGroupsCommand).callsFake(() => ({ GroupList: [...world.groups.keys()].map((GroupName) => ({ GroupName })) }));
+  h.quicksight.on(CreateGroupMembershipCommand).callsFake((input: { GroupName: string; MemberName: string }) => {
+    const members = group(input.GroupName);
+    if (!world.users.has(input.MemberName)) throw notFound(`User ${input.MemberName}`);
+    members.add(input.MemberName);
+    world.changes.push(`CreateGroupMembership ${input.GroupName} ${input.MemberName}`);
+    return { GroupMember: { MemberName: input.MemberName } };
+  });
+  h.quicksight.on(DeleteGroupMembershipCommand).callsFake((input: { GroupName: string; MemberName: string }) => {
+    const members = group(input.GroupName);
+    if (!members.delete(input.MemberName)) throw notFound(`Member ${input.MemberName}`);
+    world.changes.push(`DeleteGroupMembership ${input.GroupName} ${input.MemberName}`);
+    return {};
+  });
+  h.quicksight.on(ListGroupMembershipsCommand).callsFake((input: { GroupName: string }) => ({
+    GroupMemberList: [...group(input.GroupName)].map((MemberName) => ({ MemberName })),
+  }));
+  h.quicksight.on(DescribeDataSourceCommand).callsFake((input: { DataSourceId: string }) => {
+    if (!world.dataSources.has(input.DataSourceId)) throw notFound('Data source');
+    return { DataSource: { DataSourceId: input.DataSourceId } };
+  });
+  h.quicksight.on(CreateDataSourceCommand).callsFake((input: { DataSourceId: string }) => {
+    if (world.dataSources.has(input.DataSourceId)) throw new ResourceExistsException({ message: 'exists', $metadata: {} });
+    world.dataSources.add(input.DataSourceId);
+    world.changes.push(`CreateDataSource ${input.DataSourceId}`);
+    return {};
+  });
+  h.quicksight.on(DescribeDataSetCommand).callsFake((input: { DataSetId: string }) => {
+    const dataSet = world.dataSets.get(input.DataSetId);
+    if (!dataSet) throw notFound('Data set');
+    return { DataSet: dataSet };
+  });
+  h.quicksight.on(CreateDataSetCommand).callsFake((input: { DataSetId: string; Name: string }) => {
+    if (world.dataSets.has(input.DataSetId)) throw new ResourceExistsException({ message: 'exists', $metadata: {} });
+    world.dataSets.set(input.DataSetId, { DataSetId: input.DataSetId, Name: input.Name, Arn: `${REGION_ARN}:dataset/${input.DataSetId}` });
+    world.changes.push(`CreateDataSet ${input.DataSetId}`);
+    return {};
+  });
+  h.quicksight.on(CreateIngestionCommand).callsFake((input: { DataSetId: string; IngestionId: string }) => {
+    if (!world.dataSets.has(input.DataSetId)) throw notFound('Data set');
+    world.ingestions.push({ id: input.IngestionId, status: 'COMPLETED', created: new Date(Date.now() + world.ingestions.length) });
+    world.changes.push(`CreateIngestion ${input.DataSetId}`);
+    return { IngestionStatus: 'INITIALIZED' };
+  });
+  h.quicksight.on(ListIngestionsCommand).callsFake((input: { DataSetId: string }) => {
+    if (!world.dataSets.has(input.DataSetId)) throw notFound('Data set');
+    return { Ingestions: world.ingestions.map((ingestion) => ({ IngestionId: ingestion.id, IngestionStatus: ingestion.status, CreatedTime: ingestion.created })) };
+  });
+  h.quicksight.on(DescribeDashboardCommand).callsFake((input: { DashboardId: string }) => {
+    const dataSets = world.dashboards.get(input.DashboardId);
+    if (!dataSets) throw notFound('Dashboard');
+    return { Dashboard: { DashboardId: input.DashboardId, Version: { DataSetArns: dataSets.map((id) => `${REGION_ARN}:dataset/${id}`) } } };
+  });
+  h.s3.on(PutObjectCommand).callsFake((input: { Key: string; Body: string }) => {
+    world.objects.set(input.Key, String(input.Body));
+    world.changes.push(`PutObject ${input.Key}`);
+    return {};
+  });
+  h.s3.on(GetObjectCommand).callsFake((input: { Key: string }) => {
+    const body = world.objects.get(input.Key);
+    if (body === undefined) throw new NoSuchKey({ message: 'The specified key does not exist.', $metadata: {} });
+    return { Body: { transformToString: async () => body } };
+  });
+  return world;
+};
+
+/** The rules file's rows after its header: `GroupArn,company`. */
+export const rulesRows = (world: FakeQuickSight): string[] => (world.objects.get('company-rules/rules.csv') ?? '').trim().split('\n').slice(1);
+
+export const groupArnOf = (companyId: string) => `arn:aws:quicksight:us-east-2:${ACCOUNT_ID}:group/default/${groupNameOf(companyId)}`;
