@@ -347,7 +347,7 @@ describe('CHECK_COMPANY_ACCESS', () => {
       ]),
     );
     expect(kinds).toHaveLength(4);
-    expect(found.body.differences[0]).toMatchObject({ expected: expect.any(String), found: expect.any(String) });
+    expect((found.body.differences as unknown[])[0]).toMatchObject({ expected: expect.any(String), found: expect.any(String) });
     // Checking changes nothing.
     expect(qs.groups.get(northGroup)!.has(USER.email)).toBe(false);
 
