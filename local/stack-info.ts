@@ -24,7 +24,7 @@ export const stackInfoSchema = z.object({
   quicksight: z.object({ endpoint: url, accountId: z.string(), namespace: z.string() }),
   dynamodb: z.object({ endpoint: url }),
   mail: z.object({ inboxUrl: url, apiUrl: url }),
-  demo: z.object({ admin: demoAccountSchema, user: demoAccountSchema }),
+  demo: z.object({ admin: demoAccountSchema, user: demoAccountSchema, owner: demoAccountSchema }),
   /** What each function signs its AWS calls with, so a test can act as that function (and be held to its policy). */
   functionCredentials: z.object({
     embed: credentialsSchema,

@@ -1,4 +1,5 @@
 import type { z } from 'zod';
+import { type CompanyKind, listCompaniesResponseSchema } from '../../contracts/companies.ts';
 import { listDashboardMetadataResponseSchema, type quicksightAdminRequestSchema } from '../../contracts/quicksight-admin.ts';
 
 export interface SampleDashboard {
@@ -14,7 +15,16 @@ export interface CatalogueSeedInput {
   readonly accessToken: string;
   readonly dashboards: readonly SampleDashboard[];
   readonly linkOf: (dashboardId: string) => string;
-  readonly user: { readonly email: string; readonly companyName: string; readonly dashboardCount: number };
+  readonly companies: readonly { readonly name: string; readonly kind: CompanyKind }[];
+  /** Registered as QuickSight readers, given their companies, then invited to the first dashboards. */
+  readonly users: readonly SeededUser[];
+}
+
+export interface SeededUser {
+  readonly email: string;
+  readonly companies: readonly string[];
+  readonly owner: boolean;
+  readonly dashboardCount: number;
 }
 
 /** A request as sent (fields with defaults may be left out). */
@@ -34,10 +44,11 @@ async function call(input: CatalogueSeedInput, body: RequestBody, acceptedStatus
 }
 
 /**
- * Puts the sample dashboards in the catalogue, registers the demo user in QuickSight and
- * invites them to the first dashboards (the first as default), all through the QuickSight
- * management function, so the data is exactly what the product writes. Each step can be
- * repeated without effect.
+ * Puts the sample dashboards in the catalogue, creates the companies, registers the demo
+ * users in QuickSight, gives them their companies and invites them to the first dashboards
+ * (the first as default), all through the QuickSight management function, so the data is
+ * exactly what the product writes (company groups, rules file and its SPICE load included).
+ * Each step can be repeated without effect.
  */
 export async function seedCatalogue(input: CatalogueSeedInput): Promise<void> {
   const listed = listDashboardMetadataResponseSchema.parse(await call(input, { action: 'LIST_DASHBOARD_METADATA' }));
@@ -53,18 +64,27 @@ export async function seedCatalogue(input: CatalogueSeedInput): Promise<void> {
     });
   }
 
-  // 409: the user is already registered.
-  await call(input, { action: 'REGISTER_USER', userEmail: input.user.email, userRole: 'READER' }, [409]);
-  const invited = input.dashboards.slice(0, input.user.dashboardCount);
-  for (const [index, dashboard] of invited.entries()) {
-    await call(input, {
-      action: 'INVITE_TO_DASHBOARD',
-      userEmail: input.user.email,
-      dashboardId: dashboard.dashboardId,
-      dashboardName: dashboard.name,
-      dashboardLink: input.linkOf(dashboard.dashboardId),
-      makeDefault: index === 0,
-      companyName: input.user.companyName,
-    });
+  const companies = listCompaniesResponseSchema.parse(await call(input, { action: 'LIST_COMPANIES' }));
+  const existing = new Set(companies.companies.map((company) => company.name.toLowerCase()));
+  for (const company of input.companies) {
+    if (existing.has(company.name.toLowerCase())) continue;
+    await call(input, { action: 'CREATE_COMPANY', name: company.name, kind: company.kind });
+  }
+
+  for (const user of input.users) {
+    // 409: the user is already registered.
+    await call(input, { action: 'REGISTER_USER', userEmail: user.email, userRole: 'READER' }, [409]);
+    await call(input, { action: 'SET_USER_COMPANIES', userEmail: user.email, companies: [...user.companies], owner: user.owner });
+    const invited = input.dashboards.slice(0, user.dashboardCount);
+    for (const [index, dashboard] of invited.entries()) {
+      await call(input, {
+        action: 'INVITE_TO_DASHBOARD',
+        userEmail: user.email,
+        dashboardId: dashboard.dashboardId,
+        dashboardName: dashboard.name,
+        dashboardLink: input.linkOf(dashboard.dashboardId),
+        makeDefault: index === 0,
+      });
+    }
   }
 }
