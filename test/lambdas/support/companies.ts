@@ -67,6 +67,13 @@ export interface FakeQuickSight {
   readonly changes: string[];
 }
 
+/** One page of a list, as QuickSight pages them: at most `MaxResults` (100 at most), an opaque NextToken while more remain. */
+const paged = <T>(items: readonly T[], input: { MaxResults?: number; NextToken?: string }) => {
+  const size = Math.min(input.MaxResults ?? 100, 100);
+  const start = input.NextToken === undefined ? 0 : Number(input.NextToken);
+  return { items: items.slice(start, start + size), NextToken: start + size < items.length ? String(start + size) : undefined };
+};
+
 const notFound = (what: string) => new ResourceNotFoundException({ message: `${what} not found`, $metadata: {} });
 
 /** Answers the company operations of QuickSight and S3 from memory. */
@@ -90,7 +97,10 @@ export const fakeQuickSight = (h: Harness, users: readonly string[] = []): FakeQ
     if (!world.users.has(input.UserName)) throw notFound(`User ${input.UserName}`);
     return { User: quicksightUser(input.UserName) };
   });
-  h.quicksight.on(ListUsersCommand).callsFake(() => ({ UserList: [...world.users].map((name) => quicksightUser(name)) }));
+  h.quicksight.on(ListUsersCommand).callsFake((input: { MaxResults?: number; NextToken?: string }) => {
+    const { items, NextToken } = paged([...world.users], input);
+    return { UserList: items.map((name) => quicksightUser(name)), NextToken };
+  });
   h.quicksight.on(CreateGroupCommand).callsFake((input: { GroupName: string }) => {
     if (world.groups.has(input.GroupName)) throw new ResourceExistsException({ message: 'Group exists', $metadata: {} });
     world.groups.set(input.GroupName, new Set());
@@ -103,7 +113,10 @@ export const fakeQuickSight = (h: Harness, users: readonly string[] = []): FakeQ
     world.changes.push(`DeleteGroup ${input.GroupName}`);
     return {};
   });
-  h.quicksight.on(ListGroupsCommand).callsFake(() => ({ GroupList: [...world.groups.keys()].map((GroupName) => ({ GroupName })) }));
+  h.quicksight.on(ListGroupsCommand).callsFake((input: { MaxResults?: number; NextToken?: string }) => {
+    const { items, NextToken } = paged([...world.groups.keys()], input);
+    return { GroupList: items.map((GroupName) => ({ GroupName })), NextToken };
+  });
   h.quicksight.on(CreateGroupMembershipCommand).callsFake((input: { GroupName: string; MemberName: string }) => {
     const members = group(input.GroupName);
     if (!world.users.has(input.MemberName)) throw notFound(`User ${input.MemberName}`);
@@ -117,9 +130,10 @@ export const fakeQuickSight = (h: Harness, users: readonly string[] = []): FakeQ
     world.changes.push(`DeleteGroupMembership ${input.GroupName} ${input.MemberName}`);
     return {};
   });
-  h.quicksight.on(ListGroupMembershipsCommand).callsFake((input: { GroupName: string }) => ({
-    GroupMemberList: [...group(input.GroupName)].map((MemberName) => ({ MemberName })),
-  }));
+  h.quicksight.on(ListGroupMembershipsCommand).callsFake((input: { GroupName: string; MaxResults?: number; NextToken?: string }) => {
+    const { items, NextToken } = paged([...group(input.GroupName)], input);
+    return { GroupMemberList: items.map((MemberName) => ({ MemberName })), NextToken };
+  });
   h.quicksight.on(DescribeDataSourceCommand).callsFake((input: { DataSourceId: string }) => {
     if (!world.dataSources.has(input.DataSourceId)) throw notFound('Data source');
     return { DataSource: { DataSourceId: input.DataSourceId } };

@@ -1,0 +1,119 @@
+/**
+ * Companies at 10,000 users: the QuickSight calls of one user's company change
+ * (SET_USER_COMPANIES) and of the company-access check (CHECK_COMPANY_ACCESS), against the
+ * fewest the API allows. The handler is the real one, DynamoDB is dynalite and QuickSight
+ * and S3 are served from memory (test/lambdas/support/companies.ts), paging as QuickSight
+ * does (100 per page), so the call pattern is what is measured: list calls only for the
+ * check, never one call per user.
+ */
+import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
+import { DescribeUserCommand, ListGroupMembershipsCommand, ListGroupsCommand, ListUsersCommand, type QuickSightClient } from '@aws-sdk/client-quicksight';
+import { BatchWriteCommand, DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
+import type { AwsStub } from 'aws-sdk-client-mock';
+import { fakeQuickSight, groupArnOf, groupNameOf, scopedDataSet, seedCompany } from '../test/lambdas/support/companies.ts';
+import { ADMIN, COMPANY_SETTINGS, invoke, loadHandler, startHarness } from '../test/lambdas/support/harness.ts';
+import type { BenchRow } from './types.ts';
+
+const USERS = 10_000;
+const COMPANIES = 40;
+const PAGE = 100;
+const SHARED_DASHBOARD = 'sales-performance';
+
+const emailOf = (index: number) => `user${String(index).padStart(5, '0')}@example.com`;
+const companyIdOf = (index: number) => `c${String(index % COMPANIES).padStart(3, '0')}`;
+const pages = (count: number) => Math.max(1, Math.ceil(count / PAGE));
+
+async function writeAll(client: DynamoDBDocumentClient, table: string, items: Record<string, unknown>[]): Promise<void> {
+  const batches: Record<string, unknown>[][] = [];
+  for (let start = 0; start < items.length; start += 25) batches.push(items.slice(start, start + 25));
+  let next = 0;
+  const worker = async () => {
+    while (next < batches.length) {
+      let pending = batches[next++]!.map((Item) => ({ PutRequest: { Item } }));
+      while (pending.length > 0) {
+        const answer = await client.send(new BatchWriteCommand({ RequestItems: { [table]: pending } }));
+        pending = (answer.UnprocessedItems?.[table] ?? []) as typeof pending;
+      }
+    }
+  };
+  await Promise.all(Array.from({ length: 8 }, worker));
+}
+
+type QuickSightStub = AwsStub<object, object, QuickSightClient['config']>;
+const calls = (stub: QuickSightStub) => stub.calls().length;
+
+export async function run(): Promise<BenchRow[]> {
+  const h = await startHarness({ POWERTOOLS_LOG_LEVEL: 'SILENT' });
+  try {
+    await h.reset();
+    const handler = await loadHandler('quicksight-admin');
+    const token = await h.token(ADMIN);
+    const client = DynamoDBDocumentClient.from(
+      new DynamoDBClient({ endpoint: h.dynamo.endpoint, region: 'us-east-2', credentials: { accessKeyId: 'test', secretAccessKey: 'test' } }),
+    );
+
+    // 40 companies with their groups, 10,000 registered users spread over them, all in step.
+    const emails = Array.from({ length: USERS }, (_, index) => emailOf(index));
+    const qs = fakeQuickSight(h, emails);
+    const names = new Map<string, string>();
+    for (let index = 0; index < COMPANIES; index += 1) {
+      const id = companyIdOf(index);
+      names.set(id, `Company ${index}`);
+      await seedCompany(h, id, `Company ${index}`);
+      qs.groups.set(groupNameOf(id), new Set());
+    }
+    await writeAll(
+      client,
+      process.env.STATE_TABLE!,
+      emails.map((email, index) => ({ pk: 'MEMBERSHIP', sk: email, companyIds: [companyIdOf(index)], owner: false, updatedAt: '2026-01-01T00:00:00.000Z' })),
+    );
+    emails.forEach((email, index) => qs.groups.get(groupNameOf(companyIdOf(index)))!.add(email));
+    const rules = [...names].map(([id, name]) => ({ groupArn: groupArnOf(id), name })).sort((a, b) => a.groupArn.localeCompare(b.groupArn));
+    qs.objects.set('company-rules/rules.csv', `GroupArn,company\n${rules.map((rule) => `${rule.groupArn},${rule.name}`).join('\n')}\n`);
+    qs.dataSets.set(COMPANY_SETTINGS.dataSetId, { DataSetId: COMPANY_SETTINGS.dataSetId });
+    qs.ingestions.push({ id: 'rules-1', status: 'COMPLETED', created: new Date() });
+    // One dashboard in use by two companies (company-scoped): the check describes it and its dataset.
+    await h.tables.put('DASHBOARDS_TABLE', { id: 'm-sales', dashboardId: SHARED_DASHBOARD, dashboardName: 'Sales', dashboardLink: 'https://bi.example.com/sales', isActive: true, createdAt: 't', updatedAt: 't' });
+    for (const index of [0, 1]) {
+      await h.tables.put('VIEWS_TABLE', { id: `v${index}`, userEmail: emailOf(index), quicksightDashboardId: SHARED_DASHBOARD, name: 'Sales', createdAt: 't', updatedAt: 't' });
+    }
+    qs.dashboards.set(SHARED_DASHBOARD, ['monthly-facts']);
+    qs.dataSets.set('monthly-facts', scopedDataSet('monthly-facts'));
+
+    const quicksight = h.quicksight as unknown as QuickSightStub;
+    const call = async (body: Record<string, unknown>) => {
+      quicksight.resetHistory();
+      const started = performance.now();
+      const res = await invoke(handler, { token, body });
+      if (res.status !== 200) throw new Error(`${String(body.action)} answered ${res.status}: ${JSON.stringify(res.body)}`);
+      return { body: res.body, ms: performance.now() - started, calls: calls(quicksight) };
+    };
+
+    const change = await call({ action: 'SET_USER_COMPANIES', userEmail: emailOf(7), companies: [names.get(companyIdOf(8))!] });
+    // The least a move can do: look the user up, leave the old group, join the new one.
+    const changeMinimum = 3;
+
+    const check = await call({ action: 'CHECK_COMPANY_ACCESS', fix: false });
+    const differences = (check.body.differences as unknown[]).length;
+    const membersPerGroup = [...qs.groups.values()].map((members) => members.size);
+    const checkMinimum = pages(USERS) + pages(COMPANIES) + membersPerGroup.reduce((sum, size) => sum + pages(size), 0) + 1 /* ListIngestions */ + 2; /* DescribeDashboard, DescribeDataSet */
+    const perUserCalls = h.quicksight.commandCalls(DescribeUserCommand).length;
+
+    const area = 'companies (10k users, 40 companies)';
+    return [
+      { area, metric: 'company change for a user: QuickSight calls', value: String(change.calls), target: `<= ${changeMinimum}`, ok: change.calls <= changeMinimum },
+      { area, metric: 'company change for a user: handler time', value: `${change.ms.toFixed(0)} ms` },
+      { area, metric: 'check of 10,000 users: QuickSight calls', value: String(check.calls), target: `= ${checkMinimum}`, ok: check.calls === checkMinimum },
+      {
+        area,
+        metric: 'check of 10,000 users: list calls (users, groups, members)',
+        value: `${h.quicksight.commandCalls(ListUsersCommand).length}, ${h.quicksight.commandCalls(ListGroupsCommand).length}, ${h.quicksight.commandCalls(ListGroupMembershipsCommand).length}`,
+      },
+      { area, metric: 'check of 10,000 users: per-user calls', value: String(perUserCalls), target: '= 0', ok: perUserCalls === 0 },
+      { area, metric: 'check of 10,000 users: differences found', value: String(differences), target: '= 0', ok: differences === 0 },
+      { area, metric: 'check of 10,000 users: handler time', value: `${check.ms.toFixed(0)} ms` },
+    ];
+  } finally {
+    await h.close();
+  }
+}
