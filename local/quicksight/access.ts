@@ -1,4 +1,4 @@
-import { namespaceArn, userArn, type AccountScope } from './catalog.ts';
+import { groupArn, namespaceArn, userArn, type AccountScope } from './catalog.ts';
 import type { QuickSightState } from './state.ts';
 
 /** Dashboard permission actions QuickSight accepts in grants and revocations. */
@@ -16,7 +16,7 @@ export const DASHBOARD_ACTIONS = [
 /** Opening a dashboard needs these, as the viewer set QuickSight grants contains them. */
 const VIEW_ACTIONS = ['quicksight:DescribeDashboard', 'quicksight:QueryDashboard'];
 
-/** Whether a user may view a dashboard, granted to the user or to the user's namespace. */
+/** Whether a user may view a dashboard, granted to the user, one of the user's groups or the user's namespace. */
 export function canViewDashboard(
   state: QuickSightState,
   scope: AccountScope,
@@ -24,7 +24,11 @@ export function canViewDashboard(
   userName: string,
   dashboardId: string,
 ): boolean {
-  const principals = new Set([userArn(scope, namespace, userName), namespaceArn(scope, namespace)]);
+  const principals = new Set([
+    userArn(scope, namespace, userName),
+    namespaceArn(scope, namespace),
+    ...state.groups.groupsOfUser(namespace, userName).map((group) => groupArn(scope, namespace, group.groupName)),
+  ]);
   const granted = new Set(
     state
       .dashboardPermissions(dashboardId)

@@ -60,8 +60,9 @@ function summary(scope: AccountScope, dashboard: SampleDashboard) {
 }
 
 /**
- * Principals must be user ARNs or the default namespace's ARN of this account. Granted users
- * must exist; a revocation may name a user already deleted, to clean up after it.
+ * Principals must be user or group ARNs or the default namespace's ARN of this account.
+ * Granted users and groups must exist; a revocation may name one already deleted, to clean up
+ * after it.
  */
 function requireValidPrincipals(
   context: ApiContext,
@@ -74,6 +75,7 @@ function requireValidPrincipals(
       const principal = parsePrincipal(context.scope, arn);
       if (!principal) return true;
       if (principal.kind === 'namespace') return principal.namespace !== DEFAULT_NAMESPACE;
+      if (principal.kind === 'group') return usersMustExist && !context.store.state.groups.group(principal.namespace, principal.groupName);
       return usersMustExist && !context.store.state.user(principal.namespace, principal.userName);
     });
   if (invalid.length > 0) throw invalidParameter(`Invalid principals given: ${invalid.join(', ')}`);

@@ -1,5 +1,7 @@
 import type { AccountScope } from './catalog.ts';
+import type { ObjectStore } from './ingest.ts';
 import type { StateStore } from './persistence.ts';
+import type { SampleRowLevelSecurity } from './samples.ts';
 
 /** What every API operation handler gets besides its request. */
 export interface ApiContext {
@@ -8,6 +10,10 @@ export interface ApiContext {
   readonly now: () => number;
   /** The emulator's own address, for the URLs it hands out. */
   readonly baseUrl: string;
+  /** Where ingestions read S3 objects (manifests and data files). */
+  readonly objects: ObjectStore;
+  /** The rules the company-scoped sample datasets apply, if any. */
+  readonly rowLevelSecurity?: SampleRowLevelSecurity;
 }
 
 export interface ApiRequest {

@@ -1,4 +1,20 @@
-/** The sample dashboards every emulated account holds, and the ARNs QuickSight gives them. */
+/**
+ * The sample dashboards and datasets every emulated account holds, and the ARNs QuickSight
+ * gives them.
+ */
+
+export interface SampleDataSet {
+  readonly dataSetId: string;
+  readonly name: string;
+  /** Whether the emulator's `rowLevelSecurity` option applies to it (its rows hold every company's data). */
+  readonly companyScoped: boolean;
+}
+
+/** Both hold the generated monthly facts; the benchmarks show them only as industry-wide figures. */
+export const SAMPLE_DATA_SETS: readonly SampleDataSet[] = [
+  { dataSetId: 'distributor-monthly-facts', name: 'Distributor monthly facts', companyScoped: true },
+  { dataSetId: 'industry-benchmarks', name: 'Industry benchmarks', companyScoped: false },
+];
 
 export interface SampleDashboard {
   readonly dashboardId: string;
@@ -6,6 +22,8 @@ export interface SampleDashboard {
   readonly description: string;
   /** Sheet names shown in DescribeDashboard's version. */
   readonly sheets: readonly string[];
+  /** The datasets behind it (DescribeDashboard's Version.DataSetArns). */
+  readonly dataSetIds: readonly string[];
 }
 
 export const SAMPLE_DASHBOARDS: readonly SampleDashboard[] = [
@@ -14,18 +32,28 @@ export const SAMPLE_DASHBOARDS: readonly SampleDashboard[] = [
     name: 'Sales Performance',
     description: 'Revenue against plan by month, product line, region and distributor.',
     sheets: ['Overview'],
+    dataSetIds: ['distributor-monthly-facts'],
   },
   {
     dashboardId: 'distributor-scorecard',
     name: 'Distributor Scorecard',
     description: 'Fill rate, on-time delivery, inventory days and stock-outs for every distributor.',
     sheets: ['Scorecard'],
+    dataSetIds: ['distributor-monthly-facts'],
   },
   {
     dashboardId: 'inventory-margins',
     name: 'Inventory & Margins',
     description: 'Gross margin and channel inventory by product line, with stock-out exposure.',
     sheets: ['Margins'],
+    dataSetIds: ['distributor-monthly-facts'],
+  },
+  {
+    dashboardId: 'market-benchmarks',
+    name: 'Market Benchmarks',
+    description: 'Industry-wide revenue, margin and service levels by region and product line, for comparison.',
+    sheets: ['Benchmarks'],
+    dataSetIds: ['industry-benchmarks'],
   },
 ];
 
@@ -36,6 +64,10 @@ export const DEFAULT_NAMESPACE = 'default';
 
 export function findSampleDashboard(dashboardId: string): SampleDashboard | undefined {
   return SAMPLE_DASHBOARDS.find((d) => d.dashboardId === dashboardId);
+}
+
+export function findSampleDataSet(dataSetId: string): SampleDataSet | undefined {
+  return SAMPLE_DATA_SETS.find((d) => d.dataSetId === dataSetId);
 }
 
 /**
@@ -63,20 +95,44 @@ export function namespaceArn(scope: AccountScope, namespace: string): string {
   return `arn:aws:quicksight:${scope.region}:${scope.accountId}:namespace/${namespace}`;
 }
 
+export function groupArn(scope: AccountScope, namespace: string, groupName: string): string {
+  return `arn:aws:quicksight:${scope.region}:${scope.accountId}:group/${namespace}/${groupName}`;
+}
+
+export function dataSourceArn(scope: AccountScope, dataSourceId: string): string {
+  return `arn:aws:quicksight:${scope.region}:${scope.accountId}:datasource/${dataSourceId}`;
+}
+
+export function dataSetArn(scope: AccountScope, dataSetId: string): string {
+  return `arn:aws:quicksight:${scope.region}:${scope.accountId}:dataset/${dataSetId}`;
+}
+
+export function ingestionArn(scope: AccountScope, dataSetId: string, ingestionId: string): string {
+  return `${dataSetArn(scope, dataSetId)}/ingestion/${ingestionId}`;
+}
+
+/** The ID in a data source or dataset ARN of this account, or undefined for any other ARN. */
+export function resourceIdOf(scope: AccountScope, kind: 'datasource' | 'dataset', arn: string): string | undefined {
+  const prefix = `arn:aws:quicksight:${scope.region}:${scope.accountId}:${kind}/`;
+  if (!arn.startsWith(prefix)) return undefined;
+  const id = arn.slice(prefix.length);
+  return id === '' || id.includes('/') ? undefined : id;
+}
+
 export type ParsedPrincipal =
   | { readonly kind: 'user'; readonly namespace: string; readonly userName: string }
+  | { readonly kind: 'group'; readonly namespace: string; readonly groupName: string }
   | { readonly kind: 'namespace'; readonly namespace: string };
 
-/**
- * Reads a permission principal of this account. QuickSight principals are user, group or
- * namespace ARNs; the emulator has no groups, so a group ARN is not a principal it knows.
- */
+/** Reads a permission principal of this account: a user, group or namespace ARN. */
 export function parsePrincipal(scope: AccountScope, arn: string): ParsedPrincipal | undefined {
   const prefix = `arn:aws:quicksight:${scope.region}:${scope.accountId}:`;
   if (!arn.startsWith(prefix)) return undefined;
   const resource = arn.slice(prefix.length);
   const user = /^user\/([^/]+)\/(.+)$/.exec(resource);
   if (user?.[1] && user[2]) return { kind: 'user', namespace: user[1], userName: user[2] };
+  const group = /^group\/([^/]+)\/(.+)$/.exec(resource);
+  if (group?.[1] && group[2]) return { kind: 'group', namespace: group[1], groupName: group[2] };
   const namespace = /^namespace\/([^/]+)$/.exec(resource);
   if (namespace?.[1]) return { kind: 'namespace', namespace: namespace[1] };
   return undefined;

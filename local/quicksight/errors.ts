@@ -8,6 +8,7 @@ export type QuickSightErrorName =
   | 'AccessDeniedException'
   | 'InvalidParameterValueException'
   | 'InvalidNextTokenException'
+  | 'LimitExceededException'
   | 'ResourceExistsException'
   | 'ResourceNotFoundException'
   | 'QuickSightUserNotFoundException'
@@ -20,6 +21,7 @@ const STATUS: Record<QuickSightErrorName, number> = {
   AccessDeniedException: 401,
   InvalidParameterValueException: 400,
   InvalidNextTokenException: 400,
+  LimitExceededException: 409,
   ResourceExistsException: 409,
   ResourceNotFoundException: 404,
   QuickSightUserNotFoundException: 404,
@@ -62,3 +64,18 @@ export const dashboardNotFound = (dashboardId: string) =>
 
 export const namespaceNotFound = (namespace: string) =>
   new QuickSightError('ResourceNotFoundException', `Namespace ${namespace} is not found`, 'NAMESPACE');
+
+export const groupNotFound = (arn: string) =>
+  new QuickSightError('ResourceNotFoundException', `Group not found: ${arn}`, 'GROUP');
+
+export const dataSourceNotFound = (arn: string) =>
+  new QuickSightError('ResourceNotFoundException', `Data source not found: ${arn}`, 'DATA_SOURCE');
+
+export const dataSetNotFound = (arn: string) =>
+  new QuickSightError('ResourceNotFoundException', `Data set not found: ${arn}`, 'DATA_SET');
+
+export const ingestionNotFound = (arn: string) =>
+  new QuickSightError('ResourceNotFoundException', `Ingestion not found: ${arn}`, 'INGESTION');
+
+export const resourceExists = (what: string, resourceType: string) =>
+  new QuickSightError('ResourceExistsException', `${what} already exists`, resourceType);

@@ -51,8 +51,15 @@ export interface Page<T> {
 /**
  * Pages a list with QuickSight's `max-results` / `next-token` query. The token is opaque to
  * callers; it names the list it belongs to so a token of one list is refused by another.
+ * A bad token is an InvalidNextTokenException, or an InvalidParameterValueException for the
+ * operations whose documented errors lack the former (`invalidTokenError`).
  */
-export function paginate<T>(items: readonly T[], query: URLSearchParams, listName: string): Page<T> {
+export function paginate<T>(
+  items: readonly T[],
+  query: URLSearchParams,
+  listName: string,
+  invalidTokenError: 'InvalidNextTokenException' | 'InvalidParameterValueException' = 'InvalidNextTokenException',
+): Page<T> {
   const rawMax = query.get('max-results');
   let maxResults = 100;
   if (rawMax !== null) {
@@ -66,7 +73,7 @@ export function paginate<T>(items: readonly T[], query: URLSearchParams, listNam
   if (token !== null) {
     const decoded = /^(?<list>[a-z-]+):(?<offset>\d{1,9})$/.exec(Buffer.from(token, 'base64url').toString('utf8'));
     if (decoded?.groups?.list !== listName) {
-      throw new QuickSightError('InvalidNextTokenException', 'The NextToken is not valid');
+      throw new QuickSightError(invalidTokenError, 'The NextToken is not valid');
     }
     start = Number(decoded.groups.offset);
   }

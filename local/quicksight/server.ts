@@ -2,7 +2,11 @@ import { randomUUID } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { accountOperations } from './api-account.ts';
 import { dashboardOperations } from './api-dashboards.ts';
+import { dataSetOperations } from './api-data-sets.ts';
+import { dataSourceOperations } from './api-data-sources.ts';
 import { embedOperations } from './api-embed.ts';
+import { groupOperations } from './api-groups.ts';
+import { ingestionOperations } from './api-ingestions.ts';
 import type { ApiContext, ApiOperation } from './api-types.ts';
 import { userOperations } from './api-users.ts';
 import { QuickSightError, invalidParameter } from './errors.ts';
@@ -37,7 +41,19 @@ function compile(operation: ApiOperation): CompiledRoute {
   return { operation, pattern: new RegExp(`^${source}/?$`), labels };
 }
 
-const ROUTES = [...userOperations, ...dashboardOperations, ...embedOperations, ...accountOperations].map(compile);
+/** Every operation the emulator answers. */
+export const API_OPERATIONS: readonly ApiOperation[] = [
+  ...userOperations,
+  ...groupOperations,
+  ...dashboardOperations,
+  ...embedOperations,
+  ...accountOperations,
+  ...dataSourceOperations,
+  ...dataSetOperations,
+  ...ingestionOperations,
+];
+
+const ROUTES = API_OPERATIONS.map(compile);
 
 function matchRoute(method: string, pathname: string): { route: CompiledRoute; params: Record<string, string> } | undefined {
   for (const route of ROUTES) {

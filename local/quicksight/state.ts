@@ -1,4 +1,6 @@
 import { z } from 'zod';
+import { DataState, dataChangeSchemas, dataSnapshotSchema, isDataChange } from './state-data.ts';
+import { GroupDirectory, groupChangeSchemas, groupSnapshotSchema, isGroupChange } from './state-groups.ts';
 
 /**
  * The emulator's state and the mutations that change it. Every change is a `StateChange`
@@ -62,18 +64,29 @@ export const stateChangeSchema = z.discriminatedUnion('type', [
     permissions: z.array(resourcePermissionSchema),
   }),
   z.object({ type: z.literal('putEmbedSession'), session: embedSessionSchema }),
+  ...groupChangeSchemas,
+  ...dataChangeSchemas,
 ]);
 export type StateChange = z.infer<typeof stateChangeSchema>;
 
-export const snapshotSchema = z.object({
-  format: z.literal(1),
-  accountId: z.string(),
-  /** Sequence number of the last change the snapshot contains. */
-  seq: z.number().int().nonnegative(),
-  users: z.array(storedUserSchema),
-  dashboardPermissions: z.record(z.string(), z.array(resourcePermissionSchema)),
-  embedSessions: z.array(embedSessionSchema),
-});
+/**
+ * Format 2 added groups and the data catalogue (data sources, datasets, ingestions, SPICE
+ * rows). A format 1 snapshot still loads: it had none of them, so they start empty.
+ */
+export const SNAPSHOT_FORMAT = 2;
+
+export const snapshotSchema = z
+  .object({
+    format: z.union([z.literal(1), z.literal(SNAPSHOT_FORMAT)]),
+    accountId: z.string(),
+    /** Sequence number of the last change the snapshot contains. */
+    seq: z.number().int().nonnegative(),
+    users: z.array(storedUserSchema),
+    dashboardPermissions: z.record(z.string(), z.array(resourcePermissionSchema)),
+    embedSessions: z.array(embedSessionSchema),
+    groups: z.array(groupSnapshotSchema).default([]),
+  })
+  .extend(dataSnapshotSchema.shape);
 export type Snapshot = z.infer<typeof snapshotSchema>;
 
 const userKey = (namespace: string, userName: string) => `${namespace}\u0000${userName}`;
@@ -88,8 +101,12 @@ export class QuickSightState {
   private readonly users = new Map<string, StoredUser>();
   private readonly permissions = new Map<string, ResourcePermission[]>();
   private readonly sessions = new Map<string, EmbedSession>();
+  readonly groups: GroupDirectory;
+  readonly data: DataState;
 
   constructor(snapshot?: Snapshot) {
+    this.groups = new GroupDirectory(snapshot?.groups);
+    this.data = new DataState(snapshot);
     if (!snapshot) return;
     for (const user of snapshot.users) this.users.set(userKey(user.namespace, user.userName), user);
     for (const [dashboardId, list] of Object.entries(snapshot.dashboardPermissions)) {
@@ -99,6 +116,12 @@ export class QuickSightState {
   }
 
   apply(change: StateChange): void {
+    if (isGroupChange(change)) {
+      // A deleted group's grants go with it, as a deleted user's do.
+      if (change.type === 'deleteGroup') this.dropGrantsOf(change.groupArn);
+      return this.groups.apply(change);
+    }
+    if (isDataChange(change)) return this.data.apply(change);
     switch (change.type) {
       case 'putUser':
         this.users.set(userKey(change.user.namespace, change.user.userName), change.user);
@@ -106,15 +129,12 @@ export class QuickSightState {
       case 'deleteUser':
         this.users.delete(userKey(change.namespace, change.userName));
         // QuickSight drops a deleted user's grants and ends their embedded sessions.
-        for (const [dashboardId, list] of this.permissions) {
-          this.permissions.set(
-            dashboardId,
-            list.filter((p) => p.Principal !== change.userArn),
-          );
-        }
+        this.dropGrantsOf(change.userArn);
         for (const [id, session] of this.sessions) {
           if (session.namespace === change.namespace && session.userName === change.userName) this.sessions.delete(id);
         }
+        // ...and removes them from every group.
+        this.groups.removeUserEverywhere(change.namespace, change.userName);
         return;
       case 'setDashboardPermissions':
         this.permissions.set(change.dashboardId, change.permissions);
@@ -122,6 +142,15 @@ export class QuickSightState {
       case 'putEmbedSession':
         this.sessions.set(change.session.id, change.session);
         return;
+    }
+  }
+
+  private dropGrantsOf(principal: string): void {
+    for (const [dashboardId, list] of this.permissions) {
+      this.permissions.set(
+        dashboardId,
+        list.filter((p) => p.Principal !== principal),
+      );
     }
   }
 
@@ -151,12 +180,14 @@ export class QuickSightState {
 
   toSnapshot(accountId: string, seq: number): Snapshot {
     return {
-      format: 1,
+      format: SNAPSHOT_FORMAT,
       accountId,
       seq,
       users: [...this.users.values()],
       dashboardPermissions: Object.fromEntries(this.permissions),
       embedSessions: [...this.sessions.values()],
+      groups: this.groups.toSnapshot(),
+      ...this.data.toSnapshot(),
     };
   }
 }

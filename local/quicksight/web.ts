@@ -2,6 +2,7 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import { findSampleDashboard, type AccountScope } from './catalog.ts';
 import { EMBED_COOKIE, embedPath, loadEmbed, type EmbedOutcome } from './embed-sessions.ts';
 import type { StateStore } from './persistence.ts';
+import { visibleFacts, type SampleRowLevelSecurity } from './samples.ts';
 import { parseViewState } from './render/layout.ts';
 import {
   consolePage,
@@ -21,6 +22,7 @@ export interface WebContext {
   readonly store: StateStore;
   readonly now: () => number;
   readonly baseUrl: string;
+  readonly rowLevelSecurity?: SampleRowLevelSecurity;
 }
 
 /** No scripts, no inline styles, nothing from elsewhere; `frameAncestors` decides who may frame. */
@@ -148,6 +150,9 @@ export async function handlePage(request: IncomingMessage, response: ServerRespo
         'Set-Cookie': `${EMBED_COOKIE}=${outcome.cookie.value}; Path=${embedPath(outcome.session)}; Max-Age=${outcome.cookie.maxAgeSeconds}; HttpOnly; SameSite=Lax`,
       }
     : {};
-  sendPage(response, 200, dashboardPage(dashboard, outcome.session.userName, parseViewState(url.searchParams)), ancestors, cookie);
+  // Row-level security is applied on every load: group and rules changes show at the next one.
+  const { namespace, userName } = outcome.session;
+  const facts = visibleFacts({ scope: context.scope, state: context.store.state, rowLevelSecurity: context.rowLevelSecurity }, dashboard, namespace, userName);
+  sendPage(response, 200, dashboardPage(dashboard, userName, parseViewState(url.searchParams), facts), ancestors, cookie);
   return true;
 }

@@ -1,7 +1,9 @@
 /**
  * The sample data set behind the dashboards: 24 months of sales, service and inventory
  * figures of one manufacturer and its distributors. It is generated from a seeded PRNG so
- * every start (and every test) sees the same numbers without shipping a data file.
+ * every start (and every test) sees the same numbers without shipping a data file. Each
+ * distributor's rows belong to one of the sample companies (the `company` column that
+ * row-level security rules filter on).
  */
 
 export interface ProductLine {
@@ -18,6 +20,8 @@ export interface ProductLine {
 export interface Distributor {
   readonly id: string;
   readonly name: string;
+  /** The company whose data the distributor's rows are (the `company` column). */
+  readonly company: SampleCompany;
   readonly region: string;
   readonly size: number;
   readonly fillRate: number;
@@ -48,6 +52,7 @@ export type Measure = (typeof MEASURES)[number];
 /** One month of one distributor for one product line. */
 export type MonthlyFact = {
   readonly month: string;
+  readonly company: SampleCompany;
   readonly distributorId: string;
   readonly productLineId: string;
   readonly region: string;
@@ -67,6 +72,10 @@ export const MANUFACTURER = 'Tri-Valley Industrial';
 export const DEFAULT_SEED = 20_260_105;
 const FIRST_MONTH = { year: 2024, month: 1 };
 const MONTH_COUNT = 24;
+
+/** The values of the sample data's `company` column. */
+export const SAMPLE_COMPANIES = ['Northwind Manufacturing', 'Contoso Distribution', 'Fabrikam Industries'] as const;
+export type SampleCompany = (typeof SAMPLE_COMPANIES)[number];
 
 export const REGIONS = ['Northeast', 'Southeast', 'Midwest', 'Southwest', 'West'] as const;
 
@@ -119,6 +128,8 @@ function makeDistributors(random: () => number): Distributor[] {
   return DISTRIBUTOR_PROFILES.map((profile, i) => ({
     id: `D${String(i + 1).padStart(3, '0')}`,
     name: profile.name,
+    // Companies take turns, so each holds distributors of several regions.
+    company: SAMPLE_COMPANIES[i % SAMPLE_COMPANIES.length]!,
     region: profile.region,
     size: round2(between(0.55, 1.6)),
     fillRate: round3(between(0.9, 0.99)),
@@ -175,6 +186,7 @@ export function generateDataset(seed: number = DEFAULT_SEED): Dataset {
 
         facts.push({
           month,
+          company: distributor.company,
           distributorId: distributor.id,
           productLineId: line.id,
           region: distributor.region,

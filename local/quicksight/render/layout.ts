@@ -41,6 +41,8 @@ export interface DashboardPageSpec {
   readonly title: string;
   readonly subtitle: string;
   readonly viewer: string;
+  /** The distinct companies of the rows the page draws, sorted. */
+  readonly companies: readonly string[];
   readonly state: ViewState;
   readonly body: SafeHtml;
   readonly footnote: string;
@@ -55,7 +57,7 @@ export function dashboardDocument(spec: DashboardPageSpec): string {
   });
   return document(
     spec.title,
-    html`<header class="topbar"><div class="topbar-title"><h1>${spec.title}</h1><p class="subtitle">${spec.subtitle}</p></div><div class="topbar-side"><p class="viewer">Viewing as <strong>${spec.viewer}</strong></p><nav aria-label="Period"><ul class="segmented">${periodLinks}</ul></nav></div></header><main class="dashboard">${spec.body}</main><footer class="footnote">${spec.footnote}</footer>`,
+    html`<header class="topbar"><div class="topbar-title"><h1>${spec.title}</h1><p class="subtitle">${spec.subtitle}</p></div><div class="topbar-side"><p class="viewer">Viewing as <strong>${spec.viewer}</strong></p><p class="companies">Companies in view: ${spec.companies.join(', ')}</p><nav aria-label="Period"><ul class="segmented">${periodLinks}</ul></nav></div></header><main class="dashboard">${spec.body}</main><footer class="footnote">${spec.footnote}</footer>`,
   );
 }
 

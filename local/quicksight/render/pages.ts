@@ -1,8 +1,9 @@
 import { SAMPLE_DASHBOARDS, type SampleDashboard } from '../catalog.ts';
-import { MANUFACTURER, sampleDataset, type Dataset } from '../data/generator.ts';
+import { MANUFACTURER, sampleDataset, type Dataset, type MonthlyFact } from '../data/generator.ts';
 import { lastMonths } from '../data/aggregate.ts';
 import { renderDistributorScorecard } from './dashboards/distributor-scorecard.ts';
 import { renderInventoryMargins } from './dashboards/inventory-margins.ts';
+import { renderMarketBenchmarks } from './dashboards/market-benchmarks.ts';
 import { renderSalesPerformance } from './dashboards/sales-performance.ts';
 import { periodLabel } from './format.ts';
 import { html, type SafeHtml } from './html.ts';
@@ -14,20 +15,34 @@ const RENDERERS: Record<string, (dataset: Dataset, state: ViewState) => SafeHtml
   'sales-performance': renderSalesPerformance,
   'distributor-scorecard': renderDistributorScorecard,
   'inventory-margins': renderInventoryMargins,
+  'market-benchmarks': renderMarketBenchmarks,
 };
 
-export function dashboardPage(dashboard: SampleDashboard, viewer: string, state: ViewState): string {
+/** What a reader whose row-level security leaves no row sees instead of the visuals. */
+export const NO_DATA_TEXT = 'No data for your companies';
+
+/**
+ * A dashboard drawn over `facts`, the rows its reader may see (every row by default): the
+ * visuals aggregate only them, and the page names the companies they belong to.
+ */
+export function dashboardPage(dashboard: SampleDashboard, viewer: string, state: ViewState, facts: readonly MonthlyFact[] = sampleDataset().facts): string {
   const render = RENDERERS[dashboard.dashboardId];
   if (!render) throw new Error(`No renderer for dashboard ${dashboard.dashboardId}`);
-  const dataset = sampleDataset();
+  const all = sampleDataset();
+  const present = new Set(facts.map((f) => f.distributorId));
+  const dataset: Dataset = { ...all, facts, distributors: all.distributors.filter((d) => present.has(d.id)) };
   const period = periodLabel(lastMonths(dataset, state.period).months);
   return dashboardDocument({
     title: dashboard.name,
     subtitle: `${MANUFACTURER} \u00B7 ${period}`,
     viewer,
+    companies: [...new Set(facts.map((f) => f.company))].sort(),
     state,
-    body: render(dataset, state),
-    footnote: `Sample data generated for ${MANUFACTURER} and ${dataset.distributors.length} distributors, ${periodLabel(dataset.months)}. Figures in US dollars.`,
+    body:
+      facts.length === 0
+        ? html`<section class="no-data" role="status"><h2>${NO_DATA_TEXT}</h2><p>The data of this dashboard is limited to your companies, and none of its rows belong to them.</p></section>`
+        : render(dataset, state),
+    footnote: `Sample data generated for ${MANUFACTURER} and ${all.distributors.length} distributors, ${periodLabel(all.months)}. Figures in US dollars.`,
   });
 }
 

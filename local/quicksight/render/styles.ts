@@ -23,6 +23,10 @@ code { font-family: ui-monospace, SFMono-Regular, Menlo, Consolas, monospace; fo
 .topbar-side { display: flex; flex-wrap: wrap; align-items: center; gap: 10px 18px; }
 .viewer { margin: 0; color: var(--muted); font-size: 13px; }
 .viewer strong { color: var(--text); font-weight: 600; }
+.companies { margin: 0; color: var(--muted); font-size: 13px; }
+.no-data { max-width: 560px; margin: 8vh auto; padding: 32px; background: #fff; border: 1px solid var(--line); border-radius: 8px; text-align: center; }
+.no-data h2 { font-size: 18px; margin: 0 0 8px; }
+.no-data p { color: var(--muted); margin: 0; }
 .segmented { display: flex; list-style: none; margin: 0; padding: 0; border: 1px solid #aab7b8;
   border-radius: 6px; overflow: hidden; }
 .segmented li + li { border-left: 1px solid #aab7b8; }
