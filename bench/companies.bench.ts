@@ -7,9 +7,8 @@
  * check, never one call per user.
  */
 import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
-import { DescribeUserCommand, ListGroupMembershipsCommand, ListGroupsCommand, ListUsersCommand, type QuickSightClient } from '@aws-sdk/client-quicksight';
+import { DescribeUserCommand, ListGroupMembershipsCommand, ListGroupsCommand, ListUsersCommand } from '@aws-sdk/client-quicksight';
 import { BatchWriteCommand, DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
-import type { AwsStub } from 'aws-sdk-client-mock';
 import { fakeQuickSight, groupArnOf, groupNameOf, scopedDataSet, seedCompany } from '../test/lambdas/support/companies.ts';
 import { ADMIN, COMPANY_SETTINGS, invoke, loadHandler, startHarness } from '../test/lambdas/support/harness.ts';
 import type { BenchRow } from './types.ts';
@@ -38,9 +37,6 @@ async function writeAll(client: DynamoDBDocumentClient, table: string, items: Re
   };
   await Promise.all(Array.from({ length: 8 }, worker));
 }
-
-type QuickSightStub = AwsStub<object, object, QuickSightClient['config']>;
-const calls = (stub: QuickSightStub) => stub.calls().length;
 
 export async function run(): Promise<BenchRow[]> {
   const h = await startHarness({ POWERTOOLS_LOG_LEVEL: 'SILENT' });
@@ -80,13 +76,12 @@ export async function run(): Promise<BenchRow[]> {
     qs.dashboards.set(SHARED_DASHBOARD, ['monthly-facts']);
     qs.dataSets.set('monthly-facts', scopedDataSet('monthly-facts'));
 
-    const quicksight = h.quicksight as unknown as QuickSightStub;
     const call = async (body: Record<string, unknown>) => {
-      quicksight.resetHistory();
+      h.quicksight.resetHistory();
       const started = performance.now();
       const res = await invoke(handler, { token, body });
       if (res.status !== 200) throw new Error(`${String(body.action)} answered ${res.status}: ${JSON.stringify(res.body)}`);
-      return { body: res.body, ms: performance.now() - started, calls: calls(quicksight) };
+      return { body: res.body, ms: performance.now() - started, calls: h.quicksight.calls().length };
     };
 
     const change = await call({ action: 'SET_USER_COMPANIES', userEmail: emailOf(7), companies: [names.get(companyIdOf(8))!] });
