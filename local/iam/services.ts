@@ -173,6 +173,19 @@ const path = (...parts: string[]) => new RegExp(`^${parts.join('/')}/?$`);
 
 const qsUser = (scope: CallScope, namespace: string, user: string) => arn(scope, 'quicksight', `user/${namespace}/${user}`);
 const qsDashboard = (scope: CallScope, id: string) => arn(scope, 'quicksight', `dashboard/${id}`);
+const qsGroup = (scope: CallScope, namespace: string, group: string) => arn(scope, 'quicksight', `group/${namespace}/${group}`);
+const qsDataSource = (scope: CallScope, id: string) => arn(scope, 'quicksight', `datasource/${id}`);
+const qsDataSet = (scope: CallScope, id: string) => arn(scope, 'quicksight', `dataset/${id}`);
+const qsIngestion = (scope: CallScope, dataSetId: string, id: string) => arn(scope, 'quicksight', `dataset/${dataSetId}/ingestion/${id}`);
+
+/** The data sources a CreateDataSet request reads (each physical table's DataSourceArn). */
+function dataSourcesOf(body: Record<string, unknown>): string[] {
+  const tables = body.PhysicalTableMap !== null && typeof body.PhysicalTableMap === 'object' ? Object.values(body.PhysicalTableMap) : [];
+  return tables.flatMap((table) => {
+    const source = (table ?? {}) as Record<string, { DataSourceArn?: unknown } | undefined>;
+    return Object.values(source).flatMap((member) => (text(member?.DataSourceArn) ? [member!.DataSourceArn as string] : []));
+  });
+}
 
 // '/account' covers DescribeAccountSubscription (GET /account/{id}) besides the /accounts/ routes.
 export const quicksightRules = restRules('quicksight', '/account', { code: 'AccessDeniedException', status: 401 }, [
@@ -208,6 +221,56 @@ export const quicksightRules = restRules('quicksight', '/account', { code: 'Acce
   },
   { method: 'GET', pattern: path('', 'account', SEGMENT), operation: 'DescribeAccountSubscription', resources: (scope, [id]) => [arn(scope, 'quicksight', `account/${id!}`)] },
   { method: 'GET', pattern: path('', 'accounts', SEGMENT, 'namespaces', SEGMENT), operation: 'DescribeNamespace', resources: (scope, [, ns]) => [arn(scope, 'quicksight', `namespace/${ns!}`)] },
+  {
+    method: 'POST',
+    pattern: path('', 'accounts', SEGMENT, 'namespaces', SEGMENT, 'groups'),
+    operation: 'CreateGroup',
+    resources: (scope, [, ns], body) => [qsGroup(scope, ns!, text(body.GroupName) ?? '*')],
+  },
+  { method: 'GET', pattern: path('', 'accounts', SEGMENT, 'namespaces', SEGMENT, 'groups'), operation: 'ListGroups', resources: (scope, [, ns]) => [qsGroup(scope, ns!, '*')] },
+  { method: 'GET', pattern: path('', 'accounts', SEGMENT, 'namespaces', SEGMENT, 'groups', SEGMENT), operation: 'DescribeGroup', resources: (scope, [, ns, g]) => [qsGroup(scope, ns!, g!)] },
+  { method: 'DELETE', pattern: path('', 'accounts', SEGMENT, 'namespaces', SEGMENT, 'groups', SEGMENT), operation: 'DeleteGroup', resources: (scope, [, ns, g]) => [qsGroup(scope, ns!, g!)] },
+  {
+    method: 'GET',
+    pattern: path('', 'accounts', SEGMENT, 'namespaces', SEGMENT, 'groups', SEGMENT, 'members'),
+    operation: 'ListGroupMemberships',
+    resources: (scope, [, ns, g]) => [qsGroup(scope, ns!, g!)],
+  },
+  {
+    method: 'PUT',
+    pattern: path('', 'accounts', SEGMENT, 'namespaces', SEGMENT, 'groups', SEGMENT, 'members', SEGMENT),
+    operation: 'CreateGroupMembership',
+    resources: (scope, [, ns, g]) => [qsGroup(scope, ns!, g!)],
+  },
+  {
+    method: 'DELETE',
+    pattern: path('', 'accounts', SEGMENT, 'namespaces', SEGMENT, 'groups', SEGMENT, 'members', SEGMENT),
+    operation: 'DeleteGroupMembership',
+    resources: (scope, [, ns, g]) => [qsGroup(scope, ns!, g!)],
+  },
+  { method: 'POST', pattern: path('', 'accounts', SEGMENT, 'data-sources'), operation: 'CreateDataSource', resources: (scope, _l, body) => [qsDataSource(scope, text(body.DataSourceId) ?? '*')] },
+  { method: 'GET', pattern: path('', 'accounts', SEGMENT, 'data-sources', SEGMENT), operation: 'DescribeDataSource', resources: (scope, [, id]) => [qsDataSource(scope, id!)] },
+  {
+    method: 'POST',
+    pattern: path('', 'accounts', SEGMENT, 'data-sets'),
+    operation: 'CreateDataSet',
+    // Authorized on the dataset and on every data source it reads.
+    resources: (scope, _l, body) => [qsDataSet(scope, text(body.DataSetId) ?? '*'), ...dataSourcesOf(body)],
+  },
+  { method: 'GET', pattern: path('', 'accounts', SEGMENT, 'data-sets', SEGMENT), operation: 'DescribeDataSet', resources: (scope, [, id]) => [qsDataSet(scope, id!)] },
+  {
+    method: 'PUT',
+    pattern: path('', 'accounts', SEGMENT, 'data-sets', SEGMENT, 'ingestions', SEGMENT),
+    operation: 'CreateIngestion',
+    resources: (scope, [, ds, id]) => [qsIngestion(scope, ds!, id!)],
+  },
+  {
+    method: 'GET',
+    pattern: path('', 'accounts', SEGMENT, 'data-sets', SEGMENT, 'ingestions', SEGMENT),
+    operation: 'DescribeIngestion',
+    resources: (scope, [, ds, id]) => [qsIngestion(scope, ds!, id!)],
+  },
+  { method: 'GET', pattern: path('', 'accounts', SEGMENT, 'data-sets', SEGMENT, 'ingestions'), operation: 'ListIngestions', resources: (scope, [, ds]) => [qsIngestion(scope, ds!, '*')] },
 ]);
 
 const ADDRESS_IN_BRACKETS = /<([^<>]+)>\s*$/;
