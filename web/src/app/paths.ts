@@ -20,6 +20,7 @@ export const paths = {
     dashboard: '/admin/dashboard',
     quicksight: '/admin/quicksight',
     users: '/admin/users',
+    companies: '/admin/companies',
     activity: '/admin/activity',
     insights: '/admin/insights',
   },

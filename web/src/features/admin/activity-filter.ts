@@ -19,6 +19,12 @@ const ACTION_LABELS: Readonly<Record<string, string>> = {
   CREATE_DASHBOARD_METADATA: 'Create catalogue entry',
   UPDATE_DASHBOARD_METADATA: 'Update catalogue entry',
   DELETE_DASHBOARD_METADATA: 'Delete catalogue entry',
+  CREATE_COMPANY: 'Create company',
+  UPDATE_COMPANY: 'Update company',
+  DELETE_COMPANY: 'Delete company',
+  SET_USER_COMPANIES: 'Set user company',
+  CHECK_COMPANY_ACCESS: 'Check company access',
+  CONFIRM_SHARED_DATA: 'Confirm shared data',
 };
 
 /** A readable name; actions added later show their code. */

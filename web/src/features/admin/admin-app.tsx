@@ -14,6 +14,7 @@ const AdminForgotPasswordPage = lazyPage(() => import('./routes/admin-forgot-pas
 const AdminChangePasswordPage = lazyPage(() => import('./routes/admin-change-password-page.tsx'));
 const DashboardsPage = lazyPage(() => import('./routes/dashboards-page.tsx'));
 const UsersPage = lazyPage(() => import('./routes/users-page.tsx'));
+const CompaniesPage = lazyPage(() => import('./routes/companies-page.tsx'));
 const ActivityPage = lazyPage(() => import('./routes/activity-page.tsx'));
 const InsightsPage = lazyPage(() => import('./routes/insights-page.tsx'));
 
@@ -41,6 +42,7 @@ export default function AdminApp() {
           <Route path={below(paths.admin.dashboard)} element={<DashboardsPage />} />
           <Route path={below(paths.admin.quicksight)} element={<DashboardsPage />} />
           <Route path={below(paths.admin.users)} element={<UsersPage />} />
+          <Route path={below(paths.admin.companies)} element={<CompaniesPage />} />
           <Route path={below(paths.admin.activity)} element={<ActivityPage />} />
           <Route path={below(paths.admin.insights)} element={<InsightsPage />} />
         </Route>

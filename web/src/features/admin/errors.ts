@@ -28,6 +28,13 @@ export const ADMIN_FAILURES = {
   loadActivity: 'Failed to load the activity log',
   resendInvitation: 'Failed to resend the invitation',
   importUsers: 'Failed to import users',
+  loadCompanies: 'Failed to load companies',
+  saveCompany: 'Failed to save company',
+  deleteCompany: 'Failed to delete company',
+  checkCompanyAccess: 'Failed to check company access',
+  fixCompanyAccess: 'Failed to fix company access',
+  setUserCompanies: 'Failed to set the company',
+  createCompanies: 'Failed to create the companies',
 } as const;
 
 /** A failed action as a page shows it: what failed, then the details line by line. */
@@ -167,6 +174,14 @@ export function dashboardUpdatedText(updatedUserAssignments: number | undefined)
   const count = updatedUserAssignments ?? 0;
   return count > 0 ? `Dashboard updated successfully! Updated for ${count} user(s).` : 'Dashboard updated successfully!';
 }
+
+/**
+ * The refusal of an assignment that would show a dashboard that is not company-scoped to
+ * another company (COMPANY_MESSAGES.notScoped, answered with 409). It can be repeated with
+ * the admin's confirmation of shared data.
+ */
+export const isNotScopedRefusal = (error: unknown): error is ApiError =>
+  error instanceof ApiError && error.status === 409 && error.error.includes('is not company-scoped');
 
 /** The result line of an invite batch. */
 export function inviteSummaryText(succeeded: number, failed: number): string {

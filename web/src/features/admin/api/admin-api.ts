@@ -16,6 +16,14 @@ import {
 } from '../../../../../contracts/user-admin.ts';
 import { importUserResponseSchema } from '../../../../../contracts/user-import.ts';
 import { insightsResponseSchema, insightUsersResponseSchema } from '../../../../../contracts/insights.ts';
+import {
+  checkCompanyAccessResponseSchema,
+  deleteCompanyResponseSchema,
+  listCompaniesResponseSchema,
+  saveCompanyResponseSchema,
+  setUserCompaniesResponseSchema,
+  type CompanyKind,
+} from '../../../../../contracts/companies.ts';
 import type { ApiClient } from '../../../lib/api.ts';
 
 /** Answer of the calls whose body the portal does not read beyond their message. */
@@ -41,6 +49,20 @@ export interface DashboardFields {
   readonly dashboardName: string;
   readonly dashboardLink: string;
   readonly description?: string;
+  /** Only when editing: the admin's confirmation that a dashboard that is not company-scoped may reach several companies. */
+  readonly sharedData?: boolean;
+}
+
+/** A company as the admin names it. */
+export interface CompanyFields {
+  readonly name: string;
+  readonly kind: CompanyKind;
+}
+
+/** A user's companies: one, or several for an owner (private-equity) account. */
+export interface UserCompanies {
+  readonly companies: readonly string[];
+  readonly owner: boolean;
 }
 
 /** One checked row of a bulk import. */
@@ -59,6 +81,8 @@ export interface InviteFields {
   readonly dashboardLink: string;
   readonly makeDefault: boolean;
   readonly companyName?: string;
+  /** Confirms "shared data" for a dashboard that is not company-scoped, so that it may reach another company. */
+  readonly confirmSharedData?: boolean;
 }
 
 /** A range of UTC days (YYYY-MM-DD) and optionally one company, for GET_INSIGHTS. */
@@ -86,7 +110,8 @@ export function createQuicksightAdminApi(client: ApiClient, url: string) {
       call({ action: 'SET_DASHBOARD_AS_DEFAULT', userEmail, dashboardId, viewId }, acknowledgementSchema),
     listCatalogue: async () =>
       (await call({ action: 'LIST_DASHBOARD_METADATA' }, listDashboardMetadataResponseSchema)).dashboards,
-    createDashboard: (fields: DashboardFields) =>
+    // A new entry has no shared-data confirmation: that is decided once its scope is known.
+    createDashboard: ({ sharedData: _notOnCreate, ...fields }: DashboardFields) =>
       call({ action: 'CREATE_DASHBOARD_METADATA', ...fields }, saveDashboardMetadataResponseSchema),
     updateDashboard: (metadataId: string, fields: DashboardFields) =>
       call({ action: 'UPDATE_DASHBOARD_METADATA', metadataId, ...fields, isActive: true }, saveDashboardMetadataResponseSchema),
@@ -97,6 +122,16 @@ export function createQuicksightAdminApi(client: ApiClient, url: string) {
     /** One page of the Insights users (all of them when `company` is absent). */
     insightUsers: (company: string | undefined, nextToken?: string) =>
       call({ action: 'GET_INSIGHT_USERS', ...(company ? { company } : {}), ...(nextToken === undefined ? {} : { nextToken }) }, insightUsersResponseSchema),
+    /** The companies and the last company-access check. */
+    listCompanies: () => call({ action: 'LIST_COMPANIES' }, listCompaniesResponseSchema),
+    createCompany: (fields: CompanyFields) => call({ action: 'CREATE_COMPANY', ...fields }, saveCompanyResponseSchema),
+    updateCompany: (companyId: string, fields: CompanyFields) =>
+      call({ action: 'UPDATE_COMPANY', companyId, ...fields }, saveCompanyResponseSchema),
+    deleteCompany: (companyId: string) => call({ action: 'DELETE_COMPANY', companyId }, deleteCompanyResponseSchema),
+    setUserCompanies: (userEmail: string, { companies, owner }: UserCompanies) =>
+      call({ action: 'SET_USER_COMPANIES', userEmail, companies: [...companies], owner }, setUserCompaniesResponseSchema),
+    /** Compares the portal's companies with QuickSight; with `fix`, mends what it can. */
+    checkCompanyAccess: (fix: boolean) => call({ action: 'CHECK_COMPANY_ACCESS', fix }, checkCompanyAccessResponseSchema),
   };
 }
 

@@ -30,6 +30,7 @@ export function AdminShell() {
   const tabs = [
     { to: paths.admin.users, label: 'Manage Users', current: pathname === paths.admin.users },
     { to: paths.admin.dashboard, label: 'Manage Dashboards', current: DASHBOARD_ROUTES.includes(pathname) },
+    { to: paths.admin.companies, label: 'Companies', current: pathname === paths.admin.companies },
     { to: paths.admin.activity, label: 'Activity', current: pathname === paths.admin.activity },
     { to: paths.admin.insights, label: 'Insights', current: pathname === paths.admin.insights },
   ];

@@ -1,4 +1,5 @@
 import { Fragment, memo } from 'react';
+import { companiesLabel, DASHBOARD_SCOPE_LABELS, type DashboardScope } from '../../../../../contracts/companies.ts';
 import type { DashboardMetadata } from '../../../../../contracts/quicksight-admin.ts';
 import { Badge } from '../../../components/badge.tsx';
 import { Button } from '../../../components/button.tsx';
@@ -32,6 +33,36 @@ export function LinkText({ link }: { readonly link: string }) {
   ));
 }
 
+const SCOPE_TONES: Record<DashboardScope, 'success' | 'warning' | 'neutral'> = {
+  'company-scoped': 'success',
+  'not-scoped': 'warning',
+  unknown: 'neutral',
+};
+
+export const SHARED_DATA_TEXT = 'Shared data';
+
+/**
+ * Whether the dashboard's data reaches each company's users limited to their rows: the scope
+ * (its reason described under it and in the title), and 'Shared data' once an admin confirmed
+ * that every company may see all of it.
+ */
+function ScopeBadges({ dashboard }: { readonly dashboard: DashboardMetadata }) {
+  if (dashboard.scope === undefined && !dashboard.sharedData) return null;
+  return (
+    <div className="catalogue-card-scope">
+      <div className="row">
+        {dashboard.scope !== undefined && (
+          <Badge tone={SCOPE_TONES[dashboard.scope]} title={dashboard.scopeDetail}>
+            {DASHBOARD_SCOPE_LABELS[dashboard.scope]}
+          </Badge>
+        )}
+        {dashboard.sharedData && <Badge tone="info">{SHARED_DATA_TEXT}</Badge>}
+      </div>
+      {dashboard.scopeDetail && <p className="catalogue-card-scope-detail">{dashboard.scopeDetail}</p>}
+    </div>
+  );
+}
+
 function CatalogueCard({
   dashboard,
   onEdit,
@@ -54,6 +85,7 @@ function CatalogueCard({
           ]}
         />
       </div>
+      <ScopeBadges dashboard={dashboard} />
       <dl className="catalogue-card-fields">
         <dt>ID</dt>
         <dd>
@@ -71,6 +103,12 @@ function CatalogueCard({
             <LinkText link={dashboard.dashboardLink} />
           </a>
         </dd>
+        {dashboard.companies !== undefined && dashboard.companies.length > 0 && (
+          <>
+            <dt>Companies</dt>
+            <dd>{companiesLabel(dashboard.companies)}</dd>
+          </>
+        )}
       </dl>
       {dashboard.description && <p className="catalogue-card-description">{dashboard.description}</p>}
     </li>

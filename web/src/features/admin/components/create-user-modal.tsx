@@ -6,7 +6,11 @@ import { adminEmail, strongPassword } from '../../../../../contracts/fields.ts';
 import { Alert } from '../../../components/alert.tsx';
 import { cx } from '../../../components/class-names.ts';
 import { TextField } from '../../../components/text-field.tsx';
+import type { UserCompanies } from '../api/admin-api.ts';
+import { userCompaniesProblem } from '../companies.ts';
 import { ADMIN_FAILURES, userManagementErrorText } from '../errors.ts';
+import type { CompanyChoices } from '../use-companies.ts';
+import { CompanyField } from './company-field.tsx';
 import { FormDialog } from './form-dialog.tsx';
 import { PasswordChecklist } from './password-checklist.tsx';
 
@@ -25,11 +29,15 @@ export const createUserFormSchema = z
   });
 export type CreateUserFormValues = z.infer<typeof createUserFormSchema>;
 
-/** What the form hands on: a password only when the admin chose one. */
-export type CreateUserForm = { readonly email: string; readonly password?: string };
+/** What the form hands on: a password only when the admin chose one, companies only when chosen. */
+export type CreateUserForm = { readonly email: string; readonly password?: string; readonly companies?: UserCompanies };
+
+const NO_COMPANIES: UserCompanies = { companies: [], owner: false };
 
 export interface CreateUserModalProps {
   readonly open: boolean;
+  /** The companies the new account may belong to (optional; set later with Edit otherwise). */
+  readonly companies: CompanyChoices;
   readonly onClose: () => void;
   /** Creates the account; a rejection is shown in the dialog, translated. */
   readonly onCreate: (values: CreateUserForm) => Promise<void>;
@@ -44,10 +52,15 @@ const DELIVERY_CHOICES: readonly { value: PasswordDelivery; label: string; hint:
   { value: 'password', label: 'Set a password now', hint: 'You choose the password and pass it on to the user yourself.' },
 ];
 
-function CreateUserDialog({ onClose, onCreate }: Omit<CreateUserModalProps, 'open'>) {
+function CreateUserDialog({ companies, onClose, onCreate }: Omit<CreateUserModalProps, 'open'>) {
   const passwordId = useId();
   const checklistId = useId();
   const [failure, setFailure] = useState<string | null>(null);
+  const [company, setCompany] = useState<UserCompanies>(NO_COMPANIES);
+  const [submitted, setSubmitted] = useState(false);
+  const companyChosen = company.companies.length > 0 || company.owner;
+  const companyProblem = companyChosen ? userCompaniesProblem(company) : null;
+  const companyError = submitted || (!company.owner && company.companies.length > 1) ? companyProblem : null;
   const {
     register,
     control,
@@ -62,8 +75,13 @@ function CreateUserDialog({ onClose, onCreate }: Omit<CreateUserModalProps, 'ope
 
   const submit = async (values: CreateUserFormValues) => {
     setFailure(null);
+    if (companyProblem !== null) return;
     try {
-      await onCreate(values.delivery === 'password' ? { email: values.email, password: values.password } : { email: values.email });
+      await onCreate({
+        email: values.email,
+        ...(values.delivery === 'password' ? { password: values.password } : {}),
+        ...(companyChosen ? { companies: company } : {}),
+      });
     } catch (error) {
       setFailure(userManagementErrorText(error));
     }
@@ -73,7 +91,10 @@ function CreateUserDialog({ onClose, onCreate }: Omit<CreateUserModalProps, 'ope
     <FormDialog
       title="Create New User"
       onClose={onClose}
-      onSubmit={handleSubmit(submit)}
+      onSubmit={(event) => {
+        setSubmitted(true);
+        void handleSubmit(submit)(event);
+      }}
       busy={isSubmitting}
       submitLabel={delivery === 'invitation' ? 'Create User & Send Invitation' : 'Create User'}
       busyLabel="Creating..."
@@ -110,13 +131,14 @@ function CreateUserDialog({ onClose, onCreate }: Omit<CreateUserModalProps, 'ope
           <PasswordChecklist id={checklistId} password={password} />
         </>
       )}
+      <CompanyField value={company} onChange={setCompany} choices={companies} allowOwner error={companyError} />
     </FormDialog>
   );
 }
 
 /**
  * 'Create New User': email, and either the invitation email (the default) or a password the
- * admin chooses, with the requirements checked as they are typed.
+ * admin chooses, with the requirements checked as they are typed; optionally the company.
  */
 export function CreateUserModal({ open, ...props }: CreateUserModalProps) {
   // Mounted only while open, so every opening starts with an empty form.

@@ -4,6 +4,7 @@ import { useForm, useWatch } from 'react-hook-form';
 import { z } from 'zod';
 import { dashboardId, dashboardIdExistsMessage, dashboardLink, dashboardName, MESSAGES } from '../../../../../contracts/fields.ts';
 import type { DashboardMetadata } from '../../../../../contracts/quicksight-admin.ts';
+import { Checkbox } from '../../../components/checkbox.tsx';
 import { TextField } from '../../../components/text-field.tsx';
 import { Textarea } from '../../../components/textarea.tsx';
 import type { DashboardFields } from '../api/admin-api.ts';
@@ -16,6 +17,8 @@ export const dashboardFormSchema = z.object({
   dashboardName,
   dashboardLink,
   description: z.string().trim().max(2000, 'Description must be at most 2000 characters'),
+  /** Editing only: every company the dashboard is assigned to may see all of its rows. */
+  sharedData: z.boolean(),
 });
 export type DashboardForm = z.infer<typeof dashboardFormSchema>;
 
@@ -58,20 +61,23 @@ function DashboardDialog({
       dashboardName: existing?.dashboardName ?? '',
       dashboardLink: existing?.dashboardLink ?? '',
       description: existing?.description ?? '',
+      sharedData: existing?.sharedData === true,
     },
   });
   const candidateId = useWatch({ control, name: 'dashboardId' });
   const taken = isDashboardIdTaken(catalogue, candidateId, existing?.id ?? null);
 
-  const submit = async (values: DashboardForm) => {
+  const submit = async ({ sharedData, ...values }: DashboardForm) => {
     setFailure(null);
     if (isDashboardIdTaken(catalogue, values.dashboardId, existing?.id ?? null)) {
       setFailure({ title: dashboardIdExistsMessage(values.dashboardId), lines: [] });
       return;
     }
     try {
-      // An empty description clears the stored one when editing.
-      await onSave(values, existing);
+      // An empty description clears the stored one when editing; the shared-data
+      // confirmation is sent only when the admin changed it.
+      const sharedDataChanged = existing !== null && sharedData !== (existing.sharedData === true);
+      await onSave(sharedDataChanged ? { ...values, sharedData } : values, existing);
     } catch (error) {
       setFailure(saveDashboardFailure(error));
     }
@@ -106,11 +112,18 @@ function DashboardDialog({
         {...register('dashboardLink')}
       />
       <Textarea label="Description (optional)" rows={3} error={errors.description?.message} {...register('description')} />
+      {existing && (
+        <Checkbox
+          label="Shared data"
+          hint="Every company this dashboard is assigned to may see all of its rows. Confirm only when its datasets hold no company's private data, or attach the portal's row-level security to them instead."
+          {...register('sharedData')}
+        />
+      )}
     </FormDialog>
   );
 }
 
-/** 'Add Dashboard' / 'Edit Dashboard': ID, name and link required, description optional. */
+/** 'Add Dashboard' / 'Edit Dashboard': ID, name and link required, description optional; when editing, shared data. */
 export function DashboardFormModal({ target, ...props }: DashboardFormModalProps) {
   if (target === null) return null;
   return <DashboardDialog key={target === 'create' ? 'create' : target.id} existing={target === 'create' ? null : target} {...props} />;

@@ -4,18 +4,31 @@ import { UPDATE_USER_MESSAGES } from '../../../../../contracts/user-admin.ts';
 import { Alert } from '../../../components/alert.tsx';
 import { cx } from '../../../components/class-names.ts';
 import { TextField } from '../../../components/text-field.tsx';
-import { ADMIN_FAILURES, updateUserErrorText } from '../errors.ts';
+import { notify } from '../../../components/toaster.tsx';
+import type { UserCompanies } from '../api/admin-api.ts';
+import { sameCompanies, userCompaniesProblem } from '../companies.ts';
+import { ADMIN_FAILURES, failureText, updateUserErrorText, type Failure } from '../errors.ts';
+import type { CompanyChoices } from '../use-companies.ts';
+import { CompanyField } from './company-field.tsx';
 import { FormDialog } from './form-dialog.tsx';
 import { PasswordChecklist } from './password-checklist.tsx';
 
 const MIN_PASSWORD_LENGTH = 8;
 
+/** The account being edited: its email and its companies. */
+export interface EditedUser extends UserCompanies {
+  readonly email: string;
+}
+
 export interface EditUserModalProps {
   /** The account being edited, or null when the dialog is closed. */
-  readonly email: string | null;
+  readonly user: EditedUser | null;
+  readonly companies: CompanyChoices;
   readonly onClose: () => void;
   /** Sets the new password; a rejection is shown in the dialog, translated. */
-  readonly onUpdate: (email: string, newPassword: string) => Promise<void>;
+  readonly onUpdatePassword: (email: string, newPassword: string) => Promise<void>;
+  /** Sets the user's companies (SET_USER_COMPANIES); resolves to the server's message. */
+  readonly onSetCompanies: (email: string, companies: UserCompanies) => Promise<string>;
 }
 
 /** The edit form's own rule (admin-portal §5); the server applies the full password policy. */
@@ -25,25 +38,52 @@ export function editPasswordError(password: string): string | null {
   return null;
 }
 
-function EditUserDialog({ email, onClose, onUpdate }: { readonly email: string } & Omit<EditUserModalProps, 'email'>) {
+function EditUserDialog({ user, companies, onClose, onUpdatePassword, onSetCompanies }: { readonly user: EditedUser } & Omit<EditUserModalProps, 'user'>) {
   const passwordId = useId();
   const checklistId = useId();
   const [password, setPassword] = useState('');
+  const [selection, setSelection] = useState<UserCompanies>({ companies: user.companies, owner: user.owner });
+  // A password already saved is not sent again when only the company failed.
+  const [passwordSaved, setPasswordSaved] = useState(false);
   const [submitted, setSubmitted] = useState(false);
   const [busy, setBusy] = useState(false);
-  const [failure, setFailure] = useState<string | null>(null);
-  const fieldError = submitted ? editPasswordError(password) : null;
+  const [failure, setFailure] = useState<Failure | null>(null);
+
+  const companiesChanged = !sameCompanies(selection, user);
+  const passwordGiven = password !== '';
+  const passwordProblem = passwordGiven ? editPasswordError(password) : companiesChanged ? null : editPasswordError('');
+  const companyProblem = companiesChanged ? userCompaniesProblem(selection) : null;
+  const fieldError = submitted ? passwordProblem : null;
+  // Two companies without the owner flag are refused at once, not only on submit.
+  const companyError = submitted || (!selection.owner && selection.companies.length > 1) ? companyProblem : null;
 
   const submit = async (event: FormEvent) => {
     event.preventDefault();
     setSubmitted(true);
-    if (editPasswordError(password) !== null || busy) return;
+    if (passwordProblem !== null || companyProblem !== null || busy) return;
     setBusy(true);
     setFailure(null);
+    let savedNow = false;
     try {
-      await onUpdate(email, password);
+      if (passwordGiven) {
+        await onUpdatePassword(user.email, password);
+        savedNow = true;
+        setPasswordSaved(true);
+        setPassword('');
+      }
     } catch (error) {
-      setFailure(updateUserErrorText(error));
+      setFailure({ title: ADMIN_FAILURES.updateUser, lines: [updateUserErrorText(error)] });
+      setBusy(false);
+      return;
+    }
+    try {
+      const message = companiesChanged ? await onSetCompanies(user.email, selection) : null;
+      notify.success(message !== null && !savedNow && !passwordSaved ? message : 'User updated successfully');
+      onClose();
+    } catch (error) {
+      const lines = [failureText(error, ADMIN_FAILURES.setUserCompanies)];
+      if (savedNow || passwordSaved) lines.push('The new password was saved.');
+      setFailure({ title: ADMIN_FAILURES.setUserCompanies, lines });
       setBusy(false);
     }
   };
@@ -51,17 +91,19 @@ function EditUserDialog({ email, onClose, onUpdate }: { readonly email: string }
   return (
     <FormDialog title="Edit User" onClose={onClose} onSubmit={submit} busy={busy} submitLabel="Update User" busyLabel="Updating...">
       {failure && (
-        <Alert tone="error" title={ADMIN_FAILURES.updateUser}>
-          <p>{failure}</p>
+        <Alert tone="error" title={failure.title}>
+          {failure.lines.map((line) => (
+            <p key={line}>{line}</p>
+          ))}
         </Alert>
       )}
-      <TextField label="Email" type="email" value={email} readOnly hint="The email address cannot be changed." />
+      <TextField label="Email" type="email" value={user.email} readOnly hint="The email address cannot be changed." />
       <TextField
         id={passwordId}
         label="New Password"
         type="password"
         autoComplete="new-password"
-        // The email is read-only: the password is what the dialog is for.
+        // The email is read-only: the password is what the dialog opens on.
         data-autofocus
         value={password}
         onChange={(event) => setPassword(event.target.value)}
@@ -69,11 +111,12 @@ function EditUserDialog({ email, onClose, onUpdate }: { readonly email: string }
         aria-describedby={cx(checklistId, fieldError && `${passwordId}-error`)}
       />
       <PasswordChecklist id={checklistId} password={password} />
+      <CompanyField value={selection} onChange={setSelection} choices={companies} allowOwner error={companyError} />
     </FormDialog>
   );
 }
 
-/** 'Edit User': the email read-only and a new password (the only change the form sends). */
-export function EditUserModal({ email, ...props }: EditUserModalProps) {
-  return email === null ? null : <EditUserDialog email={email} {...props} />;
+/** 'Edit User': the email read-only, a new password, and the user's company (each sent only when changed). */
+export function EditUserModal({ user, ...props }: EditUserModalProps) {
+  return user === null ? null : <EditUserDialog key={user.email} user={user} {...props} />;
 }

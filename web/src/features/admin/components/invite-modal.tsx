@@ -6,7 +6,7 @@ import { Button } from '../../../components/button.tsx';
 import { TextField } from '../../../components/text-field.tsx';
 import { notify } from '../../../components/toaster.tsx';
 import type { InviteFields } from '../api/admin-api.ts';
-import { ADMIN_FAILURES, failureText, inviteSummaryText } from '../errors.ts';
+import { ADMIN_FAILURES, failureText, inviteSummaryText, isNotScopedRefusal } from '../errors.ts';
 import { DashboardPicker } from './dashboard-picker.tsx';
 import { FormDialog } from './form-dialog.tsx';
 
@@ -15,7 +15,11 @@ export interface InviteResult {
   readonly name: string;
   /** null when assigned, else why not. */
   readonly error: string | null;
+  /** Refused because the dashboard is not company-scoped: it may be repeated as shared data. */
+  readonly notScoped: boolean;
 }
+
+export const ASSIGN_SHARED_LABEL = 'Assign as shared data';
 
 export interface InviteModalProps {
   /** The user to invite, or null when closed. */
@@ -45,18 +49,11 @@ function InviteDialog({ email, catalogue, onClose, invite }: { readonly email: s
     if (defaultId === recordId) setDefaultId(null);
   };
 
-  const submit = async (event: FormEvent) => {
-    event.preventDefault();
-    if (busy) return;
-    if (chosen.length === 0) {
-      setValidation(MESSAGES.selectDashboard);
-      return;
-    }
-    setBusy(true);
-    setResults(null);
+  /** Assigns each dashboard in turn; with `confirmSharedData`, as shared data. */
+  const assign = async (dashboards: readonly DashboardMetadata[], confirmSharedData: boolean): Promise<InviteResult[]> => {
     const outcome: InviteResult[] = [];
     const company = companyName.trim();
-    for (const dashboard of chosen) {
+    for (const dashboard of dashboards) {
       try {
         await invite({
           userEmail: email,
@@ -65,13 +62,23 @@ function InviteDialog({ email, catalogue, onClose, invite }: { readonly email: s
           dashboardLink: dashboard.dashboardLink,
           makeDefault: dashboard.id === defaultId,
           ...(company ? { companyName: company } : {}),
+          ...(confirmSharedData ? { confirmSharedData } : {}),
         });
-        outcome.push({ recordId: dashboard.id, name: dashboard.dashboardName, error: null });
+        outcome.push({ recordId: dashboard.id, name: dashboard.dashboardName, error: null, notScoped: false });
       } catch (error) {
-        outcome.push({ recordId: dashboard.id, name: dashboard.dashboardName, error: failureText(error, ADMIN_FAILURES.invite) });
+        outcome.push({
+          recordId: dashboard.id,
+          name: dashboard.dashboardName,
+          error: failureText(error, ADMIN_FAILURES.invite),
+          notScoped: isNotScopedRefusal(error),
+        });
       }
     }
-    setBusy(false);
+    return outcome;
+  };
+
+  /** Closes with the summary when everything was assigned; otherwise keeps the results in view. */
+  const finish = (outcome: readonly InviteResult[]) => {
     const failed = outcome.filter((result) => result.error !== null).length;
     const summary = inviteSummaryText(outcome.length - failed, failed);
     if (failed === 0) {
@@ -82,6 +89,31 @@ function InviteDialog({ email, catalogue, onClose, invite }: { readonly email: s
     setResults(outcome);
   };
 
+  const submit = async (event: FormEvent) => {
+    event.preventDefault();
+    if (busy) return;
+    if (chosen.length === 0) {
+      setValidation(MESSAGES.selectDashboard);
+      return;
+    }
+    setBusy(true);
+    setResults(null);
+    const outcome = await assign(chosen, false);
+    setBusy(false);
+    finish(outcome);
+  };
+
+  /** Repeats the refused not-scoped assignments with the admin's confirmation of shared data. */
+  const assignShared = async () => {
+    if (busy || results === null) return;
+    const refused = new Set(results.filter((result) => result.notScoped).map((result) => result.recordId));
+    setBusy(true);
+    const repeated = new Map((await assign(chosen.filter((dashboard) => refused.has(dashboard.id)), true)).map((result) => [result.recordId, result]));
+    setBusy(false);
+    finish(results.map((result) => repeated.get(result.recordId) ?? result));
+  };
+
+  const notScopedCount = results?.filter((result) => result.notScoped).length ?? 0;
   const failedCount = results?.filter((result) => result.error !== null).length ?? 0;
 
   return (
@@ -98,6 +130,19 @@ function InviteDialog({ email, catalogue, onClose, invite }: { readonly email: s
               </li>
             ))}
           </ul>
+          {notScopedCount > 0 && (
+            <div className="stack-tight shared-data-confirm">
+              <p>
+                Assigning {notScopedCount === 1 ? 'this dashboard' : 'these dashboards'} as shared data records that every company
+                {notScopedCount === 1 ? ' it reaches' : ' they reach'} may see all of {notScopedCount === 1 ? 'its' : 'their'} rows.
+              </p>
+              <div>
+                <Button size="sm" onClick={() => void assignShared()} disabled={busy}>
+                  {ASSIGN_SHARED_LABEL}
+                </Button>
+              </div>
+            </div>
+          )}
         </Alert>
       )}
       <TextField
@@ -141,7 +186,10 @@ function InviteDialog({ email, catalogue, onClose, invite }: { readonly email: s
   );
 }
 
-/** 'Invite to Dashboard': company name, dashboards (one may be the default), results per dashboard. */
+/**
+ * 'Invite to Dashboard': company name, dashboards (one may be the default), results per
+ * dashboard. A dashboard refused as not company-scoped can be assigned again as shared data.
+ */
 export function InviteModal({ email, ...props }: InviteModalProps) {
   return email === null ? null : <InviteDialog key={email} email={email} {...props} />;
 }

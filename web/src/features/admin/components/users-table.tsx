@@ -3,6 +3,7 @@ import { PROMOTE_MESSAGES, type ManagedUser } from '../../../../../contracts/use
 import { Badge } from '../../../components/badge.tsx';
 import { RowActions } from '../../../components/row-actions.tsx';
 import { ADMINS_GROUP, blockedReason } from '../protection.ts';
+import { CompanyCell } from './company-cell.tsx';
 import { noUsersText, UserCell } from './user-list-card.tsx';
 import { VirtualTable } from './virtual-table.tsx';
 
@@ -12,8 +13,8 @@ export type UserAction = 'edit' | 'toggle' | 'delete' | 'resetMfa' | 'promote' |
 export const AWAITING_FIRST_SIGN_IN = 'FORCE_CHANGE_PASSWORD';
 
 export const USER_ROW_HEIGHT = 60;
-/** A row as a card on a phone: the user and the menu, then group, status and creation date. */
-export const USER_CARD_HEIGHT = 112;
+/** A row as a card on a phone: the user and the menu, then company, group, status and creation date. */
+export const USER_CARD_HEIGHT = 136;
 
 /** Local date of an ISO timestamp, or N/A. */
 export function createdDate(created: string | null): string {
@@ -48,6 +49,9 @@ const UserRow = memo(function UserRow({ user, ariaRowIndex, isCurrentUser, busy,
             )
           }
         />
+      </td>
+      <td data-label="Company" className="cell-company">
+        <CompanyCell companies={user.companies} owner={user.owner} />
       </td>
       <td>
         <Badge tone={isAdmin ? 'warning' : 'neutral'}>{user.cognitoGroup ?? 'Unknown'}</Badge>
@@ -138,10 +142,11 @@ export const UsersTable = memo(function UsersTable({
   return (
     <VirtualTable
       label="All Users"
-      columnCount={5}
+      columnCount={6}
       header={
         <>
           <th scope="col">User</th>
+          <th scope="col">Company</th>
           <th scope="col">Cognito Group</th>
           <th scope="col">Enabled</th>
           <th scope="col">Created</th>

@@ -29,6 +29,7 @@ import {
 } from '../insights.ts';
 import { useInsightUsers, type InsightUsersState } from '../use-insight-users.ts';
 import { useResource } from '../use-resource.ts';
+import { useCompanyList } from '../use-companies.ts';
 
 // The chart library is big: it arrives in a chunk of its own, after the figures.
 const InsightsCharts = lazy(() => import('../components/insights-charts.tsx'));
@@ -200,13 +201,12 @@ export default function InsightsPage() {
       setRange(next);
     }
   };
-  // The company list comes from the users of every company; it stays while one company is shown.
-  const [allCompanies, setAllCompanies] = useState<readonly string[]>([]);
-  const loadedCompanies = companiesOf(people.users);
-  if (!range.company && people.complete && loadedCompanies.join('\n') !== allCompanies.join('\n')) setAllCompanies(loadedCompanies);
+  // The companies of the portal (LIST_COMPANIES); until they load, or if they cannot, those of the users shown.
+  const companyList = useCompanyList();
+  const companyNames = companyList.data?.companies.map((company) => company.name).sort((a, b) => a.localeCompare(b)) ?? companiesOf(people.users);
   const companyOptions = [
     { value: '', label: 'All companies' },
-    ...[...new Set([...allCompanies, ...loadedCompanies, ...(draft.company ? [draft.company] : [])])].map((company) => ({ value: company, label: company })),
+    ...[...new Set([...companyNames, ...(draft.company ? [draft.company] : [])])].map((company) => ({ value: company, label: company })),
   ];
   const change = (patch: Partial<Draft>) => setDraft((current) => ({ ...current, ...patch }));
 

@@ -6,17 +6,20 @@ import { ConfirmDialog } from '../../../components/confirm-dialog.tsx';
 import { PageHeader } from '../../../components/layout/page-header.tsx';
 import { notify } from '../../../components/toaster.tsx';
 import { useAuth } from '../../../lib/auth/auth-context.ts';
+import type { UserCompanies } from '../api/admin-api.ts';
 import { useAdminApi } from '../api/admin-api-context.tsx';
+import { COMPANY_TEXTS } from '../companies.ts';
 import { CreateUserModal, type CreateUserForm } from '../components/create-user-modal.tsx';
-import { EditUserModal } from '../components/edit-user-modal.tsx';
+import { EditUserModal, type EditedUser } from '../components/edit-user-modal.tsx';
 import { FailureAlert } from '../components/failure-alert.tsx';
 import { StatCards } from '../components/stat-cards.tsx';
 import { UserListCard, userSearchText } from '../components/user-list-card.tsx';
 import { UsersTable, type UserAction } from '../components/users-table.tsx';
-import { ADMIN_FAILURES, deleteUserFailureText, userManagementErrorText, type Failure } from '../errors.ts';
+import { ADMIN_FAILURES, deleteUserFailureText, failureText, userManagementErrorText, type Failure } from '../errors.ts';
 import { ADMINS_GROUP } from '../protection.ts';
 import { useSearch } from '../search.ts';
 import { useResource } from '../use-resource.ts';
+import { companyChoicesOf, useCompanyList } from '../use-companies.ts';
 
 /** The import dialog and its CSV parser load when first opened. */
 const ImportUsersDialog = lazy(async () => ({ default: (await import('../components/import-users-dialog.tsx')).ImportUsersDialog }));
@@ -39,7 +42,9 @@ export default function UsersPage() {
   const search = useSearch(allUsers, userSearchText);
   const [creating, setCreating] = useState(false);
   const [importing, setImporting] = useState(false);
-  const [editing, setEditing] = useState<string | null>(null);
+  const [editing, setEditing] = useState<EditedUser | null>(null);
+  const companyList = useCompanyList();
+  const companyChoices = companyChoicesOf(companyList);
   const [confirmation, setConfirmation] = useState<Confirmation | null>(null);
   const [confirmBusy, setConfirmBusy] = useState(false);
   const [busyEmail, setBusyEmail] = useState<string | null>(null);
@@ -92,7 +97,7 @@ export default function UsersPage() {
 
   const onAction = useCallback(
     (action: UserAction, user: ManagedUser) => {
-      if (action === 'edit') setEditing(user.email);
+      if (action === 'edit') setEditing({ email: user.email, companies: user.companies, owner: user.owner });
       else if (action === 'toggle') void toggle(user);
       else if (action === 'resendInvitation') void resendInvitation(user);
       else setConfirmation({ kind: action, user });
@@ -100,17 +105,32 @@ export default function UsersPage() {
     [toggle, resendInvitation],
   );
 
-  const create = async ({ email, password }: CreateUserForm) => {
+  const setUserCompanies = useCallback(
+    async (email: string, choice: UserCompanies) => {
+      const { message, companies, owner } = await api.quicksight.setUserCompanies(email, choice);
+      updateUsers((list) => list.map((u) => (u.email === email ? { ...u, companies, owner } : u)));
+      return message;
+    },
+    [api, updateUsers],
+  );
+
+  const create = async ({ email, password, companies }: CreateUserForm) => {
     const { message } = password === undefined ? await api.users.inviteUser(email) : await api.users.createUser(email, password);
     setCreating(false);
     notify.success(password === undefined ? message : 'User created successfully');
+    if (companies !== undefined) {
+      // The account exists now; a refused company is reported without undoing it.
+      try {
+        await api.quicksight.setUserCompanies(email, companies);
+      } catch (error) {
+        setFailure({ title: COMPANY_TEXTS.createdWithoutCompany, lines: [failureText(error, ADMIN_FAILURES.setUserCompanies), COMPANY_TEXTS.setCompanyLater] });
+      }
+    }
     reload();
   };
 
   const updatePassword = async (email: string, newPassword: string) => {
     await api.users.updatePassword(email, newPassword);
-    setEditing(null);
-    notify.success('User updated successfully');
   };
 
   const confirm = async () => {
@@ -181,7 +201,7 @@ export default function UsersPage() {
         />
       </UserListCard>
 
-      <CreateUserModal open={creating} onClose={() => setCreating(false)} onCreate={create} />
+      <CreateUserModal open={creating} companies={companyChoices} onClose={() => setCreating(false)} onCreate={create} />
       {importing && (
         <Suspense fallback={null}>
           <ImportUsersDialog
@@ -194,7 +214,13 @@ export default function UsersPage() {
           />
         </Suspense>
       )}
-      <EditUserModal email={editing} onClose={() => setEditing(null)} onUpdate={updatePassword} />
+      <EditUserModal
+        user={editing}
+        companies={companyChoices}
+        onClose={() => setEditing(null)}
+        onUpdatePassword={updatePassword}
+        onSetCompanies={setUserCompanies}
+      />
       <ConfirmDialog
         open={confirmation?.kind === 'delete'}
         title="Delete User"

@@ -1,0 +1,94 @@
+import { useState } from 'react';
+import type { AccessCheck } from '../../../../../contracts/companies.ts';
+import { Button } from '../../../components/button.tsx';
+import { Card } from '../../../components/card.tsx';
+import { Spinner } from '../../../components/spinner.tsx';
+import { notify } from '../../../components/toaster.tsx';
+import { useAdminApi } from '../api/admin-api-context.tsx';
+import { checkOutcomeText, COMPANY_TEXTS, lastCheckText, outstandingDifferences } from '../companies.ts';
+import { countText } from '../count-text.ts';
+import { actionFailure, ADMIN_FAILURES, type Failure } from '../errors.ts';
+import { AccessDifferencesTable } from './access-differences-table.tsx';
+import { FailureAlert } from './failure-alert.tsx';
+
+export interface CompanyAccessPanelProps {
+  /** The last check recorded (LIST_COMPANIES); undefined when the list is not loaded. */
+  readonly recorded: AccessCheck | null | undefined;
+  /** The list is loading. */
+  readonly loading: boolean;
+}
+
+/** The later of two checks. */
+const later = (a: AccessCheck | null | undefined, b: AccessCheck | null): AccessCheck | null | undefined =>
+  b !== null && (a === null || a === undefined || Date.parse(b.checkedAt) >= Date.parse(a.checkedAt)) ? b : a;
+
+/**
+ * 'Company access': whether QuickSight still matches the portal's companies (one group per
+ * company with its users, one row-level security rule per company, company-scoped dashboards).
+ * Check now only compares; Fix makes QuickSight match the portal (the portal is the truth, so
+ * it asks nothing more) and lists what it could not mend, with the reason.
+ */
+export function CompanyAccessPanel({ recorded, loading }: CompanyAccessPanelProps) {
+  const api = useAdminApi();
+  // The check run here until a reload of the list brings a newer one.
+  const [ranHere, setRanHere] = useState<AccessCheck | null>(null);
+  const lastCheck = later(recorded, ranHere);
+  const [running, setRunning] = useState<'check' | 'fix' | null>(null);
+  const [failure, setFailure] = useState<Failure | null>(null);
+  const outstanding = lastCheck ? outstandingDifferences(lastCheck).length : 0;
+
+  const run = async (fix: boolean) => {
+    setRunning(fix ? 'fix' : 'check');
+    setFailure(null);
+    try {
+      const check = await api.quicksight.checkCompanyAccess(fix);
+      setRanHere(check);
+      notify.success(checkOutcomeText(check));
+    } catch (error) {
+      setFailure(actionFailure(fix ? ADMIN_FAILURES.fixCompanyAccess : ADMIN_FAILURES.checkCompanyAccess, error));
+    } finally {
+      setRunning(null);
+    }
+  };
+
+  return (
+    <Card
+      aria-labelledby="company-access-title"
+      title={<span id="company-access-title">Company access</span>}
+      actions={
+        <div className="row">
+          <Button variant="secondary" onClick={() => void run(false)} disabled={running !== null} aria-busy={running === 'check' || undefined}>
+            {running === 'check' ? 'Checking...' : 'Check now'}
+          </Button>
+          {outstanding > 0 && (
+            // The name stays 'Fix' while it runs; the busy state says it is under way.
+            <Button onClick={() => void run(true)} disabled={running !== null} aria-busy={running === 'fix' || undefined}>
+              Fix
+            </Button>
+          )}
+        </div>
+      }
+    >
+      <div className="stack">
+        <p className="text-muted">
+          Compares the portal with QuickSight: one group per company holding its users, one row-level security rule per company,
+          and dashboards shared by several companies only when they are company-scoped or their shared data is confirmed. Check now
+          changes nothing; Fix creates missing groups, adds or removes group members and reloads the rules. A check also runs every
+          day.
+        </p>
+        {failure && <FailureAlert failure={failure} onDismiss={() => setFailure(null)} />}
+        {running === 'fix' && <Spinner label="Fixing..." />}
+        {lastCheck === undefined ? (
+          loading && <Spinner label="Loading the last check..." />
+        ) : (
+          <p role="status" className="access-status">
+            {lastCheckText(lastCheck)}
+            {lastCheck && <span className="text-muted"> {countText(lastCheck.quicksightCalls, 'QuickSight call', 'QuickSight calls')}.</span>}
+          </p>
+        )}
+        {lastCheck && lastCheck.differences.length === 0 && <p className="access-match">{COMPANY_TEXTS.matches}</p>}
+        {lastCheck && lastCheck.differences.length > 0 && <AccessDifferencesTable check={lastCheck} />}
+      </div>
+    </Card>
+  );
+}
