@@ -16,19 +16,28 @@ import {
   UserNotFoundException,
   UsernameExistsException,
 } from '@aws-sdk/client-cognito-identity-provider';
-import { DescribeUserCommand, RegisterUserCommand, ResourceNotFoundException, UpdateDashboardPermissionsCommand } from '@aws-sdk/client-quicksight';
+import {
+  CreateGroupMembershipCommand,
+  DescribeUserCommand,
+  RegisterUserCommand,
+  ResourceNotFoundException,
+  UpdateDashboardPermissionsCommand,
+} from '@aws-sdk/client-quicksight';
 import type { AwsStub } from 'aws-sdk-client-mock';
 import { MAX_IMPORT_ROWS } from '../contracts/user-import.ts';
 import { findFreePortBase } from '../local/ports.ts';
 import { SAMPLE_DASHBOARDS } from '../local/quicksight/index.ts';
 import { spawnStack } from '../local/stack-process.ts';
 import { signInWithSrp } from '../test/e2e/support/cognito-session.ts';
+import { seedCompany } from '../test/lambdas/support/companies.ts';
 import { ADMIN, directoryUser, invoke, loadHandler, observeDynamoCommands, quicksightUser, startHarness } from '../test/lambdas/support/harness.ts';
 import type { BenchRow } from './types.ts';
 
 const AREA = 'bulk import';
 const PARALLEL_ROWS = 3;
 const DASHBOARDS = [SAMPLE_DASHBOARDS[0]!.dashboardId, SAMPLE_DASHBOARDS[1]!.dashboardId];
+/** A company local mode seeds: each row joins its QuickSight group. */
+const COMPANY = 'Northwind Manufacturing';
 
 const tally = (names: readonly string[]): string => {
   const counts = new Map<string, number>();
@@ -43,7 +52,7 @@ const commandNames = (stub: AwsStub<any, any, any>, prefix: string) =>
 const row = (userEmail: string) => ({
   action: 'IMPORT_USER',
   userEmail,
-  companyName: 'Bench Co',
+  companyName: COMPANY,
   dashboards: DASHBOARDS,
   defaultDashboard: DASHBOARDS[1],
   role: 'Users',
@@ -79,6 +88,8 @@ async function callsPerRow(): Promise<BenchRow[]> {
       return { User: quicksightUser(input.UserName) };
     });
     h.quicksight.on(UpdateDashboardPermissionsCommand).resolves({});
+    h.quicksight.on(CreateGroupMembershipCommand).resolves({});
+    await seedCompany(h, 'northwind', COMPANY);
     for (const [index, dashboardId] of DASHBOARDS.entries()) {
       await h.tables.put('DASHBOARDS_TABLE', {
         id: `record-${index}`,
