@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { dataSetArn, findSampleDataSet, ingestionArn, type AccountScope } from './catalog.ts';
 import { sampleDataset } from './data/generator.ts';
-import { dataSetNotFound, ingestionNotFound, invalidParameter, resourceExists } from './errors.ts';
+import { QuickSightError, dataSetNotFound, ingestionNotFound, invalidParameter, resourceExists } from './errors.ts';
 import { loadDataSet, type LoadOutcome } from './ingest.ts';
 import { paginate, parseBody, requireAccount, requireParam } from './input.ts';
 import type { StateStore } from './persistence.ts';
@@ -18,6 +18,14 @@ import type { ApiContext, ApiOperation, ApiRequest } from './api-types.ts';
 
 // IngestionId: "Length Constraints: Minimum length of 1. Maximum length of 128. Pattern: ^[a-zA-Z0-9-_]+$"
 const INGESTION_ID = /^[a-zA-Z0-9_-]{1,128}$/;
+
+/**
+ * CreateIngestion: "You can manually refresh datasets in an Enterprise edition account 32 times
+ * in a 24-hour period. ... Each 24-hour period is measured starting 24 hours before the current
+ * date and time." Counted per dataset; the ingestion CreateDataSet starts is not a refresh.
+ */
+export const MANUAL_REFRESHES_PER_DAY = 32;
+const DAY_MS = 24 * 60 * 60_000;
 
 const createIngestionSchema = z.object({
   IngestionType: z.enum(['INCREMENTAL_REFRESH', 'FULL_REFRESH'], { error: 'must be INCREMENTAL_REFRESH or FULL_REFRESH' }).optional(),
@@ -141,6 +149,17 @@ export const ingestionOperations: readonly ApiOperation[] = [
       }
       if (context.store.state.data.ingestion(dataSetId, ingestionId)) {
         throw resourceExists(`The ingestion ${ingestionId} of dataset ${dataSetId}`, 'INGESTION');
+      }
+      const since = context.now() - DAY_MS;
+      const refreshes = context.store.state.data
+        .ingestionsOf(dataSetId)
+        .filter((i) => i.requestSource === 'MANUAL' && i.requestType !== 'INITIAL_INGESTION' && i.createdAt > since);
+      if (refreshes.length >= MANUAL_REFRESHES_PER_DAY) {
+        throw new QuickSightError(
+          'LimitExceededException',
+          `Dataset ${dataSetId} was refreshed manually ${MANUAL_REFRESHES_PER_DAY} times in the last 24 hours, the most QuickSight allows`,
+          'INGESTION',
+        );
       }
       const created = await runIngestion(context, dataSetId, ingestionId, 'FULL_REFRESH');
       return {

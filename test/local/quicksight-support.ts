@@ -2,12 +2,15 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import {
+  CreateDataSetCommand,
+  CreateDataSourceCommand,
+  GenerateEmbedUrlForRegisteredUserCommand,
   QuickSightClient,
   RegisterUserCommand,
   type RegisterUserCommandOutput,
   UpdateDashboardPermissionsCommand,
 } from '@aws-sdk/client-quicksight';
-import { startQuickSightEmulator, type QuickSightEmulator } from '../../local/quicksight/index.ts';
+import { startQuickSightEmulator, type QuickSightEmulator, type SampleRowLevelSecurity } from '../../local/quicksight/index.ts';
 
 /** Starts emulators on free ports with a temporary data directory and a clock tests can move. */
 
@@ -48,13 +51,44 @@ export function clientFor(url: string): QuickSightClient {
   });
 }
 
+/** An S3 stand-in in memory, for ingestions: objects by bucket and key. */
+export class MemoryObjects {
+  private readonly objects = new Map<string, string>();
+
+  put(bucket: string, key: string, text: string): void {
+    this.objects.set(`${bucket}/${key}`, text);
+  }
+
+  delete(bucket: string, key: string): void {
+    this.objects.delete(`${bucket}/${key}`);
+  }
+
+  readonly readObject = async (bucket: string, key: string): Promise<string | undefined> => this.objects.get(`${bucket}/${key}`);
+
+  readonly listObjects = async (bucket: string, prefix: string): Promise<string[]> =>
+    [...this.objects.keys()].filter((path) => path.startsWith(`${bucket}/${prefix}`)).map((path) => path.slice(bucket.length + 1));
+}
+
 export interface TestEmulatorOptions {
   /** Host name of the embed URLs (see the emulator's `pageHost`). */
   readonly pageHost?: string;
+  readonly rowLevelSecurity?: SampleRowLevelSecurity;
+  /** Where ingestions read S3 objects; none when absent. */
+  readonly objects?: MemoryObjects;
 }
 
 async function start(dataDir: string, clock: TestClock, ownsDataDir: boolean, options: TestEmulatorOptions): Promise<TestEmulator> {
-  const emulator = await startQuickSightEmulator({ port: 0, dataDir, accountId: ACCOUNT_ID, region: REGION, now: clock.now, pageHost: options.pageHost });
+  const emulator = await startQuickSightEmulator({
+    port: 0,
+    dataDir,
+    accountId: ACCOUNT_ID,
+    region: REGION,
+    now: clock.now,
+    pageHost: options.pageHost,
+    rowLevelSecurity: options.rowLevelSecurity,
+    readObject: options.objects?.readObject,
+    listObjects: options.objects?.listObjects,
+  });
   const client = clientFor(emulator.url);
   let closed = false;
   const stop = async () => {
@@ -116,3 +150,79 @@ export async function sdkError(promise: Promise<unknown>): Promise<{ name: strin
   }
   throw new Error('Expected the call to fail');
 }
+
+export const RULES_BUCKET = 'portal-private';
+export const RULES_MANIFEST_KEY = 'company-rules/manifest.json';
+export const RULES_FILE_KEY = 'company-rules/rules.csv';
+export const RULES_DATA_SOURCE_ID = 'company-rules-source';
+export const RULES_DATA_SET_ID = 'company-rules';
+
+export const groupArn = (groupName: string) => `arn:aws:quicksight:${REGION}:${ACCOUNT_ID}:group/${NAMESPACE}/${groupName}`;
+export const dataSourceArn = (id: string) => `arn:aws:quicksight:${REGION}:${ACCOUNT_ID}:datasource/${id}`;
+export const dataSetArn = (id: string) => `arn:aws:quicksight:${REGION}:${ACCOUNT_ID}:dataset/${id}`;
+
+/** A QuickSight manifest naming one CSV file with a header, as the portal writes it. */
+export const manifestFor = (bucket: string, key: string) =>
+  JSON.stringify({
+    fileLocations: [{ URIs: [`s3://${bucket}/${key}`] }],
+    globalUploadSettings: { format: 'CSV', delimiter: ',', textqualifier: '"', containsHeader: 'true' },
+  });
+
+/** The S3 data source of the rules manifest (created on first use). */
+export async function createRulesDataSource(t: TestEmulator, dataSourceId = RULES_DATA_SOURCE_ID): Promise<void> {
+  await t.client.send(
+    new CreateDataSourceCommand({
+      AwsAccountId: ACCOUNT_ID,
+      DataSourceId: dataSourceId,
+      Name: 'Portal company rules',
+      Type: 'S3',
+      DataSourceParameters: {
+        S3Parameters: { ManifestFileLocation: { Bucket: RULES_BUCKET, Key: RULES_MANIFEST_KEY }, RoleArn: `arn:aws:iam::${ACCOUNT_ID}:role/quicksight-rules-reader` },
+      },
+    }),
+  );
+}
+
+/** A rules dataset over the rules data source with the given columns, all STRING (SPICE, RLS_RULES). */
+export function createRulesDataSet(t: TestEmulator, columns: readonly string[] = ['GroupArn', 'company'], dataSetId = RULES_DATA_SET_ID) {
+  return t.client.send(
+    new CreateDataSetCommand({
+      AwsAccountId: ACCOUNT_ID,
+      DataSetId: dataSetId,
+      Name: 'Portal company rules',
+      ImportMode: 'SPICE',
+      UseAs: 'RLS_RULES',
+      PhysicalTableMap: {
+        'company-rules': {
+          S3Source: {
+            DataSourceArn: dataSourceArn(RULES_DATA_SOURCE_ID),
+            UploadSettings: { Format: 'CSV', ContainsHeader: true, Delimiter: ',', TextQualifier: 'DOUBLE_QUOTE' },
+            InputColumns: columns.map((Name) => ({ Name, Type: 'STRING' as const })),
+          },
+        },
+      },
+    }),
+  );
+}
+
+/** Writes the manifest and the rules file (CSV text) to the in-memory S3. */
+export function putRules(objects: MemoryObjects, csv: string): void {
+  objects.put(RULES_BUCKET, RULES_MANIFEST_KEY, manifestFor(RULES_BUCKET, RULES_FILE_KEY));
+  objects.put(RULES_BUCKET, RULES_FILE_KEY, csv);
+}
+
+/** The page a user's embed URL opens (the dashboard, or why not), as its HTML text. */
+export async function embeddedPage(t: TestEmulator, userName: string, dashboardId: string): Promise<string> {
+  const result = await t.client.send(
+    new GenerateEmbedUrlForRegisteredUserCommand({
+      AwsAccountId: ACCOUNT_ID,
+      UserArn: userArn(userName),
+      AllowedDomains: ['http://localhost:5173'],
+      ExperienceConfiguration: { Dashboard: { InitialDashboardId: dashboardId } },
+    }),
+  );
+  return (await fetch(result.EmbedUrl ?? '')).text();
+}
+
+/** The text of "Companies in view: ..." on a page, or undefined when it has none. */
+export const companiesInView = (page: string): string | undefined => /<p class="companies">Companies in view: ([^<]*)<\/p>/.exec(page)?.[1];
