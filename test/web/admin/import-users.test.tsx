@@ -4,10 +4,11 @@ import { beforeEach, describe, expect, it, vi } from 'vitest';
 import { IMPORT_MESSAGES, IMPORT_TEMPLATE, MAX_IMPORT_ROWS } from '../../../contracts/user-import.ts';
 import { FILE_PROBLEMS, previewImport, readImportFile, ROW_PROBLEMS, type PreviewRow } from '../../../web/src/features/admin/import-preview.ts';
 import UsersPage from '../../../web/src/features/admin/routes/users-page.tsx';
-import { apiError, catalogueEntry, fakeAdminApi, managedUser, renderAdmin, stubViewport } from './support.tsx';
+import { COMPANY_MESSAGES } from '../../../contracts/companies.ts';
+import { apiError, catalogueEntry, company, fakeAdminApi, listCompaniesOf, managedUser, renderAdmin, stubViewport, type AdminApiOverrides } from './support.tsx';
 
 const CATALOGUE = ['sales-performance', 'inventory-margins', 'distributor-scorecard'];
-const context = { catalogue: CATALOGUE, existingEmails: ['Existing@example.com'] };
+const context = { catalogue: CATALOGUE, existingEmails: ['Existing@example.com'], companies: ['Acme', 'Example Manufacturing'] };
 
 const rowsOf = (text: string): readonly PreviewRow[] => {
   const preview = previewImport(text, context);
@@ -112,16 +113,19 @@ describe('Import Users dialog', () => {
   type ImportUser = (row: { userEmail: string }) => Promise<{ outcome: 'created' | 'exists'; message: string; userEmail: string }>;
   const notCalled: ImportUser = async () => Promise.reject(new Error('unexpected import'));
 
-  const open = async (importUser: ImportUser) => {
+  const open = async (importUser: ImportUser, quicksight: AdminApiOverrides['quicksight'] = {}) => {
     const listUsers = vi.fn(async () => people);
-    const api = fakeAdminApi({ users: { listUsers }, quicksight: { listCatalogue: vi.fn(async () => catalogue), importUser } });
+    const api = fakeAdminApi({
+      users: { listUsers },
+      quicksight: { listCatalogue: vi.fn(async () => catalogue), listCompanies: listCompaniesOf([company('Acme')]), importUser, ...quicksight },
+    });
     renderAdmin(<UsersPage />, { api });
     const user = userEvent.setup();
     await screen.findByText('existing@example.com');
     await user.click(screen.getByRole('button', { name: 'Import Users' }));
     const dialog = await screen.findByRole('dialog', { name: 'Import Users' });
     await waitFor(() => expect(within(dialog).getByLabelText('CSV file')).toBeEnabled());
-    return { dialog, user, listUsers };
+    return { dialog, user, listUsers, api };
   };
 
   const csv = [
@@ -182,5 +186,70 @@ describe('Import Users dialog', () => {
     await user.click(within(dialog).getByRole('button', { name: 'Download template' }));
     expect(names).toEqual(['user-import-template.csv']);
     click.mockRestore();
+  });
+  const withNewCompanies = [
+    'email,companyName,dashboards,defaultDashboard,role',
+    'ann@example.com,Acme,sales-performance,,',
+    'dina@example.com,Globex Distribution,sales-performance,,',
+    'eve@example.com,globex distribution,inventory-margins,,',
+    'finn@example.com,,sales-performance,,',
+  ].join('\n');
+  const created = async (row: { userEmail: string }) => ({ outcome: 'created' as const, message: 'Account created and invitation sent', userEmail: row.userEmail });
+
+  it('marks a company that does not exist as new and, without confirmation, skips its rows with the reason', async () => {
+    const importUser = vi.fn(created);
+    const createCompany = vi.fn(async () => Promise.reject(new Error('unexpected createCompany')));
+    const { dialog, user } = await open(importUser, { createCompany });
+    await user.upload(within(dialog).getByLabelText('CSV file'), new File([withNewCompanies], 'new.csv', { type: 'text/csv' }));
+    expect(await within(dialog).findByText(/new.csv: 4 rows — 2 ready, 2 will be skipped, 0 already exist/)).toBeInTheDocument();
+    const rowFor = (email: string) => within(dialog).getByText(email).closest('tr')!;
+    expect(within(rowFor('dina@example.com')).getByText('New company')).toBeInTheDocument();
+    expect(within(rowFor('eve@example.com')).getByText('New company')).toBeInTheDocument();
+    expect(within(rowFor('ann@example.com')).queryByText('New company')).not.toBeInTheDocument();
+    expect(rowFor('dina@example.com')).toHaveTextContent(COMPANY_MESSAGES.unknownCompany('Globex Distribution'));
+    const choice = within(dialog).getByRole('group', { name: 'New companies' });
+    expect(within(choice).getByRole('listitem')).toHaveTextContent('Globex Distribution');
+    expect(within(choice).getByRole('checkbox', { name: 'Create 1 new company' })).not.toBeChecked();
+
+    await user.click(within(dialog).getByRole('button', { name: 'Import 2 users' }));
+    expect(await within(dialog).findByText('2 created, 0 already existed, 0 failed, 2 skipped.')).toBeInTheDocument();
+    expect(importUser.mock.calls.map(([row]) => row.userEmail).sort()).toEqual(['ann@example.com', 'finn@example.com']);
+    expect(createCompany).not.toHaveBeenCalled();
+    expect(rowFor('dina@example.com')).toHaveTextContent('Skipped');
+  });
+
+  it('creates the new companies with the chosen kind once the admin confirms, then imports their rows', async () => {
+    const importUser = vi.fn(created);
+    const createCompany = vi.fn(async (fields: { name: string; kind: string }) => ({
+      message: COMPANY_MESSAGES.created,
+      company: company(fields.name, { kind: 'distributor' }),
+    }));
+    const { dialog, user } = await open(importUser, { createCompany });
+    await user.upload(within(dialog).getByLabelText('CSV file'), new File([withNewCompanies], 'new.csv', { type: 'text/csv' }));
+    const choice = await within(dialog).findByRole('group', { name: 'New companies' });
+    expect(within(choice).getByLabelText('Kind of the new companies')).toHaveValue('manufacturer');
+    await user.selectOptions(within(choice).getByLabelText('Kind of the new companies'), 'distributor');
+    await user.click(within(choice).getByRole('checkbox', { name: 'Create 1 new company' }));
+    expect(within(dialog).getByText(/4 ready, 0 will be skipped/)).toBeInTheDocument();
+
+    await user.click(within(dialog).getByRole('button', { name: 'Import 4 users' }));
+    expect(await within(dialog).findByText('4 created, 0 already existed, 0 failed, 0 skipped.')).toBeInTheDocument();
+    expect(createCompany).toHaveBeenCalledTimes(1);
+    expect(createCompany).toHaveBeenCalledWith({ name: 'Globex Distribution', kind: 'distributor' });
+    expect(createCompany.mock.invocationCallOrder[0]).toBeLessThan(importUser.mock.invocationCallOrder[0]!);
+    expect(importUser).toHaveBeenCalledWith(expect.objectContaining({ userEmail: 'eve@example.com', companyName: 'globex distribution' }));
+  });
+
+  it('fails the rows of a company that could not be created, with the reason, and imports the others', async () => {
+    const importUser = vi.fn(created);
+    const createCompany = vi.fn(async () => Promise.reject(apiError(400, COMPANY_MESSAGES.nameControl)));
+    const { dialog, user } = await open(importUser, { createCompany });
+    await user.upload(within(dialog).getByLabelText('CSV file'), new File([withNewCompanies], 'new.csv', { type: 'text/csv' }));
+    await user.click(await within(dialog).findByRole('checkbox', { name: 'Create 1 new company' }));
+    await user.click(within(dialog).getByRole('button', { name: 'Import 4 users' }));
+    expect(await within(dialog).findByText('2 created, 0 already existed, 2 failed, 0 skipped.')).toBeInTheDocument();
+    const dina = within(dialog).getByText('dina@example.com').closest('tr')!;
+    expect(dina).toHaveTextContent(`Company "Globex Distribution" could not be created: ${COMPANY_MESSAGES.nameControl}`);
+    expect(importUser.mock.calls.map(([row]) => row.userEmail).sort()).toEqual(['ann@example.com', 'finn@example.com']);
   });
 });

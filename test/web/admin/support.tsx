@@ -3,6 +3,7 @@ import type userEvent from '@testing-library/user-event';
 import type { ReactNode } from 'react';
 import { MemoryRouter, Route, Routes, useLocation } from 'react-router';
 import { vi } from 'vitest';
+import type { AccessCheck, Company } from '../../../contracts/companies.ts';
 import type { CognitoUserWithQuicksight, DashboardMetadata } from '../../../contracts/quicksight-admin.ts';
 import type { ManagedUser } from '../../../contracts/user-admin.ts';
 import { Toaster } from '../../../web/src/components/toaster.tsx';
@@ -53,6 +54,12 @@ export function fakeAdminApi(overrides: AdminApiOverrides = {}) {
     importUser: unexpected('importUser'),
     insights: unexpected('insights'),
     insightUsers: unexpected('insightUsers'),
+    listCompanies: unexpected('listCompanies'),
+    createCompany: unexpected('createCompany'),
+    updateCompany: unexpected('updateCompany'),
+    deleteCompany: unexpected('deleteCompany'),
+    setUserCompanies: unexpected('setUserCompanies'),
+    checkCompanyAccess: unexpected('checkCompanyAccess'),
     ...overrides.quicksight,
   } as unknown as Mocked<QuicksightAdminApi>;
   const users = {
@@ -122,6 +129,8 @@ export const managedUser = (email: string, overrides: Partial<ManagedUser> = {})
   status: 'CONFIRMED',
   cognitoGroup: 'Users',
   created: '2026-03-14T10:00:00.000Z',
+  companies: [],
+  owner: false,
   ...overrides,
 });
 
@@ -133,6 +142,8 @@ export const cognitoUser = (email: string, overrides: Partial<CognitoUserWithQui
   existsInQuickSight: false,
   cognito: { cognitoGroup: 'Users' },
   quicksight: null,
+  companies: [],
+  owner: false,
   ...overrides,
 });
 
@@ -152,6 +163,22 @@ export const catalogueEntry = (dashboardId: string, dashboardName: string, overr
   isActive: true,
   ...overrides,
 });
+
+export const company = (name: string, overrides: Partial<Company> = {}): Company => ({
+  id: name.toLowerCase().replace(/[^a-z0-9]+/g, '-'),
+  name,
+  kind: 'manufacturer',
+  groupName: `portal-company-${name.toLowerCase().replace(/[^a-z0-9]+/g, '-')}`,
+  userCount: 0,
+  dashboards: [],
+  createdAt: '2026-03-01T09:00:00.000Z',
+  updatedAt: '2026-03-01T09:00:00.000Z',
+  ...overrides,
+});
+
+/** LIST_COMPANIES as a mock: the companies and the last company-access check. */
+export const listCompaniesOf = (companies: readonly Company[], lastCheck: AccessCheck | null = null) =>
+  vi.fn(async () => ({ companies: [...companies], lastCheck }));
 
 type UserEventApi = ReturnType<typeof userEvent.setup>;
 

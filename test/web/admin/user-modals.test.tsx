@@ -3,12 +3,18 @@ import userEvent from '@testing-library/user-event';
 import { describe, expect, it, vi } from 'vitest';
 import { CreateUserModal } from '../../../web/src/features/admin/components/create-user-modal.tsx';
 import { EditUserModal } from '../../../web/src/features/admin/components/edit-user-modal.tsx';
+import { Toaster } from '../../../web/src/components/toaster.tsx';
+import { COMPANY_MESSAGES } from '../../../contracts/companies.ts';
+import type { UserCompanies } from '../../../web/src/features/admin/api/admin-api.ts';
+import type { CompanyChoices } from '../../../web/src/features/admin/use-companies.ts';
 import { apiError } from './support.tsx';
+
+const COMPANIES: CompanyChoices = { names: ['Acme', 'Globex Distribution', 'Initech'], error: null };
 
 /** The dialog with 'Set a password now' chosen (the invitation email is the default). */
 async function renderCreate(onCreate = vi.fn(async () => undefined), delivery: 'invitation' | 'password' = 'password') {
   const onClose = vi.fn();
-  render(<CreateUserModal open onClose={onClose} onCreate={onCreate} />);
+  render(<CreateUserModal open companies={COMPANIES} onClose={onClose} onCreate={onCreate} />);
   const user = userEvent.setup();
   if (delivery === 'password') await user.click(screen.getByLabelText(/Set a password now/));
   return { onCreate, onClose, user };
@@ -119,9 +125,31 @@ describe('Create New User modal', () => {
   });
 });
 
-function renderEdit(onUpdate = vi.fn(async () => undefined)) {
-  render(<EditUserModal email="jane@example.com" onClose={vi.fn()} onUpdate={onUpdate} />);
-  return { onUpdate, user: userEvent.setup() };
+interface EditOptions {
+  readonly onUpdatePassword?: (email: string, password: string) => Promise<void>;
+  readonly onSetCompanies?: (email: string, companies: UserCompanies) => Promise<string>;
+  readonly current?: UserCompanies;
+}
+
+function renderEdit({
+  onUpdatePassword = vi.fn(async () => undefined),
+  onSetCompanies = vi.fn(async () => COMPANY_MESSAGES.userCompaniesSet),
+  current = { companies: ['Acme'], owner: false },
+}: EditOptions = {}) {
+  const onClose = vi.fn();
+  render(
+    <>
+      <EditUserModal
+        user={{ email: 'jane@example.com', ...current }}
+        companies={COMPANIES}
+        onClose={onClose}
+        onUpdatePassword={onUpdatePassword}
+        onSetCompanies={onSetCompanies}
+      />
+      <Toaster />
+    </>,
+  );
+  return { onUpdatePassword, onSetCompanies, onClose, user: userEvent.setup() };
 }
 
 describe('Edit User modal', () => {
@@ -133,19 +161,23 @@ describe('Edit User modal', () => {
   });
 
   it('needs a change, and a new password of at least 8 characters', async () => {
-    const { onUpdate, user } = renderEdit();
+    const { onUpdatePassword, onSetCompanies, user } = renderEdit();
     await user.click(screen.getByRole('button', { name: 'Update User' }));
     expect(await screen.findByText('At least one field must be updated')).toBeInTheDocument();
     await user.type(screen.getByLabelText('New Password'), 'short');
     expect(await screen.findByText('Password must be at least 8 characters long')).toBeInTheDocument();
-    expect(onUpdate).not.toHaveBeenCalled();
+    expect(onUpdatePassword).not.toHaveBeenCalled();
+    expect(onSetCompanies).not.toHaveBeenCalled();
   });
 
-  it('sends only the new password', async () => {
-    const { onUpdate, user } = renderEdit();
+  it('sends only the new password when the company is unchanged', async () => {
+    const { onUpdatePassword, onSetCompanies, onClose, user } = renderEdit();
     await user.type(screen.getByLabelText('New Password'), 'Another#2026');
     await user.click(screen.getByRole('button', { name: 'Update User' }));
-    await waitFor(() => expect(onUpdate).toHaveBeenCalledWith('jane@example.com', 'Another#2026'));
+    await waitFor(() => expect(onUpdatePassword).toHaveBeenCalledWith('jane@example.com', 'Another#2026'));
+    expect(onSetCompanies).not.toHaveBeenCalled();
+    expect(await screen.findByText('User updated successfully')).toBeInTheDocument();
+    expect(onClose).toHaveBeenCalled();
   });
 
   it.each([
@@ -153,11 +185,74 @@ describe('Edit User modal', () => {
     [apiError(404, 'User not found'), 'User not found. Please refresh and try again'],
     [apiError(409, 'Email already exists'), 'This email address is already in use by another user'],
   ])('translates a refusal: %s', async (failure, text) => {
-    const { user } = renderEdit(vi.fn(async () => Promise.reject(failure)));
+    const { user } = renderEdit({ onUpdatePassword: vi.fn(async () => Promise.reject(failure)) });
     await user.type(screen.getByLabelText('New Password'), 'weakweakweak');
     await user.click(screen.getByRole('button', { name: 'Update User' }));
     const alert = await screen.findByRole('alert');
     expect(alert).toHaveTextContent('Failed to update user');
     expect(alert).toHaveTextContent(text);
+  });
+
+  it('changes only the company, without a password, and shows the server message', async () => {
+    const { onUpdatePassword, onSetCompanies, onClose, user } = renderEdit();
+    const select = screen.getByRole('combobox', { name: 'Company' });
+    expect(select).toHaveValue('Acme');
+    expect(within(select).getAllByRole('option').map((option) => option.textContent)).toEqual(['No company', 'Acme', 'Globex Distribution', 'Initech']);
+    await user.selectOptions(select, 'Initech');
+    await user.click(screen.getByRole('button', { name: 'Update User' }));
+    await waitFor(() => expect(onSetCompanies).toHaveBeenCalledWith('jane@example.com', { companies: ['Initech'], owner: false }));
+    expect(onUpdatePassword).not.toHaveBeenCalled();
+    expect(await screen.findByText(COMPANY_MESSAGES.userCompaniesSet)).toBeInTheDocument();
+    expect(onClose).toHaveBeenCalled();
+  });
+
+  it('turns the company into a multi-choice for an owner account and sends every chosen company', async () => {
+    const { onSetCompanies, user } = renderEdit();
+    await user.click(screen.getByRole('checkbox', { name: 'Owner account (several companies)' }));
+    expect(screen.queryByRole('combobox', { name: 'Company' })).not.toBeInTheDocument();
+    const choices = screen.getByRole('group', { name: 'Companies' });
+    expect(within(choices).getByRole('checkbox', { name: 'Acme' })).toBeChecked();
+    await user.click(within(choices).getByRole('checkbox', { name: 'Globex Distribution' }));
+    await user.click(screen.getByRole('button', { name: 'Update User' }));
+    await waitFor(() =>
+      expect(onSetCompanies).toHaveBeenCalledWith('jane@example.com', { companies: ['Acme', 'Globex Distribution'], owner: true }),
+    );
+  });
+
+  it('refuses several companies for an account that is not an owner, and sends nothing', async () => {
+    const { onSetCompanies, user } = renderEdit({ current: { companies: ['Acme', 'Initech'], owner: true } });
+    await user.click(screen.getByRole('checkbox', { name: 'Owner account (several companies)' }));
+    expect(await screen.findByText(COMPANY_MESSAGES.oneCompanyOnly)).toBeInTheDocument();
+    await user.click(screen.getByRole('button', { name: 'Update User' }));
+    expect(onSetCompanies).not.toHaveBeenCalled();
+  });
+
+  it('saves the password, then the company, and says which part failed', async () => {
+    const onUpdatePassword = vi.fn(async () => undefined);
+    const onSetCompanies = vi.fn(async () => Promise.reject(apiError(400, COMPANY_MESSAGES.unknownCompany('Initech'))));
+    const { onClose, user } = renderEdit({ onUpdatePassword, onSetCompanies });
+    await user.type(screen.getByLabelText('New Password'), 'Another#2026');
+    await user.selectOptions(screen.getByRole('combobox', { name: 'Company' }), 'Initech');
+    await user.click(screen.getByRole('button', { name: 'Update User' }));
+    const alert = await screen.findByRole('alert');
+    expect(alert).toHaveTextContent('Failed to set the company');
+    expect(alert).toHaveTextContent(COMPANY_MESSAGES.unknownCompany('Initech'));
+    expect(alert).toHaveTextContent('The new password was saved.');
+    expect(onClose).not.toHaveBeenCalled();
+    await user.click(screen.getByRole('button', { name: 'Update User' }));
+    await waitFor(() => expect(onSetCompanies).toHaveBeenCalledTimes(2));
+    expect(onUpdatePassword).toHaveBeenCalledTimes(1);
+  });
+});
+
+describe('Create New User modal: company', () => {
+  it('creates without a company by default, or with the chosen one', async () => {
+    const { onCreate, user } = await renderCreate(vi.fn(async () => undefined), 'invitation');
+    await user.type(screen.getByLabelText('Email'), 'new.user@example.com');
+    await user.selectOptions(screen.getByRole('combobox', { name: 'Company' }), 'Globex Distribution');
+    await user.click(screen.getByRole('button', { name: 'Create User & Send Invitation' }));
+    await waitFor(() =>
+      expect(onCreate).toHaveBeenCalledWith({ email: 'new.user@example.com', companies: { companies: ['Globex Distribution'], owner: false } }),
+    );
   });
 });

@@ -3,11 +3,14 @@ import userEvent from '@testing-library/user-event';
 import { beforeEach, describe, expect, it, vi } from 'vitest';
 import UsersPage from '../../../web/src/features/admin/routes/users-page.tsx';
 import { PROMOTE_MESSAGES, RESET_MFA_MESSAGE } from '../../../contracts/user-admin.ts';
+import { COMPANY_MESSAGES } from '../../../contracts/companies.ts';
 import {
   ADMIN_EMAIL,
   apiError,
   chooseRowAction,
+  company,
   fakeAdminApi,
+  listCompaniesOf,
   managedUser,
   renderAdmin,
   rowActionItem,
@@ -18,13 +21,18 @@ import {
 const people = [
   managedUser(ADMIN_EMAIL, { cognitoGroup: 'Admins' }),
   managedUser('other.admin@example.com', { cognitoGroup: 'Admins' }),
-  managedUser('jane.doe@example.com'),
+  managedUser('jane.doe@example.com', { companies: ['Acme'] }),
   managedUser('paused@example.com', { enabled: false, created: null }),
   managedUser('orphan@example.com', { cognitoGroup: null }),
 ];
 
+const COMPANIES = [company('Acme'), company('Globex Distribution', { kind: 'distributor' }), company('Initech')];
+
 function renderUsers(users = people, overrides: AdminApiOverrides = {}) {
-  const api = fakeAdminApi({ ...overrides, users: { listUsers: vi.fn(async () => users), ...overrides.users } });
+  const api = fakeAdminApi({
+    quicksight: { listCompanies: listCompaniesOf(COMPANIES), ...overrides.quicksight },
+    users: { listUsers: vi.fn(async () => users), ...overrides.users },
+  });
   renderAdmin(<UsersPage />, { api });
   return { api, user: userEvent.setup() };
 }
@@ -253,6 +261,55 @@ describe('user management screen', () => {
     await user.click(screen.getByRole('button', { name: 'Update User' }));
     await waitFor(() => expect(updatePassword).toHaveBeenCalledWith('jane.doe@example.com', 'Another#2026'));
     await waitFor(() => expect(screen.queryByRole('dialog', { name: 'Edit User' })).not.toBeInTheDocument());
+  });
+
+  it("shows each user's company, owner accounts marked", async () => {
+    renderUsers([
+      managedUser('jane.doe@example.com', { companies: ['Acme'] }),
+      managedUser('owner@example.com', { companies: ['Initech', 'Acme'], owner: true }),
+      managedUser('nobody@example.com'),
+    ]);
+    expect(within(await rowOf('jane.doe@example.com')).getByText('Acme')).toBeInTheDocument();
+    expect(screen.getByRole('columnheader', { name: 'Company' })).toBeInTheDocument();
+    expect(within(await rowOf('owner@example.com')).getByText('Owner: Acme, Initech')).toBeInTheDocument();
+    expect(within(await rowOf('nobody@example.com')).getByText('No company')).toBeInTheDocument();
+  });
+
+  it("changes a user's company from the Edit dialog and shows it in the row", async () => {
+    const setUserCompanies = vi.fn(async (userEmail: string, choice: { companies: readonly string[]; owner: boolean }) => ({
+      message: COMPANY_MESSAGES.userCompaniesSet,
+      userEmail,
+      companies: [...choice.companies],
+      owner: choice.owner,
+    }));
+    const updatePassword = vi.fn(async () => ({ message: 'unexpected' }));
+    const { user } = renderUsers(people, { quicksight: { setUserCompanies }, users: { updatePassword } });
+    await chooseRowAction(user, 'jane.doe@example.com', 'Edit');
+    const dialog = screen.getByRole('dialog', { name: 'Edit User' });
+    const select = within(dialog).getByRole('combobox', { name: 'Company' });
+    await waitFor(() => expect(select).toBeEnabled());
+    await user.selectOptions(select, 'Globex Distribution');
+    await user.click(within(dialog).getByRole('button', { name: 'Update User' }));
+    await waitFor(() => expect(setUserCompanies).toHaveBeenCalledWith('jane.doe@example.com', { companies: ['Globex Distribution'], owner: false }));
+    expect(updatePassword).not.toHaveBeenCalled();
+    expect(await screen.findByText(COMPANY_MESSAGES.userCompaniesSet)).toBeInTheDocument();
+    expect(within(await rowOf('jane.doe@example.com')).getByText('Globex Distribution')).toBeInTheDocument();
+  });
+
+  it('creates a user with a company: the account first, then its company', async () => {
+    const createUser = vi.fn(async () => ({ message: 'User created successfully' }));
+    const setUserCompanies = vi.fn(async () => ({ message: COMPANY_MESSAGES.userCompaniesSet, userEmail: 'new.user@example.com', companies: ['Initech'], owner: false }));
+    const { user } = renderUsers(people, { quicksight: { setUserCompanies }, users: { createUser } });
+    await rowOf('jane.doe@example.com');
+    await user.click(screen.getByRole('button', { name: 'Add New User' }));
+    await user.type(screen.getByLabelText('Email'), 'new.user@example.com');
+    await user.click(screen.getByLabelText(/Set a password now/));
+    await user.type(screen.getByLabelText('Password'), 'Secret#2026');
+    await waitFor(() => expect(screen.getByRole('combobox', { name: 'Company' })).toBeEnabled());
+    await user.selectOptions(screen.getByRole('combobox', { name: 'Company' }), 'Initech');
+    await user.click(screen.getByRole('button', { name: 'Create User' }));
+    await waitFor(() => expect(setUserCompanies).toHaveBeenCalledWith('new.user@example.com', { companies: ['Initech'], owner: false }));
+    expect(createUser.mock.invocationCallOrder[0]).toBeLessThan(setUserCompanies.mock.invocationCallOrder[0]!);
   });
 });
 

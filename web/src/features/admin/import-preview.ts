@@ -74,6 +74,8 @@ export interface PreviewRow {
   readonly role: string;
   readonly status: RowStatus;
   readonly problems: readonly string[];
+  /** The companyName names no existing company: it is created only when the admin confirms. */
+  readonly newCompany: boolean;
   /** The row as IMPORT_USER takes it, when it is valid. */
   readonly request?: ImportRow;
 }
@@ -85,6 +87,8 @@ export interface PreviewContext {
   readonly catalogue: readonly string[];
   /** Emails of the accounts that exist. */
   readonly existingEmails: readonly string[];
+  /** Names of the companies that exist. */
+  readonly companies: readonly string[];
 }
 
 function headerProblems(header: readonly string[]): string[] {
@@ -119,6 +123,7 @@ export function previewImport(text: string, context: PreviewContext): ImportPrev
 
   const catalogue = new Set(context.catalogue.map((id) => id.toLowerCase()));
   const existing = new Set(context.existingEmails.map((email) => email.toLowerCase()));
+  const companies = new Set(context.companies.map((name) => name.toLowerCase()));
   const firstLineOf = new Map<string, number>();
   const rows = records.map((cells, index): PreviewRow => {
     const line = index + 2;
@@ -131,6 +136,7 @@ export function previewImport(text: string, context: PreviewContext): ImportPrev
       dashboards: fields.dashboards,
       defaultDashboard: fields.defaultDashboard,
       role: fields.role.trim() || 'Users',
+      newCompany: fields.companyName !== '' && !companies.has(fields.companyName.toLowerCase()),
     };
     const rowProblems: string[] = [];
     if (cells.length !== header.length) rowProblems.push(ROW_PROBLEMS.cellCount(cells.length, header.length));
@@ -146,4 +152,13 @@ export function previewImport(text: string, context: PreviewContext): ImportPrev
     return { ...shown, status: 'ready', problems: [], request: checked.data };
   });
   return { fileProblems: [], rows };
+}
+
+/** The companies the ready rows name that do not exist yet, each once (the first spelling), in file order. */
+export function newCompaniesOf(rows: readonly PreviewRow[]): string[] {
+  const byKey = new Map<string, string>();
+  for (const row of rows) {
+    if (row.status === 'ready' && row.newCompany && !byKey.has(row.companyName.toLowerCase())) byKey.set(row.companyName.toLowerCase(), row.companyName);
+  }
+  return [...byKey.values()];
 }

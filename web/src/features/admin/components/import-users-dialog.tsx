@@ -1,4 +1,5 @@
 import { useEffect, useId, useState, type ChangeEvent } from 'react';
+import { COMPANY_MESSAGES } from '../../../../../contracts/companies.ts';
 import { IMPORT_COLUMNS, IMPORT_TEMPLATE, MAX_IMPORT_ROWS } from '../../../../../contracts/user-import.ts';
 import { Alert } from '../../../components/alert.tsx';
 import { Badge } from '../../../components/badge.tsx';
@@ -6,14 +7,26 @@ import { Button } from '../../../components/button.tsx';
 import { Modal } from '../../../components/modal.tsx';
 import { Spinner } from '../../../components/spinner.tsx';
 import { downloadFile } from '../../../lib/csv.ts';
+import { ApiError } from '../../../lib/api.ts';
 import { useAdminApi } from '../api/admin-api-context.tsx';
-import { ADMIN_FAILURES, failureText } from '../errors.ts';
-import { previewImport, readImportFile, type PreviewRow } from '../import-preview.ts';
+import { COMPANY_TEXTS } from '../companies.ts';
+import { actionFailure, ADMIN_FAILURES, failureText, type Failure } from '../errors.ts';
+import { newCompaniesOf, previewImport, readImportFile, type PreviewContext, type PreviewRow } from '../import-preview.ts';
+import { createCompaniesLabel, NewCompaniesChoice, type NewCompaniesDecision } from './new-companies-choice.tsx';
 
 /** Rows sent at the same time: enough to keep the import moving, few enough to spare the services. */
 const PARALLEL_ROWS = 3;
 
-type RowResult = { readonly outcome: 'created' | 'exists' | 'failed'; readonly message: string };
+type RowResult = { readonly outcome: 'created' | 'exists' | 'failed' | 'skipped'; readonly message: string };
+
+const NO_NEW_COMPANIES: NewCompaniesDecision = { create: false, kind: 'manufacturer' };
+
+/** Why a row naming a company that does not exist is left out. */
+const newCompanySkipReason = (row: PreviewRow, count: number) =>
+  `${COMPANY_MESSAGES.unknownCompany(row.companyName)}. Tick "${createCompaniesLabel(count)}" to create it and import this row.`;
+
+/** Whether the row is imported: ready, and its company exists or is to be created. */
+const importable = (row: PreviewRow, decision: NewCompaniesDecision) => row.status === 'ready' && (!row.newCompany || decision.create);
 
 type Stage =
   | { readonly kind: 'choose'; readonly problems: readonly string[]; readonly fileName?: string }
@@ -30,16 +43,31 @@ export interface ImportUsersDialogProps {
 
 const STATUS_TEXT: Record<PreviewRow['status'], string> = { ready: 'Ready', exists: 'Already exists', invalid: 'Will be skipped' };
 
-function resultOf(row: PreviewRow, results: ReadonlyMap<number, RowResult> | undefined): { tone: 'success' | 'neutral' | 'danger' | 'info'; text: string; detail: string } {
+interface Shown {
+  readonly tone: 'success' | 'neutral' | 'danger' | 'info' | 'warning';
+  readonly text: string;
+  readonly detail: string;
+}
+
+function resultOf(row: PreviewRow, results: ReadonlyMap<number, RowResult> | undefined, newCompanyCount: number, decision: NewCompaniesDecision): Shown {
   const result = results?.get(row.line);
   if (result?.outcome === 'created') return { tone: 'success', text: 'Created', detail: result.message };
   if (result?.outcome === 'exists' || row.status === 'exists') return { tone: 'neutral', text: 'Already exists', detail: 'Nothing was changed' };
   if (result?.outcome === 'failed') return { tone: 'danger', text: 'Failed', detail: result.message };
+  if (result?.outcome === 'skipped') return { tone: 'warning', text: 'Skipped', detail: result.message };
   if (row.status === 'invalid') return { tone: 'danger', text: STATUS_TEXT.invalid, detail: row.problems.join('. ') };
+  if (!importable(row, decision)) return { tone: 'warning', text: STATUS_TEXT.invalid, detail: newCompanySkipReason(row, newCompanyCount) };
   return { tone: 'info', text: results ? 'Waiting' : STATUS_TEXT.ready, detail: '' };
 }
 
-function PreviewTable({ rows, results }: { readonly rows: readonly PreviewRow[]; readonly results?: ReadonlyMap<number, RowResult> }) {
+interface PreviewTableProps {
+  readonly rows: readonly PreviewRow[];
+  readonly results?: ReadonlyMap<number, RowResult>;
+  readonly newCompanyCount: number;
+  readonly decision: NewCompaniesDecision;
+}
+
+function PreviewTable({ rows, results, newCompanyCount, decision }: PreviewTableProps) {
   return (
     <div className="table-scroll import-preview" role="region" aria-label="Rows of the file" tabIndex={0}>
       <table className="data-table">
@@ -56,12 +84,20 @@ function PreviewTable({ rows, results }: { readonly rows: readonly PreviewRow[];
         </thead>
         <tbody>
           {rows.map((row) => {
-            const shown = resultOf(row, results);
+            const shown = resultOf(row, results, newCompanyCount, decision);
             return (
               <tr key={row.line} className={shown.tone === 'danger' ? 'import-row-problem' : undefined}>
                 <td>{row.line}</td>
                 <td>{row.email}</td>
-                <td>{row.companyName}</td>
+                <td>
+                  {row.companyName}
+                  {row.newCompany && (
+                    <>
+                      {' '}
+                      <Badge tone="warning">{COMPANY_TEXTS.newCompany}</Badge>
+                    </>
+                  )}
+                </td>
                 <td>{row.dashboards.join(', ')}</td>
                 <td>{row.defaultDashboard || row.dashboards[0] || ''}</td>
                 <td>{row.role}</td>
@@ -81,15 +117,24 @@ function PreviewTable({ rows, results }: { readonly rows: readonly PreviewRow[];
 function ImportUsersContent({ existingEmails, onClose }: Omit<ImportUsersDialogProps, 'open'>) {
   const api = useAdminApi();
   const fileId = useId();
-  const [catalogue, setCatalogue] = useState<readonly string[] | null>(null);
-  const [catalogueError, setCatalogueError] = useState<unknown>(null);
+  // The catalogue and the companies every row is checked against.
+  const [known, setKnown] = useState<Omit<PreviewContext, 'existingEmails'> | null>(null);
+  const [loadFailure, setLoadFailure] = useState<Failure | null>(null);
   const [stage, setStage] = useState<Stage>({ kind: 'choose', problems: [] });
+  const [decision, setDecision] = useState<NewCompaniesDecision>(NO_NEW_COMPANIES);
 
   useEffect(() => {
     let current = true;
-    api.quicksight.listCatalogue().then(
-      (dashboards) => current && setCatalogue(dashboards.map((dashboard) => dashboard.dashboardId)),
-      (failure: unknown) => current && setCatalogueError(failure),
+    const labelled = <T,>(load: Promise<T>, title: string) =>
+      load.catch((error: unknown) => Promise.reject(actionFailure(title, error)));
+    Promise.all([
+      labelled(api.quicksight.listCatalogue(), ADMIN_FAILURES.loadDashboards),
+      labelled(api.quicksight.listCompanies(), ADMIN_FAILURES.loadCompanies),
+    ]).then(
+      ([dashboards, list]) =>
+        current &&
+        setKnown({ catalogue: dashboards.map((dashboard) => dashboard.dashboardId), companies: list.companies.map((company) => company.name) }),
+      (failure: Failure) => current && setLoadFailure(failure),
     );
     return () => {
       current = false;
@@ -98,21 +143,45 @@ function ImportUsersContent({ existingEmails, onClose }: Omit<ImportUsersDialogP
 
   const choose = async (event: ChangeEvent<HTMLInputElement>) => {
     const file = event.target.files?.[0];
-    if (!file || catalogue === null) return;
+    if (!file || known === null) return;
+    setDecision(NO_NEW_COMPANIES);
     const read = await readImportFile(file);
     if ('problem' in read) {
       setStage({ kind: 'choose', problems: [read.problem], fileName: file.name });
       return;
     }
-    const preview = previewImport(read.text, { catalogue, existingEmails });
+    const preview = previewImport(read.text, { ...known, existingEmails });
     setStage('rows' in preview ? { kind: 'preview', fileName: file.name, rows: preview.rows } : { kind: 'choose', problems: preview.fileProblems, fileName: file.name });
+  };
+
+  /** Creates the new companies one by one; answers the failure of each that could not be, by name (lower case). */
+  const createCompanies = async (names: readonly string[]): Promise<Map<string, string>> => {
+    const failed = new Map<string, string>();
+    for (const name of names) {
+      try {
+        await api.quicksight.createCompany({ name, kind: decision.kind });
+      } catch (error) {
+        // A 409 means another admin created it meanwhile: its rows can go ahead.
+        if (!(error instanceof ApiError && error.status === 409)) failed.set(name.toLowerCase(), failureText(error, ADMIN_FAILURES.createCompanies));
+      }
+    }
+    return failed;
   };
 
   const run = async (rows: readonly PreviewRow[], fileName: string) => {
     const results = new Map<number, RowResult>();
     const publish = (kind: 'importing' | 'done') => setStage({ kind, fileName, rows, results: new Map(results) });
     publish('importing');
-    const queue = rows.filter((row) => row.status === 'ready' && row.request !== undefined);
+    const names = newCompaniesOf(rows);
+    const notCreated = decision.create ? await createCompanies(names) : new Map<string, string>();
+    for (const row of rows) {
+      if (row.status !== 'ready' || !row.newCompany) continue;
+      if (!decision.create) results.set(row.line, { outcome: 'skipped', message: newCompanySkipReason(row, names.length) });
+      const problem = notCreated.get(row.companyName.toLowerCase());
+      if (problem !== undefined) results.set(row.line, { outcome: 'failed', message: `Company "${row.companyName}" could not be created: ${problem}` });
+    }
+    publish('importing');
+    const queue = rows.filter((row) => row.status === 'ready' && row.request !== undefined && !results.has(row.line));
     const worker = async () => {
       for (let row = queue.shift(); row !== undefined; row = queue.shift()) {
         try {
@@ -129,8 +198,10 @@ function ImportUsersContent({ existingEmails, onClose }: Omit<ImportUsersDialogP
   };
 
   const rows = stage.kind === 'choose' ? [] : stage.rows;
-  const ready = rows.filter((row) => row.status === 'ready').length;
-  const skipped = rows.filter((row) => row.status === 'invalid').length;
+  const newCompanies = newCompaniesOf(rows);
+  const readyRows = rows.filter((row) => row.status === 'ready').length;
+  const ready = rows.filter((row) => importable(row, decision)).length;
+  const skipped = rows.filter((row) => row.status === 'invalid').length + readyRows - ready;
   const existing = rows.filter((row) => row.status === 'exists').length;
   const results = stage.kind === 'importing' || stage.kind === 'done' ? stage.results : undefined;
   const count = (outcome: RowResult['outcome']) => [...(results?.values() ?? [])].filter((result) => result.outcome === outcome).length;
@@ -171,16 +242,18 @@ function ImportUsersContent({ existingEmails, onClose }: Omit<ImportUsersDialogP
             <label className="field-label" htmlFor={fileId}>
               CSV file
             </label>
-            <input id={fileId} type="file" accept=".csv,text/csv" disabled={busy || catalogue === null} onChange={(event) => void choose(event)} />
+            <input id={fileId} type="file" accept=".csv,text/csv" disabled={busy || known === null} onChange={(event) => void choose(event)} />
           </div>
           <Button variant="secondary" size="sm" onClick={() => downloadFile('user-import-template.csv', 'text/csv;charset=utf-8', IMPORT_TEMPLATE)}>
             Download template
           </Button>
         </div>
-        {catalogue === null && catalogueError === null && <Spinner label="Loading the dashboard catalogue..." />}
-        {catalogueError !== null && (
-          <Alert tone="error" title={ADMIN_FAILURES.loadDashboards}>
-            <p>{failureText(catalogueError, ADMIN_FAILURES.loadDashboards)}</p>
+        {known === null && loadFailure === null && <Spinner label="Loading the dashboard catalogue and the companies..." />}
+        {loadFailure !== null && (
+          <Alert tone="error" title={loadFailure.title}>
+            {loadFailure.lines.map((line) => (
+              <p key={line}>{line}</p>
+            ))}
           </Alert>
         )}
         {stage.kind === 'choose' && stage.problems.length > 0 && (
@@ -201,9 +274,9 @@ function ImportUsersContent({ existingEmails, onClose }: Omit<ImportUsersDialogP
         {results !== undefined && (
           <div className="import-progress">
             <label className="field-label" htmlFor={`${fileId}-progress`}>
-              {stage.kind === 'done' ? 'Import finished' : 'Importing...'} {results.size} of {ready}
+              {stage.kind === 'done' ? 'Import finished' : 'Importing...'} {results.size} of {readyRows}
             </label>
-            <progress id={`${fileId}-progress`} max={Math.max(ready, 1)} value={results.size} />
+            <progress id={`${fileId}-progress`} max={Math.max(readyRows, 1)} value={results.size} />
             {stage.kind === 'done' && (
               <p role="status">
                 {created} created, {count('exists') + existing} already existed, {count('failed')} failed, {skipped} skipped.
@@ -211,7 +284,10 @@ function ImportUsersContent({ existingEmails, onClose }: Omit<ImportUsersDialogP
             )}
           </div>
         )}
-        {rows.length > 0 && <PreviewTable rows={rows} {...(results ? { results } : {})} />}
+        {newCompanies.length > 0 && (
+          <NewCompaniesChoice names={newCompanies} value={decision} onChange={setDecision} disabled={stage.kind !== 'preview'} />
+        )}
+        {rows.length > 0 && <PreviewTable rows={rows} newCompanyCount={newCompanies.length} decision={decision} {...(results ? { results } : {})} />}
       </div>
     </Modal>
   );
