@@ -118,7 +118,7 @@ describe('groups', () => {
   });
 
   it(`refuses more than ${MAX_GROUPS_PER_NAMESPACE} groups in a namespace with LimitExceededException`, async () => {
-    await t.close();
+    await t.stop();
     const store = await openStateStore({ dataDir: t.dataDir, accountId: ACCOUNT_ID, now: Date.now });
     for (let i = 0; i < MAX_GROUPS_PER_NAMESPACE; i += 1) {
       await store.commit({ type: 'putGroup', group: { namespace: NAMESPACE, groupName: `bulk-${i}`, principalId: `group/bulk/${i}` } });

@@ -39,6 +39,8 @@ export interface TestEmulator {
   grantViewer(dashboardId: string, userName: string): Promise<void>;
   /** Stops the emulator and starts a new one on the same data directory. */
   restart(): Promise<TestEmulator>;
+  /** Stops the emulator and keeps its data directory (for reading or changing its state on disk). */
+  stop(): Promise<void>;
   close(): Promise<void>;
 }
 
@@ -124,6 +126,7 @@ async function start(dataDir: string, clock: TestClock, ownsDataDir: boolean, op
         }),
       );
     },
+    stop,
     async restart() {
       await stop();
       return start(dataDir, clock, ownsDataDir, options);
