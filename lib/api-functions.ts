@@ -10,7 +10,7 @@ import type { PortalAuth } from './auth.ts';
 import { acknowledge, wildcardResourceFinding } from './compliance.ts';
 import type { PortalData } from './data.ts';
 import { CATALOGUE_ACTIONS, PortalFunction, STATE_ITEM_ACTIONS, USAGE_RECORD_ACTIONS } from './portal-function.ts';
-import { quickSightArns, type QuickSightTarget } from './quicksight.ts';
+import { quickSightArns, quickSightEnvironment, type QuickSightTarget } from './quicksight.ts';
 
 export interface ApiFunctionsProps {
   readonly auth: PortalAuth;
@@ -45,9 +45,9 @@ const USER_DIRECTORY_READ = ['cognito-idp:ListUsers', 'cognito-idp:ListUsersInGr
 const PUBLIC_URL_FINDING = 'NIST.800.53.R5-LambdaFunctionPublicAccessProhibited';
 const PUBLIC_URL_REASON =
   'This permission lets anyone reach the function URL (auth type NONE), which is the design: the browser calls it with a Cognito access token, and the handler rejects every request whose token is not a valid, unexpired access token of this pool and app client, whose session Cognito no longer accepts, or whose groups do not allow the operation. The permission is limited to invocation through the function URL.';
-const QUICKSIGHT_USERS_REASON =
+export const QUICKSIGHT_USERS_REASON =
   'QuickSight users are created at run time, one per portal account and named by its email, so they cannot be listed in advance. The pattern is confined to one account, one identity region and the configured namespace; which user a request acts on is derived from the verified token or restricted to administrators in the handler.';
-const QUICKSIGHT_DASHBOARDS_REASON =
+export const QUICKSIGHT_DASHBOARDS_REASON =
   'Dashboards are registered in the catalogue by administrators at run time, so their ids are not known at deployment. The pattern is confined to one account and region; the embed handler only embeds dashboards assigned to the caller, and permission changes are restricted to administrators.';
 
 function allowUserPool(fn: PortalFunction, auth: PortalAuth, actions: readonly string[]): void {
@@ -73,11 +73,7 @@ export class ApiFunctions extends Construct {
     const { auth, data } = props;
     const qs = quickSightArns(props.quicksight);
     const common = { logRetention: props.logRetention, retainLogs: props.retainLogs };
-    const quickSightEnvironment = {
-      [ENV.quicksightAccountId]: props.quicksight.accountId,
-      [ENV.quicksightNamespace]: props.quicksight.namespace,
-      [ENV.quicksightIdentityRegion]: props.quicksight.identityRegion,
-    };
+    const quicksightSettings = quickSightEnvironment(props.quicksight);
 
     const embed = new PortalFunction(this, 'Embed', {
       ...common,
@@ -86,13 +82,15 @@ export class ApiFunctions extends Construct {
       memorySize: 512,
       timeout: Duration.seconds(15),
       environment: {
-        ...quickSightEnvironment,
+        ...quicksightSettings,
         [ENV.embedSessionMinutes]: String(props.embedSessionMinutes),
         [ENV.embedStatePersistence]: String(props.embedStatePersistence ?? true),
         [ENV.usageRetentionDays]: String(props.usageRetentionDays),
       },
     });
     embed.bindTable(data.table('Views'), ['dynamodb:Query']);
+    // The caller's company membership: usage records take the company from it, never from input.
+    embed.bindTable(data.table('State'), ['dynamodb:GetItem']);
     // Each issued URL: the view event (PutItem) and its aggregates (ADD updates).
     embed.bindTable(data.table('Usage'), USAGE_RECORD_ACTIONS);
     embed.allow(
@@ -105,7 +103,7 @@ export class ApiFunctions extends Construct {
     embed.allow(new iam.PolicyStatement({ sid: 'ReadQuickSightUser', actions: ['quicksight:DescribeUser'], resources: [qs.usersInNamespace] }));
 
     // The admin functions page through every user (10,000 and more) in one request.
-    const administration = { ...common, memorySize: 1024, timeout: Duration.seconds(60), environment: quickSightEnvironment };
+    const administration = { ...common, memorySize: 1024, timeout: Duration.seconds(60), environment: quicksightSettings };
 
     const quicksightAdmin = new PortalFunction(this, 'QuickSightAdmin', {
       ...administration,
@@ -114,7 +112,8 @@ export class ApiFunctions extends Construct {
     });
     quicksightAdmin.bindTable(data.table('Views'), ['dynamodb:Query', 'dynamodb:PutItem', 'dynamodb:UpdateItem', 'dynamodb:DeleteItem']);
     quicksightAdmin.bindTable(data.table('Dashboards'), CATALOGUE_ACTIONS);
-    quicksightAdmin.bindTable(data.table('State'), STATE_ITEM_ACTIONS);
+    // Besides the single-item claims and pointers: the companies and memberships, read by partition.
+    quicksightAdmin.bindTable(data.table('State'), [...STATE_ITEM_ACTIONS, 'dynamodb:Query']);
     quicksightAdmin.bindTable(data.table('Audit'), ['dynamodb:PutItem']);
     // GET_INSIGHTS reads the usage aggregates, never the events.
     quicksightAdmin.bindTable(data.table('Usage'), ['dynamodb:Query']);
@@ -148,7 +147,8 @@ export class ApiFunctions extends Construct {
       description: 'Administers portal accounts in Cognito (Admins only)',
     });
     userAdmin.bindTable(data.table('Views'), ['dynamodb:Query', 'dynamodb:DeleteItem']);
-    userAdmin.bindTable(data.table('State'), ['dynamodb:DeleteItem']);
+    // The company memberships (one partition of the State table) read with the accounts.
+    userAdmin.bindTable(data.table('State'), ['dynamodb:DeleteItem', 'dynamodb:Query']);
     userAdmin.bindTable(data.table('Audit'), ['dynamodb:PutItem', 'dynamodb:Query']);
     allowUserPool(userAdmin, auth, [
       ...USER_DIRECTORY_READ,

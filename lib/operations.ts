@@ -9,7 +9,7 @@ import * as kms from 'aws-cdk-lib/aws-kms';
 import * as sns from 'aws-cdk-lib/aws-sns';
 import { EmailSubscription } from 'aws-cdk-lib/aws-sns-subscriptions';
 import { Construct } from 'constructs';
-import { QUICKSIGHT_FAILURES_METRIC, SERVICE_DIMENSION, USAGE_RECORD_FAILURES_METRIC } from '../contracts/metrics.ts';
+import { COMPANY_ACCESS_DIFFERENCES_METRIC, QUICKSIGHT_FAILURES_METRIC, SERVICE_DIMENSION, USAGE_RECORD_FAILURES_METRIC } from '../contracts/metrics.ts';
 import { metricsNamespace, type PortalFunction } from './portal-function.ts';
 
 /** A function alarms when its p99 duration reaches this share of its timeout. */
@@ -28,6 +28,16 @@ export const SES_COMPLAINT_RATE = 0.0008;
 /** CloudFront publishes its metrics only in us-east-1, and alarms read metrics of their own region. */
 export const CLOUDFRONT_METRICS_REGION = 'us-east-1';
 const PERIOD = Duration.minutes(5);
+/**
+ * The company-access check reports once a day. Its alarms look at hourly datapoints over a
+ * little more than a day (CloudWatch allows up to 7 days of evaluation for periods of an hour),
+ * so a run a few minutes later than the day before neither clears nor raises them by accident.
+ */
+const CHECK_PERIOD = Duration.hours(1);
+/** Differences stay reported until a check finds none: the last run's figure within this many hours counts. */
+export const COMPANY_DIFFERENCES_WINDOW_HOURS = 25;
+/** Hours without a completed check after which the missed-check alarm fires (a day and two hours of slack). */
+export const COMPANY_CHECK_MISSING_HOURS = 26;
 
 const appSyncMetric = (api: appsync.IGraphqlApi, metricName: string, statistic: string) =>
   new cloudwatch.Metric({ namespace: 'AWS/AppSync', metricName, dimensionsMap: { GraphQLAPIId: api.apiId }, period: PERIOD, statistic });
@@ -50,6 +60,8 @@ export interface PortalOperationsProps {
   readonly functions: readonly PortalFunction[];
   /** The function that counts QuickSight failures (lambdas/embed). */
   readonly embedFunction: PortalFunction;
+  /** The daily company-access check (lambdas/company-check), which publishes CompanyAccessDifferences. */
+  readonly companyCheckFunction: PortalFunction;
   readonly graphqlApi: appsync.IGraphqlApi;
   readonly distribution: cloudfront.IDistribution;
   readonly userPool: cognito.IUserPool;
@@ -65,17 +77,21 @@ export interface AlarmSpec {
   /** @default 1 of 1 period */
   readonly evaluationPeriods?: number;
   readonly datapointsToAlarm?: number;
+  /** @default at or above the threshold */
+  readonly comparisonOperator?: cloudwatch.ComparisonOperator;
+  /** @default not breaching: no traffic is no failure */
+  readonly treatMissingData?: cloudwatch.TreatMissingData;
 }
 
-/** An alarm that notifies the topic behind `action` when it fires and when it clears; no data is no failure. */
+/** An alarm that notifies the topic behind `action` when it fires and when it clears; by default no data is no failure. */
 export function notifyingAlarm(scope: Construct, id: string, spec: AlarmSpec, action: cloudwatch.IAlarmAction): cloudwatch.Alarm {
   const alarm = new cloudwatch.Alarm(scope, id, {
     metric: spec.metric,
     threshold: spec.threshold,
-    comparisonOperator: cloudwatch.ComparisonOperator.GREATER_THAN_OR_EQUAL_TO_THRESHOLD,
+    comparisonOperator: spec.comparisonOperator ?? cloudwatch.ComparisonOperator.GREATER_THAN_OR_EQUAL_TO_THRESHOLD,
     evaluationPeriods: spec.evaluationPeriods ?? 1,
     datapointsToAlarm: spec.datapointsToAlarm ?? spec.evaluationPeriods ?? 1,
-    treatMissingData: cloudwatch.TreatMissingData.NOT_BREACHING,
+    treatMissingData: spec.treatMissingData ?? cloudwatch.TreatMissingData.NOT_BREACHING,
     alarmDescription: spec.description,
   });
   alarm.addAlarmAction(action);
@@ -152,7 +168,7 @@ export class AlarmTopic extends Construct {
  * The operations pack: CloudWatch alarms on what breaks the portal for its users, all sent to
  * one encrypted SNS topic (optionally to an email address), and one dashboard with the same
  * metrics plus QuickSight's dashboard views and load times. Alarms treat missing data as
- * fine: no traffic is no failure.
+ * fine (no traffic is no failure), except the one that watches for the daily check itself.
  */
 export class PortalOperations extends Construct {
   readonly topic: sns.Topic;
@@ -164,6 +180,7 @@ export class PortalOperations extends Construct {
     super(scope, id);
     if (props.functions.length === 0) throw new Error('PortalOperations: no functions to watch');
     if (!props.functions.includes(props.embedFunction)) throw new Error('PortalOperations: embedFunction must be one of functions');
+    if (!props.functions.includes(props.companyCheckFunction)) throw new Error('PortalOperations: companyCheckFunction must be one of functions');
 
     this.topic = new AlarmTopic(this, 'Alarms', { alarmEmail: props.alarmEmail }).topic;
     this.action = new SnsAction(this.topic);
@@ -174,6 +191,7 @@ export class PortalOperations extends Construct {
     this.cognitoAlarm(props.userPool, props.userPoolClient);
     this.sesAlarms();
     this.embedFailureAlarms(props.embedFunction);
+    this.companyAccessAlarms(props.companyCheckFunction);
     this.dashboard = this.operationsDashboard(props);
 
     new CfnOutput(this, 'AlarmTopicArn', { value: this.topic.topicArn, description: 'SNS topic of the operations alarms (subscribe on-call here)' });
@@ -297,6 +315,43 @@ export class PortalOperations extends Construct {
     });
   }
 
+  /** What the daily check reports: the differences it found between the portal and QuickSight. */
+  static companyAccessDifferences(check: PortalFunction, statistic: string = cloudwatch.Stats.MAXIMUM): cloudwatch.Metric {
+    return new cloudwatch.Metric({
+      namespace: metricsNamespace(check),
+      metricName: COMPANY_ACCESS_DIFFERENCES_METRIC,
+      dimensionsMap: { [SERVICE_DIMENSION]: check.serviceName },
+      period: CHECK_PERIOD,
+      statistic,
+    });
+  }
+
+  /**
+   * Differences found by the last check, and a check that has not reported for more than a
+   * day (each completed run publishes the count, 0 included, so no datapoint means no run:
+   * the schedule, the function or its permissions failed). Failed runs also raise the
+   * function's own Errors alarm.
+   */
+  private companyAccessAlarms(check: PortalFunction): void {
+    this.alarm('company-access-differences', {
+      metric: PortalOperations.companyAccessDifferences(check),
+      threshold: 1,
+      evaluationPeriods: COMPANY_DIFFERENCES_WINDOW_HOURS,
+      datapointsToAlarm: 1,
+      description:
+        "The daily company-access check found differences between the portal's companies and QuickSight (groups, members, rules or dashboards that are not company-scoped). Review them in the admin portal (Companies) and mend them there; the alarm clears after a check finds none.",
+    });
+    this.alarm('company-check-missing', {
+      metric: PortalOperations.companyAccessDifferences(check, cloudwatch.Stats.SAMPLE_COUNT),
+      threshold: 1,
+      comparisonOperator: cloudwatch.ComparisonOperator.LESS_THAN_THRESHOLD,
+      evaluationPeriods: COMPANY_CHECK_MISSING_HOURS,
+      datapointsToAlarm: COMPANY_CHECK_MISSING_HOURS,
+      treatMissingData: cloudwatch.TreatMissingData.BREACHING,
+      description: `No company-access check has completed for ${COMPANY_CHECK_MISSING_HOURS} hours (it runs once a day): see the company-check function's log and its EventBridge schedule.`,
+    });
+  }
+
   private operationsDashboard(props: PortalOperationsProps): cloudwatch.Dashboard {
     const stack = Stack.of(this);
     const graph = (title: string, left: cloudwatch.IMetric[], width = 8) => new cloudwatch.GraphWidget({ title, left, width, height: 6 });
@@ -327,6 +382,7 @@ export class PortalOperations extends Construct {
       graph('SES reputation (account)', [sesReputation('Reputation.BounceRate'), sesReputation('Reputation.ComplaintRate')]),
       graph('Embed: QuickSight failures', [PortalOperations.quickSightFailures(props.embedFunction)]),
     );
+    dashboard.addWidgets(graph('Company-access differences (daily check)', [PortalOperations.companyAccessDifferences(props.companyCheckFunction)], 24));
     dashboard.addWidgets(
       graph('QuickSight dashboard views', [quickSight('DashboardViewCount', cloudwatch.Stats.SUM)], 12),
       graph('QuickSight dashboard load time (ms)', [quickSight('DashboardViewLoadTime', cloudwatch.Stats.AVERAGE), quickSight('DashboardViewLoadTime', cloudwatch.Stats.p(90))], 12),

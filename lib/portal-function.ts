@@ -1,4 +1,4 @@
-import { Duration, RemovalPolicy, Stack } from 'aws-cdk-lib';
+import { type CfnResource, Duration, RemovalPolicy, Stack } from 'aws-cdk-lib';
 import * as iam from 'aws-cdk-lib/aws-iam';
 import * as lambda from 'aws-cdk-lib/aws-lambda';
 import { NodejsFunction, OutputFormat } from 'aws-cdk-lib/aws-lambda-nodejs';
@@ -35,14 +35,23 @@ export const STATE_ITEM_ACTIONS: readonly TableAction[] = ['dynamodb:GetItem', '
 /** Recording a dashboard view (lambdas/shared/data/usage.ts): the event put, the aggregates' ADD updates. */
 export const USAGE_RECORD_ACTIONS: readonly TableAction[] = ['dynamodb:PutItem', 'dynamodb:UpdateItem'];
 
+/** Role metadata naming bundled calls a function never makes (see PortalFunction.withholdCodePaths). */
+export const WITHHELD_METADATA = 'portal:withheld-code-paths';
+export interface WithheldCodePaths {
+  readonly actions: readonly string[];
+  readonly reason: string;
+}
+
 /** Findings that hold for every function of the product, with the reasons they are accepted. */
+const DEAD_LETTER_FINDING = 'NIST.800.53.R5-LambdaDLQ';
+const SYNCHRONOUS_ONLY =
+  'The function is invoked synchronously only (a function URL, the AppSync data source or the Cognito trigger): the caller receives the error and retries or reports it. A dead-letter queue receives only failed asynchronous invocations, so it would never hold a message here.';
+
 const FUNCTION_ACKNOWLEDGEMENTS = {
-  'NIST.800.53.R5-LambdaDLQ':
-    'Every function is invoked synchronously only (function URLs, the AppSync data source, the Cognito trigger): the caller receives the error and retries or reports it. A dead-letter queue receives only failed asynchronous invocations, so it would never hold a message here.',
   'NIST.800.53.R5-LambdaInsideVPC':
     'The functions reach only public AWS service endpoints (Cognito, DynamoDB, QuickSight, SES) over TLS with SigV4-signed requests, and the product has no private network resource to isolate. Attaching a VPC would add NAT gateways or interface endpoints without reducing the exposed surface, which is the function URL and is guarded by token verification in every handler.',
   'NIST.800.53.R5-LambdaConcurrency':
-    "Availability is protected by the account's regional concurrency limit, by token verification before any work in every handler, and by the contact function's per-user rate limit. A per-function reservation would be carved out of the same account pool (new accounts start with a pool too small to reserve for seven functions, so deployment would fail) and would cap legitimate peaks; operators can set one in the console once the account quota allows.",
+    "Availability is protected by the account's regional concurrency limit, by token verification before any work in every handler, and by the contact function's per-user rate limit. A per-function reservation would be carved out of the same account pool (new accounts start with a pool too small to reserve for every function, so deployment would fail) and would cap legitimate peaks; operators can set one in the console once the account quota allows.",
 } as const;
 
 const LOG_GROUP_ACKNOWLEDGEMENTS = {
@@ -68,6 +77,12 @@ export interface PortalFunctionProps {
   /** Whether the log group is kept when the stack is deleted. */
   readonly retainLogs: boolean;
   readonly environment?: Readonly<Record<string, string>>;
+  /**
+   * For a function that is invoked asynchronously (a schedule): why a failed invocation needs
+   * no dead-letter queue, for the auditor reading the acknowledgement.
+   * @default the function is invoked synchronously only, so a dead-letter queue would stay empty
+   */
+  readonly asynchronousFailureHandling?: string;
 }
 
 /**
@@ -150,7 +165,7 @@ export class PortalFunction extends Construct {
       },
     });
 
-    acknowledge(this.function, FUNCTION_ACKNOWLEDGEMENTS);
+    acknowledge(this.function, { ...FUNCTION_ACKNOWLEDGEMENTS, [DEAD_LETTER_FINDING]: props.asynchronousFailureHandling ?? SYNCHRONOUS_ONLY });
     acknowledge(this.logGroup, LOG_GROUP_ACKNOWLEDGEMENTS);
   }
 
@@ -170,6 +185,19 @@ export class PortalFunction extends Construct {
       new iam.PolicyStatement({ sid: 'WriteTraces', actions: ['xray:PutTraceSegments', 'xray:PutTelemetryRecords'], resources: ['*'] }),
     );
     acknowledge(this.policy, { 'AwsSolutions-IAM5[Resource::*]': TRACING_ACKNOWLEDGEMENT });
+  }
+
+  /**
+   * Declares calls that the handler's bundle contains but that this function never makes, so
+   * they are deliberately not granted (the compliance report lists them with the reason
+   * instead of as ungranted uses). Shared code brings them along: the daily check bundles
+   * the mending code of the admin action and runs it never. Recorded as metadata of the role.
+   */
+  withholdCodePaths(actions: readonly string[], reason: string): void {
+    if (actions.length === 0 || reason.trim().length === 0) throw new Error(`PortalFunction ${this.node.id}: withheld code paths need actions and a reason`);
+    const role = this.role.node.defaultChild as CfnResource;
+    const entries = (role.getMetadata(WITHHELD_METADATA) as WithheldCodePaths[] | undefined) ?? [];
+    role.addMetadata(WITHHELD_METADATA, [...entries, { actions: [...actions], reason }]);
   }
 
   /** Adds a statement to this function's policy. */

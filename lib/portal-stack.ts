@@ -3,6 +3,7 @@ import type * as logs from 'aws-cdk-lib/aws-logs';
 import type { Construct } from 'constructs';
 import type { RuntimeConfig } from '../contracts/config.ts';
 import { ApiFunctions } from './api-functions.ts';
+import { CompanyAccess } from './company-access.ts';
 import { PortalAuth } from './auth.ts';
 import { placeholderSettings, type PortalConfig } from './config.ts';
 import { PortalData } from './data.ts';
@@ -26,6 +27,7 @@ export class PortalStack extends Stack {
   readonly site: PortalSite;
   readonly functions: ApiFunctions;
   readonly graphql: PortalGraphqlApi;
+  readonly companies: CompanyAccess;
 
   constructor(scope: Construct, id: string, props: PortalStackProps) {
     super(scope, id, props);
@@ -64,15 +66,16 @@ export class PortalStack extends Stack {
       logRetention,
     });
 
+    const quicksight = {
+      accountId: config.quicksightAccountId ?? this.account,
+      namespace: config.quicksightNamespace,
+      identityRegion: config.quicksightIdentityRegion,
+      dashboardRegion: this.region,
+    };
     this.functions = new ApiFunctions(this, 'Functions', {
       auth: this.auth,
       data: this.data,
-      quicksight: {
-        accountId: config.quicksightAccountId ?? this.account,
-        namespace: config.quicksightNamespace,
-        identityRegion: config.quicksightIdentityRegion,
-        dashboardRegion: this.region,
-      },
+      quicksight,
       allowedOrigins,
       embedSessionMinutes: config.embedSessionMinutes,
       embedStatePersistence: config.dashboardStatePersistence,
@@ -81,6 +84,15 @@ export class PortalStack extends Stack {
       supportFromAddress: config.sesSenderAddress,
       supportToAddress: config.supportRecipientAddress,
       sesIdentity: config.sesIdentity,
+      logRetention,
+      retainLogs,
+    });
+
+    this.companies = new CompanyAccess(this, 'Companies', {
+      data: this.data,
+      quicksight,
+      manager: this.functions.functions.quicksightAdmin,
+      accessLogBucket: this.site.logBucket,
       logRetention,
       retainLogs,
     });
@@ -153,6 +165,7 @@ export class PortalStack extends Stack {
     new PortalOperations(this, 'Operations', {
       functions,
       embedFunction: this.functions.functions.embed,
+      companyCheckFunction: this.companies.check,
       graphqlApi: this.graphql.api,
       distribution: this.site.distribution,
       userPool: this.auth.userPool,
@@ -174,6 +187,9 @@ export class PortalStack extends Stack {
     output('UserAdminFunctionUrl', runtimeConfig.functions.userAdmin, 'User management function');
     output('MfaFunctionUrl', runtimeConfig.functions.mfa, 'MFA management function');
     output('ContactFunctionUrl', runtimeConfig.functions.contact, 'Contact email function');
+    output('CompanyRulesBucketName', this.companies.bucket.bucketName, 'Private bucket of the row-level-security rules file');
+    output('CompanyRulesDataSetId', this.companies.dataSetId, 'QuickSight rules dataset every company-scoped dataset applies (RowLevelPermissionDataSet)');
+    output('CompanyCheckFunctionName', this.companies.check.function.functionName, 'Daily company-access check (invoke it to run the check now)');
     for (const table of this.data.tables.values()) {
       output(`${table.definition.id}TableName`, table.table.tableName, `DynamoDB table ${table.definition.id}`);
     }

@@ -65,6 +65,25 @@ const DYNAMODB_TRANSACTIONS: Readonly<Record<string, readonly string[]>> = {
   TransactWriteItemsCommand: ['PutItem', 'UpdateItem', 'DeleteItem', 'ConditionCheckItem'],
 };
 
+/**
+ * Actions a call needs besides its own, from the API and Service Authorization References:
+ * QuickSight's CreateDataSet reads its data source (the permission-only PassDataSource),
+ * CreateDataSource with S3Parameters.RoleArn hands QuickSight a role (iam:PassRole; the
+ * product's only data source names one), and S3 answers a read of a missing key with NoSuchKey
+ * only to a caller allowed s3:ListBucket on the bucket, AccessDenied otherwise (GetObject and
+ * HeadObject, "Permissions"), which code telling a missing object from a refusal relies on.
+ */
+const ADDITIONAL_ACTIONS: Readonly<Record<string, Readonly<Record<string, readonly string[]>>>> = {
+  '@aws-sdk/client-quicksight': {
+    CreateDataSetCommand: ['quicksight:PassDataSource'],
+    CreateDataSourceCommand: ['iam:PassRole'],
+  },
+  '@aws-sdk/client-s3': {
+    GetObjectCommand: ['s3:ListBucket'],
+    HeadObjectCommand: ['s3:ListBucket'],
+  },
+};
+
 const TOKEN_AUTHORIZED = "authorized by the user's own access token (Cognito user pools API), no IAM permission";
 
 /** The IAM actions one SDK command needs (none for Cognito's token-authorized operations). */
@@ -79,7 +98,7 @@ export function actionsOf(sdkPackage: string, command: string): { actions: strin
   if (transaction) return { actions: transaction.map((op) => `dynamodb:${op}`) };
   const operation = command.replace(/Command$/, '');
   if (prefix === 'cognito-idp' && COGNITO_WITHOUT_IAM.has(operation)) return { actions: [], withoutIam: TOKEN_AUTHORIZED };
-  return { actions: [`${prefix}:${operation}`] };
+  return { actions: [`${prefix}:${operation}`, ...(ADDITIONAL_ACTIONS[sdkPackage]?.[command] ?? [])] };
 }
 
 const SOURCE_MARKER = /^\/\/ ((?:lambdas|contracts|lib)\/\S+\.tsx?)$/gm;

@@ -142,6 +142,7 @@ function accessBlocks(report: ComplianceReport): Block[] {
         ),
         ...(principal.unusedGrants.length > 0 ? [paragraph(`Granted but used by no code path: ${principal.unusedGrants.join(', ')}.`, 'bad')] : []),
         ...principal.ungrantedUses.map((use) => paragraph(`Used but not granted: ${use.action} at ${use.usedBy.join(', ')}.`, 'bad')),
+        ...(principal.withheldUses ?? []).map((use) => paragraph(`In the code but never called, so not granted: ${use.action} at ${use.usedBy.join(', ')}. ${use.reason}`)),
         ...(principal.callsWithoutIam.length > 0
           ? [paragraph(`Calls authorized by the user's own access token (no IAM permission): ${principal.callsWithoutIam.join('; ')}.`)]
           : []),

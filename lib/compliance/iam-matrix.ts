@@ -48,6 +48,21 @@ export interface Principal {
   readonly unusedGrants: readonly string[];
   /** Actions the scanned code calls that no Allow statement of this principal grants. */
   readonly ungrantedUses: readonly { readonly action: string; readonly usedBy: readonly string[] }[];
+  /** Calls in the scanned code that the function never makes, deliberately not granted, with the reason (role metadata). */
+  readonly withheldUses?: readonly { readonly action: string; readonly usedBy: readonly string[]; readonly reason: string }[];
+}
+
+/** Role metadata written by PortalFunction.withholdCodePaths (lib/portal-function.ts). */
+const WITHHELD_METADATA = 'portal:withheld-code-paths';
+
+function withheldOf(stack: StackTemplate, roleId: string): Map<string, string> {
+  const entries = stack.template.Resources[roleId]?.Metadata?.[WITHHELD_METADATA];
+  const withheld = new Map<string, string>();
+  for (const entry of asList(entries as { actions?: unknown; reason?: unknown }[] | undefined)) {
+    if (!isRecord(entry) || typeof entry.reason !== 'string') continue;
+    for (const action of asList(entry.actions as string[] | undefined)) if (typeof action === 'string') withheld.set(action.toLowerCase(), entry.reason);
+  }
+  return withheld;
 }
 
 export interface Statement {
@@ -145,7 +160,13 @@ function handlerOf(stack: StackTemplate, functionId: string, root: string): stri
 function rolePrincipal(stack: StackTemplate, roleId: string, root: string): Principal {
   const role = stack.template.Resources[roleId]!;
   const trustedBy = statementsOf(role.Properties?.AssumeRolePolicyDocument).flatMap((s) => readablePrincipals(stack, s.Principal));
-  const referrers = referrersOf(stack, roleId).filter((id) => !['AWS::IAM::Policy', 'AWS::IAM::ManagedPolicy'].includes(stack.template.Resources[id]!.Type));
+  // A function runs as the role its Role property names; one that only carries the role's ARN
+  // (to hand it to a service, as in a data source's RoleArn) does not run as it.
+  const referrers = referrersOf(stack, roleId).filter((id) => {
+    const resource = stack.template.Resources[id]!;
+    if (['AWS::IAM::Policy', 'AWS::IAM::ManagedPolicy'].includes(resource.Type)) return false;
+    return resource.Type !== 'AWS::Lambda::Function' || referencedId(resource.Properties?.Role) === roleId;
+  });
   const handlers = referrers
     .filter((id) => stack.template.Resources[id]!.Type === 'AWS::Lambda::Function')
     .map((id) => handlerOf(stack, id, root))
@@ -162,6 +183,10 @@ function rolePrincipal(stack: StackTemplate, roleId: string, root: string): Prin
   const allowed = rows.filter((row) => row.effect === 'Allow');
   const kind = handlers.length > 0 ? 'function role' : 'service role';
   const description = role.Properties?.Description;
+  const withheld = withheldOf(stack, roleId);
+  const notGranted = [...new Set(uses.flatMap((use) => (use.action ? [use.action] : [])))]
+    .filter((action) => !allowed.some((row) => actionMatches(row.action, action)))
+    .map((action) => ({ action, usedBy: [...new Set(uses.filter((use) => use.action === action).map(describeUse))] }));
   return {
     name: `${resourceName(stack, roleId)}${typeof description === 'string' ? `: ${description}` : ''}`,
     kind,
@@ -172,9 +197,11 @@ function rolePrincipal(stack: StackTemplate, roleId: string, root: string): Prin
     rows,
     callsWithoutIam: [...new Set(uses.filter((use) => !use.action).map((use) => `${use.operation.replace(/Command$/, '')} at ${describeUse(use)}`))],
     unusedGrants: kind === 'function role' ? [...new Set(allowed.filter((row) => row.usedBy.length === 0).map((row) => row.action))] : [],
-    ungrantedUses: [...new Set(uses.flatMap((use) => (use.action ? [use.action] : [])))]
-      .filter((action) => !allowed.some((row) => actionMatches(row.action, action)))
-      .map((action) => ({ action, usedBy: uses.filter((use) => use.action === action).map(describeUse) })),
+    ungrantedUses: notGranted.filter((use) => !withheld.has(use.action.toLowerCase())),
+    withheldUses: notGranted.flatMap((use) => {
+      const reason = withheld.get(use.action.toLowerCase());
+      return reason === undefined ? [] : [{ ...use, reason }];
+    }),
   };
 }
 

@@ -62,6 +62,31 @@ function roleUses(stack: StackTemplate, referrers: readonly string[]): PlatformU
   return uses;
 }
 
+/**
+ * A role QuickSight assumes to read an S3 data source (S3Parameters.RoleArn, "Running queries
+ * as an IAM role in Amazon QuickSight"): QuickSight reads the manifest and the files it names.
+ * The functions that hand the role over carry its ARN in their environment.
+ */
+function assumedByService(stack: StackTemplate, roleId: string): PlatformUse[] {
+  const role = stack.template.Resources[roleId]!;
+  const trust = role.Properties?.AssumeRolePolicyDocument;
+  const services = isRecord(trust)
+    ? asList(trust.Statement as Record<string, unknown>[]).flatMap((statement) =>
+        isRecord(statement.Principal) ? readableList(stack, statement.Principal.Service) : [],
+      )
+    : [];
+  if (!services.includes('quicksight.amazonaws.com')) return [];
+  const handedOverBy = resourcesOfType(stack.template, 'AWS::Lambda::Function')
+    .filter(([, fn]) => referencesTo(fn.Properties?.Environment, roleId))
+    .map(([id]) => name(stack, id));
+  return [
+    {
+      actions: ['s3:GetObject'],
+      by: `QuickSight reading an S3 data source's manifest and files with this role${handedOverBy.length > 0 ? ` (handed over by ${handedOverBy.join(', ')})` : ''}`,
+    },
+  ];
+}
+
 function permissionUses(stack: StackTemplate, id: string): PlatformUse[] {
   const p = stack.template.Resources[id]!.Properties ?? {};
   const functionId = referencedId(p.FunctionName);
@@ -110,7 +135,7 @@ function bucketPolicyUses(stack: StackTemplate, policyId: string, statement: Sta
  */
 export function platformUses(stack: StackTemplate, id: string, referrers: readonly string[], statement?: Statement): PlatformUse[] {
   const type = stack.template.Resources[id]?.Type;
-  if (type === 'AWS::IAM::Role') return roleUses(stack, referrers);
+  if (type === 'AWS::IAM::Role') return [...roleUses(stack, referrers), ...assumedByService(stack, id)];
   if (type === 'AWS::Lambda::Permission') return permissionUses(stack, id);
   if (type === 'AWS::S3::BucketPolicy' && statement) return bucketPolicyUses(stack, id, statement);
   return [];

@@ -2,14 +2,23 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Template } from 'aws-cdk-lib/assertions';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { METRICS_NAMESPACE_ENV, QUICKSIGHT_FAILURES_METRIC, USAGE_RECORD_FAILURES_METRIC } from '../../contracts/metrics.ts';
+import { COMPANY_ACCESS_DIFFERENCES_METRIC, METRICS_NAMESPACE_ENV, QUICKSIGHT_FAILURES_METRIC, USAGE_RECORD_FAILURES_METRIC } from '../../contracts/metrics.ts';
 import { ConfigError, loadConfig } from '../../lib/config.ts';
 import { asList, buildPortal, logicalIdAt, policyStatements, type PortalBuild } from './support/portal-build.ts';
 
 /** A template resource as the CDK assertions hand it out. */
 type Resource = ReturnType<Template['findResources']>[string];
 
-const FUNCTION_PATHS = ['/Functions/Embed/', '/Functions/QuickSightAdmin/', '/Functions/UserAdmin/', '/Functions/Mfa/', '/Functions/Contact/', '/GraphQL/Resolver/', '/Auth/PostConfirmation/'];
+const FUNCTION_PATHS = [
+  '/Functions/Embed/',
+  '/Functions/QuickSightAdmin/',
+  '/Functions/UserAdmin/',
+  '/Functions/Mfa/',
+  '/Functions/Contact/',
+  '/GraphQL/Resolver/',
+  '/Auth/PostConfirmation/',
+  '/Companies/Check/',
+];
 
 const alarmsOf = (build: PortalBuild) => Object.values(build.template.findResources('AWS::CloudWatch::Alarm')) as Resource[];
 const functionId = (build: PortalBuild, path: string) => logicalIdAt(build.template, 'AWS::Lambda::Function', `${path}Function/`);
@@ -75,13 +84,62 @@ describe('operations pack (default configuration)', () => {
     expect(usage?.Properties).toMatchObject({ Namespace: namespace, Dimensions: [{ Name: 'service', Value: 'embed' }], Statistic: 'Sum', Threshold: 1 });
   });
 
+  it('alarms on differences the daily company-access check finds, and on a check that has not reported for more than a day', () => {
+    const namespace = functionOf(build, '/Companies/Check/').Properties.Environment.Variables[METRICS_NAMESPACE_ENV];
+    expect(namespace).toBe(build.stack.stackName);
+    const alarms = alarmsOn(build, COMPANY_ACCESS_DIFFERENCES_METRIC);
+    expect(alarms).toHaveLength(2);
+    const differences = alarms.find((alarm) => alarm.Properties.Statistic === 'Maximum');
+    const missing = alarms.find((alarm) => alarm.Properties.Statistic === 'SampleCount');
+    const onCheck = { Namespace: namespace, Dimensions: [{ Name: 'service', Value: 'company-check' }], Period: 3600 };
+    // Any difference in the last 25 hours (a run a little later than the day before still counts).
+    expect(differences?.Properties).toMatchObject({
+      ...onCheck,
+      Threshold: 1,
+      ComparisonOperator: 'GreaterThanOrEqualToThreshold',
+      EvaluationPeriods: 25,
+      DatapointsToAlarm: 1,
+      TreatMissingData: 'notBreaching',
+    });
+    // No completed check (no datapoint at all) for 26 hours: missing data is what this alarm watches.
+    expect(missing?.Properties).toMatchObject({
+      ...onCheck,
+      Threshold: 1,
+      ComparisonOperator: 'LessThanThreshold',
+      EvaluationPeriods: 26,
+      DatapointsToAlarm: 26,
+      TreatMissingData: 'breaching',
+    });
+    // CloudWatch evaluates at most 7 days for periods of an hour or more (PutMetricAlarm).
+    for (const alarm of alarms) expect(alarm.Properties.Period * alarm.Properties.EvaluationPeriods).toBeLessThanOrEqual(7 * 24 * 3600);
+    expect(String(missing?.Properties.AlarmDescription)).toContain('26 hours');
+    const body = JSON.stringify(Object.values(build.template.findResources('AWS::CloudWatch::Dashboard'))[0]);
+    expect(body).toContain(COMPANY_ACCESS_DIFFERENCES_METRIC);
+  });
+
+  it('runs the company-access check once a day from an EventBridge schedule, retried twice', () => {
+    const checkId = functionId(build, '/Companies/Check/');
+    const rules = Object.values(build.template.findResources('AWS::Events::Rule')) as Resource[];
+    const schedule = rules.filter((rule) => JSON.stringify(rule.Properties.Targets).includes(checkId));
+    expect(schedule).toHaveLength(1);
+    expect(schedule[0]?.Properties.ScheduleExpression).toBe('rate(1 day)');
+    expect(schedule[0]?.Properties.State ?? 'ENABLED').toBe('ENABLED');
+    expect(schedule[0]?.Properties.Targets).toEqual([expect.objectContaining({ Arn: { 'Fn::GetAtt': [checkId, 'Arn'] } })]);
+    const invoke = Object.values(build.template.findResources('AWS::Lambda::EventInvokeConfig')) as Resource[];
+    expect(invoke.filter((config) => JSON.stringify(config.Properties.FunctionName).includes(checkId))).toEqual([
+      expect.objectContaining({ Properties: expect.objectContaining({ MaximumRetryAttempts: 2 }) }),
+    ]);
+  });
+
   it('sends every alarm, and its recovery, to the encrypted alarm topic', () => {
     const alarms = alarmsOf(build);
-    expect(alarms.length).toBeGreaterThanOrEqual(FUNCTION_PATHS.length * 3 + 6);
+    expect(alarms.length).toBeGreaterThanOrEqual(FUNCTION_PATHS.length * 3 + 8);
     for (const alarm of alarms) {
       expect(alarm.Properties.AlarmActions).toEqual([{ Ref: topicId(build) }]);
       expect(alarm.Properties.OKActions).toEqual([{ Ref: topicId(build) }]);
-      expect(alarm.Properties.TreatMissingData).toBe('notBreaching');
+      // Only the missed-check alarm treats missing data as breaching: no datapoint means no check ran.
+      const missedCheck = alarm.Properties.MetricName === COMPANY_ACCESS_DIFFERENCES_METRIC && alarm.Properties.Statistic === 'SampleCount';
+      expect(alarm.Properties.TreatMissingData).toBe(missedCheck ? 'breaching' : 'notBreaching');
     }
     const topic = build.template.toJSON().Resources[topicId(build)] as Resource;
     expect(topic.Properties.KmsMasterKeyId).toEqual({ 'Fn::GetAtt': [expect.any(String), 'Arn'] });

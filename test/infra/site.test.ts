@@ -28,7 +28,8 @@ describe('site (S3 + CloudFront)', () => {
 
   it('blocks all public access on every bucket, encrypts and versions them', () => {
     const buckets = Object.values(build.template.findResources('AWS::S3::Bucket'));
-    expect(buckets).toHaveLength(2);
+    // The site's content, its access logs, and the row-level-security rules (test/infra/companies.test.ts).
+    expect(buckets).toHaveLength(3);
     for (const bucket of buckets) {
       expect(bucket.Properties).toMatchObject({
         PublicAccessBlockConfiguration: ALL_PUBLIC_ACCESS_BLOCKED,
