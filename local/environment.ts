@@ -1,7 +1,7 @@
 import { ENV } from '../contracts/env.ts';
 import { tables } from '../contracts/tables.ts';
 import type { SynthesizedDeployment, SynthesizedFunction } from './aws/deployment.ts';
-import { LOCAL_SITE_DOMAIN, localResources, resolveValue, withSiteOrigin, type LocalValues } from './aws/resolve.ts';
+import { LOCAL_SITE_DOMAIN, localResourceNames, localResources, resolveValue, withSiteOrigin, type LocalValues } from './aws/resolve.ts';
 import { localTableName } from './dynamodb.ts';
 
 /** Local mode's account and region (the CDK app's default region). */
@@ -31,6 +31,8 @@ export interface LocalEndpoints {
   readonly dynamodbEndpoint: string;
   readonly quicksightEndpoint: string;
   readonly sesEndpoint: string;
+  /** Local S3 (path-style) behind its IAM gate; absent where no S3 runs (a function then has no S3_ENDPOINT). */
+  readonly s3Endpoint?: string;
 }
 
 /**
@@ -49,6 +51,7 @@ export function templateValues(deployment: SynthesizedDeployment, local: LocalEn
       userPoolId: local.cognito.userPoolId,
       userPoolClientId: local.cognito.clientId,
       tableNames: Object.fromEntries(tables.map((table) => [table.id, localTableName(table)])),
+      ...localResourceNames(deployment.stackName),
     }),
   };
 }
@@ -99,6 +102,7 @@ export function functionEnvironment(
     [ENV.dynamodbEndpoint]: local.dynamodbEndpoint,
     [ENV.quicksightEndpoint]: local.quicksightEndpoint,
     [ENV.sesEndpoint]: local.sesEndpoint,
+    ...(local.s3Endpoint !== undefined && { [ENV.s3Endpoint]: local.s3Endpoint }),
   };
 }
 

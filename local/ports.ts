@@ -18,6 +18,8 @@ export const PORT_OFFSETS = {
   dynamodb: 9,
   mail: 10,
   mailApi: 11,
+  /** Local S3 behind its IAM gate (the rules file of row-level security). */
+  s3: 12,
 } as const;
 
 export type PortName = keyof typeof PORT_OFFSETS;

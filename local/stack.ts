@@ -2,7 +2,10 @@ import { mkdir, rename, rm, writeFile } from 'node:fs/promises';
 import { resolve } from 'node:path';
 import { CognitoIdentityProviderClient } from '@aws-sdk/client-cognito-identity-provider';
 import type { RuntimeConfig } from '../contracts/config.ts';
+import { ENV } from '../contracts/env.ts';
+import type { SynthesizedDeployment } from './aws/deployment.ts';
 import { localDeployment } from './aws/local-deployment.ts';
+import { localResourceNames } from './aws/resolve.ts';
 import { readTotpSecret, startCognitoEmulator } from './cognito/index.ts';
 import { cognitoDataDir, DEFAULT_DATA_DIR, quicksightDataDir } from './data-dir.ts';
 import { startDynamoDb } from './dynamodb.ts';
@@ -26,8 +29,9 @@ import { startGraphqlServer } from './graphql/server.ts';
 import { startIamGate } from './iam/gate.ts';
 import { LocalIam } from './iam/policies.ts';
 import type { LocalFunction } from './lambda/runtime.ts';
-import { cognitoRules, dynamodbRules, quicksightRules, sesRules } from './iam/services.ts';
+import { cognitoRules, dynamodbRules, quicksightRules, s3Rules, sesRules } from './iam/services.ts';
 import { startMailCapture } from './mail/capture.ts';
+import { s3DataDir, startS3StandIn } from './s3/index.ts';
 import { IdentityStore } from './mail/identities.ts';
 import { cognitoMailSender } from './mail/send.ts';
 import { assertPortsFree, DEFAULT_PORT_BASE, portLayout } from './ports.ts';
@@ -74,12 +78,24 @@ async function writeAtomically(path: string, content: string): Promise<void> {
   await rename(partial, path);
 }
 
+/**
+ * The rules dataset the portal keeps (the QuickSight management function's
+ * COMPANY_RULES_DATA_SET_ID in the template): the company-scoped sample datasets apply it.
+ */
+export function rulesDataSetIdOf(deployment: SynthesizedDeployment): string {
+  const value = deployment.functions.quicksightAdmin.environment[ENV.companyRulesDataSetId];
+  if (typeof value !== 'string' || value.length === 0) {
+    throw new Error(`The template gives the QuickSight management function no literal ${ENV.companyRulesDataSetId}`);
+  }
+  return value;
+}
+
 /** Local SES's verified identities: the support sender and recipient, as the README's deployment steps verify them. */
 const VERIFIED_SES_IDENTITIES = [SUPPORT_FROM_ADDRESS, SUPPORT_TO_ADDRESS];
 
 /**
- * Starts the whole portal on this machine: dynalite, the mail capture, the Cognito and
- * QuickSight emulators (each behind an IAM gate), every function of the synthesized CDK app
+ * Starts the whole portal on this machine: dynalite, the mail capture, local S3, the Cognito
+ * and QuickSight emulators (each behind an IAM gate), every function of the synthesized CDK app
  * in its own execution environment, one HTTP adapter per function URL, the GraphQL server
  * and the SPA; seeds a new data directory and writes stack.json.
  */
@@ -138,6 +154,12 @@ export async function startStack(options: StackOptions = {}): Promise<RunningLoc
     const deployment = await synthesis;
     aborted();
 
+    // S3 holds the template's buckets (the row-level-security rules), named as templateValues names them.
+    const s3 = await startS3StandIn({ host, port: 0, dataDir: s3DataDir(dataDir), buckets: [localResourceNames(deployment.stackName).companyRulesBucket] });
+    closers.add(() => s3.close());
+    const s3Endpoint = await gate(s3Rules, s3.url, ports.s3);
+    aborted();
+
     const sendEmail = cognitoMailSender(mail, { region, credentials: LOCAL_CREDENTIALS });
     closers.add(async () => sendEmail.destroy());
     const cognitoDir = cognitoDataDir(dataDir);
@@ -176,6 +198,10 @@ export async function startStack(options: StackOptions = {}): Promise<RunningLoc
       dataDir: quicksightDataDir(dataDir),
       accountId: LOCAL_ACCOUNT_ID,
       region,
+      // Ingestions read the data source's manifest and files from local S3, as QuickSight reads them with the data source's role.
+      readObject: s3.readObject,
+      listObjects: s3.listObjects,
+      rowLevelSecurity: { rulesDataSetId: rulesDataSetIdOf(deployment) },
     });
     closers.add(() => quicksight.close());
     const quicksightEndpoint = await gate(quicksightRules, quicksight.url, ports.quicksight);
@@ -188,6 +214,7 @@ export async function startStack(options: StackOptions = {}): Promise<RunningLoc
       dynamodbEndpoint,
       quicksightEndpoint,
       sesEndpoint,
+      s3Endpoint,
     };
     const { functions, credentials } = createFunctions(deployment, endpoints, iam, closers);
     running.postConfirmation = functions.postConfirmation;
@@ -277,7 +304,11 @@ export async function startStack(options: StackOptions = {}): Promise<RunningLoc
       quicksight: { endpoint: quicksightEndpoint, accountId: LOCAL_ACCOUNT_ID, namespace: QUICKSIGHT_NAMESPACE },
       dynamodb: { endpoint: dynamodbEndpoint },
       mail: { inboxUrl: `${sesEndpoint}/`, apiUrl: mail.apiUrl },
-      demo: { admin: await demoAccount(DEMO_ACCOUNTS.admin), user: await demoAccount(DEMO_ACCOUNTS.user) },
+      demo: {
+        admin: await demoAccount(DEMO_ACCOUNTS.admin),
+        user: await demoAccount(DEMO_ACCOUNTS.user),
+        owner: await demoAccount(DEMO_ACCOUNTS.owner),
+      },
       functionCredentials: credentials,
     };
     const stackFile = stackFilePath(dataDir);

@@ -10,9 +10,12 @@ import { FUNCTION_URL_METHODS, type FunctionUrlName } from '../../contracts/func
 export const URL_FUNCTION_KEYS = Object.keys(FUNCTION_URL_METHODS) as FunctionUrlName[];
 export type UrlFunctionKey = FunctionUrlName;
 
-/** Every function of the app: the function URLs, the GraphQL resolver and the Cognito trigger. */
-export type DeployedFunctionKey = UrlFunctionKey | 'graphql' | 'postConfirmation';
-export const FUNCTION_KEYS: readonly DeployedFunctionKey[] = [...URL_FUNCTION_KEYS, 'graphql', 'postConfirmation'];
+/**
+ * Every function of the app: the function URLs, the GraphQL resolver, the Cognito trigger and
+ * the daily company-access check (invoked by an EventBridge schedule; it has no function URL).
+ */
+export type DeployedFunctionKey = UrlFunctionKey | 'graphql' | 'postConfirmation' | 'companyCheck';
+export const FUNCTION_KEYS: readonly DeployedFunctionKey[] = [...URL_FUNCTION_KEYS, 'graphql', 'postConfirmation', 'companyCheck'];
 
 /** A CloudFormation value: a literal or an intrinsic function (Ref, Fn::GetAtt, Fn::Join...). */
 export type TemplateValue = unknown;
@@ -69,5 +72,9 @@ export interface SynthesizedDeployment {
     readonly userPoolClient: string;
     readonly distribution: string;
     readonly tables: Readonly<Record<string, string>>;
+    /** The private bucket of the row-level-security rules file (local S3 has a bucket of that name). */
+    readonly companyRulesBucket: string;
+    /** The role QuickSight assumes to read the rules file (S3Parameters.RoleArn of the rules data source). */
+    readonly companyRulesReadRole: string;
   };
 }

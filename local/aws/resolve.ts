@@ -131,6 +131,25 @@ export interface LocalStandIns {
   readonly userPoolClientId: string;
   /** Local table name by table definition id (Views, Dashboards, ...). */
   readonly tableNames: Readonly<Record<string, string>>;
+  /** The local S3 bucket standing for the template's rules bucket. */
+  readonly companyRulesBucket: string;
+  /** Name of the local role standing for the role QuickSight reads the rules with. */
+  readonly companyRulesReadRole: string;
+}
+
+/**
+ * Local names of the template's named-at-deployment resources: CloudFormation names them after
+ * the stack and the logical id with a random suffix; local mode after the stack alone, so they
+ * stay the same across restarts and syntheses.
+ */
+export function localResourceNames(stackName: string): { companyRulesBucket: string; companyRulesReadRole: string } {
+  const bucketStem = stackName.toLowerCase().replace(/[^a-z0-9-]+/g, '-').replace(/^-+|-+$/g, '');
+  return {
+    // A bucket name is 3 to 63 lowercase letters, digits and hyphens.
+    companyRulesBucket: `${bucketStem.slice(0, 63 - '-company-rules'.length)}-company-rules`,
+    // A role name is at most 64 characters.
+    companyRulesReadRole: `${stackName}-CompanyRulesQuickSightRead`.slice(0, 64),
+  };
 }
 
 /** The local value of each resource the functions' environment and policies refer to. */
@@ -148,6 +167,12 @@ export function localResources(deployment: SynthesizedDeployment, local: LocalSt
     },
     [resources.userPoolClient]: { ref: local.userPoolClientId, attributes: { ClientId: local.userPoolClientId } },
     [resources.distribution]: { ref: 'ELOCALDISTRIBUTION', attributes: { DomainName: LOCAL_SITE_DOMAIN } },
+    // S3 ARNs name neither region nor account.
+    [resources.companyRulesBucket]: { ref: local.companyRulesBucket, attributes: { Arn: `arn:aws:s3:::${local.companyRulesBucket}` } },
+    [resources.companyRulesReadRole]: {
+      ref: local.companyRulesReadRole,
+      attributes: { Arn: `arn:aws:iam::${local.accountId}:role/${local.companyRulesReadRole}` },
+    },
   };
   for (const [id, logicalId] of Object.entries(resources.tables)) {
     const name = local.tableNames[id];

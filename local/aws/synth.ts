@@ -100,6 +100,7 @@ export function synthesizeDeployment(outdir: string, sourceHash: string): Synthe
     contact: describe(functions.contact),
     graphql: describe(stack.graphql.resolver),
     postConfirmation: describe(stack.auth.postConfirmation),
+    companyCheck: describe(stack.companies.check),
   };
   return {
     sourceHash,
@@ -112,6 +113,8 @@ export function synthesizeDeployment(outdir: string, sourceHash: string): Synthe
       userPoolClient: logicalId(stack.auth.client),
       distribution: logicalId(stack.site.distribution),
       tables: Object.fromEntries([...stack.data.tables.values()].map((table) => [table.definition.id, logicalId(table.table)])),
+      companyRulesBucket: logicalId(stack.companies.bucket),
+      companyRulesReadRole: logicalId(stack.companies.quickSightRole),
     },
   };
 }

@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { createServer, request as httpRequest, type IncomingMessage, type ServerResponse } from 'node:http';
 import { closeServer, httpUrl, listen, PayloadTooLargeError, readBody } from '../http.ts';
+import { sendS3Error } from '../s3/errors.ts';
 import type { LocalIam } from './policies.ts';
 import type { ServiceRules } from './services.ts';
 import { checkSignature, type SignatureFailure } from './sigv4.ts';
@@ -16,14 +17,39 @@ import { checkSignature, type SignatureFailure } from './sigv4.ts';
 /** AWS's request size limits are all well below this; it only bounds what is buffered. */
 const MAX_BODY_BYTES = 16 * 1024 * 1024;
 
-/** HTTP status of each signature failure in the JSON protocol (400) and REST protocols (403). */
-const SIGNATURE_ERRORS: Record<SignatureFailure, { json: string; rest: string }> = {
-  MissingAuthenticationToken: { json: 'MissingAuthenticationTokenException', rest: 'MissingAuthenticationTokenException' },
-  IncompleteSignature: { json: 'IncompleteSignatureException', rest: 'IncompleteSignatureException' },
-  UnrecognizedClient: { json: 'UnrecognizedClientException', rest: 'UnrecognizedClientException' },
-  InvalidSignature: { json: 'InvalidSignatureException', rest: 'InvalidSignatureException' },
-  SignatureExpired: { json: 'InvalidSignatureException', rest: 'InvalidSignatureException' },
+/**
+ * Each signature failure in the JSON protocol (HTTP 400), the REST-JSON protocols (403), and
+ * S3's REST-XML protocol, whose codes, statuses and messages are its own (Amazon S3 API
+ * Reference, "List of error codes"; an unsigned request is an anonymous one, refused).
+ */
+const SIGNATURE_ERRORS: Record<SignatureFailure, { json: string; rest: string; xml: { status: number; code: string; message?: string } }> = {
+  MissingAuthenticationToken: {
+    json: 'MissingAuthenticationTokenException',
+    rest: 'MissingAuthenticationTokenException',
+    xml: { status: 403, code: 'AccessDenied', message: 'Access Denied' },
+  },
+  IncompleteSignature: { json: 'IncompleteSignatureException', rest: 'IncompleteSignatureException', xml: { status: 400, code: 'AuthorizationHeaderMalformed' } },
+  UnrecognizedClient: {
+    json: 'UnrecognizedClientException',
+    rest: 'UnrecognizedClientException',
+    xml: { status: 403, code: 'InvalidAccessKeyId', message: 'The AWS Access Key Id you provided does not exist in our records.' },
+  },
+  InvalidSignature: {
+    json: 'InvalidSignatureException',
+    rest: 'InvalidSignatureException',
+    xml: { status: 403, code: 'SignatureDoesNotMatch', message: 'The request signature we calculated does not match the signature you provided. Check your key and signing method.' },
+  },
+  SignatureExpired: {
+    json: 'InvalidSignatureException',
+    rest: 'InvalidSignatureException',
+    xml: { status: 403, code: 'RequestTimeTooSkewed', message: 'The difference between the request time and the current time is too large.' },
+  },
+  ContentHashMismatch: { json: 'InvalidSignatureException', rest: 'InvalidSignatureException', xml: { status: 400, code: 'XAmzContentSHA256Mismatch' } },
+  MissingContentHash: { json: 'InvalidSignatureException', rest: 'InvalidSignatureException', xml: { status: 400, code: 'InvalidRequest' } },
 };
+
+/** Headers only the gate sets for its stand-in (the answer of a ServiceRules `also` check): never taken from a caller. */
+const GATE_HEADER_PREFIX = 'x-local-iam-';
 
 export interface IamGateOptions {
   readonly rules: ServiceRules;
@@ -42,7 +68,8 @@ export interface IamGate {
   close(): Promise<void>;
 }
 
-function sendError(res: ServerResponse, rules: ServiceRules, status: number, code: string, message: string): void {
+function sendError(res: ServerResponse, rules: ServiceRules, status: number, code: string, message: string, method = 'POST'): void {
+  if (rules.protocol === 'rest-xml') return sendS3Error(res, method, { status, code, message });
   const requestId = randomUUID();
   const json = rules.protocol === 'json';
   const payload = JSON.stringify(json ? { __type: code, message } : { message, Message: message });
@@ -55,9 +82,10 @@ function sendError(res: ServerResponse, rules: ServiceRules, status: number, cod
   res.end(payload);
 }
 
-function forward(req: IncomingMessage, body: Buffer, res: ServerResponse, upstream: URL): void {
+function forward(req: IncomingMessage, body: Buffer, res: ServerResponse, upstream: URL, gateHeaders: Record<string, string> = {}): void {
+  const headers = { ...req.headers, ...gateHeaders };
   const proxied = httpRequest(
-    { hostname: upstream.hostname, port: upstream.port, method: req.method, path: req.url, headers: req.headers },
+    { hostname: upstream.hostname, port: upstream.port, method: req.method, path: req.url, headers },
     (answer) => {
       res.writeHead(answer.statusCode ?? 502, answer.headers);
       answer.pipe(res);
@@ -81,20 +109,29 @@ export async function startIamGate(options: IamGateOptions): Promise<IamGate> {
     const url = req.url ?? '/';
     const queryStart = url.indexOf('?');
     const path = queryStart === -1 ? url : url.slice(0, queryStart);
+    for (const name of Object.keys(req.headers)) if (name.startsWith(GATE_HEADER_PREFIX)) delete req.headers[name];
     let body: Buffer;
     try {
       body = await readBody(req, MAX_BODY_BYTES);
     } catch (error) {
-      if (error instanceof PayloadTooLargeError) return sendError(res, rules, 413, 'RequestEntityTooLarge', error.message);
+      if (error instanceof PayloadTooLargeError) {
+        return rules.protocol === 'rest-xml'
+          ? sendError(res, rules, 400, 'EntityTooLarge', 'Your proposed upload exceeds the maximum allowed size', method)
+          : sendError(res, rules, 413, 'RequestEntityTooLarge', error.message);
+      }
       throw error;
     }
     const classified = rules.classify({ method, path, headers: req.headers, body });
     // Pages need no signature; Cognito's public and token-authorized operations ignore one.
     if (classified.kind === 'page' || classified.kind === 'public') return forward(req, body, res, upstream);
 
-    const signature = await checkSignature({ method, url, headers: req.headers, body }, iam.secretOf, rules.signingName, now());
+    const signature = await checkSignature({ method, url, headers: req.headers, body }, iam.secretOf, rules.signingName, now(), {
+      requirePayloadHash: rules.requirePayloadHash ?? false,
+    });
     if (!signature.ok) {
-      const code = SIGNATURE_ERRORS[signature.failure][rules.protocol === 'json' ? 'json' : 'rest'];
+      const failure = SIGNATURE_ERRORS[signature.failure];
+      if (rules.protocol === 'rest-xml') return sendError(res, rules, failure.xml.status, failure.xml.code, failure.xml.message ?? signature.message, method);
+      const code = failure[rules.protocol === 'json' ? 'json' : 'rest'];
       return sendError(res, rules, rules.protocol === 'json' ? 400 : 403, code, signature.message);
     }
     // A malformed call is the stand-in's to refuse, with the service's validation message.
@@ -105,15 +142,23 @@ export async function startIamGate(options: IamGateOptions): Promise<IamGate> {
     const decision = await iam.authorize(principal, call);
     if (!decision.allowed) {
       log(`[iam] ${principal.name}: ${call.action} denied on ${call.resources.join(', ')}`);
-      return sendError(res, rules, rules.accessDenied.status, rules.accessDenied.code, decision.message);
+      return sendError(res, rules, rules.accessDenied.status, rules.accessDenied.code, decision.message, method);
     }
-    forward(req, body, res, upstream);
+    const gateHeaders: Record<string, string> = {};
+    if (classified.also) {
+      const further = await iam.authorize(principal, classified.also.call({ region: signature.region, accountId: iam.accountId }));
+      gateHeaders[classified.also.header] = further.allowed ? '1' : '0';
+    }
+    forward(req, body, res, upstream, gateHeaders);
   };
 
   const server = createServer((req, res) => {
     handle(req, res).catch((error: unknown) => {
       log(`[iam] ${rules.signingName} gate failed: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}`);
-      if (!res.headersSent) sendError(res, rules, 500, 'InternalFailure', 'The request processing has failed because of an unknown error, exception or failure.');
+      if (!res.headersSent) {
+        if (rules.protocol === 'rest-xml') sendError(res, rules, 500, 'InternalError', 'We encountered an internal error. Please try again.', req.method);
+        else sendError(res, rules, 500, 'InternalFailure', 'The request processing has failed because of an unknown error, exception or failure.');
+      }
       else res.end();
     });
   });

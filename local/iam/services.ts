@@ -28,7 +28,16 @@ export interface CallScope {
  * it), or not an API call at all (`page`: JWKS, email links, embed pages, the inbox).
  */
 export type Classified =
-  | { readonly kind: 'iam'; readonly call: (scope: CallScope) => AwsCall }
+  | {
+      readonly kind: 'iam';
+      readonly call: (scope: CallScope) => AwsCall;
+      /**
+       * A further permission whose answer changes the service's reply, not whether the call
+       * is made: the gate evaluates it and tells the stand-in in `header` ('1' allowed, '0' not).
+       * S3 answers a missing key with NoSuchKey only to a caller allowed s3:ListBucket.
+       */
+      readonly also?: { readonly header: string; readonly call: (scope: CallScope) => AwsCall };
+    }
   | { readonly kind: 'public' }
   | { readonly kind: 'invalid' }
   | { readonly kind: 'page' };
@@ -36,7 +45,9 @@ export type Classified =
 export interface ServiceRules {
   /** Signing name in the credential scope. */
   readonly signingName: string;
-  readonly protocol: 'json' | 'rest-json';
+  readonly protocol: 'json' | 'rest-json' | 'rest-xml';
+  /** S3: every signed request must carry x-amz-content-sha256 (a hash, UNSIGNED-PAYLOAD or a streaming value). */
+  readonly requirePayloadHash?: boolean;
   /** The error code and HTTP status of a denied call. */
   readonly accessDenied: { readonly code: string; readonly status: number };
   classify(request: ApiRequest): Classified;
@@ -322,3 +333,51 @@ export function sesRules(ses: SesAuthorization): ServiceRules {
     { method: 'POST', pattern: path('', 'v2', 'email', 'identities'), operation: 'CreateEmailIdentity', resources: (scope, _l, body) => [sesIdentity(scope, text(body.EmailIdentity) ?? '*')] },
   ]);
 }
+
+/** The header the S3 stand-in reads to answer a missing key (local/s3/server.ts: LIST_BUCKET_HEADER). */
+export const S3_LIST_BUCKET_HEADER = 'x-local-iam-list-bucket';
+
+const s3Object = (bucket: string, key: string) => `arn:aws:s3:::${bucket}/${key}`;
+const s3Bucket = (bucket: string) => `arn:aws:s3:::${bucket}`;
+
+/**
+ * S3 with path-style addressing (`/<bucket>/<key>`), as local mode's clients use it: object
+ * reads and writes are authorized on the object's ARN, listing and HeadBucket on the bucket's
+ * (S3 ARNs name neither region nor account). Unknown requests go on to the stand-in, which
+ * answers them as S3 does.
+ */
+export const s3Rules: ServiceRules = {
+  signingName: 's3',
+  protocol: 'rest-xml',
+  accessDenied: { code: 'AccessDenied', status: 403 },
+  requirePayloadHash: true,
+  classify(request) {
+    let bucket: string;
+    let key: string;
+    try {
+      const [encodedBucket = '', ...rest] = request.path.slice(1).split('/');
+      bucket = decodeURIComponent(encodedBucket);
+      key = decodeURIComponent(rest.join('/'));
+    } catch {
+      return INVALID;
+    }
+    const iamCall = (action: string, resource: string): Classified => ({ kind: 'iam', call: () => ({ action: `s3:${action}`, resources: [resource] }) });
+    if (bucket === '') return request.method === 'GET' ? iamCall('ListAllMyBuckets', '*') : INVALID;
+    if (key === '') return request.method === 'GET' || request.method === 'HEAD' ? iamCall('ListBucket', s3Bucket(bucket)) : INVALID;
+    switch (request.method) {
+      case 'PUT':
+        return iamCall('PutObject', s3Object(bucket, key));
+      case 'DELETE':
+        return iamCall('DeleteObject', s3Object(bucket, key));
+      case 'GET':
+      case 'HEAD':
+        return {
+          kind: 'iam',
+          call: () => ({ action: 's3:GetObject', resources: [s3Object(bucket, key)] }),
+          also: { header: S3_LIST_BUCKET_HEADER, call: () => ({ action: 's3:ListBucket', resources: [s3Bucket(bucket)] }) },
+        };
+      default:
+        return INVALID;
+    }
+  },
+};

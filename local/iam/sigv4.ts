@@ -24,7 +24,27 @@ export type SignatureFailure =
   | 'IncompleteSignature'
   | 'UnrecognizedClient'
   | 'InvalidSignature'
-  | 'SignatureExpired';
+  | 'SignatureExpired'
+  /** S3: the signed x-amz-content-sha256 is not the hash of the body received. */
+  | 'ContentHashMismatch'
+  /** S3: a signed request without x-amz-content-sha256. */
+  | 'MissingContentHash';
+
+export interface SignatureOptions {
+  /** S3 requires x-amz-content-sha256 on every signed request ("Authenticating Requests: Using the Authorization Header"). */
+  readonly requirePayloadHash?: boolean;
+}
+
+/**
+ * Values of x-amz-content-sha256 that stand for no hash of the body: an unsigned payload, and
+ * the streaming uploads whose chunks carry their own signatures or trailing checksums.
+ */
+const PAYLOAD_HASH_PLACEHOLDERS = new Set([
+  'UNSIGNED-PAYLOAD',
+  'STREAMING-UNSIGNED-PAYLOAD-TRAILER',
+  'STREAMING-AWS4-HMAC-SHA256-PAYLOAD',
+  'STREAMING-AWS4-HMAC-SHA256-PAYLOAD-TRAILER',
+]);
 
 export type SignatureCheck =
   | { readonly ok: true; readonly accessKeyId: string; readonly region: string; readonly service: string }
@@ -45,6 +65,7 @@ export async function checkSignature(
   secretOf: (accessKeyId: string) => string | undefined,
   expectedService: string,
   now: Date = new Date(),
+  options: SignatureOptions = {},
 ): Promise<SignatureCheck> {
   const authorization = header(request.headers, 'authorization');
   if (!authorization) return { ok: false, failure: 'MissingAuthenticationToken', message: 'Missing Authentication Token' };
@@ -87,10 +108,22 @@ export async function checkSignature(
     if (value === undefined) return { ok: false, failure: 'InvalidSignature', message: MISMATCH };
     headers[name] = value;
   }
-  // The signer takes a signed x-amz-content-sha256 as the payload's hash: it must be the body's.
+  // The signer takes a signed x-amz-content-sha256 as the payload's hash: it must be the body's,
+  // unless it says the payload is unsigned or streamed in chunks.
   const declaredHash = headers['x-amz-content-sha256'];
-  if (declaredHash !== undefined && declaredHash !== createHash('sha256').update(request.body).digest('hex')) {
+  if (options.requirePayloadHash && declaredHash === undefined) {
+    const present = header(request.headers, 'x-amz-content-sha256') !== undefined;
+    if (!present) return { ok: false, failure: 'MissingContentHash', message: 'Missing required header for this request: x-amz-content-sha256' };
+    // Sent but left out of the signed headers: the signature cannot cover the payload.
     return { ok: false, failure: 'InvalidSignature', message: MISMATCH };
+  }
+  if (declaredHash !== undefined && !PAYLOAD_HASH_PLACEHOLDERS.has(declaredHash)) {
+    const actual = createHash('sha256').update(request.body).digest('hex');
+    if (declaredHash !== actual) {
+      return expectedService === 's3'
+        ? { ok: false, failure: 'ContentHashMismatch', message: "The provided 'x-amz-content-sha256' header does not match what was computed." }
+        : { ok: false, failure: 'InvalidSignature', message: MISMATCH };
+    }
   }
   const queryStart = request.url.indexOf('?');
   const path = queryStart === -1 ? request.url : request.url.slice(0, queryStart);
@@ -104,7 +137,8 @@ export async function checkSignature(
     region: region!,
     service: service!,
     sha256: Hash.bind(null, 'sha256'),
-    uriEscapePath: true,
+    // S3 signs the path as sent (encoded once); every other service encodes it again.
+    uriEscapePath: service !== 's3',
   });
   const expected = await signer.sign(
     { method: request.method, protocol: 'http:', hostname: headers.host!.split(':')[0]!, path, query, headers, body: request.body },
