@@ -4,7 +4,7 @@ import { describe, expect, it, vi } from 'vitest';
 import type { AuditEntry, AuditFilter } from '../../../contracts/user-admin.ts';
 import Papa from 'papaparse';
 import { activityCsv, activityJson, exportFileName } from '../../../web/src/features/admin/activity-export.ts';
-import { EMPTY_FILTER_FORM, REVERSED_RANGE, toAuditFilter } from '../../../web/src/features/admin/activity-filter.ts';
+import { ACTION_OPTIONS, actionLabel, EMPTY_FILTER_FORM, REVERSED_RANGE, toAuditFilter } from '../../../web/src/features/admin/activity-filter.ts';
 import ActivityPage from '../../../web/src/features/admin/routes/activity-page.tsx';
 import { buildSearchIndex, filterByIndex } from '../../../web/src/features/admin/search.ts';
 import { apiError, fakeAdminApi, renderAdmin } from './support.tsx';
@@ -85,6 +85,20 @@ describe('activity export', () => {
       outcome: 'Failure',
       detail: '-2+3',
     });
+  });
+
+  it.each([
+    ['CREATE_COMPANY', 'Create company'],
+    ['UPDATE_COMPANY', 'Update company'],
+    ['DELETE_COMPANY', 'Delete company'],
+    ['SET_USER_COMPANIES', 'Set user company'],
+    ['CHECK_COMPANY_ACCESS', 'Check company access'],
+    ['CONFIRM_SHARED_DATA', 'Confirm shared data'],
+  ])('names the company action %s "%s", in the trail, the export and the action filter', (code, label) => {
+    expect(actionLabel(code)).toBe(label);
+    expect(ACTION_OPTIONS).toContainEqual({ value: code, label });
+    const [, row] = Papa.parse<string[]>(activityCsv([entry('c1', { action: code })]).trim()).data;
+    expect(row?.slice(2, 4)).toEqual([label, code]);
   });
 
   it('names files by the export time', () => {

@@ -1,6 +1,7 @@
 import { render, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { describe, expect, it, vi } from 'vitest';
+import { COMPANY_MESSAGES } from '../../../contracts/companies.ts';
 import type { InviteFields } from '../../../web/src/features/admin/api/admin-api.ts';
 import { DashboardFormModal } from '../../../web/src/features/admin/components/dashboard-form-modal.tsx';
 import { InviteModal } from '../../../web/src/features/admin/components/invite-modal.tsx';
@@ -194,5 +195,81 @@ describe('Invite to Dashboard modal', () => {
     expect(screen.getByText('✗ Distributor Scorecard: QuickSight user not found')).toBeInTheDocument();
     expect(onClose).not.toHaveBeenCalled();
     expect(screen.getByRole('dialog', { name: 'Invite to Dashboard' })).toBeInTheDocument();
+  });
+});
+
+describe('Add/Edit Dashboard modal: shared data', () => {
+  it('offers Shared data only when editing, and sends it only when changed', async () => {
+    const { onSave, user } = renderForm(sales);
+    const shared = screen.getByRole('checkbox', { name: 'Shared data' });
+    expect(shared).not.toBeChecked();
+    await user.click(shared);
+    await user.click(screen.getByRole('button', { name: 'Update' }));
+    await waitFor(() => expect(onSave).toHaveBeenCalledWith(expect.objectContaining({ dashboardId: 'sales-performance', sharedData: true }), sales));
+  });
+
+  it('withdraws a confirmation', async () => {
+    const confirmed = { ...sales, sharedData: true };
+    const withdrawn = renderForm(confirmed);
+    expect(screen.getByRole('checkbox', { name: 'Shared data' })).toBeChecked();
+    await withdrawn.user.click(screen.getByRole('checkbox', { name: 'Shared data' }));
+    await withdrawn.user.click(screen.getByRole('button', { name: 'Update' }));
+    await waitFor(() => expect(withdrawn.onSave).toHaveBeenCalledWith(expect.objectContaining({ sharedData: false }), confirmed));
+  });
+
+  it('sends no shared-data field when only the name changed', async () => {
+    const edited = renderForm(sales);
+    await edited.user.clear(screen.getByLabelText('Dashboard Name'));
+    await edited.user.type(screen.getByLabelText('Dashboard Name'), 'Sales KPIs');
+    await edited.user.click(screen.getByRole('button', { name: 'Update' }));
+    await waitFor(() =>
+      expect(edited.onSave).toHaveBeenCalledWith(
+        { dashboardId: 'sales-performance', dashboardName: 'Sales KPIs', dashboardLink: sales.dashboardLink, description: sales.description },
+        sales,
+      ),
+    );
+  });
+
+  it('has no Shared data choice when adding', () => {
+    renderForm('create');
+    expect(screen.queryByRole('checkbox', { name: 'Shared data' })).not.toBeInTheDocument();
+  });
+});
+
+describe('Invite to Dashboard modal: dashboards that are not company-scoped', () => {
+  const refusal = COMPANY_MESSAGES.notScoped('sales-performance', 'Globex Distribution', ['Acme Manufacturing']);
+
+  it('shows the refusal, then assigns again as shared data when the admin confirms', async () => {
+    const invite = vi.fn(async (fields: InviteFields) => {
+      if (fields.dashboardId === 'sales-performance' && !fields.confirmSharedData) throw apiError(409, refusal);
+      return { message: 'ok' };
+    });
+    const { onClose, user } = renderInvite(invite);
+    await openPicker(user);
+    await user.click(screen.getByLabelText(/Sales Performance/));
+    await user.click(screen.getByLabelText(/Distributor Scorecard/));
+    await user.keyboard('{Escape}');
+    await user.click(screen.getByRole('button', { name: 'Invite' }));
+    expect(await screen.findByText(`✗ Sales Performance: ${refusal}`)).toBeInTheDocument();
+    expect(screen.getByText('✓ Distributor Scorecard: assigned')).toBeInTheDocument();
+    expect(onClose).not.toHaveBeenCalled();
+    expect(invite).toHaveBeenCalledTimes(2);
+
+    await user.click(screen.getByRole('button', { name: 'Assign as shared data' }));
+    await waitFor(() => expect(onClose).toHaveBeenCalled());
+    expect(invite).toHaveBeenCalledTimes(3);
+    expect(invite).toHaveBeenLastCalledWith(expect.objectContaining({ userEmail: 'jane@example.com', dashboardId: 'sales-performance', confirmSharedData: true }));
+    expect(invite.mock.calls.slice(0, 2).map(([fields]) => fields)).not.toContainEqual(expect.objectContaining({ confirmSharedData: true }));
+  });
+
+  it('offers no shared-data confirmation for any other refusal', async () => {
+    const invite = vi.fn(async () => Promise.reject(apiError(409, 'Dashboard already assigned')));
+    const { user } = renderInvite(invite);
+    await openPicker(user);
+    await user.click(screen.getByLabelText(/Sales Performance/));
+    await user.keyboard('{Escape}');
+    await user.click(screen.getByRole('button', { name: 'Invite' }));
+    expect(await screen.findByText('✗ Sales Performance: Dashboard already assigned')).toBeInTheDocument();
+    expect(screen.queryByRole('button', { name: 'Assign as shared data' })).not.toBeInTheDocument();
   });
 });

@@ -69,6 +69,36 @@ describe('dashboard catalogue', () => {
     expect(within(section).getByRole('button', { name: 'Actions for dashboard Sales Performance' })).toBeInTheDocument();
   });
 
+  it('shows the scope of each entry with its reason, Shared data once confirmed, and the companies that use it', async () => {
+    const scoped = catalogueEntry('sales-performance', 'Sales Performance', {
+      scope: 'company-scoped',
+      scopeDetail: 'Every dataset applies the portal rules',
+      companies: ['Globex Distribution', 'Acme Manufacturing'],
+    });
+    const shared = catalogueEntry('market-index', 'Market Index', {
+      scope: 'not-scoped',
+      scopeDetail: 'Dataset market-prices does not apply the portal rules',
+      sharedData: true,
+    });
+    const unknown = catalogueEntry('distributor-scorecard', 'Distributor Scorecard', { scope: 'unknown', scopeDetail: 'QuickSight did not describe the dataset' });
+    renderScreen({ listCatalogue: vi.fn(async () => [scoped, shared, unknown]) });
+    const section = await screen.findByRole('region', { name: /^Dashboards/ });
+    const cardOf = async (name: string) => (await within(section).findByRole('heading', { name })).closest('li')!;
+
+    const scopedCard = await cardOf('Sales Performance');
+    expect(within(scopedCard).getByText('Company-scoped')).toHaveAttribute('title', 'Every dataset applies the portal rules');
+    expect(within(scopedCard).getByText('Every dataset applies the portal rules')).toBeInTheDocument();
+    expect(within(scopedCard).queryByText('Shared data')).not.toBeInTheDocument();
+    expect(within(scopedCard).getByText('Acme Manufacturing, Globex Distribution')).toBeInTheDocument();
+
+    const sharedCard = await cardOf('Market Index');
+    expect(within(sharedCard).getByText('Not scoped')).toHaveAttribute('title', 'Dataset market-prices does not apply the portal rules');
+    expect(within(sharedCard).getByText('Shared data')).toBeInTheDocument();
+
+    const unknownCard = await cardOf('Distributor Scorecard');
+    expect(within(unknownCard).getByText('Scope unknown')).toHaveAttribute('title', 'QuickSight did not describe the dataset');
+  });
+
   it("offers 'Add First Dashboard' when the catalogue is empty", async () => {
     renderScreen({ listCatalogue: vi.fn(async () => []) });
     expect(await screen.findByText('No dashboards')).toBeInTheDocument();

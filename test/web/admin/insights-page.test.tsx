@@ -4,7 +4,7 @@ import { describe, expect, it, vi } from 'vitest';
 import type { InsightsResponse, InsightsUser, InsightUsersPage } from '../../../contracts/insights.ts';
 import { defaultRange, rangeProblem, usersCsv } from '../../../web/src/features/admin/insights.ts';
 import InsightsPage from '../../../web/src/features/admin/routes/insights-page.tsx';
-import { apiError, fakeAdminApi, renderAdmin, stubViewport } from './support.tsx';
+import { apiError, company, fakeAdminApi, listCompaniesOf, renderAdmin, stubViewport } from './support.tsx';
 
 const insights = (overrides: Partial<InsightsResponse> = {}): InsightsResponse => ({
   from: '2026-03-01',
@@ -44,12 +44,17 @@ const userPages = vi.fn(async (company: string | undefined, nextToken?: string):
   return nextToken === undefined ? { users: USERS.slice(0, 1), nextToken: 'page-2' } : { users: USERS.slice(1), nextToken: null };
 });
 
-const renderInsights = (answer: () => Promise<InsightsResponse> = async () => insights()) => {
+/** The portal's companies (LIST_COMPANIES): the filter offers these, not the names found in the users' rows. */
+const COMPANIES = [company('Bolt Distribution', { kind: 'distributor' }), company('Acme Tools'), company('Harbor Capital', { kind: 'owner' })];
+
+const renderInsights = (answer: () => Promise<InsightsResponse> = async () => insights(), listCompanies = listCompaniesOf(COMPANIES)) => {
   const call = vi.fn(answer);
   userPages.mockClear();
-  renderAdmin(<InsightsPage />, { api: fakeAdminApi({ quicksight: { insights: call, insightUsers: userPages } }), path: '/admin/insights' });
+  renderAdmin(<InsightsPage />, { api: fakeAdminApi({ quicksight: { insights: call, insightUsers: userPages, listCompanies } }), path: '/admin/insights' });
   return call;
 };
+
+const companyOptions = () => [...(screen.getByLabelText('Company') as HTMLSelectElement).options].map((option) => option.text);
 
 /** Captures the files the page offers for download. */
 const captureDownloads = () => {
@@ -156,12 +161,22 @@ describe('Insights tab', () => {
     await waitFor(() => expect(userPages).toHaveBeenCalledWith('Bolt Distribution', undefined));
     // The other companies stay on offer while one is shown.
     await waitFor(() => expect(within(screen.getByRole('table', { name: 'Users' })).queryByText('jane@example.com')).not.toBeInTheDocument());
-    expect([...(screen.getByLabelText('Company') as HTMLSelectElement).options].map((option) => option.text)).toEqual([
-      'All companies',
-      '=Acme Tools',
-      'Bolt Distribution',
-    ]);
+    expect(companyOptions()).toEqual(['All companies', 'Acme Tools', 'Bolt Distribution', 'Harbor Capital']);
     expect(screen.queryByText('The start date must not be after the end date')).not.toBeInTheDocument();
+  });
+
+  it("offers the portal's companies in the company filter", async () => {
+    stubViewport();
+    renderInsights();
+    await screen.findByText('jane@example.com');
+    await waitFor(() => expect(companyOptions()).toEqual(['All companies', 'Acme Tools', 'Bolt Distribution', 'Harbor Capital']));
+  });
+
+  it("falls back to the users' companies when the companies cannot be loaded", async () => {
+    stubViewport();
+    renderInsights(undefined, vi.fn(async () => Promise.reject(apiError(500, 'Internal server error'))));
+    await screen.findByText('viewer@example.com');
+    await waitFor(() => expect(companyOptions()).toEqual(['All companies', '=Acme Tools', 'Bolt Distribution']));
   });
 
   it('exports each table as CSV named after the range', async () => {
