@@ -53,6 +53,7 @@ function summary(info: StackInfo): string {
     `${READY_LINE_PREFIX}${info.webUrl}`,
     account('Demo admin:', info.demo.admin),
     account('Demo user: ', info.demo.user),
+    account('Demo owner:', info.demo.owner),
     `  Mail inbox: ${info.mail.inboxUrl}   (sign-up links, invitations and reset codes land here)`,
   ].join('\n');
 }
