@@ -1,18 +1,25 @@
 import {
+  DeleteDataSetCommand,
+  DeleteDataSourceCommand,
+  DeleteGroupCommand,
   DeleteUserCommand,
   QuickSightClient,
   RegisterUserCommand,
   UpdateDashboardPermissionsCommand,
 } from '@aws-sdk/client-quicksight';
-import { ACCOUNT_ID as LOCAL_ACCOUNT_ID, startTestEmulator } from '../../local/quicksight-support.ts';
+import { DeleteObjectCommand, PutObjectCommand, S3Client } from '@aws-sdk/client-s3';
+import { ACCOUNT_ID as LOCAL_ACCOUNT_ID, MemoryObjects, startTestEmulator } from '../../local/quicksight-support.ts';
 import { REGION, awsSetting, onAws, scratchName } from './target.ts';
 
 /**
  * QuickSight for the conformance suite. Locally: the emulator on a free port with a
- * temporary data directory. On AWS: the account named by CONFORMANCE_QUICKSIGHT_ACCOUNT_ID
- * (no STS call needed) and an existing dashboard CONFORMANCE_DASHBOARD_ID to embed; scratch
- * users are registered in namespace `default` and deleted, with any permission granted to
- * them, in `close()`.
+ * temporary data directory and an in-memory S3 for its ingestions. On AWS: the account named
+ * by CONFORMANCE_QUICKSIGHT_ACCOUNT_ID (no STS call needed) and an existing dashboard
+ * CONFORMANCE_DASHBOARD_ID to embed; the data-source tests also need a bucket QuickSight may
+ * read (CONFORMANCE_QUICKSIGHT_BUCKET, optionally the role CONFORMANCE_QUICKSIGHT_S3_ROLE_ARN
+ * it reads with). Scratch users are registered in namespace `default`; they, any permission
+ * granted to them, and the scratch groups, data sources, datasets and S3 objects the tests
+ * record are deleted in `close()`.
  */
 
 export const NAMESPACE = 'default';
@@ -34,7 +41,22 @@ export interface QuickSightTarget {
   /** A user name of this run that is not registered. */
   unregisteredUserName(): string;
   grantViewer(userName: string, dashboardId?: string): Promise<void>;
+  /** Group ARNs carry the identity region. */
+  groupArn(groupName: string): string;
+  /** A group name of this run; the group is deleted at `close()` if a test made it. */
+  scratchGroupName(): string;
+  /** S3 that QuickSight reads data sources from; its objects written here are deleted at `close()`. */
+  s3(): ScratchS3;
+  /** Records a data source or dataset a test made, to delete at `close()`. */
+  created(kind: 'dataSource' | 'dataSet', id: string): void;
   close(): Promise<void>;
+}
+
+export interface ScratchS3 {
+  readonly bucket: string;
+  /** The role QuickSight reads the bucket with (S3Parameters.RoleArn), when one is given. */
+  readonly roleArn: string | undefined;
+  put(key: string, text: string): Promise<void>;
 }
 
 interface Backend {
@@ -43,17 +65,29 @@ interface Backend {
   readonly client: QuickSightClient;
   readonly identityClient: QuickSightClient;
   readonly dashboardId: string;
+  /** Only AWS needs scratch data sources and datasets deleted: the emulator's go with its data directory. */
+  readonly deletesDataResources: boolean;
+  s3(): { bucket: string; roleArn: string | undefined; put(key: string, text: string): Promise<void>; remove(key: string): Promise<void> };
   stop(): Promise<void>;
 }
 
 async function localBackend(): Promise<Backend> {
-  const test = await startTestEmulator();
+  const objects = new MemoryObjects();
+  const test = await startTestEmulator(undefined, { objects });
+  const bucket = 'conformance-bucket';
   return {
     accountId: LOCAL_ACCOUNT_ID,
     identityRegion: REGION,
     client: test.client,
     identityClient: test.client,
     dashboardId: 'sales-performance',
+    deletesDataResources: false,
+    s3: () => ({
+      bucket,
+      roleArn: `arn:aws:iam::${LOCAL_ACCOUNT_ID}:role/conformance-quicksight-reader`,
+      put: async (key, text) => objects.put(bucket, key, text),
+      remove: async (key) => objects.delete(bucket, key),
+    }),
     stop: () => test.close(),
   };
 }
@@ -65,15 +99,33 @@ function awsBackend(): Backend {
   const identityRegion = process.env.CONFORMANCE_QUICKSIGHT_IDENTITY_REGION?.trim() || REGION;
   const client = new QuickSightClient({ region: REGION });
   const identityClient = identityRegion === REGION ? client : new QuickSightClient({ region: identityRegion });
+  let s3Client: S3Client | undefined;
   return {
     accountId,
     identityRegion,
     client,
     identityClient,
     dashboardId,
+    deletesDataResources: true,
+    s3() {
+      const bucket = awsSetting('CONFORMANCE_QUICKSIGHT_BUCKET', 'a bucket in the account that QuickSight has access to, for the S3 data-source tests');
+      s3Client ??= new S3Client({ region: REGION });
+      const s3 = s3Client;
+      return {
+        bucket,
+        roleArn: process.env.CONFORMANCE_QUICKSIGHT_S3_ROLE_ARN?.trim() || undefined,
+        put: async (key, text) => {
+          await s3.send(new PutObjectCommand({ Bucket: bucket, Key: key, Body: text }));
+        },
+        remove: async (key) => {
+          await s3.send(new DeleteObjectCommand({ Bucket: bucket, Key: key }));
+        },
+      };
+    },
     async stop() {
       client.destroy();
       identityClient.destroy();
+      s3Client?.destroy();
     },
   };
 }
@@ -83,6 +135,10 @@ export async function startQuickSightTarget(): Promise<QuickSightTarget> {
   const { accountId, client, identityClient } = backend;
   const registered = new Set<string>();
   const grants: { userName: string; dashboardId: string }[] = [];
+  const groups = new Set<string>();
+  const objects = new Set<string>();
+  const dataSources = new Set<string>();
+  const dataSets = new Set<string>();
   const userArn = (userName: string) => `arn:aws:quicksight:${backend.identityRegion}:${accountId}:user/${NAMESPACE}/${userName}`;
   const permissionChange = (userName: string, dashboardId: string, change: 'GrantPermissions' | 'RevokePermissions') =>
     client.send(
@@ -119,14 +175,51 @@ export async function startQuickSightTarget(): Promise<QuickSightTarget> {
       await permissionChange(userName, dashboardId, 'GrantPermissions');
       grants.push({ userName, dashboardId });
     },
+    groupArn: (groupName) => `arn:aws:quicksight:${backend.identityRegion}:${accountId}:group/${NAMESPACE}/${groupName}`,
+    scratchGroupName() {
+      const name = scratchName('qs-group');
+      groups.add(name);
+      return name;
+    },
+    s3() {
+      const s3 = backend.s3();
+      return {
+        bucket: s3.bucket,
+        roleArn: s3.roleArn,
+        async put(key, text) {
+          await s3.put(key, text);
+          objects.add(key);
+        },
+      };
+    },
+    created(kind, id) {
+      (kind === 'dataSource' ? dataSources : dataSets).add(id);
+    },
     async close() {
-      // Permissions first (a deleted user's grant would linger on the dashboard), then users;
-      // every step is tried so one failure does not leave the rest behind.
+      // Permissions first (a deleted user's grant would linger on the dashboard), then groups
+      // (a group already deleted by its test answers ResourceNotFoundException, which is fine),
+      // users, datasets before their data sources, and the objects they read; every step is
+      // tried so one failure does not leave the rest behind.
+      const ignoreMissing = (error: unknown) => {
+        if ((error as { name?: string }).name !== 'ResourceNotFoundException') throw error;
+      };
       const steps = [
         ...grants.map(({ userName, dashboardId }) => () => permissionChange(userName, dashboardId, 'RevokePermissions')),
+        ...[...groups].map(
+          (GroupName) => () => identityClient.send(new DeleteGroupCommand({ AwsAccountId: accountId, Namespace: NAMESPACE, GroupName })).catch(ignoreMissing),
+        ),
         ...[...registered].map(
           (userName) => () => identityClient.send(new DeleteUserCommand({ AwsAccountId: accountId, Namespace: NAMESPACE, UserName: userName })),
         ),
+        ...(backend.deletesDataResources
+          ? [
+              ...[...dataSets].map((DataSetId) => () => client.send(new DeleteDataSetCommand({ AwsAccountId: accountId, DataSetId })).catch(ignoreMissing)),
+              ...[...dataSources].map(
+                (DataSourceId) => () => client.send(new DeleteDataSourceCommand({ AwsAccountId: accountId, DataSourceId })).catch(ignoreMissing),
+              ),
+            ]
+          : []),
+        ...[...objects].map((key) => () => backend.s3().remove(key)),
       ];
       const failures: unknown[] = [];
       for (const step of steps) await step().catch((error: unknown) => failures.push(error));
