@@ -259,7 +259,8 @@ export const quicksightRules = restRules('quicksight', '/account', { code: 'Acce
     operation: 'DeleteGroupMembership',
     resources: (scope, [, ns, g]) => [qsGroup(scope, ns!, g!)],
   },
-  { method: 'POST', pattern: path('', 'accounts', SEGMENT, 'data-sources'), operation: 'CreateDataSource', resources: (scope, _l, body) => [qsDataSource(scope, text(body.DataSourceId) ?? '*')] },
+  // The Service Authorization Reference lists no resource type for CreateDataSource and ListIngestions: IAM authorizes them on "*".
+  { method: 'POST', pattern: path('', 'accounts', SEGMENT, 'data-sources'), operation: 'CreateDataSource', resources: () => ['*'] },
   { method: 'GET', pattern: path('', 'accounts', SEGMENT, 'data-sources', SEGMENT), operation: 'DescribeDataSource', resources: (scope, [, id]) => [qsDataSource(scope, id!)] },
   {
     method: 'POST',
@@ -281,7 +282,7 @@ export const quicksightRules = restRules('quicksight', '/account', { code: 'Acce
     operation: 'DescribeIngestion',
     resources: (scope, [, ds, id]) => [qsIngestion(scope, ds!, id!)],
   },
-  { method: 'GET', pattern: path('', 'accounts', SEGMENT, 'data-sets', SEGMENT, 'ingestions'), operation: 'ListIngestions', resources: (scope, [, ds]) => [qsIngestion(scope, ds!, '*')] },
+  { method: 'GET', pattern: path('', 'accounts', SEGMENT, 'data-sets', SEGMENT, 'ingestions'), operation: 'ListIngestions', resources: () => ['*'] },
 ]);
 
 const ADDRESS_IN_BRACKETS = /<([^<>]+)>\s*$/;

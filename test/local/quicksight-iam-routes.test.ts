@@ -34,7 +34,8 @@ describe('IAM gate table of the QuickSight emulator', () => {
     expect(classify('POST', `${base}/namespaces/default/groups`, { GroupName: 'portal-c1' }).resources).toEqual([arn('group/default/portal-c1')]);
     expect(classify('GET', `${base}/namespaces/default/groups`).resources).toEqual([arn('group/default/*')]);
     expect(classify('PUT', `${base}/namespaces/default/groups/portal-c1/members/a%40example.com`).resources).toEqual([arn('group/default/portal-c1')]);
-    expect(classify('POST', `${base}/data-sources`, { DataSourceId: 'rules-source' }).resources).toEqual([arn('datasource/rules-source')]);
+    // No resource type in the Service Authorization Reference: IAM authorizes CreateDataSource and ListIngestions on "*" only.
+    expect(classify('POST', `${base}/data-sources`, { DataSourceId: 'rules-source' }).resources).toEqual(['*']);
     expect(
       classify('POST', `${base}/data-sets`, {
         DataSetId: 'rules',
@@ -42,6 +43,6 @@ describe('IAM gate table of the QuickSight emulator', () => {
       }).resources,
     ).toEqual([arn('dataset/rules'), arn('datasource/rules-source')]);
     expect(classify('PUT', `${base}/data-sets/rules/ingestions/rules-1`).resources).toEqual([arn('dataset/rules/ingestion/rules-1')]);
-    expect(classify('GET', `${base}/data-sets/rules/ingestions`).resources).toEqual([arn('dataset/rules/ingestion/*')]);
+    expect(classify('GET', `${base}/data-sets/rules/ingestions`).resources).toEqual(['*']);
   });
 });
