@@ -7,14 +7,23 @@ import { bootstrap, certificate, cognitoDomain, credentials, webAcl } from './su
 import { embedOrigins, quicksightNamespace, quicksightSubscription, sesChecks } from './support/checks-services.ts';
 import { deploymentConfig, localConfig } from './support/config.ts';
 import { formatCheck, hasBlocker, summary, type CheckResult } from './support/report.ts';
-import { awsClientConfig, requireLocalStack } from './support/target.ts';
+import { awsClientConfig, deployedStackOutputs, requireLocalStack } from './support/target.ts';
+import { dashboardScopeCheck, rulesDataSetCheck, type CompanyScopeTarget } from './support/checks-companies.ts';
+import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
+import { dashboardsTable } from '../contracts/tables.ts';
+import { companyRulesNames } from '../lib/company-access.ts';
+import { portalStackName } from '../lib/portal-app.ts';
+import { localTableName } from '../local/dynamodb.ts';
 import { CLOUDFRONT_METRICS_REGION } from '../lib/operations.ts';
 
 const USAGE = `Usage: npm run doctor [-- options]
 
 Checks, with read-only calls, that the AWS account and the configuration are ready for a
 deployment (or, with --local, that the running local stack answers the same checks), and
-prints each item with how to fix it. Exits 1 when something blocks a deployment.
+prints each item with how to fix it. Once the stack is deployed it also checks row-level
+security: the rules dataset exists and its last load completed, and every dataset behind
+every catalogue dashboard applies it (a dashboard that does not is a warning). Exits 1 when
+something blocks a deployment.
 
 Options:
 ${TARGET_USAGE}
@@ -56,7 +65,38 @@ async function awsChecklist(options: TargetOptions, write: (line: string) => voi
   report(await certificate(options, config));
   report(await webAcl(options, config));
   report(embedOrigins(undefined, config));
+  for (const check of await deployedCompanyChecks(options, config, accountId)) report(check);
   return results;
+}
+
+const RLS_TITLES = ['Row-level-security rules dataset', 'Company scope of catalogue dashboards'];
+
+async function companyChecks(target: CompanyScopeTarget): Promise<CheckResult[]> {
+  return [await rulesDataSetCheck(target), await dashboardScopeCheck(target)];
+}
+
+/** Row-level security of the deployed stack, from its outputs; not applicable before the first deployment. */
+async function deployedCompanyChecks(options: TargetOptions, config: ReturnType<typeof deploymentConfig>, accountId: string): Promise<CheckResult[]> {
+  let outputs: Record<string, string> | undefined;
+  try {
+    outputs = await deployedStackOutputs(options, config);
+  } catch (error) {
+    return RLS_TITLES.map((title) => ({ title, status: 'fail', detail: describeError(error), fix: 'Check that the credentials may call cloudformation:DescribeStacks' }));
+  }
+  const rulesDataSetId = outputs?.CompanyRulesDataSetId;
+  const catalogueTable = outputs?.DashboardsTableName;
+  if (!outputs || !rulesDataSetId || !catalogueTable) {
+    const why = outputs ? 'the deployed stack predates company access; deploy this version' : 'the stack is not deployed yet';
+    return RLS_TITLES.map((title) => ({ title, status: 'n/a', detail: `not applicable: ${why}` }));
+  }
+  const quicksight = new QuickSightClient(awsClientConfig(options, config.region));
+  const dynamodb = new DynamoDBClient(awsClientConfig(options, config.region));
+  try {
+    return await companyChecks({ quicksight, dynamodb, accountId, region: config.region, catalogueTable, rulesDataSetId });
+  } finally {
+    quicksight.destroy();
+    dynamodb.destroy();
+  }
 }
 
 async function localChecklist(options: TargetOptions, write: (line: string) => void): Promise<CheckResult[]> {
@@ -88,6 +128,15 @@ async function localChecklist(options: TargetOptions, write: (line: string) => v
     report(notLocal('Certificate (us-east-1)', 'the site is served on localhost'));
     report(notLocal('WAF web ACL', 'no CloudFront distribution'));
     report(embedOrigins(new URL(info.webUrl).origin, config));
+    // The local stack is the synthesized app with local mode's configuration: same stack name, same rules dataset id.
+    const dynamodb = new DynamoDBClient({ ...local, endpoint: info.dynamodb.endpoint });
+    try {
+      const rulesDataSetId = companyRulesNames(portalStackName(config.productName, config.environment)).dataSetId;
+      const target = { quicksight, dynamodb, accountId: info.quicksight.accountId, region: info.region, catalogueTable: localTableName(dashboardsTable), rulesDataSetId };
+      for (const check of await companyChecks(target)) report(check);
+    } finally {
+      dynamodb.destroy();
+    }
   } finally {
     cognito.destroy();
     quicksight.destroy();

@@ -8,8 +8,9 @@ const USAGE = `Usage: npm run verify-deployment [-- options]
 Smoke test of the deployed portal (from the stack's outputs) or, with --local, of the local
 stack: a temporary administrator and user (${VERIFY_PREFIX}*@example.com) sign in with SRP and a
 new authenticator, every function URL and GraphQL is called as the SPA calls it, the site's
-headers and config.json are checked, and everything created is deleted again, also when a
-step fails. One support message is sent to supportRecipientAddress. Needs administrator
+headers and config.json are checked, the company-access check runs (as the daily schedule
+runs it, without mending) and its differences are listed, and everything created is deleted
+again, also when a step fails. One support message is sent to supportRecipientAddress. Needs administrator
 rights on the user pool (AdminCreateUser, AdminDeleteUser, ...) through the credentials.
 
 Options:

@@ -79,6 +79,20 @@ async function stackOutputs(options: TargetOptions, stackName: string, region: s
   }
 }
 
+/**
+ * The outputs of the configuration's deployed stack, or undefined when it is not deployed (the
+ * doctor runs before the first deployment too).
+ */
+export async function deployedStackOutputs(options: TargetOptions, config: PortalConfig): Promise<Record<string, string> | undefined> {
+  const stackName = portalStackName(config.productName, config.environment);
+  try {
+    return await stackOutputs(options, stackName, config.region);
+  } catch (error) {
+    if (error instanceof ToolError && error.message.startsWith(`Stack ${stackName} does not exist`)) return undefined;
+    throw error;
+  }
+}
+
 /** Resolves the portal the tool acts on: the deployed stack of the configuration, or the local stack. */
 export async function resolveTarget(options: TargetOptions): Promise<PortalTarget> {
   if (options.local) {

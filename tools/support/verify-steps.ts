@@ -5,6 +5,7 @@ import { mfaStatusResponseSchema } from '../../contracts/mfa.ts';
 import { listDashboardMetadataResponseSchema, listUsersWithQuicksightResponseSchema, saveDashboardMetadataResponseSchema } from '../../contracts/quicksight-admin.ts';
 import { getUsersResponseSchema } from '../../contracts/user-admin.ts';
 import { contactResponseSchema } from '../../contracts/contact.ts';
+import { checkCompanyAccessResponseSchema, type AccessCheck } from '../../contracts/companies.ts';
 import { ADMINS_GROUP, USERS_GROUP } from '../../lib/auth.ts';
 import { signInWithAuthenticator, type PoolContext } from '../../local/seed/enroll.ts';
 import { createAccount, deleteAccount, generatePassword, groupsOf } from './accounts.ts';
@@ -114,6 +115,12 @@ export async function verifyDeployment(target: PortalTarget, options: VerifyOpti
         expectOk(await quicksightCall({ action: 'LIST_DASHBOARD_METADATA' }), listDashboardMetadataResponseSchema, 'LIST_DASHBOARD_METADATA').dashboards,
       );
       await step('GraphQL listDashboardMetadata (admin)', async () => void (await graphql(target, adminToken, LIST_METADATA)));
+      // The check the daily schedule runs (lambdas/company-check), run now by the management
+      // function without mending: differences are reported, for an administrator to mend.
+      const check = await step('Company-access check (CHECK_COMPANY_ACCESS without fix, admin)', async () =>
+        expectOk(await quicksightCall({ action: 'CHECK_COMPANY_ACCESS', fix: false }), checkCompanyAccessResponseSchema, 'CHECK_COMPANY_ACCESS'),
+      );
+      for (const line of companyAccessReport(check)) options.write(line);
 
       const dashboardId = options.dashboardId;
       if (dashboardId === undefined) {
@@ -178,6 +185,23 @@ export async function verifyDeployment(target: PortalTarget, options: VerifyOpti
     await cleanUp(cleanups, printer);
   }
   return !failed && !printer.failed;
+}
+
+/**
+ * The company-access check's result as the tool prints it: the count, then one line per
+ * difference. Differences do not fail the verification (mending them is an administrator's
+ * choice in the admin portal), but they are the first thing to look at when users of one
+ * company see another's data or miss their own.
+ */
+export function companyAccessReport(check: AccessCheck): string[] {
+  if (check.differences.length === 0) return [`       Portal and QuickSight agree on companies, groups, rules and dashboards (${check.quicksightCalls} QuickSight calls).`];
+  return [
+    `       [WARN] ${check.differences.length} difference${check.differences.length > 1 ? 's' : ''} between the portal and QuickSight (admin portal > Companies > Check access, "Fix" mends what the portal can):`,
+    ...check.differences.map(
+      (difference) =>
+        `         - ${difference.kind}${difference.company ? ` (${difference.company})` : ''}${difference.subject ? ` ${difference.subject}` : ''}: expected ${difference.expected}, found ${difference.found}`,
+    ),
+  ];
 }
 
 /** Undoes what was created, newest first; one failed clean-up does not stop the others. */
