@@ -266,8 +266,11 @@ export const quicksightRules = restRules('quicksight', '/account', { code: 'Acce
     method: 'POST',
     pattern: path('', 'accounts', SEGMENT, 'data-sets'),
     operation: 'CreateDataSet',
-    // Authorized on the dataset and on every data source it reads.
-    resources: (scope, _l, body) => [qsDataSet(scope, text(body.DataSetId) ?? '*'), ...dataSourcesOf(body)],
+    // Authorized on every data source it reads (the Service Authorization Reference's only resource type for it).
+    resources: (_scope, _l, body) => {
+      const sources = dataSourcesOf(body);
+      return sources.length > 0 ? sources : ['*'];
+    },
   },
   { method: 'GET', pattern: path('', 'accounts', SEGMENT, 'data-sets', SEGMENT), operation: 'DescribeDataSet', resources: (scope, [, id]) => [qsDataSet(scope, id!)] },
   {

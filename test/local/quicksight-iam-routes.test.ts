@@ -41,7 +41,7 @@ describe('IAM gate table of the QuickSight emulator', () => {
         DataSetId: 'rules',
         PhysicalTableMap: { t: { S3Source: { DataSourceArn: arn('datasource/rules-source') } } },
       }).resources,
-    ).toEqual([arn('dataset/rules'), arn('datasource/rules-source')]);
+    ).toEqual([arn('datasource/rules-source')]);
     expect(classify('PUT', `${base}/data-sets/rules/ingestions/rules-1`).resources).toEqual([arn('dataset/rules/ingestion/rules-1')]);
     expect(classify('GET', `${base}/data-sets/rules/ingestions`).resources).toEqual(['*']);
   });
