@@ -1,6 +1,6 @@
 import { fillRate, inventoryDays, lastMonths, marginRate, onTimeRate, totals, totalsBy, type Totals } from '../../data/aggregate.ts';
 import type { Dataset, ProductLine } from '../../data/generator.ts';
-import { legend, lineChart } from '../charts.ts';
+import { categoryTone, legend, stackedColumns } from '../charts.ts';
 import { currency, days, percent } from '../format.ts';
 import { html, type SafeHtml } from '../html.ts';
 import { card, dataTable, kpiTiles, numberColumn, rankedBarsCard, textColumn, type ViewState } from '../layout.ts';
@@ -19,8 +19,6 @@ interface LineRow {
 export function renderMarketBenchmarks(dataset: Dataset, state: ViewState): SafeHtml {
   const slice = lastMonths(dataset, state.period);
   const market = totals(slice.facts);
-  const byMonth = totalsBy(slice.facts, (f) => f.month);
-  const monthly = slice.months.map((m) => byMonth.get(m) ?? totals([]));
   const byRegion = totalsBy(slice.facts, (f) => f.region);
   const byLine = totalsBy(slice.facts, (f) => f.productLineId);
 
@@ -31,26 +29,25 @@ export function renderMarketBenchmarks(dataset: Dataset, state: ViewState): Safe
     { label: 'On-time delivery', value: percent(onTimeRate(market)), note: 'Shipments on time' },
   ]);
 
-  const trend = card({
-    id: 'benchmark-trend',
-    title: 'Market service levels by month',
+  const byMonthAndRegion = totalsBy(slice.facts, (f) => `${f.month}|${f.region}`);
+  const regionalMarkets = card({
+    id: 'benchmark-market',
+    title: 'Market revenue by region',
+    subtitle: 'Every distributor of the market',
     wide: true,
     content: [
-      legend([
-        { name: 'Fill rate', tone: 1 },
-        { name: 'On-time delivery', tone: 2 },
-      ]),
-      lineChart({
-        id: 'benchmark-trend-chart',
-        title: 'Monthly fill rate and on-time delivery of the market',
-        description: `Over the period the market filled ${percent(fillRate(market))} of order lines and shipped ${percent(onTimeRate(market))} on time.`,
+      legend(dataset.regions.map((region, i) => ({ name: region, tone: categoryTone(i) }))),
+      stackedColumns({
+        id: 'benchmark-market-chart',
+        title: 'Monthly market revenue by region',
+        description: `The market's revenue was ${currency(market.revenue)} over the period; each column is one month, split by region.`,
         months: slice.months,
-        series: [
-          { name: 'Fill rate', values: monthly.map(fillRate), tone: 1 },
-          { name: 'On-time delivery', values: monthly.map(onTimeRate), tone: 2 },
-        ],
-        format: (n) => percent(n),
-        axisFormat: (n) => percent(n, 0),
+        stacks: dataset.regions.map((region, i) => ({
+          name: region,
+          tone: categoryTone(i),
+          values: slice.months.map((m) => byMonthAndRegion.get(`${m}|${region}`)?.revenue ?? 0),
+        })),
+        format: currency,
       }),
     ],
   });
@@ -95,5 +92,5 @@ export function renderMarketBenchmarks(dataset: Dataset, state: ViewState): Safe
     }),
   });
 
-  return html`${kpis}<div class="grid">${trend}${regionMargins}${regionService}${table}</div>`;
+  return html`${kpis}<div class="grid">${regionalMarkets}${regionMargins}${regionService}${table}</div>`;
 }
