@@ -247,6 +247,19 @@ describe('admin routes and shell', () => {
     expect(auth.signOut).toHaveBeenCalled();
   });
 
+  it('opens the Companies tab at /admin/companies', async () => {
+    renderApp('/admin/users');
+    await screen.findByText('TVIQ Admin Portal');
+    const tab = screen.getByRole('link', { name: 'Companies' });
+    expect(tab).toHaveAttribute('href', '/admin/companies');
+    await userEvent.setup().click(tab);
+    expect(await screen.findByRole('heading', { level: 1, name: 'Companies' })).toBeInTheDocument();
+    expect(screen.getByRole('link', { name: 'Companies' })).toHaveAttribute('aria-current', 'page');
+    expect(screen.getByRole('link', { name: 'Manage Users' })).not.toHaveAttribute('aria-current');
+    expect(screen.getByRole('button', { name: 'Add company' })).toBeInTheDocument();
+    expect(screen.getByRole('region', { name: 'Company access' })).toBeInTheDocument();
+  });
+
   it("offers the same account controls in the header's menu, for a phone, with the product named once", async () => {
     const { auth } = renderApp('/admin/users');
     await screen.findByText('TVIQ Admin Portal');

@@ -170,7 +170,14 @@ export default function UsersPage() {
         description="Create accounts, change passwords, and enable, disable or delete users."
         actions={
           <div className="row">
-            <Button variant="secondary" onClick={reload} disabled={users.loading}>
+            <Button
+              variant="secondary"
+              onClick={() => {
+                reload();
+                companyList.reload();
+              }}
+              disabled={users.loading}
+            >
               {users.loading && users.data !== undefined ? 'Refreshing...' : 'Refresh'}
             </Button>
             <Button variant="secondary" onClick={() => setImporting(true)}>
