@@ -132,8 +132,9 @@ describe('companies: each user sees only their companies’ rows', () => {
     await admin.goto(`${stack.webUrl}/admin/dashboard`);
     await admin.getByRole('heading', { level: 1, name: 'Cognito Users' }).waitFor();
     // The catalogue tells the admin which dashboards are scoped.
-    const catalogueRow = admin.locator('tr', { hasText: UNSCOPED.name }).first();
-    await catalogueRow.getByText('Not scoped').waitFor({ timeout: 30_000 });
+    const card = (name: string) => admin.locator('li.catalogue-card', { has: admin.getByRole('heading', { level: 3, name, exact: true }) });
+    await card(UNSCOPED.name).getByText('Not scoped', { exact: true }).waitFor({ timeout: 30_000 });
+    await card('Sales Performance').getByText('Company-scoped', { exact: true }).waitFor();
 
     await chooseRowAction(admin, stack.demo.owner.email, 'Invite');
     const dialog = admin.getByRole('dialog', { name: 'Invite to Dashboard' });
@@ -186,7 +187,7 @@ describe('companies: each user sees only their companies’ rows', () => {
     if (await confirm.isVisible().catch(() => false)) await confirm.getByRole('button', { name: 'Fix', exact: true }).click();
     await expect.poll(() => membersOf(contoso.groupName), { timeout: 30_000 }).toContain(stack.demo.owner.email);
     await admin.getByRole('button', { name: 'Check now' }).click();
-    await admin.getByText('QuickSight matches the portal').waitFor({ timeout: 30_000 });
+    await admin.getByText('QuickSight matches the portal', { exact: true }).waitFor({ timeout: 30_000 });
   });
 
   it('an admin moves the demo user from Northwind to Contoso: the next dashboard load shows only Contoso rows', async () => {
