@@ -32,6 +32,18 @@ describe('npm run doctor', () => {
     expect(stdout).toContain('Request production access');
   });
 
+  it('checks row-level security: the rules dataset is loaded, and each catalogue dashboard that is not company-scoped is named as a warning', async () => {
+    const { code, stdout } = await runTool('doctor', stack.localArgs);
+    expect(code).toBe(0);
+    // The seed's companies made the portal create and load the rules dataset.
+    expect(stdout).toMatch(/^\[PASS\] Row-level-security rules dataset: [\w-]+-company-rules: last ingestion \S+ completed/m);
+    // Three sample dashboards read the company-scoped facts; the benchmarks dashboard holds every company's data.
+    expect(stdout).toMatch(/^\[WARN\] Company scope of catalogue dashboards: 1 of 4 not company-scoped/m);
+    expect(stdout).toContain('- market-benchmarks: dataset industry-benchmarks: no row-level security');
+    expect(stdout).not.toMatch(/- (sales-performance|distributor-scorecard|inventory-margins):/);
+    expect(stdout).toContain('Row-level security > User-based rules');
+  });
+
   it('fails with how to start one when no local stack runs in the data directory', async () => {
     const empty = await mkdtemp(join(tmpdir(), 'portal-tools-empty-'));
     try {

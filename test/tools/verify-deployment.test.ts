@@ -1,5 +1,6 @@
 import { CognitoIdentityProviderClient, ListUsersCommand } from '@aws-sdk/client-cognito-identity-provider';
-import { ListUsersCommand as ListQuickSightUsersCommand, QuickSightClient } from '@aws-sdk/client-quicksight';
+import { DeleteGroupCommand, ListUsersCommand as ListQuickSightUsersCommand, QuickSightClient } from '@aws-sdk/client-quicksight';
+import { checkCompanyAccessResponseSchema, listCompaniesResponseSchema } from '../../contracts/companies.ts';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { listDashboardMetadataResponseSchema, userDashboardsResponseSchema } from '../../contracts/quicksight-admin.ts';
 import { LOCAL_CREDENTIALS } from '../../local/environment.ts';
@@ -86,6 +87,7 @@ describe('npm run verify-deployment', () => {
       'MFA function GET_MFA_STATUS (user)',
       'Contact function sends a support message (user)',
       'User admin function GET_USERS (admin)',
+      'Company-access check (CHECK_COMPANY_ACCESS without fix, admin)',
       'Embed function refuses a dashboard not assigned to the user (403)',
     ]) {
       expect(stdout).toMatch(new RegExp(`^\\[ OK \\] ${step.replace(/[()]/g, '\\$&')} \\(\\d+ ms\\)$`, 'm'));
@@ -93,6 +95,29 @@ describe('npm run verify-deployment', () => {
     expect(stdout).toContain('The deployment works');
     expect(stdout).not.toContain('[FAIL]');
     expect(await leftovers(runEmails(stdout))).toEqual([]);
+  });
+
+  it('lists the differences the company-access check finds, without mending them', async () => {
+    const { info } = stack.running;
+    const { companies } = listCompaniesResponseSchema.parse(await quicksightAdmin({ action: 'LIST_COMPANIES' }));
+    const company = companies[0]!;
+    const quicksight = new QuickSightClient({ region: info.region, credentials: LOCAL_CREDENTIALS, endpoint: info.quicksight.endpoint });
+    // Drift made behind the portal's back: the company's QuickSight group is gone.
+    await quicksight.send(new DeleteGroupCommand({ AwsAccountId: info.quicksight.accountId, Namespace: 'default', GroupName: company.groupName }));
+    try {
+      const { code, stdout } = await runTool('verify-deployment', stack.localArgs);
+      expect(code).toBe(0);
+      expect(stdout).toMatch(/^\[ OK \] Company-access check \(CHECK_COMPANY_ACCESS without fix, admin\)/m);
+      expect(stdout).toMatch(/\[WARN\] \d+ differences? between the portal and QuickSight/);
+      expect(stdout).toContain(`- group-missing (${company.name}): expected group ${company.groupName}, found no group`);
+      // Reported, not mended.
+      const after = checkCompanyAccessResponseSchema.parse(await quicksightAdmin({ action: 'CHECK_COMPANY_ACCESS', fix: false }));
+      expect(after.differences.some((difference) => difference.kind === 'group-missing' && difference.company === company.name)).toBe(true);
+    } finally {
+      const mended = checkCompanyAccessResponseSchema.parse(await quicksightAdmin({ action: 'CHECK_COMPANY_ACCESS', fix: true }));
+      quicksight.destroy();
+      expect(mended.differences.filter((difference) => difference.kind === 'group-missing').every((difference) => difference.fixed === true)).toBe(true);
+    }
   });
 
   it('embeds a dashboard through a temporary catalogue entry with --dashboard-id, then removes the entry', async () => {
