@@ -15,6 +15,8 @@ const FRAME = 'iframe[title="QuickSight Analytics Dashboard"]';
 const STAYING = SAMPLE_DASHBOARDS[0]!;
 /** Becomes the default, is renamed, deleted and added back (no seeded account has it). */
 const MOVING = SAMPLE_DASHBOARDS[2]!;
+/** A company local mode seeds: the new user belongs to it from the start. */
+const COMPANY = 'Northwind Manufacturing';
 const RENAMED = `${MOVING.name} Q3`;
 const VIEWPORT = { width: 1440, height: 900 };
 
@@ -119,11 +121,13 @@ describe('an administrator manages an account and its dashboards, and the user s
     await dialog.getByLabel('Email', { exact: true }).fill(person.email);
     await dialog.getByLabel(/Set a password now/).check();
     await dialog.getByLabel('Password', { exact: true }).fill(person.password);
+    await dialog.getByLabel('Company', { exact: true }).selectOption({ label: COMPANY });
     await dialog.getByRole('button', { name: 'Create User' }).click();
     await toast(admin, 'User created successfully');
     const row = await findRow(admin, person.email);
     expect(await row.textContent()).toContain('Enabled');
     expect(await row.textContent()).toContain('Users');
+    expect(await row.textContent()).toContain(COMPANY);
   });
 
   it('registers the user in QuickSight and invites two dashboards, one as default', async () => {
@@ -138,9 +142,10 @@ describe('an administrator manages an account and its dashboards, and the user s
 
     await chooseRowAction(admin, person.email, 'Invite');
     const dialog = admin.getByRole('dialog', { name: 'Invite to Dashboard' });
-    await dialog.getByLabel('Company Name (optional)').fill('Journey Distribution');
+    // The assignment's company comes from the company model: shown, not typed.
+    expect(await dialog.getByLabel('Company Name (optional)').inputValue()).toBe(COMPANY);
     await dialog.getByRole('button', { name: /^Dashboards/ }).click();
-    await dialog.getByText(`3 of 3`).waitFor();
+    await dialog.getByText(`4 of 4`).waitFor();
     await dialog.getByLabel(new RegExp(STAYING.name)).check();
     await dialog.getByLabel(new RegExp(MOVING.name)).check();
     await dialog.getByRole('button', { name: 'Done (2 selected)' }).click();
@@ -164,7 +169,7 @@ describe('an administrator manages an account and its dashboards, and the user s
     await findRow(admin, person.email);
     await chooseRowAction(admin, person.email, 'Dashboards');
     const panel = admin.getByRole('dialog', { name: `Dashboards for ${person.email}` });
-    await panel.getByText('Company: Journey Distribution').first().waitFor();
+    await panel.getByText(`Company: ${COMPANY}`).first().waitFor();
     await expectNoSeriousA11yViolations(admin);
     await panel.getByRole('button', { name: `Set Default (${MOVING.name})` }).click();
     await admin.getByRole('alertdialog', { name: 'Set Default Dashboard' }).getByRole('button', { name: 'Set Default' }).click();

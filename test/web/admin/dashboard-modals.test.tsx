@@ -86,9 +86,9 @@ describe('Add/Edit Dashboard modal', () => {
   });
 });
 
-function renderInvite(invite = vi.fn(async (_fields: InviteFields) => ({ message: 'ok' }))) {
+function renderInvite(invite = vi.fn(async (_fields: InviteFields) => ({ message: 'ok' })), company?: string) {
   const onClose = vi.fn();
-  render(<InviteModal email="jane@example.com" catalogue={catalogue} onClose={onClose} invite={invite} />);
+  render(<InviteModal email="jane@example.com" company={company} catalogue={catalogue} onClose={onClose} invite={invite} />);
   return { invite, onClose, user: userEvent.setup() };
 }
 
@@ -149,9 +149,13 @@ describe('Invite to Dashboard modal', () => {
     expect(invite).toHaveBeenCalledWith(expect.objectContaining({ dashboardId: 'sales-performance', makeDefault: false }));
   });
 
-  it('invites each dashboard in turn with the company, then closes', async () => {
-    const { invite, onClose, user } = renderInvite();
-    await user.type(screen.getByLabelText('Company Name (optional)'), ' Acme Distribution ');
+  it("shows the user's company, which the server fills in, then invites each dashboard in turn and closes", async () => {
+    const { invite, onClose, user } = renderInvite(undefined, 'Acme Distribution');
+    const company = screen.getByLabelText('Company Name (optional)');
+    expect(company).toHaveValue('Acme Distribution');
+    expect(company).toHaveAttribute('readonly');
+    await user.type(company, 'Other');
+    expect(company).toHaveValue('Acme Distribution');
     await openPicker(user);
     await user.click(screen.getByLabelText(/Sales Performance/));
     await user.click(screen.getByLabelText(/Distributor Scorecard/));
@@ -166,7 +170,6 @@ describe('Invite to Dashboard modal', () => {
         dashboardName: 'Sales Performance',
         dashboardLink: 'https://dashboards.example.com/sales-performance',
         makeDefault: false,
-        companyName: 'Acme Distribution',
       },
       {
         userEmail: 'jane@example.com',
@@ -174,7 +177,6 @@ describe('Invite to Dashboard modal', () => {
         dashboardName: 'Distributor Scorecard',
         dashboardLink: 'https://dashboards.example.com/distributor-scorecard',
         makeDefault: true,
-        companyName: 'Acme Distribution',
       },
     ]);
   });

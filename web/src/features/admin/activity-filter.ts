@@ -24,6 +24,7 @@ const ACTION_LABELS: Readonly<Record<string, string>> = {
   DELETE_COMPANY: 'Delete company',
   SET_USER_COMPANIES: 'Set user company',
   CHECK_COMPANY_ACCESS: 'Check company access',
+  FIX_COMPANY_ACCESS: 'Fix company access',
   CONFIRM_SHARED_DATA: 'Confirm shared data',
 };
 

@@ -24,15 +24,16 @@ export const ASSIGN_SHARED_LABEL = 'Assign as shared data';
 export interface InviteModalProps {
   /** The user to invite, or null when closed. */
   readonly email: string | null;
+  /** The user's companies as the assignment records them ('' when the user has none). */
+  readonly company?: string;
   readonly catalogue: readonly DashboardMetadata[];
   readonly onClose: () => void;
   /** Assigns one dashboard; called once per selected dashboard, in turn. */
   readonly invite: (fields: InviteFields) => Promise<unknown>;
 }
 
-function InviteDialog({ email, catalogue, onClose, invite }: { readonly email: string } & Omit<InviteModalProps, 'email'>) {
+function InviteDialog({ email, company = '', catalogue, onClose, invite }: { readonly email: string } & Omit<InviteModalProps, 'email'>) {
   const radioGroup = useId();
-  const [companyName, setCompanyName] = useState('');
   const [selected, setSelected] = useState<readonly string[]>([]);
   const [defaultId, setDefaultId] = useState<string | null>(null);
   const [validation, setValidation] = useState<string | null>(null);
@@ -52,7 +53,6 @@ function InviteDialog({ email, catalogue, onClose, invite }: { readonly email: s
   /** Assigns each dashboard in turn; with `confirmSharedData`, as shared data. */
   const assign = async (dashboards: readonly DashboardMetadata[], confirmSharedData: boolean): Promise<InviteResult[]> => {
     const outcome: InviteResult[] = [];
-    const company = companyName.trim();
     for (const dashboard of dashboards) {
       try {
         await invite({
@@ -61,7 +61,6 @@ function InviteDialog({ email, catalogue, onClose, invite }: { readonly email: s
           dashboardName: dashboard.dashboardName,
           dashboardLink: dashboard.dashboardLink,
           makeDefault: dashboard.id === defaultId,
-          ...(company ? { companyName: company } : {}),
           ...(confirmSharedData ? { confirmSharedData } : {}),
         });
         outcome.push({ recordId: dashboard.id, name: dashboard.dashboardName, error: null, notScoped: false });
@@ -145,11 +144,13 @@ function InviteDialog({ email, catalogue, onClose, invite }: { readonly email: s
           )}
         </Alert>
       )}
+      {/* The assignment's company comes from the company model (the server fills it); shown, not typed. */}
       <TextField
         label="Company Name (optional)"
-        autoComplete="organization"
-        value={companyName}
-        onChange={(event) => setCompanyName(event.target.value)}
+        value={company}
+        readOnly
+        placeholder="No company"
+        hint="Filled from the user's company. Change it with Edit User on Manage Users."
       />
       <DashboardPicker label="Dashboards" dashboards={catalogue} selected={selected} onToggle={toggle} invalid={validation !== null} />
       {validation && (

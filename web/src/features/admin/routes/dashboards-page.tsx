@@ -1,4 +1,5 @@
 import { useCallback, useMemo, useState } from 'react';
+import { companiesLabel } from '../../../../../contracts/companies.ts';
 import type { CognitoUserWithQuicksight, DashboardMetadata } from '../../../../../contracts/quicksight-admin.ts';
 import { Alert } from '../../../components/alert.tsx';
 import { Badge } from '../../../components/badge.tsx';
@@ -69,6 +70,9 @@ export default function DashboardsPage() {
     },
     [api, setRegistration],
   );
+
+  const invited = inviteEmail === null ? undefined : allUsers.find((candidate) => candidate.email === inviteEmail);
+  const companyOfInvited = companiesLabel(invited?.companies ?? []);
 
   const onUserAction = useCallback(
     (action: CognitoUserAction, user: CognitoUserWithQuicksight) => {
@@ -162,6 +166,7 @@ export default function DashboardsPage() {
       <UserDashboardsPanel email={panelEmail} onClose={() => setPanelEmail(null)} />
       <InviteModal
         email={inviteEmail}
+        company={companyOfInvited}
         catalogue={catalogue.data ?? NO_DASHBOARDS}
         onClose={() => setInviteEmail(null)}
         invite={api.quicksight.invite}
