@@ -8,9 +8,10 @@
  */
 import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { DescribeUserCommand, ListGroupMembershipsCommand, ListGroupsCommand, ListUsersCommand } from '@aws-sdk/client-quicksight';
-import { BatchWriteCommand, DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
+import { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import { fakeQuickSight, groupArnOf, groupNameOf, scopedDataSet, seedCompany } from '../test/lambdas/support/companies.ts';
 import { ADMIN, COMPANY_SETTINGS, invoke, loadHandler, startHarness } from '../test/lambdas/support/harness.ts';
+import { writeAll } from './batch-write.ts';
 import type { BenchRow } from './types.ts';
 
 const USERS = 10_000;
@@ -21,22 +22,6 @@ const SHARED_DASHBOARD = 'sales-performance';
 const emailOf = (index: number) => `user${String(index).padStart(5, '0')}@example.com`;
 const companyIdOf = (index: number) => `c${String(index % COMPANIES).padStart(3, '0')}`;
 const pages = (count: number) => Math.max(1, Math.ceil(count / PAGE));
-
-async function writeAll(client: DynamoDBDocumentClient, table: string, items: Record<string, unknown>[]): Promise<void> {
-  const batches: Record<string, unknown>[][] = [];
-  for (let start = 0; start < items.length; start += 25) batches.push(items.slice(start, start + 25));
-  let next = 0;
-  const worker = async () => {
-    while (next < batches.length) {
-      let pending = batches[next++]!.map((Item) => ({ PutRequest: { Item } }));
-      while (pending.length > 0) {
-        const answer = await client.send(new BatchWriteCommand({ RequestItems: { [table]: pending } }));
-        pending = (answer.UnprocessedItems?.[table] ?? []) as typeof pending;
-      }
-    }
-  };
-  await Promise.all(Array.from({ length: 8 }, worker));
-}
 
 export async function run(): Promise<BenchRow[]> {
   const h = await startHarness({ POWERTOOLS_LOG_LEVEL: 'SILENT' });

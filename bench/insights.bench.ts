@@ -8,9 +8,10 @@
  * same item shapes, aggregates only: the read never queries events, so millions of them
  * would change nothing but the seeding time. Each figure is the median of 5 reads.
  */
-import { BatchWriteCommand, DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
+import { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { ADMIN, type Handler, type Harness, invoke, loadHandler, startHarness } from '../test/lambdas/support/harness.ts';
+import { writeAll } from './batch-write.ts';
 import type { BenchRow } from './types.ts';
 
 const DAY_MS = 86_400_000;
@@ -25,22 +26,6 @@ const emailOf = (set: string, index: number) => `${set}${String(index).padStart(
 const companyOf = (index: number) => `Company ${index % COMPANIES}`;
 
 const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)]!;
-
-async function writeAll(client: DynamoDBDocumentClient, table: string, items: Record<string, unknown>[]): Promise<void> {
-  const batches: Record<string, unknown>[][] = [];
-  for (let start = 0; start < items.length; start += 25) batches.push(items.slice(start, start + 25));
-  let next = 0;
-  const worker = async () => {
-    while (next < batches.length) {
-      let pending = batches[next++]!.map((Item) => ({ PutRequest: { Item } }));
-      while (pending.length > 0) {
-        const answer = await client.send(new BatchWriteCommand({ RequestItems: { [table]: pending } }));
-        pending = (answer.UnprocessedItems?.[table] ?? []) as typeof pending;
-      }
-    }
-  };
-  await Promise.all(Array.from({ length: 8 }, worker));
-}
 
 /** Each user is assigned two dashboards through their company. */
 const views = (set: string, users: number) =>
