@@ -4,6 +4,7 @@ import {
   CreateGroupMembershipCommand,
   CreateIngestionCommand,
   DescribeUserCommand,
+  LimitExceededException,
   ListGroupMembershipsCommand,
   ListUsersCommand,
   UpdateDashboardPermissionsCommand,
@@ -156,6 +157,14 @@ describe('CREATE_COMPANY', () => {
     // The name is free again.
     h.quicksight.on(CreateIngestionCommand).resolves({});
     expect((await call({ action: 'CREATE_COMPANY', name: 'Globex', kind: 'manufacturer' })).status).toBe(200);
+  });
+
+  it("answers 429 and changes nothing when QuickSight's daily limit of rule loads is reached", async () => {
+    h.quicksight.on(CreateIngestionCommand).rejects(new LimitExceededException({ message: 'Rate limit of 32 per 24 hours exceeded', $metadata: {} }));
+    const res = await call({ action: 'CREATE_COMPANY', name: 'Globex', kind: 'manufacturer' });
+    expect(res).toMatchObject({ status: 429, body: { error: expect.stringContaining('32 times in the last 24 hours') } });
+    expect(qs.groups.size).toBe(0);
+    expect((await state()).filter((item) => String(item.pk).startsWith('COMPANY'))).toEqual([]);
   });
 });
 

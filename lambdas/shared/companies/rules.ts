@@ -14,7 +14,7 @@ import { quicksight } from '../aws/quicksight.ts';
 import { s3 } from '../aws/s3.ts';
 import { region, requireEnv } from '../env.ts';
 import { quicksightFailure, quicksightSettings } from '../quicksight.ts';
-import { UpstreamError } from '../errors.ts';
+import { TooManyRequestsError, UpstreamError } from '../errors.ts';
 
 /**
  * The row-level-security rules: one SPICE dataset whose rows map a company's QuickSight group
@@ -30,6 +30,8 @@ import { UpstreamError } from '../errors.ts';
  */
 
 export const RULES_PREFIX = 'company-rules/';
+export const RULES_LOAD_LIMIT_MESSAGE =
+  'QuickSight has loaded the company rules 32 times in the last 24 hours, its limit for one dataset: company changes can be made again later';
 export const RULES_KEY = `${RULES_PREFIX}rules.csv`;
 export const MANIFEST_KEY = `${RULES_PREFIX}manifest.json`;
 const PHYSICAL_TABLE_ID = 'company-rules';
@@ -180,6 +182,13 @@ export const publishRules = async (rules: readonly CompanyRule[]): Promise<strin
       }),
     );
   } catch (error) {
+    // SPICE refreshes a dataset at most 32 times in 24 hours (QuickSight user guide, "Refreshing SPICE data").
+    if (isAwsError(error, 'LimitExceededException')) {
+      throw new TooManyRequestsError(RULES_LOAD_LIMIT_MESSAGE, {
+        reason: error instanceof Error ? error.message : 'LimitExceededException',
+        suggestion: 'Nothing was changed. Try again after the oldest of the last 32 loads is 24 hours old.',
+      });
+    }
     throw quicksightFailure('Failed to load the row-level-security rules in QuickSight', error);
   }
   return ingestionId;
