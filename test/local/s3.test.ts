@@ -20,8 +20,12 @@ import { LIST_BUCKET_HEADER, startS3StandIn, type S3StandIn } from '../../local/
 /**
  * Local S3 behind its IAM gate, as the functions reach it (path-style, SigV4 with
  * x-amz-content-sha256), held to the function roles' policies from the synthesized template.
- * Errors follow the Amazon S3 API Reference ("Error responses", "List of error codes"), and a
- * missing key is NoSuchKey only for a caller allowed s3:ListBucket (GetObject, "Permissions").
+ * Errors follow the Amazon S3 API Reference ("Error responses", "List of error codes":
+ * https://docs.aws.amazon.com/AmazonS3/latest/API/ErrorResponses.html), and a missing key is
+ * NoSuchKey only for a caller allowed s3:ListBucket (GetObject, "Permissions":
+ * https://docs.aws.amazon.com/AmazonS3/latest/API/API_GetObject.html). Signatures as in
+ * "Authenticating Requests (AWS Signature Version 4)":
+ * https://docs.aws.amazon.com/AmazonS3/latest/API/sig-v4-header-based-auth.html.
  */
 
 const REGION = 'us-east-2';
