@@ -32,6 +32,14 @@ import {
   type TestEmulatorOptions,
 } from './quicksight-support.ts';
 
+/**
+ * Data sources, datasets and SPICE ingestions as the QuickSight API Reference documents them
+ * (https://docs.aws.amazon.com/quicksight/latest/APIReference/API_CreateDataSource.html,
+ * API_CreateDataSet.html, API_CreateIngestion.html, API_ListIngestions.html), manifests as in
+ * "Supported formats for Amazon S3 manifest files"
+ * (https://docs.aws.amazon.com/quicksight/latest/user/supported-manifest-file-format.html).
+ */
+
 const RULES_CSV = 'GroupArn,company\narn:g/1,Northwind Manufacturing\narn:g/2,"Contoso Distribution"\n';
 const DAY = 24 * 60 * 60_000;
 

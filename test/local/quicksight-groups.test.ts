@@ -25,6 +25,13 @@ import {
   type TestEmulator,
 } from './quicksight-support.ts';
 
+/**
+ * Groups and memberships as the QuickSight API Reference documents them: CreateGroup, DeleteGroup,
+ * DescribeGroup, ListGroups, CreateGroupMembership, DeleteGroupMembership, ListGroupMemberships
+ * (https://docs.aws.amazon.com/quicksight/latest/APIReference/API_CreateGroup.html and the pages
+ * of the same name), with their documented errors.
+ */
+
 const NORTHWIND = 'company-northwind';
 const CONTOSO = 'company-contoso';
 const ANNA = 'anna@example.com';

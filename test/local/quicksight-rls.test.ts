@@ -27,6 +27,15 @@ import {
   type TestEmulator,
 } from './quicksight-support.ts';
 
+/**
+ * Row-level security as the QuickSight user guide describes it ("Using row-level security with
+ * user-based rules to restrict access to a dataset":
+ * https://docs.aws.amazon.com/quicksight/latest/user/restrict-access-to-a-data-set-using-row-level-security.html):
+ * rules by user or group, an empty column grants every value, no matching rule shows no rows,
+ * DENY_ACCESS inverts; RowLevelPermissionDataSet as in the API Reference
+ * (https://docs.aws.amazon.com/quicksight/latest/APIReference/API_RowLevelPermissionDataSet.html).
+ */
+
 const [NORTHWIND, CONTOSO, FABRIKAM] = SAMPLE_COMPANIES;
 const ALL_COMPANIES = [...SAMPLE_COMPANIES].sort().join(', ');
 const GROUPS = { northwind: 'portal-northwind', contoso: 'portal-contoso', fabrikam: 'portal-fabrikam', auditors: 'portal-auditors' };
