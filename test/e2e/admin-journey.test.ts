@@ -134,6 +134,8 @@ describe('an administrator manages an account and its dashboards, and the user s
     await admin.getByRole('link', { name: 'Manage Dashboards' }).click();
     await admin.waitForURL(/\/admin\/dashboard$/);
     await admin.getByRole('heading', { level: 1, name: 'Cognito Users' }).waitFor();
+    // The catalogue above the users (with each dashboard's scope) has loaded: the rows no longer move.
+    await admin.locator('li.catalogue-card').first().getByText(/Company-scoped|Not scoped|Scope unknown/).waitFor();
     const row = await findRow(admin, person.email);
     expect(await row.textContent()).toContain('Not Registered');
     await chooseRowAction(admin, person.email, 'Register User');

@@ -56,6 +56,16 @@ describe('bulk onboarding with invitations, and the audit export', () => {
           body: JSON.stringify({ action: 'DELETE_USER', userEmail: emailOf(index) }),
         });
       }
+      // The company the import created, now without users.
+      const call = (body: unknown) =>
+        fetch(stack.functions.quicksightAdmin, {
+          method: 'POST',
+          headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
+          body: JSON.stringify(body),
+        });
+      const { companies = [] } = (await (await call({ action: 'LIST_COMPANIES' })).json()) as { companies?: { id: string; name: string }[] };
+      const cohort = companies.find((company) => company.name === 'Cohort Co');
+      if (cohort) await call({ action: 'DELETE_COMPANY', companyId: cohort.id });
     }
     await browser?.close();
   });
@@ -69,6 +79,10 @@ describe('bulk onboarding with invitations, and the audit export', () => {
     // The file field opens once the dashboard catalogue has loaded.
     await expect.poll(() => dialog.getByLabel('CSV file').isEnabled(), { timeout: 15_000 }).toBe(true);
     await dialog.getByLabel('CSV file').setInputFiles({ name: 'cohort.csv', mimeType: 'text/csv', buffer: Buffer.from(IMPORT_FILE) });
+    // Cohort Co is not a company yet: marked in the preview, and created only once the admin confirms.
+    await dialog.getByText('New company').first().waitFor();
+    expect(await dialog.getByRole('button', { name: 'Import 22 users' }).count()).toBe(0);
+    await dialog.getByRole('checkbox', { name: 'Create 1 new company' }).check();
     await dialog.getByText('cohort.csv: 25 rows — 22 ready, 3 will be skipped, 0 already exist.').waitFor();
     expect(await dialog.locator('tr', { hasText: 'not-an-address' }).textContent()).toContain('Please enter a valid email address');
     expect(await dialog.locator('tr', { hasText: 'no-such-dashboard' }).textContent()).toContain('Dashboard no-such-dashboard is not in the catalogue');
@@ -76,6 +90,14 @@ describe('bulk onboarding with invitations, and the audit export', () => {
     await dialog.getByRole('button', { name: 'Import 22 users' }).click();
     await dialog.getByText('22 created, 0 already existed, 0 failed, 3 skipped.').waitFor({ timeout: 180_000 });
     await dialog.getByRole('button', { name: 'Done' }).click();
+    const token = await storedAccessToken(admin, stack);
+    const listed = await fetch(stack.functions.quicksightAdmin, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
+      body: JSON.stringify({ action: 'LIST_COMPANIES' }),
+    });
+    const { companies } = (await listed.json()) as { companies: { name: string; userCount: number }[] };
+    expect(companies.find((company) => company.name === 'Cohort Co')).toMatchObject({ userCount: GOOD_ROWS });
 
     const invitations = (await listMail(stack)).filter(
       (mail) => mail.to.some((to) => to.includes(TAG)) && mail.subject === 'Your TVIQ account' && Date.parse(mail.at) >= Math.floor(started.getTime() / 1000) * 1000,
