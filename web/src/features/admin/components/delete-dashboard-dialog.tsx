@@ -1,10 +1,7 @@
-import { useState } from 'react';
 import type { DashboardMetadata } from '../../../../../contracts/quicksight-admin.ts';
-import { ConfirmDialog } from '../../../components/confirm-dialog.tsx';
-import { notify } from '../../../components/toaster.tsx';
 import { useAdminApi } from '../api/admin-api-context.tsx';
-import { actionFailure, ADMIN_FAILURES, type Failure } from '../errors.ts';
-import { FailureAlert } from './failure-alert.tsx';
+import { ADMIN_FAILURES } from '../errors.ts';
+import { DeleteConfirmation } from './delete-confirmation.tsx';
 
 /** How many affected users the confirmation lists before summing up the rest. */
 export const LISTED_USERS = 10;
@@ -38,49 +35,24 @@ export interface DeleteDashboardDialogProps {
 /** Asks before deleting a catalogue entry, naming the users it is removed from. */
 export function DeleteDashboardDialog({ dashboard, onClose, onDeleted }: DeleteDashboardDialogProps) {
   const api = useAdminApi();
-  const [busy, setBusy] = useState(false);
-  const [failure, setFailure] = useState<Failure | null>(null);
-
-  const close = () => {
-    setFailure(null);
-    onClose();
-  };
-
-  const remove = async () => {
-    if (!dashboard) return;
-    setBusy(true);
-    setFailure(null);
-    try {
-      const { message } = await api.quicksight.deleteDashboard(dashboard.id);
-      notify.success(message);
-      onDeleted();
-    } catch (error) {
-      setFailure(actionFailure(ADMIN_FAILURES.deleteDashboard, error));
-    } finally {
-      setBusy(false);
-    }
-  };
-
   return (
-    <ConfirmDialog
+    <DeleteConfirmation
       open={dashboard !== null}
       title="Delete Dashboard"
-      confirmLabel="Delete"
-      busyLabel="Deleting..."
-      busy={busy}
-      onConfirm={() => void remove()}
-      onCancel={close}
+      failureTitle={ADMIN_FAILURES.deleteDashboard}
+      onDelete={() => api.quicksight.deleteDashboard(dashboard!.id)}
+      onDeleted={onDeleted}
+      onClose={onClose}
     >
       {dashboard && (
-        <div className="stack">
-          {failure && <FailureAlert failure={failure} onDismiss={() => setFailure(null)} />}
+        <>
           <p>
             Delete <strong>{dashboard.dashboardName}</strong> ({dashboard.dashboardId}) from the catalogue? It is also removed
             from every user who has it.
           </p>
           <AffectedUsers dashboard={dashboard} />
-        </div>
+        </>
       )}
-    </ConfirmDialog>
+    </DeleteConfirmation>
   );
 }

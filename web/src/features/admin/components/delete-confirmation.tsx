@@ -1,0 +1,57 @@
+import { useState, type ReactNode } from 'react';
+import { ConfirmDialog } from '../../../components/confirm-dialog.tsx';
+import { notify } from '../../../components/toaster.tsx';
+import { actionFailure, type Failure } from '../errors.ts';
+import { FailureAlert } from './failure-alert.tsx';
+
+export interface DeleteConfirmationProps {
+  readonly open: boolean;
+  readonly title: string;
+  /** What a refused deletion is called (one of ADMIN_FAILURES). */
+  readonly failureTitle: string;
+  /** Deletes; resolves to the server's answer, whose message is shown. */
+  readonly onDelete: () => Promise<{ readonly message: string }>;
+  readonly onDeleted: () => void;
+  readonly onClose: () => void;
+  /** What is deleted and what goes with it. */
+  readonly children: ReactNode;
+}
+
+/**
+ * Asks before a deletion, runs it, and on a refusal stays open with the server's reason (for
+ * example a company that still has users), so the admin reads why before trying again.
+ */
+export function DeleteConfirmation({ open, title, failureTitle, onDelete, onDeleted, onClose, children }: DeleteConfirmationProps) {
+  const [busy, setBusy] = useState(false);
+  const [failure, setFailure] = useState<Failure | null>(null);
+
+  const close = () => {
+    setFailure(null);
+    onClose();
+  };
+
+  const remove = async () => {
+    setBusy(true);
+    setFailure(null);
+    try {
+      const { message } = await onDelete();
+      notify.success(message);
+      onDeleted();
+    } catch (error) {
+      setFailure(actionFailure(failureTitle, error));
+    } finally {
+      setBusy(false);
+    }
+  };
+
+  return (
+    <ConfirmDialog open={open} title={title} confirmLabel="Delete" busyLabel="Deleting..." busy={busy} onConfirm={() => void remove()} onCancel={close}>
+      {open && (
+        <div className="stack">
+          {failure && <FailureAlert failure={failure} onDismiss={() => setFailure(null)} />}
+          {children}
+        </div>
+      )}
+    </ConfirmDialog>
+  );
+}
