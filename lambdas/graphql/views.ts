@@ -26,7 +26,9 @@ import { createViewArgs, DEFAULT_PAGE_SIZE, deleteArgs, idArgs, listArgs, update
  * dashboard in QuickSight, which only the admin portal grants and revokes, so here a view
  * can be added only for a dashboard the user already has, and the last view of a dashboard
  * cannot be deleted. Each change takes the same lease as the admin's assign/remove. View ids
- * are made here, never taken from input (see lambdas/shared/data/views.ts).
+ * are made here, never taken from input (see lambdas/shared/data/views.ts). A view's
+ * companyName is the user's company (the company model, written by the admin portal): a new
+ * view takes it from the user's assignment of that dashboard, and nobody changes it here.
  */
 export interface TableauView extends ViewItem {
   isDefault: boolean;
@@ -39,6 +41,8 @@ const CHANGED_CONCURRENTLY = 'The view was changed by someone else. Reload and t
 const CONDITION_FAILED = 'The conditional request failed';
 const LAST_VIEW =
   "This is the user's last view of the dashboard. Removing the dashboard from a user is done in the admin portal (Remove), which also revokes access.";
+const COMPANY_FROM_MODEL =
+  "An assignment's company is the user's company: it is set in the admin portal (Companies, Edit User) and cannot be changed here.";
 const notAssigned = (dashboardId: string, userEmail: string) =>
   `Dashboard ${dashboardId} is not assigned to ${userEmail}. Dashboards are assigned in the admin portal.`;
 
@@ -83,9 +87,9 @@ export const createTableauView = async (caller: Caller, args: unknown): Promise<
   const owner = caller.isAdmin && input.userEmail !== undefined ? input.userEmail.toLowerCase() : caller.email;
   await checkCondition(undefined, condition);
   return withLease(assignmentLease(owner, input.quicksightDashboardId), async () => {
-    if (!(await hasViewOfDashboard(owner, input.quicksightDashboardId))) {
-      throw new ForbiddenError(notAssigned(input.quicksightDashboardId, owner));
-    }
+    const [assignment] = await viewsOfUserForDashboard(owner, input.quicksightDashboardId);
+    if (assignment === undefined) throw new ForbiddenError(notAssigned(input.quicksightDashboardId, owner));
+    if (input.companyName !== undefined && (input.companyName || undefined) !== assignment.companyName) throw new ForbiddenError(COMPANY_FROM_MODEL);
     const now = nowIso();
     const view: ViewItem = {
       id: newViewId(),
@@ -93,7 +97,7 @@ export const createTableauView = async (caller: Caller, args: unknown): Promise<
       quicksightDashboardId: input.quicksightDashboardId,
       name: input.name,
       link: input.link,
-      companyName: input.companyName || undefined,
+      companyName: assignment.companyName,
       createdAt: now,
       updatedAt: now,
       createdBy: caller.email,
@@ -115,6 +119,7 @@ export const updateTableauView = async (caller: Caller, args: unknown): Promise<
   const { input, condition } = parseWith(updateViewArgs, args);
   const current = await readableView(caller, input.id);
   await checkCondition(current, condition);
+  if (input.companyName !== undefined && (input.companyName || undefined) !== current.companyName) throw new ForbiddenError(COMPANY_FROM_MODEL);
   const targetDashboard = input.quicksightDashboardId ?? current.quicksightDashboardId;
   return withAssignmentLeases(current.userEmail, [current.quicksightDashboardId, targetDashboard], async () => {
     if (targetDashboard !== current.quicksightDashboardId) {
@@ -130,7 +135,6 @@ export const updateTableauView = async (caller: Caller, args: unknown): Promise<
       quicksightDashboardId: targetDashboard,
       name: input.name ?? current.name,
       link: input.link ?? current.link,
-      companyName: input.companyName === undefined ? current.companyName : input.companyName || undefined,
       updatedAt: nowIso(),
     };
     if (!(await replaceView(next, current.updatedAt))) throw new ConflictError(CHANGED_CONCURRENTLY);

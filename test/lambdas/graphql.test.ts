@@ -130,6 +130,38 @@ describe('view access', () => {
     await expect(gql(USER, 'Mutation', 'updateTableauView', { input: { id: 'u-sales', name: 'X' }, condition: { name: { eq: 'Other' } } })).rejects.toMatchObject({ name: 'Conflict' });
   });
 
+  it("keeps the assignment's company: a new view takes it from the assignment, and nobody rewrites it", async () => {
+    await h.tables.put('VIEWS_TABLE', {
+      id: 'u-bench',
+      userEmail: USER.email,
+      quicksightDashboardId: 'bench',
+      name: 'Bench',
+      link: 'https://bi.example.com/bench',
+      companyName: 'Northwind Manufacturing',
+      createdAt: '2026-01-01T00:00:00.000Z',
+      updatedAt: '2026-01-01T00:00:00.000Z',
+    });
+    const created = await gql(USER, 'Mutation', 'createTableauView', { input: { name: 'Bench copy', quicksightDashboardId: 'bench' } });
+    expect(created).toMatchObject({ companyName: 'Northwind Manufacturing' });
+    const before = await h.tables.views();
+    for (const who of [USER, ADMIN]) {
+      await expect(gql(who, 'Mutation', 'updateTableauView', { input: { id: 'u-bench', companyName: 'Contoso Distribution' } })).rejects.toMatchObject({
+        name: 'Unauthorized',
+        message: expect.stringContaining("An assignment's company is the user's company"),
+      });
+      await expect(gql(who, 'Mutation', 'updateTableauView', { input: { id: 'u-bench', companyName: '' } })).rejects.toMatchObject({ name: 'Unauthorized' });
+    }
+    await expect(
+      gql(USER, 'Mutation', 'createTableauView', { input: { name: 'Planted', quicksightDashboardId: 'bench', companyName: 'Contoso Distribution' } }),
+    ).rejects.toMatchObject({ name: 'Unauthorized' });
+    expect(await h.tables.views()).toEqual(before);
+    // Naming the company it already has changes nothing else.
+    expect(await gql(USER, 'Mutation', 'updateTableauView', { input: { id: 'u-bench', name: 'Bench (mine)', companyName: 'Northwind Manufacturing' } })).toMatchObject({
+      name: 'Bench (mine)',
+      companyName: 'Northwind Manufacturing',
+    });
+  });
+
   it("refuses to delete a user's last view of a dashboard, and deletes a second one", async () => {
     await expect(gql(USER, 'Mutation', 'deleteTableauView', { input: { id: 'u-sales' } })).rejects.toMatchObject({ name: 'Conflict' });
     const extra = await gql(USER, 'Mutation', 'createTableauView', { input: { name: 'Sales 2', quicksightDashboardId: 'sales' } });
