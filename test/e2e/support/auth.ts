@@ -43,7 +43,13 @@ const landingAfterPrompt =
       prompt.waitFor({ timeout: STEP_TIMEOUT_MS }).then(() => 'prompt' as const),
     ]);
     if (first === 'prompt') {
-      await answerDevicePrompt(page, remember);
+      try {
+        await answerDevicePrompt(page, remember);
+      } catch (error) {
+        // The prompt went away on its own (the portal moved on): landing is what counts.
+        if (!portal.landing.test(new URL(page.url()).pathname)) throw error;
+        return;
+      }
       await page.waitForURL(portal.landing, { timeout: STEP_TIMEOUT_MS });
     }
   };
@@ -67,16 +73,24 @@ async function attemptSignIn(
   await codeField.fill(await unusedTotpCode(credentials.totpSecret));
   await page.getByRole('button', { name: 'Verify & Sign In', exact: true }).click();
   // Neither wait may reject once the other has won: each settles to an outcome.
+  let arrivalFailure = '';
   const landed = arrival(page, portal).then(
     () => 'signed-in' as const,
-    () => 'timeout' as const,
+    (error: unknown) => {
+      arrivalFailure = error instanceof Error ? error.message.split('\n')[0]! : String(error);
+      return 'timeout' as const;
+    },
   );
   const refused = page.getByText(CODE_REFUSED).waitFor({ timeout: STEP_TIMEOUT_MS }).then(
     () => 'refused' as const,
     () => 'timeout' as const,
   );
   const outcome = await Promise.race([landed, refused]);
-  if (outcome === 'timeout') throw new Error(`${credentials.email}: no page after the authenticator code within ${STEP_TIMEOUT_MS / 1000} s (at ${page.url()})`);
+  if (outcome === 'timeout') {
+    throw new Error(
+      `${credentials.email}: no page after the authenticator code within ${STEP_TIMEOUT_MS / 1000} s (at ${page.url()})${arrivalFailure ? `: ${arrivalFailure}` : ''}`,
+    );
+  }
   return outcome;
 }
 
