@@ -2,10 +2,8 @@ import { COMPANY_MESSAGES, companiesLabel } from '../../../contracts/companies.t
 import {
   type CompanyItem,
   type MembershipItem,
-  companiesById,
-  companyNamesOf,
+  companyNamesOfUser,
   getMembership,
-  listCompanies,
   putMembership,
 } from '../data/companies.ts';
 import { BadRequestError, HttpError } from '../errors.ts';
@@ -116,12 +114,7 @@ export const leaveCompanyGroups = async (email: string): Promise<void> => {
 };
 
 /** The text an assignment carries as its company: the user's companies, from the company model. */
-export const companyLabelOf = async (email: string): Promise<string | undefined> => {
-  const membership = await getMembership(email);
-  if (membership === undefined || membership.companyIds.length === 0) return undefined;
-  const names = companyNamesOf(membership, companiesById(await listCompanies()));
-  return names.length === 0 ? undefined : companiesLabel(names);
-};
+export const companyLabelOf = async (email: string): Promise<string | undefined> => companiesLabel(await companyNamesOfUser(email)) || undefined;
 
 /** An HttpError keeps its answer; anything else is reported as the step that failed. */
 export const describeFailure = (error: unknown): string => (error instanceof HttpError ? error.message : 'failed');
