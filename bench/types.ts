@@ -7,7 +7,18 @@ export interface BenchRow {
   readonly target?: string;
   /** Whether the value meets the target; absent when there is no target. */
   readonly ok?: boolean;
+  /**
+   * What the target constrains. A `count` (calls, rows listed, accounts created) does not
+   * depend on the machine, so `npm run bench -- --smoke` fails when one is missed; a `time`
+   * (or ratio of times) is reported only, since shared machines are noisy.
+   */
+  readonly kind?: 'count' | 'time';
+}
+
+/** How a module is run: `smoke` is the small scale `npm test` uses to keep every module working. */
+export interface BenchOptions {
+  readonly smoke: boolean;
 }
 
 /** Each bench module exports `run`, which measures and returns its rows. */
-export type BenchModule = { run: () => Promise<BenchRow[]> };
+export type BenchModule = { run: (options: BenchOptions) => Promise<BenchRow[]> };
