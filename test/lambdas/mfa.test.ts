@@ -7,14 +7,13 @@ import {
   SetUserMFAPreferenceCommand,
   VerifySoftwareTokenCommand,
 } from '@aws-sdk/client-cognito-identity-provider';
-import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
 import {
   disableMfaResponseSchema,
   MFA_REQUIRED_MESSAGE,
   mfaStatusResponseSchema,
   REAUTHENTICATION_MESSAGE,
   REAUTHENTICATION_REQUIRED,
-  RECENT_SIGN_IN_SECONDS,
 } from '../../contracts/mfa.ts';
 import { MESSAGES } from '../../contracts/fields.ts';
 import { account, type Handler, type Harness, invoke, loadHandler, startHarness, USER } from './support/harness.ts';
@@ -207,16 +206,32 @@ describe('step-up for authenticator changes', () => {
     'refuses %s with 401 reauthenticationRequired when the sign-in is older than 5 minutes',
     async (_action, body) => {
       process.env[POOL_MFA] = 'OPTIONAL';
-      const token = await h.token(USER, { signedInAgo: RECENT_SIGN_IN_SECONDS + 5 });
+      const token = await h.token(USER, { signedInAgo: 300 + 5 });
       const res = await invoke(handler, { token, body });
       expect(res).toMatchObject({ status: 401, body: { error: REAUTHENTICATION_MESSAGE, reason: REAUTHENTICATION_REQUIRED } });
       expect(changesSent()).toHaveLength(0);
     },
   );
 
+  it('takes a sign-in exactly 300 s old and refuses one 301 s old (the 5-minute step-up window)', async () => {
+    process.env[POOL_MFA] = 'OPTIONAL';
+    h.cognito.on(AssociateSoftwareTokenCommand).resolves({ SecretCode: 'JBSWY3DPEHPK3PXP' });
+    vi.useFakeTimers({ toFake: ['Date'] });
+    try {
+      vi.setSystemTime(new Date('2026-03-02T10:00:00.500Z'));
+      const atLimit = await h.token(USER, { signedInAgo: 300 });
+      expect((await invoke(handler, { token: atLimit, body: { action: 'ASSOCIATE_SOFTWARE_TOKEN' } })).status).toBe(200);
+      const over = await h.token(USER, { signedInAgo: 301 });
+      const res = await invoke(handler, { token: over, body: { action: 'ASSOCIATE_SOFTWARE_TOKEN' } });
+      expect(res).toMatchObject({ status: 401, body: { error: REAUTHENTICATION_MESSAGE, reason: REAUTHENTICATION_REQUIRED } });
+    } finally {
+      vi.useRealTimers();
+    }
+  });
+
   it('accepts a sign-in just inside the window and still reads the status of an old one', async () => {
     h.cognito.on(AssociateSoftwareTokenCommand).resolves({ SecretCode: 'JBSWY3DPEHPK3PXP' });
-    const recent = await h.token(USER, { signedInAgo: RECENT_SIGN_IN_SECONDS - 5 });
+    const recent = await h.token(USER, { signedInAgo: 300 - 5 });
     expect((await invoke(handler, { token: recent, body: { action: 'ASSOCIATE_SOFTWARE_TOKEN' } })).status).toBe(200);
     // Two hours: long past the step-up window, well within the absolute session lifetime.
     const old = await h.token(USER, { signedInAgo: 2 * 60 * 60 });

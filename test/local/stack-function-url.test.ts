@@ -2,7 +2,7 @@ import type { Context, LambdaFunctionURLEvent } from 'aws-lambda';
 import { afterEach, describe, expect, it } from 'vitest';
 import { isPreflight, preflightHeaders, withCorsHeaders, type FunctionUrlCors } from '../../local/function-url/cors.ts';
 import { functionUrlEvent, httpResponseOf, isTextContentType, requestTime } from '../../local/function-url/event.ts';
-import { PAYLOAD_LIMIT_BYTES, startFunctionUrl, type FunctionUrl, type FunctionUrlHandler } from '../../local/function-url/server.ts';
+import { startFunctionUrl, type FunctionUrl, type FunctionUrlHandler } from '../../local/function-url/server.ts';
 
 const SITE = 'http://127.0.0.1:4400';
 const cors: FunctionUrlCors = { allowOrigins: [SITE], allowMethods: ['POST'], allowHeaders: ['authorization', 'content-type'], maxAge: 3600 };
@@ -150,15 +150,55 @@ describe('function URL server', () => {
     expect(invoked).toBe(false);
   });
 
-  it('refuses a body over the Lambda payload limit with 413', async () => {
+  /**
+   * Lambda's invocation payload quota: 6 MB (6 MiB, 6,291,456 bytes) for a synchronous
+   * request and for its response. https://docs.aws.amazon.com/lambda/latest/dg/gettingstarted-limits.html
+   */
+  const SIX_MIB = 6 * 1024 * 1024;
+
+  it('invokes the function with an event of exactly 6 MiB and answers 413 to one byte more', async () => {
+    const eventBytes: number[] = [];
+    const url = await start(async (event) => {
+      eventBytes.push(Buffer.byteLength(JSON.stringify(event)));
+      return { ok: true };
+    });
+    const post = (length: number) => fetch(url, { method: 'POST', headers: { 'content-type': 'text/plain' }, body: 'x'.repeat(length) });
+    // What the event adds around a text body of the same number of digits in content-length.
+    const probe = 6_000_000;
+    expect((await post(probe)).status).toBe(200);
+    const envelope = eventBytes[0]! - probe;
+    const atLimit = await post(SIX_MIB - envelope);
+    expect(atLimit.status).toBe(200);
+    expect(eventBytes[1]).toBe(6_291_456);
+    const overLimit = await post(SIX_MIB - envelope + 1);
+    expect(overLimit.status).toBe(413);
+    expect(await overLimit.json()).toEqual({ message: 'Request must be smaller than 6291456 bytes for the InvokeFunction operation' });
+    expect(eventBytes).toHaveLength(2);
+  });
+
+  it('refuses a body of 6 MiB and one byte with 413 without invoking the function', async () => {
     let invoked = false;
     const url = await start(async () => {
       invoked = true;
       return {};
     });
-    const response = await fetch(url, { method: 'POST', headers: { 'content-type': 'text/plain' }, body: 'x'.repeat(PAYLOAD_LIMIT_BYTES + 1) });
+    const response = await fetch(url, { method: 'POST', headers: { 'content-type': 'text/plain' }, body: 'x'.repeat(SIX_MIB + 1) });
     expect(response.status).toBe(413);
     expect(invoked).toBe(false);
+  });
+
+  it('passes a response body of exactly 6 MiB and fails one of a byte more with 502', async () => {
+    const url = await start(async (event) => ({
+      statusCode: 200,
+      headers: { 'content-type': 'text/plain' },
+      body: 'y'.repeat(SIX_MIB + (event.rawPath === '/over' ? 1 : 0)),
+    }));
+    const atLimit = await fetch(`${url}/at`, { method: 'POST' });
+    expect(atLimit.status).toBe(200);
+    expect((await atLimit.arrayBuffer()).byteLength).toBe(6_291_456);
+    const overLimit = await fetch(`${url}/over`, { method: 'POST' });
+    expect(overLimit.status).toBe(502);
+    expect(errors.join('\n')).toContain('response of 6291457 bytes exceeds the payload limit');
   });
 
   it('answers 502 without details when the function throws or times out', async () => {

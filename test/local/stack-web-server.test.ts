@@ -66,6 +66,7 @@ describe('local web server', () => {
         "connect-src 'self' http://127.0.0.1:4401 http://127.0.0.1:4402; frame-src http://127.0.0.1:4408; object-src 'none'; " +
         "base-uri 'none'; form-action 'self'; frame-ancestors 'none'",
     );
+    expect(response.headers.get('strict-transport-security')).toBe('max-age=63072000; includeSubDomains');
     expect(response.headers.get('x-frame-options')).toBe('DENY');
     expect(response.headers.get('x-content-type-options')).toBe('nosniff');
     expect(response.headers.get('referrer-policy')).toBe('strict-origin-when-cross-origin');

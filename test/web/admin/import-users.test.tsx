@@ -1,7 +1,7 @@
 import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { beforeEach, describe, expect, it, vi } from 'vitest';
-import { IMPORT_MESSAGES, IMPORT_TEMPLATE, MAX_IMPORT_ROWS } from '../../../contracts/user-import.ts';
+import { IMPORT_MESSAGES, IMPORT_TEMPLATE } from '../../../contracts/user-import.ts';
 import { FILE_PROBLEMS, previewImport, readImportFile, ROW_PROBLEMS, type PreviewRow } from '../../../web/src/features/admin/import-preview.ts';
 import UsersPage from '../../../web/src/features/admin/routes/users-page.tsx';
 import { COMPANY_MESSAGES } from '../../../contracts/companies.ts';
@@ -40,9 +40,11 @@ describe('import preview: the file', () => {
     expect(fileProblems(text).join(' ')).toContain(message);
   });
 
-  it(`refuses more than ${MAX_IMPORT_ROWS} rows`, () => {
-    const rows = Array.from({ length: MAX_IMPORT_ROWS + 1 }, (_, index) => `user${index}@example.com,sales-performance`);
-    expect(fileProblems(`email,dashboards\n${rows.join('\n')}`)).toEqual([FILE_PROBLEMS.tooManyRows(MAX_IMPORT_ROWS + 1)]);
+  it('takes a file of 500 rows and refuses one of 501', () => {
+    const file = (count: number) =>
+      `email,dashboards\n${Array.from({ length: count }, (_, index) => `user${index}@example.com,sales-performance`).join('\n')}`;
+    expect(rowsOf(file(500))).toHaveLength(500);
+    expect(fileProblems(file(501))).toEqual(['The file has 501 rows; at most 500 can be imported at once. Split it into smaller files.']);
   });
 });
 
