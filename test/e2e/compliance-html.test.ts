@@ -3,9 +3,10 @@ import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { launchBrowser } from '../e2e/support/browser.ts';
-import { fixtureApp, type Fixture } from './compliance-fixture.ts';
+import { launchBrowser } from './support/browser.ts';
+import { fixtureApp, type Fixture } from '../infra/compliance-fixture.ts';
 
+// In the end-to-end project: its global setup installs the Chromium this test opens the report in.
 describe('report.html', () => {
   let fixture: Fixture;
   let browser: Browser;
