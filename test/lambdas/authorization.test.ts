@@ -18,6 +18,10 @@ let h: Harness;
 const handlers: Record<string, Handler> = {};
 let graphql: (event: unknown, context: unknown) => Promise<unknown>;
 
+/** The same region, another user pool: a token it issued carries this `iss`. */
+const OTHER_ISSUER = 'https://cognito-idp.us-east-2.amazonaws.com/us-east-2_OtherPool';
+const CATALOGUE_INPUT = { dashboardId: 'sales', dashboardName: 'Sales', dashboardLink: 'https://bi.example.com/sales' };
+
 const FUNCTIONS = ['embed', 'quicksight-admin', 'user-admin', 'mfa', 'contact'] as const;
 const SAMPLE_BODY: Record<(typeof FUNCTIONS)[number], unknown> = {
   embed: undefined,
@@ -60,6 +64,7 @@ describe.each(FUNCTIONS)('%s function', (name) => {
     ['a forged signature', { forged: true }, 'Invalid authentication token'],
     ['an expired token', { expiresIn: -60 }, 'Authentication token has expired. Please sign in again.'],
     ['a token of another app client', { clientId: 'someotherclient' }, 'Authentication token was issued to another application'],
+    ['a token of another issuer, signed with the pool key', { issuer: OTHER_ISSUER }, 'Invalid authentication token'],
   ])('refuses %s with 401 before asking Cognito', async (_label, options, message) => {
     const res = await send(name, { token: await h.token(USER, options) });
     expect(res).toMatchObject({ status: 401, body: { error: message } });
@@ -196,6 +201,20 @@ describe('GraphQL resolver', () => {
   ])('throws Unauthorized for %s', async (_label, authorization, message) => {
     const header = authorization === 'forged' ? await h.token(USER, { forged: true }) : authorization;
     await expect(graphql(event(header), lambdaContext())).rejects.toMatchObject({ name: 'Unauthorized', message });
+  });
+
+  it.each([
+    ['a user', USER],
+    ['an admin', ADMIN],
+  ])('throws Unauthorized for the token of %s from another issuer, signed with the pool key, before asking Cognito', async (_label, who) => {
+    const token = await h.token(who, { issuer: OTHER_ISSUER });
+    await expect(graphql(event(token), lambdaContext())).rejects.toMatchObject({ name: 'Unauthorized', message: 'Invalid authentication token' });
+    await expect(graphql(event(token, 'createDashboardMetadata', 'Mutation', { input: CATALOGUE_INPUT }), lambdaContext())).rejects.toMatchObject({
+      name: 'Unauthorized',
+      message: 'Invalid authentication token',
+    });
+    expect(h.cognito.calls()).toHaveLength(0);
+    expect([...(await h.tables.dashboards()), ...(await h.tables.audit())]).toEqual([]);
   });
 
   it('refuses an account in no group', async () => {

@@ -20,6 +20,8 @@ export interface TokenOptions {
   forged?: boolean;
   /** Seconds since the sign-in the token descends from (`auth_time`). @default 0 */
   signedInAgo?: number;
+  /** The `iss` claim, signed with the pool's own key: another pool's address is a token of another issuer. @default ISSUER */
+  issuer?: string;
 }
 
 export interface TestSigner {
@@ -35,11 +37,11 @@ export const createSigner = async (): Promise<TestSigner> => {
   const forger = await generateKeyPair('RS256');
   const jwk = { ...(await exportJWK(pool.publicKey)), kid: KID, alg: 'RS256', use: 'sig' };
 
-  const sign = (claims: Record<string, unknown>, key: CryptoKey, expiresIn: number) => {
+  const sign = (claims: Record<string, unknown>, key: CryptoKey, expiresIn: number, issuer = ISSUER) => {
     const now = Math.floor(Date.now() / 1000);
     return new SignJWT(claims)
       .setProtectedHeader({ alg: 'RS256', kid: KID })
-      .setIssuer(ISSUER)
+      .setIssuer(issuer)
       .setIssuedAt(now - 5)
       .setExpirationTime(now + expiresIn)
       .sign(key);
@@ -61,6 +63,7 @@ export const createSigner = async (): Promise<TestSigner> => {
         },
         options.forged ? forger.privateKey : pool.privateKey,
         options.expiresIn ?? 3600,
+        options.issuer,
       ),
     idToken: (user) =>
       sign(
