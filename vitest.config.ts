@@ -1,7 +1,7 @@
 import react from '@vitejs/plugin-react';
 import { defineConfig } from 'vitest/config';
 
-// One `vitest run` runs every suite: unit (CDK, handlers, emulators), web components, end-to-end.
+// One `vitest run` runs every suite: unit (CDK, handlers, emulators), web components, end-to-end, bench smoke.
 // The SDK's notice about its future Node 22 floor is noise on the Node 20 machines tests run on.
 const env = { AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED: 'true' };
 
@@ -41,10 +41,11 @@ export default defineConfig({
       },
       {
         test: {
+          // With the journeys: `npm run bench -- --smoke` (test/bench), whose admin table needs the Chromium this set-up installs.
           name: 'e2e',
           env,
           environment: 'node',
-          include: ['test/e2e/**/*.test.ts'],
+          include: ['test/e2e/**/*.test.ts', 'test/bench/**/*.test.ts'],
           globalSetup: ['test/e2e/global-setup.ts'],
           fileParallelism: false,
           testTimeout: 180_000,

@@ -28,9 +28,9 @@ import { MAX_IMPORT_ROWS } from '../contracts/user-import.ts';
 import { findFreePortBase } from '../local/ports.ts';
 import { SAMPLE_DASHBOARDS } from '../local/quicksight/index.ts';
 import { spawnStack } from '../local/stack-process.ts';
-import { signInWithSrp } from '../test/e2e/support/cognito-session.ts';
 import { seedCompany } from '../test/lambdas/support/companies.ts';
 import { ADMIN, directoryUser, invoke, loadHandler, observeDynamoCommands, quicksightUser, startHarness } from '../test/lambdas/support/harness.ts';
+import { signInToStack } from './sign-in.ts';
 import type { BenchOptions, BenchRow } from './types.ts';
 
 const AREA = 'bulk import';
@@ -151,8 +151,9 @@ const describeOutcomes = (outcomes: Map<string, number>) => [...outcomes].map(([
 async function localImport(rows: number): Promise<BenchRow[]> {
   const dataDir = await mkdtemp(join(tmpdir(), 'bulk-import-bench-'));
   const stack = await spawnStack({ dataDir, portBase: await findFreePortBase() });
+  const readyAt = Date.now();
   try {
-    const { accessToken } = await signInWithSrp(stack.info, stack.info.demo.admin);
+    const { accessToken } = await signInToStack(stack.info, stack.info.demo.admin, readyAt);
     const emails = Array.from({ length: rows }, (_, index) => `bulk${String(index).padStart(3, '0')}@example.com`);
     const url = stack.info.functions.quicksightAdmin;
     let started = Date.now();
@@ -190,5 +191,8 @@ async function localImport(rows: number): Promise<BenchRow[]> {
 const SMOKE_ROWS = 12;
 
 export async function run(options: BenchOptions = { smoke: false }): Promise<BenchRow[]> {
-  return [...(await callsPerRow()), ...(await localImport(options.smoke ? SMOKE_ROWS : MAX_IMPORT_ROWS))];
+  // Side by side: the calls are counted (in this process, against mocks) while the stack starts
+  // and the sign-in waits for a fresh authenticator step, well before the import is timed.
+  const [calls, local] = await Promise.all([callsPerRow(), localImport(options.smoke ? SMOKE_ROWS : MAX_IMPORT_ROWS)]);
+  return [...calls, ...local];
 }
