@@ -6,6 +6,7 @@ import { ReauthenticationContext, type Reauthenticate } from '../../web/src/lib/
 import MfaSettingsPage from '../../web/src/features/settings/routes/mfa-settings-page.tsx';
 import { testConfig } from './support/config.ts';
 import { fakeAuth, jsonResponse, renderPage, userSession } from './support/render.tsx';
+import { skip, useSkippableTimeouts } from './support/timers.ts';
 
 type Answer = (body: { action: string; mfaCode?: string }) => Response;
 
@@ -54,6 +55,7 @@ describe('MFA management page', () => {
   });
 
   it('replaces the authenticator with the wizard: associate, verify a code from the new app, then the dashboard', async () => {
+    useSkippableTimeouts();
     const actions = stubMfaFunction(({ action }) => {
       if (action === 'ASSOCIATE_SOFTWARE_TOKEN') return jsonResponse({ secretCode: SECRET });
       if (action === 'VERIFY_SOFTWARE_TOKEN') return jsonResponse({ status: 'SUCCESS', message: 'MFA setup completed successfully!' });
@@ -73,7 +75,8 @@ describe('MFA management page', () => {
       { action: 'ASSOCIATE_SOFTWARE_TOKEN' },
       { action: 'VERIFY_SOFTWARE_TOKEN', mfaCode: '654321' },
     ]);
-    await waitFor(() => expect(screen.getByTestId('location')).toHaveTextContent('/home'), { timeout: 4000 });
+    await skip(2_000);
+    await waitFor(() => expect(screen.getByTestId('location')).toHaveTextContent('/home'));
   });
 
   it('goes back to the status when the replacement is cancelled, without disabling anything', async () => {
@@ -168,6 +171,7 @@ describe('MFA management page', () => {
   });
 
   it('enables MFA with the wizard through the MFA function, then goes to the dashboard after 2 s', async () => {
+    useSkippableTimeouts();
     let state = disabled;
     const actions = stubMfaFunction(({ action }) => {
       if (action === 'ASSOCIATE_SOFTWARE_TOKEN') return jsonResponse({ secretCode: SECRET });
@@ -188,7 +192,8 @@ describe('MFA management page', () => {
     expect(screen.getByText('Redirecting to dashboard...')).toBeInTheDocument();
     expect(screen.getByText('MFA setup completed successfully!')).toBeInTheDocument();
     expect(screen.getByTestId('location')).toHaveTextContent('/mfa-settings');
-    await waitFor(() => expect(screen.getByTestId('location')).toHaveTextContent('/home'), { timeout: 4000 });
+    await skip(2_000);
+    await waitFor(() => expect(screen.getByTestId('location')).toHaveTextContent('/home'));
     expect(actions).toContainEqual({ action: 'VERIFY_SOFTWARE_TOKEN', mfaCode: '123456' });
   });
 

@@ -4,6 +4,7 @@ import { describe, expect, it, vi } from 'vitest';
 import LoginPage from '../../web/src/features/auth/routes/login-page.tsx';
 import { AuthError, type MfaSetupDriver } from '../../web/src/lib/auth/types.ts';
 import { fakeAuth, renderPage, userSession } from './support/render.tsx';
+import { skip, useSkippableTimeouts } from './support/timers.ts';
 
 async function submitCredentials(email = 'jane.doe@example.com', password = 'Secret#2026') {
   const user = userEvent.setup();
@@ -226,6 +227,7 @@ describe('new password and MFA setup steps', () => {
       associate: vi.fn(async () => 'JBSWY3DPEHPK3PXPJBSWY3DPEHPK3PXP'),
       verify: vi.fn(async () => undefined),
     };
+    useSkippableTimeouts();
     const user = await startAtMfaSetup(driver, { reloadSession: vi.fn(async () => userSession()) });
     expect(await screen.findByRole('img', { name: /QR code to add TVIQ/ })).toBeInTheDocument();
     expect(screen.getByText('JBSW Y3DP EHPK 3PXP JBSW Y3DP EHPK 3PXP')).toBeInTheDocument();
@@ -235,7 +237,9 @@ describe('new password and MFA setup steps', () => {
     expect(await screen.findByText('MFA Setup Complete!')).toBeInTheDocument();
     expect(screen.getByText('Redirecting to dashboard...')).toBeInTheDocument();
     expect(screen.getByTestId('location')).toHaveTextContent('/login');
-    await waitFor(() => expect(screen.getByTestId('location')).toHaveTextContent('/home'), { timeout: 4_000 });
+    // Step 3 stays for 2 s.
+    await skip(2_000);
+    await waitFor(() => expect(screen.getByTestId('location')).toHaveTextContent('/home'));
     expect(driver.verify).toHaveBeenCalledWith('654321');
   });
 
@@ -270,11 +274,14 @@ describe('new password and MFA setup steps', () => {
   });
 
   it('reports a failed privilege check after setup', async () => {
+    useSkippableTimeouts();
     const user = await startAtMfaSetup(
       { associate: vi.fn(async () => 'ABCDEFGH'), verify: vi.fn(async () => undefined) },
       { reloadSession: vi.fn(async () => null) },
     );
     await submitSetupCode(user, '123456');
-    expect(await screen.findByText('Error verifying user privileges after MFA setup.', {}, { timeout: 4_000 })).toBeInTheDocument();
+    expect(await screen.findByText('MFA Setup Complete!')).toBeInTheDocument();
+    await skip(2_000);
+    expect(await screen.findByText('Error verifying user privileges after MFA setup.')).toBeInTheDocument();
   });
 });
