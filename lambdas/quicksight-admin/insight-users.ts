@@ -56,9 +56,9 @@ const toRow = (email: string, views: readonly ViewItem[], usage: UserUsage | und
  */
 export const readInsightUsersPage = async (request: InsightUsersRequest, now: Date = new Date()): Promise<InsightUsersPage> => {
   const after = decodePageToken(request.nextToken, cursorSchema)?.after;
-  const catalogue = await listDashboards();
+  // The usage summaries do not depend on the catalogue: they are read while it is.
   const [assignments, usage] = await Promise.all([
-    mapWithLimit(catalogue, 5, (dashboard) => pageViewsOfDashboard(dashboard.dashboardId, after, request.limit)),
+    listDashboards().then((catalogue) => mapWithLimit(catalogue, 5, (dashboard) => pageViewsOfDashboard(dashboard.dashboardId, after, request.limit))),
     pageUserUsage(after, request.limit, now),
   ]);
   const sources: { emails: string[]; more: boolean }[] = [
