@@ -33,6 +33,7 @@ const TARGET_RATIO = 2;
 /** How long the table may take to appear, or to show a search's rows, before the run fails. */
 const OPEN_TIMEOUT_MS = 180_000;
 const KEYSTROKE_TIMEOUT_MS = 30_000;
+const STACK_READY_TIMEOUT_MS = 300_000;
 /**
  * Letters that occur in no seeded address, in no UUID (the usernames) and not in
  * 'bench' or 'example.com', so a query of them matches bench accounts by their code only.
@@ -256,7 +257,8 @@ export async function run(options: BenchOptions = { smoke: false }): Promise<Ben
   const [smallSize, largeSize] = scale.sizes;
   await ensureWebBuilt({ log: (line) => process.stderr.write(`${line}\n`) });
   const dataDir = await mkdtemp(join(tmpdir(), 'admin-table-bench-'));
-  const stack = await spawnStack({ dataDir, portBase: await findFreePortBase() });
+  // The first start after a change of the functions synthesizes and bundles them: minutes on a busy machine.
+  const stack = await spawnStack({ dataDir, portBase: await findFreePortBase(), readyTimeoutMs: STACK_READY_TIMEOUT_MS });
   const browser = await launchBrowser();
   try {
     const seeded = await countAccounts(stack.info);

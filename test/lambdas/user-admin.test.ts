@@ -77,6 +77,11 @@ describe('GET_USERS', () => {
       expect.objectContaining({ email: 'nogroup@example.com', cognitoGroup: null }),
     ]);
     expect(h.cognito.commandCalls(AdminGetUserCommand)).toHaveLength(0);
+    // Pages of 60 (ListUsers' maximum) carrying only the email, the one attribute the list reads.
+    expect(h.cognito.commandCalls(ListUsersCommand).map((c) => c.args[0].input)).toEqual([
+      expect.objectContaining({ Limit: 60, AttributesToGet: ['email'] }),
+      expect.objectContaining({ Limit: 60, AttributesToGet: ['email'], PaginationToken: 't2' }),
+    ]);
   });
 });
 
