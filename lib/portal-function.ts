@@ -1,9 +1,9 @@
-import { type CfnResource, Duration, RemovalPolicy, Stack } from 'aws-cdk-lib';
+import { AssetHashType, type CfnResource, DockerImage, Duration, RemovalPolicy, Stack } from 'aws-cdk-lib';
 import * as iam from 'aws-cdk-lib/aws-iam';
 import * as lambda from 'aws-cdk-lib/aws-lambda';
-import { NodejsFunction, OutputFormat } from 'aws-cdk-lib/aws-lambda-nodejs';
 import * as logs from 'aws-cdk-lib/aws-logs';
 import { Construct, type IConstruct } from 'constructs';
+import { execFileSync } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { ENV } from '../contracts/env.ts';
@@ -12,6 +12,63 @@ import { acknowledge } from './compliance.ts';
 import type { PortalTable } from './data.ts';
 
 const projectRoot = fileURLToPath(new URL('..', import.meta.url));
+
+/**
+ * esbuild's options for a handler bundle: minified ESM for the runtime's Node.js with linked
+ * source maps, the AWS SDK bundled (not taken from the runtime) so the deployed code runs the
+ * versions the tests ran, and code splitting: what a handler loads with `import()` (the token
+ * verifier, the SDK clients, the request's work) is a chunk of its own that the first request
+ * to need it loads, so the function starts with its middleware only.
+ */
+const BUNDLE_OPTIONS = {
+  bundle: true,
+  platform: 'node',
+  format: 'esm',
+  target: 'node24',
+  minify: true,
+  sourcemap: 'linked',
+  sourcesContent: false,
+  mainFields: ['module', 'main'],
+  splitting: true,
+  outExtension: { '.js': '.mjs' },
+  chunkNames: '[name]-[hash]',
+  // Some dependencies are CommonJS and call require() for Node built-ins.
+  banner: { js: "import { createRequire as __createRequire } from 'node:module'; const require = __createRequire(import.meta.url);" },
+  logLevel: 'warning',
+} as const;
+
+/**
+ * Runs in a child process (esbuild plugins need its asynchronous API; CDK bundles synchronously).
+ * The plugin writes the AWS SDK's schema trait keys (`{ [_h]: ... }`, computed from string
+ * constants) as the literal keys they are: esbuild keeps every statement with a computed key,
+ * so without it each client's whole service schema (QuickSight's: 260 KB) stays in the bundle
+ * whichever commands are used (aws/aws-sdk-js-v3#7607). Nothing else in the file changes.
+ */
+const BUNDLER_SCRIPT = `
+import { build } from 'esbuild';
+import { readFile } from 'node:fs/promises';
+const [entry, outdir, options] = process.argv.slice(1);
+const literalSchemaKeys = {
+  name: 'literal-schema-keys',
+  setup(esbuild) {
+    esbuild.onLoad({ filter: /[\\\\/]@aws-sdk[\\\\/].+[\\\\/]dist-es[\\\\/](?:.+[\\\\/])?schemas[\\\\/]schemas_\\d+\\.js$/ }, async ({ path }) => {
+      const source = await readFile(path, 'utf8');
+      const strings = new Map();
+      for (const [, name, value] of source.matchAll(/^const (_\\w+) = ("(?:[^"\\\\]|\\\\.)*");$/gm)) strings.set(name, value);
+      return { contents: source.replace(/\\[(_\\w+)\\]:/g, (key, name) => (strings.has(name) ? strings.get(name) + ':' : key)), loader: 'js' };
+    });
+  },
+};
+await build({ ...JSON.parse(options), entryPoints: [{ in: entry, out: 'index' }], outdir, plugins: [literalSchemaKeys] });
+`;
+
+/** Bundles `entry` into `outputDir` (index.mjs and its chunks, with source maps). */
+const bundleHandler = (entry: string, outputDir: string): void => {
+  execFileSync(process.execPath, ['--input-type=module', '-e', BUNDLER_SCRIPT, entry, outputDir, JSON.stringify(BUNDLE_OPTIONS)], {
+    cwd: projectRoot,
+    stdio: ['ignore', 'inherit', 'inherit'],
+  });
+};
 
 /** The newest Node.js runtime this aws-cdk-lib offers (cdk-nag AwsSolutions-L1 asks for it). */
 export const FUNCTION_RUNTIME = lambda.Runtime.NODEJS_24_X;
@@ -93,7 +150,7 @@ export interface PortalFunctionProps {
  * AWS-managed policy is involved).
  */
 export class PortalFunction extends Construct {
-  readonly function: NodejsFunction;
+  readonly function: lambda.Function;
   readonly role: iam.Role;
   readonly policy: iam.ManagedPolicy;
   readonly logGroup: logs.LogGroup;
@@ -128,9 +185,23 @@ export class PortalFunction extends Construct {
       ],
     });
 
-    this.function = new NodejsFunction(this, 'Function', {
-      entry,
-      handler: 'handler',
+    this.function = new lambda.Function(this, 'Function', {
+      code: lambda.Code.fromAsset(projectRoot, {
+        assetHashType: AssetHashType.OUTPUT,
+        bundling: {
+          // Bundled on this machine only; the image is never pulled.
+          image: DockerImage.fromRegistry('dummy'),
+          // Part of the asset's cache key: without it every function would share the first bundle.
+          command: ['esbuild', `lambdas/${props.name}/handler.ts`],
+          local: {
+            tryBundle: (outputDir) => {
+              bundleHandler(entry, outputDir);
+              return true;
+            },
+          },
+        },
+      }),
+      handler: 'index.handler',
       description: props.description,
       runtime: FUNCTION_RUNTIME,
       architecture: lambda.Architecture.ARM_64,
@@ -139,29 +210,12 @@ export class PortalFunction extends Construct {
       role: this.role,
       logGroup: this.logGroup,
       loggingFormat: lambda.LoggingFormat.JSON,
-      projectRoot,
-      depsLockFilePath: `${projectRoot}package-lock.json`,
-      awsSdkConnectionReuse: false,
       environment: {
         NODE_OPTIONS: '--enable-source-maps',
         POWERTOOLS_SERVICE_NAME: props.name,
         [METRICS_NAMESPACE_ENV]: metricsNamespace(this),
         [ENV.logLevel]: 'INFO',
         ...props.environment,
-      },
-      bundling: {
-        format: OutputFormat.ESM,
-        minify: true,
-        sourceMap: true,
-        sourcesContent: false,
-        target: 'node24',
-        mainFields: ['module', 'main'],
-        // The SDK is bundled (not taken from the runtime) so the deployed code runs the
-        // versions the tests ran; esbuild keeps only the clients a handler imports.
-        bundleAwsSDK: true,
-        // Some dependencies are CommonJS and call require() for Node built-ins.
-        banner: "import { createRequire as __createRequire } from 'node:module'; const require = __createRequire(import.meta.url);",
-        forceDockerBundling: false,
       },
     });
 

@@ -1,7 +1,5 @@
 import { MetricUnit } from '@aws-lambda-powertools/metrics';
 import { COMPANY_ACCESS_DIFFERENCES_METRIC } from '../../contracts/metrics.ts';
-import { checkCompanyAccess } from '../shared/companies/check.ts';
-import { saveLastCheck } from '../shared/data/companies.ts';
 import { createLogger } from '../shared/logger.ts';
 import { createMetrics } from '../shared/metrics.ts';
 
@@ -18,8 +16,8 @@ export const SCHEDULED_CHECKER = 'schedule';
  * never changes anything: mending is an administrator's choice (CHECK_COMPANY_ACCESS with fix).
  */
 export const handler = async (): Promise<{ differences: number; quicksightCalls: number }> => {
-  const check = await checkCompanyAccess({ fix: false, checkedBy: SCHEDULED_CHECKER });
-  await saveLastCheck(check);
+  // The check and its clients are loaded by the invocation, not when the function starts.
+  const check = await (await import('./scheduled-check.ts')).runScheduledCheck(SCHEDULED_CHECKER);
   metrics.addMetric(COMPANY_ACCESS_DIFFERENCES_METRIC, MetricUnit.Count, check.differences.length);
   metrics.publishStoredMetrics();
   const summary = { differences: check.differences.length, quicksightCalls: check.quicksightCalls };

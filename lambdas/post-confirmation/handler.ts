@@ -1,7 +1,5 @@
-import { AdminAddUserToGroupCommand } from '@aws-sdk/client-cognito-identity-provider';
 import type { PostConfirmationTriggerEvent } from 'aws-lambda';
 import { USERS_GROUP } from '../shared/auth/groups.ts';
-import { cognito } from '../shared/aws/cognito.ts';
 import { createLogger } from '../shared/logger.ts';
 
 const logger = createLogger('post-confirmation');
@@ -13,7 +11,8 @@ const logger = createLogger('post-confirmation');
  */
 export const handler = async (event: PostConfirmationTriggerEvent): Promise<PostConfirmationTriggerEvent> => {
   if (event.triggerSource !== 'PostConfirmation_ConfirmSignUp') return event;
-  await cognito.send(new AdminAddUserToGroupCommand({ UserPoolId: event.userPoolId, Username: event.userName, GroupName: USERS_GROUP }));
+  // The Cognito client is loaded by the confirmations that use it, not when the function starts.
+  await (await import('./join-users-group.ts')).joinUsersGroup(event.userPoolId, event.userName);
   logger.info('Confirmed user added to group', { group: USERS_GROUP });
   return event;
 };

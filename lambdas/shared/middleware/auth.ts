@@ -1,5 +1,5 @@
 import type { MiddlewareObj } from '@middy/core';
-import { authenticate, type Caller, requirePortalMember, tokenFromHeader } from '../auth/caller.ts';
+import type { Caller } from '../auth/caller.ts';
 import type { CallerContext } from '../http.ts';
 
 interface WithHeaders {
@@ -28,6 +28,9 @@ export const requireCaller = <E extends WithHeaders, R>({ admin }: RequireCaller
   CallerContext
 > => ({
   before: async (request) => {
+    // Loaded on the first request that needs it: the token verifier and the Cognito client
+    // are not needed to start the function, nor to answer a preflight or a wrong method.
+    const { authenticate, requirePortalMember, tokenFromHeader } = await import('../auth/caller.ts');
     const caller = await authenticate(tokenFromHeader(request.event.headers?.authorization));
     request.context.caller = requirePortalMember(admin ? await admin(caller) : caller);
   },
