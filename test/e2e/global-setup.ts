@@ -9,6 +9,7 @@ import { spawnStack } from '../../local/stack-process.ts';
 import { ensureWebBuilt } from '../../local/web-build.ts';
 import { CHROMIUM_PATH } from './support/browser.ts';
 import './support/provided.ts';
+import { writeInitialTotpLedger } from './support/totp-ledger.ts';
 
 const STACK_READY_TIMEOUT_MS = 90_000;
 
@@ -31,7 +32,8 @@ function ensureChromium(): void {
 /**
  * Before the journeys: Chromium, a fresh web build, and a local stack of its own (temporary
  * data directory, free ports) started as `npm start` starts it. Its stack.json is provided
- * to the tests as `stack`; the stack is stopped afterwards.
+ * to the tests as `stack`, with the file of authenticator steps used (`totpLedger`); the stack
+ * is stopped afterwards.
  */
 export default async function setup(project: TestProject): Promise<() => Promise<void>> {
   ensureChromium();
@@ -46,6 +48,9 @@ export default async function setup(project: TestProject): Promise<() => Promise
     throw new Error(`The end-to-end tests need the local stack, which did not start: ${(error as Error).message}`);
   }
   project.provide('stack', stack.info);
+  const totpLedger = join(dataDir, 'e2e-totp-steps.json');
+  writeInitialTotpLedger(totpLedger, stack.info);
+  project.provide('totpLedger', totpLedger);
 
   return async () => {
     await stack.stop();

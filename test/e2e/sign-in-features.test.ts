@@ -20,7 +20,7 @@ async function completeWizard(page: Page): Promise<string> {
   const key = page.locator('code.secret-key');
   await key.waitFor({ timeout: 20_000 });
   const secret = (await key.innerText()).replace(/\s+/g, '');
-  await page.getByLabel('Enter the 6-digit code from your app').fill(await unusedTotpCode(secret));
+  await page.getByLabel('Enter the 6-digit code from your app').fill(await unusedTotpCode(secret, email));
   await page.getByRole('button', { name: 'Verify & Complete Setup', exact: true }).click();
   return secret;
 }

@@ -1,6 +1,6 @@
 import type { Page } from 'playwright-core';
 import type { DemoAccount, StackInfo } from '../../../local/stack-info.ts';
-import { nextTotpStep, unusedTotpCode } from './totp.ts';
+import { unusedTotpCode } from './totp.ts';
 
 export type Credentials = DemoAccount;
 
@@ -17,7 +17,6 @@ const ADMIN_PORTAL: PortalLogin = { path: '/admin/login', emailLabel: 'Email', s
 
 /** Wording the sign-in flow shows when an authenticator code is refused. */
 const CODE_REFUSED = 'MFA verification failed. Please try again.';
-const ATTEMPTS = 3;
 
 const STEP_TIMEOUT_MS = 30_000;
 
@@ -55,14 +54,18 @@ const landingAfterPrompt =
   };
 const landing: Arrival = landingAfterPrompt(false);
 
-/** One pass through the sign-in page; 'refused' when the code was already used elsewhere. */
-async function attemptSignIn(
+/**
+ * The whole sign-in of a page that is not signed in, with a code of a step not used before in
+ * this run for the account (support/totp.ts). Such a code must be taken: a refusal fails the
+ * sign-in at once, saying so, instead of being retried with the next step's code.
+ */
+async function signIn(
   page: Page,
   stack: StackInfo,
   credentials: Credentials,
   portal: PortalLogin,
-  arrival: Arrival,
-): Promise<'signed-in' | 'refused'> {
+  arrival: Arrival = landing,
+): Promise<void> {
   await page.goto(`${stack.webUrl}${portal.path}`);
   await page.getByLabel(portal.emailLabel, { exact: true }).fill(credentials.email);
   await page.getByLabel('Password', { exact: true }).fill(credentials.password);
@@ -70,7 +73,8 @@ async function attemptSignIn(
 
   const codeField = page.getByLabel('Authentication Code', { exact: true });
   await codeField.waitFor({ timeout: STEP_TIMEOUT_MS });
-  await codeField.fill(await unusedTotpCode(credentials.totpSecret));
+  await codeField.fill(await unusedTotpCode(credentials.totpSecret, credentials.email));
+  const codeAt = new Date().toISOString();
   await page.getByRole('button', { name: 'Verify & Sign In', exact: true }).click();
   // Neither wait may reject once the other has won: each settles to an outcome.
   let arrivalFailure = '';
@@ -91,20 +95,11 @@ async function attemptSignIn(
       `${credentials.email}: no page after the authenticator code within ${STEP_TIMEOUT_MS / 1000} s (at ${page.url()})${arrivalFailure ? `: ${arrivalFailure}` : ''}`,
     );
   }
-  return outcome;
-}
-
-/**
- * The whole sign-in of a page that is not signed in. A code refused because its 30-second
- * step was already used (by the seed or another process) is retried from the start with
- * the next step's code.
- */
-async function signIn(page: Page, stack: StackInfo, credentials: Credentials, portal: PortalLogin, arrival = landing): Promise<void> {
-  for (let attempt = 1; attempt <= ATTEMPTS; attempt += 1) {
-    if ((await attemptSignIn(page, stack, credentials, portal, arrival)) === 'signed-in') return;
-    await nextTotpStep();
+  if (outcome === 'refused') {
+    throw new Error(
+      `${credentials.email}: the authenticator code entered at ${codeAt}, from a 30-second step not used before in this run, was refused ("${CODE_REFUSED}")`,
+    );
   }
-  throw new Error(`${credentials.email}: the authenticator code was refused ${ATTEMPTS} times`);
 }
 
 /**

@@ -1,7 +1,7 @@
 import { AuthenticationDetails, CognitoUserPool, type CognitoUserSession } from 'amazon-cognito-identity-js';
 import type { DemoAccount, StackInfo } from '../../../local/stack-info.ts';
 import { memoryStorage, userFor } from '../../local/support/cognito-client.ts';
-import { nextTotpStep, unusedTotpCode } from './totp.ts';
+import { unusedTotpCode } from './totp.ts';
 
 export interface SessionTokens {
   readonly accessToken: string;
@@ -9,12 +9,10 @@ export interface SessionTokens {
   readonly refreshToken: string;
 }
 
-const ATTEMPTS = 3;
-
 /**
  * Signs an account with an authenticator in outside the browser, exactly as the SPA does:
- * the unmodified amazon-cognito-identity-js, SRP, then the TOTP code. A code refused as
- * already used (the seed or another sign-in took this step) is retried in the next step.
+ * the unmodified amazon-cognito-identity-js, SRP, then the TOTP code, from a step not used
+ * before in this run for the account (support/totp.ts). A refused code fails the sign-in.
  */
 export function signInWithSrp(stack: StackInfo, account: DemoAccount): Promise<SessionTokens> {
   const pool = new CognitoUserPool({
@@ -25,7 +23,6 @@ export function signInWithSrp(stack: StackInfo, account: DemoAccount): Promise<S
   });
   const user = userFor(pool, account.email);
   return new Promise((resolve, reject) => {
-    let attempt = 0;
     const onSuccess = (session: CognitoUserSession) =>
       resolve({
         accessToken: session.getAccessToken().getJwtToken(),
@@ -33,15 +30,14 @@ export function signInWithSrp(stack: StackInfo, account: DemoAccount): Promise<S
         refreshToken: session.getRefreshToken().getToken(),
       });
     const sendCode = async () => {
-      attempt += 1;
+      const code = await unusedTotpCode(account.totpSecret, account.email);
+      const sentAt = new Date().toISOString();
       user.sendMFACode(
-        await unusedTotpCode(account.totpSecret),
+        code,
         {
           onSuccess,
-          onFailure: (error: Error) => {
-            if (attempt >= ATTEMPTS) reject(error);
-            else void nextTotpStep().then(sendCode, reject);
-          },
+          onFailure: (error: Error) =>
+            reject(new Error(`${account.email}: the authenticator code sent at ${sentAt}, from a 30-second step not used before in this run, was refused: ${error.message}`)),
         },
         'SOFTWARE_TOKEN_MFA',
       );

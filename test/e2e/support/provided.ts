@@ -4,5 +4,7 @@ import type { StackInfo } from '../../../local/stack-info.ts';
 declare module 'vitest' {
   export interface ProvidedContext {
     stack: StackInfo;
+    /** The file of authenticator steps used in this run (see support/totp-ledger.ts). */
+    totpLedger: string;
   }
 }

@@ -1,0 +1,35 @@
+import { readFileSync, writeFileSync } from 'node:fs';
+import type { StackInfo } from '../../../local/stack-info.ts';
+
+/**
+ * The last 30-second authenticator step whose code was used, per secret and per account
+ * (email), for a whole end-to-end run. The identity provider, as Cognito, takes an account's
+ * code once per step, and each test file runs in a process of its own (one after the other),
+ * so the steps are kept in a file the global setup creates and provides as `totpLedger`.
+ */
+export type TotpLedger = Record<string, number>;
+
+export const TOTP_STEP_MS = 30_000;
+
+export const totpStep = (at = Date.now()): number => Math.floor(at / TOTP_STEP_MS);
+
+export function readTotpLedger(file: string): TotpLedger {
+  return JSON.parse(readFileSync(file, 'utf8')) as TotpLedger;
+}
+
+export function writeTotpLedger(file: string, ledger: TotpLedger): void {
+  writeFileSync(file, JSON.stringify(ledger));
+}
+
+/**
+ * A new ledger in which the demo accounts' codes of the step `at` falls in count as used:
+ * the local stack's seed signed them in with a code before it said it was ready.
+ */
+export function writeInitialTotpLedger(file: string, stack: StackInfo, at = Date.now()): void {
+  const ledger: TotpLedger = {};
+  for (const account of Object.values(stack.demo)) {
+    ledger[account.totpSecret] = totpStep(at);
+    ledger[account.email.toLowerCase()] = totpStep(at);
+  }
+  writeTotpLedger(file, ledger);
+}
