@@ -24,6 +24,19 @@ export interface BenchSession {
 }
 
 /**
+ * The authenticator code of `account` from a 30-second step after the stack's ready one
+ * (`readyAt`, when spawnStack resolved) and after any this process used for it; waits for it.
+ * For a sign-in typed into the SPA as well as for signInToStack.
+ */
+export async function freshTotpCode(account: DemoAccount, readyAt: number): Promise<string> {
+  const lastUsed = Math.max(usedSteps.get(account.email) ?? -1, stepOf(readyAt));
+  while (stepOf(Date.now()) <= lastUsed) await sleep((lastUsed + 1) * TOTP_STEP_MS - Date.now() + 50);
+  const step = stepOf(Date.now());
+  usedSteps.set(account.email, step);
+  return currentTotpCode(account.totpSecret, step * TOTP_STEP_MS);
+}
+
+/**
  * An access token for `account`. `readyAt` is when spawnStack resolved (the seed's codes were
  * used before then).
  */
@@ -32,11 +45,7 @@ export async function signInToStack(stack: StackInfo, account: DemoAccount, read
   const user = userFor(pool, account.email);
   const challenge = await authenticate(user, account.email, account.password);
   if (challenge.step !== 'SOFTWARE_TOKEN_MFA') throw new Error(`${account.email}: expected the authenticator challenge, got ${challenge.step}`);
-  const lastUsed = Math.max(usedSteps.get(account.email) ?? -1, stepOf(readyAt));
-  while (stepOf(Date.now()) <= lastUsed) await sleep((lastUsed + 1) * TOTP_STEP_MS - Date.now() + 50);
-  const step = stepOf(Date.now());
-  usedSteps.set(account.email, step);
-  const outcome = await answerTotp(user, currentTotpCode(account.totpSecret, step * TOTP_STEP_MS));
+  const outcome = await answerTotp(user, await freshTotpCode(account, readyAt));
   if (outcome.step !== 'DONE') throw new Error(`${account.email}: expected a session after the authenticator code, got ${outcome.step}`);
   return { accessToken: outcome.session.getAccessToken().getJwtToken(), idToken: outcome.session.getIdToken().getJwtToken() };
 }
