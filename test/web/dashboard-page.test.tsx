@@ -6,6 +6,7 @@ import HomePage from '../../web/src/features/dashboard/routes/home-page.tsx';
 import { AuthContext } from '../../web/src/lib/auth/auth-context.ts';
 import { testConfig } from './support/config.ts';
 import { fakeAuth, jsonResponse, renderPage, userSession } from './support/render.tsx';
+import { skip, useSkippableTimeouts } from './support/timers.ts';
 
 interface ViewItem {
   id: string;
@@ -174,8 +175,12 @@ describe('dashboard page', () => {
         ? new Response('{"error":"Dashboard not assigned"}', { status: 500, statusText: 'Internal Server Error' })
         : embedOk()(id),
     );
+    useSkippableTimeouts();
     renderHome();
-    expect(await screen.findByText('Error Loading Dashboard')).toBeInTheDocument();
+    // The GET is tried three times, with a backoff of up to 300 ms and then 500 ms between:
+    // the fake clock jumps over them.
+    for (let skipped = 0; !screen.queryByText('Error Loading Dashboard') && skipped < 5_000; skipped += 100) await skip(100);
+    expect(screen.getByText('Error Loading Dashboard')).toBeInTheDocument();
     expect(screen.getByText('Failed to load dashboard')).toBeInTheDocument();
     expect(screen.getByText('Failed to get QuickSight URL: 500 Internal Server Error')).toBeInTheDocument();
     fail = false;
