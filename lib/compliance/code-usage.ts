@@ -103,14 +103,41 @@ export function actionsOf(sdkPackage: string, command: string): { actions: strin
 
 const SOURCE_MARKER = /^\/\/ ((?:lambdas|contracts|lib)\/\S+\.tsx?)$/gm;
 
-/** Top-level name a bundled statement declares (esbuild suffixes renamed duplicates with digits). */
+/**
+ * Top-level name a bundled statement declares (esbuild suffixes renamed duplicates with digits).
+ * Inside a lazily initialised module, a top-level `const name = ...` of the source is an
+ * assignment `name = ...` (the `var` is hoisted out of the wrapper).
+ */
 function declaredName(statement: ts.Statement): string | undefined {
   if (ts.isFunctionDeclaration(statement) || ts.isClassDeclaration(statement)) return statement.name?.text;
   if (ts.isVariableStatement(statement)) {
     const name = statement.declarationList.declarations[0]?.name;
     return name && ts.isIdentifier(name) ? name.text : undefined;
   }
+  if (
+    ts.isExpressionStatement(statement) &&
+    ts.isBinaryExpression(statement.expression) &&
+    statement.expression.operatorToken.kind === ts.SyntaxKind.EqualsToken &&
+    ts.isIdentifier(statement.expression.left)
+  ) {
+    return statement.expression.left.text;
+  }
   return undefined;
+}
+
+/**
+ * The bundle's statements as the source's top-level statements: a module the handler loads
+ * with `import()` is wrapped by esbuild in `var init_<file> = __esm({ "<file>"() { ... } })`,
+ * whose body holds that module's top level.
+ */
+function sourceStatements(statements: readonly ts.Statement[]): ts.Statement[] {
+  return statements.flatMap((statement) => {
+    if (!declaredName(statement)?.startsWith('init_') || !ts.isVariableStatement(statement)) return [statement];
+    const call = statement.declarationList.declarations[0]?.initializer;
+    const wrapper = call && ts.isCallExpression(call) ? call.arguments[0] : undefined;
+    const body = wrapper && ts.isObjectLiteralExpression(wrapper) ? wrapper.properties.find(ts.isMethodDeclaration)?.body : undefined;
+    return body ? sourceStatements(body.statements) : [statement];
+  });
 }
 
 /** Line of the first `new <Command>(` in the original source, inside the named declaration when it is found there. */
@@ -157,7 +184,7 @@ export function codeUsesOf(root: string, name: string): readonly CodeUse[] {
   }
 
   const uses: CodeUse[] = [];
-  for (const statement of source.statements) {
+  for (const statement of sourceStatements(source.statements)) {
     const symbol = declaredName(statement)?.replace(/\d+$/, '');
     const visit = (node: ts.Node): void => {
       if (ts.isNewExpression(node) && ts.isIdentifier(node.expression)) {

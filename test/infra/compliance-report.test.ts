@@ -158,6 +158,15 @@ describe('the portal', () => {
     expect(mismatches).toEqual([]);
   });
 
+  it('names the handler function behind each use, also in modules a handler loads on demand', () => {
+    const usedBy = report.access
+      .flatMap((stack) => stack.principals)
+      .flatMap((principal) => principal.rows.flatMap((row) => row.usedBy));
+    // embed loads its request work with import(); the call is still credited to embedUrlFor.
+    expect(usedBy).toContain('lambdas/embed/embed-url.ts:82 embedUrlFor()');
+    expect(usedBy.filter((place) => / init_\w+\(\)$/.test(place))).toEqual([]);
+  });
+
   it('names every principal the issue asks about', () => {
     const names = report.access.flatMap((stack) => stack.principals.map((principal) => principal.name));
     expect(names).toEqual(
