@@ -11,6 +11,7 @@ import { findFreePortBase } from '../../local/ports.ts';
 import { spawnStack, type RunningStack } from '../../local/stack-process.ts';
 import type { StackInfo } from '../../local/stack-info.ts';
 import { signInWithSrp } from '../e2e/support/cognito-session.ts';
+import { noteSeedSignIns } from '../e2e/support/totp.ts';
 
 const NEW_USER = { email: 'restart.check@example.com', password: 'Restart#Check1' };
 const NEW_DASHBOARD_ID = 'restart-check';
@@ -72,6 +73,7 @@ describe('local state across restarts', () => {
   it('keeps what was created before a restart and drops it with --reset', async () => {
     running = await spawnStack({ dataDir, portBase });
     const first = running.info;
+    await noteSeedSignIns(first);
     const admin = await signInWithSrp(first, first.demo.admin);
     await callFunction(first.functions.userAdmin, admin.accessToken, { action: 'CREATE_USER', userEmail: NEW_USER.email, password: NEW_USER.password });
     await callFunction(first.functions.quicksightAdmin, admin.accessToken, {
@@ -86,6 +88,7 @@ describe('local state across restarts', () => {
 
     running = await spawnStack({ dataDir, portBase });
     const second = running.info;
+    await noteSeedSignIns(second);
     expect(second.cognito.userPoolId).toBe(first.cognito.userPoolId);
     expect(second.demo.user.totpSecret).toBe(first.demo.user.totpSecret);
     expect(await userExists(second)).toBe(true);
@@ -94,6 +97,7 @@ describe('local state across restarts', () => {
 
     running = await spawnStack({ dataDir, portBase, reset: true });
     const reset = running.info;
+    await noteSeedSignIns(reset);
     expect(reset.cognito.userPoolId).not.toBe(first.cognito.userPoolId);
     expect(await userExists(reset)).toBe(false);
     expect(await catalogueHolds(reset, NEW_DASHBOARD_ID)).toBe(false);

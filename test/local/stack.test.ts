@@ -13,6 +13,7 @@ import { SAMPLE_DASHBOARDS } from '../../local/quicksight/index.ts';
 import { spawnStack, type RunningStack } from '../../local/stack-process.ts';
 import type { StackInfo } from '../../local/stack-info.ts';
 import { signInWithSrp, type SessionTokens } from '../e2e/support/cognito-session.ts';
+import { noteSeedSignIns } from '../e2e/support/totp.ts';
 import { readMail } from '../e2e/support/mail.ts';
 
 const LIST_VIEWS = /* GraphQL */ `
@@ -57,6 +58,7 @@ describe('npm start (local stack as a child process)', () => {
     dataDir = await mkdtemp(join(tmpdir(), 'portal-stack-test-'));
     running = await spawnStack({ dataDir, portBase: await findFreePortBase() });
     stack = running.info;
+    await noteSeedSignIns(stack);
     user = await signInWithSrp(stack, stack.demo.user);
   });
 

@@ -21,15 +21,17 @@ export function writeTotpLedger(file: string, ledger: TotpLedger): void {
   writeFileSync(file, JSON.stringify(ledger));
 }
 
-/**
- * A new ledger in which the demo accounts' codes of the step `at` falls in count as used:
- * the local stack's seed signed them in with a code before it said it was ready.
- */
-export function writeInitialTotpLedger(file: string, stack: StackInfo, at = Date.now()): void {
+/** The local stack's seed signs the demo accounts in with a code before it says it is ready. */
+export function seedSignInSteps(stack: StackInfo, readyAt = Date.now()): TotpLedger {
   const ledger: TotpLedger = {};
   for (const account of Object.values(stack.demo)) {
-    ledger[account.totpSecret] = totpStep(at);
-    ledger[account.email.toLowerCase()] = totpStep(at);
+    ledger[account.totpSecret] = totpStep(readyAt);
+    ledger[account.email.toLowerCase()] = totpStep(readyAt);
   }
-  writeTotpLedger(file, ledger);
+  return ledger;
+}
+
+/** A new ledger in which the demo accounts' codes of the step the stack became ready in count as used. */
+export function writeInitialTotpLedger(file: string, stack: StackInfo, readyAt = Date.now()): void {
+  writeTotpLedger(file, seedSignInSteps(stack, readyAt));
 }

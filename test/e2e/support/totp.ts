@@ -1,8 +1,8 @@
 import { setTimeout as sleep } from 'node:timers/promises';
-import { inject } from 'vitest';
+import type { StackInfo } from '../../../local/stack-info.ts';
 import { currentTotpCode, msUntilNextTotpStep } from '../../../local/totp-code.ts';
 import './provided.ts';
-import { readTotpLedger, TOTP_STEP_MS, totpStep, writeTotpLedger } from './totp-ledger.ts';
+import { readTotpLedger, seedSignInSteps, TOTP_STEP_MS, totpStep, writeTotpLedger, type TotpLedger } from './totp-ledger.ts';
 
 /** The authenticator code of a base32 secret right now, as an authenticator app shows it. */
 export function totpCode(secret: string): string {
@@ -10,20 +10,54 @@ export function totpCode(secret: string): string {
 }
 
 /**
- * A code from a 30-second step not yet used in this run for this secret (nor, when given, for
- * this account), as Cognito takes each code once: when the current step was used, this waits
- * for the next one. The step is recorded before the code is handed out, so it is handed out once.
+ * Where the steps used are kept: the end-to-end run's file (provided by its global setup as
+ * `totpLedger`), or, in any other test project or outside Vitest (benches), this process.
+ */
+let runLedgerFile: string | null | undefined;
+const processLedger: TotpLedger = {};
+
+async function ledgerFile(): Promise<string | null> {
+  if (runLedgerFile === undefined) {
+    runLedgerFile = null;
+    if (process.env.VITEST) {
+      const { inject } = await import('vitest');
+      runLedgerFile = inject('totpLedger') ?? null;
+    }
+  }
+  return runLedgerFile;
+}
+
+/**
+ * Records the codes the local stack's seed used when it started (it signs the demo accounts
+ * in with a code before it says it is ready): call it once the stack is ready.
+ */
+export async function noteSeedSignIns(stack: StackInfo, at = Date.now()): Promise<void> {
+  const file = await ledgerFile();
+  const ledger = file === null ? processLedger : readTotpLedger(file);
+  Object.assign(ledger, seedSignInSteps(stack, at));
+  if (file !== null) writeTotpLedger(file, ledger);
+}
+
+/**
+ * A code from a 30-second step not yet used for this secret (nor, when given, for this
+ * account), as Cognito takes each account's code once: when the current step was used, this
+ * waits for the next one. The step is recorded before the code is handed out, so it is handed
+ * out once. Without the run's ledger, a secret this process has not used yet may have been
+ * used elsewhere in the current step (by a seed nobody recorded), so it waits for the next step.
  */
 export async function unusedTotpCode(secret: string, accountEmail?: string): Promise<string> {
-  const file = inject('totpLedger');
+  const file = await ledgerFile();
   const keys = accountEmail === undefined ? [secret] : [secret, accountEmail.toLowerCase()];
+  if (file === null && keys.every((key) => processLedger[key] === undefined)) {
+    for (const key of keys) processLedger[key] = totpStep();
+  }
   for (;;) {
-    const ledger = readTotpLedger(file);
+    const ledger = file === null ? processLedger : readTotpLedger(file);
     const lastUsed = Math.max(-1, ...keys.map((key) => ledger[key] ?? -1));
     const step = totpStep();
     if (step > lastUsed) {
       for (const key of keys) ledger[key] = step;
-      writeTotpLedger(file, ledger);
+      if (file !== null) writeTotpLedger(file, ledger);
       return currentTotpCode(secret, step * TOTP_STEP_MS);
     }
     await sleep(msUntilNextTotpStep() + 50);

@@ -5,6 +5,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { findFreePortBase } from '../../../local/ports.ts';
 import { spawnStack, type RunningStack } from '../../../local/stack-process.ts';
+import { noteSeedSignIns } from '../../e2e/support/totp.ts';
 
 const projectRoot = fileURLToPath(new URL('../../..', import.meta.url));
 const tsx = join(projectRoot, 'node_modules', '.bin', 'tsx');
@@ -43,6 +44,7 @@ export interface TestStack {
 export async function startTestStack(): Promise<TestStack> {
   const dataDir = await mkdtemp(join(tmpdir(), 'portal-tools-test-'));
   const running = await spawnStack({ dataDir, portBase: await findFreePortBase() });
+  await noteSeedSignIns(running.info);
   return {
     running,
     dataDir,
