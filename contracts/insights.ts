@@ -103,12 +103,6 @@ export type InsightsResponse = z.infer<typeof insightsResponseSchema>;
 /** Users per GET_INSIGHT_USERS page unless the request asks for fewer. */
 export const INSIGHT_USERS_PAGE_SIZE = 200;
 export const MAX_INSIGHT_USERS_PAGE_SIZE = 500;
-/**
- * The Insights page asks for a small first page, so its first rows read no more summaries
- * and assignments at 10,000 users than at 100, then for the largest pages, so the rest
- * follow in few requests.
- */
-export const FIRST_INSIGHT_USERS_PAGE_SIZE = 100;
 
 export const insightUsersRequestShape = {
   company: insightsRangeShape.company,
