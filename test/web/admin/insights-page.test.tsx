@@ -102,9 +102,13 @@ describe('Insights tab', () => {
 
     const figure = (label: string) => screen.getByText(label).closest('.stat-card');
     await waitFor(() => expect(figure('Dashboard views in range')).toHaveTextContent('4'));
-    // Both pages of users arrive, the second from the first one's token.
+    // Both pages of users arrive, the second from the first one's token: a first page of 100
+    // users shows at once, the rest follow in pages of 200.
     await screen.findByText('Users who never viewed a dashboard');
-    expect(userPages.mock.calls).toEqual([[undefined, undefined], [undefined, 'page-2']]);
+    expect(userPages.mock.calls).toEqual([
+      [undefined, undefined, 100],
+      [undefined, 'page-2', 200],
+    ]);
     expect(figure('Users who never viewed a dashboard')).toHaveTextContent('1');
     expect(figure('Users with an assigned dashboard never opened')).toHaveTextContent('2');
 
@@ -158,7 +162,7 @@ describe('Insights tab', () => {
     await user.selectOptions(screen.getByLabelText('Company'), 'Bolt Distribution');
     await user.click(screen.getByRole('button', { name: 'Apply' }));
     await waitFor(() => expect(call).toHaveBeenLastCalledWith({ from: '2026-02-01', to: '2026-03-01', company: 'Bolt Distribution' }));
-    await waitFor(() => expect(userPages).toHaveBeenCalledWith('Bolt Distribution', undefined));
+    await waitFor(() => expect(userPages).toHaveBeenCalledWith('Bolt Distribution', undefined, 100));
     // The other companies stay on offer while one is shown.
     await waitFor(() => expect(within(screen.getByRole('table', { name: 'Users' })).queryByText('jane@example.com')).not.toBeInTheDocument());
     expect(companyOptions()).toEqual(['All companies', 'Acme Tools', 'Bolt Distribution', 'Harbor Capital']);

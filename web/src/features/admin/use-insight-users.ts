@@ -1,5 +1,5 @@
 import { useEffect, useState } from 'react';
-import type { InsightsUser } from '../../../../contracts/insights.ts';
+import { FIRST_INSIGHT_USERS_PAGE_SIZE, INSIGHT_USERS_PAGE_SIZE, type InsightsUser } from '../../../../contracts/insights.ts';
 import type { QuicksightAdminApi } from './api/admin-api.ts';
 
 export interface InsightUsersState {
@@ -10,8 +10,8 @@ export interface InsightUsersState {
 }
 
 /**
- * The Insights users of a company (or all), page after page: the first rows show at once and
- * the rest follow. A new company or `generation` starts over; late pages of an earlier
+ * The Insights users of a company (or all), page after page: the first rows show at once (a
+ * smaller first page) and the rest follow. A new company or `generation` starts over; late pages of an earlier
  * request are dropped.
  */
 export function useInsightUsers(api: QuicksightAdminApi, company: string | undefined, generation: number): InsightUsersState {
@@ -21,7 +21,8 @@ export function useInsightUsers(api: QuicksightAdminApi, company: string | undef
     setState({ users: [], complete: false, error: null });
     const loadFrom = async (nextToken: string | undefined) => {
       try {
-        const page = await api.insightUsers(company, nextToken);
+        const limit = nextToken === undefined ? FIRST_INSIGHT_USERS_PAGE_SIZE : INSIGHT_USERS_PAGE_SIZE;
+        const page = await api.insightUsers(company, nextToken, limit);
         if (!current) return;
         setState((previous) => ({ users: [...previous.users, ...page.users], complete: page.nextToken === null, error: null }));
         if (page.nextToken !== null) await loadFrom(page.nextToken);

@@ -119,9 +119,17 @@ export function createQuicksightAdminApi(client: ApiClient, url: string) {
     importUser: (row: ImportUserFields) =>
       call({ action: 'IMPORT_USER', ...row, dashboards: [...row.dashboards] }, importUserResponseSchema),
     insights: (range: InsightsRange) => call({ action: 'GET_INSIGHTS', ...range }, insightsResponseSchema),
-    /** One page of the Insights users (all of them when `company` is absent). */
-    insightUsers: (company: string | undefined, nextToken?: string) =>
-      call({ action: 'GET_INSIGHT_USERS', ...(company ? { company } : {}), ...(nextToken === undefined ? {} : { nextToken }) }, insightUsersResponseSchema),
+    /** One page of the Insights users (all of them when `company` is absent), of at most `limit` users. */
+    insightUsers: (company: string | undefined, nextToken?: string, limit?: number) =>
+      call(
+        {
+          action: 'GET_INSIGHT_USERS',
+          ...(company ? { company } : {}),
+          ...(nextToken === undefined ? {} : { nextToken }),
+          ...(limit === undefined ? {} : { limit }),
+        },
+        insightUsersResponseSchema,
+      ),
     /** The companies and the last company-access check. */
     listCompanies: () => call({ action: 'LIST_COMPANIES' }, listCompaniesResponseSchema),
     createCompany: (fields: CompanyFields) => call({ action: 'CREATE_COMPANY', ...fields }, saveCompanyResponseSchema),
