@@ -4,16 +4,14 @@ import {
   AdminDeleteUserCommand,
   AdminListGroupsForUserCommand,
   AdminRemoveUserFromGroupCommand,
-  CognitoIdentityProviderClient,
 } from '@aws-sdk/client-cognito-identity-provider';
 import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { LOCAL_CREDENTIALS } from '../../local/environment.ts';
-import { ensureAccount, signInWithAuthenticator, type PoolContext } from '../../local/seed/enroll.ts';
+import { ensureAccount, signInWithAuthenticator } from '../../local/seed/enroll.ts';
 import { signInAsAdmin, signInAtAdminExpecting, storedAccessToken } from './support/auth.ts';
 import { launchBrowser } from './support/browser.ts';
 import { chooseRowAction, rowActionItem } from './support/row-actions.ts';
-import { useStack } from './support/stack.ts';
+import { stackPool, useStack } from './support/stack.ts';
 
 const stack = useStack();
 const ACCESS_DENIED = "Access denied. You don't have admin privileges.";
@@ -22,18 +20,8 @@ const demotedAdmin = `demoted-admin-${Date.now()}@example.com`;
 const promotedUser = `promoted-user-${Date.now()}@example.com`;
 
 /** Admin calls to the local identity provider, signed with the local administrator credentials. */
-const cognito = new CognitoIdentityProviderClient({
-  endpoint: stack.cognito.endpoint,
-  region: stack.region,
-  credentials: LOCAL_CREDENTIALS,
-});
-const pool: PoolContext = {
-  client: cognito,
-  endpoint: stack.cognito.endpoint,
-  userPoolId: stack.cognito.userPoolId,
-  clientId: stack.cognito.clientId,
-  readTotpSecret: async () => undefined,
-};
+const pool = stackPool(stack);
+const cognito = pool.client;
 
 /** A GraphQL request as the SPA sends it (AppSync takes the bare access token). */
 async function graphqlErrors(token: string, query: string): Promise<string[]> {

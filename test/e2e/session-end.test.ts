@@ -1,12 +1,11 @@
-import { AdminDeleteUserCommand, AdminGetUserCommand, CognitoIdentityProviderClient } from '@aws-sdk/client-cognito-identity-provider';
+import { AdminDeleteUserCommand, AdminGetUserCommand } from '@aws-sdk/client-cognito-identity-provider';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { LOCAL_CREDENTIALS } from '../../local/environment.ts';
-import { ensureAccount, type PoolContext } from '../../local/seed/enroll.ts';
+import { ensureAccount } from '../../local/seed/enroll.ts';
 import { signInAsUser, storedAccessToken, type Credentials } from './support/auth.ts';
 import { launchBrowser } from './support/browser.ts';
 import { signInWithSrp } from './support/cognito-session.ts';
-import { useStack } from './support/stack.ts';
+import { stackPool, useStack } from './support/stack.ts';
 import { unusedTotpCode } from './support/totp.ts';
 
 const stack = useStack();
@@ -16,14 +15,8 @@ const SESSION_ENDED = 'Your session is no longer valid. Please sign in again.';
 /** GraphQL reuses an accepted check of a token for 2 s; after that it asks Cognito again. */
 const GRAPHQL_CHECK_REUSE_MS = 2_000;
 
-const cognito = new CognitoIdentityProviderClient({ endpoint: stack.cognito.endpoint, region: stack.region, credentials: LOCAL_CREDENTIALS });
-const pool: PoolContext = {
-  client: cognito,
-  endpoint: stack.cognito.endpoint,
-  userPoolId: stack.cognito.userPoolId,
-  clientId: stack.cognito.clientId,
-  readTotpSecret: async () => undefined,
-};
+const pool = stackPool(stack);
+const cognito = pool.client;
 
 interface Answer {
   readonly status: number;

@@ -1,5 +1,7 @@
 import type { MiddlewareObj } from '@middy/core';
+import { ENV } from '../../../contracts/env.ts';
 import type { Caller } from '../auth/caller.ts';
+import { requireEnvs } from '../env.ts';
 import type { CallerContext } from '../http.ts';
 
 interface WithHeaders {
@@ -26,12 +28,17 @@ export const requireCaller = <E extends WithHeaders, R>({ admin }: RequireCaller
   R,
   Error,
   CallerContext
-> => ({
-  before: async (request) => {
-    // Loaded on the first request that needs it: the token verifier and the Cognito client
-    // are not needed to start the function, nor to answer a preflight or a wrong method.
-    const { authenticate, requirePortalMember, tokenFromHeader } = await import('../auth/caller.ts');
-    const caller = await authenticate(tokenFromHeader(request.event.headers?.authorization));
-    request.context.caller = requirePortalMember(admin ? await admin(caller) : caller);
-  },
-});
+> => {
+  // A function without its pool's identifiers fails at start (Runtime.ImportModuleError in
+  // AWS), not at its first request, although the verifier itself is loaded later.
+  requireEnvs([ENV.userPoolId, ENV.userPoolClientId]);
+  return {
+    before: async (request) => {
+      // Loaded on the first request that needs it: the token verifier and the Cognito client
+      // are not needed to start the function, nor to answer a preflight or a wrong method.
+      const { authenticate, requirePortalMember, tokenFromHeader } = await import('../auth/caller.ts');
+      const caller = await authenticate(tokenFromHeader(request.event.headers?.authorization));
+      request.context.caller = requirePortalMember(admin ? await admin(caller) : caller);
+    },
+  };
+};

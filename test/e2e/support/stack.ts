@@ -1,4 +1,7 @@
+import { CognitoIdentityProviderClient } from '@aws-sdk/client-cognito-identity-provider';
 import { inject } from 'vitest';
+import { LOCAL_CREDENTIALS } from '../../../local/environment.ts';
+import type { PoolContext } from '../../../local/seed/enroll.ts';
 import type { StackInfo } from '../../../local/stack-info.ts';
 import './provided.ts';
 
@@ -7,4 +10,19 @@ export type { DemoAccount, StackInfo } from '../../../local/stack-info.ts';
 /** The running local stack's stack.json, as the global setup provided it. */
 export function useStack(): StackInfo {
   return inject('stack');
+}
+
+/**
+ * An administrative Cognito client of the running stack and the pool context the seed's
+ * account helpers take (`local/seed/enroll.ts`); the caller destroys the client.
+ */
+export function stackPool(stack: StackInfo): PoolContext & { readonly client: CognitoIdentityProviderClient } {
+  const client = new CognitoIdentityProviderClient({ endpoint: stack.cognito.endpoint, region: stack.region, credentials: LOCAL_CREDENTIALS });
+  return {
+    client,
+    endpoint: stack.cognito.endpoint,
+    userPoolId: stack.cognito.userPoolId,
+    clientId: stack.cognito.clientId,
+    readTotpSecret: async () => undefined,
+  };
 }
