@@ -34,7 +34,7 @@ async function ledgerFile(): Promise<string | null> {
 export async function noteSeedSignIns(stack: StackInfo, at = Date.now()): Promise<void> {
   const file = await ledgerFile();
   const ledger = file === null ? processLedger : readTotpLedger(file);
-  Object.assign(ledger, seedSignInSteps(stack, at));
+  for (const [key, step] of Object.entries(seedSignInSteps(stack, at))) ledger[key] = Math.max(ledger[key] ?? -1, step);
   if (file !== null) writeTotpLedger(file, ledger);
 }
 
