@@ -1,7 +1,8 @@
 import * as z from 'zod';
+import { EMBED_DASHBOARD_HEADER } from './function-urls.ts';
 
 /** GET to the embed function with `Authorization: Bearer <access token>` and `x-dashboard-id`. */
-export const EMBED_DASHBOARD_HEADER = 'x-dashboard-id';
+export { EMBED_DASHBOARD_HEADER };
 
 /** The answer for a dashboard the caller does not have; the dashboard page shows it for such a link too. */
 export const NOT_ASSIGNED_MESSAGE = 'This dashboard is not assigned to you';

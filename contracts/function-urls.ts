@@ -11,3 +11,10 @@ export const FUNCTION_URL_METHODS = {
 } as const;
 
 export type FunctionUrlName = keyof typeof FUNCTION_URL_METHODS;
+
+/**
+ * The header naming the dashboard of an embed request (contracts/embed.ts re-exports it). It
+ * stands here, apart from the embed contract's zod schemas, because every function's CORS
+ * middleware reads it when the function starts.
+ */
+export const EMBED_DASHBOARD_HEADER = 'x-dashboard-id';

@@ -2,16 +2,11 @@ import type { Logger } from '@aws-lambda-powertools/logger';
 import type { MiddlewareObj } from '@middy/core';
 import httpCors from '@middy/http-cors';
 import httpHeaderNormalizer from '@middy/http-header-normalizer';
+import { EMBED_DASHBOARD_HEADER } from '../../../contracts/function-urls.ts';
 import { allowedOrigins } from '../env.ts';
 import { allowedMethod } from './allowed-method.ts';
 import { errorResponder } from './error-responder.ts';
 import { requestLog } from './request-log.ts';
-
-/**
- * EMBED_DASHBOARD_HEADER of contracts/embed.ts, written out: that module builds zod schemas
- * when it loads, which would put zod into every function's start.
- */
-const EMBED_DASHBOARD_HEADER = 'x-dashboard-id';
 
 export interface HttpBaseOptions {
   readonly logger: Logger;
