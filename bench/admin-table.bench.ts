@@ -19,6 +19,7 @@ import { ensureWebBuilt } from '../local/web-build.ts';
 import { signInAsAdmin } from '../test/e2e/support/auth.ts';
 import { launchBrowser } from '../test/e2e/support/browser.ts';
 import type { BenchOptions, BenchRow } from './types.ts';
+import { median } from './median.ts';
 
 const AREA = 'admin-table';
 interface Scale {
@@ -211,12 +212,6 @@ async function keystroke(page: Page, key: string, expected: number): Promise<num
   });
   return Promise.race([page.evaluate(() => (globalThis as unknown as PageWindow).benchKeystroke!), timeout]);
 }
-
-const median = (values: readonly number[]) => {
-  const sorted = [...values].sort((a, b) => a - b);
-  const middle = Math.floor(sorted.length / 2);
-  return sorted.length % 2 ? sorted[middle]! : (sorted[middle - 1]! + sorted[middle]!) / 2;
-};
 
 interface Figures {
   readonly openMs: number;

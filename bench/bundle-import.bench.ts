@@ -20,6 +20,7 @@ import type { SynthesizedFunction } from '../local/aws/deployment.ts';
 import { localDeployment } from '../local/aws/local-deployment.ts';
 import { functionEnvironment, functionName, templateValues, type LocalEndpoints } from '../local/environment.ts';
 import type { BenchOptions, BenchRow } from './types.ts';
+import { median } from './median.ts';
 
 /** Goal of the operations issue: a bundle's cold import at most 1.5x an empty module's. */
 const IMPORT_RATIO_TARGET = 1.5;
@@ -67,12 +68,6 @@ function timeImport(loader: string, module: string, env: Record<string, string>)
     });
   });
 }
-
-const median = (values: readonly number[]) => {
-  const sorted = [...values].sort((a, b) => a - b);
-  const middle = Math.floor(sorted.length / 2);
-  return sorted.length % 2 === 1 ? sorted[middle]! : (sorted[middle - 1]! + sorted[middle]!) / 2;
-};
 
 /** Median times of the bundle and of the empty module, run alternately so drift hits both alike. */
 async function compare(loader: string, bundle: string, empty: string, env: Record<string, string>, repetitions: number) {

@@ -25,6 +25,7 @@ import { type RunningStack, spawnStack } from '../local/stack-process.ts';
 import { ensureWebBuilt } from '../local/web-build.ts';
 import { signInToStack } from './sign-in.ts';
 import type { BenchOptions, BenchRow } from './types.ts';
+import { median } from './median.ts';
 
 /** Fresh instances timed (the median counts); one in the smoke run. */
 const REPETITIONS = 7;
@@ -82,12 +83,6 @@ function timeEmpty(loader: string, module: string, env: Record<string, string>):
     child.on('exit', (code) => (code === 0 ? resolve(Number(process.hrtime.bigint() - started) / 1e6) : reject(new Error(`empty module exit ${code}`))));
   });
 }
-
-const median = (values: readonly number[]) => {
-  const sorted = [...values].sort((a, b) => a - b);
-  const middle = Math.floor(sorted.length / 2);
-  return sorted.length % 2 === 1 ? sorted[middle]! : (sorted[middle - 1]! + sorted[middle]!) / 2;
-};
 
 /** The endpoints the running stack hands its functions, from its stack.json and its JWKS. */
 async function endpointsOf(info: StackInfo): Promise<LocalEndpoints> {

@@ -14,6 +14,7 @@ import { ADMIN, type Handler, type Harness, invoke, loadHandler, startHarness } 
 import { FIRST_INSIGHT_USERS_PAGE_SIZE, INSIGHT_USERS_PAGE_SIZE } from '../contracts/insights.ts';
 import { writeAll } from './batch-write.ts';
 import type { BenchOptions, BenchRow } from './types.ts';
+import { median } from './median.ts';
 
 const DAY_MS = 86_400_000;
 /** The large set and the reads per figure; a smoke run reads a small large set once. */
@@ -28,7 +29,6 @@ const utcDay = (date: Date) => date.toISOString().slice(0, 10);
 const emailOf = (set: string, index: number) => `${set}${String(index).padStart(5, '0')}@example.com`;
 const companyOf = (index: number) => `Company ${index % COMPANIES}`;
 
-const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)]!;
 
 /** Each user is assigned two dashboards through their company. */
 const views = (set: string, users: number) =>
