@@ -26,6 +26,29 @@ describe('toCsv', () => {
     },
   );
 
+  // Each leading character a spreadsheet may skip or read as a formula sign, written out one by one.
+  it.each([
+    ['a line feed', '\n=1+2'],
+    ['a space', ' =1+2'],
+    ['a no-break space U+00A0', '\u00A0=1+2'],
+    ['an ideographic space U+3000', '\u3000=1+2'],
+    ['a full-width equals sign U+FF1D', '\uFF1D1+2'],
+    ['a full-width plus sign U+FF0B', '\uFF0B1+2'],
+    ['a full-width hyphen-minus U+FF0D', '\uFF0D1+2'],
+    ['a full-width commercial at U+FF20', '\uFF20SUM(A1)'],
+    ['a small equals sign U+FE66', '\uFE661+2'],
+    ['a null character', '\u0000=1+2'],
+    ['a vertical tab', '\u000B=1+2'],
+  ])('prefixes a cell starting with %s with a quote, in data and header rows', (_name, cell) => {
+    expect(neutraliseCell(cell)).toBe(`'${cell}`);
+    expect(parsed(toCsv([cell], [[cell]]))).toEqual([[`'${cell}`], [`'${cell}`]]);
+  });
+
+  it('leaves text with those characters further in alone', () => {
+    for (const cell of ['a =1', 'a\u00A0b', 'a\u3000b', 'a\uFF1D1', 'x\n=1']) expect(neutraliseCell(cell)).toBe(cell);
+    expect(neutraliseCell('')).toBe('');
+  });
+
   it('neutralises header cells too, and leaves numbers, booleans and safe text alone', () => {
     expect(parsed(toCsv(['=Header'], [[-5], [true], ['a=b'], [null], [undefined]]))).toEqual([
       ["'=Header"],

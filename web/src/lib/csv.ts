@@ -4,22 +4,32 @@ import { unparse } from 'papaparse';
 export type CsvCell = string | number | boolean | null | undefined;
 
 /**
- * Text that a spreadsheet would run as a formula (or that starts with a control character
- * some spreadsheets strip before doing so). Such cells get a leading `'`, which spreadsheets
- * show as text. Multi-line cells are checked from their first character too.
+ * Text that a spreadsheet could run as a formula gets a leading `'`, which spreadsheets show
+ * as text (OWASP "CSV Injection"; ASVS 1.2.10). That is a cell starting with
+ * - `=`, `+`, `-` or `@`, or a character whose compatibility form is one of them: the
+ *   full-width `＝ ＋ － ＠` (U+FF1D, U+FF0B, U+FF0D, U+FF20) that East Asian input methods
+ *   type, and the small forms (U+FE62, U+FE63, U+FE66, U+FE6B);
+ * - whitespace or a control character (tab, CR, LF, NUL, space, no-break space U+00A0,
+ *   ideographic space U+3000 and the other Unicode spaces), which a spreadsheet may strip
+ *   before looking for one of the signs above.
+ * Multi-line cells are checked from their first character too.
  */
-const FORMULA_START = /^[=+\-@\t\r]/;
+const FORMULA_SIGN = /^[=+\-@]/;
+const LEADING_BLANK_OR_CONTROL = /^[\s\p{Cc}]/u;
+
+const startsLikeFormula = (text: string): boolean =>
+  LEADING_BLANK_OR_CONTROL.test(text) || FORMULA_SIGN.test(text.charAt(0).normalize('NFKC'));
 
 /** A cell's text with formula injection neutralised; numbers and booleans stay as they are. */
 export const neutraliseCell = (cell: CsvCell): string | number | boolean => {
   if (cell === null || cell === undefined) return '';
   if (typeof cell !== 'string') return cell;
-  return FORMULA_START.test(cell) ? `'${cell}` : cell;
+  return startsLikeFormula(cell) ? `'${cell}` : cell;
 };
 
 /**
  * RFC 4180 CSV (CRLF line ends, quotes where needed) with a header row. Every string cell
- * starting with = + - @, tab or carriage return is prefixed with `'`, header cells included.
+ * that could start a formula (see `startsLikeFormula`) is prefixed with `'`, header cells included.
  */
 export function toCsv(headers: readonly string[], rows: readonly (readonly CsvCell[])[]): string {
   const width = headers.length;
