@@ -34,12 +34,24 @@ export const PROMOTE_MESSAGES = {
   disabled: 'Cannot promote a disabled account',
 } as const;
 
-/** Resend invitation (beyond the spec): only an account that has not signed in yet gets a new temporary password. */
+/**
+ * Resend invitation (beyond the spec): at most this many resends to one account in any hour
+ * (a sliding window, counted per account whichever admin resends). Each resend emails the
+ * account and replaces its temporary password.
+ */
+export const INVITATION_RESEND_LIMIT = { perAccountPerHour: 3 } as const;
+
+/** Resend invitation (beyond the spec): only an enabled account that has not signed in yet gets a new temporary password. */
 export const INVITATION_MESSAGES = {
   created: 'User created. An invitation email with a temporary password is on its way.',
   resent: 'Invitation sent again with a new temporary password.',
   notPending: 'Only an account that has not signed in yet can get a new invitation',
   notPendingSuggestion: 'The user has already chosen a password. Use Edit to set a new one, or Reset MFA.',
+  disabled: 'Cannot resend an invitation to a disabled account',
+  disabledSuggestion: 'Enable the account first.',
+  tooManyResends: (minutes: number) =>
+    `The invitation to this account was already resent ${INVITATION_RESEND_LIMIT.perAccountPerHour} times in the last hour. ` +
+    `Try again in about ${minutes} minute${minutes === 1 ? '' : 's'}.`,
   chooseOne: 'Either send an invitation or give a password, not both',
 } as const;
 

@@ -147,8 +147,9 @@ export class ApiFunctions extends Construct {
       description: 'Administers portal accounts in Cognito (Admins only)',
     });
     userAdmin.bindTable(data.table('Views'), ['dynamodb:Query', 'dynamodb:DeleteItem']);
-    // The company memberships (one partition of the State table) read with the accounts.
-    userAdmin.bindTable(data.table('State'), ['dynamodb:DeleteItem', 'dynamodb:Query']);
+    // The company memberships (one partition of the State table) read with the accounts; the
+    // resend-invitation slots per account (put, query, delete) and the promotion lease (put, delete).
+    userAdmin.bindTable(data.table('State'), ['dynamodb:PutItem', 'dynamodb:DeleteItem', 'dynamodb:Query']);
     userAdmin.bindTable(data.table('Audit'), ['dynamodb:PutItem', 'dynamodb:Query']);
     allowUserPool(userAdmin, auth, [
       ...USER_DIRECTORY_READ,

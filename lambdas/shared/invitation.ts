@@ -5,11 +5,12 @@ import {
   AdminGetUserCommand,
 } from '@aws-sdk/client-cognito-identity-provider';
 import { ENV } from '../../contracts/env.ts';
-import { INVITATION_MESSAGES } from '../../contracts/user-admin.ts';
+import { INVITATION_MESSAGES, INVITATION_RESEND_LIMIT } from '../../contracts/user-admin.ts';
 import { cognito } from './aws/cognito.ts';
 import { isAwsError } from './aws/config.ts';
+import { type SlidingWindowLimit, takeRateLimitSlot } from './data/rate-limit.ts';
 import { requireEnv } from './env.ts';
-import { ConflictError, HttpError, NotFoundError, UpstreamError } from './errors.ts';
+import { ConflictError, HttpError, NotFoundError, TooManyRequestsError, UpstreamError } from './errors.ts';
 
 /**
  * Accounts created with the pool's invitation: Cognito generates a temporary password that
@@ -91,10 +92,27 @@ export const accountExists = async (email: string): Promise<boolean> => {
   }
 };
 
+/** Cognito's AdminCreateUser RESEND has no cap of its own beyond the pool's email quota. */
+const RESEND_WINDOW_MS = 60 * 60 * 1000;
+
 /**
- * A new temporary password and invitation email for an account that has not signed in yet.
- * Any other state is a 409 before Cognito is asked to change anything; Cognito's own
- * UnsupportedUserStateException (a sign-in in between) is the same 409.
+ * Resends to one account, counted per account (pk USER#<email>, sk INVITATION-SLOT#<n> in the
+ * State table) whichever admin resends: at most INVITATION_RESEND_LIMIT.perAccountPerHour in
+ * any hour, so the portal cannot be used to flood one mailbox or keep replacing a password.
+ */
+const resendLimit = (email: string): SlidingWindowLimit => ({
+  slotPrefix: 'INVITATION-SLOT#',
+  perWindow: INVITATION_RESEND_LIMIT.perAccountPerHour,
+  windowMs: RESEND_WINDOW_MS,
+  refusal: (minutes) => new TooManyRequestsError(INVITATION_MESSAGES.tooManyResends(minutes), { userEmail: email }),
+});
+
+/**
+ * A new temporary password and invitation email for an enabled account that has not signed
+ * in yet, at most INVITATION_RESEND_LIMIT.perAccountPerHour times an hour (429 beyond, saying
+ * when the next one is possible). Any other state is a 409 before Cognito is asked to change
+ * anything, and uses none of the allowance; Cognito's own UnsupportedUserStateException (a
+ * sign-in in between) is the same 409. A resend that fails gives its place back.
  */
 export const resendInvitation = async (email: string): Promise<void> => {
   const user = await step('Failed to look up the user', email, () =>
@@ -103,7 +121,17 @@ export const resendInvitation = async (email: string): Promise<void> => {
   if (user.UserStatus !== 'FORCE_CHANGE_PASSWORD') {
     throw new ConflictError(INVITATION_MESSAGES.notPending, { userEmail: email, suggestion: INVITATION_MESSAGES.notPendingSuggestion });
   }
-  await sendInvitation(email);
+  // AdminCreateUser RESEND would mail a disabled account a password it cannot use yet.
+  if (user.Enabled === false) {
+    throw new ConflictError(INVITATION_MESSAGES.disabled, { userEmail: email, suggestion: INVITATION_MESSAGES.disabledSuggestion });
+  }
+  const giveBack = await takeRateLimitSlot(resendLimit(email), `USER#${email}`);
+  try {
+    await sendInvitation(email);
+  } catch (error) {
+    await giveBack();
+    throw error;
+  }
 };
 
 /** MessageAction RESEND: a new temporary password, emailed with the pool's template. */

@@ -20,8 +20,9 @@ import { PROMOTE_MESSAGES, type ManagedUser } from '../../contracts/user-admin.t
 import { ADMINS_GROUP, USERS_GROUP } from '../shared/auth/groups.ts';
 import { cognito } from '../shared/aws/cognito.ts';
 import { isAwsError } from '../shared/aws/config.ts';
+import { withLease } from '../shared/data/lease.ts';
 import { viewsOfUser } from '../shared/data/views.ts';
-import { emailOf, listUsersWithGroups } from '../shared/directory.ts';
+import { emailOf, isAdminEmail, listUsersWithGroups } from '../shared/directory.ts';
 import { requireEnv } from '../shared/env.ts';
 import { ConflictError, HttpError } from '../shared/errors.ts';
 import { deleteQuickSightUser } from '../shared/quicksight.ts';
@@ -245,15 +246,26 @@ export const resetUserMfa = async (email: string): Promise<void> => {
   await forgetAllDevices(email, 'Failed to reset MFA');
 };
 
+/** The lease promotions of one account take turns on (lambdas/shared/data/lease.ts). */
+const promotionLease = (email: string): string => `PROMOTION#${email}`;
+
 /**
  * Adds an existing, enabled account to Admins. It keeps its Users membership, so removing it
  * from Admins in Cognito later leaves an ordinary user. Its current tokens do not claim the
  * group: admin rights start with its next token.
+ *
+ * Promotions of one account take turns under a lease (a conditional put in the State table),
+ * and the Admins check runs inside it: of concurrent promotions exactly one adds the account
+ * and is audited as a success; each later one finds an admin and is refused with 409 'User is
+ * already an admin', as a promotion after it would be. A promotion refused for another reason
+ * (disabled, unknown account) gives the lease back, and the next one checks afresh.
  */
-export const promoteToAdmin = async (email: string): Promise<void> => {
-  const user = await getUser(email);
-  if (user.Enabled === false) throw new ConflictError(PROMOTE_MESSAGES.disabled, { userEmail: email });
-  await cognitoStep('Failed to promote user', email, () =>
-    cognito.send(new AdminAddUserToGroupCommand({ UserPoolId: poolId(), Username: email, GroupName: ADMINS_GROUP })),
-  );
-};
+export const promoteToAdmin = async (email: string): Promise<void> =>
+  withLease(promotionLease(email), async () => {
+    if (await isAdminEmail(email)) throw new ConflictError(PROMOTE_MESSAGES.alreadyAdmin, { userEmail: email });
+    const user = await getUser(email);
+    if (user.Enabled === false) throw new ConflictError(PROMOTE_MESSAGES.disabled, { userEmail: email });
+    await cognitoStep('Failed to promote user', email, () =>
+      cognito.send(new AdminAddUserToGroupCommand({ UserPoolId: poolId(), Username: email, GroupName: ADMINS_GROUP })),
+    );
+  });

@@ -4,7 +4,6 @@ import { auditorFor, describeUserDeletion } from '../shared/audit.ts';
 import type { Caller } from '../shared/auth/caller.ts';
 import { readAuditPage } from '../shared/data/audit.ts';
 import { resendInvitation } from '../shared/invitation.ts';
-import { isAdminEmail } from '../shared/directory.ts';
 import { ConflictError } from '../shared/errors.ts';
 import { assertMayManage } from '../shared/protection.ts';
 import { exportAuditLog } from './audit-export.ts';
@@ -99,7 +98,8 @@ export const runUserAdminAction = async (request: UserAdminRequest, caller: Call
       const email = request.userEmail.toLowerCase();
       return audit(email, async () => {
         // The caller is an admin (checked live), so promoting oneself is the same no-op.
-        if (email === caller.email || (await isAdminEmail(email))) throw new ConflictError(PROMOTE_MESSAGES.alreadyAdmin, { userEmail: email });
+        if (email === caller.email) throw new ConflictError(PROMOTE_MESSAGES.alreadyAdmin, { userEmail: email });
+        // Checks and adds under a lease: concurrent promotions of one account succeed once.
         await promoteToAdmin(email);
         return { message: PROMOTE_MESSAGES.promoted };
       });

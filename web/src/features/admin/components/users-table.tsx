@@ -1,5 +1,5 @@
 import { memo, useCallback } from 'react';
-import { PROMOTE_MESSAGES, type ManagedUser } from '../../../../../contracts/user-admin.ts';
+import { INVITATION_MESSAGES, PROMOTE_MESSAGES, type ManagedUser } from '../../../../../contracts/user-admin.ts';
 import { Badge } from '../../../components/badge.tsx';
 import { RowActions } from '../../../components/row-actions.tsx';
 import { ADMINS_GROUP, blockedReason } from '../protection.ts';
@@ -77,7 +77,7 @@ const UserRow = memo(function UserRow({ user, ariaRowIndex, isCurrentUser, busy,
               ? [
                   {
                     label: 'Resend Invitation',
-                    disabledReason: blockedReason('resendInvitation', target, signedInEmail),
+                    disabledReason: blockedReason('resendInvitation', target, signedInEmail) ?? (user.enabled ? null : INVITATION_MESSAGES.disabled),
                     onSelect: () => onAction('resendInvitation', user),
                   },
                 ]
