@@ -3,16 +3,19 @@ import type { Caller } from '../shared/auth/caller.ts';
 import { createCatalogueEntry, deleteUnassignedCatalogueEntry, updateCatalogueEntry } from '../shared/catalogue.ts';
 import { type DashboardItem, getDashboard, pageDashboards } from '../shared/data/catalogue.ts';
 import { decodePageToken, encodePageToken } from '../shared/data/page-token.ts';
+import { hasViewOfDashboard, viewsOfUser } from '../shared/data/views.ts';
 import { ConflictError, ForbiddenError, NotFoundError } from '../shared/errors.ts';
 import { parseWith } from '../shared/validation.ts';
 import { matchesFilter, type ModelFilter } from './filter.ts';
 import { createDashboardArgs, DEFAULT_PAGE_SIZE, deleteArgs, idArgs, listArgs, updateDashboardArgs } from './inputs.ts';
 
 /**
- * DashboardMetadata resolvers: any signed-in user reads the catalogue; only admins write it,
- * under the same rules as the QuickSight management function (unique IDs, labels carried to
- * the views). Deleting here is refused while users have the dashboard, since revoking their
- * access needs QuickSight, which only the admin function calls.
+ * DashboardMetadata resolvers. The catalogue is need-to-know: admins read all of it, a Users
+ * caller only the entries of dashboards assigned to them (those they hold a view of), without
+ * `createdBy` (the creating admin's email); another entry reads as missing. Only admins write
+ * it, under the same rules as the QuickSight management function (unique IDs, labels carried
+ * to the views). Deleting here is refused while users have the dashboard, since revoking
+ * their access needs QuickSight, which only the admin function calls.
  */
 export const ADMIN_ONLY = "Access denied. You don't have admin privileges.";
 
@@ -28,13 +31,35 @@ const checkCondition = (record: DashboardItem | undefined, condition: ModelFilte
 
 const catalogueKey = z.object({ id: z.string() }).strict();
 
-export const getDashboardMetadata = async (_caller: Caller, args: unknown): Promise<DashboardItem | null> =>
-  (await getDashboard(parseWith(idArgs, args).id)) ?? null;
+/** A catalogue entry as a Users caller reads it: the fields of DashboardMetadata but createdBy. */
+export type CatalogueEntry = Omit<DashboardItem, 'createdBy' | 'sharedData'>;
 
-export const listDashboardMetadata = async (_caller: Caller, args: unknown) => {
+const forUser = (item: DashboardItem): CatalogueEntry => ({
+  id: item.id,
+  dashboardId: item.dashboardId,
+  dashboardName: item.dashboardName,
+  dashboardLink: item.dashboardLink,
+  ...(item.description === undefined ? {} : { description: item.description }),
+  isActive: item.isActive,
+  createdAt: item.createdAt,
+  updatedAt: item.updatedAt,
+});
+
+export const getDashboardMetadata = async (caller: Caller, args: unknown): Promise<CatalogueEntry | null> => {
+  const item = await getDashboard(parseWith(idArgs, args).id);
+  if (item === undefined) return null;
+  if (caller.isAdmin) return item;
+  return (await hasViewOfDashboard(caller.email, item.dashboardId)) ? forUser(item) : null;
+};
+
+export const listDashboardMetadata = async (caller: Caller, args: unknown) => {
   const { filter, limit, nextToken } = parseWith(listArgs, args);
-  const page = await pageDashboards(limit ?? DEFAULT_PAGE_SIZE, decodePageToken(nextToken, catalogueKey));
-  return { items: page.items.filter((item) => matchesFilter({ ...item }, filter)), nextToken: encodePageToken(page.lastKey) };
+  const [page, assigned] = await Promise.all([
+    pageDashboards(limit ?? DEFAULT_PAGE_SIZE, decodePageToken(nextToken, catalogueKey)),
+    caller.isAdmin ? undefined : viewsOfUser(caller.email).then((views) => new Set(views.map((view) => view.quicksightDashboardId))),
+  ]);
+  const visible: readonly CatalogueEntry[] = assigned === undefined ? page.items : page.items.filter((item) => assigned.has(item.dashboardId)).map(forUser);
+  return { items: visible.filter((item) => matchesFilter({ ...item }, filter)), nextToken: encodePageToken(page.lastKey) };
 };
 
 export const createDashboardMetadata = async (caller: Caller, args: unknown): Promise<DashboardItem> => {

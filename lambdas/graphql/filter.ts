@@ -72,30 +72,49 @@ export const matchesFilter = (item: Record<string, unknown>, filter: ModelFilter
 
 const isObject = (value: unknown): value is Record<string, unknown> => typeof value === 'object' && value !== null && !Array.isArray(value);
 
+export interface FilterLimits {
+  /** Levels: the filter is 1, each `and`, `or` and `not` adds one. */
+  readonly depth: number;
+  /** Terms: each comparison (operator with an operand) and each `and`/`or`/`not` part is one. */
+  readonly terms: number;
+  /** The request's total the `terms` of each root field add up to, named in the refusal. */
+  readonly requestTerms: number;
+}
+
 /**
- * What is wrong with the shape or nesting of a filter (the filter is level 1; each `and`,
- * `or` and `not` adds one), or undefined when it can be evaluated. Walked with an explicit
- * stack that stops past `maxDepth`, so a filter nested thousands of levels deep costs no
- * more than one just past the limit; the recursive evaluation above runs only on what
- * passes here.
+ * What is wrong with the shape, nesting or width of a filter, or undefined when it can be
+ * evaluated. Walked with an explicit stack that stops past either limit (the parts of a list
+ * are counted before any is visited), so a filter nested thousands of levels deep or holding
+ * thousands of terms costs no more than one just past the limit; the recursive evaluation
+ * above runs only on what passes here.
  */
-export const filterProblem = (filter: unknown, maxDepth: number): string | undefined => {
+export const filterProblem = (filter: unknown, limits: FilterLimits): string | undefined => {
+  const tooWide =
+    `has more than ${limits.terms} terms (each comparison and each and, or and not part counts one): ` +
+    `a request may hold at most ${limits.requestTerms} filter terms, ${limits.terms} in each root field`;
+  let terms = 0;
   const stack: [unknown, number][] = [[filter, 1]];
   for (let entry = stack.pop(); entry !== undefined; entry = stack.pop()) {
     const [node, depth] = entry;
     if (node === null || node === undefined) continue;
     if (!isObject(node)) return 'must be an object of field conditions';
-    if (depth > maxDepth) return `is nested more than ${maxDepth} levels deep (and, or and not each add a level)`;
+    if (depth > limits.depth) return `is nested more than ${limits.depth} levels deep (and, or and not each add a level)`;
     for (const [key, value] of Object.entries(node)) {
       if (value === null || value === undefined) continue;
       if (key === 'and' || key === 'or') {
         if (!Array.isArray(value)) return `${key} must be a list of filters`;
+        terms += value.length;
+        if (terms > limits.terms) return tooWide;
         for (const part of value) stack.push([part, depth + 1]);
       } else if (key === 'not') {
+        terms += 1;
         stack.push([value, depth + 1]);
       } else if (!isObject(value)) {
         return `${key} must be an object of operators`;
+      } else {
+        for (const operand of Object.values(value)) if (operand !== null && operand !== undefined) terms += 1;
       }
+      if (terms > limits.terms) return tooWide;
     }
   }
   return undefined;

@@ -2,11 +2,22 @@ import middy, { type MiddlewareObj } from '@middy/core';
 import type { AppSyncResolverEvent } from 'aws-lambda';
 import type { CallerContext } from '../shared/http.ts';
 import { createLogger } from '../shared/logger.ts';
+import { checkArguments } from './arguments.ts';
 import { resolverLog } from './resolver-error.ts';
 
 const logger = createLogger('graphql');
 
 type ResolverEvent = AppSyncResolverEvent<Record<string, unknown>>;
+
+/**
+ * The arguments' filter limits and character rule, checked before the session is and before
+ * any table is read: a request refused for them costs no call to Cognito or DynamoDB.
+ */
+const argumentRules = (): MiddlewareObj<ResolverEvent, unknown, Error, CallerContext> => ({
+  before: async (request) => {
+    checkArguments(request.event.arguments ?? {});
+  },
+});
 
 /**
  * The token is verified again here (not only by AppSync) and the session checked live, so
@@ -30,5 +41,6 @@ const appsyncCaller = (): MiddlewareObj<ResolverEvent, unknown, Error, CallerCon
 /** AppSync direct Lambda resolver for every field of contracts/schema.graphql. */
 export const handler = middy<ResolverEvent, unknown, Error, CallerContext>()
   .use(resolverLog({ logger }))
+  .use(argumentRules())
   .use(appsyncCaller())
   .handler(async (event, context) => (await import('./resolve.ts')).resolve(event, context.caller, logger));

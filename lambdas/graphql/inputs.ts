@@ -1,6 +1,6 @@
 import * as z from 'zod';
 import { adminEmail, dashboardId, dashboardLink, dashboardName } from '../../contracts/fields.ts';
-import { FILTER_DEPTH_LIMIT } from '../../contracts/graphql-limits.ts';
+import { FILTER_LIMITS } from './arguments.ts';
 import { filterProblem } from './filter.ts';
 
 /**
@@ -13,13 +13,13 @@ const recordId = z.string().trim().min(1, 'id is required').max(128, 'id must be
 const viewName = z.string().trim().min(1, 'View name is required').max(200, 'View name must be at most 200 characters');
 const companyName = z.string().trim().max(200, 'Company Name must be at most 200 characters');
 const description = z.string().trim().max(2000, 'Description must be at most 2000 characters');
-/** A filter or condition argument, its nesting checked before anything evaluates it. */
+/** A filter or condition argument, its nesting and width checked (again, see arguments.ts) before anything evaluates it. */
 const modelFilter = (argument: 'filter' | 'condition') =>
   z
     .record(z.string(), z.unknown())
     .nullish()
     .superRefine((value, context) => {
-      const problem = filterProblem(value, FILTER_DEPTH_LIMIT);
+      const problem = filterProblem(value, FILTER_LIMITS);
       if (problem !== undefined) context.addIssue({ code: 'custom', message: `${argument} ${problem}` });
     });
 const filter = modelFilter('filter');

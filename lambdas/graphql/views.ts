@@ -5,6 +5,7 @@ import { assignmentLease, withLease } from '../shared/data/lease.ts';
 import { decodePageToken, encodePageToken, invalidPageToken } from '../shared/data/page-token.ts';
 import { nowIso } from '../shared/data/tables.ts';
 import {
+  claimedViewId,
   deleteView,
   getView,
   hasViewOfDashboard,
@@ -29,6 +30,11 @@ import { createViewArgs, DEFAULT_PAGE_SIZE, deleteArgs, idArgs, listArgs, update
  * are made here, never taken from input (see lambdas/shared/data/views.ts). A view's
  * companyName is the user's company (the company model, written by the admin portal): a new
  * view takes it from the user's assignment of that dashboard, and nobody changes it here.
+ *
+ * An assignment belongs to the admin: a Users caller may make an admin-made view their
+ * default, never change its dashboard, name or link (the admin portal's Dashboards panel
+ * shows them and opens the link). Their own views they may name and move between the
+ * dashboards they have; the link of a user's own view is always its assignment's.
  */
 export interface TableauView extends ViewItem {
   isDefault: boolean;
@@ -43,6 +49,9 @@ const LAST_VIEW =
   "This is the user's last view of the dashboard. Removing the dashboard from a user is done in the admin portal (Remove), which also revokes access.";
 const COMPANY_FROM_MODEL =
   "An assignment's company is the user's company: it is set in the admin portal (Companies, Edit User) and cannot be changed here.";
+const ASSIGNMENT_IS_ADMINS =
+  'This view is an assignment made by an administrator: its dashboard, name and link are set in the admin portal and cannot be changed here. You can make it your default or add a view of your own.';
+const LINK_FROM_ASSIGNMENT = "A view's link is the link of the dashboard's assignment, set in the admin portal: it cannot be chosen here.";
 const notAssigned = (dashboardId: string, userEmail: string) =>
   `Dashboard ${dashboardId} is not assigned to ${userEmail}. Dashboards are assigned in the admin portal.`;
 
@@ -52,6 +61,27 @@ const readableView = async (caller: Caller, id: string): Promise<ViewItem> => {
   if (view.userEmail !== caller.email && !caller.isAdmin) throw new ForbiddenError(NOT_YOUR_VIEW);
   return view;
 };
+
+/**
+ * Whether a view is the admin's: written by an assignment (its claim names the view) or made
+ * by someone other than its owner (an admin naming the user, or a view older than createdBy).
+ */
+const isAdminMade = async (view: ViewItem): Promise<boolean> =>
+  view.createdBy !== view.userEmail || (await claimedViewId(view.userEmail, view.quicksightDashboardId)) === view.id;
+
+/** The assignment among a user's views of one dashboard: the view the admin's assignment wrote, else one an admin made, else any. */
+const assignmentAmong = async (userEmail: string, dashboardId: string, views: readonly ViewItem[]): Promise<ViewItem | undefined> => {
+  const claimed = await claimedViewId(userEmail, dashboardId);
+  return views.find((view) => view.id === claimed) ?? views.find((view) => view.createdBy !== userEmail) ?? views[0];
+};
+
+/** The link a Users caller's own view carries: its assignment's; another one asked for is refused. */
+const assignmentLink = (asked: string | undefined, assigned: string | undefined): string | undefined => {
+  if (asked !== undefined && asked !== assigned) throw new ForbiddenError(LINK_FROM_ASSIGNMENT);
+  return assigned;
+};
+
+const differs = <T>(asked: T | undefined, current: T): boolean => asked !== undefined && asked !== current;
 
 const checkCondition = async (view: ViewItem | undefined, condition: ModelFilter | null | undefined) => {
   if (condition === null || condition === undefined) return;
@@ -87,7 +117,8 @@ export const createTableauView = async (caller: Caller, args: unknown): Promise<
   const owner = caller.isAdmin && input.userEmail !== undefined ? input.userEmail.toLowerCase() : caller.email;
   await checkCondition(undefined, condition);
   return withLease(assignmentLease(owner, input.quicksightDashboardId), async () => {
-    const [assignment] = await viewsOfUserForDashboard(owner, input.quicksightDashboardId);
+    const views = await viewsOfUserForDashboard(owner, input.quicksightDashboardId);
+    const assignment = await assignmentAmong(owner, input.quicksightDashboardId, views);
     if (assignment === undefined) throw new ForbiddenError(notAssigned(input.quicksightDashboardId, owner));
     if (input.companyName !== undefined && (input.companyName || undefined) !== assignment.companyName) throw new ForbiddenError(COMPANY_FROM_MODEL);
     const now = nowIso();
@@ -96,7 +127,7 @@ export const createTableauView = async (caller: Caller, args: unknown): Promise<
       userEmail: owner,
       quicksightDashboardId: input.quicksightDashboardId,
       name: input.name,
-      link: input.link,
+      link: caller.isAdmin ? input.link : assignmentLink(input.link, assignment.link),
       companyName: assignment.companyName,
       createdAt: now,
       updatedAt: now,
@@ -122,6 +153,18 @@ export const updateTableauView = async (caller: Caller, args: unknown): Promise<
   if (input.companyName !== undefined && (input.companyName || undefined) !== current.companyName) throw new ForbiddenError(COMPANY_FROM_MODEL);
   const targetDashboard = input.quicksightDashboardId ?? current.quicksightDashboardId;
   return withAssignmentLeases(current.userEmail, [current.quicksightDashboardId, targetDashboard], async () => {
+    let link = input.link ?? current.link;
+    if (!caller.isAdmin) {
+      if (await isAdminMade(current)) {
+        if (differs(input.quicksightDashboardId, current.quicksightDashboardId) || differs(input.name, current.name) || differs(input.link, current.link)) {
+          throw new ForbiddenError(ASSIGNMENT_IS_ADMINS);
+        }
+      } else {
+        const others = (await viewsOfUserForDashboard(current.userEmail, targetDashboard)).filter((view) => view.id !== current.id);
+        const assignment = await assignmentAmong(current.userEmail, targetDashboard, others);
+        link = assignmentLink(input.link, assignment === undefined ? current.link : assignment.link);
+      }
+    }
     if (targetDashboard !== current.quicksightDashboardId) {
       if (!(await hasViewOfDashboard(current.userEmail, targetDashboard))) {
         throw new ForbiddenError(notAssigned(targetDashboard, current.userEmail));
@@ -134,7 +177,7 @@ export const updateTableauView = async (caller: Caller, args: unknown): Promise<
       ...current,
       quicksightDashboardId: targetDashboard,
       name: input.name ?? current.name,
-      link: input.link ?? current.link,
+      link,
       updatedAt: nowIso(),
     };
     if (!(await replaceView(next, current.updatedAt))) throw new ConflictError(CHANGED_CONCURRENTLY);

@@ -8,6 +8,7 @@ import {
   execute,
   GraphQLError,
   parse,
+  specifiedRules,
   validate,
   type DocumentNode,
   type GraphQLFieldResolver,
@@ -17,6 +18,7 @@ import { closeServer, httpUrl, listen, PayloadTooLargeError, readBody, sendJson 
 import { DEFAULT_FUNCTION_TIMEOUT_MS, FunctionTimeoutError, invokeWithTimeout, lambdaContext } from '../lambda-context.ts';
 import { appsyncError, FieldError, limitError, requestError, UNAUTHORIZED_BODY } from './errors.ts';
 import { userPoolCallerMayResolve } from './field-auth.ts';
+import { NoIntrospection } from './introspection.ts';
 import { documentNestsTooDeep, limitViolation, nestingMessage, valueNestsTooDeep } from './limits.ts';
 import { cognitoIdentity, resolverEvent } from './resolver-event.ts';
 
@@ -78,7 +80,8 @@ function parseRequest(body: Buffer): GraphqlRequest | undefined {
  * The AppSync stand-in: the product's schema, Cognito user-pool authorization with the same
  * verifier settings (raw JWT in `Authorization`, ID or access token of this client), and
  * the Lambda data source invoked once per root field with the direct-resolver event. The
- * API's query depth and resolver count limits are enforced before any resolver runs.
+ * API's query depth and resolver count limits are enforced before any resolver runs, and
+ * introspection is refused as the deployed API (introspection disabled) refuses it.
  */
 export async function startGraphqlServer(options: GraphqlServerOptions): Promise<GraphqlServer> {
   const { schema, handler, host, region, timeoutMs = DEFAULT_FUNCTION_TIMEOUT_MS } = options;
@@ -133,7 +136,8 @@ export async function startGraphqlServer(options: GraphqlServerOptions): Promise
       if (!(error instanceof GraphQLError)) throw error;
       return { status: 200, body: { data: null, errors: [appsyncError(error, 'InvalidSyntax')] } };
     }
-    const validationErrors = validate(schema, document);
+    // The deployed API disables introspection: AppSync refuses it as a validation error (introspection.ts).
+    const validationErrors = validate(schema, document, [...specifiedRules, NoIntrospection]);
     if (validationErrors.length > 0) {
       return { status: 200, body: { data: null, errors: validationErrors.map((e) => appsyncError(e, 'ValidationError')) } };
     }

@@ -122,12 +122,14 @@ describe('view access', () => {
   });
 
   it('updates only views the caller may change', async () => {
-    expect(await gql(USER, 'Mutation', 'updateTableauView', { input: { id: 'u-sales', name: 'Revenue', isDefault: true } })).toMatchObject({ name: 'Revenue', isDefault: true });
+    expect(await gql(USER, 'Mutation', 'updateTableauView', { input: { id: 'u-sales', isDefault: true } })).toMatchObject({ name: 'Sales', isDefault: true });
     const list = (await gql(USER, 'Query', 'listTableauViews')) as Connection;
     expect(list.items.filter((v) => v.isDefault).map((v) => v.id)).toEqual(['u-sales']);
-    await expect(gql(OTHER_USER, 'Mutation', 'updateTableauView', { input: { id: 'u-sales', name: 'Hijack' } })).rejects.toMatchObject({ name: 'Unauthorized' });
-    await expect(gql(USER, 'Mutation', 'updateTableauView', { input: { id: 'u-sales', quicksightDashboardId: 'secret' } })).rejects.toMatchObject({ name: 'Unauthorized' });
-    await expect(gql(USER, 'Mutation', 'updateTableauView', { input: { id: 'u-sales', name: 'X' }, condition: { name: { eq: 'Other' } } })).rejects.toMatchObject({ name: 'Conflict' });
+    const own = await gql(USER, 'Mutation', 'createTableauView', { input: { name: 'Sales by region', quicksightDashboardId: 'sales' } });
+    expect(await gql(USER, 'Mutation', 'updateTableauView', { input: { id: own?.id, name: 'Revenue' } })).toMatchObject({ name: 'Revenue' });
+    await expect(gql(OTHER_USER, 'Mutation', 'updateTableauView', { input: { id: own?.id, name: 'Hijack' } })).rejects.toMatchObject({ name: 'Unauthorized' });
+    await expect(gql(USER, 'Mutation', 'updateTableauView', { input: { id: own?.id, quicksightDashboardId: 'secret' } })).rejects.toMatchObject({ name: 'Unauthorized' });
+    await expect(gql(USER, 'Mutation', 'updateTableauView', { input: { id: own?.id, name: 'X' }, condition: { name: { eq: 'Other' } } })).rejects.toMatchObject({ name: 'Conflict' });
   });
 
   it("keeps the assignment's company: a new view takes it from the assignment, and nobody rewrites it", async () => {
@@ -156,7 +158,7 @@ describe('view access', () => {
     ).rejects.toMatchObject({ name: 'Unauthorized' });
     expect(await h.tables.views()).toEqual(before);
     // Naming the company it already has changes nothing else.
-    expect(await gql(USER, 'Mutation', 'updateTableauView', { input: { id: 'u-bench', name: 'Bench (mine)', companyName: 'Northwind Manufacturing' } })).toMatchObject({
+    expect(await gql(USER, 'Mutation', 'updateTableauView', { input: { id: created?.id, name: 'Bench (mine)', companyName: 'Northwind Manufacturing' } })).toMatchObject({
       name: 'Bench (mine)',
       companyName: 'Northwind Manufacturing',
     });
@@ -263,7 +265,7 @@ describe(`filters nested more than ${FILTER_DEPTH_LIMIT} levels deep`, () => {
 describe('DashboardMetadata', () => {
   const input = { dashboardId: 'sales', dashboardName: 'Sales', dashboardLink: 'https://bi.example.com/sales' };
 
-  it('is readable by any signed-in user and writable by admins only', async () => {
+  it('is readable by the users a dashboard is assigned to and writable by admins only', async () => {
     await expect(gql(USER, 'Mutation', 'createDashboardMetadata', { input })).rejects.toMatchObject({
       name: 'Unauthorized',
       message: "Access denied. You don't have admin privileges.",

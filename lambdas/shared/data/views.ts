@@ -152,7 +152,8 @@ export const putNewView = async (item: ViewItem): Promise<void> => {
  */
 const claimKey = (userEmail: string, dashboardId: string) => ({ pk: `USER#${userEmail}`, sk: `ASSIGNED#${dashboardId}` });
 
-const claimedViewId = async (userEmail: string, dashboardId: string): Promise<string | undefined> => {
+/** The id of the view the admin's assignment of the dashboard wrote, if it still has one. */
+export const claimedViewId = async (userEmail: string, dashboardId: string): Promise<string | undefined> => {
   const result = await dynamo.send(new GetCommand({ TableName: tableName(stateTable), Key: claimKey(userEmail, dashboardId), ConsistentRead: true }));
   const viewId = result.Item?.viewId;
   return typeof viewId === 'string' ? viewId : undefined;
