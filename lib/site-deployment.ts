@@ -1,14 +1,14 @@
-import { Duration, RemovalPolicy, Stack } from 'aws-cdk-lib';
+import { Duration, IgnoreMode, RemovalPolicy, Stack } from 'aws-cdk-lib';
 import * as iam from 'aws-cdk-lib/aws-iam';
 import * as logs from 'aws-cdk-lib/aws-logs';
 import * as s3assets from 'aws-cdk-lib/aws-s3-assets';
 import * as s3deploy from 'aws-cdk-lib/aws-s3-deployment';
 import { Construct } from 'constructs';
-import { existsSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { RuntimeConfig } from '../contracts/config.ts';
 import { acknowledge, wildcardResourceFinding } from './compliance.ts';
-import type { PortalSite } from './site.ts';
+import { connectSourcesOf, type PortalSite } from './site.ts';
 
 export interface SiteDeploymentProps {
   readonly site: PortalSite;
@@ -20,15 +20,36 @@ export interface SiteDeploymentProps {
 }
 
 /** Vite's hashed bundles: their names change with their content, so they are cached for a year. */
-const HASHED_ASSETS = 'assets/*';
+const HASHED_ASSETS_DIRECTORY = 'assets';
+const HASHED_ASSETS = `${HASHED_ASSETS_DIRECTORY}/*`;
 
 /** Construct id prefix of the deployment helper function aws-cdk-lib adds once per stack. */
 const DEPLOYMENT_HANDLER_ID_PREFIX = 'Custom::CDKBucketDeployment';
 
 /**
+ * The built index.html with a Content-Security-Policy `<meta>` element whose connect-src
+ * names exactly the given origins (values may be tokens, resolved at deployment). It goes
+ * right after the charset declaration, or first in the head, before any script or stylesheet:
+ * a policy in a `<meta>` element applies to what the page loads after it. The browser
+ * enforces it together with the CSP header, so a connection must be allowed by both.
+ */
+export function withConnectPolicy(html: string, connectSrc: readonly string[]): string {
+  const policy = `connect-src 'self' ${connectSrc.join(' ')}`;
+  if (/["<>&]/.test(policy)) throw new Error(`SiteDeployment: the connect-src ${policy} cannot be written into an HTML attribute`);
+  const anchor = /<meta\s+charset=[^>]*>/i.exec(html) ?? /<head(\s[^>]*)?>/i.exec(html) ?? /<!doctype html>/i.exec(html);
+  if (!anchor) throw new Error('SiteDeployment: index.html has no charset declaration, head or doctype to put the CSP after');
+  const at = anchor.index + anchor[0].length;
+  if (/<(script|link|style)\b/i.test(html.slice(0, at))) throw new Error('SiteDeployment: index.html loads something before the place of the CSP');
+  return `${html.slice(0, at)}<meta http-equiv="Content-Security-Policy" content="${policy}" />${html.slice(at)}`;
+}
+
+/**
  * Uploads the built SPA and a `config.json` made from the stack's outputs, then
- * invalidates CloudFront. Hashed bundles are cached for a year; everything else (index.html,
- * config.json, files from `public/`) is revalidated on each load so a deployment shows at once.
+ * invalidates CloudFront. index.html gets the exact connect-src of this deployment
+ * (`withConnectPolicy`, from the same runtime configuration), which the site's CSP header
+ * names only when it can (see `PortalSite.headerNamesEndpoints`). Hashed bundles are cached
+ * for a year; everything else (index.html, config.json, files from `public/`) is revalidated
+ * on each load so a deployment shows at once.
  *
  * The upload runs in aws-cdk-lib's deployment helper function. It gets a role of its own
  * whose customer-managed policy allows reading exactly this deployment's source objects,
@@ -42,6 +63,9 @@ export class SiteDeployment extends Construct {
       throw new Error(`SiteDeployment: no index.html in ${props.assetDirectory}; build the web app first (npm run build:web)`);
     }
     const { bucket, distribution } = props.site;
+    // The SPA connects to exactly the addresses config.json gives it.
+    props.site.connectTo(connectSourcesOf(props.runtimeConfig));
+    const indexHtml = withConnectPolicy(readFileSync(join(props.assetDirectory, 'index.html'), 'utf8'), props.site.connectSources);
     const logGroup = new logs.LogGroup(this, 'Logs', { retention: props.logRetention, removalPolicy: RemovalPolicy.DESTROY });
     const role = new iam.Role(this, 'Role', {
       assumedBy: new iam.ServicePrincipal('lambda.amazonaws.com'),
@@ -80,7 +104,12 @@ export class SiteDeployment extends Construct {
     });
     const entryPoints = new s3deploy.BucketDeployment(this, 'EntryPoints', {
       ...common,
-      sources: [s3deploy.Source.asset(props.assetDirectory), s3deploy.Source.jsonData('config.json', props.runtimeConfig)],
+      sources: [
+        // The build's index.html is replaced by the one with the CSP; hashed bundles come with the other deployment.
+        s3deploy.Source.asset(props.assetDirectory, { exclude: ['/index.html', `/${HASHED_ASSETS_DIRECTORY}/`, '/.vite/'], ignoreMode: IgnoreMode.GIT }),
+        s3deploy.Source.jsonData('config.json', props.runtimeConfig),
+        s3deploy.Source.data('index.html', indexHtml),
+      ],
       // The build manifest serves the bundle benchmark, not browsers.
       exclude: [HASHED_ASSETS, '.vite/*'],
       cacheControl: [s3deploy.CacheControl.noCache()],

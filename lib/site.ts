@@ -1,9 +1,10 @@
-import { Duration, RemovalPolicy } from 'aws-cdk-lib';
+import { Duration, Fn, Lazy, RemovalPolicy, Token } from 'aws-cdk-lib';
 import * as acm from 'aws-cdk-lib/aws-certificatemanager';
 import * as cloudfront from 'aws-cdk-lib/aws-cloudfront';
 import * as origins from 'aws-cdk-lib/aws-cloudfront-origins';
 import * as s3 from 'aws-cdk-lib/aws-s3';
 import { Construct } from 'constructs';
+import type { RuntimeConfig } from '../contracts/config.ts';
 import {
   contentSecurityPolicy,
   customSecurityHeaders,
@@ -14,7 +15,10 @@ import {
 import { acknowledge } from './compliance.ts';
 
 export interface PortalSiteProps {
-  /** Addresses the SPA may connect to and frame (see `cspSourcesForRegion`). */
+  /**
+   * Regional sources of the CSP (see `cspSourcesForRegion`): the frames it allows, and the
+   * connections the header allows while the site's own origin is not known at synth.
+   */
   readonly csp: CspSources;
   /** Custom domain and its us-east-1 certificate; both or neither. */
   readonly domainName?: string;
@@ -32,21 +36,48 @@ export interface PortalSiteProps {
 }
 
 /**
- * Sources of the site's Content-Security-Policy in AWS. They name the regional service
- * hosts rather than this stack's own endpoints: the function URLs' CORS configuration needs
- * the site's origin, so the site cannot in turn wait for their addresses (a dependency
- * cycle). Each entry still admits only the given AWS service in the given region.
+ * Regional sources of the site's Content-Security-Policy in AWS: QuickSight's embedding
+ * host for frames, and for connections Cognito's endpoint and the AppSync and function URL
+ * hosts of the region. The header names these connection hosts only when it cannot name the
+ * deployment's own endpoints (see `PortalSite`); the page itself then narrows them.
  */
 export function cspSourcesForRegion(region: string): CspSources {
   return {
     connectSrc: [
-      `https://cognito-idp.${region}.amazonaws.com`,
+      cognitoOrigin(region),
       `https://*.appsync-api.${region}.amazonaws.com`,
       `https://*.lambda-url.${region}.on.aws`,
     ],
     // GenerateEmbedUrlForRegisteredUser returns https://<region>.quicksight.aws.amazon.com/embed/...
     frameSrc: [`https://${region}.quicksight.aws.amazon.com`],
   };
+}
+
+/** Cognito's regional endpoint, which the SPA's identity client calls. */
+function cognitoOrigin(region: string): string {
+  return `https://cognito-idp.${region}.amazonaws.com`;
+}
+
+/**
+ * The origin (`https://host`) of an https URL. On a URL known only at deployment (a function
+ * URL or AppSync's GraphQL URL attribute) it is `https://` and the third `/`-separated part
+ * of the URL, which CloudFormation works out with `Fn::Select`/`Fn::Split`.
+ */
+export function originOf(url: string): string {
+  if (!Token.isUnresolved(url)) return new URL(url).origin;
+  return `https://${Fn.select(2, Fn.split('/', url))}`;
+}
+
+/**
+ * The exact origins the SPA connects to, taken from the runtime configuration it is given:
+ * Cognito's endpoint, this deployment's AppSync API and each of its function URLs.
+ */
+export function connectSourcesOf(config: RuntimeConfig): string[] {
+  return [
+    config.cognitoEndpoint ? originOf(config.cognitoEndpoint) : cognitoOrigin(config.region),
+    originOf(config.graphqlUrl),
+    ...Object.values(config.functions).map(originOf),
+  ];
 }
 
 function referrerPolicy(value: string): cloudfront.HeadersReferrerPolicy {
@@ -68,12 +99,24 @@ export class PortalSite extends Construct {
   readonly headers: cloudfront.ResponseHeadersPolicy;
   /** The origin users open the portal at (https://<domain>). */
   readonly origin: string;
+  /**
+   * Whether the CSP header names the deployment's exact endpoints. It can when the site's
+   * origin is a custom domain, known at synth. Otherwise the origin is the distribution's
+   * domain name, which the function URLs' CORS settings and the user pool's messages refer to;
+   * endpoints in the header would make the distribution wait for the function URLs and the
+   * AppSync API (behind the user pool), which wait for it: a dependency cycle CloudFormation
+   * refuses. The header then keeps the regional hosts, and `SiteDeployment` writes the exact
+   * connect-src into index.html, where the browser enforces both policies together.
+   */
+  readonly headerNamesEndpoints: boolean;
+  private endpoints?: readonly string[];
 
   constructor(scope: Construct, id: string, props: PortalSiteProps) {
     super(scope, id);
     if (Boolean(props.domainName) !== Boolean(props.certificateArn)) {
       throw new Error('PortalSite: domainName and certificateArn go together (both or neither)');
     }
+    this.headerNamesEndpoints = props.domainName !== undefined;
 
     // CloudFront standard logging writes through ACLs, so this bucket lets object writers own their objects.
     this.logBucket = new s3.Bucket(this, 'AccessLogs', {
@@ -104,7 +147,13 @@ export class PortalSite extends Construct {
       responseHeadersPolicyName: props.responseHeadersPolicyName,
       comment: 'CSP, HSTS, nosniff, frame, referrer, permissions and opener policies of the portal',
       securityHeadersBehavior: {
-        contentSecurityPolicy: { contentSecurityPolicy: contentSecurityPolicy(props.csp), override: true },
+        contentSecurityPolicy: {
+          contentSecurityPolicy: Lazy.string({
+            produce: () =>
+              contentSecurityPolicy(this.headerNamesEndpoints ? { ...props.csp, connectSrc: this.connectSources } : props.csp),
+          }),
+          override: true,
+        },
         strictTransportSecurity: {
           accessControlMaxAge: Duration.seconds(HSTS_MAX_AGE_SECONDS),
           includeSubdomains: true,
@@ -158,6 +207,23 @@ export class PortalSite extends Construct {
     this.nameOriginAccessControl(props.originAccessControlName);
 
     this.acknowledgeFindings(props);
+  }
+
+  /**
+   * Gives the exact origins the SPA connects to (`connectSourcesOf`, called by
+   * `SiteDeployment` with the runtime configuration it writes): the CSP header names them
+   * when `headerNamesEndpoints`, index.html always. Called once.
+   */
+  connectTo(sources: readonly string[]): void {
+    if (this.endpoints) throw new Error('PortalSite: connectTo was already called');
+    if (sources.length === 0) throw new Error('PortalSite: connectTo needs the origins the SPA connects to');
+    this.endpoints = [...sources];
+  }
+
+  /** The exact origins given to `connectTo`. */
+  get connectSources(): readonly string[] {
+    if (!this.endpoints) throw new Error('PortalSite: connectTo was not called; the CSP needs the addresses the SPA connects to');
+    return this.endpoints;
   }
 
   /**

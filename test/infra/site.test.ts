@@ -5,6 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { contentSecurityPolicy, securityHeaders } from '../../contracts/security-headers.ts';
 import { cspSourcesForRegion } from '../../lib/site.ts';
 import { buildPortal, logicalIdAt, type PortalBuild } from './support/portal-build.ts';
+import { dependencies, findCycle, type TemplateResources } from './support/template-graph.ts';
 
 const ALL_PUBLIC_ACCESS_BLOCKED = {
   BlockPublicAcls: true,
@@ -12,6 +13,95 @@ const ALL_PUBLIC_ACCESS_BLOCKED = {
   IgnorePublicAcls: true,
   RestrictPublicBuckets: true,
 };
+
+const REGION = 'us-east-2';
+type Resources = Record<string, { Type: string; Properties?: Record<string, unknown> }>;
+
+/** Addresses CloudFormation would give this stack's endpoints: made up, one per resource. */
+const functionUrlOf = (id: string) => `https://${id.toLowerCase()}.lambda-url.${REGION}.on.aws/`;
+const graphqlUrlOf = (id: string) => `https://${id.toLowerCase()}.appsync-api.${REGION}.amazonaws.com/graphql`;
+
+/** What CloudFormation makes of a value with intrinsic functions, given the addresses above. */
+function evaluate(node: unknown, resources: Resources): unknown {
+  if (typeof node === 'string' || typeof node === 'number') return node;
+  if (Array.isArray(node)) return node.map((item) => evaluate(item, resources));
+  const entries = Object.entries(node as Record<string, unknown>);
+  if (entries.length === 1) {
+    const [[fn, args]] = entries as [[string, unknown]];
+    const list = Array.isArray(args) ? args : [];
+    if (fn === 'Ref' && args === 'AWS::Region') return REGION;
+    if (fn === 'Fn::GetAtt') {
+      const [id, attribute] = list.map(String);
+      const type = resources[id ?? '']?.Type;
+      if (type === 'AWS::Lambda::Url' && attribute === 'FunctionUrl') return functionUrlOf(id!);
+      if (type === 'AWS::AppSync::GraphQLApi' && attribute === 'GraphQLUrl') return graphqlUrlOf(id!);
+    }
+    if (fn === 'Fn::Join') return (evaluate(list[1], resources) as unknown[]).join(String(list[0]));
+    if (fn === 'Fn::Split') return String(evaluate(list[1], resources)).split(String(list[0]));
+    if (fn === 'Fn::Select') return (evaluate(list[1], resources) as unknown[])[Number(list[0])];
+  }
+  throw new Error(`cannot evaluate ${JSON.stringify(node)}`);
+}
+
+/** The origins the SPA connects to in this stack: Cognito's endpoint, the AppSync API and the five function URLs. */
+function endpointOrigins(resources: Resources): string[] {
+  const ofType = (type: string) => Object.keys(resources).filter((id) => resources[id]!.Type === type);
+  const functionUrls = ofType('AWS::Lambda::Url').map((id) => new URL(functionUrlOf(id)).origin);
+  const apis = ofType('AWS::AppSync::GraphQLApi').map((id) => new URL(graphqlUrlOf(id)).origin);
+  expect(functionUrls).toHaveLength(5);
+  expect(apis).toHaveLength(1);
+  return [`https://cognito-idp.${REGION}.amazonaws.com`, ...apis, ...functionUrls];
+}
+
+/** The sources of a policy's connect-src. */
+function connectSrc(policy: string): string[] {
+  const directive = policy
+    .split(';')
+    .map((d) => d.trim().split(/\s+/))
+    .find(([name]) => name === 'connect-src');
+  if (!directive) throw new Error(`no connect-src in ${policy}`);
+  return directive.slice(1);
+}
+
+/** Whether a CSP host source (`https://host`, `https://*.domain`) admits an origin. */
+const admits = (source: string, origin: string) =>
+  source === origin || (source.startsWith('https://*.') && origin.startsWith('https://') && origin.endsWith(source.slice('https://*'.length)));
+
+/** The CSP the response headers policy sends, evaluated. */
+function headerPolicy(build: PortalBuild): string {
+  const resources = build.template.toJSON().Resources as Resources;
+  const id = logicalIdAt(build.template, 'AWS::CloudFront::ResponseHeadersPolicy', '/Site/SecurityHeaders/');
+  const config = resources[id]!.Properties!.ResponseHeadersPolicyConfig as { SecurityHeadersConfig: { ContentSecurityPolicy: { ContentSecurityPolicy: unknown } } };
+  return String(evaluate(config.SecurityHeadersConfig.ContentSecurityPolicy.ContentSecurityPolicy, resources));
+}
+
+/** index.html as the deployment writes it to the bucket: the staged file with its deploy-time values filled in. */
+function deployedIndexHtml(build: PortalBuild): string {
+  const resources = build.template.toJSON().Resources as Resources;
+  const id = logicalIdAt(build.template, 'Custom::CDKBucketDeployment', '/SiteDeployment/EntryPoints/');
+  const props = resources[id]!.Properties as { SourceObjectKeys: string[]; SourceMarkers?: Record<string, unknown>[] };
+  const pages = props.SourceObjectKeys.map((key, index) => ({
+    path: join(build.outdir, `asset.${key.replace(/\.zip$/, '')}`, 'index.html'),
+    markers: props.SourceMarkers?.[index] ?? {},
+  })).filter((page) => existsSync(page.path));
+  expect(pages).toHaveLength(1);
+  let html = readFileSync(pages[0]!.path, 'utf8');
+  for (const [marker, value] of Object.entries(pages[0]!.markers)) html = html.split(marker).join(String(evaluate(value, resources)));
+  return html;
+}
+
+/** The CSP of index.html's `<meta http-equiv>` element, and whether it comes before every script. */
+function metaPolicy(html: string): { policy: string; beforeScripts: boolean } {
+  const meta = /<meta http-equiv="Content-Security-Policy" content="([^"]*)"/i.exec(html);
+  if (!meta) throw new Error(`index.html has no CSP meta element: ${html}`);
+  return { policy: meta[1]!, beforeScripts: meta.index < html.search(/<script\b/i) };
+}
+
+/** The connect-src checks of issue 23 F9: exactly this stack's endpoints, no wildcard host. */
+function expectExactConnectSrc(sources: string[], resources: Resources): void {
+  for (const source of sources) expect(source, 'a wildcard host in connect-src').not.toContain('*');
+  expect([...sources].sort()).toEqual(["'self'", ...endpointOrigins(resources)].sort());
+}
 
 describe('site (S3 + CloudFront)', () => {
   let build: PortalBuild;
@@ -117,6 +207,8 @@ describe('site (S3 + CloudFront)', () => {
         .map(([name, ...values]) => [name, values]),
     );
     expect(directives.get('default-src')).toEqual(["'self'"]);
+    // Without a custom domain the header keeps the regional hosts (naming the endpoints would
+    // make a dependency cycle, see PortalSite.headerNamesEndpoints); index.html narrows them (below).
     expect(directives.get('connect-src')).toEqual([
       "'self'",
       'https://cognito-idp.us-east-2.amazonaws.com',
@@ -130,6 +222,18 @@ describe('site (S3 + CloudFront)', () => {
     expect(directives.get('frame-ancestors')).toEqual(["'none'"]);
     // The same policy local mode serves, only with the regional AWS addresses.
     expect(csp.asString()).toBe(contentSecurityPolicy(cspSourcesForRegion('us-east-2')));
+  });
+
+  it("writes a CSP into index.html whose connect-src names exactly this stack's Cognito, AppSync and function URL origins", () => {
+    const resources = build.template.toJSON().Resources as Resources;
+    const { policy, beforeScripts } = metaPolicy(deployedIndexHtml(build));
+    expect(policy.startsWith('connect-src ')).toBe(true);
+    expectExactConnectSrc(connectSrc(policy), resources);
+    expect(beforeScripts).toBe(true);
+    // The browser enforces the header and the page's policy together: the header admits each
+    // of these origins, so the page's list is what the SPA can reach.
+    const header = connectSrc(headerPolicy(build));
+    for (const origin of connectSrc(policy)) expect(header.some((source) => admits(source, origin)), origin).toBe(true);
   });
 
   it('turns off powerful browser features, keeps fullscreen for the dashboard frame, and isolates the window (COOP)', () => {
@@ -219,6 +323,16 @@ describe('site with a custom domain and a web ACL', () => {
         WebACLId: webAclArn,
       }),
     });
+  });
+
+  it("names exactly this stack's Cognito, AppSync and function URL origins in the CSP header's connect-src, no wildcard host", () => {
+    const resources = build.template.toJSON().Resources as Resources;
+    expectExactConnectSrc(connectSrc(headerPolicy(build)), resources);
+    expectExactConnectSrc(connectSrc(metaPolicy(deployedIndexHtml(build)).policy), resources);
+  });
+
+  it('can be deployed with the endpoints in the header: no dependency cycle', () => {
+    expect(findCycle(dependencies(build.template.toJSON() as TemplateResources))).toBeUndefined();
   });
 
   it('admits the custom domain as the only CORS origin', () => {
