@@ -53,6 +53,11 @@ export interface UserPoolSettings {
   readonly refreshTokenDays: number;
   /** Days a temporary password works (Policies.PasswordPolicy.TemporaryPasswordValidityDays). */
   readonly temporaryPasswordValidityDays: number;
+  /**
+   * Attributes whose new value waits until it is verified, the original staying active
+   * (UserAttributeUpdateSettings.AttributesRequireVerificationBeforeUpdate); empty when unset.
+   */
+  readonly attributesRequireVerificationBeforeUpdate: readonly ('email' | 'phone_number')[];
   /** The invitation email (AdminCreateUserConfig.InviteMessageTemplate), intrinsics unresolved. */
   readonly invitation: { readonly emailSubject: TemplateValue; readonly emailMessage: TemplateValue };
 }

@@ -121,11 +121,13 @@ export function synthesizeDeployment(outdir: string, sourceHash: string): Synthe
 
 const MINUTES_PER_UNIT: Record<string, number> = { seconds: 1 / 60, minutes: 1, hours: 60, days: 24 * 60 };
 
-function userPoolSettings(pool: Resource, client: Resource): SynthesizedDeployment['userPool'] {
+/** The user pool and app client settings local mode's identity provider runs with. */
+export function userPoolSettings(pool: Resource, client: Resource): SynthesizedDeployment['userPool'] {
   const poolProperties = pool.Properties as {
     AdminCreateUserConfig?: { AllowAdminCreateUserOnly?: boolean; InviteMessageTemplate?: { EmailSubject?: unknown; EmailMessage?: unknown } };
     Policies?: { PasswordPolicy?: { TemporaryPasswordValidityDays?: number } };
     DeviceConfiguration?: { ChallengeRequiredOnNewDevice?: boolean; DeviceOnlyRememberedOnUserPrompt?: boolean };
+    UserAttributeUpdateSettings?: { AttributesRequireVerificationBeforeUpdate?: ('email' | 'phone_number')[] };
   };
   const devices = poolProperties.DeviceConfiguration;
   const clientProperties = client.Properties as {
@@ -150,6 +152,8 @@ function userPoolSettings(pool: Resource, client: Resource): SynthesizedDeployme
     refreshTokenDays: minutes(clientProperties.RefreshTokenValidity, units.RefreshToken) / (24 * 60),
     // Cognito's defaults when the pool leaves them out: 7 days and its own short message.
     temporaryPasswordValidityDays: poolProperties.Policies?.PasswordPolicy?.TemporaryPasswordValidityDays ?? 7,
+    // Without the setting Cognito applies changes of email and phone number at once.
+    attributesRequireVerificationBeforeUpdate: poolProperties.UserAttributeUpdateSettings?.AttributesRequireVerificationBeforeUpdate ?? [],
     invitation: {
       emailSubject: poolProperties.AdminCreateUserConfig?.InviteMessageTemplate?.EmailSubject ?? 'Your temporary password',
       emailMessage:

@@ -1,3 +1,4 @@
+import { resolve } from 'node:path';
 import { USER_POOL_CLIENT, type ExplicitAuthFlow } from '../../contracts/user-pool-client.ts';
 
 /** Fixed settings of the local pool: those of the CDK user pool and Cognito's defaults. */
@@ -7,6 +8,8 @@ export const POOL = {
   /** Sign-up confirmation links and codes: 24 hours; password reset codes: 1 hour. */
   signUpCodeMs: 24 * 60 * 60_000,
   passwordResetCodeMs: 60 * 60_000,
+  /** Codes that verify a new or changed email address: 24 hours. */
+  attributeCodeMs: 24 * 60 * 60_000,
   /** Wrong passwords tolerated before the account locks, the first lock and its cap. */
   lockout: { freeFailures: 5, firstLockMs: 1_000, maxLockMs: 15 * 60_000, forgetAfterMs: 15 * 60_000 },
   /** Wrong codes tolerated per code, and code emails per account per hour. */
@@ -47,3 +50,25 @@ export const STANDARD_ATTRIBUTES = new Set([
   'middle_name', 'name', 'nickname', 'phone_number', 'phone_number_verified', 'picture',
   'preferred_username', 'profile', 'updated_at', 'website', 'zoneinfo',
 ]);
+
+/** The attributes whose changes a pool can hold until they are verified (VerifiedAttributeType). */
+export type VerifiedAttribute = 'email' | 'phone_number';
+
+const attributeUpdateSettings = new Map<string, readonly VerifiedAttribute[]>();
+
+/**
+ * Sets the pool's UserAttributeUpdateSettings.AttributesRequireVerificationBeforeUpdate for the
+ * emulator that opens `dataDir` next (local mode passes the synthesized pool's). The local pool
+ * sends email only, so it can hold back changes of `email` only.
+ */
+export function requireVerificationBeforeUpdate(dataDir: string, attributes: readonly VerifiedAttribute[]): void {
+  const unsupported = attributes.filter((attribute) => attribute !== 'email');
+  if (unsupported.length > 0) {
+    throw new Error(`The local user pool cannot verify ${unsupported.join(', ')} before an update: it sends no SMS`);
+  }
+  attributeUpdateSettings.set(resolve(dataDir), [...attributes]);
+}
+
+/** The setting for the pool in `dataDir`; none (changes apply at once) unless one was set. */
+export const attributesRequiringVerification = (dataDir: string): readonly VerifiedAttribute[] =>
+  attributeUpdateSettings.get(resolve(dataDir)) ?? [];

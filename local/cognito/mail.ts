@@ -28,6 +28,16 @@ export function verificationLinkEmail(to: string, link: string): OutgoingEmail {
   };
 }
 
+/** Cognito's default verification message: attribute changes are verified by code, never by link. */
+export function verificationCodeEmail(to: string, code: string): OutgoingEmail {
+  return {
+    to,
+    from: POOL.emailSender,
+    subject: 'Your verification code',
+    text: `Your verification code is ${code}.`,
+  };
+}
+
 export function passwordResetEmail(to: string, code: string): OutgoingEmail {
   return {
     to,

@@ -41,7 +41,13 @@ export interface UserRecord {
   groups: string[];
   softwareToken: SoftwareToken;
   signInFailures: { count: number; lastFailureAt: number; lockedUntil: number };
-  codes: { signUp?: StoredCode; passwordReset?: StoredCode };
+  /** `emailVerification`: the code sent to a new or unverified email address (VerifyUserAttribute). */
+  codes: { signUp?: StoredCode; passwordReset?: StoredCode; emailVerification?: StoredCode };
+  /**
+   * A new email address the pool holds until it is verified (UserAttributeUpdateSettings): the
+   * account keeps its current `email` and `email_verified` until VerifyUserAttribute applies it.
+   */
+  pendingAttributes?: { email?: string };
   /** When codes were last sent, to refuse floods of code emails. */
   codeDeliveries: number[];
   /** Devices tracked for this user (absent in pools saved before device tracking). */

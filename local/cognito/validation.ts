@@ -79,6 +79,7 @@ export const shapes = {
   stringMap: z.record(z.string(), z.string()),
   attributes: z.array(z.object({ Name: z.string().min(1).max(32), Value: z.string().max(2048).optional() })),
   attributeNames: z.array(z.string().min(1).max(32)),
+  attributeName: z.string().min(1).max(32).regex(/^[\p{L}\p{M}\p{S}\p{N}\p{P}]+$/u),
   mfaSettings: z.object({ Enabled: z.boolean().optional(), PreferredMfa: z.boolean().optional() }),
 };
 

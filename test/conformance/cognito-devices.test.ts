@@ -70,7 +70,16 @@ async function enrolled(label: string) {
     const deviceKey = browser.getItem(`CognitoIdentityServiceProvider.${target.clientId}.${as.getUsername()}.deviceKey`) ?? '';
     return { ...done, user: as, deviceKey, accessToken: done.session.getAccessToken().getJwtToken() };
   };
-  return { email, user, signIn, withCode };
+  /** A sign-in with the code in another browser: its own storage, so its own device. */
+  const elsewhere = async () => {
+    const as = new CognitoUser({ Username: email, Pool: target.pool(), Storage: storage() });
+    expect(await signIn(as)).toEqual({ step: 'CODE' });
+    const code = await target.totp(secret);
+    const done = await new Promise<Outcome>((resolve, reject) => as.sendMFACode(code, callbacks(resolve, reject), 'SOFTWARE_TOKEN_MFA'));
+    if (done.step !== 'DONE') throw new Error(`expected tokens, got ${done.step}`);
+    return done.session.getAccessToken().getJwtToken();
+  };
+  return { email, user, signIn, withCode, elsewhere };
 }
 
 describe('remembered devices (device tracking, only remembered on user prompt)', () => {
@@ -94,6 +103,17 @@ describe('remembered devices (device tracking, only remembered on user prompt)',
     const accessToken = (skipped as { session: CognitoUserSession }).session.getAccessToken().getJwtToken();
     await target.admin.send(new UpdateDeviceStatusCommand({ AccessToken: accessToken, DeviceKey: first.deviceKey, DeviceRememberedStatus: 'not_remembered' }));
     expect(await account.signIn(account.user())).toEqual({ step: 'CODE' });
+  }, SLOW);
+
+  // https://docs.aws.amazon.com/cognito-user-identity-pools/latest/APIReference/API_UpdateDeviceStatus.html:
+  // authorized by an access token of the user alone, for any of the user's devices.
+  it('UpdateDeviceStatus: the access token of a sign-in elsewhere marks a device confirmed without remembering as remembered', async () => {
+    const account = await enrolled('device-status-elsewhere');
+    const first = await account.withCode();
+    expect(first.confirmationNecessary).toBe(true);
+    const accessToken = await account.elsewhere();
+    await target.admin.send(new UpdateDeviceStatusCommand({ AccessToken: accessToken, DeviceKey: first.deviceKey, DeviceRememberedStatus: 'remembered' }));
+    expect((await account.signIn(account.user())).step).toBe('DONE');
   }, SLOW);
 
   // https://docs.aws.amazon.com/cognito-user-identity-pools/latest/APIReference/API_ListDevices.html,

@@ -5,6 +5,7 @@ import {
   AdminListDevicesCommand,
   AdminUserGlobalSignOutCommand,
   ConfirmDeviceCommand,
+  UpdateDeviceStatusCommand,
 } from '@aws-sdk/client-cognito-identity-provider';
 import { AuthenticationDetails, CognitoUser, type CognitoUserSession, type IAuthenticationCallback } from 'amazon-cognito-identity-js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -97,6 +98,27 @@ describe('device tracking, only remembered on user prompt', () => {
     const { Devices } = await listDevices(again);
     expect(Devices).toHaveLength(1);
     expect(Devices[0]!.DeviceAttributes).toContainEqual({ Name: 'dev:device_remembered_status', Value: 'not_remembered' });
+  });
+
+  // As on AWS: UpdateDeviceStatus is authorized by an access token of the user alone
+  // (https://docs.aws.amazon.com/cognito-user-identity-pools/latest/APIReference/API_UpdateDeviceStatus.html,
+  // https://docs.aws.amazon.com/cognito/latest/developerguide/amazon-cognito-user-pools-device-tracking.html).
+  it('lets any access token of the user remember a device confirmed without it; only the browser with its secret then skips the code', async () => {
+    const { secret } = await createEnrolledUser(harness, 'device.status@example.com', 'Device#Status1');
+    const laptop = browser();
+    const onLaptop = await signInWithCode(laptop.user('device.status@example.com'), 'device.status@example.com', 'Device#Status1', secret);
+    expect(onLaptop.confirmationNecessary).toBe(true);
+    const laptopKey = laptop.storage.getItem([...laptop.storage.keys()].find((key) => key.endsWith('.deviceKey'))!)!;
+    const phone = browser();
+    const onPhone = await signInWithCode(phone.user('device.status@example.com'), 'device.status@example.com', 'Device#Status1', secret);
+    const AccessToken = onPhone.session.getAccessToken().getJwtToken();
+
+    await harness.admin.send(new UpdateDeviceStatusCommand({ AccessToken, DeviceKey: laptopKey, DeviceRememberedStatus: 'remembered' }));
+    expect((await signIn(laptop.user('device.status@example.com'), 'device.status@example.com', 'Device#Status1')).step).toBe('DONE');
+    expect(await signIn(phone.user('device.status@example.com'), 'device.status@example.com', 'Device#Status1')).toEqual({ step: 'CODE' });
+
+    await harness.admin.send(new UpdateDeviceStatusCommand({ AccessToken, DeviceKey: laptopKey, DeviceRememberedStatus: 'not_remembered' }));
+    expect(await signIn(laptop.user('device.status@example.com'), 'device.status@example.com', 'Device#Status1')).toEqual({ step: 'CODE' });
   });
 
   it('skips the code on a remembered device, never the password', async () => {

@@ -1,16 +1,19 @@
 import { z } from 'zod';
 import type { Operation } from '../context.ts';
+import { invalidParameter } from '../errors.ts';
 import { assertPasswordConforms } from '../password-policy.ts';
 import { createVerifier, passwordMatches } from '../srp.ts';
 import { authenticate, revokeRefreshToken } from '../tokens.ts';
 import { parseInput, shapes } from '../validation.ts';
-import { applyAttributes, attributeList, mfaSettings, requireClient } from './common.ts';
+import { updateAttributes, verifyEmail } from './codes.ts';
+import { attributeList, mfaSettings, requireClient } from './common.ts';
 import { assertNotLockedOut, recordWrongPassword } from './sign-in-steps.ts';
 
 /** Operations a signed-in user calls with their own access token, and RevokeToken. */
 
 const withToken = { AccessToken: shapes.accessToken };
 
+/** The attributes as they are, never a change the pool holds until it is verified (GetUser has no member for those). */
 const getUser: Operation = {
   run(context, body) {
     const { user } = authenticate(context, parseInput(z.object(withToken), body).AccessToken);
@@ -19,10 +22,24 @@ const getUser: Operation = {
 };
 
 const updateUserAttributes: Operation = {
-  run(context, body) {
+  async run(context, body) {
     const input = parseInput(z.object({ ...withToken, UserAttributes: shapes.attributes }), body);
     const { user } = authenticate(context, input.AccessToken);
-    applyAttributes(context, user, input.UserAttributes, 'user');
+    const sent = await updateAttributes(context, user, input.UserAttributes, 'user');
+    return sent.length > 0 ? { CodeDeliveryDetailsList: sent } : {};
+  },
+};
+
+/** The code emailed by an attribute update; the pool verifies `email` only (it sends no SMS). */
+const verifyUserAttribute: Operation = {
+  run(context, body) {
+    const input = parseInput(
+      z.object({ ...withToken, AttributeName: shapes.attributeName, Code: shapes.confirmationCode }),
+      body,
+    );
+    const { user } = authenticate(context, input.AccessToken);
+    if (input.AttributeName !== 'email') throw invalidParameter(`Attribute ${input.AttributeName} cannot be verified.`);
+    verifyEmail(context, user, input.Code);
     return {};
   },
 };
@@ -69,6 +86,7 @@ const revokeToken: Operation = {
 export const accountOperations = {
   GetUser: getUser,
   UpdateUserAttributes: updateUserAttributes,
+  VerifyUserAttribute: verifyUserAttribute,
   ChangePassword: changePassword,
   GlobalSignOut: globalSignOut,
   RevokeToken: revokeToken,

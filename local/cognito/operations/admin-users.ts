@@ -7,8 +7,8 @@ import { assertPasswordConforms } from '../password-policy.ts';
 import { createVerifier } from '../srp.ts';
 import type { UserRecord } from '../state.ts';
 import { parseInput, shapes } from '../validation.ts';
-import { applyAttributes, attributeList, attributesBesideEmail, epochSeconds, mergeAttributes, mfaSettings, requirePool, requireUser, userType } from './common.ts';
-import { sendPasswordResetCode } from './codes.ts';
+import { attributeList, attributesBesideEmail, epochSeconds, mergeAttributes, mfaSettings, requirePool, requireUser, userType } from './common.ts';
+import { sendPasswordResetCode, updateAttributes } from './codes.ts';
 import { newUser } from './users.ts';
 
 /** Account administration (SigV4-signed calls from the handlers and the seeding). */
@@ -120,12 +120,17 @@ const adminGetUser: Operation = {
   },
 };
 
+/**
+ * Setting `email_verified` to true with a new email applies it at once, even where the pool
+ * keeps the original until the new one is verified; otherwise the new address waits for its
+ * code as after UpdateUserAttributes (AdminUpdateUserAttributes, UserAttributes).
+ */
 const adminUpdateUserAttributes: Operation = {
   admin: true,
-  run(context, body) {
+  async run(context, body) {
     const input = parseInput(z.object({ ...poolAndUser, UserAttributes: shapes.attributes }), body);
     requirePool(context, input.UserPoolId);
-    applyAttributes(context, requireUser(context, input.Username), input.UserAttributes, 'admin');
+    await updateAttributes(context, requireUser(context, input.Username), input.UserAttributes, 'admin');
     return {};
   },
 };

@@ -58,6 +58,13 @@ function confirmedDevice(user: UserRecord, key: string) {
   return device;
 }
 
+/**
+ * As in AWS (UpdateDeviceStatus; "Working with user devices in your user pool"), any access
+ * token of the user sets the remembered status of any of the user's confirmed devices, either
+ * way and at any time: with "only remembered on user prompt" this is how the app reports the
+ * user's choice after ConfirmDevice. Skipping the code later still takes the device's secret,
+ * which only the browser that confirmed the device holds, and the password.
+ */
 const updateDeviceStatus: Operation = {
   run(context, body) {
     const input = parseInput(
