@@ -1,6 +1,9 @@
 import * as z from 'zod';
 import { mfaCode } from './fields.ts';
 
+/** A Cognito device key: `<region>_<uuid>` (at most 55 characters). */
+const DEVICE_KEY = /^[a-z]{2}(-[a-z]+)+-\d_[0-9a-f-]{36}$/;
+
 /** POST bodies of the MFA management function (always the caller's own account). */
 export const mfaRequestSchema = z.discriminatedUnion('action', [
   z.object({ action: z.literal('ASSOCIATE_SOFTWARE_TOKEN') }),
@@ -12,6 +15,12 @@ export const mfaRequestSchema = z.discriminatedUnion('action', [
   z.object({ action: z.literal('SET_MFA_PREFERENCE'), enabled: z.boolean(), preferred: z.boolean().optional() }),
   z.object({ action: z.literal('GET_MFA_STATUS') }),
   z.object({ action: z.literal('DISABLE_MFA') }),
+  // Log out: every session of the account ends (refresh tokens and access tokens alike).
+  z.object({ action: z.literal('SIGN_OUT_EVERYWHERE') }),
+  // The devices Cognito tracks for the account, and forgetting one of them. Tokens from a
+  // refresh cannot call Cognito's device operations, so the function does it for the caller.
+  z.object({ action: z.literal('LIST_DEVICES') }),
+  z.object({ action: z.literal('FORGET_DEVICE'), deviceKey: z.string().regex(DEVICE_KEY, 'Invalid device key') }),
 ]);
 export type MfaRequest = z.infer<typeof mfaRequestSchema>;
 export type MfaAction = MfaRequest['action'];
@@ -41,6 +50,20 @@ export const MFA_REQUIRED_MESSAGE =
 /** DISABLE_MFA where MFA is optional: TOTP is off and sign-in no longer asks for a code. */
 export const disableMfaResponseSchema = z.object({ message: z.string() });
 export const messageResponseSchema = z.object({ message: z.string() });
+export const deviceListResponseSchema = z.object({
+  devices: z.array(
+    z.object({
+      key: z.string(),
+      name: z.string(),
+      /** Epoch milliseconds of the device's last sign-in. */
+      lastUsed: z.number(),
+      remembered: z.boolean(),
+    }),
+  ),
+});
+export type DeviceListResponse = z.infer<typeof deviceListResponseSchema>;
+export const SIGNED_OUT_MESSAGE = 'Signed out on every device';
+export const DEVICE_FORGOTTEN_MESSAGE = 'Device forgotten';
 
 /**
  * Replacing or removing the authenticator needs a sign-in this recent (`auth_time` of the

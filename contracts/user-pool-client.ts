@@ -33,8 +33,19 @@ export const USER_POOL_CLIENT = {
   preventUserExistenceErrors: true,
   enableTokenRevocation: true,
   refreshTokenRotation: false,
-  defaultTokenValidity: { accessTokenMinutes: 60, idTokenMinutes: 60, refreshTokenDays: 30 },
+  // Access tokens last 5 minutes, Cognito's shortest: with the admin scope only in tokens from a
+  // sign-in (COGNITO_ADMIN_SCOPE), no token can call Cognito's own operations later than 5
+  // minutes after its sign-in, the window of the MFA function's recent sign-in check.
+  defaultTokenValidity: { accessTokenMinutes: 5, idTokenMinutes: 60, refreshTokenDays: 30 },
 } as const satisfies UserPoolClientDefinition;
+
+/**
+ * The scope that lets an access token call Cognito's token-authorized operations (GetUser,
+ * AssociateSoftwareToken, VerifySoftwareToken, SetUserMFAPreference, devices, GlobalSignOut...).
+ * The pre token generation trigger keeps it in tokens from a sign-in and suppresses it in
+ * tokens from a refresh (lambdas/pre-token-generation/handler.ts).
+ */
+export const COGNITO_ADMIN_SCOPE = 'aws.cognito.signin.user.admin';
 
 /** The `authFlows` prop of CDK's `UserPoolClient` (aws-cdk-lib/aws-cognito `AuthFlow`). */
 export interface CdkAuthFlows {

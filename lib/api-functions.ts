@@ -54,6 +54,18 @@ function allowUserPool(fn: PortalFunction, auth: PortalAuth, actions: readonly s
   fn.allow(new iam.PolicyStatement({ sid: 'UserPool', actions: [...actions], resources: [auth.userPool.userPoolArn] }));
 }
 
+/**
+ * What every function that verifies a caller needs for a token from a refresh, which Cognito's
+ * GetUser does not accept: AdminGetUser of the caller and a read of the State table's record of
+ * ended sessions (lambdas/shared/auth/caller.ts).
+ */
+export function allowLivenessCheck(fn: PortalFunction, auth: PortalAuth, data: PortalData): void {
+  fn.allow(new iam.PolicyStatement({ sid: 'CallerAccount', actions: ['cognito-idp:AdminGetUser'], resources: [auth.userPool.userPoolArn] }));
+  const state = data.table('State');
+  fn.addEnvironment(state.definition.envVar, state.table.tableName);
+  fn.allow(new iam.PolicyStatement({ sid: 'EndedSessionsRecord', actions: ['dynamodb:GetItem'], resources: [state.table.tableArn] }));
+}
+
 /** Names of the function URLs (also the keys of `functions` in the SPA's config.json). */
 export type ApiFunctionName = FunctionUrlName;
 
@@ -175,10 +187,14 @@ export class ApiFunctions extends Construct {
     const mfa = new PortalFunction(this, 'Mfa', {
       ...common,
       name: 'mfa',
-      description: "Manages the caller's authenticator-app MFA",
-      // Every Cognito call of this function uses the caller's access token: it needs no IAM grant.
+      description: "Manages the caller's authenticator-app MFA, devices and sign-out everywhere",
+      // The authenticator calls use the caller's own access token (no IAM grant); the calls a
+      // refreshed token cannot make, for the caller's own username only, are granted below.
       environment: { [ENV.mfaConfiguration]: auth.mfaConfiguration },
     });
+    allowUserPool(mfa, auth, ['cognito-idp:AdminListDevices', 'cognito-idp:AdminForgetDevice', 'cognito-idp:AdminUserGlobalSignOut']);
+    // Log out records the end of the account's sessions (lambdas/shared/auth/ended-sessions.ts).
+    mfa.bindTable(data.table('State'), ['dynamodb:PutItem']);
 
     const contact = new PortalFunction(this, 'Contact', {
       ...common,
@@ -202,6 +218,9 @@ export class ApiFunctions extends Construct {
     this.functions = { embed, quicksightAdmin, userAdmin, mfa, contact };
     const urls = {} as Record<ApiFunctionName, lambda.FunctionUrl>;
     for (const [name, fn] of Object.entries(this.functions) as [ApiFunctionName, PortalFunction][]) {
+      // The liveness check of a refreshed token (lambdas/shared/auth/caller.ts): the account
+      // (AdminGetUser) and the record of its ended sessions.
+      allowLivenessCheck(fn, auth, data);
       fn.addEnvironment(ENV.userPoolId, auth.userPool.userPoolId);
       fn.addEnvironment(ENV.absoluteSessionMinutes, String(props.absoluteSessionMinutes));
       fn.addEnvironment(ENV.userPoolClientId, auth.client.userPoolClientId);

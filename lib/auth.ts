@@ -7,6 +7,7 @@ import { cdkAuthFlows, USER_POOL_CLIENT } from '../contracts/user-pool-client.ts
 import { acknowledge } from './compliance.ts';
 import { PortalFunction } from './portal-function.ts';
 import { PortalNames } from './resource-names.ts';
+import type { PortalData } from './data.ts';
 
 export const ADMINS_GROUP = 'Admins';
 export const USERS_GROUP = 'Users';
@@ -66,6 +67,8 @@ export interface PortalAuthProps {
   readonly domainPrefix: string;
   readonly deletionProtection: boolean;
   readonly logRetention: logs.RetentionDays;
+  /** The State table, where the post-confirmation trigger records a reset's end of every session. */
+  readonly data: PortalData;
 }
 
 /**
@@ -78,7 +81,9 @@ export class PortalAuth extends Construct {
   readonly userPool: cognito.UserPool;
   readonly client: cognito.UserPoolClient;
   readonly domain: cognito.UserPoolDomain;
-  readonly postConfirmation?: PortalFunction;
+  readonly postConfirmation: PortalFunction;
+  /** Keeps the admin scope out of refreshed access tokens (lambdas/pre-token-generation). */
+  readonly preTokenGeneration: PortalFunction;
   /** Whether the pool tracks devices that users may have remembered. */
   readonly rememberDevices: boolean;
   /** The pool's MFA mode (`MfaConfiguration`: `ON`, every account must use an authenticator). */
@@ -159,9 +164,8 @@ export class PortalAuth extends Construct {
     // Serves the confirmation link of the sign-up email.
     this.domain = this.userPool.addDomain('Domain', { cognitoDomain: { domainPrefix: props.domainPrefix } });
 
-    if (props.selfSignUp) {
-      this.postConfirmation = this.addPostConfirmationTrigger(props);
-    }
+    this.postConfirmation = this.addPostConfirmationTrigger(props);
+    this.preTokenGeneration = this.addPreTokenGenerationTrigger(props);
 
     acknowledge(this.userPool, {
       'AwsSolutions-COG8':
@@ -169,24 +173,30 @@ export class PortalAuth extends Construct {
     });
   }
 
-  /** Puts users who confirm their own sign-up into the Users group. */
+  /**
+   * After a confirmed sign-up, puts the user into the Users group; after a password reset by
+   * emailed code, ends every session of the account (a reset is what a user does who fears
+   * someone else knows the password).
+   */
   private addPostConfirmationTrigger(props: PortalAuthProps): PortalFunction {
     const trigger = new PortalFunction(this, 'PostConfirmation', {
       name: 'post-confirmation',
-      description: 'Adds a user who confirmed their sign-up to the Users group',
+      description: 'Adds a user who confirmed their sign-up to the Users group; signs an account out everywhere after a password reset',
       memorySize: 256,
       timeout: Duration.seconds(5),
       logRetention: props.logRetention,
       retainLogs: props.deletionProtection,
     });
     this.userPool.addTrigger(cognito.UserPoolOperation.POST_CONFIRMATION, trigger.function);
+    // The end of the sessions, for the refreshed tokens only the functions see (ended-sessions.ts).
+    trigger.bindTable(props.data.table('State'), ['dynamodb:PutItem']);
 
     // The pool refers to the trigger, so the trigger's permissions cannot be part of
     // anything the function itself depends on without a dependency cycle. They live in a
     // separate managed policy attached to the function's role: it depends on the pool and
     // the role, the function on the role only. The exact pool ARN is used, no wildcard.
     new iam.ManagedPolicy(this, 'PostConfirmationGroupPolicy', {
-      description: 'Lets the post-confirmation trigger put a newly confirmed user into the Users group',
+      description: 'Lets the post-confirmation trigger put a newly confirmed user into the Users group and sign a reset account out',
       roles: [trigger.role],
       statements: [
         new iam.PolicyStatement({
@@ -194,8 +204,30 @@ export class PortalAuth extends Construct {
           actions: ['cognito-idp:AdminAddUserToGroup'],
           resources: [this.userPool.userPoolArn],
         }),
+        new iam.PolicyStatement({
+          sid: 'SignOutAfterPasswordReset',
+          actions: ['cognito-idp:AdminUserGlobalSignOut'],
+          resources: [this.userPool.userPoolArn],
+        }),
       ],
     });
+    return trigger;
+  }
+
+  /**
+   * Version 2 of the pre token generation event (access token customization, Essentials feature
+   * plan): tokens from a refresh lose the admin scope. The function calls nothing.
+   */
+  private addPreTokenGenerationTrigger(props: PortalAuthProps): PortalFunction {
+    const trigger = new PortalFunction(this, 'PreTokenGeneration', {
+      name: 'pre-token-generation',
+      description: 'Keeps the aws.cognito.signin.user.admin scope out of access tokens from a refresh',
+      memorySize: 256,
+      timeout: Duration.seconds(5),
+      logRetention: props.logRetention,
+      retainLogs: props.deletionProtection,
+    });
+    this.userPool.addTrigger(cognito.UserPoolOperation.PRE_TOKEN_GENERATION_CONFIG, trigger.function, cognito.LambdaVersion.V2_0);
     return trigger;
   }
 

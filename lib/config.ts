@@ -145,7 +145,14 @@ export const configSchema = z
     embedSessionMinutes: z.preprocess(numberFromText, wholeNumber(15, 600, 'QuickSight embed sessions last 15 to 600 minutes').default(600)),
     /** Days dashboard view events and the Insights aggregates are kept (DynamoDB TTL). */
     usageRetentionDays: z.preprocess(numberFromText, wholeNumber(1, 3650, 'from a day to ten years').default(400)),
-    accessTokenMinutes: z.preprocess(numberFromText, wholeNumber(5, 1440, 'Cognito allows 5 minutes to 1 day').default(TOKEN_DEFAULTS.accessTokenMinutes)),
+    accessTokenMinutes: z.preprocess(
+      numberFromText,
+      z
+        .literal(TOKEN_DEFAULTS.accessTokenMinutes, {
+          message: `must be ${TOKEN_DEFAULTS.accessTokenMinutes} (a token that can change the authenticator must end within the 5 minutes after its sign-in)`,
+        })
+        .default(TOKEN_DEFAULTS.accessTokenMinutes),
+    ),
     idTokenMinutes: z.preprocess(numberFromText, wholeNumber(5, 1440, 'Cognito allows 5 minutes to 1 day').default(TOKEN_DEFAULTS.idTokenMinutes)),
     refreshTokenDays: z.preprocess(numberFromText, wholeNumber(1, 3650, 'Cognito allows up to 10 years').default(TOKEN_DEFAULTS.refreshTokenDays)),
     selfSignUp: flag(true),

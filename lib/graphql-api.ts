@@ -69,9 +69,15 @@ export class PortalGraphqlApi extends Construct {
     this.resolver.bindTable(data.table('Dashboards'), CATALOGUE_ACTIONS);
     this.resolver.bindTable(data.table('State'), STATE_ITEM_ACTIONS);
     this.resolver.bindTable(data.table('Audit'), ['dynamodb:PutItem']);
-    // A token that claims Admins is confirmed against the group as Cognito holds it now.
+    // A token that claims Admins is confirmed against the group as Cognito holds it now; a
+    // token from a refresh is checked against the account (AdminGetUser) and the State table's
+    // record of ended sessions, which STATE_ITEM_ACTIONS already reads.
     this.resolver.allow(
-      new iam.PolicyStatement({ sid: 'UserPool', actions: ['cognito-idp:AdminListGroupsForUser'], resources: [auth.userPool.userPoolArn] }),
+      new iam.PolicyStatement({
+        sid: 'UserPool',
+        actions: ['cognito-idp:AdminListGroupsForUser', 'cognito-idp:AdminGetUser'],
+        resources: [auth.userPool.userPoolArn],
+      }),
     );
 
     this.api = new appsync.GraphqlApi(this, 'Api', {

@@ -64,6 +64,7 @@ export class PortalStack extends Stack {
       domainPrefix: config.cognitoDomainPrefix ?? names.cognitoDomainPrefix(this),
       deletionProtection: config.deletionProtection,
       logRetention,
+      data: this.data,
     });
 
     const quicksight = {

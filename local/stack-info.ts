@@ -34,6 +34,7 @@ export const stackInfoSchema = z.object({
     contact: credentialsSchema,
     graphql: credentialsSchema,
     postConfirmation: credentialsSchema,
+    preTokenGeneration: credentialsSchema,
   }),
 });
 export type StackInfo = z.infer<typeof stackInfoSchema>;

@@ -166,7 +166,7 @@ export async function startStack(options: StackOptions = {}): Promise<RunningLoc
     const cognitoDir = cognitoDataDir(dataDir);
     requireVerificationBeforeUpdate(cognitoDir, deployment.userPool.attributesRequireVerificationBeforeUpdate);
     // The pool invokes its trigger as Lambda does; the function exists once the app is synthesized.
-    const running: { postConfirmation?: LocalFunction } = {};
+    const running: { postConfirmation?: LocalFunction; preTokenGeneration?: LocalFunction } = {};
     const cognito = await startCognitoEmulator({
       host,
       port: 0,
@@ -186,6 +186,10 @@ export async function startStack(options: StackOptions = {}): Promise<RunningLoc
         postConfirmation: async (event) => {
           if (!running.postConfirmation) throw new Error('The post-confirmation function is not running yet');
           return running.postConfirmation.invoke(event);
+        },
+        preTokenGeneration: async (event) => {
+          if (!running.preTokenGeneration) throw new Error('The pre token generation function is not running yet');
+          return running.preTokenGeneration.invoke(event);
         },
       },
     });
@@ -220,6 +224,7 @@ export async function startStack(options: StackOptions = {}): Promise<RunningLoc
     };
     const { functions, credentials } = createFunctions(deployment, endpoints, iam, closers);
     running.postConfirmation = functions.postConfirmation;
+    running.preTokenGeneration = functions.preTokenGeneration;
 
     const functionUrls = await startFunctionUrls({
       deployment,

@@ -1,10 +1,15 @@
 import {
+  AdminForgetDeviceCommand,
+  AdminListDevicesCommand,
   AssociateSoftwareTokenCommand,
+  type DeviceType,
   SetUserMFAPreferenceCommand,
   VerifySoftwareTokenCommand,
 } from '@aws-sdk/client-cognito-identity-provider';
 import { ENV } from '../../contracts/env.ts';
 import {
+  DEVICE_FORGOTTEN_MESSAGE,
+  type DeviceListResponse,
   MFA_REQUIRED_MESSAGE,
   type MfaConfiguration,
   mfaConfigurationSchema,
@@ -13,8 +18,10 @@ import {
   REAUTHENTICATION_MESSAGE,
   REAUTHENTICATION_REQUIRED,
   RECENT_SIGN_IN_SECONDS,
+  SIGNED_OUT_MESSAGE,
   STEP_UP_ACTIONS,
 } from '../../contracts/mfa.ts';
+import { endAllSessions } from '../shared/auth/end-sessions.ts';
 import type { Caller } from '../shared/auth/caller.ts';
 import { cognito } from '../shared/aws/cognito.ts';
 import { isAwsError } from '../shared/aws/config.ts';
@@ -24,6 +31,7 @@ import {
   ConfigurationError,
   ConflictError,
   HttpError,
+  NotFoundError,
   TooManyRequestsError,
   UnauthorizedError,
   UpstreamError,
@@ -50,7 +58,7 @@ const refuseWhereRequired = () => {
   if (mfaConfiguration() === 'ON') throw new ConflictError(MFA_REQUIRED_MESSAGE, { suggestion: 'Choose Set up a new authenticator.' });
 };
 
-/** The caller's own preference, with their access token (the function has no Cognito grant). */
+/** The caller's own preference, with their access token (a token from a sign-in: Cognito acts on that account alone). */
 const setTotpPreference = (caller: Caller, failure: string, enabled: boolean, preferred: boolean) =>
   mfaStep(failure, () =>
     cognito.send(
@@ -87,11 +95,52 @@ const mfaStep = async <T>(failure: string, call: () => Promise<T>): Promise<T> =
  * `auth_time` across refreshes, so a session kept alive by refreshing does not count.
  */
 export const requireRecentSignIn = (caller: Caller, nowMs = Date.now()): void => {
-  if (Math.floor(nowMs / 1000) - caller.authTime <= RECENT_SIGN_IN_SECONDS) return;
+  // A token from a refresh has no scope for Cognito's MFA operations, however recent its sign-in.
+  if (caller.canCallCognito && Math.floor(nowMs / 1000) - caller.authTime <= RECENT_SIGN_IN_SECONDS) return;
   throw new UnauthorizedError(REAUTHENTICATION_MESSAGE, { reason: REAUTHENTICATION_REQUIRED });
 };
 
-/** MFA state from the GetUser answer the liveness check already fetched. */
+/** Cognito's page size limit for AdminListDevices. */
+const DEVICE_PAGE = 60;
+
+const attributeOf = (device: DeviceType, name: string) => device.DeviceAttributes?.find((attribute) => attribute.Name === name)?.Value;
+
+/** The caller's devices, every page, through the admin API (the caller's own username only). */
+const listDevices = async (caller: Caller): Promise<DeviceListResponse> => {
+  const devices: DeviceListResponse['devices'] = [];
+  let token: string | undefined;
+  do {
+    const page = await mfaStep('Failed to list devices', () =>
+      cognito.send(
+        new AdminListDevicesCommand({ UserPoolId: requireEnv(ENV.userPoolId), Username: caller.username, Limit: DEVICE_PAGE, PaginationToken: token }),
+      ),
+    );
+    for (const device of page.Devices ?? []) {
+      if (!device.DeviceKey) continue;
+      devices.push({
+        key: device.DeviceKey,
+        name: attributeOf(device, 'device_name') ?? 'Unknown device',
+        lastUsed: device.DeviceLastAuthenticatedDate?.getTime() ?? 0,
+        remembered: attributeOf(device, 'dev:device_remembered_status') === 'remembered',
+      });
+    }
+    token = page.PaginationToken;
+  } while (token);
+  return { devices };
+};
+
+/** Forgets one of the caller's devices; a key of another account is unknown to this one. */
+const forgetDevice = async (caller: Caller, deviceKey: string): Promise<{ message: string }> => {
+  try {
+    await cognito.send(new AdminForgetDeviceCommand({ UserPoolId: requireEnv(ENV.userPoolId), Username: caller.username, DeviceKey: deviceKey }));
+  } catch (error) {
+    if (isAwsError(error, 'ResourceNotFoundException')) throw new NotFoundError('Device not found');
+    return mfaStep('Failed to forget the device', () => Promise.reject(error));
+  }
+  return { message: DEVICE_FORGOTTEN_MESSAGE };
+};
+
+/** MFA state from the account the liveness check already read. */
 export const mfaStatusOf = (caller: Caller, configuration: MfaConfiguration): MfaStatus => {
   const enabled = caller.profile.UserMFASettingList?.includes(SOFTWARE_TOKEN_MFA) ?? false;
   const legacyDevices = (caller.profile.MFAOptions ?? []).map((option) => ({ DeliveryMedium: option.DeliveryMedium ?? 'UNKNOWN' }));
@@ -147,5 +196,15 @@ export const runMfaAction = async (request: MfaRequest, caller: Caller): Promise
       refuseWhereRequired();
       await setTotpPreference(caller, 'Failed to disable MFA', false, false);
       return { message: DISABLE_MFA_MESSAGE };
+
+    case 'SIGN_OUT_EVERYWHERE':
+      await mfaStep('Failed to sign out', () => endAllSessions(requireEnv(ENV.userPoolId), caller.username));
+      return { message: SIGNED_OUT_MESSAGE };
+
+    case 'LIST_DEVICES':
+      return listDevices(caller);
+
+    case 'FORGET_DEVICE':
+      return forgetDevice(caller, request.deviceKey);
   }
 };

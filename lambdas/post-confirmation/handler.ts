@@ -5,14 +5,20 @@ import { createLogger } from '../shared/logger.ts';
 const logger = createLogger('post-confirmation');
 
 /**
- * Cognito post-confirmation trigger: a confirmed self-sign-up joins the Users group (adding
- * again is harmless). Other confirmations (password reset) pass through. The pool id comes
- * from the event, which keeps the trigger free of a dependency on its own pool.
+ * Cognito post-confirmation trigger. A confirmed self-sign-up joins the Users group (adding
+ * again is harmless). A password reset by emailed code ends every session of the account:
+ * whoever held the old password, or a token from it, is signed out. The pool id comes from the
+ * event, which keeps the trigger free of a dependency on its own pool. A failure fails the
+ * confirmation's answer, so the user sees it rather than keep sessions they meant to end.
  */
 export const handler = async (event: PostConfirmationTriggerEvent): Promise<PostConfirmationTriggerEvent> => {
-  if (event.triggerSource !== 'PostConfirmation_ConfirmSignUp') return event;
-  // The Cognito client is loaded by the confirmations that use it, not when the function starts.
-  await (await import('./join-users-group.ts')).joinUsersGroup(event.userPoolId, event.userName);
-  logger.info('Confirmed user added to group', { group: USERS_GROUP });
+  // The clients are loaded by the confirmations that use them, not when the function starts.
+  if (event.triggerSource === 'PostConfirmation_ConfirmSignUp') {
+    await (await import('./join-users-group.ts')).joinUsersGroup(event.userPoolId, event.userName);
+    logger.info('Confirmed user added to group', { group: USERS_GROUP });
+  } else if (event.triggerSource === 'PostConfirmation_ConfirmForgotPassword') {
+    await (await import('../shared/auth/end-sessions.ts')).endAllSessions(event.userPoolId, event.userName);
+    logger.info('Password reset: every session of the account ended');
+  }
   return event;
 };

@@ -14,8 +14,8 @@ export type UrlFunctionKey = FunctionUrlName;
  * Every function of the app: the function URLs, the GraphQL resolver, the Cognito trigger and
  * the daily company-access check (invoked by an EventBridge schedule; it has no function URL).
  */
-export type DeployedFunctionKey = UrlFunctionKey | 'graphql' | 'postConfirmation' | 'companyCheck';
-export const FUNCTION_KEYS: readonly DeployedFunctionKey[] = [...URL_FUNCTION_KEYS, 'graphql', 'postConfirmation', 'companyCheck'];
+export type DeployedFunctionKey = UrlFunctionKey | 'graphql' | 'postConfirmation' | 'preTokenGeneration' | 'companyCheck';
+export const FUNCTION_KEYS: readonly DeployedFunctionKey[] = [...URL_FUNCTION_KEYS, 'graphql', 'postConfirmation', 'preTokenGeneration', 'companyCheck'];
 
 /** A CloudFormation value: a literal or an intrinsic function (Ref, Fn::GetAtt, Fn::Join...). */
 export type TemplateValue = unknown;

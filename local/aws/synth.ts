@@ -91,7 +91,6 @@ export function synthesizeDeployment(outdir: string, sourceHash: string): Synthe
   };
 
   const { functions } = stack.functions;
-  if (!stack.auth.postConfirmation) throw new Error('Local mode expects the post-confirmation trigger (selfSignUp true)');
   const described: Record<DeployedFunctionKey, SynthesizedFunction> = {
     embed: describe(functions.embed),
     quicksightAdmin: describe(functions.quicksightAdmin),
@@ -100,6 +99,7 @@ export function synthesizeDeployment(outdir: string, sourceHash: string): Synthe
     contact: describe(functions.contact),
     graphql: describe(stack.graphql.resolver),
     postConfirmation: describe(stack.auth.postConfirmation),
+    preTokenGeneration: describe(stack.auth.preTokenGeneration),
     companyCheck: describe(stack.companies.check),
   };
   return {
@@ -128,7 +128,13 @@ export function userPoolSettings(pool: Resource, client: Resource): SynthesizedD
     Policies?: { PasswordPolicy?: { TemporaryPasswordValidityDays?: number } };
     DeviceConfiguration?: { ChallengeRequiredOnNewDevice?: boolean; DeviceOnlyRememberedOnUserPrompt?: boolean };
     UserAttributeUpdateSettings?: { AttributesRequireVerificationBeforeUpdate?: ('email' | 'phone_number')[] };
+    LambdaConfig?: { PreTokenGenerationConfig?: { LambdaVersion?: string } };
   };
+  const preTokenVersion = poolProperties.LambdaConfig?.PreTokenGenerationConfig?.LambdaVersion;
+  // The local pool builds the version 2 event (ID and access token customization) only.
+  if (preTokenVersion !== undefined && preTokenVersion !== 'V2_0') {
+    throw new Error(`Local mode sends the version 2 pre token generation event; the pool asks for ${preTokenVersion}`);
+  }
   const devices = poolProperties.DeviceConfiguration;
   const clientProperties = client.Properties as {
     AccessTokenValidity: number;

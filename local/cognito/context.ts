@@ -1,4 +1,4 @@
-import type { PostConfirmationTriggerEvent } from 'aws-lambda';
+import type { PostConfirmationTriggerEvent, PreTokenGenerationV2TriggerEvent } from 'aws-lambda';
 import type { SigningKey } from './jwt.ts';
 import type { InvitationTemplate, SendEmail } from './mail.ts';
 import type { AuthSessions } from './sessions.ts';
@@ -8,6 +8,8 @@ import type { PoolStore } from './store.ts';
 export interface PoolTriggers {
   /** Called after a sign-up or a password reset is confirmed, as Cognito's trigger. */
   postConfirmation?: (event: PostConfirmationTriggerEvent) => Promise<unknown>;
+  /** Called before tokens are issued (sign-in and refresh), with the version 2 event. */
+  preTokenGeneration?: (event: PreTokenGenerationV2TriggerEvent) => Promise<unknown>;
 }
 
 /** The pool's DeviceConfiguration (device tracking); absent when devices are not tracked. */

@@ -44,6 +44,7 @@ export const ERRORS = {
   invalidAccessToken: () => notAuthorized('Invalid Access Token'),
   accessTokenExpired: () => notAuthorized('Access Token has expired'),
   accessTokenRevoked: () => notAuthorized('Access Token has been revoked'),
+  missingScope: () => notAuthorized('Access Token does not have required scopes'),
   invalidRefreshToken: () => notAuthorized('Invalid Refresh Token'),
   refreshTokenExpired: () => notAuthorized('Refresh Token has expired'),
   refreshTokenRevoked: () => notAuthorized('Refresh Token has been revoked'),
@@ -88,6 +89,8 @@ export const ERRORS = {
       `Resend not possible. ${username} status is not FORCE_CHANGE_PASSWORD`,
     ),
   unsupportedTokenType: () => new CognitoServiceError('UnsupportedTokenTypeException', 'Unsupported token type'),
+  preTokenGenerationFailed: (reason: string) =>
+    new CognitoServiceError('UserLambdaValidationException', `PreTokenGeneration failed with error ${reason}.`),
   postConfirmationFailed: (reason: string) =>
     new CognitoServiceError('UserLambdaValidationException', `PostConfirmation failed with error ${reason}.`),
   codeDeliveryFailed: () => new CognitoServiceError('CodeDeliveryFailureException', 'Unable to deliver message'),

@@ -1,4 +1,5 @@
 import { createHash, randomBytes, randomUUID } from 'node:crypto';
+import type { PreTokenGenerationV2TriggerEvent } from 'aws-lambda';
 import type { PoolContext } from './context.ts';
 import { ERRORS } from './errors.ts';
 import { signJwt, verifyJwt } from './jwt.ts';
@@ -27,9 +28,69 @@ function groupsOf(context: PoolContext, user: UserRecord): string[] {
   return [...user.groups].sort((a, b) => precedence(a) - precedence(b) || a.localeCompare(b));
 }
 
-function signTokens(context: PoolContext, user: UserRecord, origin: OriginRecord) {
+/** The scope of every access token from the pool's own sign-in (Cognito's user pool API scope). */
+export const COGNITO_ADMIN_SCOPE = 'aws.cognito.signin.user.admin';
+
+/** Pre token generation sources this pool sends (the hosted UI's does not apply: OAuth is off). */
+export type TokenGenerationSource =
+  | 'TokenGeneration_Authentication'
+  | 'TokenGeneration_NewPasswordChallenge'
+  | 'TokenGeneration_AuthenticateDevice'
+  | 'TokenGeneration_RefreshTokens';
+
+/** Claims a pre token generation response cannot add, change or suppress (Cognito ignores or refuses them). */
+const PROTECTED_CLAIMS = new Set([
+  'acr', 'amr', 'at_hash', 'aud', 'auth_time', 'azp', 'c_hash', 'client_id', 'cognito:username', 'event_id', 'exp', 'iat',
+  'identities', 'iss', 'jti', 'nbf', 'nonce', 'origin_jti', 'scope', 'sub', 'token_use', 'username',
+]);
+
+type Claims = Record<string, unknown>;
+type TokenOverrides = { claimsToAddOrOverride?: Record<string, unknown>; claimsToSuppress?: string[] };
+
+const applyClaimOverrides = (claims: Claims, overrides: TokenOverrides | undefined): Claims => {
+  const result = { ...claims };
+  for (const name of overrides?.claimsToSuppress ?? []) if (!PROTECTED_CLAIMS.has(name)) delete result[name];
+  for (const [name, value] of Object.entries(overrides?.claimsToAddOrOverride ?? {})) if (!PROTECTED_CLAIMS.has(name)) result[name] = value;
+  return result;
+};
+
+/**
+ * The pool's pre token generation trigger, version 2 event: it may change the claims of both
+ * tokens, the access token's scopes and the groups. A failing trigger fails the sign-in or the
+ * refresh, as in Cognito.
+ * https://docs.aws.amazon.com/cognito/latest/developerguide/user-pool-lambda-pre-token-generation.html
+ */
+async function runPreTokenGeneration(context: PoolContext, user: UserRecord, groups: string[], scopes: string[], source: TokenGenerationSource) {
+  const trigger = context.triggers.preTokenGeneration;
+  if (!trigger) return undefined;
+  try {
+    const answer = await trigger({
+      version: '2',
+      region: context.region,
+      userPoolId: context.userPoolId,
+      triggerSource: source,
+      userName: user.username,
+      callerContext: { awsSdkVersion: 'aws-sdk-unknown-unknown', clientId: context.clientId },
+      request: {
+        userAttributes: { ...user.attributes, 'cognito:user_status': user.status },
+        groupConfiguration: { groupsToOverride: groups, iamRolesToOverride: [], preferredRole: undefined },
+        scopes,
+      },
+      response: { claimsAndScopeOverrideDetails: {} },
+    } as unknown as PreTokenGenerationV2TriggerEvent);
+    return (answer as PreTokenGenerationV2TriggerEvent | undefined)?.response?.claimsAndScopeOverrideDetails ?? undefined;
+  } catch (error) {
+    throw ERRORS.preTokenGenerationFailed(error instanceof Error ? error.message : String(error));
+  }
+}
+
+async function signTokens(context: PoolContext, user: UserRecord, origin: OriginRecord, source: TokenGenerationSource) {
   const now = seconds(context.now());
-  const groups = groupsOf(context, user);
+  const overrides = await runPreTokenGeneration(context, user, groupsOf(context, user), [COGNITO_ADMIN_SCOPE], source);
+  const groups = overrides?.groupOverrideDetails?.groupsToOverride ?? groupsOf(context, user);
+  const access = overrides?.accessTokenGeneration;
+  const suppressed = new Set(access?.scopesToSuppress ?? []);
+  const scopes = [...new Set([COGNITO_ADMIN_SCOPE, ...(access?.scopesToAdd ?? [])])].filter((scope) => !suppressed.has(scope));
   const eventId = randomUUID();
   const common = {
     sub: user.username,
@@ -41,15 +102,16 @@ function signTokens(context: PoolContext, user: UserRecord, origin: OriginRecord
     iat: now,
   };
   const accessToken = signJwt(context.signingKey, {
+    ...applyClaimOverrides({ ...common }, access),
     ...common,
     client_id: context.clientId,
     token_use: 'access',
-    scope: 'aws.cognito.signin.user.admin',
+    ...(scopes.length > 0 ? { scope: scopes.join(' ') } : {}),
     exp: now + context.lifetimes.accessTokenSeconds,
     jti: randomUUID(),
     username: user.username,
   });
-  const idToken = signJwt(context.signingKey, {
+  const idClaims = {
     ...common,
     email_verified: user.attributes.email_verified === 'true',
     'cognito:username': user.username,
@@ -58,12 +120,18 @@ function signTokens(context: PoolContext, user: UserRecord, origin: OriginRecord
     exp: now + context.lifetimes.idTokenSeconds,
     jti: randomUUID(),
     ...(user.attributes.email !== undefined ? { email: user.attributes.email } : {}),
-  });
+  };
+  const idToken = signJwt(context.signingKey, applyClaimOverrides(idClaims, overrides?.idTokenGeneration));
   return { AccessToken: accessToken, ExpiresIn: context.lifetimes.accessTokenSeconds, TokenType: 'Bearer' as const, IdToken: idToken };
 }
 
 /** A completed sign-in: new origin, all three tokens. */
-export function issueTokens(context: PoolContext, user: UserRecord, authTime: number): AuthenticationResult {
+export async function issueTokens(
+  context: PoolContext,
+  user: UserRecord,
+  authTime: number,
+  source: TokenGenerationSource = 'TokenGeneration_Authentication',
+): Promise<AuthenticationResult> {
   const refreshToken = randomBytes(96).toString('base64url');
   const origin: OriginRecord = {
     jti: randomUUID(),
@@ -73,19 +141,20 @@ export function issueTokens(context: PoolContext, user: UserRecord, authTime: nu
     expiresAt: context.now() + context.lifetimes.refreshTokenMs,
     revoked: false,
   };
+  const tokens = await signTokens(context, user, origin, source);
   context.store.addOrigin(origin);
-  return { ...signTokens(context, user, origin), RefreshToken: refreshToken };
+  return { ...tokens, RefreshToken: refreshToken };
 }
 
 /** REFRESH_TOKEN_AUTH: new access and ID tokens of the same origin, no new refresh token. */
-export function refreshTokens(context: PoolContext, refreshToken: string): AuthenticationResult {
+export async function refreshTokens(context: PoolContext, refreshToken: string): Promise<AuthenticationResult> {
   const origin = context.store.originByRefreshToken(hashRefreshToken(refreshToken));
   if (!origin) throw ERRORS.invalidRefreshToken();
   const user = context.store.findUser(origin.username);
   if (user && !user.enabled) throw ERRORS.userDisabled();
   if (!user || origin.revoked) throw ERRORS.refreshTokenRevoked();
   if (origin.expiresAt <= context.now()) throw ERRORS.refreshTokenExpired();
-  return signTokens(context, user, origin);
+  return signTokens(context, user, origin, 'TokenGeneration_RefreshTokens');
 }
 
 /** RevokeToken: a refresh token's origin is revoked; unknown tokens are ignored (RFC 7009). */
@@ -97,7 +166,8 @@ export function revokeRefreshToken(context: PoolContext, token: string): void {
 
 /**
  * The caller of a token-authenticated operation: the access token must be signed by this
- * pool, be an access token of this client, unexpired, and its sign-in still live.
+ * pool, be an access token of this client, unexpired, its sign-in still live, and carry the
+ * `aws.cognito.signin.user.admin` scope.
  */
 export function authenticate(context: PoolContext, accessToken: string): { user: UserRecord; origin: OriginRecord } {
   const claims = verifyJwt(context.signingKey, accessToken);
@@ -115,5 +185,9 @@ export function authenticate(context: PoolContext, accessToken: string): { user:
   const origin = context.store.getOrigin(claims.origin_jti);
   const user = origin && context.store.findUser(origin.username);
   if (!origin || origin.revoked || !user || !user.enabled) throw ERRORS.accessTokenRevoked();
+  // Every operation authorized by an access token needs the user pool API scope.
+  // https://docs.aws.amazon.com/cognito/latest/developerguide/amazon-cognito-user-pools-using-the-access-token.html
+  const scopes = typeof claims.scope === 'string' ? claims.scope.split(' ') : [];
+  if (!scopes.includes(COGNITO_ADMIN_SCOPE)) throw ERRORS.missingScope();
   return { user, origin };
 }

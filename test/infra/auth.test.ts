@@ -71,7 +71,7 @@ describe('identity provider (Cognito)', () => {
       ExplicitAuthFlows: Match.arrayEquals(['ALLOW_USER_SRP_AUTH', 'ALLOW_REFRESH_TOKEN_AUTH']),
       PreventUserExistenceErrors: 'ENABLED',
       EnableTokenRevocation: true,
-      AccessTokenValidity: 60,
+      AccessTokenValidity: 5,
       IdTokenValidity: 60,
       RefreshTokenValidity: 30 * 24 * 60,
       TokenValidityUnits: { AccessToken: 'minutes', IdToken: 'minutes', RefreshToken: 'minutes' },
@@ -108,7 +108,7 @@ describe('identity provider (Cognito)', () => {
     build.template.resourceCountIs('AWS::Cognito::IdentityPool', 0);
   });
 
-  it('puts self-confirmed users into Users with a trigger allowed only AdminAddUserToGroup on this pool', () => {
+  it('puts self-confirmed users into Users and signs a reset account out, with a trigger allowed only that on this pool', () => {
     const poolId = logicalIdAt(build.template, 'AWS::Cognito::UserPool', '/Auth/UserPool/');
     const triggerId = logicalIdAt(build.template, 'AWS::Lambda::Function', '/Auth/PostConfirmation/Function/');
     build.template.hasResourceProperties('AWS::Cognito::UserPool', {
@@ -127,9 +127,30 @@ describe('identity provider (Cognito)', () => {
     );
     const statements = policyStatements(build.template).filter(({ resource }) => triggerPolicies.includes(resource));
     const nonLogging = statements.map(({ statement }) => statement).filter((statement) => statement.Sid !== 'WriteOwnLogs');
-    expect(nonLogging).toEqual([
-      expect.objectContaining({ Action: 'cognito-idp:AdminAddUserToGroup', Resource: { 'Fn::GetAtt': [poolId, 'Arn'] } }),
-    ]);
+    const stateId = logicalIdAt(build.template, 'AWS::DynamoDB::Table', '/Data/State/');
+    expect(nonLogging).toEqual(
+      expect.arrayContaining([
+        expect.objectContaining({ Action: 'cognito-idp:AdminAddUserToGroup', Resource: { 'Fn::GetAtt': [poolId, 'Arn'] } }),
+        expect.objectContaining({ Action: 'cognito-idp:AdminUserGlobalSignOut', Resource: { 'Fn::GetAtt': [poolId, 'Arn'] } }),
+        expect.objectContaining({ Action: 'dynamodb:PutItem', Resource: { 'Fn::GetAtt': [stateId, 'Arn'] } }),
+      ]),
+    );
+    expect(nonLogging).toHaveLength(3);
+  });
+
+  it('suppresses the admin scope in refreshed tokens with a version 2 pre token generation trigger that may call nothing', () => {
+    const triggerId = logicalIdAt(build.template, 'AWS::Lambda::Function', '/Auth/PreTokenGeneration/Function/');
+    build.template.hasResourceProperties('AWS::Cognito::UserPool', {
+      UserPoolTier: 'ESSENTIALS',
+      LambdaConfig: Match.objectLike({ PreTokenGenerationConfig: { LambdaArn: { 'Fn::GetAtt': [triggerId, 'Arn'] }, LambdaVersion: 'V2_0' } }),
+    });
+    const roleId = logicalIdAt(build.template, 'AWS::IAM::Role', '/Auth/PreTokenGeneration/Role/');
+    const policies = Object.keys(build.template.findResources('AWS::IAM::ManagedPolicy', { Properties: { Roles: [{ Ref: roleId }] } }));
+    const granted = policyStatements(build.template)
+      .filter(({ resource }) => policies.includes(resource))
+      .map(({ statement }) => statement)
+      .filter((statement) => statement.Sid !== 'WriteOwnLogs');
+    expect(granted).toEqual([]);
   });
 });
 
@@ -139,7 +160,7 @@ describe('identity provider with configuration values', () => {
     build = buildPortal({
       context: {
         selfSignUp: 'false',
-        accessTokenMinutes: '15',
+        accessTokenMinutes: '5',
         idTokenMinutes: 30,
         refreshTokenDays: '7',
         deletionProtection: false,
@@ -152,12 +173,11 @@ describe('identity provider with configuration values', () => {
   });
   afterAll(() => build.dispose());
 
-  it('lets only administrators create accounts when self sign-up is off, and has no trigger', () => {
+  it('lets only administrators create accounts when self sign-up is off, and keeps the triggers (a reset still ends the sessions)', () => {
     build.template.hasResourceProperties('AWS::Cognito::UserPool', {
       AdminCreateUserConfig: Match.objectLike({ AllowAdminCreateUserOnly: true }),
-      LambdaConfig: Match.absent(),
+      LambdaConfig: Match.objectLike({ PostConfirmation: Match.anyValue(), PreTokenGenerationConfig: Match.objectLike({ LambdaVersion: 'V2_0' }) }),
     });
-    expect(Object.keys(build.template.findResources('AWS::Lambda::Function'))).not.toContainEqual(expect.stringMatching(/PostConfirmation/));
   });
 
   it('remembers devices only on the user\'s prompt with rememberDevices, and lets admin resets forget them', () => {
@@ -168,16 +188,19 @@ describe('identity provider with configuration values', () => {
       (fn) => (fn as { Properties: { Environment?: { Variables?: Record<string, unknown> } } }).Properties.Environment?.Variables?.REMEMBER_DEVICES !== undefined,
     ) as { Properties: { Environment: { Variables: Record<string, unknown> } } } | undefined;
     expect(userAdmin?.Properties.Environment.Variables.REMEMBER_DEVICES).toBe('true');
+    // The user-admin function's (admin resets) and the MFA function's (the caller's own devices).
     const grants = policyStatements(build.template).filter(({ statement }) => JSON.stringify(statement.Action).includes('AdminForgetDevice'));
-    expect(grants).toHaveLength(1);
-    expect(grants[0]!.statement.Action).toEqual(expect.arrayContaining(['cognito-idp:AdminListDevices', 'cognito-idp:AdminForgetDevice']));
-    // On the pool only, no wildcard.
-    expect(JSON.stringify(grants[0]!.statement.Resource)).toMatch(/UserPool.*Arn/);
+    expect(grants).toHaveLength(2);
+    for (const grant of grants) {
+      expect(grant.statement.Action).toEqual(expect.arrayContaining(['cognito-idp:AdminListDevices', 'cognito-idp:AdminForgetDevice']));
+      // On the pool only, no wildcard.
+      expect(JSON.stringify(grant.statement.Resource)).toMatch(/UserPool.*Arn/);
+    }
   });
 
   it('applies the configured token lifetimes', () => {
     build.template.hasResourceProperties('AWS::Cognito::UserPoolClient', {
-      AccessTokenValidity: 15,
+      AccessTokenValidity: 5,
       IdTokenValidity: 30,
       RefreshTokenValidity: 7 * 24 * 60,
     });

@@ -15,11 +15,21 @@ async function resourceTypesOf(action: string): Promise<string[]> {
  * The AWS actions each function is allowed (logging aside): exactly those its code calls, which
  * the compliance report checks against the handlers' code (test/infra/compliance-report.test.ts).
  */
+/** The check of a refreshed token every URL function makes: the caller's account and the record of ended sessions. */
+const CALLER_CHECK = ['cognito-idp:AdminGetUser', 'dynamodb:GetItem'];
+
 const EXPECTED_ACTIONS: Record<string, { path: string; actions: string[] }> = {
   embed: {
     path: '/Functions/Embed/',
     // GetItem: the caller's company membership (State), which usage records take the company from.
-    actions: ['dynamodb:Query', 'dynamodb:GetItem', 'dynamodb:PutItem', 'dynamodb:UpdateItem', 'quicksight:GenerateEmbedUrlForRegisteredUser', 'quicksight:DescribeUser'],
+    actions: [
+      ...CALLER_CHECK,
+      'dynamodb:Query',
+      'dynamodb:PutItem',
+      'dynamodb:UpdateItem',
+      'quicksight:GenerateEmbedUrlForRegisteredUser',
+      'quicksight:DescribeUser',
+    ],
   },
   'quicksight-admin': {
     path: '/Functions/QuickSightAdmin/',
@@ -76,10 +86,15 @@ const EXPECTED_ACTIONS: Record<string, { path: string; actions: string[] }> = {
       ].map((a) => `cognito-idp:${a}`),
       'quicksight:DeleteUser',
       ...['Query', 'PutItem', 'DeleteItem'].map((a) => `dynamodb:${a}`),
+      ...CALLER_CHECK,
     ],
   },
-  // Every Cognito call of the MFA function carries the caller's access token: no IAM action.
-  mfa: { path: '/Functions/Mfa/', actions: [] },
+  // The authenticator calls carry the caller's access token (no IAM action); the device list,
+  // forgetting a device and Log out act on the caller's own username through the admin API.
+  mfa: {
+    path: '/Functions/Mfa/',
+    actions: [...CALLER_CHECK, 'cognito-idp:AdminListDevices', 'cognito-idp:AdminForgetDevice', 'cognito-idp:AdminUserGlobalSignOut', 'dynamodb:PutItem'],
+  },
   // Read-only: the mending calls its bundle holds are withheld (test/infra/companies.test.ts).
   'company-check': {
     path: '/Companies/Check/',
@@ -97,6 +112,7 @@ const EXPECTED_ACTIONS: Record<string, { path: string; actions: string[] }> = {
     actions: [
       'ses:SendEmail',
       ...['Query', 'PutItem', 'DeleteItem'].map((a) => `dynamodb:${a}`),
+      ...CALLER_CHECK,
     ],
   },
 };
@@ -161,7 +177,7 @@ describe('function URLs', () => {
     const functions = Object.entries(build.template.findResources('AWS::Lambda::Function')).filter(
       ([, fn]) => !String(fn.Metadata?.['aws:cdk:path']).includes('Custom::CDKBucketDeployment'),
     );
-    expect(functions).toHaveLength(8);
+    expect(functions).toHaveLength(9);
     for (const [, fn] of functions) {
       expect(fn.Properties).toMatchObject({
         Runtime: 'nodejs24.x',
@@ -251,9 +267,9 @@ describe('function URLs', () => {
     }
   });
 
-  it('allows the GraphQL resolver its tables and the live Admins check only', () => {
+  it('allows the GraphQL resolver its tables, the live Admins check and the check of a refreshed token only', () => {
     const actions = [...actionsOfFunction(build.template, '/GraphQL/Resolver/')];
-    expect(actions.filter((action) => !action.startsWith('dynamodb:'))).toEqual(['cognito-idp:AdminListGroupsForUser']);
+    expect(actions.filter((action) => !action.startsWith('dynamodb:')).sort()).toEqual(['cognito-idp:AdminGetUser', 'cognito-idp:AdminListGroupsForUser']);
   });
 
   it('scopes QuickSight permissions to the namespace users and the dashboards of the account', () => {

@@ -17,6 +17,7 @@ const FUNCTION_PATHS = [
   '/Functions/Contact/',
   '/GraphQL/Resolver/',
   '/Auth/PostConfirmation/',
+  '/Auth/PreTokenGeneration/',
   '/Companies/Check/',
 ];
 

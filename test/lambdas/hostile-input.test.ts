@@ -37,6 +37,7 @@ const VALID: Record<string, unknown> = {
   isActive: true,
   mfaCode: '123456',
   friendlyDeviceName: 'Phone',
+  deviceKey: 'us-east-2_6a1f3c2e-9d4b-4c8e-a2f1-0b3c4d5e6f70',
   enabled: true,
   preferred: true,
   email: USER.email,

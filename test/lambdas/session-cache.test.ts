@@ -71,7 +71,7 @@ describe('authenticate reuses a live-session check for a few seconds', () => {
   const previous: Record<string, string | undefined> = {};
 
   const getUserCalls = () => cognito.commandCalls(GetUserCommand).length;
-  const live = () => cognito.on(GetUserCommand).resolves({ Username: USER.username, UserAttributes: [{ Name: 'email', Value: 'User@Example.com' }] });
+  const live = () => cognito.on(GetUserCommand).resolves({ Username: USER.username, UserAttributes: [{ Name: 'email', Value: 'User@Example.com' }, { Name: 'email_verified', Value: 'true' }] });
 
   beforeAll(async () => {
     signer = await createSigner();

@@ -89,7 +89,7 @@ describe('tokens', () => {
       scope: 'aws.cognito.signin.user.admin',
       'cognito:groups': ['Admins', 'Users'],
     });
-    expect(access.exp - access.iat).toBe(3600);
+    expect(access.exp - access.iat).toBe(300);
     expect(id).toMatchObject({
       sub: username,
       email: 'claims@example.com',
@@ -138,7 +138,7 @@ describe('tokens', () => {
     expect(refreshed.getRefreshToken().getToken()).toBe(session.getRefreshToken().getToken());
     await accessVerifier.verify(refreshed.getAccessToken().getJwtToken());
     const raw = await refresh(session.getRefreshToken().getToken());
-    expect(raw.AuthenticationResult).toMatchObject({ TokenType: 'Bearer', ExpiresIn: 3600 });
+    expect(raw.AuthenticationResult).toMatchObject({ TokenType: 'Bearer', ExpiresIn: 300 });
     expect(raw.AuthenticationResult?.RefreshToken).toBeUndefined();
     await expect(refresh('not-a-refresh-token')).rejects.toMatchObject({ name: 'NotAuthorizedException', message: 'Invalid Refresh Token' });
   });

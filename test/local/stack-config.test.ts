@@ -72,7 +72,8 @@ describe('function environment', () => {
 
     const mfa = functionEnvironment(deployment.functions.mfa, values, endpoints, credentials);
     expect(mfa[ENV.mfaConfiguration]).toBe('ON');
-    for (const table of tables) expect(mfa[table.envVar], table.envVar).toBeUndefined();
+    // The State table only (Log out's record of ended sessions, read by every caller check).
+    for (const table of tables) expect(mfa[table.envVar], table.envVar).toBe(table.envVar === ENV.stateTable ? 'local-State' : undefined);
 
     const contact = functionEnvironment(deployment.functions.contact, values, endpoints, credentials);
     expect(contact[ENV.supportFromAddress]).toBe(SUPPORT_FROM_ADDRESS);

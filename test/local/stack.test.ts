@@ -130,7 +130,7 @@ describe('npm start (local stack as a child process)', () => {
 
   it("lists each function's credentials in stack.json, held to that function's policy", async () => {
     expect(Object.keys(stack.functionCredentials).sort()).toEqual(
-      ['contact', 'embed', 'graphql', 'mfa', 'postConfirmation', 'quicksightAdmin', 'userAdmin'].sort(),
+      ['contact', 'embed', 'graphql', 'mfa', 'postConfirmation', 'preTokenGeneration', 'quicksightAdmin', 'userAdmin'].sort(),
     );
     const actingAs = (key: keyof StackInfo['functionCredentials']) =>
       new DynamoDBClient({ endpoint: stack.dynamodb.endpoint, region: stack.region, credentials: stack.functionCredentials[key], maxAttempts: 1 });

@@ -1,4 +1,5 @@
-import { GetUserCommand, type GetUserCommandOutput } from '@aws-sdk/client-cognito-identity-provider';
+import { AdminGetUserCommand, GetUserCommand, type GetUserCommandOutput } from '@aws-sdk/client-cognito-identity-provider';
+import { COGNITO_ADMIN_SCOPE } from '../../../contracts/user-pool-client.ts';
 import { NO_TOKEN_MESSAGE } from '../../../contracts/errors.ts';
 import { cognito } from '../aws/cognito.ts';
 import { isAwsError } from '../aws/config.ts';
@@ -6,8 +7,12 @@ import { ENV } from '../../../contracts/env.ts';
 import { requireEnv } from '../env.ts';
 import { ConfigurationError, ForbiddenError, UnauthorizedError, UpstreamError } from '../errors.ts';
 import { ADMINS_GROUP, USERS_GROUP } from './groups.ts';
+import { endedBefore, sessionsEndedAt } from './ended-sessions.ts';
 import { createSessionCache } from './session-cache.ts';
-import { verifyAccessToken } from './verifier.ts';
+import { type AccessClaims, verifyAccessToken } from './verifier.ts';
+
+/** What the liveness check learns of the account: its attributes and MFA settings. */
+export type AccountProfile = Partial<Pick<GetUserCommandOutput, 'UserAttributes' | 'UserMFASettingList' | 'PreferredMfaSetting' | 'MFAOptions'>>;
 
 
 /** The signed-in caller of a request, known from a verified, live access token. */
@@ -15,7 +20,7 @@ export interface Caller {
   /** Cognito username (the user's sub; sign-in is by email alias). */
   readonly username: string;
   readonly sub: string;
-  /** Lowercased email, from Cognito GetUser. */
+  /** Lowercased, verified email, from Cognito (GetUser or AdminGetUser). */
   readonly email: string;
   /** Groups from the verified token, or Cognito's current ones once `confirmAdmin` (live-admin.ts) has run. */
   readonly groups: readonly string[];
@@ -24,8 +29,13 @@ export interface Caller {
   readonly authTime: number;
   /** Needed by the calls Cognito accepts only with the user's own token (MFA set-up). */
   readonly accessToken: string;
-  /** The GetUser answer of the liveness check, reused by GET_MFA_STATUS. */
-  readonly profile: GetUserCommandOutput;
+  /**
+   * The token carries `aws.cognito.signin.user.admin`, which Cognito's own token-authorized
+   * operations need: only a token from a sign-in does, never one from a refresh.
+   */
+  readonly canCallCognito: boolean;
+  /** The account as the liveness check read it, reused by GET_MFA_STATUS. */
+  readonly profile: AccountProfile;
 }
 
 export const SESSION_ENDED = 'Your session is no longer valid. Please sign in again.';
@@ -66,42 +76,75 @@ export const absoluteSessionSeconds = (): number => {
 };
 
 /**
- * Accepted GetUser answers of this function instance, per token, for SESSION_CHECK_REUSE_SECONDS
- * (session-cache.ts): the bound on how late a revoked token is refused.
+ * Accepted liveness answers of this function instance, per token, for
+ * SESSION_CHECK_REUSE_SECONDS (session-cache.ts): the bound on how late a revoked token is refused.
  */
-export const liveSessions = createSessionCache<GetUserCommandOutput>();
+export const liveSessions = createSessionCache<AccountProfile>();
 
-const fetchLiveProfile = async (accessToken: string, reuse: boolean): Promise<GetUserCommandOutput> => {
-  const known = reuse ? liveSessions.get(accessToken) : undefined;
-  if (known !== undefined) return known;
-  let profile: GetUserCommandOutput;
+const sessionEnded = (error: unknown): boolean =>
+  isAwsError(error, 'NotAuthorizedException', 'UserNotFoundException', 'PasswordResetRequiredException', 'UserNotConfirmedException');
+
+/** A token with the admin scope: Cognito itself says whether its session is live (GetUser). */
+const askCognito = async (accessToken: string): Promise<AccountProfile> => {
   try {
-    profile = await cognito.send(new GetUserCommand({ AccessToken: accessToken }));
+    return await cognito.send(new GetUserCommand({ AccessToken: accessToken }));
   } catch (error) {
-    if (isAwsError(error, 'NotAuthorizedException', 'UserNotFoundException', 'PasswordResetRequiredException', 'UserNotConfirmedException')) {
-      throw new UnauthorizedError(SESSION_ENDED);
-    }
+    if (sessionEnded(error)) throw new UnauthorizedError(SESSION_ENDED);
     throw new UpstreamError('Could not check the session with the identity provider');
   }
+};
+
+/**
+ * A token from a refresh, without the admin scope, cannot be shown to GetUser. The account must
+ * exist, be enabled and confirmed (AdminGetUser), and its sessions must not have been ended by
+ * the portal since the token's sign-in (ended-sessions.ts).
+ */
+const checkAccount = async (claims: AccessClaims): Promise<AccountProfile> => {
+  const lookUp = async () => {
+    try {
+      return await cognito.send(new AdminGetUserCommand({ UserPoolId: requireEnv(ENV.userPoolId), Username: claims.username }));
+    } catch (error) {
+      if (sessionEnded(error)) throw new UnauthorizedError(SESSION_ENDED);
+      throw new UpstreamError('Could not check the session with the identity provider');
+    }
+  };
+  const [account, endedAt] = await Promise.all([lookUp(), sessionsEndedAt(claims.username)]);
+  if (account.Enabled === false || account.UserStatus !== 'CONFIRMED' || endedBefore(claims.authTime, endedAt)) {
+    throw new UnauthorizedError(SESSION_ENDED);
+  }
+  return account;
+};
+
+const fetchLiveProfile = async (accessToken: string, claims: AccessClaims, reuse: boolean): Promise<AccountProfile> => {
+  const known = reuse ? liveSessions.get(accessToken) : undefined;
+  if (known !== undefined) return known;
+  const profile = claims.scopes.includes(COGNITO_ADMIN_SCOPE) ? await askCognito(accessToken) : await checkAccount(claims);
   liveSessions.set(accessToken, profile);
   return profile;
 };
 
+/** The account's email, only once verified: an address still waiting for its code is not the user's yet. */
+const verifiedEmail = (profile: AccountProfile): string | undefined => {
+  const attribute = (name: string) => profile.UserAttributes?.find((candidate) => candidate.Name === name)?.Value;
+  if (attribute('email_verified') !== 'true') return undefined;
+  return attribute('email')?.trim().toLowerCase() || undefined;
+};
+
 /**
- * Verifies the token, then asks Cognito whether its session is still live: a disabled,
- * deleted or globally signed-out user's token is refused here although its signature is valid.
- * The same call yields the email, which access tokens do not carry. Signature, expiry and
- * session lifetime are checked on every request. Only the GraphQL resolver, which AppSync
- * invokes once per root field of a request, reuses a GetUser answer, for at most
- * SESSION_CHECK_REUSE_SECONDS (`reuseRecentCheck`); every function URL asks each time, so a
- * disabled or signed-out user is refused there at once.
+ * Verifies the token, then checks that its session is still live: a disabled, deleted or
+ * signed-out user's token is refused here although its signature is valid. The same answer
+ * yields the verified email, which access tokens do not carry. Signature, expiry and session
+ * lifetime are checked on every request. Only the GraphQL resolver, which AppSync invokes once
+ * per root field of a request, reuses a liveness answer, for at most SESSION_CHECK_REUSE_SECONDS
+ * (`reuseRecentCheck`); every function URL asks each time, so a disabled or signed-out user is
+ * refused there at once.
  */
 export const authenticate = async (accessToken: string, { reuseRecentCheck = false }: { reuseRecentCheck?: boolean } = {}): Promise<Caller> => {
   const claims = await verifyAccessToken(accessToken);
   assertWithinSessionLifetime(claims.authTime);
-  const profile = await fetchLiveProfile(accessToken, reuseRecentCheck);
-  const email = profile.UserAttributes?.find((attribute) => attribute.Name === 'email')?.Value?.trim().toLowerCase();
-  if (!email) throw new UnauthorizedError('The signed-in account has no email address');
+  const profile = await fetchLiveProfile(accessToken, claims, reuseRecentCheck);
+  const email = verifiedEmail(profile);
+  if (!email) throw new UnauthorizedError('The signed-in account has no verified email address');
   return {
     username: claims.username,
     sub: claims.sub,
@@ -110,6 +153,7 @@ export const authenticate = async (accessToken: string, { reuseRecentCheck = fal
     isAdmin: claims.groups.includes(ADMINS_GROUP),
     authTime: claims.authTime,
     accessToken,
+    canCallCognito: claims.scopes.includes(COGNITO_ADMIN_SCOPE),
     profile,
   };
 };

@@ -18,7 +18,28 @@ export interface AccessClaims {
   groups: string[];
   /** Epoch seconds of the sign-in the token descends from; a refresh keeps it. */
   authTime: number;
+  /** The token's `scope` claim, split. */
+  scopes: string[];
 }
+
+/**
+ * How far ahead of this function's clock a token may say it was issued. Cognito writes `iat`
+ * and `auth_time` from one clock, so a sign-in after the token's own issue is never genuine.
+ */
+export const TOKEN_CLOCK_SKEW_SECONDS = 60;
+
+export const IMPLAUSIBLE_TIMES_MESSAGE = 'Invalid authentication token';
+
+/**
+ * A sign-in time later than the token's issue, or an issue in the future, would make a session
+ * look younger than it is (the session lifetime and the recent sign-in checks count from it).
+ */
+const assertPlausibleTimes = (authTime: number, issuedAt: number, nowMs: number): void => {
+  const now = Math.floor(nowMs / 1000);
+  if (authTime > issuedAt || issuedAt > now + TOKEN_CLOCK_SKEW_SECONDS) {
+    throw new UnauthorizedError(IMPLAUSIBLE_TIMES_MESSAGE, { reason: 'implausibleTokenTimes' });
+  }
+};
 
 const localJwks = optionalEnv(ENV.cognitoJwks);
 
@@ -53,15 +74,18 @@ const describeFailure = (error: unknown): string => {
 };
 
 /** Verifies signature, issuer, expiry, token use and client; throws UnauthorizedError otherwise. */
-export const verifyAccessToken = async (token: string): Promise<AccessClaims> => {
+export const verifyAccessToken = async (token: string, nowMs = Date.now()): Promise<AccessClaims> => {
   try {
     const payload = await verifier.verify(token);
+    // Missing only in a token Cognito did not issue; 0 then counts as a sign-in long ago.
+    const authTime = typeof payload.auth_time === 'number' ? payload.auth_time : 0;
+    assertPlausibleTimes(authTime, payload.iat, nowMs);
     return {
       sub: payload.sub,
       username: payload.username,
       groups: payload['cognito:groups'] ?? [],
-      // Missing only in a token Cognito did not issue; 0 then counts as a sign-in long ago.
-      authTime: typeof payload.auth_time === 'number' ? payload.auth_time : 0,
+      authTime,
+      scopes: typeof payload.scope === 'string' ? payload.scope.split(' ').filter(Boolean) : [],
     };
   } catch (error) {
     if (error instanceof JwtBaseError || error instanceof SyntaxError) throw new UnauthorizedError(describeFailure(error));

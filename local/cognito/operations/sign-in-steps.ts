@@ -4,7 +4,7 @@ import { devicesOf, isRemembered, issueDevice, touchDevice } from '../devices.ts
 import { ERRORS } from '../errors.ts';
 import type { ChallengeState } from '../sessions.ts';
 import type { UserRecord } from '../state.ts';
-import { issueTokens } from '../tokens.ts';
+import { issueTokens, type TokenGenerationSource } from '../tokens.ts';
 
 /** The steps of a sign-in after the flow-specific password check. */
 
@@ -12,7 +12,7 @@ export interface SignInResponse {
   ChallengeName?: string;
   Session?: string;
   ChallengeParameters: Record<string, string>;
-  AuthenticationResult?: ReturnType<typeof issueTokens> & { NewDeviceMetadata?: { DeviceKey: string; DeviceGroupKey: string } };
+  AuthenticationResult?: Awaited<ReturnType<typeof issueTokens>> & { NewDeviceMetadata?: { DeviceKey: string; DeviceGroupKey: string } };
 }
 
 /** Refuses any password, even the right one, while the account is locked. */
@@ -131,9 +131,15 @@ const challengeState = (
  * sign-in from a device the pool does not know yet ends with a new device for the client to
  * confirm (NewDeviceMetadata).
  */
-export function completeSignIn(context: PoolContext, user: UserRecord, authTime: number, deviceKey?: string): SignInResponse {
+export async function completeSignIn(
+  context: PoolContext,
+  user: UserRecord,
+  authTime: number,
+  deviceKey?: string,
+  source: TokenGenerationSource = 'TokenGeneration_Authentication',
+): Promise<SignInResponse> {
   if (!user.enabled) throw ERRORS.userDisabled();
-  const tokens = issueTokens(context, user, authTime);
+  const tokens = await issueTokens(context, user, authTime, source);
   if (!context.deviceTracking) return { ChallengeParameters: {}, AuthenticationResult: tokens };
   const known = devicesOf(user).find((device) => device.key === deviceKey && device.secret !== undefined);
   if (known) {

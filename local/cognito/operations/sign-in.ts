@@ -64,7 +64,7 @@ const initiateAuth: Operation = {
     if (!clientAllowsFlow(flow)) throw ERRORS.flowNotEnabled(flow);
     const parameters = input.AuthParameters;
     if (flow === 'REFRESH_TOKEN_AUTH' || flow === 'REFRESH_TOKEN') {
-      return { ChallengeParameters: {}, AuthenticationResult: refreshTokens(context, required(parameters, 'REFRESH_TOKEN')) };
+      return refreshTokens(context, required(parameters, 'REFRESH_TOKEN')).then((tokens) => ({ ChallengeParameters: {}, AuthenticationResult: tokens }));
     }
     const username = required(parameters, 'USERNAME');
     if (flow === 'USER_PASSWORD_AUTH') return passwordSignIn(context, username, required(parameters, 'PASSWORD'));
@@ -163,7 +163,13 @@ function answerDeviceSrp(context: PoolContext, user: UserRecord, state: Challeng
 }
 
 /** DEVICE_PASSWORD_VERIFIER: proof of the device secret, signed as the password claim is. */
-function answerDevicePasswordVerifier(context: PoolContext, user: UserRecord, state: ChallengeState, session: string, responses: Parameters | undefined): SignInResponse {
+function answerDevicePasswordVerifier(
+  context: PoolContext,
+  user: UserRecord,
+  state: ChallengeState,
+  session: string,
+  responses: Parameters | undefined,
+): Promise<SignInResponse> {
   const secretBlock = required(responses, 'PASSWORD_CLAIM_SECRET_BLOCK');
   const signature = required(responses, 'PASSWORD_CLAIM_SIGNATURE');
   const timestamp = required(responses, 'TIMESTAMP');
@@ -187,7 +193,7 @@ function answerDevicePasswordVerifier(context: PoolContext, user: UserRecord, st
   });
   if (!proven) throw ERRORS.incorrectCredentials();
   touchDevice(context, user, device);
-  return completeSignIn(context, user, state.authTime, deviceKey);
+  return completeSignIn(context, user, state.authTime, deviceKey, 'TokenGeneration_AuthenticateDevice');
 }
 
 const respondToAuthChallenge: Operation = {
@@ -260,7 +266,7 @@ const getTokensFromRefreshToken: Operation = {
     );
     requireClient(context, input.ClientId);
     if (!clientAllowsFlow('REFRESH_TOKEN_AUTH')) throw ERRORS.flowNotEnabled('REFRESH_TOKEN_AUTH');
-    return { AuthenticationResult: refreshTokens(context, input.RefreshToken) };
+    return refreshTokens(context, input.RefreshToken).then((tokens) => ({ AuthenticationResult: tokens }));
   },
 };
 

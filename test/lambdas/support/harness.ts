@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import {
   AdminListGroupsForUserCommand,
   CognitoIdentityProviderClient,
+  AdminGetUserCommand,
   GetUserCommand,
   NotAuthorizedException,
   UserNotFoundException,
@@ -216,6 +217,7 @@ export const startHarness = async (extraEnv: Record<string, string> = {}): Promi
         UserAttributes: [
           { Name: 'sub', Value: known.username },
           { Name: 'email', Value: known.email },
+          { Name: 'email_verified', Value: 'true' },
         ],
         UserMFASettingList: known.mfa ? ['SOFTWARE_TOKEN_MFA'] : [],
         PreferredMfaSetting: known.mfa ? 'SOFTWARE_TOKEN_MFA' : undefined,
@@ -229,6 +231,25 @@ export const startHarness = async (extraEnv: Record<string, string> = {}): Promi
       return { Groups: known.groups.map((GroupName) => ({ GroupName, UserPoolId: POOL_ID })) };
     });
 
+  /** AdminGetUser of a registered account, as Cognito answers it while the account is enabled and confirmed. */
+  const answerAdminLookup = (username: string) =>
+    cognito.on(AdminGetUserCommand, { Username: username }).callsFake(() => {
+      const known = accounts.get(username);
+      if (known === undefined) throw new UserNotFoundException({ message: 'User does not exist.', $metadata: {} });
+      return {
+        Username: known.username,
+        Enabled: true,
+        UserStatus: 'CONFIRMED',
+        UserAttributes: [
+          { Name: 'sub', Value: known.username },
+          { Name: 'email', Value: known.email },
+          { Name: 'email_verified', Value: 'true' },
+        ],
+        UserMFASettingList: known.mfa ? ['SOFTWARE_TOKEN_MFA'] : [],
+        PreferredMfaSetting: known.mfa ? 'SOFTWARE_TOKEN_MFA' : undefined,
+      };
+    });
+
   const harness: Harness = {
     signer,
     dynamo,
@@ -240,6 +261,8 @@ export const startHarness = async (extraEnv: Record<string, string> = {}): Promi
     accounts,
     token: (a, options) => {
       accounts.set(a.username, a);
+      // A refreshed token cannot be shown to GetUser: the functions ask AdminGetUser instead.
+      if (options?.refreshed) answerAdminLookup(a.username);
       return signer.accessToken(a, options);
     },
     async reset() {

@@ -22,6 +22,15 @@ export interface TokenOptions {
   signedInAgo?: number;
   /** The `iss` claim, signed with the pool's own key: another pool's address is a token of another issuer. @default ISSUER */
   issuer?: string;
+  /**
+   * A token from a refresh: the pre token generation trigger has suppressed the
+   * `aws.cognito.signin.user.admin` scope. @default false
+   */
+  refreshed?: boolean;
+  /** Seconds the `iat` claim lies ahead of now (a token claiming a later issue). @default 0 */
+  issuedAhead?: number;
+  /** Seconds `auth_time` lies after `iat` (a sign-in claimed after the token's own issue). @default 0 */
+  signedInAfterIssue?: number;
 }
 
 export interface TestSigner {
@@ -37,12 +46,13 @@ export const createSigner = async (): Promise<TestSigner> => {
   const forger = await generateKeyPair('RS256');
   const jwk = { ...(await exportJWK(pool.publicKey)), kid: KID, alg: 'RS256', use: 'sig' };
 
-  const sign = (claims: Record<string, unknown>, key: CryptoKey, expiresIn: number, issuer = ISSUER) => {
+  const sign = (claims: Record<string, unknown>, key: CryptoKey, expiresIn: number, issuer = ISSUER, issuedAhead = 0) => {
     const now = Math.floor(Date.now() / 1000);
+    // Cognito writes `iat` and `auth_time` from one clock: a token is never issued before its sign-in.
     return new SignJWT(claims)
       .setProtectedHeader({ alg: 'RS256', kid: KID })
       .setIssuer(issuer)
-      .setIssuedAt(now - 5)
+      .setIssuedAt(now + issuedAhead)
       .setExpirationTime(now + expiresIn)
       .sign(key);
   };
@@ -57,13 +67,15 @@ export const createSigner = async (): Promise<TestSigner> => {
           'cognito:groups': user.groups ?? [],
           client_id: options.clientId ?? CLIENT_ID,
           token_use: 'access',
-          scope: 'aws.cognito.signin.user.admin',
-          auth_time: Math.floor(Date.now() / 1000) - (options.signedInAgo ?? 0),
+          ...(options.refreshed ? {} : { scope: 'aws.cognito.signin.user.admin' }),
+          auth_time:
+            Math.floor(Date.now() / 1000) - (options.signedInAgo ?? 0) + (options.issuedAhead ?? 0) + (options.signedInAfterIssue ?? 0),
           jti: crypto.randomUUID(),
         },
         options.forged ? forger.privateKey : pool.privateKey,
         options.expiresIn ?? 3600,
         options.issuer,
+        options.issuedAhead,
       ),
     idToken: (user) =>
       sign(

@@ -7,7 +7,7 @@ import {
   AdminSetUserPasswordCommand,
   CognitoIdentityProviderClient,
 } from '@aws-sdk/client-cognito-identity-provider';
-import type { PostConfirmationTriggerEvent } from 'aws-lambda';
+import type { PostConfirmationTriggerEvent, PreTokenGenerationV2TriggerEvent } from 'aws-lambda';
 import { CognitoUserPool } from 'amazon-cognito-identity-js';
 import { authenticator } from 'otplib';
 import { startCognitoEmulator, type CognitoEmulator, type InvitationTemplate, type OutgoingEmail } from '../../../local/cognito/index.ts';
@@ -43,6 +43,8 @@ export interface HarnessOptions {
   deviceTracking?: { challengeRequiredOnNewDevice: boolean; deviceOnlyRememberedOnUserPrompt: boolean };
   temporaryPasswordValidityDays?: number;
   invitation?: InvitationTemplate;
+  /** The pool's pre token generation trigger (version 2 event). */
+  preTokenGeneration?: (event: PreTokenGenerationV2TriggerEvent) => Promise<unknown>;
 }
 
 export async function startHarness(options: HarnessOptions = {}): Promise<CognitoHarness> {
@@ -65,6 +67,7 @@ export async function startHarness(options: HarnessOptions = {}): Promise<Cognit
           triggerEvents.push(event);
           if (options.failPostConfirmation) throw new Error('trigger unavailable');
         },
+        ...(options.preTokenGeneration ? { preTokenGeneration: options.preTokenGeneration } : {}),
       },
       ...(options.accessTokenMinutes ? { accessTokenMinutes: options.accessTokenMinutes } : {}),
       ...(options.allowSelfSignUp !== undefined ? { allowSelfSignUp: options.allowSelfSignUp } : {}),

@@ -10,6 +10,7 @@ export function App({ config }: { readonly config: RuntimeConfig }) {
       <AuthProvider
         userPoolId={config.userPoolId}
         clientId={config.userPoolClientId}
+        accountUrl={config.functions.mfa}
         {...(config.cognitoEndpoint ? { endpoint: config.cognitoEndpoint } : {})}
       >
         <AppRouter />

@@ -22,6 +22,11 @@ const loadCognitoService: AuthServiceLoader = async (options) => {
 
 interface AuthProviderProps extends CognitoServiceOptions {
   readonly children: ReactNode;
+  /**
+   * The MFA function's URL (config.functions.mfa): Log out, the device list and forgetting a
+   * device go through it, because a token from a refresh cannot call Cognito for them.
+   */
+  readonly accountUrl?: string;
   /** Replaced in tests. */
   readonly loadService?: AuthServiceLoader;
 }
@@ -31,7 +36,7 @@ interface AuthState {
   readonly session: AuthSession | null;
 }
 
-export function AuthProvider({ children, loadService = loadCognitoService, ...options }: AuthProviderProps) {
+export function AuthProvider({ children, loadService = loadCognitoService, accountUrl, ...options }: AuthProviderProps) {
   const { userPoolId, clientId, endpoint, storage } = options;
   // Without stored tokens there is nothing to check: signed out at once, library not loaded.
   const [state, setState] = useState<AuthState>(() => ({
@@ -118,6 +123,12 @@ export function AuthProvider({ children, loadService = loadCognitoService, ...op
     return (await refresh()).accessToken;
   }, [refresh]);
 
+  /** The caller's own account actions of the MFA function (devices, sign-out everywhere). */
+  const account = useCallback(async () => {
+    if (!accountUrl) throw new AuthError('The account function is not configured', 'NotConfigured');
+    return (await import('./account-actions.ts')).accountActions(accountUrl, getAccessToken);
+  }, [accountUrl, getAccessToken]);
+
   const afterStep = useCallback(
     (result: SignInResult) => {
       if (result.step === 'DONE') apply(result.session);
@@ -152,7 +163,9 @@ export function AuthProvider({ children, loadService = loadCognitoService, ...op
         // frame, are gone before the identity provider answers (or fails to).
         apply(null);
         try {
-          await (await service()).signOut();
+          // Without the function (not loaded, offline), this browser's session still ends.
+          const actions = accountUrl ? await account().catch(() => undefined) : undefined;
+          await (await service()).signOut(actions?.signOutEverywhere);
         } catch (error) {
           console.error('Error signing out:', error instanceof Error ? error.message : error);
         }
@@ -162,14 +175,25 @@ export function AuthProvider({ children, loadService = loadCognitoService, ...op
       confirmForgotPassword: async (email, code, password) =>
         (await service()).confirmForgotPassword(email, code, password),
       rememberDevice: async () => (await deviceService()).rememberDevice(await (await service()).signedInUserWithDevice()),
-      listDevices: async () => (await deviceService()).listDevices(await (await service()).signedInUserWithDevice()),
-      forgetDevice: async (deviceKey) =>
-        (await deviceService()).forgetDevice(await (await service()).signedInUserWithDevice(), deviceKey),
+      listDevices: async () => {
+        const [{ devices }, user, devicesModule] = await Promise.all([
+          account().then((actions) => actions.listDevices()),
+          (await service()).signedInUserWithDevice(),
+          deviceService(),
+        ]);
+        const current = devicesModule.currentDeviceKey(user);
+        return devices.map((device) => ({ ...device, current: device.key === current }));
+      },
+      forgetDevice: async (deviceKey) => {
+        await (await account()).forgetDevice(deviceKey);
+        const [user, devicesModule] = await Promise.all([(await service()).signedInUserWithDevice(), deviceService()]);
+        if (devicesModule.currentDeviceKey(user) === deviceKey) devicesModule.dropDeviceSecret(user);
+      },
       preload: () => {
         void service();
       },
     }),
-    [afterStep, apply, getAccessToken, reloadSession, service, state],
+    [account, accountUrl, afterStep, apply, getAccessToken, reloadSession, service, state],
   );
 
   return (

@@ -177,16 +177,25 @@ export class CognitoAuthService {
     this.pending = null;
   }
 
-  /** Global sign-out (every device); the local tokens are cleared even if the call fails. */
-  async signOut(): Promise<void> {
+  /**
+   * Sign-out everywhere. A token from a refresh cannot call Cognito's GlobalSignOut (it lacks
+   * the admin scope), so `endEverywhere` asks the portal's function to do it with the current
+   * access token; without it, this browser's refresh token is revoked (RevokeToken). The local
+   * tokens are cleared even if the call fails.
+   */
+  async signOut(endEverywhere?: (accessToken: string) => Promise<void>): Promise<void> {
     this.pending = null;
     const user = this.pool.getCurrentUser();
     if (!user) return;
     try {
-      await this.userSession(user);
-      await new Promise<void>((resolve, reject) => {
-        user.globalSignOut({ onSuccess: () => resolve(), onFailure: (error) => reject(toAuthError(error)) });
-      });
+      const session = await this.userSession(user);
+      if (endEverywhere) {
+        await endEverywhere(session.getAccessToken().getJwtToken());
+      } else {
+        await new Promise<void>((resolve, reject) => {
+          user.signOut((error?: unknown) => (error ? reject(toAuthError(error)) : resolve()));
+        });
+      }
     } finally {
       user.signOut();
     }

@@ -1,19 +1,12 @@
 import type { CognitoUser } from 'amazon-cognito-identity-js';
-import { toAuthError, type AuthError, type RememberedDevice } from './types.ts';
+import { toAuthError, type AuthError } from './types.ts';
 
 /**
- * Remembered devices of the signed-in user, on amazon-cognito-identity-js (UpdateDeviceStatus,
- * ListDevices, ForgetDevice). Loaded only when used, apart from the sign-in's own scripts.
- * Each function takes the user from `CognitoAuthService.signedInUserWithDevice()`.
+ * Remembered devices of the signed-in user on amazon-cognito-identity-js: remembering this
+ * browser right after a sign-in (UpdateDeviceStatus, with the sign-in's own token), and this
+ * browser's device key. Loaded only when used, apart from the sign-in's own scripts. Each
+ * function takes the user from `CognitoAuthService.signedInUserWithDevice()`.
  */
-
-interface DeviceListPage {
-  Devices?: { DeviceKey?: string; DeviceAttributes?: { Name: string; Value?: string }[]; DeviceLastAuthenticatedDate?: number }[];
-  PaginationToken?: string;
-}
-
-/** ListDevices' page size limit. */
-const DEVICE_PAGE = 60;
 
 const callbacks = (resolve: () => void, reject: (error: AuthError) => void) => ({
   onSuccess: () => resolve(),
@@ -28,38 +21,16 @@ export function rememberDevice(user: CognitoUser): Promise<void> {
   return new Promise<void>((resolve, reject) => user.setDeviceStatusRemembered(callbacks(resolve, reject)));
 }
 
-/** The devices the identity provider tracks for the user, this browser marked. */
-export async function listDevices(user: CognitoUser): Promise<RememberedDevice[]> {
-  const thisDevice = thisDeviceKey(user);
-  const devices: RememberedDevice[] = [];
-  let token: string | null = null;
-  do {
-    const page: DeviceListPage = await new Promise((resolve, reject) => {
-      user.listDevices(DEVICE_PAGE, token, {
-        onSuccess: (data: DeviceListPage) => resolve(data),
-        onFailure: (error) => reject(toAuthError(error)),
-      });
-    });
-    for (const device of page.Devices ?? []) {
-      if (!device.DeviceKey) continue;
-      const attribute = (name: string) => device.DeviceAttributes?.find((candidate) => candidate.Name === name)?.Value;
-      devices.push({
-        key: device.DeviceKey,
-        name: attribute('device_name') ?? 'Unknown device',
-        lastUsed: (device.DeviceLastAuthenticatedDate ?? 0) * 1000,
-        remembered: attribute('dev:device_remembered_status') === 'remembered',
-        current: device.DeviceKey === thisDevice,
-      });
-    }
-    token = page.PaginationToken ?? null;
-  } while (token);
-  return devices;
+/**
+ * This browser's device key, or none: the key the library keeps for the signed-in user. Listing
+ * and forgetting go through the portal's MFA function, because a token from a refresh cannot
+ * call Cognito's device operations (it lacks the admin scope).
+ */
+export function currentDeviceKey(user: CognitoUser): string | null {
+  return thisDeviceKey(user);
 }
 
-/** Forgets a device; forgetting this browser also drops its device secret here. */
-export function forgetDevice(user: CognitoUser, deviceKey: string): Promise<void> {
-  return new Promise<void>((resolve, reject) => {
-    if (deviceKey === thisDeviceKey(user)) user.forgetDevice(callbacks(resolve, reject));
-    else user.forgetSpecificDevice(deviceKey, callbacks(resolve, reject));
-  });
+/** After this browser's device was forgotten, its key and secret are dropped here too. */
+export function dropDeviceSecret(user: CognitoUser): void {
+  (user as unknown as { clearCachedDeviceKeyAndPassword(): void }).clearCachedDeviceKeyAndPassword();
 }
