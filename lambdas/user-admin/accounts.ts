@@ -18,6 +18,7 @@ import { ENV } from '../../contracts/env.ts';
 import { companiesById, companyNamesOf, deleteMembership, listCompanies, listMemberships } from '../shared/data/companies.ts';
 import { PROMOTE_MESSAGES, type ManagedUser } from '../../contracts/user-admin.ts';
 import { ADMINS_GROUP, USERS_GROUP } from '../shared/auth/groups.ts';
+import { recordSessionsEnded } from '../shared/auth/end-sessions.ts';
 import { cognito } from '../shared/aws/cognito.ts';
 import { isAwsError } from '../shared/aws/config.ts';
 import { withLease } from '../shared/data/lease.ts';
@@ -122,6 +123,10 @@ const emailInUse = async (email: string): Promise<boolean> => {
  */
 const signOutEverywhere = async (email: string): Promise<void> => {
   try {
+    // The record ends the refreshed tokens too, which Cognito's sign-out cannot reach
+    // (lambdas/shared/auth/end-sessions.ts); it is kept by username, the tokens' subject.
+    const { Username: username } = await cognito.send(new AdminGetUserCommand({ UserPoolId: poolId(), Username: email }));
+    if (username) await recordSessionsEnded(username);
     await cognito.send(new AdminUserGlobalSignOutCommand({ UserPoolId: poolId(), Username: email }));
   } catch (error) {
     if (isAwsError(error, 'NotAuthorizedException') && /disabled/i.test(error.message)) return;

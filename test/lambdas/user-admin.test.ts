@@ -147,6 +147,9 @@ describe('UPDATE_USER', () => {
       ['AdminSetUserPasswordCommand', { UserPoolId: POOL_ID_FOR_TESTS, Username: USER.email, Password: STRONG, Permanent: true }],
       ['AdminUserGlobalSignOutCommand', { UserPoolId: POOL_ID_FOR_TESTS, Username: USER.email }],
     ]);
+    // Cognito's sign-out cannot reach tokens from a refresh (no admin scope): the record ends them.
+    const ended = (await h.tables.state()).find((item) => item.pk === 'SESSIONS_ENDED');
+    expect(ended).toMatchObject({ sk: USER.username, endedAt: expect.any(Number) });
   });
 
   it.each([
