@@ -169,7 +169,7 @@ export class PortalAuth extends Construct {
 
     acknowledge(this.userPool, {
       'AwsSolutions-COG8':
-        'The Plus feature plan adds adaptive authentication and compromised-credential detection at a per-user monthly charge. Here every account must pass a time-based one-time password (TOTP) second factor at every sign-in, the pool returns no user-existence errors and revokes tokens on sign-out, and administrators can disable accounts at once; the residual risk of credential stuffing is therefore mitigated by mandatory MFA. The plan can be raised in the Cognito console without redeploying if the risk assessment changes.',
+        'The Plus feature plan adds adaptive authentication and compromised-credential detection at a per-user monthly charge. Here every account must pass a time-based one-time password (TOTP) second factor at sign-in (where rememberDevices is on, a device the user chose to remember skips the code at later sign-ins with the password), only a token of a sign-in of the last 5 minutes can change the authenticator (access tokens last 5 minutes and refreshed tokens lack the aws.cognito.signin.user.admin scope), a password reset ends every session, the pool returns no user-existence errors and revokes tokens on sign-out, and administrators can disable accounts at once; the residual risk of credential stuffing is therefore mitigated by mandatory MFA. The plan can be raised in the Cognito console without redeploying if the risk assessment changes.',
     });
   }
 

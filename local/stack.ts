@@ -6,7 +6,6 @@ import { ENV } from '../contracts/env.ts';
 import type { SynthesizedDeployment } from './aws/deployment.ts';
 import { localDeployment } from './aws/local-deployment.ts';
 import { localResourceNames } from './aws/resolve.ts';
-import { requireVerificationBeforeUpdate } from './cognito/config.ts';
 import { readTotpSecret, startCognitoEmulator } from './cognito/index.ts';
 import { cognitoDataDir, DEFAULT_DATA_DIR, quicksightDataDir } from './data-dir.ts';
 import { startDynamoDb } from './dynamodb.ts';
@@ -164,7 +163,6 @@ export async function startStack(options: StackOptions = {}): Promise<RunningLoc
     const sendEmail = cognitoMailSender(mail, { region, credentials: LOCAL_CREDENTIALS });
     closers.add(async () => sendEmail.destroy());
     const cognitoDir = cognitoDataDir(dataDir);
-    requireVerificationBeforeUpdate(cognitoDir, deployment.userPool.attributesRequireVerificationBeforeUpdate);
     // The pool invokes its trigger as Lambda does; the function exists once the app is synthesized.
     const running: { postConfirmation?: LocalFunction; preTokenGeneration?: LocalFunction } = {};
     const cognito = await startCognitoEmulator({
@@ -181,6 +179,7 @@ export async function startStack(options: StackOptions = {}): Promise<RunningLoc
       idTokenMinutes: deployment.userPool.idTokenMinutes,
       refreshTokenDays: deployment.userPool.refreshTokenDays,
       temporaryPasswordValidityDays: deployment.userPool.temporaryPasswordValidityDays,
+      attributesRequireVerificationBeforeUpdate: deployment.userPool.attributesRequireVerificationBeforeUpdate,
       invitation: invitationTemplate(deployment, region, siteOrigin),
       triggers: {
         postConfirmation: async (event) => {

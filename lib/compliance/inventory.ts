@@ -94,6 +94,10 @@ function userPools(stack: StackTemplate): { stores: InventoryItem[]; identity: I
         'feature plan': readable(stack, p.UserPoolTier) || 'ESSENTIALS (default)',
         'advanced security': readable(stack, at(p, 'UserPoolAddOns', 'AdvancedSecurityMode')) || 'off',
         triggers: isRecord(p.LambdaConfig) ? Object.entries(p.LambdaConfig).map(([trigger, target]) => `${trigger}: ${readable(stack, target)}`).join(', ') : 'none',
+        'Cognito self-service API (authenticator, devices)':
+          readable(stack, at(p, 'LambdaConfig', 'PreTokenGenerationConfig', 'LambdaVersion')) === 'V2_0'
+            ? 'tokens of a sign-in only: the pre token generation trigger (V2) suppresses aws.cognito.signin.user.admin in refreshed tokens'
+            : 'every access token (aws.cognito.signin.user.admin in refreshed tokens too)',
       }),
     );
   }

@@ -1,4 +1,3 @@
-import { resolve } from 'node:path';
 import { USER_POOL_CLIENT, type ExplicitAuthFlow } from '../../contracts/user-pool-client.ts';
 
 /** Fixed settings of the local pool: those of the CDK user pool and Cognito's defaults. */
@@ -54,21 +53,14 @@ export const STANDARD_ATTRIBUTES = new Set([
 /** The attributes whose changes a pool can hold until they are verified (VerifiedAttributeType). */
 export type VerifiedAttribute = 'email' | 'phone_number';
 
-const attributeUpdateSettings = new Map<string, readonly VerifiedAttribute[]>();
-
 /**
- * Sets the pool's UserAttributeUpdateSettings.AttributesRequireVerificationBeforeUpdate for the
- * emulator that opens `dataDir` next (local mode passes the synthesized pool's). The local pool
- * sends email only, so it can hold back changes of `email` only.
+ * The pool's UserAttributeUpdateSettings.AttributesRequireVerificationBeforeUpdate, checked: the
+ * local pool sends email only, so it can hold back changes of `email` only.
  */
-export function requireVerificationBeforeUpdate(dataDir: string, attributes: readonly VerifiedAttribute[]): void {
+export function checkedVerifiedAttributes(attributes: readonly VerifiedAttribute[]): readonly VerifiedAttribute[] {
   const unsupported = attributes.filter((attribute) => attribute !== 'email');
   if (unsupported.length > 0) {
     throw new Error(`The local user pool cannot verify ${unsupported.join(', ')} before an update: it sends no SMS`);
   }
-  attributeUpdateSettings.set(resolve(dataDir), [...attributes]);
+  return [...attributes];
 }
-
-/** The setting for the pool in `dataDir`; none (changes apply at once) unless one was set. */
-export const attributesRequiringVerification = (dataDir: string): readonly VerifiedAttribute[] =>
-  attributeUpdateSettings.get(resolve(dataDir)) ?? [];

@@ -1,5 +1,6 @@
 import type { PostConfirmationTriggerEvent, PreTokenGenerationV2TriggerEvent } from 'aws-lambda';
 import type { SigningKey } from './jwt.ts';
+import type { VerifiedAttribute } from './config.ts';
 import type { InvitationTemplate, SendEmail } from './mail.ts';
 import type { AuthSessions } from './sessions.ts';
 import type { PoolStore } from './store.ts';
@@ -40,6 +41,8 @@ export interface PoolContext {
   /** Whether visitors may call SignUp (the pool's AllowAdminCreateUserOnly is false). */
   readonly allowSelfSignUp: boolean;
   readonly deviceTracking?: DeviceTracking;
+  /** Attributes whose changes wait until verified (AttributesRequireVerificationBeforeUpdate). */
+  readonly attributesRequireVerificationBeforeUpdate: readonly VerifiedAttribute[];
   /** How long a temporary password works (TemporaryPasswordValidityDays). */
   readonly temporaryPasswordMs: number;
   /** The pool's invitation email. */

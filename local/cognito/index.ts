@@ -1,6 +1,6 @@
 import { randomBytes, randomInt } from 'node:crypto';
 import type { AddressInfo } from 'node:net';
-import { CLIENT, POOL } from './config.ts';
+import { checkedVerifiedAttributes, CLIENT, POOL, type VerifiedAttribute } from './config.ts';
 import type { DeviceTracking, PoolContext, PoolTriggers } from './context.ts';
 import { createCognitoServer } from './http.ts';
 import { generateSigningKey, loadSigningKey } from './jwt.ts';
@@ -46,6 +46,11 @@ export interface CognitoEmulatorOptions {
   deviceTracking?: DeviceTracking;
   /** Days a temporary password works (TemporaryPasswordValidityDays). @default 7 */
   temporaryPasswordValidityDays?: number;
+  /**
+   * Attributes whose new value waits until it is verified, the original staying active
+   * (UserAttributeUpdateSettings.AttributesRequireVerificationBeforeUpdate). @default none
+   */
+  attributesRequireVerificationBeforeUpdate?: readonly VerifiedAttribute[];
   /**
    * The invitation email (InviteMessageTemplate): {username} and {####} are replaced with
    * the user name and the temporary password. @default Cognito's default message
@@ -143,6 +148,7 @@ export async function startCognitoEmulator(options: CognitoEmulatorOptions): Pro
     triggers: options.triggers ?? {},
     allowSelfSignUp: options.allowSelfSignUp ?? true,
     ...(options.deviceTracking ? { deviceTracking: options.deviceTracking } : {}),
+    attributesRequireVerificationBeforeUpdate: checkedVerifiedAttributes(options.attributesRequireVerificationBeforeUpdate ?? []),
     temporaryPasswordMs: positive('temporaryPasswordValidityDays', options.temporaryPasswordValidityDays, 7) * 24 * 60 * 60_000,
     invitation: checkedInvitation(options.invitation ?? DEFAULT_INVITATION),
     now,

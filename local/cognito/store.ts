@@ -1,4 +1,3 @@
-import { attributesRequiringVerification, type VerifiedAttribute } from './config.ts';
 import { loadPool, PoolJournal, type JournalRecord } from './persistence.ts';
 import type { CollectionName, GroupRecord, OriginRecord, PoolMeta, PoolSnapshot, UserRecord } from './state.ts';
 
@@ -27,8 +26,6 @@ export class PoolStore {
     readonly meta: PoolMeta,
     private readonly journal: PoolJournal,
     private readonly now: () => number,
-    /** The pool's AttributesRequireVerificationBeforeUpdate, as set for its data directory. */
-    readonly attributesRequireVerificationBeforeUpdate: readonly VerifiedAttribute[],
   ) {}
 
   /** Opens the pool in dataDir, creating it with `create` on first start. */
@@ -40,7 +37,7 @@ export class PoolStore {
     const loaded = await loadPool(dataDir);
     const initial = loaded ?? { format: 1 as const, seq: 0, users: [], origins: [], ...create() };
     const journal = await PoolJournal.open(dataDir, initial.seq);
-    const store = new PoolStore(initial.meta, journal, now, attributesRequiringVerification(dataDir));
+    const store = new PoolStore(initial.meta, journal, now);
     for (const group of initial.groups) store.indexGroup(group);
     for (const user of [...initial.users].sort((a, b) => a.seq - b.seq)) store.indexNewUser(user);
     for (const origin of initial.origins) store.indexOrigin(origin);

@@ -1,9 +1,16 @@
-import { AdminDeleteUserCommand, AdminGetUserCommand } from '@aws-sdk/client-cognito-identity-provider';
+import {
+  AdminDeleteUserCommand,
+  AdminGetUserCommand,
+  ConfirmForgotPasswordCommand,
+  ForgotPasswordCommand,
+  InitiateAuthCommand,
+} from '@aws-sdk/client-cognito-identity-provider';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ensureAccount } from '../../local/seed/enroll.ts';
 import { signInAsUser, storedAccessToken, type Credentials } from './support/auth.ts';
 import { launchBrowser } from './support/browser.ts';
+import { readMail } from './support/mail.ts';
 import { signInWithSrp } from './support/cognito-session.ts';
 import { stackPool, useStack } from './support/stack.ts';
 import { unusedTotpCode } from './support/totp.ts';
@@ -119,6 +126,34 @@ describe('a token of an ended session is refused on the running stack', () => {
     expect(await everyFunction(token)).toEqual(ALL_REFUSED);
     await pastGraphqlReuse(acceptedAt);
     expect(await graphqlErrors(token)).toEqual([SESSION_ENDED]);
+  });
+
+  it('after a password reset by emailed code: the token of a sign-in, a token from a refresh and the refresh token', async () => {
+    const session = await signInWithSrp(stack, account);
+    const refresh = () =>
+      cognito.send(
+        new InitiateAuthCommand({ AuthFlow: 'REFRESH_TOKEN_AUTH', ClientId: stack.cognito.clientId, AuthParameters: { REFRESH_TOKEN: session.refreshToken } }),
+      );
+    const refreshed = (await refresh()).AuthenticationResult?.AccessToken ?? '';
+    // A token from a refresh lacks the admin scope; the functions accept it all the same.
+    expect(JSON.parse(Buffer.from(refreshed.split('.')[1] ?? '', 'base64url').toString()).scope).toBeUndefined();
+    const acceptedAt = Math.min(await expectAccepted(session.accessToken), await expectAccepted(refreshed));
+
+    const since = new Date();
+    await cognito.send(new ForgotPasswordCommand({ ClientId: stack.cognito.clientId, Username: email }));
+    const code = /\b(\d{6})\b/.exec((await readMail(stack, { to: email, since })).text)?.[1];
+    expect(code).toBeDefined();
+    const newPassword = 'Session#Reset2026';
+    await cognito.send(new ConfirmForgotPasswordCommand({ ClientId: stack.cognito.clientId, Username: email, ConfirmationCode: code!, Password: newPassword }));
+    account = { ...account, password: newPassword };
+
+    expect(await everyFunction(session.accessToken)).toEqual(ALL_REFUSED);
+    expect(await everyFunction(refreshed)).toEqual(ALL_REFUSED);
+    await expect(refresh()).rejects.toMatchObject({ name: 'NotAuthorizedException' });
+    await pastGraphqlReuse(acceptedAt);
+    expect(await graphqlErrors(refreshed)).toEqual([SESSION_ENDED]);
+    // The new password signs in.
+    expect((await signInWithSrp(stack, account)).accessToken).not.toBe('');
   });
 
   it('after an administrator deletes the account, by every function and by GraphQL', async () => {

@@ -158,6 +158,12 @@ describe('the portal', () => {
     expect(mismatches).toEqual([]);
   });
 
+  it('says in the inventory that only tokens of a sign-in can call Cognito for the account, as the template configures it', () => {
+    const text = JSON.stringify(report);
+    expect(text).toContain('tokens of a sign-in only: the pre token generation trigger (V2) suppresses aws.cognito.signin.user.admin in refreshed tokens');
+    expect(text).toContain('access 5 minutes');
+  });
+
   it('names the handler function behind each use, also in modules a handler loads on demand', () => {
     const usedBy = report.access
       .flatMap((stack) => stack.principals)

@@ -12,7 +12,7 @@ import {
 } from '@aws-sdk/client-cognito-identity-provider';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { userPoolSettings } from '../../local/aws/synth.ts';
-import { requireVerificationBeforeUpdate } from '../../local/cognito/config.ts';
+import { checkedVerifiedAttributes } from '../../local/cognito/config.ts';
 import { buildPortal, type PortalBuild } from '../infra/support/portal-build.ts';
 import { authenticate, userFor } from './support/cognito-client.ts';
 import { createEnrolledUser, createUser, lastMailTo, startHarness, type CognitoHarness } from './support/cognito-harness.ts';
@@ -70,7 +70,7 @@ describe('the synthesized pool', () => {
   });
 
   it('refuses phone numbers: the local pool sends no SMS', () => {
-    expect(() => requireVerificationBeforeUpdate(join(tmpdir(), 'unused-pool'), ['phone_number'])).toThrow(/phone_number/);
+    expect(() => checkedVerifiedAttributes(['phone_number'])).toThrow(/phone_number/);
   });
 });
 
@@ -79,8 +79,7 @@ describe('a pool that keeps the original email until the new one is verified', (
   let harness: CognitoHarness;
   beforeAll(async () => {
     dataDir = await mkdtemp(join(tmpdir(), 'cognito-keep-original-'));
-    requireVerificationBeforeUpdate(dataDir, ['email']);
-    harness = await startHarness({ dataDir });
+    harness = await startHarness({ dataDir, attributesRequireVerificationBeforeUpdate: ['email'] });
   });
   afterAll(async () => {
     await harness.close();

@@ -97,7 +97,7 @@ export async function updateAttributes(
     next.email !== undefined &&
     current.email !== undefined &&
     verifiedGiven !== 'true' &&
-    context.store.attributesRequireVerificationBeforeUpdate.includes('email');
+    context.attributesRequireVerificationBeforeUpdate.includes('email');
   let codeTo: string | undefined;
   if (held) {
     codeTo = next.email;

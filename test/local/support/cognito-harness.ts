@@ -43,6 +43,8 @@ export interface HarnessOptions {
   deviceTracking?: { challengeRequiredOnNewDevice: boolean; deviceOnlyRememberedOnUserPrompt: boolean };
   temporaryPasswordValidityDays?: number;
   invitation?: InvitationTemplate;
+  /** The pool's AttributesRequireVerificationBeforeUpdate. @default none */
+  attributesRequireVerificationBeforeUpdate?: readonly ('email' | 'phone_number')[];
   /** The pool's pre token generation trigger (version 2 event). */
   preTokenGeneration?: (event: PreTokenGenerationV2TriggerEvent) => Promise<unknown>;
 }
@@ -74,6 +76,7 @@ export async function startHarness(options: HarnessOptions = {}): Promise<Cognit
       ...(options.deviceTracking ? { deviceTracking: options.deviceTracking } : {}),
       ...(options.temporaryPasswordValidityDays !== undefined ? { temporaryPasswordValidityDays: options.temporaryPasswordValidityDays } : {}),
       ...(options.invitation !== undefined ? { invitation: options.invitation } : {}),
+      ...(options.attributesRequireVerificationBeforeUpdate ? { attributesRequireVerificationBeforeUpdate: options.attributesRequireVerificationBeforeUpdate } : {}),
     });
   let emulator = await start();
   const harness: CognitoHarness = {

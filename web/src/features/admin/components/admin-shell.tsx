@@ -22,9 +22,13 @@ export function AdminShell() {
   const { pathname } = useLocation();
   const email = session?.email ?? '';
 
+  // The page is signed out at once (signOut's first step); ending the sessions with the
+  // identity provider finishes in the background, and must not move a person who has since
+  // gone on (e.g. to Forgot password?) back to the sign-in page.
   const logOut = async () => {
-    await signOut();
+    const ending = signOut();
     navigate(paths.admin.login, { replace: true });
+    await ending;
   };
 
   const tabs = [

@@ -19,9 +19,13 @@ export function PortalShell() {
   const loginId = session?.email ?? '';
   const initials = avatarInitials(loginId);
 
+  // The page is signed out at once (signOut's first step); ending the sessions with the
+  // identity provider finishes in the background, and must not move a person who has since
+  // gone on (e.g. to Forgot password?) back to the sign-in page.
   const logOut = async () => {
-    await signOut();
+    const ending = signOut();
     navigate(paths.login, { replace: true });
+    await ending;
   };
 
   return (
