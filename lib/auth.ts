@@ -173,20 +173,30 @@ export class PortalAuth extends Construct {
     });
   }
 
+  /** A small function the pool invokes synchronously: Cognito waits at most 5 seconds for it. */
+  private triggerFunction(props: PortalAuthProps, id: string, name: string, description: string): PortalFunction {
+    return new PortalFunction(this, id, {
+      name,
+      description,
+      memorySize: 256,
+      timeout: Duration.seconds(5),
+      logRetention: props.logRetention,
+      retainLogs: props.deletionProtection,
+    });
+  }
+
   /**
    * After a confirmed sign-up, puts the user into the Users group; after a password reset by
    * emailed code, ends every session of the account (a reset is what a user does who fears
    * someone else knows the password).
    */
   private addPostConfirmationTrigger(props: PortalAuthProps): PortalFunction {
-    const trigger = new PortalFunction(this, 'PostConfirmation', {
-      name: 'post-confirmation',
-      description: 'Adds a user who confirmed their sign-up to the Users group; signs an account out everywhere after a password reset',
-      memorySize: 256,
-      timeout: Duration.seconds(5),
-      logRetention: props.logRetention,
-      retainLogs: props.deletionProtection,
-    });
+    const trigger = this.triggerFunction(
+      props,
+      'PostConfirmation',
+      'post-confirmation',
+      'Adds a user who confirmed their sign-up to the Users group; signs an account out everywhere after a password reset',
+    );
     this.userPool.addTrigger(cognito.UserPoolOperation.POST_CONFIRMATION, trigger.function);
     // The end of the sessions, for the refreshed tokens only the functions see (ended-sessions.ts).
     trigger.bindTable(props.data.table('State'), ['dynamodb:PutItem']);
@@ -219,14 +229,12 @@ export class PortalAuth extends Construct {
    * plan): tokens from a refresh lose the admin scope. The function calls nothing.
    */
   private addPreTokenGenerationTrigger(props: PortalAuthProps): PortalFunction {
-    const trigger = new PortalFunction(this, 'PreTokenGeneration', {
-      name: 'pre-token-generation',
-      description: 'Keeps the aws.cognito.signin.user.admin scope out of access tokens from a refresh',
-      memorySize: 256,
-      timeout: Duration.seconds(5),
-      logRetention: props.logRetention,
-      retainLogs: props.deletionProtection,
-    });
+    const trigger = this.triggerFunction(
+      props,
+      'PreTokenGeneration',
+      'pre-token-generation',
+      'Keeps the aws.cognito.signin.user.admin scope out of access tokens from a refresh',
+    );
     this.userPool.addTrigger(cognito.UserPoolOperation.PRE_TOKEN_GENERATION_CONFIG, trigger.function, cognito.LambdaVersion.V2_0);
     return trigger;
   }

@@ -97,7 +97,7 @@ function metaPolicy(html: string): { policy: string; beforeScripts: boolean } {
   return { policy: meta[1]!, beforeScripts: meta.index < html.search(/<script\b/i) };
 }
 
-/** The connect-src checks of issue 23 F9: exactly this stack's endpoints, no wildcard host. */
+/** The connect-src checks: exactly this stack's endpoints, no wildcard host. */
 function expectExactConnectSrc(sources: string[], resources: Resources): void {
   for (const source of sources) expect(source, 'a wildcard host in connect-src').not.toContain('*');
   expect([...sources].sort()).toEqual(["'self'", ...endpointOrigins(resources)].sort());

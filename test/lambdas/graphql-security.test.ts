@@ -19,9 +19,9 @@ import {
 } from './support/harness.ts';
 
 /**
- * What a Users caller can do through GraphQL: assignments stay the admin's (issue 23, F2),
- * the catalogue is need-to-know (F4), filters are capped in width (F6), and text arguments
- * follow the function URLs' character rule.
+ * What a Users caller can do through GraphQL: assignments stay the admin's, the catalogue is
+ * need-to-know, filters are capped in width, and text arguments follow the function URLs'
+ * character rule.
  */
 
 let h: Harness;

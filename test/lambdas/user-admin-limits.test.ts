@@ -9,9 +9,9 @@ import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } 
 import { ADMIN, directoryUser, type Handler, type Harness, invoke, loadHandler, OTHER_ADMIN, startHarness, USER } from './support/harness.ts';
 
 /**
- * Issue 23: F12 (RESEND_INVITATION had no cap and reached a disabled account) and F13
- * (concurrent PROMOTE_TO_ADMIN of one user recorded several successes). Limits and texts are
- * written out here, not taken from the code's constants.
+ * The resend-invitation cap (and its refusal of a disabled account) and one audit entry for
+ * concurrent promotions of one user. Limits and texts are written out here, not taken from
+ * the code's constants.
  */
 let h: Harness;
 let handler: Handler;
@@ -39,7 +39,7 @@ const resend = (userEmail: string) => call({ action: 'RESEND_INVITATION', userEm
 const PENDING = 'pending@example.com';
 const resendCalls = () => h.cognito.commandCalls(AdminCreateUserCommand).filter((c) => c.args[0].input.MessageAction === 'RESEND');
 
-describe('RESEND_INVITATION limits (F12)', () => {
+describe('RESEND_INVITATION limits', () => {
   beforeEach(() => {
     h.cognito.on(AdminGetUserCommand).resolves({ Username: 'pending-sub', UserStatus: 'FORCE_CHANGE_PASSWORD', Enabled: true });
     h.cognito.on(AdminCreateUserCommand).resolves({ User: { Username: 'pending-sub' } });
@@ -109,7 +109,7 @@ describe('RESEND_INVITATION limits (F12)', () => {
   });
 });
 
-describe('concurrent PROMOTE_TO_ADMIN (F13)', () => {
+describe('concurrent PROMOTE_TO_ADMIN', () => {
   /** Cognito's Admins group as the calls change it; adding a member takes a little while, as in AWS. */
   let admins: Set<string>;
   let enabled: boolean;

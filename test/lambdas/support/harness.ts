@@ -207,21 +207,24 @@ export const startHarness = async (extraEnv: Record<string, string> = {}): Promi
   const accounts = new Map<string, TestAccount>();
   const tables = tableReader(dynamo.endpoint);
 
+  /** The account as GetUser (and AdminGetUser) describe it: verified email, the MFA settings. */
+  const profileOf = (known: TestAccount) => ({
+    Username: known.username,
+    UserAttributes: [
+      { Name: 'sub', Value: known.username },
+      { Name: 'email', Value: known.email },
+      { Name: 'email_verified', Value: 'true' },
+    ],
+    UserMFASettingList: known.mfa ? ['SOFTWARE_TOKEN_MFA'] : [],
+    PreferredMfaSetting: known.mfa ? 'SOFTWARE_TOKEN_MFA' : undefined,
+  });
+
   const acceptSessions = () =>
     cognito.on(GetUserCommand).callsFake((input: { AccessToken?: string }) => {
       const username = String(decodeJwt(input.AccessToken ?? '').username);
       const known = accounts.get(username);
       if (known === undefined) throw new NotAuthorizedException({ message: 'Access Token has been revoked', $metadata: {} });
-      return {
-        Username: known.username,
-        UserAttributes: [
-          { Name: 'sub', Value: known.username },
-          { Name: 'email', Value: known.email },
-          { Name: 'email_verified', Value: 'true' },
-        ],
-        UserMFASettingList: known.mfa ? ['SOFTWARE_TOKEN_MFA'] : [],
-        PreferredMfaSetting: known.mfa ? 'SOFTWARE_TOKEN_MFA' : undefined,
-      };
+      return profileOf(known);
     });
 
   const answerGroups = () =>
@@ -236,18 +239,7 @@ export const startHarness = async (extraEnv: Record<string, string> = {}): Promi
     cognito.on(AdminGetUserCommand, { Username: username }).callsFake(() => {
       const known = accounts.get(username);
       if (known === undefined) throw new UserNotFoundException({ message: 'User does not exist.', $metadata: {} });
-      return {
-        Username: known.username,
-        Enabled: true,
-        UserStatus: 'CONFIRMED',
-        UserAttributes: [
-          { Name: 'sub', Value: known.username },
-          { Name: 'email', Value: known.email },
-          { Name: 'email_verified', Value: 'true' },
-        ],
-        UserMFASettingList: known.mfa ? ['SOFTWARE_TOKEN_MFA'] : [],
-        PreferredMfaSetting: known.mfa ? 'SOFTWARE_TOKEN_MFA' : undefined,
-      };
+      return { ...profileOf(known), Enabled: true, UserStatus: 'CONFIRMED' };
     });
 
   const harness: Harness = {

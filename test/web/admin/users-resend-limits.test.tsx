@@ -16,7 +16,7 @@ import {
   type AdminApiOverrides,
 } from './support.tsx';
 
-/** Issue 23 F12 as the admin portal shows it: the resend cap's 429 and the refusal of a disabled account. */
+/** The resend limits as the admin portal shows them: the resend cap's 429 and the refusal of a disabled account. */
 const people = [
   managedUser(ADMIN_EMAIL, { cognitoGroup: 'Admins' }),
   managedUser('pending@example.com', { status: 'FORCE_CHANGE_PASSWORD' }),
