@@ -167,7 +167,8 @@ describe('the app client (contracts/user-pool-client.ts)', () => {
     const answer = await target.admin.send(
       new GetTokensFromRefreshTokenCommand({ RefreshToken: session.getRefreshToken().getToken(), ClientId: target.clientId }),
     );
-    expect(answer.AuthenticationResult).toMatchObject({ TokenType: 'Bearer', ExpiresIn: 3600 });
+    // The app client's access tokens last 5 minutes (contracts/user-pool-client.ts).
+    expect(answer.AuthenticationResult).toMatchObject({ TokenType: 'Bearer', ExpiresIn: 300 });
     expect(answer.AuthenticationResult?.AccessToken).toBeTruthy();
     expect(answer.AuthenticationResult?.IdToken).toBeTruthy();
     expect(answer.AuthenticationResult?.RefreshToken).toBeUndefined();
