@@ -194,6 +194,25 @@ function renderApp(path: string, auth = signedInAdmin(), AuthHost?: AdminRenderO
   return { auth, api };
 }
 
+const signOutOfHost = vi.fn();
+
+/** An auth context signed in as an admin whose sign-out signs out at once, as the provider does. */
+function SigningOutAuth({ children }: { readonly children: ReactNode }) {
+  const [session, setSession] = useState<AuthSession | null>(() => adminSession());
+  const value = useMemo(
+    () =>
+      fakeAuth({
+        session,
+        signOut: async () => {
+          signOutOfHost();
+          setSession(null);
+        },
+      }),
+    [session],
+  );
+  return <AuthContext.Provider value={value}>{children}</AuthContext.Provider>;
+}
+
 /** An auth context whose sign-in really signs the admin in, as the provider does. */
 function SigningInAuth({ children }: { readonly children: ReactNode }) {
   const [session, setSession] = useState<AuthSession | null>(null);
@@ -233,7 +252,7 @@ describe('admin routes and shell', () => {
   });
 
   it('shows the title, the admin email, Change Password, Logout and the tabs', async () => {
-    const { auth } = renderApp('/admin/quicksight');
+    renderApp('/admin/quicksight', undefined, SigningOutAuth);
     expect(await screen.findByText('TVIQ Admin Portal')).toBeInTheDocument();
     expect(screen.getByRole('banner')).toHaveTextContent('Signed in as demo.admin@example.com');
     expect(screen.getByRole('link', { name: 'Change Password' })).toHaveAttribute('href', '/admin/change-password');
@@ -244,7 +263,8 @@ describe('admin routes and shell', () => {
     expect(screen.getByRole('link', { name: 'Activity' })).toHaveAttribute('href', '/admin/activity');
     await userEvent.setup().click(screen.getByRole('button', { name: 'Logout' }));
     await waitFor(() => expect(screen.getByTestId('location')).toHaveTextContent('/admin/login'));
-    expect(auth.signOut).toHaveBeenCalled();
+    expect(signOutOfHost).toHaveBeenCalledTimes(1);
+    expect(await screen.findByRole('heading', { name: 'Admin Sign In' })).toBeInTheDocument();
   });
 
   it('opens the Companies tab at /admin/companies', async () => {
