@@ -141,3 +141,9 @@ export const saveDashboardMetadataResponseSchema = z.object({
   dashboard: dashboardMetadataSchema,
   updatedUserAssignments: z.number().optional(),
 });
+
+/** Catalogue entries name dashboards QuickSight has (DescribeDashboard), checked on create. */
+export const CATALOGUE_MESSAGES = {
+  unknownDashboard: (dashboardId: string) =>
+    `QuickSight has no dashboard with the ID "${dashboardId}". Copy the ID from the dashboard's address in QuickSight (…/dashboards/<ID>) and try again.`,
+} as const;

@@ -41,6 +41,15 @@ export const PROMOTE_MESSAGES = {
  */
 export const INVITATION_RESEND_LIMIT = { perAccountPerHour: 3 } as const;
 
+/**
+ * Days an invitation's temporary password works: the pool's TemporaryPasswordValidityDays
+ * (lib/auth.ts sets the pool from the same number). Counted from the last invitation.
+ */
+export const INVITATION_VALIDITY_DAYS = 7;
+
+/** Cognito's status of an account that has not signed in with its temporary password yet. */
+export const INVITATION_PENDING_STATUS = 'FORCE_CHANGE_PASSWORD';
+
 /** Resend invitation (beyond the spec): only an enabled account that has not signed in yet gets a new temporary password. */
 export const INVITATION_MESSAGES = {
   created: 'User created. An invitation email with a temporary password is on its way.',
@@ -167,6 +176,12 @@ export const managedUserSchema = z.object({
   status: z.string(),
   cognitoGroup: z.string().nullable(),
   created: z.string().nullable(),
+  /**
+   * When the temporary password of an account that has not signed in yet stops working: the
+   * last invitation (creation or resend, Cognito's last-modified date) plus
+   * INVITATION_VALIDITY_DAYS; absent for any other account.
+   */
+  invitationExpires: z.string().nullable().optional(),
   /** The user's companies (names); more than one only for an owner account. */
   companies: z.array(z.string()).default([]),
   owner: z.boolean().default(false),

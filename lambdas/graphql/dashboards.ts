@@ -66,6 +66,9 @@ export const createDashboardMetadata = async (caller: Caller, args: unknown): Pr
   requireAdmin(caller);
   const { input, condition } = parseWith(createDashboardArgs, args);
   checkCondition(undefined, condition);
+  // Loaded on this path only: the other resolvers never call QuickSight.
+  const { requireQuickSightDashboard } = await import('../quicksight-admin/dashboard-check.ts');
+  await requireQuickSightDashboard(input.dashboardId);
   return createCatalogueEntry(input, caller.email, input.id);
 };
 

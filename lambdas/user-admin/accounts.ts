@@ -13,10 +13,11 @@ import {
   AdminUserGlobalSignOutCommand,
   type AdminGetUserCommandOutput,
   ListUsersCommand,
+  type UserType,
 } from '@aws-sdk/client-cognito-identity-provider';
 import { ENV } from '../../contracts/env.ts';
 import { companiesById, companyNamesOf, deleteMembership, listCompanies, listMemberships } from '../shared/data/companies.ts';
-import { PROMOTE_MESSAGES, type ManagedUser } from '../../contracts/user-admin.ts';
+import { INVITATION_PENDING_STATUS, INVITATION_VALIDITY_DAYS, PROMOTE_MESSAGES, type ManagedUser } from '../../contracts/user-admin.ts';
 import { ADMINS_GROUP, USERS_GROUP } from '../shared/auth/groups.ts';
 import { recordSessionsEnded } from '../shared/auth/end-sessions.ts';
 import { cognito } from '../shared/aws/cognito.ts';
@@ -34,6 +35,19 @@ import type { UserUpdate } from './update-rules.ts';
 
 const poolId = () => requireEnv(ENV.userPoolId);
 
+const DAY_MS = 24 * 60 * 60 * 1000;
+
+/**
+ * An invitation's expiry: Cognito sets a new temporary password on creation and on each
+ * resend, both of which stamp the account's last-modified date, and the password works for
+ * the pool's TemporaryPasswordValidityDays from then.
+ */
+const invitationExpiry = (user: UserType): Pick<ManagedUser, 'invitationExpires'> => {
+  if (user.UserStatus !== INVITATION_PENDING_STATUS) return {};
+  const sent = user.UserLastModifiedDate ?? user.UserCreateDate;
+  return { invitationExpires: sent === undefined ? null : new Date(sent.getTime() + INVITATION_VALIDITY_DAYS * DAY_MS).toISOString() };
+};
+
 /** Every account with its group and companies (the memberships are one paged query, not one per user). */
 export const listManagedUsers = async (): Promise<ManagedUser[]> => {
   const [users, memberships, companies] = await Promise.all([listUsersWithGroups(), listMemberships(), listCompanies()]);
@@ -47,6 +61,7 @@ export const listManagedUsers = async (): Promise<ManagedUser[]> => {
       status: user.UserStatus ?? 'UNKNOWN',
       cognitoGroup: group,
       created: user.UserCreateDate?.toISOString() ?? null,
+      ...invitationExpiry(user),
       companies: companyNamesOf(membership, byId),
       owner: membership?.owner ?? false,
     };

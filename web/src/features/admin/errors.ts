@@ -188,3 +188,25 @@ export function inviteSummaryText(succeeded: number, failed: number): string {
   const summary = `Successfully assigned ${succeeded} dashboard(s)`;
   return failed > 0 ? `${summary}, ${failed} failed` : summary;
 }
+
+/**
+ * The heading of an invite batch's results: the spec's summary when something was assigned,
+ * an error when nothing was (never "Successfully assigned 0 dashboard(s)").
+ */
+export function inviteOutcome(succeeded: number, failed: number): { readonly tone: 'success' | 'warning' | 'error'; readonly title: string } {
+  if (failed === 0) return { tone: 'success', title: inviteSummaryText(succeeded, 0) };
+  if (succeeded > 0) return { tone: 'warning', title: inviteSummaryText(succeeded, failed) };
+  return {
+    tone: 'error',
+    title: failed === 1 ? `${ADMIN_FAILURES.invite}: the dashboard was not assigned` : `${ADMIN_FAILURES.invite}: none of the ${failed} dashboards was assigned`,
+  };
+}
+
+/** What the server said beyond its message (Reason, Suggestion), one line each. */
+export function failureDetailLines(error: unknown): string[] {
+  if (!(error instanceof ApiError)) return [];
+  const lines: string[] = [];
+  if (error.reason) lines.push(`Reason: ${error.reason}`);
+  if (error.suggestion) lines.push(`Suggestion: ${error.suggestion}`);
+  return lines;
+}

@@ -3,14 +3,15 @@ import type { CognitoUserWithQuicksight } from '../../../../../contracts/quicksi
 import { Badge } from '../../../components/badge.tsx';
 import { RowActions } from '../../../components/row-actions.tsx';
 import { ADMINS_GROUP, blockedReason } from '../protection.ts';
+import { AssignedDashboards, type AssignmentsByEmail } from './assigned-dashboards.tsx';
 import { noUsersText, UserCell } from './user-list-card.tsx';
 import { VirtualTable } from './virtual-table.tsx';
 
 export type CognitoUserAction = 'dashboards' | 'invite' | 'delete' | 'register';
 
 export const COGNITO_ROW_HEIGHT = 60;
-/** A row as a card on a phone: the user and the menu, then group, QuickSight status and role. */
-export const COGNITO_CARD_HEIGHT = 112;
+/** A row as a card on a phone: the user and the menu, then group, QuickSight status, role and dashboards. */
+export const COGNITO_CARD_HEIGHT = 140;
 
 /** QuickSight role as the table shows it: Admin, Author, another role's own text, or N/A. */
 export function quicksightRoleText(user: CognitoUserWithQuicksight): string {
@@ -28,10 +29,14 @@ interface CognitoUserRowProps {
   readonly ariaRowIndex: number;
   readonly busy: boolean;
   readonly signedInEmail: string;
+  /** Names of the user's assigned dashboards; undefined while the catalogue is not loaded. */
+  readonly dashboards: readonly string[] | undefined;
   readonly onAction: (action: CognitoUserAction, user: CognitoUserWithQuicksight) => void;
 }
 
-const CognitoUserRow = memo(function CognitoUserRow({ user, ariaRowIndex, busy, signedInEmail, onAction }: CognitoUserRowProps) {
+const NO_NAMES: readonly string[] = [];
+
+const CognitoUserRow = memo(function CognitoUserRow({ user, ariaRowIndex, busy, signedInEmail, dashboards, onAction }: CognitoUserRowProps) {
   const isAdmin = isAdminUser(user);
   return (
     <tr aria-rowindex={ariaRowIndex} className={isAdmin ? 'vtable-row is-admin' : 'vtable-row'}>
@@ -47,6 +52,9 @@ const CognitoUserRow = memo(function CognitoUserRow({ user, ariaRowIndex, busy, 
         </Badge>
       </td>
       <td data-label="Role">{quicksightRoleText(user)}</td>
+      <td data-label="Dashboards" className="cell-dashboards">
+        <AssignedDashboards email={user.email} names={dashboards} />
+      </td>
       <td className="cell-actions">
         <RowActions
           label={`Actions for ${user.email}`}
@@ -78,6 +86,8 @@ export interface CognitoUsersTableProps {
   readonly busyEmail: string | null;
   /** The search the rows were filtered with. */
   readonly query: string;
+  /** Each user's assigned dashboards (from the catalogue); undefined while it is not loaded. */
+  readonly assignments?: AssignmentsByEmail;
   readonly onAction: (action: CognitoUserAction, user: CognitoUserWithQuicksight) => void;
 }
 
@@ -89,6 +99,7 @@ export const CognitoUsersTable = memo(function CognitoUsersTable({
   signedInEmail,
   busyEmail,
   query,
+  assignments,
   onAction,
 }: CognitoUsersTableProps) {
   const renderRow = useCallback(
@@ -99,21 +110,23 @@ export const CognitoUsersTable = memo(function CognitoUsersTable({
         ariaRowIndex={ariaRowIndex}
         busy={busyEmail === user.email}
         signedInEmail={signedInEmail}
+        dashboards={assignments === undefined ? undefined : (assignments.get(user.email.toLowerCase()) ?? NO_NAMES)}
         onAction={onAction}
       />
     ),
-    [busyEmail, signedInEmail, onAction],
+    [busyEmail, signedInEmail, assignments, onAction],
   );
   return (
     <VirtualTable
       label="Cognito Users"
-      columnCount={5}
+      columnCount={6}
       header={
         <>
           <th scope="col">User</th>
           <th scope="col">Cognito Group</th>
           <th scope="col">QuickSight Status</th>
           <th scope="col">QuickSight Role</th>
+          <th scope="col">Dashboards</th>
           <th scope="col">
             <span className="visually-hidden">Actions</span>
           </th>

@@ -67,19 +67,33 @@ interface PreviewTableProps {
   readonly decision: NewCompaniesDecision;
 }
 
+/**
+ * The rows of the file, each with its Result (what will happen, or why it is skipped) right
+ * after the email. Every column fits the dialog, so only the rows scroll (vertically); on a
+ * phone each row is a card with the Result under the email.
+ */
 function PreviewTable({ rows, results, newCompanyCount, decision }: PreviewTableProps) {
   return (
     <div className="table-scroll import-preview" role="region" aria-label="Rows of the file" tabIndex={0}>
-      <table className="data-table">
+      <table className="data-table import-preview-table">
+        <colgroup>
+          <col className="import-col-line" />
+          <col className="import-col-email" />
+          <col className="import-col-result" />
+          <col className="import-col-company" />
+          <col className="import-col-dashboards" />
+          <col className="import-col-default" />
+          <col className="import-col-role" />
+        </colgroup>
         <thead>
           <tr>
             <th scope="col">Line</th>
             <th scope="col">Email</th>
+            <th scope="col">Result</th>
             <th scope="col">Company</th>
             <th scope="col">Dashboards</th>
             <th scope="col">Default</th>
             <th scope="col">Role</th>
-            <th scope="col">Result</th>
           </tr>
         </thead>
         <tbody>
@@ -87,9 +101,17 @@ function PreviewTable({ rows, results, newCompanyCount, decision }: PreviewTable
             const shown = resultOf(row, results, newCompanyCount, decision);
             return (
               <tr key={row.line} className={shown.tone === 'danger' ? 'import-row-problem' : undefined}>
-                <td>{row.line}</td>
-                <td>{row.email}</td>
-                <td>
+                <td data-label="Line">{row.line}</td>
+                <td data-label="Email" className="import-cell-email">
+                  {row.email}
+                </td>
+                <td data-label="Result" className="import-cell-result">
+                  <span>
+                    <Badge tone={shown.tone}>{shown.text}</Badge>
+                    {shown.detail && <span className="import-row-detail">{shown.detail}</span>}
+                  </span>
+                </td>
+                <td data-label="Company">
                   {row.companyName}
                   {row.newCompany && (
                     <>
@@ -98,13 +120,9 @@ function PreviewTable({ rows, results, newCompanyCount, decision }: PreviewTable
                     </>
                   )}
                 </td>
-                <td>{row.dashboards.join(', ')}</td>
-                <td>{row.defaultDashboard || row.dashboards[0] || ''}</td>
-                <td>{row.role}</td>
-                <td>
-                  <Badge tone={shown.tone}>{shown.text}</Badge>
-                  {shown.detail && <div className="import-row-detail">{shown.detail}</div>}
-                </td>
+                <td data-label="Dashboards">{row.dashboards.join(', ')}</td>
+                <td data-label="Default">{row.defaultDashboard || row.dashboards[0] || ''}</td>
+                <td data-label="Role">{row.role}</td>
               </tr>
             );
           })}

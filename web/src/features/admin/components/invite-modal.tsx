@@ -6,7 +6,7 @@ import { Button } from '../../../components/button.tsx';
 import { TextField } from '../../../components/text-field.tsx';
 import { notify } from '../../../components/toaster.tsx';
 import type { InviteFields } from '../api/admin-api.ts';
-import { ADMIN_FAILURES, failureText, inviteSummaryText, isNotScopedRefusal } from '../errors.ts';
+import { ADMIN_FAILURES, failureDetailLines, failureText, inviteOutcome, inviteSummaryText, isNotScopedRefusal } from '../errors.ts';
 import { DashboardPicker } from './dashboard-picker.tsx';
 import { FormDialog } from './form-dialog.tsx';
 
@@ -15,6 +15,8 @@ export interface InviteResult {
   readonly name: string;
   /** null when assigned, else why not. */
   readonly error: string | null;
+  /** The server's reason and suggestion for a failure, one line each. */
+  readonly details?: readonly string[];
   /** Refused because the dashboard is not company-scoped: it may be repeated as shared data. */
   readonly notScoped: boolean;
 }
@@ -69,6 +71,7 @@ function InviteDialog({ email, company = '', catalogue, onClose, invite }: { rea
           recordId: dashboard.id,
           name: dashboard.dashboardName,
           error: failureText(error, ADMIN_FAILURES.invite),
+          details: failureDetailLines(error),
           notScoped: isNotScopedRefusal(error),
         });
       }
@@ -113,7 +116,9 @@ function InviteDialog({ email, company = '', catalogue, onClose, invite }: { rea
   };
 
   const notScopedCount = results?.filter((result) => result.notScoped).length ?? 0;
-  const failedCount = results?.filter((result) => result.error !== null).length ?? 0;
+  const failedResults = results?.filter((result) => result.error !== null) ?? [];
+  const assignedResults = results?.filter((result) => result.error === null) ?? [];
+  const outcome = inviteOutcome(assignedResults.length, failedResults.length);
 
   return (
     <FormDialog wide title="Invite to Dashboard" onClose={onClose} onSubmit={submit} busy={busy} submitLabel="Invite" busyLabel="Inviting...">
@@ -121,14 +126,32 @@ function InviteDialog({ email, company = '', catalogue, onClose, invite }: { rea
         Assign dashboards to <strong>{email}</strong>.
       </p>
       {results && (
-        <Alert tone="warning" title={inviteSummaryText(results.length - failedCount, failedCount)}>
+        <Alert tone={outcome.tone} title={outcome.title} className="invite-outcome">
+          <p className="invite-results-heading">Not assigned ({failedResults.length}):</p>
           <ul className="invite-results">
-            {results.map((result) => (
-              <li key={result.recordId} className={result.error ? 'is-failed' : 'is-ok'}>
-                {result.error ? `✗ ${result.name}: ${result.error}` : `✓ ${result.name}: assigned`}
+            {failedResults.map((result) => (
+              <li key={result.recordId} className="is-failed">
+                {`✗ ${result.name}: ${result.error}`}
+                {result.details?.map((line) => (
+                  <span key={line} className="invite-result-detail">
+                    {line}
+                  </span>
+                ))}
               </li>
             ))}
           </ul>
+          {assignedResults.length > 0 && (
+            <>
+              <p className="invite-results-heading">Assigned ({assignedResults.length}):</p>
+              <ul className="invite-results">
+                {assignedResults.map((result) => (
+                  <li key={result.recordId} className="is-ok">
+                    {`✓ ${result.name}: assigned`}
+                  </li>
+                ))}
+              </ul>
+            </>
+          )}
           {notScopedCount > 0 && (
             <div className="stack-tight shared-data-confirm">
               <p>

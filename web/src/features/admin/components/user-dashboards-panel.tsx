@@ -14,7 +14,13 @@ import { FailureAlert } from './failure-alert.tsx';
 
 type PendingChange = { readonly kind: 'setDefault' | 'remove'; readonly dashboard: UserDashboard };
 
-function DashboardsPanel({ email, onClose }: { readonly email: string; readonly onClose: () => void }) {
+interface DashboardsPanelProps {
+  readonly onClose: () => void;
+  /** Called after the user was removed from a dashboard. */
+  readonly onRemoved?: (email: string, dashboardId: string) => void;
+}
+
+function DashboardsPanel({ email, onClose, onRemoved }: { readonly email: string } & DashboardsPanelProps) {
   const api = useAdminApi();
   const load = useCallback(() => api.quicksight.userDashboards(email), [api, email]);
   const dashboards = useResource(load);
@@ -33,6 +39,7 @@ function DashboardsPanel({ email, onClose }: { readonly email: string; readonly 
         notify.success(`${dashboard.name} is now the default dashboard of ${email}`);
       } else {
         await api.quicksight.removeFromDashboard(email, dashboard.quicksightDashboardId, dashboard.id);
+        onRemoved?.(email, dashboard.quicksightDashboardId);
         notify.success(`${email} removed from ${dashboard.name}`);
       }
       dashboards.reload();
@@ -147,6 +154,6 @@ function DashboardsPanel({ email, onClose }: { readonly email: string; readonly 
 }
 
 /** A user's Dashboards panel: assignments with Default badge, Set Default, Remove and View. */
-export function UserDashboardsPanel({ email, onClose }: { readonly email: string | null; readonly onClose: () => void }) {
-  return email === null ? null : <DashboardsPanel key={email} email={email} onClose={onClose} />;
+export function UserDashboardsPanel({ email, ...props }: { readonly email: string | null } & DashboardsPanelProps) {
+  return email === null ? null : <DashboardsPanel key={email} email={email} {...props} />;
 }

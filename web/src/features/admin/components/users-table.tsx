@@ -1,5 +1,5 @@
-import { memo, useCallback } from 'react';
-import { INVITATION_MESSAGES, PROMOTE_MESSAGES, type ManagedUser } from '../../../../../contracts/user-admin.ts';
+import { memo, useCallback, useState } from 'react';
+import { INVITATION_MESSAGES, INVITATION_PENDING_STATUS, PROMOTE_MESSAGES, type ManagedUser } from '../../../../../contracts/user-admin.ts';
 import { Badge } from '../../../components/badge.tsx';
 import { RowActions } from '../../../components/row-actions.tsx';
 import { ADMINS_GROUP, blockedReason } from '../protection.ts';
@@ -10,7 +10,28 @@ import { VirtualTable } from './virtual-table.tsx';
 export type UserAction = 'edit' | 'toggle' | 'delete' | 'resetMfa' | 'promote' | 'resendInvitation';
 
 /** Cognito's status of an account that has not signed in with its temporary password yet. */
-export const AWAITING_FIRST_SIGN_IN = 'FORCE_CHANGE_PASSWORD';
+export const AWAITING_FIRST_SIGN_IN = INVITATION_PENDING_STATUS;
+
+export const INVITATION_TEXTS = { pending: 'Invitation pending', expired: 'Invitation expired' } as const;
+
+/**
+ * An invited account that has not signed in yet: pending until its temporary password
+ * expires (then it needs Resend Invitation), with the expiry's local date.
+ */
+export function InvitationStatus({ user }: { readonly user: ManagedUser }) {
+  // When the row was first shown: the page is reloaded long before a day's difference matters.
+  const [now] = useState(Date.now);
+  if (user.status !== AWAITING_FIRST_SIGN_IN) return null;
+  const expires = user.invitationExpires ? new Date(user.invitationExpires) : null;
+  const known = expires !== null && !Number.isNaN(expires.getTime());
+  const expired = known && expires.getTime() <= now;
+  return (
+    <span className="invitation-status" title={known ? `The temporary password ${expired ? 'expired' : 'expires'} ${expires.toLocaleString()}` : undefined}>
+      <Badge tone={expired ? 'warning' : 'info'}>{expired ? INVITATION_TEXTS.expired : INVITATION_TEXTS.pending}</Badge>
+      {known && <span className="invitation-expiry">{`${expired ? 'Expired' : 'Expires'} ${expires.toLocaleDateString()}`}</span>}
+    </span>
+  );
+}
 
 export const USER_ROW_HEIGHT = 60;
 /** A row as a card on a phone: the user and the menu, then company, group, status and creation date. */
@@ -57,7 +78,10 @@ const UserRow = memo(function UserRow({ user, ariaRowIndex, isCurrentUser, busy,
         <Badge tone={isAdmin ? 'warning' : 'neutral'}>{user.cognitoGroup ?? 'Unknown'}</Badge>
       </td>
       <td>
-        <Badge tone={user.enabled ? 'success' : 'danger'}>{user.enabled ? 'Enabled' : 'Disabled'}</Badge>
+        <span className="enabled-cell">
+          <Badge tone={user.enabled ? 'success' : 'danger'}>{user.enabled ? 'Enabled' : 'Disabled'}</Badge>
+          <InvitationStatus user={user} />
+        </span>
       </td>
       <td data-label="Created">{createdDate(user.created)}</td>
       <td className="cell-actions">

@@ -8,8 +8,9 @@ import { ConfirmDialog } from '../../../components/confirm-dialog.tsx';
 import { PageHeader } from '../../../components/layout/page-header.tsx';
 import { notify } from '../../../components/toaster.tsx';
 import { useAuth } from '../../../lib/auth/auth-context.ts';
-import type { DashboardFields } from '../api/admin-api.ts';
+import type { DashboardFields, InviteFields } from '../api/admin-api.ts';
 import { useAdminApi } from '../api/admin-api-context.tsx';
+import { assignmentsByEmail } from '../components/assigned-dashboards.tsx';
 import { CatalogueSection } from '../components/catalogue-section.tsx';
 import { CognitoUsersTable, isAdminUser, type CognitoUserAction } from '../components/cognito-users-table.tsx';
 import { DashboardFormModal } from '../components/dashboard-form-modal.tsx';
@@ -38,6 +39,32 @@ export default function DashboardsPage() {
   const allUsers = users.data ?? NO_USERS;
   const search = useSearch(allUsers, userSearchText);
   const adminCount = useMemo(() => allUsers.filter(isAdminUser).length, [allUsers]);
+  const { update: updateCatalogue } = catalogue;
+  const assignments = useMemo(() => (catalogue.data === undefined ? undefined : assignmentsByEmail(catalogue.data)), [catalogue.data]);
+
+  /** Keeps each user's dashboards current after an assignment or a removal, without reloading the catalogue. */
+  const noteAssignment = useCallback(
+    (email: string, dashboardId: string, assigned: boolean) => {
+      const key = email.toLowerCase();
+      updateCatalogue((list) =>
+        list.map((entry) => {
+          if (entry.dashboardId.toLowerCase() !== dashboardId.toLowerCase()) return entry;
+          const others = (entry.assignedUserEmails ?? []).filter((holder) => holder.toLowerCase() !== key);
+          const holders = assigned ? [...others, key].sort() : others;
+          return { ...entry, assignedUserEmails: holders, assignedUsers: holders.length };
+        }),
+      );
+    },
+    [updateCatalogue],
+  );
+  const invite = useCallback(
+    async (fields: InviteFields) => {
+      const answer = await api.quicksight.invite(fields);
+      noteAssignment(fields.userEmail, fields.dashboardId, true);
+      return answer;
+    },
+    [api, noteAssignment],
+  );
 
   const [failure, setFailure] = useState<Failure | null>(null);
   const [busyEmail, setBusyEmail] = useState<string | null>(null);
@@ -159,17 +186,22 @@ export default function DashboardsPage() {
           signedInEmail={signedInEmail}
           busyEmail={busyEmail}
           query={search.appliedQuery}
+          assignments={assignments}
           onAction={onUserAction}
         />
       </UserListCard>
 
-      <UserDashboardsPanel email={panelEmail} onClose={() => setPanelEmail(null)} />
+      <UserDashboardsPanel
+        email={panelEmail}
+        onClose={() => setPanelEmail(null)}
+        onRemoved={(email, dashboardId) => noteAssignment(email, dashboardId, false)}
+      />
       <InviteModal
         email={inviteEmail}
         company={companyOfInvited}
         catalogue={catalogue.data ?? NO_DASHBOARDS}
         onClose={() => setInviteEmail(null)}
-        invite={api.quicksight.invite}
+        invite={invite}
       />
       <DashboardFormModal
         target={editTarget}

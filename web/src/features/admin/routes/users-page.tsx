@@ -1,5 +1,5 @@
 import { lazy, Suspense, useCallback, useMemo, useState } from 'react';
-import type { ManagedUser } from '../../../../../contracts/user-admin.ts';
+import { INVITATION_VALIDITY_DAYS, type ManagedUser } from '../../../../../contracts/user-admin.ts';
 import { Alert } from '../../../components/alert.tsx';
 import { Button } from '../../../components/button.tsx';
 import { ConfirmDialog } from '../../../components/confirm-dialog.tsx';
@@ -28,6 +28,7 @@ export const SECURITY_NOTICE =
   'You cannot edit, disable, delete or reset MFA of admin accounts (including your own). Change your own password with Change Password.';
 
 const NO_USERS: readonly ManagedUser[] = [];
+const DAY_MS = 24 * 60 * 60 * 1000;
 
 type Confirmation = { readonly kind: 'delete' | 'resetMfa' | 'promote'; readonly user: ManagedUser };
 
@@ -85,6 +86,9 @@ export default function UsersPage() {
       setFailure(null);
       try {
         const { message } = await api.users.resendInvitation(user.email);
+        // The new temporary password works for the pool's validity from now.
+        const invitationExpires = new Date(Date.now() + INVITATION_VALIDITY_DAYS * DAY_MS).toISOString();
+        updateUsers((list) => list.map((u) => (u.email === user.email ? { ...u, invitationExpires } : u)));
         notify.success(message);
       } catch (error) {
         setFailure({ title: ADMIN_FAILURES.resendInvitation, lines: [userManagementErrorText(error)] });
@@ -92,7 +96,7 @@ export default function UsersPage() {
         setBusyEmail(null);
       }
     },
-    [api],
+    [api, updateUsers],
   );
 
   const onAction = useCallback(
