@@ -8,7 +8,7 @@
  * instances that have not seen the token yet (concurrent requests go to separate instances);
  * the "again within the reuse period" journey shows what warm instances save.
  */
-import { ListUsersCommand, ListUsersInGroupCommand } from '@aws-sdk/client-cognito-identity-provider';
+import { AdminGetUserCommand, ListUsersCommand, ListUsersInGroupCommand, UserNotFoundException } from '@aws-sdk/client-cognito-identity-provider';
 import {
   DescribeDashboardPermissionsCommand,
   DescribeUserCommand,
@@ -64,6 +64,12 @@ export async function run(): Promise<BenchRow[]> {
     };
 
     h.cognito.on(ListUsersCommand).resolves({ Users: [ADMIN, USER, OTHER_USER].map((a) => directoryUser(a)) });
+    // An administrator's sign-out of an account first looks up its username (the record of ended sessions).
+    h.cognito.on(AdminGetUserCommand).callsFake((input: { Username?: string }) => {
+      const known = [ADMIN, USER, OTHER_USER].find((a) => a.email === input.Username || a.username === input.Username);
+      if (known === undefined) throw new UserNotFoundException({ message: 'User does not exist.', $metadata: {} });
+      return { Username: known.username, Enabled: true, UserStatus: 'CONFIRMED' };
+    });
     h.cognito.on(ListUsersInGroupCommand, { GroupName: 'Admins' }).resolves({ Users: [directoryUser(ADMIN)] });
     h.cognito.on(ListUsersInGroupCommand, { GroupName: 'Users' }).resolves({ Users: [directoryUser(USER), directoryUser(OTHER_USER)] });
     h.quicksight.on(ListQuickSightUsersCommand).resolves({ UserList: [ADMIN, USER, OTHER_USER].map((a) => quicksightUser(a.email)) });

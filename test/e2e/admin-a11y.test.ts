@@ -67,7 +67,8 @@ describe('axe-core finds no serious or critical violation on the admin pages', (
     await page.getByRole('button', { name: 'Import Users' }).click();
     const importing = page.getByRole('dialog', { name: 'Import Users' });
     const file = importing.getByLabel('CSV file');
-    await expect.poll(() => file.isEnabled()).toBe(true);
+    // The file field opens once the dialog has the catalogue (a request of its own).
+    await expect.poll(() => file.isEnabled(), { timeout: 15_000 }).toBe(true);
     await file.setInputFiles({
       name: 'a11y.csv',
       mimeType: 'text/csv',

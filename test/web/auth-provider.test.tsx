@@ -146,4 +146,41 @@ describe('AuthProvider', () => {
     expect(status()).toBe('signedOut:-');
     expect(log).toHaveBeenCalledWith('Error signing out:', 'offline');
   });
+
+  it('starts a sign-in made during the end of the last sign-out only once that end is done', async () => {
+    storeTokens();
+    let finishSignOut = () => {};
+    const events: string[] = [];
+    const service = fakeService({
+      signOut: vi.fn(
+        () =>
+          new Promise<void>((resolve) => {
+            finishSignOut = () => {
+              events.push('sessions ended');
+              resolve();
+            };
+          }),
+      ),
+      signIn: vi.fn(async () => {
+        events.push('sign-in sent');
+        return { step: 'CONFIRM_SIGN_IN_WITH_TOTP_CODE' };
+      }),
+    });
+    renderProvider(service);
+    await waitFor(() => expect(status()).toBe('signedIn:jane.doe@example.com'));
+    let signingOut: Promise<void> | undefined;
+    act(() => {
+      signingOut = latest?.signOut();
+    });
+    expect(status()).toBe('signedOut:-');
+    const signingIn = latest!.signIn('jane.doe@example.com', 'Secret#Pass1');
+    await new Promise((resolve) => setTimeout(resolve, 20));
+    expect(events).toEqual([]);
+    finishSignOut();
+    await act(async () => {
+      await signingOut;
+      await signingIn;
+    });
+    expect(events).toEqual(['sessions ended', 'sign-in sent']);
+  });
 });

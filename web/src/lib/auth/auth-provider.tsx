@@ -44,6 +44,8 @@ export function AuthProvider({ children, loadService = loadCognitoService, accou
     session: null,
   }));
   const sessionRef = useRef<AuthSession | null>(null);
+  /** The end of the last sign-out, which a new sign-in waits for (it never rejects). */
+  const pendingSignOut = useRef<Promise<void>>(Promise.resolve());
   const serviceRef = useRef<Promise<CognitoAuthService> | null>(null);
 
   const service = useCallback((): Promise<CognitoAuthService> => {
@@ -151,7 +153,12 @@ export function AuthProvider({ children, loadService = loadCognitoService, accou
       status: state.status,
       loading: state.status === 'loading',
       session: state.session,
-      signIn: async (email, password) => afterStep(await (await service()).signIn(email, password)),
+      signIn: async (email, password) => {
+        // A sign-in right after Log out waits for the old sessions to end: the end must not
+        // reach the new session (Cognito's global sign-out revokes every token of the account).
+        await pendingSignOut.current;
+        return afterStep(await (await service()).signIn(email, password));
+      },
       confirmTotpCode: async (code) => afterStep(await (await service()).confirmTotpCode(code)),
       completeNewPassword: async (password) => afterStep(await (await service()).completeNewPassword(password)),
       signInMfaSetup: async () => (await service()).signInMfaSetup(),
@@ -162,13 +169,17 @@ export function AuthProvider({ children, loadService = loadCognitoService, accou
         // Signed out on screen at once: the protected pages, and with them the dashboard
         // frame, are gone before the identity provider answers (or fails to).
         apply(null);
-        try {
-          // Without the function (not loaded, offline), this browser's session still ends.
-          const actions = accountUrl ? await account().catch(() => undefined) : undefined;
-          await (await service()).signOut(actions?.signOutEverywhere);
-        } catch (error) {
-          console.error('Error signing out:', error instanceof Error ? error.message : error);
-        }
+        const ending = (async () => {
+          try {
+            // Without the function (not loaded, offline), this browser's session still ends.
+            const actions = accountUrl ? await account().catch(() => undefined) : undefined;
+            await (await service()).signOut(actions?.signOutEverywhere);
+          } catch (error) {
+            console.error('Error signing out:', error instanceof Error ? error.message : error);
+          }
+        })();
+        pendingSignOut.current = ending;
+        await ending;
       },
       signUp: async (email, password) => (await service()).signUp(email, password),
       forgotPassword: async (email) => (await service()).forgotPassword(email),
