@@ -1,6 +1,6 @@
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { signInAsUser, storedAccessToken, type Credentials } from './support/auth.ts';
+import { storedAccessToken, type Credentials } from './support/auth.ts';
 import { launchBrowser } from './support/browser.ts';
 import { signInWithSrp } from './support/cognito-session.ts';
 import { readMail } from './support/mail.ts';
@@ -9,7 +9,8 @@ import { unusedTotpCode } from './support/totp.ts';
 
 /**
  * The sign-in features of the user-portal spec that local mode turns on: the automatic sign-in
- * after sign-up, and remembered devices (tracked "only on user prompt").
+ * after sign-up, and remembered devices (tracked "only on user prompt": the Remember this
+ * device box of the code screen).
  */
 
 const stack = useStack();
@@ -31,6 +32,19 @@ async function logOut(page: Page) {
   await page.waitForURL(/\/login$/);
   // The sign-out has finished once the tokens are gone (the device secret stays).
   await expect.poll(() => storedAccessToken(page, stack), { timeout: 10_000 }).toBe('');
+}
+
+/** A sign-in with a code that ticks Remember this device on the code screen; resolves on /home. */
+async function signInRemembering(page: Page, account: Credentials) {
+  await submitPassword(page);
+  const codeField = page.getByLabel('Authentication Code', { exact: true });
+  await codeField.waitFor({ timeout: 20_000 });
+  const remember = page.getByRole('checkbox', { name: 'Remember this device' });
+  expect(await remember.isChecked()).toBe(false);
+  await remember.check();
+  await codeField.fill(await unusedTotpCode(account.totpSecret, account.email));
+  await page.getByRole('button', { name: 'Verify & Sign In', exact: true }).click();
+  await page.waitForURL(/\/home$/, { timeout: 15_000 });
 }
 
 async function submitPassword(page: Page) {
@@ -76,19 +90,23 @@ describe('auto sign-in after sign-up, then remembered devices', () => {
     account = { email, password, totpSecret: secret };
   });
 
-  it('remembers the device after a sign-in with a code; the next sign-in asks for the password only', async () => {
+  it('remembers the device ticked on the code screen; the next sign-in asks for the password only', async () => {
     await logOut(page);
-    await signInAsUser(page, stack, account, { rememberDevice: true });
+    await signInRemembering(page, account);
     await logOut(page);
     await submitPassword(page);
     await page.waitForURL(/\/home$/, { timeout: 15_000 });
   });
 
-  it('lists the device on the MFA page; once it is forgotten, the code is asked again', async () => {
+  it('lists the device on the MFA page by browser and system; once it is forgotten, the code is asked again', async () => {
     await page.goto(`${stack.webUrl}/mfa-settings`);
     const list = page.getByRole('list', { name: 'Remembered devices' });
     await list.getByText('(this device)').waitFor();
     expect(await list.getByRole('listitem').count()).toBe(1);
+    // Named by browser and system, with the reported user agent in full on hover.
+    const name = list.getByText(/^Chrome.* on Linux$/);
+    expect(await name.getAttribute('title')).toBe(await page.evaluate<string>('navigator.userAgent'));
+    await list.getByText(/Last used .*\d{4}/).waitFor();
     await page.getByRole('button', { name: 'Forget this device', exact: true }).click();
     await page.getByText(/No device is remembered/).waitFor();
     await page.goto(`${stack.webUrl}/home`);
@@ -98,7 +116,7 @@ describe('auto sign-in after sign-up, then remembered devices', () => {
   });
 
   it("forgets the user's devices when an administrator resets their MFA", async () => {
-    await signInAsUser(page, stack, account, { rememberDevice: true });
+    await signInRemembering(page, account);
     await logOut(page);
     const admin = await signInWithSrp(stack, stack.demo.admin);
     const response = await fetch(stack.functions.userAdmin, {

@@ -1,7 +1,7 @@
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { expectNoSeriousA11yViolations } from './support/a11y.ts';
-import { signInAsUser, type Credentials } from './support/auth.ts';
+import { storedAccessToken, type Credentials } from './support/auth.ts';
 import { launchBrowser } from './support/browser.ts';
 import { readMail } from './support/mail.ts';
 import { useStack } from './support/stack.ts';
@@ -27,6 +27,34 @@ async function completeWizard(page: Page): Promise<string> {
   await page.getByLabel('Enter the 6-digit code from your app').fill(await unusedTotpCode(secret, email));
   await page.getByRole('button', { name: 'Verify & Complete Setup', exact: true }).click();
   return secret;
+}
+
+/**
+ * Log out from the account menu; resolves once the sign-out has finished (the tokens are gone),
+ * since a sign-in started before then is refused as "already signed in".
+ */
+async function logOut(page: Page) {
+  await page.getByRole('button', { name: /Account menu/ }).click();
+  await page.getByRole('menuitem', { name: 'Log out' }).click();
+  await page.waitForURL(/\/login$/);
+  await expect.poll(() => storedAccessToken(page, stack), { timeout: 10_000 }).toBe('');
+}
+
+/**
+ * Password and a code not used before in this run, leaving Remember this device (on the code
+ * screen) clear; resolves on /home.
+ */
+async function signInWithCode(page: Page, credentials: Credentials) {
+  await page.goto(`${stack.webUrl}/login`);
+  await page.getByLabel('Username (email)', { exact: true }).fill(credentials.email);
+  await page.getByLabel('Password', { exact: true }).fill(credentials.password);
+  await page.getByRole('button', { name: 'Log In', exact: true }).click();
+  const codeField = page.getByLabel('Authentication Code', { exact: true });
+  await codeField.waitFor();
+  expect(await page.getByRole('checkbox', { name: 'Remember this device' }).isChecked()).toBe(false);
+  await codeField.fill(await unusedTotpCode(credentials.totpSecret, credentials.email));
+  await page.getByRole('button', { name: 'Verify & Sign In', exact: true }).click();
+  await page.waitForURL(/\/home$/, { timeout: 30_000 });
 }
 
 describe('a new user: sign-up, MFA, password reset', () => {
@@ -93,22 +121,30 @@ describe('a new user: sign-up, MFA, password reset', () => {
     expect(await page.getByRole('button', { name: 'Disable MFA' }).count()).toBe(0);
   });
 
-  it('sets up a new authenticator: afterwards the old app is refused and the new one signs in', async () => {
+  it('sets up a new authenticator in its own flow: afterwards the old app is refused and the new one signs in', async () => {
     await page.getByRole('button', { name: 'Set up a new authenticator', exact: true }).click();
-    await page.getByText(/Your current authenticator keeps working until you verify a code from the new one/).waitFor();
-    const secret = await completeWizard(page);
-    await page.getByText('MFA Setup Complete!').waitFor();
+    const flow = page.getByRole('region', { name: 'Set up a new authenticator' });
+    await flow.getByRole('heading', { name: 'Step 1 of 2: Add the new key to your app' }).waitFor();
+    await flow.getByText(/Your current authenticator keeps working until you verify a code from the new one/).waitFor();
+    await flow.getByRole('img', { name: /QR code to add/ }).waitFor();
+    const key = flow.locator('code.secret-key');
+    await key.waitFor();
+    const secret = (await key.innerText()).replace(/\s+/g, '');
+    await expectNoSeriousA11yViolations(page);
+    await flow.getByRole('button', { name: 'Next', exact: true }).click();
+    await flow.getByRole('heading', { name: 'Step 2 of 2: Enter a code from the new app' }).waitFor();
+    await flow.getByLabel('Code from your new authenticator app').fill(await unusedTotpCode(secret, email));
+    await flow.getByRole('button', { name: 'Verify New Authenticator', exact: true }).click();
+    // Back on the MFA page, which says so: not the first-sign-in wizard and its redirect.
     await page.getByText('New authenticator set up successfully! Codes from your previous app no longer work.').waitFor();
-    await page.waitForURL(/\/home$/, { timeout: 10_000 });
-    expect(secret).not.toBe(account.totpSecret);
-    await page.goto(`${stack.webUrl}/mfa-settings`);
+    expect(await page.getByText('MFA Setup Complete!').count()).toBe(0);
+    expect(new URL(page.url()).pathname).toBe('/mfa-settings');
     await page.getByText('Enabled', { exact: true }).waitFor();
+    expect(secret).not.toBe(account.totpSecret);
 
     // Logging out from /home: a sign-in after logging out of another page returns there.
     await page.goto(`${stack.webUrl}/home`);
-    await page.getByRole('button', { name: /Account menu/ }).click();
-    await page.getByRole('menuitem', { name: 'Log out' }).click();
-    await page.waitForURL(/\/login$/);
+    await logOut(page);
     await page.getByLabel('Username (email)', { exact: true }).fill(email);
     await page.getByLabel('Password', { exact: true }).fill(firstPassword);
     await page.getByRole('button', { name: 'Log In', exact: true }).click();
@@ -118,14 +154,12 @@ describe('a new user: sign-up, MFA, password reset', () => {
     expect(page.url()).not.toMatch(/\/home$/);
 
     account = { ...account, totpSecret: secret };
-    await signInAsUser(page, stack, account);
+    await signInWithCode(page, account);
     expect(page.url()).toMatch(/\/home$/);
   });
 
   it('resets a forgotten password with the emailed code and signs in with the new one', async () => {
-    await page.getByRole('button', { name: /Account menu/ }).click();
-    await page.getByRole('menuitem', { name: 'Log out' }).click();
-    await page.waitForURL(/\/login$/);
+    await logOut(page);
 
     await page.getByRole('link', { name: 'Forgot password?' }).click();
     await page.waitForURL(/\/change-password$/);
@@ -144,7 +178,7 @@ describe('a new user: sign-up, MFA, password reset', () => {
     await page.getByRole('button', { name: 'Submit', exact: true }).click();
     await page.waitForURL(/\/login$/);
 
-    await signInAsUser(page, stack, { ...account, password: resetPassword });
+    await signInWithCode(page, { ...account, password: resetPassword });
     expect(page.url()).toMatch(/\/home$/);
   });
 });

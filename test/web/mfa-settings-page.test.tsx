@@ -3,6 +3,7 @@ import userEvent from '@testing-library/user-event';
 import { describe, expect, it, vi } from 'vitest';
 import { MFA_REQUIRED_MESSAGE, REAUTHENTICATION_MESSAGE, REAUTHENTICATION_REQUIRED, type MfaStatus } from '../../contracts/mfa.ts';
 import { ReauthenticationContext, type Reauthenticate } from '../../web/src/lib/auth/reauthentication.ts';
+import { MFA_MESSAGES } from '../../web/src/features/settings/api/mfa.ts';
 import MfaSettingsPage from '../../web/src/features/settings/routes/mfa-settings-page.tsx';
 import { testConfig } from './support/config.ts';
 import { fakeAuth, jsonResponse, renderPage, userSession } from './support/render.tsx';
@@ -54,8 +55,7 @@ describe('MFA management page', () => {
     expect(screen.getByText(/so MFA cannot be disabled/)).toBeInTheDocument();
   });
 
-  it('replaces the authenticator with the wizard: associate, verify a code from the new app, then the dashboard', async () => {
-    useSkippableTimeouts();
+  it('replaces the authenticator in its own flow: new key, then a code from the new app, then back here with a confirmation', async () => {
     const actions = stubMfaFunction(({ action }) => {
       if (action === 'ASSOCIATE_SOFTWARE_TOKEN') return jsonResponse({ secretCode: SECRET });
       if (action === 'VERIFY_SOFTWARE_TOKEN') return jsonResponse({ status: 'SUCCESS', message: 'MFA setup completed successfully!' });
@@ -64,19 +64,53 @@ describe('MFA management page', () => {
     renderMfa();
     const user = userEvent.setup();
     await user.click(await screen.findByRole('button', { name: 'Set up a new authenticator' }));
-    expect(await screen.findByText('JBSW Y3DP EHPK 3PXP')).toBeInTheDocument();
-    expect(screen.getByText(/Your current authenticator keeps working until you verify a code from the new one/)).toBeInTheDocument();
-    await user.type(screen.getByLabelText('Enter the 6-digit code from your app'), '654321');
-    await user.click(screen.getByRole('button', { name: 'Verify & Complete Setup' }));
-    expect(await screen.findByText('MFA Setup Complete!')).toBeInTheDocument();
-    expect(await screen.findByText('New authenticator set up successfully! Codes from your previous app no longer work.')).toBeInTheDocument();
+
+    const flow = await screen.findByRole('region', { name: 'Set up a new authenticator' });
+    const scanStep = within(flow).getByRole('heading', { name: 'Step 1 of 2: Add the new key to your app' });
+    expect(scanStep).toHaveFocus();
+    expect(await within(flow).findByText('JBSW Y3DP EHPK 3PXP')).toBeInTheDocument();
+    expect(within(flow).getByText(MFA_MESSAGES.replaceIntro)).toBeInTheDocument();
+    expect(within(flow).getByRole('img', { name: /QR code to add TVIQ/ })).toBeInTheDocument();
+    // Not the first-sign-in wizard.
+    expect(screen.queryByText(/Step \d of 3/)).not.toBeInTheDocument();
+    expect(screen.queryByText('Set Up Multi-Factor Authentication')).not.toBeInTheDocument();
+
+    await user.click(within(flow).getByRole('button', { name: 'Next' }));
+    expect(within(flow).getByRole('heading', { name: 'Step 2 of 2: Enter a code from the new app' })).toHaveFocus();
+    await user.type(within(flow).getByLabelText('Code from your new authenticator app'), '654321');
+    await user.click(within(flow).getByRole('button', { name: 'Verify New Authenticator' }));
+
+    const confirmation = await screen.findByText(MFA_MESSAGES.replaced);
+    expect(confirmation.closest('[tabindex="-1"]')).toHaveFocus();
+    expect(screen.queryByRole('region', { name: 'Set up a new authenticator' })).not.toBeInTheDocument();
+    expect(screen.queryByText(/Redirecting to dashboard/)).not.toBeInTheDocument();
+    expect(await screen.findByRole('button', { name: 'Set up a new authenticator' })).toBeInTheDocument();
+    expect(screen.getByTestId('location')).toHaveTextContent('/mfa-settings');
     expect(actions).toEqual([
       { action: 'GET_MFA_STATUS' },
       { action: 'ASSOCIATE_SOFTWARE_TOKEN' },
       { action: 'VERIFY_SOFTWARE_TOKEN', mfaCode: '654321' },
+      { action: 'GET_MFA_STATUS' },
     ]);
-    await skip(2_000);
-    await waitFor(() => expect(screen.getByTestId('location')).toHaveTextContent('/home'));
+  });
+
+  it('keeps the new-authenticator flow on its code step when the code is refused, and goes back to the key', async () => {
+    stubMfaFunction(({ action }) => {
+      if (action === 'ASSOCIATE_SOFTWARE_TOKEN') return jsonResponse({ secretCode: SECRET });
+      if (action === 'VERIFY_SOFTWARE_TOKEN') return jsonResponse({ error: 'Invalid code' }, { status: 400 });
+      return jsonResponse(enabled);
+    });
+    renderMfa();
+    const user = userEvent.setup();
+    await user.click(await screen.findByRole('button', { name: 'Set up a new authenticator' }));
+    await user.click(await screen.findByRole('button', { name: 'Next' }));
+    await user.type(screen.getByLabelText('Code from your new authenticator app'), '654321');
+    await user.click(screen.getByRole('button', { name: 'Verify New Authenticator' }));
+    expect(await screen.findByRole('alert')).toHaveTextContent('Invalid code');
+    expect(screen.queryByText(MFA_MESSAGES.replaced)).not.toBeInTheDocument();
+    await user.click(screen.getByRole('button', { name: 'Back' }));
+    expect(screen.getByRole('heading', { name: 'Step 1 of 2: Add the new key to your app' })).toHaveFocus();
+    expect(screen.getByText('JBSW Y3DP EHPK 3PXP')).toBeInTheDocument();
   });
 
   it('goes back to the status when the replacement is cancelled, without disabling anything', async () => {
@@ -274,10 +308,15 @@ describe('MFA management page', () => {
 });
 
 describe('remembered devices on the MFA page', () => {
+  // Devices report their user agent as their name.
+  const LINUX_CHROME = 'Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/141.0.0.0 Safari/537.36';
+  const IPHONE_SAFARI =
+    'Mozilla/5.0 (iPhone; CPU iPhone OS 18_1 like Mac OS X) AppleWebKit/605.1.15 (KHTML, like Gecko) Version/18.1 Mobile/15E148 Safari/604.1';
+  const WINDOWS_FIREFOX = 'Mozilla/5.0 (Windows NT 10.0; Win64; x64; rv:133.0) Gecko/20100101 Firefox/133.0';
   const devices = [
-    { key: 'us-east-2_this', name: 'Chrome on Linux', lastUsed: Date.UTC(2026, 10, 20, 9, 30), remembered: true, current: true },
-    { key: 'us-east-2_phone', name: 'Safari on iPhone', lastUsed: Date.UTC(2026, 10, 18, 7, 0), remembered: true, current: false },
-    { key: 'us-east-2_kept', name: 'Firefox', lastUsed: Date.UTC(2026, 10, 17), remembered: false, current: false },
+    { key: 'us-east-2_this', name: LINUX_CHROME, lastUsed: Date.UTC(2026, 10, 20, 9, 30), remembered: true, current: true },
+    { key: 'us-east-2_phone', name: IPHONE_SAFARI, lastUsed: Date.UTC(2026, 10, 18, 7, 0), remembered: true, current: false },
+    { key: 'us-east-2_kept', name: WINDOWS_FIREFOX, lastUsed: Date.UTC(2026, 10, 17), remembered: false, current: false },
   ];
   const renderWithDevices = (overrides: Parameters<typeof fakeAuth>[0] = {}, rememberDevices = true) => {
     stubMfaFunction(() => jsonResponse(enabled));
@@ -293,14 +332,16 @@ describe('remembered devices on the MFA page', () => {
     expect(items).toHaveLength(2);
     expect(items[0]).toHaveTextContent('Chrome on Linux (this device)');
     expect(items[0]).toHaveTextContent(/Last used .*2026/);
-    expect(items[1]).toHaveTextContent('Safari on iPhone');
-    expect(screen.queryByText('Firefox')).not.toBeInTheDocument();
+    expect(within(items[0]!).getByText('Chrome on Linux')).toHaveAttribute('title', LINUX_CHROME);
+    expect(items[1]).toHaveTextContent('Mobile Safari on iOS');
+    expect(within(items[1]!).getByText('Mobile Safari on iOS')).toHaveAttribute('title', IPHONE_SAFARI);
+    expect(screen.queryByText(/Firefox/)).not.toBeInTheDocument();
   });
 
   it('forgets another device and this one', async () => {
     const auth = renderWithDevices();
     const user = userEvent.setup();
-    await user.click(await screen.findByRole('button', { name: 'Forget Safari on iPhone' }));
+    await user.click(await screen.findByRole('button', { name: 'Forget Mobile Safari on iOS' }));
     await waitFor(() => expect(auth.forgetDevice).toHaveBeenCalledWith('us-east-2_phone'));
     await user.click(await screen.findByRole('button', { name: 'Forget this device' }));
     await waitFor(() => expect(auth.forgetDevice).toHaveBeenCalledWith('us-east-2_this'));
@@ -310,7 +351,7 @@ describe('remembered devices on the MFA page', () => {
   it('reports a failure to forget', async () => {
     renderWithDevices({ forgetDevice: vi.fn(async () => Promise.reject(new Error('denied'))) });
     const user = userEvent.setup();
-    await user.click(await screen.findByRole('button', { name: 'Forget Safari on iPhone' }));
+    await user.click(await screen.findByRole('button', { name: 'Forget Mobile Safari on iOS' }));
     expect(await screen.findByText('Failed to forget the device')).toBeInTheDocument();
   });
 

@@ -7,6 +7,7 @@ import { Toaster } from '../../web/src/components/toaster.tsx';
 import '../../web/src/app/session-guard.tsx';
 import { RequireAuth } from '../../web/src/features/auth/components/require-auth.tsx';
 import { AuthProvider } from '../../web/src/lib/auth/auth-provider.tsx';
+import { readSessionEnd } from '../../web/src/lib/auth/session-end.ts';
 import type { CognitoAuthService } from '../../web/src/lib/auth/cognito-service.ts';
 import { ConfigProvider } from '../../web/src/lib/config-context.tsx';
 import { testConfig } from './support/config.ts';
@@ -100,6 +101,8 @@ describe('sign-out at the idle timeout', () => {
 
     await act(async () => finish());
     expect(screen.queryByTitle(FRAME_TITLE)).not.toBeInTheDocument();
+    // The sign-in page reads why.
+    expect(readSessionEnd()).toEqual({ reason: 'idle', minutes: 10 });
     vi.useRealTimers();
     expect(await screen.findByText('You were signed out after 10 minutes without activity.')).toBeInTheDocument();
   });

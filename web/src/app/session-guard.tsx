@@ -3,22 +3,15 @@ import { SESSION_DEFAULTS } from '../../../contracts/config.ts';
 import { IdleWarningDialog } from '../components/idle-warning-dialog.tsx';
 import { notify } from '../components/toaster.tsx';
 import { useAuth } from '../lib/auth/auth-context.ts';
+import { recordSessionEnd, sessionEndMessage } from '../lib/auth/session-end.ts';
 import { useSessionTimeout, type SessionEndReason } from '../lib/auth/session-timeout.ts';
 import type { AuthSession } from '../lib/auth/types.ts';
 import { useConfig } from '../lib/config-context.tsx';
 
-const duration = (minutes: number) =>
-  minutes % 60 === 0 ? `${minutes / 60} hour${minutes === 60 ? '' : 's'}` : `${minutes} minutes`;
-
-export const sessionEndMessage = (reason: SessionEndReason, minutes: number) =>
-  reason === 'idle'
-    ? `You were signed out after ${minutes} minutes without activity.`
-    : `Your session ended ${duration(minutes)} after you signed in. Please sign in again.`;
-
 /**
  * Enforces the idle timeout and the absolute session lifetime of the runtime config for the
  * signed-in session: the warning dialog, then sign-out (which drops the dashboard frame) with
- * a note saying why.
+ * a note saying why: a toast where the person is, and a note the sign-in page shows.
  */
 export function SessionGuard({ session }: { readonly session: AuthSession }) {
   const { session: settings = SESSION_DEFAULTS, userPoolClientId } = useConfig();
@@ -26,9 +19,10 @@ export function SessionGuard({ session }: { readonly session: AuthSession }) {
 
   const onExpire = useCallback(
     (reason: SessionEndReason) => {
-      void signOut().then(() =>
-        notify.info(sessionEndMessage(reason, reason === 'idle' ? settings.idleTimeoutMinutes : settings.absoluteSessionMinutes)),
-      );
+      const minutes = reason === 'idle' ? settings.idleTimeoutMinutes : settings.absoluteSessionMinutes;
+      // Written before the sign-out, which sends the page to the sign-in at once.
+      recordSessionEnd({ reason, minutes });
+      void signOut().then(() => notify.info(sessionEndMessage(reason, minutes)));
     },
     [settings, signOut],
   );

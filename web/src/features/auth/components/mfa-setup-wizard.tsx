@@ -1,11 +1,13 @@
-import { useCallback, useEffect, useRef, useState, type FormEvent } from 'react';
+import { useCallback, useEffect, useRef, useState } from 'react';
 import { Alert } from '../../../components/alert.tsx';
 import { Button } from '../../../components/button.tsx';
 import { Spinner } from '../../../components/spinner.tsx';
 import type { MfaSetupDriver } from '../../../lib/auth/types.ts';
 import { POPULAR_AUTHENTICATOR_APPS } from '../popular-apps.ts';
-import { isCompleteMfaCode, MfaCodeField } from './mfa-code-field.tsx';
-import { QrCode, totpUri } from './qr-code.tsx';
+import { useCodeEntry } from '../use-code-entry.ts';
+import { useStepHeading } from '../use-step-heading.ts';
+import { AuthenticatorKey } from './authenticator-key.tsx';
+import { MfaCodeField } from './mfa-code-field.tsx';
 
 export interface MfaSetupWizardProps {
   /** Where the secret comes from and the code goes to (Cognito or the MFA function). */
@@ -27,9 +29,6 @@ type Step =
   | { readonly kind: 'scan'; readonly secret: string; readonly setup: MfaSetupDriver }
   | { readonly kind: 'done' };
 
-/** Groups the key in fours so it can be typed without losing one's place. */
-const formatKey = (secret: string) => secret.replace(/(.{4})/g, '$1 ').trim();
-
 /**
  * Authenticator enrolment in three steps: 1 get a secret, 2 scan (or type) it and prove a
  * code, 3 confirmation while the parent redirects.
@@ -44,21 +43,31 @@ export default function MfaSetupWizard({
   redirectText = 'Redirecting to dashboard...',
 }: MfaSetupWizardProps) {
   const [step, setStep] = useState<Step>({ kind: 'associating' });
-  const [code, setCode] = useState('');
-  const [touched, setTouched] = useState(false);
-  const [busy, setBusy] = useState(false);
-  const [error, setError] = useState<string | null>(null);
+  const [associateError, setAssociateError] = useState<string | null>(null);
+  const entry = useCodeEntry(
+    async (code) => {
+      if (step.kind !== 'scan') return;
+      await step.setup.verify(code);
+      setStep({ kind: 'done' });
+      onComplete();
+    },
+    () => messages.verifyFailed,
+  );
+  const error = associateError ?? entry.error;
   const started = useRef(false);
+  // Each step (and the wizard replacing the previous screen) starts at the heading.
+  const heading = useStepHeading(step.kind);
+  const stepNumber = step.kind === 'done' ? 3 : step.kind === 'scan' ? 2 : 1;
 
   const associate = useCallback(async () => {
     setStep({ kind: 'associating' });
-    setError(null);
+    setAssociateError(null);
     try {
       const setup = await driver();
       const secret = await setup.associate();
       setStep({ kind: 'scan', secret, setup });
     } catch {
-      setError(messages.associateFailed);
+      setAssociateError(messages.associateFailed);
       setStep({ kind: 'associateFailed' });
     }
   }, [driver, messages.associateFailed]);
@@ -70,32 +79,14 @@ export default function MfaSetupWizard({
     void associate();
   }, [associate]);
 
-  const verify = async (event: FormEvent) => {
-    event.preventDefault();
-    setTouched(true);
-    if (step.kind !== 'scan' || !isCompleteMfaCode(code) || busy) return;
-    setBusy(true);
-    setError(null);
-    try {
-      await step.setup.verify(code);
-      setStep({ kind: 'done' });
-      onComplete();
-    } catch {
-      setError(messages.verifyFailed);
-      setCode('');
-      setTouched(false);
-    } finally {
-      setBusy(false);
-    }
-  };
-
   return (
     <section className="stack" aria-labelledby="mfa-setup-title">
       <div>
-        <h2 id="mfa-setup-title">Set Up Multi-Factor Authentication</h2>
-        <p className="text-muted">
-          Your account requires an authenticator app. Step {step.kind === 'done' ? 3 : step.kind === 'scan' ? 2 : 1} of
-          3.
+        <h2 id="mfa-setup-title" ref={heading} tabIndex={-1} aria-describedby="mfa-setup-step">
+          Set Up Multi-Factor Authentication
+        </h2>
+        <p className="text-muted" id="mfa-setup-step">
+          Your account requires an authenticator app. Step {stepNumber} of 3.
         </p>
       </div>
       {error && <Alert tone="error">{error}</Alert>}
@@ -114,34 +105,16 @@ export default function MfaSetupWizard({
       )}
 
       {step.kind === 'scan' && (
-        <form className="stack" noValidate onSubmit={verify}>
+        <form className="stack" noValidate onSubmit={(event) => void entry.submit(event)}>
           <p>Open your authenticator app and scan this QR code, or enter the key below.</p>
-          <div className="qr-frame">
-            <QrCode value={totpUri(issuer, accountName, step.secret)} label={`QR code to add ${issuer} to your authenticator app`} />
-          </div>
-          <div className="field">
-            <span className="field-label" id="manual-key-label">
-              Manual entry key
-            </span>
-            <code className="secret-key" aria-labelledby="manual-key-label">
-              {formatKey(step.secret)}
-            </code>
-            <span className="field-hint">If you cannot scan the code, enter this key in the app (time-based).</span>
-          </div>
-          <MfaCodeField
-            label="Enter the 6-digit code from your app"
-            value={code}
-            onChange={setCode}
-            touched={touched}
-            onBlur={() => setTouched(true)}
-            disabled={busy}
-          />
+          <AuthenticatorKey secret={step.secret} issuer={issuer} accountName={accountName} />
+          <MfaCodeField label="Enter the 6-digit code from your app" {...entry.field} />
           <div className="row">
-            <Button type="submit" disabled={!isCompleteMfaCode(code) || busy}>
-              {busy ? 'Verifying...' : 'Verify & Complete Setup'}
+            <Button type="submit" disabled={!entry.ready || entry.busy}>
+              {entry.busy ? 'Verifying...' : 'Verify & Complete Setup'}
             </Button>
             {onCancel && (
-              <Button variant="secondary" onClick={onCancel} disabled={busy}>
+              <Button variant="secondary" onClick={onCancel} disabled={entry.busy}>
                 Cancel
               </Button>
             )}

@@ -12,6 +12,8 @@ export interface ResetPasswordCardProps {
   readonly bare?: boolean;
 }
 
+export const RESET_TITLE = 'Reset Your Password';
+
 const REQUEST_TEXTS = { labels: { email: 'Email Address' }, submit: 'Send Verification Code', busy: 'Sending...' } as const;
 
 /** The thrown message, or the spec's fallback. */
@@ -32,8 +34,9 @@ export function ResetPasswordCard({ lockedEmail, bare = false }: ResetPasswordCa
   return (
     <section className={bare ? 'stack' : 'card stack'} aria-labelledby="reset-card-title">
       <div>
-        <h2 id="reset-card-title" className="card-title">
-          Reset Your Password
+        {/* Inside an auth card, the same heading as every other auth card. */}
+        <h2 id="reset-card-title" className={bare ? undefined : 'card-title'}>
+          {RESET_TITLE}
         </h2>
         <p className="text-muted">We will email you a verification code to choose a new password.</p>
       </div>

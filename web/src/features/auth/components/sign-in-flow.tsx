@@ -2,6 +2,7 @@ import { lazy, Suspense, useCallback, useEffect, useRef, useState, type ReactNod
 import { Alert } from '../../../components/alert.tsx';
 import { Button } from '../../../components/button.tsx';
 import { Spinner } from '../../../components/spinner.tsx';
+import { notify } from '../../../components/toaster.tsx';
 import { useAuth } from '../../../lib/auth/auth-context.ts';
 import { useConfig } from '../../../lib/config-context.tsx';
 import { AuthError, type AuthSession, type MfaSetupDriver, type SignInResult } from '../../../lib/auth/types.ts';
@@ -16,7 +17,6 @@ import {
 import { CredentialsForm, type CredentialsLabels, type SignInForm } from './credentials-form.tsx';
 import { MfaCodeForm } from './mfa-code-form.tsx';
 import { NewPasswordForm } from './new-password-form.tsx';
-import { RememberDeviceForm } from './remember-device-form.tsx';
 
 // The wizard draws the QR code; most sign-ins never need it.
 const MfaSetupWizard = lazy(() => import('./mfa-setup-wizard.tsx'));
@@ -43,7 +43,7 @@ export interface SignInFlowProps {
   readonly unsupportedStepMessage?: string;
   /**
    * Called when a sign-in starts on this page: from then on the flow decides when to leave
-   * (after the remember-device choice or the setup's last step), not the page.
+   * (once the device is remembered or after the setup's last step), not the page.
    */
   readonly onStart?: () => void;
   /**
@@ -56,7 +56,7 @@ export interface SignInFlowProps {
 /** After setup the wizard shows its last step this long before the sign-in goes on. */
 export const SETUP_COMPLETE_PAUSE_MS = 2_000;
 
-export const REMEMBER_DEVICE_FAILED = 'This device could not be remembered. Try again, or continue without remembering it.';
+export const REMEMBER_DEVICE_FAILED = 'Signed in, but this device could not be remembered: the next sign-in here asks for a code again.';
 
 /** Failures of the identity service for a challenge the portal does not support (SMS, custom). */
 const UNSUPPORTED_STEP_CODES: readonly string[] = ['InvalidMfaMethod', 'UnsupportedChallenge'];
@@ -66,7 +66,7 @@ const SESSION_ENDED_CODES: readonly string[] = ['NotAuthorizedException', 'NoSes
 
 const sessionEnded = (failure: unknown) => failure instanceof AuthError && SESSION_ENDED_CODES.includes(failure.code);
 
-type Stage = 'resuming' | 'credentials' | 'totp' | 'setup' | 'newPassword' | 'rememberDevice';
+type Stage = 'resuming' | 'credentials' | 'totp' | 'setup' | 'newPassword';
 
 /**
  * A whole sign-in: credentials (SRP), then the TOTP code, the first-time authenticator setup
@@ -94,7 +94,6 @@ export function SignInFlow({
   const [retrying, setRetrying] = useState(false);
   const credentials = useRef<SignInForm | null>(null);
   const [accountEmail, setAccountEmail] = useState(resume?.email ?? '');
-  const signedIn = useRef<AuthSession | null>(null);
 
   /** True when the account may use this portal; otherwise it is signed out again. */
   const checkGroups = useCallback(
@@ -108,18 +107,26 @@ export function SignInFlow({
     [auth, privilege, requiredGroups],
   );
 
+  /**
+   * Remembers this browser right after the sign-in, while its tokens are fresh (the device
+   * calls need them). A failure does not undo the sign-in: the person is told and goes on.
+   */
+  const rememberThisDevice = useCallback(async () => {
+    try {
+      await auth.rememberDevice();
+    } catch (failure) {
+      console.error('Error remembering the device:', failure instanceof AuthError ? failure.code : failure);
+      notify.error(REMEMBER_DEVICE_FAILED);
+    }
+  }, [auth]);
+
   const follow = useCallback(
-    async (result: SignInResult) => {
+    async (result: SignInResult, remember = false) => {
       setError(null);
       switch (result.step) {
         case 'DONE':
           if (!(await checkGroups(result.session))) return;
-          // A device confirmed by this sign-in may be remembered, where the deployment allows it.
-          if (result.deviceConfirmed && rememberDevices) {
-            signedIn.current = result.session;
-            setStage('rememberDevice');
-            return;
-          }
+          if (remember && rememberDevices) await rememberThisDevice();
           onSignedIn(result.session);
           return;
         case 'CONFIRM_SIGN_IN_WITH_TOTP_CODE':
@@ -133,7 +140,7 @@ export function SignInFlow({
           setStage('setup');
       }
     },
-    [checkGroups, onSignedIn, rememberDevices],
+    [checkGroups, onSignedIn, rememberDevices, rememberThisDevice],
   );
 
   const resumed = useRef(false);
@@ -162,9 +169,9 @@ export function SignInFlow({
     }
   };
 
-  const submitTotp = async (code: string) => {
+  const submitTotp = async (code: string, remember: boolean) => {
     try {
-      await follow(await auth.confirmTotpCode(code));
+      await follow(await auth.confirmTotpCode(code), remember);
     } catch (failure) {
       setError(SIGN_IN_MESSAGES.mfaFailed);
       // The challenge session has ended (it lasts 3 minutes): start again from the password.
@@ -206,22 +213,6 @@ export function SignInFlow({
     setError(null);
   };
 
-  const continueAfterDeviceChoice = async (remember: boolean) => {
-    const session = signedIn.current;
-    if (!session) return;
-    if (remember) {
-      try {
-        await auth.rememberDevice();
-      } catch (failure) {
-        console.error('Error remembering the device:', failure instanceof AuthError ? failure.code : failure);
-        setError(REMEMBER_DEVICE_FAILED);
-        return;
-      }
-    }
-    signedIn.current = null;
-    onSignedIn(session);
-  };
-
   // Step 3 of the wizard stays on screen for a moment before the session is picked up (which
   // takes the page away).
   const afterSetup = async () => {
@@ -245,8 +236,9 @@ export function SignInFlow({
   };
 
   if (stage === 'resuming') return <Spinner label="Signing in..." />;
-  if (stage === 'rememberDevice') return <RememberDeviceForm onContinue={continueAfterDeviceChoice} error={error} />;
-  if (stage === 'totp') return <MfaCodeForm onSubmit={submitTotp} onCancel={cancel} error={error} />;
+  if (stage === 'totp') {
+    return <MfaCodeForm onSubmit={submitTotp} onCancel={cancel} error={error} offerRemember={rememberDevices === true} />;
+  }
   if (stage === 'newPassword') return <NewPasswordForm onSubmit={submitNewPassword} onCancel={cancel} error={error} />;
   if (stage === 'setup') {
     return (

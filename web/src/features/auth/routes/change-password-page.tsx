@@ -2,11 +2,13 @@ import { Link } from 'react-router';
 import { paths } from '../../../app/paths.ts';
 import { AuthLayout } from '../../../components/layout/auth-layout.tsx';
 import { useConfig } from '../../../lib/config-context.tsx';
-import { ResetPasswordCard } from '../components/reset-password-card.tsx';
+import { useDocumentTitle } from '../../../lib/use-document-title.ts';
+import { RESET_TITLE, ResetPasswordCard } from '../components/reset-password-card.tsx';
 
 /** /change-password: the Forgot password? link starts a reset here. */
 export default function ChangePasswordPage() {
   const { productName } = useConfig();
+  useDocumentTitle(RESET_TITLE);
   return (
     <AuthLayout productTitle={productName}>
       <div className="stack">

@@ -1,16 +1,24 @@
-import { useState } from 'react';
+import { useEffect, useState } from 'react';
 import { Link, Navigate, useLocation, useNavigate } from 'react-router';
 import { paths, safeReturnPath } from '../../../app/paths.ts';
+import { Alert } from '../../../components/alert.tsx';
 import { AuthLayout } from '../../../components/layout/auth-layout.tsx';
 import { FullPageLoading } from '../../../components/layout/full-page-status.tsx';
 import { useAuth } from '../../../lib/auth/auth-context.ts';
+import { clearSessionEnd, readSessionEnd, sessionEndMessage } from '../../../lib/auth/session-end.ts';
 import { useConfig } from '../../../lib/config-context.tsx';
+import { useDocumentTitle } from '../../../lib/use-document-title.ts';
 import { rememberedLocation } from '../components/require-auth.tsx';
 import { SignInFlow } from '../components/sign-in-flow.tsx';
 import { hasAnyGroup, USER_SIGN_IN_LABELS } from '../sign-in-messages.ts';
 import { USER_PORTAL_GROUPS } from '../user-groups.ts';
 
-/** /login and /: the user portal's sign-in. */
+export const SIGN_IN_TITLE = 'Sign in';
+
+/**
+ * /login and /: the user portal's sign-in. After the portal signed someone out (idle timeout,
+ * session limit) it says why, once.
+ */
 export default function LoginPage() {
   const { productName, marketingSiteUrl } = useConfig();
   const { status, session } = useAuth();
@@ -19,6 +27,9 @@ export default function LoginPage() {
   const destination = safeReturnPath(rememberedLocation(location.state), paths.home);
   // A session found on arrival goes straight on; one started here is finished by the flow.
   const [signingIn, setSigningIn] = useState(false);
+  const [sessionEnd] = useState(() => readSessionEnd());
+  useEffect(() => clearSessionEnd(), []);
+  useDocumentTitle(SIGN_IN_TITLE);
 
   if (status === 'loading') return <FullPageLoading />;
   if (!signingIn && session && hasAnyGroup(session.groups, USER_PORTAL_GROUPS)) return <Navigate to={destination} replace />;
@@ -31,10 +42,13 @@ export default function LoginPage() {
         productName={productName}
         labels={USER_SIGN_IN_LABELS}
         heading={
-          <div>
-            <h2>Sign in</h2>
-            <p className="text-muted">Use your email address and password.</p>
-          </div>
+          <>
+            <div>
+              <h2>{SIGN_IN_TITLE}</h2>
+              <p className="text-muted">Use your email address and password.</p>
+            </div>
+            {sessionEnd && !signingIn && <Alert tone="info">{sessionEndMessage(sessionEnd.reason, sessionEnd.minutes)}</Alert>}
+          </>
         }
         extra={
           <div className="auth-links">

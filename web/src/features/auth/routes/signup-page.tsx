@@ -10,20 +10,27 @@ import { AuthLayout } from '../../../components/layout/auth-layout.tsx';
 import { TextField } from '../../../components/text-field.tsx';
 import { useAuth } from '../../../lib/auth/auth-context.ts';
 import { useConfig } from '../../../lib/config-context.tsx';
+import { useDocumentTitle } from '../../../lib/use-document-title.ts';
 import { Spinner } from '../../../components/spinner.tsx';
 import { NewPasswordField } from '../components/new-password-field.tsx';
 import { SignInFlow } from '../components/sign-in-flow.tsx';
 import { useAutoSignIn, type AutoSignIn } from '../use-auto-sign-in.ts';
+import { useStepHeading } from '../use-step-heading.ts';
 import { USER_SIGN_IN_LABELS } from '../sign-in-messages.ts';
 import { USER_PORTAL_GROUPS } from '../user-groups.ts';
 
 export const SIGN_UP_FALLBACK_ERROR = 'An error occurred during sign-up.';
+export const SIGN_UP_TITLE = 'Create your account';
 
 function CheckYourEmail({ email, waiting }: { readonly email: string; readonly waiting: AutoSignIn }) {
   const navigate = useNavigate();
+  // This panel replaces the form: focus starts at its heading.
+  const heading = useStepHeading('check-email');
   return (
     <section className="stack" aria-labelledby="check-email-title">
-      <h2 id="check-email-title">Check Your Email</h2>
+      <h2 id="check-email-title" ref={heading} tabIndex={-1}>
+        Check Your Email
+      </h2>
       <p>
         We sent a confirmation code to <strong>{email}</strong>.
       </p>
@@ -53,6 +60,7 @@ export default function SignUpPage() {
   const [sentTo, setSentTo] = useState<string | null>(null);
   // The password waits in memory only, for the automatic sign-in once the link is clicked.
   const [autoSignIn, startAutoSignIn] = useAutoSignIn();
+  useDocumentTitle(SIGN_UP_TITLE);
   const {
     register,
     handleSubmit,
@@ -92,7 +100,7 @@ export default function SignUpPage() {
       ) : (
         <div className="stack">
           <div>
-            <h2>Create your account</h2>
+            <h2>{SIGN_UP_TITLE}</h2>
             <p className="text-muted">Use your work email address.</p>
           </div>
           {error && <Alert tone="error">{error}</Alert>}

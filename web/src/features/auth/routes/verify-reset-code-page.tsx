@@ -5,26 +5,36 @@ import { AuthLayout } from '../../../components/layout/auth-layout.tsx';
 import { notify } from '../../../components/toaster.tsx';
 import { useAuth } from '../../../lib/auth/auth-context.ts';
 import { useConfig } from '../../../lib/config-context.tsx';
+import { useDocumentTitle } from '../../../lib/use-document-title.ts';
 import { ResetConfirmForm } from '../components/reset-forms.tsx';
+import { RESET_TITLE } from '../components/reset-password-card.tsx';
 import { RESET_MESSAGES } from '../reset-messages.ts';
+import { useStepHeading } from '../use-step-heading.ts';
 
 const CONFIRM_TEXTS = { labels: { code: 'Code', password: 'Password' }, submit: 'Submit', busy: 'Submitting...' } as const;
 
 const confirmErrorText = (failure: unknown) =>
   failure instanceof Error && failure.message ? failure.message : RESET_MESSAGES.confirmFallback;
 
-/** /verify-reset-code?email=...: the emailed code and the new password. */
+/**
+ * /verify-reset-code?email=...: the emailed code and the new password, the reset's second step
+ * (focus starts at its heading).
+ */
 export default function VerifyResetCodePage() {
   const { productName } = useConfig();
   const auth = useAuth();
   const navigate = useNavigate();
   const [params] = useSearchParams();
   const email = params.get('email')?.trim() ?? '';
+  const heading = useStepHeading('confirm');
+  useDocumentTitle(RESET_TITLE);
 
   return (
     <AuthLayout productTitle={productName}>
       <div className="stack">
-        <h2>Reset Your Password</h2>
+        <h2 ref={heading} tabIndex={-1}>
+          {RESET_TITLE}
+        </h2>
         {email ? (
           <ResetConfirmForm
             email={email}

@@ -1,9 +1,10 @@
-import { NavLink, Outlet, useNavigate } from 'react-router';
+import { matchPath, NavLink, Outlet, useLocation, useNavigate } from 'react-router';
 import { paths } from '../../../app/paths.ts';
 import { AppShell } from '../../../components/layout/app-shell.tsx';
 import { Menu } from '../../../components/menu.tsx';
 import { useAuth } from '../../../lib/auth/auth-context.ts';
 import { useConfig } from '../../../lib/config-context.tsx';
+import { useDocumentTitle } from '../../../lib/use-document-title.ts';
 import { avatarInitials } from '../initials.ts';
 
 const NAV_LINKS = [
@@ -11,11 +12,23 @@ const NAV_LINKS = [
   { to: paths.support, label: 'Support' },
 ] as const;
 
+/** The document title of each page of the portal (their headings, or the navigation's name). */
+const PAGE_TITLES: readonly (readonly [pattern: string, title: string])[] = [
+  [paths.home, 'Home'],
+  [paths.dashboard, 'Home'],
+  [paths.support, 'Support'],
+  [paths.settings, 'Settings'],
+  [paths.mfaSettings, 'Multi-Factor Authentication'],
+];
+
+const pageTitle = (pathname: string) => PAGE_TITLES.find(([pattern]) => matchPath(pattern, pathname))?.[1];
+
 /** The signed-in user portal: header with the logo (the product's name, once) and the avatar menu, navigation, page. */
 export function PortalShell() {
   const { productName } = useConfig();
   const { session, signOut } = useAuth();
   const navigate = useNavigate();
+  useDocumentTitle(pageTitle(useLocation().pathname));
   const loginId = session?.email ?? '';
   const initials = avatarInitials(loginId);
 

@@ -6,19 +6,23 @@ import { Spinner } from '../../../components/spinner.tsx';
 import { notify } from '../../../components/toaster.tsx';
 import { useAuth } from '../../../lib/auth/auth-context.ts';
 import type { RememberedDevice } from '../../../lib/auth/types.ts';
+import { deviceName } from '../device-name.ts';
 
 export const DEVICE_MESSAGES = {
   loadFailed: 'Failed to load remembered devices',
   forgetFailed: 'Failed to forget the device',
   forgotten: 'The device was forgotten: it will be asked for a code at its next sign-in.',
-  none: 'No device is remembered. After a sign-in with a code you can choose to remember the device.',
+  none: 'No device is remembered. When you sign in with a code, tick Remember this device to skip the code there next time.',
 } as const;
 
 type Load = { kind: 'loading' } | { kind: 'failed' } | { kind: 'loaded'; devices: readonly RememberedDevice[] };
 
 const lastUsedFormat = new Intl.DateTimeFormat(undefined, { dateStyle: 'medium', timeStyle: 'short' });
 
-/** The devices that skip the code at sign-in, with Forget for each (this one and others). */
+/**
+ * The devices that skip the code at sign-in, named by browser and system (the reported user
+ * agent in full on hover), with their last use and Forget for each (this one and others).
+ */
 export function RememberedDevicesCard() {
   const auth = useAuth();
   const [load, setLoad] = useState<Load>({ kind: 'loading' });
@@ -80,7 +84,7 @@ export function RememberedDevicesCard() {
             {load.devices.map((device) => (
               <li key={device.key} className="row">
                 <div>
-                  <strong>{device.name}</strong>
+                  <strong title={device.name}>{deviceName(device.name)}</strong>
                   {device.current && <span className="text-muted"> (this device)</span>}
                   <div className="text-muted">
                     Last used {device.lastUsed > 0 ? lastUsedFormat.format(new Date(device.lastUsed)) : 'never'}
@@ -91,7 +95,7 @@ export function RememberedDevicesCard() {
                   size="sm"
                   onClick={() => void forget(device)}
                   disabled={forgetting !== null}
-                  aria-label={`Forget ${device.current ? 'this device' : device.name}`}
+                  aria-label={`Forget ${device.current ? 'this device' : deviceName(device.name)}`}
                 >
                   {forgetting === device.key ? 'Forgetting...' : 'Forget'}
                 </Button>

@@ -16,6 +16,7 @@ import { createMfaApi, MFA_MESSAGES } from '../api/mfa.ts';
 import { MfaStatusCard } from '../components/mfa-status-card.tsx';
 import { ReauthenticateDialog } from '../components/reauthenticate-dialog.tsx';
 import { RememberedDevicesCard } from '../components/remembered-devices-card.tsx';
+import { ReplaceAuthenticator } from '../components/replace-authenticator.tsx';
 import { SecurityInfoCard } from '../components/security-info-card.tsx';
 import { SettingsLayout } from '../components/settings-layout.tsx';
 
@@ -26,12 +27,12 @@ export const SETUP_REDIRECT_DELAY_MS = 2_000;
 
 type Load = { kind: 'loading' } | { kind: 'failed'; message: string } | { kind: 'loaded'; status: MfaStatus };
 
-/** The wizard enrols a first authenticator or replaces the current one (same calls). */
+/** Enrolling a first authenticator (the wizard) or replacing the current one (its own flow). */
 type Setup = 'enable' | 'replace';
 
 /**
  * /mfa-settings: MFA status, devices, Enable (wizard), and either Set up a new authenticator
- * (the wizard again, where the pool requires MFA) or Disable (where it is optional).
+ * (where the pool requires MFA; it ends back here) or Disable (where it is optional).
  */
 export default function MfaSettingsPage() {
   const { productName, functions, rememberDevices } = useConfig();
@@ -55,6 +56,12 @@ export default function MfaSettingsPage() {
   const [disabling, setDisabling] = useState(false);
   const navigate = useNavigate();
   const redirectTimer = useRef<number | undefined>(undefined);
+  // The confirmation after a replacement takes the focus the finished flow had.
+  const [replaced, setReplaced] = useState(false);
+  const confirmation = useRef<HTMLDivElement>(null);
+  useEffect(() => {
+    if (replaced) confirmation.current?.focus();
+  }, [replaced]);
 
   useEffect(() => () => window.clearTimeout(redirectTimer.current), []);
 
@@ -96,8 +103,19 @@ export default function MfaSettingsPage() {
   };
 
   const setupComplete = () => {
-    notify.success(settingUp === 'replace' ? MFA_MESSAGES.replaced : MFA_MESSAGES.setupComplete);
+    notify.success(MFA_MESSAGES.setupComplete);
     redirectTimer.current = window.setTimeout(() => navigate(paths.home), SETUP_REDIRECT_DELAY_MS);
+  };
+
+  const replaceComplete = () => {
+    setSettingUp(null);
+    setReplaced(true);
+    reload();
+  };
+
+  const startReplacing = () => {
+    setReplaced(false);
+    setSettingUp('replace');
   };
 
   return (
@@ -116,10 +134,22 @@ export default function MfaSettingsPage() {
           </div>
         </Alert>
       )}
+      {replaced && (
+        <div ref={confirmation} tabIndex={-1}>
+          <Alert tone="success">{MFA_MESSAGES.replaced}</Alert>
+        </div>
+      )}
       {load.kind === 'loaded' &&
-        (settingUp ? (
+        (settingUp === 'replace' ? (
+          <ReplaceAuthenticator
+            driver={api.setupDriver}
+            accountName={session?.email ?? ''}
+            issuer={productName}
+            onComplete={replaceComplete}
+            onCancel={() => setSettingUp(null)}
+          />
+        ) : settingUp === 'enable' ? (
           <Card>
-            {settingUp === 'replace' && <p>{MFA_MESSAGES.replaceIntro}</p>}
             <Suspense fallback={<Spinner label="Setting up your MFA secret..." />}>
               <MfaSetupWizard
                 driver={driver}
@@ -138,7 +168,7 @@ export default function MfaSettingsPage() {
           <MfaStatusCard
             status={load.status}
             onEnable={() => setSettingUp('enable')}
-            onReplace={() => setSettingUp('replace')}
+            onReplace={startReplacing}
             onDisable={() => setConfirming(true)}
           />
         ))}

@@ -1,0 +1,56 @@
+import type { SessionEndReason } from './session-timeout.ts';
+
+/**
+ * Why the portal signed someone out (idle timeout or absolute session limit), kept in this
+ * tab's sessionStorage for the sign-in page it lands on to say. The note is short-lived: a
+ * sign-in page opened much later, or a second time, says nothing.
+ */
+export const SESSION_END_KEY = 'portal.sessionEnd';
+
+/** A note older than this is not shown. */
+export const SESSION_END_NOTE_MS = 5 * 60_000;
+
+export interface SessionEnd {
+  readonly reason: SessionEndReason;
+  /** The limit that was reached, in minutes. */
+  readonly minutes: number;
+}
+
+const duration = (minutes: number) =>
+  minutes % 60 === 0 ? `${minutes / 60} hour${minutes === 60 ? '' : 's'}` : `${minutes} minutes`;
+
+export const sessionEndMessage = (reason: SessionEndReason, minutes: number) =>
+  reason === 'idle'
+    ? `You were signed out after ${minutes} minutes without activity.`
+    : `Your session ended ${duration(minutes)} after you signed in. Please sign in again.`;
+
+export function recordSessionEnd(end: SessionEnd, storage: Storage = window.sessionStorage): void {
+  try {
+    storage.setItem(SESSION_END_KEY, JSON.stringify({ ...end, at: Date.now() }));
+  } catch {
+    // Storage refused (private mode, quota): the sign-in page simply says nothing.
+  }
+}
+
+/** The note left by the last sign-out, if it is recent; does not remove it (see `clearSessionEnd`). */
+export function readSessionEnd(storage: Storage = window.sessionStorage): SessionEnd | null {
+  let value: unknown;
+  try {
+    value = JSON.parse(storage.getItem(SESSION_END_KEY) ?? 'null');
+  } catch {
+    return null;
+  }
+  if (!value || typeof value !== 'object') return null;
+  const { reason, minutes, at } = value as Record<string, unknown>;
+  if (reason !== 'idle' && reason !== 'absolute') return null;
+  if (typeof minutes !== 'number' || typeof at !== 'number' || Date.now() - at > SESSION_END_NOTE_MS) return null;
+  return { reason, minutes };
+}
+
+export function clearSessionEnd(storage: Storage = window.sessionStorage): void {
+  try {
+    storage.removeItem(SESSION_END_KEY);
+  } catch {
+    // Nothing to clear where storage is unavailable.
+  }
+}
