@@ -3,6 +3,7 @@ import * as cognito from 'aws-cdk-lib/aws-cognito';
 import * as iam from 'aws-cdk-lib/aws-iam';
 import type * as logs from 'aws-cdk-lib/aws-logs';
 import { Construct } from 'constructs';
+import { INVITATION_VALIDITY_DAYS } from '../contracts/user-admin.ts';
 import { cdkAuthFlows, USER_POOL_CLIENT } from '../contracts/user-pool-client.ts';
 import { acknowledge } from './compliance.ts';
 import { PortalFunction } from './portal-function.ts';
@@ -12,8 +13,8 @@ import type { PortalData } from './data.ts';
 export const ADMINS_GROUP = 'Admins';
 export const USERS_GROUP = 'Users';
 
-/** How long an invitation's temporary password works (the pool's TemporaryPasswordValidityDays). */
-export const TEMPORARY_PASSWORD_VALIDITY_DAYS = 7;
+/** How long an invitation's temporary password works (TemporaryPasswordValidityDays); the admin portal shows the expiry from it. */
+export const TEMPORARY_PASSWORD_VALIDITY_DAYS = INVITATION_VALIDITY_DAYS;
 
 const escapeHtml = (value: string) =>
   value.replace(/[&<>"']/g, (char) => `&#${char.charCodeAt(0)};`);

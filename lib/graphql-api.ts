@@ -9,9 +9,11 @@ import { fileURLToPath } from 'node:url';
 import { ENV } from '../contracts/env.ts';
 import { QUERY_DEPTH_LIMIT, RESOLVER_COUNT_LIMIT } from '../contracts/graphql-limits.ts';
 import type { PortalAuth } from './auth.ts';
-import { acknowledge } from './compliance.ts';
+import { QUICKSIGHT_DASHBOARDS_REASON } from './api-functions.ts';
+import { acknowledge, wildcardResourceFinding } from './compliance.ts';
 import type { PortalData } from './data.ts';
 import { CATALOGUE_ACTIONS, PortalFunction, STATE_ITEM_ACTIONS } from './portal-function.ts';
+import { quickSightArns, quickSightEnvironment, type QuickSightTarget } from './quicksight.ts';
 
 export const SCHEMA_FILE = fileURLToPath(new URL('../contracts/schema.graphql', import.meta.url));
 
@@ -20,6 +22,8 @@ export interface PortalGraphqlApiProps {
   readonly apiName: string;
   readonly auth: PortalAuth;
   readonly data: PortalData;
+  /** The QuickSight account: a catalogue entry is created only for a dashboard QuickSight has. */
+  readonly quicksight: QuickSightTarget;
   /** Tokens of a sign-in older than this are refused by the resolver. */
   readonly absoluteSessionMinutes: number;
   readonly logRetention: logs.RetentionDays;
@@ -60,11 +64,16 @@ export class PortalGraphqlApi extends Construct {
       logRetention: props.logRetention,
       retainLogs: props.retainLogs,
       environment: {
+        ...quickSightEnvironment(props.quicksight),
         [ENV.userPoolId]: auth.userPool.userPoolId,
         [ENV.userPoolClientId]: auth.client.userPoolClientId,
         [ENV.absoluteSessionMinutes]: String(props.absoluteSessionMinutes),
       },
     });
+    // createDashboardMetadata (admins only) checks the dashboard exists in QuickSight first.
+    const dashboards = quickSightArns(props.quicksight).dashboards;
+    this.resolver.allow(new iam.PolicyStatement({ sid: 'CheckDashboard', actions: ['quicksight:DescribeDashboard'], resources: [dashboards] }));
+    acknowledge(this.resolver.policy, { [wildcardResourceFinding(this, dashboards)]: QUICKSIGHT_DASHBOARDS_REASON });
     this.resolver.bindTable(data.table('Views'), ['dynamodb:GetItem', 'dynamodb:Query', 'dynamodb:PutItem', 'dynamodb:UpdateItem', 'dynamodb:DeleteItem']);
     this.resolver.bindTable(data.table('Dashboards'), CATALOGUE_ACTIONS);
     this.resolver.bindTable(data.table('State'), STATE_ITEM_ACTIONS);

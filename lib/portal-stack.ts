@@ -100,6 +100,7 @@ export class PortalStack extends Stack {
 
     this.graphql = new PortalGraphqlApi(this, 'GraphQL', {
       apiName: names.graphqlApi,
+      quicksight,
       absoluteSessionMinutes: config.absoluteSessionMinutes,
       auth: this.auth,
       data: this.data,

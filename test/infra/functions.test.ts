@@ -267,9 +267,13 @@ describe('function URLs', () => {
     }
   });
 
-  it('allows the GraphQL resolver its tables, the live Admins check and the check of a refreshed token only', () => {
+  it('allows the GraphQL resolver its tables, the live Admins check, the check of a refreshed token and the dashboard check only', () => {
     const actions = [...actionsOfFunction(build.template, '/GraphQL/Resolver/')];
-    expect(actions.filter((action) => !action.startsWith('dynamodb:')).sort()).toEqual(['cognito-idp:AdminGetUser', 'cognito-idp:AdminListGroupsForUser']);
+    expect(actions.filter((action) => !action.startsWith('dynamodb:')).sort()).toEqual([
+      'cognito-idp:AdminGetUser',
+      'cognito-idp:AdminListGroupsForUser',
+      'quicksight:DescribeDashboard',
+    ]);
   });
 
   it('scopes QuickSight permissions to the namespace users and the dashboards of the account', () => {

@@ -14,7 +14,9 @@ import { signInWithSrp } from '../e2e/support/cognito-session.ts';
 import { noteSeedSignIns } from '../e2e/support/totp.ts';
 
 const NEW_USER = { email: 'restart.check@example.com', password: 'Restart#Check1' };
-const NEW_DASHBOARD_ID = 'restart-check';
+/** A sample dashboard the seed puts in the catalogue (QuickSight must know a catalogued dashboard). */
+const RENAMED_DASHBOARD_ID = 'market-benchmarks';
+const NEW_NAME = 'Restart Check';
 
 async function callFunction(url: string, accessToken: string, body: object): Promise<void> {
   const response = await fetch(url, {
@@ -39,7 +41,7 @@ async function userExists(stack: StackInfo): Promise<boolean> {
 }
 
 /** Whether the catalogue table (read straight from dynalite) holds a dashboard with this id. */
-async function catalogueHolds(stack: StackInfo, dashboardId: string): Promise<boolean> {
+async function catalogueEntry(stack: StackInfo, dashboardId: string): Promise<{ id: string; name: string; link: string } | undefined> {
   const client = new DynamoDBClient({ endpoint: stack.dynamodb.endpoint, region: stack.region, credentials: LOCAL_CREDENTIALS });
   try {
     const found = await client.send(
@@ -49,7 +51,8 @@ async function catalogueHolds(stack: StackInfo, dashboardId: string): Promise<bo
         ExpressionAttributeValues: { ':id': { S: dashboardId } },
       }),
     );
-    return (found.Items ?? []).length > 0;
+    const item = found.Items?.[0];
+    return item === undefined ? undefined : { id: item.id?.S ?? '', name: item.dashboardName?.S ?? '', link: item.dashboardLink?.S ?? '' };
   } finally {
     client.destroy();
   }
@@ -76,14 +79,18 @@ describe('local state across restarts', () => {
     await noteSeedSignIns(first);
     const admin = await signInWithSrp(first, first.demo.admin);
     await callFunction(first.functions.userAdmin, admin.accessToken, { action: 'CREATE_USER', userEmail: NEW_USER.email, password: NEW_USER.password });
+    const seeded = await catalogueEntry(first, RENAMED_DASHBOARD_ID);
+    expect(seeded).toBeDefined();
     await callFunction(first.functions.quicksightAdmin, admin.accessToken, {
-      action: 'CREATE_DASHBOARD_METADATA',
-      dashboardId: NEW_DASHBOARD_ID,
-      dashboardName: 'Restart Check',
-      dashboardLink: `${first.quicksight.endpoint}/sn/dashboards/${NEW_DASHBOARD_ID}`,
+      action: 'UPDATE_DASHBOARD_METADATA',
+      metadataId: seeded!.id,
+      dashboardId: RENAMED_DASHBOARD_ID,
+      dashboardName: NEW_NAME,
+      dashboardLink: seeded!.link,
+      sharedData: true,
     });
     expect(await userExists(first)).toBe(true);
-    expect(await catalogueHolds(first, NEW_DASHBOARD_ID)).toBe(true);
+    expect((await catalogueEntry(first, RENAMED_DASHBOARD_ID))?.name).toBe(NEW_NAME);
     await running.stop();
 
     running = await spawnStack({ dataDir, portBase });
@@ -92,7 +99,7 @@ describe('local state across restarts', () => {
     expect(second.cognito.userPoolId).toBe(first.cognito.userPoolId);
     expect(second.demo.user.totpSecret).toBe(first.demo.user.totpSecret);
     expect(await userExists(second)).toBe(true);
-    expect(await catalogueHolds(second, NEW_DASHBOARD_ID)).toBe(true);
+    expect((await catalogueEntry(second, RENAMED_DASHBOARD_ID))?.name).toBe(NEW_NAME);
     await running.stop();
 
     running = await spawnStack({ dataDir, portBase, reset: true });
@@ -100,7 +107,7 @@ describe('local state across restarts', () => {
     await noteSeedSignIns(reset);
     expect(reset.cognito.userPoolId).not.toBe(first.cognito.userPoolId);
     expect(await userExists(reset)).toBe(false);
-    expect(await catalogueHolds(reset, NEW_DASHBOARD_ID)).toBe(false);
+    expect((await catalogueEntry(reset, RENAMED_DASHBOARD_ID))?.name).toBe(seeded!.name);
     // The fresh data directory is seeded again.
     await expect(signInWithSrp(reset, reset.demo.user)).resolves.toHaveProperty('accessToken');
   }, 240_000);
