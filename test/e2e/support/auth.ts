@@ -23,36 +23,15 @@ const STEP_TIMEOUT_MS = 30_000;
 /** What ends a sign-in that got past the code: by default, reaching the portal's landing page. */
 type Arrival = (page: Page, portal: PortalLogin) => Promise<unknown>;
 
-/**
- * Where devices are remembered (local mode), a sign-in with a code on a new browser first asks
- * whether to remember it; the journeys answer no unless told otherwise.
- */
-export async function answerDevicePrompt(page: Page, remember: boolean): Promise<void> {
-  const choice = page.getByRole('checkbox', { name: 'Remember this device' });
-  if (remember) await choice.check();
-  await page.getByRole('button', { name: 'Continue', exact: true }).click();
-}
+const landing: Arrival = (page, portal) => page.waitForURL(portal.landing, { timeout: STEP_TIMEOUT_MS });
 
-const landingAfterPrompt =
-  (remember: boolean): Arrival =>
-  async (page, portal) => {
-    const prompt = page.getByRole('checkbox', { name: 'Remember this device' });
-    const first = await Promise.race([
-      page.waitForURL(portal.landing, { timeout: STEP_TIMEOUT_MS }).then(() => 'landed' as const),
-      prompt.waitFor({ timeout: STEP_TIMEOUT_MS }).then(() => 'prompt' as const),
-    ]);
-    if (first === 'prompt') {
-      try {
-        await answerDevicePrompt(page, remember);
-      } catch (error) {
-        // The prompt went away on its own (the portal moved on): landing is what counts.
-        if (!portal.landing.test(new URL(page.url()).pathname)) throw error;
-        return;
-      }
-      await page.waitForURL(portal.landing, { timeout: STEP_TIMEOUT_MS });
-    }
-  };
-const landing: Arrival = landingAfterPrompt(false);
+/**
+ * Where devices are remembered (local mode), the code screen has a Remember this device box,
+ * clear by default; the journeys leave it clear unless told otherwise.
+ */
+async function chooseRememberDevice(page: Page, remember: boolean): Promise<void> {
+  if (remember) await page.getByRole('checkbox', { name: 'Remember this device' }).check();
+}
 
 /**
  * The whole sign-in of a page that is not signed in, with a code of a step not used before in
@@ -65,6 +44,7 @@ async function signIn(
   credentials: Credentials,
   portal: PortalLogin,
   arrival: Arrival = landing,
+  rememberDevice = false,
 ): Promise<void> {
   await page.goto(`${stack.webUrl}${portal.path}`);
   await page.getByLabel(portal.emailLabel, { exact: true }).fill(credentials.email);
@@ -74,6 +54,7 @@ async function signIn(
   const codeField = page.getByLabel('Authentication Code', { exact: true });
   await codeField.waitFor({ timeout: STEP_TIMEOUT_MS });
   await codeField.fill(await unusedTotpCode(credentials.totpSecret, credentials.email));
+  await chooseRememberDevice(page, rememberDevice);
   const codeAt = new Date().toISOString();
   await page.getByRole('button', { name: 'Verify & Sign In', exact: true }).click();
   // Neither wait may reject once the other has won: each settles to an outcome.
@@ -104,7 +85,7 @@ async function signIn(
 
 /**
  * Signs in on the user portal's /login with password and authenticator code; resolves on /home.
- * `rememberDevice` answers the remember-this-device prompt (no by default).
+ * `rememberDevice` ticks Remember this device on the code screen (clear by default).
  */
 export function signInAsUser(
   page: Page,
@@ -112,7 +93,7 @@ export function signInAsUser(
   credentials: Credentials = stack.demo.user,
   options: { readonly rememberDevice?: boolean } = {},
 ): Promise<void> {
-  return signIn(page, stack, credentials, USER_PORTAL, landingAfterPrompt(options.rememberDevice ?? false));
+  return signIn(page, stack, credentials, USER_PORTAL, landing, options.rememberDevice ?? false);
 }
 
 /** Signs in on the admin portal's /admin/login; resolves once it has left the login page. */
