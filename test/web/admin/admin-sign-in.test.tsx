@@ -254,6 +254,7 @@ describe('admin routes and shell', () => {
   it('shows the title, the admin email, Change Password, Logout and the tabs', async () => {
     renderApp('/admin/quicksight', undefined, SigningOutAuth);
     expect(await screen.findByText('TVIQ Admin Portal')).toBeInTheDocument();
+    expect(document.title).toBe('Manage Dashboards · TVIQ Admin');
     expect(screen.getByRole('banner')).toHaveTextContent('Signed in as demo.admin@example.com');
     expect(screen.getByRole('link', { name: 'Change Password' })).toHaveAttribute('href', '/admin/change-password');
     const nav = screen.getByRole('navigation', { name: 'Admin sections' });
@@ -265,6 +266,7 @@ describe('admin routes and shell', () => {
     await waitFor(() => expect(screen.getByTestId('location')).toHaveTextContent('/admin/login'));
     expect(signOutOfHost).toHaveBeenCalledTimes(1);
     expect(await screen.findByRole('heading', { name: 'Admin Sign In' })).toBeInTheDocument();
+    expect(document.title).toBe('Admin Sign In · TVIQ Admin');
   });
 
   it('opens the Companies tab at /admin/companies', async () => {

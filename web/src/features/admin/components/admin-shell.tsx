@@ -8,6 +8,7 @@ import { Spinner } from '../../../components/spinner.tsx';
 import { useAuth } from '../../../lib/auth/auth-context.ts';
 import { useConfig } from '../../../lib/config-context.tsx';
 import { adminPortalTitle } from '../admin-messages.ts';
+import { useDocumentTitle } from '../../../lib/use-document-title.ts';
 
 const DASHBOARD_ROUTES: readonly string[] = [paths.admin.dashboard, paths.admin.quicksight];
 
@@ -15,11 +16,23 @@ const DASHBOARD_ROUTES: readonly string[] = [paths.admin.dashboard, paths.admin.
  * The signed-in admin portal: title, the admin's email, Change Password, Logout, tabs. On a
  * phone the header stays on one line: the account controls fold into a menu.
  */
+/** The browser tab's title of each admin page ("User Management · TVIQ Admin"). */
+const ADMIN_PAGE_TITLES: Readonly<Record<string, string>> = {
+  [paths.admin.users]: 'User Management',
+  [paths.admin.dashboard]: 'Manage Dashboards',
+  [paths.admin.quicksight]: 'Manage Dashboards',
+  [paths.admin.companies]: 'Companies',
+  [paths.admin.activity]: 'Activity',
+  [paths.admin.insights]: 'Insights',
+  [paths.admin.changePassword]: 'Change Password',
+};
+
 export function AdminShell() {
   const { productName } = useConfig();
   const { session, signOut } = useAuth();
   const navigate = useNavigate();
   const { pathname } = useLocation();
+  useDocumentTitle(ADMIN_PAGE_TITLES[pathname], 'admin');
   const email = session?.email ?? '';
 
   // The page is signed out at once (signOut's first step); ending the sessions with the

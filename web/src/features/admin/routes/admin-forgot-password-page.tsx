@@ -6,9 +6,11 @@ import { useConfig } from '../../../lib/config-context.tsx';
 import { RESET_MESSAGES } from '../../auth/reset-messages.ts';
 import { ADMIN_HIGHLIGHTS, adminLoginSubtitle, adminPortalTitle } from '../admin-messages.ts';
 import { AdminPasswordReset } from '../components/admin-password-reset.tsx';
+import { useDocumentTitle } from '../../../lib/use-document-title.ts';
 
 /** /admin/forgot-password: admin account recovery by emailed code. */
 export default function AdminForgotPasswordPage() {
+  useDocumentTitle('Reset Password', 'admin');
   const { productName } = useConfig();
   const navigate = useNavigate();
   return (

@@ -11,12 +11,14 @@ import { SignInFlow } from '../../auth/components/sign-in-flow.tsx';
 import { accessDeniedMessage, hasAnyGroup } from '../../auth/sign-in-messages.ts';
 import { ADMIN_PORTAL_GROUPS } from '../../auth/user-groups.ts';
 import { ADMIN_HIGHLIGHTS, ADMIN_SIGN_IN_TEXTS, adminLoginSubtitle, adminPortalTitle } from '../admin-messages.ts';
+import { useDocumentTitle } from '../../../lib/use-document-title.ts';
 
 /**
  * /admin/login: the shared sign-in flow with the Admins group check. A signed-in admin goes
  * straight on; a session without admin rights (e.g. a portal user) is signed out here.
  */
 export default function AdminLoginPage() {
+  useDocumentTitle('Admin Sign In', 'admin');
   const { productName } = useConfig();
   const { status, session, signOut } = useAuth();
   const navigate = useNavigate();
