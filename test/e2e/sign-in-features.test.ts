@@ -1,6 +1,6 @@
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { storedAccessToken, type Credentials } from './support/auth.ts';
+import { logOutOfPortal, type Credentials } from './support/auth.ts';
 import { launchBrowser } from './support/browser.ts';
 import { signInWithSrp } from './support/cognito-session.ts';
 import { readMail } from './support/mail.ts';
@@ -26,13 +26,7 @@ async function completeWizard(page: Page): Promise<string> {
   return secret;
 }
 
-async function logOut(page: Page) {
-  await page.getByRole('button', { name: /Account menu/ }).click();
-  await page.getByRole('menuitem', { name: 'Log out' }).click();
-  await page.waitForURL(/\/login$/);
-  // The sign-out has finished once the tokens are gone (the device secret stays).
-  await expect.poll(() => storedAccessToken(page, stack), { timeout: 10_000 }).toBe('');
-}
+const logOut = (page: Page) => logOutOfPortal(page, stack);
 
 /** A sign-in with a code that ticks Remember this device on the code screen; resolves on /home. */
 async function signInRemembering(page: Page, account: Credentials) {

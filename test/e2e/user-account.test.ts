@@ -1,7 +1,7 @@
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { expectNoSeriousA11yViolations } from './support/a11y.ts';
-import { storedAccessToken, type Credentials } from './support/auth.ts';
+import { logOutOfPortal, type Credentials } from './support/auth.ts';
 import { launchBrowser } from './support/browser.ts';
 import { readMail } from './support/mail.ts';
 import { useStack } from './support/stack.ts';
@@ -33,12 +33,7 @@ async function completeWizard(page: Page): Promise<string> {
  * Log out from the account menu; resolves once the sign-out has finished (the tokens are gone),
  * since a sign-in started before then is refused as "already signed in".
  */
-async function logOut(page: Page) {
-  await page.getByRole('button', { name: /Account menu/ }).click();
-  await page.getByRole('menuitem', { name: 'Log out' }).click();
-  await page.waitForURL(/\/login$/);
-  await expect.poll(() => storedAccessToken(page, stack), { timeout: 10_000 }).toBe('');
-}
+const logOut = (page: Page) => logOutOfPortal(page, stack);
 
 /**
  * Password and a code not used before in this run, leaving Remember this device (on the code

@@ -121,3 +121,18 @@ export function storedAccessToken(page: Page, stack: StackInfo): Promise<string>
     return (user && storage.getItem(`${prefix}.${user}.accessToken`)) ?? '';
   }, stack.cognito.clientId);
 }
+
+/**
+ * Log out from the user portal's account menu; resolves once the sign-out has finished, that
+ * is once the SPA's tokens are gone (a remembered device's secret stays).
+ */
+export async function logOutOfPortal(page: Page, stack: StackInfo): Promise<void> {
+  await page.getByRole('button', { name: /Account menu/ }).click();
+  await page.getByRole('menuitem', { name: 'Log out' }).click();
+  await page.waitForURL(/\/login$/);
+  const deadline = Date.now() + 10_000;
+  while ((await storedAccessToken(page, stack)) !== '') {
+    if (Date.now() > deadline) throw new Error('Log out: the tokens were still stored 10 s later');
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+}
