@@ -131,12 +131,14 @@ const listDevices = async (caller: Caller): Promise<DeviceListResponse> => {
 
 /** Forgets one of the caller's devices; a key of another account is unknown to this one. */
 const forgetDevice = async (caller: Caller, deviceKey: string): Promise<{ message: string }> => {
-  try {
-    await cognito.send(new AdminForgetDeviceCommand({ UserPoolId: requireEnv(ENV.userPoolId), Username: caller.username, DeviceKey: deviceKey }));
-  } catch (error) {
-    if (isAwsError(error, 'ResourceNotFoundException')) throw new NotFoundError('Device not found');
-    return mfaStep('Failed to forget the device', () => Promise.reject(error));
-  }
+  await mfaStep('Failed to forget the device', async () => {
+    try {
+      await cognito.send(new AdminForgetDeviceCommand({ UserPoolId: requireEnv(ENV.userPoolId), Username: caller.username, DeviceKey: deviceKey }));
+    } catch (error) {
+      if (isAwsError(error, 'ResourceNotFoundException')) throw new NotFoundError('Device not found');
+      throw error;
+    }
+  });
   return { message: DEVICE_FORGOTTEN_MESSAGE };
 };
 

@@ -36,7 +36,12 @@ const holdsDashboardId: HoldsDashboardId = async (metadataId, dashboardId) => {
 
 const cleanDescription = (description: string | null | undefined) => (description ? description : undefined);
 
+/**
+ * A new catalogue entry, only for a dashboard QuickSight has (dashboard-check.ts, loaded by the
+ * creates alone: the other catalogue paths never call QuickSight).
+ */
 export const createCatalogueEntry = async (fields: CatalogueFields, actor: string, id: string = randomUUID()): Promise<DashboardItem> => {
+  await (await import('./dashboard-check.ts')).requireQuickSightDashboard(fields.dashboardId);
   await claimDashboardId(fields.dashboardId, id, holdsDashboardId);
   const now = nowIso();
   const item: DashboardItem = {

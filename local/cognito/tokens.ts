@@ -101,8 +101,7 @@ async function signTokens(context: PoolContext, user: UserRecord, origin: Origin
     auth_time: origin.authTime,
     iat: now,
   };
-  const accessToken = signJwt(context.signingKey, {
-    ...applyClaimOverrides({ ...common }, access),
+  const accessClaims = {
     ...common,
     client_id: context.clientId,
     token_use: 'access',
@@ -110,7 +109,8 @@ async function signTokens(context: PoolContext, user: UserRecord, origin: Origin
     exp: now + context.lifetimes.accessTokenSeconds,
     jti: randomUUID(),
     username: user.username,
-  });
+  };
+  const accessToken = signJwt(context.signingKey, applyClaimOverrides(accessClaims, access));
   const idClaims = {
     ...common,
     email_verified: user.attributes.email_verified === 'true',

@@ -1,7 +1,7 @@
 import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { beforeEach, describe, expect, it, vi } from 'vitest';
-import { INVITATION_MESSAGES, INVITATION_VALIDITY_DAYS } from '../../../contracts/user-admin.ts';
+import { INVITATION_MESSAGES } from '../../../contracts/user-admin.ts';
 import UsersPage from '../../../web/src/features/admin/routes/users-page.tsx';
 import {
   ADMIN_EMAIL,
@@ -74,6 +74,6 @@ describe('Manage Users: invitations', () => {
     await waitFor(() => expect(resendInvitation).toHaveBeenCalledWith('lapsed@example.com'));
     const lapsed = await rowOf('lapsed@example.com');
     expect(await within(lapsed).findByText('Invitation pending')).toBeInTheDocument();
-    expect(within(lapsed).getByText(`Expires ${localDate(inDays(INVITATION_VALIDITY_DAYS))}`)).toBeInTheDocument();
+    expect(within(lapsed).getByText(`Expires ${localDate(inDays(7))}`)).toBeInTheDocument();
   });
 });

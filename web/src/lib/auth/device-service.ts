@@ -13,8 +13,6 @@ const callbacks = (resolve: () => void, reject: (error: AuthError) => void) => (
   onFailure: (error: unknown) => reject(toAuthError(error)),
 });
 
-/** This browser's device key, which the library loads from its storage. */
-const thisDeviceKey = (user: CognitoUser) => (user as unknown as { deviceKey?: string | null }).deviceKey ?? null;
 
 /** Remembers this browser: its next sign-ins skip the code. */
 export function rememberDevice(user: CognitoUser): Promise<void> {
@@ -27,7 +25,7 @@ export function rememberDevice(user: CognitoUser): Promise<void> {
  * call Cognito's device operations (it lacks the admin scope).
  */
 export function currentDeviceKey(user: CognitoUser): string | null {
-  return thisDeviceKey(user);
+  return (user as unknown as { deviceKey?: string | null }).deviceKey ?? null;
 }
 
 /** After this browser's device was forgotten, its key and secret are dropped here too. */

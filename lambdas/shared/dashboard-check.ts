@@ -1,9 +1,9 @@
 import { DescribeDashboardCommand } from '@aws-sdk/client-quicksight';
 import { CATALOGUE_MESSAGES } from '../../contracts/quicksight-admin.ts';
-import { isAwsError } from '../shared/aws/config.ts';
-import { quicksight } from '../shared/aws/quicksight.ts';
-import { BadRequestError } from '../shared/errors.ts';
-import { quicksightFailure, quicksightSettings } from '../shared/quicksight.ts';
+import { isAwsError } from './aws/config.ts';
+import { quicksight } from './aws/quicksight.ts';
+import { BadRequestError } from './errors.ts';
+import { quicksightFailure, quicksightSettings } from './quicksight.ts';
 
 /**
  * Refuses a catalogue entry for a dashboard QuickSight does not have: DescribeDashboard
