@@ -1,12 +1,13 @@
 import { screen, waitFor } from '@testing-library/react';
 import { useMemo, useState, type ReactNode } from 'react';
 import userEvent from '@testing-library/user-event';
-import { describe, expect, it, vi } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import AdminApp from '../../../web/src/features/admin/admin-app.tsx';
 import AdminChangePasswordPage from '../../../web/src/features/admin/routes/admin-change-password-page.tsx';
 import AdminForgotPasswordPage from '../../../web/src/features/admin/routes/admin-forgot-password-page.tsx';
 import AdminLoginPage from '../../../web/src/features/admin/routes/admin-login-page.tsx';
 import { AuthContext } from '../../../web/src/lib/auth/auth-context.ts';
+import { readSessionEnd, recordSessionEnd } from '../../../web/src/lib/auth/session-end.ts';
 import { AuthError, type AuthSession, type SignInResult } from '../../../web/src/lib/auth/types.ts';
 import { fakeAuth, userSession } from '../support/render.tsx';
 import { adminSession, fakeAdminApi, renderAdmin, signedInAdmin, type AdminRenderOptions } from './support.tsx';
@@ -100,6 +101,31 @@ describe('admin login', () => {
   });
 });
 
+describe('admin login after the portal signed someone out', () => {
+  afterEach(() => window.sessionStorage.clear());
+
+  it('says the idle timeout ended the session, once', async () => {
+    recordSessionEnd({ reason: 'idle', minutes: 30 });
+    const { unmount } = renderLogin();
+    expect(screen.getByText('You were signed out after 30 minutes without activity.').closest('[role="status"]')).toBeInTheDocument();
+    await waitFor(() => expect(readSessionEnd()).toBeNull());
+    unmount();
+    renderLogin();
+    expect(screen.queryByText('You were signed out after 30 minutes without activity.')).not.toBeInTheDocument();
+  });
+
+  it('says the session limit ended the session', () => {
+    recordSessionEnd({ reason: 'absolute', minutes: 720 });
+    renderLogin();
+    expect(screen.getByText('Your session ended 12 hours after you signed in. Please sign in again.')).toBeInTheDocument();
+  });
+
+  it('says nothing without a note', () => {
+    renderLogin();
+    expect(screen.queryByText(/signed out after|session ended/)).not.toBeInTheDocument();
+  });
+});
+
 const renderForgot = (auth = fakeAuth()) => renderAdmin(<AdminForgotPasswordPage />, { auth, path: '/admin/forgot-password' });
 
 async function requestCode(email = 'demo.admin@example.com') {
@@ -150,6 +176,13 @@ describe('admin forgot password', () => {
     await user.click(screen.getByRole('button', { name: 'Reset Password' }));
     await waitFor(() => expect(screen.getByTestId('location')).toHaveTextContent('/admin/login'));
     expect(confirmForgotPassword).toHaveBeenCalledWith('demo.admin@example.com', '123456', 'shortEnough#2026');
+  });
+
+  it('moves the focus to the new step heading once the code is sent', async () => {
+    renderForgot(fakeAuth({ forgotPassword: vi.fn(async () => undefined) }));
+    await requestCode();
+    const heading = await screen.findByRole('heading', { name: 'Set a new password' });
+    await waitFor(() => expect(heading).toHaveFocus());
   });
 
   it('shows the reset failure', async () => {

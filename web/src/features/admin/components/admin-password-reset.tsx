@@ -1,6 +1,7 @@
 import { useState } from 'react';
 import { useAuth } from '../../../lib/auth/auth-context.ts';
 import { ResetConfirmForm, ResetRequestForm } from '../../auth/components/reset-forms.tsx';
+import { useStepHeading } from '../../auth/use-step-heading.ts';
 import { forgotPasswordErrorText, resetPasswordErrorText } from '../errors.ts';
 
 export interface AdminPasswordResetProps {
@@ -17,7 +18,22 @@ const CONFIRM_TEXTS = {
   busy: 'Resetting Password...',
 } as const;
 
-/** The admin recovery, on the user portal's reset forms: send a code to the address, then the code and a new password. */
+/** The second step's heading; focus moves to it when the step appears. */
+export const CONFIRM_STEP_HEADING = 'Set a new password';
+
+function ConfirmStepHeading() {
+  const heading = useStepHeading('confirm');
+  return (
+    <h3 ref={heading} tabIndex={-1}>
+      {CONFIRM_STEP_HEADING}
+    </h3>
+  );
+}
+
+/**
+ * The admin recovery, on the user portal's reset forms: send a code to the address, then the
+ * code and a new password under a heading of its own that takes the focus.
+ */
 export function AdminPasswordReset({ lockedEmail, onReset }: AdminPasswordResetProps) {
   const auth = useAuth();
   const [sentTo, setSentTo] = useState<string | null>(null);
@@ -32,14 +48,17 @@ export function AdminPasswordReset({ lockedEmail, onReset }: AdminPasswordResetP
       }}
     />
   ) : (
-    <ResetConfirmForm
-      email={sentTo}
-      texts={CONFIRM_TEXTS}
-      errorText={resetPasswordErrorText}
-      onConfirm={async ({ code, password }) => {
-        await auth.confirmForgotPassword(sentTo, code, password);
-        await onReset();
-      }}
-    />
+    <div className="stack">
+      <ConfirmStepHeading />
+      <ResetConfirmForm
+        email={sentTo}
+        texts={CONFIRM_TEXTS}
+        errorText={resetPasswordErrorText}
+        onConfirm={async ({ code, password }) => {
+          await auth.confirmForgotPassword(sentTo, code, password);
+          await onReset();
+        }}
+      />
+    </div>
   );
 }

@@ -5,6 +5,7 @@ import { Alert } from '../../../components/alert.tsx';
 import { AuthLayout } from '../../../components/layout/auth-layout.tsx';
 import { FullPageLoading } from '../../../components/layout/full-page-status.tsx';
 import { useAuth } from '../../../lib/auth/auth-context.ts';
+import { clearSessionEnd, readSessionEnd, sessionEndMessage } from '../../../lib/auth/session-end.ts';
 import { useConfig } from '../../../lib/config-context.tsx';
 import { rememberedLocation } from '../../auth/components/require-auth.tsx';
 import { SignInFlow } from '../../auth/components/sign-in-flow.tsx';
@@ -15,7 +16,8 @@ import { useDocumentTitle } from '../../../lib/use-document-title.ts';
 
 /**
  * /admin/login: the shared sign-in flow with the Admins group check. A signed-in admin goes
- * straight on; a session without admin rights (e.g. a portal user) is signed out here.
+ * straight on; a session without admin rights (e.g. a portal user) is signed out here. After
+ * the portal signed someone out (idle timeout, session limit) it says why, once.
  */
 export default function AdminLoginPage() {
   useDocumentTitle('Admin Sign In', 'admin');
@@ -28,6 +30,8 @@ export default function AdminLoginPage() {
   // A session found on arrival goes straight on; one started here is finished by the flow.
   const [signingIn, setSigningIn] = useState(false);
   const entryChecked = useRef(false);
+  const [sessionEnd] = useState(() => readSessionEnd());
+  useEffect(() => clearSessionEnd(), []);
   const isAdmin = session !== null && hasAnyGroup(session.groups, ADMIN_PORTAL_GROUPS);
 
   // The session found on arrival; one started on this page is checked by the sign-in flow.
@@ -51,6 +55,7 @@ export default function AdminLoginPage() {
           <div>
             <h2>Admin Sign In</h2>
             {denied && <Alert tone="error">{accessDeniedMessage('admin')}</Alert>}
+            {sessionEnd && !signingIn && <Alert tone="info">{sessionEndMessage(sessionEnd.reason, sessionEnd.minutes)}</Alert>}
           </div>
         }
         extra={
