@@ -90,6 +90,12 @@ export interface OriginRecord {
   refreshTokenHash: string;
   expiresAt: number;
   revoked: boolean;
+  /**
+   * Where the pool tracks devices: the device this sign-in was made on (the remembered device
+   * that answered DEVICE_SRP_AUTH, the known device the client named, or the new device of
+   * NewDeviceMetadata). A refresh must name it while it is confirmed and not forgotten.
+   */
+  deviceKey?: string;
 }
 
 export interface PoolMeta {

@@ -2,6 +2,7 @@ import { createHash, randomBytes, randomUUID } from 'node:crypto';
 import type { PreTokenGenerationV2TriggerEvent } from 'aws-lambda';
 import type { PoolContext } from './context.ts';
 import { ERRORS } from './errors.ts';
+import { devicesOf } from './devices.ts';
 import { signJwt, verifyJwt } from './jwt.ts';
 import type { OriginRecord, UserRecord } from './state.ts';
 
@@ -103,6 +104,9 @@ async function signTokens(context: PoolContext, user: UserRecord, origin: Origin
   };
   const accessClaims = {
     ...common,
+    // The device of the sign-in, as in the access token payload of
+    // https://docs.aws.amazon.com/cognito/latest/developerguide/amazon-cognito-user-pools-using-the-access-token.html
+    ...(origin.deviceKey !== undefined ? { device_key: origin.deviceKey } : {}),
     client_id: context.clientId,
     token_use: 'access',
     ...(scopes.length > 0 ? { scope: scopes.join(' ') } : {}),
@@ -125,12 +129,16 @@ async function signTokens(context: PoolContext, user: UserRecord, origin: Origin
   return { AccessToken: accessToken, ExpiresIn: context.lifetimes.accessTokenSeconds, TokenType: 'Bearer' as const, IdToken: idToken };
 }
 
-/** A completed sign-in: new origin, all three tokens. */
+/**
+ * A completed sign-in: new origin, all three tokens. `deviceKey` is the device the sign-in was
+ * made on where the pool tracks devices; the tokens are bound to it.
+ */
 export async function issueTokens(
   context: PoolContext,
   user: UserRecord,
   authTime: number,
   source: TokenGenerationSource = 'TokenGeneration_Authentication',
+  deviceKey?: string,
 ): Promise<AuthenticationResult> {
   const refreshToken = randomBytes(96).toString('base64url');
   const origin: OriginRecord = {
@@ -140,20 +148,39 @@ export async function issueTokens(
     refreshTokenHash: hashRefreshToken(refreshToken),
     expiresAt: context.now() + context.lifetimes.refreshTokenMs,
     revoked: false,
+    ...(deviceKey !== undefined ? { deviceKey } : {}),
   };
   const tokens = await signTokens(context, user, origin, source);
   context.store.addOrigin(origin);
   return { ...tokens, RefreshToken: refreshToken };
 }
 
+/**
+ * Device-bound refresh. Where the pool tracks devices, the tokens of a sign-in are linked to
+ * the device it was made on; a refresh must name that device (DEVICE_KEY, or DeviceKey of
+ * GetTokensFromRefreshToken) while it is a confirmed device of the user. No key, another key
+ * (unknown, another device's or another user's), a device never confirmed or one forgotten
+ * since: NotAuthorizedException "Invalid Refresh Token".
+ * https://docs.aws.amazon.com/cognito-user-identity-pools/latest/APIReference/API_GetTokensFromRefreshToken.html (DeviceKey)
+ * https://docs.aws.amazon.com/cognito-user-identity-pools/latest/APIReference/API_InitiateAuth.html (REFRESH_TOKEN_AUTH: DEVICE_KEY)
+ * https://repost.aws/knowledge-center/cognito-invalid-refresh-token-error
+ * https://aws.amazon.com/blogs/mobile/tracking-and-remembering-devices-using-amazon-cognito-your-user-pools/
+ */
+function assertRefreshDevice(context: PoolContext, user: UserRecord, origin: OriginRecord, deviceKey: string | undefined): void {
+  if (!context.deviceTracking || origin.deviceKey === undefined) return;
+  const device = devicesOf(user).find((candidate) => candidate.key === origin.deviceKey);
+  if (deviceKey !== origin.deviceKey || device?.secret === undefined) throw ERRORS.invalidRefreshToken();
+}
+
 /** REFRESH_TOKEN_AUTH: new access and ID tokens of the same origin, no new refresh token. */
-export async function refreshTokens(context: PoolContext, refreshToken: string): Promise<AuthenticationResult> {
+export async function refreshTokens(context: PoolContext, refreshToken: string, deviceKey?: string): Promise<AuthenticationResult> {
   const origin = context.store.originByRefreshToken(hashRefreshToken(refreshToken));
   if (!origin) throw ERRORS.invalidRefreshToken();
   const user = context.store.findUser(origin.username);
   if (user && !user.enabled) throw ERRORS.userDisabled();
   if (!user || origin.revoked) throw ERRORS.refreshTokenRevoked();
   if (origin.expiresAt <= context.now()) throw ERRORS.refreshTokenExpired();
+  assertRefreshDevice(context, user, origin, deviceKey);
   return signTokens(context, user, origin, 'TokenGeneration_RefreshTokens');
 }
 

@@ -5,6 +5,9 @@ import {
   AdminListDevicesCommand,
   AdminUserGlobalSignOutCommand,
   ConfirmDeviceCommand,
+  ForgetDeviceCommand,
+  GetTokensFromRefreshTokenCommand,
+  InitiateAuthCommand,
   UpdateDeviceStatusCommand,
 } from '@aws-sdk/client-cognito-identity-provider';
 import { AuthenticationDetails, CognitoUser, type CognitoUserSession, type IAuthenticationCallback } from 'amazon-cognito-identity-js';
@@ -212,6 +215,122 @@ describe('device tracking, only remembered on user prompt', () => {
         new ConfirmDeviceCommand({ AccessToken: accessToken, DeviceKey: deviceKey, DeviceSecretVerifierConfig: { PasswordVerifier: 'AAAA', Salt: 'AAAA' } }),
       ),
     ).rejects.toMatchObject({ name: 'NotAuthorizedException' });
+  });
+});
+
+const claimsOf = (jwt: string) => JSON.parse(Buffer.from(jwt.split('.')[1] ?? '', 'base64url').toString()) as Record<string, unknown>;
+const storedDeviceKey = (storage: ReturnType<typeof memoryStorage>) =>
+  storage.getItem([...storage.keys()].find((key) => key.endsWith('.deviceKey')) ?? '') ?? undefined;
+const refreshWith = (refreshToken: string, deviceKey?: string) =>
+  harness.admin.send(
+    new InitiateAuthCommand({
+      AuthFlow: 'REFRESH_TOKEN_AUTH',
+      ClientId: harness.emulator.clientId,
+      AuthParameters: { REFRESH_TOKEN: refreshToken, ...(deviceKey !== undefined ? { DEVICE_KEY: deviceKey } : {}) },
+    }),
+  );
+const tokensWith = (refreshToken: string, deviceKey?: string) =>
+  harness.admin.send(
+    new GetTokensFromRefreshTokenCommand({ RefreshToken: refreshToken, ClientId: harness.emulator.clientId, ...(deviceKey !== undefined ? { DeviceKey: deviceKey } : {}) }),
+  );
+const INVALID_REFRESH = { name: 'NotAuthorizedException', message: 'Invalid Refresh Token' };
+
+/**
+ * Device-bound refresh, the behaviour chosen for local mode. With device tracking on, the
+ * tokens of a sign-in are linked to the device it was made on; a refresh must name that device
+ * while it is a confirmed device of the user, else NotAuthorizedException "Invalid Refresh
+ * Token". Sources: GetTokensFromRefreshToken, DeviceKey ("You must provide the confirmed device
+ * key in this request if device remembering is enabled"),
+ * https://docs.aws.amazon.com/cognito-user-identity-pools/latest/APIReference/API_GetTokensFromRefreshToken.html;
+ * InitiateAuth, REFRESH_TOKEN_AUTH takes DEVICE_KEY,
+ * https://docs.aws.amazon.com/cognito-user-identity-pools/latest/APIReference/API_InitiateAuth.html;
+ * "Invalid Refresh Token" for an unconfirmed device or a missing device key,
+ * https://repost.aws/knowledge-center/cognito-invalid-refresh-token-error; and the reports
+ * amplify-js #2962 (quoting the AWS blog: "these tokens are linked to a single device ... all
+ * future calls to revalidate that device's refresh tokens will fail" after ForgetDevice),
+ * aws-sdk-java #2841 and aws-sdk-net-extensions-cognito #85. The access token names the device in
+ * `device_key`: https://docs.aws.amazon.com/cognito/latest/developerguide/amazon-cognito-user-pools-using-the-access-token.html
+ */
+describe('device-bound refresh', () => {
+  it('refreshes only with the key of the confirmed device of the sign-in, which the access token names in device_key', async () => {
+    const { secret } = await createEnrolledUser(harness, 'bound.refresh@example.com', 'Bound#Refresh1');
+    const laptop = browser();
+    const user = laptop.user('bound.refresh@example.com');
+    const { session } = await signInWithCode(user, 'bound.refresh@example.com', 'Bound#Refresh1', secret);
+    const deviceKey = storedDeviceKey(laptop.storage)!;
+    const refreshToken = session.getRefreshToken().getToken();
+    expect(claimsOf(session.getAccessToken().getJwtToken()).device_key).toBe(deviceKey);
+
+    // The library sends the stored key itself (DEVICE_KEY), as the SPA's refresh does.
+    const refreshed = await new Promise<CognitoUserSession>((resolve, reject) =>
+      user.refreshSession(session.getRefreshToken(), (error: unknown, next: CognitoUserSession) => (error ? reject(error) : resolve(next))),
+    );
+    expect(claimsOf(refreshed.getAccessToken().getJwtToken()).device_key).toBe(deviceKey);
+    expect((await refreshWith(refreshToken, deviceKey)).AuthenticationResult?.AccessToken).toBeDefined();
+    expect((await tokensWith(refreshToken, deviceKey)).AuthenticationResult?.AccessToken).toBeDefined();
+
+    // No key, an unknown key, another device of the same user, another user's device.
+    const phone = browser();
+    const onPhone = await signInWithCode(phone.user('bound.refresh@example.com'), 'bound.refresh@example.com', 'Bound#Refresh1', secret);
+    const phoneKey = storedDeviceKey(phone.storage)!;
+    const other = await createEnrolledUser(harness, 'bound.other@example.com', 'Bound#Other12');
+    const elsewhere = browser();
+    await signInWithCode(elsewhere.user('bound.other@example.com'), 'bound.other@example.com', 'Bound#Other12', other.secret);
+    const otherUsersKey = storedDeviceKey(elsewhere.storage)!;
+    for (const wrong of [undefined, 'us-east-2_00000000-0000-0000-0000-000000000000', phoneKey, otherUsersKey]) {
+      await expect(refreshWith(refreshToken, wrong)).rejects.toMatchObject(INVALID_REFRESH);
+      await expect(tokensWith(refreshToken, wrong)).rejects.toMatchObject(INVALID_REFRESH);
+    }
+
+    // Forgotten (from the other browser): the laptop's refresh token stops working.
+    await harness.admin.send(new ForgetDeviceCommand({ AccessToken: onPhone.session.getAccessToken().getJwtToken(), DeviceKey: deviceKey }));
+    await expect(refreshWith(refreshToken, deviceKey)).rejects.toMatchObject(INVALID_REFRESH);
+    await expect(tokensWith(refreshToken, deviceKey)).rejects.toMatchObject(INVALID_REFRESH);
+    // The other device's own sign-in still refreshes.
+    expect((await refreshWith(onPhone.session.getRefreshToken().getToken(), phoneKey)).AuthenticationResult?.AccessToken).toBeDefined();
+  });
+
+  it('binds a sign-in on a remembered device (DEVICE_SRP_AUTH) to it', async () => {
+    const { secret } = await createEnrolledUser(harness, 'bound.remembered@example.com', 'Bound#Remember1');
+    const laptop = browser();
+    const first = laptop.user('bound.remembered@example.com');
+    await signInWithCode(first, 'bound.remembered@example.com', 'Bound#Remember1', secret);
+    await remember(first);
+    const deviceKey = storedDeviceKey(laptop.storage)!;
+    const done = await signIn(laptop.user('bound.remembered@example.com'), 'bound.remembered@example.com', 'Bound#Remember1');
+    if (done.step !== 'DONE') throw new Error(`expected DONE, got ${done.step}`);
+    expect(claimsOf(done.session.getAccessToken().getJwtToken()).device_key).toBe(deviceKey);
+    const refreshToken = done.session.getRefreshToken().getToken();
+    expect((await refreshWith(refreshToken, deviceKey)).AuthenticationResult?.AccessToken).toBeDefined();
+    await expect(refreshWith(refreshToken)).rejects.toMatchObject(INVALID_REFRESH);
+  });
+
+  it('refuses to refresh for a new device until it is confirmed', async () => {
+    const { secret } = await createEnrolledUser(harness, 'bound.unconfirmed@example.com', 'Bound#Unconf1');
+    const laptop = browser();
+    const user = laptop.user('bound.unconfirmed@example.com');
+    // The client leaves the new device unconfirmed: its ConfirmDevice call is held back.
+    let newDeviceKey = '';
+    const client = (user as unknown as { client: { request(operation: string, params: Record<string, unknown>, callback: (error: unknown, data?: unknown) => void): void } }).client;
+    const request = client.request.bind(client);
+    client.request = (operation, params, callback) => {
+      if (operation !== 'ConfirmDevice') return request(operation, params, callback);
+      newDeviceKey = String(params.DeviceKey);
+      callback(new Error('held back'));
+    };
+    expect(await signIn(user, 'bound.unconfirmed@example.com', 'Bound#Unconf1')).toEqual({ step: 'CODE' });
+    await expect(sendCode(user, harness.totp(secret))).rejects.toThrow('held back');
+    harness.advance(30_000);
+    const session = user.getSignInUserSession()!;
+    const accessToken = session.getAccessToken().getJwtToken();
+    expect(claimsOf(accessToken).device_key).toBe(newDeviceKey);
+    const refreshToken = session.getRefreshToken().getToken();
+    await expect(refreshWith(refreshToken, newDeviceKey)).rejects.toMatchObject(INVALID_REFRESH);
+
+    await harness.admin.send(
+      new ConfirmDeviceCommand({ AccessToken: accessToken, DeviceKey: newDeviceKey, DeviceSecretVerifierConfig: { PasswordVerifier: 'AAAA', Salt: 'AAAA' } }),
+    );
+    expect((await refreshWith(refreshToken, newDeviceKey)).AuthenticationResult?.AccessToken).toBeDefined();
   });
 });
 

@@ -139,14 +139,16 @@ export async function completeSignIn(
   source: TokenGenerationSource = 'TokenGeneration_Authentication',
 ): Promise<SignInResponse> {
   if (!user.enabled) throw ERRORS.userDisabled();
-  const tokens = await issueTokens(context, user, authTime, source);
-  if (!context.deviceTracking) return { ChallengeParameters: {}, AuthenticationResult: tokens };
+  if (!context.deviceTracking) return { ChallengeParameters: {}, AuthenticationResult: await issueTokens(context, user, authTime, source) };
+  // The tokens are bound to the device of the sign-in (tokens.ts, device-bound refresh).
   const known = devicesOf(user).find((device) => device.key === deviceKey && device.secret !== undefined);
   if (known) {
+    const tokens = await issueTokens(context, user, authTime, source, known.key);
     touchDevice(context, user, known);
     return { ChallengeParameters: {}, AuthenticationResult: tokens };
   }
   const device = issueDevice(context, user);
+  const tokens = await issueTokens(context, user, authTime, source, device.key);
   return {
     ChallengeParameters: {},
     AuthenticationResult: { ...tokens, NewDeviceMetadata: { DeviceKey: device.key, DeviceGroupKey: device.groupKey } },

@@ -64,7 +64,10 @@ const initiateAuth: Operation = {
     if (!clientAllowsFlow(flow)) throw ERRORS.flowNotEnabled(flow);
     const parameters = input.AuthParameters;
     if (flow === 'REFRESH_TOKEN_AUTH' || flow === 'REFRESH_TOKEN') {
-      return refreshTokens(context, required(parameters, 'REFRESH_TOKEN')).then((tokens) => ({ ChallengeParameters: {}, AuthenticationResult: tokens }));
+      return refreshTokens(context, required(parameters, 'REFRESH_TOKEN'), parameters?.DEVICE_KEY || undefined).then((tokens) => ({
+        ChallengeParameters: {},
+        AuthenticationResult: tokens,
+      }));
     }
     const username = required(parameters, 'USERNAME');
     if (flow === 'USER_PASSWORD_AUTH') return passwordSignIn(context, username, required(parameters, 'PASSWORD'));
@@ -266,7 +269,7 @@ const getTokensFromRefreshToken: Operation = {
     );
     requireClient(context, input.ClientId);
     if (!clientAllowsFlow('REFRESH_TOKEN_AUTH')) throw ERRORS.flowNotEnabled('REFRESH_TOKEN_AUTH');
-    return refreshTokens(context, input.RefreshToken).then((tokens) => ({ AuthenticationResult: tokens }));
+    return refreshTokens(context, input.RefreshToken, input.DeviceKey || undefined).then((tokens) => ({ AuthenticationResult: tokens }));
   },
 };
 
