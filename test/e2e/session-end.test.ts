@@ -132,7 +132,12 @@ describe('a token of an ended session is refused on the running stack', () => {
     const session = await signInWithSrp(stack, account);
     const refresh = () =>
       cognito.send(
-        new InitiateAuthCommand({ AuthFlow: 'REFRESH_TOKEN_AUTH', ClientId: stack.cognito.clientId, AuthParameters: { REFRESH_TOKEN: session.refreshToken } }),
+        new InitiateAuthCommand({
+          AuthFlow: 'REFRESH_TOKEN_AUTH',
+          ClientId: stack.cognito.clientId,
+          // Local mode tracks devices: the refresh names the device of the sign-in.
+          AuthParameters: { REFRESH_TOKEN: session.refreshToken, ...(session.deviceKey ? { DEVICE_KEY: session.deviceKey } : {}) },
+        }),
       );
     const refreshed = (await refresh()).AuthenticationResult?.AccessToken ?? '';
     // A token from a refresh lacks the admin scope; the functions accept it all the same.

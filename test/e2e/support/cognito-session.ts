@@ -7,6 +7,11 @@ export interface SessionTokens {
   readonly accessToken: string;
   readonly idToken: string;
   readonly refreshToken: string;
+  /**
+   * The device the sign-in was made on (the library confirmed it), where the pool tracks
+   * devices: a refresh must name it (DEVICE_KEY).
+   */
+  readonly deviceKey?: string;
 }
 
 /**
@@ -23,12 +28,15 @@ export function signInWithSrp(stack: StackInfo, account: DemoAccount): Promise<S
   });
   const user = userFor(pool, account.email);
   return new Promise((resolve, reject) => {
-    const onSuccess = (session: CognitoUserSession) =>
+    const onSuccess = (session: CognitoUserSession) => {
+      const deviceKey = (user as unknown as { deviceKey?: string | null }).deviceKey ?? undefined;
       resolve({
         accessToken: session.getAccessToken().getJwtToken(),
         idToken: session.getIdToken().getJwtToken(),
         refreshToken: session.getRefreshToken().getToken(),
+        ...(deviceKey ? { deviceKey } : {}),
       });
+    };
     const sendCode = async () => {
       const code = await unusedTotpCode(account.totpSecret, account.email);
       const sentAt = new Date().toISOString();
