@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { createServer, request as httpRequest, type IncomingMessage, type ServerResponse } from 'node:http';
+import { LOCAL_REGION } from '../environment.ts';
 import { closeServer, httpUrl, listen, PayloadTooLargeError, readBody } from '../http.ts';
 import { sendS3Error } from '../s3/errors.ts';
 import type { LocalIam } from './policies.ts';
@@ -21,6 +22,8 @@ const MAX_BODY_BYTES = 16 * 1024 * 1024;
  * Each signature failure in the JSON protocol (HTTP 400), the REST-JSON protocols (403), and
  * S3's REST-XML protocol, whose codes, statuses and messages are its own (Amazon S3 API
  * Reference, "List of error codes"; an unsigned request is an anonymous one, refused).
+ * An expired signature and a credential scoped to another region are InvalidSignatureException
+ * with AWS's messages ("Signature expired: ...", "Credential should be scoped to a valid region").
  */
 const SIGNATURE_ERRORS: Record<SignatureFailure, { json: string; rest: string; xml: { status: number; code: string; message?: string } }> = {
   MissingAuthenticationToken: {
@@ -44,6 +47,7 @@ const SIGNATURE_ERRORS: Record<SignatureFailure, { json: string; rest: string; x
     rest: 'InvalidSignatureException',
     xml: { status: 403, code: 'RequestTimeTooSkewed', message: 'The difference between the request time and the current time is too large.' },
   },
+  WrongRegion: { json: 'InvalidSignatureException', rest: 'InvalidSignatureException', xml: { status: 400, code: 'AuthorizationHeaderMalformed' } },
   ContentHashMismatch: { json: 'InvalidSignatureException', rest: 'InvalidSignatureException', xml: { status: 400, code: 'XAmzContentSHA256Mismatch' } },
   MissingContentHash: { json: 'InvalidSignatureException', rest: 'InvalidSignatureException', xml: { status: 400, code: 'InvalidRequest' } },
 };
@@ -61,6 +65,8 @@ export interface IamGateOptions {
   /** Where refusals are reported, for whoever runs local mode. @default stderr */
   readonly log?: (line: string) => void;
   readonly now?: () => Date;
+  /** The region of the endpoint: a credential scoped to another is refused. @default LOCAL_REGION */
+  readonly region?: string;
 }
 
 export interface IamGate {
@@ -72,7 +78,7 @@ function sendError(res: ServerResponse, rules: ServiceRules, status: number, cod
   if (rules.protocol === 'rest-xml') return sendS3Error(res, method, { status, code, message });
   const requestId = randomUUID();
   const json = rules.protocol === 'json';
-  const payload = JSON.stringify(json ? { __type: code, message } : { message, Message: message });
+  const payload = JSON.stringify(json ? { __type: code, message } : { [rules.messageMember ?? 'message']: message });
   res.writeHead(status, {
     'content-type': json ? 'application/x-amz-json-1.1' : 'application/json',
     'content-length': Buffer.byteLength(payload),
@@ -103,6 +109,7 @@ export async function startIamGate(options: IamGateOptions): Promise<IamGate> {
   const upstream = new URL(options.upstream);
   const log = options.log ?? ((line: string) => process.stderr.write(`${line}\n`));
   const now = options.now ?? (() => new Date());
+  const region = options.region ?? LOCAL_REGION;
 
   const handle = async (req: IncomingMessage, res: ServerResponse) => {
     const method = req.method ?? 'GET';
@@ -125,14 +132,21 @@ export async function startIamGate(options: IamGateOptions): Promise<IamGate> {
     // Pages need no signature; Cognito's public and token-authorized operations ignore one.
     if (classified.kind === 'page' || classified.kind === 'public') return forward(req, body, res, upstream);
 
-    const signature = await checkSignature({ method, url, headers: req.headers, body }, iam.secretOf, rules.signingName, now(), {
-      requirePayloadHash: rules.requirePayloadHash ?? false,
-    });
+    const signature = checkSignature(
+      { method, url, headers: req.headersDistinct, body },
+      iam.secretOf,
+      { service: rules.signingName, region, s3: rules.protocol === 'rest-xml' },
+      now(),
+    );
     if (!signature.ok) {
       const failure = SIGNATURE_ERRORS[signature.failure];
-      if (rules.protocol === 'rest-xml') return sendError(res, rules, failure.xml.status, failure.xml.code, failure.xml.message ?? signature.message, method);
-      const code = failure[rules.protocol === 'json' ? 'json' : 'rest'];
-      return sendError(res, rules, rules.protocol === 'json' ? 400 : 403, code, signature.message);
+      const xml = rules.protocol === 'rest-xml';
+      const status = xml ? failure.xml.status : rules.protocol === 'json' ? 400 : 403;
+      const code = xml ? failure.xml.code : failure[rules.protocol === 'json' ? 'json' : 'rest'];
+      const message = xml ? (failure.xml.message ?? signature.message) : signature.message;
+      // The log names the access key at most: never its secret or the signature.
+      log(`[iam] ${rules.signingName}: ${method} ${path} refused with ${code}${signature.accessKeyId ? ` (access key ${signature.accessKeyId})` : ''}: ${message}`);
+      return sendError(res, rules, status, code, message, method);
     }
     // A malformed call is the stand-in's to refuse, with the service's validation message.
     if (classified.kind === 'invalid') return forward(req, body, res, upstream);

@@ -46,8 +46,8 @@ export interface ServiceRules {
   /** Signing name in the credential scope. */
   readonly signingName: string;
   readonly protocol: 'json' | 'rest-json' | 'rest-xml';
-  /** S3: every signed request must carry x-amz-content-sha256 (a hash, UNSIGNED-PAYLOAD or a streaming value). */
-  readonly requirePayloadHash?: boolean;
+  /** REST-JSON: the member of the error body that holds the message (QuickSight `Message`, SES v2 `message`). */
+  readonly messageMember?: 'message' | 'Message';
   /** The error code and HTTP status of a denied call. */
   readonly accessDenied: { readonly code: string; readonly status: number };
   classify(request: ApiRequest): Classified;
@@ -154,11 +154,13 @@ function restRules(
   signingName: string,
   apiPrefix: string,
   accessDenied: ServiceRules['accessDenied'],
+  messageMember: 'message' | 'Message',
   routes: readonly RestRoute[],
 ): ServiceRules {
   return {
     signingName,
     protocol: 'rest-json',
+    messageMember,
     accessDenied,
     classify(request) {
       if (!request.path.startsWith(apiPrefix)) return PAGE;
@@ -199,7 +201,7 @@ function dataSourcesOf(body: Record<string, unknown>): string[] {
 }
 
 // '/account' covers DescribeAccountSubscription (GET /account/{id}) besides the /accounts/ routes.
-export const quicksightRules = restRules('quicksight', '/account', { code: 'AccessDeniedException', status: 401 }, [
+export const quicksightRules = restRules('quicksight', '/account', { code: 'AccessDeniedException', status: 401 }, 'Message', [
   {
     method: 'POST',
     pattern: path('', 'accounts', SEGMENT, 'namespaces', SEGMENT, 'users'),
@@ -311,7 +313,8 @@ function recipientsOf(body: Record<string, unknown>): string[] {
 }
 
 export function sesRules(ses: SesAuthorization): ServiceRules {
-  return restRules('ses', '/v2/', { code: 'AccessDenied', status: 403 }, [
+  // SES API v2 names an IAM denial AccessDeniedException, HTTP 403 (API Reference, "Common Errors").
+  return restRules('ses', '/v2/', { code: 'AccessDeniedException', status: 403 }, 'message', [
     {
       method: 'POST',
       pattern: path('', 'v2', 'email', 'outbound-emails'),
@@ -354,7 +357,6 @@ export const s3Rules: ServiceRules = {
   signingName: 's3',
   protocol: 'rest-xml',
   accessDenied: { code: 'AccessDenied', status: 403 },
-  requirePayloadHash: true,
   classify(request) {
     let bucket: string;
     let key: string;

@@ -44,6 +44,7 @@ const keys: Record<string, FunctionCredentials> = {};
 const endpoints = { dynamodb: '', cognito: '', quicksight: '', ses: '' };
 let userPoolId: string;
 let delivered: () => Promise<string[]>;
+const logged: string[] = [];
 
 const client = <T>(Client: new (config: object) => T, endpoint: string, credentials: FunctionCredentials = LOCAL_CREDENTIALS): T =>
   new Client({ endpoint, region: REGION, credentials, maxAttempts: 1 });
@@ -54,7 +55,7 @@ beforeAll(async () => {
   iam = new LocalIam(LOCAL_ACCOUNT_ID);
   iam.add({ name: 'administrator', arn: `arn:aws:iam::${LOCAL_ACCOUNT_ID}:user/local-administrator`, ...LOCAL_CREDENTIALS });
   const gate = async (rules: Parameters<typeof startIamGate>[0]['rules'], upstream: string) => {
-    const started = await startIamGate({ rules, iam, upstream, host, port: 0, log: () => undefined });
+    const started = await startIamGate({ rules, iam, upstream, host, port: 0, log: (line) => logged.push(line) });
     closers.add(() => started.close());
     return started.url;
   };
@@ -115,6 +116,11 @@ const readState = (pk: string) => client(DynamoDBClient, endpoints.dynamodb).sen
 
 /** A DynamoDB PutItem signed as SigV4 asks, with the given secret, date and body. */
 async function signedPutItem(options: { secret?: string; signingDate?: Date; sentBody?: string }) {
+  const { response, authorization } = await signedPutItemResponse(options);
+  return { status: response.status, authorization, body: (await response.json()) as { __type: string; message: string } };
+}
+
+async function signedPutItemResponse(options: { secret?: string; signingDate?: Date; sentBody?: string }) {
   const body = JSON.stringify({ TableName: 'local-State', Item: stateItem('signed') });
   const url = new URL(endpoints.dynamodb);
   const signer = new SignatureV4({
@@ -136,7 +142,7 @@ async function signedPutItem(options: { secret?: string; signingDate?: Date; sen
     { signingDate: options.signingDate ?? new Date() },
   );
   const response = await fetch(endpoints.dynamodb, { method: 'POST', headers: signed.headers, body: options.sentBody ?? body });
-  return { status: response.status, body: (await response.json()) as { __type: string; message: string } };
+  return { response, authorization: String(signed.headers.authorization) };
 }
 
 describe('signatures (Signature Version 4, "Elements of an AWS API request signature")', () => {
@@ -172,6 +178,18 @@ describe('signatures (Signature Version 4, "Elements of an AWS API request signa
     expect((await readState('tampered')).Item).toBeUndefined();
   });
 
+  it('logs a refusal with the access key, never the secret or the signature', async () => {
+    logged.length = 0;
+    const refused = await signedPutItem({ secret: 'a-wrong-secret-for-the-log' });
+    expect(refused.status).toBe(400);
+    const signature = /Signature=([0-9a-f]{64})/.exec(refused.authorization)![1]!;
+    const line = logged.find((entry) => entry.includes('InvalidSignatureException'));
+    expect(line).toContain(keys.contact!.accessKeyId);
+    expect(logged.join('\n')).not.toContain(signature);
+    expect(logged.join('\n')).not.toContain('a-wrong-secret-for-the-log');
+    expect(logged.join('\n')).not.toContain(keys.contact!.secretAccessKey);
+  });
+
   it('answers the REST services (QuickSight, SES) in their own format: 403 with the error type header', async () => {
     const unsigned = await fetch(`${endpoints.quicksight}/accounts/${LOCAL_ACCOUNT_ID}/namespaces/default/users`);
     expect(unsigned.status).toBe(403);
@@ -189,11 +207,25 @@ describe('signatures (Signature Version 4, "Elements of an AWS API request signa
     expect(await delivered()).not.toContain('from a stranger');
   });
 
-  it('refuses a signature older than 15 minutes as expired', async () => {
-    const stale = await signedPutItem({ signingDate: new Date(Date.now() - 20 * 60_000) });
+  // "Elements of an AWS API request signature": a request must reach AWS within 5 minutes of its time stamp.
+  // https://docs.aws.amazon.com/IAM/latest/UserGuide/reference_sigv-signing-elements.html
+  it('refuses a signature older than 5 minutes as expired, and accepts one 4 minutes old', async () => {
+    const stale = await signedPutItem({ signingDate: new Date(Date.now() - 6 * 60_000) });
     expect(stale.status).toBe(400);
     expect(stale.body.__type).toBe('InvalidSignatureException');
-    expect(stale.body.message).toMatch(/^Signature expired/);
+    expect(stale.body.message).toMatch(/^Signature expired: \d{8}T\d{6}Z is now earlier than \d{8}T\d{6}Z \(\d{8}T\d{6}Z - 5 min\.\)$/);
+    const early = await signedPutItem({ signingDate: new Date(Date.now() + 6 * 60_000) });
+    expect(early.body.message).toMatch(/^Signature not yet current: \d{8}T\d{6}Z is still later than \d{8}T\d{6}Z \(\d{8}T\d{6}Z \+ 5 min\.\)$/);
+    expect((await signedPutItem({ signingDate: new Date(Date.now() - 4 * 60_000) })).status).toBe(200);
+  });
+
+  // The credential scope names the region the endpoint is in:
+  // https://docs.aws.amazon.com/IAM/latest/UserGuide/reference_sigv-create-signed-request.html
+  it('refuses a credential scoped to another region and names the region', async () => {
+    const elsewhere = new DynamoDBClient({ endpoint: endpoints.dynamodb, region: 'eu-west-1', credentials: keys.contact!, maxAttempts: 1 });
+    const error = await elsewhere.send(new PutItemCommand({ TableName: 'local-State', Item: stateItem('elsewhere') })).catch((e: Error) => e);
+    expect(error).toMatchObject({ name: 'InvalidSignatureException', message: "Credential should be scoped to a valid region, not 'eu-west-1'." });
+    expect((await readState('elsewhere')).Item).toBeUndefined();
   });
 });
 
@@ -290,8 +322,11 @@ describe("policies from the synthesized template (each function's role)", () => 
         }),
       );
     await expect(send(SUPPORT_FROM_ADDRESS, SUPPORT_TO_ADDRESS, 'allowed request')).resolves.toBeDefined();
-    await expect(send(SUPPORT_FROM_ADDRESS, 'someone@example.com', 'to a stranger')).rejects.toMatchObject({ name: 'AccessDenied' });
-    await expect(send(SUPPORT_TO_ADDRESS, SUPPORT_TO_ADDRESS, 'from another address')).rejects.toMatchObject({ name: 'AccessDenied' });
+    // SES API v2 answers an IAM denial with AccessDeniedException, HTTP 403:
+    // https://docs.aws.amazon.com/ses/latest/APIReference-V2/CommonErrors.html
+    const denied = await send(SUPPORT_FROM_ADDRESS, 'someone@example.com', 'to a stranger').catch((error: { name: string; $metadata: { httpStatusCode?: number } }) => error);
+    expect(denied).toMatchObject({ name: 'AccessDeniedException', $metadata: { httpStatusCode: 403 } });
+    await expect(send(SUPPORT_TO_ADDRESS, SUPPORT_TO_ADDRESS, 'from another address')).rejects.toMatchObject({ name: 'AccessDeniedException' });
     const subjects = await delivered();
     expect(subjects).toContain('allowed request');
     expect(subjects).not.toContain('to a stranger');
