@@ -7,8 +7,9 @@ import { addressesInHeader, IdentityError, IdentityStore, isMailboxSimulator, ma
 /**
  * SES v2 as a new AWS account has it (SES developer guide, "Request production access
  * (Moving out of the Amazon SES sandbox)"), in front of aws-ses-v2-local, which accepts
- * anything. Sending needs a verified sender; in the sandbox every recipient must be verified
- * too (or be the mailbox simulator), and the account reports the sandbox quota. Accepted
+ * anything. Sending needs a verified sender and at least one recipient; in the sandbox every
+ * recipient must be verified too (or be the mailbox simulator); the account reports its quota
+ * and keeps to its maximum sending rate (1 email per second in the sandbox). Accepted
  * requests, and every operation not handled here, go to aws-ses-v2-local unchanged.
  */
 export interface SesSandboxOptions {
@@ -33,7 +34,8 @@ const MAX_BODY_BYTES = 56 * 1024 * 1024;
 // Local mode's region, for requests whose signature names none.
 const FALLBACK_REGION = 'us-east-2';
 const DAY_MS = 24 * 60 * 60 * 1000;
-// Quotas SES reports (not enforced here): the sandbox's, and a common first production quota.
+// Quotas SES reports, the sandbox's and a common first production quota. MaxSendRate is
+// enforced (SendingRate below); Max24HourSend is reported only.
 const SANDBOX_QUOTA = { Max24HourSend: 200, MaxSendRate: 1 };
 const PRODUCTION_QUOTA = { Max24HourSend: 50_000, MaxSendRate: 14 };
 
@@ -48,6 +50,63 @@ class SesError extends Error {
 }
 
 const badRequest = (message: string) => new SesError('BadRequestException', 400, message);
+
+/**
+ * The sending-rate refusal. SES v2 (REST) answers TooManyRequestsException with HTTP 429 (SES
+ * API v2 reference, SendEmail, "Errors"); the v1 query API answers a `Throttling` error with
+ * HTTP 400; both say "Maximum sending rate exceeded." (SES developer guide, "Errors related
+ * to the sending quotas for your Amazon SES account",
+ * https://docs.aws.amazon.com/ses/latest/dg/manage-sending-quotas-errors.html, and the AWS
+ * Messaging blog post "How to handle a 'Throttling – Maximum sending rate exceeded' error").
+ */
+const MAX_SENDING_RATE_EXCEEDED = 'Maximum sending rate exceeded.';
+const throttled = (queryApi: boolean) =>
+  queryApi ? new SesError('Throttling', 400, MAX_SENDING_RATE_EXCEEDED) : new SesError('TooManyRequestsException', 429, MAX_SENDING_RATE_EXCEEDED);
+
+/**
+ * A message with no recipient at all. The rule is documented ("The message must include at
+ * least one recipient email address", SES API reference, SendEmail); the wording is SES's own
+ * for a message without recipients (InvalidParameterValue in the v1 query API; v2 names the
+ * same refusal BadRequestException).
+ */
+const NO_RECIPIENT = "Missing required header 'To'.";
+const noRecipient = (queryApi: boolean) => new SesError(queryApi ? 'InvalidParameterValue' : 'BadRequestException', 400, NO_RECIPIENT);
+
+/**
+ * The maximum sending rate. Quotas count recipients, not messages (SES developer guide,
+ * "Service quotas in Amazon SES", https://docs.aws.amazon.com/ses/latest/dg/quotas.html: in the
+ * sandbox 1 email per second). The allowance fills at `perSecond` up to one second's worth; a
+ * message is accepted while at least one email's worth is left and then takes one per
+ * recipient, so a message to three recipients holds the next back for three seconds at 1 per
+ * second.
+ */
+class SendingRate {
+  #allowance: number;
+  #at: number;
+
+  constructor(
+    readonly perSecond: number,
+    now: number,
+  ) {
+    this.#allowance = perSecond;
+    this.#at = now;
+  }
+
+  /** Takes the recipients' share; false (nothing taken) when the rate is exceeded. */
+  take(recipients: number, now: number): boolean {
+    const elapsed = Math.max(0, now - this.#at);
+    this.#allowance = Math.min(this.perSecond, this.#allowance + (elapsed / 1000) * this.perSecond);
+    this.#at = now;
+    if (this.#allowance < 1) return false;
+    this.#allowance -= recipients;
+    return true;
+  }
+
+  /** Gives a share back: the message it was taken for was not sent after all. */
+  giveBack(recipients: number): void {
+    this.#allowance = Math.min(this.perSecond, this.#allowance + recipients);
+  }
+}
 
 const charsetData = z.object({ Data: z.string(), Charset: z.string().optional() });
 const addressList = z.array(z.string()).optional();
@@ -122,6 +181,12 @@ function destinationAddresses(destination: z.infer<typeof destinationSchema> | u
   return [...(destination?.ToAddresses ?? []), ...(destination?.CcAddresses ?? []), ...(destination?.BccAddresses ?? [])];
 }
 
+/** The mailing, refused when it names no recipient at all. */
+function withRecipients(mailing: Mailing, queryApi = false): Mailing {
+  if (mailing.recipients.length === 0) throw noRecipient(queryApi);
+  return mailing;
+}
+
 function sendEmailMailing(body: Buffer): Mailing {
   const request = parseJson(body, sendEmailSchema);
   const explicit = request.FromEmailAddress === undefined ? [] : [request.FromEmailAddress];
@@ -131,14 +196,15 @@ function sendEmailMailing(body: Buffer): Mailing {
     const headers = rawHeaders(request.Content.Raw.Data);
     const senders = [...explicit, ...headerAddresses(headers, 'from', 'sender')];
     if (senders.length === 0) throw badRequest('The raw message has no From address');
-    return { senders, recipients: request.Destination ? recipients : headerAddresses(headers, 'to', 'cc', 'bcc') };
+    return withRecipients({ senders, recipients: request.Destination ? recipients : headerAddresses(headers, 'to', 'cc', 'bcc') });
   }
   if (explicit.length === 0) throw badRequest('FromEmailAddress is required');
-  return { senders: explicit, recipients };
+  return withRecipients({ senders: explicit, recipients });
 }
 
 function sendBulkEmailMailing(body: Buffer): Mailing {
   const request = parseJson(body, sendBulkEmailSchema);
+  for (const entry of request.BulkEmailEntries) if (destinationAddresses(entry.Destination).length === 0) throw noRecipient(false);
   // Checked for the whole call: per-entry results for refused recipients are not modelled.
   return { senders: [request.FromEmailAddress], recipients: request.BulkEmailEntries.flatMap((entry) => destinationAddresses(entry.Destination)) };
 }
@@ -151,13 +217,13 @@ function v1Mailing(params: URLSearchParams): Mailing | undefined {
   const source = params.get('Source');
   if (action === 'SendEmail') {
     if (!source) throw badRequest('Source is required');
-    return { senders: [source], recipients: listed(/^Destination\.(To|Cc|Bcc)Addresses\.member\.\d+$/) };
+    return withRecipients({ senders: [source], recipients: listed(/^Destination\.(To|Cc|Bcc)Addresses\.member\.\d+$/) }, true);
   }
   const headers = rawHeaders(params.get('RawMessage.Data') ?? '');
   const senders = [...(source ? [source] : []), ...headerAddresses(headers, 'from', 'sender')];
   if (senders.length === 0) throw badRequest('The raw message has no From address');
   const destinations = listed(/^Destinations\.member\.\d+$/);
-  return { senders, recipients: destinations.length > 0 ? destinations : headerAddresses(headers, 'to', 'cc', 'bcc') };
+  return withRecipients({ senders, recipients: destinations.length > 0 ? destinations : headerAddresses(headers, 'to', 'cc', 'bcc') }, true);
 }
 
 /** Region of the request's SigV4 credential scope, as SES names it in its refusal. */
@@ -208,9 +274,12 @@ function routeOf(method: string | undefined, path: string): Route | undefined {
   return undefined;
 }
 
+/** The SES v1 query API (form posts to `/`), which answers in XML. */
+const isQueryApi = (req: IncomingMessage) => req.url === '/' || req.url?.startsWith('/?') === true;
+
 function sendSesError(req: IncomingMessage, res: ServerResponse, error: SesError): void {
   const requestId = randomUUID();
-  if (req.url === '/' || req.url?.startsWith('/?')) {
+  if (isQueryApi(req)) {
     // The v1 query API answers in XML.
     const escaped = error.message.replace(/[<>&]/g, (c) => ({ '<': '&lt;', '>': '&gt;', '&': '&amp;' })[c] ?? c);
     const xml = `<ErrorResponse xmlns="http://ses.amazonaws.com/doc/2010-12-01/"><Error><Type>Sender</Type><Code>${error.type}</Code><Message>${escaped}</Message></Error><RequestId>${requestId}</RequestId></ErrorResponse>`;
@@ -248,6 +317,7 @@ export async function startSesSandbox(options: SesSandboxOptions): Promise<SesSa
   identities.verify(options.verifiedIdentities);
   /** Times of accepted messages, one per recipient, for SentLast24Hours. */
   let sent: number[] = [];
+  const rate = new SendingRate((options.sandbox ? SANDBOX_QUOTA : PRODUCTION_QUOTA).MaxSendRate, Date.now());
 
   const refusal = (mailing: Mailing, region: string): SesError | undefined => {
     const failed = new Set<string>();
@@ -281,11 +351,15 @@ export async function startSesSandbox(options: SesSandboxOptions): Promise<SesSa
         if (mailing) {
           const refused = refusal(mailing, regionOf(req));
           if (refused) throw refused;
+          // Only a message SES would otherwise accept uses the rate; a refused one is dropped.
+          if (!rate.take(mailing.recipients.length, Date.now())) throw throttled(isQueryApi(req));
         }
         const status = await forward(target, req, res, body);
         if (mailing && status >= 200 && status < 300) {
           const now = Date.now();
           sent = [...sent.filter((at) => at > now - DAY_MS), ...mailing.recipients.map(() => now)];
+        } else if (mailing) {
+          rate.giveBack(mailing.recipients.length);
         }
         return;
       }

@@ -40,6 +40,22 @@ async function refusal(input: SendEmailCommandInput): Promise<unknown> {
   );
 }
 
+/**
+ * SendEmail for a message the account accepts. The sandbox sends at most 1 email per second
+ * (https://docs.aws.amazon.com/ses/latest/dg/quotas.html) and refuses more as throttling
+ * (https://docs.aws.amazon.com/ses/latest/dg/manage-sending-quotas-errors.html); the client's
+ * own retries may not outwait that, so a throttled send waits one more second and goes again.
+ */
+async function sendWithinRate(input: SendEmailCommandInput) {
+  try {
+    return await ses.client.send(new SendEmailCommand(input));
+  } catch (error) {
+    if ((error as Error).name !== 'TooManyRequestsException') throw error;
+    await new Promise((resolve) => setTimeout(resolve, 1000));
+    return ses.client.send(new SendEmailCommand(input));
+  }
+}
+
 /** The identity that verifies an address: the address itself or, failing that, its domain. */
 async function identityCovering(address: string): Promise<GetEmailIdentityCommandOutput> {
   try {
@@ -62,7 +78,7 @@ describe('Request production access (Moving out of the Amazon SES sandbox)', () 
 
   it('SendEmail in the sandbox: a verified sender to a verified recipient is accepted', async () => {
     const subject = `Conformance ${scratchName('delivered')}`;
-    const sent = await ses.client.send(new SendEmailCommand(message([ses.verifiedRecipient], subject)));
+    const sent = await sendWithinRate(message([ses.verifiedRecipient], subject));
     expect(sent.MessageId).toEqual(expect.any(String));
     expect(await ses.delivered(subject)).not.toBe(false);
   });
@@ -81,8 +97,22 @@ describe('Request production access (Moving out of the Amazon SES sandbox)', () 
   });
 
   it('SendEmail in the sandbox: the mailbox simulator is accepted as a recipient without verification', async () => {
-    const sent = await ses.client.send(new SendEmailCommand(message(['success@simulator.amazonses.com'], `Conformance ${scratchName('simulator')}`)));
+    const sent = await sendWithinRate(message(['success@simulator.amazonses.com'], `Conformance ${scratchName('simulator')}`));
     expect(sent.MessageId).toEqual(expect.any(String));
+  });
+});
+
+// https://docs.aws.amazon.com/ses/latest/APIReference-V2/API_SendEmail.html (BadRequestException, 400) and
+// https://docs.aws.amazon.com/ses/latest/APIReference/API_SendEmail.html: "The message must include at least
+// one recipient email address. The recipient address can be a To: address, a CC: address, or a BCC: address."
+describe('SendEmail (SES API v2)', () => {
+  it('SendEmail: a message without any recipient is refused with BadRequestException and not delivered', async () => {
+    const subject = `Conformance ${scratchName('no-recipient')}`;
+    const withoutRecipients: SendEmailCommandInput = { ...message([], subject), Destination: undefined };
+    for (const input of [withoutRecipients, message([], subject)]) {
+      expect(await refusal(input)).toMatchObject({ name: 'BadRequestException', $metadata: { httpStatusCode: 400 } });
+    }
+    expect(await ses.delivered(subject)).not.toBe(true);
   });
 });
 

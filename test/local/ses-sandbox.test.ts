@@ -13,7 +13,7 @@ import {
   SESv2Client,
   type SendEmailCommandInput,
 } from '@aws-sdk/client-sesv2';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
 import { LOCAL_CREDENTIALS } from '../../local/environment.ts';
 import { startMailCapture, type MailCapture } from '../../local/mail/capture.ts';
 import { capturedMailListSchema } from '../../local/mail/messages.ts';
@@ -49,10 +49,37 @@ async function post(capture: MailCapture, path: string, body: string, headers: R
   return fetch(`${capture.sesEndpoint}${path}`, { method: 'POST', headers: { authorization: AUTH, 'content-type': 'application/json', ...headers }, body });
 }
 
+/**
+ * The sending rate is measured with the clock (Date): these tests hold it still and move it
+ * themselves, and each test starts a minute after the last so the rate allows a send again.
+ */
+function controlClock() {
+  beforeAll(() => {
+    vi.useFakeTimers({ toFake: ['Date'] });
+  });
+  beforeEach(() => {
+    vi.setSystemTime(Date.now() + 60_000);
+  });
+  afterAll(() => {
+    vi.useRealTimers();
+  });
+}
+
+const tick = (ms: number) => vi.setSystemTime(Date.now() + ms);
+
+/** A client that makes one attempt, so a throttled send shows as SES answers it. */
+const oneAttempt = (capture: MailCapture) => new SESv2Client({ endpoint: capture.sesEndpoint, region: 'us-east-2', credentials: LOCAL_CREDENTIALS, maxAttempts: 1 });
+
+const sendError = (client: SESv2Client, input: SendEmailCommandInput) => client.send(new SendEmailCommand(input)).then(() => new Error('SendEmail was accepted'), (e: unknown) => e);
+
+const RATE_EXCEEDED = 'Maximum sending rate exceeded.';
+const NO_RECIPIENT = "Missing required header 'To'.";
+
 describe('local SES in the sandbox (a new account)', () => {
   let dataDir: string;
   let capture: MailCapture;
   let client: SESv2Client;
+  controlClock();
 
   beforeAll(async () => {
     dataDir = await mkdtemp(join(tmpdir(), 'portal-ses-sandbox-'));
@@ -180,6 +207,82 @@ describe('local SES in the sandbox (a new account)', () => {
     expect(await subjects(capture)).toEqual(before);
   });
 
+  // https://docs.aws.amazon.com/ses/latest/dg/quotas.html (in the sandbox, 1 email per second;
+  // quotas count recipients) and https://docs.aws.amazon.com/ses/latest/dg/manage-sending-quotas-errors.html
+  // (over the rate SES drops the message with "Maximum sending rate exceeded"); SES API v2
+  // SendEmail errors: TooManyRequestsException, HTTP 429
+  // (https://docs.aws.amazon.com/ses/latest/APIReference-V2/API_SendEmail.html).
+  it('keeps to the sandbox rate of 1 email per second: TooManyRequestsException 429 "Maximum sending rate exceeded.", nothing delivered', async () => {
+    const single = oneAttempt(capture);
+    const simulator = (subject: string, to = ['success@simulator.amazonses.com']) => simple(SENDER, { ToAddresses: to }, subject);
+    await single.send(new SendEmailCommand(simulator('rate first')));
+    const before = (await client.send(new GetAccountCommand({}))).SendQuota!.SentLast24Hours!;
+    expect(await sendError(single, simulator('rate too soon'))).toMatchObject({ name: 'TooManyRequestsException', message: RATE_EXCEEDED, $metadata: { httpStatusCode: 429 } });
+    tick(999);
+    expect(await sendError(single, simulator('rate still too soon'))).toMatchObject({ name: 'TooManyRequestsException' });
+    tick(1);
+    await single.send(new SendEmailCommand(simulator('rate a second later')));
+    expect(await subjects(capture)).toEqual(expect.arrayContaining(['rate first', 'rate a second later']));
+    expect(await subjects(capture)).not.toContain('rate too soon');
+    expect(await subjects(capture)).not.toContain('rate still too soon');
+    // Refused sends count against nothing.
+    expect((await client.send(new GetAccountCommand({}))).SendQuota!.SentLast24Hours).toBe(before + 1);
+    single.destroy();
+  });
+
+  it('counts the rate in recipients: a message to 3 holds the next back for 3 seconds', async () => {
+    const single = oneAttempt(capture);
+    await single.send(new SendEmailCommand(simple(SENDER, { ToAddresses: [RECIPIENT, 'x@partner.example'], BccAddresses: ['success@simulator.amazonses.com'] }, 'three at once')));
+    tick(2999);
+    expect(await sendError(single, simple(SENDER, { ToAddresses: [RECIPIENT] }, 'after three'))).toMatchObject({ name: 'TooManyRequestsException' });
+    tick(1);
+    await single.send(new SendEmailCommand(simple(SENDER, { ToAddresses: [RECIPIENT] }, 'after three')));
+    expect(await subjects(capture)).toContain('after three');
+    single.destroy();
+  });
+
+  // The v1 query API answers the same refusal as a `Throttling` error with HTTP 400
+  // (https://aws.amazon.com/blogs/messaging-and-targeting/how-to-handle-a-throttling-maximum-sending-rate-exceeded-error/).
+  it('answers the SES v1 query API over the rate with Throttling 400 in XML', async () => {
+    const form = (subject: string) =>
+      new URLSearchParams({ Action: 'SendEmail', Source: SENDER, 'Destination.ToAddresses.member.1': RECIPIENT, 'Message.Subject.Data': subject, 'Message.Body.Text.Data': 'Hi' }).toString();
+    const urlencoded = { 'content-type': 'application/x-www-form-urlencoded' };
+    expect((await post(capture, '/', form('v1 first'), urlencoded)).status).toBe(200);
+    const refused = await post(capture, '/', form('v1 too soon'), urlencoded);
+    expect(refused.status).toBe(400);
+    const xml = await refused.text();
+    expect(xml).toContain('<Code>Throttling</Code>');
+    expect(xml).toContain(`<Message>${RATE_EXCEEDED}</Message>`);
+    expect(await subjects(capture)).not.toContain('v1 too soon');
+  });
+
+  // "The message must include at least one recipient email address. The recipient address can
+  // be a To: address, a CC: address, or a BCC: address." (SES API reference, SendEmail:
+  // https://docs.aws.amazon.com/ses/latest/APIReference/API_SendEmail.html; SES v2 SendEmail:
+  // https://docs.aws.amazon.com/ses/latest/APIReference-V2/API_SendEmail.html, BadRequestException 400).
+  it('refuses a message without any recipient with BadRequestException 400, using no rate and delivering nothing', async () => {
+    const single = oneAttempt(capture);
+    const bodyOnly = { Simple: { Subject: { Data: 'nobody' }, Body: { Text: { Data: 'Body' } } } };
+    for (const input of [
+      { FromEmailAddress: SENDER, Content: bodyOnly },
+      { FromEmailAddress: SENDER, Destination: {}, Content: bodyOnly },
+      { FromEmailAddress: SENDER, Destination: { ToAddresses: [], CcAddresses: [], BccAddresses: [] }, Content: bodyOnly },
+      { Content: { Raw: { Data: rawMessage(`From: ${SENDER}\r\nSubject: nobody`) } } },
+    ]) {
+      expect(await sendError(single, input)).toMatchObject({ name: 'BadRequestException', message: NO_RECIPIENT, $metadata: { httpStatusCode: 400 } });
+    }
+    const v1 = await post(capture, '/', new URLSearchParams({ Action: 'SendEmail', Source: SENDER, 'Message.Subject.Data': 'nobody', 'Message.Body.Text.Data': 'Hi' }).toString(), {
+      'content-type': 'application/x-www-form-urlencoded',
+    });
+    expect(v1.status).toBe(400);
+    expect(await v1.text()).toContain('<Code>InvalidParameterValue</Code>');
+    // A Cc or Bcc recipient alone is enough, and the refusals above used none of the rate.
+    await single.send(new SendEmailCommand(simple(SENDER, { BccAddresses: [RECIPIENT] }, 'bcc only')));
+    expect(await subjects(capture)).toContain('bcc only');
+    expect(await subjects(capture)).not.toContain('nobody');
+    single.destroy();
+  });
+
   it('leaves an unsigned send to the capture, which refuses it without delivering', async () => {
     const response = await fetch(`${capture.sesEndpoint}/v2/email/outbound-emails`, {
       method: 'POST',
@@ -195,6 +298,7 @@ describe('local SES with production access', () => {
   let dataDir: string;
   let capture: MailCapture;
   let client: SESv2Client;
+  controlClock();
 
   beforeAll(async () => {
     dataDir = await mkdtemp(join(tmpdir(), 'portal-ses-production-'));
@@ -214,5 +318,15 @@ describe('local SES with production access', () => {
       message: refusal('x@example.net'),
     });
     expect(await client.send(new GetAccountCommand({}))).toMatchObject({ ProductionAccessEnabled: true });
+  });
+
+  it('keeps to the reported MaxSendRate of 14 emails per second', async () => {
+    expect((await client.send(new GetAccountCommand({}))).SendQuota).toMatchObject({ MaxSendRate: 14 });
+    const single = oneAttempt(capture);
+    const outcomes = [];
+    for (let i = 0; i < 15; i += 1) outcomes.push(await sendError(single, simple(SENDER, { ToAddresses: ['anyone@example.org'] }, `burst ${i}`)));
+    expect(outcomes.slice(0, 14).every((outcome) => (outcome as Error).message === 'SendEmail was accepted')).toBe(true);
+    expect(outcomes[14]).toMatchObject({ name: 'TooManyRequestsException', message: RATE_EXCEEDED });
+    single.destroy();
   });
 });
