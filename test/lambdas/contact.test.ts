@@ -1,4 +1,4 @@
-import { SendEmailCommand } from '@aws-sdk/client-sesv2';
+import { MessageRejected, SendEmailCommand, TooManyRequestsException } from '@aws-sdk/client-sesv2';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
 import { MESSAGES } from '../../contracts/fields.ts';
 import { type Handler, type Harness, invoke, loadHandler, OTHER_USER, startHarness, USER } from './support/harness.ts';
@@ -122,6 +122,87 @@ describe('contact function', () => {
     h.ses.on(SendEmailCommand).resolves({ MessageId: 'm-2' });
     const afterwards = await Promise.all(Array.from({ length: 6 }, () => send(message)));
     expect(afterwards.map((r) => r.status).sort()).toEqual([200, 200, 200, 200, 200, 429]);
+  });
+
+  describe('under SES sending-rate throttling', () => {
+    // SES refuses a send over the account's maximum sending rate (1 email per second in the
+    // sandbox) with a retryable throttling error and drops the message:
+    // https://docs.aws.amazon.com/ses/latest/dg/manage-sending-quotas-errors.html
+    const throttled = () => new TooManyRequestsException({ message: 'Maximum sending rate exceeded.', $metadata: { httpStatusCode: 429 } });
+    const BUSY = 'Our email service is busy right now, so your message was not sent. Please try again in a moment.';
+
+    /** Lets pending I/O and promise callbacks run (setImmediate is never faked here). */
+    const until = async (condition: () => boolean) => {
+      for (let turn = 0; turn < 1000 && !condition(); turn += 1) await new Promise((resolve) => setImmediate(resolve));
+      expect(condition()).toBe(true);
+    };
+
+    /**
+     * SES answers in turn with `answers`; the back-off timer after the first answer is fake, so
+     * the test moves the clock instead of waiting.
+     */
+    const sesAnswers = (...answers: (() => unknown)[]) => {
+      let calls = 0;
+      h.ses.on(SendEmailCommand).callsFake(() => {
+        const answer = answers[calls] ?? answers[answers.length - 1]!;
+        calls += 1;
+        if (calls === 1) vi.useFakeTimers({ toFake: ['setTimeout'] });
+        else vi.useRealTimers();
+        return answer();
+      });
+      return () => calls;
+    };
+
+    it('retries a throttled send once after waiting at least 1 second, and the message counts once', async () => {
+      const calls = sesAnswers(
+        () => Promise.reject(throttled()),
+        () => ({ MessageId: 'm-retried' }),
+      );
+      const pending = send(message);
+      await until(() => calls() === 1);
+      await vi.advanceTimersByTimeAsync(999);
+      expect(calls()).toBe(1);
+      await vi.advanceTimersByTimeAsync(1001);
+      expect(await pending).toMatchObject({ status: 200, body: { message: expect.stringContaining('sent') } });
+      expect(calls()).toBe(2);
+      // The retry used the first attempt's slot: four more messages fit in the hour, not five.
+      h.ses.on(SendEmailCommand).resolves({ MessageId: 'm-next' });
+      const more = await Promise.all(Array.from({ length: 5 }, () => send(message)));
+      expect(more.map((r) => r.status).sort()).toEqual([200, 200, 200, 200, 429]);
+    });
+
+    it('answers 503 with a message when the retry is throttled too, and the message uses no slot', async () => {
+      const calls = sesAnswers(() => Promise.reject(throttled()));
+      const pending = send(message);
+      await until(() => calls() === 1);
+      await vi.advanceTimersByTimeAsync(2000);
+      expect(await pending).toMatchObject({ status: 503, body: { error: BUSY } });
+      expect(calls()).toBe(2);
+      // Nothing was sent, so the user still has all 5 messages of the hour.
+      h.ses.on(SendEmailCommand).resolves({ MessageId: 'm-later' });
+      const later = await Promise.all(Array.from({ length: 6 }, () => send(message)));
+      expect(later.map((r) => r.status).sort()).toEqual([200, 200, 200, 200, 200, 429]);
+    });
+
+    it('answers 502 when the retry fails for another reason, giving the slot back', async () => {
+      const calls = sesAnswers(
+        () => Promise.reject(throttled()),
+        () => Promise.reject(new MessageRejected({ message: 'Email address is not verified.', $metadata: { httpStatusCode: 400 } })),
+      );
+      const pending = send(message);
+      await until(() => calls() === 1);
+      await vi.advanceTimersByTimeAsync(2000);
+      expect(await pending).toMatchObject({ status: 502, body: { error: 'Failed to send email' } });
+      h.ses.on(SendEmailCommand).resolves({ MessageId: 'm-later' });
+      const later = await Promise.all(Array.from({ length: 6 }, () => send(message)));
+      expect(later.map((r) => r.status).sort()).toEqual([200, 200, 200, 200, 200, 429]);
+    });
+
+    it('does not retry other failures: SES may have accepted a message whose answer was lost', async () => {
+      h.ses.on(SendEmailCommand).rejects(new MessageRejected({ message: 'Email address is not verified.', $metadata: { httpStatusCode: 400 } }));
+      expect(await send(message)).toMatchObject({ status: 502, body: { error: 'Failed to send email' } });
+      expect(h.ses.commandCalls(SendEmailCommand)).toHaveLength(1);
+    });
   });
 
   it('names missing mail configuration', async () => {
