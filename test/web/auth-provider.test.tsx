@@ -1,10 +1,11 @@
 import { act, render, screen, waitFor } from '@testing-library/react';
 import { useEffect } from 'react';
-import { describe, expect, it, vi } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import { useAuth, type AuthContextValue } from '../../web/src/lib/auth/auth-context.ts';
 import { AuthProvider } from '../../web/src/lib/auth/auth-provider.tsx';
 import type { CognitoAuthService } from '../../web/src/lib/auth/cognito-service.ts';
-import { AuthError, type AuthSession } from '../../web/src/lib/auth/types.ts';
+import { readSessionEnd } from '../../web/src/lib/auth/session-end.ts';
+import { AuthError, DEVICE_REFUSED_CODE, type AuthSession } from '../../web/src/lib/auth/types.ts';
 import { userSession } from './support/render.tsx';
 
 const CLIENT_ID = 'client123';
@@ -33,10 +34,12 @@ function Probe() {
   return <output data-testid="status">{`${auth.status}:${auth.session?.email ?? '-'}`}</output>;
 }
 
+const ACCOUNT_URL = 'https://mfa.example.test/';
+
 function renderProvider(service: CognitoAuthService) {
   const loadService = vi.fn(async () => service);
   render(
-    <AuthProvider userPoolId="us-east-2_AbCdEf123" clientId={CLIENT_ID} loadService={loadService}>
+    <AuthProvider userPoolId="us-east-2_AbCdEf123" clientId={CLIENT_ID} loadService={loadService} accountUrl={ACCOUNT_URL}>
       <Probe />
     </AuthProvider>,
   );
@@ -44,6 +47,9 @@ function renderProvider(service: CognitoAuthService) {
 }
 
 const status = () => screen.getByTestId('status').textContent;
+
+// The notes for the sign-in page live in this tab's sessionStorage.
+afterEach(() => window.sessionStorage.clear());
 
 describe('AuthProvider', () => {
   it('is signed out at once, without loading the identity library, when nothing is stored', () => {
@@ -133,6 +139,72 @@ describe('AuthProvider', () => {
     expect(status()).toBe('signedIn:jane.doe@example.com');
     await expect(latest?.getAccessToken()).rejects.toThrow('Refresh Token has been revoked');
     await waitFor(() => expect(status()).toBe('signedOut:-'));
+  });
+
+  it('signs out with a note for the sign-in page when a refresh is refused because the device was forgotten elsewhere', async () => {
+    storeTokens();
+    vi.spyOn(console, 'error').mockImplementation(() => undefined);
+    const refresh = vi.fn().mockRejectedValue(new AuthError('Invalid Refresh Token', DEVICE_REFUSED_CODE));
+    renderProvider(fakeService({ currentSession: vi.fn(async () => userSession({ expiresAt: Date.now() })), refresh }));
+    await waitFor(() => expect(status()).toBe('signedIn:jane.doe@example.com'));
+    expect(readSessionEnd()).toBeNull();
+    await expect(latest?.getAccessToken()).rejects.toThrow('Invalid Refresh Token');
+    await waitFor(() => expect(status()).toBe('signedOut:-'));
+    expect(readSessionEnd()).toEqual({ reason: 'deviceRefused', minutes: 0 });
+  });
+
+  it('does the same when the stored session cannot be refreshed at start-up for that reason', async () => {
+    storeTokens();
+    vi.spyOn(console, 'error').mockImplementation(() => undefined);
+    renderProvider(fakeService({ currentSession: vi.fn().mockRejectedValue(new AuthError('Invalid Refresh Token', DEVICE_REFUSED_CODE)) }));
+    await waitFor(() => expect(status()).toBe('signedOut:-'));
+    expect(readSessionEnd()).toEqual({ reason: 'deviceRefused', minutes: 0 });
+  });
+
+  describe('forgetting a device', () => {
+    function withDevice(deviceKey: string) {
+      const forgotten: string[] = [];
+      vi.stubGlobal(
+        'fetch',
+        vi.fn(async (url: string, init: RequestInit) => {
+          expect(url).toBe(ACCOUNT_URL);
+          const body = JSON.parse(String(init.body)) as { action: string; deviceKey?: string };
+          if (body.action === 'FORGET_DEVICE') forgotten.push(body.deviceKey ?? '');
+          return new Response(JSON.stringify({ message: 'ok' }), { status: 200, headers: { 'content-type': 'application/json' } });
+        }),
+      );
+      // The library's user as device-service.ts reads it: the key it keeps, and how it drops it.
+      const user = { deviceKey, clearCachedDeviceKeyAndPassword: vi.fn() };
+      const service = fakeService({ signedInUserWithDevice: vi.fn(async () => user) });
+      return { forgotten, user, service };
+    }
+
+    it("of another browser keeps this one signed in", async () => {
+      storeTokens();
+      const { forgotten, user, service } = withDevice('us-east-2_this');
+      renderProvider(service);
+      await waitFor(() => expect(status()).toBe('signedIn:jane.doe@example.com'));
+      await act(() => latest!.forgetDevice('us-east-2_phone'));
+      expect(forgotten).toEqual(['us-east-2_phone']);
+      expect(status()).toBe('signedIn:jane.doe@example.com');
+      expect(user.clearCachedDeviceKeyAndPassword).not.toHaveBeenCalled();
+      expect(service.signOut).not.toHaveBeenCalled();
+      expect(readSessionEnd()).toBeNull();
+    });
+
+    it('of this browser signs this browser only out (its refresh token revoked), with a note for the sign-in page', async () => {
+      storeTokens();
+      const { forgotten, user, service } = withDevice('us-east-2_this');
+      renderProvider(service);
+      await waitFor(() => expect(status()).toBe('signedIn:jane.doe@example.com'));
+      await act(() => latest!.forgetDevice('us-east-2_this'));
+      expect(forgotten).toEqual(['us-east-2_this']);
+      expect(user.clearCachedDeviceKeyAndPassword).toHaveBeenCalled();
+      expect(status()).toBe('signedOut:-');
+      // Without the "everywhere" function: RevokeToken of this browser's refresh token.
+      expect(service.signOut).toHaveBeenCalledWith();
+      expect(readSessionEnd()).toEqual({ reason: 'deviceForgotten', minutes: 0 });
+    });
   });
 
   it('logs a failed sign-out and clears the user anyway', async () => {

@@ -106,3 +106,72 @@ describe('first sign-in with authenticator setup', () => {
     expect(calls.map((c) => c.operation)).not.toContain('SetUserMFAPreference');
   });
 });
+
+describe('refresh where the pool tracks devices', () => {
+  const PREFIX = `CognitoIdentityServiceProvider.${CLIENT_ID}`;
+  const DEVICE_KEY = 'us-east-2_6e3cb5cf-6c22-4110-97cc-fa43e3b13280';
+
+  /** What the library keeps after a sign-in on a confirmed device; `expired` tokens need a refresh. */
+  function storeSignedIn(expired = false) {
+    const now = Math.floor(Date.now() / 1000);
+    const times = expired ? { iat: now - 600, exp: now - 300 } : {};
+    const items: Record<string, string> = {
+      LastAuthUser: 'jane',
+      'jane.accessToken': jwt({ token_use: 'access', username: 'jane', device_key: DEVICE_KEY, ...times }),
+      'jane.idToken': jwt({ token_use: 'id', email: 'jane.doe@example.com', ...times }),
+      'jane.refreshToken': 'refresh',
+      'jane.clockDrift': '0',
+      'jane.deviceKey': DEVICE_KEY,
+      'jane.deviceGroupKey': '-group',
+      'jane.randomPasswordKey': 'random',
+    };
+    for (const [key, value] of Object.entries(items)) window.localStorage.setItem(`${PREFIX}.${key}`, value);
+  }
+
+  const refused = { status: 400, body: { __type: 'NotAuthorizedException', message: 'Invalid Refresh Token' } };
+
+  /**
+   * The library retries a refused refresh with back-off (about 6 s in all) before it gives up;
+   * the back-off runs on fake timers here.
+   */
+  async function settled<T>(promise: Promise<T>): Promise<unknown> {
+    vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout'] });
+    let outcome: { value: unknown } | undefined;
+    promise.then(
+      () => (outcome = { value: 'resolved' }),
+      (error: unknown) => (outcome = { value: error }),
+    );
+    for (let step = 0; !outcome && step < 100; step += 1) {
+      await new Promise((resolve) => setImmediate(resolve));
+      await vi.advanceTimersByTimeAsync(1_000);
+    }
+    vi.useRealTimers();
+    return outcome?.value;
+  }
+
+  it("sends this browser's device key with the refresh token", async () => {
+    storeSignedIn();
+    const calls = stubCognito({ InitiateAuth: () => ({ body: { AuthenticationResult: { AccessToken: TOKENS.AccessToken, IdToken: TOKENS.IdToken } } }) });
+    expect((await service().refresh()).email).toBe('jane.doe@example.com');
+    expect(calls).toEqual([
+      { operation: 'InitiateAuth', body: expect.objectContaining({ AuthFlow: 'REFRESH_TOKEN_AUTH', AuthParameters: { REFRESH_TOKEN: 'refresh', DEVICE_KEY: DEVICE_KEY } }) },
+    ]);
+  });
+
+  it('reports a refusal of that device as the device being forgotten, on a refresh and at start-up', async () => {
+    storeSignedIn();
+    stubCognito({ InitiateAuth: () => refused });
+    expect(await settled(service().refresh())).toMatchObject({ code: 'DeviceForgotten', message: 'Invalid Refresh Token' });
+    storeSignedIn(true);
+    expect(await settled(service().currentSession())).toMatchObject({ code: 'DeviceForgotten' });
+  });
+
+  it('reports other refusals as they are', async () => {
+    storeSignedIn();
+    stubCognito({ InitiateAuth: () => ({ status: 400, body: { __type: 'NotAuthorizedException', message: 'Refresh Token has been revoked' } }) });
+    expect(await settled(service().refresh())).toMatchObject({ code: 'NotAuthorizedException' });
+    storeSignedIn(true);
+    expect(await settled(service().currentSession())).toBe('resolved');
+    expect(await service().currentSession()).toBeNull();
+  });
+});

@@ -338,14 +338,35 @@ describe('remembered devices on the MFA page', () => {
     expect(screen.queryByText(/Firefox/)).not.toBeInTheDocument();
   });
 
-  it('forgets another device and this one', async () => {
+  it('forgets another device at once', async () => {
     const auth = renderWithDevices();
     const user = userEvent.setup();
     await user.click(await screen.findByRole('button', { name: 'Forget Mobile Safari on iOS' }));
     await waitFor(() => expect(auth.forgetDevice).toHaveBeenCalledWith('us-east-2_phone'));
+    expect(screen.queryByRole('alertdialog')).not.toBeInTheDocument();
+    expect(
+      await screen.findByText('The device was forgotten: it is signed out within 5 minutes and will be asked for a code at its next sign-in.'),
+    ).toBeInTheDocument();
+    await waitFor(() => expect(auth.listDevices).toHaveBeenCalledTimes(2));
+  });
+
+  it('warns before forgetting this device that this browser will be signed out, and forgets it only once confirmed', async () => {
+    const auth = renderWithDevices();
+    const user = userEvent.setup();
     await user.click(await screen.findByRole('button', { name: 'Forget this device' }));
+    const dialog = await screen.findByRole('alertdialog', { name: 'Forget this device?' });
+    expect(dialog).toHaveTextContent(
+      'This browser will be signed out at once. The next sign-in here will ask for a code from your authenticator app.',
+    );
+    await user.click(within(dialog).getByRole('button', { name: 'Cancel' }));
+    await waitFor(() => expect(screen.queryByRole('alertdialog')).not.toBeInTheDocument());
+    expect(auth.forgetDevice).not.toHaveBeenCalled();
+
+    await user.click(screen.getByRole('button', { name: 'Forget this device' }));
+    await user.click(within(await screen.findByRole('alertdialog')).getByRole('button', { name: 'Forget and sign out' }));
     await waitFor(() => expect(auth.forgetDevice).toHaveBeenCalledWith('us-east-2_this'));
-    expect(auth.listDevices).toHaveBeenCalledTimes(3);
+    // The provider signs this browser out: the card does not reload the list.
+    expect(auth.listDevices).toHaveBeenCalledTimes(1);
   });
 
   it('reports a failure to forget', async () => {

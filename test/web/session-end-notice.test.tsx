@@ -22,6 +22,22 @@ describe('the sign-in page after the portal signed someone out', () => {
     expect(screen.getByText(ABSOLUTE_TEXT)).toBeInTheDocument();
   });
 
+  it('says this browser was signed out because its device was forgotten, here or elsewhere', () => {
+    recordSessionEnd({ reason: 'deviceForgotten', minutes: 0 });
+    const { unmount } = renderPage(<LoginPage />, { path: '/login' });
+    expect(
+      screen.getByText('You forgot this device, so this browser was signed out. Sign in again: a code from your authenticator app will be asked.'),
+    ).toBeInTheDocument();
+    unmount();
+    recordSessionEnd({ reason: 'deviceRefused', minutes: 0 });
+    renderPage(<LoginPage />, { path: '/login' });
+    expect(
+      screen.getByText(
+        'You were signed out because this browser was forgotten from your account, from another device or by an administrator. Please sign in again.',
+      ),
+    ).toBeInTheDocument();
+  });
+
   it('says it once: a later visit, or a sign-out by the person, shows nothing', async () => {
     recordSessionEnd({ reason: 'idle', minutes: 30 });
     const { unmount } = renderPage(<LoginPage />, { path: '/login' });

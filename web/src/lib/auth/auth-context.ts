@@ -28,6 +28,10 @@ export interface AuthContextValue {
   rememberDevice(): Promise<void>;
   /** The devices the identity provider tracks for the signed-in user. */
   listDevices(): Promise<RememberedDevice[]>;
+  /**
+   * Forgets one of the user's devices. Forgetting the device this browser is signs this browser
+   * out (its session was bound to the device), with a note for the sign-in page.
+   */
   forgetDevice(deviceKey: string): Promise<void>;
   /** Starts loading the identity library early (e.g. when a sign-in form gets focus). */
   preload(): void;

@@ -2,8 +2,9 @@ import { useCallback, useEffect, useMemo, useRef, useState, type ReactNode } fro
 import { AuthContext, type AuthContextValue, type AuthStatus } from './auth-context.ts';
 import type { CognitoAuthService, CognitoServiceOptions } from './cognito-service.ts';
 import { ReauthenticationContext, type Reauthenticate } from './reauthentication.ts';
+import { recordSessionEnd } from './session-end.ts';
 import { hasStoredSession, isSessionStorageEvent } from './stored-session.ts';
-import { AuthError, type AuthSession, type SignInResult } from './types.ts';
+import { AuthError, DEVICE_REFUSED_CODE, type AuthSession, type SignInResult } from './types.ts';
 
 /** Tokens are refreshed when they expire within this time (spec: 5000 ms). */
 export const TOKEN_REFRESH_TOLERANCE_MS = 5_000;
@@ -29,6 +30,14 @@ interface AuthProviderProps extends CognitoServiceOptions {
   readonly accountUrl?: string;
   /** Replaced in tests. */
   readonly loadService?: AuthServiceLoader;
+}
+
+/**
+ * A refresh refused because this browser's device was forgotten elsewhere ends the session like
+ * any refusal; the sign-in page it lands on says why (session-end.ts).
+ */
+function noteDeviceRefusal(error: unknown): void {
+  if (error instanceof AuthError && error.code === DEVICE_REFUSED_CODE) recordSessionEnd({ reason: 'deviceRefused', minutes: 0 });
 }
 
 interface AuthState {
@@ -65,6 +74,7 @@ export function AuthProvider({ children, loadService = loadCognitoService, accou
       return await (await service()).currentSession();
     } catch (error) {
       console.error('Error loading the session:', error instanceof Error ? error.message : error);
+      noteDeviceRefusal(error);
       return null;
     }
   }, [clientId, service, storage]);
@@ -101,7 +111,10 @@ export function AuthProvider({ children, loadService = loadCognitoService, accou
       const authError = error instanceof AuthError ? error : null;
       console.error('Error refreshing the session:', authError?.code ?? 'UnknownError');
       // A network failure keeps the session; anything else means it is gone.
-      if (authError?.code !== 'NetworkError') apply(null);
+      if (authError?.code !== 'NetworkError') {
+        noteDeviceRefusal(error);
+        apply(null);
+      }
       throw error;
     }
   }, [apply, service]);
@@ -197,8 +210,20 @@ export function AuthProvider({ children, loadService = loadCognitoService, accou
       },
       forgetDevice: async (deviceKey) => {
         await (await account()).forgetDevice(deviceKey);
-        const [user, devicesModule] = await Promise.all([(await service()).signedInUserWithDevice(), deviceService()]);
-        if (devicesModule.currentDeviceKey(user) === deviceKey) devicesModule.dropDeviceSecret(user);
+        const cognito = await service();
+        const [user, devicesModule] = await Promise.all([cognito.signedInUserWithDevice(), deviceService()]);
+        if (devicesModule.currentDeviceKey(user) !== deviceKey) return;
+        // This browser's device: its secret goes, and so does its session, whose refresh token
+        // was bound to the device and can no longer be refreshed. Only this browser is signed
+        // out (its refresh token revoked); the note tells the sign-in page why.
+        devicesModule.dropDeviceSecret(user);
+        recordSessionEnd({ reason: 'deviceForgotten', minutes: 0 });
+        apply(null);
+        const ending = cognito.signOut().catch((error: unknown) => {
+          console.error('Error signing out:', error instanceof Error ? error.message : error);
+        });
+        pendingSignOut.current = ending;
+        await ending;
       },
       preload: () => {
         void service();

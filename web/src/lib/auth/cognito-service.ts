@@ -6,9 +6,12 @@ import {
   type CognitoUserSession,
   type IAuthenticationCallback,
 } from 'amazon-cognito-identity-js';
+import { currentDeviceKey } from './device-service.ts';
 import {
   ALREADY_SIGNED_IN_MESSAGE,
   AuthError,
+  DEVICE_REFUSED_CODE,
+  INVALID_REFRESH_TOKEN_MESSAGE,
   toAuthError,
   type AuthSession,
   type MfaSetupDriver,
@@ -60,6 +63,18 @@ function preferTotp(user: CognitoUser): Promise<void> {
 }
 
 /**
+ * A refusal of a refresh that named this browser's device: the device was forgotten (or is no
+ * longer confirmed), so the refresh token bound to it is dead. Anything else is returned as is.
+ */
+function deviceRefusal(error: unknown, deviceKey: string | null): AuthError {
+  const authError = toAuthError(error);
+  if (deviceKey && authError.code === 'NotAuthorizedException' && authError.message === INVALID_REFRESH_TOKEN_MESSAGE) {
+    return new AuthError(authError.message, DEVICE_REFUSED_CODE);
+  }
+  return authError;
+}
+
+/**
  * The session service on amazon-cognito-identity-js: SRP sign-in and its challenges, TOTP
  * enrolment during sign-in, tokens, refresh, global sign-out, sign-up and password reset.
  * This module is loaded on demand (it is about a quarter of the sign-in page's budget).
@@ -80,33 +95,47 @@ export class CognitoAuthService {
     });
   }
 
-  /** The stored session, refreshed by the library when a token has expired; null when none. */
+  /**
+   * The stored session, refreshed by the library when a token has expired; null when none. A
+   * refresh refused because this browser's device was forgotten throws DEVICE_REFUSED_CODE, so
+   * that the sign-in page can say why; a network failure throws too (the tokens are kept).
+   */
   async currentSession(): Promise<AuthSession | null> {
     const user = this.pool.getCurrentUser();
     if (!user) return null;
+    const deviceKey = this.storedDeviceKey(user);
     try {
       const session = await this.userSession(user);
       return toSession(user.getUsername(), session);
     } catch (error) {
-      const authError = toAuthError(error);
+      const authError = deviceRefusal(error, deviceKey);
       // A network failure keeps the stored tokens: the session may still be good.
-      if (authError.code === 'NetworkError') throw authError;
+      if (authError.code === 'NetworkError' || authError.code === DEVICE_REFUSED_CODE) throw authError;
       return null;
     }
   }
 
-  /** Exchanges the refresh token for new tokens (stored by the library). */
+  /**
+   * Exchanges the refresh token for new tokens (stored by the library). Where devices are
+   * tracked the refresh must name this browser's device: the library sends the key it keeps
+   * (DEVICE_KEY); a refusal of that key throws DEVICE_REFUSED_CODE.
+   */
   async refresh(): Promise<AuthSession> {
     const user = this.pool.getCurrentUser();
     if (!user) throw new AuthError('Auth session was not found. Make sure to call signIn.', 'NoSessionFoundException');
-    const current = await this.userSession(user);
-    const refreshed = await new Promise<CognitoUserSession>((resolve, reject) => {
-      user.refreshSession(current.getRefreshToken(), (error: unknown, session: CognitoUserSession | null) => {
-        if (error || !session) reject(toAuthError(error));
-        else resolve(session);
+    const deviceKey = this.storedDeviceKey(user);
+    try {
+      const current = await this.userSession(user);
+      const refreshed = await new Promise<CognitoUserSession>((resolve, reject) => {
+        user.refreshSession(current.getRefreshToken(), (error: unknown, session: CognitoUserSession | null) => {
+          if (error || !session) reject(toAuthError(error));
+          else resolve(session);
+        });
       });
-    });
-    return toSession(user.getUsername(), refreshed);
+      return toSession(user.getUsername(), refreshed);
+    } catch (error) {
+      throw deviceRefusal(error, deviceKey);
+    }
   }
 
   async signIn(email: string, password: string): Promise<SignInResult> {
@@ -247,6 +276,12 @@ export class CognitoAuthService {
     await this.userSession(user);
     user.getCachedDeviceKeyAndPassword();
     return user;
+  }
+
+  /** The device key the library keeps for this user and sends with a refresh, or null. */
+  private storedDeviceKey(user: CognitoUser): string | null {
+    user.getCachedDeviceKeyAndPassword();
+    return currentDeviceKey(user);
   }
 
   private requirePending(): CognitoUser {

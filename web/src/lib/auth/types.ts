@@ -65,6 +65,14 @@ export class AuthError extends Error {
   }
 }
 
+/**
+ * The code of a refresh the identity provider refused because the device this browser's
+ * sign-in was made on is no longer a confirmed device of the account (forgotten): Cognito
+ * answers NotAuthorizedException "Invalid Refresh Token" to a refresh naming it.
+ */
+export const DEVICE_REFUSED_CODE = 'DeviceForgotten';
+export const INVALID_REFRESH_TOKEN_MESSAGE = 'Invalid Refresh Token';
+
 export const ALREADY_SIGNED_IN_MESSAGE = 'There is already a signed in user.';
 export const NETWORK_ERROR_MESSAGE = 'A network error has occurred.';
 export const UNKNOWN_ERROR_MESSAGE = 'An unknown error has occurred.';

@@ -2,6 +2,7 @@ import { useCallback, useEffect, useState } from 'react';
 import { Alert } from '../../../components/alert.tsx';
 import { Button } from '../../../components/button.tsx';
 import { Card } from '../../../components/card.tsx';
+import { ConfirmDialog } from '../../../components/confirm-dialog.tsx';
 import { Spinner } from '../../../components/spinner.tsx';
 import { notify } from '../../../components/toaster.tsx';
 import { useAuth } from '../../../lib/auth/auth-context.ts';
@@ -11,7 +12,12 @@ import { deviceName } from '../device-name.ts';
 export const DEVICE_MESSAGES = {
   loadFailed: 'Failed to load remembered devices',
   forgetFailed: 'Failed to forget the device',
-  forgotten: 'The device was forgotten: it will be asked for a code at its next sign-in.',
+  // Its session was bound to the device: it ends at its next refresh (within the 5 minutes an access token lasts).
+  forgotten: 'The device was forgotten: it is signed out within 5 minutes and will be asked for a code at its next sign-in.',
+  forgetThisTitle: 'Forget this device?',
+  forgetThisWarning:
+    'This browser will be signed out at once. The next sign-in here will ask for a code from your authenticator app.',
+  forgetThisConfirm: 'Forget and sign out',
   none: 'No device is remembered. When you sign in with a code, tick Remember this device to skip the code there next time.',
 } as const;
 
@@ -22,12 +28,15 @@ const lastUsedFormat = new Intl.DateTimeFormat(undefined, { dateStyle: 'medium',
 /**
  * The devices that skip the code at sign-in, named by browser and system (the reported user
  * agent in full on hover), with their last use and Forget for each (this one and others).
+ * Forgetting this browser's own device warns first that it signs this browser out, then does
+ * (the sign-in page says why).
  */
 export function RememberedDevicesCard() {
   const auth = useAuth();
   const [load, setLoad] = useState<Load>({ kind: 'loading' });
   const [generation, setGeneration] = useState(0);
   const [forgetting, setForgetting] = useState<string | null>(null);
+  const [confirmingThis, setConfirmingThis] = useState<RememberedDevice | null>(null);
   const { listDevices } = auth;
 
   const refresh = useCallback(() => {
@@ -53,6 +62,8 @@ export function RememberedDevicesCard() {
     setForgetting(device.key);
     try {
       await auth.forgetDevice(device.key);
+      // This browser is signed out by now and on its way to the sign-in page, which says why.
+      if (device.current) return;
       notify.success(DEVICE_MESSAGES.forgotten);
       refresh();
     } catch (error) {
@@ -60,6 +71,7 @@ export function RememberedDevicesCard() {
       notify.error(DEVICE_MESSAGES.forgetFailed);
     } finally {
       setForgetting(null);
+      setConfirmingThis(null);
     }
   };
 
@@ -93,7 +105,7 @@ export function RememberedDevicesCard() {
                 <Button
                   variant="secondary"
                   size="sm"
-                  onClick={() => void forget(device)}
+                  onClick={() => (device.current ? setConfirmingThis(device) : void forget(device))}
                   disabled={forgetting !== null}
                   aria-label={`Forget ${device.current ? 'this device' : deviceName(device.name)}`}
                 >
@@ -103,6 +115,17 @@ export function RememberedDevicesCard() {
             ))}
           </ul>
         ))}
+      <ConfirmDialog
+        open={confirmingThis !== null}
+        title={DEVICE_MESSAGES.forgetThisTitle}
+        confirmLabel={DEVICE_MESSAGES.forgetThisConfirm}
+        busyLabel="Forgetting..."
+        busy={forgetting !== null}
+        onConfirm={() => confirmingThis && void forget(confirmingThis)}
+        onCancel={() => setConfirmingThis(null)}
+      >
+        <p>{DEVICE_MESSAGES.forgetThisWarning}</p>
+      </ConfirmDialog>
     </Card>
   );
 }
