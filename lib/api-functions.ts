@@ -192,7 +192,13 @@ export class ApiFunctions extends Construct {
       // refreshed token cannot make, for the caller's own username only, are granted below.
       environment: { [ENV.mfaConfiguration]: auth.mfaConfiguration },
     });
-    allowUserPool(mfa, auth, ['cognito-idp:AdminListDevices', 'cognito-idp:AdminForgetDevice', 'cognito-idp:AdminUserGlobalSignOut']);
+    allowUserPool(mfa, auth, [
+      'cognito-idp:AdminListDevices',
+      'cognito-idp:AdminForgetDevice',
+      'cognito-idp:AdminUserGlobalSignOut',
+      // GET_MFA_STATUS sets TOTP as preferred where a required authenticator has no preference yet.
+      'cognito-idp:AdminSetUserMFAPreference',
+    ]);
     // Log out records the end of the account's sessions (lambdas/shared/auth/ended-sessions.ts).
     mfa.bindTable(data.table('State'), ['dynamodb:PutItem']);
 

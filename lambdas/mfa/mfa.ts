@@ -1,6 +1,7 @@
 import {
   AdminForgetDeviceCommand,
   AdminListDevicesCommand,
+  AdminSetUserMFAPreferenceCommand,
   AssociateSoftwareTokenCommand,
   type DeviceType,
   SetUserMFAPreferenceCommand,
@@ -26,6 +27,7 @@ import type { Caller } from '../shared/auth/caller.ts';
 import { cognito } from '../shared/aws/cognito.ts';
 import { isAwsError } from '../shared/aws/config.ts';
 import { requireEnv } from '../shared/env.ts';
+import { createLogger } from '../shared/logger.ts';
 import {
   BadRequestError,
   ConfigurationError,
@@ -38,6 +40,8 @@ import {
 } from '../shared/errors.ts';
 
 const SOFTWARE_TOKEN_MFA = 'SOFTWARE_TOKEN_MFA';
+
+const logger = createLogger('mfa');
 
 export const DISABLE_MFA_MESSAGE = 'MFA has been disabled successfully';
 
@@ -155,6 +159,38 @@ export const mfaStatusOf = (caller: Caller, configuration: MfaConfiguration): Mf
 };
 
 /**
+ * GET_MFA_STATUS. In a pool that requires MFA a signed-in caller has passed the TOTP step, so
+ * has a verified authenticator, whatever the account's MFA setting list says: Cognito leaves
+ * UserMFASettingList and PreferredMfaSetting empty after a first-sign-in set-up (MFA_SETUP)
+ * until a preference is set (the TOTP developer guide makes enabling a step after
+ * verification, https://docs.aws.amazon.com/cognito/latest/developerguide/user-pool-settings-mfa-totp.html).
+ * Where no preference is set, TOTP is set enabled and preferred for the caller's own username
+ * (AdminSetUserMFAPreference, which a refreshed token allows too), so Cognito's list says the
+ * same. Cognito refusing that because the account has no verified token (removed since the
+ * sign-in) is the truth about it; any other failure leaves the preference for the next time.
+ */
+export const mfaStatus = async (caller: Caller, configuration: MfaConfiguration): Promise<MfaStatus> => {
+  const reported = mfaStatusOf(caller, configuration);
+  if (configuration !== 'ON' || caller.profile.PreferredMfaSetting) return reported;
+  const legacyDevices = reported.mfaDevices.filter((device) => device.DeliveryMedium !== 'SOFTWARE_TOKEN');
+  const enabled: MfaStatus = { ...reported, mfaEnabled: true, mfaDevices: [{ DeliveryMedium: 'SOFTWARE_TOKEN' }, ...legacyDevices] };
+  try {
+    await cognito.send(
+      new AdminSetUserMFAPreferenceCommand({
+        UserPoolId: requireEnv(ENV.userPoolId),
+        Username: caller.username,
+        SoftwareTokenMfaSettings: { Enabled: true, PreferredMfa: true },
+      }),
+    );
+    return { ...enabled, preferredMfa: SOFTWARE_TOKEN_MFA };
+  } catch (error) {
+    if (isAwsError(error, 'InvalidParameterException', 'SoftwareTokenMFANotFoundException')) return reported;
+    logger.warn('Could not set TOTP as the preferred MFA', { errorName: error instanceof Error ? error.name : 'unknown' });
+    return enabled;
+  }
+};
+
+/**
  * The caller's own MFA settings, with the caller's access token only (Cognito acts on that
  * account alone); the secret goes back to the browser and nowhere else. Association on an
  * enrolled account replaces its authenticator once the new one is verified.
@@ -192,7 +228,7 @@ export const runMfaAction = async (request: MfaRequest, caller: Caller): Promise
     }
 
     case 'GET_MFA_STATUS':
-      return mfaStatusOf(caller, mfaConfiguration());
+      return mfaStatus(caller, mfaConfiguration());
 
     case 'DISABLE_MFA':
       refuseWhereRequired();

@@ -90,10 +90,18 @@ const EXPECTED_ACTIONS: Record<string, { path: string; actions: string[] }> = {
     ],
   },
   // The authenticator calls carry the caller's access token (no IAM action); the device list,
-  // forgetting a device and Log out act on the caller's own username through the admin API.
+  // forgetting a device, Log out and the MFA status's preference fix act on the caller's own
+  // username through the admin API.
   mfa: {
     path: '/Functions/Mfa/',
-    actions: [...CALLER_CHECK, 'cognito-idp:AdminListDevices', 'cognito-idp:AdminForgetDevice', 'cognito-idp:AdminUserGlobalSignOut', 'dynamodb:PutItem'],
+    actions: [
+      ...CALLER_CHECK,
+      'cognito-idp:AdminListDevices',
+      'cognito-idp:AdminForgetDevice',
+      'cognito-idp:AdminUserGlobalSignOut',
+      'cognito-idp:AdminSetUserMFAPreference',
+      'dynamodb:PutItem',
+    ],
   },
   // Read-only: the mending calls its bundle holds are withheld (test/infra/companies.test.ts).
   'company-check': {

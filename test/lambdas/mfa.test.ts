@@ -87,9 +87,57 @@ describe('MFA function', () => {
       preferredMfa: 'SOFTWARE_TOKEN_MFA',
       mfaRequired: true,
     });
-    const withoutMfa = await call({ action: 'GET_MFA_STATUS' }, account('nomfa@example.com', ['Users'], false));
-    expect(withoutMfa.res.body).toEqual({ mfaEnabled: false, mfaDevices: [], mfaRequired: true });
     expect(changesSent()).toEqual([]);
+  });
+
+  describe('where the pool requires MFA and the account has no MFA preference (set up at sign-in, no preference set since)', () => {
+    // Cognito's setting list stays empty after MFA_SETUP until a preference is set
+    // (https://docs.aws.amazon.com/cognito/latest/developerguide/user-pool-settings-mfa-totp.html),
+    // yet signing in to a pool that requires TOTP took a verified authenticator.
+    const enrolled = () => account('enrolled.at.sign-in@example.com', ['Users'], false);
+    const ENABLED = { mfaEnabled: true, mfaDevices: [{ DeliveryMedium: 'SOFTWARE_TOKEN' }], mfaRequired: true };
+
+    it('reports MFA enabled and sets TOTP as enabled and preferred for the caller alone', async () => {
+      h.cognito.on(AdminSetUserMFAPreferenceCommand).resolves({});
+      const caller = enrolled();
+      const { res } = await call({ action: 'GET_MFA_STATUS', username: 'someone-else' }, caller);
+      expect(mfaStatusResponseSchema.parse(res.body)).toEqual({ ...ENABLED, preferredMfa: 'SOFTWARE_TOKEN_MFA' });
+      expect(h.cognito.commandCalls(AdminSetUserMFAPreferenceCommand).map((c) => c.args[0].input)).toEqual([
+        { UserPoolId: 'us-east-2_TestPool1', Username: caller.username, SoftwareTokenMfaSettings: { Enabled: true, PreferredMfa: true } },
+      ]);
+      expect(changesSent()).toHaveLength(1);
+    });
+
+    it('does the same for a refreshed token, which cannot call Cognito itself', async () => {
+      h.cognito.on(AdminSetUserMFAPreferenceCommand).resolves({});
+      const caller = enrolled();
+      const token = await h.token(caller, { refreshed: true });
+      const res = await invoke(handler, { token, body: { action: 'GET_MFA_STATUS' } });
+      expect(res.body).toEqual({ ...ENABLED, preferredMfa: 'SOFTWARE_TOKEN_MFA' });
+      expect(h.cognito.commandCalls(AdminSetUserMFAPreferenceCommand)).toHaveLength(1);
+    });
+
+    it('reports MFA disabled when Cognito says the account has no verified authenticator (removed since the sign-in)', async () => {
+      h.cognito
+        .on(AdminSetUserMFAPreferenceCommand)
+        .rejects(Object.assign(new Error('User has not verified software token mfa'), { name: 'InvalidParameterException' }));
+      const { res } = await call({ action: 'GET_MFA_STATUS' }, enrolled());
+      expect(res.body).toEqual({ mfaEnabled: false, mfaDevices: [], mfaRequired: true });
+    });
+
+    it('still reports MFA enabled when setting the preference fails otherwise, without a preferred method', async () => {
+      h.cognito.on(AdminSetUserMFAPreferenceCommand).rejects(Object.assign(new Error('Internal error'), { name: 'InternalErrorException' }));
+      const { res } = await call({ action: 'GET_MFA_STATUS' }, enrolled());
+      expect(res).toMatchObject({ status: 200, body: ENABLED });
+      expect(res.body).not.toHaveProperty('preferredMfa');
+    });
+
+    it('changes nothing where MFA is optional: an account without a preference there may have no authenticator', async () => {
+      process.env[POOL_MFA] = 'OPTIONAL';
+      const { res } = await call({ action: 'GET_MFA_STATUS' }, enrolled());
+      expect(res.body).toEqual({ mfaEnabled: false, mfaDevices: [], mfaRequired: false });
+      expect(changesSent()).toEqual([]);
+    });
   });
 
   it('asks Cognito afresh on every request, so the status is never an earlier answer', async () => {
