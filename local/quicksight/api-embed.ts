@@ -27,19 +27,32 @@ function sessionLifetime(minutes: number | undefined): number {
 /** `{ Enabled: boolean }`, the shape of every feature of RegisteredUserDashboardFeatureConfigurations. */
 const feature = z.object({ Enabled: z.boolean({ error: 'must be a boolean' }) }, { error: 'must be an object with Enabled' }).optional();
 
-/** RegisteredUserDashboardFeatureConfigurations of the API reference. */
-const dashboardFeatures = z.object(
+/**
+ * RegisteredUserDashboardFeatureConfigurations as the SDK model (@aws-sdk/client-quicksight)
+ * defines it; a member it does not define is refused rather than ignored.
+ * https://docs.aws.amazon.com/quicksight/latest/APIReference/API_RegisteredUserDashboardFeatureConfigurations.html
+ */
+const dashboardFeatures = z.strictObject(
   {
     StatePersistence: feature,
     Bookmarks: feature,
     SharedView: feature,
-    AmazonQInQuickSight: z.object({ ExecutiveSummary: feature }).optional(),
+    AmazonQInQuickSight: z.strictObject({ ExecutiveSummary: feature }, { error: 'must be an object with ExecutiveSummary' }).optional(),
     Schedules: feature,
     RecentSnapshots: feature,
     ThresholdAlerts: feature,
+    DashboardCustomizationSummary: feature,
   },
   { error: 'is not a RegisteredUserDashboardFeatureConfigurations' },
 );
+
+/** The features turned on, as the embed page shows them (`AmazonQInQuickSight` for its executive summary). */
+export function enabledFeatures(configurations: z.infer<typeof dashboardFeatures> | undefined): string[] {
+  if (!configurations) return [];
+  const { AmazonQInQuickSight, ...flat } = configurations;
+  const names = Object.entries(flat).flatMap(([name, value]) => (value?.Enabled ? [name] : []));
+  return AmazonQInQuickSight?.ExecutiveSummary?.Enabled ? [...names, 'AmazonQInQuickSight'] : names;
+}
 
 const generateSchema = z.object({
   UserArn: z.string({ error: 'is required' }).min(1).max(1024),
@@ -87,7 +100,8 @@ export const embedOperations: readonly ApiOperation[] = [
       // The user's permission on the dashboard is not checked here: QuickSight issues the URL
       // and the embedded page then says the user is not authorized (checked on every load).
 
-      const embedUrl = await issueEmbedUrl(context.store, context.baseUrl, context.now(), {
+      const embedUrl = await issueEmbedUrl(context.store, context.embedBaseUrl, context.now(), {
+        enabledFeatures: enabledFeatures(dashboardExperience.FeatureConfigurations),
         namespace,
         userName: principal.userName,
         dashboardId,

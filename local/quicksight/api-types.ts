@@ -10,6 +10,8 @@ export interface ApiContext {
   readonly now: () => number;
   /** The emulator's own address, for the URLs it hands out. */
   readonly baseUrl: string;
+  /** Origin of the embed URLs it hands out (https when the embed pages have their own listener). */
+  readonly embedBaseUrl: string;
   /** Where ingestions read S3 objects (manifests and data files). */
   readonly objects: ObjectStore;
   /** The rules the company-scoped sample datasets apply, if any. */

@@ -27,6 +27,8 @@ export interface EmbedRequest {
   readonly dashboardId: string;
   readonly allowedDomains: readonly string[];
   readonly lifetimeMinutes: number;
+  /** The features FeatureConfigurations turned on. */
+  readonly enabledFeatures: readonly string[];
 }
 
 /** Starts an embed session and answers the URL that redeems it. */
@@ -39,6 +41,7 @@ export async function issueEmbedUrl(store: StateStore, baseUrl: string, now: num
     dashboardId: request.dashboardId,
     allowedDomains: [...request.allowedDomains],
     lifetimeMinutes: request.lifetimeMinutes,
+    enabledFeatures: [...request.enabledFeatures],
     codeHash: sha256(code),
     linkExpiresAt: now + EMBED_LINK_VALIDITY_MS,
   };

@@ -1,8 +1,10 @@
-import { createServer } from 'node:http';
+import { createServer, type IncomingMessage, type RequestListener, type Server, type ServerResponse } from 'node:http';
+import { createServer as createTlsServer } from 'node:https';
 import type { AddressInfo } from 'node:net';
 import { openStateStore, type StateStore } from './persistence.ts';
 import type { SampleRowLevelSecurity } from './samples.ts';
 import { createRequestListener } from './server.ts';
+import type { TlsMaterial } from './tls.ts';
 
 /**
  * Local QuickSight: the REST API the handlers call through `@aws-sdk/client-quicksight`
@@ -15,6 +17,7 @@ export { SAMPLE_DASHBOARDS, SAMPLE_DATA_SETS, dashboardLink } from './catalog.ts
 export { SAMPLE_COMPANIES } from './data/generator.ts';
 export { NO_DATA_TEXT } from './render/pages.ts';
 export type { SampleRowLevelSecurity } from './samples.ts';
+export { localTlsMaterial } from './tls.ts';
 
 export interface QuickSightEmulatorOptions {
   host?: string;
@@ -44,13 +47,20 @@ export interface QuickSightEmulatorOptions {
   readObject?: (bucket: string, key: string) => Promise<string | undefined>;
   /** Lists the keys under a prefix, for manifests with URIPrefixes; without it such manifests fail to load. */
   listObjects?: (bucket: string, prefix: string) => Promise<string[]>;
+  /**
+   * Serve the embed pages over https on their own port (0 = any free port) and hand out embed
+   * URLs there, as QuickSight's embedding SDK takes only https URLs. Without it embed URLs use `pagesUrl`.
+   */
+  embedPages?: { readonly port?: number; readonly tls: TlsMaterial };
 }
 
 export interface QuickSightEmulator {
   /** `http://<host>:<port>`: the SDK endpoint. */
   url: string;
-  /** Origin of the embed pages: `http://<pageHost>:<pagesPort>` (the same as `url` without either). */
+  /** Origin of the console link pages: `http://<pageHost>:<pagesPort>` (the same as `url` without either). */
   pagesUrl: string;
+  /** Origin of the embed URLs: `https://<pageHost>:<port>` with `embedPages`, else `pagesUrl`. */
+  embedUrl: string;
   close(): Promise<void>;
 }
 
@@ -67,6 +77,28 @@ async function failInterruptedIngestions(store: StateStore, now: () => number): 
       },
     });
   }
+}
+
+function listen(server: Server, port: number, host: string): Promise<number> {
+  return new Promise<number>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(port, host, () => {
+      server.off('error', reject);
+      resolve((server.address() as AddressInfo).port);
+    });
+  });
+}
+
+/** The https listener answers pages only: the API stays behind local mode's IAM gate. */
+function pagesOnly(listener: RequestListener): RequestListener {
+  return (request: IncomingMessage, response: ServerResponse) => {
+    if (/^\/accounts?\//.test(request.url ?? '')) {
+      response.writeHead(404, { 'Content-Type': 'text/plain' });
+      response.end('The QuickSight API is not served on the embed pages address');
+      return;
+    }
+    listener(request, response);
+  };
 }
 
 export async function startQuickSightEmulator(options: QuickSightEmulatorOptions): Promise<QuickSightEmulator> {
@@ -86,47 +118,50 @@ export async function startQuickSightEmulator(options: QuickSightEmulatorOptions
   }
 
   const server = createServer();
+  const embedServer = options.embedPages ? createTlsServer({ key: options.embedPages.tls.key, cert: options.embedPages.tls.cert }) : undefined;
+  let port: number;
+  let embedPort: number | undefined;
   try {
-    await new Promise<void>((resolve, reject) => {
-      server.once('error', reject);
-      server.listen(options.port ?? 0, host, () => {
-        server.off('error', reject);
-        resolve();
-      });
-    });
+    port = await listen(server, options.port ?? 0, host);
+    if (embedServer) embedPort = await listen(embedServer, options.embedPages?.port ?? 0, host);
   } catch (error) {
+    server.close();
+    embedServer?.close();
     await store.close();
     throw error;
   }
-  const { port } = server.address() as AddressInfo;
-  const origin = (name: string, at: number) => `http://${name.includes(':') ? `[${name}]` : name}:${at}`;
-  const url = origin(host, port);
-  const pagesUrl = origin(options.pageHost ?? host, options.pagesPort ?? port);
-  server.on(
-    'request',
-    createRequestListener(
-      {
-        scope: { accountId: options.accountId, region: options.region },
-        store,
-        now,
-        baseUrl: pagesUrl,
-        objects: { readObject: options.readObject, listObjects: options.listObjects },
-        rowLevelSecurity: options.rowLevelSecurity,
-      },
-      (error) =>
-      console.error('QuickSight emulator: internal error:', error instanceof Error ? error.message : error),
-    ),
+  const origin = (scheme: string, name: string, at: number) => `${scheme}://${name.includes(':') ? `[${name}]` : name}:${at}`;
+  const url = origin('http', host, port);
+  const pagesUrl = origin('http', options.pageHost ?? host, options.pagesPort ?? port);
+  const embedUrl = embedPort === undefined ? pagesUrl : origin('https', options.pageHost ?? host, embedPort);
+  const listener = createRequestListener(
+    {
+      scope: { accountId: options.accountId, region: options.region },
+      store,
+      now,
+      baseUrl: pagesUrl,
+      embedBaseUrl: embedUrl,
+      objects: { readObject: options.readObject, listObjects: options.listObjects },
+      rowLevelSecurity: options.rowLevelSecurity,
+    },
+    (error) =>
+    console.error('QuickSight emulator: internal error:', error instanceof Error ? error.message : error),
   );
+  server.on('request', listener);
+  embedServer?.on('request', pagesOnly(listener));
 
   let closing: Promise<void> | undefined;
   return {
     url,
     pagesUrl,
+    embedUrl,
     close() {
-      closing ??= new Promise<void>((resolve) => {
-        server.close(() => resolve());
-        server.closeAllConnections();
-      }).then(() => store.close());
+      const stop = (listening: Server) =>
+        new Promise<void>((resolve) => {
+          listening.close(() => resolve());
+          listening.closeAllConnections();
+        });
+      closing ??= Promise.all([stop(server), ...(embedServer ? [stop(embedServer)] : [])]).then(() => store.close());
       return closing;
     },
   };

@@ -52,6 +52,8 @@ const embedSessionSchema = z.object({
   /** SHA-256 of the session cookie's value, set when the link is redeemed. */
   cookieHash: z.string().optional(),
   sessionExpiresAt: z.number().optional(),
+  /** The dashboard features the URL was generated with, as `Feature` or `AmazonQInQuickSight.ExecutiveSummary`. */
+  enabledFeatures: z.array(z.string()).optional(),
 });
 export type EmbedSession = z.infer<typeof embedSessionSchema>;
 

@@ -1,5 +1,6 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { findSampleDashboard, type AccountScope } from './catalog.ts';
+import type { TLSSocket } from 'node:tls';
+import { findSampleDashboard, findSampleDataSet, type AccountScope, type SampleDashboard } from './catalog.ts';
 import { EMBED_COOKIE, embedPath, loadEmbed, type EmbedOutcome } from './embed-sessions.ts';
 import type { StateStore } from './persistence.ts';
 import { visibleFacts, type SampleRowLevelSecurity } from './samples.ts';
@@ -14,6 +15,8 @@ import {
   sessionEndedPage,
 } from './render/pages.ts';
 import { DASHBOARD_CSS } from './render/styles.ts';
+import { controlPage, EMBED_FRAME_SCRIPT, embedFrameContext, frameHead, type EmbedFrameContext } from './render/embed-frame.ts';
+import type { SafeHtml } from './render/html.ts';
 
 /** The browser side of the emulator: embedded dashboards, the console link page, the stylesheet. */
 
@@ -25,12 +28,13 @@ export interface WebContext {
   readonly rowLevelSecurity?: SampleRowLevelSecurity;
 }
 
-/** No scripts, no inline styles, nothing from elsewhere; `frameAncestors` decides who may frame. */
+/** Scripts and styles from 'self' only (no inline ones), nothing from elsewhere; `frameAncestors` decides who may frame. */
 function pageSecurityHeaders(frameAncestors: readonly string[]): Record<string, string> {
   const ancestors = frameAncestors.length > 0 ? frameAncestors.join(' ') : "'none'";
   return {
     'Content-Security-Policy': [
       "default-src 'none'",
+      "script-src 'self'",
       "style-src 'self'",
       "img-src 'self' data:",
       "form-action 'self'",
@@ -74,14 +78,33 @@ function decodeSegment(segment: string): string | undefined {
   }
 }
 
-const REFUSALS: Record<Exclude<EmbedOutcome['kind'], 'open'>, { status: number; page: () => string }> = {
-  'link-expired': { status: 403, page: linkExpiredPage },
-  'session-ended': { status: 403, page: sessionEndedPage },
-  'no-access': { status: 403, page: noAccessPage },
-  'not-found': { status: 404, page: notFoundPage },
+/**
+ * The page of each refusal and the errorCode its frame reports through the SDK: `Forbidden`
+ * for a link whose code expired or was used, `Unauthorized` for a session that ended, as the
+ * SDK's documentation lists them (README, "Dashboard Embedding", ERROR_OCCURRED); the other
+ * two name what happened.
+ */
+const REFUSALS: Record<Exclude<EmbedOutcome['kind'], 'open'>, { status: number; errorCode: string; page: (head?: SafeHtml) => string }> = {
+  'link-expired': { status: 403, errorCode: 'Forbidden', page: linkExpiredPage },
+  'session-ended': { status: 403, errorCode: 'Unauthorized', page: sessionEndedPage },
+  'no-access': { status: 403, errorCode: 'AccessDenied', page: noAccessPage },
+  'not-found': { status: 404, errorCode: 'NotFound', page: notFoundPage },
 };
 
+/** Dashboards over a company-scoped dataset declare the `company` parameter. */
+const declaresCompany = (dashboard: SampleDashboard) => dashboard.dataSetIds.some((id) => findSampleDataSet(id)?.companyScoped === true);
+
+/**
+ * The embed session cookie. Over https (the SDK's frames) it is SameSite=None, Secure and
+ * Partitioned, as the portal's site frames it from another site; over plain http (local
+ * mode's site host on another port) SameSite=Lax keeps it within the same site.
+ */
+function cookieAttributes(request: IncomingMessage): string {
+  return (request.socket as Partial<TLSSocket>).encrypted ? 'SameSite=None; Secure; Partitioned' : 'SameSite=Lax';
+}
+
 const EMBED_ROUTE = /^\/embed\/([^/]+)\/dashboards\/([^/]+)\/?$/;
+const CONTROL_ROUTE = /^\/embed\/([^/]+)\/embedControl\/?$/;
 const CONSOLE_ROUTE = /^\/sn\/dashboards\/([^/]+)\/?$/;
 
 /** Answers GET/HEAD requests outside the API; returns false for paths that are not pages. */
@@ -93,6 +116,24 @@ export async function handlePage(request: IncomingMessage, response: ServerRespo
       'X-Content-Type-Options': 'nosniff',
     });
     response.end(DASHBOARD_CSS);
+    return true;
+  }
+  if (url.pathname === '/assets/embed-frame.js') {
+    response.writeHead(200, {
+      'Content-Type': 'text/javascript; charset=utf-8',
+      'Cache-Control': 'public, max-age=3600',
+      'X-Content-Type-Options': 'nosniff',
+    });
+    response.end(EMBED_FRAME_SCRIPT);
+    return true;
+  }
+  const controlMatch = CONTROL_ROUTE.exec(url.pathname);
+  if (controlMatch) {
+    // The control frame holds no data: it relays the SDK's messages, for an allowed embedding page only.
+    const session = context.store.state.embedSession(decodeSegment(controlMatch[1] ?? '') ?? '');
+    const frame = session && embedFrameContext(url.searchParams, session.allowedDomains);
+    if (frame) sendPage(response, 200, controlPage(frame), session.allowedDomains);
+    else sendPage(response, 404, notFoundPage(), session?.allowedDomains ?? []);
     return true;
   }
   if (url.pathname === '/favicon.ico') {
@@ -132,14 +173,17 @@ export async function handlePage(request: IncomingMessage, response: ServerRespo
   // Only the session's AllowedDomains may frame its pages (no AllowedDomains: no framing);
   // refusals honour them too, so the portal's frame shows why.
   const ancestors = outcome.session?.allowedDomains ?? [];
+  // Opened by the SDK for an allowed embedding page: the frame talks to that page only.
+  const frame: EmbedFrameContext | undefined = embedFrameContext(url.searchParams, ancestors);
+  const errorHead = (errorCode: string) => frame && frameHead({ ...frame, role: 'error', dashboardId, errorCode });
   if (outcome.kind !== 'open') {
     const refusal = REFUSALS[outcome.kind];
-    sendPage(response, refusal.status, refusal.page(), ancestors);
+    sendPage(response, refusal.status, refusal.page(errorHead(refusal.errorCode)), ancestors);
     return true;
   }
   const dashboard = findSampleDashboard(outcome.session.dashboardId);
   if (!dashboard) {
-    sendPage(response, 404, notFoundPage(), ancestors);
+    sendPage(response, 404, notFoundPage(errorHead('NotFound')), ancestors);
     return true;
   }
   // SameSite=Lax: kept in frames of the same site (the same host on any port, which is why
@@ -147,12 +191,17 @@ export async function handlePage(request: IncomingMessage, response: ServerRespo
   // https, which local mode does not have.
   const cookie: Record<string, string> = outcome.cookie
     ? {
-        'Set-Cookie': `${EMBED_COOKIE}=${outcome.cookie.value}; Path=${embedPath(outcome.session)}; Max-Age=${outcome.cookie.maxAgeSeconds}; HttpOnly; SameSite=Lax`,
+        'Set-Cookie': `${EMBED_COOKIE}=${outcome.cookie.value}; Path=${embedPath(outcome.session)}; Max-Age=${outcome.cookie.maxAgeSeconds}; HttpOnly; ${cookieAttributes(request)}`,
       }
     : {};
   // Row-level security is applied on every load: group and rules changes show at the next one.
   const { namespace, userName } = outcome.session;
   const facts = visibleFacts({ scope: context.scope, state: context.store.state, rowLevelSecurity: context.rowLevelSecurity }, dashboard, namespace, userName);
-  sendPage(response, 200, dashboardPage(dashboard, userName, parseViewState(url.searchParams), facts), ancestors, cookie);
+  const page = dashboardPage(dashboard, userName, parseViewState(url.searchParams), facts, {
+    frame,
+    features: outcome.session.enabledFeatures ?? [],
+    companyParameter: declaresCompany(dashboard) ? url.searchParams.getAll('p.company') : undefined,
+  });
+  sendPage(response, 200, page, ancestors, cookie);
   return true;
 }

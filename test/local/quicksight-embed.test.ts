@@ -206,6 +206,32 @@ describe('dashboard feature configurations', () => {
     expect(result.EmbedUrl).toMatch(/^http/);
   });
 
+  it('records the features turned on, every member of the SDK model included, and shows them in the page', async () => {
+    const result = await withFeatures({
+      SharedView: { Enabled: true },
+      DashboardCustomizationSummary: { Enabled: true },
+      AmazonQInQuickSight: { ExecutiveSummary: { Enabled: true } },
+      Schedules: { Enabled: false },
+    });
+    const page = await (await fetch(result.EmbedUrl ?? '')).text();
+    expect(page).toContain('<nav class="features" aria-label="Dashboard features">');
+    expect([...page.matchAll(/<summary>([^<]+)<\/summary>/g)].map((m) => m[1])).toEqual(['Share view', 'Customization summary', 'Executive summary']);
+    expect(page).not.toContain('data-feature="Schedules"');
+  });
+
+  it('refuses a feature member the SDK model does not define (the SDK client drops such members; a raw call does not)', async () => {
+    const response = await fetch(`${t.emulator.url}/accounts/${ACCOUNT_ID}/embed-url/registered-user`, {
+      method: 'POST',
+      headers: { 'Content-Type': 'application/json', Authorization: 'AWS4-HMAC-SHA256 Credential=AKIDLOCAL/20260202/us-east-2/quicksight/aws4_request' },
+      body: JSON.stringify({
+        UserArn: userArn(USER),
+        ExperienceConfiguration: { Dashboard: { InitialDashboardId: 'sales-performance', FeatureConfigurations: { Subscriptions: { Enabled: true } } } },
+      }),
+    });
+    expect(response.status).toBe(400);
+    expect(response.headers.get('x-amzn-errortype')).toBe('InvalidParameterValueException');
+  });
+
   it.each([
     ['a feature without Enabled', { StatePersistence: {} }],
     ['Enabled that is not a boolean', { Bookmarks: { Enabled: 'yes' } }],

@@ -10,7 +10,12 @@ import {
   type RegisterUserCommandOutput,
   UpdateDashboardPermissionsCommand,
 } from '@aws-sdk/client-quicksight';
-import { startQuickSightEmulator, type QuickSightEmulator, type SampleRowLevelSecurity } from '../../local/quicksight/index.ts';
+import {
+  startQuickSightEmulator,
+  type QuickSightEmulator,
+  type QuickSightEmulatorOptions,
+  type SampleRowLevelSecurity,
+} from '../../local/quicksight/index.ts';
 
 /** Starts emulators on free ports with a temporary data directory and a clock tests can move. */
 
@@ -77,6 +82,8 @@ export interface TestEmulatorOptions {
   readonly rowLevelSecurity?: SampleRowLevelSecurity;
   /** Where ingestions read S3 objects; none when absent. */
   readonly objects?: MemoryObjects;
+  /** Serve the embed pages over https, as the embedding SDK needs. */
+  readonly embedPages?: QuickSightEmulatorOptions['embedPages'];
 }
 
 async function start(dataDir: string, clock: TestClock, ownsDataDir: boolean, options: TestEmulatorOptions): Promise<TestEmulator> {
@@ -90,6 +97,7 @@ async function start(dataDir: string, clock: TestClock, ownsDataDir: boolean, op
     rowLevelSecurity: options.rowLevelSecurity,
     readObject: options.objects?.readObject,
     listObjects: options.objects?.listObjects,
+    embedPages: options.embedPages,
   });
   const client = clientFor(emulator.url);
   let closed = false;

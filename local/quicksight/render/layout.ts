@@ -46,6 +46,10 @@ export interface DashboardPageSpec {
   readonly state: ViewState;
   readonly body: SafeHtml;
   readonly footnote: string;
+  /** The embedding SDK's frame script and what it reads, when the SDK opened the page. */
+  readonly head?: SafeHtml;
+  /** Stand-ins of the dashboard features the embed URL turned on. */
+  readonly features?: SafeHtml;
 }
 
 export function dashboardDocument(spec: DashboardPageSpec): string {
@@ -57,13 +61,15 @@ export function dashboardDocument(spec: DashboardPageSpec): string {
   });
   return document(
     spec.title,
-    html`<header class="topbar"><div class="topbar-title"><h1>${spec.title}</h1><p class="subtitle">${spec.subtitle}</p></div><div class="topbar-side"><p class="viewer">Viewing as <strong>${spec.viewer}</strong></p><p class="companies">Companies in view: ${spec.companies.join(', ')}</p><nav aria-label="Period"><ul class="segmented">${periodLinks}</ul></nav></div></header><main class="dashboard">${spec.body}</main><footer class="footnote">${spec.footnote}</footer>`,
+    html`<header class="topbar"><div class="topbar-title"><h1>${spec.title}</h1><p class="subtitle">${spec.subtitle}</p></div><div class="topbar-side"><p class="viewer">Viewing as <strong>${spec.viewer}</strong></p><p class="companies">Companies in view: ${spec.companies.join(', ')}</p><nav aria-label="Period"><ul class="segmented">${periodLinks}</ul></nav></div></header>${spec.features ?? ''}<p id="frame-status" class="frame-status" role="status"></p><main class="dashboard">${spec.body}</main><footer class="footnote">${spec.footnote}</footer>`,
+    'embed',
+    spec.head,
   );
 }
 
 /** A complete HTML document using the emulator's stylesheet. */
-export function document(title: string, body: SafeHtml, bodyClass = 'embed'): string {
-  return `<!doctype html>\n${html`<html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1"><title>${title}</title><link rel="stylesheet" href="/assets/dashboard.css"></head><body class="${bodyClass}">${body}</body></html>`}`;
+export function document(title: string, body: SafeHtml, bodyClass = 'embed', head: SafeHtml | string = ''): string {
+  return `<!doctype html>\n${html`<html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1"><title>${title}</title><link rel="stylesheet" href="/assets/dashboard.css">${head}</head><body class="${bodyClass}">${body}</body></html>`}`;
 }
 
 export interface Kpi {

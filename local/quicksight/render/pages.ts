@@ -6,6 +6,7 @@ import { renderInventoryMargins } from './dashboards/inventory-margins.ts';
 import { renderMarketBenchmarks } from './dashboards/market-benchmarks.ts';
 import { renderSalesPerformance } from './dashboards/sales-performance.ts';
 import { periodLabel } from './format.ts';
+import { frameHead, type EmbedFrameContext } from './embed-frame.ts';
 import { html, type SafeHtml } from './html.ts';
 import { dashboardDocument, document, type ViewState } from './layout.ts';
 
@@ -25,7 +26,45 @@ export const NO_DATA_TEXT = 'No data for your companies';
  * A dashboard drawn over `facts`, the rows its reader may see (every row by default): the
  * visuals aggregate only them, and the page names the companies they belong to.
  */
-export function dashboardPage(dashboard: SampleDashboard, viewer: string, state: ViewState, facts: readonly MonthlyFact[] = sampleDataset().facts): string {
+export interface EmbeddedPageOptions {
+  /** The SDK's frame: the script and what it reads (absent when no SDK opened the page). */
+  readonly frame?: EmbedFrameContext;
+  /** The features the embed URL turned on. */
+  readonly features?: readonly string[];
+  /** The `company` parameter's values, when the dashboard declares it ([] = every company). */
+  readonly companyParameter?: readonly string[];
+}
+
+/** Names of the dashboard features' stand-ins, and what QuickSight offers through each. */
+const FEATURE_STAND_INS: Record<string, { label: string; text: string }> = {
+  StatePersistence: { label: 'State persistence', text: 'QuickSight keeps this reader\u2019s filters and sheet between sessions.' },
+  Bookmarks: { label: 'Bookmarks', text: 'QuickSight lets the reader save and reopen views of this dashboard.' },
+  SharedView: { label: 'Share view', text: 'QuickSight makes a link to the current view for other readers of this dashboard.' },
+  Schedules: { label: 'Schedules', text: 'QuickSight emails this dashboard as a report on a schedule the reader sets.' },
+  ThresholdAlerts: { label: 'Threshold alerts', text: 'QuickSight emails the reader when a KPI or gauge crosses a threshold.' },
+  RecentSnapshots: { label: 'Recent snapshots', text: 'QuickSight lists the reports delivered recently to this reader.' },
+  DashboardCustomizationSummary: { label: 'Customization summary', text: 'QuickSight summarises the filters and controls the reader changed.' },
+  AmazonQInQuickSight: { label: 'Executive summary', text: 'Amazon Q in QuickSight writes a summary of this dashboard\u2019s insights.' },
+};
+
+function featureStandIns(features: readonly string[]): SafeHtml | undefined {
+  const known = features.filter((feature) => FEATURE_STAND_INS[feature]);
+  if (known.length === 0) return undefined;
+  return html`<nav class="features" aria-label="Dashboard features">${known.map((feature) => {
+    const standIn = FEATURE_STAND_INS[feature];
+    return html`<details data-feature="${feature}"><summary>${standIn?.label}</summary><p>${standIn?.text} (local stand-in)</p></details>`;
+  })}</nav>`;
+}
+
+export function dashboardPage(
+  dashboard: SampleDashboard,
+  viewer: string,
+  state: ViewState,
+  visible: readonly MonthlyFact[] = sampleDataset().facts,
+  options: EmbeddedPageOptions = {},
+): string {
+  const chosen = options.companyParameter ?? [];
+  const facts = chosen.length > 0 ? visible.filter((fact) => chosen.includes(fact.company)) : visible;
   const render = RENDERERS[dashboard.dashboardId];
   if (!render) throw new Error(`No renderer for dashboard ${dashboard.dashboardId}`);
   const all = sampleDataset();
@@ -33,6 +72,16 @@ export function dashboardPage(dashboard: SampleDashboard, viewer: string, state:
   const dataset: Dataset = { ...all, facts, distributors: all.distributors.filter((d) => present.has(d.id)) };
   const period = periodLabel(lastMonths(dataset, state.period).months);
   return dashboardDocument({
+    head:
+      options.frame &&
+      frameHead({
+        ...options.frame,
+        role: 'dashboard',
+        dashboardId: dashboard.dashboardId,
+        title: dashboard.name,
+        parameters: options.companyParameter ? [{ Name: 'company', Values: [...options.companyParameter] }] : [],
+      }),
+    features: featureStandIns(options.features ?? []),
     title: dashboard.name,
     subtitle: `${MANUFACTURER} \u00B7 ${period}`,
     viewer,
@@ -47,30 +96,32 @@ export function dashboardPage(dashboard: SampleDashboard, viewer: string, state:
 }
 
 /** A centred message, as shown inside the portal's frame when a dashboard cannot be opened. */
-export function messagePage(heading: string, text: string): string {
-  return document(heading, html`<main class="message"><h1>${heading}</h1><p>${text}</p></main>`);
+export function messagePage(heading: string, text: string, head: SafeHtml | '' = ''): string {
+  return document(heading, html`<main class="message"><h1>${heading}</h1><p>${text}</p></main>`, 'embed', head);
 }
 
-export const linkExpiredPage = () =>
+export const linkExpiredPage = (head: SafeHtml | '' = '') =>
   messagePage(
     'This link has expired',
     'Dashboard links work once and for five minutes. Go back to the portal and open the dashboard again.',
+    head,
   );
 
-export const sessionEndedPage = () =>
-  messagePage('Your dashboard session has ended', 'Go back to the portal and open the dashboard again.');
+export const sessionEndedPage = (head: SafeHtml | '' = '') =>
+  messagePage('Your dashboard session has ended', 'Go back to the portal and open the dashboard again.', head);
 
 /**
  * What QuickSight shows in the frame when the embed URL's user has no permission on the
  * dashboard: QuickSight issues such URLs and refuses only when the page is opened.
  */
-export const noAccessPage = () =>
+export const noAccessPage = (head: SafeHtml | '' = '') =>
   messagePage(
     'You are not authorized to view this dashboard',
     'Your user does not have permission to view this dashboard. Ask the dashboard owner or an administrator to share it with you.',
+    head,
   );
 
-export const notFoundPage = () => messagePage('Page not found', 'There is no page at this address.');
+export const notFoundPage = (head: SafeHtml | '' = '') => messagePage('Page not found', 'There is no page at this address.', head);
 
 /** Where a catalogue entry's link leads: dashboards are only viewed through the portal. */
 export function consolePage(dashboard: SampleDashboard): string {
