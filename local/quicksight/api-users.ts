@@ -41,6 +41,18 @@ export function userView(scope: AccountScope, user: StoredUser) {
   };
 }
 
+/**
+ * RegisterUser's UserInvitationUrl: "The URL the user visits to complete registration and
+ * provide a password. This is returned only for users with an identity type of QUICKSIGHT"
+ * (https://docs.aws.amazon.com/quicksight/latest/APIReference/API_RegisterUser.html), and
+ * QuickSight sends no registration email for users registered through the API. Locally the
+ * user is active at once and has no password to set, so each registration's link (a fresh,
+ * unguessable token) leads to the emulator's start page.
+ */
+function invitationUrl(context: ApiContext): string {
+  return `${context.baseUrl}/?invitation=${randomUUID()}`;
+}
+
 /** Account, namespace and user name of the user-scoped routes. */
 function userTarget(request: ApiRequest, context: ApiContext, operation: string) {
   requireAccount(context.scope, request.params.AwsAccountId, operation);
@@ -83,7 +95,7 @@ export const userOperations: readonly ApiOperation[] = [
         principalId: `federated/quicksight/${randomUUID()}`,
       };
       await context.store.commit({ type: 'putUser', user });
-      return { status: 201, body: { User: userView(context.scope, user) } };
+      return { status: 201, body: { User: userView(context.scope, user), UserInvitationUrl: invitationUrl(context) } };
     },
   },
   {

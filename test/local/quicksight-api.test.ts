@@ -49,6 +49,26 @@ describe('QuickSight users', () => {
     expect(described.RequestId).toMatch(/^[0-9a-f-]{36}$/);
   });
 
+  // "UserInvitationUrl: The URL the user visits to complete registration and provide a password.
+  // This is returned only for users with an identity type of QUICKSIGHT."
+  // https://docs.aws.amazon.com/quicksight/latest/APIReference/API_RegisterUser.html
+  it('returns a UserInvitationUrl for a QUICKSIGHT identity, a new one per registration, on the emulator', async () => {
+    const first = await t.register(USER);
+    const second = await t.register('second@example.com');
+    for (const answer of [first, second]) {
+      const url = new URL(answer.UserInvitationUrl ?? '');
+      expect(url.origin).toBe(new URL(t.emulator.url).origin);
+      expect(url.searchParams.get('invitation')).toMatch(/^[0-9a-f-]{36}$/);
+    }
+    expect(first.UserInvitationUrl).not.toBe(second.UserInvitationUrl);
+    const page = await fetch(first.UserInvitationUrl!);
+    expect(page.status).toBe(200);
+    expect(await page.text()).toContain('Local QuickSight');
+    // Not part of the user: DescribeUser does not carry it.
+    const described = await t.client.send(new DescribeUserCommand({ AwsAccountId: ACCOUNT_ID, Namespace: NAMESPACE, UserName: USER }));
+    expect(JSON.stringify(described)).not.toContain('invitation');
+  });
+
   it('refuses to register an existing user with ResourceExistsException', async () => {
     await t.register(USER);
     const error = await sdkError(t.register(USER, { UserRole: 'AUTHOR' }));
