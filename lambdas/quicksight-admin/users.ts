@@ -65,7 +65,12 @@ export const requireCognitoUser = async (email: string): Promise<void> => {
   }
 };
 
-/** Registers a Cognito user in QuickSight (IdentityType QUICKSIGHT, user name = email). */
+/**
+ * Registers a Cognito user in QuickSight (IdentityType QUICKSIGHT, user name = email). The
+ * answer's UserInvitationUrl, where the user would set a QuickSight console password, is
+ * neither returned nor logged: portal users see their dashboards embedded in the portal and
+ * never sign in to QuickSight, and the link would let whoever holds it set that password.
+ */
 export const registerUser = async (email: string, role: UserRole): Promise<{ userName: string; role: string; arn: string }> => {
   try {
     quicksightSettings();

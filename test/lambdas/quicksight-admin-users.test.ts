@@ -15,7 +15,8 @@ import {
   ResourceNotFoundException,
   UpdateDashboardPermissionsCommand,
 } from '@aws-sdk/client-quicksight';
-import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { Logger } from '@aws-lambda-powertools/logger';
+import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
 import {
   ACCOUNT_ID,
   ADMIN,
@@ -109,6 +110,30 @@ describe('REGISTER_USER', () => {
     expect(await h.tables.audit()).toEqual([
       expect.objectContaining({ actor: ADMIN.email, action: 'REGISTER_USER', target: USER.email, outcome: 'success' }),
     ]);
+  });
+
+  // RegisterUser answers a QUICKSIGHT identity with a UserInvitationUrl, "the URL the user visits
+  // to complete registration and provide a password"
+  // (https://docs.aws.amazon.com/quicksight/latest/APIReference/API_RegisterUser.html). Portal
+  // users see dashboards embedded in the portal, and whoever holds the link could set the
+  // user's QuickSight password: it is neither returned nor logged.
+  it("keeps RegisterUser's UserInvitationUrl out of the answer, the audit trail and every log call", async () => {
+    const invitation = 'https://us-east-2.quicksight.aws.amazon.com/sn/invitation/secret-invitation-token-4711';
+    h.cognito.on(AdminGetUserCommand).resolves({ Username: USER.username });
+    h.quicksight.on(RegisterUserCommand).resolves({ Status: 201, User: quicksightUser(USER.email), UserInvitationUrl: invitation });
+    // Every log call, whatever the level lets through.
+    const logged = (['debug', 'info', 'warn', 'error', 'critical'] as const).map((level) => vi.spyOn(Logger.prototype, level));
+    try {
+      const res = await call({ action: 'REGISTER_USER', userEmail: USER.email });
+      expect(res).toMatchObject({ status: 200, body: { user: { userName: USER.email, role: 'READER' } } });
+      const logCalls = logged.flatMap((spy) => spy.mock.calls);
+      expect(logCalls.length).toBeGreaterThan(0);
+      for (const text of [JSON.stringify(res), JSON.stringify(await h.tables.audit()), JSON.stringify(logCalls)]) {
+        expect(text).not.toContain('secret-invitation-token');
+      }
+    } finally {
+      for (const spy of logged) spy.mockRestore();
+    }
   });
 
   it('accepts another role', async () => {
