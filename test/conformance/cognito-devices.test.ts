@@ -3,6 +3,8 @@ import {
   AdminListDevicesCommand,
   ForgetDeviceCommand,
   GetDeviceCommand,
+  GetTokensFromRefreshTokenCommand,
+  InitiateAuthCommand,
   ListDevicesCommand,
   UpdateDeviceStatusCommand,
 } from '@aws-sdk/client-cognito-identity-provider';
@@ -139,6 +141,35 @@ describe('remembered devices (device tracking, only remembered on user prompt)',
       name: 'ResourceNotFoundException',
     });
     expect(await account.signIn(account.user())).toEqual({ step: 'CODE' });
+  }, SLOW);
+
+  // https://docs.aws.amazon.com/cognito-user-identity-pools/latest/APIReference/API_GetTokensFromRefreshToken.html
+  // (DeviceKey: "You must provide the confirmed device key in this request if device remembering
+  // is enabled"), API_InitiateAuth.html (REFRESH_TOKEN_AUTH: DEVICE_KEY), the access token's
+  // device_key (https://docs.aws.amazon.com/cognito/latest/developerguide/amazon-cognito-user-pools-using-the-access-token.html)
+  // and the reports of "Invalid Refresh Token" after ForgetDevice (amplify-js #2962,
+  // aws-sdk-java #2841, aws-sdk-net-extensions-cognito #85).
+  it('GetTokensFromRefreshToken / REFRESH_TOKEN_AUTH: a refresh names the confirmed device of the sign-in; without it, or once it is forgotten, "Invalid Refresh Token"', async () => {
+    const account = await enrolled('device-bound-refresh');
+    const first = await account.withCode();
+    const claims = JSON.parse(Buffer.from(first.accessToken.split('.')[1] ?? '', 'base64url').toString()) as Record<string, unknown>;
+    expect(claims.device_key).toBe(first.deviceKey);
+    const RefreshToken = first.session.getRefreshToken().getToken();
+    const refresh = (deviceKey?: string) =>
+      target.admin.send(
+        new InitiateAuthCommand({
+          AuthFlow: 'REFRESH_TOKEN_AUTH',
+          ClientId: target.clientId,
+          AuthParameters: { REFRESH_TOKEN: RefreshToken, ...(deviceKey ? { DEVICE_KEY: deviceKey } : {}) },
+        }),
+      );
+    expect((await refresh(first.deviceKey)).AuthenticationResult?.AccessToken).toBeTruthy();
+    expect((await target.admin.send(new GetTokensFromRefreshTokenCommand({ ClientId: target.clientId, RefreshToken, DeviceKey: first.deviceKey }))).AuthenticationResult?.AccessToken).toBeTruthy();
+    const refused = { name: 'NotAuthorizedException', message: 'Invalid Refresh Token' };
+    await expect(refresh()).rejects.toMatchObject(refused);
+    await target.admin.send(new ForgetDeviceCommand({ AccessToken: first.accessToken, DeviceKey: first.deviceKey }));
+    await expect(refresh(first.deviceKey)).rejects.toMatchObject(refused);
+    await expect(target.admin.send(new GetTokensFromRefreshTokenCommand({ ClientId: target.clientId, RefreshToken, DeviceKey: first.deviceKey }))).rejects.toMatchObject(refused);
   }, SLOW);
 
   // https://docs.aws.amazon.com/cognito-user-identity-pools/latest/APIReference/API_AdminListDevices.html
