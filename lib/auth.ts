@@ -6,6 +6,7 @@ import { Construct } from 'constructs';
 import { INVITATION_VALIDITY_DAYS } from '../contracts/user-admin.ts';
 import { cdkAuthFlows, USER_POOL_CLIENT } from '../contracts/user-pool-client.ts';
 import { acknowledge } from './compliance.ts';
+import { signInSettings, threatProtectionReason } from './compliance/sign-in-claims.ts';
 import { PortalFunction } from './portal-function.ts';
 import { PortalNames } from './resource-names.ts';
 import type { PortalData } from './data.ts';
@@ -64,6 +65,16 @@ export interface PortalAuthProps {
    * @default false
    */
   readonly rememberDevices?: boolean;
+  /**
+   * Cognito threat protection in full-function mode (the Plus feature plan).
+   * @default false (Essentials plan; mandatory TOTP MFA carries the sign-in risk)
+   */
+  readonly threatProtection?: boolean;
+  /**
+   * Minimum password length.
+   * @default 8
+   */
+  readonly passwordMinLength?: number;
   /** Prefix of the Cognito domain that serves the email-confirmation link. */
   readonly domainPrefix: string;
   readonly deletionProtection: boolean;
@@ -94,10 +105,12 @@ export class PortalAuth extends Construct {
     super(scope, id);
     const senderDomain = props.senderAddress.split('@')[1];
     this.rememberDevices = props.rememberDevices ?? false;
+    const threatProtection = props.threatProtection ?? false;
 
     this.userPool = new cognito.UserPool(this, 'UserPool', {
       userPoolName: props.userPoolName,
-      featurePlan: cognito.FeaturePlan.ESSENTIALS,
+      featurePlan: threatProtection ? cognito.FeaturePlan.PLUS : cognito.FeaturePlan.ESSENTIALS,
+      ...(threatProtection ? { standardThreatProtectionMode: cognito.StandardThreatProtectionMode.FULL_FUNCTION } : {}),
       signInAliases: { email: true, username: false },
       signInCaseSensitive: false,
       autoVerify: { email: true },
@@ -112,7 +125,7 @@ export class PortalAuth extends Construct {
       },
       userInvitation: invitationMessage(props.productName, props.portalUrl, TEMPORARY_PASSWORD_VALIDITY_DAYS),
       passwordPolicy: {
-        minLength: 8,
+        minLength: props.passwordMinLength ?? 8,
         requireLowercase: true,
         requireUppercase: true,
         requireDigits: true,
@@ -168,10 +181,21 @@ export class PortalAuth extends Construct {
     this.postConfirmation = this.addPostConfirmationTrigger(props);
     this.preTokenGeneration = this.addPreTokenGenerationTrigger(props);
 
-    acknowledge(this.userPool, {
-      'AwsSolutions-COG8':
-        'The Plus feature plan adds adaptive authentication and compromised-credential detection at a per-user monthly charge. Here every account must pass a time-based one-time password (TOTP) second factor at sign-in (where rememberDevices is on, a device the user chose to remember skips the code at later sign-ins with the password), only a token of a sign-in of the last 5 minutes can change the authenticator (access tokens last 5 minutes and refreshed tokens lack the aws.cognito.signin.user.admin scope), a password reset ends every session, the pool returns no user-existence errors and revokes tokens on sign-out, and administrators can disable accounts at once; the residual risk of credential stuffing is therefore mitigated by mandatory MFA. The plan can be raised in the Cognito console without redeploying if the risk assessment changes.',
-    });
+    if (!threatProtection) {
+      // The reason is computed from the settings, so it never claims more than the pool does.
+      acknowledge(this.userPool, {
+        'AwsSolutions-COG8': threatProtectionReason(
+          signInSettings({
+            mfa: this.mfaConfiguration,
+            rememberDevices: this.rememberDevices,
+            selfSignUp: props.selfSignUp,
+            passwordMinLength: props.passwordMinLength ?? 8,
+            threatProtection,
+            accessTokenMinutes: props.accessTokenValidity.toMinutes(),
+          }),
+        ),
+      });
+    }
   }
 
   /** A small function the pool invokes synchronously: Cognito waits at most 5 seconds for it. */

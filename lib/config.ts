@@ -155,7 +155,15 @@ export const configSchema = z
     ),
     idTokenMinutes: z.preprocess(numberFromText, wholeNumber(5, 1440, 'Cognito allows 5 minutes to 1 day').default(TOKEN_DEFAULTS.idTokenMinutes)),
     refreshTokenDays: z.preprocess(numberFromText, wholeNumber(1, 3650, 'Cognito allows up to 10 years').default(TOKEN_DEFAULTS.refreshTokenDays)),
+    /** Whether visitors may create accounts at /signup (off: accounts only by invitation). */
     selfSignUp: flag(true),
+    /**
+     * Cognito threat protection (adaptive authentication, compromised-credential detection) in
+     * full-function mode: the Plus feature plan, charged per monthly active user.
+     */
+    threatProtection: flag(false),
+    /** Minimum password length of the user pool (the spec's policy is 8; Cognito allows up to 99). */
+    passwordMinLength: z.preprocess(numberFromText, wholeNumber(8, 99, 'the portal requires at least 8 characters; Cognito allows at most 99').default(8)),
     /** Users may have a device remembered after a sign-in with a code; it then skips the code. */
     rememberDevices: flag(false),
     deletionProtection: flag(true),

@@ -61,6 +61,8 @@ export class PortalStack extends Stack {
       refreshTokenValidity: Duration.days(config.refreshTokenDays),
       selfSignUp: config.selfSignUp,
       rememberDevices: config.rememberDevices,
+      threatProtection: config.threatProtection,
+      passwordMinLength: config.passwordMinLength,
       domainPrefix: config.cognitoDomainPrefix ?? names.cognitoDomainPrefix(this),
       deletionProtection: config.deletionProtection,
       logRetention,

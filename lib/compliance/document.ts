@@ -57,6 +57,7 @@ function summaryBlocks(report: ComplianceReport): Block[] {
   const principals = report.access.flatMap((a) => a.principals);
   const unused = principals.reduce((n, p) => n + p.unusedGrants.length, 0);
   const ungranted = principals.reduce((n, p) => n + p.ungrantedUses.length, 0);
+  const overGranted = principals.reduce((n, p) => n + (p.overGrants?.length ?? 0), 0);
   return [
     heading(2, 'Summary', 'summary'),
     table(
@@ -64,8 +65,8 @@ function summaryBlocks(report: ComplianceReport): Block[] {
       report.packs.map((pack) => [pack.name, String(pack.rules.length), ...totalsCells(pack.totals)]),
     ),
     paragraph(
-      `IAM: ${principals.length} principals; ${unused} granted actions used by no code path; ${ungranted} actions used by code but not granted.`,
-      unused + ungranted > 0 ? 'bad' : 'good',
+      `IAM: ${principals.length} principals, ${new Set(principals.flatMap((p) => p.rows.map((row) => row.statement))).size} policy statements; ${unused} granted actions used by no code path; ${ungranted} actions used by code but not granted; ${overGranted} grants on a resource the code never calls the action on (checked per table, index, user pool, SES identity and SNS topic; other services per action).`,
+      unused + ungranted + overGranted > 0 ? 'bad' : 'good',
     ),
   ];
 }
@@ -142,6 +143,9 @@ function accessBlocks(report: ComplianceReport): Block[] {
         ),
         ...(principal.unusedGrants.length > 0 ? [paragraph(`Granted but used by no code path: ${principal.unusedGrants.join(', ')}.`, 'bad')] : []),
         ...principal.ungrantedUses.map((use) => paragraph(`Used but not granted: ${use.action} at ${use.usedBy.join(', ')}.`, 'bad')),
+        ...(principal.overGrants ?? []).map((grant) =>
+          paragraph(`Granted on a resource the code never calls it on: ${grant.action} on ${grant.resource} (${grant.source}); the code calls it on ${grant.usedOn.join(', ')}.`, 'bad'),
+        ),
         ...(principal.withheldUses ?? []).map((use) => paragraph(`In the code but never called, so not granted: ${use.action} at ${use.usedBy.join(', ')}. ${use.reason}`)),
         ...(principal.callsWithoutIam.length > 0
           ? [paragraph(`Calls authorized by the user's own access token (no IAM permission): ${principal.callsWithoutIam.join('; ')}.`)]

@@ -1,6 +1,6 @@
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
-import { codeUsesOf, describeUse, type CodeUse } from './code-usage.ts';
+import { codeUsesOf, describeUse, RESOURCE_CHECKED_SERVICES, type CodeUse, type UseResource } from './code-usage.ts';
 import { platformUses } from './platform-uses.ts';
 import {
   asList,
@@ -23,6 +23,8 @@ import {
 export interface MatrixRow {
   /** Policy the statement is in, and its Sid. */
   readonly source: string;
+  /** The statement the row comes from: `<logical id of the policy holder>#<document>.<statement>`, one per template statement. */
+  readonly statement: string;
   readonly effect: string;
   readonly action: string;
   readonly resources: readonly string[];
@@ -50,6 +52,19 @@ export interface Principal {
   readonly ungrantedUses: readonly { readonly action: string; readonly usedBy: readonly string[] }[];
   /** Calls in the scanned code that the function never makes, deliberately not granted, with the reason (role metadata). */
   readonly withheldUses?: readonly { readonly action: string; readonly usedBy: readonly string[]; readonly reason: string }[];
+  /**
+   * Allowed (action, resource) pairs whose action the code calls, but never on that resource
+   * (a table, index, user pool, SES identity or SNS topic no code path names): synth fails on them.
+   */
+  readonly overGrants?: readonly OverGrant[];
+}
+
+export interface OverGrant {
+  readonly action: string;
+  readonly resource: string;
+  readonly source: string;
+  /** The resources the code path calls the action on. */
+  readonly usedOn: readonly string[];
 }
 
 /** Role metadata written by PortalFunction.withholdCodePaths (lib/portal-function.ts). */
@@ -99,7 +114,7 @@ export function actionMatches(pattern: string, action: string): boolean {
   return regex.test(action);
 }
 
-function rowsOf(stack: StackTemplate, source: string, statement: Statement, usedBy: (action: string) => string[]): MatrixRow[] {
+function rowsOf(stack: StackTemplate, source: string, statementId: string, statement: Statement, usedBy: (action: string) => string[]): MatrixRow[] {
   const negated = statement.Action === undefined && statement.NotAction !== undefined;
   const actions = readableList(stack, negated ? statement.NotAction : statement.Action);
   const resources = statement.Resource !== undefined ? readableList(stack, statement.Resource) : readableList(stack, statement.NotResource).map((r) => `all except ${r}`);
@@ -107,6 +122,7 @@ function rowsOf(stack: StackTemplate, source: string, statement: Statement, used
   const sid = statement.Sid ? ` (${statement.Sid})` : '';
   return actions.map((action) => ({
     source: `${source}${sid}`,
+    statement: statementId,
     effect: statement.Effect ?? 'Allow',
     action: negated ? `all except ${action}` : action,
     resources,
@@ -116,26 +132,27 @@ function rowsOf(stack: StackTemplate, source: string, statement: Statement, used
 }
 
 /** Identity policies attached to a role: inline, AWS::IAM::Policy and customer-managed policies in the template, AWS-managed ones by ARN. */
-function roleDocuments(stack: StackTemplate, roleId: string): { source: string; statements: Statement[] }[] {
+function roleDocuments(stack: StackTemplate, roleId: string): { source: string; holder: string; statements: Statement[] }[] {
   const { Resources } = stack.template;
   const role = Resources[roleId]!;
   const attachedToRole = (props: Record<string, unknown> | undefined) => asList(props?.Roles).some((ref) => referencedId(ref) === roleId);
-  const documents = asList(role.Properties?.Policies as { PolicyName?: string; PolicyDocument?: unknown }[]).map((policy) => ({
+  const documents = asList(role.Properties?.Policies as { PolicyName?: string; PolicyDocument?: unknown }[]).map((policy, index) => ({
     source: `${resourceName(stack, roleId)} inline ${policy.PolicyName ?? ''}`.trim(),
+    holder: `${roleId}#${index}`,
     statements: statementsOf(policy.PolicyDocument),
   }));
   for (const type of ['AWS::IAM::Policy', 'AWS::IAM::ManagedPolicy']) {
     for (const [id, policy] of resourcesOfType(stack.template, type)) {
-      if (attachedToRole(policy.Properties)) documents.push({ source: resourceName(stack, id), statements: statementsOf(policy.Properties?.PolicyDocument) });
+      if (attachedToRole(policy.Properties)) documents.push({ source: resourceName(stack, id), holder: `${id}#0`, statements: statementsOf(policy.Properties?.PolicyDocument) });
     }
   }
   for (const arn of asList(role.Properties?.ManagedPolicyArns)) {
     const id = referencedId(arn);
     if (id && Resources[id]?.Type === 'AWS::IAM::ManagedPolicy') {
-      if (!attachedToRole(Resources[id]!.Properties)) documents.push({ source: resourceName(stack, id), statements: statementsOf(Resources[id]!.Properties?.PolicyDocument) });
+      if (!attachedToRole(Resources[id]!.Properties)) documents.push({ source: resourceName(stack, id), holder: `${id}#0`, statements: statementsOf(Resources[id]!.Properties?.PolicyDocument) });
     } else {
       // An AWS-managed policy's statements are not in the template: named, so it cannot pass unseen.
-      documents.push({ source: readable(stack, arn), statements: [{ Effect: 'Allow', Action: `(statements of AWS-managed policy ${readable(stack, arn)})`, Resource: '*' }] });
+      documents.push({ source: readable(stack, arn), holder: `${roleId}#${readable(stack, arn)}`, statements: [{ Effect: 'Allow', Action: `(statements of AWS-managed policy ${readable(stack, arn)})`, Resource: '*' }] });
     }
   }
   return documents;
@@ -179,7 +196,8 @@ function rolePrincipal(stack: StackTemplate, roleId: string, root: string): Prin
       ...platform.filter((use) => use.actions.some((a) => actionMatches(action, a))).map((use) => use.by),
     ]),
   ];
-  const rows = roleDocuments(stack, roleId).flatMap(({ source, statements }) => statements.flatMap((s) => rowsOf(stack, source, s, usedBy)));
+  const documents = roleDocuments(stack, roleId);
+  const rows = documents.flatMap(({ source, holder, statements }) => statements.flatMap((s, i) => rowsOf(stack, source, `${holder}.${i}`, s, usedBy)));
   const allowed = rows.filter((row) => row.effect === 'Allow');
   const kind = handlers.length > 0 ? 'function role' : 'service role';
   const description = role.Properties?.Description;
@@ -202,8 +220,122 @@ function rolePrincipal(stack: StackTemplate, roleId: string, root: string): Prin
       const reason = withheld.get(use.action.toLowerCase());
       return reason === undefined ? [] : [{ ...use, reason }];
     }),
+    overGrants: kind === 'function role' ? overGrantsOf(stack, documents, uses, referrers) : [],
   };
 }
+
+/** What a granted resource is, for the per-resource check. */
+type GrantTarget =
+  | { readonly kind: 'table'; readonly tableId?: string; readonly name?: string; readonly index?: string }
+  | { readonly kind: 'pool'; readonly poolId?: string }
+  | { readonly kind: 'identity' }
+  | { readonly kind: 'topic'; readonly topicId?: string }
+  | { readonly kind: 'other' };
+
+/** The logical ids an intrinsic value refers to, with the literal text around them. */
+function flatten(value: unknown): { ids: string[]; text: string } {
+  const id = referencedId(value);
+  if (id) return { ids: [id], text: '' };
+  if (typeof value === 'string') return { ids: [], text: value };
+  const join = isRecord(value) ? value['Fn::Join'] : undefined;
+  if (Array.isArray(join) && Array.isArray(join[1])) {
+    const parts = (join[1] as unknown[]).map(flatten);
+    return { ids: parts.flatMap((p) => p.ids), text: parts.map((p) => p.text).join(String(join[0])) };
+  }
+  return { ids: [], text: JSON.stringify(value) };
+}
+
+function grantTarget(stack: StackTemplate, service: string, resource: unknown): GrantTarget {
+  const { ids, text } = flatten(resource);
+  const typeOf = (id: string) => stack.template.Resources[id]?.Type;
+  if (service === 'dynamodb') {
+    const tableId = ids.find((id) => typeOf(id) === 'AWS::DynamoDB::Table');
+    const literal = /:table\/([^/]+)(?:\/index\/(.+))?$/.exec(text);
+    const index = /\/index\/(.+)$/.exec(text)?.[1];
+    if (tableId) return { kind: 'table', tableId, ...(index && { index }) };
+    if (literal) return { kind: 'table', name: literal[1], ...(literal[2] && { index: literal[2] }) };
+  }
+  if (service === 'cognito-idp') {
+    const poolId = ids.find((id) => typeOf(id) === 'AWS::Cognito::UserPool');
+    if (poolId || /:userpool\/[^*]+$/.test(text)) return { kind: 'pool', ...(poolId && { poolId }) };
+  }
+  if (service === 'ses' && /:identity\/[^*]+$/.test(text)) return { kind: 'identity' };
+  if (service === 'sns') {
+    const topicId = ids.find((id) => typeOf(id) === 'AWS::SNS::Topic');
+    if (topicId || /^arn:[^*]*:sns:[^*]+$/.test(text)) return { kind: 'topic', ...(topicId && { topicId }) };
+  }
+  return { kind: 'other' };
+}
+
+const ITEM_ACTIONS = /^dynamodb:(GetItem|PutItem|UpdateItem|DeleteItem|BatchGetItem|BatchWriteItem|ConditionCheckItem)$/i;
+
+/**
+ * Whether a code use covers a granted resource: the same table (its definition's
+ * environment variable names it in the function's environment) and index, the user pool the
+ * function is configured with, an SES identity, an SNS topic.
+ */
+function covers(stack: StackTemplate, environments: readonly Record<string, unknown>[], use: UseResource, target: GrantTarget): boolean {
+  if (use.kind === 'table' && target.kind === 'table') {
+    const sameTable = use.envVar
+      ? environments.some((variables) => target.tableId !== undefined && referencedId(variables[use.envVar!]) === target.tableId)
+      : use.name !== undefined && use.name === target.name;
+    if (!sameTable) return false;
+    if (use.index === '*') return true;
+    if (target.index === '*') return use.index !== undefined;
+    return use.index === target.index;
+  }
+  if (use.kind === 'pool' && target.kind === 'pool') {
+    const configured = environments.flatMap((variables) => Object.values(variables).map(referencedId)).filter((id) => id && stack.template.Resources[id]?.Type === 'AWS::Cognito::UserPool');
+    return configured.length === 0 || target.poolId === undefined || configured.includes(target.poolId);
+  }
+  return use.kind === target.kind && use.kind !== 'table';
+}
+
+function overGrantsOf(stack: StackTemplate, documents: ReturnType<typeof roleDocuments>, uses: readonly CodeUse[], referrers: readonly string[]): OverGrant[] {
+  const environments = referrers
+    .map((id) => stack.template.Resources[id]!)
+    .filter((resource) => resource.Type === 'AWS::Lambda::Function')
+    .map((fn) => {
+      const environment = fn.Properties?.Environment;
+      return isRecord(environment) && isRecord(environment.Variables) ? environment.Variables : {};
+    });
+  const found: OverGrant[] = [];
+  for (const { source, statements } of documents) {
+    for (const statement of statements) {
+      if (statement.Effect !== 'Allow' || statement.Resource === undefined || statement.Action === undefined) continue;
+      for (const action of readableList(stack, statement.Action)) {
+        const service = action.split(':')[0]!.toLowerCase();
+        if (!(RESOURCE_CHECKED_SERVICES as readonly string[]).includes(service)) continue;
+        const calls = uses.filter((use) => use.action && actionMatches(action, use.action));
+        // An action no code calls is reported as an unused grant; a call whose resources the code does not name cannot be checked.
+        if (calls.length === 0 || calls.some((use) => use.resources === undefined)) continue;
+        for (const resource of asList(statement.Resource)) {
+          const target = grantTarget(stack, service, resource);
+          // DynamoDB authorizes item reads and writes on the table ARN only: an index ARN in such a grant gives nothing.
+          if (target.kind === 'table' && target.index !== undefined && ITEM_ACTIONS.test(action)) continue;
+          const matching = calls.filter((use) => actionMatches(action, use.action!));
+          if (matching.some((use) => use.resources!.some((r) => covers(stack, environments, r, target)))) continue;
+          found.push({
+            action,
+            resource: readable(stack, resource),
+            source: `${source}${statement.Sid ? ` (${statement.Sid})` : ''}`,
+            usedOn: [...new Set(matching.flatMap((use) => use.resources!.map(describeResource)))],
+          });
+        }
+      }
+    }
+  }
+  return found;
+}
+
+const describeResource = (resource: UseResource): string =>
+  resource.kind === 'table'
+    ? `table ${resource.envVar ?? resource.name}${resource.index === '*' ? ' (and its indexes)' : resource.index ? ` index ${resource.index}` : ''}`
+    : resource.kind === 'pool'
+      ? 'the user pool'
+      : resource.kind === 'identity'
+        ? 'an SES identity'
+        : 'an SNS topic';
 
 /** Lambda permissions and bucket policy statements, grouped by the principal they name. */
 function resourcePolicyPrincipals(stack: StackTemplate): Principal[] {
@@ -222,14 +354,17 @@ function resourcePolicyPrincipals(stack: StackTemplate): Principal[] {
     const principal = p.Principal === '*' ? 'AWS *' : `Service ${readable(stack, p.Principal)}`;
     const statement: Statement = { Effect: 'Allow', Action: p.Action, Resource: p.FunctionName, Condition: condition };
     const name = p.Principal === '*' ? 'Public invokers of function URLs (anyone on the internet)' : principalName(principal);
-    add(principal, name, rowsOf(stack, resourceName(stack, id), statement, () => platformUses(stack, id, []).map((use) => use.by)));
+    add(principal, name, rowsOf(stack, resourceName(stack, id), `${id}#0.0`, statement, () => platformUses(stack, id, []).map((use) => use.by)));
   }
-  for (const [id, policy] of resourcesOfType(stack.template, 'AWS::S3::BucketPolicy')) {
-    for (const statement of statementsOf(policy.Properties?.PolicyDocument)) {
-      for (const principal of readablePrincipals(stack, statement.Principal)) {
-        const name = principal === 'AWS *' ? `Any principal (${statement.Effect === 'Deny' ? 'deny rules' : 'bucket policies'})` : principalName(principal);
-        add(principal, name, rowsOf(stack, resourceName(stack, id), statement, () => platformUses(stack, id, [], statement).map((use) => use.by)));
-      }
+  for (const { type, document, kind } of RESOURCE_POLICIES) {
+    for (const [id, policy] of resourcesOfType(stack.template, type)) {
+      statementsOf(documentOf(policy.Properties?.[document])).forEach((statement, index) => {
+        const by = () => platformUses(stack, id, [], statement).map((use) => use.by);
+        for (const principal of readablePrincipals(stack, statement.Principal)) {
+          const name = principal === 'AWS *' ? `Any principal (${statement.Effect === 'Deny' ? 'deny rules' : `${kind} policies`})` : principalName(principal);
+          add(principal, name, rowsOf(stack, `${resourceName(stack, id)} (${kind} policy)`, `${id}#0.${index}`, statement, by));
+        }
+      });
     }
   }
   return [...groups.values()].map(({ principal, name, rows }) => ({
@@ -246,12 +381,32 @@ function resourcePolicyPrincipals(stack: StackTemplate): Principal[] {
   }));
 }
 
+/** Resource types holding a resource policy, the property with its document, and what the policy is on. */
+export const RESOURCE_POLICIES: readonly { readonly type: string; readonly document: string; readonly kind: string }[] = [
+  { type: 'AWS::S3::BucketPolicy', document: 'PolicyDocument', kind: 'bucket' },
+  { type: 'AWS::KMS::Key', document: 'KeyPolicy', kind: 'key' },
+  { type: 'AWS::SNS::TopicPolicy', document: 'PolicyDocument', kind: 'topic' },
+  { type: 'AWS::SQS::QueuePolicy', document: 'PolicyDocument', kind: 'queue' },
+  { type: 'AWS::Logs::ResourcePolicy', document: 'PolicyDocument', kind: 'log' },
+];
+
+/** A policy document, also when the template holds it as JSON text (CloudWatch Logs resource policies). */
+function documentOf(value: unknown): unknown {
+  if (typeof value !== 'string') return value;
+  try {
+    return JSON.parse(value) as unknown;
+  } catch {
+    return undefined;
+  }
+}
+
 function principalName(principal: string): string {
   const names: Record<string, string> = {
     'Service cloudfront.amazonaws.com': "CloudFront's access to the bucket",
     'Service cognito-idp.amazonaws.com': "Cognito's triggers",
     'Service logging.s3.amazonaws.com': 'S3 server access log delivery',
     'Service appsync.amazonaws.com': 'AppSync',
+    'Service cloudwatch.amazonaws.com': 'CloudWatch alarms',
   };
   return names[principal] ?? principal;
 }

@@ -1,3 +1,4 @@
+import { signInSettingsOf, signInStatements } from './sign-in-claims.ts';
 import { isRecord, readable, readableList, referencedId, resourceName, resourcesOfType, type StackTemplate, type TemplateResource } from './template.ts';
 
 /**
@@ -24,8 +25,28 @@ const at = (value: unknown, ...path: string[]): unknown => path.reduce<unknown>(
 const yesNo = (value: unknown, yes = 'yes', no = 'no') => (value === true || value === 'true' || value === 'ACTIVE' || value === 'Enabled' ? yes : no);
 const removal = (resource: TemplateResource) => `on stack deletion: ${resource.DeletionPolicy === 'Retain' || resource.DeletionPolicy === 'RetainExceptOnCreate' ? 'kept' : 'deleted'}`;
 
+/** Metadata the stack writes next to a data store: what it holds (lib/data.ts). */
+export const DATA_CLASSIFICATION_METADATA = 'portal:data-classification';
+
+export interface StoreData {
+  readonly classification: string;
+  readonly personalData: readonly string[];
+  readonly purpose: string;
+}
+
+export function storeDataOf(resource: TemplateResource | undefined): StoreData | undefined {
+  const data = resource?.Metadata?.[DATA_CLASSIFICATION_METADATA];
+  return isRecord(data) && typeof data.classification === 'string' && Array.isArray(data.personalData)
+    ? { classification: data.classification, personalData: data.personalData.map(String), purpose: String(data.purpose ?? '') }
+    : undefined;
+}
+
 function item(stack: StackTemplate, kind: string, id: string, settings: Record<string, string>): InventoryItem {
-  return { kind, name: resourceName(stack, id), logicalId: id, settings };
+  const data = storeDataOf(stack.template.Resources[id]);
+  const classified: Record<string, string> = data
+    ? { classification: `${data.classification}: ${data.purpose}`, 'personal data': data.personalData.length > 0 ? data.personalData.join('; ') : 'none' }
+    : {};
+  return { kind, name: resourceName(stack, id), logicalId: id, settings: { ...settings, ...classified } };
 }
 
 function tables(stack: StackTemplate): InventoryItem[] {
@@ -93,6 +114,10 @@ function userPools(stack: StackTemplate): { stores: InventoryItem[]; identity: I
         'self sign-up': at(p, 'AdminCreateUserConfig', 'AllowAdminCreateUserOnly') === true ? 'off (administrators create accounts)' : 'on',
         'feature plan': readable(stack, p.UserPoolTier) || 'ESSENTIALS (default)',
         'advanced security': readable(stack, at(p, 'UserPoolAddOns', 'AdvancedSecurityMode')) || 'off',
+        'remembered devices': isRecord(p.DeviceConfiguration)
+          ? `on (${at(p, 'DeviceConfiguration', 'DeviceOnlyRememberedOnUserPrompt') === true ? 'when the user asks' : 'every device'}): a remembered device skips the MFA code`
+          : 'off: every sign-in asks for the MFA code',
+        'sign-in statement': signInStatements(signInSettingsOf(pool)).join(' '),
         triggers: isRecord(p.LambdaConfig) ? Object.entries(p.LambdaConfig).map(([trigger, target]) => `${trigger}: ${readable(stack, target)}`).join(', ') : 'none',
         'Cognito self-service API (authenticator, devices)':
           readable(stack, at(p, 'LambdaConfig', 'PreTokenGenerationConfig', 'LambdaVersion')) === 'V2_0'

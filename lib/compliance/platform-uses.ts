@@ -103,12 +103,15 @@ function permissionUses(stack: StackTemplate, id: string): PlatformUse[] {
     return resourcesOfType(stack.template, 'AWS::Cognito::UserPool').flatMap(([poolId, pool]) => {
       const triggers = isRecord(pool.Properties?.LambdaConfig) ? Object.entries(pool.Properties.LambdaConfig) : [];
       return triggers
-        .filter(([, target]) => functionId !== undefined && referencedId(target) === functionId)
+        .filter(([, target]) => functionId !== undefined && (referencedId(target) === functionId || (isRecord(target) && referencedId(target.LambdaArn) === functionId)))
         .map(([trigger]) => ({ actions: action, by: `${trigger} trigger of user pool ${name(stack, poolId)}` }));
     });
   }
   return [{ actions: action, by: `${readable(stack, p.Principal)} (${readable(stack, p.SourceArn) || 'any source'})` }];
 }
+
+const readablePrincipalsText = (stack: StackTemplate, statement: Statement): string =>
+  isRecord(statement.Principal) ? Object.values(statement.Principal).flatMap((v) => readableList(stack, v)).join(', ') : readable(stack, statement.Principal) || 'the principal named in the statement';
 
 function bucketPolicyUses(stack: StackTemplate, policyId: string, statement: Statement): PlatformUse[] {
   const actions = readableList(stack, statement.Action);
@@ -129,6 +132,31 @@ function bucketPolicyUses(stack: StackTemplate, policyId: string, statement: Sta
   return [{ actions, by: asList(principal).join(', ') || 'the principal named in the statement' }];
 }
 
+/** Key and topic policy statements: who exercises each (the account's own IAM policies, CloudWatch alarms, everyone for a deny). */
+function keyOrTopicUses(stack: StackTemplate, id: string, statement: Statement): PlatformUse[] {
+  const actions = readableList(stack, statement.Action);
+  if (statement.Effect === 'Deny') return [{ actions, by: `enforced on every request to ${name(stack, id)} (deny rule)` }];
+  const resource = stack.template.Resources[id]!;
+  const services = isRecord(statement.Principal) ? readableList(stack, statement.Principal.Service) : [];
+  const accounts = isRecord(statement.Principal) ? readableList(stack, statement.Principal.AWS) : [];
+  if (resource.Type === 'AWS::KMS::Key') {
+    if (accounts.some((a) => a.endsWith(':root'))) {
+      return [{ actions, by: `the account's own IAM policies (key policy default: administration and use of the key go through IAM policies in the account)` }];
+    }
+    const topics = resourcesOfType(stack.template, 'AWS::SNS::Topic').filter(([, topic]) => referencedId(topic.Properties?.KmsMasterKeyId) === id);
+    if (services.includes('cloudwatch.amazonaws.com') && topics.length > 0) {
+      const alarms = resourcesOfType(stack.template, 'AWS::CloudWatch::Alarm').filter(([, alarm]) => topics.some(([topicId]) => referencesTo(alarm.Properties?.AlarmActions, topicId)));
+      return [{ actions, by: `CloudWatch encrypting the notifications of ${alarms.length} alarm(s) for topic ${topics.map(([t]) => name(stack, t)).join(', ')}` }];
+    }
+  }
+  if (resource.Type === 'AWS::SNS::TopicPolicy' && services.includes('cloudwatch.amazonaws.com')) {
+    const topics = asList(resource.Properties?.Topics).map(referencedId).filter((t): t is string => t !== undefined);
+    const alarms = resourcesOfType(stack.template, 'AWS::CloudWatch::Alarm').filter(([, alarm]) => topics.some((topicId) => referencesTo(alarm.Properties?.AlarmActions, topicId)));
+    return [{ actions, by: `${alarms.length} CloudWatch alarm(s) publishing to ${topics.map((t) => name(stack, t)).join(', ')}` }];
+  }
+  return [{ actions, by: [...services, ...accounts].join(', ') || 'the principal named in the statement' }];
+}
+
 /**
  * Known platform uses of a role (`referrers`: the resources that name it), a Lambda
  * permission, or a bucket policy statement.
@@ -138,5 +166,7 @@ export function platformUses(stack: StackTemplate, id: string, referrers: readon
   if (type === 'AWS::IAM::Role') return [...roleUses(stack, referrers), ...assumedByService(stack, id)];
   if (type === 'AWS::Lambda::Permission') return permissionUses(stack, id);
   if (type === 'AWS::S3::BucketPolicy' && statement) return bucketPolicyUses(stack, id, statement);
+  if ((type === 'AWS::KMS::Key' || type === 'AWS::SNS::TopicPolicy') && statement) return keyOrTopicUses(stack, id, statement);
+  if (statement) return [{ actions: readableList(stack, statement.Action), by: statement.Effect === 'Deny' ? 'enforced on every request (deny rule)' : readablePrincipalsText(stack, statement) }];
   return [];
 }

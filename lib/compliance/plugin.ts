@@ -14,6 +14,7 @@ export interface ComplianceReportOptions {
 }
 
 export const ACKNOWLEDGEMENT_WITHOUT_REASON = 'AcknowledgementWithoutReason';
+export const GRANT_BEYOND_CODE_USE = 'GrantBeyondCodeUse';
 
 /**
  * The CDK validation plugin that writes the evidence pack. Registered after the cdk-nag
@@ -53,6 +54,18 @@ export class ComplianceReportPlugin implements IPolicyValidationPlugin {
       severity: 'error',
       violatingResources: [{ constructPath: r.constructPath, resourceLogicalId: r.logicalId, templatePath: '', locations: ['Metadata'] }],
     }));
+    for (const { stack, principals } of report.access) {
+      for (const principal of principals) {
+        for (const grant of principal.overGrants ?? []) {
+          violations.push({
+            ruleName: GRANT_BEYOND_CODE_USE,
+            description: `${principal.name.split(':')[0]} is granted ${grant.action} on ${grant.resource} (${grant.source}), but no code path of ${principal.code.join(', ')} calls ${grant.action} on that resource (it calls it on ${grant.usedOn.join(', ')}). Remove the grant or name the resource the code uses.`,
+            severity: 'error',
+            violatingResources: [{ constructPath: `${stack}/${principal.name.split(':')[0]}`, resourceLogicalId: principal.id, templatePath: '', locations: ['Policies'] }],
+          });
+        }
+      }
+    }
     return { success: violations.length === 0, violations };
   }
 }

@@ -1,9 +1,17 @@
 import { Validations } from 'aws-cdk-lib';
 import * as lambda from 'aws-cdk-lib/aws-lambda';
 import * as s3 from 'aws-cdk-lib/aws-s3';
-import { readFileSync, writeFileSync } from 'node:fs';
+import { App, Stack } from 'aws-cdk-lib';
+import * as iam from 'aws-cdk-lib/aws-iam';
+import { PATH_METADATA_ENABLE_CONTEXT } from 'aws-cdk-lib/cx-api';
+import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { fileURLToPath } from 'node:url';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { NagResultLog } from '../../lib/compliance/nag-results.ts';
+import { ComplianceReportPlugin } from '../../lib/compliance/plugin.ts';
+import { PortalData } from '../../lib/data.ts';
 import { acknowledge } from '../../lib/compliance.ts';
 import { securityChanges } from '../../lib/compliance/changes.ts';
 import { addChangesSince } from '../../lib/compliance/cli.ts';
@@ -98,6 +106,50 @@ describe('evidence pack of a synthesized app', () => {
   });
 });
 
+describe('least privilege per resource', () => {
+  const projectRoot = fileURLToPath(new URL('../..', import.meta.url));
+
+  /** A scratch stack with the product's tables and a function running the embed handler, granted the given statements. */
+  function scratch(statements: (tables: PortalData) => iam.PolicyStatement[]): App {
+    const outdir = mkdtempSync(join(tmpdir(), 'over-grant-'));
+    scratchDirectories.push(outdir);
+    const app = new App({ outdir, context: { [PATH_METADATA_ENABLE_CONTEXT]: true } });
+    const stack = new Stack(app, 'Scratch', { env: { region: 'eu-west-1' } });
+    const data = new PortalData(stack, 'Data', { deletionProtection: false });
+    const role = new iam.Role(stack, 'EmbedRole', { assumedBy: new iam.ServicePrincipal('lambda.amazonaws.com') });
+    const variables = Object.fromEntries([...data.tables.values()].map(({ definition, table }) => [definition.envVar, table.tableName]));
+    new lambda.CfnFunction(stack, 'Embed', {
+      code: { zipFile: 'export const handler = async () => 1;' },
+      handler: 'index.handler',
+      runtime: 'nodejs22.x',
+      role: role.roleArn,
+      environment: { variables: { POWERTOOLS_SERVICE_NAME: 'embed', ...variables } },
+    });
+    new iam.ManagedPolicy(stack, 'EmbedPolicy', { roles: [role], statements: statements(data) });
+    Validations.of(app).addPlugins(new ComplianceReportPlugin(new NagResultLog(), { product: 'Scratch', root: projectRoot, outdir }));
+    return app;
+  }
+  const scratchDirectories: string[] = [];
+  afterAll(() => scratchDirectories.forEach((directory) => rmSync(directory, { recursive: true, force: true })));
+
+  const usageWrite = (data: PortalData) =>
+    new iam.PolicyStatement({ sid: 'RecordUsage', actions: ['dynamodb:PutItem', 'dynamodb:UpdateItem'], resources: [data.table('Usage').table.tableArn] });
+
+  it('fails synth when the embed function may write the Audit table, naming the grant', () => {
+    const app = scratch((data) => [
+      usageWrite(data),
+      new iam.PolicyStatement({ sid: 'WriteAudit', actions: ['dynamodb:PutItem'], resources: [data.table('Audit').table.tableArn] }),
+    ]);
+    expect(() => app.synth()).toThrow(
+      /EmbedRole is granted dynamodb:PutItem on Data\/Audit\.Arn \(EmbedPolicy \(WriteAudit\)\), but no code path of lambdas\/embed\/handler\.ts calls dynamodb:PutItem on that resource \(it calls it on table USAGE_TABLE\)[\s\S]*GrantBeyondCodeUse/,
+    );
+  });
+
+  it('passes the same function granted only the tables its code writes', () => {
+    expect(() => scratch((data) => [usageWrite(data)]).synth()).not.toThrow();
+  });
+});
+
 describe('changes since a baseline', () => {
   const bucket = (encrypted: boolean) => ({
     Type: 'AWS::S3::Bucket',
@@ -138,13 +190,82 @@ describe('changes since a baseline', () => {
   });
 });
 
+/** Statements of every identity and resource policy in a template, counted from the raw JSON (trust policies aside). */
+function templateStatements(template: { Resources: Record<string, { Type: string; Properties?: unknown }> }): number {
+  let count = 0;
+  const walk = (node: unknown, key?: string): void => {
+    if ((key === 'PolicyDocument' || key === 'KeyPolicy') && node !== undefined) {
+      const document = (typeof node === 'string' ? JSON.parse(node) : node) as { Statement?: unknown };
+      count += Array.isArray(document.Statement) ? document.Statement.length : document.Statement ? 1 : 0;
+      return;
+    }
+    if (Array.isArray(node)) node.forEach((item) => walk(item));
+    else if (node && typeof node === 'object') for (const [k, v] of Object.entries(node)) walk(v, k);
+  };
+  for (const resource of Object.values(template.Resources)) {
+    if (resource.Type === 'AWS::Lambda::Permission') count += 1;
+    else walk(resource.Properties);
+  }
+  return count;
+}
+
 describe('the portal', () => {
   let report: ReturnType<Fixture['report']>;
+  let templates: Record<string, { Resources: Record<string, { Type: string; Properties?: unknown }> }>;
   beforeAll(async () => {
     const { buildPortal } = await import('./support/portal-build.ts');
     const build = buildPortal();
     report = JSON.parse(readFileSync(join(build.outdir, 'compliance', 'report.json'), 'utf8')) as typeof report;
+    templates = Object.fromEntries(
+      readdirSync(build.outdir)
+        .filter((file) => file.endsWith('.template.json'))
+        .map((file) => [file.replace(/\.template\.json$/, ''), JSON.parse(readFileSync(join(build.outdir, file), 'utf8')) as (typeof templates)[string]]),
+    );
     build.dispose();
+  });
+
+  it('holds every statement of every identity and resource policy of every stack, key and topic policies included', () => {
+    expect(Object.keys(templates).length).toBeGreaterThanOrEqual(2);
+    for (const [stack, template] of Object.entries(templates)) {
+      const principals = report.access.find((entry) => entry.stack === stack)?.principals ?? [];
+      const statements = new Set(principals.flatMap((principal) => principal.rows.map((row) => row.statement)));
+      expect(statements.size, stack).toBe(templateStatements(template));
+    }
+    const rows = report.access.flatMap((entry) => entry.principals.flatMap((principal) => principal.rows.map((row) => ({ principal: principal.name, ...row }))));
+    for (const action of ['kms:Decrypt', 'kms:GenerateDataKey*', 'sns:Publish']) {
+      const row = rows.find((r) => r.principal === 'CloudWatch alarms' && r.action === action);
+      expect(row?.usedBy, action).toEqual([expect.stringMatching(/CloudWatch/)]);
+    }
+    expect(rows.filter((r) => r.source.includes('(key policy)') && r.action === 'kms:*')).toHaveLength(Object.keys(templates).length);
+  });
+
+  it('checks each grant of a table, index or user pool against the resources the code calls it on', () => {
+    const principals = report.access.flatMap((entry) => entry.principals);
+    expect(principals.flatMap((principal) => principal.overGrants ?? [])).toEqual([]);
+  });
+
+  it('declares what personal data each store holds, and the backup reasons say it', () => {
+    const stores = report.inventory.flatMap((entry) => entry.dataStores);
+    const usage = stores.find((store) => store.name === 'Data/Usage')!;
+    expect(usage.settings['personal data']).toMatch(/dashboard views per user \(email address, dashboard, time\)/);
+    expect(stores.find((store) => store.name === 'Site/AccessLogs')!.settings['personal data']).toMatch(/client IP addresses/);
+    expect(stores.find((store) => store.name === 'Companies/RulesBucket')!.settings['personal data']).toBe('none');
+    expect(stores.find((store) => store.kind === 'Cognito user pool')!.settings['personal data']).toMatch(/email addresses/);
+    for (const table of ['Views', 'Dashboards', 'State', 'Audit', 'Usage']) {
+      expect(stores.find((store) => store.name === `Data/${table}`)?.settings.classification, table).toMatch(/^personal data: /);
+    }
+    const backup = report.packs.flatMap((pack) => pack.rules).find((rule) => rule.rule === 'NIST.800.53.R5-DynamoDBInBackupPlan')!;
+    const usageReason = backup.results.find((result) => result.resource.includes('Data/Usage'))!.reason!;
+    expect(usageReason).toMatch(/personal data: dashboard views per user/);
+    expect(usageReason).not.toMatch(/administrative/);
+  });
+
+  it('states the sign-in as the default settings configure it', () => {
+    const pool = report.inventory.flatMap((entry) => entry.identity).find((item) => item.kind === 'User pool')!;
+    expect(pool.settings['remembered devices']).toMatch(/^off/);
+    expect(pool.settings['sign-in statement']).toMatch(/Every sign-in asks for the code/);
+    const cog8 = report.packs.flatMap((pack) => pack.rules).find((rule) => rule.rule === 'AwsSolutions-COG8')!;
+    expect(cog8.results[0]!.reason).toMatch(/every sign-in of every account must pass a time-based one-time password/);
   });
 
   it("grants each function's role exactly the actions its handler code calls", () => {

@@ -82,13 +82,16 @@ describe('compliance of the synthesized app (handlers bundled as in `cdk synth`)
 });
 
 describe('compliance with every optional feature configured', () => {
-  it('leaves no unacknowledged finding with a custom domain, a web ACL and self sign-up off', () => {
+  it('leaves no unacknowledged finding with a custom domain, a web ACL, the stricter sign-in settings, and the report says so', () => {
     const build = buildPortal({
       context: {
         domainName: 'portal.example.com',
         certificateArn: 'arn:aws:acm:us-east-1:123456789012:certificate/0f1e2d3c-4b5a-6978-8a9b-0c1d2e3f4a5b',
         webAclArn: 'arn:aws:wafv2:us-east-1:123456789012:global/webacl/portal/0f1e2d3c-4b5a-6978-8a9b-0c1d2e3f4a5b',
         selfSignUp: false,
+        threatProtection: true,
+        passwordMinLength: 14,
+        rememberDevices: true,
         quicksightAccountId: '210987654321',
         quicksightNamespace: 'partners',
         quicksightIdentityRegion: 'us-east-1',
@@ -96,6 +99,24 @@ describe('compliance with every optional feature configured', () => {
     });
     try {
       expect(nagFindings(build.app)).toEqual([]);
+      build.template.hasResourceProperties('AWS::Cognito::UserPool', {
+        UserPoolTier: 'PLUS',
+        UserPoolAddOns: { AdvancedSecurityMode: 'ENFORCED' },
+        Policies: { PasswordPolicy: { MinimumLength: 14 } },
+        AdminCreateUserConfig: { AllowAdminCreateUserOnly: true },
+      });
+      // The pack the synth wrote states the settings as configured here.
+      const report = JSON.parse(readFileSync(join(build.outdir, 'compliance', 'report.json'), 'utf8')) as {
+        inventory: { identity: { kind: string; settings: Record<string, string> }[] }[];
+        packs: { rules: { rule: string; results: { outcome: string }[] }[] }[];
+      };
+      const pool = report.inventory.flatMap((stack) => stack.identity).find((item) => item.kind === 'User pool')!;
+      expect(pool.settings['sign-in statement']).toMatch(/sign-ins from a remembered device need the password only/);
+      expect(pool.settings['sign-in statement']).toMatch(/at least 14 characters/);
+      expect(pool.settings['sign-in statement']).toMatch(/Self sign-up is off/);
+      expect(pool.settings['sign-in statement']).toMatch(/threat protection is on in full-function mode/);
+      const cog8 = report.packs.flatMap((pack) => pack.rules).find((rule) => rule.rule === 'AwsSolutions-COG8')!;
+      expect(cog8.results.map((result) => result.outcome)).toEqual(['compliant']);
     } finally {
       build.dispose();
     }
