@@ -26,5 +26,9 @@ export const embedResponseSchema = z.object({
   url: z.string(),
   /** When the embedded session ends (ISO time); the page renews the URL shortly before. */
   sessionExpiresAt: z.string(),
+  /** The caller's companies (an owner's portfolio), for the dashboard page's company choice. */
+  companies: z.array(z.string()).optional(),
+  /** The dashboard features the URL turns on (the deployment's dashboardFeatures). */
+  features: z.array(z.string()).optional(),
 });
 export type EmbedResponse = z.infer<typeof embedResponseSchema>;

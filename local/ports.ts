@@ -20,6 +20,8 @@ export const PORT_OFFSETS = {
   mailApi: 11,
   /** Local S3 behind its IAM gate (the rules file of row-level security). */
   s3: 12,
+  /** QuickSight's embed pages over https (the embedding SDK takes only https embed URLs). */
+  quicksightEmbed: 13,
 } as const;
 
 export type PortName = keyof typeof PORT_OFFSETS;

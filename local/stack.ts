@@ -1,5 +1,5 @@
 import { mkdir, rename, rm, writeFile } from 'node:fs/promises';
-import { resolve } from 'node:path';
+import { join, resolve } from 'node:path';
 import { CognitoIdentityProviderClient } from '@aws-sdk/client-cognito-identity-provider';
 import type { RuntimeConfig } from '../contracts/config.ts';
 import { ENV } from '../contracts/env.ts';
@@ -35,7 +35,7 @@ import { s3DataDir, startS3StandIn } from './s3/index.ts';
 import { IdentityStore } from './mail/identities.ts';
 import { cognitoMailSender } from './mail/send.ts';
 import { assertPortsFree, DEFAULT_PORT_BASE, portLayout } from './ports.ts';
-import { dashboardLink, SAMPLE_DASHBOARDS, startQuickSightEmulator } from './quicksight/index.ts';
+import { dashboardLink, localTlsMaterial, SAMPLE_DASHBOARDS, startQuickSightEmulator } from './quicksight/index.ts';
 import { DEMO_ACCOUNTS } from './seed/demo-accounts.ts';
 import { seedIfNeeded } from './seed/seed.ts';
 import { stackFilePath, type StackInfo } from './stack-info.ts';
@@ -207,6 +207,7 @@ export async function startStack(options: StackOptions = {}): Promise<RunningLoc
       readObject: s3.readObject,
       listObjects: s3.listObjects,
       rowLevelSecurity: { rulesDataSetId: rulesDataSetIdOf(deployment) },
+      embedPages: { port: ports.quicksightEmbed, tls: await localTlsMaterial(join(quicksightDataDir(dataDir), 'tls')) },
     });
     closers.add(() => quicksight.close());
     const quicksightEndpoint = await gate(quicksightRules, quicksight.url, ports.quicksight);
@@ -286,7 +287,7 @@ export async function startStack(options: StackOptions = {}): Promise<RunningLoc
       config,
       csp: {
         connectSrc: [cognitoEndpoint, graphql.url, ...Object.values(functionUrls)].map(originOf),
-        frameSrc: [originOf(quicksight.pagesUrl)],
+        frameSrc: [originOf(quicksight.embedUrl)],
       },
     });
     closers.add(() => web.close());

@@ -1,4 +1,4 @@
-import { act, screen, waitFor } from '@testing-library/react';
+import { act, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { useState } from 'react';
 import { afterEach, describe, expect, it, vi } from 'vitest';
@@ -7,6 +7,48 @@ import { AuthContext } from '../../web/src/lib/auth/auth-context.ts';
 import { testConfig } from './support/config.ts';
 import { fakeAuth, jsonResponse, renderPage, userSession } from './support/render.tsx';
 import { skip, useSkippableTimeouts } from './support/timers.ts';
+
+/**
+ * The embedding SDK stand-in: it makes the frame the real SDK makes (an iframe in the
+ * container), reports content loaded by itself unless told not to, and records the actions.
+ */
+const sdk = vi.hoisted(() => ({
+  autoLoad: true,
+  failImport: false,
+  parameters: [] as { Name: string; Values: string[] }[],
+  calls: [] as { method: string; args: unknown[] }[],
+  emit: (() => undefined) as (event: { eventName: string; message?: unknown }) => void,
+}));
+vi.mock('../../web/src/features/dashboard/components/sdk-loader.ts', () => ({
+  loadEmbeddingSdk: async () => {
+    if (sdk.failImport) throw new TypeError('Failed to fetch dynamically imported module');
+    return {
+      createEmbeddingContext: async () => ({
+        embedDashboard: async (frame: { url: string; container: HTMLElement }, content: { onMessage: (event: unknown) => void }) => {
+          const iframe = document.createElement('iframe');
+          iframe.src = frame.url;
+          frame.container.appendChild(iframe);
+          sdk.emit = (event) => content.onMessage(event);
+          if (sdk.autoLoad) queueMicrotask(() => content.onMessage({ eventName: 'CONTENT_LOADED', message: { title: 'x' } }));
+          const record =
+            (method: string, answer: unknown = { success: true }) =>
+            async (...args: unknown[]) => {
+              sdk.calls.push({ method, args });
+              return answer;
+            };
+          return {
+            initiatePrint: record('initiatePrint'),
+            reset: record('reset'),
+            undo: record('undo'),
+            redo: record('redo'),
+            setParameters: record('setParameters'),
+            getParameters: async () => sdk.parameters,
+          };
+        },
+      }),
+    };
+  },
+}));
 
 interface ViewItem {
   id: string;
@@ -63,6 +105,7 @@ const frameSource = () => screen.getByTitle('QuickSight Analytics Dashboard').ge
 
 afterEach(() => {
   vi.useRealTimers();
+  Object.assign(sdk, { autoLoad: true, failImport: false, parameters: [], calls: [] });
 });
 
 describe('dashboard page', () => {
@@ -260,5 +303,84 @@ describe('dashboard page', () => {
       await vi.advanceTimersByTimeAsync(5 * 60_000);
     });
     expect(calls.embed).toHaveLength(1);
+  });
+
+  it('keeps the spinner until the SDK reports the content loaded, then shows the footer', async () => {
+    sdk.autoLoad = false;
+    stubBackend(VIEWS, embedOk());
+    renderHome();
+    await screen.findByTitle('QuickSight Analytics Dashboard');
+    expect(screen.getByText('Loading dashboard...')).toBeInTheDocument();
+    expect(screen.queryByText('Powered by AWS QuickSight')).not.toBeInTheDocument();
+    expect(screen.getByRole('button', { name: 'Print' })).toBeDisabled();
+    act(() => sdk.emit({ eventName: 'CONTENT_LOADED', message: { title: 'Inventory' } }));
+    expect(await screen.findByText('Powered by AWS QuickSight')).toBeInTheDocument();
+    expect(screen.queryByText('Loading dashboard...')).not.toBeInTheDocument();
+  });
+
+  it('asks once more by itself when the frame rejects the URL, then shows the error with Retry', async () => {
+    sdk.autoLoad = false;
+    const calls = stubBackend(VIEWS, embedOk());
+    renderHome();
+    await screen.findByTitle('QuickSight Analytics Dashboard');
+    act(() => sdk.emit({ eventName: 'ERROR_OCCURRED', message: { errorCode: 'Forbidden' } }));
+    await waitFor(() => expect(calls.embed).toEqual(['inventory', 'inventory']));
+    await screen.findByTitle('QuickSight Analytics Dashboard');
+    act(() => sdk.emit({ eventName: 'ERROR_OCCURRED', message: { errorCode: 'Forbidden' } }));
+    expect(await screen.findByText('Error Loading Dashboard')).toBeInTheDocument();
+    expect(screen.getByText('The dashboard link has expired or was already used.')).toBeInTheDocument();
+    expect(calls.embed).toHaveLength(2);
+    sdk.autoLoad = true;
+    await userEvent.setup().click(screen.getByRole('button', { name: 'Retry' }));
+    expect(await screen.findByText('Powered by AWS QuickSight')).toBeInTheDocument();
+    expect(calls.embed).toHaveLength(3);
+  });
+
+  it('shows the error with Retry when the SDK chunk cannot be loaded', async () => {
+    sdk.failImport = true;
+    const calls = stubBackend(VIEWS, embedOk());
+    renderHome();
+    expect(await screen.findByText('The dashboard viewer could not be loaded. Check your connection and try again.')).toBeInTheDocument();
+    expect(calls.embed).toHaveLength(1);
+    sdk.failImport = false;
+    await userEvent.setup().click(screen.getByRole('button', { name: 'Retry' }));
+    expect(await screen.findByText('Powered by AWS QuickSight')).toBeInTheDocument();
+  });
+
+  it('prints, resets, undoes and redoes through the SDK from named toolbar buttons', async () => {
+    stubBackend(VIEWS, embedOk());
+    renderHome();
+    await screen.findByText('Powered by AWS QuickSight');
+    const toolbar = screen.getByRole('toolbar', { name: 'Dashboard actions' });
+    const user = userEvent.setup();
+    for (const name of ['Print', 'Reset', 'Undo', 'Redo']) await user.click(within(toolbar).getByRole('button', { name }));
+    await waitFor(() => expect(sdk.calls.map((c) => c.method)).toEqual(['initiatePrint', 'reset', 'undo', 'redo']));
+    expect(within(toolbar).getByRole('button', { name: 'Print' })).toHaveAccessibleDescription('Print the dashboard');
+  });
+
+  it("lets an owner narrow a dashboard with a company parameter to one of their companies, and to all of them again", async () => {
+    sdk.parameters = [{ Name: 'company', Values: [] }];
+    stubBackend(VIEWS, (id) =>
+      jsonResponse({ url: `https://embed.example.com/embed/${id}`, sessionExpiresAt: new Date(Date.now() + 3_600_000).toISOString(), companies: ['Acme', 'Birch'] }),
+    );
+    renderHome();
+    const choice = await screen.findByLabelText('Companies');
+    expect([...(choice as HTMLSelectElement).options].map((o) => o.text)).toEqual(['All my companies', 'Acme', 'Birch']);
+    const user = userEvent.setup();
+    await user.selectOptions(choice, 'Birch');
+    await waitFor(() => expect(sdk.calls).toEqual([{ method: 'setParameters', args: [[{ Name: 'company', Values: ['Birch'] }]] }]));
+    sdk.parameters = [{ Name: 'company', Values: ['Birch'] }];
+    await user.selectOptions(choice, '');
+    await waitFor(() => expect(sdk.calls.at(-1)).toEqual({ method: 'setParameters', args: [[{ Name: 'company', Values: ['Acme', 'Birch'] }]] }));
+  });
+
+  it('offers no company choice where the dashboard declares no company parameter, or for a single company', async () => {
+    stubBackend(VIEWS, (id) =>
+      jsonResponse({ url: `https://embed.example.com/embed/${id}`, sessionExpiresAt: new Date(Date.now() + 3_600_000).toISOString(), companies: ['Acme', 'Birch'] }),
+    );
+    renderHome();
+    await screen.findByText('Powered by AWS QuickSight');
+    expect(screen.queryByLabelText('Companies')).not.toBeInTheDocument();
+    expect(sdk.calls).toEqual([]);
   });
 });

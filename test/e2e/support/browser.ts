@@ -16,6 +16,8 @@ export const CHROMIUM_ARGS: readonly string[] = [
   '--disable-background-networking',
   '--disable-component-update',
   '--disable-sync',
+  // Local QuickSight serves its embed pages over https with a self-signed localhost certificate.
+  '--ignore-certificate-errors',
 ];
 
 /** A headless Chromium for journeys and benches; close it when done. */

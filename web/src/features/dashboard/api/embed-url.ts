@@ -10,6 +10,9 @@ export interface EmbedSession {
   readonly url: string;
   /** Epoch ms when the embedded session ends. */
   readonly expiresAt: number;
+  /** The caller's companies; several for an owner. */
+  readonly companies: readonly string[];
+  readonly features: readonly string[];
 }
 
 /** Thrown with the dashboard page's texts (spec section 8). */
@@ -37,5 +40,10 @@ export async function fetchEmbedUrl(client: ApiClient, functionUrl: string, dash
   }
   if (!body.url) throw new EmbedUrlError(EMBED_MESSAGES.noUrl);
   const expiresAt = Date.parse(body.sessionExpiresAt);
-  return { url: body.url, expiresAt: Number.isNaN(expiresAt) ? Date.now() + 10 * 60_000 : expiresAt };
+  return {
+    url: body.url,
+    expiresAt: Number.isNaN(expiresAt) ? Date.now() + 10 * 60_000 : expiresAt,
+    companies: body.companies ?? [],
+    features: body.features ?? [],
+  };
 }

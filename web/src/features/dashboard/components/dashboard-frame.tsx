@@ -1,17 +1,23 @@
 import { Alert } from '../../../components/alert.tsx';
 import { Button } from '../../../components/button.tsx';
 import { Spinner } from '../../../components/spinner.tsx';
+import { EmbeddedDashboard, type EmbeddedDashboardProps } from './embedded-dashboard.tsx';
 import type { EmbedState } from './use-embed-session.ts';
 
-export const FRAME_TITLE = 'QuickSight Analytics Dashboard';
+export { FRAME_TITLE } from './embedded-dashboard.tsx';
 
-export interface DashboardFrameProps {
+export interface DashboardFrameProps extends Pick<EmbeddedDashboardProps, 'onError' | 'onExperience'> {
   readonly state: EmbedState;
   readonly onReload: () => void;
+  readonly onContentLoaded: () => void;
 }
 
-/** Spinner, error panel with Retry, or the embedded dashboard with its footer (Refresh is in the page's header bar). */
-export function DashboardFrame({ state, onReload }: DashboardFrameProps) {
+/**
+ * Spinner, error panel with Retry, or the embedded dashboard with its footer (Refresh is in the
+ * page's header bar). The spinner stays until the SDK reports the dashboard's content loaded;
+ * the frame loads meanwhile out of sight.
+ */
+export function DashboardFrame({ state, onReload, onContentLoaded, onError, onExperience }: DashboardFrameProps) {
   if (state.status === 'error') {
     return (
       <Alert tone="error" title="Error Loading Dashboard" className="dashboard-error">
@@ -25,25 +31,27 @@ export function DashboardFrame({ state, onReload }: DashboardFrameProps) {
       </Alert>
     );
   }
-  if (state.status !== 'loaded') {
-    return (
-      <div className="dashboard-loading">
-        <Spinner label="Loading dashboard..." />
-      </div>
-    );
-  }
+  const spinner = (
+    <div className="dashboard-loading">
+      <Spinner label="Loading dashboard..." />
+    </div>
+  );
+  if (state.status !== 'loaded') return spinner;
   return (
     <div className="dashboard-embed">
-      <iframe
-        className="embed-frame"
-        title={FRAME_TITLE}
-        src={state.session.url}
-        sandbox="allow-scripts allow-same-origin allow-popups allow-popups-to-escape-sandbox allow-forms allow-downloads"
-        allow="fullscreen; clipboard-write"
+      {!state.contentLoaded && spinner}
+      <EmbeddedDashboard
+        url={state.session.url}
+        hidden={!state.contentLoaded}
+        onContentLoaded={onContentLoaded}
+        onError={onError}
+        onExperience={onExperience}
       />
-      <div className="dashboard-footer">
-        <span className="text-muted">Powered by AWS QuickSight</span>
-      </div>
+      {state.contentLoaded && (
+        <div className="dashboard-footer">
+          <span className="text-muted">Powered by AWS QuickSight</span>
+        </div>
+      )}
     </div>
   );
 }

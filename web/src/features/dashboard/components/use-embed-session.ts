@@ -3,6 +3,7 @@ import type { EmbedSource } from '../../../../../contracts/embed.ts';
 import { useApiClient } from '../../../lib/use-clients.ts';
 import { useConfig } from '../../../lib/config-context.tsx';
 import { fetchEmbedUrl, type EmbedSession } from '../api/embed-url.ts';
+import type { FrameError } from './embedded-dashboard.tsx';
 
 /** The URL is renewed this long before the embedded session ends. */
 export const EMBED_RENEW_LEAD_MS = 60_000;
@@ -13,11 +14,15 @@ export type EmbedState =
   | { readonly status: 'idle' }
   | { readonly status: 'loading' }
   | { readonly status: 'error'; readonly message: string }
-  | { readonly status: 'loaded'; readonly session: EmbedSession };
+  | { readonly status: 'loaded'; readonly session: EmbedSession; readonly contentLoaded: boolean };
+
+/** Embed URLs the frame rejects are requested again this many times by themselves; then the user has Retry. */
+export const AUTOMATIC_RENEWALS = 1;
 
 /**
  * The embed URL of one dashboard: fetched when the dashboard changes, on Refresh/Retry, and
- * again shortly before the embedded session ends, so an open page never expires. Each request
+ * again shortly before the embedded session ends, so an open page never expires. A URL the
+ * frame rejects is replaced once by itself; a second rejection shows the error. Each request
  * says why it is made: the page's first dashboard (`default`), another one (`switch`),
  * Refresh/Retry (`refresh`) or the timer (`renewal`).
  */
@@ -27,8 +32,26 @@ export function useEmbedSession(dashboardId: string | null) {
   const [state, setState] = useState<EmbedState>({ status: 'idle' });
   const [generation, setGeneration] = useState(0);
   const previous = useRef<{ dashboardId: string; generation: number; source: EmbedSource } | null>(null);
+  const renewalsLeft = useRef(AUTOMATIC_RENEWALS);
 
-  const reload = useCallback(() => setGeneration((n) => n + 1), []);
+  const reload = useCallback(() => {
+    renewalsLeft.current = AUTOMATIC_RENEWALS;
+    setGeneration((n) => n + 1);
+  }, []);
+
+  const contentLoaded = useCallback(() => {
+    renewalsLeft.current = AUTOMATIC_RENEWALS;
+    setState((current) => (current.status === 'loaded' && !current.contentLoaded ? { ...current, contentLoaded: true } : current));
+  }, []);
+
+  const frameFailed = useCallback((error: FrameError) => {
+    if (error.renewable && renewalsLeft.current > 0) {
+      renewalsLeft.current -= 1;
+      setGeneration((n) => n + 1);
+      return;
+    }
+    setState({ status: 'error', message: error.message });
+  }, []);
 
   useEffect(() => {
     if (!dashboardId) return;
@@ -45,7 +68,9 @@ export function useEmbedSession(dashboardId: string | null) {
       try {
         const session = await fetchEmbedUrl(client, functions.embed, dashboardId, renewal ? 'renewal' : source);
         if (!active) return;
-        setState({ status: 'loaded', session });
+        // A renewal swaps the frame for one that carries on where the reader was (state
+        // persistence): it stays in sight; a new dashboard waits for its content.
+        setState((current) => ({ status: 'loaded', session, contentLoaded: renewal && current.status === 'loaded' && current.contentLoaded }));
         const delay = Math.max(session.expiresAt - Date.now() - EMBED_RENEW_LEAD_MS, MIN_RENEW_DELAY_MS);
         renewTimer = setTimeout(() => void load(true), delay);
       } catch (error) {
@@ -59,5 +84,5 @@ export function useEmbedSession(dashboardId: string | null) {
     };
   }, [client, functions.embed, dashboardId, generation]);
 
-  return { state: dashboardId ? state : ({ status: 'idle' } as const), reload };
+  return { state: dashboardId ? state : ({ status: 'idle' } as const), reload, contentLoaded, frameFailed };
 }

@@ -12,7 +12,17 @@ import { useAuth } from '../../../lib/auth/auth-context.ts';
 import { useGraphqlClient } from '../../../lib/use-clients.ts';
 import { fetchDashboardViews, listDashboardViews, SELECTED_VIEW_KEY, viewFor, viewLinkId, type DashboardView } from '../api/views.ts';
 import { DashboardFrame } from '../components/dashboard-frame.tsx';
+import { useDashboardExperience, type ToolbarAction } from '../components/use-dashboard-experience.ts';
 import { useEmbedSession } from '../components/use-embed-session.ts';
+
+const TOOLBAR_ACTIONS: readonly { action: ToolbarAction; label: string; hint: string }[] = [
+  { action: 'print', label: 'Print', hint: 'Print the dashboard' },
+  { action: 'reset', label: 'Reset', hint: "Back to the dashboard's defaults" },
+  { action: 'undo', label: 'Undo', hint: 'Undo the last change in the dashboard' },
+  { action: 'redo', label: 'Redo', hint: 'Redo the change undone' },
+];
+
+const NO_COMPANIES: readonly string[] = [];
 
 function readStoredViewId(): string | null {
   try {
@@ -49,7 +59,14 @@ export default function HomePage() {
   const choice = useMemo(() => (views ? viewFor(views, linkId, storedId) : undefined), [views, linkId, storedId]);
   const selected = choice?.view;
   // Once signed out, no embed URL is fetched or renewed.
-  const { state, reload } = useEmbedSession(session ? (selected?.quicksightDashboardId ?? null) : null);
+  const { state, reload, contentLoaded, frameFailed } = useEmbedSession(session ? (selected?.quicksightDashboardId ?? null) : null);
+  const companies = state.status === 'loaded' ? state.session.companies : NO_COMPANIES;
+  const [companyChoice, setCompanyChoice] = useState('');
+  const dashboard = useDashboardExperience(companies, companyChoice, state.status === 'loaded' && state.contentLoaded);
+  const act = (action: ToolbarAction) => {
+    if (action === 'reset') setCompanyChoice('');
+    dashboard.run(action);
+  };
 
   // Refresh also reloads the views, so an administrator's change (a new default, a renamed or
   // removed dashboard) shows without a page reload; a new choice fetches its own embed URL.
@@ -67,10 +84,13 @@ export default function HomePage() {
     if (viewFor(list, linkId, storedId).view?.quicksightDashboardId === selected?.quicksightDashboardId) reload();
   };
 
-  // A new choice is a new address (back returns to the previous view) and is remembered.
+  // A new choice is a new address (back returns to the previous view) and is remembered. On
+  // /home the view shown first gets its own address before the new one, so Back returns to it
+  // (/home itself would show the remembered, that is the new, choice).
   const select = (id: string) => {
     const view = views?.find((candidate) => candidate.id === id);
     if (!view) return;
+    if (linkId === undefined && selected && selected.id !== view.id) void navigate(dashboardPath(viewLinkId(selected)), { replace: true });
     setStoredId(id);
     try {
       window.localStorage.setItem(SELECTED_VIEW_KEY, id);
@@ -115,11 +135,29 @@ export default function HomePage() {
           onChange={(event) => select(event.target.value)}
           options={views.map((view) => ({ value: view.id, label: view.name }))}
         />
+        {dashboard.hasCompanyParameter && companies.length > 1 && (
+          <Select
+            label="Companies"
+            className="dashboard-select"
+            value={companyChoice}
+            onChange={(event) => setCompanyChoice(event.target.value)}
+            options={[{ value: '', label: 'All my companies' }, ...companies.map((company) => ({ value: company, label: company }))]}
+          />
+        )}
         <Tooltip content="Refresh dashboard URL">
           <Button variant="secondary" onClick={() => void refresh()}>
             Refresh
           </Button>
         </Tooltip>
+        <div role="toolbar" aria-label="Dashboard actions" className="dashboard-actions">
+          {TOOLBAR_ACTIONS.map(({ action, label, hint }) => (
+            <Tooltip key={action} content={hint}>
+              <Button variant="secondary" disabled={!dashboard.ready} onClick={() => act(action)}>
+                {label}
+              </Button>
+            </Tooltip>
+          ))}
+        </div>
       </div>
       {choice?.notAssigned && (
         <Alert tone="warning">
@@ -130,7 +168,13 @@ export default function HomePage() {
       {selected && !selected.quicksightDashboardId ? (
         <Alert tone="warning">This view is not linked to a dashboard. Ask your administrator to assign it again.</Alert>
       ) : (
-        <DashboardFrame state={state} onReload={() => void refresh()} />
+        <DashboardFrame
+          state={state}
+          onReload={() => void refresh()}
+          onContentLoaded={contentLoaded}
+          onError={frameFailed}
+          onExperience={dashboard.setExperience}
+        />
       )}
     </div>
   );

@@ -1,0 +1,99 @@
+import { useEffect, useRef } from 'react';
+import type { DashboardExperience, EmbeddingEvents } from 'amazon-quicksight-embedding-sdk';
+import { loadEmbeddingSdk } from './sdk-loader.ts';
+import { FRAME_NOT_CREATED_MESSAGE, SDK_LOAD_FAILED_MESSAGE, frameErrorMessage, guardFrameOrigin } from './frame-messages.ts';
+
+export const FRAME_TITLE = 'QuickSight Analytics Dashboard';
+
+
+export interface FrameError {
+  readonly message: string;
+  /** Whether a new embed URL may help (the frame refused this one), as opposed to the viewer failing to load. */
+  readonly renewable: boolean;
+}
+
+export interface EmbeddedDashboardProps {
+  readonly url: string;
+  readonly hidden: boolean;
+  readonly onContentLoaded: () => void;
+  readonly onError: (error: FrameError) => void;
+  readonly onExperience: (experience: DashboardExperience | null) => void;
+}
+
+const messageOf = (event: EmbeddingEvents): Record<string, unknown> =>
+  typeof event.message === 'object' && event.message !== null ? (event.message as Record<string, unknown>) : {};
+
+/**
+ * The dashboard embedded through QuickSight's embedding SDK: the SDK makes the frame (and a
+ * hidden control frame), the portal titles them, listens for content loaded and errors, and
+ * lets only messages from the embed URL's origin reach the SDK.
+ */
+export function EmbeddedDashboard({ url, hidden, onContentLoaded, onError, onExperience }: EmbeddedDashboardProps) {
+  const container = useRef<HTMLDivElement>(null);
+  const callbacks = useRef({ onContentLoaded, onError, onExperience });
+  useEffect(() => {
+    callbacks.current = { onContentLoaded, onError, onExperience };
+  });
+
+  useEffect(() => {
+    const element = container.current;
+    if (!element) return;
+    let active = true;
+    const removeGuard = guardFrameOrigin(window, new URL(url).origin);
+    const bodyFramesBefore = new Set(document.body.querySelectorAll(':scope > iframe'));
+    const fail = (error: FrameError) => {
+      if (active) callbacks.current.onError(error);
+    };
+    void (async () => {
+      let sdk: Awaited<ReturnType<typeof loadEmbeddingSdk>>;
+      try {
+        sdk = await loadEmbeddingSdk();
+      } catch {
+        fail({ message: SDK_LOAD_FAILED_MESSAGE, renewable: false });
+        return;
+      }
+      if (!active) return;
+      try {
+        const context = await sdk.createEmbeddingContext();
+        const experience = await context.embedDashboard(
+          {
+            url,
+            container: element,
+            className: 'embed-frame',
+            onChange: (event) => {
+              if (event.eventName === 'FRAME_NOT_CREATED') fail({ message: FRAME_NOT_CREATED_MESSAGE, renewable: true });
+            },
+          },
+          {
+            onMessage: (event) => {
+              if (!active) return;
+              if (event.eventName === 'CONTENT_LOADED') callbacks.current.onContentLoaded();
+              if (event.eventName === 'ERROR_OCCURRED') fail({ message: frameErrorMessage(messageOf(event).errorCode), renewable: true });
+            },
+          },
+        );
+        if (!active) return;
+        element.querySelector('iframe')?.setAttribute('title', FRAME_TITLE);
+        for (const frame of document.body.querySelectorAll(':scope > iframe')) {
+          if (bodyFramesBefore.has(frame)) continue;
+          frame.setAttribute('title', 'QuickSight embedding control');
+          frame.setAttribute('aria-hidden', 'true');
+          frame.setAttribute('tabindex', '-1');
+        }
+        callbacks.current.onExperience(experience);
+      } catch (error) {
+        fail({ message: error instanceof Error ? error.message : String(error), renewable: true });
+      }
+    })();
+    return () => {
+      active = false;
+      removeGuard();
+      callbacks.current.onExperience(null);
+      element.replaceChildren();
+      // The SDK leaves its control frame in the body; each embedding makes its own.
+      for (const frame of document.body.querySelectorAll(':scope > iframe')) if (!bodyFramesBefore.has(frame)) frame.remove();
+    };
+  }, [url]);
+
+  return <div ref={container} className={hidden ? 'embed-container is-loading' : 'embed-container'} aria-busy={hidden} />;
+}
