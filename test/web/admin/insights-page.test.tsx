@@ -211,7 +211,11 @@ describe('Insights tab', () => {
     const alert = await screen.findByRole('alert');
     expect(alert).toHaveTextContent('Failed to load the users');
     expect(screen.getByText('Dashboard views in range')).toBeInTheDocument();
-    expect(screen.getByRole('button', { name: 'Export users CSV' })).toBeDisabled();
+    // No empty users table under the failure: Retry loads them again.
+    expect(screen.queryByRole('table', { name: 'Users' })).not.toBeInTheDocument();
+    await userEvent.setup().click(within(alert).getByRole('button', { name: 'Retry' }));
+    expect(await screen.findByRole('table', { name: 'Users' })).toBeInTheDocument();
+    expect(screen.queryByText('Failed to load the users')).not.toBeInTheDocument();
   });
 
   it('reports insights that cannot be loaded', async () => {
@@ -219,5 +223,6 @@ describe('Insights tab', () => {
     const alert = await screen.findByRole('alert');
     expect(alert).toHaveTextContent('Failed to load insights');
     expect(alert).toHaveTextContent("Access denied. You don't have admin privileges.");
+    expect(within(alert).getByRole('button', { name: 'Retry' })).toBeEnabled();
   });
 });

@@ -4,8 +4,12 @@ import type { DashboardMetadata } from '../../../../../contracts/quicksight-admi
 import { Badge } from '../../../components/badge.tsx';
 import { Button } from '../../../components/button.tsx';
 import { Card } from '../../../components/card.tsx';
+import { EmptyList } from '../../../components/empty-list.tsx';
+import { LoadFailure } from '../../../components/load-failure.tsx';
 import { Spinner } from '../../../components/spinner.tsx';
 import { RowActions } from '../../../components/row-actions.tsx';
+import { failureMessage } from '../errors.ts';
+import type { LoadFailureState } from './user-list-card.tsx';
 
 export interface CatalogueSectionProps {
   /** undefined while the first load is under way. */
@@ -13,7 +17,13 @@ export interface CatalogueSectionProps {
   readonly onAdd: () => void;
   readonly onEdit: (dashboard: DashboardMetadata) => void;
   readonly onDelete: (dashboard: DashboardMetadata) => void;
+  /** The last load failed: shown with Retry in place of the cards (or above those kept). */
+  readonly failure?: LoadFailureState | null;
 }
+
+/** What to do about an empty catalogue. */
+export const NO_DASHBOARDS_NEXT_STEP =
+  'Add the first one with Add First Dashboard: its QuickSight dashboard ID, a name and its link. Then assign it to users below.';
 
 /**
  * A link as the card shows it: without the scheme, with a line-break opportunity after each
@@ -116,8 +126,9 @@ function CatalogueCard({
 }
 
 /** The Dashboards card: the catalogue as cards, with a count badge and Add Dashboard. */
-export const CatalogueSection = memo(function CatalogueSection({ dashboards, onAdd, onEdit, onDelete }: CatalogueSectionProps) {
+export const CatalogueSection = memo(function CatalogueSection({ dashboards, onAdd, onEdit, onDelete, failure }: CatalogueSectionProps) {
   const empty = dashboards !== undefined && dashboards.length === 0;
+  const failed = failure != null && failure.error !== null;
   return (
     <Card
       aria-labelledby="catalogue-title"
@@ -134,10 +145,15 @@ export const CatalogueSection = memo(function CatalogueSection({ dashboards, onA
       }
       actions={<Button onClick={onAdd}>{empty ? 'Add First Dashboard' : 'Add Dashboard'}</Button>}
     >
+      {failed && (
+        <LoadFailure title={failure.title} detail={failureMessage(failure.error)} onRetry={failure.onRetry} retrying={failure.retrying} />
+      )}
       {dashboards === undefined ? (
-        <Spinner label="Loading dashboards..." />
+        (!failed || failure.retrying) && <Spinner label="Loading dashboards..." />
       ) : empty ? (
-        <p className="text-muted catalogue-empty">No dashboards</p>
+        <div className="catalogue-empty">
+          <EmptyList title="No dashboards">{NO_DASHBOARDS_NEXT_STEP}</EmptyList>
+        </div>
       ) : (
         <ul className="catalogue-grid">
           {dashboards.map((dashboard) => (

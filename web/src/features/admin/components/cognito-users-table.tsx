@@ -4,9 +4,15 @@ import { Badge } from '../../../components/badge.tsx';
 import { RowActions } from '../../../components/row-actions.tsx';
 import { ADMINS_GROUP, blockedReason } from '../protection.ts';
 import { AssignedDashboards, type AssignmentsByEmail } from './assigned-dashboards.tsx';
-import { noUsersText, UserCell } from './user-list-card.tsx';
+import { Link } from 'react-router';
+import { paths } from '../../../app/paths.ts';
+import { EmptyList } from '../../../components/empty-list.tsx';
+import { noUsersNextText, noUsersText, UserCell } from './user-list-card.tsx';
 import { VirtualTable } from './virtual-table.tsx';
 
+
+/** What to do when there is no account at all: accounts are made on Manage Users. */
+export const COGNITO_USERS_NEXT_STEP = 'Accounts are added on Manage Users (Add New User or Import Users); they then appear here to be given dashboards.';
 export type CognitoUserAction = 'dashboards' | 'invite' | 'delete' | 'register';
 
 export const COGNITO_ROW_HEIGHT = 60;
@@ -138,7 +144,14 @@ export const CognitoUsersTable = memo(function CognitoUsersTable({
       rowHeight={COGNITO_ROW_HEIGHT}
       cardHeight={COGNITO_CARD_HEIGHT}
       resetScrollKey={query}
-      empty={<p className="text-muted">{noUsersText(query)}</p>}
+      empty={
+        <EmptyList
+          title={noUsersText(query)}
+          {...(query.trim() ? {} : { action: <Link to={paths.admin.users}>Go to Manage Users</Link> })}
+        >
+          {noUsersNextText(query, COGNITO_USERS_NEXT_STEP)}
+        </EmptyList>
+      }
     />
   );
 });

@@ -1,3 +1,4 @@
+import { EmptyList } from '../../../components/empty-list.tsx';
 import { memo, useCallback } from 'react';
 import { COMPANY_KIND_LABELS, type Company } from '../../../../../contracts/companies.ts';
 import { RowActions } from '../../../components/row-actions.tsx';
@@ -98,7 +99,15 @@ export const CompaniesTable = memo(function CompaniesTable({ companies, query, d
       rowHeight={COMPANY_ROW_HEIGHT}
       cardHeight={COMPANY_CARD_HEIGHT}
       resetScrollKey={query}
-      empty={<p className="text-muted">{query.trim() ? 'No companies match your search' : 'No companies yet. Add the first one.'}</p>}
+      empty={
+        query.trim() ? (
+          <EmptyList title="No companies match your search">Check the spelling, or search for part of the name.</EmptyList>
+        ) : (
+          <EmptyList title="No companies yet">
+            Add the first one with Add company; then give users their company on Manage Users (Edit).
+          </EmptyList>
+        )
+      }
     />
   );
 });

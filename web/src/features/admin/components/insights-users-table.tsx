@@ -1,3 +1,4 @@
+import { EmptyList } from '../../../components/empty-list.tsx';
 import { memo, useMemo, useState } from 'react';
 import type { InsightsUser } from '../../../../../contracts/insights.ts';
 import { Badge } from '../../../components/badge.tsx';
@@ -91,7 +92,19 @@ export function InsightsUsersTable({ users, complete, range }: InsightsUsersTabl
           </>
         }
         renderRow={(user, ariaRowIndex) => <UserRow key={user.email} user={user} ariaRowIndex={ariaRowIndex} />}
-        empty={<p>{users.length === 0 ? (complete ? 'No users have dashboards assigned or recorded views' : 'Loading users...') : 'No users match'}</p>}
+        empty={
+          users.length === 0 ? (
+            complete ? (
+              <EmptyList title="No users have dashboards assigned or recorded views">
+                Assign dashboards to users on Manage Dashboards; they show here from then on.
+              </EmptyList>
+            ) : (
+              <p>Loading users...</p>
+            )
+          ) : (
+            <EmptyList title="No users match">Check the spelling, or choose All users under Show.</EmptyList>
+          )
+        }
       />
     </>
   );

@@ -1,7 +1,9 @@
 import type { ReactNode } from 'react';
 import { Card } from '../../../components/card.tsx';
+import { LoadFailure } from '../../../components/load-failure.tsx';
 import { Spinner } from '../../../components/spinner.tsx';
 import { countText } from '../count-text.ts';
+import { failureMessage } from '../errors.ts';
 import type { SearchState } from '../search.ts';
 import { SearchField } from './search-field.tsx';
 
@@ -13,12 +15,25 @@ export interface UserListCardProps {
   readonly total: number;
   /** The first load is under way: a spinner instead of the table. */
   readonly loading: boolean;
+  /** The last load failed: its error, shown with Retry in place of the table (or above the rows kept). */
+  readonly failure?: LoadFailureState | null;
   /** The table. */
   readonly children: ReactNode;
 }
 
+export interface LoadFailureState {
+  readonly error: unknown;
+  /** The screen's failure text. */
+  readonly title: string;
+  readonly onRetry: () => void;
+  readonly retrying: boolean;
+  /** Rows of an earlier load are still there to show under the failure. */
+  readonly hasRows: boolean;
+}
+
 /** A card with a user table and its 'Search users...' box (username or email, any case). */
-export function UserListCard({ title, titleId, search, total, loading, children }: UserListCardProps) {
+export function UserListCard({ title, titleId, search, total, loading, failure, children }: UserListCardProps) {
+  const failed = failure != null && failure.error !== null;
   return (
     <Card
       {...(titleId ? { 'aria-labelledby': titleId } : {})}
@@ -33,7 +48,10 @@ export function UserListCard({ title, titleId, search, total, loading, children 
         />
       }
     >
-      {loading ? <Spinner label="Loading users..." /> : children}
+      {failed && (
+        <LoadFailure title={failure.title} detail={failureMessage(failure.error)} onRetry={failure.onRetry} retrying={failure.retrying} />
+      )}
+      {loading ? <Spinner label="Loading users..." /> : (!failed || failure.hasRows) && children}
     </Card>
   );
 }
@@ -63,3 +81,7 @@ export function UserCell({ email, username, badge }: { readonly email: string; r
 
 /** The tables' empty states (admin-portal §2). */
 export const noUsersText = (query: string) => (query.trim() ? 'No users found matching your search' : 'No users found');
+
+/** What to do about an empty user table: a search that found nobody, or no accounts at all. */
+export const noUsersNextText = (query: string, whenNone: string) =>
+  query.trim() ? 'Check the spelling, or search for part of the email address or username.' : whenNone;

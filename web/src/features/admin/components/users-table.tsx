@@ -4,7 +4,8 @@ import { Badge } from '../../../components/badge.tsx';
 import { RowActions } from '../../../components/row-actions.tsx';
 import { ADMINS_GROUP, blockedReason } from '../protection.ts';
 import { CompanyCell } from './company-cell.tsx';
-import { noUsersText, UserCell } from './user-list-card.tsx';
+import { EmptyList } from '../../../components/empty-list.tsx';
+import { noUsersNextText, noUsersText, UserCell } from './user-list-card.tsx';
 import { VirtualTable } from './virtual-table.tsx';
 
 export type UserAction = 'edit' | 'toggle' | 'delete' | 'resetMfa' | 'promote' | 'resendInvitation';
@@ -32,6 +33,9 @@ export function InvitationStatus({ user }: { readonly user: ManagedUser }) {
     </span>
   );
 }
+
+/** What to do when there is no account at all. */
+export const USERS_NEXT_STEP = 'Add one with Add New User, or several from a CSV file with Import Users.';
 
 export const USER_ROW_HEIGHT = 60;
 /** A row as a card on a phone: the user and the menu, then company, group, status and creation date. */
@@ -185,7 +189,7 @@ export const UsersTable = memo(function UsersTable({
       rowHeight={USER_ROW_HEIGHT}
       cardHeight={USER_CARD_HEIGHT}
       resetScrollKey={query}
-      empty={<p className="text-muted">{noUsersText(query)}</p>}
+      empty={<EmptyList title={noUsersText(query)}>{noUsersNextText(query, USERS_NEXT_STEP)}</EmptyList>}
     />
   );
 });

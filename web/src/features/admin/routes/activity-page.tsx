@@ -1,9 +1,10 @@
-import { useCallback, useEffect, useState, type FormEvent } from 'react';
+import { useCallback, useEffect, useRef, useState, type FormEvent } from 'react';
 import type { AuditEntry, AuditFilter } from '../../../../../contracts/user-admin.ts';
-import { Alert } from '../../../components/alert.tsx';
 import { Badge } from '../../../components/badge.tsx';
 import { Button } from '../../../components/button.tsx';
 import { Card } from '../../../components/card.tsx';
+import { EmptyList } from '../../../components/empty-list.tsx';
+import { LoadFailure } from '../../../components/load-failure.tsx';
 import { PageHeader } from '../../../components/layout/page-header.tsx';
 import { Select } from '../../../components/select.tsx';
 import { Spinner } from '../../../components/spinner.tsx';
@@ -21,7 +22,7 @@ import {
   type OutcomeFilter,
 } from '../activity-filter.ts';
 import { useAdminApi } from '../api/admin-api-context.tsx';
-import { ADMIN_FAILURES, failureText } from '../errors.ts';
+import { ADMIN_FAILURES, failureMessage } from '../errors.ts';
 
 interface Trail {
   readonly entries: readonly AuditEntry[];
@@ -38,10 +39,16 @@ const ACTION_FILTER_OPTIONS = [{ value: '', label: 'All actions' }, ...ACTION_OP
 
 const isFiltered = (filter: AuditFilter) => Object.values(filter).some((value) => value !== undefined);
 
+/** Typed text applies once typing pauses this long, as the Users search does; a choice applies at once. */
+export const TYPING_PAUSE_MS = 350;
+
+const sameFilter = (a: AuditFilter, b: AuditFilter) => JSON.stringify(a) === JSON.stringify(b);
+
 /**
  * /admin/activity: the audit trail of admin actions, newest first, page by page, filtered on
- * the server by admin, action, target, outcome and days; the filtered trail exports as CSV or
- * JSON (the export itself is recorded in the trail).
+ * the server by admin, action, target, outcome and days as they are chosen or typed (text once
+ * typing pauses); the filtered trail exports as CSV or JSON (the export itself is recorded in
+ * the trail).
  */
 export default function ActivityPage() {
   const api = useAdminApi();
@@ -93,25 +100,50 @@ export default function ActivityPage() {
     }
   }, [api, trail, filter]);
 
-  const change = (patch: Partial<ActivityFilterForm>) => setForm((current) => ({ ...current, ...patch }));
+  // How soon the form's latest change applies: typed text waits for a pause, a choice does not.
+  const delay = useRef(0);
+  const change = (patch: Partial<ActivityFilterForm>, typed = false) => {
+    delay.current = typed ? TYPING_PAUSE_MS : 0;
+    setForm((current) => ({ ...current, ...patch }));
+  };
 
-  const apply = (event?: FormEvent) => {
-    event?.preventDefault();
+  // The filter the table was last asked for, to skip a change that asks for the same rows.
+  const applied = useRef<AuditFilter>({});
+  const applyFilter = useCallback((next: AuditFilter) => {
+    if (sameFilter(applied.current, next)) return;
+    applied.current = next;
+    setLoading(true);
+    setFilter(next);
+  }, []);
+
+  const applyForm = useCallback((current: ActivityFilterForm) => {
+    let next: AuditFilter;
     try {
-      const next = toAuditFilter(form);
-      setRangeError(null);
-      setFilter(next);
-      reload();
+      next = toAuditFilter(current);
     } catch (failure) {
+      // A reversed range is shown by its field and asks nothing of the server.
       setRangeError((failure as Error).message);
+      return;
     }
+    setRangeError(null);
+    applyFilter(next);
+  }, [applyFilter]);
+
+  useEffect(() => {
+    const timer = window.setTimeout(() => applyForm(form), delay.current);
+    return () => window.clearTimeout(timer);
+  }, [form, applyForm]);
+
+  // Enter applies what is typed without waiting for the pause.
+  const submit = (event: FormEvent) => {
+    event.preventDefault();
+    delay.current = 0;
+    applyForm(form);
   };
 
   const clear = () => {
+    delay.current = 0;
     setForm(EMPTY_FILTER_FORM);
-    setRangeError(null);
-    setFilter({});
-    reload();
   };
 
   /** Exports what the form says (applying it to the table too, so both show the same rows). */
@@ -124,7 +156,7 @@ export default function ActivityPage() {
       return;
     }
     setRangeError(null);
-    if (JSON.stringify(chosen) !== JSON.stringify(filter)) setFilter(chosen);
+    applyFilter(chosen);
     setExporting(format);
     try {
       const { entries, exportedAt } = await api.users.exportAuditLog(chosen, format);
@@ -142,6 +174,14 @@ export default function ActivityPage() {
   };
 
   const entries = trail?.entries ?? [];
+  const formFilled = JSON.stringify(form) !== JSON.stringify(EMPTY_FILTER_FORM);
+  const retry = () => reload();
+  const statusText =
+    loading && trail !== null
+      ? 'Updating...'
+      : trail === null || error !== null
+        ? ''
+        : `${entries.length.toLocaleString()} ${entries.length === 1 ? 'entry' : 'entries'}${isFiltered(filter) ? ' matching the filters' : ''}${trail.nextToken ? ', more with Load more' : ''}`;
 
   return (
     <div className="stack">
@@ -149,28 +189,27 @@ export default function ActivityPage() {
         title="Activity"
         description="Who did what to whom, when, and whether it worked."
         actions={
-          <Button
-            variant="secondary"
-            onClick={reload}
-            disabled={loading}
-          >
-            Refresh
-          </Button>
+          <div className="row">
+            <Button variant="secondary" onClick={reload} disabled={loading}>
+              Refresh
+            </Button>
+            <Button variant="secondary" onClick={() => void exportTrail('csv')} disabled={exporting !== null}>
+              {exporting === 'csv' ? 'Exporting...' : 'Export CSV'}
+            </Button>
+            <Button variant="secondary" onClick={() => void exportTrail('json')} disabled={exporting !== null}>
+              {exporting === 'json' ? 'Exporting...' : 'Export JSON'}
+            </Button>
+          </div>
         }
       />
-      {error !== null && (
-        <Alert tone="error" title={ADMIN_FAILURES.loadActivity}>
-          <p>{failureText(error, ADMIN_FAILURES.loadActivity)}</p>
-        </Alert>
-      )}
       <Card title="Audit Trail">
-        <form className="activity-filters" aria-label="Filter the trail" onSubmit={apply}>
+        <form className="activity-filters" aria-label="Filter the trail" onSubmit={submit}>
           <TextField
             label="Admin"
             type="search"
             placeholder="Email or part of it"
             value={form.actor}
-            onChange={(event) => change({ actor: event.target.value })}
+            onChange={(event) => change({ actor: event.target.value }, true)}
           />
           <Select
             label="Action"
@@ -183,7 +222,7 @@ export default function ActivityPage() {
             type="search"
             placeholder="User email or dashboard"
             value={form.target}
-            onChange={(event) => change({ target: event.target.value })}
+            onChange={(event) => change({ target: event.target.value }, true)}
           />
           <Select
             label="Outcome"
@@ -199,23 +238,20 @@ export default function ActivityPage() {
             error={rangeError ?? undefined}
           />
           <TextField label="To" type="date" value={form.toDay} onChange={(event) => change({ toDay: event.target.value })} />
-          <div className="row activity-filter-actions">
-            <Button type="submit" disabled={loading}>
-              Apply filters
-            </Button>
-            <Button type="button" variant="secondary" onClick={clear} disabled={loading}>
-              Clear
-            </Button>
-            <Button type="button" variant="secondary" onClick={() => void exportTrail('csv')} disabled={exporting !== null}>
-              {exporting === 'csv' ? 'Exporting...' : 'Export CSV'}
-            </Button>
-            <Button type="button" variant="secondary" onClick={() => void exportTrail('json')} disabled={exporting !== null}>
-              {exporting === 'json' ? 'Exporting...' : 'Export JSON'}
+          <div className="activity-filter-actions">
+            <Button type="button" variant="secondary" onClick={clear} disabled={!formFilled}>
+              Clear filters
             </Button>
           </div>
         </form>
-        {trail === null ? (
-          loading && <Spinner label="Loading activity..." />
+        <p className="activity-status text-muted" role="status" aria-live="polite">
+          {statusText}
+        </p>
+        {error !== null && (
+          <LoadFailure title={ADMIN_FAILURES.loadActivity} detail={failureMessage(error)} onRetry={retry} retrying={loading} />
+        )}
+        {trail === null || error !== null ? (
+          trail === null && loading && <Spinner label="Loading activity..." />
         ) : (
           <div className="table-scroll" role="region" aria-label="Audit trail" tabIndex={0}>
             <table className="data-table">
@@ -232,8 +268,16 @@ export default function ActivityPage() {
               <tbody>
                 {entries.length === 0 ? (
                   <tr>
-                    <td colSpan={6} className="text-muted">
-                      {isFiltered(filter) ? 'No activity matches the filter' : 'No activity recorded yet'}
+                    <td colSpan={6}>
+                      {isFiltered(filter) ? (
+                        <EmptyList title="No activity matches the filters" action={<Button size="sm" variant="secondary" onClick={clear}>Clear filters</Button>}>
+                          Widen the days, choose All actions or All outcomes, or search for part of an email.
+                        </EmptyList>
+                      ) : (
+                        <EmptyList title="No activity recorded yet">
+                          Every change an admin makes (users, dashboards, companies) is listed here as it happens.
+                        </EmptyList>
+                      )}
                     </td>
                   </tr>
                 ) : (

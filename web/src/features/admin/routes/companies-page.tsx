@@ -1,8 +1,8 @@
 import { useCallback, useMemo, useState } from 'react';
 import type { Company } from '../../../../../contracts/companies.ts';
-import { Alert } from '../../../components/alert.tsx';
 import { Button } from '../../../components/button.tsx';
 import { Card } from '../../../components/card.tsx';
+import { LoadFailure } from '../../../components/load-failure.tsx';
 import { PageHeader } from '../../../components/layout/page-header.tsx';
 import { Spinner } from '../../../components/spinner.tsx';
 import { notify } from '../../../components/toaster.tsx';
@@ -14,7 +14,7 @@ import { CompanyFormModal } from '../components/company-form-modal.tsx';
 import { DeleteCompanyDialog } from '../components/delete-company-dialog.tsx';
 import { SearchField } from '../components/search-field.tsx';
 import { countText } from '../count-text.ts';
-import { ADMIN_FAILURES, failureText } from '../errors.ts';
+import { ADMIN_FAILURES, failureMessage } from '../errors.ts';
 import { useSearch } from '../search.ts';
 import { useCompanyList } from '../use-companies.ts';
 import { useResource } from '../use-resource.ts';
@@ -78,11 +78,6 @@ export default function CompaniesPage() {
           </div>
         }
       />
-      {list.error !== null && (
-        <Alert tone="error" title={ADMIN_FAILURES.loadCompanies}>
-          <p>{failureText(list.error, ADMIN_FAILURES.loadCompanies)}</p>
-        </Alert>
-      )}
       <Card
         aria-labelledby="companies-title"
         title={<span id="companies-title">All companies</span>}
@@ -96,11 +91,19 @@ export default function CompaniesPage() {
           />
         }
       >
-        {list.data === undefined && list.loading ? (
-          <Spinner label="Loading companies..." />
-        ) : (
-          <CompaniesTable companies={search.rows} query={search.appliedQuery} dashboardNames={dashboardNames} onAction={onAction} />
+        {list.error !== null && (
+          <LoadFailure
+            title={ADMIN_FAILURES.loadCompanies}
+            detail={failureMessage(list.error)}
+            onRetry={reload}
+            retrying={list.loading}
+          />
         )}
+        {list.data === undefined
+          ? list.loading && <Spinner label="Loading companies..." />
+          : (
+              <CompaniesTable companies={search.rows} query={search.appliedQuery} dashboardNames={dashboardNames} onAction={onAction} />
+            )}
       </Card>
       <CompanyAccessPanel recorded={list.data?.lastCheck} loading={list.loading} />
 

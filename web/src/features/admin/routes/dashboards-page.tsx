@@ -1,7 +1,6 @@
 import { useCallback, useMemo, useState } from 'react';
 import { companiesLabel } from '../../../../../contracts/companies.ts';
 import type { CognitoUserWithQuicksight, DashboardMetadata } from '../../../../../contracts/quicksight-admin.ts';
-import { Alert } from '../../../components/alert.tsx';
 import { Badge } from '../../../components/badge.tsx';
 import { Button } from '../../../components/button.tsx';
 import { ConfirmDialog } from '../../../components/confirm-dialog.tsx';
@@ -144,6 +143,14 @@ export default function DashboardsPage() {
     catalogue.reload();
   };
 
+  // Kept stable, so the memoized catalogue renders again only when the load changes.
+  const { error: catalogueError, loading: catalogueLoading, reload: reloadCatalogue } = catalogue;
+  const catalogueLoaded = catalogue.data !== undefined;
+  const catalogueFailure = useMemo(
+    () => ({ error: catalogueError, title: ADMIN_FAILURES.loadDashboards, onRetry: reloadCatalogue, retrying: catalogueLoading, hasRows: catalogueLoaded }),
+    [catalogueError, catalogueLoading, reloadCatalogue, catalogueLoaded],
+  );
+
   const onEditDashboard = useCallback((dashboard: DashboardMetadata) => setEditTarget(dashboard), []);
   const onAddDashboard = useCallback(() => setEditTarget('create'), []);
 
@@ -159,15 +166,14 @@ export default function DashboardsPage() {
         }
       />
       {failure && <FailureAlert failure={failure} onDismiss={() => setFailure(null)} />}
-      {catalogue.error !== null && <Alert tone="error">{ADMIN_FAILURES.loadDashboards}</Alert>}
       <CatalogueSection
         dashboards={catalogue.data}
         onAdd={onAddDashboard}
         onEdit={onEditDashboard}
         onDelete={setDeletingDashboard}
+        failure={catalogueFailure}
       />
 
-      {users.error !== null && <Alert tone="error">{ADMIN_FAILURES.loadCognitoUsers}</Alert>}
       <UserListCard
         titleId="cognito-users-title"
         title={
@@ -180,6 +186,13 @@ export default function DashboardsPage() {
         search={search}
         total={allUsers.length}
         loading={users.data === undefined && users.loading}
+        failure={{
+          error: users.error,
+          title: ADMIN_FAILURES.loadCognitoUsers,
+          onRetry: users.reload,
+          retrying: users.loading,
+          hasRows: users.data !== undefined,
+        }}
       >
         <CognitoUsersTable
           users={search.rows}

@@ -1,8 +1,9 @@
 import { lazy, Suspense, useCallback, useMemo, useState, type FormEvent } from 'react';
 import type { InsightsDashboard, InsightsResponse, InsightsUser } from '../../../../../contracts/insights.ts';
-import { Alert } from '../../../components/alert.tsx';
 import { Button } from '../../../components/button.tsx';
 import { Card } from '../../../components/card.tsx';
+import { EmptyList } from '../../../components/empty-list.tsx';
+import { LoadFailure } from '../../../components/load-failure.tsx';
 import { PageHeader } from '../../../components/layout/page-header.tsx';
 import { Select } from '../../../components/select.tsx';
 import { Spinner } from '../../../components/spinner.tsx';
@@ -12,7 +13,7 @@ import { useAdminApi } from '../api/admin-api-context.tsx';
 import type { InsightsRange } from '../api/admin-api.ts';
 import { InsightsUsersTable } from '../components/insights-users-table.tsx';
 import { StatCards } from '../components/stat-cards.tsx';
-import { failureText } from '../errors.ts';
+import { failureMessage } from '../errors.ts';
 import {
   assignedUserCounts,
   companiesOf,
@@ -53,7 +54,8 @@ function ExportButton({ label, name, csv }: { readonly label: string; readonly n
 interface DashboardTableProps {
   readonly label: string;
   readonly dashboards: readonly InsightsDashboard[];
-  readonly empty: string;
+  /** What an empty table says, and what to do next (none when nothing needs doing). */
+  readonly empty: { readonly title: string; readonly next?: string };
   /** Assigned users per dashboard; undefined while the users are loading. */
   readonly assigned: ReadonlyMap<string, number> | undefined;
 }
@@ -62,8 +64,8 @@ function DashboardRows({ dashboards, empty, assigned }: Omit<DashboardTableProps
   if (dashboards.length === 0) {
     return (
       <tr>
-        <td colSpan={4} className="text-muted">
-          {empty}
+        <td colSpan={4}>
+          {empty.next === undefined ? <p className="text-muted">{empty.title}</p> : <EmptyList title={empty.title}>{empty.next}</EmptyList>}
         </td>
       </tr>
     );
@@ -109,7 +111,26 @@ function userStats(users: readonly InsightsUser[]) {
   ];
 }
 
-function InsightsBody({ data, range, people }: { readonly data: InsightsResponse; readonly range: InsightsRange; readonly people: InsightUsersState }) {
+/** The Insights tables' empty states. */
+export const INSIGHTS_EMPTY = {
+  noDashboards: {
+    title: 'No dashboards in the catalogue',
+    next: 'Add dashboards on Manage Dashboards and assign them to users; their views are counted here once users open them.',
+  },
+  allViewed: { title: 'Every dashboard in the catalogue was viewed in this range' },
+} as const;
+
+function InsightsBody({
+  data,
+  range,
+  people,
+  onRetryUsers,
+}: {
+  readonly data: InsightsResponse;
+  readonly range: InsightsRange;
+  readonly people: InsightUsersState;
+  readonly onRetryUsers: () => void;
+}) {
   const notViewed = useMemo(() => data.dashboards.filter((dashboard) => dashboard.inCatalogue && dashboard.views === 0), [data.dashboards]);
   const assigned = useMemo(() => (people.complete ? assignedUserCounts(people.users) : undefined), [people]);
   const stats = useMemo(
@@ -153,13 +174,18 @@ function InsightsBody({ data, range, people }: { readonly data: InsightsResponse
         </div>
       </Card>
       <Card title="Views per dashboard" actions={<ExportButton label="Export dashboards CSV" name={exportName('insights-dashboards', range)} csv={() => dashboardsCsv(data.dashboards, counts)} />}>
-        <DashboardTable label="Views per dashboard" dashboards={data.dashboards} empty="No dashboards in the catalogue" assigned={assigned} />
+        <DashboardTable label="Views per dashboard" dashboards={data.dashboards} empty={INSIGHTS_EMPTY.noDashboards} assigned={assigned} />
       </Card>
       <Card
         title="Dashboards not viewed in this range"
         actions={<ExportButton label="Export not viewed CSV" name={exportName('insights-not-viewed', range)} csv={() => dashboardsCsv(notViewed, counts)} />}
       >
-        <DashboardTable label="Dashboards not viewed in this range" dashboards={notViewed} empty="Every dashboard in the catalogue was viewed in this range" assigned={assigned} />
+        <DashboardTable
+          label="Dashboards not viewed in this range"
+          dashboards={notViewed}
+          empty={data.dashboards.some((dashboard) => dashboard.inCatalogue) ? INSIGHTS_EMPTY.allViewed : INSIGHTS_EMPTY.noDashboards}
+          assigned={assigned}
+        />
       </Card>
       <Card title="Users">
         <p className="text-muted">
@@ -167,11 +193,9 @@ function InsightsBody({ data, range, people }: { readonly data: InsightsResponse
           they never opened. {INSIGHTS_TEXTS.neverMeaning(data.retentionDays)}
         </p>
         {people.error !== null && (
-          <Alert tone="error" title={INSIGHTS_TEXTS.loadUsersFailed}>
-            <p>{failureText(people.error, INSIGHTS_TEXTS.loadUsersFailed)}</p>
-          </Alert>
+          <LoadFailure title={INSIGHTS_TEXTS.loadUsersFailed} detail={failureMessage(people.error)} onRetry={onRetryUsers} />
         )}
-        <InsightsUsersTable users={people.users} complete={people.complete} range={range} />
+        {(people.error === null || people.users.length > 0) && <InsightsUsersTable users={people.users} complete={people.complete} range={range} />}
       </Card>
     </>
   );
@@ -209,6 +233,11 @@ export default function InsightsPage() {
     ...[...new Set([...companyNames, ...(draft.company ? [draft.company] : [])])].map((company) => ({ value: company, label: company })),
   ];
   const change = (patch: Partial<Draft>) => setDraft((current) => ({ ...current, ...patch }));
+  const retryUsers = useCallback(() => setGeneration((value) => value + 1), []);
+  const retry = () => {
+    reload();
+    retryUsers();
+  };
 
   return (
     <div className="stack">
@@ -225,12 +254,17 @@ export default function InsightsPage() {
           </div>
         </form>
       </Card>
-      {error !== null && (
-        <Alert tone="error" title={INSIGHTS_TEXTS.loadFailed}>
-          <p>{failureText(error, INSIGHTS_TEXTS.loadFailed)}</p>
-        </Alert>
+      {error !== null && <LoadFailure title={INSIGHTS_TEXTS.loadFailed} detail={failureMessage(error)} onRetry={retry} retrying={loading} />}
+      {data === undefined ? (
+        loading && <Spinner label="Loading insights..." />
+      ) : (
+        <InsightsBody
+          data={data}
+          people={people}
+          onRetryUsers={retryUsers}
+          range={{ from: data.from, to: data.to, ...(data.company ? { company: data.company } : {}) }}
+        />
       )}
-      {data === undefined ? loading && <Spinner label="Loading insights..." /> : <InsightsBody data={data} people={people} range={{ from: data.from, to: data.to, ...(data.company ? { company: data.company } : {}) }} />}
     </div>
   );
 }

@@ -51,6 +51,12 @@ export default function UsersPage() {
   const [busyEmail, setBusyEmail] = useState<string | null>(null);
   const [failure, setFailure] = useState<Failure | null>(null);
 
+  const { reload: reloadCompanies } = companyList;
+  const retry = useCallback(() => {
+    reload();
+    reloadCompanies();
+  }, [reload, reloadCompanies]);
+
   const stats = useMemo(() => {
     const active = allUsers.reduce((count, user) => count + (user.enabled ? 1 : 0), 0);
     return [
@@ -176,10 +182,7 @@ export default function UsersPage() {
           <div className="row">
             <Button
               variant="secondary"
-              onClick={() => {
-                reload();
-                companyList.reload();
-              }}
+              onClick={retry}
               disabled={users.loading}
             >
               {users.loading && users.data !== undefined ? 'Refreshing...' : 'Refresh'}
@@ -196,12 +199,12 @@ export default function UsersPage() {
         <p>{SECURITY_NOTICE}</p>
       </Alert>
       {failure && <FailureAlert failure={failure} onDismiss={() => setFailure(null)} />}
-      {users.error !== null && <Alert tone="error">{ADMIN_FAILURES.loadUsers}</Alert>}
       <UserListCard
         title="All Users"
         search={search}
         total={allUsers.length}
         loading={users.data === undefined && users.loading}
+        failure={{ error: users.error, title: ADMIN_FAILURES.loadUsers, onRetry: retry, retrying: users.loading, hasRows: users.data !== undefined }}
       >
         <UsersTable
           users={search.rows}
