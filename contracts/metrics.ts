@@ -17,3 +17,10 @@ export const USAGE_RECORD_FAILURES_METRIC = 'UsageRecordFailures';
 
 /** Differences the daily company-access check found between the portal and QuickSight (0 when in step). */
 export const COMPANY_ACCESS_DIFFERENCES_METRIC = 'CompanyAccessDifferences';
+
+/**
+ * Count of Cognito calls the functions made that Cognito still refused with
+ * TooManyRequestsException after the SDK's retries (a request-rate quota is exhausted).
+ * Published per deployment (no dimension) and per function (`service`).
+ */
+export const COGNITO_THROTTLES_METRIC = 'CognitoThrottles';

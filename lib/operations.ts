@@ -4,12 +4,14 @@ import type * as cloudfront from 'aws-cdk-lib/aws-cloudfront';
 import * as cloudwatch from 'aws-cdk-lib/aws-cloudwatch';
 import { SnsAction } from 'aws-cdk-lib/aws-cloudwatch-actions';
 import type * as cognito from 'aws-cdk-lib/aws-cognito';
+import * as dynamodb from 'aws-cdk-lib/aws-dynamodb';
 import * as iam from 'aws-cdk-lib/aws-iam';
 import * as kms from 'aws-cdk-lib/aws-kms';
+import * as lambda from 'aws-cdk-lib/aws-lambda';
 import * as sns from 'aws-cdk-lib/aws-sns';
 import { EmailSubscription } from 'aws-cdk-lib/aws-sns-subscriptions';
 import { Construct } from 'constructs';
-import { COMPANY_ACCESS_DIFFERENCES_METRIC, QUICKSIGHT_FAILURES_METRIC, SERVICE_DIMENSION, USAGE_RECORD_FAILURES_METRIC } from '../contracts/metrics.ts';
+import { COGNITO_THROTTLES_METRIC, COMPANY_ACCESS_DIFFERENCES_METRIC, QUICKSIGHT_FAILURES_METRIC, SERVICE_DIMENSION, USAGE_RECORD_FAILURES_METRIC } from '../contracts/metrics.ts';
 import { metricsNamespace, type PortalFunction } from './portal-function.ts';
 
 /** A function alarms when its p99 duration reaches this share of its timeout. */
@@ -24,6 +26,24 @@ export const CLOUDFRONT_5XX_RATE_PERCENT = 1;
  */
 export const SES_BOUNCE_RATE = 0.04;
 export const SES_COMPLAINT_RATE = 0.0008;
+
+/**
+ * The DynamoDB operations the functions call (GetItem, Query, Scan, PutItem, UpdateItem,
+ * DeleteItem) and the batch operations their grants allow. ThrottledRequests and SystemErrors
+ * are published per table and operation (dimensions TableName and Operation):
+ * https://docs.aws.amazon.com/amazondynamodb/latest/developerguide/metrics-dimensions.html
+ * An alarm's metric math may read at most 10 metrics, so the list stays within that.
+ */
+export const DYNAMODB_OPERATIONS: readonly dynamodb.Operation[] = [
+  dynamodb.Operation.GET_ITEM,
+  dynamodb.Operation.BATCH_GET_ITEM,
+  dynamodb.Operation.QUERY,
+  dynamodb.Operation.SCAN,
+  dynamodb.Operation.PUT_ITEM,
+  dynamodb.Operation.UPDATE_ITEM,
+  dynamodb.Operation.DELETE_ITEM,
+  dynamodb.Operation.BATCH_WRITE_ITEM,
+];
 
 /** CloudFront publishes its metrics only in us-east-1, and alarms read metrics of their own region. */
 export const CLOUDFRONT_METRICS_REGION = 'us-east-1';
@@ -55,6 +75,69 @@ const cognitoSignInThrottles = (userPool: cognito.IUserPool, client: cognito.IUs
     statistic: cloudwatch.Stats.SUM,
   });
 
+/**
+ * Cognito calls of the functions that Cognito throttled (TooManyRequestsException after the
+ * SDK's retries), which the functions answer with a 5xx or 429 that Lambda's Errors metric
+ * does not count. The functions publish it themselves (lambdas/shared/cognito-throttles.ts):
+ * without dimension for the deployment, with `service` per function.
+ */
+const cognitoThrottles = (namespace: string, service?: string) =>
+  new cloudwatch.Metric({
+    namespace,
+    metricName: COGNITO_THROTTLES_METRIC,
+    ...(service === undefined ? {} : { dimensionsMap: { [SERVICE_DIMENSION]: service } }),
+    period: PERIOD,
+    statistic: cloudwatch.Stats.SUM,
+  });
+
+/**
+ * 5xx answers of a function URL (Lambda's function URL metrics, dimension FunctionName): a
+ * handler's own 5xx (an upstream failure, a throttled Cognito call) is a successful invocation
+ * for Lambda's Errors metric, so only this metric sees what the browser got.
+ * https://docs.aws.amazon.com/lambda/latest/dg/urls-monitoring.html
+ */
+const functionUrl5xx = (fn: PortalFunction) =>
+  new cloudwatch.Metric({
+    namespace: 'AWS/Lambda',
+    metricName: 'Url5xxCount',
+    dimensionsMap: { FunctionName: fn.function.functionName },
+    period: PERIOD,
+    statistic: cloudwatch.Stats.SUM,
+  });
+
+/** The function URL a PortalFunction was given (lambda.Function#addFunctionUrl adds it as the child `FunctionUrl`), if any. */
+export const functionUrlOf = (fn: PortalFunction): lambda.FunctionUrl | undefined => {
+  const child = fn.function.node.tryFindChild('FunctionUrl');
+  return child instanceof lambda.FunctionUrl ? child : undefined;
+};
+
+/**
+ * A table's requests of one kind (ThrottledRequests, SystemErrors) summed over the operations
+ * the portal calls. SUM over the array adds the operations that have a datapoint, so one
+ * operation's throttles count though the others have none in the period.
+ */
+const tableRequests = (table: dynamodb.Table, metricName: 'ThrottledRequests' | 'SystemErrors', label: string) => {
+  // Ids unique per table and metric, so several sums can share a dashboard graph.
+  const id = (index: number) => `${table.node.id.toLowerCase()}_${metricName === 'ThrottledRequests' ? 'throttled' : 'errors'}_${index}`;
+  return new cloudwatch.MathExpression({
+    expression: `SUM([${DYNAMODB_OPERATIONS.map((_, index) => id(index)).join(',')}])`,
+    usingMetrics: Object.fromEntries(
+      DYNAMODB_OPERATIONS.map((operation, index) => [
+        id(index),
+        new cloudwatch.Metric({
+          namespace: 'AWS/DynamoDB',
+          metricName,
+          dimensionsMap: { TableName: table.tableName, Operation: operation },
+          period: PERIOD,
+          statistic: cloudwatch.Stats.SUM,
+        }),
+      ]),
+    ),
+    label,
+    period: PERIOD,
+  });
+};
+
 export interface PortalOperationsProps {
   /** Every function of the product: each gets errors, throttles and duration alarms. */
   readonly functions: readonly PortalFunction[];
@@ -66,6 +149,11 @@ export interface PortalOperationsProps {
   readonly distribution: cloudfront.IDistribution;
   readonly userPool: cognito.IUserPool;
   readonly userPoolClient: cognito.IUserPoolClient;
+  /**
+   * The tables whose throttled requests and system errors are alarmed.
+   * @default every DynamoDB table of the stack, wherever it is defined
+   */
+  readonly tables?: readonly dynamodb.Table[];
   /** @default no subscription: operators subscribe to the topic themselves */
   readonly alarmEmail?: string;
 }
@@ -121,6 +209,12 @@ export function cloudFrontAlarmSpec(distribution: cloudfront.IDistribution): Ala
   };
 }
 
+/** Requests CloudWatch makes for an alarm of this account and region only (the key's and the topic's policies). */
+const ALARM_SOURCE_CONDITIONS = {
+  ArnLike: { 'aws:SourceArn': `arn:${Aws.PARTITION}:cloudwatch:${Aws.REGION}:${Aws.ACCOUNT_ID}:alarm:*` },
+  StringEquals: { 'aws:SourceAccount': Aws.ACCOUNT_ID },
+};
+
 /**
  * The topic alarms notify. SNS encrypts the messages with a customer-managed key: CloudWatch
  * cannot use the AWS managed SNS key, so the key policy lets it encrypt for the topic. The
@@ -138,12 +232,17 @@ export class AlarmTopic extends Construct {
       removalPolicy: RemovalPolicy.DESTROY,
       pendingWindow: Duration.days(7),
     });
+    // Only this account's alarms may use the key: CloudWatch uses it on an alarm's behalf, and
+    // the source account and alarm ARN conditions keep another account's alarms from doing so
+    // (confused-deputy protection); the grant CloudWatch needs for an encrypted topic:
+    // https://docs.aws.amazon.com/sns/latest/dg/sns-key-management.html#compatibility-with-aws-services
     key.addToResourcePolicy(
       new iam.PolicyStatement({
         sid: 'CloudWatchAlarmsEncryptForTopic',
         principals: [new iam.ServicePrincipal('cloudwatch.amazonaws.com')],
         actions: ['kms:Decrypt', 'kms:GenerateDataKey*'],
         resources: ['*'],
+        conditions: ALARM_SOURCE_CONDITIONS,
       }),
     );
     const topic = new sns.Topic(this, 'AlarmTopic', { displayName: 'Portal operations alarms', masterKey: key, enforceSSL: true });
@@ -153,10 +252,7 @@ export class AlarmTopic extends Construct {
         principals: [new iam.ServicePrincipal('cloudwatch.amazonaws.com')],
         actions: ['sns:Publish'],
         resources: [topic.topicArn],
-        conditions: {
-          ArnLike: { 'aws:SourceArn': `arn:${Aws.PARTITION}:cloudwatch:${Aws.REGION}:${Aws.ACCOUNT_ID}:alarm:*` },
-          StringEquals: { 'aws:SourceAccount': Aws.ACCOUNT_ID },
-        },
+        conditions: ALARM_SOURCE_CONDITIONS,
       }),
     );
     if (props.alarmEmail) topic.addSubscription(new EmailSubscription(props.alarmEmail));
@@ -174,6 +270,8 @@ export class PortalOperations extends Construct {
   readonly topic: sns.Topic;
   readonly dashboard: cloudwatch.Dashboard;
   readonly alarms: cloudwatch.Alarm[] = [];
+  /** The tables the pack watches. */
+  readonly tables: readonly dynamodb.Table[];
   private readonly action: SnsAction;
 
   constructor(scope: Construct, id: string, props: PortalOperationsProps) {
@@ -186,6 +284,9 @@ export class PortalOperations extends Construct {
     this.action = new SnsAction(this.topic);
 
     for (const fn of props.functions) this.functionAlarms(fn);
+    this.tables = props.tables ?? Stack.of(this).node.findAll().filter((c): c is dynamodb.Table => c instanceof dynamodb.Table);
+    for (const table of this.tables) this.tableAlarms(table);
+    this.cognitoThrottleAlarm(props.functions[0]!);
     this.appSyncAlarms(props.graphqlApi);
     this.cloudFrontAlarm(props.distribution);
     this.cognitoAlarm(props.userPool, props.userPoolClient);
@@ -225,6 +326,41 @@ export class PortalOperations extends Construct {
       evaluationPeriods: 3,
       datapointsToAlarm: 2,
       description: `The ${name} function's p99 duration reached ${limitMs} ms, ${DURATION_SHARE_OF_TIMEOUT * 100} % of its ${timeout.toSeconds()} s timeout.`,
+    });
+    if (functionUrlOf(fn) !== undefined) {
+      this.alarm(`${name}-url-5xx`, {
+        metric: functionUrl5xx(fn),
+        threshold: 1,
+        description: `The ${name} function URL answered with server errors (5xx) in 5 minutes: its own 5xx answers too (an upstream or Cognito failure), which the Errors alarm does not count. See its log group.`,
+      });
+    }
+  }
+
+  /** Requests DynamoDB throttled (on demand: a table's or the account's throughput limit) and its own errors, per table. */
+  private tableAlarms(table: dynamodb.Table): void {
+    const id = table.node.id;
+    this.alarm(`${id}-table-throttles`, {
+      metric: tableRequests(table, 'ThrottledRequests', `${id} throttled requests`),
+      threshold: 1,
+      description: `DynamoDB throttled requests to the ${id} table in 5 minutes: its on-demand throughput limit (or the account's) was reached. See the table's metrics per operation.`,
+    });
+    this.alarm(`${id}-table-system-errors`, {
+      metric: tableRequests(table, 'SystemErrors', `${id} system errors`),
+      threshold: 1,
+      description: `DynamoDB answered requests to the ${id} table with server errors (HTTP 500) in 5 minutes; the SDK retries them, repeated ones reach users.`,
+    });
+  }
+
+  /**
+   * Any Cognito call throttled after the SDK's retries: the capacity model's first bottleneck
+   * (GetUser on every request). Raising a Cognito request-rate quota is paid (README, Costs).
+   */
+  private cognitoThrottleAlarm(anyFunction: PortalFunction): void {
+    this.alarm('cognito-throttled-calls', {
+      metric: cognitoThrottles(metricsNamespace(anyFunction)),
+      threshold: 1,
+      description:
+        'Cognito refused calls of the portal functions with TooManyRequestsException (a request-rate quota is exhausted, first UserAccountRead for GetUser): users got 5xx or 429 answers. See CognitoThrottles per function on the dashboard and README, Capacity.',
     });
   }
 
@@ -381,6 +517,17 @@ export class PortalOperations extends Construct {
       graph('Cognito sign-in throttles', [cognitoSignInThrottles(props.userPool, props.userPoolClient)]),
       graph('SES reputation (account)', [sesReputation('Reputation.BounceRate'), sesReputation('Reputation.ComplaintRate')]),
       graph('Embed: QuickSight failures', [PortalOperations.quickSightFailures(props.embedFunction)]),
+    );
+    dashboard.addWidgets(
+      graph('Function URL 5xx answers', props.functions.filter((fn) => functionUrlOf(fn) !== undefined).map((fn) => functionUrl5xx(fn).with({ label: fn.serviceName }))),
+      graph('Cognito throttled calls (per function)', [
+        cognitoThrottles(metricsNamespace(props.functions[0]!)).with({ label: 'all functions' }),
+        ...props.functions.map((fn) => cognitoThrottles(metricsNamespace(fn), fn.serviceName).with({ label: fn.serviceName })),
+      ]),
+      graph('DynamoDB throttled requests and system errors', this.tables.flatMap((table) => [
+        tableRequests(table, 'ThrottledRequests', `${table.node.id} throttled`),
+        tableRequests(table, 'SystemErrors', `${table.node.id} system errors`),
+      ])),
     );
     dashboard.addWidgets(graph('Company-access differences (daily check)', [PortalOperations.companyAccessDifferences(props.companyCheckFunction)], 24));
     dashboard.addWidgets(

@@ -21,6 +21,12 @@ const FUNCTION_PATHS = [
   '/Companies/Check/',
 ];
 
+/** The functions with a function URL: each has its own 5xx alarm. */
+const URL_FUNCTION_PATHS = ['/Functions/Embed/', '/Functions/QuickSightAdmin/', '/Functions/UserAdmin/', '/Functions/Mfa/', '/Functions/Contact/'];
+const TABLES = ['Views', 'Dashboards', 'State', 'Audit', 'Usage'];
+/** The operations the table alarms sum (the ones the functions call and their grants allow). */
+const TABLE_OPERATIONS = ['GetItem', 'BatchGetItem', 'Query', 'Scan', 'PutItem', 'UpdateItem', 'DeleteItem', 'BatchWriteItem'];
+
 const alarmsOf = (build: PortalBuild) => Object.values(build.template.findResources('AWS::CloudWatch::Alarm')) as Resource[];
 const functionId = (build: PortalBuild, path: string) => logicalIdAt(build.template, 'AWS::Lambda::Function', `${path}Function/`);
 const functionOf = (build: PortalBuild, path: string) => build.template.toJSON().Resources[functionId(build, path)] as Resource;
@@ -33,6 +39,13 @@ const alarmsOn = (build: PortalBuild, metricName: string, dimension?: { Name: st
       alarm.Properties.MetricName === metricName &&
       (dimension === undefined || asList(alarm.Properties.Dimensions).some((d) => JSON.stringify(d) === JSON.stringify(dimension))),
   );
+
+/** The metric-math alarms whose metrics are all `metricName` of one table. */
+const tableAlarms = (build: PortalBuild, metricName: string, tableId: string) =>
+  alarmsOf(build).filter((alarm) => {
+    const stats = asList(alarm.Properties.Metrics as Resource[]).filter((query) => query.MetricStat !== undefined);
+    return stats.length > 0 && stats.every((query) => query.MetricStat.Metric.MetricName === metricName && JSON.stringify(query.MetricStat.Metric.Dimensions).includes(`"Ref":"${tableId}"`));
+  });
 
 const configProblems = (context: Record<string, unknown>): string => {
   try {
@@ -74,6 +87,92 @@ describe('operations pack (default configuration)', () => {
       // Account-level metrics: SES publishes them without dimensions.
       expect(alarm?.Properties.Dimensions).toBeUndefined();
     }
+  });
+
+  it.each(URL_FUNCTION_PATHS)('alarms on the 5xx answers of the function URL of %s (Url5xxCount, sum ≥ 1 in 5 minutes)', (path) => {
+    const dimension = { Name: 'FunctionName', Value: { Ref: functionId(build, path) } };
+    const alarms = alarmsOn(build, 'Url5xxCount', dimension);
+    expect(alarms).toHaveLength(1);
+    expect(alarms[0]?.Properties).toMatchObject({
+      Namespace: 'AWS/Lambda',
+      Dimensions: [dimension],
+      Statistic: 'Sum',
+      Period: 300,
+      Threshold: 1,
+      ComparisonOperator: 'GreaterThanOrEqualToThreshold',
+      EvaluationPeriods: 1,
+      AlarmActions: [{ Ref: topicId(build) }],
+    });
+  });
+
+  it('has no function URL alarm for a function without a URL', () => {
+    expect(alarmsOn(build, 'Url5xxCount')).toHaveLength(5);
+    for (const path of ['/GraphQL/Resolver/', '/Auth/PostConfirmation/', '/Auth/PreTokenGeneration/', '/Companies/Check/']) {
+      expect(alarmsOn(build, 'Url5xxCount', { Name: 'FunctionName', Value: { Ref: functionId(build, path) } })).toHaveLength(0);
+    }
+  });
+
+  it.each(TABLES.flatMap((table) => [[table, 'ThrottledRequests'], [table, 'SystemErrors']]))(
+    'alarms on the %s table’s %s summed over the operations the portal calls (≥ 1 in 5 minutes)',
+    (table, metricName) => {
+      const tableId = logicalIdAt(build.template, 'AWS::DynamoDB::Table', `/Data/${table}/`);
+      const alarms = tableAlarms(build, metricName, tableId);
+      expect(alarms).toHaveLength(1);
+      const alarm = alarms[0]!.Properties;
+      expect(alarm).toMatchObject({ Threshold: 1, ComparisonOperator: 'GreaterThanOrEqualToThreshold', EvaluationPeriods: 1, AlarmActions: [{ Ref: topicId(build) }] });
+      const queries = alarm.Metrics as Resource[];
+      const stats = queries.filter((query) => query.MetricStat !== undefined);
+      // Published per table and operation (dimensions TableName and Operation).
+      const byName = (dimensions: { Name: string }[]) => [...dimensions].sort((a, b) => a.Name.localeCompare(b.Name));
+      expect(stats.map((query) => byName(query.MetricStat.Metric.Dimensions))).toEqual(
+        TABLE_OPERATIONS.map((operation) => [
+          { Name: 'Operation', Value: operation },
+          { Name: 'TableName', Value: { Ref: tableId } },
+        ]),
+      );
+      for (const query of stats) {
+        expect(query.MetricStat).toMatchObject({ Metric: { Namespace: 'AWS/DynamoDB', MetricName: metricName }, Stat: 'Sum', Period: 300 });
+        expect(query.ReturnData).toBe(false);
+      }
+      // CloudWatch alarms on metric math read at most 10 metrics.
+      expect(stats.length).toBeLessThanOrEqual(10);
+      const [expression] = queries.filter((query) => query.Expression !== undefined);
+      expect(expression?.Expression).toBe(`SUM([${stats.map((query) => query.Id).join(',')}])`);
+    },
+  );
+
+  it('alarms on Cognito calls the functions report as throttled (CognitoThrottles in the stack’s namespace, no dimension, ≥ 1)', () => {
+    const alarms = alarmsOn(build, 'CognitoThrottles');
+    expect(alarms).toHaveLength(1);
+    expect(alarms[0]?.Properties).toMatchObject({
+      Namespace: build.stack.stackName,
+      Statistic: 'Sum',
+      Period: 300,
+      Threshold: 1,
+      ComparisonOperator: 'GreaterThanOrEqualToThreshold',
+      AlarmActions: [{ Ref: topicId(build) }],
+      OKActions: [{ Ref: topicId(build) }],
+    });
+    expect(alarms[0]?.Properties.Dimensions).toBeUndefined();
+    // The namespace the functions publish in (POWERTOOLS_METRICS_NAMESPACE) is the same.
+    for (const path of URL_FUNCTION_PATHS) expect(functionOf(build, path).Properties.Environment.Variables[METRICS_NAMESPACE_ENV]).toBe(build.stack.stackName);
+  });
+
+  it('alarms on the SES bounce rate at 4 % and the complaint rate at 0.08 % (hourly maximum)', () => {
+    expect(alarmsOn(build, 'Reputation.BounceRate')[0]?.Properties).toMatchObject({ Namespace: 'AWS/SES', Threshold: 0.04, Period: 3600, Statistic: 'Maximum', AlarmActions: [{ Ref: topicId(build) }] });
+    expect(alarmsOn(build, 'Reputation.ComplaintRate')[0]?.Properties).toMatchObject({ Namespace: 'AWS/SES', Threshold: 0.0008, Period: 3600, Statistic: 'Maximum', AlarmActions: [{ Ref: topicId(build) }] });
+  });
+
+  it('lets CloudWatch use the topic key only for alarms of this account and region', () => {
+    const keys = Object.values(build.template.findResources('AWS::KMS::Key')) as Resource[];
+    const statements = keys.flatMap((key) => key.Properties.KeyPolicy.Statement as Resource[]);
+    const cloudWatch = statements.filter((statement) => JSON.stringify(statement.Principal).includes('cloudwatch.amazonaws.com'));
+    expect(cloudWatch).toHaveLength(1);
+    expect(cloudWatch[0]).toMatchObject({ Sid: 'CloudWatchAlarmsEncryptForTopic', Effect: 'Allow', Action: ['kms:Decrypt', 'kms:GenerateDataKey*'] });
+    expect(cloudWatch[0]?.Condition).toEqual({
+      StringEquals: { 'aws:SourceAccount': { Ref: 'AWS::AccountId' } },
+      ArnLike: { 'aws:SourceArn': { 'Fn::Join': ['', ['arn:', { Ref: 'AWS::Partition' }, ':cloudwatch:', { Ref: 'AWS::Region' }, ':', { Ref: 'AWS::AccountId' }, ':alarm:*']] } },
+    });
   });
 
   it("alarms on the embed function's QuickSight failures in the namespace the function is given", () => {
@@ -174,7 +273,21 @@ describe('operations pack (default configuration)', () => {
     expect(dashboards).toHaveLength(1);
     expect(dashboards[0]?.Properties.DashboardName).toBe(`${build.stack.stackName}-us-east-2-operations`);
     const body = JSON.stringify(dashboards[0]?.Properties.DashboardBody);
-    for (const metric of ['DashboardViewCount', 'DashboardViewLoadTime', 'AWS/QuickSight', QUICKSIGHT_FAILURES_METRIC, 'SignInThrottles', 'Reputation.BounceRate', '5XXError', 'Throttles']) {
+    for (const metric of [
+      'DashboardViewCount',
+      'DashboardViewLoadTime',
+      'AWS/QuickSight',
+      QUICKSIGHT_FAILURES_METRIC,
+      'SignInThrottles',
+      'Reputation.BounceRate',
+      'Reputation.ComplaintRate',
+      '5XXError',
+      'Throttles',
+      'Url5xxCount',
+      'CognitoThrottles',
+      'ThrottledRequests',
+      'SystemErrors',
+    ]) {
       expect(body).toContain(metric);
     }
   });
@@ -267,6 +380,13 @@ describe('the CloudFront alarm of a deployment outside us-east-1', () => {
     const alarm = resources.find((r) => r.Type === 'AWS::CloudWatch::Alarm');
     expect(alarm?.Properties.AlarmActions).toHaveLength(1);
     expect(alarm?.Properties.OKActions).toEqual(alarm?.Properties.AlarmActions);
+  });
+
+  it('lets CloudWatch use its topic key only for alarms of its own account and region', () => {
+    const key = Object.values(companion.template.Resources as Record<string, Resource>).find((r) => r.Type === 'AWS::KMS::Key');
+    const statement = (key?.Properties.KeyPolicy.Statement as Resource[]).find((s) => s.Sid === 'CloudWatchAlarmsEncryptForTopic');
+    expect(statement?.Condition.StringEquals).toEqual({ 'aws:SourceAccount': { Ref: 'AWS::AccountId' } });
+    expect(JSON.stringify(statement?.Condition.ArnLike['aws:SourceArn'])).toContain(':alarm:*');
   });
 
   it('is not made for a us-east-1 deployment, which holds the alarm itself', () => {
