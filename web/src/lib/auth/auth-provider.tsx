@@ -209,9 +209,10 @@ export function AuthProvider({ children, loadService = loadCognitoService, accou
         return devices.map((device) => ({ ...device, current: device.key === current }));
       },
       forgetDevice: async (deviceKey) => {
-        await (await account()).forgetDevice(deviceKey);
+        // Which device this browser is, read while its session is surely alive.
         const cognito = await service();
         const [user, devicesModule] = await Promise.all([cognito.signedInUserWithDevice(), deviceService()]);
+        await (await account()).forgetDevice(deviceKey);
         if (devicesModule.currentDeviceKey(user) !== deviceKey) return;
         // This browser's device: its secret goes, and so does its session, whose refresh token
         // was bound to the device and can no longer be refreshed. Only this browser is signed
