@@ -15,12 +15,12 @@ const projectRoot = fileURLToPath(new URL('..', import.meta.url));
 
 /**
  * esbuild's options for a handler bundle: minified ESM for the runtime's Node.js with linked
- * source maps, the AWS SDK bundled (not taken from the runtime) so the deployed code runs the
+ * source maps (read by the logger when it logs an error), the AWS SDK bundled (not taken from the runtime) so the deployed code runs the
  * versions the tests ran, and code splitting: what a handler loads with `import()` (the token
  * verifier, the SDK clients, the request's work) is a chunk of its own that the first request
  * to need it loads, so the function starts with its middleware only.
  */
-const BUNDLE_OPTIONS = {
+export const BUNDLE_OPTIONS = {
   bundle: true,
   platform: 'node',
   format: 'esm',
@@ -210,8 +210,10 @@ export class PortalFunction extends Construct {
       role: this.role,
       logGroup: this.logGroup,
       loggingFormat: lambda.LoggingFormat.JSON,
+      // No NODE_OPTIONS=--enable-source-maps: Node would read and parse the map of every module
+      // as it loads it, at start and on the first request. The logger maps a logged error's stack
+      // itself, reading only the maps that stack names (lambdas/shared/source-mapped-stack.ts).
       environment: {
-        NODE_OPTIONS: '--enable-source-maps',
         POWERTOOLS_SERVICE_NAME: props.name,
         [METRICS_NAMESPACE_ENV]: metricsNamespace(this),
         [ENV.logLevel]: 'INFO',

@@ -1,10 +1,9 @@
-import { MetricUnit } from '@aws-lambda-powertools/metrics';
+import type { Metrics } from '@aws-lambda-powertools/metrics';
 import { COMPANY_ACCESS_DIFFERENCES_METRIC } from '../../contracts/metrics.ts';
 import { createLogger } from '../shared/logger.ts';
-import { createMetrics } from '../shared/metrics.ts';
 
 const logger = createLogger('company-check');
-const metrics = createMetrics('company-check');
+let metrics: Metrics | undefined;
 
 /** Who the Companies tab names as having run the daily check. */
 export const SCHEDULED_CHECKER = 'schedule';
@@ -16,8 +15,15 @@ export const SCHEDULED_CHECKER = 'schedule';
  * never changes anything: mending is an administrator's choice (CHECK_COMPANY_ACCESS with fix).
  */
 export const handler = async (): Promise<{ differences: number; quicksightCalls: number }> => {
-  // The check and its clients are loaded by the invocation, not when the function starts.
-  const check = await (await import('./scheduled-check.ts')).runScheduledCheck(SCHEDULED_CHECKER);
+  // The check, its clients, the metrics and the logger are loaded by the invocation, not when the function starts.
+  const [{ runScheduledCheck }, { MetricUnit }, { createMetrics }] = await Promise.all([
+    import('./scheduled-check.ts'),
+    import('@aws-lambda-powertools/metrics'),
+    import('../shared/metrics.ts'),
+    logger.ready(),
+  ]);
+  const check = await runScheduledCheck(SCHEDULED_CHECKER);
+  metrics ??= createMetrics('company-check');
   metrics.addMetric(COMPANY_ACCESS_DIFFERENCES_METRIC, MetricUnit.Count, check.differences.length);
   metrics.publishStoredMetrics();
   const summary = { differences: check.differences.length, quicksightCalls: check.quicksightCalls };

@@ -1,4 +1,4 @@
-import type { Logger } from '@aws-lambda-powertools/logger';
+import type { Logger } from '../shared/logger.ts';
 import type { APIGatewayProxyEventV2 } from 'aws-lambda';
 import * as z from 'zod';
 import { EMBED_DASHBOARD_HEADER, EMBED_SOURCE_HEADER, embedSourceSchema } from '../../contracts/embed.ts';

@@ -1,4 +1,4 @@
-import type { Logger } from '@aws-lambda-powertools/logger';
+import type { Logger } from '../shared/logger.ts';
 import type { AppSyncResolverEvent } from 'aws-lambda';
 import { audited } from '../shared/audit.ts';
 import type { Caller } from '../shared/auth/caller.ts';

@@ -1,4 +1,4 @@
-import type { Logger } from '@aws-lambda-powertools/logger';
+import type { Logger } from '../shared/logger.ts';
 import type { MiddlewareObj } from '@middy/core';
 import type { Context } from 'aws-lambda';
 import { INTERNAL_ERROR_MESSAGE } from '../shared/errors.ts';
@@ -51,6 +51,7 @@ export const resolverLog = <E extends ResolverEventShape, R, C extends Context>(
   return {
     before: async (request) => {
       startedAt.set(request, Date.now());
+      await logger.ready();
       if (typeof request.context.awsRequestId === 'string') logger.addContext(request.context);
     },
     after: async (request) => {

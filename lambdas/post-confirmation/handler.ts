@@ -12,7 +12,8 @@ const logger = createLogger('post-confirmation');
  * confirmation's answer, so the user sees it rather than keep sessions they meant to end.
  */
 export const handler = async (event: PostConfirmationTriggerEvent): Promise<PostConfirmationTriggerEvent> => {
-  // The clients are loaded by the confirmations that use them, not when the function starts.
+  // The clients and the logger are loaded by the confirmations that use them, not when the function starts.
+  await logger.ready();
   if (event.triggerSource === 'PostConfirmation_ConfirmSignUp') {
     await (await import('./join-users-group.ts')).joinUsersGroup(event.userPoolId, event.userName);
     logger.info('Confirmed user added to group', { group: USERS_GROUP });

@@ -1,4 +1,4 @@
-import type { Logger } from '@aws-lambda-powertools/logger';
+import type { Logger } from '../shared/logger.ts';
 import type { QuicksightAdminRequest } from '../../contracts/quicksight-admin.ts';
 import { auditorFor, describeUserDeletion } from '../shared/audit.ts';
 import type { Caller } from '../shared/auth/caller.ts';

@@ -1,4 +1,4 @@
-import type { Logger } from '@aws-lambda-powertools/logger';
+import type { Logger } from '../shared/logger.ts';
 import { COMPANY_KIND_LABELS, COMPANY_MESSAGES, type AccessDifference } from '../../contracts/companies.ts';
 import type { QuicksightAdminRequest } from '../../contracts/quicksight-admin.ts';
 import { auditorFor } from '../shared/audit.ts';

@@ -1,4 +1,4 @@
-import type { Logger } from '@aws-lambda-powertools/logger';
+import type { Logger } from './logger.ts';
 import type { Caller } from './auth/caller.ts';
 import { writeAuditEntry } from './data/audit.ts';
 import { HttpError } from './errors.ts';

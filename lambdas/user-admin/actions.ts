@@ -1,4 +1,4 @@
-import type { Logger } from '@aws-lambda-powertools/logger';
+import type { Logger } from '../shared/logger.ts';
 import { INVITATION_MESSAGES, PROMOTE_MESSAGES, RESET_MFA_MESSAGE, type UserAdminRequest } from '../../contracts/user-admin.ts';
 import { auditorFor, describeUserDeletion } from '../shared/audit.ts';
 import type { Caller } from '../shared/auth/caller.ts';

@@ -1,8 +1,8 @@
-import type { Logger } from '@aws-lambda-powertools/logger';
 import type { MiddlewareObj } from '@middy/core';
 import type { Context } from 'aws-lambda';
 import { HttpError, INTERNAL_ERROR_MESSAGE, MethodNotAllowedError } from '../errors.ts';
 import { jsonResponse, type HttpResult } from '../http.ts';
+import type { Logger } from '../logger.ts';
 import { actorOf, requestIdOf } from './request-log.ts';
 
 const isAwsServiceError = (error: unknown): boolean =>

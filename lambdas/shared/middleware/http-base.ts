@@ -1,9 +1,9 @@
-import type { Logger } from '@aws-lambda-powertools/logger';
 import type { MiddlewareObj } from '@middy/core';
 import httpCors from '@middy/http-cors';
 import httpHeaderNormalizer from '@middy/http-header-normalizer';
 import { EMBED_DASHBOARD_HEADER } from '../../../contracts/function-urls.ts';
 import { allowedOrigins } from '../env.ts';
+import type { Logger } from '../logger.ts';
 import { allowedMethod } from './allowed-method.ts';
 import { errorResponder } from './error-responder.ts';
 import { requestLog } from './request-log.ts';

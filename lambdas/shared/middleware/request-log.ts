@@ -1,7 +1,7 @@
-import type { Logger } from '@aws-lambda-powertools/logger';
 import type { MiddlewareObj, Request } from '@middy/core';
 import type { Context } from 'aws-lambda';
 import type { Caller } from '../auth/caller.ts';
+import type { Logger } from '../logger.ts';
 
 interface LoggedEvent {
   body?: unknown;
@@ -45,6 +45,8 @@ export const requestLog = <E extends LoggedEvent, R extends { statusCode?: numbe
   return {
     before: async (request) => {
       startedAt.set(request, Date.now());
+      // The logger is loaded by the first request (lambdas/shared/logger.ts); this is the first middleware.
+      await logger.ready();
       if (typeof request.context.awsRequestId === 'string') logger.addContext(request.context);
     },
     after: finish,
