@@ -7,7 +7,7 @@ import CompaniesPage from '../../../web/src/features/admin/routes/companies-page
 import DashboardsPage from '../../../web/src/features/admin/routes/dashboards-page.tsx';
 import InsightsPage from '../../../web/src/features/admin/routes/insights-page.tsx';
 import UsersPage from '../../../web/src/features/admin/routes/users-page.tsx';
-import { apiError, catalogueEntry, cognitoUser, company, fakeAdminApi, listCompaniesOf, managedUser, renderAdmin, stubViewport } from './support.tsx';
+import { apiError, catalogueEntry, cognitoUser, company, fakeAdminApi, listCompaniesOf, managedUser, registered, renderAdmin, stubViewport } from './support.tsx';
 
 /**
  * Every admin list, empty and failed: an empty list says what to do next; a failed load shows
@@ -96,6 +96,39 @@ describe('Manage Dashboards', () => {
     expect(screen.queryByRole('table')).not.toBeInTheDocument();
     await retryIn(alert);
     expect(await screen.findByText('jane@example.com')).toBeInTheDocument();
+  });
+});
+
+describe("Manage Dashboards: a user's dashboards", () => {
+  const open = async (userDashboards: () => Promise<unknown>) => {
+    renderAdmin(<DashboardsPage />, {
+      api: fakeAdminApi({
+        quicksight: {
+          listUsers: vi.fn(async () => [registered('jane@example.com')]),
+          listCatalogue: vi.fn(async () => []),
+          userDashboards: userDashboards as never,
+        },
+      }),
+      path: '/admin/dashboard',
+    });
+    const user = userEvent.setup();
+    await user.click(await screen.findByRole('button', { name: 'Actions for jane@example.com' }));
+    await user.click(await screen.findByRole('menuitem', { name: 'Dashboards' }));
+    return screen.findByRole('dialog', { name: 'Dashboards for jane@example.com' });
+  };
+
+  it('with none assigned, says how to give them one', async () => {
+    const panel = await open(vi.fn(async () => []));
+    expect(await within(panel).findByText('No dashboards assigned to this user.')).toBeInTheDocument();
+    expect(within(panel).getByText(/choose Invite in the user's menu/)).toBeInTheDocument();
+  });
+
+  it('shows a failed load with Retry', async () => {
+    const panel = await open(failingOnce([]));
+    const alert = await within(panel).findByRole('alert');
+    expect(alert).toHaveTextContent('Failed to load dashboards for user');
+    await retryIn(alert);
+    expect(await within(panel).findByText('No dashboards assigned to this user.')).toBeInTheDocument();
   });
 });
 

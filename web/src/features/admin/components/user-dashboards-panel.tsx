@@ -1,16 +1,23 @@
 import { useCallback, useState } from 'react';
 import type { UserDashboard } from '../../../../../contracts/quicksight-admin.ts';
-import { Alert } from '../../../components/alert.tsx';
 import { Badge } from '../../../components/badge.tsx';
 import { Button } from '../../../components/button.tsx';
 import { ConfirmDialog } from '../../../components/confirm-dialog.tsx';
+import { EmptyList } from '../../../components/empty-list.tsx';
+import { LoadFailure } from '../../../components/load-failure.tsx';
 import { Modal } from '../../../components/modal.tsx';
 import { Spinner } from '../../../components/spinner.tsx';
 import { notify } from '../../../components/toaster.tsx';
 import { useAdminApi } from '../api/admin-api-context.tsx';
-import { actionFailure, ADMIN_FAILURES, failureText, type Failure } from '../errors.ts';
+import { actionFailure, ADMIN_FAILURES, failureMessage, type Failure } from '../errors.ts';
 import { useResource } from '../use-resource.ts';
 import { FailureAlert } from './failure-alert.tsx';
+
+/** The default dashboard first, then the others in the order they came. */
+export const defaultFirst = <T extends { readonly isDefault: boolean }>(list: readonly T[]): T[] => [
+  ...list.filter((item) => item.isDefault),
+  ...list.filter((item) => !item.isDefault),
+];
 
 type PendingChange = { readonly kind: 'setDefault' | 'remove'; readonly dashboard: UserDashboard };
 
@@ -51,7 +58,7 @@ function DashboardsPanel({ email, onClose, onRemoved }: { readonly email: string
     }
   };
 
-  const list = dashboards.data;
+  const list = dashboards.data === undefined ? undefined : defaultFirst(dashboards.data);
   return (
     <Modal
       open
@@ -67,14 +74,19 @@ function DashboardsPanel({ email, onClose, onRemoved }: { readonly email: string
       <div className="stack">
         {failure && <FailureAlert failure={failure} onDismiss={() => setFailure(null)} />}
         {dashboards.error !== null && (
-          <Alert tone="error" title={ADMIN_FAILURES.loadUserDashboards}>
-            <p>{failureText(dashboards.error, ADMIN_FAILURES.loadUserDashboards)}</p>
-          </Alert>
+          <LoadFailure
+            title={ADMIN_FAILURES.loadUserDashboards}
+            detail={failureMessage(dashboards.error)}
+            onRetry={dashboards.reload}
+            retrying={dashboards.loading}
+          />
         )}
         {list === undefined ? (
-          dashboards.loading && <Spinner label="Loading dashboards..." />
+          dashboards.loading && dashboards.error === null && <Spinner label="Loading dashboards..." />
         ) : list.length === 0 ? (
-          <p className="text-muted">No dashboards assigned to this user.</p>
+          <EmptyList title="No dashboards assigned to this user.">
+            Close this and choose Invite in the user&apos;s menu to give them dashboards, one of them as the default.
+          </EmptyList>
         ) : (
           <ul className="assignment-list">
             {list.map((dashboard) => (

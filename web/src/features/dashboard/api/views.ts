@@ -42,8 +42,8 @@ export interface DashboardView {
 }
 
 /**
- * The signed-in user's saved views (first page only, as the spec says). Views with a blank
- * name are dropped. Throws when the list cannot be read.
+ * The signed-in user's saved views (first page only, as the spec says), the default first.
+ * Views with a blank name are dropped. Throws when the list cannot be read.
  */
 export async function fetchDashboardViews(client: GraphqlClient, loginId: string): Promise<DashboardView[]> {
   const data = await client.query(
@@ -51,7 +51,7 @@ export async function fetchDashboardViews(client: GraphqlClient, loginId: string
     { filter: { userEmail: { eq: loginId.toLowerCase() } } },
     listViewsSchema,
   );
-  return data.listTableauViews.items.flatMap((item) =>
+  const views = data.listTableauViews.items.flatMap((item) =>
     item && item.name?.trim()
       ? [
           {
@@ -63,6 +63,7 @@ export async function fetchDashboardViews(client: GraphqlClient, loginId: string
         ]
       : [],
   );
+  return [...views.filter((view) => view.isDefault), ...views.filter((view) => !view.isDefault)];
 }
 
 /** The views for the page's first load: a failure is logged and gives an empty list. */
