@@ -1,3 +1,5 @@
+import type { RegisteredUserDashboardFeatureConfigurations } from '@aws-sdk/client-quicksight';
+
 /**
  * The features an embedded dashboard may offer its registered users, by the names of
  * `RegisteredUserDashboardFeatureConfigurations` in GenerateEmbedUrlForRegisteredUser
@@ -13,7 +15,12 @@ export const DASHBOARD_FEATURES = [
   'RecentSnapshots',
   'DashboardCustomizationSummary',
   'AmazonQInQuickSight',
-] as const;
+] as const satisfies readonly (keyof RegisteredUserDashboardFeatureConfigurations)[];
+
+/** Each member of the SDK model has its name here: a member the model gains fails the type check until it is added. */
+type Unnamed = Exclude<keyof RegisteredUserDashboardFeatureConfigurations, (typeof DASHBOARD_FEATURES)[number]>;
+export const EVERY_MODEL_MEMBER_NAMED: [Unnamed] extends [never] ? true : Unnamed = true;
+
 export type DashboardFeature = (typeof DASHBOARD_FEATURES)[number];
 
 /** What a deployment turns on when its configuration says nothing: the features embedded dashboards had before. */
@@ -26,22 +33,9 @@ export function unknownDashboardFeatures(names: readonly string[]): string[] {
   return names.filter((name) => !isDashboardFeature(name));
 }
 
-type Enabled = { Enabled: boolean };
-/** The request member, shaped as the API reference shapes it. */
-export interface DashboardFeatureConfigurations {
-  StatePersistence: Enabled;
-  Bookmarks: Enabled;
-  SharedView: Enabled;
-  Schedules: Enabled;
-  ThresholdAlerts: Enabled;
-  RecentSnapshots: Enabled;
-  DashboardCustomizationSummary: Enabled;
-  AmazonQInQuickSight: { ExecutiveSummary: Enabled };
-}
-
 /** Every feature, each on when `enabled` names it: what is off is said so, not left to QuickSight's defaults. */
-export function featureConfigurations(enabled: readonly DashboardFeature[]): DashboardFeatureConfigurations {
-  const on = (feature: DashboardFeature): Enabled => ({ Enabled: enabled.includes(feature) });
+export function featureConfigurations(enabled: readonly DashboardFeature[]): RegisteredUserDashboardFeatureConfigurations {
+  const on = (feature: DashboardFeature) => ({ Enabled: enabled.includes(feature) });
   return {
     StatePersistence: on('StatePersistence'),
     Bookmarks: on('Bookmarks'),

@@ -10,6 +10,7 @@ import type { PortalAuth } from './auth.ts';
 import { acknowledge, wildcardResourceFinding } from './compliance.ts';
 import type { PortalData } from './data.ts';
 import { CATALOGUE_ACTIONS, PortalFunction, STATE_ITEM_ACTIONS, USAGE_RECORD_ACTIONS } from './portal-function.ts';
+import { DEFAULT_DASHBOARD_FEATURES } from '../contracts/dashboard-features.ts';
 import { quickSightArns, quickSightEnvironment, type QuickSightTarget } from './quicksight.ts';
 
 export interface ApiFunctionsProps {
@@ -24,6 +25,12 @@ export interface ApiFunctionsProps {
    * @default true
    */
   readonly embedStatePersistence?: boolean;
+  /**
+   * Features of embedded dashboards (RegisteredUserDashboardFeatureConfigurations members);
+   * with embedStatePersistence false, StatePersistence and Bookmarks stay off whatever this says.
+   * @default StatePersistence and Bookmarks
+   */
+  readonly embedDashboardFeatures?: readonly string[];
   /** Days dashboard view events and their aggregates are kept (DynamoDB TTL). */
   readonly usageRetentionDays: number;
   /** Tokens of a sign-in older than this are refused by every function. */
@@ -97,6 +104,9 @@ export class ApiFunctions extends Construct {
         ...quicksightSettings,
         [ENV.embedSessionMinutes]: String(props.embedSessionMinutes),
         [ENV.embedStatePersistence]: String(props.embedStatePersistence ?? true),
+        [ENV.embedDashboardFeatures]: (props.embedDashboardFeatures ?? DEFAULT_DASHBOARD_FEATURES)
+          .filter((feature) => props.embedStatePersistence !== false || !['StatePersistence', 'Bookmarks'].includes(feature))
+          .join(','),
         [ENV.usageRetentionDays]: String(props.usageRetentionDays),
       },
     });

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { SESSION_DEFAULTS } from '../contracts/config.ts';
+import { DASHBOARD_FEATURES, DEFAULT_DASHBOARD_FEATURES, unknownDashboardFeatures, type DashboardFeature } from '../contracts/dashboard-features.ts';
 import { USER_POOL_CLIENT } from '../contracts/user-pool-client.ts';
 
 const TOKEN_DEFAULTS = USER_POOL_CLIENT.defaultTokenValidity;
@@ -77,6 +78,24 @@ const origin = z.string().superRefine((value, ctx) => {
   }
 });
 
+/** Names of RegisteredUserDashboardFeatureConfigurations (the SDK model's); an unknown name stops synth. */
+const dashboardFeatureList = z.preprocess(
+  (value) => {
+    const v = blankAsUnset(value);
+    return typeof v === 'string' ? v.split(',').map((entry) => entry.trim()).filter(Boolean) : v;
+  },
+  z
+    .array(z.string(), { message: 'must be a list of dashboard features (a JSON array, or comma-separated on the command line)' })
+    .superRefine((names, ctx) => {
+      const unknown = unknownDashboardFeatures(names);
+      if (unknown.length > 0) {
+        ctx.addIssue({ code: 'custom', message: `${unknown.join(', ')} ${unknown.length === 1 ? 'is not a feature' : 'are not features'} of embedded dashboards; known: ${DASHBOARD_FEATURES.join(', ')}` });
+      }
+    })
+    .transform((names) => [...new Set(names)] as DashboardFeature[])
+    .default([...DEFAULT_DASHBOARD_FEATURES]),
+);
+
 /** QuickSight embeds in at most 3 domains, and the site's own origin is always one of them. */
 export const MAX_EXTRA_ORIGINS = MAX_EMBED_ORIGINS - 1;
 
@@ -142,6 +161,8 @@ export const configSchema = z
     ),
     /** QuickSight state persistence and bookmarks in the embedded dashboard (filters survive a renewal and a return). */
     dashboardStatePersistence: flag(true),
+    /** Features of embedded dashboards, by RegisteredUserDashboardFeatureConfigurations member (README "Dashboard features"). */
+    dashboardFeatures: dashboardFeatureList,
     embedSessionMinutes: z.preprocess(numberFromText, wholeNumber(15, 600, 'QuickSight embed sessions last 15 to 600 minutes').default(600)),
     /** Days dashboard view events and the Insights aggregates are kept (DynamoDB TTL). */
     usageRetentionDays: z.preprocess(numberFromText, wholeNumber(1, 3650, 'from a day to ten years').default(400)),

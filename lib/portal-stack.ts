@@ -82,6 +82,7 @@ export class PortalStack extends Stack {
       allowedOrigins,
       embedSessionMinutes: config.embedSessionMinutes,
       embedStatePersistence: config.dashboardStatePersistence,
+      embedDashboardFeatures: config.dashboardFeatures,
       usageRetentionDays: config.usageRetentionDays,
       absoluteSessionMinutes: config.absoluteSessionMinutes,
       supportFromAddress: config.sesSenderAddress,

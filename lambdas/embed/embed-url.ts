@@ -1,10 +1,12 @@
 import { GenerateEmbedUrlForRegisteredUserCommand } from '@aws-sdk/client-quicksight';
+import { DEFAULT_DASHBOARD_FEATURES, featureConfigurations, unknownDashboardFeatures, type DashboardFeature } from '../../contracts/dashboard-features.ts';
 import { ENV } from '../../contracts/env.ts';
 import { QUICKSIGHT_FAILURES_METRIC } from '../../contracts/metrics.ts';
 import { NOT_ASSIGNED_MESSAGE, type EmbedResponse } from '../../contracts/embed.ts';
 import { absoluteSessionSeconds, type Caller } from '../shared/auth/caller.ts';
 import { isAwsError } from '../shared/aws/config.ts';
 import { quicksight } from '../shared/aws/quicksight.ts';
+import { companyNamesOfUser } from '../shared/data/companies.ts';
 import { type ViewItem, viewOfDashboard } from '../shared/data/views.ts';
 import { allowedOrigins, optionalEnv } from '../shared/env.ts';
 import { ConfigurationError, ForbiddenError, NotFoundError } from '../shared/errors.ts';
@@ -29,14 +31,20 @@ const sessionMinutes = (): number => {
 };
 
 /**
- * State persistence and bookmarks (on unless EMBED_STATE_PERSISTENCE is 'false'): QuickSight
- * keeps the user's filters and controls across a renewed URL and a later visit, and offers
- * bookmarks of them.
+ * The deployment's dashboardFeatures (EMBED_DASHBOARD_FEATURES), every other feature said to be
+ * off. Without the variable: state persistence and bookmarks unless EMBED_STATE_PERSISTENCE is
+ * 'false'. A name that is not a feature is a configuration error, never passed on.
  */
-const dashboardFeatures = () =>
-  optionalEnv(ENV.embedStatePersistence) === 'false'
-    ? undefined
-    : { StatePersistence: { Enabled: true }, Bookmarks: { Enabled: true } };
+export const enabledDashboardFeatures = (): DashboardFeature[] => {
+  const configured = optionalEnv(ENV.embedDashboardFeatures);
+  if (configured === undefined) return optionalEnv(ENV.embedStatePersistence) === 'false' ? [] : [...DEFAULT_DASHBOARD_FEATURES];
+  const names = configured.split(',').map((name) => name.trim()).filter(Boolean);
+  const unknown = unknownDashboardFeatures(names);
+  if (unknown.length > 0) {
+    throw new ConfigurationError([ENV.embedDashboardFeatures], { reason: `${ENV.embedDashboardFeatures} names no dashboard feature: ${unknown.join(', ')}` });
+  }
+  return names as DashboardFeature[];
+};
 
 /** QuickSight's shortest embed session. */
 const MIN_EMBED_MINUTES = 15;
@@ -77,6 +85,7 @@ export const embedUrlFor = async (caller: Caller, dashboardId: string): Promise<
   const settings = quicksightSettings();
   const minutes = embedLifetimeMinutes(caller.authTime);
   const domains = embedDomains();
+  const features = enabledDashboardFeatures();
   try {
     const result = await quicksight.send(
       new GenerateEmbedUrlForRegisteredUserCommand({
@@ -84,11 +93,19 @@ export const embedUrlFor = async (caller: Caller, dashboardId: string): Promise<
         UserArn: userArn(settings, caller.email),
         SessionLifetimeInMinutes: minutes,
         AllowedDomains: domains.length > 0 ? domains : undefined,
-        ExperienceConfiguration: { Dashboard: { InitialDashboardId: dashboardId, FeatureConfigurations: dashboardFeatures() } },
+        ExperienceConfiguration: { Dashboard: { InitialDashboardId: dashboardId, FeatureConfigurations: featureConfigurations(features) } },
       }),
     );
     if (!result.EmbedUrl) throw new Error('QuickSight answered without an embed URL');
-    return { response: { url: result.EmbedUrl, sessionExpiresAt: new Date(Date.now() + minutes * 60_000).toISOString() }, view };
+    return {
+      response: {
+        url: result.EmbedUrl,
+        sessionExpiresAt: new Date(Date.now() + minutes * 60_000).toISOString(),
+        companies: await companyNamesOfUser(caller.email),
+        features,
+      },
+      view,
+    };
   } catch (error) {
     // GenerateEmbedUrlForRegisteredUser names an unknown user QuickSightUserNotFoundException.
     if (isAwsError(error, QUICKSIGHT_USER_NOT_FOUND)) throw new NotFoundError(NOT_REGISTERED_MESSAGE);

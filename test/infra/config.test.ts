@@ -26,6 +26,7 @@ describe('deployment configuration', () => {
       idleTimeoutMinutes: 30,
       absoluteSessionMinutes: 720,
       dashboardStatePersistence: true,
+      dashboardFeatures: ['StatePersistence', 'Bookmarks'],
       embedSessionMinutes: 600,
       usageRetentionDays: 400,
       accessTokenMinutes: 5,
@@ -64,6 +65,14 @@ describe('deployment configuration', () => {
       sesSenderAddress: 'portal@example.org',
       usesPlaceholderSender: false,
     });
+  });
+
+  it('reads dashboardFeatures as RegisteredUserDashboardFeatureConfigurations member names and refuses any other name', () => {
+    expect(fromContext({ dashboardFeatures: 'Schedules, ThresholdAlerts,Schedules' }).dashboardFeatures).toEqual(['Schedules', 'ThresholdAlerts']);
+    expect(fromContext({ dashboardFeatures: [] }).dashboardFeatures).toEqual([]);
+    expect(problemsOf({ dashboardFeatures: ['Schedules', 'Subscriptions'] })).toEqual([
+      expect.stringMatching(/^dashboardFeatures: Subscriptions is not a feature of embedded dashboards; known: StatePersistence, Bookmarks, SharedView, Schedules, ThresholdAlerts, RecentSnapshots, DashboardCustomizationSummary, AmazonQInQuickSight/),
+    ]);
   });
 
   it.each([

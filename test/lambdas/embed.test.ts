@@ -25,6 +25,21 @@ afterEach(() => {
   process.env.EMBED_SESSION_MINUTES = '60';
 });
 
+/** RegisteredUserDashboardFeatureConfigurations with the named features on and every other off. */
+const withFeatures = (...on: string[]) => {
+  const flag = (name: string) => ({ Enabled: on.includes(name) });
+  return {
+    StatePersistence: flag('StatePersistence'),
+    Bookmarks: flag('Bookmarks'),
+    SharedView: flag('SharedView'),
+    Schedules: flag('Schedules'),
+    ThresholdAlerts: flag('ThresholdAlerts'),
+    RecentSnapshots: flag('RecentSnapshots'),
+    DashboardCustomizationSummary: flag('DashboardCustomizationSummary'),
+    AmazonQInQuickSight: { ExecutiveSummary: flag('AmazonQInQuickSight') },
+  };
+};
+
 const embed = async (dashboardId: string | undefined, extraHeaders: Record<string, string> = {}) =>
   invoke(handler, {
     method: 'GET',
@@ -47,7 +62,7 @@ describe('embed function', () => {
       SessionLifetimeInMinutes: 60,
       AllowedDomains: [ORIGIN],
       ExperienceConfiguration: {
-        Dashboard: { InitialDashboardId: 'sales', FeatureConfigurations: { StatePersistence: { Enabled: true }, Bookmarks: { Enabled: true } } },
+        Dashboard: { InitialDashboardId: 'sales', FeatureConfigurations: withFeatures('StatePersistence', 'Bookmarks') },
       },
     });
     expect(res.headers['access-control-allow-origin'] ?? res.headers['Access-Control-Allow-Origin']).toBe(ORIGIN);
@@ -58,9 +73,34 @@ describe('embed function', () => {
     try {
       expect((await embed('sales')).status).toBe(200);
       const sent = h.quicksight.commandCalls(GenerateEmbedUrlForRegisteredUserCommand)[0]?.args[0].input;
-      expect(sent?.ExperienceConfiguration).toEqual({ Dashboard: { InitialDashboardId: 'sales' } });
+      expect(sent?.ExperienceConfiguration).toEqual({ Dashboard: { InitialDashboardId: 'sales', FeatureConfigurations: withFeatures() } });
     } finally {
       delete process.env.EMBED_STATE_PERSISTENCE;
+    }
+  });
+
+  it('asks for exactly the configured dashboard features, says which in its answer, with the caller companies', async () => {
+    process.env.EMBED_DASHBOARD_FEATURES = 'Schedules,ThresholdAlerts,AmazonQInQuickSight';
+    try {
+      const res = await embed('sales');
+      expect(res.status).toBe(200);
+      expect(res.body.features).toEqual(['Schedules', 'ThresholdAlerts', 'AmazonQInQuickSight']);
+      expect(res.body.companies).toEqual([]);
+      const sent = h.quicksight.commandCalls(GenerateEmbedUrlForRegisteredUserCommand)[0]?.args[0].input;
+      expect(sent?.ExperienceConfiguration?.Dashboard?.FeatureConfigurations).toEqual(withFeatures('Schedules', 'ThresholdAlerts', 'AmazonQInQuickSight'));
+    } finally {
+      delete process.env.EMBED_DASHBOARD_FEATURES;
+    }
+  });
+
+  it('refuses to run with a feature name QuickSight does not define, before any QuickSight call', async () => {
+    process.env.EMBED_DASHBOARD_FEATURES = 'Schedules,Subscriptions';
+    try {
+      const res = await embed('sales');
+      expect(res.status).toBe(500);
+      expect(h.quicksight.commandCalls(GenerateEmbedUrlForRegisteredUserCommand)).toHaveLength(0);
+    } finally {
+      delete process.env.EMBED_DASHBOARD_FEATURES;
     }
   });
 

@@ -47,7 +47,7 @@ beforeAll(async () => {
   });
   await new Promise<void>((resolve) => host.listen(0, '127.0.0.1', resolve));
   hostOrigin = `http://localhost:${(host.address() as AddressInfo).port}`;
-  browser = await launchBrowser({ args: ['--ignore-certificate-errors'] });
+  browser = await launchBrowser();
 }, 60_000);
 
 afterAll(async () => {
@@ -79,9 +79,9 @@ async function embed(url: string): Promise<void> {
   page = await browser.newPage();
   await page.goto(`${hostOrigin}/`);
   await page.evaluate(async (embedUrl) => {
-    const sdk = (window as unknown as { QuickSightEmbedding: { createEmbeddingContext: () => Promise<{ embedDashboard: (f: unknown, c: unknown) => Promise<unknown> }> } }).QuickSightEmbedding;
+    const sdk = (globalThis as unknown as { QuickSightEmbedding: { createEmbeddingContext: () => Promise<{ embedDashboard: (f: unknown, c: unknown) => Promise<unknown> }> } }).QuickSightEmbedding;
     const harness: Harness = { events: [], experience: {} };
-    (window as unknown as { harness: Harness }).harness = harness;
+    (globalThis as unknown as { harness: Harness }).harness = harness;
     const context = await sdk.createEmbeddingContext();
     harness.experience = (await context.embedDashboard(
       { url: embedUrl, container: '#container', height: '700px' },
@@ -91,19 +91,19 @@ async function embed(url: string): Promise<void> {
 }
 
 const eventCount = (eventName: string) =>
-  page.evaluate((name) => (window as unknown as { harness: Harness }).harness.events.filter((e) => e.eventName === name).length, eventName);
+  page.evaluate((name) => (globalThis as unknown as { harness: Harness }).harness.events.filter((e) => e.eventName === name).length, eventName);
 
 async function waitForEvent(eventName: string, count = 1) {
   await page.waitForFunction(
-    ([name, n]) => (window as unknown as { harness: Harness }).harness.events.filter((e) => e.eventName === name).length >= Number(n),
+    ([name, n]) => (globalThis as unknown as { harness: Harness }).harness.events.filter((e) => e.eventName === name).length >= Number(n),
     [eventName, count] as const,
     { timeout: 15_000 },
   );
-  return page.evaluate((name) => (window as unknown as { harness: Harness }).harness.events.filter((e) => e.eventName === name).at(-1), eventName);
+  return page.evaluate((name) => (globalThis as unknown as { harness: Harness }).harness.events.filter((e) => e.eventName === name).at(-1), eventName);
 }
 
 const call = (method: string, ...args: unknown[]) =>
-  page.evaluate(([name, rest]) => (window as unknown as { harness: Harness }).harness.experience[name as string]!(...(rest as unknown[])), [method, args] as const);
+  page.evaluate(([name, rest]) => (globalThis as unknown as { harness: Harness }).harness.experience[name as string]!(...(rest as unknown[])), [method, args] as const);
 
 function dashboardFrame(): Frame {
   const frame = page.frames().find((f) => f.url().includes('/dashboards/'));
