@@ -9,15 +9,72 @@ import { acknowledgementsOf, resourceName, type StackTemplate } from './template
  */
 
 export interface Change {
-  readonly area: 'IAM' | 'Entry point' | 'Data store' | 'Identity' | 'Acknowledgement';
+  readonly area: 'Stack' | 'Resource' | 'IAM' | 'Entry point' | 'Data store' | 'Identity' | 'Acknowledgement';
   readonly change: 'added' | 'removed' | 'broadened' | 'narrowed' | 'changed';
   readonly subject: string;
   readonly detail: string;
 }
 
+/** One side of a comparison: where its templates came from, the commit they were made from, and each template's SHA-256. */
+export interface SynthesisIdentity {
+  readonly source: string;
+  readonly gitCommit: string;
+  readonly templates: readonly { readonly stack: string; readonly sha256: string }[];
+}
+
 export interface Changes {
   readonly baseline: string;
+  /** The baseline's and the current synthesis' identities (absent in packs written before they were recorded). */
+  readonly baselineIdentity?: SynthesisIdentity;
+  readonly currentIdentity?: SynthesisIdentity;
   readonly items: readonly Change[];
+}
+
+/**
+ * Resource types whose every addition, removal or property change is listed, whatever the
+ * summaries above make of it: identity and resource policies, keys, topics, buckets,
+ * distributions, Cognito, function URLs and their permissions, alarms.
+ */
+const SECURITY_RESOURCE_TYPES = /^AWS::(IAM|KMS|SNS|SQS|S3|CloudFront|Cognito|CloudWatch|Logs|WAFv2|SecretsManager|AppSync|DynamoDB)::|^AWS::Lambda::(Url|Permission|Function)$/;
+
+const short = (value: unknown) => {
+  const text = value === undefined ? '(not set)' : JSON.stringify(value);
+  return text.length > 160 ? `${text.slice(0, 157)}...` : text;
+};
+
+/** Property paths whose values differ, with both values. */
+function propertyChanges(before: unknown, after: unknown, path = ''): string[] {
+  const isObject = (value: unknown): value is Record<string, unknown> => typeof value === 'object' && value !== null && !Array.isArray(value);
+  if (isObject(before) && isObject(after)) {
+    return [...new Set([...Object.keys(before), ...Object.keys(after)])].flatMap((key) => propertyChanges(before[key], after[key], path ? `${path}.${key}` : key));
+  }
+  return JSON.stringify(before) === JSON.stringify(after) ? [] : [`${path || '(whole resource)'}: ${short(before)} → ${short(after)}`];
+}
+
+// Asset hashes and the like change with every build and say nothing about security.
+const IGNORED_PATHS = /^(Code|Content|SourceObjectKeys|Metadata)(\.|$)|^Properties\.(Code|Content|SourceObjectKeys)(\.|$)/;
+
+function resourceChanges(before: StackTemplate, after: StackTemplate): Change[] {
+  const changes: Change[] = [];
+  const subject = (stack: StackTemplate, id: string) => `${stack.template.Resources[id]!.Type} ${resourceName(stack, id)} (${stack.stackName})`;
+  for (const [id, resource] of Object.entries(after.template.Resources)) {
+    if (!SECURITY_RESOURCE_TYPES.test(resource.Type)) continue;
+    const old = before.template.Resources[id];
+    if (!old) {
+      changes.push({ area: 'Resource', change: 'added', subject: subject(after, id), detail: short(resource.Properties ?? {}) });
+      continue;
+    }
+    const differences = propertyChanges({ Properties: old.Properties, DeletionPolicy: old.DeletionPolicy }, { Properties: resource.Properties, DeletionPolicy: resource.DeletionPolicy }).filter(
+      (line) => !IGNORED_PATHS.test(line.split(':')[0]!),
+    );
+    if (differences.length > 0) changes.push({ area: 'Resource', change: 'changed', subject: subject(after, id), detail: differences.join('; ') });
+  }
+  for (const [id, resource] of Object.entries(before.template.Resources)) {
+    if (SECURITY_RESOURCE_TYPES.test(resource.Type) && !after.template.Resources[id]) {
+      changes.push({ area: 'Resource', change: 'removed', subject: subject(before, id), detail: short(resource.Properties ?? {}) });
+    }
+  }
+  return changes;
 }
 
 interface Grant {
@@ -118,16 +175,45 @@ function acknowledgementChanges(before: StackTemplate, after: StackTemplate): Ch
 
 /** Security-relevant changes from `before` (the baseline) to `after`; `root` holds `lambdas/`. */
 export function securityChanges(before: StackTemplate, after: StackTemplate, root: string, baseline: string): Changes {
+  return { baseline, items: stackChanges(before, after, root) };
+}
+
+function stackChanges(before: StackTemplate, after: StackTemplate, root: string): Change[] {
   const oldInventory = inventoryOf(before);
   const newInventory = inventoryOf(after);
-  return {
-    baseline,
-    items: [
-      ...iamChanges(grants(accessMatrix(before, root)), grants(accessMatrix(after, root))),
-      ...itemChanges('Entry point', oldInventory.entryPoints, newInventory.entryPoints),
-      ...itemChanges('Data store', oldInventory.dataStores, newInventory.dataStores),
-      ...itemChanges('Identity', oldInventory.identity, newInventory.identity),
-      ...acknowledgementChanges(before, after),
-    ],
-  };
+  return [
+    ...iamChanges(grants(accessMatrix(before, root)), grants(accessMatrix(after, root))),
+    ...itemChanges('Entry point', oldInventory.entryPoints, newInventory.entryPoints),
+    ...itemChanges('Data store', oldInventory.dataStores, newInventory.dataStores),
+    ...itemChanges('Identity', oldInventory.identity, newInventory.identity),
+    ...acknowledgementChanges(before, after),
+    ...resourceChanges(before, after),
+  ];
+}
+
+const EMPTY = (stackName: string): StackTemplate => ({ stackName, template: { Resources: {} } });
+
+/**
+ * The changes between two syntheses, stack by stack (matched by name): a stack only one side
+ * has is listed as added or removed, and each of its resources with it.
+ */
+export function synthesisChanges(
+  before: readonly StackTemplate[],
+  after: readonly StackTemplate[],
+  root: string,
+  identities: { readonly baseline: SynthesisIdentity; readonly current: SynthesisIdentity },
+): Changes {
+  const names = [...new Set([...after.map((s) => s.stackName), ...before.map((s) => s.stackName)])];
+  const items = names.flatMap((name) => {
+    const old = before.find((s) => s.stackName === name);
+    const current = after.find((s) => s.stackName === name);
+    const count = (stack: StackTemplate) => `${Object.keys(stack.template.Resources).length} resources`;
+    const stackItem: Change[] = !old
+      ? [{ area: 'Stack', change: 'added', subject: name, detail: `new stack, ${count(current!)}` }]
+      : !current
+        ? [{ area: 'Stack', change: 'removed', subject: name, detail: `stack no longer synthesized (had ${count(old)})` }]
+        : [];
+    return [...stackItem, ...stackChanges(old ?? EMPTY(name), current ?? EMPTY(name), root)];
+  });
+  return { baseline: identities.baseline.source, baselineIdentity: identities.baseline, currentIdentity: identities.current, items };
 }

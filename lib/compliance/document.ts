@@ -41,6 +41,15 @@ function headerBlocks(report: ComplianceReport): Block[] {
         ['Region', h.region],
         ['Account', h.account],
         ['Git commit', h.gitCommit],
+        ...Object.entries(h.templateSha256 ?? {}).map(([file, sha]): Cell[] => [`SHA-256 of ${file}`, sha]),
+        ...(report.changes?.baselineIdentity
+          ? [
+              [
+                'Compared with',
+                `${report.changes.baselineIdentity.source}, git commit ${report.changes.baselineIdentity.gitCommit}; ${report.changes.baselineIdentity.templates.map((t) => `${t.stack} SHA-256 ${t.sha256}`).join('; ')}`,
+              ] as Cell[],
+            ]
+          : []),
         ['Synthesized', h.synthTime],
         ['aws-cdk-lib', h.versions['aws-cdk-lib']],
         ['cdk-nag', h.versions['cdk-nag']],
@@ -183,12 +192,25 @@ function changeBlocks(report: ComplianceReport): Block[] {
   if (!changes) {
     return [
       heading(2, 'Changes since the last release', 'changes'),
-      paragraph('No baseline given. `npm run compliance -- --since <previous template.json>` adds the security-relevant changes here.'),
+      paragraph(
+        'No baseline given. `npm run compliance -- --since <cloud assembly directory of the last release>` adds the security-relevant changes of every stack here, with both sides identified by git commit and template SHA-256.',
+      ),
     ];
   }
   return [
     heading(2, 'Changes since the last release', 'changes'),
     paragraph(`Baseline: ${changes.baseline}. ${changes.items.length} security-relevant change(s).`),
+    ...(changes.baselineIdentity && changes.currentIdentity
+      ? [
+          table(
+            ['Side', 'Git commit', 'Templates (SHA-256)'],
+            [
+              ['Baseline', changes.baselineIdentity.gitCommit, changes.baselineIdentity.templates.map((t) => `${t.stack}: ${t.sha256}`).join('\n')],
+              ['This synthesis', changes.currentIdentity.gitCommit, changes.currentIdentity.templates.map((t) => `${t.stack}: ${t.sha256}`).join('\n')],
+            ],
+          ),
+        ]
+      : []),
     ...(changes.items.length > 0
       ? [
           table(

@@ -1,4 +1,6 @@
 import type { IPolicyValidationContext, IPolicyValidationPlugin, PolicyValidationPluginReport, PolicyViolation } from 'aws-cdk-lib';
+import { createHash } from 'node:crypto';
+import { readFileSync } from 'node:fs';
 import { basename } from 'node:path';
 import type { NagResultLog } from './nag-results.ts';
 import { writePack } from './pack-writer.ts';
@@ -36,6 +38,7 @@ export class ComplianceReportPlugin implements IPolicyValidationPlugin {
       region: stack.region,
       account: stack.accountId,
       templateFile: basename(stack.templatePath),
+      sha256: createHash('sha256').update(readFileSync(stack.templatePath)).digest('hex'),
     }));
     const report = buildReport({
       product: this.options.product,

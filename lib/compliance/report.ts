@@ -20,6 +20,8 @@ export interface ReportHeader {
   readonly synthTime: string;
   /** Template files the report was made from, relative to the cloud assembly directory. */
   readonly templates: readonly string[];
+  /** SHA-256 of each template file as written, by file name: identifies exactly what was assessed. */
+  readonly templateSha256?: Readonly<Record<string, string>>;
   readonly versions: { readonly 'aws-cdk-lib': string; readonly 'cdk-nag': string; readonly packs: readonly string[] };
 }
 
@@ -141,7 +143,7 @@ export function gitCommit(root: string): string {
 export interface ReportInput {
   readonly product: string;
   readonly environment: string;
-  readonly stacks: readonly (StackTemplate & { readonly region?: string; readonly account?: string; readonly templateFile: string })[];
+  readonly stacks: readonly (StackTemplate & { readonly region?: string; readonly account?: string; readonly templateFile: string; readonly sha256?: string })[];
   readonly results: readonly NagResult[];
   readonly packs: readonly string[];
   /** Project folder holding `lambdas/` and the git checkout. */
@@ -162,6 +164,7 @@ export function buildReport(input: ReportInput): ComplianceReport {
       gitCommit: gitCommit(input.root),
       synthTime: input.synthTime.toISOString(),
       templates: input.stacks.map((s) => s.templateFile),
+      templateSha256: Object.fromEntries(input.stacks.flatMap((s) => (s.sha256 ? [[s.templateFile, s.sha256]] : []))),
       versions: { 'aws-cdk-lib': packageVersion('aws-cdk-lib'), 'cdk-nag': packageVersion('cdk-nag'), packs: input.packs },
     },
     packs,

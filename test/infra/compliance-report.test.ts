@@ -4,6 +4,7 @@ import * as s3 from 'aws-cdk-lib/aws-s3';
 import { App, Stack } from 'aws-cdk-lib';
 import * as iam from 'aws-cdk-lib/aws-iam';
 import { PATH_METADATA_ENABLE_CONTEXT } from 'aws-cdk-lib/cx-api';
+import { createHash } from 'node:crypto';
 import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -13,7 +14,7 @@ import { NagResultLog } from '../../lib/compliance/nag-results.ts';
 import { ComplianceReportPlugin } from '../../lib/compliance/plugin.ts';
 import { PortalData } from '../../lib/data.ts';
 import { acknowledge } from '../../lib/compliance.ts';
-import { securityChanges } from '../../lib/compliance/changes.ts';
+import { securityChanges, synthesisChanges } from '../../lib/compliance/changes.ts';
 import { addChangesSince } from '../../lib/compliance/cli.ts';
 import { actionsOf } from '../../lib/compliance/code-usage.ts';
 import type { CfnTemplate } from '../../lib/compliance/template.ts';
@@ -173,6 +174,13 @@ describe('changes since a baseline', () => {
     expect(changes.items).toEqual([
       { area: 'IAM', change: 'added', subject: 'Role', detail: 'Allow s3:DeleteObject on Data.Arn' },
       { area: 'Data store', change: 'changed', subject: 'S3 bucket Data', detail: 'encryption: aws:kms → none declared (S3 applies SSE-S3 by default)' },
+      {
+        area: 'Resource',
+        change: 'changed',
+        subject: 'AWS::S3::Bucket Data (App)',
+        detail: 'Properties.BucketEncryption: {"ServerSideEncryptionConfiguration":[{"ServerSideEncryptionByDefault":{"SSEAlgorithm":"aws:kms"}}]} → (not set)',
+      },
+      { area: 'Resource', change: 'changed', subject: 'AWS::IAM::ManagedPolicy Policy (App)', detail: expect.stringMatching(/^Properties\.PolicyDocument\.Statement: .*s3:DeleteObject/) },
     ]);
   });
 
@@ -184,11 +192,21 @@ describe('changes since a baseline', () => {
     baseline.Resources[policyId]!.Properties.PolicyDocument!.Statement.splice(1, 1);
     const baselineFile = join(fixture.root, 'release-1.template.json');
     writeFileSync(baselineFile, JSON.stringify(baseline));
-    const report = addChangesSince(baselineFile, fixture.outdir, fixture.root);
-    expect(report.changes?.items).toEqual([expect.objectContaining({ area: 'IAM', change: 'added', detail: expect.stringMatching(/^Allow dynamodb:Scan on/) })]);
+    const report = addChangesSince(baselineFile, fixture.outdir, fixture.root, 'abc1234');
+    expect(report.changes?.items).toEqual([
+      expect.objectContaining({ area: 'IAM', change: 'added', detail: expect.stringMatching(/^Allow dynamodb:Scan on/) }),
+      expect.objectContaining({ area: 'Resource', change: 'changed', subject: 'AWS::IAM::ManagedPolicy DemoPolicy (Fixture)' }),
+    ]);
+    // Both sides are identified by commit and template hash, the current one as the synth recorded it.
+    const sha = (path: string) => createHash('sha256').update(readFileSync(path)).digest('hex');
+    expect(report.changes?.baselineIdentity).toEqual({ source: baselineFile, gitCommit: 'abc1234', templates: [{ stack: 'Fixture', sha256: sha(baselineFile) }] });
+    expect(report.changes?.currentIdentity?.templates).toEqual([{ stack: 'Fixture', sha256: sha(join(fixture.outdir, 'Fixture.template.json')) }]);
+    expect(report.header.templateSha256).toEqual({ 'Fixture.template.json': sha(join(fixture.outdir, 'Fixture.template.json')) });
     expect(readFileSync(join(fixture.outdir, 'compliance', 'report.md'), 'utf8')).toMatch(/\| IAM \| added \| DemoRole: Runs the demo function \| Allow dynamodb:Scan/);
   });
 });
+
+const projectRootForChanges = fileURLToPath(new URL('../..', import.meta.url));
 
 /** Statements of every identity and resource policy in a template, counted from the raw JSON (trust policies aside). */
 function templateStatements(template: { Resources: Record<string, { Type: string; Properties?: unknown }> }): number {
@@ -211,7 +229,7 @@ function templateStatements(template: { Resources: Record<string, { Type: string
 
 describe('the portal', () => {
   let report: ReturnType<Fixture['report']>;
-  let templates: Record<string, { Resources: Record<string, { Type: string; Properties?: unknown }> }>;
+  let templates: Record<string, { Resources: Record<string, { Type: string; Properties?: Record<string, unknown>; Metadata?: Record<string, unknown> }> }>;
   beforeAll(async () => {
     const { buildPortal } = await import('./support/portal-build.ts');
     const build = buildPortal();
@@ -237,6 +255,40 @@ describe('the portal', () => {
       expect(row?.usedBy, action).toEqual([expect.stringMatching(/CloudWatch/)]);
     }
     expect(rows.filter((r) => r.source.includes('(key policy)') && r.action === 'kms:*')).toHaveLength(Object.keys(templates).length);
+  });
+
+  it('lists the whole operations pack and its stack when compared with a synthesis without it', () => {
+    const stacks = Object.entries(templates).map(([stackName, template]) => ({ stackName, template: template as CfnTemplate }));
+    const portal = stacks.find((stack) => !stack.stackName.endsWith('edge-alarms'))!;
+    const edge = stacks.find((stack) => stack.stackName.endsWith('edge-alarms'))!;
+    // The baseline: the portal stack without anything under Operations/, and no edge-alarms stack.
+    const withoutOperations = Object.fromEntries(
+      Object.entries(portal.template.Resources).filter(([, resource]) => !String(resource.Metadata?.['aws:cdk:path'] ?? '').includes('/Operations/')),
+    );
+    const identity = (source: string) => ({ source, gitCommit: 'c0ffee', templates: [] });
+    const changes = synthesisChanges([{ stackName: portal.stackName, template: { Resources: withoutOperations } }], stacks, projectRootForChanges, {
+      baseline: identity('release-1'),
+      current: identity('cdk.out'),
+    });
+    const added = changes.items.filter((item) => item.change === 'added');
+    expect(added).toEqual(expect.arrayContaining([expect.objectContaining({ area: 'Stack', subject: edge.stackName })]));
+    for (const stack of [portal.stackName, edge.stackName]) {
+      const resources = added.filter((item) => item.area === 'Resource' && item.subject.endsWith(`(${stack})`)).map((item) => item.subject.split(' ')[0]);
+      expect(resources, stack).toEqual(expect.arrayContaining(['AWS::KMS::Key', 'AWS::SNS::Topic', 'AWS::SNS::TopicPolicy', 'AWS::CloudWatch::Alarm']));
+    }
+    const alarms = Object.values(portal.template.Resources).filter((resource) => resource.Type === 'AWS::CloudWatch::Alarm').length;
+    expect(added.filter((item) => item.subject.startsWith('AWS::CloudWatch::Alarm ') && item.subject.endsWith(`(${portal.stackName})`))).toHaveLength(alarms);
+    // The key and topic policies' grants to CloudWatch are new IAM statements too.
+    expect(added).toEqual(expect.arrayContaining([expect.objectContaining({ area: 'IAM', subject: 'CloudWatch alarms', detail: expect.stringMatching(/^Allow sns:Publish/) })]));
+  });
+
+  it('lists a CORS header added to a function URL', () => {
+    const portal = Object.entries(templates).find(([name]) => !name.endsWith('edge-alarms'))!;
+    const after = JSON.parse(JSON.stringify(portal[1])) as CfnTemplate;
+    const url = Object.values(after.Resources).find((resource) => resource.Type === 'AWS::Lambda::Url')!;
+    (url.Properties!.Cors as { AllowHeaders: string[] }).AllowHeaders.push('x-extra');
+    const changes = securityChanges({ stackName: portal[0], template: portal[1] as CfnTemplate }, { stackName: portal[0], template: after }, projectRootForChanges, 'release-1');
+    expect(changes.items).toEqual([expect.objectContaining({ area: 'Resource', change: 'changed', detail: expect.stringMatching(/^Properties\.Cors\.AllowHeaders: .* → .*x-extra/) })]);
   });
 
   it('checks each grant of a table, index or user pool against the resources the code calls it on', () => {
