@@ -87,6 +87,22 @@ describe('first sign-in with authenticator setup', () => {
     expect((await auth.currentSession())?.email).toBe('jane.doe@example.com');
   });
 
+  it('confirms the new device of that sign-in and keeps its key, so that its refresh can name it', async () => {
+    const DEVICE_KEY = 'us-east-2_0b7ef0c4-5d3e-4b9a-8f0e-2c1d3e4f5a6b';
+    const calls = stubCognito({
+      RespondToAuthChallenge: (body) =>
+        body.ChallengeName === 'MFA_SETUP'
+          ? { body: { AuthenticationResult: { ...TOKENS, NewDeviceMetadata: { DeviceKey: DEVICE_KEY, DeviceGroupKey: '-group' } } } }
+          : { body: { ChallengeName: 'MFA_SETUP', Session: 'setup-session', ChallengeParameters: {} } },
+      ConfirmDevice: () => ({ body: { UserConfirmationNecessary: true } }),
+    });
+    await firstSignIn(service());
+    const confirm = calls.find((call) => call.operation === 'ConfirmDevice');
+    expect(confirm?.body).toMatchObject({ DeviceKey: DEVICE_KEY, AccessToken: TOKENS.AccessToken });
+    expect(window.localStorage.getItem(`CognitoIdentityServiceProvider.${CLIENT_ID}.jane.deviceKey`)).toBe(DEVICE_KEY);
+    expect(calls.at(-1)?.operation).toBe('SetUserMFAPreference');
+  });
+
   it('keeps the user signed in when the preference cannot be set', async () => {
     const warn = vi.spyOn(console, 'warn').mockImplementation(() => undefined);
     stubCognito({ SetUserMFAPreference: () => ({ status: 400, body: { __type: 'NotAuthorizedException', message: 'Access Token has been revoked' } }) });

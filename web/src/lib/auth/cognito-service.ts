@@ -1,3 +1,4 @@
+import * as identity from 'amazon-cognito-identity-js';
 import {
   AuthenticationDetails,
   CognitoUser,
@@ -45,6 +46,41 @@ function toSession(username: string, session: CognitoUserSession): AuthSession {
     idToken: id.getJwtToken(),
     expiresAt: Math.min(access.getExpiration(), id.getExpiration()) * 1000 + driftMs,
   };
+}
+
+type Callback = (error: unknown, data?: Record<string, unknown>) => void;
+
+/** The parts of the library's user object the MFA_SETUP answer below uses (not in its typings). */
+interface LibraryUser {
+  Session: string | null;
+  username: string;
+  client: { request(operation: string, params: Record<string, unknown>, callback: Callback): void };
+  authenticateUserInternal(result: Record<string, unknown>, helper: unknown, callback: IAuthenticationCallback): void;
+}
+
+/** The library's SRP helper (exported, not typed); it derives the new device's verifier. */
+const AuthenticationHelper = (identity as unknown as { AuthenticationHelper: new (poolName: string) => unknown }).AuthenticationHelper;
+
+/**
+ * Answers the MFA_SETUP challenge of a sign-in after the new authenticator's code. The library's
+ * own answer (verifySoftwareToken) keeps the tokens but drops NewDeviceMetadata, leaving the
+ * sign-in's device unconfirmed; where the pool tracks devices, a refresh needs the confirmed
+ * device of its sign-in (README, "Remembered devices in local mode"), so the session would end
+ * at its first refresh. The same two calls are made here, and the result goes to the library's
+ * end of a sign-in, which confirms the new device (ConfirmDevice) and keeps its key, as after a
+ * sign-in with a code.
+ */
+function answerMfaSetup(user: CognitoUser, pool: CognitoUserPool, code: string, callbacks: IAuthenticationCallback): void {
+  const internals = user as unknown as LibraryUser;
+  internals.client.request('VerifySoftwareToken', { Session: internals.Session, UserCode: code, FriendlyDeviceName: TOTP_DEVICE_NAME }, (error, verified) => {
+    if (error) return callbacks.onFailure(error);
+    internals.Session = String(verified?.Session ?? '');
+    const request = { ChallengeName: 'MFA_SETUP', ClientId: pool.getClientId(), ChallengeResponses: { USERNAME: internals.username }, Session: internals.Session };
+    internals.client.request('RespondToAuthChallenge', request, (respondError, result) => {
+      if (respondError || !result) return callbacks.onFailure(respondError);
+      internals.authenticateUserInternal(result, new AuthenticationHelper(pool.getUserPoolName()), callbacks);
+    });
+  });
 }
 
 /**
@@ -171,7 +207,7 @@ export class CognitoAuthService {
         }),
       verify: async (code: string) => {
         await new Promise<void>((resolve, reject) => {
-          user.verifySoftwareToken(code, TOTP_DEVICE_NAME, {
+          answerMfaSetup(user, this.pool, code, {
             onSuccess: () => {
               this.pending = null;
               resolve();
