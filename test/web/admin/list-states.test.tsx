@@ -18,7 +18,7 @@ beforeEach(() => stubViewport());
 
 /** A load that fails once with `error`, then answers `value`. */
 function failingOnce<T>(value: T, error = apiError(500, 'Service unavailable')) {
-  return vi.fn<() => Promise<T>>().mockRejectedValueOnce(error).mockResolvedValue(value);
+  return vi.fn<() => Promise<T>>().mockRejectedValueOnce(error).mockResolvedValue(value as Awaited<T>);
 }
 
 async function retryIn(alert: HTMLElement) {

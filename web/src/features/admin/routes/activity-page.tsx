@@ -191,7 +191,7 @@ export default function ActivityPage() {
         actions={
           <div className="row">
             <Button variant="secondary" onClick={reload} disabled={loading}>
-              Refresh
+              {loading && trail !== null ? 'Refreshing...' : 'Refresh'}
             </Button>
             <Button variant="secondary" onClick={() => void exportTrail('csv')} disabled={exporting !== null}>
               {exporting === 'csv' ? 'Exporting...' : 'Export CSV'}

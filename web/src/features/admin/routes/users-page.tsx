@@ -267,7 +267,7 @@ export default function UsersPage() {
         open={confirmation?.kind === 'promote'}
         title="Make Admin"
         confirmLabel="Make Admin"
-        busyLabel="Promoting..."
+        busyLabel="Making Admin..."
         busy={confirmBusy}
         onConfirm={() => void confirm()}
         onCancel={() => setConfirmation(null)}
