@@ -161,7 +161,10 @@ function securityHeaders(stack: StackTemplate, policyRef: unknown): string {
 function entryPoints(stack: StackTemplate): InventoryItem[] {
   const urls = resourcesOfType(stack.template, 'AWS::Lambda::Url').map(([id, url]) => {
     const p = props(url);
+    const target = stack.template.Resources[String((at(p, 'TargetFunctionArn', 'Fn::GetAtt') as unknown[] | undefined)?.[0])];
+    const features = at(target?.Properties, 'Environment', 'Variables', 'EMBED_DASHBOARD_FEATURES');
     return item(stack, 'Lambda function URL', id, {
+      ...(typeof features === 'string' ? { 'embedded dashboard features on': features.split(',').join(', ') || 'none' } : {}),
       function: readable(stack, p.TargetFunctionArn),
       'auth type': readable(stack, p.AuthType),
       'CORS origins': readableList(stack, at(p, 'Cors', 'AllowOrigins')).join(', ') || 'none',
