@@ -1,19 +1,25 @@
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { logOutOfPortal, type Credentials } from './support/auth.ts';
+import { AdminForgetDeviceCommand, AdminListDevicesCommand } from '@aws-sdk/client-cognito-identity-provider';
+import { logOutOfPortal, storedAccessToken, type Credentials } from './support/auth.ts';
 import { launchBrowser } from './support/browser.ts';
 import { signInWithSrp } from './support/cognito-session.ts';
 import { readMail } from './support/mail.ts';
-import { useStack } from './support/stack.ts';
+import { stackPool, useStack } from './support/stack.ts';
 import { unusedTotpCode } from './support/totp.ts';
 
 /**
  * The sign-in features of the user-portal spec that local mode turns on: the automatic sign-in
  * after sign-up, and remembered devices (tracked "only on user prompt": the Remember this
- * device box of the code screen).
+ * device box of the code screen). A session lives as long as its device: forgetting it, here or
+ * elsewhere, signs that browser out with a message (README, "Remembered devices").
  */
 
 const stack = useStack();
+/** What the sign-in page says after this browser's device was forgotten, here or elsewhere. */
+const FORGOT_THIS_DEVICE = 'You forgot this device, so this browser was signed out. Sign in again: a code from your authenticator app will be asked.';
+const DEVICE_FORGOTTEN_ELSEWHERE =
+  'You were signed out because this browser was forgotten from your account, from another device or by an administrator. Please sign in again.';
 const email = `remembered.${Date.now()}@example.com`;
 const password = 'Remember#2026';
 
@@ -101,10 +107,18 @@ describe('auto sign-in after sign-up, then remembered devices', () => {
     const name = list.getByText(/^Chrome.* on Linux$/);
     expect(await name.getAttribute('title')).toBe(await page.evaluate<string>('navigator.userAgent'));
     await list.getByText(/Last used .*\d{4}/).waitFor();
+    // Forgetting this browser's own device warns, then signs this browser out: its session was
+    // bound to the device and can no longer be refreshed.
     await page.getByRole('button', { name: 'Forget this device', exact: true }).click();
-    await page.getByText(/No device is remembered/).waitFor();
+    const dialog = page.getByRole('alertdialog', { name: 'Forget this device?' });
+    await dialog.getByText('This browser will be signed out at once.', { exact: false }).waitFor();
+    await dialog.getByRole('button', { name: 'Forget and sign out', exact: true }).click();
+    await page.waitForURL(/\/login$/, { timeout: 15_000 });
+    await page.getByText(FORGOT_THIS_DEVICE).waitFor();
+    await expect.poll(() => storedAccessToken(page, stack), { timeout: 10_000 }).toBe('');
+    // A new visit (the sign-in page would otherwise return to the MFA page it came from).
     await page.goto(`${stack.webUrl}/home`);
-    await logOut(page);
+    await page.waitForURL(/\/login$/);
     await submitPassword(page);
     await page.getByLabel('Authentication Code', { exact: true }).waitFor();
   });
@@ -125,5 +139,28 @@ describe('auto sign-in after sign-up, then remembered devices', () => {
     await page.waitForURL(/\/home$/, { timeout: 15_000 });
     await page.goto(`${stack.webUrl}/mfa-settings`);
     await page.getByText(/No device is remembered/).waitFor();
+  });
+
+  it("signs this browser out with a message once its device is forgotten elsewhere: the next refresh is refused", async () => {
+    // This browser's sign-in confirmed a device (not remembered); an administrator forgets it.
+    const cognito = stackPool(stack).client;
+    try {
+      const poolAndUser = { UserPoolId: stack.cognito.userPoolId, Username: email };
+      const { Devices = [] } = await cognito.send(new AdminListDevicesCommand(poolAndUser));
+      expect(Devices).toHaveLength(1);
+      await cognito.send(new AdminForgetDeviceCommand({ ...poolAndUser, DeviceKey: Devices[0]!.DeviceKey! }));
+    } finally {
+      cognito.destroy();
+    }
+    // The tokens are made to look expired (the library's clock drift), so the reload refreshes.
+    await page.evaluate((clientId) => {
+      const storage = (globalThis as unknown as { localStorage: { getItem(key: string): string | null; setItem(key: string, value: string): void } }).localStorage;
+      const prefix = `CognitoIdentityServiceProvider.${clientId}`;
+      storage.setItem(`${prefix}.${storage.getItem(`${prefix}.LastAuthUser`)}.clockDrift`, '-3600');
+    }, stack.cognito.clientId);
+    await page.reload();
+    await page.waitForURL(/\/login$/, { timeout: 20_000 });
+    await page.getByText(DEVICE_FORGOTTEN_ELSEWHERE).waitFor();
+    expect(await storedAccessToken(page, stack)).toBe('');
   });
 });
