@@ -401,7 +401,8 @@ export class PortalOperations extends Construct {
     this.alarm('cognito-sign-in-throttles', {
       metric: cognitoSignInThrottles(userPool, client),
       threshold: 1,
-      description: 'Cognito throttled sign-ins of the portal: raise the UserAuthentication request-rate quota.',
+      description:
+        'Cognito throttled sign-ins of the portal: the UserAuthentication request-rate quota is exhausted. Raising a Cognito request-rate quota is paid (about $20 per request per second a month; README, Costs).',
     });
   }
 
