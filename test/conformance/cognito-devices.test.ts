@@ -25,7 +25,8 @@ const SLOW = 240_000;
 let target: CognitoTarget;
 beforeAll(async () => {
   target = await startCognitoTarget({ rememberDevices: true });
-});
+  // The first start may synthesize the app for the functions' role policies (support/front-door.ts).
+}, 300_000);
 afterAll(() => target?.close());
 
 type Outcome = { step: 'DONE'; session: CognitoUserSession; confirmationNecessary: boolean } | { step: 'CODE' } | { step: 'SETUP' };

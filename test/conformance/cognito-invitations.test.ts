@@ -13,7 +13,8 @@ import { startCognitoTarget, type CognitoTarget } from './support/cognito-target
 let target: CognitoTarget;
 beforeAll(async () => {
   target = await startCognitoTarget();
-});
+  // The first start may synthesize the app for the functions' role policies (support/front-door.ts).
+}, 300_000);
 afterAll(() => target?.close());
 
 const TEMPORARY = 'Temp#Invite1';

@@ -29,7 +29,8 @@ const SLOW = 180_000;
 let target: CognitoTarget;
 beforeAll(async () => {
   target = await startCognitoTarget();
-});
+  // The first start may synthesize the app for the functions' role policies (support/front-door.ts).
+}, 300_000);
 afterAll(() => target?.close());
 
 /** Signs in with SRP and answers the authenticator's code. */

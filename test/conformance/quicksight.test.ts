@@ -28,7 +28,8 @@ beforeAll(async () => {
   viewer = await qs.registerUser();
   stranger = await qs.registerUser();
   await qs.grantViewer(viewer);
-});
+  // The first start may synthesize the app for the functions' role policies (support/front-door.ts).
+}, 300_000);
 afterAll(async () => {
   await qs?.close();
 });

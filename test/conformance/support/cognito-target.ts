@@ -9,7 +9,10 @@ import { CognitoUserPool } from 'amazon-cognito-identity-js';
 import { authenticator } from 'otplib';
 import { preventUserExistenceErrorsSetting, USER_POOL_CLIENT } from '../../../contracts/user-pool-client.ts';
 import { memoryStorage } from '../../local/support/cognito-client.ts';
-import { createConfirmedUser, createUser, startHarness, type CognitoHarness } from '../../local/support/cognito-harness.ts';
+import { cognitoRules } from '../../../local/iam/services.ts';
+import { createConfirmedUser, startHarness, type CognitoHarness } from '../../local/support/cognito-harness.ts';
+import { recordResponses } from './evidence.ts';
+import { startFrontDoor } from './front-door.ts';
 import { onAws, REGION, scratchName } from './target.ts';
 
 /**
@@ -73,20 +76,32 @@ async function startLocalTarget(options: CognitoTargetOptions): Promise<CognitoT
     ...(options.rememberDevices ? { deviceTracking: REMEMBER_ON_PROMPT } : {}),
   });
   const totp = totpSource(harness.now, async (ms) => harness.advance(ms));
+  const { userPoolId, clientId } = harness.emulator;
+  // Every call goes through local mode's IAM gate: admin calls signed with the functions' role
+  // credentials, the public and token-authorized ones (SRP, MFA, devices) unsigned as Cognito takes them.
+  const door = await startFrontDoor({ rules: cognitoRules, upstream: harness.emulator.url, userPool: { userPoolId, clientId } }).catch(async (error: unknown) => {
+    await harness.close();
+    throw error;
+  });
+  const admin = new CognitoIdentityProviderClient({ endpoint: door.url, region: REGION, credentials: door.functions, maxAttempts: 1 });
   return {
-    admin: harness.admin,
-    userPoolId: harness.emulator.userPoolId,
-    clientId: harness.emulator.clientId,
-    pool: () => harness.pool,
-    createUser: (email, password) => createUser(harness, email, password),
+    admin,
+    userPoolId,
+    clientId,
+    pool: () => new CognitoUserPool({ UserPoolId: userPoolId, ClientId: clientId, endpoint: door.url, Storage: memoryStorage() }),
+    createUser: (email, password) => createConfirmedUser(admin, userPoolId, email, password),
     email: emailFactory(),
     totp: async (secret) => totp(secret),
-    close: () => harness.close(),
+    close: async () => {
+      admin.destroy();
+      await door.close();
+      await harness.close();
+    },
   };
 }
 
 async function startAwsTarget(options: CognitoTargetOptions): Promise<CognitoTarget> {
-  const admin = new CognitoIdentityProviderClient({ region: REGION });
+  const admin = recordResponses(new CognitoIdentityProviderClient({ region: REGION }));
   const created = await admin.send(
     new CreateUserPoolCommand({
       PoolName: scratchName('portal-users'),

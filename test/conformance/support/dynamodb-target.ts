@@ -6,17 +6,26 @@ import { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import { tables, type TableDefinition } from '../../../contracts/tables.ts';
 import { createTableInput, localTableName, startDynamoDb } from '../../../local/dynamodb.ts';
 import { LOCAL_CREDENTIALS } from '../../../local/environment.ts';
+import { dynamodbRules } from '../../../local/iam/services.ts';
+import { recordResponses } from './evidence.ts';
+import { startFrontDoor, type FrontDoor } from './front-door.ts';
 import { onAws, REGION, scratchName } from './target.ts';
 
 /**
  * The product's DynamoDB tables for the conformance tests: locally dynalite as local mode
  * starts it (port 0, a temporary data directory), which creates the tables of
- * contracts/tables.ts; on AWS scratch tables with the same keys and indexes in the current
+ * contracts/tables.ts, reached through local mode's IAM gate with the functions' role
+ * credentials (support/front-door.ts); on AWS scratch tables with the same keys and indexes in the current
  * credentials' account and region, deleted again by close().
  */
 export interface DynamoDbTarget {
-  /** A document client configured as the handlers' (lambdas/shared/aws/dynamo.ts). */
+  /**
+   * A document client configured as the handlers' (lambdas/shared/aws/dynamo.ts); locally
+   * signed with the functions' role credentials, so a call no function may make is AccessDenied.
+   */
   readonly client: DynamoDBDocumentClient;
+  /** The operator's client, for the suite's own checks (locally the administrator; on AWS the same client). */
+  readonly operator: DynamoDBDocumentClient;
   /** The name of the table made from `table` on this target. */
   tableName(table: TableDefinition): string;
   /**
@@ -51,11 +60,25 @@ async function startLocalTarget(): Promise<DynamoDbTarget> {
     throw error;
   }
   const local = db;
+  let door: FrontDoor;
+  try {
+    door = await startFrontDoor({ rules: dynamodbRules, upstream: local.endpoint });
+  } catch (error) {
+    await local.close();
+    await rm(dataDir, { recursive: true, force: true });
+    throw error;
+  }
+  const raw = new DynamoDBClient({ endpoint: door.url, region: REGION, credentials: door.functions, maxAttempts: 1 });
+  const operator = new DynamoDBClient({ endpoint: door.url, region: REGION, credentials: door.administrator, maxAttempts: 1 });
   return {
-    client: documentClient(local.client),
+    client: documentClient(raw),
+    operator: documentClient(operator),
     tableName: localTableName,
     eventually: (check) => check(),
     async close() {
+      raw.destroy();
+      operator.destroy();
+      await door.close();
       await local.close();
       await rm(dataDir, { recursive: true, force: true });
     },
@@ -63,7 +86,7 @@ async function startLocalTarget(): Promise<DynamoDbTarget> {
 }
 
 async function startAwsTarget(): Promise<DynamoDbTarget> {
-  const raw = new DynamoDBClient({ region: REGION });
+  const raw = recordResponses(new DynamoDBClient({ region: REGION }));
   const prefix = scratchName('portal');
   const names = new Map(tables.map((table) => [table.id, `${prefix}-${table.id}`]));
   const tableName = (table: TableDefinition): string => names.get(table.id)!;
@@ -101,8 +124,10 @@ async function startAwsTarget(): Promise<DynamoDbTarget> {
     throw failed.reason;
   }
 
+  const client = documentClient(raw);
   return {
-    client: documentClient(raw),
+    client,
+    operator: client,
     tableName,
     async eventually(check) {
       const deadline = Date.now() + AWS_SETTLE_MS;

@@ -7,8 +7,16 @@ import {
   RegisterUserCommand,
   UpdateDashboardPermissionsCommand,
 } from '@aws-sdk/client-quicksight';
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { DeleteObjectCommand, PutObjectCommand, S3Client } from '@aws-sdk/client-s3';
-import { ACCOUNT_ID as LOCAL_ACCOUNT_ID, MemoryObjects, startTestEmulator } from '../../local/quicksight-support.ts';
+import { LOCAL_ACCOUNT_ID } from '../../../local/environment.ts';
+import { quicksightRules } from '../../../local/iam/services.ts';
+import { startQuickSightEmulator } from '../../../local/quicksight/index.ts';
+import { MemoryObjects } from '../../local/quicksight-support.ts';
+import { recordResponses } from './evidence.ts';
+import { startFrontDoor } from './front-door.ts';
 import { REGION, awsSetting, onAws, scratchName } from './target.ts';
 
 /**
@@ -33,6 +41,12 @@ export interface QuickSightTarget {
   readonly client: QuickSightClient;
   /** Client in the identity region (user management), as the product's handlers use it. */
   readonly identityClient: QuickSightClient;
+  /** The operator's clients for calls no function makes (locally the administrator; on AWS `client` and `identityClient`). */
+  readonly operator: QuickSightClient;
+  readonly identityOperator: QuickSightClient;
+  /** The IDs of the row-level security data source and dataset: the product's locally (its role names them), scratch IDs on AWS. */
+  rulesDataSourceId(): string;
+  rulesDataSetId(): string;
   /** A dashboard that exists in the account. */
   readonly dashboardId: string;
   userArn(userName: string): string;
@@ -64,6 +78,9 @@ interface Backend {
   readonly identityRegion: string;
   readonly client: QuickSightClient;
   readonly identityClient: QuickSightClient;
+  readonly operator: QuickSightClient;
+  readonly identityOperator: QuickSightClient;
+  readonly rulesIds: { readonly dataSource: () => string; readonly dataSet: () => string };
   readonly dashboardId: string;
   /** Only AWS needs scratch data sources and datasets deleted: the emulator's go with its data directory. */
   readonly deletesDataResources: boolean;
@@ -71,15 +88,38 @@ interface Backend {
   stop(): Promise<void>;
 }
 
+/**
+ * Locally: the emulator in local mode's account, reached through local mode's IAM gate with
+ * the functions' role credentials (support/front-door.ts), as the product's functions reach it.
+ */
 async function localBackend(): Promise<Backend> {
   const objects = new MemoryObjects();
-  const test = await startTestEmulator(undefined, { objects });
+  const dataDir = await mkdtemp(join(tmpdir(), 'portal-conformance-quicksight-'));
+  const emulator = await startQuickSightEmulator({
+    port: 0,
+    dataDir,
+    accountId: LOCAL_ACCOUNT_ID,
+    region: REGION,
+    readObject: objects.readObject,
+    listObjects: objects.listObjects,
+  });
+  const door = await startFrontDoor({ rules: quicksightRules, upstream: emulator.url }).catch(async (error: unknown) => {
+    await emulator.close();
+    await rm(dataDir, { recursive: true, force: true });
+    throw error;
+  });
+  const client = new QuickSightClient({ endpoint: door.url, region: REGION, credentials: door.functions, maxAttempts: 1 });
+  const operator = new QuickSightClient({ endpoint: door.url, region: REGION, credentials: door.administrator, maxAttempts: 1 });
   const bucket = 'conformance-bucket';
   return {
     accountId: LOCAL_ACCOUNT_ID,
     identityRegion: REGION,
-    client: test.client,
-    identityClient: test.client,
+    client,
+    identityClient: client,
+    operator,
+    identityOperator: operator,
+    // The names the quicksight-admin role is allowed (lib: CompanyRules), in an emulator of their own.
+    rulesIds: { dataSource: () => 'TVIQ-portal-company-rules', dataSet: () => 'TVIQ-portal-company-rules' },
     dashboardId: 'sales-performance',
     deletesDataResources: false,
     s3: () => ({
@@ -88,7 +128,13 @@ async function localBackend(): Promise<Backend> {
       put: async (key, text) => objects.put(bucket, key, text),
       remove: async (key) => objects.delete(bucket, key),
     }),
-    stop: () => test.close(),
+    async stop() {
+      client.destroy();
+      operator.destroy();
+      await door.close();
+      await emulator.close();
+      await rm(dataDir, { recursive: true, force: true });
+    },
   };
 }
 
@@ -97,19 +143,22 @@ function awsBackend(): Backend {
   const dashboardId = awsSetting('CONFORMANCE_DASHBOARD_ID', `the ID of a published dashboard in ${REGION} to test embedding with`);
   // Users live in the account's identity region, which may differ from the dashboards' region.
   const identityRegion = process.env.CONFORMANCE_QUICKSIGHT_IDENTITY_REGION?.trim() || REGION;
-  const client = new QuickSightClient({ region: REGION });
-  const identityClient = identityRegion === REGION ? client : new QuickSightClient({ region: identityRegion });
+  const client = recordResponses(new QuickSightClient({ region: REGION }));
+  const identityClient = identityRegion === REGION ? client : recordResponses(new QuickSightClient({ region: identityRegion }));
   let s3Client: S3Client | undefined;
   return {
     accountId,
     identityRegion,
     client,
     identityClient,
+    operator: client,
+    identityOperator: identityClient,
+    rulesIds: { dataSource: () => scratchName('qs-rules-source'), dataSet: () => scratchName('qs-rules') },
     dashboardId,
     deletesDataResources: true,
     s3() {
       const bucket = awsSetting('CONFORMANCE_QUICKSIGHT_BUCKET', 'a bucket in the account that QuickSight has access to, for the S3 data-source tests');
-      s3Client ??= new S3Client({ region: REGION });
+      s3Client ??= recordResponses(new S3Client({ region: REGION }));
       const s3 = s3Client;
       return {
         bucket,
@@ -153,6 +202,10 @@ export async function startQuickSightTarget(): Promise<QuickSightTarget> {
     accountId,
     client,
     identityClient,
+    operator: backend.operator,
+    identityOperator: backend.identityOperator,
+    rulesDataSourceId: backend.rulesIds.dataSource,
+    rulesDataSetId: backend.rulesIds.dataSet,
     dashboardId: backend.dashboardId,
     userArn,
     unregisteredUserName: () => `${scratchName('qs-absent')}@example.com`,
@@ -177,7 +230,8 @@ export async function startQuickSightTarget(): Promise<QuickSightTarget> {
     },
     groupArn: (groupName) => `arn:aws:quicksight:${backend.identityRegion}:${accountId}:group/${NAMESPACE}/${groupName}`,
     scratchGroupName() {
-      const name = scratchName('qs-group');
+      // The product's company groups are TVIQ-portal-company-<company>; its role manages only those.
+      const name = `TVIQ-portal-company-${scratchName('qs-group')}`;
       groups.add(name);
       return name;
     },

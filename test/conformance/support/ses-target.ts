@@ -2,19 +2,29 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { SESv2Client } from '@aws-sdk/client-sesv2';
-import { LOCAL_CREDENTIALS } from '../../../local/environment.ts';
+import { SUPPORT_FROM_ADDRESS, SUPPORT_TO_ADDRESS } from '../../../local/environment.ts';
+import { sesRules } from '../../../local/iam/services.ts';
 import { startMailCapture } from '../../../local/mail/capture.ts';
+import { IdentityStore } from '../../../local/mail/identities.ts';
 import { capturedMailListSchema } from '../../../local/mail/messages.ts';
+import { recordResponses } from './evidence.ts';
+import { startFrontDoor } from './front-door.ts';
 import { awsSetting, onAws, REGION, scratchName } from './target.ts';
 
 /**
  * SES for the conformance tests: locally the mail capture behind its sandbox front (port 0,
- * a temporary data directory, one verified sender and one verified recipient); on AWS the
- * SES of the current credentials' account and region, with a sender and a recipient the
- * person running the suite has verified there.
+ * a temporary data directory, the product's verified sender and recipient) and in front of
+ * that local mode's IAM gate; on AWS the SES of the current credentials' account and region,
+ * with a sender and a recipient the person running the suite has verified there.
  */
 export interface SesTarget {
+  /** Sends as the contact function does: locally signed with the functions' role credentials. */
   readonly client: SESv2Client;
+  /**
+   * The account's operator: identities, the account's state and the sandbox's refusals, which
+   * no function's role is allowed to ask for (the administrator locally; on AWS the same client).
+   */
+  readonly operator: SESv2Client;
   /** A verified identity covers it. */
   readonly sender: string;
   /** A verified identity covers it (in the sandbox, a recipient must be verified too). */
@@ -40,17 +50,26 @@ export async function sesTarget(): Promise<SesTarget> {
   if (onAws) {
     const sender = awsSetting('CONFORMANCE_SES_SENDER', 'a sender address verified in SES (address or domain identity) in AWS_REGION');
     const verifiedRecipient = awsSetting('CONFORMANCE_SES_VERIFIED_RECIPIENT', 'a recipient address verified in SES in AWS_REGION (test messages are delivered to it)');
-    const client = new SESv2Client({ region: REGION });
-    return { client, sender, verifiedRecipient, delivered: async () => undefined, close: async () => client.destroy() };
+    const client = recordResponses(new SESv2Client({ region: REGION }));
+    return { client, operator: client, sender, verifiedRecipient, delivered: async () => undefined, close: async () => client.destroy() };
   }
 
-  const sender = 'conformance-sender@tviq.local';
-  const verifiedRecipient = 'conformance-recipient@tviq.local';
+  // The contact function's sender and recipient, which its role may send from and to.
+  const sender = SUPPORT_FROM_ADDRESS;
+  const verifiedRecipient = SUPPORT_TO_ADDRESS;
   const dataDir = await mkdtemp(join(tmpdir(), 'portal-conformance-ses-'));
   const capture = await startMailCapture({ host: '127.0.0.1', port: 0, apiPort: 0, dataDir, verifiedIdentities: [sender, verifiedRecipient] });
-  const client = new SESv2Client({ endpoint: capture.sesEndpoint, region: REGION, credentials: LOCAL_CREDENTIALS });
+  const identities = new IdentityStore();
+  identities.verify([sender, verifiedRecipient]);
+  const door = await startFrontDoor({
+    rules: sesRules({ sandbox: true, identityOf: (address) => identities.identityCovering(address) ?? address }),
+    upstream: capture.sesEndpoint,
+  });
+  const client = new SESv2Client({ endpoint: door.url, region: REGION, credentials: door.functions, maxAttempts: 1 });
+  const operator = new SESv2Client({ endpoint: door.url, region: REGION, credentials: door.administrator, maxAttempts: 1 });
   return {
     client,
+    operator,
     sender,
     verifiedRecipient,
     async delivered(subject) {
@@ -59,6 +78,8 @@ export async function sesTarget(): Promise<SesTarget> {
     },
     async close() {
       client.destroy();
+      operator.destroy();
+      await door.close();
       await capture.close();
       await rm(dataDir, { recursive: true, force: true });
     },
