@@ -1,5 +1,6 @@
 import { CfnResource, Stack, Validations, type App } from 'aws-cdk-lib';
 import { flattenCfnReference } from 'cdk-nag/lib/utils/flatten-cfn-reference.js';
+import { OUTDIR_ENV } from 'aws-cdk-lib/cx-api';
 import type { IConstruct } from 'constructs';
 import { fileURLToPath } from 'node:url';
 import { NagResultLog, RecordingAwsSolutionsChecks, RecordingNist80053R5Checks } from './compliance/nag-results.ts';
@@ -33,6 +34,12 @@ export interface CompliancePackOptions {
    * @default this project
    */
   readonly root?: string;
+  /**
+   * Whether the pack includes the SBOM (CycloneDX) of the function bundles and the SPA, which
+   * bundles every handler once more (seconds).
+   * @default true when the CDK CLI runs the app (`cdk synth`, `cdk deploy`: CDK_OUTDIR is set), false otherwise (tests)
+   */
+  readonly sbom?: boolean;
 }
 
 /**
@@ -43,7 +50,7 @@ export function addCompliancePacks(app: App, options: CompliancePackOptions = {}
   const product = options.product ?? configuredProduct(app) ?? firstStackName(app);
   Validations.of(app).addPlugins(
     ...compliancePacks(app, log),
-    new ComplianceReportPlugin(log, { product, root: options.root ?? projectRoot, outdir: app.outdir }),
+    new ComplianceReportPlugin(log, { product, root: options.root ?? projectRoot, outdir: app.outdir, sbom: options.sbom ?? process.env[OUTDIR_ENV] !== undefined }),
   );
 }
 

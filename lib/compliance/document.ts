@@ -102,7 +102,7 @@ function packBlocks(report: ComplianceReport): Block[] {
       ['Rule', 'Resource', 'Result', 'Reason'],
       pack.rules.flatMap((rule) =>
         rule.results.map((result, index): Cell[] => [
-          index === 0 ? `${rule.rule} (${rule.level}): ${rule.info}` : '',
+          index === 0 ? `${rule.rule} (${rule.level}): ${rule.info}${rule.equivalents ? `\nSame check: ${rule.equivalents}` : ''}` : '',
           `${result.resource}${result.ruleId !== rule.rule ? ` ${result.ruleId.slice(rule.rule.length)}` : ''}`,
           { text: result.outcome, tone: OUTCOME_TONE[result.outcome]! },
           result.reason ?? result.error ?? '',
@@ -222,6 +222,46 @@ function changeBlocks(report: ComplianceReport): Block[] {
   ];
 }
 
+function auditorBlocks(report: ComplianceReport): Block[] {
+  if (!report.evidence) return [];
+  return [
+    heading(2, 'What auditors ask for', 'auditors'),
+    paragraph(
+      'Computed from the templates: per data store the personal data it holds, encryption at rest and in transit, retention, backups and the recovery point and time their settings give; log integrity, split into what the stack does and what the account must provide; the findings AWS Security Hub and Prowler raise on this design, each answered; and the software bill of materials.',
+    ),
+    ...report.evidence.flatMap((evidence) => [
+      ...(evidence.stores.length > 0
+        ? [
+            heading(3, `Data stores (${evidence.stack})`),
+            table(
+              ['Store', 'Kind', 'Personal data', 'At rest', 'In transit', 'Retention', 'Backup', 'RPO / RTO'],
+              evidence.stores.map((s) => [s.store, s.kind, s.classification, s.atRest, s.inTransit, s.retention, s.backup, s.rpoRto]),
+            ),
+          ]
+        : []),
+      ...(evidence.logIntegrity.length > 0
+        ? [heading(3, `Log integrity (${evidence.stack})`), table(['Logs', 'What the stack does', 'What the account must provide'], evidence.logIntegrity.map((l) => [l.topic, l.stack, l.account]))]
+        : []),
+      ...(evidence.restoreSteps.length > 0 ? [heading(3, `Restoring a table (${evidence.stack})`), ...evidence.restoreSteps.map((step, i) => paragraph(`${i + 1}. ${step}`))] : []),
+      ...(evidence.findings.length > 0
+        ? [
+            heading(3, `Scanner findings answered (${evidence.stack})`),
+            table(
+              ['Finding', 'Raised by', 'Resources', 'Design reason', 'Stricter choice'],
+              evidence.findings.map((f) => [f.finding, f.raisedBy, f.resources, f.answer, f.stricterChoice]),
+            ),
+          ]
+        : []),
+    ]),
+    heading(3, 'Software bill of materials'),
+    paragraph(
+      report.sbom
+        ? `\`${report.sbom.file}\` (CycloneDX 1.6 JSON, next to this report): ${report.sbom.packages} packages bundled into the functions and the SPA, each with its version and the bundles it is in.`
+        : 'Not written by this synth: `npm run synth` (the CDK CLI) writes `sbom.cdx.json` next to this report.',
+    ),
+  ];
+}
+
 export function reportDocument(report: ComplianceReport): Block[] {
   const body = [
     ...summaryBlocks(report),
@@ -230,6 +270,7 @@ export function reportDocument(report: ComplianceReport): Block[] {
     ...acknowledgementBlocks(report),
     ...accessBlocks(report),
     ...inventoryBlocks(report),
+    ...auditorBlocks(report),
     ...packBlocks(report),
   ];
   const contents = body.filter((b): b is Extract<Block, { kind: 'heading' }> => b.kind === 'heading' && b.level === 2).map((b) => b.text);

@@ -1,9 +1,11 @@
 import type { IPolicyValidationContext, IPolicyValidationPlugin, PolicyValidationPluginReport, PolicyViolation } from 'aws-cdk-lib';
 import { createHash } from 'node:crypto';
-import { readFileSync } from 'node:fs';
-import { basename } from 'node:path';
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { basename, join } from 'node:path';
+import { bundledPackages, cycloneDx } from './sbom.ts';
+import { resourcesOfType, type StackTemplate } from './template.ts';
 import type { NagResultLog } from './nag-results.ts';
-import { writePack } from './pack-writer.ts';
+import { complianceDirectory, writePack } from './pack-writer.ts';
 import { buildReport } from './report.ts';
 import { readStackTemplate } from './pack-writer.ts';
 
@@ -13,6 +15,8 @@ export interface ComplianceReportOptions {
   readonly root: string;
   /** Cloud assembly directory the pack is written into (`<outdir>/compliance/`). */
   readonly outdir: string;
+  /** Whether to write the SBOM of the function bundles and the SPA (`compliance/sbom.cdx.json`). */
+  readonly sbom?: boolean;
 }
 
 export const ACKNOWLEDGEMENT_WITHOUT_REASON = 'AcknowledgementWithoutReason';
@@ -32,6 +36,26 @@ export class ComplianceReportPlugin implements IPolicyValidationPlugin {
     private readonly options: ComplianceReportOptions,
   ) {}
 
+  /** The SBOM of the bundles the stacks deploy: each function's handler (its Powertools service name) and the SPA. */
+  private writeSbom(stacks: readonly StackTemplate[]): { file: string; packages: number } {
+    const handlers = [
+      ...new Set(
+        stacks.flatMap((stack) =>
+          resourcesOfType(stack.template, 'AWS::Lambda::Function').flatMap(([, fn]) => {
+            const name = (fn.Properties?.Environment as { Variables?: Record<string, unknown> } | undefined)?.Variables?.POWERTOOLS_SERVICE_NAME;
+            return typeof name === 'string' ? [name] : [];
+          }),
+        ),
+      ),
+    ];
+    const input = { root: this.options.root, handlers, product: this.options.product };
+    const packages = bundledPackages(input);
+    const file = join(complianceDirectory(this.options.outdir), 'sbom.cdx.json');
+    mkdirSync(complianceDirectory(this.options.outdir), { recursive: true });
+    writeFileSync(file, cycloneDx(input, packages));
+    return { file: 'sbom.cdx.json', packages: packages.length };
+  }
+
   validate(context: IPolicyValidationContext): PolicyValidationPluginReport {
     const stacks = context.stackTemplates.map((stack) => ({
       ...readStackTemplate(stack.templatePath, stack.region ? { 'AWS::Region': stack.region } : undefined, stack.stackConstructPath),
@@ -40,7 +64,7 @@ export class ComplianceReportPlugin implements IPolicyValidationPlugin {
       templateFile: basename(stack.templatePath),
       sha256: createHash('sha256').update(readFileSync(stack.templatePath)).digest('hex'),
     }));
-    const report = buildReport({
+    const built = buildReport({
       product: this.options.product,
       environment: stacks.map((s) => `${s.stackName} (aws://${s.account ?? 'unknown-account'}/${s.region ?? 'unknown-region'})`).join(', '),
       stacks,
@@ -49,6 +73,7 @@ export class ComplianceReportPlugin implements IPolicyValidationPlugin {
       root: this.options.root,
       synthTime: new Date(),
     });
+    const report = this.options.sbom ? { ...built, sbom: this.writeSbom(stacks) } : built;
     writePack(this.options.outdir, report);
     const unexplained = this.log.results.filter((r) => r.outcome === 'acknowledged' && !r.reason?.trim());
     const violations: PolicyViolation[] = unexplained.map((r) => ({

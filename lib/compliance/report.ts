@@ -2,7 +2,8 @@ import { execFileSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import type { Changes } from './changes.ts';
-import { controlIds, familyOf } from './controls.ts';
+import { auditorEvidence, type AuditorEvidence } from './auditor.ts';
+import { controlIds, equivalentChecks, familyOf } from './controls.ts';
 import { accessMatrix, type Principal } from './iam-matrix.ts';
 import { inventoryOf, type Inventory } from './inventory.ts';
 import type { NagOutcome, NagResult } from './nag-results.ts';
@@ -33,6 +34,8 @@ export interface RuleReport {
   readonly info: string;
   readonly explanation: string;
   readonly controls: readonly string[];
+  /** The Security Hub control and Prowler check testing the same, where one exists. */
+  readonly equivalents?: string;
   readonly totals: Totals;
   readonly results: readonly {
     readonly ruleId: string;
@@ -63,6 +66,10 @@ export interface ComplianceReport {
   readonly controlFamilies: readonly ControlFamily[];
   readonly access: readonly { readonly stack: string; readonly principals: readonly Principal[] }[];
   readonly inventory: readonly ({ readonly stack: string } & Inventory)[];
+  /** Encryption, retention, backups, log integrity and answered scanner findings, per stack. */
+  readonly evidence?: readonly ({ readonly stack: string } & AuditorEvidence)[];
+  /** The SBOM written next to the report, when the synth wrote one. */
+  readonly sbom?: { readonly file: string; readonly packages: number };
   readonly changes?: Changes;
 }
 
@@ -85,6 +92,7 @@ function packReport(name: string, results: readonly NagResult[]): PackReport {
       info: first.info,
       explanation: first.explanation,
       controls: controlIds(first.info),
+      ...(equivalentChecks(rule) && { equivalents: equivalentChecks(rule) }),
       totals: count(ruleResults.map((r) => r.outcome)),
       results: ruleResults.map((r) => ({
         ruleId: r.ruleId,
@@ -171,6 +179,7 @@ export function buildReport(input: ReportInput): ComplianceReport {
     controlFamilies: controlFamilies(packs),
     access: input.stacks.map((stack) => ({ stack: stack.stackName, principals: accessMatrix(stack, input.root) })),
     inventory: input.stacks.map((stack) => ({ stack: stack.stackName, ...inventoryOf(stack) })),
+    evidence: input.stacks.map((stack) => ({ stack: stack.stackName, ...auditorEvidence(stack, input.root) })),
     ...(input.changes && { changes: input.changes }),
   };
 }

@@ -15,6 +15,7 @@ import { ComplianceReportPlugin } from '../../lib/compliance/plugin.ts';
 import { PortalData } from '../../lib/data.ts';
 import { acknowledge } from '../../lib/compliance.ts';
 import { securityChanges, synthesisChanges } from '../../lib/compliance/changes.ts';
+import { bundledPackages, cycloneDx } from '../../lib/compliance/sbom.ts';
 import { addChangesSince } from '../../lib/compliance/cli.ts';
 import { actionsOf } from '../../lib/compliance/code-usage.ts';
 import type { CfnTemplate } from '../../lib/compliance/template.ts';
@@ -104,6 +105,28 @@ describe('evidence pack of a synthesized app', () => {
     const report = JSON.parse(readFileSync(join(fixture.outdir, 'validation-report.json'), 'utf8')) as { pluginReports: { pluginName: string; violations: { ruleName: string }[] }[] };
     const failures = report.pluginReports.flatMap((plugin) => plugin.violations.map((v) => `${plugin.pluginName}: ${v.ruleName}`));
     expect(failures).toEqual(['ComplianceReport: AcknowledgementWithoutReason']);
+  });
+});
+
+describe('software bill of materials', () => {
+  it('lists the packages bundled into a function and the SPA, with the installed versions, as CycloneDX', () => {
+    const root = fileURLToPath(new URL('../..', import.meta.url));
+    const version = (name: string) => (JSON.parse(readFileSync(join(root, 'node_modules', name, 'package.json'), 'utf8')) as { version: string }).version;
+    const input = { root, handlers: ['mfa'], product: 'Portal' };
+    const packages = bundledPackages(input);
+    expect(packages).toEqual(
+      expect.arrayContaining([
+        { name: '@middy/core', version: version('@middy/core'), bundles: ['function mfa'] },
+        { name: 'react', version: version('react'), bundles: ['web app'] },
+        { name: 'amazon-quicksight-embedding-sdk', version: version('amazon-quicksight-embedding-sdk'), bundles: ['web app'] },
+      ]),
+    );
+    const bom = JSON.parse(cycloneDx(input, packages)) as { bomFormat: string; specVersion: string; components: { name: string; group?: string; version: string; purl: string }[] };
+    expect(bom).toMatchObject({ bomFormat: 'CycloneDX', specVersion: '1.6' });
+    expect(bom.components).toHaveLength(packages.length);
+    expect(bom.components).toEqual(
+      expect.arrayContaining([expect.objectContaining({ group: '@middy', name: 'core', version: version('@middy/core'), purl: `pkg:npm/%40middy/core@${version('@middy/core')}` })]),
+    );
   });
 });
 
@@ -310,6 +333,35 @@ describe('the portal', () => {
     const usageReason = backup.results.find((result) => result.resource.includes('Data/Usage'))!.reason!;
     expect(usageReason).toMatch(/personal data: dashboard views per user/);
     expect(usageReason).not.toMatch(/administrative/);
+  });
+
+  it('gives auditors encryption, retention, backups, log integrity and answers per store, from the template', () => {
+    const evidence = report.evidence!.find((entry) => !entry.stack.endsWith('edge-alarms'))!;
+    const usage = evidence.stores.find((store) => store.store === 'Data/Usage')!;
+    expect(usage).toMatchObject({ kind: 'DynamoDB table', inTransit: expect.stringMatching(/^TLS only/), backup: expect.stringMatching(/35 days/) });
+    expect(usage.rpoRto).toMatch(/RPO about 5 minutes/);
+    expect(usage.classification).toMatch(/^personal data: dashboard views per user/);
+    expect(evidence.stores.find((store) => store.store === 'Site/Content')!.inTransit).toMatch(/bucket policy denies every request without TLS/);
+    const accessLogs = evidence.logIntegrity.find((item) => item.topic.includes('Site/AccessLogs'))!;
+    expect(accessLogs.stack).toMatch(/recoverable for 1 day\(s\) only/);
+    expect(accessLogs.stack).toMatch(/cdk-nag treats a bucket that is the destination of other buckets' access logs as compliant/);
+    expect(evidence.logIntegrity.find((item) => item.topic.includes('CloudTrail'))).toMatchObject({ stack: expect.stringMatching(/^No trail/), account: expect.stringMatching(/organization trail/) });
+    expect(evidence.logIntegrity.find((item) => item.topic.includes('Data/Audit'))!.stack).toMatch(/no role of the stack may change or delete an entry/);
+    expect(evidence.restoreSteps.join(' ')).toMatch(/restore-table-to-point-in-time/);
+    expect(evidence.findings.map((finding) => finding.finding)).toEqual([
+      'Cognito threat protection off',
+      'Self sign-up on',
+      'Passwords of 8 characters (checks ask for 14)',
+      '5 public function URL(s) (auth type NONE)',
+    ]);
+    expect(evidence.findings[0]!.raisedBy).toMatch(/Security Hub Cognito\.1; Prowler cognito_user_pool_advanced_security_enabled/);
+    expect(evidence.findings.map((finding) => finding.stricterChoice).slice(0, 3)).toEqual([
+      expect.stringMatching(/^threatProtection = true/),
+      expect.stringMatching(/^selfSignUp = false/),
+      expect.stringMatching(/^passwordMinLength = 14/),
+    ]);
+    const rules = report.packs.flatMap((pack) => pack.rules);
+    expect(rules.find((rule) => rule.rule === 'AwsSolutions-S10')!.equivalents).toBe('Security Hub S3.5; Prowler s3_bucket_secure_transport_policy');
   });
 
   it('states the sign-in as the default settings configure it', () => {

@@ -108,6 +108,7 @@ describe('compliance with every optional feature configured', () => {
       // The pack the synth wrote states the settings as configured here.
       const report = JSON.parse(readFileSync(join(build.outdir, 'compliance', 'report.json'), 'utf8')) as {
         inventory: { identity: { kind: string; settings: Record<string, string> }[] }[];
+        evidence: { findings: { finding: string }[] }[];
         packs: { rules: { rule: string; results: { outcome: string }[] }[] }[];
       };
       const pool = report.inventory.flatMap((stack) => stack.identity).find((item) => item.kind === 'User pool')!;
@@ -117,6 +118,8 @@ describe('compliance with every optional feature configured', () => {
       expect(pool.settings['sign-in statement']).toMatch(/threat protection is on in full-function mode/);
       const cog8 = report.packs.flatMap((pack) => pack.rules).find((rule) => rule.rule === 'AwsSolutions-COG8')!;
       expect(cog8.results.map((result) => result.outcome)).toEqual(['compliant']);
+      // With the stricter choices made, only the public function URLs remain to be answered.
+      expect(report.evidence.flatMap((stack) => stack.findings.map((finding) => finding.finding))).toEqual(['5 public function URL(s) (auth type NONE)']);
     } finally {
       build.dispose();
     }
