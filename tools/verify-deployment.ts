@@ -10,8 +10,11 @@ stack: a temporary administrator and user (${VERIFY_PREFIX}*@example.com) sign i
 new authenticator, every function URL and GraphQL is called as the SPA calls it, the site's
 headers and config.json are checked, the company-access check runs (as the daily schedule
 runs it, without mending) and its differences are listed, and everything created is deleted
-again, also when a step fails. One support message is sent to supportRecipientAddress. Needs administrator
-rights on the user pool (AdminCreateUser, AdminDeleteUser, ...) through the credentials.
+again, also when a step fails, with the temporary user's usage record. Left behind on purpose,
+and listed at the end: the temporary administrator's audit entries (marked verification), one
+support test message sent from and to sesSenderAddress only, the dashboard's last-viewed time.
+Needs administrator rights on the user pool (AdminCreateUser, AdminDeleteUser, ...) and read and
+write access to the Audit and Usage tables through the credentials.
 
 Options:
   --dashboard-id ID    a QuickSight dashboard to embed (its catalogue entry is made for the

@@ -1,9 +1,14 @@
 import { CognitoIdentityProviderClient, ListUsersCommand } from '@aws-sdk/client-cognito-identity-provider';
+import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
+import { DynamoDBDocumentClient, GetCommand, QueryCommand } from '@aws-sdk/lib-dynamodb';
 import { DeleteGroupCommand, ListUsersCommand as ListQuickSightUsersCommand, QuickSightClient } from '@aws-sdk/client-quicksight';
 import { checkCompanyAccessResponseSchema, listCompaniesResponseSchema } from '../../contracts/companies.ts';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { listDashboardMetadataResponseSchema, userDashboardsResponseSchema } from '../../contracts/quicksight-admin.ts';
+import { auditTable, usageTable } from '../../contracts/tables.ts';
+import { localTableName } from '../../local/dynamodb.ts';
 import { LOCAL_CREDENTIALS } from '../../local/environment.ts';
+import { capturedMailListSchema } from '../../local/mail/messages.ts';
 import { resolveTarget, type PortalTarget } from '../../tools/support/target.ts';
 import { VERIFY_PREFIX, verifyDeployment } from '../../tools/support/verify-steps.ts';
 import { signInWithSrp } from '../e2e/support/cognito-session.ts';
@@ -63,6 +68,21 @@ describe('npm run verify-deployment', () => {
     return [`${VERIFY_PREFIX}${id}-admin@example.com`, `${VERIFY_PREFIX}${id}-user@example.com`];
   };
 
+  /** The local tables, read as the functions wrote them. */
+  const table = async <T>(read: (dynamo: DynamoDBDocumentClient) => Promise<T>): Promise<T> => {
+    const { info } = stack.running;
+    const client = new DynamoDBClient({ region: info.region, credentials: LOCAL_CREDENTIALS, endpoint: info.dynamodb.endpoint });
+    try {
+      return await read(DynamoDBDocumentClient.from(client));
+    } finally {
+      client.destroy();
+    }
+  };
+  const items = (tableName: string, pk: string) =>
+    table(async (dynamo) => (await dynamo.send(new QueryCommand({ TableName: tableName, KeyConditionExpression: 'pk = :pk', ExpressionAttributeValues: { ':pk': pk } }))).Items ?? []);
+  const todaysViews = () =>
+    table(async (dynamo) => Number((await dynamo.send(new GetCommand({ TableName: localTableName(usageTable), Key: { pk: 'DAY#ALL', sk: new Date().toISOString().slice(0, 10) } }))).Item?.views ?? 0));
+
   beforeAll(async () => {
     stack = await startTestStack();
     adminToken = (await signInWithSrp(stack.running.info, stack.running.info.demo.admin)).accessToken;
@@ -95,6 +115,22 @@ describe('npm run verify-deployment', () => {
     expect(stdout).toContain('The deployment works');
     expect(stdout).not.toContain('[FAIL]');
     expect(await leftovers(runEmails(stdout))).toEqual([]);
+
+    // The support test message went from the sender to the sender, not to the support recipient.
+    const runId = new RegExp(`${VERIFY_PREFIX}([\\w-]+)-\\*`).exec(stdout)![1]!;
+    const mail = capturedMailListSchema.parse(await (await fetch(stack.running.info.mail.apiUrl)).json());
+    const support = mail.filter((message) => message.subject.includes(`Deployment verification ${runId}`));
+    expect(support).toHaveLength(1);
+    expect(support[0]!.to).toEqual([support[0]!.from]);
+    expect(support[0]!.cc).toEqual([]);
+    // Its audit entries stay, each marked as verification, and the output says what was left.
+    const [adminEmail] = runEmails(stdout);
+    const entries = (await items(localTableName(auditTable), 'AUDIT')).filter((entry) => entry.actor === adminEmail);
+    expect(entries.length).toBeGreaterThanOrEqual(2);
+    expect(entries.every((entry) => entry.verification === true)).toBe(true);
+    expect(stdout).toContain('Left behind on purpose:');
+    expect(stdout).toContain(`${entries.length} audit entries of ${adminEmail} (kept: the trail is never edited; ${entries.length} of them marked verification: true)`);
+    expect(stdout).toContain(`sent from and to ${support[0]!.from} only`);
   });
 
   it('lists the differences the company-access check finds, without mending them', async () => {
@@ -120,13 +156,20 @@ describe('npm run verify-deployment', () => {
     }
   });
 
-  it('embeds a dashboard through a temporary catalogue entry with --dashboard-id, then removes the entry', async () => {
+  it('embeds a dashboard through a temporary catalogue entry with --dashboard-id, then removes the entry and the view it recorded', async () => {
+    const viewsBefore = await todaysViews();
     const { code, stdout } = await runTool('verify-deployment', [...stack.localArgs, '--dashboard-id', UNCATALOGUED]);
     expect(code).toBe(0);
     expect(stdout).toMatch(/^\[ OK \] Temporary catalogue entry for inventory-margins/m);
     expect(stdout).toMatch(/^\[ OK \] Embed function returns a URL for the assigned dashboard \(user\)/m);
     expect(stdout).toMatch(/^\[ OK \] Clean-up: Delete the temporary catalogue entry/m);
     expect(await leftovers(runEmails(stdout))).toEqual([]);
+    // The usage record of the temporary user is gone and the day's count is back where it was.
+    const [, userEmail] = runEmails(stdout);
+    expect(stdout).toMatch(new RegExp(`^\\[ OK \\] Clean-up: Remove the usage record of ${userEmail!.replace(/[.]/g, '\\.')}`, 'm'));
+    expect(await items(localTableName(usageTable), `EVENT#${userEmail}`)).toEqual([]);
+    expect((await items(localTableName(usageTable), 'USER')).filter((item) => item.sk === userEmail)).toEqual([]);
+    expect(await todaysViews()).toBe(viewsBefore);
   });
 
   it.each([

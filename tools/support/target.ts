@@ -1,11 +1,16 @@
 import { CloudFormationClient, DescribeStacksCommand } from '@aws-sdk/client-cloudformation';
 import { CognitoIdentityProviderClient } from '@aws-sdk/client-cognito-identity-provider';
+import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
+import { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
+import { auditTable, usageTable } from '../../contracts/tables.ts';
 import type { PortalConfig } from '../../lib/config.ts';
 import { portalStackName } from '../../lib/portal-app.ts';
+import { localTableName } from '../../local/dynamodb.ts';
 import { LOCAL_CREDENTIALS } from '../../local/environment.ts';
 import { readStackInfo, stackFilePath, type StackInfo } from '../../local/stack-info.ts';
 import { ToolError, describeError, type TargetOptions } from './cli.ts';
 import { deploymentConfig, localConfig } from './config.ts';
+import type { VerificationRecords } from './verify-records.ts';
 
 /**
  * A deployed portal as the tools see it: the addresses of its parts (from the CloudFormation
@@ -28,6 +33,8 @@ export interface PortalTarget {
   readonly cognito: CognitoIdentityProviderClient;
   /** The running local stack (local only). */
   readonly local?: StackInfo;
+  /** The Audit and Usage tables, for what verify-deployment leaves (absent for a stack without their outputs). */
+  readonly records?: VerificationRecords;
   close(): void;
 }
 
@@ -60,6 +67,11 @@ const OUTPUTS = {
   mfa: 'MfaFunctionUrl',
   contact: 'ContactFunctionUrl',
 } as const;
+
+/** Outputs of the tables verify-deployment reads and cleans (PortalStack: `<table id>TableName`). */
+const TABLE_OUTPUTS = { audit: 'AuditTableName', usage: 'UsageTableName' } as const;
+
+const documentClient = (client: DynamoDBClient) => DynamoDBDocumentClient.from(client, { marshallOptions: { removeUndefinedValues: true } });
 
 async function stackOutputs(options: TargetOptions, stackName: string, region: string): Promise<Record<string, string>> {
   const cloudFormation = new CloudFormationClient(awsClientConfig(options, region));
@@ -98,6 +110,7 @@ export async function resolveTarget(options: TargetOptions): Promise<PortalTarge
   if (options.local) {
     const info = await requireLocalStack(options.dataDir);
     const cognito = new CognitoIdentityProviderClient({ endpoint: info.cognito.endpoint, region: info.region, credentials: LOCAL_CREDENTIALS });
+    const dynamodb = new DynamoDBClient({ endpoint: info.dynamodb.endpoint, region: info.region, credentials: LOCAL_CREDENTIALS });
     return {
       kind: 'local',
       description: `the local stack at ${info.webUrl}`,
@@ -111,7 +124,11 @@ export async function resolveTarget(options: TargetOptions): Promise<PortalTarge
       functions: info.functions,
       cognito,
       local: info,
-      close: () => cognito.destroy(),
+      records: { dynamo: documentClient(dynamodb), auditTable: localTableName(auditTable), usageTable: localTableName(usageTable) },
+      close: () => {
+        cognito.destroy();
+        dynamodb.destroy();
+      },
     };
   }
   const config = deploymentConfig(options.context);
@@ -123,6 +140,8 @@ export async function resolveTarget(options: TargetOptions): Promise<PortalTarge
   }
   const cognito = new CognitoIdentityProviderClient(awsClientConfig(options, config.region));
   const output = (key: keyof typeof OUTPUTS) => outputs[OUTPUTS[key]]!;
+  const tables = { audit: outputs[TABLE_OUTPUTS.audit], usage: outputs[TABLE_OUTPUTS.usage] };
+  const dynamodb = tables.audit && tables.usage ? new DynamoDBClient(awsClientConfig(options, config.region)) : undefined;
   return {
     kind: 'aws',
     description: `stack ${stackName} in ${config.region}`,
@@ -141,6 +160,10 @@ export async function resolveTarget(options: TargetOptions): Promise<PortalTarge
       contact: output('contact'),
     },
     cognito,
-    close: () => cognito.destroy(),
+    ...(dynamodb && { records: { dynamo: documentClient(dynamodb), auditTable: tables.audit!, usageTable: tables.usage! } }),
+    close: () => {
+      cognito.destroy();
+      dynamodb?.destroy();
+    },
   };
 }

@@ -6,12 +6,14 @@ import { listDashboardMetadataResponseSchema, listUsersWithQuicksightResponseSch
 import { getUsersResponseSchema } from '../../contracts/user-admin.ts';
 import { contactResponseSchema } from '../../contracts/contact.ts';
 import { checkCompanyAccessResponseSchema, type AccessCheck } from '../../contracts/companies.ts';
+import { VERIFY_PREFIX } from '../../contracts/verification.ts';
 import { ADMINS_GROUP, USERS_GROUP } from '../../lib/auth.ts';
 import { signInWithAuthenticator, type PoolContext } from '../../local/seed/enroll.ts';
 import { createAccount, deleteAccount, generatePassword, groupsOf } from './accounts.ts';
 import { callFunction, checkFrameAllowed, checkRuntimeConfig, checkSecurityHeaders, embedRequest, expectOk, graphql } from './portal-client.ts';
 import { StepPrinter } from './report.ts';
 import type { PortalTarget } from './target.ts';
+import { auditEntriesOf, removeUsageRecord } from './verify-records.ts';
 
 /** How the smoke test's temporary authenticators are named in Cognito while they exist. */
 const VERIFY_DEVICE_NAME = 'Deployment verification';
@@ -30,8 +32,8 @@ export interface VerifyOptions {
   readonly afterStep?: (name: string) => void | Promise<void>;
 }
 
-/** Prefix of the temporary accounts and catalogue entries, so a leftover is recognisable. */
-export const VERIFY_PREFIX = 'portal-verify-';
+/** Prefix of the temporary accounts and catalogue entries, so a leftover is recognisable (contracts/verification.ts). */
+export { VERIFY_PREFIX };
 
 const LIST_VIEWS = /* GraphQL */ `query ListTableauViews { listTableauViews(limit: 50) { items { id quicksightDashboardId isDefault } nextToken } }`;
 const LIST_METADATA = /* GraphQL */ `query ListDashboardMetadata { listDashboardMetadata(limit: 50) { items { id dashboardId } nextToken } }`;
@@ -62,6 +64,21 @@ export async function verifyDeployment(target: PortalTarget, options: VerifyOpti
     readTotpSecret: async () => undefined,
   };
   options.write(`Verifying ${target.description} (temporary accounts ${VERIFY_PREFIX}${runId}-*)`);
+  const startedAt = new Date().toISOString();
+
+  // Registered first, so it runs last: after DELETE_USER and the other clean-ups.
+  const records = target.records;
+  if (records) {
+    cleanups.push({
+      name: `Remove the usage record of ${user.email} (view events, summary, its day and week counts)`,
+      run: async () => {
+        const removed = await removeUsageRecord(records, user.email);
+        if (removed.unmarked > 0) {
+          throw new Error(`${removed.unmarked} view event(s) of ${user.email} carry no verification mark (functions older than this tool?); they and the summary were left`);
+        }
+      },
+    });
+  }
 
   /** The steps; returns early when there is no dashboard to embed. */
   const runSteps = async (): Promise<void> => {
@@ -184,7 +201,34 @@ export async function verifyDeployment(target: PortalTarget, options: VerifyOpti
   } finally {
     await cleanUp(cleanups, printer);
   }
+  for (const line of await leftBehind(target, admin.email, runId, startedAt)) options.write(line);
   return !failed && !printer.failed;
+}
+
+/**
+ * What a run leaves on purpose, printed at the end (README, "Preflight and verification"):
+ * the audit entries of the temporary administrator (marked, never deleted), the support test
+ * message (to the sender address only), the dashboard's last-viewed time and the logs.
+ */
+async function leftBehind(target: PortalTarget, adminEmail: string, runId: string, startedAt: string): Promise<string[]> {
+  let audit = `the audit entries of ${adminEmail} (kept: the trail is never edited; each carries verification: true)`;
+  if (target.records) {
+    try {
+      const { entries, marked } = await auditEntriesOf(target.records, adminEmail, startedAt);
+      audit = `${entries} audit entries of ${adminEmail} (kept: the trail is never edited; ${marked} of them marked verification: true)`;
+    } catch (error) {
+      audit += ` (could not be counted: ${error instanceof Error ? error.message : String(error)})`;
+    }
+  }
+  const sender = target.config.sesSenderAddress;
+  return [
+    '',
+    'Left behind on purpose:',
+    `  - ${audit}`,
+    `  - the support test message "Deployment verification ${runId}", sent from and to ${sender} only (not to ${target.config.supportRecipientAddress})`,
+    "  - with --dashboard-id: the dashboard's last-viewed time on the Insights page",
+    "  - the functions' log lines of the run (CloudWatch Logs, kept for the configured retention)",
+  ];
 }
 
 /**

@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { PutCommand, QueryCommand } from '@aws-sdk/lib-dynamodb';
 import * as z from 'zod';
+import { isVerificationAccount } from '../../../contracts/verification.ts';
 import { AUDIT_FILTER_MESSAGES, type AuditEntry, type AuditFilter } from '../../../contracts/user-admin.ts';
 import { BadRequestError } from '../errors.ts';
 import { auditTable } from '../../../contracts/tables.ts';
@@ -24,7 +25,13 @@ export const writeAuditEntry = async (draft: AuditDraft): Promise<AuditEntry> =>
   await dynamo.send(
     new PutCommand({
       TableName: tableName(auditTable),
-      Item: { pk: AUDIT_PARTITION, sk: `${entry.at}#${String(sequence++ % 1e6).padStart(6, '0')}#${entry.id}`, ...entry },
+      Item: {
+        pk: AUDIT_PARTITION,
+        sk: `${entry.at}#${String(sequence++ % 1e6).padStart(6, '0')}#${entry.id}`,
+        ...entry,
+        // Entries of npm run verify-deployment's temporary administrator are kept, and marked.
+        ...(isVerificationAccount(entry.actor) && { verification: true }),
+      },
       ConditionExpression: 'attribute_not_exists(pk)',
     }),
   );

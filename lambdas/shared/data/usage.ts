@@ -4,6 +4,7 @@ import type { EmbedSource } from '../../../contracts/embed.ts';
 import { RECENT_VIEWS_DAYS } from '../../../contracts/insights.ts';
 import { usageTable } from '../../../contracts/tables.ts';
 import { companiesLabel } from '../../../contracts/companies.ts';
+import { isVerificationAccount } from '../../../contracts/verification.ts';
 import { ENV } from '../../../contracts/env.ts';
 import { dynamo } from '../aws/dynamo.ts';
 import { optionalEnv } from '../env.ts';
@@ -161,6 +162,8 @@ export const recordDashboardView = async (event: ViewEvent, retentionDays: numbe
           source: event.source,
           at,
           expiresAt,
+          // A view by npm run verify-deployment's temporary user, which the tool removes afterwards.
+          ...(isVerificationAccount(event.email) && { verification: true }),
         },
       }),
     ),
