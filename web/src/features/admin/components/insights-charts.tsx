@@ -34,9 +34,10 @@ export default function InsightsCharts({ weeks, dashboards }: InsightsChartsProp
 
   return (
     <div className="insights-charts">
-      <figure className="insights-chart" role="img" aria-label={weeksSummary}>
+      <figure className="insights-chart">
         <figcaption className="insights-chart-title">Active users per week</figcaption>
-        <div aria-hidden="true">
+        {/* A figure may not take the img role itself (ARIA in HTML), so the drawing inside it does. */}
+        <div role="img" aria-label={weeksSummary}>
           <ResponsiveContainer width="100%" height={CHART_HEIGHT}>
             <LineChart data={weekData} accessibilityLayer={false} margin={{ top: 8, right: 16, bottom: 8, left: 0 }}>
               <CartesianGrid strokeDasharray="3 3" />
@@ -48,9 +49,9 @@ export default function InsightsCharts({ weeks, dashboards }: InsightsChartsProp
           </ResponsiveContainer>
         </div>
       </figure>
-      <figure className="insights-chart" role="img" aria-label={dashboardsSummary}>
+      <figure className="insights-chart">
         <figcaption className="insights-chart-title">Views per dashboard</figcaption>
-        <div aria-hidden="true">
+        <div role="img" aria-label={dashboardsSummary}>
           <ResponsiveContainer width="100%" height={CHART_HEIGHT}>
             <BarChart data={dashboardData} accessibilityLayer={false} layout="vertical" margin={{ top: 8, right: 16, bottom: 8, left: 8 }}>
               <CartesianGrid strokeDasharray="3 3" />
