@@ -15,6 +15,7 @@ import { companyRulesNames } from '../lib/company-access.ts';
 import { portalStackName } from '../lib/portal-app.ts';
 import { localTableName } from '../local/dynamodb.ts';
 import { CLOUDFRONT_METRICS_REGION } from '../lib/operations.ts';
+import { cloudTrailCheck } from './support/checks-trail.ts';
 
 const USAGE = `Usage: npm run doctor [-- options]
 
@@ -66,6 +67,7 @@ async function awsChecklist(options: TargetOptions, write: (line: string) => voi
   report(await webAcl(options, config));
   report(embedOrigins(undefined, config));
   for (const check of await deployedCompanyChecks(options, config, accountId)) report(check);
+  report(await cloudTrailCheck(awsClientConfig(options, config.region)));
   return results;
 }
 

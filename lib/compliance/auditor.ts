@@ -185,7 +185,7 @@ function logIntegrity(stack: StackTemplate, root: string): Responsibility[] {
     const days = [...new Set(groups.map(([, group]) => (group.Properties?.RetentionInDays !== undefined ? `${String(group.Properties.RetentionInDays)} days` : 'never expires')))];
     items.push({
       topic: 'Function and API logs (CloudWatch Logs)',
-      stack: `${groups.length} log group(s), retention ${days.join(', ')}; each function may write only its own group (logs:CreateLogStream, logs:PutLogEvents on its group's ARN).`,
+      stack: `${groups.length} log group(s), retention ${days.join(', ')}; who may write to each is in the IAM matrix.`,
       account: 'Export or subscription to a log archive account where logs must outlive the retention or be kept from the account\'s administrators.',
     });
   }
@@ -244,7 +244,7 @@ function findingAnswers(stack: StackTemplate): FindingAnswer[] {
   if (publicUrls.length > 0) {
     const origins = [...new Set(publicUrls.flatMap(([, url]) => readableList(stack, at(url.Properties, 'Cors', 'AllowOrigins'))))];
     answers.push({
-      finding: `${publicUrls.length} public function URL(s) (auth type NONE)`,
+      finding: `Public function URLs (auth type NONE): ${publicUrls.length}`,
       raisedBy: 'Security Hub Lambda.1; Prowler awslambda_function_url_public, awslambda_function_not_publicly_accessible; cdk-nag NIST.800.53.R5-LambdaFunctionPublicAccessProhibited',
       resources: publicUrls.map(([id]) => resourceName(stack, id)).join(', '),
       answer: `The browser calls these URLs with the user's Cognito access token as a bearer token; IAM authorization (AWS_IAM) would need AWS credentials in the browser, which the design avoids (there is no identity pool). Every handler verifies the token (signature, expiry, app client) and the caller's rights before doing anything; CORS admits only ${origins.join(', ') || 'no origin'}.`,

@@ -352,7 +352,7 @@ describe('the portal', () => {
       'Cognito threat protection off',
       'Self sign-up on',
       'Passwords of 8 characters (checks ask for 14)',
-      '5 public function URL(s) (auth type NONE)',
+      'Public function URLs (auth type NONE): 5',
     ]);
     expect(evidence.findings[0]!.raisedBy).toMatch(/Security Hub Cognito\.1; Prowler cognito_user_pool_advanced_security_enabled/);
     expect(evidence.findings.map((finding) => finding.stricterChoice).slice(0, 3)).toEqual([

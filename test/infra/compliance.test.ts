@@ -119,7 +119,7 @@ describe('compliance with every optional feature configured', () => {
       const cog8 = report.packs.flatMap((pack) => pack.rules).find((rule) => rule.rule === 'AwsSolutions-COG8')!;
       expect(cog8.results.map((result) => result.outcome)).toEqual(['compliant']);
       // With the stricter choices made, only the public function URLs remain to be answered.
-      expect(report.evidence.flatMap((stack) => stack.findings.map((finding) => finding.finding))).toEqual(['5 public function URL(s) (auth type NONE)']);
+      expect(report.evidence.flatMap((stack) => stack.findings.map((finding) => finding.finding))).toEqual(['Public function URLs (auth type NONE): 5']);
     } finally {
       build.dispose();
     }
