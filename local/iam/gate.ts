@@ -133,7 +133,8 @@ export async function startIamGate(options: IamGateOptions): Promise<IamGate> {
     if (classified.kind === 'page' || classified.kind === 'public') return forward(req, body, res, upstream);
 
     const signature = checkSignature(
-      { method, url, headers: req.headersDistinct, body },
+      // As received, less the gate's own headers (dropped above; headersDistinct is built from the raw headers).
+      { method, url, headers: Object.fromEntries(Object.entries(req.headersDistinct).filter(([name]) => !name.startsWith(GATE_HEADER_PREFIX))), body },
       iam.secretOf,
       { service: rules.signingName, region, s3: rules.protocol === 'rest-xml' },
       now(),
