@@ -17,8 +17,10 @@ function describe(violation: Result): string {
   return `${violation.impact}: ${violation.id} - ${violation.help}\n${targets.join('\n')}`;
 }
 
-/** Runs axe-core in the page and throws, listing them, when it finds serious or critical violations. */
-export async function expectNoSeriousA11yViolations(page: Page): Promise<void> {
+export type Impact = 'minor' | 'moderate' | 'serious' | 'critical';
+
+/** Runs axe-core in the page and throws, listing them, when it finds violations of the given impacts. */
+export async function expectNoA11yViolations(page: Page, impacts: readonly Impact[]): Promise<void> {
   // Injected through the DevTools protocol, so the page's CSP (script-src 'self') allows it.
   await page.evaluate(await loadAxe());
   const results = await page.evaluate(async () => {
@@ -26,8 +28,13 @@ export async function expectNoSeriousA11yViolations(page: Page): Promise<void> {
     const axe = (globalThis as unknown as { axe: { run: () => Promise<AxeResults> } }).axe;
     return axe.run();
   });
-  const serious = results.violations.filter((v) => v.impact === 'serious' || v.impact === 'critical');
-  if (serious.length > 0) {
-    throw new Error(`Accessibility violations on ${page.url()}:\n${serious.map(describe).join('\n')}`);
+  const found = results.violations.filter((v) => v.impact != null && impacts.includes(v.impact));
+  if (found.length > 0) {
+    throw new Error(`Accessibility violations (${impacts.join(', ')}) on ${page.url()}:\n${found.map(describe).join('\n')}`);
   }
+}
+
+/** Runs axe-core in the page and throws, listing them, when it finds serious or critical violations. */
+export function expectNoSeriousA11yViolations(page: Page): Promise<void> {
+  return expectNoA11yViolations(page, ['serious', 'critical']);
 }
