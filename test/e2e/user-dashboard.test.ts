@@ -74,7 +74,65 @@ describe('the demo user on the user portal', () => {
     await expectNoSeriousA11yViolations(page);
   });
 
-  it('sends the permissions and opener policies, and the dashboard frame may still go fullscreen', async () => {
+  it('Back after the first switch from /home shows the dashboard shown before it', async () => {
+    expect(page.url()).toMatch(/\/home$/);
+    const first = await selectedViewName(page);
+    const select = page.getByLabel('Select Dashboard');
+    const second = (await select.locator('option').allTextContents()).find((name) => name !== first)!;
+    await select.selectOption({ label: second });
+    await frameShows(page, second);
+    await page.goBack();
+    await expect.poll(() => selectedViewName(page)).toBe(first);
+    await frameShows(page, first);
+  });
+
+  it('keeps the spinner until the SDK reports the content loaded, and shows only the features the deployment turns on', async () => {
+    let release = () => undefined as void;
+    const held = new Promise<void>((resolve) => (release = resolve));
+    await page.route(/\/embed\/[^/]+\/dashboards\//, async (route) => {
+      await held;
+      await route.continue();
+    });
+    await page.getByRole('button', { name: 'Refresh', exact: true }).click();
+    await page.locator(FRAME).waitFor({ state: 'attached' });
+    await page.getByText('Loading dashboard...').waitFor();
+    expect(await page.getByText('Powered by AWS QuickSight').count()).toBe(0);
+    release();
+    await page.getByText('Powered by AWS QuickSight').waitFor();
+    expect(await page.getByText('Loading dashboard...').count()).toBe(0);
+    await page.unroute(/\/embed\/[^/]+\/dashboards\//);
+    // The deployment's defaults: state persistence and bookmarks, nothing else.
+    const features = page.frameLocator(FRAME).locator('nav[aria-label="Dashboard features"] summary');
+    expect(await features.allTextContents()).toEqual(['State persistence', 'Bookmarks']);
+  });
+
+  it('Print reaches the frame through the SDK', async () => {
+    await page.getByRole('toolbar', { name: 'Dashboard actions' }).getByRole('button', { name: 'Print' }).click();
+    await page.frameLocator(FRAME).getByText('Print requested').waitFor();
+  });
+
+  it('shows the error panel for a reused embed URL after one automatic renewal, and Retry recovers', async () => {
+    const used = (await page.locator(FRAME).getAttribute('src')) ?? '';
+    const usedBase = used.split('&punyCodeEmbedOrigin')[0]!;
+    let answered = 0;
+    await page.route(stack.functions.embed, async (route) => {
+      answered += 1;
+      await route.fulfill({
+        json: { url: usedBase, sessionExpiresAt: new Date(Date.now() + 3_600_000).toISOString() },
+        headers: { 'Access-Control-Allow-Origin': new URL(stack.webUrl).origin },
+      });
+    });
+    await page.getByRole('button', { name: 'Refresh', exact: true }).click();
+    await page.getByText('Error Loading Dashboard').waitFor({ timeout: 30_000 });
+    await page.getByText('The dashboard link has expired or was already used.').waitFor();
+    expect(answered).toBe(2);
+    await page.unroute(stack.functions.embed);
+    await page.getByRole('button', { name: 'Retry', exact: true }).click();
+    await frameShows(page, await selectedViewName(page));
+    await page.getByText('Powered by AWS QuickSight').waitFor();
+  });
+
+  it('sends the permissions and opener policies; the SDK frame gets no other features', async () => {
     const response = await page.request.get(`${stack.webUrl}/home`);
     expect(response.headers()['cross-origin-opener-policy']).toBe('same-origin');
     const permissions = response.headers()['permissions-policy'] ?? '';
@@ -88,7 +146,8 @@ describe('the demo user on the user portal', () => {
       const doc = (globalThis as unknown as { document: PolicyDocument }).document;
       return { fullscreen: doc.fullscreenEnabled, camera: doc.featurePolicy.allowsFeature('camera') };
     });
-    expect(inFrame).toEqual({ fullscreen: true, camera: false });
+    // The embedding SDK makes the frame without allow="fullscreen" (QuickSight offers its own full-screen view).
+    expect(inFrame).toEqual({ fullscreen: false, camera: false });
     const inPage = await page.evaluate(() => {
       const doc = (globalThis as unknown as { document: PolicyDocument }).document;
       return { geolocation: doc.featurePolicy.allowsFeature('geolocation'), fullscreen: doc.fullscreenEnabled };
