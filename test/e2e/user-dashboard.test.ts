@@ -248,4 +248,22 @@ describe('the demo user on the user portal', () => {
     await page.getByRole('button', { name: 'Log In', exact: true }).waitFor();
     await otherTab.close();
   });
+
+  it("an owner's company choice narrows the rows the frame draws, within the owner's companies", async () => {
+    const ownerContext = await browser.newContext({ viewport: { width: 1280, height: 900 } });
+    try {
+      const owner = await ownerContext.newPage();
+      await signInAsUser(owner, stack, stack.demo.owner);
+      const inView = owner.frameLocator(FRAME).locator('.companies');
+      await expect.poll(() => inView.textContent(), { timeout: 30_000 }).toBe('Companies in view: Contoso Distribution, Northwind Manufacturing');
+      const choice = owner.getByLabel('Companies');
+      expect(await choice.locator('option').allTextContents()).toEqual(['All my companies', 'Contoso Distribution', 'Northwind Manufacturing']);
+      await choice.selectOption({ label: 'Contoso Distribution' });
+      await expect.poll(() => inView.textContent(), { timeout: 30_000 }).toBe('Companies in view: Contoso Distribution');
+      await choice.selectOption({ label: 'All my companies' });
+      await expect.poll(() => inView.textContent(), { timeout: 30_000 }).toBe('Companies in view: Contoso Distribution, Northwind Manufacturing');
+    } finally {
+      await ownerContext.close();
+    }
+  });
 });
