@@ -115,9 +115,10 @@ describe('dashboard page', () => {
     const frame = await screen.findByTitle('QuickSight Analytics Dashboard');
     expect(frame.getAttribute('src')).toMatch(/^https:\/\/embed\.example\.com\/embed\/inventory/);
     const select = screen.getByLabelText('Select Dashboard');
+    // The default first, then the others in the order the API lists them.
     expect([...(select as HTMLSelectElement).options].map((o) => o.text)).toEqual([
-      'Sales Performance',
       'Inventory & Margins',
+      'Sales Performance',
       'Distributor Scorecard',
     ]);
     expect(calls.graphql[0]).toMatchObject({
