@@ -1,41 +1,48 @@
-import { describe, expect, it } from 'vitest';
-import { cloudTrailCheck, type CloudTrailModule } from '../../tools/support/checks-trail.ts';
+import { CloudTrailClient, DescribeTrailsCommand, GetTrailStatusCommand } from '@aws-sdk/client-cloudtrail';
+import { mockClient } from 'aws-sdk-client-mock';
+import { afterEach, describe, expect, it } from 'vitest';
+import { cloudTrailCheck } from '../../tools/support/checks-trail.ts';
 
-/** A stand-in for the CloudTrail client answering DescribeTrails and GetTrailStatus with the given trails. */
-function fakeCloudTrail(trails: { Name: string; IsMultiRegionTrail: boolean; LogFileValidationEnabled: boolean; logging: boolean }[]): CloudTrailModule {
-  class DescribeTrailsCommand {
-    constructor(readonly input: unknown) {}
+const cloudTrail = mockClient(CloudTrailClient);
+const region = { region: 'eu-west-1' };
+
+/** The account's trails as DescribeTrails and GetTrailStatus answer them. */
+function answer(trails: { Name: string; IsMultiRegionTrail: boolean; LogFileValidationEnabled: boolean; logging: boolean }[]): void {
+  cloudTrail.on(DescribeTrailsCommand).resolves({
+    trailList: trails.map(({ logging: _logging, ...trail }) => ({ ...trail, TrailARN: `arn:aws:cloudtrail:eu-west-1:123456789012:trail/${trail.Name}` })),
+  });
+  for (const trail of trails) {
+    cloudTrail.on(GetTrailStatusCommand, { Name: `arn:aws:cloudtrail:eu-west-1:123456789012:trail/${trail.Name}` }).resolves({ IsLogging: trail.logging });
   }
-  class GetTrailStatusCommand {
-    constructor(readonly input: { Name: string }) {}
-  }
-  class CloudTrailClient {
-    async send(command: unknown) {
-      if (command instanceof DescribeTrailsCommand) return { trailList: trails.map(({ logging: _logging, ...trail }) => ({ ...trail, TrailARN: `arn:aws:cloudtrail:eu-west-1:123456789012:trail/${trail.Name}` })) };
-      if (command instanceof GetTrailStatusCommand) return { IsLogging: trails.find((t) => command.input.Name.endsWith(`/${t.Name}`))?.logging ?? false };
-      throw new Error('unexpected command');
-    }
-    destroy() {}
-  }
-  return { CloudTrailClient, DescribeTrailsCommand, GetTrailStatusCommand };
 }
 
 describe('doctor: the account trail the evidence pack relies on', () => {
-  it('says the check needs @aws-sdk/client-cloudtrail when it is not installed, instead of installing it', async () => {
-    const missing = Object.assign(new Error("Cannot find package '@aws-sdk/client-cloudtrail'"), { code: 'ERR_MODULE_NOT_FOUND' });
-    const result = await cloudTrailCheck({ region: 'eu-west-1' }, () => Promise.reject(missing));
-    expect(result).toMatchObject({ status: 'warn', detail: expect.stringMatching(/needs the package @aws-sdk\/client-cloudtrail, which is not installed/) });
-    expect(result.fix).toMatch(/^npm install --save-dev @aws-sdk\/client-cloudtrail/);
+  afterEach(() => cloudTrail.reset());
+  const good = { Name: 'org-trail', IsMultiRegionTrail: true, LogFileValidationEnabled: true, logging: true };
+
+  it('passes on a multi-Region trail with log file validation that is logging, shadow trails included', async () => {
+    answer([good]);
+    await expect(cloudTrailCheck(region)).resolves.toMatchObject({ status: 'pass', detail: expect.stringMatching(/^org-trail is logging/) });
+    expect(cloudTrail.commandCalls(DescribeTrailsCommand)[0]?.args[0].input).toEqual({ includeShadowTrails: true });
   });
 
-  it('passes on a multi-Region trail with log file validation that is logging, and warns otherwise', async () => {
-    const good = { Name: 'org-trail', IsMultiRegionTrail: true, LogFileValidationEnabled: true, logging: true };
-    await expect(cloudTrailCheck({ region: 'eu-west-1' }, async () => fakeCloudTrail([good]))).resolves.toMatchObject({ status: 'pass', detail: expect.stringMatching(/^org-trail is logging/) });
-    await expect(cloudTrailCheck({ region: 'eu-west-1' }, async () => fakeCloudTrail([]))).resolves.toMatchObject({ status: 'warn', detail: 'no trail records API activity in eu-west-1' });
-    await expect(cloudTrailCheck({ region: 'eu-west-1' }, async () => fakeCloudTrail([{ ...good, logging: false }]))).resolves.toMatchObject({ status: 'warn', detail: '1 trail(s), none logging' });
-    await expect(cloudTrailCheck({ region: 'eu-west-1' }, async () => fakeCloudTrail([{ ...good, LogFileValidationEnabled: false }]))).resolves.toMatchObject({
+  it('warns when no trail exists, none is logging, or the logging one lacks log file validation', async () => {
+    answer([]);
+    await expect(cloudTrailCheck(region)).resolves.toMatchObject({ status: 'warn', detail: 'no trail records API activity in eu-west-1' });
+    cloudTrail.reset();
+    answer([{ ...good, logging: false }]);
+    await expect(cloudTrailCheck(region)).resolves.toMatchObject({ status: 'warn', detail: '1 trail(s), none logging' });
+    cloudTrail.reset();
+    answer([{ ...good, LogFileValidationEnabled: false }]);
+    await expect(cloudTrailCheck(region)).resolves.toMatchObject({ status: 'warn', detail: expect.stringMatching(/log file validation off/), fix: expect.stringMatching(/log file validation on/) });
+  });
+
+  it('warns with the permissions to grant when the trails cannot be read', async () => {
+    cloudTrail.on(DescribeTrailsCommand).rejects(Object.assign(new Error('User is not authorized to perform: cloudtrail:DescribeTrails'), { name: 'AccessDeniedException' }));
+    await expect(cloudTrailCheck(region)).resolves.toMatchObject({
       status: 'warn',
-      detail: expect.stringMatching(/log file validation off/),
+      detail: expect.stringMatching(/^could not read the trails: User is not authorized/),
+      fix: expect.stringMatching(/cloudtrail:DescribeTrails and cloudtrail:GetTrailStatus/),
     });
   });
 });

@@ -1,54 +1,21 @@
+import { CloudTrailClient, DescribeTrailsCommand, GetTrailStatusCommand, type Trail } from '@aws-sdk/client-cloudtrail';
 import type { CheckResult } from './report.ts';
 
 /**
  * Whether the account records AWS API activity: a CloudTrail trail that is logging. The
  * portal's stacks create no trail (an organization trail belongs to the account); the
- * evidence pack says so and this check confirms the account provides one. It uses the AWS
- * SDK's CloudTrail client when the project has it installed, and says how to get it otherwise.
+ * evidence pack says so and this check confirms the account provides one.
  */
 
-const PACKAGE = '@aws-sdk/client-cloudtrail';
 const TITLE = 'CloudTrail trail (API activity log the evidence pack relies on)';
 
-interface Trail {
-  readonly Name?: string;
-  readonly TrailARN?: string;
-  readonly IsMultiRegionTrail?: boolean;
-  readonly IsOrganizationTrail?: boolean;
-  readonly LogFileValidationEnabled?: boolean;
-}
-
-/** The few parts of the CloudTrail client the check uses. */
-export interface CloudTrailModule {
-  readonly CloudTrailClient: new (config: { region: string; profile?: string }) => { send(command: unknown): Promise<unknown>; destroy(): void };
-  readonly DescribeTrailsCommand: new (input: { includeShadowTrails?: boolean }) => unknown;
-  readonly GetTrailStatusCommand: new (input: { Name: string }) => unknown;
-}
-
-// A variable specifier: the package is optional, and the type checker must not require it.
-const loadCloudTrail = async (): Promise<CloudTrailModule> => (await import(/* @vite-ignore */ PACKAGE as string)) as CloudTrailModule;
-
-export async function cloudTrailCheck(
-  clientConfig: { region: string; profile?: string },
-  load: () => Promise<CloudTrailModule> = loadCloudTrail,
-): Promise<CheckResult> {
-  let sdk: CloudTrailModule;
+export async function cloudTrailCheck(clientConfig: { region: string; profile?: string }): Promise<CheckResult> {
+  const client = new CloudTrailClient(clientConfig);
   try {
-    sdk = await load();
-  } catch {
-    return {
-      title: TITLE,
-      status: 'warn',
-      detail: `not checked: the check needs the package ${PACKAGE}, which is not installed`,
-      fix: `npm install --save-dev ${PACKAGE}, then run npm run doctor again; meanwhile: aws cloudtrail describe-trails --include-shadow-trails and aws cloudtrail get-trail-status --name <trail ARN>`,
-    };
-  }
-  const client = new sdk.CloudTrailClient(clientConfig);
-  try {
-    const { trailList = [] } = (await client.send(new sdk.DescribeTrailsCommand({ includeShadowTrails: true }))) as { trailList?: Trail[] };
+    const { trailList = [] } = await client.send(new DescribeTrailsCommand({ includeShadowTrails: true }));
     const logging: Trail[] = [];
     for (const trail of trailList) {
-      const status = (await client.send(new sdk.GetTrailStatusCommand({ Name: trail.TrailARN ?? trail.Name ?? '' }))) as { IsLogging?: boolean };
+      const status = await client.send(new GetTrailStatusCommand({ Name: trail.TrailARN ?? trail.Name ?? '' }));
       if (status.IsLogging) logging.push(trail);
     }
     if (logging.length === 0) {
