@@ -33,6 +33,8 @@ describe('deployment configuration', () => {
       idTokenMinutes: 60,
       refreshTokenDays: 30,
       selfSignUp: true,
+      threatProtection: false,
+      passwordMinLength: 8,
       rememberDevices: false,
       deletionProtection: true,
       logRetentionDays: 365,
