@@ -270,7 +270,7 @@ describe('new password and MFA setup steps', () => {
     await startAtMfaSetup({ associate: vi.fn(async () => Promise.reject(new Error('boom'))), verify: vi.fn() });
     const alert = await screen.findByText('Failed to setup TOTP');
     expect(within(alert.closest('[role="alert"]') as HTMLElement).getByText('Failed to setup TOTP')).toBeInTheDocument();
-    expect(screen.getByRole('button', { name: 'Try Again' })).toBeInTheDocument();
+    expect(screen.getByRole('button', { name: 'Retry' })).toBeInTheDocument();
   });
 
   it('reports a failed privilege check after setup', async () => {

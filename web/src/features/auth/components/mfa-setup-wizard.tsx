@@ -95,7 +95,7 @@ export default function MfaSetupWizard({
 
       {step.kind === 'associateFailed' && (
         <div className="row">
-          <Button onClick={() => void associate()}>Try Again</Button>
+          <Button onClick={() => void associate()}>Retry</Button>
           {onCancel && (
             <Button variant="secondary" onClick={onCancel}>
               Cancel

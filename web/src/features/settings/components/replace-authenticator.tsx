@@ -20,7 +20,7 @@ export const REPLACE_TEXT = {
   codeLabel: 'Code from your new authenticator app',
   verify: 'Verify New Authenticator',
   verifying: 'Verifying...',
-  tryAgain: 'Try Again',
+  retry: 'Retry',
   cancel: 'Cancel',
 } as const;
 
@@ -98,7 +98,7 @@ export function ReplaceAuthenticator({ driver, accountName, issuer, onComplete, 
           <>
             <Alert tone="error">{step.message}</Alert>
             <div className="row">
-              <Button onClick={() => void createKey()}>{REPLACE_TEXT.tryAgain}</Button>
+              <Button onClick={() => void createKey()}>{REPLACE_TEXT.retry}</Button>
               {cancelButton}
             </div>
           </>
