@@ -21,7 +21,7 @@ export const stackInfoSchema = z.object({
   cognito: z.object({ endpoint: url, userPoolId: z.string(), clientId: z.string(), jwksUrl: url }),
   graphqlUrl: url,
   functions: z.object({ embed: url, quicksightAdmin: url, userAdmin: url, mfa: url, contact: url }),
-  quicksight: z.object({ endpoint: url, accountId: z.string(), namespace: z.string() }),
+  quicksight: z.object({ endpoint: url, accountId: z.string(), namespace: z.string(), embedPagesUrl: url }),
   dynamodb: z.object({ endpoint: url }),
   mail: z.object({ inboxUrl: url, apiUrl: url }),
   demo: z.object({ admin: demoAccountSchema, user: demoAccountSchema, owner: demoAccountSchema }),

@@ -308,7 +308,7 @@ export async function startStack(options: StackOptions = {}): Promise<RunningLoc
       },
       graphqlUrl: graphql.url,
       functions: functionUrls,
-      quicksight: { endpoint: quicksightEndpoint, accountId: LOCAL_ACCOUNT_ID, namespace: QUICKSIGHT_NAMESPACE },
+      quicksight: { endpoint: quicksightEndpoint, accountId: LOCAL_ACCOUNT_ID, namespace: QUICKSIGHT_NAMESPACE, embedPagesUrl: `${quicksight.embedUrl}/` },
       dynamodb: { endpoint: dynamodbEndpoint },
       mail: { inboxUrl: `${sesEndpoint}/`, apiUrl: mail.apiUrl },
       demo: {

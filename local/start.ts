@@ -55,6 +55,7 @@ function summary(info: StackInfo): string {
     account('Demo user: ', info.demo.user),
     account('Demo owner:', info.demo.owner),
     `  Mail inbox: ${info.mail.inboxUrl}   (sign-up links, invitations and reset codes land here)`,
+    `  Dashboards: ${info.quicksight.embedPagesUrl}   (https with a self-signed certificate: open it once in your browser and accept it, or the dashboard frame stays empty)`,
   ].join('\n');
 }
 

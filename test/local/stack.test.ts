@@ -1,5 +1,6 @@
 import { AdminListGroupsForUserCommand, CognitoIdentityProviderClient, SignUpCommand } from '@aws-sdk/client-cognito-identity-provider';
-import { mkdtemp, rm } from 'node:fs/promises';
+import { mkdtemp, readFile, rm } from 'node:fs/promises';
+import { get } from 'node:https';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -7,6 +8,7 @@ import { DynamoDBClient, QueryCommand } from '@aws-sdk/client-dynamodb';
 import { embedResponseSchema } from '../../contracts/embed.ts';
 import { VIEWS_BY_USER_INDEX } from '../../contracts/tables.ts';
 import { listUsersWithQuicksightResponseSchema } from '../../contracts/quicksight-admin.ts';
+import { quicksightDataDir } from '../../local/data-dir.ts';
 import { LOCAL_CREDENTIALS } from '../../local/environment.ts';
 import { findFreePortBase } from '../../local/ports.ts';
 import { SAMPLE_DASHBOARDS } from '../../local/quicksight/index.ts';
@@ -15,6 +17,18 @@ import type { StackInfo } from '../../local/stack-info.ts';
 import { signInWithSrp, type SessionTokens } from '../e2e/support/cognito-session.ts';
 import { noteSeedSignIns } from '../e2e/support/totp.ts';
 import { readMail } from '../e2e/support/mail.ts';
+
+/** A GET over https that trusts only the given certificate (no verification is switched off). */
+function getOverTls(url: string, ca: string): Promise<{ status: number; body: string }> {
+  return new Promise((resolve, reject) => {
+    get(url, { ca }, (response) => {
+      let body = '';
+      response.setEncoding('utf8');
+      response.on('data', (chunk: string) => (body += chunk));
+      response.on('end', () => resolve({ status: response.statusCode ?? 0, body }));
+    }).on('error', reject);
+  });
+}
 
 const LIST_VIEWS = /* GraphQL */ `
   query ListViews {
@@ -81,12 +95,17 @@ describe('npm start (local stack as a child process)', () => {
     const embed = await embedRequest(stack, user, defaultView.quicksightDashboardId);
     expect(embed.status).toBe(200);
     const { url } = embedResponseSchema.parse(await embed.json());
-    // Embed pages are addressed as localhost (same site as the portal) on the QuickSight port.
-    expect(new URL(url).origin).toBe(`http://localhost:${new URL(stack.quicksight.endpoint).port}`);
+    // Embed pages are addressed as localhost (same site as the portal) over https on their own
+    // port, as QuickSight's embedding SDK takes only https embed URLs; the stack prints that origin.
+    expect(new URL(url).origin).toBe(new URL(stack.quicksight.embedPagesUrl).origin);
+    expect(new URL(url).protocol).toBe('https:');
+    expect(new URL(url).port).not.toBe(new URL(stack.quicksight.endpoint).port);
 
-    const page = await fetch(url);
+    // Fetched trusting the stack's own self-signed certificate, as a browser does once accepted.
+    const ca = await readFile(join(quicksightDataDir(dataDir), 'tls', 'cert.pem'), 'utf8');
+    const page = await getOverTls(url, ca);
     expect(page.status).toBe(200);
-    const html = await page.text();
+    const html = page.body;
     const dashboard = SAMPLE_DASHBOARDS.find((d) => d.dashboardId === defaultView.quicksightDashboardId);
     expect(dashboard).toBeDefined();
     expect(html).toContain(`<title>${dashboard!.name}`);
