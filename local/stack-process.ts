@@ -13,7 +13,7 @@ export interface SpawnStackOptions {
   readonly dataDir: string;
   readonly portBase: number;
   readonly reset?: boolean;
-  /** @default 90_000 */
+  /** @default 180_000 (the first start after a change synthesizes and bundles the functions) */
   readonly readyTimeoutMs?: number;
   /** Receives the stack's output as it arrives (stdout and stderr). */
   readonly onOutput?: (chunk: string) => void;
@@ -58,7 +58,7 @@ async function stopGroup(pgid: number, graceMs = 15_000): Promise<void> {
  * tests, the end-to-end global setup and the benches.
  */
 export async function spawnStack(options: SpawnStackOptions): Promise<RunningStack> {
-  const { dataDir, portBase, reset = false, readyTimeoutMs = 90_000, onOutput } = options;
+  const { dataDir, portBase, reset = false, readyTimeoutMs = 180_000, onOutput } = options;
   // A stack.json left by an earlier run must not be mistaken for this one's.
   await rm(stackFilePath(dataDir), { force: true });
 

@@ -11,7 +11,7 @@ import { CHROMIUM_PATH } from './support/browser.ts';
 import './support/provided.ts';
 import { writeInitialTotpLedger } from './support/totp-ledger.ts';
 
-const STACK_READY_TIMEOUT_MS = 90_000;
+const STACK_READY_TIMEOUT_MS = 180_000;
 
 function run(command: string, args: readonly string[]): void {
   const result = spawnSync(command, args, { stdio: 'inherit', env: { ...process.env, DEBIAN_FRONTEND: 'noninteractive' } });

@@ -47,7 +47,8 @@ describe('the local stack in a browser', () => {
     expect(csp).toContain(`connect-src 'self' ${new URL(stack.cognito.endpoint).origin}`);
     expect(csp).toContain(new URL(stack.graphqlUrl).origin);
     // Embed pages are addressed as localhost, like the portal (QuickSight refuses IP addresses in AllowedDomains).
-    expect(csp).toContain(`frame-src http://localhost:${new URL(stack.quicksight.endpoint).port}`);
+    expect(csp).toContain(`frame-src ${new URL(stack.quicksight.embedPagesUrl).origin}`);
+    expect(new URL(stack.quicksight.embedPagesUrl).protocol).toBe('https:');
 
     // The sign-in route renders once the app has loaded its configuration.
     await page.getByLabel('Username (email)', { exact: true }).waitFor({ state: 'visible' });

@@ -125,7 +125,7 @@ describe('dashboard page', () => {
       authorization: 'access-token',
       body: { variables: { filter: { userEmail: { eq: 'jane.doe@example.com' } } } },
     });
-    expect(screen.getByText('Powered by AWS QuickSight')).toBeInTheDocument();
+    expect(await screen.findByText('Powered by AWS QuickSight')).toBeInTheDocument();
     expect(screen.getByRole('button', { name: 'Refresh' })).toHaveAccessibleDescription('Refresh dashboard URL');
   });
 
