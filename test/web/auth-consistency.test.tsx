@@ -97,13 +97,13 @@ describe('focus at each step change', () => {
 
     finishAssociation('JBSWY3DPEHPK3PXP');
     const field = await screen.findByLabelText('Enter the 6-digit code from your app');
-    expect(heading).toHaveFocus();
+    await waitFor(() => expect(heading).toHaveFocus());
     expect(heading).toHaveAccessibleDescription(/Step 2 of 3/);
 
     await user.type(field, '654321');
     await user.click(screen.getByRole('button', { name: 'Verify & Complete Setup' }));
     expect(await screen.findByText('MFA Setup Complete!')).toBeInTheDocument();
-    expect(heading).toHaveFocus();
+    await waitFor(() => expect(heading).toHaveFocus());
     expect(heading).toHaveAccessibleDescription(/Step 3 of 3/);
   });
 
@@ -127,7 +127,7 @@ describe('focus at each step change', () => {
     await user.type(screen.getByLabelText('Email Address'), 'jane.doe@example.com');
     await user.click(screen.getByRole('button', { name: 'Send Verification Code' }));
     expect(await screen.findByLabelText('Code')).toBeInTheDocument();
-    expect(screen.getByRole('heading', { name: 'Reset Your Password' })).toHaveFocus();
+    await waitFor(() => expect(screen.getByRole('heading', { name: 'Reset Your Password' })).toHaveFocus());
   });
 
   it('moves to Check Your Email after a sign-up', async () => {
