@@ -1,7 +1,7 @@
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { CreateTableCommand, DeleteTableCommand, DescribeTableCommand, GetItemCommand, PutItemCommand, QueryCommand } from '@aws-sdk/client-dynamodb';
+import { CreateTableCommand, DeleteTableCommand, DescribeTableCommand, GetItemCommand, PutItemCommand, QueryCommand, waitUntilTableNotExists } from '@aws-sdk/client-dynamodb';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { tables, VIEWS_BY_USER_INDEX, viewsTable } from '../../contracts/tables.ts';
 import { createTableInput, localTableName, startDynamoDb } from '../../local/dynamodb.ts';
@@ -61,6 +61,8 @@ describe('local DynamoDB (dynalite)', () => {
   it('refuses to start on a table made from another definition, naming --reset', async () => {
     const db = await startDynamoDb(options(dataDir));
     await db.client.send(new DeleteTableCommand({ TableName: localTableName(viewsTable) }));
+    // DeleteTable answers while the table is still DELETING; a table of that name can be made only once it is gone.
+    await waitUntilTableNotExists({ client: db.client, maxWaitTime: 30, minDelay: 0.1, maxDelay: 0.5 }, { TableName: localTableName(viewsTable) });
     await db.client.send(
       new CreateTableCommand({
         TableName: localTableName(viewsTable),
