@@ -5,8 +5,8 @@ import { RouteErrorBoundary } from '../components/layout/route-error-boundary.ts
 import { RequireAuth } from '../features/auth/components/require-auth.tsx';
 import { useAuth } from '../lib/auth/auth-context.ts';
 import { USER_PORTAL_GROUPS } from '../features/auth/user-groups.ts';
-import { lazyPage } from './lazy-page.ts';
-import { paths } from './paths.ts';
+import { paths } from '../config/paths.ts';
+import { lazyPage } from '../lib/lazy-page.ts';
 
 const LoginPage = lazyPage(() => import('../features/auth/routes/login-page.tsx'));
 const SignUpPage = lazyPage(() => import('../features/auth/routes/signup-page.tsx'));

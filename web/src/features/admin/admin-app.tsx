@@ -1,7 +1,7 @@
 import { Suspense } from 'react';
 import { Navigate, Route, Routes } from 'react-router';
-import { lazyPage } from '../../app/lazy-page.ts';
-import { paths } from '../../app/paths.ts';
+import { lazyPage } from '../../lib/lazy-page.ts';
+import { paths } from '../../config/paths.ts';
 import { FullPageLoading } from '../../components/layout/full-page-status.tsx';
 import { RequireAuth } from '../auth/components/require-auth.tsx';
 import { ADMIN_PORTAL_GROUPS } from '../auth/user-groups.ts';

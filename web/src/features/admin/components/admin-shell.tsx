@@ -1,6 +1,6 @@
 import { Suspense } from 'react';
 import { Link, Outlet, useLocation, useNavigate } from 'react-router';
-import { paths } from '../../../app/paths.ts';
+import { paths } from '../../../config/paths.ts';
 import { Button } from '../../../components/button.tsx';
 import { AppShell } from '../../../components/layout/app-shell.tsx';
 import { Menu } from '../../../components/menu.tsx';

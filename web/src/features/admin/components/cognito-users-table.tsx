@@ -5,7 +5,7 @@ import { RowActions } from '../../../components/row-actions.tsx';
 import { ADMINS_GROUP, blockedReason } from '../protection.ts';
 import { AssignedDashboards, type AssignmentsByEmail } from './assigned-dashboards.tsx';
 import { Link } from 'react-router';
-import { paths } from '../../../app/paths.ts';
+import { paths } from '../../../config/paths.ts';
 import { EmptyList } from '../../../components/empty-list.tsx';
 import { noUsersNextText, noUsersText, UserCell } from './user-list-card.tsx';
 import { VirtualTable } from './virtual-table.tsx';

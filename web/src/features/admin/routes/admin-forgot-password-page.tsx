@@ -1,5 +1,5 @@
 import { Link, useNavigate } from 'react-router';
-import { paths } from '../../../app/paths.ts';
+import { paths } from '../../../config/paths.ts';
 import { AuthLayout } from '../../../components/layout/auth-layout.tsx';
 import { notify } from '../../../components/toaster.tsx';
 import { useConfig } from '../../../lib/config-context.tsx';

@@ -1,6 +1,6 @@
 import { useEffect, useRef, useState } from 'react';
 import { Link, Navigate, useLocation, useNavigate } from 'react-router';
-import { paths, safeReturnPath } from '../../../app/paths.ts';
+import { paths, safeReturnPath } from '../../../config/paths.ts';
 import { Alert } from '../../../components/alert.tsx';
 import { AuthLayout } from '../../../components/layout/auth-layout.tsx';
 import { FullPageLoading } from '../../../components/layout/full-page-status.tsx';

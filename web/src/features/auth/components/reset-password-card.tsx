@@ -1,5 +1,5 @@
 import { useNavigate } from 'react-router';
-import { verifyResetCodePath } from '../../../app/paths.ts';
+import { verifyResetCodePath } from '../../../config/paths.ts';
 import { notify } from '../../../components/toaster.tsx';
 import { useAuth } from '../../../lib/auth/auth-context.ts';
 import { RESET_MESSAGES } from '../reset-messages.ts';

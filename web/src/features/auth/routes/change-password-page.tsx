@@ -1,5 +1,5 @@
 import { Link } from 'react-router';
-import { paths } from '../../../app/paths.ts';
+import { paths } from '../../../config/paths.ts';
 import { AuthLayout } from '../../../components/layout/auth-layout.tsx';
 import { useConfig } from '../../../lib/config-context.tsx';
 import { useDocumentTitle } from '../../../lib/use-document-title.ts';

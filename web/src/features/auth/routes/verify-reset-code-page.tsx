@@ -1,5 +1,5 @@
 import { Link, useNavigate, useSearchParams } from 'react-router';
-import { paths } from '../../../app/paths.ts';
+import { paths } from '../../../config/paths.ts';
 import { Alert } from '../../../components/alert.tsx';
 import { AuthLayout } from '../../../components/layout/auth-layout.tsx';
 import { notify } from '../../../components/toaster.tsx';

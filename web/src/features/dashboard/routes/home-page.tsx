@@ -1,7 +1,7 @@
 import { useEffect, useMemo, useState } from 'react';
 import { Link, useNavigate, useParams } from 'react-router';
 import { NOT_ASSIGNED_MESSAGE } from '../../../../../contracts/embed.ts';
-import { dashboardPath, paths } from '../../../app/paths.ts';
+import { dashboardPath, paths } from '../../../config/paths.ts';
 import { Alert } from '../../../components/alert.tsx';
 import { Button } from '../../../components/button.tsx';
 import { EmptyState } from '../../../components/empty-state.tsx';

@@ -1,5 +1,5 @@
 import { matchPath, NavLink, Outlet, useLocation, useNavigate } from 'react-router';
-import { paths } from '../../../app/paths.ts';
+import { paths } from '../../../config/paths.ts';
 import { AppShell } from '../../../components/layout/app-shell.tsx';
 import { Menu } from '../../../components/menu.tsx';
 import { useAuth } from '../../../lib/auth/auth-context.ts';

@@ -1,6 +1,6 @@
 import type { ReactNode } from 'react';
 import { NavLink } from 'react-router';
-import { paths } from '../../../app/paths.ts';
+import { paths } from '../../../config/paths.ts';
 import { PageHeader } from '../../../components/layout/page-header.tsx';
 
 export interface SettingsLayoutProps {
