@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { signInSettingsOf, signInStatements, threatProtectionReason, type SignInSettings } from '../../lib/compliance/sign-in-claims.ts';
+import { signInSettingsOf, signInStatements, threatProtectionReason, type SignInSettings } from '../../compliance/sign-in-claims.ts';
 import { ConfigError, loadConfig } from '../../lib/config.ts';
 
 const BASE: SignInSettings = { mfa: 'ON', rememberDevices: false, selfSignUp: true, passwordMinLength: 8, threatProtection: false };

@@ -6,7 +6,7 @@ import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'nod
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { acknowledge, addCompliancePacks } from '../../lib/compliance.ts';
-import type { ComplianceReport } from '../../lib/compliance/report.ts';
+import type { ComplianceReport } from '../../compliance/report.ts';
 
 /**
  * A small app with a known policy for the evidence pack's tests: one function whose role

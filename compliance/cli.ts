@@ -18,7 +18,7 @@ import type { StackTemplate } from './template.ts';
 
 const USAGE =
   'Usage: npm run compliance -- --since <previous cloud assembly directory or template.json> [--baseline-commit <git commit>] [--out <cloud assembly directory, default cdk.out>]';
-const projectRoot = fileURLToPath(new URL('../..', import.meta.url));
+const projectRoot = fileURLToPath(new URL('..', import.meta.url));
 
 const sha256 = (path: string) => createHash('sha256').update(readFileSync(path)).digest('hex');
 const stackNameOf = (file: string) => basename(file).replace(/\.template\.json$/, '').replace(/\.json$/, '');
