@@ -1,7 +1,7 @@
 /**
  * AWS calls per user journey: the requests the SPA sends for each screen (web/src), driven
  * against the real handlers with Cognito, QuickSight and SES mocked (aws-sdk-client-mock) and
- * DynamoDB served by dynalite, counting every call by API. The README's capacity model
+ * DynamoDB served by dynalite, counting every call by API. The capacity model (docs/capacity.md)
  * multiplies these counts by the usage it assumes, so a change that adds a call shows here.
  *
  * Each request starts with an empty live-session cache, as when the browser's requests reach

@@ -4,7 +4,7 @@ import { DASHBOARD_FEATURES, DEFAULT_DASHBOARD_FEATURES, unknownDashboardFeature
 import { USER_POOL_CLIENT } from '../contracts/user-pool-client.ts';
 
 const TOKEN_DEFAULTS = USER_POOL_CLIENT.defaultTokenValidity;
-import { MAX_EMBED_ORIGINS, embedOriginProblem } from '../lambdas/embed/embed-origins.ts';
+import { MAX_EMBED_ORIGINS, embedOriginProblem } from '../contracts/embed-origins.ts';
 
 /**
  * Deployment configuration, read from CDK context (`cdk.json` or `-c key=value`) and
@@ -161,7 +161,7 @@ export const configSchema = z
     ),
     /** QuickSight state persistence and bookmarks in the embedded dashboard (filters survive a renewal and a return). */
     dashboardStatePersistence: flag(true),
-    /** Features of embedded dashboards, by RegisteredUserDashboardFeatureConfigurations member (README "Dashboard features"). */
+    /** Features of embedded dashboards, by RegisteredUserDashboardFeatureConfigurations member (docs/configuration.md). */
     dashboardFeatures: dashboardFeatureList,
     embedSessionMinutes: z.preprocess(numberFromText, wholeNumber(15, 600, 'QuickSight embed sessions last 15 to 600 minutes').default(600)),
     /** Days dashboard view events and the Insights aggregates are kept (DynamoDB TTL). */
@@ -292,7 +292,7 @@ export interface PortalConfig extends Omit<ParsedConfig, 'sesIdentity' | 'quicks
   readonly usesPlaceholderSender: boolean;
 }
 
-/** The context keys this app reads, in the order the README documents them. */
+/** The context keys this app reads, in the order docs/configuration.md documents them. */
 export const CONFIG_KEYS = Object.keys(configSchema.shape) as readonly (keyof ParsedConfig)[];
 
 export class ConfigError extends Error {

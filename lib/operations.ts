@@ -353,14 +353,14 @@ export class PortalOperations extends Construct {
 
   /**
    * Any Cognito call throttled after the SDK's retries: the capacity model's first bottleneck
-   * (GetUser on every request). Raising a Cognito request-rate quota is paid (README, Costs).
+   * (GetUser on every request). Raising a Cognito request-rate quota is paid (docs/operations.md, Costs).
    */
   private cognitoThrottleAlarm(anyFunction: PortalFunction): void {
     this.alarm('cognito-throttled-calls', {
       metric: cognitoThrottles(metricsNamespace(anyFunction)),
       threshold: 1,
       description:
-        'Cognito refused calls of the portal functions with TooManyRequestsException (a request-rate quota is exhausted, first UserAccountRead for GetUser): users got 5xx or 429 answers. See CognitoThrottles per function on the dashboard and README, Capacity.',
+        'Cognito refused calls of the portal functions with TooManyRequestsException (a request-rate quota is exhausted, first UserAccountRead for GetUser): users got 5xx or 429 answers. See CognitoThrottles per function on the dashboard and docs/capacity.md.',
     });
   }
 
@@ -402,7 +402,7 @@ export class PortalOperations extends Construct {
       metric: cognitoSignInThrottles(userPool, client),
       threshold: 1,
       description:
-        'Cognito throttled sign-ins of the portal: the UserAuthentication request-rate quota is exhausted. Raising a Cognito request-rate quota is paid (about $20 per request per second a month; README, Costs).',
+        'Cognito throttled sign-ins of the portal: the UserAuthentication request-rate quota is exhausted. Raising a Cognito request-rate quota is paid (about $20 per request per second a month; docs/operations.md, Costs).',
     });
   }
 

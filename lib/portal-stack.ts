@@ -154,11 +154,11 @@ export class PortalStack extends Stack {
     new CfnRule(this, 'NoPlaceholderAddresses', {
       assertions: checks.map((check) => ({
         assert: Fn.conditionNot(Fn.conditionEquals(config[check.setting], check.placeholder)),
-        assertDescription: `${check.setting} is the placeholder ${check.placeholder}: set it in cdk.json or with -c ${check.setting}=... before deploying (README, "Deploy to AWS").`,
+        assertDescription: `${check.setting} is the placeholder ${check.placeholder}: set it in cdk.json or with -c ${check.setting}=... before deploying (docs/deploy.md).`,
       })),
     });
     Annotations.of(this).addInfo(
-      `Placeholder ${checks.map((check) => check.setting).join(' and ')}: fine for synth; a deployment of this template is refused (README, "Deploy to AWS").`,
+      `Placeholder ${checks.map((check) => check.setting).join(' and ')}: fine for synth; a deployment of this template is refused (docs/deploy.md).`,
     );
   }
 

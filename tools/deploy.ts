@@ -84,7 +84,7 @@ export function signInAdvice(reason: string, profile: string | undefined): strin
     `  - IAM Identity Center (SSO): aws sso login --profile ${named}, then export AWS_PROFILE=${named} (or npm run deploy -- --profile ${named})`,
     `  - a named profile from ~/.aws/config or ~/.aws/credentials: export AWS_PROFILE=${named}`,
     '  - access keys: export AWS_ACCESS_KEY_ID=... AWS_SECRET_ACCESS_KEY=... (and AWS_SESSION_TOKEN=... for temporary keys)',
-    '`aws sts get-caller-identity` shows whether the credentials work (README, "Deploy to AWS").',
+    '`aws sts get-caller-identity` shows whether the credentials work (docs/deploy.md, "Deploy").',
   ].join('\n');
 }
 

@@ -12,7 +12,7 @@ import { unusedTotpCode } from './support/totp.ts';
  * The sign-in features of the user-portal spec that local mode turns on: the automatic sign-in
  * after sign-up, and remembered devices (tracked "only on user prompt": the Remember this
  * device box of the code screen). A session lives as long as its device: forgetting it, here or
- * elsewhere, signs that browser out with a message (README, "Remembered devices").
+ * elsewhere, signs that browser out with a message (docs/features.md, "Remembered devices").
  */
 
 const stack = useStack();

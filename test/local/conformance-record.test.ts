@@ -10,8 +10,8 @@ import { recordResponses, redact } from '../conformance/support/evidence.ts';
 import { buildRecord, recordFileName } from '../conformance/record.ts';
 
 /**
- * The conformance run's evidence record (`npm run conformance -- --aws`, README "Conformance
- * against AWS"): each case with its result, its skip reason, and the responses it saw, with
+ * The conformance run's evidence record (`npm run conformance -- --aws`, docs/local-mode.md,
+ * "the conformance suite"): each case with its result, its skip reason, and the responses it saw, with
  * no credential in them; and the run's refusal to start without AWS credentials.
  */
 

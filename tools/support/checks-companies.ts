@@ -4,7 +4,7 @@ import { describeError } from './cli.ts';
 import type { CheckResult } from './report.ts';
 
 /**
- * Row-level security as the portal relies on it (README, "Row-level security"): the rules
+ * Row-level security as the portal relies on it (docs/companies.md): the rules
  * dataset the stack keeps (`<stack>-company-rules`) exists and its last SPICE ingestion
  * completed, and every dataset behind every catalogue dashboard applies it
  * (RowLevelPermissionDataSet naming it, GRANT_ACCESS, VERSION_2, ENABLED). Read-only calls:
@@ -23,7 +23,7 @@ export interface CompanyScopeTarget {
   readonly rulesDataSetId: string;
 }
 
-const RLS_GUIDE = 'README, "Row-level security": QuickSight console > Datasets > <dataset> > Row-level security > User-based rules > the rules dataset';
+const RLS_GUIDE = 'docs/deploy.md, "Row-level security set-up": QuickSight console > Datasets > <dataset> > Row-level security > User-based rules > the rules dataset';
 
 const errorName = (error: unknown) => (error instanceof Error ? error.name : '');
 

@@ -7,7 +7,7 @@ import { getUsersResponseSchema } from '../../contracts/user-admin.ts';
 import { contactResponseSchema } from '../../contracts/contact.ts';
 import { checkCompanyAccessResponseSchema, type AccessCheck } from '../../contracts/companies.ts';
 import { VERIFY_PREFIX } from '../../contracts/verification.ts';
-import { ADMINS_GROUP, USERS_GROUP } from '../../lib/auth.ts';
+import { ADMINS_GROUP, USERS_GROUP } from '../../contracts/groups.ts';
 import { signInWithAuthenticator, type PoolContext } from '../../local/seed/enroll.ts';
 import { createAccount, deleteAccount, generatePassword, groupsOf } from './accounts.ts';
 import { callFunction, checkFrameAllowed, checkRuntimeConfig, checkSecurityHeaders, embedRequest, expectOk, graphql } from './portal-client.ts';
@@ -206,7 +206,7 @@ export async function verifyDeployment(target: PortalTarget, options: VerifyOpti
 }
 
 /**
- * What a run leaves on purpose, printed at the end (README, "Preflight and verification"):
+ * What a run leaves on purpose, printed at the end (docs/deploy.md, "Preflight and verification"):
  * the audit entries of the temporary administrator (marked, never deleted), the support test
  * message (to the sender address only), the dashboard's last-viewed time and the logs.
  */

@@ -65,7 +65,7 @@ const AuthenticationHelper = (identity as unknown as { AuthenticationHelper: new
  * Answers the MFA_SETUP challenge of a sign-in after the new authenticator's code. The library's
  * own answer (verifySoftwareToken) keeps the tokens but drops NewDeviceMetadata, leaving the
  * sign-in's device unconfirmed; where the pool tracks devices, a refresh needs the confirmed
- * device of its sign-in (README, "Remembered devices in local mode"), so the session would end
+ * device of its sign-in (docs/local-mode.md, "Remembered devices in local mode"), so the session would end
  * at its first refresh. The same two calls are made here, and the result goes to the library's
  * end of a sign-in, which confirms the new device (ConfirmDevice) and keeps its key, as after a
  * sign-in with a code.

@@ -14,7 +14,7 @@ export const SESSION_END_NOTE_MS = 5 * 60_000;
  * `deviceForgotten`: the person forgot the device this browser is, on the MFA page.
  * `deviceRefused`: the identity provider refused this browser's refresh because its device was
  * forgotten elsewhere (another browser, an administrator's reset). Where devices are tracked,
- * a session lives only as long as its device (README, "Remembered devices").
+ * a session lives only as long as its device (docs/features.md, "Remembered devices").
  */
 export type SignOutReason = SessionEndReason | 'deviceForgotten' | 'deviceRefused';
 
