@@ -26,7 +26,7 @@ import {
 import type { AwsStub } from 'aws-sdk-client-mock';
 import { MAX_IMPORT_ROWS } from '../contracts/user-import.ts';
 import { findFreePortBase } from '../local/ports.ts';
-import { SAMPLE_DASHBOARDS } from '../local/quicksight/index.ts';
+import { SAMPLE_DASHBOARDS } from '../local/emulators/quicksight/index.ts';
 import { spawnStack } from '../local/stack-process.ts';
 import { seedCompany } from '../test/lambdas/support/companies.ts';
 import { ADMIN, directoryUser, invoke, loadHandler, observeDynamoCommands, quicksightUser, startHarness } from '../test/lambdas/support/harness.ts';

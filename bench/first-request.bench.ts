@@ -19,7 +19,7 @@ import { localDeployment } from '../local/aws/local-deployment.ts';
 import { functionEnvironment, functionName, LOCAL_ACCOUNT_ID, templateValues, type LocalEndpoints } from '../local/environment.ts';
 import { functionUrlEvent } from '../local/function-url/event.ts';
 import { findFreePortBase } from '../local/ports.ts';
-import { SAMPLE_DASHBOARDS } from '../local/quicksight/catalog.ts';
+import { SAMPLE_DASHBOARDS } from '../local/emulators/quicksight/catalog.ts';
 import type { StackInfo } from '../local/stack-info.ts';
 import { type RunningStack, spawnStack } from '../local/stack-process.ts';
 import { ensureWebBuilt } from '../local/web-build.ts';

@@ -4,7 +4,7 @@
  */
 import { resolve } from 'node:path';
 import { parseArgs } from 'node:util';
-import { readTotpSecret } from './cognito/index.ts';
+import { readTotpSecret } from './emulators/cognito/index.ts';
 import { cognitoDataDir, DEFAULT_DATA_DIR } from './data-dir.ts';
 import { currentTotpCode, msUntilNextTotpStep } from './totp-code.ts';
 

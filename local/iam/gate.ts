@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { createServer, request as httpRequest, type IncomingMessage, type ServerResponse } from 'node:http';
 import { LOCAL_REGION } from '../environment.ts';
 import { closeServer, httpUrl, listen, PayloadTooLargeError, readBody } from '../http.ts';
-import { sendS3Error } from '../s3/errors.ts';
+import { sendS3Error } from '../emulators/s3/errors.ts';
 import type { LocalIam } from './policies.ts';
 import type { ServiceRules } from './services.ts';
 import { checkSignature, type SignatureFailure } from './sigv4.ts';

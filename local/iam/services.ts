@@ -1,5 +1,5 @@
 import type { IncomingHttpHeaders } from 'node:http';
-import { mailboxAddress } from '../mail/identities.ts';
+import { mailboxAddress } from '../emulators/ses/identities.ts';
 import type { AwsCall } from './policies.ts';
 
 /**
@@ -341,7 +341,7 @@ export function sesRules(ses: SesAuthorization): ServiceRules {
   ]);
 }
 
-/** The header the S3 stand-in reads to answer a missing key (local/s3/server.ts: LIST_BUCKET_HEADER). */
+/** The header the S3 stand-in reads to answer a missing key (local/emulators/s3/server.ts: LIST_BUCKET_HEADER). */
 export const S3_LIST_BUCKET_HEADER = 'x-local-iam-list-bucket';
 
 const s3Object = (bucket: string, key: string) => `arn:aws:s3:::${bucket}/${key}`;

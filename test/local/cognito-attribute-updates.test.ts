@@ -12,7 +12,7 @@ import {
 } from '@aws-sdk/client-cognito-identity-provider';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { userPoolSettings } from '../../local/aws/synth.ts';
-import { checkedVerifiedAttributes } from '../../local/cognito/config.ts';
+import { checkedVerifiedAttributes } from '../../local/emulators/cognito/config.ts';
 import { buildPortal, type PortalBuild } from '../infra/support/portal-build.ts';
 import { authenticate, userFor } from './support/cognito-client.ts';
 import { createEnrolledUser, createUser, lastMailTo, startHarness, type CognitoHarness } from './support/cognito-harness.ts';

@@ -5,8 +5,8 @@ import { join } from 'node:path';
 import { createInterface } from 'node:readline';
 import { AdminCreateUserCommand, AdminGetUserCommand, GetUserCommand, InitiateAuthCommand } from '@aws-sdk/client-cognito-identity-provider';
 import { afterEach, describe, expect, it } from 'vitest';
-import { readTotpSecret, startCognitoEmulator } from '../../local/cognito/index.ts';
-import { loadPool } from '../../local/cognito/persistence.ts';
+import { readTotpSecret, startCognitoEmulator } from '../../local/emulators/cognito/index.ts';
+import { loadPool } from '../../local/emulators/cognito/persistence.ts';
 import { answerTotp, associateSoftwareToken, authenticate, userFor } from './support/cognito-client.ts';
 import { adminClient, createEnrolledUser, createUser, startHarness } from './support/cognito-harness.ts';
 

@@ -15,16 +15,16 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { SynthesizedDeployment } from '../../local/aws/deployment.ts';
 import { localDeployment } from '../../local/aws/local-deployment.ts';
 import { Closers } from '../../local/closers.ts';
-import { startCognitoEmulator } from '../../local/cognito/index.ts';
+import { startCognitoEmulator } from '../../local/emulators/cognito/index.ts';
 import { startDynamoDb } from '../../local/dynamodb.ts';
 import { LOCAL_ACCOUNT_ID, LOCAL_CREDENTIALS, SUPPORT_FROM_ADDRESS, SUPPORT_TO_ADDRESS, templateValues, type LocalEndpoints } from '../../local/environment.ts';
 import { functionPrincipal, newCredentials, type FunctionCredentials } from '../../local/functions.ts';
 import { startIamGate } from '../../local/iam/gate.ts';
 import { LocalIam } from '../../local/iam/policies.ts';
 import { cognitoRules, dynamodbRules, quicksightRules, sesRules } from '../../local/iam/services.ts';
-import { startMailCapture } from '../../local/mail/capture.ts';
-import { IdentityStore } from '../../local/mail/identities.ts';
-import { startQuickSightEmulator } from '../../local/quicksight/index.ts';
+import { startMailCapture } from '../../local/emulators/ses/capture.ts';
+import { IdentityStore } from '../../local/emulators/ses/identities.ts';
+import { startQuickSightEmulator } from '../../local/emulators/quicksight/index.ts';
 
 /**
  * Every local AWS endpoint checks the caller's SigV4 signature and evaluates the call against

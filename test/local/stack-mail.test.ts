@@ -3,9 +3,9 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { LOCAL_CREDENTIALS } from '../../local/environment.ts';
-import { startMailCapture, type MailCapture } from '../../local/mail/capture.ts';
-import { capturedMailListSchema, htmlToText } from '../../local/mail/messages.ts';
-import { cognitoMailSender, COGNITO_DEFAULT_SENDER, mailSender } from '../../local/mail/send.ts';
+import { startMailCapture, type MailCapture } from '../../local/emulators/ses/capture.ts';
+import { capturedMailListSchema, htmlToText } from '../../local/emulators/ses/messages.ts';
+import { cognitoMailSender, COGNITO_DEFAULT_SENDER, mailSender } from '../../local/emulators/ses/send.ts';
 
 const VERIFIED = ['tviq.local'];
 

@@ -11,7 +11,7 @@ import { listUsersWithQuicksightResponseSchema } from '../../contracts/quicksigh
 import { quicksightDataDir } from '../../local/data-dir.ts';
 import { LOCAL_CREDENTIALS } from '../../local/environment.ts';
 import { findFreePortBase } from '../../local/ports.ts';
-import { SAMPLE_DASHBOARDS } from '../../local/quicksight/index.ts';
+import { SAMPLE_DASHBOARDS } from '../../local/emulators/quicksight/index.ts';
 import { spawnStack, type RunningStack } from '../../local/stack-process.ts';
 import type { StackInfo } from '../../local/stack-info.ts';
 import { signInWithSrp, type SessionTokens } from '../e2e/support/cognito-session.ts';

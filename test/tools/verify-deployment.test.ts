@@ -8,7 +8,7 @@ import { listDashboardMetadataResponseSchema, userDashboardsResponseSchema } fro
 import { auditTable, usageTable } from '../../contracts/tables.ts';
 import { localTableName } from '../../local/dynamodb.ts';
 import { LOCAL_CREDENTIALS } from '../../local/environment.ts';
-import { capturedMailListSchema } from '../../local/mail/messages.ts';
+import { capturedMailListSchema } from '../../local/emulators/ses/messages.ts';
 import { resolveTarget, type PortalTarget } from '../../tools/support/target.ts';
 import { VERIFY_PREFIX, verifyDeployment } from '../../tools/support/verify-steps.ts';
 import { signInWithSrp } from '../e2e/support/cognito-session.ts';

@@ -13,7 +13,7 @@ import { join } from 'node:path';
 import { DeleteObjectCommand, PutObjectCommand, S3Client } from '@aws-sdk/client-s3';
 import { LOCAL_ACCOUNT_ID } from '../../../local/environment.ts';
 import { quicksightRules } from '../../../local/iam/services.ts';
-import { startQuickSightEmulator } from '../../../local/quicksight/index.ts';
+import { startQuickSightEmulator } from '../../../local/emulators/quicksight/index.ts';
 import { MemoryObjects } from '../../local/quicksight-support.ts';
 import { recordResponses } from './evidence.ts';
 import { startFrontDoor } from './front-door.ts';

@@ -1,8 +1,8 @@
 import { setTimeout as sleep } from 'node:timers/promises';
-import { capturedMailListSchema, type CapturedMail } from '../../../local/mail/messages.ts';
+import { capturedMailListSchema, type CapturedMail } from '../../../local/emulators/ses/messages.ts';
 import type { StackInfo } from '../../../local/stack-info.ts';
 
-export type { CapturedMail } from '../../../local/mail/messages.ts';
+export type { CapturedMail } from '../../../local/emulators/ses/messages.ts';
 
 export interface MailQuery {
   /** A recipient of the message (case-insensitive). */

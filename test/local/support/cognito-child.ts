@@ -1,4 +1,4 @@
-import { startCognitoEmulator } from '../../../local/cognito/index.ts';
+import { startCognitoEmulator } from '../../../local/emulators/cognito/index.ts';
 
 /**
  * Runs the identity provider in its own process so a test can kill it without warning:

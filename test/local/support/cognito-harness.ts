@@ -10,7 +10,7 @@ import {
 import type { PostConfirmationTriggerEvent, PreTokenGenerationV2TriggerEvent } from 'aws-lambda';
 import { CognitoUserPool } from 'amazon-cognito-identity-js';
 import { authenticator } from 'otplib';
-import { startCognitoEmulator, type CognitoEmulator, type InvitationTemplate, type OutgoingEmail } from '../../../local/cognito/index.ts';
+import { startCognitoEmulator, type CognitoEmulator, type InvitationTemplate, type OutgoingEmail } from '../../../local/emulators/cognito/index.ts';
 import { authenticate, completeMfaSetup, memoryStorage, setTotpPreference, userFor } from './cognito-client.ts';
 
 /** A running emulator in a temporary directory, with captured mail and a movable clock. */

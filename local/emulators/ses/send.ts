@@ -1,5 +1,5 @@
 import { SESv2Client, SendEmailCommand } from '@aws-sdk/client-sesv2';
-import type { LocalCredentials } from '../environment.ts';
+import type { LocalCredentials } from '../../environment.ts';
 import type { MailCapture } from './capture.ts';
 
 /** Cognito's own sender address when a pool has no SES configuration. */

@@ -1,4 +1,4 @@
-import { USER_POOL_CLIENT, type ExplicitAuthFlow } from '../../contracts/user-pool-client.ts';
+import { USER_POOL_CLIENT, type ExplicitAuthFlow } from '../../../contracts/user-pool-client.ts';
 
 /** Fixed settings of the local pool: those of the CDK user pool and Cognito's defaults. */
 export const POOL = {

@@ -1,8 +1,8 @@
 import { createHash } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import * as zlib from 'node:zlib';
-import { PayloadTooLargeError, readBody } from '../http.ts';
-import { S3_LIST_BUCKET_HEADER } from '../iam/services.ts';
+import { PayloadTooLargeError, readBody } from '../../http.ts';
+import { S3_LIST_BUCKET_HEADER } from '../../iam/services.ts';
 import { requestIds, S3_ERRORS, sendS3Error, xmlElement, type S3ErrorSpec } from './errors.ts';
 import type { ObjectStore, StoredObject } from './store.ts';
 
