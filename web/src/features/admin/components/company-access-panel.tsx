@@ -1,9 +1,9 @@
-import { useState } from 'react';
 import type { AccessCheck } from '../../../../../contracts/companies.ts';
 import { Button } from '../../../components/button.tsx';
 import { Card } from '../../../components/card.tsx';
 import { Spinner } from '../../../components/spinner.tsx';
 import { notify } from '../../../components/toaster.tsx';
+import { useServerCall } from '../../../lib/use-server-call.ts';
 import { useAdminApi } from '../api/admin-api-context.tsx';
 import { checkOutcomeText, COMPANY_TEXTS, lastCheckText, outstandingDifferences } from '../companies.ts';
 import { countText } from '../count-text.ts';
@@ -30,25 +30,20 @@ const later = (a: AccessCheck | null | undefined, b: AccessCheck | null): Access
  */
 export function CompanyAccessPanel({ recorded, loading }: CompanyAccessPanelProps) {
   const api = useAdminApi();
-  // The check run here until a reload of the list brings a newer one.
-  const [ranHere, setRanHere] = useState<AccessCheck | null>(null);
-  const lastCheck = later(recorded, ranHere);
-  const [running, setRunning] = useState<'check' | 'fix' | null>(null);
-  const [failure, setFailure] = useState<Failure | null>(null);
+  // Its result is the check run here, shown until a reload of the list brings a newer one.
+  const call = useServerCall<'check' | 'fix', Failure, AccessCheck>();
+  const lastCheck = later(recorded, call.result ?? null);
   const outstanding = lastCheck ? outstandingDifferences(lastCheck).length : 0;
 
   const run = async (fix: boolean) => {
-    setRunning(fix ? 'fix' : 'check');
-    setFailure(null);
-    try {
+    const work = async () => {
       const check = await api.quicksight.checkCompanyAccess(fix);
-      setRanHere(check);
       notify.success(checkOutcomeText(check));
-    } catch (error) {
-      setFailure(actionFailure(fix ? ADMIN_FAILURES.fixCompanyAccess : ADMIN_FAILURES.checkCompanyAccess, error));
-    } finally {
-      setRunning(null);
-    }
+      return check;
+    };
+    await call.run(fix ? 'fix' : 'check', work, {
+      failure: (error) => actionFailure(fix ? ADMIN_FAILURES.fixCompanyAccess : ADMIN_FAILURES.checkCompanyAccess, error),
+    });
   };
 
   return (
@@ -57,12 +52,12 @@ export function CompanyAccessPanel({ recorded, loading }: CompanyAccessPanelProp
       title={<span id="company-access-title">Company access</span>}
       actions={
         <div className="row">
-          <Button variant="secondary" onClick={() => void run(false)} disabled={running !== null} aria-busy={running === 'check' || undefined}>
-            {running === 'check' ? 'Checking...' : 'Check now'}
+          <Button variant="secondary" onClick={() => void run(false)} disabled={call.busy} aria-busy={call.isBusy('check') || undefined}>
+            {call.isBusy('check') ? 'Checking...' : 'Check now'}
           </Button>
           {outstanding > 0 && (
             // The name stays 'Fix' while it runs; the busy state says it is under way.
-            <Button onClick={() => void run(true)} disabled={running !== null} aria-busy={running === 'fix' || undefined}>
+            <Button onClick={() => void run(true)} disabled={call.busy} aria-busy={call.isBusy('fix') || undefined}>
               Fix
             </Button>
           )}
@@ -76,8 +71,8 @@ export function CompanyAccessPanel({ recorded, loading }: CompanyAccessPanelProp
           changes nothing; Fix creates missing groups, adds or removes group members and reloads the rules. A check also runs every
           day.
         </p>
-        {failure && <FailureAlert failure={failure} onDismiss={() => setFailure(null)} />}
-        {running === 'fix' && <Spinner label="Fixing..." />}
+        {call.failure && <FailureAlert failure={call.failure} onDismiss={() => call.setFailure(null)} />}
+        {call.isBusy('fix') && <Spinner label="Fixing..." />}
         {lastCheck === undefined ? (
           loading && <Spinner label="Loading the last check..." />
         ) : (

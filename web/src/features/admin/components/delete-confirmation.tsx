@@ -1,6 +1,7 @@
-import { useState, type ReactNode } from 'react';
+import type { ReactNode } from 'react';
 import { ConfirmDialog } from '../../../components/confirm-dialog.tsx';
 import { notify } from '../../../components/toaster.tsx';
+import { useServerCall } from '../../../lib/use-server-call.ts';
 import { actionFailure, type Failure } from '../errors.ts';
 import { FailureAlert } from './failure-alert.tsx';
 
@@ -22,33 +23,29 @@ export interface DeleteConfirmationProps {
  * example a company that still has users), so the admin reads why before trying again.
  */
 export function DeleteConfirmation({ open, title, failureTitle, onDelete, onDeleted, onClose, children }: DeleteConfirmationProps) {
-  const [busy, setBusy] = useState(false);
-  const [failure, setFailure] = useState<Failure | null>(null);
+  const call = useServerCall<'delete', Failure>();
 
   const close = () => {
-    setFailure(null);
+    call.setFailure(null);
     onClose();
   };
 
-  const remove = async () => {
-    setBusy(true);
-    setFailure(null);
-    try {
-      const { message } = await onDelete();
-      notify.success(message);
-      onDeleted();
-    } catch (error) {
-      setFailure(actionFailure(failureTitle, error));
-    } finally {
-      setBusy(false);
-    }
-  };
+  const remove = () =>
+    call.run(
+      'delete',
+      async () => {
+        const { message } = await onDelete();
+        notify.success(message);
+        onDeleted();
+      },
+      { failure: (error) => actionFailure(failureTitle, error) },
+    );
 
   return (
-    <ConfirmDialog open={open} title={title} confirmLabel="Delete" busyLabel="Deleting..." busy={busy} onConfirm={() => void remove()} onCancel={close}>
+    <ConfirmDialog open={open} title={title} confirmLabel="Delete" busyLabel="Deleting..." busy={call.busy} onConfirm={() => void remove()} onCancel={close}>
       {open && (
         <div className="stack">
-          {failure && <FailureAlert failure={failure} onDismiss={() => setFailure(null)} />}
+          {call.failure && <FailureAlert failure={call.failure} onDismiss={() => call.setFailure(null)} />}
           {children}
         </div>
       )}

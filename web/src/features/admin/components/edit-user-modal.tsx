@@ -5,6 +5,7 @@ import { Alert } from '../../../components/alert.tsx';
 import { cx } from '../../../components/class-names.ts';
 import { TextField } from '../../../components/text-field.tsx';
 import { notify } from '../../../components/toaster.tsx';
+import { useServerCall } from '../../../lib/use-server-call.ts';
 import type { UserCompanies } from '../api/admin-api.ts';
 import { sameCompanies, userCompaniesProblem } from '../companies.ts';
 import { ADMIN_FAILURES, failureText, updateUserErrorText, type Failure } from '../errors.ts';
@@ -46,8 +47,8 @@ function EditUserDialog({ user, companies, onClose, onUpdatePassword, onSetCompa
   // A password already saved is not sent again when only the company failed.
   const [passwordSaved, setPasswordSaved] = useState(false);
   const [submitted, setSubmitted] = useState(false);
-  const [busy, setBusy] = useState(false);
-  const [failure, setFailure] = useState<Failure | null>(null);
+  const call = useServerCall<'update', Failure>();
+  const { busy, failure } = call;
 
   const companiesChanged = !sameCompanies(selection, user);
   const passwordGiven = password !== '';
@@ -61,31 +62,27 @@ function EditUserDialog({ user, companies, onClose, onUpdatePassword, onSetCompa
     event.preventDefault();
     setSubmitted(true);
     if (passwordProblem !== null || companyProblem !== null || busy) return;
-    setBusy(true);
-    setFailure(null);
+    // The password is sent first; a company refused after it says the password was saved.
     let savedNow = false;
-    try {
+    const work = async () => {
       if (passwordGiven) {
         await onUpdatePassword(user.email, password);
         savedNow = true;
         setPasswordSaved(true);
         setPassword('');
       }
-    } catch (error) {
-      setFailure({ title: ADMIN_FAILURES.updateUser, lines: [updateUserErrorText(error)] });
-      setBusy(false);
-      return;
-    }
-    try {
       const message = companiesChanged ? await onSetCompanies(user.email, selection) : null;
       notify.success(message !== null && !savedNow && !passwordSaved ? message : 'User updated successfully');
       onClose();
-    } catch (error) {
-      const lines = [failureText(error, ADMIN_FAILURES.setUserCompanies)];
-      if (savedNow || passwordSaved) lines.push('The new password was saved.');
-      setFailure({ title: ADMIN_FAILURES.setUserCompanies, lines });
-      setBusy(false);
-    }
+    };
+    await call.run('update', work, {
+      failure: (error): Failure => {
+        if (passwordGiven && !savedNow) return { title: ADMIN_FAILURES.updateUser, lines: [updateUserErrorText(error)] };
+        const lines = [failureText(error, ADMIN_FAILURES.setUserCompanies)];
+        if (savedNow || passwordSaved) lines.push('The new password was saved.');
+        return { title: ADMIN_FAILURES.setUserCompanies, lines };
+      },
+    });
   };
 
   return (

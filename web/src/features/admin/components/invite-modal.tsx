@@ -5,6 +5,7 @@ import { Alert } from '../../../components/alert.tsx';
 import { Button } from '../../../components/button.tsx';
 import { TextField } from '../../../components/text-field.tsx';
 import { notify } from '../../../components/toaster.tsx';
+import { useServerCall, type RunOptions } from '../../../lib/use-server-call.ts';
 import type { InviteFields } from '../api/admin-api.ts';
 import { ADMIN_FAILURES, failureDetailLines, failureText, inviteOutcome, inviteSummaryText, isNotScopedRefusal } from '../errors.ts';
 import { DashboardPicker } from './dashboard-picker.tsx';
@@ -23,6 +24,9 @@ export interface InviteResult {
 
 export const ASSIGN_SHARED_LABEL = 'Assign as shared data';
 
+/** An assignment never rejects: each dashboard's failure is in its result. */
+const ASSIGN_REPORTS_FAILURES: RunOptions<never> = { failure: () => null };
+
 export interface InviteModalProps {
   /** The user to invite, or null when closed. */
   readonly email: string | null;
@@ -39,7 +43,7 @@ function InviteDialog({ email, company = '', catalogue, onClose, invite }: { rea
   const [selected, setSelected] = useState<readonly string[]>([]);
   const [defaultId, setDefaultId] = useState<string | null>(null);
   const [validation, setValidation] = useState<string | null>(null);
-  const [busy, setBusy] = useState(false);
+  const { busy, run } = useServerCall<'invite', never, InviteResult[]>();
   const [results, setResults] = useState<readonly InviteResult[] | null>(null);
 
   const byId = new Map(catalogue.map((dashboard) => [dashboard.id, dashboard]));
@@ -98,20 +102,18 @@ function InviteDialog({ email, company = '', catalogue, onClose, invite }: { rea
       setValidation(MESSAGES.selectDashboard);
       return;
     }
-    setBusy(true);
     setResults(null);
-    const outcome = await assign(chosen, false);
-    setBusy(false);
-    finish(outcome);
+    const outcome = await run('invite', () => assign(chosen, false), ASSIGN_REPORTS_FAILURES);
+    if (outcome) finish(outcome);
   };
 
   /** Repeats the refused not-scoped assignments with the admin's confirmation of shared data. */
   const assignShared = async () => {
     if (busy || results === null) return;
     const refused = new Set(results.filter((result) => result.notScoped).map((result) => result.recordId));
-    setBusy(true);
-    const repeated = new Map((await assign(chosen.filter((dashboard) => refused.has(dashboard.id)), true)).map((result) => [result.recordId, result]));
-    setBusy(false);
+    const outcome = await run('invite', () => assign(chosen.filter((dashboard) => refused.has(dashboard.id)), true), ASSIGN_REPORTS_FAILURES);
+    if (!outcome) return;
+    const repeated = new Map(outcome.map((result) => [result.recordId, result]));
     finish(results.map((result) => repeated.get(result.recordId) ?? result));
   };
 

@@ -8,6 +8,7 @@ import { LoadFailure } from '../../../components/load-failure.tsx';
 import { Modal } from '../../../components/modal.tsx';
 import { Spinner } from '../../../components/spinner.tsx';
 import { notify } from '../../../components/toaster.tsx';
+import { useServerCall } from '../../../lib/use-server-call.ts';
 import { useAdminApi } from '../api/admin-api-context.tsx';
 import { actionFailure, ADMIN_FAILURES, failureMessage, type Failure } from '../errors.ts';
 import { useResource } from '../use-resource.ts';
@@ -32,15 +33,12 @@ function DashboardsPanel({ email, onClose, onRemoved }: { readonly email: string
   const load = useCallback(() => api.quicksight.userDashboards(email), [api, email]);
   const dashboards = useResource(load);
   const [pending, setPending] = useState<PendingChange | null>(null);
-  const [busy, setBusy] = useState(false);
-  const [failure, setFailure] = useState<Failure | null>(null);
+  const call = useServerCall<PendingChange['kind'], Failure>();
 
   const apply = async () => {
     if (!pending) return;
     const { kind, dashboard } = pending;
-    setBusy(true);
-    setFailure(null);
-    try {
+    const work = async () => {
       if (kind === 'setDefault') {
         await api.quicksight.setDefaultDashboard(email, dashboard.quicksightDashboardId, dashboard.id);
         notify.success(`${dashboard.name} is now the default dashboard of ${email}`);
@@ -50,12 +48,11 @@ function DashboardsPanel({ email, onClose, onRemoved }: { readonly email: string
         notify.success(`${email} removed from ${dashboard.name}`);
       }
       dashboards.reload();
-    } catch (error) {
-      setFailure(actionFailure(kind === 'setDefault' ? ADMIN_FAILURES.setDefault : ADMIN_FAILURES.removeFromDashboard, error));
-    } finally {
-      setBusy(false);
-      setPending(null);
-    }
+    };
+    await call.run(kind, work, {
+      failure: (error) => actionFailure(kind === 'setDefault' ? ADMIN_FAILURES.setDefault : ADMIN_FAILURES.removeFromDashboard, error),
+      settled: () => setPending(null),
+    });
   };
 
   const list = dashboards.data === undefined ? undefined : defaultFirst(dashboards.data);
@@ -72,7 +69,7 @@ function DashboardsPanel({ email, onClose, onRemoved }: { readonly email: string
       }
     >
       <div className="stack">
-        {failure && <FailureAlert failure={failure} onDismiss={() => setFailure(null)} />}
+        {call.failure && <FailureAlert failure={call.failure} onDismiss={() => call.setFailure(null)} />}
         {dashboards.error !== null && (
           <LoadFailure
             title={ADMIN_FAILURES.loadUserDashboards}
@@ -104,7 +101,7 @@ function DashboardsPanel({ email, onClose, onRemoved }: { readonly email: string
                     <Button
                       size="sm"
                       variant="secondary"
-                      disabled={busy}
+                      disabled={call.busy}
                       onClick={() => setPending({ kind: 'setDefault', dashboard })}
                     >
                       Set Default <span className="visually-hidden">({dashboard.name})</span>
@@ -113,7 +110,7 @@ function DashboardsPanel({ email, onClose, onRemoved }: { readonly email: string
                   <Button
                     size="sm"
                     variant="danger"
-                    disabled={busy}
+                    disabled={call.busy}
                     onClick={() => setPending({ kind: 'remove', dashboard })}
                     aria-label={`Remove ${dashboard.name}`}
                   >
@@ -140,7 +137,7 @@ function DashboardsPanel({ email, onClose, onRemoved }: { readonly email: string
         tone="primary"
         confirmLabel="Set Default"
         busyLabel="Saving..."
-        busy={busy}
+        busy={call.busy}
         onConfirm={() => void apply()}
         onCancel={() => setPending(null)}
       >
@@ -153,7 +150,7 @@ function DashboardsPanel({ email, onClose, onRemoved }: { readonly email: string
         title="Remove Dashboard"
         confirmLabel="Remove"
         busyLabel="Removing..."
-        busy={busy}
+        busy={call.busy}
         onConfirm={() => void apply()}
         onCancel={() => setPending(null)}
       >

@@ -11,6 +11,7 @@ import { Spinner } from '../../../components/spinner.tsx';
 import { TextField } from '../../../components/text-field.tsx';
 import { notify } from '../../../components/toaster.tsx';
 import { downloadFile } from '../../../lib/csv.ts';
+import { useServerCall } from '../../../lib/use-server-call.ts';
 import { activityCsv, activityJson, exportFileName } from '../activity-export.ts';
 import {
   ACTION_OPTIONS,
@@ -53,13 +54,20 @@ const sameFilter = (a: AuditFilter, b: AuditFilter) => JSON.stringify(a) === JSO
 export default function ActivityPage() {
   const api = useAdminApi();
   const [trail, setTrail] = useState<Trail | null>(null);
-  const [loading, setLoading] = useState(true);
+  const [trailLoading, setTrailLoading] = useState(true);
   const [error, setError] = useState<unknown>(null);
   const [generation, setGeneration] = useState(0);
   const [form, setForm] = useState<ActivityFilterForm>(EMPTY_FILTER_FORM);
   const [filter, setFilter] = useState<AuditFilter>({});
   const [rangeError, setRangeError] = useState<string | null>(null);
-  const [exporting, setExporting] = useState<'csv' | 'json' | null>(null);
+  // Load more and the exports: a failure of theirs shows as the trail's (LoadFailure).
+  const { run, isBusy } = useServerCall<'more' | 'csv' | 'json', never>();
+  const loading = trailLoading || isBusy('more');
+  const exporting = isBusy('csv') || isBusy('json');
+  const reportAsTrailError = useCallback((failure: unknown) => {
+    setError(failure);
+    return null;
+  }, []);
 
   useEffect(() => {
     let current = true;
@@ -68,12 +76,12 @@ export default function ActivityPage() {
         if (!current) return;
         setTrail({ entries: page.entries, nextToken: page.nextToken });
         setError(null);
-        setLoading(false);
+        setTrailLoading(false);
       },
       (failure: unknown) => {
         if (!current) return;
         setError(failure);
-        setLoading(false);
+        setTrailLoading(false);
       },
     );
     return () => {
@@ -82,23 +90,20 @@ export default function ActivityPage() {
   }, [api, filter, generation]);
 
   const reload = () => {
-    setLoading(true);
+    setTrailLoading(true);
     setGeneration((value) => value + 1);
   };
 
   const loadMore = useCallback(async () => {
     if (!trail?.nextToken) return;
-    setLoading(true);
-    try {
-      const page = await api.users.auditLog(filter, trail.nextToken);
-      setTrail({ entries: [...trail.entries, ...page.entries], nextToken: page.nextToken });
+    const { entries, nextToken } = trail;
+    const work = async () => {
+      const page = await api.users.auditLog(filter, nextToken);
+      setTrail({ entries: [...entries, ...page.entries], nextToken: page.nextToken });
       setError(null);
-    } catch (failure) {
-      setError(failure);
-    } finally {
-      setLoading(false);
-    }
-  }, [api, trail, filter]);
+    };
+    await run('more', work, { failure: reportAsTrailError });
+  }, [api, trail, filter, run, reportAsTrailError]);
 
   // How soon the form's latest change applies: typed text waits for a pause, a choice does not.
   const delay = useRef(0);
@@ -112,7 +117,7 @@ export default function ActivityPage() {
   const applyFilter = useCallback((next: AuditFilter) => {
     if (sameFilter(applied.current, next)) return;
     applied.current = next;
-    setLoading(true);
+    setTrailLoading(true);
     setFilter(next);
   }, []);
 
@@ -157,20 +162,19 @@ export default function ActivityPage() {
     }
     setRangeError(null);
     applyFilter(chosen);
-    setExporting(format);
-    try {
-      const { entries, exportedAt } = await api.users.exportAuditLog(chosen, format);
-      const text = format === 'csv' ? activityCsv(entries) : activityJson(entries, chosen, exportedAt);
-      downloadFile(exportFileName(exportedAt, format), format === 'csv' ? 'text/csv;charset=utf-8' : 'application/json', text);
-      notify.success(`Exported ${entries.length} ${entries.length === 1 ? 'entry' : 'entries'}`);
-      setError(null);
-      // The export is itself an entry of the trail.
-      reload();
-    } catch (failure) {
-      setError(failure);
-    } finally {
-      setExporting(null);
-    }
+    await run(
+      format,
+      async () => {
+        const { entries, exportedAt } = await api.users.exportAuditLog(chosen, format);
+        const text = format === 'csv' ? activityCsv(entries) : activityJson(entries, chosen, exportedAt);
+        downloadFile(exportFileName(exportedAt, format), format === 'csv' ? 'text/csv;charset=utf-8' : 'application/json', text);
+        notify.success(`Exported ${entries.length} ${entries.length === 1 ? 'entry' : 'entries'}`);
+        setError(null);
+        // The export is itself an entry of the trail.
+        reload();
+      },
+      { failure: reportAsTrailError },
+    );
   };
 
   const entries = trail?.entries ?? [];
@@ -193,11 +197,11 @@ export default function ActivityPage() {
             <Button variant="secondary" onClick={reload} disabled={loading}>
               {loading && trail !== null ? 'Refreshing...' : 'Refresh'}
             </Button>
-            <Button variant="secondary" onClick={() => void exportTrail('csv')} disabled={exporting !== null}>
-              {exporting === 'csv' ? 'Exporting...' : 'Export CSV'}
+            <Button variant="secondary" onClick={() => void exportTrail('csv')} disabled={exporting}>
+              {isBusy('csv') ? 'Exporting...' : 'Export CSV'}
             </Button>
-            <Button variant="secondary" onClick={() => void exportTrail('json')} disabled={exporting !== null}>
-              {exporting === 'json' ? 'Exporting...' : 'Export JSON'}
+            <Button variant="secondary" onClick={() => void exportTrail('json')} disabled={exporting}>
+              {isBusy('json') ? 'Exporting...' : 'Export JSON'}
             </Button>
           </div>
         }

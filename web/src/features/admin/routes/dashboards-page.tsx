@@ -7,6 +7,7 @@ import { ConfirmDialog } from '../../../components/confirm-dialog.tsx';
 import { PageHeader } from '../../../components/layout/page-header.tsx';
 import { notify } from '../../../components/toaster.tsx';
 import { useAuth } from '../../../lib/auth/auth-context.ts';
+import { useServerCall } from '../../../lib/use-server-call.ts';
 import type { DashboardFields, InviteFields } from '../api/admin-api.ts';
 import { useAdminApi } from '../api/admin-api-context.tsx';
 import { assignmentsByEmail } from '../components/assigned-dashboards.tsx';
@@ -25,6 +26,9 @@ import { useResource } from '../use-resource.ts';
 
 const NO_USERS: readonly CognitoUserWithQuicksight[] = [];
 const NO_DASHBOARDS: readonly DashboardMetadata[] = [];
+
+/** The key of the confirmed removal from QuickSight; a registration runs under the user's email. */
+const DELETE_USER = Symbol('delete user');
 
 /** /admin/dashboard and /admin/quicksight: the catalogue, and Cognito users with their QuickSight access. */
 export default function DashboardsPage() {
@@ -65,12 +69,13 @@ export default function DashboardsPage() {
     [api, noteAssignment],
   );
 
-  const [failure, setFailure] = useState<Failure | null>(null);
-  const [busyEmail, setBusyEmail] = useState<string | null>(null);
+  const call = useServerCall<string | typeof DELETE_USER, Failure>();
+  const { run, setFailure } = call;
+  // The row whose registration started last and is still under way.
+  const busyEmail = call.pending.findLast((key) => typeof key === 'string') ?? null;
   const [panelEmail, setPanelEmail] = useState<string | null>(null);
   const [inviteEmail, setInviteEmail] = useState<string | null>(null);
   const [deletingUser, setDeletingUser] = useState<string | null>(null);
-  const [deleteUserBusy, setDeleteUserBusy] = useState(false);
   const [editTarget, setEditTarget] = useState<'create' | DashboardMetadata | null>(null);
   const [deletingDashboard, setDeletingDashboard] = useState<DashboardMetadata | null>(null);
 
@@ -81,20 +86,17 @@ export default function DashboardsPage() {
   );
 
   const register = useCallback(
-    async (email: string) => {
-      setBusyEmail(email);
-      setFailure(null);
-      try {
-        const { message, user } = await api.quicksight.registerUser(email);
-        setRegistration(email, user);
-        notify.success(message);
-      } catch (error) {
-        setFailure(registrationFailure(error));
-      } finally {
-        setBusyEmail(null);
-      }
-    },
-    [api, setRegistration],
+    (email: string) =>
+      run(
+        email,
+        async () => {
+          const { message, user } = await api.quicksight.registerUser(email);
+          setRegistration(email, user);
+          notify.success(message);
+        },
+        { failure: registrationFailure },
+      ),
+    [api, setRegistration, run],
   );
 
   const invited = inviteEmail === null ? undefined : allUsers.find((candidate) => candidate.email === inviteEmail);
@@ -112,18 +114,15 @@ export default function DashboardsPage() {
 
   const deleteFromQuickSight = async () => {
     if (deletingUser === null) return;
-    setDeleteUserBusy(true);
-    setFailure(null);
-    try {
+    const work = async () => {
       await api.quicksight.deleteUser(deletingUser);
       setRegistration(deletingUser, null);
       notify.success(`${deletingUser} was removed from QuickSight`);
-    } catch (error) {
-      setFailure(actionFailure(ADMIN_FAILURES.deleteUser, error));
-    } finally {
-      setDeleteUserBusy(false);
-      setDeletingUser(null);
-    }
+    };
+    await run(DELETE_USER, work, {
+      failure: (error) => actionFailure(ADMIN_FAILURES.deleteUser, error),
+      settled: () => setDeletingUser(null),
+    });
   };
 
   const saveDashboard = async (fields: DashboardFields, existing: DashboardMetadata | null) => {
@@ -165,7 +164,7 @@ export default function DashboardsPage() {
           </Button>
         }
       />
-      {failure && <FailureAlert failure={failure} onDismiss={() => setFailure(null)} />}
+      {call.failure && <FailureAlert failure={call.failure} onDismiss={() => setFailure(null)} />}
       <CatalogueSection
         dashboards={catalogue.data}
         onAdd={onAddDashboard}
@@ -235,7 +234,7 @@ export default function DashboardsPage() {
         title="Delete QuickSight User"
         confirmLabel="Delete"
         busyLabel="Deleting..."
-        busy={deleteUserBusy}
+        busy={call.isBusy(DELETE_USER)}
         onConfirm={() => void deleteFromQuickSight()}
         onCancel={() => setDeletingUser(null)}
       >

@@ -6,6 +6,7 @@ import { ConfirmDialog } from '../../../components/confirm-dialog.tsx';
 import { PageHeader } from '../../../components/layout/page-header.tsx';
 import { notify } from '../../../components/toaster.tsx';
 import { useAuth } from '../../../lib/auth/auth-context.ts';
+import { useServerCall } from '../../../lib/use-server-call.ts';
 import type { UserCompanies } from '../api/admin-api.ts';
 import { useAdminApi } from '../api/admin-api-context.tsx';
 import { COMPANY_TEXTS } from '../companies.ts';
@@ -32,6 +33,9 @@ const DAY_MS = 24 * 60 * 60 * 1000;
 
 type Confirmation = { readonly kind: 'delete' | 'resetMfa' | 'promote'; readonly user: ManagedUser };
 
+/** The key of the confirmed action's call; a row's own action runs under the user's email. */
+const CONFIRM = Symbol('confirm');
+
 /** /admin/users: every account, with create, edit, enable/disable, delete, MFA reset and promotion to admin. */
 export default function UsersPage() {
   const api = useAdminApi();
@@ -47,9 +51,11 @@ export default function UsersPage() {
   const companyList = useCompanyList();
   const companyChoices = companyChoicesOf(companyList);
   const [confirmation, setConfirmation] = useState<Confirmation | null>(null);
-  const [confirmBusy, setConfirmBusy] = useState(false);
-  const [busyEmail, setBusyEmail] = useState<string | null>(null);
-  const [failure, setFailure] = useState<Failure | null>(null);
+  const call = useServerCall<string | typeof CONFIRM, Failure>();
+  const { run, setFailure } = call;
+  const confirmBusy = call.isBusy(CONFIRM);
+  // The row whose action started last and is still under way.
+  const busyEmail = call.pending.findLast((key) => typeof key === 'string') ?? null;
 
   const { reload: reloadCompanies } = companyList;
   const retry = useCallback(() => {
@@ -67,42 +73,38 @@ export default function UsersPage() {
   }, [allUsers]);
 
   const toggle = useCallback(
-    async (user: ManagedUser) => {
-      setBusyEmail(user.email);
-      setFailure(null);
-      try {
-        await (user.enabled ? api.users.disableUser(user.email) : api.users.enableUser(user.email));
-        updateUsers((list) => list.map((u) => (u.email === user.email ? { ...u, enabled: !user.enabled } : u)));
-        notify.success(`User ${user.enabled ? 'disabled' : 'enabled'} successfully`);
-      } catch (error) {
-        setFailure({
-          title: user.enabled ? ADMIN_FAILURES.disableUser : ADMIN_FAILURES.enableUser,
-          lines: [userManagementErrorText(error)],
-        });
-      } finally {
-        setBusyEmail(null);
-      }
-    },
-    [api, updateUsers],
+    (user: ManagedUser) =>
+      run(
+        user.email,
+        async () => {
+          await (user.enabled ? api.users.disableUser(user.email) : api.users.enableUser(user.email));
+          updateUsers((list) => list.map((u) => (u.email === user.email ? { ...u, enabled: !user.enabled } : u)));
+          notify.success(`User ${user.enabled ? 'disabled' : 'enabled'} successfully`);
+        },
+        {
+          failure: (error) => ({
+            title: user.enabled ? ADMIN_FAILURES.disableUser : ADMIN_FAILURES.enableUser,
+            lines: [userManagementErrorText(error)],
+          }),
+        },
+      ),
+    [api, updateUsers, run],
   );
 
   const resendInvitation = useCallback(
-    async (user: ManagedUser) => {
-      setBusyEmail(user.email);
-      setFailure(null);
-      try {
-        const { message } = await api.users.resendInvitation(user.email);
-        // The new temporary password works for the pool's validity from now.
-        const invitationExpires = new Date(Date.now() + INVITATION_VALIDITY_DAYS * DAY_MS).toISOString();
-        updateUsers((list) => list.map((u) => (u.email === user.email ? { ...u, invitationExpires } : u)));
-        notify.success(message);
-      } catch (error) {
-        setFailure({ title: ADMIN_FAILURES.resendInvitation, lines: [userManagementErrorText(error)] });
-      } finally {
-        setBusyEmail(null);
-      }
-    },
-    [api, updateUsers],
+    (user: ManagedUser) =>
+      run(
+        user.email,
+        async () => {
+          const { message } = await api.users.resendInvitation(user.email);
+          // The new temporary password works for the pool's validity from now.
+          const invitationExpires = new Date(Date.now() + INVITATION_VALIDITY_DAYS * DAY_MS).toISOString();
+          updateUsers((list) => list.map((u) => (u.email === user.email ? { ...u, invitationExpires } : u)));
+          notify.success(message);
+        },
+        { failure: (error) => ({ title: ADMIN_FAILURES.resendInvitation, lines: [userManagementErrorText(error)] }) },
+      ),
+    [api, updateUsers, run],
   );
 
   const onAction = useCallback(
@@ -146,9 +148,7 @@ export default function UsersPage() {
   const confirm = async () => {
     if (!confirmation) return;
     const { kind, user } = confirmation;
-    setConfirmBusy(true);
-    setFailure(null);
-    try {
+    const work = async () => {
       if (kind === 'delete') {
         await api.users.deleteUser(user.email);
         updateUsers((list) => list.filter((u) => u.email !== user.email));
@@ -161,16 +161,14 @@ export default function UsersPage() {
         const { message } = await api.users.resetMfa(user.email);
         notify.success(message);
       }
-    } catch (error) {
-      setFailure(
+    };
+    await run(CONFIRM, work, {
+      failure: (error) =>
         kind === 'delete'
           ? { title: deleteUserFailureText(user.email, error), lines: [] }
           : { title: kind === 'promote' ? ADMIN_FAILURES.promote : ADMIN_FAILURES.resetMfa, lines: [userManagementErrorText(error)] },
-      );
-    } finally {
-      setConfirmBusy(false);
-      setConfirmation(null);
-    }
+      settled: () => setConfirmation(null),
+    });
   };
 
   return (
@@ -198,7 +196,7 @@ export default function UsersPage() {
       <Alert tone="warning" title="Security notice">
         <p>{SECURITY_NOTICE}</p>
       </Alert>
-      {failure && <FailureAlert failure={failure} onDismiss={() => setFailure(null)} />}
+      {call.failure && <FailureAlert failure={call.failure} onDismiss={() => setFailure(null)} />}
       <UserListCard
         title="All Users"
         search={search}
