@@ -1,5 +1,6 @@
 import * as z from 'zod';
 import { adminEmail, dashboardId } from './fields.ts';
+import { ADMINS_GROUP, USERS_GROUP } from './groups.ts';
 import { MESSAGES } from './rules.ts';
 
 /**
@@ -19,7 +20,7 @@ export const MAX_IMPORT_FILE_BYTES = 1024 * 1024;
 export const MAX_DASHBOARDS_PER_ROW = 50;
 export const DASHBOARD_SEPARATOR = ';';
 
-export const IMPORT_ROLES = ['Users', 'Admins'] as const;
+export const IMPORT_ROLES = [USERS_GROUP, ADMINS_GROUP] as const;
 export type ImportRole = (typeof IMPORT_ROLES)[number];
 
 /** The template the import dialog offers for download. */
@@ -49,7 +50,7 @@ export const importRole = z
   .string()
   .trim()
   .transform((value, ctx) => {
-    if (value === '') return 'Users' as ImportRole;
+    if (value === '') return USERS_GROUP as ImportRole;
     const role = IMPORT_ROLES.find((candidate) => candidate.toLowerCase() === value.toLowerCase());
     if (role === undefined) {
       ctx.addIssue({ code: 'custom', message: IMPORT_MESSAGES.role });
@@ -67,7 +68,7 @@ export const importUserFields = {
     .min(1, IMPORT_MESSAGES.noDashboards)
     .max(MAX_DASHBOARDS_PER_ROW, IMPORT_MESSAGES.tooManyDashboards),
   defaultDashboard: formulaFree(z.string().trim().max(512), 'defaultDashboard').optional(),
-  role: z.enum(IMPORT_ROLES).default('Users'),
+  role: z.enum(IMPORT_ROLES).default(USERS_GROUP),
 };
 
 /** Rules across the fields of one row: no dashboard twice, the default among them. */

@@ -3,15 +3,13 @@ import * as cognito from 'aws-cdk-lib/aws-cognito';
 import * as iam from 'aws-cdk-lib/aws-iam';
 import type * as logs from 'aws-cdk-lib/aws-logs';
 import { Construct } from 'constructs';
+import { ADMINS_GROUP, USERS_GROUP } from '../contracts/groups.ts';
 import { INVITATION_VALIDITY_DAYS } from '../contracts/user-admin.ts';
 import { cdkAuthFlows, USER_POOL_CLIENT } from '../contracts/user-pool-client.ts';
 import { acknowledge, signInSettings, threatProtectionReason } from './compliance.ts';
 import { PortalFunction } from './portal-function.ts';
 import { PortalNames } from './resource-names.ts';
 import type { PortalData } from './data.ts';
-
-export const ADMINS_GROUP = 'Admins';
-export const USERS_GROUP = 'Users';
 
 /** How long an invitation's temporary password works (TemporaryPasswordValidityDays); the admin portal shows the expiry from it. */
 export const TEMPORARY_PASSWORD_VALIDITY_DAYS = INVITATION_VALIDITY_DAYS;

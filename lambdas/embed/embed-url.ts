@@ -12,7 +12,7 @@ import { allowedOrigins, optionalEnv } from '../shared/env.ts';
 import { ConfigurationError, ForbiddenError, NotFoundError } from '../shared/errors.ts';
 import { countOne, createMetrics } from '../shared/metrics.ts';
 import { QUICKSIGHT_USER_NOT_FOUND, describeQuickSightUser, quicksightFailure, quicksightSettings, userArn } from '../shared/quicksight.ts';
-import { embedOriginsProblems } from './embed-origins.ts';
+import { embedOriginsProblems } from '../../contracts/embed-origins.ts';
 
 const metrics = createMetrics('embed');
 

@@ -81,7 +81,7 @@ export const importUser = async (request: ImportUserRequest, actor: string): Pro
     progress.account = true;
     await addToGroup(email, USERS_GROUP);
     // PROMOTE_TO_ADMIN's rule: an admin keeps the Users membership beside Admins.
-    if (request.role === 'Admins') await addToGroup(email, ADMINS_GROUP);
+    if (request.role === ADMINS_GROUP) await addToGroup(email, ADMINS_GROUP);
     if ((await describeQuickSightUser(email)) === undefined) {
       try {
         await registerQuickSightUser(email, 'READER');

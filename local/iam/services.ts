@@ -1,5 +1,6 @@
 import type { IncomingHttpHeaders } from 'node:http';
 import { mailboxAddress } from '../emulators/ses/identities.ts';
+import { COGNITO_WITHOUT_IAM } from '../../contracts/cognito-operations.ts';
 import type { AwsCall } from './policies.ts';
 
 /**
@@ -108,20 +109,6 @@ export const dynamodbRules: ServiceRules = {
     };
   },
 };
-
-/**
- * Cognito operations authorized by the user's token, or by nothing (sign-up, sign-in):
- * "Using the Amazon Cognito user pools API and user pool endpoints", the public and
- * token-authorized lists. Every other operation is IAM-authorized.
- */
-export const COGNITO_WITHOUT_IAM: ReadonlySet<string> = new Set([
-  'InitiateAuth', 'RespondToAuthChallenge', 'SignUp', 'ConfirmSignUp', 'ResendConfirmationCode', 'ForgotPassword',
-  'ConfirmForgotPassword', 'GetUser', 'ChangePassword', 'UpdateUserAttributes', 'DeleteUser', 'DeleteUserAttributes',
-  'GetUserAttributeVerificationCode', 'VerifyUserAttribute', 'AssociateSoftwareToken', 'VerifySoftwareToken',
-  'SetUserMFAPreference', 'SetUserSettings', 'GlobalSignOut', 'RevokeToken', 'GetTokensFromRefreshToken', 'ConfirmDevice',
-  'ForgetDevice', 'GetDevice', 'ListDevices', 'UpdateDeviceStatus', 'GetUserAuthFactors', 'ListWebAuthnCredentials',
-  'StartWebAuthnRegistration', 'CompleteWebAuthnRegistration', 'DeleteWebAuthnCredential',
-]);
 
 export const cognitoRules: ServiceRules = {
   signingName: 'cognito-idp',

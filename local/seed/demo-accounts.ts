@@ -1,11 +1,12 @@
 import type { CompanyKind } from '../../contracts/companies.ts';
+import { ADMINS_GROUP, USERS_GROUP } from '../../contracts/groups.ts';
 
 /** The demo accounts local mode seeds (documented in the README; local mode only). */
 export const DEMO_ACCOUNTS = {
-  admin: { email: 'demo.admin@example.com', password: 'DemoAdmin#2026', group: 'Admins' },
-  user: { email: 'demo.user@example.com', password: 'DemoUser#2026', group: 'Users' },
+  admin: { email: 'demo.admin@example.com', password: 'DemoAdmin#2026', group: ADMINS_GROUP },
+  user: { email: 'demo.user@example.com', password: 'DemoUser#2026', group: USERS_GROUP },
   /** A private-equity owner holding two of the companies (its portfolio). */
-  owner: { email: 'demo.owner@example.com', password: 'DemoOwner#2026', group: 'Users' },
+  owner: { email: 'demo.owner@example.com', password: 'DemoOwner#2026', group: USERS_GROUP },
 } as const;
 
 export type DemoAccountKey = keyof typeof DEMO_ACCOUNTS;

@@ -1,3 +1,2 @@
 /** The user pool's groups (precedence 0 and 1). Kept apart from the verifier so importing them needs no configuration. */
-export const ADMINS_GROUP = 'Admins';
-export const USERS_GROUP = 'Users';
+export { ADMINS_GROUP, USERS_GROUP } from '../../../contracts/groups.ts';

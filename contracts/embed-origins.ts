@@ -1,5 +1,3 @@
-import { isIP } from 'node:net';
-
 /**
  * Which site origins QuickSight accepts in `AllowedDomains` of GenerateEmbedUrlForRegisteredUser:
  * at most three, https only (http only for localhost), no IP addresses
@@ -10,6 +8,12 @@ import { isIP } from 'node:net';
 
 export const MAX_EMBED_ORIGINS = 3;
 
+// A dotted-decimal IPv4 address, as node:net's isIPv4 reads one (contracts/ is also compiled
+// for the browser, which has no node:net). A parsed URL's hostname holds an IPv6 address only
+// in brackets, so this and the bracket test below cover node:net's isIP.
+const IPV4_PART = '(?:25[0-5]|2[0-4][0-9]|1[0-9][0-9]|[1-9][0-9]|[0-9])';
+const IPV4 = new RegExp(`^(?:${IPV4_PART}\\.){3}${IPV4_PART}$`);
+
 /** Why QuickSight would refuse this origin (`scheme://host[:port]`), or undefined. */
 export function embedOriginProblem(origin: string): string | undefined {
   let url: URL;
@@ -19,7 +23,7 @@ export function embedOriginProblem(origin: string): string | undefined {
     return `${origin} is not an origin`;
   }
   const host = url.hostname;
-  if (host.startsWith('[') || isIP(host) !== 0) {
+  if (host.startsWith('[') || IPV4.test(host)) {
     return `${origin} is an IP address; QuickSight embeds only in domain names (use localhost for this machine)`;
   }
   if (url.protocol !== 'https:' && !(url.protocol === 'http:' && host === 'localhost')) {
