@@ -90,7 +90,7 @@ export function rulesDataSetIdOf(deployment: SynthesizedDeployment): string {
   return value;
 }
 
-/** Local SES's verified identities: the support sender and recipient, as the README's deployment steps verify them. */
+/** Local SES's verified identities: the support sender and recipient, as the deployment steps (docs/deploy.md) verify them. */
 const VERIFIED_SES_IDENTITIES = [SUPPORT_FROM_ADDRESS, SUPPORT_TO_ADDRESS];
 
 /**
