@@ -17,7 +17,8 @@ export const QUICKSIGHT_ROLES = ['READER', 'AUTHOR', 'ADMIN'] as const;
 
 /** POST bodies of the QuickSight management function (Admins only). */
 export const quicksightAdminRequestSchema = z.discriminatedUnion('action', [
-  z.object({ action: z.literal('LIST_COGNITO_USERS_WITH_QUICKSIGHT_STATUS') }),
+  /** `fullListing`: as GET_USERS of the user management function (contracts/user-admin.ts). */
+  z.object({ action: z.literal('LIST_COGNITO_USERS_WITH_QUICKSIGHT_STATUS'), fullListing: z.boolean().optional() }),
   z.object({ action: z.literal('DELETE_USER'), userEmail }),
   z.object({
     action: z.literal('REGISTER_USER'),

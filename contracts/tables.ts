@@ -8,7 +8,8 @@
  *   pointer (pk USER#<email>, sk DEFAULT), contact rate-limit records, the view an admin
  *   assignment wrote for a dashboard (pk USER#<email>, sk ASSIGNED#<dashboard id>, viewId)
  *   and dashboard-id claims that keep catalogue IDs unique case-insensitively
- *   (pk DASHBOARD#<lowercased id>, sk CLAIM).
+ *   (pk DASHBOARD#<lowercased id>, sk CLAIM), and the portal's copy of the user directory that
+ *   the admin pages list (pk DIRECTORY, sk <lowercased email>; lambdas/shared/data/directory.ts).
  * - audit: the admin activity trail (pk AUDIT, sk <ISO time>#<id>), read newest first.
  * - usage: dashboard view events and the aggregates the Insights page reads
  *   (lambdas/shared/data/usage.ts), every item expiring through TTL.

@@ -111,7 +111,11 @@ export type AuditFilter = z.infer<typeof auditFilterSchema>;
 
 /** POST bodies of the user management function (Admins only). */
 export const userAdminRequestSchema = z.discriminatedUnion('action', [
-  z.object({ action: z.literal('GET_USERS') }),
+  /**
+   * `fullListing` (the page's Refresh): list every account in Cognito now instead of reading
+   * the portal's copy of the directory (lambdas/shared/directory.ts).
+   */
+  z.object({ action: z.literal('GET_USERS'), fullListing: z.boolean().optional() }),
   /**
    * With a password: a confirmed account with that password, no email. With
    * `sendInvitation` (beyond the spec): Cognito generates a temporary password and sends the

@@ -134,8 +134,9 @@ export class ApiFunctions extends Construct {
     });
     quicksightAdmin.bindTable(data.table('Views'), ['dynamodb:Query', 'dynamodb:PutItem', 'dynamodb:UpdateItem', 'dynamodb:DeleteItem']);
     quicksightAdmin.bindTable(data.table('Dashboards'), CATALOGUE_ACTIONS);
-    // Besides the single-item claims and pointers: the companies and memberships, read by partition.
-    quicksightAdmin.bindTable(data.table('State'), [...STATE_ITEM_ACTIONS, 'dynamodb:Query']);
+    // Besides the single-item claims and pointers: the companies, memberships and the directory
+    // copy, read by partition; the copy's entries changed one by one and written in batches.
+    quicksightAdmin.bindTable(data.table('State'), [...STATE_ITEM_ACTIONS, 'dynamodb:Query', 'dynamodb:UpdateItem', 'dynamodb:BatchWriteItem']);
     quicksightAdmin.bindTable(data.table('Audit'), ['dynamodb:PutItem']);
     // GET_INSIGHTS reads the usage aggregates, never the events.
     quicksightAdmin.bindTable(data.table('Usage'), ['dynamodb:Query']);
@@ -169,9 +170,17 @@ export class ApiFunctions extends Construct {
       description: 'Administers portal accounts in Cognito (Admins only)',
     });
     userAdmin.bindTable(data.table('Views'), ['dynamodb:Query', 'dynamodb:DeleteItem']);
-    // The company memberships (one partition of the State table) read with the accounts; the
+    // The company memberships and the directory copy (one partition each of the State table)
+    // read with the accounts, the copy's entries changed one by one and written in batches; the
     // resend-invitation slots per account (put, query, delete) and the promotion lease (put, delete).
-    userAdmin.bindTable(data.table('State'), ['dynamodb:PutItem', 'dynamodb:DeleteItem', 'dynamodb:Query']);
+    userAdmin.bindTable(data.table('State'), [
+      'dynamodb:GetItem',
+      'dynamodb:PutItem',
+      'dynamodb:UpdateItem',
+      'dynamodb:DeleteItem',
+      'dynamodb:Query',
+      'dynamodb:BatchWriteItem',
+    ]);
     userAdmin.bindTable(data.table('Audit'), ['dynamodb:PutItem', 'dynamodb:Query']);
     allowUserPool(userAdmin, auth, [
       ...USER_DIRECTORY_READ,

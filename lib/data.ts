@@ -38,8 +38,9 @@ export const TABLE_DATA: Readonly<Record<TableDefinition['id'], StoreData>> = {
       'company each user belongs to',
       'end of sessions per account',
       'contact form rate-limit records',
+      "the portal's copy of the user directory: each account's email, status, enabled flag, group and dates",
     ],
-    purpose: 'small per-user and per-key records the server rules need',
+    purpose: 'small per-user and per-key records the server rules need, and the directory copy the admin pages list',
   },
   Audit: {
     classification: 'personal data',

@@ -21,7 +21,7 @@ export const runQuicksightAdminAction = async (request: QuicksightAdminRequest, 
 
   switch (request.action) {
     case 'LIST_COGNITO_USERS_WITH_QUICKSIGHT_STATUS':
-      return { users: await listUsersWithQuickSightStatus() };
+      return { users: await listUsersWithQuickSightStatus(request.fullListing === true) };
 
     case 'DELETE_USER': {
       const email = request.userEmail.toLowerCase();

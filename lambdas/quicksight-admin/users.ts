@@ -4,7 +4,7 @@ import { ENV } from '../../contracts/env.ts';
 import type { CognitoUserWithQuicksight } from '../../contracts/quicksight-admin.ts';
 import { cognito } from '../shared/aws/cognito.ts';
 import { isAwsError } from '../shared/aws/config.ts';
-import { emailOf, listUsersWithGroups } from '../shared/directory.ts';
+import { emailOf, readDirectory } from '../shared/directory.ts';
 import { requireEnv } from '../shared/env.ts';
 import { ConflictError, HttpError, NotFoundError, UpstreamError } from '../shared/errors.ts';
 import { deleteQuickSightUser, listQuickSightUsers, quicksightFailure, quicksightSettings, registerQuickSightUser } from '../shared/quicksight.ts';
@@ -34,12 +34,13 @@ const toListedUser = (
 });
 
 /**
- * Every Cognito user with their group and QuickSight registration: the Cognito listing, the
- * group listings and the QuickSight listing run in parallel, joined in memory by email.
+ * Every Cognito user with their group and QuickSight registration: the directory (the portal's
+ * copy, or a full listing with `fullListing`) and the QuickSight listing are read in parallel,
+ * joined in memory by email.
  */
-export const listUsersWithQuickSightStatus = async (): Promise<CognitoUserWithQuicksight[]> => {
+export const listUsersWithQuickSightStatus = async (fullListing = false): Promise<CognitoUserWithQuicksight[]> => {
   const [users, quicksightUsers, memberships, companies] = await Promise.all([
-    listUsersWithGroups(),
+    readDirectory({ fullListing }),
     listQuickSightUsers(),
     listMemberships(),
     listCompanies(),

@@ -9,6 +9,7 @@ import { INVITATION_MESSAGES, INVITATION_RESEND_LIMIT } from '../../contracts/us
 import { cognito } from './aws/cognito.ts';
 import { isAwsError } from './aws/config.ts';
 import { type SlidingWindowLimit, takeRateLimitSlot } from './data/rate-limit.ts';
+import { noteAccountChanged, noteAccountCreated, noteAccountDeleted, noteGroupJoined } from './directory.ts';
 import { requireEnv } from './env.ts';
 import { ConflictError, HttpError, NotFoundError, TooManyRequestsError, UpstreamError } from './errors.ts';
 
@@ -64,13 +65,16 @@ export const createInvitedAccount = async (email: string, delivery: InvitationDe
       }),
     ),
   );
+  await noteAccountCreated(created.User, null);
   return { username: created.User?.Username ?? email };
 };
 
-export const addToGroup = (email: string, group: string): Promise<unknown> =>
-  step(`Failed to add the user to the ${group} group`, email, () =>
+export const addToGroup = async (email: string, group: string): Promise<void> => {
+  await step(`Failed to add the user to the ${group} group`, email, () =>
     cognito.send(new AdminAddUserToGroupCommand({ UserPoolId: poolId(), Username: email, GroupName: group })),
   );
+  await noteGroupJoined(email, group);
+};
 
 /** Removes an account this request created (compensation); a missing account counts as removed. */
 export const deleteAccount = async (email: string): Promise<void> => {
@@ -79,6 +83,7 @@ export const deleteAccount = async (email: string): Promise<void> => {
   } catch (error) {
     if (!isAwsError(error, 'UserNotFoundException')) throw failure('Failed to remove the account again', error, email);
   }
+  await noteAccountDeleted(email);
 };
 
 /** Whether an account with this email exists (AdminGetUser finds it by its email alias). */
@@ -135,9 +140,12 @@ export const resendInvitation = async (email: string): Promise<void> => {
 };
 
 /** MessageAction RESEND: a new temporary password, emailed with the pool's template. */
-export const sendInvitation = (email: string): Promise<unknown> =>
-  step('Failed to send the invitation', email, () =>
+export const sendInvitation = async (email: string): Promise<void> => {
+  await step('Failed to send the invitation', email, () =>
     cognito.send(
       new AdminCreateUserCommand({ UserPoolId: poolId(), Username: email, MessageAction: 'RESEND', DesiredDeliveryMediums: ['EMAIL'] }),
     ),
   );
+  // A new temporary password: the invitation's validity starts again (Cognito's last-modified date).
+  await noteAccountChanged(email, {});
+};

@@ -24,7 +24,7 @@ import { cognito } from '../shared/aws/cognito.ts';
 import { isAwsError } from '../shared/aws/config.ts';
 import { withLease } from '../shared/data/lease.ts';
 import { viewsOfUser } from '../shared/data/views.ts';
-import { emailOf, isAdminEmail, listUsersWithGroups } from '../shared/directory.ts';
+import { emailOf, isAdminEmail, noteAccountChanged, noteAccountCreated, noteAccountDeleted, noteEmailChanged, noteGroupJoined, readDirectory } from '../shared/directory.ts';
 import { requireEnv } from '../shared/env.ts';
 import { ConflictError, HttpError } from '../shared/errors.ts';
 import { deleteQuickSightUser } from '../shared/quicksight.ts';
@@ -48,9 +48,12 @@ const invitationExpiry = (user: UserType): Pick<ManagedUser, 'invitationExpires'
   return { invitationExpires: sent === undefined ? null : new Date(sent.getTime() + INVITATION_VALIDITY_DAYS * DAY_MS).toISOString() };
 };
 
-/** Every account with its group and companies (the memberships are one paged query, not one per user). */
-export const listManagedUsers = async (): Promise<ManagedUser[]> => {
-  const [users, memberships, companies] = await Promise.all([listUsersWithGroups(), listMemberships(), listCompanies()]);
+/**
+ * Every account with its group and companies: the directory (the portal's copy, or a full
+ * listing with `fullListing`) and the memberships, each a paged query, not one call per user.
+ */
+export const listManagedUsers = async (fullListing = false): Promise<ManagedUser[]> => {
+  const [users, memberships, companies] = await Promise.all([readDirectory({ fullListing }), listMemberships(), listCompanies()]);
   const byId = companiesById(companies);
   return users.map(({ user, group }) => {
     const membership = memberships.get(emailOf(user));
@@ -79,8 +82,9 @@ const getUser = (email: string): Promise<AdminGetUserCommandOutput> =>
  */
 export const createUser = async (email: string, password: string): Promise<{ username: string }> => {
   let username: string | undefined;
+  let created: UserType | undefined;
   try {
-    const created = await cognito.send(
+    const answer = await cognito.send(
       new AdminCreateUserCommand({
         UserPoolId: poolId(),
         Username: email,
@@ -92,12 +96,14 @@ export const createUser = async (email: string, password: string): Promise<{ use
         ],
       }),
     );
-    username = created.User?.Username;
+    created = answer.User;
+    username = created?.Username;
   } catch (error) {
     if (!isAwsError(error, 'UsernameExistsException')) throw cognitoFailure('Failed to create user', error, email);
     const existing = await getUser(email);
     if (existing.UserStatus !== 'FORCE_CHANGE_PASSWORD') throw new ConflictError('User already exists', { userEmail: email });
     username = existing.Username;
+    created = { Username: existing.Username, Attributes: existing.UserAttributes, UserCreateDate: existing.UserCreateDate };
   }
   await cognitoStep('Failed to set the password', email, () =>
     cognito.send(new AdminSetUserPasswordCommand({ UserPoolId: poolId(), Username: email, Password: password, Permanent: true })),
@@ -105,6 +111,7 @@ export const createUser = async (email: string, password: string): Promise<{ use
   await cognitoStep('Failed to add the user to the Users group', email, () =>
     cognito.send(new AdminAddUserToGroupCommand({ UserPoolId: poolId(), Username: email, GroupName: USERS_GROUP })),
   );
+  await noteAccountCreated(created && { ...created, Enabled: true, UserStatus: 'CONFIRMED', UserLastModifiedDate: new Date() }, USERS_GROUP);
   return { username: username ?? email };
 };
 
@@ -198,6 +205,8 @@ export const updateUser = async (email: string, update: UserUpdate): Promise<str
       cognito.send(new AdminSetUserPasswordCommand({ UserPoolId: poolId(), Username: email, Password: password, Permanent: true })),
     );
     await signOutEverywhere(email);
+    // A permanent password confirms an account that had not signed in yet.
+    await noteAccountChanged(email, { status: 'CONFIRMED' });
     changed.push('password');
   }
   if (update.newEmail !== undefined) {
@@ -214,6 +223,7 @@ export const updateUser = async (email: string, update: UserUpdate): Promise<str
         }),
       ),
     );
+    await noteEmailChanged(email, newEmail);
     changed.push('email');
   }
   return changed;
@@ -221,6 +231,7 @@ export const updateUser = async (email: string, update: UserUpdate): Promise<str
 
 export const enableUser = async (email: string): Promise<void> => {
   await cognitoStep('Failed to enable user', email, () => cognito.send(new AdminEnableUserCommand({ UserPoolId: poolId(), Username: email })));
+  await noteAccountChanged(email, { enabled: true });
 };
 
 /**
@@ -229,6 +240,7 @@ export const enableUser = async (email: string): Promise<void> => {
  */
 export const disableUser = async (email: string): Promise<void> => {
   await cognitoStep('Failed to disable user', email, () => cognito.send(new AdminDisableUserCommand({ UserPoolId: poolId(), Username: email })));
+  await noteAccountChanged(email, { enabled: false });
   await signOutEverywhere(email);
   await forgetAllDevices(email, 'Failed to disable user');
 };
@@ -247,6 +259,7 @@ export const deleteUser = async (email: string): Promise<{ removedViews: number;
     quicksightUser = `not removed: ${error instanceof HttpError ? error.message : 'QuickSight call failed'}`;
   }
   await cognitoStep('Failed to delete user', email, () => cognito.send(new AdminDeleteUserCommand({ UserPoolId: poolId(), Username: email })));
+  await noteAccountDeleted(email);
   // QuickSight dropped the user's group memberships with the user; the portal's record goes too.
   await deleteMembership(email);
   return { removedViews, quicksightUser };
@@ -288,4 +301,5 @@ export const promoteToAdmin = async (email: string): Promise<void> =>
     await cognitoStep('Failed to promote user', email, () =>
       cognito.send(new AdminAddUserToGroupCommand({ UserPoolId: poolId(), Username: email, GroupName: ADMINS_GROUP })),
     );
+    await noteGroupJoined(email, ADMINS_GROUP);
   });

@@ -16,7 +16,7 @@ export const runUserAdminAction = async (request: UserAdminRequest, caller: Call
 
   switch (request.action) {
     case 'GET_USERS':
-      return { users: await listManagedUsers() };
+      return { users: await listManagedUsers(request.fullListing === true) };
 
     case 'CREATE_USER': {
       const email = request.userEmail.toLowerCase();

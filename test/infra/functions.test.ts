@@ -61,7 +61,7 @@ const EXPECTED_ACTIONS: Record<string, { path: string; actions: string[] }> = {
       's3:PutObject',
       's3:GetObject',
       's3:ListBucket',
-      ...['GetItem', 'Query', 'Scan', 'PutItem', 'UpdateItem', 'DeleteItem'].map((a) => `dynamodb:${a}`),
+      ...['GetItem', 'Query', 'Scan', 'PutItem', 'UpdateItem', 'DeleteItem', 'BatchWriteItem'].map((a) => `dynamodb:${a}`),
     ],
   },
   'user-admin': {
@@ -85,7 +85,7 @@ const EXPECTED_ACTIONS: Record<string, { path: string; actions: string[] }> = {
         'AdminForgetDevice',
       ].map((a) => `cognito-idp:${a}`),
       'quicksight:DeleteUser',
-      ...['Query', 'PutItem', 'DeleteItem'].map((a) => `dynamodb:${a}`),
+      ...['GetItem', 'Query', 'PutItem', 'UpdateItem', 'DeleteItem', 'BatchWriteItem'].map((a) => `dynamodb:${a}`),
       ...CALLER_CHECK,
     ],
   },

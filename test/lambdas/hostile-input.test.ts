@@ -45,6 +45,7 @@ const VALID: Record<string, unknown> = {
   message: 'The dashboard stays blank.',
   priority: 'high',
   sendInvitation: false,
+  fullListing: false,
   dashboards: ['sales-1'],
   defaultDashboard: 'sales-1',
   role: 'Users',

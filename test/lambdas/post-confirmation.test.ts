@@ -54,6 +54,14 @@ describe('post-confirmation trigger', () => {
     });
   });
 
+  it("puts a confirmed self-sign-up into the portal's copy of the directory, in Users", async () => {
+    cognito.on(AdminAddUserToGroupCommand).resolves({});
+    await handler(event('PostConfirmation_ConfirmSignUp'));
+    expect((await tables.state()).filter((item) => item.pk === 'DIRECTORY')).toEqual([
+      expect.objectContaining({ sk: 'new@example.com', username: 'new-user-sub', enabled: true, status: 'CONFIRMED', group: 'Users' }),
+    ]);
+  });
+
   it('ends every session of the account after a password reset by emailed code', async () => {
     cognito.on(AdminUserGlobalSignOutCommand).resolves({});
     const before = Math.floor(Date.now() / 1000);

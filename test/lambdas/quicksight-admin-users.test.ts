@@ -69,8 +69,8 @@ describe('LIST_COGNITO_USERS_WITH_QUICKSIGHT_STATUS', () => {
     expect(res.status).toBe(200);
     expect(res.body.users).toEqual([
       expect.objectContaining({ email: ADMIN.email, existsInQuickSight: true, cognito: { cognitoGroup: 'Admins' }, quicksight: expect.objectContaining({ role: 'ADMIN' }) }),
-      expect.objectContaining({ email: USER.email, existsInQuickSight: true, cognito: { cognitoGroup: 'Users' }, quicksight: expect.objectContaining({ role: 'READER' }) }),
       expect.objectContaining({ email: OTHER_USER.email, enabled: false, existsInQuickSight: false, quicksight: null, cognito: { cognitoGroup: 'Users' } }),
+      expect.objectContaining({ email: USER.email, existsInQuickSight: true, cognito: { cognitoGroup: 'Users' }, quicksight: expect.objectContaining({ role: 'READER' }) }),
     ]);
     expect(h.cognito.commandCalls(ListCognitoUsersCommand).map((c) => c.args[0].input)).toEqual([
       expect.objectContaining({ Limit: 60, PaginationToken: undefined }),

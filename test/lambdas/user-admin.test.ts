@@ -70,11 +70,12 @@ describe('GET_USERS', () => {
       .resolvesOnce({ Users: [directoryUser(OTHER_USER, { Enabled: false, UserCreateDate: undefined }), directoryUser({ ...USER, username: 'lonely', email: 'nogroup@example.com' })] });
     const res = await call({ action: 'GET_USERS' });
     expect(res.status).toBe(200);
+    // By email, whatever order Cognito's pages come in.
     expect(res.body.users).toEqual([
       { username: ADMIN.username, email: ADMIN.email, enabled: true, status: 'CONFIRMED', cognitoGroup: 'Admins', created: '2025-01-02T03:04:05.000Z', companies: [], owner: false },
-      expect.objectContaining({ email: USER.email, cognitoGroup: 'Users', companies: ['Northwind Manufacturing'], owner: false }),
-      expect.objectContaining({ email: OTHER_USER.email, enabled: false, created: null, companies: ['Contoso Distribution', 'Northwind Manufacturing'], owner: true }),
       expect.objectContaining({ email: 'nogroup@example.com', cognitoGroup: null }),
+      expect.objectContaining({ email: OTHER_USER.email, enabled: false, created: null, companies: ['Contoso Distribution', 'Northwind Manufacturing'], owner: true }),
+      expect.objectContaining({ email: USER.email, cognitoGroup: 'Users', companies: ['Northwind Manufacturing'], owner: false }),
     ]);
     expect(h.cognito.commandCalls(AdminGetUserCommand)).toHaveLength(0);
     // Pages of 60 (ListUsers' maximum) carrying only the email, the one attribute the list reads.
