@@ -1,14 +1,14 @@
-import { memo, useCallback } from 'react';
+import { memo, useCallback, useMemo } from 'react';
 import type { CognitoUserWithQuicksight } from '../../../../../contracts/quicksight-admin.ts';
 import { Badge } from '../../../components/badge.tsx';
-import { RowActions } from '../../../components/row-actions.tsx';
+import type { RowAction } from '../../../components/row-actions.tsx';
 import { ADMINS_GROUP, blockedReason } from '../protection.ts';
 import { AssignedDashboards, type AssignmentsByEmail } from './assigned-dashboards.tsx';
 import { Link } from 'react-router';
 import { paths } from '../../../config/paths.ts';
 import { EmptyList } from '../../../components/empty-list.tsx';
 import { noUsersNextText, noUsersText, UserCell } from './user-list-card.tsx';
-import { VirtualTable } from './virtual-table.tsx';
+import { UserTable, type UserColumn } from './user-table.tsx';
 
 
 /** What to do when there is no account at all: accounts are made on Manage Users. */
@@ -30,61 +30,58 @@ export function quicksightRoleText(user: CognitoUserWithQuicksight): string {
 
 export const isAdminUser = (user: CognitoUserWithQuicksight) => user.cognito.cognitoGroup === ADMINS_GROUP;
 
-interface CognitoUserRowProps {
-  readonly user: CognitoUserWithQuicksight;
-  readonly ariaRowIndex: number;
-  readonly busy: boolean;
-  readonly signedInEmail: string;
-  /** Names of the user's assigned dashboards; undefined while the catalogue is not loaded. */
-  readonly dashboards: readonly string[] | undefined;
-  readonly onAction: (action: CognitoUserAction, user: CognitoUserWithQuicksight) => void;
-}
-
 const NO_NAMES: readonly string[] = [];
 
-const CognitoUserRow = memo(function CognitoUserRow({ user, ariaRowIndex, busy, signedInEmail, dashboards, onAction }: CognitoUserRowProps) {
-  const isAdmin = isAdminUser(user);
-  return (
-    <tr aria-rowindex={ariaRowIndex} className={isAdmin ? 'vtable-row is-admin' : 'vtable-row'}>
-      <td className="cell-primary">
-        <UserCell email={user.email} username={user.username} />
-      </td>
-      <td>
-        <Badge tone={isAdmin ? 'warning' : 'neutral'}>{user.cognito.cognitoGroup ?? 'Unknown'}</Badge>
-      </td>
-      <td>
+/** The columns of Cognito Users; `assignments` undefined while the catalogue is not loaded. */
+function cognitoUserColumns(assignments: AssignmentsByEmail | undefined): readonly UserColumn<CognitoUserWithQuicksight>[] {
+  return [
+    { header: 'User', className: 'cell-primary', cell: (user) => <UserCell email={user.email} username={user.username} /> },
+    {
+      header: 'Cognito Group',
+      cell: (user) => <Badge tone={isAdminUser(user) ? 'warning' : 'neutral'}>{user.cognito.cognitoGroup ?? 'Unknown'}</Badge>,
+    },
+    {
+      header: 'QuickSight Status',
+      cell: (user) => (
         <Badge tone={user.existsInQuickSight ? 'success' : 'neutral'}>
           {user.existsInQuickSight ? 'Registered' : 'Not Registered'}
         </Badge>
-      </td>
-      <td data-label="Role">{quicksightRoleText(user)}</td>
-      <td data-label="Dashboards" className="cell-dashboards">
-        <AssignedDashboards email={user.email} names={dashboards} />
-      </td>
-      <td className="cell-actions">
-        <RowActions
-          label={`Actions for ${user.email}`}
-          title={user.email}
-          busy={busy}
-          actions={
-            user.existsInQuickSight
-              ? [
-                  { label: 'Dashboards', onSelect: () => onAction('dashboards', user) },
-                  { label: 'Invite', onSelect: () => onAction('invite', user) },
-                  {
-                    label: 'Delete from QuickSight',
-                    destructive: true,
-                    disabledReason: blockedReason('delete', { email: user.email, isAdmin }, signedInEmail),
-                    onSelect: () => onAction('delete', user),
-                  },
-                ]
-              : [{ label: 'Register User', onSelect: () => onAction('register', user) }]
-          }
+      ),
+    },
+    { header: 'QuickSight Role', cardLabel: 'Role', cell: quicksightRoleText },
+    {
+      header: 'Dashboards',
+      cardLabel: 'Dashboards',
+      className: 'cell-dashboards',
+      cell: (user) => (
+        <AssignedDashboards
+          email={user.email}
+          names={assignments === undefined ? undefined : (assignments.get(user.email.toLowerCase()) ?? NO_NAMES)}
         />
-      </td>
-    </tr>
-  );
-});
+      ),
+    },
+  ];
+}
+
+/** A row's menu: a registered user's dashboards, invitation and removal, or the registration. */
+function cognitoUserActions(
+  user: CognitoUserWithQuicksight,
+  signedInEmail: string,
+  onAction: (action: CognitoUserAction, user: CognitoUserWithQuicksight) => void,
+): RowAction[] {
+  return user.existsInQuickSight
+    ? [
+        { label: 'Dashboards', onSelect: () => onAction('dashboards', user) },
+        { label: 'Invite', onSelect: () => onAction('invite', user) },
+        {
+          label: 'Delete from QuickSight',
+          destructive: true,
+          disabledReason: blockedReason('delete', { email: user.email, isAdmin: isAdminUser(user) }, signedInEmail),
+          onSelect: () => onAction('delete', user),
+        },
+      ]
+    : [{ label: 'Register User', onSelect: () => onAction('register', user) }];
+}
 
 export interface CognitoUsersTableProps {
   readonly users: readonly CognitoUserWithQuicksight[];
@@ -97,8 +94,6 @@ export interface CognitoUsersTableProps {
   readonly onAction: (action: CognitoUserAction, user: CognitoUserWithQuicksight) => void;
 }
 
-const userKey = (user: CognitoUserWithQuicksight) => user.username || user.email;
-
 /** The Cognito Users table of the dashboards screen, virtualized. */
 export const CognitoUsersTable = memo(function CognitoUsersTable({
   users,
@@ -108,42 +103,19 @@ export const CognitoUsersTable = memo(function CognitoUsersTable({
   assignments,
   onAction,
 }: CognitoUsersTableProps) {
-  const renderRow = useCallback(
-    (user: CognitoUserWithQuicksight, ariaRowIndex: number) => (
-      <CognitoUserRow
-        key={userKey(user)}
-        user={user}
-        ariaRowIndex={ariaRowIndex}
-        busy={busyEmail === user.email}
-        signedInEmail={signedInEmail}
-        dashboards={assignments === undefined ? undefined : (assignments.get(user.email.toLowerCase()) ?? NO_NAMES)}
-        onAction={onAction}
-      />
-    ),
-    [busyEmail, signedInEmail, assignments, onAction],
-  );
+  const columns = useMemo(() => cognitoUserColumns(assignments), [assignments]);
+  const actions = useCallback((user: CognitoUserWithQuicksight) => cognitoUserActions(user, signedInEmail, onAction), [signedInEmail, onAction]);
   return (
-    <VirtualTable
+    <UserTable
       label="Cognito Users"
-      columnCount={6}
-      header={
-        <>
-          <th scope="col">User</th>
-          <th scope="col">Cognito Group</th>
-          <th scope="col">QuickSight Status</th>
-          <th scope="col">QuickSight Role</th>
-          <th scope="col">Dashboards</th>
-          <th scope="col">
-            <span className="visually-hidden">Actions</span>
-          </th>
-        </>
-      }
-      rows={users}
-      rowKey={userKey}
-      renderRow={renderRow}
+      columns={columns}
+      users={users}
+      isAdmin={isAdminUser}
+      actions={actions}
+      busyEmail={busyEmail}
+      query={query}
       rowHeight={COGNITO_ROW_HEIGHT}
       cardHeight={COGNITO_CARD_HEIGHT}
-      resetScrollKey={query}
       empty={
         <EmptyList
           title={noUsersText(query)}

@@ -1,12 +1,12 @@
-import { memo, useCallback, useState } from 'react';
+import { memo, useCallback, useMemo, useState } from 'react';
 import { INVITATION_MESSAGES, INVITATION_PENDING_STATUS, PROMOTE_MESSAGES, type ManagedUser } from '../../../../../contracts/user-admin.ts';
 import { Badge } from '../../../components/badge.tsx';
-import { RowActions } from '../../../components/row-actions.tsx';
+import type { RowAction } from '../../../components/row-actions.tsx';
 import { ADMINS_GROUP, blockedReason } from '../protection.ts';
 import { CompanyCell } from './company-cell.tsx';
 import { EmptyList } from '../../../components/empty-list.tsx';
 import { noUsersNextText, noUsersText, UserCell } from './user-list-card.tsx';
-import { VirtualTable } from './virtual-table.tsx';
+import { UserTable, type UserColumn } from './user-table.tsx';
 
 export type UserAction = 'edit' | 'toggle' | 'delete' | 'resetMfa' | 'promote' | 'resendInvitation';
 
@@ -48,89 +48,90 @@ export function createdDate(created: string | null): string {
   return Number.isNaN(date.getTime()) ? 'N/A' : date.toLocaleDateString();
 }
 
-interface UserRowProps {
-  readonly user: ManagedUser;
-  readonly ariaRowIndex: number;
-  readonly isCurrentUser: boolean;
-  readonly busy: boolean;
-  readonly signedInEmail: string;
-  readonly onAction: (action: UserAction, user: ManagedUser) => void;
-}
+const isAdminAccount = (user: ManagedUser) => user.cognitoGroup === ADMINS_GROUP;
 
-const UserRow = memo(function UserRow({ user, ariaRowIndex, isCurrentUser, busy, signedInEmail, onAction }: UserRowProps) {
-  const isAdmin = user.cognitoGroup === ADMINS_GROUP;
-  const target = { email: user.email, isAdmin };
-  return (
-    <tr aria-rowindex={ariaRowIndex} className={isAdmin ? 'vtable-row is-admin' : 'vtable-row'}>
-      <td className="cell-primary">
+/** The columns of All Users; the signed-in admin's own row says Current User. */
+function userColumns(signedInEmail: string): readonly UserColumn<ManagedUser>[] {
+  const self = signedInEmail.toLowerCase();
+  return [
+    {
+      header: 'User',
+      className: 'cell-primary',
+      cell: (user) => (
         <UserCell
           email={user.email}
           username={user.username}
           badge={
-            isCurrentUser && (
+            user.email.toLowerCase() === self && (
               <Badge tone="info" className="user-badge">
                 Current User
               </Badge>
             )
           }
         />
-      </td>
-      <td data-label="Company" className="cell-company">
-        <CompanyCell companies={user.companies} owner={user.owner} />
-      </td>
-      <td>
-        <Badge tone={isAdmin ? 'warning' : 'neutral'}>{user.cognitoGroup ?? 'Unknown'}</Badge>
-      </td>
-      <td>
+      ),
+    },
+    {
+      header: 'Company',
+      cardLabel: 'Company',
+      className: 'cell-company',
+      cell: (user) => <CompanyCell companies={user.companies} owner={user.owner} />,
+    },
+    {
+      header: 'Cognito Group',
+      cell: (user) => <Badge tone={isAdminAccount(user) ? 'warning' : 'neutral'}>{user.cognitoGroup ?? 'Unknown'}</Badge>,
+    },
+    {
+      header: 'Enabled',
+      cell: (user) => (
         <span className="enabled-cell">
           <Badge tone={user.enabled ? 'success' : 'danger'}>{user.enabled ? 'Enabled' : 'Disabled'}</Badge>
           <InvitationStatus user={user} />
         </span>
-      </td>
-      <td data-label="Created">{createdDate(user.created)}</td>
-      <td className="cell-actions">
-        <RowActions
-          label={`Actions for ${user.email}`}
-          title={user.email}
-          busy={busy}
-          actions={[
-            { label: 'Edit', disabledReason: blockedReason('update', target, signedInEmail), onSelect: () => onAction('edit', user) },
-            {
-              label: user.enabled ? 'Disable' : 'Enable',
-              disabledReason: blockedReason('disable', target, signedInEmail),
-              onSelect: () => onAction('toggle', user),
-            },
-            { label: 'Reset MFA', disabledReason: blockedReason('resetMfa', target, signedInEmail), onSelect: () => onAction('resetMfa', user) },
-            ...(user.status === AWAITING_FIRST_SIGN_IN
-              ? [
-                  {
-                    label: 'Resend Invitation',
-                    disabledReason: blockedReason('resendInvitation', target, signedInEmail) ?? (user.enabled ? null : INVITATION_MESSAGES.disabled),
-                    onSelect: () => onAction('resendInvitation', user),
-                  },
-                ]
-              : []),
-            ...(isAdmin
-              ? []
-              : [
-                  {
-                    label: 'Make Admin',
-                    disabledReason: user.enabled ? null : PROMOTE_MESSAGES.disabled,
-                    onSelect: () => onAction('promote', user),
-                  },
-                ]),
-            {
-              label: 'Delete',
-              destructive: true,
-              disabledReason: blockedReason('delete', target, signedInEmail),
-              onSelect: () => onAction('delete', user),
-            },
-          ]}
-        />
-      </td>
-    </tr>
-  );
-});
+      ),
+    },
+    { header: 'Created', cardLabel: 'Created', cell: (user) => createdDate(user.created) },
+  ];
+}
+
+/** A row's menu: what an admin may do to the account, each refused action with its reason. */
+function userActions(user: ManagedUser, signedInEmail: string, onAction: (action: UserAction, user: ManagedUser) => void): RowAction[] {
+  const isAdmin = isAdminAccount(user);
+  const target = { email: user.email, isAdmin };
+  return [
+    { label: 'Edit', disabledReason: blockedReason('update', target, signedInEmail), onSelect: () => onAction('edit', user) },
+    {
+      label: user.enabled ? 'Disable' : 'Enable',
+      disabledReason: blockedReason('disable', target, signedInEmail),
+      onSelect: () => onAction('toggle', user),
+    },
+    { label: 'Reset MFA', disabledReason: blockedReason('resetMfa', target, signedInEmail), onSelect: () => onAction('resetMfa', user) },
+    ...(user.status === AWAITING_FIRST_SIGN_IN
+      ? [
+          {
+            label: 'Resend Invitation',
+            disabledReason: blockedReason('resendInvitation', target, signedInEmail) ?? (user.enabled ? null : INVITATION_MESSAGES.disabled),
+            onSelect: () => onAction('resendInvitation', user),
+          },
+        ]
+      : []),
+    ...(isAdmin
+      ? []
+      : [
+          {
+            label: 'Make Admin',
+            disabledReason: user.enabled ? null : PROMOTE_MESSAGES.disabled,
+            onSelect: () => onAction('promote', user),
+          },
+        ]),
+    {
+      label: 'Delete',
+      destructive: true,
+      disabledReason: blockedReason('delete', target, signedInEmail),
+      onSelect: () => onAction('delete', user),
+    },
+  ];
+}
 
 export interface UsersTableProps {
   readonly users: readonly ManagedUser[];
@@ -142,53 +143,21 @@ export interface UsersTableProps {
   readonly onAction: (action: UserAction, user: ManagedUser) => void;
 }
 
-const userKey = (user: ManagedUser) => user.username || user.email;
-
 /** The All Users table (admin-portal §2), virtualized. */
-export const UsersTable = memo(function UsersTable({
-  users,
-  signedInEmail,
-  busyEmail,
-  query,
-  onAction,
-}: UsersTableProps) {
-  const self = signedInEmail.toLowerCase();
-  const renderRow = useCallback(
-    (user: ManagedUser, ariaRowIndex: number) => (
-      <UserRow
-        key={userKey(user)}
-        user={user}
-        ariaRowIndex={ariaRowIndex}
-        isCurrentUser={user.email.toLowerCase() === self}
-        busy={busyEmail === user.email}
-        signedInEmail={signedInEmail}
-        onAction={onAction}
-      />
-    ),
-    [self, busyEmail, signedInEmail, onAction],
-  );
+export const UsersTable = memo(function UsersTable({ users, signedInEmail, busyEmail, query, onAction }: UsersTableProps) {
+  const columns = useMemo(() => userColumns(signedInEmail), [signedInEmail]);
+  const actions = useCallback((user: ManagedUser) => userActions(user, signedInEmail, onAction), [signedInEmail, onAction]);
   return (
-    <VirtualTable
+    <UserTable
       label="All Users"
-      columnCount={6}
-      header={
-        <>
-          <th scope="col">User</th>
-          <th scope="col">Company</th>
-          <th scope="col">Cognito Group</th>
-          <th scope="col">Enabled</th>
-          <th scope="col">Created</th>
-          <th scope="col">
-            <span className="visually-hidden">Actions</span>
-          </th>
-        </>
-      }
-      rows={users}
-      rowKey={userKey}
-      renderRow={renderRow}
+      columns={columns}
+      users={users}
+      isAdmin={isAdminAccount}
+      actions={actions}
+      busyEmail={busyEmail}
+      query={query}
       rowHeight={USER_ROW_HEIGHT}
       cardHeight={USER_CARD_HEIGHT}
-      resetScrollKey={query}
       empty={<EmptyList title={noUsersText(query)}>{noUsersNextText(query, USERS_NEXT_STEP)}</EmptyList>}
     />
   );
