@@ -96,8 +96,9 @@ export interface InsightsRange {
 export function createQuicksightAdminApi(client: ApiClient, url: string) {
   const call = <S extends z.ZodType>(body: QuicksightBody, schema: S) => client.request(url, { body, schema });
   return {
-    listUsers: async () =>
-      (await call({ action: 'LIST_COGNITO_USERS_WITH_QUICKSIGHT_STATUS' }, listUsersWithQuicksightResponseSchema)).users,
+    /** `fullListing`: every account listed in Cognito now, not read from the portal's copy (the page's Refresh). */
+    listUsers: async (fullListing = false) =>
+      (await call({ action: 'LIST_COGNITO_USERS_WITH_QUICKSIGHT_STATUS', ...(fullListing ? { fullListing } : {}) }, listUsersWithQuicksightResponseSchema)).users,
     registerUser: (userEmail: string) =>
       call({ action: 'REGISTER_USER', userEmail, userRole: DEFAULT_REGISTRATION_ROLE }, registerResponseSchema),
     deleteUser: (userEmail: string) => call({ action: 'DELETE_USER', userEmail }, acknowledgementSchema),
@@ -147,7 +148,8 @@ export function createQuicksightAdminApi(client: ApiClient, url: string) {
 export function createUserAdminApi(client: ApiClient, url: string) {
   const call = <S extends z.ZodType>(body: UserAdminBody, schema: S) => client.request(url, { body, schema });
   return {
-    listUsers: async () => (await call({ action: 'GET_USERS' }, getUsersResponseSchema)).users,
+    /** `fullListing`: every account listed in Cognito now, not read from the portal's copy (the page's Refresh). */
+    listUsers: async (fullListing = false) => (await call({ action: 'GET_USERS', ...(fullListing ? { fullListing } : {}) }, getUsersResponseSchema)).users,
     createUser: (userEmail: string, password: string) => call({ action: 'CREATE_USER', userEmail, password }, acknowledgementSchema),
     /** Cognito generates the temporary password and emails the invitation. */
     inviteUser: (userEmail: string) => call({ action: 'CREATE_USER', userEmail, sendInvitation: true }, acknowledgementSchema),

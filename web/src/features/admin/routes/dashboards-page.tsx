@@ -1,4 +1,4 @@
-import { useCallback, useMemo, useState } from 'react';
+import { useCallback, useMemo, useRef, useState } from 'react';
 import { companiesLabel } from '../../../../../contracts/companies.ts';
 import type { CognitoUserWithQuicksight, DashboardMetadata } from '../../../../../contracts/quicksight-admin.ts';
 import { Badge } from '../../../components/badge.tsx';
@@ -34,7 +34,13 @@ const DELETE_USER = Symbol('delete user');
 export default function DashboardsPage() {
   const api = useAdminApi();
   const signedInEmail = useAuth().session?.email ?? '';
-  const loadUsers = useCallback(() => api.quicksight.listUsers(), [api]);
+  // Refresh lists every account in Cognito; other loads read the portal's copy of the directory.
+  const fullListing = useRef(false);
+  const loadUsers = useCallback(() => {
+    const full = fullListing.current;
+    fullListing.current = false;
+    return api.quicksight.listUsers(full);
+  }, [api]);
   const loadCatalogue = useCallback(() => api.quicksight.listCatalogue(), [api]);
   const users = useResource(loadUsers);
   const catalogue = useResource(loadCatalogue);
@@ -138,6 +144,7 @@ export default function DashboardsPage() {
   };
 
   const refresh = () => {
+    fullListing.current = true;
     users.reload();
     catalogue.reload();
   };

@@ -1,4 +1,4 @@
-import { lazy, Suspense, useCallback, useMemo, useState } from 'react';
+import { lazy, Suspense, useCallback, useMemo, useRef, useState } from 'react';
 import { INVITATION_VALIDITY_DAYS, type ManagedUser } from '../../../../../contracts/user-admin.ts';
 import { Alert } from '../../../components/alert.tsx';
 import { Button } from '../../../components/button.tsx';
@@ -40,7 +40,14 @@ const CONFIRM = Symbol('confirm');
 export default function UsersPage() {
   const api = useAdminApi();
   const signedInEmail = useAuth().session?.email ?? '';
-  const load = useCallback(() => api.users.listUsers(), [api]);
+  // Refresh lists every account in Cognito (accounts changed in the Cognito console appear);
+  // other loads read the portal's copy of the directory.
+  const fullListing = useRef(false);
+  const load = useCallback(() => {
+    const full = fullListing.current;
+    fullListing.current = false;
+    return api.users.listUsers(full);
+  }, [api]);
   const users = useResource(load);
   const { update: updateUsers, reload } = users;
   const allUsers = users.data ?? NO_USERS;
@@ -62,6 +69,10 @@ export default function UsersPage() {
     reload();
     reloadCompanies();
   }, [reload, reloadCompanies]);
+  const refresh = () => {
+    fullListing.current = true;
+    retry();
+  };
 
   const stats = useMemo(() => {
     const active = allUsers.reduce((count, user) => count + (user.enabled ? 1 : 0), 0);
@@ -180,7 +191,7 @@ export default function UsersPage() {
           <div className="row">
             <Button
               variant="secondary"
-              onClick={retry}
+              onClick={refresh}
               disabled={users.loading}
             >
               {users.loading && users.data !== undefined ? 'Refreshing...' : 'Refresh'}
