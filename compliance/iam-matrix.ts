@@ -2,6 +2,7 @@ import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { codeUsesOf, describeUse, RESOURCE_CHECKED_SERVICES, type CodeUse, type UseResource } from './code-usage.ts';
 import { platformUses } from './platform-uses.ts';
+import type { Statement } from './policy-statement.ts';
 import {
   asList,
   isRecord,
@@ -78,17 +79,6 @@ function withheldOf(stack: StackTemplate, roleId: string): Map<string, string> {
     for (const action of asList(entry.actions as string[] | undefined)) if (typeof action === 'string') withheld.set(action.toLowerCase(), entry.reason);
   }
   return withheld;
-}
-
-export interface Statement {
-  readonly Sid?: string;
-  readonly Effect?: string;
-  readonly Action?: unknown;
-  readonly NotAction?: unknown;
-  readonly Resource?: unknown;
-  readonly NotResource?: unknown;
-  readonly Principal?: unknown;
-  readonly Condition?: unknown;
 }
 
 const statementsOf = (document: unknown): Statement[] => (isRecord(document) ? asList(document.Statement as Statement | Statement[]) : []);

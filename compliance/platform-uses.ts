@@ -1,4 +1,4 @@
-import type { Statement } from './iam-matrix.ts';
+import type { Statement } from './policy-statement.ts';
 import { asList, isRecord, readable, readableList, referencedId, resourceName, resourcesOfType, type StackTemplate } from './template.ts';
 
 /**
