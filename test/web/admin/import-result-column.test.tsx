@@ -60,7 +60,7 @@ describe('Import preview: the Result column', () => {
   });
 
   it('never scrolls sideways in the box that scrolls the rows: the columns fit and long values wrap', () => {
-    const css = readFileSync(resolve('web/src/features/admin/admin.css'), 'utf8');
+    const css = readFileSync(resolve('web/src/features/admin/components/import-users-dialog.css'), 'utf8');
     const rule = (selector: string) => {
       const start = css.indexOf(`${selector} {`);
       expect(start, selector).toBeGreaterThanOrEqual(0);

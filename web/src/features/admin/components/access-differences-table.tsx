@@ -1,6 +1,8 @@
 import type { AccessCheck, AccessDifference } from '../../../../../contracts/companies.ts';
 import { Badge } from '../../../components/badge.tsx';
 import { DIFFERENCE_KIND_LABELS } from '../companies.ts';
+import './tables.css';
+import './access-differences-table.css';
 
 function FixResult({ difference }: { readonly difference: AccessDifference }) {
   if (difference.fixed === true) return <Badge tone="success">Fixed</Badge>;

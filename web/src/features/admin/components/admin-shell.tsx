@@ -9,6 +9,7 @@ import { useAuth } from '../../../lib/auth/auth-context.ts';
 import { useConfig } from '../../../lib/config-context.tsx';
 import { adminPortalTitle } from '../admin-messages.ts';
 import { useDocumentTitle } from '../../../lib/use-document-title.ts';
+import './admin-shell.css';
 
 const DASHBOARD_ROUTES: readonly string[] = [paths.admin.dashboard, paths.admin.quicksight];
 

@@ -1,5 +1,6 @@
 import { useId, useState } from 'react';
 import { FloatingLayer, useAnchoredPopover } from '../../../components/floating-layer.tsx';
+import './assigned-dashboards.css';
 
 /** Dashboards of the catalogue assigned to each user, by lowercased email. */
 export type AssignmentsByEmail = ReadonlyMap<string, readonly string[]>;

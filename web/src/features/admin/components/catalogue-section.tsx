@@ -10,6 +10,7 @@ import { Spinner } from '../../../components/spinner.tsx';
 import { RowActions } from '../../../components/row-actions.tsx';
 import { failureMessage } from '../errors.ts';
 import type { LoadFailureState } from './user-list-card.tsx';
+import './catalogue-section.css';
 
 export interface CatalogueSectionProps {
   /** undefined while the first load is under way. */

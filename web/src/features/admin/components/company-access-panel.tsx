@@ -10,6 +10,7 @@ import { countText } from '../count-text.ts';
 import { actionFailure, ADMIN_FAILURES, type Failure } from '../errors.ts';
 import { AccessDifferencesTable } from './access-differences-table.tsx';
 import { FailureAlert } from './failure-alert.tsx';
+import './company-access-panel.css';
 
 export interface CompanyAccessPanelProps {
   /** The last check recorded (LIST_COMPANIES); undefined when the list is not loaded. */

@@ -5,6 +5,7 @@ import type { UserCompanies } from '../api/admin-api.ts';
 import { COMPANY_TEXTS } from '../companies.ts';
 import { failureText } from '../errors.ts';
 import type { CompanyChoices } from '../use-companies.ts';
+import './company-field.css';
 
 export interface CompanyFieldProps {
   readonly value: UserCompanies;

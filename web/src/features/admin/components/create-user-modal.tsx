@@ -13,6 +13,7 @@ import type { CompanyChoices } from '../use-companies.ts';
 import { CompanyField } from './company-field.tsx';
 import { FormDialog } from './form-dialog.tsx';
 import { PasswordChecklist } from './password-checklist.tsx';
+import './create-user-modal.css';
 
 /**
  * How the new user gets a password: the pool's invitation email with a temporary password

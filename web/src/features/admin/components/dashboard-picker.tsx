@@ -2,6 +2,7 @@ import { useEffect, useId, useMemo, useRef, useState, type KeyboardEvent } from 
 import type { DashboardMetadata } from '../../../../../contracts/quicksight-admin.ts';
 import { Button } from '../../../components/button.tsx';
 import { FloatingLayer, useAnchoredPopover } from '../../../components/floating-layer.tsx';
+import './dashboard-picker.css';
 
 export interface DashboardPickerProps {
   readonly label: string;

@@ -2,6 +2,7 @@ import type { DashboardMetadata } from '../../../../../contracts/quicksight-admi
 import { useAdminApi } from '../api/admin-api-context.tsx';
 import { ADMIN_FAILURES } from '../errors.ts';
 import { DeleteConfirmation } from './delete-confirmation.tsx';
+import './delete-dashboard-dialog.css';
 
 /** How many affected users the confirmation lists before summing up the rest. */
 export const LISTED_USERS = 10;

@@ -13,6 +13,8 @@ import { COMPANY_TEXTS } from '../companies.ts';
 import { actionFailure, ADMIN_FAILURES, failureText, type Failure } from '../errors.ts';
 import { newCompaniesOf, previewImport, readImportFile, type PreviewContext, type PreviewRow } from '../import-preview.ts';
 import { createCompaniesLabel, NewCompaniesChoice, type NewCompaniesDecision } from './new-companies-choice.tsx';
+import './tables.css';
+import './import-users-dialog.css';
 
 /** Rows sent at the same time: enough to keep the import moving, few enough to spare the services. */
 const PARALLEL_ROWS = 3;

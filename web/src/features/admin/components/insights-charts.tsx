@@ -1,6 +1,7 @@
 import { Bar, BarChart, CartesianGrid, Line, LineChart, ResponsiveContainer, Tooltip, XAxis, YAxis } from 'recharts';
 import type { InsightsDashboard, InsightsWeek } from '../../../../../contracts/insights.ts';
 import { dashboardLabel } from '../insights.ts';
+import './insights-charts.css';
 
 export interface InsightsChartsProps {
   readonly weeks: readonly InsightsWeek[];

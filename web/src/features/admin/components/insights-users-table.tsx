@@ -9,6 +9,7 @@ import type { InsightsRange } from '../api/admin-api.ts';
 import { CSV_MIME, exportName, filterInsightUsers, formatSeen, INSIGHTS_TEXTS, unopenedAssignments, USER_SHOW_OPTIONS, usersCsv, type UserShow } from '../insights.ts';
 import { SearchField } from './search-field.tsx';
 import { VirtualTable } from './virtual-table.tsx';
+import './insights-users-table.css';
 
 const ROW_HEIGHT = 60;
 /** A row as a card on a phone: the email, then company, last seen, views and assignments. */

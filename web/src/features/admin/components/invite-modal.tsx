@@ -10,6 +10,7 @@ import type { InviteFields } from '../api/admin-api.ts';
 import { ADMIN_FAILURES, failureDetailLines, failureText, inviteOutcome, inviteSummaryText, isNotScopedRefusal } from '../errors.ts';
 import { DashboardPicker } from './dashboard-picker.tsx';
 import { FormDialog } from './form-dialog.tsx';
+import './invite-modal.css';
 
 export interface InviteResult {
   readonly recordId: string;

@@ -2,6 +2,7 @@ import { COMPANY_KINDS, type CompanyKind } from '../../../../../contracts/compan
 import { Checkbox } from '../../../components/checkbox.tsx';
 import { Select } from '../../../components/select.tsx';
 import { KIND_OPTIONS } from '../companies.ts';
+import './new-companies-choice.css';
 
 export interface NewCompaniesDecision {
   readonly create: boolean;

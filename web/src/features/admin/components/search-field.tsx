@@ -1,4 +1,5 @@
 import { useId } from 'react';
+import './search-field.css';
 
 export interface SearchFieldProps {
   readonly label: string;

@@ -1,3 +1,5 @@
+import './stat-cards.css';
+
 export interface Stat {
   readonly label: string;
   readonly value: number;

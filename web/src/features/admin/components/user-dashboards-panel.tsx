@@ -13,6 +13,7 @@ import { useAdminApi } from '../api/admin-api-context.tsx';
 import { actionFailure, ADMIN_FAILURES, failureMessage, type Failure } from '../errors.ts';
 import { useResource } from '../use-resource.ts';
 import { FailureAlert } from './failure-alert.tsx';
+import './user-dashboards-panel.css';
 
 /** The default dashboard first, then the others in the order they came. */
 export const defaultFirst = <T extends { readonly isDefault: boolean }>(list: readonly T[]): T[] => [

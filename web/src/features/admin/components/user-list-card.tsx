@@ -6,6 +6,7 @@ import { countText } from '../count-text.ts';
 import { failureMessage } from '../errors.ts';
 import type { SearchState } from '../search.ts';
 import { SearchField } from './search-field.tsx';
+import './user-list-card.css';
 
 export interface UserListCardProps {
   readonly title: ReactNode;

@@ -7,6 +7,7 @@ import { CompanyCell } from './company-cell.tsx';
 import { EmptyList } from '../../../components/empty-list.tsx';
 import { noUsersNextText, noUsersText, UserCell } from './user-list-card.tsx';
 import { UserTable, type UserColumn } from './user-table.tsx';
+import './users-table.css';
 
 export type UserAction = 'edit' | 'toggle' | 'delete' | 'resetMfa' | 'promote' | 'resendInvitation';
 

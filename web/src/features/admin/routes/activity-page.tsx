@@ -24,6 +24,8 @@ import {
 } from '../activity-filter.ts';
 import { useAdminApi } from '../api/admin-api-context.tsx';
 import { ADMIN_FAILURES, failureMessage } from '../errors.ts';
+import '../components/tables.css';
+import './activity-page.css';
 
 interface Trail {
   readonly entries: readonly AuditEntry[];

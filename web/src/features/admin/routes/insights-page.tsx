@@ -31,6 +31,8 @@ import {
 import { useInsightUsers, type InsightUsersState } from '../use-insight-users.ts';
 import { useResource } from '../use-resource.ts';
 import { useCompanyList } from '../use-companies.ts';
+import '../components/tables.css';
+import './insights-page.css';
 
 // The chart library is big: it arrives in a chunk of its own, after the figures.
 const InsightsCharts = lazy(() => import('../components/insights-charts.tsx'));
