@@ -30,9 +30,12 @@ function prose(markdown: string, dropCode: boolean): string[] {
   return lines;
 }
 
-/** GitHub's anchor for a heading's text. */
+/** GitHub's anchor for a heading: made from the text it shows (no code marks, emphasis marks or link targets). */
 function slug(heading: string): string {
   return heading
+    .replace(/!?\[([^\]]*)\]\([^)]*\)/g, '$1')
+    .replace(/`/g, '')
+    .replace(/(^|[^\p{L}\p{N}])[*_]+|[*_]+(?=[^\p{L}\p{N}]|$)/gu, '$1')
     .trim()
     .toLowerCase()
     .replace(/[^\p{L}\p{N}\s_-]/gu, '')
@@ -83,6 +86,9 @@ describe('links of the README and docs/', () => {
   it('makes anchors as GitHub does, and finds a dead link, a missing heading and a missing file', () => {
     expect(slug("Remembered devices in local mode: device-bound refresh")).toBe('remembered-devices-in-local-mode-device-bound-refresh');
     expect(slug('Usage insight (admin portal, *Insights*)')).toBe('usage-insight-admin-portal-insights');
+    expect(slug('Usage insight (admin portal, _Insights_)')).toBe('usage-insight-admin-portal-insights');
+    expect(slug('The constructs in `lib/`')).toBe('the-constructs-in-lib');
+    expect(slug('snake_case and [a link](x.md)')).toBe('snake_case-and-a-link');
     expect(slug("Beyond the spec's screens")).toBe('beyond-the-specs-screens');
     const pagesHere: Record<string, string> = {
       'docs/a.md': '# A\n\n## Same\n\n## Same\n\n```md\n## Inside a fence\n```\n',
