@@ -17,7 +17,7 @@ import type { DemoAccount, StackInfo } from '../local/stack-info.ts';
 import { spawnStack } from '../local/stack-process.ts';
 import { ensureWebBuilt } from '../local/web-build.ts';
 import { launchBrowser } from '../test/e2e/support/browser.ts';
-import { noteSeedSignIns, unusedTotpCode } from '../test/e2e/support/totp.ts';
+import { noteSeedSignIns, unusedTotpCode } from '../test/e2e/support/unused-totp-codes.ts';
 import { median } from './median.ts';
 import type { BenchOptions, BenchRow } from './types.ts';
 

@@ -9,7 +9,7 @@
 import { CognitoUserPool } from 'amazon-cognito-identity-js';
 import type { DemoAccount, StackInfo } from '../local/stack-info.ts';
 import { answerTotp, authenticate, memoryStorage, userFor } from '../test/local/support/cognito-client.ts';
-import { noteSeedSignIns, unusedTotpCode } from '../test/e2e/support/totp.ts';
+import { noteSeedSignIns, unusedTotpCode } from '../test/e2e/support/unused-totp-codes.ts';
 
 export interface BenchSession {
   readonly accessToken: string;

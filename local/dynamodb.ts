@@ -11,7 +11,7 @@ import {
 } from '@aws-sdk/client-dynamodb';
 import dynalite from 'dynalite';
 import { tables, type KeyDefinition, type TableDefinition } from '../contracts/tables.ts';
-import { closeServer, httpUrl, listen } from './http.ts';
+import { closeServer, httpUrl, listen } from './emulators/shared/http.ts';
 import type { LocalCredentials } from './environment.ts';
 
 export const LOCAL_TABLE_PREFIX = 'local-';

@@ -3,6 +3,7 @@ import { join, resolve } from 'node:path';
 import { CognitoIdentityProviderClient } from '@aws-sdk/client-cognito-identity-provider';
 import type { RuntimeConfig } from '../contracts/config.ts';
 import { ENV } from '../contracts/env.ts';
+import { USER_POOL_CLIENT } from '../contracts/user-pool-client.ts';
 import type { SynthesizedDeployment } from './aws/deployment.ts';
 import { localDeployment } from './aws/local-deployment.ts';
 import { localResourceNames } from './aws/resolve.ts';
@@ -41,7 +42,7 @@ import { seedIfNeeded } from './seed/seed.ts';
 import { stackFilePath, type StackInfo } from './stack-info.ts';
 import { ensureWebBuilt, WEB_DIST } from './web-build.ts';
 import { startWebServer } from './web-server.ts';
-import { httpUrl } from './http.ts';
+import { httpUrl } from './emulators/shared/http.ts';
 
 
 /**
@@ -89,6 +90,12 @@ export function rulesDataSetIdOf(deployment: SynthesizedDeployment): string {
   }
   return value;
 }
+
+/** The groups a new local pool starts with. */
+const POOL_GROUPS = [
+  { name: 'Admins', precedence: 0, description: 'Administrators of the portal' },
+  { name: 'Users', precedence: 1, description: 'Users of the portal' },
+];
 
 /** Local SES's verified identities: the support sender and recipient, as the deployment steps (docs/deploy.md) verify them. */
 const VERIFIED_SES_IDENTITIES = [SUPPORT_FROM_ADDRESS, SUPPORT_TO_ADDRESS];
@@ -171,6 +178,9 @@ export async function startStack(options: StackOptions = {}): Promise<RunningLoc
       publicUrl: url(ports.cognito),
       dataDir: cognitoDir,
       region,
+      // The app client's definition, which the CDK app client is built from too.
+      client: USER_POOL_CLIENT,
+      groups: POOL_GROUPS,
       sendEmail: sendEmail.send,
       webUrl: siteOrigin,
       allowSelfSignUp: deployment.userPool.allowSelfSignUp,

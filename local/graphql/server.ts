@@ -14,7 +14,7 @@ import {
   type GraphQLFieldResolver,
   type GraphQLSchema,
 } from 'graphql';
-import { closeServer, httpUrl, listen, PayloadTooLargeError, readBody, sendJson } from '../http.ts';
+import { closeServer, httpUrl, listen, PayloadTooLargeError, readBody, sendJson } from '../emulators/shared/http.ts';
 import { DEFAULT_FUNCTION_TIMEOUT_MS, FunctionTimeoutError, invokeWithTimeout, lambdaContext } from '../lambda-context.ts';
 import { appsyncError, FieldError, limitError, requestError, UNAUTHORIZED_BODY } from './errors.ts';
 import { userPoolCallerMayResolve } from './field-auth.ts';

@@ -1,4 +1,5 @@
 import type { IncomingHttpHeaders } from 'node:http';
+import { LIST_BUCKET_HEADER } from '../emulators/s3/list-bucket-header.ts';
 import { mailboxAddress } from '../emulators/ses/identities.ts';
 import { COGNITO_WITHOUT_IAM } from '../../contracts/cognito-operations.ts';
 import type { AwsCall } from './policies.ts';
@@ -328,9 +329,6 @@ export function sesRules(ses: SesAuthorization): ServiceRules {
   ]);
 }
 
-/** The header the S3 stand-in reads to answer a missing key (local/emulators/s3/server.ts: LIST_BUCKET_HEADER). */
-export const S3_LIST_BUCKET_HEADER = 'x-local-iam-list-bucket';
-
 const s3Object = (bucket: string, key: string) => `arn:aws:s3:::${bucket}/${key}`;
 const s3Bucket = (bucket: string) => `arn:aws:s3:::${bucket}`;
 
@@ -367,7 +365,7 @@ export const s3Rules: ServiceRules = {
         return {
           kind: 'iam',
           call: () => ({ action: 's3:GetObject', resources: [s3Object(bucket, key)] }),
-          also: { header: S3_LIST_BUCKET_HEADER, call: () => ({ action: 's3:ListBucket', resources: [s3Bucket(bucket)] }) },
+          also: { header: LIST_BUCKET_HEADER, call: () => ({ action: 's3:ListBucket', resources: [s3Bucket(bucket)] }) },
         };
       default:
         return INVALID;

@@ -7,7 +7,7 @@ import { signInAsAdmin, signInAsUser, storedAccessToken } from './support/auth.t
 import { launchBrowser } from './support/browser.ts';
 import { chooseRowAction } from './support/row-actions.ts';
 import { useStack } from './support/stack.ts';
-import { unusedTotpCode } from './support/totp.ts';
+import { unusedTotpCode } from './support/unused-totp-codes.ts';
 
 const stack = useStack();
 const FRAME = 'iframe[title="QuickSight Analytics Dashboard"]';

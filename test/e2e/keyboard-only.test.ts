@@ -2,7 +2,7 @@ import type { Browser, Locator, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { launchBrowser } from './support/browser.ts';
 import { useStack } from './support/stack.ts';
-import { unusedTotpCode } from './support/totp.ts';
+import { unusedTotpCode } from './support/unused-totp-codes.ts';
 
 const stack = useStack();
 

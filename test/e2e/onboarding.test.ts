@@ -7,7 +7,7 @@ import { signInAsAdmin, storedAccessToken } from './support/auth.ts';
 import { launchBrowser } from './support/browser.ts';
 import { listMail, readMail, type CapturedMail } from './support/mail.ts';
 import { useStack } from './support/stack.ts';
-import { unusedTotpCode } from './support/totp.ts';
+import { unusedTotpCode } from './support/unused-totp-codes.ts';
 
 const stack = useStack();
 const VIEWPORT = { width: 1440, height: 900 };

@@ -13,7 +13,7 @@ import { launchBrowser } from './support/browser.ts';
 import { readMail } from './support/mail.ts';
 import { signInWithSrp } from './support/cognito-session.ts';
 import { stackPool, useStack } from './support/stack.ts';
-import { unusedTotpCode } from './support/totp.ts';
+import { unusedTotpCode } from './support/unused-totp-codes.ts';
 
 const stack = useStack();
 const email = `session.end.${Date.now()}@example.com`;

@@ -6,7 +6,7 @@ import { launchBrowser } from './support/browser.ts';
 import { signInWithSrp } from './support/cognito-session.ts';
 import { readMail } from './support/mail.ts';
 import { stackPool, useStack } from './support/stack.ts';
-import { unusedTotpCode } from './support/totp.ts';
+import { unusedTotpCode } from './support/unused-totp-codes.ts';
 
 /**
  * The sign-in features of the user-portal spec that local mode turns on: the automatic sign-in

@@ -5,7 +5,7 @@ import { logOutOfPortal, type Credentials } from './support/auth.ts';
 import { launchBrowser } from './support/browser.ts';
 import { readMail } from './support/mail.ts';
 import { useStack } from './support/stack.ts';
-import { totpCode, unusedTotpCode } from './support/totp.ts';
+import { totpCode, unusedTotpCode } from './support/unused-totp-codes.ts';
 
 const stack = useStack();
 const email = `journey.user.${Date.now()}@example.com`;

@@ -6,7 +6,7 @@ import { signInAsUser } from './support/auth.ts';
 import { launchBrowser } from './support/browser.ts';
 import { readMail } from './support/mail.ts';
 import { useStack } from './support/stack.ts';
-import { totpCode } from './support/totp.ts';
+import { totpCode } from './support/unused-totp-codes.ts';
 
 const stack = useStack();
 const demo = stack.demo.user;

@@ -1,6 +1,7 @@
 import { AdminCreateUserCommand, AdminSetUserPasswordCommand } from '@aws-sdk/client-cognito-identity-provider';
 import { afterEach, describe, expect, it } from 'vitest';
 import { invitationMessage } from '../../lib/auth.ts';
+import { USER_POOL_CLIENT } from '../../contracts/user-pool-client.ts';
 import { startCognitoEmulator } from '../../local/emulators/cognito/index.ts';
 import { DEFAULT_INVITATION, invitationEmail } from '../../local/emulators/cognito/mail.ts';
 import { answerNewPassword, authenticate, userFor } from './support/cognito-client.ts';
@@ -106,6 +107,7 @@ describe('invitation emails', () => {
       startCognitoEmulator({
         dataDir: '/tmp/never-created-invitation-test',
         region: 'us-east-2',
+        client: USER_POOL_CLIENT,
         sendEmail: async () => undefined,
         invitation: { emailSubject: 'Hi', emailMessage: 'Your password is {####}' },
       }),

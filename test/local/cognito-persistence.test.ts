@@ -5,6 +5,7 @@ import { join } from 'node:path';
 import { createInterface } from 'node:readline';
 import { AdminCreateUserCommand, AdminGetUserCommand, GetUserCommand, InitiateAuthCommand } from '@aws-sdk/client-cognito-identity-provider';
 import { afterEach, describe, expect, it } from 'vitest';
+import { USER_POOL_CLIENT } from '../../contracts/user-pool-client.ts';
 import { readTotpSecret, startCognitoEmulator } from '../../local/emulators/cognito/index.ts';
 import { loadPool } from '../../local/emulators/cognito/persistence.ts';
 import { answerTotp, associateSoftwareToken, authenticate, userFor } from './support/cognito-client.ts';
@@ -118,7 +119,7 @@ describe('state kept under the data directory', () => {
 
   it('refuses a state file that is not JSON, a pool of another region and bad options', async () => {
     const dataDir = await tempDir();
-    const options = { dataDir, sendEmail: async () => undefined };
+    const options = { dataDir, client: USER_POOL_CLIENT, sendEmail: async () => undefined };
     const emulator = await startCognitoEmulator({ ...options, region: 'us-east-2' });
     await emulator.close();
     await expect(startCognitoEmulator({ ...options, region: 'eu-west-1' })).rejects.toThrow(/belongs to us-east-2/);

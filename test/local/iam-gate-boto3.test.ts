@@ -5,6 +5,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Closers } from '../../local/closers.ts';
+import { USER_POOL_CLIENT } from '../../contracts/user-pool-client.ts';
 import { startCognitoEmulator } from '../../local/emulators/cognito/index.ts';
 import { startDynamoDb } from '../../local/dynamodb.ts';
 import { LOCAL_ACCOUNT_ID, LOCAL_CREDENTIALS, LOCAL_REGION, SUPPORT_FROM_ADDRESS, SUPPORT_TO_ADDRESS } from '../../local/environment.ts';
@@ -96,7 +97,7 @@ beforeAll(async () => {
   };
   const [dynamodb, cognito, quicksight, mail] = await Promise.all([
     startDynamoDb({ host, port: 0, dataDir, region: LOCAL_REGION, credentials: LOCAL_CREDENTIALS }),
-    startCognitoEmulator({ port: 0, dataDir: join(dataDir, 'cognito'), region: LOCAL_REGION, sendEmail: async () => undefined }),
+    startCognitoEmulator({ port: 0, dataDir: join(dataDir, 'cognito'), region: LOCAL_REGION, client: USER_POOL_CLIENT, sendEmail: async () => undefined }),
     startQuickSightEmulator({ port: 0, dataDir: join(dataDir, 'quicksight'), accountId: LOCAL_ACCOUNT_ID, region: LOCAL_REGION }),
     startMailCapture({ host, port: 0, apiPort: 0, dataDir, verifiedIdentities: [SUPPORT_FROM_ADDRESS, SUPPORT_TO_ADDRESS] }),
   ]);

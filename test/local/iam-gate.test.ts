@@ -15,6 +15,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { SynthesizedDeployment } from '../../local/aws/deployment.ts';
 import { localDeployment } from '../../local/aws/local-deployment.ts';
 import { Closers } from '../../local/closers.ts';
+import { USER_POOL_CLIENT } from '../../contracts/user-pool-client.ts';
 import { startCognitoEmulator } from '../../local/emulators/cognito/index.ts';
 import { startDynamoDb } from '../../local/dynamodb.ts';
 import { LOCAL_ACCOUNT_ID, LOCAL_CREDENTIALS, SUPPORT_FROM_ADDRESS, SUPPORT_TO_ADDRESS, templateValues, type LocalEndpoints } from '../../local/environment.ts';
@@ -63,7 +64,7 @@ beforeAll(async () => {
   closers.add(() => dynamodb.close());
   endpoints.dynamodb = await gate(dynamodbRules, dynamodb.endpoint);
 
-  const cognito = await startCognitoEmulator({ port: 0, dataDir: join(dataDir, 'cognito'), region: REGION, sendEmail: async () => undefined });
+  const cognito = await startCognitoEmulator({ port: 0, dataDir: join(dataDir, 'cognito'), region: REGION, client: USER_POOL_CLIENT, sendEmail: async () => undefined });
   closers.add(() => cognito.close());
   userPoolId = cognito.userPoolId;
   endpoints.cognito = await gate(cognitoRules, cognito.url);

@@ -5,7 +5,7 @@ import { tables } from '../../contracts/tables.ts';
 import { localDeployment } from '../../local/aws/local-deployment.ts';
 import { functionEnvironment, invitationTemplate, SUPPORT_FROM_ADDRESS, templateValues, type LocalEndpoints } from '../../local/environment.ts';
 import { assertPortsFree, findFreePortBase, PORT_COUNT, portLayout } from '../../local/ports.ts';
-import { currentTotpCode, msUntilNextTotpStep } from '../../local/totp-code.ts';
+import { currentTotpCode, msUntilNextTotpStep } from '../../local/authenticator-code.ts';
 
 describe('port layout', () => {
   it('gives every service its own port from the base', () => {

@@ -11,7 +11,7 @@ import { findFreePortBase } from '../../local/ports.ts';
 import { spawnStack, type RunningStack } from '../../local/stack-process.ts';
 import type { StackInfo } from '../../local/stack-info.ts';
 import { signInWithSrp } from '../e2e/support/cognito-session.ts';
-import { noteSeedSignIns } from '../e2e/support/totp.ts';
+import { noteSeedSignIns } from '../e2e/support/unused-totp-codes.ts';
 
 const NEW_USER = { email: 'restart.check@example.com', password: 'Restart#Check1' };
 /** A sample dashboard the seed puts in the catalogue (QuickSight must know a catalogued dashboard). */

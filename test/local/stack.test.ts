@@ -15,7 +15,7 @@ import { SAMPLE_DASHBOARDS } from '../../local/emulators/quicksight/index.ts';
 import { spawnStack, type RunningStack } from '../../local/stack-process.ts';
 import type { StackInfo } from '../../local/stack-info.ts';
 import { signInWithSrp, type SessionTokens } from '../e2e/support/cognito-session.ts';
-import { noteSeedSignIns } from '../e2e/support/totp.ts';
+import { noteSeedSignIns } from '../e2e/support/unused-totp-codes.ts';
 import { readMail } from '../e2e/support/mail.ts';
 
 /** A GET over https that trusts only the given certificate (no verification is switched off). */

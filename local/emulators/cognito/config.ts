@@ -1,5 +1,3 @@
-import { USER_POOL_CLIENT, type ExplicitAuthFlow } from '../../../contracts/user-pool-client.ts';
-
 /** Fixed settings of the local pool: those of the CDK user pool and Cognito's defaults. */
 export const POOL = {
   /** Cognito keeps a sign-in's challenge session for 3 minutes by default. */
@@ -17,14 +15,32 @@ export const POOL = {
   /** Wrong MFA codes tolerated in one sign-in session. */
   mfaAttemptsPerSession: 5,
   emailSender: 'no-reply@verificationemail.com',
-  groups: [
-    { name: 'Admins', precedence: 0, description: 'Administrators of the portal' },
-    { name: 'Users', precedence: 1, description: 'Users of the portal' },
-  ],
 } as const;
 
-/** The app client: the same definition the CDK app client is built from. */
-export const CLIENT = USER_POOL_CLIENT;
+/** `ExplicitAuthFlows` values of a Cognito app client (CreateUserPoolClient). */
+export type ExplicitAuthFlow =
+  | 'ALLOW_USER_SRP_AUTH'
+  | 'ALLOW_REFRESH_TOKEN_AUTH'
+  | 'ALLOW_USER_PASSWORD_AUTH'
+  | 'ALLOW_ADMIN_USER_PASSWORD_AUTH'
+  | 'ALLOW_CUSTOM_AUTH'
+  | 'ALLOW_USER_AUTH';
+
+/** The pool's one app client, as the caller defines it (CreateUserPoolClient). */
+export interface AppClientSettings {
+  readonly explicitAuthFlows: readonly ExplicitAuthFlow[];
+  /** `PreventUserExistenceErrors`: true = ENABLED, false = LEGACY. */
+  readonly preventUserExistenceErrors: boolean;
+  /** Token lifetimes when the emulator's options give none. */
+  readonly defaultTokenValidity: { readonly accessTokenMinutes: number; readonly idTokenMinutes: number; readonly refreshTokenDays: number };
+}
+
+/** A group a new pool starts with (CreateGroup's GroupName, Precedence and Description). */
+export interface GroupDefinition {
+  readonly name: string;
+  readonly precedence?: number;
+  readonly description?: string;
+}
 
 /** The explicit auth flow of the app client that permits each InitiateAuth flow. */
 const PERMITTED_BY: Readonly<Record<string, ExplicitAuthFlow>> = {
@@ -38,9 +54,9 @@ const PERMITTED_BY: Readonly<Record<string, ExplicitAuthFlow>> = {
   ADMIN_NO_SRP_AUTH: 'ALLOW_ADMIN_USER_PASSWORD_AUTH',
 };
 
-export function clientAllowsFlow(flow: string): boolean {
+export function clientAllowsFlow(client: AppClientSettings, flow: string): boolean {
   const needed = PERMITTED_BY[flow];
-  return needed !== undefined && (CLIENT.explicitAuthFlows as readonly ExplicitAuthFlow[]).includes(needed);
+  return needed !== undefined && client.explicitAuthFlows.includes(needed);
 }
 
 /** Standard attributes a user pool knows; `sub` and the username never change. */

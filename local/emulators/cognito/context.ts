@@ -1,6 +1,6 @@
 import type { PostConfirmationTriggerEvent, PreTokenGenerationV2TriggerEvent } from 'aws-lambda';
 import type { SigningKey } from './jwt.ts';
-import type { VerifiedAttribute } from './config.ts';
+import type { AppClientSettings, VerifiedAttribute } from './config.ts';
 import type { InvitationTemplate, SendEmail } from './mail.ts';
 import type { AuthSessions } from './sessions.ts';
 import type { PoolStore } from './store.ts';
@@ -25,6 +25,8 @@ export interface DeviceTracking {
 export interface PoolContext {
   readonly userPoolId: string;
   readonly clientId: string;
+  /** The app client's auth flows and user-existence error setting. */
+  readonly client: AppClientSettings;
   readonly region: string;
   /** The part of the pool id after the underscore: SRP hashes it in. */
   readonly poolName: string;

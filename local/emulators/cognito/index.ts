@@ -1,6 +1,6 @@
 import { randomBytes, randomInt } from 'node:crypto';
 import type { AddressInfo } from 'node:net';
-import { checkedVerifiedAttributes, CLIENT, POOL, type VerifiedAttribute } from './config.ts';
+import { checkedVerifiedAttributes, type AppClientSettings, type GroupDefinition, type VerifiedAttribute } from './config.ts';
 import type { DeviceTracking, PoolContext, PoolTriggers } from './context.ts';
 import { createCognitoServer } from './http.ts';
 import { generateSigningKey, loadSigningKey } from './jwt.ts';
@@ -15,6 +15,7 @@ import { PoolStore } from './store.ts';
  * amazon-cognito-identity-js and @aws-sdk/client-cognito-identity-provider.
  */
 
+export type { AppClientSettings, ExplicitAuthFlow, GroupDefinition } from './config.ts';
 export type { DeviceTracking, PoolTriggers } from './context.ts';
 export type { InvitationTemplate, OutgoingEmail } from './mail.ts';
 
@@ -31,10 +32,14 @@ export interface CognitoEmulatorOptions {
   /** State is persisted here (created if missing). */
   dataDir: string;
   region: string;
+  /** The pool's app client: its auth flows, user-existence errors and default token lifetimes. */
+  client: AppClientSettings;
+  /** The groups a new pool starts with (a pool read from `dataDir` keeps its own). @default none */
+  groups?: readonly GroupDefinition[];
   sendEmail: SendEmail;
   /** Portal address; the email-confirmation page links to `${webUrl}/login`. @default the emulator's url */
   webUrl?: string;
-  /** @default the app client's default (contracts/user-pool-client.ts) */
+  /** @default the app client's default (`client.defaultTokenValidity`) */
   accessTokenMinutes?: number;
   /** @default the app client's default */
   idTokenMinutes?: number;
@@ -79,7 +84,7 @@ const ALPHANUMERIC = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz012345
 const randomString = (length: number, alphabet: string) =>
   Array.from({ length }, () => alphabet.charAt(randomInt(alphabet.length))).join('');
 
-function newPool(region: string, now: number): { meta: PoolMeta; groups: GroupRecord[] } {
+function newPool(region: string, groups: readonly GroupDefinition[], now: number): { meta: PoolMeta; groups: GroupRecord[] } {
   return {
     meta: {
       userPoolId: `${region}_${randomString(9, ALPHANUMERIC)}`,
@@ -89,7 +94,7 @@ function newPool(region: string, now: number): { meta: PoolMeta; groups: GroupRe
       signingKey: generateSigningKey(),
       decoySecret: randomBytes(32).toString('hex'),
     },
-    groups: POOL.groups.map((group) => ({ ...group, createdAt: now, updatedAt: now })),
+    groups: groups.map((group) => ({ ...group, createdAt: now, updatedAt: now })),
   };
 }
 
@@ -113,13 +118,13 @@ export async function startCognitoEmulator(options: CognitoEmulatorOptions): Pro
     throw new Error(`webUrl must be an http(s) address, got ${options.webUrl}`);
   }
   const now = options.now ?? Date.now;
-  const validity = CLIENT.defaultTokenValidity;
+  const validity = options.client.defaultTokenValidity;
   const lifetimes = {
     accessTokenSeconds: positive('accessTokenMinutes', options.accessTokenMinutes, validity.accessTokenMinutes) * 60,
     idTokenSeconds: positive('idTokenMinutes', options.idTokenMinutes, validity.idTokenMinutes) * 60,
     refreshTokenMs: positive('refreshTokenDays', options.refreshTokenDays, validity.refreshTokenDays) * 24 * 60 * 60_000,
   };
-  const store = await PoolStore.open(options.dataDir, now, () => newPool(options.region, now()));
+  const store = await PoolStore.open(options.dataDir, now, () => newPool(options.region, options.groups ?? [], now()));
   const { meta } = store;
   if (meta.region !== options.region) {
     await store.close();
@@ -131,6 +136,7 @@ export async function startCognitoEmulator(options: CognitoEmulatorOptions): Pro
   const context: PoolContext = {
     userPoolId: meta.userPoolId,
     clientId: meta.clientId,
+    client: options.client,
     region: meta.region,
     poolName: meta.userPoolId.split('_')[1]!,
     issuer: `https://cognito-idp.${meta.region}.amazonaws.com/${meta.userPoolId}`,

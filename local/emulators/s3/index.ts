@@ -1,6 +1,6 @@
 import { createServer } from 'node:http';
 import { join } from 'node:path';
-import { closeServer, httpUrl, listen } from '../../http.ts';
+import { closeServer, httpUrl, listen } from '../shared/http.ts';
 import { createS3Listener } from './server.ts';
 import { ObjectStore } from './store.ts';
 

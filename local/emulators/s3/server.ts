@@ -1,8 +1,8 @@
 import { createHash } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import * as zlib from 'node:zlib';
-import { PayloadTooLargeError, readBody } from '../../http.ts';
-import { S3_LIST_BUCKET_HEADER } from '../../iam/services.ts';
+import { PayloadTooLargeError, readBody } from '../shared/http.ts';
+import { LIST_BUCKET_HEADER } from './list-bucket-header.ts';
 import { requestIds, S3_ERRORS, sendS3Error, xmlElement, type S3ErrorSpec } from './errors.ts';
 import type { ObjectStore, StoredObject } from './store.ts';
 
@@ -15,8 +15,7 @@ import type { ObjectStore, StoredObject } from './store.ts';
  * is answered (GetObject, API Reference: NoSuchKey with s3:ListBucket, AccessDenied without).
  */
 
-/** Set by the IAM gate only (it drops the header from incoming requests): '1' or '0'. */
-export const LIST_BUCKET_HEADER = S3_LIST_BUCKET_HEADER;
+export { LIST_BUCKET_HEADER };
 
 /** Larger objects than local mode ever writes are refused, as S3 refuses a PUT above its limit. */
 export const MAX_OBJECT_BYTES = 16 * 1024 * 1024;

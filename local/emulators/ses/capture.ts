@@ -3,7 +3,7 @@ import { readFile, rename, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { createRequire } from 'node:module';
 import type { Email } from 'aws-ses-v2-local/dist/store.js';
-import { closeServer, httpUrl, listen, sendJson } from '../../http.ts';
+import { closeServer, httpUrl, listen, sendJson } from '../shared/http.ts';
 import { newestFirst } from './messages.ts';
 import { startSesSandbox, type SesSandbox } from './sandbox.ts';
 

@@ -1,7 +1,7 @@
 import { createServer, request, type IncomingMessage, type ServerResponse } from 'node:http';
 import { randomUUID } from 'node:crypto';
 import { z } from 'zod';
-import { closeServer, httpUrl, listen, PayloadTooLargeError, readBody, sendJson } from '../../http.ts';
+import { closeServer, httpUrl, listen, PayloadTooLargeError, readBody, sendJson } from '../shared/http.ts';
 import { addressesInHeader, IdentityError, IdentityStore, isMailboxSimulator, mailboxAddress, type EmailIdentity } from './identities.ts';
 
 /**

@@ -1,9 +1,14 @@
 import { SESv2Client, SendEmailCommand } from '@aws-sdk/client-sesv2';
-import type { LocalCredentials } from '../../environment.ts';
 import type { MailCapture } from './capture.ts';
 
 /** Cognito's own sender address when a pool has no SES configuration. */
 export const COGNITO_DEFAULT_SENDER = 'no-reply@verificationemail.com';
+
+/** The access key the sender signs its SES requests with. */
+export interface SigningCredentials {
+  readonly accessKeyId: string;
+  readonly secretAccessKey: string;
+}
 
 export interface OutgoingMail {
   readonly to: string;
@@ -14,7 +19,7 @@ export interface OutgoingMail {
 }
 
 /** Sends emails through SES v2 SendEmail to the given endpoint of the local mail capture. */
-export function mailSender(options: { readonly endpoint: string; readonly region: string; readonly credentials: LocalCredentials }) {
+export function mailSender(options: { readonly endpoint: string; readonly region: string; readonly credentials: SigningCredentials }) {
   const client = new SESv2Client({ endpoint: options.endpoint, region: options.region, credentials: options.credentials });
   return {
     async send(mail: OutgoingMail): Promise<void> {
@@ -46,6 +51,6 @@ export function mailSender(options: { readonly endpoint: string; readonly region
  * does not apply that here, so that sign-up, reset and invitation work for any address;
  * the product's own SendEmail calls (through `sesEndpoint`) still meet the sandbox.
  */
-export function cognitoMailSender(capture: Pick<MailCapture, 'captureEndpoint'>, options: { readonly region: string; readonly credentials: LocalCredentials }) {
+export function cognitoMailSender(capture: Pick<MailCapture, 'captureEndpoint'>, options: { readonly region: string; readonly credentials: SigningCredentials }) {
   return mailSender({ endpoint: capture.captureEndpoint, ...options });
 }

@@ -1,6 +1,6 @@
 import type { Page } from 'playwright-core';
 import type { DemoAccount, StackInfo } from '../../../local/stack-info.ts';
-import { unusedTotpCode } from './totp.ts';
+import { unusedTotpCode } from './unused-totp-codes.ts';
 
 export type Credentials = DemoAccount;
 

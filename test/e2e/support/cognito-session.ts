@@ -1,7 +1,7 @@
 import { AuthenticationDetails, CognitoUserPool, type CognitoUserSession } from 'amazon-cognito-identity-js';
 import type { DemoAccount, StackInfo } from '../../../local/stack-info.ts';
 import { memoryStorage, userFor } from '../../local/support/cognito-client.ts';
-import { unusedTotpCode } from './totp.ts';
+import { unusedTotpCode } from './unused-totp-codes.ts';
 
 export interface SessionTokens {
   readonly accessToken: string;
@@ -17,7 +17,7 @@ export interface SessionTokens {
 /**
  * Signs an account with an authenticator in outside the browser, exactly as the SPA does:
  * the unmodified amazon-cognito-identity-js, SRP, then the TOTP code, from a step not used
- * before in this run for the account (support/totp.ts). A refused code fails the sign-in.
+ * before in this run for the account (support/unused-totp-codes.ts). A refused code fails the sign-in.
  */
 export function signInWithSrp(stack: StackInfo, account: DemoAccount): Promise<SessionTokens> {
   const pool = new CognitoUserPool({

@@ -10,6 +10,7 @@ import {
 import type { PostConfirmationTriggerEvent, PreTokenGenerationV2TriggerEvent } from 'aws-lambda';
 import { CognitoUserPool } from 'amazon-cognito-identity-js';
 import { authenticator } from 'otplib';
+import { USER_POOL_CLIENT } from '../../../contracts/user-pool-client.ts';
 import { startCognitoEmulator, type CognitoEmulator, type InvitationTemplate, type OutgoingEmail } from '../../../local/emulators/cognito/index.ts';
 import { authenticate, completeMfaSetup, memoryStorage, setTotpPreference, userFor } from './cognito-client.ts';
 
@@ -33,6 +34,11 @@ export interface CognitoHarness {
 
 export const REGION = 'us-east-2';
 export const WEB_URL = 'http://127.0.0.1:5999';
+/** The portal pool's groups (lib/auth.ts), which a new pool of the harness starts with. */
+export const PORTAL_GROUPS = [
+  { name: 'Admins', precedence: 0 },
+  { name: 'Users', precedence: 1 },
+];
 
 export interface HarnessOptions {
   dataDir?: string;
@@ -59,6 +65,8 @@ export async function startHarness(options: HarnessOptions = {}): Promise<Cognit
     startCognitoEmulator({
       dataDir,
       region: REGION,
+      client: USER_POOL_CLIENT,
+      groups: PORTAL_GROUPS,
       webUrl: WEB_URL,
       now,
       sendEmail: async (message) => {

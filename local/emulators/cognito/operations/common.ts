@@ -1,4 +1,4 @@
-import { CLIENT, STANDARD_ATTRIBUTES } from '../config.ts';
+import { STANDARD_ATTRIBUTES } from '../config.ts';
 import type { PoolContext } from '../context.ts';
 import { ERRORS, invalidParameter } from '../errors.ts';
 import type { UserRecord } from '../state.ts';
@@ -25,8 +25,8 @@ export function requireUser(context: PoolContext, username: string): UserRecord 
  * PreventUserExistenceErrors on, the caller answers as for a wrong password or code
  * instead; with it off (LEGACY), Cognito says the user does not exist.
  */
-export function revealMissingUser(user: UserRecord | undefined): void {
-  if (!user && !CLIENT.preventUserExistenceErrors) throw ERRORS.userNotFound();
+export function revealMissingUser(context: PoolContext, user: UserRecord | undefined): void {
+  if (!user && !context.client.preventUserExistenceErrors) throw ERRORS.userNotFound();
 }
 
 export const epochSeconds = (ms: number) => ms / 1000;

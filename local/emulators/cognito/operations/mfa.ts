@@ -3,7 +3,7 @@ import type { Operation, PoolContext } from '../context.ts';
 import { ERRORS, invalidParameter } from '../errors.ts';
 import type { ChallengeState } from '../sessions.ts';
 import type { UserRecord } from '../state.ts';
-import { checkTotp, newTotpSecret } from '../totp.ts';
+import { checkTotp, newTotpSecret } from '../software-token.ts';
 import { authenticate } from '../tokens.ts';
 import { parseInput, shapes } from '../validation.ts';
 import { requirePool, requireUser } from './common.ts';

@@ -50,7 +50,7 @@ const resendConfirmationCode: Operation = {
     const input = parseInput(z.object(clientAndUser), body);
     requireClient(context, input.ClientId);
     const user = context.store.findUser(input.Username);
-    revealMissingUser(user);
+    revealMissingUser(context, user);
     if (!user) return decoyDelivery(input.Username);
     if (user.status !== 'UNCONFIRMED') throw ERRORS.resendAlreadyConfirmed();
     await sendSignUpLink(context, user);
@@ -63,7 +63,7 @@ const forgotPassword: Operation = {
     const input = parseInput(z.object(clientAndUser), body);
     requireClient(context, input.ClientId);
     const user = context.store.findUser(input.Username);
-    revealMissingUser(user);
+    revealMissingUser(context, user);
     if (!user) return decoyDelivery(input.Username);
     return { CodeDeliveryDetails: await sendPasswordResetCode(context, user) };
   },
@@ -78,7 +78,7 @@ const confirmForgotPassword: Operation = {
     requireClient(context, input.ClientId);
     assertPasswordConforms(input.Password);
     const user = context.store.findUser(input.Username);
-    revealMissingUser(user);
+    revealMissingUser(context, user);
     if (!user) throw ERRORS.verificationCodeMismatch();
     spendCode(context, user, 'passwordReset', input.ConfirmationCode);
     user.password = createVerifier(context.poolName, user.username, input.Password);

@@ -8,7 +8,7 @@ import type { ChallengeState } from '../sessions.ts';
 import type { UserRecord } from '../state.ts';
 import { assertPasswordConforms } from '../password-policy.ts';
 import { createServerChallenge, createVerifier, decoyVerifier, parseClientPublicValue, passwordClaimIsValid, passwordMatches, SRP_TIMESTAMP } from '../srp.ts';
-import { checkTotp } from '../totp.ts';
+import { checkTotp } from '../software-token.ts';
 import { refreshTokens } from '../tokens.ts';
 import { parseInput, shapes } from '../validation.ts';
 import { applyAttributes, requireClient, revealMissingUser } from './common.ts';
@@ -60,8 +60,8 @@ const initiateAuth: Operation = {
     const input = parseInput(initiateAuthInput, body);
     requireClient(context, input.ClientId);
     const flow: string = input.AuthFlow;
-    // The app client's explicit auth flows (contracts/user-pool-client.ts) decide.
-    if (!clientAllowsFlow(flow)) throw ERRORS.flowNotEnabled(flow);
+    // The app client's explicit auth flows (the emulator's `client` option) decide.
+    if (!clientAllowsFlow(context.client, flow)) throw ERRORS.flowNotEnabled(flow);
     const parameters = input.AuthParameters;
     if (flow === 'REFRESH_TOKEN_AUTH' || flow === 'REFRESH_TOKEN') {
       return refreshTokens(context, required(parameters, 'REFRESH_TOKEN'), parameters?.DEVICE_KEY || undefined).then((tokens) => ({
@@ -77,7 +77,7 @@ const initiateAuth: Operation = {
 
 function passwordSignIn(context: PoolContext, username: string, password: string): SignInResponse {
   const user = context.store.findUser(username);
-  revealMissingUser(user);
+  revealMissingUser(context, user);
   if (!user?.password) throw ERRORS.incorrectCredentials();
   assertNotLockedOut(context, user);
   if (!passwordMatches(user.password, context.poolName, user.username, password)) recordWrongPassword(context, user);
@@ -92,7 +92,7 @@ function startSrp(context: PoolContext, username: string, srpA: string): SignInR
   const A = parseClientPublicValue(srpA);
   if (A === undefined) throw invalidParameter('Invalid SRP_A value.');
   const user = context.store.findUser(username);
-  revealMissingUser(user);
+  revealMissingUser(context, user);
   const known = user?.password ? { user, password: user.password } : undefined;
   const userIdForSrp = known ? known.user.username : username;
   const salt = known
@@ -268,7 +268,7 @@ const getTokensFromRefreshToken: Operation = {
       body,
     );
     requireClient(context, input.ClientId);
-    if (!clientAllowsFlow('REFRESH_TOKEN_AUTH')) throw ERRORS.flowNotEnabled('REFRESH_TOKEN_AUTH');
+    if (!clientAllowsFlow(context.client, 'REFRESH_TOKEN_AUTH')) throw ERRORS.flowNotEnabled('REFRESH_TOKEN_AUTH');
     return refreshTokens(context, input.RefreshToken, input.DeviceKey || undefined).then((tokens) => ({ AuthenticationResult: tokens }));
   },
 };

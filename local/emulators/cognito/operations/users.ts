@@ -37,7 +37,7 @@ export function newUser(
  */
 export function confirmSignUpCode(context: PoolContext, username: string, code: string): UserRecord {
   const user = context.store.findUser(username);
-  revealMissingUser(user);
+  revealMissingUser(context, user);
   if (!user) throw ERRORS.verificationCodeMismatch();
   if (user.status !== 'UNCONFIRMED') throw ERRORS.alreadyConfirmed();
   spendCode(context, user, 'signUp', code);

@@ -1,6 +1,6 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { StackInfo } from '../../../local/stack-info.ts';
-import { currentTotpCode, msUntilNextTotpStep } from '../../../local/totp-code.ts';
+import { currentTotpCode, msUntilNextTotpStep } from '../../../local/authenticator-code.ts';
 import './provided.ts';
 import { readTotpLedger, seedSignInSteps, TOTP_STEP_MS, totpStep, writeTotpLedger, type TotpLedger } from './totp-ledger.ts';
 

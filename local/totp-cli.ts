@@ -6,7 +6,7 @@ import { resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { readTotpSecret } from './emulators/cognito/index.ts';
 import { cognitoDataDir, DEFAULT_DATA_DIR } from './data-dir.ts';
-import { currentTotpCode, msUntilNextTotpStep } from './totp-code.ts';
+import { currentTotpCode, msUntilNextTotpStep } from './authenticator-code.ts';
 
 const USAGE = `Usage: npm run totp -- <email> [--data-dir DIR]   (default data directory ${DEFAULT_DATA_DIR})`;
 
