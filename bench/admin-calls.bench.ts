@@ -2,7 +2,9 @@
  * Admin listings at 10,000 users (100 with `smoke`): the AWS calls
  * LIST_COGNITO_USERS_WITH_QUICKSIGHT_STATUS and GET_USERS make, against the fewest the page
  * sizes allow (Cognito ListUsers and ListUsersInGroup 60 per page, QuickSight ListUsers 100
- * per page), and the handler time. Cognito and QuickSight are served from memory with
+ * per page), and the handler time: first a full listing (`fullListing`, the pages' Refresh),
+ * which writes the portal's copy of the directory, then both reads from that copy, which ask
+ * Cognito only for the Admins group and the accounts in each transitional status (none here). Cognito and QuickSight are served from memory with
  * aws-sdk-client-mock and DynamoDB by dynalite (test/lambdas/support/harness.ts, which also
  * answers the caller's session and live Admins checks), so only the handlers' own work and
  * call pattern are measured.
@@ -60,8 +62,11 @@ export async function run(options: BenchOptions = { smoke: false }): Promise<Ben
     await observeDynamoCommands((command) => dynamoCalls.push(command.replace(/Command$/, '')));
     const first = cognitoUsers[0]!;
     const token = await h.token({ username: first.Username!, email: emailOf(0), groups: ['Admins'] });
-    h.cognito.on(ListUsersCommand).callsFake((input: { Limit?: number; PaginationToken?: string }) => {
-      const { items, next } = page(cognitoUsers, Math.min(input.Limit ?? COGNITO_PAGE, COGNITO_PAGE), input.PaginationToken);
+    // A `cognito:user_status = "..."` filter lists the accounts in that status, as ListUsers does.
+    h.cognito.on(ListUsersCommand).callsFake((input: { Limit?: number; PaginationToken?: string; Filter?: string }) => {
+      const status = /^cognito:user_status = "(\w+)"$/.exec(input.Filter ?? '')?.[1];
+      const matching = status === undefined ? cognitoUsers : cognitoUsers.filter((user) => user.UserStatus === status);
+      const { items, next } = page(matching, Math.min(input.Limit ?? COGNITO_PAGE, COGNITO_PAGE), input.PaginationToken);
       return { Users: items, PaginationToken: next };
     });
     h.cognito.on(ListUsersInGroupCommand).callsFake((input: { GroupName?: string; Limit?: number; NextToken?: string }) => {
@@ -74,18 +79,28 @@ export async function run(options: BenchOptions = { smoke: false }): Promise<Ben
     });
 
     const handlers = { quicksightAdmin: await loadHandler('quicksight-admin'), userAdmin: await loadHandler('user-admin') };
-    const minimum = {
+    const fullListing = {
       listUsers: minimumPages(users, COGNITO_PAGE),
       listUsersInGroup: minimumPages(groups.Admins!.length, COGNITO_PAGE) + minimumPages(groups.Users!.length, COGNITO_PAGE),
-      quicksightListUsers: minimumPages(users, QUICKSIGHT_PAGE),
     };
+    // From the copy: one ListUsers per transitional status (FORCE_CHANGE_PASSWORD, RESET_REQUIRED,
+    // UNCONFIRMED; empty here) and the Admins group.
+    const fromCopy = { listUsers: 3, listUsersInGroup: minimumPages(groups.Admins!.length, COGNITO_PAGE) };
+    const quicksightListUsers = minimumPages(users, QUICKSIGHT_PAGE);
 
-    const measure = async (area: string, handler: Handler, action: string, withQuickSight: boolean): Promise<BenchRow[]> => {
+    const measure = async (
+      area: string,
+      handler: Handler,
+      body: Record<string, unknown>,
+      minimum: { listUsers: number; listUsersInGroup: number },
+      withQuickSight: boolean,
+    ): Promise<BenchRow[]> => {
       h.cognito.resetHistory();
       h.quicksight.resetHistory();
       dynamoCalls.length = 0;
       const started = performance.now();
-      const result = await invoke(handler, { token, body: { action } });
+      const result = await invoke(handler, { token, body });
+      const action = String(body.action);
       const elapsed = performance.now() - started;
       if (result.status !== 200) throw new Error(`${action} answered ${result.status}: ${JSON.stringify(result.body)}`);
       const listed = (result.body.users as unknown[] | undefined)?.length ?? 0;
@@ -102,16 +117,18 @@ export async function run(options: BenchOptions = { smoke: false }): Promise<Ben
         row('users listed', listed, users),
         row('Cognito ListUsers calls', h.cognito.commandCalls(ListUsersCommand).length, minimum.listUsers),
         row('Cognito ListUsersInGroup calls', h.cognito.commandCalls(ListUsersInGroupCommand).length, minimum.listUsersInGroup),
-        ...(withQuickSight ? [row('QuickSight ListUsers calls', h.quicksight.commandCalls(ListQuickSightUsersCommand).length, minimum.quicksightListUsers)] : []),
+        ...(withQuickSight ? [row('QuickSight ListUsers calls', h.quicksight.commandCalls(ListQuickSightUsersCommand).length, quicksightListUsers)] : []),
         row('per-user calls', perUserCalls, 0),
         { area, metric: 'DynamoDB calls', value: dynamoCalls.join(', ') || 'none' },
         { area, metric: 'handler time', value: `${elapsed.toFixed(0)} ms` },
       ];
     };
 
+    const listWithQuickSight = { action: 'LIST_COGNITO_USERS_WITH_QUICKSIGHT_STATUS' };
     return [
-      ...(await measure(`admin LIST_COGNITO_USERS_WITH_QUICKSIGHT_STATUS (${scale})`, handlers.quicksightAdmin, 'LIST_COGNITO_USERS_WITH_QUICKSIGHT_STATUS', true)),
-      ...(await measure(`admin GET_USERS (${scale})`, handlers.userAdmin, 'GET_USERS', false)),
+      ...(await measure(`admin LIST_COGNITO_USERS_WITH_QUICKSIGHT_STATUS, full listing (${scale})`, handlers.quicksightAdmin, { ...listWithQuickSight, fullListing: true }, fullListing, true)),
+      ...(await measure(`admin LIST_COGNITO_USERS_WITH_QUICKSIGHT_STATUS, from the copy (${scale})`, handlers.quicksightAdmin, listWithQuickSight, fromCopy, true)),
+      ...(await measure(`admin GET_USERS, from the copy (${scale})`, handlers.userAdmin, { action: 'GET_USERS' }, fromCopy, false)),
     ];
   } finally {
     await h.close();
