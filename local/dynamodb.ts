@@ -12,7 +12,6 @@ import {
 import dynalite from 'dynalite';
 import { tables, type KeyDefinition, type TableDefinition } from '../contracts/tables.ts';
 import { closeServer, httpUrl, listen } from './emulators/shared/http.ts';
-import type { LocalCredentials } from './environment.ts';
 
 export const LOCAL_TABLE_PREFIX = 'local-';
 
@@ -98,7 +97,8 @@ export async function startDynamoDb(options: {
   readonly port: number;
   readonly dataDir: string;
   readonly region: string;
-  readonly credentials: LocalCredentials;
+  /** The access key local mode signs its table set-up with (LOCAL_CREDENTIALS). */
+  readonly credentials: { readonly accessKeyId: string; readonly secretAccessKey: string };
 }): Promise<LocalDynamoDb> {
   const path = join(options.dataDir, 'dynamodb');
   await mkdir(path, { recursive: true });
