@@ -1,7 +1,80 @@
 import js from '@eslint/js';
+import { createNodeResolver, importX } from 'eslint-plugin-import-x';
 import reactHooks from 'eslint-plugin-react-hooks';
 import globals from 'globals';
+import { fileURLToPath } from 'node:url';
 import tseslint from 'typescript-eslint';
+
+const projectRoot = fileURLToPath(new URL('.', import.meta.url));
+
+/** Every top-level folder of ours that holds code. */
+const ours = ['bench', 'bin', 'compliance', 'contracts', 'lambdas', 'lib', 'local', 'test', 'tools', 'web'];
+/** Our folders other than `allowed`: what a zone's files must not import. */
+const except = (...allowed) => ours.filter((folder) => !allowed.includes(folder));
+
+/**
+ * Who may import whom. Each zone names the files it holds to (target) and the folders they
+ * must not import (from); an import is resolved to a file before it is compared, so `../`
+ * chains, dynamic `import()` and type-only imports are all held to it. bench/ and test/
+ * stand above everything and may import any of it.
+ */
+const layerZones = [
+  {
+    target: 'contracts',
+    from: except('contracts'),
+    message: 'contracts/ holds the shapes every layer shares and imports nothing of ours (only packages).',
+  },
+  {
+    target: 'lambdas',
+    from: except('contracts', 'lambdas'),
+    message: 'A function imports only contracts/ and lambdas/; move a shared fact into contracts/.',
+  },
+  {
+    target: 'web',
+    from: except('contracts', 'web'),
+    message: 'The web app imports only contracts/ and web/; move a shared fact into contracts/.',
+  },
+  {
+    target: 'lib',
+    from: except('contracts', 'lib', 'compliance'),
+    message:
+      "CDK constructs import contracts/ and lib/; a function's code is bundled from its entry path (a string), never imported.",
+  },
+  {
+    target: 'lib/**/!(compliance).ts',
+    from: ['compliance'],
+    message: 'Constructs reach the compliance pack only through lib/compliance.ts.',
+  },
+  {
+    target: 'compliance',
+    from: except('contracts', 'lib', 'compliance'),
+    message: 'The compliance pack imports contracts/ and lib/ (what it checks), never local mode or a function.',
+  },
+  {
+    target: 'local/emulators',
+    from: except('local'),
+    message: 'An emulator stands for an AWS service and imports nothing of the product; only local/emulators/.',
+  },
+  {
+    target: 'local/emulators',
+    from: ['local'],
+    except: ['./emulators'],
+    message: 'An emulator imports nothing of the harness; only local/emulators/.',
+  },
+  {
+    target: 'local',
+    from: except('contracts', 'lib', 'lambdas', 'local'),
+    message: 'The local harness runs the template, its functions and the emulators: contracts/, lib/, lambdas/, local/.',
+  },
+  {
+    target: 'bin',
+    from: except('contracts', 'lib', 'bin'),
+    message: 'The CDK app entry imports the constructs (lib/) and contracts/ only.',
+  },
+];
+
+/** The folders whose import graph has no circles. */
+const productFolders = ['bin', 'compliance', 'contracts', 'lambdas', 'lib', 'local', 'tools', 'web'];
 
 export default tseslint.config(
   { ignores: ['node_modules', 'cdk.out', 'web/dist', '.local', '.local-*', 'coverage'] },
@@ -26,6 +99,30 @@ export default tseslint.config(
           message: "Use `import * as z from 'zod'` so the function bundles leave out zod's locales.",
         },
       ],
+    },
+  },
+  {
+    // The layers (layerZones above). The resolver finds what an import names as Node and
+    // the bundlers do, trying the TypeScript extensions; every import of ours resolves.
+    files: ['**/*.{ts,tsx,js,mjs}'],
+    plugins: { 'import-x': importX },
+    settings: {
+      'import-x/resolver-next': [createNodeResolver({ extensions: ['.ts', '.tsx', '.js', '.mjs', '.cjs', '.json', '.node'] })],
+      // The files no-cycle reads to follow an import, and the parser it reads them with.
+      'import-x/extensions': ['.ts', '.tsx', '.js', '.mjs'],
+      'import-x/parsers': { '@typescript-eslint/parser': ['.ts', '.tsx'] },
+    },
+    rules: {
+      'import-x/no-restricted-paths': ['error', { basePath: projectRoot, zones: layerZones }],
+    },
+  },
+  {
+    // No import circles in the product and its tools. Type-only imports are left out (they
+    // vanish at build time); dynamic `import()` counts.
+    files: productFolders.map((folder) => `${folder}/**/*.{ts,tsx}`),
+    plugins: { 'import-x': importX },
+    rules: {
+      'import-x/no-cycle': ['error', { ignoreExternal: true }],
     },
   },
   {
