@@ -4,10 +4,10 @@ import { CognitoIdentityProviderClient } from '@aws-sdk/client-cognito-identity-
 import type { RuntimeConfig } from '../contracts/config.ts';
 import { ENV } from '../contracts/env.ts';
 import { USER_POOL_CLIENT } from '../contracts/user-pool-client.ts';
-import type { SynthesizedDeployment } from './aws/deployment.ts';
+import type { SynthesizedDeployment, UrlFunctionKey } from './aws/deployment.ts';
 import { localDeployment } from './aws/local-deployment.ts';
 import { localResourceNames } from './aws/resolve.ts';
-import { readTotpSecret, startCognitoEmulator } from './emulators/cognito/index.ts';
+import { readTotpSecret, startCognitoEmulator, type CognitoEmulator } from './emulators/cognito/index.ts';
 import { cognitoDataDir, DEFAULT_DATA_DIR, quicksightDataDir } from './data-dir.ts';
 import { startDynamoDb } from './dynamodb.ts';
 import { Closers } from './closers.ts';
@@ -24,26 +24,25 @@ import {
   templateValues,
   type LocalEndpoints,
 } from './environment.ts';
-import { createFunctions, invokerOf, startFunctionUrls } from './functions.ts';
+import { createFunctions, invokerOf, startFunctionUrls, type LocalFunctions } from './functions.ts';
 import { loadProductSchema } from './graphql/schema.ts';
-import { startGraphqlServer } from './graphql/server.ts';
+import { startGraphqlServer, type GraphqlServer } from './graphql/server.ts';
 import { startIamGate } from './iam/gate.ts';
 import { LocalIam } from './iam/policies.ts';
 import type { LocalFunction } from './lambda/runtime.ts';
 import { cognitoRules, dynamodbRules, quicksightRules, s3Rules, sesRules } from './iam/services.ts';
-import { startMailCapture } from './emulators/ses/capture.ts';
-import { s3DataDir, startS3StandIn } from './emulators/s3/index.ts';
+import { startMailCapture, type MailCapture } from './emulators/ses/capture.ts';
+import { s3DataDir, startS3StandIn, type S3StandIn } from './emulators/s3/index.ts';
 import { IdentityStore } from './emulators/ses/identities.ts';
 import { cognitoMailSender } from './emulators/ses/send.ts';
-import { assertPortsFree, DEFAULT_PORT_BASE, portLayout } from './ports.ts';
-import { dashboardLink, localTlsMaterial, SAMPLE_DASHBOARDS, startQuickSightEmulator } from './emulators/quicksight/index.ts';
+import { assertPortsFree, DEFAULT_PORT_BASE, portLayout, type PortLayout } from './ports.ts';
+import { dashboardLink, localTlsMaterial, SAMPLE_DASHBOARDS, startQuickSightEmulator, type QuickSightEmulator } from './emulators/quicksight/index.ts';
 import { DEMO_ACCOUNTS } from './seed/demo-accounts.ts';
 import { seedIfNeeded } from './seed/seed.ts';
 import { stackFilePath, type StackInfo } from './stack-info.ts';
 import { ensureWebBuilt, WEB_DIST } from './web-build.ts';
-import { startWebServer } from './web-server.ts';
+import { startWebServer, type WebServer } from './web-server.ts';
 import { httpUrl } from './emulators/shared/http.ts';
-
 
 /**
  * The portal's origin. Servers listen on 127.0.0.1, but QuickSight accepts no IP address in
@@ -91,12 +90,6 @@ export function rulesDataSetIdOf(deployment: SynthesizedDeployment): string {
   return value;
 }
 
-/** The groups a new local pool starts with. */
-const POOL_GROUPS = [
-  { name: 'Admins', precedence: 0, description: 'Administrators of the portal' },
-  { name: 'Users', precedence: 1, description: 'Users of the portal' },
-];
-
 /** Local SES's verified identities: the support sender and recipient, as the deployment steps (docs/deploy.md) verify them. */
 const VERIFIED_SES_IDENTITIES = [SUPPORT_FROM_ADDRESS, SUPPORT_TO_ADDRESS];
 
@@ -104,233 +97,67 @@ const VERIFIED_SES_IDENTITIES = [SUPPORT_FROM_ADDRESS, SUPPORT_TO_ADDRESS];
  * Starts the whole portal on this machine: dynalite, the mail capture, local S3, the Cognito
  * and QuickSight emulators (each behind an IAM gate), every function of the synthesized CDK app
  * in its own execution environment, one HTTP adapter per function URL, the GraphQL server
- * and the SPA; seeds a new data directory and writes stack.json.
+ * and the SPA; seeds a new data directory and writes stack.json. Each step is a function below,
+ * in the order they run.
  */
 export async function startStack(options: StackOptions = {}): Promise<RunningLocalStack> {
   const dataDir = resolve(options.dataDir ?? DEFAULT_DATA_DIR);
   const host = options.host ?? '127.0.0.1';
   const ports = portLayout(options.portBase ?? DEFAULT_PORT_BASE);
-  const log = options.log ?? (() => undefined);
-  const region = LOCAL_REGION;
-  const url = (port: number) => httpUrl(host, port);
-  const siteOrigin = localSiteOrigin(ports.web);
-
-  await assertPortsFree(ports, host);
-  if (options.reset) await rm(dataDir, { recursive: true, force: true });
-  await mkdir(dataDir, { recursive: true });
-  await rm(stackFilePath(dataDir), { force: true });
+  await prepareDataDir({ dataDir, host, ports, reset: options.reset ?? false });
 
   const closers = new Closers();
-  const aborted = () => options.signal?.throwIfAborted();
+  const stack: StartContext = {
+    dataDir,
+    host,
+    ports,
+    region: LOCAL_REGION,
+    siteOrigin: localSiteOrigin(ports.web),
+    log: options.log ?? (() => undefined),
+    closers,
+    url: (port) => httpUrl(host, port),
+    aborted: () => options.signal?.throwIfAborted(),
+  };
   try {
-    // The build and the synthesis are the slowest steps and need none of the services: they run meanwhile.
-    const stopBuild = new AbortController();
-    closers.add(async () => stopBuild.abort());
-    const buildSignal = options.signal ? AbortSignal.any([options.signal, stopBuild.signal]) : stopBuild.signal;
-    const webBuild = ensureWebBuilt({ log, signal: buildSignal });
-    webBuild.catch(() => undefined);
-    const synthesis = localDeployment(log);
-    synthesis.catch(() => undefined);
-
-    // Every local AWS endpoint checks signatures and policies: the administrator (local mode
-    // itself) may do anything, each function what its role allows.
-    const iam = new LocalIam(LOCAL_ACCOUNT_ID);
-    iam.add({ name: 'administrator', arn: `arn:aws:iam::${LOCAL_ACCOUNT_ID}:user/local-administrator`, ...LOCAL_CREDENTIALS });
-    const gate = async (rules: Parameters<typeof startIamGate>[0]['rules'], upstream: string, port: number) => {
-      const started = await startIamGate({ rules, iam, upstream, host, port });
-      closers.add(() => started.close());
-      return started.url;
-    };
-
-    const sesIdentities = new IdentityStore();
-    sesIdentities.verify(VERIFIED_SES_IDENTITIES);
-    const mail = await startMailCapture({ host, port: 0, apiPort: ports.mailApi, dataDir, verifiedIdentities: VERIFIED_SES_IDENTITIES });
-    closers.add(() => mail.close());
-    const sesEndpoint = await gate(
-      sesRules({ sandbox: true, identityOf: (address) => sesIdentities.identityCovering(address) ?? address }),
-      mail.sesEndpoint,
-      ports.mail,
-    );
-    aborted();
-    const dynamodb = await startDynamoDb({ host, port: 0, dataDir, region, credentials: LOCAL_CREDENTIALS });
-    closers.add(() => dynamodb.close());
-    const dynamodbEndpoint = await gate(dynamodbRules, dynamodb.endpoint, ports.dynamodb);
-    aborted();
-
+    const { webBuild, synthesis } = buildAndSynthesize(stack, options.signal);
+    const iam = localIam();
+    const gate = gateFor(stack, iam);
+    const ses = await startSes(stack, gate);
+    stack.aborted();
+    const dynamodbEndpoint = await startTables(stack, gate);
+    stack.aborted();
     // The identity provider runs with the synthesized pool's settings.
     const deployment = await synthesis;
-    aborted();
+    stack.aborted();
+    const s3 = await startS3(stack, gate, deployment);
+    stack.aborted();
+    // The pool invokes its triggers as Lambda does; the functions exist once the workers start.
+    const triggers: PoolTriggerFunctions = {};
+    const cognito = await startCognito(stack, gate, deployment, ses.mail, triggers);
+    stack.aborted();
+    const quicksight = await startQuickSight(stack, gate, deployment, s3.standIn);
+    stack.aborted();
 
-    // S3 holds the template's buckets (the row-level-security rules), named as templateValues names them.
-    const s3 = await startS3StandIn({ host, port: 0, dataDir: s3DataDir(dataDir), buckets: [localResourceNames(deployment.stackName).companyRulesBucket] });
-    closers.add(() => s3.close());
-    const s3Endpoint = await gate(s3Rules, s3.url, ports.s3);
-    aborted();
+    const endpoints = localEndpoints(stack, { cognito, dynamodbEndpoint, quicksight, ses, s3 });
+    const workers = await startFunctionWorkers(stack, deployment, endpoints, iam, triggers);
+    stack.aborted();
+    const graphql = await startGraphql(stack, deployment, workers.functions, cognito.emulator);
+    stack.aborted();
 
-    const sendEmail = cognitoMailSender(mail, { region, credentials: LOCAL_CREDENTIALS });
-    closers.add(async () => sendEmail.destroy());
-    const cognitoDir = cognitoDataDir(dataDir);
-    // The pool invokes its trigger as Lambda does; the function exists once the app is synthesized.
-    const running: { postConfirmation?: LocalFunction; preTokenGeneration?: LocalFunction } = {};
-    const cognito = await startCognitoEmulator({
-      host,
-      port: 0,
-      publicUrl: url(ports.cognito),
-      dataDir: cognitoDir,
-      region,
-      // The app client's definition, which the CDK app client is built from too.
-      client: USER_POOL_CLIENT,
-      groups: POOL_GROUPS,
-      sendEmail: sendEmail.send,
-      webUrl: siteOrigin,
-      allowSelfSignUp: deployment.userPool.allowSelfSignUp,
-      ...(deployment.userPool.deviceTracking && { deviceTracking: deployment.userPool.deviceTracking }),
-      accessTokenMinutes: deployment.userPool.accessTokenMinutes,
-      idTokenMinutes: deployment.userPool.idTokenMinutes,
-      refreshTokenDays: deployment.userPool.refreshTokenDays,
-      temporaryPasswordValidityDays: deployment.userPool.temporaryPasswordValidityDays,
-      attributesRequireVerificationBeforeUpdate: deployment.userPool.attributesRequireVerificationBeforeUpdate,
-      invitation: invitationTemplate(deployment, region, siteOrigin),
-      triggers: {
-        postConfirmation: async (event) => {
-          if (!running.postConfirmation) throw new Error('The post-confirmation function is not running yet');
-          return running.postConfirmation.invoke(event);
-        },
-        preTokenGeneration: async (event) => {
-          if (!running.preTokenGeneration) throw new Error('The pre token generation function is not running yet');
-          return running.preTokenGeneration.invoke(event);
-        },
-      },
-    });
-    closers.add(() => cognito.close());
-    const cognitoEndpoint = await gate(cognitoRules, cognito.url, ports.cognito);
-    aborted();
-    const quicksight = await startQuickSightEmulator({
-      host,
-      port: 0,
-      pageHost: 'localhost',
-      pagesPort: ports.quicksight,
-      dataDir: quicksightDataDir(dataDir),
-      accountId: LOCAL_ACCOUNT_ID,
-      region,
-      // Ingestions read the data source's manifest and files from local S3, as QuickSight reads them with the data source's role.
-      readObject: s3.readObject,
-      listObjects: s3.listObjects,
-      rowLevelSecurity: { rulesDataSetId: rulesDataSetIdOf(deployment) },
-      embedPages: { port: ports.quicksightEmbed, tls: await localTlsMaterial(join(quicksightDataDir(dataDir), 'tls')) },
-    });
-    closers.add(() => quicksight.close());
-    const quicksightEndpoint = await gate(quicksightRules, quicksight.url, ports.quicksight);
-    aborted();
-
-    const endpoints: LocalEndpoints = {
-      region,
-      siteOrigin,
-      cognito: { endpoint: cognitoEndpoint, userPoolId: cognito.userPoolId, clientId: cognito.clientId, jwks: cognito.jwks },
-      dynamodbEndpoint,
-      quicksightEndpoint,
-      sesEndpoint,
-      s3Endpoint,
-    };
-    const { functions, credentials } = createFunctions(deployment, endpoints, iam, closers);
-    running.postConfirmation = functions.postConfirmation;
-    running.preTokenGeneration = functions.preTokenGeneration;
-
-    const functionUrls = await startFunctionUrls({
-      deployment,
-      functions,
-      host,
-      ports,
-      region,
-      values: templateValues(deployment, endpoints, 'error'),
-      siteOrigin,
-      closers,
-    });
-    aborted();
-
-    const graphql = await startGraphqlServer({
-      schema: await loadProductSchema(),
-      handler: invokerOf(functions.graphql),
-      userPoolId: cognito.userPoolId,
-      clientId: cognito.clientId,
-      jwks: cognito.jwks,
-      host,
-      port: ports.graphql,
-      region,
-      timeoutMs: deployment.functions.graphql.timeoutSeconds * 1000,
-    });
-    closers.add(() => graphql.close());
-    aborted();
-
-    const cognitoClient = new CognitoIdentityProviderClient({ endpoint: cognitoEndpoint, region, credentials: LOCAL_CREDENTIALS });
-    closers.add(async () => cognitoClient.destroy());
-    const secretOf = (email: string) => readTotpSecret(cognitoDir, email);
-    await seedIfNeeded({
-      dataDir,
-      pool: { client: cognitoClient, endpoint: cognitoEndpoint, userPoolId: cognito.userPoolId, clientId: cognito.clientId, readTotpSecret: secretOf },
-      quicksightAdminUrl: functionUrls.quicksightAdmin,
-      dashboards: SAMPLE_DASHBOARDS,
-      linkOf: (dashboardId) => dashboardLink(quicksight.pagesUrl, dashboardId),
-      log,
-    });
-
-    aborted();
+    await seed(stack, cognito, workers.functionUrls, quicksight.emulator);
+    stack.aborted();
     await webBuild;
-    const config: RuntimeConfig = {
-      productName: LOCAL_PRODUCT_NAME,
-      region,
-      userPoolId: cognito.userPoolId,
-      userPoolClientId: cognito.clientId,
-      cognitoEndpoint,
-      graphqlUrl: graphql.url,
-      functions: functionUrls,
-      marketingSiteUrl: LOCAL_MARKETING_SITE_URL,
-      // The deployment defaults, as the synthesized app local mode runs uses them.
-      session: deployment.session,
-      rememberDevices: deployment.userPool.deviceTracking !== undefined,
-    };
-    const originOf = (address: string) => new URL(address).origin;
-    const web = await startWebServer({
-      host,
-      port: ports.web,
-      distDir: WEB_DIST,
-      config,
-      csp: {
-        connectSrc: [cognitoEndpoint, graphql.url, ...Object.values(functionUrls)].map(originOf),
-        frameSrc: [originOf(quicksight.embedUrl)],
-      },
+    await startWeb(stack, deployment, { cognito, graphql, functionUrls: workers.functionUrls, quicksight: quicksight.emulator });
+    const info = await describeStack(stack, {
+      cognito,
+      graphql,
+      functionUrls: workers.functionUrls,
+      quicksight,
+      dynamodbEndpoint,
+      ses,
+      credentials: workers.credentials,
     });
-    closers.add(() => web.close());
-
-    const demoAccount = async (account: (typeof DEMO_ACCOUNTS)[keyof typeof DEMO_ACCOUNTS]) => {
-      const totpSecret = await secretOf(account.email);
-      if (!totpSecret) throw new Error(`${account.email} has no authenticator; start with --reset to seed the demo accounts again`);
-      return { email: account.email, password: account.password, totpSecret };
-    };
-    const info: StackInfo = {
-      webUrl: siteOrigin,
-      region,
-      cognito: {
-        endpoint: cognitoEndpoint,
-        userPoolId: cognito.userPoolId,
-        clientId: cognito.clientId,
-        jwksUrl: `${cognitoEndpoint}/${cognito.userPoolId}/.well-known/jwks.json`,
-      },
-      graphqlUrl: graphql.url,
-      functions: functionUrls,
-      quicksight: { endpoint: quicksightEndpoint, accountId: LOCAL_ACCOUNT_ID, namespace: QUICKSIGHT_NAMESPACE, embedPagesUrl: `${quicksight.embedUrl}/` },
-      dynamodb: { endpoint: dynamodbEndpoint },
-      mail: { inboxUrl: `${sesEndpoint}/`, apiUrl: mail.apiUrl },
-      demo: {
-        admin: await demoAccount(DEMO_ACCOUNTS.admin),
-        user: await demoAccount(DEMO_ACCOUNTS.user),
-        owner: await demoAccount(DEMO_ACCOUNTS.owner),
-      },
-      functionCredentials: credentials,
-    };
-    const stackFile = stackFilePath(dataDir);
-    await writeAtomically(stackFile, `${JSON.stringify(info, null, 2)}\n`);
-    closers.add(() => rm(stackFile, { force: true }));
+    await writeStackFile(stack, info);
 
     let closing: Promise<void> | undefined;
     return { info, dataDir, close: () => (closing ??= closers.closeAll()) };
@@ -338,4 +165,397 @@ export async function startStack(options: StackOptions = {}): Promise<RunningLoc
     await closers.closeAll().catch(() => undefined);
     throw error;
   }
+}
+
+/** What every start-up step shares: where the stack listens and writes, and what stops it. */
+interface StartContext {
+  readonly dataDir: string;
+  readonly host: string;
+  readonly ports: PortLayout;
+  readonly region: string;
+  /** The local portal's origin: where the template has the CDN's. */
+  readonly siteOrigin: string;
+  readonly log: (line: string) => void;
+  /** What was started, stopped in reverse order on close or on a failed start. */
+  readonly closers: Closers;
+  /** The address of a port on the stack's host. */
+  url(port: number): string;
+  /** Throws once start-up is abandoned (Ctrl-C while starting). */
+  aborted(): void;
+}
+
+/** Puts an IAM gate in front of an upstream on a port of the layout; resolves with the gate's address. */
+type Gate = (rules: Parameters<typeof startIamGate>[0]['rules'], upstream: string, port: number) => Promise<string>;
+
+/** The address of each function URL. */
+type FunctionUrls = Record<UrlFunctionKey, string>;
+
+/** The pool's triggers, filled in once the function workers run. */
+type PoolTriggerFunctions = { postConfirmation?: LocalFunction; preTokenGeneration?: LocalFunction };
+
+interface RunningSes {
+  readonly mail: MailCapture;
+  /** SES behind its gate. */
+  readonly endpoint: string;
+}
+
+interface RunningS3 {
+  readonly standIn: S3StandIn;
+  readonly endpoint: string;
+}
+
+interface RunningCognito {
+  readonly emulator: CognitoEmulator;
+  readonly endpoint: string;
+  /** The emulator's folder in the data directory. */
+  readonly dataDir: string;
+}
+
+interface RunningQuickSight {
+  readonly emulator: QuickSightEmulator;
+  readonly endpoint: string;
+}
+
+/** Refuses to start over a running stack, wipes the data directory when asked and removes an old stack.json. */
+async function prepareDataDir(options: { dataDir: string; host: string; ports: PortLayout; reset: boolean }): Promise<void> {
+  await assertPortsFree(options.ports, options.host);
+  if (options.reset) await rm(options.dataDir, { recursive: true, force: true });
+  await mkdir(options.dataDir, { recursive: true });
+  await rm(stackFilePath(options.dataDir), { force: true });
+}
+
+/**
+ * Reads the template: synthesizes the CDK app (or reuses the synthesis of the same sources),
+ * and builds the SPA. They are the slowest steps and need none of the services: they run
+ * meanwhile, and the steps that need them wait for them.
+ */
+function buildAndSynthesize(
+  stack: StartContext,
+  signal: AbortSignal | undefined,
+): { webBuild: Promise<unknown>; synthesis: Promise<SynthesizedDeployment> } {
+  const stopBuild = new AbortController();
+  stack.closers.add(async () => stopBuild.abort());
+  const buildSignal = signal ? AbortSignal.any([signal, stopBuild.signal]) : stopBuild.signal;
+  const webBuild = ensureWebBuilt({ log: stack.log, signal: buildSignal });
+  webBuild.catch(() => undefined);
+  const synthesis = localDeployment(stack.log);
+  synthesis.catch(() => undefined);
+  return { webBuild, synthesis };
+}
+
+/**
+ * The local account's IAM: every local AWS endpoint checks signatures and policies; the
+ * administrator (local mode itself) may do anything, each function what its role allows.
+ */
+function localIam(): LocalIam {
+  const iam = new LocalIam(LOCAL_ACCOUNT_ID);
+  iam.add({ name: 'administrator', arn: `arn:aws:iam::${LOCAL_ACCOUNT_ID}:user/local-administrator`, ...LOCAL_CREDENTIALS });
+  return iam;
+}
+
+function gateFor(stack: StartContext, iam: LocalIam): Gate {
+  return async (rules, upstream, port) => {
+    const started = await startIamGate({ rules, iam, upstream, host: stack.host, port });
+    stack.closers.add(() => started.close());
+    return started.url;
+  };
+}
+
+/** SES: the mail capture with the sandbox's verified identities, behind its gate. */
+async function startSes(stack: StartContext, gate: Gate): Promise<RunningSes> {
+  const sesIdentities = new IdentityStore();
+  sesIdentities.verify(VERIFIED_SES_IDENTITIES);
+  const mail = await startMailCapture({
+    host: stack.host,
+    port: 0,
+    apiPort: stack.ports.mailApi,
+    dataDir: stack.dataDir,
+    verifiedIdentities: VERIFIED_SES_IDENTITIES,
+  });
+  stack.closers.add(() => mail.close());
+  const endpoint = await gate(
+    sesRules({ sandbox: true, identityOf: (address) => sesIdentities.identityCovering(address) ?? address }),
+    mail.sesEndpoint,
+    stack.ports.mail,
+  );
+  return { mail, endpoint };
+}
+
+/** DynamoDB (dynalite) with the product's tables, behind its gate. */
+async function startTables(stack: StartContext, gate: Gate): Promise<string> {
+  const dynamodb = await startDynamoDb({
+    host: stack.host,
+    port: 0,
+    dataDir: stack.dataDir,
+    region: stack.region,
+    credentials: LOCAL_CREDENTIALS,
+  });
+  stack.closers.add(() => dynamodb.close());
+  return gate(dynamodbRules, dynamodb.endpoint, stack.ports.dynamodb);
+}
+
+/** S3 with the template's buckets (the row-level-security rules), named as templateValues names them. */
+async function startS3(stack: StartContext, gate: Gate, deployment: SynthesizedDeployment): Promise<RunningS3> {
+  const standIn = await startS3StandIn({
+    host: stack.host,
+    port: 0,
+    dataDir: s3DataDir(stack.dataDir),
+    buckets: [localResourceNames(deployment.stackName).companyRulesBucket],
+  });
+  stack.closers.add(() => standIn.close());
+  return { standIn, endpoint: await gate(s3Rules, standIn.url, stack.ports.s3) };
+}
+
+/**
+ * The Cognito emulator with the synthesized pool's settings and groups and the app client's
+ * definition, sending its mail through SES, behind its gate.
+ */
+async function startCognito(
+  stack: StartContext,
+  gate: Gate,
+  deployment: SynthesizedDeployment,
+  mail: MailCapture,
+  triggers: PoolTriggerFunctions,
+): Promise<RunningCognito> {
+  const sendEmail = cognitoMailSender(mail, { region: stack.region, credentials: LOCAL_CREDENTIALS });
+  stack.closers.add(async () => sendEmail.destroy());
+  const dataDir = cognitoDataDir(stack.dataDir);
+  const pool = deployment.userPool;
+  const emulator = await startCognitoEmulator({
+    host: stack.host,
+    port: 0,
+    publicUrl: stack.url(stack.ports.cognito),
+    dataDir,
+    region: stack.region,
+    // The app client's definition, which the CDK app client is built from too.
+    client: USER_POOL_CLIENT,
+    groups: pool.groups,
+    sendEmail: sendEmail.send,
+    webUrl: stack.siteOrigin,
+    allowSelfSignUp: pool.allowSelfSignUp,
+    ...(pool.deviceTracking && { deviceTracking: pool.deviceTracking }),
+    accessTokenMinutes: pool.accessTokenMinutes,
+    idTokenMinutes: pool.idTokenMinutes,
+    refreshTokenDays: pool.refreshTokenDays,
+    temporaryPasswordValidityDays: pool.temporaryPasswordValidityDays,
+    attributesRequireVerificationBeforeUpdate: pool.attributesRequireVerificationBeforeUpdate,
+    invitation: invitationTemplate(deployment, stack.region, stack.siteOrigin),
+    triggers: {
+      postConfirmation: async (event) => {
+        if (!triggers.postConfirmation) throw new Error('The post-confirmation function is not running yet');
+        return triggers.postConfirmation.invoke(event);
+      },
+      preTokenGeneration: async (event) => {
+        if (!triggers.preTokenGeneration) throw new Error('The pre token generation function is not running yet');
+        return triggers.preTokenGeneration.invoke(event);
+      },
+    },
+  });
+  stack.closers.add(() => emulator.close());
+  return { emulator, dataDir, endpoint: await gate(cognitoRules, emulator.url, stack.ports.cognito) };
+}
+
+/** The QuickSight emulator with its embed pages over https, reading data sources from local S3, behind its gate. */
+async function startQuickSight(
+  stack: StartContext,
+  gate: Gate,
+  deployment: SynthesizedDeployment,
+  s3: S3StandIn,
+): Promise<RunningQuickSight> {
+  const dataDir = quicksightDataDir(stack.dataDir);
+  const emulator = await startQuickSightEmulator({
+    host: stack.host,
+    port: 0,
+    pageHost: 'localhost',
+    pagesPort: stack.ports.quicksight,
+    dataDir,
+    accountId: LOCAL_ACCOUNT_ID,
+    region: stack.region,
+    // Ingestions read the data source's manifest and files from local S3, as QuickSight reads them with the data source's role.
+    readObject: s3.readObject,
+    listObjects: s3.listObjects,
+    rowLevelSecurity: { rulesDataSetId: rulesDataSetIdOf(deployment) },
+    embedPages: { port: stack.ports.quicksightEmbed, tls: await localTlsMaterial(join(dataDir, 'tls')) },
+  });
+  stack.closers.add(() => emulator.close());
+  return { emulator, endpoint: await gate(quicksightRules, emulator.url, stack.ports.quicksight) };
+}
+
+/** The local values the template's references resolve to: the emulators' addresses behind their gates and the pool's ids. */
+function localEndpoints(
+  stack: StartContext,
+  running: { cognito: RunningCognito; dynamodbEndpoint: string; quicksight: RunningQuickSight; ses: RunningSes; s3: RunningS3 },
+): LocalEndpoints {
+  const { emulator } = running.cognito;
+  return {
+    region: stack.region,
+    siteOrigin: stack.siteOrigin,
+    cognito: { endpoint: running.cognito.endpoint, userPoolId: emulator.userPoolId, clientId: emulator.clientId, jwks: emulator.jwks },
+    dynamodbEndpoint: running.dynamodbEndpoint,
+    quicksightEndpoint: running.quicksight.endpoint,
+    sesEndpoint: running.ses.endpoint,
+    s3Endpoint: running.s3.endpoint,
+  };
+}
+
+/**
+ * Every function of the template in its own worker, with its environment and credentials (the
+ * pool's triggers now reach theirs), and an HTTP adapter for each function URL.
+ */
+async function startFunctionWorkers(
+  stack: StartContext,
+  deployment: SynthesizedDeployment,
+  endpoints: LocalEndpoints,
+  iam: LocalIam,
+  triggers: PoolTriggerFunctions,
+): Promise<LocalFunctions & { functionUrls: FunctionUrls }> {
+  const { functions, credentials } = createFunctions(deployment, endpoints, iam, stack.closers);
+  triggers.postConfirmation = functions.postConfirmation;
+  triggers.preTokenGeneration = functions.preTokenGeneration;
+  const functionUrls = await startFunctionUrls({
+    deployment,
+    functions,
+    host: stack.host,
+    ports: stack.ports,
+    region: stack.region,
+    values: templateValues(deployment, endpoints, 'error'),
+    siteOrigin: stack.siteOrigin,
+    closers: stack.closers,
+  });
+  return { functions, credentials, functionUrls };
+}
+
+/** The GraphQL API: the product's schema, resolved by the GraphQL function, authorized by the pool's tokens. */
+async function startGraphql(
+  stack: StartContext,
+  deployment: SynthesizedDeployment,
+  functions: LocalFunctions['functions'],
+  cognito: CognitoEmulator,
+): Promise<GraphqlServer> {
+  const graphql = await startGraphqlServer({
+    schema: await loadProductSchema(),
+    handler: invokerOf(functions.graphql),
+    userPoolId: cognito.userPoolId,
+    clientId: cognito.clientId,
+    jwks: cognito.jwks,
+    host: stack.host,
+    port: stack.ports.graphql,
+    region: stack.region,
+    timeoutMs: deployment.functions.graphql.timeoutSeconds * 1000,
+  });
+  stack.closers.add(() => graphql.close());
+  return graphql;
+}
+
+/** Seeds a new data directory: the demo accounts, the sample dashboards and their assignments. */
+async function seed(stack: StartContext, cognito: RunningCognito, functionUrls: FunctionUrls, quicksight: QuickSightEmulator): Promise<void> {
+  const cognitoClient = new CognitoIdentityProviderClient({
+    endpoint: cognito.endpoint,
+    region: stack.region,
+    credentials: LOCAL_CREDENTIALS,
+  });
+  stack.closers.add(async () => cognitoClient.destroy());
+  await seedIfNeeded({
+    dataDir: stack.dataDir,
+    pool: {
+      client: cognitoClient,
+      endpoint: cognito.endpoint,
+      userPoolId: cognito.emulator.userPoolId,
+      clientId: cognito.emulator.clientId,
+      readTotpSecret: (email) => readTotpSecret(cognito.dataDir, email),
+    },
+    quicksightAdminUrl: functionUrls.quicksightAdmin,
+    dashboards: SAMPLE_DASHBOARDS,
+    linkOf: (dashboardId) => dashboardLink(quicksight.pagesUrl, dashboardId),
+    log: stack.log,
+  });
+}
+
+/** The SPA with the runtime configuration of the local stack and a CSP that admits its addresses. */
+async function startWeb(
+  stack: StartContext,
+  deployment: SynthesizedDeployment,
+  running: { cognito: RunningCognito; graphql: GraphqlServer; functionUrls: FunctionUrls; quicksight: QuickSightEmulator },
+): Promise<WebServer> {
+  const { cognito, graphql, functionUrls } = running;
+  const config: RuntimeConfig = {
+    productName: LOCAL_PRODUCT_NAME,
+    region: stack.region,
+    userPoolId: cognito.emulator.userPoolId,
+    userPoolClientId: cognito.emulator.clientId,
+    cognitoEndpoint: cognito.endpoint,
+    graphqlUrl: graphql.url,
+    functions: functionUrls,
+    marketingSiteUrl: LOCAL_MARKETING_SITE_URL,
+    // The deployment defaults, as the synthesized app local mode runs uses them.
+    session: deployment.session,
+    rememberDevices: deployment.userPool.deviceTracking !== undefined,
+  };
+  const originOf = (address: string) => new URL(address).origin;
+  const web = await startWebServer({
+    host: stack.host,
+    port: stack.ports.web,
+    distDir: WEB_DIST,
+    config,
+    csp: {
+      connectSrc: [cognito.endpoint, graphql.url, ...Object.values(functionUrls)].map(originOf),
+      frameSrc: [originOf(running.quicksight.embedUrl)],
+    },
+  });
+  stack.closers.add(() => web.close());
+  return web;
+}
+
+/** stack.json's content: every address, the demo accounts with their authenticator secrets and the functions' credentials. */
+async function describeStack(
+  stack: StartContext,
+  running: {
+    cognito: RunningCognito;
+    graphql: GraphqlServer;
+    functionUrls: FunctionUrls;
+    quicksight: RunningQuickSight;
+    dynamodbEndpoint: string;
+    ses: RunningSes;
+    credentials: LocalFunctions['credentials'];
+  },
+): Promise<StackInfo> {
+  const { cognito, quicksight, ses } = running;
+  const demoAccount = async (account: (typeof DEMO_ACCOUNTS)[keyof typeof DEMO_ACCOUNTS]) => {
+    const totpSecret = await readTotpSecret(cognito.dataDir, account.email);
+    if (!totpSecret) throw new Error(`${account.email} has no authenticator; start with --reset to seed the demo accounts again`);
+    return { email: account.email, password: account.password, totpSecret };
+  };
+  return {
+    webUrl: stack.siteOrigin,
+    region: stack.region,
+    cognito: {
+      endpoint: cognito.endpoint,
+      userPoolId: cognito.emulator.userPoolId,
+      clientId: cognito.emulator.clientId,
+      jwksUrl: `${cognito.endpoint}/${cognito.emulator.userPoolId}/.well-known/jwks.json`,
+    },
+    graphqlUrl: running.graphql.url,
+    functions: running.functionUrls,
+    quicksight: {
+      endpoint: quicksight.endpoint,
+      accountId: LOCAL_ACCOUNT_ID,
+      namespace: QUICKSIGHT_NAMESPACE,
+      embedPagesUrl: `${quicksight.emulator.embedUrl}/`,
+    },
+    dynamodb: { endpoint: running.dynamodbEndpoint },
+    mail: { inboxUrl: `${ses.endpoint}/`, apiUrl: ses.mail.apiUrl },
+    demo: {
+      admin: await demoAccount(DEMO_ACCOUNTS.admin),
+      user: await demoAccount(DEMO_ACCOUNTS.user),
+      owner: await demoAccount(DEMO_ACCOUNTS.owner),
+    },
+    functionCredentials: running.credentials,
+  };
+}
+
+/** Writes stack.json (removed again when the stack stops): tests, benches and tools read it. */
+async function writeStackFile(stack: StartContext, info: StackInfo): Promise<void> {
+  const stackFile = stackFilePath(stack.dataDir);
+  await writeAtomically(stackFile, `${JSON.stringify(info, null, 2)}\n`);
+  stack.closers.add(() => rm(stackFile, { force: true }));
 }

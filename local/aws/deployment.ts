@@ -60,6 +60,14 @@ export interface UserPoolSettings {
   readonly attributesRequireVerificationBeforeUpdate: readonly ('email' | 'phone_number')[];
   /** The invitation email (AdminCreateUserConfig.InviteMessageTemplate), intrinsics unresolved. */
   readonly invitation: { readonly emailSubject: TemplateValue; readonly emailMessage: TemplateValue };
+  /** The pool's groups (its AWS::Cognito::UserPoolGroup resources), which a new local pool starts with. */
+  readonly groups: readonly UserPoolGroup[];
+}
+
+export interface UserPoolGroup {
+  readonly name: string;
+  readonly precedence?: number;
+  readonly description?: string;
 }
 
 export interface SynthesizedDeployment {

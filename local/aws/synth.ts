@@ -8,7 +8,7 @@ import { loadConfig } from '../../lib/config.ts';
 import { addPortal } from '../../lib/portal-app.ts';
 import type { PortalFunction } from '../../lib/portal-function.ts';
 import { EMBED_SESSION_MINUTES, LOCAL_ACCOUNT_ID, LOCAL_REGION, LOCAL_PRODUCT_NAME, QUICKSIGHT_NAMESPACE, SUPPORT_FROM_ADDRESS, SUPPORT_TO_ADDRESS } from '../environment.ts';
-import type { DeployedFunctionKey, FunctionUrlSettings, SynthesizedDeployment, SynthesizedFunction } from './deployment.ts';
+import type { DeployedFunctionKey, FunctionUrlSettings, SynthesizedDeployment, SynthesizedFunction, UserPoolGroup, UserPoolSettings } from './deployment.ts';
 
 /**
  * Synthesizes the CDK app as a deployment would (bundling every handler with esbuild) with
@@ -107,7 +107,10 @@ export function synthesizeDeployment(outdir: string, sourceHash: string): Synthe
     stackName: stack.stackName,
     functions: described,
     session: { idleTimeoutMinutes: config.idleTimeoutMinutes, absoluteSessionMinutes: config.absoluteSessionMinutes },
-    userPool: userPoolSettings(resources[logicalId(stack.auth.userPool)]!, resources[logicalId(stack.auth.client)]!),
+    userPool: {
+      ...userPoolSettings(resources[logicalId(stack.auth.userPool)]!, resources[logicalId(stack.auth.client)]!),
+      groups: userPoolGroups(resources, logicalId(stack.auth.userPool)),
+    },
     resources: {
       userPool: logicalId(stack.auth.userPool),
       userPoolClient: logicalId(stack.auth.client),
@@ -121,8 +124,28 @@ export function synthesizeDeployment(outdir: string, sourceHash: string): Synthe
 
 const MINUTES_PER_UNIT: Record<string, number> = { seconds: 1 / 60, minutes: 1, hours: 60, days: 24 * 60 };
 
+/**
+ * The groups of the pool `poolLogicalId`: the template's AWS::Cognito::UserPoolGroup resources
+ * whose UserPoolId refers to it, by precedence.
+ */
+export function userPoolGroups(resources: Readonly<Record<string, Resource>>, poolLogicalId: string): UserPoolGroup[] {
+  const groups: UserPoolGroup[] = [];
+  for (const [id, resource] of Object.entries(resources)) {
+    if (resource.Type !== 'AWS::Cognito::UserPoolGroup') continue;
+    const properties = (resource.Properties ?? {}) as { UserPoolId?: unknown; GroupName?: unknown; Precedence?: unknown; Description?: unknown };
+    if ((properties.UserPoolId as { Ref?: unknown } | undefined)?.Ref !== poolLogicalId) continue;
+    if (typeof properties.GroupName !== 'string') throw new Error(`The user pool group ${id} has no literal GroupName`);
+    groups.push({
+      name: properties.GroupName,
+      ...(typeof properties.Precedence === 'number' && { precedence: properties.Precedence }),
+      ...(typeof properties.Description === 'string' && { description: properties.Description }),
+    });
+  }
+  return groups.sort((a, b) => (a.precedence ?? Number.MAX_SAFE_INTEGER) - (b.precedence ?? Number.MAX_SAFE_INTEGER));
+}
+
 /** The user pool and app client settings local mode's identity provider runs with. */
-export function userPoolSettings(pool: Resource, client: Resource): SynthesizedDeployment['userPool'] {
+export function userPoolSettings(pool: Resource, client: Resource): Omit<UserPoolSettings, 'groups'> {
   const poolProperties = pool.Properties as {
     AdminCreateUserConfig?: { AllowAdminCreateUserOnly?: boolean; InviteMessageTemplate?: { EmailSubject?: unknown; EmailMessage?: unknown } };
     Policies?: { PasswordPolicy?: { TemporaryPasswordValidityDays?: number } };

@@ -11,7 +11,7 @@ import {
   type AttributeType,
 } from '@aws-sdk/client-cognito-identity-provider';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { userPoolSettings } from '../../local/aws/synth.ts';
+import { userPoolGroups, userPoolSettings } from '../../local/aws/synth.ts';
 import { checkedVerifiedAttributes } from '../../local/emulators/cognito/config.ts';
 import { buildPortal, type PortalBuild } from '../infra/support/portal-build.ts';
 import { authenticate, userFor } from './support/cognito-client.ts';
@@ -67,6 +67,20 @@ describe('the synthesized pool', () => {
     expect(userPoolSettings(pool, client).attributesRequireVerificationBeforeUpdate).toEqual(['email']);
     const { UserAttributeUpdateSettings: _setting, ...withoutSetting } = pool.Properties ?? {};
     expect(userPoolSettings({ ...pool, Properties: withoutSetting }, client).attributesRequireVerificationBeforeUpdate).toEqual([]);
+  });
+
+  // The pool's groups are its AWS::Cognito::UserPoolGroup resources (GroupName, Precedence, Description):
+  // https://docs.aws.amazon.com/AWSCloudFormation/latest/TemplateReference/aws-resource-cognito-userpoolgroup.html
+  it("starts the local pool with the template's groups, by precedence", () => {
+    const resources = build.template.toJSON().Resources as Parameters<typeof userPoolGroups>[0];
+    const [poolId] = Object.keys(build.template.findResources('AWS::Cognito::UserPool'));
+    const groups = userPoolGroups(resources, poolId!);
+    expect(groups.map(({ name, precedence }) => ({ name, precedence }))).toEqual([
+      { name: 'Admins', precedence: 0 },
+      { name: 'Users', precedence: 1 },
+    ]);
+    expect(groups.every((group) => typeof group.description === 'string' && group.description.length > 0)).toBe(true);
+    expect(userPoolGroups(resources, 'AnotherPool')).toEqual([]);
   });
 
   it('refuses phone numbers: the local pool sends no SMS', () => {
