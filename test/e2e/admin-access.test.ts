@@ -160,6 +160,9 @@ describe('who may use the admin portal, and on whom', () => {
     const page = await browser.newPage({ viewport: { width: 1440, height: 900 } });
     await signInAsAdmin(page, stack);
     await page.waitForURL(/\/admin\/users$/);
+    // The account was made in Cognito, outside the portal: the list reads the portal's copy of
+    // the directory, and Refresh lists the pool in full, bringing it in (docs/capacity.md).
+    await page.getByRole('button', { name: 'Refresh', exact: true }).click();
     await page.getByPlaceholder('Search users...').fill(promotedUser);
     await page.locator('tbody tr', { hasText: promotedUser }).waitFor();
     await chooseRowAction(page, promotedUser, 'Make Admin');
