@@ -48,7 +48,8 @@ export default defineConfig({
       },
       {
         test: {
-          // With the journeys: `npm run bench -- --smoke` (test/bench), whose admin table needs the Chromium this set-up installs.
+          // With the journeys: `npm run bench -- --smoke` (test/bench), whose admin table needs the Chromium this
+          // set-up installs.
           name: 'e2e',
           env,
           environment: 'node',

@@ -4,15 +4,32 @@
  * sizes allow (Cognito ListUsers and ListUsersInGroup 60 per page, QuickSight ListUsers 100
  * per page), and the handler time: first a full listing (`fullListing`, the pages' Refresh),
  * which writes the portal's copy of the directory, then both reads from that copy, which ask
- * Cognito only for the Admins group and the accounts in each transitional status (none here). Cognito and QuickSight are served from memory with
+ * Cognito only for the Admins group and the accounts in each transitional status (none here). Cognito and QuickSight
+ * are served from memory with
  * aws-sdk-client-mock and DynamoDB by dynalite (test/lambdas/support/harness.ts, which also
  * answers the caller's session and live Admins checks), so only the handlers' own work and
  * call pattern are measured.
  */
 import { randomUUID } from 'node:crypto';
-import { AdminGetUserCommand, ListUsersCommand, ListUsersInGroupCommand, type UserType } from '@aws-sdk/client-cognito-identity-provider';
-import { DescribeUserCommand, ListUsersCommand as ListQuickSightUsersCommand, type User } from '@aws-sdk/client-quicksight';
-import { ACCOUNT_ID, type Handler, invoke, loadHandler, observeDynamoCommands, startHarness } from '../test/lambdas/support/harness.ts';
+import {
+  AdminGetUserCommand,
+  ListUsersCommand,
+  ListUsersInGroupCommand,
+  type UserType,
+} from '@aws-sdk/client-cognito-identity-provider';
+import {
+  DescribeUserCommand,
+  ListUsersCommand as ListQuickSightUsersCommand,
+  type User,
+} from '@aws-sdk/client-quicksight';
+import {
+  ACCOUNT_ID,
+  type Handler,
+  invoke,
+  loadHandler,
+  observeDynamoCommands,
+  startHarness,
+} from '../test/lambdas/support/harness.ts';
 import type { BenchOptions, BenchRow } from './types.ts';
 
 const USERS = 10_000;
@@ -38,7 +55,10 @@ const directory = (users: number) => {
     Role: index < ADMINS ? 'ADMIN' : 'READER',
     Arn: `arn:aws:quicksight:us-east-2:${ACCOUNT_ID}:user/default/${emailOf(index)}`,
   }));
-  const groups: Record<string, UserType[]> = { Admins: cognitoUsers.slice(0, ADMINS), Users: cognitoUsers.slice(ADMINS) };
+  const groups: Record<string, UserType[]> = {
+    Admins: cognitoUsers.slice(0, ADMINS),
+    Users: cognitoUsers.slice(ADMINS),
+  };
   return { cognitoUsers, quicksightUsers, groups };
 };
 
@@ -66,22 +86,40 @@ export async function run(options: BenchOptions = { smoke: false }): Promise<Ben
     h.cognito.on(ListUsersCommand).callsFake((input: { Limit?: number; PaginationToken?: string; Filter?: string }) => {
       const status = /^cognito:user_status = "(\w+)"$/.exec(input.Filter ?? '')?.[1];
       const matching = status === undefined ? cognitoUsers : cognitoUsers.filter((user) => user.UserStatus === status);
-      const { items, next } = page(matching, Math.min(input.Limit ?? COGNITO_PAGE, COGNITO_PAGE), input.PaginationToken);
+      const { items, next } = page(
+        matching,
+        Math.min(input.Limit ?? COGNITO_PAGE, COGNITO_PAGE),
+        input.PaginationToken,
+      );
       return { Users: items, PaginationToken: next };
     });
-    h.cognito.on(ListUsersInGroupCommand).callsFake((input: { GroupName?: string; Limit?: number; NextToken?: string }) => {
-      const { items, next } = page(groups[input.GroupName ?? ''] ?? [], Math.min(input.Limit ?? COGNITO_PAGE, COGNITO_PAGE), input.NextToken);
-      return { Users: items, NextToken: next };
-    });
+    h.cognito
+      .on(ListUsersInGroupCommand)
+      .callsFake((input: { GroupName?: string; Limit?: number; NextToken?: string }) => {
+        const { items, next } = page(
+          groups[input.GroupName ?? ''] ?? [],
+          Math.min(input.Limit ?? COGNITO_PAGE, COGNITO_PAGE),
+          input.NextToken,
+        );
+        return { Users: items, NextToken: next };
+      });
     h.quicksight.on(ListQuickSightUsersCommand).callsFake((input: { MaxResults?: number; NextToken?: string }) => {
-      const { items, next } = page(quicksightUsers, Math.min(input.MaxResults ?? QUICKSIGHT_PAGE, QUICKSIGHT_PAGE), input.NextToken);
+      const { items, next } = page(
+        quicksightUsers,
+        Math.min(input.MaxResults ?? QUICKSIGHT_PAGE, QUICKSIGHT_PAGE),
+        input.NextToken,
+      );
       return { UserList: items, NextToken: next };
     });
 
-    const handlers = { quicksightAdmin: await loadHandler('quicksight-admin'), userAdmin: await loadHandler('user-admin') };
+    const handlers = {
+      quicksightAdmin: await loadHandler('quicksight-admin'),
+      userAdmin: await loadHandler('user-admin'),
+    };
     const fullListing = {
       listUsers: minimumPages(users, COGNITO_PAGE),
-      listUsersInGroup: minimumPages(groups.Admins!.length, COGNITO_PAGE) + minimumPages(groups.Users!.length, COGNITO_PAGE),
+      listUsersInGroup:
+        minimumPages(groups.Admins!.length, COGNITO_PAGE) + minimumPages(groups.Users!.length, COGNITO_PAGE),
     };
     // From the copy: one ListUsers per transitional status (FORCE_CHANGE_PASSWORD, RESET_REQUIRED,
     // UNCONFIRMED; empty here) and the Admins group.
@@ -104,7 +142,8 @@ export async function run(options: BenchOptions = { smoke: false }): Promise<Ben
       const elapsed = performance.now() - started;
       if (result.status !== 200) throw new Error(`${action} answered ${result.status}: ${JSON.stringify(result.body)}`);
       const listed = (result.body.users as unknown[] | undefined)?.length ?? 0;
-      const perUserCalls = h.cognito.commandCalls(AdminGetUserCommand).length + h.quicksight.commandCalls(DescribeUserCommand).length;
+      const perUserCalls =
+        h.cognito.commandCalls(AdminGetUserCommand).length + h.quicksight.commandCalls(DescribeUserCommand).length;
       const row = (metric: string, value: number, target: number): BenchRow => ({
         area,
         metric,
@@ -116,8 +155,20 @@ export async function run(options: BenchOptions = { smoke: false }): Promise<Ben
       return [
         row('users listed', listed, users),
         row('Cognito ListUsers calls', h.cognito.commandCalls(ListUsersCommand).length, minimum.listUsers),
-        row('Cognito ListUsersInGroup calls', h.cognito.commandCalls(ListUsersInGroupCommand).length, minimum.listUsersInGroup),
-        ...(withQuickSight ? [row('QuickSight ListUsers calls', h.quicksight.commandCalls(ListQuickSightUsersCommand).length, quicksightListUsers)] : []),
+        row(
+          'Cognito ListUsersInGroup calls',
+          h.cognito.commandCalls(ListUsersInGroupCommand).length,
+          minimum.listUsersInGroup,
+        ),
+        ...(withQuickSight
+          ? [
+              row(
+                'QuickSight ListUsers calls',
+                h.quicksight.commandCalls(ListQuickSightUsersCommand).length,
+                quicksightListUsers,
+              ),
+            ]
+          : []),
         row('per-user calls', perUserCalls, 0),
         { area, metric: 'DynamoDB calls', value: dynamoCalls.join(', ') || 'none' },
         { area, metric: 'handler time', value: `${elapsed.toFixed(0)} ms` },
@@ -126,9 +177,27 @@ export async function run(options: BenchOptions = { smoke: false }): Promise<Ben
 
     const listWithQuickSight = { action: 'LIST_COGNITO_USERS_WITH_QUICKSIGHT_STATUS' };
     return [
-      ...(await measure(`admin LIST_COGNITO_USERS_WITH_QUICKSIGHT_STATUS, full listing (${scale})`, handlers.quicksightAdmin, { ...listWithQuickSight, fullListing: true }, fullListing, true)),
-      ...(await measure(`admin LIST_COGNITO_USERS_WITH_QUICKSIGHT_STATUS, from the copy (${scale})`, handlers.quicksightAdmin, listWithQuickSight, fromCopy, true)),
-      ...(await measure(`admin GET_USERS, from the copy (${scale})`, handlers.userAdmin, { action: 'GET_USERS' }, fromCopy, false)),
+      ...(await measure(
+        `admin LIST_COGNITO_USERS_WITH_QUICKSIGHT_STATUS, full listing (${scale})`,
+        handlers.quicksightAdmin,
+        { ...listWithQuickSight, fullListing: true },
+        fullListing,
+        true,
+      )),
+      ...(await measure(
+        `admin LIST_COGNITO_USERS_WITH_QUICKSIGHT_STATUS, from the copy (${scale})`,
+        handlers.quicksightAdmin,
+        listWithQuickSight,
+        fromCopy,
+        true,
+      )),
+      ...(await measure(
+        `admin GET_USERS, from the copy (${scale})`,
+        handlers.userAdmin,
+        { action: 'GET_USERS' },
+        fromCopy,
+        false,
+      )),
     ];
   } finally {
     await h.close();

@@ -66,14 +66,17 @@ function benchEmails(count: number): string[] {
   const next = randomSequence(2026);
   const codes = new Set<string>();
   while (codes.size < count) {
-    codes.add(Array.from({ length: CODE_LENGTH }, () => CODE_LETTERS[Math.floor(next() * CODE_LETTERS.length)]).join(''));
+    codes.add(
+      Array.from({ length: CODE_LENGTH }, () => CODE_LETTERS[Math.floor(next() * CODE_LETTERS.length)]).join(''),
+    );
   }
   return [...codes].map((code) => `bench.${code}@example.com`);
 }
 
 /** Searches whose every keystroke changes the number of rows at both scales: 'a', 'ab', back to 'a', back to ''. */
 function pickQueries(emails: readonly string[], scale: Scale, seeded: number): string[] {
-  const counts = (query: string, total: number) => emails.slice(0, total - seeded).filter((e) => e.includes(query)).length;
+  const counts = (query: string, total: number) =>
+    emails.slice(0, total - seeded).filter((e) => e.includes(query)).length;
   const chosen: string[] = [];
   for (const first of CODE_LETTERS) {
     for (const second of CODE_LETTERS) {
@@ -103,7 +106,9 @@ async function countAccounts(stack: StackInfo): Promise<number> {
     let total = 0;
     let token: string | undefined;
     do {
-      const page = await cognito.send(new ListUsersCommand({ UserPoolId: stack.cognito.userPoolId, Limit: 60, PaginationToken: token }));
+      const page = await cognito.send(
+        new ListUsersCommand({ UserPoolId: stack.cognito.userPoolId, Limit: 60, PaginationToken: token }),
+      );
       total += page.Users?.length ?? 0;
       token = page.PaginationToken;
     } while (token);
@@ -132,7 +137,9 @@ async function createAccounts(stack: StackInfo, emails: readonly string[]): Prom
           ],
         }),
       );
-      await cognito.send(new AdminSetUserPasswordCommand({ UserPoolId, Username: email, Password: 'Bench#Passw0rd', Permanent: true }));
+      await cognito.send(
+        new AdminSetUserPasswordCommand({ UserPoolId, Username: email, Password: 'Bench#Passw0rd', Permanent: true }),
+      );
       await cognito.send(new AdminAddUserToGroupCommand({ UserPoolId, Username: email, GroupName: 'Users' }));
     }
   };
@@ -153,7 +160,10 @@ interface PageElement {
 interface PageWindow {
   document: PageElement & { addEventListener(type: string, listener: () => void, options: object): void };
   requestAnimationFrame(callback: () => void): number;
-  MutationObserver: new (callback: () => void) => { observe(target: PageElement, options: object): void; disconnect(): void };
+  MutationObserver: new (callback: () => void) => {
+    observe(target: PageElement, options: object): void;
+    disconnect(): void;
+  };
   benchKeystroke?: Promise<number>;
 }
 
@@ -166,7 +176,11 @@ interface Open {
 
 /** What the page shows, for a failure message. */
 const pageText = async (page: Page) =>
-  (await page.evaluate(() => (globalThis as unknown as { document: { body: { innerText: string } } }).document.body.innerText).catch(() => ''))
+  (
+    await page
+      .evaluate(() => (globalThis as unknown as { document: { body: { innerText: string } } }).document.body.innerText)
+      .catch(() => '')
+  )
     .replace(/\s+/g, ' ')
     .slice(0, 400);
 
@@ -178,15 +192,22 @@ async function openTable(page: Page, stack: StackInfo): Promise<Open> {
   await page.goto(`${stack.webUrl}/admin/users`, { waitUntil: 'commit' });
   try {
     await page.waitForFunction(
-      (selector) => (globalThis as unknown as PageWindow).document.querySelector(selector)?.querySelector('tbody tr') != null,
+      (selector) =>
+        (globalThis as unknown as PageWindow).document.querySelector(selector)?.querySelector('tbody tr') != null,
       TABLE,
       { timeout: OPEN_TIMEOUT_MS, polling: 'raf' },
     );
   } catch (error) {
-    throw new Error(`No user table within ${OPEN_TIMEOUT_MS / 1000} s at ${page.url()}; the page shows: ${await pageText(page)}`, { cause: error });
+    throw new Error(
+      `No user table within ${OPEN_TIMEOUT_MS / 1000} s at ${page.url()}; the page shows: ${await pageText(page)}`,
+      { cause: error },
+    );
   }
   const ms = await page.evaluate(
-    () => new Promise<number>((resolve) => (globalThis as unknown as PageWindow).requestAnimationFrame(() => resolve(performance.now()))),
+    () =>
+      new Promise<number>((resolve) =>
+        (globalThis as unknown as PageWindow).requestAnimationFrame(() => resolve(performance.now())),
+      ),
   );
   const rows = Number(await page.locator(TABLE).getAttribute('data-row-count'));
   return { ms, rows };
@@ -220,7 +241,10 @@ async function refreshTable(page: Page, expected: number): Promise<number> {
       new Promise<never>((_, reject) => setTimeout(() => reject(new Error('timed out')), OPEN_TIMEOUT_MS).unref()),
     ]);
   } catch (error) {
-    throw new Error(`Refresh did not list ${expected} users within ${OPEN_TIMEOUT_MS / 1000} s; the page shows: ${await pageText(page)}`, { cause: error });
+    throw new Error(
+      `Refresh did not list ${expected} users within ${OPEN_TIMEOUT_MS / 1000} s; the page shows: ${await pageText(page)}`,
+      { cause: error },
+    );
   }
 }
 
@@ -249,7 +273,14 @@ async function keystroke(page: Page, key: string, expected: number): Promise<num
   await page.keyboard.press(key);
   const timeout = new Promise<never>((_, reject) => {
     const timer = setTimeout(
-      () => void pageText(page).then((text) => reject(new Error(`The table did not show ${expected} rows within ${KEYSTROKE_TIMEOUT_MS / 1000} s of pressing ${key}; the page shows: ${text}`))),
+      () =>
+        void pageText(page).then((text) =>
+          reject(
+            new Error(
+              `The table did not show ${expected} rows within ${KEYSTROKE_TIMEOUT_MS / 1000} s of pressing ${key}; the page shows: ${text}`,
+            ),
+          ),
+        ),
       KEYSTROKE_TIMEOUT_MS,
     );
     timer.unref();
@@ -267,7 +298,14 @@ interface Figures {
   readonly keystrokeMaxMs: number;
 }
 
-async function measure(page: Page, stack: StackInfo, scale: Scale, total: number, present: readonly string[], queries: readonly string[]): Promise<Figures> {
+async function measure(
+  page: Page,
+  stack: StackInfo,
+  scale: Scale,
+  total: number,
+  present: readonly string[],
+  queries: readonly string[],
+): Promise<Figures> {
   await openTable(page, stack);
   const refreshMs = await refreshTable(page, total);
   const opens: Open[] = [];
@@ -302,7 +340,11 @@ export async function run(options: BenchOptions = { smoke: false }): Promise<Ben
   await ensureWebBuilt({ log: (line) => process.stderr.write(`${line}\n`) });
   const dataDir = await mkdtemp(join(tmpdir(), 'admin-table-bench-'));
   // The first start after a change of the functions synthesizes and bundles them: minutes on a busy machine.
-  const stack = await spawnStack({ dataDir, portBase: await findFreePortBase(), readyTimeoutMs: STACK_READY_TIMEOUT_MS });
+  const stack = await spawnStack({
+    dataDir,
+    portBase: await findFreePortBase(),
+    readyTimeoutMs: STACK_READY_TIMEOUT_MS,
+  });
   const browser = await launchBrowser();
   try {
     const seeded = await countAccounts(stack.info);
@@ -342,8 +384,16 @@ export async function run(options: BenchOptions = { smoke: false }): Promise<Ben
       },
       listedRow(smallSize, small),
       listedRow(largeSize, large),
-      { area: AREA, metric: `Refresh (full listing of the pool) to table drawn, ${label(smallSize)}`, value: ms(small.refreshMs) },
-      { area: AREA, metric: `Refresh (full listing of the pool) to table drawn, ${label(largeSize)}`, value: ms(large.refreshMs) },
+      {
+        area: AREA,
+        metric: `Refresh (full listing of the pool) to table drawn, ${label(smallSize)}`,
+        value: ms(small.refreshMs),
+      },
+      {
+        area: AREA,
+        metric: `Refresh (full listing of the pool) to table drawn, ${label(largeSize)}`,
+        value: ms(large.refreshMs),
+      },
       { area: AREA, metric: `open /admin/users to usable table, ${label(smallSize)}${opens}`, value: ms(small.openMs) },
       {
         area: AREA,
@@ -353,7 +403,11 @@ export async function run(options: BenchOptions = { smoke: false }): Promise<Ben
         ok: large.openMs <= TARGET_RATIO * small.openMs,
         kind: 'time',
       },
-      { area: AREA, metric: `search keystroke to table drawn, ${label(smallSize)} (median; max ${ms(small.keystrokeMaxMs)})`, value: ms(small.keystrokeMs) },
+      {
+        area: AREA,
+        metric: `search keystroke to table drawn, ${label(smallSize)} (median; max ${ms(small.keystrokeMaxMs)})`,
+        value: ms(small.keystrokeMs),
+      },
       {
         area: AREA,
         metric: `search keystroke to table drawn, ${label(largeSize)} (median; max ${ms(large.keystrokeMaxMs)})`,

@@ -1,7 +1,14 @@
 import { BatchWriteCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 
-/** Writes every item to the table in batches of 25 (BatchWriteItem's most), 8 at a time, again for what comes back unprocessed. */
-export async function writeAll(client: DynamoDBDocumentClient, table: string, items: Record<string, unknown>[]): Promise<void> {
+/**
+ * Writes every item to the table in batches of 25 (BatchWriteItem's most), 8 at a time, again for what comes back
+ * unprocessed.
+ */
+export async function writeAll(
+  client: DynamoDBDocumentClient,
+  table: string,
+  items: Record<string, unknown>[],
+): Promise<void> {
   const batches: Record<string, unknown>[][] = [];
   for (let start = 0; start < items.length; start += 25) batches.push(items.slice(start, start + 25));
   let next = 0;

@@ -29,7 +29,15 @@ import { findFreePortBase } from '../local/ports.ts';
 import { SAMPLE_DASHBOARDS } from '../local/emulators/quicksight/index.ts';
 import { spawnStack } from '../local/stack-process.ts';
 import { seedCompany } from '../test/lambdas/support/companies.ts';
-import { ADMIN, directoryUser, invoke, loadHandler, observeDynamoCommands, quicksightUser, startHarness } from '../test/lambdas/support/harness.ts';
+import {
+  ADMIN,
+  directoryUser,
+  invoke,
+  loadHandler,
+  observeDynamoCommands,
+  quicksightUser,
+  startHarness,
+} from '../test/lambdas/support/harness.ts';
 import { signInToStack } from './sign-in.ts';
 import type { BenchOptions, BenchRow } from './types.ts';
 
@@ -70,11 +78,13 @@ async function callsPerRow(): Promise<BenchRow[]> {
     const registered = new Set<string>();
     h.cognito.on(ListUsersInGroupCommand, { GroupName: 'Admins' }).resolves({ Users: [directoryUser(ADMIN)] });
     h.cognito.on(AdminGetUserCommand).callsFake((input: { Username: string }) => {
-      if (!accounts.has(input.Username)) throw new UserNotFoundException({ message: 'User does not exist.', $metadata: {} });
+      if (!accounts.has(input.Username))
+        throw new UserNotFoundException({ message: 'User does not exist.', $metadata: {} });
       return { Username: input.Username, UserStatus: 'FORCE_CHANGE_PASSWORD' };
     });
     h.cognito.on(AdminCreateUserCommand).callsFake((input: { Username: string; MessageAction?: string }) => {
-      if (input.MessageAction !== 'RESEND' && accounts.has(input.Username)) throw new UsernameExistsException({ message: 'exists', $metadata: {} });
+      if (input.MessageAction !== 'RESEND' && accounts.has(input.Username))
+        throw new UsernameExistsException({ message: 'exists', $metadata: {} });
       accounts.add(input.Username);
       return { User: { Username: input.Username } };
     });
@@ -108,7 +118,11 @@ async function callsPerRow(): Promise<BenchRow[]> {
       dynamoCalls.length = 0;
       liveSessions.clear();
       const answer = await invoke(handler, { token, body: row('bench.row@example.com') });
-      const calls = [...commandNames(h.cognito, 'Cognito '), ...commandNames(h.quicksight, 'QuickSight '), ...dynamoCalls];
+      const calls = [
+        ...commandNames(h.cognito, 'Cognito '),
+        ...commandNames(h.quicksight, 'QuickSight '),
+        ...dynamoCalls,
+      ];
       const outcome = String(answer.body.outcome ?? `${answer.status} ${String(answer.body.error ?? '')}`);
       return {
         area: AREA,
@@ -145,7 +159,8 @@ async function importRows(url: string, token: string, emails: readonly string[])
   return outcomes;
 }
 
-const describeOutcomes = (outcomes: Map<string, number>) => [...outcomes].map(([outcome, count]) => `${count} ${outcome}`).join(', ');
+const describeOutcomes = (outcomes: Map<string, number>) =>
+  [...outcomes].map(([outcome, count]) => `${count} ${outcome}`).join(', ');
 
 /** A 500-row import (`rows`) and the same file again, in local mode. */
 async function localImport(rows: number): Promise<BenchRow[]> {

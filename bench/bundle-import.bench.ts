@@ -35,7 +35,12 @@ const SMOKE_REPETITIONS = 1;
 const ENDPOINTS: LocalEndpoints = {
   region: 'us-east-2',
   siteOrigin: 'https://portal.example.com',
-  cognito: { endpoint: 'https://cognito-idp.us-east-2.amazonaws.com', userPoolId: 'us-east-2_AbCdEf123', clientId: 'client', jwks: { keys: [] } },
+  cognito: {
+    endpoint: 'https://cognito-idp.us-east-2.amazonaws.com',
+    userPoolId: 'us-east-2_AbCdEf123',
+    clientId: 'client',
+    jwks: { keys: [] },
+  },
   dynamodbEndpoint: 'https://dynamodb.us-east-2.amazonaws.com',
   quicksightEndpoint: 'https://quicksight.us-east-2.amazonaws.com',
   sesEndpoint: 'https://email.us-east-2.amazonaws.com',
@@ -43,9 +48,18 @@ const ENDPOINTS: LocalEndpoints = {
 const CREDENTIALS = { accessKeyId: 'ASIABENCHMARK', secretAccessKey: 'benchmark' };
 
 /** Set by local mode only; in AWS the handlers use the SDK's regional endpoints and fetch the JWKS lazily. */
-const LOCAL_ONLY = [ENV.cognitoEndpoint, ENV.cognitoJwks, ENV.dynamodbEndpoint, ENV.quicksightEndpoint, ENV.sesEndpoint];
+const LOCAL_ONLY = [
+  ENV.cognitoEndpoint,
+  ENV.cognitoJwks,
+  ENV.dynamodbEndpoint,
+  ENV.quicksightEndpoint,
+  ENV.sesEndpoint,
+];
 
-function deployedEnvironment(fn: SynthesizedFunction, values: ReturnType<typeof templateValues>): Record<string, string> {
+function deployedEnvironment(
+  fn: SynthesizedFunction,
+  values: ReturnType<typeof templateValues>,
+): Record<string, string> {
   const env = functionEnvironment(fn, values, ENDPOINTS, CREDENTIALS);
   for (const name of LOCAL_ONLY) delete env[name];
   const logLevel = fn.environment[ENV.logLevel];
@@ -57,20 +71,32 @@ function deployedEnvironment(fn: SynthesizedFunction, values: ReturnType<typeof 
 function timeImport(loader: string, module: string, env: Record<string, string>): Promise<number> {
   return new Promise((resolve, reject) => {
     const started = process.hrtime.bigint();
-    const child = spawn(process.execPath, [loader, pathToFileURL(module).href], { env, stdio: ['ignore', 'ignore', 'pipe'] });
+    const child = spawn(process.execPath, [loader, pathToFileURL(module).href], {
+      env,
+      stdio: ['ignore', 'ignore', 'pipe'],
+    });
     let stderr = '';
     child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
     child.on('error', reject);
     child.on('exit', (code) => {
       const ms = Number(process.hrtime.bigint() - started) / 1e6;
       if (code === 0) resolve(ms);
-      else reject(new Error(`importing ${module} failed (exit ${code}): ${stderr.trim().split('\n').slice(0, 3).join(' ')}`));
+      else
+        reject(
+          new Error(`importing ${module} failed (exit ${code}): ${stderr.trim().split('\n').slice(0, 3).join(' ')}`),
+        );
     });
   });
 }
 
 /** Median times of the bundle and of the empty module, run alternately so drift hits both alike. */
-async function compare(loader: string, bundle: string, empty: string, env: Record<string, string>, repetitions: number) {
+async function compare(
+  loader: string,
+  bundle: string,
+  empty: string,
+  env: Record<string, string>,
+  repetitions: number,
+) {
   await timeImport(loader, bundle, env);
   await timeImport(loader, empty, env);
   const bundleMs: number[] = [];
@@ -84,7 +110,10 @@ async function compare(loader: string, bundle: string, empty: string, env: Recor
 
 const kb = (bytes: number) => `${(bytes / 1000).toFixed(1)} KB`;
 
-/** `import ... from "./chunk.mjs"` and `import "./chunk.mjs"` (not `import("./chunk.mjs")`): what loading a module loads with it. */
+/**
+ * `import ... from "./chunk.mjs"` and `import "./chunk.mjs"` (not `import("./chunk.mjs")`): what loading a module
+ * loads with it.
+ */
 const STATIC_IMPORT = /(?:\bfrom\s*|\bimport\s*)"\.\/([^"]+\.mjs)"/g;
 
 /** The bundle's entry with the chunks it imports statically, and all of its modules. */

@@ -31,7 +31,11 @@ const FRAME = 'iframe[title="QuickSight Analytics Dashboard"]';
 
 /** The name of the dashboard the picker shows as chosen. */
 function chosenDashboard(page: Page): Promise<string> {
-  return page.getByLabel('Select Dashboard').evaluate((select) => (select as unknown as { selectedOptions: { text: string }[] }).selectedOptions[0]?.text ?? '');
+  return page
+    .getByLabel('Select Dashboard')
+    .evaluate(
+      (select) => (select as unknown as { selectedOptions: { text: string }[] }).selectedOptions[0]?.text ?? '',
+    );
 }
 
 /** Resolves once `name` is drawn in the frame, the spinner is gone and the footer shows. */
@@ -83,18 +87,34 @@ export async function run(options: BenchOptions = { smoke: false }): Promise<Ben
   const runs = options.smoke ? SMOKE_RUNS : FULL_RUNS;
   await ensureWebBuilt({ log: (line) => process.stderr.write(`${line}\n`) });
   const dataDir = await mkdtemp(join(tmpdir(), 'dashboard-bench-'));
-  const stack = await spawnStack({ dataDir, portBase: await findFreePortBase(), readyTimeoutMs: STACK_READY_TIMEOUT_MS });
+  const stack = await spawnStack({
+    dataDir,
+    portBase: await findFreePortBase(),
+    readyTimeoutMs: STACK_READY_TIMEOUT_MS,
+  });
   await noteSeedSignIns(stack.info, Date.now());
   const browser = await launchBrowser();
   try {
     const accounts = [stack.info.demo.user, stack.info.demo.owner];
     const samples: Sample[] = [];
-    for (let index = 0; index < runs; index += 1) samples.push(await measureOnce(browser, stack.info, accounts[index % accounts.length]!));
+    for (let index = 0; index < runs; index += 1)
+      samples.push(await measureOnce(browser, stack.info, accounts[index % accounts.length]!));
     const of = runs > 1 ? ` (local, median of ${runs})` : ' (local)';
     const ms = (values: number[]) => `${Math.round(median(values))} ms`;
     return [
-      { area: AREA, metric: 'sign-ins and switches that reached the content', value: String(samples.length), target: `= ${runs}`, ok: samples.length === runs, kind: 'count' },
-      { area: AREA, metric: `authentication code verified -> dashboard content loaded${of}`, value: ms(samples.map((s) => s.signInMs)) },
+      {
+        area: AREA,
+        metric: 'sign-ins and switches that reached the content',
+        value: String(samples.length),
+        target: `= ${runs}`,
+        ok: samples.length === runs,
+        kind: 'count',
+      },
+      {
+        area: AREA,
+        metric: `authentication code verified -> dashboard content loaded${of}`,
+        value: ms(samples.map((s) => s.signInMs)),
+      },
       { area: AREA, metric: `dashboard switch -> content loaded${of}`, value: ms(samples.map((s) => s.switchMs)) },
     ];
   } finally {

@@ -16,7 +16,13 @@ import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { EMBED_DASHBOARD_HEADER } from '../contracts/embed.ts';
 import { localDeployment } from '../local/aws/local-deployment.ts';
-import { functionEnvironment, functionName, LOCAL_ACCOUNT_ID, templateValues, type LocalEndpoints } from '../local/environment.ts';
+import {
+  functionEnvironment,
+  functionName,
+  LOCAL_ACCOUNT_ID,
+  templateValues,
+  type LocalEndpoints,
+} from '../local/environment.ts';
 import { functionUrlEvent } from '../local/function-url/event.ts';
 import { findFreePortBase } from '../local/ports.ts';
 import { SAMPLE_DASHBOARDS } from '../local/emulators/quicksight/catalog.ts';
@@ -65,7 +71,11 @@ function runOnce(runner: string, args: readonly string[], env: Record<string, st
     child.on('exit', (code) => {
       const totalMs = Number(process.hrtime.bigint() - started) / 1e6;
       if (code !== 0) {
-        reject(new Error(`the embed function's first request failed (exit ${code}): ${stderr.trim().split('\n').slice(0, 3).join(' ')}`));
+        reject(
+          new Error(
+            `the embed function's first request failed (exit ${code}): ${stderr.trim().split('\n').slice(0, 3).join(' ')}`,
+          ),
+        );
         return;
       }
       const reported = JSON.parse(stdout) as { status?: number; imported: number; answered: number };
@@ -80,7 +90,11 @@ function timeEmpty(loader: string, module: string, env: Record<string, string>):
     const started = process.hrtime.bigint();
     const child = spawn(process.execPath, [loader, module], { env, stdio: 'ignore' });
     child.on('error', reject);
-    child.on('exit', (code) => (code === 0 ? resolve(Number(process.hrtime.bigint() - started) / 1e6) : reject(new Error(`empty module exit ${code}`))));
+    child.on('exit', (code) =>
+      code === 0
+        ? resolve(Number(process.hrtime.bigint() - started) / 1e6)
+        : reject(new Error(`empty module exit ${code}`)),
+    );
   });
 }
 
@@ -90,7 +104,12 @@ async function endpointsOf(info: StackInfo): Promise<LocalEndpoints> {
   return {
     region: info.region,
     siteOrigin: info.webUrl,
-    cognito: { endpoint: info.cognito.endpoint, userPoolId: info.cognito.userPoolId, clientId: info.cognito.clientId, jwks },
+    cognito: {
+      endpoint: info.cognito.endpoint,
+      userPoolId: info.cognito.userPoolId,
+      clientId: info.cognito.clientId,
+      jwks,
+    },
     dynamodbEndpoint: info.dynamodb.endpoint,
     quicksightEndpoint: info.quicksight.endpoint,
     sesEndpoint: info.mail.inboxUrl.replace(/\/$/, ''),
@@ -109,7 +128,12 @@ export async function run(options: BenchOptions): Promise<BenchRow[]> {
     const readyAt = Date.now();
     const info = stack.info;
     const endpoints = await endpointsOf(info);
-    const env = functionEnvironment(embed, templateValues(deployment, endpoints, 'error'), endpoints, info.functionCredentials.embed);
+    const env = functionEnvironment(
+      embed,
+      templateValues(deployment, endpoints, 'error'),
+      endpoints,
+      info.functionCredentials.embed,
+    );
     const { accessToken } = await signInToStack(info, info.demo.user, readyAt);
     // The demo user's default dashboard: the seed invites the user to the first sample ones.
     const dashboardId = SAMPLE_DASHBOARDS[0]!.dashboardId;
@@ -128,7 +152,11 @@ export async function run(options: BenchOptions): Promise<BenchRow[]> {
         {
           method: 'GET',
           url: '/',
-          headers: { authorization: `Bearer ${accessToken}`, [EMBED_DASHBOARD_HEADER]: dashboardId, origin: info.webUrl },
+          headers: {
+            authorization: `Bearer ${accessToken}`,
+            [EMBED_DASHBOARD_HEADER]: dashboardId,
+            origin: info.webUrl,
+          },
           body: Buffer.alloc(0),
           sourceIp: '127.0.0.1',
         },
@@ -153,7 +181,8 @@ export async function run(options: BenchOptions): Promise<BenchRow[]> {
     const emptyMs: number[] = [];
     for (let round = 0; round < repetitions; round += 1) {
       const request = await runOnce(runner, argsFor(), env);
-      if (request.status !== 200) throw new Error(`the embed function answered ${request.status} to the demo user's first request`);
+      if (request.status !== 200)
+        throw new Error(`the embed function answered ${request.status} to the demo user's first request`);
       requests.push(request);
       emptyMs.push(await timeEmpty(emptyRunner, pathToFileURL(empty).href, env));
     }

@@ -1,16 +1,25 @@
 /**
- * The Insights page's load at 10,000 users with 365 days of recorded views (300 users and 30 days with `smoke`), against 100 users
+ * The Insights page's load at 10,000 users with 365 days of recorded views (300 users and 30 days with `smoke`),
+ * against 100 users
  * with 7 days: what the page asks before it shows its figures and first rows (GET_INSIGHTS and
  * the first GET_INSIGHT_USERS page, in parallel), and, without a target, every page of users.
  * The handler is the real one, DynamoDB is dynalite (local mode's DynamoDB) and Cognito is
- * mocked (its only calls are the caller's session and Admins checks, the same in both cases). The small set is recorded through the embed function's own
+ * mocked (its only calls are the caller's session and Admins checks, the same in both cases). The small set is
+ * recorded through the embed function's own
  * code (recordDashboardView); the large one is written straight into the tables with the
  * same item shapes, aggregates only: the read never queries events, so millions of them
  * would change nothing but the seeding time. Each figure is the median of 5 reads.
  */
 import { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
-import { ADMIN, type Handler, type Harness, invoke, loadHandler, startHarness } from '../test/lambdas/support/harness.ts';
+import {
+  ADMIN,
+  type Handler,
+  type Harness,
+  invoke,
+  loadHandler,
+  startHarness,
+} from '../test/lambdas/support/harness.ts';
 import { FIRST_INSIGHT_USERS_PAGE_SIZE, INSIGHT_USERS_PAGE_SIZE } from '../contracts/insights.ts';
 import { writeAll } from './batch-write.ts';
 import type { BenchOptions, BenchRow } from './types.ts';
@@ -28,7 +37,6 @@ const day = (offset: number, now: Date) => new Date(now.getTime() - offset * DAY
 const utcDay = (date: Date) => date.toISOString().slice(0, 10);
 const emailOf = (set: string, index: number) => `${set}${String(index).padStart(5, '0')}@example.com`;
 const companyOf = (index: number) => `Company ${index % COMPANIES}`;
-
 
 /** Each user is assigned two dashboards through their company. */
 const views = (set: string, users: number) =>
@@ -52,17 +60,26 @@ async function largeAggregates(users: number, days: number, now: Date) {
   const weeks = new Set<string>();
   for (let offset = 0; offset < days; offset += 1) {
     const date = day(offset, now);
-    const perDashboard = Object.fromEntries(DASHBOARDS.map((dashboard, index) => [`d:${dashboard}`, Math.floor(users / 3) + (index === 0 ? users % 3 : 0)]));
+    const perDashboard = Object.fromEntries(
+      DASHBOARDS.map((dashboard, index) => [`d:${dashboard}`, Math.floor(users / 3) + (index === 0 ? users % 3 : 0)]),
+    );
     items.push({ pk: 'DAY#ALL', sk: utcDay(date), views: users, ...perDashboard, expiresAt });
     for (let company = 0; company < COMPANIES; company += 1) {
-      items.push({ pk: `DAY#C#company ${company}`, sk: utcDay(date), views: users / COMPANIES, [`d:${DASHBOARDS[0]}`]: users / COMPANIES, expiresAt });
+      items.push({
+        pk: `DAY#C#company ${company}`,
+        sk: utcDay(date),
+        views: users / COMPANIES,
+        [`d:${DASHBOARDS[0]}`]: users / COMPANIES,
+        expiresAt,
+      });
     }
     weeks.add(JSON.stringify(isoWeekOf(date)));
   }
   for (const text of weeks) {
     const { week, start } = JSON.parse(text) as { week: string; start: string };
     items.push({ pk: 'WEEK#ALL', sk: week, start, activeUsers: users, expiresAt });
-    for (let company = 0; company < COMPANIES; company += 1) items.push({ pk: `WEEK#C#company ${company}`, sk: week, start, activeUsers: users / COMPANIES, expiresAt });
+    for (let company = 0; company < COMPANIES; company += 1)
+      items.push({ pk: `WEEK#C#company ${company}`, sk: week, start, activeUsers: users / COMPANIES, expiresAt });
   }
   const today = Math.floor(now.getTime() / DAY_MS);
   for (let index = 0; index < users; index += 1) {
@@ -87,13 +104,15 @@ async function largeAggregates(users: number, days: number, now: Date) {
       ...ring,
     });
   }
-  for (const dashboard of DASHBOARDS) items.push({ pk: 'DASHBOARD', sk: dashboard, lastViewedAt: now.toISOString(), expiresAt });
+  for (const dashboard of DASHBOARDS)
+    items.push({ pk: 'DASHBOARD', sk: dashboard, lastViewedAt: now.toISOString(), expiresAt });
   return items;
 }
 
 const call = async (handler: Handler, token: string, body: Record<string, unknown>) => {
   const answer = await invoke(handler, { token, body });
-  if (answer.status !== 200) throw new Error(`${String(body.action)} answered ${answer.status}: ${JSON.stringify(answer.body)}`);
+  if (answer.status !== 200)
+    throw new Error(`${String(body.action)} answered ${answer.status}: ${JSON.stringify(answer.body)}`);
   return answer.body;
 };
 
@@ -105,7 +124,12 @@ const pageLoad = (handler: Handler, token: string, range: Record<string, unknown
   ]);
 
 /** Median time of the page's first requests. */
-async function timePageLoad(handler: Handler, token: string, range: Record<string, unknown>, runs: number): Promise<number> {
+async function timePageLoad(
+  handler: Handler,
+  token: string,
+  range: Record<string, unknown>,
+  runs: number,
+): Promise<number> {
   // One untimed load first, so neither case pays for compiling the handler's code.
   await pageLoad(handler, token, range);
   const times: number[] = [];
@@ -126,7 +150,11 @@ async function timeAllUsers(handler: Handler, token: string): Promise<{ ms: numb
   do {
     // As the page asks: a smaller first page, then pages of the default size.
     const limit = nextToken === null ? FIRST_INSIGHT_USERS_PAGE_SIZE : INSIGHT_USERS_PAGE_SIZE;
-    const page = await call(handler, token, { action: 'GET_INSIGHT_USERS', limit, ...(nextToken ? { nextToken } : {}) });
+    const page = await call(handler, token, {
+      action: 'GET_INSIGHT_USERS',
+      limit,
+      ...(nextToken ? { nextToken } : {}),
+    });
     users += (page.users as unknown[]).length;
     nextToken = page.nextToken as string | null;
     pages += 1;
@@ -143,12 +171,24 @@ export async function run(options: BenchOptions = { smoke: false }): Promise<Ben
     const handler = await loadHandler('quicksight-admin');
     const { recordDashboardView } = await import('../lambdas/shared/data/usage.ts');
     const client = DynamoDBDocumentClient.from(
-      new DynamoDBClient({ endpoint: h.dynamo.endpoint, region: 'us-east-2', credentials: { accessKeyId: 'test', secretAccessKey: 'test' } }),
+      new DynamoDBClient({
+        endpoint: h.dynamo.endpoint,
+        region: 'us-east-2',
+        credentials: { accessKeyId: 'test', secretAccessKey: 'test' },
+      }),
     );
     const token = await h.token(ADMIN);
     const now = new Date();
     for (const [index, dashboard] of DASHBOARDS.entries()) {
-      await h.tables.put('DASHBOARDS_TABLE', { id: `m-${index}`, dashboardId: dashboard, dashboardName: dashboard, dashboardLink: `https://bi.example.com/${dashboard}`, isActive: true, createdAt: 't', updatedAt: 't' });
+      await h.tables.put('DASHBOARDS_TABLE', {
+        id: `m-${index}`,
+        dashboardId: dashboard,
+        dashboardName: dashboard,
+        dashboardLink: `https://bi.example.com/${dashboard}`,
+        isActive: true,
+        createdAt: 't',
+        updatedAt: 't',
+      });
     }
 
     // 100 users, 7 days, one view a day each, recorded as the embed function records them.
@@ -158,7 +198,16 @@ export async function run(options: BenchOptions = { smoke: false }): Promise<Ben
       for (let index = 0; index < 100; index += 10) {
         await Promise.all(
           Array.from({ length: 10 }, (_, step) =>
-            recordDashboardView({ email: emailOf('small', index + step), companies: [companyOf(index + step)], dashboardId: DASHBOARDS[(index + step) % 2]!, source: 'default', at }, 400),
+            recordDashboardView(
+              {
+                email: emailOf('small', index + step),
+                companies: [companyOf(index + step)],
+                dashboardId: DASHBOARDS[(index + step) % 2]!,
+                source: 'default',
+                at,
+              },
+              400,
+            ),
           ),
         );
       }
@@ -191,12 +240,26 @@ export async function run(options: BenchOptions = { smoke: false }): Promise<Ben
       kind: 'count',
     });
     return [
-      { area: 'insights', metric: `page load, ${smallUsers.users} users × 7 days, 7-day range (median of ${RUNS})`, value: `${small.toFixed(0)} ms` },
-      row(`page load, ${largeUsers.users.toLocaleString('en-US')} users × ${large.days} days, ${large.days}-day range`, year),
-      row(`page load, ${largeUsers.users.toLocaleString('en-US')} users × ${large.days} days, 30-day range (the default)`, month),
+      {
+        area: 'insights',
+        metric: `page load, ${smallUsers.users} users × 7 days, 7-day range (median of ${RUNS})`,
+        value: `${small.toFixed(0)} ms`,
+      },
+      row(
+        `page load, ${largeUsers.users.toLocaleString('en-US')} users × ${large.days} days, ${large.days}-day range`,
+        year,
+      ),
+      row(
+        `page load, ${largeUsers.users.toLocaleString('en-US')} users × ${large.days} days, 30-day range (the default)`,
+        month,
+      ),
       listed('users listed, small set (every page)', smallUsers.users, 100),
       listed('users listed, both sets (every page)', largeUsers.users, 100 + large.users),
-      { area: 'insights', metric: `every user row, ${smallUsers.users} users (${smallUsers.pages} page${smallUsers.pages === 1 ? '' : 's'})`, value: `${smallUsers.ms.toFixed(0)} ms` },
+      {
+        area: 'insights',
+        metric: `every user row, ${smallUsers.users} users (${smallUsers.pages} page${smallUsers.pages === 1 ? '' : 's'})`,
+        value: `${smallUsers.ms.toFixed(0)} ms`,
+      },
       {
         area: 'insights',
         metric: `every user row, ${largeUsers.users.toLocaleString('en-US')} users (${largeUsers.pages} pages, after the first rows show)`,

@@ -8,7 +8,12 @@
  * instances that have not seen the token yet (concurrent requests go to separate instances);
  * the "again within the reuse period" journey shows what warm instances save.
  */
-import { AdminGetUserCommand, ListUsersCommand, ListUsersInGroupCommand, UserNotFoundException } from '@aws-sdk/client-cognito-identity-provider';
+import {
+  AdminGetUserCommand,
+  ListUsersCommand,
+  ListUsersInGroupCommand,
+  UserNotFoundException,
+} from '@aws-sdk/client-cognito-identity-provider';
 import {
   DescribeDashboardPermissionsCommand,
   DescribeUserCommand,
@@ -71,15 +76,31 @@ export async function run(): Promise<BenchRow[]> {
       return { Username: known.username, Enabled: true, UserStatus: 'CONFIRMED' };
     });
     h.cognito.on(ListUsersInGroupCommand, { GroupName: 'Admins' }).resolves({ Users: [directoryUser(ADMIN)] });
-    h.cognito.on(ListUsersInGroupCommand, { GroupName: 'Users' }).resolves({ Users: [directoryUser(USER), directoryUser(OTHER_USER)] });
-    h.quicksight.on(ListQuickSightUsersCommand).resolves({ UserList: [ADMIN, USER, OTHER_USER].map((a) => quicksightUser(a.email)) });
-    h.quicksight.on(DescribeUserCommand).callsFake((input: { UserName?: string }) => ({ User: quicksightUser(input.UserName ?? '') }));
+    h.cognito
+      .on(ListUsersInGroupCommand, { GroupName: 'Users' })
+      .resolves({ Users: [directoryUser(USER), directoryUser(OTHER_USER)] });
+    h.quicksight
+      .on(ListQuickSightUsersCommand)
+      .resolves({ UserList: [ADMIN, USER, OTHER_USER].map((a) => quicksightUser(a.email)) });
+    h.quicksight
+      .on(DescribeUserCommand)
+      .callsFake((input: { UserName?: string }) => ({ User: quicksightUser(input.UserName ?? '') }));
     h.quicksight.on(DescribeDashboardPermissionsCommand).resolves({ Permissions: [] });
     h.quicksight.on(UpdateDashboardPermissionsCommand).resolves({});
-    h.quicksight.on(GenerateEmbedUrlForRegisteredUserCommand).resolves({ EmbedUrl: 'https://quicksight.example.com/embed/bench', Status: 200, RequestId: 'bench' });
+    h.quicksight
+      .on(GenerateEmbedUrlForRegisteredUserCommand)
+      .resolves({ EmbedUrl: 'https://quicksight.example.com/embed/bench', Status: 200, RequestId: 'bench' });
 
     const view = (id: string, dashboard: string) =>
-      h.tables.put('VIEWS_TABLE', { id, userEmail: USER.email, quicksightDashboardId: dashboard, name: dashboard, link: `https://bi.example.com/${dashboard}`, createdAt: '2026-01-01T00:00:00.000Z', updatedAt: '2026-01-01T00:00:00.000Z' });
+      h.tables.put('VIEWS_TABLE', {
+        id,
+        userEmail: USER.email,
+        quicksightDashboardId: dashboard,
+        name: dashboard,
+        link: `https://bi.example.com/${dashboard}`,
+        createdAt: '2026-01-01T00:00:00.000Z',
+        updatedAt: '2026-01-01T00:00:00.000Z',
+      });
     await view('v-sales', 'sales');
     await view('v-stock', 'stock');
     await h.tables.put('STATE_TABLE', { pk: `USER#${USER.email}`, sk: 'DEFAULT', viewId: 'v-sales' });
@@ -91,7 +112,15 @@ export async function run(): Promise<BenchRow[]> {
     const listViews: Step = async () => {
       const event = {
         arguments: { filter: { userEmail: { eq: USER.email } } },
-        identity: { sub: USER.username, username: USER.username, claims: {}, groups: USER.groups, issuer: 'bench', sourceIp: ['127.0.0.1'], defaultAuthStrategy: 'ALLOW' },
+        identity: {
+          sub: USER.username,
+          username: USER.username,
+          claims: {},
+          groups: USER.groups,
+          issuer: 'bench',
+          sourceIp: ['127.0.0.1'],
+          defaultAuthStrategy: 'ALLOW',
+        },
         source: null,
         request: { headers: { authorization: userToken } },
         info: { fieldName: 'listTableauViews', parentTypeName: 'Query', variables: {}, selectionSetList: [] },
@@ -101,28 +130,63 @@ export async function run(): Promise<BenchRow[]> {
       const result = (await handlers.graphql(event, lambdaContext())) as { items?: unknown[] } | null;
       return result?.items === undefined ? 500 : 200;
     };
-    const embed = (dashboardId: string): Step => async () =>
-      (await invoke(handlers.embed, { token: userToken, method: 'GET', headers: { [EMBED_DASHBOARD_HEADER]: dashboardId } })).status;
-    const admin = (handler: Handler, body: Record<string, unknown>): Step => async () => (await invoke(handler, { token: adminToken, body })).status;
+    const embed =
+      (dashboardId: string): Step =>
+      async () =>
+        (
+          await invoke(handlers.embed, {
+            token: userToken,
+            method: 'GET',
+            headers: { [EMBED_DASHBOARD_HEADER]: dashboardId },
+          })
+        ).status;
+    const admin =
+      (handler: Handler, body: Record<string, unknown>): Step =>
+      async () =>
+        (await invoke(handler, { token: adminToken, body })).status;
     const users = (body: Record<string, unknown>) => admin(handlers.userAdmin, body);
     const quicksight = (body: Record<string, unknown>) => admin(handlers.quicksightAdmin, body);
 
     const journeys: { name: string; steps: Step[]; warm?: boolean }[] = [
       { name: 'open the dashboard page', steps: [listViews, embed('sales')] },
-      { name: `dashboard page again within ${SESSION_CHECK_REUSE_SECONDS} s (warm instances)`, steps: [listViews, embed('sales')], warm: true },
+      {
+        name: `dashboard page again within ${SESSION_CHECK_REUSE_SECONDS} s (warm instances)`,
+        steps: [listViews, embed('sales')],
+        warm: true,
+      },
       { name: 'switch view', steps: [embed('stock')] },
       { name: 'embed URL renewal', steps: [embed('stock')] },
       { name: 'admin users page', steps: [users({ action: 'GET_USERS' })] },
-      { name: 'admin dashboards page', steps: [quicksight({ action: 'LIST_COGNITO_USERS_WITH_QUICKSIGHT_STATUS' }), quicksight({ action: 'LIST_DASHBOARD_METADATA' })] },
+      {
+        name: 'admin dashboards page',
+        steps: [
+          quicksight({ action: 'LIST_COGNITO_USERS_WITH_QUICKSIGHT_STATUS' }),
+          quicksight({ action: 'LIST_DASHBOARD_METADATA' }),
+        ],
+      },
       { name: 'admin activity page', steps: [users({ action: 'GET_AUDIT_LOG', limit: 50 })] },
       {
         name: 'admin insights page (first page of users)',
-        steps: [quicksight({ action: 'GET_INSIGHTS', from: '2026-03-01', to: '2026-03-30' }), quicksight({ action: 'GET_INSIGHT_USERS' })],
+        steps: [
+          quicksight({ action: 'GET_INSIGHTS', from: '2026-03-01', to: '2026-03-30' }),
+          quicksight({ action: 'GET_INSIGHT_USERS' }),
+        ],
       },
-      { name: "admin: a user's dashboards", steps: [quicksight({ action: 'GET_USER_DASHBOARDS', userEmail: OTHER_USER.email })] },
+      {
+        name: "admin: a user's dashboards",
+        steps: [quicksight({ action: 'GET_USER_DASHBOARDS', userEmail: OTHER_USER.email })],
+      },
       {
         name: 'admin: invite to a dashboard',
-        steps: [quicksight({ action: 'INVITE_TO_DASHBOARD', userEmail: OTHER_USER.email, dashboardId: 'margins', dashboardName: 'Margins', dashboardLink: 'https://bi.example.com/margins' })],
+        steps: [
+          quicksight({
+            action: 'INVITE_TO_DASHBOARD',
+            userEmail: OTHER_USER.email,
+            dashboardId: 'margins',
+            dashboardName: 'Margins',
+            dashboardLink: 'https://bi.example.com/margins',
+          }),
+        ],
       },
       { name: 'admin: disable a user', steps: [users({ action: 'DISABLE_USER', userEmail: OTHER_USER.email })] },
       { name: 'admin: reset MFA', steps: [users({ action: 'RESET_USER_MFA', userEmail: OTHER_USER.email })] },
@@ -145,7 +209,12 @@ export async function run(): Promise<BenchRow[]> {
         if (!journey.warm) liveSessions.clear();
         statuses.push(await step());
       }
-      const calls = [...commandNames(h.cognito, 'Cognito '), ...commandNames(h.quicksight, 'QuickSight '), ...commandNames(h.ses, 'SES '), ...dynamoCalls];
+      const calls = [
+        ...commandNames(h.cognito, 'Cognito '),
+        ...commandNames(h.quicksight, 'QuickSight '),
+        ...commandNames(h.ses, 'SES '),
+        ...dynamoCalls,
+      ];
       const ok = statuses.every((status) => status === 200);
       rows.push({
         area: `journey ${journey.name}`,

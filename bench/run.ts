@@ -34,17 +34,26 @@ const MODULE_TIMEOUT_MS = smoke ? 240_000 : 1_800_000;
 const STDERR_TAIL_CHARS = 2_000;
 
 const areaOf = (file: string) => file.replace('.bench.ts', '');
-const errorRow = (file: string, message: string): BenchRow => ({ area: areaOf(file), metric: 'error', value: message, ok: false });
+const errorRow = (file: string, message: string): BenchRow => ({
+  area: areaOf(file),
+  metric: 'error',
+  value: message,
+  ok: false,
+});
 
 /** Runs one module in a child process (its own process group) and answers its rows. */
 function runModule(file: string): Promise<BenchRow[]> {
   return new Promise((resolvePromise) => {
-    const child = spawn(process.execPath, ['--import', 'tsx', join(here, 'module.ts'), file, ...(smoke ? ['--smoke'] : [])], {
-      stdio: ['ignore', 'pipe', 'pipe', 'ipc'],
-      detached: true,
-      // The SDK's notice about its future Node 22 floor is noise here (as in vitest.config.ts).
-      env: { AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED: 'true', ...process.env },
-    });
+    const child = spawn(
+      process.execPath,
+      ['--import', 'tsx', join(here, 'module.ts'), file, ...(smoke ? ['--smoke'] : [])],
+      {
+        stdio: ['ignore', 'pipe', 'pipe', 'ipc'],
+        detached: true,
+        // The SDK's notice about its future Node 22 floor is noise here (as in vitest.config.ts).
+        env: { AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED: 'true', ...process.env },
+      },
+    );
     let report: ModuleReport | undefined;
     let stderrTail = '';
     let timedOut = false;
@@ -77,7 +86,12 @@ function runModule(file: string): Promise<BenchRow[]> {
         resolvePromise([errorRow(file, `stopped after ${MODULE_TIMEOUT_MS / 1000} s without reporting`)]);
       } else {
         const lastLine = stderrTail.trim().split('\n').at(-1) ?? '';
-        resolvePromise([errorRow(file, `the module's process exited (${signal ?? `code ${code}`}) without reporting${lastLine ? `: ${lastLine}` : ''}`)]);
+        resolvePromise([
+          errorRow(
+            file,
+            `the module's process exited (${signal ?? `code ${code}`}) without reporting${lastLine ? `: ${lastLine}` : ''}`,
+          ),
+        ]);
       }
     });
   });
@@ -104,7 +118,8 @@ const rows = results.flat();
 const headers = ['area', 'metric', 'value', 'target', 'ok'] as const;
 /** One line per row: an error's message may span several. */
 const oneLine = (text: string) => text.replace(/\s*\n\s*/g, ' ');
-const cellsOf = (r: BenchRow) => [r.area, r.metric, r.value, r.target ?? '', r.ok === undefined ? '' : r.ok ? 'yes' : 'NO'].map(oneLine);
+const cellsOf = (r: BenchRow) =>
+  [r.area, r.metric, r.value, r.target ?? '', r.ok === undefined ? '' : r.ok ? 'yes' : 'NO'].map(oneLine);
 const cells = rows.map(cellsOf);
 const widths = headers.map((h, i) => Math.max(h.length, ...cells.map((c) => c[i]!.length)));
 const line = (values: readonly string[]) => `| ${values.map((v, i) => v.padEnd(widths[i]!)).join(' | ')} |`;
@@ -119,6 +134,7 @@ if (modules.length === 0) {
   process.exitCode = 1;
 } else if (failing.length > 0) {
   console.error(`\n${smoke ? 'smoke run failed' : 'bench failed'}: ${failing.length} row(s)`);
-  for (const r of failing) console.error(`  ${r.area} | ${r.metric} | ${oneLine(r.value)}${r.target ? ` (target ${r.target})` : ''}`);
+  for (const r of failing)
+    console.error(`  ${r.area} | ${r.metric} | ${oneLine(r.value)}${r.target ? ` (target ${r.target})` : ''}`);
   process.exitCode = 1;
 }

@@ -21,12 +21,22 @@ export interface BenchSession {
  * used before then).
  */
 export async function signInToStack(stack: StackInfo, account: DemoAccount, readyAt: number): Promise<BenchSession> {
-  const pool = new CognitoUserPool({ UserPoolId: stack.cognito.userPoolId, ClientId: stack.cognito.clientId, endpoint: stack.cognito.endpoint, Storage: memoryStorage() });
+  const pool = new CognitoUserPool({
+    UserPoolId: stack.cognito.userPoolId,
+    ClientId: stack.cognito.clientId,
+    endpoint: stack.cognito.endpoint,
+    Storage: memoryStorage(),
+  });
   const user = userFor(pool, account.email);
   const challenge = await authenticate(user, account.email, account.password);
-  if (challenge.step !== 'SOFTWARE_TOKEN_MFA') throw new Error(`${account.email}: expected the authenticator challenge, got ${challenge.step}`);
+  if (challenge.step !== 'SOFTWARE_TOKEN_MFA')
+    throw new Error(`${account.email}: expected the authenticator challenge, got ${challenge.step}`);
   await noteSeedSignIns(stack, readyAt);
   const outcome = await answerTotp(user, await unusedTotpCode(account.totpSecret, account.email));
-  if (outcome.step !== 'DONE') throw new Error(`${account.email}: expected a session after the authenticator code, got ${outcome.step}`);
-  return { accessToken: outcome.session.getAccessToken().getJwtToken(), idToken: outcome.session.getIdToken().getJwtToken() };
+  if (outcome.step !== 'DONE')
+    throw new Error(`${account.email}: expected a session after the authenticator code, got ${outcome.step}`);
+  return {
+    accessToken: outcome.session.getAccessToken().getJwtToken(),
+    idToken: outcome.session.getIdToken().getJwtToken(),
+  };
 }

@@ -117,7 +117,14 @@ export async function run(options: BenchOptions = { smoke: false }): Promise<Ben
         value: `${(totalKb / 1024).toFixed(0)} MB`,
       },
       // A stack whose processes could not be found would read as 0 MB.
-      { area: 'local stack', metric: 'processes of the running stack found', value: String(tree.length), target: '>= 2', ok: tree.length >= 2, kind: 'count' },
+      {
+        area: 'local stack',
+        metric: 'processes of the running stack found',
+        value: String(tree.length),
+        target: '>= 2',
+        ok: tree.length >= 2,
+        kind: 'count',
+      },
     ];
   } finally {
     await rm(dataDir, { recursive: true, force: true });

@@ -17,10 +17,14 @@ try {
   const config = loadConfig((key) => app.node.tryGetContext(key));
   const placeholders = isDeploying((key) => app.node.tryGetContext(key)) ? placeholderProblems(config) : [];
   if (placeholders.length > 0) {
-    fail(`Not deploying: the configuration still has placeholders (see docs/deploy.md):\n${placeholders.map((p) => `  - ${p}`).join('\n')}`);
+    fail(
+      `Not deploying: the configuration still has placeholders (see docs/deploy.md):\n${placeholders.map((p) => `  - ${p}`).join('\n')}`,
+    );
   }
   if (!existsSync(`${webAssetDirectory}/index.html`)) {
-    fail('The web app is not built: web/dist/index.html is missing. Run `npm run build:web` first (`npm run synth` and `npm run deploy` do).');
+    fail(
+      'The web app is not built: web/dist/index.html is missing. Run `npm run build:web` first (`npm run synth` and `npm run deploy` do).',
+    );
   }
   addPortal(app, { config, webAssetDirectory, account: process.env.CDK_DEFAULT_ACCOUNT });
 } catch (error) {

@@ -1,7 +1,23 @@
 import { accessMatrix } from './iam-matrix.ts';
 import { storeDataOf } from './inventory.ts';
-import { mfaStatement, passwordStatement, signInSettingsOf, signUpStatement, threatProtectionReason } from './sign-in-claims.ts';
-import { asList, isRecord, readable, readableList, referencedId, resourceName, resourcesOfType, type StackTemplate, type TemplateResource } from './template.ts';
+import {
+  mfaStatement,
+  passwordStatement,
+  signInSettingsOf,
+  signUpStatement,
+  threatProtectionReason,
+} from './sign-in-claims.ts';
+import {
+  asList,
+  isRecord,
+  readable,
+  readableList,
+  referencedId,
+  resourceName,
+  resourcesOfType,
+  type StackTemplate,
+  type TemplateResource,
+} from './template.ts';
 
 /**
  * What auditors ask for, computed from a synthesized template: per data store the encryption
@@ -45,11 +61,17 @@ export interface AuditorEvidence {
   readonly findings: readonly FindingAnswer[];
 }
 
-const at = (value: unknown, ...path: string[]): unknown => path.reduce<unknown>((node, key) => (isRecord(node) ? node[key] : undefined), value);
-const kept = (resource: TemplateResource) => (resource.DeletionPolicy === 'Retain' || resource.DeletionPolicy === 'RetainExceptOnCreate' ? 'kept on stack deletion' : 'deleted with the stack');
+const at = (value: unknown, ...path: string[]): unknown =>
+  path.reduce<unknown>((node, key) => (isRecord(node) ? node[key] : undefined), value);
+const kept = (resource: TemplateResource) =>
+  resource.DeletionPolicy === 'Retain' || resource.DeletionPolicy === 'RetainExceptOnCreate'
+    ? 'kept on stack deletion'
+    : 'deleted with the stack';
 const classification = (resource: TemplateResource) => {
   const data = storeDataOf(resource);
-  return data ? `${data.classification}${data.personalData.length > 0 ? `: ${data.personalData.join('; ')}` : ''}` : 'not declared';
+  return data
+    ? `${data.classification}${data.personalData.length > 0 ? `: ${data.personalData.join('; ')}` : ''}`
+    : 'not declared';
 };
 
 /** Whether a resource policy of the template denies requests without TLS on the resource. */
@@ -58,7 +80,10 @@ function deniesPlainHttp(stack: StackTemplate, policyType: string, targetPropert
     .filter(([, policy]) => asList(policy.Properties?.[targetProperty]).some((ref) => referencedId(ref) === targetId))
     .some(([, policy]) =>
       asList(at(policy.Properties, 'PolicyDocument', 'Statement') as unknown[]).some(
-        (statement) => isRecord(statement) && statement.Effect === 'Deny' && String(at(statement.Condition, 'Bool', 'aws:SecureTransport')) === 'false',
+        (statement) =>
+          isRecord(statement) &&
+          statement.Effect === 'Deny' &&
+          String(at(statement.Condition, 'Bool', 'aws:SecureTransport')) === 'false',
       ),
     );
 }
@@ -68,7 +93,10 @@ function tableEvidence(stack: StackTemplate): StoreEvidence[] {
     const p = table.Properties ?? {};
     const kms = at(p, 'SSESpecification', 'KMSMasterKeyId');
     const pitr = at(p, 'PointInTimeRecoverySpecification', 'PointInTimeRecoveryEnabled') === true;
-    const ttl = at(p, 'TimeToLiveSpecification', 'Enabled') === true ? `items expire by their ${readable(stack, at(p, 'TimeToLiveSpecification', 'AttributeName'))} attribute (DynamoDB TTL)` : 'items kept until deleted';
+    const ttl =
+      at(p, 'TimeToLiveSpecification', 'Enabled') === true
+        ? `items expire by their ${readable(stack, at(p, 'TimeToLiveSpecification', 'AttributeName'))} attribute (DynamoDB TTL)`
+        : 'items kept until deleted';
     return {
       store: resourceName(stack, id),
       kind: 'DynamoDB table',
@@ -90,22 +118,33 @@ function tableEvidence(stack: StackTemplate): StoreEvidence[] {
 function bucketEvidence(stack: StackTemplate): StoreEvidence[] {
   return resourcesOfType(stack.template, 'AWS::S3::Bucket').map(([id, bucket]) => {
     const p = bucket.Properties ?? {};
-    const algorithms = asList(at(p, 'BucketEncryption', 'ServerSideEncryptionConfiguration') as unknown[]).map((rule) => readable(stack, at(rule, 'ServerSideEncryptionByDefault', 'SSEAlgorithm')));
+    const algorithms = asList(at(p, 'BucketEncryption', 'ServerSideEncryptionConfiguration') as unknown[]).map((rule) =>
+      readable(stack, at(rule, 'ServerSideEncryptionByDefault', 'SSEAlgorithm')),
+    );
     const versioning = at(p, 'VersioningConfiguration', 'Status') === 'Enabled';
     const rules = asList(at(p, 'LifecycleConfiguration', 'Rules') as unknown[]);
     const expiry = rules.map((rule) => at(rule, 'ExpirationInDays')).find((days) => days !== undefined);
-    const noncurrent = rules.map((rule) => at(rule, 'NoncurrentVersionExpiration', 'NoncurrentDays')).find((days) => days !== undefined);
+    const noncurrent = rules
+      .map((rule) => at(rule, 'NoncurrentVersionExpiration', 'NoncurrentDays'))
+      .find((days) => days !== undefined);
     return {
       store: resourceName(stack, id),
       kind: 'S3 bucket',
       classification: classification(bucket),
-      atRest: algorithms.length > 0 ? algorithms.map((a) => (a === 'AES256' ? 'SSE-S3 (AES-256)' : a === 'aws:kms' ? 'SSE-KMS' : a)).join(', ') : 'SSE-S3 (S3 default)',
+      atRest:
+        algorithms.length > 0
+          ? algorithms.map((a) => (a === 'AES256' ? 'SSE-S3 (AES-256)' : a === 'aws:kms' ? 'SSE-KMS' : a)).join(', ')
+          : 'SSE-S3 (S3 default)',
       inTransit: deniesPlainHttp(stack, 'AWS::S3::BucketPolicy', 'Bucket', id)
         ? 'TLS only: the bucket policy denies every request without TLS (aws:SecureTransport false)'
         : 'not enforced by the bucket policy',
       retention: `${expiry !== undefined ? `objects expire after ${String(expiry)} days` : 'objects kept until deleted'}${noncurrent !== undefined ? `; overwritten or deleted versions kept ${String(noncurrent)} days` : ''}; ${kept(bucket)}`,
-      backup: versioning ? `versioning: earlier versions restorable${noncurrent !== undefined ? ` for ${String(noncurrent)} days` : ''}` : 'none (versioning off)',
-      rpoRto: versioning ? 'RPO 0 for overwrites and deletions within the version window; RTO minutes (copy the earlier version back)' : 'no recovery point',
+      backup: versioning
+        ? `versioning: earlier versions restorable${noncurrent !== undefined ? ` for ${String(noncurrent)} days` : ''}`
+        : 'none (versioning off)',
+      rpoRto: versioning
+        ? 'RPO 0 for overwrites and deletions within the version window; RTO minutes (copy the earlier version back)'
+        : 'no recovery point',
     };
   });
 }
@@ -119,7 +158,8 @@ function poolEvidence(stack: StackTemplate): StoreEvidence[] {
     inTransit: 'TLS only: Cognito endpoints accept HTTPS only',
     retention: `accounts kept until deleted; ${kept(pool)}${pool.Properties?.DeletionProtection === 'ACTIVE' ? '; deletion protection on' : ''}`,
     backup: 'none: Cognito offers no backup, and password verifiers and authenticator secrets cannot be exported',
-    rpoRto: 'accounts cannot be restored; after a loss, administrators invite the users again (their assignments stay in the tables)',
+    rpoRto:
+      'accounts cannot be restored; after a loss, administrators invite the users again (their assignments stay in the tables)',
   }));
 }
 
@@ -128,7 +168,9 @@ function logGroupEvidence(stack: StackTemplate): StoreEvidence[] {
     store: resourceName(stack, id),
     kind: 'CloudWatch log group',
     classification: classification(group),
-    atRest: group.Properties?.KmsKeyId ? `KMS ${readable(stack, group.Properties.KmsKeyId)}` : 'CloudWatch Logs service encryption',
+    atRest: group.Properties?.KmsKeyId
+      ? `KMS ${readable(stack, group.Properties.KmsKeyId)}`
+      : 'CloudWatch Logs service encryption',
     inTransit: 'TLS only (CloudWatch Logs endpoints)',
     retention: `${group.Properties?.RetentionInDays !== undefined ? `${String(group.Properties.RetentionInDays)} days` : 'never expires'}; ${kept(group)}`,
     backup: 'none (operational logs)',
@@ -141,8 +183,12 @@ function topicEvidence(stack: StackTemplate): StoreEvidence[] {
     store: resourceName(stack, id),
     kind: 'SNS topic',
     classification: classification(topic),
-    atRest: topic.Properties?.KmsMasterKeyId ? `SSE-KMS ${readable(stack, topic.Properties.KmsMasterKeyId)}` : 'not encrypted at rest',
-    inTransit: deniesPlainHttp(stack, 'AWS::SNS::TopicPolicy', 'Topics', id) ? 'TLS only: the topic policy denies publishing without TLS' : 'not enforced by a topic policy',
+    atRest: topic.Properties?.KmsMasterKeyId
+      ? `SSE-KMS ${readable(stack, topic.Properties.KmsMasterKeyId)}`
+      : 'not encrypted at rest',
+    inTransit: deniesPlainHttp(stack, 'AWS::SNS::TopicPolicy', 'Topics', id)
+      ? 'TLS only: the topic policy denies publishing without TLS'
+      : 'not enforced by a topic policy',
     retention: 'messages are delivered, not stored',
     backup: 'not applicable',
     rpoRto: 'not applicable',
@@ -162,13 +208,16 @@ function logIntegrity(stack: StackTemplate, root: string): Responsibility[] {
   for (const id of destinations) {
     const bucket = stack.template.Resources[id]!;
     const rules = asList(at(bucket.Properties, 'LifecycleConfiguration', 'Rules') as unknown[]);
-    const noncurrent = rules.map((rule) => at(rule, 'NoncurrentVersionExpiration', 'NoncurrentDays')).find((days) => days !== undefined);
+    const noncurrent = rules
+      .map((rule) => at(rule, 'NoncurrentVersionExpiration', 'NoncurrentDays'))
+      .find((days) => days !== undefined);
     const expiry = rules.map((rule) => at(rule, 'ExpirationInDays')).find((days) => days !== undefined);
     const locked = bucket.Properties?.ObjectLockEnabled === true;
     items.push({
       topic: `Access logs (${resourceName(stack, id)})`,
       stack: `Access logs kept ${expiry !== undefined ? `${String(expiry)} days` : 'until deleted'}; versioning ${at(bucket.Properties, 'VersioningConfiguration', 'Status') === 'Enabled' ? 'on' : 'off'}${noncurrent !== undefined ? `, an overwritten or deleted log object stays recoverable for ${String(noncurrent)} day(s) only` : ''}; Object Lock ${locked ? 'on' : 'off'}, so a principal of the account allowed to delete objects can remove logs. The bucket logs nothing about itself: cdk-nag treats a bucket that is the destination of other buckets' access logs as compliant with AwsSolutions-S1 / NIST.800.53.R5-S3BucketLoggingEnabled (logging it into itself would loop).`,
-      account: 'For tamper-evident logs, an organization or account CloudTrail trail with S3 data events on this bucket and log file validation, delivered to a log archive account (or Object Lock on a copy there).',
+      account:
+        'For tamper-evident logs, an organization or account CloudTrail trail with S3 data events on this bucket and log file validation, delivered to a log archive account (or Object Lock on a copy there).',
     });
   }
   const trails = resourcesOfType(stack.template, 'AWS::CloudTrail::Trail');
@@ -178,29 +227,47 @@ function logIntegrity(stack: StackTemplate, root: string): Responsibility[] {
       trails.length > 0
         ? `Trail(s) in this stack: ${trails.map(([id, trail]) => `${resourceName(stack, id)} (log file validation ${trail.Properties?.EnableLogFileValidation === true ? 'on' : 'off'})`).join(', ')}.`
         : 'No trail: the stack records no AWS API activity of its own (administrator calls to Cognito, IAM and DynamoDB changes, console sign-ins).',
-    account: 'An organization trail (or a multi-Region account trail) with log file validation, delivered to a separate log archive account. `npm run doctor` checks that the account has a trail that is logging.',
+    account:
+      'An organization trail (or a multi-Region account trail) with log file validation, delivered to a separate log archive account. `npm run doctor` checks that the account has a trail that is logging.',
   });
   const groups = resourcesOfType(stack.template, 'AWS::Logs::LogGroup');
   if (groups.length > 0) {
-    const days = [...new Set(groups.map(([, group]) => (group.Properties?.RetentionInDays !== undefined ? `${String(group.Properties.RetentionInDays)} days` : 'never expires')))];
+    const days = [
+      ...new Set(
+        groups.map(([, group]) =>
+          group.Properties?.RetentionInDays !== undefined
+            ? `${String(group.Properties.RetentionInDays)} days`
+            : 'never expires',
+        ),
+      ),
+    ];
     items.push({
       topic: 'Function and API logs (CloudWatch Logs)',
       stack: `${groups.length} log group(s), retention ${days.join(', ')}; who may write to each is in the IAM matrix.`,
-      account: 'Export or subscription to a log archive account where logs must outlive the retention or be kept from the account\'s administrators.',
+      account:
+        "Export or subscription to a log archive account where logs must outlive the retention or be kept from the account's administrators.",
     });
   }
-  const audit = resourcesOfType(stack.template, 'AWS::DynamoDB::Table').find(([id]) => resourceName(stack, id).endsWith('/Audit'));
+  const audit = resourcesOfType(stack.template, 'AWS::DynamoDB::Table').find(([id]) =>
+    resourceName(stack, id).endsWith('/Audit'),
+  );
   if (audit) {
     const writers = accessMatrix(stack, root).flatMap((principal) =>
       principal.rows
-        .filter((row) => row.effect === 'Allow' && WRITES.test(row.action) && row.resources.some((r) => r.startsWith(`${resourceName(stack, audit[0])}.`) || r === '*'))
+        .filter(
+          (row) =>
+            row.effect === 'Allow' &&
+            WRITES.test(row.action) &&
+            row.resources.some((r) => r.startsWith(`${resourceName(stack, audit[0])}.`) || r === '*'),
+        )
         .map((row) => `${principal.name.split(':')[0]} ${row.action}`),
     );
     const deleters = writers.filter((w) => !/PutItem$/i.test(w));
     items.push({
       topic: `Administrators' activity trail (${resourceName(stack, audit[0])})`,
       stack: `Written by ${writers.length > 0 ? writers.join(', ') : 'no role'}; ${deleters.length > 0 ? `changed or deleted by ${deleters.join(', ')}` : 'no role of the stack may change or delete an entry (only dynamodb:PutItem is granted)'}; point-in-time recovery keeps 35 days of its history.`,
-      account: 'Who may use the DynamoDB console or API on the table directly is decided by the account\'s IAM policies; CloudTrail data events on the table record such use.',
+      account:
+        "Who may use the DynamoDB console or API on the table directly is decided by the account's IAM policies; CloudTrail data events on the table record such use.",
     });
   }
   return items;
@@ -215,10 +282,12 @@ function findingAnswers(stack: StackTemplate): FindingAnswer[] {
     if (!s.threatProtection) {
       answers.push({
         finding: 'Cognito threat protection off',
-        raisedBy: 'Security Hub Cognito.1; Prowler cognito_user_pool_advanced_security_enabled; cdk-nag AwsSolutions-COG8',
+        raisedBy:
+          'Security Hub Cognito.1; Prowler cognito_user_pool_advanced_security_enabled; cdk-nag AwsSolutions-COG8',
         resources: name,
         answer: threatProtectionReason(s),
-        stricterChoice: 'threatProtection = true (Plus feature plan, full-function mode; charged per monthly active user)',
+        stricterChoice:
+          'threatProtection = true (Plus feature plan, full-function mode; charged per monthly active user)',
       });
     }
     if (s.selfSignUp) {
@@ -227,7 +296,8 @@ function findingAnswers(stack: StackTemplate): FindingAnswer[] {
         raisedBy: 'Prowler cognito_user_pool_self_registration_disabled',
         resources: name,
         answer: `${signUpStatement(s)} The product's sign-up page is part of the specified user portal; a new account sees no dashboard until an administrator assigns one. ${mfaStatement(s)}`,
-        stricterChoice: 'selfSignUp = false (accounts by invitation only; the sign-up page then has no pool to sign up to)',
+        stricterChoice:
+          'selfSignUp = false (accounts by invitation only; the sign-up page then has no pool to sign up to)',
       });
     }
     if (s.passwordMinLength < 14) {
@@ -240,15 +310,21 @@ function findingAnswers(stack: StackTemplate): FindingAnswer[] {
       });
     }
   }
-  const publicUrls = resourcesOfType(stack.template, 'AWS::Lambda::Url').filter(([, url]) => url.Properties?.AuthType === 'NONE');
+  const publicUrls = resourcesOfType(stack.template, 'AWS::Lambda::Url').filter(
+    ([, url]) => url.Properties?.AuthType === 'NONE',
+  );
   if (publicUrls.length > 0) {
-    const origins = [...new Set(publicUrls.flatMap(([, url]) => readableList(stack, at(url.Properties, 'Cors', 'AllowOrigins'))))];
+    const origins = [
+      ...new Set(publicUrls.flatMap(([, url]) => readableList(stack, at(url.Properties, 'Cors', 'AllowOrigins')))),
+    ];
     answers.push({
       finding: `Public function URLs (auth type NONE): ${publicUrls.length}`,
-      raisedBy: 'Security Hub Lambda.1; Prowler awslambda_function_url_public, awslambda_function_not_publicly_accessible; cdk-nag NIST.800.53.R5-LambdaFunctionPublicAccessProhibited',
+      raisedBy:
+        'Security Hub Lambda.1; Prowler awslambda_function_url_public, awslambda_function_not_publicly_accessible; cdk-nag NIST.800.53.R5-LambdaFunctionPublicAccessProhibited',
       resources: publicUrls.map(([id]) => resourceName(stack, id)).join(', '),
       answer: `The browser calls these URLs with the user's Cognito access token as a bearer token; IAM authorization (AWS_IAM) would need AWS credentials in the browser, which the design avoids (there is no identity pool). Every handler verifies the token (signature, expiry, app client) and the caller's rights before doing anything; CORS admits only ${origins.join(', ') || 'no origin'}.`,
-      stricterChoice: 'none: IAM-authorized URLs would need an identity pool handing AWS credentials to browsers, a wider exposure than a verified bearer token',
+      stricterChoice:
+        'none: IAM-authorized URLs would need an identity pool handing AWS credentials to browsers, a wider exposure than a verified bearer token',
     });
   }
   return answers;
@@ -258,14 +334,20 @@ const RESTORE_STEPS = [
   'Choose the time to restore to (before the damage) within the last 35 days; the console and `aws dynamodb describe-continuous-backups --table-name <table>` show the earliest and latest restorable times.',
   '`aws dynamodb restore-table-to-point-in-time --source-table-name <table> --target-table-name <table>-restored --restore-date-time <time>` (a restore always creates a new table).',
   'Wait until the new table is ACTIVE (`aws dynamodb wait table-exists --table-name <table>-restored`); check its item count and a few known items.',
-  'Copy the items back into the stack\'s table (for example a scan of the restored table written with batch writes), or copy only the items that were damaged; the functions keep using the stack\'s table name.',
-  'The restored table does not carry the original\'s TTL, point-in-time recovery, tags, alarms or IAM grants: delete it once the copy is checked.',
-  'Record the restore (time, reason, who) in the change log; the administrators\' activity trail does not record direct table operations.',
+  "Copy the items back into the stack's table (for example a scan of the restored table written with batch writes), or copy only the items that were damaged; the functions keep using the stack's table name.",
+  "The restored table does not carry the original's TTL, point-in-time recovery, tags, alarms or IAM grants: delete it once the copy is checked.",
+  "Record the restore (time, reason, who) in the change log; the administrators' activity trail does not record direct table operations.",
 ];
 
 export function auditorEvidence(stack: StackTemplate, root: string): AuditorEvidence {
   return {
-    stores: [...tableEvidence(stack), ...bucketEvidence(stack), ...poolEvidence(stack), ...topicEvidence(stack), ...logGroupEvidence(stack)],
+    stores: [
+      ...tableEvidence(stack),
+      ...bucketEvidence(stack),
+      ...poolEvidence(stack),
+      ...topicEvidence(stack),
+      ...logGroupEvidence(stack),
+    ],
     logIntegrity: logIntegrity(stack, root),
     restoreSteps: resourcesOfType(stack.template, 'AWS::DynamoDB::Table').length > 0 ? RESTORE_STEPS : [],
     findings: findingAnswers(stack),

@@ -15,7 +15,10 @@ export interface Change {
   readonly detail: string;
 }
 
-/** One side of a comparison: where its templates came from, the commit they were made from, and each template's SHA-256. */
+/**
+ * One side of a comparison: where its templates came from, the commit they were made from, and each template's
+ * SHA-256.
+ */
 export interface SynthesisIdentity {
   readonly source: string;
   readonly gitCommit: string;
@@ -35,7 +38,8 @@ export interface Changes {
  * summaries above make of it: identity and resource policies, keys, topics, buckets,
  * distributions, Cognito, function URLs and their permissions, alarms.
  */
-const SECURITY_RESOURCE_TYPES = /^AWS::(IAM|KMS|SNS|SQS|S3|CloudFront|Cognito|CloudWatch|Logs|WAFv2|SecretsManager|AppSync|DynamoDB)::|^AWS::Lambda::(Url|Permission|Function)$/;
+const SECURITY_RESOURCE_TYPES =
+  /^AWS::(IAM|KMS|SNS|SQS|S3|CloudFront|Cognito|CloudWatch|Logs|WAFv2|SecretsManager|AppSync|DynamoDB)::|^AWS::Lambda::(Url|Permission|Function)$/;
 
 const short = (value: unknown) => {
   const text = value === undefined ? '(not set)' : JSON.stringify(value);
@@ -44,34 +48,58 @@ const short = (value: unknown) => {
 
 /** Property paths whose values differ, with both values. */
 function propertyChanges(before: unknown, after: unknown, path = ''): string[] {
-  const isObject = (value: unknown): value is Record<string, unknown> => typeof value === 'object' && value !== null && !Array.isArray(value);
+  const isObject = (value: unknown): value is Record<string, unknown> =>
+    typeof value === 'object' && value !== null && !Array.isArray(value);
   if (isObject(before) && isObject(after)) {
-    return [...new Set([...Object.keys(before), ...Object.keys(after)])].flatMap((key) => propertyChanges(before[key], after[key], path ? `${path}.${key}` : key));
+    return [...new Set([...Object.keys(before), ...Object.keys(after)])].flatMap((key) =>
+      propertyChanges(before[key], after[key], path ? `${path}.${key}` : key),
+    );
   }
-  return JSON.stringify(before) === JSON.stringify(after) ? [] : [`${path || '(whole resource)'}: ${short(before)} → ${short(after)}`];
+  return JSON.stringify(before) === JSON.stringify(after)
+    ? []
+    : [`${path || '(whole resource)'}: ${short(before)} → ${short(after)}`];
 }
 
 // Asset hashes and the like change with every build and say nothing about security.
-const IGNORED_PATHS = /^(Code|Content|SourceObjectKeys|Metadata)(\.|$)|^Properties\.(Code|Content|SourceObjectKeys)(\.|$)/;
+const IGNORED_PATHS =
+  /^(Code|Content|SourceObjectKeys|Metadata)(\.|$)|^Properties\.(Code|Content|SourceObjectKeys)(\.|$)/;
 
 function resourceChanges(before: StackTemplate, after: StackTemplate): Change[] {
   const changes: Change[] = [];
-  const subject = (stack: StackTemplate, id: string) => `${stack.template.Resources[id]!.Type} ${resourceName(stack, id)} (${stack.stackName})`;
+  const subject = (stack: StackTemplate, id: string) =>
+    `${stack.template.Resources[id]!.Type} ${resourceName(stack, id)} (${stack.stackName})`;
   for (const [id, resource] of Object.entries(after.template.Resources)) {
     if (!SECURITY_RESOURCE_TYPES.test(resource.Type)) continue;
     const old = before.template.Resources[id];
     if (!old) {
-      changes.push({ area: 'Resource', change: 'added', subject: subject(after, id), detail: short(resource.Properties ?? {}) });
+      changes.push({
+        area: 'Resource',
+        change: 'added',
+        subject: subject(after, id),
+        detail: short(resource.Properties ?? {}),
+      });
       continue;
     }
-    const differences = propertyChanges({ Properties: old.Properties, DeletionPolicy: old.DeletionPolicy }, { Properties: resource.Properties, DeletionPolicy: resource.DeletionPolicy }).filter(
-      (line) => !IGNORED_PATHS.test(line.split(':')[0]!),
-    );
-    if (differences.length > 0) changes.push({ area: 'Resource', change: 'changed', subject: subject(after, id), detail: differences.join('; ') });
+    const differences = propertyChanges(
+      { Properties: old.Properties, DeletionPolicy: old.DeletionPolicy },
+      { Properties: resource.Properties, DeletionPolicy: resource.DeletionPolicy },
+    ).filter((line) => !IGNORED_PATHS.test(line.split(':')[0]!));
+    if (differences.length > 0)
+      changes.push({
+        area: 'Resource',
+        change: 'changed',
+        subject: subject(after, id),
+        detail: differences.join('; '),
+      });
   }
   for (const [id, resource] of Object.entries(before.template.Resources)) {
     if (SECURITY_RESOURCE_TYPES.test(resource.Type) && !after.template.Resources[id]) {
-      changes.push({ area: 'Resource', change: 'removed', subject: subject(before, id), detail: short(resource.Properties ?? {}) });
+      changes.push({
+        area: 'Resource',
+        change: 'removed',
+        subject: subject(before, id),
+        detail: short(resource.Properties ?? {}),
+      });
     }
   }
   return changes;
@@ -90,7 +118,13 @@ function grants(principals: readonly Principal[]): Map<string, Grant> {
   for (const principal of principals) {
     for (const row of principal.rows) {
       const key = `${principal.id}\0${row.effect}\0${row.action}`;
-      const grant = byKey.get(key) ?? { principal: principal.name, effect: row.effect, action: row.action, resources: new Set(), conditions: new Set() };
+      const grant = byKey.get(key) ?? {
+        principal: principal.name,
+        effect: row.effect,
+        action: row.action,
+        resources: new Set(),
+        conditions: new Set(),
+      };
       row.resources.forEach((r) => grant.resources.add(r));
       row.conditions.forEach((c) => grant.conditions.add(c));
       byKey.set(key, grant);
@@ -120,26 +154,48 @@ function iamChanges(before: Map<string, Grant>, after: Map<string, Grant>): Chan
     const wider = moreResources.length > 0 || droppedConditions.length > 0;
     const narrower = fewerResources.length > 0 || newConditions.length > 0;
     const allow = grant.effect === 'Allow';
-    const change = wider && !narrower ? (allow ? 'broadened' : 'narrowed') : narrower && !wider ? (allow ? 'narrowed' : 'broadened') : 'changed';
+    const change =
+      wider && !narrower
+        ? allow
+          ? 'broadened'
+          : 'narrowed'
+        : narrower && !wider
+          ? allow
+            ? 'narrowed'
+            : 'broadened'
+          : 'changed';
     const parts = [
       moreResources.length > 0 ? `resources added: ${moreResources.join(', ')}` : '',
       fewerResources.length > 0 ? `resources removed: ${fewerResources.join(', ')}` : '',
       droppedConditions.length > 0 ? `conditions removed: ${droppedConditions.join(', ')}` : '',
       newConditions.length > 0 ? `conditions added: ${newConditions.join(', ')}` : '',
     ].filter(Boolean);
-    changes.push({ area: 'IAM', change, subject: grant.principal, detail: `${grant.effect} ${grant.action}: ${parts.join('; ')}` });
+    changes.push({
+      area: 'IAM',
+      change,
+      subject: grant.principal,
+      detail: `${grant.effect} ${grant.action}: ${parts.join('; ')}`,
+    });
   }
   for (const [key, grant] of before) {
-    if (!after.has(key)) changes.push({ area: 'IAM', change: 'removed', subject: grant.principal, detail: describe(grant) });
+    if (!after.has(key))
+      changes.push({ area: 'IAM', change: 'removed', subject: grant.principal, detail: describe(grant) });
   }
   return changes;
 }
 
-function itemChanges(area: Change['area'], before: readonly InventoryItem[], after: readonly InventoryItem[]): Change[] {
+function itemChanges(
+  area: Change['area'],
+  before: readonly InventoryItem[],
+  after: readonly InventoryItem[],
+): Change[] {
   const key = (item: InventoryItem) => `${item.kind}\0${item.logicalId}`;
   const old = new Map(before.map((item) => [key(item), item]));
   const current = new Map(after.map((item) => [key(item), item]));
-  const summary = (item: InventoryItem) => Object.entries(item.settings).map(([label, value]) => `${label}: ${value}`).join('; ');
+  const summary = (item: InventoryItem) =>
+    Object.entries(item.settings)
+      .map(([label, value]) => `${label}: ${value}`)
+      .join('; ');
   const changes: Change[] = [];
   for (const [k, item] of current) {
     const previous = old.get(k);
@@ -154,7 +210,9 @@ function itemChanges(area: Change['area'], before: readonly InventoryItem[], aft
       if (was !== now) changes.push({ area, change: 'changed', subject, detail: `${label}: ${was} → ${now}` });
     }
   }
-  for (const [k, item] of old) if (!current.has(k)) changes.push({ area, change: 'removed', subject: `${item.kind} ${item.name}`, detail: summary(item) });
+  for (const [k, item] of old)
+    if (!current.has(k))
+      changes.push({ area, change: 'removed', subject: `${item.kind} ${item.name}`, detail: summary(item) });
   return changes;
 }
 
@@ -162,14 +220,30 @@ function acknowledgementChanges(before: StackTemplate, after: StackTemplate): Ch
   const all = (stack: StackTemplate) =>
     new Map(
       Object.entries(stack.template.Resources).flatMap(([id, resource]) =>
-        acknowledgementsOf(resource).map((ack) => [`${id}\0${ack.id}`, { resource: resourceName(stack, id), ...ack }] as const),
+        acknowledgementsOf(resource).map(
+          (ack) => [`${id}\0${ack.id}`, { resource: resourceName(stack, id), ...ack }] as const,
+        ),
       ),
     );
   const old = all(before);
   const current = all(after);
   return [
-    ...[...current].filter(([k]) => !old.has(k)).map(([, ack]) => ({ area: 'Acknowledgement' as const, change: 'added' as const, subject: `${ack.id} on ${ack.resource}`, detail: ack.reason })),
-    ...[...old].filter(([k]) => !current.has(k)).map(([, ack]) => ({ area: 'Acknowledgement' as const, change: 'removed' as const, subject: `${ack.id} on ${ack.resource}`, detail: ack.reason })),
+    ...[...current]
+      .filter(([k]) => !old.has(k))
+      .map(([, ack]) => ({
+        area: 'Acknowledgement' as const,
+        change: 'added' as const,
+        subject: `${ack.id} on ${ack.resource}`,
+        detail: ack.reason,
+      })),
+    ...[...old]
+      .filter(([k]) => !current.has(k))
+      .map(([, ack]) => ({
+        area: 'Acknowledgement' as const,
+        change: 'removed' as const,
+        subject: `${ack.id} on ${ack.resource}`,
+        detail: ack.reason,
+      })),
   ];
 }
 
@@ -211,9 +285,21 @@ export function synthesisChanges(
     const stackItem: Change[] = !old
       ? [{ area: 'Stack', change: 'added', subject: name, detail: `new stack, ${count(current!)}` }]
       : !current
-        ? [{ area: 'Stack', change: 'removed', subject: name, detail: `stack no longer synthesized (had ${count(old)})` }]
+        ? [
+            {
+              area: 'Stack',
+              change: 'removed',
+              subject: name,
+              detail: `stack no longer synthesized (had ${count(old)})`,
+            },
+          ]
         : [];
     return [...stackItem, ...stackChanges(old ?? EMPTY(name), current ?? EMPTY(name), root)];
   });
-  return { baseline: identities.baseline.source, baselineIdentity: identities.baseline, currentIdentity: identities.current, items };
+  return {
+    baseline: identities.baseline.source,
+    baselineIdentity: identities.baseline,
+    currentIdentity: identities.current,
+    items,
+  };
 }

@@ -112,13 +112,15 @@ export function actionsOf(sdkPackage: string, command: string): { actions: strin
   const prefix = SERVICE_PREFIX[sdkPackage] ?? sdkPackage.replace(/^@aws-sdk\/client-/, '');
   if (sdkPackage === '@aws-sdk/lib-dynamodb') {
     const operations = DYNAMODB_DOCUMENT_ACTIONS[command];
-    if (!operations) throw new Error(`No IAM mapping for ${command} of @aws-sdk/lib-dynamodb: add it to DYNAMODB_DOCUMENT_ACTIONS`);
+    if (!operations)
+      throw new Error(`No IAM mapping for ${command} of @aws-sdk/lib-dynamodb: add it to DYNAMODB_DOCUMENT_ACTIONS`);
     return { actions: operations.map((op) => `dynamodb:${op}`) };
   }
   const transaction = sdkPackage === '@aws-sdk/client-dynamodb' ? DYNAMODB_TRANSACTIONS[command] : undefined;
   if (transaction) return { actions: transaction.map((op) => `dynamodb:${op}`) };
   const operation = command.replace(/Command$/, '');
-  if (prefix === 'cognito-idp' && COGNITO_WITHOUT_IAM.has(operation)) return { actions: [], withoutIam: TOKEN_AUTHORIZED };
+  if (prefix === 'cognito-idp' && COGNITO_WITHOUT_IAM.has(operation))
+    return { actions: [], withoutIam: TOKEN_AUTHORIZED };
   return { actions: [`${prefix}:${operation}`, ...(ADDITIONAL_ACTIONS[sdkPackage]?.[command] ?? [])] };
 }
 
@@ -156,7 +158,10 @@ function sourceStatements(statements: readonly ts.Statement[]): ts.Statement[] {
     if (!declaredName(statement)?.startsWith('init_') || !ts.isVariableStatement(statement)) return [statement];
     const call = statement.declarationList.declarations[0]?.initializer;
     const wrapper = call && ts.isCallExpression(call) ? call.arguments[0] : undefined;
-    const body = wrapper && ts.isObjectLiteralExpression(wrapper) ? wrapper.properties.find(ts.isMethodDeclaration)?.body : undefined;
+    const body =
+      wrapper && ts.isObjectLiteralExpression(wrapper)
+        ? wrapper.properties.find(ts.isMethodDeclaration)?.body
+        : undefined;
     return body ? sourceStatements(body.statements) : [statement];
   });
 }
@@ -166,19 +171,33 @@ function sourceLine(root: string, file: string, command: string, symbol: string 
   const path = join(root, file);
   if (!existsSync(path)) return 0;
   const lines = readFileSync(path, 'utf8').split('\n');
-  const from = symbol ? Math.max(0, lines.findIndex((text) => new RegExp(`\\b(function|const|let|class)\\s+${symbol}\\b`).test(text))) : 0;
+  const from = symbol
+    ? Math.max(
+        0,
+        lines.findIndex((text) => new RegExp(`\\b(function|const|let|class)\\s+${symbol}\\b`).test(text)),
+      )
+    : 0;
   const index = lines.findIndex((text, i) => i >= from && text.includes(`new ${command}(`));
   return index + 1;
 }
-
 
 /** Values the bundle assigns to names (`var x = ...`, `x = ...` inside lazily initialised modules). */
 function assignments(source: ts.SourceFile): Map<string, ts.Expression> {
   const values = new Map<string, ts.Expression>();
   const visit = (node: ts.Node): void => {
-    if (ts.isVariableDeclaration(node) && ts.isIdentifier(node.name) && node.initializer) values.set(node.name.text, node.initializer);
-    if (ts.isFunctionDeclaration(node) && node.name && node.body) values.set(node.name.text, ts.factory.createFunctionExpression(undefined, undefined, undefined, undefined, [], undefined, node.body));
-    if (ts.isBinaryExpression(node) && node.operatorToken.kind === ts.SyntaxKind.EqualsToken && ts.isIdentifier(node.left) && !values.has(node.left.text)) {
+    if (ts.isVariableDeclaration(node) && ts.isIdentifier(node.name) && node.initializer)
+      values.set(node.name.text, node.initializer);
+    if (ts.isFunctionDeclaration(node) && node.name && node.body)
+      values.set(
+        node.name.text,
+        ts.factory.createFunctionExpression(undefined, undefined, undefined, undefined, [], undefined, node.body),
+      );
+    if (
+      ts.isBinaryExpression(node) &&
+      node.operatorToken.kind === ts.SyntaxKind.EqualsToken &&
+      ts.isIdentifier(node.left) &&
+      !values.has(node.left.text)
+    ) {
       values.set(node.left.text, node.right);
     }
     ts.forEachChild(node, visit);
@@ -188,7 +207,9 @@ function assignments(source: ts.SourceFile): Map<string, ts.Expression> {
 }
 
 const propertyName = (property: ts.ObjectLiteralElementLike): string | undefined =>
-  property.name && (ts.isIdentifier(property.name) || ts.isStringLiteral(property.name)) ? property.name.text : undefined;
+  property.name && (ts.isIdentifier(property.name) || ts.isStringLiteral(property.name))
+    ? property.name.text
+    : undefined;
 
 /** A string the expression evaluates to: a literal, or a name the bundle assigns a literal to. */
 function stringValue(expression: ts.Expression, values: Map<string, ts.Expression>): string | undefined {
@@ -204,7 +225,9 @@ function stringValue(expression: ts.Expression, values: Map<string, ts.Expressio
 function tableEnvVar(expression: ts.Expression, values: Map<string, ts.Expression>): string | undefined {
   const value = ts.isIdentifier(expression) ? values.get(expression.text) : expression;
   if (!value || !ts.isObjectLiteralExpression(value)) return undefined;
-  const envVar = value.properties.find((p): p is ts.PropertyAssignment => ts.isPropertyAssignment(p) && propertyName(p) === 'envVar');
+  const envVar = value.properties.find(
+    (p): p is ts.PropertyAssignment => ts.isPropertyAssignment(p) && propertyName(p) === 'envVar',
+  );
   return envVar ? stringValue(envVar.initializer, values) : undefined;
 }
 
@@ -214,7 +237,11 @@ const INDEX_ACTIONS = new Set(['dynamodb:Query', 'dynamodb:Scan']);
  * The tables (and indexes) a DynamoDB call names: every `tableName(<definition>)` and literal
  * `TableName` in its input, with the `IndexName` it queries.
  */
-function tableResources(argument: ts.Expression | undefined, action: string, values: Map<string, ts.Expression>): UseResource[] | undefined {
+function tableResources(
+  argument: ts.Expression | undefined,
+  action: string,
+  values: Map<string, ts.Expression>,
+): UseResource[] | undefined {
   if (!argument || !ts.isObjectLiteralExpression(argument)) return undefined;
   const tables: { envVar?: string; name?: string }[] = [];
   let index: string | undefined;
@@ -224,19 +251,26 @@ function tableResources(argument: ts.Expression | undefined, action: string, val
     // `...query` where `query = makeQuery(...)`: the input comes from a helper; read its body.
     if (ts.isSpreadAssignment(node) && ts.isIdentifier(node.expression)) {
       const value = values.get(node.expression.text);
-      const helper = value && ts.isCallExpression(value) && ts.isIdentifier(value.expression) ? value.expression.text : undefined;
+      const helper =
+        value && ts.isCallExpression(value) && ts.isIdentifier(value.expression) ? value.expression.text : undefined;
       const body = helper && !followed.has(helper) ? values.get(helper) : undefined;
       if (helper && body && (ts.isArrowFunction(body) || ts.isFunctionExpression(body))) {
         followed.add(helper);
         visit(body.body);
       }
     }
-    if (ts.isCallExpression(node) && ts.isIdentifier(node.expression) && node.expression.text.replace(/\d+$/, '') === 'tableName' && node.arguments[0]) {
+    if (
+      ts.isCallExpression(node) &&
+      ts.isIdentifier(node.expression) &&
+      node.expression.text.replace(/\d+$/, '') === 'tableName' &&
+      node.arguments[0]
+    ) {
       const envVar = tableEnvVar(node.arguments[0], values);
       if (envVar) tables.push({ envVar });
       else indexUnknown = true;
     }
-    if (ts.isPropertyAssignment(node) && propertyName(node) === 'TableName' && ts.isStringLiteralLike(node.initializer)) tables.push({ name: node.initializer.text });
+    if (ts.isPropertyAssignment(node) && propertyName(node) === 'TableName' && ts.isStringLiteralLike(node.initializer))
+      tables.push({ name: node.initializer.text });
     if (ts.isPropertyAssignment(node) && propertyName(node) === 'IndexName') {
       const name = stringValue(node.initializer, values);
       if (name) index = name;
@@ -251,7 +285,11 @@ function tableResources(argument: ts.Expression | undefined, action: string, val
 }
 
 /** The resources a call of `action` acts on, or undefined when the code does not determine them. */
-function resourcesOf(action: string, argument: ts.Expression | undefined, values: Map<string, ts.Expression>): UseResource[] | undefined {
+function resourcesOf(
+  action: string,
+  argument: ts.Expression | undefined,
+  values: Map<string, ts.Expression>,
+): UseResource[] | undefined {
   const service = action.split(':')[0];
   if (service === 'dynamodb') return tableResources(argument, action, values);
   if (service === 'cognito-idp') return [{ kind: 'pool' }];
@@ -281,7 +319,8 @@ export function codeUsesOf(root: string, name: string): readonly CodeUse[] {
     logLevel: 'silent',
   }).outputFiles[0]!.text;
   const markers = [...output.matchAll(SOURCE_MARKER)].map((match) => ({ at: match.index, file: match[1]! }));
-  const fileAt = (position: number) => markers.filter((marker) => marker.at <= position).at(-1)?.file ?? relative(root, entry);
+  const fileAt = (position: number) =>
+    markers.filter((marker) => marker.at <= position).at(-1)?.file ?? relative(root, entry);
 
   const source = ts.createSourceFile('bundle.mjs', output, ts.ScriptTarget.ES2022, true, ts.ScriptKind.JS);
   const sdkImports = new Map<string, { sdkPackage: string; imported: string }>();
@@ -290,7 +329,8 @@ export function codeUsesOf(root: string, name: string): readonly CodeUse[] {
     const sdkPackage = statement.moduleSpecifier.text;
     const bindings = statement.importClause?.namedBindings;
     if (!sdkPackage.startsWith('@aws-sdk/') || !bindings || !ts.isNamedImports(bindings)) continue;
-    for (const element of bindings.elements) sdkImports.set(element.name.text, { sdkPackage, imported: (element.propertyName ?? element.name).text });
+    for (const element of bindings.elements)
+      sdkImports.set(element.name.text, { sdkPackage, imported: (element.propertyName ?? element.name).text });
   }
 
   const values = assignments(source);

@@ -15,12 +15,21 @@ export type Block =
   | { readonly kind: 'list'; readonly items: readonly string[] }
   | { readonly kind: 'table'; readonly headers: readonly string[]; readonly rows: readonly (readonly Cell[])[] };
 
-const heading = (level: 1 | 2 | 3 | 4, text: string, id?: string): Block => ({ kind: 'heading', level, text, ...(id && { id }) });
+const heading = (level: 1 | 2 | 3 | 4, text: string, id?: string): Block => ({
+  kind: 'heading',
+  level,
+  text,
+  ...(id && { id }),
+});
 const paragraph = (text: string, tone?: Tone): Block => ({ kind: 'paragraph', text, ...(tone && { tone }) });
 const table = (headers: string[], rows: Cell[][]): Block => ({ kind: 'table', headers, rows });
 
 export const cellText = (cell: Cell): string => (typeof cell === 'string' ? cell : cell.text);
-export const slug = (text: string) => text.toLowerCase().replace(/[^a-z0-9]+/g, '-').replace(/^-|-$/g, '');
+export const slug = (text: string) =>
+  text
+    .toLowerCase()
+    .replace(/[^a-z0-9]+/g, '-')
+    .replace(/^-|-$/g, '');
 
 const OUTCOME_TONE: Record<string, Tone> = { compliant: 'good', acknowledged: 'note', 'not compliant': 'bad' };
 const totalsCells = (totals: Totals): Cell[] => [
@@ -102,7 +111,9 @@ function packBlocks(report: ComplianceReport): Block[] {
       ['Rule', 'Resource', 'Result', 'Reason'],
       pack.rules.flatMap((rule) =>
         rule.results.map((result, index): Cell[] => [
-          index === 0 ? `${rule.rule} (${rule.level}): ${rule.info}${rule.equivalents ? `\nSame check: ${rule.equivalents}` : ''}` : '',
+          index === 0
+            ? `${rule.rule} (${rule.level}): ${rule.info}${rule.equivalents ? `\nSame check: ${rule.equivalents}` : ''}`
+            : '',
           `${result.resource}${result.ruleId !== rule.rule ? ` ${result.ruleId.slice(rule.rule.length)}` : ''}`,
           { text: result.outcome, tone: OUTCOME_TONE[result.outcome]! },
           result.reason ?? result.error ?? '',
@@ -114,9 +125,16 @@ function packBlocks(report: ComplianceReport): Block[] {
 
 function acknowledgementBlocks(report: ComplianceReport): Block[] {
   const rows = report.packs.flatMap((pack) =>
-    pack.rules.flatMap((rule) => rule.results.filter((r) => r.outcome === 'acknowledged').map((r): Cell[] => [r.ruleId, r.resource, r.reason ?? ''])),
+    pack.rules.flatMap((rule) =>
+      rule.results
+        .filter((r) => r.outcome === 'acknowledged')
+        .map((r): Cell[] => [r.ruleId, r.resource, r.reason ?? '']),
+    ),
   );
-  return [heading(2, 'Accepted findings and why', 'acknowledged'), rows.length > 0 ? table(['Finding', 'Resource', 'Reason'], rows) : paragraph('None.')];
+  return [
+    heading(2, 'Accepted findings and why', 'acknowledged'),
+    rows.length > 0 ? table(['Finding', 'Resource', 'Reason'], rows) : paragraph('None.'),
+  ];
 }
 
 function accessBlocks(report: ComplianceReport): Block[] {
@@ -146,18 +164,35 @@ function accessBlocks(report: ComplianceReport): Block[] {
             row.action,
             row.resources.join('\n'),
             row.conditions.join('\n'),
-            row.usedBy.length > 0 ? row.usedBy.join('\n') : { text: 'no code path uses this', tone: row.effect === 'Allow' ? 'bad' : 'note' },
+            row.usedBy.length > 0
+              ? row.usedBy.join('\n')
+              : { text: 'no code path uses this', tone: row.effect === 'Allow' ? 'bad' : 'note' },
             row.source,
           ]),
         ),
-        ...(principal.unusedGrants.length > 0 ? [paragraph(`Granted but used by no code path: ${principal.unusedGrants.join(', ')}.`, 'bad')] : []),
-        ...principal.ungrantedUses.map((use) => paragraph(`Used but not granted: ${use.action} at ${use.usedBy.join(', ')}.`, 'bad')),
-        ...(principal.overGrants ?? []).map((grant) =>
-          paragraph(`Granted on a resource the code never calls it on: ${grant.action} on ${grant.resource} (${grant.source}); the code calls it on ${grant.usedOn.join(', ')}.`, 'bad'),
+        ...(principal.unusedGrants.length > 0
+          ? [paragraph(`Granted but used by no code path: ${principal.unusedGrants.join(', ')}.`, 'bad')]
+          : []),
+        ...principal.ungrantedUses.map((use) =>
+          paragraph(`Used but not granted: ${use.action} at ${use.usedBy.join(', ')}.`, 'bad'),
         ),
-        ...(principal.withheldUses ?? []).map((use) => paragraph(`In the code but never called, so not granted: ${use.action} at ${use.usedBy.join(', ')}. ${use.reason}`)),
+        ...(principal.overGrants ?? []).map((grant) =>
+          paragraph(
+            `Granted on a resource the code never calls it on: ${grant.action} on ${grant.resource} (${grant.source}); the code calls it on ${grant.usedOn.join(', ')}.`,
+            'bad',
+          ),
+        ),
+        ...(principal.withheldUses ?? []).map((use) =>
+          paragraph(
+            `In the code but never called, so not granted: ${use.action} at ${use.usedBy.join(', ')}. ${use.reason}`,
+          ),
+        ),
         ...(principal.callsWithoutIam.length > 0
-          ? [paragraph(`Calls authorized by the user's own access token (no IAM permission): ${principal.callsWithoutIam.join('; ')}.`)]
+          ? [
+              paragraph(
+                `Calls authorized by the user's own access token (no IAM permission): ${principal.callsWithoutIam.join('; ')}.`,
+              ),
+            ]
           : []),
       ]),
     ),
@@ -169,7 +204,13 @@ function itemTables(items: readonly InventoryItem[]): Block[] {
   return kinds.flatMap((kind) => {
     const ofKind = items.filter((item) => item.kind === kind);
     const labels = [...new Set(ofKind.flatMap((item) => Object.keys(item.settings)))];
-    return [heading(4, kind), table(['Name', ...labels], ofKind.map((item) => [item.name, ...labels.map((label) => item.settings[label] ?? '')]))];
+    return [
+      heading(4, kind),
+      table(
+        ['Name', ...labels],
+        ofKind.map((item) => [item.name, ...labels.map((label) => item.settings[label] ?? '')]),
+      ),
+    ];
   });
 }
 
@@ -205,8 +246,16 @@ function changeBlocks(report: ComplianceReport): Block[] {
           table(
             ['Side', 'Git commit', 'Templates (SHA-256)'],
             [
-              ['Baseline', changes.baselineIdentity.gitCommit, changes.baselineIdentity.templates.map((t) => `${t.stack}: ${t.sha256}`).join('\n')],
-              ['This synthesis', changes.currentIdentity.gitCommit, changes.currentIdentity.templates.map((t) => `${t.stack}: ${t.sha256}`).join('\n')],
+              [
+                'Baseline',
+                changes.baselineIdentity.gitCommit,
+                changes.baselineIdentity.templates.map((t) => `${t.stack}: ${t.sha256}`).join('\n'),
+              ],
+              [
+                'This synthesis',
+                changes.currentIdentity.gitCommit,
+                changes.currentIdentity.templates.map((t) => `${t.stack}: ${t.sha256}`).join('\n'),
+              ],
             ],
           ),
         ]
@@ -215,7 +264,12 @@ function changeBlocks(report: ComplianceReport): Block[] {
       ? [
           table(
             ['Area', 'Change', 'Subject', 'Detail'],
-            changes.items.map((c) => [c.area, { text: c.change, tone: c.change === 'broadened' || c.change === 'added' ? 'bad' : 'note' }, c.subject, c.detail]),
+            changes.items.map((c) => [
+              c.area,
+              { text: c.change, tone: c.change === 'broadened' || c.change === 'added' ? 'bad' : 'note' },
+              c.subject,
+              c.detail,
+            ]),
           ),
         ]
       : []),
@@ -235,14 +289,34 @@ function auditorBlocks(report: ComplianceReport): Block[] {
             heading(3, `Data stores (${evidence.stack})`),
             table(
               ['Store', 'Kind', 'Personal data', 'At rest', 'In transit', 'Retention', 'Backup', 'RPO / RTO'],
-              evidence.stores.map((s) => [s.store, s.kind, s.classification, s.atRest, s.inTransit, s.retention, s.backup, s.rpoRto]),
+              evidence.stores.map((s) => [
+                s.store,
+                s.kind,
+                s.classification,
+                s.atRest,
+                s.inTransit,
+                s.retention,
+                s.backup,
+                s.rpoRto,
+              ]),
             ),
           ]
         : []),
       ...(evidence.logIntegrity.length > 0
-        ? [heading(3, `Log integrity (${evidence.stack})`), table(['Logs', 'What the stack does', 'What the account must provide'], evidence.logIntegrity.map((l) => [l.topic, l.stack, l.account]))]
+        ? [
+            heading(3, `Log integrity (${evidence.stack})`),
+            table(
+              ['Logs', 'What the stack does', 'What the account must provide'],
+              evidence.logIntegrity.map((l) => [l.topic, l.stack, l.account]),
+            ),
+          ]
         : []),
-      ...(evidence.restoreSteps.length > 0 ? [heading(3, `Restoring a table (${evidence.stack})`), ...evidence.restoreSteps.map((step, i) => paragraph(`${i + 1}. ${step}`))] : []),
+      ...(evidence.restoreSteps.length > 0
+        ? [
+            heading(3, `Restoring a table (${evidence.stack})`),
+            ...evidence.restoreSteps.map((step, i) => paragraph(`${i + 1}. ${step}`)),
+          ]
+        : []),
       ...(evidence.findings.length > 0
         ? [
             heading(3, `Scanner findings answered (${evidence.stack})`),
@@ -273,6 +347,8 @@ export function reportDocument(report: ComplianceReport): Block[] {
     ...auditorBlocks(report),
     ...packBlocks(report),
   ];
-  const contents = body.filter((b): b is Extract<Block, { kind: 'heading' }> => b.kind === 'heading' && b.level === 2).map((b) => b.text);
+  const contents = body
+    .filter((b): b is Extract<Block, { kind: 'heading' }> => b.kind === 'heading' && b.level === 2)
+    .map((b) => b.text);
   return [...headerBlocks(report), heading(2, 'Contents'), { kind: 'list', items: contents }, ...body];
 }

@@ -24,7 +24,10 @@ import {
 export interface MatrixRow {
   /** Policy the statement is in, and its Sid. */
   readonly source: string;
-  /** The statement the row comes from: `<logical id of the policy holder>#<document>.<statement>`, one per template statement. */
+  /**
+   * The statement the row comes from: `<logical id of the policy holder>#<document>.<statement>`, one per template
+   * statement.
+   */
   readonly statement: string;
   readonly effect: string;
   readonly action: string;
@@ -51,8 +54,15 @@ export interface Principal {
   readonly unusedGrants: readonly string[];
   /** Actions the scanned code calls that no Allow statement of this principal grants. */
   readonly ungrantedUses: readonly { readonly action: string; readonly usedBy: readonly string[] }[];
-  /** Calls in the scanned code that the function never makes, deliberately not granted, with the reason (role metadata). */
-  readonly withheldUses?: readonly { readonly action: string; readonly usedBy: readonly string[]; readonly reason: string }[];
+  /**
+   * Calls in the scanned code that the function never makes, deliberately not granted, with the reason (role
+   * metadata).
+   */
+  readonly withheldUses?: readonly {
+    readonly action: string;
+    readonly usedBy: readonly string[];
+    readonly reason: string;
+  }[];
   /**
    * Allowed (action, resource) pairs whose action the code calls, but never on that resource
    * (a table, index, user pool, SES identity or SNS topic no code path names): synth fails on them.
@@ -76,18 +86,22 @@ function withheldOf(stack: StackTemplate, roleId: string): Map<string, string> {
   const withheld = new Map<string, string>();
   for (const entry of asList(entries as { actions?: unknown; reason?: unknown }[] | undefined)) {
     if (!isRecord(entry) || typeof entry.reason !== 'string') continue;
-    for (const action of asList(entry.actions as string[] | undefined)) if (typeof action === 'string') withheld.set(action.toLowerCase(), entry.reason);
+    for (const action of asList(entry.actions as string[] | undefined))
+      if (typeof action === 'string') withheld.set(action.toLowerCase(), entry.reason);
   }
   return withheld;
 }
 
-const statementsOf = (document: unknown): Statement[] => (isRecord(document) ? asList(document.Statement as Statement | Statement[]) : []);
+const statementsOf = (document: unknown): Statement[] =>
+  isRecord(document) ? asList(document.Statement as Statement | Statement[]) : [];
 
 /** Readable conditions: `StringEquals ses:FromAddress = no-reply@example.com`. */
 export function readableConditions(stack: StackTemplate, condition: unknown): string[] {
   if (!isRecord(condition)) return [];
   return Object.entries(condition).flatMap(([operator, keys]) =>
-    isRecord(keys) ? Object.entries(keys).map(([key, value]) => `${operator} ${key} = ${readableList(stack, value).join(' | ')}`) : [],
+    isRecord(keys)
+      ? Object.entries(keys).map(([key, value]) => `${operator} ${key} = ${readableList(stack, value).join(' | ')}`)
+      : [],
   );
 }
 
@@ -100,14 +114,29 @@ export function readablePrincipals(stack: StackTemplate, principal: unknown): st
 
 /** Whether an IAM action pattern (`s3:Get*`, `*`) matches an action, case-insensitively as IAM does. */
 export function actionMatches(pattern: string, action: string): boolean {
-  const regex = new RegExp(`^${pattern.split('*').map((part) => part.replace(/[.+?^${}()|[\]\\]/g, '\\$&')).join('.*')}$`, 'i');
+  const regex = new RegExp(
+    `^${pattern
+      .split('*')
+      .map((part) => part.replace(/[.+?^${}()|[\]\\]/g, '\\$&'))
+      .join('.*')}$`,
+    'i',
+  );
   return regex.test(action);
 }
 
-function rowsOf(stack: StackTemplate, source: string, statementId: string, statement: Statement, usedBy: (action: string) => string[]): MatrixRow[] {
+function rowsOf(
+  stack: StackTemplate,
+  source: string,
+  statementId: string,
+  statement: Statement,
+  usedBy: (action: string) => string[],
+): MatrixRow[] {
   const negated = statement.Action === undefined && statement.NotAction !== undefined;
   const actions = readableList(stack, negated ? statement.NotAction : statement.Action);
-  const resources = statement.Resource !== undefined ? readableList(stack, statement.Resource) : readableList(stack, statement.NotResource).map((r) => `all except ${r}`);
+  const resources =
+    statement.Resource !== undefined
+      ? readableList(stack, statement.Resource)
+      : readableList(stack, statement.NotResource).map((r) => `all except ${r}`);
   const conditions = readableConditions(stack, statement.Condition);
   const sid = statement.Sid ? ` (${statement.Sid})` : '';
   return actions.map((action) => ({
@@ -121,28 +150,53 @@ function rowsOf(stack: StackTemplate, source: string, statementId: string, state
   }));
 }
 
-/** Identity policies attached to a role: inline, AWS::IAM::Policy and customer-managed policies in the template, AWS-managed ones by ARN. */
-function roleDocuments(stack: StackTemplate, roleId: string): { source: string; holder: string; statements: Statement[] }[] {
+/**
+ * Identity policies attached to a role: inline, AWS::IAM::Policy and customer-managed policies in the template,
+ * AWS-managed ones by ARN.
+ */
+function roleDocuments(
+  stack: StackTemplate,
+  roleId: string,
+): { source: string; holder: string; statements: Statement[] }[] {
   const { Resources } = stack.template;
   const role = Resources[roleId]!;
-  const attachedToRole = (props: Record<string, unknown> | undefined) => asList(props?.Roles).some((ref) => referencedId(ref) === roleId);
-  const documents = asList(role.Properties?.Policies as { PolicyName?: string; PolicyDocument?: unknown }[]).map((policy, index) => ({
-    source: `${resourceName(stack, roleId)} inline ${policy.PolicyName ?? ''}`.trim(),
-    holder: `${roleId}#${index}`,
-    statements: statementsOf(policy.PolicyDocument),
-  }));
+  const attachedToRole = (props: Record<string, unknown> | undefined) =>
+    asList(props?.Roles).some((ref) => referencedId(ref) === roleId);
+  const documents = asList(role.Properties?.Policies as { PolicyName?: string; PolicyDocument?: unknown }[]).map(
+    (policy, index) => ({
+      source: `${resourceName(stack, roleId)} inline ${policy.PolicyName ?? ''}`.trim(),
+      holder: `${roleId}#${index}`,
+      statements: statementsOf(policy.PolicyDocument),
+    }),
+  );
   for (const type of ['AWS::IAM::Policy', 'AWS::IAM::ManagedPolicy']) {
     for (const [id, policy] of resourcesOfType(stack.template, type)) {
-      if (attachedToRole(policy.Properties)) documents.push({ source: resourceName(stack, id), holder: `${id}#0`, statements: statementsOf(policy.Properties?.PolicyDocument) });
+      if (attachedToRole(policy.Properties))
+        documents.push({
+          source: resourceName(stack, id),
+          holder: `${id}#0`,
+          statements: statementsOf(policy.Properties?.PolicyDocument),
+        });
     }
   }
   for (const arn of asList(role.Properties?.ManagedPolicyArns)) {
     const id = referencedId(arn);
     if (id && Resources[id]?.Type === 'AWS::IAM::ManagedPolicy') {
-      if (!attachedToRole(Resources[id]!.Properties)) documents.push({ source: resourceName(stack, id), holder: `${id}#0`, statements: statementsOf(Resources[id]!.Properties?.PolicyDocument) });
+      if (!attachedToRole(Resources[id]!.Properties))
+        documents.push({
+          source: resourceName(stack, id),
+          holder: `${id}#0`,
+          statements: statementsOf(Resources[id]!.Properties?.PolicyDocument),
+        });
     } else {
       // An AWS-managed policy's statements are not in the template: named, so it cannot pass unseen.
-      documents.push({ source: readable(stack, arn), holder: `${roleId}#${readable(stack, arn)}`, statements: [{ Effect: 'Allow', Action: `(statements of AWS-managed policy ${readable(stack, arn)})`, Resource: '*' }] });
+      documents.push({
+        source: readable(stack, arn),
+        holder: `${roleId}#${readable(stack, arn)}`,
+        statements: [
+          { Effect: 'Allow', Action: `(statements of AWS-managed policy ${readable(stack, arn)})`, Resource: '*' },
+        ],
+      });
     }
   }
   return documents;
@@ -151,22 +205,32 @@ function roleDocuments(stack: StackTemplate, roleId: string): { source: string; 
 /** Resources whose properties refer to a logical id. */
 function referrersOf(stack: StackTemplate, id: string): string[] {
   const refers = (node: unknown): boolean =>
-    Array.isArray(node) ? node.some(refers) : isRecord(node) ? referencedId(node) === id || Object.values(node).some(refers) : false;
+    Array.isArray(node)
+      ? node.some(refers)
+      : isRecord(node)
+        ? referencedId(node) === id || Object.values(node).some(refers)
+        : false;
   return Object.entries(stack.template.Resources)
     .filter(([other, resource]) => other !== id && refers(resource.Properties))
     .map(([other]) => other);
 }
 
-/** The handler folder a function's code comes from: its `POWERTOOLS_SERVICE_NAME`, when `lambdas/<name>/handler.ts` exists. */
+/**
+ * The handler folder a function's code comes from: its `POWERTOOLS_SERVICE_NAME`, when `lambdas/<name>/handler.ts`
+ * exists.
+ */
 function handlerOf(stack: StackTemplate, functionId: string, root: string): string | undefined {
   const variables = stack.template.Resources[functionId]?.Properties?.Environment;
-  const name = isRecord(variables) && isRecord(variables.Variables) ? variables.Variables.POWERTOOLS_SERVICE_NAME : undefined;
+  const name =
+    isRecord(variables) && isRecord(variables.Variables) ? variables.Variables.POWERTOOLS_SERVICE_NAME : undefined;
   return typeof name === 'string' && existsSync(join(root, 'lambdas', name, 'handler.ts')) ? name : undefined;
 }
 
 function rolePrincipal(stack: StackTemplate, roleId: string, root: string): Principal {
   const role = stack.template.Resources[roleId]!;
-  const trustedBy = statementsOf(role.Properties?.AssumeRolePolicyDocument).flatMap((s) => readablePrincipals(stack, s.Principal));
+  const trustedBy = statementsOf(role.Properties?.AssumeRolePolicyDocument).flatMap((s) =>
+    readablePrincipals(stack, s.Principal),
+  );
   // A function runs as the role its Role property names; one that only carries the role's ARN
   // (to hand it to a service, as in a data source's RoleArn) does not run as it.
   const referrers = referrersOf(stack, roleId).filter((id) => {
@@ -187,7 +251,9 @@ function rolePrincipal(stack: StackTemplate, roleId: string, root: string): Prin
     ]),
   ];
   const documents = roleDocuments(stack, roleId);
-  const rows = documents.flatMap(({ source, holder, statements }) => statements.flatMap((s, i) => rowsOf(stack, source, `${holder}.${i}`, s, usedBy)));
+  const rows = documents.flatMap(({ source, holder, statements }) =>
+    statements.flatMap((s, i) => rowsOf(stack, source, `${holder}.${i}`, s, usedBy)),
+  );
   const allowed = rows.filter((row) => row.effect === 'Allow');
   const kind = handlers.length > 0 ? 'function role' : 'service role';
   const description = role.Properties?.Description;
@@ -203,8 +269,17 @@ function rolePrincipal(stack: StackTemplate, roleId: string, root: string): Prin
     usedByResources: referrers.map((id) => `${resourceName(stack, id)} (${stack.template.Resources[id]!.Type})`),
     code: handlers.map((name) => `lambdas/${name}/handler.ts`),
     rows,
-    callsWithoutIam: [...new Set(uses.filter((use) => !use.action).map((use) => `${use.operation.replace(/Command$/, '')} at ${describeUse(use)}`))],
-    unusedGrants: kind === 'function role' ? [...new Set(allowed.filter((row) => row.usedBy.length === 0).map((row) => row.action))] : [],
+    callsWithoutIam: [
+      ...new Set(
+        uses
+          .filter((use) => !use.action)
+          .map((use) => `${use.operation.replace(/Command$/, '')} at ${describeUse(use)}`),
+      ),
+    ],
+    unusedGrants:
+      kind === 'function role'
+        ? [...new Set(allowed.filter((row) => row.usedBy.length === 0).map((row) => row.action))]
+        : [],
     ungrantedUses: notGranted.filter((use) => !withheld.has(use.action.toLowerCase())),
     withheldUses: notGranted.flatMap((use) => {
       const reason = withheld.get(use.action.toLowerCase());
@@ -257,17 +332,25 @@ function grantTarget(stack: StackTemplate, service: string, resource: unknown): 
   return { kind: 'other' };
 }
 
-const ITEM_ACTIONS = /^dynamodb:(GetItem|PutItem|UpdateItem|DeleteItem|BatchGetItem|BatchWriteItem|ConditionCheckItem)$/i;
+const ITEM_ACTIONS =
+  /^dynamodb:(GetItem|PutItem|UpdateItem|DeleteItem|BatchGetItem|BatchWriteItem|ConditionCheckItem)$/i;
 
 /**
  * Whether a code use covers a granted resource: the same table (its definition's
  * environment variable names it in the function's environment) and index, the user pool the
  * function is configured with, an SES identity, an SNS topic.
  */
-function covers(stack: StackTemplate, environments: readonly Record<string, unknown>[], use: UseResource, target: GrantTarget): boolean {
+function covers(
+  stack: StackTemplate,
+  environments: readonly Record<string, unknown>[],
+  use: UseResource,
+  target: GrantTarget,
+): boolean {
   if (use.kind === 'table' && target.kind === 'table') {
     const sameTable = use.envVar
-      ? environments.some((variables) => target.tableId !== undefined && referencedId(variables[use.envVar!]) === target.tableId)
+      ? environments.some(
+          (variables) => target.tableId !== undefined && referencedId(variables[use.envVar!]) === target.tableId,
+        )
       : use.name !== undefined && use.name === target.name;
     if (!sameTable) return false;
     if (use.index === '*') return true;
@@ -275,13 +358,20 @@ function covers(stack: StackTemplate, environments: readonly Record<string, unkn
     return use.index === target.index;
   }
   if (use.kind === 'pool' && target.kind === 'pool') {
-    const configured = environments.flatMap((variables) => Object.values(variables).map(referencedId)).filter((id) => id && stack.template.Resources[id]?.Type === 'AWS::Cognito::UserPool');
+    const configured = environments
+      .flatMap((variables) => Object.values(variables).map(referencedId))
+      .filter((id) => id && stack.template.Resources[id]?.Type === 'AWS::Cognito::UserPool');
     return configured.length === 0 || target.poolId === undefined || configured.includes(target.poolId);
   }
   return use.kind === target.kind && use.kind !== 'table';
 }
 
-function overGrantsOf(stack: StackTemplate, documents: ReturnType<typeof roleDocuments>, uses: readonly CodeUse[], referrers: readonly string[]): OverGrant[] {
+function overGrantsOf(
+  stack: StackTemplate,
+  documents: ReturnType<typeof roleDocuments>,
+  uses: readonly CodeUse[],
+  referrers: readonly string[],
+): OverGrant[] {
   const environments = referrers
     .map((id) => stack.template.Resources[id]!)
     .filter((resource) => resource.Type === 'AWS::Lambda::Function')
@@ -297,11 +387,13 @@ function overGrantsOf(stack: StackTemplate, documents: ReturnType<typeof roleDoc
         const service = action.split(':')[0]!.toLowerCase();
         if (!(RESOURCE_CHECKED_SERVICES as readonly string[]).includes(service)) continue;
         const calls = uses.filter((use) => use.action && actionMatches(action, use.action));
-        // An action no code calls is reported as an unused grant; a call whose resources the code does not name cannot be checked.
+        // An action no code calls is reported as an unused grant; a call whose resources the code does not name
+        // cannot be checked.
         if (calls.length === 0 || calls.some((use) => use.resources === undefined)) continue;
         for (const resource of asList(statement.Resource)) {
           const target = grantTarget(stack, service, resource);
-          // DynamoDB authorizes item reads and writes on the table ARN only: an index ARN in such a grant gives nothing.
+          // DynamoDB authorizes item reads and writes on the table ARN only: an index ARN in such a grant gives
+          // nothing.
           if (target.kind === 'table' && target.index !== undefined && ITEM_ACTIONS.test(action)) continue;
           const matching = calls.filter((use) => actionMatches(action, use.action!));
           if (matching.some((use) => use.resources!.some((r) => covers(stack, environments, r, target)))) continue;
@@ -339,20 +431,36 @@ function resourcePolicyPrincipals(stack: StackTemplate): Principal[] {
     const condition: Record<string, Record<string, unknown>> = {};
     if (p.SourceArn !== undefined) condition.ArnLike = { 'aws:SourceArn': p.SourceArn };
     if (p.SourceAccount !== undefined) condition.StringEquals = { 'aws:SourceAccount': p.SourceAccount };
-    if (p.FunctionUrlAuthType !== undefined) condition.StringEquals = { ...condition.StringEquals, 'lambda:FunctionUrlAuthType': p.FunctionUrlAuthType };
-    if (p.InvokedViaFunctionUrl !== undefined) condition.Bool = { 'lambda:InvokedViaFunctionUrl': p.InvokedViaFunctionUrl };
+    if (p.FunctionUrlAuthType !== undefined)
+      condition.StringEquals = { ...condition.StringEquals, 'lambda:FunctionUrlAuthType': p.FunctionUrlAuthType };
+    if (p.InvokedViaFunctionUrl !== undefined)
+      condition.Bool = { 'lambda:InvokedViaFunctionUrl': p.InvokedViaFunctionUrl };
     const principal = p.Principal === '*' ? 'AWS *' : `Service ${readable(stack, p.Principal)}`;
     const statement: Statement = { Effect: 'Allow', Action: p.Action, Resource: p.FunctionName, Condition: condition };
-    const name = p.Principal === '*' ? 'Public invokers of function URLs (anyone on the internet)' : principalName(principal);
-    add(principal, name, rowsOf(stack, resourceName(stack, id), `${id}#0.0`, statement, () => platformUses(stack, id, []).map((use) => use.by)));
+    const name =
+      p.Principal === '*' ? 'Public invokers of function URLs (anyone on the internet)' : principalName(principal);
+    add(
+      principal,
+      name,
+      rowsOf(stack, resourceName(stack, id), `${id}#0.0`, statement, () =>
+        platformUses(stack, id, []).map((use) => use.by),
+      ),
+    );
   }
   for (const { type, document, kind } of RESOURCE_POLICIES) {
     for (const [id, policy] of resourcesOfType(stack.template, type)) {
       statementsOf(documentOf(policy.Properties?.[document])).forEach((statement, index) => {
         const by = () => platformUses(stack, id, [], statement).map((use) => use.by);
         for (const principal of readablePrincipals(stack, statement.Principal)) {
-          const name = principal === 'AWS *' ? `Any principal (${statement.Effect === 'Deny' ? 'deny rules' : `${kind} policies`})` : principalName(principal);
-          add(principal, name, rowsOf(stack, `${resourceName(stack, id)} (${kind} policy)`, `${id}#0.${index}`, statement, by));
+          const name =
+            principal === 'AWS *'
+              ? `Any principal (${statement.Effect === 'Deny' ? 'deny rules' : `${kind} policies`})`
+              : principalName(principal);
+          add(
+            principal,
+            name,
+            rowsOf(stack, `${resourceName(stack, id)} (${kind} policy)`, `${id}#0.${index}`, statement, by),
+          );
         }
       });
     }
@@ -372,13 +480,14 @@ function resourcePolicyPrincipals(stack: StackTemplate): Principal[] {
 }
 
 /** Resource types holding a resource policy, the property with its document, and what the policy is on. */
-export const RESOURCE_POLICIES: readonly { readonly type: string; readonly document: string; readonly kind: string }[] = [
-  { type: 'AWS::S3::BucketPolicy', document: 'PolicyDocument', kind: 'bucket' },
-  { type: 'AWS::KMS::Key', document: 'KeyPolicy', kind: 'key' },
-  { type: 'AWS::SNS::TopicPolicy', document: 'PolicyDocument', kind: 'topic' },
-  { type: 'AWS::SQS::QueuePolicy', document: 'PolicyDocument', kind: 'queue' },
-  { type: 'AWS::Logs::ResourcePolicy', document: 'PolicyDocument', kind: 'log' },
-];
+export const RESOURCE_POLICIES: readonly { readonly type: string; readonly document: string; readonly kind: string }[] =
+  [
+    { type: 'AWS::S3::BucketPolicy', document: 'PolicyDocument', kind: 'bucket' },
+    { type: 'AWS::KMS::Key', document: 'KeyPolicy', kind: 'key' },
+    { type: 'AWS::SNS::TopicPolicy', document: 'PolicyDocument', kind: 'topic' },
+    { type: 'AWS::SQS::QueuePolicy', document: 'PolicyDocument', kind: 'queue' },
+    { type: 'AWS::Logs::ResourcePolicy', document: 'PolicyDocument', kind: 'log' },
+  ];
 
 /** A policy document, also when the template holds it as JSON text (CloudWatch Logs resource policies). */
 function documentOf(value: unknown): unknown {

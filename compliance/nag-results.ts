@@ -1,5 +1,12 @@
 import { Stack, Validations } from 'aws-cdk-lib';
-import { AwsSolutionsChecks, NagRuleCompliance, NIST80053R5Checks, type IApplyRule, type NagPack, type NagPackProps } from 'cdk-nag';
+import {
+  AwsSolutionsChecks,
+  NagRuleCompliance,
+  NIST80053R5Checks,
+  type IApplyRule,
+  type NagPack,
+  type NagPackProps,
+} from 'cdk-nag';
 import type { IConstruct } from 'constructs';
 
 /**
@@ -14,7 +21,10 @@ export type NagOutcome = 'compliant' | 'acknowledged' | 'not compliant';
 
 export interface NagResult {
   readonly pack: string;
-  /** Rule id as acknowledgements name it, with the finding suffix when the rule reports several (`AwsSolutions-IAM5[Action::s3:*]`). */
+  /**
+   * Rule id as acknowledgements name it, with the finding suffix when the rule reports several
+   * (`AwsSolutions-IAM5[Action::s3:*]`).
+   */
   readonly ruleId: string;
   /** Rule id without a finding suffix. */
   readonly rule: string;
@@ -39,7 +49,8 @@ export function acknowledgementOf(resource: IConstruct, ruleId: string): { reaso
       if (entry.type !== Validations.ACKNOWLEDGED_RULES_METADATA_KEY || !entry.data) continue;
       for (const [qualified, reason] of Object.entries(entry.data as Record<string, unknown>)) {
         // aws-cdk-lib writes 'Annotation::<id>' (older versions 'annotation::<id>').
-        if (qualified.replace(/^annotation::/i, '') === ruleId) return { reason: typeof reason === 'string' ? reason : '' };
+        if (qualified.replace(/^annotation::/i, '') === ruleId)
+          return { reason: typeof reason === 'string' ? reason : '' };
       }
     }
   }
@@ -97,7 +108,13 @@ function record(log: NagResultLog, pack: string, params: IApplyRule, evaluation:
   };
   const judged = (ruleId: string, error?: string): NagResult => {
     const ack = acknowledgementOf(node, ruleId);
-    return { ...base, ruleId, outcome: ack ? 'acknowledged' : 'not compliant', ...(ack && { reason: ack.reason }), ...(error && { error }) };
+    return {
+      ...base,
+      ruleId,
+      outcome: ack ? 'acknowledged' : 'not compliant',
+      ...(ack && { reason: ack.reason }),
+      ...(error && { error }),
+    };
   };
   if ('error' in evaluation) return log.add(judged(rule, evaluation.error.message));
   const { value } = evaluation;
@@ -121,7 +138,8 @@ function replay(params: IApplyRule, evaluation: Evaluation): IApplyRule {
   return { ...params, ruleSuffixOverride: params.ruleSuffixOverride ?? params.rule.name, rule };
 }
 
-// Mixins need this constructor shape (TypeScript: "a mixin class must have a constructor with a single rest parameter of type any[]").
+// Mixins need this constructor shape (TypeScript: "a mixin class must have a constructor with a single rest parameter
+// of type any[]").
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
 type PackClass = abstract new (...args: any[]) => NagPack;
 

@@ -30,6 +30,15 @@ export function writePack(outdir: string, report: ComplianceReport): WrittenPack
 /** A template file as the report reads it; the stack name is the file's (`<stack>.template.json`). */
 export function readStackTemplate(path: string, pseudo?: Record<string, string>, stackName?: string): StackTemplate {
   const template = JSON.parse(readFileSync(path, 'utf8')) as CfnTemplate;
-  if (!template || typeof template.Resources !== 'object') throw new Error(`${path} is not a CloudFormation template (no Resources)`);
-  return { stackName: stackName ?? basename(path).replace(/\.template\.json$/, '').replace(/\.json$/, ''), template, ...(pseudo && { pseudo }) };
+  if (!template || typeof template.Resources !== 'object')
+    throw new Error(`${path} is not a CloudFormation template (no Resources)`);
+  return {
+    stackName:
+      stackName ??
+      basename(path)
+        .replace(/\.template\.json$/, '')
+        .replace(/\.json$/, ''),
+    template,
+    ...(pseudo && { pseudo }),
+  };
 }

@@ -1,9 +1,19 @@
 import type { Statement } from './policy-statement.ts';
-import { asList, isRecord, readable, readableList, referencedId, resourceName, resourcesOfType, type StackTemplate } from './template.ts';
+import {
+  asList,
+  isRecord,
+  readable,
+  readableList,
+  referencedId,
+  resourceName,
+  resourcesOfType,
+  type StackTemplate,
+} from './template.ts';
 
 /**
  * Permissions exercised by AWS services and by aws-cdk-lib's own handlers rather than by the
- * project's code: Lambda writing a function's logs (and traces, under active tracing), AppSync invoking its data source,
+ * project's code: Lambda writing a function's logs (and traces, under active tracing), AppSync invoking its data
+ * source,
  * CloudFront reading the bucket, a function URL or a Cognito trigger invoking a function,
  * and the deployment helper uploading the site. Each names where in the template it comes from.
  */
@@ -22,7 +32,15 @@ const TRACE_WRITES = ['xray:PutTraceSegments', 'xray:PutTelemetryRecords'];
  * CloudFront client in aws-cdk-lib/custom-resource-handlers/dist/aws-s3-deployment/bucket-deployment-handler/index.py).
  */
 const BUCKET_DEPLOYMENT: PlatformUse = {
-  actions: ['s3:GetObject', 's3:ListBucket', 's3:PutObject', 's3:DeleteObject', 's3:AbortMultipartUpload', 'cloudfront:CreateInvalidation', 'cloudfront:GetInvalidation'],
+  actions: [
+    's3:GetObject',
+    's3:ListBucket',
+    's3:PutObject',
+    's3:DeleteObject',
+    's3:AbortMultipartUpload',
+    'cloudfront:CreateInvalidation',
+    'cloudfront:GetInvalidation',
+  ],
   by: 'aws-cdk-lib bucket-deployment-handler/index.py (aws s3 sync, cloudfront create_invalidation)',
 };
 
@@ -42,7 +60,8 @@ function roleUses(stack: StackTemplate, referrers: readonly string[]): PlatformU
     if (resource.Type === 'AWS::Lambda::Function') {
       uses.push({ actions: LOG_WRITES, by: `Lambda service: log stream of ${name(stack, id)}` });
       const tracing = resource.Properties?.TracingConfig;
-      if (isRecord(tracing) && tracing.Mode === 'Active') uses.push({ actions: TRACE_WRITES, by: `Lambda service: active X-Ray tracing of ${name(stack, id)}` });
+      if (isRecord(tracing) && tracing.Mode === 'Active')
+        uses.push({ actions: TRACE_WRITES, by: `Lambda service: active X-Ray tracing of ${name(stack, id)}` });
       const deploysSite = Object.values(Resources).some(
         (other) => other.Type === 'Custom::CDKBucketDeployment' && referencedId(other.Properties?.ServiceToken) === id,
       );
@@ -50,14 +69,22 @@ function roleUses(stack: StackTemplate, referrers: readonly string[]): PlatformU
     }
     if (resource.Type === 'AWS::AppSync::DataSource') {
       const resolvers = resourcesOfType(stack.template, 'AWS::AppSync::Resolver')
-        .filter(([, resolver]) => readable(stack, resolver.Properties?.DataSourceName) === readable(stack, resource.Properties?.Name) || referencesTo(resolver.Properties?.DataSourceName, id))
-        .map(([, resolver]) => `${readable(stack, resolver.Properties?.TypeName)}.${readable(stack, resolver.Properties?.FieldName)}`);
+        .filter(
+          ([, resolver]) =>
+            readable(stack, resolver.Properties?.DataSourceName) === readable(stack, resource.Properties?.Name) ||
+            referencesTo(resolver.Properties?.DataSourceName, id),
+        )
+        .map(
+          ([, resolver]) =>
+            `${readable(stack, resolver.Properties?.TypeName)}.${readable(stack, resolver.Properties?.FieldName)}`,
+        );
       uses.push({
         actions: ['lambda:InvokeFunction'],
         by: `AppSync data source ${name(stack, id)}${resolvers.length > 0 ? ` (resolvers ${resolvers.join(', ')})` : ''}`,
       });
     }
-    if (resource.Type === 'AWS::AppSync::GraphQLApi') uses.push({ actions: LOG_WRITES, by: `AppSync request logging of ${name(stack, id)}` });
+    if (resource.Type === 'AWS::AppSync::GraphQLApi')
+      uses.push({ actions: LOG_WRITES, by: `AppSync request logging of ${name(stack, id)}` });
   }
   return uses;
 }
@@ -103,7 +130,12 @@ function permissionUses(stack: StackTemplate, id: string): PlatformUse[] {
     return resourcesOfType(stack.template, 'AWS::Cognito::UserPool').flatMap(([poolId, pool]) => {
       const triggers = isRecord(pool.Properties?.LambdaConfig) ? Object.entries(pool.Properties.LambdaConfig) : [];
       return triggers
-        .filter(([, target]) => functionId !== undefined && (referencedId(target) === functionId || (isRecord(target) && referencedId(target.LambdaArn) === functionId)))
+        .filter(
+          ([, target]) =>
+            functionId !== undefined &&
+            (referencedId(target) === functionId ||
+              (isRecord(target) && referencedId(target.LambdaArn) === functionId)),
+        )
         .map(([trigger]) => ({ actions: action, by: `${trigger} trigger of user pool ${name(stack, poolId)}` }));
     });
   }
@@ -111,7 +143,11 @@ function permissionUses(stack: StackTemplate, id: string): PlatformUse[] {
 }
 
 const readablePrincipalsText = (stack: StackTemplate, statement: Statement): string =>
-  isRecord(statement.Principal) ? Object.values(statement.Principal).flatMap((v) => readableList(stack, v)).join(', ') : readable(stack, statement.Principal) || 'the principal named in the statement';
+  isRecord(statement.Principal)
+    ? Object.values(statement.Principal)
+        .flatMap((v) => readableList(stack, v))
+        .join(', ')
+    : readable(stack, statement.Principal) || 'the principal named in the statement';
 
 function bucketPolicyUses(stack: StackTemplate, policyId: string, statement: Statement): PlatformUse[] {
   const actions = readableList(stack, statement.Action);
@@ -121,7 +157,10 @@ function bucketPolicyUses(stack: StackTemplate, policyId: string, statement: Sta
   if (principal.includes('cloudfront.amazonaws.com') && bucketId) {
     return resourcesOfType(stack.template, 'AWS::CloudFront::Distribution')
       .filter(([, distribution]) => referencesTo(distribution.Properties, bucketId))
-      .map(([distributionId]) => ({ actions, by: `distribution ${name(stack, distributionId)} through origin access control` }));
+      .map(([distributionId]) => ({
+        actions,
+        by: `distribution ${name(stack, distributionId)} through origin access control`,
+      }));
   }
   if (principal.includes('logging.s3.amazonaws.com')) {
     const sources = resourcesOfType(stack.template, 'AWS::S3::Bucket')
@@ -132,27 +171,54 @@ function bucketPolicyUses(stack: StackTemplate, policyId: string, statement: Sta
   return [{ actions, by: asList(principal).join(', ') || 'the principal named in the statement' }];
 }
 
-/** Key and topic policy statements: who exercises each (the account's own IAM policies, CloudWatch alarms, everyone for a deny). */
+/**
+ * Key and topic policy statements: who exercises each (the account's own IAM policies, CloudWatch alarms, everyone
+ * for a deny).
+ */
 function keyOrTopicUses(stack: StackTemplate, id: string, statement: Statement): PlatformUse[] {
   const actions = readableList(stack, statement.Action);
-  if (statement.Effect === 'Deny') return [{ actions, by: `enforced on every request to ${name(stack, id)} (deny rule)` }];
+  if (statement.Effect === 'Deny')
+    return [{ actions, by: `enforced on every request to ${name(stack, id)} (deny rule)` }];
   const resource = stack.template.Resources[id]!;
   const services = isRecord(statement.Principal) ? readableList(stack, statement.Principal.Service) : [];
   const accounts = isRecord(statement.Principal) ? readableList(stack, statement.Principal.AWS) : [];
   if (resource.Type === 'AWS::KMS::Key') {
     if (accounts.some((a) => a.endsWith(':root'))) {
-      return [{ actions, by: `the account's own IAM policies (key policy default: administration and use of the key go through IAM policies in the account)` }];
+      return [
+        {
+          actions,
+          by: `the account's own IAM policies (key policy default: administration and use of the key go through IAM policies in the account)`,
+        },
+      ];
     }
-    const topics = resourcesOfType(stack.template, 'AWS::SNS::Topic').filter(([, topic]) => referencedId(topic.Properties?.KmsMasterKeyId) === id);
+    const topics = resourcesOfType(stack.template, 'AWS::SNS::Topic').filter(
+      ([, topic]) => referencedId(topic.Properties?.KmsMasterKeyId) === id,
+    );
     if (services.includes('cloudwatch.amazonaws.com') && topics.length > 0) {
-      const alarms = resourcesOfType(stack.template, 'AWS::CloudWatch::Alarm').filter(([, alarm]) => topics.some(([topicId]) => referencesTo(alarm.Properties?.AlarmActions, topicId)));
-      return [{ actions, by: `CloudWatch encrypting the notifications of ${alarms.length} alarm(s) for topic ${topics.map(([t]) => name(stack, t)).join(', ')}` }];
+      const alarms = resourcesOfType(stack.template, 'AWS::CloudWatch::Alarm').filter(([, alarm]) =>
+        topics.some(([topicId]) => referencesTo(alarm.Properties?.AlarmActions, topicId)),
+      );
+      return [
+        {
+          actions,
+          by: `CloudWatch encrypting the notifications of ${alarms.length} alarm(s) for topic ${topics.map(([t]) => name(stack, t)).join(', ')}`,
+        },
+      ];
     }
   }
   if (resource.Type === 'AWS::SNS::TopicPolicy' && services.includes('cloudwatch.amazonaws.com')) {
-    const topics = asList(resource.Properties?.Topics).map(referencedId).filter((t): t is string => t !== undefined);
-    const alarms = resourcesOfType(stack.template, 'AWS::CloudWatch::Alarm').filter(([, alarm]) => topics.some((topicId) => referencesTo(alarm.Properties?.AlarmActions, topicId)));
-    return [{ actions, by: `${alarms.length} CloudWatch alarm(s) publishing to ${topics.map((t) => name(stack, t)).join(', ')}` }];
+    const topics = asList(resource.Properties?.Topics)
+      .map(referencedId)
+      .filter((t): t is string => t !== undefined);
+    const alarms = resourcesOfType(stack.template, 'AWS::CloudWatch::Alarm').filter(([, alarm]) =>
+      topics.some((topicId) => referencesTo(alarm.Properties?.AlarmActions, topicId)),
+    );
+    return [
+      {
+        actions,
+        by: `${alarms.length} CloudWatch alarm(s) publishing to ${topics.map((t) => name(stack, t)).join(', ')}`,
+      },
+    ];
   }
   return [{ actions, by: [...services, ...accounts].join(', ') || 'the principal named in the statement' }];
 }
@@ -161,12 +227,27 @@ function keyOrTopicUses(stack: StackTemplate, id: string, statement: Statement):
  * Known platform uses of a role (`referrers`: the resources that name it), a Lambda
  * permission, or a bucket policy statement.
  */
-export function platformUses(stack: StackTemplate, id: string, referrers: readonly string[], statement?: Statement): PlatformUse[] {
+export function platformUses(
+  stack: StackTemplate,
+  id: string,
+  referrers: readonly string[],
+  statement?: Statement,
+): PlatformUse[] {
   const type = stack.template.Resources[id]?.Type;
   if (type === 'AWS::IAM::Role') return [...roleUses(stack, referrers), ...assumedByService(stack, id)];
   if (type === 'AWS::Lambda::Permission') return permissionUses(stack, id);
   if (type === 'AWS::S3::BucketPolicy' && statement) return bucketPolicyUses(stack, id, statement);
-  if ((type === 'AWS::KMS::Key' || type === 'AWS::SNS::TopicPolicy') && statement) return keyOrTopicUses(stack, id, statement);
-  if (statement) return [{ actions: readableList(stack, statement.Action), by: statement.Effect === 'Deny' ? 'enforced on every request (deny rule)' : readablePrincipalsText(stack, statement) }];
+  if ((type === 'AWS::KMS::Key' || type === 'AWS::SNS::TopicPolicy') && statement)
+    return keyOrTopicUses(stack, id, statement);
+  if (statement)
+    return [
+      {
+        actions: readableList(stack, statement.Action),
+        by:
+          statement.Effect === 'Deny'
+            ? 'enforced on every request (deny rule)'
+            : readablePrincipalsText(stack, statement),
+      },
+    ];
   return [];
 }

@@ -1,4 +1,9 @@
-import type { IPolicyValidationContext, IPolicyValidationPlugin, PolicyValidationPluginReport, PolicyViolation } from 'aws-cdk-lib';
+import type {
+  IPolicyValidationContext,
+  IPolicyValidationPlugin,
+  PolicyValidationPluginReport,
+  PolicyViolation,
+} from 'aws-cdk-lib';
 import { createHash } from 'node:crypto';
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { basename, join } from 'node:path';
@@ -42,7 +47,8 @@ export class ComplianceReportPlugin implements IPolicyValidationPlugin {
       ...new Set(
         stacks.flatMap((stack) =>
           resourcesOfType(stack.template, 'AWS::Lambda::Function').flatMap(([, fn]) => {
-            const name = (fn.Properties?.Environment as { Variables?: Record<string, unknown> } | undefined)?.Variables?.POWERTOOLS_SERVICE_NAME;
+            const name = (fn.Properties?.Environment as { Variables?: Record<string, unknown> } | undefined)?.Variables
+              ?.POWERTOOLS_SERVICE_NAME;
             return typeof name === 'string' ? [name] : [];
           }),
         ),
@@ -58,7 +64,11 @@ export class ComplianceReportPlugin implements IPolicyValidationPlugin {
 
   validate(context: IPolicyValidationContext): PolicyValidationPluginReport {
     const stacks = context.stackTemplates.map((stack) => ({
-      ...readStackTemplate(stack.templatePath, stack.region ? { 'AWS::Region': stack.region } : undefined, stack.stackConstructPath),
+      ...readStackTemplate(
+        stack.templatePath,
+        stack.region ? { 'AWS::Region': stack.region } : undefined,
+        stack.stackConstructPath,
+      ),
       region: stack.region,
       account: stack.accountId,
       templateFile: basename(stack.templatePath),
@@ -66,7 +76,9 @@ export class ComplianceReportPlugin implements IPolicyValidationPlugin {
     }));
     const built = buildReport({
       product: this.options.product,
-      environment: stacks.map((s) => `${s.stackName} (aws://${s.account ?? 'unknown-account'}/${s.region ?? 'unknown-region'})`).join(', '),
+      environment: stacks
+        .map((s) => `${s.stackName} (aws://${s.account ?? 'unknown-account'}/${s.region ?? 'unknown-region'})`)
+        .join(', '),
       stacks,
       results: this.log.results,
       packs: this.log.packNames,
@@ -80,7 +92,9 @@ export class ComplianceReportPlugin implements IPolicyValidationPlugin {
       ruleName: ACKNOWLEDGEMENT_WITHOUT_REASON,
       description: `${r.ruleId} is acknowledged without a reason: an auditor needs to read why the finding is accepted.`,
       severity: 'error',
-      violatingResources: [{ constructPath: r.constructPath, resourceLogicalId: r.logicalId, templatePath: '', locations: ['Metadata'] }],
+      violatingResources: [
+        { constructPath: r.constructPath, resourceLogicalId: r.logicalId, templatePath: '', locations: ['Metadata'] },
+      ],
     }));
     for (const { stack, principals } of report.access) {
       for (const principal of principals) {
@@ -89,7 +103,14 @@ export class ComplianceReportPlugin implements IPolicyValidationPlugin {
             ruleName: GRANT_BEYOND_CODE_USE,
             description: `${principal.name.split(':')[0]} is granted ${grant.action} on ${grant.resource} (${grant.source}), but no code path of ${principal.code.join(', ')} calls ${grant.action} on that resource (it calls it on ${grant.usedOn.join(', ')}). Remove the grant or name the resource the code uses.`,
             severity: 'error',
-            violatingResources: [{ constructPath: `${stack}/${principal.name.split(':')[0]}`, resourceLogicalId: principal.id, templatePath: '', locations: ['Policies'] }],
+            violatingResources: [
+              {
+                constructPath: `${stack}/${principal.name.split(':')[0]}`,
+                resourceLogicalId: principal.id,
+                templatePath: '',
+                locations: ['Policies'],
+              },
+            ],
           });
         }
       }

@@ -12,15 +12,25 @@ export function toMarkdown(blocks: readonly Block[]): string {
     else if (block.kind === 'list') out.push(block.items.map((item) => `- ${item}`).join('\n'));
     else {
       const headers = block.headers.map((h) => h || ' ');
-      out.push([`| ${headers.join(' | ')} |`, `| ${headers.map(() => '---').join(' | ')} |`, ...block.rows.map((row) => `| ${row.map(mdCell).join(' | ')} |`)].join('\n'));
+      out.push(
+        [
+          `| ${headers.join(' | ')} |`,
+          `| ${headers.map(() => '---').join(' | ')} |`,
+          ...block.rows.map((row) => `| ${row.map(mdCell).join(' | ')} |`),
+        ].join('\n'),
+      );
     }
   }
   return `${out.join('\n\n')}\n`;
 }
 
-const escapeHtml = (text: string) => text.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;');
+const escapeHtml = (text: string) =>
+  text.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;');
 /** `code spans` in the text become <code>; everything else is escaped. */
-const inline = (text: string) => escapeHtml(text).replace(/`([^`]+)`/g, '<code>$1</code>').replace(/\n/g, '<br>');
+const inline = (text: string) =>
+  escapeHtml(text)
+    .replace(/`([^`]+)`/g, '<code>$1</code>')
+    .replace(/\n/g, '<br>');
 
 // Inline styles only: the page must read offline and print without fetching anything.
 const STYLE = `
@@ -41,14 +51,23 @@ export function toHtml(blocks: readonly Block[], title: string): string {
     if (block.kind === 'heading') {
       const id = block.id ?? slug(block.text);
       out.push(`<h${block.level} id="${escapeHtml(id)}">${inline(block.text)}</h${block.level}>`);
-    } else if (block.kind === 'paragraph') out.push(`<p${block.tone ? ` class="${block.tone}"` : ''}>${inline(block.text)}</p>`);
+    } else if (block.kind === 'paragraph')
+      out.push(`<p${block.tone ? ` class="${block.tone}"` : ''}>${inline(block.text)}</p>`);
     else if (block.kind === 'list') {
-      const anchor = (item: string) => blocks.find((b) => b.kind === 'heading' && b.text === item) as Extract<Block, { kind: 'heading' }> | undefined;
-      out.push(`<ul>${block.items.map((item) => `<li><a href="#${escapeHtml(anchor(item)?.id ?? slug(item))}">${inline(item)}</a></li>`).join('')}</ul>`);
+      const anchor = (item: string) =>
+        blocks.find((b) => b.kind === 'heading' && b.text === item) as Extract<Block, { kind: 'heading' }> | undefined;
+      out.push(
+        `<ul>${block.items.map((item) => `<li><a href="#${escapeHtml(anchor(item)?.id ?? slug(item))}">${inline(item)}</a></li>`).join('')}</ul>`,
+      );
     } else {
-      const cell = (c: Cell) => (typeof c === 'string' ? `<td>${inline(c)}</td>` : `<td class="${c.tone}">${inline(c.text)}</td>`);
-      const head = block.headers.some(Boolean) ? `<thead><tr>${block.headers.map((h) => `<th>${inline(h)}</th>`).join('')}</tr></thead>` : '';
-      out.push(`<table>${head}<tbody>${block.rows.map((row) => `<tr>${row.map(cell).join('')}</tr>`).join('\n')}</tbody></table>`);
+      const cell = (c: Cell) =>
+        typeof c === 'string' ? `<td>${inline(c)}</td>` : `<td class="${c.tone}">${inline(c.text)}</td>`;
+      const head = block.headers.some(Boolean)
+        ? `<thead><tr>${block.headers.map((h) => `<th>${inline(h)}</th>`).join('')}</tr></thead>`
+        : '';
+      out.push(
+        `<table>${head}<tbody>${block.rows.map((row) => `<tr>${row.map(cell).join('')}</tr>`).join('\n')}</tbody></table>`,
+      );
     }
   }
   return `<!doctype html>

@@ -73,7 +73,11 @@ export interface ComplianceReport {
   readonly changes?: Changes;
 }
 
-const OUTCOME_KEY: Record<NagOutcome, keyof Totals> = { compliant: 'compliant', acknowledged: 'acknowledged', 'not compliant': 'notCompliant' };
+const OUTCOME_KEY: Record<NagOutcome, keyof Totals> = {
+  compliant: 'compliant',
+  acknowledged: 'acknowledged',
+  'not compliant': 'notCompliant',
+};
 
 function count(outcomes: readonly NagOutcome[]): Totals {
   const totals: Totals = { compliant: 0, acknowledged: 0, notCompliant: 0 };
@@ -140,7 +144,8 @@ export function packageVersion(name: string): string {
 /** The commit the synth ran from, marked when the working tree has changes not in it. */
 export function gitCommit(root: string): string {
   try {
-    const run = (...args: string[]) => execFileSync('git', args, { cwd: root, encoding: 'utf8', stdio: ['ignore', 'pipe', 'ignore'] }).trim();
+    const run = (...args: string[]) =>
+      execFileSync('git', args, { cwd: root, encoding: 'utf8', stdio: ['ignore', 'pipe', 'ignore'] }).trim();
     const commit = run('rev-parse', 'HEAD');
     return run('status', '--porcelain').length > 0 ? `${commit} (with uncommitted changes)` : commit;
   } catch {
@@ -151,7 +156,12 @@ export function gitCommit(root: string): string {
 export interface ReportInput {
   readonly product: string;
   readonly environment: string;
-  readonly stacks: readonly (StackTemplate & { readonly region?: string; readonly account?: string; readonly templateFile: string; readonly sha256?: string })[];
+  readonly stacks: readonly (StackTemplate & {
+    readonly region?: string;
+    readonly account?: string;
+    readonly templateFile: string;
+    readonly sha256?: string;
+  })[];
   readonly results: readonly NagResult[];
   readonly packs: readonly string[];
   /** Project folder holding `lambdas/` and the git checkout. */
@@ -161,19 +171,35 @@ export interface ReportInput {
 }
 
 export function buildReport(input: ReportInput): ComplianceReport {
-  const distinct = (values: (string | undefined)[], missing: string) => [...new Set(values.map((v) => v ?? missing))].join(', ') || missing;
-  const packs = input.packs.map((name) => packReport(name, input.results.filter((r) => r.pack === name)));
+  const distinct = (values: (string | undefined)[], missing: string) =>
+    [...new Set(values.map((v) => v ?? missing))].join(', ') || missing;
+  const packs = input.packs.map((name) =>
+    packReport(
+      name,
+      input.results.filter((r) => r.pack === name),
+    ),
+  );
   return {
     header: {
       product: input.product,
       environment: input.environment,
-      region: distinct(input.stacks.map((s) => s.region), 'not resolved'),
-      account: distinct(input.stacks.map((s) => s.account), 'not resolved'),
+      region: distinct(
+        input.stacks.map((s) => s.region),
+        'not resolved',
+      ),
+      account: distinct(
+        input.stacks.map((s) => s.account),
+        'not resolved',
+      ),
       gitCommit: gitCommit(input.root),
       synthTime: input.synthTime.toISOString(),
       templates: input.stacks.map((s) => s.templateFile),
       templateSha256: Object.fromEntries(input.stacks.flatMap((s) => (s.sha256 ? [[s.templateFile, s.sha256]] : []))),
-      versions: { 'aws-cdk-lib': packageVersion('aws-cdk-lib'), 'cdk-nag': packageVersion('cdk-nag'), packs: input.packs },
+      versions: {
+        'aws-cdk-lib': packageVersion('aws-cdk-lib'),
+        'cdk-nag': packageVersion('cdk-nag'),
+        packs: input.packs,
+      },
     },
     packs,
     controlFamilies: controlFamilies(packs),

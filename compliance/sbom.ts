@@ -38,12 +38,19 @@ function packageDirectory(path: string): { name: string; directory: string } | u
   return { name, directory: `${path.slice(0, at)}node_modules/${name}` };
 }
 
-function packagesOf(metafile: Metafile, root: string, bundle: string, found: Map<string, { name: string; version: string; bundles: Set<string> }>): void {
+function packagesOf(
+  metafile: Metafile,
+  root: string,
+  bundle: string,
+  found: Map<string, { name: string; version: string; bundles: Set<string> }>,
+): void {
   for (const input of Object.keys(metafile.inputs)) {
     const pkg = packageDirectory(input);
     if (!pkg) continue;
     const manifest = join(root, pkg.directory, 'package.json');
-    const version = existsSync(manifest) ? String((JSON.parse(readFileSync(manifest, 'utf8')) as { version?: string }).version ?? 'unknown') : 'unknown';
+    const version = existsSync(manifest)
+      ? String((JSON.parse(readFileSync(manifest, 'utf8')) as { version?: string }).version ?? 'unknown')
+      : 'unknown';
     const key = `${pkg.name}@${version}`;
     const entry = found.get(key) ?? { name: pkg.name, version, bundles: new Set<string>() };
     entry.bundles.add(bundle);
@@ -77,7 +84,9 @@ export function bundledPackages(input: SbomInput): SbomPackage[] {
     }
     const webEntry = input.webEntry ?? 'web/src/main.tsx';
     if (existsSync(join(input.root, webEntry))) {
-      const empty = Object.fromEntries(['.css', '.svg', '.png', '.jpg', '.woff', '.woff2'].map((ext) => [ext, 'empty' as const]));
+      const empty = Object.fromEntries(
+        ['.css', '.svg', '.png', '.jpg', '.woff', '.woff2'].map((ext) => [ext, 'empty' as const]),
+      );
       const { metafile } = buildSync({
         entryPoints: [join(input.root, webEntry)],
         absWorkingDir: input.root,
@@ -96,7 +105,12 @@ export function bundledPackages(input: SbomInput): SbomPackage[] {
       // Assets (fonts) Vite copies from packages, as its manifest names them.
       const manifest = join(input.root, 'web', 'dist', '.vite', 'manifest.json');
       if (existsSync(manifest)) {
-        const inputs = Object.fromEntries(Object.keys(JSON.parse(readFileSync(manifest, 'utf8')) as object).map((path) => [path.replace(/^(\.\.\/)+/, ''), { bytes: 0, imports: [] }]));
+        const inputs = Object.fromEntries(
+          Object.keys(JSON.parse(readFileSync(manifest, 'utf8')) as object).map((path) => [
+            path.replace(/^(\.\.\/)+/, ''),
+            { bytes: 0, imports: [] },
+          ]),
+        );
         packagesOf({ inputs, outputs: {} } as Metafile, input.root, 'web app', found);
       }
     }
@@ -111,7 +125,11 @@ export function bundledPackages(input: SbomInput): SbomPackage[] {
 /** The packages as a CycloneDX 1.6 JSON document. */
 export function cycloneDx(input: SbomInput, packages: readonly SbomPackage[]): string {
   const bom = new CDX.Models.Bom();
-  bom.metadata.component = new CDX.Models.Component(CDX.Enums.ComponentType.Application, input.product, input.version ? { version: input.version } : {});
+  bom.metadata.component = new CDX.Models.Component(
+    CDX.Enums.ComponentType.Application,
+    input.product,
+    input.version ? { version: input.version } : {},
+  );
   for (const pkg of packages) {
     const [group, name] = pkg.name.startsWith('@') ? (pkg.name.split('/') as [string, string]) : [undefined, pkg.name];
     const component = new CDX.Models.Component(CDX.Enums.ComponentType.Library, name, {

@@ -21,7 +21,8 @@ export interface SignInSettings {
 
 export const signInSettings = (settings: SignInSettings): SignInSettings => settings;
 
-const at = (value: unknown, ...path: string[]): unknown => path.reduce<unknown>((node, key) => (isRecord(node) ? node[key] : undefined), value);
+const at = (value: unknown, ...path: string[]): unknown =>
+  path.reduce<unknown>((node, key) => (isRecord(node) ? node[key] : undefined), value);
 
 /** The settings of a user pool resource as the template holds them. */
 export function signInSettingsOf(pool: TemplateResource): SignInSettings {
@@ -31,7 +32,9 @@ export function signInSettingsOf(pool: TemplateResource): SignInSettings {
   return {
     mfa: typeof p.MfaConfiguration === 'string' ? p.MfaConfiguration : 'OFF',
     // Cognito remembers devices when tracking is on; "on user prompt" only when the user ticks the box.
-    rememberDevices: isRecord(device) && (device.ChallengeRequiredOnNewDevice === true || device.DeviceOnlyRememberedOnUserPrompt === true),
+    rememberDevices:
+      isRecord(device) &&
+      (device.ChallengeRequiredOnNewDevice === true || device.DeviceOnlyRememberedOnUserPrompt === true),
     selfSignUp: at(p, 'AdminCreateUserConfig', 'AllowAdminCreateUserOnly') !== true,
     passwordMinLength: typeof length === 'number' ? length : Number(length ?? 8),
     threatProtection: at(p, 'UserPoolAddOns', 'AdvancedSecurityMode') === 'ENFORCED',
@@ -53,7 +56,7 @@ export function mfaStatement(s: SignInSettings): string {
 export function signUpStatement(s: SignInSettings): string {
   return s.selfSignUp
     ? 'Self sign-up is on: anyone can create an account at /signup; the account must confirm its email and lands in the Users group, which sees only the dashboards an administrator assigns to it (config selfSignUp).'
-    : 'Self sign-up is off: accounts exist only by an administrator\'s invitation (config selfSignUp).';
+    : "Self sign-up is off: accounts exist only by an administrator's invitation (config selfSignUp).";
 }
 
 export function passwordStatement(s: SignInSettings): string {
@@ -71,7 +74,9 @@ export function signInStatements(s: SignInSettings): string[] {
   return [mfaStatement(s), passwordStatement(s), signUpStatement(s), threatProtectionStatement(s)];
 }
 
-/** The reason the pool accepts cdk-nag's threat protection finding (AwsSolutions-COG8) while threat protection is off. */
+/**
+ * The reason the pool accepts cdk-nag's threat protection finding (AwsSolutions-COG8) while threat protection is off.
+ */
 export function threatProtectionReason(s: SignInSettings): string {
   const mfa =
     s.mfa === 'ON'

@@ -30,7 +30,8 @@ export interface StackTemplate {
 export const asList = <T>(value: T | readonly T[] | undefined): T[] =>
   value === undefined ? [] : Array.isArray(value) ? [...(value as T[])] : [value as T];
 
-export const isRecord = (value: unknown): value is Record<string, unknown> => typeof value === 'object' && value !== null && !Array.isArray(value);
+export const isRecord = (value: unknown): value is Record<string, unknown> =>
+  typeof value === 'object' && value !== null && !Array.isArray(value);
 
 /** The resources of a type, as [logicalId, resource] pairs. */
 export function resourcesOfType(template: CfnTemplate, type: string): [string, TemplateResource][] {
@@ -41,9 +42,7 @@ export function resourcesOfType(template: CfnTemplate, type: string): [string, T
 export function resourceName(stack: StackTemplate, logicalId: string): string {
   const path = stack.template.Resources[logicalId]?.Metadata?.['aws:cdk:path'];
   if (typeof path !== 'string') return logicalId;
-  return path
-    .replace(`${stack.stackName}/`, '')
-    .replace(/\/(Resource|Default)$/, '');
+  return path.replace(`${stack.stackName}/`, '').replace(/\/(Resource|Default)$/, '');
 }
 
 /** The logical id an intrinsic points at (`Ref`, `Fn::GetAtt`), or undefined. */
@@ -63,7 +62,8 @@ export function readable(stack: StackTemplate, value: unknown): string {
   if (typeof value === 'number' || typeof value === 'boolean') return String(value);
   if (Array.isArray(value)) return value.map((item) => readable(stack, item)).join(', ');
   if (!isRecord(value)) return JSON.stringify(value);
-  const name = (id: string) => (stack.template.Resources[id] ? resourceName(stack, id) : (stack.pseudo?.[id] ?? `\${${id}}`));
+  const name = (id: string) =>
+    stack.template.Resources[id] ? resourceName(stack, id) : (stack.pseudo?.[id] ?? `\${${id}}`);
   if (typeof value.Ref === 'string') return name(value.Ref);
   const getAtt = value['Fn::GetAtt'];
   if (getAtt !== undefined) {
@@ -71,7 +71,8 @@ export function readable(stack: StackTemplate, value: unknown): string {
     return `${name(id ?? '')}.${attribute ?? ''}`;
   }
   const join = value['Fn::Join'];
-  if (Array.isArray(join) && Array.isArray(join[1])) return (join[1] as unknown[]).map((part) => readable(stack, part)).join(String(join[0]));
+  if (Array.isArray(join) && Array.isArray(join[1]))
+    return (join[1] as unknown[]).map((part) => readable(stack, part)).join(String(join[0]));
   const sub = value['Fn::Sub'];
   if (sub !== undefined) {
     const [text, variables] = Array.isArray(sub) ? [String(sub[0]), isRecord(sub[1]) ? sub[1] : {}] : [String(sub), {}];
@@ -89,18 +90,22 @@ export function readable(stack: StackTemplate, value: unknown): string {
   const importValue = value['Fn::ImportValue'];
   if (importValue !== undefined) return `export ${readable(stack, importValue)}`;
   const condition = value['Fn::If'];
-  if (Array.isArray(condition)) return `${readable(stack, condition[1])} if ${String(condition[0])}, else ${readable(stack, condition[2])}`;
+  if (Array.isArray(condition))
+    return `${readable(stack, condition[1])} if ${String(condition[0])}, else ${readable(stack, condition[2])}`;
   return JSON.stringify(value);
 }
 
 /** Readable values of a list property (a single value counts as a list of one). */
-export const readableList = (stack: StackTemplate, value: unknown): string[] => asList(value).map((item) => readable(stack, item));
+export const readableList = (stack: StackTemplate, value: unknown): string[] =>
+  asList(value).map((item) => readable(stack, item));
 
 /** The acknowledgements written next to a resource by cdk-nag (`Metadata.cdk_nag.rules_to_suppress`). */
 export function acknowledgementsOf(resource: TemplateResource): { id: string; reason: string }[] {
   const nag = resource.Metadata?.cdk_nag;
   const rules = isRecord(nag) ? nag.rules_to_suppress : undefined;
   return Array.isArray(rules)
-    ? rules.filter(isRecord).map((rule) => ({ id: String(rule.id), reason: typeof rule.reason === 'string' ? rule.reason : '' }))
+    ? rules
+        .filter(isRecord)
+        .map((rule) => ({ id: String(rule.id), reason: typeof rule.reason === 'string' ? rule.reason : '' }))
     : [];
 }

@@ -18,7 +18,9 @@ export const COMPANY_KIND_LABELS: Record<CompanyKind, string> = {
 };
 
 export const MAX_COMPANY_NAME_LENGTH = 100;
-/** The most companies one owner account holds (QuickSight allows 999 rules per user; each company is one group rule). */
+/**
+ * The most companies one owner account holds (QuickSight allows 999 rules per user; each company is one group rule).
+ */
 export const MAX_COMPANIES_PER_USER = 100;
 
 /** The column of the rules dataset (and of every company-scoped dataset) that holds the company name. */
@@ -58,9 +60,18 @@ export const companyName = z
 
 export const companyKind = z.enum(COMPANY_KINDS, { error: COMPANY_MESSAGES.kindInvalid });
 
-const companyId = z.string().trim().min(1, COMPANY_MESSAGES.notFound).max(64).regex(/^[a-z0-9-]+$/, COMPANY_MESSAGES.notFound);
+const companyId = z
+  .string()
+  .trim()
+  .min(1, COMPANY_MESSAGES.notFound)
+  .max(64)
+  .regex(/^[a-z0-9-]+$/, COMPANY_MESSAGES.notFound);
 
-const userEmail = z.string({ error: MESSAGES.userEmailRequired }).trim().min(1, MESSAGES.userEmailRequired).pipe(adminEmail);
+const userEmail = z
+  .string({ error: MESSAGES.userEmailRequired })
+  .trim()
+  .min(1, MESSAGES.userEmailRequired)
+  .pipe(adminEmail);
 
 /** The names of a user's companies: at least one, none twice (without regard to case). */
 export const companyNames = z
@@ -124,7 +135,10 @@ export const DIFFERENCE_KINDS = [
   'rules-outdated',
   /** The rules dataset is missing or its last ingestion did not complete. */
   'rules-not-loaded',
-  /** A dashboard in use by several companies whose datasets do not apply the rules, without a shared-data confirmation. */
+  /**
+   * A dashboard in use by several companies whose datasets do not apply the rules, without a shared-data
+   * confirmation.
+   */
   'dashboard-not-scoped',
 ] as const;
 export type DifferenceKind = (typeof DIFFERENCE_KINDS)[number];
@@ -154,7 +168,10 @@ export const accessCheckSchema = z.object({
 });
 export type AccessCheck = z.infer<typeof accessCheckSchema>;
 
-export const listCompaniesResponseSchema = z.object({ companies: z.array(companySchema), lastCheck: accessCheckSchema.nullable() });
+export const listCompaniesResponseSchema = z.object({
+  companies: z.array(companySchema),
+  lastCheck: accessCheckSchema.nullable(),
+});
 export const saveCompanyResponseSchema = z.object({ message: z.string(), company: companySchema });
 export const deleteCompanyResponseSchema = z.object({ message: z.string(), company: companySchema });
 export const setUserCompaniesResponseSchema = z.object({
@@ -175,4 +192,5 @@ export const DASHBOARD_SCOPE_LABELS: Record<DashboardScope, string> = {
 };
 
 /** How an owner's companies appear in one text field (the assignment's companyName). */
-export const companiesLabel = (names: readonly string[]): string => [...names].sort((a, b) => a.localeCompare(b)).join(', ');
+export const companiesLabel = (names: readonly string[]): string =>
+  [...names].sort((a, b) => a.localeCompare(b)).join(', ');

@@ -26,7 +26,8 @@ export type DashboardFeature = (typeof DASHBOARD_FEATURES)[number];
 /** What a deployment turns on when its configuration says nothing: the features embedded dashboards had before. */
 export const DEFAULT_DASHBOARD_FEATURES: readonly DashboardFeature[] = ['StatePersistence', 'Bookmarks'];
 
-export const isDashboardFeature = (name: string): name is DashboardFeature => (DASHBOARD_FEATURES as readonly string[]).includes(name);
+export const isDashboardFeature = (name: string): name is DashboardFeature =>
+  (DASHBOARD_FEATURES as readonly string[]).includes(name);
 
 /** The names in `names` that are not features, for a clear refusal. */
 export function unknownDashboardFeatures(names: readonly string[]): string[] {
@@ -34,7 +35,9 @@ export function unknownDashboardFeatures(names: readonly string[]): string[] {
 }
 
 /** Every feature, each on when `enabled` names it: what is off is said so, not left to QuickSight's defaults. */
-export function featureConfigurations(enabled: readonly DashboardFeature[]): RegisteredUserDashboardFeatureConfigurations {
+export function featureConfigurations(
+  enabled: readonly DashboardFeature[],
+): RegisteredUserDashboardFeatureConfigurations {
   const on = (feature: DashboardFeature) => ({ Enabled: enabled.includes(feature) });
   return {
     StatePersistence: on('StatePersistence'),

@@ -36,7 +36,9 @@ export function embedOriginProblem(origin: string): string | undefined {
 export function embedOriginsProblems(origins: readonly string[]): string[] {
   const problems = origins.flatMap((origin) => embedOriginProblem(origin) ?? []);
   if (origins.length > MAX_EMBED_ORIGINS) {
-    problems.push(`${origins.length} origins (${origins.join(', ')}) are more than the ${MAX_EMBED_ORIGINS} domains QuickSight embeds in`);
+    problems.push(
+      `${origins.length} origins (${origins.join(', ')}) are more than the ${MAX_EMBED_ORIGINS} domains QuickSight embeds in`,
+    );
   }
   return problems;
 }

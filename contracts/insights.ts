@@ -31,7 +31,12 @@ export const insightsRangeShape = {
   from: isoDay,
   to: isoDay,
   /** Only views made through an assignment with this Company Name (case-insensitive). */
-  company: z.string().trim().min(1, 'Company must not be empty').max(200, 'Company must be at most 200 characters').optional(),
+  company: z
+    .string()
+    .trim()
+    .min(1, 'Company must not be empty')
+    .max(200, 'Company must be at most 200 characters')
+    .optional(),
 };
 
 /** Start not after end, at most MAX_INSIGHTS_RANGE_DAYS days. */
@@ -39,7 +44,11 @@ export const checkInsightsRange = (range: { from: string; to: string }, ctx: z.R
   if (range.from > range.to) {
     ctx.addIssue({ code: 'custom', message: 'The start date must not be after the end date', path: ['from'] });
   } else if (daysInRange(range.from, range.to) > MAX_INSIGHTS_RANGE_DAYS) {
-    ctx.addIssue({ code: 'custom', message: `The date range may cover at most ${MAX_INSIGHTS_RANGE_DAYS} days`, path: ['to'] });
+    ctx.addIssue({
+      code: 'custom',
+      message: `The date range may cover at most ${MAX_INSIGHTS_RANGE_DAYS} days`,
+      path: ['to'],
+    });
   }
 };
 

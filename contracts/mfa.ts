@@ -75,4 +75,9 @@ export const RECENT_SIGN_IN_SECONDS = 300;
 export const REAUTHENTICATION_REQUIRED = 'reauthenticationRequired';
 export const REAUTHENTICATION_MESSAGE = 'Please confirm it is you: sign in again to change your authenticator.';
 /** The actions that change the authenticator or whether it is used. */
-export const STEP_UP_ACTIONS: ReadonlySet<MfaAction> = new Set(['ASSOCIATE_SOFTWARE_TOKEN', 'VERIFY_SOFTWARE_TOKEN', 'SET_MFA_PREFERENCE', 'DISABLE_MFA']);
+export const STEP_UP_ACTIONS: ReadonlySet<MfaAction> = new Set([
+  'ASSOCIATE_SOFTWARE_TOKEN',
+  'VERIFY_SOFTWARE_TOKEN',
+  'SET_MFA_PREFERENCE',
+  'DISABLE_MFA',
+]);

@@ -50,7 +50,8 @@ export const EMAIL_PROBLEMS = {
   hidden: 'An email address cannot contain spaces, control characters or invisible formatting characters',
   shape: 'An email address has one @ between a name and a domain, like name@example.com',
   name: "The part before @ may contain only letters, digits and . _ % + - ' ! # & = ^ ` | ~, at most 64 characters with no dot at either end or two in a row",
-  domain: 'The part after @ must be a domain name like example.com: labels of letters, digits and hyphens, ending in a top-level domain of letters',
+  domain:
+    'The part after @ must be a domain name like example.com: labels of letters, digits and hyphens, ending in a top-level domain of letters',
 } as const;
 
 /** Control, format (bidi overrides, zero-width), separator and other invisible characters. */
@@ -71,7 +72,8 @@ export function emailAddressProblem(email: string): string | undefined {
   const at = email.lastIndexOf('@');
   if (at <= 0 || at === email.length - 1) return EMAIL_PROBLEMS.shape;
   const local = email.slice(0, at);
-  if (local.length > 64 || !LOCAL_PART.test(local)) return local.includes('@') ? EMAIL_PROBLEMS.shape : EMAIL_PROBLEMS.name;
+  if (local.length > 64 || !LOCAL_PART.test(local))
+    return local.includes('@') ? EMAIL_PROBLEMS.shape : EMAIL_PROBLEMS.name;
   return DOMAIN.test(email.slice(at + 1)) ? undefined : EMAIL_PROBLEMS.domain;
 }
 

@@ -1,7 +1,11 @@
 import * as z from 'zod';
 import { MESSAGES, adminEmail, strongPassword } from './fields.ts';
 
-const userEmail = z.string({ error: MESSAGES.userEmailRequired }).trim().min(1, MESSAGES.userEmailRequired).pipe(adminEmail);
+const userEmail = z
+  .string({ error: MESSAGES.userEmailRequired })
+  .trim()
+  .min(1, MESSAGES.userEmailRequired)
+  .pipe(adminEmail);
 
 export const UPDATE_USER_MESSAGES = {
   emailRequired: 'User email is required',
@@ -17,11 +21,17 @@ export const UPDATE_USER_MESSAGES = {
  * words and the admin portal shows the same ones on its disabled buttons.
  */
 export const PROTECTED_OPERATIONS = {
-  update: { self: 'Cannot change the password or email of your own account', admin: 'Cannot update other admin accounts' },
+  update: {
+    self: 'Cannot change the password or email of your own account',
+    admin: 'Cannot update other admin accounts',
+  },
   disable: { self: 'Cannot disable your own account', admin: 'Cannot disable other admin accounts' },
   delete: { self: 'Cannot delete your own account', admin: 'Cannot delete other admin accounts' },
   resetMfa: { self: 'Cannot reset MFA for your own account', admin: 'Cannot reset MFA for other admin accounts' },
-  resendInvitation: { self: 'Cannot resend an invitation to your own account', admin: 'Cannot resend an invitation to other admin accounts' },
+  resendInvitation: {
+    self: 'Cannot resend an invitation to your own account',
+    admin: 'Cannot resend an invitation to other admin accounts',
+  },
 } as const;
 export type ProtectedOperation = keyof typeof PROTECTED_OPERATIONS;
 
@@ -50,7 +60,10 @@ export const INVITATION_VALIDITY_DAYS = 7;
 /** Cognito's status of an account that has not signed in with its temporary password yet. */
 export const INVITATION_PENDING_STATUS = 'FORCE_CHANGE_PASSWORD';
 
-/** Resend invitation (beyond the spec): only an enabled account that has not signed in yet gets a new temporary password. */
+/**
+ * Resend invitation (beyond the spec): only an enabled account that has not signed in yet gets a new temporary
+ * password.
+ */
 export const INVITATION_MESSAGES = {
   created: 'User created. An invitation email with a temporary password is on its way.',
   resent: 'Invitation sent again with a new temporary password.',
@@ -73,8 +86,7 @@ export const AUDIT_EXPORT_MAX_ROWS = 5000;
 export const AUDIT_FILTER_MESSAGES = {
   badTime: 'Must be an ISO 8601 date and time, like 2026-01-31T00:00:00.000Z',
   reversedRange: 'The start of the range must not be after its end',
-  tooMany: (count: number) =>
-    `More than ${count} entries match. Narrow the filter or the date range and export again.`,
+  tooMany: (count: number) => `More than ${count} entries match. Narrow the filter or the date range and export again.`,
 } as const;
 
 const isoTime = z.iso.datetime({ offset: true, message: AUDIT_FILTER_MESSAGES.badTime });
@@ -103,10 +115,14 @@ export const auditFilterSchema = z
     to: isoTime.optional(),
   })
   .strict()
-  .refine((filter) => filter.from === undefined || filter.to === undefined || Date.parse(filter.from) <= Date.parse(filter.to), {
-    message: AUDIT_FILTER_MESSAGES.reversedRange,
-    path: ['to'],
-  });
+  .refine(
+    (filter) =>
+      filter.from === undefined || filter.to === undefined || Date.parse(filter.from) <= Date.parse(filter.to),
+    {
+      message: AUDIT_FILTER_MESSAGES.reversedRange,
+      path: ['to'],
+    },
+  );
 export type AuditFilter = z.infer<typeof auditFilterSchema>;
 
 /** POST bodies of the user management function (Admins only). */
@@ -129,14 +145,20 @@ export const userAdminRequestSchema = z.discriminatedUnion('action', [
       sendInvitation: z.boolean().default(false),
     })
     .superRefine((body, ctx) => {
-      if (body.sendInvitation && body.password !== undefined) ctx.addIssue({ code: 'custom', message: INVITATION_MESSAGES.chooseOne, path: ['password'] });
-      if (!body.sendInvitation && body.password === undefined) ctx.addIssue({ code: 'custom', message: MESSAGES.adminPasswordRequired, path: ['password'] });
+      if (body.sendInvitation && body.password !== undefined)
+        ctx.addIssue({ code: 'custom', message: INVITATION_MESSAGES.chooseOne, path: ['password'] });
+      if (!body.sendInvitation && body.password === undefined)
+        ctx.addIssue({ code: 'custom', message: MESSAGES.adminPasswordRequired, path: ['password'] });
     }),
   /** Beyond the spec: a new temporary password and invitation email for an account still in FORCE_CHANGE_PASSWORD. */
   z.object({ action: z.literal('RESEND_INVITATION'), userEmail }),
   z.object({
     action: z.literal('UPDATE_USER'),
-    userEmail: z.string({ error: UPDATE_USER_MESSAGES.emailRequired }).trim().min(1, UPDATE_USER_MESSAGES.emailRequired).pipe(adminEmail),
+    userEmail: z
+      .string({ error: UPDATE_USER_MESSAGES.emailRequired })
+      .trim()
+      .min(1, UPDATE_USER_MESSAGES.emailRequired)
+      .pipe(adminEmail),
     newEmail: z.string().trim().optional(),
     newPassword: z.string().optional(),
   }),
@@ -203,5 +225,8 @@ export const auditEntrySchema = z.object({
   detail: z.string().nullable().optional(),
 });
 export type AuditEntry = z.infer<typeof auditEntrySchema>;
-export const auditLogResponseSchema = z.object({ entries: z.array(auditEntrySchema), nextToken: z.string().nullable() });
+export const auditLogResponseSchema = z.object({
+  entries: z.array(auditEntrySchema),
+  nextToken: z.string().nullable(),
+});
 export const auditExportResponseSchema = z.object({ entries: z.array(auditEntrySchema), exportedAt: z.string() });

@@ -62,7 +62,10 @@ export const importRole = z
 /** One row as the function takes it (IMPORT_USER): dashboards as a list, the default one of them. */
 export const importUserFields = {
   userEmail: formulaFree(z.string({ error: MESSAGES.adminEmailRequired }), 'email').pipe(adminEmail),
-  companyName: formulaFree(z.string().trim().max(200, 'Company Name must be at most 200 characters'), 'companyName').optional(),
+  companyName: formulaFree(
+    z.string().trim().max(200, 'Company Name must be at most 200 characters'),
+    'companyName',
+  ).optional(),
   dashboards: z
     .array(formulaFree(dashboardId, 'dashboards'))
     .min(1, IMPORT_MESSAGES.noDashboards)
@@ -88,7 +91,9 @@ export const checkImportRow = (
 
 export const importUserRequestSchema = z
   .object({ action: z.literal('IMPORT_USER'), ...importUserFields })
-  .superRefine((row, ctx) => checkImportRow(row, (message, path) => ctx.addIssue({ code: 'custom', message, path: [path] })));
+  .superRefine((row, ctx) =>
+    checkImportRow(row, (message, path) => ctx.addIssue({ code: 'custom', message, path: [path] })),
+  );
 
 export const importUserResponseSchema = z.object({
   outcome: z.enum(['created', 'exists']),
@@ -112,5 +117,7 @@ export const importRowFromRecord = (record: Readonly<Partial<Record<ImportColumn
 /** What the browser checks per row: the function's schema with the role column as written in a file. */
 export const importRecordSchema = z
   .object({ ...importUserFields, role: importRole })
-  .superRefine((row, ctx) => checkImportRow(row, (message, path) => ctx.addIssue({ code: 'custom', message, path: [path] })));
+  .superRefine((row, ctx) =>
+    checkImportRow(row, (message, path) => ctx.addIssue({ code: 'custom', message, path: [path] })),
+  );
 export type ImportRow = z.infer<typeof importRecordSchema>;

@@ -22,7 +22,11 @@ export interface UserPoolClientDefinition {
   /** Refresh-token rotation: when off, refreshing returns no new refresh token. */
   readonly refreshTokenRotation: boolean;
   /** Used when the deployment configuration sets no other value. */
-  readonly defaultTokenValidity: { readonly accessTokenMinutes: number; readonly idTokenMinutes: number; readonly refreshTokenDays: number };
+  readonly defaultTokenValidity: {
+    readonly accessTokenMinutes: number;
+    readonly idTokenMinutes: number;
+    readonly refreshTokenDays: number;
+  };
 }
 
 export const USER_POOL_CLIENT = {

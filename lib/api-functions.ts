@@ -47,7 +47,12 @@ export interface ApiFunctionsProps {
  * Cognito actions used with the caller's token need no IAM; these are the admin ones.
  * AdminListGroupsForUser confirms an admin caller's group live on each request.
  */
-const USER_DIRECTORY_READ = ['cognito-idp:ListUsers', 'cognito-idp:ListUsersInGroup', 'cognito-idp:AdminGetUser', 'cognito-idp:AdminListGroupsForUser'];
+const USER_DIRECTORY_READ = [
+  'cognito-idp:ListUsers',
+  'cognito-idp:ListUsersInGroup',
+  'cognito-idp:AdminGetUser',
+  'cognito-idp:AdminListGroupsForUser',
+];
 
 const PUBLIC_URL_FINDING = 'NIST.800.53.R5-LambdaFunctionPublicAccessProhibited';
 const PUBLIC_URL_REASON =
@@ -67,10 +72,22 @@ function allowUserPool(fn: PortalFunction, auth: PortalAuth, actions: readonly s
  * ended sessions (lambdas/shared/auth/caller.ts).
  */
 export function allowLivenessCheck(fn: PortalFunction, auth: PortalAuth, data: PortalData): void {
-  fn.allow(new iam.PolicyStatement({ sid: 'CallerAccount', actions: ['cognito-idp:AdminGetUser'], resources: [auth.userPool.userPoolArn] }));
+  fn.allow(
+    new iam.PolicyStatement({
+      sid: 'CallerAccount',
+      actions: ['cognito-idp:AdminGetUser'],
+      resources: [auth.userPool.userPoolArn],
+    }),
+  );
   const state = data.table('State');
   fn.addEnvironment(state.definition.envVar, state.table.tableName);
-  fn.allow(new iam.PolicyStatement({ sid: 'EndedSessionsRecord', actions: ['dynamodb:GetItem'], resources: [state.table.tableArn] }));
+  fn.allow(
+    new iam.PolicyStatement({
+      sid: 'EndedSessionsRecord',
+      actions: ['dynamodb:GetItem'],
+      resources: [state.table.tableArn],
+    }),
+  );
 }
 
 /** Names of the function URLs (also the keys of `functions` in the SPA's config.json). */
@@ -105,7 +122,9 @@ export class ApiFunctions extends Construct {
         [ENV.embedSessionMinutes]: String(props.embedSessionMinutes),
         [ENV.embedStatePersistence]: String(props.embedStatePersistence ?? true),
         [ENV.embedDashboardFeatures]: (props.embedDashboardFeatures ?? DEFAULT_DASHBOARD_FEATURES)
-          .filter((feature) => props.embedStatePersistence !== false || !['StatePersistence', 'Bookmarks'].includes(feature))
+          .filter(
+            (feature) => props.embedStatePersistence !== false || !['StatePersistence', 'Bookmarks'].includes(feature),
+          )
           .join(','),
         [ENV.usageRetentionDays]: String(props.usageRetentionDays),
       },
@@ -122,21 +141,42 @@ export class ApiFunctions extends Construct {
         resources: [qs.usersInNamespace, qs.dashboards],
       }),
     );
-    embed.allow(new iam.PolicyStatement({ sid: 'ReadQuickSightUser', actions: ['quicksight:DescribeUser'], resources: [qs.usersInNamespace] }));
+    embed.allow(
+      new iam.PolicyStatement({
+        sid: 'ReadQuickSightUser',
+        actions: ['quicksight:DescribeUser'],
+        resources: [qs.usersInNamespace],
+      }),
+    );
 
     // The admin functions page through every user (10,000 and more) in one request.
-    const administration = { ...common, memorySize: 1024, timeout: Duration.seconds(60), environment: quicksightSettings };
+    const administration = {
+      ...common,
+      memorySize: 1024,
+      timeout: Duration.seconds(60),
+      environment: quicksightSettings,
+    };
 
     const quicksightAdmin = new PortalFunction(this, 'QuickSightAdmin', {
       ...administration,
       name: 'quicksight-admin',
       description: 'Administers QuickSight users and dashboard permissions (Admins only)',
     });
-    quicksightAdmin.bindTable(data.table('Views'), ['dynamodb:Query', 'dynamodb:PutItem', 'dynamodb:UpdateItem', 'dynamodb:DeleteItem']);
+    quicksightAdmin.bindTable(data.table('Views'), [
+      'dynamodb:Query',
+      'dynamodb:PutItem',
+      'dynamodb:UpdateItem',
+      'dynamodb:DeleteItem',
+    ]);
     quicksightAdmin.bindTable(data.table('Dashboards'), CATALOGUE_ACTIONS);
     // Besides the single-item claims and pointers: the companies, memberships and the directory
     // copy, read by partition; the copy's entries changed one by one and written in batches.
-    quicksightAdmin.bindTable(data.table('State'), [...STATE_ITEM_ACTIONS, 'dynamodb:Query', 'dynamodb:UpdateItem', 'dynamodb:BatchWriteItem']);
+    quicksightAdmin.bindTable(data.table('State'), [
+      ...STATE_ITEM_ACTIONS,
+      'dynamodb:Query',
+      'dynamodb:UpdateItem',
+      'dynamodb:BatchWriteItem',
+    ]);
     quicksightAdmin.bindTable(data.table('Audit'), ['dynamodb:PutItem']);
     // GET_INSIGHTS reads the usage aggregates, never the events.
     quicksightAdmin.bindTable(data.table('Usage'), ['dynamodb:Query']);
@@ -152,7 +192,12 @@ export class ApiFunctions extends Construct {
     quicksightAdmin.allow(
       new iam.PolicyStatement({
         sid: 'ManageQuickSightUsers',
-        actions: ['quicksight:RegisterUser', 'quicksight:DescribeUser', 'quicksight:ListUsers', 'quicksight:DeleteUser'],
+        actions: [
+          'quicksight:RegisterUser',
+          'quicksight:DescribeUser',
+          'quicksight:ListUsers',
+          'quicksight:DeleteUser',
+        ],
         resources: [qs.usersInNamespace, qs.namespace],
       }),
     );
@@ -201,7 +246,13 @@ export class ApiFunctions extends Construct {
       'cognito-idp:AdminForgetDevice',
     ]);
     userAdmin.function.addEnvironment(ENV.rememberDevices, String(auth.rememberDevices));
-    userAdmin.allow(new iam.PolicyStatement({ sid: 'DeleteQuickSightUser', actions: ['quicksight:DeleteUser'], resources: [qs.usersInNamespace] }));
+    userAdmin.allow(
+      new iam.PolicyStatement({
+        sid: 'DeleteQuickSightUser',
+        actions: ['quicksight:DeleteUser'],
+        resources: [qs.usersInNamespace],
+      }),
+    );
 
     const mfa = new PortalFunction(this, 'Mfa', {
       ...common,
@@ -225,12 +276,16 @@ export class ApiFunctions extends Construct {
       ...common,
       name: 'contact',
       description: 'Sends a signed-in user’s support request to the support address',
-      environment: { [ENV.supportFromAddress]: props.supportFromAddress, [ENV.supportToAddress]: props.supportToAddress },
+      environment: {
+        [ENV.supportFromAddress]: props.supportFromAddress,
+        [ENV.supportToAddress]: props.supportToAddress,
+      },
     });
     contact.bindTable(data.table('State'), ['dynamodb:Query', 'dynamodb:PutItem', 'dynamodb:DeleteItem']);
     // SES authorizes SendEmail on the sending identity and, while the account is in the
     // sandbox, on each recipient's identity too: the support recipient is one of them.
-    const sesIdentityArn = (identity: string) => `arn:${Aws.PARTITION}:ses:${Aws.REGION}:${Aws.ACCOUNT_ID}:identity/${identity}`;
+    const sesIdentityArn = (identity: string) =>
+      `arn:${Aws.PARTITION}:ses:${Aws.REGION}:${Aws.ACCOUNT_ID}:identity/${identity}`;
     contact.allow(
       new iam.PolicyStatement({
         sid: 'SendFromSupportAddress',
@@ -255,7 +310,10 @@ export class ApiFunctions extends Construct {
         cors: {
           allowedOrigins: [...props.allowedOrigins],
           allowedMethods: [lambda.HttpMethod[FUNCTION_URL_METHODS[name]]],
-          allowedHeaders: name === 'embed' ? ['authorization', 'content-type', ...EMBED_REQUEST_HEADERS] : ['authorization', 'content-type'],
+          allowedHeaders:
+            name === 'embed'
+              ? ['authorization', 'content-type', ...EMBED_REQUEST_HEADERS]
+              : ['authorization', 'content-type'],
           allowCredentials: false,
           maxAge: Duration.hours(1),
         },

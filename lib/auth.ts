@@ -11,11 +11,13 @@ import { PortalFunction } from './portal-function.ts';
 import { PortalNames } from './resource-names.ts';
 import type { PortalData } from './data.ts';
 
-/** How long an invitation's temporary password works (TemporaryPasswordValidityDays); the admin portal shows the expiry from it. */
+/**
+ * How long an invitation's temporary password works (TemporaryPasswordValidityDays); the admin portal shows the
+ * expiry from it.
+ */
 export const TEMPORARY_PASSWORD_VALIDITY_DAYS = INVITATION_VALIDITY_DAYS;
 
-const escapeHtml = (value: string) =>
-  value.replace(/[&<>"']/g, (char) => `&#${char.charCodeAt(0)};`);
+const escapeHtml = (value: string) => value.replace(/[&<>"']/g, (char) => `&#${char.charCodeAt(0)};`);
 
 /**
  * The invitation email (Cognito's InviteMessageTemplate). Cognito sends it as HTML and puts
@@ -24,7 +26,11 @@ const escapeHtml = (value: string) =>
  * sentence can be mistaken for part of the password (which may contain . and other
  * symbols). The configured product name and address are escaped for HTML.
  */
-export function invitationMessage(productName: string, portalUrl: string, validityDays: number): { emailSubject: string; emailBody: string } {
+export function invitationMessage(
+  productName: string,
+  portalUrl: string,
+  validityDays: number,
+): { emailSubject: string; emailBody: string } {
   const product = escapeHtml(productName);
   const signIn = escapeHtml(`${portalUrl}/login`);
   return {
@@ -228,7 +234,8 @@ export class PortalAuth extends Construct {
     // separate managed policy attached to the function's role: it depends on the pool and
     // the role, the function on the role only. The exact pool ARN is used, no wildcard.
     new iam.ManagedPolicy(this, 'PostConfirmationGroupPolicy', {
-      description: 'Lets the post-confirmation trigger put a newly confirmed user into the Users group and sign a reset account out',
+      description:
+        'Lets the post-confirmation trigger put a newly confirmed user into the Users group and sign a reset account out',
       roles: [trigger.role],
       statements: [
         new iam.PolicyStatement({
@@ -257,7 +264,11 @@ export class PortalAuth extends Construct {
       'pre-token-generation',
       'Keeps the aws.cognito.signin.user.admin scope out of access tokens from a refresh',
     );
-    this.userPool.addTrigger(cognito.UserPoolOperation.PRE_TOKEN_GENERATION_CONFIG, trigger.function, cognito.LambdaVersion.V2_0);
+    this.userPool.addTrigger(
+      cognito.UserPoolOperation.PRE_TOKEN_GENERATION_CONFIG,
+      trigger.function,
+      cognito.LambdaVersion.V2_0,
+    );
     return trigger;
   }
 

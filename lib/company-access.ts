@@ -28,7 +28,10 @@ export const COMPANY_CHECK_INTERVAL = Duration.days(1);
  */
 const CHECK_RETRY_ATTEMPTS = 2;
 
-/** The QuickSight ids and group prefix of one deployment: derived from the stack name, so environments side by side keep theirs apart. */
+/**
+ * The QuickSight ids and group prefix of one deployment: derived from the stack name, so environments side by side
+ * keep theirs apart.
+ */
 export function companyRulesNames(stackName: string) {
   return {
     dataSourceId: `${stackName}-company-rules`,
@@ -52,7 +55,7 @@ const RULES_BUCKET_ACKNOWLEDGEMENTS = {
   'NIST.800.53.R5-S3DefaultEncryptionKMS':
     "The bucket holds one small CSV file mapping the portal's QuickSight company groups to company names, and its QuickSight manifest: no personal data, credentials or business figures. Objects are encrypted at rest with S3-managed keys (SSE-S3, AES-256), every request must use TLS, public access is blocked, and only the QuickSight management function, the company-access check and the role QuickSight assumes to load the file are granted access to the company-rules/ prefix. A customer-managed KMS key would add key administration and key grants for QuickSight without narrowing who can read the file.",
   'NIST.800.53.R5-S3BucketReplicationEnabled':
-    "The file is derived data: the QuickSight management function writes it again from the companies in the State table (point-in-time recovery) on every company change and whenever an administrator mends the access check, and QuickSight keeps its own loaded copy in SPICE. The bucket is versioned; a copy in another region would add nothing that cannot be regenerated within a minute.",
+    'The file is derived data: the QuickSight management function writes it again from the companies in the State table (point-in-time recovery) on every company change and whenever an administrator mends the access check, and QuickSight keeps its own loaded copy in SPICE. The bucket is versioned; a copy in another region would add nothing that cannot be regenerated within a minute.',
 } as const;
 
 const RULES_OBJECTS_REASON =
@@ -65,7 +68,8 @@ const DATASETS_REASON =
   'The datasets behind a catalogue dashboard are chosen by QuickSight authors and change as they edit the dashboard, so they cannot be listed at deployment; DescribeDashboard names them at run time. The grant allows describing a dataset only (to see whether it applies the portal’s row-level security), within one account and region.';
 const INGESTIONS_REASON =
   'Each load of the rules file is a new SPICE ingestion whose id is made at run time. The pattern is confined to the ingestions of the portal’s own rules dataset.';
-const NO_RESOURCE_LEVEL_SOURCE = 'the Service Authorization Reference ("Actions, resources, and condition keys for Amazon QuickSight") lists no resource type';
+const NO_RESOURCE_LEVEL_SOURCE =
+  'the Service Authorization Reference ("Actions, resources, and condition keys for Amazon QuickSight") lists no resource type';
 const CREATE_DATA_SOURCE_REASON = `QuickSight CreateDataSource and ListIngestions support no resource-level permissions (${NO_RESOURCE_LEVEL_SOURCE} for them), so IAM accepts only "*" in their statement, which allows these two actions and nothing else. The function creates only the rules data source of this deployment, whose id and manifest location come from its configuration, and lists the ingestions of the rules dataset only.`;
 const LIST_INGESTIONS_REASON = `QuickSight ListIngestions supports no resource-level permissions (${NO_RESOURCE_LEVEL_SOURCE} for it), so IAM accepts only "*" in its statement, which allows this read-only action and nothing else. The check lists the ingestions of the portal's rules dataset only, to see whether the last load completed.`;
 const CHECK_FAILURE_HANDLING = `The company-access check is invoked asynchronously once a day by an EventBridge schedule with a fixed scheduled event that carries no data. Lambda retries a failed run ${CHECK_RETRY_ATTEMPTS} more times (the function's EventInvokeConfig); a run that still fails raises the function's Errors alarm, and the missed-check alarm of the operations pack notifies when no check has completed for more than a day. A dead-letter queue would hold copies of the empty scheduled event, which carry nothing to replay: the remedy is to run the check again (the next day's schedule, the admin portal's company-access check, or invoking the function).`;
@@ -138,7 +142,9 @@ export class CompanyAccess extends Construct {
     const readPolicy = new iam.ManagedPolicy(this, 'QuickSightReadPolicy', {
       description: 'QuickSight reads the company rules file and its manifest',
       roles: [this.quickSightRole],
-      statements: [new iam.PolicyStatement({ sid: 'ReadCompanyRules', actions: ['s3:GetObject'], resources: [rulesObjects] })],
+      statements: [
+        new iam.PolicyStatement({ sid: 'ReadCompanyRules', actions: ['s3:GetObject'], resources: [rulesObjects] }),
+      ],
     });
     acknowledge(readPolicy, { [wildcardResourceFinding(this, rulesObjects)]: RULES_OBJECTS_REASON });
 
@@ -192,9 +198,21 @@ export class CompanyAccess extends Construct {
         ],
         resources: [groups],
       }),
-      new iam.PolicyStatement({ sid: 'ListGroups', actions: ['quicksight:ListGroups'], resources: [qs.groupsInNamespace] }),
-      new iam.PolicyStatement({ sid: 'DescribeDashboards', actions: ['quicksight:DescribeDashboard'], resources: [qs.dashboards] }),
-      new iam.PolicyStatement({ sid: 'DescribeDataSets', actions: ['quicksight:DescribeDataSet'], resources: [qs.dataSets] }),
+      new iam.PolicyStatement({
+        sid: 'ListGroups',
+        actions: ['quicksight:ListGroups'],
+        resources: [qs.groupsInNamespace],
+      }),
+      new iam.PolicyStatement({
+        sid: 'DescribeDashboards',
+        actions: ['quicksight:DescribeDashboard'],
+        resources: [qs.dashboards],
+      }),
+      new iam.PolicyStatement({
+        sid: 'DescribeDataSets',
+        actions: ['quicksight:DescribeDataSet'],
+        resources: [qs.dataSets],
+      }),
       new iam.PolicyStatement({
         sid: 'UseRulesDataSource',
         actions: ['quicksight:DescribeDataSource', 'quicksight:PassDataSource'],
@@ -208,7 +226,11 @@ export class CompanyAccess extends Construct {
         resources: [qs.dataSource(this.dataSourceId), qs.dataSet(this.dataSetId)],
       }),
       new iam.PolicyStatement({ sid: 'LoadRules', actions: ['quicksight:CreateIngestion'], resources: [ingestions] }),
-      new iam.PolicyStatement({ sid: 'CreateRulesDataSource', actions: ['quicksight:CreateDataSource', 'quicksight:ListIngestions'], resources: ['*'] }),
+      new iam.PolicyStatement({
+        sid: 'CreateRulesDataSource',
+        actions: ['quicksight:CreateDataSource', 'quicksight:ListIngestions'],
+        resources: ['*'],
+      }),
       // CreateDataSource hands QuickSight the role that reads the rules file (S3Parameters.RoleArn).
       new iam.PolicyStatement({
         sid: 'PassRulesRole',
@@ -216,11 +238,19 @@ export class CompanyAccess extends Construct {
         resources: [this.quickSightRole.roleArn],
         conditions: { StringEquals: { 'iam:PassedToService': 'quicksight.amazonaws.com' } },
       }),
-      new iam.PolicyStatement({ sid: 'WriteCompanyRules', actions: ['s3:PutObject', 's3:GetObject'], resources: [rulesObjects] }),
+      new iam.PolicyStatement({
+        sid: 'WriteCompanyRules',
+        actions: ['s3:PutObject', 's3:GetObject'],
+        resources: [rulesObjects],
+      }),
       // S3 answers a read of a missing key with NoSuchKey only to a caller allowed to list the
       // bucket (403 AccessDenied otherwise: GetObject, API Reference), and "no rules file yet" is
       // a state the check must tell apart from a refusal.
-      new iam.PolicyStatement({ sid: 'TellMissingRules', actions: ['s3:ListBucket'], resources: [this.bucket.bucketArn] }),
+      new iam.PolicyStatement({
+        sid: 'TellMissingRules',
+        actions: ['s3:ListBucket'],
+        resources: [this.bucket.bucketArn],
+      }),
     ];
     for (const statement of statements) manager.allow(statement);
     // Its users and dashboards patterns are acknowledged where they are granted (ApiFunctions).
@@ -234,7 +264,10 @@ export class CompanyAccess extends Construct {
     });
   }
 
-  /** Read-only: users, groups and memberships, the dashboards' datasets, the rules and their loads, the catalogue and the companies. */
+  /**
+   * Read-only: users, groups and memberships, the dashboards' datasets, the rules and their loads, the catalogue and
+   * the companies.
+   */
   private allowCheck(props: CompanyAccessProps, rulesObjects: string): void {
     const check = this.check;
     const qs = quickSightArns(props.quicksight);
@@ -245,15 +278,43 @@ export class CompanyAccess extends Construct {
     check.bindTable(props.data.table('Views'), ['dynamodb:Query']);
     check.bindTable(props.data.table('State'), ['dynamodb:Query', 'dynamodb:PutItem']);
     const statements = [
-      new iam.PolicyStatement({ sid: 'ListQuickSightUsers', actions: ['quicksight:ListUsers'], resources: [qs.usersInNamespace] }),
-      new iam.PolicyStatement({ sid: 'ListGroups', actions: ['quicksight:ListGroups'], resources: [qs.groupsInNamespace] }),
-      new iam.PolicyStatement({ sid: 'ListCompanyGroupMembers', actions: ['quicksight:ListGroupMemberships'], resources: [groups] }),
-      new iam.PolicyStatement({ sid: 'DescribeDashboards', actions: ['quicksight:DescribeDashboard'], resources: [qs.dashboards] }),
-      new iam.PolicyStatement({ sid: 'DescribeDataSets', actions: ['quicksight:DescribeDataSet'], resources: [qs.dataSets] }),
-      new iam.PolicyStatement({ sid: 'DescribeRulesDataSource', actions: ['quicksight:DescribeDataSource'], resources: [qs.dataSource(this.dataSourceId)] }),
+      new iam.PolicyStatement({
+        sid: 'ListQuickSightUsers',
+        actions: ['quicksight:ListUsers'],
+        resources: [qs.usersInNamespace],
+      }),
+      new iam.PolicyStatement({
+        sid: 'ListGroups',
+        actions: ['quicksight:ListGroups'],
+        resources: [qs.groupsInNamespace],
+      }),
+      new iam.PolicyStatement({
+        sid: 'ListCompanyGroupMembers',
+        actions: ['quicksight:ListGroupMemberships'],
+        resources: [groups],
+      }),
+      new iam.PolicyStatement({
+        sid: 'DescribeDashboards',
+        actions: ['quicksight:DescribeDashboard'],
+        resources: [qs.dashboards],
+      }),
+      new iam.PolicyStatement({
+        sid: 'DescribeDataSets',
+        actions: ['quicksight:DescribeDataSet'],
+        resources: [qs.dataSets],
+      }),
+      new iam.PolicyStatement({
+        sid: 'DescribeRulesDataSource',
+        actions: ['quicksight:DescribeDataSource'],
+        resources: [qs.dataSource(this.dataSourceId)],
+      }),
       new iam.PolicyStatement({ sid: 'ListRulesIngestions', actions: ['quicksight:ListIngestions'], resources: ['*'] }),
       new iam.PolicyStatement({ sid: 'ReadCompanyRules', actions: ['s3:GetObject'], resources: [rulesObjects] }),
-      new iam.PolicyStatement({ sid: 'TellMissingRules', actions: ['s3:ListBucket'], resources: [this.bucket.bucketArn] }),
+      new iam.PolicyStatement({
+        sid: 'TellMissingRules',
+        actions: ['s3:ListBucket'],
+        resources: [this.bucket.bucketArn],
+      }),
     ];
     for (const statement of statements) check.allow(statement);
     acknowledge(check.policy, {

@@ -21,7 +21,10 @@ const projectRoot = fileURLToPath(new URL('..', import.meta.url));
  * resource's template metadata (`cdk_nag.rules_to_suppress`) so an auditor reading a
  * template sees the reason next to the resource.
  */
-export function compliancePacks(app: App, log = new NagResultLog()): [RecordingAwsSolutionsChecks, RecordingNist80053R5Checks] {
+export function compliancePacks(
+  app: App,
+  log = new NagResultLog(),
+): [RecordingAwsSolutionsChecks, RecordingNist80053R5Checks] {
   return [
     new RecordingAwsSolutionsChecks(log, app, { verbose: true, writeSuppressionsToCloudFormation: true }),
     new RecordingNist80053R5Checks(log, app, { verbose: true }),
@@ -55,7 +58,12 @@ export function addCompliancePacks(app: App, options: CompliancePackOptions = {}
   const product = options.product ?? configuredProduct(app) ?? firstStackName(app);
   Validations.of(app).addPlugins(
     ...compliancePacks(app, log),
-    new ComplianceReportPlugin(log, { product, root: options.root ?? projectRoot, outdir: app.outdir, sbom: options.sbom ?? process.env[OUTDIR_ENV] !== undefined }),
+    new ComplianceReportPlugin(log, {
+      product,
+      root: options.root ?? projectRoot,
+      outdir: app.outdir,
+      sbom: options.sbom ?? process.env[OUTDIR_ENV] !== undefined,
+    }),
   );
 }
 
@@ -83,7 +91,8 @@ export function acknowledge(construct: IConstruct, findings: Readonly<Record<str
     throw new Error(`${construct.node.path} has no CloudFormation resource to acknowledge findings on`);
   }
   for (const [id, reason] of Object.entries(findings)) {
-    if (!reason.trim()) throw new Error(`${construct.node.path}: the acknowledgement of ${id} needs a reason an auditor can read`);
+    if (!reason.trim())
+      throw new Error(`${construct.node.path}: the acknowledgement of ${id} needs a reason an auditor can read`);
     Validations.of(resource).acknowledge({ id, reason });
   }
 }

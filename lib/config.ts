@@ -1,6 +1,11 @@
 import { z } from 'zod';
 import { SESSION_DEFAULTS } from '../contracts/config.ts';
-import { DASHBOARD_FEATURES, DEFAULT_DASHBOARD_FEATURES, unknownDashboardFeatures, type DashboardFeature } from '../contracts/dashboard-features.ts';
+import {
+  DASHBOARD_FEATURES,
+  DEFAULT_DASHBOARD_FEATURES,
+  unknownDashboardFeatures,
+  type DashboardFeature,
+} from '../contracts/dashboard-features.ts';
 import { USER_POOL_CLIENT } from '../contracts/user-pool-client.ts';
 
 const TOKEN_DEFAULTS = USER_POOL_CLIENT.defaultTokenValidity;
@@ -31,7 +36,8 @@ const COGNITO_DOMAIN_PREFIX = /^[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?$/;
 const ENVIRONMENT_NAME = /^[a-z](?:[a-z0-9-]{0,13}[a-z0-9])?$/;
 
 /** Treats an empty command-line value (`-c key=`) as "not set". */
-const blankAsUnset = (value: unknown): unknown => (typeof value === 'string' && value.trim() === '' ? undefined : value);
+const blankAsUnset = (value: unknown): unknown =>
+  typeof value === 'string' && value.trim() === '' ? undefined : value;
 
 const numberFromText = (value: unknown): unknown => {
   const v = blankAsUnset(value);
@@ -46,10 +52,13 @@ const wholeNumber = (min: number, max: number, why: string) =>
     .max(max, { message: `must be at most ${max} (${why})` });
 
 const flag = (defaultValue: boolean) =>
-  z.preprocess((value) => {
-    const v = blankAsUnset(value);
-    return v === 'true' ? true : v === 'false' ? false : v;
-  }, z.boolean({ message: 'must be true or false' }).default(defaultValue));
+  z.preprocess(
+    (value) => {
+      const v = blankAsUnset(value);
+      return v === 'true' ? true : v === 'false' ? false : v;
+    },
+    z.boolean({ message: 'must be true or false' }).default(defaultValue),
+  );
 
 const email = z.email({ message: 'must be an email address' }).transform((address) => address.toLowerCase());
 
@@ -82,14 +91,24 @@ const origin = z.string().superRefine((value, ctx) => {
 const dashboardFeatureList = z.preprocess(
   (value) => {
     const v = blankAsUnset(value);
-    return typeof v === 'string' ? v.split(',').map((entry) => entry.trim()).filter(Boolean) : v;
+    return typeof v === 'string'
+      ? v
+          .split(',')
+          .map((entry) => entry.trim())
+          .filter(Boolean)
+      : v;
   },
   z
-    .array(z.string(), { message: 'must be a list of dashboard features (a JSON array, or comma-separated on the command line)' })
+    .array(z.string(), {
+      message: 'must be a list of dashboard features (a JSON array, or comma-separated on the command line)',
+    })
     .superRefine((names, ctx) => {
       const unknown = unknownDashboardFeatures(names);
       if (unknown.length > 0) {
-        ctx.addIssue({ code: 'custom', message: `${unknown.join(', ')} ${unknown.length === 1 ? 'is not a feature' : 'are not features'} of embedded dashboards; known: ${DASHBOARD_FEATURES.join(', ')}` });
+        ctx.addIssue({
+          code: 'custom',
+          message: `${unknown.join(', ')} ${unknown.length === 1 ? 'is not a feature' : 'are not features'} of embedded dashboards; known: ${DASHBOARD_FEATURES.join(', ')}`,
+        });
       }
     })
     .transform((names) => [...new Set(names)] as DashboardFeature[])
@@ -102,7 +121,12 @@ export const MAX_EXTRA_ORIGINS = MAX_EMBED_ORIGINS - 1;
 const originList = z.preprocess(
   (value) => {
     const v = blankAsUnset(value);
-    return typeof v === 'string' ? v.split(',').map((entry) => entry.trim()).filter(Boolean) : v;
+    return typeof v === 'string'
+      ? v
+          .split(',')
+          .map((entry) => entry.trim())
+          .filter(Boolean)
+      : v;
   },
   z
     .array(origin, { message: 'must be a list of origins (a JSON array, or comma-separated on the command line)' })
@@ -124,46 +148,86 @@ export const configSchema = z
       blankAsUnset,
       z
         .string()
-        .regex(/^[A-Za-z][A-Za-z0-9 -]{0,39}$/, { message: 'must start with a letter and hold at most 40 letters, digits, spaces or hyphens' })
+        .regex(/^[A-Za-z][A-Za-z0-9 -]{0,39}$/, {
+          message: 'must start with a letter and hold at most 40 letters, digits, spaces or hyphens',
+        })
         .default('TVIQ'),
     ),
     environment: optionalText(
       z.string().regex(ENVIRONMENT_NAME, {
-        message: 'must be 1-15 lowercase letters, digits or inner hyphens, starting with a letter, such as dev, staging or prod',
+        message:
+          'must be 1-15 lowercase letters, digits or inner hyphens, starting with a letter, such as dev, staging or prod',
       }),
     ),
-    region: z.preprocess(blankAsUnset, z.string().regex(REGION, { message: 'must be an AWS region code such as us-east-2' }).default('us-east-2')),
+    region: z.preprocess(
+      blankAsUnset,
+      z.string().regex(REGION, { message: 'must be an AWS region code such as us-east-2' }).default('us-east-2'),
+    ),
     quicksightAccountId: optionalText(z.string().regex(/^\d{12}$/, { message: 'must be a 12-digit AWS account id' })),
     quicksightNamespace: z.preprocess(
       blankAsUnset,
-      z.string().regex(/^[a-zA-Z0-9._-]{1,64}$/, { message: 'must be a QuickSight namespace name (letters, digits, . _ -; at most 64)' }).default('default'),
+      z
+        .string()
+        .regex(/^[a-zA-Z0-9._-]{1,64}$/, {
+          message: 'must be a QuickSight namespace name (letters, digits, . _ -; at most 64)',
+        })
+        .default('default'),
     ),
-    quicksightIdentityRegion: optionalText(z.string().regex(REGION, { message: 'must be an AWS region code such as us-east-1' })),
+    quicksightIdentityRegion: optionalText(
+      z.string().regex(REGION, { message: 'must be an AWS region code such as us-east-1' }),
+    ),
     sesSenderAddress: z.preprocess(blankAsUnset, email.default(PLACEHOLDER_SENDER)),
     sesIdentity: optionalText(z.string().transform((identity) => identity.toLowerCase())),
     supportRecipientAddress: z.preprocess(blankAsUnset, email.default(PLACEHOLDER_SUPPORT_RECIPIENT)),
-    domainName: optionalText(z.string().transform((name) => name.toLowerCase()).pipe(z.string().regex(HOST_NAME, { message: 'must be a host name such as portal.example.com' }))),
-    certificateArn: optionalText(z.string().regex(CERTIFICATE_ARN, { message: 'must be the ARN of an ACM certificate in us-east-1 (CloudFront reads certificates only from there)' })),
-    webAclArn: optionalText(z.string().regex(WEB_ACL_ARN, { message: 'must be the ARN of a WAF web ACL with CLOUDFRONT scope (created in us-east-1)' })),
+    domainName: optionalText(
+      z
+        .string()
+        .transform((name) => name.toLowerCase())
+        .pipe(z.string().regex(HOST_NAME, { message: 'must be a host name such as portal.example.com' })),
+    ),
+    certificateArn: optionalText(
+      z.string().regex(CERTIFICATE_ARN, {
+        message: 'must be the ARN of an ACM certificate in us-east-1 (CloudFront reads certificates only from there)',
+      }),
+    ),
+    webAclArn: optionalText(
+      z.string().regex(WEB_ACL_ARN, {
+        message: 'must be the ARN of a WAF web ACL with CLOUDFRONT scope (created in us-east-1)',
+      }),
+    ),
     cognitoDomainPrefix: optionalText(
       z
         .string()
         .regex(COGNITO_DOMAIN_PREFIX, { message: 'must be 1-63 lowercase letters, digits or inner hyphens' })
-        .refine((prefix) => !/aws|amazon|cognito/.test(prefix), { message: 'must not contain the reserved words aws, amazon or cognito' }),
+        .refine((prefix) => !/aws|amazon|cognito/.test(prefix), {
+          message: 'must not contain the reserved words aws, amazon or cognito',
+        }),
     ),
     idleTimeoutMinutes: z.preprocess(
       numberFromText,
-      wholeNumber(5, 1440, 'the idle sign-out warns a minute ahead; at most a day').default(SESSION_DEFAULTS.idleTimeoutMinutes),
+      wholeNumber(5, 1440, 'the idle sign-out warns a minute ahead; at most a day').default(
+        SESSION_DEFAULTS.idleTimeoutMinutes,
+      ),
     ),
     absoluteSessionMinutes: z.preprocess(
       numberFromText,
-      wholeNumber(15, 43_200, 'from the shortest embedded dashboard session to 30 days').default(SESSION_DEFAULTS.absoluteSessionMinutes),
+      wholeNumber(15, 43_200, 'from the shortest embedded dashboard session to 30 days').default(
+        SESSION_DEFAULTS.absoluteSessionMinutes,
+      ),
     ),
-    /** QuickSight state persistence and bookmarks in the embedded dashboard (filters survive a renewal and a return). */
+    /**
+     * QuickSight state persistence and bookmarks in the embedded dashboard (filters survive a renewal and a return).
+     */
     dashboardStatePersistence: flag(true),
-    /** Features of embedded dashboards, by RegisteredUserDashboardFeatureConfigurations member (docs/configuration.md). */
+    /**
+     * Features of embedded dashboards, by RegisteredUserDashboardFeatureConfigurations member
+     * (docs/configuration.md).
+     */
     dashboardFeatures: dashboardFeatureList,
-    embedSessionMinutes: z.preprocess(numberFromText, wholeNumber(15, 600, 'QuickSight embed sessions last 15 to 600 minutes').default(600)),
+    embedSessionMinutes: z.preprocess(
+      numberFromText,
+      wholeNumber(15, 600, 'QuickSight embed sessions last 15 to 600 minutes').default(600),
+    ),
     /** Days dashboard view events and the Insights aggregates are kept (DynamoDB TTL). */
     usageRetentionDays: z.preprocess(numberFromText, wholeNumber(1, 3650, 'from a day to ten years').default(400)),
     accessTokenMinutes: z.preprocess(
@@ -174,8 +238,14 @@ export const configSchema = z
         })
         .default(TOKEN_DEFAULTS.accessTokenMinutes),
     ),
-    idTokenMinutes: z.preprocess(numberFromText, wholeNumber(5, 1440, 'Cognito allows 5 minutes to 1 day').default(TOKEN_DEFAULTS.idTokenMinutes)),
-    refreshTokenDays: z.preprocess(numberFromText, wholeNumber(1, 3650, 'Cognito allows up to 10 years').default(TOKEN_DEFAULTS.refreshTokenDays)),
+    idTokenMinutes: z.preprocess(
+      numberFromText,
+      wholeNumber(5, 1440, 'Cognito allows 5 minutes to 1 day').default(TOKEN_DEFAULTS.idTokenMinutes),
+    ),
+    refreshTokenDays: z.preprocess(
+      numberFromText,
+      wholeNumber(1, 3650, 'Cognito allows up to 10 years').default(TOKEN_DEFAULTS.refreshTokenDays),
+    ),
     /** Whether visitors may create accounts at /signup (off: accounts only by invitation). */
     selfSignUp: flag(true),
     /**
@@ -184,7 +254,10 @@ export const configSchema = z
      */
     threatProtection: flag(false),
     /** Minimum password length of the user pool (the spec's policy is 8; Cognito allows up to 99). */
-    passwordMinLength: z.preprocess(numberFromText, wholeNumber(8, 99, 'the portal requires at least 8 characters; Cognito allows at most 99').default(8)),
+    passwordMinLength: z.preprocess(
+      numberFromText,
+      wholeNumber(8, 99, 'the portal requires at least 8 characters; Cognito allows at most 99').default(8),
+    ),
     /** Users may have a device remembered after a sign-in with a code; it then skips the code. */
     rememberDevices: flag(false),
     deletionProtection: flag(true),
@@ -213,7 +286,8 @@ export const configSchema = z
         ctx.addIssue({
           code: 'custom',
           path: [config.domainName ? 'certificateArn' : 'domainName'],
-          message: 'domainName and certificateArn go together: give both (a custom domain with its us-east-1 certificate) or neither',
+          message:
+            'domainName and certificateArn go together: give both (a custom domain with its us-east-1 certificate) or neither',
         });
       }
     },
@@ -274,7 +348,8 @@ export const configSchema = z
         ctx.addIssue({
           code: 'custom',
           path: ['alarmEmail'],
-          message: 'is set while operations is false: there would be no alarms to send; turn operations on or drop alarmEmail',
+          message:
+            'is set while operations is false: there would be no alarms to send; turn operations on or drop alarmEmail',
         });
       }
     },
@@ -297,7 +372,9 @@ export const CONFIG_KEYS = Object.keys(configSchema.shape) as readonly (keyof Pa
 
 export class ConfigError extends Error {
   constructor(readonly problems: readonly string[]) {
-    super(`Invalid deployment configuration (CDK context, see cdk.json or -c key=value):\n${problems.map((p) => `  - ${p}`).join('\n')}`);
+    super(
+      `Invalid deployment configuration (CDK context, see cdk.json or -c key=value):\n${problems.map((p) => `  - ${p}`).join('\n')}`,
+    );
     this.name = 'ConfigError';
   }
 }
@@ -324,14 +401,22 @@ export function contextForEnvironment(readContext: (key: string) => unknown): (k
   if (environments === undefined) return readContext;
   const where = `${ENVIRONMENTS_CONTEXT_KEY} (cdk.json context)`;
   if (!isPlainObject(environments)) {
-    throw new ConfigError([`${where}: must be an object of environment names to context values, such as {"staging": {"logRetentionDays": 90}} (got ${describe(environments)})`]);
+    throw new ConfigError([
+      `${where}: must be an object of environment names to context values, such as {"staging": {"logRetentionDays": 90}} (got ${describe(environments)})`,
+    ]);
   }
   const allowedKeys = CONFIG_KEYS.filter((key) => key !== 'environment') as readonly string[];
   const problems = Object.entries(environments).flatMap(([name, values]) => {
-    if (!isPlainObject(values)) return [`${ENVIRONMENTS_CONTEXT_KEY}.${name}: must be an object of context values, such as {"logRetentionDays": 90} (got ${describe(values)})`];
+    if (!isPlainObject(values))
+      return [
+        `${ENVIRONMENTS_CONTEXT_KEY}.${name}: must be an object of context values, such as {"logRetentionDays": 90} (got ${describe(values)})`,
+      ];
     return Object.keys(values)
       .filter((key) => !allowedKeys.includes(key))
-      .map((key) => `${ENVIRONMENTS_CONTEXT_KEY}.${name}.${key}: is not a configuration key; expected one of ${allowedKeys.join(', ')}`);
+      .map(
+        (key) =>
+          `${ENVIRONMENTS_CONTEXT_KEY}.${name}.${key}: is not a configuration key; expected one of ${allowedKeys.join(', ')}`,
+      );
   });
   // A malformed name is left to the schema, whose message says what a name looks like.
   const value = blankAsUnset(readContext('environment'));
@@ -387,18 +472,32 @@ export interface PlaceholderSetting {
  * What a deployment cannot go ahead with: the placeholder addresses, which synth accepts but
  * SES and CloudFormation refuse minutes into the deployment.
  */
-export function placeholderSettings(config: Pick<PortalConfig, 'sesSenderAddress' | 'supportRecipientAddress'>): PlaceholderSetting[] {
+export function placeholderSettings(
+  config: Pick<PortalConfig, 'sesSenderAddress' | 'supportRecipientAddress'>,
+): PlaceholderSetting[] {
   const settings: PlaceholderSetting[] = [];
   if (config.sesSenderAddress === PLACEHOLDER_SENDER) {
-    settings.push({ setting: 'sesSenderAddress', placeholder: PLACEHOLDER_SENDER, fix: 'set an address verified in SES, e.g. -c sesSenderAddress=no-reply@yourcompany.com' });
+    settings.push({
+      setting: 'sesSenderAddress',
+      placeholder: PLACEHOLDER_SENDER,
+      fix: 'set an address verified in SES, e.g. -c sesSenderAddress=no-reply@yourcompany.com',
+    });
   }
   if (config.supportRecipientAddress === PLACEHOLDER_SUPPORT_RECIPIENT) {
-    settings.push({ setting: 'supportRecipientAddress', placeholder: PLACEHOLDER_SUPPORT_RECIPIENT, fix: 'set where support requests go, e.g. -c supportRecipientAddress=support@yourcompany.com' });
+    settings.push({
+      setting: 'supportRecipientAddress',
+      placeholder: PLACEHOLDER_SUPPORT_RECIPIENT,
+      fix: 'set where support requests go, e.g. -c supportRecipientAddress=support@yourcompany.com',
+    });
   }
   return settings;
 }
 
 /** The placeholder settings as messages naming each setting. */
-export function placeholderProblems(config: Pick<PortalConfig, 'sesSenderAddress' | 'supportRecipientAddress'>): string[] {
-  return placeholderSettings(config).map(({ setting, placeholder, fix }) => `${setting} is the placeholder ${placeholder}: ${fix}`);
+export function placeholderProblems(
+  config: Pick<PortalConfig, 'sesSenderAddress' | 'supportRecipientAddress'>,
+): string[] {
+  return placeholderSettings(config).map(
+    ({ setting, placeholder, fix }) => `${setting} is the placeholder ${placeholder}: ${fix}`,
+  );
 }

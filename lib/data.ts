@@ -45,7 +45,7 @@ export const TABLE_DATA: Readonly<Record<TableDefinition['id'], StoreData>> = {
   Audit: {
     classification: 'personal data',
     personalData: ['email addresses of the administrator acting and of the account acted on', 'what was done and when'],
-    purpose: 'the administrators\' activity trail',
+    purpose: "the administrators' activity trail",
   },
   Usage: {
     classification: 'personal data',
@@ -58,13 +58,25 @@ export const TABLE_DATA: Readonly<Record<TableDefinition['id'], StoreData>> = {
 export const OTHER_STORE_DATA: Readonly<Record<string, StoreData>> = {
   'Auth/UserPool': {
     classification: 'personal data',
-    personalData: ['email addresses', 'password verifiers (Cognito)', 'authenticator secrets', 'remembered device names', 'group membership'],
+    personalData: [
+      'email addresses',
+      'password verifiers (Cognito)',
+      'authenticator secrets',
+      'remembered device names',
+      'group membership',
+    ],
     purpose: 'the accounts and their sign-in factors',
   },
-  'Site/Content': { classification: 'public', personalData: [], purpose: 'the built single-page app, served to anyone through CloudFront' },
+  'Site/Content': {
+    classification: 'public',
+    personalData: [],
+    purpose: 'the built single-page app, served to anyone through CloudFront',
+  },
   'Site/AccessLogs': {
     classification: 'personal data',
-    personalData: ['client IP addresses, requested paths and user agents of the site and the rules bucket (S3 and CloudFront access logs)'],
+    personalData: [
+      'client IP addresses, requested paths and user agents of the site and the rules bucket (S3 and CloudFront access logs)',
+    ],
     purpose: 'access logs',
   },
   'Companies/RulesBucket': {
@@ -131,7 +143,9 @@ export class PortalData extends Construct {
       classify(table.node.defaultChild as CfnResource, TABLE_DATA[definition.id]);
       acknowledge(table, {
         'NIST.800.53.R5-DynamoDBInBackupPlan': `The table has point-in-time recovery (continuous backups, restore to any second of the last 35 days), which covers the contingency-planning controls (CP-9, CP-10) this rule maps to. It holds ${TABLE_DATA[definition.id].purpose}${
-          TABLE_DATA[definition.id].personalData.length > 0 ? ` (personal data: ${TABLE_DATA[definition.id].personalData.join('; ')})` : ''
+          TABLE_DATA[definition.id].personalData.length > 0
+            ? ` (personal data: ${TABLE_DATA[definition.id].personalData.join('; ')})`
+            : ''
         }; an AWS Backup plan can be added by the account owner through a tag-based organization backup policy without changing this stack.`,
       });
     }

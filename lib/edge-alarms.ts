@@ -27,10 +27,20 @@ export class EdgeAlarmsStack extends Stack {
   constructor(scope: Construct, id: string, props: EdgeAlarmsStackProps) {
     super(scope, id, { ...props, crossRegionReferences: true });
     if (this.region !== CLOUDFRONT_METRICS_REGION) {
-      throw new Error(`EdgeAlarmsStack must be in ${CLOUDFRONT_METRICS_REGION}, where CloudFront publishes its metrics (got ${this.region})`);
+      throw new Error(
+        `EdgeAlarmsStack must be in ${CLOUDFRONT_METRICS_REGION}, where CloudFront publishes its metrics (got ${this.region})`,
+      );
     }
     this.topic = new AlarmTopic(this, 'Alarms', { alarmEmail: props.alarmEmail }).topic;
-    this.alarm = notifyingAlarm(this, 'cloudfront-5xx-rate', cloudFrontAlarmSpec(props.distribution), new SnsAction(this.topic));
-    new CfnOutput(this, 'AlarmTopicArn', { value: this.topic.topicArn, description: `SNS topic of the site's CloudFront alarm (in ${CLOUDFRONT_METRICS_REGION}; subscribe on-call here too)` });
+    this.alarm = notifyingAlarm(
+      this,
+      'cloudfront-5xx-rate',
+      cloudFrontAlarmSpec(props.distribution),
+      new SnsAction(this.topic),
+    );
+    new CfnOutput(this, 'AlarmTopicArn', {
+      value: this.topic.topicArn,
+      description: `SNS topic of the site's CloudFront alarm (in ${CLOUDFRONT_METRICS_REGION}; subscribe on-call here too)`,
+    });
   }
 }

@@ -72,9 +72,21 @@ export class PortalGraphqlApi extends Construct {
     });
     // createDashboardMetadata (admins only) checks the dashboard exists in QuickSight first.
     const dashboards = quickSightArns(props.quicksight).dashboards;
-    this.resolver.allow(new iam.PolicyStatement({ sid: 'CheckDashboard', actions: ['quicksight:DescribeDashboard'], resources: [dashboards] }));
+    this.resolver.allow(
+      new iam.PolicyStatement({
+        sid: 'CheckDashboard',
+        actions: ['quicksight:DescribeDashboard'],
+        resources: [dashboards],
+      }),
+    );
     acknowledge(this.resolver.policy, { [wildcardResourceFinding(this, dashboards)]: QUICKSIGHT_DASHBOARDS_REASON });
-    this.resolver.bindTable(data.table('Views'), ['dynamodb:GetItem', 'dynamodb:Query', 'dynamodb:PutItem', 'dynamodb:UpdateItem', 'dynamodb:DeleteItem']);
+    this.resolver.bindTable(data.table('Views'), [
+      'dynamodb:GetItem',
+      'dynamodb:Query',
+      'dynamodb:PutItem',
+      'dynamodb:UpdateItem',
+      'dynamodb:DeleteItem',
+    ]);
     this.resolver.bindTable(data.table('Dashboards'), CATALOGUE_ACTIONS);
     this.resolver.bindTable(data.table('State'), STATE_ITEM_ACTIONS);
     this.resolver.bindTable(data.table('Audit'), ['dynamodb:PutItem']);
@@ -135,7 +147,10 @@ export class PortalGraphqlApi extends Construct {
       serviceRole: invokeRole.withoutPolicyUpdates(),
     });
     for (const { typeName, fieldName } of rootFields(readFileSync(SCHEMA_FILE, 'utf8'))) {
-      dataSource.createResolver(`${typeName}${fieldName[0]?.toUpperCase()}${fieldName.slice(1)}`, { typeName, fieldName });
+      dataSource.createResolver(`${typeName}${fieldName[0]?.toUpperCase()}${fieldName.slice(1)}`, {
+        typeName,
+        fieldName,
+      });
     }
   }
 

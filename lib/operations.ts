@@ -11,7 +11,13 @@ import * as lambda from 'aws-cdk-lib/aws-lambda';
 import * as sns from 'aws-cdk-lib/aws-sns';
 import { EmailSubscription } from 'aws-cdk-lib/aws-sns-subscriptions';
 import { Construct } from 'constructs';
-import { COGNITO_THROTTLES_METRIC, COMPANY_ACCESS_DIFFERENCES_METRIC, QUICKSIGHT_FAILURES_METRIC, SERVICE_DIMENSION, USAGE_RECORD_FAILURES_METRIC } from '../contracts/metrics.ts';
+import {
+  COGNITO_THROTTLES_METRIC,
+  COMPANY_ACCESS_DIFFERENCES_METRIC,
+  QUICKSIGHT_FAILURES_METRIC,
+  SERVICE_DIMENSION,
+  USAGE_RECORD_FAILURES_METRIC,
+} from '../contracts/metrics.ts';
 import { metricsNamespace, type PortalFunction } from './portal-function.ts';
 
 /** A function alarms when its p99 duration reaches this share of its timeout. */
@@ -60,11 +66,22 @@ export const COMPANY_DIFFERENCES_WINDOW_HOURS = 25;
 export const COMPANY_CHECK_MISSING_HOURS = 26;
 
 const appSyncMetric = (api: appsync.IGraphqlApi, metricName: string, statistic: string) =>
-  new cloudwatch.Metric({ namespace: 'AWS/AppSync', metricName, dimensionsMap: { GraphQLAPIId: api.apiId }, period: PERIOD, statistic });
+  new cloudwatch.Metric({
+    namespace: 'AWS/AppSync',
+    metricName,
+    dimensionsMap: { GraphQLAPIId: api.apiId },
+    period: PERIOD,
+    statistic,
+  });
 
 /** Account-level reputation: SES publishes it without dimensions. */
 const sesReputation = (metricName: string) =>
-  new cloudwatch.Metric({ namespace: 'AWS/SES', metricName, period: Duration.hours(1), statistic: cloudwatch.Stats.MAXIMUM });
+  new cloudwatch.Metric({
+    namespace: 'AWS/SES',
+    metricName,
+    period: Duration.hours(1),
+    statistic: cloudwatch.Stats.MAXIMUM,
+  });
 
 const cognitoSignInThrottles = (userPool: cognito.IUserPool, client: cognito.IUserPoolClient) =>
   new cloudwatch.Metric({
@@ -105,7 +122,10 @@ const functionUrl5xx = (fn: PortalFunction) =>
     statistic: cloudwatch.Stats.SUM,
   });
 
-/** The function URL a PortalFunction was given (lambda.Function#addFunctionUrl adds it as the child `FunctionUrl`), if any. */
+/**
+ * The function URL a PortalFunction was given (lambda.Function#addFunctionUrl adds it as the child `FunctionUrl`), if
+ * any.
+ */
 export const functionUrlOf = (fn: PortalFunction): lambda.FunctionUrl | undefined => {
   const child = fn.function.node.tryFindChild('FunctionUrl');
   return child instanceof lambda.FunctionUrl ? child : undefined;
@@ -118,7 +138,8 @@ export const functionUrlOf = (fn: PortalFunction): lambda.FunctionUrl | undefine
  */
 const tableRequests = (table: dynamodb.Table, metricName: 'ThrottledRequests' | 'SystemErrors', label: string) => {
   // Ids unique per table and metric, so several sums can share a dashboard graph.
-  const id = (index: number) => `${table.node.id.toLowerCase()}_${metricName === 'ThrottledRequests' ? 'throttled' : 'errors'}_${index}`;
+  const id = (index: number) =>
+    `${table.node.id.toLowerCase()}_${metricName === 'ThrottledRequests' ? 'throttled' : 'errors'}_${index}`;
   return new cloudwatch.MathExpression({
     expression: `SUM([${DYNAMODB_OPERATIONS.map((_, index) => id(index)).join(',')}])`,
     usingMetrics: Object.fromEntries(
@@ -171,8 +192,16 @@ export interface AlarmSpec {
   readonly treatMissingData?: cloudwatch.TreatMissingData;
 }
 
-/** An alarm that notifies the topic behind `action` when it fires and when it clears; by default no data is no failure. */
-export function notifyingAlarm(scope: Construct, id: string, spec: AlarmSpec, action: cloudwatch.IAlarmAction): cloudwatch.Alarm {
+/**
+ * An alarm that notifies the topic behind `action` when it fires and when it clears; by default no data is no
+ * failure.
+ */
+export function notifyingAlarm(
+  scope: Construct,
+  id: string,
+  spec: AlarmSpec,
+  action: cloudwatch.IAlarmAction,
+): cloudwatch.Alarm {
   const alarm = new cloudwatch.Alarm(scope, id, {
     metric: spec.metric,
     threshold: spec.threshold,
@@ -245,7 +274,11 @@ export class AlarmTopic extends Construct {
         conditions: ALARM_SOURCE_CONDITIONS,
       }),
     );
-    const topic = new sns.Topic(this, 'AlarmTopic', { displayName: 'Portal operations alarms', masterKey: key, enforceSSL: true });
+    const topic = new sns.Topic(this, 'AlarmTopic', {
+      displayName: 'Portal operations alarms',
+      masterKey: key,
+      enforceSSL: true,
+    });
     topic.addToResourcePolicy(
       new iam.PolicyStatement({
         sid: 'AccountAlarmsPublish',
@@ -277,14 +310,20 @@ export class PortalOperations extends Construct {
   constructor(scope: Construct, id: string, props: PortalOperationsProps) {
     super(scope, id);
     if (props.functions.length === 0) throw new Error('PortalOperations: no functions to watch');
-    if (!props.functions.includes(props.embedFunction)) throw new Error('PortalOperations: embedFunction must be one of functions');
-    if (!props.functions.includes(props.companyCheckFunction)) throw new Error('PortalOperations: companyCheckFunction must be one of functions');
+    if (!props.functions.includes(props.embedFunction))
+      throw new Error('PortalOperations: embedFunction must be one of functions');
+    if (!props.functions.includes(props.companyCheckFunction))
+      throw new Error('PortalOperations: companyCheckFunction must be one of functions');
 
     this.topic = new AlarmTopic(this, 'Alarms', { alarmEmail: props.alarmEmail }).topic;
     this.action = new SnsAction(this.topic);
 
     for (const fn of props.functions) this.functionAlarms(fn);
-    this.tables = props.tables ?? Stack.of(this).node.findAll().filter((c): c is dynamodb.Table => c instanceof dynamodb.Table);
+    this.tables =
+      props.tables ??
+      Stack.of(this)
+        .node.findAll()
+        .filter((c): c is dynamodb.Table => c instanceof dynamodb.Table);
     for (const table of this.tables) this.tableAlarms(table);
     this.cognitoThrottleAlarm(props.functions[0]!);
     this.appSyncAlarms(props.graphqlApi);
@@ -295,8 +334,14 @@ export class PortalOperations extends Construct {
     this.companyAccessAlarms(props.companyCheckFunction);
     this.dashboard = this.operationsDashboard(props);
 
-    new CfnOutput(this, 'AlarmTopicArn', { value: this.topic.topicArn, description: 'SNS topic of the operations alarms (subscribe on-call here)' });
-    new CfnOutput(this, 'DashboardName', { value: this.dashboard.dashboardName, description: 'CloudWatch dashboard of the portal' });
+    new CfnOutput(this, 'AlarmTopicArn', {
+      value: this.topic.topicArn,
+      description: 'SNS topic of the operations alarms (subscribe on-call here)',
+    });
+    new CfnOutput(this, 'DashboardName', {
+      value: this.dashboard.dashboardName,
+      description: 'CloudWatch dashboard of the portal',
+    });
   }
 
   private alarm(id: string, spec: AlarmSpec): cloudwatch.Alarm {
@@ -336,7 +381,10 @@ export class PortalOperations extends Construct {
     }
   }
 
-  /** Requests DynamoDB throttled (on demand: a table's or the account's throughput limit) and its own errors, per table. */
+  /**
+   * Requests DynamoDB throttled (on demand: a table's or the account's throughput limit) and its own errors, per
+   * table.
+   */
   private tableAlarms(table: dynamodb.Table): void {
     const id = table.node.id;
     this.alarm(`${id}-table-throttles`, {
@@ -443,17 +491,22 @@ export class PortalOperations extends Construct {
     this.alarm('embed-quicksight-failures', {
       metric: PortalOperations.quickSightFailures(embed),
       threshold: 1,
-      description: 'QuickSight failed embed requests of users who may see the dashboard (throttling, access or service errors).',
+      description:
+        'QuickSight failed embed requests of users who may see the dashboard (throttling, access or service errors).',
     });
     this.alarm('embed-usage-record-failures', {
       metric: PortalOperations.usageRecordFailures(embed),
       threshold: 1,
-      description: 'Dashboard views could not be recorded for the Insights page (the dashboards were still shown): check the Usage table and the embed function log.',
+      description:
+        'Dashboard views could not be recorded for the Insights page (the dashboards were still shown): check the Usage table and the embed function log.',
     });
   }
 
   /** What the daily check reports: the differences it found between the portal and QuickSight. */
-  static companyAccessDifferences(check: PortalFunction, statistic: string = cloudwatch.Stats.MAXIMUM): cloudwatch.Metric {
+  static companyAccessDifferences(
+    check: PortalFunction,
+    statistic: string = cloudwatch.Stats.MAXIMUM,
+  ): cloudwatch.Metric {
     return new cloudwatch.Metric({
       namespace: metricsNamespace(check),
       metricName: COMPANY_ACCESS_DIFFERENCES_METRIC,
@@ -491,7 +544,8 @@ export class PortalOperations extends Construct {
 
   private operationsDashboard(props: PortalOperationsProps): cloudwatch.Dashboard {
     const stack = Stack.of(this);
-    const graph = (title: string, left: cloudwatch.IMetric[], width = 8) => new cloudwatch.GraphWidget({ title, left, width, height: 6 });
+    const graph = (title: string, left: cloudwatch.IMetric[], width = 8) =>
+      new cloudwatch.GraphWidget({ title, left, width, height: 6 });
     const perFunction = (metricOf: (fn: PortalFunction) => cloudwatch.Metric) =>
       props.functions.map((fn) => metricOf(fn).with({ label: fn.serviceName }));
     const quickSight = (metricName: string, statistic: string) =>
@@ -503,11 +557,22 @@ export class PortalOperations extends Construct {
       dashboardName: Token.isUnresolved(stack.region) ? undefined : `${stack.stackName}-${stack.region}-operations`,
       defaultInterval: Duration.hours(12),
     });
-    dashboard.addWidgets(new cloudwatch.AlarmStatusWidget({ title: 'Alarms', alarms: this.alarms, width: 24, height: 4 }));
     dashboard.addWidgets(
-      graph('Function errors', perFunction((fn) => fn.function.metricErrors({ period: PERIOD, statistic: cloudwatch.Stats.SUM }))),
-      graph('Function throttles', perFunction((fn) => fn.function.metricThrottles({ period: PERIOD, statistic: cloudwatch.Stats.SUM }))),
-      graph('Function duration p99 (ms)', perFunction((fn) => fn.function.metricDuration({ period: PERIOD, statistic: cloudwatch.Stats.p(99) }))),
+      new cloudwatch.AlarmStatusWidget({ title: 'Alarms', alarms: this.alarms, width: 24, height: 4 }),
+    );
+    dashboard.addWidgets(
+      graph(
+        'Function errors',
+        perFunction((fn) => fn.function.metricErrors({ period: PERIOD, statistic: cloudwatch.Stats.SUM })),
+      ),
+      graph(
+        'Function throttles',
+        perFunction((fn) => fn.function.metricThrottles({ period: PERIOD, statistic: cloudwatch.Stats.SUM })),
+      ),
+      graph(
+        'Function duration p99 (ms)',
+        perFunction((fn) => fn.function.metricDuration({ period: PERIOD, statistic: cloudwatch.Stats.p(99) })),
+      ),
     );
     dashboard.addWidgets(
       graph('GraphQL 5xx errors', [appsync('5XXError', cloudwatch.Stats.SUM)]),
@@ -516,24 +581,50 @@ export class PortalOperations extends Construct {
     );
     dashboard.addWidgets(
       graph('Cognito sign-in throttles', [cognitoSignInThrottles(props.userPool, props.userPoolClient)]),
-      graph('SES reputation (account)', [sesReputation('Reputation.BounceRate'), sesReputation('Reputation.ComplaintRate')]),
+      graph('SES reputation (account)', [
+        sesReputation('Reputation.BounceRate'),
+        sesReputation('Reputation.ComplaintRate'),
+      ]),
       graph('Embed: QuickSight failures', [PortalOperations.quickSightFailures(props.embedFunction)]),
     );
     dashboard.addWidgets(
-      graph('Function URL 5xx answers', props.functions.filter((fn) => functionUrlOf(fn) !== undefined).map((fn) => functionUrl5xx(fn).with({ label: fn.serviceName }))),
+      graph(
+        'Function URL 5xx answers',
+        props.functions
+          .filter((fn) => functionUrlOf(fn) !== undefined)
+          .map((fn) => functionUrl5xx(fn).with({ label: fn.serviceName })),
+      ),
       graph('Cognito throttled calls (per function)', [
         cognitoThrottles(metricsNamespace(props.functions[0]!)).with({ label: 'all functions' }),
-        ...props.functions.map((fn) => cognitoThrottles(metricsNamespace(fn), fn.serviceName).with({ label: fn.serviceName })),
+        ...props.functions.map((fn) =>
+          cognitoThrottles(metricsNamespace(fn), fn.serviceName).with({ label: fn.serviceName }),
+        ),
       ]),
-      graph('DynamoDB throttled requests and system errors', this.tables.flatMap((table) => [
-        tableRequests(table, 'ThrottledRequests', `${table.node.id} throttled`),
-        tableRequests(table, 'SystemErrors', `${table.node.id} system errors`),
-      ])),
+      graph(
+        'DynamoDB throttled requests and system errors',
+        this.tables.flatMap((table) => [
+          tableRequests(table, 'ThrottledRequests', `${table.node.id} throttled`),
+          tableRequests(table, 'SystemErrors', `${table.node.id} system errors`),
+        ]),
+      ),
     );
-    dashboard.addWidgets(graph('Company-access differences (daily check)', [PortalOperations.companyAccessDifferences(props.companyCheckFunction)], 24));
+    dashboard.addWidgets(
+      graph(
+        'Company-access differences (daily check)',
+        [PortalOperations.companyAccessDifferences(props.companyCheckFunction)],
+        24,
+      ),
+    );
     dashboard.addWidgets(
       graph('QuickSight dashboard views', [quickSight('DashboardViewCount', cloudwatch.Stats.SUM)], 12),
-      graph('QuickSight dashboard load time (ms)', [quickSight('DashboardViewLoadTime', cloudwatch.Stats.AVERAGE), quickSight('DashboardViewLoadTime', cloudwatch.Stats.p(90))], 12),
+      graph(
+        'QuickSight dashboard load time (ms)',
+        [
+          quickSight('DashboardViewLoadTime', cloudwatch.Stats.AVERAGE),
+          quickSight('DashboardViewLoadTime', cloudwatch.Stats.p(90)),
+        ],
+        12,
+      ),
     );
     return dashboard;
   }

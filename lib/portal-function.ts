@@ -15,7 +15,8 @@ const projectRoot = fileURLToPath(new URL('..', import.meta.url));
 
 /**
  * esbuild's options for a handler bundle: minified ESM for the runtime's Node.js with linked
- * source maps (read by the logger when it logs an error), the AWS SDK bundled (not taken from the runtime) so the deployed code runs the
+ * source maps (read by the logger when it logs an error), the AWS SDK bundled (not taken from the runtime) so the
+ * deployed code runs the
  * versions the tests ran, and code splitting: what a handler loads with `import()` (the token
  * verifier, the SDK clients, the request's work) is a chunk of its own that the first request
  * to need it loads, so the function starts with its middleware only.
@@ -33,7 +34,9 @@ export const BUNDLE_OPTIONS = {
   outExtension: { '.js': '.mjs' },
   chunkNames: '[name]-[hash]',
   // Some dependencies are CommonJS and call require() for Node built-ins.
-  banner: { js: "import { createRequire as __createRequire } from 'node:module'; const require = __createRequire(import.meta.url);" },
+  banner: {
+    js: "import { createRequire as __createRequire } from 'node:module'; const require = __createRequire(import.meta.url);",
+  },
   logLevel: 'warning',
 } as const;
 
@@ -64,10 +67,14 @@ await build({ ...JSON.parse(options), entryPoints: [{ in: entry, out: 'index' }]
 
 /** Bundles `entry` into `outputDir` (index.mjs and its chunks, with source maps). */
 const bundleHandler = (entry: string, outputDir: string): void => {
-  execFileSync(process.execPath, ['--input-type=module', '-e', BUNDLER_SCRIPT, entry, outputDir, JSON.stringify(BUNDLE_OPTIONS)], {
-    cwd: projectRoot,
-    stdio: ['ignore', 'inherit', 'inherit'],
-  });
+  execFileSync(
+    process.execPath,
+    ['--input-type=module', '-e', BUNDLER_SCRIPT, entry, outputDir, JSON.stringify(BUNDLE_OPTIONS)],
+    {
+      cwd: projectRoot,
+      stdio: ['ignore', 'inherit', 'inherit'],
+    },
+  );
 };
 
 /** The newest Node.js runtime this aws-cdk-lib offers (cdk-nag AwsSolutions-L1 asks for it). */
@@ -86,9 +93,18 @@ export type TableAction =
   | 'dynamodb:ConditionCheckItem';
 
 /** The catalogue's item operations (lambdas/shared/data/catalogue.ts): read, page, write, remove. */
-export const CATALOGUE_ACTIONS: readonly TableAction[] = ['dynamodb:GetItem', 'dynamodb:Scan', 'dynamodb:PutItem', 'dynamodb:DeleteItem'];
+export const CATALOGUE_ACTIONS: readonly TableAction[] = [
+  'dynamodb:GetItem',
+  'dynamodb:Scan',
+  'dynamodb:PutItem',
+  'dynamodb:DeleteItem',
+];
 /** The State table's single-item claims, pointers and leases: conditional get, put and delete. */
-export const STATE_ITEM_ACTIONS: readonly TableAction[] = ['dynamodb:GetItem', 'dynamodb:PutItem', 'dynamodb:DeleteItem'];
+export const STATE_ITEM_ACTIONS: readonly TableAction[] = [
+  'dynamodb:GetItem',
+  'dynamodb:PutItem',
+  'dynamodb:DeleteItem',
+];
 /** Recording a dashboard view (lambdas/shared/data/usage.ts): the event put, the aggregates' ADD updates. */
 export const USAGE_RECORD_ACTIONS: readonly TableAction[] = ['dynamodb:PutItem', 'dynamodb:UpdateItem'];
 
@@ -221,7 +237,10 @@ export class PortalFunction extends Construct {
       },
     });
 
-    acknowledge(this.function, { ...FUNCTION_ACKNOWLEDGEMENTS, [DEAD_LETTER_FINDING]: props.asynchronousFailureHandling ?? SYNCHRONOUS_ONLY });
+    acknowledge(this.function, {
+      ...FUNCTION_ACKNOWLEDGEMENTS,
+      [DEAD_LETTER_FINDING]: props.asynchronousFailureHandling ?? SYNCHRONOUS_ONLY,
+    });
     acknowledge(this.logGroup, LOG_GROUP_ACKNOWLEDGEMENTS);
   }
 
@@ -238,7 +257,11 @@ export class PortalFunction extends Construct {
   enableActiveTracing(): void {
     (this.function.node.defaultChild as lambda.CfnFunction).tracingConfig = { mode: lambda.Tracing.ACTIVE };
     this.allow(
-      new iam.PolicyStatement({ sid: 'WriteTraces', actions: ['xray:PutTraceSegments', 'xray:PutTelemetryRecords'], resources: ['*'] }),
+      new iam.PolicyStatement({
+        sid: 'WriteTraces',
+        actions: ['xray:PutTraceSegments', 'xray:PutTelemetryRecords'],
+        resources: ['*'],
+      }),
     );
     acknowledge(this.policy, { 'AwsSolutions-IAM5[Resource::*]': TRACING_ACKNOWLEDGEMENT });
   }
@@ -250,7 +273,8 @@ export class PortalFunction extends Construct {
    * the mending code of the admin action and runs it never. Recorded as metadata of the role.
    */
   withholdCodePaths(actions: readonly string[], reason: string): void {
-    if (actions.length === 0 || reason.trim().length === 0) throw new Error(`PortalFunction ${this.node.id}: withheld code paths need actions and a reason`);
+    if (actions.length === 0 || reason.trim().length === 0)
+      throw new Error(`PortalFunction ${this.node.id}: withheld code paths need actions and a reason`);
     const role = this.role.node.defaultChild as CfnResource;
     const entries = (role.getMetadata(WITHHELD_METADATA) as WithheldCodePaths[] | undefined) ?? [];
     role.addMetadata(WITHHELD_METADATA, [...entries, { actions: [...actions], reason }]);

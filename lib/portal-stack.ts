@@ -183,7 +183,11 @@ export class PortalStack extends Stack {
     const output = (id: string, value: string, description: string) => new CfnOutput(this, id, { value, description });
     output('PortalUrl', this.site.origin, 'Address of the portal');
     output('DistributionId', this.site.distribution.distributionId, 'CloudFront distribution serving the portal');
-    output('DistributionDomainName', this.site.distribution.distributionDomainName, 'Target of the DNS record of a custom domain');
+    output(
+      'DistributionDomainName',
+      this.site.distribution.distributionDomainName,
+      'Target of the DNS record of a custom domain',
+    );
     output('UserPoolId', runtimeConfig.userPoolId, 'Cognito user pool (create the first administrator here)');
     output('UserPoolClientId', runtimeConfig.userPoolClientId, 'App client of the portal');
     output('GraphqlUrl', runtimeConfig.graphqlUrl, 'AppSync GraphQL endpoint');
@@ -192,9 +196,21 @@ export class PortalStack extends Stack {
     output('UserAdminFunctionUrl', runtimeConfig.functions.userAdmin, 'User management function');
     output('MfaFunctionUrl', runtimeConfig.functions.mfa, 'MFA management function');
     output('ContactFunctionUrl', runtimeConfig.functions.contact, 'Contact email function');
-    output('CompanyRulesBucketName', this.companies.bucket.bucketName, 'Private bucket of the row-level-security rules file');
-    output('CompanyRulesDataSetId', this.companies.dataSetId, 'QuickSight rules dataset every company-scoped dataset applies (RowLevelPermissionDataSet)');
-    output('CompanyCheckFunctionName', this.companies.check.function.functionName, 'Daily company-access check (invoke it to run the check now)');
+    output(
+      'CompanyRulesBucketName',
+      this.companies.bucket.bucketName,
+      'Private bucket of the row-level-security rules file',
+    );
+    output(
+      'CompanyRulesDataSetId',
+      this.companies.dataSetId,
+      'QuickSight rules dataset every company-scoped dataset applies (RowLevelPermissionDataSet)',
+    );
+    output(
+      'CompanyCheckFunctionName',
+      this.companies.check.function.functionName,
+      'Daily company-access check (invoke it to run the check now)',
+    );
     for (const table of this.data.tables.values()) {
       output(`${table.definition.id}TableName`, table.table.tableName, `DynamoDB table ${table.definition.id}`);
     }

@@ -35,11 +35,15 @@ const DEPLOYMENT_HANDLER_ID_PREFIX = 'Custom::CDKBucketDeployment';
  */
 export function withConnectPolicy(html: string, connectSrc: readonly string[]): string {
   const policy = `connect-src 'self' ${connectSrc.join(' ')}`;
-  if (/["<>&]/.test(policy)) throw new Error(`SiteDeployment: the connect-src ${policy} cannot be written into an HTML attribute`);
-  const anchor = /<meta\s+charset=[^>]*>/i.exec(html) ?? /<head(\s[^>]*)?>/i.exec(html) ?? /<!doctype html>/i.exec(html);
-  if (!anchor) throw new Error('SiteDeployment: index.html has no charset declaration, head or doctype to put the CSP after');
+  if (/["<>&]/.test(policy))
+    throw new Error(`SiteDeployment: the connect-src ${policy} cannot be written into an HTML attribute`);
+  const anchor =
+    /<meta\s+charset=[^>]*>/i.exec(html) ?? /<head(\s[^>]*)?>/i.exec(html) ?? /<!doctype html>/i.exec(html);
+  if (!anchor)
+    throw new Error('SiteDeployment: index.html has no charset declaration, head or doctype to put the CSP after');
   const at = anchor.index + anchor[0].length;
-  if (/<(script|link|style)\b/i.test(html.slice(0, at))) throw new Error('SiteDeployment: index.html loads something before the place of the CSP');
+  if (/<(script|link|style)\b/i.test(html.slice(0, at)))
+    throw new Error('SiteDeployment: index.html loads something before the place of the CSP');
   return `${html.slice(0, at)}<meta http-equiv="Content-Security-Policy" content="${policy}" />${html.slice(at)}`;
 }
 
@@ -60,13 +64,21 @@ export class SiteDeployment extends Construct {
   constructor(scope: Construct, id: string, props: SiteDeploymentProps) {
     super(scope, id);
     if (!existsSync(join(props.assetDirectory, 'index.html'))) {
-      throw new Error(`SiteDeployment: no index.html in ${props.assetDirectory}; build the web app first (npm run build:web)`);
+      throw new Error(
+        `SiteDeployment: no index.html in ${props.assetDirectory}; build the web app first (npm run build:web)`,
+      );
     }
     const { bucket, distribution } = props.site;
     // The SPA connects to exactly the addresses config.json gives it.
     props.site.connectTo(connectSourcesOf(props.runtimeConfig));
-    const indexHtml = withConnectPolicy(readFileSync(join(props.assetDirectory, 'index.html'), 'utf8'), props.site.connectSources);
-    const logGroup = new logs.LogGroup(this, 'Logs', { retention: props.logRetention, removalPolicy: RemovalPolicy.DESTROY });
+    const indexHtml = withConnectPolicy(
+      readFileSync(join(props.assetDirectory, 'index.html'), 'utf8'),
+      props.site.connectSources,
+    );
+    const logGroup = new logs.LogGroup(this, 'Logs', {
+      retention: props.logRetention,
+      removalPolicy: RemovalPolicy.DESTROY,
+    });
     const role = new iam.Role(this, 'Role', {
       assumedBy: new iam.ServicePrincipal('lambda.amazonaws.com'),
       description: 'Uploads the portal site and invalidates its CloudFront cache during deployments',
@@ -75,7 +87,11 @@ export class SiteDeployment extends Construct {
       description: 'Permissions of the site upload during deployments',
       roles: [role],
       statements: [
-        new iam.PolicyStatement({ sid: 'WriteOwnLogs', actions: ['logs:CreateLogStream', 'logs:PutLogEvents'], resources: [logGroup.logGroupArn] }),
+        new iam.PolicyStatement({
+          sid: 'WriteOwnLogs',
+          actions: ['logs:CreateLogStream', 'logs:PutLogEvents'],
+          resources: [logGroup.logGroupArn],
+        }),
         new iam.PolicyStatement({ sid: 'ListSiteContent', actions: ['s3:ListBucket'], resources: [bucket.bucketArn] }),
         new iam.PolicyStatement({
           sid: 'WriteSiteContent',
@@ -85,7 +101,14 @@ export class SiteDeployment extends Construct {
         new iam.PolicyStatement({
           sid: 'InvalidateSiteCache',
           actions: ['cloudfront:CreateInvalidation', 'cloudfront:GetInvalidation'],
-          resources: [Stack.of(this).formatArn({ service: 'cloudfront', region: '', resource: 'distribution', resourceName: distribution.distributionId })],
+          resources: [
+            Stack.of(this).formatArn({
+              service: 'cloudfront',
+              region: '',
+              resource: 'distribution',
+              resourceName: distribution.distributionId,
+            }),
+          ],
         }),
       ],
     });
@@ -100,13 +123,20 @@ export class SiteDeployment extends Construct {
       // Bundles of the previous build stay: a page loaded before this deployment may still
       // load its lazy chunks. Their names never repeat, so nothing stale is served.
       prune: false,
-      cacheControl: [s3deploy.CacheControl.setPublic(), s3deploy.CacheControl.maxAge(Duration.days(365)), s3deploy.CacheControl.immutable()],
+      cacheControl: [
+        s3deploy.CacheControl.setPublic(),
+        s3deploy.CacheControl.maxAge(Duration.days(365)),
+        s3deploy.CacheControl.immutable(),
+      ],
     });
     const entryPoints = new s3deploy.BucketDeployment(this, 'EntryPoints', {
       ...common,
       sources: [
         // The build's index.html is replaced by the one with the CSP; hashed bundles come with the other deployment.
-        s3deploy.Source.asset(props.assetDirectory, { exclude: ['/index.html', `/${HASHED_ASSETS_DIRECTORY}/`, '/.vite/'], ignoreMode: IgnoreMode.GIT }),
+        s3deploy.Source.asset(props.assetDirectory, {
+          exclude: ['/index.html', `/${HASHED_ASSETS_DIRECTORY}/`, '/.vite/'],
+          ignoreMode: IgnoreMode.GIT,
+        }),
         s3deploy.Source.jsonData('config.json', props.runtimeConfig),
         s3deploy.Source.data('index.html', indexHtml),
       ],
@@ -124,7 +154,9 @@ export class SiteDeployment extends Construct {
       .findAll()
       .filter((child): child is s3assets.Asset => child instanceof s3assets.Asset)
       .map((asset) => asset.bucket.arnForObjects(asset.s3ObjectKey));
-    policy.addStatements(new iam.PolicyStatement({ sid: 'ReadSourceArchives', actions: ['s3:GetObject'], resources: sourceObjects }));
+    policy.addStatements(
+      new iam.PolicyStatement({ sid: 'ReadSourceArchives', actions: ['s3:GetObject'], resources: sourceObjects }),
+    );
     for (const deployment of [hashed, entryPoints]) deployment.node.addDependency(policy);
 
     this.acknowledgeFindings(logGroup, policy, bucket.arnForObjects('*'));
@@ -141,7 +173,8 @@ export class SiteDeployment extends Construct {
     });
     const stack = Stack.of(this);
     const helpers = stack.node.children.filter((child) => child.node.id.startsWith(DEPLOYMENT_HANDLER_ID_PREFIX));
-    if (helpers.length === 0) throw new Error('SiteDeployment: the aws-cdk-lib deployment helper function was not found');
+    if (helpers.length === 0)
+      throw new Error('SiteDeployment: the aws-cdk-lib deployment helper function was not found');
     for (const helper of helpers) {
       acknowledge(helper, {
         'AwsSolutions-L1':

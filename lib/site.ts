@@ -150,7 +150,9 @@ export class PortalSite extends Construct {
         contentSecurityPolicy: {
           contentSecurityPolicy: Lazy.string({
             produce: () =>
-              contentSecurityPolicy(this.headerNamesEndpoints ? { ...props.csp, connectSrc: this.connectSources } : props.csp),
+              contentSecurityPolicy(
+                this.headerNamesEndpoints ? { ...props.csp, connectSrc: this.connectSources } : props.csp,
+              ),
           }),
           override: true,
         },
@@ -164,7 +166,11 @@ export class PortalSite extends Construct {
         referrerPolicy: { referrerPolicy: referrerPolicy(REFERRER_POLICY), override: true },
       },
       customHeadersBehavior: {
-        customHeaders: Object.entries(customSecurityHeaders(props.csp)).map(([header, value]) => ({ header, value, override: true })),
+        customHeaders: Object.entries(customSecurityHeaders(props.csp)).map(([header, value]) => ({
+          header,
+          value,
+          override: true,
+        })),
       },
     });
 
@@ -222,7 +228,8 @@ export class PortalSite extends Construct {
 
   /** The exact origins given to `connectTo`. */
   get connectSources(): readonly string[] {
-    if (!this.endpoints) throw new Error('PortalSite: connectTo was not called; the CSP needs the addresses the SPA connects to');
+    if (!this.endpoints)
+      throw new Error('PortalSite: connectTo was not called; the CSP needs the addresses the SPA connects to');
     return this.endpoints;
   }
 
@@ -231,8 +238,11 @@ export class PortalSite extends Construct {
    * rather than replaced by one of our own, so a deployed stack updates it in place.
    */
   private nameOriginAccessControl(name: string): void {
-    const controls = this.distribution.node.findAll().filter((child) => child instanceof cloudfront.CfnOriginAccessControl);
-    if (controls.length !== 1) throw new Error(`PortalSite: expected one origin access control, found ${controls.length}`);
+    const controls = this.distribution.node
+      .findAll()
+      .filter((child) => child instanceof cloudfront.CfnOriginAccessControl);
+    if (controls.length !== 1)
+      throw new Error(`PortalSite: expected one origin access control, found ${controls.length}`);
     controls[0]!.addPropertyOverride('OriginAccessControlConfig.Name', name);
   }
 

@@ -28,7 +28,11 @@ function keySchema(partitionKey: KeyDefinition, sortKey?: KeyDefinition): KeySch
 
 /** CreateTable input with the keys and indexes of the CDK table (on demand, indexes project all). */
 export function createTableInput(table: TableDefinition): CreateTableCommandInput {
-  const keys = [table.partitionKey, table.sortKey, ...table.globalSecondaryIndexes.flatMap((i) => [i.partitionKey, i.sortKey])];
+  const keys = [
+    table.partitionKey,
+    table.sortKey,
+    ...table.globalSecondaryIndexes.flatMap((i) => [i.partitionKey, i.sortKey]),
+  ];
   const attributes = new Map<string, KeyDefinition>();
   for (const key of keys) if (key) attributes.set(key.name, key);
   return {
@@ -47,8 +51,12 @@ export function createTableInput(table: TableDefinition): CreateTableCommandInpu
 }
 
 /** A comparable summary of keys and indexes, to notice tables made from older definitions. */
-function shape(keys: readonly KeySchemaElement[] | undefined, indexes: readonly { IndexName?: string; KeySchema?: KeySchemaElement[] }[] = []): string {
-  const key = (k: readonly KeySchemaElement[] | undefined) => (k ?? []).map((e) => `${e.AttributeName}:${e.KeyType}`).join(',');
+function shape(
+  keys: readonly KeySchemaElement[] | undefined,
+  indexes: readonly { IndexName?: string; KeySchema?: KeySchemaElement[] }[] = [],
+): string {
+  const key = (k: readonly KeySchemaElement[] | undefined) =>
+    (k ?? []).map((e) => `${e.AttributeName}:${e.KeyType}`).join(',');
   const gsis = indexes.map((i) => `${i.IndexName}(${key(i.KeySchema)})`).sort();
   return `${key(keys)} ${gsis.join(' ')}`;
 }
@@ -65,7 +73,10 @@ function assertSameShape(expected: CreateTableCommandInput, actual: TableDescrip
 }
 
 /** Creates the tables missing from the database and checks the others still match their definitions. */
-export async function ensureTables(client: DynamoDBClient, definitions: readonly TableDefinition[] = tables): Promise<void> {
+export async function ensureTables(
+  client: DynamoDBClient,
+  definitions: readonly TableDefinition[] = tables,
+): Promise<void> {
   const existing = new Set<string>();
   let start: string | undefined;
   do {

@@ -1,7 +1,14 @@
 import { ENV } from '../contracts/env.ts';
 import { tables } from '../contracts/tables.ts';
 import type { SynthesizedDeployment, SynthesizedFunction } from './aws/deployment.ts';
-import { LOCAL_SITE_DOMAIN, localResourceNames, localResources, resolveValue, withSiteOrigin, type LocalValues } from './aws/resolve.ts';
+import {
+  LOCAL_SITE_DOMAIN,
+  localResourceNames,
+  localResources,
+  resolveValue,
+  withSiteOrigin,
+  type LocalValues,
+} from './aws/resolve.ts';
 import { localTableName } from './dynamodb.ts';
 
 /** Local mode's account and region (the CDK app's default region). */
@@ -27,7 +34,12 @@ export interface LocalEndpoints {
   readonly region: string;
   /** The local portal's origin: where the template has the CDN's. */
   readonly siteOrigin: string;
-  readonly cognito: { readonly endpoint: string; readonly userPoolId: string; readonly clientId: string; readonly jwks: object };
+  readonly cognito: {
+    readonly endpoint: string;
+    readonly userPoolId: string;
+    readonly clientId: string;
+    readonly jwks: object;
+  };
   readonly dynamodbEndpoint: string;
   readonly quicksightEndpoint: string;
   readonly sesEndpoint: string;
@@ -39,7 +51,11 @@ export interface LocalEndpoints {
  * The local value of everything the template refers to. `unresolved` says what becomes of
  * resources without a stand-in (see LocalValues).
  */
-export function templateValues(deployment: SynthesizedDeployment, local: LocalEndpoints, unresolved: LocalValues['unresolved']): LocalValues {
+export function templateValues(
+  deployment: SynthesizedDeployment,
+  local: LocalEndpoints,
+  unresolved: LocalValues['unresolved'],
+): LocalValues {
   return {
     region: local.region,
     accountId: LOCAL_ACCOUNT_ID,
@@ -75,7 +91,9 @@ export function functionEnvironment(
     try {
       resolved = resolveValue(value, values);
     } catch (error) {
-      throw new Error(`Environment variable ${name} of ${fn.logicalId}: ${error instanceof Error ? error.message : String(error)}`);
+      throw new Error(
+        `Environment variable ${name} of ${fn.logicalId}: ${error instanceof Error ? error.message : String(error)}`,
+      );
     }
     env[name] = withSiteOrigin(String(resolved), local.siteOrigin);
   }
@@ -116,14 +134,23 @@ export const functionName = (fn: SynthesizedFunction): string => {
  * The pool's invitation email as local mode sends it: the template's subject and message with
  * the site's address (the CDN's domain in the template) made the local portal's.
  */
-export function invitationTemplate(deployment: SynthesizedDeployment, region: string, siteOrigin: string): { emailSubject: string; emailMessage: string } {
+export function invitationTemplate(
+  deployment: SynthesizedDeployment,
+  region: string,
+  siteOrigin: string,
+): { emailSubject: string; emailMessage: string } {
   const values: LocalValues = {
     region,
     accountId: LOCAL_ACCOUNT_ID,
     stackName: deployment.stackName,
     unresolved: 'error',
-    resources: { [deployment.resources.distribution]: { ref: 'ELOCALDISTRIBUTION', attributes: { DomainName: LOCAL_SITE_DOMAIN } } },
+    resources: {
+      [deployment.resources.distribution]: { ref: 'ELOCALDISTRIBUTION', attributes: { DomainName: LOCAL_SITE_DOMAIN } },
+    },
   };
   const text = (value: unknown) => withSiteOrigin(String(resolveValue(value, values)), siteOrigin);
-  return { emailSubject: text(deployment.userPool.invitation.emailSubject), emailMessage: text(deployment.userPool.invitation.emailMessage) };
+  return {
+    emailSubject: text(deployment.userPool.invitation.emailSubject),
+    emailMessage: text(deployment.userPool.invitation.emailMessage),
+  };
 }

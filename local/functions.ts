@@ -1,9 +1,22 @@
 import { randomBytes } from 'node:crypto';
 import type { Context } from 'aws-lambda';
-import { URL_FUNCTION_KEYS, FUNCTION_KEYS, type DeployedFunctionKey, type SynthesizedDeployment, type SynthesizedFunction, type UrlFunctionKey } from './aws/deployment.ts';
+import {
+  URL_FUNCTION_KEYS,
+  FUNCTION_KEYS,
+  type DeployedFunctionKey,
+  type SynthesizedDeployment,
+  type SynthesizedFunction,
+  type UrlFunctionKey,
+} from './aws/deployment.ts';
 import { resolveValue, withSiteOrigin, type LocalValues } from './aws/resolve.ts';
 import type { Closers } from './closers.ts';
-import { functionEnvironment, functionName, LOCAL_ACCOUNT_ID, templateValues, type LocalEndpoints } from './environment.ts';
+import {
+  functionEnvironment,
+  functionName,
+  LOCAL_ACCOUNT_ID,
+  templateValues,
+  type LocalEndpoints,
+} from './environment.ts';
 import { startFunctionUrl } from './function-url/server.ts';
 import type { LocalIam, LocalPrincipal, PolicyDocument } from './iam/policies.ts';
 import { LocalFunction } from './lambda/runtime.ts';
@@ -32,7 +45,12 @@ export function newCredentials(): FunctionCredentials {
  * execution environment with its own environment variables, and credentials of its own that
  * the local IAM holds to its role's identity policies from the same template.
  */
-export function createFunctions(deployment: SynthesizedDeployment, endpoints: LocalEndpoints, iam: LocalIam, closers: Closers): LocalFunctions {
+export function createFunctions(
+  deployment: SynthesizedDeployment,
+  endpoints: LocalEndpoints,
+  iam: LocalIam,
+  closers: Closers,
+): LocalFunctions {
   const policyValues = templateValues(deployment, endpoints, 'placeholder');
   const environmentValues = templateValues(deployment, endpoints, 'error');
   const functions = {} as Record<DeployedFunctionKey, LocalFunction>;
@@ -61,10 +79,23 @@ export function createFunctions(deployment: SynthesizedDeployment, endpoints: Lo
 }
 
 /** A function as the local IAM knows it: its role's session, with the role's identity policies resolved. */
-export function functionPrincipal(fn: SynthesizedFunction, stackName: string, policyValues: LocalValues, keys: FunctionCredentials): LocalPrincipal {
+export function functionPrincipal(
+  fn: SynthesizedFunction,
+  stackName: string,
+  policyValues: LocalValues,
+  keys: FunctionCredentials,
+): LocalPrincipal {
   const name = functionName(fn);
-  const policies: PolicyDocument[] = fn.policies.map((policy) => ({ name: policy.name, policy: resolveValue(policy.document, policyValues) }));
-  return { name, arn: `arn:aws:sts::${LOCAL_ACCOUNT_ID}:assumed-role/${stackName}-${fn.roleLogicalId}/${name}`, ...keys, policies };
+  const policies: PolicyDocument[] = fn.policies.map((policy) => ({
+    name: policy.name,
+    policy: resolveValue(policy.document, policyValues),
+  }));
+  return {
+    name,
+    arn: `arn:aws:sts::${LOCAL_ACCOUNT_ID}:assumed-role/${stackName}-${fn.roleLogicalId}/${name}`,
+    ...keys,
+    policies,
+  };
 }
 
 /** A handler-shaped entry into a local function, for the servers that invoke it (AppSync, function URLs). */
@@ -93,12 +124,22 @@ export async function startFunctionUrls(options: {
     const fn = options.deployment.functions[key];
     if (!fn.url) throw new Error(`The template has no function URL for ${fn.logicalId}`);
     // The local adapter has no IAM-signed invocations: it stands in for auth type NONE only.
-    if (fn.url.authType !== 'NONE') throw new Error(`The function URL of ${fn.logicalId} has auth type ${fn.url.authType}; local mode serves NONE only`);
-    const origins = fn.url.allowOrigins.map((origin) => withSiteOrigin(String(resolveValue(origin, options.values)), options.siteOrigin));
+    if (fn.url.authType !== 'NONE')
+      throw new Error(
+        `The function URL of ${fn.logicalId} has auth type ${fn.url.authType}; local mode serves NONE only`,
+      );
+    const origins = fn.url.allowOrigins.map((origin) =>
+      withSiteOrigin(String(resolveValue(origin, options.values)), options.siteOrigin),
+    );
     const server = await startFunctionUrl({
       functionName: functionName(fn),
       handler: invokerOf(options.functions[key]),
-      cors: { allowOrigins: origins, allowMethods: fn.url.allowMethods, allowHeaders: fn.url.allowHeaders, maxAge: fn.url.maxAgeSeconds },
+      cors: {
+        allowOrigins: origins,
+        allowMethods: fn.url.allowMethods,
+        allowHeaders: fn.url.allowHeaders,
+        maxAge: fn.url.maxAgeSeconds,
+      },
       host: options.host,
       port: options.ports[key],
       region: options.region,

@@ -5,7 +5,12 @@ export const DEFAULT_FUNCTION_TIMEOUT_MS = 30_000;
 const MEMORY_MB = '512';
 
 /** The Lambda context of one invocation, with the timing Middy and Powertools read from it. */
-export function lambdaContext(functionName: string, requestId: string, region: string, timeoutMs = DEFAULT_FUNCTION_TIMEOUT_MS): Context {
+export function lambdaContext(
+  functionName: string,
+  requestId: string,
+  region: string,
+  timeoutMs = DEFAULT_FUNCTION_TIMEOUT_MS,
+): Context {
   const deadline = Date.now() + timeoutMs;
   const unsupported = () => {
     throw new Error('Callback-style completion is not used by the handlers of this product');

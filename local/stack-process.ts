@@ -69,7 +69,12 @@ export async function spawnStack(options: SpawnStackOptions): Promise<RunningSta
   for (const name of Object.keys(env)) if (name === 'NODE_ENV' || name.startsWith('VITEST')) delete env[name];
 
   const started = Date.now();
-  const child: ChildProcess = spawn('npm', args, { cwd: projectRoot, env, detached: true, stdio: ['pipe', 'pipe', 'pipe'] });
+  const child: ChildProcess = spawn('npm', args, {
+    cwd: projectRoot,
+    env,
+    detached: true,
+    stdio: ['pipe', 'pipe', 'pipe'],
+  });
   let tail = '';
   const collect = (chunk: Buffer) => {
     const text = chunk.toString('utf8');
@@ -95,9 +100,12 @@ export async function spawnStack(options: SpawnStackOptions): Promise<RunningSta
     for (;;) {
       const info = await readStackInfo(dataDir);
       if (info) return { info, pid, startupMs: Date.now() - started, stop };
-      if (exitCode !== undefined) throw new Error(`The local stack exited (code ${exitCode}) before it was ready. Output:\n${tail}`);
+      if (exitCode !== undefined)
+        throw new Error(`The local stack exited (code ${exitCode}) before it was ready. Output:\n${tail}`);
       if (Date.now() > deadline) {
-        throw new Error(`The local stack was not ready within ${Math.round(readyTimeoutMs / 1000)} s. Output:\n${tail}`);
+        throw new Error(
+          `The local stack was not ready within ${Math.round(readyTimeoutMs / 1000)} s. Output:\n${tail}`,
+        );
       }
       await sleep(150);
     }

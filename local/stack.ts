@@ -36,7 +36,13 @@ import { s3DataDir, startS3StandIn, type S3StandIn } from './emulators/s3/index.
 import { IdentityStore } from './emulators/ses/identities.ts';
 import { cognitoMailSender } from './emulators/ses/send.ts';
 import { assertPortsFree, DEFAULT_PORT_BASE, portLayout, type PortLayout } from './ports.ts';
-import { dashboardLink, localTlsMaterial, SAMPLE_DASHBOARDS, startQuickSightEmulator, type QuickSightEmulator } from './emulators/quicksight/index.ts';
+import {
+  dashboardLink,
+  localTlsMaterial,
+  SAMPLE_DASHBOARDS,
+  startQuickSightEmulator,
+  type QuickSightEmulator,
+} from './emulators/quicksight/index.ts';
 import { DEMO_ACCOUNTS } from './seed/demo-accounts.ts';
 import { seedIfNeeded } from './seed/seed.ts';
 import { stackFilePath, type StackInfo } from './stack-info.ts';
@@ -90,7 +96,10 @@ export function rulesDataSetIdOf(deployment: SynthesizedDeployment): string {
   return value;
 }
 
-/** Local SES's verified identities: the support sender and recipient, as the deployment steps (docs/deploy.md) verify them. */
+/**
+ * Local SES's verified identities: the support sender and recipient, as the deployment steps (docs/deploy.md) verify
+ * them.
+ */
 const VERIFIED_SES_IDENTITIES = [SUPPORT_FROM_ADDRESS, SUPPORT_TO_ADDRESS];
 
 /**
@@ -147,7 +156,12 @@ export async function startStack(options: StackOptions = {}): Promise<RunningLoc
     await seed(stack, cognito, workers.functionUrls, quicksight.emulator);
     stack.aborted();
     await webBuild;
-    await startWeb(stack, deployment, { cognito, graphql, functionUrls: workers.functionUrls, quicksight: quicksight.emulator });
+    await startWeb(stack, deployment, {
+      cognito,
+      graphql,
+      functionUrls: workers.functionUrls,
+      quicksight: quicksight.emulator,
+    });
     const info = await describeStack(stack, {
       cognito,
       graphql,
@@ -217,7 +231,12 @@ interface RunningQuickSight {
 }
 
 /** Refuses to start over a running stack, wipes the data directory when asked and removes an old stack.json. */
-async function prepareDataDir(options: { dataDir: string; host: string; ports: PortLayout; reset: boolean }): Promise<void> {
+async function prepareDataDir(options: {
+  dataDir: string;
+  host: string;
+  ports: PortLayout;
+  reset: boolean;
+}): Promise<void> {
   await assertPortsFree(options.ports, options.host);
   if (options.reset) await rm(options.dataDir, { recursive: true, force: true });
   await mkdir(options.dataDir, { recursive: true });
@@ -249,7 +268,11 @@ function buildAndSynthesize(
  */
 function localIam(): LocalIam {
   const iam = new LocalIam(LOCAL_ACCOUNT_ID);
-  iam.add({ name: 'administrator', arn: `arn:aws:iam::${LOCAL_ACCOUNT_ID}:user/local-administrator`, ...LOCAL_CREDENTIALS });
+  iam.add({
+    name: 'administrator',
+    arn: `arn:aws:iam::${LOCAL_ACCOUNT_ID}:user/local-administrator`,
+    ...LOCAL_CREDENTIALS,
+  });
   return iam;
 }
 
@@ -371,7 +394,8 @@ async function startQuickSight(
     dataDir,
     accountId: LOCAL_ACCOUNT_ID,
     region: stack.region,
-    // Ingestions read the data source's manifest and files from local S3, as QuickSight reads them with the data source's role.
+    // Ingestions read the data source's manifest and files from local S3, as QuickSight reads them with the data
+    // source's role.
     readObject: s3.readObject,
     listObjects: s3.listObjects,
     rowLevelSecurity: { rulesDataSetId: rulesDataSetIdOf(deployment) },
@@ -381,16 +405,30 @@ async function startQuickSight(
   return { emulator, endpoint: await gate(quicksightRules, emulator.url, stack.ports.quicksight) };
 }
 
-/** The local values the template's references resolve to: the emulators' addresses behind their gates and the pool's ids. */
+/**
+ * The local values the template's references resolve to: the emulators' addresses behind their gates and the pool's
+ * ids.
+ */
 function localEndpoints(
   stack: StartContext,
-  running: { cognito: RunningCognito; dynamodbEndpoint: string; quicksight: RunningQuickSight; ses: RunningSes; s3: RunningS3 },
+  running: {
+    cognito: RunningCognito;
+    dynamodbEndpoint: string;
+    quicksight: RunningQuickSight;
+    ses: RunningSes;
+    s3: RunningS3;
+  },
 ): LocalEndpoints {
   const { emulator } = running.cognito;
   return {
     region: stack.region,
     siteOrigin: stack.siteOrigin,
-    cognito: { endpoint: running.cognito.endpoint, userPoolId: emulator.userPoolId, clientId: emulator.clientId, jwks: emulator.jwks },
+    cognito: {
+      endpoint: running.cognito.endpoint,
+      userPoolId: emulator.userPoolId,
+      clientId: emulator.clientId,
+      jwks: emulator.jwks,
+    },
     dynamodbEndpoint: running.dynamodbEndpoint,
     quicksightEndpoint: running.quicksight.endpoint,
     sesEndpoint: running.ses.endpoint,
@@ -448,7 +486,12 @@ async function startGraphql(
 }
 
 /** Seeds a new data directory: the demo accounts, the sample dashboards and their assignments. */
-async function seed(stack: StartContext, cognito: RunningCognito, functionUrls: FunctionUrls, quicksight: QuickSightEmulator): Promise<void> {
+async function seed(
+  stack: StartContext,
+  cognito: RunningCognito,
+  functionUrls: FunctionUrls,
+  quicksight: QuickSightEmulator,
+): Promise<void> {
   const cognitoClient = new CognitoIdentityProviderClient({
     endpoint: cognito.endpoint,
     region: stack.region,
@@ -475,7 +518,12 @@ async function seed(stack: StartContext, cognito: RunningCognito, functionUrls: 
 async function startWeb(
   stack: StartContext,
   deployment: SynthesizedDeployment,
-  running: { cognito: RunningCognito; graphql: GraphqlServer; functionUrls: FunctionUrls; quicksight: QuickSightEmulator },
+  running: {
+    cognito: RunningCognito;
+    graphql: GraphqlServer;
+    functionUrls: FunctionUrls;
+    quicksight: QuickSightEmulator;
+  },
 ): Promise<WebServer> {
   const { cognito, graphql, functionUrls } = running;
   const config: RuntimeConfig = {
@@ -506,7 +554,10 @@ async function startWeb(
   return web;
 }
 
-/** stack.json's content: every address, the demo accounts with their authenticator secrets and the functions' credentials. */
+/**
+ * stack.json's content: every address, the demo accounts with their authenticator secrets and the functions'
+ * credentials.
+ */
 async function describeStack(
   stack: StartContext,
   running: {
@@ -522,7 +573,8 @@ async function describeStack(
   const { cognito, quicksight, ses } = running;
   const demoAccount = async (account: (typeof DEMO_ACCOUNTS)[keyof typeof DEMO_ACCOUNTS]) => {
     const totpSecret = await readTotpSecret(cognito.dataDir, account.email);
-    if (!totpSecret) throw new Error(`${account.email} has no authenticator; start with --reset to seed the demo accounts again`);
+    if (!totpSecret)
+      throw new Error(`${account.email} has no authenticator; start with --reset to seed the demo accounts again`);
     return { email: account.email, password: account.password, totpSecret };
   };
   return {

@@ -107,7 +107,10 @@ async function main(): Promise<void> {
     process.stdin.resume();
   }
   process.on('unhandledRejection', (reason) => {
-    console.error('Unhandled rejection in the local stack:', reason instanceof Error ? (reason.stack ?? reason.message) : reason);
+    console.error(
+      'Unhandled rejection in the local stack:',
+      reason instanceof Error ? (reason.stack ?? reason.message) : reason,
+    );
   });
 
   // The SDK's notice about future Node.js versions concerns the machine running local mode,
@@ -118,7 +121,9 @@ async function main(): Promise<void> {
     stack = await startStack({ ...options, log: (line) => console.log(line), signal: abandonStart.signal });
   } catch (error) {
     if (abandonStart.signal.aborted) process.exit(0);
-    console.error(`The local stack could not start: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}`);
+    console.error(
+      `The local stack could not start: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}`,
+    );
     process.exit(1);
   }
   if (stopping) {

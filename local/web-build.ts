@@ -85,7 +85,8 @@ export interface WebBuildOptions {
 }
 
 /** Vite's programmatic build, run in its own Node process so its memory is returned when it ends. */
-const BUILD_SCRIPT = "const { build } = await import('vite'); await build({ configFile: process.env.VITE_CONFIG_FILE, logLevel: 'warn' });";
+const BUILD_SCRIPT =
+  "const { build } = await import('vite'); await build({ configFile: process.env.VITE_CONFIG_FILE, logLevel: 'warn' });";
 
 function runViteBuild(signal: AbortSignal | undefined): Promise<void> {
   return new Promise((resolve, reject) => {
@@ -102,7 +103,12 @@ function runViteBuild(signal: AbortSignal | undefined): Promise<void> {
     child.once('error', reject);
     child.once('close', (code, killedBy) => {
       if (code === 0) resolve();
-      else reject(new Error(`vite build ${killedBy ? `was stopped (${killedBy})` : `failed (exit ${code})`}:\n${output.trim()}`));
+      else
+        reject(
+          new Error(
+            `vite build ${killedBy ? `was stopped (${killedBy})` : `failed (exit ${code})`}:\n${output.trim()}`,
+          ),
+        );
     });
   });
 }
@@ -111,7 +117,11 @@ function runViteBuild(signal: AbortSignal | undefined): Promise<void> {
  * Builds the SPA with its own Vite config when web/dist is missing or stale.
  * Resolves with whether a new build was written.
  */
-export async function ensureWebBuilt({ log = () => undefined, keepPreviousOnFailure = true, signal }: WebBuildOptions = {}): Promise<boolean> {
+export async function ensureWebBuilt({
+  log = () => undefined,
+  keepPreviousOnFailure = true,
+  signal,
+}: WebBuildOptions = {}): Promise<boolean> {
   if (!existsSync(VITE_CONFIG)) {
     throw new Error(`The web app cannot be built: ${VITE_CONFIG} does not exist`);
   }
@@ -125,11 +135,15 @@ export async function ensureWebBuilt({ log = () => undefined, keepPreviousOnFail
     } catch (error) {
       // While the SPA's sources are being edited, the last good build keeps the portal usable.
       if (signal?.aborted || !keepPreviousOnFailure || !existsSync(join(WEB_DIST, 'index.html'))) throw error;
-      log(`The web build failed; serving the previous build from web/dist. ${error instanceof Error ? error.message : String(error)}`);
+      log(
+        `The web build failed; serving the previous build from web/dist. ${error instanceof Error ? error.message : String(error)}`,
+      );
       return false;
     }
     if (!existsSync(join(WEB_DIST, 'index.html'))) {
-      throw new Error(`The web build finished without ${join(WEB_DIST, 'index.html')}; check build.outDir in ${VITE_CONFIG}`);
+      throw new Error(
+        `The web build finished without ${join(WEB_DIST, 'index.html')}; check build.outDir in ${VITE_CONFIG}`,
+      );
     }
     return true;
   });

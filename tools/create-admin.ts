@@ -17,7 +17,11 @@ ${TARGET_USAGE}
   -h, --help           this text`;
 
 async function main(args: readonly string[]): Promise<number> {
-  const command = parseCommand(args, { 'show-password': { type: 'boolean', default: false }, promote: { type: 'boolean', default: false } }, 1);
+  const command = parseCommand(
+    args,
+    { 'show-password': { type: 'boolean', default: false }, promote: { type: 'boolean', default: false } },
+    1,
+  );
   if (command.help) {
     console.log(USAGE);
     return EXIT.ok;
@@ -40,7 +44,9 @@ async function main(args: readonly string[]): Promise<number> {
         console.log(`${email} is already an administrator of ${target.description}. Nothing was changed.`);
         break;
       case 'promoted':
-        console.log(`${email} is now an administrator of ${target.description} (added to Admins). It takes effect at the next sign-in: ${signIn}`);
+        console.log(
+          `${email} is now an administrator of ${target.description} (added to Admins). It takes effect at the next sign-in: ${signIn}`,
+        );
         break;
       case 'invited':
         console.log(

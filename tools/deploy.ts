@@ -44,7 +44,9 @@ export function readDeployArguments(args: readonly string[]): DeployArguments {
   return { ...(profile !== undefined && { profile }), context };
 }
 
-export type Identity = { readonly ok: true; readonly account: string; readonly arn: string } | { readonly ok: false; readonly reason: string };
+export type Identity =
+  | { readonly ok: true; readonly account: string; readonly arn: string }
+  | { readonly ok: false; readonly reason: string };
 
 /**
  * The region the deployment targets (-c region=..., else cdk.json's), whose STS endpoint is
@@ -54,7 +56,9 @@ export type Identity = { readonly ok: true; readonly account: string; readonly a
 function stsRegion(context: Readonly<Record<string, string>>): string {
   if (context.region) return context.region;
   try {
-    const cdkJson = JSON.parse(readFileSync(join(projectRoot, 'cdk.json'), 'utf8')) as { context?: { region?: unknown } };
+    const cdkJson = JSON.parse(readFileSync(join(projectRoot, 'cdk.json'), 'utf8')) as {
+      context?: { region?: unknown };
+    };
     if (typeof cdkJson.context?.region === 'string' && cdkJson.context.region !== '') return cdkJson.context.region;
   } catch {
     // No readable cdk.json: the app reports that itself.
@@ -64,9 +68,15 @@ function stsRegion(context: Readonly<Record<string, string>>): string {
 
 /** Who the credentials of the default chain (or `profile`) are, or why there are none. */
 export async function callerIdentity(options: DeployArguments): Promise<Identity> {
-  const sts = new STSClient({ region: stsRegion(options.context), maxAttempts: 1, ...(options.profile !== undefined && { profile: options.profile }) });
+  const sts = new STSClient({
+    region: stsRegion(options.context),
+    maxAttempts: 1,
+    ...(options.profile !== undefined && { profile: options.profile }),
+  });
   try {
-    const answer = await sts.send(new GetCallerIdentityCommand({}), { abortSignal: AbortSignal.timeout(IDENTITY_TIMEOUT_MS) });
+    const answer = await sts.send(new GetCallerIdentityCommand({}), {
+      abortSignal: AbortSignal.timeout(IDENTITY_TIMEOUT_MS),
+    });
     return { ok: true, account: answer.Account ?? 'unknown', arn: answer.Arn ?? 'unknown' };
   } catch (error) {
     const name = error instanceof Error ? error.name : 'Error';

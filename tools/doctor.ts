@@ -30,11 +30,17 @@ Options:
 ${TARGET_USAGE}
   -h, --help           this text`;
 
-const notLocal = (title: string, why: string): CheckResult => ({ title, status: 'n/a', detail: `not applicable in local mode (${why})` });
+const notLocal = (title: string, why: string): CheckResult => ({
+  title,
+  status: 'n/a',
+  detail: `not applicable in local mode (${why})`,
+});
 
 async function awsChecklist(options: TargetOptions, write: (line: string) => void): Promise<CheckResult[]> {
   const config = deploymentConfig(options.context);
-  write(`Checking the deployment of ${config.productName} to ${config.region}${options.profile ? ` with profile ${options.profile}` : ''}...`);
+  write(
+    `Checking the deployment of ${config.productName} to ${config.region}${options.profile ? ` with profile ${options.profile}` : ''}...`,
+  );
   const results: CheckResult[] = [];
   const report = (result: CheckResult) => {
     results.push(result);
@@ -49,7 +55,8 @@ async function awsChecklist(options: TargetOptions, write: (line: string) => voi
   }
   report(await bootstrap(options, caller.account, config.region));
   // The companion stack with the site's CloudFront alarm deploys to us-east-1 (lib/edge-alarms.ts).
-  if (config.operations && config.region !== CLOUDFRONT_METRICS_REGION) report(await bootstrap(options, caller.account, CLOUDFRONT_METRICS_REGION));
+  if (config.operations && config.region !== CLOUDFRONT_METRICS_REGION)
+    report(await bootstrap(options, caller.account, CLOUDFRONT_METRICS_REGION));
 
   const accountId = config.quicksightAccountId ?? caller.account;
   const quicksight = new QuickSightClient(awsClientConfig(options, config.quicksightIdentityRegion));
@@ -78,23 +85,41 @@ async function companyChecks(target: CompanyScopeTarget): Promise<CheckResult[]>
 }
 
 /** Row-level security of the deployed stack, from its outputs; not applicable before the first deployment. */
-async function deployedCompanyChecks(options: TargetOptions, config: ReturnType<typeof deploymentConfig>, accountId: string): Promise<CheckResult[]> {
+async function deployedCompanyChecks(
+  options: TargetOptions,
+  config: ReturnType<typeof deploymentConfig>,
+  accountId: string,
+): Promise<CheckResult[]> {
   let outputs: Record<string, string> | undefined;
   try {
     outputs = await deployedStackOutputs(options, config);
   } catch (error) {
-    return RLS_TITLES.map((title) => ({ title, status: 'fail', detail: describeError(error), fix: 'Check that the credentials may call cloudformation:DescribeStacks' }));
+    return RLS_TITLES.map((title) => ({
+      title,
+      status: 'fail',
+      detail: describeError(error),
+      fix: 'Check that the credentials may call cloudformation:DescribeStacks',
+    }));
   }
   const rulesDataSetId = outputs?.CompanyRulesDataSetId;
   const catalogueTable = outputs?.DashboardsTableName;
   if (!outputs || !rulesDataSetId || !catalogueTable) {
-    const why = outputs ? 'the deployed stack predates company access; deploy this version' : 'the stack is not deployed yet';
+    const why = outputs
+      ? 'the deployed stack predates company access; deploy this version'
+      : 'the stack is not deployed yet';
     return RLS_TITLES.map((title) => ({ title, status: 'n/a', detail: `not applicable: ${why}` }));
   }
   const quicksight = new QuickSightClient(awsClientConfig(options, config.region));
   const dynamodb = new DynamoDBClient(awsClientConfig(options, config.region));
   try {
-    return await companyChecks({ quicksight, dynamodb, accountId, region: config.region, catalogueTable, rulesDataSetId });
+    return await companyChecks({
+      quicksight,
+      dynamodb,
+      accountId,
+      region: config.region,
+      catalogueTable,
+      rulesDataSetId,
+    });
   } finally {
     quicksight.destroy();
     dynamodb.destroy();
@@ -118,13 +143,27 @@ async function localChecklist(options: TargetOptions, write: (line: string) => v
     // A signed administrator call through the IAM gate stands for the credentials check.
     try {
       await cognito.send(new ListGroupsCommand({ UserPoolId: info.cognito.userPoolId }));
-      report({ title: 'Credentials', status: 'pass', detail: `local administrator, account ${info.quicksight.accountId}, user pool ${info.cognito.userPoolId}` });
+      report({
+        title: 'Credentials',
+        status: 'pass',
+        detail: `local administrator, account ${info.quicksight.accountId}, user pool ${info.cognito.userPoolId}`,
+      });
     } catch (error) {
-      report({ title: 'Credentials', status: 'fail', detail: describeError(error), fix: 'Restart the local stack: npm start' });
+      report({
+        title: 'Credentials',
+        status: 'fail',
+        detail: describeError(error),
+        fix: 'Restart the local stack: npm start',
+      });
     }
     report(notLocal('CDK bootstrap', 'nothing is deployed'));
     report(await quicksightSubscription(quicksight, info.quicksight.accountId));
-    report(await quicksightNamespace(quicksight, info.quicksight.accountId, { ...config, quicksightNamespace: info.quicksight.namespace }));
+    report(
+      await quicksightNamespace(quicksight, info.quicksight.accountId, {
+        ...config,
+        quicksightNamespace: info.quicksight.namespace,
+      }),
+    );
     for (const check of await sesChecks(ses, config, info.region)) report(check);
     report(notLocal('Cognito domain prefix', 'the emulator serves the confirmation links itself'));
     report(notLocal('Certificate (us-east-1)', 'the site is served on localhost'));
@@ -134,7 +173,14 @@ async function localChecklist(options: TargetOptions, write: (line: string) => v
     const dynamodb = new DynamoDBClient({ ...local, endpoint: info.dynamodb.endpoint });
     try {
       const rulesDataSetId = companyRulesNames(portalStackName(config.productName, config.environment)).dataSetId;
-      const target = { quicksight, dynamodb, accountId: info.quicksight.accountId, region: info.region, catalogueTable: localTableName(dashboardsTable), rulesDataSetId };
+      const target = {
+        quicksight,
+        dynamodb,
+        accountId: info.quicksight.accountId,
+        region: info.region,
+        catalogueTable: localTableName(dashboardsTable),
+        rulesDataSetId,
+      };
       for (const check of await companyChecks(target)) report(check);
     } finally {
       dynamodb.destroy();
@@ -154,7 +200,9 @@ async function main(args: readonly string[]): Promise<number> {
     return EXIT.ok;
   }
   const write = (line: string) => console.log(line);
-  const results = command.target.local ? await localChecklist(command.target, write) : await awsChecklist(command.target, write);
+  const results = command.target.local
+    ? await localChecklist(command.target, write)
+    : await awsChecklist(command.target, write);
   write('');
   write(summary(results, command.target.local ? 'The local stack answers every check' : 'Ready to deploy'));
   return hasBlocker(results) ? EXIT.failed : EXIT.ok;

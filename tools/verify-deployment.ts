@@ -32,16 +32,22 @@ async function main(args: readonly string[]): Promise<number> {
   let dashboardId: string | undefined;
   if (typeof given === 'string') {
     const checked = dashboardIdRule.safeParse(given);
-    if (!checked.success) throw new UsageError(`--dashboard-id: ${checked.error.issues[0]?.message ?? 'invalid'} (got "${given}")`);
+    if (!checked.success)
+      throw new UsageError(`--dashboard-id: ${checked.error.issues[0]?.message ?? 'invalid'} (got "${given}")`);
     dashboardId = checked.data;
   }
 
   const target = await resolveTarget(command.target);
   try {
     const started = performance.now();
-    const passed = await verifyDeployment(target, { write: (line) => console.log(line), ...(dashboardId !== undefined && { dashboardId }) });
+    const passed = await verifyDeployment(target, {
+      write: (line) => console.log(line),
+      ...(dashboardId !== undefined && { dashboardId }),
+    });
     const took = `${((performance.now() - started) / 1000).toFixed(1)} s`;
-    console.log(passed ? `\nThe deployment works (${took}).` : `\nVerification failed (${took}): see the failed steps above.`);
+    console.log(
+      passed ? `\nThe deployment works (${took}).` : `\nVerification failed (${took}): see the failed steps above.`,
+    );
     return passed ? EXIT.ok : EXIT.failed;
   } finally {
     target.close();

@@ -18,7 +18,8 @@ const identityLibraryBigInteger = (): Plugin => ({
   name: 'identity-library-big-integer',
   enforce: 'pre',
   resolveId(source, importer) {
-    if (source === './BigInteger' && importer && /[\\/]amazon-cognito-identity-js[\\/]es[\\/]/.test(importer)) return identityBigInteger;
+    if (source === './BigInteger' && importer && /[\\/]amazon-cognito-identity-js[\\/]es[\\/]/.test(importer))
+      return identityBigInteger;
     return null;
   },
 });

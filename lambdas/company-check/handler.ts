@@ -28,7 +28,10 @@ export const handler = async (): Promise<{ differences: number; quicksightCalls:
   metrics.publishStoredMetrics();
   const summary = { differences: check.differences.length, quicksightCalls: check.quicksightCalls };
   if (check.differences.length > 0) {
-    logger.warn('Portal and QuickSight differ', { ...summary, kinds: [...new Set(check.differences.map((difference) => difference.kind))] });
+    logger.warn('Portal and QuickSight differ', {
+      ...summary,
+      kinds: [...new Set(check.differences.map((difference) => difference.kind))],
+    });
   } else {
     logger.info('Portal and QuickSight are in step', summary);
   }

@@ -16,4 +16,6 @@ export const handler = middy<ParsedEvent<ContactRequest>, HttpResult, Error, Cal
   .use(requireCaller())
   .use(jsonBody())
   .use(validateBody(async () => (await import('../../contracts/contact.ts')).contactRequestSchema))
-  .handler(async (event, context) => ok(await (await import('./send-message.ts')).sendContactMessage(event.body, context.caller)));
+  .handler(async (event, context) =>
+    ok(await (await import('./send-message.ts')).sendContactMessage(event.body, context.caller)),
+  );

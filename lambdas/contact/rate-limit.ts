@@ -16,11 +16,14 @@ const CONTACT_LIMIT: SlidingWindowLimit = {
   perWindow: CONTACT_LIMITS.perUserPerHour,
   windowMs: RATE_LIMIT_WINDOW_MS,
   refusal: (wait) =>
-    new TooManyRequestsError(RATE_LIMIT_MESSAGE, { reason: `The next message can be sent in about ${wait} minute${wait === 1 ? '' : 's'}.` }),
+    new TooManyRequestsError(RATE_LIMIT_MESSAGE, {
+      reason: `The next message can be sent in about ${wait} minute${wait === 1 ? '' : 's'}.`,
+    }),
 };
 
 /**
  * Takes one of the user's slots for a message; 429 when every slot was used within the last
  * window. Returns a function that gives the slot back when the message could not be sent.
  */
-export const takeContactSlot = (email: string): Promise<ReleaseSlot> => takeRateLimitSlot(CONTACT_LIMIT, `USER#${email}`);
+export const takeContactSlot = (email: string): Promise<ReleaseSlot> =>
+  takeRateLimitSlot(CONTACT_LIMIT, `USER#${email}`);

@@ -11,7 +11,8 @@ import { takeContactSlot } from './rate-limit.ts';
 
 export const SENT_MESSAGE = 'Your message has been sent. Our support team will get back to you soon.';
 export const NOT_YOUR_EMAIL_MESSAGE = 'The email address must be the one you are signed in with';
-export const SENDING_BUSY_MESSAGE = 'Our email service is busy right now, so your message was not sent. Please try again in a moment.';
+export const SENDING_BUSY_MESSAGE =
+  'Our email service is busy right now, so your message was not sent. Please try again in a moment.';
 
 /**
  * The wait before the one retry of a throttled send: one to two seconds. SES refuses a send
@@ -26,7 +27,8 @@ export const SENDING_BUSY_MESSAGE = 'Our email service is busy right now, so you
 export const THROTTLE_BACK_OFF_MS = 1000;
 
 /** SES's refusals over the sending rate: v2 answers TooManyRequestsException, v1 and older SDKs name it Throttling. */
-const isThrottled = (error: unknown) => isAwsError(error, 'TooManyRequestsException', 'Throttling', 'ThrottlingException');
+const isThrottled = (error: unknown) =>
+  isAwsError(error, 'TooManyRequestsException', 'Throttling', 'ThrottlingException');
 
 const backOff = () => new Promise<void>((resolve) => setTimeout(resolve, THROTTLE_BACK_OFF_MS * (1 + Math.random())));
 
@@ -63,7 +65,11 @@ export const sendContactMessage = async (request: ContactRequest, caller: Caller
     await sendWithOneRetry(
       new SendEmailCommand({
         FromEmailAddress: config[ENV.supportFromAddress],
-        Destination: { ToAddresses: [isVerificationAccount(caller.email) ? config[ENV.supportFromAddress] : config[ENV.supportToAddress]] },
+        Destination: {
+          ToAddresses: [
+            isVerificationAccount(caller.email) ? config[ENV.supportFromAddress] : config[ENV.supportToAddress],
+          ],
+        },
         ReplyToAddresses: [caller.email],
         Content: {
           Simple: {
@@ -81,7 +87,9 @@ export const sendContactMessage = async (request: ContactRequest, caller: Caller
   } catch (error) {
     await giveBack().catch(() => undefined);
     if (isThrottled(error)) {
-      throw new HttpError(503, SENDING_BUSY_MESSAGE, { reason: 'The email service is sending as many messages as it may at the moment.' });
+      throw new HttpError(503, SENDING_BUSY_MESSAGE, {
+        reason: 'The email service is sending as many messages as it may at the moment.',
+      });
     }
     throw new UpstreamError('Failed to send email');
   }

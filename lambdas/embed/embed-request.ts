@@ -12,10 +12,17 @@ import { recordViewWithinBudget } from './record-view.ts';
 const embedHeaders = z.object({ [EMBED_DASHBOARD_HEADER]: dashboardId, [EMBED_SOURCE_HEADER]: embedSourceSchema });
 
 /** The embed answer for an authenticated caller: the URL, recorded as a view before it goes out. */
-export const answerEmbedRequest = async (event: APIGatewayProxyEventV2, caller: Caller, logger: Logger): Promise<HttpResult> => {
+export const answerEmbedRequest = async (
+  event: APIGatewayProxyEventV2,
+  caller: Caller,
+  logger: Logger,
+): Promise<HttpResult> => {
   const headers = parseWith(embedHeaders, event.headers ?? {});
   const dashboard = headers[EMBED_DASHBOARD_HEADER];
   const { response } = await embedUrlFor(caller, dashboard);
-  await recordViewWithinBudget({ email: caller.email, dashboardId: dashboard, source: headers[EMBED_SOURCE_HEADER], at: new Date() }, logger);
+  await recordViewWithinBudget(
+    { email: caller.email, dashboardId: dashboard, source: headers[EMBED_SOURCE_HEADER], at: new Date() },
+    logger,
+  );
   return ok(response);
 };

@@ -1,5 +1,10 @@
 import { GenerateEmbedUrlForRegisteredUserCommand } from '@aws-sdk/client-quicksight';
-import { DEFAULT_DASHBOARD_FEATURES, featureConfigurations, unknownDashboardFeatures, type DashboardFeature } from '../../contracts/dashboard-features.ts';
+import {
+  DEFAULT_DASHBOARD_FEATURES,
+  featureConfigurations,
+  unknownDashboardFeatures,
+  type DashboardFeature,
+} from '../../contracts/dashboard-features.ts';
 import { ENV } from '../../contracts/env.ts';
 import { QUICKSIGHT_FAILURES_METRIC } from '../../contracts/metrics.ts';
 import { NOT_ASSIGNED_MESSAGE, type EmbedResponse } from '../../contracts/embed.ts';
@@ -11,13 +16,20 @@ import { type ViewItem, viewOfDashboard } from '../shared/data/views.ts';
 import { allowedOrigins, optionalEnv } from '../shared/env.ts';
 import { ConfigurationError, ForbiddenError, NotFoundError } from '../shared/errors.ts';
 import { countOne, createMetrics } from '../shared/metrics.ts';
-import { QUICKSIGHT_USER_NOT_FOUND, describeQuickSightUser, quicksightFailure, quicksightSettings, userArn } from '../shared/quicksight.ts';
+import {
+  QUICKSIGHT_USER_NOT_FOUND,
+  describeQuickSightUser,
+  quicksightFailure,
+  quicksightSettings,
+  userArn,
+} from '../shared/quicksight.ts';
 import { embedOriginsProblems } from '../../contracts/embed-origins.ts';
 
 const metrics = createMetrics('embed');
 
 export { NOT_ASSIGNED_MESSAGE };
-export const NOT_REGISTERED_MESSAGE = 'Your account is not registered in QuickSight yet. Please contact your administrator.';
+export const NOT_REGISTERED_MESSAGE =
+  'Your account is not registered in QuickSight yet. Please contact your administrator.';
 
 /** QuickSight accepts 15 to 600 minutes; 60 when not configured. */
 const sessionMinutes = (): number => {
@@ -25,7 +37,9 @@ const sessionMinutes = (): number => {
   if (configured === undefined) return 60;
   const minutes = Number(configured);
   if (!Number.isInteger(minutes) || minutes < 15 || minutes > 600) {
-    throw new ConfigurationError([ENV.embedSessionMinutes], { reason: `${ENV.embedSessionMinutes} must be a whole number from 15 to 600` });
+    throw new ConfigurationError([ENV.embedSessionMinutes], {
+      reason: `${ENV.embedSessionMinutes} must be a whole number from 15 to 600`,
+    });
   }
   return minutes;
 };
@@ -37,11 +51,17 @@ const sessionMinutes = (): number => {
  */
 export const enabledDashboardFeatures = (): DashboardFeature[] => {
   const configured = optionalEnv(ENV.embedDashboardFeatures);
-  if (configured === undefined) return optionalEnv(ENV.embedStatePersistence) === 'false' ? [] : [...DEFAULT_DASHBOARD_FEATURES];
-  const names = configured.split(',').map((name) => name.trim()).filter(Boolean);
+  if (configured === undefined)
+    return optionalEnv(ENV.embedStatePersistence) === 'false' ? [] : [...DEFAULT_DASHBOARD_FEATURES];
+  const names = configured
+    .split(',')
+    .map((name) => name.trim())
+    .filter(Boolean);
   const unknown = unknownDashboardFeatures(names);
   if (unknown.length > 0) {
-    throw new ConfigurationError([ENV.embedDashboardFeatures], { reason: `${ENV.embedDashboardFeatures} names no dashboard feature: ${unknown.join(', ')}` });
+    throw new ConfigurationError([ENV.embedDashboardFeatures], {
+      reason: `${ENV.embedDashboardFeatures} names no dashboard feature: ${unknown.join(', ')}`,
+    });
   }
   return names as DashboardFeature[];
 };
@@ -79,7 +99,10 @@ const embedDomains = (): string[] => {
  * (derived from the token, never from the request), with the view it was issued through.
  * Assignment is checked first, so an unassigned dashboard costs no QuickSight call at all.
  */
-export const embedUrlFor = async (caller: Caller, dashboardId: string): Promise<{ response: EmbedResponse; view: ViewItem }> => {
+export const embedUrlFor = async (
+  caller: Caller,
+  dashboardId: string,
+): Promise<{ response: EmbedResponse; view: ViewItem }> => {
   const view = await viewOfDashboard(caller.email, dashboardId);
   if (view === undefined) throw new ForbiddenError(NOT_ASSIGNED_MESSAGE);
   const settings = quicksightSettings();
@@ -93,7 +116,9 @@ export const embedUrlFor = async (caller: Caller, dashboardId: string): Promise<
         UserArn: userArn(settings, caller.email),
         SessionLifetimeInMinutes: minutes,
         AllowedDomains: domains.length > 0 ? domains : undefined,
-        ExperienceConfiguration: { Dashboard: { InitialDashboardId: dashboardId, FeatureConfigurations: featureConfigurations(features) } },
+        ExperienceConfiguration: {
+          Dashboard: { InitialDashboardId: dashboardId, FeatureConfigurations: featureConfigurations(features) },
+        },
       }),
     );
     if (!result.EmbedUrl) throw new Error('QuickSight answered without an embed URL');
@@ -112,7 +137,9 @@ export const embedUrlFor = async (caller: Caller, dashboardId: string): Promise<
     if (isAwsError(error, 'ResourceNotFoundException')) {
       // The dashboard (or, as older answers had it, the caller) is unknown to QuickSight: say which.
       if ((await describeQuickSightUser(caller.email)) === undefined) throw new NotFoundError(NOT_REGISTERED_MESSAGE);
-      throw new NotFoundError(`Dashboard ${dashboardId} was not found in QuickSight. Please contact your administrator.`);
+      throw new NotFoundError(
+        `Dashboard ${dashboardId} was not found in QuickSight. Please contact your administrator.`,
+      );
     }
     // The rest is QuickSight failing a caller who may see the dashboard: the operations pack alarms on it.
     countOne(metrics, QUICKSIGHT_FAILURES_METRIC, { errorName: error instanceof Error ? error.name : 'Unknown' });

@@ -17,4 +17,6 @@ const logger = createLogger('embed');
 export const handler = middy<APIGatewayProxyEventV2, HttpResult, Error, CallerContext>()
   .use(httpBase({ logger, methods: FUNCTION_URL_METHODS.embed }))
   .use(requireCaller())
-  .handler(async (event, context) => (await import('./embed-request.ts')).answerEmbedRequest(event, context.caller, logger));
+  .handler(async (event, context) =>
+    (await import('./embed-request.ts')).answerEmbedRequest(event, context.caller, logger),
+  );

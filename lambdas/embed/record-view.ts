@@ -24,7 +24,12 @@ export const recordViewWithinBudget = async (
   budgetMs = RECORD_BUDGET_MS,
 ): Promise<void> => {
   const fail = (reason: string, error?: unknown) => {
-    logger.error('The dashboard view could not be recorded', { reason, dashboardId: event.dashboardId, source: event.source, ...(error ? { error: error as Error } : {}) });
+    logger.error('The dashboard view could not be recorded', {
+      reason,
+      dashboardId: event.dashboardId,
+      source: event.source,
+      ...(error ? { error: error as Error } : {}),
+    });
     countOne(metrics, USAGE_RECORD_FAILURES_METRIC, { reason });
   };
   let timer: ReturnType<typeof setTimeout> | undefined;
@@ -33,9 +38,9 @@ export const recordViewWithinBudget = async (
     const recording = companyNamesOfUser(event.email)
       .then((companies) => recordDashboardView({ ...event, companies }, usageRetentionDays()))
       .then(
-      () => 'recorded' as const,
-      (error: unknown) => ({ error }),
-    );
+        () => 'recorded' as const,
+        (error: unknown) => ({ error }),
+      );
     const timeout = new Promise<'timeout'>((resolve) => {
       timer = setTimeout(() => resolve('timeout'), budgetMs);
     });

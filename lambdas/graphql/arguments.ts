@@ -10,9 +10,14 @@ import { type FilterLimits, filterProblem } from './filter.ts';
  * function URLs. The resolvers' own validation (inputs.ts) checks the filters again.
  */
 
-export const FILTER_LIMITS: FilterLimits = { depth: FILTER_DEPTH_LIMIT, terms: FILTER_TERMS_PER_FIELD, requestTerms: FILTER_TERMS_LIMIT };
+export const FILTER_LIMITS: FilterLimits = {
+  depth: FILTER_DEPTH_LIMIT,
+  terms: FILTER_TERMS_PER_FIELD,
+  requestTerms: FILTER_TERMS_LIMIT,
+};
 
-export const UNSAFE_TEXT = 'must not contain control characters, line separators or bidirectional formatting characters';
+export const UNSAFE_TEXT =
+  'must not contain control characters, line separators or bidirectional formatting characters';
 
 /**
  * The function URLs' character rule (lambdas/shared/middleware/json-guard.ts) for every text

@@ -47,10 +47,16 @@ export const listDashboardMetadata = async (caller: Caller, args: unknown) => {
   const { filter, limit, nextToken } = parseWith(listArgs, args);
   const [page, assigned] = await Promise.all([
     pageDashboards(limit ?? DEFAULT_PAGE_SIZE, decodePageToken(nextToken, catalogueKey)),
-    caller.isAdmin ? undefined : viewsOfUser(caller.email).then((views) => new Set(views.map((view) => view.quicksightDashboardId))),
+    caller.isAdmin
+      ? undefined
+      : viewsOfUser(caller.email).then((views) => new Set(views.map((view) => view.quicksightDashboardId))),
   ]);
-  const visible: readonly CatalogueEntry[] = assigned === undefined ? page.items : page.items.filter((item) => assigned.has(item.dashboardId)).map(forUser);
-  return { items: visible.filter((item) => matchesFilter({ ...item }, filter)), nextToken: encodePageToken(page.lastKey) };
+  const visible: readonly CatalogueEntry[] =
+    assigned === undefined ? page.items : page.items.filter((item) => assigned.has(item.dashboardId)).map(forUser);
+  return {
+    items: visible.filter((item) => matchesFilter({ ...item }, filter)),
+    nextToken: encodePageToken(page.lastKey),
+  };
 };
 
 export const createDashboardMetadata = async (caller: Caller, args: unknown): Promise<DashboardItem> => {

@@ -26,7 +26,8 @@ const matchesCondition = (value: unknown, condition: Record<string, unknown>): b
         return operand === present;
       case 'contains':
       case 'notContains': {
-        const contained = present && (Array.isArray(value) ? value.includes(operand) : String(value).includes(String(operand)));
+        const contained =
+          present && (Array.isArray(value) ? value.includes(operand) : String(value).includes(String(operand)));
         return operator === 'contains' ? contained : !contained;
       }
       case 'beginsWith':
@@ -70,7 +71,8 @@ export const matchesFilter = (item: Record<string, unknown>, filter: ModelFilter
   });
 };
 
-const isObject = (value: unknown): value is Record<string, unknown> => typeof value === 'object' && value !== null && !Array.isArray(value);
+const isObject = (value: unknown): value is Record<string, unknown> =>
+  typeof value === 'object' && value !== null && !Array.isArray(value);
 
 export interface FilterLimits {
   /** Levels: the filter is 1, each `and`, `or` and `not` adds one. */
@@ -98,7 +100,8 @@ export const filterProblem = (filter: unknown, limits: FilterLimits): string | u
     const [node, depth] = entry;
     if (node === null || node === undefined) continue;
     if (!isObject(node)) return 'must be an object of field conditions';
-    if (depth > limits.depth) return `is nested more than ${limits.depth} levels deep (and, or and not each add a level)`;
+    if (depth > limits.depth)
+      return `is nested more than ${limits.depth} levels deep (and, or and not each add a level)`;
     for (const [key, value] of Object.entries(node)) {
       if (value === null || value === undefined) continue;
       if (key === 'and' || key === 'or') {
@@ -131,10 +134,14 @@ export const lowercaseEmailOperands = (filter: ModelFilter | null | undefined): 
   const lower = (value: unknown): unknown => (Array.isArray(value) ? value.map(lowerOne) : lowerOne(value));
   return Object.fromEntries(
     Object.entries(filter).map(([key, value]) => {
-      if (key === 'and' || key === 'or') return [key, (value as ModelFilter[] | null)?.map((part) => lowercaseEmailOperands(part))];
+      if (key === 'and' || key === 'or')
+        return [key, (value as ModelFilter[] | null)?.map((part) => lowercaseEmailOperands(part))];
       if (key === 'not') return [key, lowercaseEmailOperands(value as ModelFilter | null)];
       if (key === 'userEmail' && value !== null && typeof value === 'object') {
-        return [key, Object.fromEntries(Object.entries(value).map(([operator, operand]) => [operator, lower(operand)]))];
+        return [
+          key,
+          Object.fromEntries(Object.entries(value).map(([operator, operand]) => [operator, lower(operand)])),
+        ];
       }
       return [key, value];
     }),

@@ -34,7 +34,9 @@ const appsyncCaller = (): MiddlewareObj<ResolverEvent, unknown, Error, CallerCon
     ]);
     const token = tokenFromHeader(request.event.request?.headers?.authorization, { allowBare: true });
     // AppSync invokes the resolver once per root field: one request's fields share one session check.
-    request.context.caller = requirePortalMember(await confirmAdmin(await authenticate(token, { reuseRecentCheck: true })));
+    request.context.caller = requirePortalMember(
+      await confirmAdmin(await authenticate(token, { reuseRecentCheck: true })),
+    );
   },
 });
 

@@ -13,7 +13,10 @@ const recordId = z.string().trim().min(1, 'id is required').max(128, 'id must be
 const viewName = z.string().trim().min(1, 'View name is required').max(200, 'View name must be at most 200 characters');
 const companyName = z.string().trim().max(200, 'Company Name must be at most 200 characters');
 const description = z.string().trim().max(2000, 'Description must be at most 2000 characters');
-/** A filter or condition argument, its nesting and width checked (again, see arguments.ts) before anything evaluates it. */
+/**
+ * A filter or condition argument, its nesting and width checked (again, see arguments.ts) before anything evaluates
+ * it.
+ */
 const modelFilter = (argument: 'filter' | 'condition') =>
   z
     .record(z.string(), z.unknown())

@@ -14,7 +14,12 @@ import { createTableauView, deleteTableauView, getTableauView, listTableauViews,
 
 type Resolver = (caller: Caller, args: unknown) => Promise<unknown>;
 
-const QUERIES: Record<string, Resolver> = { getTableauView, listTableauViews, getDashboardMetadata, listDashboardMetadata };
+const QUERIES: Record<string, Resolver> = {
+  getTableauView,
+  listTableauViews,
+  getDashboardMetadata,
+  listDashboardMetadata,
+};
 const MUTATIONS: Record<string, Resolver> = {
   createTableauView,
   updateTableauView,
@@ -39,7 +44,8 @@ export const resolve = async (event: ResolverEvent, caller: Caller, logger: Logg
   const query = event.info.parentTypeName === 'Query' ? QUERIES[field] : undefined;
   if (query !== undefined) return query(caller, args);
   const mutation = event.info.parentTypeName === 'Mutation' ? MUTATIONS[field] : undefined;
-  if (mutation === undefined) throw new ResolverError('BadRequest', `Unknown field ${event.info.parentTypeName}.${field}`);
+  if (mutation === undefined)
+    throw new ResolverError('BadRequest', `Unknown field ${event.info.parentTypeName}.${field}`);
   if (!caller.isAdmin) return mutation(caller, args);
   return audited(logger, { caller, action: field, target: targetOf(args) }, () => mutation(caller, args));
 };

@@ -29,7 +29,9 @@ export const toResolverError = (error: unknown): ResolverError => {
   if (error instanceof ResolverError) return error;
   const httpError = toHttpError(error);
   const name = NAMES[httpError.status];
-  return name === undefined ? new ResolverError('InternalFailure', INTERNAL_ERROR_MESSAGE) : new ResolverError(name, httpError.message);
+  return name === undefined
+    ? new ResolverError('InternalFailure', INTERNAL_ERROR_MESSAGE)
+    : new ResolverError(name, httpError.message);
 };
 
 interface ResolverEventShape {
@@ -40,7 +42,11 @@ interface ResolverEventShape {
  * One log line per resolved field (field, actor, duration, outcome), and failures turned
  * into named resolver errors that say nothing about internals.
  */
-export const resolverLog = <E extends ResolverEventShape, R, C extends Context>({ logger }: { logger: Logger }): MiddlewareObj<E, R, Error, C> => {
+export const resolverLog = <E extends ResolverEventShape, R, C extends Context>({
+  logger,
+}: {
+  logger: Logger;
+}): MiddlewareObj<E, R, Error, C> => {
   const startedAt = new WeakMap<object, number>();
   const about = (request: { event: E; context: C }) => ({
     field: `${request.event.info?.parentTypeName ?? '?'}.${request.event.info?.fieldName ?? '?'}`,
@@ -62,7 +68,11 @@ export const resolverLog = <E extends ResolverEventShape, R, C extends Context>(
       if (resolverError.name === 'InternalFailure') {
         logger.error('Field failed', { ...about(request), error: request.error ?? undefined });
       } else {
-        logger.info('Field refused', { ...about(request), errorType: resolverError.name, reason: resolverError.message });
+        logger.info('Field refused', {
+          ...about(request),
+          errorType: resolverError.name,
+          reason: resolverError.message,
+        });
       }
       request.error = resolverError;
     },

@@ -40,7 +40,10 @@ export interface TableauView extends ViewItem {
   isDefault: boolean;
 }
 
-const toTableauView = (view: ViewItem, defaultViewId: string | undefined): TableauView => ({ ...view, isDefault: view.id === defaultViewId });
+const toTableauView = (view: ViewItem, defaultViewId: string | undefined): TableauView => ({
+  ...view,
+  isDefault: view.id === defaultViewId,
+});
 
 const NOT_YOUR_VIEW = 'Not authorized to access this view';
 const CHANGED_CONCURRENTLY = 'The view was changed by someone else. Reload and try again.';
@@ -51,7 +54,8 @@ const COMPANY_FROM_MODEL =
   "An assignment's company is the user's company: it is set in the admin portal (Companies, Edit User) and cannot be changed here.";
 const ASSIGNMENT_IS_ADMINS =
   'This view is an assignment made by an administrator: its dashboard, name and link are set in the admin portal and cannot be changed here. You can make it your default or add a view of your own.';
-const LINK_FROM_ASSIGNMENT = "A view's link is the link of the dashboard's assignment, set in the admin portal: it cannot be chosen here.";
+const LINK_FROM_ASSIGNMENT =
+  "A view's link is the link of the dashboard's assignment, set in the admin portal: it cannot be chosen here.";
 const notAssigned = (dashboardId: string, userEmail: string) =>
   `Dashboard ${dashboardId} is not assigned to ${userEmail}. Dashboards are assigned in the admin portal.`;
 
@@ -69,8 +73,15 @@ const readableView = async (caller: Caller, id: string): Promise<ViewItem> => {
 const isAdminMade = async (view: ViewItem): Promise<boolean> =>
   view.createdBy !== view.userEmail || (await claimedViewId(view.userEmail, view.quicksightDashboardId)) === view.id;
 
-/** The assignment among a user's views of one dashboard: the view the admin's assignment wrote, else one an admin made, else any. */
-const assignmentAmong = async (userEmail: string, dashboardId: string, views: readonly ViewItem[]): Promise<ViewItem | undefined> => {
+/**
+ * The assignment among a user's views of one dashboard: the view the admin's assignment wrote, else one an admin
+ * made, else any.
+ */
+const assignmentAmong = async (
+  userEmail: string,
+  dashboardId: string,
+  views: readonly ViewItem[],
+): Promise<ViewItem | undefined> => {
   const claimed = await claimedViewId(userEmail, dashboardId);
   return views.find((view) => view.id === claimed) ?? views.find((view) => view.createdBy !== userEmail) ?? views[0];
 };
@@ -86,7 +97,8 @@ const differs = <T>(asked: T | undefined, current: T): boolean => asked !== unde
 const checkCondition = async (view: ViewItem | undefined, condition: ModelFilter | null | undefined) => {
   if (condition === null || condition === undefined) return;
   const current = view === undefined ? {} : toTableauView(view, await getDefaultViewId(view.userEmail));
-  if (!matchesFilter(current as Record<string, unknown>, lowercaseEmailOperands(condition))) throw new ConflictError(CONDITION_FAILED);
+  if (!matchesFilter(current as Record<string, unknown>, lowercaseEmailOperands(condition)))
+    throw new ConflictError(CONDITION_FAILED);
 };
 
 const userViewsKey = z.object({ id: z.string(), userEmail: z.string(), quicksightDashboardId: z.string() }).strict();
@@ -99,8 +111,13 @@ export const listTableauViews = async (caller: Caller, args: unknown) => {
   const owner = caller.isAdmin && typeof requested === 'string' ? requested : caller.email;
   const startKey = decodePageToken(nextToken, userViewsKey);
   if (startKey !== undefined && startKey.userEmail !== owner) throw invalidPageToken();
-  const [page, defaultViewId] = await Promise.all([pageViewsOfUser(owner, limit ?? DEFAULT_PAGE_SIZE, startKey), getDefaultViewId(owner)]);
-  const items = page.items.map((view) => toTableauView(view, defaultViewId)).filter((view) => matchesFilter({ ...view }, normalized));
+  const [page, defaultViewId] = await Promise.all([
+    pageViewsOfUser(owner, limit ?? DEFAULT_PAGE_SIZE, startKey),
+    getDefaultViewId(owner),
+  ]);
+  const items = page.items
+    .map((view) => toTableauView(view, defaultViewId))
+    .filter((view) => matchesFilter({ ...view }, normalized));
   return { items, nextToken: encodePageToken(page.lastKey) };
 };
 
@@ -120,7 +137,8 @@ export const createTableauView = async (caller: Caller, args: unknown): Promise<
     const views = await viewsOfUserForDashboard(owner, input.quicksightDashboardId);
     const assignment = await assignmentAmong(owner, input.quicksightDashboardId, views);
     if (assignment === undefined) throw new ForbiddenError(notAssigned(input.quicksightDashboardId, owner));
-    if (input.companyName !== undefined && (input.companyName || undefined) !== assignment.companyName) throw new ForbiddenError(COMPANY_FROM_MODEL);
+    if (input.companyName !== undefined && (input.companyName || undefined) !== assignment.companyName)
+      throw new ForbiddenError(COMPANY_FROM_MODEL);
     const now = nowIso();
     const view: ViewItem = {
       id: newViewId(),
@@ -140,7 +158,11 @@ export const createTableauView = async (caller: Caller, args: unknown): Promise<
 };
 
 /** Runs `work` under the leases of both assignments, taken in a fixed order. */
-const withAssignmentLeases = async <T>(userEmail: string, dashboardIds: string[], work: () => Promise<T>): Promise<T> => {
+const withAssignmentLeases = async <T>(
+  userEmail: string,
+  dashboardIds: string[],
+  work: () => Promise<T>,
+): Promise<T> => {
   const [first, ...rest] = [...new Set(dashboardIds)].sort();
   if (first === undefined) return work();
   return withLease(assignmentLease(userEmail, first), () => withAssignmentLeases(userEmail, rest, work));
@@ -150,17 +172,24 @@ export const updateTableauView = async (caller: Caller, args: unknown): Promise<
   const { input, condition } = parseWith(updateViewArgs, args);
   const current = await readableView(caller, input.id);
   await checkCondition(current, condition);
-  if (input.companyName !== undefined && (input.companyName || undefined) !== current.companyName) throw new ForbiddenError(COMPANY_FROM_MODEL);
+  if (input.companyName !== undefined && (input.companyName || undefined) !== current.companyName)
+    throw new ForbiddenError(COMPANY_FROM_MODEL);
   const targetDashboard = input.quicksightDashboardId ?? current.quicksightDashboardId;
   return withAssignmentLeases(current.userEmail, [current.quicksightDashboardId, targetDashboard], async () => {
     let link = input.link ?? current.link;
     if (!caller.isAdmin) {
       if (await isAdminMade(current)) {
-        if (differs(input.quicksightDashboardId, current.quicksightDashboardId) || differs(input.name, current.name) || differs(input.link, current.link)) {
+        if (
+          differs(input.quicksightDashboardId, current.quicksightDashboardId) ||
+          differs(input.name, current.name) ||
+          differs(input.link, current.link)
+        ) {
           throw new ForbiddenError(ASSIGNMENT_IS_ADMINS);
         }
       } else {
-        const others = (await viewsOfUserForDashboard(current.userEmail, targetDashboard)).filter((view) => view.id !== current.id);
+        const others = (await viewsOfUserForDashboard(current.userEmail, targetDashboard)).filter(
+          (view) => view.id !== current.id,
+        );
         const assignment = await assignmentAmong(current.userEmail, targetDashboard, others);
         link = assignmentLink(input.link, assignment === undefined ? current.link : assignment.link);
       }

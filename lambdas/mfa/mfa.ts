@@ -49,7 +49,9 @@ export const DISABLE_MFA_MESSAGE = 'MFA has been disabled successfully';
 export const mfaConfiguration = (): MfaConfiguration => {
   const parsed = mfaConfigurationSchema.safeParse(requireEnv(ENV.mfaConfiguration));
   if (!parsed.success) {
-    throw new ConfigurationError([ENV.mfaConfiguration], { reason: `${ENV.mfaConfiguration} must be ON, OPTIONAL or OFF` });
+    throw new ConfigurationError([ENV.mfaConfiguration], {
+      reason: `${ENV.mfaConfiguration} must be ON, OPTIONAL or OFF`,
+    });
   }
   return parsed.data;
 };
@@ -59,10 +61,13 @@ export const mfaConfiguration = (): MfaConfiguration => {
  * a verified software token), so it is refused rather than reported as done.
  */
 const refuseWhereRequired = () => {
-  if (mfaConfiguration() === 'ON') throw new ConflictError(MFA_REQUIRED_MESSAGE, { suggestion: 'Choose Set up a new authenticator.' });
+  if (mfaConfiguration() === 'ON')
+    throw new ConflictError(MFA_REQUIRED_MESSAGE, { suggestion: 'Choose Set up a new authenticator.' });
 };
 
-/** The caller's own preference, with their access token (a token from a sign-in: Cognito acts on that account alone). */
+/**
+ * The caller's own preference, with their access token (a token from a sign-in: Cognito acts on that account alone).
+ */
 const setTotpPreference = (caller: Caller, failure: string, enabled: boolean, preferred: boolean) =>
   mfaStep(failure, () =>
     cognito.send(
@@ -80,12 +85,15 @@ const mfaStep = async <T>(failure: string, call: () => Promise<T>): Promise<T> =
   } catch (error) {
     if (error instanceof HttpError) throw error;
     if (isAwsError(error, 'CodeMismatchException', 'EnableSoftwareTokenMFAException')) {
-      throw new BadRequestError('Invalid code. Please check your authenticator app and try again.', { fields: ['mfaCode'] });
+      throw new BadRequestError('Invalid code. Please check your authenticator app and try again.', {
+        fields: ['mfaCode'],
+      });
     }
     if (isAwsError(error, 'InvalidParameterException', 'SoftwareTokenMFANotFoundException')) {
       throw new BadRequestError(failure, { reason: error instanceof Error ? error.message : undefined });
     }
-    if (isAwsError(error, 'NotAuthorizedException')) throw new UnauthorizedError('Your session is no longer valid. Please sign in again.');
+    if (isAwsError(error, 'NotAuthorizedException'))
+      throw new UnauthorizedError('Your session is no longer valid. Please sign in again.');
     if (isAwsError(error, 'TooManyRequestsException', 'LimitExceededException')) {
       throw new TooManyRequestsError('Too many attempts. Please wait a moment and try again.');
     }
@@ -107,7 +115,8 @@ export const requireRecentSignIn = (caller: Caller, nowMs = Date.now()): void =>
 /** Cognito's page size limit for AdminListDevices. */
 const DEVICE_PAGE = 60;
 
-const attributeOf = (device: DeviceType, name: string) => device.DeviceAttributes?.find((attribute) => attribute.Name === name)?.Value;
+const attributeOf = (device: DeviceType, name: string) =>
+  device.DeviceAttributes?.find((attribute) => attribute.Name === name)?.Value;
 
 /** The caller's devices, every page, through the admin API (the caller's own username only). */
 const listDevices = async (caller: Caller): Promise<DeviceListResponse> => {
@@ -116,7 +125,12 @@ const listDevices = async (caller: Caller): Promise<DeviceListResponse> => {
   do {
     const page = await mfaStep('Failed to list devices', () =>
       cognito.send(
-        new AdminListDevicesCommand({ UserPoolId: requireEnv(ENV.userPoolId), Username: caller.username, Limit: DEVICE_PAGE, PaginationToken: token }),
+        new AdminListDevicesCommand({
+          UserPoolId: requireEnv(ENV.userPoolId),
+          Username: caller.username,
+          Limit: DEVICE_PAGE,
+          PaginationToken: token,
+        }),
       ),
     );
     for (const device of page.Devices ?? []) {
@@ -137,7 +151,13 @@ const listDevices = async (caller: Caller): Promise<DeviceListResponse> => {
 const forgetDevice = async (caller: Caller, deviceKey: string): Promise<{ message: string }> => {
   await mfaStep('Failed to forget the device', async () => {
     try {
-      await cognito.send(new AdminForgetDeviceCommand({ UserPoolId: requireEnv(ENV.userPoolId), Username: caller.username, DeviceKey: deviceKey }));
+      await cognito.send(
+        new AdminForgetDeviceCommand({
+          UserPoolId: requireEnv(ENV.userPoolId),
+          Username: caller.username,
+          DeviceKey: deviceKey,
+        }),
+      );
     } catch (error) {
       if (isAwsError(error, 'ResourceNotFoundException')) throw new NotFoundError('Device not found');
       throw error;
@@ -149,7 +169,9 @@ const forgetDevice = async (caller: Caller, deviceKey: string): Promise<{ messag
 /** MFA state from the account the liveness check already read. */
 export const mfaStatusOf = (caller: Caller, configuration: MfaConfiguration): MfaStatus => {
   const enabled = caller.profile.UserMFASettingList?.includes(SOFTWARE_TOKEN_MFA) ?? false;
-  const legacyDevices = (caller.profile.MFAOptions ?? []).map((option) => ({ DeliveryMedium: option.DeliveryMedium ?? 'UNKNOWN' }));
+  const legacyDevices = (caller.profile.MFAOptions ?? []).map((option) => ({
+    DeliveryMedium: option.DeliveryMedium ?? 'UNKNOWN',
+  }));
   return {
     mfaEnabled: enabled,
     mfaDevices: enabled ? [{ DeliveryMedium: 'SOFTWARE_TOKEN' }, ...legacyDevices] : legacyDevices,
@@ -173,7 +195,11 @@ export const mfaStatus = async (caller: Caller, configuration: MfaConfiguration)
   const reported = mfaStatusOf(caller, configuration);
   if (configuration !== 'ON' || caller.profile.PreferredMfaSetting) return reported;
   const legacyDevices = reported.mfaDevices.filter((device) => device.DeliveryMedium !== 'SOFTWARE_TOKEN');
-  const enabled: MfaStatus = { ...reported, mfaEnabled: true, mfaDevices: [{ DeliveryMedium: 'SOFTWARE_TOKEN' }, ...legacyDevices] };
+  const enabled: MfaStatus = {
+    ...reported,
+    mfaEnabled: true,
+    mfaDevices: [{ DeliveryMedium: 'SOFTWARE_TOKEN' }, ...legacyDevices],
+  };
   try {
     await cognito.send(
       new AdminSetUserMFAPreferenceCommand({
@@ -185,7 +211,9 @@ export const mfaStatus = async (caller: Caller, configuration: MfaConfiguration)
     return { ...enabled, preferredMfa: SOFTWARE_TOKEN_MFA };
   } catch (error) {
     if (isAwsError(error, 'InvalidParameterException', 'SoftwareTokenMFANotFoundException')) return reported;
-    logger.warn('Could not set TOTP as the preferred MFA', { errorName: error instanceof Error ? error.name : 'unknown' });
+    logger.warn('Could not set TOTP as the preferred MFA', {
+      errorName: error instanceof Error ? error.name : 'unknown',
+    });
     return enabled;
   }
 };
@@ -216,14 +244,20 @@ export const runMfaAction = async (request: MfaRequest, caller: Caller): Promise
           }),
         ),
       );
-      if (result.Status !== 'SUCCESS') throw new BadRequestError('Failed to verify software token', { fields: ['mfaCode'] });
+      if (result.Status !== 'SUCCESS')
+        throw new BadRequestError('Failed to verify software token', { fields: ['mfaCode'] });
       await setTotpPreference(caller, 'Failed to set MFA preference', true, true);
       return { status: 'SUCCESS', message: 'MFA setup completed successfully!' };
     }
 
     case 'SET_MFA_PREFERENCE': {
       if (!request.enabled) refuseWhereRequired();
-      await setTotpPreference(caller, 'Failed to set MFA preference', request.enabled, request.preferred ?? request.enabled);
+      await setTotpPreference(
+        caller,
+        'Failed to set MFA preference',
+        request.enabled,
+        request.preferred ?? request.enabled,
+      );
       return { message: 'MFA preference updated successfully' };
     }
 

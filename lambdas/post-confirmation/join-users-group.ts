@@ -6,7 +6,9 @@ import { nowIso } from '../shared/data/tables.ts';
 
 /** Adds a confirmed user to the Users group (adding again is harmless). */
 export const joinUsersGroup = async (userPoolId: string, username: string): Promise<void> => {
-  await cognito.send(new AdminAddUserToGroupCommand({ UserPoolId: userPoolId, Username: username, GroupName: USERS_GROUP }));
+  await cognito.send(
+    new AdminAddUserToGroupCommand({ UserPoolId: userPoolId, Username: username, GroupName: USERS_GROUP }),
+  );
 };
 
 /**
@@ -19,7 +21,15 @@ export const recordConfirmedAccount = async (username: string, email: string | u
   if (!email) return false;
   const now = nowIso();
   try {
-    await putDirectoryEntry({ email, username, enabled: true, status: 'CONFIRMED', group: USERS_GROUP, created: now, modified: now });
+    await putDirectoryEntry({
+      email,
+      username,
+      enabled: true,
+      status: 'CONFIRMED',
+      group: USERS_GROUP,
+      created: now,
+      modified: now,
+    });
     return true;
   } catch {
     return false;

@@ -16,7 +16,11 @@ import { runCompanyAction, type CompanyRequest } from './company-actions.ts';
 import { checkCrossCompanyAssignment, recordSharedData } from './shared-data.ts';
 
 /** Runs one validated action of the QuickSight management function; mutations are audited. */
-export const runQuicksightAdminAction = async (request: QuicksightAdminRequest, caller: Caller, logger: Logger): Promise<unknown> => {
+export const runQuicksightAdminAction = async (
+  request: QuicksightAdminRequest,
+  caller: Caller,
+  logger: Logger,
+): Promise<unknown> => {
   const audit = auditorFor(logger, caller, request.action);
 
   switch (request.action) {
@@ -29,7 +33,11 @@ export const runQuicksightAdminAction = async (request: QuicksightAdminRequest, 
         email,
         async () => {
           await assertMayManage(caller, email, 'delete');
-          return { message: 'User deleted from QuickSight successfully', userEmail: email, ...(await deleteRegisteredUser(email)) };
+          return {
+            message: 'User deleted from QuickSight successfully',
+            userEmail: email,
+            ...(await deleteRegisteredUser(email)),
+          };
         },
         describeUserDeletion,
       );
@@ -39,7 +47,10 @@ export const runQuicksightAdminAction = async (request: QuicksightAdminRequest, 
       const email = request.userEmail.toLowerCase();
       return audit(
         email,
-        async () => ({ message: 'User registered in QuickSight successfully', user: await registerUser(email, request.userRole) }),
+        async () => ({
+          message: 'User registered in QuickSight successfully',
+          user: await registerUser(email, request.userRole),
+        }),
         () => `role ${request.userRole}`,
       );
     }
@@ -76,7 +87,8 @@ export const runQuicksightAdminAction = async (request: QuicksightAdminRequest, 
             ),
           };
         },
-        () => `dashboard ${request.dashboardId}${request.makeDefault ? ' (default)' : ''}${request.confirmSharedData ? ' (shared data confirmed)' : ''}`,
+        () =>
+          `dashboard ${request.dashboardId}${request.makeDefault ? ' (default)' : ''}${request.confirmSharedData ? ' (shared data confirmed)' : ''}`,
       );
     }
 
@@ -84,7 +96,10 @@ export const runQuicksightAdminAction = async (request: QuicksightAdminRequest, 
       const email = request.userEmail.toLowerCase();
       return audit(
         email,
-        async () => ({ message: 'User removed from dashboard successfully', removedViews: await unassignDashboard(email, request.dashboardId) }),
+        async () => ({
+          message: 'User removed from dashboard successfully',
+          removedViews: await unassignDashboard(email, request.dashboardId),
+        }),
         () => `dashboard ${request.dashboardId}`,
       );
     }
@@ -105,13 +120,10 @@ export const runQuicksightAdminAction = async (request: QuicksightAdminRequest, 
       return { dashboards: await listCatalogue() };
 
     case 'CREATE_DASHBOARD_METADATA':
-      return audit(
-        request.dashboardId,
-        async () => ({
-          message: 'Dashboard created successfully',
-          dashboard: toMetadata(await createCatalogueEntry(request, caller.email)),
-        }),
-      );
+      return audit(request.dashboardId, async () => ({
+        message: 'Dashboard created successfully',
+        dashboard: toMetadata(await createCatalogueEntry(request, caller.email)),
+      }));
 
     case 'UPDATE_DASHBOARD_METADATA':
       return audit(
@@ -125,7 +137,11 @@ export const runQuicksightAdminAction = async (request: QuicksightAdminRequest, 
             isActive: request.isActive,
             sharedData: request.sharedData,
           });
-          return { message: 'Dashboard updated successfully', dashboard: toMetadata(dashboard), updatedUserAssignments };
+          return {
+            message: 'Dashboard updated successfully',
+            dashboard: toMetadata(dashboard),
+            updatedUserAssignments,
+          };
         },
         (result) =>
           `updated for ${result.updatedUserAssignments} user(s)${request.sharedData === undefined ? '' : `; shared data ${request.sharedData ? 'confirmed' : 'withdrawn'}`}`,
@@ -143,7 +159,11 @@ export const runQuicksightAdminAction = async (request: QuicksightAdminRequest, 
         { before: request.metadataId, fromResult: (result) => result.dashboard.dashboardId },
         async () => {
           const { dashboard, removedUsers } = await deleteDashboardEverywhere(request.metadataId);
-          return { message: 'Dashboard deleted successfully', dashboard: toMetadata(dashboard), removedUserAssignments: removedUsers };
+          return {
+            message: 'Dashboard deleted successfully',
+            dashboard: toMetadata(dashboard),
+            removedUserAssignments: removedUsers,
+          };
         },
         (result) => `${result.dashboard.dashboardName}; removed from ${result.removedUserAssignments} user(s)`,
       );

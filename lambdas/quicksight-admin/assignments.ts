@@ -58,7 +58,11 @@ export const unassignDashboard = (userEmail: string, dashboardId: string): Promi
 export const NOT_ASSIGNED_MESSAGE = 'This dashboard is not assigned to the user';
 
 /** Makes the user's view of the dashboard their default (the given view id when it is one of them). */
-export const makeDefaultDashboard = async (userEmail: string, dashboardId: string, viewId: string | undefined): Promise<string> => {
+export const makeDefaultDashboard = async (
+  userEmail: string,
+  dashboardId: string,
+  viewId: string | undefined,
+): Promise<string> => {
   const views = await viewsOfUserForDashboard(userEmail, dashboardId);
   const chosen = views.find((view) => view.id === viewId) ?? views[0];
   if (chosen === undefined) throw new NotFoundError(NOT_ASSIGNED_MESSAGE, { userEmail });

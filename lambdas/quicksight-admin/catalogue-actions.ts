@@ -28,7 +28,11 @@ export const toMetadata = (item: DashboardItem): DashboardMetadata => ({
  * and whether QuickSight applies the portal's company rules to it.
  */
 export const listCatalogue = async (): Promise<DashboardMetadata[]> => {
-  const [dashboards, companies, memberships] = await Promise.all([listDashboards(), listCompanies(), listMemberships()]);
+  const [dashboards, companies, memberships] = await Promise.all([
+    listDashboards(),
+    listCompanies(),
+    listMemberships(),
+  ]);
   const byId = companiesById(companies);
   const entries = await mapWithLimit(dashboards, 5, async (item) => {
     const [views, verdict] = await Promise.all([viewsOfDashboard(item.dashboardId), dashboardScope(item.dashboardId)]);
@@ -52,11 +56,16 @@ export const listCatalogue = async (): Promise<DashboardMetadata[]> => {
  * with a view and those still holding the viewer permission (left by a removal that failed
  * after deleting the view), so a retry finishes whatever is left.
  */
-export const deleteDashboardEverywhere = async (metadataId: string): Promise<{ dashboard: DashboardItem; removedUsers: number }> => {
+export const deleteDashboardEverywhere = async (
+  metadataId: string,
+): Promise<{ dashboard: DashboardItem; removedUsers: number }> => {
   quicksightSettings();
   const dashboard = await getDashboard(metadataId);
   if (dashboard === undefined) throw new NotFoundError('Dashboard not found');
-  const [views, viewers] = await Promise.all([viewsOfDashboard(dashboard.dashboardId), viewersOfDashboard(dashboard.dashboardId)]);
+  const [views, viewers] = await Promise.all([
+    viewsOfDashboard(dashboard.dashboardId),
+    viewersOfDashboard(dashboard.dashboardId),
+  ]);
   const users = [...new Set([...views.map((view) => view.userEmail), ...viewers])];
   await mapWithLimit(users, 5, (userEmail) => unassignDashboard(userEmail, dashboard.dashboardId));
   await removeCatalogueRecord(dashboard);

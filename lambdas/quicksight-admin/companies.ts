@@ -34,9 +34,14 @@ const sameName = (a: string, b: string) => a.trim().toLowerCase() === b.trim().t
 
 /** Every company with its user count and the catalogue dashboards its users have. */
 export const listCompanySummaries = async (): Promise<Company[]> => {
-  const [companies, memberships, dashboards] = await Promise.all([listCompanies(), listMemberships(), listDashboards()]);
+  const [companies, memberships, dashboards] = await Promise.all([
+    listCompanies(),
+    listMemberships(),
+    listDashboards(),
+  ]);
   const users = new Map<string, number>();
-  for (const membership of memberships.values()) for (const id of membership.companyIds) users.set(id, (users.get(id) ?? 0) + 1);
+  for (const membership of memberships.values())
+    for (const id of membership.companyIds) users.set(id, (users.get(id) ?? 0) + 1);
   const dashboardsOf = new Map<string, Set<string>>();
   await mapWithLimit(dashboards, 5, async (dashboard) => {
     for (const view of await viewsOfDashboard(dashboard.dashboardId)) {
@@ -97,7 +102,14 @@ export const createCompany = async (name: string, kind: CompanyKind, actor: stri
   const taken = others.find((company) => sameName(company.name, name));
   if (taken) throw new ConflictError(COMPANY_MESSAGES.nameTaken(taken.name), { fields: ['name'] });
   const now = nowIso();
-  const company: CompanyItem = { id: newCompanyId(), name: name.trim(), kind, createdAt: now, updatedAt: now, createdBy: actor };
+  const company: CompanyItem = {
+    id: newCompanyId(),
+    name: name.trim(),
+    kind,
+    createdAt: now,
+    updatedAt: now,
+    createdBy: actor,
+  };
   return inSteps(async (done) => {
     await claimCompanyName(company.name, company.id);
     done(() => releaseCompanyName(company.name, company.id));
@@ -123,7 +135,11 @@ const carryNameToAssignments = async (companyId: string): Promise<void> => {
   });
 };
 
-export const updateCompany = async (id: string, name: string, kind: CompanyKind): Promise<{ before: CompanyItem; company: Company }> => {
+export const updateCompany = async (
+  id: string,
+  name: string,
+  kind: CompanyKind,
+): Promise<{ before: CompanyItem; company: Company }> => {
   const before = await requireCompany(id);
   const companies = await listCompanies();
   const clash = companies.find((company) => company.id !== id && sameName(company.name, name));
@@ -151,7 +167,10 @@ export const deleteCompany = async (id: string): Promise<Company> => {
   const members = [...(await listMemberships()).values()].filter((membership) => membership.companyIds.includes(id));
   if (members.length > 0) {
     throw new ConflictError(COMPANY_MESSAGES.hasUsers(company.name, members.length), {
-      reason: `Users of ${company.name}: ${members.slice(0, 10).map((membership) => membership.email).join(', ')}${members.length > 10 ? ', ...' : ''}`,
+      reason: `Users of ${company.name}: ${members
+        .slice(0, 10)
+        .map((membership) => membership.email)
+        .join(', ')}${members.length > 10 ? ', ...' : ''}`,
       suggestion: 'Change the company of these users in Edit User, then delete the company.',
     });
   }
@@ -179,7 +198,11 @@ export interface UserCompaniesResult {
 }
 
 /** SET_USER_COMPANIES: the user's companies in the portal and QuickSight, and on their assignments. */
-export const setCompaniesOfUser = async (email: string, names: readonly string[], owner: boolean): Promise<UserCompaniesResult> => {
+export const setCompaniesOfUser = async (
+  email: string,
+  names: readonly string[],
+  owner: boolean,
+): Promise<UserCompaniesResult> => {
   const companies = await listCompanies();
   const chosen = resolveCompanyNames(names, companies);
   await requireCognitoUser(email);

@@ -10,7 +10,15 @@ import { createCompany, deleteCompany, listCompanySummaries, setCompaniesOfUser,
 
 export type CompanyRequest = Extract<
   QuicksightAdminRequest,
-  { action: 'LIST_COMPANIES' | 'CREATE_COMPANY' | 'UPDATE_COMPANY' | 'DELETE_COMPANY' | 'SET_USER_COMPANIES' | 'CHECK_COMPANY_ACCESS' }
+  {
+    action:
+      | 'LIST_COMPANIES'
+      | 'CREATE_COMPANY'
+      | 'UPDATE_COMPANY'
+      | 'DELETE_COMPANY'
+      | 'SET_USER_COMPANIES'
+      | 'CHECK_COMPANY_ACCESS';
+  }
 >;
 
 const describeDifference = (difference: AccessDifference): string =>
@@ -29,7 +37,10 @@ export const runCompanyAction = async (request: CompanyRequest, caller: Caller, 
     case 'CREATE_COMPANY':
       return audit(
         request.name,
-        async () => ({ message: COMPANY_MESSAGES.created, company: await createCompany(request.name, request.kind, caller.email) }),
+        async () => ({
+          message: COMPANY_MESSAGES.created,
+          company: await createCompany(request.name, request.kind, caller.email),
+        }),
         (result) => `${COMPANY_KIND_LABELS[result.company.kind]}; QuickSight group ${result.company.groupName}`,
       );
 
@@ -84,7 +95,10 @@ export const runCompanyAction = async (request: CompanyRequest, caller: Caller, 
                   detail: `${describeDifference(difference)}${difference.note ? `; ${difference.note}` : ''}`,
                 });
               } catch (error) {
-                logger.error('Audit entry could not be written', { action: 'FIX_COMPANY_ACCESS', error: error as Error });
+                logger.error('Audit entry could not be written', {
+                  action: 'FIX_COMPANY_ACCESS',
+                  error: error as Error,
+                });
               }
             },
           }),

@@ -13,7 +13,11 @@ const logger = createLogger('quicksight-admin');
 /** QuickSight management function URL (POST, Admins only): admin-portal §7. */
 export const handler = middy<ParsedEvent<QuicksightAdminRequest>, HttpResult, Error, CallerContext>()
   .use(httpBase({ logger, methods: FUNCTION_URL_METHODS.quicksightAdmin }))
-  .use(requireCaller({ admin: async (caller) => (await import('../shared/auth/live-admin.ts')).requireLiveAdmin(caller) }))
+  .use(
+    requireCaller({ admin: async (caller) => (await import('../shared/auth/live-admin.ts')).requireLiveAdmin(caller) }),
+  )
   .use(jsonBody())
   .use(validateBody(async () => (await import('../../contracts/quicksight-admin.ts')).quicksightAdminRequestSchema))
-  .handler(async (event, context) => ok(await (await import('./actions.ts')).runQuicksightAdminAction(event.body, context.caller, logger)));
+  .handler(async (event, context) =>
+    ok(await (await import('./actions.ts')).runQuicksightAdminAction(event.body, context.caller, logger)),
+  );

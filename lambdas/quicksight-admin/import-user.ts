@@ -3,8 +3,19 @@ import { IMPORT_MESSAGES, type ImportUserResponse, type importUserRequestSchema 
 import { ADMINS_GROUP, USERS_GROUP } from '../shared/auth/groups.ts';
 import { type DashboardItem, listDashboards } from '../shared/data/catalogue.ts';
 import { BadRequestError, ConflictError, HttpError } from '../shared/errors.ts';
-import { accountExists, addToGroup, createInvitedAccount, deleteAccount, sendInvitation } from '../shared/invitation.ts';
-import { deleteQuickSightUser, describeQuickSightUser, quicksightFailure, registerQuickSightUser } from '../shared/quicksight.ts';
+import {
+  accountExists,
+  addToGroup,
+  createInvitedAccount,
+  deleteAccount,
+  sendInvitation,
+} from '../shared/invitation.ts';
+import {
+  deleteQuickSightUser,
+  describeQuickSightUser,
+  quicksightFailure,
+  registerQuickSightUser,
+} from '../shared/quicksight.ts';
 import { assignDashboard, unassignDashboard } from './assignments.ts';
 import { leaveCompanyGroups, resolveCompanyNames, setUserCompanies } from '../shared/companies/membership.ts';
 import { deleteMembership, listCompanies } from '../shared/data/companies.ts';
@@ -13,7 +24,11 @@ export type ImportUserRequest = z.infer<typeof importUserRequestSchema>;
 
 /** The catalogue entries a row names, by the row's ids (matched without case); unknown ids are a 400. */
 const resolveDashboards = async (ids: readonly string[]): Promise<DashboardItem[]> => {
-  const catalogue = new Map((await listDashboards()).filter((item) => item.isActive !== false).map((item) => [item.dashboardId.toLowerCase(), item]));
+  const catalogue = new Map(
+    (await listDashboards())
+      .filter((item) => item.isActive !== false)
+      .map((item) => [item.dashboardId.toLowerCase(), item]),
+  );
   const unknown = ids.filter((id) => !catalogue.has(id.toLowerCase()));
   if (unknown.length > 0) {
     throw new BadRequestError(unknown.map(IMPORT_MESSAGES.unknownDashboard).join('; '), { fields: ['dashboards'] });
@@ -38,7 +53,8 @@ const undo = async (email: string, progress: Progress): Promise<string[]> => {
       problems.push(`${what}: ${error instanceof HttpError ? error.message : 'failed'}`);
     }
   };
-  for (const dashboardId of progress.dashboards.reverse()) await attempt(`remove ${dashboardId}`, () => unassignDashboard(email, dashboardId));
+  for (const dashboardId of progress.dashboards.reverse())
+    await attempt(`remove ${dashboardId}`, () => unassignDashboard(email, dashboardId));
   if (progress.company) {
     await attempt('leave the company group', () => leaveCompanyGroups(email));
     await attempt('forget the company', () => deleteMembership(email));
@@ -66,7 +82,9 @@ const undo = async (email: string, progress: Progress): Promise<string[]> => {
 export const importUser = async (request: ImportUserRequest, actor: string): Promise<ImportUserResponse> => {
   const email = request.userEmail.toLowerCase();
   const dashboards = await resolveDashboards(request.dashboards);
-  const company = request.companyName ? resolveCompanyNames([request.companyName], await listCompanies())[0] : undefined;
+  const company = request.companyName
+    ? resolveCompanyNames([request.companyName], await listCompanies())[0]
+    : undefined;
   const defaultId = (request.defaultDashboard || request.dashboards[0]!).toLowerCase();
   if (await accountExists(email)) return { outcome: 'exists', message: IMPORT_MESSAGES.exists, userEmail: email };
 
@@ -75,7 +93,8 @@ export const importUser = async (request: ImportUserRequest, actor: string): Pro
     try {
       await createInvitedAccount(email, 'SUPPRESS');
     } catch (error) {
-      if (error instanceof ConflictError) return { outcome: 'exists', message: IMPORT_MESSAGES.exists, userEmail: email };
+      if (error instanceof ConflictError)
+        return { outcome: 'exists', message: IMPORT_MESSAGES.exists, userEmail: email };
       throw error;
     }
     progress.account = true;
@@ -114,7 +133,10 @@ export const importUser = async (request: ImportUserRequest, actor: string): Pro
     const failure = error instanceof HttpError ? error : quicksightFailure('Failed to import the user', error, email);
     throw problems.length === 0
       ? failure.withDetails({ userEmail: email })
-      : failure.withDetails({ userEmail: email, suggestion: `Some steps could not be undone (${problems.join('; ')}). Check the user in the portal.` });
+      : failure.withDetails({
+          userEmail: email,
+          suggestion: `Some steps could not be undone (${problems.join('; ')}). Check the user in the portal.`,
+        });
   }
   return { outcome: 'created', message: IMPORT_MESSAGES.created, userEmail: email };
 };

@@ -14,7 +14,8 @@ export interface InsightUsersRequest {
 
 const cursorSchema = z.object({ after: z.string().min(1).max(320) }).strict();
 
-const sameCompany = (name: string | null | undefined, company: string) => (name ?? '').trim().toLowerCase() === company.trim().toLowerCase();
+const sameCompany = (name: string | null | undefined, company: string) =>
+  (name ?? '').trim().toLowerCase() === company.trim().toLowerCase();
 
 /** Company Names as first spelt, one per case-insensitive name, sorted. */
 const distinctNames = (names: Iterable<string | null | undefined>): string[] => {
@@ -54,11 +55,16 @@ const toRow = (email: string, views: readonly ViewItem[], usage: UserUsage | und
  * every source has fully passed are answered, so a page costs one query per dashboard and
  * one of the summaries, whatever the number of users, and no call per user.
  */
-export const readInsightUsersPage = async (request: InsightUsersRequest, now: Date = new Date()): Promise<InsightUsersPage> => {
+export const readInsightUsersPage = async (
+  request: InsightUsersRequest,
+  now: Date = new Date(),
+): Promise<InsightUsersPage> => {
   const after = decodePageToken(request.nextToken, cursorSchema)?.after;
   // The usage summaries do not depend on the catalogue: they are read while it is.
   const [assignments, usage] = await Promise.all([
-    listDashboards().then((catalogue) => mapWithLimit(catalogue, 5, (dashboard) => pageViewsOfDashboard(dashboard.dashboardId, after, request.limit))),
+    listDashboards().then((catalogue) =>
+      mapWithLimit(catalogue, 5, (dashboard) => pageViewsOfDashboard(dashboard.dashboardId, after, request.limit)),
+    ),
     pageUserUsage(after, request.limit, now),
   ]);
   const sources: { emails: string[]; more: boolean }[] = [
@@ -67,7 +73,9 @@ export const readInsightUsersPage = async (request: InsightUsersRequest, now: Da
   ];
   // A source with more to read may still hold its last email further on: only what sorts
   // before every such source's last email is complete.
-  const limits = sources.filter((source) => source.more && source.emails.length > 0).map((source) => source.emails[source.emails.length - 1]!);
+  const limits = sources
+    .filter((source) => source.more && source.emails.length > 0)
+    .map((source) => source.emails[source.emails.length - 1]!);
   const boundary = limits.length > 0 ? limits.reduce((a, b) => (a < b ? a : b)) : undefined;
   const all = [...new Set(sources.flatMap((source) => source.emails))].sort();
   let emails = boundary === undefined ? all : all.filter((email) => email < boundary);
@@ -78,7 +86,8 @@ export const readInsightUsersPage = async (request: InsightUsersRequest, now: Da
   const complete = boundary === undefined && !truncated;
 
   const viewsByUser = new Map<string, ViewItem[]>();
-  for (const view of assignments.flatMap((page) => page.items)) viewsByUser.set(view.userEmail, [...(viewsByUser.get(view.userEmail) ?? []), view]);
+  for (const view of assignments.flatMap((page) => page.items))
+    viewsByUser.set(view.userEmail, [...(viewsByUser.get(view.userEmail) ?? []), view]);
   const usageByUser = new Map(usage.items.map((user) => [user.email, user]));
   const company = request.company?.trim() || undefined;
   const users = emails.flatMap((email) => {

@@ -21,7 +21,11 @@ const DAY_MS = 86_400_000;
 const dayStart = (day: string) => new Date(`${day}T00:00:00Z`);
 
 /** Every ISO week overlapping the range, with its active users and the views of its days in the range. */
-const weeksOf = (range: InsightsRange, days: readonly DayUsage[], activeUsers: ReadonlyMap<string, number>): InsightsWeek[] => {
+const weeksOf = (
+  range: InsightsRange,
+  days: readonly DayUsage[],
+  activeUsers: ReadonlyMap<string, number>,
+): InsightsWeek[] => {
   const viewsByWeek = new Map<string, number>();
   for (const day of days) {
     const { week } = isoWeekOf(dayStart(day.day));
@@ -52,16 +56,19 @@ export const readInsights = async (range: InsightsRange): Promise<InsightsRespon
   ]);
   const viewsInRange = new Map<string, number>();
   for (const day of days) {
-    for (const [dashboardId, views] of day.byDashboard) viewsInRange.set(dashboardId, (viewsInRange.get(dashboardId) ?? 0) + views);
+    for (const [dashboardId, views] of day.byDashboard)
+      viewsInRange.set(dashboardId, (viewsInRange.get(dashboardId) ?? 0) + views);
   }
   const names = new Map(catalogue.map((dashboard) => [dashboard.dashboardId, dashboard.dashboardName]));
-  const dashboards: InsightsDashboard[] = [...new Set([...names.keys(), ...viewsInRange.keys()])].map((dashboardId) => ({
-    dashboardId,
-    name: names.get(dashboardId) ?? null,
-    inCatalogue: names.has(dashboardId),
-    views: viewsInRange.get(dashboardId) ?? 0,
-    lastViewedAt: lastViews.get(dashboardId) ?? null,
-  }));
+  const dashboards: InsightsDashboard[] = [...new Set([...names.keys(), ...viewsInRange.keys()])].map(
+    (dashboardId) => ({
+      dashboardId,
+      name: names.get(dashboardId) ?? null,
+      inCatalogue: names.has(dashboardId),
+      views: viewsInRange.get(dashboardId) ?? 0,
+      lastViewedAt: lastViews.get(dashboardId) ?? null,
+    }),
+  );
   dashboards.sort((a, b) => b.views - a.views || (a.name ?? a.dashboardId).localeCompare(b.name ?? b.dashboardId));
   return {
     from: range.from,

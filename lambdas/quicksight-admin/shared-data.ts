@@ -18,15 +18,28 @@ const NO_COMPANY = 'no company';
 export type SharedDataDecision =
   | { readonly kind: 'allowed' }
   /** The admin's confirmation was needed and given: record it. */
-  | { readonly kind: 'confirm'; readonly entry: DashboardItem | undefined; readonly newCompanies: string[]; readonly detail: string };
+  | {
+      readonly kind: 'confirm';
+      readonly entry: DashboardItem | undefined;
+      readonly newCompanies: string[];
+      readonly detail: string;
+    };
 
 const findEntry = async (dashboardId: string) =>
   (await listDashboards()).find((item) => item.dashboardId.toLowerCase() === dashboardId.toLowerCase());
 
-export const checkCrossCompanyAssignment = async (email: string, dashboardId: string, confirmed: boolean): Promise<SharedDataDecision> => {
+export const checkCrossCompanyAssignment = async (
+  email: string,
+  dashboardId: string,
+  confirmed: boolean,
+): Promise<SharedDataDecision> => {
   const entry = await findEntry(dashboardId);
   if (entry?.sharedData === true) return { kind: 'allowed' };
-  const [companies, memberships, views] = await Promise.all([listCompanies(), listMemberships(), viewsOfDashboard(dashboardId)]);
+  const [companies, memberships, views] = await Promise.all([
+    listCompanies(),
+    listMemberships(),
+    viewsOfDashboard(dashboardId),
+  ]);
   const byId = companiesById(companies);
   const namesOf = (userEmail: string) => {
     const names = companyNamesOf(memberships.get(userEmail), byId);
@@ -41,7 +54,8 @@ export const checkCrossCompanyAssignment = async (email: string, dashboardId: st
     throw new ConflictError(COMPANY_MESSAGES.notScoped(dashboardId, newCompanies.join(', '), [...holders].sort()), {
       userEmail: email,
       reason: verdict.detail,
-      suggestion: 'Attach the portal rules dataset to every dataset behind the dashboard, or confirm shared data if every company may see all of its rows.',
+      suggestion:
+        'Attach the portal rules dataset to every dataset behind the dashboard, or confirm shared data if every company may see all of its rows.',
     });
   }
   return { kind: 'confirm', entry, newCompanies, detail: verdict.detail };

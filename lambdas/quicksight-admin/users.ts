@@ -7,10 +7,23 @@ import { isAwsError } from '../shared/aws/config.ts';
 import { emailOf, readDirectory } from '../shared/directory.ts';
 import { requireEnv } from '../shared/env.ts';
 import { ConflictError, HttpError, NotFoundError, UpstreamError } from '../shared/errors.ts';
-import { deleteQuickSightUser, listQuickSightUsers, quicksightFailure, quicksightSettings, registerQuickSightUser } from '../shared/quicksight.ts';
+import {
+  deleteQuickSightUser,
+  listQuickSightUsers,
+  quicksightFailure,
+  quicksightSettings,
+  registerQuickSightUser,
+} from '../shared/quicksight.ts';
 import { removeAllViewsOfUser } from '../shared/user-views.ts';
 import { joinCompanyGroups } from '../shared/companies/membership.ts';
-import { companiesById, companyNamesOf, listCompanies, listMemberships, type CompanyItem, type MembershipItem } from '../shared/data/companies.ts';
+import {
+  companiesById,
+  companyNamesOf,
+  listCompanies,
+  listMemberships,
+  type CompanyItem,
+  type MembershipItem,
+} from '../shared/data/companies.ts';
 
 const toListedUser = (
   user: UserType,
@@ -28,7 +41,11 @@ const toListedUser = (
   quicksight:
     quicksightUser === undefined
       ? null
-      : { role: quicksightUser.Role ?? 'UNKNOWN', userName: quicksightUser.UserName ?? '', arn: quicksightUser.Arn ?? '' },
+      : {
+          role: quicksightUser.Role ?? 'UNKNOWN',
+          userName: quicksightUser.UserName ?? '',
+          arn: quicksightUser.Arn ?? '',
+        },
   companies: companyNamesOf(membership, companies),
   owner: membership?.owner ?? false,
 });
@@ -52,7 +69,9 @@ export const listUsersWithQuickSightStatus = async (fullListing = false): Promis
       if (key) byName.set(key.toLowerCase(), quicksightUser);
     }
   }
-  return users.map(({ user, group }) => toListedUser(user, group, byName.get(emailOf(user)), memberships.get(emailOf(user)), byId));
+  return users.map(({ user, group }) =>
+    toListedUser(user, group, byName.get(emailOf(user)), memberships.get(emailOf(user)), byId),
+  );
 };
 
 export const requireCognitoUser = async (email: string): Promise<void> => {
@@ -60,7 +79,10 @@ export const requireCognitoUser = async (email: string): Promise<void> => {
     await cognito.send(new AdminGetUserCommand({ UserPoolId: requireEnv(ENV.userPoolId), Username: email }));
   } catch (error) {
     if (isAwsError(error, 'UserNotFoundException')) {
-      throw new NotFoundError('User not found', { userEmail: email, suggestion: 'Refresh the user list and try again.' });
+      throw new NotFoundError('User not found', {
+        userEmail: email,
+        suggestion: 'Refresh the user list and try again.',
+      });
     }
     throw new UpstreamError('Failed to look up the user', { userEmail: email });
   }
@@ -72,7 +94,10 @@ export const requireCognitoUser = async (email: string): Promise<void> => {
  * neither returned nor logged: portal users see their dashboards embedded in the portal and
  * never sign in to QuickSight, and the link would let whoever holds it set that password.
  */
-export const registerUser = async (email: string, role: UserRole): Promise<{ userName: string; role: string; arn: string }> => {
+export const registerUser = async (
+  email: string,
+  role: UserRole,
+): Promise<{ userName: string; role: string; arn: string }> => {
   try {
     quicksightSettings();
     await requireCognitoUser(email);
@@ -99,7 +124,9 @@ export const registerUser = async (email: string, role: UserRole): Promise<{ use
 };
 
 /** Removes the user's views, then their QuickSight user (absent counts as done). */
-export const deleteRegisteredUser = async (email: string): Promise<{ removedViews: number; quicksightUser: 'deleted' | 'absent' }> => {
+export const deleteRegisteredUser = async (
+  email: string,
+): Promise<{ removedViews: number; quicksightUser: 'deleted' | 'absent' }> => {
   quicksightSettings();
   const removedViews = await removeAllViewsOfUser(email);
   const quicksightUser = await deleteQuickSightUser(email);

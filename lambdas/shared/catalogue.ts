@@ -1,7 +1,13 @@
 import { randomUUID } from 'node:crypto';
 import { dashboardIdExistsMessage } from '../../contracts/fields.ts';
 import { mapWithLimit } from './concurrency.ts';
-import { type DashboardItem, deleteDashboardRecord, getDashboard, putNewDashboard, replaceDashboard } from './data/catalogue.ts';
+import {
+  type DashboardItem,
+  deleteDashboardRecord,
+  getDashboard,
+  putNewDashboard,
+  replaceDashboard,
+} from './data/catalogue.ts';
 import { claimDashboardId, releaseDashboardId, type HoldsDashboardId } from './data/dashboard-claims.ts';
 import { nowIso } from './data/tables.ts';
 import { isDashboardAssigned, refreshViewLabels, viewsOfDashboard } from './data/views.ts';
@@ -40,7 +46,11 @@ const cleanDescription = (description: string | null | undefined) => (descriptio
  * A new catalogue entry, only for a dashboard QuickSight has (dashboard-check.ts, loaded by the
  * creates alone: the other catalogue paths never call QuickSight).
  */
-export const createCatalogueEntry = async (fields: CatalogueFields, actor: string, id: string = randomUUID()): Promise<DashboardItem> => {
+export const createCatalogueEntry = async (
+  fields: CatalogueFields,
+  actor: string,
+  id: string = randomUUID(),
+): Promise<DashboardItem> => {
   await (await import('./dashboard-check.ts')).requireQuickSightDashboard(fields.dashboardId);
   await claimDashboardId(fields.dashboardId, id, holdsDashboardId);
   const now = nowIso();
@@ -65,7 +75,8 @@ export const createCatalogueEntry = async (fields: CatalogueFields, actor: strin
   if (stored) return item;
   // The record id exists already: the same create done before (its claim stays), or an id
   // clash with another record (the claim just taken goes back).
-  if (await holdsDashboardId(id, fields.dashboardId)) throw new ConflictError(dashboardIdExistsMessage(fields.dashboardId));
+  if (await holdsDashboardId(id, fields.dashboardId))
+    throw new ConflictError(dashboardIdExistsMessage(fields.dashboardId));
   await releaseDashboardId(fields.dashboardId, id);
   throw new ConflictError('A dashboard record with this id already exists');
 };
@@ -132,7 +143,9 @@ export const deleteUnassignedCatalogueEntry = async (id: string): Promise<Dashbo
   const record = await getDashboard(id);
   if (record === undefined) throw new NotFoundError(DASHBOARD_NOT_FOUND);
   if (await isDashboardAssigned(record.dashboardId)) {
-    throw new ConflictError('The dashboard is assigned to users: delete it from the admin portal, which also removes it from them.');
+    throw new ConflictError(
+      'The dashboard is assigned to users: delete it from the admin portal, which also removes it from them.',
+    );
   }
   await removeCatalogueRecord(record);
   return record;

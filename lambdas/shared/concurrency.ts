@@ -2,7 +2,11 @@
  * Maps over items with at most `limit` calls in flight: fast for many items without
  * bursting past the request rates of the services behind.
  */
-export const mapWithLimit = async <T, R>(items: readonly T[], limit: number, fn: (item: T) => Promise<R>): Promise<R[]> => {
+export const mapWithLimit = async <T, R>(
+  items: readonly T[],
+  limit: number,
+  fn: (item: T) => Promise<R>,
+): Promise<R[]> => {
   const results = new Array<R>(items.length);
   let next = 0;
   const worker = async () => {

@@ -15,7 +15,8 @@ export const requireQuickSightDashboard = async (dashboardId: string): Promise<v
   try {
     await quicksight.send(new DescribeDashboardCommand({ AwsAccountId: accountId, DashboardId: dashboardId }));
   } catch (error) {
-    if (isAwsError(error, 'ResourceNotFoundException')) throw new BadRequestError(CATALOGUE_MESSAGES.unknownDashboard(dashboardId));
+    if (isAwsError(error, 'ResourceNotFoundException'))
+      throw new BadRequestError(CATALOGUE_MESSAGES.unknownDashboard(dashboardId));
     throw quicksightFailure('Failed to check the dashboard in QuickSight', error);
   }
 };

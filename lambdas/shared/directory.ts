@@ -72,7 +72,12 @@ export const listGroupMembers = async (group: string): Promise<UserType[]> => {
   let token: string | undefined;
   do {
     const page = await cognito.send(
-      new ListUsersInGroupCommand({ UserPoolId: requireEnv(ENV.userPoolId), GroupName: group, Limit: COGNITO_PAGE_SIZE, NextToken: token }),
+      new ListUsersInGroupCommand({
+        UserPoolId: requireEnv(ENV.userPoolId),
+        GroupName: group,
+        Limit: COGNITO_PAGE_SIZE,
+        NextToken: token,
+      }),
     );
     users.push(...(page.Users ?? []));
     token = page.NextToken;
@@ -82,7 +87,10 @@ export const listGroupMembers = async (group: string): Promise<UserType[]> => {
 
 /** Every user with their group: one listing of users and one of each group, in parallel. */
 export const listUsersWithGroups = async (): Promise<{ user: UserType; group: string | null }[]> => {
-  const [users, ...memberships] = await Promise.all([listAllUsers(), ...GROUPS.map((group) => listGroupMembers(group))]);
+  const [users, ...memberships] = await Promise.all([
+    listAllUsers(),
+    ...GROUPS.map((group) => listGroupMembers(group)),
+  ]);
   const groupOf = new Map<string, string>();
   GROUPS.forEach((group, index) => {
     for (const member of memberships[index] ?? []) {
@@ -103,7 +111,9 @@ export const isAdminEmail = async (email: string): Promise<boolean> => {
  * call (an account is in at most the pool's two groups, well under one page).
  */
 export const liveGroupsOf = async (username: string): Promise<string[]> => {
-  const answer = await cognito.send(new AdminListGroupsForUserCommand({ UserPoolId: requireEnv(ENV.userPoolId), Username: username }));
+  const answer = await cognito.send(
+    new AdminListGroupsForUserCommand({ UserPoolId: requireEnv(ENV.userPoolId), Username: username }),
+  );
   return (answer.Groups ?? []).flatMap((group) => (group.GroupName === undefined ? [] : [group.GroupName]));
 };
 
@@ -226,7 +236,11 @@ export const rebuildDirectory = async (): Promise<ListedUser[]> => {
 };
 
 /** The copy with what the live lists contradict corrected (and written back). */
-const correctedDirectory = async (stored: readonly DirectoryEntry[], admins: readonly UserType[], transitional: readonly UserType[]) => {
+const correctedDirectory = async (
+  stored: readonly DirectoryEntry[],
+  admins: readonly UserType[],
+  transitional: readonly UserType[],
+) => {
   const entries = new Map(stored.map((entry) => [entry.email, entry]));
   const adminEmails = new Set(admins.map(emailOf));
   const live = new Map<string, UserType>();
@@ -235,12 +249,17 @@ const correctedDirectory = async (stored: readonly DirectoryEntry[], admins: rea
 
   const recheck = new Set<string>();
   for (const entry of stored) {
-    if (!live.has(entry.email) && (TRANSITIONAL.has(entry.status) || entry.group === ADMINS_GROUP)) recheck.add(entry.email);
+    if (!live.has(entry.email) && (TRANSITIONAL.has(entry.status) || entry.group === ADMINS_GROUP))
+      recheck.add(entry.email);
   }
   const puts: DirectoryEntry[] = [];
   for (const [email, user] of live) {
     const known = entries.get(email);
-    const group = adminEmails.has(email) ? ADMINS_GROUP : known !== undefined && known.group !== ADMINS_GROUP ? known.group : undefined;
+    const group = adminEmails.has(email)
+      ? ADMINS_GROUP
+      : known !== undefined && known.group !== ADMINS_GROUP
+        ? known.group
+        : undefined;
     if (group === undefined) {
       recheck.add(email);
       continue;
@@ -250,7 +269,10 @@ const correctedDirectory = async (stored: readonly DirectoryEntry[], admins: rea
   }
   if (recheck.size > MAX_LOOKUPS) return rebuildDirectory();
   const deletes: string[] = [];
-  const looked = await mapWithLimit([...recheck], LOOKUP_CONCURRENCY, async (email) => ({ email, entry: await lookUpEntry(email) }));
+  const looked = await mapWithLimit([...recheck], LOOKUP_CONCURRENCY, async (email) => ({
+    email,
+    entry: await lookUpEntry(email),
+  }));
   for (const { email, entry } of looked) {
     if (entry === undefined) deletes.push(email);
     else if (!sameEntry(entries.get(email), entry)) puts.push(entry);
@@ -271,7 +293,8 @@ const correctedDirectory = async (stored: readonly DirectoryEntry[], admins: rea
  */
 export const readDirectory = async (options: { fullListing?: boolean } = {}): Promise<ListedUser[]> => {
   const last = options.fullListing ? null : await readLastFullListing();
-  if (last === null || !(Date.now() - Date.parse(last) <= FULL_LISTING_INTERVAL_HOURS * HOUR_MS)) return rebuildDirectory();
+  if (last === null || !(Date.now() - Date.parse(last) <= FULL_LISTING_INTERVAL_HOURS * HOUR_MS))
+    return rebuildDirectory();
   const [stored, admins, ...transitional] = await Promise.all([
     readDirectoryEntries(),
     listGroupMembers(ADMINS_GROUP),
@@ -308,7 +331,8 @@ export const noteGroupJoined = (email: string, group: string): Promise<void> =>
     await updateDirectoryEntry(email, { group: shownGroup([group]) });
   });
 
-export const noteAccountDeleted = (email: string): Promise<void> => noteAccountChange(() => deleteDirectoryEntry(email));
+export const noteAccountDeleted = (email: string): Promise<void> =>
+  noteAccountChange(() => deleteDirectoryEntry(email));
 
 /** The sign-in email changed: the entry moves to the new key. */
 export const noteEmailChanged = (email: string, newEmail: string): Promise<void> =>

@@ -26,9 +26,13 @@ const poolId = () => requireEnv(ENV.userPoolId);
 const failure = (step: string, error: unknown, userEmail: string): HttpError => {
   if (error instanceof HttpError) return error;
   if (isAwsError(error, 'UserNotFoundException')) return new NotFoundError('User not found', { userEmail });
-  if (isAwsError(error, 'UsernameExistsException', 'AliasExistsException')) return new ConflictError('User already exists', { userEmail });
+  if (isAwsError(error, 'UsernameExistsException', 'AliasExistsException'))
+    return new ConflictError('User already exists', { userEmail });
   if (isAwsError(error, 'UnsupportedUserStateException')) {
-    return new ConflictError(INVITATION_MESSAGES.notPending, { userEmail, suggestion: INVITATION_MESSAGES.notPendingSuggestion });
+    return new ConflictError(INVITATION_MESSAGES.notPending, {
+      userEmail,
+      suggestion: INVITATION_MESSAGES.notPendingSuggestion,
+    });
   }
   const reason = error instanceof Error ? `${error.name}: ${error.message}` : undefined;
   return new UpstreamError(step, { userEmail, ...(reason ? { reason } : {}) });
@@ -50,7 +54,10 @@ export type InvitationDelivery = 'SEND' | 'SUPPRESS';
  * bulk import sends the invitation once every other step of the row has worked. An existing
  * account is a 409 'User already exists' and is left as it is.
  */
-export const createInvitedAccount = async (email: string, delivery: InvitationDelivery): Promise<{ username: string }> => {
+export const createInvitedAccount = async (
+  email: string,
+  delivery: InvitationDelivery,
+): Promise<{ username: string }> => {
   const created = await step('Failed to create user', email, () =>
     cognito.send(
       new AdminCreateUserCommand({
@@ -124,11 +131,17 @@ export const resendInvitation = async (email: string): Promise<void> => {
     cognito.send(new AdminGetUserCommand({ UserPoolId: poolId(), Username: email })),
   );
   if (user.UserStatus !== 'FORCE_CHANGE_PASSWORD') {
-    throw new ConflictError(INVITATION_MESSAGES.notPending, { userEmail: email, suggestion: INVITATION_MESSAGES.notPendingSuggestion });
+    throw new ConflictError(INVITATION_MESSAGES.notPending, {
+      userEmail: email,
+      suggestion: INVITATION_MESSAGES.notPendingSuggestion,
+    });
   }
   // AdminCreateUser RESEND would mail a disabled account a password it cannot use yet.
   if (user.Enabled === false) {
-    throw new ConflictError(INVITATION_MESSAGES.disabled, { userEmail: email, suggestion: INVITATION_MESSAGES.disabledSuggestion });
+    throw new ConflictError(INVITATION_MESSAGES.disabled, {
+      userEmail: email,
+      suggestion: INVITATION_MESSAGES.disabledSuggestion,
+    });
   }
   const giveBack = await takeRateLimitSlot(resendLimit(email), `USER#${email}`);
   try {
@@ -143,7 +156,12 @@ export const resendInvitation = async (email: string): Promise<void> => {
 export const sendInvitation = async (email: string): Promise<void> => {
   await step('Failed to send the invitation', email, () =>
     cognito.send(
-      new AdminCreateUserCommand({ UserPoolId: poolId(), Username: email, MessageAction: 'RESEND', DesiredDeliveryMediums: ['EMAIL'] }),
+      new AdminCreateUserCommand({
+        UserPoolId: poolId(),
+        Username: email,
+        MessageAction: 'RESEND',
+        DesiredDeliveryMediums: ['EMAIL'],
+      }),
     ),
   );
   // A new temporary password: the invitation's validity starts again (Cognito's last-modified date).

@@ -7,4 +7,7 @@ import { withSourceMappedStack } from './source-mapped-stack.ts';
  * location, message, stack, cause and its own fields), from its stack in the source's terms.
  */
 export const powertoolsLogger = (serviceName: string): Logger =>
-  new Logger({ serviceName, jsonReplacerFn: (_key, value) => (value instanceof Error ? withSourceMappedStack(value) : value) });
+  new Logger({
+    serviceName,
+    jsonReplacerFn: (_key, value) => (value instanceof Error ? withSourceMappedStack(value) : value),
+  });

@@ -15,7 +15,11 @@ import { optionalEnv, region, requireEnv } from './env.ts';
 import { HttpError, NotFoundError, UpstreamError } from './errors.ts';
 
 /** What a dashboard viewer may do; granted on assignment, revoked on removal. */
-export const VIEWER_ACTIONS = ['quicksight:DescribeDashboard', 'quicksight:ListDashboardVersions', 'quicksight:QueryDashboard'];
+export const VIEWER_ACTIONS = [
+  'quicksight:DescribeDashboard',
+  'quicksight:ListDashboardVersions',
+  'quicksight:QueryDashboard',
+];
 
 export const QUICKSIGHT_PAGE_SIZE = 100;
 
@@ -56,7 +60,10 @@ export const quicksightFailure = (step: string, error: unknown, userEmail?: stri
   const reason = error instanceof Error ? `${error.name}: ${error.message}` : 'Unknown error';
   const details = { reason, ...(userEmail === undefined ? {} : { userEmail }) };
   if (isAwsError(error, 'AccessDeniedException')) {
-    return new UpstreamError(step, { ...details, suggestion: 'Check that QuickSight is set up in the account and that the function may call it.' });
+    return new UpstreamError(step, {
+      ...details,
+      suggestion: 'Check that QuickSight is set up in the account and that the function may call it.',
+    });
   }
   if (isAwsError(error, 'ThrottlingException', 'LimitExceededException')) {
     return new UpstreamError(step, { ...details, suggestion: 'QuickSight is busy. Please try again in a moment.' });
@@ -69,7 +76,11 @@ export const describeQuickSightUser = async (email: string): Promise<User | unde
   const settings = quicksightSettings();
   try {
     const result = await quicksightIdentity.send(
-      new DescribeUserCommand({ AwsAccountId: settings.accountId, Namespace: settings.namespace, UserName: quicksightUserName(email) }),
+      new DescribeUserCommand({
+        AwsAccountId: settings.accountId,
+        Namespace: settings.namespace,
+        UserName: quicksightUserName(email),
+      }),
     );
     return result.User;
   } catch (error) {
@@ -99,7 +110,12 @@ export const listQuickSightUsers = async (): Promise<User[]> => {
   try {
     do {
       const page = await quicksightIdentity.send(
-        new ListUsersCommand({ AwsAccountId: settings.accountId, Namespace: settings.namespace, MaxResults: QUICKSIGHT_PAGE_SIZE, NextToken: token }),
+        new ListUsersCommand({
+          AwsAccountId: settings.accountId,
+          Namespace: settings.namespace,
+          MaxResults: QUICKSIGHT_PAGE_SIZE,
+          NextToken: token,
+        }),
       );
       users.push(...(page.UserList ?? []));
       token = page.NextToken;
@@ -130,7 +146,11 @@ export const deleteQuickSightUser = async (email: string): Promise<'deleted' | '
   const settings = quicksightSettings();
   try {
     await quicksightIdentity.send(
-      new DeleteUserCommand({ AwsAccountId: settings.accountId, Namespace: settings.namespace, UserName: quicksightUserName(email) }),
+      new DeleteUserCommand({
+        AwsAccountId: settings.accountId,
+        Namespace: settings.namespace,
+        UserName: quicksightUserName(email),
+      }),
     );
     return 'deleted';
   } catch (error) {
@@ -139,7 +159,11 @@ export const deleteQuickSightUser = async (email: string): Promise<'deleted' | '
   }
 };
 
-const updateViewerPermission = async (email: string, dashboardId: string, change: 'GrantPermissions' | 'RevokePermissions') => {
+const updateViewerPermission = async (
+  email: string,
+  dashboardId: string,
+  change: 'GrantPermissions' | 'RevokePermissions',
+) => {
   const settings = quicksightSettings();
   await quicksight.send(
     new UpdateDashboardPermissionsCommand({
@@ -182,9 +206,13 @@ export const viewersOfDashboard = async (dashboardId: string): Promise<string[]>
   const userArnPrefix = userArn(settings, '');
   const viewerActions = [...VIEWER_ACTIONS].sort().join(',');
   try {
-    const result = await quicksight.send(new DescribeDashboardPermissionsCommand({ AwsAccountId: settings.accountId, DashboardId: dashboardId }));
+    const result = await quicksight.send(
+      new DescribeDashboardPermissionsCommand({ AwsAccountId: settings.accountId, DashboardId: dashboardId }),
+    );
     return (result?.Permissions ?? []).flatMap(({ Principal: principal = '', Actions: actions = [] }) =>
-      principal.startsWith(userArnPrefix) && [...actions].sort().join(',') === viewerActions ? [principal.slice(userArnPrefix.length)] : [],
+      principal.startsWith(userArnPrefix) && [...actions].sort().join(',') === viewerActions
+        ? [principal.slice(userArnPrefix.length)]
+        : [],
     );
   } catch (error) {
     if (isAwsError(error, 'ResourceNotFoundException')) return [];

@@ -42,7 +42,10 @@ const sourceMapOf = (file: string): SourceMap | null => {
   let map = maps.get(file);
   if (map === undefined) {
     try {
-      map = dirname(file) === BUNDLE_DIRECTORY ? new SourceMap(JSON.parse(readFileSync(`${file}.map`, 'utf8')) as SourceMapPayload) : null;
+      map =
+        dirname(file) === BUNDLE_DIRECTORY
+          ? new SourceMap(JSON.parse(readFileSync(`${file}.map`, 'utf8')) as SourceMapPayload)
+          : null;
     } catch {
       map = null;
     }
@@ -73,9 +76,24 @@ const originOf = (frame: Frame): Origin | undefined => {
   const map = sourceMapOf(frame.file);
   if (map === null) return undefined;
   // Stack positions count from 1, the map's from 0.
-  const entry = map.findEntry(frame.line - 1, frame.column - 1) as Partial<{ originalSource: string; originalLine: number; originalColumn: number; name: string }>;
-  if (typeof entry.originalSource !== 'string' || typeof entry.originalLine !== 'number' || typeof entry.originalColumn !== 'number') return undefined;
-  return { source: readablePath(entry.originalSource), line: entry.originalLine + 1, column: entry.originalColumn + 1, name: entry.name };
+  const entry = map.findEntry(frame.line - 1, frame.column - 1) as Partial<{
+    originalSource: string;
+    originalLine: number;
+    originalColumn: number;
+    name: string;
+  }>;
+  if (
+    typeof entry.originalSource !== 'string' ||
+    typeof entry.originalLine !== 'number' ||
+    typeof entry.originalColumn !== 'number'
+  )
+    return undefined;
+  return {
+    source: readablePath(entry.originalSource),
+    line: entry.originalLine + 1,
+    column: entry.originalColumn + 1,
+    name: entry.name,
+  };
 };
 
 /**

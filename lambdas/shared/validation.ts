@@ -24,7 +24,9 @@ const describeActionIssue = (input: unknown): BadRequestError => {
   if (action === undefined) return new BadRequestError('action is required', { fields: ['action'] });
   // Never String(action): an object's toString may be missing, throw or run long.
   if (typeof action !== 'string') return new BadRequestError('action must be a string', { fields: ['action'] });
-  return new BadRequestError(ECHOABLE_ACTION.test(action) ? `Unknown action: ${action}` : 'Unknown action', { fields: ['action'] });
+  return new BadRequestError(ECHOABLE_ACTION.test(action) ? `Unknown action: ${action}` : 'Unknown action', {
+    fields: ['action'],
+  });
 };
 
 /**

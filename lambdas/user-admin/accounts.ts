@@ -16,15 +16,35 @@ import {
   type UserType,
 } from '@aws-sdk/client-cognito-identity-provider';
 import { ENV } from '../../contracts/env.ts';
-import { companiesById, companyNamesOf, deleteMembership, listCompanies, listMemberships } from '../shared/data/companies.ts';
-import { INVITATION_PENDING_STATUS, INVITATION_VALIDITY_DAYS, PROMOTE_MESSAGES, type ManagedUser } from '../../contracts/user-admin.ts';
+import {
+  companiesById,
+  companyNamesOf,
+  deleteMembership,
+  listCompanies,
+  listMemberships,
+} from '../shared/data/companies.ts';
+import {
+  INVITATION_PENDING_STATUS,
+  INVITATION_VALIDITY_DAYS,
+  PROMOTE_MESSAGES,
+  type ManagedUser,
+} from '../../contracts/user-admin.ts';
 import { ADMINS_GROUP, USERS_GROUP } from '../shared/auth/groups.ts';
 import { recordSessionsEnded } from '../shared/auth/end-sessions.ts';
 import { cognito } from '../shared/aws/cognito.ts';
 import { isAwsError } from '../shared/aws/config.ts';
 import { withLease } from '../shared/data/lease.ts';
 import { viewsOfUser } from '../shared/data/views.ts';
-import { emailOf, isAdminEmail, noteAccountChanged, noteAccountCreated, noteAccountDeleted, noteEmailChanged, noteGroupJoined, readDirectory } from '../shared/directory.ts';
+import {
+  emailOf,
+  isAdminEmail,
+  noteAccountChanged,
+  noteAccountCreated,
+  noteAccountDeleted,
+  noteEmailChanged,
+  noteGroupJoined,
+  readDirectory,
+} from '../shared/directory.ts';
 import { requireEnv } from '../shared/env.ts';
 import { ConflictError, HttpError } from '../shared/errors.ts';
 import { deleteQuickSightUser } from '../shared/quicksight.ts';
@@ -45,7 +65,10 @@ const DAY_MS = 24 * 60 * 60 * 1000;
 const invitationExpiry = (user: UserType): Pick<ManagedUser, 'invitationExpires'> => {
   if (user.UserStatus !== INVITATION_PENDING_STATUS) return {};
   const sent = user.UserLastModifiedDate ?? user.UserCreateDate;
-  return { invitationExpires: sent === undefined ? null : new Date(sent.getTime() + INVITATION_VALIDITY_DAYS * DAY_MS).toISOString() };
+  return {
+    invitationExpires:
+      sent === undefined ? null : new Date(sent.getTime() + INVITATION_VALIDITY_DAYS * DAY_MS).toISOString(),
+  };
 };
 
 /**
@@ -53,7 +76,11 @@ const invitationExpiry = (user: UserType): Pick<ManagedUser, 'invitationExpires'
  * listing with `fullListing`) and the memberships, each a paged query, not one call per user.
  */
 export const listManagedUsers = async (fullListing = false): Promise<ManagedUser[]> => {
-  const [users, memberships, companies] = await Promise.all([readDirectory({ fullListing }), listMemberships(), listCompanies()]);
+  const [users, memberships, companies] = await Promise.all([
+    readDirectory({ fullListing }),
+    listMemberships(),
+    listCompanies(),
+  ]);
   const byId = companiesById(companies);
   return users.map(({ user, group }) => {
     const membership = memberships.get(emailOf(user));
@@ -72,7 +99,9 @@ export const listManagedUsers = async (fullListing = false): Promise<ManagedUser
 };
 
 const getUser = (email: string): Promise<AdminGetUserCommandOutput> =>
-  cognitoStep('Failed to look up the user', email, () => cognito.send(new AdminGetUserCommand({ UserPoolId: poolId(), Username: email })));
+  cognitoStep('Failed to look up the user', email, () =>
+    cognito.send(new AdminGetUserCommand({ UserPoolId: poolId(), Username: email })),
+  );
 
 /**
  * Creates a confirmed account with the given password in the Users group, without an
@@ -101,17 +130,27 @@ export const createUser = async (email: string, password: string): Promise<{ use
   } catch (error) {
     if (!isAwsError(error, 'UsernameExistsException')) throw cognitoFailure('Failed to create user', error, email);
     const existing = await getUser(email);
-    if (existing.UserStatus !== 'FORCE_CHANGE_PASSWORD') throw new ConflictError('User already exists', { userEmail: email });
+    if (existing.UserStatus !== 'FORCE_CHANGE_PASSWORD')
+      throw new ConflictError('User already exists', { userEmail: email });
     username = existing.Username;
-    created = { Username: existing.Username, Attributes: existing.UserAttributes, UserCreateDate: existing.UserCreateDate };
+    created = {
+      Username: existing.Username,
+      Attributes: existing.UserAttributes,
+      UserCreateDate: existing.UserCreateDate,
+    };
   }
   await cognitoStep('Failed to set the password', email, () =>
-    cognito.send(new AdminSetUserPasswordCommand({ UserPoolId: poolId(), Username: email, Password: password, Permanent: true })),
+    cognito.send(
+      new AdminSetUserPasswordCommand({ UserPoolId: poolId(), Username: email, Password: password, Permanent: true }),
+    ),
   );
   await cognitoStep('Failed to add the user to the Users group', email, () =>
     cognito.send(new AdminAddUserToGroupCommand({ UserPoolId: poolId(), Username: email, GroupName: USERS_GROUP })),
   );
-  await noteAccountCreated(created && { ...created, Enabled: true, UserStatus: 'CONFIRMED', UserLastModifiedDate: new Date() }, USERS_GROUP);
+  await noteAccountCreated(
+    created && { ...created, Enabled: true, UserStatus: 'CONFIRMED', UserLastModifiedDate: new Date() },
+    USERS_GROUP,
+  );
   return { username: username ?? email };
 };
 
@@ -133,7 +172,9 @@ export const createInvitedUser = async (email: string): Promise<{ username: stri
 
 const emailInUse = async (email: string): Promise<boolean> => {
   const result = await cognitoStep('Failed to check the new email', email, () =>
-    cognito.send(new ListUsersCommand({ UserPoolId: poolId(), Filter: `email = "${email.replace(/["\\]/g, '')}"`, Limit: 1 })),
+    cognito.send(
+      new ListUsersCommand({ UserPoolId: poolId(), Filter: `email = "${email.replace(/["\\]/g, '')}"`, Limit: 1 }),
+    ),
   );
   return (result.Users?.length ?? 0) > 0;
 };
@@ -147,7 +188,9 @@ const signOutEverywhere = async (email: string): Promise<void> => {
   try {
     // The record ends the refreshed tokens too, which Cognito's sign-out cannot reach
     // (lambdas/shared/auth/end-sessions.ts); it is kept by username, the tokens' subject.
-    const { Username: username } = await cognito.send(new AdminGetUserCommand({ UserPoolId: poolId(), Username: email }));
+    const { Username: username } = await cognito.send(
+      new AdminGetUserCommand({ UserPoolId: poolId(), Username: email }),
+    );
     if (username) await recordSessionsEnded(username);
     await cognito.send(new AdminUserGlobalSignOutCommand({ UserPoolId: poolId(), Username: email }));
   } catch (error) {
@@ -168,7 +211,14 @@ const forgetAllDevices = async (email: string, failure: string): Promise<void> =
   let token: string | undefined;
   do {
     const page = await cognitoStep(failure, email, () =>
-      cognito.send(new AdminListDevicesCommand({ UserPoolId: poolId(), Username: email, Limit: DEVICE_PAGE, PaginationToken: token })),
+      cognito.send(
+        new AdminListDevicesCommand({
+          UserPoolId: poolId(),
+          Username: email,
+          Limit: DEVICE_PAGE,
+          PaginationToken: token,
+        }),
+      ),
     );
     for (const device of page.Devices ?? []) {
       const deviceKey = device.DeviceKey;
@@ -202,7 +252,9 @@ export const updateUser = async (email: string, update: UserUpdate): Promise<str
   if (update.newPassword !== undefined) {
     const password = update.newPassword;
     await cognitoStep('Failed to update user', email, () =>
-      cognito.send(new AdminSetUserPasswordCommand({ UserPoolId: poolId(), Username: email, Password: password, Permanent: true })),
+      cognito.send(
+        new AdminSetUserPasswordCommand({ UserPoolId: poolId(), Username: email, Password: password, Permanent: true }),
+      ),
     );
     await signOutEverywhere(email);
     // A permanent password confirms an account that had not signed in yet.
@@ -230,7 +282,9 @@ export const updateUser = async (email: string, update: UserUpdate): Promise<str
 };
 
 export const enableUser = async (email: string): Promise<void> => {
-  await cognitoStep('Failed to enable user', email, () => cognito.send(new AdminEnableUserCommand({ UserPoolId: poolId(), Username: email })));
+  await cognitoStep('Failed to enable user', email, () =>
+    cognito.send(new AdminEnableUserCommand({ UserPoolId: poolId(), Username: email })),
+  );
   await noteAccountChanged(email, { enabled: true });
 };
 
@@ -239,7 +293,9 @@ export const enableUser = async (email: string): Promise<void> => {
  * forgets its remembered devices. Disabling an account that is already disabled succeeds again.
  */
 export const disableUser = async (email: string): Promise<void> => {
-  await cognitoStep('Failed to disable user', email, () => cognito.send(new AdminDisableUserCommand({ UserPoolId: poolId(), Username: email })));
+  await cognitoStep('Failed to disable user', email, () =>
+    cognito.send(new AdminDisableUserCommand({ UserPoolId: poolId(), Username: email })),
+  );
   await noteAccountChanged(email, { enabled: false });
   await signOutEverywhere(email);
   await forgetAllDevices(email, 'Failed to disable user');
@@ -258,7 +314,9 @@ export const deleteUser = async (email: string): Promise<{ removedViews: number;
   } catch (error) {
     quicksightUser = `not removed: ${error instanceof HttpError ? error.message : 'QuickSight call failed'}`;
   }
-  await cognitoStep('Failed to delete user', email, () => cognito.send(new AdminDeleteUserCommand({ UserPoolId: poolId(), Username: email })));
+  await cognitoStep('Failed to delete user', email, () =>
+    cognito.send(new AdminDeleteUserCommand({ UserPoolId: poolId(), Username: email })),
+  );
   await noteAccountDeleted(email);
   // QuickSight dropped the user's group memberships with the user; the portal's record goes too.
   await deleteMembership(email);

@@ -1,5 +1,10 @@
 import type { Logger } from '../shared/logger.ts';
-import { INVITATION_MESSAGES, PROMOTE_MESSAGES, RESET_MFA_MESSAGE, type UserAdminRequest } from '../../contracts/user-admin.ts';
+import {
+  INVITATION_MESSAGES,
+  PROMOTE_MESSAGES,
+  RESET_MFA_MESSAGE,
+  type UserAdminRequest,
+} from '../../contracts/user-admin.ts';
 import { auditorFor, describeUserDeletion } from '../shared/audit.ts';
 import type { Caller } from '../shared/auth/caller.ts';
 import { readAuditPage } from '../shared/data/audit.ts';
@@ -7,11 +12,25 @@ import { resendInvitation } from '../shared/invitation.ts';
 import { ConflictError } from '../shared/errors.ts';
 import { assertMayManage } from '../shared/protection.ts';
 import { exportAuditLog } from './audit-export.ts';
-import { createInvitedUser, createUser, deleteUser, disableUser, enableUser, listManagedUsers, promoteToAdmin, resetUserMfa, updateUser } from './accounts.ts';
+import {
+  createInvitedUser,
+  createUser,
+  deleteUser,
+  disableUser,
+  enableUser,
+  listManagedUsers,
+  promoteToAdmin,
+  resetUserMfa,
+  updateUser,
+} from './accounts.ts';
 import { checkUserUpdate } from './update-rules.ts';
 
 /** Runs one validated action of the user management function; mutations are audited. */
-export const runUserAdminAction = async (request: UserAdminRequest, caller: Caller, logger: Logger): Promise<unknown> => {
+export const runUserAdminAction = async (
+  request: UserAdminRequest,
+  caller: Caller,
+  logger: Logger,
+): Promise<unknown> => {
   const audit = auditorFor(logger, caller, request.action);
 
   switch (request.action) {
@@ -28,7 +47,10 @@ export const runUserAdminAction = async (request: UserAdminRequest, caller: Call
           () => 'invitation email sent',
         );
       }
-      return audit(email, async () => ({ message: 'User created successfully', user: { email, ...(await createUser(email, password)) } }));
+      return audit(email, async () => ({
+        message: 'User created successfully',
+        user: { email, ...(await createUser(email, password)) },
+      }));
     }
 
     case 'RESEND_INVITATION': {

@@ -1,7 +1,11 @@
 import { AUDIT_EXPORT_MAX_ROWS, type AuditEntry, type AuditFilter } from '../../contracts/user-admin.ts';
 import { readAllAuditEntries } from '../shared/data/audit.ts';
 
-type Auditor = <T>(target: string | null, work: () => Promise<T>, describe?: (result: T) => string | null) => Promise<T>;
+type Auditor = <T>(
+  target: string | null,
+  work: () => Promise<T>,
+  describe?: (result: T) => string | null,
+) => Promise<T>;
 
 /** The filter in words for the trail: "actor contains x; action CREATE_USER; from ... to ...". */
 export const describeAuditFilter = (filter: AuditFilter): string => {
@@ -27,6 +31,9 @@ export const exportAuditLog = (
 ): Promise<{ entries: AuditEntry[]; exportedAt: string }> =>
   audit(
     null,
-    async () => ({ entries: await readAllAuditEntries(filter, AUDIT_EXPORT_MAX_ROWS), exportedAt: new Date().toISOString() }),
+    async () => ({
+      entries: await readAllAuditEntries(filter, AUDIT_EXPORT_MAX_ROWS),
+      exportedAt: new Date().toISOString(),
+    }),
     (result) => `${format.toUpperCase()} export of ${describeAuditFilter(filter)}: ${result.entries.length} entries`,
   );

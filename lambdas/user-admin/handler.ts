@@ -13,7 +13,11 @@ const logger = createLogger('user-admin');
 /** User management function URL (POST, Admins only): admin-portal §7 plus RESET_USER_MFA and GET_AUDIT_LOG. */
 export const handler = middy<ParsedEvent<UserAdminRequest>, HttpResult, Error, CallerContext>()
   .use(httpBase({ logger, methods: FUNCTION_URL_METHODS.userAdmin }))
-  .use(requireCaller({ admin: async (caller) => (await import('../shared/auth/live-admin.ts')).requireLiveAdmin(caller) }))
+  .use(
+    requireCaller({ admin: async (caller) => (await import('../shared/auth/live-admin.ts')).requireLiveAdmin(caller) }),
+  )
   .use(jsonBody())
   .use(validateBody(async () => (await import('../../contracts/user-admin.ts')).userAdminRequestSchema))
-  .handler(async (event, context) => ok(await (await import('./actions.ts')).runUserAdminAction(event.body, context.caller, logger)));
+  .handler(async (event, context) =>
+    ok(await (await import('./actions.ts')).runUserAdminAction(event.body, context.caller, logger)),
+  );

@@ -14,8 +14,15 @@ export type UrlFunctionKey = FunctionUrlName;
  * Every function of the app: the function URLs, the GraphQL resolver, the Cognito trigger and
  * the daily company-access check (invoked by an EventBridge schedule; it has no function URL).
  */
-export type DeployedFunctionKey = UrlFunctionKey | 'graphql' | 'postConfirmation' | 'preTokenGeneration' | 'companyCheck';
-export const FUNCTION_KEYS: readonly DeployedFunctionKey[] = [...URL_FUNCTION_KEYS, 'graphql', 'postConfirmation', 'preTokenGeneration', 'companyCheck'];
+export type DeployedFunctionKey =
+  UrlFunctionKey | 'graphql' | 'postConfirmation' | 'preTokenGeneration' | 'companyCheck';
+export const FUNCTION_KEYS: readonly DeployedFunctionKey[] = [
+  ...URL_FUNCTION_KEYS,
+  'graphql',
+  'postConfirmation',
+  'preTokenGeneration',
+  'companyCheck',
+];
 
 /** A CloudFormation value: a literal or an intrinsic function (Ref, Fn::GetAtt, Fn::Join...). */
 export type TemplateValue = unknown;
@@ -30,7 +37,10 @@ export interface FunctionUrlSettings {
 
 export interface SynthesizedFunction {
   readonly logicalId: string;
-  /** The bundle's entry file (`cdk.out/asset.<hash>/index.mjs`): relative to the synthesis folder in deployment.json, absolute once read. */
+  /**
+   * The bundle's entry file (`cdk.out/asset.<hash>/index.mjs`): relative to the synthesis folder in deployment.json,
+   * absolute once read.
+   */
   readonly bundle: string;
   /** Export the runtime calls (the part after the dot of `index.handler`). */
   readonly handlerExport: string;
@@ -47,7 +57,10 @@ export interface UserPoolSettings {
   /** False when only administrators create accounts (AdminCreateUserConfig.AllowAdminCreateUserOnly). */
   readonly allowSelfSignUp: boolean;
   /** The pool's DeviceConfiguration; absent when it tracks no devices. */
-  readonly deviceTracking?: { readonly challengeRequiredOnNewDevice: boolean; readonly deviceOnlyRememberedOnUserPrompt: boolean };
+  readonly deviceTracking?: {
+    readonly challengeRequiredOnNewDevice: boolean;
+    readonly deviceOnlyRememberedOnUserPrompt: boolean;
+  };
   readonly accessTokenMinutes: number;
   readonly idTokenMinutes: number;
   readonly refreshTokenDays: number;

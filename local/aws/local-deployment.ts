@@ -29,7 +29,11 @@ export async function sourceHash(): Promise<string> {
   const files = (await Promise.all(SOURCES.map((source) => filesUnder(join(projectRoot, source))))).flat().sort();
   const hash = createHash('sha256');
   for (const file of files) {
-    hash.update(relative(projectRoot, file)).update('\0').update(await readFile(file)).update('\0');
+    hash
+      .update(relative(projectRoot, file))
+      .update('\0')
+      .update(await readFile(file))
+      .update('\0');
   }
   return hash.digest('hex').slice(0, 24);
 }
@@ -53,8 +57,13 @@ function synthesizeInChild(outdir: string, hash: string): Promise<void> {
     execFile(
       process.execPath,
       ['--import', 'tsx', cli, outdir, hash],
-      { cwd: projectRoot, maxBuffer: 64 * 1024 * 1024, env: { ...process.env, AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED: 'true' } },
-      (error, stdout, stderr) => (error ? reject(new Error(`Synthesis of the CDK app failed:\n${stderr || stdout || error.message}`)) : resolve()),
+      {
+        cwd: projectRoot,
+        maxBuffer: 64 * 1024 * 1024,
+        env: { ...process.env, AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED: 'true' },
+      },
+      (error, stdout, stderr) =>
+        error ? reject(new Error(`Synthesis of the CDK app failed:\n${stderr || stdout || error.message}`)) : resolve(),
     );
   });
 }
@@ -133,8 +142,17 @@ async function pruneOldSyntheses(current: string): Promise<void> {
   const entries = await readdir(SYNTH_CACHE_DIR, { withFileTypes: true });
   const others = await Promise.all(
     entries
-      .filter((entry) => entry.isDirectory() && entry.name !== current && !entry.name.includes('.partial-') && !entry.name.endsWith('.lock'))
-      .map(async (entry) => ({ path: join(SYNTH_CACHE_DIR, entry.name), modified: (await stat(join(SYNTH_CACHE_DIR, entry.name))).mtimeMs })),
+      .filter(
+        (entry) =>
+          entry.isDirectory() &&
+          entry.name !== current &&
+          !entry.name.includes('.partial-') &&
+          !entry.name.endsWith('.lock'),
+      )
+      .map(async (entry) => ({
+        path: join(SYNTH_CACHE_DIR, entry.name),
+        modified: (await stat(join(SYNTH_CACHE_DIR, entry.name))).mtimeMs,
+      })),
   );
   const stale = others.sort((a, b) => b.modified - a.modified).slice(KEPT_SYNTHESES - 1);
   await Promise.all(stale.map((entry) => rm(entry.path, { recursive: true, force: true })));

@@ -88,7 +88,10 @@ export function resolveValue(value: TemplateValue, values: LocalValues): unknown
       return pseudoParameter(target, values) ?? reference(target, undefined, values);
     }
     case 'Fn::GetAtt': {
-      const [logicalId, attribute] = (typeof argument === 'string' ? argument.split('.', 2) : argument) as [string, string];
+      const [logicalId, attribute] = (typeof argument === 'string' ? argument.split('.', 2) : argument) as [
+        string,
+        string,
+      ];
       return reference(logicalId, attribute, values);
     }
     case 'Fn::Join': {
@@ -97,7 +100,8 @@ export function resolveValue(value: TemplateValue, values: LocalValues): unknown
       return resolved.map((part) => asString(part, 'Fn::Join')).join(separator);
     }
     case 'Fn::Sub': {
-      const [template, variables] = typeof argument === 'string' ? [argument, {}] : (argument as [string, Record<string, unknown>]);
+      const [template, variables] =
+        typeof argument === 'string' ? [argument, {}] : (argument as [string, Record<string, unknown>]);
       const resolvedVariables = resolveValue(variables, values) as Record<string, unknown>;
       return substitute(template, resolvedVariables, values);
     }
@@ -122,7 +126,8 @@ export function resolveValue(value: TemplateValue, values: LocalValues): unknown
  */
 export const LOCAL_SITE_DOMAIN = 'site.local-distribution.invalid';
 
-export const withSiteOrigin = (value: string, siteOrigin: string): string => value.replaceAll(`https://${LOCAL_SITE_DOMAIN}`, siteOrigin);
+export const withSiteOrigin = (value: string, siteOrigin: string): string =>
+  value.replaceAll(`https://${LOCAL_SITE_DOMAIN}`, siteOrigin);
 
 export interface LocalStandIns {
   readonly region: string;
@@ -143,7 +148,10 @@ export interface LocalStandIns {
  * stay the same across restarts and syntheses.
  */
 export function localResourceNames(stackName: string): { companyRulesBucket: string; companyRulesReadRole: string } {
-  const bucketStem = stackName.toLowerCase().replace(/[^a-z0-9-]+/g, '-').replace(/^-+|-+$/g, '');
+  const bucketStem = stackName
+    .toLowerCase()
+    .replace(/[^a-z0-9-]+/g, '-')
+    .replace(/^-+|-+$/g, '');
   return {
     // A bucket name is 3 to 63 lowercase letters, digits and hyphens.
     companyRulesBucket: `${bucketStem.slice(0, 63 - '-company-rules'.length)}-company-rules`,
@@ -154,7 +162,8 @@ export function localResourceNames(stackName: string): { companyRulesBucket: str
 
 /** The local value of each resource the functions' environment and policies refer to. */
 export function localResources(deployment: SynthesizedDeployment, local: LocalStandIns): Record<string, LocalResource> {
-  const arn = (service: string, resource: string) => `arn:aws:${service}:${local.region}:${local.accountId}:${resource}`;
+  const arn = (service: string, resource: string) =>
+    `arn:aws:${service}:${local.region}:${local.accountId}:${resource}`;
   const { resources } = deployment;
   const result: Record<string, LocalResource> = {
     [resources.userPool]: {
@@ -168,7 +177,10 @@ export function localResources(deployment: SynthesizedDeployment, local: LocalSt
     [resources.userPoolClient]: { ref: local.userPoolClientId, attributes: { ClientId: local.userPoolClientId } },
     [resources.distribution]: { ref: 'ELOCALDISTRIBUTION', attributes: { DomainName: LOCAL_SITE_DOMAIN } },
     // S3 ARNs name neither region nor account.
-    [resources.companyRulesBucket]: { ref: local.companyRulesBucket, attributes: { Arn: `arn:aws:s3:::${local.companyRulesBucket}` } },
+    [resources.companyRulesBucket]: {
+      ref: local.companyRulesBucket,
+      attributes: { Arn: `arn:aws:s3:::${local.companyRulesBucket}` },
+    },
     [resources.companyRulesReadRole]: {
       ref: local.companyRulesReadRole,
       attributes: { Arn: `arn:aws:iam::${local.accountId}:role/${local.companyRulesReadRole}` },

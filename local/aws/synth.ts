@@ -7,14 +7,28 @@ import { fileURLToPath } from 'node:url';
 import { loadConfig } from '../../lib/config.ts';
 import { addPortal } from '../../lib/portal-app.ts';
 import type { PortalFunction } from '../../lib/portal-function.ts';
-import { EMBED_SESSION_MINUTES, LOCAL_ACCOUNT_ID, LOCAL_REGION, LOCAL_PRODUCT_NAME, QUICKSIGHT_NAMESPACE, SUPPORT_FROM_ADDRESS, SUPPORT_TO_ADDRESS } from '../environment.ts';
-import type { DeployedFunctionKey, FunctionUrlSettings, SynthesizedDeployment, SynthesizedFunction, UserPoolGroup, UserPoolSettings } from './deployment.ts';
+import {
+  EMBED_SESSION_MINUTES,
+  LOCAL_ACCOUNT_ID,
+  LOCAL_REGION,
+  LOCAL_PRODUCT_NAME,
+  QUICKSIGHT_NAMESPACE,
+  SUPPORT_FROM_ADDRESS,
+  SUPPORT_TO_ADDRESS,
+} from '../environment.ts';
+import type {
+  DeployedFunctionKey,
+  FunctionUrlSettings,
+  SynthesizedDeployment,
+  SynthesizedFunction,
+  UserPoolGroup,
+  UserPoolSettings,
+} from './deployment.ts';
 
 /**
  * Synthesizes the CDK app as a deployment would (bundling every handler with esbuild) with
  * the configuration local mode runs, and extracts what local mode needs from the template.
  */
-
 
 /** The deployment configuration local mode stands for: the defaults plus its own addresses. */
 export const LOCAL_CONTEXT = {
@@ -34,7 +48,8 @@ type Resource = { Type: string; Properties?: Record<string, unknown> };
 
 const projectRoot = fileURLToPath(new URL('../..', import.meta.url));
 
-const refersTo = (roles: unknown, logicalId: string) => Array.isArray(roles) && roles.some((role) => (role as { Ref?: string })?.Ref === logicalId);
+const refersTo = (roles: unknown, logicalId: string) =>
+  Array.isArray(roles) && roles.some((role) => (role as { Ref?: string })?.Ref === logicalId);
 
 export function synthesizeDeployment(outdir: string, sourceHash: string): SynthesizedDeployment {
   // The site's files are not part of what local mode takes: a one-page stand-in keeps the
@@ -43,7 +58,9 @@ export function synthesizeDeployment(outdir: string, sourceHash: string): Synthe
   mkdirSync(webAssetDirectory, { recursive: true });
   writeFileSync(join(webAssetDirectory, 'index.html'), '<!doctype html><title>Portal</title>');
 
-  const cdkJson = JSON.parse(readFileSync(join(projectRoot, 'cdk.json'), 'utf8')) as { context?: Record<string, unknown> };
+  const cdkJson = JSON.parse(readFileSync(join(projectRoot, 'cdk.json'), 'utf8')) as {
+    context?: Record<string, unknown>;
+  };
   const app = new App({ outdir: join(outdir, 'cdk.out'), context: { ...cdkJson.context, ...LOCAL_CONTEXT } });
   const config = loadConfig((key) => app.node.tryGetContext(key));
   const stack = addPortal(app, { config, webAssetDirectory, account: LOCAL_ACCOUNT_ID, compliance: false });
@@ -66,20 +83,29 @@ export function synthesizeDeployment(outdir: string, sourceHash: string): Synthe
     const policies: { name: string; document: unknown }[] = [];
     for (const [policyId, resource] of Object.entries(resources)) {
       const p = resource.Properties ?? {};
-      if ((resource.Type === 'AWS::IAM::ManagedPolicy' || resource.Type === 'AWS::IAM::Policy') && refersTo(p.Roles, roleId)) {
+      if (
+        (resource.Type === 'AWS::IAM::ManagedPolicy' || resource.Type === 'AWS::IAM::Policy') &&
+        refersTo(p.Roles, roleId)
+      ) {
         policies.push({ name: policyId, document: p.PolicyDocument });
       }
     }
-    for (const inline of ((resources[roleId]!.Properties ?? {}).Policies as { PolicyName: string; PolicyDocument: unknown }[] | undefined) ?? []) {
+    for (const inline of ((resources[roleId]!.Properties ?? {}).Policies as
+      { PolicyName: string; PolicyDocument: unknown }[] | undefined) ?? []) {
       policies.push({ name: `${roleId}/${inline.PolicyName}`, document: inline.PolicyDocument });
     }
     const urlResource = Object.values(resources).find(
-      (resource) => resource.Type === 'AWS::Lambda::Url' && JSON.stringify(resource.Properties?.TargetFunctionArn).includes(`"${id}"`),
+      (resource) =>
+        resource.Type === 'AWS::Lambda::Url' &&
+        JSON.stringify(resource.Properties?.TargetFunctionArn).includes(`"${id}"`),
     );
     const [, handlerExport] = properties.Handler.split('.');
     return {
       logicalId: id,
-      bundle: relative(outdir, join(artifact.assembly.directory, `asset.${properties.Code.S3Key.replace(/\.zip$/, '')}`, 'index.mjs')),
+      bundle: relative(
+        outdir,
+        join(artifact.assembly.directory, `asset.${properties.Code.S3Key.replace(/\.zip$/, '')}`, 'index.mjs'),
+      ),
       handlerExport: handlerExport ?? 'handler',
       timeoutSeconds: properties.Timeout,
       memoryMb: properties.MemorySize,
@@ -115,7 +141,9 @@ export function synthesizeDeployment(outdir: string, sourceHash: string): Synthe
       userPool: logicalId(stack.auth.userPool),
       userPoolClient: logicalId(stack.auth.client),
       distribution: logicalId(stack.site.distribution),
-      tables: Object.fromEntries([...stack.data.tables.values()].map((table) => [table.definition.id, logicalId(table.table)])),
+      tables: Object.fromEntries(
+        [...stack.data.tables.values()].map((table) => [table.definition.id, logicalId(table.table)]),
+      ),
       companyRulesBucket: logicalId(stack.companies.bucket),
       companyRulesReadRole: logicalId(stack.companies.quickSightRole),
     },
@@ -132,7 +160,12 @@ export function userPoolGroups(resources: Readonly<Record<string, Resource>>, po
   const groups: UserPoolGroup[] = [];
   for (const [id, resource] of Object.entries(resources)) {
     if (resource.Type !== 'AWS::Cognito::UserPoolGroup') continue;
-    const properties = (resource.Properties ?? {}) as { UserPoolId?: unknown; GroupName?: unknown; Precedence?: unknown; Description?: unknown };
+    const properties = (resource.Properties ?? {}) as {
+      UserPoolId?: unknown;
+      GroupName?: unknown;
+      Precedence?: unknown;
+      Description?: unknown;
+    };
     if ((properties.UserPoolId as { Ref?: unknown } | undefined)?.Ref !== poolLogicalId) continue;
     if (typeof properties.GroupName !== 'string') throw new Error(`The user pool group ${id} has no literal GroupName`);
     groups.push({
@@ -147,7 +180,10 @@ export function userPoolGroups(resources: Readonly<Record<string, Resource>>, po
 /** The user pool and app client settings local mode's identity provider runs with. */
 export function userPoolSettings(pool: Resource, client: Resource): Omit<UserPoolSettings, 'groups'> {
   const poolProperties = pool.Properties as {
-    AdminCreateUserConfig?: { AllowAdminCreateUserOnly?: boolean; InviteMessageTemplate?: { EmailSubject?: unknown; EmailMessage?: unknown } };
+    AdminCreateUserConfig?: {
+      AllowAdminCreateUserOnly?: boolean;
+      InviteMessageTemplate?: { EmailSubject?: unknown; EmailMessage?: unknown };
+    };
     Policies?: { PasswordPolicy?: { TemporaryPasswordValidityDays?: number } };
     DeviceConfiguration?: { ChallengeRequiredOnNewDevice?: boolean; DeviceOnlyRememberedOnUserPrompt?: boolean };
     UserAttributeUpdateSettings?: { AttributesRequireVerificationBeforeUpdate?: ('email' | 'phone_number')[] };
@@ -166,7 +202,12 @@ export function userPoolSettings(pool: Resource, client: Resource): Omit<UserPoo
     TokenValidityUnits?: { AccessToken?: string; IdToken?: string; RefreshToken?: string };
   };
   // Cognito's default units when TokenValidityUnits leaves one out: hours, hours, days.
-  const units = { AccessToken: 'hours', IdToken: 'hours', RefreshToken: 'days', ...clientProperties.TokenValidityUnits };
+  const units = {
+    AccessToken: 'hours',
+    IdToken: 'hours',
+    RefreshToken: 'days',
+    ...clientProperties.TokenValidityUnits,
+  };
   const minutes = (value: number, unit: string) => value * MINUTES_PER_UNIT[unit]!;
   return {
     allowSelfSignUp: !(poolProperties.AdminCreateUserConfig?.AllowAdminCreateUserOnly ?? false),
@@ -182,11 +223,14 @@ export function userPoolSettings(pool: Resource, client: Resource): Omit<UserPoo
     // Cognito's defaults when the pool leaves them out: 7 days and its own short message.
     temporaryPasswordValidityDays: poolProperties.Policies?.PasswordPolicy?.TemporaryPasswordValidityDays ?? 7,
     // Without the setting Cognito applies changes of email and phone number at once.
-    attributesRequireVerificationBeforeUpdate: poolProperties.UserAttributeUpdateSettings?.AttributesRequireVerificationBeforeUpdate ?? [],
+    attributesRequireVerificationBeforeUpdate:
+      poolProperties.UserAttributeUpdateSettings?.AttributesRequireVerificationBeforeUpdate ?? [],
     invitation: {
-      emailSubject: poolProperties.AdminCreateUserConfig?.InviteMessageTemplate?.EmailSubject ?? 'Your temporary password',
+      emailSubject:
+        poolProperties.AdminCreateUserConfig?.InviteMessageTemplate?.EmailSubject ?? 'Your temporary password',
       emailMessage:
-        poolProperties.AdminCreateUserConfig?.InviteMessageTemplate?.EmailMessage ?? 'Your username is {username} and temporary password is {####}.',
+        poolProperties.AdminCreateUserConfig?.InviteMessageTemplate?.EmailMessage ??
+        'Your username is {username} and temporary password is {####}.',
     },
   };
 }

@@ -24,7 +24,11 @@ function allowedOrigin(cors: FunctionUrlCors, headers: IncomingHttpHeaders): str
 
 /** A browser's preflight, which the function URL answers itself without invoking the function. */
 export function isPreflight(method: string, headers: IncomingHttpHeaders): boolean {
-  return method === 'OPTIONS' && header(headers, 'origin') !== undefined && header(headers, 'access-control-request-method') !== undefined;
+  return (
+    method === 'OPTIONS' &&
+    header(headers, 'origin') !== undefined &&
+    header(headers, 'access-control-request-method') !== undefined
+  );
 }
 
 /** Headers of the preflight answer; none when the origin or method is not allowed, so the browser refuses. */
@@ -46,7 +50,11 @@ export function preflightHeaders(cors: FunctionUrlCors, headers: IncomingHttpHea
  * The response headers with the CORS headers of the configuration, replacing whatever CORS
  * headers the function set: a function URL with CORS configured does the same.
  */
-export function withCorsHeaders(cors: FunctionUrlCors, requestHeaders: IncomingHttpHeaders, responseHeaders: Record<string, string>): Record<string, string> {
+export function withCorsHeaders(
+  cors: FunctionUrlCors,
+  requestHeaders: IncomingHttpHeaders,
+  responseHeaders: Record<string, string>,
+): Record<string, string> {
   const result: Record<string, string> = {};
   for (const [name, value] of Object.entries(responseHeaders)) {
     if (!name.toLowerCase().startsWith('access-control-')) result[name] = value;

@@ -108,7 +108,9 @@ export interface HttpResponse {
 }
 
 function isStructuredResult(result: unknown): result is APIGatewayProxyStructuredResultV2 & { statusCode: number } {
-  return typeof result === 'object' && result !== null && typeof (result as { statusCode?: unknown }).statusCode === 'number';
+  return (
+    typeof result === 'object' && result !== null && typeof (result as { statusCode?: unknown }).statusCode === 'number'
+  );
 }
 
 /**
@@ -127,6 +129,7 @@ export function httpResponseOf(result: unknown): HttpResponse {
   const headers: Record<string, string> = {};
   for (const [name, value] of Object.entries(result.headers ?? {})) headers[name.toLowerCase()] = String(value);
   headers['content-type'] ??= 'application/json';
-  const body = result.body === undefined ? Buffer.alloc(0) : Buffer.from(result.body, result.isBase64Encoded ? 'base64' : 'utf8');
+  const body =
+    result.body === undefined ? Buffer.alloc(0) : Buffer.from(result.body, result.isBase64Encoded ? 'base64' : 'utf8');
   return { statusCode: result.statusCode, headers, cookies: result.cookies ?? [], body };
 }

@@ -30,10 +30,17 @@ export interface FunctionUrl {
 }
 
 function jsonResponse(statusCode: number, body: object): HttpResponse {
-  return { statusCode, headers: { 'content-type': 'application/json' }, cookies: [], body: Buffer.from(JSON.stringify(body)) };
+  return {
+    statusCode,
+    headers: { 'content-type': 'application/json' },
+    cookies: [],
+    body: Buffer.from(JSON.stringify(body)),
+  };
 }
 
-const TOO_LARGE = jsonResponse(413, { message: `Request must be smaller than ${PAYLOAD_LIMIT_BYTES} bytes for the InvokeFunction operation` });
+const TOO_LARGE = jsonResponse(413, {
+  message: `Request must be smaller than ${PAYLOAD_LIMIT_BYTES} bytes for the InvokeFunction operation`,
+});
 const FUNCTION_FAILED = jsonResponse(502, { message: 'Internal Server Error' });
 
 function write(res: ServerResponse, response: HttpResponse, headers: Record<string, string>): void {
@@ -62,7 +69,13 @@ export async function startFunctionUrl(options: FunctionUrlOptions): Promise<Fun
     }
     const requestId = randomUUID();
     const event = functionUrlEvent(
-      { method: req.method ?? 'GET', url: req.url ?? '/', headers: req.headers, body, sourceIp: req.socket.remoteAddress ?? '127.0.0.1' },
+      {
+        method: req.method ?? 'GET',
+        url: req.url ?? '/',
+        headers: req.headers,
+        body,
+        sourceIp: req.socket.remoteAddress ?? '127.0.0.1',
+      },
       { requestId, urlId, domainName: req.headers.host ?? host, receivedAt: new Date() },
     );
     // Base64 makes a binary body a third larger: the limit applies to the event.
@@ -76,7 +89,9 @@ export async function startFunctionUrl(options: FunctionUrlOptions): Promise<Fun
       }
       return response;
     } catch (error) {
-      logError(`[${functionName}] ${requestId} invocation failed: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}`);
+      logError(
+        `[${functionName}] ${requestId} invocation failed: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}`,
+      );
       return FUNCTION_FAILED;
     }
   };
@@ -84,7 +99,11 @@ export async function startFunctionUrl(options: FunctionUrlOptions): Promise<Fun
   const server = createServer((req, res) => {
     if (isPreflight(req.method ?? '', req.headers)) {
       req.resume();
-      write(res, { statusCode: 200, headers: {}, cookies: [], body: Buffer.alloc(0) }, preflightHeaders(cors, req.headers));
+      write(
+        res,
+        { statusCode: 200, headers: {}, cookies: [], body: Buffer.alloc(0) },
+        preflightHeaders(cors, req.headers),
+      );
       return;
     }
     invoke(req).then(

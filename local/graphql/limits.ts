@@ -1,4 +1,10 @@
-import { Kind, type DocumentNode, type FragmentDefinitionNode, type OperationDefinitionNode, type SelectionSetNode } from 'graphql';
+import {
+  Kind,
+  type DocumentNode,
+  type FragmentDefinitionNode,
+  type OperationDefinitionNode,
+  type SelectionSetNode,
+} from 'graphql';
 import { QUERY_DEPTH_LIMIT, RESOLVER_COUNT_LIMIT } from '../../contracts/graphql-limits.ts';
 
 /**
@@ -145,7 +151,12 @@ export function limitViolation(document: DocumentNode, operationName: string | n
     if (definition.kind === Kind.FRAGMENT_DEFINITION) fragments.set(definition.name.value, definition);
     else if (definition.kind === Kind.OPERATION_DEFINITION) operations.push(definition);
   }
-  const operation = operationName === null ? (operations.length === 1 ? operations[0] : undefined) : operations.find((o) => o.name?.value === operationName);
+  const operation =
+    operationName === null
+      ? operations.length === 1
+        ? operations[0]
+        : undefined
+      : operations.find((o) => o.name?.value === operationName);
   // No operation to run: execution reports that, and no resolver runs.
   if (operation === undefined) return undefined;
   const rootFields = rootFieldCount(operation, fragments);

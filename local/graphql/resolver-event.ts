@@ -1,13 +1,22 @@
 import type { IncomingHttpHeaders } from 'node:http';
 import type { AppSyncIdentityCognito, AppSyncResolverEvent } from 'aws-lambda';
-import { print, type FieldNode, type FragmentDefinitionNode, type GraphQLResolveInfo, type SelectionSetNode } from 'graphql';
+import {
+  print,
+  type FieldNode,
+  type FragmentDefinitionNode,
+  type GraphQLResolveInfo,
+  type SelectionSetNode,
+} from 'graphql';
 import type { CognitoJwtPayload } from 'aws-jwt-verify/jwt-model';
 
 /**
  * AppSync's `selectionSetList`: every field selected below the resolved field, as slash
  * paths (`items`, `items/id`), fragments expanded, introspection fields left out.
  */
-export function selectionSetList(fieldNodes: readonly FieldNode[], fragments: Record<string, FragmentDefinitionNode>): string[] {
+export function selectionSetList(
+  fieldNodes: readonly FieldNode[],
+  fragments: Record<string, FragmentDefinitionNode>,
+): string[] {
   const paths: string[] = [];
   const walk = (selectionSet: SelectionSetNode | undefined, prefix: string) => {
     for (const selection of selectionSet?.selections ?? []) {

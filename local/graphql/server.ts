@@ -15,7 +15,12 @@ import {
   type GraphQLSchema,
 } from 'graphql';
 import { closeServer, httpUrl, listen, PayloadTooLargeError, readBody, sendJson } from '../emulators/shared/http.ts';
-import { DEFAULT_FUNCTION_TIMEOUT_MS, FunctionTimeoutError, invokeWithTimeout, lambdaContext } from '../lambda-context.ts';
+import {
+  DEFAULT_FUNCTION_TIMEOUT_MS,
+  FunctionTimeoutError,
+  invokeWithTimeout,
+  lambdaContext,
+} from '../lambda-context.ts';
 import { appsyncError, FieldError, limitError, requestError, UNAUTHORIZED_BODY } from './errors.ts';
 import { userPoolCallerMayResolve } from './field-auth.ts';
 import { NoIntrospection } from './introspection.ts';
@@ -29,7 +34,8 @@ const REQUEST_LIMIT_BYTES = 1024 * 1024;
 const CORS_HEADERS = {
   'access-control-allow-origin': '*',
   'access-control-allow-methods': 'POST, OPTIONS',
-  'access-control-allow-headers': 'authorization, content-type, x-amz-date, x-amz-user-agent, x-api-key, x-amz-security-token',
+  'access-control-allow-headers':
+    'authorization, content-type, x-amz-date, x-amz-user-agent, x-api-key, x-amz-security-token',
   'access-control-max-age': '86400',
 };
 
@@ -71,7 +77,8 @@ function parseRequest(body: Buffer): GraphqlRequest | undefined {
   if (typeof value !== 'object' || value === null || Array.isArray(value)) return undefined;
   const { query, variables, operationName } = value as Record<string, unknown>;
   if (typeof query !== 'string' || query.trim() === '') return undefined;
-  if (variables !== undefined && variables !== null && (typeof variables !== 'object' || Array.isArray(variables))) return undefined;
+  if (variables !== undefined && variables !== null && (typeof variables !== 'object' || Array.isArray(variables)))
+    return undefined;
   if (operationName !== undefined && operationName !== null && typeof operationName !== 'string') return undefined;
   return { query, variables: (variables ?? {}) as Record<string, unknown>, operationName: operationName ?? null };
 }
@@ -96,7 +103,9 @@ export async function startGraphqlServer(options: GraphqlServerOptions): Promise
     { jwksCache },
   );
   verifier.cacheJwks(options.jwks as Jwks);
-  const rootTypes = new Set([schema.getQueryType(), schema.getMutationType(), schema.getSubscriptionType()].filter(Boolean));
+  const rootTypes = new Set(
+    [schema.getQueryType(), schema.getMutationType(), schema.getSubscriptionType()].filter(Boolean),
+  );
 
   const authenticate = async (req: IncomingMessage): Promise<AppSyncIdentityCognito | undefined> => {
     const token = req.headers.authorization;
@@ -111,7 +120,10 @@ export async function startGraphqlServer(options: GraphqlServerOptions): Promise
   const resolveWithLambda = async (event: unknown, fieldName: string): Promise<unknown> => {
     const requestId = randomUUID();
     try {
-      const result = await invokeWithTimeout(() => handler(event, lambdaContext('graphql', requestId, region, timeoutMs)), timeoutMs);
+      const result = await invokeWithTimeout(
+        () => handler(event, lambdaContext('graphql', requestId, region, timeoutMs)),
+        timeoutMs,
+      );
       return result === undefined ? null : JSON.parse(JSON.stringify(result));
     } catch (error) {
       if (error instanceof FunctionTimeoutError) {
@@ -139,14 +151,20 @@ export async function startGraphqlServer(options: GraphqlServerOptions): Promise
     // The deployed API disables introspection: AppSync refuses it as a validation error (introspection.ts).
     const validationErrors = validate(schema, document, [...specifiedRules, NoIntrospection]);
     if (validationErrors.length > 0) {
-      return { status: 200, body: { data: null, errors: validationErrors.map((e) => appsyncError(e, 'ValidationError')) } };
+      return {
+        status: 200,
+        body: { data: null, errors: validationErrors.map((e) => appsyncError(e, 'ValidationError')) },
+      };
     }
     const violation = limitViolation(document, request.operationName);
     if (violation !== undefined) return refused(violation);
     const fieldResolver: GraphQLFieldResolver<unknown, unknown> = (source, args, context, info) => {
       const field = info.parentType.getFields()[info.fieldName]!;
       if (!userPoolCallerMayResolve(field, info.parentType, identity.groups ?? [])) {
-        throw new FieldError('Unauthorized', `Not Authorized to access ${info.fieldName} on type ${info.parentType.name}`);
+        throw new FieldError(
+          'Unauthorized',
+          `Not Authorized to access ${info.fieldName} on type ${info.parentType.name}`,
+        );
       }
       if (!rootTypes.has(info.parentType)) return defaultFieldResolver(source, args, context, info);
       const event = resolverEvent(args, source, info, { headers: req.headers, identity, variables: request.variables });
@@ -160,7 +178,8 @@ export async function startGraphqlServer(options: GraphqlServerOptions): Promise
       fieldResolver,
     });
     const body: Record<string, unknown> = { data: result.data ?? null };
-    if (result.errors?.length) body.errors = result.errors.map((e) => appsyncError(e, result.data === undefined ? 'ValidationError' : null));
+    if (result.errors?.length)
+      body.errors = result.errors.map((e) => appsyncError(e, result.data === undefined ? 'ValidationError' : null));
     return { status: 200, body };
   };
 
@@ -178,7 +197,12 @@ export async function startGraphqlServer(options: GraphqlServerOptions): Promise
     }
     if (req.method !== 'POST') {
       req.resume();
-      sendJson(res, 400, requestError('MalformedHttpRequestException', 'Only POST requests are supported.'), CORS_HEADERS);
+      sendJson(
+        res,
+        400,
+        requestError('MalformedHttpRequestException', 'Only POST requests are supported.'),
+        CORS_HEADERS,
+      );
       return;
     }
     const identity = await authenticate(req);
@@ -211,7 +235,8 @@ export async function startGraphqlServer(options: GraphqlServerOptions): Promise
   const server = createServer((req, res) => {
     handle(req, res).catch((error: unknown) => {
       logError(`[graphql] request failed: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}`);
-      if (!res.headersSent) sendJson(res, 500, requestError('InternalFailure', 'An internal failure occurred.'), CORS_HEADERS);
+      if (!res.headersSent)
+        sendJson(res, 500, requestError('InternalFailure', 'An internal failure occurred.'), CORS_HEADERS);
     });
   });
   const port = await listen(server, options.port, host);

@@ -25,34 +25,68 @@ const MAX_BODY_BYTES = 16 * 1024 * 1024;
  * An expired signature and a credential scoped to another region are InvalidSignatureException
  * with AWS's messages ("Signature expired: ...", "Credential should be scoped to a valid region").
  */
-const SIGNATURE_ERRORS: Record<SignatureFailure, { json: string; rest: string; xml: { status: number; code: string; message?: string } }> = {
+const SIGNATURE_ERRORS: Record<
+  SignatureFailure,
+  { json: string; rest: string; xml: { status: number; code: string; message?: string } }
+> = {
   MissingAuthenticationToken: {
     json: 'MissingAuthenticationTokenException',
     rest: 'MissingAuthenticationTokenException',
     xml: { status: 403, code: 'AccessDenied', message: 'Access Denied' },
   },
-  IncompleteSignature: { json: 'IncompleteSignatureException', rest: 'IncompleteSignatureException', xml: { status: 400, code: 'AuthorizationHeaderMalformed' } },
+  IncompleteSignature: {
+    json: 'IncompleteSignatureException',
+    rest: 'IncompleteSignatureException',
+    xml: { status: 400, code: 'AuthorizationHeaderMalformed' },
+  },
   UnrecognizedClient: {
     json: 'UnrecognizedClientException',
     rest: 'UnrecognizedClientException',
-    xml: { status: 403, code: 'InvalidAccessKeyId', message: 'The AWS Access Key Id you provided does not exist in our records.' },
+    xml: {
+      status: 403,
+      code: 'InvalidAccessKeyId',
+      message: 'The AWS Access Key Id you provided does not exist in our records.',
+    },
   },
   InvalidSignature: {
     json: 'InvalidSignatureException',
     rest: 'InvalidSignatureException',
-    xml: { status: 403, code: 'SignatureDoesNotMatch', message: 'The request signature we calculated does not match the signature you provided. Check your key and signing method.' },
+    xml: {
+      status: 403,
+      code: 'SignatureDoesNotMatch',
+      message:
+        'The request signature we calculated does not match the signature you provided. Check your key and signing method.',
+    },
   },
   SignatureExpired: {
     json: 'InvalidSignatureException',
     rest: 'InvalidSignatureException',
-    xml: { status: 403, code: 'RequestTimeTooSkewed', message: 'The difference between the request time and the current time is too large.' },
+    xml: {
+      status: 403,
+      code: 'RequestTimeTooSkewed',
+      message: 'The difference between the request time and the current time is too large.',
+    },
   },
-  WrongRegion: { json: 'InvalidSignatureException', rest: 'InvalidSignatureException', xml: { status: 400, code: 'AuthorizationHeaderMalformed' } },
-  ContentHashMismatch: { json: 'InvalidSignatureException', rest: 'InvalidSignatureException', xml: { status: 400, code: 'XAmzContentSHA256Mismatch' } },
-  MissingContentHash: { json: 'InvalidSignatureException', rest: 'InvalidSignatureException', xml: { status: 400, code: 'InvalidRequest' } },
+  WrongRegion: {
+    json: 'InvalidSignatureException',
+    rest: 'InvalidSignatureException',
+    xml: { status: 400, code: 'AuthorizationHeaderMalformed' },
+  },
+  ContentHashMismatch: {
+    json: 'InvalidSignatureException',
+    rest: 'InvalidSignatureException',
+    xml: { status: 400, code: 'XAmzContentSHA256Mismatch' },
+  },
+  MissingContentHash: {
+    json: 'InvalidSignatureException',
+    rest: 'InvalidSignatureException',
+    xml: { status: 400, code: 'InvalidRequest' },
+  },
 };
 
-/** Headers only the gate sets for its stand-in (the answer of a ServiceRules `also` check): never taken from a caller. */
+/**
+ * Headers only the gate sets for its stand-in (the answer of a ServiceRules `also` check): never taken from a caller.
+ */
 const GATE_HEADER_PREFIX = 'x-local-iam-';
 
 export interface IamGateOptions {
@@ -74,7 +108,14 @@ export interface IamGate {
   close(): Promise<void>;
 }
 
-function sendError(res: ServerResponse, rules: ServiceRules, status: number, code: string, message: string, method = 'POST'): void {
+function sendError(
+  res: ServerResponse,
+  rules: ServiceRules,
+  status: number,
+  code: string,
+  message: string,
+  method = 'POST',
+): void {
   if (rules.protocol === 'rest-xml') return sendS3Error(res, method, { status, code, message });
   const requestId = randomUUID();
   const json = rules.protocol === 'json';
@@ -88,7 +129,13 @@ function sendError(res: ServerResponse, rules: ServiceRules, status: number, cod
   res.end(payload);
 }
 
-function forward(req: IncomingMessage, body: Buffer, res: ServerResponse, upstream: URL, gateHeaders: Record<string, string> = {}): void {
+function forward(
+  req: IncomingMessage,
+  body: Buffer,
+  res: ServerResponse,
+  upstream: URL,
+  gateHeaders: Record<string, string> = {},
+): void {
   const headers = { ...req.headers, ...gateHeaders };
   const proxied = httpRequest(
     { hostname: upstream.hostname, port: upstream.port, method: req.method, path: req.url, headers },
@@ -123,7 +170,14 @@ export async function startIamGate(options: IamGateOptions): Promise<IamGate> {
     } catch (error) {
       if (error instanceof PayloadTooLargeError) {
         return rules.protocol === 'rest-xml'
-          ? sendError(res, rules, 400, 'EntityTooLarge', 'Your proposed upload exceeds the maximum allowed size', method)
+          ? sendError(
+              res,
+              rules,
+              400,
+              'EntityTooLarge',
+              'Your proposed upload exceeds the maximum allowed size',
+              method,
+            )
           : sendError(res, rules, 413, 'RequestEntityTooLarge', error.message);
       }
       throw error;
@@ -134,7 +188,14 @@ export async function startIamGate(options: IamGateOptions): Promise<IamGate> {
 
     const signature = checkSignature(
       // As received, less the gate's own headers (dropped above; headersDistinct is built from the raw headers).
-      { method, url, headers: Object.fromEntries(Object.entries(req.headersDistinct).filter(([name]) => !name.startsWith(GATE_HEADER_PREFIX))), body },
+      {
+        method,
+        url,
+        headers: Object.fromEntries(
+          Object.entries(req.headersDistinct).filter(([name]) => !name.startsWith(GATE_HEADER_PREFIX)),
+        ),
+        body,
+      },
       iam.secretOf,
       { service: rules.signingName, region, s3: rules.protocol === 'rest-xml' },
       now(),
@@ -146,7 +207,9 @@ export async function startIamGate(options: IamGateOptions): Promise<IamGate> {
       const code = xml ? failure.xml.code : failure[rules.protocol === 'json' ? 'json' : 'rest'];
       const message = xml ? (failure.xml.message ?? signature.message) : signature.message;
       // The log names the access key at most: never its secret or the signature.
-      log(`[iam] ${rules.signingName}: ${method} ${path} refused with ${code}${signature.accessKeyId ? ` (access key ${signature.accessKeyId})` : ''}: ${message}`);
+      log(
+        `[iam] ${rules.signingName}: ${method} ${path} refused with ${code}${signature.accessKeyId ? ` (access key ${signature.accessKeyId})` : ''}: ${message}`,
+      );
       return sendError(res, rules, status, code, message, method);
     }
     // A malformed call is the stand-in's to refuse, with the service's validation message.
@@ -161,7 +224,10 @@ export async function startIamGate(options: IamGateOptions): Promise<IamGate> {
     }
     const gateHeaders: Record<string, string> = {};
     if (classified.also) {
-      const further = await iam.authorize(principal, classified.also.call({ region: signature.region, accountId: iam.accountId }));
+      const further = await iam.authorize(
+        principal,
+        classified.also.call({ region: signature.region, accountId: iam.accountId }),
+      );
       gateHeaders[classified.also.header] = further.allowed ? '1' : '0';
     }
     forward(req, body, res, upstream, gateHeaders);
@@ -169,12 +235,28 @@ export async function startIamGate(options: IamGateOptions): Promise<IamGate> {
 
   const server = createServer((req, res) => {
     handle(req, res).catch((error: unknown) => {
-      log(`[iam] ${rules.signingName} gate failed: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}`);
+      log(
+        `[iam] ${rules.signingName} gate failed: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}`,
+      );
       if (!res.headersSent) {
-        if (rules.protocol === 'rest-xml') sendError(res, rules, 500, 'InternalError', 'We encountered an internal error. Please try again.', req.method);
-        else sendError(res, rules, 500, 'InternalFailure', 'The request processing has failed because of an unknown error, exception or failure.');
-      }
-      else res.end();
+        if (rules.protocol === 'rest-xml')
+          sendError(
+            res,
+            rules,
+            500,
+            'InternalError',
+            'We encountered an internal error. Please try again.',
+            req.method,
+          );
+        else
+          sendError(
+            res,
+            rules,
+            500,
+            'InternalFailure',
+            'The request processing has failed because of an unknown error, exception or failure.',
+          );
+      } else res.end();
     });
   });
   const port = await listen(server, options.port, options.host);

@@ -38,7 +38,8 @@ export class LocalIam {
   constructor(readonly accountId: string) {}
 
   add(principal: LocalPrincipal): void {
-    if (this.principals.has(principal.accessKeyId)) throw new Error(`Access key ${principal.accessKeyId} is already in use`);
+    if (this.principals.has(principal.accessKeyId))
+      throw new Error(`Access key ${principal.accessKeyId} is already in use`);
     this.principals.set(principal.accessKeyId, principal);
   }
 
@@ -75,7 +76,10 @@ export class LocalIam {
           result.overallResult === 'ExplicitlyDenied'
             ? `with an explicit deny in an identity-based policy`
             : `because no identity-based policy allows the ${call.action} action`;
-        return { allowed: false, message: `User: ${principal.arn} is not authorized to perform: ${call.action} on resource: ${resource} ${because}` };
+        return {
+          allowed: false,
+          message: `User: ${principal.arn} is not authorized to perform: ${call.action} on resource: ${resource} ${because}`,
+        };
       }
     }
     return { allowed: true };

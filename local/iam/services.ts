@@ -61,13 +61,16 @@ const INVALID: Classified = { kind: 'invalid' };
 function jsonBody(body: Buffer): Record<string, unknown> | undefined {
   try {
     const parsed: unknown = JSON.parse(body.length === 0 ? '{}' : body.toString('utf8'));
-    return parsed !== null && typeof parsed === 'object' && !Array.isArray(parsed) ? (parsed as Record<string, unknown>) : undefined;
+    return parsed !== null && typeof parsed === 'object' && !Array.isArray(parsed)
+      ? (parsed as Record<string, unknown>)
+      : undefined;
   } catch {
     return undefined;
   }
 }
 
-const text = (value: unknown): string | undefined => (typeof value === 'string' && value.length > 0 ? value : undefined);
+const text = (value: unknown): string | undefined =>
+  typeof value === 'string' && value.length > 0 ? value : undefined;
 
 /** The operation of an AWS JSON protocol request (`X-Amz-Target: <prefix>.<Operation>`). */
 function jsonTarget(request: ApiRequest, prefix: string): string | undefined {
@@ -77,7 +80,8 @@ function jsonTarget(request: ApiRequest, prefix: string): string | undefined {
   return target.slice(prefix.length + 1);
 }
 
-const arn = (scope: CallScope, service: string, resource: string) => `arn:aws:${service}:${scope.region}:${scope.accountId}:${resource}`;
+const arn = (scope: CallScope, service: string, resource: string) =>
+  `arn:aws:${service}:${scope.region}:${scope.accountId}:${resource}`;
 
 export const dynamodbRules: ServiceRules = {
   signingName: 'dynamodb',
@@ -94,7 +98,8 @@ export const dynamodbRules: ServiceRules = {
     if (body.RequestItems && typeof body.RequestItems === 'object') tableNames.push(...Object.keys(body.RequestItems));
     if (Array.isArray(body.TransactItems)) {
       for (const item of body.TransactItems as Record<string, { TableName?: unknown }>[]) {
-        for (const part of Object.values(item ?? {})) if (text(part?.TableName)) tableNames.push(part.TableName as string);
+        for (const part of Object.values(item ?? {}))
+          if (text(part?.TableName)) tableNames.push(part.TableName as string);
       }
     }
     const index = text(body.IndexName);
@@ -105,7 +110,9 @@ export const dynamodbRules: ServiceRules = {
         resources:
           tableNames.length === 0
             ? ['*']
-            : [...new Set(tableNames)].map((name) => arn(scope, 'dynamodb', `table/${name}${index ? `/index/${index}` : ''}`)),
+            : [...new Set(tableNames)].map((name) =>
+                arn(scope, 'dynamodb', `table/${name}${index ? `/index/${index}` : ''}`),
+              ),
       }),
     };
   },
@@ -124,7 +131,10 @@ export const cognitoRules: ServiceRules = {
     const poolId = text(body.UserPoolId);
     return {
       kind: 'iam',
-      call: (scope) => ({ action: `cognito-idp:${operation}`, resources: [poolId ? arn(scope, 'cognito-idp', `userpool/${poolId}`) : '*'] }),
+      call: (scope) => ({
+        action: `cognito-idp:${operation}`,
+        resources: [poolId ? arn(scope, 'cognito-idp', `userpool/${poolId}`) : '*'],
+      }),
     };
   },
 };
@@ -172,111 +182,198 @@ function restRules(
 const SEGMENT = '([^/]+)';
 const path = (...parts: string[]) => new RegExp(`^${parts.join('/')}/?$`);
 
-const qsUser = (scope: CallScope, namespace: string, user: string) => arn(scope, 'quicksight', `user/${namespace}/${user}`);
+const qsUser = (scope: CallScope, namespace: string, user: string) =>
+  arn(scope, 'quicksight', `user/${namespace}/${user}`);
 const qsDashboard = (scope: CallScope, id: string) => arn(scope, 'quicksight', `dashboard/${id}`);
-const qsGroup = (scope: CallScope, namespace: string, group: string) => arn(scope, 'quicksight', `group/${namespace}/${group}`);
+const qsGroup = (scope: CallScope, namespace: string, group: string) =>
+  arn(scope, 'quicksight', `group/${namespace}/${group}`);
 const qsDataSource = (scope: CallScope, id: string) => arn(scope, 'quicksight', `datasource/${id}`);
 const qsDataSet = (scope: CallScope, id: string) => arn(scope, 'quicksight', `dataset/${id}`);
-const qsIngestion = (scope: CallScope, dataSetId: string, id: string) => arn(scope, 'quicksight', `dataset/${dataSetId}/ingestion/${id}`);
+const qsIngestion = (scope: CallScope, dataSetId: string, id: string) =>
+  arn(scope, 'quicksight', `dataset/${dataSetId}/ingestion/${id}`);
 
 /** The data sources a CreateDataSet request reads (each physical table's DataSourceArn). */
 function dataSourcesOf(body: Record<string, unknown>): string[] {
-  const tables = body.PhysicalTableMap !== null && typeof body.PhysicalTableMap === 'object' ? Object.values(body.PhysicalTableMap) : [];
+  const tables =
+    body.PhysicalTableMap !== null && typeof body.PhysicalTableMap === 'object'
+      ? Object.values(body.PhysicalTableMap)
+      : [];
   return tables.flatMap((table) => {
     const source = (table ?? {}) as Record<string, { DataSourceArn?: unknown } | undefined>;
-    return Object.values(source).flatMap((member) => (text(member?.DataSourceArn) ? [member!.DataSourceArn as string] : []));
+    return Object.values(source).flatMap((member) =>
+      text(member?.DataSourceArn) ? [member!.DataSourceArn as string] : [],
+    );
   });
 }
 
 // '/account' covers DescribeAccountSubscription (GET /account/{id}) besides the /accounts/ routes.
-export const quicksightRules = restRules('quicksight', '/account', { code: 'AccessDeniedException', status: 401 }, 'Message', [
-  {
-    method: 'POST',
-    pattern: path('', 'accounts', SEGMENT, 'namespaces', SEGMENT, 'users'),
-    operation: 'RegisterUser',
-    resources: (scope, [, namespace], body) => [qsUser(scope, namespace!, text(body.UserName) ?? text(body.Email) ?? '*')],
-  },
-  { method: 'GET', pattern: path('', 'accounts', SEGMENT, 'namespaces', SEGMENT, 'users'), operation: 'ListUsers', resources: (scope, [, ns]) => [qsUser(scope, ns!, '*')] },
-  { method: 'GET', pattern: path('', 'accounts', SEGMENT, 'namespaces', SEGMENT, 'users', SEGMENT), operation: 'DescribeUser', resources: (scope, [, ns, user]) => [qsUser(scope, ns!, user!)] },
-  { method: 'DELETE', pattern: path('', 'accounts', SEGMENT, 'namespaces', SEGMENT, 'users', SEGMENT), operation: 'DeleteUser', resources: (scope, [, ns, user]) => [qsUser(scope, ns!, user!)] },
-  { method: 'GET', pattern: path('', 'accounts', SEGMENT, 'dashboards'), operation: 'ListDashboards', resources: (scope) => [qsDashboard(scope, '*')] },
-  { method: 'GET', pattern: path('', 'accounts', SEGMENT, 'dashboards', SEGMENT), operation: 'DescribeDashboard', resources: (scope, [, id]) => [qsDashboard(scope, id!)] },
-  {
-    method: 'GET',
-    pattern: path('', 'accounts', SEGMENT, 'dashboards', SEGMENT, 'permissions'),
-    operation: 'DescribeDashboardPermissions',
-    resources: (scope, [, id]) => [qsDashboard(scope, id!)],
-  },
-  {
-    method: 'PUT',
-    pattern: path('', 'accounts', SEGMENT, 'dashboards', SEGMENT, 'permissions'),
-    operation: 'UpdateDashboardPermissions',
-    resources: (scope, [, id]) => [qsDashboard(scope, id!)],
-  },
-  {
-    method: 'POST',
-    pattern: path('', 'accounts', SEGMENT, 'embed-url', 'registered-user'),
-    operation: 'GenerateEmbedUrlForRegisteredUser',
-    // Authorized on the user the URL is for; the dashboards are checked against that user's permissions.
-    resources: (scope, _labels, body) => [text(body.UserArn) ?? qsUser(scope, 'default', '*')],
-  },
-  { method: 'GET', pattern: path('', 'account', SEGMENT), operation: 'DescribeAccountSubscription', resources: (scope, [id]) => [arn(scope, 'quicksight', `account/${id!}`)] },
-  { method: 'GET', pattern: path('', 'accounts', SEGMENT, 'namespaces', SEGMENT), operation: 'DescribeNamespace', resources: (scope, [, ns]) => [arn(scope, 'quicksight', `namespace/${ns!}`)] },
-  {
-    method: 'POST',
-    pattern: path('', 'accounts', SEGMENT, 'namespaces', SEGMENT, 'groups'),
-    operation: 'CreateGroup',
-    resources: (scope, [, ns], body) => [qsGroup(scope, ns!, text(body.GroupName) ?? '*')],
-  },
-  { method: 'GET', pattern: path('', 'accounts', SEGMENT, 'namespaces', SEGMENT, 'groups'), operation: 'ListGroups', resources: (scope, [, ns]) => [qsGroup(scope, ns!, '*')] },
-  { method: 'GET', pattern: path('', 'accounts', SEGMENT, 'namespaces', SEGMENT, 'groups', SEGMENT), operation: 'DescribeGroup', resources: (scope, [, ns, g]) => [qsGroup(scope, ns!, g!)] },
-  { method: 'DELETE', pattern: path('', 'accounts', SEGMENT, 'namespaces', SEGMENT, 'groups', SEGMENT), operation: 'DeleteGroup', resources: (scope, [, ns, g]) => [qsGroup(scope, ns!, g!)] },
-  {
-    method: 'GET',
-    pattern: path('', 'accounts', SEGMENT, 'namespaces', SEGMENT, 'groups', SEGMENT, 'members'),
-    operation: 'ListGroupMemberships',
-    resources: (scope, [, ns, g]) => [qsGroup(scope, ns!, g!)],
-  },
-  {
-    method: 'PUT',
-    pattern: path('', 'accounts', SEGMENT, 'namespaces', SEGMENT, 'groups', SEGMENT, 'members', SEGMENT),
-    operation: 'CreateGroupMembership',
-    resources: (scope, [, ns, g]) => [qsGroup(scope, ns!, g!)],
-  },
-  {
-    method: 'DELETE',
-    pattern: path('', 'accounts', SEGMENT, 'namespaces', SEGMENT, 'groups', SEGMENT, 'members', SEGMENT),
-    operation: 'DeleteGroupMembership',
-    resources: (scope, [, ns, g]) => [qsGroup(scope, ns!, g!)],
-  },
-  // The Service Authorization Reference lists no resource type for CreateDataSource and ListIngestions: IAM authorizes them on "*".
-  { method: 'POST', pattern: path('', 'accounts', SEGMENT, 'data-sources'), operation: 'CreateDataSource', resources: () => ['*'] },
-  { method: 'GET', pattern: path('', 'accounts', SEGMENT, 'data-sources', SEGMENT), operation: 'DescribeDataSource', resources: (scope, [, id]) => [qsDataSource(scope, id!)] },
-  {
-    method: 'POST',
-    pattern: path('', 'accounts', SEGMENT, 'data-sets'),
-    operation: 'CreateDataSet',
-    // Authorized on every data source it reads (the Service Authorization Reference's only resource type for it).
-    resources: (_scope, _l, body) => {
-      const sources = dataSourcesOf(body);
-      return sources.length > 0 ? sources : ['*'];
+export const quicksightRules = restRules(
+  'quicksight',
+  '/account',
+  { code: 'AccessDeniedException', status: 401 },
+  'Message',
+  [
+    {
+      method: 'POST',
+      pattern: path('', 'accounts', SEGMENT, 'namespaces', SEGMENT, 'users'),
+      operation: 'RegisterUser',
+      resources: (scope, [, namespace], body) => [
+        qsUser(scope, namespace!, text(body.UserName) ?? text(body.Email) ?? '*'),
+      ],
     },
-  },
-  { method: 'GET', pattern: path('', 'accounts', SEGMENT, 'data-sets', SEGMENT), operation: 'DescribeDataSet', resources: (scope, [, id]) => [qsDataSet(scope, id!)] },
-  {
-    method: 'PUT',
-    pattern: path('', 'accounts', SEGMENT, 'data-sets', SEGMENT, 'ingestions', SEGMENT),
-    operation: 'CreateIngestion',
-    resources: (scope, [, ds, id]) => [qsIngestion(scope, ds!, id!)],
-  },
-  {
-    method: 'GET',
-    pattern: path('', 'accounts', SEGMENT, 'data-sets', SEGMENT, 'ingestions', SEGMENT),
-    operation: 'DescribeIngestion',
-    resources: (scope, [, ds, id]) => [qsIngestion(scope, ds!, id!)],
-  },
-  { method: 'GET', pattern: path('', 'accounts', SEGMENT, 'data-sets', SEGMENT, 'ingestions'), operation: 'ListIngestions', resources: () => ['*'] },
-]);
+    {
+      method: 'GET',
+      pattern: path('', 'accounts', SEGMENT, 'namespaces', SEGMENT, 'users'),
+      operation: 'ListUsers',
+      resources: (scope, [, ns]) => [qsUser(scope, ns!, '*')],
+    },
+    {
+      method: 'GET',
+      pattern: path('', 'accounts', SEGMENT, 'namespaces', SEGMENT, 'users', SEGMENT),
+      operation: 'DescribeUser',
+      resources: (scope, [, ns, user]) => [qsUser(scope, ns!, user!)],
+    },
+    {
+      method: 'DELETE',
+      pattern: path('', 'accounts', SEGMENT, 'namespaces', SEGMENT, 'users', SEGMENT),
+      operation: 'DeleteUser',
+      resources: (scope, [, ns, user]) => [qsUser(scope, ns!, user!)],
+    },
+    {
+      method: 'GET',
+      pattern: path('', 'accounts', SEGMENT, 'dashboards'),
+      operation: 'ListDashboards',
+      resources: (scope) => [qsDashboard(scope, '*')],
+    },
+    {
+      method: 'GET',
+      pattern: path('', 'accounts', SEGMENT, 'dashboards', SEGMENT),
+      operation: 'DescribeDashboard',
+      resources: (scope, [, id]) => [qsDashboard(scope, id!)],
+    },
+    {
+      method: 'GET',
+      pattern: path('', 'accounts', SEGMENT, 'dashboards', SEGMENT, 'permissions'),
+      operation: 'DescribeDashboardPermissions',
+      resources: (scope, [, id]) => [qsDashboard(scope, id!)],
+    },
+    {
+      method: 'PUT',
+      pattern: path('', 'accounts', SEGMENT, 'dashboards', SEGMENT, 'permissions'),
+      operation: 'UpdateDashboardPermissions',
+      resources: (scope, [, id]) => [qsDashboard(scope, id!)],
+    },
+    {
+      method: 'POST',
+      pattern: path('', 'accounts', SEGMENT, 'embed-url', 'registered-user'),
+      operation: 'GenerateEmbedUrlForRegisteredUser',
+      // Authorized on the user the URL is for; the dashboards are checked against that user's permissions.
+      resources: (scope, _labels, body) => [text(body.UserArn) ?? qsUser(scope, 'default', '*')],
+    },
+    {
+      method: 'GET',
+      pattern: path('', 'account', SEGMENT),
+      operation: 'DescribeAccountSubscription',
+      resources: (scope, [id]) => [arn(scope, 'quicksight', `account/${id!}`)],
+    },
+    {
+      method: 'GET',
+      pattern: path('', 'accounts', SEGMENT, 'namespaces', SEGMENT),
+      operation: 'DescribeNamespace',
+      resources: (scope, [, ns]) => [arn(scope, 'quicksight', `namespace/${ns!}`)],
+    },
+    {
+      method: 'POST',
+      pattern: path('', 'accounts', SEGMENT, 'namespaces', SEGMENT, 'groups'),
+      operation: 'CreateGroup',
+      resources: (scope, [, ns], body) => [qsGroup(scope, ns!, text(body.GroupName) ?? '*')],
+    },
+    {
+      method: 'GET',
+      pattern: path('', 'accounts', SEGMENT, 'namespaces', SEGMENT, 'groups'),
+      operation: 'ListGroups',
+      resources: (scope, [, ns]) => [qsGroup(scope, ns!, '*')],
+    },
+    {
+      method: 'GET',
+      pattern: path('', 'accounts', SEGMENT, 'namespaces', SEGMENT, 'groups', SEGMENT),
+      operation: 'DescribeGroup',
+      resources: (scope, [, ns, g]) => [qsGroup(scope, ns!, g!)],
+    },
+    {
+      method: 'DELETE',
+      pattern: path('', 'accounts', SEGMENT, 'namespaces', SEGMENT, 'groups', SEGMENT),
+      operation: 'DeleteGroup',
+      resources: (scope, [, ns, g]) => [qsGroup(scope, ns!, g!)],
+    },
+    {
+      method: 'GET',
+      pattern: path('', 'accounts', SEGMENT, 'namespaces', SEGMENT, 'groups', SEGMENT, 'members'),
+      operation: 'ListGroupMemberships',
+      resources: (scope, [, ns, g]) => [qsGroup(scope, ns!, g!)],
+    },
+    {
+      method: 'PUT',
+      pattern: path('', 'accounts', SEGMENT, 'namespaces', SEGMENT, 'groups', SEGMENT, 'members', SEGMENT),
+      operation: 'CreateGroupMembership',
+      resources: (scope, [, ns, g]) => [qsGroup(scope, ns!, g!)],
+    },
+    {
+      method: 'DELETE',
+      pattern: path('', 'accounts', SEGMENT, 'namespaces', SEGMENT, 'groups', SEGMENT, 'members', SEGMENT),
+      operation: 'DeleteGroupMembership',
+      resources: (scope, [, ns, g]) => [qsGroup(scope, ns!, g!)],
+    },
+    // The Service Authorization Reference lists no resource type for CreateDataSource and ListIngestions: IAM
+    // authorizes them on "*".
+    {
+      method: 'POST',
+      pattern: path('', 'accounts', SEGMENT, 'data-sources'),
+      operation: 'CreateDataSource',
+      resources: () => ['*'],
+    },
+    {
+      method: 'GET',
+      pattern: path('', 'accounts', SEGMENT, 'data-sources', SEGMENT),
+      operation: 'DescribeDataSource',
+      resources: (scope, [, id]) => [qsDataSource(scope, id!)],
+    },
+    {
+      method: 'POST',
+      pattern: path('', 'accounts', SEGMENT, 'data-sets'),
+      operation: 'CreateDataSet',
+      // Authorized on every data source it reads (the Service Authorization Reference's only resource type for it).
+      resources: (_scope, _l, body) => {
+        const sources = dataSourcesOf(body);
+        return sources.length > 0 ? sources : ['*'];
+      },
+    },
+    {
+      method: 'GET',
+      pattern: path('', 'accounts', SEGMENT, 'data-sets', SEGMENT),
+      operation: 'DescribeDataSet',
+      resources: (scope, [, id]) => [qsDataSet(scope, id!)],
+    },
+    {
+      method: 'PUT',
+      pattern: path('', 'accounts', SEGMENT, 'data-sets', SEGMENT, 'ingestions', SEGMENT),
+      operation: 'CreateIngestion',
+      resources: (scope, [, ds, id]) => [qsIngestion(scope, ds!, id!)],
+    },
+    {
+      method: 'GET',
+      pattern: path('', 'accounts', SEGMENT, 'data-sets', SEGMENT, 'ingestions', SEGMENT),
+      operation: 'DescribeIngestion',
+      resources: (scope, [, ds, id]) => [qsIngestion(scope, ds!, id!)],
+    },
+    {
+      method: 'GET',
+      pattern: path('', 'accounts', SEGMENT, 'data-sets', SEGMENT, 'ingestions'),
+      operation: 'ListIngestions',
+      resources: () => ['*'],
+    },
+  ],
+);
 
 const ADDRESS_IN_BRACKETS = /<([^<>]+)>\s*$/;
 /** The address of a mailbox as SES's condition keys carry it (`Name <address>` or a bare address). */
@@ -314,7 +411,9 @@ export function sesRules(ses: SesAuthorization): ServiceRules {
       },
       context: (body) => {
         const from = text(body.FromEmailAddress) ?? '';
-        const displayName = ADDRESS_IN_BRACKETS.test(from) ? from.replace(ADDRESS_IN_BRACKETS, '').trim().replace(/^"|"$/g, '') : '';
+        const displayName = ADDRESS_IN_BRACKETS.test(from)
+          ? from.replace(ADDRESS_IN_BRACKETS, '').trim().replace(/^"|"$/g, '')
+          : '';
         return {
           'ses:FromAddress': addressOf(from),
           'ses:FromDisplayName': displayName,
@@ -324,8 +423,18 @@ export function sesRules(ses: SesAuthorization): ServiceRules {
       },
     },
     { method: 'GET', pattern: path('', 'v2', 'email', 'account'), operation: 'GetAccount', resources: () => ['*'] },
-    { method: 'GET', pattern: path('', 'v2', 'email', 'identities', SEGMENT), operation: 'GetEmailIdentity', resources: (scope, [id]) => [sesIdentity(scope, id!)] },
-    { method: 'POST', pattern: path('', 'v2', 'email', 'identities'), operation: 'CreateEmailIdentity', resources: (scope, _l, body) => [sesIdentity(scope, text(body.EmailIdentity) ?? '*')] },
+    {
+      method: 'GET',
+      pattern: path('', 'v2', 'email', 'identities', SEGMENT),
+      operation: 'GetEmailIdentity',
+      resources: (scope, [id]) => [sesIdentity(scope, id!)],
+    },
+    {
+      method: 'POST',
+      pattern: path('', 'v2', 'email', 'identities'),
+      operation: 'CreateEmailIdentity',
+      resources: (scope, _l, body) => [sesIdentity(scope, text(body.EmailIdentity) ?? '*')],
+    },
   ]);
 }
 
@@ -352,9 +461,13 @@ export const s3Rules: ServiceRules = {
     } catch {
       return INVALID;
     }
-    const iamCall = (action: string, resource: string): Classified => ({ kind: 'iam', call: () => ({ action: `s3:${action}`, resources: [resource] }) });
+    const iamCall = (action: string, resource: string): Classified => ({
+      kind: 'iam',
+      call: () => ({ action: `s3:${action}`, resources: [resource] }),
+    });
     if (bucket === '') return request.method === 'GET' ? iamCall('ListAllMyBuckets', '*') : INVALID;
-    if (key === '') return request.method === 'GET' || request.method === 'HEAD' ? iamCall('ListBucket', s3Bucket(bucket)) : INVALID;
+    if (key === '')
+      return request.method === 'GET' || request.method === 'HEAD' ? iamCall('ListBucket', s3Bucket(bucket)) : INVALID;
     switch (request.method) {
       case 'PUT':
         return iamCall('PutObject', s3Object(bucket, key));
@@ -365,7 +478,10 @@ export const s3Rules: ServiceRules = {
         return {
           kind: 'iam',
           call: () => ({ action: 's3:GetObject', resources: [s3Object(bucket, key)] }),
-          also: { header: LIST_BUCKET_HEADER, call: () => ({ action: 's3:ListBucket', resources: [s3Bucket(bucket)] }) },
+          also: {
+            header: LIST_BUCKET_HEADER,
+            call: () => ({ action: 's3:ListBucket', resources: [s3Bucket(bucket)] }),
+          },
         };
       default:
         return INVALID;

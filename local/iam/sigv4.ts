@@ -142,7 +142,8 @@ const valuesOf = (headers: ReceivedRequest['headers'], name: string): readonly s
   if (value === undefined) return undefined;
   return typeof value === 'string' ? [value] : value;
 };
-const single = (headers: ReceivedRequest['headers'], name: string): string | undefined => valuesOf(headers, name)?.join(',');
+const single = (headers: ReceivedRequest['headers'], name: string): string | undefined =>
+  valuesOf(headers, name)?.join(',');
 
 interface ParsedAuthorization {
   readonly accessKeyId: string;
@@ -174,10 +175,20 @@ function parseAuthorization(authorization: string): ParsedAuthorization | { miss
   }
   const credential = components.get('Credential')!.split('/');
   if (credential.length !== 5 || credential.some((part) => part === '')) {
-    return { missing: `Credential must have exactly 5 slash-delimited elements, e.g. keyid/date/region/service/term, got '${components.get('Credential')!}'` };
+    return {
+      missing: `Credential must have exactly 5 slash-delimited elements, e.g. keyid/date/region/service/term, got '${components.get('Credential')!}'`,
+    };
   }
   const [accessKeyId, scopeDate, region, service, terminator] = credential as [string, string, string, string, string];
-  return { accessKeyId, scopeDate, region, service, terminator, signedHeaders: components.get('SignedHeaders')!, signature: components.get('Signature')! };
+  return {
+    accessKeyId,
+    scopeDate,
+    region,
+    service,
+    terminator,
+    signedHeaders: components.get('SignedHeaders')!,
+    signature: components.get('Signature')!,
+  };
 }
 
 const compactTime = (time: number): string => new Date(time).toISOString().replace(/[-:]|\.\d{3}/g, '');
@@ -190,7 +201,8 @@ export function checkSignature(
 ): SignatureCheck {
   const s3 = expected.s3 ?? false;
   const authorization = single(request.headers, 'authorization');
-  if (!authorization) return { ok: false, failure: 'MissingAuthenticationToken', message: 'Missing Authentication Token' };
+  if (!authorization)
+    return { ok: false, failure: 'MissingAuthenticationToken', message: 'Missing Authentication Token' };
   const parsed = parseAuthorization(authorization);
   const shown = `Authorization=${authorization.trim().split(' ')[0] ?? ''}`;
   if ('missing' in parsed) return { ok: false, failure: 'IncompleteSignature', message: `${parsed.missing} ${shown}` };
@@ -205,14 +217,23 @@ export function checkSignature(
     };
   }
   const { accessKeyId } = parsed;
-  const refuse = (failure: SignatureFailure, message: string): SignatureCheck => ({ ok: false, failure, message, accessKeyId });
+  const refuse = (failure: SignatureFailure, message: string): SignatureCheck => ({
+    ok: false,
+    failure,
+    message,
+    accessKeyId,
+  });
 
   // The credential scope: terminator, date, region, service ("Elements of an AWS API request signature").
   if (parsed.terminator !== 'aws4_request') {
-    return refuse('IncompleteSignature', `Credential should be scoped with a valid terminator: 'aws4_request', not '${parsed.terminator}'.`);
+    return refuse(
+      'IncompleteSignature',
+      `Credential should be scoped with a valid terminator: 'aws4_request', not '${parsed.terminator}'.`,
+    );
   }
   const secret = secretOf(accessKeyId);
-  if (secret === undefined) return refuse('UnrecognizedClient', 'The security token included in the request is invalid.');
+  if (secret === undefined)
+    return refuse('UnrecognizedClient', 'The security token included in the request is invalid.');
   if (amzDate.slice(0, 8) !== parsed.scopeDate) {
     return refuse(
       'InvalidSignature',
@@ -266,12 +287,16 @@ export function checkSignature(
   // The payload hash as sent: x-amz-content-sha256 when the client sent it, else the body's hash.
   const bodyHash = sha256Hex(request.body);
   const declaredHash = single(request.headers, 'x-amz-content-sha256');
-  if (s3 && declaredHash === undefined) return refuse('MissingContentHash', 'Missing required header for this request: x-amz-content-sha256');
+  if (s3 && declaredHash === undefined)
+    return refuse('MissingContentHash', 'Missing required header for this request: x-amz-content-sha256');
   if (declaredHash !== undefined) {
     if (SHA256_HEX.test(declaredHash)) {
       if (declaredHash !== bodyHash) {
         return s3
-          ? refuse('ContentHashMismatch', "The provided 'x-amz-content-sha256' header does not match what was computed.")
+          ? refuse(
+              'ContentHashMismatch',
+              "The provided 'x-amz-content-sha256' header does not match what was computed.",
+            )
           : refuse('InvalidSignature', SIGNATURE_MISMATCH);
       }
     } else if (!(s3 && S3_PAYLOAD_PLACEHOLDERS.has(declaredHash))) {
@@ -294,7 +319,10 @@ export function checkSignature(
   ].join('\n');
   const scope = `${parsed.scopeDate}/${parsed.region}/${parsed.service}/aws4_request`;
   const stringToSign = [ALGORITHM, amzDate, scope, sha256Hex(canonicalRequest)].join('\n');
-  const signingKey = hmac(hmac(hmac(hmac(`AWS4${secret}`, parsed.scopeDate), parsed.region), parsed.service), 'aws4_request');
+  const signingKey = hmac(
+    hmac(hmac(hmac(`AWS4${secret}`, parsed.scopeDate), parsed.region), parsed.service),
+    'aws4_request',
+  );
   const expectedSignature = createHmac('sha256', signingKey).update(stringToSign, 'utf8').digest('hex');
   const given = Buffer.from(parsed.signature);
   const matches = given.length === expectedSignature.length && timingSafeEqual(given, Buffer.from(expectedSignature));

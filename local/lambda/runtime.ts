@@ -80,7 +80,9 @@ export class LocalFunction {
   private onMessage(message: WorkerMessage): void {
     if (message.type === 'ready') return;
     if (message.type === 'init-error') {
-      process.stderr.write(`[${this.options.name}] INIT_REPORT Status: error ${message.error.name}: ${message.error.message}\n`);
+      process.stderr.write(
+        `[${this.options.name}] INIT_REPORT Status: error ${message.error.name}: ${message.error.message}\n`,
+      );
       return;
     }
     const pending = this.pending.get(message.id);

@@ -22,7 +22,9 @@ try {
   const module = await import(pathToFileURL(workerData.bundle).href);
   const exported = module[workerData.handlerExport];
   if (typeof exported !== 'function') {
-    throw Object.assign(new Error(`index.${workerData.handlerExport} is undefined or not exported`), { name: 'Runtime.HandlerNotFound' });
+    throw Object.assign(new Error(`index.${workerData.handlerExport} is undefined or not exported`), {
+      name: 'Runtime.HandlerNotFound',
+    });
   }
   handler = exported;
   parentPort.postMessage({ type: 'ready' });

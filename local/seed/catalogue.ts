@@ -1,6 +1,9 @@
 import type { z } from 'zod';
 import { type CompanyKind, listCompaniesResponseSchema } from '../../contracts/companies.ts';
-import { listDashboardMetadataResponseSchema, type quicksightAdminRequestSchema } from '../../contracts/quicksight-admin.ts';
+import {
+  listDashboardMetadataResponseSchema,
+  type quicksightAdminRequestSchema,
+} from '../../contracts/quicksight-admin.ts';
 
 export interface SampleDashboard {
   readonly dashboardId: string;
@@ -30,7 +33,11 @@ export interface SeededUser {
 /** A request as sent (fields with defaults may be left out). */
 type RequestBody = z.input<typeof quicksightAdminRequestSchema>;
 
-async function call(input: CatalogueSeedInput, body: RequestBody, acceptedStatuses: readonly number[] = []): Promise<unknown> {
+async function call(
+  input: CatalogueSeedInput,
+  body: RequestBody,
+  acceptedStatuses: readonly number[] = [],
+): Promise<unknown> {
   const response = await fetch(input.functionUrl, {
     method: 'POST',
     headers: { authorization: `Bearer ${input.accessToken}`, 'content-type': 'application/json' },
@@ -74,7 +81,12 @@ export async function seedCatalogue(input: CatalogueSeedInput): Promise<void> {
   for (const user of input.users) {
     // 409: the user is already registered.
     await call(input, { action: 'REGISTER_USER', userEmail: user.email, userRole: 'READER' }, [409]);
-    await call(input, { action: 'SET_USER_COMPANIES', userEmail: user.email, companies: [...user.companies], owner: user.owner });
+    await call(input, {
+      action: 'SET_USER_COMPANIES',
+      userEmail: user.email,
+      companies: [...user.companies],
+      owner: user.owner,
+    });
     const invited = input.dashboards.slice(0, user.dashboardCount);
     for (const [index, dashboard] of invited.entries()) {
       await call(input, {

@@ -19,7 +19,11 @@ export const DEMO_COMPANIES: readonly { readonly name: string; readonly kind: Co
 ];
 
 /** Who holds which companies: the demo user one, the owner a portfolio of two. */
-export const DEMO_MEMBERSHIPS: readonly { readonly account: 'user' | 'owner'; readonly companies: readonly string[]; readonly owner: boolean }[] = [
+export const DEMO_MEMBERSHIPS: readonly {
+  readonly account: 'user' | 'owner';
+  readonly companies: readonly string[];
+  readonly owner: boolean;
+}[] = [
   { account: 'user', companies: ['Northwind Manufacturing'], owner: false },
   { account: 'owner', companies: ['Northwind Manufacturing', 'Contoso Distribution'], owner: true },
 ];

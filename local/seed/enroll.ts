@@ -50,9 +50,16 @@ export async function ensureAccount(pool: PoolContext, account: AccountToEnroll)
     if (!(error instanceof UsernameExistsException)) throw error;
   }
   await pool.client.send(
-    new AdminSetUserPasswordCommand({ UserPoolId: pool.userPoolId, Username: account.email, Password: account.password, Permanent: true }),
+    new AdminSetUserPasswordCommand({
+      UserPoolId: pool.userPoolId,
+      Username: account.email,
+      Password: account.password,
+      Permanent: true,
+    }),
   );
-  await pool.client.send(new AdminAddUserToGroupCommand({ UserPoolId: pool.userPoolId, Username: account.email, GroupName: account.group }));
+  await pool.client.send(
+    new AdminAddUserToGroupCommand({ UserPoolId: pool.userPoolId, Username: account.email, GroupName: account.group }),
+  );
 }
 
 /** An isolated token store for amazon-cognito-identity-js (its default is one process-wide store). */
@@ -68,7 +75,11 @@ export function memoryStorage(): ICognitoStorage {
 
 type Step = { kind: 'done'; session: CognitoUserSession } | { kind: 'setup' } | { kind: 'code' };
 
-const stepCallbacks = (resolve: (step: Step) => void, reject: (error: unknown) => void, email: string): IAuthenticationCallback => ({
+const stepCallbacks = (
+  resolve: (step: Step) => void,
+  reject: (error: unknown) => void,
+  email: string,
+): IAuthenticationCallback => ({
   onSuccess: (session) => resolve({ kind: 'done', session }),
   onFailure: reject,
   mfaSetup: () => resolve({ kind: 'setup' }),
@@ -87,25 +98,45 @@ const stepCallbacks = (resolve: (step: Step) => void, reject: (error: unknown) =
  * account that already has an authenticator answers SOFTWARE_TOKEN_MFA with its code.
  * Resolves with the access token; `deviceName` names the authenticator in Cognito.
  */
-export async function signInWithAuthenticator(pool: PoolContext, account: AccountToEnroll, deviceName = 'Local mode seed'): Promise<string> {
-  const userPool = new CognitoUserPool({ UserPoolId: pool.userPoolId, ClientId: pool.clientId, endpoint: pool.endpoint, Storage: memoryStorage() });
+export async function signInWithAuthenticator(
+  pool: PoolContext,
+  account: AccountToEnroll,
+  deviceName = 'Local mode seed',
+): Promise<string> {
+  const userPool = new CognitoUserPool({
+    UserPoolId: pool.userPoolId,
+    ClientId: pool.clientId,
+    endpoint: pool.endpoint,
+    Storage: memoryStorage(),
+  });
   const user = new CognitoUser({ Username: account.email, Pool: userPool, Storage: memoryStorage() });
   const started = await new Promise<Step>((resolve, reject) =>
-    user.authenticateUser(new AuthenticationDetails({ Username: account.email, Password: account.password }), stepCallbacks(resolve, reject, account.email)),
+    user.authenticateUser(
+      new AuthenticationDetails({ Username: account.email, Password: account.password }),
+      stepCallbacks(resolve, reject, account.email),
+    ),
   );
 
   if (started.kind === 'done') return started.session.getAccessToken().getJwtToken();
   if (started.kind === 'setup') {
-    const secret = await new Promise<string>((resolve, reject) => user.associateSoftwareToken({ associateSecretCode: resolve, onFailure: reject }));
+    const secret = await new Promise<string>((resolve, reject) =>
+      user.associateSoftwareToken({ associateSecretCode: resolve, onFailure: reject }),
+    );
     const session = await new Promise<CognitoUserSession>((resolve, reject) =>
       user.verifySoftwareToken(currentTotpCode(secret), deviceName, { onSuccess: resolve, onFailure: reject }),
     );
     const accessToken = session.getAccessToken().getJwtToken();
-    await pool.client.send(new SetUserMFAPreferenceCommand({ AccessToken: accessToken, SoftwareTokenMfaSettings: { Enabled: true, PreferredMfa: true } }));
+    await pool.client.send(
+      new SetUserMFAPreferenceCommand({
+        AccessToken: accessToken,
+        SoftwareTokenMfaSettings: { Enabled: true, PreferredMfa: true },
+      }),
+    );
     return accessToken;
   }
   const secret = await pool.readTotpSecret(account.email);
-  if (!secret) throw new Error(`${account.email} asks for an authenticator code but local mode does not know its secret`);
+  if (!secret)
+    throw new Error(`${account.email} asks for an authenticator code but local mode does not know its secret`);
   const done = await new Promise<Step>((resolve, reject) =>
     user.sendMFACode(currentTotpCode(secret), stepCallbacks(resolve, reject, account.email), 'SOFTWARE_TOKEN_MFA'),
   );

@@ -18,10 +18,16 @@ interface SmokeRun {
 function runSmoke(): Promise<SmokeRun> {
   // The test runner's variables (NODE_ENV=test among them) would change what the modules build and run.
   const env = Object.fromEntries(
-    Object.entries(process.env).filter(([name]) => !name.startsWith('VITEST') && name !== 'NODE_ENV' && name !== 'TEST'),
+    Object.entries(process.env).filter(
+      ([name]) => !name.startsWith('VITEST') && name !== 'NODE_ENV' && name !== 'TEST',
+    ),
   );
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, ['--import', 'tsx', 'bench/run.ts', '--smoke'], { cwd: repoRoot, env, stdio: ['ignore', 'pipe', 'pipe'] });
+    const child = spawn(process.execPath, ['--import', 'tsx', 'bench/run.ts', '--smoke'], {
+      cwd: repoRoot,
+      env,
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
     let stdout = '';
     let stderr = '';
     child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
@@ -37,7 +43,12 @@ const tableRows = (table: string) =>
     .split('\n')
     .filter((line) => line.startsWith('| '))
     .slice(1)
-    .map((line) => line.slice(2, -2).split(' | ').map((cell) => cell.trim()));
+    .map((line) =>
+      line
+        .slice(2, -2)
+        .split(' | ')
+        .map((cell) => cell.trim()),
+    );
 
 it(
   'runs every bench module at its smoke scale with no error row and every count target met',

@@ -59,27 +59,46 @@ describe('AdminCreateUser invitations', () => {
     const email = target.email('confirmed');
     await target.createUser(email, 'Confirmed#Pass1');
     await expect(
-      target.admin.send(new AdminCreateUserCommand({ UserPoolId: target.userPoolId, Username: email, MessageAction: 'RESEND' })),
+      target.admin.send(
+        new AdminCreateUserCommand({ UserPoolId: target.userPoolId, Username: email, MessageAction: 'RESEND' }),
+      ),
     ).rejects.toMatchObject({ name: 'UnsupportedUserStateException' });
   });
 
   it('AdminCreateUser: MessageAction RESEND for an unknown user is UserNotFoundException', async () => {
     await expect(
-      target.admin.send(new AdminCreateUserCommand({ UserPoolId: target.userPoolId, Username: target.email('nobody'), MessageAction: 'RESEND' })),
+      target.admin.send(
+        new AdminCreateUserCommand({
+          UserPoolId: target.userPoolId,
+          Username: target.email('nobody'),
+          MessageAction: 'RESEND',
+        }),
+      ),
     ).rejects.toMatchObject({ name: 'UserNotFoundException' });
   });
 
   it('AdminCreateUser: MessageAction RESEND resets the temporary password, the old one stops working, the user stays FORCE_CHANGE_PASSWORD', async () => {
     const email = target.email('resend');
     await invite(email);
-    await target.admin.send(new AdminCreateUserCommand({ UserPoolId: target.userPoolId, Username: email, MessageAction: 'RESEND', DesiredDeliveryMediums: ['EMAIL'] }));
+    await target.admin.send(
+      new AdminCreateUserCommand({
+        UserPoolId: target.userPoolId,
+        Username: email,
+        MessageAction: 'RESEND',
+        DesiredDeliveryMediums: ['EMAIL'],
+      }),
+    );
     expect(await statusOf(email)).toBe('FORCE_CHANGE_PASSWORD');
-    await expect(authenticate(userFor(target.pool(), email), email, TEMPORARY)).rejects.toMatchObject({ code: 'NotAuthorizedException' });
+    await expect(authenticate(userFor(target.pool(), email), email, TEMPORARY)).rejects.toMatchObject({
+      code: 'NotAuthorizedException',
+    });
   });
 
   it('AdminCreateUser: a TemporaryPassword that breaks the pool policy is InvalidPasswordException and creates nobody', async () => {
     const email = target.email('weak');
-    await expect(invite(email, { TemporaryPassword: 'weakpass' })).rejects.toMatchObject({ name: 'InvalidPasswordException' });
+    await expect(invite(email, { TemporaryPassword: 'weakpass' })).rejects.toMatchObject({
+      name: 'InvalidPasswordException',
+    });
     await expect(statusOf(email)).rejects.toMatchObject({ name: 'UserNotFoundException' });
   });
 });

@@ -13,7 +13,13 @@ import {
 } from '@aws-sdk/client-cognito-identity-provider';
 import type { CognitoUserSession } from 'amazon-cognito-identity-js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { answerTotp, associateSoftwareToken, authenticate, userFor, verifySoftwareToken } from '../local/support/cognito-client.ts';
+import {
+  answerTotp,
+  associateSoftwareToken,
+  authenticate,
+  userFor,
+  verifySoftwareToken,
+} from '../local/support/cognito-client.ts';
 import { startCognitoTarget, type CognitoTarget } from './support/cognito-target.ts';
 
 /**
@@ -55,7 +61,12 @@ async function enrol(label: string) {
 
 /** What the portal does right after setup: TOTP enabled and preferred. */
 const preferTotp = (accessToken: string) =>
-  target.admin.send(new SetUserMFAPreferenceCommand({ AccessToken: accessToken, SoftwareTokenMfaSettings: { Enabled: true, PreferredMfa: true } }));
+  target.admin.send(
+    new SetUserMFAPreferenceCommand({
+      AccessToken: accessToken,
+      SoftwareTokenMfaSettings: { Enabled: true, PreferredMfa: true },
+    }),
+  );
 
 const mfaOf = async (accessToken: string) => {
   const answer = await target.admin.send(new GetUserCommand({ AccessToken: accessToken }));
@@ -66,29 +77,40 @@ describe('MFA in a pool that requires it (TOTP only)', () => {
   // https://docs.aws.amazon.com/cognito-user-identity-pools/latest/APIReference/API_AdminSetUserMFAPreference.html
   // and API_SoftwareTokenMfaSettingsType.html: "You can't turn off TOTP
   // MFA for any of your users when MFA is required in your user pool".
-  it('AdminSetUserMFAPreference: disabling TOTP keeps a verified software token (sign-in still SOFTWARE_TOKEN_MFA)', async () => {
-    const { email, secret, accessToken } = await enrol('admin-disable');
-    await preferTotp(accessToken);
-    await target.admin.send(
-      new AdminSetUserMFAPreferenceCommand({
-        UserPoolId: target.userPoolId,
-        Username: email,
-        SoftwareTokenMfaSettings: { Enabled: false, PreferredMfa: false },
-      }),
-    );
-    expect((await signIn(email, secret)).isValid()).toBe(true);
-  }, SLOW);
+  it(
+    'AdminSetUserMFAPreference: disabling TOTP keeps a verified software token (sign-in still SOFTWARE_TOKEN_MFA)',
+    async () => {
+      const { email, secret, accessToken } = await enrol('admin-disable');
+      await preferTotp(accessToken);
+      await target.admin.send(
+        new AdminSetUserMFAPreferenceCommand({
+          UserPoolId: target.userPoolId,
+          Username: email,
+          SoftwareTokenMfaSettings: { Enabled: false, PreferredMfa: false },
+        }),
+      );
+      expect((await signIn(email, secret)).isValid()).toBe(true);
+    },
+    SLOW,
+  );
 
   // https://docs.aws.amazon.com/cognito-user-identity-pools/latest/APIReference/API_SetUserMFAPreference.html:
   // the operation "doesn't reset an existing TOTP MFA for a user".
-  it('SetUserMFAPreference: disabling TOTP keeps a verified software token (sign-in still SOFTWARE_TOKEN_MFA)', async () => {
-    const { email, secret, accessToken } = await enrol('self-disable');
-    await preferTotp(accessToken);
-    await target.admin.send(
-      new SetUserMFAPreferenceCommand({ AccessToken: accessToken, SoftwareTokenMfaSettings: { Enabled: false, PreferredMfa: false } }),
-    );
-    expect((await signIn(email, secret)).isValid()).toBe(true);
-  }, SLOW);
+  it(
+    'SetUserMFAPreference: disabling TOTP keeps a verified software token (sign-in still SOFTWARE_TOKEN_MFA)',
+    async () => {
+      const { email, secret, accessToken } = await enrol('self-disable');
+      await preferTotp(accessToken);
+      await target.admin.send(
+        new SetUserMFAPreferenceCommand({
+          AccessToken: accessToken,
+          SoftwareTokenMfaSettings: { Enabled: false, PreferredMfa: false },
+        }),
+      );
+      expect((await signIn(email, secret)).isValid()).toBe(true);
+    },
+    SLOW,
+  );
 
   // https://docs.aws.amazon.com/cognito-user-identity-pools/latest/APIReference/API_AdminDeleteSoftwareToken.html:
   // "the user can no longer sign in with TOTP MFA, and can
@@ -106,29 +128,39 @@ describe('MFA in a pool that requires it (TOTP only)', () => {
   // https://docs.aws.amazon.com/cognito-user-identity-pools/latest/APIReference/API_AdminDeleteSoftwareToken.html, Errors: UserNotFoundException.
   it('AdminDeleteSoftwareToken: an unknown user is UserNotFoundException', async () => {
     await expect(
-      target.admin.send(new AdminDeleteSoftwareTokenCommand({ UserPoolId: target.userPoolId, Username: target.email('nobody') })),
+      target.admin.send(
+        new AdminDeleteSoftwareTokenCommand({ UserPoolId: target.userPoolId, Username: target.email('nobody') }),
+      ),
     ).rejects.toMatchObject({ name: 'UserNotFoundException' });
   });
 
   // https://docs.aws.amazon.com/cognito-user-identity-pools/latest/APIReference/API_AssociateSoftwareToken.html
   // and API_VerifySoftwareToken.html: associating starts a
   // setup; verifying registers the new authenticator.
-  it('AssociateSoftwareToken: on an enrolled user the old token keeps working until VerifySoftwareToken verifies the new one', async () => {
-    const { email, secret: oldSecret, accessToken } = await enrol('replace');
-    await preferTotp(accessToken);
-    const { SecretCode: newSecret } = await target.admin.send(new AssociateSoftwareTokenCommand({ AccessToken: accessToken }));
-    expect(newSecret).toBeTruthy();
-    expect((await signIn(email, oldSecret)).isValid()).toBe(true);
+  it(
+    'AssociateSoftwareToken: on an enrolled user the old token keeps working until VerifySoftwareToken verifies the new one',
+    async () => {
+      const { email, secret: oldSecret, accessToken } = await enrol('replace');
+      await preferTotp(accessToken);
+      const { SecretCode: newSecret } = await target.admin.send(
+        new AssociateSoftwareTokenCommand({ AccessToken: accessToken }),
+      );
+      expect(newSecret).toBeTruthy();
+      expect((await signIn(email, oldSecret)).isValid()).toBe(true);
 
-    const verified = await target.admin.send(
-      new VerifySoftwareTokenCommand({ AccessToken: accessToken, UserCode: await target.totp(newSecret!) }),
-    );
-    expect(verified.Status).toBe('SUCCESS');
-    const user = userFor(target.pool(), email);
-    expect(await authenticate(user, email, PASSWORD)).toEqual({ step: 'SOFTWARE_TOKEN_MFA' });
-    await expect(answerTotp(user, await target.totp(oldSecret))).rejects.toMatchObject({ code: 'CodeMismatchException' });
-    expect((await signIn(email, newSecret!)).isValid()).toBe(true);
-  }, 2 * SLOW);
+      const verified = await target.admin.send(
+        new VerifySoftwareTokenCommand({ AccessToken: accessToken, UserCode: await target.totp(newSecret!) }),
+      );
+      expect(verified.Status).toBe('SUCCESS');
+      const user = userFor(target.pool(), email);
+      expect(await authenticate(user, email, PASSWORD)).toEqual({ step: 'SOFTWARE_TOKEN_MFA' });
+      await expect(answerTotp(user, await target.totp(oldSecret))).rejects.toMatchObject({
+        code: 'CodeMismatchException',
+      });
+      expect((await signIn(email, newSecret!)).isValid()).toBe(true);
+    },
+    2 * SLOW,
+  );
 
   // The MFA setting list after first-time setup through MFA_SETUP. Chosen behaviour: empty
   // (no UserMFASettingList, no PreferredMfaSetting) until SetUserMFAPreference turns TOTP on.
@@ -142,7 +174,9 @@ describe('MFA in a pool that requires it (TOTP only)', () => {
     expect(await mfaOf(accessToken)).toEqual({ list: [], preferred: undefined });
     await preferTotp(accessToken);
     expect(await mfaOf(accessToken)).toEqual({ list: ['SOFTWARE_TOKEN_MFA'], preferred: 'SOFTWARE_TOKEN_MFA' });
-    const asAdmin = await target.admin.send(new AdminGetUserCommand({ UserPoolId: target.userPoolId, Username: email }));
+    const asAdmin = await target.admin.send(
+      new AdminGetUserCommand({ UserPoolId: target.userPoolId, Username: email }),
+    );
     expect(asAdmin.UserMFASettingList).toEqual(['SOFTWARE_TOKEN_MFA']);
     expect(asAdmin.PreferredMfaSetting).toBe('SOFTWARE_TOKEN_MFA');
   });
@@ -155,9 +189,16 @@ describe('the app client (contracts/user-pool-client.ts)', () => {
     await target.createUser(email, PASSWORD);
     await expect(
       target.admin.send(
-        new InitiateAuthCommand({ AuthFlow: 'USER_PASSWORD_AUTH', ClientId: target.clientId, AuthParameters: { USERNAME: email, PASSWORD } }),
+        new InitiateAuthCommand({
+          AuthFlow: 'USER_PASSWORD_AUTH',
+          ClientId: target.clientId,
+          AuthParameters: { USERNAME: email, PASSWORD },
+        }),
       ),
-    ).rejects.toMatchObject({ name: 'InvalidParameterException', message: 'USER_PASSWORD_AUTH flow not enabled for this client' });
+    ).rejects.toMatchObject({
+      name: 'InvalidParameterException',
+      message: 'USER_PASSWORD_AUTH flow not enabled for this client',
+    });
   });
 
   // https://docs.aws.amazon.com/cognito-user-identity-pools/latest/APIReference/API_GetTokensFromRefreshToken.html:
@@ -166,14 +207,19 @@ describe('the app client (contracts/user-pool-client.ts)', () => {
   it('GetTokensFromRefreshToken: issues access and ID tokens and no refresh token without rotation', async () => {
     const { session } = await enrol('refresh');
     const answer = await target.admin.send(
-      new GetTokensFromRefreshTokenCommand({ RefreshToken: session.getRefreshToken().getToken(), ClientId: target.clientId }),
+      new GetTokensFromRefreshTokenCommand({
+        RefreshToken: session.getRefreshToken().getToken(),
+        ClientId: target.clientId,
+      }),
     );
     // The app client's access tokens last 5 minutes (contracts/user-pool-client.ts).
     expect(answer.AuthenticationResult).toMatchObject({ TokenType: 'Bearer', ExpiresIn: 300 });
     expect(answer.AuthenticationResult?.AccessToken).toBeTruthy();
     expect(answer.AuthenticationResult?.IdToken).toBeTruthy();
     expect(answer.AuthenticationResult?.RefreshToken).toBeUndefined();
-    const caller = await target.admin.send(new GetUserCommand({ AccessToken: answer.AuthenticationResult!.AccessToken! }));
+    const caller = await target.admin.send(
+      new GetUserCommand({ AccessToken: answer.AuthenticationResult!.AccessToken! }),
+    );
     expect(caller.Username).toBe(session.getAccessToken().payload.username);
   });
 
@@ -183,9 +229,15 @@ describe('the app client (contracts/user-pool-client.ts)', () => {
     const refreshToken = session.getRefreshToken().getToken();
     const refresh = (token: string) =>
       target.admin.send(new GetTokensFromRefreshTokenCommand({ RefreshToken: token, ClientId: target.clientId }));
-    await expect(refresh('not-a-refresh-token')).rejects.toMatchObject({ name: 'NotAuthorizedException', message: 'Invalid Refresh Token' });
+    await expect(refresh('not-a-refresh-token')).rejects.toMatchObject({
+      name: 'NotAuthorizedException',
+      message: 'Invalid Refresh Token',
+    });
     await target.admin.send(new RevokeTokenCommand({ Token: refreshToken, ClientId: target.clientId }));
-    await expect(refresh(refreshToken)).rejects.toMatchObject({ name: 'NotAuthorizedException', message: 'Refresh Token has been revoked' });
+    await expect(refresh(refreshToken)).rejects.toMatchObject({
+      name: 'NotAuthorizedException',
+      message: 'Refresh Token has been revoked',
+    });
   });
 });
 
@@ -199,7 +251,9 @@ describe('a pool where only administrators create users', () => {
   // https://docs.aws.amazon.com/cognito-user-identity-pools/latest/APIReference/API_SignUp.html, Errors: NotAuthorizedException (AllowAdminCreateUserOnly).
   it('SignUp: refused with NotAuthorizedException when self sign-up is off', async () => {
     await expect(
-      closed.admin.send(new SignUpCommand({ ClientId: closed.clientId, Username: closed.email('visitor'), Password: PASSWORD })),
+      closed.admin.send(
+        new SignUpCommand({ ClientId: closed.clientId, Username: closed.email('visitor'), Password: PASSWORD }),
+      ),
     ).rejects.toMatchObject({ name: 'NotAuthorizedException', message: 'SignUp is not permitted for this user pool' });
   });
 });

@@ -1,6 +1,14 @@
 import { DeleteCommand, GetCommand, PutCommand, QueryCommand, ScanCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { auditTable, dashboardsTable, stateTable, usageTable, VIEWS_BY_DASHBOARD_INDEX, VIEWS_BY_USER_INDEX, viewsTable } from '../../contracts/tables.ts';
+import {
+  auditTable,
+  dashboardsTable,
+  stateTable,
+  usageTable,
+  VIEWS_BY_DASHBOARD_INDEX,
+  VIEWS_BY_USER_INDEX,
+  viewsTable,
+} from '../../contracts/tables.ts';
 import { startDynamoDbTarget, type DynamoDbTarget } from './support/dynamodb-target.ts';
 import { scratchName } from './support/target.ts';
 
@@ -57,12 +65,18 @@ describe('PutItem', () => {
     // catalogue.ts putNewDashboard, views.ts putNewView, audit.ts writeAuditEntry.
     const id = scratchName('dashboard');
     const first = { id, dashboardId: 'sales', dashboardName: 'Sales', isActive: true };
-    await db.client.send(new PutCommand({ TableName: DASHBOARDS(), Item: first, ConditionExpression: 'attribute_not_exists(id)' }));
+    await db.client.send(
+      new PutCommand({ TableName: DASHBOARDS(), Item: first, ConditionExpression: 'attribute_not_exists(id)' }),
+    );
     expect(await read(DASHBOARDS(), { id })).toEqual(first);
 
     const error = await refusal(
       db.client.send(
-        new PutCommand({ TableName: DASHBOARDS(), Item: { ...first, dashboardName: 'Other' }, ConditionExpression: 'attribute_not_exists(id)' }),
+        new PutCommand({
+          TableName: DASHBOARDS(),
+          Item: { ...first, dashboardName: 'Other' },
+          ConditionExpression: 'attribute_not_exists(id)',
+        }),
       ),
     );
     expect(error).toBeInstanceOf(Error);
@@ -79,7 +93,12 @@ describe('PutItem', () => {
 
     const replace = (item: Record<string, unknown>, readUpdatedAt: string) =>
       db.client.send(
-        new PutCommand({ TableName: VIEWS(), Item: item, ConditionExpression: 'updatedAt = :read', ExpressionAttributeValues: { ':read': readUpdatedAt } }),
+        new PutCommand({
+          TableName: VIEWS(),
+          Item: item,
+          ConditionExpression: 'updatedAt = :read',
+          ExpressionAttributeValues: { ':read': readUpdatedAt },
+        }),
       );
 
     // The whole item is replaced: an attribute the new item leaves out is gone.
@@ -102,9 +121,15 @@ describe('PutItem', () => {
     const key = { pk: `DASHBOARD#${scratchName('sales')}`, sk: 'CLAIM' };
     const claim = (metadataId: string, claimedAt: number, expression: string, values: Record<string, unknown>) =>
       db.client.send(
-        new PutCommand({ TableName: STATE(), Item: { ...key, metadataId, claimedAt }, ConditionExpression: expression, ExpressionAttributeValues: values }),
+        new PutCommand({
+          TableName: STATE(),
+          Item: { ...key, metadataId, claimedAt },
+          ConditionExpression: expression,
+          ExpressionAttributeValues: values,
+        }),
       );
-    const mine = (metadataId: string, claimedAt: number) => claim(metadataId, claimedAt, 'attribute_not_exists(pk) OR metadataId = :id', { ':id': metadataId });
+    const mine = (metadataId: string, claimedAt: number) =>
+      claim(metadataId, claimedAt, 'attribute_not_exists(pk) OR metadataId = :id', { ':id': metadataId });
 
     await mine('record-a', 1000);
     await mine('record-a', 2000);
@@ -113,7 +138,10 @@ describe('PutItem', () => {
     expect(await read(STATE(), key)).toEqual({ ...key, metadataId: 'record-a', claimedAt: 2000 });
 
     const takeOver = (claimedAt: number) =>
-      claim('record-b', 4000, 'metadataId = :stale AND claimedAt = :claimedAt', { ':stale': 'record-a', ':claimedAt': claimedAt });
+      claim('record-b', 4000, 'metadataId = :stale AND claimedAt = :claimedAt', {
+        ':stale': 'record-a',
+        ':claimedAt': claimedAt,
+      });
     expect(await refusal(takeOver(1000))).toMatchObject(CONDITION_FAILED);
     await takeOver(2000);
     expect(await read(STATE(), key)).toEqual({ ...key, metadataId: 'record-b', claimedAt: 4000 });
@@ -144,13 +172,19 @@ describe('PutItem', () => {
 // https://docs.aws.amazon.com/amazondynamodb/latest/APIReference/API_DeleteItem.html
 describe('DeleteItem', () => {
   it('DeleteItem: a failed ConditionExpression is refused with ConditionalCheckFailedException and deletes nothing', async () => {
-    // default-view.ts clearDefaultIfPointsTo, dashboard-claims.ts releaseDashboardId, lease.ts release, views.ts deleteView.
+    // default-view.ts clearDefaultIfPointsTo, dashboard-claims.ts releaseDashboardId, lease.ts release, views.ts
+    // deleteView.
     const key = { pk: `USER#${scratchName('user')}@example.com`, sk: 'DEFAULT' };
     const pointer = { ...key, viewId: 'view-2', updatedAt: '2024-01-01T00:00:00.000Z' };
     await db.client.send(new PutCommand({ TableName: STATE(), Item: pointer }));
     const clearIfPointsTo = (viewId: string) =>
       db.client.send(
-        new DeleteCommand({ TableName: STATE(), Key: key, ConditionExpression: 'viewId = :view', ExpressionAttributeValues: { ':view': viewId } }),
+        new DeleteCommand({
+          TableName: STATE(),
+          Key: key,
+          ConditionExpression: 'viewId = :view',
+          ExpressionAttributeValues: { ':view': viewId },
+        }),
       );
 
     expect(await refusal(clearIfPointsTo('view-1'))).toMatchObject(CONDITION_FAILED);
@@ -163,7 +197,14 @@ describe('DeleteItem', () => {
     // writeIf in tables.ts reads this as "nothing to give back" (releaseDashboardId, clearDefaultIfPointsTo).
     const key = { pk: `DASHBOARD#${scratchName('absent')}`, sk: 'CLAIM' };
     const error = await refusal(
-      db.client.send(new DeleteCommand({ TableName: STATE(), Key: key, ConditionExpression: 'metadataId = :id', ExpressionAttributeValues: { ':id': 'record-a' } })),
+      db.client.send(
+        new DeleteCommand({
+          TableName: STATE(),
+          Key: key,
+          ConditionExpression: 'metadataId = :id',
+          ExpressionAttributeValues: { ':id': 'record-a' },
+        }),
+      ),
     );
     expect(error).toMatchObject(CONDITION_FAILED);
   });
@@ -179,7 +220,7 @@ describe('DeleteItem', () => {
 
 // https://docs.aws.amazon.com/amazondynamodb/latest/APIReference/API_UpdateItem.html
 describe('UpdateItem', () => {
-  it('UpdateItem: a ConditionExpression on attribute values refuses an absent item or another user\'s (creating and changing nothing); ReturnValues ALL_NEW returns the whole item as updated', async () => {
+  it("UpdateItem: a ConditionExpression on attribute values refuses an absent item or another user's (creating and changing nothing); ReturnValues ALL_NEW returns the whole item as updated", async () => {
     // views.ts refreshClaimedView: an assignment refreshes only the view it wrote.
     const id = scratchName('assigned');
     const refresh = (email: string, name: string) =>
@@ -201,7 +242,9 @@ describe('UpdateItem', () => {
         }),
       );
 
-    await expect(refresh('assigned@example.com', 'Sales')).rejects.toMatchObject({ name: 'ConditionalCheckFailedException' });
+    await expect(refresh('assigned@example.com', 'Sales')).rejects.toMatchObject({
+      name: 'ConditionalCheckFailedException',
+    });
     expect(await read(VIEWS(), { id })).toBeUndefined();
 
     const first = {
@@ -214,11 +257,18 @@ describe('UpdateItem', () => {
       updatedAt: '2024-01-01T00:00:00.000Z',
     };
     await db.client.send(new PutCommand({ TableName: VIEWS(), Item: first }));
-    await expect(refresh('other@example.com', 'Planted')).rejects.toMatchObject({ name: 'ConditionalCheckFailedException' });
+    await expect(refresh('other@example.com', 'Planted')).rejects.toMatchObject({
+      name: 'ConditionalCheckFailedException',
+    });
     expect(await read(VIEWS(), { id })).toEqual(first);
 
     const updated = await refresh('assigned@example.com', 'Sales 2');
-    const second = { ...first, name: 'Sales 2', link: 'https://example.com/sales', updatedAt: '2024-02-01T00:00:00.000Z' };
+    const second = {
+      ...first,
+      name: 'Sales 2',
+      link: 'https://example.com/sales',
+      updatedAt: '2024-02-01T00:00:00.000Z',
+    };
     expect(updated.Attributes).toEqual(second);
     expect(await read(VIEWS(), { id })).toEqual(second);
   });
@@ -231,7 +281,8 @@ describe('UpdateItem', () => {
           TableName: VIEWS(),
           Key: { id },
           UpdateExpression: 'SET #name = :name, link = :link, updatedAt = :now',
-          ConditionExpression: 'attribute_exists(id) AND (#name <> :name OR link <> :link OR attribute_not_exists(link))',
+          ConditionExpression:
+            'attribute_exists(id) AND (#name <> :name OR link <> :link OR attribute_not_exists(link))',
           ExpressionAttributeNames: { '#name': 'name' },
           ExpressionAttributeValues: { ':name': name, ':link': link, ':now': '2024-03-01T00:00:00.000Z' },
         }),
@@ -247,7 +298,10 @@ describe('UpdateItem', () => {
     expect(await read(VIEWS(), { id: current.id })).toEqual(current);
 
     await refresh(current.id, 'New name', current.link);
-    expect(await read(VIEWS(), { id: current.id })).toMatchObject({ name: 'New name', updatedAt: '2024-03-01T00:00:00.000Z' });
+    expect(await read(VIEWS(), { id: current.id })).toMatchObject({
+      name: 'New name',
+      updatedAt: '2024-03-01T00:00:00.000Z',
+    });
 
     const { link: _link, ...withoutLink } = view(scratchName('nolink'), 'labels@example.com', 'sales');
     await db.client.send(new PutCommand({ TableName: VIEWS(), Item: withoutLink }));
@@ -292,7 +346,9 @@ describe('PutItem and DeleteItem for the contact rate limit', () => {
     expect(await refusal(release('first'))).toMatchObject(CONDITION_FAILED);
     expect(await read(STATE(), key)).toMatchObject({ holder: 'third' });
 
-    await db.client.send(new PutCommand({ TableName: STATE(), Item: { pk, sk: 'CONTACT-SLOT#1', sentAt: t0, holder: 'other' } }));
+    await db.client.send(
+      new PutCommand({ TableName: STATE(), Item: { pk, sk: 'CONTACT-SLOT#1', sentAt: t0, holder: 'other' } }),
+    );
     await db.client.send(new PutCommand({ TableName: STATE(), Item: { pk, sk: 'DEFAULT', viewId: 'not a slot' } }));
     const slots = await db.client.send(
       new QueryCommand({
@@ -325,17 +381,40 @@ describe('UpdateItem for usage aggregates', () => {
           ReturnValues: 'UPDATED_OLD',
         }),
       );
-    const count = (day: number, week: string) => update('#e = :day', 'SET lastSeenAt = :at, #w = :week ADD #n :one, #views :one', day, week);
+    const count = (day: number, week: string) =>
+      update('#e = :day', 'SET lastSeenAt = :at, #w = :week ADD #n :one, #views :one', day, week);
     const restart = (day: number, week: string) =>
-      update('attribute_not_exists(#e) OR #e <> :day', 'SET lastSeenAt = :at, #w = :week, #e = :day, #n = :one ADD #views :one', day, week);
+      update(
+        'attribute_not_exists(#e) OR #e <> :day',
+        'SET lastSeenAt = :at, #w = :week, #e = :day, #n = :one ADD #views :one',
+        day,
+        week,
+      );
 
     expect(await refusal(count(20_500, '2026-W10'))).toMatchObject(CONDITION_FAILED);
     expect(await read(USAGE(), key)).toBeUndefined();
     expect((await restart(20_500, '2026-W10')).Attributes).toBeUndefined();
-    expect((await count(20_500, '2026-W10')).Attributes).toEqual({ lastSeenAt: '2026-03-04T10:00:00.000Z', w: '2026-W10', n3: 1, views: 1 });
+    expect((await count(20_500, '2026-W10')).Attributes).toEqual({
+      lastSeenAt: '2026-03-04T10:00:00.000Z',
+      w: '2026-W10',
+      n3: 1,
+      views: 1,
+    });
     expect(await refusal(restart(20_500, '2026-W10'))).toMatchObject(CONDITION_FAILED);
-    expect((await restart(20_532, '2026-W15')).Attributes).toMatchObject({ w: '2026-W10', e3: 20_500, n3: 2, views: 2 });
-    expect(await read(USAGE(), key)).toEqual({ ...key, lastSeenAt: '2026-03-04T10:00:00.000Z', w: '2026-W15', e3: 20_532, n3: 1, views: 3 });
+    expect((await restart(20_532, '2026-W15')).Attributes).toMatchObject({
+      w: '2026-W10',
+      e3: 20_500,
+      n3: 2,
+      views: 2,
+    });
+    expect(await read(USAGE(), key)).toEqual({
+      ...key,
+      lastSeenAt: '2026-03-04T10:00:00.000Z',
+      w: '2026-W15',
+      e3: 20_532,
+      n3: 1,
+      views: 3,
+    });
 
     const day = { pk: scratchName('DAY#ALL'), sk: '2026-03-04' };
     for (let index = 0; index < 3; index += 1) {
@@ -374,7 +453,14 @@ describe('UpdateItem for usage aggregates', () => {
   it('Reserved words: views is refused bare in an update expression; the other names the usage aggregates write bare are not reserved', async () => {
     const key = { pk: scratchName('USER'), sk: 'reserved@example.com' };
     const bare = await refusal(
-      db.client.send(new UpdateCommand({ TableName: USAGE(), Key: key, UpdateExpression: 'ADD views :one', ExpressionAttributeValues: { ':one': 1 } })),
+      db.client.send(
+        new UpdateCommand({
+          TableName: USAGE(),
+          Key: key,
+          UpdateExpression: 'ADD views :one',
+          ExpressionAttributeValues: { ':one': 1 },
+        }),
+      ),
     );
     expect(bare).toMatchObject(VALIDATION);
     await db.client.send(
@@ -385,7 +471,14 @@ describe('UpdateItem for usage aggregates', () => {
         ExpressionAttributeValues: { ':v': 'x', ':n': 1 },
       }),
     );
-    expect(await read(USAGE(), key)).toEqual({ ...key, lastSeenAt: 'x', expiresAt: 1, company: 'x', lastViewedAt: 'x', activeUsers: 1 });
+    expect(await read(USAGE(), key)).toEqual({
+      ...key,
+      lastSeenAt: 'x',
+      expiresAt: 1,
+      company: 'x',
+      lastViewedAt: 'x',
+      activeUsers: 1,
+    });
   });
 });
 
@@ -426,20 +519,45 @@ describe('Reserved words in DynamoDB', () => {
     // views.ts (#name); count is reserved too, so nothing writes it bare; the others appear in expressions as they are.
     const id = scratchName('reserved');
     const bare = await refusal(
-      db.client.send(new UpdateCommand({ TableName: VIEWS(), Key: { id }, UpdateExpression: 'SET name = :v', ExpressionAttributeValues: { ':v': 'x' } })),
+      db.client.send(
+        new UpdateCommand({
+          TableName: VIEWS(),
+          Key: { id },
+          UpdateExpression: 'SET name = :v',
+          ExpressionAttributeValues: { ':v': 'x' },
+        }),
+      ),
     );
     expect(bare).toMatchObject(VALIDATION);
     expect((bare as Error).message).toMatch(/reserved keyword/i);
     const count = await refusal(
       // No function's role allows UpdateItem on the State table (IAM would refuse it first): the operator asks.
       db.operator.send(
-        new UpdateCommand({ TableName: STATE(), Key: { pk: id, sk: 'CONTACT' }, UpdateExpression: 'ADD count :d', ExpressionAttributeValues: { ':d': 1 } }),
+        new UpdateCommand({
+          TableName: STATE(),
+          Key: { pk: id, sk: 'CONTACT' },
+          UpdateExpression: 'ADD count :d',
+          ExpressionAttributeValues: { ':d': 1 },
+        }),
       ),
     );
     expect(count).toMatchObject(VALIDATION);
     expect(await read(VIEWS(), { id })).toBeUndefined();
 
-    const unreserved = ['userEmail', 'quicksightDashboardId', 'link', 'updatedAt', 'createdAt', 'createdBy', 'companyName', 'holder', 'expiresAt', 'metadataId', 'claimedAt', 'viewId'];
+    const unreserved = [
+      'userEmail',
+      'quicksightDashboardId',
+      'link',
+      'updatedAt',
+      'createdAt',
+      'createdBy',
+      'companyName',
+      'holder',
+      'expiresAt',
+      'metadataId',
+      'claimedAt',
+      'viewId',
+    ];
     await db.client.send(
       new UpdateCommand({
         TableName: VIEWS(),
@@ -450,7 +568,11 @@ describe('Reserved words in DynamoDB', () => {
         ExpressionAttributeValues: { ':v': 'x' },
       }),
     );
-    expect(await read(VIEWS(), { id })).toEqual({ id, name: 'x', ...Object.fromEntries(unreserved.map((name) => [name, 'x'])) });
+    expect(await read(VIEWS(), { id })).toEqual({
+      id,
+      name: 'x',
+      ...Object.fromEntries(unreserved.map((name) => [name, 'x'])),
+    });
   });
 });
 
@@ -477,7 +599,12 @@ describe('Using expression attribute values in DynamoDB', () => {
 
     const empty = await refusal(
       db.client.send(
-        new PutCommand({ TableName: STATE(), Item: { ...key, metadataId: 'a' }, ConditionExpression: 'attribute_not_exists(pk)', ExpressionAttributeValues: {} }),
+        new PutCommand({
+          TableName: STATE(),
+          Item: { ...key, metadataId: 'a' },
+          ConditionExpression: 'attribute_not_exists(pk)',
+          ExpressionAttributeValues: {},
+        }),
       ),
     );
     expect(empty).toMatchObject(VALIDATION);
@@ -490,11 +617,17 @@ describe('GetItem', () => {
   it('GetItem: ConsistentRead returns the item written just before, and no Item for a key that is absent', async () => {
     // catalogue.ts getDashboard, views.ts getView, default-view.ts getDefaultViewId, dashboard-claims.ts.
     const key = { pk: `USER#${scratchName('reader')}`, sk: 'DEFAULT' };
-    expect((await db.client.send(new GetCommand({ TableName: STATE(), Key: key, ConsistentRead: true }))).Item).toBeUndefined();
+    expect(
+      (await db.client.send(new GetCommand({ TableName: STATE(), Key: key, ConsistentRead: true }))).Item,
+    ).toBeUndefined();
     await db.client.send(new PutCommand({ TableName: STATE(), Item: { ...key, viewId: 'v1' } }));
-    expect((await db.client.send(new GetCommand({ TableName: STATE(), Key: key, ConsistentRead: true }))).Item).toEqual({ ...key, viewId: 'v1' });
+    expect((await db.client.send(new GetCommand({ TableName: STATE(), Key: key, ConsistentRead: true }))).Item).toEqual(
+      { ...key, viewId: 'v1' },
+    );
     await db.client.send(new PutCommand({ TableName: STATE(), Item: { ...key, viewId: 'v2' } }));
-    expect((await db.client.send(new GetCommand({ TableName: STATE(), Key: key, ConsistentRead: true }))).Item).toEqual({ ...key, viewId: 'v2' });
+    expect((await db.client.send(new GetCommand({ TableName: STATE(), Key: key, ConsistentRead: true }))).Item).toEqual(
+      { ...key, viewId: 'v2' },
+    );
   });
 });
 
@@ -515,16 +648,25 @@ describe('Query', () => {
     const items = dashboards.map((d, i) => view(`${scratchName('v')}-${i}`, user, d));
     items.push(view(scratchName('v'), other, `${dashboard}-d-2`));
     for (const item of items) await db.client.send(new PutCommand({ TableName: VIEWS(), Item: item }));
-    userViews = items.filter((item) => item.userEmail === user).sort((a, b) => a.quicksightDashboardId.localeCompare(b.quicksightDashboardId));
+    userViews = items
+      .filter((item) => item.userEmail === user)
+      .sort((a, b) => a.quicksightDashboardId.localeCompare(b.quicksightDashboardId));
   });
 
   it('Query on a global secondary index: KeyConditionExpression on its partition key, or its partition and sort key, returns the matching items in sort-key order', async () => {
     // views.ts viewsOfUser, viewsOfUserForDashboard, hasViewOfDashboard, viewsOfDashboard.
     await db.eventually(async () => {
       const ofUser = await db.client.send(
-        new QueryCommand({ TableName: VIEWS(), IndexName: VIEWS_BY_USER_INDEX, KeyConditionExpression: 'userEmail = :email', ExpressionAttributeValues: { ':email': user } }),
+        new QueryCommand({
+          TableName: VIEWS(),
+          IndexName: VIEWS_BY_USER_INDEX,
+          KeyConditionExpression: 'userEmail = :email',
+          ExpressionAttributeValues: { ':email': user },
+        }),
       );
-      expect(ofUser.Items?.map((item) => item.quicksightDashboardId)).toEqual(userViews.map((item) => item.quicksightDashboardId));
+      expect(ofUser.Items?.map((item) => item.quicksightDashboardId)).toEqual(
+        userViews.map((item) => item.quicksightDashboardId),
+      );
       expect(ofUser.Items).toEqual(expect.arrayContaining(userViews));
       expect(ofUser.LastEvaluatedKey).toBeUndefined();
 
@@ -536,7 +678,12 @@ describe('Query', () => {
           ExpressionAttributeValues: { ':email': user, ':dashboard': `${dashboard}-d-2` },
         }),
       );
-      expect(ofPair.Items?.map((item) => item.id).sort()).toEqual(userViews.filter((v) => v.quicksightDashboardId === `${dashboard}-d-2`).map((v) => v.id).sort());
+      expect(ofPair.Items?.map((item) => item.id).sort()).toEqual(
+        userViews
+          .filter((v) => v.quicksightDashboardId === `${dashboard}-d-2`)
+          .map((v) => v.id)
+          .sort(),
+      );
 
       const ofDashboard = await db.client.send(
         new QueryCommand({
@@ -551,7 +698,8 @@ describe('Query', () => {
   });
 
   it('Query on a global secondary index: Limit ends a page, LastEvaluatedKey holds the table and index keys, and ExclusiveStartKey resumes after it until a page has no LastEvaluatedKey', async () => {
-    // views.ts pageViewsOfUser/queryAll/anyMatch (Limit 1); graphql/views.ts accepts back exactly {id, userEmail, quicksightDashboardId}.
+    // views.ts pageViewsOfUser/queryAll/anyMatch (Limit 1); graphql/views.ts accepts back exactly {id, userEmail,
+    // quicksightDashboardId}.
     await db.eventually(async () => {
       const seen: Record<string, unknown>[] = [];
       const pages: number[] = [];
@@ -572,11 +720,17 @@ describe('Query', () => {
         startKey = page.LastEvaluatedKey;
         if (startKey !== undefined) {
           const last = page.Items!.at(-1)!;
-          expect(startKey).toEqual({ id: last.id, userEmail: last.userEmail, quicksightDashboardId: last.quicksightDashboardId });
+          expect(startKey).toEqual({
+            id: last.id,
+            userEmail: last.userEmail,
+            quicksightDashboardId: last.quicksightDashboardId,
+          });
         }
       } while (startKey !== undefined && pages.length < 10);
       expect(pages).toEqual([4, 2]);
-      expect(seen.map((item) => item.quicksightDashboardId)).toEqual(userViews.map((item) => item.quicksightDashboardId));
+      expect(seen.map((item) => item.quicksightDashboardId)).toEqual(
+        userViews.map((item) => item.quicksightDashboardId),
+      );
       expect(new Set(seen.map((item) => item.id)).size).toBe(userViews.length);
 
       const one = await db.client.send(
@@ -596,10 +750,22 @@ describe('Query', () => {
   it('Query: ScanIndexForward false returns the partition in descending sort-key order, and ExclusiveStartKey from LastEvaluatedKey (the table key) continues in that order', async () => {
     // audit.ts readAuditPage (newest first); its page token accepts back exactly {pk, sk}.
     const pk = `AUDIT#${scratchName('trail')}`;
-    const times = ['2024-01-01T10:00:00.000Z', '2024-01-01T09:00:00.000Z', '2024-01-02T08:00:00.000Z', '2024-01-01T10:00:00.000Z', '2023-12-31T23:59:59.999Z'];
+    const times = [
+      '2024-01-01T10:00:00.000Z',
+      '2024-01-01T09:00:00.000Z',
+      '2024-01-02T08:00:00.000Z',
+      '2024-01-01T10:00:00.000Z',
+      '2023-12-31T23:59:59.999Z',
+    ];
     const sks = times.map((at, i) => `${at}#${String(i).padStart(6, '0')}#${scratchName('entry')}`);
     for (const [i, sk] of sks.entries()) {
-      await db.client.send(new PutCommand({ TableName: AUDIT(), Item: { pk, sk, at: times[i], action: `action-${i}` }, ConditionExpression: 'attribute_not_exists(pk)' }));
+      await db.client.send(
+        new PutCommand({
+          TableName: AUDIT(),
+          Item: { pk, sk, at: times[i], action: `action-${i}` },
+          ConditionExpression: 'attribute_not_exists(pk)',
+        }),
+      );
     }
     const newestFirst = [...sks].sort().reverse();
 
@@ -636,14 +802,19 @@ describe('Scan', () => {
     // catalogue.ts pageDashboards/listDashboards; graphql/dashboards.ts accepts back exactly {id}.
     const prefix = scratchName('catalogue');
     const ids = Array.from({ length: 7 }, (_, i) => `${prefix}-${i}`);
-    for (const id of ids) await db.client.send(new PutCommand({ TableName: DASHBOARDS(), Item: { id, dashboardName: id, isActive: true } }));
+    for (const id of ids)
+      await db.client.send(
+        new PutCommand({ TableName: DASHBOARDS(), Item: { id, dashboardName: id, isActive: true } }),
+      );
 
     await db.eventually(async () => {
       const seen: string[] = [];
       let startKey: Record<string, unknown> | undefined;
       let pages = 0;
       do {
-        const page = await db.client.send(new ScanCommand({ TableName: DASHBOARDS(), ConsistentRead: true, Limit: 3, ExclusiveStartKey: startKey }));
+        const page = await db.client.send(
+          new ScanCommand({ TableName: DASHBOARDS(), ConsistentRead: true, Limit: 3, ExclusiveStartKey: startKey }),
+        );
         expect(page.Items!.length).toBeLessThanOrEqual(3);
         seen.push(...(page.Items ?? []).map((item) => String(item.id)));
         startKey = page.LastEvaluatedKey;

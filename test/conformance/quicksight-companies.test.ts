@@ -17,7 +17,13 @@ import {
   type Ingestion,
 } from '@aws-sdk/client-quicksight';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { NAMESPACE, sdkError, startQuickSightTarget, type QuickSightTarget, type ScratchS3 } from './support/quicksight-target.ts';
+import {
+  NAMESPACE,
+  sdkError,
+  startQuickSightTarget,
+  type QuickSightTarget,
+  type ScratchS3,
+} from './support/quicksight-target.ts';
 import { REGION, scratchName } from './support/target.ts';
 
 /**
@@ -48,7 +54,9 @@ async function allGroupNames(): Promise<string[]> {
   const names: string[] = [];
   let NextToken: string | undefined;
   do {
-    const page = await qs.identityClient.send(new ListGroupsCommand({ ...namespaceScope(), MaxResults: 100, NextToken }));
+    const page = await qs.identityClient.send(
+      new ListGroupsCommand({ ...namespaceScope(), MaxResults: 100, NextToken }),
+    );
     names.push(...(page.GroupList ?? []).flatMap((g) => (g.GroupName ? [g.GroupName] : [])));
     NextToken = page.NextToken;
   } while (NextToken);
@@ -59,7 +67,9 @@ describe('groups and memberships', () => {
   let group: string;
   beforeAll(async () => {
     group = qs.scratchGroupName();
-    await qs.identityClient.send(new CreateGroupCommand({ ...groupRequest(group), Description: 'Conformance company' }));
+    await qs.identityClient.send(
+      new CreateGroupCommand({ ...groupRequest(group), Description: 'Conformance company' }),
+    );
   });
 
   it(`CreateGroup (${API}/API_CreateGroup.html): answers the group with its ARN in the namespace`, async () => {
@@ -79,8 +89,14 @@ describe('groups and memberships', () => {
 
   it(`DescribeGroup (${API}/API_DescribeGroup.html): describes the group; ResourceNotFoundException for none`, async () => {
     const described = await qs.identityOperator.send(new DescribeGroupCommand(groupRequest(group)));
-    expect(described.Group).toMatchObject({ GroupName: group, Arn: qs.groupArn(group), Description: 'Conformance company' });
-    expect(await sdkError(qs.identityOperator.send(new DescribeGroupCommand(groupRequest(`${group}-absent`))))).toMatchObject({
+    expect(described.Group).toMatchObject({
+      GroupName: group,
+      Arn: qs.groupArn(group),
+      Description: 'Conformance company',
+    });
+    expect(
+      await sdkError(qs.identityOperator.send(new DescribeGroupCommand(groupRequest(`${group}-absent`)))),
+    ).toMatchObject({
       name: 'ResourceNotFoundException',
       status: 404,
     });
@@ -90,20 +106,26 @@ describe('groups and memberships', () => {
     expect(await allGroupNames()).toContain(group);
     const page = await qs.identityClient.send(new ListGroupsCommand({ ...namespaceScope(), MaxResults: 1 }));
     expect(page.GroupList?.length).toBe(1);
-    expect(await sdkError(qs.identityClient.send(new ListGroupsCommand({ ...namespaceScope(), NextToken: 'not-a-token' })))).toMatchObject({
+    expect(
+      await sdkError(qs.identityClient.send(new ListGroupsCommand({ ...namespaceScope(), NextToken: 'not-a-token' }))),
+    ).toMatchObject({
       name: expect.stringMatching(/^(InvalidNextTokenException|InvalidParameterValueException)$/),
       status: 400,
     });
   });
 
   it(`CreateGroupMembership (${API}/API_CreateGroupMembership.html): adds a registered user, answering the member`, async () => {
-    const added = await qs.identityClient.send(new CreateGroupMembershipCommand({ ...groupRequest(group), MemberName: member }));
+    const added = await qs.identityClient.send(
+      new CreateGroupMembershipCommand({ ...groupRequest(group), MemberName: member }),
+    );
     expect(added.Status).toBe(200);
     expect(added.GroupMember).toMatchObject({ MemberName: member, Arn: qs.userArn(member) });
   });
 
   it(`CreateGroupMembership (${API}/API_CreateGroupMembership.html): answers ResourceNotFoundException for a user that is not registered`, async () => {
-    const absent = qs.identityClient.send(new CreateGroupMembershipCommand({ ...groupRequest(group), MemberName: qs.unregisteredUserName() }));
+    const absent = qs.identityClient.send(
+      new CreateGroupMembershipCommand({ ...groupRequest(group), MemberName: qs.unregisteredUserName() }),
+    );
     expect(await sdkError(absent)).toMatchObject({ name: 'ResourceNotFoundException', status: 404 });
   });
 
@@ -115,7 +137,9 @@ describe('groups and memberships', () => {
 
   it(`DeleteGroupMembership (${API}/API_DeleteGroupMembership.html): removes a member`, async () => {
     await qs.identityClient.send(new CreateGroupMembershipCommand({ ...groupRequest(group), MemberName: member }));
-    const removed = await qs.identityClient.send(new DeleteGroupMembershipCommand({ ...groupRequest(group), MemberName: member }));
+    const removed = await qs.identityClient.send(
+      new DeleteGroupMembershipCommand({ ...groupRequest(group), MemberName: member }),
+    );
     expect(removed.Status).toBe(200);
     const listed = await qs.identityClient.send(new ListGroupMembershipsCommand(groupRequest(group)));
     expect(listed.GroupMemberList ?? []).toEqual([]);
@@ -125,26 +149,44 @@ describe('groups and memberships', () => {
     const doomed = qs.scratchGroupName();
     await qs.identityClient.send(new CreateGroupCommand(groupRequest(doomed)));
     expect((await qs.identityClient.send(new DeleteGroupCommand(groupRequest(doomed)))).Status).toBe(200);
-    expect(await sdkError(qs.identityOperator.send(new DescribeGroupCommand(groupRequest(doomed))))).toMatchObject({ name: 'ResourceNotFoundException' });
-    expect(await sdkError(qs.identityClient.send(new DeleteGroupCommand(groupRequest(doomed))))).toMatchObject({ name: 'ResourceNotFoundException', status: 404 });
+    expect(await sdkError(qs.identityOperator.send(new DescribeGroupCommand(groupRequest(doomed))))).toMatchObject({
+      name: 'ResourceNotFoundException',
+    });
+    expect(await sdkError(qs.identityClient.send(new DeleteGroupCommand(groupRequest(doomed))))).toMatchObject({
+      name: 'ResourceNotFoundException',
+      status: 404,
+    });
   });
 });
 
 describe('the datasets behind a dashboard', () => {
   it(`DescribeDashboard (${API}/API_DescribeDashboard.html): lists the dashboard's datasets in Version.DataSetArns`, async () => {
-    const described = await qs.client.send(new DescribeDashboardCommand({ AwsAccountId: qs.accountId, DashboardId: qs.dashboardId }));
+    const described = await qs.client.send(
+      new DescribeDashboardCommand({ AwsAccountId: qs.accountId, DashboardId: qs.dashboardId }),
+    );
     const arns = described.Dashboard?.Version?.DataSetArns ?? [];
     expect(arns.length).toBeGreaterThan(0);
-    for (const arn of arns) expect(arn).toMatch(new RegExp(`^arn:aws:quicksight:${REGION}:${qs.accountId}:dataset/[^/]+$`));
+    for (const arn of arns)
+      expect(arn).toMatch(new RegExp(`^arn:aws:quicksight:${REGION}:${qs.accountId}:dataset/[^/]+$`));
   });
 
   it(`DescribeDataSet (${API}/API_DescribeDataSet.html): describes a dataset by ID; ResourceNotFoundException for none`, async () => {
-    const described = await qs.client.send(new DescribeDashboardCommand({ AwsAccountId: qs.accountId, DashboardId: qs.dashboardId }));
+    const described = await qs.client.send(
+      new DescribeDashboardCommand({ AwsAccountId: qs.accountId, DashboardId: qs.dashboardId }),
+    );
     const arn = described.Dashboard?.Version?.DataSetArns?.[0] ?? '';
     const dataSetId = arn.slice(arn.lastIndexOf('/') + 1);
-    const dataSet = await qs.client.send(new DescribeDataSetCommand({ AwsAccountId: qs.accountId, DataSetId: dataSetId }));
+    const dataSet = await qs.client.send(
+      new DescribeDataSetCommand({ AwsAccountId: qs.accountId, DataSetId: dataSetId }),
+    );
     expect(dataSet.DataSet).toMatchObject({ Arn: arn, DataSetId: dataSetId });
-    expect(await sdkError(qs.client.send(new DescribeDataSetCommand({ AwsAccountId: qs.accountId, DataSetId: scratchName('absent-dataset') })))).toMatchObject({
+    expect(
+      await sdkError(
+        qs.client.send(
+          new DescribeDataSetCommand({ AwsAccountId: qs.accountId, DataSetId: scratchName('absent-dataset') }),
+        ),
+      ),
+    ).toMatchObject({
       name: 'ResourceNotFoundException',
       status: 404,
     });
@@ -173,14 +215,23 @@ describe('a row-level security rules dataset loaded from S3', () => {
   const account = () => ({ AwsAccountId: qs.accountId });
   const describeIngestion = (IngestionId: string) =>
     // The product lists ingestions and never describes one: the operator asks.
-    qs.operator.send(new DescribeIngestionCommand({ ...account(), DataSetId: dataSetId, IngestionId })).then((r) => r.Ingestion);
-  const ended = (IngestionId: string) => eventually(() => describeIngestion(IngestionId), (i) => ENDED.has(i?.IngestionStatus ?? ''));
+    qs.operator
+      .send(new DescribeIngestionCommand({ ...account(), DataSetId: dataSetId, IngestionId }))
+      .then((r) => r.Ingestion);
+  const ended = (IngestionId: string) =>
+    eventually(
+      () => describeIngestion(IngestionId),
+      (i) => ENDED.has(i?.IngestionStatus ?? ''),
+    );
 
   beforeAll(async () => {
     dataSourceId = qs.rulesDataSourceId();
     dataSetId = qs.rulesDataSetId();
     s3 = qs.s3();
-    await s3.put(rulesKey, `GroupArn,company\n${qs.groupArn('conformance-a')},Company A\n${qs.groupArn('conformance-b')},"Company B, Inc."\n`);
+    await s3.put(
+      rulesKey,
+      `GroupArn,company\n${qs.groupArn('conformance-a')},Company A\n${qs.groupArn('conformance-b')},"Company B, Inc."\n`,
+    );
     await s3.put(
       manifestKey,
       JSON.stringify({
@@ -197,7 +248,12 @@ describe('a row-level security rules dataset loaded from S3', () => {
         DataSourceId: dataSourceId,
         Name: 'Conformance rules',
         Type: 'S3',
-        DataSourceParameters: { S3Parameters: { ManifestFileLocation: { Bucket: s3.bucket, Key: manifestKey }, ...(s3.roleArn && { RoleArn: s3.roleArn }) } },
+        DataSourceParameters: {
+          S3Parameters: {
+            ManifestFileLocation: { Bucket: s3.bucket, Key: manifestKey },
+            ...(s3.roleArn && { RoleArn: s3.roleArn }),
+          },
+        },
       }),
     );
 
@@ -212,11 +268,17 @@ describe('a row-level security rules dataset loaded from S3', () => {
 
   it(`DescribeDataSource (${API}/API_DescribeDataSource.html): shows the data source created, with its manifest location`, async () => {
     const source = await eventually(
-      () => qs.client.send(new DescribeDataSourceCommand({ ...account(), DataSourceId: dataSourceId })).then((r) => r.DataSource),
+      () =>
+        qs.client
+          .send(new DescribeDataSourceCommand({ ...account(), DataSourceId: dataSourceId }))
+          .then((r) => r.DataSource),
       (s) => s?.Status !== 'CREATION_IN_PROGRESS',
     );
     expect(source).toMatchObject({ Type: 'S3', Status: 'CREATION_SUCCESSFUL' });
-    expect(source?.DataSourceParameters?.S3Parameters?.ManifestFileLocation).toEqual({ Bucket: s3.bucket, Key: manifestKey });
+    expect(source?.DataSourceParameters?.S3Parameters?.ManifestFileLocation).toEqual({
+      Bucket: s3.bucket,
+      Key: manifestKey,
+    });
   });
 
   let initialIngestionId = '';
@@ -244,7 +306,11 @@ describe('a row-level security rules dataset loaded from S3', () => {
       }),
     );
     qs.created('dataSet', dataSetId);
-    expect(created).toMatchObject({ Status: 201, DataSetId: dataSetId, Arn: `arn:aws:quicksight:${REGION}:${qs.accountId}:dataset/${dataSetId}` });
+    expect(created).toMatchObject({
+      Status: 201,
+      DataSetId: dataSetId,
+      Arn: `arn:aws:quicksight:${REGION}:${qs.accountId}:dataset/${dataSetId}`,
+    });
     expect(created.IngestionId).toBeTruthy();
     initialIngestionId = created.IngestionId ?? '';
     const described = await qs.client.send(new DescribeDataSetCommand({ ...account(), DataSetId: dataSetId }));
@@ -259,11 +325,22 @@ describe('a row-level security rules dataset loaded from S3', () => {
 
   it(`CreateIngestion (${API}/API_CreateIngestion.html): a full refresh reloads the file (201)`, async () => {
     await s3.put(rulesKey, `GroupArn,company\n${qs.groupArn('conformance-c')},Company C\n`);
-    const created = await qs.client.send(new CreateIngestionCommand({ ...account(), DataSetId: dataSetId, IngestionId: 'refresh-1', IngestionType: 'FULL_REFRESH' }));
+    const created = await qs.client.send(
+      new CreateIngestionCommand({
+        ...account(),
+        DataSetId: dataSetId,
+        IngestionId: 'refresh-1',
+        IngestionType: 'FULL_REFRESH',
+      }),
+    );
     expect(created).toMatchObject({ Status: 201, IngestionId: 'refresh-1' });
     expect(['INITIALIZED', 'QUEUED', 'RUNNING', 'COMPLETED']).toContain(created.IngestionStatus);
     expect(await ended('refresh-1')).toMatchObject({ IngestionStatus: 'COMPLETED', RowInfo: { RowsIngested: 1 } });
-    expect(await sdkError(qs.client.send(new CreateIngestionCommand({ ...account(), DataSetId: dataSetId, IngestionId: 'refresh-1' })))).toMatchObject({
+    expect(
+      await sdkError(
+        qs.client.send(new CreateIngestionCommand({ ...account(), DataSetId: dataSetId, IngestionId: 'refresh-1' })),
+      ),
+    ).toMatchObject({
       name: 'ResourceExistsException',
       status: 409,
     });
@@ -271,21 +348,28 @@ describe('a row-level security rules dataset loaded from S3', () => {
 
   it(`CreateIngestion (${API}/API_CreateIngestion.html): an ingestion whose file is gone ends FAILED with ErrorInfo`, async () => {
     await s3.put(manifestKey, JSON.stringify({ fileLocations: [{ URIs: [`s3://${s3.bucket}/${prefix}absent.csv`] }] }));
-    await qs.client.send(new CreateIngestionCommand({ ...account(), DataSetId: dataSetId, IngestionId: 'refresh-missing' }));
+    await qs.client.send(
+      new CreateIngestionCommand({ ...account(), DataSetId: dataSetId, IngestionId: 'refresh-missing' }),
+    );
     const failed = await ended('refresh-missing');
     expect(failed?.IngestionStatus).toBe('FAILED');
     expect(failed?.ErrorInfo?.Type).toBeTruthy();
   });
 
   it(`ListIngestions (${API}/API_ListIngestions.html): lists the dataset's ingestions with CreatedTime and IngestionStatus`, async () => {
-    const listed: Ingestion[] = (await qs.client.send(new ListIngestionsCommand({ ...account(), DataSetId: dataSetId }))).Ingestions ?? [];
+    const listed: Ingestion[] =
+      (await qs.client.send(new ListIngestionsCommand({ ...account(), DataSetId: dataSetId }))).Ingestions ?? [];
     const byId = new Map(listed.map((i) => [i.IngestionId, i]));
     for (const id of [initialIngestionId, 'refresh-1', 'refresh-missing']) {
       expect(byId.get(id)?.CreatedTime).toBeInstanceOf(Date);
       expect(byId.get(id)?.IngestionStatus).toBeTruthy();
     }
     expect(byId.get('refresh-missing')?.IngestionStatus).toBe('FAILED');
-    expect(await sdkError(qs.client.send(new ListIngestionsCommand({ ...account(), DataSetId: scratchName('absent-dataset') })))).toMatchObject({
+    expect(
+      await sdkError(
+        qs.client.send(new ListIngestionsCommand({ ...account(), DataSetId: scratchName('absent-dataset') })),
+      ),
+    ).toMatchObject({
       name: 'ResourceNotFoundException',
     });
   });

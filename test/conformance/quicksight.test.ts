@@ -9,7 +9,13 @@ import {
   type User,
 } from '@aws-sdk/client-quicksight';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { NAMESPACE, VIEWER_ACTIONS, sdkError, startQuickSightTarget, type QuickSightTarget } from './support/quicksight-target.ts';
+import {
+  NAMESPACE,
+  VIEWER_ACTIONS,
+  sdkError,
+  startQuickSightTarget,
+  type QuickSightTarget,
+} from './support/quicksight-target.ts';
 
 /**
  * The QuickSight behaviour the product relies on, each test named after the API reference
@@ -69,14 +75,18 @@ describe('GenerateEmbedUrlForRegisteredUser', () => {
     ['an IP address over http (http://127.0.0.1)', 'http://127.0.0.1:5173'],
     ['an IP address over https', 'https://203.0.113.10'],
     ['http for a domain other than localhost', 'http://portal.example.com'],
-  ])('GenerateEmbedUrlForRegisteredUser: refuses %s in AllowedDomains with InvalidParameterValueException', async (_case, domain) => {
-    expect(await sdkError(embed({ domains: ['https://portal.example.com', domain] }))).toMatchObject({
-      name: 'InvalidParameterValueException',
-      status: 400,
-    });
-  });
+  ])(
+    'GenerateEmbedUrlForRegisteredUser: refuses %s in AllowedDomains with InvalidParameterValueException',
+    async (_case, domain) => {
+      expect(await sdkError(embed({ domains: ['https://portal.example.com', domain] }))).toMatchObject({
+        name: 'InvalidParameterValueException',
+        status: 400,
+      });
+    },
+  );
 
-  // API_RegisteredUserDashboardFeatureConfigurations.html, API_StatePersistenceConfigurations.html, API_BookmarksConfigurations.html
+  // API_RegisteredUserDashboardFeatureConfigurations.html, API_StatePersistenceConfigurations.html,
+  // API_BookmarksConfigurations.html
   it('GenerateEmbedUrlForRegisteredUser: accepts Dashboard.FeatureConfigurations with StatePersistence and Bookmarks enabled', async () => {
     const result = await qs.client.send(
       new GenerateEmbedUrlForRegisteredUserCommand({
@@ -119,7 +129,10 @@ describe('GenerateEmbedUrlForRegisteredUser', () => {
   it.each([14, 601])(
     'GenerateEmbedUrlForRegisteredUser: answers SessionLifetimeInMinutesInvalidException for a session lifetime of %i minutes (15-600 allowed)',
     async (minutes) => {
-      expect(await sdkError(embed({ minutes }))).toMatchObject({ name: 'SessionLifetimeInMinutesInvalidException', status: 400 });
+      expect(await sdkError(embed({ minutes }))).toMatchObject({
+        name: 'SessionLifetimeInMinutesInvalidException',
+        status: 400,
+      });
     },
   );
 });
@@ -131,18 +144,31 @@ describe('GenerateEmbedUrlForRegisteredUser', () => {
 describe('user management', () => {
   it('RegisterUser: answers ResourceExistsException for a user name the namespace already has', async () => {
     const again = qs.identityClient.send(
-      new RegisterUserCommand({ ...userRequest(viewer), IdentityType: 'QUICKSIGHT', Email: viewer, UserRole: 'READER' }),
+      new RegisterUserCommand({
+        ...userRequest(viewer),
+        IdentityType: 'QUICKSIGHT',
+        Email: viewer,
+        UserRole: 'READER',
+      }),
     );
     expect(await sdkError(again)).toMatchObject({ name: 'ResourceExistsException', status: 409 });
   });
 
   it('DescribeUser: describes a registered QUICKSIGHT user by user name', async () => {
     const { User: user } = await qs.identityClient.send(new DescribeUserCommand(userRequest(viewer)));
-    expect(user).toMatchObject({ UserName: viewer, Email: viewer, Role: 'READER', IdentityType: 'QUICKSIGHT', Arn: qs.userArn(viewer) });
+    expect(user).toMatchObject({
+      UserName: viewer,
+      Email: viewer,
+      Role: 'READER',
+      IdentityType: 'QUICKSIGHT',
+      Arn: qs.userArn(viewer),
+    });
   });
 
   it('DescribeUser: answers ResourceNotFoundException for a user that is not registered', async () => {
-    expect(await sdkError(qs.identityClient.send(new DescribeUserCommand(userRequest(qs.unregisteredUserName()))))).toMatchObject({
+    expect(
+      await sdkError(qs.identityClient.send(new DescribeUserCommand(userRequest(qs.unregisteredUserName())))),
+    ).toMatchObject({
       name: 'ResourceNotFoundException',
       status: 404,
     });
@@ -162,7 +188,9 @@ describe('user management', () => {
   });
 
   it('DeleteUser: answers ResourceNotFoundException for a user that is not registered', async () => {
-    expect(await sdkError(qs.identityClient.send(new DeleteUserCommand(userRequest(qs.unregisteredUserName()))))).toMatchObject({
+    expect(
+      await sdkError(qs.identityClient.send(new DeleteUserCommand(userRequest(qs.unregisteredUserName())))),
+    ).toMatchObject({
       name: 'ResourceNotFoundException',
       status: 404,
     });
@@ -173,7 +201,9 @@ describe('user management', () => {
 // https://docs.aws.amazon.com/quicksight/latest/APIReference/API_DescribeDashboardPermissions.html
 describe('dashboard permissions', () => {
   const viewerEntry = async (userName: string) => {
-    const result = await qs.client.send(new DescribeDashboardPermissionsCommand({ AwsAccountId: qs.accountId, DashboardId: qs.dashboardId }));
+    const result = await qs.client.send(
+      new DescribeDashboardPermissionsCommand({ AwsAccountId: qs.accountId, DashboardId: qs.dashboardId }),
+    );
     const entry = (result.Permissions ?? []).find((p) => p.Principal === qs.userArn(userName));
     return entry && [...(entry.Actions ?? [])].sort();
   };

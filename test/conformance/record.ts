@@ -57,7 +57,9 @@ export function packageVersions(root: string, packages: readonly string[] = RECO
   const versions: Record<string, string> = { node: process.version };
   for (const name of packages) {
     try {
-      versions[name] = (JSON.parse(readFileSync(join(root, 'node_modules', name, 'package.json'), 'utf8')) as { version: string }).version;
+      versions[name] = (
+        JSON.parse(readFileSync(join(root, 'node_modules', name, 'package.json'), 'utf8')) as { version: string }
+      ).version;
     } catch {
       versions[name] = 'not installed';
     }
@@ -89,8 +91,11 @@ export function buildRecord(input: {
         file: path,
         name,
         result,
-        ...(result === 'skipped' && mark !== -1 && { reason: assertion.title.slice(mark + AWS_SKIP_MARK.length + 1, -1).trim() }),
-        ...(result === 'failed' && { failure: (assertion.failureMessages ?? []).join('\n').split('\n').slice(0, 20).join('\n') }),
+        ...(result === 'skipped' &&
+          mark !== -1 && { reason: assertion.title.slice(mark + AWS_SKIP_MARK.length + 1, -1).trim() }),
+        ...(result === 'failed' && {
+          failure: (assertion.failureMessages ?? []).join('\n').split('\n').slice(0, 20).join('\n'),
+        }),
         responses: observed
           .filter((response) => response.file === path && response.test === name)
           .map(({ file: _file, test: _test, ...response }) => response),
@@ -111,4 +116,7 @@ export function buildRecord(input: {
 
 /** conformance-results/<date>-<region>.json, to the second so that runs on one day do not overwrite each other. */
 export const recordFileName = (date: Date, region: string): string =>
-  `${date.toISOString().replace(/\.\d{3}Z$/, 'Z').replace(/:/g, '')}-${region}.json`;
+  `${date
+    .toISOString()
+    .replace(/\.\d{3}Z$/, 'Z')
+    .replace(/:/g, '')}-${region}.json`;

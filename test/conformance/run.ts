@@ -45,11 +45,19 @@ if (aws) {
   }
 }
 
-/** The account's alias (IAM ListAccountAliases, a query API call signed here), or null when it has none or the caller may not ask. */
+/**
+ * The account's alias (IAM ListAccountAliases, a query API call signed here), or null when it has none or the caller
+ * may not ask.
+ */
 async function accountAlias(): Promise<string | null> {
   try {
     const body = 'Action=ListAccountAliases&Version=2010-05-08';
-    const signer = new SignatureV4({ credentials: defaultProvider(), region: 'us-east-1', service: 'iam', sha256: Hash.bind(null, 'sha256') });
+    const signer = new SignatureV4({
+      credentials: defaultProvider(),
+      region: 'us-east-1',
+      service: 'iam',
+      sha256: Hash.bind(null, 'sha256'),
+    });
     const signed = await signer.sign({
       method: 'POST',
       protocol: 'https:',
@@ -81,10 +89,20 @@ const work = aws ? mkdtempSync(join(tmpdir(), 'conformance-evidence-')) : undefi
 const reportFile = work && join(work, 'vitest.json');
 const evidenceFile = work && join(work, 'responses.jsonl');
 const started = new Date();
-const vitestArgs = ['vitest', 'run', '--project', 'conformance', ...(reportFile ? ['--reporter=default', '--reporter=json', `--outputFile.json=${reportFile}`] : [])];
+const vitestArgs = [
+  'vitest',
+  'run',
+  '--project',
+  'conformance',
+  ...(reportFile ? ['--reporter=default', '--reporter=json', `--outputFile.json=${reportFile}`] : []),
+];
 const child = spawn('npx', vitestArgs, {
   stdio: 'inherit',
-  env: { ...process.env, CONFORMANCE_TARGET: aws ? 'aws' : 'local', ...(evidenceFile && { CONFORMANCE_EVIDENCE_FILE: evidenceFile }) },
+  env: {
+    ...process.env,
+    CONFORMANCE_TARGET: aws ? 'aws' : 'local',
+    ...(evidenceFile && { CONFORMANCE_EVIDENCE_FILE: evidenceFile }),
+  },
 });
 child.on('exit', (code, signal) => {
   const status = code ?? (signal ? 1 : 0);
@@ -112,7 +130,9 @@ child.on('exit', (code, signal) => {
       const file = join(directory, recordFileName(started, region));
       writeFileSync(file, `${JSON.stringify(record, null, 2)}\n`);
       const { passed, failed, skipped } = record.summary;
-      console.log(`Evidence record: ${file} (${passed} passed, ${failed} failed, ${skipped} skipped). Commit it with the change it vouches for.`);
+      console.log(
+        `Evidence record: ${file} (${passed} passed, ${failed} failed, ${skipped} skipped). Commit it with the change it vouches for.`,
+      );
     } catch (error) {
       console.error(`Could not write the evidence record: ${error instanceof Error ? error.message : String(error)}`);
       process.exitCode = 1;

@@ -33,11 +33,16 @@ afterAll(async () => {
 });
 
 function message(to: string[], subject: string, from = ses.sender): SendEmailCommandInput {
-  return { FromEmailAddress: from, Destination: { ToAddresses: to }, Content: { Simple: { Subject: { Data: subject }, Body: { Text: { Data: 'Conformance test message' } } } } };
+  return {
+    FromEmailAddress: from,
+    Destination: { ToAddresses: to },
+    Content: { Simple: { Subject: { Data: subject }, Body: { Text: { Data: 'Conformance test message' } } } },
+  };
 }
 
 /** SES's refusal of unverified identities; the region is the endpoint's, in capitals. */
-const NOT_VERIFIED = /^Email address is not verified\. The following identities failed the check in region [A-Z0-9-]+: /;
+const NOT_VERIFIED =
+  /^Email address is not verified\. The following identities failed the check in region [A-Z0-9-]+: /;
 
 /** SES's own refusals: sent as the operator, since the contact function's role allows only its sender and recipient. */
 async function refusal(input: SendEmailCommandInput): Promise<unknown> {
@@ -69,19 +74,24 @@ async function identityCovering(address: string): Promise<GetEmailIdentityComman
     return await ses.operator.send(new GetEmailIdentityCommand({ EmailIdentity: address }));
   } catch (error) {
     if ((error as Error).name !== 'NotFoundException') throw error;
-    return ses.operator.send(new GetEmailIdentityCommand({ EmailIdentity: address.slice(address.lastIndexOf('@') + 1) }));
+    return ses.operator.send(
+      new GetEmailIdentityCommand({ EmailIdentity: address.slice(address.lastIndexOf('@') + 1) }),
+    );
   }
 }
 
 // https://docs.aws.amazon.com/ses/latest/dg/request-production-access.html
 describe('Request production access (Moving out of the Amazon SES sandbox)', () => {
-  localOnly(SANDBOX_STATE)('GetAccount in the sandbox: no production access, sending enabled, at most 200 messages per 24 hours and 1 per second', async () => {
-    const account = await ses.operator.send(new GetAccountCommand({}));
-    // A failure here on AWS means the account has production access: the sandbox cases below do not apply to it.
-    expect(account.ProductionAccessEnabled).toBe(false);
-    expect(account.SendingEnabled).toBe(true);
-    expect(account.SendQuota).toMatchObject({ Max24HourSend: 200, MaxSendRate: 1 });
-  });
+  localOnly(SANDBOX_STATE)(
+    'GetAccount in the sandbox: no production access, sending enabled, at most 200 messages per 24 hours and 1 per second',
+    async () => {
+      const account = await ses.operator.send(new GetAccountCommand({}));
+      // A failure here on AWS means the account has production access: the sandbox cases below do not apply to it.
+      expect(account.ProductionAccessEnabled).toBe(false);
+      expect(account.SendingEnabled).toBe(true);
+      expect(account.SendQuota).toMatchObject({ Max24HourSend: 200, MaxSendRate: 1 });
+    },
+  );
 
   localOnly(REAL_MAIL)('SendEmail in the sandbox: a verified sender to a verified recipient is accepted', async () => {
     const subject = `Conformance ${scratchName('delivered')}`;
@@ -90,21 +100,27 @@ describe('Request production access (Moving out of the Amazon SES sandbox)', () 
     expect(await ses.delivered(subject)).not.toBe(false);
   });
 
-  localOnly(SANDBOX_STATE)('SendEmail in the sandbox: an unverified recipient is refused with MessageRejected', async () => {
-    // Checked first so that an account with production access never sends to the address.
-    expect((await ses.operator.send(new GetAccountCommand({}))).ProductionAccessEnabled).toBe(false);
-    const recipient = unverifiedAddress();
-    const subject = `Conformance ${scratchName('refused')}`;
-    const error = await refusal(message([ses.verifiedRecipient, recipient], subject));
-    expect(error).toMatchObject({ name: 'MessageRejected', $metadata: { httpStatusCode: 400 } });
-    expect((error as Error).message).toMatch(NOT_VERIFIED);
-    expect((error as Error).message).toContain(recipient);
-    expect((error as Error).message).not.toContain(ses.verifiedRecipient);
-    expect(await ses.delivered(subject)).not.toBe(true);
-  });
+  localOnly(SANDBOX_STATE)(
+    'SendEmail in the sandbox: an unverified recipient is refused with MessageRejected',
+    async () => {
+      // Checked first so that an account with production access never sends to the address.
+      expect((await ses.operator.send(new GetAccountCommand({}))).ProductionAccessEnabled).toBe(false);
+      const recipient = unverifiedAddress();
+      const subject = `Conformance ${scratchName('refused')}`;
+      const error = await refusal(message([ses.verifiedRecipient, recipient], subject));
+      expect(error).toMatchObject({ name: 'MessageRejected', $metadata: { httpStatusCode: 400 } });
+      expect((error as Error).message).toMatch(NOT_VERIFIED);
+      expect((error as Error).message).toContain(recipient);
+      expect((error as Error).message).not.toContain(ses.verifiedRecipient);
+      expect(await ses.delivered(subject)).not.toBe(true);
+    },
+  );
 
   it('SendEmail in the sandbox: the mailbox simulator is accepted as a recipient without verification', async () => {
-    const sent = await sendWithinRate(message(['success@simulator.amazonses.com'], `Conformance ${scratchName('simulator')}`), ses.operator);
+    const sent = await sendWithinRate(
+      message(['success@simulator.amazonses.com'], `Conformance ${scratchName('simulator')}`),
+      ses.operator,
+    );
     expect(sent.MessageId).toEqual(expect.any(String));
   });
 });
@@ -140,7 +156,9 @@ describe('Verified identities in Amazon SES', () => {
   });
 
   it('GetEmailIdentity: an identity never created is NotFoundException', async () => {
-    await expect(ses.operator.send(new GetEmailIdentityCommand({ EmailIdentity: scratchDomain() }))).rejects.toMatchObject({
+    await expect(
+      ses.operator.send(new GetEmailIdentityCommand({ EmailIdentity: scratchDomain() })),
+    ).rejects.toMatchObject({
       name: 'NotFoundException',
       $metadata: { httpStatusCode: 404 },
     });
@@ -159,12 +177,18 @@ describe('Creating and verifying identities in Amazon SES', () => {
         VerifiedForSendingStatus: false,
         VerificationStatus: 'PENDING',
       });
-      await expect(ses.operator.send(new CreateEmailIdentityCommand({ EmailIdentity: domain }))).rejects.toMatchObject({ name: 'AlreadyExistsException' });
-      const error = await refusal(message([ses.verifiedRecipient], `Conformance ${scratchName('pending')}`, `someone@${domain}`));
+      await expect(ses.operator.send(new CreateEmailIdentityCommand({ EmailIdentity: domain }))).rejects.toMatchObject({
+        name: 'AlreadyExistsException',
+      });
+      const error = await refusal(
+        message([ses.verifiedRecipient], `Conformance ${scratchName('pending')}`, `someone@${domain}`),
+      );
       expect(error).toMatchObject({ name: 'MessageRejected' });
     } finally {
       await ses.operator.send(new DeleteEmailIdentityCommand({ EmailIdentity: domain }));
     }
-    await expect(ses.operator.send(new GetEmailIdentityCommand({ EmailIdentity: domain }))).rejects.toMatchObject({ name: 'NotFoundException' });
+    await expect(ses.operator.send(new GetEmailIdentityCommand({ EmailIdentity: domain }))).rejects.toMatchObject({
+      name: 'NotFoundException',
+    });
   });
 });

@@ -7,7 +7,7 @@ import { signInEmailProblem } from '../../contracts/rules.ts';
 const ACCEPTED = [
   'user@example.com',
   'First.Last@sub.example.co.uk',
-  'o\'brien+reports@example-mail.io',
+  "o'brien+reports@example-mail.io",
   'a_b-c%d@x.co',
   'UPPER@EXAMPLE.COM',
   `${'a'.repeat(64)}@example.com`,
@@ -57,9 +57,14 @@ describe('the shared email rule', () => {
 
   it('gives each form its spec message first and the reason second', () => {
     const result = adminEmail.safeParse('*@example.com');
-    expect(result.error?.issues.map((issue) => issue.message)).toEqual([MESSAGES.adminEmailInvalid, EMAIL_PROBLEMS.name]);
+    expect(result.error?.issues.map((issue) => issue.message)).toEqual([
+      MESSAGES.adminEmailInvalid,
+      EMAIL_PROBLEMS.name,
+    ]);
     expect(signInEmail.safeParse('   ').error?.issues.map((issue) => issue.message)).toEqual([MESSAGES.emailRequired]);
-    expect(contactRequestSchema.shape.email.safeParse('a/../../admin@x.co').error?.issues[0]?.message).toBe(MESSAGES.contactEmail);
+    expect(contactRequestSchema.shape.email.safeParse('a/../../admin@x.co').error?.issues[0]?.message).toBe(
+      MESSAGES.contactEmail,
+    );
   });
 
   it('is the rule of the sign-in page and the zod/mini auth forms too', () => {

@@ -72,7 +72,9 @@ describe('axe-core finds no serious or critical violation on the admin pages', (
     await file.setInputFiles({
       name: 'a11y.csv',
       mimeType: 'text/csv',
-      buffer: Buffer.from('email,dashboards\na11y.preview@example.com,sales-performance\nnot-an-address,sales-performance\n'),
+      buffer: Buffer.from(
+        'email,dashboards\na11y.preview@example.com,sales-performance\nnot-an-address,sales-performance\n',
+      ),
     });
     await importing.getByText('a11y.csv: 2 rows').waitFor();
     await expectNoSeriousA11yViolations(page);
@@ -93,7 +95,10 @@ describe('axe-core finds no serious or critical violation on the admin pages', (
     await page.keyboard.press('Escape');
 
     await chooseRowAction(page, stack.demo.user.email, 'Dashboards');
-    await page.getByRole('dialog', { name: `Dashboards for ${stack.demo.user.email}` }).getByText('Default', { exact: true }).waitFor();
+    await page
+      .getByRole('dialog', { name: `Dashboards for ${stack.demo.user.email}` })
+      .getByText('Default', { exact: true })
+      .waitFor();
     await expectNoSeriousA11yViolations(page);
     await page.keyboard.press('Escape');
 

@@ -62,12 +62,20 @@ describe('who may use the admin portal, and on whom', () => {
         ],
       }),
     );
-    await cognito.send(new AdminAddUserToGroupCommand({ UserPoolId: stack.cognito.userPoolId, Username: otherAdmin, GroupName: 'Admins' }));
+    await cognito.send(
+      new AdminAddUserToGroupCommand({
+        UserPoolId: stack.cognito.userPoolId,
+        Username: otherAdmin,
+        GroupName: 'Admins',
+      }),
+    );
   });
 
   afterAll(async () => {
     for (const email of [otherAdmin, demotedAdmin, promotedUser]) {
-      await cognito.send(new AdminDeleteUserCommand({ UserPoolId: stack.cognito.userPoolId, Username: email })).catch(() => undefined);
+      await cognito
+        .send(new AdminDeleteUserCommand({ UserPoolId: stack.cognito.userPoolId, Username: email }))
+        .catch(() => undefined);
     }
     cognito.destroy();
     await browser?.close();
@@ -97,7 +105,10 @@ describe('who may use the admin portal, and on whom', () => {
       await page.getByPlaceholder('Search users...').fill(email);
       const row = page.locator('tbody tr', { hasText: email });
       await row.waitFor();
-      const editReason = email === self ? 'Cannot change the password or email of your own account' : 'Cannot update other admin accounts';
+      const editReason =
+        email === self
+          ? 'Cannot change the password or email of your own account'
+          : 'Cannot update other admin accounts';
       for (const [item, reason] of [
         ['Edit', editReason],
         ['Disable', `Cannot disable ${who}`],
@@ -117,18 +128,58 @@ describe('who may use the admin portal, and on whom', () => {
 
     const token = await storedAccessToken(page, stack);
     const refusals = [
-      [stack.functions.userAdmin, { action: 'UPDATE_USER', userEmail: self, newPassword: 'Hijacked#2026' }, 'Cannot change the password or email of your own account'],
-      [stack.functions.userAdmin, { action: 'UPDATE_USER', userEmail: self, newEmail: 'hijack@example.com' }, 'Cannot change the password or email of your own account'],
-      [stack.functions.userAdmin, { action: 'UPDATE_USER', userEmail: otherAdmin, newPassword: 'Hijacked#2026' }, 'Cannot update other admin accounts'],
-      [stack.functions.userAdmin, { action: 'UPDATE_USER', userEmail: otherAdmin, newEmail: 'hijack@example.com' }, 'Cannot update other admin accounts'],
+      [
+        stack.functions.userAdmin,
+        { action: 'UPDATE_USER', userEmail: self, newPassword: 'Hijacked#2026' },
+        'Cannot change the password or email of your own account',
+      ],
+      [
+        stack.functions.userAdmin,
+        { action: 'UPDATE_USER', userEmail: self, newEmail: 'hijack@example.com' },
+        'Cannot change the password or email of your own account',
+      ],
+      [
+        stack.functions.userAdmin,
+        { action: 'UPDATE_USER', userEmail: otherAdmin, newPassword: 'Hijacked#2026' },
+        'Cannot update other admin accounts',
+      ],
+      [
+        stack.functions.userAdmin,
+        { action: 'UPDATE_USER', userEmail: otherAdmin, newEmail: 'hijack@example.com' },
+        'Cannot update other admin accounts',
+      ],
       [stack.functions.userAdmin, { action: 'DISABLE_USER', userEmail: self }, 'Cannot disable your own account'],
       [stack.functions.userAdmin, { action: 'DELETE_USER', userEmail: self }, 'Cannot delete your own account'],
-      [stack.functions.userAdmin, { action: 'RESET_USER_MFA', userEmail: self }, 'Cannot reset MFA for your own account'],
-      [stack.functions.userAdmin, { action: 'DISABLE_USER', userEmail: otherAdmin }, 'Cannot disable other admin accounts'],
-      [stack.functions.userAdmin, { action: 'ENABLE_USER', userEmail: otherAdmin }, 'Cannot disable other admin accounts'],
-      [stack.functions.userAdmin, { action: 'DELETE_USER', userEmail: otherAdmin }, 'Cannot delete other admin accounts'],
-      [stack.functions.userAdmin, { action: 'RESET_USER_MFA', userEmail: otherAdmin }, 'Cannot reset MFA for other admin accounts'],
-      [stack.functions.quicksightAdmin, { action: 'DELETE_USER', userEmail: otherAdmin }, 'Cannot delete other admin accounts'],
+      [
+        stack.functions.userAdmin,
+        { action: 'RESET_USER_MFA', userEmail: self },
+        'Cannot reset MFA for your own account',
+      ],
+      [
+        stack.functions.userAdmin,
+        { action: 'DISABLE_USER', userEmail: otherAdmin },
+        'Cannot disable other admin accounts',
+      ],
+      [
+        stack.functions.userAdmin,
+        { action: 'ENABLE_USER', userEmail: otherAdmin },
+        'Cannot disable other admin accounts',
+      ],
+      [
+        stack.functions.userAdmin,
+        { action: 'DELETE_USER', userEmail: otherAdmin },
+        'Cannot delete other admin accounts',
+      ],
+      [
+        stack.functions.userAdmin,
+        { action: 'RESET_USER_MFA', userEmail: otherAdmin },
+        'Cannot reset MFA for other admin accounts',
+      ],
+      [
+        stack.functions.quicksightAdmin,
+        { action: 'DELETE_USER', userEmail: otherAdmin },
+        'Cannot delete other admin accounts',
+      ],
     ] as const;
     for (const [url, body, error] of refusals) {
       expect(await callDirectly(url, token, body)).toEqual({ status: 403, error });
@@ -140,14 +191,36 @@ describe('who may use the admin portal, and on whom', () => {
 
   it('an admin removed from Admins in Cognito is refused at once, with the token that still claims the group', async () => {
     await ensureAccount(pool, { email: demotedAdmin, password: 'Demoted#Admin2026', group: 'Users' });
-    await cognito.send(new AdminAddUserToGroupCommand({ UserPoolId: stack.cognito.userPoolId, Username: demotedAdmin, GroupName: 'Admins' }));
-    const token = await signInWithAuthenticator(pool, { email: demotedAdmin, password: 'Demoted#Admin2026', group: 'Users' });
+    await cognito.send(
+      new AdminAddUserToGroupCommand({
+        UserPoolId: stack.cognito.userPoolId,
+        Username: demotedAdmin,
+        GroupName: 'Admins',
+      }),
+    );
+    const token = await signInWithAuthenticator(pool, {
+      email: demotedAdmin,
+      password: 'Demoted#Admin2026',
+      group: 'Users',
+    });
     const listing = { action: 'GET_AUDIT_LOG', limit: 1 };
     expect((await callDirectly(stack.functions.userAdmin, token, listing)).status).toBe(200);
 
-    await cognito.send(new AdminRemoveUserFromGroupCommand({ UserPoolId: stack.cognito.userPoolId, Username: demotedAdmin, GroupName: 'Admins' }));
-    expect(await callDirectly(stack.functions.userAdmin, token, listing)).toEqual({ status: 403, error: ACCESS_DENIED });
-    expect(await callDirectly(stack.functions.quicksightAdmin, token, { action: 'LIST_DASHBOARD_METADATA' })).toEqual({ status: 403, error: ACCESS_DENIED });
+    await cognito.send(
+      new AdminRemoveUserFromGroupCommand({
+        UserPoolId: stack.cognito.userPoolId,
+        Username: demotedAdmin,
+        GroupName: 'Admins',
+      }),
+    );
+    expect(await callDirectly(stack.functions.userAdmin, token, listing)).toEqual({
+      status: 403,
+      error: ACCESS_DENIED,
+    });
+    expect(await callDirectly(stack.functions.quicksightAdmin, token, { action: 'LIST_DASHBOARD_METADATA' })).toEqual({
+      status: 403,
+      error: ACCESS_DENIED,
+    });
     const create = `mutation { createDashboardMetadata(input: { dashboardId: "demoted-${Date.now()}", dashboardName: "X", dashboardLink: "https://bi.example.com/x" }) { id } }`;
     expect(await graphqlErrors(token, create)).toEqual([ACCESS_DENIED]);
     // Still a member of Users: the portal's own pages keep working for them.
@@ -156,7 +229,11 @@ describe('who may use the admin portal, and on whom', () => {
 
   it('Make Admin promotes a user after a confirmation, and an admin-set password ends their sessions', async () => {
     await ensureAccount(pool, { email: promotedUser, password: 'Promoted#User2026', group: 'Users' });
-    const userToken = await signInWithAuthenticator(pool, { email: promotedUser, password: 'Promoted#User2026', group: 'Users' });
+    const userToken = await signInWithAuthenticator(pool, {
+      email: promotedUser,
+      password: 'Promoted#User2026',
+      group: 'Users',
+    });
     const page = await browser.newPage({ viewport: { width: 1440, height: 900 } });
     await signInAsAdmin(page, stack);
     await page.waitForURL(/\/admin\/users$/);
@@ -168,11 +245,18 @@ describe('who may use the admin portal, and on whom', () => {
     await chooseRowAction(page, promotedUser, 'Make Admin');
     await page.getByRole('alertdialog', { name: 'Make Admin' }).getByRole('button', { name: 'Make Admin' }).click();
     await page.getByText('User promoted to admin successfully').waitFor();
-    const groups = await cognito.send(new AdminListGroupsForUserCommand({ UserPoolId: stack.cognito.userPoolId, Username: promotedUser }));
+    const groups = await cognito.send(
+      new AdminListGroupsForUserCommand({ UserPoolId: stack.cognito.userPoolId, Username: promotedUser }),
+    );
     expect(groups.Groups?.map((group) => group.GroupName).sort()).toEqual(['Admins', 'Users']);
 
     const adminToken = await storedAccessToken(page, stack);
-    expect(await callDirectly(stack.functions.userAdmin, adminToken, { action: 'PROMOTE_TO_ADMIN', userEmail: promotedUser })).toEqual({
+    expect(
+      await callDirectly(stack.functions.userAdmin, adminToken, {
+        action: 'PROMOTE_TO_ADMIN',
+        userEmail: promotedUser,
+      }),
+    ).toEqual({
       status: 409,
       error: 'User is already an admin',
     });
@@ -180,10 +264,32 @@ describe('who may use the admin portal, and on whom', () => {
 
     // The promoted account is an admin now, so even another admin cannot set its password;
     // demote it first, then an admin-set password signs it out everywhere.
-    expect((await callDirectly(stack.functions.userAdmin, adminToken, { action: 'UPDATE_USER', userEmail: promotedUser, newPassword: 'Changed#User2026' })).status).toBe(403);
-    await cognito.send(new AdminRemoveUserFromGroupCommand({ UserPoolId: stack.cognito.userPoolId, Username: promotedUser, GroupName: 'Admins' }));
+    expect(
+      (
+        await callDirectly(stack.functions.userAdmin, adminToken, {
+          action: 'UPDATE_USER',
+          userEmail: promotedUser,
+          newPassword: 'Changed#User2026',
+        })
+      ).status,
+    ).toBe(403);
+    await cognito.send(
+      new AdminRemoveUserFromGroupCommand({
+        UserPoolId: stack.cognito.userPoolId,
+        Username: promotedUser,
+        GroupName: 'Admins',
+      }),
+    );
     expect((await callDirectly(stack.functions.mfa, userToken, { action: 'GET_MFA_STATUS' })).status).toBe(200);
-    expect((await callDirectly(stack.functions.userAdmin, adminToken, { action: 'UPDATE_USER', userEmail: promotedUser, newPassword: 'Changed#User2026' })).status).toBe(200);
+    expect(
+      (
+        await callDirectly(stack.functions.userAdmin, adminToken, {
+          action: 'UPDATE_USER',
+          userEmail: promotedUser,
+          newPassword: 'Changed#User2026',
+        })
+      ).status,
+    ).toBe(200);
     expect((await callDirectly(stack.functions.mfa, userToken, { action: 'GET_MFA_STATUS' })).status).toBe(401);
   });
 });

@@ -25,7 +25,11 @@ const person = { email: `journey-${Date.now()}@example.com`, password: 'Journey#
 let personSecret = '';
 
 async function callFunction(url: string, token: string, body: object): Promise<Response> {
-  return fetch(url, { method: 'POST', headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' }, body: JSON.stringify(body) });
+  return fetch(url, {
+    method: 'POST',
+    headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
+    body: JSON.stringify(body),
+  });
 }
 
 /** Credentials on the user portal's /login. */
@@ -95,7 +99,9 @@ describe('an administrator manages an account and its dashboards, and the user s
     // Whatever happened above, leave the seeded catalogue as it was and remove the account.
     const token = admin ? await storedAccessToken(admin, stack).catch(() => '') : '';
     if (token) {
-      const listed = (await (await callFunction(stack.functions.quicksightAdmin, token, { action: 'LIST_DASHBOARD_METADATA' })).json()) as {
+      const listed = (await (
+        await callFunction(stack.functions.quicksightAdmin, token, { action: 'LIST_DASHBOARD_METADATA' })
+      ).json()) as {
         dashboards: { dashboardId: string }[];
       };
       if (!listed.dashboards.some((d) => d.dashboardId === MOVING.dashboardId)) {
@@ -135,7 +141,11 @@ describe('an administrator manages an account and its dashboards, and the user s
     await admin.waitForURL(/\/admin\/dashboard$/);
     await admin.getByRole('heading', { level: 1, name: 'Cognito Users' }).waitFor();
     // The catalogue above the users (with each dashboard's scope) has loaded: the rows no longer move.
-    await admin.locator('li.catalogue-card').first().getByText(/Company-scoped|Not scoped|Scope unknown/).waitFor();
+    await admin
+      .locator('li.catalogue-card')
+      .first()
+      .getByText(/Company-scoped|Not scoped|Scope unknown/)
+      .waitFor();
     const row = await findRow(admin, person.email);
     expect(await row.textContent()).toContain('Not Registered');
     await chooseRowAction(admin, person.email, 'Register User');
@@ -174,7 +184,10 @@ describe('an administrator manages an account and its dashboards, and the user s
     await panel.getByText(`Company: ${COMPANY}`).first().waitFor();
     await expectNoSeriousA11yViolations(admin);
     await panel.getByRole('button', { name: `Set Default (${MOVING.name})` }).click();
-    await admin.getByRole('alertdialog', { name: 'Set Default Dashboard' }).getByRole('button', { name: 'Set Default' }).click();
+    await admin
+      .getByRole('alertdialog', { name: 'Set Default Dashboard' })
+      .getByRole('button', { name: 'Set Default' })
+      .click();
     await panel.getByRole('button', { name: `Set Default (${STAYING.name})` }).waitFor();
     await panel.getByRole('button', { name: 'Close' }).click();
 
@@ -226,7 +239,9 @@ describe('an administrator manages an account and its dashboards, and the user s
     await chooseRowAction(admin, person.email, 'Disable');
     await row.getByText('Disabled', { exact: true }).waitFor();
 
-    const refused = user.waitForResponse((response) => response.url().startsWith(stack.functions.embed) && response.request().method() === 'GET');
+    const refused = user.waitForResponse(
+      (response) => response.url().startsWith(stack.functions.embed) && response.request().method() === 'GET',
+    );
     await user.getByRole('button', { name: 'Refresh', exact: true }).click();
     expect((await refused).status()).toBe(401);
     await user.getByText('Error Loading Dashboard').waitFor();

@@ -1,4 +1,8 @@
-import { DeleteGroupMembershipCommand, ListGroupMembershipsCommand, QuickSightClient } from '@aws-sdk/client-quicksight';
+import {
+  DeleteGroupMembershipCommand,
+  ListGroupMembershipsCommand,
+  QuickSightClient,
+} from '@aws-sdk/client-quicksight';
 import type { Browser, BrowserContext, FrameLocator, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { signInAsAdmin, signInAsUser, storedAccessToken } from './support/auth.ts';
@@ -55,7 +59,10 @@ describe('companies: each user sees only their companies’ rows', () => {
     return answer;
   };
   const companies = async () => (await callAdmin({ action: 'LIST_COMPANIES' })).companies as ListedCompany[];
-  /** QuickSight as the QuickSight management function reaches it (through local mode's IAM gate, with its credentials). */
+  /**
+   * QuickSight as the QuickSight management function reaches it (through local mode's IAM gate, with its
+   * credentials).
+   */
   const quicksight = new QuickSightClient({
     endpoint: stack.quicksight.endpoint,
     region: stack.region,
@@ -63,7 +70,13 @@ describe('companies: each user sees only their companies’ rows', () => {
   });
   const membersOf = async (groupName: string) =>
     (
-      await quicksight.send(new ListGroupMembershipsCommand({ AwsAccountId: stack.quicksight.accountId, Namespace: stack.quicksight.namespace, GroupName: groupName }))
+      await quicksight.send(
+        new ListGroupMembershipsCommand({
+          AwsAccountId: stack.quicksight.accountId,
+          Namespace: stack.quicksight.namespace,
+          GroupName: groupName,
+        }),
+      )
     ).GroupMemberList?.map((member) => member.MemberName) ?? [];
 
   beforeAll(async () => {
@@ -77,16 +90,22 @@ describe('companies: each user sees only their companies’ rows', () => {
   afterAll(async () => {
     if (adminToken) {
       // The demo accounts as the seed left them, for the journeys that follow.
-      await callAdmin({ action: 'SET_USER_COMPANIES', userEmail: stack.demo.user.email, companies: [NORTHWIND] }).catch(() => undefined);
+      await callAdmin({ action: 'SET_USER_COMPANIES', userEmail: stack.demo.user.email, companies: [NORTHWIND] }).catch(
+        () => undefined,
+      );
       for (const email of [stack.demo.user.email, stack.demo.owner.email]) {
-        await callAdmin({ action: 'REMOVE_FROM_DASHBOARD', userEmail: email, dashboardId: UNSCOPED.dashboardId }).catch(() => undefined);
+        await callAdmin({ action: 'REMOVE_FROM_DASHBOARD', userEmail: email, dashboardId: UNSCOPED.dashboardId }).catch(
+          () => undefined,
+        );
       }
     }
     quicksight.destroy();
     await browser?.close();
   });
 
-  const openAs = async (account: typeof stack.demo.user): Promise<{ context: BrowserContext; page: Page; frame: FrameLocator }> => {
+  const openAs = async (
+    account: typeof stack.demo.user,
+  ): Promise<{ context: BrowserContext; page: Page; frame: FrameLocator }> => {
     const context = await browser.newContext({ viewport: VIEWPORT });
     const page = await context.newPage();
     await signInAsUser(page, stack, account);
@@ -112,7 +131,11 @@ describe('companies: each user sees only their companies’ rows', () => {
       expect(await companiesInView(frame)).toBe(`${CONTOSO}, ${NORTHWIND}`);
       expect(await frameText(frame)).not.toContain(FABRIKAM);
       // The same dashboard as the demo user's default.
-      const selected = await page.getByLabel('Select Dashboard').evaluate((select) => (select as unknown as { selectedOptions: { text: string }[] }).selectedOptions[0]?.text ?? '');
+      const selected = await page
+        .getByLabel('Select Dashboard')
+        .evaluate(
+          (select) => (select as unknown as { selectedOptions: { text: string }[] }).selectedOptions[0]?.text ?? '',
+        );
       expect(selected).toBe('Sales Performance');
     } finally {
       await context.close();
@@ -132,7 +155,8 @@ describe('companies: each user sees only their companies’ rows', () => {
     await admin.goto(`${stack.webUrl}/admin/dashboard`);
     await admin.getByRole('heading', { level: 1, name: 'Cognito Users' }).waitFor();
     // The catalogue tells the admin which dashboards are scoped.
-    const card = (name: string) => admin.locator('li.catalogue-card', { has: admin.getByRole('heading', { level: 3, name, exact: true }) });
+    const card = (name: string) =>
+      admin.locator('li.catalogue-card', { has: admin.getByRole('heading', { level: 3, name, exact: true }) });
     await card(UNSCOPED.name).getByText('Not scoped', { exact: true }).waitFor({ timeout: 30_000 });
     await card('Sales Performance').getByText('Company-scoped', { exact: true }).waitFor();
 
@@ -143,22 +167,31 @@ describe('companies: each user sees only their companies’ rows', () => {
     await dialog.getByRole('button', { name: 'Done (1 selected)' }).click();
     await dialog.getByRole('button', { name: 'Invite', exact: true }).click();
     // Refused, naming the risk: Contoso would see Northwind's rows.
-    await dialog.getByText(/is not company-scoped/).first().waitFor({ timeout: 30_000 });
+    await dialog
+      .getByText(/is not company-scoped/)
+      .first()
+      .waitFor({ timeout: 30_000 });
     expect(await dialog.textContent()).toContain(NORTHWIND);
-    const owned = (await callAdmin({ action: 'GET_USER_DASHBOARDS', userEmail: stack.demo.owner.email })).dashboards as { quicksightDashboardId: string }[];
+    const owned = (await callAdmin({ action: 'GET_USER_DASHBOARDS', userEmail: stack.demo.owner.email }))
+      .dashboards as { quicksightDashboardId: string }[];
     expect(owned.map((view) => view.quicksightDashboardId)).not.toContain(UNSCOPED.dashboardId);
 
     await dialog.getByRole('button', { name: 'Assign as shared data' }).click();
     await expect
       .poll(
         async () =>
-          ((await callAdmin({ action: 'GET_USER_DASHBOARDS', userEmail: stack.demo.owner.email })).dashboards as { quicksightDashboardId: string }[]).map(
-            (view) => view.quicksightDashboardId,
-          ),
+          (
+            (await callAdmin({ action: 'GET_USER_DASHBOARDS', userEmail: stack.demo.owner.email })).dashboards as {
+              quicksightDashboardId: string;
+            }[]
+          ).map((view) => view.quicksightDashboardId),
         { timeout: 30_000 },
       )
       .toContain(UNSCOPED.dashboardId);
-    const catalogue = (await callAdmin({ action: 'LIST_DASHBOARD_METADATA' })).dashboards as { dashboardId: string; sharedData?: boolean }[];
+    const catalogue = (await callAdmin({ action: 'LIST_DASHBOARD_METADATA' })).dashboards as {
+      dashboardId: string;
+      sharedData?: boolean;
+    }[];
     expect(catalogue.find((entry) => entry.dashboardId === UNSCOPED.dashboardId)?.sharedData).toBe(true);
   });
 
@@ -184,7 +217,8 @@ describe('companies: each user sees only their companies’ rows', () => {
 
     await admin.getByRole('button', { name: 'Fix', exact: true }).click();
     const confirm = admin.getByRole('alertdialog');
-    if (await confirm.isVisible().catch(() => false)) await confirm.getByRole('button', { name: 'Fix', exact: true }).click();
+    if (await confirm.isVisible().catch(() => false))
+      await confirm.getByRole('button', { name: 'Fix', exact: true }).click();
     await expect.poll(() => membersOf(contoso.groupName), { timeout: 30_000 }).toContain(stack.demo.owner.email);
     await admin.getByRole('button', { name: 'Check now' }).click();
     await admin.getByText('QuickSight matches the portal', { exact: true }).waitFor({ timeout: 30_000 });
@@ -204,7 +238,11 @@ describe('companies: each user sees only their companies’ rows', () => {
       await dialog.getByLabel('Company', { exact: true }).selectOption({ label: CONTOSO });
       await dialog.getByRole('button', { name: 'Update User' }).click();
       await dialog.waitFor({ state: 'detached', timeout: 30_000 });
-      await admin.locator('tr', { hasText: stack.demo.user.email }).filter({ hasText: CONTOSO }).first().waitFor({ timeout: 30_000 });
+      await admin
+        .locator('tr', { hasText: stack.demo.user.email })
+        .filter({ hasText: CONTOSO })
+        .first()
+        .waitFor({ timeout: 30_000 });
 
       await page.getByRole('button', { name: 'Refresh', exact: true }).click();
       await expect.poll(() => companiesInView(frame), { timeout: 30_000 }).toBe(CONTOSO);

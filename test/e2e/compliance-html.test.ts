@@ -38,7 +38,9 @@ describe('report.html', () => {
     page.on('request', (request) => requests.push(request.url()));
     const url = pathToFileURL(file).href;
     await page.goto(url, { waitUntil: 'load' });
-    await expect(page.getByRole('heading', { level: 1 }).textContent()).resolves.toBe('Compliance evidence: Fixture product');
+    await expect(page.getByRole('heading', { level: 1 }).textContent()).resolves.toBe(
+      'Compliance evidence: Fixture product',
+    );
     await expect(page.getByRole('heading', { name: 'IAM access matrix' }).isVisible()).resolves.toBe(true);
     await expect(page.getByRole('cell', { name: 'lambdas/demo/handler.ts:8 handler()' }).count()).resolves.toBe(1);
     // The contents link to their sections within the page.

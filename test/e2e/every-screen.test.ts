@@ -15,10 +15,16 @@ const stack = useStack();
 /** Matches text that starts with one of these names (with `whole`, text that is one of them). */
 const startingWithOneOf = (names: readonly string[], whole = false) =>
   new RegExp(`^(${names.map((name) => name.replace(/[.*+?^$(){}|[\]\\]/g, '\\$&')).join('|')})${whole ? '$' : ''}`);
-/** Any of the sample dashboards the local stack puts in the catalogue (other journeys may change which is whose default). */
+/**
+ * Any of the sample dashboards the local stack puts in the catalogue (other journeys may change which is whose
+ * default).
+ */
 const SAMPLE_DASHBOARD = startingWithOneOf(SAMPLE_DASHBOARDS.map((dashboard) => dashboard.name));
 /** Any of the companies the local stack seeds. */
-const DEMO_COMPANY = startingWithOneOf(DEMO_COMPANIES.map((company) => company.name), true);
+const DEMO_COMPANY = startingWithOneOf(
+  DEMO_COMPANIES.map((company) => company.name),
+  true,
+);
 const FRAME_TITLE = 'QuickSight Analytics Dashboard';
 
 /** Where the screenshots of every screen go (git-ignored); kept as test artifacts. */
@@ -44,7 +50,8 @@ interface ProblemWatch {
 async function watchProblems(context: BrowserContext, page: Page, cognitoEndpoint: string): Promise<ProblemWatch> {
   const problems: string[] = [];
   page.on('response', (response) => {
-    if (response.status() >= 400) problems.push(`${response.status()} from ${response.request().method()} ${response.url()}`);
+    if (response.status() >= 400)
+      problems.push(`${response.status()} from ${response.request().method()} ${response.url()}`);
   });
   page.on('console', (message) => {
     if (message.type() === 'error') problems.push(`console error on ${page.url()}: ${message.text()}`);
@@ -58,7 +65,9 @@ async function watchProblems(context: BrowserContext, page: Page, cognitoEndpoin
     };
     scope.cspViolations = [];
     scope.addEventListener('securitypolicyviolation', (event) => {
-      scope.cspViolations.push(`${event.violatedDirective} blocked ${event.blockedURI} (from ${event.sourceFile || 'no file'})`);
+      scope.cspViolations.push(
+        `${event.violatedDirective} blocked ${event.blockedURI} (from ${event.sourceFile || 'no file'})`,
+      );
     });
   });
   const signingIn = async (signIn: () => Promise<void>) => {
@@ -66,7 +75,8 @@ async function watchProblems(context: BrowserContext, page: Page, cognitoEndpoin
     await signIn();
     const during = problems.splice(mark);
     const refusedCode = (problem: string) =>
-      problem.startsWith(`400 from POST ${cognitoEndpoint}`) || problem.includes('the server responded with a status of 400');
+      problem.startsWith(`400 from POST ${cognitoEndpoint}`) ||
+      problem.includes('the server responded with a status of 400');
     problems.push(...during.filter((problem) => !refusedCode(problem)));
   };
   const list = async () => [
@@ -84,9 +94,14 @@ async function watchProblems(context: BrowserContext, page: Page, cognitoEndpoin
 async function expectNoHorizontalScroll(page: Page, screen: string): Promise<void> {
   const { scrollWidth, innerWidth } = await page.evaluate(() => {
     const doc = (globalThis as unknown as { document: { documentElement: { scrollWidth: number } } }).document;
-    return { scrollWidth: doc.documentElement.scrollWidth, innerWidth: (globalThis as unknown as { innerWidth: number }).innerWidth };
+    return {
+      scrollWidth: doc.documentElement.scrollWidth,
+      innerWidth: (globalThis as unknown as { innerWidth: number }).innerWidth,
+    };
   });
-  expect(scrollWidth, `${screen}: the page is ${scrollWidth} px wide in a ${innerWidth} px window`).toBeLessThanOrEqual(innerWidth);
+  expect(scrollWidth, `${screen}: the page is ${scrollWidth} px wide in a ${innerWidth} px window`).toBeLessThanOrEqual(
+    innerWidth,
+  );
 }
 
 /**
@@ -118,7 +133,10 @@ async function expectUnclipped(page: Page, layer: Locator, what: string): Promis
 /** Lets layout and fonts settle after a change of window size. */
 async function settle(page: Page): Promise<void> {
   await page.evaluate(async () => {
-    const scope = globalThis as unknown as { document: { fonts: { ready: Promise<unknown> } }; requestAnimationFrame: (callback: () => void) => void };
+    const scope = globalThis as unknown as {
+      document: { fonts: { ready: Promise<unknown> } };
+      requestAnimationFrame: (callback: () => void) => void;
+    };
     await scope.document.fonts.ready;
     await new Promise<void>((resolve) => scope.requestAnimationFrame(() => scope.requestAnimationFrame(resolve)));
   });
@@ -262,9 +280,13 @@ describe('every screen of both portals at 1440x900 and 390x844', () => {
     await page.goto(`${stack.webUrl}/signup`);
     await walkScreen(page, 'user-signup', () => page.getByRole('heading', { name: 'Create your account' }).waitFor());
     await page.goto(`${stack.webUrl}/change-password`);
-    await walkScreen(page, 'user-forgot-password', () => page.getByRole('button', { name: 'Send Verification Code' }).waitFor());
+    await walkScreen(page, 'user-forgot-password', () =>
+      page.getByRole('button', { name: 'Send Verification Code' }).waitFor(),
+    );
     await page.goto(`${stack.webUrl}/verify-reset-code?email=${encodeURIComponent(stack.demo.user.email)}`);
-    await walkScreen(page, 'user-reset-code', () => page.getByRole('button', { name: 'Submit', exact: true }).waitFor());
+    await walkScreen(page, 'user-reset-code', () =>
+      page.getByRole('button', { name: 'Submit', exact: true }).waitFor(),
+    );
 
     await page.setViewportSize(SIZES[0]);
     await problems.signingIn(() => signInAsUser(page, stack));
@@ -280,7 +302,9 @@ describe('every screen of both portals at 1440x900 and 390x844', () => {
         // The frame holds the dashboard the picker names: one of the sample dashboards, drawn.
         const chosen = (await page.getByLabel('Select Dashboard').locator('option:checked').textContent()) ?? '';
         expect(chosen).toMatch(SAMPLE_DASHBOARD);
-        await frame.getByRole('heading', { level: 1, name: chosen, exact: true }).waitFor({ timeout: CONTENT_TIMEOUT_MS });
+        await frame
+          .getByRole('heading', { level: 1, name: chosen, exact: true })
+          .waitFor({ timeout: CONTENT_TIMEOUT_MS });
         await expectOneLineHeader(page, 'user portal');
         await page.getByRole('button', { name: 'Refresh', exact: true }).hover();
         await expectUnclipped(page, page.getByRole('tooltip', { name: 'Refresh dashboard URL' }), 'Refresh tooltip');
@@ -289,7 +313,8 @@ describe('every screen of both portals at 1440x900 and 390x844', () => {
     });
     await walkScreen(page, 'user-account-menu', {
       ready: async () => {
-        if ((await page.getByRole('menu').count()) === 0) await page.getByRole('button', { name: /Account menu/ }).click();
+        if ((await page.getByRole('menu').count()) === 0)
+          await page.getByRole('button', { name: /Account menu/ }).click();
       },
       check: (size) => expectUnclipped(page, page.getByRole('menu'), `account menu at ${size.name}`),
       after: () => page.keyboard.press('Escape'),
@@ -309,7 +334,8 @@ describe('every screen of both portals at 1440x900 and 390x844', () => {
     await walkScreen(page, 'user-mfa', {
       open: () => page.goto(`${stack.webUrl}/mfa-settings`),
       ready: () => page.getByText('Enabled', { exact: true }).first().waitFor(),
-      check: (size) => expectShown(page, page.getByText('Enabled', { exact: true }).first(), `the MFA status at ${size.name}`),
+      check: (size) =>
+        expectShown(page, page.getByText('Enabled', { exact: true }).first(), `the MFA status at ${size.name}`),
     });
 
     expect(await problems.list()).toEqual([]);
@@ -326,7 +352,9 @@ describe('every screen of both portals at 1440x900 and 390x844', () => {
     await page.goto(`${stack.webUrl}/admin/login`);
     await walkScreen(page, 'admin-login', () => page.getByRole('button', { name: 'Admin Login' }).waitFor());
     await page.goto(`${stack.webUrl}/admin/forgot-password`);
-    await walkScreen(page, 'admin-forgot-password', () => page.getByRole('button', { name: 'Send Reset Email' }).waitFor());
+    await walkScreen(page, 'admin-forgot-password', () =>
+      page.getByRole('button', { name: 'Send Reset Email' }).waitFor(),
+    );
 
     await page.setViewportSize(SIZES[0]);
     await problems.signingIn(() => signInAsAdmin(page, stack));
@@ -338,12 +366,22 @@ describe('every screen of both portals at 1440x900 and 390x844', () => {
       ready: () => page.getByRole('heading', { level: 1, name: 'User Management' }).waitFor(),
       check: async (size) => {
         // The list shows its rows (cards on a phone), not only their count.
-        await expectListItem(page, userRow.getByText(demoUser, { exact: true }), menuOf(demoUser), `the demo user's row at ${size.name}`);
-        await expectShown(page, usersList.locator('tbody tr', { hasText: stack.demo.admin.email }).getByText('Current User'), `the signed-in admin's row at ${size.name}`);
+        await expectListItem(
+          page,
+          userRow.getByText(demoUser, { exact: true }),
+          menuOf(demoUser),
+          `the demo user's row at ${size.name}`,
+        );
+        await expectShown(
+          page,
+          usersList.locator('tbody tr', { hasText: stack.demo.admin.email }).getByText('Current User'),
+          `the signed-in admin's row at ${size.name}`,
+        );
         await expectTidyGrid(page.locator('.stat-card'), `user figures at ${size.name}`);
         await expectShown(page, page.getByText('Total Users', { exact: true }), `Total Users at ${size.name}`);
         await expectOneLineHeader(page, `admin header at ${size.name}`);
-        const account = size.name === 'phone' ? page.getByRole('button', { name: 'Account' }) : page.locator('.admin-account');
+        const account =
+          size.name === 'phone' ? page.getByRole('button', { name: 'Account' }) : page.locator('.admin-account');
         await expectApart(page.locator('.admin-title'), account, `admin title and account controls at ${size.name}`);
         // Every row keeps its actions in one place: the '⋯' button.
         expect(await userRow.getByRole('button').count()).toBe(1);
@@ -369,7 +407,9 @@ describe('every screen of both portals at 1440x900 and 390x844', () => {
     await walkScreen(page, 'admin-edit-user', {
       ready: () => edit.waitFor(),
       check: async () => {
-        expect(await page.getByLabel('New Password').evaluate((input) => input === input.ownerDocument.activeElement)).toBe(true);
+        expect(
+          await page.getByLabel('New Password').evaluate((input) => input === input.ownerDocument.activeElement),
+        ).toBe(true);
         expect(await edit.locator('input[readonly]').first().inputValue()).toBe(demoUser);
       },
     });
@@ -381,14 +421,29 @@ describe('every screen of both portals at 1440x900 and 390x844', () => {
     await walkScreen(page, 'admin-import-users', () => page.getByRole('dialog', { name: 'Import Users' }).waitFor());
     await page.keyboard.press('Escape');
 
-    const cognitoRow = page.getByRole('table', { name: 'Cognito Users', exact: true }).locator('tbody tr', { hasText: demoUser });
+    const cognitoRow = page
+      .getByRole('table', { name: 'Cognito Users', exact: true })
+      .locator('tbody tr', { hasText: demoUser });
     await walkScreen(page, 'admin-dashboards', {
       open: () => page.goto(`${stack.webUrl}/admin/dashboard`),
       ready: () => page.getByRole('heading', { level: 1, name: 'Cognito Users' }).waitFor(),
       check: async (size) => {
-        await expectShown(page, page.getByRole('heading', { level: 3, name: SAMPLE_DASHBOARD }).first(), `a sample dashboard's catalogue card at ${size.name}`);
-        await expectListItem(page, cognitoRow.getByText(demoUser, { exact: true }), menuOf(demoUser), `the demo user's row at ${size.name}`);
-        await expectShown(page, cognitoRow.getByText('Registered', { exact: true }), `the demo user's QuickSight status at ${size.name}`);
+        await expectShown(
+          page,
+          page.getByRole('heading', { level: 3, name: SAMPLE_DASHBOARD }).first(),
+          `a sample dashboard's catalogue card at ${size.name}`,
+        );
+        await expectListItem(
+          page,
+          cognitoRow.getByText(demoUser, { exact: true }),
+          menuOf(demoUser),
+          `the demo user's row at ${size.name}`,
+        );
+        await expectShown(
+          page,
+          cognitoRow.getByText('Registered', { exact: true }),
+          `the demo user's QuickSight status at ${size.name}`,
+        );
         await page.getByText(/^\d+ admins?$/).waitFor();
         expect(await page.getByText(/^1 admins$/).count()).toBe(0);
       },
@@ -415,12 +470,20 @@ describe('every screen of both portals at 1440x900 and 390x844', () => {
       await expectUnclipped(page, panel.getByRole('button', { name: /^Done/ }), `Done at ${size.name}`);
       expect(await panel.getByRole('checkbox').count()).toBeGreaterThan(1);
       await expectUnclipped(page, panel.getByRole('checkbox').last(), `last dashboard option at ${size.name}`);
-      await expectShown(page, panel.getByRole('checkbox', { name: SAMPLE_DASHBOARD }).first(), `a sample dashboard's option at ${size.name}`);
+      await expectShown(
+        page,
+        panel.getByRole('checkbox', { name: SAMPLE_DASHBOARD }).first(),
+        `a sample dashboard's option at ${size.name}`,
+      );
       await expectNoHorizontalScroll(page, `invite dialog at ${size.name}`);
       await expectNoSeriousA11yViolations(page);
       await page.screenshot({ path: join(SCREENSHOT_DIR, `admin-invite-picker-${size.width}x${size.height}.png`) });
       await panel.getByRole('button', { name: /^Done/ }).click();
-      await expectUnclipped(page, invite.getByRole('button', { name: 'Invite', exact: true }), `Invite at ${size.name}`);
+      await expectUnclipped(
+        page,
+        invite.getByRole('button', { name: 'Invite', exact: true }),
+        `Invite at ${size.name}`,
+      );
       await page.keyboard.press('Escape');
       await invite.waitFor({ state: 'detached' });
     }
@@ -432,17 +495,30 @@ describe('every screen of both portals at 1440x900 and 390x844', () => {
       ready: () => panel.getByText('Default', { exact: true }).waitFor(),
       check: async (size) => {
         await expectShown(page, panel.getByText('Default', { exact: true }), `the default mark at ${size.name}`);
-        await expectShown(page, panel.getByText(SAMPLE_DASHBOARD).first(), `an assigned sample dashboard at ${size.name}`);
+        await expectShown(
+          page,
+          panel.getByText(SAMPLE_DASHBOARD).first(),
+          `an assigned sample dashboard at ${size.name}`,
+        );
       },
     });
     await page.keyboard.press('Escape');
 
-    const companyRow = page.getByRole('table', { name: 'Companies', exact: true }).locator('tbody tr').filter({ has: page.getByText(DEMO_COMPANY) }).first();
+    const companyRow = page
+      .getByRole('table', { name: 'Companies', exact: true })
+      .locator('tbody tr')
+      .filter({ has: page.getByText(DEMO_COMPANY) })
+      .first();
     await walkScreen(page, 'admin-companies', {
       open: () => page.goto(`${stack.webUrl}/admin/companies`),
       ready: () => page.getByRole('heading', { level: 1, name: 'Companies' }).waitFor(),
       check: (size) =>
-        expectListItem(page, companyRow.getByText(DEMO_COMPANY), companyRow.getByRole('button', { name: /^Actions for / }), `a seeded company's row at ${size.name}`),
+        expectListItem(
+          page,
+          companyRow.getByText(DEMO_COMPANY),
+          companyRow.getByRole('button', { name: /^Actions for / }),
+          `a seeded company's row at ${size.name}`,
+        ),
     });
 
     const trail = page.getByRole('region', { name: 'Audit trail' });
@@ -452,7 +528,11 @@ describe('every screen of both portals at 1440x900 and 390x844', () => {
       // The seed's own steps (catalogue, companies, registrations) were done by the demo admin.
       check: async (size) => {
         const entry = trail.locator('tbody tr', { hasText: stack.demo.admin.email }).first();
-        await expectShown(page, entry.getByText(stack.demo.admin.email, { exact: true }), `an audit entry's admin at ${size.name}`);
+        await expectShown(
+          page,
+          entry.getByText(stack.demo.admin.email, { exact: true }),
+          `an audit entry's admin at ${size.name}`,
+        );
         await expectShown(page, entry.getByText(/^(Success|Failure)$/), `an audit entry's outcome at ${size.name}`);
       },
     });
@@ -463,17 +543,36 @@ describe('every screen of both portals at 1440x900 and 390x844', () => {
         await page.getByRole('heading', { level: 1, name: 'Insights' }).waitFor();
         await page.getByRole('heading', { name: 'Views per dashboard' }).waitFor();
         // The user figures follow once every user has arrived.
-        await page.getByText('Users who never viewed a dashboard', { exact: true }).waitFor({ timeout: CONTENT_TIMEOUT_MS });
+        await page
+          .getByText('Users who never viewed a dashboard', { exact: true })
+          .waitFor({ timeout: CONTENT_TIMEOUT_MS });
       },
       check: async (size) => {
-        await expectShown(page, page.getByText('Dashboard views in range', { exact: true }), `the views figure at ${size.name}`);
+        await expectShown(
+          page,
+          page.getByText('Dashboard views in range', { exact: true }),
+          `the views figure at ${size.name}`,
+        );
         await expectTidyGrid(page.locator('.stat-card'), `Insights figures at ${size.name}`);
-        await expectShown(page, page.getByRole('img', { name: /^Views per dashboard/ }), `the views chart at ${size.name}`);
+        await expectShown(
+          page,
+          page.getByRole('img', { name: /^Views per dashboard/ }),
+          `the views chart at ${size.name}`,
+        );
         await expectShown(page, page.locator('.recharts-surface').first(), `a drawn chart at ${size.name}`);
         const dashboards = page.getByRole('table', { name: 'Views per dashboard', exact: true });
-        await expectShown(page, dashboards.getByRole('rowheader', { name: SAMPLE_DASHBOARD }).first(), `a sample dashboard's row at ${size.name}`);
+        await expectShown(
+          page,
+          dashboards.getByRole('rowheader', { name: SAMPLE_DASHBOARD }).first(),
+          `a sample dashboard's row at ${size.name}`,
+        );
         const users = page.getByRole('table', { name: 'Users', exact: true });
-        await expectShown(page, users.locator('tbody tr', { hasText: demoUser }).getByText(demoUser, { exact: true }), `the demo user's Insights row at ${size.name}`, { whole: true });
+        await expectShown(
+          page,
+          users.locator('tbody tr', { hasText: demoUser }).getByText(demoUser, { exact: true }),
+          `the demo user's Insights row at ${size.name}`,
+          { whole: true },
+        );
         // Insights is held to more than the other screens: not even a minor axe finding.
         await expectNoA11yViolations(page, ['minor']);
       },
@@ -498,7 +597,9 @@ describe('every screen of both portals at 1440x900 and 390x844', () => {
     await page.setViewportSize(SIZES[0]);
     await page.getByRole('link', { name: 'Change Password' }).click();
     await page.waitForURL(/\/admin\/change-password$/);
-    await walkScreen(page, 'admin-change-password', () => page.getByRole('button', { name: 'Send Reset Email' }).waitFor());
+    await walkScreen(page, 'admin-change-password', () =>
+      page.getByRole('button', { name: 'Send Reset Email' }).waitFor(),
+    );
 
     expect(await problems.list()).toEqual([]);
     await context.close();

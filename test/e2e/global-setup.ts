@@ -14,15 +14,21 @@ import { writeInitialTotpLedger } from './support/totp-ledger.ts';
 const STACK_READY_TIMEOUT_MS = 180_000;
 
 function run(command: string, args: readonly string[]): void {
-  const result = spawnSync(command, args, { stdio: 'inherit', env: { ...process.env, DEBIAN_FRONTEND: 'noninteractive' } });
-  if (result.status !== 0) throw new Error(`\`${command} ${args.join(' ')}\` failed (exit ${result.status ?? result.signal})`);
+  const result = spawnSync(command, args, {
+    stdio: 'inherit',
+    env: { ...process.env, DEBIAN_FRONTEND: 'noninteractive' },
+  });
+  if (result.status !== 0)
+    throw new Error(`\`${command} ${args.join(' ')}\` failed (exit ${result.status ?? result.signal})`);
 }
 
 /** Debian's Chromium, installed once per machine (Playwright cannot download browsers here). */
 function ensureChromium(): void {
   if (existsSync(CHROMIUM_PATH)) return;
   if (process.getuid?.() !== 0) {
-    throw new Error(`${CHROMIUM_PATH} is missing: install it with \`sudo apt-get update && sudo apt-get install -y chromium\``);
+    throw new Error(
+      `${CHROMIUM_PATH} is missing: install it with \`sudo apt-get update && sudo apt-get install -y chromium\``,
+    );
   }
   console.log(`${CHROMIUM_PATH} is missing: installing Debian's chromium...`);
   run('apt-get', ['update']);

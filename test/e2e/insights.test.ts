@@ -13,7 +13,10 @@ async function userRow(page: Page): Promise<{ lastSeen: string; recentViews: num
   const row = page.getByRole('table', { name: 'Users' }).getByRole('row').filter({ hasText: demo.email });
   await row.waitFor();
   const cells = row.getByRole('cell');
-  return { lastSeen: (await cells.nth(2).innerText()).trim(), recentViews: Number((await cells.nth(3).innerText()).replace(/\D/g, '')) };
+  return {
+    lastSeen: (await cells.nth(2).innerText()).trim(),
+    recentViews: Number((await cells.nth(3).innerText()).replace(/\D/g, '')),
+  };
 }
 
 /** Views in the range of the dashboard named `name` on the Insights page. */
@@ -45,7 +48,11 @@ describe('usage insight', () => {
 
     await signInAsUser(user, stack);
     await user.locator('iframe[title="QuickSight Analytics Dashboard"]').waitFor();
-    const opened = await user.getByLabel('Select Dashboard').evaluate((select) => (select as unknown as { selectedOptions: { text: string }[] }).selectedOptions[0]?.text ?? '');
+    const opened = await user
+      .getByLabel('Select Dashboard')
+      .evaluate(
+        (select) => (select as unknown as { selectedOptions: { text: string }[] }).selectedOptions[0]?.text ?? '',
+      );
     const dashboardBefore = await dashboardViews(admin, opened);
 
     await admin.getByRole('button', { name: 'Apply' }).click();

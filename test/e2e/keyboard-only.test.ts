@@ -10,7 +10,10 @@ const stack = useStack();
 const MAX_PRESSES = 60;
 
 const isFocused = (target: Locator) =>
-  target.evaluate((element) => (element as unknown as { ownerDocument: { activeElement: unknown } }).ownerDocument.activeElement === element);
+  target.evaluate(
+    (element) =>
+      (element as unknown as { ownerDocument: { activeElement: unknown } }).ownerDocument.activeElement === element,
+  );
 
 /**
  * Moves the focus to `target` with Tab (or Shift+Tab) alone, as someone without a mouse does;
@@ -82,7 +85,10 @@ describe('keyboard only: sign-in with Remember this device, Manage Users and Imp
     await page.keyboard.press('Tab');
     expect(
       await dialog.evaluate((element) => {
-        const inside = element as unknown as { contains(other: unknown): boolean; ownerDocument: { activeElement: unknown } };
+        const inside = element as unknown as {
+          contains(other: unknown): boolean;
+          ownerDocument: { activeElement: unknown };
+        };
         return inside.contains(inside.ownerDocument.activeElement);
       }),
     ).toBe(true);
@@ -101,7 +107,11 @@ describe('keyboard only: sign-in with Remember this device, Manage Users and Imp
     // The file field opens once the dialog has the catalogue (a request of its own).
     await expect.poll(() => file.isEnabled(), { timeout: 15_000 }).toBe(true);
     await tabTo(page, file, 'the CSV file field');
-    await file.setInputFiles({ name: 'keyboard.csv', mimeType: 'text/csv', buffer: Buffer.from(`email,dashboards\n${address},sales-performance\n`) });
+    await file.setInputFiles({
+      name: 'keyboard.csv',
+      mimeType: 'text/csv',
+      buffer: Buffer.from(`email,dashboards\n${address},sales-performance\n`),
+    });
     await importing.getByText('keyboard.csv: 1 row').waitFor();
 
     await tabTo(page, importing.getByRole('button', { name: 'Import 1 user' }), 'Import 1 user');

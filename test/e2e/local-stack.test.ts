@@ -23,7 +23,10 @@ async function watchCspViolations(page: Page): Promise<() => Promise<string[]>> 
       page.cspViolations.push(`${event.violatedDirective} blocked ${event.blockedURI}`);
     });
   });
-  return async () => [...fromConsole, ...(await page.evaluate(() => (globalThis as unknown as { cspViolations: string[] }).cspViolations))];
+  return async () => [
+    ...fromConsole,
+    ...(await page.evaluate(() => (globalThis as unknown as { cspViolations: string[] }).cspViolations)),
+  ];
 }
 
 describe('the local stack in a browser', () => {

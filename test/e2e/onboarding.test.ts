@@ -22,7 +22,11 @@ const GOOD_ROWS = 22;
 /** 25 rows in a column order of their own: 22 good ones and 3 the preview refuses. */
 const IMPORT_FILE = [
   'role,email,dashboards,companyName,defaultDashboard',
-  ...Array.from({ length: GOOD_ROWS }, (_, index) => `Users,${emailOf(index + 1)},${FIRST.dashboardId};${DEFAULT.dashboardId},Cohort Co,${DEFAULT.dashboardId}`),
+  ...Array.from(
+    { length: GOOD_ROWS },
+    (_, index) =>
+      `Users,${emailOf(index + 1)},${FIRST.dashboardId};${DEFAULT.dashboardId},Cohort Co,${DEFAULT.dashboardId}`,
+  ),
   `Users,not-an-address,${FIRST.dashboardId},Cohort Co,`,
   `Users,${TAG}-unknown@example.com,no-such-dashboard,Cohort Co,`,
   `Users,${emailOf(1)},${FIRST.dashboardId},Cohort Co,`,
@@ -63,7 +67,9 @@ describe('bulk onboarding with invitations, and the audit export', () => {
           headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
           body: JSON.stringify(body),
         });
-      const { companies = [] } = (await (await call({ action: 'LIST_COMPANIES' })).json()) as { companies?: { id: string; name: string }[] };
+      const { companies = [] } = (await (await call({ action: 'LIST_COMPANIES' })).json()) as {
+        companies?: { id: string; name: string }[];
+      };
       const cohort = companies.find((company) => company.name === 'Cohort Co');
       if (cohort) await call({ action: 'DELETE_COMPANY', companyId: cohort.id });
     }
@@ -78,14 +84,20 @@ describe('bulk onboarding with invitations, and the audit export', () => {
     const dialog = admin.getByRole('dialog', { name: 'Import Users' });
     // The file field opens once the dashboard catalogue has loaded.
     await expect.poll(() => dialog.getByLabel('CSV file').isEnabled(), { timeout: 15_000 }).toBe(true);
-    await dialog.getByLabel('CSV file').setInputFiles({ name: 'cohort.csv', mimeType: 'text/csv', buffer: Buffer.from(IMPORT_FILE) });
+    await dialog
+      .getByLabel('CSV file')
+      .setInputFiles({ name: 'cohort.csv', mimeType: 'text/csv', buffer: Buffer.from(IMPORT_FILE) });
     // Cohort Co is not a company yet: marked in the preview, and created only once the admin confirms.
     await dialog.getByText('New company').first().waitFor();
     expect(await dialog.getByRole('button', { name: 'Import 22 users' }).count()).toBe(0);
     await dialog.getByRole('checkbox', { name: 'Create 1 new company' }).check();
     await dialog.getByText('cohort.csv: 25 rows — 22 ready, 3 will be skipped, 0 already exist.').waitFor();
-    expect(await dialog.locator('tr', { hasText: 'not-an-address' }).textContent()).toContain('Please enter a valid email address');
-    expect(await dialog.locator('tr', { hasText: 'no-such-dashboard' }).textContent()).toContain('Dashboard no-such-dashboard is not in the catalogue');
+    expect(await dialog.locator('tr', { hasText: 'not-an-address' }).textContent()).toContain(
+      'Please enter a valid email address',
+    );
+    expect(await dialog.locator('tr', { hasText: 'no-such-dashboard' }).textContent()).toContain(
+      'Dashboard no-such-dashboard is not in the catalogue',
+    );
 
     await dialog.getByRole('button', { name: 'Import 22 users' }).click();
     await dialog.getByText('22 created, 0 already existed, 0 failed, 3 skipped.').waitFor({ timeout: 180_000 });
@@ -100,9 +112,14 @@ describe('bulk onboarding with invitations, and the audit export', () => {
     expect(companies.find((company) => company.name === 'Cohort Co')).toMatchObject({ userCount: GOOD_ROWS });
 
     const invitations = (await listMail(stack)).filter(
-      (mail) => mail.to.some((to) => to.includes(TAG)) && mail.subject === 'Your TVIQ account' && Date.parse(mail.at) >= Math.floor(started.getTime() / 1000) * 1000,
+      (mail) =>
+        mail.to.some((to) => to.includes(TAG)) &&
+        mail.subject === 'Your TVIQ account' &&
+        Date.parse(mail.at) >= Math.floor(started.getTime() / 1000) * 1000,
     );
-    expect(invitations.flatMap((mail) => mail.to).sort()).toEqual(Array.from({ length: GOOD_ROWS }, (_, index) => emailOf(index + 1)));
+    expect(invitations.flatMap((mail) => mail.to).sort()).toEqual(
+      Array.from({ length: GOOD_ROWS }, (_, index) => emailOf(index + 1)),
+    );
   });
 
   it('an invited user signs in with the temporary password, chooses a password, sets up MFA and sees the default dashboard', async () => {
@@ -125,7 +142,11 @@ describe('bulk onboarding with invitations, and the audit export', () => {
       await page.getByLabel('Enter the 6-digit code from your app').fill(await unusedTotpCode(secret));
       await page.getByRole('button', { name: 'Verify & Complete Setup' }).click();
       await page.waitForURL(/\/home$/);
-      const selected = await page.getByLabel('Select Dashboard').evaluate((select) => (select as unknown as { selectedOptions: { text: string }[] }).selectedOptions[0]?.text ?? '');
+      const selected = await page
+        .getByLabel('Select Dashboard')
+        .evaluate(
+          (select) => (select as unknown as { selectedOptions: { text: string }[] }).selectedOptions[0]?.text ?? '',
+        );
       expect(selected).toBe(DEFAULT.name);
       await page.frameLocator(FRAME).getByText(DEFAULT.name, { exact: false }).first().waitFor({ timeout: 30_000 });
     } finally {
@@ -144,12 +165,17 @@ describe('bulk onboarding with invitations, and the audit export', () => {
     await expect.poll(() => rows.count(), { timeout: 15_000 }).toBe(GOOD_ROWS);
     expect(await admin.locator('table tbody tr', { hasText: TAG }).count()).toBe(GOOD_ROWS);
 
-    const [download] = await Promise.all([admin.waitForEvent('download'), admin.getByRole('button', { name: 'Export CSV' }).click()]);
+    const [download] = await Promise.all([
+      admin.waitForEvent('download'),
+      admin.getByRole('button', { name: 'Export CSV' }).click(),
+    ]);
     expect(download.suggestedFilename()).toMatch(/^activity-.*\.csv$/);
     const text = await readFile((await download.path())!, 'utf8');
     const [header, ...records] = Papa.parse<string[]>(text.trim()).data;
     expect(header).toEqual(['Time (UTC)', 'Admin', 'Action', 'Action code', 'Target', 'Outcome', 'Detail']);
-    expect(records.map((record) => record[4]).sort()).toEqual(Array.from({ length: GOOD_ROWS }, (_, index) => emailOf(index + 1)));
+    expect(records.map((record) => record[4]).sort()).toEqual(
+      Array.from({ length: GOOD_ROWS }, (_, index) => emailOf(index + 1)),
+    );
     for (const record of records) {
       expect(record.slice(1, 4)).toEqual([stack.demo.admin.email, 'Import user', 'IMPORT_USER']);
       expect(record[0]).toMatch(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$/);
@@ -158,6 +184,9 @@ describe('bulk onboarding with invitations, and the audit export', () => {
     // The export itself is now the newest entry of the trail.
     await admin.getByRole('button', { name: 'Clear filters', exact: true }).first().click();
     await admin.getByLabel('Action').selectOption('EXPORT_AUDIT_LOG');
-    await admin.locator('table tbody tr', { hasText: `action IMPORT_USER; target contains "${TAG}": ${GOOD_ROWS} entries` }).first().waitFor();
+    await admin
+      .locator('table tbody tr', { hasText: `action IMPORT_USER; target contains "${TAG}": ${GOOD_ROWS} entries` })
+      .first()
+      .waitFor();
   });
 });

@@ -31,7 +31,11 @@ interface Answer {
 }
 
 /** A call to a function URL as the SPA makes it, with the given access token. */
-async function callFunction(url: string, token: string, request: { method: 'GET' | 'POST'; body?: object; headers?: Record<string, string> }): Promise<Answer> {
+async function callFunction(
+  url: string,
+  token: string,
+  request: { method: 'GET' | 'POST'; body?: object; headers?: Record<string, string> },
+): Promise<Answer> {
   const response = await fetch(url, {
     method: request.method,
     headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json', ...request.headers },
@@ -46,9 +50,15 @@ const everyFunction = (token: string): Promise<Record<string, Answer>> =>
   Promise.all([
     callFunction(stack.functions.embed, token, { method: 'GET', headers: { 'x-dashboard-id': 'sales-performance' } }),
     callFunction(stack.functions.mfa, token, { method: 'POST', body: { action: 'GET_MFA_STATUS' } }),
-    callFunction(stack.functions.contact, token, { method: 'POST', body: { email, subject: 'Old token', message: 'Sent with a token of an ended session.' } }),
+    callFunction(stack.functions.contact, token, {
+      method: 'POST',
+      body: { email, subject: 'Old token', message: 'Sent with a token of an ended session.' },
+    }),
     callFunction(stack.functions.userAdmin, token, { method: 'POST', body: { action: 'GET_USERS' } }),
-    callFunction(stack.functions.quicksightAdmin, token, { method: 'POST', body: { action: 'LIST_DASHBOARD_METADATA' } }),
+    callFunction(stack.functions.quicksightAdmin, token, {
+      method: 'POST',
+      body: { action: 'LIST_DASHBOARD_METADATA' },
+    }),
   ]).then(([embed, mfa, contact, userAdmin, quicksightAdmin]) => ({ embed, mfa, contact, userAdmin, quicksightAdmin }));
 
 const ALL_REFUSED = {
@@ -79,7 +89,9 @@ async function pastGraphqlReuse(acceptedAt: number): Promise<void> {
 /** A token that works now: the MFA function and GraphQL both take it. */
 async function expectAccepted(token: string): Promise<number> {
   expect(token).not.toBe('');
-  expect(await callFunction(stack.functions.mfa, token, { method: 'POST', body: { action: 'GET_MFA_STATUS' } })).toMatchObject({ status: 200 });
+  expect(
+    await callFunction(stack.functions.mfa, token, { method: 'POST', body: { action: 'GET_MFA_STATUS' } }),
+  ).toMatchObject({ status: 200 });
   expect(await graphqlErrors(token)).toEqual([]);
   return Date.now();
 }
@@ -109,7 +121,9 @@ describe('a token of an ended session is refused on the running stack', () => {
   });
 
   afterAll(async () => {
-    await cognito.send(new AdminDeleteUserCommand({ UserPoolId: stack.cognito.userPoolId, Username: email })).catch(() => undefined);
+    await cognito
+      .send(new AdminDeleteUserCommand({ UserPoolId: stack.cognito.userPoolId, Username: email }))
+      .catch(() => undefined);
     cognito.destroy();
     await browser?.close();
   });
@@ -136,7 +150,10 @@ describe('a token of an ended session is refused on the running stack', () => {
           AuthFlow: 'REFRESH_TOKEN_AUTH',
           ClientId: stack.cognito.clientId,
           // Local mode tracks devices: the refresh names the device of the sign-in.
-          AuthParameters: { REFRESH_TOKEN: session.refreshToken, ...(session.deviceKey ? { DEVICE_KEY: session.deviceKey } : {}) },
+          AuthParameters: {
+            REFRESH_TOKEN: session.refreshToken,
+            ...(session.deviceKey ? { DEVICE_KEY: session.deviceKey } : {}),
+          },
         }),
       );
     const refreshed = (await refresh()).AuthenticationResult?.AccessToken ?? '';
@@ -149,7 +166,14 @@ describe('a token of an ended session is refused on the running stack', () => {
     const code = /\b(\d{6})\b/.exec((await readMail(stack, { to: email, since })).text)?.[1];
     expect(code).toBeDefined();
     const newPassword = 'Session#Reset2026';
-    await cognito.send(new ConfirmForgotPasswordCommand({ ClientId: stack.cognito.clientId, Username: email, ConfirmationCode: code!, Password: newPassword }));
+    await cognito.send(
+      new ConfirmForgotPasswordCommand({
+        ClientId: stack.cognito.clientId,
+        Username: email,
+        ConfirmationCode: code!,
+        Password: newPassword,
+      }),
+    );
     account = { ...account, password: newPassword };
 
     expect(await everyFunction(session.accessToken)).toEqual(ALL_REFUSED);
@@ -167,11 +191,18 @@ describe('a token of an ended session is refused on the running stack', () => {
     const acceptedAt = await expectAccepted(token);
 
     const admin = await signInWithSrp(stack, stack.demo.admin);
-    expect(await callFunction(stack.functions.userAdmin, admin.accessToken, { method: 'POST', body: { action: 'DELETE_USER', userEmail: email } })).toEqual({
+    expect(
+      await callFunction(stack.functions.userAdmin, admin.accessToken, {
+        method: 'POST',
+        body: { action: 'DELETE_USER', userEmail: email },
+      }),
+    ).toEqual({
       status: 200,
       error: '',
     });
-    await expect(cognito.send(new AdminGetUserCommand({ UserPoolId: stack.cognito.userPoolId, Username: email }))).rejects.toMatchObject({
+    await expect(
+      cognito.send(new AdminGetUserCommand({ UserPoolId: stack.cognito.userPoolId, Username: email })),
+    ).rejects.toMatchObject({
       name: 'UserNotFoundException',
     });
 

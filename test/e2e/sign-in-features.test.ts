@@ -17,7 +17,8 @@ import { unusedTotpCode } from './support/unused-totp-codes.ts';
 
 const stack = useStack();
 /** What the sign-in page says after this browser's device was forgotten, here or elsewhere. */
-const FORGOT_THIS_DEVICE = 'You forgot this device, so this browser was signed out. Sign in again: a code from your authenticator app will be asked.';
+const FORGOT_THIS_DEVICE =
+  'You forgot this device, so this browser was signed out. Sign in again: a code from your authenticator app will be asked.';
 const DEVICE_FORGOTTEN_ELSEWHERE =
   'You were signed out because this browser was forgotten from your account, from another device or by an administrator. Please sign in again.';
 const email = `remembered.${Date.now()}@example.com`;
@@ -141,7 +142,7 @@ describe('auto sign-in after sign-up, then remembered devices', () => {
     await page.getByText(/No device is remembered/).waitFor();
   });
 
-  it("signs this browser out with a message once its device is forgotten elsewhere: the next refresh is refused", async () => {
+  it('signs this browser out with a message once its device is forgotten elsewhere: the next refresh is refused', async () => {
     // This browser's sign-in confirmed a device (not remembered); an administrator forgets it.
     const cognito = stackPool(stack).client;
     try {
@@ -154,7 +155,11 @@ describe('auto sign-in after sign-up, then remembered devices', () => {
     }
     // The tokens are made to look expired (the library's clock drift), so the reload refreshes.
     await page.evaluate((clientId) => {
-      const storage = (globalThis as unknown as { localStorage: { getItem(key: string): string | null; setItem(key: string, value: string): void } }).localStorage;
+      const storage = (
+        globalThis as unknown as {
+          localStorage: { getItem(key: string): string | null; setItem(key: string, value: string): void };
+        }
+      ).localStorage;
       const prefix = `CognitoIdentityServiceProvider.${clientId}`;
       storage.setItem(`${prefix}.${storage.getItem(`${prefix}.LastAuthUser`)}.clockDrift`, '-3600');
     }, stack.cognito.clientId);

@@ -14,9 +14,13 @@ const resetPassword = 'Journey#2026b';
 
 /** Hosts the SPA may talk to: the local stack's own addresses. */
 const localHosts = new Set(
-  [stack.webUrl, stack.cognito.endpoint, stack.graphqlUrl, ...Object.values(stack.functions), stack.quicksight.endpoint].map(
-    (url) => new URL(url).host,
-  ),
+  [
+    stack.webUrl,
+    stack.cognito.endpoint,
+    stack.graphqlUrl,
+    ...Object.values(stack.functions),
+    stack.quicksight.endpoint,
+  ].map((url) => new URL(url).host),
 );
 
 /** Reads the key the wizard shows and answers with a code from it, as a person with an app would. */
@@ -131,7 +135,9 @@ describe('a new user: sign-up, MFA, password reset', () => {
     await flow.getByLabel('Code from your new authenticator app').fill(await unusedTotpCode(secret, email));
     await flow.getByRole('button', { name: 'Verify New Authenticator', exact: true }).click();
     // Back on the MFA page, which says so: not the first-sign-in wizard and its redirect.
-    await page.getByText('New authenticator set up successfully! Codes from your previous app no longer work.').waitFor();
+    await page
+      .getByText('New authenticator set up successfully! Codes from your previous app no longer work.')
+      .waitFor();
     expect(await page.getByText('MFA Setup Complete!').count()).toBe(0);
     expect(new URL(page.url()).pathname).toBe('/mfa-settings');
     await page.getByText('Enabled', { exact: true }).waitFor();
@@ -163,7 +169,9 @@ describe('a new user: sign-up, MFA, password reset', () => {
     await page.getByLabel('Email Address').fill(email);
     await page.getByRole('button', { name: 'Send Verification Code', exact: true }).click();
     await page.waitForURL(/\/verify-reset-code\?email=/);
-    await page.getByText(`An email with a verification code has been sent to ${email}. Enter the code below:`).waitFor();
+    await page
+      .getByText(`An email with a verification code has been sent to ${email}. Enter the code below:`)
+      .waitFor();
 
     const mail = await readMail(stack, { to: email, since });
     const code = /\b(\d{6})\b/.exec(mail.text)?.[1];

@@ -136,7 +136,8 @@ describe('the demo user on the user portal', () => {
     const response = await page.request.get(`${stack.webUrl}/home`);
     expect(response.headers()['cross-origin-opener-policy']).toBe('same-origin');
     const permissions = response.headers()['permissions-policy'] ?? '';
-    for (const feature of ['camera', 'microphone', 'geolocation', 'payment', 'usb']) expect(permissions).toContain(`${feature}=()`);
+    for (const feature of ['camera', 'microphone', 'geolocation', 'payment', 'usb'])
+      expect(permissions).toContain(`${feature}=()`);
 
     const frameUrl = (await page.locator(FRAME).getAttribute('src')) ?? '';
     const frame = page.frames().find((candidate) => candidate.url().startsWith(new URL(frameUrl).origin));
@@ -194,8 +195,9 @@ describe('the demo user on the user portal', () => {
     await page.getByRole('button', { name: 'Refresh', exact: true }).click();
     await page.waitForFunction(
       ([selector, previous]) => {
-        const frame = (globalThis as unknown as { document: { querySelector: (s: string) => { src: string } | null } })
-          .document.querySelector(selector);
+        const frame = (
+          globalThis as unknown as { document: { querySelector: (s: string) => { src: string } | null } }
+        ).document.querySelector(selector);
         return frame !== null && frame.src !== previous;
       },
       [FRAME, before] as const,
@@ -255,13 +257,23 @@ describe('the demo user on the user portal', () => {
       const owner = await ownerContext.newPage();
       await signInAsUser(owner, stack, stack.demo.owner);
       const inView = owner.frameLocator(FRAME).locator('.companies');
-      await expect.poll(() => inView.textContent(), { timeout: 30_000 }).toBe('Companies in view: Contoso Distribution, Northwind Manufacturing');
+      await expect
+        .poll(() => inView.textContent(), { timeout: 30_000 })
+        .toBe('Companies in view: Contoso Distribution, Northwind Manufacturing');
       const choice = owner.getByLabel('Companies');
-      expect(await choice.locator('option').allTextContents()).toEqual(['All my companies', 'Contoso Distribution', 'Northwind Manufacturing']);
+      expect(await choice.locator('option').allTextContents()).toEqual([
+        'All my companies',
+        'Contoso Distribution',
+        'Northwind Manufacturing',
+      ]);
       await choice.selectOption({ label: 'Contoso Distribution' });
-      await expect.poll(() => inView.textContent(), { timeout: 30_000 }).toBe('Companies in view: Contoso Distribution');
+      await expect
+        .poll(() => inView.textContent(), { timeout: 30_000 })
+        .toBe('Companies in view: Contoso Distribution');
       await choice.selectOption({ label: 'All my companies' });
-      await expect.poll(() => inView.textContent(), { timeout: 30_000 }).toBe('Companies in view: Contoso Distribution, Northwind Manufacturing');
+      await expect
+        .poll(() => inView.textContent(), { timeout: 30_000 })
+        .toBe('Companies in view: Contoso Distribution, Northwind Manufacturing');
     } finally {
       await ownerContext.close();
     }

@@ -52,7 +52,9 @@ describe('identity provider (Cognito)', () => {
       EmailConfiguration: Match.objectLike({
         EmailSendingAccount: 'DEVELOPER',
         From: `${build.config.productName} <${build.config.sesSenderAddress}>`,
-        SourceArn: Match.objectLike({ 'Fn::Join': ['', Match.arrayWith([`:identity/${build.config.sesSenderAddress}`])] }),
+        SourceArn: Match.objectLike({
+          'Fn::Join': ['', Match.arrayWith([`:identity/${build.config.sesSenderAddress}`])],
+        }),
       }),
       DeletionProtection: 'ACTIVE',
     });
@@ -88,9 +90,13 @@ describe('identity provider (Cognito)', () => {
 
   it('sends invitations with the product wording, a sign-in link and the placeholders set apart in HTML', () => {
     const pool = Object.values(build.template.findResources('AWS::Cognito::UserPool'))[0] as {
-      Properties: { AdminCreateUserConfig: { InviteMessageTemplate: { EmailSubject: unknown; EmailMessage: unknown } }; Policies: unknown };
+      Properties: {
+        AdminCreateUserConfig: { InviteMessageTemplate: { EmailSubject: unknown; EmailMessage: unknown } };
+        Policies: unknown;
+      };
     };
-    const { EmailSubject: subject, EmailMessage: message } = pool.Properties.AdminCreateUserConfig.InviteMessageTemplate;
+    const { EmailSubject: subject, EmailMessage: message } =
+      pool.Properties.AdminCreateUserConfig.InviteMessageTemplate;
     const text = JSON.stringify(message);
     expect(JSON.stringify(subject)).toContain('account');
     expect(text).toContain('<code>{username}</code>');
@@ -101,7 +107,9 @@ describe('identity provider (Cognito)', () => {
   });
 
   it('escapes the product name in the invitation HTML', () => {
-    expect(invitationMessage('A&B <Portal>', 'https://portal.example.com', 3).emailBody).toContain('A&#38;B &#60;Portal&#62;');
+    expect(invitationMessage('A&B <Portal>', 'https://portal.example.com', 3).emailBody).toContain(
+      'A&#38;B &#60;Portal&#62;',
+    );
   });
 
   it('creates no identity pool, so there are no unauthenticated identities', () => {
@@ -126,12 +134,20 @@ describe('identity provider (Cognito)', () => {
       build.template.findResources('AWS::IAM::ManagedPolicy', { Properties: { Roles: [{ Ref: roleId }] } }),
     );
     const statements = policyStatements(build.template).filter(({ resource }) => triggerPolicies.includes(resource));
-    const nonLogging = statements.map(({ statement }) => statement).filter((statement) => statement.Sid !== 'WriteOwnLogs');
+    const nonLogging = statements
+      .map(({ statement }) => statement)
+      .filter((statement) => statement.Sid !== 'WriteOwnLogs');
     const stateId = logicalIdAt(build.template, 'AWS::DynamoDB::Table', '/Data/State/');
     expect(nonLogging).toEqual(
       expect.arrayContaining([
-        expect.objectContaining({ Action: 'cognito-idp:AdminAddUserToGroup', Resource: { 'Fn::GetAtt': [poolId, 'Arn'] } }),
-        expect.objectContaining({ Action: 'cognito-idp:AdminUserGlobalSignOut', Resource: { 'Fn::GetAtt': [poolId, 'Arn'] } }),
+        expect.objectContaining({
+          Action: 'cognito-idp:AdminAddUserToGroup',
+          Resource: { 'Fn::GetAtt': [poolId, 'Arn'] },
+        }),
+        expect.objectContaining({
+          Action: 'cognito-idp:AdminUserGlobalSignOut',
+          Resource: { 'Fn::GetAtt': [poolId, 'Arn'] },
+        }),
         expect.objectContaining({ Action: 'dynamodb:PutItem', Resource: { 'Fn::GetAtt': [stateId, 'Arn'] } }),
       ]),
     );
@@ -142,10 +158,14 @@ describe('identity provider (Cognito)', () => {
     const triggerId = logicalIdAt(build.template, 'AWS::Lambda::Function', '/Auth/PreTokenGeneration/Function/');
     build.template.hasResourceProperties('AWS::Cognito::UserPool', {
       UserPoolTier: 'ESSENTIALS',
-      LambdaConfig: Match.objectLike({ PreTokenGenerationConfig: { LambdaArn: { 'Fn::GetAtt': [triggerId, 'Arn'] }, LambdaVersion: 'V2_0' } }),
+      LambdaConfig: Match.objectLike({
+        PreTokenGenerationConfig: { LambdaArn: { 'Fn::GetAtt': [triggerId, 'Arn'] }, LambdaVersion: 'V2_0' },
+      }),
     });
     const roleId = logicalIdAt(build.template, 'AWS::IAM::Role', '/Auth/PreTokenGeneration/Role/');
-    const policies = Object.keys(build.template.findResources('AWS::IAM::ManagedPolicy', { Properties: { Roles: [{ Ref: roleId }] } }));
+    const policies = Object.keys(
+      build.template.findResources('AWS::IAM::ManagedPolicy', { Properties: { Roles: [{ Ref: roleId }] } }),
+    );
     const granted = policyStatements(build.template)
       .filter(({ resource }) => policies.includes(resource))
       .map(({ statement }) => statement)
@@ -176,23 +196,32 @@ describe('identity provider with configuration values', () => {
   it('lets only administrators create accounts when self sign-up is off, and keeps the triggers (a reset still ends the sessions)', () => {
     build.template.hasResourceProperties('AWS::Cognito::UserPool', {
       AdminCreateUserConfig: Match.objectLike({ AllowAdminCreateUserOnly: true }),
-      LambdaConfig: Match.objectLike({ PostConfirmation: Match.anyValue(), PreTokenGenerationConfig: Match.objectLike({ LambdaVersion: 'V2_0' }) }),
+      LambdaConfig: Match.objectLike({
+        PostConfirmation: Match.anyValue(),
+        PreTokenGenerationConfig: Match.objectLike({ LambdaVersion: 'V2_0' }),
+      }),
     });
   });
 
-  it('remembers devices only on the user\'s prompt with rememberDevices, and lets admin resets forget them', () => {
+  it("remembers devices only on the user's prompt with rememberDevices, and lets admin resets forget them", () => {
     build.template.hasResourceProperties('AWS::Cognito::UserPool', {
       DeviceConfiguration: { ChallengeRequiredOnNewDevice: true, DeviceOnlyRememberedOnUserPrompt: true },
     });
     const userAdmin = Object.values(build.template.findResources('AWS::Lambda::Function')).find(
-      (fn) => (fn as { Properties: { Environment?: { Variables?: Record<string, unknown> } } }).Properties.Environment?.Variables?.REMEMBER_DEVICES !== undefined,
+      (fn) =>
+        (fn as { Properties: { Environment?: { Variables?: Record<string, unknown> } } }).Properties.Environment
+          ?.Variables?.REMEMBER_DEVICES !== undefined,
     ) as { Properties: { Environment: { Variables: Record<string, unknown> } } } | undefined;
     expect(userAdmin?.Properties.Environment.Variables.REMEMBER_DEVICES).toBe('true');
     // The user-admin function's (admin resets) and the MFA function's (the caller's own devices).
-    const grants = policyStatements(build.template).filter(({ statement }) => JSON.stringify(statement.Action).includes('AdminForgetDevice'));
+    const grants = policyStatements(build.template).filter(({ statement }) =>
+      JSON.stringify(statement.Action).includes('AdminForgetDevice'),
+    );
     expect(grants).toHaveLength(2);
     for (const grant of grants) {
-      expect(grant.statement.Action).toEqual(expect.arrayContaining(['cognito-idp:AdminListDevices', 'cognito-idp:AdminForgetDevice']));
+      expect(grant.statement.Action).toEqual(
+        expect.arrayContaining(['cognito-idp:AdminListDevices', 'cognito-idp:AdminForgetDevice']),
+      );
       // On the pool only, no wildcard.
       expect(JSON.stringify(grant.statement.Resource)).toMatch(/UserPool.*Arn/);
     }

@@ -29,7 +29,8 @@ describe('company access', () => {
   let resources: Record<string, Resource>;
   let bucketId: string;
   let readRoleId: string;
-  const functionAt = (path: string) => resources[logicalIdAt(build.template, 'AWS::Lambda::Function', `${path}Function/`)]!;
+  const functionAt = (path: string) =>
+    resources[logicalIdAt(build.template, 'AWS::Lambda::Function', `${path}Function/`)]!;
   const statementsOf = (path: string) => {
     const policyId = logicalIdAt(build.template, 'AWS::IAM::ManagedPolicy', `${path}Policy/`);
     return policyStatements(build.template)
@@ -49,28 +50,43 @@ describe('company access', () => {
   it('keeps the rules file in a private, encrypted, versioned bucket that refuses requests without TLS and logs access', () => {
     const bucket = resources[bucketId]!;
     expect(bucket.Properties).toMatchObject({
-      PublicAccessBlockConfiguration: { BlockPublicAcls: true, BlockPublicPolicy: true, IgnorePublicAcls: true, RestrictPublicBuckets: true },
-      BucketEncryption: { ServerSideEncryptionConfiguration: [{ ServerSideEncryptionByDefault: { SSEAlgorithm: 'AES256' } }] },
+      PublicAccessBlockConfiguration: {
+        BlockPublicAcls: true,
+        BlockPublicPolicy: true,
+        IgnorePublicAcls: true,
+        RestrictPublicBuckets: true,
+      },
+      BucketEncryption: {
+        ServerSideEncryptionConfiguration: [{ ServerSideEncryptionByDefault: { SSEAlgorithm: 'AES256' } }],
+      },
       VersioningConfiguration: { Status: 'Enabled' },
       OwnershipControls: { Rules: [{ ObjectOwnership: 'BucketOwnerEnforced' }] },
       LoggingConfiguration: { LogFilePrefix: 's3-company-rules/' },
     });
     expect(bucket.DeletionPolicy).toBe('Retain');
-    const policy = Object.values(build.template.findResources('AWS::S3::BucketPolicy')).find((p) => JSON.stringify(p.Properties.Bucket) === JSON.stringify({ Ref: bucketId }));
+    const policy = Object.values(build.template.findResources('AWS::S3::BucketPolicy')).find(
+      (p) => JSON.stringify(p.Properties.Bucket) === JSON.stringify({ Ref: bucketId }),
+    );
     expect(JSON.stringify(policy?.Properties.PolicyDocument)).toContain('"aws:SecureTransport":"false"');
   });
 
   it('lets QuickSight, and only QuickSight, read the company-rules/ prefix with its own role', () => {
     const role = resources[readRoleId]!;
     expect(role.Properties.AssumeRolePolicyDocument.Statement).toEqual([
-      expect.objectContaining({ Effect: 'Allow', Action: 'sts:AssumeRole', Principal: { Service: 'quicksight.amazonaws.com' } }),
+      expect.objectContaining({
+        Effect: 'Allow',
+        Action: 'sts:AssumeRole',
+        Principal: { Service: 'quicksight.amazonaws.com' },
+      }),
     ]);
     const grants = policyStatements(build.template).filter(({ resource }) => {
       const roles = asList(resources[resource]?.Properties?.Roles as unknown[]);
       return roles.some((ref) => JSON.stringify(ref) === JSON.stringify({ Ref: readRoleId }));
     });
     expect(grants.map(({ statement }) => statement.Action)).toEqual(['s3:GetObject']);
-    expect(grants[0]?.statement.Resource).toEqual({ 'Fn::Join': ['', [{ 'Fn::GetAtt': [bucketId, 'Arn'] }, '/company-rules/*']] });
+    expect(grants[0]?.statement.Resource).toEqual({
+      'Fn::Join': ['', [{ 'Fn::GetAtt': [bucketId, 'Arn'] }, '/company-rules/*']],
+    });
   });
 
   it('hands the QuickSight management function and the check the rules settings, named after the stack', () => {
@@ -95,7 +111,10 @@ describe('company access', () => {
       Action: ['s3:GetObject', 's3:PutObject'],
       Resource: { 'Fn::Join': ['', [{ 'Fn::GetAtt': [bucketId, 'Arn'] }, '/company-rules/*']] },
     });
-    expect(bySid('TellMissingRules')).toMatchObject({ Action: 's3:ListBucket', Resource: { 'Fn::GetAtt': [bucketId, 'Arn'] } });
+    expect(bySid('TellMissingRules')).toMatchObject({
+      Action: 's3:ListBucket',
+      Resource: { 'Fn::GetAtt': [bucketId, 'Arn'] },
+    });
     expect(JSON.stringify(bySid('ManageCompanyGroups')?.Resource)).toContain(`:group/default/${stackName()}-company-*`);
     expect(JSON.stringify(bySid('LoadRules')?.Resource)).toContain(`:dataset/${stackName()}-company-rules/ingestion/*`);
     expect(bySid('PassRulesRole')).toMatchObject({
@@ -106,7 +125,9 @@ describe('company access', () => {
   });
 
   it('keeps the check read-only: no write action on QuickSight, S3 or IAM, and no Cognito access', () => {
-    const actions = statementsOf('/Companies/Check/').flatMap((statement) => asList(statement.Action as string | string[]));
+    const actions = statementsOf('/Companies/Check/').flatMap((statement) =>
+      asList(statement.Action as string | string[]),
+    );
     for (const withheld of CHECK_WITHHELD_ACTIONS) expect(actions).not.toContain(withheld);
     expect(actions.filter((action) => action.startsWith('cognito-idp:'))).toEqual([]);
     expect(actions.filter((action) => /^(quicksight|s3):(Create|Delete|Put|Update|Register)/.test(action))).toEqual([]);
@@ -116,13 +137,23 @@ describe('company access', () => {
     const outputs = build.template.toJSON().Outputs as Record<string, { Value: unknown }>;
     expect(outputs.CompanyRulesBucketName?.Value).toEqual({ Ref: bucketId });
     expect(outputs.CompanyRulesDataSetId?.Value).toBe(`${stackName()}-company-rules`);
-    expect(outputs.CompanyCheckFunctionName?.Value).toEqual({ Ref: logicalIdAt(build.template, 'AWS::Lambda::Function', '/Companies/Check/Function/') });
+    expect(outputs.CompanyCheckFunctionName?.Value).toEqual({
+      Ref: logicalIdAt(build.template, 'AWS::Lambda::Function', '/Companies/Check/Function/'),
+    });
   });
 
   it('maps the calls that need more than their own action: PassDataSource, PassRole, and ListBucket to tell a missing key', () => {
-    expect(actionsOf('@aws-sdk/client-quicksight', 'CreateDataSetCommand').actions).toEqual(['quicksight:CreateDataSet', 'quicksight:PassDataSource']);
-    expect(actionsOf('@aws-sdk/client-quicksight', 'CreateDataSourceCommand').actions).toEqual(['quicksight:CreateDataSource', 'iam:PassRole']);
-    expect(actionsOf('@aws-sdk/client-quicksight', 'CreateIngestionCommand').actions).toEqual(['quicksight:CreateIngestion']);
+    expect(actionsOf('@aws-sdk/client-quicksight', 'CreateDataSetCommand').actions).toEqual([
+      'quicksight:CreateDataSet',
+      'quicksight:PassDataSource',
+    ]);
+    expect(actionsOf('@aws-sdk/client-quicksight', 'CreateDataSourceCommand').actions).toEqual([
+      'quicksight:CreateDataSource',
+      'iam:PassRole',
+    ]);
+    expect(actionsOf('@aws-sdk/client-quicksight', 'CreateIngestionCommand').actions).toEqual([
+      'quicksight:CreateIngestion',
+    ]);
     expect(actionsOf('@aws-sdk/client-s3', 'GetObjectCommand').actions).toEqual(['s3:GetObject', 's3:ListBucket']);
     expect(actionsOf('@aws-sdk/client-s3', 'PutObjectCommand').actions).toEqual(['s3:PutObject']);
   });
@@ -130,7 +161,9 @@ describe('company access', () => {
   describe('in the compliance report', () => {
     let principals: ReportPrincipal[];
     beforeAll(() => {
-      const report = JSON.parse(readFileSync(join(build.outdir, 'compliance', 'report.json'), 'utf8')) as { access: { principals: ReportPrincipal[] }[] };
+      const report = JSON.parse(readFileSync(join(build.outdir, 'compliance', 'report.json'), 'utf8')) as {
+        access: { principals: ReportPrincipal[] }[];
+      };
       principals = report.access.flatMap((stack) => stack.principals);
     });
     const principal = (prefix: string) => {

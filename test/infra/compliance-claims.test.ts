@@ -1,8 +1,19 @@
 import { describe, expect, it } from 'vitest';
-import { signInSettingsOf, signInStatements, threatProtectionReason, type SignInSettings } from '../../compliance/sign-in-claims.ts';
+import {
+  signInSettingsOf,
+  signInStatements,
+  threatProtectionReason,
+  type SignInSettings,
+} from '../../compliance/sign-in-claims.ts';
 import { ConfigError, loadConfig } from '../../lib/config.ts';
 
-const BASE: SignInSettings = { mfa: 'ON', rememberDevices: false, selfSignUp: true, passwordMinLength: 8, threatProtection: false };
+const BASE: SignInSettings = {
+  mfa: 'ON',
+  rememberDevices: false,
+  selfSignUp: true,
+  passwordMinLength: 8,
+  threatProtection: false,
+};
 
 describe('sign-in statements computed from the settings', () => {
   it('says a remembered device skips the code only when devices are remembered', () => {
@@ -12,7 +23,9 @@ describe('sign-in statements computed from the settings', () => {
     expect(withoutDevices).not.toMatch(/remembered device need/);
     expect(withDevices).toMatch(/sign-ins from a remembered device need the password only/);
     expect(threatProtectionReason(BASE)).toMatch(/every sign-in of every account must pass/);
-    expect(threatProtectionReason({ ...BASE, rememberDevices: true })).toMatch(/except at sign-ins from a device the user chose to remember/);
+    expect(threatProtectionReason({ ...BASE, rememberDevices: true })).toMatch(
+      /except at sign-ins from a device the user chose to remember/,
+    );
   });
 
   it('follows self sign-up, the password length and threat protection', () => {
@@ -26,12 +39,27 @@ describe('sign-in statements computed from the settings', () => {
   });
 
   it('reads each setting back from a user pool resource', () => {
-    const pool = (properties: Record<string, unknown>) => signInSettingsOf({ Type: 'AWS::Cognito::UserPool', Properties: properties });
-    const plain = { MfaConfiguration: 'ON', Policies: { PasswordPolicy: { MinimumLength: 8 } }, AdminCreateUserConfig: { AllowAdminCreateUserOnly: false } };
+    const pool = (properties: Record<string, unknown>) =>
+      signInSettingsOf({ Type: 'AWS::Cognito::UserPool', Properties: properties });
+    const plain = {
+      MfaConfiguration: 'ON',
+      Policies: { PasswordPolicy: { MinimumLength: 8 } },
+      AdminCreateUserConfig: { AllowAdminCreateUserOnly: false },
+    };
     expect(pool(plain)).toEqual(BASE);
-    expect(pool({ ...plain, DeviceConfiguration: { ChallengeRequiredOnNewDevice: true, DeviceOnlyRememberedOnUserPrompt: true } }).rememberDevices).toBe(true);
     expect(
-      pool({ ...plain, Policies: { PasswordPolicy: { MinimumLength: 14 } }, AdminCreateUserConfig: { AllowAdminCreateUserOnly: true }, UserPoolAddOns: { AdvancedSecurityMode: 'ENFORCED' } }),
+      pool({
+        ...plain,
+        DeviceConfiguration: { ChallengeRequiredOnNewDevice: true, DeviceOnlyRememberedOnUserPrompt: true },
+      }).rememberDevices,
+    ).toBe(true);
+    expect(
+      pool({
+        ...plain,
+        Policies: { PasswordPolicy: { MinimumLength: 14 } },
+        AdminCreateUserConfig: { AllowAdminCreateUserOnly: true },
+        UserPoolAddOns: { AdvancedSecurityMode: 'ENFORCED' },
+      }),
     ).toEqual({ ...BASE, passwordMinLength: 14, selfSignUp: false, threatProtection: true });
   });
 });

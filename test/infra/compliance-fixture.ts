@@ -47,9 +47,12 @@ export interface Fixture {
 }
 
 const LAMBDA_ACKNOWLEDGEMENTS = {
-  'NIST.800.53.R5-LambdaDLQ': 'The fixture function is only invoked synchronously through its function URL; a dead-letter queue would never hold a message.',
-  'NIST.800.53.R5-LambdaInsideVPC': 'The fixture function reaches only public AWS endpoints, so a VPC would add nothing to isolate.',
-  'NIST.800.53.R5-LambdaConcurrency': 'The account-level concurrency limit protects the fixture; a reservation would only cap it.',
+  'NIST.800.53.R5-LambdaDLQ':
+    'The fixture function is only invoked synchronously through its function URL; a dead-letter queue would never hold a message.',
+  'NIST.800.53.R5-LambdaInsideVPC':
+    'The fixture function reaches only public AWS endpoints, so a VPC would add nothing to isolate.',
+  'NIST.800.53.R5-LambdaConcurrency':
+    'The account-level concurrency limit protects the fixture; a reservation would only cap it.',
 };
 
 export function fixtureApp(): Fixture {
@@ -63,7 +66,10 @@ export function fixtureApp(): Fixture {
   const stack = new Stack(app, 'Fixture', { env: { region: 'eu-west-1' } });
   const role = new iam.CfnRole(stack, 'DemoRole', {
     description: 'Runs the demo function',
-    assumeRolePolicyDocument: { Version: '2012-10-17', Statement: [{ Effect: 'Allow', Principal: { Service: 'lambda.amazonaws.com' }, Action: 'sts:AssumeRole' }] },
+    assumeRolePolicyDocument: {
+      Version: '2012-10-17',
+      Statement: [{ Effect: 'Allow', Principal: { Service: 'lambda.amazonaws.com' }, Action: 'sts:AssumeRole' }],
+    },
   });
   const fn = new lambda.CfnFunction(stack, 'DemoFunction', {
     code: { zipFile: 'export const handler = async () => 1;' },
@@ -78,7 +84,13 @@ export function fixtureApp(): Fixture {
       Version: '2012-10-17',
       Statement: [
         { Sid: 'ReadOrders', Effect: 'Allow', Action: 'dynamodb:GetItem', Resource: ORDERS_TABLE_ARN },
-        { Sid: 'ScanOrders', Effect: 'Allow', Action: 'dynamodb:Scan', Resource: ORDERS_TABLE_ARN, Condition: { StringEquals: { 'aws:PrincipalTag/team': 'data' } } },
+        {
+          Sid: 'ScanOrders',
+          Effect: 'Allow',
+          Action: 'dynamodb:Scan',
+          Resource: ORDERS_TABLE_ARN,
+          Condition: { StringEquals: { 'aws:PrincipalTag/team': 'data' } },
+        },
         { Sid: 'ReadSelf', Effect: 'Allow', Action: 'lambda:GetFunction', Resource: fn.attrArn },
       ],
     },
@@ -89,10 +101,15 @@ export function fixtureApp(): Fixture {
     principal: '*',
     functionUrlAuthType: 'NONE',
   });
-  new lambda.CfnUrl(stack, 'DemoUrl', { authType: 'NONE', targetFunctionArn: fn.attrArn, cors: { allowOrigins: ['https://portal.example.com'], allowMethods: ['POST'] } });
+  new lambda.CfnUrl(stack, 'DemoUrl', {
+    authType: 'NONE',
+    targetFunctionArn: fn.attrArn,
+    cors: { allowOrigins: ['https://portal.example.com'], allowMethods: ['POST'] },
+  });
   acknowledge(fn, LAMBDA_ACKNOWLEDGEMENTS);
   acknowledge(publicUrl, {
-    'NIST.800.53.R5-LambdaFunctionPublicAccessProhibited': 'The function URL is public by design and the handler verifies a bearer token on every request.',
+    'NIST.800.53.R5-LambdaFunctionPublicAccessProhibited':
+      'The function URL is public by design and the handler verifies a bearer token on every request.',
   });
   addCompliancePacks(app, { product: 'Fixture product', root });
   return {
@@ -109,4 +126,3 @@ export function fixtureApp(): Fixture {
 /** The fixture's template as `cdk synth` writes it. */
 export const templateOf = (fixture: Fixture): Record<string, unknown> =>
   JSON.parse(readFileSync(join(fixture.outdir, 'Fixture.template.json'), 'utf8')) as Record<string, unknown>;
-

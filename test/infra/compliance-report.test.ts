@@ -32,15 +32,26 @@ describe('evidence pack of a synthesized app', () => {
     fixture = fixtureApp();
     fixture.app.synth();
     const report = fixture.report();
-    expect(report.header).toMatchObject({ product: 'Fixture product', region: 'eu-west-1', account: 'not resolved', versions: { packs: ['AwsSolutions', 'NIST.800.53.R5'] } });
+    expect(report.header).toMatchObject({
+      product: 'Fixture product',
+      region: 'eu-west-1',
+      account: 'not resolved',
+      versions: { packs: ['AwsSolutions', 'NIST.800.53.R5'] },
+    });
     expect(report.header.versions['cdk-nag']).toMatch(/^3\./);
     const nist = report.packs.find((pack) => pack.name === 'NIST.800.53.R5')!;
     expect(nist.totals.compliant).toBeGreaterThan(0);
     expect(nist.totals.notCompliant).toBe(0);
-    const publicAccess = nist.rules.find((rule) => rule.rule === 'NIST.800.53.R5-LambdaFunctionPublicAccessProhibited')!;
+    const publicAccess = nist.rules.find(
+      (rule) => rule.rule === 'NIST.800.53.R5-LambdaFunctionPublicAccessProhibited',
+    )!;
     expect(publicAccess.controls).toEqual(expect.arrayContaining(['AC-3', 'SC-7(3)']));
     expect(publicAccess.results).toEqual([
-      expect.objectContaining({ resource: 'Fixture/PublicUrl', outcome: 'acknowledged', reason: expect.stringMatching(/verifies a bearer token/) }),
+      expect.objectContaining({
+        resource: 'Fixture/PublicUrl',
+        outcome: 'acknowledged',
+        reason: expect.stringMatching(/verifies a bearer token/),
+      }),
     ]);
     expect(report.controlFamilies.map((family) => family.family)).toEqual(expect.arrayContaining(['AC', 'SC']));
     const markdown = readFileSync(join(fixture.outdir, 'compliance', 'report.md'), 'utf8');
@@ -56,27 +67,67 @@ describe('evidence pack of a synthesized app', () => {
     fixture = fixtureApp();
     fixture.app.synth();
     const [role, publicInvokers] = fixture.report().access[0]!.principals;
-    expect(role!.rows.map(({ effect, action, resources, conditions, usedBy }) => ({ effect, action, resources, conditions, usedBy }))).toEqual([
-      { effect: 'Allow', action: 'dynamodb:GetItem', resources: [ORDERS_TABLE_ARN], conditions: [], usedBy: ['lambdas/demo/handler.ts:8 handler()'] },
-      { effect: 'Allow', action: 'dynamodb:Scan', resources: [ORDERS_TABLE_ARN], conditions: ['StringEquals aws:PrincipalTag/team = data'], usedBy: [] },
+    expect(
+      role!.rows.map(({ effect, action, resources, conditions, usedBy }) => ({
+        effect,
+        action,
+        resources,
+        conditions,
+        usedBy,
+      })),
+    ).toEqual([
+      {
+        effect: 'Allow',
+        action: 'dynamodb:GetItem',
+        resources: [ORDERS_TABLE_ARN],
+        conditions: [],
+        usedBy: ['lambdas/demo/handler.ts:8 handler()'],
+      },
+      {
+        effect: 'Allow',
+        action: 'dynamodb:Scan',
+        resources: [ORDERS_TABLE_ARN],
+        conditions: ['StringEquals aws:PrincipalTag/team = data'],
+        usedBy: [],
+      },
       { effect: 'Allow', action: 'lambda:GetFunction', resources: ['DemoFunction.Arn'], conditions: [], usedBy: [] },
     ]);
-    expect(role!.rows.map((row) => row.source)).toEqual(['DemoPolicy (ReadOrders)', 'DemoPolicy (ScanOrders)', 'DemoPolicy (ReadSelf)']);
+    expect(role!.rows.map((row) => row.source)).toEqual([
+      'DemoPolicy (ReadOrders)',
+      'DemoPolicy (ScanOrders)',
+      'DemoPolicy (ReadSelf)',
+    ]);
     // The unused grants and the ungranted call stand out; the shared delete nobody imports is no use.
     expect(role!.unusedGrants).toEqual(['dynamodb:Scan', 'lambda:GetFunction']);
-    expect(role!.ungrantedUses).toEqual([{ action: 'cognito-idp:AdminGetUser', usedBy: ['lambdas/demo/handler.ts:7 handler()'] }]);
+    expect(role!.ungrantedUses).toEqual([
+      { action: 'cognito-idp:AdminGetUser', usedBy: ['lambdas/demo/handler.ts:7 handler()'] },
+    ]);
     expect(role!.callsWithoutIam).toEqual(['GetUser at lambdas/demo/handler.ts:6 handler()']);
     expect(publicInvokers).toMatchObject({
       name: 'Public invokers of function URLs (anyone on the internet)',
-      rows: [{ effect: 'Allow', action: 'lambda:InvokeFunctionUrl', resources: ['DemoFunction.Arn'], conditions: ['StringEquals lambda:FunctionUrlAuthType = NONE'] }],
+      rows: [
+        {
+          effect: 'Allow',
+          action: 'lambda:InvokeFunctionUrl',
+          resources: ['DemoFunction.Arn'],
+          conditions: ['StringEquals lambda:FunctionUrlAuthType = NONE'],
+        },
+      ],
     });
   });
 
   it('maps SDK commands to the IAM actions that authorize them', () => {
     expect(actionsOf('@aws-sdk/lib-dynamodb', 'UpdateCommand').actions).toEqual(['dynamodb:UpdateItem']);
     expect(actionsOf('@aws-sdk/client-sesv2', 'SendEmailCommand').actions).toEqual(['ses:SendEmail']);
-    expect(actionsOf('@aws-sdk/client-cognito-identity-provider', 'AdminDisableUserCommand').actions).toEqual(['cognito-idp:AdminDisableUser']);
-    for (const tokenCall of ['GetUserCommand', 'AssociateSoftwareTokenCommand', 'VerifySoftwareTokenCommand', 'SetUserMFAPreferenceCommand']) {
+    expect(actionsOf('@aws-sdk/client-cognito-identity-provider', 'AdminDisableUserCommand').actions).toEqual([
+      'cognito-idp:AdminDisableUser',
+    ]);
+    for (const tokenCall of [
+      'GetUserCommand',
+      'AssociateSoftwareTokenCommand',
+      'VerifySoftwareTokenCommand',
+      'SetUserMFAPreferenceCommand',
+    ]) {
       expect(actionsOf('@aws-sdk/client-cognito-identity-provider', tokenCall).actions, tokenCall).toEqual([]);
     }
     expect(() => actionsOf('@aws-sdk/lib-dynamodb', 'ExecuteStatementCommand')).toThrow(/No IAM mapping/);
@@ -86,8 +137,13 @@ describe('evidence pack of a synthesized app', () => {
     fixture = fixtureApp();
     new s3.Bucket(fixture.stack, 'UnreviewedBucket');
     expect(() => fixture!.app.synth()).toThrow(/UnreviewedBucket[\s\S]*AwsSolutions-S1/);
-    const s1 = fixture.report().packs.find((pack) => pack.name === 'AwsSolutions')!.rules.find((rule) => rule.rule === 'AwsSolutions-S1')!;
-    expect(s1.results).toEqual([expect.objectContaining({ resource: 'Fixture/UnreviewedBucket/Resource', outcome: 'not compliant' })]);
+    const s1 = fixture
+      .report()
+      .packs.find((pack) => pack.name === 'AwsSolutions')!
+      .rules.find((rule) => rule.rule === 'AwsSolutions-S1')!;
+    expect(s1.results).toEqual([
+      expect.objectContaining({ resource: 'Fixture/UnreviewedBucket/Resource', outcome: 'not compliant' }),
+    ]);
   });
 
   it('refuses an acknowledgement without a reason', () => {
@@ -98,12 +154,20 @@ describe('evidence pack of a synthesized app', () => {
       principal: '*',
       functionUrlAuthType: 'NONE',
     });
-    expect(() => acknowledge(permission, { 'NIST.800.53.R5-LambdaFunctionPublicAccessProhibited': '  ' })).toThrow(/needs a reason/);
+    expect(() => acknowledge(permission, { 'NIST.800.53.R5-LambdaFunctionPublicAccessProhibited': '  ' })).toThrow(
+      /needs a reason/,
+    );
     // Acknowledged around the helper: synth refuses it.
     Validations.of(permission).acknowledge({ id: 'NIST.800.53.R5-LambdaFunctionPublicAccessProhibited', reason: '' });
-    expect(() => fixture!.app.synth()).toThrow(/LambdaFunctionPublicAccessProhibited is acknowledged without a reason[\s\S]*Fixture\/SecondUrl/);
-    const report = JSON.parse(readFileSync(join(fixture.outdir, 'validation-report.json'), 'utf8')) as { pluginReports: { pluginName: string; violations: { ruleName: string }[] }[] };
-    const failures = report.pluginReports.flatMap((plugin) => plugin.violations.map((v) => `${plugin.pluginName}: ${v.ruleName}`));
+    expect(() => fixture!.app.synth()).toThrow(
+      /LambdaFunctionPublicAccessProhibited is acknowledged without a reason[\s\S]*Fixture\/SecondUrl/,
+    );
+    const report = JSON.parse(readFileSync(join(fixture.outdir, 'validation-report.json'), 'utf8')) as {
+      pluginReports: { pluginName: string; violations: { ruleName: string }[] }[];
+    };
+    const failures = report.pluginReports.flatMap((plugin) =>
+      plugin.violations.map((v) => `${plugin.pluginName}: ${v.ruleName}`),
+    );
     expect(failures).toEqual(['ComplianceReport: AcknowledgementWithoutReason']);
   });
 });
@@ -111,21 +175,38 @@ describe('evidence pack of a synthesized app', () => {
 describe('software bill of materials', () => {
   it('lists the packages bundled into a function and the SPA, with the installed versions, as CycloneDX', () => {
     const root = fileURLToPath(new URL('../..', import.meta.url));
-    const version = (name: string) => (JSON.parse(readFileSync(join(root, 'node_modules', name, 'package.json'), 'utf8')) as { version: string }).version;
+    const version = (name: string) =>
+      (JSON.parse(readFileSync(join(root, 'node_modules', name, 'package.json'), 'utf8')) as { version: string })
+        .version;
     const input = { root, handlers: ['mfa'], product: 'Portal' };
     const packages = bundledPackages(input);
     expect(packages).toEqual(
       expect.arrayContaining([
         { name: '@middy/core', version: version('@middy/core'), bundles: ['function mfa'] },
         { name: 'react', version: version('react'), bundles: ['web app'] },
-        { name: 'amazon-quicksight-embedding-sdk', version: version('amazon-quicksight-embedding-sdk'), bundles: ['web app'] },
+        {
+          name: 'amazon-quicksight-embedding-sdk',
+          version: version('amazon-quicksight-embedding-sdk'),
+          bundles: ['web app'],
+        },
       ]),
     );
-    const bom = JSON.parse(cycloneDx(input, packages)) as { bomFormat: string; specVersion: string; components: { name: string; group?: string; version: string; purl: string }[] };
+    const bom = JSON.parse(cycloneDx(input, packages)) as {
+      bomFormat: string;
+      specVersion: string;
+      components: { name: string; group?: string; version: string; purl: string }[];
+    };
     expect(bom).toMatchObject({ bomFormat: 'CycloneDX', specVersion: '1.6' });
     expect(bom.components).toHaveLength(packages.length);
     expect(bom.components).toEqual(
-      expect.arrayContaining([expect.objectContaining({ group: '@middy', name: 'core', version: version('@middy/core'), purl: `pkg:npm/%40middy/core@${version('@middy/core')}` })]),
+      expect.arrayContaining([
+        expect.objectContaining({
+          group: '@middy',
+          name: 'core',
+          version: version('@middy/core'),
+          purl: `pkg:npm/%40middy/core@${version('@middy/core')}`,
+        }),
+      ]),
     );
   });
 });
@@ -133,7 +214,9 @@ describe('software bill of materials', () => {
 describe('least privilege per resource', () => {
   const projectRoot = fileURLToPath(new URL('../..', import.meta.url));
 
-  /** A scratch stack with the product's tables and a function running the embed handler, granted the given statements. */
+  /**
+   * A scratch stack with the product's tables and a function running the embed handler, granted the given statements.
+   */
   function scratch(statements: (tables: PortalData) => iam.PolicyStatement[]): App {
     const outdir = mkdtempSync(join(tmpdir(), 'over-grant-'));
     scratchDirectories.push(outdir);
@@ -141,7 +224,9 @@ describe('least privilege per resource', () => {
     const stack = new Stack(app, 'Scratch', { env: { region: 'eu-west-1' } });
     const data = new PortalData(stack, 'Data', { deletionProtection: false });
     const role = new iam.Role(stack, 'EmbedRole', { assumedBy: new iam.ServicePrincipal('lambda.amazonaws.com') });
-    const variables = Object.fromEntries([...data.tables.values()].map(({ definition, table }) => [definition.envVar, table.tableName]));
+    const variables = Object.fromEntries(
+      [...data.tables.values()].map(({ definition, table }) => [definition.envVar, table.tableName]),
+    );
     new lambda.CfnFunction(stack, 'Embed', {
       code: { zipFile: 'export const handler = async () => 1;' },
       handler: 'index.handler',
@@ -150,19 +235,29 @@ describe('least privilege per resource', () => {
       environment: { variables: { POWERTOOLS_SERVICE_NAME: 'embed', ...variables } },
     });
     new iam.ManagedPolicy(stack, 'EmbedPolicy', { roles: [role], statements: statements(data) });
-    Validations.of(app).addPlugins(new ComplianceReportPlugin(new NagResultLog(), { product: 'Scratch', root: projectRoot, outdir }));
+    Validations.of(app).addPlugins(
+      new ComplianceReportPlugin(new NagResultLog(), { product: 'Scratch', root: projectRoot, outdir }),
+    );
     return app;
   }
   const scratchDirectories: string[] = [];
   afterAll(() => scratchDirectories.forEach((directory) => rmSync(directory, { recursive: true, force: true })));
 
   const usageWrite = (data: PortalData) =>
-    new iam.PolicyStatement({ sid: 'RecordUsage', actions: ['dynamodb:PutItem', 'dynamodb:UpdateItem'], resources: [data.table('Usage').table.tableArn] });
+    new iam.PolicyStatement({
+      sid: 'RecordUsage',
+      actions: ['dynamodb:PutItem', 'dynamodb:UpdateItem'],
+      resources: [data.table('Usage').table.tableArn],
+    });
 
   it('fails synth when the embed function may write the Audit table, naming the grant', () => {
     const app = scratch((data) => [
       usageWrite(data),
-      new iam.PolicyStatement({ sid: 'WriteAudit', actions: ['dynamodb:PutItem'], resources: [data.table('Audit').table.tableArn] }),
+      new iam.PolicyStatement({
+        sid: 'WriteAudit',
+        actions: ['dynamodb:PutItem'],
+        resources: [data.table('Audit').table.tableArn],
+      }),
     ]);
     expect(() => app.synth()).toThrow(
       /EmbedRole is granted dynamodb:PutItem on Data\/Audit\.Arn \(EmbedPolicy \(WriteAudit\)\), but no code path of lambdas\/embed\/handler\.ts calls dynamodb:PutItem on that resource \(it calls it on table USAGE_TABLE\)[\s\S]*GrantBeyondCodeUse/,
@@ -177,15 +272,33 @@ describe('least privilege per resource', () => {
 describe('changes since a baseline', () => {
   const bucket = (encrypted: boolean) => ({
     Type: 'AWS::S3::Bucket',
-    Properties: encrypted ? { BucketEncryption: { ServerSideEncryptionConfiguration: [{ ServerSideEncryptionByDefault: { SSEAlgorithm: 'aws:kms' } }] } } : {},
+    Properties: encrypted
+      ? {
+          BucketEncryption: {
+            ServerSideEncryptionConfiguration: [{ ServerSideEncryptionByDefault: { SSEAlgorithm: 'aws:kms' } }],
+          },
+        }
+      : {},
     Metadata: { 'aws:cdk:path': 'App/Data/Resource' },
   });
   const policy = (actions: string[]) => ({
     Type: 'AWS::IAM::ManagedPolicy',
-    Properties: { Roles: [{ Ref: 'Role' }], PolicyDocument: { Statement: [{ Effect: 'Allow', Action: actions, Resource: { 'Fn::GetAtt': ['Data', 'Arn'] } }] } },
+    Properties: {
+      Roles: [{ Ref: 'Role' }],
+      PolicyDocument: {
+        Statement: [{ Effect: 'Allow', Action: actions, Resource: { 'Fn::GetAtt': ['Data', 'Arn'] } }],
+      },
+    },
   });
-  const role = { Type: 'AWS::IAM::Role', Properties: { AssumeRolePolicyDocument: { Statement: [{ Effect: 'Allow', Principal: { Service: 'lambda.amazonaws.com' } }] } } };
-  const template = (encrypted: boolean, actions: string[]): CfnTemplate => ({ Resources: { Data: bucket(encrypted), Role: role, Policy: policy(actions) } });
+  const role = {
+    Type: 'AWS::IAM::Role',
+    Properties: {
+      AssumeRolePolicyDocument: { Statement: [{ Effect: 'Allow', Principal: { Service: 'lambda.amazonaws.com' } }] },
+    },
+  };
+  const template = (encrypted: boolean, actions: string[]): CfnTemplate => ({
+    Resources: { Data: bucket(encrypted), Role: role, Policy: policy(actions) },
+  });
 
   it('shows an added action and a removed bucket encryption', () => {
     const changes = securityChanges(
@@ -196,36 +309,67 @@ describe('changes since a baseline', () => {
     );
     expect(changes.items).toEqual([
       { area: 'IAM', change: 'added', subject: 'Role', detail: 'Allow s3:DeleteObject on Data.Arn' },
-      { area: 'Data store', change: 'changed', subject: 'S3 bucket Data', detail: 'encryption: aws:kms → none declared (S3 applies SSE-S3 by default)' },
+      {
+        area: 'Data store',
+        change: 'changed',
+        subject: 'S3 bucket Data',
+        detail: 'encryption: aws:kms → none declared (S3 applies SSE-S3 by default)',
+      },
       {
         area: 'Resource',
         change: 'changed',
         subject: 'AWS::S3::Bucket Data (App)',
-        detail: 'Properties.BucketEncryption: {"ServerSideEncryptionConfiguration":[{"ServerSideEncryptionByDefault":{"SSEAlgorithm":"aws:kms"}}]} → (not set)',
+        detail:
+          'Properties.BucketEncryption: {"ServerSideEncryptionConfiguration":[{"ServerSideEncryptionByDefault":{"SSEAlgorithm":"aws:kms"}}]} → (not set)',
       },
-      { area: 'Resource', change: 'changed', subject: 'AWS::IAM::ManagedPolicy Policy (App)', detail: expect.stringMatching(/^Properties\.PolicyDocument\.Statement: .*s3:DeleteObject/) },
+      {
+        area: 'Resource',
+        change: 'changed',
+        subject: 'AWS::IAM::ManagedPolicy Policy (App)',
+        detail: expect.stringMatching(/^Properties\.PolicyDocument\.Statement: .*s3:DeleteObject/),
+      },
     ]);
   });
 
   it('adds the changes to the pack the last synth wrote (npm run compliance -- --since)', () => {
     fixture = fixtureApp();
     fixture.app.synth();
-    const baseline = templateOf(fixture) as { Resources: Record<string, { Properties: { PolicyDocument?: { Statement: unknown[] } } }> };
+    const baseline = templateOf(fixture) as {
+      Resources: Record<string, { Properties: { PolicyDocument?: { Statement: unknown[] } } }>;
+    };
     const policyId = Object.keys(baseline.Resources).find((id) => id.startsWith('DemoPolicy'))!;
     baseline.Resources[policyId]!.Properties.PolicyDocument!.Statement.splice(1, 1);
     const baselineFile = join(fixture.root, 'release-1.template.json');
     writeFileSync(baselineFile, JSON.stringify(baseline));
     const report = addChangesSince(baselineFile, fixture.outdir, fixture.root, 'abc1234');
     expect(report.changes?.items).toEqual([
-      expect.objectContaining({ area: 'IAM', change: 'added', detail: expect.stringMatching(/^Allow dynamodb:Scan on/) }),
-      expect.objectContaining({ area: 'Resource', change: 'changed', subject: 'AWS::IAM::ManagedPolicy DemoPolicy (Fixture)' }),
+      expect.objectContaining({
+        area: 'IAM',
+        change: 'added',
+        detail: expect.stringMatching(/^Allow dynamodb:Scan on/),
+      }),
+      expect.objectContaining({
+        area: 'Resource',
+        change: 'changed',
+        subject: 'AWS::IAM::ManagedPolicy DemoPolicy (Fixture)',
+      }),
     ]);
     // Both sides are identified by commit and template hash, the current one as the synth recorded it.
     const sha = (path: string) => createHash('sha256').update(readFileSync(path)).digest('hex');
-    expect(report.changes?.baselineIdentity).toEqual({ source: baselineFile, gitCommit: 'abc1234', templates: [{ stack: 'Fixture', sha256: sha(baselineFile) }] });
-    expect(report.changes?.currentIdentity?.templates).toEqual([{ stack: 'Fixture', sha256: sha(join(fixture.outdir, 'Fixture.template.json')) }]);
-    expect(report.header.templateSha256).toEqual({ 'Fixture.template.json': sha(join(fixture.outdir, 'Fixture.template.json')) });
-    expect(readFileSync(join(fixture.outdir, 'compliance', 'report.md'), 'utf8')).toMatch(/\| IAM \| added \| DemoRole: Runs the demo function \| Allow dynamodb:Scan/);
+    expect(report.changes?.baselineIdentity).toEqual({
+      source: baselineFile,
+      gitCommit: 'abc1234',
+      templates: [{ stack: 'Fixture', sha256: sha(baselineFile) }],
+    });
+    expect(report.changes?.currentIdentity?.templates).toEqual([
+      { stack: 'Fixture', sha256: sha(join(fixture.outdir, 'Fixture.template.json')) },
+    ]);
+    expect(report.header.templateSha256).toEqual({
+      'Fixture.template.json': sha(join(fixture.outdir, 'Fixture.template.json')),
+    });
+    expect(readFileSync(join(fixture.outdir, 'compliance', 'report.md'), 'utf8')).toMatch(
+      /\| IAM \| added \| DemoRole: Runs the demo function \| Allow dynamodb:Scan/,
+    );
   });
 });
 
@@ -252,7 +396,15 @@ function templateStatements(template: { Resources: Record<string, { Type: string
 
 describe('the portal', () => {
   let report: ReturnType<Fixture['report']>;
-  let templates: Record<string, { Resources: Record<string, { Type: string; Properties?: Record<string, unknown>; Metadata?: Record<string, unknown> }> }>;
+  let templates: Record<
+    string,
+    {
+      Resources: Record<
+        string,
+        { Type: string; Properties?: Record<string, unknown>; Metadata?: Record<string, unknown> }
+      >;
+    }
+  >;
   beforeAll(async () => {
     const { buildPortal } = await import('./support/portal-build.ts');
     const build = buildPortal();
@@ -260,7 +412,10 @@ describe('the portal', () => {
     templates = Object.fromEntries(
       readdirSync(build.outdir)
         .filter((file) => file.endsWith('.template.json'))
-        .map((file) => [file.replace(/\.template\.json$/, ''), JSON.parse(readFileSync(join(build.outdir, file), 'utf8')) as (typeof templates)[string]]),
+        .map((file) => [
+          file.replace(/\.template\.json$/, ''),
+          JSON.parse(readFileSync(join(build.outdir, file), 'utf8')) as (typeof templates)[string],
+        ]),
     );
     build.dispose();
   });
@@ -272,37 +427,71 @@ describe('the portal', () => {
       const statements = new Set(principals.flatMap((principal) => principal.rows.map((row) => row.statement)));
       expect(statements.size, stack).toBe(templateStatements(template));
     }
-    const rows = report.access.flatMap((entry) => entry.principals.flatMap((principal) => principal.rows.map((row) => ({ principal: principal.name, ...row }))));
+    const rows = report.access.flatMap((entry) =>
+      entry.principals.flatMap((principal) => principal.rows.map((row) => ({ principal: principal.name, ...row }))),
+    );
     for (const action of ['kms:Decrypt', 'kms:GenerateDataKey*', 'sns:Publish']) {
       const row = rows.find((r) => r.principal === 'CloudWatch alarms' && r.action === action);
       expect(row?.usedBy, action).toEqual([expect.stringMatching(/CloudWatch/)]);
     }
-    expect(rows.filter((r) => r.source.includes('(key policy)') && r.action === 'kms:*')).toHaveLength(Object.keys(templates).length);
+    expect(rows.filter((r) => r.source.includes('(key policy)') && r.action === 'kms:*')).toHaveLength(
+      Object.keys(templates).length,
+    );
   });
 
   it('lists the whole operations pack and its stack when compared with a synthesis without it', () => {
-    const stacks = Object.entries(templates).map(([stackName, template]) => ({ stackName, template: template as CfnTemplate }));
+    const stacks = Object.entries(templates).map(([stackName, template]) => ({
+      stackName,
+      template: template as CfnTemplate,
+    }));
     const portal = stacks.find((stack) => !stack.stackName.endsWith('edge-alarms'))!;
     const edge = stacks.find((stack) => stack.stackName.endsWith('edge-alarms'))!;
     // The baseline: the portal stack without anything under Operations/, and no edge-alarms stack.
     const withoutOperations = Object.fromEntries(
-      Object.entries(portal.template.Resources).filter(([, resource]) => !String(resource.Metadata?.['aws:cdk:path'] ?? '').includes('/Operations/')),
+      Object.entries(portal.template.Resources).filter(
+        ([, resource]) => !String(resource.Metadata?.['aws:cdk:path'] ?? '').includes('/Operations/'),
+      ),
     );
     const identity = (source: string) => ({ source, gitCommit: 'c0ffee', templates: [] });
-    const changes = synthesisChanges([{ stackName: portal.stackName, template: { Resources: withoutOperations } }], stacks, projectRootForChanges, {
-      baseline: identity('release-1'),
-      current: identity('cdk.out'),
-    });
+    const changes = synthesisChanges(
+      [{ stackName: portal.stackName, template: { Resources: withoutOperations } }],
+      stacks,
+      projectRootForChanges,
+      {
+        baseline: identity('release-1'),
+        current: identity('cdk.out'),
+      },
+    );
     const added = changes.items.filter((item) => item.change === 'added');
-    expect(added).toEqual(expect.arrayContaining([expect.objectContaining({ area: 'Stack', subject: edge.stackName })]));
+    expect(added).toEqual(
+      expect.arrayContaining([expect.objectContaining({ area: 'Stack', subject: edge.stackName })]),
+    );
     for (const stack of [portal.stackName, edge.stackName]) {
-      const resources = added.filter((item) => item.area === 'Resource' && item.subject.endsWith(`(${stack})`)).map((item) => item.subject.split(' ')[0]);
-      expect(resources, stack).toEqual(expect.arrayContaining(['AWS::KMS::Key', 'AWS::SNS::Topic', 'AWS::SNS::TopicPolicy', 'AWS::CloudWatch::Alarm']));
+      const resources = added
+        .filter((item) => item.area === 'Resource' && item.subject.endsWith(`(${stack})`))
+        .map((item) => item.subject.split(' ')[0]);
+      expect(resources, stack).toEqual(
+        expect.arrayContaining(['AWS::KMS::Key', 'AWS::SNS::Topic', 'AWS::SNS::TopicPolicy', 'AWS::CloudWatch::Alarm']),
+      );
     }
-    const alarms = Object.values(portal.template.Resources).filter((resource) => resource.Type === 'AWS::CloudWatch::Alarm').length;
-    expect(added.filter((item) => item.subject.startsWith('AWS::CloudWatch::Alarm ') && item.subject.endsWith(`(${portal.stackName})`))).toHaveLength(alarms);
+    const alarms = Object.values(portal.template.Resources).filter(
+      (resource) => resource.Type === 'AWS::CloudWatch::Alarm',
+    ).length;
+    expect(
+      added.filter(
+        (item) => item.subject.startsWith('AWS::CloudWatch::Alarm ') && item.subject.endsWith(`(${portal.stackName})`),
+      ),
+    ).toHaveLength(alarms);
     // The key and topic policies' grants to CloudWatch are new IAM statements too.
-    expect(added).toEqual(expect.arrayContaining([expect.objectContaining({ area: 'IAM', subject: 'CloudWatch alarms', detail: expect.stringMatching(/^Allow sns:Publish/) })]));
+    expect(added).toEqual(
+      expect.arrayContaining([
+        expect.objectContaining({
+          area: 'IAM',
+          subject: 'CloudWatch alarms',
+          detail: expect.stringMatching(/^Allow sns:Publish/),
+        }),
+      ]),
+    );
   });
 
   it('lists a CORS header added to a function URL', () => {
@@ -310,8 +499,19 @@ describe('the portal', () => {
     const after = JSON.parse(JSON.stringify(portal[1])) as CfnTemplate;
     const url = Object.values(after.Resources).find((resource) => resource.Type === 'AWS::Lambda::Url')!;
     (url.Properties!.Cors as { AllowHeaders: string[] }).AllowHeaders.push('x-extra');
-    const changes = securityChanges({ stackName: portal[0], template: portal[1] as CfnTemplate }, { stackName: portal[0], template: after }, projectRootForChanges, 'release-1');
-    expect(changes.items).toEqual([expect.objectContaining({ area: 'Resource', change: 'changed', detail: expect.stringMatching(/^Properties\.Cors\.AllowHeaders: .* → .*x-extra/) })]);
+    const changes = securityChanges(
+      { stackName: portal[0], template: portal[1] as CfnTemplate },
+      { stackName: portal[0], template: after },
+      projectRootForChanges,
+      'release-1',
+    );
+    expect(changes.items).toEqual([
+      expect.objectContaining({
+        area: 'Resource',
+        change: 'changed',
+        detail: expect.stringMatching(/^Properties\.Cors\.AllowHeaders: .* → .*x-extra/),
+      }),
+    ]);
   });
 
   it('checks each grant of a table, index or user pool against the resources the code calls it on', () => {
@@ -323,13 +523,21 @@ describe('the portal', () => {
     const stores = report.inventory.flatMap((entry) => entry.dataStores);
     const usage = stores.find((store) => store.name === 'Data/Usage')!;
     expect(usage.settings['personal data']).toMatch(/dashboard views per user \(email address, dashboard, time\)/);
-    expect(stores.find((store) => store.name === 'Site/AccessLogs')!.settings['personal data']).toMatch(/client IP addresses/);
+    expect(stores.find((store) => store.name === 'Site/AccessLogs')!.settings['personal data']).toMatch(
+      /client IP addresses/,
+    );
     expect(stores.find((store) => store.name === 'Companies/RulesBucket')!.settings['personal data']).toBe('none');
-    expect(stores.find((store) => store.kind === 'Cognito user pool')!.settings['personal data']).toMatch(/email addresses/);
+    expect(stores.find((store) => store.kind === 'Cognito user pool')!.settings['personal data']).toMatch(
+      /email addresses/,
+    );
     for (const table of ['Views', 'Dashboards', 'State', 'Audit', 'Usage']) {
-      expect(stores.find((store) => store.name === `Data/${table}`)?.settings.classification, table).toMatch(/^personal data: /);
+      expect(stores.find((store) => store.name === `Data/${table}`)?.settings.classification, table).toMatch(
+        /^personal data: /,
+      );
     }
-    const backup = report.packs.flatMap((pack) => pack.rules).find((rule) => rule.rule === 'NIST.800.53.R5-DynamoDBInBackupPlan')!;
+    const backup = report.packs
+      .flatMap((pack) => pack.rules)
+      .find((rule) => rule.rule === 'NIST.800.53.R5-DynamoDBInBackupPlan')!;
     const usageReason = backup.results.find((result) => result.resource.includes('Data/Usage'))!.reason!;
     expect(usageReason).toMatch(/personal data: dashboard views per user/);
     expect(usageReason).not.toMatch(/administrative/);
@@ -338,15 +546,28 @@ describe('the portal', () => {
   it('gives auditors encryption, retention, backups, log integrity and answers per store, from the template', () => {
     const evidence = report.evidence!.find((entry) => !entry.stack.endsWith('edge-alarms'))!;
     const usage = evidence.stores.find((store) => store.store === 'Data/Usage')!;
-    expect(usage).toMatchObject({ kind: 'DynamoDB table', inTransit: expect.stringMatching(/^TLS only/), backup: expect.stringMatching(/35 days/) });
+    expect(usage).toMatchObject({
+      kind: 'DynamoDB table',
+      inTransit: expect.stringMatching(/^TLS only/),
+      backup: expect.stringMatching(/35 days/),
+    });
     expect(usage.rpoRto).toMatch(/RPO about 5 minutes/);
     expect(usage.classification).toMatch(/^personal data: dashboard views per user/);
-    expect(evidence.stores.find((store) => store.store === 'Site/Content')!.inTransit).toMatch(/bucket policy denies every request without TLS/);
+    expect(evidence.stores.find((store) => store.store === 'Site/Content')!.inTransit).toMatch(
+      /bucket policy denies every request without TLS/,
+    );
     const accessLogs = evidence.logIntegrity.find((item) => item.topic.includes('Site/AccessLogs'))!;
     expect(accessLogs.stack).toMatch(/recoverable for 1 day\(s\) only/);
-    expect(accessLogs.stack).toMatch(/cdk-nag treats a bucket that is the destination of other buckets' access logs as compliant/);
-    expect(evidence.logIntegrity.find((item) => item.topic.includes('CloudTrail'))).toMatchObject({ stack: expect.stringMatching(/^No trail/), account: expect.stringMatching(/organization trail/) });
-    expect(evidence.logIntegrity.find((item) => item.topic.includes('Data/Audit'))!.stack).toMatch(/no role of the stack may change or delete an entry/);
+    expect(accessLogs.stack).toMatch(
+      /cdk-nag treats a bucket that is the destination of other buckets' access logs as compliant/,
+    );
+    expect(evidence.logIntegrity.find((item) => item.topic.includes('CloudTrail'))).toMatchObject({
+      stack: expect.stringMatching(/^No trail/),
+      account: expect.stringMatching(/organization trail/),
+    });
+    expect(evidence.logIntegrity.find((item) => item.topic.includes('Data/Audit'))!.stack).toMatch(
+      /no role of the stack may change or delete an entry/,
+    );
     expect(evidence.restoreSteps.join(' ')).toMatch(/restore-table-to-point-in-time/);
     expect(evidence.findings.map((finding) => finding.finding)).toEqual([
       'Cognito threat protection off',
@@ -354,14 +575,18 @@ describe('the portal', () => {
       'Passwords of 8 characters (checks ask for 14)',
       'Public function URLs (auth type NONE): 5',
     ]);
-    expect(evidence.findings[0]!.raisedBy).toMatch(/Security Hub Cognito\.1; Prowler cognito_user_pool_advanced_security_enabled/);
+    expect(evidence.findings[0]!.raisedBy).toMatch(
+      /Security Hub Cognito\.1; Prowler cognito_user_pool_advanced_security_enabled/,
+    );
     expect(evidence.findings.map((finding) => finding.stricterChoice).slice(0, 3)).toEqual([
       expect.stringMatching(/^threatProtection = true/),
       expect.stringMatching(/^selfSignUp = false/),
       expect.stringMatching(/^passwordMinLength = 14/),
     ]);
     const rules = report.packs.flatMap((pack) => pack.rules);
-    expect(rules.find((rule) => rule.rule === 'AwsSolutions-S10')!.equivalents).toBe('Security Hub S3.5; Prowler s3_bucket_secure_transport_policy');
+    expect(rules.find((rule) => rule.rule === 'AwsSolutions-S10')!.equivalents).toBe(
+      'Security Hub S3.5; Prowler s3_bucket_secure_transport_policy',
+    );
   });
 
   it('states the sign-in as the default settings configure it', () => {
@@ -378,14 +603,18 @@ describe('the portal', () => {
       .filter((principal) => principal.kind === 'function role')
       .flatMap((principal) => [
         ...principal.unusedGrants.map((action) => `${principal.name}: ${action} is granted but no code path uses it`),
-        ...principal.ungrantedUses.map((use) => `${principal.name}: ${use.action} is used at ${use.usedBy.join(', ')} but not granted`),
+        ...principal.ungrantedUses.map(
+          (use) => `${principal.name}: ${use.action} is used at ${use.usedBy.join(', ')} but not granted`,
+        ),
       ]);
     expect(mismatches).toEqual([]);
   });
 
   it('says in the inventory that only tokens of a sign-in can call Cognito for the account, as the template configures it', () => {
     const text = JSON.stringify(report);
-    expect(text).toContain('tokens of a sign-in only: the pre token generation trigger (V2) suppresses aws.cognito.signin.user.admin in refreshed tokens');
+    expect(text).toContain(
+      'tokens of a sign-in only: the pre token generation trigger (V2) suppresses aws.cognito.signin.user.admin in refreshed tokens',
+    );
     expect(text).toContain('access 5 minutes');
   });
 
@@ -394,7 +623,10 @@ describe('the portal', () => {
       .flatMap((stack) => stack.principals)
       .flatMap((principal) => principal.rows.flatMap((row) => row.usedBy));
     // embed loads its request work with import(); the call is still credited to embedUrlFor.
-    const callLine = readFileSync(fileURLToPath(new URL('../../lambdas/embed/embed-url.ts', import.meta.url)), 'utf8').split('\n').findIndex((line) => line.includes('new GenerateEmbedUrlForRegisteredUserCommand(')) + 1;
+    const callLine =
+      readFileSync(fileURLToPath(new URL('../../lambdas/embed/embed-url.ts', import.meta.url)), 'utf8')
+        .split('\n')
+        .findIndex((line) => line.includes('new GenerateEmbedUrlForRegisteredUserCommand(')) + 1;
     expect(callLine).toBeGreaterThan(0);
     expect(usedBy).toContain(`lambdas/embed/embed-url.ts:${callLine} embedUrlFor()`);
     expect(usedBy.filter((place) => / init_\w+\(\)$/.test(place))).toEqual([]);

@@ -7,12 +7,19 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildPortal, type PortalBuild } from './support/portal-build.ts';
 import { dependencies, findCycle } from './support/template-graph.ts';
 
-type Template = { Resources: Record<string, { DependsOn?: string | string[]; Properties?: unknown; Metadata?: Record<string, unknown> }> };
+type Template = {
+  Resources: Record<
+    string,
+    { DependsOn?: string | string[]; Properties?: unknown; Metadata?: Record<string, unknown> }
+  >;
+};
 
 /** Violations the two compliance packs find in an app (acknowledged ones are not reported). */
 function nagFindings(app: App): string[] {
   return [new AwsSolutionsChecks(), new NIST80053R5Checks()].flatMap((pack) =>
-    pack.validateScope(app).violations.flatMap((v) => v.violatingResources.map((r) => `${v.ruleName} at ${r.constructPath}`)),
+    pack
+      .validateScope(app)
+      .violations.flatMap((v) => v.violatingResources.map((r) => `${v.ruleName} at ${r.constructPath}`)),
   );
 }
 
@@ -32,18 +39,28 @@ describe('compliance of the synthesized app (handlers bundled as in `cdk synth`)
   it('passes the CloudFormation validator that runs in synth without errors', () => {
     const reportFile = join(build.outdir, 'validation-report.json');
     const report = existsSync(reportFile)
-      ? (JSON.parse(readFileSync(reportFile, 'utf8')) as { pluginReports: { pluginName: string; violations: { severity: string; ruleName: string }[] }[] })
+      ? (JSON.parse(readFileSync(reportFile, 'utf8')) as {
+          pluginReports: { pluginName: string; violations: { severity: string; ruleName: string }[] }[];
+        })
       : { pluginReports: [] };
-    const errors = report.pluginReports.flatMap((p) => p.violations.filter((v) => v.severity === 'error').map((v) => `${p.pluginName}: ${v.ruleName}`));
+    const errors = report.pluginReports.flatMap((p) =>
+      p.violations.filter((v) => v.severity === 'error').map((v) => `${p.pluginName}: ${v.ruleName}`),
+    );
     expect(errors).toEqual([]);
   });
 
   it('records each acknowledgement with its reason next to the resource in the template', () => {
     const acknowledged = Object.values(template.Resources).flatMap(
-      (resource) => (resource.Metadata?.cdk_nag as { rules_to_suppress?: { id: string; reason: string }[] } | undefined)?.rules_to_suppress ?? [],
+      (resource) =>
+        (resource.Metadata?.cdk_nag as { rules_to_suppress?: { id: string; reason: string }[] } | undefined)
+          ?.rules_to_suppress ?? [],
     );
     expect(acknowledged.map((rule) => rule.id)).toEqual(
-      expect.arrayContaining(['AwsSolutions-COG8', 'NIST.800.53.R5-LambdaFunctionPublicAccessProhibited', 'AwsSolutions-CFR4']),
+      expect.arrayContaining([
+        'AwsSolutions-COG8',
+        'NIST.800.53.R5-LambdaFunctionPublicAccessProhibited',
+        'AwsSolutions-CFR4',
+      ]),
     );
     for (const rule of acknowledged) expect(rule.reason.length, rule.id).toBeGreaterThan(120);
   });
@@ -54,7 +71,9 @@ describe('compliance of the synthesized app (handlers bundled as in `cdk synth`)
 
   it('bundles each handler as minified ESM with a source map', () => {
     const handlers = Object.values(template.Resources).filter(
-      (r) => (r as { Type?: string }).Type === 'AWS::Lambda::Function' && !String(r.Metadata?.['aws:cdk:path']).includes('Custom::CDKBucketDeployment'),
+      (r) =>
+        (r as { Type?: string }).Type === 'AWS::Lambda::Function' &&
+        !String(r.Metadata?.['aws:cdk:path']).includes('Custom::CDKBucketDeployment'),
     );
     expect(handlers).toHaveLength(9);
     for (const handler of handlers) {
@@ -119,7 +138,9 @@ describe('compliance with every optional feature configured', () => {
       const cog8 = report.packs.flatMap((pack) => pack.rules).find((rule) => rule.rule === 'AwsSolutions-COG8')!;
       expect(cog8.results.map((result) => result.outcome)).toEqual(['compliant']);
       // With the stricter choices made, only the public function URLs remain to be answered.
-      expect(report.evidence.flatMap((stack) => stack.findings.map((finding) => finding.finding))).toEqual(['Public function URLs (auth type NONE): 5']);
+      expect(report.evidence.flatMap((stack) => stack.findings.map((finding) => finding.finding))).toEqual([
+        'Public function URLs (auth type NONE): 5',
+      ]);
     } finally {
       build.dispose();
     }
@@ -131,7 +152,10 @@ describe('compliance with every optional feature configured', () => {
       // A bucket without access logging or TLS enforcement, added after the fact.
       new s3.Bucket(build.stack, 'UnreviewedBucket');
       expect(nagFindings(build.app)).toEqual(
-        expect.arrayContaining([expect.stringMatching(/^AwsSolutions-S1 at .*UnreviewedBucket/), expect.stringMatching(/^AwsSolutions-S10 at .*UnreviewedBucket/)]),
+        expect.arrayContaining([
+          expect.stringMatching(/^AwsSolutions-S1 at .*UnreviewedBucket/),
+          expect.stringMatching(/^AwsSolutions-S10 at .*UnreviewedBucket/),
+        ]),
       );
       expect(() => build.app.synth({ force: true })).toThrow(/UnreviewedBucket[\s\S]*AwsSolutions-S1/);
     } finally {

@@ -70,10 +70,15 @@ describe('deployment configuration', () => {
   });
 
   it('reads dashboardFeatures as RegisteredUserDashboardFeatureConfigurations member names and refuses any other name', () => {
-    expect(fromContext({ dashboardFeatures: 'Schedules, ThresholdAlerts,Schedules' }).dashboardFeatures).toEqual(['Schedules', 'ThresholdAlerts']);
+    expect(fromContext({ dashboardFeatures: 'Schedules, ThresholdAlerts,Schedules' }).dashboardFeatures).toEqual([
+      'Schedules',
+      'ThresholdAlerts',
+    ]);
     expect(fromContext({ dashboardFeatures: [] }).dashboardFeatures).toEqual([]);
     expect(problemsOf({ dashboardFeatures: ['Schedules', 'Subscriptions'] })).toEqual([
-      expect.stringMatching(/^dashboardFeatures: Subscriptions is not a feature of embedded dashboards; known: StatePersistence, Bookmarks, SharedView, Schedules, ThresholdAlerts, RecentSnapshots, DashboardCustomizationSummary, AmazonQInQuickSight/),
+      expect.stringMatching(
+        /^dashboardFeatures: Subscriptions is not a feature of embedded dashboards; known: StatePersistence, Bookmarks, SharedView, Schedules, ThresholdAlerts, RecentSnapshots, DashboardCustomizationSummary, AmazonQInQuickSight/,
+      ),
     ]);
   });
 
@@ -83,35 +88,62 @@ describe('deployment configuration', () => {
     [{ embedSessionMinutes: 'ten' }, /^embedSessionMinutes: must be a whole number from 15 to 600 \(got "ten"\)$/],
     [{ usageRetentionDays: 0 }, /^usageRetentionDays: must be at least 1 .*\(got 0\)$/],
     [{ usageRetentionDays: '1.5' }, /^usageRetentionDays: must be a whole number from 1 to 3650/],
-    [{ accessTokenMinutes: 2 }, /^accessTokenMinutes: must be 5 \(a token that can change the authenticator must end within the 5 minutes after its sign-in\)/],
+    [
+      { accessTokenMinutes: 2 },
+      /^accessTokenMinutes: must be 5 \(a token that can change the authenticator must end within the 5 minutes after its sign-in\)/,
+    ],
     [{ accessTokenMinutes: 60 }, /^accessTokenMinutes: must be 5 /],
     [{ refreshTokenDays: 0 }, /^refreshTokenDays: must be at least 1/],
     [{ region: 'Ohio' }, /^region: must be an AWS region code .*\(got "Ohio"\)$/],
     [{ quicksightAccountId: '1234' }, /^quicksightAccountId: must be a 12-digit AWS account id \(got "1234"\)$/],
     [{ quicksightNamespace: 'bad namespace' }, /^quicksightNamespace: /],
     [{ sesSenderAddress: 'not-an-address' }, /^sesSenderAddress: must be an email address \(got "not-an-address"\)$/],
-    [{ sesSenderAddress: 'a@b.example.com', sesIdentity: 'other.example.com' }, /^sesIdentity: must be the verified SES identity .*\(b\.example\.com\)/],
+    [
+      { sesSenderAddress: 'a@b.example.com', sesIdentity: 'other.example.com' },
+      /^sesIdentity: must be the verified SES identity .*\(b\.example\.com\)/,
+    ],
     [{ domainName: 'portal.example.com' }, /^certificateArn: domainName and certificateArn go together/],
-    [{ certificateArn: 'arn:aws:acm:us-east-2:123456789012:certificate/0f1e2d3c-4b5a-6978-8a9b-0c1d2e3f4a5b' }, /^certificateArn: must be the ARN of an ACM certificate in us-east-1/],
+    [
+      { certificateArn: 'arn:aws:acm:us-east-2:123456789012:certificate/0f1e2d3c-4b5a-6978-8a9b-0c1d2e3f4a5b' },
+      /^certificateArn: must be the ARN of an ACM certificate in us-east-1/,
+    ],
     [{ cognitoDomainPrefix: 'my-cognito-login' }, /^cognitoDomainPrefix: must not contain the reserved words/],
     [{ cognitoDomainPrefix: 'Bad_Prefix' }, /^cognitoDomainPrefix: must be 1-63 lowercase letters/],
     [{ selfSignUp: 'yes' }, /^selfSignUp: must be true or false \(got "yes"\)$/],
     [{ logRetentionDays: 2 }, /^logRetentionDays: must be one of the CloudWatch Logs retention periods/],
     [{ allowedOrigins: ['https://portal.example.com/'] }, /^allowedOrigins: each entry must be an origin/],
-    [{ allowedOrigins: 'http://portal.example.com' }, /^allowedOrigins: http:\/\/portal\.example\.com is not https; QuickSight embeds over http only for localhost \(got /],
-    [{ allowedOrigins: 'http://127.0.0.1:5173' }, /^allowedOrigins: http:\/\/127\.0\.0\.1:5173 is an IP address; QuickSight embeds only in domain names/],
+    [
+      { allowedOrigins: 'http://portal.example.com' },
+      /^allowedOrigins: http:\/\/portal\.example\.com is not https; QuickSight embeds over http only for localhost \(got /,
+    ],
+    [
+      { allowedOrigins: 'http://127.0.0.1:5173' },
+      /^allowedOrigins: http:\/\/127\.0\.0\.1:5173 is an IP address; QuickSight embeds only in domain names/,
+    ],
     [{ allowedOrigins: ['https://203.0.113.7'] }, /^allowedOrigins: https:\/\/203\.0\.113\.7 is an IP address/],
-    [{ allowedOrigins: ['https://[2001:db8::1]:8443'] }, /^allowedOrigins: https:\/\/\[2001:db8::1\]:8443 is an IP address/],
+    [
+      { allowedOrigins: ['https://[2001:db8::1]:8443'] },
+      /^allowedOrigins: https:\/\/\[2001:db8::1\]:8443 is an IP address/,
+    ],
     [
       { allowedOrigins: 'https://a.example.com,https://b.example.com,https://c.example.com' },
       /^allowedOrigins: must list at most 2 origins: QuickSight embeds in at most 3 domains, and the site's own origin is one of them \(got "https:\/\/a\.example\.com,https:\/\/b\.example\.com,https:\/\/c\.example\.com"\)$/,
     ],
     [{ marketingSiteUrl: 'http://example.com' }, /^marketingSiteUrl: must be an https URL/],
-    [{ webAclArn: 'arn:aws:wafv2:us-east-2:123456789012:regional/webacl/x/0f1e2d3c-4b5a-6978-8a9b-0c1d2e3f4a5b' }, /^webAclArn: must be the ARN of a WAF web ACL with CLOUDFRONT scope/],
+    [
+      { webAclArn: 'arn:aws:wafv2:us-east-2:123456789012:regional/webacl/x/0f1e2d3c-4b5a-6978-8a9b-0c1d2e3f4a5b' },
+      /^webAclArn: must be the ARN of a WAF web ACL with CLOUDFRONT scope/,
+    ],
     [{ productName: '9 lives' }, /^productName: must start with a letter/],
     [{ refreshTokenDays: 1, idTokenMinutes: 1440 }, /^refreshTokenDays: must outlast the access and ID tokens/],
-    [{ idleTimeoutMinutes: 2 }, /^idleTimeoutMinutes: must be at least 5 \(the idle sign-out warns a minute ahead; at most a day\) \(got 2\)$/],
-    [{ idleTimeoutMinutes: 'half an hour' }, /^idleTimeoutMinutes: must be a whole number from 5 to 1440 \(got "half an hour"\)$/],
+    [
+      { idleTimeoutMinutes: 2 },
+      /^idleTimeoutMinutes: must be at least 5 \(the idle sign-out warns a minute ahead; at most a day\) \(got 2\)$/,
+    ],
+    [
+      { idleTimeoutMinutes: 'half an hour' },
+      /^idleTimeoutMinutes: must be a whole number from 5 to 1440 \(got "half an hour"\)$/,
+    ],
     [{ absoluteSessionMinutes: 43_201 }, /^absoluteSessionMinutes: must be at most 43200 .*\(got 43201\)$/],
     [{ absoluteSessionMinutes: 7.5 }, /^absoluteSessionMinutes: must be a whole number from 15 to 43200 \(got 7\.5\)$/],
     [
@@ -135,7 +167,9 @@ describe('deployment configuration', () => {
   it('keeps the default embedded session within the default portal session, and accepts an embed as long as the session', () => {
     const defaults = fromContext({});
     expect(defaults.embedSessionMinutes).toBeLessThanOrEqual(defaults.absoluteSessionMinutes);
-    expect(fromContext({ absoluteSessionMinutes: '240', embedSessionMinutes: '240', idleTimeoutMinutes: '15' })).toMatchObject({
+    expect(
+      fromContext({ absoluteSessionMinutes: '240', embedSessionMinutes: '240', idleTimeoutMinutes: '15' }),
+    ).toMatchObject({
       absoluteSessionMinutes: 240,
       embedSessionMinutes: 240,
       idleTimeoutMinutes: 15,
@@ -149,10 +183,9 @@ describe('deployment configuration', () => {
   });
 
   it('accepts up to 2 extra origins, https or http://localhost on any port', () => {
-    expect(fromContext({ allowedOrigins: ['https://staging.example.com:8443', 'http://localhost:5173'] }).allowedOrigins).toEqual([
-      'https://staging.example.com:8443',
-      'http://localhost:5173',
-    ]);
+    expect(
+      fromContext({ allowedOrigins: ['https://staging.example.com:8443', 'http://localhost:5173'] }).allowedOrigins,
+    ).toEqual(['https://staging.example.com:8443', 'http://localhost:5173']);
   });
 
   it('reports every bad value at once', () => {
@@ -172,7 +205,9 @@ describe('deployment configuration', () => {
       );
       expect(result.code).toBe(1);
       expect(result.stderr).toContain('Invalid deployment configuration');
-      expect(result.stderr).toContain('embedSessionMinutes: must be at most 600 (QuickSight embed sessions last 15 to 600 minutes) (got 900)');
+      expect(result.stderr).toContain(
+        'embedSessionMinutes: must be at most 600 (QuickSight embed sessions last 15 to 600 minutes) (got 900)',
+      );
       expect(existsSync(join(outdir, 'manifest.json'))).toBe(false);
     } finally {
       rmSync(outdir, { recursive: true, force: true });

@@ -38,7 +38,8 @@ describe('data (DynamoDB)', () => {
   });
 
   it('expires usage events and aggregates through TTL on expiresAt', () => {
-    const usage = build.template.toJSON().Resources[logicalIdAt(build.template, 'AWS::DynamoDB::Table', '/Data/Usage/')].Properties;
+    const usage =
+      build.template.toJSON().Resources[logicalIdAt(build.template, 'AWS::DynamoDB::Table', '/Data/Usage/')].Properties;
     expect(usage.KeySchema).toEqual([
       { AttributeName: 'pk', KeyType: 'HASH' },
       { AttributeName: 'sk', KeyType: 'RANGE' },

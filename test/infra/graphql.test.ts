@@ -31,15 +31,24 @@ describe('GraphQL API (AppSync)', () => {
         DefaultAction: 'ALLOW',
       },
       XrayEnabled: true,
-      LogConfig: { FieldLogLevel: 'ERROR', ExcludeVerboseContent: false, CloudWatchLogsRoleArn: { 'Fn::GetAtt': [loggingRole, 'Arn'] } },
+      LogConfig: {
+        FieldLogLevel: 'ERROR',
+        ExcludeVerboseContent: false,
+        CloudWatchLogsRoleArn: { 'Fn::GetAtt': [loggingRole, 'Arn'] },
+      },
       IntrospectionConfig: 'DISABLED',
     });
     const roles = build.template.toJSON().Resources;
-    expect(roles[loggingRole.asString()].Properties.AssumeRolePolicyDocument.Statement[0].Principal).toEqual({ Service: 'appsync.amazonaws.com' });
+    expect(roles[loggingRole.asString()].Properties.AssumeRolePolicyDocument.Statement[0].Principal).toEqual({
+      Service: 'appsync.amazonaws.com',
+    });
   });
 
   it(`caps a request at ${QUERY_DEPTH_LIMIT} levels and ${RESOLVER_COUNT_LIMIT} resolver calls, the numbers local mode enforces`, () => {
-    build.template.hasResourceProperties('AWS::AppSync::GraphQLApi', { QueryDepthLimit: QUERY_DEPTH_LIMIT, ResolverCountLimit: RESOLVER_COUNT_LIMIT });
+    build.template.hasResourceProperties('AWS::AppSync::GraphQLApi', {
+      QueryDepthLimit: QUERY_DEPTH_LIMIT,
+      ResolverCountLimit: RESOLVER_COUNT_LIMIT,
+    });
     expect([QUERY_DEPTH_LIMIT, RESOLVER_COUNT_LIMIT]).toEqual([8, 10]);
   });
 
@@ -55,16 +64,27 @@ describe('GraphQL API (AppSync)', () => {
   it('resolves every Query and Mutation field through the Lambda data source', () => {
     const fields = rootFields(schema);
     expect(fields.map((f) => `${f.typeName}.${f.fieldName}`)).toEqual(
-      expect.arrayContaining(['Query.listTableauViews', 'Query.getTableauView', 'Mutation.createTableauView', 'Mutation.deleteDashboardMetadata']),
+      expect.arrayContaining([
+        'Query.listTableauViews',
+        'Query.getTableauView',
+        'Mutation.createTableauView',
+        'Mutation.deleteDashboardMetadata',
+      ]),
     );
     const dataSourceName = new Capture();
     build.template.hasResourceProperties('AWS::AppSync::DataSource', {
       Type: 'AWS_LAMBDA',
       Name: dataSourceName,
-      LambdaConfig: { LambdaFunctionArn: { 'Fn::GetAtt': [logicalIdAt(build.template, 'AWS::Lambda::Function', '/GraphQL/Resolver/Function/'), 'Arn'] } },
+      LambdaConfig: {
+        LambdaFunctionArn: {
+          'Fn::GetAtt': [logicalIdAt(build.template, 'AWS::Lambda::Function', '/GraphQL/Resolver/Function/'), 'Arn'],
+        },
+      },
     });
     const resolvers = Object.values(build.template.findResources('AWS::AppSync::Resolver')).map((r) => r.Properties);
-    expect(resolvers.map((r) => `${r.TypeName}.${r.FieldName}`).sort()).toEqual(fields.map((f) => `${f.typeName}.${f.fieldName}`).sort());
+    expect(resolvers.map((r) => `${r.TypeName}.${r.FieldName}`).sort()).toEqual(
+      fields.map((f) => `${f.typeName}.${f.fieldName}`).sort(),
+    );
     for (const resolver of resolvers) {
       expect(resolver).toMatchObject({ DataSourceName: dataSourceName.asString(), Kind: 'UNIT' });
       // Direct Lambda resolvers: no mapping templates.
@@ -73,8 +93,14 @@ describe('GraphQL API (AppSync)', () => {
   });
 
   it('lets AppSync invoke the resolver function and nothing else', () => {
-    const resolverArn = { 'Fn::GetAtt': [logicalIdAt(build.template, 'AWS::Lambda::Function', '/GraphQL/Resolver/Function/'), 'Arn'] };
-    const invoke = policyStatements(build.template).filter(({ statement }) => JSON.stringify(statement.Action).includes('lambda:InvokeFunction'));
-    expect(invoke.map(({ statement }) => statement)).toEqual([expect.objectContaining({ Action: 'lambda:InvokeFunction', Resource: resolverArn })]);
+    const resolverArn = {
+      'Fn::GetAtt': [logicalIdAt(build.template, 'AWS::Lambda::Function', '/GraphQL/Resolver/Function/'), 'Arn'],
+    };
+    const invoke = policyStatements(build.template).filter(({ statement }) =>
+      JSON.stringify(statement.Action).includes('lambda:InvokeFunction'),
+    );
+    expect(invoke.map(({ statement }) => statement)).toEqual([
+      expect.objectContaining({ Action: 'lambda:InvokeFunction', Resource: resolverArn }),
+    ]);
   });
 });

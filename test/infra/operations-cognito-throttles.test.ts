@@ -35,27 +35,40 @@ describe('CognitoThrottles metric of the functions', () => {
   it('writes one EMF line (metric CognitoThrottles, count 1, no dimension and per function) when Cognito throttles a call', async () => {
     failure = Object.assign(new Error('Rate exceeded'), { name: 'TooManyRequestsException', $metadata: {} });
     const write = vi.spyOn(process.stdout, 'write').mockImplementation(() => true);
-    await expect(cognito.send(new GetUserCommand({ AccessToken: 'token' }))).rejects.toMatchObject({ name: 'TooManyRequestsException' });
+    await expect(cognito.send(new GetUserCommand({ AccessToken: 'token' }))).rejects.toMatchObject({
+      name: 'TooManyRequestsException',
+    });
     const lines = emfLines(write);
     expect(lines).toHaveLength(1);
     expect(lines[0]!.endsWith('\n')).toBe(true);
-    const document = JSON.parse(lines[0]!) as Record<string, unknown> & { _aws: { Timestamp: number; CloudWatchMetrics: unknown[] } };
+    const document = JSON.parse(lines[0]!) as Record<string, unknown> & {
+      _aws: { Timestamp: number; CloudWatchMetrics: unknown[] };
+    };
     expect(document._aws.CloudWatchMetrics).toEqual([
-      { Namespace: 'TVIQ-portal', Dimensions: [[], ['service']], Metrics: [{ Name: 'CognitoThrottles', Unit: 'Count' }] },
+      {
+        Namespace: 'TVIQ-portal',
+        Dimensions: [[], ['service']],
+        Metrics: [{ Name: 'CognitoThrottles', Unit: 'Count' }],
+      },
     ]);
     expect(document).toMatchObject({ CognitoThrottles: 1, service: 'embed', operation: 'GetUser' });
     expect(Math.abs(document._aws.Timestamp - Date.now())).toBeLessThan(60_000);
   });
 
-  it.each(['NotAuthorizedException', 'LimitExceededException', 'InternalErrorException'])('writes nothing for %s, and the error reaches the caller unchanged', async (name) => {
-    failure = Object.assign(new Error(name), { name, $metadata: {} });
-    const write = vi.spyOn(process.stdout, 'write').mockImplementation(() => true);
-    await expect(cognito.send(new GetUserCommand({ AccessToken: 'token' }))).rejects.toBe(failure);
-    expect(emfLines(write)).toEqual([]);
-  });
+  it.each(['NotAuthorizedException', 'LimitExceededException', 'InternalErrorException'])(
+    'writes nothing for %s, and the error reaches the caller unchanged',
+    async (name) => {
+      failure = Object.assign(new Error(name), { name, $metadata: {} });
+      const write = vi.spyOn(process.stdout, 'write').mockImplementation(() => true);
+      await expect(cognito.send(new GetUserCommand({ AccessToken: 'token' }))).rejects.toBe(failure);
+      expect(emfLines(write)).toEqual([]);
+    },
+  );
 
   it('is a module of its own that the client loads only when a call is throttled', async () => {
-    const source = await import('node:fs/promises').then((fs) => fs.readFile(new URL('../../lambdas/shared/aws/cognito.ts', import.meta.url), 'utf8'));
+    const source = await import('node:fs/promises').then((fs) =>
+      fs.readFile(new URL('../../lambdas/shared/aws/cognito.ts', import.meta.url), 'utf8'),
+    );
     expect(source).not.toMatch(/^import .*cognito-throttles/m);
     expect(source).toContain("await import('../cognito-throttles.ts')");
   });

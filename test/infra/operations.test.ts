@@ -2,7 +2,12 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Template } from 'aws-cdk-lib/assertions';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { COMPANY_ACCESS_DIFFERENCES_METRIC, METRICS_NAMESPACE_ENV, QUICKSIGHT_FAILURES_METRIC, USAGE_RECORD_FAILURES_METRIC } from '../../contracts/metrics.ts';
+import {
+  COMPANY_ACCESS_DIFFERENCES_METRIC,
+  METRICS_NAMESPACE_ENV,
+  QUICKSIGHT_FAILURES_METRIC,
+  USAGE_RECORD_FAILURES_METRIC,
+} from '../../contracts/metrics.ts';
 import { ConfigError, loadConfig } from '../../lib/config.ts';
 import { asList, buildPortal, logicalIdAt, policyStatements, type PortalBuild } from './support/portal-build.ts';
 
@@ -22,29 +27,56 @@ const FUNCTION_PATHS = [
 ];
 
 /** The functions with a function URL: each has its own 5xx alarm. */
-const URL_FUNCTION_PATHS = ['/Functions/Embed/', '/Functions/QuickSightAdmin/', '/Functions/UserAdmin/', '/Functions/Mfa/', '/Functions/Contact/'];
+const URL_FUNCTION_PATHS = [
+  '/Functions/Embed/',
+  '/Functions/QuickSightAdmin/',
+  '/Functions/UserAdmin/',
+  '/Functions/Mfa/',
+  '/Functions/Contact/',
+];
 const TABLES = ['Views', 'Dashboards', 'State', 'Audit', 'Usage'];
 /** The operations the table alarms sum (the ones the functions call and their grants allow). */
-const TABLE_OPERATIONS = ['GetItem', 'BatchGetItem', 'Query', 'Scan', 'PutItem', 'UpdateItem', 'DeleteItem', 'BatchWriteItem'];
+const TABLE_OPERATIONS = [
+  'GetItem',
+  'BatchGetItem',
+  'Query',
+  'Scan',
+  'PutItem',
+  'UpdateItem',
+  'DeleteItem',
+  'BatchWriteItem',
+];
 
-const alarmsOf = (build: PortalBuild) => Object.values(build.template.findResources('AWS::CloudWatch::Alarm')) as Resource[];
-const functionId = (build: PortalBuild, path: string) => logicalIdAt(build.template, 'AWS::Lambda::Function', `${path}Function/`);
-const functionOf = (build: PortalBuild, path: string) => build.template.toJSON().Resources[functionId(build, path)] as Resource;
-const topicId = (build: PortalBuild) => logicalIdAt(build.template, 'AWS::SNS::Topic', '/Operations/Alarms/AlarmTopic/');
+const alarmsOf = (build: PortalBuild) =>
+  Object.values(build.template.findResources('AWS::CloudWatch::Alarm')) as Resource[];
+const functionId = (build: PortalBuild, path: string) =>
+  logicalIdAt(build.template, 'AWS::Lambda::Function', `${path}Function/`);
+const functionOf = (build: PortalBuild, path: string) =>
+  build.template.toJSON().Resources[functionId(build, path)] as Resource;
+const topicId = (build: PortalBuild) =>
+  logicalIdAt(build.template, 'AWS::SNS::Topic', '/Operations/Alarms/AlarmTopic/');
 
 /** The alarms on a metric, optionally only those naming a dimension value. */
 const alarmsOn = (build: PortalBuild, metricName: string, dimension?: { Name: string; Value: unknown }) =>
   alarmsOf(build).filter(
     (alarm) =>
       alarm.Properties.MetricName === metricName &&
-      (dimension === undefined || asList(alarm.Properties.Dimensions).some((d) => JSON.stringify(d) === JSON.stringify(dimension))),
+      (dimension === undefined ||
+        asList(alarm.Properties.Dimensions).some((d) => JSON.stringify(d) === JSON.stringify(dimension))),
   );
 
 /** The metric-math alarms whose metrics are all `metricName` of one table. */
 const tableAlarms = (build: PortalBuild, metricName: string, tableId: string) =>
   alarmsOf(build).filter((alarm) => {
     const stats = asList(alarm.Properties.Metrics as Resource[]).filter((query) => query.MetricStat !== undefined);
-    return stats.length > 0 && stats.every((query) => query.MetricStat.Metric.MetricName === metricName && JSON.stringify(query.MetricStat.Metric.Dimensions).includes(`"Ref":"${tableId}"`));
+    return (
+      stats.length > 0 &&
+      stats.every(
+        (query) =>
+          query.MetricStat.Metric.MetricName === metricName &&
+          JSON.stringify(query.MetricStat.Metric.Dimensions).includes(`"Ref":"${tableId}"`),
+      )
+    );
   });
 
 const configProblems = (context: Record<string, unknown>): string => {
@@ -69,18 +101,26 @@ describe('operations pack (default configuration)', () => {
     expect(alarmsOn(build, 'Errors', dimension)).toHaveLength(1);
     expect(alarmsOn(build, 'Throttles', dimension)).toHaveLength(1);
     const [duration] = alarmsOn(build, 'Duration', dimension);
-    expect(duration?.Properties).toMatchObject({ ExtendedStatistic: 'p99', ComparisonOperator: 'GreaterThanOrEqualToThreshold' });
+    expect(duration?.Properties).toMatchObject({
+      ExtendedStatistic: 'p99',
+      ComparisonOperator: 'GreaterThanOrEqualToThreshold',
+    });
     const timeoutMs = Number(functionOf(build, path).Properties.Timeout) * 1000;
     expect(duration?.Properties.Threshold).toBe(Math.floor(timeoutMs * 0.8));
   });
 
   it('alarms on GraphQL 5xx errors and latency, Cognito sign-in throttles and SES reputation', () => {
-    const api = { Name: 'GraphQLAPIId', Value: { 'Fn::GetAtt': [logicalIdAt(build.template, 'AWS::AppSync::GraphQLApi', '/GraphQL/Api/'), 'ApiId'] } };
+    const api = {
+      Name: 'GraphQLAPIId',
+      Value: { 'Fn::GetAtt': [logicalIdAt(build.template, 'AWS::AppSync::GraphQLApi', '/GraphQL/Api/'), 'ApiId'] },
+    };
     expect(alarmsOn(build, '5XXError', api)).toHaveLength(1);
     expect(alarmsOn(build, 'Latency', api)[0]?.Properties.ExtendedStatistic).toBe('p99');
     const [throttles] = alarmsOn(build, 'SignInThrottles');
     expect(throttles?.Properties).toMatchObject({ Namespace: 'AWS/Cognito', Threshold: 1 });
-    expect(JSON.stringify(throttles?.Properties.Dimensions)).toContain(logicalIdAt(build.template, 'AWS::Cognito::UserPool', '/Auth/UserPool/'));
+    expect(JSON.stringify(throttles?.Properties.Dimensions)).toContain(
+      logicalIdAt(build.template, 'AWS::Cognito::UserPool', '/Auth/UserPool/'),
+    );
     for (const metric of ['Reputation.BounceRate', 'Reputation.ComplaintRate']) {
       const [alarm] = alarmsOn(build, metric);
       expect(alarm?.Properties).toMatchObject({ Namespace: 'AWS/SES', Statistic: 'Maximum' });
@@ -89,37 +129,57 @@ describe('operations pack (default configuration)', () => {
     }
   });
 
-  it.each(URL_FUNCTION_PATHS)('alarms on the 5xx answers of the function URL of %s (Url5xxCount, sum ≥ 1 in 5 minutes)', (path) => {
-    const dimension = { Name: 'FunctionName', Value: { Ref: functionId(build, path) } };
-    const alarms = alarmsOn(build, 'Url5xxCount', dimension);
-    expect(alarms).toHaveLength(1);
-    expect(alarms[0]?.Properties).toMatchObject({
-      Namespace: 'AWS/Lambda',
-      Dimensions: [dimension],
-      Statistic: 'Sum',
-      Period: 300,
-      Threshold: 1,
-      ComparisonOperator: 'GreaterThanOrEqualToThreshold',
-      EvaluationPeriods: 1,
-      AlarmActions: [{ Ref: topicId(build) }],
-    });
-  });
+  it.each(URL_FUNCTION_PATHS)(
+    'alarms on the 5xx answers of the function URL of %s (Url5xxCount, sum ≥ 1 in 5 minutes)',
+    (path) => {
+      const dimension = { Name: 'FunctionName', Value: { Ref: functionId(build, path) } };
+      const alarms = alarmsOn(build, 'Url5xxCount', dimension);
+      expect(alarms).toHaveLength(1);
+      expect(alarms[0]?.Properties).toMatchObject({
+        Namespace: 'AWS/Lambda',
+        Dimensions: [dimension],
+        Statistic: 'Sum',
+        Period: 300,
+        Threshold: 1,
+        ComparisonOperator: 'GreaterThanOrEqualToThreshold',
+        EvaluationPeriods: 1,
+        AlarmActions: [{ Ref: topicId(build) }],
+      });
+    },
+  );
 
   it('has no function URL alarm for a function without a URL', () => {
     expect(alarmsOn(build, 'Url5xxCount')).toHaveLength(5);
-    for (const path of ['/GraphQL/Resolver/', '/Auth/PostConfirmation/', '/Auth/PreTokenGeneration/', '/Companies/Check/']) {
-      expect(alarmsOn(build, 'Url5xxCount', { Name: 'FunctionName', Value: { Ref: functionId(build, path) } })).toHaveLength(0);
+    for (const path of [
+      '/GraphQL/Resolver/',
+      '/Auth/PostConfirmation/',
+      '/Auth/PreTokenGeneration/',
+      '/Companies/Check/',
+    ]) {
+      expect(
+        alarmsOn(build, 'Url5xxCount', { Name: 'FunctionName', Value: { Ref: functionId(build, path) } }),
+      ).toHaveLength(0);
     }
   });
 
-  it.each(TABLES.flatMap((table) => [[table, 'ThrottledRequests'], [table, 'SystemErrors']]))(
+  it.each(
+    TABLES.flatMap((table) => [
+      [table, 'ThrottledRequests'],
+      [table, 'SystemErrors'],
+    ]),
+  )(
     'alarms on the %s table’s %s summed over the operations the portal calls (≥ 1 in 5 minutes)',
     (table, metricName) => {
       const tableId = logicalIdAt(build.template, 'AWS::DynamoDB::Table', `/Data/${table}/`);
       const alarms = tableAlarms(build, metricName, tableId);
       expect(alarms).toHaveLength(1);
       const alarm = alarms[0]!.Properties;
-      expect(alarm).toMatchObject({ Threshold: 1, ComparisonOperator: 'GreaterThanOrEqualToThreshold', EvaluationPeriods: 1, AlarmActions: [{ Ref: topicId(build) }] });
+      expect(alarm).toMatchObject({
+        Threshold: 1,
+        ComparisonOperator: 'GreaterThanOrEqualToThreshold',
+        EvaluationPeriods: 1,
+        AlarmActions: [{ Ref: topicId(build) }],
+      });
       const queries = alarm.Metrics as Resource[];
       const stats = queries.filter((query) => query.MetricStat !== undefined);
       // Published per table and operation (dimensions TableName and Operation).
@@ -131,7 +191,11 @@ describe('operations pack (default configuration)', () => {
         ]),
       );
       for (const query of stats) {
-        expect(query.MetricStat).toMatchObject({ Metric: { Namespace: 'AWS/DynamoDB', MetricName: metricName }, Stat: 'Sum', Period: 300 });
+        expect(query.MetricStat).toMatchObject({
+          Metric: { Namespace: 'AWS/DynamoDB', MetricName: metricName },
+          Stat: 'Sum',
+          Period: 300,
+        });
         expect(query.ReturnData).toBe(false);
       }
       // CloudWatch alarms on metric math read at most 10 metrics.
@@ -155,23 +219,59 @@ describe('operations pack (default configuration)', () => {
     });
     expect(alarms[0]?.Properties.Dimensions).toBeUndefined();
     // The namespace the functions publish in (POWERTOOLS_METRICS_NAMESPACE) is the same.
-    for (const path of URL_FUNCTION_PATHS) expect(functionOf(build, path).Properties.Environment.Variables[METRICS_NAMESPACE_ENV]).toBe(build.stack.stackName);
+    for (const path of URL_FUNCTION_PATHS)
+      expect(functionOf(build, path).Properties.Environment.Variables[METRICS_NAMESPACE_ENV]).toBe(
+        build.stack.stackName,
+      );
   });
 
   it('alarms on the SES bounce rate at 4 % and the complaint rate at 0.08 % (hourly maximum)', () => {
-    expect(alarmsOn(build, 'Reputation.BounceRate')[0]?.Properties).toMatchObject({ Namespace: 'AWS/SES', Threshold: 0.04, Period: 3600, Statistic: 'Maximum', AlarmActions: [{ Ref: topicId(build) }] });
-    expect(alarmsOn(build, 'Reputation.ComplaintRate')[0]?.Properties).toMatchObject({ Namespace: 'AWS/SES', Threshold: 0.0008, Period: 3600, Statistic: 'Maximum', AlarmActions: [{ Ref: topicId(build) }] });
+    expect(alarmsOn(build, 'Reputation.BounceRate')[0]?.Properties).toMatchObject({
+      Namespace: 'AWS/SES',
+      Threshold: 0.04,
+      Period: 3600,
+      Statistic: 'Maximum',
+      AlarmActions: [{ Ref: topicId(build) }],
+    });
+    expect(alarmsOn(build, 'Reputation.ComplaintRate')[0]?.Properties).toMatchObject({
+      Namespace: 'AWS/SES',
+      Threshold: 0.0008,
+      Period: 3600,
+      Statistic: 'Maximum',
+      AlarmActions: [{ Ref: topicId(build) }],
+    });
   });
 
   it('lets CloudWatch use the topic key only for alarms of this account and region', () => {
     const keys = Object.values(build.template.findResources('AWS::KMS::Key')) as Resource[];
     const statements = keys.flatMap((key) => key.Properties.KeyPolicy.Statement as Resource[]);
-    const cloudWatch = statements.filter((statement) => JSON.stringify(statement.Principal).includes('cloudwatch.amazonaws.com'));
+    const cloudWatch = statements.filter((statement) =>
+      JSON.stringify(statement.Principal).includes('cloudwatch.amazonaws.com'),
+    );
     expect(cloudWatch).toHaveLength(1);
-    expect(cloudWatch[0]).toMatchObject({ Sid: 'CloudWatchAlarmsEncryptForTopic', Effect: 'Allow', Action: ['kms:Decrypt', 'kms:GenerateDataKey*'] });
+    expect(cloudWatch[0]).toMatchObject({
+      Sid: 'CloudWatchAlarmsEncryptForTopic',
+      Effect: 'Allow',
+      Action: ['kms:Decrypt', 'kms:GenerateDataKey*'],
+    });
     expect(cloudWatch[0]?.Condition).toEqual({
       StringEquals: { 'aws:SourceAccount': { Ref: 'AWS::AccountId' } },
-      ArnLike: { 'aws:SourceArn': { 'Fn::Join': ['', ['arn:', { Ref: 'AWS::Partition' }, ':cloudwatch:', { Ref: 'AWS::Region' }, ':', { Ref: 'AWS::AccountId' }, ':alarm:*']] } },
+      ArnLike: {
+        'aws:SourceArn': {
+          'Fn::Join': [
+            '',
+            [
+              'arn:',
+              { Ref: 'AWS::Partition' },
+              ':cloudwatch:',
+              { Ref: 'AWS::Region' },
+              ':',
+              { Ref: 'AWS::AccountId' },
+              ':alarm:*',
+            ],
+          ],
+        },
+      },
     });
   });
 
@@ -179,9 +279,19 @@ describe('operations pack (default configuration)', () => {
     const namespace = functionOf(build, '/Functions/Embed/').Properties.Environment.Variables[METRICS_NAMESPACE_ENV];
     expect(namespace).toBe(build.stack.stackName);
     const [alarm] = alarmsOn(build, QUICKSIGHT_FAILURES_METRIC);
-    expect(alarm?.Properties).toMatchObject({ Namespace: namespace, Dimensions: [{ Name: 'service', Value: 'embed' }], Statistic: 'Sum', Threshold: 1 });
+    expect(alarm?.Properties).toMatchObject({
+      Namespace: namespace,
+      Dimensions: [{ Name: 'service', Value: 'embed' }],
+      Statistic: 'Sum',
+      Threshold: 1,
+    });
     const [usage] = alarmsOn(build, USAGE_RECORD_FAILURES_METRIC);
-    expect(usage?.Properties).toMatchObject({ Namespace: namespace, Dimensions: [{ Name: 'service', Value: 'embed' }], Statistic: 'Sum', Threshold: 1 });
+    expect(usage?.Properties).toMatchObject({
+      Namespace: namespace,
+      Dimensions: [{ Name: 'service', Value: 'embed' }],
+      Statistic: 'Sum',
+      Threshold: 1,
+    });
   });
 
   it('alarms on differences the daily company-access check finds, and on a check that has not reported for more than a day', () => {
@@ -211,7 +321,8 @@ describe('operations pack (default configuration)', () => {
       TreatMissingData: 'breaching',
     });
     // CloudWatch evaluates at most 7 days for periods of an hour or more (PutMetricAlarm).
-    for (const alarm of alarms) expect(alarm.Properties.Period * alarm.Properties.EvaluationPeriods).toBeLessThanOrEqual(7 * 24 * 3600);
+    for (const alarm of alarms)
+      expect(alarm.Properties.Period * alarm.Properties.EvaluationPeriods).toBeLessThanOrEqual(7 * 24 * 3600);
     expect(String(missing?.Properties.AlarmDescription)).toContain('26 hours');
     const body = JSON.stringify(Object.values(build.template.findResources('AWS::CloudWatch::Dashboard'))[0]);
     expect(body).toContain(COMPANY_ACCESS_DIFFERENCES_METRIC);
@@ -224,7 +335,9 @@ describe('operations pack (default configuration)', () => {
     expect(schedule).toHaveLength(1);
     expect(schedule[0]?.Properties.ScheduleExpression).toBe('rate(1 day)');
     expect(schedule[0]?.Properties.State ?? 'ENABLED').toBe('ENABLED');
-    expect(schedule[0]?.Properties.Targets).toEqual([expect.objectContaining({ Arn: { 'Fn::GetAtt': [checkId, 'Arn'] } })]);
+    expect(schedule[0]?.Properties.Targets).toEqual([
+      expect.objectContaining({ Arn: { 'Fn::GetAtt': [checkId, 'Arn'] } }),
+    ]);
     const invoke = Object.values(build.template.findResources('AWS::Lambda::EventInvokeConfig')) as Resource[];
     expect(invoke.filter((config) => JSON.stringify(config.Properties.FunctionName).includes(checkId))).toEqual([
       expect.objectContaining({ Properties: expect.objectContaining({ MaximumRetryAttempts: 2 }) }),
@@ -238,7 +351,9 @@ describe('operations pack (default configuration)', () => {
       expect(alarm.Properties.AlarmActions).toEqual([{ Ref: topicId(build) }]);
       expect(alarm.Properties.OKActions).toEqual([{ Ref: topicId(build) }]);
       // Only the missed-check alarm treats missing data as breaching: no datapoint means no check ran.
-      const missedCheck = alarm.Properties.MetricName === COMPANY_ACCESS_DIFFERENCES_METRIC && alarm.Properties.Statistic === 'SampleCount';
+      const missedCheck =
+        alarm.Properties.MetricName === COMPANY_ACCESS_DIFFERENCES_METRIC &&
+        alarm.Properties.Statistic === 'SampleCount';
       expect(alarm.Properties.TreatMissingData).toBe(missedCheck ? 'breaching' : 'notBreaching');
     }
     const topic = build.template.toJSON().Resources[topicId(build)] as Resource;
@@ -249,9 +364,15 @@ describe('operations pack (default configuration)', () => {
     const statements = Object.values(build.template.findResources('AWS::SNS::TopicPolicy')).flatMap(
       (policy) => (policy as Resource).Properties.PolicyDocument.Statement as Resource[],
     );
-    expect(statements).toContainEqual(expect.objectContaining({ Effect: 'Deny', Condition: { Bool: { 'aws:SecureTransport': 'false' } } }));
+    expect(statements).toContainEqual(
+      expect.objectContaining({ Effect: 'Deny', Condition: { Bool: { 'aws:SecureTransport': 'false' } } }),
+    );
     const publish = statements.find((s) => s.Sid === 'AccountAlarmsPublish');
-    expect(publish).toMatchObject({ Effect: 'Allow', Action: 'sns:Publish', Principal: { Service: 'cloudwatch.amazonaws.com' } });
+    expect(publish).toMatchObject({
+      Effect: 'Allow',
+      Action: 'sns:Publish',
+      Principal: { Service: 'cloudwatch.amazonaws.com' },
+    });
     expect(Object.keys(publish?.Condition ?? {}).sort()).toEqual(['ArnLike', 'StringEquals']);
   });
 
@@ -261,8 +382,13 @@ describe('operations pack (default configuration)', () => {
 
   it('keeps the CloudFront alarm out of a stack outside us-east-1, says where it is, and keeps the rate on the dashboard', () => {
     expect(alarmsOn(build, '5xxErrorRate')).toHaveLength(0);
-    const notes = build.app.synth().getStackArtifact(build.stack.artifactId).messages.map((m) => String(m.entry.data));
-    expect(notes.some((note) => note.includes('CloudFront 5xx-rate alarm is in the companion stack in us-east-1'))).toBe(true);
+    const notes = build.app
+      .synth()
+      .getStackArtifact(build.stack.artifactId)
+      .messages.map((m) => String(m.entry.data));
+    expect(
+      notes.some((note) => note.includes('CloudFront 5xx-rate alarm is in the companion stack in us-east-1')),
+    ).toBe(true);
     const body = JSON.stringify(Object.values(build.template.findResources('AWS::CloudWatch::Dashboard'))[0]);
     expect(body).toContain('5xxErrorRate');
     expect(body).toContain('us-east-1');
@@ -294,7 +420,11 @@ describe('operations pack (default configuration)', () => {
 
   it('leaves tracing off by default', () => {
     for (const path of FUNCTION_PATHS) expect(functionOf(build, path).Properties.TracingConfig).toBeUndefined();
-    expect(policyStatements(build.template).flatMap(({ statement }) => asList(statement.Action as string[])).filter((a) => a.startsWith('xray:'))).toEqual([]);
+    expect(
+      policyStatements(build.template)
+        .flatMap(({ statement }) => asList(statement.Action as string[]))
+        .filter((a) => a.startsWith('xray:')),
+    ).toEqual([]);
   });
 });
 
@@ -308,11 +438,19 @@ describe('operations pack in us-east-1, with alarmEmail and tracing', () => {
   it("alarms on the site's CloudFront 5xx error rate", () => {
     const distribution = logicalIdAt(build.template, 'AWS::CloudFront::Distribution', '/Site/Distribution/');
     const [alarm] = alarmsOn(build, '5xxErrorRate', { Name: 'DistributionId', Value: { Ref: distribution } });
-    expect(alarm?.Properties).toMatchObject({ Namespace: 'AWS/CloudFront', Threshold: 1, AlarmActions: [{ Ref: topicId(build) }] });
+    expect(alarm?.Properties).toMatchObject({
+      Namespace: 'AWS/CloudFront',
+      Threshold: 1,
+      AlarmActions: [{ Ref: topicId(build) }],
+    });
   });
 
   it('subscribes alarmEmail to the alarm topic', () => {
-    build.template.hasResourceProperties('AWS::SNS::Subscription', { Protocol: 'email', Endpoint: 'on-call@example.com', TopicArn: { Ref: topicId(build) } });
+    build.template.hasResourceProperties('AWS::SNS::Subscription', {
+      Protocol: 'email',
+      Endpoint: 'on-call@example.com',
+      TopicArn: { Ref: topicId(build) },
+    });
   });
 
   it('turns on active tracing of every function with the X-Ray grant in its own policy', () => {
@@ -320,16 +458,30 @@ describe('operations pack in us-east-1, with alarmEmail and tracing', () => {
       expect(functionOf(build, path).Properties.TracingConfig).toEqual({ Mode: 'Active' });
       const roleId = logicalIdAt(build.template, 'AWS::IAM::Role', `${path}Role/`);
       const policyId = logicalIdAt(build.template, 'AWS::IAM::ManagedPolicy', `${path}Policy/`);
-      const trace = policyStatements(build.template).find(({ resource, statement }) => resource === policyId && statement.Sid === 'WriteTraces');
+      const trace = policyStatements(build.template).find(
+        ({ resource, statement }) => resource === policyId && statement.Sid === 'WriteTraces',
+      );
       expect(trace?.statement.Resource).toBe('*');
-      expect(asList(trace?.statement.Action as string[]).sort()).toEqual(['xray:PutTelemetryRecords', 'xray:PutTraceSegments']);
-      expect((build.template.toJSON().Resources[policyId] as Resource).Properties.Roles).toContainEqual({ Ref: roleId });
+      expect(asList(trace?.statement.Action as string[]).sort()).toEqual([
+        'xray:PutTelemetryRecords',
+        'xray:PutTraceSegments',
+      ]);
+      expect((build.template.toJSON().Resources[policyId] as Resource).Properties.Roles).toContainEqual({
+        Ref: roleId,
+      });
     }
   });
 
   it('records the X-Ray grant as used by the Lambda service in the compliance report', () => {
     const report = JSON.parse(readFileSync(join(build.outdir, 'compliance', 'report.json'), 'utf8')) as {
-      access: { principals: { kind: string; name: string; unusedGrants: string[]; rows: { action: string; usedBy: string[] }[] }[] }[];
+      access: {
+        principals: {
+          kind: string;
+          name: string;
+          unusedGrants: string[];
+          rows: { action: string; usedBy: string[] }[];
+        }[];
+      }[];
     };
     const roles = report.access.flatMap((stack) => stack.principals).filter((p) => p.kind === 'function role');
     expect(roles).toHaveLength(FUNCTION_PATHS.length);
@@ -343,13 +495,23 @@ describe('operations pack in us-east-1, with alarmEmail and tracing', () => {
 
 describe('the CloudFront alarm of a deployment outside us-east-1', () => {
   let build: PortalBuild;
-  let companion: { stackName: string; region: string; template: ReturnType<Template['toJSON']>; dependencies: string[] };
+  let companion: {
+    stackName: string;
+    region: string;
+    template: ReturnType<Template['toJSON']>;
+    dependencies: string[];
+  };
   beforeAll(() => {
     build = buildPortal({ context: { region: 'eu-west-1', environment: 'prod', alarmEmail: 'on-call@example.com' } });
     const stacks = build.app.synth().stacks.filter((stack) => stack.stackName !== build.stack.stackName);
     expect(stacks).toHaveLength(1);
     const [stack] = stacks;
-    companion = { stackName: stack!.stackName, region: stack!.environment.region, template: stack!.template, dependencies: stack!.dependencies.map((d) => d.id) };
+    companion = {
+      stackName: stack!.stackName,
+      region: stack!.environment.region,
+      template: stack!.template,
+      dependencies: stack!.dependencies.map((d) => d.id),
+    };
   });
   afterAll(() => build.dispose());
 
@@ -360,31 +522,44 @@ describe('the CloudFront alarm of a deployment outside us-east-1', () => {
   });
 
   it('alarms on the distribution of the portal stack, read from its outputs in its region (Fn::GetStackOutput)', () => {
-    const alarms = Object.values(companion.template.Resources as Record<string, Resource>).filter((r) => r.Type === 'AWS::CloudWatch::Alarm');
+    const alarms = Object.values(companion.template.Resources as Record<string, Resource>).filter(
+      (r) => r.Type === 'AWS::CloudWatch::Alarm',
+    );
     expect(alarms).toHaveLength(1);
     const alarm = alarms[0]!.Properties;
     expect(alarm).toMatchObject({ Namespace: 'AWS/CloudFront', MetricName: '5xxErrorRate', Threshold: 1 });
-    const distribution = asList(alarm.Dimensions).find((d) => (d as { Name: string }).Name === 'DistributionId') as { Value: { 'Fn::GetStackOutput': { StackName: string; Region: string; OutputName: string } } };
+    const distribution = asList(alarm.Dimensions).find((d) => (d as { Name: string }).Name === 'DistributionId') as {
+      Value: { 'Fn::GetStackOutput': { StackName: string; Region: string; OutputName: string } };
+    };
     const reference = distribution.Value['Fn::GetStackOutput'];
     expect(reference).toMatchObject({ StackName: build.stack.stackName, Region: 'eu-west-1' });
     // The output it reads is the distribution's id in the portal stack.
     const distributionId = logicalIdAt(build.template, 'AWS::CloudFront::Distribution', '/Site/Distribution/');
-    expect((build.template.toJSON().Outputs as Record<string, { Value: unknown }>)[reference.OutputName]?.Value).toEqual({ Ref: distributionId });
+    expect(
+      (build.template.toJSON().Outputs as Record<string, { Value: unknown }>)[reference.OutputName]?.Value,
+    ).toEqual({ Ref: distributionId });
   });
 
   it('notifies an encrypted topic of its own region, with the alarmEmail subscription', () => {
     const resources = Object.values(companion.template.Resources as Record<string, Resource>);
     const topic = resources.find((r) => r.Type === 'AWS::SNS::Topic');
     expect(topic?.Properties.KmsMasterKeyId).toBeDefined();
-    expect(resources.find((r) => r.Type === 'AWS::SNS::Subscription')?.Properties).toMatchObject({ Protocol: 'email', Endpoint: 'on-call@example.com' });
+    expect(resources.find((r) => r.Type === 'AWS::SNS::Subscription')?.Properties).toMatchObject({
+      Protocol: 'email',
+      Endpoint: 'on-call@example.com',
+    });
     const alarm = resources.find((r) => r.Type === 'AWS::CloudWatch::Alarm');
     expect(alarm?.Properties.AlarmActions).toHaveLength(1);
     expect(alarm?.Properties.OKActions).toEqual(alarm?.Properties.AlarmActions);
   });
 
   it('lets CloudWatch use its topic key only for alarms of its own account and region', () => {
-    const key = Object.values(companion.template.Resources as Record<string, Resource>).find((r) => r.Type === 'AWS::KMS::Key');
-    const statement = (key?.Properties.KeyPolicy.Statement as Resource[]).find((s) => s.Sid === 'CloudWatchAlarmsEncryptForTopic');
+    const key = Object.values(companion.template.Resources as Record<string, Resource>).find(
+      (r) => r.Type === 'AWS::KMS::Key',
+    );
+    const statement = (key?.Properties.KeyPolicy.Statement as Resource[]).find(
+      (s) => s.Sid === 'CloudWatchAlarmsEncryptForTopic',
+    );
     expect(statement?.Condition.StringEquals).toEqual({ 'aws:SourceAccount': { Ref: 'AWS::AccountId' } });
     expect(JSON.stringify(statement?.Condition.ArnLike['aws:SourceArn'])).toContain(':alarm:*');
   });
@@ -403,7 +578,8 @@ describe('operations: false', () => {
   it('removes the alarms, the topic and the dashboard', () => {
     const build = buildPortal({ context: { operations: 'false' } });
     try {
-      for (const type of ['AWS::CloudWatch::Alarm', 'AWS::CloudWatch::Dashboard', 'AWS::SNS::Topic', 'AWS::KMS::Key']) build.template.resourceCountIs(type, 0);
+      for (const type of ['AWS::CloudWatch::Alarm', 'AWS::CloudWatch::Dashboard', 'AWS::SNS::Topic', 'AWS::KMS::Key'])
+        build.template.resourceCountIs(type, 0);
       expect(build.app.synth().stacks.map((stack) => stack.stackName)).toEqual([build.stack.stackName]);
     } finally {
       build.dispose();
@@ -424,6 +600,10 @@ describe('operations configuration', () => {
   it('defaults to operations on and tracing off, and accepts the values on the command line', () => {
     expect(loadConfig(() => undefined)).toMatchObject({ operations: true, tracing: false, alarmEmail: undefined });
     const context: Record<string, string> = { operations: 'true', tracing: 'true', alarmEmail: 'Ops@Example.com' };
-    expect(loadConfig((key) => context[key])).toMatchObject({ operations: true, tracing: true, alarmEmail: 'ops@example.com' });
+    expect(loadConfig((key) => context[key])).toMatchObject({
+      operations: true,
+      tracing: true,
+      alarmEmail: 'ops@example.com',
+    });
   });
 });

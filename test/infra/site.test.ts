@@ -65,13 +65,18 @@ function connectSrc(policy: string): string[] {
 
 /** Whether a CSP host source (`https://host`, `https://*.domain`) admits an origin. */
 const admits = (source: string, origin: string) =>
-  source === origin || (source.startsWith('https://*.') && origin.startsWith('https://') && origin.endsWith(source.slice('https://*'.length)));
+  source === origin ||
+  (source.startsWith('https://*.') &&
+    origin.startsWith('https://') &&
+    origin.endsWith(source.slice('https://*'.length)));
 
 /** The CSP the response headers policy sends, evaluated. */
 function headerPolicy(build: PortalBuild): string {
   const resources = build.template.toJSON().Resources as Resources;
   const id = logicalIdAt(build.template, 'AWS::CloudFront::ResponseHeadersPolicy', '/Site/SecurityHeaders/');
-  const config = resources[id]!.Properties!.ResponseHeadersPolicyConfig as { SecurityHeadersConfig: { ContentSecurityPolicy: { ContentSecurityPolicy: unknown } } };
+  const config = resources[id]!.Properties!.ResponseHeadersPolicyConfig as {
+    SecurityHeadersConfig: { ContentSecurityPolicy: { ContentSecurityPolicy: unknown } };
+  };
   return String(evaluate(config.SecurityHeadersConfig.ContentSecurityPolicy.ContentSecurityPolicy, resources));
 }
 
@@ -86,7 +91,8 @@ function deployedIndexHtml(build: PortalBuild): string {
   })).filter((page) => existsSync(page.path));
   expect(pages).toHaveLength(1);
   let html = readFileSync(pages[0]!.path, 'utf8');
-  for (const [marker, value] of Object.entries(pages[0]!.markers)) html = html.split(marker).join(String(evaluate(value, resources)));
+  for (const [marker, value] of Object.entries(pages[0]!.markers))
+    html = html.split(marker).join(String(evaluate(value, resources)));
   return html;
 }
 
@@ -123,7 +129,9 @@ describe('site (S3 + CloudFront)', () => {
     for (const bucket of buckets) {
       expect(bucket.Properties).toMatchObject({
         PublicAccessBlockConfiguration: ALL_PUBLIC_ACCESS_BLOCKED,
-        BucketEncryption: { ServerSideEncryptionConfiguration: [{ ServerSideEncryptionByDefault: { SSEAlgorithm: 'AES256' } }] },
+        BucketEncryption: {
+          ServerSideEncryptionConfiguration: [{ ServerSideEncryptionByDefault: { SSEAlgorithm: 'AES256' } }],
+        },
         VersioningConfiguration: { Status: 'Enabled' },
       });
     }
@@ -135,7 +143,12 @@ describe('site (S3 + CloudFront)', () => {
         Bucket: { Ref: bucket },
         PolicyDocument: {
           Statement: Match.arrayWith([
-            Match.objectLike({ Effect: 'Deny', Action: 's3:*', Principal: { AWS: '*' }, Condition: { Bool: { 'aws:SecureTransport': 'false' } } }),
+            Match.objectLike({
+              Effect: 'Deny',
+              Action: 's3:*',
+              Principal: { AWS: '*' },
+              Condition: { Bool: { 'aws:SecureTransport': 'false' } },
+            }),
           ]),
         },
       });
@@ -147,14 +160,21 @@ describe('site (S3 + CloudFront)', () => {
       LoggingConfiguration: { DestinationBucketName: { Ref: logBucket }, LogFilePrefix: 's3/' },
     });
     build.template.hasResourceProperties('AWS::CloudFront::Distribution', {
-      DistributionConfig: Match.objectLike({ Logging: { Bucket: { 'Fn::GetAtt': [logBucket, 'RegionalDomainName'] }, Prefix: 'cloudfront/' } }),
+      DistributionConfig: Match.objectLike({
+        Logging: { Bucket: { 'Fn::GetAtt': [logBucket, 'RegionalDomainName'] }, Prefix: 'cloudfront/' },
+      }),
     });
   });
 
   it('reads the private bucket through origin access control, for this distribution only', () => {
     const oac = new Capture();
     build.template.hasResourceProperties('AWS::CloudFront::OriginAccessControl', {
-      OriginAccessControlConfig: { OriginAccessControlOriginType: 's3', SigningBehavior: 'always', SigningProtocol: 'sigv4', Name: Match.anyValue() },
+      OriginAccessControlConfig: {
+        OriginAccessControlOriginType: 's3',
+        SigningBehavior: 'always',
+        SigningProtocol: 'sigv4',
+        Name: Match.anyValue(),
+      },
     });
     build.template.hasResourceProperties('AWS::CloudFront::Distribution', {
       DistributionConfig: Match.objectLike({
@@ -176,7 +196,9 @@ describe('site (S3 + CloudFront)', () => {
             Effect: 'Allow',
             Action: 's3:GetObject',
             Principal: { Service: 'cloudfront.amazonaws.com' },
-            Condition: { StringEquals: { 'AWS:SourceArn': { 'Fn::Join': ['', Match.arrayWith([{ Ref: distribution }])] } } },
+            Condition: {
+              StringEquals: { 'AWS:SourceArn': { 'Fn::Join': ['', Match.arrayWith([{ Ref: distribution }])] } },
+            },
           }),
         ]),
       },
@@ -233,7 +255,11 @@ describe('site (S3 + CloudFront)', () => {
     // The browser enforces the header and the page's policy together: the header admits each
     // of these origins, so the page's list is what the SPA can reach.
     const header = connectSrc(headerPolicy(build));
-    for (const origin of connectSrc(policy)) expect(header.some((source) => admits(source, origin)), origin).toBe(true);
+    for (const origin of connectSrc(policy))
+      expect(
+        header.some((source) => admits(source, origin)),
+        origin,
+      ).toBe(true);
   });
 
   it('turns off powerful browser features, keeps fullscreen for the dashboard frame, and isolates the window (COOP)', () => {
@@ -243,7 +269,11 @@ describe('site (S3 + CloudFront)', () => {
     });
     const items = custom.asArray() as { Header: string; Value: string; Override: boolean }[];
     const headers = new Map(items.map((item) => [item.Header, item]));
-    expect(headers.get('Cross-Origin-Opener-Policy')).toEqual({ Header: 'Cross-Origin-Opener-Policy', Value: 'same-origin', Override: true });
+    expect(headers.get('Cross-Origin-Opener-Policy')).toEqual({
+      Header: 'Cross-Origin-Opener-Policy',
+      Value: 'same-origin',
+      Override: true,
+    });
     const permissions = headers.get('Permissions-Policy');
     expect(permissions?.Override).toBe(true);
     const features = new Map(permissions!.Value.split(', ').map((entry) => entry.split('=') as [string, string]));
@@ -264,7 +294,9 @@ describe('site (S3 + CloudFront)', () => {
         DefaultCacheBehavior: Match.objectLike({
           ViewerProtocolPolicy: 'redirect-to-https',
           AllowedMethods: ['GET', 'HEAD'],
-          ResponseHeadersPolicyId: { Ref: logicalIdAt(build.template, 'AWS::CloudFront::ResponseHeadersPolicy', '/Site/SecurityHeaders/') },
+          ResponseHeadersPolicyId: {
+            Ref: logicalIdAt(build.template, 'AWS::CloudFront::ResponseHeadersPolicy', '/Site/SecurityHeaders/'),
+          },
         }),
         CustomErrorResponses: [
           { ErrorCode: 403, ResponseCode: 200, ResponsePagePath: '/index.html', ErrorCachingMinTTL: 0 },
@@ -277,7 +309,9 @@ describe('site (S3 + CloudFront)', () => {
   });
 
   it('deploys the built SPA with a config.json made from the stack outputs, then invalidates the cache', () => {
-    const deployments = Object.values(build.template.findResources('Custom::CDKBucketDeployment')).map((d) => d.Properties);
+    const deployments = Object.values(build.template.findResources('Custom::CDKBucketDeployment')).map(
+      (d) => d.Properties,
+    );
     expect(deployments).toHaveLength(2);
     const entryPoints = deployments.find((d) => d.DistributionId);
     expect(entryPoints).toMatchObject({
@@ -291,12 +325,15 @@ describe('site (S3 + CloudFront)', () => {
       ['AWS::Cognito::UserPool', '/Auth/UserPool/'],
       ['AWS::Cognito::UserPoolClient', '/Auth/UserPool/WebClient/'],
       ['AWS::AppSync::GraphQLApi', '/GraphQL/Api/'],
-      ...['Embed', 'QuickSightAdmin', 'UserAdmin', 'Mfa', 'Contact'].map((fn): [string, string] => ['AWS::Lambda::Url', `/Functions/${fn}/`]),
+      ...['Embed', 'QuickSightAdmin', 'UserAdmin', 'Mfa', 'Contact'].map((fn): [string, string] => [
+        'AWS::Lambda::Url',
+        `/Functions/${fn}/`,
+      ]),
     ];
     for (const [type, path] of outputs) expect(markers).toContain(`"${logicalIdAt(build.template, type, path)}"`);
   });
 
-  it("gives the SPA the configured session limits in config.json (the defaults here)", () => {
+  it('gives the SPA the configured session limits in config.json (the defaults here)', () => {
     const staged = readdirSync(build.outdir)
       .map((entry) => join(build.outdir, entry, 'config.json'))
       .filter((path) => existsSync(path));
@@ -319,7 +356,11 @@ describe('site with a custom domain and a web ACL', () => {
     build.template.hasResourceProperties('AWS::CloudFront::Distribution', {
       DistributionConfig: Match.objectLike({
         Aliases: ['portal.example.com'],
-        ViewerCertificate: { AcmCertificateArn: certificateArn, MinimumProtocolVersion: 'TLSv1.2_2021', SslSupportMethod: 'sni-only' },
+        ViewerCertificate: {
+          AcmCertificateArn: certificateArn,
+          MinimumProtocolVersion: 'TLSv1.2_2021',
+          SslSupportMethod: 'sni-only',
+        },
         WebACLId: webAclArn,
       }),
     });

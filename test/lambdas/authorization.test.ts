@@ -63,7 +63,11 @@ describe.each(FUNCTIONS)('%s function', (name) => {
   it.each([
     ['a forged signature', { forged: true }, 'Invalid authentication token'],
     ['an expired token', { expiresIn: -60 }, 'Authentication token has expired. Please sign in again.'],
-    ['a token of another app client', { clientId: 'someotherclient' }, 'Authentication token was issued to another application'],
+    [
+      'a token of another app client',
+      { clientId: 'someotherclient' },
+      'Authentication token was issued to another application',
+    ],
     ['a token of another issuer, signed with the pool key', { issuer: OTHER_ISSUER }, 'Invalid authentication token'],
   ])('refuses %s with 401 before asking Cognito', async (_label, options, message) => {
     const res = await send(name, { token: await h.token(USER, options) });
@@ -92,7 +96,10 @@ describe.each(FUNCTIONS)('%s function', (name) => {
     const token = await h.token(USER);
     h.accounts.delete(USER.username);
     const res = await send(name, { token });
-    expect(res).toMatchObject({ status: 401, body: { error: 'Your session is no longer valid. Please sign in again.' } });
+    expect(res).toMatchObject({
+      status: 401,
+      body: { error: 'Your session is no longer valid. Please sign in again.' },
+    });
     expectNoServiceCalls();
   });
 });
@@ -120,12 +127,29 @@ const QUICKSIGHT_ADMIN_BODIES = [
   { action: 'DELETE_USER', userEmail: 'x@example.com' },
   { action: 'REGISTER_USER', userEmail: 'x@example.com' },
   { action: 'GET_USER_DASHBOARDS', userEmail: 'x@example.com' },
-  { action: 'INVITE_TO_DASHBOARD', userEmail: USER.email, dashboardId: 'sales', dashboardName: 'Sales', dashboardLink: 'https://bi.example.com/s' },
+  {
+    action: 'INVITE_TO_DASHBOARD',
+    userEmail: USER.email,
+    dashboardId: 'sales',
+    dashboardName: 'Sales',
+    dashboardLink: 'https://bi.example.com/s',
+  },
   { action: 'REMOVE_FROM_DASHBOARD', userEmail: USER.email, dashboardId: 'sales' },
   { action: 'SET_DASHBOARD_AS_DEFAULT', userEmail: USER.email, dashboardId: 'sales' },
   { action: 'LIST_DASHBOARD_METADATA' },
-  { action: 'CREATE_DASHBOARD_METADATA', dashboardId: 'sales', dashboardName: 'Sales', dashboardLink: 'https://bi.example.com/s' },
-  { action: 'UPDATE_DASHBOARD_METADATA', metadataId: 'm1', dashboardId: 'sales', dashboardName: 'Sales', dashboardLink: 'https://bi.example.com/s' },
+  {
+    action: 'CREATE_DASHBOARD_METADATA',
+    dashboardId: 'sales',
+    dashboardName: 'Sales',
+    dashboardLink: 'https://bi.example.com/s',
+  },
+  {
+    action: 'UPDATE_DASHBOARD_METADATA',
+    metadataId: 'm1',
+    dashboardId: 'sales',
+    dashboardName: 'Sales',
+    dashboardLink: 'https://bi.example.com/s',
+  },
   { action: 'DELETE_DASHBOARD_METADATA', metadataId: 'm1' },
   { action: 'IMPORT_USER', userEmail: 'x@example.com', dashboards: ['sales'] },
 ];
@@ -164,15 +188,23 @@ describe.each([
   ['quicksight-admin', QUICKSIGHT_ADMIN_BODIES],
   ['user-admin', USER_ADMIN_BODIES],
 ] as const)('%s checks Admins live', (name, bodies) => {
-  it.each(bodies.map((body) => [body.action, body]))('refuses a demoted admin on %s with 403 and no effect', async (_action, body) => {
-    const token = await h.token(ADMIN);
-    demote(['Users']);
-    const res = await invoke(handlers[name]!, { token, body });
-    expect(res).toMatchObject({ status: 403, body: { error: ADMIN_PRIVILEGES_DENIED } });
-    expect(h.quicksight.calls()).toHaveLength(0);
-    expect(h.cognito.calls().map((c) => c.args[0].constructor.name).sort()).toEqual(['AdminListGroupsForUserCommand', 'GetUserCommand']);
-    expect([...(await h.tables.views()), ...(await h.tables.dashboards()), ...(await h.tables.audit())]).toEqual([]);
-  });
+  it.each(bodies.map((body) => [body.action, body]))(
+    'refuses a demoted admin on %s with 403 and no effect',
+    async (_action, body) => {
+      const token = await h.token(ADMIN);
+      demote(['Users']);
+      const res = await invoke(handlers[name]!, { token, body });
+      expect(res).toMatchObject({ status: 403, body: { error: ADMIN_PRIVILEGES_DENIED } });
+      expect(h.quicksight.calls()).toHaveLength(0);
+      expect(
+        h.cognito
+          .calls()
+          .map((c) => c.args[0].constructor.name)
+          .sort(),
+      ).toEqual(['AdminListGroupsForUserCommand', 'GetUserCommand']);
+      expect([...(await h.tables.views()), ...(await h.tables.dashboards()), ...(await h.tables.audit())]).toEqual([]);
+    },
+  );
 
   it('asks Cognito once per request for an admin, by the username of the verified token', async () => {
     const body = { action: name === 'user-admin' ? 'GET_AUDIT_LOG' : 'LIST_DASHBOARD_METADATA' };
@@ -185,7 +217,12 @@ describe.each([
 });
 
 describe('GraphQL resolver', () => {
-  const event = (authorization: string | undefined, fieldName = 'listTableauViews', parentTypeName = 'Query', args: unknown = {}) => ({
+  const event = (
+    authorization: string | undefined,
+    fieldName = 'listTableauViews',
+    parentTypeName = 'Query',
+    args: unknown = {},
+  ) => ({
     arguments: args,
     identity: null,
     source: null,
@@ -206,16 +243,24 @@ describe('GraphQL resolver', () => {
   it.each([
     ['a user', USER],
     ['an admin', ADMIN],
-  ])('throws Unauthorized for the token of %s from another issuer, signed with the pool key, before asking Cognito', async (_label, who) => {
-    const token = await h.token(who, { issuer: OTHER_ISSUER });
-    await expect(graphql(event(token), lambdaContext())).rejects.toMatchObject({ name: 'Unauthorized', message: 'Invalid authentication token' });
-    await expect(graphql(event(token, 'createDashboardMetadata', 'Mutation', { input: CATALOGUE_INPUT }), lambdaContext())).rejects.toMatchObject({
-      name: 'Unauthorized',
-      message: 'Invalid authentication token',
-    });
-    expect(h.cognito.calls()).toHaveLength(0);
-    expect([...(await h.tables.dashboards()), ...(await h.tables.audit())]).toEqual([]);
-  });
+  ])(
+    'throws Unauthorized for the token of %s from another issuer, signed with the pool key, before asking Cognito',
+    async (_label, who) => {
+      const token = await h.token(who, { issuer: OTHER_ISSUER });
+      await expect(graphql(event(token), lambdaContext())).rejects.toMatchObject({
+        name: 'Unauthorized',
+        message: 'Invalid authentication token',
+      });
+      await expect(
+        graphql(event(token, 'createDashboardMetadata', 'Mutation', { input: CATALOGUE_INPUT }), lambdaContext()),
+      ).rejects.toMatchObject({
+        name: 'Unauthorized',
+        message: 'Invalid authentication token',
+      });
+      expect(h.cognito.calls()).toHaveLength(0);
+      expect([...(await h.tables.dashboards()), ...(await h.tables.audit())]).toEqual([]);
+    },
+  );
 
   it('refuses an account in no group', async () => {
     await expect(graphql(event(await h.token(NO_GROUP)), lambdaContext())).rejects.toMatchObject({
@@ -233,7 +278,9 @@ describe('GraphQL resolver', () => {
     const token = await h.token(ADMIN);
     demote(['Users']);
     const input = { dashboardId: 'sales', dashboardName: 'Sales', dashboardLink: 'https://bi.example.com/sales' };
-    await expect(graphql(event(token, 'createDashboardMetadata', 'Mutation', { input }), lambdaContext())).rejects.toMatchObject({
+    await expect(
+      graphql(event(token, 'createDashboardMetadata', 'Mutation', { input }), lambdaContext()),
+    ).rejects.toMatchObject({
       name: 'Unauthorized',
       message: ADMIN_PRIVILEGES_DENIED,
     });

@@ -9,7 +9,10 @@ let check: () => Promise<{ differences: number; quicksightCalls: number }>;
 let qs: FakeQuickSight;
 
 beforeAll(async () => {
-  h = await startHarness({ POWERTOOLS_METRICS_NAMESPACE: 'Portal-check-test', POWERTOOLS_SERVICE_NAME: 'company-check' });
+  h = await startHarness({
+    POWERTOOLS_METRICS_NAMESPACE: 'Portal-check-test',
+    POWERTOOLS_SERVICE_NAME: 'company-check',
+  });
   ({ handler: check } = await import('../../lambdas/company-check/handler.ts'));
 });
 afterAll(() => h.close());
@@ -43,13 +46,20 @@ describe('the daily company-access check', () => {
     expect(qs.changes).toEqual([]);
     expect([...qs.groups.get(groupNameOf('c-north'))!]).toEqual([OTHER_USER.email]);
     const saved = (await h.tables.state()).find((item) => item.pk === 'CHECK');
-    expect(JSON.parse(String(saved?.check))).toMatchObject({ checkedBy: 'schedule', fix: false, differences: expect.any(Array) });
+    expect(JSON.parse(String(saved?.check))).toMatchObject({
+      checkedBy: 'schedule',
+      fix: false,
+      differences: expect.any(Array),
+    });
     expect((await h.tables.state()).filter((item) => item.pk !== 'CHECK')).toEqual(stateBefore);
     expect(await h.tables.audit()).toEqual([]);
   });
 
   it('publishes 0 when QuickSight matches the portal, so the missed-check alarm sees the run', async () => {
-    qs.objects.set('company-rules/rules.csv', `GroupArn,company\narn:aws:quicksight:us-east-2:123456789012:group/default/${groupNameOf('c-north')},Northwind Manufacturing\n`);
+    qs.objects.set(
+      'company-rules/rules.csv',
+      `GroupArn,company\narn:aws:quicksight:us-east-2:123456789012:group/default/${groupNameOf('c-north')},Northwind Manufacturing\n`,
+    );
     qs.dataSets.set('portal-company-rules', { DataSetId: 'portal-company-rules' });
     qs.ingestions.push({ id: 'rules-1', status: 'COMPLETED', created: new Date() });
     expect(await check()).toMatchObject({ differences: 0 });

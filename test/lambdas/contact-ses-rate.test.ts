@@ -18,7 +18,13 @@ let dataDir: string;
 
 beforeAll(async () => {
   dataDir = await mkdtemp(join(tmpdir(), 'portal-contact-ses-'));
-  capture = await startMailCapture({ host: '127.0.0.1', port: 0, apiPort: 0, dataDir, verifiedIdentities: ['portal.example.com'] });
+  capture = await startMailCapture({
+    host: '127.0.0.1',
+    port: 0,
+    apiPort: 0,
+    dataDir,
+    verifiedIdentities: ['portal.example.com'],
+  });
   h = await startHarness({ SES_ENDPOINT: capture.sesEndpoint });
   // The real SES client, against the local endpoint.
   h.ses.restore();
@@ -45,6 +51,9 @@ describe('contact function under the SES sandbox rate', () => {
     // One of them waited out the rate: at least a second passed.
     expect(Date.now() - started).toBeGreaterThanOrEqual(1000);
     const listed = capturedMailListSchema.parse(await (await fetch(capture.apiUrl)).json());
-    expect(listed.map((mail) => mail.subject).sort()).toEqual(['[Support][normal] Same second 0', '[Support][normal] Same second 1']);
+    expect(listed.map((mail) => mail.subject).sort()).toEqual([
+      '[Support][normal] Same second 0',
+      '[Support][normal] Same second 1',
+    ]);
   });
 });

@@ -21,7 +21,12 @@ afterEach(() => {
 });
 
 const RATE_LIMIT = 'You can send at most 5 messages per hour. Please try again later.';
-const message = { email: USER.email, subject: 'Cannot see the sales dashboard', message: 'It stays blank.', priority: 'high' };
+const message = {
+  email: USER.email,
+  subject: 'Cannot see the sales dashboard',
+  message: 'It stays blank.',
+  priority: 'high',
+};
 const send = async (body: unknown, who = USER) => invoke(handler, { token: await h.token(who), body });
 
 describe('contact function', () => {
@@ -40,12 +45,17 @@ describe('contact function', () => {
 
   it('uses normal priority when none is given', async () => {
     await send({ ...message, priority: '' });
-    expect(h.ses.commandCalls(SendEmailCommand)[0]?.args[0].input.Content?.Simple?.Subject?.Data).toMatch(/^\[Support\]\[normal\]/);
+    expect(h.ses.commandCalls(SendEmailCommand)[0]?.args[0].input.Content?.Simple?.Subject?.Data).toMatch(
+      /^\[Support\]\[normal\]/,
+    );
   });
 
   it("refuses a body email that is not the caller's (403)", async () => {
     const res = await send({ ...message, email: OTHER_USER.email });
-    expect(res).toMatchObject({ status: 403, body: { error: 'The email address must be the one you are signed in with' } });
+    expect(res).toMatchObject({
+      status: 403,
+      body: { error: 'The email address must be the one you are signed in with' },
+    });
     expect(h.ses.calls()).toHaveLength(0);
   });
 
@@ -82,7 +92,10 @@ describe('contact function', () => {
     vi.setSystemTime(new Date('2026-03-02T10:00:00Z'));
     const next = await Promise.all(Array.from({ length: 5 }, () => send(message)));
     expect(next.map((r) => r.status)).toEqual([429, 429, 429, 429, 429]);
-    expect(next[0]?.body).toMatchObject({ error: RATE_LIMIT, reason: 'The next message can be sent in about 59 minutes.' });
+    expect(next[0]?.body).toMatchObject({
+      error: RATE_LIMIT,
+      reason: 'The next message can be sent in about 59 minutes.',
+    });
 
     vi.setSystemTime(new Date('2026-03-02T10:58:59Z'));
     expect((await send(message)).status).toBe(429);
@@ -128,7 +141,8 @@ describe('contact function', () => {
     // SES refuses a send over the account's maximum sending rate (1 email per second in the
     // sandbox) with a retryable throttling error and drops the message:
     // https://docs.aws.amazon.com/ses/latest/dg/manage-sending-quotas-errors.html
-    const throttled = () => new TooManyRequestsException({ message: 'Maximum sending rate exceeded.', $metadata: { httpStatusCode: 429 } });
+    const throttled = () =>
+      new TooManyRequestsException({ message: 'Maximum sending rate exceeded.', $metadata: { httpStatusCode: 429 } });
     const BUSY = 'Our email service is busy right now, so your message was not sent. Please try again in a moment.';
 
     /** Lets pending I/O and promise callbacks run (setImmediate is never faked here). */
@@ -187,7 +201,10 @@ describe('contact function', () => {
     it('answers 502 when the retry fails for another reason, giving the slot back', async () => {
       const calls = sesAnswers(
         () => Promise.reject(throttled()),
-        () => Promise.reject(new MessageRejected({ message: 'Email address is not verified.', $metadata: { httpStatusCode: 400 } })),
+        () =>
+          Promise.reject(
+            new MessageRejected({ message: 'Email address is not verified.', $metadata: { httpStatusCode: 400 } }),
+          ),
       );
       const pending = send(message);
       await until(() => calls() === 1);
@@ -199,7 +216,11 @@ describe('contact function', () => {
     });
 
     it('does not retry other failures: SES may have accepted a message whose answer was lost', async () => {
-      h.ses.on(SendEmailCommand).rejects(new MessageRejected({ message: 'Email address is not verified.', $metadata: { httpStatusCode: 400 } }));
+      h.ses
+        .on(SendEmailCommand)
+        .rejects(
+          new MessageRejected({ message: 'Email address is not verified.', $metadata: { httpStatusCode: 400 } }),
+        );
       expect(await send(message)).toMatchObject({ status: 502, body: { error: 'Failed to send email' } });
       expect(h.ses.commandCalls(SendEmailCommand)).toHaveLength(1);
     });

@@ -5,7 +5,18 @@ import {
   ResourceNotFoundException,
 } from '@aws-sdk/client-quicksight';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { ACCOUNT_ID, type Handler, type Harness, invoke, loadHandler, ORIGIN, OTHER_USER, quicksightUser, startHarness, USER } from './support/harness.ts';
+import {
+  ACCOUNT_ID,
+  type Handler,
+  type Harness,
+  invoke,
+  loadHandler,
+  ORIGIN,
+  OTHER_USER,
+  quicksightUser,
+  startHarness,
+  USER,
+} from './support/harness.ts';
 
 let h: Harness;
 let handler: Handler;
@@ -17,9 +28,25 @@ beforeAll(async () => {
 afterAll(() => h.close());
 beforeEach(async () => {
   await h.reset();
-  await h.tables.put('VIEWS_TABLE', { id: 'v-sales', userEmail: USER.email, quicksightDashboardId: 'sales', name: 'Sales', createdAt: 't', updatedAt: 't' });
-  await h.tables.put('VIEWS_TABLE', { id: 'v-other', userEmail: OTHER_USER.email, quicksightDashboardId: 'secret', name: 'Secret', createdAt: 't', updatedAt: 't' });
-  h.quicksight.on(GenerateEmbedUrlForRegisteredUserCommand).resolves({ EmbedUrl: 'https://quicksight.example.com/embed/abc', Status: 200, RequestId: 'r' });
+  await h.tables.put('VIEWS_TABLE', {
+    id: 'v-sales',
+    userEmail: USER.email,
+    quicksightDashboardId: 'sales',
+    name: 'Sales',
+    createdAt: 't',
+    updatedAt: 't',
+  });
+  await h.tables.put('VIEWS_TABLE', {
+    id: 'v-other',
+    userEmail: OTHER_USER.email,
+    quicksightDashboardId: 'secret',
+    name: 'Secret',
+    createdAt: 't',
+    updatedAt: 't',
+  });
+  h.quicksight
+    .on(GenerateEmbedUrlForRegisteredUserCommand)
+    .resolves({ EmbedUrl: 'https://quicksight.example.com/embed/abc', Status: 200, RequestId: 'r' });
 });
 afterEach(() => {
   process.env.EMBED_SESSION_MINUTES = '60';
@@ -62,7 +89,10 @@ describe('embed function', () => {
       SessionLifetimeInMinutes: 60,
       AllowedDomains: [ORIGIN],
       ExperienceConfiguration: {
-        Dashboard: { InitialDashboardId: 'sales', FeatureConfigurations: withFeatures('StatePersistence', 'Bookmarks') },
+        Dashboard: {
+          InitialDashboardId: 'sales',
+          FeatureConfigurations: withFeatures('StatePersistence', 'Bookmarks'),
+        },
       },
     });
     expect(res.headers['access-control-allow-origin'] ?? res.headers['Access-Control-Allow-Origin']).toBe(ORIGIN);
@@ -73,7 +103,9 @@ describe('embed function', () => {
     try {
       expect((await embed('sales')).status).toBe(200);
       const sent = h.quicksight.commandCalls(GenerateEmbedUrlForRegisteredUserCommand)[0]?.args[0].input;
-      expect(sent?.ExperienceConfiguration).toEqual({ Dashboard: { InitialDashboardId: 'sales', FeatureConfigurations: withFeatures() } });
+      expect(sent?.ExperienceConfiguration).toEqual({
+        Dashboard: { InitialDashboardId: 'sales', FeatureConfigurations: withFeatures() },
+      });
     } finally {
       delete process.env.EMBED_STATE_PERSISTENCE;
     }
@@ -87,7 +119,9 @@ describe('embed function', () => {
       expect(res.body.features).toEqual(['Schedules', 'ThresholdAlerts', 'AmazonQInQuickSight']);
       expect(res.body.companies).toEqual([]);
       const sent = h.quicksight.commandCalls(GenerateEmbedUrlForRegisteredUserCommand)[0]?.args[0].input;
-      expect(sent?.ExperienceConfiguration?.Dashboard?.FeatureConfigurations).toEqual(withFeatures('Schedules', 'ThresholdAlerts', 'AmazonQInQuickSight'));
+      expect(sent?.ExperienceConfiguration?.Dashboard?.FeatureConfigurations).toEqual(
+        withFeatures('Schedules', 'ThresholdAlerts', 'AmazonQInQuickSight'),
+      );
     } finally {
       delete process.env.EMBED_DASHBOARD_FEATURES;
     }
@@ -111,7 +145,9 @@ describe('embed function', () => {
   });
 
   it('answers a clear 404 when the caller is not registered in QuickSight', async () => {
-    h.quicksight.on(GenerateEmbedUrlForRegisteredUserCommand).rejects(new ResourceNotFoundException({ message: 'no user', $metadata: {} }));
+    h.quicksight
+      .on(GenerateEmbedUrlForRegisteredUserCommand)
+      .rejects(new ResourceNotFoundException({ message: 'no user', $metadata: {} }));
     h.quicksight.on(DescribeUserCommand).rejects(new ResourceNotFoundException({ message: 'no user', $metadata: {} }));
     const res = await embed('sales');
     expect(res).toMatchObject({
@@ -121,7 +157,9 @@ describe('embed function', () => {
   });
 
   it('answers the same 404 for QuickSightUserNotFoundException, without another QuickSight call', async () => {
-    h.quicksight.on(GenerateEmbedUrlForRegisteredUserCommand).rejects(new QuickSightUserNotFoundException({ message: 'no user', $metadata: {} }));
+    h.quicksight
+      .on(GenerateEmbedUrlForRegisteredUserCommand)
+      .rejects(new QuickSightUserNotFoundException({ message: 'no user', $metadata: {} }));
     const res = await embed('sales');
     expect(res).toMatchObject({
       status: 404,
@@ -131,7 +169,9 @@ describe('embed function', () => {
   });
 
   it('says when QuickSight does not have the dashboard', async () => {
-    h.quicksight.on(GenerateEmbedUrlForRegisteredUserCommand).rejects(new ResourceNotFoundException({ message: 'no dashboard', $metadata: {} }));
+    h.quicksight
+      .on(GenerateEmbedUrlForRegisteredUserCommand)
+      .rejects(new ResourceNotFoundException({ message: 'no dashboard', $metadata: {} }));
     h.quicksight.on(DescribeUserCommand).resolves({ User: quicksightUser(USER.email) });
     const res = await embed('sales');
     expect(res.status).toBe(404);
@@ -150,26 +190,35 @@ describe('embed function', () => {
   it.each([
     ['an IP-address origin', `${ORIGIN},http://127.0.0.1:5173`, 'http://127.0.0.1:5173 is an IP address'],
     ['a non-https origin', `${ORIGIN},http://staging.example.com`, 'http://staging.example.com is not https'],
-    ['more than three origins', `${ORIGIN},https://a.example.com,https://b.example.com,https://c.example.com`, '4 origins'],
-  ])('names ALLOWED_ORIGINS holding %s QuickSight would refuse, before calling QuickSight', async (_case, origins, reason) => {
-    const previous = process.env.ALLOWED_ORIGINS;
-    process.env.ALLOWED_ORIGINS = origins;
-    try {
-      const res = await embed('sales');
-      expect(res).toMatchObject({ status: 500, body: { missing: ['ALLOWED_ORIGINS'] } });
-      expect(String(res.body.reason)).toContain(reason);
-      expect(h.quicksight.calls()).toHaveLength(0);
-    } finally {
-      process.env.ALLOWED_ORIGINS = previous;
-    }
-  });
+    [
+      'more than three origins',
+      `${ORIGIN},https://a.example.com,https://b.example.com,https://c.example.com`,
+      '4 origins',
+    ],
+  ])(
+    'names ALLOWED_ORIGINS holding %s QuickSight would refuse, before calling QuickSight',
+    async (_case, origins, reason) => {
+      const previous = process.env.ALLOWED_ORIGINS;
+      process.env.ALLOWED_ORIGINS = origins;
+      try {
+        const res = await embed('sales');
+        expect(res).toMatchObject({ status: 500, body: { missing: ['ALLOWED_ORIGINS'] } });
+        expect(String(res.body.reason)).toContain(reason);
+        expect(h.quicksight.calls()).toHaveLength(0);
+      } finally {
+        process.env.ALLOWED_ORIGINS = previous;
+      }
+    },
+  );
 
   it('sends http://localhost origins as they are', async () => {
     const previous = process.env.ALLOWED_ORIGINS;
     process.env.ALLOWED_ORIGINS = `${ORIGIN},http://localhost:5173`;
     try {
       expect((await embed('sales')).status).toBe(200);
-      expect(h.quicksight.commandCalls(GenerateEmbedUrlForRegisteredUserCommand)[0]?.args[0].input.AllowedDomains).toEqual([ORIGIN, 'http://localhost:5173']);
+      expect(
+        h.quicksight.commandCalls(GenerateEmbedUrlForRegisteredUserCommand)[0]?.args[0].input.AllowedDomains,
+      ).toEqual([ORIGIN, 'http://localhost:5173']);
     } finally {
       process.env.ALLOWED_ORIGINS = previous;
     }
@@ -184,9 +233,14 @@ describe('embed function', () => {
 });
 
 describe('embed session and the portal session', () => {
-  const lifetimeSent = () => h.quicksight.commandCalls(GenerateEmbedUrlForRegisteredUserCommand).at(-1)?.args[0].input.SessionLifetimeInMinutes;
+  const lifetimeSent = () =>
+    h.quicksight.commandCalls(GenerateEmbedUrlForRegisteredUserCommand).at(-1)?.args[0].input.SessionLifetimeInMinutes;
   const embedSignedInAgo = async (seconds: number) =>
-    invoke(handler, { method: 'GET', token: await h.token(USER, { signedInAgo: seconds }), headers: { 'x-dashboard-id': 'sales' } });
+    invoke(handler, {
+      method: 'GET',
+      token: await h.token(USER, { signedInAgo: seconds }),
+      headers: { 'x-dashboard-id': 'sales' },
+    });
 
   it('never asks QuickSight for a session longer than what is left of the portal session', async () => {
     // ABSOLUTE_SESSION_MINUTES is 720 in the harness: 30 minutes and a half are left.

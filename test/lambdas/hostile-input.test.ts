@@ -78,14 +78,20 @@ const bodiesOf = (schema: z.ZodDiscriminatedUnion<z.ZodObject[]>): Body[] =>
     return body;
   });
 
-const contactBody: Body = { email: VALID.email, subject: VALID.subject, message: VALID.message, priority: VALID.priority };
+const contactBody: Body = {
+  email: VALID.email,
+  subject: VALID.subject,
+  message: VALID.message,
+  priority: VALID.priority,
+};
 
 const DEEP = 30_000;
 /** A value the raw body carries as is (JSON.stringify cannot write these). */
 const raw = (json: string) => ({ raw: json });
 type Hostile = { raw: string } | unknown;
 
-const inside = (valid: unknown, char: string) => (typeof valid === 'string' && valid.length > 1 ? `${valid.slice(0, 2)}${char}${valid.slice(2)}` : `a${char}b`);
+const inside = (valid: unknown, char: string) =>
+  typeof valid === 'string' && valid.length > 1 ? `${valid.slice(0, 2)}${char}${valid.slice(2)}` : `a${char}b`;
 
 /** Hostile replacements of one field's valid value. */
 const HOSTILE: [string, (valid: unknown) => Hostile][] = [
@@ -99,7 +105,8 @@ const HOSTILE: [string, (valid: unknown) => Hostile][] = [
   ['a __proto__ key', () => raw('{"__proto__":{"isAdmin":true},"toString":"x"}')],
 ];
 
-const isRaw = (value: Hostile): value is { raw: string } => typeof value === 'object' && value !== null && 'raw' in value && Object.keys(value).length === 1;
+const isRaw = (value: Hostile): value is { raw: string } =>
+  typeof value === 'object' && value !== null && 'raw' in value && Object.keys(value).length === 1;
 
 /** The body as text with one field replaced (raw values spliced into the JSON text). */
 const withField = (body: Body, field: string, value: Hostile): string => {
@@ -115,7 +122,8 @@ const tokens: Record<string, string> = {};
 
 beforeAll(async () => {
   h = await startHarness();
-  for (const name of ['embed', 'quicksight-admin', 'user-admin', 'mfa', 'contact']) handlers[name] = await loadHandler(name);
+  for (const name of ['embed', 'quicksight-admin', 'user-admin', 'mfa', 'contact'])
+    handlers[name] = await loadHandler(name);
   tokens.admin = await h.token(ADMIN);
   tokens.user = await h.token(USER);
   await observeDynamoCommands((command) => {
@@ -131,7 +139,9 @@ beforeEach(() => {
 /** Calls that read only: the caller checks (live session, live Admins membership). */
 const READS = /^(Get|List|Describe|AdminGet|AdminList)/;
 const writesSent = () => [
-  ...[h.cognito, h.quicksight, h.ses].flatMap((mock) => mock.calls().map((call) => call.args[0].constructor.name.replace(/Command$/, ''))).filter((name) => !READS.test(name)),
+  ...[h.cognito, h.quicksight, h.ses]
+    .flatMap((mock) => mock.calls().map((call) => call.args[0].constructor.name.replace(/Command$/, '')))
+    .filter((name) => !READS.test(name)),
   ...dynamoWrites,
 ];
 
@@ -160,14 +170,21 @@ const SCHEMAS: Record<string, z.ZodType> = {
 const CASES = FUNCTIONS.flatMap(([name, caller, bodies]) =>
   bodies.flatMap((body) =>
     Object.keys(body).flatMap((field) =>
-      HOSTILE.map(([label, make]) => [`${name} ${String(body.action ?? 'message')}: ${field} as ${label}`, { name, caller, body, field, make }] as const),
+      HOSTILE.map(
+        ([label, make]) =>
+          [
+            `${name} ${String(body.action ?? 'message')}: ${field} as ${label}`,
+            { name, caller, body, field, make },
+          ] as const,
+      ),
     ),
   ),
 );
 
 describe('hostile input', () => {
   it('starts from bodies the contracts accept, so each refusal is the hostile value', () => {
-    for (const [name, , bodies] of FUNCTIONS) for (const body of bodies) expect(SCHEMAS[name]!.safeParse(body).error).toBeUndefined();
+    for (const [name, , bodies] of FUNCTIONS)
+      for (const body of bodies) expect(SCHEMAS[name]!.safeParse(body).error).toBeUndefined();
   });
 
   it.each(CASES)('%s gets a 4xx and changes nothing', async (_title, { name, caller, body, field, make }) => {
@@ -176,15 +193,19 @@ describe('hostile input', () => {
     expectRefusedWithoutChange(res);
   });
 
-  it.each(FUNCTIONS.flatMap(([name, caller, bodies]) => bodies.map((body) => [name, String(body.action ?? 'message'), caller, body] as const)))(
-    '%s %s with a __proto__ key at the top gets a 400 and changes nothing',
-    async (name, _action, caller, body) => {
-      const rawBody = `{"__proto__":{"isAdmin":true},${JSON.stringify(body).slice(1)}`;
-      const res = await invoke(handlers[name]!, { token: tokens[caller], rawBody });
-      expect(res.body).toMatchObject({ error: 'Request body must not contain the key "__proto__"', fields: ['__proto__'] });
-      expectRefusedWithoutChange(res);
-    },
-  );
+  it.each(
+    FUNCTIONS.flatMap(([name, caller, bodies]) =>
+      bodies.map((body) => [name, String(body.action ?? 'message'), caller, body] as const),
+    ),
+  )('%s %s with a __proto__ key at the top gets a 400 and changes nothing', async (name, _action, caller, body) => {
+    const rawBody = `{"__proto__":{"isAdmin":true},${JSON.stringify(body).slice(1)}`;
+    const res = await invoke(handlers[name]!, { token: tokens[caller], rawBody });
+    expect(res.body).toMatchObject({
+      error: 'Request body must not contain the key "__proto__"',
+      fields: ['__proto__'],
+    });
+    expectRefusedWithoutChange(res);
+  });
 
   it.each([
     ['{"action":{"toString":"x"}}', 'action must be a string'],
@@ -192,7 +213,11 @@ describe('hostile input', () => {
     ['{"action":"NO_SUCH_ACTION"}', 'Unknown action: NO_SUCH_ACTION'],
     ['{"action":"GET USERS; DROP"}', 'Unknown action'],
   ])('answers %s with a 400 naming the action (user-admin, quicksight-admin, mfa)', async (rawBody, error) => {
-    for (const [name, caller] of [['user-admin', 'admin'], ['quicksight-admin', 'admin'], ['mfa', 'user']] as const) {
+    for (const [name, caller] of [
+      ['user-admin', 'admin'],
+      ['quicksight-admin', 'admin'],
+      ['mfa', 'user'],
+    ] as const) {
       const res = await invoke(handlers[name]!, { token: tokens[caller], rawBody });
       expect(res).toMatchObject({ status: 400, body: { error, fields: ['action'] } });
       expectRefusedWithoutChange(res);
@@ -200,10 +225,26 @@ describe('hostile input', () => {
   });
 
   it.each([
-    ['{"action":"GET_USERS","nextToken":"a\\u0000b"}', 'nextToken must not contain control characters, line separators or bidirectional formatting characters', 'nextToken'],
-    ['{"action":"GET_USERS","x":{"a\\u202Eb":1}}', 'x must not contain control characters, line separators or bidirectional formatting characters', 'x'],
-    ['"\\u2028"', 'Request body must not contain control characters, line separators or bidirectional formatting characters', 'Request body'],
-    [`{"action":"GET_USERS","x":${'['.repeat(11)}${']'.repeat(11)}}`, 'Request body is nested more than 10 levels deep', undefined],
+    [
+      '{"action":"GET_USERS","nextToken":"a\\u0000b"}',
+      'nextToken must not contain control characters, line separators or bidirectional formatting characters',
+      'nextToken',
+    ],
+    [
+      '{"action":"GET_USERS","x":{"a\\u202Eb":1}}',
+      'x must not contain control characters, line separators or bidirectional formatting characters',
+      'x',
+    ],
+    [
+      '"\\u2028"',
+      'Request body must not contain control characters, line separators or bidirectional formatting characters',
+      'Request body',
+    ],
+    [
+      `{"action":"GET_USERS","x":${'['.repeat(11)}${']'.repeat(11)}}`,
+      'Request body is nested more than 10 levels deep',
+      undefined,
+    ],
     ['{"action":"GET_USERS","x":"[[[[[[[[[[[[[[[["}', 'Unknown action: GET_USERS', 'action'],
   ])('says what is wrong with %s', async (rawBody, error, field) => {
     const res = await invoke(handlers['quicksight-admin']!, { token: tokens.admin, rawBody });
@@ -214,7 +255,10 @@ describe('hostile input', () => {
     ['a NUL character', 'target\u0000@example.com'],
     ['an RTL override', 'target\u202E@example.com'],
   ])('refuses REGISTER_USER with %s in the email (400, nothing registered)', async (_label, userEmail) => {
-    const res = await invoke(handlers['quicksight-admin']!, { token: tokens.admin, body: { action: 'REGISTER_USER', userEmail } });
+    const res = await invoke(handlers['quicksight-admin']!, {
+      token: tokens.admin,
+      body: { action: 'REGISTER_USER', userEmail },
+    });
     expect(res.status).toBe(400);
     expectRefusedWithoutChange(res);
   });
@@ -226,7 +270,11 @@ describe('hostile input', () => {
     ['a 70 KB string', 'x'.repeat(70_000)],
     ['a path', '../../admin'],
   ])('refuses an embed request whose dashboard id holds %s', async (_label, dashboardId) => {
-    const res = await invoke(handlers.embed!, { token: tokens.user, method: 'GET', headers: { [EMBED_DASHBOARD_HEADER]: dashboardId } });
+    const res = await invoke(handlers.embed!, {
+      token: tokens.user,
+      method: 'GET',
+      headers: { [EMBED_DASHBOARD_HEADER]: dashboardId },
+    });
     expect(res).toMatchObject({ status: 400, body: { fields: [EMBED_DASHBOARD_HEADER] } });
     expectRefusedWithoutChange(res);
   });

@@ -49,15 +49,17 @@ beforeEach(async () => {
   await h.reset();
 });
 
-const asAdmin = async (options: Omit<Parameters<typeof invoke>[1], 'token'>) => invoke(userAdmin, { token: await h.token(ADMIN), ...options });
+const asAdmin = async (options: Omit<Parameters<typeof invoke>[1], 'token'>) =>
+  invoke(userAdmin, { token: await h.token(ADMIN), ...options });
 /** The caller checks (live session, live Admins membership): reads that change nothing. */
 const READ_COMMANDS = new Set(['GetUserCommand', 'AdminListGroupsForUserCommand']);
 const allowOrigin = (headers: Record<string, unknown>) => headers['Access-Control-Allow-Origin'];
 
-
 describe('request body rules', () => {
   it('answers 413 for a body above the cap and does nothing', async () => {
-    const res = await asAdmin({ body: { action: 'CREATE_USER', userEmail: 'a@b.co', password: 'Str0ng!Pass', padding: 'x'.repeat(70_000) } });
+    const res = await asAdmin({
+      body: { action: 'CREATE_USER', userEmail: 'a@b.co', password: 'Str0ng!Pass', padding: 'x'.repeat(70_000) },
+    });
     expect(res).toMatchObject({ status: 413, body: { error: 'Request body is larger than 65536 bytes' } });
     expect(h.cognito.commandCalls(AdminCreateUserCommand)).toHaveLength(0);
   });
@@ -66,7 +68,12 @@ describe('request body rules', () => {
     ['malformed JSON', { rawBody: '{"action": "GET_USERS"' }, 400, 'Request body is not valid JSON'],
     ['an empty body', { rawBody: '' }, 400, 'Request body is required'],
     ['a JSON array', { body: [1, 2] }, 400, 'Request body must be a JSON object'],
-    ['a non-JSON content type', { body: { action: 'GET_USERS' }, headers: { 'content-type': 'text/plain' } }, 415, 'Content-Type must be application/json'],
+    [
+      'a non-JSON content type',
+      { body: { action: 'GET_USERS' }, headers: { 'content-type': 'text/plain' } },
+      415,
+      'Content-Type must be application/json',
+    ],
   ])('refuses %s', async (_label, options, status, error) => {
     const res = await asAdmin(options);
     expect(res).toMatchObject({ status, body: { error } });
@@ -108,12 +115,22 @@ describe('methods', () => {
     ['contact', 'POST'],
   ] as const;
 
-  it.each(FUNCTIONS.flatMap(([name, own]) => ['GET', 'POST', 'PUT', 'DELETE', 'PATCH', 'HEAD'].filter((m) => m !== own).map((m) => [name, own, m] as const)))(
+  it.each(
+    FUNCTIONS.flatMap(([name, own]) =>
+      ['GET', 'POST', 'PUT', 'DELETE', 'PATCH', 'HEAD'].filter((m) => m !== own).map((m) => [name, own, m] as const),
+    ),
+  )(
     '%s (%s only) answers %s with 405 and Allow, before reading the body or calling a service',
     async (name, own, method) => {
       const handler = await loadHandler(name);
-      const res = await invokeWithMethod(handler, method, { token: await h.token(ADMIN), body: { action: 'GET_USERS' } });
-      expect(res).toMatchObject({ status: 405, body: { error: `Method ${method} is not allowed; use ${own} or OPTIONS` } });
+      const res = await invokeWithMethod(handler, method, {
+        token: await h.token(ADMIN),
+        body: { action: 'GET_USERS' },
+      });
+      expect(res).toMatchObject({
+        status: 405,
+        body: { error: `Method ${method} is not allowed; use ${own} or OPTIONS` },
+      });
       expect(res.headers.allow).toBe(`${own}, OPTIONS`);
       expect(allowOrigin(res.headers)).toBe(ORIGIN);
       expect(h.cognito.calls()).toHaveLength(0);
@@ -123,7 +140,10 @@ describe('methods', () => {
   it('still serves its own method and answers preflights', async () => {
     const listed = await asAdmin({ body: { action: 'GET_AUDIT_LOG' } });
     expect(listed).toMatchObject({ status: 200, body: { entries: [] } });
-    const preflight = await invoke(await loadHandler('embed'), { method: 'OPTIONS', headers: { 'access-control-request-method': 'GET' } });
+    const preflight = await invoke(await loadHandler('embed'), {
+      method: 'OPTIONS',
+      headers: { 'access-control-request-method': 'GET' },
+    });
     expect(preflight).toMatchObject({ status: 204, headers: { 'Access-Control-Allow-Methods': 'GET,OPTIONS' } });
   });
 });
@@ -157,7 +177,10 @@ describe('logs', () => {
     h.cognito.on(VerifySoftwareTokenCommand).resolves({ Status: 'SUCCESS' });
     h.cognito.on(SetUserMFAPreferenceCommand).resolves({});
 
-    await invoke(userAdmin, { token: adminToken, body: { action: 'CREATE_USER', userEmail: 'new@example.com', password: 'Pa55word!Secret' } });
+    await invoke(userAdmin, {
+      token: adminToken,
+      body: { action: 'CREATE_USER', userEmail: 'new@example.com', password: 'Pa55word!Secret' },
+    });
     await invoke(mfa, { token: userToken, body: { action: 'ASSOCIATE_SOFTWARE_TOKEN' } });
     await invoke(mfa, { token: userToken, body: { action: 'VERIFY_SOFTWARE_TOKEN', mfaCode: '493817' } });
     const output = logLines.join('');
@@ -167,10 +190,16 @@ describe('logs', () => {
       .filter((line) => line.startsWith('{'))
       .map((line) => JSON.parse(line) as Record<string, unknown>);
     expect(entries.filter((e) => e.message === 'Request completed')).toEqual([
-      expect.objectContaining({ actor: ADMIN.email, action: 'CREATE_USER', status: 502, requestId: expect.any(String) }),
+      expect.objectContaining({
+        actor: ADMIN.email,
+        action: 'CREATE_USER',
+        status: 502,
+        requestId: expect.any(String),
+      }),
       expect.objectContaining({ actor: USER.email, action: 'ASSOCIATE_SOFTWARE_TOKEN', status: 200 }),
       expect.objectContaining({ actor: USER.email, action: 'VERIFY_SOFTWARE_TOKEN', status: 200 }),
     ]);
-    for (const secret of [adminToken, userToken, 'Pa55word!Secret', 'SECRETSECRETSECRET', '493817']) expect(output).not.toContain(secret);
+    for (const secret of [adminToken, userToken, 'Pa55word!Secret', 'SECRETSECRETSECRET', '493817'])
+      expect(output).not.toContain(secret);
   });
 });

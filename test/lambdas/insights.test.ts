@@ -2,7 +2,17 @@ import { seedCompany, seedMembership } from './support/companies.ts';
 import { GenerateEmbedUrlForRegisteredUserCommand } from '@aws-sdk/client-quicksight';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi, type MockInstance } from 'vitest';
 import { USAGE_RECORD_FAILURES_METRIC } from '../../contracts/metrics.ts';
-import { ADMIN, type Handler, type Harness, invoke, loadHandler, observeDynamoCommands, OTHER_USER, startHarness, USER } from './support/harness.ts';
+import {
+  ADMIN,
+  type Handler,
+  type Harness,
+  invoke,
+  loadHandler,
+  observeDynamoCommands,
+  OTHER_USER,
+  startHarness,
+  USER,
+} from './support/harness.ts';
 
 let h: Harness;
 let embedHandler: Handler;
@@ -23,20 +33,46 @@ afterAll(() => h.close());
 beforeEach(async () => {
   await h.reset();
   const view = (id: string, userEmail: string, dashboard: string, companyName?: string) =>
-    h.tables.put('VIEWS_TABLE', { id, userEmail, quicksightDashboardId: dashboard, name: `View ${dashboard}`, companyName, createdAt: 't', updatedAt: 't' });
+    h.tables.put('VIEWS_TABLE', {
+      id,
+      userEmail,
+      quicksightDashboardId: dashboard,
+      name: `View ${dashboard}`,
+      companyName,
+      createdAt: 't',
+      updatedAt: 't',
+    });
   await view('v1', USER.email, 'sales', 'Acme Tools');
   await view('v2', USER.email, 'inventory', 'Acme Tools');
   await view('v3', OTHER_USER.email, 'sales', 'Bolt Distribution');
-  for (const [id, name] of [['sales', 'Sales Performance'], ['inventory', 'Inventory'], ['margins', 'Margins']]) {
-    await h.tables.put('DASHBOARDS_TABLE', { id: `m-${id}`, dashboardId: id, dashboardName: name, dashboardLink: `https://bi.example.com/${id}`, isActive: true, createdAt: 't', updatedAt: 't' });
+  for (const [id, name] of [
+    ['sales', 'Sales Performance'],
+    ['inventory', 'Inventory'],
+    ['margins', 'Margins'],
+  ]) {
+    await h.tables.put('DASHBOARDS_TABLE', {
+      id: `m-${id}`,
+      dashboardId: id,
+      dashboardName: name,
+      dashboardLink: `https://bi.example.com/${id}`,
+      isActive: true,
+      createdAt: 't',
+      updatedAt: 't',
+    });
   }
-  h.quicksight.on(GenerateEmbedUrlForRegisteredUserCommand).resolves({ EmbedUrl: 'https://quicksight.example.com/embed/abc', Status: 200, RequestId: 'r' });
+  h.quicksight
+    .on(GenerateEmbedUrlForRegisteredUserCommand)
+    .resolves({ EmbedUrl: 'https://quicksight.example.com/embed/abc', Status: 200, RequestId: 'r' });
   stdout = vi.spyOn(process.stdout, 'write').mockImplementation(() => true);
 });
 afterEach(() => stdout.mockRestore());
 
 const embed = async (dashboardId: string, headers: Record<string, string> = {}, account = USER) =>
-  invoke(embedHandler, { method: 'GET', token: await h.token(account), headers: { 'x-dashboard-id': dashboardId, ...headers } });
+  invoke(embedHandler, {
+    method: 'GET',
+    token: await h.token(account),
+    headers: { 'x-dashboard-id': dashboardId, ...headers },
+  });
 const insights = async (body: Record<string, unknown>, account = ADMIN) =>
   invoke(adminHandler, { token: await h.token(account), body: { action: 'GET_INSIGHTS', ...body } });
 const usageMetrics = () =>
@@ -54,17 +90,35 @@ describe('view events from the embed function', () => {
     expect(res.status).toBe(200);
     const items = await usage();
     const event = items.find((item) => String(item.pk).startsWith('EVENT#'));
-    expect(event).toMatchObject({ pk: `EVENT#${USER.email}`, email: USER.email, company: 'Acme Tools', dashboardId: 'sales', source: 'switch' });
+    expect(event).toMatchObject({
+      pk: `EVENT#${USER.email}`,
+      email: USER.email,
+      company: 'Acme Tools',
+      dashboardId: 'sales',
+      source: 'switch',
+    });
     const at = Date.parse(String(event!.at));
     expect(at).toBeGreaterThanOrEqual(before);
     // USAGE_RETENTION_DAYS=30: the event expires 30 days after the view.
     expect(event!.expiresAt).toBe(Math.floor((at + 30 * DAY) / 1000));
     const day = new Date(at).toISOString().slice(0, 10);
     expect(items.find((item) => item.pk === 'DAY#ALL' && item.sk === day)).toMatchObject({ views: 1, 'd:sales': 1 });
-    expect(items.find((item) => item.pk === 'DAY#C#acme tools' && item.sk === day)).toMatchObject({ views: 1, 'd:sales': 1 });
-    expect(items.find((item) => item.pk === 'USER' && item.sk === USER.email)).toMatchObject({ company: 'Acme Tools', 's:sales': event!.at, views: 1 });
-    expect(items.filter((item) => String(item.pk).startsWith('WEEK#')).map((item) => [item.pk, item.activeUsers])).toEqual(
-      expect.arrayContaining([['WEEK#ALL', 1], ['WEEK#C#acme tools', 1]]),
+    expect(items.find((item) => item.pk === 'DAY#C#acme tools' && item.sk === day)).toMatchObject({
+      views: 1,
+      'd:sales': 1,
+    });
+    expect(items.find((item) => item.pk === 'USER' && item.sk === USER.email)).toMatchObject({
+      company: 'Acme Tools',
+      's:sales': event!.at,
+      views: 1,
+    });
+    expect(
+      items.filter((item) => String(item.pk).startsWith('WEEK#')).map((item) => [item.pk, item.activeUsers]),
+    ).toEqual(
+      expect.arrayContaining([
+        ['WEEK#ALL', 1],
+        ['WEEK#C#acme tools', 1],
+      ]),
     );
     for (const item of items) expect(typeof item.expiresAt).toBe('number');
   });
@@ -84,7 +138,9 @@ describe('view events from the embed function', () => {
 
   it('records nothing when no URL is issued', async () => {
     expect((await embed('margins')).status).toBe(403);
-    h.quicksight.on(GenerateEmbedUrlForRegisteredUserCommand).rejects(Object.assign(new Error('slow down'), { name: 'ThrottlingException' }));
+    h.quicksight
+      .on(GenerateEmbedUrlForRegisteredUserCommand)
+      .rejects(Object.assign(new Error('slow down'), { name: 'ThrottlingException' }));
     expect((await embed('sales')).status).toBe(502);
     expect(await usage()).toEqual([]);
   });
@@ -99,7 +155,9 @@ describe('view events from the embed function', () => {
     } finally {
       process.env.USAGE_TABLE = table;
     }
-    expect(usageMetrics()).toEqual([expect.objectContaining({ [USAGE_RECORD_FAILURES_METRIC]: 1, reason: 'error', service: 'embed' })]);
+    expect(usageMetrics()).toEqual([
+      expect.objectContaining({ [USAGE_RECORD_FAILURES_METRIC]: 1, reason: 'error', service: 'embed' }),
+    ]);
   });
 
   it('answers once the 1 s recording budget is spent when the table does not answer, counting a timeout', async () => {
@@ -112,7 +170,10 @@ describe('view events from the embed function', () => {
     vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout'] });
     try {
       let answered = false;
-      const answer = recordViewWithinBudget({ email: USER.email, dashboardId: 'sales', source: 'renewal', at: new Date() }, createLogger('embed')).then(() => {
+      const answer = recordViewWithinBudget(
+        { email: USER.email, dashboardId: 'sales', source: 'renewal', at: new Date() },
+        createLogger('embed'),
+      ).then(() => {
         answered = true;
       });
       // setImmediate stays real: waiting for it lets every settled promise run its callbacks.
@@ -137,10 +198,24 @@ describe('view events from the embed function', () => {
 describe('usage aggregates', () => {
   it('counts concurrent views of one user on one day exactly, and the user once in the week', async () => {
     const at = new Date('2026-03-04T10:00:00Z');
-    await Promise.all(Array.from({ length: 12 }, (_, index) => recordDashboardView({ email: USER.email, dashboardId: index % 2 ? 'sales' : 'inventory', source: 'refresh', at }, 400)));
+    await Promise.all(
+      Array.from({ length: 12 }, (_, index) =>
+        recordDashboardView(
+          { email: USER.email, dashboardId: index % 2 ? 'sales' : 'inventory', source: 'refresh', at },
+          400,
+        ),
+      ),
+    );
     const items = await usage();
-    expect(items.find((item) => item.pk === 'DAY#ALL' && item.sk === '2026-03-04')).toMatchObject({ views: 12, 'd:sales': 6, 'd:inventory': 6 });
-    expect(items.find((item) => item.pk === 'WEEK#ALL' && item.sk === '2026-W10')).toMatchObject({ activeUsers: 1, start: '2026-03-02' });
+    expect(items.find((item) => item.pk === 'DAY#ALL' && item.sk === '2026-03-04')).toMatchObject({
+      views: 12,
+      'd:sales': 6,
+      'd:inventory': 6,
+    });
+    expect(items.find((item) => item.pk === 'WEEK#ALL' && item.sk === '2026-W10')).toMatchObject({
+      activeUsers: 1,
+      start: '2026-03-02',
+    });
     expect(items.filter((item) => String(item.pk).startsWith('EVENT#'))).toHaveLength(12);
   });
 });
@@ -148,7 +223,10 @@ describe('usage aggregates', () => {
 describe('GET_INSIGHTS', () => {
   const seed = async () => {
     const view = (email: string, dashboardId: string, at: string, company?: string) =>
-      recordDashboardView({ email, dashboardId, companies: company ? [company] : [], source: 'default', at: new Date(at) }, 400);
+      recordDashboardView(
+        { email, dashboardId, companies: company ? [company] : [], source: 'default', at: new Date(at) },
+        400,
+      );
     // 40 days before: USER once; week 2026-W10 (Mon 2 March): USER twice, OTHER_USER once; week W11: USER once.
     await view(USER.email, 'sales', '2026-01-20T09:00:00Z', 'Acme Tools');
     await view(USER.email, 'sales', '2026-03-03T09:00:00Z', 'Acme Tools');
@@ -161,7 +239,8 @@ describe('GET_INSIGHTS', () => {
     await seed();
     const queried: string[] = [];
     await observeDynamoCommands((command, input) => {
-      if (input.TableName === process.env.USAGE_TABLE) queried.push(`${command} ${JSON.stringify(input.ExpressionAttributeValues ?? {})}`);
+      if (input.TableName === process.env.USAGE_TABLE)
+        queried.push(`${command} ${JSON.stringify(input.ExpressionAttributeValues ?? {})}`);
     });
     const res = await insights({ from: '2026-03-01', to: '2026-03-12' });
     expect(res.status).toBe(200);
@@ -177,7 +256,13 @@ describe('GET_INSIGHTS', () => {
         { week: '2026-W11', start: '2026-03-09', activeUsers: 1, views: 1 },
       ],
       dashboards: [
-        { dashboardId: 'sales', name: 'Sales Performance', inCatalogue: true, views: 4, lastViewedAt: '2026-03-10T09:00:00.000Z' },
+        {
+          dashboardId: 'sales',
+          name: 'Sales Performance',
+          inCatalogue: true,
+          views: 4,
+          lastViewedAt: '2026-03-10T09:00:00.000Z',
+        },
         { dashboardId: 'inventory', name: 'Inventory', inCatalogue: true, views: 0, lastViewedAt: null },
         { dashboardId: 'margins', name: 'Margins', inCatalogue: true, views: 0, lastViewedAt: null },
       ],
@@ -193,7 +278,9 @@ describe('GET_INSIGHTS', () => {
     expect(res.status).toBe(200);
     expect(res.body).toMatchObject({ company: 'acme tools', totalViews: 3 });
     expect((res.body.weeks as { activeUsers: number }[]).map((week) => week.activeUsers)).toEqual([0, 1, 1]);
-    expect(res.body.dashboards).toEqual(expect.arrayContaining([expect.objectContaining({ dashboardId: 'sales', views: 3 })]));
+    expect(res.body.dashboards).toEqual(
+      expect.arrayContaining([expect.objectContaining({ dashboardId: 'sales', views: 3 })]),
+    );
   });
 
   it('counts a user once per week however many views they make', async () => {
@@ -207,7 +294,11 @@ describe('GET_INSIGHTS', () => {
     [{ from: '2025-01-01', to: '2026-03-01' }, 'The date range may cover at most 400 days', 'to'],
     [{ from: '2026-02-30', to: '2026-03-01' }, 'must be a real calendar date', 'from'],
     [{ from: '03/01/2026', to: '2026-03-01' }, 'must be a date written YYYY-MM-DD', 'from'],
-    [{ from: '2026-03-01', to: '2026-03-02', company: 'x'.repeat(201) }, 'Company must be at most 200 characters', 'company'],
+    [
+      { from: '2026-03-01', to: '2026-03-02', company: 'x'.repeat(201) },
+      'Company must be at most 200 characters',
+      'company',
+    ],
     [{ to: '2026-03-02' }, undefined, 'from'],
   ])('refuses %j with 400 and changes nothing', async (body, message, field) => {
     await seed();
@@ -232,7 +323,10 @@ describe('GET_INSIGHT_USERS', () => {
 
   const seedViews = async () => {
     const view = (email: string, dashboardId: string, at: string, company?: string) =>
-      recordDashboardView({ email, dashboardId, companies: company ? [company] : [], source: 'default', at: new Date(at) }, 400);
+      recordDashboardView(
+        { email, dashboardId, companies: company ? [company] : [], source: 'default', at: new Date(at) },
+        400,
+      );
     const now = Date.now();
     await view(USER.email, 'sales', new Date(now - 40 * DAY).toISOString(), 'Acme Tools');
     await view(USER.email, 'sales', new Date(now - 2 * DAY).toISOString(), 'Acme Tools');
@@ -269,7 +363,12 @@ describe('GET_INSIGHT_USERS', () => {
         // The view of 40 days ago is outside the last 30 days.
         recentViews: 2,
         assigned: expect.arrayContaining([
-          { dashboardId: 'sales', name: 'View sales', companyName: 'Acme Tools', lastViewedAt: new Date(now - DAY).toISOString() },
+          {
+            dashboardId: 'sales',
+            name: 'View sales',
+            companyName: 'Acme Tools',
+            lastViewedAt: new Date(now - DAY).toISOString(),
+          },
           { dashboardId: 'inventory', name: 'View inventory', companyName: 'Acme Tools', lastViewedAt: null },
         ]),
       },
@@ -294,7 +393,9 @@ describe('GET_INSIGHT_USERS', () => {
   it('keeps to one company: its assignments, and its recorded viewers', async () => {
     await seedViews();
     const res = await users({ company: 'BOLT distribution' });
-    expect((res.body.users as { email: string; assigned: unknown[] }[]).map((user) => [user.email, user.assigned.length])).toEqual([
+    expect(
+      (res.body.users as { email: string; assigned: unknown[] }[]).map((user) => [user.email, user.assigned.length]),
+    ).toEqual([
       [FORMER, 0],
       [OTHER_USER.email, 1],
     ]);

@@ -1,4 +1,8 @@
-import { AdminDeleteUserCommand, AdminGetUserCommand, ListUsersInGroupCommand } from '@aws-sdk/client-cognito-identity-provider';
+import {
+  AdminDeleteUserCommand,
+  AdminGetUserCommand,
+  ListUsersInGroupCommand,
+} from '@aws-sdk/client-cognito-identity-provider';
 import {
   DeleteUserCommand,
   DescribeDashboardPermissionsCommand,
@@ -62,35 +66,62 @@ beforeEach(async () => {
   failNextWrite = undefined;
   adminToken = await h.token(ADMIN);
   h.cognito.on(ListUsersInGroupCommand).resolves({ Users: [directoryUser(ADMIN)] });
-  h.quicksight.on(DescribeUserCommand).callsFake((input: { UserName?: string }) => ({ User: quicksightUser(input.UserName ?? '') }));
-  h.quicksight.on(UpdateDashboardPermissionsCommand).callsFake(async (input: { DashboardId: string; GrantPermissions?: { Principal: string }[]; RevokePermissions?: { Principal: string }[] }) => {
-    await sleep(Math.random() * 4);
-    for (const p of input.GrantPermissions ?? []) permissions.add(`${p.Principal}|${input.DashboardId}`);
-    for (const p of input.RevokePermissions ?? []) permissions.delete(`${p.Principal}|${input.DashboardId}`);
-    return {};
-  });
+  h.quicksight
+    .on(DescribeUserCommand)
+    .callsFake((input: { UserName?: string }) => ({ User: quicksightUser(input.UserName ?? '') }));
+  h.quicksight
+    .on(UpdateDashboardPermissionsCommand)
+    .callsFake(
+      async (input: {
+        DashboardId: string;
+        GrantPermissions?: { Principal: string }[];
+        RevokePermissions?: { Principal: string }[];
+      }) => {
+        await sleep(Math.random() * 4);
+        for (const p of input.GrantPermissions ?? []) permissions.add(`${p.Principal}|${input.DashboardId}`);
+        for (const p of input.RevokePermissions ?? []) permissions.delete(`${p.Principal}|${input.DashboardId}`);
+        return {};
+      },
+    );
   h.quicksight.on(DescribeDashboardPermissionsCommand).callsFake((input: { DashboardId: string }) => ({
     Permissions: [...permissions]
       .map((entry) => entry.split('|'))
       .filter(([, dashboardId]) => dashboardId === input.DashboardId)
-      .map(([principal]) => ({ Principal: principal!, Actions: ['quicksight:QueryDashboard', 'quicksight:DescribeDashboard', 'quicksight:ListDashboardVersions'] })),
+      .map(([principal]) => ({
+        Principal: principal!,
+        Actions: ['quicksight:QueryDashboard', 'quicksight:DescribeDashboard', 'quicksight:ListDashboardVersions'],
+      })),
   }));
 });
 
 const call = (body: Record<string, unknown>) => invoke(quicksightAdmin, { token: adminToken, body });
 const invite = (userEmail: string, dashboardId: string, makeDefault = false) =>
-  call({ action: 'INVITE_TO_DASHBOARD', userEmail, dashboardId, dashboardName: dashboardId, dashboardLink: `https://bi.example.com/${dashboardId}`, makeDefault });
-const remove = (userEmail: string, dashboardId: string) => call({ action: 'REMOVE_FROM_DASHBOARD', userEmail, dashboardId });
-const viewPairs = async () => new Set((await h.tables.views()).map((v) => `${arn(String(v.userEmail))}|${v.quicksightDashboardId}`));
-const expectViewsMatchPermissions = async () => expect([...(await viewPairs())].sort()).toEqual([...permissions].sort());
+  call({
+    action: 'INVITE_TO_DASHBOARD',
+    userEmail,
+    dashboardId,
+    dashboardName: dashboardId,
+    dashboardLink: `https://bi.example.com/${dashboardId}`,
+    makeDefault,
+  });
+const remove = (userEmail: string, dashboardId: string) =>
+  call({ action: 'REMOVE_FROM_DASHBOARD', userEmail, dashboardId });
+const viewPairs = async () =>
+  new Set((await h.tables.views()).map((v) => `${arn(String(v.userEmail))}|${v.quicksightDashboardId}`));
+const expectViewsMatchPermissions = async () =>
+  expect([...(await viewPairs())].sort()).toEqual([...permissions].sort());
 const defaultsOf = async (userEmail: string) =>
-  ((await call({ action: 'GET_USER_DASHBOARDS', userEmail })).body.dashboards as { id: string; isDefault: boolean }[]).filter((d) => d.isDefault);
+  (
+    (await call({ action: 'GET_USER_DASHBOARDS', userEmail })).body.dashboards as { id: string; isDefault: boolean }[]
+  ).filter((d) => d.isDefault);
 
 describe('at most one default view per user', () => {
   it('holds when defaults are set concurrently through the function and GraphQL', async () => {
     const dashboards = ['a', 'b', 'c', 'd', 'e'];
     for (const d of dashboards) expect((await invite(USER.email, d)).status).toBe(200);
-    const views = (await call({ action: 'GET_USER_DASHBOARDS', userEmail: USER.email })).body.dashboards as { id: string }[];
+    const views = (await call({ action: 'GET_USER_DASHBOARDS', userEmail: USER.email })).body.dashboards as {
+      id: string;
+    }[];
     const userToken = await h.token(USER);
     const viaGraphql = (id: string) =>
       graphql(
@@ -120,7 +151,9 @@ describe('at most one default view per user', () => {
 
 describe('a view exists exactly when the permission does', () => {
   it('holds after many concurrent assignments and removals of the same pairs', async () => {
-    const pairs = [USER.email, OTHER_USER.email].flatMap((email) => ['sales', 'stock', 'margin'].map((d) => [email, d] as const));
+    const pairs = [USER.email, OTHER_USER.email].flatMap((email) =>
+      ['sales', 'stock', 'margin'].map((d) => [email, d] as const),
+    );
     const operations = Array.from({ length: 36 }, (_, i) => {
       const [email, dashboard] = pairs[i % pairs.length]!;
       return i % 3 === 1 ? () => remove(email, dashboard) : () => invite(email, dashboard, i % 4 === 0);
@@ -140,17 +173,29 @@ describe('a view exists exactly when the permission does', () => {
 
   it('keeps one assigned view when assignments race a removal and a re-assignment of the same pair', async () => {
     await invite(USER.email, 'sales');
-    const results = await Promise.all([invite(USER.email, 'sales'), remove(USER.email, 'sales'), invite(USER.email, 'sales'), invite(USER.email, 'sales')]);
+    const results = await Promise.all([
+      invite(USER.email, 'sales'),
+      remove(USER.email, 'sales'),
+      invite(USER.email, 'sales'),
+      invite(USER.email, 'sales'),
+    ]);
     expect(results.every((r) => r.status === 200)).toBe(true);
     expect((await h.tables.views()).length).toBeLessThanOrEqual(1);
-    expect((await h.tables.state()).filter((item) => String(item.sk).startsWith('ASSIGNED#')).length).toBe((await h.tables.views()).length);
+    expect((await h.tables.state()).filter((item) => String(item.sk).startsWith('ASSIGNED#')).length).toBe(
+      (await h.tables.views()).length,
+    );
     await expectViewsMatchPermissions();
   });
 
   it('keeps dashboard IDs unique when differently cased creates race', async () => {
     const results = await Promise.all(
       ['Sales', 'sales', 'SALES', 'sAlEs'].map((dashboardId) =>
-        call({ action: 'CREATE_DASHBOARD_METADATA', dashboardId, dashboardName: dashboardId, dashboardLink: 'https://bi.example.com/s' }),
+        call({
+          action: 'CREATE_DASHBOARD_METADATA',
+          dashboardId,
+          dashboardName: dashboardId,
+          dashboardLink: 'https://bi.example.com/s',
+        }),
       ),
     );
     expect(results.map((r) => r.status).sort()).toEqual([200, 409, 409, 409]);
@@ -164,7 +209,11 @@ describe('view ids', () => {
     (await h.tables.views()).filter((v) => v.userEmail === userEmail && v.quicksightDashboardId === dashboardId);
   const viaGraphql = async (who: typeof USER, fieldName: string, args: Record<string, unknown>) =>
     graphql(
-      { arguments: args, request: { headers: { authorization: await h.token(who) } }, info: { fieldName, parentTypeName: 'Mutation', variables: {}, selectionSetList: [] } },
+      {
+        arguments: args,
+        request: { headers: { authorization: await h.token(who) } },
+        info: { fieldName, parentTypeName: 'Mutation', variables: {}, selectionSetList: [] },
+      },
       lambdaContext(),
     );
 
@@ -175,7 +224,9 @@ describe('view ids', () => {
     expect(other.id).toMatch(UUID_V4);
     expect(((await invite(USER.email, 'sales')).body.dashboard as { id: string }).id).toBe(first.id);
     await remove(USER.email, 'sales');
-    expect((await h.tables.state()).filter((item) => String(item.sk).startsWith('ASSIGNED#')).map((item) => item.pk)).toEqual([`USER#${OTHER_USER.email}`]);
+    expect(
+      (await h.tables.state()).filter((item) => String(item.sk).startsWith('ASSIGNED#')).map((item) => item.pk),
+    ).toEqual([`USER#${OTHER_USER.email}`]);
     const again = (await invite(USER.email, 'sales')).body.dashboard as { id: string };
     expect(again.id).toMatch(UUID_V4);
     expect(again.id).not.toBe(first.id);
@@ -184,11 +235,17 @@ describe('view ids', () => {
   it("an assignment never adopts a view it did not write, and keeps nothing of a user's own views", async () => {
     await invite(USER.email, 'sales');
     // A view the user made, then the assignment's own view removed by the user.
-    const own = (await viaGraphql(USER, 'createTableauView', { input: { name: 'Mine', quicksightDashboardId: 'sales' } })) as { id: string };
+    const own = (await viaGraphql(USER, 'createTableauView', {
+      input: { name: 'Mine', quicksightDashboardId: 'sales' },
+    })) as { id: string };
     const assigned = (await viewOf(USER.email, 'sales')).find((v) => v.id !== own.id)!;
     await viaGraphql(USER, 'deleteTableauView', { input: { id: assigned.id } });
     // A planted id is refused outright.
-    await expect(viaGraphql(USER, 'createTableauView', { input: { id: assigned.id, name: 'Planted', quicksightDashboardId: 'sales' } })).rejects.toMatchObject({ name: 'BadRequest' });
+    await expect(
+      viaGraphql(USER, 'createTableauView', {
+        input: { id: assigned.id, name: 'Planted', quicksightDashboardId: 'sales' },
+      }),
+    ).rejects.toMatchObject({ name: 'BadRequest' });
 
     const reassigned = (await invite(USER.email, 'sales')).body.dashboard as { id: string };
     expect(reassigned.id).not.toBe(own.id);
@@ -205,10 +262,15 @@ describe('view ids', () => {
     const [assigned] = await viewOf(USER.email, 'sales');
     await viaGraphql(USER, 'createTableauView', { input: { name: 'Second', quicksightDashboardId: 'sales' } });
     // Only an admin may move an admin-made assignment (a Users caller is refused, graphql-security.test.ts).
-    await viaGraphql(ADMIN, 'updateTableauView', { input: { id: assigned!.id, quicksightDashboardId: 'stock', name: 'Moved' } });
+    await viaGraphql(ADMIN, 'updateTableauView', {
+      input: { id: assigned!.id, quicksightDashboardId: 'stock', name: 'Moved' },
+    });
     const reassigned = (await invite(USER.email, 'sales')).body.dashboard as { id: string };
     expect(reassigned.id).not.toBe(assigned!.id);
-    expect((await h.tables.views()).find((v) => v.id === assigned!.id)).toMatchObject({ quicksightDashboardId: 'stock', name: 'Moved' });
+    expect((await h.tables.views()).find((v) => v.id === assigned!.id)).toMatchObject({
+      quicksightDashboardId: 'stock',
+      name: 'Moved',
+    });
   });
 
   it('a deleted account leaves no assignment claims behind', async () => {
@@ -217,14 +279,17 @@ describe('view ids', () => {
     h.cognito.on(AdminGetUserCommand).resolves({ Username: USER.username });
     h.quicksight.on(DeleteUserCommand).resolves({});
     h.cognito.on(AdminDeleteUserCommand).resolves({});
-    expect((await invoke(userAdmin, { token: adminToken, body: { action: 'DELETE_USER', userEmail: USER.email } })).status).toBe(200);
+    expect(
+      (await invoke(userAdmin, { token: adminToken, body: { action: 'DELETE_USER', userEmail: USER.email } })).status,
+    ).toBe(200);
     expect((await h.tables.state()).filter((item) => item.pk === `USER#${USER.email}`)).toEqual([]);
   });
 });
 
 describe('a retry finishes what a failure left', () => {
   it('assignment: permission granted, view write failed', async () => {
-    failNextWrite = (command, input) => /^Put(Item)?Command$/.test(command) && input.TableName === process.env.VIEWS_TABLE;
+    failNextWrite = (command, input) =>
+      /^Put(Item)?Command$/.test(command) && input.TableName === process.env.VIEWS_TABLE;
     expect((await invite(USER.email, 'sales', true)).status).toBe(500);
     expect(permissions.size).toBe(1);
     expect(await h.tables.views()).toHaveLength(0);
@@ -237,12 +302,14 @@ describe('a retry finishes what a failure left', () => {
   it('removal: view deleted, revoke failed', async () => {
     await invite(USER.email, 'sales');
     let revokes = 0;
-    h.quicksight.on(UpdateDashboardPermissionsCommand).callsFake((input: { DashboardId: string; RevokePermissions?: { Principal: string }[] }) => {
-      revokes += 1;
-      if (revokes === 1) throw new ThrottlingException({ message: 'slow down', $metadata: {} });
-      for (const p of input.RevokePermissions ?? []) permissions.delete(`${p.Principal}|${input.DashboardId}`);
-      return {};
-    });
+    h.quicksight
+      .on(UpdateDashboardPermissionsCommand)
+      .callsFake((input: { DashboardId: string; RevokePermissions?: { Principal: string }[] }) => {
+        revokes += 1;
+        if (revokes === 1) throw new ThrottlingException({ message: 'slow down', $metadata: {} });
+        for (const p of input.RevokePermissions ?? []) permissions.delete(`${p.Principal}|${input.DashboardId}`);
+        return {};
+      });
     const failed = await remove(USER.email, 'sales');
     expect(failed.status).toBe(502);
     expect(await h.tables.views()).toHaveLength(0);
@@ -254,17 +321,24 @@ describe('a retry finishes what a failure left', () => {
   });
 
   it('catalogue delete: stopped after the first user, finished by the retry', async () => {
-    const created = await call({ action: 'CREATE_DASHBOARD_METADATA', dashboardId: 'sales', dashboardName: 'Sales', dashboardLink: 'https://bi.example.com/s' });
+    const created = await call({
+      action: 'CREATE_DASHBOARD_METADATA',
+      dashboardId: 'sales',
+      dashboardName: 'Sales',
+      dashboardLink: 'https://bi.example.com/s',
+    });
     const metadataId = (created.body.dashboard as { id: string }).id;
     await invite(USER.email, 'sales');
     await invite(OTHER_USER.email, 'sales');
     let revokes = 0;
-    h.quicksight.on(UpdateDashboardPermissionsCommand).callsFake((input: { DashboardId: string; RevokePermissions?: { Principal: string }[] }) => {
-      revokes += 1;
-      if (revokes === 2) throw new ThrottlingException({ message: 'slow down', $metadata: {} });
-      for (const p of input.RevokePermissions ?? []) permissions.delete(`${p.Principal}|${input.DashboardId}`);
-      return {};
-    });
+    h.quicksight
+      .on(UpdateDashboardPermissionsCommand)
+      .callsFake((input: { DashboardId: string; RevokePermissions?: { Principal: string }[] }) => {
+        revokes += 1;
+        if (revokes === 2) throw new ThrottlingException({ message: 'slow down', $metadata: {} });
+        for (const p of input.RevokePermissions ?? []) permissions.delete(`${p.Principal}|${input.DashboardId}`);
+        return {};
+      });
     expect((await call({ action: 'DELETE_DASHBOARD_METADATA', metadataId })).status).toBe(502);
     expect(await h.tables.dashboards()).toHaveLength(1);
 
@@ -272,19 +346,32 @@ describe('a retry finishes what a failure left', () => {
     expect(permissions.size).toBe(0);
     await expectViewsMatchPermissions();
     expect(await h.tables.dashboards()).toHaveLength(0);
-    const again = await call({ action: 'CREATE_DASHBOARD_METADATA', dashboardId: 'SALES', dashboardName: 'Sales', dashboardLink: 'https://bi.example.com/s' });
+    const again = await call({
+      action: 'CREATE_DASHBOARD_METADATA',
+      dashboardId: 'SALES',
+      dashboardName: 'Sales',
+      dashboardLink: 'https://bi.example.com/s',
+    });
     expect(again.status).toBe(200);
   });
 
   it('account delete: views and QuickSight user gone, account deletion failed', async () => {
     await invite(USER.email, 'sales');
     h.cognito.on(AdminGetUserCommand).resolves({ Username: USER.username });
-    h.quicksight.on(DeleteUserCommand).resolvesOnce({}).rejects(Object.assign(new Error('gone'), { name: 'ResourceNotFoundException' }));
+    h.quicksight
+      .on(DeleteUserCommand)
+      .resolvesOnce({})
+      .rejects(Object.assign(new Error('gone'), { name: 'ResourceNotFoundException' }));
     h.cognito.on(AdminDeleteUserCommand).rejectsOnce(new Error('network')).resolves({});
-    expect((await invoke(userAdmin, { token: adminToken, body: { action: 'DELETE_USER', userEmail: USER.email } })).status).toBe(502);
+    expect(
+      (await invoke(userAdmin, { token: adminToken, body: { action: 'DELETE_USER', userEmail: USER.email } })).status,
+    ).toBe(502);
     expect(await h.tables.views()).toHaveLength(0);
 
-    const retry = await invoke(userAdmin, { token: adminToken, body: { action: 'DELETE_USER', userEmail: USER.email } });
+    const retry = await invoke(userAdmin, {
+      token: adminToken,
+      body: { action: 'DELETE_USER', userEmail: USER.email },
+    });
     expect(retry).toMatchObject({ status: 200, body: { quicksightUser: 'absent' } });
     expect(h.cognito.commandCalls(AdminDeleteUserCommand)).toHaveLength(2);
   });

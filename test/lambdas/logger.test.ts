@@ -32,19 +32,41 @@ describe('the function logger', () => {
   it('writes what was logged before it was loaded once it is, in order, with the Powertools fields', async () => {
     const logger = createLogger('logger-test');
     logger.info('first', { requestId: 'r-1', status: 200 });
-    logger.addContext({ awsRequestId: 'aws-1', functionName: 'fn', invokedFunctionArn: 'arn:aws:lambda:us-east-2:123456789012:function:fn', memoryLimitInMB: '256' } as never);
+    logger.addContext({
+      awsRequestId: 'aws-1',
+      functionName: 'fn',
+      invokedFunctionArn: 'arn:aws:lambda:us-east-2:123456789012:function:fn',
+      memoryLimitInMB: '256',
+    } as never);
     logger.warn('second');
     // Loading is asynchronous: nothing is written yet, nothing is lost.
     expect(entries()).toEqual([]);
 
     await logger.ready();
     expect(entries()).toEqual([
-      expect.objectContaining({ level: 'INFO', message: 'first', service: 'logger-test', requestId: 'r-1', status: 200, timestamp: expect.any(String) }),
-      expect.objectContaining({ level: 'WARN', message: 'second', service: 'logger-test', function_request_id: 'aws-1', function_name: 'fn' }),
+      expect.objectContaining({
+        level: 'INFO',
+        message: 'first',
+        service: 'logger-test',
+        requestId: 'r-1',
+        status: 200,
+        timestamp: expect.any(String),
+      }),
+      expect.objectContaining({
+        level: 'WARN',
+        message: 'second',
+        service: 'logger-test',
+        function_request_id: 'aws-1',
+        function_name: 'fn',
+      }),
     ]);
     // Once loaded, a line is written as it is logged.
     logger.error('third', { error: new RangeError('out of range') });
-    expect(entries().at(-1)).toMatchObject({ level: 'ERROR', message: 'third', error: { name: 'RangeError', message: 'out of range', stack: expect.any(String) } });
+    expect(entries().at(-1)).toMatchObject({
+      level: 'ERROR',
+      message: 'third',
+      error: { name: 'RangeError', message: 'out of range', stack: expect.any(String) },
+    });
   });
 });
 
@@ -84,7 +106,11 @@ process.stdout.write(JSON.stringify({ raw: error.stack, unchanged: error.stack =
     readonly stack: string;
     readonly cause?: LoggedError;
   }
-  type LogLine = Record<string, unknown> & { readonly error?: LoggedError; readonly raw?: string; readonly unchanged?: boolean };
+  type LogLine = Record<string, unknown> & {
+    readonly error?: LoggedError;
+    readonly raw?: string;
+    readonly unchanged?: boolean;
+  };
   let result: { raw: string; unchanged: boolean | undefined; logged: LogLine };
 
   beforeAll(async () => {
@@ -108,7 +134,10 @@ process.stdout.write(JSON.stringify({ raw: error.stack, unchanged: error.stack =
         (error, out, err) => (error ? reject(new Error(`${error.message}\n${err}`)) : resolve(`${out}\n${err}`)),
       ),
     );
-    const lines = output.split('\n').filter((line) => line.startsWith('{')).map((line) => JSON.parse(line) as LogLine);
+    const lines = output
+      .split('\n')
+      .filter((line) => line.startsWith('{'))
+      .map((line) => JSON.parse(line) as LogLine);
     const logged = lines.find((line) => line.message === 'Request failed');
     const summary = lines.find((line) => 'raw' in line);
     result = { raw: summary?.raw ?? '', unchanged: summary?.unchanged, logged: logged ?? {} };
@@ -131,8 +160,18 @@ process.stdout.write(JSON.stringify({ raw: error.stack, unchanged: error.stack =
   });
 
   it('keeps the rest of the Powertools error format and the line fields, and leaves the error as it was', () => {
-    expect(result.logged).toMatchObject({ level: 'ERROR', message: 'Request failed', service: 'fixture', requestId: 'r-9', sampling_rate: 0 });
-    expect(result.logged.error).toMatchObject({ name: 'TypeError', message: 'not a number: forty-two', code: 'E_FIXTURE' });
+    expect(result.logged).toMatchObject({
+      level: 'ERROR',
+      message: 'Request failed',
+      service: 'fixture',
+      requestId: 'r-9',
+      sampling_rate: 0,
+    });
+    expect(result.logged.error).toMatchObject({
+      name: 'TypeError',
+      message: 'not a number: forty-two',
+      code: 'E_FIXTURE',
+    });
     expect(result.unchanged).toBe(true);
   });
 
@@ -144,9 +183,11 @@ process.stdout.write(JSON.stringify({ raw: error.stack, unchanged: error.stack =
       const file = pending.pop()!;
       if (loadedAtStart.has(file)) continue;
       loadedAtStart.add(file);
-      for (const match of (await readFile(join(directory, 'out', file), 'utf8')).matchAll(STATIC_IMPORT)) pending.push(match[1]!);
+      for (const match of (await readFile(join(directory, 'out', file), 'utf8')).matchAll(STATIC_IMPORT))
+        pending.push(match[1]!);
     }
-    const sources = async (file: string) => (JSON.parse(await readFile(join(directory, 'out', `${file}.map`), 'utf8')) as { sources: string[] }).sources;
+    const sources = async (file: string) =>
+      (JSON.parse(await readFile(join(directory, 'out', `${file}.map`), 'utf8')) as { sources: string[] }).sources;
     const atStart = (await Promise.all([...loadedAtStart].map(sources))).flat();
     expect(atStart.some((source) => source.endsWith('lambdas/shared/logger.ts'))).toBe(true);
     expect(atStart.filter((source) => source.includes('@aws-lambda-powertools'))).toEqual([]);

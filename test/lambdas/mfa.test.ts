@@ -52,31 +52,53 @@ describe('MFA function', () => {
   it('verifies the code, then makes TOTP the preferred method', async () => {
     h.cognito.on(VerifySoftwareTokenCommand).resolves({ Status: 'SUCCESS' });
     h.cognito.on(SetUserMFAPreferenceCommand).resolves({});
-    const { token, res } = await call({ action: 'VERIFY_SOFTWARE_TOKEN', mfaCode: '123456', friendlyDeviceName: 'Phone' });
-    expect(res).toMatchObject({ status: 200, body: { status: 'SUCCESS', message: 'MFA setup completed successfully!' } });
-    expect(h.cognito.commandCalls(VerifySoftwareTokenCommand)[0]?.args[0].input).toEqual({ AccessToken: token, UserCode: '123456', FriendlyDeviceName: 'Phone' });
-    expect(h.cognito.commandCalls(SetUserMFAPreferenceCommand)[0]?.args[0].input.SoftwareTokenMfaSettings).toEqual({ Enabled: true, PreferredMfa: true });
+    const { token, res } = await call({
+      action: 'VERIFY_SOFTWARE_TOKEN',
+      mfaCode: '123456',
+      friendlyDeviceName: 'Phone',
+    });
+    expect(res).toMatchObject({
+      status: 200,
+      body: { status: 'SUCCESS', message: 'MFA setup completed successfully!' },
+    });
+    expect(h.cognito.commandCalls(VerifySoftwareTokenCommand)[0]?.args[0].input).toEqual({
+      AccessToken: token,
+      UserCode: '123456',
+      FriendlyDeviceName: 'Phone',
+    });
+    expect(h.cognito.commandCalls(SetUserMFAPreferenceCommand)[0]?.args[0].input.SoftwareTokenMfaSettings).toEqual({
+      Enabled: true,
+      PreferredMfa: true,
+    });
   });
 
   it('answers 400 for a wrong code and keeps the preference unchanged', async () => {
-    h.cognito.on(VerifySoftwareTokenCommand).rejects(new CodeMismatchException({ message: 'Invalid code received for user', $metadata: {} }));
+    h.cognito
+      .on(VerifySoftwareTokenCommand)
+      .rejects(new CodeMismatchException({ message: 'Invalid code received for user', $metadata: {} }));
     const { res } = await call({ action: 'VERIFY_SOFTWARE_TOKEN', mfaCode: '000000' });
     expect(res.status).toBe(400);
     expect(res.body.fields).toEqual(['mfaCode']);
     expect(h.cognito.commandCalls(SetUserMFAPreferenceCommand)).toHaveLength(0);
   });
 
-  it.each([['12345'], ['12345a'], ['1234567'], [undefined]])('refuses the code %j with the spec message', async (mfaCode) => {
-    const { res } = await call({ action: 'VERIFY_SOFTWARE_TOKEN', mfaCode });
-    expect(res).toMatchObject({ status: 400, body: { error: MESSAGES.mfaCode, fields: ['mfaCode'] } });
-    expect(h.cognito.commandCalls(VerifySoftwareTokenCommand)).toHaveLength(0);
-  });
+  it.each([['12345'], ['12345a'], ['1234567'], [undefined]])(
+    'refuses the code %j with the spec message',
+    async (mfaCode) => {
+      const { res } = await call({ action: 'VERIFY_SOFTWARE_TOKEN', mfaCode });
+      expect(res).toMatchObject({ status: 400, body: { error: MESSAGES.mfaCode, fields: ['mfaCode'] } });
+      expect(h.cognito.commandCalls(VerifySoftwareTokenCommand)).toHaveLength(0);
+    },
+  );
 
   it('sets the MFA preference', async () => {
     h.cognito.on(SetUserMFAPreferenceCommand).resolves({});
     const { res } = await call({ action: 'SET_MFA_PREFERENCE', enabled: true, preferred: false });
     expect(res.status).toBe(200);
-    expect(h.cognito.commandCalls(SetUserMFAPreferenceCommand)[0]?.args[0].input.SoftwareTokenMfaSettings).toEqual({ Enabled: true, PreferredMfa: false });
+    expect(h.cognito.commandCalls(SetUserMFAPreferenceCommand)[0]?.args[0].input.SoftwareTokenMfaSettings).toEqual({
+      Enabled: true,
+      PreferredMfa: false,
+    });
   });
 
   it('reports the MFA status from the session check, with no further call', async () => {
@@ -103,7 +125,11 @@ describe('MFA function', () => {
       const { res } = await call({ action: 'GET_MFA_STATUS', username: 'someone-else' }, caller);
       expect(mfaStatusResponseSchema.parse(res.body)).toEqual({ ...ENABLED, preferredMfa: 'SOFTWARE_TOKEN_MFA' });
       expect(h.cognito.commandCalls(AdminSetUserMFAPreferenceCommand).map((c) => c.args[0].input)).toEqual([
-        { UserPoolId: 'us-east-2_TestPool1', Username: caller.username, SoftwareTokenMfaSettings: { Enabled: true, PreferredMfa: true } },
+        {
+          UserPoolId: 'us-east-2_TestPool1',
+          Username: caller.username,
+          SoftwareTokenMfaSettings: { Enabled: true, PreferredMfa: true },
+        },
       ]);
       expect(changesSent()).toHaveLength(1);
     });
@@ -120,13 +146,17 @@ describe('MFA function', () => {
     it('reports MFA disabled when Cognito says the account has no verified authenticator (removed since the sign-in)', async () => {
       h.cognito
         .on(AdminSetUserMFAPreferenceCommand)
-        .rejects(Object.assign(new Error('User has not verified software token mfa'), { name: 'InvalidParameterException' }));
+        .rejects(
+          Object.assign(new Error('User has not verified software token mfa'), { name: 'InvalidParameterException' }),
+        );
       const { res } = await call({ action: 'GET_MFA_STATUS' }, enrolled());
       expect(res.body).toEqual({ mfaEnabled: false, mfaDevices: [], mfaRequired: true });
     });
 
     it('still reports MFA enabled when setting the preference fails otherwise, without a preferred method', async () => {
-      h.cognito.on(AdminSetUserMFAPreferenceCommand).rejects(Object.assign(new Error('Internal error'), { name: 'InternalErrorException' }));
+      h.cognito
+        .on(AdminSetUserMFAPreferenceCommand)
+        .rejects(Object.assign(new Error('Internal error'), { name: 'InternalErrorException' }));
       const { res } = await call({ action: 'GET_MFA_STATUS' }, enrolled());
       expect(res).toMatchObject({ status: 200, body: ENABLED });
       expect(res.body).not.toHaveProperty('preferredMfa');
@@ -163,7 +193,10 @@ describe('MFA function', () => {
     expect(missing.res).toMatchObject({ status: 500, body: { missing: [POOL_MFA] } });
     process.env[POOL_MFA] = 'REQUIRED';
     const unknown = await call({ action: 'DISABLE_MFA' });
-    expect(unknown.res).toMatchObject({ status: 500, body: { missing: [POOL_MFA], reason: 'MFA_CONFIGURATION must be ON, OPTIONAL or OFF' } });
+    expect(unknown.res).toMatchObject({
+      status: 500,
+      body: { missing: [POOL_MFA], reason: 'MFA_CONFIGURATION must be ON, OPTIONAL or OFF' },
+    });
     expect(changesSent()).toEqual([]);
   });
 
@@ -215,26 +248,29 @@ describe('MFA function', () => {
     for (const c of changesSent()) expect(c.args[0].input).toMatchObject({ AccessToken: expect.any(String) });
   });
 
-  it.each(['ON', 'OPTIONAL'])('sends only calls made with the caller\'s token in a pool whose MFA is %s (the function has no Cognito grant)', async (mode) => {
-    process.env[POOL_MFA] = mode;
-    h.cognito.on(AssociateSoftwareTokenCommand).resolves({ SecretCode: 'JBSWY3DPEHPK3PXP' });
-    h.cognito.on(VerifySoftwareTokenCommand).resolves({ Status: 'SUCCESS' });
-    h.cognito.on(SetUserMFAPreferenceCommand).resolves({});
-    const bodies = [
-      { action: 'GET_MFA_STATUS' },
-      { action: 'ASSOCIATE_SOFTWARE_TOKEN' },
-      { action: 'VERIFY_SOFTWARE_TOKEN', mfaCode: '123456' },
-      { action: 'SET_MFA_PREFERENCE', enabled: true },
-      { action: 'SET_MFA_PREFERENCE', enabled: false },
-      { action: 'DISABLE_MFA' },
-    ];
-    for (const body of bodies) await call(body);
-    expect(changesSent().length).toBeGreaterThan(0);
-    for (const c of h.cognito.calls()) {
-      expect(c.args[0].constructor.name).not.toMatch(/^Admin/);
-      expect(c.args[0].input).toHaveProperty('AccessToken');
-    }
-  });
+  it.each(['ON', 'OPTIONAL'])(
+    "sends only calls made with the caller's token in a pool whose MFA is %s (the function has no Cognito grant)",
+    async (mode) => {
+      process.env[POOL_MFA] = mode;
+      h.cognito.on(AssociateSoftwareTokenCommand).resolves({ SecretCode: 'JBSWY3DPEHPK3PXP' });
+      h.cognito.on(VerifySoftwareTokenCommand).resolves({ Status: 'SUCCESS' });
+      h.cognito.on(SetUserMFAPreferenceCommand).resolves({});
+      const bodies = [
+        { action: 'GET_MFA_STATUS' },
+        { action: 'ASSOCIATE_SOFTWARE_TOKEN' },
+        { action: 'VERIFY_SOFTWARE_TOKEN', mfaCode: '123456' },
+        { action: 'SET_MFA_PREFERENCE', enabled: true },
+        { action: 'SET_MFA_PREFERENCE', enabled: false },
+        { action: 'DISABLE_MFA' },
+      ];
+      for (const body of bodies) await call(body);
+      expect(changesSent().length).toBeGreaterThan(0);
+      for (const c of h.cognito.calls()) {
+        expect(c.args[0].constructor.name).not.toMatch(/^Admin/);
+        expect(c.args[0].input).toHaveProperty('AccessToken');
+      }
+    },
+  );
 
   it('refuses an unknown action', async () => {
     const { res } = await call({ action: 'EXPORT_SECRET' });
@@ -256,7 +292,10 @@ describe('step-up for authenticator changes', () => {
       process.env[POOL_MFA] = 'OPTIONAL';
       const token = await h.token(USER, { signedInAgo: 300 + 5 });
       const res = await invoke(handler, { token, body });
-      expect(res).toMatchObject({ status: 401, body: { error: REAUTHENTICATION_MESSAGE, reason: REAUTHENTICATION_REQUIRED } });
+      expect(res).toMatchObject({
+        status: 401,
+        body: { error: REAUTHENTICATION_MESSAGE, reason: REAUTHENTICATION_REQUIRED },
+      });
       expect(changesSent()).toHaveLength(0);
     },
   );
@@ -268,10 +307,15 @@ describe('step-up for authenticator changes', () => {
     try {
       vi.setSystemTime(new Date('2026-03-02T10:00:00.500Z'));
       const atLimit = await h.token(USER, { signedInAgo: 300 });
-      expect((await invoke(handler, { token: atLimit, body: { action: 'ASSOCIATE_SOFTWARE_TOKEN' } })).status).toBe(200);
+      expect((await invoke(handler, { token: atLimit, body: { action: 'ASSOCIATE_SOFTWARE_TOKEN' } })).status).toBe(
+        200,
+      );
       const over = await h.token(USER, { signedInAgo: 301 });
       const res = await invoke(handler, { token: over, body: { action: 'ASSOCIATE_SOFTWARE_TOKEN' } });
-      expect(res).toMatchObject({ status: 401, body: { error: REAUTHENTICATION_MESSAGE, reason: REAUTHENTICATION_REQUIRED } });
+      expect(res).toMatchObject({
+        status: 401,
+        body: { error: REAUTHENTICATION_MESSAGE, reason: REAUTHENTICATION_REQUIRED },
+      });
     } finally {
       vi.useRealTimers();
     }
@@ -286,4 +330,3 @@ describe('step-up for authenticator changes', () => {
     expect((await invoke(handler, { token: old, body: { action: 'GET_MFA_STATUS' } })).status).toBe(200);
   });
 });
-

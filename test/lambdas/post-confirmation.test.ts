@@ -1,4 +1,8 @@
-import { AdminAddUserToGroupCommand, AdminUserGlobalSignOutCommand, CognitoIdentityProviderClient } from '@aws-sdk/client-cognito-identity-provider';
+import {
+  AdminAddUserToGroupCommand,
+  AdminUserGlobalSignOutCommand,
+  CognitoIdentityProviderClient,
+} from '@aws-sdk/client-cognito-identity-provider';
 import type { PostConfirmationTriggerEvent } from 'aws-lambda';
 import { mockClient } from 'aws-sdk-client-mock';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
@@ -58,7 +62,13 @@ describe('post-confirmation trigger', () => {
     cognito.on(AdminAddUserToGroupCommand).resolves({});
     await handler(event('PostConfirmation_ConfirmSignUp'));
     expect((await tables.state()).filter((item) => item.pk === 'DIRECTORY')).toEqual([
-      expect.objectContaining({ sk: 'new@example.com', username: 'new-user-sub', enabled: true, status: 'CONFIRMED', group: 'Users' }),
+      expect.objectContaining({
+        sk: 'new@example.com',
+        username: 'new-user-sub',
+        enabled: true,
+        status: 'CONFIRMED',
+        group: 'Users',
+      }),
     ]);
   });
 

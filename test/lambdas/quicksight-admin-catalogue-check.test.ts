@@ -1,7 +1,17 @@
 import { DescribeDashboardCommand, ResourceNotFoundException, ThrottlingException } from '@aws-sdk/client-quicksight';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { CATALOGUE_MESSAGES } from '../../contracts/quicksight-admin.ts';
-import { ACCOUNT_ID, ADMIN, type Handler, type Harness, invoke, lambdaContext, loadHandler, type Resolver, startHarness } from './support/harness.ts';
+import {
+  ACCOUNT_ID,
+  ADMIN,
+  type Handler,
+  type Harness,
+  invoke,
+  lambdaContext,
+  loadHandler,
+  type Resolver,
+  startHarness,
+} from './support/harness.ts';
 
 /** QuickSight as it answers DescribeDashboard: the sample dashboards exist, any other ID is not found. */
 const KNOWN = new Set(['sales-performance']);
@@ -26,9 +36,16 @@ beforeEach(async () => {
   });
 });
 
-const entry = (dashboardId: string) => ({ dashboardId, dashboardName: 'Sales', dashboardLink: `https://bi.example.com/${dashboardId}` });
+const entry = (dashboardId: string) => ({
+  dashboardId,
+  dashboardName: 'Sales',
+  dashboardLink: `https://bi.example.com/${dashboardId}`,
+});
 const create = async (dashboardId: string) =>
-  invoke(quicksightAdmin, { token: await h.token(ADMIN), body: { action: 'CREATE_DASHBOARD_METADATA', ...entry(dashboardId) } });
+  invoke(quicksightAdmin, {
+    token: await h.token(ADMIN),
+    body: { action: 'CREATE_DASHBOARD_METADATA', ...entry(dashboardId) },
+  });
 const catalogue = async () => (await h.tables.scan('DASHBOARDS_TABLE')).map((item) => item.dashboardId);
 
 describe('CREATE_DASHBOARD_METADATA checks the dashboard with QuickSight', () => {
@@ -50,7 +67,9 @@ describe('CREATE_DASHBOARD_METADATA checks the dashboard with QuickSight', () =>
   });
 
   it('refuses while QuickSight cannot answer, rather than storing an unchecked entry', async () => {
-    h.quicksight.on(DescribeDashboardCommand).rejects(new ThrottlingException({ message: 'Rate exceeded', $metadata: {} }));
+    h.quicksight
+      .on(DescribeDashboardCommand)
+      .rejects(new ThrottlingException({ message: 'Rate exceeded', $metadata: {} }));
     const res = await create('sales-performance');
     expect(res.status).toBe(502);
     expect(res.body.error).toBe('Failed to check the dashboard in QuickSight');
@@ -63,7 +82,15 @@ describe('GraphQL createDashboardMetadata checks the dashboard with QuickSight',
     graphql(
       {
         arguments: { input },
-        identity: { sub: ADMIN.username, username: ADMIN.username, claims: {}, groups: ADMIN.groups, issuer: 'x', sourceIp: ['127.0.0.1'], defaultAuthStrategy: 'ALLOW' },
+        identity: {
+          sub: ADMIN.username,
+          username: ADMIN.username,
+          claims: {},
+          groups: ADMIN.groups,
+          issuer: 'x',
+          sourceIp: ['127.0.0.1'],
+          defaultAuthStrategy: 'ALLOW',
+        },
         source: null,
         request: { headers: { authorization: await h.token(ADMIN) } },
         info: { fieldName: 'createDashboardMetadata', parentTypeName: 'Mutation', variables: {}, selectionSetList: [] },
@@ -74,7 +101,9 @@ describe('GraphQL createDashboardMetadata checks the dashboard with QuickSight',
     );
 
   it('refuses an ID QuickSight does not have, naming it', async () => {
-    await expect(gql(entry('no-such-dashboard'))).rejects.toMatchObject({ message: CATALOGUE_MESSAGES.unknownDashboard('no-such-dashboard') });
+    await expect(gql(entry('no-such-dashboard'))).rejects.toMatchObject({
+      message: CATALOGUE_MESSAGES.unknownDashboard('no-such-dashboard'),
+    });
     expect(await catalogue()).toEqual([]);
     expect(await gql(entry('sales-performance'))).toMatchObject({ dashboardId: 'sales-performance' });
     expect(await catalogue()).toEqual(['sales-performance']);

@@ -22,7 +22,17 @@ import {
   seedMembership,
   unscopedDataSet,
 } from './support/companies.ts';
-import { ADMIN, COMPANY_SETTINGS, type Handler, type Harness, invoke, loadHandler, OTHER_USER, startHarness, USER } from './support/harness.ts';
+import {
+  ADMIN,
+  COMPANY_SETTINGS,
+  type Handler,
+  type Harness,
+  invoke,
+  loadHandler,
+  OTHER_USER,
+  startHarness,
+  USER,
+} from './support/harness.ts';
 
 let h: Harness;
 let handler: Handler;
@@ -43,7 +53,8 @@ beforeEach(async () => {
   adminToken = await h.token(ADMIN);
   qs = fakeQuickSight(h, [USER.email, OTHER_USER.email]);
   h.cognito.on(AdminGetUserCommand).callsFake((input: { Username: string }) => {
-    if (![USER.email, OTHER_USER.email, ADMIN.email].includes(input.Username)) throw new UserNotFoundException({ message: 'User does not exist.', $metadata: {} });
+    if (![USER.email, OTHER_USER.email, ADMIN.email].includes(input.Username))
+      throw new UserNotFoundException({ message: 'User does not exist.', $metadata: {} });
     return { Username: input.Username, UserStatus: 'CONFIRMED' };
   });
   h.quicksight.on(UpdateDashboardPermissionsCommand).resolves({});
@@ -63,7 +74,8 @@ const seedThree = async () => {
   for (const id of [NORTH, CONTOSO, FABRIKAM]) qs.groups.set(groupNameOf(id), new Set());
 };
 const state = () => h.tables.state();
-const membershipOf = async (email: string) => (await state()).find((item) => item.pk === 'MEMBERSHIP' && item.sk === email);
+const membershipOf = async (email: string) =>
+  (await state()).find((item) => item.pk === 'MEMBERSHIP' && item.sk === email);
 const auditRows = async () => (await h.tables.audit()).map((entry) => [entry.action, entry.target, entry.outcome]);
 
 describe('admin only', () => {
@@ -92,7 +104,10 @@ describe('admin only', () => {
 describe('CREATE_COMPANY', () => {
   it('records the company, creates its QuickSight group, writes one rule per company and loads the rules', async () => {
     const company = await createCompany('  Northwind Manufacturing ');
-    expect(company).toMatchObject({ name: 'Northwind Manufacturing', groupName: `${COMPANY_SETTINGS.groupPrefix}${company.id}` });
+    expect(company).toMatchObject({
+      name: 'Northwind Manufacturing',
+      groupName: `${COMPANY_SETTINGS.groupPrefix}${company.id}`,
+    });
     expect(qs.groups.has(company.groupName)).toBe(true);
     expect(rulesRows(qs)).toEqual([`${groupArnOf(company.id)},Northwind Manufacturing`]);
     expect(JSON.parse(qs.objects.get('company-rules/manifest.json')!)).toMatchObject({
@@ -135,10 +150,26 @@ describe('CREATE_COMPANY', () => {
 
   it.each([
     ['an empty name', { name: '   ', kind: 'manufacturer' }, 'Company name is required'],
-    ['a name of 101 characters', { name: 'x'.repeat(101), kind: 'manufacturer' }, 'Company name must be at most 100 characters'],
-    ['a control character', { name: 'North\u0007wind', kind: 'manufacturer' }, 'name must not contain control characters'],
-    ['a bidirectional override', { name: 'North\u202Ewind', kind: 'manufacturer' }, 'name must not contain control characters'],
-    ['a zero-width space', { name: 'North\u200Bwind', kind: 'manufacturer' }, 'Company name must not contain control or invisible formatting characters'],
+    [
+      'a name of 101 characters',
+      { name: 'x'.repeat(101), kind: 'manufacturer' },
+      'Company name must be at most 100 characters',
+    ],
+    [
+      'a control character',
+      { name: 'North\u0007wind', kind: 'manufacturer' },
+      'name must not contain control characters',
+    ],
+    [
+      'a bidirectional override',
+      { name: 'North\u202Ewind', kind: 'manufacturer' },
+      'name must not contain control characters',
+    ],
+    [
+      'a zero-width space',
+      { name: 'North\u200Bwind', kind: 'manufacturer' },
+      'Company name must not contain control or invisible formatting characters',
+    ],
     ['an unknown kind', { name: 'Globex', kind: 'retailer' }, 'Kind must be manufacturer, distributor or owner'],
   ])('refuses %s with 400 and no call', async (_label, fields, message) => {
     const res = await call({ action: 'CREATE_COMPANY', ...fields });
@@ -160,9 +191,14 @@ describe('CREATE_COMPANY', () => {
   });
 
   it("answers 429 and changes nothing when QuickSight's daily limit of rule loads is reached", async () => {
-    h.quicksight.on(CreateIngestionCommand).rejects(new LimitExceededException({ message: 'Rate limit of 32 per 24 hours exceeded', $metadata: {} }));
+    h.quicksight
+      .on(CreateIngestionCommand)
+      .rejects(new LimitExceededException({ message: 'Rate limit of 32 per 24 hours exceeded', $metadata: {} }));
     const res = await call({ action: 'CREATE_COMPANY', name: 'Globex', kind: 'manufacturer' });
-    expect(res).toMatchObject({ status: 429, body: { error: expect.stringContaining('32 times in the last 24 hours') } });
+    expect(res).toMatchObject({
+      status: 429,
+      body: { error: expect.stringContaining('32 times in the last 24 hours') },
+    });
     expect(qs.groups.size).toBe(0);
     expect((await state()).filter((item) => String(item.pk).startsWith('COMPANY'))).toEqual([]);
   });
@@ -173,22 +209,45 @@ describe('UPDATE_COMPANY and DELETE_COMPANY', () => {
     await seedThree();
     await seedMembership(h, USER.email, [NORTH]);
     qs.groups.get(groupNameOf(NORTH))!.add(USER.email);
-    await h.tables.put('VIEWS_TABLE', { id: 'v1', userEmail: USER.email, quicksightDashboardId: 'sales', name: 'Sales', companyName: 'Northwind Manufacturing', createdAt: 't', updatedAt: 't' });
-    const res = await call({ action: 'UPDATE_COMPANY', companyId: NORTH, name: 'Northwind Industrial', kind: 'manufacturer' });
-    expect(res).toMatchObject({ status: 200, body: { message: COMPANY_MESSAGES.updated, company: { id: NORTH, name: 'Northwind Industrial', userCount: 1 } } });
+    await h.tables.put('VIEWS_TABLE', {
+      id: 'v1',
+      userEmail: USER.email,
+      quicksightDashboardId: 'sales',
+      name: 'Sales',
+      companyName: 'Northwind Manufacturing',
+      createdAt: 't',
+      updatedAt: 't',
+    });
+    const res = await call({
+      action: 'UPDATE_COMPANY',
+      companyId: NORTH,
+      name: 'Northwind Industrial',
+      kind: 'manufacturer',
+    });
+    expect(res).toMatchObject({
+      status: 200,
+      body: { message: COMPANY_MESSAGES.updated, company: { id: NORTH, name: 'Northwind Industrial', userCount: 1 } },
+    });
     expect(rulesRows(qs)).toContain(`${groupArnOf(NORTH)},Northwind Industrial`);
     expect(rulesRows(qs).join('\n')).not.toContain('Northwind Manufacturing');
     expect([...qs.groups.get(groupNameOf(NORTH))!]).toEqual([USER.email]);
     expect((await h.tables.views())[0]).toMatchObject({ companyName: 'Northwind Industrial' });
     // The old name is free, the new one taken.
-    expect((await call({ action: 'CREATE_COMPANY', name: 'northwind industrial', kind: 'manufacturer' })).status).toBe(409);
-    expect((await call({ action: 'CREATE_COMPANY', name: 'Northwind Manufacturing', kind: 'manufacturer' })).status).toBe(200);
+    expect((await call({ action: 'CREATE_COMPANY', name: 'northwind industrial', kind: 'manufacturer' })).status).toBe(
+      409,
+    );
+    expect(
+      (await call({ action: 'CREATE_COMPANY', name: 'Northwind Manufacturing', kind: 'manufacturer' })).status,
+    ).toBe(200);
     expect((await auditRows())[2]).toEqual(['UPDATE_COMPANY', 'Northwind Industrial', 'success']);
   });
 
   it("refuses another company's name (409) and an unknown id (404)", async () => {
     await seedThree();
-    expect((await call({ action: 'UPDATE_COMPANY', companyId: NORTH, name: 'contoso distribution', kind: 'manufacturer' })).status).toBe(409);
+    expect(
+      (await call({ action: 'UPDATE_COMPANY', companyId: NORTH, name: 'contoso distribution', kind: 'manufacturer' }))
+        .status,
+    ).toBe(409);
     const missing = await call({ action: 'UPDATE_COMPANY', companyId: 'nope', name: 'Globex', kind: 'manufacturer' });
     expect(missing).toMatchObject({ status: 404, body: { error: COMPANY_MESSAGES.notFound } });
     expect(qs.changes).toEqual([]);
@@ -200,8 +259,13 @@ describe('UPDATE_COMPANY and DELETE_COMPANY', () => {
     await seedMembership(h, OTHER_USER.email, [NORTH, CONTOSO], true);
     const before = await state();
     const res = await call({ action: 'DELETE_COMPANY', companyId: NORTH });
-    expect(res).toMatchObject({ status: 409, body: { error: COMPANY_MESSAGES.hasUsers('Northwind Manufacturing', 2) } });
-    expect(res.body.error).toBe('Company "Northwind Manufacturing" still has 2 users. Move them to another company first.');
+    expect(res).toMatchObject({
+      status: 409,
+      body: { error: COMPANY_MESSAGES.hasUsers('Northwind Manufacturing', 2) },
+    });
+    expect(res.body.error).toBe(
+      'Company "Northwind Manufacturing" still has 2 users. Move them to another company first.',
+    );
     expect(await state()).toEqual(before);
     expect(qs.groups.has(groupNameOf(NORTH))).toBe(true);
   });
@@ -209,25 +273,48 @@ describe('UPDATE_COMPANY and DELETE_COMPANY', () => {
   it('deletes a company without users: its rule, its group and its record', async () => {
     await seedThree();
     const res = await call({ action: 'DELETE_COMPANY', companyId: FABRIKAM });
-    expect(res).toMatchObject({ status: 200, body: { message: COMPANY_MESSAGES.deleted, company: { name: 'Fabrikam Industries' } } });
+    expect(res).toMatchObject({
+      status: 200,
+      body: { message: COMPANY_MESSAGES.deleted, company: { name: 'Fabrikam Industries' } },
+    });
     expect(qs.groups.has(groupNameOf(FABRIKAM))).toBe(false);
-    expect(rulesRows(qs).sort()).toEqual([`${groupArnOf(CONTOSO)},Contoso Distribution`, `${groupArnOf(NORTH)},Northwind Manufacturing`]);
-    expect((await state()).filter((item) => item.pk === 'COMPANY').map((item) => item.sk).sort()).toEqual([CONTOSO, NORTH]);
+    expect(rulesRows(qs).sort()).toEqual([
+      `${groupArnOf(CONTOSO)},Contoso Distribution`,
+      `${groupArnOf(NORTH)},Northwind Manufacturing`,
+    ]);
+    expect(
+      (await state())
+        .filter((item) => item.pk === 'COMPANY')
+        .map((item) => item.sk)
+        .sort(),
+    ).toEqual([CONTOSO, NORTH]);
     expect(await auditRows()).toEqual([['DELETE_COMPANY', 'Fabrikam Industries', 'success']]);
     expect((await call({ action: 'DELETE_COMPANY', companyId: FABRIKAM })).status).toBe(404);
   });
 });
 
 describe('SET_USER_COMPANIES', () => {
-  const setCompanies = (companies: string[], owner = false, userEmail = USER.email) => call({ action: 'SET_USER_COMPANIES', userEmail, companies, owner });
+  const setCompanies = (companies: string[], owner = false, userEmail = USER.email) =>
+    call({ action: 'SET_USER_COMPANIES', userEmail, companies, owner });
 
   it('moves a user from one company to another: out of the old group before into the new one, assignments relabelled', async () => {
     await seedThree();
     await seedMembership(h, USER.email, [NORTH]);
     qs.groups.get(groupNameOf(NORTH))!.add(USER.email);
-    await h.tables.put('VIEWS_TABLE', { id: 'v1', userEmail: USER.email, quicksightDashboardId: 'sales', name: 'Sales', companyName: 'Northwind Manufacturing', createdAt: 't', updatedAt: 't' });
+    await h.tables.put('VIEWS_TABLE', {
+      id: 'v1',
+      userEmail: USER.email,
+      quicksightDashboardId: 'sales',
+      name: 'Sales',
+      companyName: 'Northwind Manufacturing',
+      createdAt: 't',
+      updatedAt: 't',
+    });
     const res = await setCompanies(['contoso DISTRIBUTION']);
-    expect(res).toMatchObject({ status: 200, body: { message: COMPANY_MESSAGES.userCompaniesSet, companies: ['Contoso Distribution'], owner: false } });
+    expect(res).toMatchObject({
+      status: 200,
+      body: { message: COMPANY_MESSAGES.userCompaniesSet, companies: ['Contoso Distribution'], owner: false },
+    });
     expect(qs.changes).toEqual([
       `DeleteGroupMembership ${groupNameOf(NORTH)} ${USER.email}`,
       `CreateGroupMembership ${groupNameOf(CONTOSO)} ${USER.email}`,
@@ -272,10 +359,28 @@ describe('SET_USER_COMPANIES', () => {
 
   it.each([
     ['an unknown company', ['Globex'], false, 400, COMPANY_MESSAGES.unknownCompany('Globex')],
-    ['two unknown companies', ['Globex', 'Initech'], true, 400, 'Company "Globex" does not exist; Company "Initech" does not exist'],
-    ['two companies for a non-owner', ['Northwind Manufacturing', 'Contoso Distribution'], false, 400, COMPANY_MESSAGES.oneCompanyOnly],
+    [
+      'two unknown companies',
+      ['Globex', 'Initech'],
+      true,
+      400,
+      'Company "Globex" does not exist; Company "Initech" does not exist',
+    ],
+    [
+      'two companies for a non-owner',
+      ['Northwind Manufacturing', 'Contoso Distribution'],
+      false,
+      400,
+      COMPANY_MESSAGES.oneCompanyOnly,
+    ],
     ['no company', [], false, 400, COMPANY_MESSAGES.atLeastOne],
-    ['a company twice', ['Northwind Manufacturing', 'northwind manufacturing'], true, 400, COMPANY_MESSAGES.duplicate('northwind manufacturing')],
+    [
+      'a company twice',
+      ['Northwind Manufacturing', 'northwind manufacturing'],
+      true,
+      400,
+      COMPANY_MESSAGES.duplicate('northwind manufacturing'),
+    ],
   ])('refuses %s with 400 and changes nothing', async (_label, companies, owner, status, message) => {
     await seedThree();
     await seedMembership(h, USER.email, [NORTH]);
@@ -299,7 +404,8 @@ describe('SET_USER_COMPANIES', () => {
     await seedMembership(h, USER.email, [NORTH]);
     qs.groups.get(groupNameOf(NORTH))!.add(USER.email);
     h.quicksight.on(CreateGroupMembershipCommand).callsFake((input: { GroupName: string; MemberName: string }) => {
-      if (input.GroupName === groupNameOf(CONTOSO)) throw new AccessDeniedException({ message: 'denied', $metadata: {} });
+      if (input.GroupName === groupNameOf(CONTOSO))
+        throw new AccessDeniedException({ message: 'denied', $metadata: {} });
       qs.groups.get(input.GroupName)!.add(input.MemberName);
       return {};
     });
@@ -315,12 +421,26 @@ describe('SET_USER_COMPANIES', () => {
 describe('CHECK_COMPANY_ACCESS', () => {
   /** Three companies in step with QuickSight: USER in Northwind, OTHER_USER owning Northwind and Contoso. */
   const inStep = async () => {
-    for (const [name, kind] of [['Northwind Manufacturing', 'manufacturer'], ['Contoso Distribution', 'distributor'], ['Fabrikam Industries', 'manufacturer']]) {
+    for (const [name, kind] of [
+      ['Northwind Manufacturing', 'manufacturer'],
+      ['Contoso Distribution', 'distributor'],
+      ['Fabrikam Industries', 'manufacturer'],
+    ]) {
       await createCompany(name!, kind);
     }
-    const ids = new Map(((await call({ action: 'LIST_COMPANIES' })).body.companies as { id: string; name: string }[]).map((c) => [c.name, c.id]));
+    const ids = new Map(
+      ((await call({ action: 'LIST_COMPANIES' })).body.companies as { id: string; name: string }[]).map((c) => [
+        c.name,
+        c.id,
+      ]),
+    );
     await call({ action: 'SET_USER_COMPANIES', userEmail: USER.email, companies: ['Northwind Manufacturing'] });
-    await call({ action: 'SET_USER_COMPANIES', userEmail: OTHER_USER.email, companies: ['Northwind Manufacturing', 'Contoso Distribution'], owner: true });
+    await call({
+      action: 'SET_USER_COMPANIES',
+      userEmail: OTHER_USER.email,
+      companies: ['Northwind Manufacturing', 'Contoso Distribution'],
+      owner: true,
+    });
     return ids;
   };
 
@@ -346,7 +466,10 @@ describe('CHECK_COMPANY_ACCESS', () => {
 
     const found = await call({ action: 'CHECK_COMPANY_ACCESS', fix: false });
     expect(found.status).toBe(200);
-    const kinds = (found.body.differences as { kind: string; subject: string | null }[]).map((d) => [d.kind, d.subject]);
+    const kinds = (found.body.differences as { kind: string; subject: string | null }[]).map((d) => [
+      d.kind,
+      d.subject,
+    ]);
     expect(kinds).toEqual(
       expect.arrayContaining([
         ['member-missing', USER.email],
@@ -356,7 +479,10 @@ describe('CHECK_COMPANY_ACCESS', () => {
       ]),
     );
     expect(kinds).toHaveLength(4);
-    expect((found.body.differences as unknown[])[0]).toMatchObject({ expected: expect.any(String), found: expect.any(String) });
+    expect((found.body.differences as unknown[])[0]).toMatchObject({
+      expected: expect.any(String),
+      found: expect.any(String),
+    });
     // Checking changes nothing.
     expect(qs.groups.get(northGroup)!.has(USER.email)).toBe(false);
 
@@ -375,17 +501,40 @@ describe('CHECK_COMPANY_ACCESS', () => {
     expect(listed.body.lastCheck).toMatchObject({ checkedBy: ADMIN.email, fix: false, differences: [] });
   });
 
-  it("reports a dashboard shared by two companies whose dataset applies no rules, and cannot mend it", async () => {
+  it('reports a dashboard shared by two companies whose dataset applies no rules, and cannot mend it', async () => {
     const ids = await inStep();
-    await h.tables.put('DASHBOARDS_TABLE', { id: 'm-bench', dashboardId: 'bench', dashboardName: 'Bench', dashboardLink: 'https://bi.example.com/bench', isActive: true, createdAt: 't', updatedAt: 't' });
-    for (const [id, email] of [['v1', USER.email], ['v2', OTHER_USER.email]]) {
-      await h.tables.put('VIEWS_TABLE', { id, userEmail: email, quicksightDashboardId: 'bench', name: 'Bench', createdAt: 't', updatedAt: 't' });
+    await h.tables.put('DASHBOARDS_TABLE', {
+      id: 'm-bench',
+      dashboardId: 'bench',
+      dashboardName: 'Bench',
+      dashboardLink: 'https://bi.example.com/bench',
+      isActive: true,
+      createdAt: 't',
+      updatedAt: 't',
+    });
+    for (const [id, email] of [
+      ['v1', USER.email],
+      ['v2', OTHER_USER.email],
+    ]) {
+      await h.tables.put('VIEWS_TABLE', {
+        id,
+        userEmail: email,
+        quicksightDashboardId: 'bench',
+        name: 'Bench',
+        createdAt: 't',
+        updatedAt: 't',
+      });
     }
     qs.dashboards.set('bench', ['bench-data']);
     qs.dataSets.set('bench-data', unscopedDataSet('bench-data'));
     const res = await call({ action: 'CHECK_COMPANY_ACCESS', fix: true });
     expect(res.body.differences).toEqual([
-      expect.objectContaining({ kind: 'dashboard-not-scoped', subject: 'bench', company: 'Contoso Distribution, Northwind Manufacturing', fixed: false }),
+      expect.objectContaining({
+        kind: 'dashboard-not-scoped',
+        subject: 'bench',
+        company: 'Contoso Distribution, Northwind Manufacturing',
+        fixed: false,
+      }),
     ]);
     expect(ids.size).toBe(3);
     qs.dataSets.set('bench-data', scopedDataSet('bench-data'));
@@ -395,13 +544,28 @@ describe('CHECK_COMPANY_ACCESS', () => {
 
 describe('shared data: assigning a dashboard that is not company-scoped', () => {
   const invite = (userEmail: string, extra: Record<string, unknown> = {}) =>
-    call({ action: 'INVITE_TO_DASHBOARD', userEmail, dashboardId: 'bench', dashboardName: 'Bench', dashboardLink: 'https://bi.example.com/bench', ...extra });
+    call({
+      action: 'INVITE_TO_DASHBOARD',
+      userEmail,
+      dashboardId: 'bench',
+      dashboardName: 'Bench',
+      dashboardLink: 'https://bi.example.com/bench',
+      ...extra,
+    });
 
   beforeEach(async () => {
     await seedThree();
     await seedMembership(h, USER.email, [NORTH]);
     await seedMembership(h, OTHER_USER.email, [CONTOSO]);
-    await h.tables.put('DASHBOARDS_TABLE', { id: 'm-bench', dashboardId: 'bench', dashboardName: 'Bench', dashboardLink: 'https://bi.example.com/bench', isActive: true, createdAt: 't', updatedAt: 't' });
+    await h.tables.put('DASHBOARDS_TABLE', {
+      id: 'm-bench',
+      dashboardId: 'bench',
+      dashboardName: 'Bench',
+      dashboardLink: 'https://bi.example.com/bench',
+      isActive: true,
+      createdAt: 't',
+      updatedAt: 't',
+    });
     qs.dashboards.set('bench', ['bench-data']);
     qs.dataSets.set('bench-data', unscopedDataSet('bench-data'));
     expect((await invite(USER.email)).status).toBe(200);
@@ -410,12 +574,16 @@ describe('shared data: assigning a dashboard that is not company-scoped', () => 
   it('refuses another company with 409 naming the risk, until the admin confirms shared data', async () => {
     const refused = await invite(OTHER_USER.email);
     expect(refused.status).toBe(409);
-    expect(refused.body.error).toBe(COMPANY_MESSAGES.notScoped('bench', 'Contoso Distribution', ['Northwind Manufacturing']));
+    expect(refused.body.error).toBe(
+      COMPANY_MESSAGES.notScoped('bench', 'Contoso Distribution', ['Northwind Manufacturing']),
+    );
     expect((await h.tables.views()).filter((view) => view.userEmail === OTHER_USER.email)).toEqual([]);
 
     const confirmed = await invite(OTHER_USER.email, { confirmSharedData: true });
     expect(confirmed.status).toBe(200);
-    expect((await h.tables.dashboards()).find((entry) => entry.dashboardId === 'bench')).toMatchObject({ sharedData: true });
+    expect((await h.tables.dashboards()).find((entry) => entry.dashboardId === 'bench')).toMatchObject({
+      sharedData: true,
+    });
     expect(await auditRows()).toEqual(
       expect.arrayContaining([
         ['CONFIRM_SHARED_DATA', 'bench', 'success'],
@@ -434,7 +602,10 @@ describe('shared data: assigning a dashboard that is not company-scoped', () => 
   });
 
   it('does not accept a dataset that applies rules other than the portal’s', async () => {
-    qs.dataSets.set('bench-data', scopedDataSet('bench-data', 'arn:aws:quicksight:us-east-2:123456789012:dataset/someone-elses-rules'));
+    qs.dataSets.set(
+      'bench-data',
+      scopedDataSet('bench-data', 'arn:aws:quicksight:us-east-2:123456789012:dataset/someone-elses-rules'),
+    );
     expect((await invite(OTHER_USER.email)).status).toBe(409);
   });
 });

@@ -8,7 +8,19 @@ import {
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { dashboardIdExistsMessage } from '../../contracts/fields.ts';
 import { seedCompany, seedMembership } from './support/companies.ts';
-import { ACCOUNT_ID, ADMIN, directoryUser, type Handler, type Harness, invoke, loadHandler, OTHER_USER, quicksightUser, startHarness, USER } from './support/harness.ts';
+import {
+  ACCOUNT_ID,
+  ADMIN,
+  directoryUser,
+  type Handler,
+  type Harness,
+  invoke,
+  loadHandler,
+  OTHER_USER,
+  quicksightUser,
+  startHarness,
+  USER,
+} from './support/harness.ts';
 
 let h: Harness;
 let handler: Handler;
@@ -23,7 +35,9 @@ beforeEach(async () => {
   await h.reset();
   adminToken = await h.token(ADMIN);
   h.cognito.on(ListUsersInGroupCommand).resolves({ Users: [directoryUser(ADMIN)] });
-  h.quicksight.on(DescribeUserCommand).callsFake((input: { UserName?: string }) => ({ User: quicksightUser(input.UserName ?? '') }));
+  h.quicksight
+    .on(DescribeUserCommand)
+    .callsFake((input: { UserName?: string }) => ({ User: quicksightUser(input.UserName ?? '') }));
   h.quicksight.on(UpdateDashboardPermissionsCommand).resolves({});
 });
 
@@ -37,7 +51,8 @@ const invite = (dashboardId: string, extra: Record<string, unknown> = {}) =>
     dashboardLink: `https://bi.example.com/${dashboardId}`,
     ...extra,
   });
-const dashboardsOf = async (userEmail: string) => (await call({ action: 'GET_USER_DASHBOARDS', userEmail })).body.dashboards as Record<string, unknown>[];
+const dashboardsOf = async (userEmail: string) =>
+  (await call({ action: 'GET_USER_DASHBOARDS', userEmail })).body.dashboards as Record<string, unknown>[];
 const permissionChanges = () =>
   h.quicksight.commandCalls(UpdateDashboardPermissionsCommand).map((c) => {
     const input = c.args[0].input;
@@ -56,14 +71,34 @@ describe('INVITE_TO_DASHBOARD', () => {
     await seedMembership(h, USER.email, ['c-acme']);
     const res = await invoke(handler, {
       token: adminToken,
-      body: { action: 'INVITE_TO_DASHBOARD', userEmail: 'USER@example.com', dashboardId: 'sales', dashboardName: 'Sales', dashboardLink: 'https://bi.example.com/sales', companyName: 'Someone Else', makeDefault: false, viewId: 'ignored' },
+      body: {
+        action: 'INVITE_TO_DASHBOARD',
+        userEmail: 'USER@example.com',
+        dashboardId: 'sales',
+        dashboardName: 'Sales',
+        dashboardLink: 'https://bi.example.com/sales',
+        companyName: 'Someone Else',
+        makeDefault: false,
+        viewId: 'ignored',
+      },
     });
 
     expect(res.status).toBe(200);
-    expect(res.body.dashboard).toMatchObject({ name: 'Sales', companyName: 'Acme', quicksightDashboardId: 'sales', isDefault: false });
+    expect(res.body.dashboard).toMatchObject({
+      name: 'Sales',
+      companyName: 'Acme',
+      quicksightDashboardId: 'sales',
+      isDefault: false,
+    });
     expect(permissionChanges()).toEqual([{ dashboardId: 'sales', grant: viewer(USER.email), revoke: undefined }]);
     expect(await h.tables.views()).toEqual([
-      expect.objectContaining({ userEmail: USER.email, quicksightDashboardId: 'sales', name: 'Sales', companyName: 'Acme', createdBy: ADMIN.email }),
+      expect.objectContaining({
+        userEmail: USER.email,
+        quicksightDashboardId: 'sales',
+        name: 'Sales',
+        companyName: 'Acme',
+        createdBy: ADMIN.email,
+      }),
     ]);
   });
 
@@ -85,26 +120,39 @@ describe('INVITE_TO_DASHBOARD', () => {
 
   it.each([
     ['ResourceNotFoundException', () => new ResourceNotFoundException({ message: 'no user', $metadata: {} })],
-    ['QuickSightUserNotFoundException', () => new QuickSightUserNotFoundException({ message: 'no user', $metadata: {} })],
+    [
+      'QuickSightUserNotFoundException',
+      () => new QuickSightUserNotFoundException({ message: 'no user', $metadata: {} }),
+    ],
   ])('answers 404 and grants nothing for a user not registered in QuickSight (%s)', async (_name, notFound) => {
     h.quicksight.on(DescribeUserCommand).rejects(notFound());
     const res = await invite('sales');
     expect(res.status).toBe(404);
-    expect(res.body).toMatchObject({ error: `User ${USER.email} is not registered in QuickSight`, userEmail: USER.email });
+    expect(res.body).toMatchObject({
+      error: `User ${USER.email} is not registered in QuickSight`,
+      userEmail: USER.email,
+    });
     expect(permissionChanges()).toEqual([]);
     expect(await h.tables.views()).toEqual([]);
   });
 
   it('answers not registered when the user disappears from QuickSight before the grant, and creates no view', async () => {
-    h.quicksight.on(UpdateDashboardPermissionsCommand).rejects(new QuickSightUserNotFoundException({ message: 'no user', $metadata: {} }));
+    h.quicksight
+      .on(UpdateDashboardPermissionsCommand)
+      .rejects(new QuickSightUserNotFoundException({ message: 'no user', $metadata: {} }));
     const res = await invite('sales');
     expect(res.status).toBe(404);
-    expect(res.body).toMatchObject({ error: `User ${USER.email} is not registered in QuickSight`, userEmail: USER.email });
+    expect(res.body).toMatchObject({
+      error: `User ${USER.email} is not registered in QuickSight`,
+      userEmail: USER.email,
+    });
     expect(await h.tables.views()).toEqual([]);
   });
 
   it('answers 404 for a dashboard QuickSight does not have, and creates no view', async () => {
-    h.quicksight.on(UpdateDashboardPermissionsCommand).rejects(new ResourceNotFoundException({ message: 'no dashboard', $metadata: {} }));
+    h.quicksight
+      .on(UpdateDashboardPermissionsCommand)
+      .rejects(new ResourceNotFoundException({ message: 'no dashboard', $metadata: {} }));
     const res = await invite('missing');
     expect(res.status).toBe(404);
     expect(res.body.error).toBe('Dashboard missing was not found in QuickSight');
@@ -113,7 +161,11 @@ describe('INVITE_TO_DASHBOARD', () => {
 
   it.each([
     [{ dashboardId: undefined }, 'Dashboard ID is required', 'dashboardId'],
-    [{ dashboardId: 'has space' }, 'Dashboard ID may contain only letters, digits, hyphens and underscores', 'dashboardId'],
+    [
+      { dashboardId: 'has space' },
+      'Dashboard ID may contain only letters, digits, hyphens and underscores',
+      'dashboardId',
+    ],
     [{ dashboardName: ' ' }, 'Dashboard Name is required', 'dashboardName'],
     [{ dashboardLink: 'javascript:alert(1)' }, 'Dashboard Link must be an http(s) URL', 'dashboardLink'],
     [{ userEmail: undefined }, 'User email is required.', 'userEmail'],
@@ -130,7 +182,12 @@ describe('INVITE_TO_DASHBOARD', () => {
 describe('REMOVE_FROM_DASHBOARD and SET_DASHBOARD_AS_DEFAULT', () => {
   it('deletes the view, clears the default it held, then revokes the permission', async () => {
     await invite('sales', { makeDefault: true });
-    const res = await call({ action: 'REMOVE_FROM_DASHBOARD', userEmail: USER.email, dashboardId: 'sales', viewId: 'any' });
+    const res = await call({
+      action: 'REMOVE_FROM_DASHBOARD',
+      userEmail: USER.email,
+      dashboardId: 'sales',
+      viewId: 'any',
+    });
     expect(res.status).toBe(200);
     expect(await h.tables.views()).toEqual([]);
     expect((await h.tables.state()).filter((item) => item.sk === 'DEFAULT')).toEqual([]);
@@ -158,21 +215,40 @@ describe('REMOVE_FROM_DASHBOARD and SET_DASHBOARD_AS_DEFAULT', () => {
 
 describe('dashboard catalogue', () => {
   const create = (dashboardId: string, extra: Record<string, unknown> = {}) =>
-    call({ action: 'CREATE_DASHBOARD_METADATA', dashboardId, dashboardName: `Name ${dashboardId}`, dashboardLink: `https://bi.example.com/${dashboardId}`, ...extra });
+    call({
+      action: 'CREATE_DASHBOARD_METADATA',
+      dashboardId,
+      dashboardName: `Name ${dashboardId}`,
+      dashboardLink: `https://bi.example.com/${dashboardId}`,
+      ...extra,
+    });
 
   it('creates and lists catalogue entries', async () => {
     const res = await create('sales', { description: 'Monthly sales' });
     expect(res.status).toBe(200);
-    expect(res.body.dashboard).toMatchObject({ dashboardId: 'sales', description: 'Monthly sales', isActive: true, createdBy: ADMIN.email });
+    expect(res.body.dashboard).toMatchObject({
+      dashboardId: 'sales',
+      description: 'Monthly sales',
+      isActive: true,
+      createdBy: ADMIN.email,
+    });
     const list = await call({ action: 'LIST_DASHBOARD_METADATA' });
-    expect(list.body.dashboards).toEqual([expect.objectContaining({ dashboardId: 'sales', dashboardName: 'Name sales' })]);
+    expect(list.body.dashboards).toEqual([
+      expect.objectContaining({ dashboardId: 'sales', dashboardName: 'Name sales' }),
+    ]);
   });
 
   it('lists each entry with the users it is assigned to', async () => {
     await create('sales');
     await create('margins');
     await invite('sales');
-    await call({ action: 'INVITE_TO_DASHBOARD', userEmail: OTHER_USER.email, dashboardId: 'sales', dashboardName: 'Sales', dashboardLink: 'https://bi.example.com/sales' });
+    await call({
+      action: 'INVITE_TO_DASHBOARD',
+      userEmail: OTHER_USER.email,
+      dashboardId: 'sales',
+      dashboardName: 'Sales',
+      dashboardLink: 'https://bi.example.com/sales',
+    });
 
     const list = await call({ action: 'LIST_DASHBOARD_METADATA' });
 
@@ -194,12 +270,28 @@ describe('dashboard catalogue', () => {
     const created = await create('sales');
     const metadataId = (created.body.dashboard as { id: string }).id;
     await invite('sales');
-    await call({ action: 'INVITE_TO_DASHBOARD', userEmail: OTHER_USER.email, dashboardId: 'sales', dashboardName: 'old', dashboardLink: 'https://bi.example.com/old' });
+    await call({
+      action: 'INVITE_TO_DASHBOARD',
+      userEmail: OTHER_USER.email,
+      dashboardId: 'sales',
+      dashboardName: 'old',
+      dashboardLink: 'https://bi.example.com/old',
+    });
 
-    const res = await call({ action: 'UPDATE_DASHBOARD_METADATA', metadataId, dashboardId: 'sales', dashboardName: 'Sales 2026', dashboardLink: 'https://bi.example.com/sales-2026', isActive: false });
+    const res = await call({
+      action: 'UPDATE_DASHBOARD_METADATA',
+      metadataId,
+      dashboardId: 'sales',
+      dashboardName: 'Sales 2026',
+      dashboardLink: 'https://bi.example.com/sales-2026',
+      isActive: false,
+    });
 
     expect(res.status).toBe(200);
-    expect(res.body).toMatchObject({ updatedUserAssignments: 2, dashboard: { dashboardName: 'Sales 2026', isActive: false } });
+    expect(res.body).toMatchObject({
+      updatedUserAssignments: 2,
+      dashboard: { dashboardName: 'Sales 2026', isActive: false },
+    });
     expect((await h.tables.views()).map((v) => [v.name, v.link])).toEqual([
       ['Sales 2026', 'https://bi.example.com/sales-2026'],
       ['Sales 2026', 'https://bi.example.com/sales-2026'],
@@ -208,7 +300,13 @@ describe('dashboard catalogue', () => {
 
   it('renames an unassigned entry and frees its old ID', async () => {
     const metadataId = ((await create('sales')).body.dashboard as { id: string }).id;
-    const res = await call({ action: 'UPDATE_DASHBOARD_METADATA', metadataId, dashboardId: 'revenue', dashboardName: 'Revenue', dashboardLink: 'https://bi.example.com/revenue' });
+    const res = await call({
+      action: 'UPDATE_DASHBOARD_METADATA',
+      metadataId,
+      dashboardId: 'revenue',
+      dashboardName: 'Revenue',
+      dashboardLink: 'https://bi.example.com/revenue',
+    });
     expect(res.status).toBe(200);
     expect((await create('SALES')).status).toBe(200);
     expect((await create('Revenue')).status).toBe(409);
@@ -217,21 +315,44 @@ describe('dashboard catalogue', () => {
   it('refuses to change the ID of a dashboard users have', async () => {
     const metadataId = ((await create('sales')).body.dashboard as { id: string }).id;
     await invite('sales');
-    const res = await call({ action: 'UPDATE_DASHBOARD_METADATA', metadataId, dashboardId: 'revenue', dashboardName: 'Revenue', dashboardLink: 'https://bi.example.com/revenue' });
+    const res = await call({
+      action: 'UPDATE_DASHBOARD_METADATA',
+      metadataId,
+      dashboardId: 'revenue',
+      dashboardName: 'Revenue',
+      dashboardLink: 'https://bi.example.com/revenue',
+    });
     expect(res.status).toBe(409);
     expect((await h.tables.dashboards())[0]).toMatchObject({ dashboardId: 'sales' });
   });
 
   it('answers 404 for an unknown record', async () => {
-    const update = await call({ action: 'UPDATE_DASHBOARD_METADATA', metadataId: 'nope', dashboardId: 'x', dashboardName: 'X', dashboardLink: 'https://bi.example.com/x' });
+    const update = await call({
+      action: 'UPDATE_DASHBOARD_METADATA',
+      metadataId: 'nope',
+      dashboardId: 'x',
+      dashboardName: 'X',
+      dashboardLink: 'https://bi.example.com/x',
+    });
     const remove = await call({ action: 'DELETE_DASHBOARD_METADATA', metadataId: 'nope' });
-    expect([update.status, update.body.error, remove.status, remove.body.error]).toEqual([404, 'Dashboard not found', 404, 'Dashboard not found']);
+    expect([update.status, update.body.error, remove.status, remove.body.error]).toEqual([
+      404,
+      'Dashboard not found',
+      404,
+      'Dashboard not found',
+    ]);
   });
 
   it('deletes an entry and removes the dashboard from every user (views, then permissions)', async () => {
     const metadataId = ((await create('sales')).body.dashboard as { id: string }).id;
     await invite('sales', { makeDefault: true });
-    await call({ action: 'INVITE_TO_DASHBOARD', userEmail: OTHER_USER.email, dashboardId: 'sales', dashboardName: 'S', dashboardLink: 'https://bi.example.com/s' });
+    await call({
+      action: 'INVITE_TO_DASHBOARD',
+      userEmail: OTHER_USER.email,
+      dashboardId: 'sales',
+      dashboardName: 'S',
+      dashboardLink: 'https://bi.example.com/s',
+    });
     await invite('inventory');
 
     const res = await call({ action: 'DELETE_DASHBOARD_METADATA', metadataId });
@@ -248,8 +369,14 @@ describe('dashboard catalogue', () => {
   });
 
   it.each([
-    [{ action: 'CREATE_DASHBOARD_METADATA', dashboardName: 'X', dashboardLink: 'https://x.example.com' }, 'Dashboard ID is required'],
-    [{ action: 'CREATE_DASHBOARD_METADATA', dashboardId: 'x', dashboardLink: 'https://x.example.com' }, 'Dashboard Name is required'],
+    [
+      { action: 'CREATE_DASHBOARD_METADATA', dashboardName: 'X', dashboardLink: 'https://x.example.com' },
+      'Dashboard ID is required',
+    ],
+    [
+      { action: 'CREATE_DASHBOARD_METADATA', dashboardId: 'x', dashboardLink: 'https://x.example.com' },
+      'Dashboard Name is required',
+    ],
     [{ action: 'CREATE_DASHBOARD_METADATA', dashboardId: 'x', dashboardName: 'X' }, 'Dashboard Link is required'],
     [{ action: 'DELETE_DASHBOARD_METADATA' }, 'Record id is required'],
   ])('refuses %j with the field message', async (body, message) => {

@@ -21,7 +21,18 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { COMPANY_MESSAGES } from '../../contracts/companies.ts';
 import { IMPORT_MESSAGES } from '../../contracts/user-import.ts';
 import { groupNameOf, seedCompany } from './support/companies.ts';
-import { ADMIN, directoryUser, type Handler, type Harness, invoke, loadHandler, OTHER_ADMIN, quicksightUser, startHarness, USER } from './support/harness.ts';
+import {
+  ADMIN,
+  directoryUser,
+  type Handler,
+  type Harness,
+  invoke,
+  loadHandler,
+  OTHER_ADMIN,
+  quicksightUser,
+  startHarness,
+  USER,
+} from './support/harness.ts';
 
 let h: Harness;
 let handler: Handler;
@@ -57,17 +68,22 @@ beforeEach(async () => {
   memberships = new Set();
   await seedCompany(h, 'c-acme', 'Acme Components');
   h.quicksight.on(CreateGroupMembershipCommand).callsFake((input: { GroupName: string; MemberName: string }) => {
-    if (!registered.has(input.MemberName)) throw new ResourceNotFoundException({ message: 'user not found', $metadata: {} });
+    if (!registered.has(input.MemberName))
+      throw new ResourceNotFoundException({ message: 'user not found', $metadata: {} });
     memberships.add(`${input.GroupName} ${input.MemberName}`);
     return {};
   });
   h.quicksight.on(DeleteGroupMembershipCommand).callsFake((input: { GroupName: string; MemberName: string }) => {
-    if (!memberships.delete(`${input.GroupName} ${input.MemberName}`)) throw new ResourceNotFoundException({ message: 'not a member', $metadata: {} });
+    if (!memberships.delete(`${input.GroupName} ${input.MemberName}`))
+      throw new ResourceNotFoundException({ message: 'not a member', $metadata: {} });
     return {};
   });
-  h.cognito.on(ListUsersInGroupCommand, { GroupName: 'Admins' }).resolves({ Users: [directoryUser(ADMIN), directoryUser(OTHER_ADMIN)] });
+  h.cognito
+    .on(ListUsersInGroupCommand, { GroupName: 'Admins' })
+    .resolves({ Users: [directoryUser(ADMIN), directoryUser(OTHER_ADMIN)] });
   h.cognito.on(AdminGetUserCommand).callsFake((input: { Username: string }) => {
-    if (!accounts.has(input.Username)) throw new UserNotFoundException({ message: 'User does not exist.', $metadata: {} });
+    if (!accounts.has(input.Username))
+      throw new UserNotFoundException({ message: 'User does not exist.', $metadata: {} });
     return { Username: input.Username, UserStatus: 'CONFIRMED' };
   });
   h.cognito.on(AdminCreateUserCommand).callsFake((input: { Username: string; MessageAction?: string }) => {
@@ -93,7 +109,11 @@ beforeEach(async () => {
     return {};
   });
   h.quicksight.on(UpdateDashboardPermissionsCommand).resolves({});
-  for (const entry of [catalogueEntry('sales-performance', 'Sales'), catalogueEntry('inventory-margins', 'Inventory'), catalogueEntry('retired', 'Old', false)]) {
+  for (const entry of [
+    catalogueEntry('sales-performance', 'Sales'),
+    catalogueEntry('inventory-margins', 'Inventory'),
+    catalogueEntry('retired', 'Old', false),
+  ]) {
     await h.tables.put('DASHBOARDS_TABLE', entry);
   }
 });
@@ -120,7 +140,10 @@ const stateOf = async () => ({
 describe('IMPORT_USER', () => {
   it('creates the account, groups it, registers it as READER, assigns the dashboards with the default, then sends the invitation', async () => {
     const res = await call(row());
-    expect(res).toMatchObject({ status: 200, body: { outcome: 'created', message: IMPORT_MESSAGES.created, userEmail: NEW } });
+    expect(res).toMatchObject({
+      status: 200,
+      body: { outcome: 'created', message: IMPORT_MESSAGES.created, userEmail: NEW },
+    });
     const creates = h.cognito.commandCalls(AdminCreateUserCommand).map((c) => c.args[0].input);
     expect(creates).toEqual([
       expect.objectContaining({ Username: NEW, MessageAction: 'SUPPRESS', DesiredDeliveryMediums: ['EMAIL'] }),
@@ -128,7 +151,11 @@ describe('IMPORT_USER', () => {
     ]);
     expect(creates[0]).not.toHaveProperty('TemporaryPassword');
     expect(h.cognito.commandCalls(AdminAddUserToGroupCommand).map((c) => c.args[0].input.GroupName)).toEqual(['Users']);
-    expect(h.quicksight.commandCalls(RegisterUserCommand)[0]?.args[0].input).toMatchObject({ UserName: NEW, UserRole: 'READER', IdentityType: 'QUICKSIGHT' });
+    expect(h.quicksight.commandCalls(RegisterUserCommand)[0]?.args[0].input).toMatchObject({
+      UserName: NEW,
+      UserRole: 'READER',
+      IdentityType: 'QUICKSIGHT',
+    });
     const views = await h.tables.views();
     expect(views.map((view) => [view.quicksightDashboardId, view.name, view.companyName]).sort()).toEqual([
       ['inventory-margins', 'Inventory', 'Acme Components'],
@@ -141,7 +168,8 @@ describe('IMPORT_USER', () => {
         action: 'IMPORT_USER',
         target: NEW,
         outcome: 'success',
-        detail: 'bulk import: role Users; dashboards sales-performance, Inventory-Margins; default inventory-margins; company Acme Components; invitation sent',
+        detail:
+          'bulk import: role Users; dashboards sales-performance, Inventory-Margins; default inventory-margins; company Acme Components; invitation sent',
       }),
     ]);
   });
@@ -150,7 +178,10 @@ describe('IMPORT_USER', () => {
     const res = await call(row({ companyName: 'acme COMPONENTS' }));
     expect(res.body.outcome).toBe('created');
     expect([...memberships]).toEqual([`${groupNameOf('c-acme')} ${NEW}`]);
-    expect((await h.tables.state()).find((item) => item.pk === 'MEMBERSHIP' && item.sk === NEW)).toMatchObject({ companyIds: ['c-acme'], owner: false });
+    expect((await h.tables.state()).find((item) => item.pk === 'MEMBERSHIP' && item.sk === NEW)).toMatchObject({
+      companyIds: ['c-acme'],
+      owner: false,
+    });
     // The assignments carry the company's own spelling.
     expect((await h.tables.views()).map((view) => view.companyName)).toEqual(['Acme Components', 'Acme Components']);
   });
@@ -164,7 +195,9 @@ describe('IMPORT_USER', () => {
   });
 
   it('takes the user out of the company group again when a later step fails', async () => {
-    h.quicksight.on(UpdateDashboardPermissionsCommand).rejects(new AccessDeniedException({ message: 'denied', $metadata: {} }));
+    h.quicksight
+      .on(UpdateDashboardPermissionsCommand)
+      .rejects(new AccessDeniedException({ message: 'denied', $metadata: {} }));
     const before = await stateOf();
     const res = await call(row());
     expect(res.status).toBe(502);
@@ -174,7 +207,10 @@ describe('IMPORT_USER', () => {
 
   it('puts an Admins row in Admins besides Users, as a promotion does', async () => {
     await call(row({ role: 'Admins' }));
-    expect(h.cognito.commandCalls(AdminAddUserToGroupCommand).map((c) => c.args[0].input.GroupName)).toEqual(['Users', 'Admins']);
+    expect(h.cognito.commandCalls(AdminAddUserToGroupCommand).map((c) => c.args[0].input.GroupName)).toEqual([
+      'Users',
+      'Admins',
+    ]);
   });
 
   it('makes the first dashboard the default when the row names none', async () => {
@@ -192,12 +228,16 @@ describe('IMPORT_USER', () => {
     const again = await call(row());
     expect(again).toMatchObject({ status: 200, body: { outcome: 'exists', message: IMPORT_MESSAGES.exists } });
     expect(await stateOf()).toEqual(before);
-    expect(cognitoCommands().filter((name) => !['GetUser', 'AdminListGroupsForUser', 'AdminGetUser'].includes(name))).toEqual([]);
+    expect(
+      cognitoCommands().filter((name) => !['GetUser', 'AdminListGroupsForUser', 'AdminGetUser'].includes(name)),
+    ).toEqual([]);
     expect(h.quicksight.calls()).toHaveLength(0);
   });
 
   it('answers exists when the account appears between the check and the creation, without touching it', async () => {
-    h.cognito.on(AdminGetUserCommand).rejects(new UserNotFoundException({ message: 'User does not exist.', $metadata: {} }));
+    h.cognito
+      .on(AdminGetUserCommand)
+      .rejects(new UserNotFoundException({ message: 'User does not exist.', $metadata: {} }));
     const res = await call(row({ userEmail: USER.email }));
     expect(res.body.outcome).toBe('exists');
     expect(h.cognito.commandCalls(AdminDeleteUserCommand)).toHaveLength(0);
@@ -212,15 +252,20 @@ describe('IMPORT_USER', () => {
     expect(res.body).toMatchObject({ error: 'Failed to register the user in QuickSight', userEmail: NEW });
     expect(await stateOf()).toEqual(before);
     expect(h.cognito.commandCalls(AdminDeleteUserCommand).map((c) => c.args[0].input.Username)).toEqual([NEW]);
-    expect(h.cognito.commandCalls(AdminCreateUserCommand).filter((c) => c.args[0].input.MessageAction === 'RESEND')).toHaveLength(0);
-    expect(await h.tables.audit()).toEqual([expect.objectContaining({ action: 'IMPORT_USER', target: NEW, outcome: 'failure' })]);
+    expect(
+      h.cognito.commandCalls(AdminCreateUserCommand).filter((c) => c.args[0].input.MessageAction === 'RESEND'),
+    ).toHaveLength(0);
+    expect(await h.tables.audit()).toEqual([
+      expect.objectContaining({ action: 'IMPORT_USER', target: NEW, outcome: 'failure' }),
+    ]);
   });
 
   it('undoes assignments, the QuickSight user and the account when a later dashboard fails', async () => {
     h.quicksight
       .on(UpdateDashboardPermissionsCommand)
       .callsFake((input: { DashboardId: string; GrantPermissions?: unknown }) => {
-        if (input.DashboardId === 'inventory-margins' && input.GrantPermissions) throw new ResourceNotFoundException({ message: 'gone', $metadata: {} });
+        if (input.DashboardId === 'inventory-margins' && input.GrantPermissions)
+          throw new ResourceNotFoundException({ message: 'gone', $metadata: {} });
         return {};
       });
     const before = await stateOf();
@@ -241,8 +286,16 @@ describe('IMPORT_USER', () => {
   });
 
   it.each([
-    ['an unknown dashboard', { dashboards: ['sales-performance', 'nope'], defaultDashboard: '' }, IMPORT_MESSAGES.unknownDashboard('nope')],
-    ['an inactive dashboard', { dashboards: ['retired'], defaultDashboard: '' }, IMPORT_MESSAGES.unknownDashboard('retired')],
+    [
+      'an unknown dashboard',
+      { dashboards: ['sales-performance', 'nope'], defaultDashboard: '' },
+      IMPORT_MESSAGES.unknownDashboard('nope'),
+    ],
+    [
+      'an inactive dashboard',
+      { dashboards: ['retired'], defaultDashboard: '' },
+      IMPORT_MESSAGES.unknownDashboard('retired'),
+    ],
   ])('refuses %s with 400 before anything is written', async (_label, fields, message) => {
     const res = await call(row(fields));
     expect(res).toMatchObject({ status: 400, body: { error: message } });
@@ -257,7 +310,11 @@ describe('IMPORT_USER', () => {
     ['a formula dashboard', { dashboards: ['-sales'] }, IMPORT_MESSAGES.formula('dashboards')],
     ['no dashboards', { dashboards: [], defaultDashboard: '' }, IMPORT_MESSAGES.noDashboards],
     ['a default not listed', { defaultDashboard: 'other' }, IMPORT_MESSAGES.defaultNotListed('other')],
-    ['a dashboard twice', { dashboards: ['sales-performance', 'SALES-performance'], defaultDashboard: '' }, IMPORT_MESSAGES.duplicateDashboard('SALES-performance')],
+    [
+      'a dashboard twice',
+      { dashboards: ['sales-performance', 'SALES-performance'], defaultDashboard: '' },
+      IMPORT_MESSAGES.duplicateDashboard('SALES-performance'),
+    ],
     ['a bad role', { role: 'Owners' }, undefined],
     ['a dashboard list as text', { dashboards: 'sales-performance' }, undefined],
   ])('refuses %s with 400 and no call', async (_label, fields, message) => {

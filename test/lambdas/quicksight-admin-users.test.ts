@@ -44,7 +44,9 @@ afterAll(() => h.close());
 beforeEach(async () => {
   await h.reset();
   adminToken = await h.token(ADMIN);
-  h.cognito.on(ListUsersInGroupCommand, { GroupName: 'Admins' }).resolves({ Users: [directoryUser(ADMIN), directoryUser(OTHER_ADMIN)] });
+  h.cognito
+    .on(ListUsersInGroupCommand, { GroupName: 'Admins' })
+    .resolves({ Users: [directoryUser(ADMIN), directoryUser(OTHER_ADMIN)] });
 });
 afterEach(() => {
   process.env.QUICKSIGHT_ACCOUNT_ID = ACCOUNT_ID;
@@ -58,7 +60,9 @@ describe('LIST_COGNITO_USERS_WITH_QUICKSIGHT_STATUS', () => {
       .on(ListCognitoUsersCommand)
       .resolvesOnce({ Users: [directoryUser(ADMIN), directoryUser(USER)], PaginationToken: 'page-2' })
       .resolvesOnce({ Users: [directoryUser(OTHER_USER, { Enabled: false })] });
-    h.cognito.on(ListUsersInGroupCommand, { GroupName: 'Users' }).resolves({ Users: [directoryUser(USER), directoryUser(OTHER_USER)] });
+    h.cognito
+      .on(ListUsersInGroupCommand, { GroupName: 'Users' })
+      .resolves({ Users: [directoryUser(USER), directoryUser(OTHER_USER)] });
     h.quicksight
       .on(ListQuickSightUsersCommand)
       .resolvesOnce({ UserList: [quicksightUser(ADMIN.email, 'ADMIN')], NextToken: 'qs-2' })
@@ -68,15 +72,33 @@ describe('LIST_COGNITO_USERS_WITH_QUICKSIGHT_STATUS', () => {
 
     expect(res.status).toBe(200);
     expect(res.body.users).toEqual([
-      expect.objectContaining({ email: ADMIN.email, existsInQuickSight: true, cognito: { cognitoGroup: 'Admins' }, quicksight: expect.objectContaining({ role: 'ADMIN' }) }),
-      expect.objectContaining({ email: OTHER_USER.email, enabled: false, existsInQuickSight: false, quicksight: null, cognito: { cognitoGroup: 'Users' } }),
-      expect.objectContaining({ email: USER.email, existsInQuickSight: true, cognito: { cognitoGroup: 'Users' }, quicksight: expect.objectContaining({ role: 'READER' }) }),
+      expect.objectContaining({
+        email: ADMIN.email,
+        existsInQuickSight: true,
+        cognito: { cognitoGroup: 'Admins' },
+        quicksight: expect.objectContaining({ role: 'ADMIN' }),
+      }),
+      expect.objectContaining({
+        email: OTHER_USER.email,
+        enabled: false,
+        existsInQuickSight: false,
+        quicksight: null,
+        cognito: { cognitoGroup: 'Users' },
+      }),
+      expect.objectContaining({
+        email: USER.email,
+        existsInQuickSight: true,
+        cognito: { cognitoGroup: 'Users' },
+        quicksight: expect.objectContaining({ role: 'READER' }),
+      }),
     ]);
     expect(h.cognito.commandCalls(ListCognitoUsersCommand).map((c) => c.args[0].input)).toEqual([
       expect.objectContaining({ Limit: 60, PaginationToken: undefined }),
       expect.objectContaining({ Limit: 60, PaginationToken: 'page-2' }),
     ]);
-    expect(h.quicksight.commandCalls(ListQuickSightUsersCommand).map((c) => c.args[0].input.MaxResults)).toEqual([100, 100]);
+    expect(h.quicksight.commandCalls(ListQuickSightUsersCommand).map((c) => c.args[0].input.MaxResults)).toEqual([
+      100, 100,
+    ]);
     expect(h.cognito.commandCalls(AdminGetUserCommand)).toHaveLength(0);
     expect(h.quicksight.commandCalls(DescribeUserCommand)).toHaveLength(0);
   });
@@ -120,9 +142,13 @@ describe('REGISTER_USER', () => {
   it("keeps RegisterUser's UserInvitationUrl out of the answer, the audit trail and every log call", async () => {
     const invitation = 'https://us-east-2.quicksight.aws.amazon.com/sn/invitation/secret-invitation-token-4711';
     h.cognito.on(AdminGetUserCommand).resolves({ Username: USER.username });
-    h.quicksight.on(RegisterUserCommand).resolves({ Status: 201, User: quicksightUser(USER.email), UserInvitationUrl: invitation });
+    h.quicksight
+      .on(RegisterUserCommand)
+      .resolves({ Status: 201, User: quicksightUser(USER.email), UserInvitationUrl: invitation });
     // Every log call, whatever the level lets through.
-    const logged = (['debug', 'info', 'warn', 'error', 'critical'] as const).map((level) => vi.spyOn(Logger.prototype, level));
+    const logged = (['debug', 'info', 'warn', 'error', 'critical'] as const).map((level) =>
+      vi.spyOn(Logger.prototype, level),
+    );
     try {
       const res = await call({ action: 'REGISTER_USER', userEmail: USER.email });
       expect(res).toMatchObject({ status: 200, body: { user: { userName: USER.email, role: 'READER' } } });
@@ -157,7 +183,9 @@ describe('REGISTER_USER', () => {
   });
 
   it('answers 404 User not found for an account Cognito does not know', async () => {
-    h.cognito.on(AdminGetUserCommand).rejects(new UserNotFoundException({ message: 'User does not exist.', $metadata: {} }));
+    h.cognito
+      .on(AdminGetUserCommand)
+      .rejects(new UserNotFoundException({ message: 'User does not exist.', $metadata: {} }));
     const res = await call({ action: 'REGISTER_USER', userEmail: 'ghost@example.com' });
     expect(res.status).toBe(404);
     expect(res.body).toMatchObject({ error: 'User not found', userEmail: 'ghost@example.com' });
@@ -169,7 +197,11 @@ describe('REGISTER_USER', () => {
     h.quicksight.on(RegisterUserCommand).rejects(new ResourceExistsException({ message: 'exists', $metadata: {} }));
     const res = await call({ action: 'REGISTER_USER', userEmail: USER.email });
     expect(res.status).toBe(409);
-    expect(res.body).toMatchObject({ error: 'User is already registered in QuickSight', userEmail: USER.email, suggestion: expect.any(String) });
+    expect(res.body).toMatchObject({
+      error: 'User is already registered in QuickSight',
+      userEmail: USER.email,
+      suggestion: expect.any(String),
+    });
   });
 
   it('reports reason, suggestion, user and missing variables when QuickSight is not configured', async () => {
@@ -207,7 +239,14 @@ describe('DELETE_USER (QuickSight)', () => {
     h.quicksight.on(UpdateDashboardPermissionsCommand).resolves({});
     h.quicksight.on(DeleteUserCommand).resolves({});
     for (const dashboardId of ['sales', 'inventory']) {
-      const invite = await call({ action: 'INVITE_TO_DASHBOARD', userEmail: USER.email, dashboardId, dashboardName: dashboardId, dashboardLink: `https://bi.example.com/${dashboardId}`, makeDefault: true });
+      const invite = await call({
+        action: 'INVITE_TO_DASHBOARD',
+        userEmail: USER.email,
+        dashboardId,
+        dashboardName: dashboardId,
+        dashboardLink: `https://bi.example.com/${dashboardId}`,
+        makeDefault: true,
+      });
       expect(invite.status).toBe(200);
     }
 
@@ -217,7 +256,11 @@ describe('DELETE_USER (QuickSight)', () => {
     expect(res.body).toMatchObject({ removedViews: 2, quicksightUser: 'deleted' });
     expect(await h.tables.views()).toEqual([]);
     expect((await h.tables.state()).filter((item) => item.sk === 'DEFAULT')).toEqual([]);
-    expect(h.quicksight.commandCalls(DeleteUserCommand)[0]?.args[0].input).toEqual({ AwsAccountId: ACCOUNT_ID, Namespace: 'default', UserName: USER.email });
+    expect(h.quicksight.commandCalls(DeleteUserCommand)[0]?.args[0].input).toEqual({
+      AwsAccountId: ACCOUNT_ID,
+      Namespace: 'default',
+      UserName: USER.email,
+    });
   });
 
   it.each([
@@ -238,7 +281,9 @@ describe('DELETE_USER (QuickSight)', () => {
     expect(res.status).toBe(403);
     expect(res.body.error).toBe(message);
     expect(h.quicksight.commandCalls(DeleteUserCommand)).toHaveLength(0);
-    expect(await h.tables.audit()).toEqual([expect.objectContaining({ action: 'DELETE_USER', outcome: 'failure', detail: message })]);
+    expect(await h.tables.audit()).toEqual([
+      expect.objectContaining({ action: 'DELETE_USER', outcome: 'failure', detail: message }),
+    ]);
   });
 
   it('requires the user email', async () => {

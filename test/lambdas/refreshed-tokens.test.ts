@@ -44,11 +44,17 @@ describe('a token from a refresh', () => {
 
   it('is refused once the account is disabled, unconfirmed or deleted', async () => {
     const token = await h.token(USER, { refreshed: true });
-    h.cognito.on(AdminGetUserCommand, { Username: USER.username }).resolves({ Username: USER.username, Enabled: false, UserStatus: 'CONFIRMED' });
+    h.cognito
+      .on(AdminGetUserCommand, { Username: USER.username })
+      .resolves({ Username: USER.username, Enabled: false, UserStatus: 'CONFIRMED' });
     expect((await status(token)).status).toBe(401);
-    h.cognito.on(AdminGetUserCommand, { Username: USER.username }).resolves({ Username: USER.username, Enabled: true, UserStatus: 'RESET_REQUIRED' });
+    h.cognito
+      .on(AdminGetUserCommand, { Username: USER.username })
+      .resolves({ Username: USER.username, Enabled: true, UserStatus: 'RESET_REQUIRED' });
     expect((await status(token)).status).toBe(401);
-    h.cognito.on(AdminGetUserCommand, { Username: USER.username }).rejects(Object.assign(new Error('User does not exist.'), { name: 'UserNotFoundException' }));
+    h.cognito
+      .on(AdminGetUserCommand, { Username: USER.username })
+      .rejects(Object.assign(new Error('User does not exist.'), { name: 'UserNotFoundException' }));
     expect((await invoke(embed, { token, method: 'GET' })).status).toBe(401);
   });
 
@@ -61,7 +67,10 @@ describe('a token from a refresh', () => {
     expect(h.cognito.commandCalls(AdminUserGlobalSignOutCommand).map((call) => call.args[0].input)).toEqual([
       { UserPoolId: 'us-east-2_TestPool1', Username: USER.username },
     ]);
-    expect(await status(old)).toMatchObject({ status: 401, body: { error: 'Your session is no longer valid. Please sign in again.' } });
+    expect(await status(old)).toMatchObject({
+      status: 401,
+      body: { error: 'Your session is no longer valid. Please sign in again.' },
+    });
     // A sign-in after the end (here, one second later) is a new session.
     const fresh = await h.token(USER, { refreshed: true, issuedAhead: 1 });
     expect((await status(fresh)).status).toBe(200);
@@ -94,11 +103,22 @@ describe('a token from a refresh', () => {
       status: 200,
       body: { devices: [{ key, name: 'Laptop', remembered: true, lastUsed: Date.parse('2026-11-20T10:00:00Z') }] },
     });
-    expect(h.cognito.commandCalls(AdminListDevicesCommand)[0]?.args[0].input).toMatchObject({ Username: USER.username, Limit: 60 });
-    expect(await invoke(mfa, { token, body: { action: 'FORGET_DEVICE', deviceKey: key } })).toMatchObject({ status: 200 });
-    expect(h.cognito.commandCalls(AdminForgetDeviceCommand)[0]?.args[0].input).toEqual({ UserPoolId: 'us-east-2_TestPool1', Username: USER.username, DeviceKey: key });
+    expect(h.cognito.commandCalls(AdminListDevicesCommand)[0]?.args[0].input).toMatchObject({
+      Username: USER.username,
+      Limit: 60,
+    });
+    expect(await invoke(mfa, { token, body: { action: 'FORGET_DEVICE', deviceKey: key } })).toMatchObject({
+      status: 200,
+    });
+    expect(h.cognito.commandCalls(AdminForgetDeviceCommand)[0]?.args[0].input).toEqual({
+      UserPoolId: 'us-east-2_TestPool1',
+      Username: USER.username,
+      DeviceKey: key,
+    });
 
-    h.cognito.on(AdminForgetDeviceCommand).rejects(new ResourceNotFoundException({ message: 'Device does not exist.', $metadata: {} }));
+    h.cognito
+      .on(AdminForgetDeviceCommand)
+      .rejects(new ResourceNotFoundException({ message: 'Device does not exist.', $metadata: {} }));
     expect((await invoke(mfa, { token, body: { action: 'FORGET_DEVICE', deviceKey: key } })).status).toBe(404);
     expect((await invoke(mfa, { token, body: { action: 'FORGET_DEVICE', deviceKey: '../other' } })).status).toBe(400);
   });
@@ -129,6 +149,9 @@ describe('the caller email', () => {
         { Name: 'email_verified', Value: 'false' },
       ],
     });
-    expect(await status(token)).toMatchObject({ status: 401, body: { error: 'The signed-in account has no verified email address' } });
+    expect(await status(token)).toMatchObject({
+      status: 401,
+      body: { error: 'The signed-in account has no verified email address' },
+    });
   });
 });

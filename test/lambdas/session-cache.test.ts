@@ -1,4 +1,9 @@
-import { CognitoIdentityProviderClient, GetUserCommand, InternalErrorException, NotAuthorizedException } from '@aws-sdk/client-cognito-identity-provider';
+import {
+  CognitoIdentityProviderClient,
+  GetUserCommand,
+  InternalErrorException,
+  NotAuthorizedException,
+} from '@aws-sdk/client-cognito-identity-provider';
 import { mockClient } from 'aws-sdk-client-mock';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
 import { createSessionCache } from '../../lambdas/shared/auth/session-cache.ts';
@@ -71,7 +76,14 @@ describe('authenticate reuses a live-session check for a few seconds', () => {
   const previous: Record<string, string | undefined> = {};
 
   const getUserCalls = () => cognito.commandCalls(GetUserCommand).length;
-  const live = () => cognito.on(GetUserCommand).resolves({ Username: USER.username, UserAttributes: [{ Name: 'email', Value: 'User@Example.com' }, { Name: 'email_verified', Value: 'true' }] });
+  const live = () =>
+    cognito.on(GetUserCommand).resolves({
+      Username: USER.username,
+      UserAttributes: [
+        { Name: 'email', Value: 'User@Example.com' },
+        { Name: 'email_verified', Value: 'true' },
+      ],
+    });
 
   beforeAll(async () => {
     signer = await createSigner();
@@ -124,7 +136,9 @@ describe('authenticate reuses a live-session check for a few seconds', () => {
     live();
     const token = await signer.accessToken(USER);
     await auth.authenticate(token, REUSE);
-    cognito.on(GetUserCommand).rejects(new NotAuthorizedException({ message: 'Access Token has been revoked', $metadata: {} }));
+    cognito
+      .on(GetUserCommand)
+      .rejects(new NotAuthorizedException({ message: 'Access Token has been revoked', $metadata: {} }));
     vi.advanceTimersByTime(PERIOD_MS);
     await expect(auth.authenticate(token, REUSE)).rejects.toMatchObject({ status: 401, message: auth.SESSION_ENDED });
     expect(getUserCalls()).toBe(2);

@@ -13,7 +13,16 @@ import {
 } from '@aws-sdk/client-cognito-identity-provider';
 import { DeleteUserCommand } from '@aws-sdk/client-quicksight';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { ADMIN, type Handler, type Harness, invoke, loadHandler, OTHER_ADMIN, startHarness, USER } from './support/harness.ts';
+import {
+  ADMIN,
+  type Handler,
+  type Harness,
+  invoke,
+  loadHandler,
+  OTHER_ADMIN,
+  startHarness,
+  USER,
+} from './support/harness.ts';
 
 /**
  * The admin pages' user list reads the portal's copy of the directory (State table) and
@@ -35,7 +44,12 @@ let pool: Map<string, FakeAccount>;
 
 const emailOf = (user: UserType) => user.Attributes?.find((a) => a.Name === 'email')?.Value ?? '';
 
-const fakeAccount = (email: string, username: string, groups: string[], extra: Partial<UserType> = {}): FakeAccount => ({
+const fakeAccount = (
+  email: string,
+  username: string,
+  groups: string[],
+  extra: Partial<UserType> = {},
+): FakeAccount => ({
   user: {
     Username: username,
     Attributes: [{ Name: 'email', Value: email }],
@@ -48,14 +62,17 @@ const fakeAccount = (email: string, username: string, groups: string[], extra: P
   groups,
 });
 
-const find = (name: string | undefined) => [...pool.values()].find((a) => a.user.Username === name || emailOf(a.user) === name);
+const find = (name: string | undefined) =>
+  [...pool.values()].find((a) => a.user.Username === name || emailOf(a.user) === name);
 
 /** Filters the fake pool as ListUsers' `Filter` does for `cognito:user_status = "..."`. */
 const fakeCognito = () => {
   h.cognito.on(ListUsersCommand).callsFake((input: { Filter?: string }) => {
     const status = /^cognito:user_status = "(\w+)"$/.exec(input.Filter ?? '')?.[1];
     if (input.Filter !== undefined && status === undefined) throw new Error(`unexpected filter ${input.Filter}`);
-    return { Users: [...pool.values()].filter((a) => status === undefined || a.user.UserStatus === status).map((a) => a.user) };
+    return {
+      Users: [...pool.values()].filter((a) => status === undefined || a.user.UserStatus === status).map((a) => a.user),
+    };
   });
   h.cognito.on(ListUsersInGroupCommand).callsFake((input: { GroupName?: string }) => ({
     Users: [...pool.values()].filter((a) => a.groups.includes(input.GroupName ?? '')).map((a) => a.user),
@@ -84,7 +101,10 @@ beforeEach(async () => {
   pool = new Map([
     [ADMIN.email, fakeAccount(ADMIN.email, ADMIN.username, ['Admins', 'Users'])],
     [USER.email, fakeAccount(USER.email, USER.username, ['Users'])],
-    ['invited@example.com', fakeAccount('invited@example.com', 'invited-sub', ['Users'], { UserStatus: 'FORCE_CHANGE_PASSWORD' })],
+    [
+      'invited@example.com',
+      fakeAccount('invited@example.com', 'invited-sub', ['Users'], { UserStatus: 'FORCE_CHANGE_PASSWORD' }),
+    ],
   ]);
   fakeCognito();
 });
@@ -96,7 +116,8 @@ const listUsers = async (body: Record<string, unknown> = {}) => {
   return res.body.users as { email: string; enabled: boolean; status: string; cognitoGroup: string | null }[];
 };
 /** ListUsers calls without a filter: the pages of a full listing. */
-const fullListingCalls = () => h.cognito.commandCalls(ListUsersCommand).filter((c) => c.args[0].input.Filter === undefined).length;
+const fullListingCalls = () =>
+  h.cognito.commandCalls(ListUsersCommand).filter((c) => c.args[0].input.Filter === undefined).length;
 const directoryItems = async () => (await h.tables.state()).filter((item) => item.pk === 'DIRECTORY');
 
 describe('GET_USERS from the directory copy', () => {
@@ -114,13 +135,20 @@ describe('GET_USERS from the directory copy', () => {
     expect(await listUsers()).toEqual(first);
     expect(fullListingCalls()).toBe(0);
     // The live lists: the Admins group and the three statuses an account leaves outside the portal.
-    expect(h.cognito.commandCalls(ListUsersCommand).map((c) => c.args[0].input.Filter).sort()).toEqual([
+    expect(
+      h.cognito
+        .commandCalls(ListUsersCommand)
+        .map((c) => c.args[0].input.Filter)
+        .sort(),
+    ).toEqual([
       'cognito:user_status = "FORCE_CHANGE_PASSWORD"',
       'cognito:user_status = "RESET_REQUIRED"',
       'cognito:user_status = "UNCONFIRMED"',
     ]);
     expect(h.cognito.commandCalls(ListUsersInGroupCommand).map((c) => c.args[0].input.GroupName)).toEqual(['Admins']);
-    expect(h.cognito.commandCalls(AdminGetUserCommand).filter((c) => c.args[0].input.Username !== ADMIN.username)).toHaveLength(0);
+    expect(
+      h.cognito.commandCalls(AdminGetUserCommand).filter((c) => c.args[0].input.Username !== ADMIN.username),
+    ).toHaveLength(0);
   });
 
   it('shows a first sign-in made since (invitation pending → confirmed) and writes it back', async () => {
@@ -131,7 +159,9 @@ describe('GET_USERS from the directory copy', () => {
     expect((await directoryItems()).find((item) => item.sk === 'invited@example.com')?.status).toBe('CONFIRMED');
     h.cognito.resetHistory();
     await listUsers();
-    expect(h.cognito.commandCalls(AdminGetUserCommand).filter((c) => c.args[0].input.Username === 'invited@example.com')).toHaveLength(0);
+    expect(
+      h.cognito.commandCalls(AdminGetUserCommand).filter((c) => c.args[0].input.Username === 'invited@example.com'),
+    ).toHaveLength(0);
   });
 
   it('shows an admin made outside the portal, and an account that left Admins outside it', async () => {
@@ -150,14 +180,22 @@ describe('GET_USERS from the directory copy', () => {
     h.cognito.on(AdminDisableUserCommand).resolves({});
     h.cognito.on(AdminUserGlobalSignOutCommand).resolves({});
     expect((await call({ action: 'DISABLE_USER', userEmail: USER.email })).status).toBe(200);
-    h.cognito.on(AdminDeleteUserCommand).callsFake((input: { Username?: string }) => pool.delete(input.Username ?? '') && {});
+    h.cognito
+      .on(AdminDeleteUserCommand)
+      .callsFake((input: { Username?: string }) => pool.delete(input.Username ?? '') && {});
     h.quicksight.on(DeleteUserCommand).resolves({});
     expect((await call({ action: 'DELETE_USER', userEmail: 'invited@example.com' })).status).toBe(200);
     h.cognito.on(AdminCreateUserCommand).resolves({
-      User: { Username: 'new-sub', Attributes: [{ Name: 'email', Value: 'new@example.com' }], UserCreateDate: new Date('2026-01-01T00:00:00Z') },
+      User: {
+        Username: 'new-sub',
+        Attributes: [{ Name: 'email', Value: 'new@example.com' }],
+        UserCreateDate: new Date('2026-01-01T00:00:00Z'),
+      },
     });
     h.cognito.on(AdminAddUserToGroupCommand).resolves({});
-    expect((await call({ action: 'CREATE_USER', userEmail: 'new@example.com', password: 'Str0ng!Pass' })).status).toBe(200);
+    expect((await call({ action: 'CREATE_USER', userEmail: 'new@example.com', password: 'Str0ng!Pass' })).status).toBe(
+      200,
+    );
 
     // The fake pool lost the deleted account but kept the other two as they were: the list
     // shows the disabled account and the new one from the copy.
@@ -178,16 +216,28 @@ describe('GET_USERS from the directory copy', () => {
     const refreshed = await listUsers({ fullListing: true });
     expect(refreshed.map((u) => u.email)).toEqual([ADMIN.email, 'console@example.com', 'invited@example.com']);
     expect(fullListingCalls()).toBe(2);
-    expect((await directoryItems()).map((item) => item.sk).sort()).toEqual([ADMIN.email, 'console@example.com', 'invited@example.com']);
+    expect((await directoryItems()).map((item) => item.sk).sort()).toEqual([
+      ADMIN.email,
+      'console@example.com',
+      'invited@example.com',
+    ]);
   });
 
   it('looks up a few accounts one by one, but lists everyone again for more than 60', async () => {
     await listUsers();
-    const invite = (n: number) => pool.set(`console${n}@example.com`, fakeAccount(`console${n}@example.com`, `console-${n}`, [], { UserStatus: 'FORCE_CHANGE_PASSWORD' }));
+    const invite = (n: number) =>
+      pool.set(
+        `console${n}@example.com`,
+        fakeAccount(`console${n}@example.com`, `console-${n}`, [], { UserStatus: 'FORCE_CHANGE_PASSWORD' }),
+      );
     for (let n = 0; n < 60; n += 1) invite(n);
     expect(await listUsers()).toHaveLength(63);
     expect(fullListingCalls()).toBe(1);
-    expect(h.cognito.commandCalls(AdminListGroupsForUserCommand).filter((c) => String(c.args[0].input.Username).startsWith('console-'))).toHaveLength(60);
+    expect(
+      h.cognito
+        .commandCalls(AdminListGroupsForUserCommand)
+        .filter((c) => String(c.args[0].input.Username).startsWith('console-')),
+    ).toHaveLength(60);
     for (let n = 60; n < 121; n += 1) invite(n);
     expect(await listUsers()).toHaveLength(124);
     expect(fullListingCalls()).toBe(2);

@@ -2,7 +2,16 @@ import { ListUsersCommand, ListUsersInGroupCommand } from '@aws-sdk/client-cogni
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { INVITATION_VALIDITY_DAYS } from '../../contracts/user-admin.ts';
 import { TEMPORARY_PASSWORD_VALIDITY_DAYS } from '../../lib/auth.ts';
-import { ADMIN, directoryUser, type Handler, type Harness, invoke, loadHandler, startHarness, USER } from './support/harness.ts';
+import {
+  ADMIN,
+  directoryUser,
+  type Handler,
+  type Harness,
+  invoke,
+  loadHandler,
+  startHarness,
+  USER,
+} from './support/harness.ts';
 
 let h: Harness;
 let handler: Handler;
@@ -25,9 +34,17 @@ describe('GET_USERS: pending invitations', () => {
     h.cognito.on(ListUsersCommand).resolves({
       Users: [
         directoryUser(ADMIN),
-        directoryUser(invited, { UserStatus: 'FORCE_CHANGE_PASSWORD', UserCreateDate: new Date('2026-03-01T10:00:00Z'), UserLastModifiedDate: new Date('2026-03-01T10:00:00Z') }),
+        directoryUser(invited, {
+          UserStatus: 'FORCE_CHANGE_PASSWORD',
+          UserCreateDate: new Date('2026-03-01T10:00:00Z'),
+          UserLastModifiedDate: new Date('2026-03-01T10:00:00Z'),
+        }),
         // Resent two days later: a new temporary password, valid from then.
-        directoryUser(resent, { UserStatus: 'FORCE_CHANGE_PASSWORD', UserCreateDate: new Date('2026-03-01T10:00:00Z'), UserLastModifiedDate: new Date('2026-03-03T09:30:00Z') }),
+        directoryUser(resent, {
+          UserStatus: 'FORCE_CHANGE_PASSWORD',
+          UserCreateDate: new Date('2026-03-01T10:00:00Z'),
+          UserLastModifiedDate: new Date('2026-03-03T09:30:00Z'),
+        }),
       ],
     });
     const res = await invoke(handler, { token: await h.token(ADMIN), body: { action: 'GET_USERS' } });

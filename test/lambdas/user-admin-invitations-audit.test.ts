@@ -11,7 +11,17 @@ import {
 } from '@aws-sdk/client-cognito-identity-provider';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { AUDIT_FILTER_MESSAGES, INVITATION_MESSAGES, PROTECTED_OPERATIONS } from '../../contracts/user-admin.ts';
-import { ADMIN, directoryUser, type Handler, type Harness, invoke, loadHandler, OTHER_ADMIN, startHarness, USER } from './support/harness.ts';
+import {
+  ADMIN,
+  directoryUser,
+  type Handler,
+  type Harness,
+  invoke,
+  loadHandler,
+  OTHER_ADMIN,
+  startHarness,
+  USER,
+} from './support/harness.ts';
 
 let h: Harness;
 let handler: Handler;
@@ -25,24 +35,39 @@ afterAll(() => h.close());
 beforeEach(async () => {
   await h.reset();
   adminToken = await h.token(ADMIN);
-  h.cognito.on(ListUsersInGroupCommand, { GroupName: 'Admins' }).resolves({ Users: [directoryUser(ADMIN), directoryUser(OTHER_ADMIN)] });
+  h.cognito
+    .on(ListUsersInGroupCommand, { GroupName: 'Admins' })
+    .resolves({ Users: [directoryUser(ADMIN), directoryUser(OTHER_ADMIN)] });
 });
 
 const call = (body: unknown) => invoke(handler, { token: adminToken, body });
 
 describe('CREATE_USER with an invitation', () => {
   it('lets Cognito generate the temporary password and send the invitation, then adds the Users group', async () => {
-    h.cognito.on(AdminCreateUserCommand).resolves({ User: { Username: 'new-sub', UserStatus: 'FORCE_CHANGE_PASSWORD' } });
+    h.cognito
+      .on(AdminCreateUserCommand)
+      .resolves({ User: { Username: 'new-sub', UserStatus: 'FORCE_CHANGE_PASSWORD' } });
     const res = await call({ action: 'CREATE_USER', userEmail: 'Invited@Example.com', sendInvitation: true });
-    expect(res).toMatchObject({ status: 200, body: { message: INVITATION_MESSAGES.created, user: { email: 'invited@example.com', username: 'new-sub' } } });
+    expect(res).toMatchObject({
+      status: 200,
+      body: { message: INVITATION_MESSAGES.created, user: { email: 'invited@example.com', username: 'new-sub' } },
+    });
     const input = h.cognito.commandCalls(AdminCreateUserCommand)[0]?.args[0].input;
     expect(input).toMatchObject({ Username: 'invited@example.com', DesiredDeliveryMediums: ['EMAIL'] });
     expect(input).not.toHaveProperty('TemporaryPassword');
     expect(input).not.toHaveProperty('MessageAction');
     expect(h.cognito.commandCalls(AdminSetUserPasswordCommand)).toHaveLength(0);
-    expect(h.cognito.commandCalls(AdminAddUserToGroupCommand)[0]?.args[0].input).toMatchObject({ GroupName: 'Users', Username: 'invited@example.com' });
+    expect(h.cognito.commandCalls(AdminAddUserToGroupCommand)[0]?.args[0].input).toMatchObject({
+      GroupName: 'Users',
+      Username: 'invited@example.com',
+    });
     expect(await h.tables.audit()).toEqual([
-      expect.objectContaining({ action: 'CREATE_USER', target: 'invited@example.com', outcome: 'success', detail: 'invitation email sent' }),
+      expect.objectContaining({
+        action: 'CREATE_USER',
+        target: 'invited@example.com',
+        outcome: 'success',
+        detail: 'invitation email sent',
+      }),
     ]);
   });
 
@@ -51,7 +76,9 @@ describe('CREATE_USER with an invitation', () => {
     h.cognito.on(AdminAddUserToGroupCommand).rejects(new InternalErrorException({ message: 'boom', $metadata: {} }));
     const res = await call({ action: 'CREATE_USER', userEmail: 'invited@example.com', sendInvitation: true });
     expect(res.status).toBe(502);
-    expect(h.cognito.commandCalls(AdminDeleteUserCommand)[0]?.args[0].input).toMatchObject({ Username: 'invited@example.com' });
+    expect(h.cognito.commandCalls(AdminDeleteUserCommand)[0]?.args[0].input).toMatchObject({
+      Username: 'invited@example.com',
+    });
   });
 
   it("answers 409 'User already exists' and changes nothing for an existing account", async () => {
@@ -63,7 +90,12 @@ describe('CREATE_USER with an invitation', () => {
   });
 
   it('refuses both an invitation and a password, and neither, with 400 and no call', async () => {
-    const both = await call({ action: 'CREATE_USER', userEmail: 'a@example.com', sendInvitation: true, password: 'Str0ng!Pass' });
+    const both = await call({
+      action: 'CREATE_USER',
+      userEmail: 'a@example.com',
+      sendInvitation: true,
+      password: 'Str0ng!Pass',
+    });
     expect(both).toMatchObject({ status: 400, body: { error: INVITATION_MESSAGES.chooseOne } });
     const neither = await call({ action: 'CREATE_USER', userEmail: 'a@example.com', sendInvitation: false });
     expect(neither).toMatchObject({ status: 400, body: { error: 'Password is required' } });
@@ -81,20 +113,29 @@ describe('RESEND_INVITATION', () => {
       Username: 'pending@example.com',
       MessageAction: 'RESEND',
     });
-    expect(await h.tables.audit()).toEqual([expect.objectContaining({ action: 'RESEND_INVITATION', target: 'pending@example.com', outcome: 'success' })]);
+    expect(await h.tables.audit()).toEqual([
+      expect.objectContaining({ action: 'RESEND_INVITATION', target: 'pending@example.com', outcome: 'success' }),
+    ]);
   });
 
   it('refuses with 409 an account that has chosen its password, before asking Cognito to resend', async () => {
     h.cognito.on(AdminGetUserCommand).resolves({ Username: 'u', UserStatus: 'CONFIRMED' });
     const res = await call({ action: 'RESEND_INVITATION', userEmail: USER.email });
-    expect(res).toMatchObject({ status: 409, body: { error: INVITATION_MESSAGES.notPending, suggestion: INVITATION_MESSAGES.notPendingSuggestion } });
+    expect(res).toMatchObject({
+      status: 409,
+      body: { error: INVITATION_MESSAGES.notPending, suggestion: INVITATION_MESSAGES.notPendingSuggestion },
+    });
     expect(h.cognito.commandCalls(AdminCreateUserCommand)).toHaveLength(0);
-    expect(await h.tables.audit()).toEqual([expect.objectContaining({ action: 'RESEND_INVITATION', outcome: 'failure' })]);
+    expect(await h.tables.audit()).toEqual([
+      expect.objectContaining({ action: 'RESEND_INVITATION', outcome: 'failure' }),
+    ]);
   });
 
   it("turns Cognito's UnsupportedUserStateException (a sign-in in between) into the same 409", async () => {
     h.cognito.on(AdminGetUserCommand).resolves({ Username: 'u', UserStatus: 'FORCE_CHANGE_PASSWORD' });
-    h.cognito.on(AdminCreateUserCommand).rejects(new UnsupportedUserStateException({ message: 'Resend not possible.', $metadata: {} }));
+    h.cognito
+      .on(AdminCreateUserCommand)
+      .rejects(new UnsupportedUserStateException({ message: 'Resend not possible.', $metadata: {} }));
     const res = await call({ action: 'RESEND_INVITATION', userEmail: USER.email });
     expect(res).toMatchObject({ status: 409, body: { error: INVITATION_MESSAGES.notPending } });
   });
@@ -104,7 +145,9 @@ describe('RESEND_INVITATION', () => {
       const res = await call({ action: 'RESEND_INVITATION', userEmail: target });
       expect(res.status).toBe(403);
     }
-    expect((await call({ action: 'RESEND_INVITATION', userEmail: OTHER_ADMIN.email })).body.error).toBe(PROTECTED_OPERATIONS.resendInvitation.admin);
+    expect((await call({ action: 'RESEND_INVITATION', userEmail: OTHER_ADMIN.email })).body.error).toBe(
+      PROTECTED_OPERATIONS.resendInvitation.admin,
+    );
     expect(h.cognito.commandCalls(AdminCreateUserCommand)).toHaveLength(0);
   });
 });
@@ -118,10 +161,25 @@ interface Seed {
 
 const SEEDS: Seed[] = [
   { at: '2026-03-01T10:00:00.000Z', actor: 'admin@example.com', action: 'CREATE_USER', target: 'ann@example.com' },
-  { at: '2026-03-02T10:00:00.000Z', actor: 'second.admin@example.com', action: 'DELETE_USER', target: 'bob@example.com' },
-  { at: '2026-03-03T10:00:00.000Z', actor: 'admin@example.com', action: 'INVITE_TO_DASHBOARD', target: 'ann@example.com' },
+  {
+    at: '2026-03-02T10:00:00.000Z',
+    actor: 'second.admin@example.com',
+    action: 'DELETE_USER',
+    target: 'bob@example.com',
+  },
+  {
+    at: '2026-03-03T10:00:00.000Z',
+    actor: 'admin@example.com',
+    action: 'INVITE_TO_DASHBOARD',
+    target: 'ann@example.com',
+  },
   { at: '2026-03-04T10:00:00.000Z', actor: 'admin@example.com', action: 'CREATE_USER', target: 'carl@example.com' },
-  { at: '2026-03-05T10:00:00.000Z', actor: 'second.admin@example.com', action: 'CREATE_USER', target: 'dora@example.com' },
+  {
+    at: '2026-03-05T10:00:00.000Z',
+    actor: 'second.admin@example.com',
+    action: 'CREATE_USER',
+    target: 'dora@example.com',
+  },
 ];
 
 const seed = async () => {
@@ -147,7 +205,10 @@ describe('GET_AUDIT_LOG filters', () => {
     [{ action: 'CREATE_USER' }, ['dora@example.com', 'carl@example.com', 'ann@example.com']],
     [{ target: 'ann@' }, ['ann@example.com', 'ann@example.com']],
     [{ outcome: 'failure' }, ['bob@example.com']],
-    [{ from: '2026-03-02T10:00:00.000Z', to: '2026-03-04T10:00:00.000Z' }, ['carl@example.com', 'ann@example.com', 'bob@example.com']],
+    [
+      { from: '2026-03-02T10:00:00.000Z', to: '2026-03-04T10:00:00.000Z' },
+      ['carl@example.com', 'ann@example.com', 'bob@example.com'],
+    ],
     [{ from: '2026-03-04T00:00:00+02:00' }, ['dora@example.com', 'carl@example.com']],
     [{ action: 'CREATE_USER', actor: 'admin@example.com', to: '2026-03-03T23:59:59.999Z' }, ['ann@example.com']],
   ])('filters by %j on the server', async (filter, expected) => {
@@ -160,7 +221,12 @@ describe('GET_AUDIT_LOG filters', () => {
     const first = await call({ action: 'GET_AUDIT_LOG', limit: 2, filter: { action: 'CREATE_USER' } });
     expect(targets(first.body.entries)).toEqual(['dora@example.com', 'carl@example.com']);
     expect(first.body.nextToken).toEqual(expect.any(String));
-    const second = await call({ action: 'GET_AUDIT_LOG', limit: 2, filter: { action: 'CREATE_USER' }, nextToken: first.body.nextToken });
+    const second = await call({
+      action: 'GET_AUDIT_LOG',
+      limit: 2,
+      filter: { action: 'CREATE_USER' },
+      nextToken: first.body.nextToken,
+    });
     expect(targets(second.body.entries)).toEqual(['ann@example.com']);
   });
 
@@ -199,7 +265,9 @@ describe('EXPORT_AUDIT_LOG', () => {
     const res = await call({ action: 'EXPORT_AUDIT_LOG', format: 'json' });
     expect(res.body.entries).toHaveLength(SEEDS.length);
     expect(res.body.entries).toContainEqual(expect.objectContaining({ detail: '=HYPERLINK("http://evil.example")' }));
-    expect((await h.tables.audit())[0]).toMatchObject({ detail: `JSON export of whole trail: ${SEEDS.length} entries` });
+    expect((await h.tables.audit())[0]).toMatchObject({
+      detail: `JSON export of whole trail: ${SEEDS.length} entries`,
+    });
   });
 
   it('refuses a bad format or filter with 400 and records nothing', async () => {

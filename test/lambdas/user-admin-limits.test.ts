@@ -6,7 +6,17 @@ import {
   ListUsersInGroupCommand,
 } from '@aws-sdk/client-cognito-identity-provider';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
-import { ADMIN, directoryUser, type Handler, type Harness, invoke, loadHandler, OTHER_ADMIN, startHarness, USER } from './support/harness.ts';
+import {
+  ADMIN,
+  directoryUser,
+  type Handler,
+  type Harness,
+  invoke,
+  loadHandler,
+  OTHER_ADMIN,
+  startHarness,
+  USER,
+} from './support/harness.ts';
 
 /**
  * The resend-invitation cap (and its refusal of a disabled account) and one audit entry for
@@ -23,7 +33,9 @@ beforeAll(async () => {
 afterAll(() => h.close());
 beforeEach(async () => {
   await h.reset();
-  h.cognito.on(ListUsersInGroupCommand, { GroupName: 'Admins' }).resolves({ Users: [directoryUser(ADMIN), directoryUser(OTHER_ADMIN)] });
+  h.cognito
+    .on(ListUsersInGroupCommand, { GroupName: 'Admins' })
+    .resolves({ Users: [directoryUser(ADMIN), directoryUser(OTHER_ADMIN)] });
 });
 afterEach(() => {
   vi.useRealTimers();
@@ -37,11 +49,14 @@ const call = async (body: unknown) => invoke(handler, { token: await h.token(ADM
 const resend = (userEmail: string) => call({ action: 'RESEND_INVITATION', userEmail });
 
 const PENDING = 'pending@example.com';
-const resendCalls = () => h.cognito.commandCalls(AdminCreateUserCommand).filter((c) => c.args[0].input.MessageAction === 'RESEND');
+const resendCalls = () =>
+  h.cognito.commandCalls(AdminCreateUserCommand).filter((c) => c.args[0].input.MessageAction === 'RESEND');
 
 describe('RESEND_INVITATION limits', () => {
   beforeEach(() => {
-    h.cognito.on(AdminGetUserCommand).resolves({ Username: 'pending-sub', UserStatus: 'FORCE_CHANGE_PASSWORD', Enabled: true });
+    h.cognito
+      .on(AdminGetUserCommand)
+      .resolves({ Username: 'pending-sub', UserStatus: 'FORCE_CHANGE_PASSWORD', Enabled: true });
     h.cognito.on(AdminCreateUserCommand).resolves({ User: { Username: 'pending-sub' } });
   });
 
@@ -56,7 +71,10 @@ describe('RESEND_INVITATION limits', () => {
     expect((await resend(PENDING)).status).toBe(200);
 
     at('10:40:00');
-    expect(await resend(PENDING)).toMatchObject({ status: 429, body: { error: refusal('20 minutes'), userEmail: PENDING } });
+    expect(await resend(PENDING)).toMatchObject({
+      status: 429,
+      body: { error: refusal('20 minutes'), userEmail: PENDING },
+    });
     expect(resendCalls()).toHaveLength(3);
 
     // Another account has an allowance of its own.
@@ -93,16 +111,26 @@ describe('RESEND_INVITATION limits', () => {
   });
 
   it('refuses a disabled account with 409 and sends nothing', async () => {
-    h.cognito.on(AdminGetUserCommand).resolves({ Username: 'pending-sub', UserStatus: 'FORCE_CHANGE_PASSWORD', Enabled: false });
+    h.cognito
+      .on(AdminGetUserCommand)
+      .resolves({ Username: 'pending-sub', UserStatus: 'FORCE_CHANGE_PASSWORD', Enabled: false });
     const res = await resend(PENDING);
     expect(res).toMatchObject({
       status: 409,
-      body: { error: 'Cannot resend an invitation to a disabled account', userEmail: PENDING, suggestion: 'Enable the account first.' },
+      body: {
+        error: 'Cannot resend an invitation to a disabled account',
+        userEmail: PENDING,
+        suggestion: 'Enable the account first.',
+      },
     });
     expect(h.cognito.commandCalls(AdminCreateUserCommand)).toHaveLength(0);
-    expect(await h.tables.audit()).toEqual([expect.objectContaining({ action: 'RESEND_INVITATION', target: PENDING, outcome: 'failure' })]);
+    expect(await h.tables.audit()).toEqual([
+      expect.objectContaining({ action: 'RESEND_INVITATION', target: PENDING, outcome: 'failure' }),
+    ]);
     // A refusal uses none of the account's allowance.
-    h.cognito.on(AdminGetUserCommand).resolves({ Username: 'pending-sub', UserStatus: 'FORCE_CHANGE_PASSWORD', Enabled: true });
+    h.cognito
+      .on(AdminGetUserCommand)
+      .resolves({ Username: 'pending-sub', UserStatus: 'FORCE_CHANGE_PASSWORD', Enabled: true });
     const statuses = [];
     for (let i = 0; i < 4; i += 1) statuses.push((await resend(PENDING)).status);
     expect(statuses).toEqual([200, 200, 200, 429]);
@@ -120,7 +148,9 @@ describe('concurrent PROMOTE_TO_ADMIN', () => {
     h.cognito.on(ListUsersInGroupCommand, { GroupName: 'Admins' }).callsFake(() => ({
       Users: [...admins].map((email) => directoryUser({ username: email, email, groups: ['Admins'] })),
     }));
-    h.cognito.on(AdminGetUserCommand).callsFake(() => ({ Username: USER.username, UserStatus: 'CONFIRMED', Enabled: enabled }));
+    h.cognito
+      .on(AdminGetUserCommand)
+      .callsFake(() => ({ Username: USER.username, UserStatus: 'CONFIRMED', Enabled: enabled }));
     h.cognito.on(AdminAddUserToGroupCommand).callsFake(async (input: { Username?: string }) => {
       await new Promise((resolve) => setTimeout(resolve, 30));
       admins.add(String(input.Username));
@@ -133,11 +163,15 @@ describe('concurrent PROMOTE_TO_ADMIN', () => {
   it('five promotions of one user at once: one success entry, the others answer that the user is already an admin', async () => {
     const results = await Promise.all(Array.from({ length: 5 }, promote));
     expect(results.map((r) => r.status).sort()).toEqual([200, 409, 409, 409, 409]);
-    expect(results.filter((r) => r.status === 409).map((r) => r.body.error)).toEqual(Array<string>(4).fill('User is already an admin'));
+    expect(results.filter((r) => r.status === 409).map((r) => r.body.error)).toEqual(
+      Array<string>(4).fill('User is already an admin'),
+    );
     expect(h.cognito.commandCalls(AdminAddUserToGroupCommand)).toHaveLength(1);
 
     const entries = (await h.tables.audit()).filter((e) => e.action === 'PROMOTE_TO_ADMIN');
-    expect(entries.filter((e) => e.outcome === 'success')).toEqual([expect.objectContaining({ actor: ADMIN.email, target: USER.email })]);
+    expect(entries.filter((e) => e.outcome === 'success')).toEqual([
+      expect.objectContaining({ actor: ADMIN.email, target: USER.email }),
+    ]);
     expect(entries.filter((e) => e.outcome === 'failure')).toHaveLength(4);
     // Nothing of the serialization is left behind.
     expect((await h.tables.state()).filter((item) => String(item.pk).startsWith('LEASE#'))).toEqual([]);
@@ -146,7 +180,9 @@ describe('concurrent PROMOTE_TO_ADMIN', () => {
   it('concurrent promotions of a disabled user all give the real reason, and a later one succeeds once it is enabled', async () => {
     enabled = false;
     const refused = await Promise.all(Array.from({ length: 3 }, promote));
-    expect(refused.map((r) => [r.status, r.body.error])).toEqual(Array(3).fill([409, 'Cannot promote a disabled account']));
+    expect(refused.map((r) => [r.status, r.body.error])).toEqual(
+      Array(3).fill([409, 'Cannot promote a disabled account']),
+    );
     enabled = true;
     expect((await promote()).status).toBe(200);
     expect((await promote()).body.error).toBe('User is already an admin');

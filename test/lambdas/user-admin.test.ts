@@ -23,7 +23,12 @@ import {
 import { AccessDeniedException, DeleteUserCommand } from '@aws-sdk/client-quicksight';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { MESSAGES } from '../../contracts/fields.ts';
-import { OWN_PASSWORD_SUGGESTION, PROMOTE_MESSAGES, RESET_MFA_MESSAGE, UPDATE_USER_MESSAGES } from '../../contracts/user-admin.ts';
+import {
+  OWN_PASSWORD_SUGGESTION,
+  PROMOTE_MESSAGES,
+  RESET_MFA_MESSAGE,
+  UPDATE_USER_MESSAGES,
+} from '../../contracts/user-admin.ts';
 import {
   ADMIN,
   directoryUser,
@@ -50,8 +55,12 @@ afterAll(() => h.close());
 beforeEach(async () => {
   await h.reset();
   adminToken = await h.token(ADMIN);
-  h.cognito.on(ListUsersInGroupCommand, { GroupName: 'Admins' }).resolves({ Users: [directoryUser(ADMIN), directoryUser(OTHER_ADMIN)] });
-  h.cognito.on(ListUsersInGroupCommand, { GroupName: 'Users' }).resolves({ Users: [directoryUser(USER), directoryUser(OTHER_USER)] });
+  h.cognito
+    .on(ListUsersInGroupCommand, { GroupName: 'Admins' })
+    .resolves({ Users: [directoryUser(ADMIN), directoryUser(OTHER_ADMIN)] });
+  h.cognito
+    .on(ListUsersInGroupCommand, { GroupName: 'Users' })
+    .resolves({ Users: [directoryUser(USER), directoryUser(OTHER_USER)] });
   h.cognito.on(AdminGetUserCommand).resolves({ Username: USER.username, UserStatus: 'CONFIRMED' });
 });
 
@@ -67,15 +76,40 @@ describe('GET_USERS', () => {
     h.cognito
       .on(ListUsersCommand)
       .resolvesOnce({ Users: [directoryUser(ADMIN), directoryUser(USER)], PaginationToken: 't2' })
-      .resolvesOnce({ Users: [directoryUser(OTHER_USER, { Enabled: false, UserCreateDate: undefined }), directoryUser({ ...USER, username: 'lonely', email: 'nogroup@example.com' })] });
+      .resolvesOnce({
+        Users: [
+          directoryUser(OTHER_USER, { Enabled: false, UserCreateDate: undefined }),
+          directoryUser({ ...USER, username: 'lonely', email: 'nogroup@example.com' }),
+        ],
+      });
     const res = await call({ action: 'GET_USERS' });
     expect(res.status).toBe(200);
     // By email, whatever order Cognito's pages come in.
     expect(res.body.users).toEqual([
-      { username: ADMIN.username, email: ADMIN.email, enabled: true, status: 'CONFIRMED', cognitoGroup: 'Admins', created: '2025-01-02T03:04:05.000Z', companies: [], owner: false },
+      {
+        username: ADMIN.username,
+        email: ADMIN.email,
+        enabled: true,
+        status: 'CONFIRMED',
+        cognitoGroup: 'Admins',
+        created: '2025-01-02T03:04:05.000Z',
+        companies: [],
+        owner: false,
+      },
       expect.objectContaining({ email: 'nogroup@example.com', cognitoGroup: null }),
-      expect.objectContaining({ email: OTHER_USER.email, enabled: false, created: null, companies: ['Contoso Distribution', 'Northwind Manufacturing'], owner: true }),
-      expect.objectContaining({ email: USER.email, cognitoGroup: 'Users', companies: ['Northwind Manufacturing'], owner: false }),
+      expect.objectContaining({
+        email: OTHER_USER.email,
+        enabled: false,
+        created: null,
+        companies: ['Contoso Distribution', 'Northwind Manufacturing'],
+        owner: true,
+      }),
+      expect.objectContaining({
+        email: USER.email,
+        cognitoGroup: 'Users',
+        companies: ['Northwind Manufacturing'],
+        owner: false,
+      }),
     ]);
     expect(h.cognito.commandCalls(AdminGetUserCommand)).toHaveLength(0);
     // Pages of 60 (ListUsers' maximum) carrying only the email, the one attribute the list reads.
@@ -99,10 +133,18 @@ describe('CREATE_USER', () => {
         { Name: 'email_verified', Value: 'true' },
       ],
     });
-    expect(h.cognito.commandCalls(AdminSetUserPasswordCommand)[0]?.args[0].input).toMatchObject({ Password: STRONG, Permanent: true });
-    expect(h.cognito.commandCalls(AdminAddUserToGroupCommand)[0]?.args[0].input).toMatchObject({ GroupName: 'Users', Username: 'new.person@example.com' });
+    expect(h.cognito.commandCalls(AdminSetUserPasswordCommand)[0]?.args[0].input).toMatchObject({
+      Password: STRONG,
+      Permanent: true,
+    });
+    expect(h.cognito.commandCalls(AdminAddUserToGroupCommand)[0]?.args[0].input).toMatchObject({
+      GroupName: 'Users',
+      Username: 'new.person@example.com',
+    });
     const audit = await h.tables.audit();
-    expect(audit).toEqual([expect.objectContaining({ action: 'CREATE_USER', target: 'new.person@example.com', outcome: 'success' })]);
+    expect(audit).toEqual([
+      expect.objectContaining({ action: 'CREATE_USER', target: 'new.person@example.com', outcome: 'success' }),
+    ]);
     expect(JSON.stringify(audit)).not.toContain(STRONG);
   });
 
@@ -143,9 +185,15 @@ describe('UPDATE_USER', () => {
   it('sets a new password, then signs the user out everywhere', async () => {
     const res = await call({ action: 'UPDATE_USER', userEmail: USER.email, newPassword: STRONG });
     expect(res.status).toBe(200);
-    const writes = h.cognito.calls().map((c) => c.args[0]).filter((c) => /^Admin(SetUserPassword|UserGlobalSignOut)/.test(c.constructor.name));
+    const writes = h.cognito
+      .calls()
+      .map((c) => c.args[0])
+      .filter((c) => /^Admin(SetUserPassword|UserGlobalSignOut)/.test(c.constructor.name));
     expect(writes.map((c) => [c.constructor.name, c.input])).toEqual([
-      ['AdminSetUserPasswordCommand', { UserPoolId: POOL_ID_FOR_TESTS, Username: USER.email, Password: STRONG, Permanent: true }],
+      [
+        'AdminSetUserPasswordCommand',
+        { UserPoolId: POOL_ID_FOR_TESTS, Username: USER.email, Password: STRONG, Permanent: true },
+      ],
       ['AdminUserGlobalSignOutCommand', { UserPoolId: POOL_ID_FOR_TESTS, Username: USER.email }],
     ]);
     // Cognito's sign-out cannot reach tokens from a refresh (no admin scope): the record ends them.
@@ -163,9 +211,13 @@ describe('UPDATE_USER', () => {
     const res = await call({ action: 'UPDATE_USER', userEmail, ...fields });
     expect([res.status, res.body.error]).toEqual([403, message]);
     if (userEmail === ADMIN.email) expect(res.body.suggestion).toBe(OWN_PASSWORD_SUGGESTION);
-    const writes = h.cognito.calls().filter((c) => /^Admin(SetUserPassword|UpdateUserAttributes|UserGlobalSignOut)/.test(c.args[0].constructor.name));
+    const writes = h.cognito
+      .calls()
+      .filter((c) => /^Admin(SetUserPassword|UpdateUserAttributes|UserGlobalSignOut)/.test(c.args[0].constructor.name));
     expect(writes).toHaveLength(0);
-    expect(await h.tables.audit()).toEqual([expect.objectContaining({ action: 'UPDATE_USER', target: userEmail, outcome: 'failure', detail: message })]);
+    expect(await h.tables.audit()).toEqual([
+      expect.objectContaining({ action: 'UPDATE_USER', target: userEmail, outcome: 'failure', detail: message }),
+    ]);
   });
 
   it('changes the email of a user without dashboards (no sign-out)', async () => {
@@ -181,7 +233,12 @@ describe('UPDATE_USER', () => {
 
   it("answers 409 'Email already exists' before changing anything", async () => {
     h.cognito.on(ListUsersCommand).resolves({ Users: [directoryUser(OTHER_USER)] });
-    const res = await call({ action: 'UPDATE_USER', userEmail: USER.email, newEmail: OTHER_USER.email, newPassword: STRONG });
+    const res = await call({
+      action: 'UPDATE_USER',
+      userEmail: USER.email,
+      newEmail: OTHER_USER.email,
+      newPassword: STRONG,
+    });
     expect(res.status).toBe(409);
     expect(res.body.error).toBe('Email already exists');
     expect(h.cognito.commandCalls(AdminSetUserPasswordCommand)).toHaveLength(0);
@@ -189,21 +246,32 @@ describe('UPDATE_USER', () => {
 
   it("maps Cognito's alias clash to 'Email already exists'", async () => {
     h.cognito.on(ListUsersCommand).resolves({ Users: [] });
-    h.cognito.on(AdminUpdateUserAttributesCommand).rejects(new AliasExistsException({ message: 'alias', $metadata: {} }));
+    h.cognito
+      .on(AdminUpdateUserAttributesCommand)
+      .rejects(new AliasExistsException({ message: 'alias', $metadata: {} }));
     const res = await call({ action: 'UPDATE_USER', userEmail: USER.email, newEmail: 'taken@example.com' });
     expect([res.status, res.body.error]).toEqual([409, 'Email already exists']);
   });
 
   it('refuses an email change while dashboards are assigned under the current email', async () => {
     h.cognito.on(ListUsersCommand).resolves({ Users: [] });
-    await h.tables.put('VIEWS_TABLE', { id: 'v1', userEmail: USER.email, quicksightDashboardId: 'sales', name: 'Sales', createdAt: 'x', updatedAt: 'x' });
+    await h.tables.put('VIEWS_TABLE', {
+      id: 'v1',
+      userEmail: USER.email,
+      quicksightDashboardId: 'sales',
+      name: 'Sales',
+      createdAt: 'x',
+      updatedAt: 'x',
+    });
     const res = await call({ action: 'UPDATE_USER', userEmail: USER.email, newEmail: 'renamed@example.com' });
     expect(res.status).toBe(409);
     expect(h.cognito.commandCalls(AdminUpdateUserAttributesCommand)).toHaveLength(0);
   });
 
   it("answers 404 'User not found' for an unknown account", async () => {
-    h.cognito.on(AdminGetUserCommand).rejects(new UserNotFoundException({ message: 'User does not exist.', $metadata: {} }));
+    h.cognito
+      .on(AdminGetUserCommand)
+      .rejects(new UserNotFoundException({ message: 'User does not exist.', $metadata: {} }));
     const res = await call({ action: 'UPDATE_USER', userEmail: 'ghost@example.com', newPassword: STRONG });
     expect([res.status, res.body.error]).toEqual([404, 'User not found']);
   });
@@ -256,7 +324,9 @@ describe('ENABLE_USER, DISABLE_USER, DELETE_USER, RESET_USER_MFA', () => {
   });
 
   it('disables an already disabled account again: the sign-out refusal for a disabled user counts as done', async () => {
-    h.cognito.on(AdminUserGlobalSignOutCommand).rejects(new NotAuthorizedException({ message: 'User is disabled.', $metadata: {} }));
+    h.cognito
+      .on(AdminUserGlobalSignOutCommand)
+      .rejects(new NotAuthorizedException({ message: 'User is disabled.', $metadata: {} }));
     const res = await call({ action: 'DISABLE_USER', userEmail: USER.email });
     expect([res.status, res.body.message]).toEqual([200, 'User disabled successfully']);
     expect(h.cognito.commandCalls(AdminDisableUserCommand)).toHaveLength(1);
@@ -264,7 +334,9 @@ describe('ENABLE_USER, DISABLE_USER, DELETE_USER, RESET_USER_MFA', () => {
   });
 
   it('still reports any other sign-out refusal', async () => {
-    h.cognito.on(AdminUserGlobalSignOutCommand).rejects(new NotAuthorizedException({ message: 'Not authorized', $metadata: {} }));
+    h.cognito
+      .on(AdminUserGlobalSignOutCommand)
+      .rejects(new NotAuthorizedException({ message: 'Not authorized', $metadata: {} }));
     const res = await call({ action: 'DISABLE_USER', userEmail: USER.email });
     expect([res.status, res.body.error]).toEqual([502, 'Failed to sign the user out']);
   });
@@ -272,7 +344,10 @@ describe('ENABLE_USER, DISABLE_USER, DELETE_USER, RESET_USER_MFA', () => {
   it('resets MFA: deletes the software token, then ends every session (no preference change)', async () => {
     const res = await call({ action: 'RESET_USER_MFA', userEmail: USER.email });
     expect([res.status, res.body.message]).toEqual([200, RESET_MFA_MESSAGE]);
-    const sent = h.cognito.calls().map((c) => c.args[0]).filter((c) => /^Admin(DeleteSoftwareToken|UserGlobalSignOut)/.test(c.constructor.name));
+    const sent = h.cognito
+      .calls()
+      .map((c) => c.args[0])
+      .filter((c) => /^Admin(DeleteSoftwareToken|UserGlobalSignOut)/.test(c.constructor.name));
     expect(h.cognito.commandCalls(AdminSetUserMFAPreferenceCommand)).toHaveLength(0);
     expect(sent.map((c) => [c.constructor.name, c.input])).toEqual([
       ['AdminDeleteSoftwareTokenCommand', { UserPoolId: POOL_ID_FOR_TESTS, Username: USER.email }],
@@ -281,7 +356,9 @@ describe('ENABLE_USER, DISABLE_USER, DELETE_USER, RESET_USER_MFA', () => {
   });
 
   it('resets the MFA of a disabled account too', async () => {
-    h.cognito.on(AdminUserGlobalSignOutCommand).rejects(new NotAuthorizedException({ message: 'User is disabled.', $metadata: {} }));
+    h.cognito
+      .on(AdminUserGlobalSignOutCommand)
+      .rejects(new NotAuthorizedException({ message: 'User is disabled.', $metadata: {} }));
     const res = await call({ action: 'RESET_USER_MFA', userEmail: USER.email });
     expect(res.status).toBe(200);
     expect(h.cognito.commandCalls(AdminDeleteSoftwareTokenCommand)).toHaveLength(1);
@@ -292,7 +369,10 @@ describe('ENABLE_USER, DISABLE_USER, DELETE_USER, RESET_USER_MFA', () => {
       process.env.REMEMBER_DEVICES = 'true';
       h.cognito
         .on(AdminListDevicesCommand)
-        .resolvesOnce({ Devices: [{ DeviceKey: 'us-east-2_a1' }, { DeviceKey: 'us-east-2_b2' }], PaginationToken: 'page-2' })
+        .resolvesOnce({
+          Devices: [{ DeviceKey: 'us-east-2_a1' }, { DeviceKey: 'us-east-2_b2' }],
+          PaginationToken: 'page-2',
+        })
         .resolvesOnce({ Devices: [{ DeviceKey: 'us-east-2_c3' }] });
     });
     afterEach(() => {
@@ -303,9 +383,16 @@ describe('ENABLE_USER, DISABLE_USER, DELETE_USER, RESET_USER_MFA', () => {
     it('resets MFA and forgets every remembered device of the user, page after page', async () => {
       const res = await call({ action: 'RESET_USER_MFA', userEmail: USER.email });
       expect(res.status).toBe(200);
-      expect(h.cognito.commandCalls(AdminListDevicesCommand).map((c) => c.args[0].input.PaginationToken)).toEqual([undefined, 'page-2']);
+      expect(h.cognito.commandCalls(AdminListDevicesCommand).map((c) => c.args[0].input.PaginationToken)).toEqual([
+        undefined,
+        'page-2',
+      ]);
       expect(forgotten()).toEqual(
-        ['us-east-2_a1', 'us-east-2_b2', 'us-east-2_c3'].map((DeviceKey) => ({ UserPoolId: POOL_ID_FOR_TESTS, Username: USER.email, DeviceKey })),
+        ['us-east-2_a1', 'us-east-2_b2', 'us-east-2_c3'].map((DeviceKey) => ({
+          UserPoolId: POOL_ID_FOR_TESTS,
+          Username: USER.email,
+          DeviceKey,
+        })),
       );
     });
 
@@ -316,7 +403,9 @@ describe('ENABLE_USER, DISABLE_USER, DELETE_USER, RESET_USER_MFA', () => {
     });
 
     it('reports a device that cannot be forgotten', async () => {
-      h.cognito.on(AdminForgetDeviceCommand).rejects(new NotAuthorizedException({ message: 'Not authorized', $metadata: {} }));
+      h.cognito
+        .on(AdminForgetDeviceCommand)
+        .rejects(new NotAuthorizedException({ message: 'Not authorized', $metadata: {} }));
       const res = await call({ action: 'RESET_USER_MFA', userEmail: USER.email });
       expect([res.status, res.body.error]).toEqual([502, 'Failed to reset MFA']);
     });
@@ -329,7 +418,9 @@ describe('ENABLE_USER, DISABLE_USER, DELETE_USER, RESET_USER_MFA', () => {
   });
 
   it('does not sign out when the token cannot be deleted', async () => {
-    h.cognito.on(AdminDeleteSoftwareTokenCommand).rejects(new UserNotFoundException({ message: 'User does not exist.', $metadata: {} }));
+    h.cognito
+      .on(AdminDeleteSoftwareTokenCommand)
+      .rejects(new UserNotFoundException({ message: 'User does not exist.', $metadata: {} }));
     const res = await call({ action: 'RESET_USER_MFA', userEmail: USER.email });
     expect([res.status, res.body.error]).toEqual([404, 'User not found']);
     expect(h.cognito.commandCalls(AdminUserGlobalSignOutCommand)).toHaveLength(0);
@@ -348,19 +439,32 @@ describe('ENABLE_USER, DISABLE_USER, DELETE_USER, RESET_USER_MFA', () => {
     const res = await call({ action, userEmail });
     expect(res.status).toBe(403);
     expect(res.body.error).toBe(message);
-    for (const command of [AdminEnableUserCommand, AdminDisableUserCommand, AdminDeleteUserCommand, AdminDeleteSoftwareTokenCommand, AdminUserGlobalSignOutCommand]) {
+    for (const command of [
+      AdminEnableUserCommand,
+      AdminDisableUserCommand,
+      AdminDeleteUserCommand,
+      AdminDeleteSoftwareTokenCommand,
+      AdminUserGlobalSignOutCommand,
+    ]) {
       expect(h.cognito.commandCalls(command)).toHaveLength(0);
     }
-    expect(await h.tables.audit()).toEqual([expect.objectContaining({ action, target: userEmail, outcome: 'failure', detail: message })]);
+    expect(await h.tables.audit()).toEqual([
+      expect.objectContaining({ action, target: userEmail, outcome: 'failure', detail: message }),
+    ]);
   });
 
-  it.each(['ENABLE_USER', 'DISABLE_USER', 'DELETE_USER', 'RESET_USER_MFA'])("%s requires 'User email is required.'", async (action) => {
-    const res = await call({ action });
-    expect([res.status, res.body.error]).toEqual([400, MESSAGES.userEmailRequired]);
-  });
+  it.each(['ENABLE_USER', 'DISABLE_USER', 'DELETE_USER', 'RESET_USER_MFA'])(
+    "%s requires 'User email is required.'",
+    async (action) => {
+      const res = await call({ action });
+      expect([res.status, res.body.error]).toEqual([400, MESSAGES.userEmailRequired]);
+    },
+  );
 
   it("answers 404 'User not found' for an unknown account", async () => {
-    h.cognito.on(AdminEnableUserCommand).rejects(new UserNotFoundException({ message: 'User does not exist.', $metadata: {} }));
+    h.cognito
+      .on(AdminEnableUserCommand)
+      .rejects(new UserNotFoundException({ message: 'User does not exist.', $metadata: {} }));
     const res = await call({ action: 'ENABLE_USER', userEmail: 'ghost@example.com' });
     expect([res.status, res.body.error, res.body.userEmail]).toEqual([404, 'User not found', 'ghost@example.com']);
   });
@@ -374,7 +478,14 @@ describe('PROMOTE_TO_ADMIN', () => {
     expect(h.cognito.commandCalls(AdminAddUserToGroupCommand).map((c) => c.args[0].input)).toEqual([
       { UserPoolId: POOL_ID_FOR_TESTS, Username: USER.email, GroupName: 'Admins' },
     ]);
-    expect(await h.tables.audit()).toEqual([expect.objectContaining({ actor: ADMIN.email, action: 'PROMOTE_TO_ADMIN', target: USER.email, outcome: 'success' })]);
+    expect(await h.tables.audit()).toEqual([
+      expect.objectContaining({
+        actor: ADMIN.email,
+        action: 'PROMOTE_TO_ADMIN',
+        target: USER.email,
+        outcome: 'success',
+      }),
+    ]);
   });
 
   it.each([
@@ -383,12 +494,18 @@ describe('PROMOTE_TO_ADMIN', () => {
     ['a disabled account', USER.email, 409, PROMOTE_MESSAGES.disabled],
     ['an unknown account', 'ghost@example.com', 404, 'User not found'],
   ])('refuses %s and changes nothing', async (_label, userEmail, status, message) => {
-    if (userEmail === USER.email) h.cognito.on(AdminGetUserCommand).resolves({ Username: USER.username, Enabled: false });
-    if (userEmail === 'ghost@example.com') h.cognito.on(AdminGetUserCommand).rejects(new UserNotFoundException({ message: 'User does not exist.', $metadata: {} }));
+    if (userEmail === USER.email)
+      h.cognito.on(AdminGetUserCommand).resolves({ Username: USER.username, Enabled: false });
+    if (userEmail === 'ghost@example.com')
+      h.cognito
+        .on(AdminGetUserCommand)
+        .rejects(new UserNotFoundException({ message: 'User does not exist.', $metadata: {} }));
     const res = await call({ action: 'PROMOTE_TO_ADMIN', userEmail });
     expect([res.status, res.body.error]).toEqual([status, message]);
     expect(h.cognito.commandCalls(AdminAddUserToGroupCommand)).toHaveLength(0);
-    expect(await h.tables.audit()).toEqual([expect.objectContaining({ action: 'PROMOTE_TO_ADMIN', outcome: 'failure', detail: message })]);
+    expect(await h.tables.audit()).toEqual([
+      expect.objectContaining({ action: 'PROMOTE_TO_ADMIN', outcome: 'failure', detail: message }),
+    ]);
   });
 });
 
@@ -399,7 +516,13 @@ describe('GET_AUDIT_LOG', () => {
     expect(first.status).toBe(200);
     expect((first.body.entries as { action: string }[]).map((e) => e.action)).toEqual(['ENABLE_USER', 'DISABLE_USER']);
     expect(first.body.entries).toEqual([
-      expect.objectContaining({ actor: ADMIN.email, target: USER.email, outcome: 'success', at: expect.any(String), id: expect.any(String) }),
+      expect.objectContaining({
+        actor: ADMIN.email,
+        target: USER.email,
+        outcome: 'success',
+        at: expect.any(String),
+        id: expect.any(String),
+      }),
       expect.anything(),
     ]);
     const second = await call({ action: 'GET_AUDIT_LOG', limit: 2, nextToken: first.body.nextToken });

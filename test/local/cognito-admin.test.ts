@@ -19,7 +19,13 @@ import {
 } from '@aws-sdk/client-cognito-identity-provider';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { authenticate, confirmPassword, userFor } from './support/cognito-client.ts';
-import { createEnrolledUser, createUser, lastMailTo, startHarness, type CognitoHarness } from './support/cognito-harness.ts';
+import {
+  createEnrolledUser,
+  createUser,
+  lastMailTo,
+  startHarness,
+  type CognitoHarness,
+} from './support/cognito-harness.ts';
 
 let harness: CognitoHarness;
 beforeAll(async () => {
@@ -35,10 +41,16 @@ const notFound = { name: 'UserNotFoundException', message: 'User does not exist.
 
 describe('AdminCreateUser', () => {
   it('creates a UUID-named account with the email as attribute and emails a temporary password', async () => {
-    const { User } = await harness.admin.send(new AdminCreateUserCommand({ UserPoolId: pool(), Username: 'invitee@example.com' }));
+    const { User } = await harness.admin.send(
+      new AdminCreateUserCommand({ UserPoolId: pool(), Username: 'invitee@example.com' }),
+    );
     expect(User).toMatchObject({ Enabled: true, UserStatus: 'FORCE_CHANGE_PASSWORD' });
     expect(User!.Username).toMatch(/^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/);
-    expect(attributeMap(User!.Attributes)).toEqual({ sub: User!.Username, email: 'invitee@example.com', email_verified: 'false' });
+    expect(attributeMap(User!.Attributes)).toEqual({
+      sub: User!.Username,
+      email: 'invitee@example.com',
+      email_verified: 'false',
+    });
     expect(User!.UserCreateDate).toBeInstanceOf(Date);
     const invitation = lastMailTo(harness, 'invitee@example.com');
     expect(invitation.subject).toBe('Your temporary password');
@@ -47,7 +59,9 @@ describe('AdminCreateUser', () => {
 
   it('sends nothing when suppressed, resends on request and refuses duplicates, non-emails and weak passwords', async () => {
     const create = (Username: string, extra: Partial<ConstructorParameters<typeof AdminCreateUserCommand>[0]> = {}) =>
-      harness.admin.send(new AdminCreateUserCommand({ UserPoolId: pool(), Username, MessageAction: 'SUPPRESS', ...extra }));
+      harness.admin.send(
+        new AdminCreateUserCommand({ UserPoolId: pool(), Username, MessageAction: 'SUPPRESS', ...extra }),
+      );
     const sent = harness.mail.length;
     await create('quiet@example.com');
     expect(harness.mail.length).toBe(sent);
@@ -57,7 +71,10 @@ describe('AdminCreateUser', () => {
       name: 'UsernameExistsException',
       message: 'An account with the given email already exists.',
     });
-    await expect(create('no-at-sign')).rejects.toMatchObject({ name: 'InvalidParameterException', message: 'Username should be an email.' });
+    await expect(create('no-at-sign')).rejects.toMatchObject({
+      name: 'InvalidParameterException',
+      message: 'Username should be an email.',
+    });
     await expect(create('weak.temp@example.com', { TemporaryPassword: 'password' })).rejects.toMatchObject({
       name: 'InvalidPasswordException',
     });
@@ -79,16 +96,23 @@ describe('single-user administration', () => {
     await expect(getUser('ghost@example.com')).rejects.toMatchObject(notFound);
     await expect(
       harness.admin.send(new AdminGetUserCommand({ UserPoolId: 'us-east-2_Missing99', Username: username })),
-    ).rejects.toMatchObject({ name: 'ResourceNotFoundException', message: 'User pool us-east-2_Missing99 does not exist.' });
+    ).rejects.toMatchObject({
+      name: 'ResourceNotFoundException',
+      message: 'User pool us-east-2_Missing99 does not exist.',
+    });
   });
 
   it('updates attributes, keeping emails unique and sub immutable', async () => {
     const username = await createUser(harness, 'attrs@example.com', 'Attr#S12345');
     await createUser(harness, 'other.attrs@example.com', 'Attr#S12345');
     const update = (UserAttributes: AttributeType[]) =>
-      harness.admin.send(new AdminUpdateUserAttributesCommand({ UserPoolId: pool(), Username: 'attrs@example.com', UserAttributes }));
+      harness.admin.send(
+        new AdminUpdateUserAttributesCommand({ UserPoolId: pool(), Username: 'attrs@example.com', UserAttributes }),
+      );
     await update([{ Name: 'name', Value: 'Ada Attrs' }]);
-    await expect(update([{ Name: 'email', Value: 'other.attrs@example.com' }])).rejects.toMatchObject({ name: 'AliasExistsException' });
+    await expect(update([{ Name: 'email', Value: 'other.attrs@example.com' }])).rejects.toMatchObject({
+      name: 'AliasExistsException',
+    });
     await expect(update([{ Name: 'sub', Value: 'mine' }])).rejects.toMatchObject({ name: 'InvalidParameterException' });
     await update([
       { Name: 'email', Value: 'renamed@example.com' },
@@ -108,7 +132,9 @@ describe('single-user administration', () => {
     const target = { UserPoolId: pool(), Username: 'lifecycle@example.com' };
     await harness.admin.send(new AdminSetUserPasswordCommand({ ...target, Password: 'Temp#Orary1', Permanent: false }));
     expect((await getUser(username)).UserStatus).toBe('FORCE_CHANGE_PASSWORD');
-    await expect(harness.admin.send(new AdminSetUserPasswordCommand({ ...target, Password: 'short', Permanent: true }))).rejects.toMatchObject({
+    await expect(
+      harness.admin.send(new AdminSetUserPasswordCommand({ ...target, Password: 'short', Permanent: true })),
+    ).rejects.toMatchObject({
       name: 'InvalidPasswordException',
     });
     await harness.admin.send(new AdminSetUserPasswordCommand({ ...target, Password: 'Perm#Anent1', Permanent: true }));
@@ -126,7 +152,9 @@ describe('single-user administration', () => {
 
   it('forces a password reset: the old password stops working until the emailed code sets a new one', async () => {
     const username = await createUser(harness, 'forced.reset@example.com', 'Forced#Re1');
-    await harness.admin.send(new AdminResetUserPasswordCommand({ UserPoolId: pool(), Username: 'forced.reset@example.com' }));
+    await harness.admin.send(
+      new AdminResetUserPasswordCommand({ UserPoolId: pool(), Username: 'forced.reset@example.com' }),
+    );
     expect((await getUser(username)).UserStatus).toBe('RESET_REQUIRED');
     const code = /Your password reset code is (\d{6})/.exec(lastMailTo(harness, 'forced.reset@example.com').text)![1]!;
     const user = userFor(harness.pool, 'forced.reset@example.com');
@@ -136,15 +164,18 @@ describe('single-user administration', () => {
     });
     await confirmPassword(user, code, 'Renewed#Pw1');
     expect((await getUser(username)).UserStatus).toBe('CONFIRMED');
-    expect((await authenticate(userFor(harness.pool, 'forced.reset@example.com'), 'forced.reset@example.com', 'Renewed#Pw1')).step).toBe(
-      'MFA_SETUP',
-    );
+    expect(
+      (await authenticate(userFor(harness.pool, 'forced.reset@example.com'), 'forced.reset@example.com', 'Renewed#Pw1'))
+        .step,
+    ).toBe('MFA_SETUP');
   });
 
   it('sets MFA preferences only for a verified authenticator and only for TOTP', async () => {
     await createUser(harness, 'no.token@example.com', 'No#Token123');
-    const set = (Username: string, settings: Partial<ConstructorParameters<typeof AdminSetUserMFAPreferenceCommand>[0]>) =>
-      harness.admin.send(new AdminSetUserMFAPreferenceCommand({ UserPoolId: pool(), Username, ...settings }));
+    const set = (
+      Username: string,
+      settings: Partial<ConstructorParameters<typeof AdminSetUserMFAPreferenceCommand>[0]>,
+    ) => harness.admin.send(new AdminSetUserMFAPreferenceCommand({ UserPoolId: pool(), Username, ...settings }));
     await expect(set('no.token@example.com', { SoftwareTokenMfaSettings: { Enabled: true } })).rejects.toMatchObject({
       name: 'InvalidParameterException',
       message: 'User has not verified software token mfa',
@@ -172,7 +203,9 @@ describe('groups', () => {
       new CreateGroupCommand({ UserPoolId: pool(), GroupName: 'Auditors', Precedence: 5, Description: 'Read-only' }),
     );
     expect(Group).toMatchObject({ GroupName: 'Auditors', Precedence: 5, Description: 'Read-only', UserPoolId: pool() });
-    await expect(harness.admin.send(new CreateGroupCommand({ UserPoolId: pool(), GroupName: 'Auditors' }))).rejects.toMatchObject({
+    await expect(
+      harness.admin.send(new CreateGroupCommand({ UserPoolId: pool(), GroupName: 'Auditors' })),
+    ).rejects.toMatchObject({
       name: 'GroupExistsException',
       message: 'A group with the name Auditors already exists.',
     });
@@ -189,12 +222,16 @@ describe('groups', () => {
     await harness.admin.send(new AdminRemoveUserFromGroupCommand({ ...membership, GroupName: 'Admins' }));
     const after = await harness.admin.send(new AdminListGroupsForUserCommand(membership));
     expect(after.Groups?.map((group) => group.GroupName)).toEqual(['Users']);
-    await expect(harness.admin.send(new AdminAddUserToGroupCommand({ ...membership, GroupName: 'Nope' }))).rejects.toMatchObject({
+    await expect(
+      harness.admin.send(new AdminAddUserToGroupCommand({ ...membership, GroupName: 'Nope' })),
+    ).rejects.toMatchObject({
       name: 'ResourceNotFoundException',
       message: 'Group not found.',
     });
     await expect(
-      harness.admin.send(new AdminAddUserToGroupCommand({ UserPoolId: pool(), Username: 'ghost@example.com', GroupName: 'Users' })),
+      harness.admin.send(
+        new AdminAddUserToGroupCommand({ UserPoolId: pool(), Username: 'ghost@example.com', GroupName: 'Users' }),
+      ),
     ).rejects.toMatchObject(notFound);
   });
 });
@@ -206,19 +243,31 @@ describe('listing users', () => {
 
   beforeAll(async () => {
     listing = await startHarness();
-    await listing.admin.send(new CreateGroupCommand({ UserPoolId: listing.emulator.userPoolId, GroupName: 'Distributors' }));
+    await listing.admin.send(
+      new CreateGroupCommand({ UserPoolId: listing.emulator.userPoolId, GroupName: 'Distributors' }),
+    );
     for (const [index, email] of emails.entries()) {
       const { User } = await listing.admin.send(
-        new AdminCreateUserCommand({ UserPoolId: listing.emulator.userPoolId, Username: email, MessageAction: 'SUPPRESS' }),
+        new AdminCreateUserCommand({
+          UserPoolId: listing.emulator.userPoolId,
+          Username: email,
+          MessageAction: 'SUPPRESS',
+        }),
       );
       usernames.push(User!.Username!);
       if (index < 70) {
         await listing.admin.send(
-          new AdminAddUserToGroupCommand({ UserPoolId: listing.emulator.userPoolId, Username: email, GroupName: 'Distributors' }),
+          new AdminAddUserToGroupCommand({
+            UserPoolId: listing.emulator.userPoolId,
+            Username: email,
+            GroupName: 'Distributors',
+          }),
         );
       }
     }
-    await listing.admin.send(new AdminDisableUserCommand({ UserPoolId: listing.emulator.userPoolId, Username: emails[7]! }));
+    await listing.admin.send(
+      new AdminDisableUserCommand({ UserPoolId: listing.emulator.userPoolId, Username: emails[7]! }),
+    );
   });
   afterAll(() => listing.close());
 
@@ -240,7 +289,8 @@ describe('listing users', () => {
     expect((await listUsers()).Users).toHaveLength(60);
     await expect(listUsers({ Limit: 61 })).rejects.toMatchObject({
       name: 'InvalidParameterException',
-      message: "1 validation error detected: Value '61' at 'limit' failed to satisfy constraint: Member must have value less than or equal to 60",
+      message:
+        "1 validation error detected: Value '61' at 'limit' failed to satisfy constraint: Member must have value less than or equal to 60",
     });
     await expect(listUsers({ PaginationToken: 'bogus' })).rejects.toMatchObject({ name: 'InvalidParameterException' });
   });
@@ -252,18 +302,29 @@ describe('listing users', () => {
     expect(byPrefix.Users?.map((user) => attributeMap(user.Attributes))).toEqual(
       emails.filter((email) => email.startsWith('list.12')).map((email) => ({ email })),
     );
-    expect((await listUsers({ Filter: `username = "${usernames[3]}"` })).Users?.map((user) => user.Username)).toEqual([usernames[3]]);
-    expect((await listUsers({ Filter: 'status = "Disabled"' })).Users?.map((user) => user.Username)).toEqual([usernames[7]]);
-    expect((await listUsers({ Filter: 'cognito:user_status = "FORCE_CHANGE_PASSWORD"', Limit: 5 })).Users).toHaveLength(5);
+    expect((await listUsers({ Filter: `username = "${usernames[3]}"` })).Users?.map((user) => user.Username)).toEqual([
+      usernames[3],
+    ]);
+    expect((await listUsers({ Filter: 'status = "Disabled"' })).Users?.map((user) => user.Username)).toEqual([
+      usernames[7],
+    ]);
+    expect((await listUsers({ Filter: 'cognito:user_status = "FORCE_CHANGE_PASSWORD"', Limit: 5 })).Users).toHaveLength(
+      5,
+    );
     expect((await listUsers({ Filter: 'email = "absent@example.com"' })).Users).toEqual([]);
     for (const Filter of ['email = absent', 'shoe_size = "9"', 'email ~ "x"']) {
-      await expect(listUsers({ Filter })).rejects.toMatchObject({ name: 'InvalidParameterException', message: 'Error while parsing filter.' });
+      await expect(listUsers({ Filter })).rejects.toMatchObject({
+        name: 'InvalidParameterException',
+        message: 'Error while parsing filter.',
+      });
     }
   });
 
   it('pages through the members of a group', async () => {
     const listGroup = (NextToken?: string) =>
-      listing.admin.send(new ListUsersInGroupCommand({ UserPoolId: listing.emulator.userPoolId, GroupName: 'Distributors', NextToken }));
+      listing.admin.send(
+        new ListUsersInGroupCommand({ UserPoolId: listing.emulator.userPoolId, GroupName: 'Distributors', NextToken }),
+      );
     const first = await listGroup();
     const second = await listGroup(first.NextToken);
     expect(first.Users).toHaveLength(60);
@@ -271,7 +332,9 @@ describe('listing users', () => {
     expect(second.NextToken).toBeUndefined();
     expect([...first.Users!, ...second.Users!].map((user) => user.Username)).toEqual(usernames.slice(0, 70));
     await expect(
-      listing.admin.send(new ListUsersInGroupCommand({ UserPoolId: listing.emulator.userPoolId, GroupName: 'Missing' })),
+      listing.admin.send(
+        new ListUsersInGroupCommand({ UserPoolId: listing.emulator.userPoolId, GroupName: 'Missing' }),
+      ),
     ).rejects.toMatchObject({ name: 'ResourceNotFoundException', message: 'Group not found.' });
   });
 });

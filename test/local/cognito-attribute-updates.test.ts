@@ -15,7 +15,13 @@ import { userPoolGroups, userPoolSettings } from '../../local/aws/synth.ts';
 import { checkedVerifiedAttributes } from '../../local/emulators/cognito/config.ts';
 import { buildPortal, type PortalBuild } from '../infra/support/portal-build.ts';
 import { authenticate, userFor } from './support/cognito-client.ts';
-import { createEnrolledUser, createUser, lastMailTo, startHarness, type CognitoHarness } from './support/cognito-harness.ts';
+import {
+  createEnrolledUser,
+  createUser,
+  lastMailTo,
+  startHarness,
+  type CognitoHarness,
+} from './support/cognito-harness.ts';
 
 /**
  * Changes of email in a pool that keeps the original address until the new one is verified
@@ -34,7 +40,8 @@ import { createEnrolledUser, createUser, lastMailTo, startHarness, type CognitoH
 
 const PASSWORD = 'Keep#Orig1nal';
 
-const attributes = (list: AttributeType[] | undefined) => Object.fromEntries((list ?? []).map(({ Name, Value }) => [Name, Value]));
+const attributes = (list: AttributeType[] | undefined) =>
+  Object.fromEntries((list ?? []).map(({ Name, Value }) => [Name, Value]));
 
 /** The code of the newest verification email to an address. */
 function verificationCode(harness: CognitoHarness, to: string): string {
@@ -48,7 +55,9 @@ function adminGet(harness: CognitoHarness, username: string) {
 }
 
 async function listByEmail(harness: CognitoHarness, email: string) {
-  const listed = await harness.admin.send(new ListUsersCommand({ UserPoolId: harness.emulator.userPoolId, Filter: `email = "${email}"` }));
+  const listed = await harness.admin.send(
+    new ListUsersCommand({ UserPoolId: harness.emulator.userPoolId, Filter: `email = "${email}"` }),
+  );
   return (listed.Users ?? []).map((user) => user.Username);
 }
 
@@ -60,13 +69,18 @@ describe('the synthesized pool', () => {
   afterAll(() => build?.dispose());
 
   it('carries keepOriginal of lib/auth.ts into the local pool as AttributesRequireVerificationBeforeUpdate', () => {
-    const only = (type: string) => Object.values(build.template.findResources(type))[0] as Parameters<typeof userPoolSettings>[0];
+    const only = (type: string) =>
+      Object.values(build.template.findResources(type))[0] as Parameters<typeof userPoolSettings>[0];
     const pool = only('AWS::Cognito::UserPool');
     const client = only('AWS::Cognito::UserPoolClient');
-    expect(pool.Properties?.UserAttributeUpdateSettings).toEqual({ AttributesRequireVerificationBeforeUpdate: ['email'] });
+    expect(pool.Properties?.UserAttributeUpdateSettings).toEqual({
+      AttributesRequireVerificationBeforeUpdate: ['email'],
+    });
     expect(userPoolSettings(pool, client).attributesRequireVerificationBeforeUpdate).toEqual(['email']);
     const { UserAttributeUpdateSettings: _setting, ...withoutSetting } = pool.Properties ?? {};
-    expect(userPoolSettings({ ...pool, Properties: withoutSetting }, client).attributesRequireVerificationBeforeUpdate).toEqual([]);
+    expect(
+      userPoolSettings({ ...pool, Properties: withoutSetting }, client).attributesRequireVerificationBeforeUpdate,
+    ).toEqual([]);
   });
 
   // The pool's groups are its AWS::Cognito::UserPoolGroup resources (GroupName, Precedence, Description):
@@ -112,32 +126,45 @@ describe('a pool that keeps the original email until the new one is verified', (
         ],
       }),
     );
-    expect(answer.CodeDeliveryDetailsList).toEqual([{ Destination: 'k***@e***', DeliveryMedium: 'EMAIL', AttributeName: 'email' }]);
+    expect(answer.CodeDeliveryDetailsList).toEqual([
+      { Destination: 'k***@e***', DeliveryMedium: 'EMAIL', AttributeName: 'email' },
+    ]);
     const code = verificationCode(harness, 'kept.new@example.com');
 
     // The email and its verified flag stay; the other attribute applies at once.
     const original = { sub: username, email: 'kept@example.com', email_verified: 'true', name: 'Kept Person' };
-    expect(attributes((await harness.admin.send(new GetUserCommand({ AccessToken }))).UserAttributes)).toEqual(original);
+    expect(attributes((await harness.admin.send(new GetUserCommand({ AccessToken }))).UserAttributes)).toEqual(
+      original,
+    );
     expect(attributes((await adminGet(harness, username)).UserAttributes)).toEqual(original);
     expect(await listByEmail(harness, 'kept@example.com')).toEqual([username]);
     expect(await listByEmail(harness, 'kept.new@example.com')).toEqual([]);
     await expect(adminGet(harness, 'kept.new@example.com')).rejects.toMatchObject({ name: 'UserNotFoundException' });
-    expect(await authenticate(userFor(harness.pool, 'kept@example.com'), 'kept@example.com', PASSWORD)).toEqual({ step: 'SOFTWARE_TOKEN_MFA' });
-    await expect(authenticate(userFor(harness.pool, 'kept.new@example.com'), 'kept.new@example.com', PASSWORD)).rejects.toMatchObject({
+    expect(await authenticate(userFor(harness.pool, 'kept@example.com'), 'kept@example.com', PASSWORD)).toEqual({
+      step: 'SOFTWARE_TOKEN_MFA',
+    });
+    await expect(
+      authenticate(userFor(harness.pool, 'kept.new@example.com'), 'kept.new@example.com', PASSWORD),
+    ).rejects.toMatchObject({
       code: 'NotAuthorizedException',
     });
 
-    const verify = (Code: string) => harness.admin.send(new VerifyUserAttributeCommand({ AccessToken, AttributeName: 'email', Code }));
-    await expect(verify(code === '000000' ? '111111' : '000000')).rejects.toMatchObject({ name: 'CodeMismatchException' });
+    const verify = (Code: string) =>
+      harness.admin.send(new VerifyUserAttributeCommand({ AccessToken, AttributeName: 'email', Code }));
+    await expect(verify(code === '000000' ? '111111' : '000000')).rejects.toMatchObject({
+      name: 'CodeMismatchException',
+    });
     expect(attributes((await adminGet(harness, username)).UserAttributes).email).toBe('kept@example.com');
     await verify(code);
     const moved = { ...original, email: 'kept.new@example.com', email_verified: 'true' };
     expect(attributes((await harness.admin.send(new GetUserCommand({ AccessToken }))).UserAttributes)).toEqual(moved);
     expect(attributes((await adminGet(harness, 'kept.new@example.com')).UserAttributes)).toEqual(moved);
     await expect(adminGet(harness, 'kept@example.com')).rejects.toMatchObject({ name: 'UserNotFoundException' });
-    expect(await authenticate(userFor(harness.pool, 'kept.new@example.com'), 'kept.new@example.com', PASSWORD)).toEqual({
-      step: 'SOFTWARE_TOKEN_MFA',
-    });
+    expect(await authenticate(userFor(harness.pool, 'kept.new@example.com'), 'kept.new@example.com', PASSWORD)).toEqual(
+      {
+        step: 'SOFTWARE_TOKEN_MFA',
+      },
+    );
     // The code is spent.
     await expect(verify(code)).rejects.toMatchObject({ name: 'ExpiredCodeException' });
   });
@@ -145,27 +172,47 @@ describe('a pool that keeps the original email until the new one is verified', (
   it('keeps the pending email and its code across a restart', async () => {
     const { session, username } = await createEnrolledUser(harness, 'restarts@example.com', PASSWORD);
     const AccessToken = session.getAccessToken().getJwtToken();
-    await harness.admin.send(new UpdateUserAttributesCommand({ AccessToken, UserAttributes: [{ Name: 'email', Value: 'restarted@example.com' }] }));
+    await harness.admin.send(
+      new UpdateUserAttributesCommand({
+        AccessToken,
+        UserAttributes: [{ Name: 'email', Value: 'restarted@example.com' }],
+      }),
+    );
     const code = verificationCode(harness, 'restarted@example.com');
     await harness.restart();
     expect(attributes((await adminGet(harness, username)).UserAttributes).email).toBe('restarts@example.com');
     await harness.admin.send(new VerifyUserAttributeCommand({ AccessToken, AttributeName: 'email', Code: code }));
-    expect(attributes((await adminGet(harness, username)).UserAttributes)).toMatchObject({ email: 'restarted@example.com', email_verified: 'true' });
+    expect(attributes((await adminGet(harness, username)).UserAttributes)).toMatchObject({
+      email: 'restarted@example.com',
+      email_verified: 'true',
+    });
   });
 
   it('lets an administrator apply a new email at once with email_verified true; without it the email waits for its code', async () => {
     const username = await createUser(harness, 'admin.target@example.com', PASSWORD);
     const update = (UserAttributes: AttributeType[]) =>
-      harness.admin.send(new AdminUpdateUserAttributesCommand({ UserPoolId: harness.emulator.userPoolId, Username: username, UserAttributes }));
+      harness.admin.send(
+        new AdminUpdateUserAttributesCommand({
+          UserPoolId: harness.emulator.userPoolId,
+          Username: username,
+          UserAttributes,
+        }),
+      );
     const sent = harness.mail.length;
     await update([{ Name: 'email', Value: 'admin.waits@example.com' }]);
-    expect(attributes((await adminGet(harness, username)).UserAttributes)).toMatchObject({ email: 'admin.target@example.com', email_verified: 'true' });
+    expect(attributes((await adminGet(harness, username)).UserAttributes)).toMatchObject({
+      email: 'admin.target@example.com',
+      email_verified: 'true',
+    });
     expect(verificationCode(harness, 'admin.waits@example.com')).toMatch(/^\d{6}$/);
     await update([
       { Name: 'email', Value: 'admin.applied@example.com' },
       { Name: 'email_verified', Value: 'true' },
     ]);
-    expect(attributes((await adminGet(harness, username)).UserAttributes)).toMatchObject({ email: 'admin.applied@example.com', email_verified: 'true' });
+    expect(attributes((await adminGet(harness, username)).UserAttributes)).toMatchObject({
+      email: 'admin.applied@example.com',
+      email_verified: 'true',
+    });
     // One message, for the held address; none for the address applied at once.
     expect(harness.mail.slice(sent).map((message) => message.to)).toEqual(['admin.waits@example.com']);
   });
@@ -173,10 +220,17 @@ describe('a pool that keeps the original email until the new one is verified', (
   it('refuses the verification when another account took the address meanwhile', async () => {
     const { session, username } = await createEnrolledUser(harness, 'slow@example.com', PASSWORD);
     const AccessToken = session.getAccessToken().getJwtToken();
-    await harness.admin.send(new UpdateUserAttributesCommand({ AccessToken, UserAttributes: [{ Name: 'email', Value: 'contested@example.com' }] }));
+    await harness.admin.send(
+      new UpdateUserAttributesCommand({
+        AccessToken,
+        UserAttributes: [{ Name: 'email', Value: 'contested@example.com' }],
+      }),
+    );
     const code = verificationCode(harness, 'contested@example.com');
     await createUser(harness, 'contested@example.com', PASSWORD);
-    await expect(harness.admin.send(new VerifyUserAttributeCommand({ AccessToken, AttributeName: 'email', Code: code }))).rejects.toMatchObject({
+    await expect(
+      harness.admin.send(new VerifyUserAttributeCommand({ AccessToken, AttributeName: 'email', Code: code })),
+    ).rejects.toMatchObject({
       name: 'AliasExistsException',
     });
     expect(attributes((await adminGet(harness, username)).UserAttributes).email).toBe('slow@example.com');
@@ -193,13 +247,32 @@ describe('a pool that applies a new email at once (no AttributesRequireVerificat
   it('changes the email at once, unverified, and sends a code that verifies it', async () => {
     const { session, username } = await createEnrolledUser(harness, 'direct@example.com', PASSWORD);
     const AccessToken = session.getAccessToken().getJwtToken();
-    const answer = await harness.admin.send(new UpdateUserAttributesCommand({ AccessToken, UserAttributes: [{ Name: 'email', Value: 'direct.new@example.com' }] }));
-    expect(answer.CodeDeliveryDetailsList).toEqual([{ Destination: 'd***@e***', DeliveryMedium: 'EMAIL', AttributeName: 'email' }]);
-    expect(attributes((await adminGet(harness, username)).UserAttributes)).toMatchObject({ email: 'direct.new@example.com', email_verified: 'false' });
+    const answer = await harness.admin.send(
+      new UpdateUserAttributesCommand({
+        AccessToken,
+        UserAttributes: [{ Name: 'email', Value: 'direct.new@example.com' }],
+      }),
+    );
+    expect(answer.CodeDeliveryDetailsList).toEqual([
+      { Destination: 'd***@e***', DeliveryMedium: 'EMAIL', AttributeName: 'email' },
+    ]);
+    expect(attributes((await adminGet(harness, username)).UserAttributes)).toMatchObject({
+      email: 'direct.new@example.com',
+      email_verified: 'false',
+    });
     const verify = (AttributeName: string) =>
-      harness.admin.send(new VerifyUserAttributeCommand({ AccessToken, AttributeName, Code: verificationCode(harness, 'direct.new@example.com') }));
+      harness.admin.send(
+        new VerifyUserAttributeCommand({
+          AccessToken,
+          AttributeName,
+          Code: verificationCode(harness, 'direct.new@example.com'),
+        }),
+      );
     await expect(verify('name')).rejects.toMatchObject({ name: 'InvalidParameterException' });
     await verify('email');
-    expect(attributes((await adminGet(harness, username)).UserAttributes)).toMatchObject({ email: 'direct.new@example.com', email_verified: 'true' });
+    expect(attributes((await adminGet(harness, username)).UserAttributes)).toMatchObject({
+      email: 'direct.new@example.com',
+      email_verified: 'true',
+    });
   });
 });

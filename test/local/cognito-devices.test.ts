@@ -10,7 +10,12 @@ import {
   InitiateAuthCommand,
   UpdateDeviceStatusCommand,
 } from '@aws-sdk/client-cognito-identity-provider';
-import { AuthenticationDetails, CognitoUser, type CognitoUserSession, type IAuthenticationCallback } from 'amazon-cognito-identity-js';
+import {
+  AuthenticationDetails,
+  CognitoUser,
+  type CognitoUserSession,
+  type IAuthenticationCallback,
+} from 'amazon-cognito-identity-js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createEnrolledUser, startHarness, type CognitoHarness } from './support/cognito-harness.ts';
 
@@ -22,7 +27,9 @@ import { createEnrolledUser, startHarness, type CognitoHarness } from './support
 
 let harness: CognitoHarness;
 beforeAll(async () => {
-  harness = await startHarness({ deviceTracking: { challengeRequiredOnNewDevice: true, deviceOnlyRememberedOnUserPrompt: true } });
+  harness = await startHarness({
+    deviceTracking: { challengeRequiredOnNewDevice: true, deviceOnlyRememberedOnUserPrompt: true },
+  });
 });
 afterAll(() => harness.close());
 
@@ -38,11 +45,13 @@ function memoryStorage() {
   };
 }
 
-type Outcome = { step: 'DONE'; session: CognitoUserSession; confirmationNecessary: boolean } | { step: 'CODE' } | { step: 'SETUP' };
+type Outcome =
+  { step: 'DONE'; session: CognitoUserSession; confirmationNecessary: boolean } | { step: 'CODE' } | { step: 'SETUP' };
 
 function callbacks(resolve: (outcome: Outcome) => void, reject: (error: unknown) => void): IAuthenticationCallback {
   return {
-    onSuccess: (session, confirmationNecessary) => resolve({ step: 'DONE', session, confirmationNecessary: confirmationNecessary === true }),
+    onSuccess: (session, confirmationNecessary) =>
+      resolve({ step: 'DONE', session, confirmationNecessary: confirmationNecessary === true }),
     onFailure: reject,
     totpRequired: () => resolve({ step: 'CODE' }),
     mfaSetup: () => resolve({ step: 'SETUP' }),
@@ -60,18 +69,26 @@ function browser() {
 
 const signIn = (user: CognitoUser, email: string, password: string) =>
   new Promise<Outcome>((resolve, reject) =>
-    user.authenticateUser(new AuthenticationDetails({ Username: email, Password: password }), callbacks(resolve, reject)),
+    user.authenticateUser(
+      new AuthenticationDetails({ Username: email, Password: password }),
+      callbacks(resolve, reject),
+    ),
   );
 const sendCode = (user: CognitoUser, code: string) =>
   new Promise<Outcome>((resolve, reject) => user.sendMFACode(code, callbacks(resolve, reject), 'SOFTWARE_TOKEN_MFA'));
 const remember = (user: CognitoUser) =>
-  new Promise<void>((resolve, reject) => user.setDeviceStatusRemembered({ onSuccess: () => resolve(), onFailure: reject }));
+  new Promise<void>((resolve, reject) =>
+    user.setDeviceStatusRemembered({ onSuccess: () => resolve(), onFailure: reject }),
+  );
 const listDevices = (user: CognitoUser) =>
-  new Promise<{ Devices: { DeviceKey: string; DeviceAttributes: { Name: string; Value: string }[] }[] }>((resolve, reject) =>
-    user.listDevices(10, null, { onSuccess: resolve as (data: unknown) => void, onFailure: reject }),
+  new Promise<{ Devices: { DeviceKey: string; DeviceAttributes: { Name: string; Value: string }[] }[] }>(
+    (resolve, reject) =>
+      user.listDevices(10, null, { onSuccess: resolve as (data: unknown) => void, onFailure: reject }),
   );
 const forget = (user: CognitoUser, key: string) =>
-  new Promise<void>((resolve, reject) => user.forgetSpecificDevice(key, { onSuccess: () => resolve(), onFailure: reject }));
+  new Promise<void>((resolve, reject) =>
+    user.forgetSpecificDevice(key, { onSuccess: () => resolve(), onFailure: reject }),
+  );
 
 async function signInWithCode(user: CognitoUser, email: string, password: string, secret: string) {
   expect(await signIn(user, email, password)).toEqual({ step: 'CODE' });
@@ -100,7 +117,10 @@ describe('device tracking, only remembered on user prompt', () => {
     expect(second).toMatchObject({ step: 'DONE', confirmationNecessary: false });
     const { Devices } = await listDevices(again);
     expect(Devices).toHaveLength(1);
-    expect(Devices[0]!.DeviceAttributes).toContainEqual({ Name: 'dev:device_remembered_status', Value: 'not_remembered' });
+    expect(Devices[0]!.DeviceAttributes).toContainEqual({
+      Name: 'dev:device_remembered_status',
+      Value: 'not_remembered',
+    });
   });
 
   // As on AWS: UpdateDeviceStatus is authorized by an access token of the user alone
@@ -109,19 +129,39 @@ describe('device tracking, only remembered on user prompt', () => {
   it('lets any access token of the user remember a device confirmed without it; only the browser with its secret then skips the code', async () => {
     const { secret } = await createEnrolledUser(harness, 'device.status@example.com', 'Device#Status1');
     const laptop = browser();
-    const onLaptop = await signInWithCode(laptop.user('device.status@example.com'), 'device.status@example.com', 'Device#Status1', secret);
+    const onLaptop = await signInWithCode(
+      laptop.user('device.status@example.com'),
+      'device.status@example.com',
+      'Device#Status1',
+      secret,
+    );
     expect(onLaptop.confirmationNecessary).toBe(true);
     const laptopKey = laptop.storage.getItem([...laptop.storage.keys()].find((key) => key.endsWith('.deviceKey'))!)!;
     const phone = browser();
-    const onPhone = await signInWithCode(phone.user('device.status@example.com'), 'device.status@example.com', 'Device#Status1', secret);
+    const onPhone = await signInWithCode(
+      phone.user('device.status@example.com'),
+      'device.status@example.com',
+      'Device#Status1',
+      secret,
+    );
     const AccessToken = onPhone.session.getAccessToken().getJwtToken();
 
-    await harness.admin.send(new UpdateDeviceStatusCommand({ AccessToken, DeviceKey: laptopKey, DeviceRememberedStatus: 'remembered' }));
-    expect((await signIn(laptop.user('device.status@example.com'), 'device.status@example.com', 'Device#Status1')).step).toBe('DONE');
-    expect(await signIn(phone.user('device.status@example.com'), 'device.status@example.com', 'Device#Status1')).toEqual({ step: 'CODE' });
+    await harness.admin.send(
+      new UpdateDeviceStatusCommand({ AccessToken, DeviceKey: laptopKey, DeviceRememberedStatus: 'remembered' }),
+    );
+    expect(
+      (await signIn(laptop.user('device.status@example.com'), 'device.status@example.com', 'Device#Status1')).step,
+    ).toBe('DONE');
+    expect(
+      await signIn(phone.user('device.status@example.com'), 'device.status@example.com', 'Device#Status1'),
+    ).toEqual({ step: 'CODE' });
 
-    await harness.admin.send(new UpdateDeviceStatusCommand({ AccessToken, DeviceKey: laptopKey, DeviceRememberedStatus: 'not_remembered' }));
-    expect(await signIn(laptop.user('device.status@example.com'), 'device.status@example.com', 'Device#Status1')).toEqual({ step: 'CODE' });
+    await harness.admin.send(
+      new UpdateDeviceStatusCommand({ AccessToken, DeviceKey: laptopKey, DeviceRememberedStatus: 'not_remembered' }),
+    );
+    expect(
+      await signIn(laptop.user('device.status@example.com'), 'device.status@example.com', 'Device#Status1'),
+    ).toEqual({ step: 'CODE' });
   });
 
   it('skips the code on a remembered device, never the password', async () => {
@@ -134,7 +174,9 @@ describe('device tracking, only remembered on user prompt', () => {
     const next = laptop.user('device.remembered@example.com');
     const done = await signIn(next, 'device.remembered@example.com', 'Device#Remember1');
     expect(done.step).toBe('DONE');
-    await expect(signIn(laptop.user('device.remembered@example.com'), 'device.remembered@example.com', 'Wrong#Pass123')).rejects.toMatchObject({
+    await expect(
+      signIn(laptop.user('device.remembered@example.com'), 'device.remembered@example.com', 'Wrong#Pass123'),
+    ).rejects.toMatchObject({
       code: 'NotAuthorizedException',
       message: 'Incorrect username or password.',
     });
@@ -172,12 +214,16 @@ describe('device tracking, only remembered on user prompt', () => {
     const listed = await harness.admin.send(new AdminListDevicesCommand(poolAndUser));
     expect(listed.Devices).toHaveLength(1);
     expect(listed.Devices![0]!.DeviceLastAuthenticatedDate).toBeInstanceOf(Date);
-    await harness.admin.send(new AdminForgetDeviceCommand({ ...poolAndUser, DeviceKey: listed.Devices![0]!.DeviceKey! }));
+    await harness.admin.send(
+      new AdminForgetDeviceCommand({ ...poolAndUser, DeviceKey: listed.Devices![0]!.DeviceKey! }),
+    );
     expect((await harness.admin.send(new AdminListDevicesCommand(poolAndUser))).Devices).toEqual([]);
     await expect(
       harness.admin.send(new AdminForgetDeviceCommand({ ...poolAndUser, DeviceKey: listed.Devices![0]!.DeviceKey! })),
     ).rejects.toMatchObject({ name: 'ResourceNotFoundException', message: 'Device does not exist.' });
-    expect(await signIn(laptop.user('device.admin@example.com'), 'device.admin@example.com', 'Device#Admin12')).toEqual({ step: 'CODE' });
+    expect(await signIn(laptop.user('device.admin@example.com'), 'device.admin@example.com', 'Device#Admin12')).toEqual(
+      { step: 'CODE' },
+    );
   });
 
   it('refuses a disabled account on a remembered device, and a global sign-out does not skip the password', async () => {
@@ -188,11 +234,15 @@ describe('device tracking, only remembered on user prompt', () => {
     await remember(first);
     const poolAndUser = { UserPoolId: harness.emulator.userPoolId, Username: 'device.disabled@example.com' };
     await harness.admin.send(new AdminUserGlobalSignOutCommand(poolAndUser));
-    await expect(signIn(laptop.user('device.disabled@example.com'), 'device.disabled@example.com', 'Wrong#Pass123')).rejects.toMatchObject({
+    await expect(
+      signIn(laptop.user('device.disabled@example.com'), 'device.disabled@example.com', 'Wrong#Pass123'),
+    ).rejects.toMatchObject({
       code: 'NotAuthorizedException',
     });
     await harness.admin.send(new AdminDisableUserCommand(poolAndUser));
-    await expect(signIn(laptop.user('device.disabled@example.com'), 'device.disabled@example.com', 'Device#Disable1')).rejects.toMatchObject({
+    await expect(
+      signIn(laptop.user('device.disabled@example.com'), 'device.disabled@example.com', 'Device#Disable1'),
+    ).rejects.toMatchObject({
       code: 'NotAuthorizedException',
       message: 'User is disabled.',
     });
@@ -212,13 +262,18 @@ describe('device tracking, only remembered on user prompt', () => {
     const deviceKey = (await listDevices(user)).Devices[0]!.DeviceKey;
     await expect(
       harness.admin.send(
-        new ConfirmDeviceCommand({ AccessToken: accessToken, DeviceKey: deviceKey, DeviceSecretVerifierConfig: { PasswordVerifier: 'AAAA', Salt: 'AAAA' } }),
+        new ConfirmDeviceCommand({
+          AccessToken: accessToken,
+          DeviceKey: deviceKey,
+          DeviceSecretVerifierConfig: { PasswordVerifier: 'AAAA', Salt: 'AAAA' },
+        }),
       ),
     ).rejects.toMatchObject({ name: 'NotAuthorizedException' });
   });
 });
 
-const claimsOf = (jwt: string) => JSON.parse(Buffer.from(jwt.split('.')[1] ?? '', 'base64url').toString()) as Record<string, unknown>;
+const claimsOf = (jwt: string) =>
+  JSON.parse(Buffer.from(jwt.split('.')[1] ?? '', 'base64url').toString()) as Record<string, unknown>;
 const storedDeviceKey = (storage: ReturnType<typeof memoryStorage>) =>
   storage.getItem([...storage.keys()].find((key) => key.endsWith('.deviceKey')) ?? '') ?? undefined;
 const refreshWith = (refreshToken: string, deviceKey?: string) =>
@@ -231,7 +286,11 @@ const refreshWith = (refreshToken: string, deviceKey?: string) =>
   );
 const tokensWith = (refreshToken: string, deviceKey?: string) =>
   harness.admin.send(
-    new GetTokensFromRefreshTokenCommand({ RefreshToken: refreshToken, ClientId: harness.emulator.clientId, ...(deviceKey !== undefined ? { DeviceKey: deviceKey } : {}) }),
+    new GetTokensFromRefreshTokenCommand({
+      RefreshToken: refreshToken,
+      ClientId: harness.emulator.clientId,
+      ...(deviceKey !== undefined ? { DeviceKey: deviceKey } : {}),
+    }),
   );
 const INVALID_REFRESH = { name: 'NotAuthorizedException', message: 'Invalid Refresh Token' };
 
@@ -263,7 +322,9 @@ describe('device-bound refresh', () => {
 
     // The library sends the stored key itself (DEVICE_KEY), as the SPA's refresh does.
     const refreshed = await new Promise<CognitoUserSession>((resolve, reject) =>
-      user.refreshSession(session.getRefreshToken(), (error: unknown, next: CognitoUserSession) => (error ? reject(error) : resolve(next))),
+      user.refreshSession(session.getRefreshToken(), (error: unknown, next: CognitoUserSession) =>
+        error ? reject(error) : resolve(next),
+      ),
     );
     expect(claimsOf(refreshed.getAccessToken().getJwtToken()).device_key).toBe(deviceKey);
     expect((await refreshWith(refreshToken, deviceKey)).AuthenticationResult?.AccessToken).toBeDefined();
@@ -271,11 +332,21 @@ describe('device-bound refresh', () => {
 
     // No key, an unknown key, another device of the same user, another user's device.
     const phone = browser();
-    const onPhone = await signInWithCode(phone.user('bound.refresh@example.com'), 'bound.refresh@example.com', 'Bound#Refresh1', secret);
+    const onPhone = await signInWithCode(
+      phone.user('bound.refresh@example.com'),
+      'bound.refresh@example.com',
+      'Bound#Refresh1',
+      secret,
+    );
     const phoneKey = storedDeviceKey(phone.storage)!;
     const other = await createEnrolledUser(harness, 'bound.other@example.com', 'Bound#Other12');
     const elsewhere = browser();
-    await signInWithCode(elsewhere.user('bound.other@example.com'), 'bound.other@example.com', 'Bound#Other12', other.secret);
+    await signInWithCode(
+      elsewhere.user('bound.other@example.com'),
+      'bound.other@example.com',
+      'Bound#Other12',
+      other.secret,
+    );
     const otherUsersKey = storedDeviceKey(elsewhere.storage)!;
     for (const wrong of [undefined, 'us-east-2_00000000-0000-0000-0000-000000000000', phoneKey, otherUsersKey]) {
       await expect(refreshWith(refreshToken, wrong)).rejects.toMatchObject(INVALID_REFRESH);
@@ -283,11 +354,15 @@ describe('device-bound refresh', () => {
     }
 
     // Forgotten (from the other browser): the laptop's refresh token stops working.
-    await harness.admin.send(new ForgetDeviceCommand({ AccessToken: onPhone.session.getAccessToken().getJwtToken(), DeviceKey: deviceKey }));
+    await harness.admin.send(
+      new ForgetDeviceCommand({ AccessToken: onPhone.session.getAccessToken().getJwtToken(), DeviceKey: deviceKey }),
+    );
     await expect(refreshWith(refreshToken, deviceKey)).rejects.toMatchObject(INVALID_REFRESH);
     await expect(tokensWith(refreshToken, deviceKey)).rejects.toMatchObject(INVALID_REFRESH);
     // The other device's own sign-in still refreshes.
-    expect((await refreshWith(onPhone.session.getRefreshToken().getToken(), phoneKey)).AuthenticationResult?.AccessToken).toBeDefined();
+    expect(
+      (await refreshWith(onPhone.session.getRefreshToken().getToken(), phoneKey)).AuthenticationResult?.AccessToken,
+    ).toBeDefined();
   });
 
   it('binds a sign-in on a remembered device (DEVICE_SRP_AUTH) to it', async () => {
@@ -297,7 +372,11 @@ describe('device-bound refresh', () => {
     await signInWithCode(first, 'bound.remembered@example.com', 'Bound#Remember1', secret);
     await remember(first);
     const deviceKey = storedDeviceKey(laptop.storage)!;
-    const done = await signIn(laptop.user('bound.remembered@example.com'), 'bound.remembered@example.com', 'Bound#Remember1');
+    const done = await signIn(
+      laptop.user('bound.remembered@example.com'),
+      'bound.remembered@example.com',
+      'Bound#Remember1',
+    );
     if (done.step !== 'DONE') throw new Error(`expected DONE, got ${done.step}`);
     expect(claimsOf(done.session.getAccessToken().getJwtToken()).device_key).toBe(deviceKey);
     const refreshToken = done.session.getRefreshToken().getToken();
@@ -311,7 +390,17 @@ describe('device-bound refresh', () => {
     const user = laptop.user('bound.unconfirmed@example.com');
     // The client leaves the new device unconfirmed: its ConfirmDevice call is held back.
     let newDeviceKey = '';
-    const client = (user as unknown as { client: { request(operation: string, params: Record<string, unknown>, callback: (error: unknown, data?: unknown) => void): void } }).client;
+    const client = (
+      user as unknown as {
+        client: {
+          request(
+            operation: string,
+            params: Record<string, unknown>,
+            callback: (error: unknown, data?: unknown) => void,
+          ): void;
+        };
+      }
+    ).client;
     const request = client.request.bind(client);
     client.request = (operation, params, callback) => {
       if (operation !== 'ConfirmDevice') return request(operation, params, callback);
@@ -328,7 +417,11 @@ describe('device-bound refresh', () => {
     await expect(refreshWith(refreshToken, newDeviceKey)).rejects.toMatchObject(INVALID_REFRESH);
 
     await harness.admin.send(
-      new ConfirmDeviceCommand({ AccessToken: accessToken, DeviceKey: newDeviceKey, DeviceSecretVerifierConfig: { PasswordVerifier: 'AAAA', Salt: 'AAAA' } }),
+      new ConfirmDeviceCommand({
+        AccessToken: accessToken,
+        DeviceKey: newDeviceKey,
+        DeviceSecretVerifierConfig: { PasswordVerifier: 'AAAA', Salt: 'AAAA' },
+      }),
     );
     expect((await refreshWith(refreshToken, newDeviceKey)).AuthenticationResult?.AccessToken).toBeDefined();
   });
@@ -342,14 +435,21 @@ describe('a pool without device tracking', () => {
       const storage = memoryStorage();
       const user = new CognitoUser({ Username: 'no.devices@example.com', Pool: plain.pool, Storage: storage });
       const first = await new Promise<Outcome>((resolve, reject) =>
-        user.authenticateUser(new AuthenticationDetails({ Username: 'no.devices@example.com', Password: 'No#Devices12' }), callbacks(resolve, reject)),
+        user.authenticateUser(
+          new AuthenticationDetails({ Username: 'no.devices@example.com', Password: 'No#Devices12' }),
+          callbacks(resolve, reject),
+        ),
       );
       expect(first).toEqual({ step: 'CODE' });
-      const done = await new Promise<Outcome>((resolve, reject) => user.sendMFACode(plain.totp(secret), callbacks(resolve, reject), 'SOFTWARE_TOKEN_MFA'));
+      const done = await new Promise<Outcome>((resolve, reject) =>
+        user.sendMFACode(plain.totp(secret), callbacks(resolve, reject), 'SOFTWARE_TOKEN_MFA'),
+      );
       expect(done).toMatchObject({ step: 'DONE', confirmationNecessary: false });
       expect([...storage.keys()].some((key) => key.endsWith('.deviceKey'))).toBe(false);
       await expect(
-        plain.admin.send(new AdminListDevicesCommand({ UserPoolId: plain.emulator.userPoolId, Username: 'no.devices@example.com' })),
+        plain.admin.send(
+          new AdminListDevicesCommand({ UserPoolId: plain.emulator.userPoolId, Username: 'no.devices@example.com' }),
+        ),
       ).rejects.toMatchObject({ name: 'InvalidParameterException' });
     } finally {
       await plain.close();

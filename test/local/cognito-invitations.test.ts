@@ -18,11 +18,18 @@ afterEach(async () => {
 });
 
 const start = async () => {
-  harness = await startHarness({ invitation: { emailSubject: TEMPLATE.emailSubject, emailMessage: TEMPLATE.emailBody }, temporaryPasswordValidityDays: 3 });
+  harness = await startHarness({
+    invitation: { emailSubject: TEMPLATE.emailSubject, emailMessage: TEMPLATE.emailBody },
+    temporaryPasswordValidityDays: 3,
+  });
   return harness;
 };
 
-const invite = (h: CognitoHarness, email: string, extra: Partial<ConstructorParameters<typeof AdminCreateUserCommand>[0]> = {}) =>
+const invite = (
+  h: CognitoHarness,
+  email: string,
+  extra: Partial<ConstructorParameters<typeof AdminCreateUserCommand>[0]> = {},
+) =>
   h.admin.send(
     new AdminCreateUserCommand({
       UserPoolId: h.emulator.userPoolId,
@@ -75,20 +82,28 @@ describe('invitation emails', () => {
     await invite(h, 'bob@example.com', { MessageAction: 'RESEND', UserAttributes: undefined });
     const resent = passwordIn(h, 'bob@example.com');
     expect(resent).not.toBe('First#Temp1');
-    await expect(authenticate(userFor(h.pool, 'bob@example.com'), 'bob@example.com', 'First#Temp1')).rejects.toMatchObject({ code: 'NotAuthorizedException' });
-    expect(await authenticate(userFor(h.pool, 'bob@example.com'), 'bob@example.com', resent)).toMatchObject({ step: 'NEW_PASSWORD_REQUIRED' });
+    await expect(
+      authenticate(userFor(h.pool, 'bob@example.com'), 'bob@example.com', 'First#Temp1'),
+    ).rejects.toMatchObject({ code: 'NotAuthorizedException' });
+    expect(await authenticate(userFor(h.pool, 'bob@example.com'), 'bob@example.com', resent)).toMatchObject({
+      step: 'NEW_PASSWORD_REQUIRED',
+    });
   });
 
   it('expires the temporary password after the pool validity, and RESEND gives a working one again', async () => {
     const h = await start();
     await invite(h, 'late@example.com');
     h.advance(3 * 24 * 60 * 60_000 + 1_000);
-    await expect(authenticate(userFor(h.pool, 'late@example.com'), 'late@example.com', passwordIn(h, 'late@example.com'))).rejects.toMatchObject({
+    await expect(
+      authenticate(userFor(h.pool, 'late@example.com'), 'late@example.com', passwordIn(h, 'late@example.com')),
+    ).rejects.toMatchObject({
       code: 'NotAuthorizedException',
       message: 'Temporary password has expired and must be reset by an administrator.',
     });
     await invite(h, 'late@example.com', { MessageAction: 'RESEND', UserAttributes: undefined });
-    expect(await authenticate(userFor(h.pool, 'late@example.com'), 'late@example.com', passwordIn(h, 'late@example.com'))).toMatchObject({
+    expect(
+      await authenticate(userFor(h.pool, 'late@example.com'), 'late@example.com', passwordIn(h, 'late@example.com')),
+    ).toMatchObject({
       step: 'NEW_PASSWORD_REQUIRED',
     });
   });
@@ -96,8 +111,17 @@ describe('invitation emails', () => {
   it('refuses RESEND once the user has a permanent password', async () => {
     const h = await start();
     await invite(h, 'done@example.com', { MessageAction: 'SUPPRESS', TemporaryPassword: 'First#Temp1' });
-    await h.admin.send(new AdminSetUserPasswordCommand({ UserPoolId: h.emulator.userPoolId, Username: 'done@example.com', Password: 'Chosen#Pass1', Permanent: true }));
-    await expect(invite(h, 'done@example.com', { MessageAction: 'RESEND', UserAttributes: undefined })).rejects.toMatchObject({
+    await h.admin.send(
+      new AdminSetUserPasswordCommand({
+        UserPoolId: h.emulator.userPoolId,
+        Username: 'done@example.com',
+        Password: 'Chosen#Pass1',
+        Permanent: true,
+      }),
+    );
+    await expect(
+      invite(h, 'done@example.com', { MessageAction: 'RESEND', UserAttributes: undefined }),
+    ).rejects.toMatchObject({
       name: 'UnsupportedUserStateException',
     });
   });

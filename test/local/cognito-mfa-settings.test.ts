@@ -1,4 +1,8 @@
-import { AdminGetUserCommand, AdminSetUserMFAPreferenceCommand, GetUserCommand } from '@aws-sdk/client-cognito-identity-provider';
+import {
+  AdminGetUserCommand,
+  AdminSetUserMFAPreferenceCommand,
+  GetUserCommand,
+} from '@aws-sdk/client-cognito-identity-provider';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { authenticate, completeMfaSetup, userFor } from './support/cognito-client.ts';
 import { createUser, startHarness, type CognitoHarness } from './support/cognito-harness.ts';
@@ -33,14 +37,18 @@ describe('MFA settings after MFA_SETUP without a preference', () => {
       list: answer.UserMFASettingList,
       preferred: answer.PreferredMfaSetting,
     });
-    const adminView = () => harness.admin.send(new AdminGetUserCommand({ UserPoolId: harness.emulator.userPoolId, Username: username }));
-    const ownView = () => harness.admin.send(new GetUserCommand({ AccessToken: session.getAccessToken().getJwtToken() }));
+    const adminView = () =>
+      harness.admin.send(new AdminGetUserCommand({ UserPoolId: harness.emulator.userPoolId, Username: username }));
+    const ownView = () =>
+      harness.admin.send(new GetUserCommand({ AccessToken: session.getAccessToken().getJwtToken() }));
 
     expect(mfaFields(await adminView())).toEqual({ list: undefined, preferred: undefined });
     expect(mfaFields(await ownView())).toEqual({ list: undefined, preferred: undefined });
     // The pool requires MFA: the verified authenticator is asked for all the same.
     harness.advance(30_000);
-    expect(await authenticate(userFor(harness.pool, EMAIL), EMAIL, PASSWORD)).toMatchObject({ step: 'SOFTWARE_TOKEN_MFA' });
+    expect(await authenticate(userFor(harness.pool, EMAIL), EMAIL, PASSWORD)).toMatchObject({
+      step: 'SOFTWARE_TOKEN_MFA',
+    });
 
     // What GET_MFA_STATUS does where no preference is set.
     await harness.admin.send(

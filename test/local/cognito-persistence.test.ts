@@ -3,7 +3,12 @@ import { appendFile, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createInterface } from 'node:readline';
-import { AdminCreateUserCommand, AdminGetUserCommand, GetUserCommand, InitiateAuthCommand } from '@aws-sdk/client-cognito-identity-provider';
+import {
+  AdminCreateUserCommand,
+  AdminGetUserCommand,
+  GetUserCommand,
+  InitiateAuthCommand,
+} from '@aws-sdk/client-cognito-identity-provider';
 import { afterEach, describe, expect, it } from 'vitest';
 import { USER_POOL_CLIENT } from '../../contracts/user-pool-client.ts';
 import { readTotpSecret, startCognitoEmulator } from '../../local/emulators/cognito/index.ts';
@@ -26,7 +31,9 @@ describe('state kept under the data directory', () => {
     const harness = await startHarness({ dataDir: await tempDir() });
     try {
       const before = { ...harness.emulator, jwks: harness.emulator.jwks };
-      const { secret, session, username } = await createEnrolledUser(harness, 'durable@example.com', 'Dura#Ble123', ['Users']);
+      const { secret, session, username } = await createEnrolledUser(harness, 'durable@example.com', 'Dura#Ble123', [
+        'Users',
+      ]);
       await harness.restart();
       expect(harness.emulator.userPoolId).toBe(before.userPoolId);
       expect(harness.emulator.clientId).toBe(before.clientId);
@@ -53,9 +60,13 @@ describe('state kept under the data directory', () => {
 
   it('has every acknowledged change on disk while running, even when the process is killed', async () => {
     const dataDir = await tempDir();
-    const child = spawn(process.execPath, ['--import', 'tsx', join(import.meta.dirname, 'support', 'cognito-child.ts'), dataDir], {
-      stdio: ['ignore', 'pipe', 'inherit'],
-    });
+    const child = spawn(
+      process.execPath,
+      ['--import', 'tsx', join(import.meta.dirname, 'support', 'cognito-child.ts'), dataDir],
+      {
+        stdio: ['ignore', 'pipe', 'inherit'],
+      },
+    );
     try {
       const line = await new Promise<string>((resolve, reject) => {
         createInterface({ input: child.stdout! }).once('line', resolve);
@@ -64,7 +75,9 @@ describe('state kept under the data directory', () => {
       const { url, userPoolId } = JSON.parse(line) as { url: string; userPoolId: string };
       const admin = adminClient(url);
       for (const email of ['one@example.com', 'two@example.com', 'three@example.com']) {
-        await admin.send(new AdminCreateUserCommand({ UserPoolId: userPoolId, Username: email, MessageAction: 'SUPPRESS' }));
+        await admin.send(
+          new AdminCreateUserCommand({ UserPoolId: userPoolId, Username: email, MessageAction: 'SUPPRESS' }),
+        );
       }
       child.kill('SIGKILL');
       await new Promise((resolve) => child.once('exit', resolve));
@@ -90,12 +103,17 @@ describe('state kept under the data directory', () => {
     await harness.emulator.close();
     const snapshot = JSON.parse(await readFile(join(dataDir, 'cognito-pool.json'), 'utf8')) as { seq: number };
     const stale = { s: snapshot.seq, c: 'user', k: username, v: null };
-    await appendFile(join(dataDir, 'cognito-pool.journal'), `${JSON.stringify(stale)}\n{"s":${snapshot.seq + 1},"c":"us`);
+    await appendFile(
+      join(dataDir, 'cognito-pool.journal'),
+      `${JSON.stringify(stale)}\n{"s":${snapshot.seq + 1},"c":"us`,
+    );
     const pool = await loadPool(dataDir);
     expect(pool?.users.map((user) => user.username)).toEqual([username]);
     await harness.restart();
     try {
-      const user = await harness.admin.send(new AdminGetUserCommand({ UserPoolId: harness.emulator.userPoolId, Username: username }));
+      const user = await harness.admin.send(
+        new AdminGetUserCommand({ UserPoolId: harness.emulator.userPoolId, Username: username }),
+      );
       expect(user.UserStatus).toBe('CONFIRMED');
     } finally {
       await harness.close();
@@ -126,7 +144,11 @@ describe('state kept under the data directory', () => {
     await writeFile(join(dataDir, 'cognito-pool.json'), '{"format":');
     await expect(startCognitoEmulator({ ...options, region: 'us-east-2' })).rejects.toThrow(/not valid JSON/);
     await expect(startCognitoEmulator({ ...options, region: 'Ohio' })).rejects.toThrow(/Not an AWS region/);
-    await expect(startCognitoEmulator({ ...options, region: 'us-east-2', webUrl: 'localhost:5173' })).rejects.toThrow(/webUrl/);
-    await expect(startCognitoEmulator({ ...options, region: 'us-east-2', accessTokenMinutes: 0 })).rejects.toThrow(/accessTokenMinutes/);
+    await expect(startCognitoEmulator({ ...options, region: 'us-east-2', webUrl: 'localhost:5173' })).rejects.toThrow(
+      /webUrl/,
+    );
+    await expect(startCognitoEmulator({ ...options, region: 'us-east-2', accessTokenMinutes: 0 })).rejects.toThrow(
+      /accessTokenMinutes/,
+    );
   });
 });

@@ -39,14 +39,24 @@ const MARKER = 'set-by-the-trigger';
 type Mode = 'none' | 'override' | 'suppress';
 let mode: Mode = 'none';
 
-/** The trigger's answer for both tokens: every protected claim overridden or suppressed, and one ordinary claim of each kind as a control. */
+/**
+ * The trigger's answer for both tokens: every protected claim overridden or suppressed, and one ordinary claim of
+ * each kind as a control.
+ */
 const respond = async (event: PreTokenGenerationV2TriggerEvent) => {
   if (mode === 'none') return event;
   const generation =
     mode === 'override'
-      ? { claimsToAddOrOverride: { ...Object.fromEntries(PROTECTED.map((claim) => [claim, MARKER])), 'custom:tier': MARKER } }
+      ? {
+          claimsToAddOrOverride: {
+            ...Object.fromEntries(PROTECTED.map((claim) => [claim, MARKER])),
+            'custom:tier': MARKER,
+          },
+        }
       : { claimsToSuppress: [...PROTECTED, 'cognito:groups'] };
-  event.response = { claimsAndScopeOverrideDetails: { idTokenGeneration: generation, accessTokenGeneration: generation } };
+  event.response = {
+    claimsAndScopeOverrideDetails: { idTokenGeneration: generation, accessTokenGeneration: generation },
+  };
   return event;
 };
 
@@ -59,13 +69,17 @@ beforeAll(async () => {
 });
 afterAll(() => harness.close());
 
-const claimsOf = (token: string) => JSON.parse(Buffer.from(token.split('.')[1] ?? '', 'base64url').toString()) as Record<string, unknown>;
+const claimsOf = (token: string) =>
+  JSON.parse(Buffer.from(token.split('.')[1] ?? '', 'base64url').toString()) as Record<string, unknown>;
 
 async function tokensWith(triggerMode: Mode, email: string) {
   mode = triggerMode;
   try {
     const { session } = await createEnrolledUser(harness, email, 'Claims#Pass12', ['Users']);
-    return { id: claimsOf(session.getIdToken().getJwtToken()), access: claimsOf(session.getAccessToken().getJwtToken()) };
+    return {
+      id: claimsOf(session.getIdToken().getJwtToken()),
+      access: claimsOf(session.getAccessToken().getJwtToken()),
+    };
   } finally {
     mode = 'none';
   }
@@ -80,7 +94,8 @@ describe('a pre token generation trigger and the claims it cannot modify', () =>
     for (const token of ['id', 'access'] as const) {
       // The trigger ran: the claim it may add is there.
       expect(overridden[token]['custom:tier']).toBe(MARKER);
-      for (const claim of PROTECTED) expect({ claim, token, value: overridden[token][claim] }).not.toMatchObject({ value: MARKER });
+      for (const claim of PROTECTED)
+        expect({ claim, token, value: overridden[token][claim] }).not.toMatchObject({ value: MARKER });
       // What Cognito writes is still written, and nothing protected that it does not write appears.
       expect(PROTECTED.filter((claim) => claim in overridden[token])).toEqual(writtenByCognito(plain[token]));
     }
@@ -102,6 +117,7 @@ describe('a pre token generation trigger and the claims it cannot modify', () =>
       expect(suppressed.access).toHaveProperty([claim]);
     }
     for (const claim of ['aud', 'cognito:username']) expect(suppressed.id).toHaveProperty([claim]);
-    for (const claim of ['client_id', 'username', 'scope', 'event_id']) expect(suppressed.access).toHaveProperty([claim]);
+    for (const claim of ['client_id', 'username', 'scope', 'event_id'])
+      expect(suppressed.access).toHaveProperty([claim]);
   });
 });

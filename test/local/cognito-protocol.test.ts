@@ -43,8 +43,12 @@ describe('AWS JSON 1.1 protocol', () => {
     expect(preflight.status).toBe(200);
     expect(preflight.headers.get('access-control-allow-origin')).toBe('*');
     expect(preflight.headers.get('access-control-allow-methods')).toContain('POST');
-    expect(preflight.headers.get('access-control-allow-headers')).toBe('content-type,x-amz-target,x-amz-user-agent,cache-control');
-    const answer = await call('GetUser', JSON.stringify({ AccessToken: 'abc.def.ghi' }), { Origin: 'http://127.0.0.1:5999' });
+    expect(preflight.headers.get('access-control-allow-headers')).toBe(
+      'content-type,x-amz-target,x-amz-user-agent,cache-control',
+    );
+    const answer = await call('GetUser', JSON.stringify({ AccessToken: 'abc.def.ghi' }), {
+      Origin: 'http://127.0.0.1:5999',
+    });
     expect(answer.headers.get('access-control-allow-origin')).toBe('*');
     expect(answer.headers.get('access-control-expose-headers')).toContain('x-amzn-RequestId');
     expect(answer.headers.get('x-amzn-requestid')).toMatch(/^[0-9a-f-]{36}$/);
@@ -68,7 +72,10 @@ describe('AWS JSON 1.1 protocol', () => {
       'SerializationException',
     );
     await expectError(
-      await call('InitiateAuth', JSON.stringify({ AuthFlow: 'USER_SRP_AUTH', ClientId: harness.emulator.clientId, AuthParameters: {} })),
+      await call(
+        'InitiateAuth',
+        JSON.stringify({ AuthFlow: 'USER_SRP_AUTH', ClientId: harness.emulator.clientId, AuthParameters: {} }),
+      ),
       400,
       'InvalidParameterException',
       'Missing required parameter USERNAME',
@@ -80,7 +87,10 @@ describe('AWS JSON 1.1 protocol', () => {
       'CUSTOM_AUTH flow not enabled for this client',
     );
     await expectError(
-      await call('SignUp', JSON.stringify({ ClientId: 'unknownclient', Username: 'a@example.com', Password: 'Valid#Pass1' })),
+      await call(
+        'SignUp',
+        JSON.stringify({ ClientId: 'unknownclient', Username: 'a@example.com', Password: 'Valid#Pass1' }),
+      ),
       400,
       'ResourceNotFoundException',
       'User pool client unknownclient does not exist.',
@@ -94,8 +104,17 @@ describe('AWS JSON 1.1 protocol', () => {
 
   it('refuses admin actions that are not signed with AWS credentials', async () => {
     const body = JSON.stringify({ UserPoolId: harness.emulator.userPoolId, Username: 'x@example.com' });
-    await expectError(await call('AdminDeleteUser', body), 403, 'MissingAuthenticationTokenException', 'Missing Authentication Token');
-    await expectError(await call('ListUsers', JSON.stringify({ UserPoolId: harness.emulator.userPoolId })), 403, 'MissingAuthenticationTokenException');
+    await expectError(
+      await call('AdminDeleteUser', body),
+      403,
+      'MissingAuthenticationTokenException',
+      'Missing Authentication Token',
+    );
+    await expectError(
+      await call('ListUsers', JSON.stringify({ UserPoolId: harness.emulator.userPoolId })),
+      403,
+      'MissingAuthenticationTokenException',
+    );
   });
 
   it('refuses a PASSWORD_VERIFIER answer without a challenge of its own', async () => {

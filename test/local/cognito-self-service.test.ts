@@ -16,7 +16,14 @@ import {
   signUp,
   userFor,
 } from './support/cognito-client.ts';
-import { createEnrolledUser, createUser, lastMailTo, startHarness, WEB_URL, type CognitoHarness } from './support/cognito-harness.ts';
+import {
+  createEnrolledUser,
+  createUser,
+  lastMailTo,
+  startHarness,
+  WEB_URL,
+  type CognitoHarness,
+} from './support/cognito-harness.ts';
 
 let harness: CognitoHarness;
 beforeAll(async () => {
@@ -44,7 +51,11 @@ describe('sign-up confirmed by email link', () => {
     const result = await signUp(harness.pool, 'new.person@example.com', 'New#Person1');
     expect(result.userConfirmed).toBe(false);
     expect(result.userSub).toMatch(/^[0-9a-f-]{36}$/);
-    expect(result.codeDeliveryDetails).toEqual({ Destination: 'n***@e***', DeliveryMedium: 'EMAIL', AttributeName: 'email' });
+    expect(result.codeDeliveryDetails).toEqual({
+      Destination: 'n***@e***',
+      DeliveryMedium: 'EMAIL',
+      AttributeName: 'email',
+    });
 
     const link = confirmationLink('new.person@example.com');
     expect(link.origin).toBe(harness.emulator.url);
@@ -62,9 +73,13 @@ describe('sign-up confirmed by email link', () => {
       triggerSource: 'PostConfirmation_ConfirmSignUp',
       userName: result.userSub,
       userPoolId: harness.emulator.userPoolId,
-      request: { userAttributes: { email: 'new.person@example.com', email_verified: 'true', 'cognito:user_status': 'CONFIRMED' } },
+      request: {
+        userAttributes: { email: 'new.person@example.com', email_verified: 'true', 'cognito:user_status': 'CONFIRMED' },
+      },
     });
-    expect(await authenticate(userFor(harness.pool, 'new.person@example.com'), 'new.person@example.com', 'New#Person1')).toEqual({
+    expect(
+      await authenticate(userFor(harness.pool, 'new.person@example.com'), 'new.person@example.com', 'New#Person1'),
+    ).toEqual({
       step: 'MFA_SETUP',
     });
 
@@ -76,13 +91,18 @@ describe('sign-up confirmed by email link', () => {
   it('shows a clear page for a wrong or incomplete link and changes nothing', async () => {
     const { userSub } = await signUp(harness.pool, 'bad.link@example.com', 'Bad#Link12');
     const link = confirmationLink('bad.link@example.com');
-    link.searchParams.set('confirmation_code', link.searchParams.get('confirmation_code') === '000000' ? '000001' : '000000');
+    link.searchParams.set(
+      'confirmation_code',
+      link.searchParams.get('confirmation_code') === '000000' ? '000001' : '000000',
+    );
     const wrong = await fetch(link);
     expect(wrong.status).toBe(400);
     expect(await wrong.text()).toContain('This confirmation link is not valid');
     const incomplete = await fetch(`${harness.emulator.url}/confirmUser?user_name=${userSub}`);
     expect(incomplete.status).toBe(400);
-    const user = await harness.admin.send(new AdminGetUserCommand({ UserPoolId: harness.emulator.userPoolId, Username: userSub }));
+    const user = await harness.admin.send(
+      new AdminGetUserCommand({ UserPoolId: harness.emulator.userPoolId, Username: userSub }),
+    );
     expect(user.UserStatus).toBe('UNCONFIRMED');
   });
 
@@ -112,7 +132,9 @@ describe('sign-up confirmed by email link', () => {
     });
     const expiredPage = await fetch(oldLink);
     expect(await expiredPage.text()).toContain('This confirmation link has expired');
-    await new Promise<void>((resolve, reject) => user.resendConfirmationCode((error) => (error ? reject(error) : resolve())));
+    await new Promise<void>((resolve, reject) =>
+      user.resendConfirmationCode((error) => (error ? reject(error) : resolve())),
+    );
     expect((await fetch(confirmationLink('slow.confirm@example.com'))).status).toBe(200);
   });
 
@@ -121,8 +143,15 @@ describe('sign-up confirmed by email link', () => {
     const code = confirmationLink('guesser@example.com').searchParams.get('confirmation_code')!;
     const wrong = code === '111111' ? '222222' : '111111';
     const confirm = (value: string) =>
-      harness.admin.send(new ConfirmSignUpCommand({ ClientId: harness.emulator.clientId, Username: 'guesser@example.com', ConfirmationCode: value }));
-    for (let index = 0; index < 5; index += 1) await expect(confirm(wrong)).rejects.toMatchObject({ name: 'CodeMismatchException' });
+      harness.admin.send(
+        new ConfirmSignUpCommand({
+          ClientId: harness.emulator.clientId,
+          Username: 'guesser@example.com',
+          ConfirmationCode: value,
+        }),
+      );
+    for (let index = 0; index < 5; index += 1)
+      await expect(confirm(wrong)).rejects.toMatchObject({ name: 'CodeMismatchException' });
     await expect(confirm(code)).rejects.toMatchObject({
       name: 'LimitExceededException',
       message: 'Attempt limit exceeded, please try after some time.',
@@ -137,7 +166,10 @@ describe('sign-up confirmed by email link', () => {
       name: 'UsernameExistsException',
       message: 'An account with the given email already exists.',
     });
-    await expect(send('not-an-email', 'Valid#Pass1')).rejects.toMatchObject({ name: 'InvalidParameterException', message: 'Username should be an email.' });
+    await expect(send('not-an-email', 'Valid#Pass1')).rejects.toMatchObject({
+      name: 'InvalidParameterException',
+      message: 'Username should be an email.',
+    });
     const policy = [
       ['Sh0rt!a', 'Password not long enough'],
       ['ALLUPPER#1', 'Password must have lowercase characters'],
@@ -160,10 +192,21 @@ describe('a pool where only administrators create users', () => {
     const closed = await startHarness({ allowSelfSignUp: false });
     try {
       await expect(
-        closed.admin.send(new SignUpCommand({ ClientId: closed.emulator.clientId, Username: 'visitor@example.com', Password: 'Visitor#123' })),
-      ).rejects.toMatchObject({ name: 'NotAuthorizedException', message: 'SignUp is not permitted for this user pool' });
+        closed.admin.send(
+          new SignUpCommand({
+            ClientId: closed.emulator.clientId,
+            Username: 'visitor@example.com',
+            Password: 'Visitor#123',
+          }),
+        ),
+      ).rejects.toMatchObject({
+        name: 'NotAuthorizedException',
+        message: 'SignUp is not permitted for this user pool',
+      });
       await expect(
-        closed.admin.send(new AdminGetUserCommand({ UserPoolId: closed.emulator.userPoolId, Username: 'visitor@example.com' })),
+        closed.admin.send(
+          new AdminGetUserCommand({ UserPoolId: closed.emulator.userPoolId, Username: 'visitor@example.com' }),
+        ),
       ).rejects.toMatchObject({ name: 'UserNotFoundException' });
       expect(closed.mail).toEqual([]);
     } finally {
@@ -178,7 +221,9 @@ describe('password reset by emailed code', () => {
     const sentBefore = harness.mail.length;
     const known = await forgotPassword(userFor(harness.pool, 'forgetful@example.com'));
     const unknown = await forgotPassword(userFor(harness.pool, 'fabricated@example.com'));
-    expect(known).toEqual({ CodeDeliveryDetails: { Destination: 'f***@e***', DeliveryMedium: 'EMAIL', AttributeName: 'email' } });
+    expect(known).toEqual({
+      CodeDeliveryDetails: { Destination: 'f***@e***', DeliveryMedium: 'EMAIL', AttributeName: 'email' },
+    });
     expect(unknown).toEqual(known);
     expect(harness.mail.slice(sentBefore).map((message) => message.to)).toEqual(['forgetful@example.com']);
   });
@@ -195,11 +240,17 @@ describe('password reset by emailed code', () => {
     await expect(confirmPassword(user, code, 'weakpass')).rejects.toMatchObject({ code: 'InvalidPasswordException' });
     await confirmPassword(user, code, 'Fresh#Pass12');
     expect(harness.triggerEvents.at(-1)?.triggerSource).toBe('PostConfirmation_ConfirmForgotPassword');
-    await expect(authenticate(userFor(harness.pool, 'resetter@example.com'), 'resetter@example.com', 'Reset#Ter12')).rejects.toMatchObject({
+    await expect(
+      authenticate(userFor(harness.pool, 'resetter@example.com'), 'resetter@example.com', 'Reset#Ter12'),
+    ).rejects.toMatchObject({
       code: 'NotAuthorizedException',
     });
-    expect((await authenticate(userFor(harness.pool, 'resetter@example.com'), 'resetter@example.com', 'Fresh#Pass12')).step).toBe('MFA_SETUP');
-    await expect(confirmPassword(userFor(harness.pool, 'fabricated@example.com'), code, 'Fresh#Pass12')).rejects.toMatchObject({
+    expect(
+      (await authenticate(userFor(harness.pool, 'resetter@example.com'), 'resetter@example.com', 'Fresh#Pass12')).step,
+    ).toBe('MFA_SETUP');
+    await expect(
+      confirmPassword(userFor(harness.pool, 'fabricated@example.com'), code, 'Fresh#Pass12'),
+    ).rejects.toMatchObject({
       code: 'CodeMismatchException',
     });
   });
@@ -237,8 +288,13 @@ describe('password reset by emailed code', () => {
       }),
     );
     await expect(
-      harness.admin.send(new ForgotPasswordCommand({ ClientId: harness.emulator.clientId, Username: 'temporary@example.com' })),
-    ).rejects.toMatchObject({ name: 'NotAuthorizedException', message: 'User password cannot be reset in the current state.' });
+      harness.admin.send(
+        new ForgotPasswordCommand({ ClientId: harness.emulator.clientId, Username: 'temporary@example.com' }),
+      ),
+    ).rejects.toMatchObject({
+      name: 'NotAuthorizedException',
+      message: 'User password cannot be reset in the current state.',
+    });
   });
 });
 
@@ -251,11 +307,13 @@ describe('a signed-in user changing their account', () => {
       code: 'NotAuthorizedException',
       message: 'Incorrect username or password.',
     });
-    await expect(changePassword(user, 'Change#Me12', 'weak')).rejects.toMatchObject({ code: 'InvalidPasswordException' });
+    await expect(changePassword(user, 'Change#Me12', 'weak')).rejects.toMatchObject({
+      code: 'InvalidPasswordException',
+    });
     await changePassword(user, 'Change#Me12', 'Changed#Me12');
-    expect((await authenticate(userFor(harness.pool, 'changer@example.com'), 'changer@example.com', 'Changed#Me12')).step).toBe(
-      'SOFTWARE_TOKEN_MFA',
-    );
+    expect(
+      (await authenticate(userFor(harness.pool, 'changer@example.com'), 'changer@example.com', 'Changed#Me12')).step,
+    ).toBe('SOFTWARE_TOKEN_MFA');
   });
 
   it('updates attributes; a new email is unverified and must be free', async () => {
@@ -271,8 +329,11 @@ describe('a signed-in user changing their account', () => {
     await expect(update('email_verified', 'true')).rejects.toMatchObject({ name: 'InvalidParameterException' });
     await expect(update('custom:tier', 'gold')).rejects.toMatchObject({ name: 'InvalidParameterException' });
     await update('email', 'moved@example.com');
-    const attributes = (await harness.admin.send(new AdminGetUserCommand({ UserPoolId: harness.emulator.userPoolId, Username: 'moved@example.com' })))
-      .UserAttributes;
+    const attributes = (
+      await harness.admin.send(
+        new AdminGetUserCommand({ UserPoolId: harness.emulator.userPoolId, Username: 'moved@example.com' }),
+      )
+    ).UserAttributes;
     expect(Object.fromEntries(attributes!.map(({ Name, Value }) => [Name, Value]))).toEqual({
       sub: username,
       email: 'moved@example.com',
@@ -288,9 +349,20 @@ describe('a failing post-confirmation trigger', () => {
       await signUp(failing.pool, 'trigger@example.com', 'Trig#Ger123');
       const code = /confirmation_code=(\d{6})/.exec(lastMailTo(failing, 'trigger@example.com').text)![1]!;
       await expect(
-        failing.admin.send(new ConfirmSignUpCommand({ ClientId: failing.emulator.clientId, Username: 'trigger@example.com', ConfirmationCode: code })),
-      ).rejects.toMatchObject({ name: 'UserLambdaValidationException', message: 'PostConfirmation failed with error trigger unavailable.' });
-      const user = await failing.admin.send(new AdminGetUserCommand({ UserPoolId: failing.emulator.userPoolId, Username: 'trigger@example.com' }));
+        failing.admin.send(
+          new ConfirmSignUpCommand({
+            ClientId: failing.emulator.clientId,
+            Username: 'trigger@example.com',
+            ConfirmationCode: code,
+          }),
+        ),
+      ).rejects.toMatchObject({
+        name: 'UserLambdaValidationException',
+        message: 'PostConfirmation failed with error trigger unavailable.',
+      });
+      const user = await failing.admin.send(
+        new AdminGetUserCommand({ UserPoolId: failing.emulator.userPoolId, Username: 'trigger@example.com' }),
+      );
       expect(user.UserStatus).toBe('CONFIRMED');
     } finally {
       await failing.close();

@@ -36,7 +36,11 @@ describe('SRP sign-in with required TOTP MFA (amazon-cognito-identity-js)', () =
     const { secret, session } = await completeMfaSetup(user, (code) => harness.totp(code));
     expect(secret).toMatch(/^[A-Z2-7]{32}$/);
     expect(session.isValid()).toBe(true);
-    expect(session.getAccessToken().payload).toMatchObject({ username, token_use: 'access', 'cognito:groups': ['Users'] });
+    expect(session.getAccessToken().payload).toMatchObject({
+      username,
+      token_use: 'access',
+      'cognito:groups': ['Users'],
+    });
   });
 
   it('asks an enrolled account for its code and refuses a wrong or reused one', async () => {
@@ -93,7 +97,10 @@ describe('SRP sign-in with required TOTP MFA (amazon-cognito-identity-js)', () =
   it('sends a user whose software token an administrator deleted through setup again', async () => {
     await createEnrolledUser(harness, 'lost.phone@example.com', 'Lost#Phone1');
     await harness.admin.send(
-      new AdminDeleteSoftwareTokenCommand({ UserPoolId: harness.emulator.userPoolId, Username: 'lost.phone@example.com' }),
+      new AdminDeleteSoftwareTokenCommand({
+        UserPoolId: harness.emulator.userPoolId,
+        Username: 'lost.phone@example.com',
+      }),
     );
     const user = userFor(harness.pool, 'lost.phone@example.com');
     expect(await authenticate(user, 'lost.phone@example.com', 'Lost#Phone1')).toEqual({ step: 'MFA_SETUP' });
@@ -105,33 +112,57 @@ describe('SRP sign-in with required TOTP MFA (amazon-cognito-identity-js)', () =
   it('refuses USER_PASSWORD_AUTH, which the app client does not allow', async () => {
     await createUser(harness, 'plain.password@example.com', 'Plain#Pass12');
     await expect(
-      authenticate(userFor(harness.pool, 'plain.password@example.com'), 'plain.password@example.com', 'Plain#Pass12', 'USER_PASSWORD_AUTH'),
-    ).rejects.toMatchObject({ code: 'InvalidParameterException', message: 'USER_PASSWORD_AUTH flow not enabled for this client' });
+      authenticate(
+        userFor(harness.pool, 'plain.password@example.com'),
+        'plain.password@example.com',
+        'Plain#Pass12',
+        'USER_PASSWORD_AUTH',
+      ),
+    ).rejects.toMatchObject({
+      code: 'InvalidParameterException',
+      message: 'USER_PASSWORD_AUTH flow not enabled for this client',
+    });
   });
 });
 
 describe('refused sign-ins', () => {
   it('answers a wrong password and an unknown account alike', async () => {
     await createUser(harness, 'known@example.com', 'Known#Pass1');
-    await expect(authenticate(userFor(harness.pool, 'known@example.com'), 'known@example.com', 'Wrong#Pass1')).rejects.toMatchObject(incorrect);
-    await expect(authenticate(userFor(harness.pool, 'nobody@example.com'), 'nobody@example.com', 'Known#Pass1')).rejects.toMatchObject(incorrect);
+    await expect(
+      authenticate(userFor(harness.pool, 'known@example.com'), 'known@example.com', 'Wrong#Pass1'),
+    ).rejects.toMatchObject(incorrect);
+    await expect(
+      authenticate(userFor(harness.pool, 'nobody@example.com'), 'nobody@example.com', 'Known#Pass1'),
+    ).rejects.toMatchObject(incorrect);
   });
 
   it('refuses a disabled account with the right password', async () => {
     await createUser(harness, 'disabled@example.com', 'Disabled#1');
-    await harness.admin.send(new AdminDisableUserCommand({ UserPoolId: harness.emulator.userPoolId, Username: 'disabled@example.com' }));
-    await expect(authenticate(userFor(harness.pool, 'disabled@example.com'), 'disabled@example.com', 'Disabled#1')).rejects.toMatchObject({
+    await harness.admin.send(
+      new AdminDisableUserCommand({ UserPoolId: harness.emulator.userPoolId, Username: 'disabled@example.com' }),
+    );
+    await expect(
+      authenticate(userFor(harness.pool, 'disabled@example.com'), 'disabled@example.com', 'Disabled#1'),
+    ).rejects.toMatchObject({
       code: 'NotAuthorizedException',
       message: 'User is disabled.',
     });
-    await expect(authenticate(userFor(harness.pool, 'disabled@example.com'), 'disabled@example.com', 'Wrong#Pass1')).rejects.toMatchObject(incorrect);
+    await expect(
+      authenticate(userFor(harness.pool, 'disabled@example.com'), 'disabled@example.com', 'Wrong#Pass1'),
+    ).rejects.toMatchObject(incorrect);
   });
 
   it('tells an unconfirmed sign-up to confirm first', async () => {
     await harness.admin.send(
-      new SignUpCommand({ ClientId: harness.emulator.clientId, Username: 'pending@example.com', Password: 'Pending#12' }),
+      new SignUpCommand({
+        ClientId: harness.emulator.clientId,
+        Username: 'pending@example.com',
+        Password: 'Pending#12',
+      }),
     );
-    await expect(authenticate(userFor(harness.pool, 'pending@example.com'), 'pending@example.com', 'Pending#12')).rejects.toMatchObject({
+    await expect(
+      authenticate(userFor(harness.pool, 'pending@example.com'), 'pending@example.com', 'Pending#12'),
+    ).rejects.toMatchObject({
       code: 'UserNotConfirmedException',
       message: 'User is not confirmed.',
     });
@@ -139,7 +170,8 @@ describe('refused sign-ins', () => {
 
   it('locks the account after five wrong passwords, with growing lockouts', async () => {
     await createUser(harness, 'locked@example.com', 'Locked#Pass1');
-    const attempt = (password: string) => authenticate(userFor(harness.pool, 'locked@example.com'), 'locked@example.com', password);
+    const attempt = (password: string) =>
+      authenticate(userFor(harness.pool, 'locked@example.com'), 'locked@example.com', password);
     for (let index = 0; index < 5; index += 1) await expect(attempt('Wrong#Pass1')).rejects.toMatchObject(incorrect);
     const exceeded = { code: 'NotAuthorizedException', message: 'Password attempts exceeded' };
     await expect(attempt('Locked#Pass1')).rejects.toMatchObject(exceeded);
@@ -187,13 +219,17 @@ describe('accounts created by an administrator (temporary password)', () => {
       message: 'Password did not conform with policy: Password must have uppercase characters',
     });
     expect(await answerNewPassword(user, 'Chosen#Pass1')).toEqual({ step: 'MFA_SETUP' });
-    await expect(authenticate(userFor(harness.pool, 'invited@example.com'), 'invited@example.com', 'Temp#Pass12')).rejects.toMatchObject(incorrect);
+    await expect(
+      authenticate(userFor(harness.pool, 'invited@example.com'), 'invited@example.com', 'Temp#Pass12'),
+    ).rejects.toMatchObject(incorrect);
   });
 
   it('refuses a temporary password after seven days', async () => {
     await createInvited('late@example.com', 'Temp#Late12');
     harness.advance(7 * 24 * 60 * 60_000 + 1_000);
-    await expect(authenticate(userFor(harness.pool, 'late@example.com'), 'late@example.com', 'Temp#Late12')).rejects.toMatchObject({
+    await expect(
+      authenticate(userFor(harness.pool, 'late@example.com'), 'late@example.com', 'Temp#Late12'),
+    ).rejects.toMatchObject({
       code: 'NotAuthorizedException',
       message: 'Temporary password has expired and must be reset by an administrator.',
     });

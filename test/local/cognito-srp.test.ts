@@ -25,9 +25,16 @@ interface LibraryHelper {
   ): void;
 }
 const require = createRequire(import.meta.url);
-const AuthenticationHelper = require('amazon-cognito-identity-js/lib/AuthenticationHelper.js').default as new (pool: string) => LibraryHelper;
-const BigInteger = require('amazon-cognito-identity-js/lib/BigInteger.js').default as new (hex: string, radix: number) => LibraryBigInteger;
-const DateHelper = require('amazon-cognito-identity-js/lib/DateHelper.js').default as new () => { getNowString(): string };
+const AuthenticationHelper = require('amazon-cognito-identity-js/lib/AuthenticationHelper.js').default as new (
+  pool: string,
+) => LibraryHelper;
+const BigInteger = require('amazon-cognito-identity-js/lib/BigInteger.js').default as new (
+  hex: string,
+  radix: number,
+) => LibraryBigInteger;
+const DateHelper = require('amazon-cognito-identity-js/lib/DateHelper.js').default as new () => {
+  getNowString(): string;
+};
 
 const POOL_NAME = 'AbCdEf123';
 
@@ -38,14 +45,25 @@ async function exchange(userId: string, storedPassword: string, typedPassword: s
   const A = await new Promise<LibraryBigInteger>((resolve) => helper.getLargeAValue((_error, value) => resolve(value)));
   const challenge = createServerChallenge(record.verifier);
   const key = await new Promise<Buffer>((resolve) =>
-    helper.getPasswordAuthenticationKey(userId, typedPassword, new BigInteger(challenge.B, 16), new BigInteger(record.salt, 16), (_error, value) =>
-      resolve(value),
+    helper.getPasswordAuthenticationKey(
+      userId,
+      typedPassword,
+      new BigInteger(challenge.B, 16),
+      new BigInteger(record.salt, 16),
+      (_error, value) => resolve(value),
     ),
   );
   const timestamp = new DateHelper().getNowString();
   const secretBlock = Buffer.from(`block-${userId}`).toString('base64');
   const signature = createHmac('sha256', key)
-    .update(Buffer.concat([Buffer.from(POOL_NAME), Buffer.from(userId), Buffer.from(secretBlock, 'base64'), Buffer.from(timestamp)]))
+    .update(
+      Buffer.concat([
+        Buffer.from(POOL_NAME),
+        Buffer.from(userId),
+        Buffer.from(secretBlock, 'base64'),
+        Buffer.from(timestamp),
+      ]),
+    )
     .digest('base64');
   return passwordClaimIsValid({
     poolName: POOL_NAME,

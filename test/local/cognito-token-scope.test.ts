@@ -41,11 +41,16 @@ beforeAll(async () => {
 });
 afterAll(() => harness.close());
 
-const claims = (token: string) => JSON.parse(Buffer.from(token.split('.')[1] ?? '', 'base64url').toString()) as Record<string, unknown>;
+const claims = (token: string) =>
+  JSON.parse(Buffer.from(token.split('.')[1] ?? '', 'base64url').toString()) as Record<string, unknown>;
 const refresh = async (refreshToken: string) =>
   (
     await harness.admin.send(
-      new InitiateAuthCommand({ AuthFlow: 'REFRESH_TOKEN_AUTH', ClientId: harness.emulator.clientId, AuthParameters: { REFRESH_TOKEN: refreshToken } }),
+      new InitiateAuthCommand({
+        AuthFlow: 'REFRESH_TOKEN_AUTH',
+        ClientId: harness.emulator.clientId,
+        AuthParameters: { REFRESH_TOKEN: refreshToken },
+      }),
     )
   ).AuthenticationResult!.AccessToken!;
 const missingScope = { name: 'NotAuthorizedException', message: 'Access Token does not have required scopes' };
@@ -88,8 +93,15 @@ describe('the admin scope and the pre token generation trigger', () => {
       new GetUserCommand({ AccessToken: refreshed }),
       new AssociateSoftwareTokenCommand({ AccessToken: refreshed }),
       new VerifySoftwareTokenCommand({ AccessToken: refreshed, UserCode: '123456' }),
-      new SetUserMFAPreferenceCommand({ AccessToken: refreshed, SoftwareTokenMfaSettings: { Enabled: false, PreferredMfa: false } }),
-      new ChangePasswordCommand({ AccessToken: refreshed, PreviousPassword: 'Scope#Pass12', ProposedPassword: 'Other#Pass34' }),
+      new SetUserMFAPreferenceCommand({
+        AccessToken: refreshed,
+        SoftwareTokenMfaSettings: { Enabled: false, PreferredMfa: false },
+      }),
+      new ChangePasswordCommand({
+        AccessToken: refreshed,
+        PreviousPassword: 'Scope#Pass12',
+        ProposedPassword: 'Other#Pass34',
+      }),
       new GlobalSignOutCommand({ AccessToken: refreshed }),
     ]) {
       await expect(harness.admin.send(command as never), command.constructor.name).rejects.toMatchObject(missingScope);
@@ -100,12 +112,16 @@ describe('the admin scope and the pre token generation trigger', () => {
     const { accessToken, refreshToken, secret } = await enrolled('bypass@example.com');
     harness.advance(7 * MINUTE);
     // The token of the sign-in has expired (5 minutes); a refreshed one has no scope.
-    await expect(harness.admin.send(new AssociateSoftwareTokenCommand({ AccessToken: accessToken }))).rejects.toMatchObject({
+    await expect(
+      harness.admin.send(new AssociateSoftwareTokenCommand({ AccessToken: accessToken })),
+    ).rejects.toMatchObject({
       name: 'NotAuthorizedException',
       message: 'Access Token has expired',
     });
     const refreshed = await refresh(refreshToken);
-    await expect(harness.admin.send(new AssociateSoftwareTokenCommand({ AccessToken: refreshed }))).rejects.toMatchObject(missingScope);
+    await expect(
+      harness.admin.send(new AssociateSoftwareTokenCommand({ AccessToken: refreshed })),
+    ).rejects.toMatchObject(missingScope);
     // The owner's authenticator still signs in.
     harness.advance(MINUTE);
     const user = userFor(harness.pool, 'bypass@example.com');

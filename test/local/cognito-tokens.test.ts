@@ -17,7 +17,14 @@ import {
 import { CognitoJwtVerifier } from 'aws-jwt-verify';
 import type { Jwks } from 'aws-jwt-verify/jwk';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { globalSignOut, refreshSession, signOutRevoking, userFor, authenticate, answerTotp } from './support/cognito-client.ts';
+import {
+  globalSignOut,
+  refreshSession,
+  signOutRevoking,
+  userFor,
+  authenticate,
+  answerTotp,
+} from './support/cognito-client.ts';
 import { createEnrolledUser, startHarness, type CognitoHarness } from './support/cognito-harness.ts';
 
 /** The handlers' verifier: configuration only, the pool's JWKS handed over with cacheJwks. */
@@ -78,7 +85,21 @@ describe('tokens', () => {
     const issuer = harness.emulator.issuer;
     expect(issuer).toBe(`https://cognito-idp.us-east-2.amazonaws.com/${harness.emulator.userPoolId}`);
     expect(Object.keys(access).sort()).toEqual(
-      ['auth_time', 'client_id', 'cognito:groups', 'event_id', 'exp', 'iat', 'iss', 'jti', 'origin_jti', 'scope', 'sub', 'token_use', 'username'].sort(),
+      [
+        'auth_time',
+        'client_id',
+        'cognito:groups',
+        'event_id',
+        'exp',
+        'iat',
+        'iss',
+        'jti',
+        'origin_jti',
+        'scope',
+        'sub',
+        'token_use',
+        'username',
+      ].sort(),
     );
     expect(access).toMatchObject({
       sub: username,
@@ -103,7 +124,10 @@ describe('tokens', () => {
       auth_time: access.auth_time,
       iss: issuer,
     });
-    expect(parts(accessToken).header).toEqual({ kid: (harness.emulator.jwks.keys[0] as { kid: string }).kid, alg: 'RS256' });
+    expect(parts(accessToken).header).toEqual({
+      kid: (harness.emulator.jwks.keys[0] as { kid: string }).kid,
+      alg: 'RS256',
+    });
   });
 
   it('refuses tokens signed with another key, unsigned, tampered, of the wrong use or expired', async () => {
@@ -116,7 +140,10 @@ describe('tokens', () => {
     const tampered = `${encode(header)}.${encode({ ...payload, username: 'someone-else' })}.${accessToken.split('.')[2]}`;
     for (const token of [otherKey, unsigned, tampered, idToken]) {
       await expect(accessVerifier.verify(token)).rejects.toThrow();
-      await expect(getUser(token)).rejects.toMatchObject({ name: 'NotAuthorizedException', message: 'Invalid Access Token' });
+      await expect(getUser(token)).rejects.toMatchObject({
+        name: 'NotAuthorizedException',
+        message: 'Invalid Access Token',
+      });
     }
     await expect(idVerifier.verify(accessToken)).rejects.toThrow(/token use/i);
 
@@ -124,7 +151,10 @@ describe('tokens', () => {
     const stale = (await refresh(refreshToken)).AuthenticationResult!.AccessToken!;
     harness.advance(2 * 60 * 60_000);
     await expect(accessVerifier.verify(stale)).rejects.toThrow(/expired/i);
-    await expect(getUser(stale)).rejects.toMatchObject({ name: 'NotAuthorizedException', message: 'Access Token has expired' });
+    await expect(getUser(stale)).rejects.toMatchObject({
+      name: 'NotAuthorizedException',
+      message: 'Access Token has expired',
+    });
   });
 
   it('refreshes access and ID tokens of the same sign-in with the library', async () => {
@@ -140,7 +170,10 @@ describe('tokens', () => {
     const raw = await refresh(session.getRefreshToken().getToken());
     expect(raw.AuthenticationResult).toMatchObject({ TokenType: 'Bearer', ExpiresIn: 300 });
     expect(raw.AuthenticationResult?.RefreshToken).toBeUndefined();
-    await expect(refresh('not-a-refresh-token')).rejects.toMatchObject({ name: 'NotAuthorizedException', message: 'Invalid Refresh Token' });
+    await expect(refresh('not-a-refresh-token')).rejects.toMatchObject({
+      name: 'NotAuthorizedException',
+      message: 'Invalid Refresh Token',
+    });
   });
 
   it('GetTokensFromRefreshToken refuses an expired refresh token and one issued by another client', async () => {
@@ -148,13 +181,21 @@ describe('tokens', () => {
     const other = await startHarness();
     try {
       const fromRefresh = (token: string) =>
-        other.admin.send(new GetTokensFromRefreshTokenCommand({ RefreshToken: token, ClientId: other.emulator.clientId }));
-      await expect(fromRefresh(foreign)).rejects.toMatchObject({ name: 'NotAuthorizedException', message: 'Invalid Refresh Token' });
+        other.admin.send(
+          new GetTokensFromRefreshTokenCommand({ RefreshToken: token, ClientId: other.emulator.clientId }),
+        );
+      await expect(fromRefresh(foreign)).rejects.toMatchObject({
+        name: 'NotAuthorizedException',
+        message: 'Invalid Refresh Token',
+      });
       const { session } = await createEnrolledUser(other, 'expiring.refresh@example.com', 'Token#Pass12');
       const own = session.getRefreshToken().getToken();
       expect((await fromRefresh(own)).AuthenticationResult?.AccessToken).toBeTruthy();
       other.advance(30 * 24 * 60 * 60_000);
-      await expect(fromRefresh(own)).rejects.toMatchObject({ name: 'NotAuthorizedException', message: 'Refresh Token has expired' });
+      await expect(fromRefresh(own)).rejects.toMatchObject({
+        name: 'NotAuthorizedException',
+        message: 'Refresh Token has expired',
+      });
     } finally {
       await other.close();
     }
@@ -182,11 +223,24 @@ describe('revocation', () => {
     await globalSignOut(user);
     const calls = [
       () => getUser(accessToken),
-      () => harness.admin.send(new UpdateUserAttributesCommand({ AccessToken: accessToken, UserAttributes: [{ Name: 'name', Value: 'X' }] })),
-      () => harness.admin.send(new ChangePasswordCommand({ AccessToken: accessToken, PreviousPassword: 'Token#Pass12', ProposedPassword: 'Token#Pass13' })),
+      () =>
+        harness.admin.send(
+          new UpdateUserAttributesCommand({ AccessToken: accessToken, UserAttributes: [{ Name: 'name', Value: 'X' }] }),
+        ),
+      () =>
+        harness.admin.send(
+          new ChangePasswordCommand({
+            AccessToken: accessToken,
+            PreviousPassword: 'Token#Pass12',
+            ProposedPassword: 'Token#Pass13',
+          }),
+        ),
       () => harness.admin.send(new AssociateSoftwareTokenCommand({ AccessToken: accessToken })),
       () => harness.admin.send(new VerifySoftwareTokenCommand({ AccessToken: accessToken, UserCode: '123456' })),
-      () => harness.admin.send(new SetUserMFAPreferenceCommand({ AccessToken: accessToken, SoftwareTokenMfaSettings: { Enabled: false } })),
+      () =>
+        harness.admin.send(
+          new SetUserMFAPreferenceCommand({ AccessToken: accessToken, SoftwareTokenMfaSettings: { Enabled: false } }),
+        ),
       () => harness.admin.send(new GlobalSignOutCommand({ AccessToken: accessToken })),
     ];
     for (const call of calls) await expect(call()).rejects.toMatchObject(revoked);
@@ -210,7 +264,10 @@ describe('revocation', () => {
   it('AdminUserGlobalSignOut revokes every sign-in of the user', async () => {
     const { accessToken, refreshToken } = await signedIn('admin.signout@example.com');
     await harness.admin.send(
-      new AdminUserGlobalSignOutCommand({ UserPoolId: harness.emulator.userPoolId, Username: 'admin.signout@example.com' }),
+      new AdminUserGlobalSignOutCommand({
+        UserPoolId: harness.emulator.userPoolId,
+        Username: 'admin.signout@example.com',
+      }),
     );
     await expect(getUser(accessToken)).rejects.toMatchObject(revoked);
     await expect(refresh(refreshToken)).rejects.toMatchObject(refreshRevoked);
@@ -221,7 +278,10 @@ describe('revocation', () => {
     const target = { UserPoolId: harness.emulator.userPoolId, Username: 'disable.me@example.com' };
     await harness.admin.send(new AdminDisableUserCommand(target));
     await expect(getUser(accessToken)).rejects.toMatchObject(revoked);
-    await expect(refresh(refreshToken)).rejects.toMatchObject({ name: 'NotAuthorizedException', message: 'User is disabled.' });
+    await expect(refresh(refreshToken)).rejects.toMatchObject({
+      name: 'NotAuthorizedException',
+      message: 'User is disabled.',
+    });
     await harness.admin.send(new AdminEnableUserCommand(target));
     await expect(getUser(accessToken)).rejects.toMatchObject(revoked);
     await expect(refresh(refreshToken)).rejects.toMatchObject(refreshRevoked);
@@ -229,7 +289,9 @@ describe('revocation', () => {
 
   it('deleting a user revokes its tokens', async () => {
     const { accessToken, refreshToken } = await signedIn('delete.me@example.com');
-    await harness.admin.send(new AdminDeleteUserCommand({ UserPoolId: harness.emulator.userPoolId, Username: 'delete.me@example.com' }));
+    await harness.admin.send(
+      new AdminDeleteUserCommand({ UserPoolId: harness.emulator.userPoolId, Username: 'delete.me@example.com' }),
+    );
     await expect(getUser(accessToken)).rejects.toMatchObject(revoked);
     await expect(refresh(refreshToken)).rejects.toMatchObject(refreshRevoked);
   });

@@ -25,7 +25,13 @@ const resolved: string[] = [];
 beforeAll(async () => {
   const { privateKey, publicKey } = await generateKeyPair('RS256');
   const jwks = { keys: [{ ...(await exportJWK(publicKey)), kid: 'pool-key', alg: 'RS256', use: 'sig' }] };
-  token = await new SignJWT({ token_use: 'access', client_id: CLIENT_ID, username: 'user-uuid', 'cognito:groups': ['Users'], scope: 'aws.cognito.signin.user.admin' })
+  token = await new SignJWT({
+    token_use: 'access',
+    client_id: CLIENT_ID,
+    username: 'user-uuid',
+    'cognito:groups': ['Users'],
+    scope: 'aws.cognito.signin.user.admin',
+  })
     .setProtectedHeader({ alg: 'RS256', kid: 'pool-key' })
     .setSubject('user-uuid')
     .setIssuer(`https://cognito-idp.us-east-2.amazonaws.com/${POOL_ID}`)
@@ -49,8 +55,18 @@ beforeAll(async () => {
 afterAll(() => server?.close());
 
 const post = async (query: string) => {
-  const response = await fetch(server.url, { method: 'POST', headers: { 'content-type': 'application/json', authorization: token }, body: JSON.stringify({ query }) });
-  return { status: response.status, body: (await response.json()) as { data: unknown; errors?: { errorType: string | null; message: string; path: unknown }[] } };
+  const response = await fetch(server.url, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', authorization: token },
+    body: JSON.stringify({ query }),
+  });
+  return {
+    status: response.status,
+    body: (await response.json()) as {
+      data: unknown;
+      errors?: { errorType: string | null; message: string; path: unknown }[];
+    },
+  };
 };
 
 const undefinedField = (field: string) => ({
@@ -96,6 +112,8 @@ describe('local GraphQL refuses introspection, as the deployed API does', () => 
   it('still answers __typename, which names a type without describing the schema', async () => {
     const { body } = await post('{ listTableauViews { __typename items { id __typename } } }');
     expect(body.errors).toBeUndefined();
-    expect(body.data).toEqual({ listTableauViews: { __typename: 'ModelTableauViewConnection', items: [{ id: 'v1', __typename: 'TableauView' }] } });
+    expect(body.data).toEqual({
+      listTableauViews: { __typename: 'ModelTableauViewConnection', items: [{ id: 'v1', __typename: 'TableauView' }] },
+    });
   });
 });

@@ -8,7 +8,13 @@ import { Closers } from '../../local/closers.ts';
 import { USER_POOL_CLIENT } from '../../contracts/user-pool-client.ts';
 import { startCognitoEmulator } from '../../local/emulators/cognito/index.ts';
 import { startDynamoDb } from '../../local/dynamodb.ts';
-import { LOCAL_ACCOUNT_ID, LOCAL_CREDENTIALS, LOCAL_REGION, SUPPORT_FROM_ADDRESS, SUPPORT_TO_ADDRESS } from '../../local/environment.ts';
+import {
+  LOCAL_ACCOUNT_ID,
+  LOCAL_CREDENTIALS,
+  LOCAL_REGION,
+  SUPPORT_FROM_ADDRESS,
+  SUPPORT_TO_ADDRESS,
+} from '../../local/environment.ts';
 import { startIamGate } from '../../local/iam/gate.ts';
 import { LocalIam } from '../../local/iam/policies.ts';
 import { cognitoRules, dynamodbRules, quicksightRules, sesRules, type ServiceRules } from '../../local/iam/services.ts';
@@ -73,10 +79,15 @@ function runCalls(calls: Call[]): Promise<Outcome[]> {
     })),
   );
   return new Promise((resolve, reject) => {
-    const child = execFile(PYTHON, [SCRIPT], { timeout: 60_000, maxBuffer: 16 * 1024 * 1024 }, (error, stdout, stderr) => {
-      if (error) reject(new Error(`boto3 calls failed: ${stderr || error.message}`));
-      else resolve(JSON.parse(stdout) as Outcome[]);
-    });
+    const child = execFile(
+      PYTHON,
+      [SCRIPT],
+      { timeout: 60_000, maxBuffer: 16 * 1024 * 1024 },
+      (error, stdout, stderr) => {
+        if (error) reject(new Error(`boto3 calls failed: ${stderr || error.message}`));
+        else resolve(JSON.parse(stdout) as Outcome[]);
+      },
+    );
     child.stdin!.end(input);
   });
 }
@@ -85,11 +96,17 @@ beforeAll(async () => {
   try {
     execFileSync(PYTHON, ['-c', 'import boto3, botocore'], { stdio: 'pipe' });
   } catch {
-    throw new Error('These tests need boto3 for /usr/bin/python3: install Debian\'s python3-boto3 (apt-get install python3-boto3; .ci/run does this).');
+    throw new Error(
+      "These tests need boto3 for /usr/bin/python3: install Debian's python3-boto3 (apt-get install python3-boto3; .ci/run does this).",
+    );
   }
   dataDir = await mkdtemp(join(tmpdir(), 'iam-gate-boto3-'));
   const iam = new LocalIam(LOCAL_ACCOUNT_ID);
-  iam.add({ name: 'administrator', arn: `arn:aws:iam::${LOCAL_ACCOUNT_ID}:user/local-administrator`, ...LOCAL_CREDENTIALS });
+  iam.add({
+    name: 'administrator',
+    arn: `arn:aws:iam::${LOCAL_ACCOUNT_ID}:user/local-administrator`,
+    ...LOCAL_CREDENTIALS,
+  });
   const gate = async (rules: ServiceRules, upstream: string) => {
     const started = await startIamGate({ rules, iam, upstream, host, port: 0, log: () => undefined });
     closers.add(() => started.close());
@@ -97,9 +114,26 @@ beforeAll(async () => {
   };
   const [dynamodb, cognito, quicksight, mail] = await Promise.all([
     startDynamoDb({ host, port: 0, dataDir, region: LOCAL_REGION, credentials: LOCAL_CREDENTIALS }),
-    startCognitoEmulator({ port: 0, dataDir: join(dataDir, 'cognito'), region: LOCAL_REGION, client: USER_POOL_CLIENT, sendEmail: async () => undefined }),
-    startQuickSightEmulator({ port: 0, dataDir: join(dataDir, 'quicksight'), accountId: LOCAL_ACCOUNT_ID, region: LOCAL_REGION }),
-    startMailCapture({ host, port: 0, apiPort: 0, dataDir, verifiedIdentities: [SUPPORT_FROM_ADDRESS, SUPPORT_TO_ADDRESS] }),
+    startCognitoEmulator({
+      port: 0,
+      dataDir: join(dataDir, 'cognito'),
+      region: LOCAL_REGION,
+      client: USER_POOL_CLIENT,
+      sendEmail: async () => undefined,
+    }),
+    startQuickSightEmulator({
+      port: 0,
+      dataDir: join(dataDir, 'quicksight'),
+      accountId: LOCAL_ACCOUNT_ID,
+      region: LOCAL_REGION,
+    }),
+    startMailCapture({
+      host,
+      port: 0,
+      apiPort: 0,
+      dataDir,
+      verifiedIdentities: [SUPPORT_FROM_ADDRESS, SUPPORT_TO_ADDRESS],
+    }),
   ]);
   closers.add(() => dynamodb.close());
   closers.add(() => cognito.close());
@@ -111,8 +145,12 @@ beforeAll(async () => {
   endpoints.dynamodb = await gate(dynamodbRules, dynamodb.endpoint);
   endpoints.cognito = await gate(cognitoRules, cognito.url);
   endpoints.quicksight = await gate(quicksightRules, quicksight.url);
-  endpoints.ses = await gate(sesRules({ sandbox: true, identityOf: (address) => identities.identityCovering(address) ?? address }), mail.sesEndpoint);
-  delivered = async () => ((await (await fetch(mail.apiUrl)).json()) as { subject: string }[]).map((message) => message.subject);
+  endpoints.ses = await gate(
+    sesRules({ sandbox: true, identityOf: (address) => identities.identityCovering(address) ?? address }),
+    mail.sesEndpoint,
+  );
+  delivered = async () =>
+    ((await (await fetch(mail.apiUrl)).json()) as { subject: string }[]).map((message) => message.subject);
 }, 120_000);
 
 afterAll(async () => {
@@ -155,7 +193,12 @@ const CASES: Record<ServiceKey, ServiceCase> = {
     operation: 'put_item',
     params: (pk) => ({ TableName: 'local-State', Item: { pk: { S: pk }, sk: { S: 'BOTO3' } } }),
     status: 400,
-    read: () => ({ service: 'dynamodb', endpoint: endpoints.dynamodb, operation: 'scan', params: { TableName: 'local-State', ConsistentRead: true } }),
+    read: () => ({
+      service: 'dynamodb',
+      endpoint: endpoints.dynamodb,
+      operation: 'scan',
+      params: { TableName: 'local-State', ConsistentRead: true },
+    }),
     namesIn: async (scan) => ((scan!.response!.Items ?? []) as { pk: { S: string } }[]).map((item) => item.pk.S),
   },
   cognito: {
@@ -164,10 +207,16 @@ const CASES: Record<ServiceKey, ServiceCase> = {
     operation: 'admin_create_user',
     params: (user) => ({ UserPoolId: userPoolId, Username: `${user}@example.com`, MessageAction: 'SUPPRESS' }),
     status: 400,
-    read: () => ({ service: 'cognito-idp', endpoint: endpoints.cognito, operation: 'list_users', params: { UserPoolId: userPoolId } }),
+    read: () => ({
+      service: 'cognito-idp',
+      endpoint: endpoints.cognito,
+      operation: 'list_users',
+      params: { UserPoolId: userPoolId },
+    }),
     namesIn: async (list) =>
       ((list!.response!.Users ?? []) as { Attributes: { Name: string; Value: string }[] }[]).map(
-        (user) => user.Attributes.find((attribute) => attribute.Name === 'email')?.Value.replace('@example.com', '') ?? '',
+        (user) =>
+          user.Attributes.find((attribute) => attribute.Name === 'email')?.Value.replace('@example.com', '') ?? '',
       ),
   },
   quicksight: {
@@ -183,7 +232,12 @@ const CASES: Record<ServiceKey, ServiceCase> = {
       UserRole: 'READER',
     }),
     status: 403,
-    read: () => ({ service: 'quicksight', endpoint: endpoints.quicksight, operation: 'list_users', params: { AwsAccountId: LOCAL_ACCOUNT_ID, Namespace: 'default' } }),
+    read: () => ({
+      service: 'quicksight',
+      endpoint: endpoints.quicksight,
+      operation: 'list_users',
+      params: { AwsAccountId: LOCAL_ACCOUNT_ID, Namespace: 'default' },
+    }),
     namesIn: async (list) => ((list!.response!.UserList ?? []) as { UserName: string }[]).map((user) => user.UserName),
   },
   ses: {
@@ -207,7 +261,11 @@ const cliRead = (): Call => ({
   service: 'dynamodb',
   endpoint: endpoints.dynamodb,
   operation: 'get_item',
-  params: { TableName: 'local-State', Key: { pk: { S: name('dynamodb', 'right') }, sk: { S: 'BOTO3' } }, ConsistentRead: true },
+  params: {
+    TableName: 'local-State',
+    Key: { pk: { S: name('dynamodb', 'right') }, sk: { S: 'BOTO3' } },
+    ConsistentRead: true,
+  },
 });
 
 const outcomes = {} as Record<ServiceKey, Record<Variant, Outcome>>;
@@ -226,9 +284,16 @@ beforeAll(async () => {
     })),
   );
   const readKeys = SERVICE_KEYS.filter((key) => CASES[key].read);
-  const results = await runCalls([...writes, ...readKeys.map((key) => CASES[key].read!()), cliRead(), { ...cliRead(), clock_offset_seconds: -6 * 60 }]);
+  const results = await runCalls([
+    ...writes,
+    ...readKeys.map((key) => CASES[key].read!()),
+    cliRead(),
+    { ...cliRead(), clock_offset_seconds: -6 * 60 },
+  ]);
   SERVICE_KEYS.forEach((key, s) => {
-    outcomes[key] = Object.fromEntries(VARIANT_NAMES.map((variant, v) => [variant, results[s * VARIANT_NAMES.length + v]!])) as Record<Variant, Outcome>;
+    outcomes[key] = Object.fromEntries(
+      VARIANT_NAMES.map((variant, v) => [variant, results[s * VARIANT_NAMES.length + v]!]),
+    ) as Record<Variant, Outcome>;
   });
   const reads = results.slice(writes.length, writes.length + readKeys.length);
   for (const key of SERVICE_KEYS) afterwards[key] = await CASES[key].namesIn(reads[readKeys.indexOf(key)]);
@@ -263,8 +328,14 @@ describe.each(SERVICE_KEYS)('boto3 against local %s', (key) => {
   });
 
   it('refuses a signature made 6 minutes ago as expired (5-minute window)', () => {
-    expect(outcomes[key].sixMinutesOld).toMatchObject({ ok: false, status: service.status, code: 'InvalidSignatureException' });
-    expect(outcomes[key].sixMinutesOld.message).toMatch(/^Signature expired: \d{8}T\d{6}Z is now earlier than \d{8}T\d{6}Z \(\d{8}T\d{6}Z - 5 min\.\)$/);
+    expect(outcomes[key].sixMinutesOld).toMatchObject({
+      ok: false,
+      status: service.status,
+      code: 'InvalidSignatureException',
+    });
+    expect(outcomes[key].sixMinutesOld.message).toMatch(
+      /^Signature expired: \d{8}T\d{6}Z is now earlier than \d{8}T\d{6}Z \(\d{8}T\d{6}Z - 5 min\.\)$/,
+    );
   });
 
   it('refuses a credential scoped to another region', () => {
@@ -277,12 +348,17 @@ describe.each(SERVICE_KEYS)('boto3 against local %s', (key) => {
   });
 
   it('refuses a signed header changed after signing', () => {
-    expect(outcomes[key].tamperedHeader).toMatchObject({ ok: false, status: service.status, code: 'InvalidSignatureException' });
+    expect(outcomes[key].tamperedHeader).toMatchObject({
+      ok: false,
+      status: service.status,
+      code: 'InvalidSignatureException',
+    });
   });
 
   it('changes nothing for a refused call', () => {
     expect(afterwards[key]).toContain(name(key, 'right'));
-    for (const variant of VARIANT_NAMES.filter((v) => v !== 'right')) expect(afterwards[key]).not.toContain(name(key, variant));
+    for (const variant of VARIANT_NAMES.filter((v) => v !== 'right'))
+      expect(afterwards[key]).not.toContain(name(key, variant));
   });
 });
 

@@ -7,7 +7,11 @@ import {
   InitiateAuthCommand,
 } from '@aws-sdk/client-cognito-identity-provider';
 import { DynamoDBClient, GetItemCommand, PutItemCommand, QueryCommand } from '@aws-sdk/client-dynamodb';
-import { GenerateEmbedUrlForRegisteredUserCommand, QuickSightClient, RegisterUserCommand } from '@aws-sdk/client-quicksight';
+import {
+  GenerateEmbedUrlForRegisteredUserCommand,
+  QuickSightClient,
+  RegisterUserCommand,
+} from '@aws-sdk/client-quicksight';
 import { SendEmailCommand, SESv2Client } from '@aws-sdk/client-sesv2';
 import { Hash } from '@smithy/hash-node';
 import { SignatureV4 } from '@smithy/signature-v4';
@@ -18,7 +22,14 @@ import { Closers } from '../../local/closers.ts';
 import { USER_POOL_CLIENT } from '../../contracts/user-pool-client.ts';
 import { startCognitoEmulator } from '../../local/emulators/cognito/index.ts';
 import { startDynamoDb } from '../../local/dynamodb.ts';
-import { LOCAL_ACCOUNT_ID, LOCAL_CREDENTIALS, SUPPORT_FROM_ADDRESS, SUPPORT_TO_ADDRESS, templateValues, type LocalEndpoints } from '../../local/environment.ts';
+import {
+  LOCAL_ACCOUNT_ID,
+  LOCAL_CREDENTIALS,
+  SUPPORT_FROM_ADDRESS,
+  SUPPORT_TO_ADDRESS,
+  templateValues,
+  type LocalEndpoints,
+} from '../../local/environment.ts';
 import { functionPrincipal, newCredentials, type FunctionCredentials } from '../../local/functions.ts';
 import { startIamGate } from '../../local/iam/gate.ts';
 import { LocalIam } from '../../local/iam/policies.ts';
@@ -46,14 +57,21 @@ let userPoolId: string;
 let delivered: () => Promise<string[]>;
 const logged: string[] = [];
 
-const client = <T>(Client: new (config: object) => T, endpoint: string, credentials: FunctionCredentials = LOCAL_CREDENTIALS): T =>
-  new Client({ endpoint, region: REGION, credentials, maxAttempts: 1 });
+const client = <T>(
+  Client: new (config: object) => T,
+  endpoint: string,
+  credentials: FunctionCredentials = LOCAL_CREDENTIALS,
+): T => new Client({ endpoint, region: REGION, credentials, maxAttempts: 1 });
 
 beforeAll(async () => {
   dataDir = await mkdtemp(join(tmpdir(), 'iam-gate-'));
   deployment = await localDeployment();
   iam = new LocalIam(LOCAL_ACCOUNT_ID);
-  iam.add({ name: 'administrator', arn: `arn:aws:iam::${LOCAL_ACCOUNT_ID}:user/local-administrator`, ...LOCAL_CREDENTIALS });
+  iam.add({
+    name: 'administrator',
+    arn: `arn:aws:iam::${LOCAL_ACCOUNT_ID}:user/local-administrator`,
+    ...LOCAL_CREDENTIALS,
+  });
   const gate = async (rules: Parameters<typeof startIamGate>[0]['rules'], upstream: string) => {
     const started = await startIamGate({ rules, iam, upstream, host, port: 0, log: (line) => logged.push(line) });
     closers.add(() => started.close());
@@ -64,12 +82,23 @@ beforeAll(async () => {
   closers.add(() => dynamodb.close());
   endpoints.dynamodb = await gate(dynamodbRules, dynamodb.endpoint);
 
-  const cognito = await startCognitoEmulator({ port: 0, dataDir: join(dataDir, 'cognito'), region: REGION, client: USER_POOL_CLIENT, sendEmail: async () => undefined });
+  const cognito = await startCognitoEmulator({
+    port: 0,
+    dataDir: join(dataDir, 'cognito'),
+    region: REGION,
+    client: USER_POOL_CLIENT,
+    sendEmail: async () => undefined,
+  });
   closers.add(() => cognito.close());
   userPoolId = cognito.userPoolId;
   endpoints.cognito = await gate(cognitoRules, cognito.url);
 
-  const quicksight = await startQuickSightEmulator({ port: 0, dataDir: join(dataDir, 'quicksight'), accountId: LOCAL_ACCOUNT_ID, region: REGION });
+  const quicksight = await startQuickSightEmulator({
+    port: 0,
+    dataDir: join(dataDir, 'quicksight'),
+    accountId: LOCAL_ACCOUNT_ID,
+    region: REGION,
+  });
   closers.add(() => quicksight.close());
   endpoints.quicksight = await gate(quicksightRules, quicksight.url);
 
@@ -78,13 +107,22 @@ beforeAll(async () => {
   identities.verify(verified);
   const mail = await startMailCapture({ host, port: 0, apiPort: 0, dataDir, verifiedIdentities: verified });
   closers.add(() => mail.close());
-  endpoints.ses = await gate(sesRules({ sandbox: true, identityOf: (address) => identities.identityCovering(address) ?? address }), mail.sesEndpoint);
-  delivered = async () => ((await (await fetch(mail.apiUrl)).json()) as { subject: string }[]).map((message) => message.subject);
+  endpoints.ses = await gate(
+    sesRules({ sandbox: true, identityOf: (address) => identities.identityCovering(address) ?? address }),
+    mail.sesEndpoint,
+  );
+  delivered = async () =>
+    ((await (await fetch(mail.apiUrl)).json()) as { subject: string }[]).map((message) => message.subject);
 
   const local: LocalEndpoints = {
     region: REGION,
     siteOrigin: 'http://localhost:4400',
-    cognito: { endpoint: endpoints.cognito, userPoolId: cognito.userPoolId, clientId: cognito.clientId, jwks: cognito.jwks },
+    cognito: {
+      endpoint: endpoints.cognito,
+      userPoolId: cognito.userPoolId,
+      clientId: cognito.clientId,
+      jwks: cognito.jwks,
+    },
     dynamodbEndpoint: endpoints.dynamodb,
     quicksightEndpoint: endpoints.quicksight,
     sesEndpoint: endpoints.ses,
@@ -101,7 +139,10 @@ beforeAll(async () => {
     ...contact,
     policies: contact.policies!.map((policy) => {
       const document = policy.policy as { Statement: { Sid?: string }[] };
-      return { ...policy, policy: { ...document, Statement: document.Statement.filter((statement) => statement.Sid !== 'TableState') } };
+      return {
+        ...policy,
+        policy: { ...document, Statement: document.Statement.filter((statement) => statement.Sid !== 'TableState') },
+      };
     }),
   });
 }, 240_000);
@@ -112,19 +153,27 @@ afterAll(async () => {
 });
 
 const stateItem = (pk: string) => ({ pk: { S: pk }, sk: { S: 'TEST' } });
-const readState = (pk: string) => client(DynamoDBClient, endpoints.dynamodb).send(new GetItemCommand({ TableName: 'local-State', Key: stateItem(pk) }));
+const readState = (pk: string) =>
+  client(DynamoDBClient, endpoints.dynamodb).send(new GetItemCommand({ TableName: 'local-State', Key: stateItem(pk) }));
 
 /** A DynamoDB PutItem signed as SigV4 asks, with the given secret, date and body. */
 async function signedPutItem(options: { secret?: string; signingDate?: Date; sentBody?: string }) {
   const { response, authorization } = await signedPutItemResponse(options);
-  return { status: response.status, authorization, body: (await response.json()) as { __type: string; message: string } };
+  return {
+    status: response.status,
+    authorization,
+    body: (await response.json()) as { __type: string; message: string },
+  };
 }
 
 async function signedPutItemResponse(options: { secret?: string; signingDate?: Date; sentBody?: string }) {
   const body = JSON.stringify({ TableName: 'local-State', Item: stateItem('signed') });
   const url = new URL(endpoints.dynamodb);
   const signer = new SignatureV4({
-    credentials: { accessKeyId: keys.contact!.accessKeyId, secretAccessKey: options.secret ?? keys.contact!.secretAccessKey },
+    credentials: {
+      accessKeyId: keys.contact!.accessKeyId,
+      secretAccessKey: options.secret ?? keys.contact!.secretAccessKey,
+    },
     region: REGION,
     service: 'dynamodb',
     sha256: Hash.bind(null, 'sha256'),
@@ -136,12 +185,20 @@ async function signedPutItemResponse(options: { secret?: string; signingDate?: D
       hostname: url.hostname,
       port: Number(url.port),
       path: '/',
-      headers: { host: url.host, 'content-type': 'application/x-amz-json-1.0', 'x-amz-target': 'DynamoDB_20120810.PutItem' },
+      headers: {
+        host: url.host,
+        'content-type': 'application/x-amz-json-1.0',
+        'x-amz-target': 'DynamoDB_20120810.PutItem',
+      },
       body,
     },
     { signingDate: options.signingDate ?? new Date() },
   );
-  const response = await fetch(endpoints.dynamodb, { method: 'POST', headers: signed.headers, body: options.sentBody ?? body });
+  const response = await fetch(endpoints.dynamodb, {
+    method: 'POST',
+    headers: signed.headers,
+    body: options.sentBody ?? body,
+  });
   return { response, authorization: String(signed.headers.authorization) };
 }
 
@@ -163,8 +220,13 @@ describe('signatures (Signature Version 4, "Elements of an AWS API request signa
   });
 
   it('refuses an unknown access key with UnrecognizedClientException', async () => {
-    const stranger = client(DynamoDBClient, endpoints.dynamodb, { accessKeyId: 'ASIAUNKNOWNKEY000000', secretAccessKey: 'anything' });
-    await expect(stranger.send(new PutItemCommand({ TableName: 'local-State', Item: stateItem('stranger') }))).rejects.toMatchObject({
+    const stranger = client(DynamoDBClient, endpoints.dynamodb, {
+      accessKeyId: 'ASIAUNKNOWNKEY000000',
+      secretAccessKey: 'anything',
+    });
+    await expect(
+      stranger.send(new PutItemCommand({ TableName: 'local-State', Item: stateItem('stranger') })),
+    ).rejects.toMatchObject({
       name: 'UnrecognizedClientException',
     });
     expect((await readState('stranger')).Item).toBeUndefined();
@@ -173,7 +235,9 @@ describe('signatures (Signature Version 4, "Elements of an AWS API request signa
   it('refuses a signature made with another secret, or over another body, with InvalidSignatureException', async () => {
     const wrongSecret = await signedPutItem({ secret: 'not-the-secret' });
     expect(wrongSecret).toMatchObject({ status: 400, body: { __type: 'InvalidSignatureException' } });
-    const tampered = await signedPutItem({ sentBody: JSON.stringify({ TableName: 'local-State', Item: stateItem('tampered') }) });
+    const tampered = await signedPutItem({
+      sentBody: JSON.stringify({ TableName: 'local-State', Item: stateItem('tampered') }),
+    });
     expect(tampered).toMatchObject({ status: 400, body: { __type: 'InvalidSignatureException' } });
     expect((await readState('tampered')).Item).toBeUndefined();
   });
@@ -194,7 +258,10 @@ describe('signatures (Signature Version 4, "Elements of an AWS API request signa
     const unsigned = await fetch(`${endpoints.quicksight}/accounts/${LOCAL_ACCOUNT_ID}/namespaces/default/users`);
     expect(unsigned.status).toBe(403);
     expect(unsigned.headers.get('x-amzn-errortype')).toBe('MissingAuthenticationTokenException');
-    const stranger = client(SESv2Client, endpoints.ses, { accessKeyId: 'ASIAUNKNOWNKEY000000', secretAccessKey: 'anything' });
+    const stranger = client(SESv2Client, endpoints.ses, {
+      accessKeyId: 'ASIAUNKNOWNKEY000000',
+      secretAccessKey: 'anything',
+    });
     await expect(
       stranger.send(
         new SendEmailCommand({
@@ -213,18 +280,32 @@ describe('signatures (Signature Version 4, "Elements of an AWS API request signa
     const stale = await signedPutItem({ signingDate: new Date(Date.now() - 6 * 60_000) });
     expect(stale.status).toBe(400);
     expect(stale.body.__type).toBe('InvalidSignatureException');
-    expect(stale.body.message).toMatch(/^Signature expired: \d{8}T\d{6}Z is now earlier than \d{8}T\d{6}Z \(\d{8}T\d{6}Z - 5 min\.\)$/);
+    expect(stale.body.message).toMatch(
+      /^Signature expired: \d{8}T\d{6}Z is now earlier than \d{8}T\d{6}Z \(\d{8}T\d{6}Z - 5 min\.\)$/,
+    );
     const early = await signedPutItem({ signingDate: new Date(Date.now() + 6 * 60_000) });
-    expect(early.body.message).toMatch(/^Signature not yet current: \d{8}T\d{6}Z is still later than \d{8}T\d{6}Z \(\d{8}T\d{6}Z \+ 5 min\.\)$/);
+    expect(early.body.message).toMatch(
+      /^Signature not yet current: \d{8}T\d{6}Z is still later than \d{8}T\d{6}Z \(\d{8}T\d{6}Z \+ 5 min\.\)$/,
+    );
     expect((await signedPutItem({ signingDate: new Date(Date.now() - 4 * 60_000) })).status).toBe(200);
   });
 
   // The credential scope names the region the endpoint is in:
   // https://docs.aws.amazon.com/IAM/latest/UserGuide/reference_sigv-create-signed-request.html
   it('refuses a credential scoped to another region and names the region', async () => {
-    const elsewhere = new DynamoDBClient({ endpoint: endpoints.dynamodb, region: 'eu-west-1', credentials: keys.contact!, maxAttempts: 1 });
-    const error = await elsewhere.send(new PutItemCommand({ TableName: 'local-State', Item: stateItem('elsewhere') })).catch((e: Error) => e);
-    expect(error).toMatchObject({ name: 'InvalidSignatureException', message: "Credential should be scoped to a valid region, not 'eu-west-1'." });
+    const elsewhere = new DynamoDBClient({
+      endpoint: endpoints.dynamodb,
+      region: 'eu-west-1',
+      credentials: keys.contact!,
+      maxAttempts: 1,
+    });
+    const error = await elsewhere
+      .send(new PutItemCommand({ TableName: 'local-State', Item: stateItem('elsewhere') }))
+      .catch((e: Error) => e);
+    expect(error).toMatchObject({
+      name: 'InvalidSignatureException',
+      message: "Credential should be scoped to a valid region, not 'eu-west-1'.",
+    });
     expect((await readState('elsewhere')).Item).toBeUndefined();
   });
 });
@@ -237,7 +318,9 @@ describe("policies from the synthesized template (each function's role)", () => 
       new PutItemCommand({ TableName: 'local-State', Item: stateItem('without-statement') }),
     );
     await expect(denied).rejects.toMatchObject({ name: 'AccessDeniedException' });
-    await expect(denied).rejects.toThrow(/is not authorized to perform: dynamodb:PutItem on resource: arn:aws:dynamodb:us-east-2:000000000000:table\/local-State/);
+    await expect(denied).rejects.toThrow(
+      /is not authorized to perform: dynamodb:PutItem on resource: arn:aws:dynamodb:us-east-2:000000000000:table\/local-State/,
+    );
     expect((await readState('without-statement')).Item).toBeUndefined();
   });
 
@@ -253,7 +336,9 @@ describe("policies from the synthesized template (each function's role)", () => 
         }),
       ),
     ).resolves.toMatchObject({ Count: 0 });
-    await expect(embed.send(new PutItemCommand({ TableName: 'local-Views', Item: { id: { S: 'planted' } } }))).rejects.toMatchObject({
+    await expect(
+      embed.send(new PutItemCommand({ TableName: 'local-Views', Item: { id: { S: 'planted' } } })),
+    ).rejects.toMatchObject({
       name: 'AccessDeniedException',
     });
   });
@@ -280,8 +365,16 @@ describe("policies from the synthesized template (each function's role)", () => 
       signer: { sign: async (request: unknown) => request },
     } as never);
     await expect(
-      anonymous.send(new InitiateAuthCommand({ AuthFlow: 'USER_SRP_AUTH', ClientId: 'no-such-client', AuthParameters: { USERNAME: 'a@example.com', SRP_A: '1' } })),
-    ).rejects.toMatchObject({ name: expect.not.stringMatching(/AccessDenied|MissingAuthenticationToken|UnrecognizedClient/) });
+      anonymous.send(
+        new InitiateAuthCommand({
+          AuthFlow: 'USER_SRP_AUTH',
+          ClientId: 'no-such-client',
+          AuthParameters: { USERNAME: 'a@example.com', SRP_A: '1' },
+        }),
+      ),
+    ).rejects.toMatchObject({
+      name: expect.not.stringMatching(/AccessDenied|MissingAuthenticationToken|UnrecognizedClient/),
+    });
   });
 
   it('lets the embed function ask for embed URLs but not register QuickSight users', async () => {
@@ -324,9 +417,13 @@ describe("policies from the synthesized template (each function's role)", () => 
     await expect(send(SUPPORT_FROM_ADDRESS, SUPPORT_TO_ADDRESS, 'allowed request')).resolves.toBeDefined();
     // SES API v2 answers an IAM denial with AccessDeniedException, HTTP 403:
     // https://docs.aws.amazon.com/ses/latest/APIReference-V2/CommonErrors.html
-    const denied = await send(SUPPORT_FROM_ADDRESS, 'someone@example.com', 'to a stranger').catch((error: { name: string; $metadata: { httpStatusCode?: number } }) => error);
+    const denied = await send(SUPPORT_FROM_ADDRESS, 'someone@example.com', 'to a stranger').catch(
+      (error: { name: string; $metadata: { httpStatusCode?: number } }) => error,
+    );
     expect(denied).toMatchObject({ name: 'AccessDeniedException', $metadata: { httpStatusCode: 403 } });
-    await expect(send(SUPPORT_TO_ADDRESS, SUPPORT_TO_ADDRESS, 'from another address')).rejects.toMatchObject({ name: 'AccessDeniedException' });
+    await expect(send(SUPPORT_TO_ADDRESS, SUPPORT_TO_ADDRESS, 'from another address')).rejects.toMatchObject({
+      name: 'AccessDeniedException',
+    });
     const subjects = await delivered();
     expect(subjects).toContain('allowed request');
     expect(subjects).not.toContain('to a stranger');

@@ -35,11 +35,22 @@ async function signed(options: {
   const path = options.path ?? '/';
   const body = options.body ?? '{}';
   const request = await signer.sign(
-    { method: 'POST', protocol: 'http:', hostname: '127.0.0.1', port: 4409, path, query: options.query ?? {}, headers: { host: '127.0.0.1:4409', ...options.headers }, body },
+    {
+      method: 'POST',
+      protocol: 'http:',
+      hostname: '127.0.0.1',
+      port: 4409,
+      path,
+      query: options.query ?? {},
+      headers: { host: '127.0.0.1:4409', ...options.headers },
+      body,
+    },
     { signingDate: options.date ?? NOW },
   );
   const query = new URLSearchParams(options.query ?? {}).toString().replace(/\+/g, '%20');
-  const headers = Object.fromEntries(Object.entries(request.headers).map(([name, value]) => [name.toLowerCase(), String(value)]));
+  const headers = Object.fromEntries(
+    Object.entries(request.headers).map(([name, value]) => [name.toLowerCase(), String(value)]),
+  );
   return { method: 'POST', url: query ? `${path}?${query}` : path, headers, body: Buffer.from(body) };
 }
 
@@ -47,10 +58,20 @@ const expectation = { service: 'dynamodb', region: 'us-east-2' };
 
 describe('checkSignature', () => {
   it('accepts a request signed over an encoded path and query, and refuses it once a query value changes', async () => {
-    const request = await signed({ service: 'quicksight', path: '/accounts/000000000000/namespaces/default/users/a%40example.com', query: { 'next-token': 'a b/c', 'max-results': '5' } });
-    expect(checkSignature(request, secretOf, { service: 'quicksight', region: 'us-east-2' }, NOW)).toMatchObject({ ok: true, accessKeyId: KEY.accessKeyId });
+    const request = await signed({
+      service: 'quicksight',
+      path: '/accounts/000000000000/namespaces/default/users/a%40example.com',
+      query: { 'next-token': 'a b/c', 'max-results': '5' },
+    });
+    expect(checkSignature(request, secretOf, { service: 'quicksight', region: 'us-east-2' }, NOW)).toMatchObject({
+      ok: true,
+      accessKeyId: KEY.accessKeyId,
+    });
     const changed = { ...request, url: request.url.replace('max-results=5', 'max-results=6') };
-    expect(checkSignature(changed, secretOf, { service: 'quicksight', region: 'us-east-2' }, NOW)).toMatchObject({ ok: false, failure: 'InvalidSignature' });
+    expect(checkSignature(changed, secretOf, { service: 'quicksight', region: 'us-east-2' }, NOW)).toMatchObject({
+      ok: false,
+      failure: 'InvalidSignature',
+    });
   });
 
   it('checks the credential scope: service, and a date that matches X-Amz-Date', async () => {
@@ -63,7 +84,8 @@ describe('checkSignature', () => {
     const otherDay = { ...request, headers: { ...request.headers, 'x-amz-date': '20261125T235959Z' } };
     expect(checkSignature(otherDay, secretOf, expectation, NOW)).toMatchObject({
       ok: false,
-      message: "Date in Credential scope does not match YYYYMMDD from ISO-8601 version of date from HTTP: '20261126' != '20261125', from '20261125T235959Z'.",
+      message:
+        "Date in Credential scope does not match YYYYMMDD from ISO-8601 version of date from HTTP: '20261126' != '20261125', from '20261125T235959Z'.",
     });
   });
 
@@ -74,28 +96,56 @@ describe('checkSignature', () => {
       failure: 'SignatureExpired',
       message: 'Signature expired: 20261126T055400Z is now earlier than 20261126T055500Z (20261126T060000Z - 5 min.)',
     });
-    const s3 = await signed({ service: 's3', s3: true, date: sixMinutes, path: '/bucket/key', headers: { 'x-amz-content-sha256': 'UNSIGNED-PAYLOAD' } });
-    expect(checkSignature(s3, secretOf, { service: 's3', region: 'us-east-2', s3: true }, NOW)).toMatchObject({ ok: true });
+    const s3 = await signed({
+      service: 's3',
+      s3: true,
+      date: sixMinutes,
+      path: '/bucket/key',
+      headers: { 'x-amz-content-sha256': 'UNSIGNED-PAYLOAD' },
+    });
+    expect(checkSignature(s3, secretOf, { service: 's3', region: 'us-east-2', s3: true }, NOW)).toMatchObject({
+      ok: true,
+    });
   });
 
   it('takes UNSIGNED-PAYLOAD from S3 only; elsewhere the signature must cover the body', async () => {
     const unsigned = await signed({ headers: { 'x-amz-content-sha256': 'UNSIGNED-PAYLOAD' } });
-    expect(checkSignature(unsigned, secretOf, expectation, NOW)).toMatchObject({ ok: false, failure: 'InvalidSignature' });
-    const s3 = await signed({ service: 's3', s3: true, path: '/bucket/a%20key', headers: { 'x-amz-content-sha256': 'UNSIGNED-PAYLOAD' } });
-    expect(checkSignature({ ...s3, body: Buffer.from('any body') }, secretOf, { service: 's3', region: 'us-east-2', s3: true }, NOW)).toMatchObject({ ok: true });
+    expect(checkSignature(unsigned, secretOf, expectation, NOW)).toMatchObject({
+      ok: false,
+      failure: 'InvalidSignature',
+    });
+    const s3 = await signed({
+      service: 's3',
+      s3: true,
+      path: '/bucket/a%20key',
+      headers: { 'x-amz-content-sha256': 'UNSIGNED-PAYLOAD' },
+    });
+    expect(
+      checkSignature(
+        { ...s3, body: Buffer.from('any body') },
+        secretOf,
+        { service: 's3', region: 'us-east-2', s3: true },
+        NOW,
+      ),
+    ).toMatchObject({ ok: true });
   });
 
   it('names what an Authorization header lacks', () => {
     const request: ReceivedRequest = {
       method: 'POST',
       url: '/',
-      headers: { host: '127.0.0.1:4409', 'x-amz-date': '20261126T060000Z', authorization: 'AWS4-HMAC-SHA256 Credential=AKIDLOCALTEST/20261126/us-east-2/dynamodb/aws4_request' },
+      headers: {
+        host: '127.0.0.1:4409',
+        'x-amz-date': '20261126T060000Z',
+        authorization: 'AWS4-HMAC-SHA256 Credential=AKIDLOCALTEST/20261126/us-east-2/dynamodb/aws4_request',
+      },
       body: Buffer.from('{}'),
     };
     expect(checkSignature(request, secretOf, expectation, NOW)).toMatchObject({
       ok: false,
       failure: 'IncompleteSignature',
-      message: "Authorization header requires 'Signature' parameter. Authorization header requires 'SignedHeaders' parameter. Authorization=AWS4-HMAC-SHA256",
+      message:
+        "Authorization header requires 'Signature' parameter. Authorization header requires 'SignedHeaders' parameter. Authorization=AWS4-HMAC-SHA256",
     });
   });
 });

@@ -26,7 +26,10 @@ export const other = 'not a function';
 beforeAll(async () => {
   dir = await mkdtemp(join(tmpdir(), 'lambda-runtime-'));
   await writeFile(join(dir, 'index.mjs'), BUNDLE);
-  await writeFile(join(dir, 'broken.mjs'), 'if (!process.env.TABLE_NAME) throw new Error("TABLE_NAME is not set"); export const handler = async () => "ok";');
+  await writeFile(
+    join(dir, 'broken.mjs'),
+    'if (!process.env.TABLE_NAME) throw new Error("TABLE_NAME is not set"); export const handler = async () => "ok";',
+  );
   process.env.MAIN_PROCESS_ONLY = 'visible to the local stack only';
 });
 
@@ -68,14 +71,19 @@ describe('local function runtime', () => {
   });
 
   it('fails an invocation with the error the handler threw', async () => {
-    await expect(start().invoke({ fail: true })).rejects.toEqual(expect.objectContaining({ name: 'TypeError', message: 'asked to fail' }));
+    await expect(start().invoke({ fail: true })).rejects.toEqual(
+      expect.objectContaining({ name: 'TypeError', message: 'asked to fail' }),
+    );
   });
 
   it('fails every invocation when the init phase fails, as a module that reads a missing variable does', async () => {
     const fn = start({ bundle: join(dir, 'broken.mjs') });
     const failure = fn.invoke({});
     await expect(failure).rejects.toBeInstanceOf(FunctionError);
-    await expect(failure).rejects.toMatchObject({ name: 'Runtime.ImportModuleError', message: 'TABLE_NAME is not set' });
+    await expect(failure).rejects.toMatchObject({
+      name: 'Runtime.ImportModuleError',
+      message: 'TABLE_NAME is not set',
+    });
     await expect(fn.invoke({})).rejects.toMatchObject({ name: 'Runtime.ImportModuleError' });
   });
 
@@ -99,15 +107,27 @@ describe('deployed bundles', () => {
   it('fails to initialize without the pool variables its construct sets, as in AWS', async () => {
     const deployment = await localDeployment();
     const embed = deployment.functions.embed;
-    const fn = start({ name: 'embed', bundle: embed.bundle, handlerExport: embed.handlerExport, environment: { AWS_REGION: 'us-east-2', [ENV.logLevel]: 'CRITICAL' } });
+    const fn = start({
+      name: 'embed',
+      bundle: embed.bundle,
+      handlerExport: embed.handlerExport,
+      environment: { AWS_REGION: 'us-east-2', [ENV.logLevel]: 'CRITICAL' },
+    });
     const event = {
       version: '2.0',
       rawPath: '/',
       rawQueryString: '',
       headers: { authorization: 'Bearer x', origin: 'http://localhost:4400', 'x-dashboard-id': 'sales-performance' },
-      requestContext: { http: { method: 'GET', path: '/', sourceIp: '127.0.0.1' }, requestId: 'r', timeEpoch: Date.now() },
+      requestContext: {
+        http: { method: 'GET', path: '/', sourceIp: '127.0.0.1' },
+        requestId: 'r',
+        timeEpoch: Date.now(),
+      },
       isBase64Encoded: false,
     };
-    await expect(fn.invoke(event)).rejects.toMatchObject({ name: 'Runtime.ImportModuleError', message: 'The function is not fully configured' });
+    await expect(fn.invoke(event)).rejects.toMatchObject({
+      name: 'Runtime.ImportModuleError',
+      message: 'The function is not fully configured',
+    });
   });
 });

@@ -43,7 +43,9 @@ describe('QuickSight users', () => {
       IdentityType: 'QUICKSIGHT',
       Active: true,
     });
-    const described = await t.client.send(new DescribeUserCommand({ AwsAccountId: ACCOUNT_ID, Namespace: NAMESPACE, UserName: USER }));
+    const described = await t.client.send(
+      new DescribeUserCommand({ AwsAccountId: ACCOUNT_ID, Namespace: NAMESPACE, UserName: USER }),
+    );
     expect(described.Status).toBe(200);
     expect(described.User?.Arn).toBe(userArn(USER));
     expect(described.RequestId).toMatch(/^[0-9a-f-]{36}$/);
@@ -65,7 +67,9 @@ describe('QuickSight users', () => {
     expect(page.status).toBe(200);
     expect(await page.text()).toContain('Local QuickSight');
     // Not part of the user: DescribeUser does not carry it.
-    const described = await t.client.send(new DescribeUserCommand({ AwsAccountId: ACCOUNT_ID, Namespace: NAMESPACE, UserName: USER }));
+    const described = await t.client.send(
+      new DescribeUserCommand({ AwsAccountId: ACCOUNT_ID, Namespace: NAMESPACE, UserName: USER }),
+    );
     expect(JSON.stringify(described)).not.toContain('invitation');
   });
 
@@ -73,7 +77,9 @@ describe('QuickSight users', () => {
     await t.register(USER);
     const error = await sdkError(t.register(USER, { UserRole: 'AUTHOR' }));
     expect(error).toMatchObject({ name: 'ResourceExistsException', status: 409 });
-    const described = await t.client.send(new DescribeUserCommand({ AwsAccountId: ACCOUNT_ID, Namespace: NAMESPACE, UserName: USER }));
+    const described = await t.client.send(
+      new DescribeUserCommand({ AwsAccountId: ACCOUNT_ID, Namespace: NAMESPACE, UserName: USER }),
+    );
     expect(described.User?.Role).toBe('READER');
   });
 
@@ -92,7 +98,9 @@ describe('QuickSight users', () => {
 
   it('answers ResourceNotFoundException for an unknown user', async () => {
     const error = await sdkError(
-      t.client.send(new DescribeUserCommand({ AwsAccountId: ACCOUNT_ID, Namespace: NAMESPACE, UserName: 'nobody@example.com' })),
+      t.client.send(
+        new DescribeUserCommand({ AwsAccountId: ACCOUNT_ID, Namespace: NAMESPACE, UserName: 'nobody@example.com' }),
+      ),
     );
     expect(error).toMatchObject({ name: 'ResourceNotFoundException', status: 404 });
     expect(error.message).toContain(userArn('nobody@example.com'));
@@ -113,11 +121,18 @@ describe('QuickSight users', () => {
   it('lists users in pages of at most 100 with NextToken', async () => {
     const names = Array.from({ length: 130 }, (_, i) => `user${String(i).padStart(3, '0')}@example.com`);
     for (const name of names) await t.register(name);
-    const first = await t.client.send(new ListUsersCommand({ AwsAccountId: ACCOUNT_ID, Namespace: NAMESPACE, MaxResults: 100 }));
+    const first = await t.client.send(
+      new ListUsersCommand({ AwsAccountId: ACCOUNT_ID, Namespace: NAMESPACE, MaxResults: 100 }),
+    );
     expect(first.UserList).toHaveLength(100);
     expect(first.NextToken).toBeTruthy();
     const second = await t.client.send(
-      new ListUsersCommand({ AwsAccountId: ACCOUNT_ID, Namespace: NAMESPACE, MaxResults: 100, NextToken: first.NextToken }),
+      new ListUsersCommand({
+        AwsAccountId: ACCOUNT_ID,
+        Namespace: NAMESPACE,
+        MaxResults: 100,
+        NextToken: first.NextToken,
+      }),
     );
     expect(second.UserList).toHaveLength(30);
     expect(second.NextToken).toBeUndefined();
@@ -128,27 +143,37 @@ describe('QuickSight users', () => {
 
   it('rejects MaxResults above 100 and a forged NextToken', async () => {
     expect(
-      await sdkError(t.client.send(new ListUsersCommand({ AwsAccountId: ACCOUNT_ID, Namespace: NAMESPACE, MaxResults: 101 }))),
+      await sdkError(
+        t.client.send(new ListUsersCommand({ AwsAccountId: ACCOUNT_ID, Namespace: NAMESPACE, MaxResults: 101 })),
+      ),
     ).toMatchObject({ name: 'InvalidParameterValueException' });
     expect(
-      await sdkError(t.client.send(new ListUsersCommand({ AwsAccountId: ACCOUNT_ID, Namespace: NAMESPACE, NextToken: 'forged' }))),
+      await sdkError(
+        t.client.send(new ListUsersCommand({ AwsAccountId: ACCOUNT_ID, Namespace: NAMESPACE, NextToken: 'forged' })),
+      ),
     ).toMatchObject({ name: 'InvalidNextTokenException' });
   });
 
   it('deletes a user together with the dashboard permissions granted to it', async () => {
     await t.register(USER);
     await t.grantViewer('sales-performance', USER);
-    const deleted = await t.client.send(new DeleteUserCommand({ AwsAccountId: ACCOUNT_ID, Namespace: NAMESPACE, UserName: USER }));
+    const deleted = await t.client.send(
+      new DeleteUserCommand({ AwsAccountId: ACCOUNT_ID, Namespace: NAMESPACE, UserName: USER }),
+    );
     expect(deleted.Status).toBe(200);
     expect(
-      await sdkError(t.client.send(new DescribeUserCommand({ AwsAccountId: ACCOUNT_ID, Namespace: NAMESPACE, UserName: USER }))),
+      await sdkError(
+        t.client.send(new DescribeUserCommand({ AwsAccountId: ACCOUNT_ID, Namespace: NAMESPACE, UserName: USER })),
+      ),
     ).toMatchObject({ name: 'ResourceNotFoundException' });
     const permissions = await t.client.send(
       new DescribeDashboardPermissionsCommand({ AwsAccountId: ACCOUNT_ID, DashboardId: 'sales-performance' }),
     );
     expect(permissions.Permissions).toEqual([]);
     expect(
-      await sdkError(t.client.send(new DeleteUserCommand({ AwsAccountId: ACCOUNT_ID, Namespace: NAMESPACE, UserName: USER }))),
+      await sdkError(
+        t.client.send(new DeleteUserCommand({ AwsAccountId: ACCOUNT_ID, Namespace: NAMESPACE, UserName: USER })),
+      ),
     ).toMatchObject({ name: 'ResourceNotFoundException' });
   });
 });
@@ -161,7 +186,9 @@ describe('QuickSight dashboards', () => {
     );
     expect(SAMPLE_DASHBOARDS.length).toBeGreaterThanOrEqual(3);
     for (const sample of SAMPLE_DASHBOARDS) {
-      const described = await t.client.send(new DescribeDashboardCommand({ AwsAccountId: ACCOUNT_ID, DashboardId: sample.dashboardId }));
+      const described = await t.client.send(
+        new DescribeDashboardCommand({ AwsAccountId: ACCOUNT_ID, DashboardId: sample.dashboardId }),
+      );
       expect(described.Dashboard).toMatchObject({
         DashboardId: sample.dashboardId,
         Arn: `arn:aws:quicksight:${REGION}:${ACCOUNT_ID}:dashboard/${sample.dashboardId}`,
@@ -174,7 +201,9 @@ describe('QuickSight dashboards', () => {
 
   it('pages the dashboard list', async () => {
     const first = await t.client.send(new ListDashboardsCommand({ AwsAccountId: ACCOUNT_ID, MaxResults: 2 }));
-    const second = await t.client.send(new ListDashboardsCommand({ AwsAccountId: ACCOUNT_ID, MaxResults: 2, NextToken: first.NextToken }));
+    const second = await t.client.send(
+      new ListDashboardsCommand({ AwsAccountId: ACCOUNT_ID, MaxResults: 2, NextToken: first.NextToken }),
+    );
     expect(first.DashboardSummaryList).toHaveLength(2);
     expect(second.DashboardSummaryList).toHaveLength(SAMPLE_DASHBOARDS.length - 2);
   });
@@ -219,19 +248,29 @@ describe('QuickSight dashboards', () => {
       new DescribeDashboardPermissionsCommand({ AwsAccountId: ACCOUNT_ID, DashboardId: 'distributor-scorecard' }),
     );
     expect(described.Permissions).toEqual([
-      { Principal: userArn('other@example.com'), Actions: ['quicksight:DescribeDashboard', 'quicksight:QueryDashboard'] },
+      {
+        Principal: userArn('other@example.com'),
+        Actions: ['quicksight:DescribeDashboard', 'quicksight:QueryDashboard'],
+      },
     ]);
   });
 
   it.each([
     ['a user that does not exist', { Principal: userArn('ghost@example.com'), Actions: VIEWER_ACTIONS }],
-    ['a principal of another account', { Principal: `arn:aws:quicksight:${REGION}:999999999999:user/default/x`, Actions: VIEWER_ACTIONS }],
+    [
+      'a principal of another account',
+      { Principal: `arn:aws:quicksight:${REGION}:999999999999:user/default/x`, Actions: VIEWER_ACTIONS },
+    ],
     ['an unknown action', { Principal: userArn(USER), Actions: ['quicksight:EverythingPlease'] }],
   ])('rejects a grant to %s and changes nothing', async (_case, permission) => {
     await t.register(USER);
     const error = await sdkError(
       t.client.send(
-        new UpdateDashboardPermissionsCommand({ AwsAccountId: ACCOUNT_ID, DashboardId: 'sales-performance', GrantPermissions: [permission] }),
+        new UpdateDashboardPermissionsCommand({
+          AwsAccountId: ACCOUNT_ID,
+          DashboardId: 'sales-performance',
+          GrantPermissions: [permission],
+        }),
       ),
     );
     expect(error.name).toBe('InvalidParameterValueException');
@@ -293,16 +332,35 @@ describe('GenerateEmbedUrlForRegisteredUser', () => {
   });
 
   it.each([
-    ['more than three allowed domains', { AllowedDomains: ['https://a.example.com', 'https://b.example.com', 'https://c.example.com', 'https://d.example.com'] }],
+    [
+      'more than three allowed domains',
+      {
+        AllowedDomains: [
+          'https://a.example.com',
+          'https://b.example.com',
+          'https://c.example.com',
+          'https://d.example.com',
+        ],
+      },
+    ],
     ['plain http for a public domain', { AllowedDomains: ['http://portal.example.com'] }],
     ['plain http for a loopback IP address', { AllowedDomains: ['http://127.0.0.1:5173'] }],
     ['an IPv4 address over https', { AllowedDomains: ['https://111.222.33.44:1234'] }],
     ['an IPv6 address', { AllowedDomains: ['https://[::1]:8443'] }],
     ['a domain with a path', { AllowedDomains: ['https://portal.example.com/app'] }],
     ['a wildcard that is not the first label', { AllowedDomains: ['https://example.com.*.example-1.co.uk'] }],
-    ['a domain carrying a CSP directive', { AllowedDomains: ["https://portal.example.com; script-src 'unsafe-inline'"] }],
-    ['a user ARN that is not a user', { UserArn: `arn:aws:quicksight:${REGION}:${ACCOUNT_ID}:dashboard/sales-performance` }],
-    ['another experience than a dashboard', { ExperienceConfiguration: { QuickSightConsole: { InitialPath: '/start' } } }],
+    [
+      'a domain carrying a CSP directive',
+      { AllowedDomains: ["https://portal.example.com; script-src 'unsafe-inline'"] },
+    ],
+    [
+      'a user ARN that is not a user',
+      { UserArn: `arn:aws:quicksight:${REGION}:${ACCOUNT_ID}:dashboard/sales-performance` },
+    ],
+    [
+      'another experience than a dashboard',
+      { ExperienceConfiguration: { QuickSightConsole: { InitialPath: '/start' } } },
+    ],
   ])('rejects %s with InvalidParameterValueException', async (_case, overrides) => {
     await t.register(USER);
     await t.grantViewer('sales-performance', USER);
@@ -314,16 +372,31 @@ describe('GenerateEmbedUrlForRegisteredUser', () => {
     expect((await sdkError(generate({ AllowedDomains: ['http://127.0.0.1:5173'] }))).message).toBe(
       'The domain http://127.0.0.1:5173 in AllowedDomains is not valid: IP addresses are not supported.',
     );
-    expect((await sdkError(generate({ AllowedDomains: ['https://a.example.com', 'https://b.example.com', 'https://c.example.com', 'https://d.example.com'] }))).message).toBe(
-      'AllowedDomains contains 4 domains; you can specify at most 3 domains or subdomains.',
-    );
+    expect(
+      (
+        await sdkError(
+          generate({
+            AllowedDomains: [
+              'https://a.example.com',
+              'https://b.example.com',
+              'https://c.example.com',
+              'https://d.example.com',
+            ],
+          }),
+        )
+      ).message,
+    ).toBe('AllowedDomains contains 4 domains; you can specify at most 3 domains or subdomains.');
   });
 
   it('accepts https domains with subdomain wildcards and ports, internationalized names and http://localhost', async () => {
     await t.register(USER);
     await t.grantViewer('sales-performance', USER);
-    const result = await generate({ AllowedDomains: ['https://*.example.com', 'https://portal.example.org:8443', 'http://localhost:5173'] });
+    const result = await generate({
+      AllowedDomains: ['https://*.example.com', 'https://portal.example.org:8443', 'http://localhost:5173'],
+    });
     expect(result.EmbedUrl).toBeTruthy();
-    expect((await generate({ AllowedDomains: ['https://www.\u30A2\u30DE\u30BE\u30F3.jp', 'http://localhost'] })).EmbedUrl).toBeTruthy();
+    expect(
+      (await generate({ AllowedDomains: ['https://www.\u30A2\u30DE\u30BE\u30F3.jp', 'http://localhost'] })).EmbedUrl,
+    ).toBeTruthy();
   });
 });

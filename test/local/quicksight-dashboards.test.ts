@@ -1,6 +1,12 @@
 import { describe, expect, it } from 'vitest';
 import { SAMPLE_DASHBOARDS } from '../../local/emulators/quicksight/index.ts';
-import { fillRate, lastMonths, marginRate, onTimeRate, totals } from '../../local/emulators/quicksight/data/aggregate.ts';
+import {
+  fillRate,
+  lastMonths,
+  marginRate,
+  onTimeRate,
+  totals,
+} from '../../local/emulators/quicksight/data/aggregate.ts';
 import { DEFAULT_SEED, generateDataset, sampleDataset } from '../../local/emulators/quicksight/data/generator.ts';
 import { parseViewState } from '../../local/emulators/quicksight/render/layout.ts';
 import { dashboardPage } from '../../local/emulators/quicksight/render/pages.ts';
@@ -66,14 +72,19 @@ describe('dashboard pages', () => {
   it('sorts the table through the query string', () => {
     const scorecard = SAMPLE_DASHBOARDS.find((d) => d.dashboardId === 'distributor-scorecard');
     if (!scorecard) throw new Error('No scorecard');
-    const firstRow = (query: string) => /<tbody><tr><th scope="row">([^<]+)<\/th>/.exec(dashboardPage(scorecard, 'a', view(query)))?.[1];
+    const firstRow = (query: string) =>
+      /<tbody><tr><th scope="row">([^<]+)<\/th>/.exec(dashboardPage(scorecard, 'a', view(query)))?.[1];
     const ascending = firstRow('period=12&sort=name&dir=asc');
     const descending = firstRow('period=12&sort=name&dir=desc');
-    const names = sampleDataset().distributors.map((d) => d.name).sort((a, b) => a.localeCompare(b));
+    const names = sampleDataset()
+      .distributors.map((d) => d.name)
+      .sort((a, b) => a.localeCompare(b));
     expect(ascending).toBe(names[0]);
     expect(descending).toBe(names.at(-1));
     const page = dashboardPage(scorecard, 'a', view('period=12&sort=name&dir=asc'));
-    expect(page).toContain('aria-sort="ascending"><a class="sort active" href="?period=12&amp;sort=name&amp;dir=desc">');
+    expect(page).toContain(
+      'aria-sort="ascending"><a class="sort active" href="?period=12&amp;sort=name&amp;dir=desc">',
+    );
   });
 
   it('falls back to the default view for unknown query values', () => {

@@ -56,13 +56,15 @@ async function emulator(options: TestEmulatorOptions = {}): Promise<TestEmulator
 }
 
 const account = { AwsAccountId: ACCOUNT_ID };
-const describeDataSet = (qs: TestEmulator, DataSetId: string) => qs.client.send(new DescribeDataSetCommand({ ...account, DataSetId }));
+const describeDataSet = (qs: TestEmulator, DataSetId: string) =>
+  qs.client.send(new DescribeDataSetCommand({ ...account, DataSetId }));
 const ingestions = async (qs: TestEmulator, DataSetId = RULES_DATA_SET_ID) =>
   (await qs.client.send(new ListIngestionsCommand({ ...account, DataSetId }))).Ingestions ?? [];
 const refresh = (qs: TestEmulator, IngestionId: string, DataSetId = RULES_DATA_SET_ID) =>
   qs.client.send(new CreateIngestionCommand({ ...account, DataSetId, IngestionId, IngestionType: 'FULL_REFRESH' }));
 const describeIngestion = async (qs: TestEmulator, IngestionId: string) =>
-  (await qs.client.send(new DescribeIngestionCommand({ ...account, DataSetId: RULES_DATA_SET_ID, IngestionId }))).Ingestion;
+  (await qs.client.send(new DescribeIngestionCommand({ ...account, DataSetId: RULES_DATA_SET_ID, IngestionId })))
+    .Ingestion;
 
 /** The SPICE rows of a dataset, read from the stopped emulator's state. */
 async function spiceRows(qs: TestEmulator, dataSetId = RULES_DATA_SET_ID) {
@@ -82,17 +84,34 @@ describe('data sources', () => {
         DataSourceId: RULES_DATA_SOURCE_ID,
         Name: 'Rules',
         Type: 'S3',
-        DataSourceParameters: { S3Parameters: { ManifestFileLocation: { Bucket: RULES_BUCKET, Key: RULES_MANIFEST_KEY }, RoleArn: `arn:aws:iam::${ACCOUNT_ID}:role/reader` } },
+        DataSourceParameters: {
+          S3Parameters: {
+            ManifestFileLocation: { Bucket: RULES_BUCKET, Key: RULES_MANIFEST_KEY },
+            RoleArn: `arn:aws:iam::${ACCOUNT_ID}:role/reader`,
+          },
+        },
       }),
     );
-    expect(created).toMatchObject({ Status: 202, Arn: dataSourceArn(RULES_DATA_SOURCE_ID), DataSourceId: RULES_DATA_SOURCE_ID, CreationStatus: 'CREATION_IN_PROGRESS' });
-    const described = await qs.client.send(new DescribeDataSourceCommand({ ...account, DataSourceId: RULES_DATA_SOURCE_ID }));
+    expect(created).toMatchObject({
+      Status: 202,
+      Arn: dataSourceArn(RULES_DATA_SOURCE_ID),
+      DataSourceId: RULES_DATA_SOURCE_ID,
+      CreationStatus: 'CREATION_IN_PROGRESS',
+    });
+    const described = await qs.client.send(
+      new DescribeDataSourceCommand({ ...account, DataSourceId: RULES_DATA_SOURCE_ID }),
+    );
     expect(described.DataSource).toMatchObject({
       Arn: dataSourceArn(RULES_DATA_SOURCE_ID),
       Name: 'Rules',
       Type: 'S3',
       Status: 'CREATION_SUCCESSFUL',
-      DataSourceParameters: { S3Parameters: { ManifestFileLocation: { Bucket: RULES_BUCKET, Key: RULES_MANIFEST_KEY }, RoleArn: `arn:aws:iam::${ACCOUNT_ID}:role/reader` } },
+      DataSourceParameters: {
+        S3Parameters: {
+          ManifestFileLocation: { Bucket: RULES_BUCKET, Key: RULES_MANIFEST_KEY },
+          RoleArn: `arn:aws:iam::${ACCOUNT_ID}:role/reader`,
+        },
+      },
     });
     expect(described.DataSource?.CreatedTime).toEqual(new Date(qs.clock.now()));
   });
@@ -101,7 +120,14 @@ describe('data sources', () => {
     ['another type', { Type: 'MYSQL' }],
     ['no S3Parameters', { DataSourceParameters: {} }],
     ['a manifest without a key', { DataSourceParameters: { S3Parameters: { ManifestFileLocation: { Bucket: 'b' } } } }],
-    ['a RoleArn that is no role', { DataSourceParameters: { S3Parameters: { ManifestFileLocation: { Bucket: 'b', Key: 'k' }, RoleArn: 'arn:aws:s3:::bucket-name-here' } } }],
+    [
+      'a RoleArn that is no role',
+      {
+        DataSourceParameters: {
+          S3Parameters: { ManifestFileLocation: { Bucket: 'b', Key: 'k' }, RoleArn: 'arn:aws:s3:::bucket-name-here' },
+        },
+      },
+    ],
     ['a name over 128 characters', { Name: 'n'.repeat(129) }],
   ])('refuses %s with InvalidParameterValueException and creates nothing', async (_case, override) => {
     const qs = await emulator();
@@ -113,8 +139,13 @@ describe('data sources', () => {
       DataSourceParameters: { S3Parameters: { ManifestFileLocation: { Bucket: 'b', Key: 'k' } } },
       ...override,
     };
-    expect(await sdkError(qs.client.send(new CreateDataSourceCommand(input as never)))).toMatchObject({ name: 'InvalidParameterValueException', status: 400 });
-    expect(await sdkError(qs.client.send(new DescribeDataSourceCommand({ ...account, DataSourceId: 'source' })))).toMatchObject({
+    expect(await sdkError(qs.client.send(new CreateDataSourceCommand(input as never)))).toMatchObject({
+      name: 'InvalidParameterValueException',
+      status: 400,
+    });
+    expect(
+      await sdkError(qs.client.send(new DescribeDataSourceCommand({ ...account, DataSourceId: 'source' }))),
+    ).toMatchObject({
       name: 'ResourceNotFoundException',
       status: 404,
     });
@@ -147,7 +178,9 @@ describe('datasets', () => {
         { Name: 'company', Type: 'STRING' },
       ],
     });
-    expect(described?.PhysicalTableMap?.['company-rules']?.S3Source?.DataSourceArn).toBe(dataSourceArn(RULES_DATA_SOURCE_ID));
+    expect(described?.PhysicalTableMap?.['company-rules']?.S3Source?.DataSourceArn).toBe(
+      dataSourceArn(RULES_DATA_SOURCE_ID),
+    );
     expect(described?.RowLevelPermissionDataSet).toBeUndefined();
 
     const [initial] = await ingestions(qs);
@@ -169,7 +202,11 @@ describe('datasets', () => {
     const qs = await emulator();
     putRules(objects, RULES_CSV);
     await createRulesDataSource(qs);
-    await qs.client.send(new CreateDataSetCommand(protectedDataSet({ Arn: dataSetArn(RULES_DATA_SET_ID), PermissionPolicy: 'GRANT_ACCESS' })));
+    await qs.client.send(
+      new CreateDataSetCommand(
+        protectedDataSet({ Arn: dataSetArn(RULES_DATA_SET_ID), PermissionPolicy: 'GRANT_ACCESS' }),
+      ),
+    );
     expect((await describeDataSet(qs, 'protected')).DataSet?.RowLevelPermissionDataSet).toEqual({
       Arn: dataSetArn(RULES_DATA_SET_ID),
       PermissionPolicy: 'GRANT_ACCESS',
@@ -188,27 +225,94 @@ describe('datasets', () => {
     ImportMode: 'SPICE',
     RowLevelPermissionDataSet: rls,
     PhysicalTableMap: {
-      facts: { S3Source: { DataSourceArn: dataSourceArn(RULES_DATA_SOURCE_ID), InputColumns: [{ Name: 'company', Type: 'STRING' }] } },
+      facts: {
+        S3Source: {
+          DataSourceArn: dataSourceArn(RULES_DATA_SOURCE_ID),
+          InputColumns: [{ Name: 'company', Type: 'STRING' }],
+        },
+      },
     },
     ...overrides,
   });
 
   it.each<[string, Partial<CreateDataSetCommandInput>]>([
-    ['a non-STRING column of a CSV file', { PhysicalTableMap: { t: { S3Source: { DataSourceArn: dataSourceArn(RULES_DATA_SOURCE_ID), InputColumns: [{ Name: 'n', Type: 'INTEGER' }] } } } }],
+    [
+      'a non-STRING column of a CSV file',
+      {
+        PhysicalTableMap: {
+          t: {
+            S3Source: {
+              DataSourceArn: dataSourceArn(RULES_DATA_SOURCE_ID),
+              InputColumns: [{ Name: 'n', Type: 'INTEGER' }],
+            },
+          },
+        },
+      },
+    ],
     ['DIRECT_QUERY for S3 data', { ImportMode: 'DIRECT_QUERY' }],
     ['RLS on a dataset used as RLS_RULES', { UseAs: 'RLS_RULES' }],
-    ['an RLS Arn that is no dataset ARN', { RowLevelPermissionDataSet: { Arn: 'arn:aws:s3:::bucket', PermissionPolicy: 'GRANT_ACCESS' } }],
-    ['a Namespace with FormatVersion VERSION_2', { RowLevelPermissionDataSet: { Arn: dataSetArn('r'), PermissionPolicy: 'GRANT_ACCESS', FormatVersion: 'VERSION_2', Namespace: 'default' } }],
-    ['an unknown PermissionPolicy', { RowLevelPermissionDataSet: { Arn: dataSetArn('r'), PermissionPolicy: 'ALLOW' as never } }],
-    ['a data source ARN of another account', { PhysicalTableMap: { t: { S3Source: { DataSourceArn: 'arn:aws:quicksight:us-east-2:210987654321:datasource/x', InputColumns: [{ Name: 'c', Type: 'STRING' }] } } } }],
-    ['tag-based row-level security', { RowLevelPermissionTagConfiguration: { TagRules: [{ TagKey: 'k', ColumnName: 'company' }] } }],
-    ['a JSON file', { PhysicalTableMap: { t: { S3Source: { DataSourceArn: dataSourceArn(RULES_DATA_SOURCE_ID), UploadSettings: { Format: 'JSON' }, InputColumns: [{ Name: 'c', Type: 'STRING' }] } } } }],
+    [
+      'an RLS Arn that is no dataset ARN',
+      { RowLevelPermissionDataSet: { Arn: 'arn:aws:s3:::bucket', PermissionPolicy: 'GRANT_ACCESS' } },
+    ],
+    [
+      'a Namespace with FormatVersion VERSION_2',
+      {
+        RowLevelPermissionDataSet: {
+          Arn: dataSetArn('r'),
+          PermissionPolicy: 'GRANT_ACCESS',
+          FormatVersion: 'VERSION_2',
+          Namespace: 'default',
+        },
+      },
+    ],
+    [
+      'an unknown PermissionPolicy',
+      { RowLevelPermissionDataSet: { Arn: dataSetArn('r'), PermissionPolicy: 'ALLOW' as never } },
+    ],
+    [
+      'a data source ARN of another account',
+      {
+        PhysicalTableMap: {
+          t: {
+            S3Source: {
+              DataSourceArn: 'arn:aws:quicksight:us-east-2:210987654321:datasource/x',
+              InputColumns: [{ Name: 'c', Type: 'STRING' }],
+            },
+          },
+        },
+      },
+    ],
+    [
+      'tag-based row-level security',
+      { RowLevelPermissionTagConfiguration: { TagRules: [{ TagKey: 'k', ColumnName: 'company' }] } },
+    ],
+    [
+      'a JSON file',
+      {
+        PhysicalTableMap: {
+          t: {
+            S3Source: {
+              DataSourceArn: dataSourceArn(RULES_DATA_SOURCE_ID),
+              UploadSettings: { Format: 'JSON' },
+              InputColumns: [{ Name: 'c', Type: 'STRING' }],
+            },
+          },
+        },
+      },
+    ],
   ])('refuses %s with InvalidParameterValueException and creates nothing', async (_case, overrides) => {
     const qs = await emulator();
     await createRulesDataSource(qs);
     const input = protectedDataSet({ Arn: dataSetArn(RULES_DATA_SET_ID), PermissionPolicy: 'GRANT_ACCESS' }, overrides);
-    expect(await sdkError(qs.client.send(new CreateDataSetCommand(input)))).toMatchObject({ name: 'InvalidParameterValueException', status: 400 });
-    expect(await sdkError(describeDataSet(qs, 'protected'))).toMatchObject({ name: 'ResourceNotFoundException', status: 404 });
+    expect(await sdkError(qs.client.send(new CreateDataSetCommand(input)))).toMatchObject({
+      name: 'InvalidParameterValueException',
+      status: 400,
+    });
+    expect(await sdkError(describeDataSet(qs, 'protected'))).toMatchObject({
+      name: 'ResourceNotFoundException',
+      status: 404,
+    });
   });
 
   it('refuses a data source that does not exist with ResourceNotFoundException', async () => {
@@ -223,7 +327,9 @@ describe('datasets', () => {
     await createRulesDataSource(qs);
     await createRulesDataSet(qs);
     expect(await sdkError(createRulesDataSet(qs))).toMatchObject({ name: 'ResourceExistsException', status: 409 });
-    expect(await sdkError(createRulesDataSet(qs, undefined, 'distributor-monthly-facts'))).toMatchObject({ name: 'ResourceExistsException' });
+    expect(await sdkError(createRulesDataSet(qs, undefined, 'distributor-monthly-facts'))).toMatchObject({
+      name: 'ResourceExistsException',
+    });
     expect(await ingestions(qs)).toHaveLength(1);
   });
 });
@@ -232,7 +338,9 @@ describe('sample datasets', () => {
   it('lists the datasets behind every sample dashboard in DescribeDashboard', async () => {
     const qs = await emulator();
     for (const dashboard of SAMPLE_DASHBOARDS) {
-      const described = await qs.client.send(new DescribeDashboardCommand({ ...account, DashboardId: dashboard.dashboardId }));
+      const described = await qs.client.send(
+        new DescribeDashboardCommand({ ...account, DashboardId: dashboard.dashboardId }),
+      );
       const arns = described.Dashboard?.Version?.DataSetArns ?? [];
       expect(arns.length).toBeGreaterThan(0);
       for (const arn of arns) {
@@ -246,7 +354,9 @@ describe('sample datasets', () => {
   it('applies the rules dataset of the rowLevelSecurity option to every sample dataset but the benchmarks’', async () => {
     const qs = await emulator({ rowLevelSecurity: { rulesDataSetId: RULES_DATA_SET_ID } });
     for (const dashboard of SAMPLE_DASHBOARDS) {
-      const described = await qs.client.send(new DescribeDashboardCommand({ ...account, DashboardId: dashboard.dashboardId }));
+      const described = await qs.client.send(
+        new DescribeDashboardCommand({ ...account, DashboardId: dashboard.dashboardId }),
+      );
       for (const arn of described.Dashboard?.Version?.DataSetArns ?? []) {
         const dataSet = (await describeDataSet(qs, arn.slice(arn.lastIndexOf('/') + 1))).DataSet;
         if (dashboard.dashboardId === 'market-benchmarks') {
@@ -284,7 +394,12 @@ describe('ingestions', () => {
     putRules(objects, 'GroupArn,company\narn:g/3,Fabrikam Industries\n');
     qs.clock.advance(1000);
     const created = await refresh(qs, 'rules-1');
-    expect(created).toMatchObject({ Status: 201, IngestionId: 'rules-1', IngestionStatus: 'INITIALIZED', Arn: `${dataSetArn(RULES_DATA_SET_ID)}/ingestion/rules-1` });
+    expect(created).toMatchObject({
+      Status: 201,
+      IngestionId: 'rules-1',
+      IngestionStatus: 'INITIALIZED',
+      Arn: `${dataSetArn(RULES_DATA_SET_ID)}/ingestion/rules-1`,
+    });
     expect(await describeIngestion(qs, 'rules-1')).toMatchObject({
       IngestionStatus: 'COMPLETED',
       RequestType: 'FULL_REFRESH',
@@ -299,9 +414,21 @@ describe('ingestions', () => {
   it.each([
     ['a missing data file', () => objects.delete(RULES_BUCKET, RULES_FILE_KEY), 'S3_FILE_INACCESSIBLE'],
     ['a missing manifest', () => objects.delete(RULES_BUCKET, RULES_MANIFEST_KEY), 'S3_MANIFEST_ERROR'],
-    ['a manifest that is not JSON', () => objects.put(RULES_BUCKET, RULES_MANIFEST_KEY, '{"fileLocations": ['), 'S3_MANIFEST_ERROR'],
-    ['a manifest without fileLocations', () => objects.put(RULES_BUCKET, RULES_MANIFEST_KEY, '{"globalUploadSettings":{}}'), 'S3_MANIFEST_ERROR'],
-    ['a quoted field never closed', () => objects.put(RULES_BUCKET, RULES_FILE_KEY, 'GroupArn,company\narn:g/9,"Open\n'), 'CUSTOMER_ERROR'],
+    [
+      'a manifest that is not JSON',
+      () => objects.put(RULES_BUCKET, RULES_MANIFEST_KEY, '{"fileLocations": ['),
+      'S3_MANIFEST_ERROR',
+    ],
+    [
+      'a manifest without fileLocations',
+      () => objects.put(RULES_BUCKET, RULES_MANIFEST_KEY, '{"globalUploadSettings":{}}'),
+      'S3_MANIFEST_ERROR',
+    ],
+    [
+      'a quoted field never closed',
+      () => objects.put(RULES_BUCKET, RULES_FILE_KEY, 'GroupArn,company\narn:g/9,"Open\n'),
+      'CUSTOMER_ERROR',
+    ],
   ])('fails on %s with ErrorInfo and keeps the rows loaded before', async (_case, breakIt, errorType) => {
     const qs = await rulesLoaded();
     breakIt();
@@ -331,7 +458,11 @@ describe('ingestions', () => {
     const qs = await rulesLoaded();
     objects.put(RULES_BUCKET, 'parts/a.csv', 'GroupArn,company\narn:g/a,A\n');
     objects.put(RULES_BUCKET, 'parts/b.csv', 'GroupArn,company\r\narn:g/b,"B, with ""quotes"""\r\n');
-    objects.put(RULES_BUCKET, RULES_MANIFEST_KEY, JSON.stringify({ fileLocations: [{ URIPrefixes: [`s3://${RULES_BUCKET}/parts/`] }] }));
+    objects.put(
+      RULES_BUCKET,
+      RULES_MANIFEST_KEY,
+      JSON.stringify({ fileLocations: [{ URIPrefixes: [`s3://${RULES_BUCKET}/parts/`] }] }),
+    );
     await refresh(qs, 'prefixes');
     expect((await describeIngestion(qs, 'prefixes'))?.RowInfo?.RowsIngested).toBe(2);
 
@@ -346,13 +477,23 @@ describe('ingestions', () => {
       }),
     );
     await refresh(qs, 'entries');
-    expect(await describeIngestion(qs, 'entries')).toMatchObject({ IngestionStatus: 'COMPLETED', RowInfo: { RowsIngested: 1 } });
+    expect(await describeIngestion(qs, 'entries')).toMatchObject({
+      IngestionStatus: 'COMPLETED',
+      RowInfo: { RowsIngested: 1 },
+    });
     expect(await spiceRows(qs)).toEqual([['arn:g/b', 'B, with "quotes"']]);
   });
 
   it('reads files without a header when the upload settings say so, empty fields as NULL', async () => {
     const qs = await emulator();
-    objects.put(RULES_BUCKET, RULES_MANIFEST_KEY, JSON.stringify({ fileLocations: [{ URIs: [`s3://${RULES_BUCKET}/${RULES_FILE_KEY}`] }], globalUploadSettings: { containsHeader: 'false', delimiter: ';' } }));
+    objects.put(
+      RULES_BUCKET,
+      RULES_MANIFEST_KEY,
+      JSON.stringify({
+        fileLocations: [{ URIs: [`s3://${RULES_BUCKET}/${RULES_FILE_KEY}`] }],
+        globalUploadSettings: { containsHeader: 'false', delimiter: ';' },
+      }),
+    );
     objects.put(RULES_BUCKET, RULES_FILE_KEY, 'arn:g/1;Northwind Manufacturing\narn:g/2;\n\narn:g/3;x;extra\n');
     await createRulesDataSource(qs);
     await qs.client.send(
@@ -362,7 +503,15 @@ describe('ingestions', () => {
         Name: 'Rules',
         ImportMode: 'SPICE',
         PhysicalTableMap: {
-          t: { S3Source: { DataSourceArn: dataSourceArn(RULES_DATA_SOURCE_ID), InputColumns: [{ Name: 'GroupArn', Type: 'STRING' }, { Name: 'company', Type: 'STRING' }] } },
+          t: {
+            S3Source: {
+              DataSourceArn: dataSourceArn(RULES_DATA_SOURCE_ID),
+              InputColumns: [
+                { Name: 'GroupArn', Type: 'STRING' },
+                { Name: 'company', Type: 'STRING' },
+              ],
+            },
+          },
         },
       }),
     );
@@ -378,14 +527,38 @@ describe('ingestions', () => {
     const qs = await rulesLoaded();
     await refresh(qs, 'taken');
     expect(await sdkError(refresh(qs, 'taken'))).toMatchObject({ name: 'ResourceExistsException', status: 409 });
-    expect(await sdkError(refresh(qs, 'not valid!'))).toMatchObject({ name: 'InvalidParameterValueException', status: 400 });
-    expect(await sdkError(refresh(qs, 'x', 'absent'))).toMatchObject({ name: 'ResourceNotFoundException', status: 404 });
+    expect(await sdkError(refresh(qs, 'not valid!'))).toMatchObject({
+      name: 'InvalidParameterValueException',
+      status: 400,
+    });
+    expect(await sdkError(refresh(qs, 'x', 'absent'))).toMatchObject({
+      name: 'ResourceNotFoundException',
+      status: 404,
+    });
     expect(
-      await sdkError(qs.client.send(new CreateIngestionCommand({ ...account, DataSetId: RULES_DATA_SET_ID, IngestionId: 'inc', IngestionType: 'INCREMENTAL_REFRESH' }))),
+      await sdkError(
+        qs.client.send(
+          new CreateIngestionCommand({
+            ...account,
+            DataSetId: RULES_DATA_SET_ID,
+            IngestionId: 'inc',
+            IngestionType: 'INCREMENTAL_REFRESH',
+          }),
+        ),
+      ),
     ).toMatchObject({ name: 'InvalidParameterValueException' });
-    expect(await sdkError(describeIngestion(qs, 'absent'))).toMatchObject({ name: 'ResourceNotFoundException', status: 404 });
-    expect(await sdkError(qs.client.send(new ListIngestionsCommand({ ...account, DataSetId: 'absent' })))).toMatchObject({ name: 'ResourceNotFoundException' });
-    expect(await sdkError(qs.client.send(new ListIngestionsCommand({ ...account, DataSetId: RULES_DATA_SET_ID, NextToken: 'nope' })))).toMatchObject({
+    expect(await sdkError(describeIngestion(qs, 'absent'))).toMatchObject({
+      name: 'ResourceNotFoundException',
+      status: 404,
+    });
+    expect(
+      await sdkError(qs.client.send(new ListIngestionsCommand({ ...account, DataSetId: 'absent' }))),
+    ).toMatchObject({ name: 'ResourceNotFoundException' });
+    expect(
+      await sdkError(
+        qs.client.send(new ListIngestionsCommand({ ...account, DataSetId: RULES_DATA_SET_ID, NextToken: 'nope' })),
+      ),
+    ).toMatchObject({
       name: 'InvalidNextTokenException',
     });
     expect((await ingestions(qs)).map((i) => i.IngestionId)).toEqual(['taken', expect.any(String)]);
@@ -407,9 +580,18 @@ describe('ingestions', () => {
       qs.clock.advance(1000);
       await refresh(qs, id);
     }
-    const first = await qs.client.send(new ListIngestionsCommand({ ...account, DataSetId: RULES_DATA_SET_ID, MaxResults: 2 }));
+    const first = await qs.client.send(
+      new ListIngestionsCommand({ ...account, DataSetId: RULES_DATA_SET_ID, MaxResults: 2 }),
+    );
     expect(first.Ingestions?.map((i) => i.IngestionId)).toEqual(['c', 'b']);
-    const second = await qs.client.send(new ListIngestionsCommand({ ...account, DataSetId: RULES_DATA_SET_ID, MaxResults: 2, NextToken: first.NextToken }));
+    const second = await qs.client.send(
+      new ListIngestionsCommand({
+        ...account,
+        DataSetId: RULES_DATA_SET_ID,
+        MaxResults: 2,
+        NextToken: first.NextToken,
+      }),
+    );
     expect(second.Ingestions?.map((i) => i.IngestionId)).toEqual(['a', expect.any(String)]);
     expect(second.NextToken).toBeUndefined();
   });
@@ -419,7 +601,10 @@ describe('ingestions', () => {
     await refresh(qs, 'before-restart');
     qs = await qs.restart();
     t = qs;
-    expect((await qs.client.send(new DescribeDataSourceCommand({ ...account, DataSourceId: RULES_DATA_SOURCE_ID }))).DataSource?.Name).toBe('Portal company rules');
+    expect(
+      (await qs.client.send(new DescribeDataSourceCommand({ ...account, DataSourceId: RULES_DATA_SOURCE_ID })))
+        .DataSource?.Name,
+    ).toBe('Portal company rules');
     expect((await describeDataSet(qs, RULES_DATA_SET_ID)).DataSet?.UseAs).toBe('RLS_RULES');
     expect((await ingestions(qs)).map((i) => i.IngestionStatus)).toEqual(['COMPLETED', 'COMPLETED']);
     expect(await spiceRows(qs)).toHaveLength(2);
@@ -431,10 +616,20 @@ describe('ingestions', () => {
     const store = await openStateStore({ dataDir: qs.dataDir, accountId: ACCOUNT_ID, now: Date.now });
     await store.commit({
       type: 'putIngestion',
-      ingestion: { dataSetId: RULES_DATA_SET_ID, ingestionId: 'cut-short', status: 'INITIALIZED', createdAt: qs.clock.now(), requestType: 'FULL_REFRESH', requestSource: 'MANUAL' },
+      ingestion: {
+        dataSetId: RULES_DATA_SET_ID,
+        ingestionId: 'cut-short',
+        status: 'INITIALIZED',
+        createdAt: qs.clock.now(),
+        requestType: 'FULL_REFRESH',
+        requestSource: 'MANUAL',
+      },
     });
     await store.close();
     t = await qs.restart();
-    expect(await describeIngestion(t, 'cut-short')).toMatchObject({ IngestionStatus: 'FAILED', ErrorInfo: { Type: 'INTERNAL_SERVICE_ERROR' } });
+    expect(await describeIngestion(t, 'cut-short')).toMatchObject({
+      IngestionStatus: 'FAILED',
+      ErrorInfo: { Type: 'INTERNAL_SERVICE_ERROR' },
+    });
   });
 });

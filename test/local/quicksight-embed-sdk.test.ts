@@ -31,7 +31,10 @@ let page: Page;
 
 beforeAll(async () => {
   tlsDir = await mkdtemp(path.join(tmpdir(), 'qs-embed-tls-'));
-  t = await startTestEmulator(new TestClock(Date.now()), { pageHost: 'localhost', embedPages: { tls: await localTlsMaterial(tlsDir) } });
+  t = await startTestEmulator(new TestClock(Date.now()), {
+    pageHost: 'localhost',
+    embedPages: { tls: await localTlsMaterial(tlsDir) },
+  });
   await t.register(USER);
   await t.grantViewer('sales-performance', USER);
   await t.grantViewer('market-benchmarks', USER);
@@ -43,7 +46,9 @@ beforeAll(async () => {
       return;
     }
     response.writeHead(200, { 'Content-Type': 'text/html' });
-    response.end('<!doctype html><html><head><script src="/sdk.js"></script></head><body><div id="container"></div></body></html>');
+    response.end(
+      '<!doctype html><html><head><script src="/sdk.js"></script></head><body><div id="container"></div></body></html>',
+    );
   });
   await new Promise<void>((resolve) => host.listen(0, '127.0.0.1', resolve));
   hostOrigin = `http://localhost:${(host.address() as AddressInfo).port}`;
@@ -79,31 +84,52 @@ async function embed(url: string): Promise<void> {
   page = await browser.newPage();
   await page.goto(`${hostOrigin}/`);
   await page.evaluate(async (embedUrl) => {
-    const sdk = (globalThis as unknown as { QuickSightEmbedding: { createEmbeddingContext: () => Promise<{ embedDashboard: (f: unknown, c: unknown) => Promise<unknown> }> } }).QuickSightEmbedding;
+    const sdk = (
+      globalThis as unknown as {
+        QuickSightEmbedding: {
+          createEmbeddingContext: () => Promise<{ embedDashboard: (f: unknown, c: unknown) => Promise<unknown> }>;
+        };
+      }
+    ).QuickSightEmbedding;
     const harness: Harness = { events: [], experience: {} };
     (globalThis as unknown as { harness: Harness }).harness = harness;
     const context = await sdk.createEmbeddingContext();
     harness.experience = (await context.embedDashboard(
       { url: embedUrl, container: '#container', height: '700px' },
-      { onMessage: (event: { eventName: string; message?: unknown }) => harness.events.push({ eventName: event.eventName, message: event.message }) },
+      {
+        onMessage: (event: { eventName: string; message?: unknown }) =>
+          harness.events.push({ eventName: event.eventName, message: event.message }),
+      },
     )) as Harness['experience'];
   }, url);
 }
 
 const eventCount = (eventName: string) =>
-  page.evaluate((name) => (globalThis as unknown as { harness: Harness }).harness.events.filter((e) => e.eventName === name).length, eventName);
+  page.evaluate(
+    (name) => (globalThis as unknown as { harness: Harness }).harness.events.filter((e) => e.eventName === name).length,
+    eventName,
+  );
 
 async function waitForEvent(eventName: string, count = 1) {
   await page.waitForFunction(
-    ([name, n]) => (globalThis as unknown as { harness: Harness }).harness.events.filter((e) => e.eventName === name).length >= Number(n),
+    ([name, n]) =>
+      (globalThis as unknown as { harness: Harness }).harness.events.filter((e) => e.eventName === name).length >=
+      Number(n),
     [eventName, count] as const,
     { timeout: 15_000 },
   );
-  return page.evaluate((name) => (globalThis as unknown as { harness: Harness }).harness.events.filter((e) => e.eventName === name).at(-1), eventName);
+  return page.evaluate(
+    (name) => (globalThis as unknown as { harness: Harness }).harness.events.filter((e) => e.eventName === name).at(-1),
+    eventName,
+  );
 }
 
 const call = (method: string, ...args: unknown[]) =>
-  page.evaluate(([name, rest]) => (globalThis as unknown as { harness: Harness }).harness.experience[name as string]!(...(rest as unknown[])), [method, args] as const);
+  page.evaluate(
+    ([name, rest]) =>
+      (globalThis as unknown as { harness: Harness }).harness.experience[name as string]!(...(rest as unknown[])),
+    [method, args] as const,
+  );
 
 function dashboardFrame(): Frame {
   const frame = page.frames().find((f) => f.url().includes('/dashboards/'));
@@ -116,7 +142,10 @@ describe('the embedding SDK against the local embed pages', () => {
     const url = await embedUrl('sales-performance');
     expect(url).toMatch(/^https:\/\/localhost:\d+\/embed\/[^/]+\/dashboards\/sales-performance\?code=/);
     await embed(url);
-    expect(await waitForEvent('CONTENT_LOADED')).toEqual({ eventName: 'CONTENT_LOADED', message: { title: 'Sales Performance' } });
+    expect(await waitForEvent('CONTENT_LOADED')).toEqual({
+      eventName: 'CONTENT_LOADED',
+      message: { title: 'Sales Performance' },
+    });
     const control = page.frames().find((f) => f.url().includes('/embedControl'));
     expect(control?.url()).toContain(new URL(url).origin);
     await page.close();
@@ -163,18 +192,29 @@ describe('the embedding SDK against the local embed pages', () => {
     await waitForEvent('CONTENT_LOADED');
     await page.close();
     await embed(url);
-    expect(await waitForEvent('ERROR_OCCURRED')).toEqual({ eventName: 'ERROR_OCCURRED', message: { errorCode: 'Forbidden' } });
+    expect(await waitForEvent('ERROR_OCCURRED')).toEqual({
+      eventName: 'ERROR_OCCURRED',
+      message: { errorCode: 'Forbidden' },
+    });
     expect(await eventCount('CONTENT_LOADED')).toBe(0);
     await page.close();
   }, 30_000);
 
   it('shows a stand-in for each feature turned on and none for a feature turned off', async () => {
-    await embed(await embedUrl('sales-performance', { Schedules: { Enabled: true }, ThresholdAlerts: { Enabled: true }, Bookmarks: { Enabled: false } }));
+    await embed(
+      await embedUrl('sales-performance', {
+        Schedules: { Enabled: true },
+        ThresholdAlerts: { Enabled: true },
+        Bookmarks: { Enabled: false },
+      }),
+    );
     await waitForEvent('CONTENT_LOADED');
     const features = dashboardFrame().locator('nav[aria-label="Dashboard features"] summary');
     expect(await features.allTextContents()).toEqual(['Schedules', 'Threshold alerts']);
     expect(await call('toggleSchedulingPane')).toEqual({ success: true });
-    await expect.poll(() => dashboardFrame().locator('details[data-feature="Schedules"]').getAttribute('open')).toBe('');
+    await expect
+      .poll(() => dashboardFrame().locator('details[data-feature="Schedules"]').getAttribute('open'))
+      .toBe('');
     expect(await call('toggleBookmarksPane')).toMatchObject({ success: false, errorCode: 'FeatureNotEnabled' });
     await page.close();
   }, 30_000);
@@ -193,7 +233,10 @@ describe('origin checks of the frames', () => {
     const pageText = await (await fetchInsecure(url.href)).text();
     expect(pageText).toContain('Sales Performance');
     expect(pageText).not.toContain('<script');
-    const control = new URL(`/embed/${url.pathname.split('/')[2]}/embedControl?punyCodeEmbedOrigin=https%3A%2F%2Fevil.example%2F-&contextId=c1`, url);
+    const control = new URL(
+      `/embed/${url.pathname.split('/')[2]}/embedControl?punyCodeEmbedOrigin=https%3A%2F%2Fevil.example%2F-&contextId=c1`,
+      url,
+    );
     expect((await fetchInsecure(control.href)).status).toBe(404);
     control.searchParams.set('punyCodeEmbedOrigin', `${hostOrigin}/-`);
     const allowed = await fetchInsecure(control.href);

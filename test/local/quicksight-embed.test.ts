@@ -1,4 +1,7 @@
-import { GenerateEmbedUrlForRegisteredUserCommand, UpdateDashboardPermissionsCommand } from '@aws-sdk/client-quicksight';
+import {
+  GenerateEmbedUrlForRegisteredUserCommand,
+  UpdateDashboardPermissionsCommand,
+} from '@aws-sdk/client-quicksight';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { dashboardLink, SAMPLE_DASHBOARDS } from '../../local/emulators/quicksight/index.ts';
 import { ACCOUNT_ID, VIEWER_ACTIONS, startTestEmulator, userArn, type TestEmulator } from './quicksight-support.ts';
@@ -145,7 +148,7 @@ describe('embed URLs', () => {
     expect(await response.text()).not.toContain('Inventory &amp; Margins</h1>');
   });
 
-  it("shows the not-authorized page in the allowed frames for a user without permission", async () => {
+  it('shows the not-authorized page in the allowed frames for a user without permission', async () => {
     await t.register('no.grant@example.com');
     const result = await t.client.send(
       new GenerateEmbedUrlForRegisteredUserCommand({
@@ -215,17 +218,29 @@ describe('dashboard feature configurations', () => {
     });
     const page = await (await fetch(result.EmbedUrl ?? '')).text();
     expect(page).toContain('<nav class="features" aria-label="Dashboard features">');
-    expect([...page.matchAll(/<summary>([^<]+)<\/summary>/g)].map((m) => m[1])).toEqual(['Share view', 'Customization summary', 'Executive summary']);
+    expect([...page.matchAll(/<summary>([^<]+)<\/summary>/g)].map((m) => m[1])).toEqual([
+      'Share view',
+      'Customization summary',
+      'Executive summary',
+    ]);
     expect(page).not.toContain('data-feature="Schedules"');
   });
 
   it('refuses a feature member the SDK model does not define (the SDK client drops such members; a raw call does not)', async () => {
     const response = await fetch(`${t.emulator.url}/accounts/${ACCOUNT_ID}/embed-url/registered-user`, {
       method: 'POST',
-      headers: { 'Content-Type': 'application/json', Authorization: 'AWS4-HMAC-SHA256 Credential=AKIDLOCAL/20260202/us-east-2/quicksight/aws4_request' },
+      headers: {
+        'Content-Type': 'application/json',
+        Authorization: 'AWS4-HMAC-SHA256 Credential=AKIDLOCAL/20260202/us-east-2/quicksight/aws4_request',
+      },
       body: JSON.stringify({
         UserArn: userArn(USER),
-        ExperienceConfiguration: { Dashboard: { InitialDashboardId: 'sales-performance', FeatureConfigurations: { Subscriptions: { Enabled: true } } } },
+        ExperienceConfiguration: {
+          Dashboard: {
+            InitialDashboardId: 'sales-performance',
+            FeatureConfigurations: { Subscriptions: { Enabled: true } },
+          },
+        },
       }),
     });
     expect(response.status).toBe(400);

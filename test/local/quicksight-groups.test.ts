@@ -46,11 +46,16 @@ afterEach(async () => {
 });
 
 const scope = { AwsAccountId: ACCOUNT_ID, Namespace: NAMESPACE };
-const createGroup = (GroupName: string, Description?: string) => t.client.send(new CreateGroupCommand({ ...scope, GroupName, Description }));
-const addMember = (GroupName: string, MemberName: string) => t.client.send(new CreateGroupMembershipCommand({ ...scope, GroupName, MemberName }));
-const removeMember = (GroupName: string, MemberName: string) => t.client.send(new DeleteGroupMembershipCommand({ ...scope, GroupName, MemberName }));
+const createGroup = (GroupName: string, Description?: string) =>
+  t.client.send(new CreateGroupCommand({ ...scope, GroupName, Description }));
+const addMember = (GroupName: string, MemberName: string) =>
+  t.client.send(new CreateGroupMembershipCommand({ ...scope, GroupName, MemberName }));
+const removeMember = (GroupName: string, MemberName: string) =>
+  t.client.send(new DeleteGroupMembershipCommand({ ...scope, GroupName, MemberName }));
 const members = async (GroupName: string) =>
-  (await t.client.send(new ListGroupMembershipsCommand({ ...scope, GroupName }))).GroupMemberList?.map((m) => m.MemberName);
+  (await t.client.send(new ListGroupMembershipsCommand({ ...scope, GroupName }))).GroupMemberList?.map(
+    (m) => m.MemberName,
+  );
 const groupNames = async () => (await t.client.send(new ListGroupsCommand(scope))).GroupList?.map((g) => g.GroupName);
 
 describe('groups', () => {
@@ -70,7 +75,10 @@ describe('groups', () => {
 
   it('refuses an existing group name with ResourceExistsException and keeps the group as it was', async () => {
     await createGroup(NORTHWIND, 'first');
-    expect(await sdkError(createGroup(NORTHWIND, 'second'))).toMatchObject({ name: 'ResourceExistsException', status: 409 });
+    expect(await sdkError(createGroup(NORTHWIND, 'second'))).toMatchObject({
+      name: 'ResourceExistsException',
+      status: 409,
+    });
     const described = await t.client.send(new DescribeGroupCommand({ ...scope, GroupName: NORTHWIND }));
     expect(described.Group?.Description).toBe('first');
   });
@@ -88,11 +96,15 @@ describe('groups', () => {
   });
 
   it('answers ResourceNotFoundException for another namespace and AccessDeniedException for another account', async () => {
-    expect(await sdkError(t.client.send(new CreateGroupCommand({ ...scope, Namespace: 'partners', GroupName: 'g' })))).toMatchObject({
+    expect(
+      await sdkError(t.client.send(new CreateGroupCommand({ ...scope, Namespace: 'partners', GroupName: 'g' }))),
+    ).toMatchObject({
       name: 'ResourceNotFoundException',
       status: 404,
     });
-    expect(await sdkError(t.client.send(new ListGroupsCommand({ ...scope, AwsAccountId: '210987654321' })))).toMatchObject({
+    expect(
+      await sdkError(t.client.send(new ListGroupsCommand({ ...scope, AwsAccountId: '210987654321' }))),
+    ).toMatchObject({
       name: 'AccessDeniedException',
     });
   });
@@ -115,7 +127,9 @@ describe('groups', () => {
     const second = await t.client.send(new ListGroupsCommand({ ...scope, MaxResults: 2, NextToken: first.NextToken }));
     expect(second.GroupList?.map((g) => g.GroupName)).toEqual(['g3']);
     expect(second.NextToken).toBeUndefined();
-    expect(await sdkError(t.client.send(new ListGroupsCommand({ ...scope, NextToken: 'bm90LWEtdG9rZW4' })))).toMatchObject({
+    expect(
+      await sdkError(t.client.send(new ListGroupsCommand({ ...scope, NextToken: 'bm90LWEtdG9rZW4' }))),
+    ).toMatchObject({
       name: 'InvalidNextTokenException',
       status: 400,
     });
@@ -128,12 +142,17 @@ describe('groups', () => {
     await t.stop();
     const store = await openStateStore({ dataDir: t.dataDir, accountId: ACCOUNT_ID, now: Date.now });
     for (let i = 0; i < MAX_GROUPS_PER_NAMESPACE; i += 1) {
-      await store.commit({ type: 'putGroup', group: { namespace: NAMESPACE, groupName: `bulk-${i}`, principalId: `group/bulk/${i}` } });
+      await store.commit({
+        type: 'putGroup',
+        group: { namespace: NAMESPACE, groupName: `bulk-${i}`, principalId: `group/bulk/${i}` },
+      });
     }
     await store.close();
     t = await t.restart();
     expect(await sdkError(createGroup('one-too-many'))).toMatchObject({ name: 'LimitExceededException', status: 409 });
-    expect(await sdkError(t.client.send(new DescribeGroupCommand({ ...scope, GroupName: 'one-too-many' })))).toMatchObject({
+    expect(
+      await sdkError(t.client.send(new DescribeGroupCommand({ ...scope, GroupName: 'one-too-many' }))),
+    ).toMatchObject({
       name: 'ResourceNotFoundException',
     });
   });
@@ -158,9 +177,14 @@ describe('group memberships', () => {
   });
 
   it('refuses a user who is not registered, or a missing group, with ResourceNotFoundException', async () => {
-    expect(await sdkError(addMember(NORTHWIND, 'nobody@example.com'))).toMatchObject({ name: 'ResourceNotFoundException', status: 404 });
+    expect(await sdkError(addMember(NORTHWIND, 'nobody@example.com'))).toMatchObject({
+      name: 'ResourceNotFoundException',
+      status: 404,
+    });
     expect(await sdkError(addMember('absent', ANNA))).toMatchObject({ name: 'ResourceNotFoundException', status: 404 });
-    expect(await sdkError(addMember(NORTHWIND, 'bad\u2603name'))).toMatchObject({ name: 'InvalidParameterValueException' });
+    expect(await sdkError(addMember(NORTHWIND, 'bad\u2603name'))).toMatchObject({
+      name: 'InvalidParameterValueException',
+    });
     expect(await members(NORTHWIND)).toEqual([]);
   });
 
@@ -169,8 +193,13 @@ describe('group memberships', () => {
     await addMember(NORTHWIND, BEN);
     await removeMember(NORTHWIND, ANNA);
     expect(await members(NORTHWIND)).toEqual([BEN]);
-    expect(await sdkError(removeMember(NORTHWIND, ANNA))).toMatchObject({ name: 'ResourceNotFoundException', status: 404 });
-    expect(await sdkError(removeMember(NORTHWIND, 'nobody@example.com'))).toMatchObject({ name: 'ResourceNotFoundException' });
+    expect(await sdkError(removeMember(NORTHWIND, ANNA))).toMatchObject({
+      name: 'ResourceNotFoundException',
+      status: 404,
+    });
+    expect(await sdkError(removeMember(NORTHWIND, 'nobody@example.com'))).toMatchObject({
+      name: 'ResourceNotFoundException',
+    });
     expect(await members(NORTHWIND)).toEqual([BEN]);
   });
 
@@ -180,11 +209,15 @@ describe('group memberships', () => {
     const first = await t.client.send(new ListGroupMembershipsCommand({ ...scope, GroupName: CONTOSO, MaxResults: 3 }));
     expect(first.GroupMemberList?.map((m) => m.MemberName)).toEqual([ANNA, BEN, 'c@example.com']);
     expect(first.GroupMemberList?.[0]?.Arn).toBe(userArn(ANNA));
-    const second = await t.client.send(new ListGroupMembershipsCommand({ ...scope, GroupName: CONTOSO, MaxResults: 3, NextToken: first.NextToken }));
+    const second = await t.client.send(
+      new ListGroupMembershipsCommand({ ...scope, GroupName: CONTOSO, MaxResults: 3, NextToken: first.NextToken }),
+    );
     expect(second.GroupMemberList?.map((m) => m.MemberName)).toEqual(['d@example.com']);
     expect(second.NextToken).toBeUndefined();
     expect(
-      await sdkError(t.client.send(new ListGroupMembershipsCommand({ ...scope, GroupName: CONTOSO, NextToken: 'garbage' }))),
+      await sdkError(
+        t.client.send(new ListGroupMembershipsCommand({ ...scope, GroupName: CONTOSO, NextToken: 'garbage' })),
+      ),
     ).toMatchObject({ name: 'InvalidNextTokenException' });
   });
 
@@ -239,7 +272,9 @@ describe('dashboard permissions granted to a group', () => {
     expect(await embeddedPage(t, BEN, 'sales-performance')).toContain('You are not authorized to view this dashboard');
 
     await t.client.send(new DeleteGroupCommand({ ...scope, GroupName: NORTHWIND }));
-    const permissions = await t.client.send(new DescribeDashboardPermissionsCommand({ AwsAccountId: ACCOUNT_ID, DashboardId: 'sales-performance' }));
+    const permissions = await t.client.send(
+      new DescribeDashboardPermissionsCommand({ AwsAccountId: ACCOUNT_ID, DashboardId: 'sales-performance' }),
+    );
     expect(permissions.Permissions).toEqual([]);
   });
 

@@ -24,17 +24,28 @@ function classify(method: string, path: string, body?: Record<string, unknown>) 
 const arn = (resource: string) => `arn:aws:quicksight:${REGION}:${ACCOUNT_ID}:${resource}`;
 
 describe('IAM gate table of the QuickSight emulator', () => {
-  it.each(API_OPERATIONS.map((operation) => [operation.name, operation] as const))('authorizes %s as its own action', (name, operation) => {
-    const path = operation.path.replace(/\{(\w+)\}/g, (_match, label: string) => LABELS[label] ?? `sample-${label.toLowerCase()}`);
-    expect(classify(operation.method, path).action).toBe(`quicksight:${name}`);
-  });
+  it.each(API_OPERATIONS.map((operation) => [operation.name, operation] as const))(
+    'authorizes %s as its own action',
+    (name, operation) => {
+      const path = operation.path.replace(
+        /\{(\w+)\}/g,
+        (_match, label: string) => LABELS[label] ?? `sample-${label.toLowerCase()}`,
+      );
+      expect(classify(operation.method, path).action).toBe(`quicksight:${name}`);
+    },
+  );
 
   it('authorizes group, membership, data source, dataset and ingestion calls on their resources', () => {
     const base = `/accounts/${ACCOUNT_ID}`;
-    expect(classify('POST', `${base}/namespaces/default/groups`, { GroupName: 'portal-c1' }).resources).toEqual([arn('group/default/portal-c1')]);
+    expect(classify('POST', `${base}/namespaces/default/groups`, { GroupName: 'portal-c1' }).resources).toEqual([
+      arn('group/default/portal-c1'),
+    ]);
     expect(classify('GET', `${base}/namespaces/default/groups`).resources).toEqual([arn('group/default/*')]);
-    expect(classify('PUT', `${base}/namespaces/default/groups/portal-c1/members/a%40example.com`).resources).toEqual([arn('group/default/portal-c1')]);
-    // No resource type in the Service Authorization Reference: IAM authorizes CreateDataSource and ListIngestions on "*" only.
+    expect(classify('PUT', `${base}/namespaces/default/groups/portal-c1/members/a%40example.com`).resources).toEqual([
+      arn('group/default/portal-c1'),
+    ]);
+    // No resource type in the Service Authorization Reference: IAM authorizes CreateDataSource and ListIngestions on
+    // "*" only.
     expect(classify('POST', `${base}/data-sources`, { DataSourceId: 'rules-source' }).resources).toEqual(['*']);
     expect(
       classify('POST', `${base}/data-sets`, {
@@ -42,7 +53,9 @@ describe('IAM gate table of the QuickSight emulator', () => {
         PhysicalTableMap: { t: { S3Source: { DataSourceArn: arn('datasource/rules-source') } } },
       }).resources,
     ).toEqual([arn('datasource/rules-source')]);
-    expect(classify('PUT', `${base}/data-sets/rules/ingestions/rules-1`).resources).toEqual([arn('dataset/rules/ingestion/rules-1')]);
+    expect(classify('PUT', `${base}/data-sets/rules/ingestions/rules-1`).resources).toEqual([
+      arn('dataset/rules/ingestion/rules-1'),
+    ]);
     expect(classify('GET', `${base}/data-sets/rules/ingestions`).resources).toEqual(['*']);
   });
 });

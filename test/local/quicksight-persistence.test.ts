@@ -10,7 +10,15 @@ import {
 import { afterEach, describe, expect, it } from 'vitest';
 import { startQuickSightEmulator } from '../../local/emulators/quicksight/index.ts';
 import { JOURNAL_FILE, SNAPSHOT_FILE, openStateStore } from '../../local/emulators/quicksight/persistence.ts';
-import { ACCOUNT_ID, NAMESPACE, REGION, clientFor, startTestEmulator, userArn, type TestEmulator } from './quicksight-support.ts';
+import {
+  ACCOUNT_ID,
+  NAMESPACE,
+  REGION,
+  clientFor,
+  startTestEmulator,
+  userArn,
+  type TestEmulator,
+} from './quicksight-support.ts';
 
 const USER = 'demo.user@example.com';
 const cleanups: (() => Promise<void>)[] = [];
@@ -49,7 +57,9 @@ describe('QuickSight emulator state', () => {
 
     const second = await first.restart();
     cleanups.push(() => second.close());
-    const user = await second.client.send(new DescribeUserCommand({ AwsAccountId: ACCOUNT_ID, Namespace: NAMESPACE, UserName: USER }));
+    const user = await second.client.send(
+      new DescribeUserCommand({ AwsAccountId: ACCOUNT_ID, Namespace: NAMESPACE, UserName: USER }),
+    );
     expect(user.User?.Arn).toBe(userArn(USER));
     const permissions = await second.client.send(
       new DescribeDashboardPermissionsCommand({ AwsAccountId: ACCOUNT_ID, DashboardId: 'sales-performance' }),
@@ -94,7 +104,10 @@ describe('QuickSight emulator state', () => {
     const listed = await client.send(new ListUsersCommand({ AwsAccountId: ACCOUNT_ID, Namespace: NAMESPACE }));
     expect(listed.UserList?.map((u) => u.UserName)).toEqual(['a@example.com', 'b@example.com']);
     // Start-up folds the journal into the snapshot.
-    const snapshot = JSON.parse(await readFile(path.join(dataDir, SNAPSHOT_FILE), 'utf8')) as { users: unknown[]; seq: number };
+    const snapshot = JSON.parse(await readFile(path.join(dataDir, SNAPSHOT_FILE), 'utf8')) as {
+      users: unknown[];
+      seq: number;
+    };
     expect(snapshot.users).toHaveLength(2);
     expect(snapshot.seq).toBe(2);
     expect(await readFile(path.join(dataDir, JOURNAL_FILE), 'utf8')).toBe('');
@@ -105,7 +118,11 @@ describe('QuickSight emulator state', () => {
     const dataDir = await tempDir();
     const store = await openStateStore({ dataDir, accountId: ACCOUNT_ID, now: Date.now });
     for (let i = 0; i < 2100; i += 1) {
-      await store.commit({ type: 'setDashboardPermissions', dashboardId: 'sales-performance', permissions: [{ Principal: `p${i}`, Actions: ['quicksight:DescribeDashboard'] }] });
+      await store.commit({
+        type: 'setDashboardPermissions',
+        dashboardId: 'sales-performance',
+        permissions: [{ Principal: `p${i}`, Actions: ['quicksight:DescribeDashboard'] }],
+      });
     }
     const journal = (await readFile(path.join(dataDir, JOURNAL_FILE), 'utf8')).trim().split('\n');
     expect(journal.length).toBe(100);
@@ -125,6 +142,8 @@ describe('QuickSight emulator state', () => {
       /belongs to account 123456789012/,
     );
     await writeFile(path.join(dataDir, SNAPSHOT_FILE), '{not json');
-    await expect(startQuickSightEmulator({ dataDir, accountId: ACCOUNT_ID, region: REGION })).rejects.toThrow(/unreadable.*--reset/);
+    await expect(startQuickSightEmulator({ dataDir, accountId: ACCOUNT_ID, region: REGION })).rejects.toThrow(
+      /unreadable.*--reset/,
+    );
   });
 });

@@ -7,7 +7,12 @@ import {
 import { afterEach, describe, expect, it } from 'vitest';
 import { lastMonths, totals } from '../../local/emulators/quicksight/data/aggregate.ts';
 import { sampleDataset, type Dataset } from '../../local/emulators/quicksight/data/generator.ts';
-import { NO_DATA_TEXT, SAMPLE_COMPANIES, SAMPLE_DASHBOARDS, type SampleRowLevelSecurity } from '../../local/emulators/quicksight/index.ts';
+import {
+  NO_DATA_TEXT,
+  SAMPLE_COMPANIES,
+  SAMPLE_DASHBOARDS,
+  type SampleRowLevelSecurity,
+} from '../../local/emulators/quicksight/index.ts';
 import { currency } from '../../local/emulators/quicksight/render/format.ts';
 import {
   ACCOUNT_ID,
@@ -38,7 +43,12 @@ import {
 
 const [NORTHWIND, CONTOSO, FABRIKAM] = SAMPLE_COMPANIES;
 const ALL_COMPANIES = [...SAMPLE_COMPANIES].sort().join(', ');
-const GROUPS = { northwind: 'portal-northwind', contoso: 'portal-contoso', fabrikam: 'portal-fabrikam', auditors: 'portal-auditors' };
+const GROUPS = {
+  northwind: 'portal-northwind',
+  contoso: 'portal-contoso',
+  fabrikam: 'portal-fabrikam',
+  auditors: 'portal-auditors',
+};
 
 /** Users and the groups they belong to: one company each, an owner of two, an auditor, and one in no group. */
 const USERS: Record<string, string[]> = {
@@ -74,14 +84,20 @@ interface Setup {
   readonly createRules?: boolean;
 }
 
-async function portal({ rowLevelSecurity = { rulesDataSetId: RULES_DATA_SET_ID }, rules = COMPANY_RULES, columns, createRules = true }: Setup = {}) {
+async function portal({
+  rowLevelSecurity = { rulesDataSetId: RULES_DATA_SET_ID },
+  rules = COMPANY_RULES,
+  columns,
+  createRules = true,
+}: Setup = {}) {
   objects = new MemoryObjects();
   t = await startTestEmulator(undefined, { objects, rowLevelSecurity: rowLevelSecurity ?? undefined });
   const scope = { AwsAccountId: ACCOUNT_ID, Namespace: NAMESPACE };
   for (const GroupName of Object.values(GROUPS)) await t.client.send(new CreateGroupCommand({ ...scope, GroupName }));
   for (const [user, groups] of Object.entries(USERS)) {
     await t.register(user);
-    for (const GroupName of groups) await t.client.send(new CreateGroupMembershipCommand({ ...scope, GroupName, MemberName: user }));
+    for (const GroupName of groups)
+      await t.client.send(new CreateGroupMembershipCommand({ ...scope, GroupName, MemberName: user }));
     for (const dashboard of SAMPLE_DASHBOARDS) await t.grantViewer(dashboard.dashboardId, user);
   }
   if (rules !== null) putRules(objects, rules);
@@ -99,7 +115,10 @@ function dataOf(companies: readonly string[]): Dataset {
   return { ...all, facts, distributors: all.distributors.filter((d) => ids.has(d.id)) };
 }
 
-const distributorsOf = (company: string) => sampleDataset().distributors.filter((d) => d.company === company).map((d) => d.name);
+const distributorsOf = (company: string) =>
+  sampleDataset()
+    .distributors.filter((d) => d.company === company)
+    .map((d) => d.name);
 
 describe('row-level security on the embedded sample dashboards', () => {
   it('draws only the rows of the companies whose group rules name the user, and aggregates only them', async () => {
@@ -141,7 +160,9 @@ describe('row-level security on the embedded sample dashboards', () => {
   it('matches rules on UserName or UserARN too, and reads a comma-separated field as several values', async () => {
     await portal({
       columns: ['UserName', 'UserARN', 'company'],
-      rules: ['UserName,UserARN,company', `${LONE},,${CONTOSO}`, `,${userArn(NORA)},"${NORTHWIND},${FABRIKAM}"`].join('\n'),
+      rules: ['UserName,UserARN,company', `${LONE},,${CONTOSO}`, `,${userArn(NORA)},"${NORTHWIND},${FABRIKAM}"`].join(
+        '\n',
+      ),
     });
     expect(companiesInView(await view(LONE))).toBe(CONTOSO);
     expect(companiesInView(await view(NORA))).toBe([FABRIKAM, NORTHWIND].sort().join(', '));
@@ -153,7 +174,9 @@ describe('row-level security on the embedded sample dashboards', () => {
     await portal({ rules: null });
     expect(await view(NORA)).toContain(NO_DATA_TEXT);
     putRules(objects, COMPANY_RULES);
-    await t.client.send(new CreateIngestionCommand({ AwsAccountId: ACCOUNT_ID, DataSetId: RULES_DATA_SET_ID, IngestionId: 'rules-1' }));
+    await t.client.send(
+      new CreateIngestionCommand({ AwsAccountId: ACCOUNT_ID, DataSetId: RULES_DATA_SET_ID, IngestionId: 'rules-1' }),
+    );
     expect(companiesInView(await view(NORA))).toBe(NORTHWIND);
   });
 
@@ -166,16 +189,32 @@ describe('row-level security on the embedded sample dashboards', () => {
   it('keeps applying the rules loaded before when a refresh fails', async () => {
     await portal();
     objects.delete(RULES_BUCKET, RULES_FILE_KEY);
-    await t.client.send(new CreateIngestionCommand({ AwsAccountId: ACCOUNT_ID, DataSetId: RULES_DATA_SET_ID, IngestionId: 'broken' }));
+    await t.client.send(
+      new CreateIngestionCommand({ AwsAccountId: ACCOUNT_ID, DataSetId: RULES_DATA_SET_ID, IngestionId: 'broken' }),
+    );
     expect(companiesInView(await view(NORA))).toBe(NORTHWIND);
   });
 
   it('follows group membership at each load', async () => {
     await portal();
     expect(companiesInView(await view(NORA))).toBe(NORTHWIND);
-    await t.client.send(new DeleteGroupMembershipCommand({ AwsAccountId: ACCOUNT_ID, Namespace: NAMESPACE, GroupName: GROUPS.northwind, MemberName: NORA }));
+    await t.client.send(
+      new DeleteGroupMembershipCommand({
+        AwsAccountId: ACCOUNT_ID,
+        Namespace: NAMESPACE,
+        GroupName: GROUPS.northwind,
+        MemberName: NORA,
+      }),
+    );
     expect(await view(NORA)).toContain(NO_DATA_TEXT);
-    await t.client.send(new CreateGroupMembershipCommand({ AwsAccountId: ACCOUNT_ID, Namespace: NAMESPACE, GroupName: GROUPS.contoso, MemberName: NORA }));
+    await t.client.send(
+      new CreateGroupMembershipCommand({
+        AwsAccountId: ACCOUNT_ID,
+        Namespace: NAMESPACE,
+        GroupName: GROUPS.contoso,
+        MemberName: NORA,
+      }),
+    );
     expect(companiesInView(await view(NORA))).toBe(CONTOSO);
   });
 
@@ -203,7 +242,8 @@ describe('row-level security on the embedded sample dashboards', () => {
 
   it('shows every company when the emulator applies no row-level security', async () => {
     await portal({ rowLevelSecurity: null });
-    for (const dashboard of SAMPLE_DASHBOARDS) expect(companiesInView(await view(LONE, dashboard.dashboardId))).toBe(ALL_COMPANIES);
+    for (const dashboard of SAMPLE_DASHBOARDS)
+      expect(companiesInView(await view(LONE, dashboard.dashboardId))).toBe(ALL_COMPANIES);
   });
 
   it('applies the loaded rules after a restart', async () => {

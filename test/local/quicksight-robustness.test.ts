@@ -1,4 +1,9 @@
-import { DescribeUserCommand, ListDashboardsCommand, ListUsersCommand, RegisterUserCommand } from '@aws-sdk/client-quicksight';
+import {
+  DescribeUserCommand,
+  ListDashboardsCommand,
+  ListUsersCommand,
+  RegisterUserCommand,
+} from '@aws-sdk/client-quicksight';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { ACCOUNT_ID, NAMESPACE, sdkError, startTestEmulator, type TestEmulator } from './quicksight-support.ts';
 
@@ -19,7 +24,10 @@ afterEach(async () => {
 const usersPath = `/accounts/${ACCOUNT_ID}/namespaces/${NAMESPACE}/users`;
 
 async function call(path: string, init: RequestInit = {}) {
-  const response = await fetch(`${t.emulator.url}${path}`, { ...init, headers: { ...SIGNED, ...(init.headers ?? {}) } });
+  const response = await fetch(`${t.emulator.url}${path}`, {
+    ...init,
+    headers: { ...SIGNED, ...(init.headers ?? {}) },
+  });
   const text = await response.text();
   return {
     status: response.status,
@@ -32,8 +40,18 @@ describe('malformed requests', () => {
   it.each([
     ['a body that is not JSON', { method: 'POST', body: '{"UserName": ' }, 400, 'InvalidParameterValueException'],
     ['a JSON array body', { method: 'POST', body: '[1,2]' }, 400, 'InvalidParameterValueException'],
-    ['wrongly typed fields', { method: 'POST', body: JSON.stringify({ IdentityType: 7, Email: [], UserRole: {} }) }, 400, 'InvalidParameterValueException'],
-    ['a body over 1 MiB', { method: 'POST', body: `{"UserName":"${'x'.repeat(1_100_000)}"}` }, 413, 'InvalidParameterValueException'],
+    [
+      'wrongly typed fields',
+      { method: 'POST', body: JSON.stringify({ IdentityType: 7, Email: [], UserRole: {} }) },
+      400,
+      'InvalidParameterValueException',
+    ],
+    [
+      'a body over 1 MiB',
+      { method: 'POST', body: `{"UserName":"${'x'.repeat(1_100_000)}"}` },
+      413,
+      'InvalidParameterValueException',
+    ],
   ])('answers %s with a QuickSight error and changes nothing', async (_case, init, status, errorType) => {
     const result = await call(usersPath, init);
     expect(result.status).toBe(status);
@@ -45,9 +63,18 @@ describe('malformed requests', () => {
   });
 
   it('answers a broken URL encoding and an unknown route with errors, not a crash', async () => {
-    expect(await call(`${usersPath}/%E0%A4%A`)).toMatchObject({ status: 400, errorType: 'InvalidParameterValueException' });
-    expect(await call(`/accounts/${ACCOUNT_ID}/themes`)).toMatchObject({ status: 404, errorType: 'UnknownOperationException' });
-    expect(await call(usersPath, { method: 'PATCH' })).toMatchObject({ status: 404, errorType: 'UnknownOperationException' });
+    expect(await call(`${usersPath}/%E0%A4%A`)).toMatchObject({
+      status: 400,
+      errorType: 'InvalidParameterValueException',
+    });
+    expect(await call(`/accounts/${ACCOUNT_ID}/themes`)).toMatchObject({
+      status: 404,
+      errorType: 'UnknownOperationException',
+    });
+    expect(await call(usersPath, { method: 'PATCH' })).toMatchObject({
+      status: 404,
+      errorType: 'UnknownOperationException',
+    });
     expect((await fetch(`${t.emulator.url}/embed/x/dashboards/y`, { method: 'POST' })).status).toBe(404);
     const listed = await t.client.send(new ListDashboardsCommand({ AwsAccountId: ACCOUNT_ID }));
     expect(listed.DashboardSummaryList?.length).toBeGreaterThanOrEqual(3);
@@ -78,7 +105,9 @@ describe('malformed requests', () => {
     const listed = await t.client.send(new ListUsersCommand({ AwsAccountId: ACCOUNT_ID, Namespace: NAMESPACE }));
     expect(listed.UserList?.map((u) => u.UserName)).toEqual(['__proto__']);
     const error = await sdkError(
-      t.client.send(new DescribeUserCommand({ AwsAccountId: ACCOUNT_ID, Namespace: NAMESPACE, UserName: 'constructor' })),
+      t.client.send(
+        new DescribeUserCommand({ AwsAccountId: ACCOUNT_ID, Namespace: NAMESPACE, UserName: 'constructor' }),
+      ),
     );
     expect(error.name).toBe('ResourceNotFoundException');
   });

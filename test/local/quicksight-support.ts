@@ -22,7 +22,11 @@ import {
 export const ACCOUNT_ID = '123456789012';
 export const REGION = 'us-east-2';
 export const NAMESPACE = 'default';
-export const VIEWER_ACTIONS = ['quicksight:DescribeDashboard', 'quicksight:ListDashboardVersions', 'quicksight:QueryDashboard'];
+export const VIEWER_ACTIONS = [
+  'quicksight:DescribeDashboard',
+  'quicksight:ListDashboardVersions',
+  'quicksight:QueryDashboard',
+];
 
 export const userArn = (userName: string) => `arn:aws:quicksight:${REGION}:${ACCOUNT_ID}:user/${NAMESPACE}/${userName}`;
 
@@ -70,10 +74,13 @@ export class MemoryObjects {
     this.objects.delete(`${bucket}/${key}`);
   }
 
-  readonly readObject = async (bucket: string, key: string): Promise<string | undefined> => this.objects.get(`${bucket}/${key}`);
+  readonly readObject = async (bucket: string, key: string): Promise<string | undefined> =>
+    this.objects.get(`${bucket}/${key}`);
 
   readonly listObjects = async (bucket: string, prefix: string): Promise<string[]> =>
-    [...this.objects.keys()].filter((path) => path.startsWith(`${bucket}/${prefix}`)).map((path) => path.slice(bucket.length + 1));
+    [...this.objects.keys()]
+      .filter((path) => path.startsWith(`${bucket}/${prefix}`))
+      .map((path) => path.slice(bucket.length + 1));
 }
 
 export interface TestEmulatorOptions {
@@ -86,7 +93,12 @@ export interface TestEmulatorOptions {
   readonly embedPages?: QuickSightEmulatorOptions['embedPages'];
 }
 
-async function start(dataDir: string, clock: TestClock, ownsDataDir: boolean, options: TestEmulatorOptions): Promise<TestEmulator> {
+async function start(
+  dataDir: string,
+  clock: TestClock,
+  ownsDataDir: boolean,
+  options: TestEmulatorOptions,
+): Promise<TestEmulator> {
   const emulator = await startQuickSightEmulator({
     port: 0,
     dataDir,
@@ -146,7 +158,10 @@ async function start(dataDir: string, clock: TestClock, ownsDataDir: boolean, op
   };
 }
 
-export async function startTestEmulator(clock = new TestClock(), options: TestEmulatorOptions = {}): Promise<TestEmulator> {
+export async function startTestEmulator(
+  clock = new TestClock(),
+  options: TestEmulatorOptions = {},
+): Promise<TestEmulator> {
   const dataDir = await mkdtemp(path.join(tmpdir(), 'quicksight-emulator-'));
   return start(dataDir, clock, true, options);
 }
@@ -168,7 +183,8 @@ export const RULES_FILE_KEY = 'company-rules/rules.csv';
 export const RULES_DATA_SOURCE_ID = 'company-rules-source';
 export const RULES_DATA_SET_ID = 'company-rules';
 
-export const groupArn = (groupName: string) => `arn:aws:quicksight:${REGION}:${ACCOUNT_ID}:group/${NAMESPACE}/${groupName}`;
+export const groupArn = (groupName: string) =>
+  `arn:aws:quicksight:${REGION}:${ACCOUNT_ID}:group/${NAMESPACE}/${groupName}`;
 export const dataSourceArn = (id: string) => `arn:aws:quicksight:${REGION}:${ACCOUNT_ID}:datasource/${id}`;
 export const dataSetArn = (id: string) => `arn:aws:quicksight:${REGION}:${ACCOUNT_ID}:dataset/${id}`;
 
@@ -188,14 +204,21 @@ export async function createRulesDataSource(t: TestEmulator, dataSourceId = RULE
       Name: 'Portal company rules',
       Type: 'S3',
       DataSourceParameters: {
-        S3Parameters: { ManifestFileLocation: { Bucket: RULES_BUCKET, Key: RULES_MANIFEST_KEY }, RoleArn: `arn:aws:iam::${ACCOUNT_ID}:role/quicksight-rules-reader` },
+        S3Parameters: {
+          ManifestFileLocation: { Bucket: RULES_BUCKET, Key: RULES_MANIFEST_KEY },
+          RoleArn: `arn:aws:iam::${ACCOUNT_ID}:role/quicksight-rules-reader`,
+        },
       },
     }),
   );
 }
 
 /** A rules dataset over the rules data source with the given columns, all STRING (SPICE, RLS_RULES). */
-export function createRulesDataSet(t: TestEmulator, columns: readonly string[] = ['GroupArn', 'company'], dataSetId = RULES_DATA_SET_ID) {
+export function createRulesDataSet(
+  t: TestEmulator,
+  columns: readonly string[] = ['GroupArn', 'company'],
+  dataSetId = RULES_DATA_SET_ID,
+) {
   return t.client.send(
     new CreateDataSetCommand({
       AwsAccountId: ACCOUNT_ID,
@@ -236,4 +259,5 @@ export async function embeddedPage(t: TestEmulator, userName: string, dashboardI
 }
 
 /** The text of "Companies in view: ..." on a page, or undefined when it has none. */
-export const companiesInView = (page: string): string | undefined => /<p class="companies">Companies in view: ([^<]*)<\/p>/.exec(page)?.[1];
+export const companiesInView = (page: string): string | undefined =>
+  /<p class="companies">Companies in view: ([^<]*)<\/p>/.exec(page)?.[1];

@@ -2,7 +2,15 @@ import { createHash } from 'node:crypto';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { DeleteObjectCommand, GetObjectCommand, HeadObjectCommand, ListObjectsV2Command, PutObjectCommand, S3Client, S3ServiceException } from '@aws-sdk/client-s3';
+import {
+  DeleteObjectCommand,
+  GetObjectCommand,
+  HeadObjectCommand,
+  ListObjectsV2Command,
+  PutObjectCommand,
+  S3Client,
+  S3ServiceException,
+} from '@aws-sdk/client-s3';
 import { Hash } from '@smithy/hash-node';
 import { SignatureV4 } from '@smithy/signature-v4';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -47,7 +55,9 @@ const client = (credentials: FunctionCredentials = LOCAL_CREDENTIALS) => {
 };
 
 /** The service error an SDK call fails with: its name and HTTP status. */
-async function failure(promise: Promise<unknown>): Promise<{ name: string; status: number | undefined; message: string }> {
+async function failure(
+  promise: Promise<unknown>,
+): Promise<{ name: string; status: number | undefined; message: string }> {
   try {
     await promise;
   } catch (error) {
@@ -70,7 +80,13 @@ async function signedFetch(options: {
 }): Promise<Response> {
   const url = new URL(options.path, endpoint);
   const body = options.body ?? '';
-  const signer = new SignatureV4({ credentials: options.credentials ?? LOCAL_CREDENTIALS, region: REGION, service: 's3', sha256: Hash.bind(null, 'sha256'), uriEscapePath: false });
+  const signer = new SignatureV4({
+    credentials: options.credentials ?? LOCAL_CREDENTIALS,
+    region: REGION,
+    service: 's3',
+    sha256: Hash.bind(null, 'sha256'),
+    uriEscapePath: false,
+  });
   const hash = options.contentHash ?? createHash('sha256').update(body).digest('hex');
   const signed = await signer.sign({
     method: options.method,
@@ -99,11 +115,20 @@ beforeAll(async () => {
   deployment = await localDeployment();
   bucket = localResourceNames(deployment.stackName).companyRulesBucket;
   iam = new LocalIam(LOCAL_ACCOUNT_ID);
-  iam.add({ name: 'administrator', arn: `arn:aws:iam::${LOCAL_ACCOUNT_ID}:user/local-administrator`, ...LOCAL_CREDENTIALS });
+  iam.add({
+    name: 'administrator',
+    arn: `arn:aws:iam::${LOCAL_ACCOUNT_ID}:user/local-administrator`,
+    ...LOCAL_CREDENTIALS,
+  });
   const local: LocalEndpoints = {
     region: REGION,
     siteOrigin: 'http://localhost:4400',
-    cognito: { endpoint: 'http://127.0.0.1:1', userPoolId: 'us-east-2_AbCdEf123', clientId: 'client', jwks: { keys: [] } },
+    cognito: {
+      endpoint: 'http://127.0.0.1:1',
+      userPoolId: 'us-east-2_AbCdEf123',
+      clientId: 'client',
+      jwks: { keys: [] },
+    },
     dynamodbEndpoint: 'http://127.0.0.1:1',
     quicksightEndpoint: 'http://127.0.0.1:1',
     sesEndpoint: 'http://127.0.0.1:1',
@@ -119,7 +144,15 @@ beforeAll(async () => {
     name: 'reader',
     arn: `arn:aws:sts::${LOCAL_ACCOUNT_ID}:assumed-role/reader/reader`,
     ...keys.readOnly,
-    policies: [{ name: 'read', policy: { Version: '2012-10-17', Statement: [{ Effect: 'Allow', Action: 's3:GetObject', Resource: `arn:aws:s3:::${bucket}/*` }] } }],
+    policies: [
+      {
+        name: 'read',
+        policy: {
+          Version: '2012-10-17',
+          Statement: [{ Effect: 'Allow', Action: 's3:GetObject', Resource: `arn:aws:s3:::${bucket}/*` }],
+        },
+      },
+    ],
   });
   await startStandIn();
 });
@@ -137,8 +170,11 @@ describe('local S3', () => {
 
   it('stores what the QuickSight management function puts under company-rules/ and gives it back', async () => {
     const s3 = client(keys.quicksightAdmin);
-    const csv = 'GroupArn,company\narn:aws:quicksight:us-east-2:000000000000:group/default/p-company-1,"Northwind, Inc."\n';
-    const put = await s3.send(new PutObjectCommand({ Bucket: bucket, Key: RULES_KEY, Body: csv, ContentType: 'text/csv' }));
+    const csv =
+      'GroupArn,company\narn:aws:quicksight:us-east-2:000000000000:group/default/p-company-1,"Northwind, Inc."\n';
+    const put = await s3.send(
+      new PutObjectCommand({ Bucket: bucket, Key: RULES_KEY, Body: csv, ContentType: 'text/csv' }),
+    );
     expect(put.ETag).toMatch(/^"[0-9a-f]{32}"$/);
     const got = await s3.send(new GetObjectCommand({ Bucket: bucket, Key: RULES_KEY }));
     expect(got.ContentType).toBe('text/csv');
@@ -156,10 +192,16 @@ describe('local S3', () => {
 
   it('answers a missing key with NoSuchKey to a caller allowed to list the bucket, AccessDenied to one that is not', async () => {
     const missing = 'company-rules/none.csv';
-    expect(await failure(client(keys.companyCheck).send(new GetObjectCommand({ Bucket: bucket, Key: missing })))).toMatchObject({ name: 'NoSuchKey', status: 404 });
-    expect(await failure(client(keys.readOnly).send(new GetObjectCommand({ Bucket: bucket, Key: missing })))).toMatchObject({ name: 'AccessDenied', status: 403 });
+    expect(
+      await failure(client(keys.companyCheck).send(new GetObjectCommand({ Bucket: bucket, Key: missing }))),
+    ).toMatchObject({ name: 'NoSuchKey', status: 404 });
+    expect(
+      await failure(client(keys.readOnly).send(new GetObjectCommand({ Bucket: bucket, Key: missing }))),
+    ).toMatchObject({ name: 'AccessDenied', status: 403 });
     // HEAD has no body: the status says it.
-    expect(await failure(client(keys.quicksightAdmin).send(new HeadObjectCommand({ Bucket: bucket, Key: missing })))).toMatchObject({ status: 404 });
+    expect(
+      await failure(client(keys.quicksightAdmin).send(new HeadObjectCommand({ Bucket: bucket, Key: missing }))),
+    ).toMatchObject({ status: 404 });
     expect(await standIn.readObject(bucket, missing)).toBeUndefined();
   });
 
@@ -169,62 +211,114 @@ describe('local S3', () => {
     expect(response.headers.get('content-type')).toBe('application/xml');
     expect(response.headers.get('x-amz-request-id')).toMatch(/^[0-9A-F]{16}$/);
     const xml = await response.text();
-    expect(xml).toMatch(/^<\?xml version="1\.0" encoding="UTF-8"\?>\n<Error><Code>NoSuchKey<\/Code><Message>The specified key does not exist\.<\/Message><Key>company-rules\/absent\.csv<\/Key><RequestId>[0-9A-F]{16}<\/RequestId><HostId>[^<]+<\/HostId><\/Error>$/);
+    expect(xml).toMatch(
+      /^<\?xml version="1\.0" encoding="UTF-8"\?>\n<Error><Code>NoSuchKey<\/Code><Message>The specified key does not exist\.<\/Message><Key>company-rules\/absent\.csv<\/Key><RequestId>[0-9A-F]{16}<\/RequestId><HostId>[^<]+<\/HostId><\/Error>$/,
+    );
   });
 
   it('answers a bucket that does not exist with NoSuchBucket', async () => {
-    const error = await failure(client().send(new GetObjectCommand({ Bucket: 'no-such-rules-bucket', Key: RULES_KEY })));
+    const error = await failure(
+      client().send(new GetObjectCommand({ Bucket: 'no-such-rules-bucket', Key: RULES_KEY })),
+    );
     expect(error).toMatchObject({ name: 'NoSuchBucket', status: 404 });
     expect(await standIn.readObject('no-such-rules-bucket', RULES_KEY)).toBeUndefined();
   });
 
   it('refuses with AccessDenied what the caller’s policy does not grant: another prefix, another bucket, a function without S3', async () => {
     const admin = client(keys.quicksightAdmin);
-    const outside = await failure(admin.send(new PutObjectCommand({ Bucket: bucket, Key: 'elsewhere/rules.csv', Body: 'x' })));
+    const outside = await failure(
+      admin.send(new PutObjectCommand({ Bucket: bucket, Key: 'elsewhere/rules.csv', Body: 'x' })),
+    );
     expect(outside).toMatchObject({ name: 'AccessDenied', status: 403 });
     expect(outside.message).toContain(`s3:PutObject on resource: arn:aws:s3:::${bucket}/elsewhere/rules.csv`);
-    expect(await failure(admin.send(new GetObjectCommand({ Bucket: 'another-bucket', Key: RULES_KEY })))).toMatchObject({ name: 'AccessDenied', status: 403 });
+    expect(await failure(admin.send(new GetObjectCommand({ Bucket: 'another-bucket', Key: RULES_KEY })))).toMatchObject(
+      { name: 'AccessDenied', status: 403 },
+    );
     // The check is read-only: it may not write the rules file.
-    expect(await failure(client(keys.companyCheck).send(new PutObjectCommand({ Bucket: bucket, Key: RULES_KEY, Body: 'x' })))).toMatchObject({ name: 'AccessDenied' });
-    expect(await failure(client(keys.embed).send(new GetObjectCommand({ Bucket: bucket, Key: RULES_KEY })))).toMatchObject({ name: 'AccessDenied', status: 403 });
+    expect(
+      await failure(
+        client(keys.companyCheck).send(new PutObjectCommand({ Bucket: bucket, Key: RULES_KEY, Body: 'x' })),
+      ),
+    ).toMatchObject({ name: 'AccessDenied' });
+    expect(
+      await failure(client(keys.embed).send(new GetObjectCommand({ Bucket: bucket, Key: RULES_KEY }))),
+    ).toMatchObject({ name: 'AccessDenied', status: 403 });
     // Nothing refused reached the stand-in.
     expect(await standIn.readObject(bucket, 'elsewhere/rules.csv')).toBeUndefined();
     expect(await standIn.readObject(bucket, RULES_KEY)).not.toBe('x');
   });
 
   it('ignores a caller’s own copy of the gate’s list-bucket answer', async () => {
-    const response = await signedFetch({ method: 'GET', path: `/${bucket}/company-rules/absent.csv`, credentials: keys.readOnly, headers: { [LIST_BUCKET_HEADER]: '1' } });
+    const response = await signedFetch({
+      method: 'GET',
+      path: `/${bucket}/company-rules/absent.csv`,
+      credentials: keys.readOnly,
+      headers: { [LIST_BUCKET_HEADER]: '1' },
+    });
     // The header was signed and then dropped by the gate: the signature no longer matches.
     expect(response.status).toBe(403);
     expect(await response.text()).toContain('<Code>SignatureDoesNotMatch</Code>');
     // Unsigned, it is dropped too: the gate's own answer (no s3:ListBucket) decides.
-    const unsigned = await signedFetch({ method: 'GET', path: `/${bucket}/company-rules/absent.csv`, credentials: keys.readOnly, unsignedHeaders: { [LIST_BUCKET_HEADER]: '1' } });
+    const unsigned = await signedFetch({
+      method: 'GET',
+      path: `/${bucket}/company-rules/absent.csv`,
+      credentials: keys.readOnly,
+      unsignedHeaders: { [LIST_BUCKET_HEADER]: '1' },
+    });
     expect(unsigned.status).toBe(403);
     expect(await unsigned.text()).toContain('<Code>AccessDenied</Code>');
   });
 
   it('checks signatures: unknown keys, wrong secrets, unsigned requests and a payload hash that is not the body’s', async () => {
-    const unknown = await failure(client({ accessKeyId: 'ASIAUNKNOWNKEY', secretAccessKey: 'x' }).send(new GetObjectCommand({ Bucket: bucket, Key: RULES_KEY })));
+    const unknown = await failure(
+      client({ accessKeyId: 'ASIAUNKNOWNKEY', secretAccessKey: 'x' }).send(
+        new GetObjectCommand({ Bucket: bucket, Key: RULES_KEY }),
+      ),
+    );
     expect(unknown).toMatchObject({ name: 'InvalidAccessKeyId', status: 403 });
-    const wrong = await failure(client({ ...keys.quicksightAdmin!, secretAccessKey: 'not-the-secret' }).send(new GetObjectCommand({ Bucket: bucket, Key: RULES_KEY })));
+    const wrong = await failure(
+      client({ ...keys.quicksightAdmin!, secretAccessKey: 'not-the-secret' }).send(
+        new GetObjectCommand({ Bucket: bucket, Key: RULES_KEY }),
+      ),
+    );
     expect(wrong).toMatchObject({ name: 'SignatureDoesNotMatch', status: 403 });
     const anonymous = await fetch(new URL(`/${bucket}/${RULES_KEY}`, endpoint));
     expect(anonymous.status).toBe(403);
     expect(await anonymous.text()).toContain('<Code>AccessDenied</Code>');
-    const mismatch = await signedFetch({ method: 'PUT', path: `/${bucket}/company-rules/hash.csv`, body: 'a,b\n', contentHash: 'a'.repeat(64) });
+    const mismatch = await signedFetch({
+      method: 'PUT',
+      path: `/${bucket}/company-rules/hash.csv`,
+      body: 'a,b\n',
+      contentHash: 'a'.repeat(64),
+    });
     expect(mismatch.status).toBe(400);
     expect(await mismatch.text()).toContain('<Code>XAmzContentSHA256Mismatch</Code>');
-    const unsignedPayload = await signedFetch({ method: 'PUT', path: `/${bucket}/company-rules/unsigned.csv`, body: 'a,b\n', contentHash: 'UNSIGNED-PAYLOAD' });
+    const unsignedPayload = await signedFetch({
+      method: 'PUT',
+      path: `/${bucket}/company-rules/unsigned.csv`,
+      body: 'a,b\n',
+      contentHash: 'UNSIGNED-PAYLOAD',
+    });
     expect(unsignedPayload.status).toBe(200);
     expect(await standIn.readObject(bucket, 'company-rules/unsigned.csv')).toBe('a,b\n');
   });
 
   it('refuses a body that does not match its Content-MD5 or its checksum, and stores nothing', async () => {
     const key = 'company-rules/digest.csv';
-    const badMd5 = await signedFetch({ method: 'PUT', path: `/${bucket}/${key}`, body: 'a\n', headers: { 'content-md5': Buffer.alloc(16).toString('base64') } });
+    const badMd5 = await signedFetch({
+      method: 'PUT',
+      path: `/${bucket}/${key}`,
+      body: 'a\n',
+      headers: { 'content-md5': Buffer.alloc(16).toString('base64') },
+    });
     expect(badMd5.status).toBe(400);
     expect(await badMd5.text()).toContain('<Code>BadDigest</Code>');
-    const badChecksum = await signedFetch({ method: 'PUT', path: `/${bucket}/${key}`, body: 'a\n', headers: { 'x-amz-checksum-sha256': Buffer.alloc(32).toString('base64') } });
+    const badChecksum = await signedFetch({
+      method: 'PUT',
+      path: `/${bucket}/${key}`,
+      body: 'a\n',
+      headers: { 'x-amz-checksum-sha256': Buffer.alloc(32).toString('base64') },
+    });
     expect(badChecksum.status).toBe(400);
     expect(await badChecksum.text()).toContain('<Code>BadDigest</Code>');
     expect(await standIn.readObject(bucket, key)).toBeUndefined();
@@ -236,7 +330,9 @@ describe('local S3', () => {
     expect(listed.Contents?.map((object) => object.Key)).toContain(RULES_KEY);
     await s3.send(new PutObjectCommand({ Bucket: bucket, Key: 'company-rules/old.csv', Body: 'old' }));
     await s3.send(new DeleteObjectCommand({ Bucket: bucket, Key: 'company-rules/old.csv' }));
-    expect(await failure(s3.send(new GetObjectCommand({ Bucket: bucket, Key: 'company-rules/old.csv' })))).toMatchObject({ name: 'NoSuchKey' });
+    expect(
+      await failure(s3.send(new GetObjectCommand({ Bucket: bucket, Key: 'company-rules/old.csv' }))),
+    ).toMatchObject({ name: 'NoSuchKey' });
   });
 
   it('keeps objects across a restart', async () => {

@@ -3,7 +3,13 @@ import { describe, expect, it } from 'vitest';
 import { ENV } from '../../contracts/env.ts';
 import { tables } from '../../contracts/tables.ts';
 import { localDeployment } from '../../local/aws/local-deployment.ts';
-import { functionEnvironment, invitationTemplate, SUPPORT_FROM_ADDRESS, templateValues, type LocalEndpoints } from '../../local/environment.ts';
+import {
+  functionEnvironment,
+  invitationTemplate,
+  SUPPORT_FROM_ADDRESS,
+  templateValues,
+  type LocalEndpoints,
+} from '../../local/environment.ts';
 import { assertPortsFree, findFreePortBase, PORT_COUNT, portLayout } from '../../local/ports.ts';
 import { currentTotpCode, msUntilNextTotpStep } from '../../local/authenticator-code.ts';
 
@@ -22,11 +28,15 @@ describe('port layout', () => {
   it('finds a block of ports that are all free', async () => {
     const base = await findFreePortBase();
     const servers = await Promise.all(
-      Array.from({ length: PORT_COUNT }, (_, i) => new Promise<ReturnType<typeof createServer>>((resolve, reject) => {
-        const server = createServer();
-        server.once('error', reject);
-        server.listen(base + i, '127.0.0.1', () => resolve(server));
-      })),
+      Array.from(
+        { length: PORT_COUNT },
+        (_, i) =>
+          new Promise<ReturnType<typeof createServer>>((resolve, reject) => {
+            const server = createServer();
+            server.once('error', reject);
+            server.listen(base + i, '127.0.0.1', () => resolve(server));
+          }),
+      ),
     );
     expect(servers).toHaveLength(PORT_COUNT);
     await Promise.all(servers.map((s) => new Promise((resolve) => s.close(resolve))));
@@ -38,7 +48,9 @@ describe('port layout', () => {
     const squatter = createServer();
     await new Promise<void>((resolve) => squatter.listen(base + 1, '127.0.0.1', resolve));
     try {
-      await expect(assertPortsFree(portLayout(base), '127.0.0.1')).rejects.toThrow(`Port ${base + 1} (cognito) on 127.0.0.1 is in use`);
+      await expect(assertPortsFree(portLayout(base), '127.0.0.1')).rejects.toThrow(
+        `Port ${base + 1} (cognito) on 127.0.0.1 is in use`,
+      );
     } finally {
       await new Promise((resolve) => squatter.close(resolve));
     }
@@ -49,7 +61,12 @@ describe('function environment', () => {
   const endpoints: LocalEndpoints = {
     region: 'us-east-2',
     siteOrigin: 'http://localhost:4400',
-    cognito: { endpoint: 'http://127.0.0.1:4401', userPoolId: 'us-east-2_AbCdEf123', clientId: 'client', jwks: { keys: [] } },
+    cognito: {
+      endpoint: 'http://127.0.0.1:4401',
+      userPoolId: 'us-east-2_AbCdEf123',
+      clientId: 'client',
+      jwks: { keys: [] },
+    },
     dynamodbEndpoint: 'http://127.0.0.1:4409',
     quicksightEndpoint: 'http://127.0.0.1:4408',
     sesEndpoint: 'http://127.0.0.1:4410',
@@ -73,7 +90,8 @@ describe('function environment', () => {
     const mfa = functionEnvironment(deployment.functions.mfa, values, endpoints, credentials);
     expect(mfa[ENV.mfaConfiguration]).toBe('ON');
     // The State table only (Log out's record of ended sessions, read by every caller check).
-    for (const table of tables) expect(mfa[table.envVar], table.envVar).toBe(table.envVar === ENV.stateTable ? 'local-State' : undefined);
+    for (const table of tables)
+      expect(mfa[table.envVar], table.envVar).toBe(table.envVar === ENV.stateTable ? 'local-State' : undefined);
 
     const contact = functionEnvironment(deployment.functions.contact, values, endpoints, credentials);
     expect(contact[ENV.supportFromAddress]).toBe(SUPPORT_FROM_ADDRESS);
@@ -84,8 +102,12 @@ describe('function environment', () => {
     const deployment = await localDeployment();
     const values = templateValues(deployment, endpoints, 'error');
     const broken = { ...deployment.functions.embed, environment: { SOMETHING_ELSE: { Ref: 'NoSuchResource' } } };
-    expect(() => functionEnvironment(broken, values, endpoints, credentials)).toThrow('Environment variable SOMETHING_ELSE of');
-    expect(() => functionEnvironment(broken, values, endpoints, credentials)).toThrow('Ref NoSuchResource has no local value');
+    expect(() => functionEnvironment(broken, values, endpoints, credentials)).toThrow(
+      'Environment variable SOMETHING_ELSE of',
+    );
+    expect(() => functionEnvironment(broken, values, endpoints, credentials)).toThrow(
+      'Ref NoSuchResource has no local value',
+    );
   });
 });
 

@@ -5,8 +5,18 @@ import { functionUrlEvent, httpResponseOf, isTextContentType, requestTime } from
 import { startFunctionUrl, type FunctionUrl, type FunctionUrlHandler } from '../../local/function-url/server.ts';
 
 const SITE = 'http://127.0.0.1:4400';
-const cors: FunctionUrlCors = { allowOrigins: [SITE], allowMethods: ['POST'], allowHeaders: ['authorization', 'content-type'], maxAge: 3600 };
-const details = { requestId: 'req-1', urlId: 'abc123', domainName: '127.0.0.1:4404', receivedAt: new Date(Date.UTC(2026, 2, 12, 19, 3, 58, 390)) };
+const cors: FunctionUrlCors = {
+  allowOrigins: [SITE],
+  allowMethods: ['POST'],
+  allowHeaders: ['authorization', 'content-type'],
+  maxAge: 3600,
+};
+const details = {
+  requestId: 'req-1',
+  urlId: 'abc123',
+  domainName: '127.0.0.1:4404',
+  receivedAt: new Date(Date.UTC(2026, 2, 12, 19, 3, 58, 390)),
+};
 
 describe('function URL event', () => {
   it('builds the payload-2.0 event a function URL hands its function', () => {
@@ -14,7 +24,12 @@ describe('function URL event', () => {
       {
         method: 'POST',
         url: '/my/path?a=1&a=2&b=x%20y',
-        headers: { 'content-type': 'application/json', 'x-custom': ['one', 'two'], cookie: 'c1=v1; c2=v2', 'user-agent': 'agent/1' },
+        headers: {
+          'content-type': 'application/json',
+          'x-custom': ['one', 'two'],
+          cookie: 'c1=v1; c2=v2',
+          'user-agent': 'agent/1',
+        },
         body: Buffer.from('{"action":"GET_USERS"}'),
         sourceIp: '127.0.0.1',
       },
@@ -46,9 +61,21 @@ describe('function URL event', () => {
   });
 
   it('base64-encodes bodies that are not text and leaves out an empty body', () => {
-    const binary = functionUrlEvent({ method: 'POST', url: '/', headers: { 'content-type': 'application/octet-stream' }, body: Buffer.from([0, 255, 1]), sourceIp: '::1' }, details);
+    const binary = functionUrlEvent(
+      {
+        method: 'POST',
+        url: '/',
+        headers: { 'content-type': 'application/octet-stream' },
+        body: Buffer.from([0, 255, 1]),
+        sourceIp: '::1',
+      },
+      details,
+    );
     expect(binary).toMatchObject({ body: 'AP8B', isBase64Encoded: true });
-    const empty = functionUrlEvent({ method: 'GET', url: '/', headers: {}, body: Buffer.alloc(0), sourceIp: '::1' }, details);
+    const empty = functionUrlEvent(
+      { method: 'GET', url: '/', headers: {}, body: Buffer.alloc(0), sourceIp: '::1' },
+      details,
+    );
     expect(empty.body).toBeUndefined();
     expect(empty.isBase64Encoded).toBe(false);
     expect(empty.queryStringParameters).toBeUndefined();
@@ -56,8 +83,17 @@ describe('function URL event', () => {
   });
 
   it('treats text, JSON and form bodies as text', () => {
-    expect(['text/plain', 'application/json; charset=utf-8', 'application/problem+json', 'application/x-www-form-urlencoded'].every(isTextContentType)).toBe(true);
-    expect([undefined, 'image/png', 'application/octet-stream', 'multipart/form-data'].some(isTextContentType)).toBe(false);
+    expect(
+      [
+        'text/plain',
+        'application/json; charset=utf-8',
+        'application/problem+json',
+        'application/x-www-form-urlencoded',
+      ].every(isTextContentType),
+    ).toBe(true);
+    expect([undefined, 'image/png', 'application/octet-stream', 'multipart/form-data'].some(isTextContentType)).toBe(
+      false,
+    );
   });
 
   it('formats the request time as the event does', () => {
@@ -67,7 +103,13 @@ describe('function URL event', () => {
 
 describe('function URL response', () => {
   it('takes a result with statusCode as the response', () => {
-    const response = httpResponseOf({ statusCode: 201, headers: { 'X-Id': 7 }, body: 'aGk=', isBase64Encoded: true, cookies: ['a=b'] });
+    const response = httpResponseOf({
+      statusCode: 201,
+      headers: { 'X-Id': 7 },
+      body: 'aGk=',
+      isBase64Encoded: true,
+      cookies: ['a=b'],
+    });
     expect(response.statusCode).toBe(201);
     expect(response.headers).toEqual({ 'x-id': '7', 'content-type': 'application/json' });
     expect(response.body.toString()).toBe('hi');
@@ -103,9 +145,19 @@ describe('function URL CORS', () => {
   });
 
   it('replaces the CORS headers a function sets with those of the configuration', () => {
-    const fromFunction = { 'access-control-allow-origin': '*', 'Access-Control-Allow-Credentials': 'true', 'content-type': 'application/json' };
-    expect(withCorsHeaders(cors, { origin: SITE }, fromFunction)).toEqual({ 'content-type': 'application/json', 'access-control-allow-origin': SITE, vary: 'Origin' });
-    expect(withCorsHeaders(cors, { origin: 'http://evil.example' }, fromFunction)).toEqual({ 'content-type': 'application/json' });
+    const fromFunction = {
+      'access-control-allow-origin': '*',
+      'Access-Control-Allow-Credentials': 'true',
+      'content-type': 'application/json',
+    };
+    expect(withCorsHeaders(cors, { origin: SITE }, fromFunction)).toEqual({
+      'content-type': 'application/json',
+      'access-control-allow-origin': SITE,
+      vary: 'Origin',
+    });
+    expect(withCorsHeaders(cors, { origin: 'http://evil.example' }, fromFunction)).toEqual({
+      'content-type': 'application/json',
+    });
   });
 });
 
@@ -113,7 +165,16 @@ describe('function URL server', () => {
   let fn: FunctionUrl | undefined;
   const errors: string[] = [];
   const start = async (handler: FunctionUrlHandler, timeoutMs?: number) => {
-    fn = await startFunctionUrl({ functionName: 'test', handler, cors, host: '127.0.0.1', port: 0, region: 'us-east-2', timeoutMs, logError: (m) => errors.push(m) });
+    fn = await startFunctionUrl({
+      functionName: 'test',
+      handler,
+      cors,
+      host: '127.0.0.1',
+      port: 0,
+      region: 'us-east-2',
+      timeoutMs,
+      logError: (m) => errors.push(m),
+    });
     return fn.url;
   };
   afterEach(async () => {
@@ -126,13 +187,26 @@ describe('function URL server', () => {
     const seen: { event?: LambdaFunctionURLEvent; context?: Context } = {};
     const url = await start(async (event, context) => {
       Object.assign(seen, { event, context });
-      return { statusCode: 200, headers: { 'access-control-allow-origin': '*' }, body: JSON.stringify({ echo: event.body }) };
+      return {
+        statusCode: 200,
+        headers: { 'access-control-allow-origin': '*' },
+        body: JSON.stringify({ echo: event.body }),
+      };
     });
-    const response = await fetch(`${url}/?x=1`, { method: 'POST', headers: { origin: SITE, 'content-type': 'application/json', authorization: 'Bearer t' }, body: '{"a":1}' });
+    const response = await fetch(`${url}/?x=1`, {
+      method: 'POST',
+      headers: { origin: SITE, 'content-type': 'application/json', authorization: 'Bearer t' },
+      body: '{"a":1}',
+    });
     expect(response.status).toBe(200);
     expect(response.headers.get('access-control-allow-origin')).toBe(SITE);
     expect(await response.json()).toEqual({ echo: '{"a":1}' });
-    expect(seen.event).toMatchObject({ rawPath: '/', rawQueryString: 'x=1', headers: { authorization: 'Bearer t' }, requestContext: { http: { method: 'POST' } } });
+    expect(seen.event).toMatchObject({
+      rawPath: '/',
+      rawQueryString: 'x=1',
+      headers: { authorization: 'Bearer t' },
+      requestContext: { http: { method: 'POST' } },
+    });
     expect(seen.context?.functionName).toBe('test');
     expect(seen.context?.getRemainingTimeInMillis()).toBeGreaterThan(0);
     expect(seen.context?.awsRequestId).toBe(seen.event?.requestContext.requestId);
@@ -144,7 +218,10 @@ describe('function URL server', () => {
       invoked = true;
       return {};
     });
-    const response = await fetch(url, { method: 'OPTIONS', headers: { origin: SITE, 'access-control-request-method': 'POST' } });
+    const response = await fetch(url, {
+      method: 'OPTIONS',
+      headers: { origin: SITE, 'access-control-request-method': 'POST' },
+    });
     expect(response.status).toBe(200);
     expect(response.headers.get('access-control-allow-methods')).toBe('POST');
     expect(invoked).toBe(false);
@@ -162,7 +239,8 @@ describe('function URL server', () => {
       eventBytes.push(Buffer.byteLength(JSON.stringify(event)));
       return { ok: true };
     });
-    const post = (length: number) => fetch(url, { method: 'POST', headers: { 'content-type': 'text/plain' }, body: 'x'.repeat(length) });
+    const post = (length: number) =>
+      fetch(url, { method: 'POST', headers: { 'content-type': 'text/plain' }, body: 'x'.repeat(length) });
     // What the event adds around a text body of the same number of digits in content-length.
     const probe = 6_000_000;
     expect((await post(probe)).status).toBe(200);
@@ -172,7 +250,9 @@ describe('function URL server', () => {
     expect(eventBytes[1]).toBe(6_291_456);
     const overLimit = await post(SIX_MIB - envelope + 1);
     expect(overLimit.status).toBe(413);
-    expect(await overLimit.json()).toEqual({ message: 'Request must be smaller than 6291456 bytes for the InvokeFunction operation' });
+    expect(await overLimit.json()).toEqual({
+      message: 'Request must be smaller than 6291456 bytes for the InvokeFunction operation',
+    });
     expect(eventBytes).toHaveLength(2);
   });
 
@@ -182,7 +262,11 @@ describe('function URL server', () => {
       invoked = true;
       return {};
     });
-    const response = await fetch(url, { method: 'POST', headers: { 'content-type': 'text/plain' }, body: 'x'.repeat(SIX_MIB + 1) });
+    const response = await fetch(url, {
+      method: 'POST',
+      headers: { 'content-type': 'text/plain' },
+      body: 'x'.repeat(SIX_MIB + 1),
+    });
     expect(response.status).toBe(413);
     expect(invoked).toBe(false);
   });

@@ -24,11 +24,29 @@ interface TokenOptions {
   expiresIn?: string;
 }
 
-function token({ use = 'access', groups = ['Users'], key = poolKey, clientId = CLIENT_ID, expiresIn = '1h' }: TokenOptions = {}): Promise<string> {
+function token({
+  use = 'access',
+  groups = ['Users'],
+  key = poolKey,
+  clientId = CLIENT_ID,
+  expiresIn = '1h',
+}: TokenOptions = {}): Promise<string> {
   const claims =
     use === 'access'
-      ? { token_use: 'access', client_id: clientId, username: 'user-uuid', 'cognito:groups': groups, scope: 'aws.cognito.signin.user.admin' }
-      : { token_use: 'id', aud: clientId, 'cognito:username': 'user-uuid', email: 'someone@example.com', 'cognito:groups': groups };
+      ? {
+          token_use: 'access',
+          client_id: clientId,
+          username: 'user-uuid',
+          'cognito:groups': groups,
+          scope: 'aws.cognito.signin.user.admin',
+        }
+      : {
+          token_use: 'id',
+          aud: clientId,
+          'cognito:username': 'user-uuid',
+          email: 'someone@example.com',
+          'cognito:groups': groups,
+        };
   return new SignJWT(claims)
     .setProtectedHeader({ alg: 'RS256', kid: 'pool-key' })
     .setSubject('user-uuid')
@@ -55,7 +73,9 @@ async function post(server: GraphqlServer, body: unknown, authorization?: string
   return { status: response.status, body: (await response.json()) as Record<string, unknown> };
 }
 
-const UNAUTHORIZED = { errors: [{ errorType: 'UnauthorizedException', message: 'Valid authorization header not provided.' }] };
+const UNAUTHORIZED = {
+  errors: [{ errorType: 'UnauthorizedException', message: 'Valid authorization header not provided.' }],
+};
 
 describe('local GraphQL server', () => {
   let server: GraphqlServer;
@@ -66,7 +86,15 @@ describe('local GraphQL server', () => {
     poolKey = pool.privateKey;
     ({ privateKey: otherKey } = await generateKeyPair('RS256'));
     jwks = { keys: [{ ...(await exportJWK(pool.publicKey)), kid: 'pool-key', alg: 'RS256', use: 'sig' }] };
-    const common = { handler, userPoolId: POOL_ID, clientId: CLIENT_ID, jwks, host: '127.0.0.1', port: 0, region: 'us-east-2' };
+    const common = {
+      handler,
+      userPoolId: POOL_ID,
+      clientId: CLIENT_ID,
+      jwks,
+      host: '127.0.0.1',
+      port: 0,
+      region: 'us-east-2',
+    };
     server = await startGraphqlServer({ ...common, schema: await loadProductSchema() });
     guarded = await startGraphqlServer({
       ...common,
@@ -120,7 +148,10 @@ describe('local GraphQL server', () => {
     expect(status).toBe(200);
     expect(body).toEqual({
       data: {
-        listTableauViews: { items: [{ id: 'v1', name: 'Sales', isDefault: true, __typename: 'TableauView' }], nextToken: null },
+        listTableauViews: {
+          items: [{ id: 'v1', name: 'Sales', isDefault: true, __typename: 'TableauView' }],
+          nextToken: null,
+        },
         getDashboardMetadata: { dashboardId: 'sales' },
       },
     });
@@ -134,13 +165,23 @@ describe('local GraphQL server', () => {
     });
     expect(list.source).toBeNull();
     expect(list.request.headers.authorization).toBe(accessToken);
-    expect(list.identity).toMatchObject({ sub: 'user-uuid', username: 'user-uuid', issuer: ISSUER, groups: ['Users'], defaultAuthStrategy: 'ALLOW' });
+    expect(list.identity).toMatchObject({
+      sub: 'user-uuid',
+      username: 'user-uuid',
+      issuer: ISSUER,
+      groups: ['Users'],
+      defaultAuthStrategy: 'ALLOW',
+    });
   });
 
   it('accepts an ID token of the pool as AppSync does', async () => {
     calls.length = 0;
     answer = async () => ({ items: [], nextToken: null });
-    const { status } = await post(server, { query: '{ listDashboardMetadata { nextToken } }' }, await token({ use: 'id' }));
+    const { status } = await post(
+      server,
+      { query: '{ listDashboardMetadata { nextToken } }' },
+      await token({ use: 'id' }),
+    );
     expect(status).toBe(200);
     expect(calls[0]?.identity).toMatchObject({ username: 'user-uuid', claims: { email: 'someone@example.com' } });
   });
@@ -173,7 +214,13 @@ describe('local GraphQL server', () => {
     const invalid = await post(server, { query: '{ listTableauViews { items { nope } } }' }, await token());
     expect(invalid.status).toBe(200);
     expect(invalid.body.data).toBeNull();
-    expect(invalid.body.errors).toEqual([expect.objectContaining({ errorType: 'ValidationError', path: null, locations: [{ line: 1, column: 30, sourceName: null }] })]);
+    expect(invalid.body.errors).toEqual([
+      expect.objectContaining({
+        errorType: 'ValidationError',
+        path: null,
+        locations: [{ line: 1, column: 30, sourceName: null }],
+      }),
+    ]);
     const syntax = await post(server, { query: '{ listTableauViews {' }, await token());
     expect((syntax.body.errors as { errorType: string }[])[0]?.errorType).toBe('InvalidSyntax');
     expect(calls).toHaveLength(0);
@@ -187,7 +234,10 @@ describe('local GraphQL server', () => {
       ['{}', 'Unable to parse GraphQL query.'],
       ['[]', 'Unable to parse GraphQL query.'],
     ] as const) {
-      expect(await post(server, body, accessToken)).toEqual({ status: 400, body: { errors: [{ errorType: 'MalformedHttpRequestException', message }] } });
+      expect(await post(server, body, accessToken)).toEqual({
+        status: 400,
+        body: { errors: [{ errorType: 'MalformedHttpRequestException', message }] },
+      });
     }
   });
 
@@ -195,7 +245,12 @@ describe('local GraphQL server', () => {
     calls.length = 0;
     answer = async () => 'done';
     const asUser = await post(guarded, { query: 'mutation { purge }' }, await token({ groups: ['Users'] }));
-    expect(asUser.body.errors).toEqual([expect.objectContaining({ errorType: 'Unauthorized', message: 'Not Authorized to access purge on type Mutation' })]);
+    expect(asUser.body.errors).toEqual([
+      expect.objectContaining({
+        errorType: 'Unauthorized',
+        message: 'Not Authorized to access purge on type Mutation',
+      }),
+    ]);
     const asAdmin = await post(guarded, { query: 'mutation { purge }' }, await token({ groups: ['Admins'] }));
     expect(asAdmin.body).toEqual({ data: { purge: 'done' } });
     const iamOnly = await post(guarded, { query: 'mutation { machineOnly }' }, await token({ groups: ['Admins'] }));
@@ -207,11 +262,22 @@ describe('local GraphQL server', () => {
 describe('request limits of the local GraphQL server', () => {
   let server: GraphqlServer;
   let recursive: GraphqlServer;
-  const common = () => ({ handler, userPoolId: POOL_ID, clientId: CLIENT_ID, jwks, host: '127.0.0.1', port: 0, region: 'us-east-2' });
+  const common = () => ({
+    handler,
+    userPoolId: POOL_ID,
+    clientId: CLIENT_ID,
+    jwks,
+    host: '127.0.0.1',
+    port: 0,
+    region: 'us-east-2',
+  });
 
   beforeAll(async () => {
     server = await startGraphqlServer({ ...common(), schema: await loadProductSchema() });
-    recursive = await startGraphqlServer({ ...common(), schema: appsyncSchema('type Node { name: String child: Node } type Query { node: Node }') });
+    recursive = await startGraphqlServer({
+      ...common(),
+      schema: appsyncSchema('type Node { name: String child: Node } type Query { node: Node }'),
+    });
   });
   afterAll(async () => {
     await server?.close();
@@ -233,7 +299,8 @@ describe('request limits of the local GraphQL server', () => {
   it(`refuses more than ${RESOLVER_COUNT_LIMIT} root fields, aliases included, before any resolver runs`, async () => {
     calls.length = 0;
     answer = async () => null;
-    const aliases = (n: number) => `{ ${Array.from({ length: n }, (_, i) => `d${i}: getDashboardMetadata(id: "${i}") { id }`).join(' ')} }`;
+    const aliases = (n: number) =>
+      `{ ${Array.from({ length: n }, (_, i) => `d${i}: getDashboardMetadata(id: "${i}") { id }`).join(' ')} }`;
     const { status, body } = await post(server, { query: aliases(100) }, await token());
     expect(status).toBe(200);
     expect(refusal(body)).toEqual({
@@ -246,7 +313,13 @@ describe('request limits of the local GraphQL server', () => {
     });
     expect(calls).toHaveLength(0);
 
-    const viaFragment = await post(server, { query: `query { ...F ...F d99: getDashboardMetadata(id: "x") { id } } fragment F on Query { ${aliases(10).slice(1, -1)} }` }, await token());
+    const viaFragment = await post(
+      server,
+      {
+        query: `query { ...F ...F d99: getDashboardMetadata(id: "x") { id } } fragment F on Query { ${aliases(10).slice(1, -1)} }`,
+      },
+      await token(),
+    );
     expect(refusal(viaFragment.body).message).toContain('has 11 root fields');
     expect(calls).toHaveLength(0);
 
@@ -260,8 +333,17 @@ describe('request limits of the local GraphQL server', () => {
     answer = async () => ({ name: 'root', child: null });
     const nested = (levels: number) => `{ node { ${'child { '.repeat(levels - 2)}name${' }'.repeat(levels - 2)} } }`;
     const deep = await post(recursive, { query: nested(QUERY_DEPTH_LIMIT + 1) }, await token());
-    expect(refusal(deep.body)).toMatchObject({ errorType: 'ValidationError', message: `The query is ${QUERY_DEPTH_LIMIT + 1} levels deep; at most ${QUERY_DEPTH_LIMIT} are allowed.` });
-    const viaFragments = await post(recursive, { query: `{ node { ...A } } fragment A on Node { child { ...B } } fragment B on Node { child { child { child { child { child { child { name } } } } } } }` }, await token());
+    expect(refusal(deep.body)).toMatchObject({
+      errorType: 'ValidationError',
+      message: `The query is ${QUERY_DEPTH_LIMIT + 1} levels deep; at most ${QUERY_DEPTH_LIMIT} are allowed.`,
+    });
+    const viaFragments = await post(
+      recursive,
+      {
+        query: `{ node { ...A } } fragment A on Node { child { ...B } } fragment B on Node { child { child { child { child { child { child { name } } } } } } }`,
+      },
+      await token(),
+    );
     expect(refusal(viaFragments.body).message).toContain('is 9 levels deep');
     expect(calls).toHaveLength(0);
     const allowed = await post(recursive, { query: nested(QUERY_DEPTH_LIMIT) }, await token());
@@ -275,12 +357,20 @@ describe('request limits of the local GraphQL server', () => {
     const literal = `{ listTableauViews(filter: ${'{ not: '.repeat(depth)}{ name: { eq: "x" } }${' }'.repeat(depth)}) { items { id } } }`;
     const inDocument = await post(server, { query: literal }, await token());
     expect(inDocument.status).toBe(200);
-    expect(refusal(inDocument.body)).toMatchObject({ errorType: 'ValidationError', message: expect.stringMatching(/^The request is nested more than \d+ levels deep\.$/) });
+    expect(refusal(inDocument.body)).toMatchObject({
+      errorType: 'ValidationError',
+      message: expect.stringMatching(/^The request is nested more than \d+ levels deep\.$/),
+    });
 
     const filter = `${'{"not":'.repeat(depth)}{"name":{"eq":"x"}}${'}'.repeat(depth)}`;
-    const query = JSON.stringify('query ($f: ModelTableauViewFilterInput) { listTableauViews(filter: $f) { items { id } } }');
+    const query = JSON.stringify(
+      'query ($f: ModelTableauViewFilterInput) { listTableauViews(filter: $f) { items { id } } }',
+    );
     const variables = await post(server, `{"query":${query},"variables":{"f":${filter}}}`, await token());
-    expect(refusal(variables.body)).toMatchObject({ errorType: 'ValidationError', message: expect.stringMatching(/^The request is nested more than \d+ levels deep\.$/) });
+    expect(refusal(variables.body)).toMatchObject({
+      errorType: 'ValidationError',
+      message: expect.stringMatching(/^The request is nested more than \d+ levels deep\.$/),
+    });
     expect(calls).toHaveLength(0);
   });
 });
@@ -292,6 +382,13 @@ describe('selectionSetList', () => {
     const fragments = Object.fromEntries(
       document.definitions.flatMap((d) => (d.kind === 'FragmentDefinition' ? [[d.name.value, d]] : [])),
     );
-    expect(selectionSetList([operation.selectionSet.selections[0] as FieldNode], fragments)).toEqual(['b', 'c', 'c/d', 'e', 'f', 'f/g']);
+    expect(selectionSetList([operation.selectionSet.selections[0] as FieldNode], fragments)).toEqual([
+      'b',
+      'c',
+      'c/d',
+      'e',
+      'f',
+      'f/g',
+    ]);
   });
 });

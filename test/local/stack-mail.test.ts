@@ -34,15 +34,34 @@ describe('local mail capture', () => {
     capture = await startMailCapture({ host: '127.0.0.1', port: 0, apiPort: 0, dataDir, verifiedIdentities: VERIFIED });
     const cognito = cognitoMailSender(capture, { region: 'us-east-2', credentials: LOCAL_CREDENTIALS });
     const product = mailSender({ endpoint: capture.sesEndpoint, region: 'us-east-2', credentials: LOCAL_CREDENTIALS });
-    await cognito.send({ to: 'first@example.com', subject: 'Your verification link', text: 'Click http://x/confirm', html: '<p>Click</p>' });
-    await product.send({ to: 'second@tviq.local', from: 'support@tviq.local', subject: 'Your password reset code', text: 'Your code is 123456' });
+    await cognito.send({
+      to: 'first@example.com',
+      subject: 'Your verification link',
+      text: 'Click http://x/confirm',
+      html: '<p>Click</p>',
+    });
+    await product.send({
+      to: 'second@tviq.local',
+      from: 'support@tviq.local',
+      subject: 'Your password reset code',
+      text: 'Your code is 123456',
+    });
     cognito.destroy();
     product.destroy();
 
     const listed = await messages(capture);
     expect(listed.map((m) => m.to)).toEqual([['second@tviq.local'], ['first@example.com']]);
-    expect(listed[0]).toMatchObject({ from: 'support@tviq.local', subject: 'Your password reset code', text: 'Your code is 123456', html: null });
-    expect(listed[1]).toMatchObject({ from: COGNITO_DEFAULT_SENDER, text: 'Click http://x/confirm', html: '<p>Click</p>' });
+    expect(listed[0]).toMatchObject({
+      from: 'support@tviq.local',
+      subject: 'Your password reset code',
+      text: 'Your code is 123456',
+      html: null,
+    });
+    expect(listed[1]).toMatchObject({
+      from: COGNITO_DEFAULT_SENDER,
+      text: 'Click http://x/confirm',
+      html: '<p>Click</p>',
+    });
     expect(Date.parse(listed[0]!.at)).toBeGreaterThan(Date.now() - 60_000);
 
     const inbox = await fetch(capture.inboxUrl);
@@ -69,12 +88,16 @@ describe('local mail capture', () => {
 
   it('keeps the captured messages across a restart', async () => {
     capture = await startMailCapture({ host: '127.0.0.1', port: 0, apiPort: 0, dataDir, verifiedIdentities: VERIFIED });
-    expect((await messages(capture)).map((m) => m.subject)).toEqual(['Welcome', 'Your password reset code', 'Your verification link']);
+    expect((await messages(capture)).map((m) => m.subject)).toEqual([
+      'Welcome',
+      'Your password reset code',
+      'Your verification link',
+    ]);
   });
 
   it('turns an HTML-only message into readable text, links included', () => {
-    expect(htmlToText('<p>Please verify &amp; continue</p><p><a href="http://x/confirmUser?code=1">Verify Email</a></p>')).toBe(
-      'Please verify & continue\nVerify Email (http://x/confirmUser?code=1)',
-    );
+    expect(
+      htmlToText('<p>Please verify &amp; continue</p><p><a href="http://x/confirmUser?code=1">Verify Email</a></p>'),
+    ).toBe('Please verify & continue\nVerify Email (http://x/confirmUser?code=1)');
   });
 });

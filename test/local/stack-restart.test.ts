@@ -1,4 +1,8 @@
-import { AdminGetUserCommand, CognitoIdentityProviderClient, UserNotFoundException } from '@aws-sdk/client-cognito-identity-provider';
+import {
+  AdminGetUserCommand,
+  CognitoIdentityProviderClient,
+  UserNotFoundException,
+} from '@aws-sdk/client-cognito-identity-provider';
 import { DynamoDBClient, ScanCommand } from '@aws-sdk/client-dynamodb';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
@@ -28,7 +32,11 @@ async function callFunction(url: string, accessToken: string, body: object): Pro
 }
 
 async function userExists(stack: StackInfo): Promise<boolean> {
-  const client = new CognitoIdentityProviderClient({ endpoint: stack.cognito.endpoint, region: stack.region, credentials: LOCAL_CREDENTIALS });
+  const client = new CognitoIdentityProviderClient({
+    endpoint: stack.cognito.endpoint,
+    region: stack.region,
+    credentials: LOCAL_CREDENTIALS,
+  });
   try {
     await client.send(new AdminGetUserCommand({ UserPoolId: stack.cognito.userPoolId, Username: NEW_USER.email }));
     return true;
@@ -41,8 +49,15 @@ async function userExists(stack: StackInfo): Promise<boolean> {
 }
 
 /** Whether the catalogue table (read straight from dynalite) holds a dashboard with this id. */
-async function catalogueEntry(stack: StackInfo, dashboardId: string): Promise<{ id: string; name: string; link: string } | undefined> {
-  const client = new DynamoDBClient({ endpoint: stack.dynamodb.endpoint, region: stack.region, credentials: LOCAL_CREDENTIALS });
+async function catalogueEntry(
+  stack: StackInfo,
+  dashboardId: string,
+): Promise<{ id: string; name: string; link: string } | undefined> {
+  const client = new DynamoDBClient({
+    endpoint: stack.dynamodb.endpoint,
+    region: stack.region,
+    credentials: LOCAL_CREDENTIALS,
+  });
   try {
     const found = await client.send(
       new ScanCommand({
@@ -52,7 +67,9 @@ async function catalogueEntry(stack: StackInfo, dashboardId: string): Promise<{ 
       }),
     );
     const item = found.Items?.[0];
-    return item === undefined ? undefined : { id: item.id?.S ?? '', name: item.dashboardName?.S ?? '', link: item.dashboardLink?.S ?? '' };
+    return item === undefined
+      ? undefined
+      : { id: item.id?.S ?? '', name: item.dashboardName?.S ?? '', link: item.dashboardLink?.S ?? '' };
   } finally {
     client.destroy();
   }
@@ -78,7 +95,11 @@ describe('local state across restarts', () => {
     const first = running.info;
     await noteSeedSignIns(first);
     const admin = await signInWithSrp(first, first.demo.admin);
-    await callFunction(first.functions.userAdmin, admin.accessToken, { action: 'CREATE_USER', userEmail: NEW_USER.email, password: NEW_USER.password });
+    await callFunction(first.functions.userAdmin, admin.accessToken, {
+      action: 'CREATE_USER',
+      userEmail: NEW_USER.email,
+      password: NEW_USER.password,
+    });
     const seeded = await catalogueEntry(first, RENAMED_DASHBOARD_ID);
     expect(seeded).toBeDefined();
     await callFunction(first.functions.quicksightAdmin, admin.accessToken, {

@@ -122,7 +122,13 @@ describe('local web server', () => {
 
   it('refuses a configuration the SPA would reject', async () => {
     await expect(
-      startWebServer({ host: '127.0.0.1', port: 0, distDir: dist, config: { ...config, graphqlUrl: 'not a url' }, csp: { connectSrc: [], frameSrc: [] } }),
+      startWebServer({
+        host: '127.0.0.1',
+        port: 0,
+        distDir: dist,
+        config: { ...config, graphqlUrl: 'not a url' },
+        csp: { connectSrc: [], frameSrc: [] },
+      }),
     ).rejects.toThrow();
   });
 });

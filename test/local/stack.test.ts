@@ -1,4 +1,8 @@
-import { AdminListGroupsForUserCommand, CognitoIdentityProviderClient, SignUpCommand } from '@aws-sdk/client-cognito-identity-provider';
+import {
+  AdminListGroupsForUserCommand,
+  CognitoIdentityProviderClient,
+  SignUpCommand,
+} from '@aws-sdk/client-cognito-identity-provider';
 import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import { get } from 'node:https';
 import { tmpdir } from 'node:os';
@@ -33,7 +37,13 @@ function getOverTls(url: string, ca: string): Promise<{ status: number; body: st
 const LIST_VIEWS = /* GraphQL */ `
   query ListViews {
     listTableauViews {
-      items { id name quicksightDashboardId isDefault userEmail }
+      items {
+        id
+        name
+        quicksightDashboardId
+        isDefault
+        userEmail
+      }
       nextToken
     }
   }
@@ -53,7 +63,10 @@ async function graphql(stack: StackInfo, authorization: string | undefined, quer
     headers: { 'content-type': 'application/json', ...(authorization !== undefined && { authorization }) },
     body: JSON.stringify({ query }),
   });
-  return { status: response.status, body: (await response.json()) as { data?: Record<string, unknown> | null; errors?: unknown[] } };
+  return {
+    status: response.status,
+    body: (await response.json()) as { data?: Record<string, unknown> | null; errors?: unknown[] },
+  };
 }
 
 function embedRequest(stack: StackInfo, tokens: SessionTokens, dashboardId: string) {
@@ -114,7 +127,9 @@ describe('npm start (local stack as a child process)', () => {
 
   it('refuses an embed URL for a dashboard not assigned to the user', async () => {
     const { body } = await graphql(stack, user.accessToken, LIST_VIEWS);
-    const assigned = new Set((body.data?.listTableauViews as { items: ViewItem[] }).items.map((v) => v.quicksightDashboardId));
+    const assigned = new Set(
+      (body.data?.listTableauViews as { items: ViewItem[] }).items.map((v) => v.quicksightDashboardId),
+    );
     const unassigned = SAMPLE_DASHBOARDS.find((d) => !assigned.has(d.dashboardId));
     expect(unassigned).toBeDefined();
 
@@ -128,7 +143,9 @@ describe('npm start (local stack as a child process)', () => {
     const forged = await graphql(stack, `${user.accessToken.slice(0, -4)}AAAA`, LIST_VIEWS);
     for (const { status, body } of [missing, forged]) {
       expect(status).toBe(401);
-      expect(body).toEqual({ errors: [{ errorType: 'UnauthorizedException', message: 'Valid authorization header not provided.' }] });
+      expect(body).toEqual({
+        errors: [{ errorType: 'UnauthorizedException', message: 'Valid authorization header not provided.' }],
+      });
     }
   });
 
@@ -142,17 +159,37 @@ describe('npm start (local stack as a child process)', () => {
     expect(response.status).toBe(200);
     const { users } = listUsersWithQuicksightResponseSchema.parse(await response.json());
     const byEmail = new Map(users.map((u) => [u.email, u]));
-    expect(byEmail.get(stack.demo.user.email)).toMatchObject({ existsInQuickSight: true, cognito: { cognitoGroup: 'Users' } });
+    expect(byEmail.get(stack.demo.user.email)).toMatchObject({
+      existsInQuickSight: true,
+      cognito: { cognitoGroup: 'Users' },
+    });
     expect(byEmail.get(stack.demo.user.email)?.quicksight?.role).toBe('READER');
-    expect(byEmail.get(stack.demo.admin.email)).toMatchObject({ existsInQuickSight: false, cognito: { cognitoGroup: 'Admins' } });
+    expect(byEmail.get(stack.demo.admin.email)).toMatchObject({
+      existsInQuickSight: false,
+      cognito: { cognitoGroup: 'Admins' },
+    });
   });
 
   it("lists each function's credentials in stack.json, held to that function's policy", async () => {
     expect(Object.keys(stack.functionCredentials).sort()).toEqual(
-      ['contact', 'embed', 'graphql', 'mfa', 'postConfirmation', 'preTokenGeneration', 'quicksightAdmin', 'userAdmin'].sort(),
+      [
+        'contact',
+        'embed',
+        'graphql',
+        'mfa',
+        'postConfirmation',
+        'preTokenGeneration',
+        'quicksightAdmin',
+        'userAdmin',
+      ].sort(),
     );
     const actingAs = (key: keyof StackInfo['functionCredentials']) =>
-      new DynamoDBClient({ endpoint: stack.dynamodb.endpoint, region: stack.region, credentials: stack.functionCredentials[key], maxAttempts: 1 });
+      new DynamoDBClient({
+        endpoint: stack.dynamodb.endpoint,
+        region: stack.region,
+        credentials: stack.functionCredentials[key],
+        maxAttempts: 1,
+      });
     const byUser = (client: DynamoDBClient) =>
       client.send(
         new QueryCommand({
@@ -177,17 +214,28 @@ describe('npm start (local stack as a child process)', () => {
   it('confirms a self sign-up through the emailed link and puts the account in Users', async () => {
     const email = 'new.person@example.com';
     const since = new Date();
-    const cognito = new CognitoIdentityProviderClient({ endpoint: stack.cognito.endpoint, region: stack.region, credentials: LOCAL_CREDENTIALS });
+    const cognito = new CognitoIdentityProviderClient({
+      endpoint: stack.cognito.endpoint,
+      region: stack.region,
+      credentials: LOCAL_CREDENTIALS,
+    });
     try {
       await cognito.send(
-        new SignUpCommand({ ClientId: stack.cognito.clientId, Username: email, Password: 'NewPerson#2026', UserAttributes: [{ Name: 'email', Value: email }] }),
+        new SignUpCommand({
+          ClientId: stack.cognito.clientId,
+          Username: email,
+          Password: 'NewPerson#2026',
+          UserAttributes: [{ Name: 'email', Value: email }],
+        }),
       );
       const mail = await readMail(stack, { to: email, since });
       const link = /http:\/\/\S+\/confirmUser\?\S+/.exec(mail.text)?.[0];
       expect(link?.startsWith(stack.cognito.endpoint)).toBe(true);
       expect((await fetch(link!)).status).toBe(200);
       // The post-confirmation trigger (lambdas/post-confirmation) ran in the local stack.
-      const { Groups } = await cognito.send(new AdminListGroupsForUserCommand({ UserPoolId: stack.cognito.userPoolId, Username: email }));
+      const { Groups } = await cognito.send(
+        new AdminListGroupsForUserCommand({ UserPoolId: stack.cognito.userPoolId, Username: email }),
+      );
       expect(Groups?.map((g) => g.GroupName)).toEqual(['Users']);
     } finally {
       cognito.destroy();

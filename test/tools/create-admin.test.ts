@@ -1,4 +1,8 @@
-import { AdminGetUserCommand, AdminListGroupsForUserCommand, CognitoIdentityProviderClient } from '@aws-sdk/client-cognito-identity-provider';
+import {
+  AdminGetUserCommand,
+  AdminListGroupsForUserCommand,
+  CognitoIdentityProviderClient,
+} from '@aws-sdk/client-cognito-identity-provider';
 import { CognitoUserPool } from 'amazon-cognito-identity-js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { LOCAL_CREDENTIALS } from '../../local/environment.ts';
@@ -12,14 +16,28 @@ describe('npm run create-admin', () => {
   let cognito: CognitoIdentityProviderClient;
 
   const groupsOf = async (email: string) =>
-    ((await cognito.send(new AdminListGroupsForUserCommand({ UserPoolId: stack.running.info.cognito.userPoolId, Username: email }))).Groups ?? []).map((g) => g.GroupName);
+    (
+      (
+        await cognito.send(
+          new AdminListGroupsForUserCommand({ UserPoolId: stack.running.info.cognito.userPoolId, Username: email }),
+        )
+      ).Groups ?? []
+    ).map((g) => g.GroupName);
   const lastModified = async (email: string) =>
-    (await cognito.send(new AdminGetUserCommand({ UserPoolId: stack.running.info.cognito.userPoolId, Username: email }))).UserLastModifiedDate?.getTime();
+    (
+      await cognito.send(
+        new AdminGetUserCommand({ UserPoolId: stack.running.info.cognito.userPoolId, Username: email }),
+      )
+    ).UserLastModifiedDate?.getTime();
 
   beforeAll(async () => {
     stack = await startTestStack();
     const { info } = stack.running;
-    cognito = new CognitoIdentityProviderClient({ endpoint: info.cognito.endpoint, region: info.region, credentials: LOCAL_CREDENTIALS });
+    cognito = new CognitoIdentityProviderClient({
+      endpoint: info.cognito.endpoint,
+      region: info.region,
+      credentials: LOCAL_CREDENTIALS,
+    });
   });
 
   afterAll(async () => {
@@ -47,12 +65,21 @@ describe('npm run create-admin', () => {
   });
 
   it('shows a generated temporary password once instead of emailing it; signing in with it asks for a new password', async () => {
-    const { code, stdout } = await runTool('create-admin', ['shown.admin@example.com', '--show-password', ...stack.localArgs]);
+    const { code, stdout } = await runTool('create-admin', [
+      'shown.admin@example.com',
+      '--show-password',
+      ...stack.localArgs,
+    ]);
     expect(code).toBe(0);
     const password = /Temporary password \(shown once, not stored\): (\S+)/.exec(stdout)?.[1];
     expect(password).toBeDefined();
     const { info } = stack.running;
-    const pool = new CognitoUserPool({ UserPoolId: info.cognito.userPoolId, ClientId: info.cognito.clientId, endpoint: info.cognito.endpoint, Storage: memoryStorage() });
+    const pool = new CognitoUserPool({
+      UserPoolId: info.cognito.userPoolId,
+      ClientId: info.cognito.clientId,
+      endpoint: info.cognito.endpoint,
+      Storage: memoryStorage(),
+    });
     const outcome = await authenticate(userFor(pool, 'shown.admin@example.com'), 'shown.admin@example.com', password!);
     expect(outcome.step).toBe('NEW_PASSWORD_REQUIRED');
     expect(await groupsOf('shown.admin@example.com')).toEqual(['Admins']);
@@ -75,7 +102,9 @@ describe('npm run create-admin', () => {
 
   it('leaves no half-made account behind when a step after its creation fails', async () => {
     const pool = { cognito, userPoolId: stack.running.info.cognito.userPoolId };
-    await expect(createAccount(pool, { email: 'half.made@example.com', group: 'NoSuchGroup' })).rejects.toMatchObject({ name: 'ResourceNotFoundException' });
+    await expect(createAccount(pool, { email: 'half.made@example.com', group: 'NoSuchGroup' })).rejects.toMatchObject({
+      name: 'ResourceNotFoundException',
+    });
     expect(await accountGroups(pool, 'half.made@example.com')).toBeUndefined();
   });
 

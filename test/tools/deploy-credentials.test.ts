@@ -9,21 +9,41 @@ import { deploy, readDeployArguments } from '../../tools/deploy.ts';
 const projectRoot = fileURLToPath(new URL('../..', import.meta.url));
 
 /** Runs `npm run deploy -- <args>` as npm does (tsx on tools/deploy.ts), with no AWS credentials anywhere. */
-function runDeployWithoutCredentials(args: readonly string[]): Promise<{ code: number; stdout: string; stderr: string; ms: number }> {
+function runDeployWithoutCredentials(
+  args: readonly string[],
+): Promise<{ code: number; stdout: string; stderr: string; ms: number }> {
   const env: NodeJS.ProcessEnv = { ...process.env };
   for (const name of Object.keys(env)) if (name.startsWith('AWS_') || name.startsWith('VITEST')) delete env[name];
-  Object.assign(env, { AWS_EC2_METADATA_DISABLED: 'true', AWS_CONFIG_FILE: '/dev/null', AWS_SHARED_CREDENTIALS_FILE: '/dev/null' });
+  Object.assign(env, {
+    AWS_EC2_METADATA_DISABLED: 'true',
+    AWS_CONFIG_FILE: '/dev/null',
+    AWS_SHARED_CREDENTIALS_FILE: '/dev/null',
+  });
   const started = Date.now();
   return new Promise((resolve) => {
-    execFile(join(projectRoot, 'node_modules', '.bin', 'tsx'), ['tools/deploy.ts', ...args], { cwd: projectRoot, env, timeout: 60_000 }, (error, stdout, stderr) =>
-      resolve({ code: error ? (typeof error.code === 'number' ? error.code : 1) : 0, stdout, stderr, ms: Date.now() - started }),
+    execFile(
+      join(projectRoot, 'node_modules', '.bin', 'tsx'),
+      ['tools/deploy.ts', ...args],
+      { cwd: projectRoot, env, timeout: 60_000 },
+      (error, stdout, stderr) =>
+        resolve({
+          code: error ? (typeof error.code === 'number' ? error.code : 1) : 0,
+          stdout,
+          stderr,
+          ms: Date.now() - started,
+        }),
     );
   });
 }
 
 describe('npm run deploy without AWS credentials', () => {
   it('exits 1 before building or synthesizing, saying how to sign in', async () => {
-    const { code, stdout, stderr, ms } = await runDeployWithoutCredentials(['-c', 'sesSenderAddress=no-reply@corp.example', '--require-approval', 'never']);
+    const { code, stdout, stderr, ms } = await runDeployWithoutCredentials([
+      '-c',
+      'sesSenderAddress=no-reply@corp.example',
+      '--require-approval',
+      'never',
+    ]);
     expect(code).toBe(1);
     expect(stderr).toContain('Not deploying: no usable AWS credentials');
     expect(stderr).toContain('Nothing was built or synthesized');
@@ -44,7 +64,9 @@ describe('npm run deploy without AWS credentials', () => {
     const run = vi.fn(async () => 0);
     const errors: string[] = [];
     try {
-      expect(await deploy(['--profile', 'portal-admin'], { run, out: () => undefined, err: (line) => errors.push(line) })).toBe(1);
+      expect(
+        await deploy(['--profile', 'portal-admin'], { run, out: () => undefined, err: (line) => errors.push(line) }),
+      ).toBe(1);
     } finally {
       vi.unstubAllEnvs();
     }
@@ -112,11 +134,16 @@ describe('npm run deploy with credentials', () => {
     const code = await deploy([], { run, out: () => undefined, err: (line) => errors.push(line) });
     expect(code).toBe(1);
     expect(run).not.toHaveBeenCalled();
-    expect(errors.join('\n')).toContain('Not deploying: no usable AWS credentials (ExpiredToken: The security token included in the request is expired)');
+    expect(errors.join('\n')).toContain(
+      'Not deploying: no usable AWS credentials (ExpiredToken: The security token included in the request is expired)',
+    );
   });
 
   it('stops when the web build fails, before cdk', async () => {
-    answer = { status: 200, body: '<GetCallerIdentityResponse><GetCallerIdentityResult><Arn>arn:aws:iam::111122223333:user/deployer</Arn><Account>111122223333</Account></GetCallerIdentityResult></GetCallerIdentityResponse>' };
+    answer = {
+      status: 200,
+      body: '<GetCallerIdentityResponse><GetCallerIdentityResult><Arn>arn:aws:iam::111122223333:user/deployer</Arn><Account>111122223333</Account></GetCallerIdentityResult></GetCallerIdentityResponse>',
+    };
     const run = vi.fn(async () => 2);
     expect(await deploy([], { run, out: () => undefined, err: () => undefined })).toBe(2);
     expect(run).toHaveBeenCalledTimes(1);
@@ -125,11 +152,24 @@ describe('npm run deploy with credentials', () => {
 
 describe('the deploy options it reads', () => {
   it('takes -c/--context pairs and --profile in both spellings, ignoring the rest', () => {
-    expect(readDeployArguments(['-c', 'region=eu-west-1', '--context=environment=prod', '--profile', 'admin', '--require-approval', 'never'])).toEqual({
+    expect(
+      readDeployArguments([
+        '-c',
+        'region=eu-west-1',
+        '--context=environment=prod',
+        '--profile',
+        'admin',
+        '--require-approval',
+        'never',
+      ]),
+    ).toEqual({
       profile: 'admin',
       context: { region: 'eu-west-1', environment: 'prod' },
     });
-    expect(readDeployArguments(['--profile=ops', '--context', 'a=b=c'])).toEqual({ profile: 'ops', context: { a: 'b=c' } });
+    expect(readDeployArguments(['--profile=ops', '--context', 'a=b=c'])).toEqual({
+      profile: 'ops',
+      context: { a: 'b=c' },
+    });
     expect(readDeployArguments([])).toEqual({ context: {} });
   });
 });

@@ -19,8 +19,12 @@ async function runApp(context: Record<string, unknown>): Promise<{ code: number;
   try {
     return await new Promise((resolve) => {
       const env = { ...process.env, CDK_CONTEXT_JSON: JSON.stringify(context), CDK_OUTDIR: outdir };
-      execFile(join(projectRoot, 'node_modules', '.bin', 'tsx'), ['bin/app.ts'], { cwd: projectRoot, env, timeout: 60_000 }, (error, _stdout, stderr) =>
-        resolve({ code: error ? (typeof error.code === 'number' ? error.code : 1) : 0, stderr }),
+      execFile(
+        join(projectRoot, 'node_modules', '.bin', 'tsx'),
+        ['bin/app.ts'],
+        { cwd: projectRoot, env, timeout: 60_000 },
+        (error, _stdout, stderr) =>
+          resolve({ code: error ? (typeof error.code === 'number' ? error.code : 1) : 0, stderr }),
       );
     });
   } finally {
@@ -47,7 +51,11 @@ describe('deploy with placeholder addresses', () => {
   it('lets synth (no deploying flag) and a deployment with real addresses through', () => {
     expect(isDeploying(() => undefined)).toBe(false);
     expect(isDeploying((key) => (key === 'deploying' ? 'true' : undefined))).toBe(true);
-    expect(placeholderProblems(config({ sesSenderAddress: 'no-reply@corp.example', supportRecipientAddress: 'help@corp.example' }))).toEqual([]);
+    expect(
+      placeholderProblems(
+        config({ sesSenderAddress: 'no-reply@corp.example', supportRecipientAddress: 'help@corp.example' }),
+      ),
+    ).toEqual([]);
   });
 });
 
@@ -58,19 +66,29 @@ describe('a deployment started without npm run deploy', () => {
   it('carries a template rule that fails on each placeholder, naming the setting', () => {
     const build = buildPortal({ context: { sesSenderAddress: '', supportRecipientAddress: '' } });
     try {
-      const rules = build.template.toJSON().Rules as Record<string, { Assertions: { Assert: unknown; AssertDescription: string }[] }>;
+      const rules = build.template.toJSON().Rules as Record<
+        string,
+        { Assertions: { Assert: unknown; AssertDescription: string }[] }
+      >;
       const assertions = rules.NoPlaceholderAddresses?.Assertions ?? [];
-      expect(assertions.map((a) => a.AssertDescription.split(' ')[0])).toEqual(['sesSenderAddress', 'supportRecipientAddress']);
+      expect(assertions.map((a) => a.AssertDescription.split(' ')[0])).toEqual([
+        'sesSenderAddress',
+        'supportRecipientAddress',
+      ]);
       expect(assertions[0]?.AssertDescription).toContain('is the placeholder no-reply@example.com');
       // The assertion is false for the synthesized value, so CloudFormation refuses the template.
-      expect(assertions[0]?.Assert).toEqual({ 'Fn::Not': [{ 'Fn::Equals': ['no-reply@example.com', 'no-reply@example.com'] }] });
+      expect(assertions[0]?.Assert).toEqual({
+        'Fn::Not': [{ 'Fn::Equals': ['no-reply@example.com', 'no-reply@example.com'] }],
+      });
     } finally {
       build.dispose();
     }
   });
 
   it('has no such rule once both addresses are set', () => {
-    const build = buildPortal({ context: { sesSenderAddress: 'no-reply@corp.example', supportRecipientAddress: 'help@corp.example' } });
+    const build = buildPortal({
+      context: { sesSenderAddress: 'no-reply@corp.example', supportRecipientAddress: 'help@corp.example' },
+    });
     try {
       const rules = (build.template.toJSON().Rules ?? {}) as Record<string, unknown>;
       expect(Object.keys(rules)).not.toContain('NoPlaceholderAddresses');
@@ -91,9 +109,18 @@ describe('doctor checks that need no account', () => {
   });
 
   it('counts the site among the three embed origins', () => {
-    const result = embedOrigins(undefined, config({ domainName: 'portal.corp.example', certificateArn: `arn:aws:acm:us-east-1:111122223333:certificate/${'0'.repeat(8)}-0000-0000-0000-${'0'.repeat(12)}`, allowedOrigins: 'https://a.corp.example,https://b.corp.example' }));
+    const result = embedOrigins(
+      undefined,
+      config({
+        domainName: 'portal.corp.example',
+        certificateArn: `arn:aws:acm:us-east-1:111122223333:certificate/${'0'.repeat(8)}-0000-0000-0000-${'0'.repeat(12)}`,
+        allowedOrigins: 'https://a.corp.example,https://b.corp.example',
+      }),
+    );
     expect(result.status).toBe('pass');
-    expect(result.detail).toContain('https://portal.corp.example, https://a.corp.example, https://b.corp.example (3 of the 3');
+    expect(result.detail).toContain(
+      'https://portal.corp.example, https://a.corp.example, https://b.corp.example (3 of the 3',
+    );
     expect(embedOrigins('http://127.0.0.1:4400', config({})).status).toBe('fail');
   });
 });

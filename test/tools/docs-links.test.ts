@@ -14,7 +14,12 @@ import { describe, expect, it } from 'vitest';
 
 const root = fileURLToPath(new URL('../..', import.meta.url));
 const docsDir = join(root, 'docs');
-const pages = ['README.md', ...readdirSync(docsDir).filter((name) => name.endsWith('.md')).map((name) => `docs/${name}`)];
+const pages = [
+  'README.md',
+  ...readdirSync(docsDir)
+    .filter((name) => name.endsWith('.md'))
+    .map((name) => `docs/${name}`),
+];
 
 /** The text outside fenced code blocks, and outside inline code spans when `dropCode` is set. */
 function prose(markdown: string, dropCode: boolean): string[] {
@@ -70,7 +75,8 @@ function brokenLinks(page: string, markdown: string, readPage: (path: string) =>
       problems.push(`${page}: ${target} (no file ${file})`);
       continue;
     }
-    if (anchor !== undefined && !anchorsOf(content).has(anchor)) problems.push(`${page}: ${target} (no heading #${anchor} in ${file})`);
+    if (anchor !== undefined && !anchorsOf(content).has(anchor))
+      problems.push(`${page}: ${target} (no heading #${anchor} in ${file})`);
   }
   return problems;
 }
@@ -84,7 +90,9 @@ function readRepositoryFile(path: string): string | undefined {
 
 describe('links of the README and docs/', () => {
   it('makes anchors as GitHub does, and finds a dead link, a missing heading and a missing file', () => {
-    expect(slug("Remembered devices in local mode: device-bound refresh")).toBe('remembered-devices-in-local-mode-device-bound-refresh');
+    expect(slug('Remembered devices in local mode: device-bound refresh')).toBe(
+      'remembered-devices-in-local-mode-device-bound-refresh',
+    );
     expect(slug('Usage insight (admin portal, *Insights*)')).toBe('usage-insight-admin-portal-insights');
     expect(slug('Usage insight (admin portal, _Insights_)')).toBe('usage-insight-admin-portal-insights');
     expect(slug('The constructs in `lib/`')).toBe('the-constructs-in-lib');
@@ -94,7 +102,8 @@ describe('links of the README and docs/', () => {
       'docs/a.md': '# A\n\n## Same\n\n## Same\n\n```md\n## Inside a fence\n```\n',
     };
     const read = (path: string) => pagesHere[path];
-    const page = '[ok](#same-1) [ok](a.md#a) `[code](missing.md)` [gone](#same-2) [fenced](#inside-a-fence) [file](b.md) [web](https://example.com/x#y)';
+    const page =
+      '[ok](#same-1) [ok](a.md#a) `[code](missing.md)` [gone](#same-2) [fenced](#inside-a-fence) [file](b.md) [web](https://example.com/x#y)';
     expect(brokenLinks('docs/a.md', page, read)).toEqual([
       'docs/a.md: #same-2 (no heading #same-2 in docs/a.md)',
       'docs/a.md: #inside-a-fence (no heading #inside-a-fence in docs/a.md)',
@@ -110,7 +119,9 @@ describe('links of the README and docs/', () => {
     const named = prose(readFileSync(join(root, page), 'utf8'), false)
       .join('\n')
       .matchAll(/`((?:bench|bin|compliance|contracts|docs|lambdas|lib|local|test|tools|web)\/[^`\s]*)`/g);
-    const paths = [...named].map((match) => match[1]!).filter((path) => !/[<>*…]/.test(path) && !path.startsWith('web/dist'));
+    const paths = [...named]
+      .map((match) => match[1]!)
+      .filter((path) => !/[<>*…]/.test(path) && !path.startsWith('web/dist'));
     expect(paths.filter((path) => !existsSync(join(root, path)))).toEqual([]);
   });
 
@@ -132,7 +143,9 @@ describe('docs/architecture.md', () => {
 
   it('lists every top-level folder of the repository', () => {
     const tracked = execFileSync('git', ['ls-files'], { cwd: root, encoding: 'utf8' }).split('\n');
-    const folders = [...new Set(tracked.filter((path) => path.includes('/')).map((path) => path.slice(0, path.indexOf('/'))))];
+    const folders = [
+      ...new Set(tracked.filter((path) => path.includes('/')).map((path) => path.slice(0, path.indexOf('/')))),
+    ];
     const present = folders.filter((folder) => existsSync(join(root, folder)));
     expect(present.length).toBeGreaterThan(5);
     expect(present.filter((folder) => !architecture.includes(`| \`${folder}/\` |`))).toEqual([]);

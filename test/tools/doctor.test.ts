@@ -1,4 +1,8 @@
-import { DescribeAccountSubscriptionCommand, DescribeNamespaceCommand, QuickSightClient } from '@aws-sdk/client-quicksight';
+import {
+  DescribeAccountSubscriptionCommand,
+  DescribeNamespaceCommand,
+  QuickSightClient,
+} from '@aws-sdk/client-quicksight';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -20,7 +24,14 @@ describe('npm run doctor', () => {
   it('passes against the local stack, and reports the AWS-only checks as not applicable rather than passed', async () => {
     const { code, stdout } = await runTool('doctor', stack.localArgs);
     expect(code).toBe(0);
-    for (const title of ['Credentials', 'QuickSight subscription', 'QuickSight identity region and namespace', 'SES sender identity', 'Support recipient', 'Embed origins']) {
+    for (const title of [
+      'Credentials',
+      'QuickSight subscription',
+      'QuickSight identity region and namespace',
+      'SES sender identity',
+      'Support recipient',
+      'Embed origins',
+    ]) {
       expect(stdout).toMatch(new RegExp(`^\\[PASS\\] ${title}:`, 'm'));
     }
     for (const title of ['CDK bootstrap', 'Cognito domain prefix', 'Certificate \\(us-east-1\\)', 'WAF web ACL']) {
@@ -36,7 +47,9 @@ describe('npm run doctor', () => {
     const { code, stdout } = await runTool('doctor', stack.localArgs);
     expect(code).toBe(0);
     // The seed's companies made the portal create and load the rules dataset.
-    expect(stdout).toMatch(/^\[PASS\] Row-level-security rules dataset: [\w-]+-company-rules: last ingestion \S+ completed/m);
+    expect(stdout).toMatch(
+      /^\[PASS\] Row-level-security rules dataset: [\w-]+-company-rules: last ingestion \S+ completed/m,
+    );
     // Three sample dashboards read the company-scoped facts; the benchmarks dashboard holds every company's data.
     expect(stdout).toMatch(/^\[WARN\] Company scope of catalogue dashboards: 1 of 4 not company-scoped/m);
     expect(stdout).toContain('- market-benchmarks: dataset industry-benchmarks: no row-level security');
@@ -82,14 +95,23 @@ describe('npm run doctor', () => {
 
   describe('QuickSight read operations of the emulator, through the IAM gate', () => {
     const client = (credentials: { accessKeyId: string; secretAccessKey: string } = LOCAL_CREDENTIALS) =>
-      new QuickSightClient({ endpoint: stack.running.info.quicksight.endpoint, region: stack.running.info.region, credentials });
+      new QuickSightClient({
+        endpoint: stack.running.info.quicksight.endpoint,
+        region: stack.running.info.region,
+        credentials,
+      });
 
     it('describes the subscription and the namespace in the SDK model shapes', async () => {
       const { accountId } = stack.running.info.quicksight;
       const subscription = await client().send(new DescribeAccountSubscriptionCommand({ AwsAccountId: accountId }));
-      expect(subscription.AccountInfo).toMatchObject({ Edition: 'ENTERPRISE', AccountSubscriptionStatus: 'ACCOUNT_CREATED' });
+      expect(subscription.AccountInfo).toMatchObject({
+        Edition: 'ENTERPRISE',
+        AccountSubscriptionStatus: 'ACCOUNT_CREATED',
+      });
       expect(subscription.Status).toBe(200);
-      const { Namespace } = await client().send(new DescribeNamespaceCommand({ AwsAccountId: accountId, Namespace: 'default' }));
+      const { Namespace } = await client().send(
+        new DescribeNamespaceCommand({ AwsAccountId: accountId, Namespace: 'default' }),
+      );
       expect(Namespace).toEqual({
         Name: 'default',
         Arn: `arn:aws:quicksight:${stack.running.info.region}:${accountId}:namespace/default`,
@@ -101,22 +123,32 @@ describe('npm run doctor', () => {
 
     it('answers an unknown namespace and another account with the documented errors', async () => {
       const { accountId } = stack.running.info.quicksight;
-      await expect(client().send(new DescribeNamespaceCommand({ AwsAccountId: accountId, Namespace: 'portal' }))).rejects.toMatchObject({
+      await expect(
+        client().send(new DescribeNamespaceCommand({ AwsAccountId: accountId, Namespace: 'portal' })),
+      ).rejects.toMatchObject({
         name: 'ResourceNotFoundException',
         $metadata: { httpStatusCode: 404 },
       });
-      await expect(client().send(new DescribeAccountSubscriptionCommand({ AwsAccountId: '111122223333' }))).rejects.toMatchObject({
+      await expect(
+        client().send(new DescribeAccountSubscriptionCommand({ AwsAccountId: '111122223333' })),
+      ).rejects.toMatchObject({
         name: 'AccessDeniedException',
       });
     });
 
     it('holds a function to its policy: the embed function may not describe the account', async () => {
       const embed = client(stack.running.info.functionCredentials.embed);
-      await expect(embed.send(new DescribeAccountSubscriptionCommand({ AwsAccountId: stack.running.info.quicksight.accountId }))).rejects.toMatchObject({
+      await expect(
+        embed.send(new DescribeAccountSubscriptionCommand({ AwsAccountId: stack.running.info.quicksight.accountId })),
+      ).rejects.toMatchObject({
         name: 'AccessDeniedException',
         message: expect.stringContaining('quicksight:DescribeAccountSubscription'),
       });
-      await expect(embed.send(new DescribeNamespaceCommand({ AwsAccountId: stack.running.info.quicksight.accountId, Namespace: 'default' }))).rejects.toMatchObject({
+      await expect(
+        embed.send(
+          new DescribeNamespaceCommand({ AwsAccountId: stack.running.info.quicksight.accountId, Namespace: 'default' }),
+        ),
+      ).rejects.toMatchObject({
         name: 'AccessDeniedException',
         message: expect.stringContaining(':namespace/default'),
       });

@@ -1,7 +1,11 @@
 import { CognitoIdentityProviderClient, ListUsersCommand } from '@aws-sdk/client-cognito-identity-provider';
 import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { DynamoDBDocumentClient, GetCommand, QueryCommand } from '@aws-sdk/lib-dynamodb';
-import { DeleteGroupCommand, ListUsersCommand as ListQuickSightUsersCommand, QuickSightClient } from '@aws-sdk/client-quicksight';
+import {
+  DeleteGroupCommand,
+  ListUsersCommand as ListQuickSightUsersCommand,
+  QuickSightClient,
+} from '@aws-sdk/client-quicksight';
 import { checkCompanyAccessResponseSchema, listCompaniesResponseSchema } from '../../contracts/companies.ts';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { listDashboardMetadataResponseSchema, userDashboardsResponseSchema } from '../../contracts/quicksight-admin.ts';
@@ -30,7 +34,8 @@ describe('npm run verify-deployment', () => {
     expect(response.status).toBe(200);
     return response.json();
   };
-  const catalogue = async () => listDashboardMetadataResponseSchema.parse(await quicksightAdmin({ action: 'LIST_DASHBOARD_METADATA' })).dashboards;
+  const catalogue = async () =>
+    listDashboardMetadataResponseSchema.parse(await quicksightAdmin({ action: 'LIST_DASHBOARD_METADATA' })).dashboards;
 
   /** Every trace a verification could leave: accounts, QuickSight users, views, catalogue entries. */
   async function leftovers(runEmails: readonly string[]): Promise<string[]> {
@@ -45,13 +50,22 @@ describe('npm run verify-deployment', () => {
         const email = user.Attributes?.find((a) => a.Name === 'email')?.Value ?? '';
         if (email.startsWith(VERIFY_PREFIX)) found.push(`Cognito account ${email}`);
       }
-      const qsUsers = (await quicksight.send(new ListQuickSightUsersCommand({ AwsAccountId: info.quicksight.accountId, Namespace: 'default' }))).UserList ?? [];
-      for (const user of qsUsers) if (user.Email?.startsWith(VERIFY_PREFIX)) found.push(`QuickSight user ${user.Email}`);
+      const qsUsers =
+        (
+          await quicksight.send(
+            new ListQuickSightUsersCommand({ AwsAccountId: info.quicksight.accountId, Namespace: 'default' }),
+          )
+        ).UserList ?? [];
+      for (const user of qsUsers)
+        if (user.Email?.startsWith(VERIFY_PREFIX)) found.push(`QuickSight user ${user.Email}`);
       for (const entry of await catalogue()) {
-        if (entry.dashboardName.startsWith(VERIFY_PREFIX) || entry.dashboardId === UNCATALOGUED) found.push(`catalogue entry ${entry.dashboardId}`);
+        if (entry.dashboardName.startsWith(VERIFY_PREFIX) || entry.dashboardId === UNCATALOGUED)
+          found.push(`catalogue entry ${entry.dashboardId}`);
       }
       for (const email of runEmails) {
-        const { dashboards } = userDashboardsResponseSchema.parse(await quicksightAdmin({ action: 'GET_USER_DASHBOARDS', userEmail: email }));
+        const { dashboards } = userDashboardsResponseSchema.parse(
+          await quicksightAdmin({ action: 'GET_USER_DASHBOARDS', userEmail: email }),
+        );
         for (const dashboard of dashboards) found.push(`view of ${email} on ${dashboard.quicksightDashboardId}`);
       }
       return found;
@@ -71,7 +85,11 @@ describe('npm run verify-deployment', () => {
   /** The local tables, read as the functions wrote them. */
   const table = async <T>(read: (dynamo: DynamoDBDocumentClient) => Promise<T>): Promise<T> => {
     const { info } = stack.running;
-    const client = new DynamoDBClient({ region: info.region, credentials: LOCAL_CREDENTIALS, endpoint: info.dynamodb.endpoint });
+    const client = new DynamoDBClient({
+      region: info.region,
+      credentials: LOCAL_CREDENTIALS,
+      endpoint: info.dynamodb.endpoint,
+    });
     try {
       return await read(DynamoDBDocumentClient.from(client));
     } finally {
@@ -79,9 +97,31 @@ describe('npm run verify-deployment', () => {
     }
   };
   const items = (tableName: string, pk: string) =>
-    table(async (dynamo) => (await dynamo.send(new QueryCommand({ TableName: tableName, KeyConditionExpression: 'pk = :pk', ExpressionAttributeValues: { ':pk': pk } }))).Items ?? []);
+    table(
+      async (dynamo) =>
+        (
+          await dynamo.send(
+            new QueryCommand({
+              TableName: tableName,
+              KeyConditionExpression: 'pk = :pk',
+              ExpressionAttributeValues: { ':pk': pk },
+            }),
+          )
+        ).Items ?? [],
+    );
   const todaysViews = () =>
-    table(async (dynamo) => Number((await dynamo.send(new GetCommand({ TableName: localTableName(usageTable), Key: { pk: 'DAY#ALL', sk: new Date().toISOString().slice(0, 10) } }))).Item?.views ?? 0));
+    table(async (dynamo) =>
+      Number(
+        (
+          await dynamo.send(
+            new GetCommand({
+              TableName: localTableName(usageTable),
+              Key: { pk: 'DAY#ALL', sk: new Date().toISOString().slice(0, 10) },
+            }),
+          )
+        ).Item?.views ?? 0,
+      ),
+    );
 
   beforeAll(async () => {
     stack = await startTestStack();
@@ -129,7 +169,9 @@ describe('npm run verify-deployment', () => {
     expect(entries.length).toBeGreaterThanOrEqual(2);
     expect(entries.every((entry) => entry.verification === true)).toBe(true);
     expect(stdout).toContain('Left behind on purpose:');
-    expect(stdout).toContain(`${entries.length} audit entries of ${adminEmail} (kept: the trail is never edited; ${entries.length} of them marked verification: true)`);
+    expect(stdout).toContain(
+      `${entries.length} audit entries of ${adminEmail} (kept: the trail is never edited; ${entries.length} of them marked verification: true)`,
+    );
     expect(stdout).toContain(`sent from and to ${support[0]!.from} only`);
   });
 
@@ -137,22 +179,46 @@ describe('npm run verify-deployment', () => {
     const { info } = stack.running;
     const { companies } = listCompaniesResponseSchema.parse(await quicksightAdmin({ action: 'LIST_COMPANIES' }));
     const company = companies[0]!;
-    const quicksight = new QuickSightClient({ region: info.region, credentials: LOCAL_CREDENTIALS, endpoint: info.quicksight.endpoint });
+    const quicksight = new QuickSightClient({
+      region: info.region,
+      credentials: LOCAL_CREDENTIALS,
+      endpoint: info.quicksight.endpoint,
+    });
     // Drift made behind the portal's back: the company's QuickSight group is gone.
-    await quicksight.send(new DeleteGroupCommand({ AwsAccountId: info.quicksight.accountId, Namespace: 'default', GroupName: company.groupName }));
+    await quicksight.send(
+      new DeleteGroupCommand({
+        AwsAccountId: info.quicksight.accountId,
+        Namespace: 'default',
+        GroupName: company.groupName,
+      }),
+    );
     try {
       const { code, stdout } = await runTool('verify-deployment', stack.localArgs);
       expect(code).toBe(0);
       expect(stdout).toMatch(/^\[ OK \] Company-access check \(CHECK_COMPANY_ACCESS without fix, admin\)/m);
       expect(stdout).toMatch(/\[WARN\] \d+ differences? between the portal and QuickSight/);
-      expect(stdout).toContain(`- group-missing (${company.name}): expected group ${company.groupName}, found no group`);
+      expect(stdout).toContain(
+        `- group-missing (${company.name}): expected group ${company.groupName}, found no group`,
+      );
       // Reported, not mended.
-      const after = checkCompanyAccessResponseSchema.parse(await quicksightAdmin({ action: 'CHECK_COMPANY_ACCESS', fix: false }));
-      expect(after.differences.some((difference) => difference.kind === 'group-missing' && difference.company === company.name)).toBe(true);
+      const after = checkCompanyAccessResponseSchema.parse(
+        await quicksightAdmin({ action: 'CHECK_COMPANY_ACCESS', fix: false }),
+      );
+      expect(
+        after.differences.some(
+          (difference) => difference.kind === 'group-missing' && difference.company === company.name,
+        ),
+      ).toBe(true);
     } finally {
-      const mended = checkCompanyAccessResponseSchema.parse(await quicksightAdmin({ action: 'CHECK_COMPANY_ACCESS', fix: true }));
+      const mended = checkCompanyAccessResponseSchema.parse(
+        await quicksightAdmin({ action: 'CHECK_COMPANY_ACCESS', fix: true }),
+      );
       quicksight.destroy();
-      expect(mended.differences.filter((difference) => difference.kind === 'group-missing').every((difference) => difference.fixed === true)).toBe(true);
+      expect(
+        mended.differences
+          .filter((difference) => difference.kind === 'group-missing')
+          .every((difference) => difference.fixed === true),
+      ).toBe(true);
     }
   });
 
@@ -166,7 +232,9 @@ describe('npm run verify-deployment', () => {
     expect(await leftovers(runEmails(stdout))).toEqual([]);
     // The usage record of the temporary user is gone and the day's count is back where it was.
     const [, userEmail] = runEmails(stdout);
-    expect(stdout).toMatch(new RegExp(`^\\[ OK \\] Clean-up: Remove the usage record of ${userEmail!.replace(/[.]/g, '\\.')}`, 'm'));
+    expect(stdout).toMatch(
+      new RegExp(`^\\[ OK \\] Clean-up: Remove the usage record of ${userEmail!.replace(/[.]/g, '\\.')}`, 'm'),
+    );
     expect(await items(localTableName(usageTable), `EVENT#${userEmail}`)).toEqual([]);
     expect((await items(localTableName(usageTable), 'USER')).filter((item) => item.sk === userEmail)).toEqual([]);
     expect(await todaysViews()).toBe(viewsBefore);
@@ -176,28 +244,31 @@ describe('npm run verify-deployment', () => {
     'Temporary administrator created',
     'User signs in (SRP, authenticator set-up, TOTP)',
     'Embed function returns a URL for the assigned dashboard (user)',
-  ])('deletes everything it made when a step fails on purpose (after "%s") and reports the failure', async (failingStep) => {
-    let target: PortalTarget | undefined;
-    const lines: string[] = [];
-    try {
-      target = await resolveTarget({ local: true, dataDir: stack.dataDir, context: {} });
-      const passed = await verifyDeployment(target, {
-        dashboardId: UNCATALOGUED,
-        write: (line) => lines.push(line),
-        afterStep: (name) => {
-          if (name === failingStep) throw new Error(`failed on purpose after ${name}`);
-        },
-      });
-      expect(passed).toBe(false);
-    } finally {
-      target?.close();
-    }
-    const output = lines.join('\n');
-    expect(output).toContain(`[FAIL] failed on purpose after ${failingStep}`);
-    expect(output).toMatch(/^\[ OK \] Clean-up: Delete portal-verify-[\w-]+-admin@example.com/m);
-    expect(output).not.toMatch(/^\[FAIL\] Clean-up/m);
-    expect(await leftovers(runEmails(output))).toEqual([]);
-  });
+  ])(
+    'deletes everything it made when a step fails on purpose (after "%s") and reports the failure',
+    async (failingStep) => {
+      let target: PortalTarget | undefined;
+      const lines: string[] = [];
+      try {
+        target = await resolveTarget({ local: true, dataDir: stack.dataDir, context: {} });
+        const passed = await verifyDeployment(target, {
+          dashboardId: UNCATALOGUED,
+          write: (line) => lines.push(line),
+          afterStep: (name) => {
+            if (name === failingStep) throw new Error(`failed on purpose after ${name}`);
+          },
+        });
+        expect(passed).toBe(false);
+      } finally {
+        target?.close();
+      }
+      const output = lines.join('\n');
+      expect(output).toContain(`[FAIL] failed on purpose after ${failingStep}`);
+      expect(output).toMatch(/^\[ OK \] Clean-up: Delete portal-verify-[\w-]+-admin@example.com/m);
+      expect(output).not.toMatch(/^\[FAIL\] Clean-up/m);
+      expect(await leftovers(runEmails(output))).toEqual([]);
+    },
+  );
 
   it.each([
     [['--dashboard-id', 'not a dashboard!'], '--dashboard-id: Dashboard ID may contain only letters'],

@@ -19,7 +19,9 @@ function client(responses: (Response | Error)[], token: () => Promise<string> = 
 describe('function client', () => {
   it('sends JSON with the bearer token and checks the answer', async () => {
     const { api, fetchMock } = client([Response.json({ message: 'ok' })]);
-    await expect(api.request('https://fn.example/', { body: { action: 'X' }, schema })).resolves.toEqual({ message: 'ok' });
+    await expect(api.request('https://fn.example/', { body: { action: 'X' }, schema })).resolves.toEqual({
+      message: 'ok',
+    });
     expect(fetchMock).toHaveBeenCalledWith(
       'https://fn.example/',
       expect.objectContaining({
@@ -41,7 +43,12 @@ describe('function client', () => {
     const { api } = client([Response.json(body, { status: 502, statusText: 'Bad Gateway' })]);
     const error = await api.request('https://fn.example/', { schema }).catch((e: unknown) => e);
     expect(error).toBeInstanceOf(ApiError);
-    expect(error).toMatchObject({ status: 502, statusText: 'Bad Gateway', ...body, message: 'Failed to register user' });
+    expect(error).toMatchObject({
+      status: 502,
+      statusText: 'Bad Gateway',
+      ...body,
+      message: 'Failed to register user',
+    });
   });
 
   it("falls back to 'HTTP {status}: {statusText}' without an error body", async () => {
@@ -66,7 +73,9 @@ describe('function client', () => {
       new TypeError('Failed to fetch'),
       Response.json({ message: 'third time' }),
     ]);
-    await expect(api.request('https://fn.example/', { method: 'GET', schema })).resolves.toEqual({ message: 'third time' });
+    await expect(api.request('https://fn.example/', { method: 'GET', schema })).resolves.toEqual({
+      message: 'third time',
+    });
     expect(fetchMock).toHaveBeenCalledTimes(3);
   });
 
@@ -91,7 +100,11 @@ describe('function client', () => {
 describe('GraphQL client', () => {
   it('sends the raw token and returns the checked data', async () => {
     const fetchMock = vi.fn(async () => Response.json({ data: { message: 'hi' } }));
-    const gql = createGraphqlClient({ url: 'https://api.example/graphql', getAccessToken: async () => 'raw', fetch: fetchMock });
+    const gql = createGraphqlClient({
+      url: 'https://api.example/graphql',
+      getAccessToken: async () => 'raw',
+      fetch: fetchMock,
+    });
     await expect(gql.query('query { message }', {}, schema)).resolves.toEqual({ message: 'hi' });
     expect(fetchMock).toHaveBeenCalledWith(
       'https://api.example/graphql',
@@ -101,7 +114,11 @@ describe('GraphQL client', () => {
 
   it('raises the first GraphQL error', async () => {
     const fetchMock = vi.fn(async () => Response.json({ data: null, errors: [{ message: 'Not Authorized' }] }));
-    const gql = createGraphqlClient({ url: 'https://api.example/graphql', getAccessToken: async () => 'raw', fetch: fetchMock });
+    const gql = createGraphqlClient({
+      url: 'https://api.example/graphql',
+      getAccessToken: async () => 'raw',
+      fetch: fetchMock,
+    });
     await expect(gql.query('query { message }', {}, schema)).rejects.toEqual(new GraphqlError('Not Authorized'));
   });
 
@@ -112,7 +129,12 @@ describe('GraphQL client', () => {
       if (next instanceof Error) throw next;
       return next;
     });
-    const gql = createGraphqlClient({ url: 'https://api.example/graphql', getAccessToken: async () => 'raw', fetch: fetchMock, sleep: noSleep });
+    const gql = createGraphqlClient({
+      url: 'https://api.example/graphql',
+      getAccessToken: async () => 'raw',
+      fetch: fetchMock,
+      sleep: noSleep,
+    });
     return { gql, fetchMock };
   };
 

@@ -72,7 +72,9 @@ describe('focus at each step change', () => {
   });
 
   it('moves to the new-password heading when the account needs one', async () => {
-    const auth = fakeAuth({ signIn: vi.fn(async () => ({ step: 'CONFIRM_SIGN_IN_WITH_NEW_PASSWORD_REQUIRED' as const })) });
+    const auth = fakeAuth({
+      signIn: vi.fn(async () => ({ step: 'CONFIRM_SIGN_IN_WITH_NEW_PASSWORD_REQUIRED' as const })),
+    });
     renderPage(<LoginPage />, { auth, path: '/login' });
     await submitCredentials();
     expect(await screen.findByRole('heading', { name: 'Choose a new password' })).toHaveFocus();

@@ -39,7 +39,12 @@ const ACCOUNT_URL = 'https://mfa.example.test/';
 function renderProvider(service: CognitoAuthService) {
   const loadService = vi.fn(async () => service);
   render(
-    <AuthProvider userPoolId="us-east-2_AbCdEf123" clientId={CLIENT_ID} loadService={loadService} accountUrl={ACCOUNT_URL}>
+    <AuthProvider
+      userPoolId="us-east-2_AbCdEf123"
+      clientId={CLIENT_ID}
+      loadService={loadService}
+      accountUrl={ACCOUNT_URL}
+    >
       <Probe />
     </AuthProvider>,
   );
@@ -72,7 +77,9 @@ describe('AuthProvider', () => {
     await waitFor(() => expect(status()).toBe('signedIn:jane.doe@example.com'));
     window.localStorage.clear();
     act(() => {
-      window.dispatchEvent(new StorageEvent('storage', { key: `${PREFIX}.LastAuthUser`, oldValue: 'sub-1', newValue: null }));
+      window.dispatchEvent(
+        new StorageEvent('storage', { key: `${PREFIX}.LastAuthUser`, oldValue: 'sub-1', newValue: null }),
+      );
     });
     await waitFor(() => expect(status()).toBe('signedOut:-'));
   });
@@ -156,7 +163,11 @@ describe('AuthProvider', () => {
   it('does the same when the stored session cannot be refreshed at start-up for that reason', async () => {
     storeTokens();
     vi.spyOn(console, 'error').mockImplementation(() => undefined);
-    renderProvider(fakeService({ currentSession: vi.fn().mockRejectedValue(new AuthError('Invalid Refresh Token', DEVICE_REFUSED_CODE)) }));
+    renderProvider(
+      fakeService({
+        currentSession: vi.fn().mockRejectedValue(new AuthError('Invalid Refresh Token', DEVICE_REFUSED_CODE)),
+      }),
+    );
     await waitFor(() => expect(status()).toBe('signedOut:-'));
     expect(readSessionEnd()).toEqual({ reason: 'deviceRefused', minutes: 0 });
   });
@@ -170,7 +181,10 @@ describe('AuthProvider', () => {
           expect(url).toBe(ACCOUNT_URL);
           const body = JSON.parse(String(init.body)) as { action: string; deviceKey?: string };
           if (body.action === 'FORGET_DEVICE') forgotten.push(body.deviceKey ?? '');
-          return new Response(JSON.stringify({ message: 'ok' }), { status: 200, headers: { 'content-type': 'application/json' } });
+          return new Response(JSON.stringify({ message: 'ok' }), {
+            status: 200,
+            headers: { 'content-type': 'application/json' },
+          });
         }),
       );
       // The library's user as device-service.ts reads it: the key it keeps, and how it drops it.
@@ -179,7 +193,7 @@ describe('AuthProvider', () => {
       return { forgotten, user, service };
     }
 
-    it("of another browser keeps this one signed in", async () => {
+    it('of another browser keeps this one signed in', async () => {
       storeTokens();
       const { forgotten, user, service } = withDevice('us-east-2_this');
       renderProvider(service);

@@ -2,7 +2,11 @@ import { act, screen } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import SignUpPage from '../../web/src/features/auth/routes/signup-page.tsx';
-import { AUTO_SIGN_IN_INTERVAL_MS, AUTO_SIGN_IN_TIMEOUT_MESSAGE, AUTO_SIGN_IN_WAIT_MS } from '../../web/src/features/auth/use-auto-sign-in.ts';
+import {
+  AUTO_SIGN_IN_INTERVAL_MS,
+  AUTO_SIGN_IN_TIMEOUT_MESSAGE,
+  AUTO_SIGN_IN_WAIT_MS,
+} from '../../web/src/features/auth/use-auto-sign-in.ts';
 import { AuthError, type MfaSetupDriver } from '../../web/src/lib/auth/types.ts';
 import { fakeAuth, renderPage } from './support/render.tsx';
 
@@ -70,7 +74,9 @@ describe('auto sign-in after sign-up', () => {
   });
 
   it('stops at a refusal other than "not confirmed yet" and says why', async () => {
-    await signUp({ signIn: vi.fn(async () => Promise.reject(new AuthError('User is disabled.', 'NotAuthorizedException'))) });
+    await signUp({
+      signIn: vi.fn(async () => Promise.reject(new AuthError('User is disabled.', 'NotAuthorizedException'))),
+    });
     await wait(AUTO_SIGN_IN_INTERVAL_MS);
     expect(await screen.findByText('User is disabled.')).toBeInTheDocument();
   });

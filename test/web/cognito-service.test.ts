@@ -7,7 +7,8 @@ const CLIENT_ID = 'portalclient';
 
 /** An unsigned JWT: the library only decodes tokens (the functions verify them). */
 const jwt = (claims: Record<string, unknown>) => {
-  const part = (value: unknown) => btoa(JSON.stringify(value)).replace(/=+$/, '').replace(/\+/g, '-').replace(/\//g, '_');
+  const part = (value: unknown) =>
+    btoa(JSON.stringify(value)).replace(/=+$/, '').replace(/\+/g, '-').replace(/\//g, '_');
   const now = Math.floor(Date.now() / 1000);
   return `${part({ alg: 'none' })}.${part({ iat: now, exp: now + 3600, ...claims })}.sig`;
 };
@@ -30,7 +31,13 @@ function stubCognito(overrides: Record<string, Answer> = {}) {
     InitiateAuth: () => ({
       body: {
         ChallengeName: 'PASSWORD_VERIFIER',
-        ChallengeParameters: { SRP_B: 'abcdef0123456789'.repeat(16), SALT: '5eed', SECRET_BLOCK: 'c2VjcmV0', USER_ID_FOR_SRP: 'jane', USERNAME: 'jane' },
+        ChallengeParameters: {
+          SRP_B: 'abcdef0123456789'.repeat(16),
+          SALT: '5eed',
+          SECRET_BLOCK: 'c2VjcmV0',
+          USER_ID_FOR_SRP: 'jane',
+          USERNAME: 'jane',
+        },
       },
     }),
     RespondToAuthChallenge: (body) =>
@@ -49,18 +56,29 @@ function stubCognito(overrides: Record<string, Answer> = {}) {
       const operation = String(new Headers(init.headers).get('X-Amz-Target')).split('.').pop() ?? '';
       const body = JSON.parse(String(init.body)) as Record<string, unknown>;
       calls.push({ operation, body });
-      const answer = answers[operation]?.(body) ?? { status: 400, body: { __type: 'InvalidParameterException', message: operation } };
+      const answer = answers[operation]?.(body) ?? {
+        status: 400,
+        body: { __type: 'InvalidParameterException', message: operation },
+      };
       return new Response(JSON.stringify(answer.body), { status: answer.status ?? 200 });
     }),
   );
   return calls;
 }
 
-const service = () => new CognitoAuthService({ userPoolId: POOL_ID, clientId: CLIENT_ID, endpoint: ENDPOINT, storage: window.localStorage });
+const service = () =>
+  new CognitoAuthService({
+    userPoolId: POOL_ID,
+    clientId: CLIENT_ID,
+    endpoint: ENDPOINT,
+    storage: window.localStorage,
+  });
 
 /** Signs in to the MFA_SETUP challenge, then associates and verifies a code. */
 async function firstSignIn(auth: CognitoAuthService) {
-  expect(await auth.signIn('jane.doe@example.com', 'Secret#2026')).toEqual({ step: 'CONTINUE_SIGN_IN_WITH_TOTP_SETUP' });
+  expect(await auth.signIn('jane.doe@example.com', 'Secret#2026')).toEqual({
+    step: 'CONTINUE_SIGN_IN_WITH_TOTP_SETUP',
+  });
   const setup = auth.signInMfaSetup();
   expect(await setup.associate()).toBe('JBSWY3DPEHPK3PXP');
   await setup.verify('123456');
@@ -92,7 +110,14 @@ describe('first sign-in with authenticator setup', () => {
     const calls = stubCognito({
       RespondToAuthChallenge: (body) =>
         body.ChallengeName === 'MFA_SETUP'
-          ? { body: { AuthenticationResult: { ...TOKENS, NewDeviceMetadata: { DeviceKey: DEVICE_KEY, DeviceGroupKey: '-group' } } } }
+          ? {
+              body: {
+                AuthenticationResult: {
+                  ...TOKENS,
+                  NewDeviceMetadata: { DeviceKey: DEVICE_KEY, DeviceGroupKey: '-group' },
+                },
+              },
+            }
           : { body: { ChallengeName: 'MFA_SETUP', Session: 'setup-session', ChallengeParameters: {} } },
       ConfirmDevice: () => ({ body: { UserConfirmationNecessary: true } }),
     });
@@ -105,7 +130,12 @@ describe('first sign-in with authenticator setup', () => {
 
   it('keeps the user signed in when the preference cannot be set', async () => {
     const warn = vi.spyOn(console, 'warn').mockImplementation(() => undefined);
-    stubCognito({ SetUserMFAPreference: () => ({ status: 400, body: { __type: 'NotAuthorizedException', message: 'Access Token has been revoked' } }) });
+    stubCognito({
+      SetUserMFAPreference: () => ({
+        status: 400,
+        body: { __type: 'NotAuthorizedException', message: 'Access Token has been revoked' },
+      }),
+    });
     const auth = service();
     await firstSignIn(auth);
     expect((await auth.currentSession())?.groups).toEqual(['Users']);
@@ -113,9 +143,13 @@ describe('first sign-in with authenticator setup', () => {
   });
 
   it('sets no preference when the code is refused', async () => {
-    const calls = stubCognito({ VerifySoftwareToken: () => ({ status: 400, body: { __type: 'CodeMismatchException', message: 'Invalid code' } }) });
+    const calls = stubCognito({
+      VerifySoftwareToken: () => ({ status: 400, body: { __type: 'CodeMismatchException', message: 'Invalid code' } }),
+    });
     const auth = service();
-    expect(await auth.signIn('jane.doe@example.com', 'Secret#2026')).toEqual({ step: 'CONTINUE_SIGN_IN_WITH_TOTP_SETUP' });
+    expect(await auth.signIn('jane.doe@example.com', 'Secret#2026')).toEqual({
+      step: 'CONTINUE_SIGN_IN_WITH_TOTP_SETUP',
+    });
     const setup = auth.signInMfaSetup();
     await setup.associate();
     await expect(setup.verify('000000')).rejects.toMatchObject({ code: 'CodeMismatchException' });
@@ -167,24 +201,42 @@ describe('refresh where the pool tracks devices', () => {
 
   it("sends this browser's device key with the refresh token", async () => {
     storeSignedIn();
-    const calls = stubCognito({ InitiateAuth: () => ({ body: { AuthenticationResult: { AccessToken: TOKENS.AccessToken, IdToken: TOKENS.IdToken } } }) });
+    const calls = stubCognito({
+      InitiateAuth: () => ({
+        body: { AuthenticationResult: { AccessToken: TOKENS.AccessToken, IdToken: TOKENS.IdToken } },
+      }),
+    });
     expect((await service().refresh()).email).toBe('jane.doe@example.com');
     expect(calls).toEqual([
-      { operation: 'InitiateAuth', body: expect.objectContaining({ AuthFlow: 'REFRESH_TOKEN_AUTH', AuthParameters: { REFRESH_TOKEN: 'refresh', DEVICE_KEY: DEVICE_KEY } }) },
+      {
+        operation: 'InitiateAuth',
+        body: expect.objectContaining({
+          AuthFlow: 'REFRESH_TOKEN_AUTH',
+          AuthParameters: { REFRESH_TOKEN: 'refresh', DEVICE_KEY: DEVICE_KEY },
+        }),
+      },
     ]);
   });
 
   it('reports a refusal of that device as the device being forgotten, on a refresh and at start-up', async () => {
     storeSignedIn();
     stubCognito({ InitiateAuth: () => refused });
-    expect(await settled(service().refresh())).toMatchObject({ code: 'DeviceForgotten', message: 'Invalid Refresh Token' });
+    expect(await settled(service().refresh())).toMatchObject({
+      code: 'DeviceForgotten',
+      message: 'Invalid Refresh Token',
+    });
     storeSignedIn(true);
     expect(await settled(service().currentSession())).toMatchObject({ code: 'DeviceForgotten' });
   });
 
   it('reports other refusals as they are', async () => {
     storeSignedIn();
-    stubCognito({ InitiateAuth: () => ({ status: 400, body: { __type: 'NotAuthorizedException', message: 'Refresh Token has been revoked' } }) });
+    stubCognito({
+      InitiateAuth: () => ({
+        status: 400,
+        body: { __type: 'NotAuthorizedException', message: 'Refresh Token has been revoked' },
+      }),
+    });
     expect(await settled(service().refresh())).toMatchObject({ code: 'NotAuthorizedException' });
     storeSignedIn(true);
     expect(await settled(service().currentSession())).toBe('resolved');

@@ -5,7 +5,10 @@ import { testConfig } from './support/config.ts';
 
 const variants: [string, unknown][] = [
   ['the full config', testConfig],
-  ['a config without the optional addresses', { ...testConfig, cognitoEndpoint: undefined, marketingSiteUrl: undefined }],
+  [
+    'a config without the optional addresses',
+    { ...testConfig, cognitoEndpoint: undefined, marketingSiteUrl: undefined },
+  ],
   ['a pool id without an underscore', { ...testConfig, userPoolId: 'useast2AbCdEf' }],
   ['an empty product name', { ...testConfig, productName: '' }],
   ['a missing client id', { ...testConfig, userPoolClientId: undefined }],

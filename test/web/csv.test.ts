@@ -6,10 +6,13 @@ const parsed = (text: string) => parse<string[]>(text, { newline: '\r\n' }).data
 
 describe('toCsv', () => {
   it('writes a header row and CRLF-separated rows that parse back to the same cells', () => {
-    const text = toCsv(['Email', 'Views', 'Note'], [
-      ['a@example.com', 3, 'plain'],
-      ['b@example.com', 0, 'comma, "quoted"\nand a second line'],
-    ]);
+    const text = toCsv(
+      ['Email', 'Views', 'Note'],
+      [
+        ['a@example.com', 3, 'plain'],
+        ['b@example.com', 0, 'comma, "quoted"\nand a second line'],
+      ],
+    );
     expect(text.split('\r\n')[0]).toBe('Email,Views,Note');
     expect(parsed(text)).toEqual([
       ['Email', 'Views', 'Note'],

@@ -1,5 +1,9 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { frameErrorMessage, guardFrameOrigin, isFrameMessage } from '../../web/src/features/dashboard/components/frame-messages.ts';
+import {
+  frameErrorMessage,
+  guardFrameOrigin,
+  isFrameMessage,
+} from '../../web/src/features/dashboard/components/frame-messages.ts';
 import { companyValues } from '../../web/src/features/dashboard/components/use-dashboard-experience.ts';
 
 const EMBED_ORIGIN = 'https://us-east-2.quicksight.aws.amazon.com';
@@ -15,7 +19,12 @@ describe('frame messages', () => {
     // The SDK's listener, added after the guard (and bubbling, as the SDK adds it).
     window.addEventListener('message', seen);
     window.dispatchEvent(new MessageEvent('message', { data: event, origin: 'https://evil.example' }));
-    window.dispatchEvent(new MessageEvent('message', { data: { eventName: 'X', eventId: 'e1', message: { success: true } }, origin: 'http://localhost:5173' }));
+    window.dispatchEvent(
+      new MessageEvent('message', {
+        data: { eventName: 'X', eventId: 'e1', message: { success: true } },
+        origin: 'http://localhost:5173',
+      }),
+    );
     expect(seen).not.toHaveBeenCalled();
     window.dispatchEvent(new MessageEvent('message', { data: event, origin: EMBED_ORIGIN }));
     expect(seen).toHaveBeenCalledTimes(1);

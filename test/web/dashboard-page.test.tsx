@@ -24,12 +24,16 @@ vi.mock('../../web/src/features/dashboard/components/sdk-loader.ts', () => ({
     if (sdk.failImport) throw new TypeError('Failed to fetch dynamically imported module');
     return {
       createEmbeddingContext: async () => ({
-        embedDashboard: async (frame: { url: string; container: HTMLElement }, content: { onMessage: (event: unknown) => void }) => {
+        embedDashboard: async (
+          frame: { url: string; container: HTMLElement },
+          content: { onMessage: (event: unknown) => void },
+        ) => {
           const iframe = document.createElement('iframe');
           iframe.src = frame.url;
           frame.container.appendChild(iframe);
           sdk.emit = (event) => content.onMessage(event);
-          if (sdk.autoLoad) queueMicrotask(() => content.onMessage({ eventName: 'CONTENT_LOADED', message: { title: 'x' } }));
+          if (sdk.autoLoad)
+            queueMicrotask(() => content.onMessage({ eventName: 'CONTENT_LOADED', message: { title: 'x' } }));
           const record =
             (method: string, answer: unknown = { success: true }) =>
             async (...args: unknown[]) => {
@@ -100,7 +104,11 @@ const embedOk =
 
 /** The page at /home or at a view's own address, mounted at both routes as the app does. */
 const renderHome = (path = '/home') =>
-  renderPage(<HomePage />, { auth: fakeAuth({ session: userSession() }), path, route: ['/home', '/dashboards/:viewId'] });
+  renderPage(<HomePage />, {
+    auth: fakeAuth({ session: userSession() }),
+    path,
+    route: ['/home', '/dashboards/:viewId'],
+  });
 const frameSource = () => screen.getByTitle('QuickSight Analytics Dashboard').getAttribute('src');
 
 afterEach(() => {
@@ -157,7 +165,7 @@ describe('dashboard page', () => {
     expect(screen.queryByText('This dashboard is not assigned to you')).not.toBeInTheDocument();
   });
 
-  it("says a linked dashboard is not assigned and shows the default, asking no URL for the linked one", async () => {
+  it('says a linked dashboard is not assigned and shows the default, asking no URL for the linked one', async () => {
     window.localStorage.setItem('selectedDashboardId', 'v-sales');
     const calls = stubBackend(VIEWS, embedOk());
     renderHome('/dashboards/secret-board');
@@ -223,7 +231,8 @@ describe('dashboard page', () => {
     renderHome();
     // The GET is tried three times, with a backoff of up to 300 ms and then 500 ms between:
     // the fake clock jumps over them.
-    for (let skipped = 0; !screen.queryByText('Error Loading Dashboard') && skipped < 5_000; skipped += 100) await skip(100);
+    for (let skipped = 0; !screen.queryByText('Error Loading Dashboard') && skipped < 5_000; skipped += 100)
+      await skip(100);
     expect(screen.getByText('Error Loading Dashboard')).toBeInTheDocument();
     expect(screen.getByText('Failed to load dashboard')).toBeInTheDocument();
     expect(screen.getByText('Failed to get QuickSight URL: 500 Internal Server Error')).toBeInTheDocument();
@@ -266,7 +275,9 @@ describe('dashboard page', () => {
       await vi.advanceTimersByTimeAsync(61_000);
     });
     await waitFor(() => expect(calls.embed).toHaveLength(2));
-    await waitFor(() => expect(screen.getByTitle('QuickSight Analytics Dashboard').getAttribute('src')).not.toBe(firstUrl));
+    await waitFor(() =>
+      expect(screen.getByTitle('QuickSight Analytics Dashboard').getAttribute('src')).not.toBe(firstUrl),
+    );
     expect(calls.sources).toEqual(['default', 'renewal']);
   });
 
@@ -341,7 +352,9 @@ describe('dashboard page', () => {
     sdk.failImport = true;
     const calls = stubBackend(VIEWS, embedOk());
     renderHome();
-    expect(await screen.findByText('The dashboard viewer could not be loaded. Check your connection and try again.')).toBeInTheDocument();
+    expect(
+      await screen.findByText('The dashboard viewer could not be loaded. Check your connection and try again.'),
+    ).toBeInTheDocument();
     expect(calls.embed).toHaveLength(1);
     sdk.failImport = false;
     await userEvent.setup().click(screen.getByRole('button', { name: 'Retry' }));
@@ -354,30 +367,50 @@ describe('dashboard page', () => {
     await screen.findByText('Powered by AWS QuickSight');
     const toolbar = screen.getByRole('toolbar', { name: 'Dashboard actions' });
     const user = userEvent.setup();
-    for (const name of ['Print', 'Reset', 'Undo', 'Redo']) await user.click(within(toolbar).getByRole('button', { name }));
+    for (const name of ['Print', 'Reset', 'Undo', 'Redo'])
+      await user.click(within(toolbar).getByRole('button', { name }));
     await waitFor(() => expect(sdk.calls.map((c) => c.method)).toEqual(['initiatePrint', 'reset', 'undo', 'redo']));
     expect(within(toolbar).getByRole('button', { name: 'Print' })).toHaveAccessibleDescription('Print the dashboard');
   });
 
-  it("lets an owner narrow a dashboard with a company parameter to one of their companies, and to all of them again", async () => {
+  it('lets an owner narrow a dashboard with a company parameter to one of their companies, and to all of them again', async () => {
     sdk.parameters = [{ Name: 'company', Values: [] }];
     stubBackend(VIEWS, (id) =>
-      jsonResponse({ url: `https://embed.example.com/embed/${id}`, sessionExpiresAt: new Date(Date.now() + 3_600_000).toISOString(), companies: ['Acme', 'Birch'] }),
+      jsonResponse({
+        url: `https://embed.example.com/embed/${id}`,
+        sessionExpiresAt: new Date(Date.now() + 3_600_000).toISOString(),
+        companies: ['Acme', 'Birch'],
+      }),
     );
     renderHome();
     const choice = await screen.findByLabelText('Companies');
-    expect([...(choice as HTMLSelectElement).options].map((o) => o.text)).toEqual(['All my companies', 'Acme', 'Birch']);
+    expect([...(choice as HTMLSelectElement).options].map((o) => o.text)).toEqual([
+      'All my companies',
+      'Acme',
+      'Birch',
+    ]);
     const user = userEvent.setup();
     await user.selectOptions(choice, 'Birch');
-    await waitFor(() => expect(sdk.calls).toEqual([{ method: 'setParameters', args: [[{ Name: 'company', Values: ['Birch'] }]] }]));
+    await waitFor(() =>
+      expect(sdk.calls).toEqual([{ method: 'setParameters', args: [[{ Name: 'company', Values: ['Birch'] }]] }]),
+    );
     sdk.parameters = [{ Name: 'company', Values: ['Birch'] }];
     await user.selectOptions(choice, '');
-    await waitFor(() => expect(sdk.calls.at(-1)).toEqual({ method: 'setParameters', args: [[{ Name: 'company', Values: ['Acme', 'Birch'] }]] }));
+    await waitFor(() =>
+      expect(sdk.calls.at(-1)).toEqual({
+        method: 'setParameters',
+        args: [[{ Name: 'company', Values: ['Acme', 'Birch'] }]],
+      }),
+    );
   });
 
   it('offers no company choice where the dashboard declares no company parameter, or for a single company', async () => {
     stubBackend(VIEWS, (id) =>
-      jsonResponse({ url: `https://embed.example.com/embed/${id}`, sessionExpiresAt: new Date(Date.now() + 3_600_000).toISOString(), companies: ['Acme', 'Birch'] }),
+      jsonResponse({
+        url: `https://embed.example.com/embed/${id}`,
+        sessionExpiresAt: new Date(Date.now() + 3_600_000).toISOString(),
+        companies: ['Acme', 'Birch'],
+      }),
     );
     renderHome();
     await screen.findByText('Powered by AWS QuickSight');

@@ -15,7 +15,9 @@ describe('the default dashboard comes first', () => {
       { id: 'v2', name: 'Sales Performance', quicksightDashboardId: 'sales', isDefault: true },
       { id: 'v3', name: 'Distributor Scorecard', quicksightDashboardId: 'score', isDefault: false },
     ];
-    const client = { query: vi.fn(async () => ({ listTableauViews: { items, nextToken: null } })) } as unknown as GraphqlClient;
+    const client = {
+      query: vi.fn(async () => ({ listTableauViews: { items, nextToken: null } })),
+    } as unknown as GraphqlClient;
     const views = await fetchDashboardViews(client, 'jane@example.com');
     expect(views.map((view) => view.name)).toEqual(['Sales Performance', 'Market Benchmarks', 'Distributor Scorecard']);
   });
@@ -23,8 +25,22 @@ describe('the default dashboard comes first', () => {
   it("in an admin's list of a user's dashboards", async () => {
     stubViewport();
     const assigned: UserDashboard[] = [
-      { id: 'v1', name: 'Market Benchmarks', link: 'https://dashboards.example.com/m', isDefault: false, companyName: null, quicksightDashboardId: 'market' },
-      { id: 'v2', name: 'Sales Performance', link: 'https://dashboards.example.com/s', isDefault: true, companyName: 'Acme', quicksightDashboardId: 'sales' },
+      {
+        id: 'v1',
+        name: 'Market Benchmarks',
+        link: 'https://dashboards.example.com/m',
+        isDefault: false,
+        companyName: null,
+        quicksightDashboardId: 'market',
+      },
+      {
+        id: 'v2',
+        name: 'Sales Performance',
+        link: 'https://dashboards.example.com/s',
+        isDefault: true,
+        companyName: 'Acme',
+        quicksightDashboardId: 'sales',
+      },
     ];
     const api = fakeAdminApi({
       quicksight: {

@@ -14,16 +14,19 @@ import { Sha256 } from '../../web/src/lib/auth/identity-sha256.ts';
 const samples = [0, 1, 2, 3, 16, 31, 55, 56, 63, 64, 65, 96, 127, 128, 129, 200].map((length) => randomBytes(length));
 
 describe('the Buffer of the identity library', () => {
-  it.each(samples.map((bytes) => [bytes.length, bytes] as const))('encodes and decodes %i bytes as Node does', (_length, bytes) => {
-    const ours = Buffer.from(bytes);
-    for (const encoding of ['hex', 'base64', 'utf8'] as const) {
-      expect(ours.toString(encoding)).toBe(NodeBuffer.from(bytes).toString(encoding));
-    }
-    expect([...Buffer.from(bytes.toString('hex'), 'hex')]).toEqual([...bytes]);
-    expect([...Buffer.from(bytes.toString('base64'), 'base64')]).toEqual([...bytes]);
-    // JWT segments: URL-safe alphabet without padding, as Node accepts them.
-    expect([...Buffer.from(bytes.toString('base64url'), 'base64')]).toEqual([...bytes]);
-  });
+  it.each(samples.map((bytes) => [bytes.length, bytes] as const))(
+    'encodes and decodes %i bytes as Node does',
+    (_length, bytes) => {
+      const ours = Buffer.from(bytes);
+      for (const encoding of ['hex', 'base64', 'utf8'] as const) {
+        expect(ours.toString(encoding)).toBe(NodeBuffer.from(bytes).toString(encoding));
+      }
+      expect([...Buffer.from(bytes.toString('hex'), 'hex')]).toEqual([...bytes]);
+      expect([...Buffer.from(bytes.toString('base64'), 'base64')]).toEqual([...bytes]);
+      // JWT segments: URL-safe alphabet without padding, as Node accepts them.
+      expect([...Buffer.from(bytes.toString('base64url'), 'base64')]).toEqual([...bytes]);
+    },
+  );
 
   it('encodes text as UTF-8, joins buffers and copies what it is given', () => {
     const text = 'Caldera Derived Key \u00e9\u{1F600}';
@@ -46,7 +49,9 @@ describe('the Buffer of the identity library', () => {
 });
 
 describe('the BigInteger of the identity library', () => {
-  const N = BigInt(`0x${'FFFFFFFFFFFFFFFFC90FDAA22168C234C4C6628B80DC1CD129024E088A67CC74020BBEA63B139B22514A08798E3404DD'}`);
+  const N = BigInt(
+    `0x${'FFFFFFFFFFFFFFFFC90FDAA22168C234C4C6628B80DC1CD129024E088A67CC74020BBEA63B139B22514A08798E3404DD'}`,
+  );
   const hex = (bytes: number) => randomBytes(bytes).toString('hex');
 
   it('does the arithmetic the SRP proof uses, with jsbn signs and modulo', async () => {
@@ -56,14 +61,21 @@ describe('the BigInteger of the identity library', () => {
     const modulus = N.toString(16);
     for (let round = 0; round < 10; round += 1) {
       const [a, b, e] = [hex(48), hex(40), hex(32)];
-      const ours = { a: new BigInteger(a, 16), b: new BigInteger(b, 16), e: new BigInteger(e, 16), m: new BigInteger(modulus, 16) };
+      const ours = {
+        a: new BigInteger(a, 16),
+        b: new BigInteger(b, 16),
+        e: new BigInteger(e, 16),
+        m: new BigInteger(modulus, 16),
+      };
       const theirs = { a: new Jsbn(a, 16), b: new Jsbn(b, 16), e: new Jsbn(e, 16), m: new Jsbn(modulus, 16) };
       const difference = [ours.b.subtract(ours.a), theirs.b.subtract(theirs.a)] as const;
       expect(difference[0].toString(16)).toBe(difference[1].toString(16));
       expect(difference[0].abs().toString(16)).toBe(difference[1].abs().toString(16));
       expect(difference[0].compareTo(BigInteger.ZERO)).toBe(Math.sign(difference[1].compareTo(Jsbn.ZERO)));
       expect(difference[0].mod(ours.m).toString(16)).toBe(difference[1].mod(theirs.m).toString(16));
-      expect(ours.a.multiply(ours.b).add(BigInteger.ONE).toString(16)).toBe(theirs.a.multiply(theirs.b).add(Jsbn.ONE).toString(16));
+      expect(ours.a.multiply(ours.b).add(BigInteger.ONE).toString(16)).toBe(
+        theirs.a.multiply(theirs.b).add(Jsbn.ONE).toString(16),
+      );
       const powers = await Promise.all(
         [
           [difference[0], ours.e, ours.m],
@@ -71,7 +83,9 @@ describe('the BigInteger of the identity library', () => {
         ].map(
           ([base, exponent, m]) =>
             new Promise<string>((resolve, reject) =>
-              (base as BigInteger).modPow(exponent as BigInteger, m as BigInteger, (error, result) => (error ? reject(error) : resolve(result.toString(16)))),
+              (base as BigInteger).modPow(exponent as BigInteger, m as BigInteger, (error, result) =>
+                error ? reject(error) : resolve(result.toString(16)),
+              ),
             ),
         ),
       );
@@ -82,22 +96,29 @@ describe('the BigInteger of the identity library', () => {
 });
 
 describe('the Sha256 of the identity library', () => {
-  it.each(samples.map((bytes) => [bytes.length, bytes] as const))('hashes %i bytes as SHA-256 does', (_length, bytes) => {
-    const hash = new Sha256();
-    hash.update(bytes.subarray(0, 10));
-    hash.update(bytes.subarray(10));
-    expect(NodeBuffer.from(hash.digestSync()).toString('hex')).toBe(createHash('sha256').update(bytes).digest('hex'));
-  });
+  it.each(samples.map((bytes) => [bytes.length, bytes] as const))(
+    'hashes %i bytes as SHA-256 does',
+    (_length, bytes) => {
+      const hash = new Sha256();
+      hash.update(bytes.subarray(0, 10));
+      hash.update(bytes.subarray(10));
+      expect(NodeBuffer.from(hash.digestSync()).toString('hex')).toBe(createHash('sha256').update(bytes).digest('hex'));
+    },
+  );
 
   it('computes HMAC-SHA256 with short and long keys, from bytes and text', async () => {
     for (const key of [randomBytes(16), randomBytes(64), randomBytes(100)]) {
       const data = randomBytes(77);
       const hmac = new Sha256(key);
       hmac.update(data);
-      expect(NodeBuffer.from(hmac.digestSync()).toString('hex')).toBe(createHmac('sha256', key).update(data).digest('hex'));
+      expect(NodeBuffer.from(hmac.digestSync()).toString('hex')).toBe(
+        createHmac('sha256', key).update(data).digest('hex'),
+      );
     }
     const text = new Sha256('key');
     text.update('user:pa\u00df');
-    expect(NodeBuffer.from(await text.digest()).toString('hex')).toBe(createHmac('sha256', 'key').update('user:pa\u00df').digest('hex'));
+    expect(NodeBuffer.from(await text.digest()).toString('hex')).toBe(
+      createHmac('sha256', 'key').update('user:pa\u00df').digest('hex'),
+    );
   });
 });

@@ -1,7 +1,12 @@
 import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { describe, expect, it, vi } from 'vitest';
-import { MFA_REQUIRED_MESSAGE, REAUTHENTICATION_MESSAGE, REAUTHENTICATION_REQUIRED, type MfaStatus } from '../../contracts/mfa.ts';
+import {
+  MFA_REQUIRED_MESSAGE,
+  REAUTHENTICATION_MESSAGE,
+  REAUTHENTICATION_REQUIRED,
+  type MfaStatus,
+} from '../../contracts/mfa.ts';
 import { ReauthenticationContext, type Reauthenticate } from '../../web/src/lib/auth/reauthentication.ts';
 import { MFA_MESSAGES } from '../../web/src/features/settings/api/mfa.ts';
 import MfaSettingsPage from '../../web/src/features/settings/routes/mfa-settings-page.tsx';
@@ -58,7 +63,8 @@ describe('MFA management page', () => {
   it('replaces the authenticator in its own flow: new key, then a code from the new app, then back here with a confirmation', async () => {
     const actions = stubMfaFunction(({ action }) => {
       if (action === 'ASSOCIATE_SOFTWARE_TOKEN') return jsonResponse({ secretCode: SECRET });
-      if (action === 'VERIFY_SOFTWARE_TOKEN') return jsonResponse({ status: 'SUCCESS', message: 'MFA setup completed successfully!' });
+      if (action === 'VERIFY_SOFTWARE_TOKEN')
+        return jsonResponse({ status: 'SUCCESS', message: 'MFA setup completed successfully!' });
       return jsonResponse(enabled);
     });
     renderMfa();
@@ -255,7 +261,8 @@ describe('MFA management page', () => {
   });
 
   describe('when the function asks for a recent sign-in', () => {
-    const stale = () => jsonResponse({ error: REAUTHENTICATION_MESSAGE, reason: REAUTHENTICATION_REQUIRED }, { status: 401 });
+    const stale = () =>
+      jsonResponse({ error: REAUTHENTICATION_MESSAGE, reason: REAUTHENTICATION_REQUIRED }, { status: 401 });
     const renderWithReauthentication = (reauthenticate: Reauthenticate) =>
       renderPage(
         <ReauthenticationContext.Provider value={reauthenticate}>
@@ -267,7 +274,8 @@ describe('MFA management page', () => {
     it('asks for the password and a current code, signs in again, then retries the change', async () => {
       let signedInAgain = false;
       const actions = stubMfaFunction(({ action }) => {
-        if (action === 'ASSOCIATE_SOFTWARE_TOKEN') return signedInAgain ? jsonResponse({ secretCode: SECRET }) : stale();
+        if (action === 'ASSOCIATE_SOFTWARE_TOKEN')
+          return signedInAgain ? jsonResponse({ secretCode: SECRET }) : stale();
         return jsonResponse(enabled);
       });
       const reauthenticate = vi.fn<Reauthenticate>(async () => {
@@ -284,11 +292,17 @@ describe('MFA management page', () => {
       expect(await screen.findByText('JBSW Y3DP EHPK 3PXP')).toBeInTheDocument();
       expect(reauthenticate).toHaveBeenCalledWith('Current#Pass1', '112233');
       expect(screen.queryByRole('dialog', { name: 'Confirm it is you' })).not.toBeInTheDocument();
-      expect(actions.map((a) => a.action)).toEqual(['GET_MFA_STATUS', 'ASSOCIATE_SOFTWARE_TOKEN', 'ASSOCIATE_SOFTWARE_TOKEN']);
+      expect(actions.map((a) => a.action)).toEqual([
+        'GET_MFA_STATUS',
+        'ASSOCIATE_SOFTWARE_TOKEN',
+        'ASSOCIATE_SOFTWARE_TOKEN',
+      ]);
     });
 
     it('shows a refused sign-in, keeps the dialog and sends no change until it succeeds', async () => {
-      const actions = stubMfaFunction(({ action }) => (action === 'ASSOCIATE_SOFTWARE_TOKEN' ? stale() : jsonResponse(enabled)));
+      const actions = stubMfaFunction(({ action }) =>
+        action === 'ASSOCIATE_SOFTWARE_TOKEN' ? stale() : jsonResponse(enabled),
+      );
       const reauthenticate = vi.fn<Reauthenticate>(async () => {
         throw Object.assign(new Error('Incorrect username or password.'), { code: 'NotAuthorizedException' });
       });
@@ -309,14 +323,33 @@ describe('MFA management page', () => {
 
 describe('remembered devices on the MFA page', () => {
   // Devices report their user agent as their name.
-  const LINUX_CHROME = 'Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/141.0.0.0 Safari/537.36';
+  const LINUX_CHROME =
+    'Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/141.0.0.0 Safari/537.36';
   const IPHONE_SAFARI =
     'Mozilla/5.0 (iPhone; CPU iPhone OS 18_1 like Mac OS X) AppleWebKit/605.1.15 (KHTML, like Gecko) Version/18.1 Mobile/15E148 Safari/604.1';
   const WINDOWS_FIREFOX = 'Mozilla/5.0 (Windows NT 10.0; Win64; x64; rv:133.0) Gecko/20100101 Firefox/133.0';
   const devices = [
-    { key: 'us-east-2_this', name: LINUX_CHROME, lastUsed: Date.UTC(2026, 10, 20, 9, 30), remembered: true, current: true },
-    { key: 'us-east-2_phone', name: IPHONE_SAFARI, lastUsed: Date.UTC(2026, 10, 18, 7, 0), remembered: true, current: false },
-    { key: 'us-east-2_kept', name: WINDOWS_FIREFOX, lastUsed: Date.UTC(2026, 10, 17), remembered: false, current: false },
+    {
+      key: 'us-east-2_this',
+      name: LINUX_CHROME,
+      lastUsed: Date.UTC(2026, 10, 20, 9, 30),
+      remembered: true,
+      current: true,
+    },
+    {
+      key: 'us-east-2_phone',
+      name: IPHONE_SAFARI,
+      lastUsed: Date.UTC(2026, 10, 18, 7, 0),
+      remembered: true,
+      current: false,
+    },
+    {
+      key: 'us-east-2_kept',
+      name: WINDOWS_FIREFOX,
+      lastUsed: Date.UTC(2026, 10, 17),
+      remembered: false,
+      current: false,
+    },
   ];
   const renderWithDevices = (overrides: Parameters<typeof fakeAuth>[0] = {}, rememberDevices = true) => {
     stubMfaFunction(() => jsonResponse(enabled));
@@ -345,7 +378,9 @@ describe('remembered devices on the MFA page', () => {
     await waitFor(() => expect(auth.forgetDevice).toHaveBeenCalledWith('us-east-2_phone'));
     expect(screen.queryByRole('alertdialog')).not.toBeInTheDocument();
     expect(
-      await screen.findByText('The device was forgotten: it is signed out within 5 minutes and will be asked for a code at its next sign-in.'),
+      await screen.findByText(
+        'The device was forgotten: it is signed out within 5 minutes and will be asked for a code at its next sign-in.',
+      ),
     ).toBeInTheDocument();
     await waitFor(() => expect(auth.listDevices).toHaveBeenCalledTimes(2));
   });
@@ -363,7 +398,9 @@ describe('remembered devices on the MFA page', () => {
     expect(auth.forgetDevice).not.toHaveBeenCalled();
 
     await user.click(screen.getByRole('button', { name: 'Forget this device' }));
-    await user.click(within(await screen.findByRole('alertdialog')).getByRole('button', { name: 'Forget and sign out' }));
+    await user.click(
+      within(await screen.findByRole('alertdialog')).getByRole('button', { name: 'Forget and sign out' }),
+    );
     await waitFor(() => expect(auth.forgetDevice).toHaveBeenCalledWith('us-east-2_this'));
     // The provider signs this browser out: the card does not reload the list.
     expect(auth.listDevices).toHaveBeenCalledTimes(1);

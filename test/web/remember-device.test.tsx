@@ -73,7 +73,11 @@ describe('Remember this device on the code screen', () => {
   it('still signs in, and says so, when the device cannot be remembered', async () => {
     await signInWithCode({
       remember: true,
-      overrides: { rememberDevice: vi.fn(async () => Promise.reject(new AuthError('Device does not exist.', 'ResourceNotFoundException'))) },
+      overrides: {
+        rememberDevice: vi.fn(async () =>
+          Promise.reject(new AuthError('Device does not exist.', 'ResourceNotFoundException')),
+        ),
+      },
     });
     await waitFor(() => expect(screen.getByTestId('location')).toHaveTextContent('/home'));
     expect(await screen.findByText(REMEMBER_DEVICE_FAILED)).toBeInTheDocument();
@@ -82,7 +86,13 @@ describe('Remember this device on the code screen', () => {
   it('does not remember an account the portal turns away', async () => {
     const { auth } = await signInWithCode({
       remember: true,
-      overrides: { confirmTotpCode: vi.fn(async () => ({ step: 'DONE' as const, session: userSession({ groups: [] }), deviceConfirmed: true })) },
+      overrides: {
+        confirmTotpCode: vi.fn(async () => ({
+          step: 'DONE' as const,
+          session: userSession({ groups: [] }),
+          deviceConfirmed: true,
+        })),
+      },
     });
     expect(await screen.findByText("Access denied. You don't have user privileges.")).toBeInTheDocument();
     expect(auth.rememberDevice).not.toHaveBeenCalled();

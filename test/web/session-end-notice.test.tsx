@@ -1,7 +1,12 @@
 import { screen, waitFor } from '@testing-library/react';
 import { afterEach, describe, expect, it } from 'vitest';
 import LoginPage from '../../web/src/features/auth/routes/login-page.tsx';
-import { readSessionEnd, recordSessionEnd, SESSION_END_KEY, SESSION_END_NOTE_MS } from '../../web/src/lib/auth/session-end.ts';
+import {
+  readSessionEnd,
+  recordSessionEnd,
+  SESSION_END_KEY,
+  SESSION_END_NOTE_MS,
+} from '../../web/src/lib/auth/session-end.ts';
 import { renderPage } from './support/render.tsx';
 
 const IDLE_TEXT = 'You were signed out after 30 minutes without activity.';
@@ -26,7 +31,9 @@ describe('the sign-in page after the portal signed someone out', () => {
     recordSessionEnd({ reason: 'deviceForgotten', minutes: 0 });
     const { unmount } = renderPage(<LoginPage />, { path: '/login' });
     expect(
-      screen.getByText('You forgot this device, so this browser was signed out. Sign in again: a code from your authenticator app will be asked.'),
+      screen.getByText(
+        'You forgot this device, so this browser was signed out. Sign in again: a code from your authenticator app will be asked.',
+      ),
     ).toBeInTheDocument();
     unmount();
     recordSessionEnd({ reason: 'deviceRefused', minutes: 0 });

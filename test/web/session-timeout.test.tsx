@@ -11,8 +11,10 @@ import { fakeAuth, userSession } from './support/render.tsx';
 
 const MINUTE = 60_000;
 
-const base64url = (value: unknown) => btoa(JSON.stringify(value)).replace(/\+/g, '-').replace(/\//g, '_').replace(/=+$/, '');
-const jwt = (claims: Record<string, unknown>) => `${base64url({ alg: 'RS256', kid: 'k' })}.${base64url(claims)}.signature`;
+const base64url = (value: unknown) =>
+  btoa(JSON.stringify(value)).replace(/\+/g, '-').replace(/\//g, '_').replace(/=+$/, '');
+const jwt = (claims: Record<string, unknown>) =>
+  `${base64url({ alg: 'RS256', kid: 'k' })}.${base64url(claims)}.signature`;
 
 /** Tokens as Cognito issues them at a sign-in: auth_time, one hour of validity. */
 function tokensSignedInAt(signedInAt: number) {
@@ -28,7 +30,10 @@ const SETTINGS: SessionSettings = { idleTimeoutMinutes: 5, absoluteSessionMinute
 const START = new Date('2025-03-04T09:00:00Z').getTime();
 const ACTIVITY_KEY = lastActivityKey(testConfig.userPoolClientId);
 
-function renderGuard({ signedInAt = START, settings = SETTINGS }: { signedInAt?: number; settings?: SessionSettings } = {}) {
+function renderGuard({
+  signedInAt = START,
+  settings = SETTINGS,
+}: { signedInAt?: number; settings?: SessionSettings } = {}) {
   const auth: AuthContextValue = fakeAuth({ session: userSession(tokensSignedInAt(signedInAt)) });
   render(
     <ConfigProvider config={{ ...testConfig, session: settings }}>
@@ -60,7 +65,9 @@ describe('idle timeout', () => {
     await advance(1);
     const dialog = warning();
     expect(dialog).toBeInTheDocument();
-    expect(dialog).toHaveAccessibleDescription('There has been no activity for a while. You will be signed out in 60 seconds.');
+    expect(dialog).toHaveAccessibleDescription(
+      'There has been no activity for a while. You will be signed out in 60 seconds.',
+    );
     expect(screen.getByRole('button', { name: 'Stay signed in' })).toHaveFocus();
     await advance(15_000);
     expect(dialog).toHaveTextContent('You will be signed out in 45 seconds.');
@@ -228,7 +235,11 @@ describe('absolute session lifetime', () => {
 
   it('says why the user was signed out', () => {
     expect(sessionEndMessage('idle', 30)).toBe('You were signed out after 30 minutes without activity.');
-    expect(sessionEndMessage('absolute', 720)).toBe('Your session ended 12 hours after you signed in. Please sign in again.');
-    expect(sessionEndMessage('absolute', 90)).toBe('Your session ended 90 minutes after you signed in. Please sign in again.');
+    expect(sessionEndMessage('absolute', 720)).toBe(
+      'Your session ended 12 hours after you signed in. Please sign in again.',
+    );
+    expect(sessionEndMessage('absolute', 90)).toBe(
+      'Your session ended 90 minutes after you signed in. Please sign in again.',
+    );
   });
 });

@@ -83,8 +83,14 @@ describe('user sign-in page', () => {
   });
 
   it.each([
-    [new AuthError('User is disabled.', 'NotAuthorizedException'), 'Your account has been disabled. Please contact your administrator.'],
-    [new AuthError('User is not confirmed.', 'UserNotConfirmedException'), 'Please confirm your email address before signing in.'],
+    [
+      new AuthError('User is disabled.', 'NotAuthorizedException'),
+      'Your account has been disabled. Please contact your administrator.',
+    ],
+    [
+      new AuthError('User is not confirmed.', 'UserNotConfirmedException'),
+      'Please confirm your email address before signing in.',
+    ],
     [new AuthError('Incorrect username or password.', 'NotAuthorizedException'), 'Incorrect username or password.'],
     [new Error(''), 'An error occurred during sign-in.'],
   ])('maps the failure %s to the catalogue text', async (failure, text) => {
@@ -123,8 +129,7 @@ describe('user sign-in page', () => {
 });
 
 describe('TOTP code step', () => {
-  const toTotp = () =>
-    fakeAuth({ signIn: vi.fn(async () => ({ step: 'CONFIRM_SIGN_IN_WITH_TOTP_CODE' as const })) });
+  const toTotp = () => fakeAuth({ signIn: vi.fn(async () => ({ step: 'CONFIRM_SIGN_IN_WITH_TOTP_CODE' as const })) });
 
   it('accepts digits only, up to six, and enables Verify at exactly six', async () => {
     renderPage(<LoginPage />, { auth: toTotp(), path: '/login' });
@@ -269,7 +274,9 @@ describe('new password and MFA setup steps', () => {
   it('reports a failed secret association', async () => {
     await startAtMfaSetup({ associate: vi.fn(async () => Promise.reject(new Error('boom'))), verify: vi.fn() });
     const alert = await screen.findByText('Failed to setup TOTP');
-    expect(within(alert.closest('[role="alert"]') as HTMLElement).getByText('Failed to setup TOTP')).toBeInTheDocument();
+    expect(
+      within(alert.closest('[role="alert"]') as HTMLElement).getByText('Failed to setup TOTP'),
+    ).toBeInTheDocument();
     expect(screen.getByRole('button', { name: 'Retry' })).toBeInTheDocument();
   });
 

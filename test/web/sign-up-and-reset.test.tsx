@@ -112,7 +112,10 @@ describe('password reset request (/change-password)', () => {
   });
 
   it.each([
-    [new AuthError('Attempt limit exceeded, please try after some time.', 'LimitExceededException'), 'Attempt limit exceeded, please try after some time.'],
+    [
+      new AuthError('Attempt limit exceeded, please try after some time.', 'LimitExceededException'),
+      'Attempt limit exceeded, please try after some time.',
+    ],
     [new Error(''), 'Failed to initiate password reset.'],
   ])('shows the request failure %s under the button', async (failure, text) => {
     const auth = fakeAuth({ forgotPassword: vi.fn(async () => Promise.reject(failure)) });
@@ -170,6 +173,9 @@ describe('reset confirmation (/verify-reset-code)', () => {
 
   it('explains what to do when the link has no email', () => {
     renderPage(<VerifyResetCodePage />, { path: '/verify-reset-code' });
-    expect(screen.getByRole('link', { name: 'Request a new verification code.' })).toHaveAttribute('href', '/change-password');
+    expect(screen.getByRole('link', { name: 'Request a new verification code.' })).toHaveAttribute(
+      'href',
+      '/change-password',
+    );
   });
 });

@@ -41,7 +41,10 @@ describe('useServerCall', () => {
     const settled = vi.fn();
     let outcome: unknown = 'not run';
     await act(async () => {
-      outcome = await result.current.run('delete', () => Promise.reject(new Error('in use')), { failure: describeFailure, settled });
+      outcome = await result.current.run('delete', () => Promise.reject(new Error('in use')), {
+        failure: describeFailure,
+        settled,
+      });
     });
     expect(outcome).toBeUndefined();
     expect(result.current.failure).toBe('Failed: in use');

@@ -48,7 +48,9 @@ export async function groupsOf(pool: Pool, email: string): Promise<string[] | un
     if (isNotFound(error)) return undefined;
     throw error;
   }
-  const { Groups } = await pool.cognito.send(new AdminListGroupsForUserCommand({ UserPoolId: pool.userPoolId, Username: email }));
+  const { Groups } = await pool.cognito.send(
+    new AdminListGroupsForUserCommand({ UserPoolId: pool.userPoolId, Username: email }),
+  );
   return (Groups ?? []).map((group) => group.GroupName ?? '');
 }
 
@@ -67,7 +69,9 @@ export interface NewAccount {
   readonly group: string;
   /** Given: set as a permanent password (no invitation). Absent: see temporaryPassword. */
   readonly password?: string;
-  /** Given: the temporary password, no email. Absent (and no password): Cognito's invitation email with one it makes. */
+  /**
+   * Given: the temporary password, no email. Absent (and no password): Cognito's invitation email with one it makes.
+   */
   readonly temporaryPassword?: string;
 }
 
@@ -92,10 +96,21 @@ export async function createAccount(pool: Pool, account: NewAccount): Promise<vo
   try {
     if (account.password !== undefined) {
       await pool.cognito.send(
-        new AdminSetUserPasswordCommand({ UserPoolId: pool.userPoolId, Username: account.email, Password: account.password, Permanent: true }),
+        new AdminSetUserPasswordCommand({
+          UserPoolId: pool.userPoolId,
+          Username: account.email,
+          Password: account.password,
+          Permanent: true,
+        }),
       );
     }
-    await pool.cognito.send(new AdminAddUserToGroupCommand({ UserPoolId: pool.userPoolId, Username: account.email, GroupName: account.group }));
+    await pool.cognito.send(
+      new AdminAddUserToGroupCommand({
+        UserPoolId: pool.userPoolId,
+        Username: account.email,
+        GroupName: account.group,
+      }),
+    );
   } catch (error) {
     await deleteAccount(pool, account.email).catch(() => undefined);
     throw error;
@@ -113,7 +128,11 @@ export type CreateAdminOutcome =
  * email or with a temporary password to show once. Running it again changes nothing; an
  * existing account that is not an administrator is left alone unless `promote` is set.
  */
-export async function createAdmin(pool: Pool, email: string, options: { showPassword: boolean; promote: boolean }): Promise<CreateAdminOutcome> {
+export async function createAdmin(
+  pool: Pool,
+  email: string,
+  options: { showPassword: boolean; promote: boolean },
+): Promise<CreateAdminOutcome> {
   const groups = await groupsOf(pool, email);
   if (groups?.includes(ADMINS_GROUP)) return { kind: 'already-admin' };
   if (groups) {
@@ -122,7 +141,9 @@ export async function createAdmin(pool: Pool, email: string, options: { showPass
         `${email} already has an account (groups: ${groups.join(', ') || 'none'}) and is not an administrator. Nothing was changed. Give --promote to add it to ${ADMINS_GROUP}.`,
       );
     }
-    await pool.cognito.send(new AdminAddUserToGroupCommand({ UserPoolId: pool.userPoolId, Username: email, GroupName: ADMINS_GROUP }));
+    await pool.cognito.send(
+      new AdminAddUserToGroupCommand({ UserPoolId: pool.userPoolId, Username: email, GroupName: ADMINS_GROUP }),
+    );
     return { kind: 'promoted' };
   }
   if (!options.showPassword) {

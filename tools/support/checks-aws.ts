@@ -1,6 +1,9 @@
 import { ACMClient, DescribeCertificateCommand } from '@aws-sdk/client-acm';
 import { CloudFormationClient, DescribeStacksCommand } from '@aws-sdk/client-cloudformation';
-import { CognitoIdentityProviderClient, DescribeUserPoolDomainCommand } from '@aws-sdk/client-cognito-identity-provider';
+import {
+  CognitoIdentityProviderClient,
+  DescribeUserPoolDomainCommand,
+} from '@aws-sdk/client-cognito-identity-provider';
 import { GetParameterCommand, SSMClient } from '@aws-sdk/client-ssm';
 import { GetCallerIdentityCommand, STSClient } from '@aws-sdk/client-sts';
 import { GetWebACLCommand, WAFV2Client } from '@aws-sdk/client-wafv2';
@@ -27,7 +30,10 @@ export interface Caller {
   readonly arn: string;
 }
 
-export async function credentials(options: TargetOptions, region: string): Promise<{ result: CheckResult; caller?: Caller }> {
+export async function credentials(
+  options: TargetOptions,
+  region: string,
+): Promise<{ result: CheckResult; caller?: Caller }> {
   const title = 'AWS credentials';
   const sts = new STSClient(awsClientConfig(options, region));
   try {
@@ -57,12 +63,22 @@ export async function bootstrap(options: TargetOptions, account: string, region:
     const version = Number(Parameter?.Value);
     return version >= MIN_BOOTSTRAP_VERSION
       ? { title, status: 'pass', detail: `version ${version} in ${region}` }
-      : { title, status: 'fail', detail: `version ${Parameter?.Value ?? 'unknown'} in ${region}; at least ${MIN_BOOTSTRAP_VERSION} is needed`, fix };
+      : {
+          title,
+          status: 'fail',
+          detail: `version ${Parameter?.Value ?? 'unknown'} in ${region}; at least ${MIN_BOOTSTRAP_VERSION} is needed`,
+          fix,
+        };
   } catch (error) {
     if (errorName(error) === 'ParameterNotFound') {
       return { title, status: 'fail', detail: `${region} of account ${account} is not bootstrapped`, fix };
     }
-    return { title, status: 'fail', detail: describeError(error), fix: `Check that the credentials may call ssm:GetParameter on ${BOOTSTRAP_VERSION_PARAMETER}` };
+    return {
+      title,
+      status: 'fail',
+      detail: describeError(error),
+      fix: `Check that the credentials may call ssm:GetParameter on ${BOOTSTRAP_VERSION_PARAMETER}`,
+    };
   } finally {
     ssm.destroy();
   }
@@ -79,7 +95,9 @@ export function domainPrefixOf(config: PortalConfig, account: string): string {
 async function deployedUserPoolId(options: TargetOptions, config: PortalConfig): Promise<string | undefined> {
   const cloudFormation = new CloudFormationClient(awsClientConfig(options, config.region));
   try {
-    const { Stacks } = await cloudFormation.send(new DescribeStacksCommand({ StackName: portalStackName(config.productName, config.environment) }));
+    const { Stacks } = await cloudFormation.send(
+      new DescribeStacksCommand({ StackName: portalStackName(config.productName, config.environment) }),
+    );
     return Stacks?.[0]?.Outputs?.find((output) => output.OutputKey === 'UserPoolId')?.OutputValue;
   } catch {
     return undefined;
@@ -88,7 +106,11 @@ async function deployedUserPoolId(options: TargetOptions, config: PortalConfig):
   }
 }
 
-export async function cognitoDomain(options: TargetOptions, config: PortalConfig, account: string): Promise<CheckResult> {
+export async function cognitoDomain(
+  options: TargetOptions,
+  config: PortalConfig,
+  account: string,
+): Promise<CheckResult> {
   const title = 'Cognito domain prefix';
   const prefix = domainPrefixOf(config, account);
   const cognito = new CognitoIdentityProviderClient(awsClientConfig(options, config.region));
@@ -105,7 +127,12 @@ export async function cognitoDomain(options: TargetOptions, config: PortalConfig
       fix: 'Choose another (lowercase letters, digits, hyphens; no aws, amazon, cognito): -c cognitoDomainPrefix=<prefix>',
     };
   } catch (error) {
-    return { title, status: 'fail', detail: describeError(error), fix: 'Check that the credentials may call cognito-idp:DescribeUserPoolDomain' };
+    return {
+      title,
+      status: 'fail',
+      detail: describeError(error),
+      fix: 'Check that the credentials may call cognito-idp:DescribeUserPoolDomain',
+    };
   } finally {
     cognito.destroy();
   }
@@ -119,30 +146,55 @@ export function nameCovers(certificateName: string, host: string): boolean {
   return dot > 0 && host.slice(dot + 1) === name.slice(2);
 }
 
-export async function certificate(options: TargetOptions, config: PortalConfig, now = new Date()): Promise<CheckResult> {
+export async function certificate(
+  options: TargetOptions,
+  config: PortalConfig,
+  now = new Date(),
+): Promise<CheckResult> {
   const title = 'Certificate (us-east-1)';
-  if (!config.domainName || !config.certificateArn) return { title, status: 'n/a', detail: 'no custom domain (domainName not set): the portal uses its CloudFront address' };
+  if (!config.domainName || !config.certificateArn)
+    return {
+      title,
+      status: 'n/a',
+      detail: 'no custom domain (domainName not set): the portal uses its CloudFront address',
+    };
   const acm = new ACMClient(awsClientConfig(options, GLOBAL_REGION));
   const domainName = config.domainName;
   const request = `aws acm request-certificate --region ${GLOBAL_REGION} --domain-name ${domainName} --validation-method DNS`;
   try {
-    const { Certificate: found } = await acm.send(new DescribeCertificateCommand({ CertificateArn: config.certificateArn }));
+    const { Certificate: found } = await acm.send(
+      new DescribeCertificateCommand({ CertificateArn: config.certificateArn }),
+    );
     const names = [found?.DomainName ?? '', ...(found?.SubjectAlternativeNames ?? [])].filter(Boolean);
     if (found?.Status !== 'ISSUED') {
       return {
         title,
         status: 'fail',
         detail: `${config.certificateArn} is ${found?.Status ?? 'in an unknown state'}`,
-        fix: found?.Status === 'PENDING_VALIDATION' ? `Create the DNS validation record: aws acm describe-certificate --region ${GLOBAL_REGION} --certificate-arn ${config.certificateArn}` : request,
+        fix:
+          found?.Status === 'PENDING_VALIDATION'
+            ? `Create the DNS validation record: aws acm describe-certificate --region ${GLOBAL_REGION} --certificate-arn ${config.certificateArn}`
+            : request,
       };
     }
-    if (found.NotAfter && found.NotAfter <= now) return { title, status: 'fail', detail: `expired on ${found.NotAfter.toISOString()}`, fix: request };
+    if (found.NotAfter && found.NotAfter <= now)
+      return { title, status: 'fail', detail: `expired on ${found.NotAfter.toISOString()}`, fix: request };
     if (!names.some((name) => nameCovers(name, domainName))) {
-      return { title, status: 'fail', detail: `covers ${names.join(', ')}, not ${domainName}`, fix: `${request}\nthen set certificateArn to the new certificate` };
+      return {
+        title,
+        status: 'fail',
+        detail: `covers ${names.join(', ')}, not ${domainName}`,
+        fix: `${request}\nthen set certificateArn to the new certificate`,
+      };
     }
     return { title, status: 'pass', detail: `issued, covers ${domainName}` };
   } catch (error) {
-    return { title, status: 'fail', detail: describeError(error), fix: `Check certificateArn (a certificate in ${GLOBAL_REGION}) and acm:DescribeCertificate permission` };
+    return {
+      title,
+      status: 'fail',
+      detail: describeError(error),
+      fix: `Check certificateArn (a certificate in ${GLOBAL_REGION}) and acm:DescribeCertificate permission`,
+    };
   } finally {
     acm.destroy();
   }
@@ -154,7 +206,9 @@ export async function webAcl(options: TargetOptions, config: PortalConfig): Prom
   const match = /:global\/webacl\/([^/]+)\/([^/]+)$/.exec(config.webAclArn);
   const waf = new WAFV2Client(awsClientConfig(options, GLOBAL_REGION));
   try {
-    const { WebACL: acl } = await waf.send(new GetWebACLCommand({ Name: match?.[1], Id: match?.[2], Scope: 'CLOUDFRONT' }));
+    const { WebACL: acl } = await waf.send(
+      new GetWebACLCommand({ Name: match?.[1], Id: match?.[2], Scope: 'CLOUDFRONT' }),
+    );
     return { title, status: 'pass', detail: `${acl?.Name ?? match?.[1]} exists with CLOUDFRONT scope` };
   } catch (error) {
     if (errorName(error) === 'WAFNonexistentItemException') {
@@ -165,7 +219,12 @@ export async function webAcl(options: TargetOptions, config: PortalConfig): Prom
         fix: `List the ones there are: aws wafv2 list-web-acls --scope CLOUDFRONT --region ${GLOBAL_REGION}`,
       };
     }
-    return { title, status: 'fail', detail: describeError(error), fix: 'Check webAclArn and wafv2:GetWebACL permission' };
+    return {
+      title,
+      status: 'fail',
+      detail: describeError(error),
+      fix: 'Check webAclArn and wafv2:GetWebACL permission',
+    };
   } finally {
     waf.destroy();
   }

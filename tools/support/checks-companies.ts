@@ -1,5 +1,10 @@
 import { DynamoDBClient, ScanCommand, type AttributeValue } from '@aws-sdk/client-dynamodb';
-import { DescribeDashboardCommand, DescribeDataSetCommand, ListIngestionsCommand, type QuickSightClient } from '@aws-sdk/client-quicksight';
+import {
+  DescribeDashboardCommand,
+  DescribeDataSetCommand,
+  ListIngestionsCommand,
+  type QuickSightClient,
+} from '@aws-sdk/client-quicksight';
 import { describeError } from './cli.ts';
 import type { CheckResult } from './report.ts';
 
@@ -23,7 +28,8 @@ export interface CompanyScopeTarget {
   readonly rulesDataSetId: string;
 }
 
-const RLS_GUIDE = 'docs/deploy.md, "Row-level security set-up": QuickSight console > Datasets > <dataset> > Row-level security > User-based rules > the rules dataset';
+const RLS_GUIDE =
+  'docs/deploy.md, "Row-level security set-up": QuickSight console > Datasets > <dataset> > Row-level security > User-based rules > the rules dataset';
 
 const errorName = (error: unknown) => (error instanceof Error ? error.name : '');
 
@@ -36,7 +42,9 @@ async function catalogue(target: CompanyScopeTarget): Promise<CatalogueEntry[]> 
   const entries: CatalogueEntry[] = [];
   let startKey: Record<string, AttributeValue> | undefined;
   do {
-    const page = await target.dynamodb.send(new ScanCommand({ TableName: target.catalogueTable, ExclusiveStartKey: startKey }));
+    const page = await target.dynamodb.send(
+      new ScanCommand({ TableName: target.catalogueTable, ExclusiveStartKey: startKey }),
+    );
     for (const item of page.Items ?? []) {
       const dashboardId = item.dashboardId?.S;
       if (dashboardId) entries.push({ dashboardId, sharedData: item.sharedData?.BOOL === true });
@@ -61,20 +69,44 @@ export async function rulesDataSetCheck(target: CompanyScopeTarget): Promise<Che
         fix: 'Add the companies in the admin portal (Companies), or run the company-access check there with "Fix"',
       };
     }
-    return { title, status: 'fail', detail: `DescribeDataSet ${rulesDataSetId}: ${describeError(error)}`, fix: 'Check that the credentials may call quicksight:DescribeDataSet' };
+    return {
+      title,
+      status: 'fail',
+      detail: `DescribeDataSet ${rulesDataSetId}: ${describeError(error)}`,
+      fix: 'Check that the credentials may call quicksight:DescribeDataSet',
+    };
   }
   try {
-    const { Ingestions = [] } = await quicksight.send(new ListIngestionsCommand({ AwsAccountId: accountId, DataSetId: rulesDataSetId, MaxResults: 10 }));
+    const { Ingestions = [] } = await quicksight.send(
+      new ListIngestionsCommand({ AwsAccountId: accountId, DataSetId: rulesDataSetId, MaxResults: 10 }),
+    );
     const newest = [...Ingestions].sort((a, b) => (b.CreatedTime?.getTime() ?? 0) - (a.CreatedTime?.getTime() ?? 0))[0];
     if (!newest) {
-      return { title, status: 'fail', detail: `${rulesDataSetId} has never been loaded into SPICE`, fix: 'Run the company-access check in the admin portal (Companies) with "Fix"' };
+      return {
+        title,
+        status: 'fail',
+        detail: `${rulesDataSetId} has never been loaded into SPICE`,
+        fix: 'Run the company-access check in the admin portal (Companies) with "Fix"',
+      };
     }
     const when = newest.CreatedTime ? ` (started ${newest.CreatedTime.toISOString()})` : '';
-    if (newest.IngestionStatus === 'COMPLETED') return { title, status: 'pass', detail: `${rulesDataSetId}: last ingestion ${newest.IngestionId} completed${when}` };
+    if (newest.IngestionStatus === 'COMPLETED')
+      return {
+        title,
+        status: 'pass',
+        detail: `${rulesDataSetId}: last ingestion ${newest.IngestionId} completed${when}`,
+      };
     if (['INITIALIZED', 'QUEUED', 'RUNNING'].includes(newest.IngestionStatus ?? '')) {
-      return { title, status: 'warn', detail: `${rulesDataSetId}: ingestion ${newest.IngestionId} is ${newest.IngestionStatus?.toLowerCase()}${when}`, fix: 'Run the doctor again in a minute' };
+      return {
+        title,
+        status: 'warn',
+        detail: `${rulesDataSetId}: ingestion ${newest.IngestionId} is ${newest.IngestionStatus?.toLowerCase()}${when}`,
+        fix: 'Run the doctor again in a minute',
+      };
     }
-    const reason = newest.ErrorInfo?.Message ? `: ${newest.ErrorInfo.Type ?? ''} ${newest.ErrorInfo.Message}`.trimEnd() : '';
+    const reason = newest.ErrorInfo?.Message
+      ? `: ${newest.ErrorInfo.Type ?? ''} ${newest.ErrorInfo.Message}`.trimEnd()
+      : '';
     return {
       title,
       status: 'fail',
@@ -82,18 +114,30 @@ export async function rulesDataSetCheck(target: CompanyScopeTarget): Promise<Che
       fix: 'Fix the cause shown, then run the company-access check in the admin portal (Companies) with "Fix" to load the rules again',
     };
   } catch (error) {
-    return { title, status: 'fail', detail: `ListIngestions ${rulesDataSetId}: ${describeError(error)}`, fix: 'Check that the credentials may call quicksight:ListIngestions' };
+    return {
+      title,
+      status: 'fail',
+      detail: `ListIngestions ${rulesDataSetId}: ${describeError(error)}`,
+      fix: 'Check that the credentials may call quicksight:ListIngestions',
+    };
   }
 }
 
 /** Why one dataset does not apply the portal's rules, or undefined when it does. */
-function notScopedBecause(dataSet: { RowLevelPermissionDataSet?: { Arn?: string; PermissionPolicy?: string; FormatVersion?: string; Status?: string } }, rulesArn: string): string | undefined {
+function notScopedBecause(
+  dataSet: {
+    RowLevelPermissionDataSet?: { Arn?: string; PermissionPolicy?: string; FormatVersion?: string; Status?: string };
+  },
+  rulesArn: string,
+): string | undefined {
   const rls = dataSet.RowLevelPermissionDataSet;
   if (!rls?.Arn) return 'no row-level security';
   if (rls.Arn !== rulesArn) return `row-level security from another dataset (${rls.Arn.split('/').at(-1)})`;
   if ((rls.Status ?? 'ENABLED') !== 'ENABLED') return 'the rules are attached but DISABLED';
-  if (rls.PermissionPolicy !== 'GRANT_ACCESS') return `PermissionPolicy ${rls.PermissionPolicy ?? 'missing'} (GRANT_ACCESS expected)`;
-  if ((rls.FormatVersion ?? 'VERSION_1') !== 'VERSION_2') return `FormatVersion ${rls.FormatVersion ?? 'VERSION_1'} (VERSION_2 expected)`;
+  if (rls.PermissionPolicy !== 'GRANT_ACCESS')
+    return `PermissionPolicy ${rls.PermissionPolicy ?? 'missing'} (GRANT_ACCESS expected)`;
+  if ((rls.FormatVersion ?? 'VERSION_1') !== 'VERSION_2')
+    return `FormatVersion ${rls.FormatVersion ?? 'VERSION_1'} (VERSION_2 expected)`;
   return undefined;
 }
 
@@ -110,7 +154,12 @@ export async function dashboardScopeCheck(target: CompanyScopeTarget): Promise<C
   try {
     entries = await catalogue(target);
   } catch (error) {
-    return { title, status: 'fail', detail: `reading the catalogue (${target.catalogueTable}): ${describeError(error)}`, fix: 'Check that the credentials may call dynamodb:Scan on the catalogue table' };
+    return {
+      title,
+      status: 'fail',
+      detail: `reading the catalogue (${target.catalogueTable}): ${describeError(error)}`,
+      fix: 'Check that the credentials may call dynamodb:Scan on the catalogue table',
+    };
   }
   if (entries.length === 0) return { title, status: 'pass', detail: 'the catalogue has no dashboards yet' };
 
@@ -123,7 +172,9 @@ export async function dashboardScopeCheck(target: CompanyScopeTarget): Promise<C
       continue;
     }
     try {
-      const { Dashboard } = await quicksight.send(new DescribeDashboardCommand({ AwsAccountId: accountId, DashboardId: entry.dashboardId }));
+      const { Dashboard } = await quicksight.send(
+        new DescribeDashboardCommand({ AwsAccountId: accountId, DashboardId: entry.dashboardId }),
+      );
       const dataSetIds = (Dashboard?.Version?.DataSetArns ?? []).map((arn) => arn.split('/').at(-1)!);
       if (dataSetIds.length === 0) {
         problems.push(`${entry.dashboardId}: QuickSight names no dataset behind it`);
@@ -131,14 +182,18 @@ export async function dashboardScopeCheck(target: CompanyScopeTarget): Promise<C
       }
       const reasons: string[] = [];
       for (const dataSetId of dataSetIds) {
-        const { DataSet } = await quicksight.send(new DescribeDataSetCommand({ AwsAccountId: accountId, DataSetId: dataSetId }));
+        const { DataSet } = await quicksight.send(
+          new DescribeDataSetCommand({ AwsAccountId: accountId, DataSetId: dataSetId }),
+        );
         const because = notScopedBecause(DataSet ?? {}, rulesArn);
         if (because) reasons.push(`dataset ${dataSetId}: ${because}`);
       }
       if (reasons.length === 0) scoped.push(entry.dashboardId);
       else problems.push(`${entry.dashboardId}: ${reasons.join('; ')}`);
     } catch (error) {
-      problems.push(`${entry.dashboardId}: ${errorName(error) === 'ResourceNotFoundException' ? 'not found in QuickSight' : describeError(error)}`);
+      problems.push(
+        `${entry.dashboardId}: ${errorName(error) === 'ResourceNotFoundException' ? 'not found in QuickSight' : describeError(error)}`,
+      );
     }
   }
   const sharedNote = shared.length > 0 ? `; confirmed as shared data: ${shared.join(', ')}` : '';

@@ -1,4 +1,8 @@
-import { DescribeAccountSubscriptionCommand, DescribeNamespaceCommand, type QuickSightClient } from '@aws-sdk/client-quicksight';
+import {
+  DescribeAccountSubscriptionCommand,
+  DescribeNamespaceCommand,
+  type QuickSightClient,
+} from '@aws-sdk/client-quicksight';
 import { GetAccountCommand, GetEmailIdentityCommand, type SESv2Client } from '@aws-sdk/client-sesv2';
 import { PLACEHOLDER_SENDER, PLACEHOLDER_SUPPORT_RECIPIENT, type PortalConfig } from '../../lib/config.ts';
 import { MAX_EMBED_ORIGINS, embedOriginsProblems } from '../../contracts/embed-origins.ts';
@@ -18,7 +22,9 @@ const errorName = (error: unknown) => (error instanceof Error ? error.name : '')
 export async function quicksightSubscription(client: QuickSightClient, accountId: string): Promise<CheckResult> {
   const title = 'QuickSight subscription';
   try {
-    const { AccountInfo: info } = await client.send(new DescribeAccountSubscriptionCommand({ AwsAccountId: accountId }));
+    const { AccountInfo: info } = await client.send(
+      new DescribeAccountSubscriptionCommand({ AwsAccountId: accountId }),
+    );
     const edition = info?.Edition ?? 'unknown';
     const status = info?.AccountSubscriptionStatus ?? 'unknown';
     if (!SUPPORTED_EDITIONS.has(edition)) {
@@ -30,9 +36,18 @@ export async function quicksightSubscription(client: QuickSightClient, accountId
       };
     }
     if (status !== 'ACCOUNT_CREATED' && status !== 'OK') {
-      return { title, status: 'fail', detail: `subscription status is ${status}`, fix: `Finish the sign-up at ${QUICKSIGHT_CONSOLE}` };
+      return {
+        title,
+        status: 'fail',
+        detail: `subscription status is ${status}`,
+        fix: `Finish the sign-up at ${QUICKSIGHT_CONSOLE}`,
+      };
     }
-    return { title, status: 'pass', detail: `${edition} edition, ${status}${info?.AuthenticationType ? `, ${info.AuthenticationType}` : ''} (account ${accountId})` };
+    return {
+      title,
+      status: 'pass',
+      detail: `${edition} edition, ${status}${info?.AuthenticationType ? `, ${info.AuthenticationType}` : ''} (account ${accountId})`,
+    };
   } catch (error) {
     if (errorName(error) === 'ResourceNotFoundException') {
       return {
@@ -42,7 +57,12 @@ export async function quicksightSubscription(client: QuickSightClient, accountId
         fix: `Sign up for QuickSight Enterprise at ${QUICKSIGHT_CONSOLE} (or aws quicksight create-account-subscription --edition ENTERPRISE ...)`,
       };
     }
-    return { title, status: 'fail', detail: describeError(error), fix: 'Check that the credentials may call quicksight:DescribeAccountSubscription' };
+    return {
+      title,
+      status: 'fail',
+      detail: describeError(error),
+      fix: 'Check that the credentials may call quicksight:DescribeAccountSubscription',
+    };
   }
 }
 
@@ -50,16 +70,31 @@ export async function quicksightSubscription(client: QuickSightClient, accountId
  * The namespace, asked in the configured identity region: QuickSight answers user and
  * namespace calls only there, and its refusal names the right region.
  */
-export async function quicksightNamespace(client: QuickSightClient, accountId: string, config: PortalConfig): Promise<CheckResult> {
+export async function quicksightNamespace(
+  client: QuickSightClient,
+  accountId: string,
+  config: PortalConfig,
+): Promise<CheckResult> {
   const title = 'QuickSight identity region and namespace';
   const namespace = config.quicksightNamespace;
   const region = config.quicksightIdentityRegion;
   try {
-    const { Namespace: found } = await client.send(new DescribeNamespaceCommand({ AwsAccountId: accountId, Namespace: namespace }));
+    const { Namespace: found } = await client.send(
+      new DescribeNamespaceCommand({ AwsAccountId: accountId, Namespace: namespace }),
+    );
     if (found?.CreationStatus !== 'CREATED') {
-      return { title, status: 'fail', detail: `namespace ${namespace} is ${found?.CreationStatus ?? 'in an unknown state'}`, fix: 'Wait for its creation to finish, or create it again' };
+      return {
+        title,
+        status: 'fail',
+        detail: `namespace ${namespace} is ${found?.CreationStatus ?? 'in an unknown state'}`,
+        fix: 'Wait for its creation to finish, or create it again',
+      };
     }
-    return { title, status: 'pass', detail: `identity region ${region}, namespace ${namespace} (${found.IdentityStore ?? 'QUICKSIGHT'} identity store)` };
+    return {
+      title,
+      status: 'pass',
+      detail: `identity region ${region}, namespace ${namespace} (${found.IdentityStore ?? 'QUICKSIGHT'} identity store)`,
+    };
   } catch (error) {
     const message = error instanceof Error ? error.message : String(error);
     const actual = /identity region is ([a-z0-9-]+)/i.exec(message)?.[1];
@@ -79,7 +114,12 @@ export async function quicksightNamespace(client: QuickSightClient, accountId: s
         fix: `aws quicksight create-namespace --aws-account-id ${accountId} --namespace ${namespace} --identity-store QUICKSIGHT --region ${region}\n(or set quicksightNamespace to an existing one)`,
       };
     }
-    return { title, status: 'fail', detail: describeError(error), fix: 'Check that the credentials may call quicksight:DescribeNamespace' };
+    return {
+      title,
+      status: 'fail',
+      detail: describeError(error),
+      fix: 'Check that the credentials may call quicksight:DescribeNamespace',
+    };
   }
 }
 
@@ -106,7 +146,9 @@ async function coveringIdentity(client: SESv2Client, address: string): Promise<I
 
 const createIdentity = (identity: string, region: string) =>
   `aws sesv2 create-email-identity --email-identity ${identity} --region ${region}` +
-  (identity.includes('@') ? '\nthen open the link SES sends to that address' : '\nthen publish the DKIM records it returns');
+  (identity.includes('@')
+    ? '\nthen open the link SES sends to that address'
+    : '\nthen publish the DKIM records it returns');
 
 /** Sender identity, sandbox or production, and (in the sandbox) the support recipient. */
 export async function sesChecks(client: SESv2Client, config: PortalConfig, region: string): Promise<CheckResult[]> {
@@ -124,16 +166,27 @@ export async function sesChecks(client: SESv2Client, config: PortalConfig, regio
       const state = await identityState(client, config.sesIdentity);
       results.push(
         state?.verified
-          ? { title: senderTitle, status: 'pass', detail: `${config.sesIdentity} is verified in ${region} (sender ${config.sesSenderAddress})` }
+          ? {
+              title: senderTitle,
+              status: 'pass',
+              detail: `${config.sesIdentity} is verified in ${region} (sender ${config.sesSenderAddress})`,
+            }
           : {
               title: senderTitle,
               status: 'fail',
               detail: `${config.sesIdentity} is ${state ? 'not verified yet' : 'not an SES identity'} in ${region}`,
-              fix: state ? `Open the verification link SES sent (or for a domain, publish its DKIM records); SES console > Identities > ${config.sesIdentity}` : createIdentity(config.sesIdentity, region),
+              fix: state
+                ? `Open the verification link SES sent (or for a domain, publish its DKIM records); SES console > Identities > ${config.sesIdentity}`
+                : createIdentity(config.sesIdentity, region),
             },
       );
     } catch (error) {
-      results.push({ title: senderTitle, status: 'fail', detail: describeError(error), fix: 'Check that the credentials may call ses:GetEmailIdentity' });
+      results.push({
+        title: senderTitle,
+        status: 'fail',
+        detail: describeError(error),
+        fix: 'Check that the credentials may call ses:GetEmailIdentity',
+      });
     }
   }
 
@@ -142,17 +195,29 @@ export async function sesChecks(client: SESv2Client, config: PortalConfig, regio
     const account = await client.send(new GetAccountCommand({}));
     sandbox = account.ProductionAccessEnabled !== true;
     if (account.SendingEnabled === false) {
-      results.push({ title: 'SES account', status: 'fail', detail: `sending is paused in ${region}`, fix: `SES console (${region}) > Account dashboard: see why sending was paused and resume it` });
+      results.push({
+        title: 'SES account',
+        status: 'fail',
+        detail: `sending is paused in ${region}`,
+        fix: `SES console (${region}) > Account dashboard: see why sending was paused and resume it`,
+      });
     } else {
       results.push({
         title: 'SES account',
         status: sandbox ? 'warn' : 'pass',
-        detail: sandbox ? `in the sandbox in ${region}: mail goes only to verified addresses` : `production access in ${region}`,
+        detail: sandbox
+          ? `in the sandbox in ${region}: mail goes only to verified addresses`
+          : `production access in ${region}`,
         fix: `Before inviting real users: SES console (${region}) > Account dashboard > Request production access`,
       });
     }
   } catch (error) {
-    results.push({ title: 'SES account', status: 'fail', detail: describeError(error), fix: 'Check that the credentials may call ses:GetAccount' });
+    results.push({
+      title: 'SES account',
+      status: 'fail',
+      detail: describeError(error),
+      fix: 'Check that the credentials may call ses:GetAccount',
+    });
   }
 
   const recipientTitle = 'Support recipient';
@@ -165,17 +230,35 @@ export async function sesChecks(client: SESv2Client, config: PortalConfig, regio
       fix: 'Set the address support requests go to: -c supportRecipientAddress=support@yourcompany.com',
     });
   } else if (!sandbox) {
-    results.push({ title: recipientTitle, status: 'pass', detail: `${recipient} (production access: no verification needed)` });
+    results.push({
+      title: recipientTitle,
+      status: 'pass',
+      detail: `${recipient} (production access: no verification needed)`,
+    });
   } else {
     try {
       const state = await coveringIdentity(client, recipient);
       results.push(
         state?.verified
-          ? { title: recipientTitle, status: 'pass', detail: `${recipient} is verified (${state.identity}), as the sandbox requires` }
-          : { title: recipientTitle, status: 'fail', detail: `${recipient} is not verified, and the sandbox sends only to verified addresses`, fix: createIdentity(recipient, region) },
+          ? {
+              title: recipientTitle,
+              status: 'pass',
+              detail: `${recipient} is verified (${state.identity}), as the sandbox requires`,
+            }
+          : {
+              title: recipientTitle,
+              status: 'fail',
+              detail: `${recipient} is not verified, and the sandbox sends only to verified addresses`,
+              fix: createIdentity(recipient, region),
+            },
       );
     } catch (error) {
-      results.push({ title: recipientTitle, status: 'fail', detail: describeError(error), fix: 'Check that the credentials may call ses:GetEmailIdentity' });
+      results.push({
+        title: recipientTitle,
+        status: 'fail',
+        detail: describeError(error),
+        fix: 'Check that the credentials may call ses:GetEmailIdentity',
+      });
     }
   }
   return results;
@@ -191,7 +274,8 @@ export function embedOrigins(siteOrigin: string | undefined, config: PortalConfi
   const site = siteOrigin ?? (config.domainName ? `https://${config.domainName}` : undefined);
   const origins = [site ?? CLOUDFRONT_ADDRESS, ...config.allowedOrigins];
   const problems = embedOriginsProblems(site ? origins : origins.slice(1));
-  if (!site && origins.length > MAX_EMBED_ORIGINS) problems.push(`${origins.length} origins are more than the ${MAX_EMBED_ORIGINS} domains QuickSight embeds in`);
+  if (!site && origins.length > MAX_EMBED_ORIGINS)
+    problems.push(`${origins.length} origins are more than the ${MAX_EMBED_ORIGINS} domains QuickSight embeds in`);
   if (problems.length > 0) {
     return {
       title,
@@ -200,5 +284,9 @@ export function embedOrigins(siteOrigin: string | undefined, config: PortalConfi
       fix: `Correct allowedOrigins: https:// origins (http only for localhost), at most ${MAX_EMBED_ORIGINS - 1} besides the site`,
     };
   }
-  return { title, status: 'pass', detail: `${origins.join(', ')} (${origins.length} of the ${MAX_EMBED_ORIGINS} QuickSight allows)` };
+  return {
+    title,
+    status: 'pass',
+    detail: `${origins.join(', ')} (${origins.length} of the ${MAX_EMBED_ORIGINS} QuickSight allows)`,
+  };
 }

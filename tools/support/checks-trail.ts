@@ -22,7 +22,10 @@ export async function cloudTrailCheck(clientConfig: { region: string; profile?: 
       return {
         title: TITLE,
         status: 'warn',
-        detail: trailList.length === 0 ? `no trail records API activity in ${clientConfig.region}` : `${trailList.length} trail(s), none logging`,
+        detail:
+          trailList.length === 0
+            ? `no trail records API activity in ${clientConfig.region}`
+            : `${trailList.length} trail(s), none logging`,
         fix: 'Ask the organization to apply its organization trail to this account, or create a multi-Region trail with log file validation (CloudTrail console, Trails, Create trail).',
       };
     }
@@ -32,10 +35,17 @@ export async function cloudTrailCheck(clientConfig: { region: string; profile?: 
       title: TITLE,
       status: complete ? 'pass' : 'warn',
       detail: `${best.Name ?? best.TrailARN} is logging (${best.IsOrganizationTrail ? 'organization trail' : 'account trail'}, ${best.IsMultiRegionTrail ? 'all Regions' : 'one Region'}, log file validation ${best.LogFileValidationEnabled ? 'on' : 'off'})`,
-      ...(!complete && { fix: 'Make the trail multi-Region with log file validation on (CloudTrail console, the trail, General details, Edit).' }),
+      ...(!complete && {
+        fix: 'Make the trail multi-Region with log file validation on (CloudTrail console, the trail, General details, Edit).',
+      }),
     };
   } catch (error) {
-    return { title: TITLE, status: 'warn', detail: `could not read the trails: ${error instanceof Error ? error.message : String(error)}`, fix: 'Allow cloudtrail:DescribeTrails and cloudtrail:GetTrailStatus to the identity running doctor.' };
+    return {
+      title: TITLE,
+      status: 'warn',
+      detail: `could not read the trails: ${error instanceof Error ? error.message : String(error)}`,
+      fix: 'Allow cloudtrail:DescribeTrails and cloudtrail:GetTrailStatus to the identity running doctor.',
+    };
   } finally {
     client.destroy();
   }

@@ -72,18 +72,34 @@ function contextPairs(entries: readonly string[] | undefined): Record<string, st
 export function parseCommand(args: readonly string[], options: OptionSpec, maxPositionals: number): ParsedCommand {
   let parsed;
   try {
-    parsed = parseArgs({ args: [...args], options: { ...options, ...TARGET_OPTIONS }, allowPositionals: true, strict: true });
+    parsed = parseArgs({
+      args: [...args],
+      options: { ...options, ...TARGET_OPTIONS },
+      allowPositionals: true,
+      strict: true,
+    });
   } catch (error) {
     throw new UsageError(error instanceof Error ? error.message : String(error));
   }
-  const values = parsed.values as ParsedCommand['values'] & { local: boolean; 'data-dir'?: string; profile?: string; context?: string[]; help: boolean };
+  const values = parsed.values as ParsedCommand['values'] & {
+    local: boolean;
+    'data-dir'?: string;
+    profile?: string;
+    context?: string[];
+    help: boolean;
+  };
   if (parsed.positionals.length > maxPositionals) {
-    throw new UsageError(`Unexpected argument${parsed.positionals.length - maxPositionals > 1 ? 's' : ''}: ${parsed.positionals.slice(maxPositionals).join(' ')}`);
+    throw new UsageError(
+      `Unexpected argument${parsed.positionals.length - maxPositionals > 1 ? 's' : ''}: ${parsed.positionals.slice(maxPositionals).join(' ')}`,
+    );
   }
-  if (values.local && values.profile) throw new UsageError('--profile is for AWS; --local signs as the local administrator');
-  if (values.local && values.context?.length) throw new UsageError('-c configures a deployment; --local checks the configuration local mode runs');
+  if (values.local && values.profile)
+    throw new UsageError('--profile is for AWS; --local signs as the local administrator');
+  if (values.local && values.context?.length)
+    throw new UsageError('-c configures a deployment; --local checks the configuration local mode runs');
   if (!values.local && values['data-dir']) throw new UsageError('--data-dir goes with --local');
-  if (values.profile !== undefined && !/^[\w.+@-]{1,128}$/.test(values.profile)) throw new UsageError(`--profile: "${values.profile}" is not a profile name`);
+  if (values.profile !== undefined && !/^[\w.+@-]{1,128}$/.test(values.profile))
+    throw new UsageError(`--profile: "${values.profile}" is not a profile name`);
   return {
     target: {
       local: values.local,
@@ -99,7 +115,10 @@ export function parseCommand(args: readonly string[], options: OptionSpec, maxPo
 
 /** A one-line description of an AWS SDK or other error, for a checklist or a step. */
 export function describeError(error: unknown): string {
-  if (error instanceof Error) return error.name && error.name !== 'Error' && !error.message.startsWith(error.name) ? `${error.name}: ${error.message}` : error.message;
+  if (error instanceof Error)
+    return error.name && error.name !== 'Error' && !error.message.startsWith(error.name)
+      ? `${error.name}: ${error.message}`
+      : error.message;
   return String(error);
 }
 

@@ -31,7 +31,9 @@ const siteOrigin = (target: PortalTarget) => new URL(target.siteUrl).origin;
 function checkCors(target: PortalTarget, url: string, response: Response): void {
   const allowed = response.headers.get('access-control-allow-origin');
   if (allowed !== siteOrigin(target) && allowed !== '*') {
-    throw new Error(`${url} does not allow the site's origin ${siteOrigin(target)} (Access-Control-Allow-Origin: ${allowed ?? 'missing'}): the browser would refuse the answer`);
+    throw new Error(
+      `${url} does not allow the site's origin ${siteOrigin(target)} (Access-Control-Allow-Origin: ${allowed ?? 'missing'}): the browser would refuse the answer`,
+    );
   }
 }
 
@@ -61,16 +63,24 @@ export async function callFunction(
 export function expectOk<S extends z.ZodType>(answer: FunctionAnswer, schema: S, what: string): z.infer<S> {
   if (answer.status !== 200) throw new Error(`${what} answered ${answer.status}: ${JSON.stringify(answer.body)}`);
   const parsed = schema.safeParse(answer.body);
-  if (!parsed.success) throw new Error(`${what} answered an unexpected body: ${JSON.stringify(answer.body).slice(0, 300)}`);
+  if (!parsed.success)
+    throw new Error(`${what} answered an unexpected body: ${JSON.stringify(answer.body).slice(0, 300)}`);
   return parsed.data;
 }
 
 export function embedRequest(target: PortalTarget, accessToken: string, dashboardId: string): Promise<FunctionAnswer> {
-  return callFunction(target, target.functions.embed, accessToken, { headers: { [EMBED_DASHBOARD_HEADER]: dashboardId } });
+  return callFunction(target, target.functions.embed, accessToken, {
+    headers: { [EMBED_DASHBOARD_HEADER]: dashboardId },
+  });
 }
 
 /** A GraphQL operation with user-pool authorization; errors in the answer fail it. */
-export async function graphql(target: PortalTarget, accessToken: string, query: string, variables: Record<string, unknown> = {}): Promise<Record<string, unknown>> {
+export async function graphql(
+  target: PortalTarget,
+  accessToken: string,
+  query: string,
+  variables: Record<string, unknown> = {},
+): Promise<Record<string, unknown>> {
   const response = await fetch(target.graphqlUrl, {
     method: 'POST',
     headers: { 'content-type': 'application/json', authorization: accessToken, origin: siteOrigin(target) },
@@ -89,7 +99,8 @@ export async function checkRuntimeConfig(target: PortalTarget): Promise<void> {
   const response = await fetch(`${target.siteUrl}/config.json`, { signal: AbortSignal.timeout(REQUEST_TIMEOUT_MS) });
   if (response.status !== 200) throw new Error(`${target.siteUrl}/config.json answered ${response.status}`);
   const parsed = runtimeConfigSchema.safeParse(await readJson(response));
-  if (!parsed.success) throw new Error(`config.json does not match the runtime config schema: ${parsed.error.issues[0]?.message}`);
+  if (!parsed.success)
+    throw new Error(`config.json does not match the runtime config schema: ${parsed.error.issues[0]?.message}`);
   const config = parsed.data;
   const expected: Record<string, string> = {
     userPoolId: target.userPoolId,
@@ -105,7 +116,9 @@ export async function checkRuntimeConfig(target: PortalTarget): Promise<void> {
   };
   const wrong = Object.keys(expected).filter((key) => actual[key] !== expected[key]);
   if (wrong.length > 0) {
-    throw new Error(`config.json differs from the stack in ${wrong.map((key) => `${key} (${actual[key]} instead of ${expected[key]})`).join(', ')}`);
+    throw new Error(
+      `config.json differs from the stack in ${wrong.map((key) => `${key} (${actual[key]} instead of ${expected[key]})`).join(', ')}`,
+    );
   }
 }
 
@@ -171,5 +184,10 @@ export async function checkSecurityHeaders(target: PortalTarget): Promise<Header
 
 /** The embedded dashboard's frame must be allowed by the site's frame-src. */
 export function checkFrameAllowed(target: PortalTarget, headers: Headers, embedUrl: string): void {
-  requireAllowed(cspDirectives(headers.get('content-security-policy') ?? ''), 'frame-src', embedUrl, siteOrigin(target));
+  requireAllowed(
+    cspDirectives(headers.get('content-security-policy') ?? ''),
+    'frame-src',
+    embedUrl,
+    siteOrigin(target),
+  );
 }

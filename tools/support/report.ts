@@ -22,7 +22,8 @@ export function formatCheck(result: CheckResult): string {
 }
 
 /** A failed check blocks the deployment; warnings and steps that do not apply do not. */
-export const hasBlocker = (results: readonly CheckResult[]): boolean => results.some((result) => result.status === 'fail');
+export const hasBlocker = (results: readonly CheckResult[]): boolean =>
+  results.some((result) => result.status === 'fail');
 
 /** @param ready what the target is ready for when nothing blocks, e.g. "Ready to deploy" */
 export function summary(results: readonly CheckResult[], ready: string): string {

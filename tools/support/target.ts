@@ -71,13 +71,20 @@ const OUTPUTS = {
 /** Outputs of the tables verify-deployment reads and cleans (PortalStack: `<table id>TableName`). */
 const TABLE_OUTPUTS = { audit: 'AuditTableName', usage: 'UsageTableName' } as const;
 
-const documentClient = (client: DynamoDBClient) => DynamoDBDocumentClient.from(client, { marshallOptions: { removeUndefinedValues: true } });
+const documentClient = (client: DynamoDBClient) =>
+  DynamoDBDocumentClient.from(client, { marshallOptions: { removeUndefinedValues: true } });
 
-async function stackOutputs(options: TargetOptions, stackName: string, region: string): Promise<Record<string, string>> {
+async function stackOutputs(
+  options: TargetOptions,
+  stackName: string,
+  region: string,
+): Promise<Record<string, string>> {
   const cloudFormation = new CloudFormationClient(awsClientConfig(options, region));
   try {
     const { Stacks } = await cloudFormation.send(new DescribeStacksCommand({ StackName: stackName }));
-    return Object.fromEntries((Stacks?.[0]?.Outputs ?? []).map((output) => [output.OutputKey ?? '', output.OutputValue ?? '']));
+    return Object.fromEntries(
+      (Stacks?.[0]?.Outputs ?? []).map((output) => [output.OutputKey ?? '', output.OutputValue ?? '']),
+    );
   } catch (error) {
     if (error instanceof Error && /does not exist/.test(error.message)) {
       throw new ToolError(
@@ -95,7 +102,10 @@ async function stackOutputs(options: TargetOptions, stackName: string, region: s
  * The outputs of the configuration's deployed stack, or undefined when it is not deployed (the
  * doctor runs before the first deployment too).
  */
-export async function deployedStackOutputs(options: TargetOptions, config: PortalConfig): Promise<Record<string, string> | undefined> {
+export async function deployedStackOutputs(
+  options: TargetOptions,
+  config: PortalConfig,
+): Promise<Record<string, string> | undefined> {
   const stackName = portalStackName(config.productName, config.environment);
   try {
     return await stackOutputs(options, stackName, config.region);
@@ -109,8 +119,16 @@ export async function deployedStackOutputs(options: TargetOptions, config: Porta
 export async function resolveTarget(options: TargetOptions): Promise<PortalTarget> {
   if (options.local) {
     const info = await requireLocalStack(options.dataDir);
-    const cognito = new CognitoIdentityProviderClient({ endpoint: info.cognito.endpoint, region: info.region, credentials: LOCAL_CREDENTIALS });
-    const dynamodb = new DynamoDBClient({ endpoint: info.dynamodb.endpoint, region: info.region, credentials: LOCAL_CREDENTIALS });
+    const cognito = new CognitoIdentityProviderClient({
+      endpoint: info.cognito.endpoint,
+      region: info.region,
+      credentials: LOCAL_CREDENTIALS,
+    });
+    const dynamodb = new DynamoDBClient({
+      endpoint: info.dynamodb.endpoint,
+      region: info.region,
+      credentials: LOCAL_CREDENTIALS,
+    });
     return {
       kind: 'local',
       description: `the local stack at ${info.webUrl}`,
@@ -124,7 +142,11 @@ export async function resolveTarget(options: TargetOptions): Promise<PortalTarge
       functions: info.functions,
       cognito,
       local: info,
-      records: { dynamo: documentClient(dynamodb), auditTable: localTableName(auditTable), usageTable: localTableName(usageTable) },
+      records: {
+        dynamo: documentClient(dynamodb),
+        auditTable: localTableName(auditTable),
+        usageTable: localTableName(usageTable),
+      },
       close: () => {
         cognito.destroy();
         dynamodb.destroy();
@@ -136,12 +158,15 @@ export async function resolveTarget(options: TargetOptions): Promise<PortalTarge
   const outputs = await stackOutputs(options, stackName, config.region);
   const missing = Object.values(OUTPUTS).filter((key) => !outputs[key]);
   if (missing.length > 0) {
-    throw new ToolError(`Stack ${stackName} in ${config.region} lacks the output${missing.length > 1 ? 's' : ''} ${missing.join(', ')}: wait for its deployment to finish, or deploy this version of the portal.`);
+    throw new ToolError(
+      `Stack ${stackName} in ${config.region} lacks the output${missing.length > 1 ? 's' : ''} ${missing.join(', ')}: wait for its deployment to finish, or deploy this version of the portal.`,
+    );
   }
   const cognito = new CognitoIdentityProviderClient(awsClientConfig(options, config.region));
   const output = (key: keyof typeof OUTPUTS) => outputs[OUTPUTS[key]]!;
   const tables = { audit: outputs[TABLE_OUTPUTS.audit], usage: outputs[TABLE_OUTPUTS.usage] };
-  const dynamodb = tables.audit && tables.usage ? new DynamoDBClient(awsClientConfig(options, config.region)) : undefined;
+  const dynamodb =
+    tables.audit && tables.usage ? new DynamoDBClient(awsClientConfig(options, config.region)) : undefined;
   return {
     kind: 'aws',
     description: `stack ${stackName} in ${config.region}`,
@@ -160,7 +185,9 @@ export async function resolveTarget(options: TargetOptions): Promise<PortalTarge
       contact: output('contact'),
     },
     cognito,
-    ...(dynamodb && { records: { dynamo: documentClient(dynamodb), auditTable: tables.audit!, usageTable: tables.usage! } }),
+    ...(dynamodb && {
+      records: { dynamo: documentClient(dynamodb), auditTable: tables.audit!, usageTable: tables.usage! },
+    }),
     close: () => {
       cognito.destroy();
       dynamodb?.destroy();

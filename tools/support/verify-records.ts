@@ -1,4 +1,10 @@
-import { DeleteCommand, GetCommand, QueryCommand, UpdateCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
+import {
+  DeleteCommand,
+  GetCommand,
+  QueryCommand,
+  UpdateCommand,
+  type DynamoDBDocumentClient,
+} from '@aws-sdk/lib-dynamodb';
 
 /**
  * What `npm run verify-deployment` leaves in the tables, and the part of it that it removes.
@@ -36,11 +42,20 @@ async function partition(records: VerificationRecords, table: string, pk: string
 /** The usage scopes a view counted in: every view in ALL, and in C#<company> for each of the viewer's companies. */
 const scopesOf = (company: unknown): string[] => [
   'ALL',
-  ...(typeof company === 'string' && company !== '' ? company.split(', ').map((name) => `C#${name.trim().toLowerCase()}`) : []),
+  ...(typeof company === 'string' && company !== ''
+    ? company.split(', ').map((name) => `C#${name.trim().toLowerCase()}`)
+    : []),
 ];
 
-/** Takes one back out of each counter of an item, never below zero (a count already expired or removed stays as it is). */
-async function countDown(records: VerificationRecords, key: { pk: string; sk: string }, counters: readonly string[]): Promise<void> {
+/**
+ * Takes one back out of each counter of an item, never below zero (a count already expired or removed stays as it
+ * is).
+ */
+async function countDown(
+  records: VerificationRecords,
+  key: { pk: string; sk: string },
+  counters: readonly string[],
+): Promise<void> {
   const names = Object.fromEntries(counters.map((counter, index) => [`#c${index}`, counter]));
   try {
     await records.dynamo.send(
@@ -83,8 +98,11 @@ export async function removeUsageRecord(records: VerificationRecords, email: str
       continue;
     }
     const day = String(event.at).slice(0, 10);
-    for (const scope of scopesOf(event.company)) await countDown(records, { pk: `DAY#${scope}`, sk: day }, ['views', `d:${String(event.dashboardId)}`]);
-    await records.dynamo.send(new DeleteCommand({ TableName: records.usageTable, Key: { pk: event.pk, sk: event.sk } }));
+    for (const scope of scopesOf(event.company))
+      await countDown(records, { pk: `DAY#${scope}`, sk: day }, ['views', `d:${String(event.dashboardId)}`]);
+    await records.dynamo.send(
+      new DeleteCommand({ TableName: records.usageTable, Key: { pk: event.pk, sk: event.sk } }),
+    );
     removed += 1;
   }
   const summaryKey = { pk: 'USER', sk: email };
@@ -101,7 +119,11 @@ export async function removeUsageRecord(records: VerificationRecords, email: str
 }
 
 /** The audit entries an actor wrote since `since` (ISO time), and how many of them carry the verification mark. */
-export async function auditEntriesOf(records: VerificationRecords, actor: string, since: string): Promise<{ entries: number; marked: number }> {
+export async function auditEntriesOf(
+  records: VerificationRecords,
+  actor: string,
+  since: string,
+): Promise<{ entries: number; marked: number }> {
   const entries = (await partition(records, records.auditTable, 'AUDIT', since)).filter((item) => item.actor === actor);
   return { entries: entries.length, marked: entries.filter((item) => item.verification === true).length };
 }

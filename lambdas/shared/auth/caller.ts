@@ -1,4 +1,8 @@
-import { AdminGetUserCommand, GetUserCommand, type GetUserCommandOutput } from '@aws-sdk/client-cognito-identity-provider';
+import {
+  AdminGetUserCommand,
+  GetUserCommand,
+  type GetUserCommandOutput,
+} from '@aws-sdk/client-cognito-identity-provider';
 import { COGNITO_ADMIN_SCOPE } from '../../../contracts/user-pool-client.ts';
 import { NO_TOKEN_MESSAGE } from '../../../contracts/errors.ts';
 import { cognito } from '../aws/cognito.ts';
@@ -12,8 +16,9 @@ import { createSessionCache } from './session-cache.ts';
 import { type AccessClaims, verifyAccessToken } from './verifier.ts';
 
 /** What the liveness check learns of the account: its attributes and MFA settings. */
-export type AccountProfile = Partial<Pick<GetUserCommandOutput, 'UserAttributes' | 'UserMFASettingList' | 'PreferredMfaSetting' | 'MFAOptions'>>;
-
+export type AccountProfile = Partial<
+  Pick<GetUserCommandOutput, 'UserAttributes' | 'UserMFASettingList' | 'PreferredMfaSetting' | 'MFAOptions'>
+>;
 
 /** The signed-in caller of a request, known from a verified, live access token. */
 export interface Caller {
@@ -70,7 +75,9 @@ const assertWithinSessionLifetime = (authTime: number, nowMs = Date.now()): void
 export const absoluteSessionSeconds = (): number => {
   const minutes = Number(requireEnv(ENV.absoluteSessionMinutes));
   if (!Number.isInteger(minutes) || minutes <= 0) {
-    throw new ConfigurationError([ENV.absoluteSessionMinutes], { reason: `${ENV.absoluteSessionMinutes} must be a positive whole number of minutes` });
+    throw new ConfigurationError([ENV.absoluteSessionMinutes], {
+      reason: `${ENV.absoluteSessionMinutes} must be a positive whole number of minutes`,
+    });
   }
   return minutes * 60;
 };
@@ -82,7 +89,13 @@ export const absoluteSessionSeconds = (): number => {
 export const liveSessions = createSessionCache<AccountProfile>();
 
 const sessionEnded = (error: unknown): boolean =>
-  isAwsError(error, 'NotAuthorizedException', 'UserNotFoundException', 'PasswordResetRequiredException', 'UserNotConfirmedException');
+  isAwsError(
+    error,
+    'NotAuthorizedException',
+    'UserNotFoundException',
+    'PasswordResetRequiredException',
+    'UserNotConfirmedException',
+  );
 
 /** A token with the admin scope: Cognito itself says whether its session is live (GetUser). */
 const askCognito = async (accessToken: string): Promise<AccountProfile> => {
@@ -102,7 +115,9 @@ const askCognito = async (accessToken: string): Promise<AccountProfile> => {
 const checkAccount = async (claims: AccessClaims): Promise<AccountProfile> => {
   const lookUp = async () => {
     try {
-      return await cognito.send(new AdminGetUserCommand({ UserPoolId: requireEnv(ENV.userPoolId), Username: claims.username }));
+      return await cognito.send(
+        new AdminGetUserCommand({ UserPoolId: requireEnv(ENV.userPoolId), Username: claims.username }),
+      );
     } catch (error) {
       if (sessionEnded(error)) throw new UnauthorizedError(SESSION_ENDED);
       throw new UpstreamError('Could not check the session with the identity provider');
@@ -118,7 +133,9 @@ const checkAccount = async (claims: AccessClaims): Promise<AccountProfile> => {
 const fetchLiveProfile = async (accessToken: string, claims: AccessClaims, reuse: boolean): Promise<AccountProfile> => {
   const known = reuse ? liveSessions.get(accessToken) : undefined;
   if (known !== undefined) return known;
-  const profile = claims.scopes.includes(COGNITO_ADMIN_SCOPE) ? await askCognito(accessToken) : await checkAccount(claims);
+  const profile = claims.scopes.includes(COGNITO_ADMIN_SCOPE)
+    ? await askCognito(accessToken)
+    : await checkAccount(claims);
   liveSessions.set(accessToken, profile);
   return profile;
 };
@@ -139,7 +156,10 @@ const verifiedEmail = (profile: AccountProfile): string | undefined => {
  * (`reuseRecentCheck`); every function URL asks each time, so a disabled or signed-out user is
  * refused there at once.
  */
-export const authenticate = async (accessToken: string, { reuseRecentCheck = false }: { reuseRecentCheck?: boolean } = {}): Promise<Caller> => {
+export const authenticate = async (
+  accessToken: string,
+  { reuseRecentCheck = false }: { reuseRecentCheck?: boolean } = {},
+): Promise<Caller> => {
   const claims = await verifyAccessToken(accessToken);
   assertWithinSessionLifetime(claims.authTime);
   const profile = await fetchLiveProfile(accessToken, claims, reuseRecentCheck);

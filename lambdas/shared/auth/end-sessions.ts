@@ -21,7 +21,10 @@ const RECORD_SECONDS = 24 * 60 * 60;
 export const recordSessionsEnded = async (username: string, nowMs = Date.now()): Promise<void> => {
   const endedAt = Math.floor(nowMs / 1000);
   await dynamo.send(
-    new PutCommand({ TableName: tableName(stateTable), Item: { ...endedSessionsKey(username), endedAt, expiresAt: endedAt + RECORD_SECONDS } }),
+    new PutCommand({
+      TableName: tableName(stateTable),
+      Item: { ...endedSessionsKey(username), endedAt, expiresAt: endedAt + RECORD_SECONDS },
+    }),
   );
 };
 

@@ -18,7 +18,9 @@ export const endedSessionsKey = (username: string) => ({ pk: 'SESSIONS_ENDED', s
 
 /** Epoch seconds at which the account's sessions were last ended, if within the record's life. */
 export const sessionsEndedAt = async (username: string): Promise<number | undefined> => {
-  const result = await dynamo.send(new GetCommand({ TableName: tableName(stateTable), Key: endedSessionsKey(username), ConsistentRead: true }));
+  const result = await dynamo.send(
+    new GetCommand({ TableName: tableName(stateTable), Key: endedSessionsKey(username), ConsistentRead: true }),
+  );
   const endedAt: unknown = result.Item?.endedAt;
   return typeof endedAt === 'number' ? endedAt : undefined;
 };
@@ -28,4 +30,5 @@ export const sessionsEndedAt = async (username: string): Promise<number | undefi
  * one-second grain: a sign-in in the very second of the end is let through (its tokens are at
  * most 5 minutes long and its refresh token is revoked), never a new sign-in refused.
  */
-export const endedBefore = (authTime: number, endedAt: number | undefined): boolean => endedAt !== undefined && authTime < endedAt;
+export const endedBefore = (authTime: number, endedAt: number | undefined): boolean =>
+  endedAt !== undefined && authTime < endedAt;

@@ -18,7 +18,7 @@ export const confirmAdmin = async (caller: Caller): Promise<Caller> => {
     groups = await liveGroupsOf(caller.username);
   } catch (error) {
     if (isAwsError(error, 'UserNotFoundException')) throw new UnauthorizedError(SESSION_ENDED);
-    throw new UpstreamError('Could not check the account\'s groups with the identity provider');
+    throw new UpstreamError("Could not check the account's groups with the identity provider");
   }
   return { ...caller, groups, isAdmin: groups.includes(ADMINS_GROUP) };
 };

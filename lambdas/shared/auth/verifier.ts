@@ -88,7 +88,8 @@ export const verifyAccessToken = async (token: string, nowMs = Date.now()): Prom
       scopes: typeof payload.scope === 'string' ? payload.scope.split(' ').filter(Boolean) : [],
     };
   } catch (error) {
-    if (error instanceof JwtBaseError || error instanceof SyntaxError) throw new UnauthorizedError(describeFailure(error));
+    if (error instanceof JwtBaseError || error instanceof SyntaxError)
+      throw new UnauthorizedError(describeFailure(error));
     throw error;
   }
 };

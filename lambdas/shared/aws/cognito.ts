@@ -16,7 +16,9 @@ cognito.middlewareStack.add(
       return await next(args);
     } catch (error) {
       if (error instanceof Error && error.name === 'TooManyRequestsException') {
-        await import('../cognito-throttles.ts').then((metric) => metric.countCognitoThrottle(context.commandName?.replace(/Command$/, '') ?? 'unknown')).catch(() => undefined);
+        await import('../cognito-throttles.ts')
+          .then((metric) => metric.countCognitoThrottle(context.commandName?.replace(/Command$/, '') ?? 'unknown'))
+          .catch(() => undefined);
       }
       throw error;
     }

@@ -4,4 +4,7 @@ import { optionalEnv } from '../env.ts';
 import { clientConfig } from './config.ts';
 
 /** Local mode's S3 stand-in answers path-style requests (`/<bucket>/<key>`) only. */
-export const s3 = new S3Client({ ...clientConfig(ENV.s3Endpoint), forcePathStyle: optionalEnv(ENV.s3Endpoint) !== undefined });
+export const s3 = new S3Client({
+  ...clientConfig(ENV.s3Endpoint),
+  forcePathStyle: optionalEnv(ENV.s3Endpoint) !== undefined,
+});

@@ -5,7 +5,17 @@ import { listDashboards } from '../data/catalogue.ts';
 import { type CompanyItem, type MembershipItem, listCompanies, listMemberships } from '../data/companies.ts';
 import { viewsOfDashboard } from '../data/views.ts';
 import { listQuickSightUsers } from '../quicksight.ts';
-import { addMember, companyGroupPrefix, createGroup, deleteGroup, groupArn, groupNameOf, listCompanyGroups, listMembers, removeMember } from './groups.ts';
+import {
+  addMember,
+  companyGroupPrefix,
+  createGroup,
+  deleteGroup,
+  groupArn,
+  groupNameOf,
+  listCompanyGroups,
+  listMembers,
+  removeMember,
+} from './groups.ts';
 import { publishRules, readRulesFile, rulesCsv, rulesLoadState } from './rules.ts';
 import { dashboardScope } from './scope.ts';
 
@@ -42,7 +52,9 @@ const observe = async (): Promise<Observed> => {
   ]);
   const registered = new Set(quicksightUsers.flatMap((user) => (user.UserName ? [user.UserName.toLowerCase()] : [])));
   const groups = new Set(groupNames);
-  const members = new Map(await mapWithLimit(groupNames, 5, async (name) => [name, new Set(await listMembers(name))] as const));
+  const members = new Map(
+    await mapWithLimit(groupNames, 5, async (name) => [name, new Set(await listMembers(name))] as const),
+  );
   return { companies, memberships, registered, groups, members };
 };
 
@@ -62,27 +74,57 @@ const groupDifferences = (observed: Observed): AccessDifference[] => {
   for (const [groupName, wanted] of expectedMembers(observed)) {
     const company = companyOfGroup.get(groupName) ?? null;
     if (!observed.groups.has(groupName)) {
-      differences.push({ kind: 'group-missing', company, subject: null, expected: `group ${groupName}`, found: 'no group' });
+      differences.push({
+        kind: 'group-missing',
+        company,
+        subject: null,
+        expected: `group ${groupName}`,
+        found: 'no group',
+      });
       for (const email of [...wanted].sort()) {
-        differences.push({ kind: 'member-missing', company, subject: email, expected: `member of ${groupName}`, found: 'not a member' });
+        differences.push({
+          kind: 'member-missing',
+          company,
+          subject: email,
+          expected: `member of ${groupName}`,
+          found: 'not a member',
+        });
       }
       continue;
     }
     const present = observed.members.get(groupName) ?? new Set<string>();
     for (const email of [...present].sort()) {
       if (!wanted.has(email)) {
-        differences.push({ kind: 'member-unexpected', company, subject: email, expected: `not a member of ${groupName}`, found: 'member' });
+        differences.push({
+          kind: 'member-unexpected',
+          company,
+          subject: email,
+          expected: `not a member of ${groupName}`,
+          found: 'member',
+        });
       }
     }
     for (const email of [...wanted].sort()) {
       if (!present.has(email)) {
-        differences.push({ kind: 'member-missing', company, subject: email, expected: `member of ${groupName}`, found: 'not a member' });
+        differences.push({
+          kind: 'member-missing',
+          company,
+          subject: email,
+          expected: `member of ${groupName}`,
+          found: 'not a member',
+        });
       }
     }
   }
   for (const groupName of [...observed.groups].sort()) {
     if (!companyOfGroup.has(groupName)) {
-      differences.push({ kind: 'group-unexpected', company: null, subject: groupName, expected: 'no group (no company has it)', found: `group ${groupName}` });
+      differences.push({
+        kind: 'group-unexpected',
+        company: null,
+        subject: groupName,
+        expected: 'no group (no company has it)',
+        found: `group ${groupName}`,
+      });
     }
   }
   return differences;
@@ -98,7 +140,10 @@ const rulesDifferences = async (companies: readonly CompanyItem[]): Promise<Acce
       company: null,
       subject: null,
       expected: `${companies.length} rule(s), one per company`,
-      found: found === undefined ? 'no rules file' : `${Math.max(0, found.trim().split('\n').length - 1)} rule(s) that differ`,
+      found:
+        found === undefined
+          ? 'no rules file'
+          : `${Math.max(0, found.trim().split('\n').length - 1)} rule(s) that differ`,
     });
   }
   const load = await rulesLoadState();

@@ -10,7 +10,13 @@ import { ENV } from '../../../contracts/env.ts';
 import { isAwsError } from '../aws/config.ts';
 import { quicksightIdentity, quicksightIdentityRegion } from '../aws/quicksight.ts';
 import { requireEnv } from '../env.ts';
-import { QUICKSIGHT_PAGE_SIZE, QUICKSIGHT_USER_NOT_FOUND, quicksightFailure, quicksightSettings, quicksightUserName } from '../quicksight.ts';
+import {
+  QUICKSIGHT_PAGE_SIZE,
+  QUICKSIGHT_USER_NOT_FOUND,
+  quicksightFailure,
+  quicksightSettings,
+  quicksightUserName,
+} from '../quicksight.ts';
 
 /**
  * One QuickSight group per company, in the portal's namespace, named `<prefix><company id>`
@@ -36,7 +42,11 @@ const scope = () => {
 export const createGroup = async (groupName: string, companyName: string): Promise<void> => {
   try {
     await quicksightIdentity.send(
-      new CreateGroupCommand({ ...scope(), GroupName: groupName, Description: `Portal company: ${companyName}`.slice(0, 512) }),
+      new CreateGroupCommand({
+        ...scope(),
+        GroupName: groupName,
+        Description: `Portal company: ${companyName}`.slice(0, 512),
+      }),
     );
   } catch (error) {
     if (isAwsError(error, 'ResourceExistsException')) return;
@@ -56,7 +66,9 @@ export const deleteGroup = async (groupName: string): Promise<void> => {
 /** Adds the QuickSight user of `email` to the group. */
 export const addMember = async (groupName: string, email: string): Promise<void> => {
   try {
-    await quicksightIdentity.send(new CreateGroupMembershipCommand({ ...scope(), GroupName: groupName, MemberName: quicksightUserName(email) }));
+    await quicksightIdentity.send(
+      new CreateGroupMembershipCommand({ ...scope(), GroupName: groupName, MemberName: quicksightUserName(email) }),
+    );
   } catch (error) {
     if (isAwsError(error, 'ResourceExistsException')) return;
     throw quicksightFailure('Failed to add the user to the company group in QuickSight', error, email);
@@ -66,7 +78,9 @@ export const addMember = async (groupName: string, email: string): Promise<void>
 /** Removes the QuickSight user of `email` from the group (absent user or group: nothing to remove). */
 export const removeMember = async (groupName: string, email: string): Promise<void> => {
   try {
-    await quicksightIdentity.send(new DeleteGroupMembershipCommand({ ...scope(), GroupName: groupName, MemberName: quicksightUserName(email) }));
+    await quicksightIdentity.send(
+      new DeleteGroupMembershipCommand({ ...scope(), GroupName: groupName, MemberName: quicksightUserName(email) }),
+    );
   } catch (error) {
     if (isAwsError(error, 'ResourceNotFoundException', QUICKSIGHT_USER_NOT_FOUND)) return;
     throw quicksightFailure('Failed to remove the user from the company group in QuickSight', error, email);
@@ -80,7 +94,9 @@ export const listCompanyGroups = async (): Promise<string[]> => {
   let token: string | undefined;
   try {
     do {
-      const page = await quicksightIdentity.send(new ListGroupsCommand({ ...scope(), MaxResults: QUICKSIGHT_PAGE_SIZE, NextToken: token }));
+      const page = await quicksightIdentity.send(
+        new ListGroupsCommand({ ...scope(), MaxResults: QUICKSIGHT_PAGE_SIZE, NextToken: token }),
+      );
       for (const group of page.GroupList ?? []) if (group.GroupName?.startsWith(prefix)) names.push(group.GroupName);
       token = page.NextToken;
     } while (token);
@@ -97,9 +113,15 @@ export const listMembers = async (groupName: string): Promise<string[]> => {
   try {
     do {
       const page = await quicksightIdentity.send(
-        new ListGroupMembershipsCommand({ ...scope(), GroupName: groupName, MaxResults: QUICKSIGHT_PAGE_SIZE, NextToken: token }),
+        new ListGroupMembershipsCommand({
+          ...scope(),
+          GroupName: groupName,
+          MaxResults: QUICKSIGHT_PAGE_SIZE,
+          NextToken: token,
+        }),
       );
-      for (const member of page.GroupMemberList ?? []) if (member.MemberName) members.push(member.MemberName.toLowerCase());
+      for (const member of page.GroupMemberList ?? [])
+        if (member.MemberName) members.push(member.MemberName.toLowerCase());
       token = page.NextToken;
     } while (token);
   } catch (error) {

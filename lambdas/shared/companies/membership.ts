@@ -35,7 +35,10 @@ type GroupStep = { readonly kind: 'add' | 'remove'; readonly groupName: string }
 const runStep = (email: string, step: GroupStep) =>
   step.kind === 'add' ? addMember(step.groupName, email) : removeMember(step.groupName, email);
 
-const inverse = (step: GroupStep): GroupStep => ({ kind: step.kind === 'add' ? 'remove' : 'add', groupName: step.groupName });
+const inverse = (step: GroupStep): GroupStep => ({
+  kind: step.kind === 'add' ? 'remove' : 'add',
+  groupName: step.groupName,
+});
 
 /** Runs the steps in order; on a failure undoes the finished ones in reverse and rethrows. */
 const runGroupSteps = async (email: string, steps: readonly GroupStep[]): Promise<void> => {
@@ -62,7 +65,9 @@ const undoGroupSteps = async (email: string, done: readonly GroupStep[]): Promis
 };
 
 const groupSteps = (fromIds: readonly string[], toIds: readonly string[]): GroupStep[] => [
-  ...fromIds.filter((id) => !toIds.includes(id)).map((id): GroupStep => ({ kind: 'remove', groupName: groupNameOf(id) })),
+  ...fromIds
+    .filter((id) => !toIds.includes(id))
+    .map((id): GroupStep => ({ kind: 'remove', groupName: groupNameOf(id) })),
   ...toIds.filter((id) => !fromIds.includes(id)).map((id): GroupStep => ({ kind: 'add', groupName: groupNameOf(id) })),
 ];
 
@@ -78,8 +83,13 @@ export interface UserCompaniesChange {
  * Sets a user's companies: the QuickSight groups first (when the user is registered), then
  * the portal record; if the record cannot be written the group changes are undone.
  */
-export const setUserCompanies = async (email: string, companies: readonly CompanyItem[], owner: boolean): Promise<UserCompaniesChange> => {
-  if (!owner && companies.length > 1) throw new BadRequestError(COMPANY_MESSAGES.oneCompanyOnly, { fields: ['companies'] });
+export const setUserCompanies = async (
+  email: string,
+  companies: readonly CompanyItem[],
+  owner: boolean,
+): Promise<UserCompaniesChange> => {
+  if (!owner && companies.length > 1)
+    throw new BadRequestError(COMPANY_MESSAGES.oneCompanyOnly, { fields: ['companies'] });
   const before = await getMembership(email);
   const toIds = companies.map((company) => company.id);
   const registered = (await describeQuickSightUser(email)) !== undefined;
@@ -114,7 +124,8 @@ export const leaveCompanyGroups = async (email: string): Promise<void> => {
 };
 
 /** The text an assignment carries as its company: the user's companies, from the company model. */
-export const companyLabelOf = async (email: string): Promise<string | undefined> => companiesLabel(await companyNamesOfUser(email)) || undefined;
+export const companyLabelOf = async (email: string): Promise<string | undefined> =>
+  companiesLabel(await companyNamesOfUser(email)) || undefined;
 
 /** An HttpError keeps its answer; anything else is reported as the step that failed. */
 export const describeFailure = (error: unknown): string => (error instanceof HttpError ? error.message : 'failed');

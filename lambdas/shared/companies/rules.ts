@@ -48,7 +48,8 @@ const dataSourceId = () => requireEnv(ENV.companyRulesDataSourceId);
 export const rulesDataSetArn = (): string =>
   `arn:aws:quicksight:${region()}:${quicksightSettings().accountId}:dataset/${dataSetId()}`;
 
-const dataSourceArn = (): string => `arn:aws:quicksight:${region()}:${quicksightSettings().accountId}:datasource/${dataSourceId()}`;
+const dataSourceArn = (): string =>
+  `arn:aws:quicksight:${region()}:${quicksightSettings().accountId}:datasource/${dataSourceId()}`;
 
 /** RFC 4180 quoting: a field with a comma, quote or line break is quoted, quotes doubled. */
 const csvField = (value: string): string => (/[",\r\n]/.test(value) ? `"${value.replaceAll('"', '""')}"` : value);
@@ -57,7 +58,9 @@ const csvField = (value: string): string => (/[",\r\n]/.test(value) ? `"${value.
 export const rulesCsv = (rules: readonly CompanyRule[]): string =>
   [
     `GroupArn,${COMPANY_COLUMN}`,
-    ...[...rules].sort((a, b) => a.groupArn.localeCompare(b.groupArn)).map((rule) => `${csvField(rule.groupArn)},${csvField(rule.company)}`),
+    ...[...rules]
+      .sort((a, b) => a.groupArn.localeCompare(b.groupArn))
+      .map((rule) => `${csvField(rule.groupArn)},${csvField(rule.company)}`),
   ].join('\n') + '\n';
 
 const manifest = () =>
@@ -129,7 +132,10 @@ const ensureRulesDataSet = async (): Promise<void> => {
             Name: 'Portal company rules',
             Type: 'S3',
             DataSourceParameters: {
-              S3Parameters: { ManifestFileLocation: { Bucket: bucket(), Key: MANIFEST_KEY }, RoleArn: requireEnv(ENV.companyRulesRoleArn) },
+              S3Parameters: {
+                ManifestFileLocation: { Bucket: bucket(), Key: MANIFEST_KEY },
+                RoleArn: requireEnv(ENV.companyRulesRoleArn),
+              },
             },
           }),
         ),
@@ -204,14 +210,21 @@ const LOADING = new Set(['INITIALIZED', 'QUEUED', 'RUNNING']);
 export const rulesLoadState = async (): Promise<RulesLoad> => {
   try {
     const page = await quicksight.send(
-      new ListIngestionsCommand({ AwsAccountId: quicksightSettings().accountId, DataSetId: dataSetId(), MaxResults: 10 }),
+      new ListIngestionsCommand({
+        AwsAccountId: quicksightSettings().accountId,
+        DataSetId: dataSetId(),
+        MaxResults: 10,
+      }),
     );
-    const newest = [...(page.Ingestions ?? [])].sort((a, b) => (b.CreatedTime?.getTime() ?? 0) - (a.CreatedTime?.getTime() ?? 0))[0];
+    const newest = [...(page.Ingestions ?? [])].sort(
+      (a, b) => (b.CreatedTime?.getTime() ?? 0) - (a.CreatedTime?.getTime() ?? 0),
+    )[0];
     if (newest === undefined) return { state: 'failed', ingestionId: '', detail: 'no ingestion has run' };
     const status = newest.IngestionStatus ?? 'UNKNOWN';
     const ingestionId = newest.IngestionId ?? '';
     if (status === 'COMPLETED') return { state: 'loaded', ingestionId, detail: `ingestion ${ingestionId} completed` };
-    if (LOADING.has(status)) return { state: 'loading', ingestionId, detail: `ingestion ${ingestionId} ${status.toLowerCase()}` };
+    if (LOADING.has(status))
+      return { state: 'loading', ingestionId, detail: `ingestion ${ingestionId} ${status.toLowerCase()}` };
     const reason = newest.ErrorInfo?.Message ? `: ${newest.ErrorInfo.Message}` : '';
     return { state: 'failed', ingestionId, detail: `ingestion ${ingestionId} ${status.toLowerCase()}${reason}` };
   } catch (error) {

@@ -25,7 +25,8 @@ const appliesPortalRules = (dataSet: DataSet | undefined, rulesArn: string): str
   if (rls === undefined) return 'applies no row-level security';
   if (rls.Arn !== rulesArn) return `applies other rules (${rls.Arn ?? 'no ARN'})`;
   if (rls.Status === 'DISABLED') return 'has row-level security turned off';
-  if (rls.PermissionPolicy !== 'GRANT_ACCESS') return `uses ${rls.PermissionPolicy ?? 'no'} permission policy instead of GRANT_ACCESS`;
+  if (rls.PermissionPolicy !== 'GRANT_ACCESS')
+    return `uses ${rls.PermissionPolicy ?? 'no'} permission policy instead of GRANT_ACCESS`;
   return undefined;
 };
 
@@ -33,13 +34,20 @@ export const dashboardScope = async (dashboardId: string): Promise<ScopeVerdict>
   const account = quicksightSettings().accountId;
   let dataSetArns: string[];
   try {
-    const described = await quicksight.send(new DescribeDashboardCommand({ AwsAccountId: account, DashboardId: dashboardId }));
+    const described = await quicksight.send(
+      new DescribeDashboardCommand({ AwsAccountId: account, DashboardId: dashboardId }),
+    );
     dataSetArns = described.Dashboard?.Version?.DataSetArns ?? [];
   } catch (error) {
-    if (isAwsError(error, 'ResourceNotFoundException')) return { scope: 'unknown', detail: `QuickSight has no dashboard ${dashboardId}` };
-    return { scope: 'unknown', detail: `QuickSight could not describe the dashboard (${error instanceof Error ? error.name : 'error'})` };
+    if (isAwsError(error, 'ResourceNotFoundException'))
+      return { scope: 'unknown', detail: `QuickSight has no dashboard ${dashboardId}` };
+    return {
+      scope: 'unknown',
+      detail: `QuickSight could not describe the dashboard (${error instanceof Error ? error.name : 'error'})`,
+    };
   }
-  if (dataSetArns.length === 0) return { scope: 'unknown', detail: 'QuickSight lists no dataset behind this dashboard' };
+  if (dataSetArns.length === 0)
+    return { scope: 'unknown', detail: 'QuickSight lists no dataset behind this dashboard' };
   const rulesArn = rulesDataSetArn();
   const problems: string[] = [];
   for (const arn of dataSetArns) {
@@ -49,7 +57,10 @@ export const dashboardScope = async (dashboardId: string): Promise<ScopeVerdict>
       const problem = appliesPortalRules(described.DataSet, rulesArn);
       if (problem) problems.push(`dataset ${described.DataSet?.Name ?? id} ${problem}`);
     } catch (error) {
-      return { scope: 'unknown', detail: `QuickSight could not describe dataset ${id} (${error instanceof Error ? error.name : 'error'})` };
+      return {
+        scope: 'unknown',
+        detail: `QuickSight could not describe dataset ${id} (${error instanceof Error ? error.name : 'error'})`,
+      };
     }
   }
   if (problems.length > 0) return { scope: 'not-scoped', detail: problems.join('; ') };

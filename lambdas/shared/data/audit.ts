@@ -118,7 +118,9 @@ export const readAuditPage = async (
   const entries: AuditEntry[] = [];
   let startKey: Record<string, unknown> | undefined = decodePageToken(nextToken, auditKeySchema);
   for (let calls = 0; calls < MAX_QUERIES_PER_PAGE && entries.length < limit; calls += 1) {
-    const page = await dynamo.send(new QueryCommand({ ...query, Limit: limit - entries.length, ExclusiveStartKey: startKey }));
+    const page = await dynamo.send(
+      new QueryCommand({ ...query, Limit: limit - entries.length, ExclusiveStartKey: startKey }),
+    );
     entries.push(...(page.Items ?? []).map(toEntry));
     startKey = page.LastEvaluatedKey;
     if (startKey === undefined) break;
@@ -138,7 +140,9 @@ export const readAllAuditEntries = async (filter: AuditFilter, max: number): Pro
   const entries: AuditEntry[] = [];
   let startKey: Record<string, unknown> | undefined;
   do {
-    const page = await dynamo.send(new QueryCommand({ ...query, Limit: EXPORT_PAGE_SIZE, ExclusiveStartKey: startKey }));
+    const page = await dynamo.send(
+      new QueryCommand({ ...query, Limit: EXPORT_PAGE_SIZE, ExclusiveStartKey: startKey }),
+    );
     entries.push(...(page.Items ?? []).map(toEntry));
     if (entries.length > max) throw new BadRequestError(AUDIT_FILTER_MESSAGES.tooMany(max), { fields: ['filter'] });
     startKey = page.LastEvaluatedKey;

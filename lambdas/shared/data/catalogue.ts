@@ -19,7 +19,9 @@ export interface DashboardItem {
 }
 
 export const getDashboard = async (id: string): Promise<DashboardItem | undefined> => {
-  const result = await dynamo.send(new GetCommand({ TableName: tableName(dashboardsTable), Key: { id }, ConsistentRead: true }));
+  const result = await dynamo.send(
+    new GetCommand({ TableName: tableName(dashboardsTable), Key: { id }, ConsistentRead: true }),
+  );
   return result.Item as DashboardItem | undefined;
 };
 
@@ -48,7 +50,13 @@ export const listDashboards = async (): Promise<DashboardItem[]> => {
 /** Writes a new record; false when the id is taken. */
 export const putNewDashboard = (item: DashboardItem): Promise<boolean> =>
   writeIf(() =>
-    dynamo.send(new PutCommand({ TableName: tableName(dashboardsTable), Item: item, ConditionExpression: 'attribute_not_exists(id)' })),
+    dynamo.send(
+      new PutCommand({
+        TableName: tableName(dashboardsTable),
+        Item: item,
+        ConditionExpression: 'attribute_not_exists(id)',
+      }),
+    ),
   );
 
 /** Replaces a record if it is still the version that was read; false otherwise. */

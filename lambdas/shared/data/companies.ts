@@ -1,6 +1,11 @@
 import { randomBytes } from 'node:crypto';
 import { DeleteCommand, GetCommand, PutCommand, QueryCommand } from '@aws-sdk/lib-dynamodb';
-import { type AccessCheck, type CompanyKind, COMPANY_MESSAGES, accessCheckSchema } from '../../../contracts/companies.ts';
+import {
+  type AccessCheck,
+  type CompanyKind,
+  COMPANY_MESSAGES,
+  accessCheckSchema,
+} from '../../../contracts/companies.ts';
 import { stateTable } from '../../../contracts/tables.ts';
 import { dynamo } from '../aws/dynamo.ts';
 import { ConflictError, NotFoundError } from '../errors.ts';
@@ -81,13 +86,16 @@ export const listCompanies = async (): Promise<CompanyItem[]> =>
   (await queryAll(COMPANY_PK)).map(toCompany).sort((a, b) => a.name.localeCompare(b.name));
 
 export const getCompany = async (id: string): Promise<CompanyItem | undefined> => {
-  const result = await dynamo.send(new GetCommand({ TableName: tableName(stateTable), Key: { pk: COMPANY_PK, sk: id }, ConsistentRead: true }));
+  const result = await dynamo.send(
+    new GetCommand({ TableName: tableName(stateTable), Key: { pk: COMPANY_PK, sk: id }, ConsistentRead: true }),
+  );
   return result.Item ? toCompany(result.Item) : undefined;
 };
 
 export const requireCompany = async (id: string): Promise<CompanyItem> => {
   const company = await getCompany(id);
-  if (company === undefined) throw new NotFoundError(COMPANY_MESSAGES.notFound, { suggestion: 'Refresh the company list and try again.' });
+  if (company === undefined)
+    throw new NotFoundError(COMPANY_MESSAGES.notFound, { suggestion: 'Refresh the company list and try again.' });
   return company;
 };
 
@@ -114,7 +122,9 @@ export const claimCompanyName = async (name: string, companyId: string): Promise
   } catch (error) {
     if (!isConditionFailure(error)) throw error;
   }
-  const claim = await dynamo.send(new GetCommand({ TableName: tableName(stateTable), Key: nameClaimKey(name), ConsistentRead: true }));
+  const claim = await dynamo.send(
+    new GetCommand({ TableName: tableName(stateTable), Key: nameClaimKey(name), ConsistentRead: true }),
+  );
   const holderId = String(claim.Item?.companyId ?? '');
   const holder = holderId === '' ? undefined : await getCompany(holderId);
   if (holder !== undefined && holder.name.toLowerCase() === name.trim().toLowerCase()) {
@@ -159,29 +169,53 @@ export const listMemberships = async (): Promise<Map<string, MembershipItem>> =>
 
 export const getMembership = async (email: string): Promise<MembershipItem | undefined> => {
   const result = await dynamo.send(
-    new GetCommand({ TableName: tableName(stateTable), Key: { pk: MEMBERSHIP_PK, sk: email.toLowerCase() }, ConsistentRead: true }),
+    new GetCommand({
+      TableName: tableName(stateTable),
+      Key: { pk: MEMBERSHIP_PK, sk: email.toLowerCase() },
+      ConsistentRead: true,
+    }),
   );
   return result.Item ? toMembership(result.Item) : undefined;
 };
 
-export const putMembership = async (email: string, companyIds: readonly string[], owner: boolean): Promise<MembershipItem> => {
-  const membership: MembershipItem = { email: email.toLowerCase(), companyIds: [...companyIds], owner, updatedAt: nowIso() };
+export const putMembership = async (
+  email: string,
+  companyIds: readonly string[],
+  owner: boolean,
+): Promise<MembershipItem> => {
+  const membership: MembershipItem = {
+    email: email.toLowerCase(),
+    companyIds: [...companyIds],
+    owner,
+    updatedAt: nowIso(),
+  };
   await dynamo.send(
     new PutCommand({
       TableName: tableName(stateTable),
-      Item: { pk: MEMBERSHIP_PK, sk: membership.email, companyIds: membership.companyIds, owner, updatedAt: membership.updatedAt },
+      Item: {
+        pk: MEMBERSHIP_PK,
+        sk: membership.email,
+        companyIds: membership.companyIds,
+        owner,
+        updatedAt: membership.updatedAt,
+      },
     }),
   );
   return membership;
 };
 
 export const deleteMembership = async (email: string): Promise<void> => {
-  await dynamo.send(new DeleteCommand({ TableName: tableName(stateTable), Key: { pk: MEMBERSHIP_PK, sk: email.toLowerCase() } }));
+  await dynamo.send(
+    new DeleteCommand({ TableName: tableName(stateTable), Key: { pk: MEMBERSHIP_PK, sk: email.toLowerCase() } }),
+  );
 };
 
 /** The names of a membership's companies (ids of deleted companies are skipped). */
 /** The names of a membership's companies, sorted (the order every listing shows). */
-export const companyNamesOf = (membership: MembershipItem | undefined, companies: ReadonlyMap<string, CompanyItem>): string[] =>
+export const companyNamesOf = (
+  membership: MembershipItem | undefined,
+  companies: ReadonlyMap<string, CompanyItem>,
+): string[] =>
   (membership?.companyIds ?? [])
     .flatMap((id) => {
       const company = companies.get(id);
@@ -197,11 +231,15 @@ const LAST_CHECK_KEY = { pk: 'CHECK', sk: 'COMPANY_ACCESS' };
 
 /** Keeps the latest company-access check (the Companies tab shows it). */
 export const saveLastCheck = async (check: AccessCheck): Promise<void> => {
-  await dynamo.send(new PutCommand({ TableName: tableName(stateTable), Item: { ...LAST_CHECK_KEY, check: JSON.stringify(check) } }));
+  await dynamo.send(
+    new PutCommand({ TableName: tableName(stateTable), Item: { ...LAST_CHECK_KEY, check: JSON.stringify(check) } }),
+  );
 };
 
 export const readLastCheck = async (): Promise<AccessCheck | null> => {
-  const result = await dynamo.send(new GetCommand({ TableName: tableName(stateTable), Key: LAST_CHECK_KEY, ConsistentRead: true }));
+  const result = await dynamo.send(
+    new GetCommand({ TableName: tableName(stateTable), Key: LAST_CHECK_KEY, ConsistentRead: true }),
+  );
   if (typeof result.Item?.check !== 'string') return null;
   const parsed = accessCheckSchema.safeParse(JSON.parse(result.Item.check));
   return parsed.success ? parsed.data : null;

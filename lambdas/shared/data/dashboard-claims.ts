@@ -27,7 +27,11 @@ const claimKey = (dashboardId: string) => ({ pk: `DASHBOARD#${dashboardId.toLowe
 /** Whether a catalogue record currently carries this dashboard ID (any case). */
 export type HoldsDashboardId = (metadataId: string, dashboardId: string) => Promise<boolean>;
 
-const putClaim = async (dashboardId: string, metadataId: string, condition: { expression: string; values: Record<string, unknown> }) => {
+const putClaim = async (
+  dashboardId: string,
+  metadataId: string,
+  condition: { expression: string; values: Record<string, unknown> },
+) => {
   await dynamo.send(
     new PutCommand({
       TableName: tableName(stateTable),
@@ -42,7 +46,11 @@ const putClaim = async (dashboardId: string, metadataId: string, condition: { ex
  * Claims `dashboardId` for the record `metadataId` (idempotent for the same record).
  * Throws the spec's 409 when another record holds it.
  */
-export const claimDashboardId = async (dashboardId: string, metadataId: string, holds: HoldsDashboardId): Promise<void> => {
+export const claimDashboardId = async (
+  dashboardId: string,
+  metadataId: string,
+  holds: HoldsDashboardId,
+): Promise<void> => {
   try {
     await putClaim(dashboardId, metadataId, {
       expression: 'attribute_not_exists(pk) OR metadataId = :id',
@@ -53,7 +61,9 @@ export const claimDashboardId = async (dashboardId: string, metadataId: string, 
     if (!isConditionFailure(error)) throw error;
   }
   const conflict = new ConflictError(dashboardIdExistsMessage(dashboardId));
-  const current = await dynamo.send(new GetCommand({ TableName: tableName(stateTable), Key: claimKey(dashboardId), ConsistentRead: true }));
+  const current = await dynamo.send(
+    new GetCommand({ TableName: tableName(stateTable), Key: claimKey(dashboardId), ConsistentRead: true }),
+  );
   const claim = current.Item as ClaimItem | undefined;
   if (claim === undefined) {
     // Given back between the two reads: one more conditional attempt decides.

@@ -11,14 +11,19 @@ import { nowIso, tableName, writeIf } from './tables.ts';
 const pointerKey = (userEmail: string) => ({ pk: `USER#${userEmail}`, sk: 'DEFAULT' });
 
 export const getDefaultViewId = async (userEmail: string): Promise<string | undefined> => {
-  const result = await dynamo.send(new GetCommand({ TableName: tableName(stateTable), Key: pointerKey(userEmail), ConsistentRead: true }));
+  const result = await dynamo.send(
+    new GetCommand({ TableName: tableName(stateTable), Key: pointerKey(userEmail), ConsistentRead: true }),
+  );
   const viewId = result.Item?.viewId;
   return typeof viewId === 'string' ? viewId : undefined;
 };
 
 export const setDefaultView = async (userEmail: string, viewId: string): Promise<void> => {
   await dynamo.send(
-    new PutCommand({ TableName: tableName(stateTable), Item: { ...pointerKey(userEmail), viewId, updatedAt: nowIso() } }),
+    new PutCommand({
+      TableName: tableName(stateTable),
+      Item: { ...pointerKey(userEmail), viewId, updatedAt: nowIso() },
+    }),
   );
 };
 

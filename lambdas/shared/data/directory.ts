@@ -1,4 +1,11 @@
-import { BatchWriteCommand, DeleteCommand, GetCommand, PutCommand, QueryCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import {
+  BatchWriteCommand,
+  DeleteCommand,
+  GetCommand,
+  PutCommand,
+  QueryCommand,
+  UpdateCommand,
+} from '@aws-sdk/lib-dynamodb';
 import { stateTable } from '../../../contracts/tables.ts';
 import { dynamo } from '../aws/dynamo.ts';
 import { nowIso, tableName, writeIf } from './tables.ts';
@@ -89,7 +96,11 @@ export const readDirectoryEntries = async (): Promise<DirectoryEntry[]> => {
 
 export const readDirectoryEntry = async (email: string): Promise<DirectoryEntry | undefined> => {
   const answer = await dynamo.send(
-    new GetCommand({ TableName: tableName(stateTable), Key: { pk: ENTRY_PK, sk: email.toLowerCase() }, ConsistentRead: true }),
+    new GetCommand({
+      TableName: tableName(stateTable),
+      Key: { pk: ENTRY_PK, sk: email.toLowerCase() },
+      ConsistentRead: true,
+    }),
   );
   return answer.Item ? toEntry(answer.Item) : undefined;
 };
@@ -99,7 +110,9 @@ export const putDirectoryEntry = async (entry: DirectoryEntry): Promise<void> =>
 };
 
 export const deleteDirectoryEntry = async (email: string): Promise<void> => {
-  await dynamo.send(new DeleteCommand({ TableName: tableName(stateTable), Key: { pk: ENTRY_PK, sk: email.toLowerCase() } }));
+  await dynamo.send(
+    new DeleteCommand({ TableName: tableName(stateTable), Key: { pk: ENTRY_PK, sk: email.toLowerCase() } }),
+  );
 };
 
 export type EntryChange = Partial<Pick<DirectoryEntry, 'enabled' | 'status' | 'group' | 'modified'>>;
@@ -125,10 +138,14 @@ export const updateDirectoryEntry = async (email: string, change: EntryChange): 
   );
 };
 
-type WriteRequest = { PutRequest: { Item: Record<string, unknown> } } | { DeleteRequest: { Key: Record<string, unknown> } };
+type WriteRequest =
+  { PutRequest: { Item: Record<string, unknown> } } | { DeleteRequest: { Key: Record<string, unknown> } };
 
 /** Puts and deletes many entries, 25 a call, retrying what DynamoDB leaves unprocessed. */
-export const writeDirectoryEntries = async (puts: readonly DirectoryEntry[], deletes: readonly string[]): Promise<void> => {
+export const writeDirectoryEntries = async (
+  puts: readonly DirectoryEntry[],
+  deletes: readonly string[],
+): Promise<void> => {
   const requests: WriteRequest[] = [
     ...puts.map((entry) => ({ PutRequest: { Item: toItem(entry) } })),
     ...deletes.map((email) => ({ DeleteRequest: { Key: { pk: ENTRY_PK, sk: email.toLowerCase() } } })),
@@ -147,7 +164,9 @@ export const writeDirectoryEntries = async (puts: readonly DirectoryEntry[], del
 
 /** When the copy was last rebuilt from a full listing, or null if it never was (or must be again). */
 export const readLastFullListing = async (): Promise<string | null> => {
-  const answer = await dynamo.send(new GetCommand({ TableName: tableName(stateTable), Key: LISTED_KEY, ConsistentRead: true }));
+  const answer = await dynamo.send(
+    new GetCommand({ TableName: tableName(stateTable), Key: LISTED_KEY, ConsistentRead: true }),
+  );
   return typeof answer.Item?.at === 'string' ? answer.Item.at : null;
 };
 

@@ -65,4 +65,5 @@ export const withLease = async <T>(key: string, work: () => Promise<T>): Promise
 };
 
 /** The lease every change to one user's assignment of one dashboard takes (function and GraphQL alike). */
-export const assignmentLease = (userEmail: string, dashboardId: string): string => `ASSIGNMENT#${userEmail}#${dashboardId}`;
+export const assignmentLease = (userEmail: string, dashboardId: string): string =>
+  `ASSIGNMENT#${userEmail}#${dashboardId}`;

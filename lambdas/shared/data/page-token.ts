@@ -9,7 +9,8 @@ import { BadRequestError } from '../errors.ts';
 export const encodePageToken = (key: Record<string, unknown> | undefined): string | null =>
   key === undefined ? null : Buffer.from(JSON.stringify(key), 'utf8').toString('base64url');
 
-export const invalidPageToken = (): BadRequestError => new BadRequestError('Invalid nextToken', { fields: ['nextToken'] });
+export const invalidPageToken = (): BadRequestError =>
+  new BadRequestError('Invalid nextToken', { fields: ['nextToken'] });
 
 export const decodePageToken = <S extends z.ZodType<Record<string, unknown>>>(
   token: string | null | undefined,

@@ -25,7 +25,10 @@ export interface SlidingWindowLimit {
 /** Gives a slot back (the use did not happen); a slot taken again since is left alone. */
 export type ReleaseSlot = () => Promise<void>;
 
-const slotKey = (partition: string, limit: SlidingWindowLimit, slot: number) => ({ pk: partition, sk: `${limit.slotPrefix}${slot}` });
+const slotKey = (partition: string, limit: SlidingWindowLimit, slot: number) => ({
+  pk: partition,
+  sk: `${limit.slotPrefix}${slot}`,
+});
 
 /** When each slot of the partition was last taken (epoch ms); absent slots were never used or have expired. */
 const readSlots = async (partition: string, limit: SlidingWindowLimit): Promise<Map<number, number>> => {
@@ -50,7 +53,12 @@ const takeSlot = (partition: string, limit: SlidingWindowLimit, slot: number, no
     dynamo.send(
       new PutCommand({
         TableName: tableName(stateTable),
-        Item: { ...slotKey(partition, limit, slot), sentAt: now, holder, expiresAt: epochSeconds(new Date(now + limit.windowMs)) },
+        Item: {
+          ...slotKey(partition, limit, slot),
+          sentAt: now,
+          holder,
+          expiresAt: epochSeconds(new Date(now + limit.windowMs)),
+        },
         ConditionExpression: 'attribute_not_exists(#sentAt) OR #sentAt <= :windowStart',
         ExpressionAttributeNames: { '#sentAt': 'sentAt' },
         ExpressionAttributeValues: { ':windowStart': now - limit.windowMs },
@@ -92,5 +100,7 @@ export const takeRateLimitSlot = async (limit: SlidingWindowLimit, partition: st
     if (await takeSlot(partition, limit, slot, now, holder)) return () => releaseSlot(partition, limit, slot, holder);
   }
   // Slots lost to concurrent requests were read as free: read them again to say when one frees.
-  throw limit.refusal(minutesUntilFree(free.length === 0 ? used : await readSlots(partition, limit), limit.windowMs, now));
+  throw limit.refusal(
+    minutesUntilFree(free.length === 0 ? used : await readSlots(partition, limit), limit.windowMs, now),
+  );
 };

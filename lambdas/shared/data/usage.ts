@@ -21,7 +21,8 @@ import { epochSeconds, isConditionFailure, tableName, writeIf } from './tables.t
  * | EVENT#<email> | <ISO time>#<id> | one view: email, company, dashboardId, source, at |
  * | DAY#<scope> | <YYYY-MM-DD> | views that day, and `d:<dashboard id>` views per dashboard |
  * | WEEK#<scope> | <YYYY-Www> | activeUsers: users whose first view of the ISO week it was |
- * | USER | <email> | last seen, company, `s:<dashboard id>` last view per dashboard, a 32-day ring of daily counts (`e<slot>` day, `n<slot>` views) and `w`/`w:<company>` the last active week |
+ * | USER | <email> | last seen, company, `s:<dashboard id>` last view per dashboard, a 32-day ring of daily counts
+ * (`e<slot>` day, `n<slot>` views) and `w`/`w:<company>` the last active week |
  * | DASHBOARD | <dashboard id> | last viewed |
  *
  * A scope is ALL, or C#<company> (lowercased) for the views made through an assignment with
@@ -39,7 +40,9 @@ export const usageRetentionDays = (): number => {
   if (configured === undefined) return DEFAULT_USAGE_RETENTION_DAYS;
   const days = Number(configured);
   if (!Number.isInteger(days) || days < 1 || days > 3650) {
-    throw new ConfigurationError([ENV.usageRetentionDays], { reason: `${ENV.usageRetentionDays} must be a whole number of days from 1 to 3650` });
+    throw new ConfigurationError([ENV.usageRetentionDays], {
+      reason: `${ENV.usageRetentionDays} must be a whole number of days from 1 to 3650`,
+    });
   }
   return days;
 };
@@ -78,10 +81,13 @@ export interface ViewEvent {
   readonly at: Date;
 }
 
-const expiry = (from: Date, retentionDays: number): number => epochSeconds(new Date(from.getTime() + retentionDays * DAY_MS));
+const expiry = (from: Date, retentionDays: number): number =>
+  epochSeconds(new Date(from.getTime() + retentionDays * DAY_MS));
 
-const update = (key: { pk: string; sk: string }, input: Omit<ConstructorParameters<typeof UpdateCommand>[0], 'TableName' | 'Key'>) =>
-  dynamo.send(new UpdateCommand({ TableName: tableName(usageTable), Key: key, ...input }));
+const update = (
+  key: { pk: string; sk: string },
+  input: Omit<ConstructorParameters<typeof UpdateCommand>[0], 'TableName' | 'Key'>,
+) => dynamo.send(new UpdateCommand({ TableName: tableName(usageTable), Key: key, ...input }));
 
 /**
  * The user's summary: last seen, last view per dashboard and today's slot of the ring. The
@@ -92,22 +98,41 @@ const update = (key: { pk: string; sk: string }, input: Omit<ConstructorParamete
 const updateUserSummary = async (event: ViewEvent, scopes: readonly string[], week: string, expiresAt: number) => {
   const today = epochDay(event.at);
   const slot = today % RING_SLOTS;
-  const names: Record<string, string> = { '#e': `e${slot}`, '#n': `n${slot}`, '#seen': `s:${event.dashboardId}`, '#views': 'views' };
-  const values: Record<string, unknown> = { ':at': event.at.toISOString(), ':exp': expiresAt, ':one': 1, ':day': today, ':week': week };
+  const names: Record<string, string> = {
+    '#e': `e${slot}`,
+    '#n': `n${slot}`,
+    '#seen': `s:${event.dashboardId}`,
+    '#views': 'views',
+  };
+  const values: Record<string, unknown> = {
+    ':at': event.at.toISOString(),
+    ':exp': expiresAt,
+    ':one': 1,
+    ':day': today,
+    ':week': week,
+  };
   const weekSets = scopes.map((scope, index) => {
     names[`#w${index}`] = scope === ALL_SCOPE ? 'w' : `w:${scope.slice(2)}`;
     return `#w${index} = :week`;
   });
   const company = companiesLabel(event.companies ?? []);
   if (company) values[':company'] = company;
-  const common = ['lastSeenAt = :at', 'expiresAt = :exp', '#seen = :at', ...weekSets, ...(company ? ['company = :company'] : [])];
+  const common = [
+    'lastSeenAt = :at',
+    'expiresAt = :exp',
+    '#seen = :at',
+    ...weekSets,
+    ...(company ? ['company = :company'] : []),
+  ];
   const key = { pk: USER_PARTITION, sk: event.email };
   for (let attempt = 0; attempt < 3; attempt += 1) {
     for (const step of ['same day', 'new day'] as const) {
       try {
         const output = await update(key, {
           UpdateExpression:
-            step === 'same day' ? `SET ${common.join(', ')} ADD #n :one, #views :one` : `SET ${common.join(', ')}, #e = :day, #n = :one ADD #views :one`,
+            step === 'same day'
+              ? `SET ${common.join(', ')} ADD #n :one, #views :one`
+              : `SET ${common.join(', ')}, #e = :day, #n = :one ADD #views :one`,
           ConditionExpression: step === 'same day' ? '#e = :day' : 'attribute_not_exists(#e) OR #e <> :day',
           ExpressionAttributeNames: names,
           ExpressionAttributeValues: values,
@@ -129,7 +154,15 @@ export const recordDashboardView = async (event: ViewEvent, retentionDays: numbe
   const day = utcDay(event.at);
   const { week, start } = isoWeekOf(event.at);
   const company = companiesLabel(event.companies ?? []) || undefined;
-  const scopes = [ALL_SCOPE, ...new Set((event.companies ?? []).map((name) => name.trim()).filter((name) => name !== '').map(companyScope))];
+  const scopes = [
+    ALL_SCOPE,
+    ...new Set(
+      (event.companies ?? [])
+        .map((name) => name.trim())
+        .filter((name) => name !== '')
+        .map(companyScope),
+    ),
+  ];
   const expiresAt = expiry(event.at, retentionDays);
   const countDay = (scope: string) =>
     update(
@@ -179,7 +212,9 @@ export const recordDashboardView = async (event: ViewEvent, retentionDays: numbe
         },
       ),
     ),
-    updateUserSummary(event, scopes, week, expiresAt).then((firstOfWeek) => Promise.all(firstOfWeek.map(countActiveUser))),
+    updateUserSummary(event, scopes, week, expiresAt).then((firstOfWeek) =>
+      Promise.all(firstOfWeek.map(countActiveUser)),
+    ),
   ]);
 };
 
@@ -187,7 +222,9 @@ const queryAll = async (input: Omit<QueryCommandInput, 'TableName'>): Promise<Re
   const items: Record<string, unknown>[] = [];
   let startKey: Record<string, unknown> | undefined;
   do {
-    const page = await dynamo.send(new QueryCommand({ ...input, TableName: tableName(usageTable), ExclusiveStartKey: startKey }));
+    const page = await dynamo.send(
+      new QueryCommand({ ...input, TableName: tableName(usageTable), ExclusiveStartKey: startKey }),
+    );
     items.push(...((page.Items ?? []) as Record<string, unknown>[]));
     startKey = page.LastEvaluatedKey;
   } while (startKey !== undefined);
@@ -200,7 +237,8 @@ const between = (pk: string, from: string, to: string) =>
     ExpressionAttributeValues: { ':pk': pk, ':from': from, ':to': to },
   });
 
-const partition = (pk: string) => queryAll({ KeyConditionExpression: 'pk = :pk', ExpressionAttributeValues: { ':pk': pk } });
+const partition = (pk: string) =>
+  queryAll({ KeyConditionExpression: 'pk = :pk', ExpressionAttributeValues: { ':pk': pk } });
 
 const count = (value: unknown): number => (typeof value === 'number' && Number.isFinite(value) ? value : 0);
 const text = (value: unknown): string | null => (typeof value === 'string' ? value : null);
@@ -208,7 +246,8 @@ const text = (value: unknown): string | null => (typeof value === 'string' ? val
 /** Attributes `<prefix><key>` of an item as a map from key to value. */
 const prefixed = <T>(item: Record<string, unknown>, prefix: string, read: (value: unknown) => T): Map<string, T> => {
   const found = new Map<string, T>();
-  for (const [name, value] of Object.entries(item)) if (name.startsWith(prefix)) found.set(name.slice(prefix.length), read(value));
+  for (const [name, value] of Object.entries(item))
+    if (name.startsWith(prefix)) found.set(name.slice(prefix.length), read(value));
   return found;
 };
 
@@ -220,10 +259,18 @@ export interface DayUsage {
 
 /** Views per day of the scope, days without views left out. */
 export const dailyUsage = async (scope: string, from: string, to: string): Promise<DayUsage[]> =>
-  (await between(`DAY#${scope}`, from, to)).map((item) => ({ day: String(item.sk), views: count(item.views), byDashboard: prefixed(item, 'd:', count) }));
+  (await between(`DAY#${scope}`, from, to)).map((item) => ({
+    day: String(item.sk),
+    views: count(item.views),
+    byDashboard: prefixed(item, 'd:', count),
+  }));
 
 /** Active users per ISO week of the scope (weeks without views left out). */
-export const weeklyActiveUsers = async (scope: string, fromWeek: string, toWeek: string): Promise<Map<string, number>> =>
+export const weeklyActiveUsers = async (
+  scope: string,
+  fromWeek: string,
+  toWeek: string,
+): Promise<Map<string, number>> =>
   new Map((await between(`WEEK#${scope}`, fromWeek, toWeek)).map((item) => [String(item.sk), count(item.activeUsers)]));
 
 export interface UserUsage {
@@ -240,24 +287,41 @@ const toUserUsage = (item: Record<string, unknown>, today: Date): UserUsage => {
   let recentViews = 0;
   for (let slot = 0; slot < RING_SLOTS; slot += 1) {
     const day = item[`e${slot}`];
-    if (typeof day === 'number' && day <= last && day > last - RECENT_VIEWS_DAYS) recentViews += count(item[`n${slot}`]);
+    if (typeof day === 'number' && day <= last && day > last - RECENT_VIEWS_DAYS)
+      recentViews += count(item[`n${slot}`]);
   }
   const seen = new Map<string, string>();
   for (const [dashboardId, at] of prefixed(item, 's:', text)) if (at !== null) seen.set(dashboardId, at);
-  return { email: String(item.sk), company: text(item.company), lastSeenAt: text(item.lastSeenAt), recentViews, lastViewByDashboard: seen };
+  return {
+    email: String(item.sk),
+    company: text(item.company),
+    lastSeenAt: text(item.lastSeenAt),
+    recentViews,
+    lastViewByDashboard: seen,
+  };
 };
 
 /** Up to `limit` users with a recorded view whose email sorts after `afterEmail`, in email order. */
-export const pageUserUsage = async (afterEmail: string | undefined, limit: number, today: Date = new Date()): Promise<{ items: UserUsage[]; more: boolean }> => {
+export const pageUserUsage = async (
+  afterEmail: string | undefined,
+  limit: number,
+  today: Date = new Date(),
+): Promise<{ items: UserUsage[]; more: boolean }> => {
   const page = await dynamo.send(
     new QueryCommand({
       TableName: tableName(usageTable),
       KeyConditionExpression: afterEmail === undefined ? 'pk = :pk' : 'pk = :pk AND sk > :after',
-      ExpressionAttributeValues: { ':pk': USER_PARTITION, ...(afterEmail === undefined ? {} : { ':after': afterEmail }) },
+      ExpressionAttributeValues: {
+        ':pk': USER_PARTITION,
+        ...(afterEmail === undefined ? {} : { ':after': afterEmail }),
+      },
       Limit: limit,
     }),
   );
-  return { items: (page.Items ?? []).map((item) => toUserUsage(item, today)), more: page.LastEvaluatedKey !== undefined };
+  return {
+    items: (page.Items ?? []).map((item) => toUserUsage(item, today)),
+    more: page.LastEvaluatedKey !== undefined,
+  };
 };
 
 /** Last view of every dashboard with a recorded view. */

@@ -1,5 +1,12 @@
 import { randomUUID } from 'node:crypto';
-import { DeleteCommand, GetCommand, PutCommand, QueryCommand, UpdateCommand, type QueryCommandInput } from '@aws-sdk/lib-dynamodb';
+import {
+  DeleteCommand,
+  GetCommand,
+  PutCommand,
+  QueryCommand,
+  UpdateCommand,
+  type QueryCommandInput,
+} from '@aws-sdk/lib-dynamodb';
 import { stateTable, VIEWS_BY_DASHBOARD_INDEX, VIEWS_BY_USER_INDEX, viewsTable } from '../../../contracts/tables.ts';
 import { dynamo } from '../aws/dynamo.ts';
 import { ConflictError } from '../errors.ts';
@@ -29,7 +36,9 @@ const queryAll = async (input: Omit<QueryCommandInput, 'TableName'>): Promise<Vi
   const items: ViewItem[] = [];
   let startKey: Record<string, unknown> | undefined;
   do {
-    const page = await dynamo.send(new QueryCommand({ ...input, TableName: tableName(viewsTable), ExclusiveStartKey: startKey }));
+    const page = await dynamo.send(
+      new QueryCommand({ ...input, TableName: tableName(viewsTable), ExclusiveStartKey: startKey }),
+    );
     items.push(...((page.Items ?? []) as ViewItem[]));
     startKey = page.LastEvaluatedKey;
   } while (startKey !== undefined);
@@ -58,7 +67,8 @@ const firstMatch = async (input: Omit<QueryCommandInput, 'TableName' | 'Limit'>)
 };
 
 /** Whether a query finds anything: one item read at most. */
-const anyMatch = async (input: Omit<QueryCommandInput, 'TableName' | 'Limit'>): Promise<boolean> => (await firstMatch(input)) !== undefined;
+const anyMatch = async (input: Omit<QueryCommandInput, 'TableName' | 'Limit'>): Promise<boolean> =>
+  (await firstMatch(input)) !== undefined;
 
 /** One of the user's views of the dashboard (its Company Name says through which assignment), if any. */
 export const viewOfDashboard = (userEmail: string, dashboardId: string): Promise<ViewItem | undefined> =>
@@ -89,8 +99,14 @@ export const pageViewsOfDashboard = async (
     new QueryCommand({
       TableName: tableName(viewsTable),
       IndexName: VIEWS_BY_DASHBOARD_INDEX,
-      KeyConditionExpression: afterEmail === undefined ? 'quicksightDashboardId = :dashboard' : 'quicksightDashboardId = :dashboard AND userEmail > :after',
-      ExpressionAttributeValues: { ':dashboard': dashboardId, ...(afterEmail === undefined ? {} : { ':after': afterEmail }) },
+      KeyConditionExpression:
+        afterEmail === undefined
+          ? 'quicksightDashboardId = :dashboard'
+          : 'quicksightDashboardId = :dashboard AND userEmail > :after',
+      ExpressionAttributeValues: {
+        ':dashboard': dashboardId,
+        ...(afterEmail === undefined ? {} : { ':after': afterEmail }),
+      },
       Limit: limit,
     }),
   );
@@ -124,7 +140,9 @@ export const pageViewsOfUser = async (
 };
 
 export const getView = async (id: string): Promise<ViewItem | undefined> => {
-  const result = await dynamo.send(new GetCommand({ TableName: tableName(viewsTable), Key: { id }, ConsistentRead: true }));
+  const result = await dynamo.send(
+    new GetCommand({ TableName: tableName(viewsTable), Key: { id }, ConsistentRead: true }),
+  );
   return result.Item as ViewItem | undefined;
 };
 
@@ -138,7 +156,9 @@ export const newViewId = (): string => randomUUID();
  */
 export const putNewView = async (item: ViewItem): Promise<void> => {
   const stored = await writeIf(() =>
-    dynamo.send(new PutCommand({ TableName: tableName(viewsTable), Item: item, ConditionExpression: 'attribute_not_exists(id)' })),
+    dynamo.send(
+      new PutCommand({ TableName: tableName(viewsTable), Item: item, ConditionExpression: 'attribute_not_exists(id)' }),
+    ),
   );
   if (!stored) throw new Error('A generated view id is already in use');
 };
@@ -150,17 +170,27 @@ export const putNewView = async (item: ViewItem): Promise<void> => {
  * refreshes that view only, never one the assignment did not write, and the conditional
  * claim keeps one assigned view per (user, dashboard) without transactions.
  */
-const claimKey = (userEmail: string, dashboardId: string) => ({ pk: `USER#${userEmail}`, sk: `ASSIGNED#${dashboardId}` });
+const claimKey = (userEmail: string, dashboardId: string) => ({
+  pk: `USER#${userEmail}`,
+  sk: `ASSIGNED#${dashboardId}`,
+});
 
 /** The id of the view the admin's assignment of the dashboard wrote, if it still has one. */
 export const claimedViewId = async (userEmail: string, dashboardId: string): Promise<string | undefined> => {
-  const result = await dynamo.send(new GetCommand({ TableName: tableName(stateTable), Key: claimKey(userEmail, dashboardId), ConsistentRead: true }));
+  const result = await dynamo.send(
+    new GetCommand({ TableName: tableName(stateTable), Key: claimKey(userEmail, dashboardId), ConsistentRead: true }),
+  );
   const viewId = result.Item?.viewId;
   return typeof viewId === 'string' ? viewId : undefined;
 };
 
 /** Points the claim at `viewId`, only if it still holds what was read (`previous`, or nothing). */
-const claimView = (userEmail: string, dashboardId: string, viewId: string, previous: string | undefined): Promise<boolean> =>
+const claimView = (
+  userEmail: string,
+  dashboardId: string,
+  viewId: string,
+  previous: string | undefined,
+): Promise<boolean> =>
   writeIf(() =>
     dynamo.send(
       new PutCommand({
@@ -186,14 +216,18 @@ export interface AssignedViewFields {
   actor: string;
 }
 
-/** Refreshes the labels of the claimed view; undefined when it is gone or no longer this user's view of this dashboard. */
+/**
+ * Refreshes the labels of the claimed view; undefined when it is gone or no longer this user's view of this
+ * dashboard.
+ */
 const refreshClaimedView = async (viewId: string, fields: AssignedViewFields): Promise<ViewItem | undefined> => {
   try {
     const output = await dynamo.send(
       new UpdateCommand({
         TableName: tableName(viewsTable),
         Key: { id: viewId },
-        UpdateExpression: 'SET #name = :name, link = :link, updatedAt = :now' + (fields.companyName ? ', companyName = :company' : ''),
+        UpdateExpression:
+          'SET #name = :name, link = :link, updatedAt = :now' + (fields.companyName ? ', companyName = :company' : ''),
         ConditionExpression: 'userEmail = :email AND quicksightDashboardId = :dashboard',
         ExpressionAttributeNames: { '#name': 'name' },
         ExpressionAttributeValues: {
@@ -240,7 +274,8 @@ export const upsertAssignedView = async (fields: AssignedViewFields): Promise<Vi
     updatedAt: now,
     createdBy: fields.actor,
   };
-  if (!(await claimView(fields.userEmail, fields.dashboardId, view.id, claimed))) throw new ConflictError(ASSIGNMENT_CHANGED);
+  if (!(await claimView(fields.userEmail, fields.dashboardId, view.id, claimed)))
+    throw new ConflictError(ASSIGNMENT_CHANGED);
   await putNewView(view);
   return view;
 };
@@ -297,9 +332,15 @@ export const setViewCompany = (id: string, companyName: string | undefined): Pro
       new UpdateCommand({
         TableName: tableName(viewsTable),
         Key: { id },
-        UpdateExpression: companyName === undefined ? 'REMOVE companyName SET updatedAt = :now' : 'SET companyName = :company, updatedAt = :now',
+        UpdateExpression:
+          companyName === undefined
+            ? 'REMOVE companyName SET updatedAt = :now'
+            : 'SET companyName = :company, updatedAt = :now',
         ConditionExpression: 'attribute_exists(id)',
-        ExpressionAttributeValues: { ':now': nowIso(), ...(companyName === undefined ? {} : { ':company': companyName }) },
+        ExpressionAttributeValues: {
+          ':now': nowIso(),
+          ...(companyName === undefined ? {} : { ':company': companyName }),
+        },
       }),
     ),
   );

@@ -7,9 +7,12 @@ import { MethodNotAllowedError } from '../errors.ts';
  * its own (405). OPTIONS is listed as allowed: preflights are answered by the function URL's
  * CORS (and by the CORS middleware, which runs first).
  */
-export const allowedMethod = <E extends Pick<APIGatewayProxyEventV2, 'requestContext'>, R>(method: 'GET' | 'POST'): MiddlewareObj<E, R> => ({
+export const allowedMethod = <E extends Pick<APIGatewayProxyEventV2, 'requestContext'>, R>(
+  method: 'GET' | 'POST',
+): MiddlewareObj<E, R> => ({
   before: async (request) => {
     const requested = request.event.requestContext?.http?.method?.toUpperCase();
-    if (requested !== method) throw new MethodNotAllowedError(String(requested ?? 'unknown').slice(0, 16), [method, 'OPTIONS']);
+    if (requested !== method)
+      throw new MethodNotAllowedError(String(requested ?? 'unknown').slice(0, 16), [method, 'OPTIONS']);
   },
 });

@@ -11,7 +11,8 @@ const isAwsServiceError = (error: unknown): boolean =>
 /** Maps anything thrown to an HttpError; unknown failures keep their details in the logs only. */
 export const toHttpError = (error: unknown): HttpError => {
   if (error instanceof HttpError) return error;
-  if (isAwsServiceError(error)) return new HttpError(502, 'A service this function depends on failed. Please try again.');
+  if (isAwsServiceError(error))
+    return new HttpError(502, 'A service this function depends on failed. Please try again.');
   return new HttpError(500, INTERNAL_ERROR_MESSAGE);
 };
 
@@ -19,7 +20,11 @@ export const toHttpError = (error: unknown): HttpError => {
  * The one error handler of every function: the body of contracts/errors.ts with the
  * error's status. A 5xx answer never carries a stack trace or the cause's message.
  */
-export const errorResponder = <E, C extends Context>({ logger }: { logger: Logger }): MiddlewareObj<E, HttpResult, Error, C> => ({
+export const errorResponder = <E, C extends Context>({
+  logger,
+}: {
+  logger: Logger;
+}): MiddlewareObj<E, HttpResult, Error, C> => ({
   onError: async (request) => {
     if (request.response !== undefined) return;
     const httpError = toHttpError(request.error);
@@ -30,7 +35,8 @@ export const errorResponder = <E, C extends Context>({ logger }: { logger: Logge
       logger.info('Request refused', { ...about, reason: httpError.message });
     }
     const response = jsonResponse(httpError.status, httpError.toBody());
-    if (httpError instanceof MethodNotAllowedError) response.headers = { ...response.headers, allow: httpError.allow.join(', ') };
+    if (httpError instanceof MethodNotAllowedError)
+      response.headers = { ...response.headers, allow: httpError.allow.join(', ') };
     request.response = response;
   },
 });

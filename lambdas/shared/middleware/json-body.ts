@@ -15,12 +15,15 @@ export interface JsonBodyOptions {
 
 /**
  * Reads a JSON body: 413 above the size cap, 415 without a JSON content type, 400 when it
- * does not parse, nests too deep, or holds a `__proto__` key or characters no field accepts. (@middy/http-json-body-parser answers 415 for malformed JSON; the
+ * does not parse, nests too deep, or holds a `__proto__` key or characters no field accepts.
+ * (@middy/http-json-body-parser answers 415 for malformed JSON; the
  * contract here is 400.)
  */
-export const jsonBody = <E extends Pick<APIGatewayProxyEventV2, 'headers' | 'isBase64Encoded'> & { body?: unknown }, R, C extends Context>({
-  maxBytes = DEFAULT_MAX_BODY_BYTES,
-}: JsonBodyOptions = {}): MiddlewareObj<E, R, Error, C> => ({
+export const jsonBody = <
+  E extends Pick<APIGatewayProxyEventV2, 'headers' | 'isBase64Encoded'> & { body?: unknown },
+  R,
+  C extends Context,
+>({ maxBytes = DEFAULT_MAX_BODY_BYTES }: JsonBodyOptions = {}): MiddlewareObj<E, R, Error, C> => ({
   before: async (request) => {
     const { event } = request;
     const raw = typeof event.body === 'string' ? event.body : '';
@@ -29,7 +32,8 @@ export const jsonBody = <E extends Pick<APIGatewayProxyEventV2, 'headers' | 'isB
     if (!JSON_CONTENT_TYPE.test(event.headers?.['content-type'] ?? '')) throw new UnsupportedMediaTypeError();
     if (bytes.length === 0) throw new BadRequestError('Request body is required');
     const text = bytes.toString('utf8');
-    if (nestsDeeperThan(text, MAX_JSON_DEPTH)) throw new BadRequestError(`Request body is nested more than ${MAX_JSON_DEPTH} levels deep`);
+    if (nestsDeeperThan(text, MAX_JSON_DEPTH))
+      throw new BadRequestError(`Request body is nested more than ${MAX_JSON_DEPTH} levels deep`);
     let body: unknown;
     try {
       body = JSON.parse(text) as unknown;
@@ -37,12 +41,16 @@ export const jsonBody = <E extends Pick<APIGatewayProxyEventV2, 'headers' | 'isB
       throw new BadRequestError('Request body is not valid JSON');
     }
     const problem = findUnsafeJson(body);
-    if (problem?.kind === 'key') throw new BadRequestError('Request body must not contain the key "__proto__"', { fields: [problem.path] });
+    if (problem?.kind === 'key')
+      throw new BadRequestError('Request body must not contain the key "__proto__"', { fields: [problem.path] });
     if (problem?.kind === 'character') {
       const where = problem.path || 'Request body';
-      throw new BadRequestError(`${where} must not contain control characters, line separators or bidirectional formatting characters`, {
-        fields: [where],
-      });
+      throw new BadRequestError(
+        `${where} must not contain control characters, line separators or bidirectional formatting characters`,
+        {
+          fields: [where],
+        },
+      );
     }
     event.body = body;
   },

@@ -11,7 +11,10 @@ export const validateBody = <S extends z.ZodType, E extends { body: unknown }, R
   schema: S | (() => Promise<S>),
 ): MiddlewareObj<E, R, Error, C> => ({
   before: async (request) => {
-    const [{ parseWith }, resolved] = await Promise.all([import('../validation.ts'), typeof schema === 'function' ? schema() : schema]);
+    const [{ parseWith }, resolved] = await Promise.all([
+      import('../validation.ts'),
+      typeof schema === 'function' ? schema() : schema,
+    ]);
     request.event.body = parseWith(resolved, request.event.body);
   },
 });

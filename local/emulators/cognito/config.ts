@@ -32,7 +32,11 @@ export interface AppClientSettings {
   /** `PreventUserExistenceErrors`: true = ENABLED, false = LEGACY. */
   readonly preventUserExistenceErrors: boolean;
   /** Token lifetimes when the emulator's options give none. */
-  readonly defaultTokenValidity: { readonly accessTokenMinutes: number; readonly idTokenMinutes: number; readonly refreshTokenDays: number };
+  readonly defaultTokenValidity: {
+    readonly accessTokenMinutes: number;
+    readonly idTokenMinutes: number;
+    readonly refreshTokenDays: number;
+  };
 }
 
 /** A group a new pool starts with (CreateGroup's GroupName, Precedence and Description). */
@@ -61,9 +65,25 @@ export function clientAllowsFlow(client: AppClientSettings, flow: string): boole
 
 /** Standard attributes a user pool knows; `sub` and the username never change. */
 export const STANDARD_ATTRIBUTES = new Set([
-  'address', 'birthdate', 'email', 'email_verified', 'family_name', 'gender', 'given_name', 'locale',
-  'middle_name', 'name', 'nickname', 'phone_number', 'phone_number_verified', 'picture',
-  'preferred_username', 'profile', 'updated_at', 'website', 'zoneinfo',
+  'address',
+  'birthdate',
+  'email',
+  'email_verified',
+  'family_name',
+  'gender',
+  'given_name',
+  'locale',
+  'middle_name',
+  'name',
+  'nickname',
+  'phone_number',
+  'phone_number_verified',
+  'picture',
+  'preferred_username',
+  'profile',
+  'updated_at',
+  'website',
+  'zoneinfo',
 ]);
 
 /** The attributes whose changes a pool can hold until they are verified (VerifiedAttributeType). */

@@ -46,7 +46,12 @@ export async function confirmUserPage(context: PoolContext, query: URLSearchPara
   const username = query.get('user_name');
   const code = query.get('confirmation_code');
   if (clientId !== context.clientId || !username || !code) {
-    return page(400, 'This confirmation link is not valid', 'The link is incomplete or was not issued for this portal. Please use the link from your latest email.', loginUrl);
+    return page(
+      400,
+      'This confirmation link is not valid',
+      'The link is incomplete or was not issued for this portal. Please use the link from your latest email.',
+      loginUrl,
+    );
   }
   let user;
   try {
@@ -58,15 +63,28 @@ export async function confirmUserPage(context: PoolContext, query: URLSearchPara
   try {
     await runPostConfirmation(context, user, 'PostConfirmation_ConfirmSignUp');
   } catch {
-    return page(500, 'Your registration has been confirmed!', 'Your account could not be fully set up, though. Please contact your administrator.', loginUrl);
+    return page(
+      500,
+      'Your registration has been confirmed!',
+      'Your account could not be fully set up, though. Please contact your administrator.',
+      loginUrl,
+    );
   }
-  return page(200, 'Your registration has been confirmed!', 'You can now sign in with your email address and password.', loginUrl);
+  return page(
+    200,
+    'Your registration has been confirmed!',
+    'You can now sign in with your email address and password.',
+    loginUrl,
+  );
 }
 
 function explain(error: CognitoServiceError): { heading: string; message: string } {
   switch (error.type) {
     case 'ExpiredCodeException':
-      return { heading: 'This confirmation link has expired', message: 'Links are valid for 24 hours and only the latest one works. Sign up again or ask for a new link.' };
+      return {
+        heading: 'This confirmation link has expired',
+        message: 'Links are valid for 24 hours and only the latest one works. Sign up again or ask for a new link.',
+      };
     case 'LimitExceededException':
       return { heading: 'Too many attempts', message: 'This link was tried too often. Please ask for a new one.' };
     case 'NotAuthorizedException':

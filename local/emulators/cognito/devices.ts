@@ -26,7 +26,9 @@ export function requireDeviceTracking(context: PoolContext): void {
 }
 
 /** A confirmed device whose owner chose to remember it (or that is remembered without asking). */
-export const isRemembered = (device: DeviceRecord | undefined): device is DeviceRecord & { secret: { salt: string; verifier: string } } =>
+export const isRemembered = (
+  device: DeviceRecord | undefined,
+): device is DeviceRecord & { secret: { salt: string; verifier: string } } =>
   device?.secret !== undefined && device.remembered;
 
 /** A new, unconfirmed device for the end of a sign-in. */
@@ -40,7 +42,9 @@ export function issueDevice(context: PoolContext, user: UserRecord): DeviceRecor
     updatedAt: now,
     lastAuthenticatedAt: now,
   };
-  const kept = devicesOf(user).filter((other) => other.secret !== undefined || now - other.createdAt < UNCONFIRMED_DEVICE_MS);
+  const kept = devicesOf(user).filter(
+    (other) => other.secret !== undefined || now - other.createdAt < UNCONFIRMED_DEVICE_MS,
+  );
   user.devices = [...kept, device];
   context.store.saveUser(user);
   return device;

@@ -100,7 +100,11 @@ async function readJsonBody(request: IncomingMessage): Promise<unknown> {
   return body;
 }
 
-async function serveConfirmPage(context: PoolContext, request: IncomingMessage, response: ServerResponse): Promise<void> {
+async function serveConfirmPage(
+  context: PoolContext,
+  request: IncomingMessage,
+  response: ServerResponse,
+): Promise<void> {
   const query = new URL(request.url ?? '/', 'http://localhost').searchParams;
   let page;
   try {
@@ -109,7 +113,10 @@ async function serveConfirmPage(context: PoolContext, request: IncomingMessage, 
   } catch (error) {
     await context.store.commit().catch(() => undefined);
     console.error('Identity provider: confirmation page failed:', error);
-    page = { status: 500, html: '<!doctype html><title>Error</title><p>Something went wrong. Please try again later.</p>' };
+    page = {
+      status: 500,
+      html: '<!doctype html><title>Error</title><p>Something went wrong. Please try again later.</p>',
+    };
   }
   response.writeHead(page.status, {
     'Content-Type': 'text/html; charset=utf-8',
@@ -117,7 +124,8 @@ async function serveConfirmPage(context: PoolContext, request: IncomingMessage, 
     'Cache-Control': 'no-store',
     // The address holds a one-time code: never pass it on.
     'Referrer-Policy': 'no-referrer',
-    'Content-Security-Policy': "default-src 'none'; style-src 'unsafe-inline'; base-uri 'none'; form-action 'none'; frame-ancestors 'none'",
+    'Content-Security-Policy':
+      "default-src 'none'; style-src 'unsafe-inline'; base-uri 'none'; form-action 'none'; frame-ancestors 'none'",
     'X-Content-Type-Options': 'nosniff',
   });
   response.end(page.html);

@@ -1,6 +1,11 @@
 import { randomBytes, randomInt } from 'node:crypto';
 import type { AddressInfo } from 'node:net';
-import { checkedVerifiedAttributes, type AppClientSettings, type GroupDefinition, type VerifiedAttribute } from './config.ts';
+import {
+  checkedVerifiedAttributes,
+  type AppClientSettings,
+  type GroupDefinition,
+  type VerifiedAttribute,
+} from './config.ts';
 import type { DeviceTracking, PoolContext, PoolTriggers } from './context.ts';
 import { createCognitoServer } from './http.ts';
 import { generateSigningKey, loadSigningKey } from './jwt.ts';
@@ -84,7 +89,11 @@ const ALPHANUMERIC = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz012345
 const randomString = (length: number, alphabet: string) =>
   Array.from({ length }, () => alphabet.charAt(randomInt(alphabet.length))).join('');
 
-function newPool(region: string, groups: readonly GroupDefinition[], now: number): { meta: PoolMeta; groups: GroupRecord[] } {
+function newPool(
+  region: string,
+  groups: readonly GroupDefinition[],
+  now: number,
+): { meta: PoolMeta; groups: GroupRecord[] } {
   return {
     meta: {
       userPoolId: `${region}_${randomString(9, ALPHANUMERIC)}`,
@@ -100,14 +109,16 @@ function newPool(region: string, groups: readonly GroupDefinition[], now: number
 
 function positive(name: string, value: number | undefined, fallback: number): number {
   const result = value ?? fallback;
-  if (!Number.isFinite(result) || result <= 0) throw new Error(`${name} must be a positive number, got ${String(value)}`);
+  if (!Number.isFinite(result) || result <= 0)
+    throw new Error(`${name} must be a positive number, got ${String(value)}`);
   return result;
 }
 
 /** Cognito refuses an InviteMessageTemplate whose EmailMessage lacks either placeholder. */
 function checkedInvitation(template: InvitationTemplate): InvitationTemplate {
   for (const placeholder of ['{username}', '{####}']) {
-    if (!template.emailMessage.includes(placeholder)) throw new Error(`The invitation EmailMessage must contain ${placeholder}`);
+    if (!template.emailMessage.includes(placeholder))
+      throw new Error(`The invitation EmailMessage must contain ${placeholder}`);
   }
   return template;
 }
@@ -122,13 +133,16 @@ export async function startCognitoEmulator(options: CognitoEmulatorOptions): Pro
   const lifetimes = {
     accessTokenSeconds: positive('accessTokenMinutes', options.accessTokenMinutes, validity.accessTokenMinutes) * 60,
     idTokenSeconds: positive('idTokenMinutes', options.idTokenMinutes, validity.idTokenMinutes) * 60,
-    refreshTokenMs: positive('refreshTokenDays', options.refreshTokenDays, validity.refreshTokenDays) * 24 * 60 * 60_000,
+    refreshTokenMs:
+      positive('refreshTokenDays', options.refreshTokenDays, validity.refreshTokenDays) * 24 * 60 * 60_000,
   };
   const store = await PoolStore.open(options.dataDir, now, () => newPool(options.region, options.groups ?? [], now()));
   const { meta } = store;
   if (meta.region !== options.region) {
     await store.close();
-    throw new Error(`The user pool in ${options.dataDir} belongs to ${meta.region}, not ${options.region}; reset the local state to change region.`);
+    throw new Error(
+      `The user pool in ${options.dataDir} belongs to ${meta.region}, not ${options.region}; reset the local state to change region.`,
+    );
   }
   const signingKey = loadSigningKey(meta.signingKey);
   const jwks = { keys: [signingKey.jwk] };
@@ -154,8 +168,11 @@ export async function startCognitoEmulator(options: CognitoEmulatorOptions): Pro
     triggers: options.triggers ?? {},
     allowSelfSignUp: options.allowSelfSignUp ?? true,
     ...(options.deviceTracking ? { deviceTracking: options.deviceTracking } : {}),
-    attributesRequireVerificationBeforeUpdate: checkedVerifiedAttributes(options.attributesRequireVerificationBeforeUpdate ?? []),
-    temporaryPasswordMs: positive('temporaryPasswordValidityDays', options.temporaryPasswordValidityDays, 7) * 24 * 60 * 60_000,
+    attributesRequireVerificationBeforeUpdate: checkedVerifiedAttributes(
+      options.attributesRequireVerificationBeforeUpdate ?? [],
+    ),
+    temporaryPasswordMs:
+      positive('temporaryPasswordValidityDays', options.temporaryPasswordValidityDays, 7) * 24 * 60 * 60_000,
     invitation: checkedInvitation(options.invitation ?? DEFAULT_INVITATION),
     now,
   };

@@ -1,4 +1,12 @@
-import { createHash, createPrivateKey, createPublicKey, generateKeyPairSync, sign, verify, type KeyObject } from 'node:crypto';
+import {
+  createHash,
+  createPrivateKey,
+  createPublicKey,
+  generateKeyPairSync,
+  sign,
+  verify,
+  type KeyObject,
+} from 'node:crypto';
 
 /** RS256 JSON Web Tokens signed with the pool's key, as Cognito issues them. */
 
@@ -21,7 +29,9 @@ export interface SigningKey {
 /** A new 2048-bit RSA key, generated once per pool and kept with its state. */
 export function generateSigningKey(): { kid: string; privateKeyPem: string } {
   const { privateKey, publicKey } = generateKeyPairSync('rsa', { modulusLength: 2048 });
-  const kid = createHash('sha256').update(publicKey.export({ type: 'spki', format: 'der' })).digest('base64');
+  const kid = createHash('sha256')
+    .update(publicKey.export({ type: 'spki', format: 'der' }))
+    .digest('base64');
   return { kid, privateKeyPem: privateKey.export({ type: 'pkcs8', format: 'pem' }).toString() };
 }
 
@@ -30,7 +40,12 @@ export function loadSigningKey(stored: { kid: string; privateKeyPem: string }): 
   const publicKey = createPublicKey(privateKey);
   const { n, e } = publicKey.export({ format: 'jwk' });
   if (!n || !e) throw new Error('The pool signing key is not an RSA key');
-  return { kid: stored.kid, privateKey, publicKey, jwk: { alg: 'RS256', e, kid: stored.kid, kty: 'RSA', n, use: 'sig' } };
+  return {
+    kid: stored.kid,
+    privateKey,
+    publicKey,
+    jwk: { alg: 'RS256', e, kid: stored.kid, kty: 'RSA', n, use: 'sig' },
+  };
 }
 
 const base64url = (value: Buffer | string) => Buffer.from(value).toString('base64url');
@@ -59,7 +74,9 @@ export function verifyJwt(key: SigningKey, token: string): Record<string, unknow
 function decodeJson(segment: string): Record<string, unknown> | undefined {
   try {
     const value: unknown = JSON.parse(Buffer.from(segment, 'base64url').toString('utf8'));
-    return typeof value === 'object' && value !== null && !Array.isArray(value) ? (value as Record<string, unknown>) : undefined;
+    return typeof value === 'object' && value !== null && !Array.isArray(value)
+      ? (value as Record<string, unknown>)
+      : undefined;
   } catch {
     return undefined;
   }

@@ -15,8 +15,7 @@ export interface OutgoingEmail {
 
 export type SendEmail = (message: OutgoingEmail) => Promise<void>;
 
-const escapeHtml = (value: string) =>
-  value.replace(/[&<>"']/g, (char) => `&#${char.charCodeAt(0)};`);
+const escapeHtml = (value: string) => value.replace(/[&<>"']/g, (char) => `&#${char.charCodeAt(0)};`);
 
 export function verificationLinkEmail(to: string, link: string): OutgoingEmail {
   return {
@@ -76,9 +75,16 @@ const htmlToText = (html: string) =>
  * The invitation as Cognito sends it: the template is HTML, so the user name and the
  * temporary password go in escaped (a generated password may hold & or other symbols).
  */
-export function invitationEmail(template: InvitationTemplate, to: string, username: string, temporaryPassword: string): OutgoingEmail {
+export function invitationEmail(
+  template: InvitationTemplate,
+  to: string,
+  username: string,
+  temporaryPassword: string,
+): OutgoingEmail {
   // Replacer functions: a generated password may hold `$&` or `$$`, which a replacement string would expand.
-  const html = template.emailMessage.replaceAll('{username}', () => escapeHtml(username)).replaceAll('{####}', () => escapeHtml(temporaryPassword));
+  const html = template.emailMessage
+    .replaceAll('{username}', () => escapeHtml(username))
+    .replaceAll('{####}', () => escapeHtml(temporaryPassword));
   return { to, from: POOL.emailSender, subject: template.emailSubject, text: htmlToText(html), html };
 }
 

@@ -7,12 +7,18 @@ const RULES: readonly { test: (password: string) => boolean; message: string }[]
   { test: (password) => /[A-Z]/.test(password), message: 'Password must have uppercase characters' },
   { test: (password) => /[0-9]/.test(password), message: 'Password must have numeric characters' },
   // Cognito's symbol set: ^ $ * . [ ] { } ( ) ? " ! @ # % & / \ , > < ' : ; | _ ~ ` = + - and space.
-  { test: (password) => /[\^$*.[\]{}()?"!@#%&/\\,><':;|_~`=+\- ]/.test(password), message: 'Password must have symbol characters' },
+  {
+    test: (password) => /[\^$*.[\]{}()?"!@#%&/\\,><':;|_~`=+\- ]/.test(password),
+    message: 'Password must have symbol characters',
+  },
 ];
 
 export function assertPasswordConforms(password: string): void {
   const broken = RULES.find((rule) => !rule.test(password));
   if (broken) {
-    throw new CognitoServiceError('InvalidPasswordException', `Password did not conform with policy: ${broken.message}`);
+    throw new CognitoServiceError(
+      'InvalidPasswordException',
+      `Password did not conform with policy: ${broken.message}`,
+    );
   }
 }

@@ -24,7 +24,9 @@ export async function loadPool(dataDir: string): Promise<PoolSnapshot | undefine
   try {
     snapshot = JSON.parse(snapshotText) as PoolSnapshot;
   } catch {
-    throw new Error(`The identity provider state in ${join(dataDir, SNAPSHOT_FILE)} is not valid JSON; start with a reset.`);
+    throw new Error(
+      `The identity provider state in ${join(dataDir, SNAPSHOT_FILE)} is not valid JSON; start with a reset.`,
+    );
   }
   const journalText = (await readOptional(join(dataDir, JOURNAL_FILE))) ?? '';
   return replay(snapshot, journalText);

@@ -18,11 +18,7 @@ export interface SrpState {
 }
 
 export type ChallengeName =
-  | 'NEW_PASSWORD_REQUIRED'
-  | 'SOFTWARE_TOKEN_MFA'
-  | 'MFA_SETUP'
-  | 'DEVICE_SRP_AUTH'
-  | 'DEVICE_PASSWORD_VERIFIER';
+  'NEW_PASSWORD_REQUIRED' | 'SOFTWARE_TOKEN_MFA' | 'MFA_SETUP' | 'DEVICE_SRP_AUTH' | 'DEVICE_PASSWORD_VERIFIER';
 
 export interface ChallengeState {
   username: string;

@@ -41,8 +41,28 @@ export type TokenGenerationSource =
 
 /** Claims a pre token generation response cannot add, change or suppress (Cognito ignores or refuses them). */
 const PROTECTED_CLAIMS = new Set([
-  'acr', 'amr', 'at_hash', 'aud', 'auth_time', 'azp', 'c_hash', 'client_id', 'cognito:username', 'event_id', 'exp', 'iat',
-  'identities', 'iss', 'jti', 'nbf', 'nonce', 'origin_jti', 'scope', 'sub', 'token_use', 'username',
+  'acr',
+  'amr',
+  'at_hash',
+  'aud',
+  'auth_time',
+  'azp',
+  'c_hash',
+  'client_id',
+  'cognito:username',
+  'event_id',
+  'exp',
+  'iat',
+  'identities',
+  'iss',
+  'jti',
+  'nbf',
+  'nonce',
+  'origin_jti',
+  'scope',
+  'sub',
+  'token_use',
+  'username',
 ]);
 
 type Claims = Record<string, unknown>;
@@ -51,7 +71,8 @@ type TokenOverrides = { claimsToAddOrOverride?: Record<string, unknown>; claimsT
 const applyClaimOverrides = (claims: Claims, overrides: TokenOverrides | undefined): Claims => {
   const result = { ...claims };
   for (const name of overrides?.claimsToSuppress ?? []) if (!PROTECTED_CLAIMS.has(name)) delete result[name];
-  for (const [name, value] of Object.entries(overrides?.claimsToAddOrOverride ?? {})) if (!PROTECTED_CLAIMS.has(name)) result[name] = value;
+  for (const [name, value] of Object.entries(overrides?.claimsToAddOrOverride ?? {}))
+    if (!PROTECTED_CLAIMS.has(name)) result[name] = value;
   return result;
 };
 
@@ -61,7 +82,13 @@ const applyClaimOverrides = (claims: Claims, overrides: TokenOverrides | undefin
  * refresh, as in Cognito.
  * https://docs.aws.amazon.com/cognito/latest/developerguide/user-pool-lambda-pre-token-generation.html
  */
-async function runPreTokenGeneration(context: PoolContext, user: UserRecord, groups: string[], scopes: string[], source: TokenGenerationSource) {
+async function runPreTokenGeneration(
+  context: PoolContext,
+  user: UserRecord,
+  groups: string[],
+  scopes: string[],
+  source: TokenGenerationSource,
+) {
   const trigger = context.triggers.preTokenGeneration;
   if (!trigger) return undefined;
   try {
@@ -79,7 +106,9 @@ async function runPreTokenGeneration(context: PoolContext, user: UserRecord, gro
       },
       response: { claimsAndScopeOverrideDetails: {} },
     } as unknown as PreTokenGenerationV2TriggerEvent);
-    return (answer as PreTokenGenerationV2TriggerEvent | undefined)?.response?.claimsAndScopeOverrideDetails ?? undefined;
+    return (
+      (answer as PreTokenGenerationV2TriggerEvent | undefined)?.response?.claimsAndScopeOverrideDetails ?? undefined
+    );
   } catch (error) {
     throw ERRORS.preTokenGenerationFailed(error instanceof Error ? error.message : String(error));
   }
@@ -91,7 +120,9 @@ async function signTokens(context: PoolContext, user: UserRecord, origin: Origin
   const groups = overrides?.groupOverrideDetails?.groupsToOverride ?? groupsOf(context, user);
   const access = overrides?.accessTokenGeneration;
   const suppressed = new Set(access?.scopesToSuppress ?? []);
-  const scopes = [...new Set([COGNITO_ADMIN_SCOPE, ...(access?.scopesToAdd ?? [])])].filter((scope) => !suppressed.has(scope));
+  const scopes = [...new Set([COGNITO_ADMIN_SCOPE, ...(access?.scopesToAdd ?? [])])].filter(
+    (scope) => !suppressed.has(scope),
+  );
   const eventId = randomUUID();
   const common = {
     sub: user.username,
@@ -126,7 +157,12 @@ async function signTokens(context: PoolContext, user: UserRecord, origin: Origin
     ...(user.attributes.email !== undefined ? { email: user.attributes.email } : {}),
   };
   const idToken = signJwt(context.signingKey, applyClaimOverrides(idClaims, overrides?.idTokenGeneration));
-  return { AccessToken: accessToken, ExpiresIn: context.lifetimes.accessTokenSeconds, TokenType: 'Bearer' as const, IdToken: idToken };
+  return {
+    AccessToken: accessToken,
+    ExpiresIn: context.lifetimes.accessTokenSeconds,
+    TokenType: 'Bearer' as const,
+    IdToken: idToken,
+  };
 }
 
 /**
@@ -166,14 +202,23 @@ export async function issueTokens(
  * https://repost.aws/knowledge-center/cognito-invalid-refresh-token-error
  * https://aws.amazon.com/blogs/mobile/tracking-and-remembering-devices-using-amazon-cognito-your-user-pools/
  */
-function assertRefreshDevice(context: PoolContext, user: UserRecord, origin: OriginRecord, deviceKey: string | undefined): void {
+function assertRefreshDevice(
+  context: PoolContext,
+  user: UserRecord,
+  origin: OriginRecord,
+  deviceKey: string | undefined,
+): void {
   if (!context.deviceTracking || origin.deviceKey === undefined) return;
   const device = devicesOf(user).find((candidate) => candidate.key === origin.deviceKey);
   if (deviceKey !== origin.deviceKey || device?.secret === undefined) throw ERRORS.invalidRefreshToken();
 }
 
 /** REFRESH_TOKEN_AUTH: new access and ID tokens of the same origin, no new refresh token. */
-export async function refreshTokens(context: PoolContext, refreshToken: string, deviceKey?: string): Promise<AuthenticationResult> {
+export async function refreshTokens(
+  context: PoolContext,
+  refreshToken: string,
+  deviceKey?: string,
+): Promise<AuthenticationResult> {
   const origin = context.store.originByRefreshToken(hashRefreshToken(refreshToken));
   if (!origin) throw ERRORS.invalidRefreshToken();
   const user = context.store.findUser(origin.username);

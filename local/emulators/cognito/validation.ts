@@ -28,9 +28,7 @@ function withoutNulls(value: unknown): unknown {
 }
 
 function memberPath(path: readonly PropertyKey[]): string {
-  return path
-    .map((part) => (typeof part === 'number' ? `${part + 1}.member` : lowerFirst(String(part))))
-    .join('.');
+  return path.map((part) => (typeof part === 'number' ? `${part + 1}.member` : lowerFirst(String(part)))).join('.');
 }
 
 const lowerFirst = (name: string) => name.charAt(0).toLowerCase() + name.slice(1);
@@ -65,21 +63,51 @@ const bareRegex = (pattern: string) => pattern.replace(/^\/\^?/, '').replace(/\$
 
 /** Member shapes of the Cognito API reference. */
 export const shapes = {
-  userPoolId: z.string().min(1).max(55).regex(/^[\w-]+_[0-9a-zA-Z]+$/),
-  clientId: z.string().min(1).max(128).regex(/^[\w+]+$/),
-  username: z.string().min(1).max(128).regex(/^[\p{L}\p{M}\p{S}\p{N}\p{P}]+$/u),
-  password: z.string().max(256).regex(/^[\S]+$/),
+  userPoolId: z
+    .string()
+    .min(1)
+    .max(55)
+    .regex(/^[\w-]+_[0-9a-zA-Z]+$/),
+  clientId: z
+    .string()
+    .min(1)
+    .max(128)
+    .regex(/^[\w+]+$/),
+  username: z
+    .string()
+    .min(1)
+    .max(128)
+    .regex(/^[\p{L}\p{M}\p{S}\p{N}\p{P}]+$/u),
+  password: z
+    .string()
+    .max(256)
+    .regex(/^[\S]+$/),
   accessToken: z.string().regex(/^[A-Za-z0-9\-_=.]+$/),
   session: z.string().min(20).max(2048),
-  confirmationCode: z.string().min(1).max(2048).regex(/^[\S]+$/),
-  userCode: z.string().length(6).regex(/^[0-9]+$/),
-  groupName: z.string().min(1).max(128).regex(/^[\p{L}\p{M}\p{S}\p{N}\p{P}]+$/u),
+  confirmationCode: z
+    .string()
+    .min(1)
+    .max(2048)
+    .regex(/^[\S]+$/),
+  userCode: z
+    .string()
+    .length(6)
+    .regex(/^[0-9]+$/),
+  groupName: z
+    .string()
+    .min(1)
+    .max(128)
+    .regex(/^[\p{L}\p{M}\p{S}\p{N}\p{P}]+$/u),
   limit: z.number().int().min(0).max(60),
   paginationToken: z.string().min(1).max(131072),
   stringMap: z.record(z.string(), z.string()),
   attributes: z.array(z.object({ Name: z.string().min(1).max(32), Value: z.string().max(2048).optional() })),
   attributeNames: z.array(z.string().min(1).max(32)),
-  attributeName: z.string().min(1).max(32).regex(/^[\p{L}\p{M}\p{S}\p{N}\p{P}]+$/u),
+  attributeName: z
+    .string()
+    .min(1)
+    .max(32)
+    .regex(/^[\p{L}\p{M}\p{S}\p{N}\p{P}]+$/u),
   mfaSettings: z.object({ Enabled: z.boolean().optional(), PreferredMfa: z.boolean().optional() }),
 };
 

@@ -76,7 +76,8 @@ function requireValidPrincipals(
       const principal = parsePrincipal(context.scope, arn);
       if (!principal) return true;
       if (principal.kind === 'namespace') return principal.namespace !== DEFAULT_NAMESPACE;
-      if (principal.kind === 'group') return usersMustExist && !context.store.state.groups.group(principal.namespace, principal.groupName);
+      if (principal.kind === 'group')
+        return usersMustExist && !context.store.state.groups.group(principal.namespace, principal.groupName);
       return usersMustExist && !context.store.state.user(principal.namespace, principal.userName);
     });
   if (invalid.length > 0) throw invalidParameter(`Invalid principals given: ${invalid.join(', ')}`);
@@ -145,7 +146,10 @@ export const dashboardOperations: readonly ApiOperation[] = [
               CreatedTime: PUBLISHED_AT_SECONDS,
               Description: dashboard.description,
               Errors: [],
-              Sheets: dashboard.sheets.map((name, index) => ({ SheetId: `${dashboard.dashboardId}-sheet-${index + 1}`, Name: name })),
+              Sheets: dashboard.sheets.map((name, index) => ({
+                SheetId: `${dashboard.dashboardId}-sheet-${index + 1}`,
+                Name: name,
+              })),
               DataSetArns: dashboard.dataSetIds.map((id) => dataSetArn(context.scope, id)),
             },
           },

@@ -48,20 +48,26 @@ type CreateDataSetInput = z.infer<typeof createDataSetSchema>;
 /** S3Source.InputColumns: "For files that aren't JSON, only STRING data types are supported in input columns." */
 function requireStringColumns(columns: readonly InputColumn[]): void {
   const other = columns.find((column) => column.Type !== 'STRING');
-  if (other) throw invalidParameter(`Input column ${other.Name} is ${other.Type}: only STRING columns are supported for files that aren't JSON`);
+  if (other)
+    throw invalidParameter(
+      `Input column ${other.Name} is ${other.Type}: only STRING columns are supported for files that aren't JSON`,
+    );
 }
 
 /** Checks beyond the shapes; throws the documented error of the first problem. */
 function requireValidDataSet(context: ApiContext, input: CreateDataSetInput): void {
   const tables = Object.entries(input.PhysicalTableMap);
   if (tables.length !== 1) throw invalidParameter(`PhysicalTableMap with more than one table ${NOT_EMULATED}`);
-  if (input.ImportMode !== 'SPICE') throw invalidParameter('S3 data can only be imported into SPICE: ImportMode must be SPICE');
+  if (input.ImportMode !== 'SPICE')
+    throw invalidParameter('S3 data can only be imported into SPICE: ImportMode must be SPICE');
   for (const [id, { S3Source: source }] of tables) {
     const format = (source.UploadSettings?.Format ?? 'CSV').toUpperCase();
-    if (format !== 'CSV' && format !== 'TSV') throw invalidParameter(`PhysicalTableMap.${id}: ${format} files ${NOT_EMULATED} (CSV and TSV are)`);
+    if (format !== 'CSV' && format !== 'TSV')
+      throw invalidParameter(`PhysicalTableMap.${id}: ${format} files ${NOT_EMULATED} (CSV and TSV are)`);
     requireStringColumns(source.InputColumns);
     const dataSourceId = resourceIdOf(context.scope, 'datasource', source.DataSourceArn);
-    if (dataSourceId === undefined) throw invalidParameter(`PhysicalTableMap.${id}.S3Source.DataSourceArn is not a data source ARN of this account`);
+    if (dataSourceId === undefined)
+      throw invalidParameter(`PhysicalTableMap.${id}.S3Source.DataSourceArn is not a data source ARN of this account`);
     if (!context.store.state.data.dataSource(dataSourceId)) throw dataSourceNotFound(source.DataSourceArn);
   }
   for (const [id, logical] of Object.entries(input.LogicalTableMap ?? {})) {
@@ -71,9 +77,11 @@ function requireValidDataSet(context: ApiContext, input: CreateDataSetInput): vo
   }
   const rls = input.RowLevelPermissionDataSet;
   if (rls) {
-    if (input.UseAs === 'RLS_RULES') throw invalidParameter('A dataset used as RLS_RULES cannot itself apply row-level security');
+    if (input.UseAs === 'RLS_RULES')
+      throw invalidParameter('A dataset used as RLS_RULES cannot itself apply row-level security');
     const rulesId = resourceIdOf(context.scope, 'dataset', rls.Arn);
-    if (rulesId === undefined) throw invalidParameter('RowLevelPermissionDataSet.Arn is not a dataset ARN of this account');
+    if (rulesId === undefined)
+      throw invalidParameter('RowLevelPermissionDataSet.Arn is not a dataset ARN of this account');
     if (rulesId === input.DataSetId) throw invalidParameter('A dataset cannot be its own row-level security rules');
   }
 }

@@ -79,7 +79,11 @@ export const dataSourceOperations: readonly ApiOperation[] = [
       await context.store.commit({ type: 'putDataSource', dataSource: source });
       return {
         status: 202,
-        body: { Arn: dataSourceArn(context.scope, source.dataSourceId), DataSourceId: source.dataSourceId, CreationStatus: 'CREATION_IN_PROGRESS' },
+        body: {
+          Arn: dataSourceArn(context.scope, source.dataSourceId),
+          DataSourceId: source.dataSourceId,
+          CreationStatus: 'CREATION_IN_PROGRESS',
+        },
       };
     },
   },

@@ -25,7 +25,9 @@ function sessionLifetime(minutes: number | undefined): number {
 }
 
 /** `{ Enabled: boolean }`, the shape of every feature of RegisteredUserDashboardFeatureConfigurations. */
-const feature = z.object({ Enabled: z.boolean({ error: 'must be a boolean' }) }, { error: 'must be an object with Enabled' }).optional();
+const feature = z
+  .object({ Enabled: z.boolean({ error: 'must be a boolean' }) }, { error: 'must be an object with Enabled' })
+  .optional();
 
 /**
  * RegisteredUserDashboardFeatureConfigurations as the SDK model (@aws-sdk/client-quicksight)
@@ -37,7 +39,9 @@ const dashboardFeatures = z.strictObject(
     StatePersistence: feature,
     Bookmarks: feature,
     SharedView: feature,
-    AmazonQInQuickSight: z.strictObject({ ExecutiveSummary: feature }, { error: 'must be an object with ExecutiveSummary' }).optional(),
+    AmazonQInQuickSight: z
+      .strictObject({ ExecutiveSummary: feature }, { error: 'must be an object with ExecutiveSummary' })
+      .optional(),
     Schedules: feature,
     RecentSnapshots: feature,
     ThresholdAlerts: feature,
@@ -61,7 +65,10 @@ const generateSchema = z.object({
   ExperienceConfiguration: z.object(
     {
       Dashboard: z
-        .object({ InitialDashboardId: z.string({ error: 'is required' }).min(1).max(512), FeatureConfigurations: dashboardFeatures.optional() })
+        .object({
+          InitialDashboardId: z.string({ error: 'is required' }).min(1).max(512),
+          FeatureConfigurations: dashboardFeatures.optional(),
+        })
         .optional(),
       QuickSightConsole: z.unknown().optional(),
       QSearchBar: z.unknown().optional(),
@@ -91,7 +98,8 @@ export const embedOperations: readonly ApiOperation[] = [
       const lifetimeMinutes = sessionLifetime(input.SessionLifetimeInMinutes);
 
       const principal = parsePrincipal(context.scope, input.UserArn);
-      if (principal?.kind !== 'user') throw invalidParameter(`UserArn is not a user ARN of this account: ${input.UserArn}`);
+      if (principal?.kind !== 'user')
+        throw invalidParameter(`UserArn is not a user ARN of this account: ${input.UserArn}`);
       const namespace = requireNamespace(principal.namespace);
       if (!context.store.state.user(namespace, principal.userName)) throw quickSightUserNotFound(input.UserArn);
 

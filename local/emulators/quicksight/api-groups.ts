@@ -64,7 +64,8 @@ function targetGroup(request: ApiRequest, context: ApiContext, operation: string
 function targetMembership(request: ApiRequest, context: ApiContext, operation: string) {
   const group = targetGroup(request, context, operation);
   const memberName = requireMemberName(requireParam(request.params, 'MemberName'));
-  if (!context.store.state.user(group.namespace, memberName)) throw userNotFound(userArn(context.scope, group.namespace, memberName));
+  if (!context.store.state.user(group.namespace, memberName))
+    throw userNotFound(userArn(context.scope, group.namespace, memberName));
   return { group, memberName };
 }
 
@@ -82,7 +83,11 @@ export const groupOperations: readonly ApiOperation[] = [
         throw resourceExists(`The group ${input.GroupName} in namespace ${namespace}`, 'GROUP');
       }
       if (groups.groupsOf(namespace).length >= MAX_GROUPS_PER_NAMESPACE) {
-        throw new QuickSightError('LimitExceededException', `A namespace holds at most ${MAX_GROUPS_PER_NAMESPACE} groups`, 'GROUP');
+        throw new QuickSightError(
+          'LimitExceededException',
+          `A namespace holds at most ${MAX_GROUPS_PER_NAMESPACE} groups`,
+          'GROUP',
+        );
       }
       const group: StoredGroup = {
         namespace,
@@ -136,7 +141,12 @@ export const groupOperations: readonly ApiOperation[] = [
       const { group, memberName } = targetMembership(request, context, 'CreateGroupMembership');
       // Adding a member again changes nothing and answers the same (no ResourceExistsException is documented).
       if (!context.store.state.groups.isMember(group.namespace, group.groupName, memberName)) {
-        await context.store.commit({ type: 'addGroupMember', namespace: group.namespace, groupName: group.groupName, userName: memberName });
+        await context.store.commit({
+          type: 'addGroupMember',
+          namespace: group.namespace,
+          groupName: group.groupName,
+          userName: memberName,
+        });
       }
       return { body: { GroupMember: memberView(context.scope, group.namespace, memberName) } };
     },
@@ -150,7 +160,10 @@ export const groupOperations: readonly ApiOperation[] = [
       const members = context.store.state.groups.members(group.namespace, group.groupName);
       const page = paginate(members, request.query, 'group-members');
       return {
-        body: { GroupMemberList: page.items.map((name) => memberView(context.scope, group.namespace, name)), NextToken: page.nextToken },
+        body: {
+          GroupMemberList: page.items.map((name) => memberView(context.scope, group.namespace, name)),
+          NextToken: page.nextToken,
+        },
       };
     },
   },
@@ -167,7 +180,12 @@ export const groupOperations: readonly ApiOperation[] = [
           'GROUP',
         );
       }
-      await context.store.commit({ type: 'removeGroupMember', namespace: group.namespace, groupName: group.groupName, userName: memberName });
+      await context.store.commit({
+        type: 'removeGroupMember',
+        namespace: group.namespace,
+        groupName: group.groupName,
+        userName: memberName,
+      });
       return { body: {} };
     },
   },

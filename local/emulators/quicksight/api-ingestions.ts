@@ -28,7 +28,9 @@ export const MANUAL_REFRESHES_PER_DAY = 32;
 const DAY_MS = 24 * 60 * 60_000;
 
 const createIngestionSchema = z.object({
-  IngestionType: z.enum(['INCREMENTAL_REFRESH', 'FULL_REFRESH'], { error: 'must be INCREMENTAL_REFRESH or FULL_REFRESH' }).optional(),
+  IngestionType: z
+    .enum(['INCREMENTAL_REFRESH', 'FULL_REFRESH'], { error: 'must be INCREMENTAL_REFRESH or FULL_REFRESH' })
+    .optional(),
 });
 
 export type IngestionRequestType = StoredIngestion['requestType'];
@@ -97,7 +99,12 @@ export async function runIngestion(
     if (!outcome.ok) {
       await context.store.commit({
         type: 'finishIngestion',
-        ingestion: { ...created, status: 'FAILED', timeInSeconds, errorInfo: { Type: outcome.type, Message: outcome.message } },
+        ingestion: {
+          ...created,
+          status: 'FAILED',
+          timeInSeconds,
+          errorInfo: { Type: outcome.type, Message: outcome.message },
+        },
       });
       return;
     }
@@ -130,7 +137,8 @@ function targetDataSet(request: ApiRequest, context: ApiContext, operation: stri
 
 function requireIngestionId(request: ApiRequest): string {
   const ingestionId = requireParam(request.params, 'IngestionId');
-  if (!INGESTION_ID.test(ingestionId)) throw invalidParameter('IngestionId must be 1-128 letters, digits, hyphens or underscores');
+  if (!INGESTION_ID.test(ingestionId))
+    throw invalidParameter('IngestionId must be 1-128 letters, digits, hyphens or underscores');
   return ingestionId;
 }
 
@@ -164,7 +172,11 @@ export const ingestionOperations: readonly ApiOperation[] = [
       const created = await runIngestion(context, dataSetId, ingestionId, 'FULL_REFRESH');
       return {
         status: 201,
-        body: { Arn: ingestionArn(context.scope, dataSetId, ingestionId), IngestionId: ingestionId, IngestionStatus: created.status },
+        body: {
+          Arn: ingestionArn(context.scope, dataSetId, ingestionId),
+          IngestionId: ingestionId,
+          IngestionStatus: created.status,
+        },
       };
     },
   },
@@ -188,7 +200,9 @@ export const ingestionOperations: readonly ApiOperation[] = [
       const dataSetId = targetDataSet(request, context, 'ListIngestions');
       const newestFirst = context.store.state.data.ingestionsOf(dataSetId).reverse();
       const page = paginate(newestFirst, request.query, 'ingestions');
-      return { body: { Ingestions: page.items.map((i) => ingestionView(context.scope, i)), NextToken: page.nextToken } };
+      return {
+        body: { Ingestions: page.items.map((i) => ingestionView(context.scope, i)), NextToken: page.nextToken },
+      };
     },
   },
 ];

@@ -14,7 +14,9 @@ const USER_NAME = /^[\u0020-\u002E\u0030-\u00FF]+$/;
 const EMAIL = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
 
 const registerUserSchema = z.object({
-  IdentityType: z.enum(['IAM', 'QUICKSIGHT', 'IAM_IDENTITY_CENTER'], { error: 'must be IAM, QUICKSIGHT or IAM_IDENTITY_CENTER' }),
+  IdentityType: z.enum(['IAM', 'QUICKSIGHT', 'IAM_IDENTITY_CENTER'], {
+    error: 'must be IAM, QUICKSIGHT or IAM_IDENTITY_CENTER',
+  }),
   Email: z.string({ error: 'is required' }).max(254).regex(EMAIL, 'must be an email address'),
   UserRole: z.enum(QUICKSIGHT_USER_ROLES, { error: `must be one of ${QUICKSIGHT_USER_ROLES.join(', ')}` }),
   UserName: z.string().optional(),

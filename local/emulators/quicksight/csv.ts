@@ -49,7 +49,8 @@ export function parseDelimited(text: string, { delimiter, qualifier }: Delimited
       const openedOn = line;
       i += 1;
       for (;;) {
-        if (i >= text.length) throw new DelimitedTextError(`the quoted field opened on line ${openedOn} is never closed`);
+        if (i >= text.length)
+          throw new DelimitedTextError(`the quoted field opened on line ${openedOn} is never closed`);
         const inner = text[i]!;
         if (inner === qualifier) {
           if (text[i + 1] === qualifier) {

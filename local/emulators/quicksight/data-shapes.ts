@@ -7,7 +7,16 @@ import { z } from 'zod';
  * validated request members, so the same schemas check requests and journal lines.
  */
 
-export const INPUT_COLUMN_TYPES = ['STRING', 'INTEGER', 'DECIMAL', 'DATETIME', 'BIT', 'BOOLEAN', 'JSON', 'SEMISTRUCT'] as const;
+export const INPUT_COLUMN_TYPES = [
+  'STRING',
+  'INTEGER',
+  'DECIMAL',
+  'DATETIME',
+  'BIT',
+  'BOOLEAN',
+  'JSON',
+  'SEMISTRUCT',
+] as const;
 export type InputColumnType = (typeof INPUT_COLUMN_TYPES)[number];
 
 export const inputColumnSchema = z.object({
@@ -45,27 +54,45 @@ export const physicalTableSchema = z
     SaaSTable: z.unknown().optional(),
     FileSource: z.unknown().optional(),
   })
-  .refine((table) => Object.values(table).filter((member) => member !== undefined).length === 1, 'must have exactly one member')
+  .refine(
+    (table) => Object.values(table).filter((member) => member !== undefined).length === 1,
+    'must have exactly one member',
+  )
   .refine((table) => table.S3Source !== undefined, 'only S3Source tables are supported by this emulator')
   .transform((table) => ({ S3Source: table.S3Source as S3Source }));
 export type PhysicalTable = z.infer<typeof physicalTableSchema>;
 
 export const physicalTableMapSchema = z
-  .record(z.string().min(1).max(64).regex(/^[0-9a-zA-Z-]+$/, 'keys must be letters, digits or hyphens'), physicalTableSchema, {
-    error: 'is required',
-  })
+  .record(
+    z
+      .string()
+      .min(1)
+      .max(64)
+      .regex(/^[0-9a-zA-Z-]+$/, 'keys must be letters, digits or hyphens'),
+    physicalTableSchema,
+    {
+      error: 'is required',
+    },
+  )
   .refine((map) => Object.keys(map).length >= 1 && Object.keys(map).length <= 32, 'must hold 1-32 tables');
 
 export const rowLevelPermissionDataSetSchema = z
   .object({
-    Namespace: z.string().max(64).regex(/^[a-zA-Z0-9._-]*$/).optional(),
+    Namespace: z
+      .string()
+      .max(64)
+      .regex(/^[a-zA-Z0-9._-]*$/)
+      .optional(),
     Arn: z.string({ error: 'is required' }).min(1),
     PermissionPolicy: z.enum(['GRANT_ACCESS', 'DENY_ACCESS'], { error: 'must be GRANT_ACCESS or DENY_ACCESS' }),
     FormatVersion: z.enum(['VERSION_1', 'VERSION_2'], { error: 'must be VERSION_1 or VERSION_2' }).default('VERSION_1'),
     Status: z.enum(['ENABLED', 'DISABLED'], { error: 'must be ENABLED or DISABLED' }).default('ENABLED'),
   })
   // RowLevelPermissionDataSet.FormatVersion: "When FormatVersion is VERSION_2, ... Namespace must not exist."
-  .refine((rls) => rls.FormatVersion !== 'VERSION_2' || rls.Namespace === undefined, 'Namespace must not be set with FormatVersion VERSION_2');
+  .refine(
+    (rls) => rls.FormatVersion !== 'VERSION_2' || rls.Namespace === undefined,
+    'Namespace must not be set with FormatVersion VERSION_2',
+  );
 export type RowLevelPermissionDataSet = z.infer<typeof rowLevelPermissionDataSetSchema>;
 
 export const resourcePermissionListSchema = z

@@ -32,7 +32,12 @@ export interface EmbedRequest {
 }
 
 /** Starts an embed session and answers the URL that redeems it. */
-export async function issueEmbedUrl(store: StateStore, baseUrl: string, now: number, request: EmbedRequest): Promise<string> {
+export async function issueEmbedUrl(
+  store: StateStore,
+  baseUrl: string,
+  now: number,
+  request: EmbedRequest,
+): Promise<string> {
   const code = randomBytes(32).toString('base64url');
   const session: EmbedSession = {
     id: randomUUID(),
@@ -55,7 +60,11 @@ export function embedPath(session: Pick<EmbedSession, 'id'>): string {
 
 export type EmbedOutcome =
   /** Show the dashboard; `cookie` is set when the one-time link was just redeemed. */
-  | { readonly kind: 'open'; readonly session: EmbedSession; readonly cookie?: { value: string; maxAgeSeconds: number } }
+  | {
+      readonly kind: 'open';
+      readonly session: EmbedSession;
+      readonly cookie?: { value: string; maxAgeSeconds: number };
+    }
   | { readonly kind: 'link-expired'; readonly session?: EmbedSession }
   | { readonly kind: 'session-ended'; readonly session?: EmbedSession }
   | { readonly kind: 'no-access'; readonly session: EmbedSession }
@@ -74,10 +83,20 @@ export interface EmbedLoad {
  * Decides what a load of an embed URL shows. The user's access is checked again on every
  * load: a user deleted or unassigned since the link was made sees no data.
  */
-export async function loadEmbed(store: StateStore, scope: AccountScope, now: number, load: EmbedLoad): Promise<EmbedOutcome> {
+export async function loadEmbed(
+  store: StateStore,
+  scope: AccountScope,
+  now: number,
+  load: EmbedLoad,
+): Promise<EmbedOutcome> {
   const session = store.state.embedSession(load.sessionId);
   if (load.code !== null) {
-    if (!session || !sameHash(session.codeHash, load.code) || session.redeemedAt !== undefined || now > session.linkExpiresAt) {
+    if (
+      !session ||
+      !sameHash(session.codeHash, load.code) ||
+      session.redeemedAt !== undefined ||
+      now > session.linkExpiresAt
+    ) {
       return { kind: 'link-expired', session };
     }
     if (session.dashboardId !== load.dashboardId) return { kind: 'not-found', session };
@@ -93,7 +112,8 @@ export async function loadEmbed(store: StateStore, scope: AccountScope, now: num
     return { kind: 'open', session: redeemed, cookie: { value: cookie, maxAgeSeconds: redeemed.lifetimeMinutes * 60 } };
   }
   if (!session || !load.cookie || !sameHash(session.cookieHash, load.cookie)) return { kind: 'session-ended', session };
-  if (session.sessionExpiresAt === undefined || now > session.sessionExpiresAt) return { kind: 'session-ended', session };
+  if (session.sessionExpiresAt === undefined || now > session.sessionExpiresAt)
+    return { kind: 'session-ended', session };
   if (session.dashboardId !== load.dashboardId) return { kind: 'not-found', session };
   if (!hasAccess(store, scope, session)) return { kind: 'no-access', session };
   return { kind: 'open', session };

@@ -103,7 +103,8 @@ function pagesOnly(listener: RequestListener): RequestListener {
 
 export async function startQuickSightEmulator(options: QuickSightEmulatorOptions): Promise<QuickSightEmulator> {
   if (!/^\d{12}$/.test(options.accountId)) throw new Error('accountId must be a 12-digit AWS account ID');
-  if (!/^[a-z]{2}(-[a-z]+)+-\d$/.test(options.region)) throw new Error(`region ${options.region} is not an AWS region name`);
+  if (!/^[a-z]{2}(-[a-z]+)+-\d$/.test(options.region))
+    throw new Error(`region ${options.region} is not an AWS region name`);
   const host = options.host ?? '127.0.0.1';
   const now = options.now ?? Date.now;
   if (options.rowLevelSecurity && !/^[^/]{1,512}$/.test(options.rowLevelSecurity.rulesDataSetId)) {
@@ -118,7 +119,9 @@ export async function startQuickSightEmulator(options: QuickSightEmulatorOptions
   }
 
   const server = createServer();
-  const embedServer = options.embedPages ? createTlsServer({ key: options.embedPages.tls.key, cert: options.embedPages.tls.cert }) : undefined;
+  const embedServer = options.embedPages
+    ? createTlsServer({ key: options.embedPages.tls.key, cert: options.embedPages.tls.cert })
+    : undefined;
   let port: number;
   let embedPort: number | undefined;
   try {
@@ -130,7 +133,8 @@ export async function startQuickSightEmulator(options: QuickSightEmulatorOptions
     await store.close();
     throw error;
   }
-  const origin = (scheme: string, name: string, at: number) => `${scheme}://${name.includes(':') ? `[${name}]` : name}:${at}`;
+  const origin = (scheme: string, name: string, at: number) =>
+    `${scheme}://${name.includes(':') ? `[${name}]` : name}:${at}`;
   const url = origin('http', host, port);
   const pagesUrl = origin('http', options.pageHost ?? host, options.pagesPort ?? port);
   const embedUrl = embedPort === undefined ? pagesUrl : origin('https', options.pageHost ?? host, embedPort);
@@ -144,8 +148,7 @@ export async function startQuickSightEmulator(options: QuickSightEmulatorOptions
       objects: { readObject: options.readObject, listObjects: options.listObjects },
       rowLevelSecurity: options.rowLevelSecurity,
     },
-    (error) =>
-    console.error('QuickSight emulator: internal error:', error instanceof Error ? error.message : error),
+    (error) => console.error('QuickSight emulator: internal error:', error instanceof Error ? error.message : error),
   );
   server.on('request', listener);
   embedServer?.on('request', pagesOnly(listener));

@@ -28,7 +28,13 @@ export type IngestionErrorType =
   | 'INTERNAL_SERVICE_ERROR';
 
 export type LoadOutcome =
-  | { readonly ok: true; readonly columns: string[]; readonly rows: (string | null)[][]; readonly rowsDropped: number; readonly bytes: number }
+  | {
+      readonly ok: true;
+      readonly columns: string[];
+      readonly rows: (string | null)[][];
+      readonly rowsDropped: number;
+      readonly bytes: number;
+    }
   | { readonly ok: false; readonly type: IngestionErrorType; readonly message: string };
 
 class LoadFailure extends Error {
@@ -57,7 +63,11 @@ function fileSettings(upload: UploadSettings | undefined, manifest: Manifest): F
     throw new LoadFailure('S3_MANIFEST_ERROR', `this emulator ingests CSV and TSV files only, not ${format}`);
   }
   const qualifier =
-    upload?.TextQualifier === 'SINGLE_QUOTE' ? "'" : upload?.TextQualifier === 'DOUBLE_QUOTE' ? '"' : (manifest.uploadSettings.textqualifier ?? '"');
+    upload?.TextQualifier === 'SINGLE_QUOTE'
+      ? "'"
+      : upload?.TextQualifier === 'DOUBLE_QUOTE'
+        ? '"'
+        : (manifest.uploadSettings.textqualifier ?? '"');
   return {
     delimiter: upload?.Delimiter ?? manifest.uploadSettings.delimiter ?? defaultDelimiter,
     qualifier,
@@ -73,41 +83,60 @@ async function read(objects: ObjectStore, { bucket, key }: S3Location): Promise<
   try {
     return await objects.readObject(bucket, key);
   } catch (error) {
-    throw new LoadFailure('S3_FILE_INACCESSIBLE', `s3://${bucket}/${key} could not be read: ${error instanceof Error ? error.message : String(error)}`);
+    throw new LoadFailure(
+      'S3_FILE_INACCESSIBLE',
+      `s3://${bucket}/${key} could not be read: ${error instanceof Error ? error.message : String(error)}`,
+    );
   }
 }
 
 /** The files a manifest names, prefixes expanded, in manifest order. */
-async function filesOf(objects: ObjectStore, manifest: Manifest): Promise<{ location: S3Location; mandatory: boolean }[]> {
+async function filesOf(
+  objects: ObjectStore,
+  manifest: Manifest,
+): Promise<{ location: S3Location; mandatory: boolean }[]> {
   const files: { location: S3Location; mandatory: boolean }[] = [];
   for (const entry of manifest.locations) {
     if (entry.kind === 'file') {
       files.push({ location: entry.location, mandatory: entry.mandatory });
       continue;
     }
-    if (!objects.listObjects) throw new LoadFailure('S3_MANIFEST_ERROR', `this emulator cannot list ${entry.uri}: use URIs`);
+    if (!objects.listObjects)
+      throw new LoadFailure('S3_MANIFEST_ERROR', `this emulator cannot list ${entry.uri}: use URIs`);
     let keys: string[];
     try {
       keys = await objects.listObjects(entry.location.bucket, entry.location.key);
     } catch (error) {
-      throw new LoadFailure('S3_FILE_INACCESSIBLE', `${entry.uri} could not be listed: ${error instanceof Error ? error.message : String(error)}`);
+      throw new LoadFailure(
+        'S3_FILE_INACCESSIBLE',
+        `${entry.uri} could not be listed: ${error instanceof Error ? error.message : String(error)}`,
+      );
     }
     // Keys ending in / are folder markers, not files.
-    for (const key of [...keys].sort()) if (!key.endsWith('/')) files.push({ location: { bucket: entry.location.bucket, key }, mandatory: true });
+    for (const key of [...keys].sort())
+      if (!key.endsWith('/')) files.push({ location: { bucket: entry.location.bucket, key }, mandatory: true });
   }
   if (files.length === 0) throw new LoadFailure('S3_MANIFEST_ERROR', 'the manifest names no file');
-  if (files.length > MAX_MANIFEST_FILES) throw new LoadFailure('S3_MANIFEST_ERROR', `the manifest names more than ${MAX_MANIFEST_FILES} files`);
+  if (files.length > MAX_MANIFEST_FILES)
+    throw new LoadFailure('S3_MANIFEST_ERROR', `the manifest names more than ${MAX_MANIFEST_FILES} files`);
   return files;
 }
 
-async function loadS3Source(scope: AccountScope, data: DataState, source: S3Source, objects: ObjectStore): Promise<LoadOutcome> {
+async function loadS3Source(
+  scope: AccountScope,
+  data: DataState,
+  source: S3Source,
+  objects: ObjectStore,
+): Promise<LoadOutcome> {
   const dataSourceId = resourceIdOf(scope, 'datasource', source.DataSourceArn);
   const dataSource = dataSourceId === undefined ? undefined : data.dataSource(dataSourceId);
-  if (!dataSource) throw new LoadFailure('DATA_SOURCE_NOT_FOUND', `the data source ${source.DataSourceArn} does not exist`);
+  if (!dataSource)
+    throw new LoadFailure('DATA_SOURCE_NOT_FOUND', `the data source ${source.DataSourceArn} does not exist`);
 
   const manifestText = await read(objects, { bucket: dataSource.manifest.Bucket, key: dataSource.manifest.Key });
   const manifestUri = `s3://${dataSource.manifest.Bucket}/${dataSource.manifest.Key}`;
-  if (manifestText === undefined) throw new LoadFailure('S3_MANIFEST_ERROR', `the manifest ${manifestUri} does not exist`);
+  if (manifestText === undefined)
+    throw new LoadFailure('S3_MANIFEST_ERROR', `the manifest ${manifestUri} does not exist`);
   let manifest: Manifest;
   try {
     manifest = parseManifest(manifestText);
@@ -132,7 +161,8 @@ async function loadS3Source(scope: AccountScope, data: DataState, source: S3Sour
     try {
       records = parseDelimited(text, settings);
     } catch (error) {
-      if (error instanceof DelimitedTextError) throw new LoadFailure('CUSTOMER_ERROR', `${uri} is not valid delimited text: ${error.message}`);
+      if (error instanceof DelimitedTextError)
+        throw new LoadFailure('CUSTOMER_ERROR', `${uri} is not valid delimited text: ${error.message}`);
       throw error;
     }
     const data = records.slice(settings.startFromRow - 1 + (settings.containsHeader ? 1 : 0));
@@ -149,13 +179,22 @@ async function loadS3Source(scope: AccountScope, data: DataState, source: S3Sour
 }
 
 /** Loads a stored dataset's (single) S3 table; never throws for a problem of the data. */
-export async function loadDataSet(scope: AccountScope, data: DataState, dataSet: StoredDataSet, objects: ObjectStore): Promise<LoadOutcome> {
+export async function loadDataSet(
+  scope: AccountScope,
+  data: DataState,
+  dataSet: StoredDataSet,
+  objects: ObjectStore,
+): Promise<LoadOutcome> {
   const [table] = Object.values(dataSet.physicalTableMap);
   try {
     if (!table) throw new LoadFailure('CUSTOMER_ERROR', 'the dataset has no physical table');
     return await loadS3Source(scope, data, table.S3Source, objects);
   } catch (error) {
     if (error instanceof LoadFailure) return { ok: false, type: error.type, message: error.message };
-    return { ok: false, type: 'INTERNAL_SERVICE_ERROR', message: error instanceof Error ? error.message : String(error) };
+    return {
+      ok: false,
+      type: 'INTERNAL_SERVICE_ERROR',
+      message: error instanceof Error ? error.message : String(error),
+    };
   }
 }

@@ -46,7 +46,10 @@ const quickSightFormat = z.object({
     .array(
       z
         .object({ URIs: z.array(z.string().min(1)).optional(), URIPrefixes: z.array(z.string().min(1)).optional() })
-        .refine((entry) => (entry.URIs?.length ?? 0) + (entry.URIPrefixes?.length ?? 0) > 0, 'each entry needs URIs or URIPrefixes'),
+        .refine(
+          (entry) => (entry.URIs?.length ?? 0) + (entry.URIPrefixes?.length ?? 0) > 0,
+          'each entry needs URIs or URIPrefixes',
+        ),
     )
     .min(1, 'must list at least one location'),
   globalUploadSettings: z

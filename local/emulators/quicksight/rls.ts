@@ -33,7 +33,8 @@ export type RowPredicate = (value: RowValue) => boolean;
 const IDENTITY_COLUMNS = ['username', 'groupname', 'userarn', 'grouparn'] as const;
 type IdentityColumn = (typeof IDENTITY_COLUMNS)[number];
 
-const isIdentityColumn = (name: string): name is IdentityColumn => (IDENTITY_COLUMNS as readonly string[]).includes(name.toLowerCase());
+const isIdentityColumn = (name: string): name is IdentityColumn =>
+  (IDENTITY_COLUMNS as readonly string[]).includes(name.toLowerCase());
 
 function names(viewer: RlsViewer, column: IdentityColumn, value: string): boolean {
   switch (column) {
@@ -55,17 +56,25 @@ const NONE: RowPredicate = () => false;
  * Which rows of a dataset with `permission` the viewer may see. `rules` is the rules dataset's
  * SPICE table, undefined when it does not exist or has never loaded.
  */
-export function rowPredicate(permission: RowLevelPermissionDataSet | undefined, rules: RulesTable | undefined, viewer: RlsViewer): RowPredicate {
+export function rowPredicate(
+  permission: RowLevelPermissionDataSet | undefined,
+  rules: RulesTable | undefined,
+  viewer: RlsViewer,
+): RowPredicate {
   if (permission === undefined || permission.Status === 'DISABLED') return ALL;
   if (rules === undefined) return NONE;
-  const identity = rules.columns.flatMap((name, index) => (isIdentityColumn(name) ? [{ column: name.toLowerCase() as IdentityColumn, index }] : []));
+  const identity = rules.columns.flatMap((name, index) =>
+    isIdentityColumn(name) ? [{ column: name.toLowerCase() as IdentityColumn, index }] : [],
+  );
   const fields = rules.columns.flatMap((name, index) => (isIdentityColumn(name) ? [] : [{ name, index }]));
   // The viewer's rules, each as the accepted values of its non-empty fields.
   const applicable = rules.rows
-    .filter((rule) => identity.some(({ column, index }) => {
-      const value = rule[index];
-      return value !== null && value !== undefined && names(viewer, column, value);
-    }))
+    .filter((rule) =>
+      identity.some(({ column, index }) => {
+        const value = rule[index];
+        return value !== null && value !== undefined && names(viewer, column, value);
+      }),
+    )
     .map((rule) =>
       fields.flatMap(({ name, index }) => {
         const value = rule[index];

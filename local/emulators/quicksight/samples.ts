@@ -73,7 +73,11 @@ export function sampleRowLevelPermission(
 }
 
 /** DescribeDataSet's DataSet for a sample dataset. */
-export function sampleDataSetView(scope: AccountScope, option: SampleRowLevelSecurity | undefined, dataSet: SampleDataSet) {
+export function sampleDataSetView(
+  scope: AccountScope,
+  option: SampleRowLevelSecurity | undefined,
+  dataSet: SampleDataSet,
+) {
   const rowLevelPermission = sampleRowLevelPermission(scope, option, dataSet);
   return {
     Arn: dataSetArn(scope, dataSet.dataSetId),
@@ -99,7 +103,12 @@ export interface SampleViewContext {
 }
 
 /** The facts a user sees on a sample dashboard: those every dataset behind it lets them see. */
-export function visibleFacts(context: SampleViewContext, dashboard: SampleDashboard, namespace: string, userName: string): MonthlyFact[] {
+export function visibleFacts(
+  context: SampleViewContext,
+  dashboard: SampleDashboard,
+  namespace: string,
+  userName: string,
+): MonthlyFact[] {
   const { scope, state } = context;
   const groups = state.groups.groupsOfUser(namespace, userName);
   const viewer = {

@@ -55,7 +55,10 @@ export const API_OPERATIONS: readonly ApiOperation[] = [
 
 const ROUTES = API_OPERATIONS.map(compile);
 
-function matchRoute(method: string, pathname: string): { route: CompiledRoute; params: Record<string, string> } | undefined {
+function matchRoute(
+  method: string,
+  pathname: string,
+): { route: CompiledRoute; params: Record<string, string> } | undefined {
   for (const route of ROUTES) {
     if (route.operation.method !== method) continue;
     const match = route.pattern.exec(pathname);
@@ -112,7 +115,13 @@ function parseJsonBody(text: string): unknown {
   return body;
 }
 
-function sendJson(response: ServerResponse, status: number, requestId: string, body: Record<string, unknown>, errorName?: string): void {
+function sendJson(
+  response: ServerResponse,
+  status: number,
+  requestId: string,
+  body: Record<string, unknown>,
+  errorName?: string,
+): void {
   if (response.headersSent || response.destroyed) return;
   const headers: Record<string, string> = {
     'Content-Type': 'application/json',
@@ -123,7 +132,13 @@ function sendJson(response: ServerResponse, status: number, requestId: string, b
   response.end(JSON.stringify(body));
 }
 
-async function handleApi(request: IncomingMessage, response: ServerResponse, url: URL, context: ApiContext, requestId: string) {
+async function handleApi(
+  request: IncomingMessage,
+  response: ServerResponse,
+  url: URL,
+  context: ApiContext,
+  requestId: string,
+) {
   if (!SIGV4_AUTHORIZATION.test(request.headers.authorization ?? '')) {
     throw new QuickSightError('MissingAuthenticationTokenException', 'Missing Authentication Token');
   }
@@ -133,7 +148,10 @@ async function handleApi(request: IncomingMessage, response: ServerResponse, url
     throw new QuickSightError('UnknownOperationException', `No QuickSight operation answers ${method} ${url.pathname}`);
   }
   const body = method === 'POST' || method === 'PUT' ? parseJsonBody(await readBody(request)) : {};
-  const result = await matched.route.operation.handle({ params: matched.params, query: url.searchParams, body }, context);
+  const result = await matched.route.operation.handle(
+    { params: matched.params, query: url.searchParams, body },
+    context,
+  );
   const status = result.status ?? 200;
   sendJson(response, status, requestId, { ...result.body, RequestId: requestId, Status: status });
 }
@@ -159,7 +177,13 @@ export function createRequestListener(context: ApiContext, onInternalError: (err
           return;
         }
         onInternalError(error);
-        sendJson(response, 500, requestId, { Message: 'An internal failure occurred', RequestId: requestId }, 'InternalFailureException');
+        sendJson(
+          response,
+          500,
+          requestId,
+          { Message: 'An internal failure occurred', RequestId: requestId },
+          'InternalFailureException',
+        );
       }
     })();
   };

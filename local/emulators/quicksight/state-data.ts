@@ -69,7 +69,11 @@ export const dataChangeSchemas = [
   z.object({ type: z.literal('deleteDataSet'), dataSetId: z.string() }),
   z.object({ type: z.literal('putIngestion'), ingestion: storedIngestionSchema }),
   /** An ingestion's end; a COMPLETED one replaces the dataset's rows with `table` in the same change. */
-  z.object({ type: z.literal('finishIngestion'), ingestion: storedIngestionSchema, table: spiceTableSchema.optional() }),
+  z.object({
+    type: z.literal('finishIngestion'),
+    ingestion: storedIngestionSchema,
+    table: spiceTableSchema.optional(),
+  }),
 ] as const;
 export type DataChange = z.infer<(typeof dataChangeSchemas)[number]>;
 
@@ -122,7 +126,8 @@ export class DataState {
         return;
       case 'finishIngestion':
         this.putIngestion(change.ingestion);
-        if (change.ingestion.status === 'COMPLETED' && change.table) this.spiceTables.set(change.table.dataSetId, change.table);
+        if (change.ingestion.status === 'COMPLETED' && change.table)
+          this.spiceTables.set(change.table.dataSetId, change.table);
         return;
     }
   }

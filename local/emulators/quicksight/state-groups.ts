@@ -96,7 +96,9 @@ export class GroupDirectory {
 
   /** The groups a user belongs to, in group creation order. */
   groupsOfUser(namespace: string, userName: string): StoredGroup[] {
-    return [...this.entries.values()].filter((e) => e.group.namespace === namespace && e.members.has(userName)).map((e) => e.group);
+    return [...this.entries.values()]
+      .filter((e) => e.group.namespace === namespace && e.members.has(userName))
+      .map((e) => e.group);
   }
 
   toSnapshot(): GroupSnapshot[] {

@@ -21,7 +21,10 @@ const RENEW_BEFORE_MS = 7 * 24 * 60 * 60_000;
 
 async function readExisting(dir: string): Promise<TlsMaterial | undefined> {
   try {
-    const [key, cert] = await Promise.all([readFile(join(dir, 'key.pem'), 'utf8'), readFile(join(dir, 'cert.pem'), 'utf8')]);
+    const [key, cert] = await Promise.all([
+      readFile(join(dir, 'key.pem'), 'utf8'),
+      readFile(join(dir, 'cert.pem'), 'utf8'),
+    ]);
     const validTo = Date.parse(new X509Certificate(cert).validTo);
     return validTo - Date.now() > RENEW_BEFORE_MS ? { key, cert } : undefined;
   } catch {
@@ -36,12 +39,28 @@ export async function localTlsMaterial(dir: string): Promise<TlsMaterial> {
   await mkdir(dir, { recursive: true, mode: 0o700 });
   try {
     await run('openssl', [
-      'req', '-x509', '-newkey', 'ec', '-pkeyopt', 'ec_paramgen_curve:prime256v1', '-nodes',
-      '-keyout', join(dir, 'key.pem'), '-out', join(dir, 'cert.pem'), '-days', '825',
-      '-subj', '/CN=localhost', '-addext', 'subjectAltName=DNS:localhost,IP:127.0.0.1',
+      'req',
+      '-x509',
+      '-newkey',
+      'ec',
+      '-pkeyopt',
+      'ec_paramgen_curve:prime256v1',
+      '-nodes',
+      '-keyout',
+      join(dir, 'key.pem'),
+      '-out',
+      join(dir, 'cert.pem'),
+      '-days',
+      '825',
+      '-subj',
+      '/CN=localhost',
+      '-addext',
+      'subjectAltName=DNS:localhost,IP:127.0.0.1',
     ]);
   } catch (error) {
-    throw new Error(`Making the local certificate of the embed pages needs the openssl tool: ${error instanceof Error ? error.message : String(error)}`);
+    throw new Error(
+      `Making the local certificate of the embed pages needs the openssl tool: ${error instanceof Error ? error.message : String(error)}`,
+    );
   }
   const made = await readExisting(dir);
   if (!made) throw new Error(`openssl made no usable certificate in ${dir}`);

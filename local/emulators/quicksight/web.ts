@@ -15,7 +15,13 @@ import {
   sessionEndedPage,
 } from './render/pages.ts';
 import { DASHBOARD_CSS } from './render/styles.ts';
-import { controlPage, EMBED_FRAME_SCRIPT, embedFrameContext, frameHead, type EmbedFrameContext } from './render/embed-frame.ts';
+import {
+  controlPage,
+  EMBED_FRAME_SCRIPT,
+  embedFrameContext,
+  frameHead,
+  type EmbedFrameContext,
+} from './render/embed-frame.ts';
 import type { SafeHtml } from './render/html.ts';
 
 /** The browser side of the emulator: embedded dashboards, the console link page, the stylesheet. */
@@ -28,7 +34,10 @@ export interface WebContext {
   readonly rowLevelSecurity?: SampleRowLevelSecurity;
 }
 
-/** Scripts and styles from 'self' only (no inline ones), nothing from elsewhere; `frameAncestors` decides who may frame. */
+/**
+ * Scripts and styles from 'self' only (no inline ones), nothing from elsewhere; `frameAncestors` decides who may
+ * frame.
+ */
 function pageSecurityHeaders(frameAncestors: readonly string[]): Record<string, string> {
   const ancestors = frameAncestors.length > 0 ? frameAncestors.join(' ') : "'none'";
   return {
@@ -84,7 +93,10 @@ function decodeSegment(segment: string): string | undefined {
  * SDK's documentation lists them (README, "Dashboard Embedding", ERROR_OCCURRED); the other
  * two name what happened.
  */
-const REFUSALS: Record<Exclude<EmbedOutcome['kind'], 'open'>, { status: number; errorCode: string; page: (head?: SafeHtml) => string }> = {
+const REFUSALS: Record<
+  Exclude<EmbedOutcome['kind'], 'open'>,
+  { status: number; errorCode: string; page: (head?: SafeHtml) => string }
+> = {
   'link-expired': { status: 403, errorCode: 'Forbidden', page: linkExpiredPage },
   'session-ended': { status: 403, errorCode: 'Unauthorized', page: sessionEndedPage },
   'no-access': { status: 403, errorCode: 'AccessDenied', page: noAccessPage },
@@ -92,7 +104,8 @@ const REFUSALS: Record<Exclude<EmbedOutcome['kind'], 'open'>, { status: number; 
 };
 
 /** Dashboards over a company-scoped dataset declare the `company` parameter. */
-const declaresCompany = (dashboard: SampleDashboard) => dashboard.dataSetIds.some((id) => findSampleDataSet(id)?.companyScoped === true);
+const declaresCompany = (dashboard: SampleDashboard) =>
+  dashboard.dataSetIds.some((id) => findSampleDataSet(id)?.companyScoped === true);
 
 /**
  * The embed session cookie. Over https (the SDK's frames) it is SameSite=None, Secure and
@@ -108,7 +121,12 @@ const CONTROL_ROUTE = /^\/embed\/([^/]+)\/embedControl\/?$/;
 const CONSOLE_ROUTE = /^\/sn\/dashboards\/([^/]+)\/?$/;
 
 /** Answers GET/HEAD requests outside the API; returns false for paths that are not pages. */
-export async function handlePage(request: IncomingMessage, response: ServerResponse, url: URL, context: WebContext): Promise<boolean> {
+export async function handlePage(
+  request: IncomingMessage,
+  response: ServerResponse,
+  url: URL,
+  context: WebContext,
+): Promise<boolean> {
   if (url.pathname === '/assets/dashboard.css') {
     response.writeHead(200, {
       'Content-Type': 'text/css; charset=utf-8',
@@ -196,7 +214,12 @@ export async function handlePage(request: IncomingMessage, response: ServerRespo
     : {};
   // Row-level security is applied on every load: group and rules changes show at the next one.
   const { namespace, userName } = outcome.session;
-  const facts = visibleFacts({ scope: context.scope, state: context.store.state, rowLevelSecurity: context.rowLevelSecurity }, dashboard, namespace, userName);
+  const facts = visibleFacts(
+    { scope: context.scope, state: context.store.state, rowLevelSecurity: context.rowLevelSecurity },
+    dashboard,
+    namespace,
+    userName,
+  );
   const page = dashboardPage(dashboard, userName, parseViewState(url.searchParams), facts, {
     frame,
     features: outcome.session.enabledFeatures ?? [],

@@ -22,7 +22,10 @@ export const xmlElement = (name: string, value: string): string => `<${name}>${e
 
 /** The request ids every S3 response carries (x-amz-request-id, x-amz-id-2). */
 export function requestIds(): { requestId: string; hostId: string } {
-  return { requestId: randomUUID().replaceAll('-', '').slice(0, 16).toUpperCase(), hostId: randomBytes(48).toString('base64') };
+  return {
+    requestId: randomUUID().replaceAll('-', '').slice(0, 16).toUpperCase(),
+    hostId: randomBytes(48).toString('base64'),
+  };
 }
 
 export function errorBody(error: S3ErrorSpec, ids: { requestId: string; hostId: string }): string {
@@ -45,13 +48,22 @@ export function sendS3Error(res: ServerResponse, method: string, error: S3ErrorS
     return;
   }
   const body = errorBody(error, ids);
-  res.writeHead(error.status, { ...headers, 'content-type': 'application/xml', 'content-length': Buffer.byteLength(body) });
+  res.writeHead(error.status, {
+    ...headers,
+    'content-type': 'application/xml',
+    'content-length': Buffer.byteLength(body),
+  });
   res.end(body);
 }
 
 /** The errors of the codes this stand-in answers with, worded as S3 words them. */
 export const S3_ERRORS = {
-  noSuchKey: (key: string): S3ErrorSpec => ({ status: 404, code: 'NoSuchKey', message: 'The specified key does not exist.', details: { Key: key } }),
+  noSuchKey: (key: string): S3ErrorSpec => ({
+    status: 404,
+    code: 'NoSuchKey',
+    message: 'The specified key does not exist.',
+    details: { Key: key },
+  }),
   noSuchBucket: (bucket: string): S3ErrorSpec => ({
     status: 404,
     code: 'NoSuchBucket',
@@ -60,27 +72,47 @@ export const S3_ERRORS = {
   }),
   accessDenied: (message = 'Access Denied'): S3ErrorSpec => ({ status: 403, code: 'AccessDenied', message }),
   keyTooLong: (): S3ErrorSpec => ({ status: 400, code: 'KeyTooLongError', message: 'Your key is too long' }),
-  invalidDigest: (): S3ErrorSpec => ({ status: 400, code: 'InvalidDigest', message: 'The Content-MD5 you specified was invalid.' }),
-  badDigest: (): S3ErrorSpec => ({ status: 400, code: 'BadDigest', message: 'The Content-MD5 you specified did not match what we received.' }),
+  invalidDigest: (): S3ErrorSpec => ({
+    status: 400,
+    code: 'InvalidDigest',
+    message: 'The Content-MD5 you specified was invalid.',
+  }),
+  badDigest: (): S3ErrorSpec => ({
+    status: 400,
+    code: 'BadDigest',
+    message: 'The Content-MD5 you specified did not match what we received.',
+  }),
   badChecksum: (algorithm: string): S3ErrorSpec => ({
     status: 400,
     code: 'BadDigest',
     message: `The ${algorithm.toUpperCase()} you specified did not match the calculated checksum.`,
   }),
   invalidRequest: (message: string): S3ErrorSpec => ({ status: 400, code: 'InvalidRequest', message }),
-  incompleteBody: (): S3ErrorSpec => ({ status: 400, code: 'IncompleteBody', message: 'You did not provide the number of bytes specified by the Content-Length HTTP header' }),
+  incompleteBody: (): S3ErrorSpec => ({
+    status: 400,
+    code: 'IncompleteBody',
+    message: 'You did not provide the number of bytes specified by the Content-Length HTTP header',
+  }),
   entityTooLarge: (limit: number): S3ErrorSpec => ({
     status: 400,
     code: 'EntityTooLarge',
     message: 'Your proposed upload exceeds the maximum allowed size',
     details: { MaxSizeAllowed: String(limit) },
   }),
-  notImplemented: (): S3ErrorSpec => ({ status: 501, code: 'NotImplemented', message: 'A header you provided implies functionality that is not implemented' }),
+  notImplemented: (): S3ErrorSpec => ({
+    status: 501,
+    code: 'NotImplemented',
+    message: 'A header you provided implies functionality that is not implemented',
+  }),
   methodNotAllowed: (method: string, resourceType: string): S3ErrorSpec => ({
     status: 405,
     code: 'MethodNotAllowed',
     message: 'The specified method is not allowed against this resource.',
     details: { Method: method, ResourceType: resourceType },
   }),
-  internalError: (): S3ErrorSpec => ({ status: 500, code: 'InternalError', message: 'We encountered an internal error. Please try again.' }),
+  internalError: (): S3ErrorSpec => ({
+    status: 500,
+    code: 'InternalError',
+    message: 'We encountered an internal error. Please try again.',
+  }),
 } as const;

@@ -54,7 +54,8 @@ export async function startS3StandIn(options: S3StandInOptions): Promise<S3Stand
     createS3Listener({
       store,
       ...(options.now && { now: options.now }),
-      onInternalError: (error) => log(`S3 stand-in: internal error: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}`),
+      onInternalError: (error) =>
+        log(`S3 stand-in: internal error: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}`),
     }),
   );
   const port = await listen(server, options.port ?? 0, host);

@@ -64,7 +64,8 @@ function decodeChunked(raw: Buffer): { body: Buffer; trailers: Record<string, st
     const lineEnd = raw.indexOf('\r\n', at);
     if (lineEnd === -1) throw new S3Error(S3_ERRORS.incompleteBody());
     const size = Number.parseInt(raw.subarray(at, lineEnd).toString('latin1').split(';')[0]!, 16);
-    if (!Number.isInteger(size) || size < 0) throw new S3Error(S3_ERRORS.invalidRequest('Invalid chunk size in the aws-chunked payload'));
+    if (!Number.isInteger(size) || size < 0)
+      throw new S3Error(S3_ERRORS.invalidRequest('Invalid chunk size in the aws-chunked payload'));
     at = lineEnd + 2;
     if (size === 0) break;
     if (at + size + 2 > raw.length) throw new S3Error(S3_ERRORS.incompleteBody());
@@ -128,14 +129,20 @@ function objectHeaders(object: StoredObject, withChecksums: boolean): Record<str
     'x-amz-server-side-encryption': 'AES256',
   };
   for (const [name, value] of Object.entries(object.metadata)) headers[`x-amz-meta-${name}`] = value;
-  if (withChecksums) for (const [algorithm, value] of Object.entries(object.checksums)) headers[`x-amz-checksum-${algorithm}`] = value;
+  if (withChecksums)
+    for (const [algorithm, value] of Object.entries(object.checksums)) headers[`x-amz-checksum-${algorithm}`] = value;
   return headers;
 }
 
 function sendXml(res: ServerResponse, xml: string): void {
   const ids = requestIds();
   const body = `<?xml version="1.0" encoding="UTF-8"?>\n${xml}`;
-  res.writeHead(200, { 'content-type': 'application/xml', 'content-length': Buffer.byteLength(body), 'x-amz-request-id': ids.requestId, 'x-amz-id-2': ids.hostId });
+  res.writeHead(200, {
+    'content-type': 'application/xml',
+    'content-length': Buffer.byteLength(body),
+    'x-amz-request-id': ids.requestId,
+    'x-amz-id-2': ids.hostId,
+  });
   res.end(body);
 }
 
@@ -147,14 +154,22 @@ function send(res: ServerResponse, status: number, headers: Record<string, strin
 
 const NAMESPACE = 'http://s3.amazonaws.com/doc/2006-03-01/';
 
-async function listObjectsV2(store: ObjectStore, res: ServerResponse, bucket: string, query: URLSearchParams): Promise<void> {
+async function listObjectsV2(
+  store: ObjectStore,
+  res: ServerResponse,
+  bucket: string,
+  query: URLSearchParams,
+): Promise<void> {
   const prefix = query.get('prefix') ?? '';
   const maxKeysText = query.get('max-keys');
   const maxKeys = maxKeysText === null ? MAX_KEYS : Number(maxKeysText);
-  if (!Number.isInteger(maxKeys) || maxKeys < 0) throw new S3Error(S3_ERRORS.invalidRequest('Provided max-keys not an integer or within integer range'));
+  if (!Number.isInteger(maxKeys) || maxKeys < 0)
+    throw new S3Error(S3_ERRORS.invalidRequest('Provided max-keys not an integer or within integer range'));
   const token = query.get('continuation-token');
   const after = token !== null ? Buffer.from(token, 'base64url').toString('utf8') : (query.get('start-after') ?? '');
-  const keys = (await store.keys(bucket, prefix)).filter((key) => Buffer.compare(Buffer.from(key), Buffer.from(after)) > 0);
+  const keys = (await store.keys(bucket, prefix)).filter(
+    (key) => Buffer.compare(Buffer.from(key), Buffer.from(after)) > 0,
+  );
   const page = keys.slice(0, Math.min(maxKeys, MAX_KEYS));
   const truncated = keys.length > page.length;
   const contents: string[] = [];
@@ -194,21 +209,32 @@ export function createS3Listener(options: S3ListenerOptions): (req: IncomingMess
 
     if (bucket === '') {
       if (method !== 'GET') throw new S3Error(S3_ERRORS.methodNotAllowed(method, 'SERVICE'));
-      const buckets = store.bucketNames().map((name) => `<Bucket>${xmlElement('Name', name)}${xmlElement('CreationDate', new Date(0).toISOString())}</Bucket>`);
-      return sendXml(res, `<ListAllMyBucketsResult xmlns="${NAMESPACE}"><Buckets>${buckets.join('')}</Buckets></ListAllMyBucketsResult>`);
+      const buckets = store
+        .bucketNames()
+        .map(
+          (name) =>
+            `<Bucket>${xmlElement('Name', name)}${xmlElement('CreationDate', new Date(0).toISOString())}</Bucket>`,
+        );
+      return sendXml(
+        res,
+        `<ListAllMyBucketsResult xmlns="${NAMESPACE}"><Buckets>${buckets.join('')}</Buckets></ListAllMyBucketsResult>`,
+      );
     }
     if (!store.hasBucket(bucket)) throw new S3Error(S3_ERRORS.noSuchBucket(bucket));
 
     if (key === '') {
       if (method === 'HEAD') return send(res, 200, { 'x-amz-bucket-region': 'us-east-2' });
-      if (method === 'GET' && target.searchParams.get('list-type') === '2') return listObjectsV2(store, res, bucket, target.searchParams);
-      if (method === 'GET' || method === 'PUT' || method === 'DELETE' || method === 'POST') throw new S3Error(S3_ERRORS.notImplemented());
+      if (method === 'GET' && target.searchParams.get('list-type') === '2')
+        return listObjectsV2(store, res, bucket, target.searchParams);
+      if (method === 'GET' || method === 'PUT' || method === 'DELETE' || method === 'POST')
+        throw new S3Error(S3_ERRORS.notImplemented());
       throw new S3Error(S3_ERRORS.methodNotAllowed(method, 'BUCKET'));
     }
     if (Buffer.byteLength(key, 'utf8') > MAX_KEY_BYTES) throw new S3Error(S3_ERRORS.keyTooLong());
     // Sub-resources (tagging, acl, multipart uploads, ...) and copies are not part of the subset.
     const subresources = [...target.searchParams.keys()].filter((name) => name !== 'x-id');
-    if (subresources.length > 0 || req.headers['x-amz-copy-source'] !== undefined) throw new S3Error(S3_ERRORS.notImplemented());
+    if (subresources.length > 0 || req.headers['x-amz-copy-source'] !== undefined)
+      throw new S3Error(S3_ERRORS.notImplemented());
 
     switch (method) {
       case 'PUT': {
@@ -224,7 +250,8 @@ export function createS3Listener(options: S3ListenerOptions): (req: IncomingMess
         verifyDigests(req, body, sent);
         const metadata: Record<string, string> = {};
         for (const [name, value] of Object.entries(req.headers)) {
-          if (name.startsWith('x-amz-meta-') && typeof value === 'string') metadata[name.slice('x-amz-meta-'.length)] = value;
+          if (name.startsWith('x-amz-meta-') && typeof value === 'string')
+            metadata[name.slice('x-amz-meta-'.length)] = value;
         }
         const object: StoredObject = {
           key,
@@ -236,15 +263,24 @@ export function createS3Listener(options: S3ListenerOptions): (req: IncomingMess
           metadata,
         };
         await store.put(bucket, object);
-        const checksumHeaders = Object.fromEntries(Object.entries(sent).map(([algorithm, value]) => [`x-amz-checksum-${algorithm}`, value]));
-        return send(res, 200, { etag: object.etag, 'x-amz-server-side-encryption': 'AES256', 'content-length': 0, ...checksumHeaders });
+        const checksumHeaders = Object.fromEntries(
+          Object.entries(sent).map(([algorithm, value]) => [`x-amz-checksum-${algorithm}`, value]),
+        );
+        return send(res, 200, {
+          etag: object.etag,
+          'x-amz-server-side-encryption': 'AES256',
+          'content-length': 0,
+          ...checksumHeaders,
+        });
       }
       case 'GET':
       case 'HEAD': {
         const object = await store.get(bucket, key);
         if (!object) {
           // Without s3:ListBucket a caller cannot tell a missing key from one it may not read.
-          throw new S3Error(header(req, LIST_BUCKET_HEADER) === '0' ? S3_ERRORS.accessDenied() : S3_ERRORS.noSuchKey(key));
+          throw new S3Error(
+            header(req, LIST_BUCKET_HEADER) === '0' ? S3_ERRORS.accessDenied() : S3_ERRORS.noSuchKey(key),
+          );
         }
         const headers = objectHeaders(object, (header(req, 'x-amz-checksum-mode') ?? '').toUpperCase() === 'ENABLED');
         return send(res, 200, headers, method === 'GET' ? object.body : undefined);
@@ -261,7 +297,8 @@ export function createS3Listener(options: S3ListenerOptions): (req: IncomingMess
     handle(req, res).catch((error: unknown) => {
       const method = req.method ?? 'GET';
       if (error instanceof S3Error) return sendS3Error(res, method, error.spec);
-      if (error instanceof URIError) return sendS3Error(res, method, S3_ERRORS.invalidRequest('The request path is not valid percent-encoding'));
+      if (error instanceof URIError)
+        return sendS3Error(res, method, S3_ERRORS.invalidRequest('The request path is not valid percent-encoding'));
       options.onInternalError?.(error);
       if (!res.headersSent) sendS3Error(res, method, S3_ERRORS.internalError());
       else res.end();

@@ -69,7 +69,11 @@ export class ObjectStore {
   async put(bucket: string, object: StoredObject): Promise<void> {
     if (!this.buckets.has(bucket)) throw new Error(`No bucket ${bucket}`);
     const path = join(this.root, bucket, fileName(object.key));
-    const file: ObjectFile = { ...object, body: object.body.toString('base64'), lastModified: object.lastModified.toISOString() };
+    const file: ObjectFile = {
+      ...object,
+      body: object.body.toString('base64'),
+      lastModified: object.lastModified.toISOString(),
+    };
     const partial = `${path}.${process.pid}.${Date.now()}.partial`;
     await writeFile(partial, JSON.stringify(file), { mode: 0o600 });
     await rename(partial, path);

@@ -60,7 +60,8 @@ async function restore(file: string): Promise<void> {
     throw error;
   }
   const saved: unknown = JSON.parse(text);
-  if (!Array.isArray(saved)) throw new Error(`${file} does not hold a list of messages; delete it or start with --reset`);
+  if (!Array.isArray(saved))
+    throw new Error(`${file} does not hold a list of messages; delete it or start with --reset`);
   // aws-ses-v2-local keeps its store in memory only; putting the saved messages back
   // (rather than sending them again) keeps them out of any SMTP relay it is set up with.
   getStoreReadonly().emails.push(...(saved as Email[]));
@@ -78,7 +79,14 @@ async function persist(file: string): Promise<void> {
  * first with to, subject and text, which is what tests and tools need and what the
  * package's `/store` lacks.
  */
-export async function startMailCapture({ host, port, apiPort, dataDir, verifiedIdentities, sandbox = true }: MailCaptureOptions): Promise<MailCapture> {
+export async function startMailCapture({
+  host,
+  port,
+  apiPort,
+  dataDir,
+  verifiedIdentities,
+  sandbox = true,
+}: MailCaptureOptions): Promise<MailCapture> {
   const file = join(dataDir, MAIL_FILE);
   // The store is a module singleton: start from what this data directory holds only.
   clearStore();

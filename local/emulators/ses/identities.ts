@@ -85,7 +85,8 @@ export class IdentityStore {
   create(name: string): EmailIdentity {
     const type = identityType(name);
     const key = keyOf(name, type);
-    if (this.#identities.has(key)) throw new IdentityError('AlreadyExistsException', `Email identity ${name} already exist.`);
+    if (this.#identities.has(key))
+      throw new IdentityError('AlreadyExistsException', `Email identity ${name} already exist.`);
     const identity: EmailIdentity = { name, type, status: 'PENDING' };
     this.#identities.set(key, identity);
     return identity;
@@ -115,7 +116,9 @@ export class IdentityStore {
     const domain = address.slice(at + 1).toLowerCase();
     const plus = local.indexOf('+');
     const candidates = [address, ...(plus > 0 ? [`${local.slice(0, plus)}@${address.slice(at + 1)}`] : [])];
-    const verified = candidates.map((name) => this.#identities.get(name)).find((identity) => identity?.status === 'SUCCESS');
+    const verified = candidates
+      .map((name) => this.#identities.get(name))
+      .find((identity) => identity?.status === 'SUCCESS');
     if (verified) return verified.name;
     const labels = domain.split('.');
     for (let i = 0; i < labels.length - 1; i += 1) {

@@ -28,7 +28,14 @@ export interface StoredEmail {
   readonly at: number;
 }
 
-const ENTITIES: Record<string, string> = { '&amp;': '&', '&lt;': '<', '&gt;': '>', '&quot;': '"', '&#39;': "'", '&nbsp;': ' ' };
+const ENTITIES: Record<string, string> = {
+  '&amp;': '&',
+  '&lt;': '<',
+  '&gt;': '>',
+  '&quot;': '"',
+  '&#39;': "'",
+  '&nbsp;': ' ',
+};
 
 /** Readable text of an HTML-only message, so a test can search every message's text. */
 export function htmlToText(html: string): string {

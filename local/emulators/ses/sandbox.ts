@@ -2,7 +2,14 @@ import { createServer, request, type IncomingMessage, type ServerResponse } from
 import { randomUUID } from 'node:crypto';
 import { z } from 'zod';
 import { closeServer, httpUrl, listen, PayloadTooLargeError, readBody, sendJson } from '../shared/http.ts';
-import { addressesInHeader, IdentityError, IdentityStore, isMailboxSimulator, mailboxAddress, type EmailIdentity } from './identities.ts';
+import {
+  addressesInHeader,
+  IdentityError,
+  IdentityStore,
+  isMailboxSimulator,
+  mailboxAddress,
+  type EmailIdentity,
+} from './identities.ts';
 
 /**
  * SES v2 as a new AWS account has it (SES developer guide, "Request production access
@@ -61,7 +68,9 @@ const badRequest = (message: string) => new SesError('BadRequestException', 400,
  */
 const MAX_SENDING_RATE_EXCEEDED = 'Maximum sending rate exceeded.';
 const throttled = (queryApi: boolean) =>
-  queryApi ? new SesError('Throttling', 400, MAX_SENDING_RATE_EXCEEDED) : new SesError('TooManyRequestsException', 429, MAX_SENDING_RATE_EXCEEDED);
+  queryApi
+    ? new SesError('Throttling', 400, MAX_SENDING_RATE_EXCEEDED)
+    : new SesError('TooManyRequestsException', 429, MAX_SENDING_RATE_EXCEEDED);
 
 /**
  * A message with no recipient at all. The rule is documented ("The message must include at
@@ -70,7 +79,8 @@ const throttled = (queryApi: boolean) =>
  * same refusal BadRequestException).
  */
 const NO_RECIPIENT = "Missing required header 'To'.";
-const noRecipient = (queryApi: boolean) => new SesError(queryApi ? 'InvalidParameterValue' : 'BadRequestException', 400, NO_RECIPIENT);
+const noRecipient = (queryApi: boolean) =>
+  new SesError(queryApi ? 'InvalidParameterValue' : 'BadRequestException', 400, NO_RECIPIENT);
 
 /**
  * The maximum sending rate. Quotas count recipients, not messages (SES developer guide,
@@ -117,7 +127,12 @@ const sendEmailSchema = z.object({
   ReplyToAddresses: addressList,
   Content: z
     .object({
-      Simple: z.object({ Subject: charsetData, Body: z.object({ Text: charsetData.optional(), Html: charsetData.optional() }) }).optional(),
+      Simple: z
+        .object({
+          Subject: charsetData,
+          Body: z.object({ Text: charsetData.optional(), Html: charsetData.optional() }),
+        })
+        .optional(),
       Raw: z.object({ Data: z.string() }).optional(),
       Template: z.object({}).loose().optional(),
     })
@@ -143,7 +158,9 @@ function parseJson<T>(body: Buffer, schema: z.ZodType<T>): T {
   const result = schema.safeParse(value);
   if (!result.success) {
     const issue = result.error.issues[0];
-    throw badRequest(`Invalid request: ${issue ? `${issue.path.join('.') || 'body'}: ${issue.message}` : 'wrong shape'}`);
+    throw badRequest(
+      `Invalid request: ${issue ? `${issue.path.join('.') || 'body'}: ${issue.message}` : 'wrong shape'}`,
+    );
   }
   return result.data;
 }
@@ -169,7 +186,8 @@ function rawHeaders(base64: string): Map<string, string[]> {
   return headers;
 }
 
-const headerAddresses = (headers: Map<string, string[]>, ...names: string[]) => names.flatMap((name) => (headers.get(name) ?? []).flatMap(addressesInHeader));
+const headerAddresses = (headers: Map<string, string[]>, ...names: string[]) =>
+  names.flatMap((name) => (headers.get(name) ?? []).flatMap(addressesInHeader));
 
 interface Mailing {
   /** As written in the request, so the refusal names them as the sender wrote them. */
@@ -178,7 +196,11 @@ interface Mailing {
 }
 
 function destinationAddresses(destination: z.infer<typeof destinationSchema> | undefined): string[] {
-  return [...(destination?.ToAddresses ?? []), ...(destination?.CcAddresses ?? []), ...(destination?.BccAddresses ?? [])];
+  return [
+    ...(destination?.ToAddresses ?? []),
+    ...(destination?.CcAddresses ?? []),
+    ...(destination?.BccAddresses ?? []),
+  ];
 }
 
 /** The mailing, refused when it names no recipient at all. */
@@ -196,7 +218,10 @@ function sendEmailMailing(body: Buffer): Mailing {
     const headers = rawHeaders(request.Content.Raw.Data);
     const senders = [...explicit, ...headerAddresses(headers, 'from', 'sender')];
     if (senders.length === 0) throw badRequest('The raw message has no From address');
-    return withRecipients({ senders, recipients: request.Destination ? recipients : headerAddresses(headers, 'to', 'cc', 'bcc') });
+    return withRecipients({
+      senders,
+      recipients: request.Destination ? recipients : headerAddresses(headers, 'to', 'cc', 'bcc'),
+    });
   }
   if (explicit.length === 0) throw badRequest('FromEmailAddress is required');
   return withRecipients({ senders: explicit, recipients });
@@ -204,26 +229,37 @@ function sendEmailMailing(body: Buffer): Mailing {
 
 function sendBulkEmailMailing(body: Buffer): Mailing {
   const request = parseJson(body, sendBulkEmailSchema);
-  for (const entry of request.BulkEmailEntries) if (destinationAddresses(entry.Destination).length === 0) throw noRecipient(false);
+  for (const entry of request.BulkEmailEntries)
+    if (destinationAddresses(entry.Destination).length === 0) throw noRecipient(false);
   // Checked for the whole call: per-entry results for refused recipients are not modelled.
-  return { senders: [request.FromEmailAddress], recipients: request.BulkEmailEntries.flatMap((entry) => destinationAddresses(entry.Destination)) };
+  return {
+    senders: [request.FromEmailAddress],
+    recipients: request.BulkEmailEntries.flatMap((entry) => destinationAddresses(entry.Destination)),
+  };
 }
 
 /** SES v1 (query API) SendEmail / SendRawEmail, so the older API is no way around the sandbox. */
 function v1Mailing(params: URLSearchParams): Mailing | undefined {
   const action = params.get('Action');
   if (action !== 'SendEmail' && action !== 'SendRawEmail') return undefined;
-  const listed = (prefix: RegExp) => [...params.entries()].filter(([key]) => prefix.test(key)).map(([, value]) => value);
+  const listed = (prefix: RegExp) =>
+    [...params.entries()].filter(([key]) => prefix.test(key)).map(([, value]) => value);
   const source = params.get('Source');
   if (action === 'SendEmail') {
     if (!source) throw badRequest('Source is required');
-    return withRecipients({ senders: [source], recipients: listed(/^Destination\.(To|Cc|Bcc)Addresses\.member\.\d+$/) }, true);
+    return withRecipients(
+      { senders: [source], recipients: listed(/^Destination\.(To|Cc|Bcc)Addresses\.member\.\d+$/) },
+      true,
+    );
   }
   const headers = rawHeaders(params.get('RawMessage.Data') ?? '');
   const senders = [...(source ? [source] : []), ...headerAddresses(headers, 'from', 'sender')];
   if (senders.length === 0) throw badRequest('The raw message has no From address');
   const destinations = listed(/^Destinations\.member\.\d+$/);
-  return withRecipients({ senders, recipients: destinations.length > 0 ? destinations : headerAddresses(headers, 'to', 'cc', 'bcc') }, true);
+  return withRecipients(
+    { senders, recipients: destinations.length > 0 ? destinations : headerAddresses(headers, 'to', 'cc', 'bcc') },
+    true,
+  );
 }
 
 /** Region of the request's SigV4 credential scope, as SES names it in its refusal. */
@@ -257,8 +293,10 @@ type Route =
 
 function routeOf(method: string | undefined, path: string): Route | undefined {
   if (method === 'POST' && path === '/v2/email/outbound-emails') return { op: 'send', mailing: sendEmailMailing };
-  if (method === 'POST' && path === '/v2/email/outbound-bulk-emails') return { op: 'send', mailing: sendBulkEmailMailing };
-  if (method === 'POST' && path === '/') return { op: 'send', mailing: (body) => v1Mailing(new URLSearchParams(body.toString('utf8'))) };
+  if (method === 'POST' && path === '/v2/email/outbound-bulk-emails')
+    return { op: 'send', mailing: sendBulkEmailMailing };
+  if (method === 'POST' && path === '/')
+    return { op: 'send', mailing: (body) => v1Mailing(new URLSearchParams(body.toString('utf8'))) };
   if (method === 'GET' && path === '/v2/email/account') return { op: 'account' };
   if (method === 'POST' && path === '/v2/email/identities') return { op: 'createIdentity' };
   const identity = /^\/v2\/email\/identities\/([^/]+)$/.exec(path)?.[1];
@@ -283,11 +321,20 @@ function sendSesError(req: IncomingMessage, res: ServerResponse, error: SesError
     // The v1 query API answers in XML.
     const escaped = error.message.replace(/[<>&]/g, (c) => ({ '<': '&lt;', '>': '&gt;', '&': '&amp;' })[c] ?? c);
     const xml = `<ErrorResponse xmlns="http://ses.amazonaws.com/doc/2010-12-01/"><Error><Type>Sender</Type><Code>${error.type}</Code><Message>${escaped}</Message></Error><RequestId>${requestId}</RequestId></ErrorResponse>`;
-    res.writeHead(error.status, { 'content-type': 'text/xml', 'content-length': Buffer.byteLength(xml), 'x-amzn-requestid': requestId });
+    res.writeHead(error.status, {
+      'content-type': 'text/xml',
+      'content-length': Buffer.byteLength(xml),
+      'x-amzn-requestid': requestId,
+    });
     res.end(xml);
     return;
   }
-  sendJson(res, error.status, { message: error.message }, { 'x-amzn-errortype': error.type, 'x-amzn-requestid': requestId });
+  sendJson(
+    res,
+    error.status,
+    { message: error.message },
+    { 'x-amzn-errortype': error.type, 'x-amzn-requestid': requestId },
+  );
 }
 
 /** Passes a request to aws-ses-v2-local and its answer back; resolves with the answer's status. */
@@ -328,7 +375,11 @@ export async function startSesSandbox(options: SesSandboxOptions): Promise<SesSa
     }
     if (failed.size === 0) return undefined;
     const names = [...failed].join(', ');
-    return new SesError('MessageRejected', 400, `Email address is not verified. The following identities failed the check in region ${region.toUpperCase()}: ${names}`);
+    return new SesError(
+      'MessageRejected',
+      400,
+      `Email address is not verified. The following identities failed the check in region ${region.toUpperCase()}: ${names}`,
+    );
   };
 
   const handle = async (req: IncomingMessage, res: ServerResponse): Promise<void> => {
@@ -369,14 +420,21 @@ export async function startSesSandbox(options: SesSandboxOptions): Promise<SesSa
           EnforcementStatus: 'HEALTHY',
           ProductionAccessEnabled: !options.sandbox,
           SendingEnabled: true,
-          SendQuota: { ...(options.sandbox ? SANDBOX_QUOTA : PRODUCTION_QUOTA), SentLast24Hours: sent.filter((at) => at > Date.now() - DAY_MS).length },
+          SendQuota: {
+            ...(options.sandbox ? SANDBOX_QUOTA : PRODUCTION_QUOTA),
+            SentLast24Hours: sent.filter((at) => at > Date.now() - DAY_MS).length,
+          },
           SuppressionAttributes: { SuppressedReasons: [] },
         });
         return;
       case 'createIdentity': {
         const identity = identities.create(parseJson(body, createIdentitySchema).EmailIdentity);
         const view = identityView(identity);
-        sendJson(res, 200, { IdentityType: view.IdentityType, VerifiedForSendingStatus: view.VerifiedForSendingStatus, DkimAttributes: view.DkimAttributes });
+        sendJson(res, 200, {
+          IdentityType: view.IdentityType,
+          VerifiedForSendingStatus: view.VerifiedForSendingStatus,
+          DkimAttributes: view.DkimAttributes,
+        });
         return;
       }
       case 'getIdentity':
@@ -396,8 +454,14 @@ export async function startSesSandbox(options: SesSandboxOptions): Promise<SesSa
         return;
       }
       if (error instanceof SesError) sendSesError(req, res, error);
-      else if (error instanceof IdentityError) sendSesError(req, res, new SesError(error.type, error.type === 'NotFoundException' ? 404 : 400, error.message));
-      else sendSesError(req, res, new SesError('InternalFailure', 500, error instanceof Error ? error.message : String(error)));
+      else if (error instanceof IdentityError)
+        sendSesError(req, res, new SesError(error.type, error.type === 'NotFoundException' ? 404 : 400, error.message));
+      else
+        sendSesError(
+          req,
+          res,
+          new SesError('InternalFailure', 500, error instanceof Error ? error.message : String(error)),
+        );
     });
   });
   const port = await listen(server, options.port, options.host);

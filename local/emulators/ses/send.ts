@@ -19,8 +19,16 @@ export interface OutgoingMail {
 }
 
 /** Sends emails through SES v2 SendEmail to the given endpoint of the local mail capture. */
-export function mailSender(options: { readonly endpoint: string; readonly region: string; readonly credentials: SigningCredentials }) {
-  const client = new SESv2Client({ endpoint: options.endpoint, region: options.region, credentials: options.credentials });
+export function mailSender(options: {
+  readonly endpoint: string;
+  readonly region: string;
+  readonly credentials: SigningCredentials;
+}) {
+  const client = new SESv2Client({
+    endpoint: options.endpoint,
+    region: options.region,
+    credentials: options.credentials,
+  });
   return {
     async send(mail: OutgoingMail): Promise<void> {
       await client.send(
@@ -51,6 +59,9 @@ export function mailSender(options: { readonly endpoint: string; readonly region
  * does not apply that here, so that sign-up, reset and invitation work for any address;
  * the product's own SendEmail calls (through `sesEndpoint`) still meet the sandbox.
  */
-export function cognitoMailSender(capture: Pick<MailCapture, 'captureEndpoint'>, options: { readonly region: string; readonly credentials: SigningCredentials }) {
+export function cognitoMailSender(
+  capture: Pick<MailCapture, 'captureEndpoint'>,
+  options: { readonly region: string; readonly credentials: SigningCredentials },
+) {
   return mailSender({ endpoint: capture.captureEndpoint, ...options });
 }

@@ -79,16 +79,26 @@ async function startLocalTarget(options: CognitoTargetOptions): Promise<CognitoT
   const { userPoolId, clientId } = harness.emulator;
   // Every call goes through local mode's IAM gate: admin calls signed with the functions' role
   // credentials, the public and token-authorized ones (SRP, MFA, devices) unsigned as Cognito takes them.
-  const door = await startFrontDoor({ rules: cognitoRules, upstream: harness.emulator.url, userPool: { userPoolId, clientId } }).catch(async (error: unknown) => {
+  const door = await startFrontDoor({
+    rules: cognitoRules,
+    upstream: harness.emulator.url,
+    userPool: { userPoolId, clientId },
+  }).catch(async (error: unknown) => {
     await harness.close();
     throw error;
   });
-  const admin = new CognitoIdentityProviderClient({ endpoint: door.url, region: REGION, credentials: door.functions, maxAttempts: 1 });
+  const admin = new CognitoIdentityProviderClient({
+    endpoint: door.url,
+    region: REGION,
+    credentials: door.functions,
+    maxAttempts: 1,
+  });
   return {
     admin,
     userPoolId,
     clientId,
-    pool: () => new CognitoUserPool({ UserPoolId: userPoolId, ClientId: clientId, endpoint: door.url, Storage: memoryStorage() }),
+    pool: () =>
+      new CognitoUserPool({ UserPoolId: userPoolId, ClientId: clientId, endpoint: door.url, Storage: memoryStorage() }),
     createUser: (email, password) => createConfirmedUser(admin, userPoolId, email, password),
     email: emailFactory(),
     totp: async (secret) => totp(secret),

@@ -69,7 +69,12 @@ async function startLocalTarget(): Promise<DynamoDbTarget> {
     throw error;
   }
   const raw = new DynamoDBClient({ endpoint: door.url, region: REGION, credentials: door.functions, maxAttempts: 1 });
-  const operator = new DynamoDBClient({ endpoint: door.url, region: REGION, credentials: door.administrator, maxAttempts: 1 });
+  const operator = new DynamoDBClient({
+    endpoint: door.url,
+    region: REGION,
+    credentials: door.administrator,
+    maxAttempts: 1,
+  });
   return {
     client: documentClient(raw),
     operator: documentClient(operator),
@@ -105,7 +110,10 @@ async function startAwsTarget(): Promise<DynamoDbTarget> {
     }
     raw.destroy();
     if (failures.length > 0) {
-      throw new AggregateError(failures, `Could not delete every scratch table (${created.join(', ')}); delete the rest by hand`);
+      throw new AggregateError(
+        failures,
+        `Could not delete every scratch table (${created.join(', ')}); delete the rest by hand`,
+      );
     }
   };
 

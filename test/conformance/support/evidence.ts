@@ -23,7 +23,8 @@ export interface ObservedResponse {
   readonly error?: { readonly name: string; readonly message: string };
 }
 
-const SECRET_MEMBER = /token|secret|password|session|embedurl|signinurl|authenticationresult|codedeliverydetails|userinvitationurl/i;
+const SECRET_MEMBER =
+  /token|secret|password|session|embedurl|signinurl|authenticationresult|codedeliverydetails|userinvitationurl/i;
 
 /** A copy of an answer with every member that may hold a credential replaced. */
 export function redact(value: unknown): unknown {
@@ -57,7 +58,10 @@ export function recordResponses<C extends Stackable>(client: C, file = process.e
     appendFileSync(file, `${JSON.stringify(observed)}\n`);
   };
   const middleware =
-    (next: (args: unknown) => Promise<{ output: unknown; response?: { statusCode?: number } }>, context: { clientName?: string; commandName?: string }) =>
+    (
+      next: (args: unknown) => Promise<{ output: unknown; response?: { statusCode?: number } }>,
+      context: { clientName?: string; commandName?: string },
+    ) =>
     async (args: unknown) => {
       const service = (context.clientName ?? '').replace(/Client$/, '');
       const operation = (context.commandName ?? '').replace(/Command$/, '');
@@ -67,7 +71,13 @@ export function recordResponses<C extends Stackable>(client: C, file = process.e
         return result;
       } catch (error) {
         const e = error as { name?: string; message?: string; $metadata?: { httpStatusCode?: number } };
-        write({ service, operation, ok: false, status: e.$metadata?.httpStatusCode, error: { name: e.name ?? 'Error', message: e.message ?? String(error) } });
+        write({
+          service,
+          operation,
+          ok: false,
+          status: e.$metadata?.httpStatusCode,
+          error: { name: e.name ?? 'Error', message: e.message ?? String(error) },
+        });
         throw error;
       }
     };

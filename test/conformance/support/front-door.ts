@@ -1,6 +1,12 @@
 import { FUNCTION_KEYS } from '../../../local/aws/deployment.ts';
 import { localDeployment } from '../../../local/aws/local-deployment.ts';
-import { LOCAL_ACCOUNT_ID, LOCAL_CREDENTIALS, LOCAL_REGION, templateValues, type LocalEndpoints } from '../../../local/environment.ts';
+import {
+  LOCAL_ACCOUNT_ID,
+  LOCAL_CREDENTIALS,
+  LOCAL_REGION,
+  templateValues,
+  type LocalEndpoints,
+} from '../../../local/environment.ts';
 import { functionPrincipal, newCredentials, type FunctionCredentials } from '../../../local/functions.ts';
 import { startIamGate } from '../../../local/iam/gate.ts';
 import { LocalIam, type PolicyDocument } from '../../../local/iam/policies.ts';
@@ -48,19 +54,32 @@ export async function startFrontDoor(options: FrontDoorOptions): Promise<FrontDo
   const values = templateValues(deployment, endpoints, 'placeholder');
   const functions = newCredentials();
   const policies: PolicyDocument[] = FUNCTION_KEYS.flatMap((key) =>
-    (functionPrincipal(deployment.functions[key], deployment.stackName, values, newCredentials()).policies ?? []).map((policy) => ({
-      ...policy,
-      name: `${key}-${policy.name}`,
-    })),
+    (functionPrincipal(deployment.functions[key], deployment.stackName, values, newCredentials()).policies ?? []).map(
+      (policy) => ({
+        ...policy,
+        name: `${key}-${policy.name}`,
+      }),
+    ),
   );
   const iam = new LocalIam(LOCAL_ACCOUNT_ID);
-  iam.add({ name: 'administrator', arn: `arn:aws:iam::${LOCAL_ACCOUNT_ID}:user/local-administrator`, ...LOCAL_CREDENTIALS });
+  iam.add({
+    name: 'administrator',
+    arn: `arn:aws:iam::${LOCAL_ACCOUNT_ID}:user/local-administrator`,
+    ...LOCAL_CREDENTIALS,
+  });
   iam.add({
     name: 'portal functions',
     arn: `arn:aws:sts::${LOCAL_ACCOUNT_ID}:assumed-role/${deployment.stackName}-conformance/portal-functions`,
     ...functions,
     policies,
   });
-  const gate = await startIamGate({ rules: options.rules, iam, upstream: options.upstream, host: '127.0.0.1', port: 0, region: LOCAL_REGION });
+  const gate = await startIamGate({
+    rules: options.rules,
+    iam,
+    upstream: options.upstream,
+    host: '127.0.0.1',
+    port: 0,
+    region: LOCAL_REGION,
+  });
   return { url: gate.url, functions, administrator: LOCAL_CREDENTIALS, close: () => gate.close() };
 }

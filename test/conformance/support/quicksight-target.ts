@@ -33,7 +33,11 @@ import { REGION, awsSetting, onAws, scratchName } from './target.ts';
 export const NAMESPACE = 'default';
 
 /** The viewer permission the product grants on assignment. */
-export const VIEWER_ACTIONS = ['quicksight:DescribeDashboard', 'quicksight:ListDashboardVersions', 'quicksight:QueryDashboard'];
+export const VIEWER_ACTIONS = [
+  'quicksight:DescribeDashboard',
+  'quicksight:ListDashboardVersions',
+  'quicksight:QueryDashboard',
+];
 
 export interface QuickSightTarget {
   readonly accountId: string;
@@ -41,10 +45,16 @@ export interface QuickSightTarget {
   readonly client: QuickSightClient;
   /** Client in the identity region (user management), as the product's handlers use it. */
   readonly identityClient: QuickSightClient;
-  /** The operator's clients for calls no function makes (locally the administrator; on AWS `client` and `identityClient`). */
+  /**
+   * The operator's clients for calls no function makes (locally the administrator; on AWS `client` and
+   * `identityClient`).
+   */
   readonly operator: QuickSightClient;
   readonly identityOperator: QuickSightClient;
-  /** The IDs of the row-level security data source and dataset: the product's locally (its role names them), scratch IDs on AWS. */
+  /**
+   * The IDs of the row-level security data source and dataset: the product's locally (its role names them), scratch
+   * IDs on AWS.
+   */
   rulesDataSourceId(): string;
   rulesDataSetId(): string;
   /** A dashboard that exists in the account. */
@@ -84,7 +94,12 @@ interface Backend {
   readonly dashboardId: string;
   /** Only AWS needs scratch data sources and datasets deleted: the emulator's go with its data directory. */
   readonly deletesDataResources: boolean;
-  s3(): { bucket: string; roleArn: string | undefined; put(key: string, text: string): Promise<void>; remove(key: string): Promise<void> };
+  s3(): {
+    bucket: string;
+    roleArn: string | undefined;
+    put(key: string, text: string): Promise<void>;
+    remove(key: string): Promise<void>;
+  };
   stop(): Promise<void>;
 }
 
@@ -103,13 +118,25 @@ async function localBackend(): Promise<Backend> {
     readObject: objects.readObject,
     listObjects: objects.listObjects,
   });
-  const door = await startFrontDoor({ rules: quicksightRules, upstream: emulator.url }).catch(async (error: unknown) => {
-    await emulator.close();
-    await rm(dataDir, { recursive: true, force: true });
-    throw error;
+  const door = await startFrontDoor({ rules: quicksightRules, upstream: emulator.url }).catch(
+    async (error: unknown) => {
+      await emulator.close();
+      await rm(dataDir, { recursive: true, force: true });
+      throw error;
+    },
+  );
+  const client = new QuickSightClient({
+    endpoint: door.url,
+    region: REGION,
+    credentials: door.functions,
+    maxAttempts: 1,
   });
-  const client = new QuickSightClient({ endpoint: door.url, region: REGION, credentials: door.functions, maxAttempts: 1 });
-  const operator = new QuickSightClient({ endpoint: door.url, region: REGION, credentials: door.administrator, maxAttempts: 1 });
+  const operator = new QuickSightClient({
+    endpoint: door.url,
+    region: REGION,
+    credentials: door.administrator,
+    maxAttempts: 1,
+  });
   const bucket = 'conformance-bucket';
   return {
     accountId: LOCAL_ACCOUNT_ID,
@@ -139,12 +166,19 @@ async function localBackend(): Promise<Backend> {
 }
 
 function awsBackend(): Backend {
-  const accountId = awsSetting('CONFORMANCE_QUICKSIGHT_ACCOUNT_ID', 'the 12-digit ID of the account with a QuickSight Enterprise subscription');
-  const dashboardId = awsSetting('CONFORMANCE_DASHBOARD_ID', `the ID of a published dashboard in ${REGION} to test embedding with`);
+  const accountId = awsSetting(
+    'CONFORMANCE_QUICKSIGHT_ACCOUNT_ID',
+    'the 12-digit ID of the account with a QuickSight Enterprise subscription',
+  );
+  const dashboardId = awsSetting(
+    'CONFORMANCE_DASHBOARD_ID',
+    `the ID of a published dashboard in ${REGION} to test embedding with`,
+  );
   // Users live in the account's identity region, which may differ from the dashboards' region.
   const identityRegion = process.env.CONFORMANCE_QUICKSIGHT_IDENTITY_REGION?.trim() || REGION;
   const client = recordResponses(new QuickSightClient({ region: REGION }));
-  const identityClient = identityRegion === REGION ? client : recordResponses(new QuickSightClient({ region: identityRegion }));
+  const identityClient =
+    identityRegion === REGION ? client : recordResponses(new QuickSightClient({ region: identityRegion }));
   let s3Client: S3Client | undefined;
   return {
     accountId,
@@ -157,7 +191,10 @@ function awsBackend(): Backend {
     dashboardId,
     deletesDataResources: true,
     s3() {
-      const bucket = awsSetting('CONFORMANCE_QUICKSIGHT_BUCKET', 'a bucket in the account that QuickSight has access to, for the S3 data-source tests');
+      const bucket = awsSetting(
+        'CONFORMANCE_QUICKSIGHT_BUCKET',
+        'a bucket in the account that QuickSight has access to, for the S3 data-source tests',
+      );
       s3Client ??= recordResponses(new S3Client({ region: REGION }));
       const s3 = s3Client;
       return {
@@ -188,7 +225,8 @@ export async function startQuickSightTarget(): Promise<QuickSightTarget> {
   const objects = new Set<string>();
   const dataSources = new Set<string>();
   const dataSets = new Set<string>();
-  const userArn = (userName: string) => `arn:aws:quicksight:${backend.identityRegion}:${accountId}:user/${NAMESPACE}/${userName}`;
+  const userArn = (userName: string) =>
+    `arn:aws:quicksight:${backend.identityRegion}:${accountId}:user/${NAMESPACE}/${userName}`;
   const permissionChange = (userName: string, dashboardId: string, change: 'GrantPermissions' | 'RevokePermissions') =>
     client.send(
       new UpdateDashboardPermissionsCommand({
@@ -228,7 +266,8 @@ export async function startQuickSightTarget(): Promise<QuickSightTarget> {
       await permissionChange(userName, dashboardId, 'GrantPermissions');
       grants.push({ userName, dashboardId });
     },
-    groupArn: (groupName) => `arn:aws:quicksight:${backend.identityRegion}:${accountId}:group/${NAMESPACE}/${groupName}`,
+    groupArn: (groupName) =>
+      `arn:aws:quicksight:${backend.identityRegion}:${accountId}:group/${NAMESPACE}/${groupName}`,
     scratchGroupName() {
       // The product's company groups are TVIQ-portal-company-<company>; its role manages only those.
       const name = `TVIQ-portal-company-${scratchName('qs-group')}`;
@@ -258,18 +297,34 @@ export async function startQuickSightTarget(): Promise<QuickSightTarget> {
         if ((error as { name?: string }).name !== 'ResourceNotFoundException') throw error;
       };
       const steps = [
-        ...grants.map(({ userName, dashboardId }) => () => permissionChange(userName, dashboardId, 'RevokePermissions')),
+        ...grants.map(
+          ({ userName, dashboardId }) =>
+            () =>
+              permissionChange(userName, dashboardId, 'RevokePermissions'),
+        ),
         ...[...groups].map(
-          (GroupName) => () => identityClient.send(new DeleteGroupCommand({ AwsAccountId: accountId, Namespace: NAMESPACE, GroupName })).catch(ignoreMissing),
+          (GroupName) => () =>
+            identityClient
+              .send(new DeleteGroupCommand({ AwsAccountId: accountId, Namespace: NAMESPACE, GroupName }))
+              .catch(ignoreMissing),
         ),
         ...[...registered].map(
-          (userName) => () => identityClient.send(new DeleteUserCommand({ AwsAccountId: accountId, Namespace: NAMESPACE, UserName: userName })),
+          (userName) => () =>
+            identityClient.send(
+              new DeleteUserCommand({ AwsAccountId: accountId, Namespace: NAMESPACE, UserName: userName }),
+            ),
         ),
         ...(backend.deletesDataResources
           ? [
-              ...[...dataSets].map((DataSetId) => () => client.send(new DeleteDataSetCommand({ AwsAccountId: accountId, DataSetId })).catch(ignoreMissing)),
+              ...[...dataSets].map(
+                (DataSetId) => () =>
+                  client.send(new DeleteDataSetCommand({ AwsAccountId: accountId, DataSetId })).catch(ignoreMissing),
+              ),
               ...[...dataSources].map(
-                (DataSourceId) => () => client.send(new DeleteDataSourceCommand({ AwsAccountId: accountId, DataSourceId })).catch(ignoreMissing),
+                (DataSourceId) => () =>
+                  client
+                    .send(new DeleteDataSourceCommand({ AwsAccountId: accountId, DataSourceId }))
+                    .catch(ignoreMissing),
               ),
             ]
           : []),
@@ -278,7 +333,8 @@ export async function startQuickSightTarget(): Promise<QuickSightTarget> {
       const failures: unknown[] = [];
       for (const step of steps) await step().catch((error: unknown) => failures.push(error));
       await backend.stop();
-      if (failures.length > 0) throw new AggregateError(failures, `QuickSight conformance cleanup failed ${failures.length} time(s)`);
+      if (failures.length > 0)
+        throw new AggregateError(failures, `QuickSight conformance cleanup failed ${failures.length} time(s)`);
     },
   };
 }

@@ -48,17 +48,36 @@ export const scratchDomain = (): string => `${scratchName('ses')}.example.com`;
 
 export async function sesTarget(): Promise<SesTarget> {
   if (onAws) {
-    const sender = awsSetting('CONFORMANCE_SES_SENDER', 'a sender address verified in SES (address or domain identity) in AWS_REGION');
-    const verifiedRecipient = awsSetting('CONFORMANCE_SES_VERIFIED_RECIPIENT', 'a recipient address verified in SES in AWS_REGION (test messages are delivered to it)');
+    const sender = awsSetting(
+      'CONFORMANCE_SES_SENDER',
+      'a sender address verified in SES (address or domain identity) in AWS_REGION',
+    );
+    const verifiedRecipient = awsSetting(
+      'CONFORMANCE_SES_VERIFIED_RECIPIENT',
+      'a recipient address verified in SES in AWS_REGION (test messages are delivered to it)',
+    );
     const client = recordResponses(new SESv2Client({ region: REGION }));
-    return { client, operator: client, sender, verifiedRecipient, delivered: async () => undefined, close: async () => client.destroy() };
+    return {
+      client,
+      operator: client,
+      sender,
+      verifiedRecipient,
+      delivered: async () => undefined,
+      close: async () => client.destroy(),
+    };
   }
 
   // The contact function's sender and recipient, which its role may send from and to.
   const sender = SUPPORT_FROM_ADDRESS;
   const verifiedRecipient = SUPPORT_TO_ADDRESS;
   const dataDir = await mkdtemp(join(tmpdir(), 'portal-conformance-ses-'));
-  const capture = await startMailCapture({ host: '127.0.0.1', port: 0, apiPort: 0, dataDir, verifiedIdentities: [sender, verifiedRecipient] });
+  const capture = await startMailCapture({
+    host: '127.0.0.1',
+    port: 0,
+    apiPort: 0,
+    dataDir,
+    verifiedIdentities: [sender, verifiedRecipient],
+  });
   const identities = new IdentityStore();
   identities.verify([sender, verifiedRecipient]);
   const door = await startFrontDoor({
@@ -66,7 +85,12 @@ export async function sesTarget(): Promise<SesTarget> {
     upstream: capture.sesEndpoint,
   });
   const client = new SESv2Client({ endpoint: door.url, region: REGION, credentials: door.functions, maxAttempts: 1 });
-  const operator = new SESv2Client({ endpoint: door.url, region: REGION, credentials: door.administrator, maxAttempts: 1 });
+  const operator = new SESv2Client({
+    endpoint: door.url,
+    region: REGION,
+    credentials: door.administrator,
+    maxAttempts: 1,
+  });
   return {
     client,
     operator,

@@ -25,4 +25,5 @@ export function awsSetting(name: string, what: string): string {
 }
 
 /** A name unique to this run, for scratch resources (pools, users, identities). */
-export const scratchName = (prefix: string): string => `${prefix}-conformance-${Date.now().toString(36)}-${Math.random().toString(36).slice(2, 8)}`;
+export const scratchName = (prefix: string): string =>
+  `${prefix}-conformance-${Date.now().toString(36)}-${Math.random().toString(36).slice(2, 8)}`;

@@ -30,7 +30,9 @@ export async function expectNoA11yViolations(page: Page, impacts: readonly Impac
   });
   const found = results.violations.filter((v) => v.impact != null && impacts.includes(v.impact));
   if (found.length > 0) {
-    throw new Error(`Accessibility violations (${impacts.join(', ')}) on ${page.url()}:\n${found.map(describe).join('\n')}`);
+    throw new Error(
+      `Accessibility violations (${impacts.join(', ')}) on ${page.url()}:\n${found.map(describe).join('\n')}`,
+    );
   }
 }
 

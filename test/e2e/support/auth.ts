@@ -12,8 +12,18 @@ interface PortalLogin {
   readonly landing: RegExp;
 }
 
-const USER_PORTAL: PortalLogin = { path: '/login', emailLabel: 'Username (email)', submit: 'Log In', landing: /\/home(\?|$)/ };
-const ADMIN_PORTAL: PortalLogin = { path: '/admin/login', emailLabel: 'Email', submit: 'Admin Login', landing: /\/admin\/(?!login)/ };
+const USER_PORTAL: PortalLogin = {
+  path: '/login',
+  emailLabel: 'Username (email)',
+  submit: 'Log In',
+  landing: /\/home(\?|$)/,
+};
+const ADMIN_PORTAL: PortalLogin = {
+  path: '/admin/login',
+  emailLabel: 'Email',
+  submit: 'Admin Login',
+  landing: /\/admin\/(?!login)/,
+};
 
 /** Wording the sign-in flow shows when an authenticator code is refused. */
 const CODE_REFUSED = 'MFA verification failed. Please try again.';
@@ -66,10 +76,13 @@ async function signIn(
       return 'timeout' as const;
     },
   );
-  const refused = page.getByText(CODE_REFUSED).waitFor({ timeout: STEP_TIMEOUT_MS }).then(
-    () => 'refused' as const,
-    () => 'timeout' as const,
-  );
+  const refused = page
+    .getByText(CODE_REFUSED)
+    .waitFor({ timeout: STEP_TIMEOUT_MS })
+    .then(
+      () => 'refused' as const,
+      () => 'timeout' as const,
+    );
   const outcome = await Promise.race([landed, refused]);
   if (outcome === 'timeout') {
     throw new Error(
@@ -97,7 +110,11 @@ export function signInAsUser(
 }
 
 /** Signs in on the admin portal's /admin/login; resolves once it has left the login page. */
-export function signInAsAdmin(page: Page, stack: StackInfo, credentials: Credentials = stack.demo.admin): Promise<void> {
+export function signInAsAdmin(
+  page: Page,
+  stack: StackInfo,
+  credentials: Credentials = stack.demo.admin,
+): Promise<void> {
   return signIn(page, stack, credentials, ADMIN_PORTAL);
 }
 
@@ -105,7 +122,12 @@ export function signInAsAdmin(page: Page, stack: StackInfo, credentials: Credent
  * Signs in on /admin/login and resolves once the page shows `text` after the code step (such as
  * the access-denied message a member of Users gets), instead of waiting for an admin page.
  */
-export function signInAtAdminExpecting(page: Page, stack: StackInfo, credentials: Credentials, text: string): Promise<void> {
+export function signInAtAdminExpecting(
+  page: Page,
+  stack: StackInfo,
+  credentials: Credentials,
+  text: string,
+): Promise<void> {
   return signIn(page, stack, credentials, ADMIN_PORTAL, (p) => p.getByText(text).waitFor({ timeout: STEP_TIMEOUT_MS }));
 }
 

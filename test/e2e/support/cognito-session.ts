@@ -45,7 +45,11 @@ export function signInWithSrp(stack: StackInfo, account: DemoAccount): Promise<S
         {
           onSuccess,
           onFailure: (error: Error) =>
-            reject(new Error(`${account.email}: the authenticator code sent at ${sentAt}, from a 30-second step not used before in this run, was refused: ${error.message}`)),
+            reject(
+              new Error(
+                `${account.email}: the authenticator code sent at ${sentAt}, from a 30-second step not used before in this run, was refused: ${error.message}`,
+              ),
+            ),
         },
         'SOFTWARE_TOKEN_MFA',
       );

@@ -24,7 +24,8 @@ export async function listMail(stack: StackInfo): Promise<CapturedMail[]> {
 
 function matches(mail: CapturedMail, query: MailQuery): boolean {
   const to = query.to.toLowerCase();
-  if (!mail.to.some((address) => address.toLowerCase() === to || address.toLowerCase().endsWith(`<${to}>`))) return false;
+  if (!mail.to.some((address) => address.toLowerCase() === to || address.toLowerCase().endsWith(`<${to}>`)))
+    return false;
   if (query.since && Date.parse(mail.at) < Math.floor(query.since.getTime() / 1000) * 1000) return false;
   if (query.subject === undefined) return true;
   return typeof query.subject === 'string' ? mail.subject.includes(query.subject) : query.subject.test(mail.subject);
@@ -37,7 +38,9 @@ export async function readMail(stack: StackInfo, query: MailQuery): Promise<Capt
     const found = (await listMail(stack)).find((mail) => matches(mail, query));
     if (found) return found;
     if (Date.now() > deadline) {
-      throw new Error(`No mail to ${query.to}${query.subject ? ` with subject ${String(query.subject)}` : ''} arrived in time`);
+      throw new Error(
+        `No mail to ${query.to}${query.subject ? ` with subject ${String(query.subject)}` : ''} arrived in time`,
+      );
     }
     await sleep(250);
   }

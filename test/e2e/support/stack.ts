@@ -17,7 +17,11 @@ export function useStack(): StackInfo {
  * account helpers take (`local/seed/enroll.ts`); the caller destroys the client.
  */
 export function stackPool(stack: StackInfo): PoolContext & { readonly client: CognitoIdentityProviderClient } {
-  const client = new CognitoIdentityProviderClient({ endpoint: stack.cognito.endpoint, region: stack.region, credentials: LOCAL_CREDENTIALS });
+  const client = new CognitoIdentityProviderClient({
+    endpoint: stack.cognito.endpoint,
+    region: stack.region,
+    credentials: LOCAL_CREDENTIALS,
+  });
   return {
     client,
     endpoint: stack.cognito.endpoint,

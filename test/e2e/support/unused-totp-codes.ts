@@ -2,7 +2,14 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import type { StackInfo } from '../../../local/stack-info.ts';
 import { currentTotpCode, msUntilNextTotpStep } from '../../../local/authenticator-code.ts';
 import './provided.ts';
-import { readTotpLedger, seedSignInSteps, TOTP_STEP_MS, totpStep, writeTotpLedger, type TotpLedger } from './totp-ledger.ts';
+import {
+  readTotpLedger,
+  seedSignInSteps,
+  TOTP_STEP_MS,
+  totpStep,
+  writeTotpLedger,
+  type TotpLedger,
+} from './totp-ledger.ts';
 
 /** The authenticator code of a base32 secret right now, as an authenticator app shows it. */
 export function totpCode(secret: string): string {

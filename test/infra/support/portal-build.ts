@@ -34,7 +34,10 @@ export interface PortalBuildOptions {
 /** A tiny stand-in for the built SPA: the stack only needs index.html and a hashed bundle. */
 function writeWebBuild(directory: string): void {
   mkdirSync(join(directory, 'assets'), { recursive: true });
-  writeFileSync(join(directory, 'index.html'), '<!doctype html><title>Portal</title><script type="module" src="/assets/index-3f2a1b.js"></script>');
+  writeFileSync(
+    join(directory, 'index.html'),
+    '<!doctype html><title>Portal</title><script type="module" src="/assets/index-3f2a1b.js"></script>',
+  );
   writeFileSync(join(directory, 'assets', 'index-3f2a1b.js'), 'document.title = "Portal";');
 }
 
@@ -69,18 +72,22 @@ export function policyStatements(template: Template): { resource: string; statem
   const statements: { resource: string; statement: Record<string, unknown> }[] = [];
   const collect = (resource: string, document: unknown) => {
     const list = (document as { Statement?: unknown })?.Statement;
-    for (const statement of Array.isArray(list) ? list : []) statements.push({ resource, statement: statement as Record<string, unknown> });
+    for (const statement of Array.isArray(list) ? list : [])
+      statements.push({ resource, statement: statement as Record<string, unknown> });
   };
   for (const type of ['AWS::IAM::Policy', 'AWS::IAM::ManagedPolicy']) {
-    for (const [id, resource] of Object.entries(template.findResources(type))) collect(id, resource.Properties?.PolicyDocument);
+    for (const [id, resource] of Object.entries(template.findResources(type)))
+      collect(id, resource.Properties?.PolicyDocument);
   }
   for (const [id, resource] of Object.entries(template.findResources('AWS::IAM::Role'))) {
-    for (const policy of (resource.Properties?.Policies ?? []) as { PolicyDocument: unknown }[]) collect(id, policy.PolicyDocument);
+    for (const policy of (resource.Properties?.Policies ?? []) as { PolicyDocument: unknown }[])
+      collect(id, policy.PolicyDocument);
   }
   return statements;
 }
 
-export const asList = <T>(value: T | T[] | undefined): T[] => (value === undefined ? [] : Array.isArray(value) ? value : [value]);
+export const asList = <T>(value: T | T[] | undefined): T[] =>
+  value === undefined ? [] : Array.isArray(value) ? value : [value];
 
 /** Logical id of the single resource of a type whose construct path contains `pathPart`. */
 export function logicalIdAt(template: Template, type: string, pathPart: string): string {

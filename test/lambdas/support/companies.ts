@@ -34,22 +34,45 @@ export const groupNameOf = (companyId: string) => `${COMPANY_SETTINGS.groupPrefi
 
 export const seedCompany = async (h: Harness, id: string, name: string, kind = 'manufacturer') => {
   const at = '2026-01-01T00:00:00.000Z';
-  await h.tables.put('STATE_TABLE', { pk: 'COMPANY', sk: id, name, kind, createdAt: at, updatedAt: at, createdBy: 'admin@example.com' });
+  await h.tables.put('STATE_TABLE', {
+    pk: 'COMPANY',
+    sk: id,
+    name,
+    kind,
+    createdAt: at,
+    updatedAt: at,
+    createdBy: 'admin@example.com',
+  });
   await h.tables.put('STATE_TABLE', { pk: `COMPANY_NAME#${name.toLowerCase()}`, sk: 'CLAIM', companyId: id });
 };
 
 export const seedMembership = async (h: Harness, email: string, companyIds: string[], owner = false) => {
-  await h.tables.put('STATE_TABLE', { pk: 'MEMBERSHIP', sk: email, companyIds, owner, updatedAt: '2026-01-01T00:00:00.000Z' });
+  await h.tables.put('STATE_TABLE', {
+    pk: 'MEMBERSHIP',
+    sk: email,
+    companyIds,
+    owner,
+    updatedAt: '2026-01-01T00:00:00.000Z',
+  });
 };
 
 export const scopedDataSet = (id: string, rulesArn = RULES_DATA_SET_ARN): DataSet => ({
   DataSetId: id,
   Arn: `${REGION_ARN}:dataset/${id}`,
   Name: id,
-  RowLevelPermissionDataSet: { Arn: rulesArn, PermissionPolicy: 'GRANT_ACCESS', FormatVersion: 'VERSION_2', Status: 'ENABLED' },
+  RowLevelPermissionDataSet: {
+    Arn: rulesArn,
+    PermissionPolicy: 'GRANT_ACCESS',
+    FormatVersion: 'VERSION_2',
+    Status: 'ENABLED',
+  },
 });
 
-export const unscopedDataSet = (id: string): DataSet => ({ DataSetId: id, Arn: `${REGION_ARN}:dataset/${id}`, Name: id });
+export const unscopedDataSet = (id: string): DataSet => ({
+  DataSetId: id,
+  Arn: `${REGION_ARN}:dataset/${id}`,
+  Name: id,
+});
 
 export interface FakeQuickSight {
   /** Group name → member names. */
@@ -67,11 +90,17 @@ export interface FakeQuickSight {
   readonly changes: string[];
 }
 
-/** One page of a list, as QuickSight pages them: at most `MaxResults` (100 at most), an opaque NextToken while more remain. */
+/**
+ * One page of a list, as QuickSight pages them: at most `MaxResults` (100 at most), an opaque NextToken while more
+ * remain.
+ */
 const paged = <T>(items: readonly T[], input: { MaxResults?: number; NextToken?: string }) => {
   const size = Math.min(input.MaxResults ?? 100, 100);
   const start = input.NextToken === undefined ? 0 : Number(input.NextToken);
-  return { items: items.slice(start, start + size), NextToken: start + size < items.length ? String(start + size) : undefined };
+  return {
+    items: items.slice(start, start + size),
+    NextToken: start + size < items.length ? String(start + size) : undefined,
+  };
 };
 
 const notFound = (what: string) => new ResourceNotFoundException({ message: `${what} not found`, $metadata: {} });
@@ -102,7 +131,8 @@ export const fakeQuickSight = (h: Harness, users: readonly string[] = []): FakeQ
     return { UserList: items.map((name) => quicksightUser(name)), NextToken };
   });
   h.quicksight.on(CreateGroupCommand).callsFake((input: { GroupName: string }) => {
-    if (world.groups.has(input.GroupName)) throw new ResourceExistsException({ message: 'Group exists', $metadata: {} });
+    if (world.groups.has(input.GroupName))
+      throw new ResourceExistsException({ message: 'Group exists', $metadata: {} });
     world.groups.set(input.GroupName, new Set());
     world.changes.push(`CreateGroup ${input.GroupName}`);
     return { Group: { GroupName: input.GroupName } };
@@ -130,16 +160,19 @@ export const fakeQuickSight = (h: Harness, users: readonly string[] = []): FakeQ
     world.changes.push(`DeleteGroupMembership ${input.GroupName} ${input.MemberName}`);
     return {};
   });
-  h.quicksight.on(ListGroupMembershipsCommand).callsFake((input: { GroupName: string; MaxResults?: number; NextToken?: string }) => {
-    const { items, NextToken } = paged([...group(input.GroupName)], input);
-    return { GroupMemberList: items.map((MemberName) => ({ MemberName })), NextToken };
-  });
+  h.quicksight
+    .on(ListGroupMembershipsCommand)
+    .callsFake((input: { GroupName: string; MaxResults?: number; NextToken?: string }) => {
+      const { items, NextToken } = paged([...group(input.GroupName)], input);
+      return { GroupMemberList: items.map((MemberName) => ({ MemberName })), NextToken };
+    });
   h.quicksight.on(DescribeDataSourceCommand).callsFake((input: { DataSourceId: string }) => {
     if (!world.dataSources.has(input.DataSourceId)) throw notFound('Data source');
     return { DataSource: { DataSourceId: input.DataSourceId } };
   });
   h.quicksight.on(CreateDataSourceCommand).callsFake((input: { DataSourceId: string }) => {
-    if (world.dataSources.has(input.DataSourceId)) throw new ResourceExistsException({ message: 'exists', $metadata: {} });
+    if (world.dataSources.has(input.DataSourceId))
+      throw new ResourceExistsException({ message: 'exists', $metadata: {} });
     world.dataSources.add(input.DataSourceId);
     world.changes.push(`CreateDataSource ${input.DataSourceId}`);
     return {};
@@ -151,24 +184,43 @@ export const fakeQuickSight = (h: Harness, users: readonly string[] = []): FakeQ
   });
   h.quicksight.on(CreateDataSetCommand).callsFake((input: { DataSetId: string; Name: string }) => {
     if (world.dataSets.has(input.DataSetId)) throw new ResourceExistsException({ message: 'exists', $metadata: {} });
-    world.dataSets.set(input.DataSetId, { DataSetId: input.DataSetId, Name: input.Name, Arn: `${REGION_ARN}:dataset/${input.DataSetId}` });
+    world.dataSets.set(input.DataSetId, {
+      DataSetId: input.DataSetId,
+      Name: input.Name,
+      Arn: `${REGION_ARN}:dataset/${input.DataSetId}`,
+    });
     world.changes.push(`CreateDataSet ${input.DataSetId}`);
     return {};
   });
   h.quicksight.on(CreateIngestionCommand).callsFake((input: { DataSetId: string; IngestionId: string }) => {
     if (!world.dataSets.has(input.DataSetId)) throw notFound('Data set');
-    world.ingestions.push({ id: input.IngestionId, status: 'COMPLETED', created: new Date(Date.now() + world.ingestions.length) });
+    world.ingestions.push({
+      id: input.IngestionId,
+      status: 'COMPLETED',
+      created: new Date(Date.now() + world.ingestions.length),
+    });
     world.changes.push(`CreateIngestion ${input.DataSetId}`);
     return { IngestionStatus: 'INITIALIZED' };
   });
   h.quicksight.on(ListIngestionsCommand).callsFake((input: { DataSetId: string }) => {
     if (!world.dataSets.has(input.DataSetId)) throw notFound('Data set');
-    return { Ingestions: world.ingestions.map((ingestion) => ({ IngestionId: ingestion.id, IngestionStatus: ingestion.status, CreatedTime: ingestion.created })) };
+    return {
+      Ingestions: world.ingestions.map((ingestion) => ({
+        IngestionId: ingestion.id,
+        IngestionStatus: ingestion.status,
+        CreatedTime: ingestion.created,
+      })),
+    };
   });
   h.quicksight.on(DescribeDashboardCommand).callsFake((input: { DashboardId: string }) => {
     const dataSets = world.dashboards.get(input.DashboardId);
     if (!dataSets) throw notFound('Dashboard');
-    return { Dashboard: { DashboardId: input.DashboardId, Version: { DataSetArns: dataSets.map((id) => `${REGION_ARN}:dataset/${id}`) } } };
+    return {
+      Dashboard: {
+        DashboardId: input.DashboardId,
+        Version: { DataSetArns: dataSets.map((id) => `${REGION_ARN}:dataset/${id}`) },
+      },
+    };
   });
   h.s3.on(PutObjectCommand).callsFake((input: { Key: string; Body: string }) => {
     world.objects.set(input.Key, String(input.Body));
@@ -184,6 +236,8 @@ export const fakeQuickSight = (h: Harness, users: readonly string[] = []): FakeQ
 };
 
 /** The rules file's rows after its header: `GroupArn,company`. */
-export const rulesRows = (world: FakeQuickSight): string[] => (world.objects.get('company-rules/rules.csv') ?? '').trim().split('\n').slice(1);
+export const rulesRows = (world: FakeQuickSight): string[] =>
+  (world.objects.get('company-rules/rules.csv') ?? '').trim().split('\n').slice(1);
 
-export const groupArnOf = (companyId: string) => `arn:aws:quicksight:us-east-2:${ACCOUNT_ID}:group/default/${groupNameOf(companyId)}`;
+export const groupArnOf = (companyId: string) =>
+  `arn:aws:quicksight:us-east-2:${ACCOUNT_ID}:group/default/${groupNameOf(companyId)}`;

@@ -20,7 +20,11 @@ export const startTestDynamo = async (): Promise<TestDynamo> => {
   const server = dynalite({ createTableMs: 0, deleteTableMs: 0, updateTableMs: 0 });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   const endpoint = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
-  const client = new DynamoDBClient({ endpoint, region: 'us-east-2', credentials: { accessKeyId: 'test', secretAccessKey: 'test' } });
+  const client = new DynamoDBClient({
+    endpoint,
+    region: 'us-east-2',
+    credentials: { accessKeyId: 'test', secretAccessKey: 'test' },
+  });
   let generation = 0;
   return {
     endpoint,
@@ -28,13 +32,20 @@ export const startTestDynamo = async (): Promise<TestDynamo> => {
       generation += 1;
       for (const table of tables) {
         const name = `${table.id}-${generation}`;
-        const keys = [table.partitionKey, table.sortKey, ...table.globalSecondaryIndexes.flatMap((index) => [index.partitionKey, index.sortKey])];
+        const keys = [
+          table.partitionKey,
+          table.sortKey,
+          ...table.globalSecondaryIndexes.flatMap((index) => [index.partitionKey, index.sortKey]),
+        ];
         const attributes = new Map(keys.filter((key) => key !== undefined).map((key) => [key.name, key.type]));
         await client.send(
           new CreateTableCommand({
             TableName: name,
             BillingMode: 'PAY_PER_REQUEST',
-            AttributeDefinitions: [...attributes].map(([AttributeName, AttributeType]) => ({ AttributeName, AttributeType })),
+            AttributeDefinitions: [...attributes].map(([AttributeName, AttributeType]) => ({
+              AttributeName,
+              AttributeType,
+            })),
             KeySchema: keySchema(table.partitionKey, table.sortKey),
             GlobalSecondaryIndexes:
               table.globalSecondaryIndexes.length === 0

@@ -38,7 +38,12 @@ export interface TestAccount {
   mfa?: boolean;
 }
 
-export const account = (email: string, groups: string[], mfa = true): TestAccount => ({ username: randomUUID(), email, groups, mfa });
+export const account = (email: string, groups: string[], mfa = true): TestAccount => ({
+  username: randomUUID(),
+  email,
+  groups,
+  mfa,
+});
 
 export const ADMIN = account('admin@example.com', ['Admins']);
 export const OTHER_ADMIN = account('second.admin@example.com', ['Admins']);
@@ -70,7 +75,9 @@ export type Resolver = (event: unknown, context: Context) => Promise<unknown>;
  * Calls `observe` before each DynamoDB command the handlers send (they share one client);
  * throwing from it makes that call fail, as a step that breaks part-way.
  */
-export const observeDynamoCommands = async (observe: (command: string, input: Record<string, unknown>) => void): Promise<void> => {
+export const observeDynamoCommands = async (
+  observe: (command: string, input: Record<string, unknown>) => void,
+): Promise<void> => {
   const { dynamo } = await import('../../../lambdas/shared/aws/dynamo.ts');
   dynamo.middlewareStack.add(
     (next, context) => async (args) => {
@@ -111,7 +118,13 @@ export interface CallResult {
   body: Record<string, unknown>;
 }
 
-export const functionUrlEvent = ({ token, body, rawBody, method = 'POST', headers = {} }: CallOptions): APIGatewayProxyEventV2 => ({
+export const functionUrlEvent = ({
+  token,
+  body,
+  rawBody,
+  method = 'POST',
+  headers = {},
+}: CallOptions): APIGatewayProxyEventV2 => ({
   version: '2.0',
   routeKey: '$default',
   rawPath: '/',
@@ -142,7 +155,10 @@ export const lambdaContext = (): Context =>
   ({ awsRequestId: randomUUID(), functionName: 'test', functionVersion: '$LATEST', memoryLimitInMB: '256' }) as Context;
 
 export const invoke = async (handler: Handler, options: CallOptions): Promise<CallResult> => {
-  const result = (await handler(functionUrlEvent(options) as never, lambdaContext())) as APIGatewayProxyStructuredResultV2;
+  const result = (await handler(
+    functionUrlEvent(options) as never,
+    lambdaContext(),
+  )) as APIGatewayProxyStructuredResultV2;
   return {
     status: result.statusCode ?? 0,
     headers: (result.headers ?? {}) as CallResult['headers'],
@@ -223,7 +239,8 @@ export const startHarness = async (extraEnv: Record<string, string> = {}): Promi
     cognito.on(GetUserCommand).callsFake((input: { AccessToken?: string }) => {
       const username = String(decodeJwt(input.AccessToken ?? '').username);
       const known = accounts.get(username);
-      if (known === undefined) throw new NotAuthorizedException({ message: 'Access Token has been revoked', $metadata: {} });
+      if (known === undefined)
+        throw new NotAuthorizedException({ message: 'Access Token has been revoked', $metadata: {} });
       return profileOf(known);
     });
 

@@ -4,9 +4,14 @@ import { DynamoDBDocumentClient, PutCommand, QueryCommand, ScanCommand } from '@
 /** Direct access to the tables the handlers use: reads for assertions, writes for set-up. */
 export const tableReader = (endpoint: string) => {
   const client = DynamoDBDocumentClient.from(
-    new DynamoDBClient({ endpoint, region: 'us-east-2', credentials: { accessKeyId: 'test', secretAccessKey: 'test' } }),
+    new DynamoDBClient({
+      endpoint,
+      region: 'us-east-2',
+      credentials: { accessKeyId: 'test', secretAccessKey: 'test' },
+    }),
   );
-  const scan = async (envVar: string) => (await client.send(new ScanCommand({ TableName: process.env[envVar] }))).Items ?? [];
+  const scan = async (envVar: string) =>
+    (await client.send(new ScanCommand({ TableName: process.env[envVar] }))).Items ?? [];
   return {
     scan,
     views: () => scan('VIEWS_TABLE'),

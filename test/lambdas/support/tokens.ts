@@ -20,7 +20,10 @@ export interface TokenOptions {
   forged?: boolean;
   /** Seconds since the sign-in the token descends from (`auth_time`). @default 0 */
   signedInAgo?: number;
-  /** The `iss` claim, signed with the pool's own key: another pool's address is a token of another issuer. @default ISSUER */
+  /**
+   * The `iss` claim, signed with the pool's own key: another pool's address is a token of another issuer. @default
+   * ISSUER
+   */
   issuer?: string;
   /**
    * A token from a refresh: the pre token generation trigger has suppressed the
@@ -46,7 +49,13 @@ export const createSigner = async (): Promise<TestSigner> => {
   const forger = await generateKeyPair('RS256');
   const jwk = { ...(await exportJWK(pool.publicKey)), kid: KID, alg: 'RS256', use: 'sig' };
 
-  const sign = (claims: Record<string, unknown>, key: CryptoKey, expiresIn: number, issuer = ISSUER, issuedAhead = 0) => {
+  const sign = (
+    claims: Record<string, unknown>,
+    key: CryptoKey,
+    expiresIn: number,
+    issuer = ISSUER,
+    issuedAhead = 0,
+  ) => {
     const now = Math.floor(Date.now() / 1000);
     // Cognito writes `iat` and `auth_time` from one clock: a token is never issued before its sign-in.
     return new SignJWT(claims)
@@ -69,7 +78,10 @@ export const createSigner = async (): Promise<TestSigner> => {
           token_use: 'access',
           ...(options.refreshed ? {} : { scope: 'aws.cognito.signin.user.admin' }),
           auth_time:
-            Math.floor(Date.now() / 1000) - (options.signedInAgo ?? 0) + (options.issuedAhead ?? 0) + (options.signedInAfterIssue ?? 0),
+            Math.floor(Date.now() / 1000) -
+            (options.signedInAgo ?? 0) +
+            (options.issuedAhead ?? 0) +
+            (options.signedInAfterIssue ?? 0),
           jti: crypto.randomUUID(),
         },
         options.forged ? forger.privateKey : pool.privateKey,

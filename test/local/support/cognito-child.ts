@@ -7,5 +7,10 @@ import { startCognitoEmulator } from '../../../local/emulators/cognito/index.ts'
  */
 const dataDir = process.argv[2];
 if (!dataDir) throw new Error('usage: cognito-child.ts <dataDir>');
-const emulator = await startCognitoEmulator({ dataDir, region: 'us-east-2', client: USER_POOL_CLIENT, sendEmail: async () => undefined });
+const emulator = await startCognitoEmulator({
+  dataDir,
+  region: 'us-east-2',
+  client: USER_POOL_CLIENT,
+  sendEmail: async () => undefined,
+});
 process.stdout.write(`${JSON.stringify({ url: emulator.url, userPoolId: emulator.userPoolId })}\n`);

@@ -22,11 +22,15 @@ export function userFor(pool: CognitoUserPool, username: string): CognitoUser {
   return new CognitoUser({ Username: username, Pool: pool, Storage: memoryStorage() });
 }
 
-function callbacks(resolve: (outcome: SignInOutcome) => void, reject: (error: unknown) => void): IAuthenticationCallback {
+function callbacks(
+  resolve: (outcome: SignInOutcome) => void,
+  reject: (error: unknown) => void,
+): IAuthenticationCallback {
   return {
     onSuccess: (session) => resolve({ step: 'DONE', session }),
     onFailure: reject,
-    newPasswordRequired: (userAttributes: Record<string, string>) => resolve({ step: 'NEW_PASSWORD_REQUIRED', userAttributes }),
+    newPasswordRequired: (userAttributes: Record<string, string>) =>
+      resolve({ step: 'NEW_PASSWORD_REQUIRED', userAttributes }),
     mfaSetup: () => resolve({ step: 'MFA_SETUP' }),
     totpRequired: () => resolve({ step: 'SOFTWARE_TOKEN_MFA' }),
     mfaRequired: () => reject(new Error('unexpected SMS MFA challenge')),
@@ -44,7 +48,10 @@ export function authenticate(
 ): Promise<SignInOutcome> {
   user.setAuthenticationFlowType(flow);
   return new Promise((resolve, reject) =>
-    user.authenticateUser(new AuthenticationDetails({ Username: username, Password: password }), callbacks(resolve, reject)),
+    user.authenticateUser(
+      new AuthenticationDetails({ Username: username, Password: password }),
+      callbacks(resolve, reject),
+    ),
   );
 }
 
@@ -53,7 +60,9 @@ export function answerTotp(user: CognitoUser, code: string): Promise<SignInOutco
 }
 
 export function answerNewPassword(user: CognitoUser, newPassword: string): Promise<SignInOutcome> {
-  return new Promise((resolve, reject) => user.completeNewPasswordChallenge(newPassword, {}, callbacks(resolve, reject)));
+  return new Promise((resolve, reject) =>
+    user.completeNewPasswordChallenge(newPassword, {}, callbacks(resolve, reject)),
+  );
 }
 
 export function associateSoftwareToken(user: CognitoUser): Promise<string> {
@@ -110,7 +119,9 @@ export function signUp(pool: CognitoUserPool, email: string, password: string) {
 }
 
 export function confirmRegistration(user: CognitoUser, code: string): Promise<void> {
-  return new Promise((resolve, reject) => user.confirmRegistration(code, true, (error) => (error ? reject(error) : resolve())));
+  return new Promise((resolve, reject) =>
+    user.confirmRegistration(code, true, (error) => (error ? reject(error) : resolve())),
+  );
 }
 
 export function forgotPassword(user: CognitoUser): Promise<{ CodeDeliveryDetails: Record<string, string> }> {

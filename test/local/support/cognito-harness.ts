@@ -11,7 +11,12 @@ import type { PostConfirmationTriggerEvent, PreTokenGenerationV2TriggerEvent } f
 import { CognitoUserPool } from 'amazon-cognito-identity-js';
 import { authenticator } from 'otplib';
 import { USER_POOL_CLIENT } from '../../../contracts/user-pool-client.ts';
-import { startCognitoEmulator, type CognitoEmulator, type InvitationTemplate, type OutgoingEmail } from '../../../local/emulators/cognito/index.ts';
+import {
+  startCognitoEmulator,
+  type CognitoEmulator,
+  type InvitationTemplate,
+  type OutgoingEmail,
+} from '../../../local/emulators/cognito/index.ts';
 import { authenticate, completeMfaSetup, memoryStorage, setTotpPreference, userFor } from './cognito-client.ts';
 
 /** A running emulator in a temporary directory, with captured mail and a movable clock. */
@@ -82,9 +87,13 @@ export async function startHarness(options: HarnessOptions = {}): Promise<Cognit
       ...(options.accessTokenMinutes ? { accessTokenMinutes: options.accessTokenMinutes } : {}),
       ...(options.allowSelfSignUp !== undefined ? { allowSelfSignUp: options.allowSelfSignUp } : {}),
       ...(options.deviceTracking ? { deviceTracking: options.deviceTracking } : {}),
-      ...(options.temporaryPasswordValidityDays !== undefined ? { temporaryPasswordValidityDays: options.temporaryPasswordValidityDays } : {}),
+      ...(options.temporaryPasswordValidityDays !== undefined
+        ? { temporaryPasswordValidityDays: options.temporaryPasswordValidityDays }
+        : {}),
       ...(options.invitation !== undefined ? { invitation: options.invitation } : {}),
-      ...(options.attributesRequireVerificationBeforeUpdate ? { attributesRequireVerificationBeforeUpdate: options.attributesRequireVerificationBeforeUpdate } : {}),
+      ...(options.attributesRequireVerificationBeforeUpdate
+        ? { attributesRequireVerificationBeforeUpdate: options.attributesRequireVerificationBeforeUpdate }
+        : {}),
     });
   let emulator = await start();
   const harness: CognitoHarness = {
@@ -132,7 +141,12 @@ export function adminClient(endpoint: string): CognitoIdentityProviderClient {
 }
 
 /** A confirmed account with a permanent password, created as an administrator would. */
-export function createUser(harness: CognitoHarness, email: string, password: string, groups: readonly string[] = []): Promise<string> {
+export function createUser(
+  harness: CognitoHarness,
+  email: string,
+  password: string,
+  groups: readonly string[] = [],
+): Promise<string> {
   return createConfirmedUser(harness.admin, harness.emulator.userPoolId, email, password, groups);
 }
 
@@ -155,7 +169,9 @@ export async function createConfirmedUser(
       ],
     }),
   );
-  await admin.send(new AdminSetUserPasswordCommand({ UserPoolId: userPoolId, Username: email, Password: password, Permanent: true }));
+  await admin.send(
+    new AdminSetUserPasswordCommand({ UserPoolId: userPoolId, Username: email, Password: password, Permanent: true }),
+  );
   for (const group of groups) {
     await admin.send(new AdminAddUserToGroupCommand({ UserPoolId: userPoolId, Username: email, GroupName: group }));
   }

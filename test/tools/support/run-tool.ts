@@ -20,15 +20,27 @@ export interface ToolRun {
  * Runs a tool as `npm run <tool> -- ...` does (tsx on tools/<tool>.ts), with no AWS
  * credentials or instance metadata to find, so a test never reaches beyond loopback.
  */
-export function runTool(tool: 'doctor' | 'create-admin' | 'verify-deployment', args: readonly string[]): Promise<ToolRun> {
+export function runTool(
+  tool: 'doctor' | 'create-admin' | 'verify-deployment',
+  args: readonly string[],
+): Promise<ToolRun> {
   const env: NodeJS.ProcessEnv = { ...process.env };
   for (const name of Object.keys(env)) if (name.startsWith('VITEST') || name.startsWith('AWS_')) delete env[name];
-  Object.assign(env, { AWS_EC2_METADATA_DISABLED: 'true', AWS_CONFIG_FILE: '/dev/null', AWS_SHARED_CREDENTIALS_FILE: '/dev/null' });
+  Object.assign(env, {
+    AWS_EC2_METADATA_DISABLED: 'true',
+    AWS_CONFIG_FILE: '/dev/null',
+    AWS_SHARED_CREDENTIALS_FILE: '/dev/null',
+  });
   return new Promise((resolve) => {
-    execFile(tsx, [join(projectRoot, 'tools', `${tool}.ts`), ...args], { cwd: projectRoot, env, timeout: 120_000 }, (error, stdout, stderr) => {
-      const code = error ? (typeof error.code === 'number' ? error.code : 1) : 0;
-      resolve({ code, stdout, stderr });
-    });
+    execFile(
+      tsx,
+      [join(projectRoot, 'tools', `${tool}.ts`), ...args],
+      { cwd: projectRoot, env, timeout: 120_000 },
+      (error, stdout, stderr) => {
+        const code = error ? (typeof error.code === 'number' ? error.code : 1) : 0;
+        resolve({ code, stdout, stderr });
+      },
+    );
   });
 }
 

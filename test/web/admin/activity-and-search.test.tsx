@@ -4,7 +4,13 @@ import { describe, expect, it, vi } from 'vitest';
 import type { AuditEntry, AuditFilter } from '../../../contracts/user-admin.ts';
 import Papa from 'papaparse';
 import { activityCsv, activityJson, exportFileName } from '../../../web/src/features/admin/activity-export.ts';
-import { ACTION_OPTIONS, actionLabel, EMPTY_FILTER_FORM, REVERSED_RANGE, toAuditFilter } from '../../../web/src/features/admin/activity-filter.ts';
+import {
+  ACTION_OPTIONS,
+  actionLabel,
+  EMPTY_FILTER_FORM,
+  REVERSED_RANGE,
+  toAuditFilter,
+} from '../../../web/src/features/admin/activity-filter.ts';
 import ActivityPage from '../../../web/src/features/admin/routes/activity-page.tsx';
 import { buildSearchIndex, filterByIndex } from '../../../web/src/features/admin/search.ts';
 import { apiError, fakeAdminApi, renderAdmin } from './support.tsx';
@@ -22,8 +28,17 @@ const entry = (id: string, overrides: Partial<AuditEntry> = {}): AuditEntry => (
 
 const firstPage = [
   entry('a1', { action: 'DISABLE_USER', target: 'jane@example.com' }),
-  entry('a2', { action: 'DELETE_USER', target: 'other.admin@example.com', outcome: 'failure', detail: 'Cannot delete other admin accounts' }),
-  entry('a3', { action: 'INVITE_TO_DASHBOARD', target: 'jane@example.com', detail: 'dashboard sales-performance (default)' }),
+  entry('a2', {
+    action: 'DELETE_USER',
+    target: 'other.admin@example.com',
+    outcome: 'failure',
+    detail: 'Cannot delete other admin accounts',
+  }),
+  entry('a3', {
+    action: 'INVITE_TO_DASHBOARD',
+    target: 'jane@example.com',
+    detail: 'dashboard sales-performance (default)',
+  }),
 ];
 
 describe('search index', () => {
@@ -43,7 +58,14 @@ describe('search index', () => {
 describe('activity filter', () => {
   it('sends only the filled fields, days as local midnight to the last millisecond of the To day', () => {
     expect(toAuditFilter(EMPTY_FILTER_FORM)).toEqual({ actor: undefined, target: undefined });
-    const filter = toAuditFilter({ actor: ' demo ', action: 'DELETE_USER', target: 'jane', outcome: 'failure', fromDay: '2026-03-01', toDay: '2026-03-02' });
+    const filter = toAuditFilter({
+      actor: ' demo ',
+      action: 'DELETE_USER',
+      target: 'jane',
+      outcome: 'failure',
+      fromDay: '2026-03-01',
+      toDay: '2026-03-02',
+    });
     expect(filter).toEqual({
       actor: 'demo',
       action: 'DELETE_USER',
@@ -55,7 +77,9 @@ describe('activity filter', () => {
   });
 
   it('refuses a From day after the To day', () => {
-    expect(() => toAuditFilter({ ...EMPTY_FILTER_FORM, fromDay: '2026-03-05', toDay: '2026-03-01' })).toThrow(REVERSED_RANGE);
+    expect(() => toAuditFilter({ ...EMPTY_FILTER_FORM, fromDay: '2026-03-05', toDay: '2026-03-01' })).toThrow(
+      REVERSED_RANGE,
+    );
   });
 });
 
@@ -68,14 +92,34 @@ describe('activity export', () => {
   it('writes readable action names, ISO times and neutralised formula cells in CSV', () => {
     const [header, ...rows] = Papa.parse<string[]>(activityCsv(hostile).trim()).data;
     expect(header).toEqual(['Time (UTC)', 'Admin', 'Action', 'Action code', 'Target', 'Outcome', 'Detail']);
-    expect(rows[0]).toEqual(['2026-03-14T10:00:00.000Z', 'demo.admin@example.com', 'Create user', 'CREATE_USER', "'+1+cmd|calc", 'Success', '\'=HYPERLINK("http://evil.example","click")']);
-    expect(rows[1]).toEqual(['2026-03-14T10:00:00.000Z', "'@admin@example.com", 'Delete user', 'DELETE_USER', 'x2@example.com', 'Failure', "'-2+3"]);
+    expect(rows[0]).toEqual([
+      '2026-03-14T10:00:00.000Z',
+      'demo.admin@example.com',
+      'Create user',
+      'CREATE_USER',
+      "'+1+cmd|calc",
+      'Success',
+      '\'=HYPERLINK("http://evil.example","click")',
+    ]);
+    expect(rows[1]).toEqual([
+      '2026-03-14T10:00:00.000Z',
+      "'@admin@example.com",
+      'Delete user',
+      'DELETE_USER',
+      'x2@example.com',
+      'Failure',
+      "'-2+3",
+    ]);
     for (const cell of rows.flat()) expect(cell).not.toMatch(/^[=+\-@]/);
   });
 
   it('writes JSON with the filter, the count and readable names', () => {
     const document = JSON.parse(activityJson(hostile, { action: 'DELETE_USER' }, '2026-03-15T08:00:00.000Z'));
-    expect(document).toMatchObject({ exportedAt: '2026-03-15T08:00:00.000Z', filter: { action: 'DELETE_USER' }, count: 2 });
+    expect(document).toMatchObject({
+      exportedAt: '2026-03-15T08:00:00.000Z',
+      filter: { action: 'DELETE_USER' },
+      count: 2,
+    });
     expect(document.entries[1]).toEqual({
       time: '2026-03-14T10:00:00.000Z',
       admin: '@admin@example.com',
@@ -137,7 +181,8 @@ describe('Activity tab', () => {
     // Typed text applies once typing pauses: one request for the whole word, not one per letter.
     const before = auditLog.mock.calls.length;
     const admin = screen.getByLabelText('Admin');
-    for (const typed of ['n', 'no', 'nob', 'nobo', 'nobod', 'nobody']) fireEvent.change(admin, { target: { value: typed } });
+    for (const typed of ['n', 'no', 'nob', 'nobo', 'nobod', 'nobody'])
+      fireEvent.change(admin, { target: { value: typed } });
     expect(auditLog).toHaveBeenCalledTimes(before);
     expect(await screen.findByText('No activity matches the filters')).toBeInTheDocument();
     expect(auditLog).toHaveBeenLastCalledWith({ actor: 'nobody' });
@@ -180,7 +225,10 @@ describe('Activity tab', () => {
     const click = vi.spyOn(HTMLAnchorElement.prototype, 'click').mockImplementation(function (this: HTMLAnchorElement) {
       names.push(this.download);
     });
-    renderAdmin(<ActivityPage />, { api: fakeAdminApi({ users: { auditLog, exportAuditLog } }), path: '/admin/activity' });
+    renderAdmin(<ActivityPage />, {
+      api: fakeAdminApi({ users: { auditLog, exportAuditLog } }),
+      path: '/admin/activity',
+    });
     await screen.findByRole('table');
     const user = userEvent.setup();
     // Export takes the form as it stands, applied or not, and the table follows it.

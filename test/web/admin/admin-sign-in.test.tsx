@@ -80,24 +80,35 @@ describe('admin login', () => {
   });
 
   it("asks for a new password with 'Please set a new password.'", async () => {
-    const auth = fakeAuth({ signIn: vi.fn(async () => ({ step: 'CONFIRM_SIGN_IN_WITH_NEW_PASSWORD_REQUIRED' as const })) });
+    const auth = fakeAuth({
+      signIn: vi.fn(async () => ({ step: 'CONFIRM_SIGN_IN_WITH_NEW_PASSWORD_REQUIRED' as const })),
+    });
     renderLogin(auth);
     await submit();
     expect(await screen.findByText('Please set a new password.')).toBeInTheDocument();
   });
 
-  it.each(['InvalidMfaMethod', 'UnsupportedChallenge'])("says 'Sign-in failed. Please check your credentials.' for the unsupported step %s", async (code) => {
-    const auth = fakeAuth({ signIn: vi.fn(async () => Promise.reject(new AuthError('No valid MFA method provided', code))) });
-    renderLogin(auth);
-    await submit();
-    expect(await screen.findByText('Sign-in failed. Please check your credentials.')).toBeInTheDocument();
-  });
+  it.each(['InvalidMfaMethod', 'UnsupportedChallenge'])(
+    "says 'Sign-in failed. Please check your credentials.' for the unsupported step %s",
+    async (code) => {
+      const auth = fakeAuth({
+        signIn: vi.fn(async () => Promise.reject(new AuthError('No valid MFA method provided', code))),
+      });
+      renderLogin(auth);
+      await submit();
+      expect(await screen.findByText('Sign-in failed. Please check your credentials.')).toBeInTheDocument();
+    },
+  );
 
   it('maps a disabled account to the catalogue text', async () => {
-    const auth = fakeAuth({ signIn: vi.fn(async () => Promise.reject(new AuthError('User is disabled.', 'NotAuthorizedException'))) });
+    const auth = fakeAuth({
+      signIn: vi.fn(async () => Promise.reject(new AuthError('User is disabled.', 'NotAuthorizedException'))),
+    });
     renderLogin(auth);
     await submit();
-    expect(await screen.findByText('Your account has been disabled. Please contact your administrator.')).toBeInTheDocument();
+    expect(
+      await screen.findByText('Your account has been disabled. Please contact your administrator.'),
+    ).toBeInTheDocument();
   });
 });
 
@@ -107,7 +118,9 @@ describe('admin login after the portal signed someone out', () => {
   it('says the idle timeout ended the session, once', async () => {
     recordSessionEnd({ reason: 'idle', minutes: 30 });
     const { unmount } = renderLogin();
-    expect(screen.getByText('You were signed out after 30 minutes without activity.').closest('[role="status"]')).toBeInTheDocument();
+    expect(
+      screen.getByText('You were signed out after 30 minutes without activity.').closest('[role="status"]'),
+    ).toBeInTheDocument();
     await waitFor(() => expect(readSessionEnd()).toBeNull());
     unmount();
     renderLogin();
@@ -117,7 +130,9 @@ describe('admin login after the portal signed someone out', () => {
   it('says the session limit ended the session', () => {
     recordSessionEnd({ reason: 'absolute', minutes: 720 });
     renderLogin();
-    expect(screen.getByText('Your session ended 12 hours after you signed in. Please sign in again.')).toBeInTheDocument();
+    expect(
+      screen.getByText('Your session ended 12 hours after you signed in. Please sign in again.'),
+    ).toBeInTheDocument();
   });
 
   it('says nothing without a note', () => {
@@ -126,7 +141,8 @@ describe('admin login after the portal signed someone out', () => {
   });
 });
 
-const renderForgot = (auth = fakeAuth()) => renderAdmin(<AdminForgotPasswordPage />, { auth, path: '/admin/forgot-password' });
+const renderForgot = (auth = fakeAuth()) =>
+  renderAdmin(<AdminForgotPasswordPage />, { auth, path: '/admin/forgot-password' });
 
 async function requestCode(email = 'demo.admin@example.com') {
   const user = userEvent.setup();
@@ -189,7 +205,11 @@ describe('admin forgot password', () => {
     renderForgot(
       fakeAuth({
         forgotPassword: vi.fn(async () => undefined),
-        confirmForgotPassword: vi.fn(async () => Promise.reject(new AuthError('Invalid verification code provided, please try again.', 'CodeMismatchException'))),
+        confirmForgotPassword: vi.fn(async () =>
+          Promise.reject(
+            new AuthError('Invalid verification code provided, please try again.', 'CodeMismatchException'),
+          ),
+        ),
       }),
     );
     const user = await requestCode();
@@ -280,7 +300,9 @@ describe('admin routes and shell', () => {
     await waitFor(() => expect(screen.getByTestId('location')).toHaveTextContent('/admin/login'));
     await screen.findByRole('button', { name: 'Admin Login' }, { timeout: 5_000 });
     await submit();
-    expect(await screen.findByRole('heading', { level: 1, name: 'Cognito Users' }, { timeout: 5_000 })).toBeInTheDocument();
+    expect(
+      await screen.findByRole('heading', { level: 1, name: 'Cognito Users' }, { timeout: 5_000 }),
+    ).toBeInTheDocument();
     expect(screen.getByTestId('location')).toHaveTextContent('/admin/dashboard');
   });
 

@@ -19,7 +19,10 @@ const acme = company('Acme Manufacturing', { userCount: 3, dashboards: ['sales-p
 const globex = company('Globex Distribution', { kind: 'distributor', userCount: 1, dashboards: ['sales-performance'] });
 const harbor = company('Harbor Capital', { kind: 'owner', userCount: 0 });
 
-const catalogue = [catalogueEntry('sales-performance', 'Sales Performance'), catalogueEntry('inventory-margins', 'Inventory Margins')];
+const catalogue = [
+  catalogueEntry('sales-performance', 'Sales Performance'),
+  catalogueEntry('inventory-margins', 'Inventory Margins'),
+];
 
 const check = (overrides: Partial<AccessCheck> = {}): AccessCheck => ({
   checkedAt: '2026-03-14T10:00:00.000Z',
@@ -45,9 +48,17 @@ const notScoped = {
   found: 'dataset sales-2026 does not apply the rules',
 };
 
-function renderCompanies(companies: readonly Company[] = [acme, globex, harbor], lastCheck: AccessCheck | null = null, overrides: AdminApiOverrides['quicksight'] = {}) {
+function renderCompanies(
+  companies: readonly Company[] = [acme, globex, harbor],
+  lastCheck: AccessCheck | null = null,
+  overrides: AdminApiOverrides['quicksight'] = {},
+) {
   const api = fakeAdminApi({
-    quicksight: { listCompanies: listCompaniesOf(companies, lastCheck), listCatalogue: vi.fn(async () => catalogue), ...overrides },
+    quicksight: {
+      listCompanies: listCompaniesOf(companies, lastCheck),
+      listCatalogue: vi.fn(async () => catalogue),
+      ...overrides,
+    },
   });
   renderAdmin(<CompaniesPage />, { api, path: '/admin/companies' });
   return { api, user: userEvent.setup() };
@@ -63,7 +74,11 @@ describe('Companies page: the table', () => {
     expect(screen.getByRole('heading', { level: 1, name: 'Companies' })).toBeInTheDocument();
     const acmeRow = await rowOf('Acme Manufacturing');
     const table = screen.getByRole('table', { name: 'Companies' });
-    expect(within(table).getAllByRole('columnheader').map((cell) => cell.textContent)).toEqual(['Name', 'Kind', 'Users', 'Dashboards', 'Actions']);
+    expect(
+      within(table)
+        .getAllByRole('columnheader')
+        .map((cell) => cell.textContent),
+    ).toEqual(['Name', 'Kind', 'Users', 'Dashboards', 'Actions']);
     expect(within(acmeRow).getByText('Manufacturer')).toBeInTheDocument();
     expect(within(acmeRow).getByText('3')).toBeInTheDocument();
     expect(acmeRow).toHaveTextContent('2 · Sales Performance, Inventory Margins');
@@ -94,7 +109,11 @@ describe('Companies page: add, edit and delete', () => {
     await rowOf('Acme Manufacturing');
     await user.click(screen.getByRole('button', { name: 'Add company' }));
     const dialog = screen.getByRole('dialog', { name: 'Add company' });
-    expect(within(dialog).getAllByRole('option').map((option) => option.textContent)).toEqual(['Manufacturer', 'Distributor', 'Owner (private equity)']);
+    expect(
+      within(dialog)
+        .getAllByRole('option')
+        .map((option) => option.textContent),
+    ).toEqual(['Manufacturer', 'Distributor', 'Owner (private equity)']);
     await user.click(within(dialog).getByRole('button', { name: 'Create' }));
     expect(await within(dialog).findByText(COMPANY_MESSAGES.nameRequired)).toBeInTheDocument();
     await user.type(within(dialog).getByLabelText('Name'), 'x'.repeat(101));
@@ -135,7 +154,9 @@ describe('Companies page: add, edit and delete', () => {
     await user.type(within(dialog).getByLabelText('Name'), 'Globex Wholesale');
     await user.selectOptions(within(dialog).getByLabelText('Kind'), 'manufacturer');
     await user.click(within(dialog).getByRole('button', { name: 'Update' }));
-    await waitFor(() => expect(updateCompany).toHaveBeenCalledWith(globex.id, { name: 'Globex Wholesale', kind: 'manufacturer' }));
+    await waitFor(() =>
+      expect(updateCompany).toHaveBeenCalledWith(globex.id, { name: 'Globex Wholesale', kind: 'manufacturer' }),
+    );
     expect(await screen.findByText(COMPANY_MESSAGES.updated)).toBeInTheDocument();
     expect(within(await rowOf('Globex Wholesale')).getByText('Manufacturer')).toBeInTheDocument();
     expect(screen.queryByText('Globex Distribution')).not.toBeInTheDocument();
@@ -160,7 +181,9 @@ describe('Companies page: add, edit and delete', () => {
     const deleteCompany = vi.fn(async () => ({ message: COMPANY_MESSAGES.deleted, company: harbor }));
     const { user } = renderCompanies(undefined, null, { deleteCompany });
     await chooseRowAction(user, 'Harbor Capital', 'Delete');
-    await user.click(within(screen.getByRole('alertdialog', { name: 'Delete company' })).getByRole('button', { name: 'Delete' }));
+    await user.click(
+      within(screen.getByRole('alertdialog', { name: 'Delete company' })).getByRole('button', { name: 'Delete' }),
+    );
     expect(await screen.findByText(COMPANY_MESSAGES.deleted)).toBeInTheDocument();
     await waitFor(() => expect(screen.queryByText('Harbor Capital')).not.toBeInTheDocument());
     expect(deleteCompany).toHaveBeenCalledWith(harbor.id);
@@ -180,14 +203,23 @@ describe('Companies page: company access', () => {
   it('shows the last check with no differences as a match', async () => {
     renderCompanies(undefined, check({ checkedBy: 'schedule' }));
     await rowOf('Acme Manufacturing');
-    expect(within(panel()).getByRole('status')).toHaveTextContent(`Last check: ${new Date('2026-03-14T10:00:00.000Z').toLocaleString()} by the daily check — no differences.`);
+    expect(within(panel()).getByRole('status')).toHaveTextContent(
+      `Last check: ${new Date('2026-03-14T10:00:00.000Z').toLocaleString()} by the daily check — no differences.`,
+    );
     expect(within(panel()).getByText('QuickSight matches the portal')).toBeInTheDocument();
   });
 
   it('checks now and lists each difference; Fix then shows what was fixed and why the rest was not', async () => {
     const checkCompanyAccess = vi.fn(async (fix: boolean) =>
       fix
-        ? check({ checkedAt: '2026-03-14T11:05:00.000Z', fix: true, differences: [{ ...memberMissing, fixed: true }, { ...notScoped, fixed: false, note: 'Confirm shared data or attach the rules dataset.' }] })
+        ? check({
+            checkedAt: '2026-03-14T11:05:00.000Z',
+            fix: true,
+            differences: [
+              { ...memberMissing, fixed: true },
+              { ...notScoped, fixed: false, note: 'Confirm shared data or attach the rules dataset.' },
+            ],
+          })
         : check({ checkedAt: '2026-03-14T11:00:00.000Z', differences: [memberMissing, notScoped] }),
     );
     const { user } = renderCompanies(undefined, null, { checkCompanyAccess });
@@ -198,8 +230,20 @@ describe('Companies page: company access', () => {
     const table = within(panel()).getByRole('table');
     const rows = within(table).getAllByRole('row').slice(1);
     expect(rows.map((row) => [...row.querySelectorAll('td')].map((cell) => cell.textContent))).toEqual([
-      ['User missing from the company group', 'Globex Distribution', 'dina@example.com', memberMissing.expected, memberMissing.found],
-      ['Dashboard shared across companies without row-level security', '—', 'sales-performance', notScoped.expected, notScoped.found],
+      [
+        'User missing from the company group',
+        'Globex Distribution',
+        'dina@example.com',
+        memberMissing.expected,
+        memberMissing.found,
+      ],
+      [
+        'Dashboard shared across companies without row-level security',
+        '—',
+        'sales-performance',
+        notScoped.expected,
+        notScoped.found,
+      ],
     ]);
     expect(within(panel()).getByRole('status')).toHaveTextContent('2 differences');
 

@@ -49,7 +49,12 @@ describe('Add/Edit Dashboard modal', () => {
     await user.click(screen.getByRole('button', { name: 'Create' }));
     await waitFor(() =>
       expect(onSave).toHaveBeenCalledWith(
-        { dashboardId: 'regional-sales', dashboardName: 'Regional Sales', dashboardLink: 'https://dashboards.example.com/regional', description: '' },
+        {
+          dashboardId: 'regional-sales',
+          dashboardName: 'Regional Sales',
+          dashboardLink: 'https://dashboards.example.com/regional',
+          description: '',
+        },
         null,
       ),
     );
@@ -63,21 +68,30 @@ describe('Add/Edit Dashboard modal', () => {
     await user.clear(screen.getByLabelText('Dashboard Name'));
     await user.type(screen.getByLabelText('Dashboard Name'), 'Sales KPIs');
     await user.click(screen.getByRole('button', { name: 'Update' }));
-    await waitFor(() => expect(onSave).toHaveBeenCalledWith(expect.objectContaining({ dashboardName: 'Sales KPIs' }), sales));
+    await waitFor(() =>
+      expect(onSave).toHaveBeenCalledWith(expect.objectContaining({ dashboardName: 'Sales KPIs' }), sales),
+    );
   });
 
   it("shows the server's duplicate message", async () => {
     const { user } = renderForm(
       'create',
-      vi.fn(async () => Promise.reject(apiError(409, 'Dashboard ID "regional" already exists. Please use a different ID.'))),
+      vi.fn(async () =>
+        Promise.reject(apiError(409, 'Dashboard ID "regional" already exists. Please use a different ID.')),
+      ),
     );
     await fill(user, { id: 'regional', name: 'Regional', link: 'https://dashboards.example.com/regional' });
     await user.click(screen.getByRole('button', { name: 'Create' }));
-    expect(await screen.findByText('Dashboard ID "regional" already exists. Please use a different ID.')).toBeInTheDocument();
+    expect(
+      await screen.findByText('Dashboard ID "regional" already exists. Please use a different ID.'),
+    ).toBeInTheDocument();
   });
 
   it('shows Failed to save dashboard with the reason', async () => {
-    const { user } = renderForm('create', vi.fn(async () => Promise.reject(apiError(400, 'Dashboard Link must be an http(s) URL'))));
+    const { user } = renderForm(
+      'create',
+      vi.fn(async () => Promise.reject(apiError(400, 'Dashboard Link must be an http(s) URL'))),
+    );
     await fill(user, { id: 'regional', name: 'Regional', link: 'https://dashboards.example.com/regional' });
     await user.click(screen.getByRole('button', { name: 'Create' }));
     const alert = await screen.findByRole('alert');
@@ -88,11 +102,14 @@ describe('Add/Edit Dashboard modal', () => {
 
 function renderInvite(invite = vi.fn(async (_fields: InviteFields) => ({ message: 'ok' })), company?: string) {
   const onClose = vi.fn();
-  render(<InviteModal email="jane@example.com" company={company} catalogue={catalogue} onClose={onClose} invite={invite} />);
+  render(
+    <InviteModal email="jane@example.com" company={company} catalogue={catalogue} onClose={onClose} invite={invite} />,
+  );
   return { invite, onClose, user: userEvent.setup() };
 }
 
-const openPicker = (user: ReturnType<typeof userEvent.setup>) => user.click(screen.getByRole('button', { name: /^Dashboards/ }));
+const openPicker = (user: ReturnType<typeof userEvent.setup>) =>
+  user.click(screen.getByRole('button', { name: /^Dashboards/ }));
 
 describe('Invite to Dashboard modal', () => {
   it('needs at least one dashboard', async () => {
@@ -114,10 +131,11 @@ describe('Invite to Dashboard modal', () => {
     await user.click(screen.getByRole('button', { name: 'Done (2 selected)' }));
     expect(screen.queryByPlaceholderText('Search dashboards...')).not.toBeInTheDocument();
     const selected = screen.getByRole('group', { name: 'Selected dashboards' });
-    expect(within(selected).getAllByRole('listitem').map((item) => item.textContent)).toEqual([
-      expect.stringContaining('Distributor Scorecard'),
-      expect.stringContaining('Sales Performance'),
-    ]);
+    expect(
+      within(selected)
+        .getAllByRole('listitem')
+        .map((item) => item.textContent),
+    ).toEqual([expect.stringContaining('Distributor Scorecard'), expect.stringContaining('Sales Performance')]);
   });
 
   it('closes the dropdown on Escape without closing the dialog, and on a click outside', async () => {
@@ -146,7 +164,9 @@ describe('Invite to Dashboard modal', () => {
     expect(screen.getByRole('radio', { name: /Sales Performance/ })).not.toBeChecked();
     await user.click(screen.getByRole('button', { name: 'Invite' }));
     await waitFor(() => expect(invite).toHaveBeenCalledTimes(1));
-    expect(invite).toHaveBeenCalledWith(expect.objectContaining({ dashboardId: 'sales-performance', makeDefault: false }));
+    expect(invite).toHaveBeenCalledWith(
+      expect.objectContaining({ dashboardId: 'sales-performance', makeDefault: false }),
+    );
   });
 
   it("shows the user's company, which the server fills in, then invites each dashboard in turn and closes", async () => {
@@ -207,7 +227,12 @@ describe('Add/Edit Dashboard modal: shared data', () => {
     expect(shared).not.toBeChecked();
     await user.click(shared);
     await user.click(screen.getByRole('button', { name: 'Update' }));
-    await waitFor(() => expect(onSave).toHaveBeenCalledWith(expect.objectContaining({ dashboardId: 'sales-performance', sharedData: true }), sales));
+    await waitFor(() =>
+      expect(onSave).toHaveBeenCalledWith(
+        expect.objectContaining({ dashboardId: 'sales-performance', sharedData: true }),
+        sales,
+      ),
+    );
   });
 
   it('withdraws a confirmation', async () => {
@@ -216,7 +241,9 @@ describe('Add/Edit Dashboard modal: shared data', () => {
     expect(screen.getByRole('checkbox', { name: 'Shared data' })).toBeChecked();
     await withdrawn.user.click(screen.getByRole('checkbox', { name: 'Shared data' }));
     await withdrawn.user.click(screen.getByRole('button', { name: 'Update' }));
-    await waitFor(() => expect(withdrawn.onSave).toHaveBeenCalledWith(expect.objectContaining({ sharedData: false }), confirmed));
+    await waitFor(() =>
+      expect(withdrawn.onSave).toHaveBeenCalledWith(expect.objectContaining({ sharedData: false }), confirmed),
+    );
   });
 
   it('sends no shared-data field when only the name changed', async () => {
@@ -226,7 +253,12 @@ describe('Add/Edit Dashboard modal: shared data', () => {
     await edited.user.click(screen.getByRole('button', { name: 'Update' }));
     await waitFor(() =>
       expect(edited.onSave).toHaveBeenCalledWith(
-        { dashboardId: 'sales-performance', dashboardName: 'Sales KPIs', dashboardLink: sales.dashboardLink, description: sales.description },
+        {
+          dashboardId: 'sales-performance',
+          dashboardName: 'Sales KPIs',
+          dashboardLink: sales.dashboardLink,
+          description: sales.description,
+        },
         sales,
       ),
     );
@@ -260,8 +292,16 @@ describe('Invite to Dashboard modal: dashboards that are not company-scoped', ()
     await user.click(screen.getByRole('button', { name: 'Assign as shared data' }));
     await waitFor(() => expect(onClose).toHaveBeenCalled());
     expect(invite).toHaveBeenCalledTimes(3);
-    expect(invite).toHaveBeenLastCalledWith(expect.objectContaining({ userEmail: 'jane@example.com', dashboardId: 'sales-performance', confirmSharedData: true }));
-    expect(invite.mock.calls.slice(0, 2).map(([fields]) => fields)).not.toContainEqual(expect.objectContaining({ confirmSharedData: true }));
+    expect(invite).toHaveBeenLastCalledWith(
+      expect.objectContaining({
+        userEmail: 'jane@example.com',
+        dashboardId: 'sales-performance',
+        confirmSharedData: true,
+      }),
+    );
+    expect(invite.mock.calls.slice(0, 2).map(([fields]) => fields)).not.toContainEqual(
+      expect.objectContaining({ confirmSharedData: true }),
+    );
   });
 
   it('offers no shared-data confirmation for any other refusal', async () => {

@@ -30,8 +30,22 @@ const directory = [
 ];
 
 const janeDashboards: UserDashboard[] = [
-  { id: 'view-1', name: 'Sales Performance', link: 'https://dashboards.example.com/sales', isDefault: true, companyName: 'Acme', quicksightDashboardId: 'sales-performance' },
-  { id: 'view-2', name: 'Distributor Scorecard', link: 'https://dashboards.example.com/score', isDefault: false, companyName: null, quicksightDashboardId: 'distributor-scorecard' },
+  {
+    id: 'view-1',
+    name: 'Sales Performance',
+    link: 'https://dashboards.example.com/sales',
+    isDefault: true,
+    companyName: 'Acme',
+    quicksightDashboardId: 'sales-performance',
+  },
+  {
+    id: 'view-2',
+    name: 'Distributor Scorecard',
+    link: 'https://dashboards.example.com/score',
+    isDefault: false,
+    companyName: null,
+    quicksightDashboardId: 'distributor-scorecard',
+  },
 ];
 
 function renderScreen(overrides: AdminApiOverrides['quicksight'] = {}, path = '/admin/dashboard') {
@@ -66,7 +80,9 @@ describe('dashboard catalogue', () => {
     expect(link.querySelectorAll('wbr')).toHaveLength(1);
     expect(within(section).getByText('Sales Performance for distributors')).toBeInTheDocument();
     expect(within(section).getByRole('button', { name: 'Add Dashboard' })).toBeInTheDocument();
-    expect(within(section).getByRole('button', { name: 'Actions for dashboard Sales Performance' })).toBeInTheDocument();
+    expect(
+      within(section).getByRole('button', { name: 'Actions for dashboard Sales Performance' }),
+    ).toBeInTheDocument();
   });
 
   it('shows the scope of each entry with its reason, Shared data once confirmed, and the companies that use it', async () => {
@@ -80,23 +96,35 @@ describe('dashboard catalogue', () => {
       scopeDetail: 'Dataset market-prices does not apply the portal rules',
       sharedData: true,
     });
-    const unknown = catalogueEntry('distributor-scorecard', 'Distributor Scorecard', { scope: 'unknown', scopeDetail: 'QuickSight did not describe the dataset' });
+    const unknown = catalogueEntry('distributor-scorecard', 'Distributor Scorecard', {
+      scope: 'unknown',
+      scopeDetail: 'QuickSight did not describe the dataset',
+    });
     renderScreen({ listCatalogue: vi.fn(async () => [scoped, shared, unknown]) });
     const section = await screen.findByRole('region', { name: /^Dashboards/ });
     const cardOf = async (name: string) => (await within(section).findByRole('heading', { name })).closest('li')!;
 
     const scopedCard = await cardOf('Sales Performance');
-    expect(within(scopedCard).getByText('Company-scoped')).toHaveAttribute('title', 'Every dataset applies the portal rules');
+    expect(within(scopedCard).getByText('Company-scoped')).toHaveAttribute(
+      'title',
+      'Every dataset applies the portal rules',
+    );
     expect(within(scopedCard).getByText('Every dataset applies the portal rules')).toBeInTheDocument();
     expect(within(scopedCard).queryByText('Shared data')).not.toBeInTheDocument();
     expect(within(scopedCard).getByText('Acme Manufacturing, Globex Distribution')).toBeInTheDocument();
 
     const sharedCard = await cardOf('Market Index');
-    expect(within(sharedCard).getByText('Not scoped')).toHaveAttribute('title', 'Dataset market-prices does not apply the portal rules');
+    expect(within(sharedCard).getByText('Not scoped')).toHaveAttribute(
+      'title',
+      'Dataset market-prices does not apply the portal rules',
+    );
     expect(within(sharedCard).getByText('Shared data')).toBeInTheDocument();
 
     const unknownCard = await cardOf('Distributor Scorecard');
-    expect(within(unknownCard).getByText('Scope unknown')).toHaveAttribute('title', 'QuickSight did not describe the dataset');
+    expect(within(unknownCard).getByText('Scope unknown')).toHaveAttribute(
+      'title',
+      'QuickSight did not describe the dataset',
+    );
   });
 
   it("offers 'Add First Dashboard' when the catalogue is empty", async () => {
@@ -106,14 +134,21 @@ describe('dashboard catalogue', () => {
   });
 
   it("alerts 'Dashboard updated successfully!' with the users it reached", async () => {
-    const updateDashboard = vi.fn(async () => ({ message: 'Dashboard updated successfully', dashboard: sales, updatedUserAssignments: 2 }));
+    const updateDashboard = vi.fn(async () => ({
+      message: 'Dashboard updated successfully',
+      dashboard: sales,
+      updatedUserAssignments: 2,
+    }));
     const { user } = renderScreen({ updateDashboard });
     await chooseRowAction(user, 'dashboard Sales Performance', 'Edit');
     await user.clear(screen.getByLabelText('Dashboard Name'));
     await user.type(screen.getByLabelText('Dashboard Name'), 'Sales KPIs');
     await user.click(screen.getByRole('button', { name: 'Update' }));
     expect(await screen.findByText('Dashboard updated successfully! Updated for 2 user(s).')).toBeInTheDocument();
-    expect(updateDashboard).toHaveBeenCalledWith('rec-sales-performance', expect.objectContaining({ dashboardName: 'Sales KPIs' }));
+    expect(updateDashboard).toHaveBeenCalledWith(
+      'rec-sales-performance',
+      expect.objectContaining({ dashboardName: 'Sales KPIs' }),
+    );
   });
 
   it('names the users a deletion affects before deleting', async () => {
@@ -131,7 +166,9 @@ describe('dashboard catalogue', () => {
   });
 
   it('keeps the confirmation open with the reason when the deletion fails', async () => {
-    const { user } = renderScreen({ deleteDashboard: vi.fn(async () => Promise.reject(apiError(502, 'QuickSight failed'))) });
+    const { user } = renderScreen({
+      deleteDashboard: vi.fn(async () => Promise.reject(apiError(502, 'QuickSight failed'))),
+    });
     await chooseRowAction(user, 'dashboard Distributor Scorecard', 'Delete');
     expect(screen.getByText('No user has this dashboard assigned.')).toBeInTheDocument();
     await user.click(within(screen.getByRole('alertdialog')).getByRole('button', { name: 'Delete' }));
@@ -172,7 +209,9 @@ describe('Cognito users table', () => {
     const jane = await rowOf('jane.doe@example.com');
     expect(within(jane).getByText('Registered')).toBeInTheDocument();
     expect(await menuItems('jane.doe@example.com')).toEqual(['Dashboards', 'Invite', 'Delete from QuickSight']);
-    expect(await rowActionItem(user, ADMIN_EMAIL, 'Delete from QuickSight')).toHaveAccessibleDescription('Cannot delete your own account');
+    expect(await rowActionItem(user, ADMIN_EMAIL, 'Delete from QuickSight')).toHaveAccessibleDescription(
+      'Cannot delete your own account',
+    );
   });
 
   it('searches username or email without case, with both empty states', async () => {
@@ -203,7 +242,11 @@ describe('Cognito users table', () => {
     const { user } = renderScreen({ registerUser });
     await rowOf('new.hire@example.com');
     await chooseRowAction(user, 'new.hire@example.com', 'Register User');
-    await waitFor(() => expect(within(screen.getByText('new.hire@example.com').closest('tr')!).getByText('Registered')).toBeInTheDocument());
+    await waitFor(() =>
+      expect(
+        within(screen.getByText('new.hire@example.com').closest('tr')!).getByText('Registered'),
+      ).toBeInTheDocument(),
+    );
     expect(registerUser).toHaveBeenCalledWith('new.hire@example.com');
   });
 
@@ -234,10 +277,16 @@ describe('Cognito users table', () => {
     const { user } = renderScreen({ deleteUser });
     await rowOf('jane.doe@example.com');
     await chooseRowAction(user, 'jane.doe@example.com', 'Delete from QuickSight');
-    await user.click(within(screen.getByRole('alertdialog', { name: 'Delete QuickSight User' })).getByRole('button', { name: 'Delete' }));
+    await user.click(
+      within(screen.getByRole('alertdialog', { name: 'Delete QuickSight User' })).getByRole('button', {
+        name: 'Delete',
+      }),
+    );
     await waitFor(() => expect(deleteUser).toHaveBeenCalledWith('jane.doe@example.com'));
     await waitFor(() =>
-      expect(within(screen.getByText('jane.doe@example.com').closest('tr')!).getByText('Not Registered')).toBeInTheDocument(),
+      expect(
+        within(screen.getByText('jane.doe@example.com').closest('tr')!).getByText('Not Registered'),
+      ).toBeInTheDocument(),
     );
   });
 });
@@ -269,18 +318,24 @@ describe("a user's Dashboards panel", () => {
     await user.click(await screen.findByRole('button', { name: 'Set Default (Distributor Scorecard)' }));
     const confirm = screen.getByRole('alertdialog', { name: 'Set Default Dashboard' });
     await user.click(within(confirm).getByRole('button', { name: 'Set Default' }));
-    await waitFor(() => expect(setDefaultDashboard).toHaveBeenCalledWith('jane.doe@example.com', 'distributor-scorecard', 'view-2'));
+    await waitFor(() =>
+      expect(setDefaultDashboard).toHaveBeenCalledWith('jane.doe@example.com', 'distributor-scorecard', 'view-2'),
+    );
     await waitFor(() => expect(userDashboards).toHaveBeenCalledTimes(2));
     expect(screen.getByRole('dialog', { name: 'Dashboards for jane.doe@example.com' })).toBeInTheDocument();
   });
 
   it('reports a removal that failed', async () => {
-    const removeFromDashboard = vi.fn(async () => Promise.reject(apiError(404, 'This dashboard is not assigned to the user')));
+    const removeFromDashboard = vi.fn(async () =>
+      Promise.reject(apiError(404, 'This dashboard is not assigned to the user')),
+    );
     const { user } = renderScreen({ userDashboards: vi.fn(async () => janeDashboards), removeFromDashboard });
     await rowOf('jane.doe@example.com');
     await chooseRowAction(user, 'jane.doe@example.com', 'Dashboards');
     await user.click(await screen.findByRole('button', { name: 'Remove Sales Performance' }));
-    await user.click(within(screen.getByRole('alertdialog', { name: 'Remove Dashboard' })).getByRole('button', { name: 'Remove' }));
+    await user.click(
+      within(screen.getByRole('alertdialog', { name: 'Remove Dashboard' })).getByRole('button', { name: 'Remove' }),
+    );
     const panel = screen.getByRole('dialog', { name: 'Dashboards for jane.doe@example.com' });
     const alert = await within(panel).findByRole('alert');
     expect(alert).toHaveTextContent('Failed to remove user from dashboard');

@@ -19,19 +19,29 @@ import { apiError } from './support.tsx';
 
 describe('call failures (admin-portal §8)', () => {
   it("shows the server's text, or the status line the client made when the body had none", () => {
-    expect(failureText(apiError(400, 'Dashboard ID is required'), 'Failed to save dashboard')).toBe('Dashboard ID is required');
-    expect(failureText(new ApiError({ status: 502, statusText: 'Bad Gateway', error: 'HTTP 502: Bad Gateway' }), 'x')).toBe(
-      'HTTP 502: Bad Gateway',
+    expect(failureText(apiError(400, 'Dashboard ID is required'), 'Failed to save dashboard')).toBe(
+      'Dashboard ID is required',
     );
+    expect(
+      failureText(new ApiError({ status: 502, statusText: 'Bad Gateway', error: 'HTTP 502: Bad Gateway' }), 'x'),
+    ).toBe('HTTP 502: Bad Gateway');
     expect(failureText('not an error', 'Failed to load dashboards')).toBe('Failed to load dashboards');
   });
 
   it('puts the screen heading over the detail', () => {
-    expect(actionFailure('Failed to remove user from dashboard', apiError(404, 'This dashboard is not assigned to the user'))).toEqual({
+    expect(
+      actionFailure(
+        'Failed to remove user from dashboard',
+        apiError(404, 'This dashboard is not assigned to the user'),
+      ),
+    ).toEqual({
       title: 'Failed to remove user from dashboard',
       lines: ['This dashboard is not assigned to the user'],
     });
-    expect(actionFailure('Failed to delete dashboard', null)).toEqual({ title: 'Failed to delete dashboard', lines: [] });
+    expect(actionFailure('Failed to delete dashboard', null)).toEqual({
+      title: 'Failed to delete dashboard',
+      lines: [],
+    });
   });
 
   it('lists Reason, Suggestion, User Email and Missing Environment Variables of a registration failure', () => {
@@ -57,12 +67,12 @@ describe('call failures (admin-portal §8)', () => {
   });
 
   it('gives the server message for a duplicate dashboard ID, else the standard one', () => {
-    expect(saveDashboardFailure(apiError(409, 'Dashboard ID "sales" already exists. Please use a different ID.')).title).toBe(
-      'Dashboard ID "sales" already exists. Please use a different ID.',
-    );
-    expect(saveDashboardFailure(new ApiError({ status: 409, statusText: 'Conflict', error: 'HTTP 409: Conflict' })).title).toBe(
-      'Dashboard ID already exists. Please use a different ID.',
-    );
+    expect(
+      saveDashboardFailure(apiError(409, 'Dashboard ID "sales" already exists. Please use a different ID.')).title,
+    ).toBe('Dashboard ID "sales" already exists. Please use a different ID.');
+    expect(
+      saveDashboardFailure(new ApiError({ status: 409, statusText: 'Conflict', error: 'HTTP 409: Conflict' })).title,
+    ).toBe('Dashboard ID already exists. Please use a different ID.');
     expect(saveDashboardFailure(apiError(502, 'QuickSight failed'))).toEqual({
       title: 'Failed to save dashboard',
       lines: ['QuickSight failed'],
@@ -86,7 +96,9 @@ describe('user-management translation table', () => {
   });
 
   it('checks the message before the status', () => {
-    expect(userManagementErrorText(apiError(500, 'Password does not conform to policy'))).toBe('Password does not conform to policy');
+    expect(userManagementErrorText(apiError(500, 'Password does not conform to policy'))).toBe(
+      'Password does not conform to policy',
+    );
   });
 });
 
@@ -107,7 +119,9 @@ describe('delete failure', () => {
     expect(deleteUserFailureText('jane@example.com', apiError(404, 'User not found'))).toBe(
       'Failed to delete user jane@example.com: User not found.',
     );
-    expect(deleteUserFailureText('jane@example.com', apiError(409, 'Busy.'))).toBe('Failed to delete user jane@example.com: Busy.');
+    expect(deleteUserFailureText('jane@example.com', apiError(409, 'Busy.'))).toBe(
+      'Failed to delete user jane@example.com: Busy.',
+    );
   });
 });
 
@@ -122,10 +136,14 @@ describe('admin recovery', () => {
   });
 
   it('reset: the message, or the standard text', () => {
-    expect(resetPasswordErrorText(new AuthError('Invalid verification code provided, please try again.', 'CodeMismatchException'))).toBe(
-      'Invalid verification code provided, please try again.',
+    expect(
+      resetPasswordErrorText(
+        new AuthError('Invalid verification code provided, please try again.', 'CodeMismatchException'),
+      ),
+    ).toBe('Invalid verification code provided, please try again.');
+    expect(resetPasswordErrorText(new AuthError('', 'UnknownError'))).toBe(
+      'Failed to reset password. Please try again.',
     );
-    expect(resetPasswordErrorText(new AuthError('', 'UnknownError'))).toBe('Failed to reset password. Please try again.');
   });
 });
 

@@ -4,9 +4,19 @@ import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { beforeEach, describe, expect, it, vi } from 'vitest';
 import UsersPage from '../../../web/src/features/admin/routes/users-page.tsx';
-import { catalogueEntry, company, fakeAdminApi, listCompaniesOf, managedUser, renderAdmin, stubViewport } from './support.tsx';
+import {
+  catalogueEntry,
+  company,
+  fakeAdminApi,
+  listCompaniesOf,
+  managedUser,
+  renderAdmin,
+  stubViewport,
+} from './support.tsx';
 
-const catalogue = ['sales-performance', 'inventory-margins'].map((dashboardId) => catalogueEntry(dashboardId, dashboardId));
+const catalogue = ['sales-performance', 'inventory-margins'].map((dashboardId) =>
+  catalogueEntry(dashboardId, dashboardId),
+);
 const longEmail = `${'a'.repeat(30)}.${'b'.repeat(30)}@${'c'.repeat(40)}.example.com`;
 const csv = [
   'email,companyName,dashboards,defaultDashboard,role',
@@ -36,19 +46,23 @@ beforeEach(() => stubViewport());
 describe('Import preview: the Result column', () => {
   it('comes right after the email, and every row says what will happen or why it is skipped', async () => {
     const preview = await openPreview();
-    expect(within(preview).getAllByRole('columnheader').map((header) => header.textContent)).toEqual([
-      'Line',
-      'Email',
-      'Result',
-      'Company',
-      'Dashboards',
-      'Default',
-      'Role',
-    ]);
+    expect(
+      within(preview)
+        .getAllByRole('columnheader')
+        .map((header) => header.textContent),
+    ).toEqual(['Line', 'Email', 'Result', 'Company', 'Dashboards', 'Default', 'Role']);
     const rows = within(preview).getAllByRole('row').slice(1);
     const results = rows.map((row) => {
       const cells = within(row).getAllByRole('cell');
-      expect(cells.map((cell) => cell.getAttribute('data-label'))).toEqual(['Line', 'Email', 'Result', 'Company', 'Dashboards', 'Default', 'Role']);
+      expect(cells.map((cell) => cell.getAttribute('data-label'))).toEqual([
+        'Line',
+        'Email',
+        'Result',
+        'Company',
+        'Dashboards',
+        'Default',
+        'Role',
+      ]);
       return [cells[1]!.textContent, cells[2]!.textContent];
     });
     expect(results).toEqual([

@@ -65,7 +65,10 @@ describe('Manage Users: invitations', () => {
     const resendInvitation = vi.fn(async () => ({ message: INVITATION_MESSAGES.resent }));
     const user = renderUsers({ resendInvitation });
     await rowOf('pending@example.com');
-    expect(await rowActionItem(user, 'lapsed@example.com', 'Resend Invitation')).not.toHaveAttribute('aria-disabled', 'true');
+    expect(await rowActionItem(user, 'lapsed@example.com', 'Resend Invitation')).not.toHaveAttribute(
+      'aria-disabled',
+      'true',
+    );
     await user.keyboard('{Escape}');
     await expect(rowActionItem(user, 'signed.in@example.com', 'Resend Invitation')).rejects.toThrow();
     await user.keyboard('{Escape}');

@@ -7,7 +7,18 @@ import CompaniesPage from '../../../web/src/features/admin/routes/companies-page
 import DashboardsPage from '../../../web/src/features/admin/routes/dashboards-page.tsx';
 import InsightsPage from '../../../web/src/features/admin/routes/insights-page.tsx';
 import UsersPage from '../../../web/src/features/admin/routes/users-page.tsx';
-import { apiError, catalogueEntry, cognitoUser, company, fakeAdminApi, listCompaniesOf, managedUser, registered, renderAdmin, stubViewport } from './support.tsx';
+import {
+  apiError,
+  catalogueEntry,
+  cognitoUser,
+  company,
+  fakeAdminApi,
+  listCompaniesOf,
+  managedUser,
+  registered,
+  renderAdmin,
+  stubViewport,
+} from './support.tsx';
 
 /**
  * Every admin list, empty and failed: an empty list says what to do next; a failed load shows
@@ -18,7 +29,10 @@ beforeEach(() => stubViewport());
 
 /** A load that fails once with `error`, then answers `value`. */
 function failingOnce<T>(value: T, error = apiError(500, 'Service unavailable')) {
-  return vi.fn<() => Promise<T>>().mockRejectedValueOnce(error).mockResolvedValue(value as Awaited<T>);
+  return vi
+    .fn<() => Promise<T>>()
+    .mockRejectedValueOnce(error)
+    .mockResolvedValue(value as Awaited<T>);
 }
 
 async function retryIn(alert: HTMLElement) {
@@ -28,13 +42,18 @@ async function retryIn(alert: HTMLElement) {
 describe('Manage Users', () => {
   const render = (listUsers: () => Promise<unknown>) =>
     renderAdmin(<UsersPage />, {
-      api: fakeAdminApi({ quicksight: { listCompanies: listCompaniesOf([]) }, users: { listUsers: listUsers as never } }),
+      api: fakeAdminApi({
+        quicksight: { listCompanies: listCompaniesOf([]) },
+        users: { listUsers: listUsers as never },
+      }),
     });
 
   it('with no account, says how to add one', async () => {
     render(vi.fn(async () => []));
     expect(await screen.findByText('No users found')).toBeInTheDocument();
-    expect(screen.getByText('Add one with Add New User, or several from a CSV file with Import Users.')).toBeInTheDocument();
+    expect(
+      screen.getByText('Add one with Add New User, or several from a CSV file with Import Users.'),
+    ).toBeInTheDocument();
   });
 
   it('with a search that finds nobody, says what to try', async () => {
@@ -68,7 +87,10 @@ describe('Manage Dashboards', () => {
     });
 
   it('with an empty catalogue and no account, says what to do next for each', async () => {
-    render(vi.fn(async () => []), vi.fn(async () => []));
+    render(
+      vi.fn(async () => []),
+      vi.fn(async () => []),
+    );
     expect(await screen.findByText('No dashboards')).toBeInTheDocument();
     expect(screen.getByText(/Add the first one with Add First Dashboard/)).toBeInTheDocument();
     expect(screen.getByRole('button', { name: 'Add First Dashboard' })).toBeInTheDocument();
@@ -78,7 +100,10 @@ describe('Manage Dashboards', () => {
 
   it('shows a failed catalogue with Retry instead of a spinner or an empty list', async () => {
     const listCatalogue = failingOnce([catalogueEntry('sales', 'Sales Performance')]);
-    render(vi.fn(async () => [cognitoUser('jane@example.com')]), listCatalogue);
+    render(
+      vi.fn(async () => [cognitoUser('jane@example.com')]),
+      listCatalogue,
+    );
     const alert = await screen.findByRole('alert');
     expect(alert).toHaveTextContent('Failed to load dashboards');
     expect(screen.queryByText('Loading dashboards...')).not.toBeInTheDocument();
@@ -90,7 +115,10 @@ describe('Manage Dashboards', () => {
 
   it('shows failed Cognito users with Retry instead of an empty table', async () => {
     const listUsers = failingOnce([cognitoUser('jane@example.com')]);
-    render(listUsers, vi.fn(async () => []));
+    render(
+      listUsers,
+      vi.fn(async () => []),
+    );
     const alert = await screen.findByRole('alert');
     expect(alert).toHaveTextContent('Failed to load Cognito users. Please try again.');
     expect(screen.queryByRole('table')).not.toBeInTheDocument();
@@ -135,7 +163,9 @@ describe("Manage Dashboards: a user's dashboards", () => {
 describe('Companies', () => {
   const render = (listCompanies: () => Promise<unknown>) =>
     renderAdmin(<CompaniesPage />, {
-      api: fakeAdminApi({ quicksight: { listCompanies: listCompanies as never, listCatalogue: vi.fn(async () => []) } }),
+      api: fakeAdminApi({
+        quicksight: { listCompanies: listCompanies as never, listCatalogue: vi.fn(async () => []) },
+      }),
       path: '/admin/companies',
     });
 
@@ -159,14 +189,27 @@ describe('Companies', () => {
 
 describe('Activity', () => {
   it('with nothing recorded, says what will appear', async () => {
-    renderAdmin(<ActivityPage />, { api: fakeAdminApi({ users: { auditLog: vi.fn(async () => ({ entries: [], nextToken: null })) } }), path: '/admin/activity' });
+    renderAdmin(<ActivityPage />, {
+      api: fakeAdminApi({ users: { auditLog: vi.fn(async () => ({ entries: [], nextToken: null })) } }),
+      path: '/admin/activity',
+    });
     expect(await screen.findByText('No activity recorded yet')).toBeInTheDocument();
     expect(screen.getByText(/is listed here as it happens/)).toBeInTheDocument();
   });
 
   it('shows a failed load with Retry instead of an empty table', async () => {
     const auditLog = failingOnce({
-      entries: [{ id: 'a1', at: '2026-03-14T10:00:00.000Z', actor: 'demo.admin@example.com', action: 'CREATE_USER', target: 'jane@example.com', outcome: 'success' as const, detail: null }],
+      entries: [
+        {
+          id: 'a1',
+          at: '2026-03-14T10:00:00.000Z',
+          actor: 'demo.admin@example.com',
+          action: 'CREATE_USER',
+          target: 'jane@example.com',
+          outcome: 'success' as const,
+          detail: null,
+        },
+      ],
       nextToken: null,
     });
     renderAdmin(<ActivityPage />, { api: fakeAdminApi({ users: { auditLog } }), path: '/admin/activity' });
@@ -180,7 +223,15 @@ describe('Activity', () => {
 });
 
 describe('Insights', () => {
-  const empty: InsightsResponse = { from: '2026-03-01', to: '2026-03-12', company: null, retentionDays: 400, totalViews: 0, weeks: [], dashboards: [] };
+  const empty: InsightsResponse = {
+    from: '2026-03-01',
+    to: '2026-03-12',
+    company: null,
+    retentionDays: 400,
+    totalViews: 0,
+    weeks: [],
+    dashboards: [],
+  };
 
   it('with no dashboard and no user, says what to do next in each table', async () => {
     renderAdmin(<InsightsPage />, {
@@ -207,7 +258,11 @@ describe('Insights', () => {
     const insights = failingOnce(empty);
     renderAdmin(<InsightsPage />, {
       api: fakeAdminApi({
-        quicksight: { insights, insightUsers: vi.fn(async () => ({ users: [], nextToken: null })), listCompanies: listCompaniesOf([]) },
+        quicksight: {
+          insights,
+          insightUsers: vi.fn(async () => ({ users: [], nextToken: null })),
+          listCompanies: listCompaniesOf([]),
+        },
       }),
       path: '/admin/insights',
     });

@@ -40,7 +40,11 @@ beforeEach(() => {
 describe('admin lists on a phone', () => {
   it('Manage Users shows every user as a card with its email and its menu', async () => {
     expect(LONG_EMAIL).toHaveLength(100);
-    const users = [managedUser(ADMIN_EMAIL, { cognitoGroup: 'Admins' }), managedUser('jane.doe@example.com', { companies: ['Acme'] }), managedUser(LONG_EMAIL)];
+    const users = [
+      managedUser(ADMIN_EMAIL, { cognitoGroup: 'Admins' }),
+      managedUser('jane.doe@example.com', { companies: ['Acme'] }),
+      managedUser(LONG_EMAIL),
+    ];
     render(<UsersTable users={users} signedInEmail={ADMIN_EMAIL} busyEmail={null} query="" onAction={noAction} />);
 
     const table = screen.getByRole('table', { name: 'All Users' });
@@ -56,8 +60,14 @@ describe('admin lists on a phone', () => {
   });
 
   it('Manage Dashboards shows every Cognito user as a card with its status and its menu', async () => {
-    const users = [registered(ADMIN_EMAIL, 'ADMIN', 'Admins'), registered('jane.doe@example.com'), registered(LONG_EMAIL)];
-    render(<CognitoUsersTable users={users} signedInEmail={ADMIN_EMAIL} busyEmail={null} query="" onAction={noAction} />);
+    const users = [
+      registered(ADMIN_EMAIL, 'ADMIN', 'Admins'),
+      registered('jane.doe@example.com'),
+      registered(LONG_EMAIL),
+    ];
+    render(
+      <CognitoUsersTable users={users} signedInEmail={ADMIN_EMAIL} busyEmail={null} query="" onAction={noAction} />,
+    );
 
     expect(screen.getByRole('table', { name: 'Cognito Users' })).toHaveClass('vtable-cards');
     for (const user of users) {
@@ -80,8 +90,20 @@ describe('admin lists on a phone', () => {
   });
 
   it('the Insights user list shows every user as a card', () => {
-    const insightsUser = (email: string): InsightsUser => ({ email, companies: ['Acme'], lastSeenAt: null, recentViews: 0, assigned: [] });
-    render(<InsightsUsersTable users={[insightsUser('jane.doe@example.com'), insightsUser(LONG_EMAIL)]} complete range={{ from: '2026-03-01', to: '2026-03-31' }} />);
+    const insightsUser = (email: string): InsightsUser => ({
+      email,
+      companies: ['Acme'],
+      lastSeenAt: null,
+      recentViews: 0,
+      assigned: [],
+    });
+    render(
+      <InsightsUsersTable
+        users={[insightsUser('jane.doe@example.com'), insightsUser(LONG_EMAIL)]}
+        complete
+        range={{ from: '2026-03-01', to: '2026-03-31' }}
+      />,
+    );
 
     expect(screen.getByRole('table', { name: 'Users' })).toHaveClass('vtable-cards');
     expect(within(cardOf('jane.doe@example.com')).getByText('Acme')).toBeInTheDocument();
@@ -93,7 +115,13 @@ describe('long names and emails', () => {
   it('keep their full text in a title wherever a list may cut them short', () => {
     render(
       <>
-        <UsersTable users={[managedUser(LONG_EMAIL)]} signedInEmail={ADMIN_EMAIL} busyEmail={null} query="" onAction={noAction} />
+        <UsersTable
+          users={[managedUser(LONG_EMAIL)]}
+          signedInEmail={ADMIN_EMAIL}
+          busyEmail={null}
+          query=""
+          onAction={noAction}
+        />
         <CompaniesTable companies={[company(LONG_COMPANY)]} query="" dashboardNames={new Map()} onAction={noAction} />
       </>,
     );

@@ -3,7 +3,15 @@ import userEvent from '@testing-library/user-event';
 import { beforeEach, describe, expect, it, vi } from 'vitest';
 import DashboardsPage from '../../../web/src/features/admin/routes/dashboards-page.tsx';
 import UsersPage from '../../../web/src/features/admin/routes/users-page.tsx';
-import { ADMIN_EMAIL, cognitoUser, fakeAdminApi, listCompaniesOf, managedUser, renderAdmin, stubViewport } from './support.tsx';
+import {
+  ADMIN_EMAIL,
+  cognitoUser,
+  fakeAdminApi,
+  listCompaniesOf,
+  managedUser,
+  renderAdmin,
+  stubViewport,
+} from './support.tsx';
 
 /**
  * The user lists open from the portal's copy of the directory; the pages' Refresh asks for a
@@ -14,7 +22,9 @@ beforeEach(() => stubViewport());
 describe('Refresh on the admin user lists', () => {
   it('Manage Users opens from the copy and lists the whole pool on Refresh, showing the account found', async () => {
     const listUsers = vi.fn(async (fullListing?: boolean) =>
-      fullListing ? [managedUser(ADMIN_EMAIL, { cognitoGroup: 'Admins' }), managedUser('console.made@example.com')] : [managedUser(ADMIN_EMAIL, { cognitoGroup: 'Admins' })],
+      fullListing
+        ? [managedUser(ADMIN_EMAIL, { cognitoGroup: 'Admins' }), managedUser('console.made@example.com')]
+        : [managedUser(ADMIN_EMAIL, { cognitoGroup: 'Admins' })],
     );
     const api = fakeAdminApi({ quicksight: { listCompanies: listCompaniesOf([]) }, users: { listUsers } });
     renderAdmin(<UsersPage />, { api });
@@ -30,7 +40,9 @@ describe('Refresh on the admin user lists', () => {
     const listUsers = vi.fn(async (fullListing?: boolean) =>
       fullListing ? [cognitoUser(ADMIN_EMAIL), cognitoUser('console.made@example.com')] : [cognitoUser(ADMIN_EMAIL)],
     );
-    const api = fakeAdminApi({ quicksight: { listUsers, listCatalogue: vi.fn(async () => []), listCompanies: listCompaniesOf([]) } });
+    const api = fakeAdminApi({
+      quicksight: { listUsers, listCatalogue: vi.fn(async () => []), listCompanies: listCompaniesOf([]) },
+    });
     renderAdmin(<DashboardsPage />, { api });
     await screen.findByText(ADMIN_EMAIL);
     await userEvent.setup().click(screen.getByRole('button', { name: 'Refresh' }));

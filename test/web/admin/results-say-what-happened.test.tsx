@@ -26,7 +26,10 @@ async function inviteTo(user: ReturnType<typeof userEvent.setup>, names: readonl
 }
 
 const notRegistered = () =>
-  apiError(404, 'The user is not registered in QuickSight', { reason: 'QuickSightUserNotFoundException', suggestion: 'Register the user first.' });
+  apiError(404, 'The user is not registered in QuickSight', {
+    reason: 'QuickSightUserNotFoundException',
+    suggestion: 'Register the user first.',
+  });
 
 describe('Invite results', () => {
   it('shows an assignment that failed entirely as an error, with what failed and why', async () => {
@@ -48,7 +51,9 @@ describe('Invite results', () => {
   it('counts every dashboard when several fail', async () => {
     const { user } = renderInvite(vi.fn(async () => Promise.reject(apiError(502, 'QuickSight is unavailable'))));
     await inviteTo(user, [/Sales Performance/, /Distributor Scorecard/]);
-    expect(await screen.findByRole('alert')).toHaveTextContent('Failed to invite: none of the 2 dashboards was assigned');
+    expect(await screen.findByRole('alert')).toHaveTextContent(
+      'Failed to invite: none of the 2 dashboards was assigned',
+    );
   });
 
   it("keeps the spec's summary for a partial result and lists what failed and why, then what was assigned", async () => {
@@ -63,14 +68,19 @@ describe('Invite results', () => {
     expect(box).toHaveAttribute('role', 'status');
     const lists = within(box).getAllByRole('list');
     expect(within(box).getByText('Not assigned (1):')).toBeInTheDocument();
-    expect(within(lists[0]!).getAllByRole('listitem').map((item) => item.textContent)).toEqual([
+    expect(
+      within(lists[0]!)
+        .getAllByRole('listitem')
+        .map((item) => item.textContent),
+    ).toEqual([
       '✗ Distributor Scorecard: The user is not registered in QuickSightReason: QuickSightUserNotFoundExceptionSuggestion: Register the user first.',
     ]);
     expect(within(box).getByText('Assigned (2):')).toBeInTheDocument();
-    expect(within(lists[1]!).getAllByRole('listitem').map((item) => item.textContent)).toEqual([
-      '✓ Sales Performance: assigned',
-      '✓ Inventory and Margins: assigned',
-    ]);
+    expect(
+      within(lists[1]!)
+        .getAllByRole('listitem')
+        .map((item) => item.textContent),
+    ).toEqual(['✓ Sales Performance: assigned', '✓ Inventory and Margins: assigned']);
     expect(onClose).not.toHaveBeenCalled();
   });
 });

@@ -18,7 +18,8 @@ import { fakeAuth, userSession } from '../support/render.tsx';
 export const ADMIN_EMAIL = 'demo.admin@example.com';
 
 export const adminSession = () => userSession({ email: ADMIN_EMAIL, groups: ['Admins'], username: 'admin-sub' });
-export const signedInAdmin = (overrides: Partial<AuthContextValue> = {}) => fakeAuth({ session: adminSession(), ...overrides });
+export const signedInAdmin = (overrides: Partial<AuthContextValue> = {}) =>
+  fakeAuth({ session: adminSession(), ...overrides });
 
 /**
  * jsdom lays nothing out, so scrolling regions measure 0 px and a virtualized table would
@@ -99,7 +100,11 @@ export function renderAdmin(
   element: ReactNode,
   { api = fakeAdminApi(), auth = signedInAdmin(), AuthHost, path = '/admin/users', route }: AdminRenderOptions = {},
 ): RenderResult {
-  const Host = AuthHost ?? (({ children }: { readonly children: ReactNode }) => <AuthContext.Provider value={auth}>{children}</AuthContext.Provider>);
+  const Host =
+    AuthHost ??
+    (({ children }: { readonly children: ReactNode }) => (
+      <AuthContext.Provider value={auth}>{children}</AuthContext.Provider>
+    ));
   return render(
     <ConfigProvider config={testConfig}>
       <Host>
@@ -119,8 +124,11 @@ export function renderAdmin(
 }
 
 /** A failed call as the API client reports it. */
-export const apiError = (status: number, error: string, extra: Partial<ConstructorParameters<typeof ApiError>[0]> = {}) =>
-  new ApiError({ status, statusText: '', error, ...extra });
+export const apiError = (
+  status: number,
+  error: string,
+  extra: Partial<ConstructorParameters<typeof ApiError>[0]> = {},
+) => new ApiError({ status, statusText: '', error, ...extra });
 
 export const managedUser = (email: string, overrides: Partial<ManagedUser> = {}): ManagedUser => ({
   username: `sub-${email}`,
@@ -134,7 +142,10 @@ export const managedUser = (email: string, overrides: Partial<ManagedUser> = {})
   ...overrides,
 });
 
-export const cognitoUser = (email: string, overrides: Partial<CognitoUserWithQuicksight> = {}): CognitoUserWithQuicksight => ({
+export const cognitoUser = (
+  email: string,
+  overrides: Partial<CognitoUserWithQuicksight> = {},
+): CognitoUserWithQuicksight => ({
   username: `sub-${email}`,
   email,
   enabled: true,
@@ -154,7 +165,11 @@ export const registered = (email: string, role = 'READER', group = 'Users') =>
     quicksight: { role, userName: email, arn: `arn:aws:quicksight:us-east-2:000000000000:user/default/${email}` },
   });
 
-export const catalogueEntry = (dashboardId: string, dashboardName: string, overrides: Partial<DashboardMetadata> = {}): DashboardMetadata => ({
+export const catalogueEntry = (
+  dashboardId: string,
+  dashboardName: string,
+  overrides: Partial<DashboardMetadata> = {},
+): DashboardMetadata => ({
   id: `rec-${dashboardId}`,
   dashboardId,
   dashboardName,

@@ -86,7 +86,9 @@ describe('Create New User modal', () => {
     for (const label of [/At least 8/, /lowercase/, /uppercase/, /number/, /special character \(!@#\$%\^&\*\)/]) {
       expect(requirement(label)).toHaveTextContent('(met)');
     }
-    expect(screen.getByLabelText('Password')).toHaveAccessibleDescription(expect.stringContaining('At least 8 characters'));
+    expect(screen.getByLabelText('Password')).toHaveAccessibleDescription(
+      expect.stringContaining('At least 8 characters'),
+    );
   });
 
   it('sends the email and password', async () => {
@@ -94,7 +96,9 @@ describe('Create New User modal', () => {
     await user.type(screen.getByLabelText('Email'), ' new.user@example.com ');
     await user.type(screen.getByLabelText('Password'), 'Secret#2026');
     await user.click(screen.getByRole('button', { name: 'Create User' }));
-    await waitFor(() => expect(onCreate).toHaveBeenCalledWith({ email: 'new.user@example.com', password: 'Secret#2026' }));
+    await waitFor(() =>
+      expect(onCreate).toHaveBeenCalledWith({ email: 'new.user@example.com', password: 'Secret#2026' }),
+    );
   });
 
   it.each([
@@ -197,10 +201,16 @@ describe('Edit User modal', () => {
     const { onUpdatePassword, onSetCompanies, onClose, user } = renderEdit();
     const select = screen.getByRole('combobox', { name: 'Company' });
     expect(select).toHaveValue('Acme');
-    expect(within(select).getAllByRole('option').map((option) => option.textContent)).toEqual(['No company', 'Acme', 'Globex Distribution', 'Initech']);
+    expect(
+      within(select)
+        .getAllByRole('option')
+        .map((option) => option.textContent),
+    ).toEqual(['No company', 'Acme', 'Globex Distribution', 'Initech']);
     await user.selectOptions(select, 'Initech');
     await user.click(screen.getByRole('button', { name: 'Update User' }));
-    await waitFor(() => expect(onSetCompanies).toHaveBeenCalledWith('jane@example.com', { companies: ['Initech'], owner: false }));
+    await waitFor(() =>
+      expect(onSetCompanies).toHaveBeenCalledWith('jane@example.com', { companies: ['Initech'], owner: false }),
+    );
     expect(onUpdatePassword).not.toHaveBeenCalled();
     expect(await screen.findByText(COMPANY_MESSAGES.userCompaniesSet)).toBeInTheDocument();
     expect(onClose).toHaveBeenCalled();
@@ -215,7 +225,10 @@ describe('Edit User modal', () => {
     await user.click(within(choices).getByRole('checkbox', { name: 'Globex Distribution' }));
     await user.click(screen.getByRole('button', { name: 'Update User' }));
     await waitFor(() =>
-      expect(onSetCompanies).toHaveBeenCalledWith('jane@example.com', { companies: ['Acme', 'Globex Distribution'], owner: true }),
+      expect(onSetCompanies).toHaveBeenCalledWith('jane@example.com', {
+        companies: ['Acme', 'Globex Distribution'],
+        owner: true,
+      }),
     );
   });
 
@@ -247,12 +260,18 @@ describe('Edit User modal', () => {
 
 describe('Create New User modal: company', () => {
   it('creates without a company by default, or with the chosen one', async () => {
-    const { onCreate, user } = await renderCreate(vi.fn(async () => undefined), 'invitation');
+    const { onCreate, user } = await renderCreate(
+      vi.fn(async () => undefined),
+      'invitation',
+    );
     await user.type(screen.getByLabelText('Email'), 'new.user@example.com');
     await user.selectOptions(screen.getByRole('combobox', { name: 'Company' }), 'Globex Distribution');
     await user.click(screen.getByRole('button', { name: 'Create User & Send Invitation' }));
     await waitFor(() =>
-      expect(onCreate).toHaveBeenCalledWith({ email: 'new.user@example.com', companies: { companies: ['Globex Distribution'], owner: false } }),
+      expect(onCreate).toHaveBeenCalledWith({
+        email: 'new.user@example.com',
+        companies: { companies: ['Globex Distribution'], owner: false },
+      }),
     );
   });
 });

@@ -51,7 +51,9 @@ describe('user management screen', () => {
     expect(figure('Active Users')).toHaveTextContent('4');
     expect(figure('Disabled Users')).toHaveTextContent('1');
     expect(
-      screen.getByText('You cannot edit, disable, delete or reset MFA of admin accounts (including your own). Change your own password with Change Password.'),
+      screen.getByText(
+        'You cannot edit, disable, delete or reset MFA of admin accounts (including your own). Change your own password with Change Password.',
+      ),
     ).toBeInTheDocument();
   });
 
@@ -60,7 +62,9 @@ describe('user management screen', () => {
     const self = await rowOf(ADMIN_EMAIL);
     expect(within(self).getByText('Current User')).toBeInTheDocument();
     expect(within(self).getByText('Admins')).toBeInTheDocument();
-    expect(within(await rowOf('jane.doe@example.com')).getByText(new Date('2026-03-14T10:00:00.000Z').toLocaleDateString())).toBeInTheDocument();
+    expect(
+      within(await rowOf('jane.doe@example.com')).getByText(new Date('2026-03-14T10:00:00.000Z').toLocaleDateString()),
+    ).toBeInTheDocument();
     const paused = await rowOf('paused@example.com');
     expect(within(paused).getByText('Disabled')).toBeInTheDocument();
     expect(within(paused).getByText('N/A')).toBeInTheDocument();
@@ -114,7 +118,9 @@ describe('user management screen', () => {
   });
 
   it('reports a failed load', async () => {
-    renderUsers(people, { users: { listUsers: vi.fn(async () => Promise.reject(apiError(500, 'Internal server error'))) } });
+    renderUsers(people, {
+      users: { listUsers: vi.fn(async () => Promise.reject(apiError(500, 'Internal server error'))) },
+    });
     expect(await screen.findByText('Failed to load users. Please try again.')).toBeInTheDocument();
   });
 
@@ -172,7 +178,9 @@ describe('user management screen', () => {
     const { user } = renderUsers(people, { users: { resetMfa } });
     await rowOf('jane.doe@example.com');
     await chooseRowAction(user, 'jane.doe@example.com', 'Reset MFA');
-    await user.click(within(screen.getByRole('alertdialog', { name: 'Reset MFA' })).getByRole('button', { name: 'Cancel' }));
+    await user.click(
+      within(screen.getByRole('alertdialog', { name: 'Reset MFA' })).getByRole('button', { name: 'Cancel' }),
+    );
     expect(screen.queryByRole('alertdialog')).not.toBeInTheDocument();
     expect(resetMfa).not.toHaveBeenCalled();
   });
@@ -195,7 +203,9 @@ describe('user management screen', () => {
     await waitFor(() => expect(promoteToAdmin).toHaveBeenCalledWith('jane.doe@example.com'));
     expect(await screen.findByText(PROMOTE_MESSAGES.promoted)).toBeInTheDocument();
     await waitFor(() => expect(within(row).getByText('Admins')).toBeInTheDocument());
-    expect(await rowActionItem(user, 'jane.doe@example.com', 'Delete')).toHaveAccessibleDescription('Cannot delete other admin accounts');
+    expect(await rowActionItem(user, 'jane.doe@example.com', 'Delete')).toHaveAccessibleDescription(
+      'Cannot delete other admin accounts',
+    );
   });
 
   it('does not offer promotion of a disabled account, and reports a refused one', async () => {
@@ -207,7 +217,9 @@ describe('user management screen', () => {
     expect(paused).toHaveAccessibleDescription(PROMOTE_MESSAGES.disabled);
     await user.keyboard('{Escape}');
     await chooseRowAction(user, 'jane.doe@example.com', 'Make Admin');
-    await user.click(within(screen.getByRole('alertdialog', { name: 'Make Admin' })).getByRole('button', { name: 'Make Admin' }));
+    await user.click(
+      within(screen.getByRole('alertdialog', { name: 'Make Admin' })).getByRole('button', { name: 'Make Admin' }),
+    );
     expect(await screen.findByText('Failed to make the user an admin')).toBeInTheDocument();
     expect(within(await rowOf('jane.doe@example.com')).queryByText('Admins')).not.toBeInTheDocument();
   });
@@ -227,7 +239,9 @@ describe('user management screen', () => {
 
   it('shows why a resend was refused', async () => {
     const pending = managedUser('pending@example.com', { status: 'FORCE_CHANGE_PASSWORD' });
-    const resendInvitation = vi.fn(async () => Promise.reject(apiError(409, 'Only an account that has not signed in yet can get a new invitation')));
+    const resendInvitation = vi.fn(async () =>
+      Promise.reject(apiError(409, 'Only an account that has not signed in yet can get a new invitation')),
+    );
     const { user } = renderUsers([...people, pending], { users: { resendInvitation } });
     await rowOf('pending@example.com');
     await chooseRowAction(user, 'pending@example.com', 'Resend Invitation');
@@ -276,12 +290,14 @@ describe('user management screen', () => {
   });
 
   it("changes a user's company from the Edit dialog and shows it in the row", async () => {
-    const setUserCompanies = vi.fn(async (userEmail: string, choice: { companies: readonly string[]; owner: boolean }) => ({
-      message: COMPANY_MESSAGES.userCompaniesSet,
-      userEmail,
-      companies: [...choice.companies],
-      owner: choice.owner,
-    }));
+    const setUserCompanies = vi.fn(
+      async (userEmail: string, choice: { companies: readonly string[]; owner: boolean }) => ({
+        message: COMPANY_MESSAGES.userCompaniesSet,
+        userEmail,
+        companies: [...choice.companies],
+        owner: choice.owner,
+      }),
+    );
     const updatePassword = vi.fn(async () => ({ message: 'unexpected' }));
     const { user } = renderUsers(people, { quicksight: { setUserCompanies }, users: { updatePassword } });
     await chooseRowAction(user, 'jane.doe@example.com', 'Edit');
@@ -290,7 +306,12 @@ describe('user management screen', () => {
     await waitFor(() => expect(select).toBeEnabled());
     await user.selectOptions(select, 'Globex Distribution');
     await user.click(within(dialog).getByRole('button', { name: 'Update User' }));
-    await waitFor(() => expect(setUserCompanies).toHaveBeenCalledWith('jane.doe@example.com', { companies: ['Globex Distribution'], owner: false }));
+    await waitFor(() =>
+      expect(setUserCompanies).toHaveBeenCalledWith('jane.doe@example.com', {
+        companies: ['Globex Distribution'],
+        owner: false,
+      }),
+    );
     expect(updatePassword).not.toHaveBeenCalled();
     expect(await screen.findByText(COMPANY_MESSAGES.userCompaniesSet)).toBeInTheDocument();
     expect(within(await rowOf('jane.doe@example.com')).getByText('Globex Distribution')).toBeInTheDocument();
@@ -298,7 +319,12 @@ describe('user management screen', () => {
 
   it('creates a user with a company: the account first, then its company', async () => {
     const createUser = vi.fn(async () => ({ message: 'User created successfully' }));
-    const setUserCompanies = vi.fn(async () => ({ message: COMPANY_MESSAGES.userCompaniesSet, userEmail: 'new.user@example.com', companies: ['Initech'], owner: false }));
+    const setUserCompanies = vi.fn(async () => ({
+      message: COMPANY_MESSAGES.userCompaniesSet,
+      userEmail: 'new.user@example.com',
+      companies: ['Initech'],
+      owner: false,
+    }));
     const { user } = renderUsers(people, { quicksight: { setUserCompanies }, users: { createUser } });
     await rowOf('jane.doe@example.com');
     await user.click(screen.getByRole('button', { name: 'Add New User' }));
@@ -308,13 +334,15 @@ describe('user management screen', () => {
     await waitFor(() => expect(screen.getByRole('combobox', { name: 'Company' })).toBeEnabled());
     await user.selectOptions(screen.getByRole('combobox', { name: 'Company' }), 'Initech');
     await user.click(screen.getByRole('button', { name: 'Create User' }));
-    await waitFor(() => expect(setUserCompanies).toHaveBeenCalledWith('new.user@example.com', { companies: ['Initech'], owner: false }));
+    await waitFor(() =>
+      expect(setUserCompanies).toHaveBeenCalledWith('new.user@example.com', { companies: ['Initech'], owner: false }),
+    );
     expect(createUser.mock.invocationCallOrder[0]).toBeLessThan(setUserCompanies.mock.invocationCallOrder[0]!);
   });
 });
 
 describe('row actions', () => {
-  it('keeps every row\'s actions behind one button in the same column, whatever the row allows', async () => {
+  it("keeps every row's actions behind one button in the same column, whatever the row allows", async () => {
     const { user } = renderUsers();
     const table = await screen.findByRole('table', { name: 'All Users' });
     await screen.findByText('jane.doe@example.com');
@@ -326,7 +354,13 @@ describe('row actions', () => {
     // Delete is the destructive item: last, and marked so in the menu only.
     await user.click(screen.getByRole('button', { name: 'Actions for jane.doe@example.com' }));
     const items = screen.getAllByRole('menuitem');
-    expect(items.map((item) => item.querySelector('.menu-item-label')?.textContent)).toEqual(['Edit', 'Disable', 'Reset MFA', 'Make Admin', 'Delete']);
+    expect(items.map((item) => item.querySelector('.menu-item-label')?.textContent)).toEqual([
+      'Edit',
+      'Disable',
+      'Reset MFA',
+      'Make Admin',
+      'Delete',
+    ]);
     expect(items.at(-1)).toHaveClass('menu-item-destructive');
     expect(table.querySelector('.btn-danger')).toBeNull();
   });

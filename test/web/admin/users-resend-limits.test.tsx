@@ -36,7 +36,8 @@ beforeEach(() => stubViewport());
 
 describe('resending an invitation', () => {
   it('shows the server’s 429 text, which says when the next resend is possible', async () => {
-    const text = 'The invitation to this account was already resent 3 times in the last hour. Try again in about 40 minutes.';
+    const text =
+      'The invitation to this account was already resent 3 times in the last hour. Try again in about 40 minutes.';
     const resendInvitation = vi.fn(async () => Promise.reject(apiError(429, text)));
     const user = renderUsers({ resendInvitation });
     await screen.findByText('pending@example.com');

@@ -15,8 +15,12 @@ import {
   stubViewport,
 } from './support.tsx';
 
-const sales = catalogueEntry('sales-performance', 'Sales Performance', { assignedUserEmails: ['jane.doe@example.com', 'sam@example.com'] });
-const scorecard = catalogueEntry('distributor-scorecard', 'Distributor Scorecard', { assignedUserEmails: ['jane.doe@example.com'] });
+const sales = catalogueEntry('sales-performance', 'Sales Performance', {
+  assignedUserEmails: ['jane.doe@example.com', 'sam@example.com'],
+});
+const scorecard = catalogueEntry('distributor-scorecard', 'Distributor Scorecard', {
+  assignedUserEmails: ['jane.doe@example.com'],
+});
 const inventory = catalogueEntry('inventory-margins', 'Inventory and Margins', { assignedUserEmails: [] });
 
 const directory = [
@@ -48,15 +52,16 @@ describe('Manage Dashboards: who has what', () => {
   it("shows each user's assigned dashboards as a count beside the spec's columns, from the catalogue already loaded", async () => {
     const { api } = renderScreen();
     const table = await screen.findByRole('table', { name: 'Cognito Users' });
-    expect(within(table).getAllByRole('columnheader').map((header) => header.textContent)).toEqual([
-      'User',
-      'Cognito Group',
-      'QuickSight Status',
-      'QuickSight Role',
-      'Dashboards',
-      'Actions',
-    ]);
-    await waitFor(() => expect(countButton(within(table).getByText('Jane.Doe@example.com').closest('tr') as HTMLElement)).toHaveTextContent('2 dashboards'));
+    expect(
+      within(table)
+        .getAllByRole('columnheader')
+        .map((header) => header.textContent),
+    ).toEqual(['User', 'Cognito Group', 'QuickSight Status', 'QuickSight Role', 'Dashboards', 'Actions']);
+    await waitFor(() =>
+      expect(
+        countButton(within(table).getByText('Jane.Doe@example.com').closest('tr') as HTMLElement),
+      ).toHaveTextContent('2 dashboards'),
+    );
     expect(countButton(await rowOf('sam@example.com'))).toHaveTextContent('1 dashboard');
     expect(within(await rowOf('idle@example.com')).getByText('None')).toBeInTheDocument();
     expect(within(await rowOf(ADMIN_EMAIL)).getByText('None')).toBeInTheDocument();
@@ -70,13 +75,21 @@ describe('Manage Dashboards: who has what', () => {
     const jane = await rowOf('Jane.Doe@example.com');
     const button = await waitFor(() => countButton(jane));
     expect(button).toHaveAttribute('aria-expanded', 'false');
-    expect(screen.queryByRole('region', { name: 'Dashboards assigned to Jane.Doe@example.com' })).not.toBeInTheDocument();
+    expect(
+      screen.queryByRole('region', { name: 'Dashboards assigned to Jane.Doe@example.com' }),
+    ).not.toBeInTheDocument();
     await user.click(button);
     expect(button).toHaveAttribute('aria-expanded', 'true');
     const list = screen.getByRole('region', { name: 'Dashboards assigned to Jane.Doe@example.com' });
-    expect(within(list).getAllByRole('listitem').map((item) => item.textContent)).toEqual(['Distributor Scorecard', 'Sales Performance']);
+    expect(
+      within(list)
+        .getAllByRole('listitem')
+        .map((item) => item.textContent),
+    ).toEqual(['Distributor Scorecard', 'Sales Performance']);
     await user.keyboard('{Escape}');
-    expect(screen.queryByRole('region', { name: 'Dashboards assigned to Jane.Doe@example.com' })).not.toBeInTheDocument();
+    expect(
+      screen.queryByRole('region', { name: 'Dashboards assigned to Jane.Doe@example.com' }),
+    ).not.toBeInTheDocument();
     expect(button).toHaveFocus();
   });
 
@@ -98,15 +111,30 @@ describe('Manage Dashboards: who has what', () => {
   it("drops a dashboard from the user's count after Remove in their Dashboards panel", async () => {
     const removeFromDashboard = vi.fn(async () => ({ message: 'ok' }));
     const userDashboards = vi.fn(async () => [
-      { id: 'view-1', name: 'Sales Performance', link: 'https://dashboards.example.com/sales', isDefault: false, companyName: null, quicksightDashboardId: 'sales-performance' },
+      {
+        id: 'view-1',
+        name: 'Sales Performance',
+        link: 'https://dashboards.example.com/sales',
+        isDefault: false,
+        companyName: null,
+        quicksightDashboardId: 'sales-performance',
+      },
     ]);
     const { user } = renderScreen({ removeFromDashboard, userDashboards });
     await rowOf('sam@example.com');
     await chooseRowAction(user, 'sam@example.com', 'Dashboards');
     await user.click(await screen.findByRole('button', { name: 'Remove Sales Performance' }));
-    await user.click(within(screen.getByRole('alertdialog', { name: 'Remove Dashboard' })).getByRole('button', { name: 'Remove' }));
-    await waitFor(() => expect(removeFromDashboard).toHaveBeenCalledWith('sam@example.com', 'sales-performance', 'view-1'));
-    await user.click(within(screen.getByRole('dialog', { name: 'Dashboards for sam@example.com' })).getByRole('button', { name: 'Close' }));
+    await user.click(
+      within(screen.getByRole('alertdialog', { name: 'Remove Dashboard' })).getByRole('button', { name: 'Remove' }),
+    );
+    await waitFor(() =>
+      expect(removeFromDashboard).toHaveBeenCalledWith('sam@example.com', 'sales-performance', 'view-1'),
+    );
+    await user.click(
+      within(screen.getByRole('dialog', { name: 'Dashboards for sam@example.com' })).getByRole('button', {
+        name: 'Close',
+      }),
+    );
     expect(within(await rowOf('sam@example.com')).getByText('None')).toBeInTheDocument();
   });
 });

@@ -61,7 +61,10 @@ export interface RenderOptions {
 }
 
 /** Renders a page the way the app does: config, auth, router and toaster. */
-export function renderPage(element: ReactNode, { auth = fakeAuth(), path = '/', route, config = testConfig }: RenderOptions = {}): RenderResult {
+export function renderPage(
+  element: ReactNode,
+  { auth = fakeAuth(), path = '/', route, config = testConfig }: RenderOptions = {},
+): RenderResult {
   return render(
     <ConfigProvider config={config}>
       <AuthContext.Provider value={auth}>

@@ -26,7 +26,12 @@ export function SessionGuard({ session }: { readonly session: AuthSession }) {
     },
     [settings, signOut],
   );
-  const { warningDeadline, staySignedIn } = useSessionTimeout({ session, settings, clientId: userPoolClientId, onExpire });
+  const { warningDeadline, staySignedIn } = useSessionTimeout({
+    session,
+    settings,
+    clientId: userPoolClientId,
+    onExpire,
+  });
 
   return <IdleWarningDialog deadline={warningDeadline} onStay={staySignedIn} onSignOut={() => void signOut()} />;
 }

@@ -1,4 +1,13 @@
-import { autoUpdate, flip, offset, shift, size, useFloating, type Placement, type ReferenceType } from '@floating-ui/react-dom';
+import {
+  autoUpdate,
+  flip,
+  offset,
+  shift,
+  size,
+  useFloating,
+  type Placement,
+  type ReferenceType,
+} from '@floating-ui/react-dom';
 import { useCallback, useEffect, useRef, type ReactNode } from 'react';
 import { createPortal } from 'react-dom';
 
@@ -21,7 +30,12 @@ export interface AnchoredLayerOptions {
  * other side when there is no room, stays inside the window and shrinks to the space left
  * (its content scrolls then). Follows the anchor while open.
  */
-export function useAnchoredLayer({ open, placement = 'bottom-start', matchWidth = false, gap = 6 }: AnchoredLayerOptions) {
+export function useAnchoredLayer({
+  open,
+  placement = 'bottom-start',
+  matchWidth = false,
+  gap = 6,
+}: AnchoredLayerOptions) {
   return useFloating({
     open,
     placement,
@@ -50,7 +64,13 @@ export function useAnchoredLayer({ open, placement = 'bottom-start', matchWidth 
  * anchor (so they stay inside its focus trap and its aria-modal content), else at the end of
  * the page. Fixed positioning takes them out of every scrolling container on the way.
  */
-export function FloatingLayer({ anchor, children }: { readonly anchor: ReferenceType | null; readonly children: ReactNode }) {
+export function FloatingLayer({
+  anchor,
+  children,
+}: {
+  readonly anchor: ReferenceType | null;
+  readonly children: ReactNode;
+}) {
   if (!(anchor instanceof Element)) return null;
   const host = anchor.closest('[aria-modal="true"]') ?? document.body;
   return createPortal(children, host);
@@ -60,7 +80,10 @@ export function FloatingLayer({ anchor, children }: { readonly anchor: Reference
  * A popover opened by a button: the anchored layer, a callback ref for the button that also
  * keeps it at hand (to give focus back), and a press anywhere outside both closing it.
  */
-export function useAnchoredPopover<Anchor extends HTMLElement>({ onDismiss, ...options }: AnchoredLayerOptions & { readonly onDismiss: () => void }) {
+export function useAnchoredPopover<Anchor extends HTMLElement>({
+  onDismiss,
+  ...options
+}: AnchoredLayerOptions & { readonly onDismiss: () => void }) {
   const layer = useAnchoredLayer(options);
   const anchor = useRef<Anchor | null>(null);
   const { setReference, floating } = layer.refs;

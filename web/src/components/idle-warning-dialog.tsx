@@ -46,7 +46,8 @@ export function IdleWarningDialog({ deadline, onStay, onSignOut }: IdleWarningDi
     >
       {deadline !== null && (
         <p id={descriptionId}>
-          There has been no activity for a while. You will be signed out in <Countdown key={deadline} deadline={deadline} />.
+          There has been no activity for a while. You will be signed out in{' '}
+          <Countdown key={deadline} deadline={deadline} />.
         </p>
       )}
     </Modal>

@@ -39,7 +39,13 @@ export function Menu({ trigger, label, items, header, triggerClassName, placemen
   const menuId = useId();
   const itemRefs = useRef<(HTMLButtonElement | null)[]>([]);
   const [focusIndex, setFocusIndex] = useState(0);
-  const { floatingStyles, elements, refs, anchor: buttonRef, anchorRef: buttonCallbackRef } = useAnchoredPopover<HTMLButtonElement>({
+  const {
+    floatingStyles,
+    elements,
+    refs,
+    anchor: buttonRef,
+    anchorRef: buttonCallbackRef,
+  } = useAnchoredPopover<HTMLButtonElement>({
     open,
     placement,
     onDismiss: () => setOpen(false),

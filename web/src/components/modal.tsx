@@ -24,7 +24,17 @@ export interface ModalProps {
  * A modal dialog: focus moves in and is trapped, Escape closes it, and focus returns to the
  * element that opened it.
  */
-export function Modal({ open, title, onClose, children, footer, wide, role = 'dialog', busy = false, descriptionId }: ModalProps) {
+export function Modal({
+  open,
+  title,
+  onClose,
+  children,
+  footer,
+  wide,
+  role = 'dialog',
+  busy = false,
+  descriptionId,
+}: ModalProps) {
   const titleId = useId();
   const dialogRef = useRef<HTMLDivElement>(null);
 
@@ -32,7 +42,8 @@ export function Modal({ open, title, onClose, children, footer, wide, role = 'di
     if (!open) return;
     const opener = document.activeElement instanceof HTMLElement ? document.activeElement : null;
     const dialog = dialogRef.current;
-    const first = dialog?.querySelector<HTMLElement>('[data-autofocus]') ?? dialog?.querySelector<HTMLElement>(FOCUSABLE);
+    const first =
+      dialog?.querySelector<HTMLElement>('[data-autofocus]') ?? dialog?.querySelector<HTMLElement>(FOCUSABLE);
     (first ?? dialog)?.focus();
     return () => opener?.focus();
   }, [open]);

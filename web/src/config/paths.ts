@@ -30,8 +30,7 @@ export const paths = {
 export const dashboardPath = (linkId: string) => `/dashboards/${encodeURIComponent(linkId)}`;
 
 /** /verify-reset-code carries the address as a URL-encoded query parameter. */
-export const verifyResetCodePath = (email: string) =>
-  `${paths.verifyResetCode}?email=${encodeURIComponent(email)}`;
+export const verifyResetCodePath = (email: string) => `${paths.verifyResetCode}?email=${encodeURIComponent(email)}`;
 
 /** Where a sign-in returns to: the remembered location when it is a route of this app. */
 export function safeReturnPath(from: unknown, fallback: string): string {

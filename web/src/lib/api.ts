@@ -91,7 +91,11 @@ async function errorFromResponse(response: Response): Promise<ApiError> {
  * typed errors. GET calls are retried on throttling, 5xx and network failures; POST
  * actions are not, so a message or a change is never sent twice.
  */
-export function createApiClient({ getAccessToken, fetch: fetchImpl = fetch, sleep = defaultSleep }: ApiClientOptions): ApiClient {
+export function createApiClient({
+  getAccessToken,
+  fetch: fetchImpl = fetch,
+  sleep = defaultSleep,
+}: ApiClientOptions): ApiClient {
   return {
     async request(url, { method = 'POST', body, headers, schema, signal }) {
       let token: string;

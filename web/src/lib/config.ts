@@ -29,10 +29,14 @@ function sessionSettings(value: unknown, problems: string[]): SessionSettings | 
   }
   const minutes = (key: keyof SessionSettings) => {
     const field = value[key];
-    if (typeof field !== 'number' || !Number.isInteger(field) || field <= 0) problems.push(`session.${key}: expected a positive whole number`);
+    if (typeof field !== 'number' || !Number.isInteger(field) || field <= 0)
+      problems.push(`session.${key}: expected a positive whole number`);
     return Number(field);
   };
-  return { idleTimeoutMinutes: minutes('idleTimeoutMinutes'), absoluteSessionMinutes: minutes('absoluteSessionMinutes') };
+  return {
+    idleTimeoutMinutes: minutes('idleTimeoutMinutes'),
+    absoluteSessionMinutes: minutes('absoluteSessionMinutes'),
+  };
 }
 
 /**
@@ -76,7 +80,8 @@ export function parseRuntimeConfig(value: unknown): RuntimeConfig {
   const marketingSiteUrl = optionalUrl(value, 'marketingSiteUrl');
   const session = value.session === undefined ? undefined : sessionSettings(value.session, problems);
   const { rememberDevices } = value;
-  if (rememberDevices !== undefined && typeof rememberDevices !== 'boolean') problems.push('rememberDevices: expected a boolean');
+  if (rememberDevices !== undefined && typeof rememberDevices !== 'boolean')
+    problems.push('rememberDevices: expected a boolean');
   if (problems.length > 0) throw new ConfigError(`The configuration is invalid (${problems.join('; ')}).`);
   return {
     ...config,

@@ -56,8 +56,7 @@ export function createGraphqlClient({
     async query(document, variables, schema) {
       const response = await send(document, variables);
       const body = (await response.json().catch(() => undefined)) as
-        | { data?: unknown; errors?: { message?: unknown }[] }
-        | undefined;
+        { data?: unknown; errors?: { message?: unknown }[] } | undefined;
       const firstError = body?.errors?.[0]?.message;
       if (typeof firstError === 'string') throw new GraphqlError(firstError);
       if (!response.ok || !body) throw new GraphqlError(`HTTP ${response.status}: ${response.statusText}`);

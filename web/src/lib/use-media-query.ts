@@ -3,7 +3,8 @@ import { useSyncExternalStore } from 'react';
 /** Below this width the admin tables show each row as a card (phones, narrow windows). */
 export const CARD_LAYOUT_QUERY = '(max-width: 767.98px)';
 
-const matchMediaOf = () => (typeof window !== 'undefined' && typeof window.matchMedia === 'function' ? window.matchMedia : null);
+const matchMediaOf = () =>
+  typeof window !== 'undefined' && typeof window.matchMedia === 'function' ? window.matchMedia : null;
 
 /** Whether a CSS media query matches now; re-renders when that changes. False where there is no matchMedia. */
 export function useMediaQuery(query: string): boolean {

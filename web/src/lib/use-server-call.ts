@@ -24,7 +24,11 @@ export interface ServerCall<Key, Fail, Result> {
    * error shown as `failure`. Resolves to the answer, or to undefined when the call failed; never
    * rejects. A second call may start while one is under way: each is busy until it ends.
    */
-  readonly run: <T extends Result>(key: Key, work: () => Promise<T>, options: RunOptions<Fail>) => Promise<T | undefined>;
+  readonly run: <T extends Result>(
+    key: Key,
+    work: () => Promise<T>,
+    options: RunOptions<Fail>,
+  ) => Promise<T | undefined>;
 }
 
 const NONE: readonly never[] = [];
@@ -45,7 +49,11 @@ export function useServerCall<Key, Fail, Result = unknown>(): ServerCall<Key, Fa
   const [result, setResult] = useState<Result | undefined>(undefined);
 
   const run = useCallback(
-    async <T extends Result>(key: Key, work: () => Promise<T>, { failure: describe, settled }: RunOptions<Fail>): Promise<T | undefined> => {
+    async <T extends Result>(
+      key: Key,
+      work: () => Promise<T>,
+      { failure: describe, settled }: RunOptions<Fail>,
+    ): Promise<T | undefined> => {
       setPending((current) => [...current, key]);
       setFailure(null);
       try {

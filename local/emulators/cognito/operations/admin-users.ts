@@ -7,7 +7,16 @@ import { assertPasswordConforms } from '../password-policy.ts';
 import { createVerifier } from '../srp.ts';
 import type { UserRecord } from '../state.ts';
 import { parseInput, shapes } from '../validation.ts';
-import { attributeList, attributesBesideEmail, epochSeconds, mergeAttributes, mfaSettings, requirePool, requireUser, userType } from './common.ts';
+import {
+  attributeList,
+  attributesBesideEmail,
+  epochSeconds,
+  mergeAttributes,
+  mfaSettings,
+  requirePool,
+  requireUser,
+  userType,
+} from './common.ts';
 import { sendPasswordResetCode, updateAttributes } from './codes.ts';
 import { newUser } from './users.ts';
 

@@ -33,7 +33,11 @@ export async function sendSignUpLink(context: PoolContext, user: UserRecord): Pr
   user.codes = { ...user.codes, signUp: storeCode(user.username, code, now + POOL.signUpCodeMs) };
   context.store.saveUser(user);
   const link = new URL('/confirmUser', context.url);
-  link.search = new URLSearchParams({ client_id: context.clientId, user_name: user.username, confirmation_code: code }).toString();
+  link.search = new URLSearchParams({
+    client_id: context.clientId,
+    user_name: user.username,
+    confirmation_code: code,
+  }).toString();
   await deliver(context, verificationLinkEmail(user.attributes.email!, link.toString()));
 }
 
@@ -142,7 +146,11 @@ export function verifyEmail(context: PoolContext, user: UserRecord, code: string
   spendCode(context, user, 'emailVerification', code);
   const pending = user.pendingAttributes?.email;
   if (pending !== undefined && context.store.emailTaken(pending, user.username)) throw ERRORS.aliasExists();
-  user.attributes = { ...user.attributes, ...(pending !== undefined ? { email: pending } : {}), email_verified: 'true' };
+  user.attributes = {
+    ...user.attributes,
+    ...(pending !== undefined ? { email: pending } : {}),
+    email_verified: 'true',
+  };
   dropPendingEmail(user);
   user.updatedAt = context.now();
   context.store.saveUser(user);

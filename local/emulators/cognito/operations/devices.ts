@@ -13,8 +13,16 @@ import { pageToken, readPageToken, requirePool, requireUser } from './common.ts'
  * counterparts AdminGetDevice, AdminListDevices and AdminForgetDevice.
  */
 
-const deviceKey = z.string().min(1).max(55).regex(/^[\w-]+_[0-9a-f-]+$/);
-const base64 = z.string().min(1).max(2048).regex(/^[A-Za-z0-9+/]+={0,2}$/);
+const deviceKey = z
+  .string()
+  .min(1)
+  .max(55)
+  .regex(/^[\w-]+_[0-9a-f-]+$/);
+const base64 = z
+  .string()
+  .min(1)
+  .max(2048)
+  .regex(/^[A-Za-z0-9+/]+={0,2}$/);
 const deviceListLimit = z.number().int().min(0).max(60);
 const DEFAULT_DEVICE_PAGE = 60;
 
@@ -28,7 +36,9 @@ const confirmDevice: Operation = {
       z.object({
         AccessToken: shapes.accessToken,
         DeviceKey: deviceKey,
-        DeviceSecretVerifierConfig: z.object({ PasswordVerifier: base64.optional(), Salt: base64.optional() }).optional(),
+        DeviceSecretVerifierConfig: z
+          .object({ PasswordVerifier: base64.optional(), Salt: base64.optional() })
+          .optional(),
         DeviceName: z.string().min(1).max(1024).optional(),
       }),
       body,

@@ -25,7 +25,12 @@ export function requireGroup(context: PoolContext, name: string): GroupRecord {
 }
 
 /** A page of groups: the list is short, so offset tokens are enough. */
-function groupsPage(context: PoolContext, groups: readonly GroupRecord[], limit: number | undefined, token: string | undefined) {
+function groupsPage(
+  context: PoolContext,
+  groups: readonly GroupRecord[],
+  limit: number | undefined,
+  token: string | undefined,
+) {
   const start = readPageToken('o', token);
   const end = start + (limit || 60);
   return {
@@ -68,10 +73,7 @@ const createGroup: Operation = {
 const listGroups: Operation = {
   admin: true,
   run(context, body) {
-    const input = parseInput(
-      z.object({ UserPoolId: shapes.userPoolId, ...nextTokenPaging }),
-      body,
-    );
+    const input = parseInput(z.object({ UserPoolId: shapes.userPoolId, ...nextTokenPaging }), body);
     requirePool(context, input.UserPoolId);
     return groupsPage(context, context.store.listGroups(), input.Limit, input.NextToken);
   },

@@ -12,8 +12,16 @@ import { requireGroup } from './groups.ts';
  */
 
 const FILTERABLE = new Set([
-  'username', 'email', 'phone_number', 'name', 'given_name', 'family_name', 'preferred_username',
-  'cognito:user_status', 'status', 'sub',
+  'username',
+  'email',
+  'phone_number',
+  'name',
+  'given_name',
+  'family_name',
+  'preferred_username',
+  'cognito:user_status',
+  'status',
+  'sub',
 ]);
 /** `email ^= "ann"`: attribute, `=` (equals) or `^=` (starts with), double-quoted value. */
 const FILTER = /^\s*([\w:]+)\s*(=|\^=)\s*"((?:[^"\\]|\\.)*)"\s*$/;

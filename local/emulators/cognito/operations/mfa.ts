@@ -16,11 +16,17 @@ import { challengeUser, countWrongCode } from './sign-in-steps.ts';
  */
 
 const associateInput = z.object({ AccessToken: shapes.accessToken.optional(), Session: shapes.session.optional() });
-const verifyInput = associateInput.extend({ UserCode: shapes.userCode, FriendlyDeviceName: z.string().max(131072).optional() });
+const verifyInput = associateInput.extend({
+  UserCode: shapes.userCode,
+  FriendlyDeviceName: z.string().max(131072).optional(),
+});
 
 type Caller = { user: UserRecord; session?: { id: string; state: ChallengeState } };
 
-function caller(context: PoolContext, input: { AccessToken?: string | undefined; Session?: string | undefined }): Caller {
+function caller(
+  context: PoolContext,
+  input: { AccessToken?: string | undefined; Session?: string | undefined },
+): Caller {
   if ((input.AccessToken === undefined) === (input.Session === undefined)) {
     throw invalidParameter('Exactly one of AccessToken or Session must be provided.');
   }
@@ -78,12 +84,16 @@ const preferenceShape = {
   SoftwareTokenMfaSettings: shapes.mfaSettings.optional(),
   EmailMfaSettings: shapes.mfaSettings.optional(),
 };
-type Preferences = { [K in keyof typeof preferenceShape]?: { Enabled?: boolean | undefined; PreferredMfa?: boolean | undefined } | undefined };
+type Preferences = {
+  [K in keyof typeof preferenceShape]?:
+    { Enabled?: boolean | undefined; PreferredMfa?: boolean | undefined } | undefined;
+};
 
 /** TOTP is the pool's only second factor; SMS and email cannot be turned on. */
 function applyPreferences(context: PoolContext, user: UserRecord, preferences: Preferences): void {
   if (preferences.SMSMfaSettings?.Enabled || preferences.SMSMfaSettings?.PreferredMfa) throw ERRORS.smsNotConfigured();
-  if (preferences.EmailMfaSettings?.Enabled || preferences.EmailMfaSettings?.PreferredMfa) throw ERRORS.emailMfaNotConfigured();
+  if (preferences.EmailMfaSettings?.Enabled || preferences.EmailMfaSettings?.PreferredMfa)
+    throw ERRORS.emailMfaNotConfigured();
   const totp = preferences.SoftwareTokenMfaSettings;
   if (!totp) return;
   const enabled = totp.Enabled ?? user.softwareToken.enabled;

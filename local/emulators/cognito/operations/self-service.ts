@@ -14,7 +14,9 @@ import { confirmSignUpCode, newUser, runPostConfirmation } from './users.ts';
 const clientAndUser = { ClientId: shapes.clientId, Username: shapes.username };
 
 /** What a client is told for an account that does not exist (user existence is not revealed). */
-const decoyDelivery = (username: string) => ({ CodeDeliveryDetails: codeDeliveryDetails(isEmail(username) ? username : `${username}@`) });
+const decoyDelivery = (username: string) => ({
+  CodeDeliveryDetails: codeDeliveryDetails(isEmail(username) ? username : `${username}@`),
+});
 
 const signUp: Operation = {
   async run(context, body) {
@@ -31,7 +33,11 @@ const signUp: Operation = {
     user.password = createVerifier(context.poolName, user.username, input.Password);
     context.store.saveUser(user);
     await sendSignUpLink(context, user);
-    return { UserConfirmed: false, UserSub: user.username, CodeDeliveryDetails: codeDeliveryDetails(user.attributes.email!) };
+    return {
+      UserConfirmed: false,
+      UserSub: user.username,
+      CodeDeliveryDetails: codeDeliveryDetails(user.attributes.email!),
+    };
   },
 };
 

@@ -12,7 +12,9 @@ export interface SignInResponse {
   ChallengeName?: string;
   Session?: string;
   ChallengeParameters: Record<string, string>;
-  AuthenticationResult?: Awaited<ReturnType<typeof issueTokens>> & { NewDeviceMetadata?: { DeviceKey: string; DeviceGroupKey: string } };
+  AuthenticationResult?: Awaited<ReturnType<typeof issueTokens>> & {
+    NewDeviceMetadata?: { DeviceKey: string; DeviceGroupKey: string };
+  };
 }
 
 /** Refuses any password, even the right one, while the account is locked. */
@@ -65,7 +67,12 @@ export function continueAfterPassword(context: PoolContext, user: UserRecord, de
   }
 }
 
-function newPasswordChallenge(context: PoolContext, user: UserRecord, authTime: number, deviceKey?: string): SignInResponse {
+function newPasswordChallenge(
+  context: PoolContext,
+  user: UserRecord,
+  authTime: number,
+  deviceKey?: string,
+): SignInResponse {
   const { sub: _sub, ...visible } = user.attributes;
   return {
     ChallengeName: 'NEW_PASSWORD_REQUIRED',
@@ -96,13 +103,19 @@ export function mfaChallenge(
     if (context.deviceTracking && isRemembered(device)) {
       return {
         ChallengeName: 'DEVICE_SRP_AUTH',
-        Session: context.sessions.nextChallenge(challengeState(user, 'DEVICE_SRP_AUTH', authTime, deviceKey), previousSession),
+        Session: context.sessions.nextChallenge(
+          challengeState(user, 'DEVICE_SRP_AUTH', authTime, deviceKey),
+          previousSession,
+        ),
         ChallengeParameters: {},
       };
     }
     return {
       ChallengeName: 'SOFTWARE_TOKEN_MFA',
-      Session: context.sessions.nextChallenge(challengeState(user, 'SOFTWARE_TOKEN_MFA', authTime, deviceKey), previousSession),
+      Session: context.sessions.nextChallenge(
+        challengeState(user, 'SOFTWARE_TOKEN_MFA', authTime, deviceKey),
+        previousSession,
+      ),
       ChallengeParameters: { USER_ID_FOR_SRP: user.username },
     };
   }
@@ -139,7 +152,8 @@ export async function completeSignIn(
   source: TokenGenerationSource = 'TokenGeneration_Authentication',
 ): Promise<SignInResponse> {
   if (!user.enabled) throw ERRORS.userDisabled();
-  if (!context.deviceTracking) return { ChallengeParameters: {}, AuthenticationResult: await issueTokens(context, user, authTime, source) };
+  if (!context.deviceTracking)
+    return { ChallengeParameters: {}, AuthenticationResult: await issueTokens(context, user, authTime, source) };
   // The tokens are bound to the device of the sign-in (tokens.ts, device-bound refresh).
   const known = devicesOf(user).find((device) => device.key === deviceKey && device.secret !== undefined);
   if (known) {

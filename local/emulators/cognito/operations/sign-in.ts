@@ -7,7 +7,15 @@ import { codeMismatch, ERRORS, invalidParameter } from '../errors.ts';
 import type { ChallengeState } from '../sessions.ts';
 import type { UserRecord } from '../state.ts';
 import { assertPasswordConforms } from '../password-policy.ts';
-import { createServerChallenge, createVerifier, decoyVerifier, parseClientPublicValue, passwordClaimIsValid, passwordMatches, SRP_TIMESTAMP } from '../srp.ts';
+import {
+  createServerChallenge,
+  createVerifier,
+  decoyVerifier,
+  parseClientPublicValue,
+  passwordClaimIsValid,
+  passwordMatches,
+  SRP_TIMESTAMP,
+} from '../srp.ts';
 import { checkTotp } from '../software-token.ts';
 import { refreshTokens } from '../tokens.ts';
 import { parseInput, shapes } from '../validation.ts';
@@ -24,14 +32,33 @@ import {
 } from './sign-in-steps.ts';
 
 const AUTH_FLOWS = [
-  'USER_SRP_AUTH', 'REFRESH_TOKEN_AUTH', 'REFRESH_TOKEN', 'CUSTOM_AUTH', 'ADMIN_NO_SRP_AUTH',
-  'USER_PASSWORD_AUTH', 'ADMIN_USER_PASSWORD_AUTH', 'USER_AUTH',
+  'USER_SRP_AUTH',
+  'REFRESH_TOKEN_AUTH',
+  'REFRESH_TOKEN',
+  'CUSTOM_AUTH',
+  'ADMIN_NO_SRP_AUTH',
+  'USER_PASSWORD_AUTH',
+  'ADMIN_USER_PASSWORD_AUTH',
+  'USER_AUTH',
 ] as const;
 
 const CHALLENGE_NAMES = [
-  'SMS_MFA', 'EMAIL_OTP', 'SOFTWARE_TOKEN_MFA', 'SELECT_MFA_TYPE', 'MFA_SETUP', 'PASSWORD_VERIFIER',
-  'CUSTOM_CHALLENGE', 'SELECT_CHALLENGE', 'DEVICE_SRP_AUTH', 'DEVICE_PASSWORD_VERIFIER', 'ADMIN_NO_SRP_AUTH',
-  'NEW_PASSWORD_REQUIRED', 'SMS_OTP', 'PASSWORD', 'WEB_AUTHN', 'PASSWORD_SRP',
+  'SMS_MFA',
+  'EMAIL_OTP',
+  'SOFTWARE_TOKEN_MFA',
+  'SELECT_MFA_TYPE',
+  'MFA_SETUP',
+  'PASSWORD_VERIFIER',
+  'CUSTOM_CHALLENGE',
+  'SELECT_CHALLENGE',
+  'DEVICE_SRP_AUTH',
+  'DEVICE_PASSWORD_VERIFIER',
+  'ADMIN_NO_SRP_AUTH',
+  'NEW_PASSWORD_REQUIRED',
+  'SMS_OTP',
+  'PASSWORD',
+  'WEB_AUTHN',
+  'PASSWORD_SRP',
 ] as const;
 
 const initiateAuthInput = z.object({
@@ -64,10 +91,12 @@ const initiateAuth: Operation = {
     if (!clientAllowsFlow(context.client, flow)) throw ERRORS.flowNotEnabled(flow);
     const parameters = input.AuthParameters;
     if (flow === 'REFRESH_TOKEN_AUTH' || flow === 'REFRESH_TOKEN') {
-      return refreshTokens(context, required(parameters, 'REFRESH_TOKEN'), parameters?.DEVICE_KEY || undefined).then((tokens) => ({
-        ChallengeParameters: {},
-        AuthenticationResult: tokens,
-      }));
+      return refreshTokens(context, required(parameters, 'REFRESH_TOKEN'), parameters?.DEVICE_KEY || undefined).then(
+        (tokens) => ({
+          ChallengeParameters: {},
+          AuthenticationResult: tokens,
+        }),
+      );
     }
     const username = required(parameters, 'USERNAME');
     if (flow === 'USER_PASSWORD_AUTH') return passwordSignIn(context, username, required(parameters, 'PASSWORD'));
@@ -100,7 +129,13 @@ function startSrp(context: PoolContext, username: string, srpA: string): SignInR
     : createHmac('sha256', context.store.meta.decoySecret).update(username.toLowerCase()).digest('hex').slice(0, 32);
   const verifier = known ? known.password.verifier : decoyVerifier();
   const challenge = createServerChallenge(verifier);
-  const secretBlock = context.sessions.startSrp({ username: known?.user.username, userIdForSrp, verifier, A, challenge });
+  const secretBlock = context.sessions.startSrp({
+    username: known?.user.username,
+    userIdForSrp,
+    verifier,
+    A,
+    challenge,
+  });
   return {
     ChallengeName: 'PASSWORD_VERIFIER',
     ChallengeParameters: {
@@ -145,7 +180,13 @@ function answerPasswordVerifier(context: PoolContext, responses: Parameters | un
 }
 
 /** DEVICE_SRP_AUTH: the remembered device starts its own SRP exchange (SRP_A). */
-function answerDeviceSrp(context: PoolContext, user: UserRecord, state: ChallengeState, session: string, responses: Parameters | undefined): SignInResponse {
+function answerDeviceSrp(
+  context: PoolContext,
+  user: UserRecord,
+  state: ChallengeState,
+  session: string,
+  responses: Parameters | undefined,
+): SignInResponse {
   const deviceKey = required(responses, 'DEVICE_KEY');
   const A = parseClientPublicValue(required(responses, 'SRP_A'));
   if (A === undefined) throw invalidParameter('Invalid SRP_A value.');
@@ -161,7 +202,13 @@ function answerDeviceSrp(context: PoolContext, user: UserRecord, state: Challeng
   return {
     ChallengeName: 'DEVICE_PASSWORD_VERIFIER',
     Session: next,
-    ChallengeParameters: { DEVICE_KEY: deviceKey, SALT: device.secret.salt, SECRET_BLOCK: secretBlock, SRP_B: challenge.B, USERNAME: user.username },
+    ChallengeParameters: {
+      DEVICE_KEY: deviceKey,
+      SALT: device.secret.salt,
+      SECRET_BLOCK: secretBlock,
+      SRP_B: challenge.B,
+      USERNAME: user.username,
+    },
   };
 }
 
@@ -228,7 +275,9 @@ const respondToAuthChallenge: Operation = {
       case 'SOFTWARE_TOKEN_MFA': {
         const code = required(responses, 'SOFTWARE_TOKEN_MFA_CODE');
         const { secret, lastUsedStep } = user.softwareToken;
-        const check = secret ? checkTotp(secret, code, context.now(), lastUsedStep) : ({ ok: false, reason: 'mismatch' } as const);
+        const check = secret
+          ? checkTotp(secret, code, context.now(), lastUsedStep)
+          : ({ ok: false, reason: 'mismatch' } as const);
         if (!check.ok) {
           countWrongCode(context, state, session);
           throw check.reason === 'reused' ? ERRORS.softwareTokenAlreadyUsed() : ERRORS.mfaCodeMismatch();
@@ -269,7 +318,9 @@ const getTokensFromRefreshToken: Operation = {
     );
     requireClient(context, input.ClientId);
     if (!clientAllowsFlow(context.client, 'REFRESH_TOKEN_AUTH')) throw ERRORS.flowNotEnabled('REFRESH_TOKEN_AUTH');
-    return refreshTokens(context, input.RefreshToken, input.DeviceKey || undefined).then((tokens) => ({ AuthenticationResult: tokens }));
+    return refreshTokens(context, input.RefreshToken, input.DeviceKey || undefined).then((tokens) => ({
+      AuthenticationResult: tokens,
+    }));
   },
 };
 

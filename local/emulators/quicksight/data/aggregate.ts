@@ -8,7 +8,10 @@ export type Totals = { readonly [M in Measure]: number } & { readonly months: nu
 const AVERAGE_DAYS_PER_MONTH = 30.4;
 
 export function totals(facts: readonly MonthlyFact[]): Totals {
-  const sums = Object.fromEntries(MEASURES.map((m) => [m, facts.reduce((acc, f) => acc + f[m], 0)])) as Record<Measure, number>;
+  const sums = Object.fromEntries(MEASURES.map((m) => [m, facts.reduce((acc, f) => acc + f[m], 0)])) as Record<
+    Measure,
+    number
+  >;
   return { ...sums, months: new Set(facts.map((f) => f.month)).size };
 }
 
@@ -32,7 +35,8 @@ export const fillRate = (t: Totals) => ratio(t.linesFilled, t.linesOrdered);
 export const onTimeRate = (t: Totals) => ratio(t.onTimeShipments, t.shipments);
 export const averageInventory = (t: Totals) => ratio(t.inventoryValue, t.months);
 /** Days of cover: average stock over average daily cost of goods sold. */
-export const inventoryDays = (t: Totals) => ratio(averageInventory(t), ratio(t.cogs, t.months * AVERAGE_DAYS_PER_MONTH));
+export const inventoryDays = (t: Totals) =>
+  ratio(averageInventory(t), ratio(t.cogs, t.months * AVERAGE_DAYS_PER_MONTH));
 export const versusPlan = (t: Totals) => ratio(t.revenue - t.plannedRevenue, t.plannedRevenue);
 
 export interface PeriodSlice {

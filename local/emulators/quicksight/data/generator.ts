@@ -142,7 +142,9 @@ function makeDistributors(random: () => number): Distributor[] {
 /** Industrial demand: soft in winter, strong in spring and early autumn. */
 function seasonality(monthIndex: number): number {
   const calendarMonth = monthIndex % 12;
-  return 1 + 0.09 * Math.sin(((calendarMonth - 2) / 12) * 2 * Math.PI) + 0.04 * Math.cos((calendarMonth / 6) * 2 * Math.PI);
+  return (
+    1 + 0.09 * Math.sin(((calendarMonth - 2) / 12) * 2 * Math.PI) + 0.04 * Math.cos((calendarMonth / 6) * 2 * Math.PI)
+  );
 }
 
 export function generateDataset(seed: number = DEFAULT_SEED): Dataset {
@@ -173,11 +175,14 @@ export function generateDataset(seed: number = DEFAULT_SEED): Dataset {
         const margin = line.baseMargin - distributor.discount - costPressure + (random() * 2 - 1) * 0.012;
         const cogs = round2(revenue * (1 - margin));
 
-        const linesOrdered = Math.max(1, Math.round(units / (line.unitPrice > 1000 ? 1.6 : 6) * noise(0.1)));
+        const linesOrdered = Math.max(1, Math.round((units / (line.unitPrice > 1000 ? 1.6 : 6)) * noise(0.1)));
         const fillRate = Math.min(0.999, distributor.fillRate * noise(0.025));
         const linesFilled = Math.min(linesOrdered, Math.round(linesOrdered * fillRate));
         const shipments = Math.max(1, Math.round(linesFilled / 3.2));
-        const onTimeShipments = Math.min(shipments, Math.round(shipments * Math.min(0.999, distributor.onTimeRate * noise(0.03))));
+        const onTimeShipments = Math.min(
+          shipments,
+          Math.round(shipments * Math.min(0.999, distributor.onTimeRate * noise(0.03))),
+        );
 
         const days = distributor.inventoryDays * line.inventoryFactor * noise(0.12);
         const inventoryValue = round2((cogs / 30.4) * days);

@@ -30,12 +30,18 @@ export function punycodeDecode(input: string): string {
     return k + Math.floor(((base - tMin + 1) * d) / (d + skew));
   };
   const digit = (code: number) =>
-    code >= 48 && code < 58 ? code - 22 : code >= 65 && code < 91 ? code - 65 : code >= 97 && code < 123 ? code - 97 : base;
+    code >= 48 && code < 58
+      ? code - 22
+      : code >= 65 && code < 91
+        ? code - 65
+        : code >= 97 && code < 123
+          ? code - 97
+          : base;
   const delimiter = input.lastIndexOf('-');
   const output = [...(delimiter > 0 ? input.slice(0, delimiter) : '')].map((c) => c.codePointAt(0) ?? 0);
   if (output.some((code) => code >= 0x80)) throw new Error('not punycode');
   let [n, i, bias] = [initialN, 0, initialBias];
-  for (let index = delimiter > 0 ? delimiter + 1 : 0; index < input.length; ) {
+  for (let index = delimiter > 0 ? delimiter + 1 : 0; index < input.length;) {
     const oldI = i;
     for (let w = 1, k = base; ; k += base) {
       if (index >= input.length) throw new Error('not punycode');
@@ -75,11 +81,21 @@ export interface EmbedFrameContext {
  * The SDK's query parameters of a frame, when they name an embedding origin the session allows;
  * otherwise undefined (the page was not opened by the SDK, or by a page it must not talk to).
  */
-export function embedFrameContext(query: URLSearchParams, allowedDomains: readonly string[]): EmbedFrameContext | undefined {
+export function embedFrameContext(
+  query: URLSearchParams,
+  allowedDomains: readonly string[],
+): EmbedFrameContext | undefined {
   const encoded = query.get('punyCodeEmbedOrigin');
   const contextId = query.get('contextId');
   const discriminator = Number(query.get('discriminator') ?? '0');
-  if (!encoded || !contextId || !/^[\w-]{1,64}$/.test(contextId) || !Number.isInteger(discriminator) || discriminator < 0) return undefined;
+  if (
+    !encoded ||
+    !contextId ||
+    !/^[\w-]{1,64}$/.test(contextId) ||
+    !Number.isInteger(discriminator) ||
+    discriminator < 0
+  )
+    return undefined;
   let origin: string;
   try {
     origin = new URL(punycodeDecode(encoded)).origin;
@@ -101,12 +117,20 @@ export interface FrameDescription extends EmbedFrameContext {
 }
 
 export function frameHead(description: FrameDescription): SafeHtml {
-  return html`<meta name="qs-embed-frame" content="${JSON.stringify(description)}"><script src="/assets/embed-frame.js" defer></script>`;
+  return html`<meta name="qs-embed-frame" content="${JSON.stringify(description)}" />
+    <script src="/assets/embed-frame.js" defer></script>`;
 }
 
 /** The zero-size control frame's page: a relay with no content. */
 export function controlPage(context: EmbedFrameContext): string {
-  return `<!doctype html>\n${html`<html lang="en"><head><meta charset="utf-8"><title>QuickSight embedding control</title>${frameHead({ ...context, role: 'control' })}</head><body></body></html>`}`;
+  return `<!doctype html>\n${html`<html lang="en">
+    <head>
+      <meta charset="utf-8" />
+      <title>QuickSight embedding control</title>
+      ${frameHead({ ...context, role: 'control' })}
+    </head>
+    <body></body>
+  </html>`}`;
 }
 
 /**

@@ -37,23 +37,49 @@ export interface EmbeddedPageOptions {
 
 /** Names of the dashboard features' stand-ins, and what QuickSight offers through each. */
 const FEATURE_STAND_INS: Record<string, { label: string; text: string }> = {
-  StatePersistence: { label: 'State persistence', text: 'QuickSight keeps this reader\u2019s filters and sheet between sessions.' },
+  StatePersistence: {
+    label: 'State persistence',
+    text: 'QuickSight keeps this reader\u2019s filters and sheet between sessions.',
+  },
   Bookmarks: { label: 'Bookmarks', text: 'QuickSight lets the reader save and reopen views of this dashboard.' },
-  SharedView: { label: 'Share view', text: 'QuickSight makes a link to the current view for other readers of this dashboard.' },
-  Schedules: { label: 'Schedules', text: 'QuickSight emails this dashboard as a report on a schedule the reader sets.' },
-  ThresholdAlerts: { label: 'Threshold alerts', text: 'QuickSight emails the reader when a KPI or gauge crosses a threshold.' },
-  RecentSnapshots: { label: 'Recent snapshots', text: 'QuickSight lists the reports delivered recently to this reader.' },
-  DashboardCustomizationSummary: { label: 'Customization summary', text: 'QuickSight summarises the filters and controls the reader changed.' },
-  AmazonQInQuickSight: { label: 'Executive summary', text: 'Amazon Q in QuickSight writes a summary of this dashboard\u2019s insights.' },
+  SharedView: {
+    label: 'Share view',
+    text: 'QuickSight makes a link to the current view for other readers of this dashboard.',
+  },
+  Schedules: {
+    label: 'Schedules',
+    text: 'QuickSight emails this dashboard as a report on a schedule the reader sets.',
+  },
+  ThresholdAlerts: {
+    label: 'Threshold alerts',
+    text: 'QuickSight emails the reader when a KPI or gauge crosses a threshold.',
+  },
+  RecentSnapshots: {
+    label: 'Recent snapshots',
+    text: 'QuickSight lists the reports delivered recently to this reader.',
+  },
+  DashboardCustomizationSummary: {
+    label: 'Customization summary',
+    text: 'QuickSight summarises the filters and controls the reader changed.',
+  },
+  AmazonQInQuickSight: {
+    label: 'Executive summary',
+    text: 'Amazon Q in QuickSight writes a summary of this dashboard\u2019s insights.',
+  },
 };
 
 function featureStandIns(features: readonly string[]): SafeHtml | undefined {
   const known = features.filter((feature) => FEATURE_STAND_INS[feature]);
   if (known.length === 0) return undefined;
-  return html`<nav class="features" aria-label="Dashboard features">${known.map((feature) => {
-    const standIn = FEATURE_STAND_INS[feature];
-    return html`<details data-feature="${feature}"><summary>${standIn?.label}</summary><p>${standIn?.text} (local stand-in)</p></details>`;
-  })}</nav>`;
+  return html`<nav class="features" aria-label="Dashboard features">
+    ${known.map((feature) => {
+      const standIn = FEATURE_STAND_INS[feature];
+      return html`<details data-feature="${feature}">
+        <summary>${standIn?.label}</summary>
+        <p>${standIn?.text} (local stand-in)</p>
+      </details>`;
+    })}
+  </nav>`;
 }
 
 export function dashboardPage(
@@ -89,7 +115,10 @@ export function dashboardPage(
     state,
     body:
       facts.length === 0
-        ? html`<section class="no-data" role="status"><h2>${NO_DATA_TEXT}</h2><p>The data of this dashboard is limited to your companies, and none of its rows belong to them.</p></section>`
+        ? html`<section class="no-data" role="status">
+            <h2>${NO_DATA_TEXT}</h2>
+            <p>The data of this dashboard is limited to your companies, and none of its rows belong to them.</p>
+          </section>`
         : render(dataset, state),
     footnote: `Sample data generated for ${MANUFACTURER} and ${all.distributors.length} distributors, ${periodLabel(all.months)}. Figures in US dollars.`,
   });
@@ -97,7 +126,15 @@ export function dashboardPage(
 
 /** A centred message, as shown inside the portal's frame when a dashboard cannot be opened. */
 export function messagePage(heading: string, text: string, head: SafeHtml | '' = ''): string {
-  return document(heading, html`<main class="message"><h1>${heading}</h1><p>${text}</p></main>`, 'embed', head);
+  return document(
+    heading,
+    html`<main class="message">
+      <h1>${heading}</h1>
+      <p>${text}</p>
+    </main>`,
+    'embed',
+    head,
+  );
 }
 
 export const linkExpiredPage = (head: SafeHtml | '' = '') =>
@@ -121,13 +158,22 @@ export const noAccessPage = (head: SafeHtml | '' = '') =>
     head,
   );
 
-export const notFoundPage = (head: SafeHtml | '' = '') => messagePage('Page not found', 'There is no page at this address.', head);
+export const notFoundPage = (head: SafeHtml | '' = '') =>
+  messagePage('Page not found', 'There is no page at this address.', head);
 
 /** Where a catalogue entry's link leads: dashboards are only viewed through the portal. */
 export function consolePage(dashboard: SampleDashboard): string {
   return document(
     dashboard.name,
-    html`<main class="message console"><p class="eyebrow">QuickSight dashboard</p><h1>${dashboard.name}</h1><p>${dashboard.description}</p><p>This dashboard is viewed through the analytics portal: sign in there and choose it from your dashboards. Its ID is <code>${dashboard.dashboardId}</code>.</p></main>`,
+    html`<main class="message console">
+      <p class="eyebrow">QuickSight dashboard</p>
+      <h1>${dashboard.name}</h1>
+      <p>${dashboard.description}</p>
+      <p>
+        This dashboard is viewed through the analytics portal: sign in there and choose it from your dashboards. Its ID
+        is <code>${dashboard.dashboardId}</code>.
+      </p>
+    </main>`,
     'console',
   );
 }
@@ -136,9 +182,23 @@ export function consolePage(dashboard: SampleDashboard): string {
 export function landingPage(baseUrl: string): string {
   return document(
     'Local QuickSight',
-    html`<main class="message console"><p class="eyebrow">Local mode</p><h1>Local QuickSight</h1><p>This server answers the QuickSight API for <code>@aws-sdk/client-quicksight</code> at <code>${baseUrl}</code> and serves embedded dashboards to the portal.</p><h2>Sample dashboards</h2><ul class="plain">${SAMPLE_DASHBOARDS.map(
-      (d) => html`<li><a href="/sn/dashboards/${encodeURIComponent(d.dashboardId)}">${d.name}</a> <code>${d.dashboardId}</code></li>`,
-    )}</ul></main>`,
+    html`<main class="message console">
+      <p class="eyebrow">Local mode</p>
+      <h1>Local QuickSight</h1>
+      <p>
+        This server answers the QuickSight API for <code>@aws-sdk/client-quicksight</code> at
+        <code>${baseUrl}</code> and serves embedded dashboards to the portal.
+      </p>
+      <h2>Sample dashboards</h2>
+      <ul class="plain">
+        ${SAMPLE_DASHBOARDS.map(
+          (d) =>
+            html`<li>
+              <a href="/sn/dashboards/${encodeURIComponent(d.dashboardId)}">${d.name}</a> <code>${d.dashboardId}</code>
+            </li>`,
+        )}
+      </ul>
+    </main>`,
     'console',
   );
 }

@@ -27,7 +27,12 @@ export interface AuthLayoutProps {
  * Public pages: a brand panel (the product, what it gives) beside one form card; on a
  * phone the form comes first and the panel follows it.
  */
-export function AuthLayout({ productTitle, tagline = MARKETING_TEXT, highlights = PORTAL_HIGHLIGHTS, children }: AuthLayoutProps) {
+export function AuthLayout({
+  productTitle,
+  tagline = MARKETING_TEXT,
+  highlights = PORTAL_HIGHLIGHTS,
+  children,
+}: AuthLayoutProps) {
   return (
     <div className="auth-page">
       <header className="auth-brand">

@@ -11,7 +11,15 @@ const outcomeLabel = (outcome: AuditEntry['outcome']) => (outcome === 'success' 
 export function activityCsv(entries: readonly AuditEntry[]): string {
   return toCsv(
     EXPORT_COLUMNS,
-    entries.map((entry) => [entry.at, entry.actor, actionLabel(entry.action), entry.action, entry.target ?? '', outcomeLabel(entry.outcome), entry.detail ?? '']),
+    entries.map((entry) => [
+      entry.at,
+      entry.actor,
+      actionLabel(entry.action),
+      entry.action,
+      entry.target ?? '',
+      outcomeLabel(entry.outcome),
+      entry.detail ?? '',
+    ]),
   );
 }
 

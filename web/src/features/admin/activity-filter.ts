@@ -49,7 +49,14 @@ export interface ActivityFilterForm {
   readonly toDay: string;
 }
 
-export const EMPTY_FILTER_FORM: ActivityFilterForm = { actor: '', action: '', target: '', outcome: 'all', fromDay: '', toDay: '' };
+export const EMPTY_FILTER_FORM: ActivityFilterForm = {
+  actor: '',
+  action: '',
+  target: '',
+  outcome: 'all',
+  fromDay: '',
+  toDay: '',
+};
 
 export const REVERSED_RANGE = 'The From day must not be after the To day';
 

@@ -28,7 +28,10 @@ export const COMPANY_TEXTS = {
 } as const;
 
 /** The kinds as a select offers them. */
-export const KIND_OPTIONS: readonly { value: string; label: string }[] = COMPANY_KINDS.map((kind) => ({ value: kind, label: COMPANY_KIND_LABELS[kind] }));
+export const KIND_OPTIONS: readonly { value: string; label: string }[] = COMPANY_KINDS.map((kind) => ({
+  value: kind,
+  label: COMPANY_KIND_LABELS[kind],
+}));
 
 /** What each difference of the company-access check means, in words. */
 export const DIFFERENCE_KIND_LABELS: Record<DifferenceKind, string> = {
@@ -41,7 +44,8 @@ export const DIFFERENCE_KIND_LABELS: Record<DifferenceKind, string> = {
   'dashboard-not-scoped': 'Dashboard shared across companies without row-level security',
 };
 
-export const differenceCountText = (count: number) => (count === 0 ? 'no differences' : countText(count, 'difference', 'differences'));
+export const differenceCountText = (count: number) =>
+  count === 0 ? 'no differences' : countText(count, 'difference', 'differences');
 
 /** Who ran a check: an administrator, or the daily schedule. */
 export const checkedByText = (checkedBy: string) => (checkedBy === 'schedule' ? 'the daily check' : checkedBy);
@@ -53,7 +57,8 @@ export const lastCheckText = (check: AccessCheck | null) =>
     : `Last check: ${formatWhen(check.checkedAt)} by ${checkedByText(check.checkedBy)} — ${differenceCountText(check.differences.length)}.`;
 
 /** Differences a fix has not mended (all of them for a check without fix). */
-export const outstandingDifferences = (check: AccessCheck): AccessDifference[] => check.differences.filter((difference) => difference.fixed !== true);
+export const outstandingDifferences = (check: AccessCheck): AccessDifference[] =>
+  check.differences.filter((difference) => difference.fixed !== true);
 
 /** The toast after a check or a fix. */
 export function checkOutcomeText(check: AccessCheck): string {

@@ -92,7 +92,8 @@ export function registrationFailureLines(error: unknown): string[] {
   if (error.reason) lines.push(`Reason: ${error.reason}`);
   if (error.suggestion) lines.push(`Suggestion: ${error.suggestion}`);
   if (error.userEmail) lines.push(`User Email: ${error.userEmail}`);
-  if (error.missing && error.missing.length > 0) lines.push(`Missing Environment Variables: ${error.missing.join(', ')}`);
+  if (error.missing && error.missing.length > 0)
+    lines.push(`Missing Environment Variables: ${error.missing.join(', ')}`);
   return lines;
 }
 
@@ -172,7 +173,9 @@ export const resetPasswordErrorText = (error: unknown) => failureText(error, RES
 /** The alert after a catalogue edit. */
 export function dashboardUpdatedText(updatedUserAssignments: number | undefined): string {
   const count = updatedUserAssignments ?? 0;
-  return count > 0 ? `Dashboard updated successfully! Updated for ${count} user(s).` : 'Dashboard updated successfully!';
+  return count > 0
+    ? `Dashboard updated successfully! Updated for ${count} user(s).`
+    : 'Dashboard updated successfully!';
 }
 
 /**
@@ -193,12 +196,18 @@ export function inviteSummaryText(succeeded: number, failed: number): string {
  * The heading of an invite batch's results: the spec's summary when something was assigned,
  * an error when nothing was (never "Successfully assigned 0 dashboard(s)").
  */
-export function inviteOutcome(succeeded: number, failed: number): { readonly tone: 'success' | 'warning' | 'error'; readonly title: string } {
+export function inviteOutcome(
+  succeeded: number,
+  failed: number,
+): { readonly tone: 'success' | 'warning' | 'error'; readonly title: string } {
   if (failed === 0) return { tone: 'success', title: inviteSummaryText(succeeded, 0) };
   if (succeeded > 0) return { tone: 'warning', title: inviteSummaryText(succeeded, failed) };
   return {
     tone: 'error',
-    title: failed === 1 ? `${ADMIN_FAILURES.invite}: the dashboard was not assigned` : `${ADMIN_FAILURES.invite}: none of the ${failed} dashboards was assigned`,
+    title:
+      failed === 1
+        ? `${ADMIN_FAILURES.invite}: the dashboard was not assigned`
+        : `${ADMIN_FAILURES.invite}: none of the ${failed} dashboards was assigned`,
   };
 }
 

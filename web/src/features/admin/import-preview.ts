@@ -24,10 +24,12 @@ export const FILE_PROBLEMS = {
   binary: 'The file is not a text (CSV) file.',
   encoding: 'The file is not UTF-8 text. Save it as "CSV UTF-8" and choose it again.',
   noRows: 'The file has a header but no rows.',
-  tooManyRows: (count: number) => `The file has ${count} rows; at most ${MAX_IMPORT_ROWS} can be imported at once. Split it into smaller files.`,
+  tooManyRows: (count: number) =>
+    `The file has ${count} rows; at most ${MAX_IMPORT_ROWS} can be imported at once. Split it into smaller files.`,
   missingColumn: (column: string) => `The header has no ${column} column.`,
   duplicateColumn: (column: string) => `The header names the ${column} column more than once.`,
-  unknownColumn: (column: string) => `The header has an unknown column "${column}"; the columns are ${IMPORT_COLUMNS.join(', ')}.`,
+  unknownColumn: (column: string) =>
+    `The header has an unknown column "${column}"; the columns are ${IMPORT_COLUMNS.join(', ')}.`,
   malformed: (line: number, message: string) => `Line ${line}: ${message}.`,
 } as const;
 
@@ -42,7 +44,8 @@ export async function readImportFile(file: Blob): Promise<{ text: string } | { p
   if (file.size > MAX_IMPORT_FILE_BYTES) return { problem: FILE_PROBLEMS.tooLarge(file.size) };
   const bytes = new Uint8Array(await readBytes(file));
   // UTF-16 files (a BOM of FF FE or FE FF) and binaries (spreadsheets, images) hold NUL bytes.
-  if ((bytes[0] === 0xff && bytes[1] === 0xfe) || (bytes[0] === 0xfe && bytes[1] === 0xff)) return { problem: FILE_PROBLEMS.encoding };
+  if ((bytes[0] === 0xff && bytes[1] === 0xfe) || (bytes[0] === 0xfe && bytes[1] === 0xff))
+    return { problem: FILE_PROBLEMS.encoding };
   if (bytes.includes(0)) return { problem: FILE_PROBLEMS.binary };
   try {
     const text = new TextDecoder('utf-8', { fatal: true, ignoreBOM: false }).decode(bytes);
@@ -80,7 +83,9 @@ export interface PreviewRow {
   readonly request?: ImportRow;
 }
 
-export type ImportPreview = { readonly fileProblems: readonly string[] } | { readonly fileProblems: readonly []; readonly rows: readonly PreviewRow[] };
+export type ImportPreview =
+  | { readonly fileProblems: readonly string[] }
+  | { readonly fileProblems: readonly []; readonly rows: readonly PreviewRow[] };
 
 export interface PreviewContext {
   /** Dashboard ids of the catalogue. */
@@ -99,7 +104,8 @@ function headerProblems(header: readonly string[]): string[] {
     seen.add(column);
     if (!(IMPORT_COLUMNS as readonly string[]).includes(column)) problems.push(FILE_PROBLEMS.unknownColumn(column));
   }
-  for (const column of REQUIRED_IMPORT_COLUMNS) if (!seen.has(column)) problems.push(FILE_PROBLEMS.missingColumn(column));
+  for (const column of REQUIRED_IMPORT_COLUMNS)
+    if (!seen.has(column)) problems.push(FILE_PROBLEMS.missingColumn(column));
   return [...new Set(problems)];
 }
 
@@ -127,7 +133,9 @@ export function previewImport(text: string, context: PreviewContext): ImportPrev
   const firstLineOf = new Map<string, number>();
   const rows = records.map((cells, index): PreviewRow => {
     const line = index + 2;
-    const record = Object.fromEntries(header.map((column, at) => [column, cells[at] ?? ''])) as Partial<Record<ImportColumn, string>>;
+    const record = Object.fromEntries(header.map((column, at) => [column, cells[at] ?? ''])) as Partial<
+      Record<ImportColumn, string>
+    >;
     const fields = importRowFromRecord(record);
     const shown = {
       line,
@@ -142,12 +150,14 @@ export function previewImport(text: string, context: PreviewContext): ImportPrev
     if (cells.length !== header.length) rowProblems.push(ROW_PROBLEMS.cellCount(cells.length, header.length));
     const checked = importRecordSchema.safeParse(fields);
     if (!checked.success) rowProblems.push(...issueMessages(checked.error.issues));
-    for (const id of fields.dashboards) if (!catalogue.has(id.toLowerCase())) rowProblems.push(IMPORT_MESSAGES.unknownDashboard(id));
+    for (const id of fields.dashboards)
+      if (!catalogue.has(id.toLowerCase())) rowProblems.push(IMPORT_MESSAGES.unknownDashboard(id));
     const key = fields.userEmail.toLowerCase();
     const first = firstLineOf.get(key);
     if (key !== '' && first !== undefined) rowProblems.push(ROW_PROBLEMS.duplicateEmail(first));
     else if (key !== '') firstLineOf.set(key, line);
-    if (rowProblems.length > 0 || !checked.success) return { ...shown, status: 'invalid', problems: [...new Set(rowProblems)] };
+    if (rowProblems.length > 0 || !checked.success)
+      return { ...shown, status: 'invalid', problems: [...new Set(rowProblems)] };
     if (existing.has(key)) return { ...shown, status: 'exists', problems: [] };
     return { ...shown, status: 'ready', problems: [], request: checked.data };
   });
@@ -158,7 +168,8 @@ export function previewImport(text: string, context: PreviewContext): ImportPrev
 export function newCompaniesOf(rows: readonly PreviewRow[]): string[] {
   const byKey = new Map<string, string>();
   for (const row of rows) {
-    if (row.status === 'ready' && row.newCompany && !byKey.has(row.companyName.toLowerCase())) byKey.set(row.companyName.toLowerCase(), row.companyName);
+    if (row.status === 'ready' && row.newCompany && !byKey.has(row.companyName.toLowerCase()))
+      byKey.set(row.companyName.toLowerCase(), row.companyName);
   }
   return [...byKey.values()];
 }

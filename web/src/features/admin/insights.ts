@@ -1,5 +1,11 @@
 import { z } from 'zod';
-import { checkInsightsRange, insightsRangeShape, type InsightsDashboard, type InsightsUser, type InsightsWeek } from '../../../../contracts/insights.ts';
+import {
+  checkInsightsRange,
+  insightsRangeShape,
+  type InsightsDashboard,
+  type InsightsUser,
+  type InsightsWeek,
+} from '../../../../contracts/insights.ts';
 import { toCsv } from '../../lib/csv.ts';
 import type { InsightsRange } from './api/admin-api.ts';
 
@@ -38,7 +44,8 @@ export function rangeProblem(range: InsightsRange): { field: 'from' | 'to' | 'co
 }
 
 /** Assigned dashboards the user has never opened (within the retention period). */
-export const unopenedAssignments = (user: InsightsUser) => user.assigned.filter((assignment) => assignment.lastViewedAt === null);
+export const unopenedAssignments = (user: InsightsUser) =>
+  user.assigned.filter((assignment) => assignment.lastViewedAt === null);
 
 export type UserShow = 'all' | 'never-viewed' | 'unopened';
 
@@ -53,7 +60,11 @@ export function filterInsightUsers(users: readonly InsightsUser[], show: UserSho
   return users.filter((user) => {
     if (show === 'never-viewed' && user.lastSeenAt !== null) return false;
     if (show === 'unopened' && unopenedAssignments(user).length === 0) return false;
-    return query === '' || user.email.includes(query) || user.companies.some((company) => company.toLowerCase().includes(query));
+    return (
+      query === '' ||
+      user.email.includes(query) ||
+      user.companies.some((company) => company.toLowerCase().includes(query))
+    );
   });
 }
 
@@ -63,19 +74,24 @@ export const formatSeen = (at: string | null): string => {
   return Number.isNaN(date.getTime()) ? at : date.toLocaleString();
 };
 
-export const dashboardLabel = (dashboard: InsightsDashboard) => dashboard.name ?? `${dashboard.dashboardId} (no longer in the catalogue)`;
+export const dashboardLabel = (dashboard: InsightsDashboard) =>
+  dashboard.name ?? `${dashboard.dashboardId} (no longer in the catalogue)`;
 
 /** Users each dashboard is assigned to, counted from the users' rows. */
 export function assignedUserCounts(users: readonly InsightsUser[]): Map<string, number> {
   const counts = new Map<string, number>();
-  for (const user of users) for (const assignment of user.assigned) counts.set(assignment.dashboardId, (counts.get(assignment.dashboardId) ?? 0) + 1);
+  for (const user of users)
+    for (const assignment of user.assigned)
+      counts.set(assignment.dashboardId, (counts.get(assignment.dashboardId) ?? 0) + 1);
   return counts;
 }
 
 /** Company Names of the users' assignments, one per case-insensitive name, sorted. */
 export function companiesOf(users: readonly InsightsUser[]): string[] {
   const byKey = new Map<string, string>();
-  for (const user of users) for (const company of user.companies) if (!byKey.has(company.toLowerCase())) byKey.set(company.toLowerCase(), company);
+  for (const user of users)
+    for (const company of user.companies)
+      if (!byKey.has(company.toLowerCase())) byKey.set(company.toLowerCase(), company);
   return [...byKey.values()].sort((a, b) => a.localeCompare(b));
 }
 

@@ -1,5 +1,9 @@
 import { useEffect, useState } from 'react';
-import { FIRST_INSIGHT_USERS_PAGE_SIZE, INSIGHT_USERS_PAGE_SIZE, type InsightsUser } from '../../../../contracts/insights.ts';
+import {
+  FIRST_INSIGHT_USERS_PAGE_SIZE,
+  INSIGHT_USERS_PAGE_SIZE,
+  type InsightsUser,
+} from '../../../../contracts/insights.ts';
 import type { QuicksightAdminApi } from './api/admin-api.ts';
 
 export interface InsightUsersState {
@@ -14,7 +18,11 @@ export interface InsightUsersState {
  * smaller first page) and the rest follow. A new company or `generation` starts over; late pages of an earlier
  * request are dropped.
  */
-export function useInsightUsers(api: QuicksightAdminApi, company: string | undefined, generation: number): InsightUsersState {
+export function useInsightUsers(
+  api: QuicksightAdminApi,
+  company: string | undefined,
+  generation: number,
+): InsightUsersState {
   const [state, setState] = useState<InsightUsersState>({ users: [], complete: false, error: null });
   useEffect(() => {
     let current = true;
@@ -24,7 +32,11 @@ export function useInsightUsers(api: QuicksightAdminApi, company: string | undef
         const limit = nextToken === undefined ? FIRST_INSIGHT_USERS_PAGE_SIZE : INSIGHT_USERS_PAGE_SIZE;
         const page = await api.insightUsers(company, nextToken, limit);
         if (!current) return;
-        setState((previous) => ({ users: [...previous.users, ...page.users], complete: page.nextToken === null, error: null }));
+        setState((previous) => ({
+          users: [...previous.users, ...page.users],
+          complete: page.nextToken === null,
+          error: null,
+        }));
         if (page.nextToken !== null) await loadFrom(page.nextToken);
       } catch (error) {
         if (current) setState((previous) => ({ ...previous, error }));

@@ -3,8 +3,7 @@ import { AuthError } from '../../lib/auth/types.ts';
 /** Which portal a sign-in is for; it decides the groups and the wording. */
 export type Privilege = 'user' | 'admin';
 
-export const accessDeniedMessage = (privilege: Privilege) =>
-  `Access denied. You don't have ${privilege} privileges.`;
+export const accessDeniedMessage = (privilege: Privilege) => `Access denied. You don't have ${privilege} privileges.`;
 
 export const privilegeCheckAfterSetupMessage = (privilege: Privilege) =>
   `Error verifying ${privilege} privileges after MFA setup.`;
@@ -21,7 +20,12 @@ export const SIGN_IN_MESSAGES = {
 } as const;
 
 /** The user portal's sign-in form labels (section 2, User sign-in). */
-export const USER_SIGN_IN_LABELS = { email: 'Username (email)', password: 'Password', submit: 'Log In', busy: 'Logging In...' } as const;
+export const USER_SIGN_IN_LABELS = {
+  email: 'Username (email)',
+  password: 'Password',
+  submit: 'Log In',
+  busy: 'Logging In...',
+} as const;
 
 export interface SignInProblem {
   readonly message: string;

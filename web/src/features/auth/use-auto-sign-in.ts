@@ -60,7 +60,10 @@ export function useAutoSignIn(): readonly [AutoSignIn, (credentials: Credentials
         if (!active) return;
         const code = failure instanceof AuthError ? failure.code : '';
         if (!KEEP_WAITING.includes(code)) {
-          finish({ kind: 'failed', message: failure instanceof Error && failure.message ? failure.message : AUTO_SIGN_IN_TIMEOUT_MESSAGE });
+          finish({
+            kind: 'failed',
+            message: failure instanceof Error && failure.message ? failure.message : AUTO_SIGN_IN_TIMEOUT_MESSAGE,
+          });
         } else if (Date.now() + AUTO_SIGN_IN_INTERVAL_MS > deadline) {
           finish({ kind: 'failed', message: AUTO_SIGN_IN_TIMEOUT_MESSAGE });
         } else {

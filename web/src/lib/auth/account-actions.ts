@@ -10,7 +10,8 @@ export function accountActions(url: string, getAccessToken: () => Promise<string
   const client = createApiClient({ getAccessToken });
   return {
     listDevices: () => client.request(url, { body: { action: 'LIST_DEVICES' }, schema: deviceListResponseSchema }),
-    forgetDevice: (deviceKey: string) => client.request(url, { body: { action: 'FORGET_DEVICE', deviceKey }, schema: messageResponseSchema }),
+    forgetDevice: (deviceKey: string) =>
+      client.request(url, { body: { action: 'FORGET_DEVICE', deviceKey }, schema: messageResponseSchema }),
     /** With the token of the session being ended: the provider has already let the session go. */
     signOutEverywhere: async (accessToken: string) => {
       await createApiClient({ getAccessToken: async () => accessToken }).request(url, {

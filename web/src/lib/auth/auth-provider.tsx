@@ -37,7 +37,8 @@ interface AuthProviderProps extends CognitoServiceOptions {
  * any refusal; the sign-in page it lands on says why (session-end.ts).
  */
 function noteDeviceRefusal(error: unknown): void {
-  if (error instanceof AuthError && error.code === DEVICE_REFUSED_CODE) recordSessionEnd({ reason: 'deviceRefused', minutes: 0 });
+  if (error instanceof AuthError && error.code === DEVICE_REFUSED_CODE)
+    recordSessionEnd({ reason: 'deviceRefused', minutes: 0 });
 }
 
 interface AuthState {
@@ -45,7 +46,12 @@ interface AuthState {
   readonly session: AuthSession | null;
 }
 
-export function AuthProvider({ children, loadService = loadCognitoService, accountUrl, ...options }: AuthProviderProps) {
+export function AuthProvider({
+  children,
+  loadService = loadCognitoService,
+  accountUrl,
+  ...options
+}: AuthProviderProps) {
   const { userPoolId, clientId, endpoint, storage } = options;
   // Without stored tokens there is nothing to check: signed out at once, library not loaded.
   const [state, setState] = useState<AuthState>(() => ({
@@ -198,7 +204,8 @@ export function AuthProvider({ children, loadService = loadCognitoService, accou
       forgotPassword: async (email) => (await service()).forgotPassword(email),
       confirmForgotPassword: async (email, code, password) =>
         (await service()).confirmForgotPassword(email, code, password),
-      rememberDevice: async () => (await deviceService()).rememberDevice(await (await service()).signedInUserWithDevice()),
+      rememberDevice: async () =>
+        (await deviceService()).rememberDevice(await (await service()).signedInUserWithDevice()),
       listDevices: async () => {
         const [{ devices }, user, devicesModule] = await Promise.all([
           account().then((actions) => actions.listDevices()),

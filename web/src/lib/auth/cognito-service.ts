@@ -59,7 +59,8 @@ interface LibraryUser {
 }
 
 /** The library's SRP helper (exported, not typed); it derives the new device's verifier. */
-const AuthenticationHelper = (identity as unknown as { AuthenticationHelper: new (poolName: string) => unknown }).AuthenticationHelper;
+const AuthenticationHelper = (identity as unknown as { AuthenticationHelper: new (poolName: string) => unknown })
+  .AuthenticationHelper;
 
 /**
  * Answers the MFA_SETUP challenge of a sign-in after the new authenticator's code. The library's
@@ -70,17 +71,31 @@ const AuthenticationHelper = (identity as unknown as { AuthenticationHelper: new
  * end of a sign-in, which confirms the new device (ConfirmDevice) and keeps its key, as after a
  * sign-in with a code.
  */
-function answerMfaSetup(user: CognitoUser, pool: CognitoUserPool, code: string, callbacks: IAuthenticationCallback): void {
+function answerMfaSetup(
+  user: CognitoUser,
+  pool: CognitoUserPool,
+  code: string,
+  callbacks: IAuthenticationCallback,
+): void {
   const internals = user as unknown as LibraryUser;
-  internals.client.request('VerifySoftwareToken', { Session: internals.Session, UserCode: code, FriendlyDeviceName: TOTP_DEVICE_NAME }, (error, verified) => {
-    if (error) return callbacks.onFailure(error);
-    internals.Session = String(verified?.Session ?? '');
-    const request = { ChallengeName: 'MFA_SETUP', ClientId: pool.getClientId(), ChallengeResponses: { USERNAME: internals.username }, Session: internals.Session };
-    internals.client.request('RespondToAuthChallenge', request, (respondError, result) => {
-      if (respondError || !result) return callbacks.onFailure(respondError);
-      internals.authenticateUserInternal(result, new AuthenticationHelper(pool.getUserPoolName()), callbacks);
-    });
-  });
+  internals.client.request(
+    'VerifySoftwareToken',
+    { Session: internals.Session, UserCode: code, FriendlyDeviceName: TOTP_DEVICE_NAME },
+    (error, verified) => {
+      if (error) return callbacks.onFailure(error);
+      internals.Session = String(verified?.Session ?? '');
+      const request = {
+        ChallengeName: 'MFA_SETUP',
+        ClientId: pool.getClientId(),
+        ChallengeResponses: { USERNAME: internals.username },
+        Session: internals.Session,
+      };
+      internals.client.request('RespondToAuthChallenge', request, (respondError, result) => {
+        if (respondError || !result) return callbacks.onFailure(respondError);
+        internals.authenticateUserInternal(result, new AuthenticationHelper(pool.getUserPoolName()), callbacks);
+      });
+    },
+  );
 }
 
 /**
@@ -231,10 +246,16 @@ export class CognitoAuthService {
     const first = await this.runChallenge(user, (callbacks) => user.authenticateUser(details, callbacks));
     if (first.step === 'DONE') return first.session;
     if (first.step !== 'CONFIRM_SIGN_IN_WITH_TOTP_CODE') {
-      throw new AuthError('This account has no authenticator to confirm with. Please sign in again.', 'UnsupportedChallenge');
+      throw new AuthError(
+        'This account has no authenticator to confirm with. Please sign in again.',
+        'UnsupportedChallenge',
+      );
     }
-    const second = await this.runChallenge(user, (callbacks) => user.sendMFACode(code, callbacks, 'SOFTWARE_TOKEN_MFA'));
-    if (second.step !== 'DONE') throw new AuthError('MFA verification failed. Please try again.', 'UnsupportedChallenge');
+    const second = await this.runChallenge(user, (callbacks) =>
+      user.sendMFACode(code, callbacks, 'SOFTWARE_TOKEN_MFA'),
+    );
+    if (second.step !== 'DONE')
+      throw new AuthError('MFA verification failed. Please try again.', 'UnsupportedChallenge');
     return second.session;
   }
 
@@ -350,7 +371,11 @@ export class CognitoAuthService {
         // The library has confirmed a new device (ConfirmDevice) when the pool asks the user.
         onSuccess: (session, userConfirmationNecessary) => {
           this.pending = null;
-          resolve({ step: 'DONE', session: toSession(user.getUsername(), session), deviceConfirmed: userConfirmationNecessary === true });
+          resolve({
+            step: 'DONE',
+            session: toSession(user.getUsername(), session),
+            deviceConfirmed: userConfirmationNecessary === true,
+          });
         },
         onFailure: (error) => {
           // Progress is reset on failure, except that a refused code may be retried while

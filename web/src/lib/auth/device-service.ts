@@ -13,7 +13,6 @@ const callbacks = (resolve: () => void, reject: (error: AuthError) => void) => (
   onFailure: (error: unknown) => reject(toAuthError(error)),
 });
 
-
 /** Remembers this browser: its next sign-ins skip the code. */
 export function rememberDevice(user: CognitoUser): Promise<void> {
   return new Promise<void>((resolve, reject) => user.setDeviceStatusRemembered(callbacks(resolve, reject)));

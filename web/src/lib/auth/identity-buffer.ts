@@ -44,7 +44,10 @@ function decodeHex(text: string): Uint8Array {
 
 function decodeBase64(text: string): Uint8Array {
   // As Node: standard and URL-safe alphabets, padding optional, other characters skipped.
-  const clean = text.replace(/-/g, '+').replace(/_/g, '/').replace(/[^A-Za-z0-9+/]/g, '');
+  const clean = text
+    .replace(/-/g, '+')
+    .replace(/_/g, '/')
+    .replace(/[^A-Za-z0-9+/]/g, '');
   const usable = clean.length % 4 === 1 ? clean.slice(0, -1) : clean;
   const binary = atob(usable.padEnd(Math.ceil(usable.length / 4) * 4, '='));
   return Uint8Array.from(binary, (character) => character.charCodeAt(0));

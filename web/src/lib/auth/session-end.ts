@@ -27,7 +27,8 @@ export interface SessionEnd {
 }
 
 export const DEVICE_SIGN_OUT_MESSAGES = {
-  deviceForgotten: 'You forgot this device, so this browser was signed out. Sign in again: a code from your authenticator app will be asked.',
+  deviceForgotten:
+    'You forgot this device, so this browser was signed out. Sign in again: a code from your authenticator app will be asked.',
   deviceRefused:
     'You were signed out because this browser was forgotten from your account, from another device or by an administrator. Please sign in again.',
 } as const;

@@ -67,7 +67,14 @@ const ACTIVITY_EVENTS = ['pointerdown', 'pointermove', 'keydown', 'wheel', 'touc
  * raised a minute before the idle timeout; the session ends at the idle timeout or at the
  * absolute lifetime, whichever comes first.
  */
-export function watchSession({ settings, signedInAt, clientId, storage, onWarning, onExpire }: SessionWatchOptions): SessionWatch {
+export function watchSession({
+  settings,
+  signedInAt,
+  clientId,
+  storage,
+  onWarning,
+  onExpire,
+}: SessionWatchOptions): SessionWatch {
   const key = lastActivityKey(clientId);
   const idleMs = settings.idleTimeoutMinutes * 60_000;
   const endsAt = signedInAt + settings.absoluteSessionMinutes * 60_000;

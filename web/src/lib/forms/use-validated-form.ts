@@ -3,8 +3,7 @@ import { useRef, useState, type ChangeEvent, type FormEvent } from 'react';
 export type FormValues = Record<string, string>;
 export type FieldErrors<V extends FormValues> = Partial<Record<keyof V, string>>;
 export type Validation<V extends FormValues, Out> =
-  | { readonly ok: true; readonly data: Out }
-  | { readonly ok: false; readonly errors: FieldErrors<V> };
+  { readonly ok: true; readonly data: Out } | { readonly ok: false; readonly errors: FieldErrors<V> };
 
 export interface ValidatedForm<V extends FormValues, Out> {
   readonly values: V;

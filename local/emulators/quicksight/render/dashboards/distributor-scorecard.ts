@@ -1,9 +1,28 @@
-import { fillRate, inventoryDays, lastMonths, onTimeRate, totals, totalsBy, type Totals } from '../../data/aggregate.ts';
+import {
+  fillRate,
+  inventoryDays,
+  lastMonths,
+  onTimeRate,
+  totals,
+  totalsBy,
+  type Totals,
+} from '../../data/aggregate.ts';
 import type { Dataset } from '../../data/generator.ts';
 import { legend, lineChart, type Tone } from '../charts.ts';
 import { currency, currencyFull, days, direction, integer, percent, signedPoints } from '../format.ts';
 import { html, type SafeHtml } from '../html.ts';
-import { badge, card, changeTone, dataTable, kpiTiles, numberColumn, rankedBarsCard, textColumn, type Kpi, type ViewState } from '../layout.ts';
+import {
+  badge,
+  card,
+  changeTone,
+  dataTable,
+  kpiTiles,
+  numberColumn,
+  rankedBarsCard,
+  textColumn,
+  type Kpi,
+  type ViewState,
+} from '../layout.ts';
 
 /** Distributor Scorecard: service levels, stock and a composite score per distributor. */
 
@@ -60,14 +79,30 @@ export function renderDistributorScorecard(dataset: Dataset, state: ViewState): 
   const rateKpi = (label: string, rate: (t: Totals) => number, target: number): Kpi => {
     const value = rate(all);
     if (!previous) {
-      return { label, value: percent(value), note: `Target ${percent(target, 0)}`, tone: value >= target ? 'good' : 'bad' };
+      return {
+        label,
+        value: percent(value),
+        note: `Target ${percent(target, 0)}`,
+        tone: value >= target ? 'good' : 'bad',
+      };
     }
     const change = value - rate(previous);
-    return { label, value: percent(value), note: `${signedPoints(change)} ${compared}`, tone: changeTone(change, true), direction: direction(change) };
+    return {
+      label,
+      value: percent(value),
+      note: `${signedPoints(change)} ${compared}`,
+      tone: changeTone(change, true),
+      direction: direction(change),
+    };
   };
   const stockOutChange = previous ? all.stockOuts - previous.stockOuts : undefined;
   const kpis = kpiTiles([
-    { label: 'Distributors', value: integer(rows.length), note: atRisk === 0 ? 'None at risk' : `${atRisk} at risk`, tone: atRisk === 0 ? 'good' : 'bad' },
+    {
+      label: 'Distributors',
+      value: integer(rows.length),
+      note: atRisk === 0 ? 'None at risk' : `${atRisk} at risk`,
+      tone: atRisk === 0 ? 'good' : 'bad',
+    },
     rateKpi('Fill rate', fillRate, FILL_RATE_TARGET),
     rateKpi('On-time delivery', onTimeRate, ON_TIME_TARGET),
     { label: 'Inventory days', value: days(inventoryDays(all)), note: `Target ${INVENTORY_DAYS_TARGET} days` },
@@ -88,7 +123,8 @@ export function renderDistributorScorecard(dataset: Dataset, state: ViewState): 
       subtitle: `Target ${percent(target, 0)}; ${below} of ${rows.length} below`,
       chartTitle: `${title} by distributor`,
       items: rows.map((r) => ({ label: r.name, value: rate(r.totals), tone: rateTone(rate(r.totals), target) })),
-      describe: (top) => `${top.label} is highest at ${percent(top.value)}; ${below} distributors are below the ${percent(target, 0)} target.`,
+      describe: (top) =>
+        `${top.label} is highest at ${percent(top.value)}; ${below} distributors are below the ${percent(target, 0)} target.`,
       format: (n) => percent(n),
       domain: [0.8, 1],
       target: { value: target, label: `Target ${percent(target, 0)}` },
@@ -133,9 +169,24 @@ export function renderDistributorScorecard(dataset: Dataset, state: ViewState): 
         textColumn('name', 'Distributor', (r) => r.name),
         textColumn('region', 'Region', (r) => r.region),
         numberColumn('revenue', 'Revenue', (r) => r.totals.revenue, currency),
-        numberColumn('fill', 'Fill rate', (r) => fillRate(r.totals), (n) => percent(n)),
-        numberColumn('onTime', 'On-time', (r) => onTimeRate(r.totals), (n) => percent(n)),
-        numberColumn('days', 'Inventory days', (r) => inventoryDays(r.totals), (n) => n.toFixed(0)),
+        numberColumn(
+          'fill',
+          'Fill rate',
+          (r) => fillRate(r.totals),
+          (n) => percent(n),
+        ),
+        numberColumn(
+          'onTime',
+          'On-time',
+          (r) => onTimeRate(r.totals),
+          (n) => percent(n),
+        ),
+        numberColumn(
+          'days',
+          'Inventory days',
+          (r) => inventoryDays(r.totals),
+          (n) => n.toFixed(0),
+        ),
         numberColumn('stockOuts', 'Stock-outs', (r) => r.totals.stockOuts, integer),
         numberColumn('score', 'Score', (r) => r.score, String),
         { key: 'status', header: 'Status', value: (r) => r.score, cell: (r) => status(r.score) },
@@ -154,5 +205,8 @@ export function renderDistributorScorecard(dataset: Dataset, state: ViewState): 
     }),
   });
 
-  return html`${kpis}<div class="grid">${rateBars('fill-rate', 'Fill rate', fillRate, FILL_RATE_TARGET)}${rateBars('on-time', 'On-time delivery', onTimeRate, ON_TIME_TARGET)}${trend}${table}</div>`;
+  return html`${kpis}
+    <div class="grid">
+      ${rateBars('fill-rate', 'Fill rate', fillRate, FILL_RATE_TARGET)}${rateBars('on-time', 'On-time delivery', onTimeRate, ON_TIME_TARGET)}${trend}${table}
+    </div>`;
 }

@@ -12,7 +12,17 @@ import type { Dataset, ProductLine } from '../../data/generator.ts';
 import { categoryTone, legend, lineChart, stackedColumns } from '../charts.ts';
 import { currency, currencyFull, days, direction, integer, percent, signedDays, signedPoints } from '../format.ts';
 import { html, type SafeHtml } from '../html.ts';
-import { card, changeColumn, changeTone, dataTable, kpiTiles, numberColumn, rankedBarsCard, textColumn, type ViewState } from '../layout.ts';
+import {
+  card,
+  changeColumn,
+  changeTone,
+  dataTable,
+  kpiTiles,
+  numberColumn,
+  rankedBarsCard,
+  textColumn,
+  type ViewState,
+} from '../layout.ts';
 
 /** Inventory & Margins: gross margin and channel stock by product line. */
 
@@ -21,7 +31,6 @@ interface LineRow {
   readonly current: Totals;
   readonly marginChange?: number;
 }
-
 
 export function renderInventoryMargins(dataset: Dataset, state: ViewState): SafeHtml {
   const slice = lastMonths(dataset, state.period);
@@ -52,7 +61,11 @@ export function renderInventoryMargins(dataset: Dataset, state: ViewState): Safe
       tone: changeTone(daysChange, false, 1),
       direction: daysChange === undefined ? undefined : direction(daysChange, 1),
     },
-    { label: 'Stock-outs', value: integer(all.stockOuts), note: `${(all.stockOuts / Math.max(1, slice.months.length)).toFixed(1)} per month` },
+    {
+      label: 'Stock-outs',
+      value: integer(all.stockOuts),
+      note: `${(all.stockOuts / Math.max(1, slice.months.length)).toFixed(1)} per month`,
+    },
   ]);
 
   const rows: LineRow[] = dataset.productLines.map((line) => {
@@ -65,7 +78,12 @@ export function renderInventoryMargins(dataset: Dataset, state: ViewState): Safe
     id: 'margin-line',
     title: 'Margin rate by product line',
     chartTitle: 'Gross margin rate by product line',
-    items: rows.map((r, i) => ({ label: r.line.name, value: marginRate(r.current), tone: categoryTone(i), detail: `${currency(grossMargin(r.current))} gross margin` })),
+    items: rows.map((r, i) => ({
+      label: r.line.name,
+      value: marginRate(r.current),
+      tone: categoryTone(i),
+      detail: `${currency(grossMargin(r.current))} gross margin`,
+    })),
     describe: (top) => `${top.label} has the highest margin rate at ${percent(top.value)}.`,
     format: (n) => percent(n),
     domain: [0, 0.6],
@@ -139,9 +157,19 @@ export function renderInventoryMargins(dataset: Dataset, state: ViewState): Safe
         numberColumn('revenue', 'Revenue', (r) => r.current.revenue, currencyFull),
         numberColumn('cogs', 'Cost of goods', (r) => r.current.cogs, currencyFull),
         numberColumn('gross', 'Gross margin', (r) => grossMargin(r.current), currencyFull),
-        numberColumn('margin', 'Margin rate', (r) => marginRate(r.current), (n) => percent(n)),
+        numberColumn(
+          'margin',
+          'Margin rate',
+          (r) => marginRate(r.current),
+          (n) => percent(n),
+        ),
         changeColumn('change', 'Change', (r) => r.marginChange, signedPoints),
-        numberColumn('days', 'Inventory days', (r) => inventoryDays(r.current), (n) => n.toFixed(0)),
+        numberColumn(
+          'days',
+          'Inventory days',
+          (r) => inventoryDays(r.current),
+          (n) => n.toFixed(0),
+        ),
         numberColumn('stockOuts', 'Stock-outs', (r) => r.current.stockOuts, integer),
       ],
       footer: [
@@ -157,5 +185,6 @@ export function renderInventoryMargins(dataset: Dataset, state: ViewState): Safe
     }),
   });
 
-  return html`${kpis}<div class="grid">${marginBars}${dayBars}${marginTrend}${inventoryTrend}${table}</div>`;
+  return html`${kpis}
+    <div class="grid">${marginBars}${dayBars}${marginTrend}${inventoryTrend}${table}</div>`;
 }

@@ -1,4 +1,13 @@
-import { fillRate, inventoryDays, lastMonths, marginRate, onTimeRate, totals, totalsBy, type Totals } from '../../data/aggregate.ts';
+import {
+  fillRate,
+  inventoryDays,
+  lastMonths,
+  marginRate,
+  onTimeRate,
+  totals,
+  totalsBy,
+  type Totals,
+} from '../../data/aggregate.ts';
 import type { Dataset, ProductLine } from '../../data/generator.ts';
 import { categoryTone, legend, stackedColumns } from '../charts.ts';
 import { currency, days, percent } from '../format.ts';
@@ -55,7 +64,11 @@ export function renderMarketBenchmarks(dataset: Dataset, state: ViewState): Safe
   const regionMargins = rankedBarsCard({
     id: 'benchmark-region-margin',
     title: 'Gross margin by region',
-    items: dataset.regions.map((region) => ({ label: region, value: marginRate(byRegion.get(region) ?? totals([])), tone: 3 })),
+    items: dataset.regions.map((region) => ({
+      label: region,
+      value: marginRate(byRegion.get(region) ?? totals([])),
+      tone: 3,
+    })),
     describe: (top) => `${top.label} has the highest margin rate at ${percent(top.value)}.`,
     format: (n) => percent(n),
   });
@@ -63,7 +76,11 @@ export function renderMarketBenchmarks(dataset: Dataset, state: ViewState): Safe
   const regionService = rankedBarsCard({
     id: 'benchmark-region-on-time',
     title: 'On-time delivery by region',
-    items: dataset.regions.map((region) => ({ label: region, value: onTimeRate(byRegion.get(region) ?? totals([])), tone: 2 })),
+    items: dataset.regions.map((region) => ({
+      label: region,
+      value: onTimeRate(byRegion.get(region) ?? totals([])),
+      tone: 2,
+    })),
     describe: (top) => `${top.label} delivers most reliably, ${percent(top.value)} on time.`,
     format: (n) => percent(n),
   });
@@ -83,14 +100,36 @@ export function renderMarketBenchmarks(dataset: Dataset, state: ViewState): Safe
       rows,
       columns: [
         textColumn('line', 'Product line', (r) => r.line.name),
-        numberColumn('share', 'Revenue share', (r) => r.share, (n) => percent(n)),
-        numberColumn('margin', 'Margin', (r) => marginRate(r.totals), (n) => percent(n)),
-        numberColumn('fill', 'Fill rate', (r) => fillRate(r.totals), (n) => percent(n)),
+        numberColumn(
+          'share',
+          'Revenue share',
+          (r) => r.share,
+          (n) => percent(n),
+        ),
+        numberColumn(
+          'margin',
+          'Margin',
+          (r) => marginRate(r.totals),
+          (n) => percent(n),
+        ),
+        numberColumn(
+          'fill',
+          'Fill rate',
+          (r) => fillRate(r.totals),
+          (n) => percent(n),
+        ),
         numberColumn('days', 'Inventory days', (r) => inventoryDays(r.totals), days),
       ],
-      footer: ['Whole market', percent(1), percent(marginRate(market)), percent(fillRate(market)), days(inventoryDays(market))],
+      footer: [
+        'Whole market',
+        percent(1),
+        percent(marginRate(market)),
+        percent(fillRate(market)),
+        days(inventoryDays(market)),
+      ],
     }),
   });
 
-  return html`${kpis}<div class="grid">${regionalMarkets}${regionMargins}${regionService}${table}</div>`;
+  return html`${kpis}
+    <div class="grid">${regionalMarkets}${regionMargins}${regionService}${table}</div>`;
 }

@@ -11,7 +11,17 @@ import type { Dataset } from '../../data/generator.ts';
 import { categoryTone, legend, lineChart, stackedColumns } from '../charts.ts';
 import { currency, currencyFull, direction, integer, percent, signedPercent, signedPoints } from '../format.ts';
 import { html, type SafeHtml } from '../html.ts';
-import { card, changeColumn, changeTone, dataTable, kpiTiles, numberColumn, rankedBarsCard, textColumn, type ViewState } from '../layout.ts';
+import {
+  card,
+  changeColumn,
+  changeTone,
+  dataTable,
+  kpiTiles,
+  numberColumn,
+  rankedBarsCard,
+  textColumn,
+  type ViewState,
+} from '../layout.ts';
 
 /** Sales Performance: revenue against plan by month, product line, region and distributor. */
 
@@ -44,8 +54,18 @@ export function renderSalesPerformance(dataset: Dataset, state: ViewState): Safe
   const marginChange = previous ? marginRate(all) - marginRate(previous) : undefined;
   const planGap = versusPlan(all);
   const kpis = kpiTiles([
-    { label: 'Revenue', value: currency(all.revenue), note: `${signedPercent(planGap)} vs plan`, tone: changeTone(planGap, true), direction: direction(planGap) },
-    { label: 'Plan attainment', value: percent(all.revenue / all.plannedRevenue), note: `Plan ${currency(all.plannedRevenue)}` },
+    {
+      label: 'Revenue',
+      value: currency(all.revenue),
+      note: `${signedPercent(planGap)} vs plan`,
+      tone: changeTone(planGap, true),
+      direction: direction(planGap),
+    },
+    {
+      label: 'Plan attainment',
+      value: percent(all.revenue / all.plannedRevenue),
+      note: `Plan ${currency(all.plannedRevenue)}`,
+    },
     {
       label: 'Units sold',
       value: integer(all.units),
@@ -56,7 +76,10 @@ export function renderSalesPerformance(dataset: Dataset, state: ViewState): Safe
     {
       label: 'Gross margin',
       value: percent(marginRate(all)),
-      note: marginChange === undefined ? `${currency(grossMargin(all))} gross profit` : `${signedPoints(marginChange)} ${compared}`,
+      note:
+        marginChange === undefined
+          ? `${currency(grossMargin(all))} gross profit`
+          : `${signedPoints(marginChange)} ${compared}`,
       tone: changeTone(marginChange, true),
       direction: marginChange === undefined ? undefined : direction(marginChange),
     },
@@ -130,7 +153,12 @@ export function renderSalesPerformance(dataset: Dataset, state: ViewState): Safe
 
   const rows: DistributorRow[] = dataset.distributors.map((d) => {
     const current = byDistributor.get(d.id) ?? totals([]);
-    return { name: d.name, region: d.region, current, growth: growth(current.revenue, previousByDistributor?.get(d.id)?.revenue) };
+    return {
+      name: d.name,
+      region: d.region,
+      current,
+      growth: growth(current.revenue, previousByDistributor?.get(d.id)?.revenue),
+    };
   });
   const table = card({
     id: 'distributor-sales',
@@ -148,11 +176,25 @@ export function renderSalesPerformance(dataset: Dataset, state: ViewState): Safe
         numberColumn('plan', 'vs plan', (r) => versusPlan(r.current), signedPercent),
         changeColumn('growth', 'Growth', (r) => r.growth, signedPercent),
         numberColumn('units', 'Units', (r) => r.current.units, integer),
-        numberColumn('margin', 'Margin', (r) => marginRate(r.current), (n) => percent(n)),
+        numberColumn(
+          'margin',
+          'Margin',
+          (r) => marginRate(r.current),
+          (n) => percent(n),
+        ),
       ],
-      footer: ['All distributors', '', currencyFull(all.revenue), signedPercent(versusPlan(all)), revenueGrowth === undefined ? '' : signedPercent(revenueGrowth), integer(all.units), percent(marginRate(all))],
+      footer: [
+        'All distributors',
+        '',
+        currencyFull(all.revenue),
+        signedPercent(versusPlan(all)),
+        revenueGrowth === undefined ? '' : signedPercent(revenueGrowth),
+        integer(all.units),
+        percent(marginRate(all)),
+      ],
     }),
   });
 
-  return html`${kpis}<div class="grid">${trend}${regions}${lines}${mix}${table}</div>`;
+  return html`${kpis}
+    <div class="grid">${trend}${regions}${lines}${mix}${table}</div>`;
 }

@@ -49,7 +49,10 @@ export interface DashboardFields {
   readonly dashboardName: string;
   readonly dashboardLink: string;
   readonly description?: string;
-  /** Only when editing: the admin's confirmation that a dashboard that is not company-scoped may reach several companies. */
+  /**
+   * Only when editing: the admin's confirmation that a dashboard that is not company-scoped may reach several
+   * companies.
+   */
   readonly sharedData?: boolean;
 }
 
@@ -98,7 +101,12 @@ export function createQuicksightAdminApi(client: ApiClient, url: string) {
   return {
     /** `fullListing`: every account listed in Cognito now, not read from the portal's copy (the page's Refresh). */
     listUsers: async (fullListing = false) =>
-      (await call({ action: 'LIST_COGNITO_USERS_WITH_QUICKSIGHT_STATUS', ...(fullListing ? { fullListing } : {}) }, listUsersWithQuicksightResponseSchema)).users,
+      (
+        await call(
+          { action: 'LIST_COGNITO_USERS_WITH_QUICKSIGHT_STATUS', ...(fullListing ? { fullListing } : {}) },
+          listUsersWithQuicksightResponseSchema,
+        )
+      ).users,
     registerUser: (userEmail: string) =>
       call({ action: 'REGISTER_USER', userEmail, userRole: DEFAULT_REGISTRATION_ROLE }, registerResponseSchema),
     deleteUser: (userEmail: string) => call({ action: 'DELETE_USER', userEmail }, acknowledgementSchema),
@@ -115,8 +123,12 @@ export function createQuicksightAdminApi(client: ApiClient, url: string) {
     createDashboard: ({ sharedData: _notOnCreate, ...fields }: DashboardFields) =>
       call({ action: 'CREATE_DASHBOARD_METADATA', ...fields }, saveDashboardMetadataResponseSchema),
     updateDashboard: (metadataId: string, fields: DashboardFields) =>
-      call({ action: 'UPDATE_DASHBOARD_METADATA', metadataId, ...fields, isActive: true }, saveDashboardMetadataResponseSchema),
-    deleteDashboard: (metadataId: string) => call({ action: 'DELETE_DASHBOARD_METADATA', metadataId }, acknowledgementSchema),
+      call(
+        { action: 'UPDATE_DASHBOARD_METADATA', metadataId, ...fields, isActive: true },
+        saveDashboardMetadataResponseSchema,
+      ),
+    deleteDashboard: (metadataId: string) =>
+      call({ action: 'DELETE_DASHBOARD_METADATA', metadataId }, acknowledgementSchema),
     importUser: (row: ImportUserFields) =>
       call({ action: 'IMPORT_USER', ...row, dashboards: [...row.dashboards] }, importUserResponseSchema),
     insights: (range: InsightsRange) => call({ action: 'GET_INSIGHTS', ...range }, insightsResponseSchema),
@@ -138,21 +150,31 @@ export function createQuicksightAdminApi(client: ApiClient, url: string) {
       call({ action: 'UPDATE_COMPANY', companyId, ...fields }, saveCompanyResponseSchema),
     deleteCompany: (companyId: string) => call({ action: 'DELETE_COMPANY', companyId }, deleteCompanyResponseSchema),
     setUserCompanies: (userEmail: string, { companies, owner }: UserCompanies) =>
-      call({ action: 'SET_USER_COMPANIES', userEmail, companies: [...companies], owner }, setUserCompaniesResponseSchema),
+      call(
+        { action: 'SET_USER_COMPANIES', userEmail, companies: [...companies], owner },
+        setUserCompaniesResponseSchema,
+      ),
     /** Compares the portal's companies with QuickSight; with `fix`, mends what it can. */
-    checkCompanyAccess: (fix: boolean) => call({ action: 'CHECK_COMPANY_ACCESS', fix }, checkCompanyAccessResponseSchema),
+    checkCompanyAccess: (fix: boolean) =>
+      call({ action: 'CHECK_COMPANY_ACCESS', fix }, checkCompanyAccessResponseSchema),
   };
 }
 
-/** The user management function (admin-portal §7, plus invitations, RESET_USER_MFA, PROMOTE_TO_ADMIN and the audit trail). */
+/**
+ * The user management function (admin-portal §7, plus invitations, RESET_USER_MFA, PROMOTE_TO_ADMIN and the audit
+ * trail).
+ */
 export function createUserAdminApi(client: ApiClient, url: string) {
   const call = <S extends z.ZodType>(body: UserAdminBody, schema: S) => client.request(url, { body, schema });
   return {
     /** `fullListing`: every account listed in Cognito now, not read from the portal's copy (the page's Refresh). */
-    listUsers: async (fullListing = false) => (await call({ action: 'GET_USERS', ...(fullListing ? { fullListing } : {}) }, getUsersResponseSchema)).users,
-    createUser: (userEmail: string, password: string) => call({ action: 'CREATE_USER', userEmail, password }, acknowledgementSchema),
+    listUsers: async (fullListing = false) =>
+      (await call({ action: 'GET_USERS', ...(fullListing ? { fullListing } : {}) }, getUsersResponseSchema)).users,
+    createUser: (userEmail: string, password: string) =>
+      call({ action: 'CREATE_USER', userEmail, password }, acknowledgementSchema),
     /** Cognito generates the temporary password and emails the invitation. */
-    inviteUser: (userEmail: string) => call({ action: 'CREATE_USER', userEmail, sendInvitation: true }, acknowledgementSchema),
+    inviteUser: (userEmail: string) =>
+      call({ action: 'CREATE_USER', userEmail, sendInvitation: true }, acknowledgementSchema),
     resendInvitation: (userEmail: string) => call({ action: 'RESEND_INVITATION', userEmail }, acknowledgementSchema),
     /** Only the password is ever changed from the portal: the email is read-only there. */
     updatePassword: (userEmail: string, newPassword: string) =>

@@ -11,7 +11,11 @@ export interface AdminPasswordResetProps {
   readonly onReset: () => void | Promise<void>;
 }
 
-const REQUEST_TEXTS = { labels: { email: 'Email' }, submit: 'Send Reset Email', busy: 'Sending Reset Email...' } as const;
+const REQUEST_TEXTS = {
+  labels: { email: 'Email' },
+  submit: 'Send Reset Email',
+  busy: 'Sending Reset Email...',
+} as const;
 const CONFIRM_TEXTS = {
   labels: { code: 'Verification Code', password: 'New Password' },
   submit: 'Reset Password',

@@ -28,10 +28,19 @@ export const dashboardCountText = (count: number) => `${count} ${count === 1 ? '
  * A user's assigned dashboards in a table cell: the count, and the names on demand in a
  * popover (a click or Enter opens it; Escape, a click outside or the button again closes it).
  */
-export function AssignedDashboards({ email, names }: { readonly email: string; readonly names: readonly string[] | undefined }) {
+export function AssignedDashboards({
+  email,
+  names,
+}: {
+  readonly email: string;
+  readonly names: readonly string[] | undefined;
+}) {
   const listId = useId();
   const [open, setOpen] = useState(false);
-  const { anchor, anchorRef, refs, elements, floatingStyles } = useAnchoredPopover<HTMLButtonElement>({ open, onDismiss: () => setOpen(false) });
+  const { anchor, anchorRef, refs, elements, floatingStyles } = useAnchoredPopover<HTMLButtonElement>({
+    open,
+    onDismiss: () => setOpen(false),
+  });
   const { setFloating } = refs;
   if (names === undefined) return <span className="text-muted">—</span>;
   if (names.length === 0) return <span className="text-muted">None</span>;

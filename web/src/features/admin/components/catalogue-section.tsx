@@ -127,7 +127,13 @@ function CatalogueCard({
 }
 
 /** The Dashboards card: the catalogue as cards, with a count badge and Add Dashboard. */
-export const CatalogueSection = memo(function CatalogueSection({ dashboards, onAdd, onEdit, onDelete, failure }: CatalogueSectionProps) {
+export const CatalogueSection = memo(function CatalogueSection({
+  dashboards,
+  onAdd,
+  onEdit,
+  onDelete,
+  failure,
+}: CatalogueSectionProps) {
   const empty = dashboards !== undefined && dashboards.length === 0;
   const failed = failure != null && failure.error !== null;
   return (
@@ -147,7 +153,12 @@ export const CatalogueSection = memo(function CatalogueSection({ dashboards, onA
       actions={<Button onClick={onAdd}>{empty ? 'Add First Dashboard' : 'Add Dashboard'}</Button>}
     >
       {failed && (
-        <LoadFailure title={failure.title} detail={failureMessage(failure.error)} onRetry={failure.onRetry} retrying={failure.retrying} />
+        <LoadFailure
+          title={failure.title}
+          detail={failureMessage(failure.error)}
+          onRetry={failure.onRetry}
+          retrying={failure.retrying}
+        />
       )}
       {dashboards === undefined ? (
         (!failed || failure.retrying) && <Spinner label="Loading dashboards..." />

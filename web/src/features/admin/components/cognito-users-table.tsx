@@ -10,9 +10,9 @@ import { EmptyList } from '../../../components/empty-list.tsx';
 import { noUsersNextText, noUsersText, UserCell } from './user-list-card.tsx';
 import { UserTable, type UserColumn } from './user-table.tsx';
 
-
 /** What to do when there is no account at all: accounts are made on Manage Users. */
-export const COGNITO_USERS_NEXT_STEP = 'Accounts are added on Manage Users (Add New User or Import Users); they then appear here to be given dashboards.';
+export const COGNITO_USERS_NEXT_STEP =
+  'Accounts are added on Manage Users (Add New User or Import Users); they then appear here to be given dashboards.';
 export type CognitoUserAction = 'dashboards' | 'invite' | 'delete' | 'register';
 
 export const COGNITO_ROW_HEIGHT = 60;
@@ -33,12 +33,20 @@ export const isAdminUser = (user: CognitoUserWithQuicksight) => user.cognito.cog
 const NO_NAMES: readonly string[] = [];
 
 /** The columns of Cognito Users; `assignments` undefined while the catalogue is not loaded. */
-function cognitoUserColumns(assignments: AssignmentsByEmail | undefined): readonly UserColumn<CognitoUserWithQuicksight>[] {
+function cognitoUserColumns(
+  assignments: AssignmentsByEmail | undefined,
+): readonly UserColumn<CognitoUserWithQuicksight>[] {
   return [
-    { header: 'User', className: 'cell-primary', cell: (user) => <UserCell email={user.email} username={user.username} /> },
+    {
+      header: 'User',
+      className: 'cell-primary',
+      cell: (user) => <UserCell email={user.email} username={user.username} />,
+    },
     {
       header: 'Cognito Group',
-      cell: (user) => <Badge tone={isAdminUser(user) ? 'warning' : 'neutral'}>{user.cognito.cognitoGroup ?? 'Unknown'}</Badge>,
+      cell: (user) => (
+        <Badge tone={isAdminUser(user) ? 'warning' : 'neutral'}>{user.cognito.cognitoGroup ?? 'Unknown'}</Badge>
+      ),
     },
     {
       header: 'QuickSight Status',
@@ -104,7 +112,10 @@ export const CognitoUsersTable = memo(function CognitoUsersTable({
   onAction,
 }: CognitoUsersTableProps) {
   const columns = useMemo(() => cognitoUserColumns(assignments), [assignments]);
-  const actions = useCallback((user: CognitoUserWithQuicksight) => cognitoUserActions(user, signedInEmail, onAction), [signedInEmail, onAction]);
+  const actions = useCallback(
+    (user: CognitoUserWithQuicksight) => cognitoUserActions(user, signedInEmail, onAction),
+    [signedInEmail, onAction],
+  );
   return (
     <UserTable
       label="Cognito Users"

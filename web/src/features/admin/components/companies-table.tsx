@@ -14,7 +14,13 @@ export const COMPANY_CARD_HEIGHT = 112;
 export type DashboardNames = ReadonlyMap<string, string>;
 
 /** The count of dashboards in use, then their names (cut short in the row, whole in the title). */
-function DashboardsInUse({ dashboards, names }: { readonly dashboards: readonly string[]; readonly names: DashboardNames }) {
+function DashboardsInUse({
+  dashboards,
+  names,
+}: {
+  readonly dashboards: readonly string[];
+  readonly names: DashboardNames;
+}) {
   const listed = dashboards.map((id) => names.get(id.toLowerCase()) ?? id).join(', ');
   return (
     <span className="truncate" title={listed || undefined}>
@@ -71,10 +77,21 @@ export interface CompaniesTableProps {
 const companyKey = (company: Company) => company.id;
 
 /** The companies: name, kind, users, dashboards in use and each row's menu; cards on a phone. */
-export const CompaniesTable = memo(function CompaniesTable({ companies, query, dashboardNames, onAction }: CompaniesTableProps) {
+export const CompaniesTable = memo(function CompaniesTable({
+  companies,
+  query,
+  dashboardNames,
+  onAction,
+}: CompaniesTableProps) {
   const renderRow = useCallback(
     (company: Company, ariaRowIndex: number) => (
-      <CompanyRow key={company.id} company={company} ariaRowIndex={ariaRowIndex} dashboardNames={dashboardNames} onAction={onAction} />
+      <CompanyRow
+        key={company.id}
+        company={company}
+        ariaRowIndex={ariaRowIndex}
+        dashboardNames={dashboardNames}
+        onAction={onAction}
+      />
     ),
     [dashboardNames, onAction],
   );
@@ -101,7 +118,9 @@ export const CompaniesTable = memo(function CompaniesTable({ companies, query, d
       resetScrollKey={query}
       empty={
         query.trim() ? (
-          <EmptyList title="No companies match your search">Check the spelling, or search for part of the name.</EmptyList>
+          <EmptyList title="No companies match your search">
+            Check the spelling, or search for part of the name.
+          </EmptyList>
         ) : (
           <EmptyList title="No companies yet">
             Add the first one with Add company; then give users their company on Manage Users (Edit).

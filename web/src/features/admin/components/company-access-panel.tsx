@@ -43,7 +43,8 @@ export function CompanyAccessPanel({ recorded, loading }: CompanyAccessPanelProp
       return check;
     };
     await call.run(fix ? 'fix' : 'check', work, {
-      failure: (error) => actionFailure(fix ? ADMIN_FAILURES.fixCompanyAccess : ADMIN_FAILURES.checkCompanyAccess, error),
+      failure: (error) =>
+        actionFailure(fix ? ADMIN_FAILURES.fixCompanyAccess : ADMIN_FAILURES.checkCompanyAccess, error),
     });
   };
 
@@ -53,7 +54,12 @@ export function CompanyAccessPanel({ recorded, loading }: CompanyAccessPanelProp
       title={<span id="company-access-title">Company access</span>}
       actions={
         <div className="row">
-          <Button variant="secondary" onClick={() => void run(false)} disabled={call.busy} aria-busy={call.isBusy('check') || undefined}>
+          <Button
+            variant="secondary"
+            onClick={() => void run(false)}
+            disabled={call.busy}
+            aria-busy={call.isBusy('check') || undefined}
+          >
             {call.isBusy('check') ? 'Checking...' : 'Check now'}
           </Button>
           {outstanding > 0 && (
@@ -67,10 +73,10 @@ export function CompanyAccessPanel({ recorded, loading }: CompanyAccessPanelProp
     >
       <div className="stack">
         <p className="text-muted">
-          Compares the portal with QuickSight: one group per company holding its users, one row-level security rule per company,
-          and dashboards shared by several companies only when they are company-scoped or their shared data is confirmed. Check now
-          changes nothing; Fix creates missing groups, adds or removes group members and reloads the rules. A check also runs every
-          day.
+          Compares the portal with QuickSight: one group per company holding its users, one row-level security rule per
+          company, and dashboards shared by several companies only when they are company-scoped or their shared data is
+          confirmed. Check now changes nothing; Fix creates missing groups, adds or removes group members and reloads
+          the rules. A check also runs every day.
         </p>
         {call.failure && <FailureAlert failure={call.failure} onDismiss={() => call.setFailure(null)} />}
         {call.isBusy('fix') && <Spinner label="Fixing..." />}
@@ -79,7 +85,12 @@ export function CompanyAccessPanel({ recorded, loading }: CompanyAccessPanelProp
         ) : (
           <p role="status" className="access-status">
             {lastCheckText(lastCheck)}
-            {lastCheck && <span className="text-muted"> {countText(lastCheck.quicksightCalls, 'QuickSight call', 'QuickSight calls')}.</span>}
+            {lastCheck && (
+              <span className="text-muted">
+                {' '}
+                {countText(lastCheck.quicksightCalls, 'QuickSight call', 'QuickSight calls')}.
+              </span>
+            )}
           </p>
         )}
         {lastCheck && lastCheck.differences.length === 0 && <p className="access-match">{COMPANY_TEXTS.matches}</p>}

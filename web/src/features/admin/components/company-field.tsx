@@ -49,18 +49,29 @@ export function CompanyField({ value, onChange, choices, allowOwner, error }: Co
   const toggle = (name: string, on: boolean) =>
     onChange({
       ...value,
-      companies: on ? [...value.companies, name] : value.companies.filter((other) => other.toLowerCase() !== name.toLowerCase()),
+      companies: on
+        ? [...value.companies, name]
+        : value.companies.filter((other) => other.toLowerCase() !== name.toLowerCase()),
     });
 
   return (
     <div className="company-field stack-tight">
       {several ? (
-        <fieldset className="company-choices" aria-describedby={error ? errorId : undefined} aria-invalid={error ? true : undefined}>
+        <fieldset
+          className="company-choices"
+          aria-describedby={error ? errorId : undefined}
+          aria-invalid={error ? true : undefined}
+        >
           <legend className="field-label">Companies</legend>
           <ul className="company-options">
             {names.map((name) => (
               <li key={name}>
-                <Checkbox label={name} checked={chosen.has(name.toLowerCase())} disabled={unavailable} onChange={(event) => toggle(name, event.target.checked)} />
+                <Checkbox
+                  label={name}
+                  checked={chosen.has(name.toLowerCase())}
+                  disabled={unavailable}
+                  onChange={(event) => toggle(name, event.target.checked)}
+                />
               </li>
             ))}
           </ul>
@@ -77,7 +88,10 @@ export function CompanyField({ value, onChange, choices, allowOwner, error }: Co
             label="Company"
             value={value.companies[0] ?? ''}
             disabled={unavailable}
-            options={[{ value: '', label: COMPANY_TEXTS.noCompany }, ...names.map((name) => ({ value: name, label: name }))]}
+            options={[
+              { value: '', label: COMPANY_TEXTS.noCompany },
+              ...names.map((name) => ({ value: name, label: name })),
+            ]}
             onChange={(event) => onChange({ ...value, companies: event.target.value ? [event.target.value] : [] })}
             error={error ?? undefined}
           />

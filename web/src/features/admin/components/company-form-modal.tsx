@@ -29,7 +29,12 @@ export interface CompanyFormModalProps {
   readonly onSave: (fields: CompanyFields, existing: Company | null) => Promise<void>;
 }
 
-function CompanyDialog({ existing, companies, onClose, onSave }: { readonly existing: Company | null } & Omit<CompanyFormModalProps, 'target'>) {
+function CompanyDialog({
+  existing,
+  companies,
+  onClose,
+  onSave,
+}: { readonly existing: Company | null } & Omit<CompanyFormModalProps, 'target'>) {
   const [failure, setFailure] = useState<Failure | null>(null);
   const {
     register,
@@ -66,13 +71,7 @@ function CompanyDialog({ existing, companies, onClose, onSave }: { readonly exis
       busyLabel={existing ? 'Updating...' : 'Creating...'}
     >
       {failure && <FailureAlert failure={failure} onDismiss={() => setFailure(null)} />}
-      <TextField
-        label="Name"
-        autoComplete="organization"
-        required
-        error={errors.name?.message}
-        {...register('name')}
-      />
+      <TextField label="Name" autoComplete="organization" required error={errors.name?.message} {...register('name')} />
       <Select label="Kind" options={KIND_OPTIONS} error={errors.kind?.message} {...register('kind')} />
     </FormDialog>
   );
@@ -81,5 +80,11 @@ function CompanyDialog({ existing, companies, onClose, onSave }: { readonly exis
 /** 'Add company' / 'Edit company': a name and a kind, checked with the server's rules. */
 export function CompanyFormModal({ target, ...props }: CompanyFormModalProps) {
   if (target === null) return null;
-  return <CompanyDialog key={target === 'create' ? 'create' : target.id} existing={target === 'create' ? null : target} {...props} />;
+  return (
+    <CompanyDialog
+      key={target === 'create' ? 'create' : target.id}
+      existing={target === 'create' ? null : target}
+      {...props}
+    />
+  );
 }

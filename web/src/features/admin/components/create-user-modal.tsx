@@ -26,7 +26,12 @@ export const createUserFormSchema = z
   .superRefine((values, ctx) => {
     if (values.delivery !== 'password') return;
     const password = strongPassword.safeParse(values.password);
-    if (!password.success) ctx.addIssue({ code: 'custom', message: password.error.issues[0]?.message ?? 'Password is required', path: ['password'] });
+    if (!password.success)
+      ctx.addIssue({
+        code: 'custom',
+        message: password.error.issues[0]?.message ?? 'Password is required',
+        path: ['password'],
+      });
   });
 export type CreateUserFormValues = z.infer<typeof createUserFormSchema>;
 
@@ -50,7 +55,11 @@ const DELIVERY_CHOICES: readonly { value: PasswordDelivery; label: string; hint:
     label: 'Send an invitation email',
     hint: 'The user receives a temporary password by email and chooses their own at the first sign-in.',
   },
-  { value: 'password', label: 'Set a password now', hint: 'You choose the password and pass it on to the user yourself.' },
+  {
+    value: 'password',
+    label: 'Set a password now',
+    hint: 'You choose the password and pass it on to the user yourself.',
+  },
 ];
 
 function CreateUserDialog({ companies, onClose, onCreate }: Omit<CreateUserModalProps, 'open'>) {

@@ -2,7 +2,13 @@ import { zodResolver } from '@hookform/resolvers/zod';
 import { useState } from 'react';
 import { useForm, useWatch } from 'react-hook-form';
 import { z } from 'zod';
-import { dashboardId, dashboardIdExistsMessage, dashboardLink, dashboardName, MESSAGES } from '../../../../../contracts/fields.ts';
+import {
+  dashboardId,
+  dashboardIdExistsMessage,
+  dashboardLink,
+  dashboardName,
+  MESSAGES,
+} from '../../../../../contracts/fields.ts';
 import type { DashboardMetadata } from '../../../../../contracts/quicksight-admin.ts';
 import { Checkbox } from '../../../components/checkbox.tsx';
 import { TextField } from '../../../components/text-field.tsx';
@@ -101,7 +107,13 @@ function DashboardDialog({
         error={errors.dashboardId?.message ?? (taken ? MESSAGES.dashboardIdTaken : undefined)}
         {...register('dashboardId')}
       />
-      <TextField label="Dashboard Name" autoComplete="off" required error={errors.dashboardName?.message} {...register('dashboardName')} />
+      <TextField
+        label="Dashboard Name"
+        autoComplete="off"
+        required
+        error={errors.dashboardName?.message}
+        {...register('dashboardName')}
+      />
       <TextField
         label="Dashboard Link"
         type="url"
@@ -111,7 +123,12 @@ function DashboardDialog({
         error={errors.dashboardLink?.message}
         {...register('dashboardLink')}
       />
-      <Textarea label="Description (optional)" rows={3} error={errors.description?.message} {...register('description')} />
+      <Textarea
+        label="Description (optional)"
+        rows={3}
+        error={errors.description?.message}
+        {...register('description')}
+      />
       {existing && (
         <Checkbox
           label="Shared data"
@@ -126,5 +143,11 @@ function DashboardDialog({
 /** 'Add Dashboard' / 'Edit Dashboard': ID, name and link required, description optional; when editing, shared data. */
 export function DashboardFormModal({ target, ...props }: DashboardFormModalProps) {
   if (target === null) return null;
-  return <DashboardDialog key={target === 'create' ? 'create' : target.id} existing={target === 'create' ? null : target} {...props} />;
+  return (
+    <DashboardDialog
+      key={target === 'create' ? 'create' : target.id}
+      existing={target === 'create' ? null : target}
+      {...props}
+    />
+  );
 }

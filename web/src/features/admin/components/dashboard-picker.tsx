@@ -30,7 +30,13 @@ export function DashboardPicker({ label, dashboards, selected, onToggle, invalid
   const labelId = useId();
   const searchRef = useRef<HTMLInputElement>(null);
   // Floats over the dialog (its footer stays in view) rather than growing or scrolling it.
-  const { floatingStyles, elements, refs, anchor: buttonRef, anchorRef: buttonCallbackRef } = useAnchoredPopover<HTMLButtonElement>({
+  const {
+    floatingStyles,
+    elements,
+    refs,
+    anchor: buttonRef,
+    anchorRef: buttonCallbackRef,
+  } = useAnchoredPopover<HTMLButtonElement>({
     open,
     matchWidth: true,
     gap: 4,
@@ -72,7 +78,9 @@ export function DashboardPicker({ label, dashboards, selected, onToggle, invalid
         aria-invalid={invalid || undefined}
         onClick={() => (open ? close() : setOpen(true))}
       >
-        <span id={`${panelId}-summary`}>{selected.length === 0 ? 'Select dashboards' : `${selected.length} selected`}</span>
+        <span id={`${panelId}-summary`}>
+          {selected.length === 0 ? 'Select dashboards' : `${selected.length} selected`}
+        </span>
       </button>
       {open && (
         <FloatingLayer anchor={elements.reference}>

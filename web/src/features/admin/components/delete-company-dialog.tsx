@@ -28,12 +28,13 @@ export function DeleteCompanyDialog({ company, onClose, onDeleted }: DeleteCompa
       {company && (
         <>
           <p>
-            Delete <strong>{company.name}</strong>? Its QuickSight group and its row-level security rule are removed. This cannot be
-            undone.
+            Delete <strong>{company.name}</strong>? Its QuickSight group and its row-level security rule are removed.
+            This cannot be undone.
           </p>
           {company.userCount > 0 && (
             <p className="text-muted">
-              It still has {countText(company.userCount, 'user', 'users')}: a company can be deleted only once nobody belongs to it.
+              It still has {countText(company.userCount, 'user', 'users')}: a company can be deleted only once nobody
+              belongs to it.
             </p>
           )}
         </>

@@ -22,7 +22,15 @@ export interface DeleteConfirmationProps {
  * Asks before a deletion, runs it, and on a refusal stays open with the server's reason (for
  * example a company that still has users), so the admin reads why before trying again.
  */
-export function DeleteConfirmation({ open, title, failureTitle, onDelete, onDeleted, onClose, children }: DeleteConfirmationProps) {
+export function DeleteConfirmation({
+  open,
+  title,
+  failureTitle,
+  onDelete,
+  onDeleted,
+  onClose,
+  children,
+}: DeleteConfirmationProps) {
   const call = useServerCall<'delete', Failure>();
 
   const close = () => {
@@ -42,7 +50,15 @@ export function DeleteConfirmation({ open, title, failureTitle, onDelete, onDele
     );
 
   return (
-    <ConfirmDialog open={open} title={title} confirmLabel="Delete" busyLabel="Deleting..." busy={call.busy} onConfirm={() => void remove()} onCancel={close}>
+    <ConfirmDialog
+      open={open}
+      title={title}
+      confirmLabel="Delete"
+      busyLabel="Deleting..."
+      busy={call.busy}
+      onConfirm={() => void remove()}
+      onCancel={close}
+    >
       {open && (
         <div className="stack">
           {call.failure && <FailureAlert failure={call.failure} onDismiss={() => call.setFailure(null)} />}

@@ -48,8 +48,8 @@ export function DeleteDashboardDialog({ dashboard, onClose, onDeleted }: DeleteD
       {dashboard && (
         <>
           <p>
-            Delete <strong>{dashboard.dashboardName}</strong> ({dashboard.dashboardId}) from the catalogue? It is also removed
-            from every user who has it.
+            Delete <strong>{dashboard.dashboardName}</strong> ({dashboard.dashboardId}) from the catalogue? It is also
+            removed from every user who has it.
           </p>
           <AffectedUsers dashboard={dashboard} />
         </>

@@ -39,7 +39,13 @@ export function editPasswordError(password: string): string | null {
   return null;
 }
 
-function EditUserDialog({ user, companies, onClose, onUpdatePassword, onSetCompanies }: { readonly user: EditedUser } & Omit<EditUserModalProps, 'user'>) {
+function EditUserDialog({
+  user,
+  companies,
+  onClose,
+  onUpdatePassword,
+  onSetCompanies,
+}: { readonly user: EditedUser } & Omit<EditUserModalProps, 'user'>) {
   const passwordId = useId();
   const checklistId = useId();
   const [password, setPassword] = useState('');
@@ -77,7 +83,8 @@ function EditUserDialog({ user, companies, onClose, onUpdatePassword, onSetCompa
     };
     await call.run('update', work, {
       failure: (error): Failure => {
-        if (passwordGiven && !savedNow) return { title: ADMIN_FAILURES.updateUser, lines: [updateUserErrorText(error)] };
+        if (passwordGiven && !savedNow)
+          return { title: ADMIN_FAILURES.updateUser, lines: [updateUserErrorText(error)] };
         const lines = [failureText(error, ADMIN_FAILURES.setUserCompanies)];
         if (savedNow || passwordSaved) lines.push('The new password was saved.');
         return { title: ADMIN_FAILURES.setUserCompanies, lines };
@@ -86,7 +93,14 @@ function EditUserDialog({ user, companies, onClose, onUpdatePassword, onSetCompa
   };
 
   return (
-    <FormDialog title="Edit User" onClose={onClose} onSubmit={submit} busy={busy} submitLabel="Update User" busyLabel="Updating...">
+    <FormDialog
+      title="Edit User"
+      onClose={onClose}
+      onSubmit={submit}
+      busy={busy}
+      submitLabel="Update User"
+      busyLabel="Updating..."
+    >
       {failure && (
         <Alert tone="error" title={failure.title}>
           {failure.lines.map((line) => (

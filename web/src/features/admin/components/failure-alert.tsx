@@ -2,7 +2,6 @@ import { Alert } from '../../../components/alert.tsx';
 import { Button } from '../../../components/button.tsx';
 import type { Failure } from '../errors.ts';
 
-
 /** A dismissible error box for a failed action on a page. */
 export function FailureAlert({ failure, onDismiss }: { readonly failure: Failure; readonly onDismiss: () => void }) {
   return (

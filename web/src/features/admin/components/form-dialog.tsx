@@ -16,7 +16,17 @@ export interface FormDialogProps {
 }
 
 /** A dialog holding one form, with Cancel and the submit button in its footer. */
-export function FormDialog({ title, onClose, onSubmit, busy, submitLabel, busyLabel, submitDisabled = false, wide, children }: FormDialogProps) {
+export function FormDialog({
+  title,
+  onClose,
+  onSubmit,
+  busy,
+  submitLabel,
+  busyLabel,
+  submitDisabled = false,
+  wide,
+  children,
+}: FormDialogProps) {
   const formId = useId();
   return (
     <Modal

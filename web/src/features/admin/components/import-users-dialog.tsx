@@ -11,7 +11,13 @@ import { ApiError } from '../../../lib/api.ts';
 import { useAdminApi } from '../api/admin-api-context.tsx';
 import { COMPANY_TEXTS } from '../companies.ts';
 import { actionFailure, ADMIN_FAILURES, failureText, type Failure } from '../errors.ts';
-import { newCompaniesOf, previewImport, readImportFile, type PreviewContext, type PreviewRow } from '../import-preview.ts';
+import {
+  newCompaniesOf,
+  previewImport,
+  readImportFile,
+  type PreviewContext,
+  type PreviewRow,
+} from '../import-preview.ts';
 import { createCompaniesLabel, NewCompaniesChoice, type NewCompaniesDecision } from './new-companies-choice.tsx';
 import './tables.css';
 import './import-users-dialog.css';
@@ -28,12 +34,18 @@ const newCompanySkipReason = (row: PreviewRow, count: number) =>
   `${COMPANY_MESSAGES.unknownCompany(row.companyName)}. Tick "${createCompaniesLabel(count)}" to create it and import this row.`;
 
 /** Whether the row is imported: ready, and its company exists or is to be created. */
-const importable = (row: PreviewRow, decision: NewCompaniesDecision) => row.status === 'ready' && (!row.newCompany || decision.create);
+const importable = (row: PreviewRow, decision: NewCompaniesDecision) =>
+  row.status === 'ready' && (!row.newCompany || decision.create);
 
 type Stage =
   | { readonly kind: 'choose'; readonly problems: readonly string[]; readonly fileName?: string }
   | { readonly kind: 'preview'; readonly fileName: string; readonly rows: readonly PreviewRow[] }
-  | { readonly kind: 'importing' | 'done'; readonly fileName: string; readonly rows: readonly PreviewRow[]; readonly results: ReadonlyMap<number, RowResult> };
+  | {
+      readonly kind: 'importing' | 'done';
+      readonly fileName: string;
+      readonly rows: readonly PreviewRow[];
+      readonly results: ReadonlyMap<number, RowResult>;
+    };
 
 export interface ImportUsersDialogProps {
   readonly open: boolean;
@@ -43,7 +55,11 @@ export interface ImportUsersDialogProps {
   readonly onClose: (imported: boolean) => void;
 }
 
-const STATUS_TEXT: Record<PreviewRow['status'], string> = { ready: 'Ready', exists: 'Already exists', invalid: 'Will be skipped' };
+const STATUS_TEXT: Record<PreviewRow['status'], string> = {
+  ready: 'Ready',
+  exists: 'Already exists',
+  invalid: 'Will be skipped',
+};
 
 interface Shown {
   readonly tone: 'success' | 'neutral' | 'danger' | 'info' | 'warning';
@@ -51,14 +67,21 @@ interface Shown {
   readonly detail: string;
 }
 
-function resultOf(row: PreviewRow, results: ReadonlyMap<number, RowResult> | undefined, newCompanyCount: number, decision: NewCompaniesDecision): Shown {
+function resultOf(
+  row: PreviewRow,
+  results: ReadonlyMap<number, RowResult> | undefined,
+  newCompanyCount: number,
+  decision: NewCompaniesDecision,
+): Shown {
   const result = results?.get(row.line);
   if (result?.outcome === 'created') return { tone: 'success', text: 'Created', detail: result.message };
-  if (result?.outcome === 'exists' || row.status === 'exists') return { tone: 'neutral', text: 'Already exists', detail: 'Nothing was changed' };
+  if (result?.outcome === 'exists' || row.status === 'exists')
+    return { tone: 'neutral', text: 'Already exists', detail: 'Nothing was changed' };
   if (result?.outcome === 'failed') return { tone: 'danger', text: 'Failed', detail: result.message };
   if (result?.outcome === 'skipped') return { tone: 'warning', text: 'Skipped', detail: result.message };
   if (row.status === 'invalid') return { tone: 'danger', text: STATUS_TEXT.invalid, detail: row.problems.join('. ') };
-  if (!importable(row, decision)) return { tone: 'warning', text: STATUS_TEXT.invalid, detail: newCompanySkipReason(row, newCompanyCount) };
+  if (!importable(row, decision))
+    return { tone: 'warning', text: STATUS_TEXT.invalid, detail: newCompanySkipReason(row, newCompanyCount) };
   return { tone: 'info', text: results ? 'Waiting' : STATUS_TEXT.ready, detail: '' };
 }
 
@@ -153,7 +176,10 @@ function ImportUsersContent({ existingEmails, onClose }: Omit<ImportUsersDialogP
     ]).then(
       ([dashboards, list]) =>
         current &&
-        setKnown({ catalogue: dashboards.map((dashboard) => dashboard.dashboardId), companies: list.companies.map((company) => company.name) }),
+        setKnown({
+          catalogue: dashboards.map((dashboard) => dashboard.dashboardId),
+          companies: list.companies.map((company) => company.name),
+        }),
       (failure: Failure) => current && setLoadFailure(failure),
     );
     return () => {
@@ -171,7 +197,11 @@ function ImportUsersContent({ existingEmails, onClose }: Omit<ImportUsersDialogP
       return;
     }
     const preview = previewImport(read.text, { ...known, existingEmails });
-    setStage('rows' in preview ? { kind: 'preview', fileName: file.name, rows: preview.rows } : { kind: 'choose', problems: preview.fileProblems, fileName: file.name });
+    setStage(
+      'rows' in preview
+        ? { kind: 'preview', fileName: file.name, rows: preview.rows }
+        : { kind: 'choose', problems: preview.fileProblems, fileName: file.name },
+    );
   };
 
   /** Creates the new companies one by one; answers the failure of each that could not be, by name (lower case). */
@@ -182,7 +212,8 @@ function ImportUsersContent({ existingEmails, onClose }: Omit<ImportUsersDialogP
         await api.quicksight.createCompany({ name, kind: decision.kind });
       } catch (error) {
         // A 409 means another admin created it meanwhile: its rows can go ahead.
-        if (!(error instanceof ApiError && error.status === 409)) failed.set(name.toLowerCase(), failureText(error, ADMIN_FAILURES.createCompanies));
+        if (!(error instanceof ApiError && error.status === 409))
+          failed.set(name.toLowerCase(), failureText(error, ADMIN_FAILURES.createCompanies));
       }
     }
     return failed;
@@ -196,9 +227,14 @@ function ImportUsersContent({ existingEmails, onClose }: Omit<ImportUsersDialogP
     const notCreated = decision.create ? await createCompanies(names) : new Map<string, string>();
     for (const row of rows) {
       if (row.status !== 'ready' || !row.newCompany) continue;
-      if (!decision.create) results.set(row.line, { outcome: 'skipped', message: newCompanySkipReason(row, names.length) });
+      if (!decision.create)
+        results.set(row.line, { outcome: 'skipped', message: newCompanySkipReason(row, names.length) });
       const problem = notCreated.get(row.companyName.toLowerCase());
-      if (problem !== undefined) results.set(row.line, { outcome: 'failed', message: `Company "${row.companyName}" could not be created: ${problem}` });
+      if (problem !== undefined)
+        results.set(row.line, {
+          outcome: 'failed',
+          message: `Company "${row.companyName}" could not be created: ${problem}`,
+        });
     }
     publish('importing');
     const queue = rows.filter((row) => row.status === 'ready' && row.request !== undefined && !results.has(row.line));
@@ -224,7 +260,8 @@ function ImportUsersContent({ existingEmails, onClose }: Omit<ImportUsersDialogP
   const skipped = rows.filter((row) => row.status === 'invalid').length + readyRows - ready;
   const existing = rows.filter((row) => row.status === 'exists').length;
   const results = stage.kind === 'importing' || stage.kind === 'done' ? stage.results : undefined;
-  const count = (outcome: RowResult['outcome']) => [...(results?.values() ?? [])].filter((result) => result.outcome === outcome).length;
+  const count = (outcome: RowResult['outcome']) =>
+    [...(results?.values() ?? [])].filter((result) => result.outcome === outcome).length;
   const busy = stage.kind === 'importing';
   const created = count('created');
 
@@ -243,7 +280,10 @@ function ImportUsersContent({ existingEmails, onClose }: Omit<ImportUsersDialogP
             <Button variant="secondary" onClick={() => onClose(false)} disabled={busy}>
               Cancel
             </Button>
-            <Button disabled={stage.kind !== 'preview' || ready === 0} onClick={() => stage.kind === 'preview' && void run(stage.rows, stage.fileName)}>
+            <Button
+              disabled={stage.kind !== 'preview' || ready === 0}
+              onClick={() => stage.kind === 'preview' && void run(stage.rows, stage.fileName)}
+            >
               {busy ? 'Importing...' : `Import ${ready} ${ready === 1 ? 'user' : 'users'}`}
             </Button>
           </>
@@ -252,23 +292,36 @@ function ImportUsersContent({ existingEmails, onClose }: Omit<ImportUsersDialogP
     >
       <div className="stack">
         <p className="text-muted">
-          A CSV file with the header <code>{IMPORT_COLUMNS.join(',')}</code>, columns in any order: dashboard ids separated by
-          <code>;</code>, the default one of them (the first when empty), role <code>Users</code> (the default) or <code>Admins</code>. At
-          most {MAX_IMPORT_ROWS} rows. Every row is checked before anything is created; each new user receives an invitation email with a
-          temporary password.
+          A CSV file with the header <code>{IMPORT_COLUMNS.join(',')}</code>, columns in any order: dashboard ids
+          separated by
+          <code>;</code>, the default one of them (the first when empty), role <code>Users</code> (the default) or{' '}
+          <code>Admins</code>. At most {MAX_IMPORT_ROWS} rows. Every row is checked before anything is created; each new
+          user receives an invitation email with a temporary password.
         </p>
         <div className="row import-file-row">
           <div className="field">
             <label className="field-label" htmlFor={fileId}>
               CSV file
             </label>
-            <input id={fileId} type="file" accept=".csv,text/csv" disabled={busy || known === null} onChange={(event) => void choose(event)} />
+            <input
+              id={fileId}
+              type="file"
+              accept=".csv,text/csv"
+              disabled={busy || known === null}
+              onChange={(event) => void choose(event)}
+            />
           </div>
-          <Button variant="secondary" size="sm" onClick={() => downloadFile('user-import-template.csv', 'text/csv;charset=utf-8', IMPORT_TEMPLATE)}>
+          <Button
+            variant="secondary"
+            size="sm"
+            onClick={() => downloadFile('user-import-template.csv', 'text/csv;charset=utf-8', IMPORT_TEMPLATE)}
+          >
             Download template
           </Button>
         </div>
-        {known === null && loadFailure === null && <Spinner label="Loading the dashboard catalogue and the companies..." />}
+        {known === null && loadFailure === null && (
+          <Spinner label="Loading the dashboard catalogue and the companies..." />
+        )}
         {loadFailure !== null && (
           <Alert tone="error" title={loadFailure.title}>
             {loadFailure.lines.map((line) => (
@@ -287,8 +340,8 @@ function ImportUsersContent({ existingEmails, onClose }: Omit<ImportUsersDialogP
         )}
         {stage.kind !== 'choose' && (
           <p role="status">
-            {stage.fileName}: {rows.length} {rows.length === 1 ? 'row' : 'rows'} — {ready} ready, {skipped} will be skipped, {existing} already
-            exist.
+            {stage.fileName}: {rows.length} {rows.length === 1 ? 'row' : 'rows'} — {ready} ready, {skipped} will be
+            skipped, {existing} already exist.
           </p>
         )}
         {results !== undefined && (
@@ -299,15 +352,28 @@ function ImportUsersContent({ existingEmails, onClose }: Omit<ImportUsersDialogP
             <progress id={`${fileId}-progress`} max={Math.max(readyRows, 1)} value={results.size} />
             {stage.kind === 'done' && (
               <p role="status">
-                {created} created, {count('exists') + existing} already existed, {count('failed')} failed, {skipped} skipped.
+                {created} created, {count('exists') + existing} already existed, {count('failed')} failed, {skipped}{' '}
+                skipped.
               </p>
             )}
           </div>
         )}
         {newCompanies.length > 0 && (
-          <NewCompaniesChoice names={newCompanies} value={decision} onChange={setDecision} disabled={stage.kind !== 'preview'} />
+          <NewCompaniesChoice
+            names={newCompanies}
+            value={decision}
+            onChange={setDecision}
+            disabled={stage.kind !== 'preview'}
+          />
         )}
-        {rows.length > 0 && <PreviewTable rows={rows} newCompanyCount={newCompanies.length} decision={decision} {...(results ? { results } : {})} />}
+        {rows.length > 0 && (
+          <PreviewTable
+            rows={rows}
+            newCompanyCount={newCompanies.length}
+            decision={decision}
+            {...(results ? { results } : {})}
+          />
+        )}
       </div>
     </Modal>
   );

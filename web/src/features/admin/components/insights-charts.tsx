@@ -21,8 +21,13 @@ const MAX_CHART_DASHBOARDS = 12;
  */
 export default function InsightsCharts({ weeks, dashboards }: InsightsChartsProps) {
   const weekData = weeks.map((week) => ({ label: week.week, activeUsers: week.activeUsers }));
-  const busiest = weeks.reduce<InsightsWeek | undefined>((best, week) => (best === undefined || week.activeUsers > best.activeUsers ? week : best), undefined);
-  const dashboardData = dashboards.slice(0, MAX_CHART_DASHBOARDS).map((dashboard) => ({ label: dashboardLabel(dashboard), views: dashboard.views }));
+  const busiest = weeks.reduce<InsightsWeek | undefined>(
+    (best, week) => (best === undefined || week.activeUsers > best.activeUsers ? week : best),
+    undefined,
+  );
+  const dashboardData = dashboards
+    .slice(0, MAX_CHART_DASHBOARDS)
+    .map((dashboard) => ({ label: dashboardLabel(dashboard), views: dashboard.views }));
   const top = dashboards[0];
   const weeksSummary =
     weeks.length === 0
@@ -45,7 +50,14 @@ export default function InsightsCharts({ weeks, dashboards }: InsightsChartsProp
               <XAxis dataKey="label" fontSize={12} />
               <YAxis allowDecimals={false} fontSize={12} />
               <Tooltip />
-              <Line type="monotone" dataKey="activeUsers" name="Active users" stroke={PRIMARY} strokeWidth={2} isAnimationActive={false} />
+              <Line
+                type="monotone"
+                dataKey="activeUsers"
+                name="Active users"
+                stroke={PRIMARY}
+                strokeWidth={2}
+                isAnimationActive={false}
+              />
             </LineChart>
           </ResponsiveContainer>
         </div>
@@ -54,7 +66,12 @@ export default function InsightsCharts({ weeks, dashboards }: InsightsChartsProp
         <figcaption className="insights-chart-title">Views per dashboard</figcaption>
         <div role="img" aria-label={dashboardsSummary}>
           <ResponsiveContainer width="100%" height={CHART_HEIGHT}>
-            <BarChart data={dashboardData} accessibilityLayer={false} layout="vertical" margin={{ top: 8, right: 16, bottom: 8, left: 8 }}>
+            <BarChart
+              data={dashboardData}
+              accessibilityLayer={false}
+              layout="vertical"
+              margin={{ top: 8, right: 16, bottom: 8, left: 8 }}
+            >
               <CartesianGrid strokeDasharray="3 3" />
               <XAxis type="number" allowDecimals={false} fontSize={12} />
               <YAxis type="category" dataKey="label" width={150} fontSize={12} />

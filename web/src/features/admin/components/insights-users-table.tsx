@@ -6,7 +6,17 @@ import { Button } from '../../../components/button.tsx';
 import { Select } from '../../../components/select.tsx';
 import { downloadFile } from '../../../lib/csv.ts';
 import type { InsightsRange } from '../api/admin-api.ts';
-import { CSV_MIME, exportName, filterInsightUsers, formatSeen, INSIGHTS_TEXTS, unopenedAssignments, USER_SHOW_OPTIONS, usersCsv, type UserShow } from '../insights.ts';
+import {
+  CSV_MIME,
+  exportName,
+  filterInsightUsers,
+  formatSeen,
+  INSIGHTS_TEXTS,
+  unopenedAssignments,
+  USER_SHOW_OPTIONS,
+  usersCsv,
+  type UserShow,
+} from '../insights.ts';
 import { SearchField } from './search-field.tsx';
 import { VirtualTable } from './virtual-table.tsx';
 import './insights-users-table.css';
@@ -15,7 +25,13 @@ const ROW_HEIGHT = 60;
 /** A row as a card on a phone: the email, then company, last seen, views and assignments. */
 const CARD_HEIGHT = 160;
 
-const UserRow = memo(function UserRow({ user, ariaRowIndex }: { readonly user: InsightsUser; readonly ariaRowIndex: number }) {
+const UserRow = memo(function UserRow({
+  user,
+  ariaRowIndex,
+}: {
+  readonly user: InsightsUser;
+  readonly ariaRowIndex: number;
+}) {
   const unopened = unopenedAssignments(user);
   const attention = user.lastSeenAt === null || unopened.length > 0;
   return (
@@ -26,7 +42,13 @@ const UserRow = memo(function UserRow({ user, ariaRowIndex }: { readonly user: I
         </span>
       </td>
       <td data-label="Company">{user.companies.join(', ') || '—'}</td>
-      <td data-label="Last seen">{user.lastSeenAt === null ? <Badge tone="warning">{INSIGHTS_TEXTS.neverViewed}</Badge> : <time dateTime={user.lastSeenAt}>{formatSeen(user.lastSeenAt)}</time>}</td>
+      <td data-label="Last seen">
+        {user.lastSeenAt === null ? (
+          <Badge tone="warning">{INSIGHTS_TEXTS.neverViewed}</Badge>
+        ) : (
+          <time dateTime={user.lastSeenAt}>{formatSeen(user.lastSeenAt)}</time>
+        )}
+      </td>
       <td className="numeric" data-label="Views (30 days)">
         {user.recentViews.toLocaleString()}
       </td>
@@ -70,8 +92,17 @@ export function InsightsUsersTable({ users, complete, range }: InsightsUsersTabl
           onChange={setQuery}
           resultText={`${shown.length.toLocaleString()} of ${users.length.toLocaleString()} users${complete ? '' : ' (loading more...)'}`}
         />
-        <Select label="Show" options={USER_SHOW_OPTIONS} value={show} onChange={(event) => setShow(event.target.value as UserShow)} />
-        <Button variant="secondary" disabled={!complete} onClick={() => downloadFile(exportName('insights-users', range), CSV_MIME, usersCsv(shown))}>
+        <Select
+          label="Show"
+          options={USER_SHOW_OPTIONS}
+          value={show}
+          onChange={(event) => setShow(event.target.value as UserShow)}
+        />
+        <Button
+          variant="secondary"
+          disabled={!complete}
+          onClick={() => downloadFile(exportName('insights-users', range), CSV_MIME, usersCsv(shown))}
+        >
           Export users CSV
         </Button>
       </div>

@@ -7,7 +7,14 @@ import { TextField } from '../../../components/text-field.tsx';
 import { notify } from '../../../components/toaster.tsx';
 import { useServerCall, type RunOptions } from '../../../lib/use-server-call.ts';
 import type { InviteFields } from '../api/admin-api.ts';
-import { ADMIN_FAILURES, failureDetailLines, failureText, inviteOutcome, inviteSummaryText, isNotScopedRefusal } from '../errors.ts';
+import {
+  ADMIN_FAILURES,
+  failureDetailLines,
+  failureText,
+  inviteOutcome,
+  inviteSummaryText,
+  isNotScopedRefusal,
+} from '../errors.ts';
 import { DashboardPicker } from './dashboard-picker.tsx';
 import { FormDialog } from './form-dialog.tsx';
 import './invite-modal.css';
@@ -39,7 +46,13 @@ export interface InviteModalProps {
   readonly invite: (fields: InviteFields) => Promise<unknown>;
 }
 
-function InviteDialog({ email, company = '', catalogue, onClose, invite }: { readonly email: string } & Omit<InviteModalProps, 'email'>) {
+function InviteDialog({
+  email,
+  company = '',
+  catalogue,
+  onClose,
+  invite,
+}: { readonly email: string } & Omit<InviteModalProps, 'email'>) {
   const radioGroup = useId();
   const [selected, setSelected] = useState<readonly string[]>([]);
   const [defaultId, setDefaultId] = useState<string | null>(null);
@@ -52,13 +65,18 @@ function InviteDialog({ email, company = '', catalogue, onClose, invite }: { rea
 
   const toggle = (recordId: string) => {
     setValidation(null);
-    setSelected((current) => (current.includes(recordId) ? current.filter((id) => id !== recordId) : [...current, recordId]));
+    setSelected((current) =>
+      current.includes(recordId) ? current.filter((id) => id !== recordId) : [...current, recordId],
+    );
     // Deselecting the default dashboard clears the default.
     if (defaultId === recordId) setDefaultId(null);
   };
 
   /** Assigns each dashboard in turn; with `confirmSharedData`, as shared data. */
-  const assign = async (dashboards: readonly DashboardMetadata[], confirmSharedData: boolean): Promise<InviteResult[]> => {
+  const assign = async (
+    dashboards: readonly DashboardMetadata[],
+    confirmSharedData: boolean,
+  ): Promise<InviteResult[]> => {
     const outcome: InviteResult[] = [];
     for (const dashboard of dashboards) {
       try {
@@ -112,7 +130,15 @@ function InviteDialog({ email, company = '', catalogue, onClose, invite }: { rea
   const assignShared = async () => {
     if (busy || results === null) return;
     const refused = new Set(results.filter((result) => result.notScoped).map((result) => result.recordId));
-    const outcome = await run('invite', () => assign(chosen.filter((dashboard) => refused.has(dashboard.id)), true), ASSIGN_REPORTS_FAILURES);
+    const outcome = await run(
+      'invite',
+      () =>
+        assign(
+          chosen.filter((dashboard) => refused.has(dashboard.id)),
+          true,
+        ),
+      ASSIGN_REPORTS_FAILURES,
+    );
     if (!outcome) return;
     const repeated = new Map(outcome.map((result) => [result.recordId, result]));
     finish(results.map((result) => repeated.get(result.recordId) ?? result));
@@ -124,7 +150,15 @@ function InviteDialog({ email, company = '', catalogue, onClose, invite }: { rea
   const outcome = inviteOutcome(assignedResults.length, failedResults.length);
 
   return (
-    <FormDialog wide title="Invite to Dashboard" onClose={onClose} onSubmit={submit} busy={busy} submitLabel="Invite" busyLabel="Inviting...">
+    <FormDialog
+      wide
+      title="Invite to Dashboard"
+      onClose={onClose}
+      onSubmit={submit}
+      busy={busy}
+      submitLabel="Invite"
+      busyLabel="Inviting..."
+    >
       <p className="text-muted">
         Assign dashboards to <strong>{email}</strong>.
       </p>
@@ -158,8 +192,10 @@ function InviteDialog({ email, company = '', catalogue, onClose, invite }: { rea
           {notScopedCount > 0 && (
             <div className="stack-tight shared-data-confirm">
               <p>
-                Assigning {notScopedCount === 1 ? 'this dashboard' : 'these dashboards'} as shared data records that every company
-                {notScopedCount === 1 ? ' it reaches' : ' they reach'} may see all of {notScopedCount === 1 ? 'its' : 'their'} rows.
+                Assigning {notScopedCount === 1 ? 'this dashboard' : 'these dashboards'} as shared data records that
+                every company
+                {notScopedCount === 1 ? ' it reaches' : ' they reach'} may see all of{' '}
+                {notScopedCount === 1 ? 'its' : 'their'} rows.
               </p>
               <div>
                 <Button size="sm" onClick={() => void assignShared()} disabled={busy}>
@@ -178,7 +214,13 @@ function InviteDialog({ email, company = '', catalogue, onClose, invite }: { rea
         placeholder="No company"
         hint="Filled from the user's company. Change it with Edit User on Manage Users."
       />
-      <DashboardPicker label="Dashboards" dashboards={catalogue} selected={selected} onToggle={toggle} invalid={validation !== null} />
+      <DashboardPicker
+        label="Dashboards"
+        dashboards={catalogue}
+        selected={selected}
+        onToggle={toggle}
+        invalid={validation !== null}
+      />
       {validation && (
         <p className="field-error" role="alert">
           {validation}

@@ -51,7 +51,8 @@ function DashboardsPanel({ email, onClose, onRemoved }: { readonly email: string
       dashboards.reload();
     };
     await call.run(kind, work, {
-      failure: (error) => actionFailure(kind === 'setDefault' ? ADMIN_FAILURES.setDefault : ADMIN_FAILURES.removeFromDashboard, error),
+      failure: (error) =>
+        actionFailure(kind === 'setDefault' ? ADMIN_FAILURES.setDefault : ADMIN_FAILURES.removeFromDashboard, error),
       settled: () => setPending(null),
     });
   };

@@ -50,7 +50,12 @@ export function UserListCard({ title, titleId, search, total, loading, failure, 
       }
     >
       {failed && (
-        <LoadFailure title={failure.title} detail={failureMessage(failure.error)} onRetry={failure.onRetry} retrying={failure.retrying} />
+        <LoadFailure
+          title={failure.title}
+          detail={failureMessage(failure.error)}
+          onRetry={failure.onRetry}
+          retrying={failure.retrying}
+        />
       )}
       {loading ? <Spinner label="Loading users..." /> : (!failed || failure.hasRows) && children}
     </Card>
@@ -58,13 +63,22 @@ export function UserListCard({ title, titleId, search, total, loading, failure, 
 }
 
 /** What the search box of a user list looks in: the username and the email. */
-export const userSearchText = (user: { readonly username: string; readonly email: string }) => `${user.username}\n${user.email}`;
+export const userSearchText = (user: { readonly username: string; readonly email: string }) =>
+  `${user.username}\n${user.email}`;
 
 /**
  * The User column: the email, then the username below it. A value too long for the column
  * ends in an ellipsis and shows in full on hover (and in the row's actions menu).
  */
-export function UserCell({ email, username, badge }: { readonly email: string; readonly username: string; readonly badge?: ReactNode }) {
+export function UserCell({
+  email,
+  username,
+  badge,
+}: {
+  readonly email: string;
+  readonly username: string;
+  readonly badge?: ReactNode;
+}) {
   return (
     <div className="user-cell">
       <span className="user-email">

@@ -1,5 +1,10 @@
 import { memo, useCallback, useMemo, useState } from 'react';
-import { INVITATION_MESSAGES, INVITATION_PENDING_STATUS, PROMOTE_MESSAGES, type ManagedUser } from '../../../../../contracts/user-admin.ts';
+import {
+  INVITATION_MESSAGES,
+  INVITATION_PENDING_STATUS,
+  PROMOTE_MESSAGES,
+  type ManagedUser,
+} from '../../../../../contracts/user-admin.ts';
 import { Badge } from '../../../components/badge.tsx';
 import type { RowAction } from '../../../components/row-actions.tsx';
 import { ADMINS_GROUP, blockedReason } from '../protection.ts';
@@ -28,9 +33,16 @@ export function InvitationStatus({ user }: { readonly user: ManagedUser }) {
   const known = expires !== null && !Number.isNaN(expires.getTime());
   const expired = known && expires.getTime() <= now;
   return (
-    <span className="invitation-status" title={known ? `The temporary password ${expired ? 'expired' : 'expires'} ${expires.toLocaleString()}` : undefined}>
+    <span
+      className="invitation-status"
+      title={
+        known ? `The temporary password ${expired ? 'expired' : 'expires'} ${expires.toLocaleString()}` : undefined
+      }
+    >
       <Badge tone={expired ? 'warning' : 'info'}>{expired ? INVITATION_TEXTS.expired : INVITATION_TEXTS.pending}</Badge>
-      {known && <span className="invitation-expiry">{`${expired ? 'Expired' : 'Expires'} ${expires.toLocaleDateString()}`}</span>}
+      {known && (
+        <span className="invitation-expiry">{`${expired ? 'Expired' : 'Expires'} ${expires.toLocaleDateString()}`}</span>
+      )}
     </span>
   );
 }
@@ -80,7 +92,9 @@ function userColumns(signedInEmail: string): readonly UserColumn<ManagedUser>[] 
     },
     {
       header: 'Cognito Group',
-      cell: (user) => <Badge tone={isAdminAccount(user) ? 'warning' : 'neutral'}>{user.cognitoGroup ?? 'Unknown'}</Badge>,
+      cell: (user) => (
+        <Badge tone={isAdminAccount(user) ? 'warning' : 'neutral'}>{user.cognitoGroup ?? 'Unknown'}</Badge>
+      ),
     },
     {
       header: 'Enabled',
@@ -96,22 +110,36 @@ function userColumns(signedInEmail: string): readonly UserColumn<ManagedUser>[] 
 }
 
 /** A row's menu: what an admin may do to the account, each refused action with its reason. */
-function userActions(user: ManagedUser, signedInEmail: string, onAction: (action: UserAction, user: ManagedUser) => void): RowAction[] {
+function userActions(
+  user: ManagedUser,
+  signedInEmail: string,
+  onAction: (action: UserAction, user: ManagedUser) => void,
+): RowAction[] {
   const isAdmin = isAdminAccount(user);
   const target = { email: user.email, isAdmin };
   return [
-    { label: 'Edit', disabledReason: blockedReason('update', target, signedInEmail), onSelect: () => onAction('edit', user) },
+    {
+      label: 'Edit',
+      disabledReason: blockedReason('update', target, signedInEmail),
+      onSelect: () => onAction('edit', user),
+    },
     {
       label: user.enabled ? 'Disable' : 'Enable',
       disabledReason: blockedReason('disable', target, signedInEmail),
       onSelect: () => onAction('toggle', user),
     },
-    { label: 'Reset MFA', disabledReason: blockedReason('resetMfa', target, signedInEmail), onSelect: () => onAction('resetMfa', user) },
+    {
+      label: 'Reset MFA',
+      disabledReason: blockedReason('resetMfa', target, signedInEmail),
+      onSelect: () => onAction('resetMfa', user),
+    },
     ...(user.status === AWAITING_FIRST_SIGN_IN
       ? [
           {
             label: 'Resend Invitation',
-            disabledReason: blockedReason('resendInvitation', target, signedInEmail) ?? (user.enabled ? null : INVITATION_MESSAGES.disabled),
+            disabledReason:
+              blockedReason('resendInvitation', target, signedInEmail) ??
+              (user.enabled ? null : INVITATION_MESSAGES.disabled),
             onSelect: () => onAction('resendInvitation', user),
           },
         ]
@@ -145,9 +173,18 @@ export interface UsersTableProps {
 }
 
 /** The All Users table (admin-portal §2), virtualized. */
-export const UsersTable = memo(function UsersTable({ users, signedInEmail, busyEmail, query, onAction }: UsersTableProps) {
+export const UsersTable = memo(function UsersTable({
+  users,
+  signedInEmail,
+  busyEmail,
+  query,
+  onAction,
+}: UsersTableProps) {
   const columns = useMemo(() => userColumns(signedInEmail), [signedInEmail]);
-  const actions = useCallback((user: ManagedUser) => userActions(user, signedInEmail, onAction), [signedInEmail, onAction]);
+  const actions = useCallback(
+    (user: ManagedUser) => userActions(user, signedInEmail, onAction),
+    [signedInEmail, onAction],
+  );
   return (
     <UserTable
       label="All Users"

@@ -123,18 +123,21 @@ export default function ActivityPage() {
     setFilter(next);
   }, []);
 
-  const applyForm = useCallback((current: ActivityFilterForm) => {
-    let next: AuditFilter;
-    try {
-      next = toAuditFilter(current);
-    } catch (failure) {
-      // A reversed range is shown by its field and asks nothing of the server.
-      setRangeError((failure as Error).message);
-      return;
-    }
-    setRangeError(null);
-    applyFilter(next);
-  }, [applyFilter]);
+  const applyForm = useCallback(
+    (current: ActivityFilterForm) => {
+      let next: AuditFilter;
+      try {
+        next = toAuditFilter(current);
+      } catch (failure) {
+        // A reversed range is shown by its field and asks nothing of the server.
+        setRangeError((failure as Error).message);
+        return;
+      }
+      setRangeError(null);
+      applyFilter(next);
+    },
+    [applyFilter],
+  );
 
   useEffect(() => {
     const timer = window.setTimeout(() => applyForm(form), delay.current);
@@ -169,7 +172,11 @@ export default function ActivityPage() {
       async () => {
         const { entries, exportedAt } = await api.users.exportAuditLog(chosen, format);
         const text = format === 'csv' ? activityCsv(entries) : activityJson(entries, chosen, exportedAt);
-        downloadFile(exportFileName(exportedAt, format), format === 'csv' ? 'text/csv;charset=utf-8' : 'application/json', text);
+        downloadFile(
+          exportFileName(exportedAt, format),
+          format === 'csv' ? 'text/csv;charset=utf-8' : 'application/json',
+          text,
+        );
         notify.success(`Exported ${entries.length} ${entries.length === 1 ? 'entry' : 'entries'}`);
         setError(null);
         // The export is itself an entry of the trail.
@@ -243,7 +250,12 @@ export default function ActivityPage() {
             onChange={(event) => change({ fromDay: event.target.value })}
             error={rangeError ?? undefined}
           />
-          <TextField label="To" type="date" value={form.toDay} onChange={(event) => change({ toDay: event.target.value })} />
+          <TextField
+            label="To"
+            type="date"
+            value={form.toDay}
+            onChange={(event) => change({ toDay: event.target.value })}
+          />
           <div className="activity-filter-actions">
             <Button type="button" variant="secondary" onClick={clear} disabled={!formFilled}>
               Clear filters
@@ -254,7 +266,12 @@ export default function ActivityPage() {
           {statusText}
         </p>
         {error !== null && (
-          <LoadFailure title={ADMIN_FAILURES.loadActivity} detail={failureMessage(error)} onRetry={retry} retrying={loading} />
+          <LoadFailure
+            title={ADMIN_FAILURES.loadActivity}
+            detail={failureMessage(error)}
+            onRetry={retry}
+            retrying={loading}
+          />
         )}
         {trail === null || error !== null ? (
           trail === null && loading && <Spinner label="Loading activity..." />
@@ -276,7 +293,14 @@ export default function ActivityPage() {
                   <tr>
                     <td colSpan={6}>
                       {isFiltered(filter) ? (
-                        <EmptyList title="No activity matches the filters" action={<Button size="sm" variant="secondary" onClick={clear}>Clear filters</Button>}>
+                        <EmptyList
+                          title="No activity matches the filters"
+                          action={
+                            <Button size="sm" variant="secondary" onClick={clear}>
+                              Clear filters
+                            </Button>
+                          }
+                        >
                           Widen the days, choose All actions or All outcomes, or search for part of an email.
                         </EmptyList>
                       ) : (

@@ -29,7 +29,11 @@ export default function AdminChangePasswordPage() {
   };
 
   return (
-    <AuthLayout productTitle={adminPortalTitle(productName)} tagline={adminLoginSubtitle(productName)} highlights={ADMIN_HIGHLIGHTS}>
+    <AuthLayout
+      productTitle={adminPortalTitle(productName)}
+      tagline={adminLoginSubtitle(productName)}
+      highlights={ADMIN_HIGHLIGHTS}
+    >
       <div className="stack">
         <div>
           <h2>Change Password</h2>
@@ -41,7 +45,11 @@ export default function AdminChangePasswordPage() {
         </div>
         <AdminPasswordReset {...(email ? { lockedEmail: email } : {})} onReset={done} />
         <p className="auth-links">
-          {email ? <Link to={paths.admin.users}>Back to the admin portal</Link> : <Link to={paths.admin.login}>Back to Admin Login</Link>}
+          {email ? (
+            <Link to={paths.admin.users}>Back to the admin portal</Link>
+          ) : (
+            <Link to={paths.admin.login}>Back to Admin Login</Link>
+          )}
         </p>
       </div>
     </AuthLayout>

@@ -14,7 +14,11 @@ export default function AdminForgotPasswordPage() {
   const { productName } = useConfig();
   const navigate = useNavigate();
   return (
-    <AuthLayout productTitle={adminPortalTitle(productName)} tagline={adminLoginSubtitle(productName)} highlights={ADMIN_HIGHLIGHTS}>
+    <AuthLayout
+      productTitle={adminPortalTitle(productName)}
+      tagline={adminLoginSubtitle(productName)}
+      highlights={ADMIN_HIGHLIGHTS}
+    >
       <div className="stack">
         <div>
           <h2>Admin Portal</h2>

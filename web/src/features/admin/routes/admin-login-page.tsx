@@ -45,17 +45,28 @@ export default function AdminLoginPage() {
   if (isAdmin && !signingIn) return <Navigate to={destination} replace />;
 
   return (
-    <AuthLayout productTitle={adminPortalTitle(productName)} tagline={adminLoginSubtitle(productName)} highlights={ADMIN_HIGHLIGHTS}>
+    <AuthLayout
+      productTitle={adminPortalTitle(productName)}
+      tagline={adminLoginSubtitle(productName)}
+      highlights={ADMIN_HIGHLIGHTS}
+    >
       <SignInFlow
         requiredGroups={ADMIN_PORTAL_GROUPS}
         privilege="admin"
         productName={productName}
-        labels={{ email: 'Email', password: 'Password', submit: ADMIN_SIGN_IN_TEXTS.submit, busy: ADMIN_SIGN_IN_TEXTS.busy }}
+        labels={{
+          email: 'Email',
+          password: 'Password',
+          submit: ADMIN_SIGN_IN_TEXTS.submit,
+          busy: ADMIN_SIGN_IN_TEXTS.busy,
+        }}
         heading={
           <div>
             <h2>Admin Sign In</h2>
             {denied && <Alert tone="error">{accessDeniedMessage('admin')}</Alert>}
-            {sessionEnd && !signingIn && <Alert tone="info">{sessionEndMessage(sessionEnd.reason, sessionEnd.minutes)}</Alert>}
+            {sessionEnd && !signingIn && (
+              <Alert tone="info">{sessionEndMessage(sessionEnd.reason, sessionEnd.minutes)}</Alert>
+            )}
           </div>
         }
         extra={

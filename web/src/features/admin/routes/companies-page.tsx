@@ -99,11 +99,16 @@ export default function CompaniesPage() {
             retrying={list.loading}
           />
         )}
-        {list.data === undefined
-          ? list.loading && <Spinner label="Loading companies..." />
-          : (
-              <CompaniesTable companies={search.rows} query={search.appliedQuery} dashboardNames={dashboardNames} onAction={onAction} />
-            )}
+        {list.data === undefined ? (
+          list.loading && <Spinner label="Loading companies..." />
+        ) : (
+          <CompaniesTable
+            companies={search.rows}
+            query={search.appliedQuery}
+            dashboardNames={dashboardNames}
+            onAction={onAction}
+          />
+        )}
       </Card>
       <CompanyAccessPanel recorded={list.data?.lastCheck} loading={list.loading} />
 

@@ -49,7 +49,10 @@ export default function DashboardsPage() {
   const search = useSearch(allUsers, userSearchText);
   const adminCount = useMemo(() => allUsers.filter(isAdminUser).length, [allUsers]);
   const { update: updateCatalogue } = catalogue;
-  const assignments = useMemo(() => (catalogue.data === undefined ? undefined : assignmentsByEmail(catalogue.data)), [catalogue.data]);
+  const assignments = useMemo(
+    () => (catalogue.data === undefined ? undefined : assignmentsByEmail(catalogue.data)),
+    [catalogue.data],
+  );
 
   /** Keeps each user's dashboards current after an assignment or a removal, without reloading the catalogue. */
   const noteAssignment = useCallback(
@@ -87,7 +90,9 @@ export default function DashboardsPage() {
 
   const setRegistration = useCallback(
     (email: string, quicksight: CognitoUserWithQuicksight['quicksight']) =>
-      updateUsers((list) => list.map((u) => (u.email === email ? { ...u, existsInQuickSight: quicksight !== null, quicksight } : u))),
+      updateUsers((list) =>
+        list.map((u) => (u.email === email ? { ...u, existsInQuickSight: quicksight !== null, quicksight } : u)),
+      ),
     [updateUsers],
   );
 
@@ -153,7 +158,13 @@ export default function DashboardsPage() {
   const { error: catalogueError, loading: catalogueLoading, reload: reloadCatalogue } = catalogue;
   const catalogueLoaded = catalogue.data !== undefined;
   const catalogueFailure = useMemo(
-    () => ({ error: catalogueError, title: ADMIN_FAILURES.loadDashboards, onRetry: reloadCatalogue, retrying: catalogueLoading, hasRows: catalogueLoaded }),
+    () => ({
+      error: catalogueError,
+      title: ADMIN_FAILURES.loadDashboards,
+      onRetry: reloadCatalogue,
+      retrying: catalogueLoading,
+      hasRows: catalogueLoaded,
+    }),
     [catalogueError, catalogueLoading, reloadCatalogue, catalogueLoaded],
   );
 

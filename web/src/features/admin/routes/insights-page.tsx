@@ -43,9 +43,21 @@ interface Draft {
   readonly company: string;
 }
 
-const toRange = (draft: Draft): InsightsRange => ({ from: draft.from, to: draft.to, ...(draft.company ? { company: draft.company } : {}) });
+const toRange = (draft: Draft): InsightsRange => ({
+  from: draft.from,
+  to: draft.to,
+  ...(draft.company ? { company: draft.company } : {}),
+});
 
-function ExportButton({ label, name, csv }: { readonly label: string; readonly name: string; readonly csv: () => string }) {
+function ExportButton({
+  label,
+  name,
+  csv,
+}: {
+  readonly label: string;
+  readonly name: string;
+  readonly csv: () => string;
+}) {
   return (
     <Button variant="secondary" size="sm" onClick={() => downloadFile(name, CSV_MIME, csv())}>
       {label}
@@ -67,7 +79,11 @@ function DashboardRows({ dashboards, empty, assigned }: Omit<DashboardTableProps
     return (
       <tr>
         <td colSpan={4}>
-          {empty.next === undefined ? <p className="text-muted">{empty.title}</p> : <EmptyList title={empty.title}>{empty.next}</EmptyList>}
+          {empty.next === undefined ? (
+            <p className="text-muted">{empty.title}</p>
+          ) : (
+            <EmptyList title={empty.title}>{empty.next}</EmptyList>
+          )}
         </td>
       </tr>
     );
@@ -78,7 +94,9 @@ function DashboardRows({ dashboards, empty, assigned }: Omit<DashboardTableProps
         {dashboardLabel(dashboard)} <span className="text-muted">({dashboard.dashboardId})</span>
       </th>
       <td className="numeric">{dashboard.views.toLocaleString()}</td>
-      <td className="numeric">{assigned === undefined ? '…' : (assigned.get(dashboard.dashboardId) ?? 0).toLocaleString()}</td>
+      <td className="numeric">
+        {assigned === undefined ? '…' : (assigned.get(dashboard.dashboardId) ?? 0).toLocaleString()}
+      </td>
       <td>{dashboard.lastViewedAt === null ? 'Never' : formatSeen(dashboard.lastViewedAt)}</td>
     </tr>
   ));
@@ -107,9 +125,21 @@ function DashboardTable({ label, dashboards, empty, assigned }: DashboardTablePr
 
 function userStats(users: readonly InsightsUser[]) {
   return [
-    { label: 'Users who viewed in the last 30 days', value: users.filter((user) => user.recentViews > 0).length, tone: 'success' as const },
-    { label: 'Users who never viewed a dashboard', value: users.filter((user) => user.lastSeenAt === null).length, tone: 'danger' as const },
-    { label: 'Users with an assigned dashboard never opened', value: users.filter((user) => unopenedAssignments(user).length > 0).length, tone: 'danger' as const },
+    {
+      label: 'Users who viewed in the last 30 days',
+      value: users.filter((user) => user.recentViews > 0).length,
+      tone: 'success' as const,
+    },
+    {
+      label: 'Users who never viewed a dashboard',
+      value: users.filter((user) => user.lastSeenAt === null).length,
+      tone: 'danger' as const,
+    },
+    {
+      label: 'Users with an assigned dashboard never opened',
+      value: users.filter((user) => unopenedAssignments(user).length > 0).length,
+      tone: 'danger' as const,
+    },
   ];
 }
 
@@ -133,24 +163,44 @@ function InsightsBody({
   readonly people: InsightUsersState;
   readonly onRetryUsers: () => void;
 }) {
-  const notViewed = useMemo(() => data.dashboards.filter((dashboard) => dashboard.inCatalogue && dashboard.views === 0), [data.dashboards]);
+  const notViewed = useMemo(
+    () => data.dashboards.filter((dashboard) => dashboard.inCatalogue && dashboard.views === 0),
+    [data.dashboards],
+  );
   const assigned = useMemo(() => (people.complete ? assignedUserCounts(people.users) : undefined), [people]);
   const stats = useMemo(
-    () => [{ label: 'Dashboard views in range', value: data.totalViews }, ...(people.complete ? userStats(people.users) : [])],
+    () => [
+      { label: 'Dashboard views in range', value: data.totalViews },
+      ...(people.complete ? userStats(people.users) : []),
+    ],
     [data.totalViews, people],
   );
   const counts = assigned ?? new Map<string, number>();
   return (
     <>
       <StatCards stats={stats} />
-      {!people.complete && people.error === null && <Spinner label={`Loading users... ${people.users.length.toLocaleString()} so far`} />}
+      {!people.complete && people.error === null && (
+        <Spinner label={`Loading users... ${people.users.length.toLocaleString()} so far`} />
+      )}
       <Card title="Usage over time and by dashboard">
         <Suspense fallback={<Spinner label="Loading charts..." />}>
           <InsightsCharts weeks={data.weeks} dashboards={data.dashboards} />
         </Suspense>
       </Card>
-      <Card title="Active users per week" actions={<ExportButton label="Export weeks CSV" name={exportName('insights-weeks', range)} csv={() => weeksCsv(data.weeks)} />}>
-        <p className="text-muted">Active users count everyone who opened a dashboard during the ISO week (Monday to Sunday), also where the range starts or ends inside it; views count only the days in the range.</p>
+      <Card
+        title="Active users per week"
+        actions={
+          <ExportButton
+            label="Export weeks CSV"
+            name={exportName('insights-weeks', range)}
+            csv={() => weeksCsv(data.weeks)}
+          />
+        }
+      >
+        <p className="text-muted">
+          Active users count everyone who opened a dashboard during the ISO week (Monday to Sunday), also where the
+          range starts or ends inside it; views count only the days in the range.
+        </p>
         <div className="table-scroll" role="region" aria-label="Active users per week" tabIndex={0}>
           <table className="data-table">
             <caption className="visually-hidden">Active users per week</caption>
@@ -175,29 +225,59 @@ function InsightsBody({
           </table>
         </div>
       </Card>
-      <Card title="Views per dashboard" actions={<ExportButton label="Export dashboards CSV" name={exportName('insights-dashboards', range)} csv={() => dashboardsCsv(data.dashboards, counts)} />}>
-        <DashboardTable label="Views per dashboard" dashboards={data.dashboards} empty={INSIGHTS_EMPTY.noDashboards} assigned={assigned} />
+      <Card
+        title="Views per dashboard"
+        actions={
+          <ExportButton
+            label="Export dashboards CSV"
+            name={exportName('insights-dashboards', range)}
+            csv={() => dashboardsCsv(data.dashboards, counts)}
+          />
+        }
+      >
+        <DashboardTable
+          label="Views per dashboard"
+          dashboards={data.dashboards}
+          empty={INSIGHTS_EMPTY.noDashboards}
+          assigned={assigned}
+        />
       </Card>
       <Card
         title="Dashboards not viewed in this range"
-        actions={<ExportButton label="Export not viewed CSV" name={exportName('insights-not-viewed', range)} csv={() => dashboardsCsv(notViewed, counts)} />}
+        actions={
+          <ExportButton
+            label="Export not viewed CSV"
+            name={exportName('insights-not-viewed', range)}
+            csv={() => dashboardsCsv(notViewed, counts)}
+          />
+        }
       >
         <DashboardTable
           label="Dashboards not viewed in this range"
           dashboards={notViewed}
-          empty={data.dashboards.some((dashboard) => dashboard.inCatalogue) ? INSIGHTS_EMPTY.allViewed : INSIGHTS_EMPTY.noDashboards}
+          empty={
+            data.dashboards.some((dashboard) => dashboard.inCatalogue)
+              ? INSIGHTS_EMPTY.allViewed
+              : INSIGHTS_EMPTY.noDashboards
+          }
           assigned={assigned}
         />
       </Card>
       <Card title="Users">
         <p className="text-muted">
-          Users with at least one assigned dashboard or a recorded view. Highlighted rows have never viewed a dashboard or have an assigned dashboard
-          they never opened. {INSIGHTS_TEXTS.neverMeaning(data.retentionDays)}
+          Users with at least one assigned dashboard or a recorded view. Highlighted rows have never viewed a dashboard
+          or have an assigned dashboard they never opened. {INSIGHTS_TEXTS.neverMeaning(data.retentionDays)}
         </p>
         {people.error !== null && (
-          <LoadFailure title={INSIGHTS_TEXTS.loadUsersFailed} detail={failureMessage(people.error)} onRetry={onRetryUsers} />
+          <LoadFailure
+            title={INSIGHTS_TEXTS.loadUsersFailed}
+            detail={failureMessage(people.error)}
+            onRetry={onRetryUsers}
+          />
         )}
-        {(people.error === null || people.users.length > 0) && <InsightsUsersTable users={people.users} complete={people.complete} range={range} />}
+        {(people.error === null || people.users.length > 0) && (
+          <InsightsUsersTable users={people.users} complete={people.complete} range={range} />
+        )}
       </Card>
     </>
   );
@@ -229,10 +309,15 @@ export default function InsightsPage() {
   };
   // The companies of the portal (LIST_COMPANIES); until they load, or if they cannot, those of the users shown.
   const companyList = useCompanyList();
-  const companyNames = companyList.data?.companies.map((company) => company.name).sort((a, b) => a.localeCompare(b)) ?? companiesOf(people.users);
+  const companyNames =
+    companyList.data?.companies.map((company) => company.name).sort((a, b) => a.localeCompare(b)) ??
+    companiesOf(people.users);
   const companyOptions = [
     { value: '', label: 'All companies' },
-    ...[...new Set([...companyNames, ...(draft.company ? [draft.company] : [])])].map((company) => ({ value: company, label: company })),
+    ...[...new Set([...companyNames, ...(draft.company ? [draft.company] : [])])].map((company) => ({
+      value: company,
+      label: company,
+    })),
   ];
   const change = (patch: Partial<Draft>) => setDraft((current) => ({ ...current, ...patch }));
   const retryUsers = useCallback(() => setGeneration((value) => value + 1), []);
@@ -246,9 +331,29 @@ export default function InsightsPage() {
       <PageHeader title="Insights" description={INSIGHTS_TEXTS.viewMeaning} />
       <Card title="Filters">
         <form className="insights-filters" onSubmit={apply} noValidate>
-          <TextField label="From" type="date" value={draft.from} max={draft.to} onChange={(event) => change({ from: event.target.value })} error={problem?.field === 'from' ? problem.message : undefined} />
-          <TextField label="To" type="date" value={draft.to} min={draft.from} onChange={(event) => change({ to: event.target.value })} error={problem?.field === 'to' ? problem.message : undefined} />
-          <Select label="Company" options={companyOptions} value={draft.company} onChange={(event) => change({ company: event.target.value })} error={problem?.field === 'company' ? problem.message : undefined} />
+          <TextField
+            label="From"
+            type="date"
+            value={draft.from}
+            max={draft.to}
+            onChange={(event) => change({ from: event.target.value })}
+            error={problem?.field === 'from' ? problem.message : undefined}
+          />
+          <TextField
+            label="To"
+            type="date"
+            value={draft.to}
+            min={draft.from}
+            onChange={(event) => change({ to: event.target.value })}
+            error={problem?.field === 'to' ? problem.message : undefined}
+          />
+          <Select
+            label="Company"
+            options={companyOptions}
+            value={draft.company}
+            onChange={(event) => change({ company: event.target.value })}
+            error={problem?.field === 'company' ? problem.message : undefined}
+          />
           <div className="insights-apply">
             <Button type="submit" disabled={loading}>
               {loading ? 'Loading...' : 'Apply'}
@@ -256,7 +361,14 @@ export default function InsightsPage() {
           </div>
         </form>
       </Card>
-      {error !== null && <LoadFailure title={INSIGHTS_TEXTS.loadFailed} detail={failureMessage(error)} onRetry={retry} retrying={loading} />}
+      {error !== null && (
+        <LoadFailure
+          title={INSIGHTS_TEXTS.loadFailed}
+          detail={failureMessage(error)}
+          onRetry={retry}
+          retrying={loading}
+        />
+      )}
       {data === undefined ? (
         loading && <Spinner label="Loading insights..." />
       ) : (

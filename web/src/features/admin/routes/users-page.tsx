@@ -16,14 +16,22 @@ import { FailureAlert } from '../components/failure-alert.tsx';
 import { StatCards } from '../components/stat-cards.tsx';
 import { UserListCard, userSearchText } from '../components/user-list-card.tsx';
 import { UsersTable, type UserAction } from '../components/users-table.tsx';
-import { ADMIN_FAILURES, deleteUserFailureText, failureText, userManagementErrorText, type Failure } from '../errors.ts';
+import {
+  ADMIN_FAILURES,
+  deleteUserFailureText,
+  failureText,
+  userManagementErrorText,
+  type Failure,
+} from '../errors.ts';
 import { ADMINS_GROUP } from '../protection.ts';
 import { useSearch } from '../search.ts';
 import { useResource } from '../use-resource.ts';
 import { companyChoicesOf, useCompanyList } from '../use-companies.ts';
 
 /** The import dialog and its CSV parser load when first opened. */
-const ImportUsersDialog = lazy(async () => ({ default: (await import('../components/import-users-dialog.tsx')).ImportUsersDialog }));
+const ImportUsersDialog = lazy(async () => ({
+  default: (await import('../components/import-users-dialog.tsx')).ImportUsersDialog,
+}));
 
 export const SECURITY_NOTICE =
   'You cannot edit, disable, delete or reset MFA of admin accounts (including your own). Change your own password with Change Password.';
@@ -138,7 +146,8 @@ export default function UsersPage() {
   );
 
   const create = async ({ email, password, companies }: CreateUserForm) => {
-    const { message } = password === undefined ? await api.users.inviteUser(email) : await api.users.createUser(email, password);
+    const { message } =
+      password === undefined ? await api.users.inviteUser(email) : await api.users.createUser(email, password);
     setCreating(false);
     notify.success(password === undefined ? message : 'User created successfully');
     if (companies !== undefined) {
@@ -146,7 +155,10 @@ export default function UsersPage() {
       try {
         await api.quicksight.setUserCompanies(email, companies);
       } catch (error) {
-        setFailure({ title: COMPANY_TEXTS.createdWithoutCompany, lines: [failureText(error, ADMIN_FAILURES.setUserCompanies), COMPANY_TEXTS.setCompanyLater] });
+        setFailure({
+          title: COMPANY_TEXTS.createdWithoutCompany,
+          lines: [failureText(error, ADMIN_FAILURES.setUserCompanies), COMPANY_TEXTS.setCompanyLater],
+        });
       }
     }
     reload();
@@ -177,7 +189,10 @@ export default function UsersPage() {
       failure: (error) =>
         kind === 'delete'
           ? { title: deleteUserFailureText(user.email, error), lines: [] }
-          : { title: kind === 'promote' ? ADMIN_FAILURES.promote : ADMIN_FAILURES.resetMfa, lines: [userManagementErrorText(error)] },
+          : {
+              title: kind === 'promote' ? ADMIN_FAILURES.promote : ADMIN_FAILURES.resetMfa,
+              lines: [userManagementErrorText(error)],
+            },
       settled: () => setConfirmation(null),
     });
   };
@@ -189,11 +204,7 @@ export default function UsersPage() {
         description="Create accounts, change passwords, and enable, disable or delete users."
         actions={
           <div className="row">
-            <Button
-              variant="secondary"
-              onClick={refresh}
-              disabled={users.loading}
-            >
+            <Button variant="secondary" onClick={refresh} disabled={users.loading}>
               {users.loading && users.data !== undefined ? 'Refreshing...' : 'Refresh'}
             </Button>
             <Button variant="secondary" onClick={() => setImporting(true)}>
@@ -213,7 +224,13 @@ export default function UsersPage() {
         search={search}
         total={allUsers.length}
         loading={users.data === undefined && users.loading}
-        failure={{ error: users.error, title: ADMIN_FAILURES.loadUsers, onRetry: retry, retrying: users.loading, hasRows: users.data !== undefined }}
+        failure={{
+          error: users.error,
+          title: ADMIN_FAILURES.loadUsers,
+          onRetry: retry,
+          retrying: users.loading,
+          hasRows: users.data !== undefined,
+        }}
       >
         <UsersTable
           users={search.rows}
@@ -224,7 +241,12 @@ export default function UsersPage() {
         />
       </UserListCard>
 
-      <CreateUserModal open={creating} companies={companyChoices} onClose={() => setCreating(false)} onCreate={create} />
+      <CreateUserModal
+        open={creating}
+        companies={companyChoices}
+        onClose={() => setCreating(false)}
+        onCreate={create}
+      />
       {importing && (
         <Suspense fallback={null}>
           <ImportUsersDialog

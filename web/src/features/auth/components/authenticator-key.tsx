@@ -17,7 +17,10 @@ export function AuthenticatorKey({ secret, issuer, accountName }: AuthenticatorK
   return (
     <>
       <div className="qr-frame">
-        <QrCode value={totpUri(issuer, accountName, secret)} label={`QR code to add ${issuer} to your authenticator app`} />
+        <QrCode
+          value={totpUri(issuer, accountName, secret)}
+          label={`QR code to add ${issuer} to your authenticator app`}
+        />
       </div>
       <div className="field">
         <span className="field-label" id="manual-key-label">

@@ -28,7 +28,10 @@ export interface CredentialsFormProps {
 }
 
 export function CredentialsForm({ labels, onSubmit, onIntent, extra }: CredentialsFormProps) {
-  const { field, handleSubmit, errors, isSubmitting } = useRuleForm<SignInForm>(SIGN_IN_RULES, { email: '', password: '' });
+  const { field, handleSubmit, errors, isSubmitting } = useRuleForm<SignInForm>(SIGN_IN_RULES, {
+    email: '',
+    password: '',
+  });
 
   return (
     <form
@@ -37,13 +40,7 @@ export function CredentialsForm({ labels, onSubmit, onIntent, extra }: Credentia
       onSubmit={handleSubmit((values) => onSubmit({ email: values.email.trim(), password: values.password }))}
       onFocus={onIntent}
     >
-      <TextField
-        label={labels.email}
-        type="email"
-        autoComplete="username"
-        error={errors.email}
-        {...field('email')}
-      />
+      <TextField label={labels.email} type="email" autoComplete="username" error={errors.email} {...field('email')} />
       <TextField
         label={labels.password}
         type="password"

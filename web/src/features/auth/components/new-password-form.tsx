@@ -21,7 +21,12 @@ export function NewPasswordForm({ onSubmit, onCancel, error }: NewPasswordFormPr
   const heading = useStepHeading('new-password');
 
   return (
-    <form className="stack" noValidate onSubmit={handleSubmit(({ password }) => onSubmit(password))} aria-labelledby="new-password-title">
+    <form
+      className="stack"
+      noValidate
+      onSubmit={handleSubmit(({ password }) => onSubmit(password))}
+      aria-labelledby="new-password-title"
+    >
       <h2 id="new-password-title" ref={heading} tabIndex={-1}>
         Choose a new password
       </h2>

@@ -34,10 +34,18 @@ export interface ResetRequestFormProps {
  * The first step of a password reset, the same in both portals: the address (a valid one,
  * checked before anything is sent), then the emailed code.
  */
-export function ResetRequestForm({ texts, lockedEmail, onRequest, errorText, disableWhenEmpty = false }: ResetRequestFormProps) {
+export function ResetRequestForm({
+  texts,
+  lockedEmail,
+  onRequest,
+  errorText,
+  disableWhenEmpty = false,
+}: ResetRequestFormProps) {
   const auth = useAuth();
   const [error, setError] = useState<string | null>(null);
-  const { field, handleSubmit, errors, isSubmitting, values } = useSchemaForm(resetRequestFormSchema, { email: lockedEmail ?? '' });
+  const { field, handleSubmit, errors, isSubmitting, values } = useSchemaForm(resetRequestFormSchema, {
+    email: lockedEmail ?? '',
+  });
 
   const submit = async ({ email }: { email: string }) => {
     setError(null);
@@ -86,7 +94,10 @@ export interface ResetConfirmFormProps {
 export function ResetConfirmForm({ email, texts, onConfirm, errorText }: ResetConfirmFormProps) {
   const auth = useAuth();
   const [error, setError] = useState<string | null>(null);
-  const { field, handleSubmit, errors, isSubmitting } = useSchemaForm(resetConfirmFormSchema, { code: '', password: '' });
+  const { field, handleSubmit, errors, isSubmitting } = useSchemaForm(resetConfirmFormSchema, {
+    code: '',
+    password: '',
+  });
 
   const submit = async (values: ResetConfirmValues) => {
     setError(null);

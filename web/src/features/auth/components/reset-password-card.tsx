@@ -14,7 +14,11 @@ export interface ResetPasswordCardProps {
 
 export const RESET_TITLE = 'Reset Your Password';
 
-const REQUEST_TEXTS = { labels: { email: 'Email Address' }, submit: 'Send Verification Code', busy: 'Sending...' } as const;
+const REQUEST_TEXTS = {
+  labels: { email: 'Email Address' },
+  submit: 'Send Verification Code',
+  busy: 'Sending...',
+} as const;
 
 /** The thrown message, or the spec's fallback. */
 export const requestErrorText = (failure: unknown) =>

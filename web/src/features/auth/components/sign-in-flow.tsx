@@ -56,7 +56,8 @@ export interface SignInFlowProps {
 /** After setup the wizard shows its last step this long before the sign-in goes on. */
 export const SETUP_COMPLETE_PAUSE_MS = 2_000;
 
-export const REMEMBER_DEVICE_FAILED = 'Signed in, but this device could not be remembered: the next sign-in here asks for a code again.';
+export const REMEMBER_DEVICE_FAILED =
+  'Signed in, but this device could not be remembered: the next sign-in here asks for a code again.';
 
 /** Failures of the identity service for a challenge the portal does not support (SMS, custom). */
 const UNSUPPORTED_STEP_CODES: readonly string[] = ['InvalidMfaMethod', 'UnsupportedChallenge'];
@@ -237,7 +238,9 @@ export function SignInFlow({
 
   if (stage === 'resuming') return <Spinner label="Signing in..." />;
   if (stage === 'totp') {
-    return <MfaCodeForm onSubmit={submitTotp} onCancel={cancel} error={error} offerRemember={rememberDevices === true} />;
+    return (
+      <MfaCodeForm onSubmit={submitTotp} onCancel={cancel} error={error} offerRemember={rememberDevices === true} />
+    );
   }
   if (stage === 'newPassword') return <NewPasswordForm onSubmit={submitNewPassword} onCancel={cancel} error={error} />;
   if (stage === 'setup') {

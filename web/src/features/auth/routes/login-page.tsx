@@ -32,7 +32,8 @@ export default function LoginPage() {
   useDocumentTitle(SIGN_IN_TITLE);
 
   if (status === 'loading') return <FullPageLoading />;
-  if (!signingIn && session && hasAnyGroup(session.groups, USER_PORTAL_GROUPS)) return <Navigate to={destination} replace />;
+  if (!signingIn && session && hasAnyGroup(session.groups, USER_PORTAL_GROUPS))
+    return <Navigate to={destination} replace />;
 
   return (
     <AuthLayout productTitle={productName}>
@@ -47,7 +48,9 @@ export default function LoginPage() {
               <h2>{SIGN_IN_TITLE}</h2>
               <p className="text-muted">Use your email address and password.</p>
             </div>
-            {sessionEnd && !signingIn && <Alert tone="info">{sessionEndMessage(sessionEnd.reason, sessionEnd.minutes)}</Alert>}
+            {sessionEnd && !signingIn && (
+              <Alert tone="info">{sessionEndMessage(sessionEnd.reason, sessionEnd.minutes)}</Alert>
+            )}
           </>
         }
         extra={

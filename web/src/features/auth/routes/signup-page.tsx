@@ -35,7 +35,9 @@ function CheckYourEmail({ email, waiting }: { readonly email: string; readonly w
         We sent a confirmation code to <strong>{email}</strong>.
       </p>
       <p>Click the confirmation link in that email to activate your account.</p>
-      {waiting.kind === 'waiting' && <Spinner size="sm" label="This page goes on to the MFA setup once the account is confirmed..." />}
+      {waiting.kind === 'waiting' && (
+        <Spinner size="sm" label="This page goes on to the MFA setup once the account is confirmed..." />
+      )}
       {waiting.kind === 'failed' && (
         <Alert tone="error">
           <p>{waiting.message}</p>
@@ -105,7 +107,13 @@ export default function SignUpPage() {
           </div>
           {error && <Alert tone="error">{error}</Alert>}
           <form className="stack" noValidate onSubmit={handleSubmit(submit)} onFocus={auth.preload}>
-            <TextField label="Email" type="email" autoComplete="email" error={errors.email?.message} {...register('email')} />
+            <TextField
+              label="Email"
+              type="email"
+              autoComplete="email"
+              error={errors.email?.message}
+              {...register('email')}
+            />
             <NewPasswordField label="Password" error={errors.password?.message} {...register('password')} />
             <TextField
               label="Confirm Password"

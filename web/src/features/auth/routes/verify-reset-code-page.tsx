@@ -11,7 +11,11 @@ import { RESET_TITLE } from '../components/reset-password-card.tsx';
 import { RESET_MESSAGES } from '../reset-messages.ts';
 import { useStepHeading } from '../use-step-heading.ts';
 
-const CONFIRM_TEXTS = { labels: { code: 'Code', password: 'Password' }, submit: 'Submit', busy: 'Submitting...' } as const;
+const CONFIRM_TEXTS = {
+  labels: { code: 'Code', password: 'Password' },
+  submit: 'Submit',
+  busy: 'Submitting...',
+} as const;
 
 const confirmErrorText = (failure: unknown) =>
   failure instanceof Error && failure.message ? failure.message : RESET_MESSAGES.confirmFallback;

@@ -1,4 +1,9 @@
-import { EMBED_DASHBOARD_HEADER, EMBED_SOURCE_HEADER, embedResponseSchema, type EmbedSource } from '../../../../../contracts/embed.ts';
+import {
+  EMBED_DASHBOARD_HEADER,
+  EMBED_SOURCE_HEADER,
+  embedResponseSchema,
+  type EmbedSource,
+} from '../../../../../contracts/embed.ts';
 import { ApiError, type ApiClient } from '../../../lib/api.ts';
 
 export const EMBED_MESSAGES = {
@@ -21,7 +26,12 @@ export class EmbedUrlError extends Error {
 }
 
 /** `source` says what the URL is for; the server records it with the view. */
-export async function fetchEmbedUrl(client: ApiClient, functionUrl: string, dashboardId: string, source: EmbedSource = 'default'): Promise<EmbedSession> {
+export async function fetchEmbedUrl(
+  client: ApiClient,
+  functionUrl: string,
+  dashboardId: string,
+  source: EmbedSource = 'default',
+): Promise<EmbedSession> {
   let body;
   try {
     body = await client.request(functionUrl, {

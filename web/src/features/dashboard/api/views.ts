@@ -100,8 +100,14 @@ export interface ViewChoice {
 }
 
 /** The view a page shows: the linked one, else (for /home) the stored choice, the default, the first. */
-export function viewFor(views: readonly DashboardView[], linkId: string | undefined, storedId: string | null): ViewChoice {
+export function viewFor(
+  views: readonly DashboardView[],
+  linkId: string | undefined,
+  storedId: string | null,
+): ViewChoice {
   if (linkId === undefined) return { view: chooseView(views, storedId), notAssigned: false };
   const linked = findLinkedView(views, linkId);
-  return linked ? { view: linked, notAssigned: false } : { view: chooseView(views, null), notAssigned: views.length > 0 };
+  return linked
+    ? { view: linked, notAssigned: false }
+    : { view: chooseView(views, null), notAssigned: views.length > 0 };
 }

@@ -1,10 +1,14 @@
 import { useEffect, useRef } from 'react';
 import type { DashboardExperience, EmbeddingEvents } from 'amazon-quicksight-embedding-sdk';
 import { loadEmbeddingSdk } from './sdk-loader.ts';
-import { FRAME_NOT_CREATED_MESSAGE, SDK_LOAD_FAILED_MESSAGE, frameErrorMessage, guardFrameOrigin } from './frame-messages.ts';
+import {
+  FRAME_NOT_CREATED_MESSAGE,
+  SDK_LOAD_FAILED_MESSAGE,
+  frameErrorMessage,
+  guardFrameOrigin,
+} from './frame-messages.ts';
 
 export const FRAME_TITLE = 'QuickSight Analytics Dashboard';
-
 
 export interface FrameError {
   readonly message: string;
@@ -61,14 +65,16 @@ export function EmbeddedDashboard({ url, hidden, onContentLoaded, onError, onExp
             container: element,
             className: 'embed-frame',
             onChange: (event) => {
-              if (event.eventName === 'FRAME_NOT_CREATED') fail({ message: FRAME_NOT_CREATED_MESSAGE, renewable: true });
+              if (event.eventName === 'FRAME_NOT_CREATED')
+                fail({ message: FRAME_NOT_CREATED_MESSAGE, renewable: true });
             },
           },
           {
             onMessage: (event) => {
               if (!active) return;
               if (event.eventName === 'CONTENT_LOADED') callbacks.current.onContentLoaded();
-              if (event.eventName === 'ERROR_OCCURRED') fail({ message: frameErrorMessage(messageOf(event).errorCode), renewable: true });
+              if (event.eventName === 'ERROR_OCCURRED')
+                fail({ message: frameErrorMessage(messageOf(event).errorCode), renewable: true });
             },
           },
         );
@@ -91,9 +97,12 @@ export function EmbeddedDashboard({ url, hidden, onContentLoaded, onError, onExp
       callbacks.current.onExperience(null);
       element.replaceChildren();
       // The SDK leaves its control frame in the body; each embedding makes its own.
-      for (const frame of document.body.querySelectorAll(':scope > iframe')) if (!bodyFramesBefore.has(frame)) frame.remove();
+      for (const frame of document.body.querySelectorAll(':scope > iframe'))
+        if (!bodyFramesBefore.has(frame)) frame.remove();
     };
   }, [url]);
 
-  return <div ref={container} className={hidden ? 'embed-container is-loading' : 'embed-container'} aria-busy={hidden} />;
+  return (
+    <div ref={container} className={hidden ? 'embed-container is-loading' : 'embed-container'} aria-busy={hidden} />
+  );
 }

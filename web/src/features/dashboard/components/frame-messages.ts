@@ -29,7 +29,10 @@ export function frameErrorMessage(errorCode: unknown): string {
 export function isFrameMessage(data: unknown): boolean {
   if (typeof data !== 'object' || data === null) return false;
   const message = data as Record<string, unknown>;
-  return typeof message.eventName === 'string' && (typeof message.eventTarget === 'object' || typeof message.eventId === 'string');
+  return (
+    typeof message.eventName === 'string' &&
+    (typeof message.eventTarget === 'object' || typeof message.eventId === 'string')
+  );
 }
 
 /**

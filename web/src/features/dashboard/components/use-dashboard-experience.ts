@@ -16,7 +16,8 @@ export function companyValues(choice: string, companies: readonly string[]): str
   return companies.includes(choice) ? [choice] : undefined;
 }
 
-const sameValues = (a: readonly string[], b: readonly string[]) => a.length === b.length && [...a].sort().every((v, i) => v === [...b].sort()[i]);
+const sameValues = (a: readonly string[], b: readonly string[]) =>
+  a.length === b.length && [...a].sort().every((v, i) => v === [...b].sort()[i]);
 
 /**
  * The embedded dashboard's actions for the toolbar, and the company choice applied through the

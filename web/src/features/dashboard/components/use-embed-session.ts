@@ -41,7 +41,9 @@ export function useEmbedSession(dashboardId: string | null) {
 
   const contentLoaded = useCallback(() => {
     renewalsLeft.current = AUTOMATIC_RENEWALS;
-    setState((current) => (current.status === 'loaded' && !current.contentLoaded ? { ...current, contentLoaded: true } : current));
+    setState((current) =>
+      current.status === 'loaded' && !current.contentLoaded ? { ...current, contentLoaded: true } : current,
+    );
   }, []);
 
   const frameFailed = useCallback((error: FrameError) => {
@@ -60,7 +62,13 @@ export function useEmbedSession(dashboardId: string | null) {
     const before = previous.current;
     // A run with the same dashboard and generation (a remount) keeps the reason of the one before.
     const source: EmbedSource =
-      before === null ? 'default' : before.dashboardId !== dashboardId ? 'switch' : before.generation !== generation ? 'refresh' : before.source;
+      before === null
+        ? 'default'
+        : before.dashboardId !== dashboardId
+          ? 'switch'
+          : before.generation !== generation
+            ? 'refresh'
+            : before.source;
     previous.current = { dashboardId, generation, source };
     const load = async (renewal: boolean) => {
       // A renewal keeps the current frame until the new URL is there.
@@ -70,7 +78,11 @@ export function useEmbedSession(dashboardId: string | null) {
         if (!active) return;
         // A renewal swaps the frame for one that carries on where the reader was (state
         // persistence): it stays in sight; a new dashboard waits for its content.
-        setState((current) => ({ status: 'loaded', session, contentLoaded: renewal && current.status === 'loaded' && current.contentLoaded }));
+        setState((current) => ({
+          status: 'loaded',
+          session,
+          contentLoaded: renewal && current.status === 'loaded' && current.contentLoaded,
+        }));
         const delay = Math.max(session.expiresAt - Date.now() - EMBED_RENEW_LEAD_MS, MIN_RENEW_DELAY_MS);
         renewTimer = setTimeout(() => void load(true), delay);
       } catch (error) {

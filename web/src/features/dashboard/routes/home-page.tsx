@@ -10,7 +10,14 @@ import { Spinner } from '../../../components/spinner.tsx';
 import { Tooltip } from '../../../components/tooltip.tsx';
 import { useAuth } from '../../../lib/auth/auth-context.ts';
 import { useGraphqlClient } from '../../../lib/use-clients.ts';
-import { fetchDashboardViews, listDashboardViews, SELECTED_VIEW_KEY, viewFor, viewLinkId, type DashboardView } from '../api/views.ts';
+import {
+  fetchDashboardViews,
+  listDashboardViews,
+  SELECTED_VIEW_KEY,
+  viewFor,
+  viewLinkId,
+  type DashboardView,
+} from '../api/views.ts';
 import { DashboardFrame } from '../components/dashboard-frame.tsx';
 import { useDashboardExperience, type ToolbarAction } from '../components/use-dashboard-experience.ts';
 import { useEmbedSession } from '../components/use-embed-session.ts';
@@ -59,7 +66,9 @@ export default function HomePage() {
   const choice = useMemo(() => (views ? viewFor(views, linkId, storedId) : undefined), [views, linkId, storedId]);
   const selected = choice?.view;
   // Once signed out, no embed URL is fetched or renewed.
-  const { state, reload, contentLoaded, frameFailed } = useEmbedSession(session ? (selected?.quicksightDashboardId ?? null) : null);
+  const { state, reload, contentLoaded, frameFailed } = useEmbedSession(
+    session ? (selected?.quicksightDashboardId ?? null) : null,
+  );
   const companies = state.status === 'loaded' ? state.session.companies : NO_COMPANIES;
   const [companyChoice, setCompanyChoice] = useState('');
   const dashboard = useDashboardExperience(companies, companyChoice, state.status === 'loaded' && state.contentLoaded);
@@ -90,7 +99,8 @@ export default function HomePage() {
   const select = (id: string) => {
     const view = views?.find((candidate) => candidate.id === id);
     if (!view) return;
-    if (linkId === undefined && selected && selected.id !== view.id) void navigate(dashboardPath(viewLinkId(selected)), { replace: true });
+    if (linkId === undefined && selected && selected.id !== view.id)
+      void navigate(dashboardPath(viewLinkId(selected)), { replace: true });
     setStoredId(id);
     try {
       window.localStorage.setItem(SELECTED_VIEW_KEY, id);
@@ -141,7 +151,10 @@ export default function HomePage() {
             className="dashboard-select"
             value={companyChoice}
             onChange={(event) => setCompanyChoice(event.target.value)}
-            options={[{ value: '', label: 'All my companies' }, ...companies.map((company) => ({ value: company, label: company }))]}
+            options={[
+              { value: '', label: 'All my companies' },
+              ...companies.map((company) => ({ value: company, label: company })),
+            ]}
           />
         )}
         <Tooltip content="Refresh dashboard URL">

@@ -28,7 +28,8 @@ export const MFA_MESSAGES = {
   replaced: 'New authenticator set up successfully! Codes from your previous app no longer work.',
 } as const;
 
-const needsReauthentication = (error: unknown) => error instanceof ApiError && error.status === 401 && error.reason === REAUTHENTICATION_REQUIRED;
+const needsReauthentication = (error: unknown) =>
+  error instanceof ApiError && error.status === 401 && error.reason === REAUTHENTICATION_REQUIRED;
 
 /**
  * Errors of the MFA function: 'Authentication required' without a session; the function's
@@ -58,7 +59,8 @@ export function createMfaApi(client: ApiClient, url: string, confirmIdentity?: C
     try {
       return await run();
     } catch (error) {
-      if (!needsReauthentication(error) || !confirmIdentity || !(await confirmIdentity())) throw mfaError(error, fallback);
+      if (!needsReauthentication(error) || !confirmIdentity || !(await confirmIdentity()))
+        throw mfaError(error, fallback);
     }
     try {
       return await run();
@@ -68,23 +70,31 @@ export function createMfaApi(client: ApiClient, url: string, confirmIdentity?: C
   };
   return {
     status: (): Promise<MfaStatus> =>
-      call(() => client.request(url, { body: { action: 'GET_MFA_STATUS' }, schema: mfaStatusResponseSchema }), MFA_MESSAGES.statusFailed),
+      call(
+        () => client.request(url, { body: { action: 'GET_MFA_STATUS' }, schema: mfaStatusResponseSchema }),
+        MFA_MESSAGES.statusFailed,
+      ),
     /** Only where MFA is optional; a pool that requires it answers 409 with its own text. */
     disable: () =>
-      call(() => client.request(url, { body: { action: 'DISABLE_MFA' }, schema: disableMfaResponseSchema }), MFA_MESSAGES.disableFailed),
+      call(
+        () => client.request(url, { body: { action: 'DISABLE_MFA' }, schema: disableMfaResponseSchema }),
+        MFA_MESSAGES.disableFailed,
+      ),
     /** Enrolment for a signed-in user: the secret comes from and returns to our function only. */
     setupDriver: (): MfaSetupDriver => ({
       associate: async () =>
         (
           await call(
-            () => client.request(url, { body: { action: 'ASSOCIATE_SOFTWARE_TOKEN' }, schema: associateResponseSchema }),
+            () =>
+              client.request(url, { body: { action: 'ASSOCIATE_SOFTWARE_TOKEN' }, schema: associateResponseSchema }),
             MFA_MESSAGES.associateFailed,
           )
         ).secretCode,
       // The function also makes the authenticator the preferred second factor.
       verify: async (mfaCode: string) => {
         await call(
-          () => client.request(url, { body: { action: 'VERIFY_SOFTWARE_TOKEN', mfaCode }, schema: verifyResponseSchema }),
+          () =>
+            client.request(url, { body: { action: 'VERIFY_SOFTWARE_TOKEN', mfaCode }, schema: verifyResponseSchema }),
           MFA_MESSAGES.verifyFailed,
         );
       },

@@ -47,9 +47,9 @@ export function MfaStatusCard({ status, onEnable, onDisable, onReplace }: MfaSta
         {status.mfaEnabled && status.mfaRequired && (
           <>
             <p className="text-muted">
-              Sign-in to this portal requires an authenticator app, so MFA cannot be disabled. If you lost your device or
-              want to use another app, set up a new authenticator: your current one keeps working until you verify a code
-              from the new one.
+              Sign-in to this portal requires an authenticator app, so MFA cannot be disabled. If you lost your device
+              or want to use another app, set up a new authenticator: your current one keeps working until you verify a
+              code from the new one.
             </p>
             <div>
               <Button onClick={onReplace}>Set up a new authenticator</Button>

@@ -9,7 +9,8 @@ import { isCompleteMfaCode, MfaCodeField } from '../../auth/components/mfa-code-
 
 export const REAUTHENTICATE_TEXT = {
   title: 'Confirm it is you',
-  intro: 'Changing your authenticator needs a recent sign-in. Enter your password and a code from your current authenticator app.',
+  intro:
+    'Changing your authenticator needs a recent sign-in. Enter your password and a code from your current authenticator app.',
   submit: 'Confirm',
   busy: 'Confirming...',
 } as const;

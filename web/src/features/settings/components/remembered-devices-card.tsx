@@ -13,7 +13,8 @@ export const DEVICE_MESSAGES = {
   loadFailed: 'Failed to load remembered devices',
   forgetFailed: 'Failed to forget the device',
   // Its session was bound to the device: it ends at its next refresh (within the 5 minutes an access token lasts).
-  forgotten: 'The device was forgotten: it is signed out within 5 minutes and will be asked for a code at its next sign-in.',
+  forgotten:
+    'The device was forgotten: it is signed out within 5 minutes and will be asked for a code at its next sign-in.',
   forgetThisTitle: 'Forget this device?',
   forgetThisWarning:
     'This browser will be signed out at once. The next sign-in here will ask for a code from your authenticator app.',

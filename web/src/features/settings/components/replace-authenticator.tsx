@@ -40,7 +40,8 @@ type Step =
   | { readonly kind: 'scan'; readonly secret: string; readonly setup: MfaSetupDriver }
   | { readonly kind: 'code'; readonly secret: string; readonly setup: MfaSetupDriver };
 
-const failureText = (error: unknown, fallback: string) => (error instanceof Error && error.message ? error.message : fallback);
+const failureText = (error: unknown, fallback: string) =>
+  error instanceof Error && error.message ? error.message : fallback;
 
 /**
  * Replacing a working authenticator, from the MFA page: 1 a new key (QR code or typed), 2 a
@@ -86,7 +87,10 @@ export function ReplaceAuthenticator({ driver, accountName, issuer, onComplete, 
   );
 
   return (
-    <Card title={<span id="replace-authenticator-title">{REPLACE_TEXT.title}</span>} aria-labelledby="replace-authenticator-title">
+    <Card
+      title={<span id="replace-authenticator-title">{REPLACE_TEXT.title}</span>}
+      aria-labelledby="replace-authenticator-title"
+    >
       <div className="stack">
         <h3 ref={heading} tabIndex={-1}>
           {stepNumber === 1 ? REPLACE_TEXT.scanStep : REPLACE_TEXT.codeStep}

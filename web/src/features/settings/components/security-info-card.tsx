@@ -8,8 +8,8 @@ export function SecurityInfoCard() {
         <div>
           <h3>What is MFA?</h3>
           <p>
-            Multi-factor authentication adds a second step to signing in: besides your password, you enter a code from an
-            app on your phone. A stolen password alone is then not enough to reach your account.
+            Multi-factor authentication adds a second step to signing in: besides your password, you enter a code from
+            an app on your phone. A stolen password alone is then not enough to reach your account.
           </p>
         </div>
         <div>

@@ -48,7 +48,12 @@ export default function SupportPage() {
         <form className="stack" noValidate onSubmit={handleSubmit(submit)}>
           <TextField label="Email Address" type="email" readOnly error={errors.email?.message} {...register('email')} />
           <TextField label="Subject" error={errors.subject?.message} {...register('subject')} />
-          <Select label="Priority" options={PRIORITY_OPTIONS} error={errors.priority?.message} {...register('priority')} />
+          <Select
+            label="Priority"
+            options={PRIORITY_OPTIONS}
+            error={errors.priority?.message}
+            {...register('priority')}
+          />
           <Textarea
             label="Description"
             rows={DESCRIPTION_ROWS}
