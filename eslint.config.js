@@ -8,7 +8,7 @@ import tseslint from 'typescript-eslint';
 const projectRoot = fileURLToPath(new URL('.', import.meta.url));
 
 /** Every top-level folder of ours that holds code. */
-const ours = ['bench', 'bin', 'compliance', 'contracts', 'lambdas', 'lib', 'local', 'test', 'tools', 'web'];
+const ours = ['bench', 'bin', 'clients', 'compliance', 'contracts', 'lambdas', 'lib', 'local', 'test', 'tools', 'web'];
 /** Our folders other than `allowed`: what a zone's files must not import. */
 const except = (...allowed) => ours.filter((folder) => !allowed.includes(folder));
 
@@ -16,7 +16,7 @@ const except = (...allowed) => ours.filter((folder) => !allowed.includes(folder)
  * Who may import whom. Each zone names the files it holds to (target) and the folders they
  * must not import (from); an import is resolved to a file before it is compared, so `../`
  * chains, dynamic `import()` and type-only imports are all held to it. bench/ and test/
- * stand above everything and may import any of it.
+ * stand above everything and may import any of it; tools/ anything but local mode.
  */
 const layerZones = [
   {
@@ -63,8 +63,21 @@ const layerZones = [
   },
   {
     target: 'local',
-    from: except('contracts', 'lib', 'lambdas', 'local'),
-    message: 'The local harness runs the template, its functions and the emulators: contracts/, lib/, lambdas/, local/.',
+    from: except('contracts', 'clients', 'lib', 'lambdas', 'local'),
+    message:
+      'The local harness runs the template, its functions and the emulators: contracts/, clients/, lib/, lambdas/, local/.',
+  },
+  {
+    target: 'clients',
+    from: except('contracts', 'clients'),
+    message:
+      'clients/ (the local stack as its clients reach it, the Node-side Cognito sign-in) imports contracts/ and clients/ only.',
+  },
+  {
+    target: 'tools',
+    from: ['local'],
+    message:
+      'The tools act on a deployment and never import local mode; what they share with it is in clients/ or contracts/.',
   },
   {
     target: 'bin',
@@ -74,7 +87,7 @@ const layerZones = [
 ];
 
 /** The folders whose import graph has no circles. */
-const productFolders = ['bin', 'compliance', 'contracts', 'lambdas', 'lib', 'local', 'tools', 'web'];
+const productFolders = ['bin', 'clients', 'compliance', 'contracts', 'lambdas', 'lib', 'local', 'tools', 'web'];
 
 export default tseslint.config(
   { ignores: ['node_modules', 'cdk.out', 'web/dist', '.local', '.local-*', 'coverage'] },
@@ -95,7 +108,8 @@ export default tseslint.config(
       'no-restricted-syntax': [
         'error',
         {
-          selector: "ImportDeclaration[source.value='zod'][importKind!='type'] > :matches(ImportSpecifier[imported.name='z'], ImportDefaultSpecifier)",
+          selector:
+            "ImportDeclaration[source.value='zod'][importKind!='type'] > :matches(ImportSpecifier[imported.name='z'], ImportDefaultSpecifier)",
           message: "Use `import * as z from 'zod'` so the function bundles leave out zod's locales.",
         },
       ],
@@ -107,7 +121,9 @@ export default tseslint.config(
     files: ['**/*.{ts,tsx,js,mjs}'],
     plugins: { 'import-x': importX },
     settings: {
-      'import-x/resolver-next': [createNodeResolver({ extensions: ['.ts', '.tsx', '.js', '.mjs', '.cjs', '.json', '.node'] })],
+      'import-x/resolver-next': [
+        createNodeResolver({ extensions: ['.ts', '.tsx', '.js', '.mjs', '.cjs', '.json', '.node'] }),
+      ],
       // The files no-cycle reads to follow an import, and the parser it reads them with.
       'import-x/extensions': ['.ts', '.tsx', '.js', '.mjs'],
       'import-x/parsers': { '@typescript-eslint/parser': ['.ts', '.tsx'] },

@@ -22,7 +22,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Page } from 'playwright-core';
 import { findFreePortBase } from '../local/ports.ts';
-import type { StackInfo } from '../local/stack-info.ts';
+import type { StackInfo } from '../clients/local-stack.ts';
 import { spawnStack } from '../local/stack-process.ts';
 import { ensureWebBuilt } from '../local/web-build.ts';
 import { signInAsAdmin } from '../test/e2e/support/auth.ts';

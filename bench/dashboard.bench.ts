@@ -13,7 +13,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Browser, Page } from 'playwright-core';
 import { findFreePortBase } from '../local/ports.ts';
-import type { DemoAccount, StackInfo } from '../local/stack-info.ts';
+import type { DemoAccount, StackInfo } from '../clients/local-stack.ts';
 import { spawnStack } from '../local/stack-process.ts';
 import { ensureWebBuilt } from '../local/web-build.ts';
 import { launchBrowser } from '../test/e2e/support/browser.ts';

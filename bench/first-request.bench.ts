@@ -16,17 +16,12 @@ import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { EMBED_DASHBOARD_HEADER } from '../contracts/embed.ts';
 import { localDeployment } from '../local/aws/local-deployment.ts';
-import {
-  functionEnvironment,
-  functionName,
-  LOCAL_ACCOUNT_ID,
-  templateValues,
-  type LocalEndpoints,
-} from '../local/environment.ts';
+import { functionEnvironment, functionName, templateValues, type LocalEndpoints } from '../local/environment.ts';
+import { LOCAL_ACCOUNT_ID } from '../clients/local-stack.ts';
 import { functionUrlEvent } from '../local/function-url/event.ts';
 import { findFreePortBase } from '../local/ports.ts';
 import { SAMPLE_DASHBOARDS } from '../local/emulators/quicksight/catalog.ts';
-import type { StackInfo } from '../local/stack-info.ts';
+import type { StackInfo } from '../clients/local-stack.ts';
 import { type RunningStack, spawnStack } from '../local/stack-process.ts';
 import { ensureWebBuilt } from '../local/web-build.ts';
 import { signInToStack } from './sign-in.ts';

@@ -7,7 +7,7 @@
  * refusal is expected, and one fails the sign-in.
  */
 import { CognitoUserPool } from 'amazon-cognito-identity-js';
-import type { DemoAccount, StackInfo } from '../local/stack-info.ts';
+import type { DemoAccount, StackInfo } from '../clients/local-stack.ts';
 import { answerTotp, authenticate, memoryStorage, userFor } from '../test/local/support/cognito-client.ts';
 import { noteSeedSignIns, unusedTotpCode } from '../test/e2e/support/unused-totp-codes.ts';
 

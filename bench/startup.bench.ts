@@ -10,7 +10,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { findFreePortBase } from '../local/ports.ts';
-import { READY_LINE_PREFIX } from '../local/stack-info.ts';
+import { READY_LINE_PREFIX } from '../clients/local-stack.ts';
 import { spawnStack } from '../local/stack-process.ts';
 import { ensureWebBuilt } from '../local/web-build.ts';
 import { localDeployment } from '../local/aws/local-deployment.ts';

@@ -1,8 +1,5 @@
 import { join } from 'node:path';
 
-/** Where `npm start` keeps its state unless told otherwise. */
-export const DEFAULT_DATA_DIR = '.local';
-
 /** Each emulator keeps its state in its own folder of the data directory. */
 export const cognitoDataDir = (dataDir: string) => join(dataDir, 'cognito');
 export const quicksightDataDir = (dataDir: string) => join(dataDir, 'quicksight');

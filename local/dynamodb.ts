@@ -11,14 +11,8 @@ import {
 } from '@aws-sdk/client-dynamodb';
 import dynalite from 'dynalite';
 import { tables, type KeyDefinition, type TableDefinition } from '../contracts/tables.ts';
+import { localTableName } from '../clients/local-stack.ts';
 import { closeServer, httpUrl, listen } from './emulators/shared/http.ts';
-
-export const LOCAL_TABLE_PREFIX = 'local-';
-
-/** The table name local mode gives a definition (`local-Views`, ...). */
-export function localTableName(table: TableDefinition): string {
-  return `${LOCAL_TABLE_PREFIX}${table.id}`;
-}
 
 function keySchema(partitionKey: KeyDefinition, sortKey?: KeyDefinition): KeySchemaElement[] {
   const schema: KeySchemaElement[] = [{ AttributeName: partitionKey.name, KeyType: 'HASH' }];

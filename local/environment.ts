@@ -9,26 +9,10 @@ import {
   withSiteOrigin,
   type LocalValues,
 } from './aws/resolve.ts';
-import { localTableName } from './dynamodb.ts';
+import { LOCAL_ACCOUNT_ID, localTableName } from '../clients/local-stack.ts';
 
-/** Local mode's account and region (the CDK app's default region). */
-export const LOCAL_ACCOUNT_ID = '000000000000';
-export const LOCAL_REGION = 'us-east-2';
-/**
- * The local account's administrator: what local mode itself (table creation, seeding,
- * Cognito's mail) and tests acting as the platform sign with. Each function signs with
- * credentials of its own and is held to its policy.
- */
-export const LOCAL_CREDENTIALS = { accessKeyId: 'local', secretAccessKey: 'local' } as const;
-export type LocalCredentials = typeof LOCAL_CREDENTIALS;
-
-export const LOCAL_PRODUCT_NAME = 'TVIQ';
 /** The sign-in page's 'Back to the marketing site' link; a reserved documentation domain locally. */
 export const LOCAL_MARKETING_SITE_URL = 'https://example.com/';
-export const QUICKSIGHT_NAMESPACE = 'default';
-export const EMBED_SESSION_MINUTES = 600;
-export const SUPPORT_FROM_ADDRESS = 'no-reply@tviq.local';
-export const SUPPORT_TO_ADDRESS = 'support@tviq.local';
 
 export interface LocalEndpoints {
   readonly region: string;

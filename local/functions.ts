@@ -10,13 +10,8 @@ import {
 } from './aws/deployment.ts';
 import { resolveValue, withSiteOrigin, type LocalValues } from './aws/resolve.ts';
 import type { Closers } from './closers.ts';
-import {
-  functionEnvironment,
-  functionName,
-  LOCAL_ACCOUNT_ID,
-  templateValues,
-  type LocalEndpoints,
-} from './environment.ts';
+import { functionEnvironment, functionName, templateValues, type LocalEndpoints } from './environment.ts';
+import { LOCAL_ACCOUNT_ID } from '../clients/local-stack.ts';
 import { startFunctionUrl } from './function-url/server.ts';
 import type { LocalIam, LocalPrincipal, PolicyDocument } from './iam/policies.ts';
 import { LocalFunction } from './lambda/runtime.ts';

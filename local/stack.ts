@@ -8,22 +8,22 @@ import type { SynthesizedDeployment, UrlFunctionKey } from './aws/deployment.ts'
 import { localDeployment } from './aws/local-deployment.ts';
 import { localResourceNames } from './aws/resolve.ts';
 import { readTotpSecret, startCognitoEmulator, type CognitoEmulator } from './emulators/cognito/index.ts';
-import { cognitoDataDir, DEFAULT_DATA_DIR, quicksightDataDir } from './data-dir.ts';
-import { startDynamoDb } from './dynamodb.ts';
-import { Closers } from './closers.ts';
+import { cognitoDataDir, quicksightDataDir } from './data-dir.ts';
 import {
+  DEFAULT_DATA_DIR,
   LOCAL_ACCOUNT_ID,
   LOCAL_CREDENTIALS,
   LOCAL_REGION,
-  LOCAL_MARKETING_SITE_URL,
   LOCAL_PRODUCT_NAME,
   QUICKSIGHT_NAMESPACE,
   SUPPORT_FROM_ADDRESS,
   SUPPORT_TO_ADDRESS,
-  invitationTemplate,
-  templateValues,
-  type LocalEndpoints,
-} from './environment.ts';
+  stackFilePath,
+  type StackInfo,
+} from '../clients/local-stack.ts';
+import { startDynamoDb } from './dynamodb.ts';
+import { Closers } from './closers.ts';
+import { LOCAL_MARKETING_SITE_URL, invitationTemplate, templateValues, type LocalEndpoints } from './environment.ts';
 import { createFunctions, invokerOf, startFunctionUrls, type LocalFunctions } from './functions.ts';
 import { loadProductSchema } from './graphql/schema.ts';
 import { startGraphqlServer, type GraphqlServer } from './graphql/server.ts';
@@ -45,7 +45,6 @@ import {
 } from './emulators/quicksight/index.ts';
 import { DEMO_ACCOUNTS } from './seed/demo-accounts.ts';
 import { seedIfNeeded } from './seed/seed.ts';
-import { stackFilePath, type StackInfo } from './stack-info.ts';
 import { ensureWebBuilt, WEB_DIST } from './web-build.ts';
 import { startWebServer, type WebServer } from './web-server.ts';
 import { httpUrl } from './emulators/shared/http.ts';

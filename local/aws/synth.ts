@@ -7,15 +7,7 @@ import { fileURLToPath } from 'node:url';
 import { loadConfig } from '../../lib/config.ts';
 import { addPortal } from '../../lib/portal-app.ts';
 import type { PortalFunction } from '../../lib/portal-function.ts';
-import {
-  EMBED_SESSION_MINUTES,
-  LOCAL_ACCOUNT_ID,
-  LOCAL_REGION,
-  LOCAL_PRODUCT_NAME,
-  QUICKSIGHT_NAMESPACE,
-  SUPPORT_FROM_ADDRESS,
-  SUPPORT_TO_ADDRESS,
-} from '../environment.ts';
+import { LOCAL_ACCOUNT_ID, LOCAL_CONTEXT } from '../../clients/local-stack.ts';
 import type {
   DeployedFunctionKey,
   FunctionUrlSettings,
@@ -29,20 +21,6 @@ import type {
  * Synthesizes the CDK app as a deployment would (bundling every handler with esbuild) with
  * the configuration local mode runs, and extracts what local mode needs from the template.
  */
-
-/** The deployment configuration local mode stands for: the defaults plus its own addresses. */
-export const LOCAL_CONTEXT = {
-  productName: LOCAL_PRODUCT_NAME,
-  region: LOCAL_REGION,
-  quicksightAccountId: LOCAL_ACCOUNT_ID,
-  quicksightNamespace: QUICKSIGHT_NAMESPACE,
-  sesSenderAddress: SUPPORT_FROM_ADDRESS,
-  supportRecipientAddress: SUPPORT_TO_ADDRESS,
-  embedSessionMinutes: EMBED_SESSION_MINUTES,
-  selfSignUp: true,
-  // On here (off by default for deployments) so that remembering a device can be tried.
-  rememberDevices: true,
-} as const;
 
 type Resource = { Type: string; Properties?: Record<string, unknown> };
 

@@ -14,7 +14,7 @@ import {
   LOCAL_REGION,
   SUPPORT_FROM_ADDRESS,
   SUPPORT_TO_ADDRESS,
-} from '../../local/environment.ts';
+} from '../../clients/local-stack.ts';
 import { startIamGate } from '../../local/iam/gate.ts';
 import { LocalIam } from '../../local/iam/policies.ts';
 import { cognitoRules, dynamodbRules, quicksightRules, sesRules, type ServiceRules } from '../../local/iam/services.ts';

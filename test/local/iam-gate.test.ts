@@ -22,14 +22,13 @@ import { Closers } from '../../local/closers.ts';
 import { USER_POOL_CLIENT } from '../../contracts/user-pool-client.ts';
 import { startCognitoEmulator } from '../../local/emulators/cognito/index.ts';
 import { startDynamoDb } from '../../local/dynamodb.ts';
+import { templateValues, type LocalEndpoints } from '../../local/environment.ts';
 import {
   LOCAL_ACCOUNT_ID,
   LOCAL_CREDENTIALS,
   SUPPORT_FROM_ADDRESS,
   SUPPORT_TO_ADDRESS,
-  templateValues,
-  type LocalEndpoints,
-} from '../../local/environment.ts';
+} from '../../clients/local-stack.ts';
 import { functionPrincipal, newCredentials, type FunctionCredentials } from '../../local/functions.ts';
 import { startIamGate } from '../../local/iam/gate.ts';
 import { LocalIam } from '../../local/iam/policies.ts';

@@ -14,7 +14,7 @@ import {
   type SendEmailCommandInput,
 } from '@aws-sdk/client-sesv2';
 import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
-import { LOCAL_CREDENTIALS } from '../../local/environment.ts';
+import { LOCAL_CREDENTIALS } from '../../clients/local-stack.ts';
 import { startMailCapture, type MailCapture } from '../../local/emulators/ses/capture.ts';
 import { capturedMailListSchema } from '../../local/emulators/ses/messages.ts';
 

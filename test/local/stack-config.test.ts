@@ -6,12 +6,12 @@ import { localDeployment } from '../../local/aws/local-deployment.ts';
 import {
   functionEnvironment,
   invitationTemplate,
-  SUPPORT_FROM_ADDRESS,
   templateValues,
   type LocalEndpoints,
 } from '../../local/environment.ts';
+import { SUPPORT_FROM_ADDRESS } from '../../clients/local-stack.ts';
 import { assertPortsFree, findFreePortBase, PORT_COUNT, portLayout } from '../../local/ports.ts';
-import { currentTotpCode, msUntilNextTotpStep } from '../../local/authenticator-code.ts';
+import { currentTotpCode, msUntilNextTotpStep } from '../../clients/authenticator-code.ts';
 
 describe('port layout', () => {
   it('gives every service its own port from the base', () => {

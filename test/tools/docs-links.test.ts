@@ -118,7 +118,7 @@ describe('links of the README and docs/', () => {
   it.each(pages)('%s: every repository path it names in code exists', (page) => {
     const named = prose(readFileSync(join(root, page), 'utf8'), false)
       .join('\n')
-      .matchAll(/`((?:bench|bin|compliance|contracts|docs|lambdas|lib|local|test|tools|web)\/[^`\s]*)`/g);
+      .matchAll(/`((?:bench|bin|clients|compliance|contracts|docs|lambdas|lib|local|test|tools|web)\/[^`\s]*)`/g);
     const paths = [...named]
       .map((match) => match[1]!)
       .filter((path) => !/[<>*…]/.test(path) && !path.startsWith('web/dist'));

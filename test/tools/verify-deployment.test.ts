@@ -10,8 +10,7 @@ import { checkCompanyAccessResponseSchema, listCompaniesResponseSchema } from '.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { listDashboardMetadataResponseSchema, userDashboardsResponseSchema } from '../../contracts/quicksight-admin.ts';
 import { auditTable, usageTable } from '../../contracts/tables.ts';
-import { localTableName } from '../../local/dynamodb.ts';
-import { LOCAL_CREDENTIALS } from '../../local/environment.ts';
+import { localTableName, LOCAL_CREDENTIALS } from '../../clients/local-stack.ts';
 import { capturedMailListSchema } from '../../local/emulators/ses/messages.ts';
 import { resolveTarget, type PortalTarget } from '../../tools/support/target.ts';
 import { VERIFY_PREFIX, verifyDeployment } from '../../tools/support/verify-steps.ts';

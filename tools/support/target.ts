@@ -5,9 +5,13 @@ import { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import { auditTable, usageTable } from '../../contracts/tables.ts';
 import type { PortalConfig } from '../../lib/config.ts';
 import { portalStackName } from '../../lib/portal-app.ts';
-import { localTableName } from '../../local/dynamodb.ts';
-import { LOCAL_CREDENTIALS } from '../../local/environment.ts';
-import { readStackInfo, stackFilePath, type StackInfo } from '../../local/stack-info.ts';
+import {
+  localTableName,
+  LOCAL_CREDENTIALS,
+  readStackInfo,
+  stackFilePath,
+  type StackInfo,
+} from '../../clients/local-stack.ts';
 import { ToolError, describeError, type TargetOptions } from './cli.ts';
 import { deploymentConfig, localConfig } from './config.ts';
 import type { VerificationRecords } from './verify-records.ts';

@@ -12,7 +12,7 @@ import { contactResponseSchema } from '../../contracts/contact.ts';
 import { checkCompanyAccessResponseSchema, type AccessCheck } from '../../contracts/companies.ts';
 import { VERIFY_PREFIX } from '../../contracts/verification.ts';
 import { ADMINS_GROUP, USERS_GROUP } from '../../contracts/groups.ts';
-import { signInWithAuthenticator, type PoolContext } from '../../local/seed/enroll.ts';
+import { signInWithAuthenticator, type PoolContext } from '../../clients/cognito.ts';
 import { createAccount, deleteAccount, generatePassword, groupsOf } from './accounts.ts';
 import {
   callFunction,

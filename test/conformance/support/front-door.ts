@@ -1,12 +1,7 @@
 import { FUNCTION_KEYS } from '../../../local/aws/deployment.ts';
 import { localDeployment } from '../../../local/aws/local-deployment.ts';
-import {
-  LOCAL_ACCOUNT_ID,
-  LOCAL_CREDENTIALS,
-  LOCAL_REGION,
-  templateValues,
-  type LocalEndpoints,
-} from '../../../local/environment.ts';
+import { templateValues, type LocalEndpoints } from '../../../local/environment.ts';
+import { LOCAL_ACCOUNT_ID, LOCAL_CREDENTIALS, LOCAL_REGION } from '../../../clients/local-stack.ts';
 import { functionPrincipal, newCredentials, type FunctionCredentials } from '../../../local/functions.ts';
 import { startIamGate } from '../../../local/iam/gate.ts';
 import { LocalIam, type PolicyDocument } from '../../../local/iam/policies.ts';

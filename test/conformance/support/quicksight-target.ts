@@ -11,7 +11,7 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { DeleteObjectCommand, PutObjectCommand, S3Client } from '@aws-sdk/client-s3';
-import { LOCAL_ACCOUNT_ID } from '../../../local/environment.ts';
+import { LOCAL_ACCOUNT_ID } from '../../../clients/local-stack.ts';
 import { quicksightRules } from '../../../local/iam/services.ts';
 import { startQuickSightEmulator } from '../../../local/emulators/quicksight/index.ts';
 import { MemoryObjects } from '../../local/quicksight-support.ts';

@@ -2,7 +2,7 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { SESv2Client } from '@aws-sdk/client-sesv2';
-import { SUPPORT_FROM_ADDRESS, SUPPORT_TO_ADDRESS } from '../../../local/environment.ts';
+import { SUPPORT_FROM_ADDRESS, SUPPORT_TO_ADDRESS } from '../../../clients/local-stack.ts';
 import { sesRules } from '../../../local/iam/services.ts';
 import { startMailCapture } from '../../../local/emulators/ses/capture.ts';
 import { IdentityStore } from '../../../local/emulators/ses/identities.ts';

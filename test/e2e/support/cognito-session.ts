@@ -1,5 +1,5 @@
 import { AuthenticationDetails, CognitoUserPool, type CognitoUserSession } from 'amazon-cognito-identity-js';
-import type { DemoAccount, StackInfo } from '../../../local/stack-info.ts';
+import type { DemoAccount, StackInfo } from '../../../clients/local-stack.ts';
 import { memoryStorage, userFor } from '../../local/support/cognito-client.ts';
 import { unusedTotpCode } from './unused-totp-codes.ts';
 

@@ -1,6 +1,6 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import { capturedMailListSchema, type CapturedMail } from '../../../local/emulators/ses/messages.ts';
-import type { StackInfo } from '../../../local/stack-info.ts';
+import type { StackInfo } from '../../../clients/local-stack.ts';
 
 export type { CapturedMail } from '../../../local/emulators/ses/messages.ts';
 

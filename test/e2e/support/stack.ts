@@ -1,11 +1,11 @@
 import { CognitoIdentityProviderClient } from '@aws-sdk/client-cognito-identity-provider';
 import { inject } from 'vitest';
-import { LOCAL_CREDENTIALS } from '../../../local/environment.ts';
-import type { PoolContext } from '../../../local/seed/enroll.ts';
-import type { StackInfo } from '../../../local/stack-info.ts';
+import { LOCAL_CREDENTIALS } from '../../../clients/local-stack.ts';
+import type { PoolContext } from '../../../clients/cognito.ts';
+import type { StackInfo } from '../../../clients/local-stack.ts';
 import './provided.ts';
 
-export type { DemoAccount, StackInfo } from '../../../local/stack-info.ts';
+export type { DemoAccount, StackInfo } from '../../../clients/local-stack.ts';
 
 /** The running local stack's stack.json, as the global setup provided it. */
 export function useStack(): StackInfo {
@@ -14,7 +14,7 @@ export function useStack(): StackInfo {
 
 /**
  * An administrative Cognito client of the running stack and the pool context the seed's
- * account helpers take (`local/seed/enroll.ts`); the caller destroys the client.
+ * account helpers take (`clients/cognito.ts`); the caller destroys the client.
  */
 export function stackPool(stack: StackInfo): PoolContext & { readonly client: CognitoIdentityProviderClient } {
   const client = new CognitoIdentityProviderClient({

@@ -1,6 +1,14 @@
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { z } from 'zod';
+import type { TableDefinition } from '../contracts/tables.ts';
+
+// The local stack as the harness runs it and as its clients (tools, tests, benches, the
+// seeding) reach it: where it keeps its state, the stack.json it publishes once ready, and
+// the account, credentials, table names and configuration it runs with.
+
+/** Where `npm start` keeps its state unless told otherwise. */
+export const DEFAULT_DATA_DIR = '.local';
 
 /**
  * `<dataDir>/stack.json`: written once the local stack is ready, removed when it stops.
@@ -55,3 +63,41 @@ export async function readStackInfo(dataDir: string): Promise<StackInfo | undefi
   }
   return stackInfoSchema.parse(JSON.parse(text));
 }
+
+/** Local mode's account and region (the CDK app's default region). */
+export const LOCAL_ACCOUNT_ID = '000000000000';
+export const LOCAL_REGION = 'us-east-2';
+/**
+ * The local account's administrator: what local mode itself (table creation, seeding,
+ * Cognito's mail) and tests acting as the platform sign with. Each function signs with
+ * credentials of its own and is held to its policy.
+ */
+export const LOCAL_CREDENTIALS = { accessKeyId: 'local', secretAccessKey: 'local' } as const;
+export type LocalCredentials = typeof LOCAL_CREDENTIALS;
+
+export const LOCAL_PRODUCT_NAME = 'TVIQ';
+export const QUICKSIGHT_NAMESPACE = 'default';
+export const EMBED_SESSION_MINUTES = 600;
+export const SUPPORT_FROM_ADDRESS = 'no-reply@tviq.local';
+export const SUPPORT_TO_ADDRESS = 'support@tviq.local';
+
+export const LOCAL_TABLE_PREFIX = 'local-';
+
+/** The table name local mode gives a definition (`local-Views`, ...). */
+export function localTableName(table: TableDefinition): string {
+  return `${LOCAL_TABLE_PREFIX}${table.id}`;
+}
+
+/** The deployment configuration local mode stands for: the defaults plus its own addresses. */
+export const LOCAL_CONTEXT = {
+  productName: LOCAL_PRODUCT_NAME,
+  region: LOCAL_REGION,
+  quicksightAccountId: LOCAL_ACCOUNT_ID,
+  quicksightNamespace: QUICKSIGHT_NAMESPACE,
+  sesSenderAddress: SUPPORT_FROM_ADDRESS,
+  supportRecipientAddress: SUPPORT_TO_ADDRESS,
+  embedSessionMinutes: EMBED_SESSION_MINUTES,
+  selfSignUp: true,
+  // On here (off by default for deployments) so that remembering a device can be tried.
+  rememberDevices: true,
+} as const;

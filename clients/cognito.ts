@@ -14,7 +14,7 @@ import {
   type IAuthenticationCallback,
   type ICognitoStorage,
 } from 'amazon-cognito-identity-js';
-import { currentTotpCode } from '../authenticator-code.ts';
+import { currentTotpCode } from './authenticator-code.ts';
 
 export interface AccountToEnroll {
   readonly email: string;
