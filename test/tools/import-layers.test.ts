@@ -1,0 +1,64 @@
+import { ESLint } from 'eslint';
+import { readFileSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
+import { describe, expect, it } from 'vitest';
+
+// `npm run lint` holds each top-level folder to the folders it may import and refuses import
+// circles (eslint.config.js). These snippets are linted as if they were files at the given
+// paths, with the project's own configuration.
+const projectRoot = fileURLToPath(new URL('../..', import.meta.url));
+const eslint = new ESLint({ cwd: projectRoot, overrideConfigFile: 'eslint.config.js' });
+
+async function problems(filePath: string, code: string): Promise<string[]> {
+  const [result] = await eslint.lintText(code, { filePath });
+  return (result?.messages ?? []).map((message) => `${message.ruleId}: ${message.message}`);
+}
+
+const layerBreak = expect.stringMatching(
+  /^import-x\/no-restricted-paths: Unexpected path ".+" imported in restricted zone\./,
+);
+
+describe('import layers in lint', () => {
+  it('refuses a layer-breaking import and passes one the layers allow', async () => {
+    // A function importing the web app.
+    expect(await problems('lambdas/x.ts', "export { paths } from '../web/src/config/paths.ts';\n")).toEqual([
+      layerBreak,
+    ]);
+    // An emulator importing a function's code, and the harness.
+    expect(
+      await problems(
+        'local/emulators/cognito/x.ts',
+        "export { createLogger } from '../../../lambdas/shared/logger.ts';\nexport { PORT_OFFSETS } from '../../ports.ts';\n",
+      ),
+    ).toEqual([layerBreak, layerBreak]);
+    // contracts/ importing a function's code, even for a type.
+    expect(await problems('contracts/x.ts', "export type { Logger } from '../lambdas/shared/logger.ts';\n")).toEqual([
+      layerBreak,
+    ]);
+    // A construct reaching into the compliance pack other than through lib/compliance.ts, and a tool importing local mode.
+    expect(await problems('lib/x.ts', "export { ComplianceReportPlugin } from '../compliance/plugin.ts';\n")).toEqual([
+      layerBreak,
+    ]);
+    expect(await problems('tools/x.ts', "export { PORT_OFFSETS } from '../local/ports.ts';\n")).toEqual([layerBreak]);
+    // What the tools share with local mode (clients/) importing local mode itself.
+    expect(await problems('clients/x.ts', "export { PORT_OFFSETS } from '../local/ports.ts';\n")).toEqual([layerBreak]);
+
+    expect(
+      await problems(
+        'lambdas/x.ts',
+        "export { ADMINS_GROUP } from '../contracts/groups.ts';\nexport { createLogger } from './shared/logger.ts';\n",
+      ),
+    ).toEqual([]);
+    expect(await problems('lib/compliance-x.ts', "export { ADMINS_GROUP } from '../contracts/groups.ts';\n")).toEqual(
+      [],
+    );
+  });
+
+  it('refuses an import that closes a circle', async () => {
+    // contracts/fields.ts imports contracts/rules.ts; rules.ts importing fields.ts back closes a circle.
+    expect(readFileSync(new URL('../../contracts/fields.ts', import.meta.url), 'utf8')).toContain("from './rules.ts'");
+    expect(await problems('contracts/rules.ts', "export { signInEmail } from './fields.ts';\n")).toEqual([
+      'import-x/no-cycle: Dependency cycle detected',
+    ]);
+  });
+});
