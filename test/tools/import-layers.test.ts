@@ -35,7 +35,8 @@ describe('import layers in lint', () => {
     expect(await problems('contracts/x.ts', "export type { Logger } from '../lambdas/shared/logger.ts';\n")).toEqual([
       layerBreak,
     ]);
-    // A construct reaching into the compliance pack other than through lib/compliance.ts, and a tool importing local mode.
+    // A construct reaching into the compliance pack other than through lib/compliance.ts, and a
+    // tool importing local mode.
     expect(await problems('lib/x.ts', "export { ComplianceReportPlugin } from '../compliance/plugin.ts';\n")).toEqual([
       layerBreak,
     ]);
