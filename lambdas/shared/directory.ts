@@ -48,14 +48,15 @@ export const emailOf = (user: UserType): string =>
  */
 const LISTED_ATTRIBUTES = ['email'];
 
-/** Every account with its username, status, dates and email. */
-export const listAllUsers = async (): Promise<UserType[]> => {
+/** Every account (or those `filter` matches) with its username, status, dates and email. */
+export const listAllUsers = async (filter?: string): Promise<UserType[]> => {
   const users: UserType[] = [];
   let token: string | undefined;
   do {
     const page = await cognito.send(
       new ListUsersCommand({
         UserPoolId: requireEnv(ENV.userPoolId),
+        ...(filter === undefined ? {} : { Filter: filter }),
         Limit: COGNITO_PAGE_SIZE,
         AttributesToGet: LISTED_ATTRIBUTES,
         PaginationToken: token,
@@ -178,24 +179,7 @@ const listedOf = (entry: DirectoryEntry): ListedUser => ({
 const byEmail = (a: DirectoryEntry, b: DirectoryEntry): number => (a.email < b.email ? -1 : a.email > b.email ? 1 : 0);
 
 /** The accounts in one status, live (`cognito:user_status` is one of ListUsers' searchable attributes). */
-const listUsersWithStatus = async (status: string): Promise<UserType[]> => {
-  const users: UserType[] = [];
-  let token: string | undefined;
-  do {
-    const page = await cognito.send(
-      new ListUsersCommand({
-        UserPoolId: requireEnv(ENV.userPoolId),
-        Filter: `cognito:user_status = "${status}"`,
-        Limit: COGNITO_PAGE_SIZE,
-        AttributesToGet: LISTED_ATTRIBUTES,
-        PaginationToken: token,
-      }),
-    );
-    users.push(...(page.Users ?? []));
-    token = page.PaginationToken;
-  } while (token);
-  return users;
-};
+const listUsersWithStatus = (status: string): Promise<UserType[]> => listAllUsers(`cognito:user_status = "${status}"`);
 
 /** One account as Cognito holds it now, with its group; undefined when there is no such account. */
 const lookUpEntry = async (email: string): Promise<DirectoryEntry | undefined> => {
