@@ -37,13 +37,7 @@ function getOverTls(url: string, ca: string): Promise<{ status: number; body: st
 const LIST_VIEWS = /* GraphQL */ `
   query ListViews {
     listTableauViews {
-      items {
-        id
-        name
-        quicksightDashboardId
-        isDefault
-        userEmail
-      }
+      items { id name quicksightDashboardId isDefault userEmail }
       nextToken
     }
   }

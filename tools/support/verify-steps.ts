@@ -49,29 +49,8 @@ export interface VerifyOptions {
  */
 export { VERIFY_PREFIX };
 
-const LIST_VIEWS = /* GraphQL */ `
-  query ListTableauViews {
-    listTableauViews(limit: 50) {
-      items {
-        id
-        quicksightDashboardId
-        isDefault
-      }
-      nextToken
-    }
-  }
-`;
-const LIST_METADATA = /* GraphQL */ `
-  query ListDashboardMetadata {
-    listDashboardMetadata(limit: 50) {
-      items {
-        id
-        dashboardId
-      }
-      nextToken
-    }
-  }
-`;
+const LIST_VIEWS = /* GraphQL */ `query ListTableauViews { listTableauViews(limit: 50) { items { id quicksightDashboardId isDefault } nextToken } }`;
+const LIST_METADATA = /* GraphQL */ `query ListDashboardMetadata { listDashboardMetadata(limit: 50) { items { id dashboardId } nextToken } }`;
 const okMessage = z.object({ message: z.string() }).loose();
 
 interface Cleanup {

@@ -31,17 +31,7 @@ const SERIES_WIDTH = 1100;
 const BAR_WIDTH = 560;
 
 function frame(spec: ChartBase, width: number, height: number, body: SafeHtml): SafeHtml {
-  return html`<svg
-    class="chart"
-    viewBox="0 0 ${width} ${height}"
-    role="img"
-    aria-labelledby="${spec.id}-title ${spec.id}-desc"
-    preserveAspectRatio="xMidYMid meet"
-  >
-    <title id="${spec.id}-title">${spec.title}</title>
-    <desc id="${spec.id}-desc">${spec.description}</desc>
-    ${body}
-  </svg>`;
+  return html`<svg class="chart" viewBox="0 0 ${width} ${height}" role="img" aria-labelledby="${spec.id}-title ${spec.id}-desc" preserveAspectRatio="xMidYMid meet"><title id="${spec.id}-title">${spec.title}</title><desc id="${spec.id}-desc">${spec.description}</desc>${body}</svg>`;
 }
 
 /** Rounds a step up to 1, 2, 2.5 or 5 times a power of ten. */
@@ -68,9 +58,9 @@ function monthAxis(months: readonly string[], xAt: (i: number) => number, y: num
   return months.map((month, i) => {
     if (i % every !== 0) return html``;
     const showYear = i === 0 || month.endsWith('-01');
-    return html`<text class="axis-label" x="${xAt(i)}" y="${y}" text-anchor="middle"
-      >${monthShort(month)}${showYear ? html`<tspan x="${xAt(i)}" dy="13">${month.slice(0, 4)}</tspan>` : ''}</text
-    >`;
+    return html`<text class="axis-label" x="${xAt(i)}" y="${y}" text-anchor="middle">${monthShort(month)}${
+      showYear ? html`<tspan x="${xAt(i)}" dy="13">${month.slice(0, 4)}</tspan>` : ''
+    }</text>`;
   });
 }
 
@@ -83,13 +73,7 @@ function gridLines(
 ): SafeHtml[] {
   return ticks.map(
     (t) =>
-      html`<line class="gridline" x1="${left}" x2="${right}" y1="${yAt(t)}" y2="${yAt(t)}" /><text
-          class="axis-label"
-          x="${left - 8}"
-          y="${yAt(t) + 4}"
-          text-anchor="end"
-          >${format(t)}</text
-        >`,
+      html`<line class="gridline" x1="${left}" x2="${right}" y1="${yAt(t)}" y2="${yAt(t)}"/><text class="axis-label" x="${left - 8}" y="${yAt(t) + 4}" text-anchor="end">${format(t)}</text>`,
   );
 }
 
@@ -121,23 +105,15 @@ export function lineChart(spec: LineChartSpec): SafeHtml {
     const points = series.values.map((v, i) => `${xAt(i).toFixed(1)},${yAt(v).toFixed(1)}`).join(' ');
     const marks = series.values.map(
       (v, i) =>
-        html`<circle class="point s${series.tone}" cx="${xAt(i).toFixed(1)}" cy="${yAt(v).toFixed(1)}" r="3.2"
-          ><title>${series.name}, ${monthLabel(spec.months[i] ?? '')}: ${spec.format(v)}</title></circle
-        >`,
+        html`<circle class="point s${series.tone}" cx="${xAt(i).toFixed(1)}" cy="${yAt(v).toFixed(1)}" r="3.2"><title>${series.name}, ${monthLabel(spec.months[i] ?? '')}: ${spec.format(v)}</title></circle>`,
     );
-    return html`<polyline class="line s${series.tone}${series.dashed ? ' dashed' : ''}" points="${points}" />${marks}`;
+    return html`<polyline class="line s${series.tone}${series.dashed ? ' dashed' : ''}" points="${points}"/>${marks}`;
   });
   return frame(
     spec,
     SERIES_WIDTH,
     height,
-    html`${gridLines(scale.ticks, yAt, left, right, spec.axisFormat ?? spec.format)}<line
-        class="axis"
-        x1="${left}"
-        x2="${right}"
-        y1="${bottom}"
-        y2="${bottom}"
-      />${monthAxis(spec.months, xAt, bottom + 18)}${lines}`,
+    html`${gridLines(scale.ticks, yAt, left, right, spec.axisFormat ?? spec.format)}<line class="axis" x1="${left}" x2="${right}" y1="${bottom}" y2="${bottom}"/>${monthAxis(spec.months, xAt, bottom + 18)}${lines}`,
   );
 }
 
@@ -168,29 +144,10 @@ export function barChart(spec: BarChartSpec): SafeHtml {
   const rows = spec.items.map((item, i) => {
     const y = top + i * rowHeight;
     const end = xAt(item.value);
-    return html`<g class="bar-row"
-      ><text class="bar-label" x="${labelRight}" y="${y + 18}" text-anchor="end">${item.label}</text
-      ><rect
-        class="bar s${item.tone ?? 1}"
-        x="${barLeft}"
-        y="${y + 6}"
-        width="${Math.max(1, end - barLeft).toFixed(1)}"
-        height="16"
-        rx="2"
-        ><title>${item.label}: ${spec.format(item.value)}${item.detail ? ` (${item.detail})` : ''}</title></rect
-      ><text class="bar-value" x="${(end + 6).toFixed(1)}" y="${y + 18}">${spec.format(item.value)}</text></g
-    >`;
+    return html`<g class="bar-row"><text class="bar-label" x="${labelRight}" y="${y + 18}" text-anchor="end">${item.label}</text><rect class="bar s${item.tone ?? 1}" x="${barLeft}" y="${y + 6}" width="${Math.max(1, end - barLeft).toFixed(1)}" height="16" rx="2"><title>${item.label}: ${spec.format(item.value)}${item.detail ? ` (${item.detail})` : ''}</title></rect><text class="bar-value" x="${(end + 6).toFixed(1)}" y="${y + 18}">${spec.format(item.value)}</text></g>`;
   });
   const target = spec.target
-    ? html`<line
-          class="target"
-          x1="${xAt(spec.target.value)}"
-          x2="${xAt(spec.target.value)}"
-          y1="${top - 4}"
-          y2="${height - 2}"
-        /><text class="target-label" x="${xAt(spec.target.value)}" y="12" text-anchor="middle"
-          >${spec.target.label}</text
-        >`
+    ? html`<line class="target" x1="${xAt(spec.target.value)}" x2="${xAt(spec.target.value)}" y1="${top - 4}" y2="${height - 2}"/><text class="target-label" x="${xAt(spec.target.value)}" y="12" text-anchor="middle">${spec.target.label}</text>`
     : '';
   return frame(spec, BAR_WIDTH, height, html`${rows}${target}`);
 }
@@ -222,14 +179,7 @@ export function stackedColumns(spec: StackedColumnSpec): SafeHtml {
     const segments = spec.stacks.map((stack) => {
       const value = stack.values[i] ?? 0;
       const y = yAt(base + value);
-      const segment = html`<rect
-        class="bar s${stack.tone}"
-        x="${(xAt(i) - slot * 0.34).toFixed(1)}"
-        y="${y.toFixed(1)}"
-        width="${(slot * 0.68).toFixed(1)}"
-        height="${Math.max(0, yAt(base) - y).toFixed(1)}"
-        ><title>${stack.name}, ${monthLabel(month)}: ${spec.format(value)}</title></rect
-      >`;
+      const segment = html`<rect class="bar s${stack.tone}" x="${(xAt(i) - slot * 0.34).toFixed(1)}" y="${y.toFixed(1)}" width="${(slot * 0.68).toFixed(1)}" height="${Math.max(0, yAt(base) - y).toFixed(1)}"><title>${stack.name}, ${monthLabel(month)}: ${spec.format(value)}</title></rect>`;
       base += value;
       return segment;
     });
@@ -239,22 +189,14 @@ export function stackedColumns(spec: StackedColumnSpec): SafeHtml {
     spec,
     SERIES_WIDTH,
     height,
-    html`${gridLines(scale.ticks, yAt, left, right, spec.axisFormat ?? spec.format)}${columns}<line
-        class="axis"
-        x1="${left}"
-        x2="${right}"
-        y1="${bottom}"
-        y2="${bottom}"
-      />${monthAxis(spec.months, xAt, bottom + 18)}`,
+    html`${gridLines(scale.ticks, yAt, left, right, spec.axisFormat ?? spec.format)}${columns}<line class="axis" x1="${left}" x2="${right}" y1="${bottom}" y2="${bottom}"/>${monthAxis(spec.months, xAt, bottom + 18)}`,
   );
 }
 
 /** Colour key of a chart, as a list so screen readers announce the series. */
 export function legend(entries: readonly { name: string; tone: Tone; dashed?: boolean }[]): SafeHtml {
-  return html`<ul class="legend">
-    ${entries.map(
-      (e) =>
-        html`<li><span class="swatch s${e.tone}${e.dashed ? ' dashed' : ''}" aria-hidden="true"></span>${e.name}</li>`,
-    )}
-  </ul>`;
+  return html`<ul class="legend">${entries.map(
+    (e) =>
+      html`<li><span class="swatch s${e.tone}${e.dashed ? ' dashed' : ''}" aria-hidden="true"></span>${e.name}</li>`,
+  )}</ul>`;
 }

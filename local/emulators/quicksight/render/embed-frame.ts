@@ -117,20 +117,12 @@ export interface FrameDescription extends EmbedFrameContext {
 }
 
 export function frameHead(description: FrameDescription): SafeHtml {
-  return html`<meta name="qs-embed-frame" content="${JSON.stringify(description)}" />
-    <script src="/assets/embed-frame.js" defer></script>`;
+  return html`<meta name="qs-embed-frame" content="${JSON.stringify(description)}"><script src="/assets/embed-frame.js" defer></script>`;
 }
 
 /** The zero-size control frame's page: a relay with no content. */
 export function controlPage(context: EmbedFrameContext): string {
-  return `<!doctype html>\n${html`<html lang="en">
-    <head>
-      <meta charset="utf-8" />
-      <title>QuickSight embedding control</title>
-      ${frameHead({ ...context, role: 'control' })}
-    </head>
-    <body></body>
-  </html>`}`;
+  return `<!doctype html>\n${html`<html lang="en"><head><meta charset="utf-8"><title>QuickSight embedding control</title>${frameHead({ ...context, role: 'control' })}</head><body></body></html>`}`;
 }
 
 /**

@@ -55,33 +55,13 @@ export interface DashboardPageSpec {
 export function dashboardDocument(spec: DashboardPageSpec): string {
   const periodLinks = PERIODS.map((p) => {
     const current = p === spec.state.period;
-    return html`<li>
-      <a href="${viewHref(spec.state, { period: p })}" ${current ? html` aria-current="page"` : ''}
-        >${p === 24 ? 'Last 24 months' : `Last ${p} months`}</a
-      >
-    </li>`;
+    return html`<li><a href="${viewHref(spec.state, { period: p })}"${current ? html` aria-current="page"` : ''}>${
+      p === 24 ? 'Last 24 months' : `Last ${p} months`
+    }</a></li>`;
   });
   return document(
     spec.title,
-    html`<header class="topbar">
-        <div class="topbar-title">
-          <h1>${spec.title}</h1>
-          <p class="subtitle">${spec.subtitle}</p>
-        </div>
-        <div class="topbar-side">
-          <p class="viewer">Viewing as <strong>${spec.viewer}</strong></p>
-          <p class="companies">Companies in view: ${spec.companies.join(', ')}</p>
-          <nav aria-label="Period">
-            <ul class="segmented">
-              ${periodLinks}
-            </ul>
-          </nav>
-        </div>
-      </header>
-      ${spec.features ?? ''}
-      <p id="frame-status" class="frame-status" role="status"></p>
-      <main class="dashboard">${spec.body}</main>
-      <footer class="footnote">${spec.footnote}</footer>`,
+    html`<header class="topbar"><div class="topbar-title"><h1>${spec.title}</h1><p class="subtitle">${spec.subtitle}</p></div><div class="topbar-side"><p class="viewer">Viewing as <strong>${spec.viewer}</strong></p><p class="companies">Companies in view: ${spec.companies.join(', ')}</p><nav aria-label="Period"><ul class="segmented">${periodLinks}</ul></nav></div></header>${spec.features ?? ''}<p id="frame-status" class="frame-status" role="status"></p><main class="dashboard">${spec.body}</main><footer class="footnote">${spec.footnote}</footer>`,
     'embed',
     spec.head,
   );
@@ -89,18 +69,7 @@ export function dashboardDocument(spec: DashboardPageSpec): string {
 
 /** A complete HTML document using the emulator's stylesheet. */
 export function document(title: string, body: SafeHtml, bodyClass = 'embed', head: SafeHtml | string = ''): string {
-  return `<!doctype html>\n${html`<html lang="en">
-    <head>
-      <meta charset="utf-8" />
-      <meta name="viewport" content="width=device-width, initial-scale=1" />
-      <title>${title}</title>
-      <link rel="stylesheet" href="/assets/dashboard.css" />
-      ${head}
-    </head>
-    <body class="${bodyClass}">
-      ${body}
-    </body>
-  </html>`}`;
+  return `<!doctype html>\n${html`<html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1"><title>${title}</title><link rel="stylesheet" href="/assets/dashboard.css">${head}</head><body class="${bodyClass}">${body}</body></html>`}`;
 }
 
 export interface Kpi {
@@ -116,22 +85,14 @@ export interface Kpi {
 const ARROWS = { up: '\u25B2 ', down: '\u25BC ' } as const;
 
 export function kpiTiles(kpis: readonly Kpi[]): SafeHtml {
-  return html`<ul class="kpis" aria-label="Key figures">
-    ${kpis.map(
-      (k) =>
-        html`<li class="kpi">
-          <p class="kpi-label">${k.label}</p>
-          <p class="kpi-value">${k.value}</p>
-          ${
-            k.note
-              ? html`<p class="kpi-note ${k.tone ?? 'neutral'}">
-                  ${k.direction ? html`<span aria-hidden="true">${ARROWS[k.direction]}</span>` : ''}${k.note}
-                </p>`
-              : ''
-          }
-        </li>`,
-    )}
-  </ul>`;
+  return html`<ul class="kpis" aria-label="Key figures">${kpis.map(
+    (k) =>
+      html`<li class="kpi"><p class="kpi-label">${k.label}</p><p class="kpi-value">${k.value}</p>${
+        k.note
+          ? html`<p class="kpi-note ${k.tone ?? 'neutral'}">${k.direction ? html`<span aria-hidden="true">${ARROWS[k.direction]}</span>` : ''}${k.note}</p>`
+          : ''
+      }</li>`,
+  )}</ul>`;
 }
 
 /** Tone of a change: good when it moves the right way, neutral when it does not move. */
@@ -153,10 +114,9 @@ export function card(spec: {
   wide?: boolean;
   content: SafeHtml | SafeHtml[];
 }): SafeHtml {
-  return html`<section class="card${spec.wide ? ' wide' : ''}" aria-labelledby="${spec.id}-heading">
-    <h2 id="${spec.id}-heading">${spec.title}</h2>
-    ${spec.subtitle ? html`<p class="card-subtitle">${spec.subtitle}</p>` : ''}${spec.content}
-  </section>`;
+  return html`<section class="card${spec.wide ? ' wide' : ''}" aria-labelledby="${spec.id}-heading"><h2 id="${spec.id}-heading">${spec.title}</h2>${
+    spec.subtitle ? html`<p class="card-subtitle">${spec.subtitle}</p>` : ''
+  }${spec.content}</section>`;
 }
 
 export interface RankedBarsSpec extends Pick<BarChartSpec, 'format' | 'domain' | 'target'> {
@@ -259,51 +219,26 @@ export function dataTable<Row>(spec: TableSpec<Row>): SafeHtml {
   const headers = spec.columns.map((column) => {
     const active = column === sortColumn;
     const cls = column.numeric ? html` class="num"` : '';
-    if (!column.sortable) return html`<th scope="col" ${cls}>${column.header}</th>`;
+    if (!column.sortable) return html`<th scope="col"${cls}>${column.header}</th>`;
     const nextDir: SortDirection = active ? (dir === 'asc' ? 'desc' : 'asc') : column.numeric ? 'desc' : 'asc';
     const ariaSort = active ? (dir === 'asc' ? 'ascending' : 'descending') : 'none';
     const indicator = active ? (dir === 'asc' ? '\u25B2' : '\u25BC') : '\u21C5';
-    return html`<th scope="col" aria-sort="${ariaSort}" ${cls}>
-      <a class="sort${active ? ' active' : ''}" href="${viewHref(spec.state, { sort: column.key, dir: nextDir })}"
-        >${column.header}<span class="sort-indicator" aria-hidden="true">${indicator}</span></a
-      >
-    </th>`;
+    return html`<th scope="col" aria-sort="${ariaSort}"${cls}><a class="sort${active ? ' active' : ''}" href="${viewHref(spec.state, { sort: column.key, dir: nextDir })}">${column.header}<span class="sort-indicator" aria-hidden="true">${indicator}</span></a></th>`;
   });
   const body = rows.map(
     (row) =>
-      html`<tr>
-        ${spec.columns.map((column, i) => {
-          const content = column.cell ? column.cell(row) : String(column.value(row));
-          const cls = column.numeric ? html` class="num"` : '';
-          return i === 0 ? html`<th scope="row" ${cls}>${content}</th>` : html`<td${cls}>${content}</td>`;
-        })}
-      </tr>`,
+      html`<tr>${spec.columns.map((column, i) => {
+        const content = column.cell ? column.cell(row) : String(column.value(row));
+        const cls = column.numeric ? html` class="num"` : '';
+        return i === 0 ? html`<th scope="row"${cls}>${content}</th>` : html`<td${cls}>${content}</td>`;
+      })}</tr>`,
   );
   const footer = spec.footer
-    ? html`<tfoot>
-        <tr>
-          ${spec.footer.map((content, i) =>
-            i === 0 ? html`<th scope="row">${content}</th>` : html`<td class="num">${content}</td>`,
-          )}
-        </tr>
-      </tfoot>`
+    ? html`<tfoot><tr>${spec.footer.map((content, i) =>
+        i === 0 ? html`<th scope="row">${content}</th>` : html`<td class="num">${content}</td>`,
+      )}</tr></tfoot>`
     : '';
-  return html`<div class="table-wrap">
-    <table class="data-table">
-      <caption>
-        ${spec.caption}
-      </caption>
-      <thead>
-        <tr>
-          ${headers}
-        </tr>
-      </thead>
-      <tbody>
-        ${body}
-      </tbody>
-      ${footer}
-    </table>
-  </div>`;
+  return html`<div class="table-wrap"><table class="data-table"><caption>${spec.caption}</caption><thead><tr>${headers}</tr></thead><tbody>${body}</tbody>${footer}</table></div>`;
 }
 
 export function badge(tone: 'good' | 'warn' | 'bad', text: string): SafeHtml {

@@ -71,15 +71,10 @@ const FEATURE_STAND_INS: Record<string, { label: string; text: string }> = {
 function featureStandIns(features: readonly string[]): SafeHtml | undefined {
   const known = features.filter((feature) => FEATURE_STAND_INS[feature]);
   if (known.length === 0) return undefined;
-  return html`<nav class="features" aria-label="Dashboard features">
-    ${known.map((feature) => {
-      const standIn = FEATURE_STAND_INS[feature];
-      return html`<details data-feature="${feature}">
-        <summary>${standIn?.label}</summary>
-        <p>${standIn?.text} (local stand-in)</p>
-      </details>`;
-    })}
-  </nav>`;
+  return html`<nav class="features" aria-label="Dashboard features">${known.map((feature) => {
+    const standIn = FEATURE_STAND_INS[feature];
+    return html`<details data-feature="${feature}"><summary>${standIn?.label}</summary><p>${standIn?.text} (local stand-in)</p></details>`;
+  })}</nav>`;
 }
 
 export function dashboardPage(
@@ -115,10 +110,7 @@ export function dashboardPage(
     state,
     body:
       facts.length === 0
-        ? html`<section class="no-data" role="status">
-            <h2>${NO_DATA_TEXT}</h2>
-            <p>The data of this dashboard is limited to your companies, and none of its rows belong to them.</p>
-          </section>`
+        ? html`<section class="no-data" role="status"><h2>${NO_DATA_TEXT}</h2><p>The data of this dashboard is limited to your companies, and none of its rows belong to them.</p></section>`
         : render(dataset, state),
     footnote: `Sample data generated for ${MANUFACTURER} and ${all.distributors.length} distributors, ${periodLabel(all.months)}. Figures in US dollars.`,
   });
@@ -126,15 +118,7 @@ export function dashboardPage(
 
 /** A centred message, as shown inside the portal's frame when a dashboard cannot be opened. */
 export function messagePage(heading: string, text: string, head: SafeHtml | '' = ''): string {
-  return document(
-    heading,
-    html`<main class="message">
-      <h1>${heading}</h1>
-      <p>${text}</p>
-    </main>`,
-    'embed',
-    head,
-  );
+  return document(heading, html`<main class="message"><h1>${heading}</h1><p>${text}</p></main>`, 'embed', head);
 }
 
 export const linkExpiredPage = (head: SafeHtml | '' = '') =>
@@ -165,15 +149,7 @@ export const notFoundPage = (head: SafeHtml | '' = '') =>
 export function consolePage(dashboard: SampleDashboard): string {
   return document(
     dashboard.name,
-    html`<main class="message console">
-      <p class="eyebrow">QuickSight dashboard</p>
-      <h1>${dashboard.name}</h1>
-      <p>${dashboard.description}</p>
-      <p>
-        This dashboard is viewed through the analytics portal: sign in there and choose it from your dashboards. Its ID
-        is <code>${dashboard.dashboardId}</code>.
-      </p>
-    </main>`,
+    html`<main class="message console"><p class="eyebrow">QuickSight dashboard</p><h1>${dashboard.name}</h1><p>${dashboard.description}</p><p>This dashboard is viewed through the analytics portal: sign in there and choose it from your dashboards. Its ID is <code>${dashboard.dashboardId}</code>.</p></main>`,
     'console',
   );
 }
@@ -182,23 +158,10 @@ export function consolePage(dashboard: SampleDashboard): string {
 export function landingPage(baseUrl: string): string {
   return document(
     'Local QuickSight',
-    html`<main class="message console">
-      <p class="eyebrow">Local mode</p>
-      <h1>Local QuickSight</h1>
-      <p>
-        This server answers the QuickSight API for <code>@aws-sdk/client-quicksight</code> at
-        <code>${baseUrl}</code> and serves embedded dashboards to the portal.
-      </p>
-      <h2>Sample dashboards</h2>
-      <ul class="plain">
-        ${SAMPLE_DASHBOARDS.map(
-          (d) =>
-            html`<li>
-              <a href="/sn/dashboards/${encodeURIComponent(d.dashboardId)}">${d.name}</a> <code>${d.dashboardId}</code>
-            </li>`,
-        )}
-      </ul>
-    </main>`,
+    html`<main class="message console"><p class="eyebrow">Local mode</p><h1>Local QuickSight</h1><p>This server answers the QuickSight API for <code>@aws-sdk/client-quicksight</code> at <code>${baseUrl}</code> and serves embedded dashboards to the portal.</p><h2>Sample dashboards</h2><ul class="plain">${SAMPLE_DASHBOARDS.map(
+      (d) =>
+        html`<li><a href="/sn/dashboards/${encodeURIComponent(d.dashboardId)}">${d.name}</a> <code>${d.dashboardId}</code></li>`,
+    )}</ul></main>`,
     'console',
   );
 }

@@ -205,8 +205,5 @@ export function renderDistributorScorecard(dataset: Dataset, state: ViewState): 
     }),
   });
 
-  return html`${kpis}
-    <div class="grid">
-      ${rateBars('fill-rate', 'Fill rate', fillRate, FILL_RATE_TARGET)}${rateBars('on-time', 'On-time delivery', onTimeRate, ON_TIME_TARGET)}${trend}${table}
-    </div>`;
+  return html`${kpis}<div class="grid">${rateBars('fill-rate', 'Fill rate', fillRate, FILL_RATE_TARGET)}${rateBars('on-time', 'On-time delivery', onTimeRate, ON_TIME_TARGET)}${trend}${table}</div>`;
 }

@@ -185,6 +185,5 @@ export function renderInventoryMargins(dataset: Dataset, state: ViewState): Safe
     }),
   });
 
-  return html`${kpis}
-    <div class="grid">${marginBars}${dayBars}${marginTrend}${inventoryTrend}${table}</div>`;
+  return html`${kpis}<div class="grid">${marginBars}${dayBars}${marginTrend}${inventoryTrend}${table}</div>`;
 }

@@ -130,6 +130,5 @@ export function renderMarketBenchmarks(dataset: Dataset, state: ViewState): Safe
     }),
   });
 
-  return html`${kpis}
-    <div class="grid">${regionalMarkets}${regionMargins}${regionService}${table}</div>`;
+  return html`${kpis}<div class="grid">${regionalMarkets}${regionMargins}${regionService}${table}</div>`;
 }

@@ -195,6 +195,5 @@ export function renderSalesPerformance(dataset: Dataset, state: ViewState): Safe
     }),
   });
 
-  return html`${kpis}
-    <div class="grid">${trend}${regions}${lines}${mix}${table}</div>`;
+  return html`${kpis}<div class="grid">${trend}${regions}${lines}${mix}${table}</div>`;
 }
