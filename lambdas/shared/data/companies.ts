@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import { DeleteCommand, GetCommand, PutCommand, QueryCommand } from '@aws-sdk/lib-dynamodb';
+import { DeleteCommand, GetCommand, PutCommand } from '@aws-sdk/lib-dynamodb';
 import {
   type AccessCheck,
   type CompanyKind,
@@ -9,6 +9,7 @@ import {
 import { stateTable } from '../../../contracts/tables.ts';
 import { dynamo } from '../aws/dynamo.ts';
 import { ConflictError, NotFoundError } from '../errors.ts';
+import { queryStatePartition } from './state-partition.ts';
 import { isConditionFailure, nowIso, tableName } from './tables.ts';
 
 /**
@@ -46,25 +47,6 @@ export interface MembershipItem {
 
 const nameClaimKey = (name: string) => ({ pk: `COMPANY_NAME#${name.trim().toLowerCase()}`, sk: 'CLAIM' });
 
-const queryAll = async (pk: string): Promise<Record<string, unknown>[]> => {
-  const items: Record<string, unknown>[] = [];
-  let startKey: Record<string, unknown> | undefined;
-  do {
-    const page = await dynamo.send(
-      new QueryCommand({
-        TableName: tableName(stateTable),
-        KeyConditionExpression: 'pk = :pk',
-        ExpressionAttributeValues: { ':pk': pk },
-        ExclusiveStartKey: startKey,
-        ConsistentRead: true,
-      }),
-    );
-    items.push(...(page.Items ?? []));
-    startKey = page.LastEvaluatedKey;
-  } while (startKey);
-  return items;
-};
-
 const toCompany = (item: Record<string, unknown>): CompanyItem => ({
   id: String(item.sk),
   name: String(item.name),
@@ -83,7 +65,7 @@ const toMembership = (item: Record<string, unknown>): MembershipItem => ({
 
 /** Every company, by name. */
 export const listCompanies = async (): Promise<CompanyItem[]> =>
-  (await queryAll(COMPANY_PK)).map(toCompany).sort((a, b) => a.name.localeCompare(b.name));
+  (await queryStatePartition(COMPANY_PK)).map(toCompany).sort((a, b) => a.name.localeCompare(b.name));
 
 export const getCompany = async (id: string): Promise<CompanyItem | undefined> => {
   const result = await dynamo.send(
@@ -165,7 +147,9 @@ export const deleteCompanyRecord = async (id: string): Promise<void> => {
 
 /** Every user's companies, by email. */
 export const listMemberships = async (): Promise<Map<string, MembershipItem>> =>
-  new Map((await queryAll(MEMBERSHIP_PK)).map(toMembership).map((membership) => [membership.email, membership]));
+  new Map(
+    (await queryStatePartition(MEMBERSHIP_PK)).map(toMembership).map((membership) => [membership.email, membership]),
+  );
 
 export const getMembership = async (email: string): Promise<MembershipItem | undefined> => {
   const result = await dynamo.send(

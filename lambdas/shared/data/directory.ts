@@ -1,13 +1,7 @@
-import {
-  BatchWriteCommand,
-  DeleteCommand,
-  GetCommand,
-  PutCommand,
-  QueryCommand,
-  UpdateCommand,
-} from '@aws-sdk/lib-dynamodb';
+import { BatchWriteCommand, DeleteCommand, GetCommand, PutCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { stateTable } from '../../../contracts/tables.ts';
 import { dynamo } from '../aws/dynamo.ts';
+import { queryStatePartition } from './state-partition.ts';
 import { nowIso, tableName, writeIf } from './tables.ts';
 
 /**
@@ -75,24 +69,8 @@ export const sameEntry = (a: DirectoryEntry | undefined, b: DirectoryEntry): boo
   a.modified === b.modified;
 
 /** Every entry (one partition, read in 1 MB pages). */
-export const readDirectoryEntries = async (): Promise<DirectoryEntry[]> => {
-  const entries: DirectoryEntry[] = [];
-  let startKey: Record<string, unknown> | undefined;
-  do {
-    const page = await dynamo.send(
-      new QueryCommand({
-        TableName: tableName(stateTable),
-        KeyConditionExpression: 'pk = :pk',
-        ExpressionAttributeValues: { ':pk': ENTRY_PK },
-        ExclusiveStartKey: startKey,
-        ConsistentRead: true,
-      }),
-    );
-    for (const item of page.Items ?? []) entries.push(toEntry(item));
-    startKey = page.LastEvaluatedKey;
-  } while (startKey);
-  return entries;
-};
+export const readDirectoryEntries = async (): Promise<DirectoryEntry[]> =>
+  (await queryStatePartition(ENTRY_PK)).map(toEntry);
 
 export const readDirectoryEntry = async (email: string): Promise<DirectoryEntry | undefined> => {
   const answer = await dynamo.send(
