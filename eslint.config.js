@@ -86,6 +86,12 @@ const layerZones = [
   },
 ];
 
+/** A `no-restricted-imports` pattern refusing relative imports that match `regex`. */
+const climbing = (regex) => ({
+  regex,
+  message: 'Import another top-level folder, or a file two or more folders up, by its subpath (#contracts/…, #web/…).',
+});
+
 /** The folders whose import graph has no circles. */
 const productFolders = ['bin', 'clients', 'compliance', 'contracts', 'lambdas', 'lib', 'local', 'tools', 'web'];
 
@@ -145,6 +151,23 @@ export default tseslint.config(
     plugins: { 'import-x': importX },
     rules: {
       'import-x/no-cycle': ['error', { ignoreExternal: true }],
+    },
+  },
+  {
+    // Imports read from the project root: a file reaches another top-level folder, or climbs
+    // more than one folder of its own, through the subpath imports in package.json
+    // (`#contracts/fields.ts`, `#web/components/button.tsx`), never through a `../../` chain.
+    files: ['**/*.{ts,tsx,js,mjs}'],
+    rules: {
+      'no-restricted-imports': ['error', { patterns: [climbing('^(\\.\\./){2,}')] }],
+    },
+  },
+  {
+    // A file at the top of its folder has no folder of its own to climb out of.
+    files: [...ours.map((folder) => `${folder}/*.{ts,tsx,js,mjs}`), 'web/src/*.{ts,tsx}'],
+    ignores: ['web/*.{ts,tsx,js,mjs}'],
+    rules: {
+      'no-restricted-imports': ['error', { patterns: [climbing('^\\.\\./')] }],
     },
   },
   {

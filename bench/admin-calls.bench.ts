@@ -29,7 +29,7 @@ import {
   loadHandler,
   observeDynamoCommands,
   startHarness,
-} from '../test/lambdas/support/harness.ts';
+} from '#test/lambdas/support/harness.ts';
 import type { BenchOptions, BenchRow } from './types.ts';
 
 const USERS = 10_000;

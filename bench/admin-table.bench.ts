@@ -21,12 +21,12 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Page } from 'playwright-core';
-import { findFreePortBase } from '../local/ports.ts';
-import type { StackInfo } from '../clients/local-stack.ts';
-import { spawnStack } from '../local/stack-process.ts';
-import { ensureWebBuilt } from '../local/web-build.ts';
-import { signInAsAdmin } from '../test/e2e/support/auth.ts';
-import { launchBrowser } from '../test/e2e/support/browser.ts';
+import { findFreePortBase } from '#local/ports.ts';
+import type { StackInfo } from '#clients/local-stack.ts';
+import { spawnStack } from '#local/stack-process.ts';
+import { ensureWebBuilt } from '#local/web-build.ts';
+import { signInAsAdmin } from '#test/e2e/support/auth.ts';
+import { launchBrowser } from '#test/e2e/support/browser.ts';
 import type { BenchOptions, BenchRow } from './types.ts';
 import { median } from './median.ts';
 

@@ -24,11 +24,11 @@ import {
   UpdateDashboardPermissionsCommand,
 } from '@aws-sdk/client-quicksight';
 import type { AwsStub } from 'aws-sdk-client-mock';
-import { MAX_IMPORT_ROWS } from '../contracts/user-import.ts';
-import { findFreePortBase } from '../local/ports.ts';
-import { SAMPLE_DASHBOARDS } from '../local/emulators/quicksight/index.ts';
-import { spawnStack } from '../local/stack-process.ts';
-import { seedCompany } from '../test/lambdas/support/companies.ts';
+import { MAX_IMPORT_ROWS } from '#contracts/user-import.ts';
+import { findFreePortBase } from '#local/ports.ts';
+import { SAMPLE_DASHBOARDS } from '#local/emulators/quicksight/index.ts';
+import { spawnStack } from '#local/stack-process.ts';
+import { seedCompany } from '#test/lambdas/support/companies.ts';
 import {
   ADMIN,
   directoryUser,
@@ -37,7 +37,7 @@ import {
   observeDynamoCommands,
   quicksightUser,
   startHarness,
-} from '../test/lambdas/support/harness.ts';
+} from '#test/lambdas/support/harness.ts';
 import { signInToStack } from './sign-in.ts';
 import type { BenchOptions, BenchRow } from './types.ts';
 
@@ -70,7 +70,7 @@ const row = (userEmail: string) => ({
 async function callsPerRow(): Promise<BenchRow[]> {
   const h = await startHarness({ POWERTOOLS_LOG_LEVEL: 'SILENT' });
   try {
-    const { liveSessions } = await import('../lambdas/shared/auth/caller.ts');
+    const { liveSessions } = await import('#lambdas/shared/auth/caller.ts');
     const dynamoCalls: string[] = [];
     await observeDynamoCommands((command) => dynamoCalls.push(`DynamoDB ${command.replace(/Command$/, '')}`));
     const handler = await loadHandler('quicksight-admin');

@@ -15,10 +15,10 @@ import { tmpdir } from 'node:os';
 import { basename, dirname, join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { gzipSync } from 'node:zlib';
-import { ENV } from '../contracts/env.ts';
-import type { SynthesizedFunction } from '../local/aws/deployment.ts';
-import { localDeployment } from '../local/aws/local-deployment.ts';
-import { functionEnvironment, functionName, templateValues, type LocalEndpoints } from '../local/environment.ts';
+import { ENV } from '#contracts/env.ts';
+import type { SynthesizedFunction } from '#local/aws/deployment.ts';
+import { localDeployment } from '#local/aws/local-deployment.ts';
+import { functionEnvironment, functionName, templateValues, type LocalEndpoints } from '#local/environment.ts';
 import type { BenchOptions, BenchRow } from './types.ts';
 import { median } from './median.ts';
 

@@ -20,8 +20,8 @@ import {
   groupNameOf,
   scopedDataSet,
   seedCompany,
-} from '../test/lambdas/support/companies.ts';
-import { ADMIN, COMPANY_SETTINGS, invoke, loadHandler, startHarness } from '../test/lambdas/support/harness.ts';
+} from '#test/lambdas/support/companies.ts';
+import { ADMIN, COMPANY_SETTINGS, invoke, loadHandler, startHarness } from '#test/lambdas/support/harness.ts';
 import { writeAll } from './batch-write.ts';
 import type { BenchOptions, BenchRow } from './types.ts';
 

@@ -12,12 +12,12 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Browser, Page } from 'playwright-core';
-import { findFreePortBase } from '../local/ports.ts';
-import type { DemoAccount, StackInfo } from '../clients/local-stack.ts';
-import { spawnStack } from '../local/stack-process.ts';
-import { ensureWebBuilt } from '../local/web-build.ts';
-import { launchBrowser } from '../test/e2e/support/browser.ts';
-import { noteSeedSignIns, unusedTotpCode } from '../test/e2e/support/unused-totp-codes.ts';
+import { findFreePortBase } from '#local/ports.ts';
+import type { DemoAccount, StackInfo } from '#clients/local-stack.ts';
+import { spawnStack } from '#local/stack-process.ts';
+import { ensureWebBuilt } from '#local/web-build.ts';
+import { launchBrowser } from '#test/e2e/support/browser.ts';
+import { noteSeedSignIns, unusedTotpCode } from '#test/e2e/support/unused-totp-codes.ts';
 import { median } from './median.ts';
 import type { BenchOptions, BenchRow } from './types.ts';
 

@@ -12,15 +12,8 @@
  */
 import { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
-import {
-  ADMIN,
-  type Handler,
-  type Harness,
-  invoke,
-  loadHandler,
-  startHarness,
-} from '../test/lambdas/support/harness.ts';
-import { FIRST_INSIGHT_USERS_PAGE_SIZE, INSIGHT_USERS_PAGE_SIZE } from '../contracts/insights.ts';
+import { ADMIN, type Handler, type Harness, invoke, loadHandler, startHarness } from '#test/lambdas/support/harness.ts';
+import { FIRST_INSIGHT_USERS_PAGE_SIZE, INSIGHT_USERS_PAGE_SIZE } from '#contracts/insights.ts';
 import { writeAll } from './batch-write.ts';
 import type { BenchOptions, BenchRow } from './types.ts';
 import { median } from './median.ts';
@@ -54,7 +47,7 @@ const views = (set: string, users: number) =>
 
 /** The aggregates of `users` users viewing one dashboard a day for `days` days (usage.ts's item shapes). */
 async function largeAggregates(users: number, days: number, now: Date) {
-  const { isoWeekOf } = await import('../lambdas/shared/data/usage.ts');
+  const { isoWeekOf } = await import('#lambdas/shared/data/usage.ts');
   const expiresAt = Math.floor(now.getTime() / 1000) + 400 * 86_400;
   const items: Record<string, unknown>[] = [];
   const weeks = new Set<string>();
@@ -169,7 +162,7 @@ export async function run(options: BenchOptions = { smoke: false }): Promise<Ben
   try {
     await h.reset();
     const handler = await loadHandler('quicksight-admin');
-    const { recordDashboardView } = await import('../lambdas/shared/data/usage.ts');
+    const { recordDashboardView } = await import('#lambdas/shared/data/usage.ts');
     const client = DynamoDBDocumentClient.from(
       new DynamoDBClient({
         endpoint: h.dynamo.endpoint,

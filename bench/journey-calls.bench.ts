@@ -22,8 +22,8 @@ import {
   UpdateDashboardPermissionsCommand,
 } from '@aws-sdk/client-quicksight';
 import type { AwsStub } from 'aws-sdk-client-mock';
-import { EMBED_DASHBOARD_HEADER } from '../contracts/embed.ts';
-import { SESSION_CHECK_REUSE_SECONDS } from '../lambdas/shared/auth/session-cache.ts';
+import { EMBED_DASHBOARD_HEADER } from '#contracts/embed.ts';
+import { SESSION_CHECK_REUSE_SECONDS } from '#lambdas/shared/auth/session-cache.ts';
 import {
   ADMIN,
   directoryUser,
@@ -37,7 +37,7 @@ import {
   type Resolver,
   startHarness,
   USER,
-} from '../test/lambdas/support/harness.ts';
+} from '#test/lambdas/support/harness.ts';
 import type { BenchRow } from './types.ts';
 
 /** What one request of a journey sends, and to which function. */
@@ -58,7 +58,7 @@ const commandNames = (stub: AwsStub<any, any, any>, prefix: string) =>
 export async function run(): Promise<BenchRow[]> {
   const h = await startHarness({ POWERTOOLS_LOG_LEVEL: 'SILENT' });
   try {
-    const { liveSessions } = await import('../lambdas/shared/auth/caller.ts');
+    const { liveSessions } = await import('#lambdas/shared/auth/caller.ts');
     const dynamoCalls: string[] = [];
     await observeDynamoCommands((command) => dynamoCalls.push(`DynamoDB ${command.replace(/Command$/, '')}`));
     const handlers = {

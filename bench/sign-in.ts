@@ -7,9 +7,9 @@
  * refusal is expected, and one fails the sign-in.
  */
 import { CognitoUserPool } from 'amazon-cognito-identity-js';
-import type { DemoAccount, StackInfo } from '../clients/local-stack.ts';
-import { answerTotp, authenticate, memoryStorage, userFor } from '../test/local/support/cognito-client.ts';
-import { noteSeedSignIns, unusedTotpCode } from '../test/e2e/support/unused-totp-codes.ts';
+import type { DemoAccount, StackInfo } from '#clients/local-stack.ts';
+import { answerTotp, authenticate, memoryStorage, userFor } from '#test/local/support/cognito-client.ts';
+import { noteSeedSignIns, unusedTotpCode } from '#test/e2e/support/unused-totp-codes.ts';
 
 export interface BenchSession {
   readonly accessToken: string;

@@ -9,11 +9,11 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { findFreePortBase } from '../local/ports.ts';
-import { READY_LINE_PREFIX } from '../clients/local-stack.ts';
-import { spawnStack } from '../local/stack-process.ts';
-import { ensureWebBuilt } from '../local/web-build.ts';
-import { localDeployment } from '../local/aws/local-deployment.ts';
+import { findFreePortBase } from '#local/ports.ts';
+import { READY_LINE_PREFIX } from '#clients/local-stack.ts';
+import { spawnStack } from '#local/stack-process.ts';
+import { ensureWebBuilt } from '#local/web-build.ts';
+import { localDeployment } from '#local/aws/local-deployment.ts';
 import type { BenchOptions, BenchRow } from './types.ts';
 
 /** Seconds a person waits before signing in, per the local-mode issue ("within a minute"). */

@@ -1,8 +1,8 @@
 import { App } from 'aws-cdk-lib';
 import { existsSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
-import { ConfigError, loadConfig } from '../lib/config.ts';
-import { addPortal, isDeploying, placeholderProblems } from '../lib/portal-app.ts';
+import { ConfigError, loadConfig } from '#lib/config.ts';
+import { addPortal, isDeploying, placeholderProblems } from '#lib/portal-app.ts';
 
 /** CDK app entry (`cdk.json`: `npx tsx bin/app.ts`). */
 const webAssetDirectory = fileURLToPath(new URL('../web/dist', import.meta.url));

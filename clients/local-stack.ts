@@ -1,7 +1,7 @@
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { z } from 'zod';
-import type { TableDefinition } from '../contracts/tables.ts';
+import type { TableDefinition } from '#contracts/tables.ts';
 
 // The local stack as the harness runs it and as its clients (tools, tests, benches, the
 // seeding) reach it: where it keeps its state, the stack.json it publishes once ready, and

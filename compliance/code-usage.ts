@@ -2,7 +2,7 @@ import { buildSync } from 'esbuild';
 import { existsSync, readFileSync } from 'node:fs';
 import { join, relative } from 'node:path';
 import ts from 'typescript';
-import { COGNITO_WITHOUT_IAM } from '../contracts/cognito-operations.ts';
+import { COGNITO_WITHOUT_IAM } from '#contracts/cognito-operations.ts';
 
 /**
  * Which AWS API calls a handler's code makes, for the access matrix.

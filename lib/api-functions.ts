@@ -3,14 +3,14 @@ import * as iam from 'aws-cdk-lib/aws-iam';
 import * as lambda from 'aws-cdk-lib/aws-lambda';
 import type * as logs from 'aws-cdk-lib/aws-logs';
 import { Construct } from 'constructs';
-import { EMBED_REQUEST_HEADERS } from '../contracts/embed.ts';
-import { ENV } from '../contracts/env.ts';
-import { FUNCTION_URL_METHODS, type FunctionUrlName } from '../contracts/function-urls.ts';
+import { EMBED_REQUEST_HEADERS } from '#contracts/embed.ts';
+import { ENV } from '#contracts/env.ts';
+import { FUNCTION_URL_METHODS, type FunctionUrlName } from '#contracts/function-urls.ts';
 import type { PortalAuth } from './auth.ts';
 import { acknowledge, wildcardResourceFinding } from './compliance.ts';
 import type { PortalData } from './data.ts';
 import { CATALOGUE_ACTIONS, PortalFunction, STATE_ITEM_ACTIONS, USAGE_RECORD_ACTIONS } from './portal-function.ts';
-import { DEFAULT_DASHBOARD_FEATURES } from '../contracts/dashboard-features.ts';
+import { DEFAULT_DASHBOARD_FEATURES } from '#contracts/dashboard-features.ts';
 import { quickSightArns, quickSightEnvironment, type QuickSightTarget } from './quicksight.ts';
 
 export interface ApiFunctionsProps {

@@ -5,7 +5,7 @@ import * as iam from 'aws-cdk-lib/aws-iam';
 import type * as logs from 'aws-cdk-lib/aws-logs';
 import * as s3 from 'aws-cdk-lib/aws-s3';
 import { Construct } from 'constructs';
-import { ENV } from '../contracts/env.ts';
+import { ENV } from '#contracts/env.ts';
 import { QUICKSIGHT_DASHBOARDS_REASON, QUICKSIGHT_USERS_REASON } from './api-functions.ts';
 import { acknowledge, wildcardResourceFinding } from './compliance.ts';
 import type { PortalData } from './data.ts';

@@ -3,14 +3,14 @@ import { flattenCfnReference } from 'cdk-nag/lib/utils/flatten-cfn-reference.js'
 import { OUTDIR_ENV } from 'aws-cdk-lib/cx-api';
 import type { IConstruct } from 'constructs';
 import { fileURLToPath } from 'node:url';
-import { NagResultLog, RecordingAwsSolutionsChecks, RecordingNist80053R5Checks } from '../compliance/nag-results.ts';
-import { ComplianceReportPlugin } from '../compliance/plugin.ts';
+import { NagResultLog, RecordingAwsSolutionsChecks, RecordingNist80053R5Checks } from '#compliance/nag-results.ts';
+import { ComplianceReportPlugin } from '#compliance/plugin.ts';
 import { loadConfig } from './config.ts';
 
 // What the constructs take from the compliance pack: the metadata key of a store's data
 // classification and the sign-in statements of the user pool's acknowledgements.
-export { DATA_CLASSIFICATION_METADATA } from '../compliance/inventory.ts';
-export { signInSettings, threatProtectionReason } from '../compliance/sign-in-claims.ts';
+export { DATA_CLASSIFICATION_METADATA } from '#compliance/inventory.ts';
+export { signInSettings, threatProtectionReason } from '#compliance/sign-in-claims.ts';
 
 const projectRoot = fileURLToPath(new URL('..', import.meta.url));
 

@@ -1,15 +1,15 @@
 import { z } from 'zod';
-import { SESSION_DEFAULTS } from '../contracts/config.ts';
+import { SESSION_DEFAULTS } from '#contracts/config.ts';
 import {
   DASHBOARD_FEATURES,
   DEFAULT_DASHBOARD_FEATURES,
   unknownDashboardFeatures,
   type DashboardFeature,
-} from '../contracts/dashboard-features.ts';
-import { USER_POOL_CLIENT } from '../contracts/user-pool-client.ts';
+} from '#contracts/dashboard-features.ts';
+import { USER_POOL_CLIENT } from '#contracts/user-pool-client.ts';
 
 const TOKEN_DEFAULTS = USER_POOL_CLIENT.defaultTokenValidity;
-import { MAX_EMBED_ORIGINS, embedOriginProblem } from '../contracts/embed-origins.ts';
+import { MAX_EMBED_ORIGINS, embedOriginProblem } from '#contracts/embed-origins.ts';
 
 /**
  * Deployment configuration, read from CDK context (`cdk.json` or `-c key=value`) and

@@ -1,7 +1,7 @@
 import { Aspects, CfnResource, RemovalPolicy, Stack } from 'aws-cdk-lib';
 import * as dynamodb from 'aws-cdk-lib/aws-dynamodb';
 import { Construct, type IConstruct } from 'constructs';
-import { tables, type KeyDefinition, type TableDefinition } from '../contracts/tables.ts';
+import { tables, type KeyDefinition, type TableDefinition } from '#contracts/tables.ts';
 import { acknowledge, DATA_CLASSIFICATION_METADATA } from './compliance.ts';
 
 /**

@@ -17,7 +17,7 @@ import {
   QUICKSIGHT_FAILURES_METRIC,
   SERVICE_DIMENSION,
   USAGE_RECORD_FAILURES_METRIC,
-} from '../contracts/metrics.ts';
+} from '#contracts/metrics.ts';
 import { metricsNamespace, type PortalFunction } from './portal-function.ts';
 
 /** A function alarms when its p99 duration reaches this share of its timeout. */

@@ -6,8 +6,8 @@ import { Construct, type IConstruct } from 'constructs';
 import { execFileSync } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
-import { ENV } from '../contracts/env.ts';
-import { METRICS_NAMESPACE_ENV } from '../contracts/metrics.ts';
+import { ENV } from '#contracts/env.ts';
+import { METRICS_NAMESPACE_ENV } from '#contracts/metrics.ts';
 import { acknowledge } from './compliance.ts';
 import type { PortalTable } from './data.ts';
 

@@ -1,7 +1,7 @@
 import { Annotations, CfnOutput, CfnRule, Duration, Fn, Stack, type StackProps } from 'aws-cdk-lib';
 import type * as logs from 'aws-cdk-lib/aws-logs';
 import type { Construct } from 'constructs';
-import type { RuntimeConfig } from '../contracts/config.ts';
+import type { RuntimeConfig } from '#contracts/config.ts';
 import { ApiFunctions } from './api-functions.ts';
 import { CompanyAccess } from './company-access.ts';
 import { PortalAuth } from './auth.ts';

@@ -1,5 +1,5 @@
 import { Aws } from 'aws-cdk-lib';
-import { ENV } from '../contracts/env.ts';
+import { ENV } from '#contracts/env.ts';
 
 /** Where the product's QuickSight users and dashboards live. */
 export interface QuickSightTarget {

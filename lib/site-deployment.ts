@@ -6,7 +6,7 @@ import * as s3deploy from 'aws-cdk-lib/aws-s3-deployment';
 import { Construct } from 'constructs';
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import type { RuntimeConfig } from '../contracts/config.ts';
+import type { RuntimeConfig } from '#contracts/config.ts';
 import { acknowledge, wildcardResourceFinding } from './compliance.ts';
 import { connectSourcesOf, type PortalSite } from './site.ts';
 

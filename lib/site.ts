@@ -4,14 +4,14 @@ import * as cloudfront from 'aws-cdk-lib/aws-cloudfront';
 import * as origins from 'aws-cdk-lib/aws-cloudfront-origins';
 import * as s3 from 'aws-cdk-lib/aws-s3';
 import { Construct } from 'constructs';
-import type { RuntimeConfig } from '../contracts/config.ts';
+import type { RuntimeConfig } from '#contracts/config.ts';
 import {
   contentSecurityPolicy,
   customSecurityHeaders,
   HSTS_MAX_AGE_SECONDS,
   REFERRER_POLICY,
   type CspSources,
-} from '../contracts/security-headers.ts';
+} from '#contracts/security-headers.ts';
 import { acknowledge } from './compliance.ts';
 
 export interface PortalSiteProps {

@@ -10,8 +10,8 @@ import {
   type TableDescription,
 } from '@aws-sdk/client-dynamodb';
 import dynalite from 'dynalite';
-import { tables, type KeyDefinition, type TableDefinition } from '../contracts/tables.ts';
-import { localTableName } from '../clients/local-stack.ts';
+import { tables, type KeyDefinition, type TableDefinition } from '#contracts/tables.ts';
+import { localTableName } from '#clients/local-stack.ts';
 import { closeServer, httpUrl, listen } from './emulators/shared/http.ts';
 
 function keySchema(partitionKey: KeyDefinition, sortKey?: KeyDefinition): KeySchemaElement[] {

@@ -1,5 +1,5 @@
-import { ENV } from '../contracts/env.ts';
-import { tables } from '../contracts/tables.ts';
+import { ENV } from '#contracts/env.ts';
+import { tables } from '#contracts/tables.ts';
 import type { SynthesizedDeployment, SynthesizedFunction } from './aws/deployment.ts';
 import {
   LOCAL_SITE_DOMAIN,
@@ -9,7 +9,7 @@ import {
   withSiteOrigin,
   type LocalValues,
 } from './aws/resolve.ts';
-import { LOCAL_ACCOUNT_ID, localTableName } from '../clients/local-stack.ts';
+import { LOCAL_ACCOUNT_ID, localTableName } from '#clients/local-stack.ts';
 
 /** The sign-in page's 'Back to the marketing site' link; a reserved documentation domain locally. */
 export const LOCAL_MARKETING_SITE_URL = 'https://example.com/';

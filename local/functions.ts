@@ -11,7 +11,7 @@ import {
 import { resolveValue, withSiteOrigin, type LocalValues } from './aws/resolve.ts';
 import type { Closers } from './closers.ts';
 import { functionEnvironment, functionName, templateValues, type LocalEndpoints } from './environment.ts';
-import { LOCAL_ACCOUNT_ID } from '../clients/local-stack.ts';
+import { LOCAL_ACCOUNT_ID } from '#clients/local-stack.ts';
 import { startFunctionUrl } from './function-url/server.ts';
 import type { LocalIam, LocalPrincipal, PolicyDocument } from './iam/policies.ts';
 import { LocalFunction } from './lambda/runtime.ts';

@@ -1,5 +1,5 @@
 import type { Context } from 'aws-lambda';
-import { LOCAL_ACCOUNT_ID } from '../clients/local-stack.ts';
+import { LOCAL_ACCOUNT_ID } from '#clients/local-stack.ts';
 
 export const DEFAULT_FUNCTION_TIMEOUT_MS = 30_000;
 const MEMORY_MB = '512';

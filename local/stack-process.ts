@@ -2,7 +2,7 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { rm } from 'node:fs/promises';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { fileURLToPath } from 'node:url';
-import { readStackInfo, stackFilePath, type StackInfo } from '../clients/local-stack.ts';
+import { readStackInfo, stackFilePath, type StackInfo } from '#clients/local-stack.ts';
 
 /** Set by spawnStack: the stack stops when its parent's stdin pipe closes (parent died). */
 export const EXIT_WITH_PARENT_ENV = 'LOCAL_STACK_EXIT_WITH_PARENT';

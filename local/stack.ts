@@ -1,9 +1,9 @@
 import { mkdir, rename, rm, writeFile } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
 import { CognitoIdentityProviderClient } from '@aws-sdk/client-cognito-identity-provider';
-import type { RuntimeConfig } from '../contracts/config.ts';
-import { ENV } from '../contracts/env.ts';
-import { USER_POOL_CLIENT } from '../contracts/user-pool-client.ts';
+import type { RuntimeConfig } from '#contracts/config.ts';
+import { ENV } from '#contracts/env.ts';
+import { USER_POOL_CLIENT } from '#contracts/user-pool-client.ts';
 import type { SynthesizedDeployment, UrlFunctionKey } from './aws/deployment.ts';
 import { localDeployment } from './aws/local-deployment.ts';
 import { localResourceNames } from './aws/resolve.ts';
@@ -20,7 +20,7 @@ import {
   SUPPORT_TO_ADDRESS,
   stackFilePath,
   type StackInfo,
-} from '../clients/local-stack.ts';
+} from '#clients/local-stack.ts';
 import { startDynamoDb } from './dynamodb.ts';
 import { Closers } from './closers.ts';
 import { LOCAL_MARKETING_SITE_URL, invitationTemplate, templateValues, type LocalEndpoints } from './environment.ts';

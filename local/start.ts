@@ -5,7 +5,7 @@
 import { parseArgs } from 'node:util';
 import { DEFAULT_PORT_BASE } from './ports.ts';
 import { EXIT_WITH_PARENT_ENV } from './stack-process.ts';
-import { READY_LINE_PREFIX, type StackInfo, DEFAULT_DATA_DIR } from '../clients/local-stack.ts';
+import { READY_LINE_PREFIX, type StackInfo, DEFAULT_DATA_DIR } from '#clients/local-stack.ts';
 import { launcherChain, watchProcesses } from './launcher-watch.ts';
 import { startStack, type RunningLocalStack } from './stack.ts';
 

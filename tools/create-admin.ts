@@ -1,4 +1,4 @@
-import { adminEmail } from '../contracts/fields.ts';
+import { adminEmail } from '#contracts/fields.ts';
 import { EXIT, TARGET_USAGE, UsageError, parseCommand, runTool } from './support/cli.ts';
 import { createAdmin } from './support/accounts.ts';
 import { resolveTarget } from './support/target.ts';

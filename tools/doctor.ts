@@ -1,7 +1,7 @@
 import { ListGroupsCommand, CognitoIdentityProviderClient } from '@aws-sdk/client-cognito-identity-provider';
 import { QuickSightClient } from '@aws-sdk/client-quicksight';
 import { SESv2Client } from '@aws-sdk/client-sesv2';
-import { LOCAL_CREDENTIALS, localTableName } from '../clients/local-stack.ts';
+import { LOCAL_CREDENTIALS, localTableName } from '#clients/local-stack.ts';
 import { EXIT, TARGET_USAGE, describeError, parseCommand, runTool, type TargetOptions } from './support/cli.ts';
 import { bootstrap, certificate, cognitoDomain, credentials, webAcl } from './support/checks-aws.ts';
 import { embedOrigins, quicksightNamespace, quicksightSubscription, sesChecks } from './support/checks-services.ts';
@@ -10,10 +10,10 @@ import { formatCheck, hasBlocker, summary, type CheckResult } from './support/re
 import { awsClientConfig, deployedStackOutputs, requireLocalStack } from './support/target.ts';
 import { dashboardScopeCheck, rulesDataSetCheck, type CompanyScopeTarget } from './support/checks-companies.ts';
 import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
-import { dashboardsTable } from '../contracts/tables.ts';
-import { companyRulesNames } from '../lib/company-access.ts';
-import { portalStackName } from '../lib/portal-app.ts';
-import { CLOUDFRONT_METRICS_REGION } from '../lib/operations.ts';
+import { dashboardsTable } from '#contracts/tables.ts';
+import { companyRulesNames } from '#lib/company-access.ts';
+import { portalStackName } from '#lib/portal-app.ts';
+import { CLOUDFRONT_METRICS_REGION } from '#lib/operations.ts';
 import { cloudTrailCheck } from './support/checks-trail.ts';
 
 const USAGE = `Usage: npm run doctor [-- options]

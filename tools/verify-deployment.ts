@@ -1,4 +1,4 @@
-import { dashboardId as dashboardIdRule } from '../contracts/fields.ts';
+import { dashboardId as dashboardIdRule } from '#contracts/fields.ts';
 import { EXIT, TARGET_USAGE, UsageError, parseCommand, runTool } from './support/cli.ts';
 import { resolveTarget } from './support/target.ts';
 import { VERIFY_PREFIX, verifyDeployment } from './support/verify-steps.ts';

@@ -1,5 +1,5 @@
 import type { Metrics } from '@aws-lambda-powertools/metrics';
-import { COMPANY_ACCESS_DIFFERENCES_METRIC } from '../../contracts/metrics.ts';
+import { COMPANY_ACCESS_DIFFERENCES_METRIC } from '#contracts/metrics.ts';
 import { createLogger } from '../shared/logger.ts';
 
 const logger = createLogger('company-check');

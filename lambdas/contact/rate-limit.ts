@@ -1,4 +1,4 @@
-import { CONTACT_LIMITS } from '../../contracts/contact.ts';
+import { CONTACT_LIMITS } from '#contracts/contact.ts';
 import { type ReleaseSlot, type SlidingWindowLimit, takeRateLimitSlot } from '../shared/data/rate-limit.ts';
 import { TooManyRequestsError } from '../shared/errors.ts';
 

@@ -1,12 +1,12 @@
 import { SendEmailCommand } from '@aws-sdk/client-sesv2';
-import { ENV } from '../../contracts/env.ts';
-import type { ContactRequest } from '../../contracts/contact.ts';
+import { ENV } from '#contracts/env.ts';
+import type { ContactRequest } from '#contracts/contact.ts';
 import type { Caller } from '../shared/auth/caller.ts';
 import { isAwsError } from '../shared/aws/config.ts';
 import { ses } from '../shared/aws/ses.ts';
 import { requireEnvs } from '../shared/env.ts';
 import { ForbiddenError, HttpError, UpstreamError } from '../shared/errors.ts';
-import { isVerificationAccount } from '../../contracts/verification.ts';
+import { isVerificationAccount } from '#contracts/verification.ts';
 import { takeContactSlot } from './rate-limit.ts';
 
 export const SENT_MESSAGE = 'Your message has been sent. Our support team will get back to you soon.';

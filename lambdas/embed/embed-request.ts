@@ -1,8 +1,8 @@
 import type { Logger } from '../shared/logger.ts';
 import type { APIGatewayProxyEventV2 } from 'aws-lambda';
 import * as z from 'zod';
-import { EMBED_DASHBOARD_HEADER, EMBED_SOURCE_HEADER, embedSourceSchema } from '../../contracts/embed.ts';
-import { dashboardId } from '../../contracts/fields.ts';
+import { EMBED_DASHBOARD_HEADER, EMBED_SOURCE_HEADER, embedSourceSchema } from '#contracts/embed.ts';
+import { dashboardId } from '#contracts/fields.ts';
 import type { Caller } from '../shared/auth/caller.ts';
 import { type HttpResult, ok } from '../shared/http.ts';
 import { parseWith } from '../shared/validation.ts';

@@ -4,10 +4,10 @@ import {
   featureConfigurations,
   unknownDashboardFeatures,
   type DashboardFeature,
-} from '../../contracts/dashboard-features.ts';
-import { ENV } from '../../contracts/env.ts';
-import { QUICKSIGHT_FAILURES_METRIC } from '../../contracts/metrics.ts';
-import { NOT_ASSIGNED_MESSAGE, type EmbedResponse } from '../../contracts/embed.ts';
+} from '#contracts/dashboard-features.ts';
+import { ENV } from '#contracts/env.ts';
+import { QUICKSIGHT_FAILURES_METRIC } from '#contracts/metrics.ts';
+import { NOT_ASSIGNED_MESSAGE, type EmbedResponse } from '#contracts/embed.ts';
 import { absoluteSessionSeconds, type Caller } from '../shared/auth/caller.ts';
 import { isAwsError } from '../shared/aws/config.ts';
 import { quicksight } from '../shared/aws/quicksight.ts';
@@ -23,7 +23,7 @@ import {
   quicksightSettings,
   userArn,
 } from '../shared/quicksight.ts';
-import { embedOriginsProblems } from '../../contracts/embed-origins.ts';
+import { embedOriginsProblems } from '#contracts/embed-origins.ts';
 
 const metrics = createMetrics('embed');
 

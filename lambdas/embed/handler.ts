@@ -1,6 +1,6 @@
 import middy from '@middy/core';
 import type { APIGatewayProxyEventV2 } from 'aws-lambda';
-import { FUNCTION_URL_METHODS } from '../../contracts/function-urls.ts';
+import { FUNCTION_URL_METHODS } from '#contracts/function-urls.ts';
 import type { CallerContext, HttpResult } from '../shared/http.ts';
 import { createLogger } from '../shared/logger.ts';
 import { requireCaller } from '../shared/middleware/auth.ts';

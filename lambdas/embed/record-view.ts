@@ -1,5 +1,5 @@
 import type { Logger } from '../shared/logger.ts';
-import { USAGE_RECORD_FAILURES_METRIC } from '../../contracts/metrics.ts';
+import { USAGE_RECORD_FAILURES_METRIC } from '#contracts/metrics.ts';
 import { recordDashboardView, usageRetentionDays, type ViewEvent } from '../shared/data/usage.ts';
 import { countOne, createMetrics } from '../shared/metrics.ts';
 import { companyNamesOfUser } from '../shared/data/companies.ts';

@@ -1,4 +1,4 @@
-import { FILTER_DEPTH_LIMIT, FILTER_TERMS_LIMIT, FILTER_TERMS_PER_FIELD } from '../../contracts/graphql-limits.ts';
+import { FILTER_DEPTH_LIMIT, FILTER_TERMS_LIMIT, FILTER_TERMS_PER_FIELD } from '#contracts/graphql-limits.ts';
 import { BadRequestError } from '../shared/errors.ts';
 import { findUnsafeJson } from '../shared/middleware/json-guard.ts';
 import { type FilterLimits, filterProblem } from './filter.ts';

@@ -1,5 +1,5 @@
 import * as z from 'zod';
-import { adminEmail, dashboardId, dashboardLink, dashboardName } from '../../contracts/fields.ts';
+import { adminEmail, dashboardId, dashboardLink, dashboardName } from '#contracts/fields.ts';
 import { FILTER_LIMITS } from './arguments.ts';
 import { filterProblem } from './filter.ts';
 

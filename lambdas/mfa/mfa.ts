@@ -7,7 +7,7 @@ import {
   SetUserMFAPreferenceCommand,
   VerifySoftwareTokenCommand,
 } from '@aws-sdk/client-cognito-identity-provider';
-import { ENV } from '../../contracts/env.ts';
+import { ENV } from '#contracts/env.ts';
 import {
   DEVICE_FORGOTTEN_MESSAGE,
   type DeviceListResponse,
@@ -21,7 +21,7 @@ import {
   RECENT_SIGN_IN_SECONDS,
   SIGNED_OUT_MESSAGE,
   STEP_UP_ACTIONS,
-} from '../../contracts/mfa.ts';
+} from '#contracts/mfa.ts';
 import { endAllSessions } from '../shared/auth/end-sessions.ts';
 import type { Caller } from '../shared/auth/caller.ts';
 import { cognito } from '../shared/aws/cognito.ts';

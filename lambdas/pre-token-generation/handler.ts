@@ -1,5 +1,5 @@
 import type { PreTokenGenerationV2TriggerEvent } from 'aws-lambda';
-import { COGNITO_ADMIN_SCOPE } from '../../contracts/user-pool-client.ts';
+import { COGNITO_ADMIN_SCOPE } from '#contracts/user-pool-client.ts';
 
 /**
  * Cognito pre token generation trigger (event version 2, Essentials feature plan): tokens from a

@@ -1,5 +1,5 @@
 import type { Logger } from '../shared/logger.ts';
-import type { QuicksightAdminRequest } from '../../contracts/quicksight-admin.ts';
+import type { QuicksightAdminRequest } from '#contracts/quicksight-admin.ts';
 import { auditorFor, describeUserDeletion } from '../shared/audit.ts';
 import type { Caller } from '../shared/auth/caller.ts';
 import { createCatalogueEntry, updateCatalogueEntry } from '../shared/catalogue.ts';

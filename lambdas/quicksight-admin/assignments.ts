@@ -1,4 +1,4 @@
-import type { UserDashboard } from '../../contracts/quicksight-admin.ts';
+import type { UserDashboard } from '#contracts/quicksight-admin.ts';
 import { clearDefaultIfPointsTo, getDefaultViewId, setDefaultView } from '../shared/data/default-view.ts';
 import { assignmentLease, withLease } from '../shared/data/lease.ts';
 import { deleteView, releaseAssignedView, upsertAssignedView, viewsOfUserForDashboard } from '../shared/data/views.ts';

@@ -1,4 +1,4 @@
-import type { DashboardMetadata } from '../../contracts/quicksight-admin.ts';
+import type { DashboardMetadata } from '#contracts/quicksight-admin.ts';
 import { removeCatalogueRecord } from '../shared/catalogue.ts';
 import { mapWithLimit } from '../shared/concurrency.ts';
 import { type DashboardItem, getDashboard, listDashboards } from '../shared/data/catalogue.ts';

@@ -1,4 +1,4 @@
-import { COMPANY_MESSAGES, type Company, type CompanyKind, companiesLabel } from '../../contracts/companies.ts';
+import { COMPANY_MESSAGES, type Company, type CompanyKind, companiesLabel } from '#contracts/companies.ts';
 import { mapWithLimit } from '../shared/concurrency.ts';
 import { listDashboards } from '../shared/data/catalogue.ts';
 import {

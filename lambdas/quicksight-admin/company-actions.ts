@@ -1,6 +1,6 @@
 import type { Logger } from '../shared/logger.ts';
-import { COMPANY_KIND_LABELS, COMPANY_MESSAGES, type AccessDifference } from '../../contracts/companies.ts';
-import type { QuicksightAdminRequest } from '../../contracts/quicksight-admin.ts';
+import { COMPANY_KIND_LABELS, COMPANY_MESSAGES, type AccessDifference } from '#contracts/companies.ts';
+import type { QuicksightAdminRequest } from '#contracts/quicksight-admin.ts';
 import { auditorFor } from '../shared/audit.ts';
 import type { Caller } from '../shared/auth/caller.ts';
 import { checkCompanyAccess } from '../shared/companies/check.ts';

@@ -1,5 +1,5 @@
 import * as z from 'zod';
-import type { InsightsUser, InsightUsersPage } from '../../contracts/insights.ts';
+import type { InsightsUser, InsightUsersPage } from '#contracts/insights.ts';
 import { mapWithLimit } from '../shared/concurrency.ts';
 import { listDashboards } from '../shared/data/catalogue.ts';
 import { decodePageToken, encodePageToken } from '../shared/data/page-token.ts';

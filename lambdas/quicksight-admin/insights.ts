@@ -1,4 +1,4 @@
-import type { InsightsDashboard, InsightsResponse, InsightsWeek } from '../../contracts/insights.ts';
+import type { InsightsDashboard, InsightsResponse, InsightsWeek } from '#contracts/insights.ts';
 import { listDashboards } from '../shared/data/catalogue.ts';
 import {
   ALL_SCOPE,

@@ -1,4 +1,4 @@
-import { COMPANY_MESSAGES } from '../../contracts/companies.ts';
+import { COMPANY_MESSAGES } from '#contracts/companies.ts';
 import { dashboardScope } from '../shared/companies/scope.ts';
 import { type DashboardItem, listDashboards, replaceDashboard } from '../shared/data/catalogue.ts';
 import { companiesById, companyNamesOf, listCompanies, listMemberships } from '../shared/data/companies.ts';

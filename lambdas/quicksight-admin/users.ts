@@ -1,7 +1,7 @@
 import { AdminGetUserCommand, type UserType } from '@aws-sdk/client-cognito-identity-provider';
 import type { User, UserRole } from '@aws-sdk/client-quicksight';
-import { ENV } from '../../contracts/env.ts';
-import type { CognitoUserWithQuicksight } from '../../contracts/quicksight-admin.ts';
+import { ENV } from '#contracts/env.ts';
+import type { CognitoUserWithQuicksight } from '#contracts/quicksight-admin.ts';
 import { cognito } from '../shared/aws/cognito.ts';
 import { isAwsError } from '../shared/aws/config.ts';
 import { emailOf, readDirectory } from '../shared/directory.ts';

@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { dashboardIdExistsMessage } from '../../contracts/fields.ts';
+import { dashboardIdExistsMessage } from '#contracts/fields.ts';
 import { mapWithLimit } from './concurrency.ts';
 import {
   type DashboardItem,

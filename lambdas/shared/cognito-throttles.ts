@@ -1,4 +1,4 @@
-import { COGNITO_THROTTLES_METRIC, METRICS_NAMESPACE_ENV, SERVICE_DIMENSION } from '../../contracts/metrics.ts';
+import { COGNITO_THROTTLES_METRIC, METRICS_NAMESPACE_ENV, SERVICE_DIMENSION } from '#contracts/metrics.ts';
 
 /**
  * Writes one CloudWatch embedded-metric-format line counting a Cognito call that Cognito

@@ -1,5 +1,5 @@
 import { DescribeDashboardCommand } from '@aws-sdk/client-quicksight';
-import { CATALOGUE_MESSAGES } from '../../contracts/quicksight-admin.ts';
+import { CATALOGUE_MESSAGES } from '#contracts/quicksight-admin.ts';
 import { isAwsError } from './aws/config.ts';
 import { quicksight } from './aws/quicksight.ts';
 import { BadRequestError } from './errors.ts';

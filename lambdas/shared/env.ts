@@ -1,4 +1,4 @@
-import { ENV } from '../../contracts/env.ts';
+import { ENV } from '#contracts/env.ts';
 import { ConfigurationError } from './errors.ts';
 
 type EnvName = (typeof ENV)[keyof typeof ENV];

@@ -1,4 +1,4 @@
-import type { ErrorBody } from '../../contracts/errors.ts';
+import type { ErrorBody } from '#contracts/errors.ts';
 
 /** Extra fields of an error body besides its message (see contracts/errors.ts). */
 export type ErrorDetails = Omit<ErrorBody, 'error'>;

@@ -4,8 +4,8 @@ import {
   AdminDeleteUserCommand,
   AdminGetUserCommand,
 } from '@aws-sdk/client-cognito-identity-provider';
-import { ENV } from '../../contracts/env.ts';
-import { INVITATION_MESSAGES, INVITATION_RESEND_LIMIT } from '../../contracts/user-admin.ts';
+import { ENV } from '#contracts/env.ts';
+import { INVITATION_MESSAGES, INVITATION_RESEND_LIMIT } from '#contracts/user-admin.ts';
 import { cognito } from './aws/cognito.ts';
 import { isAwsError } from './aws/config.ts';
 import { type SlidingWindowLimit, takeRateLimitSlot } from './data/rate-limit.ts';

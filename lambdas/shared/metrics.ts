@@ -1,5 +1,5 @@
 import { Metrics, MetricUnit } from '@aws-lambda-powertools/metrics';
-import { METRICS_NAMESPACE_ENV } from '../../contracts/metrics.ts';
+import { METRICS_NAMESPACE_ENV } from '#contracts/metrics.ts';
 
 /**
  * One Powertools metrics instance per function. The metrics travel as EMF lines in the log,

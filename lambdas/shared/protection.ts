@@ -1,4 +1,4 @@
-import { OWN_PASSWORD_SUGGESTION, PROTECTED_OPERATIONS, type ProtectedOperation } from '../../contracts/user-admin.ts';
+import { OWN_PASSWORD_SUGGESTION, PROTECTED_OPERATIONS, type ProtectedOperation } from '#contracts/user-admin.ts';
 import type { Caller } from './auth/caller.ts';
 import { isAdminEmail } from './directory.ts';
 import { ForbiddenError } from './errors.ts';

@@ -8,7 +8,7 @@ import {
   type User,
   type UserRole,
 } from '@aws-sdk/client-quicksight';
-import { ENV } from '../../contracts/env.ts';
+import { ENV } from '#contracts/env.ts';
 import { isAwsError } from './aws/config.ts';
 import { quicksight, quicksightIdentity, quicksightIdentityRegion } from './aws/quicksight.ts';
 import { optionalEnv, region, requireEnv } from './env.ts';

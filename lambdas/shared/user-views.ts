@@ -1,4 +1,4 @@
-import type { UserDashboard } from '../../contracts/quicksight-admin.ts';
+import type { UserDashboard } from '#contracts/quicksight-admin.ts';
 import { mapWithLimit } from './concurrency.ts';
 import { clearDefault, getDefaultViewId } from './data/default-view.ts';
 import { deleteView, releaseAssignedView, type ViewItem, viewsOfUser } from './data/views.ts';

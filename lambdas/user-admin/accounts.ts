@@ -15,7 +15,7 @@ import {
   ListUsersCommand,
   type UserType,
 } from '@aws-sdk/client-cognito-identity-provider';
-import { ENV } from '../../contracts/env.ts';
+import { ENV } from '#contracts/env.ts';
 import {
   companiesById,
   companyNamesOf,
@@ -28,7 +28,7 @@ import {
   INVITATION_VALIDITY_DAYS,
   PROMOTE_MESSAGES,
   type ManagedUser,
-} from '../../contracts/user-admin.ts';
+} from '#contracts/user-admin.ts';
 import { ADMINS_GROUP, USERS_GROUP } from '../shared/auth/groups.ts';
 import { recordSessionsEnded } from '../shared/auth/end-sessions.ts';
 import { cognito } from '../shared/aws/cognito.ts';

@@ -4,7 +4,7 @@ import {
   PROMOTE_MESSAGES,
   RESET_MFA_MESSAGE,
   type UserAdminRequest,
-} from '../../contracts/user-admin.ts';
+} from '#contracts/user-admin.ts';
 import { auditorFor, describeUserDeletion } from '../shared/audit.ts';
 import type { Caller } from '../shared/auth/caller.ts';
 import { readAuditPage } from '../shared/data/audit.ts';

@@ -1,4 +1,4 @@
-import { AUDIT_EXPORT_MAX_ROWS, type AuditEntry, type AuditFilter } from '../../contracts/user-admin.ts';
+import { AUDIT_EXPORT_MAX_ROWS, type AuditEntry, type AuditFilter } from '#contracts/user-admin.ts';
 import { readAllAuditEntries } from '../shared/data/audit.ts';
 
 type Auditor = <T>(

@@ -1,5 +1,5 @@
-import { adminEmail, strongPassword } from '../../contracts/fields.ts';
-import { UPDATE_USER_MESSAGES } from '../../contracts/user-admin.ts';
+import { adminEmail, strongPassword } from '#contracts/fields.ts';
+import { UPDATE_USER_MESSAGES } from '#contracts/user-admin.ts';
 import { BadRequestError } from '../shared/errors.ts';
 
 export interface UserUpdate {

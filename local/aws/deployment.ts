@@ -1,4 +1,4 @@
-import { FUNCTION_URL_METHODS, type FunctionUrlName } from '../../contracts/function-urls.ts';
+import { FUNCTION_URL_METHODS, type FunctionUrlName } from '#contracts/function-urls.ts';
 
 /**
  * What local mode takes from the synthesized CDK app: for each function, the esbuild bundle

@@ -4,10 +4,10 @@ import type { CfnElement } from 'aws-cdk-lib';
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { loadConfig } from '../../lib/config.ts';
-import { addPortal } from '../../lib/portal-app.ts';
-import type { PortalFunction } from '../../lib/portal-function.ts';
-import { LOCAL_ACCOUNT_ID, LOCAL_CONTEXT } from '../../clients/local-stack.ts';
+import { loadConfig } from '#lib/config.ts';
+import { addPortal } from '#lib/portal-app.ts';
+import type { PortalFunction } from '#lib/portal-function.ts';
+import { LOCAL_ACCOUNT_ID, LOCAL_CONTEXT } from '#clients/local-stack.ts';
 import type {
   DeployedFunctionKey,
   FunctionUrlSettings,

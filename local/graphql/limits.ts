@@ -5,7 +5,7 @@ import {
   type OperationDefinitionNode,
   type SelectionSetNode,
 } from 'graphql';
-import { QUERY_DEPTH_LIMIT, RESOLVER_COUNT_LIMIT } from '../../contracts/graphql-limits.ts';
+import { QUERY_DEPTH_LIMIT, RESOLVER_COUNT_LIMIT } from '#contracts/graphql-limits.ts';
 
 /**
  * The request limits the AppSync API is deployed with (contracts/graphql-limits.ts), checked

@@ -1,9 +1,6 @@
 import type { z } from 'zod';
-import { type CompanyKind, listCompaniesResponseSchema } from '../../contracts/companies.ts';
-import {
-  listDashboardMetadataResponseSchema,
-  type quicksightAdminRequestSchema,
-} from '../../contracts/quicksight-admin.ts';
+import { type CompanyKind, listCompaniesResponseSchema } from '#contracts/companies.ts';
+import { listDashboardMetadataResponseSchema, type quicksightAdminRequestSchema } from '#contracts/quicksight-admin.ts';
 
 export interface SampleDashboard {
   readonly dashboardId: string;

@@ -1,5 +1,5 @@
-import type { CompanyKind } from '../../contracts/companies.ts';
-import { ADMINS_GROUP, USERS_GROUP } from '../../contracts/groups.ts';
+import type { CompanyKind } from '#contracts/companies.ts';
+import { ADMINS_GROUP, USERS_GROUP } from '#contracts/groups.ts';
 
 /** The demo accounts local mode seeds (documented in the README; local mode only). */
 export const DEMO_ACCOUNTS = {

@@ -3,7 +3,7 @@ import { rename, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { seedCatalogue, type SampleDashboard } from './catalogue.ts';
 import { DEMO_ACCOUNTS, DEMO_COMPANIES, DEMO_MEMBERSHIPS, DEMO_USER_DASHBOARD_COUNT } from './demo-accounts.ts';
-import { ensureAccount, signInWithAuthenticator, type PoolContext } from '../../clients/cognito.ts';
+import { ensureAccount, signInWithAuthenticator, type PoolContext } from '#clients/cognito.ts';
 
 /** Written once the seed has completed; its presence means the data directory is seeded. */
 export const SEED_MARKER = 'seed.json';

@@ -8,7 +8,7 @@ import {
   VIEWS_BY_DASHBOARD_INDEX,
   VIEWS_BY_USER_INDEX,
   viewsTable,
-} from '../../contracts/tables.ts';
+} from '#contracts/tables.ts';
 import { startDynamoDbTarget, type DynamoDbTarget } from './support/dynamodb-target.ts';
 import { scratchName } from './support/target.ts';
 

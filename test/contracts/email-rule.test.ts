@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
-import { contactRequestSchema } from '../../contracts/contact.ts';
-import { emailField } from '../../contracts/auth-forms.ts';
-import { adminEmail, EMAIL_PROBLEMS, MESSAGES, emailAddressProblem, signInEmail } from '../../contracts/fields.ts';
-import { signInEmailProblem } from '../../contracts/rules.ts';
+import { contactRequestSchema } from '#contracts/contact.ts';
+import { emailField } from '#contracts/auth-forms.ts';
+import { adminEmail, EMAIL_PROBLEMS, MESSAGES, emailAddressProblem, signInEmail } from '#contracts/fields.ts';
+import { signInEmailProblem } from '#contracts/rules.ts';
 
 const ACCEPTED = [
   'user@example.com',

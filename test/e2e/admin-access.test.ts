@@ -7,7 +7,7 @@ import {
 } from '@aws-sdk/client-cognito-identity-provider';
 import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ensureAccount, signInWithAuthenticator } from '../../clients/cognito.ts';
+import { ensureAccount, signInWithAuthenticator } from '#clients/cognito.ts';
 import { signInAsAdmin, signInAtAdminExpecting, storedAccessToken } from './support/auth.ts';
 import { launchBrowser } from './support/browser.ts';
 import { chooseRowAction, rowActionItem } from './support/row-actions.ts';

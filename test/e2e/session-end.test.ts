@@ -7,7 +7,7 @@ import {
 } from '@aws-sdk/client-cognito-identity-provider';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ensureAccount } from '../../clients/cognito.ts';
+import { ensureAccount } from '#clients/cognito.ts';
 import { signInAsUser, storedAccessToken, type Credentials } from './support/auth.ts';
 import { launchBrowser } from './support/browser.ts';
 import { readMail } from './support/mail.ts';

@@ -1,6 +1,6 @@
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { SUPPORT_TO_ADDRESS } from '../../clients/local-stack.ts';
+import { SUPPORT_TO_ADDRESS } from '#clients/local-stack.ts';
 import { expectNoSeriousA11yViolations } from './support/a11y.ts';
 import { signInAsUser } from './support/auth.ts';
 import { launchBrowser } from './support/browser.ts';

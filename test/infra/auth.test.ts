@@ -1,7 +1,7 @@
 import { Match } from 'aws-cdk-lib/assertions';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildPortal, logicalIdAt, policyStatements, type PortalBuild } from './support/portal-build.ts';
-import { invitationMessage } from '../../lib/auth.ts';
+import { invitationMessage } from '#lib/auth.ts';
 
 describe('identity provider (Cognito)', () => {
   let build: PortalBuild;

@@ -2,9 +2,9 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Template } from 'aws-cdk-lib/assertions';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ENV } from '../../contracts/env.ts';
-import { CHECK_WITHHELD_ACTIONS } from '../../lib/company-access.ts';
-import { actionsOf } from '../../compliance/code-usage.ts';
+import { ENV } from '#contracts/env.ts';
+import { CHECK_WITHHELD_ACTIONS } from '#lib/company-access.ts';
+import { actionsOf } from '#compliance/code-usage.ts';
 import { asList, buildPortal, logicalIdAt, policyStatements, type PortalBuild } from './support/portal-build.ts';
 
 /** A template resource as the CDK assertions hand it out. */

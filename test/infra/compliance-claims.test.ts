@@ -4,8 +4,8 @@ import {
   signInStatements,
   threatProtectionReason,
   type SignInSettings,
-} from '../../compliance/sign-in-claims.ts';
-import { ConfigError, loadConfig } from '../../lib/config.ts';
+} from '#compliance/sign-in-claims.ts';
+import { ConfigError, loadConfig } from '#lib/config.ts';
 
 const BASE: SignInSettings = {
   mfa: 'ON',

@@ -5,8 +5,8 @@ import { PATH_METADATA_ENABLE_CONTEXT } from 'aws-cdk-lib/cx-api';
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { acknowledge, addCompliancePacks } from '../../lib/compliance.ts';
-import type { ComplianceReport } from '../../compliance/report.ts';
+import { acknowledge, addCompliancePacks } from '#lib/compliance.ts';
+import type { ComplianceReport } from '#compliance/report.ts';
 
 /**
  * A small app with a known policy for the evidence pack's tests: one function whose role

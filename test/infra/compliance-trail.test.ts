@@ -1,7 +1,7 @@
 import { CloudTrailClient, DescribeTrailsCommand, GetTrailStatusCommand } from '@aws-sdk/client-cloudtrail';
 import { mockClient } from 'aws-sdk-client-mock';
 import { afterEach, describe, expect, it } from 'vitest';
-import { cloudTrailCheck } from '../../tools/support/checks-trail.ts';
+import { cloudTrailCheck } from '#tools/support/checks-trail.ts';
 
 const cloudTrail = mockClient(CloudTrailClient);
 const region = { region: 'eu-west-1' };

@@ -1,6 +1,6 @@
 import { Match } from 'aws-cdk-lib/assertions';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { tables } from '../../contracts/tables.ts';
+import { tables } from '#contracts/tables.ts';
 import { buildPortal, logicalIdAt, type PortalBuild } from './support/portal-build.ts';
 
 describe('data (DynamoDB)', () => {

@@ -1,7 +1,7 @@
 import { App, Stack } from 'aws-cdk-lib';
 import type { Template } from 'aws-cdk-lib/assertions';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { PortalNames } from '../../lib/resource-names.ts';
+import { PortalNames } from '#lib/resource-names.ts';
 import { buildPortal, logicalIdAt, type PortalBuild } from './support/portal-build.ts';
 import { fromContext, problemsOf } from './support/config.ts';
 

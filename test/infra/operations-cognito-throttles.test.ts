@@ -1,6 +1,6 @@
 import { GetUserCommand } from '@aws-sdk/client-cognito-identity-provider';
 import { afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
-import type { cognito as CognitoClient } from '../../lambdas/shared/aws/cognito.ts';
+import type { cognito as CognitoClient } from '#lambdas/shared/aws/cognito.ts';
 
 /**
  * The metric the Cognito throttle alarm watches (test/infra/operations.test.ts): the functions'
@@ -18,7 +18,7 @@ describe('CognitoThrottles metric of the functions', () => {
     vi.stubEnv('AWS_REGION', 'us-east-2');
     vi.stubEnv('POWERTOOLS_METRICS_NAMESPACE', 'TVIQ-portal');
     vi.stubEnv('POWERTOOLS_SERVICE_NAME', 'embed');
-    ({ cognito } = await import('../../lambdas/shared/aws/cognito.ts'));
+    ({ cognito } = await import('#lambdas/shared/aws/cognito.ts'));
     // In the build step: after the counting middleware, before retries, signing and the network.
     cognito.middlewareStack.add(
       () => async () => {

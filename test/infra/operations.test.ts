@@ -7,8 +7,8 @@ import {
   METRICS_NAMESPACE_ENV,
   QUICKSIGHT_FAILURES_METRIC,
   USAGE_RECORD_FAILURES_METRIC,
-} from '../../contracts/metrics.ts';
-import { ConfigError, loadConfig } from '../../lib/config.ts';
+} from '#contracts/metrics.ts';
+import { ConfigError, loadConfig } from '#lib/config.ts';
 import { asList, buildPortal, logicalIdAt, policyStatements, type PortalBuild } from './support/portal-build.ts';
 
 /** A template resource as the CDK assertions hand it out. */

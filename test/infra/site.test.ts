@@ -2,8 +2,8 @@ import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { Capture, Match } from 'aws-cdk-lib/assertions';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { contentSecurityPolicy, securityHeaders } from '../../contracts/security-headers.ts';
-import { cspSourcesForRegion } from '../../lib/site.ts';
+import { contentSecurityPolicy, securityHeaders } from '#contracts/security-headers.ts';
+import { cspSourcesForRegion } from '#lib/site.ts';
 import { buildPortal, logicalIdAt, type PortalBuild } from './support/portal-build.ts';
 import { dependencies, findCycle, type TemplateResources } from './support/template-graph.ts';
 

@@ -1,6 +1,6 @@
 import { AdminListGroupsForUserCommand, GetUserCommand } from '@aws-sdk/client-cognito-identity-provider';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { NO_TOKEN_MESSAGE } from '../../contracts/errors.ts';
+import { NO_TOKEN_MESSAGE } from '#contracts/errors.ts';
 import {
   account,
   ADMIN,

@@ -1,5 +1,5 @@
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi, type MockInstance } from 'vitest';
-import { COMPANY_ACCESS_DIFFERENCES_METRIC } from '../../contracts/metrics.ts';
+import { COMPANY_ACCESS_DIFFERENCES_METRIC } from '#contracts/metrics.ts';
 import { fakeQuickSight, groupNameOf, type FakeQuickSight, seedCompany, seedMembership } from './support/companies.ts';
 import { type Harness, OTHER_USER, startHarness, USER } from './support/harness.ts';
 
@@ -13,7 +13,7 @@ beforeAll(async () => {
     POWERTOOLS_METRICS_NAMESPACE: 'Portal-check-test',
     POWERTOOLS_SERVICE_NAME: 'company-check',
   });
-  ({ handler: check } = await import('../../lambdas/company-check/handler.ts'));
+  ({ handler: check } = await import('#lambdas/company-check/handler.ts'));
 });
 afterAll(() => h.close());
 beforeEach(async () => {

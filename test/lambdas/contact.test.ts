@@ -1,6 +1,6 @@
 import { MessageRejected, SendEmailCommand, TooManyRequestsException } from '@aws-sdk/client-sesv2';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
-import { MESSAGES } from '../../contracts/fields.ts';
+import { MESSAGES } from '#contracts/fields.ts';
 import { type Handler, type Harness, invoke, loadHandler, OTHER_USER, startHarness, USER } from './support/harness.ts';
 
 let h: Harness;

@@ -4,7 +4,7 @@ import {
   ThrottlingException,
 } from '@aws-sdk/client-quicksight';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi, type MockInstance } from 'vitest';
-import { QUICKSIGHT_FAILURES_METRIC } from '../../contracts/metrics.ts';
+import { QUICKSIGHT_FAILURES_METRIC } from '#contracts/metrics.ts';
 import { type Handler, type Harness, invoke, loadHandler, startHarness, USER } from './support/harness.ts';
 
 const NAMESPACE = 'Portal-metrics-test';

@@ -1,6 +1,6 @@
 import { GenerateEmbedUrlForRegisteredUserCommand } from '@aws-sdk/client-quicksight';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { FILTER_TERMS_LIMIT, FILTER_TERMS_PER_FIELD, RESOLVER_COUNT_LIMIT } from '../../contracts/graphql-limits.ts';
+import { FILTER_TERMS_LIMIT, FILTER_TERMS_PER_FIELD, RESOLVER_COUNT_LIMIT } from '#contracts/graphql-limits.ts';
 import { seedCompany, seedMembership } from './support/companies.ts';
 import {
   account,

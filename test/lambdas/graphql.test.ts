@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { dashboardIdExistsMessage } from '../../contracts/fields.ts';
-import { FILTER_DEPTH_LIMIT } from '../../contracts/graphql-limits.ts';
+import { dashboardIdExistsMessage } from '#contracts/fields.ts';
+import { FILTER_DEPTH_LIMIT } from '#contracts/graphql-limits.ts';
 import {
   ADMIN,
   type Harness,

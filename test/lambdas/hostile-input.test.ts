@@ -1,10 +1,10 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { z } from 'zod';
-import { contactRequestSchema } from '../../contracts/contact.ts';
-import { EMBED_DASHBOARD_HEADER } from '../../contracts/embed.ts';
-import { mfaRequestSchema } from '../../contracts/mfa.ts';
-import { quicksightAdminRequestSchema } from '../../contracts/quicksight-admin.ts';
-import { userAdminRequestSchema } from '../../contracts/user-admin.ts';
+import { contactRequestSchema } from '#contracts/contact.ts';
+import { EMBED_DASHBOARD_HEADER } from '#contracts/embed.ts';
+import { mfaRequestSchema } from '#contracts/mfa.ts';
+import { quicksightAdminRequestSchema } from '#contracts/quicksight-admin.ts';
+import { userAdminRequestSchema } from '#contracts/user-admin.ts';
 import {
   ADMIN,
   type CallResult,

@@ -1,7 +1,7 @@
 import { seedCompany, seedMembership } from './support/companies.ts';
 import { GenerateEmbedUrlForRegisteredUserCommand } from '@aws-sdk/client-quicksight';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi, type MockInstance } from 'vitest';
-import { USAGE_RECORD_FAILURES_METRIC } from '../../contracts/metrics.ts';
+import { USAGE_RECORD_FAILURES_METRIC } from '#contracts/metrics.ts';
 import {
   ADMIN,
   type Handler,
@@ -18,7 +18,7 @@ let h: Harness;
 let embedHandler: Handler;
 let adminHandler: Handler;
 let stdout: MockInstance<typeof process.stdout.write>;
-let recordDashboardView: typeof import('../../lambdas/shared/data/usage.ts').recordDashboardView;
+let recordDashboardView: typeof import('#lambdas/shared/data/usage.ts').recordDashboardView;
 
 const DAY = 86_400_000;
 const usage = () => h.tables.scan('USAGE_TABLE');
@@ -27,7 +27,7 @@ beforeAll(async () => {
   h = await startHarness({ USAGE_RETENTION_DAYS: '30', POWERTOOLS_METRICS_NAMESPACE: 'Portal-usage-test' });
   embedHandler = await loadHandler('embed');
   adminHandler = await loadHandler('quicksight-admin');
-  ({ recordDashboardView } = await import('../../lambdas/shared/data/usage.ts'));
+  ({ recordDashboardView } = await import('#lambdas/shared/data/usage.ts'));
 });
 afterAll(() => h.close());
 beforeEach(async () => {
@@ -161,10 +161,10 @@ describe('view events from the embed function', () => {
   });
 
   it('answers once the 1 s recording budget is spent when the table does not answer, counting a timeout', async () => {
-    const { recordViewWithinBudget } = await import('../../lambdas/embed/record-view.ts');
-    const { createLogger } = await import('../../lambdas/shared/logger.ts');
-    const usageModule = await import('../../lambdas/shared/data/usage.ts');
-    const companiesModule = await import('../../lambdas/shared/data/companies.ts');
+    const { recordViewWithinBudget } = await import('#lambdas/embed/record-view.ts');
+    const { createLogger } = await import('#lambdas/shared/logger.ts');
+    const usageModule = await import('#lambdas/shared/data/usage.ts');
+    const companiesModule = await import('#lambdas/shared/data/companies.ts');
     const stuck = vi.spyOn(usageModule, 'recordDashboardView').mockReturnValue(new Promise<never>(() => {}));
     const companies = vi.spyOn(companiesModule, 'companyNamesOfUser').mockResolvedValue([]);
     vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout'] });

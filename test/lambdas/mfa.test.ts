@@ -14,8 +14,8 @@ import {
   mfaStatusResponseSchema,
   REAUTHENTICATION_MESSAGE,
   REAUTHENTICATION_REQUIRED,
-} from '../../contracts/mfa.ts';
-import { MESSAGES } from '../../contracts/fields.ts';
+} from '#contracts/mfa.ts';
+import { MESSAGES } from '#contracts/fields.ts';
 import { account, type Handler, type Harness, invoke, loadHandler, startHarness, USER } from './support/harness.ts';
 
 let h: Harness;

@@ -23,7 +23,7 @@ beforeAll(async () => {
   dynamo = await startTestDynamo();
   process.env.DYNAMODB_ENDPOINT = dynamo.endpoint;
   tables = tableReader(dynamo.endpoint);
-  ({ handler } = await import('../../lambdas/post-confirmation/handler.ts'));
+  ({ handler } = await import('#lambdas/post-confirmation/handler.ts'));
 });
 afterEach(async () => {
   cognito.reset();

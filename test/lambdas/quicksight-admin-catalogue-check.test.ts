@@ -1,6 +1,6 @@
 import { DescribeDashboardCommand, ResourceNotFoundException, ThrottlingException } from '@aws-sdk/client-quicksight';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { CATALOGUE_MESSAGES } from '../../contracts/quicksight-admin.ts';
+import { CATALOGUE_MESSAGES } from '#contracts/quicksight-admin.ts';
 import {
   ACCOUNT_ID,
   ADMIN,

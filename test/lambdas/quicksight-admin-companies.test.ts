@@ -10,7 +10,7 @@ import {
   UpdateDashboardPermissionsCommand,
 } from '@aws-sdk/client-quicksight';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { COMPANY_MESSAGES } from '../../contracts/companies.ts';
+import { COMPANY_MESSAGES } from '#contracts/companies.ts';
 import {
   type FakeQuickSight,
   fakeQuickSight,

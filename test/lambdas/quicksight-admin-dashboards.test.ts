@@ -6,7 +6,7 @@ import {
   UpdateDashboardPermissionsCommand,
 } from '@aws-sdk/client-quicksight';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { dashboardIdExistsMessage } from '../../contracts/fields.ts';
+import { dashboardIdExistsMessage } from '#contracts/fields.ts';
 import { seedCompany, seedMembership } from './support/companies.ts';
 import {
   ACCOUNT_ID,

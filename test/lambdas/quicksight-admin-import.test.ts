@@ -18,8 +18,8 @@ import {
   UpdateDashboardPermissionsCommand,
 } from '@aws-sdk/client-quicksight';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { COMPANY_MESSAGES } from '../../contracts/companies.ts';
-import { IMPORT_MESSAGES } from '../../contracts/user-import.ts';
+import { COMPANY_MESSAGES } from '#contracts/companies.ts';
+import { IMPORT_MESSAGES } from '#contracts/user-import.ts';
 import { groupNameOf, seedCompany } from './support/companies.ts';
 import {
   ADMIN,

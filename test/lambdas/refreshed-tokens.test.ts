@@ -8,7 +8,7 @@ import {
   ResourceNotFoundException,
 } from '@aws-sdk/client-cognito-identity-provider';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { REAUTHENTICATION_REQUIRED } from '../../contracts/mfa.ts';
+import { REAUTHENTICATION_REQUIRED } from '#contracts/mfa.ts';
 import { account, type Handler, type Harness, invoke, loadHandler, startHarness, USER } from './support/harness.ts';
 
 /**

@@ -6,7 +6,7 @@ import {
 } from '@aws-sdk/client-cognito-identity-provider';
 import { mockClient } from 'aws-sdk-client-mock';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
-import { createSessionCache } from '../../lambdas/shared/auth/session-cache.ts';
+import { createSessionCache } from '#lambdas/shared/auth/session-cache.ts';
 import { CLIENT_ID, POOL_ID, REGION, createSigner, type TestSigner } from './support/tokens.ts';
 
 /** GraphQL reuses an accepted GetUser answer for 2 s: the root fields of one request share one check. */
@@ -72,7 +72,7 @@ describe('authenticate reuses a live-session check for a few seconds', () => {
   const cognito = mockClient(CognitoIdentityProviderClient);
   const USER = { username: '6f1c1d52-2a4e-4c8e-9d55-0f7c3e1b2a90', groups: ['Users'] };
   let signer: TestSigner;
-  let auth: typeof import('../../lambdas/shared/auth/caller.ts');
+  let auth: typeof import('#lambdas/shared/auth/caller.ts');
   const previous: Record<string, string | undefined> = {};
 
   const getUserCalls = () => cognito.commandCalls(GetUserCommand).length;
@@ -100,7 +100,7 @@ describe('authenticate reuses a live-session check for a few seconds', () => {
       previous[name] = process.env[name];
       process.env[name] = value;
     }
-    auth = await import('../../lambdas/shared/auth/caller.ts');
+    auth = await import('#lambdas/shared/auth/caller.ts');
   });
 
   beforeEach(() => {

@@ -1,7 +1,7 @@
 import { ListUsersCommand, ListUsersInGroupCommand } from '@aws-sdk/client-cognito-identity-provider';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { INVITATION_VALIDITY_DAYS } from '../../contracts/user-admin.ts';
-import { TEMPORARY_PASSWORD_VALIDITY_DAYS } from '../../lib/auth.ts';
+import { INVITATION_VALIDITY_DAYS } from '#contracts/user-admin.ts';
+import { TEMPORARY_PASSWORD_VALIDITY_DAYS } from '#lib/auth.ts';
 import {
   ADMIN,
   directoryUser,

@@ -10,7 +10,7 @@ import {
   UsernameExistsException,
 } from '@aws-sdk/client-cognito-identity-provider';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { AUDIT_FILTER_MESSAGES, INVITATION_MESSAGES, PROTECTED_OPERATIONS } from '../../contracts/user-admin.ts';
+import { AUDIT_FILTER_MESSAGES, INVITATION_MESSAGES, PROTECTED_OPERATIONS } from '#contracts/user-admin.ts';
 import {
   ADMIN,
   directoryUser,

@@ -22,13 +22,13 @@ import {
 } from '@aws-sdk/client-cognito-identity-provider';
 import { AccessDeniedException, DeleteUserCommand } from '@aws-sdk/client-quicksight';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { MESSAGES } from '../../contracts/fields.ts';
+import { MESSAGES } from '#contracts/fields.ts';
 import {
   OWN_PASSWORD_SUGGESTION,
   PROMOTE_MESSAGES,
   RESET_MFA_MESSAGE,
   UPDATE_USER_MESSAGES,
-} from '../../contracts/user-admin.ts';
+} from '#contracts/user-admin.ts';
 import {
   ADMIN,
   directoryUser,

@@ -11,8 +11,8 @@ import {
   type AttributeType,
 } from '@aws-sdk/client-cognito-identity-provider';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { userPoolGroups, userPoolSettings } from '../../local/aws/synth.ts';
-import { checkedVerifiedAttributes } from '../../local/emulators/cognito/config.ts';
+import { userPoolGroups, userPoolSettings } from '#local/aws/synth.ts';
+import { checkedVerifiedAttributes } from '#local/emulators/cognito/config.ts';
 import { buildPortal, type PortalBuild } from '../infra/support/portal-build.ts';
 import { authenticate, userFor } from './support/cognito-client.ts';
 import {

@@ -9,7 +9,7 @@ import {
 } from '@aws-sdk/client-cognito-identity-provider';
 import type { PreTokenGenerationV2TriggerEvent } from 'aws-lambda';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { handler as preTokenGeneration } from '../../lambdas/pre-token-generation/handler.ts';
+import { handler as preTokenGeneration } from '#lambdas/pre-token-generation/handler.ts';
 import { answerTotp, authenticate, userFor } from './support/cognito-client.ts';
 import { createEnrolledUser, startHarness, type CognitoHarness } from './support/cognito-harness.ts';
 

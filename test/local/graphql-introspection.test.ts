@@ -1,8 +1,8 @@
 import { getIntrospectionQuery } from 'graphql';
 import { exportJWK, generateKeyPair, SignJWT } from 'jose';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { loadProductSchema } from '../../local/graphql/schema.ts';
-import { startGraphqlServer, type GraphqlServer } from '../../local/graphql/server.ts';
+import { loadProductSchema } from '#local/graphql/schema.ts';
+import { startGraphqlServer, type GraphqlServer } from '#local/graphql/server.ts';
 
 /**
  * The deployed API disables introspection (lib/graphql-api.ts: `introspectionConfig:

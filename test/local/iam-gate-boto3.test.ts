@@ -4,23 +4,23 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { Closers } from '../../local/closers.ts';
-import { USER_POOL_CLIENT } from '../../contracts/user-pool-client.ts';
-import { startCognitoEmulator } from '../../local/emulators/cognito/index.ts';
-import { startDynamoDb } from '../../local/dynamodb.ts';
+import { Closers } from '#local/closers.ts';
+import { USER_POOL_CLIENT } from '#contracts/user-pool-client.ts';
+import { startCognitoEmulator } from '#local/emulators/cognito/index.ts';
+import { startDynamoDb } from '#local/dynamodb.ts';
 import {
   LOCAL_ACCOUNT_ID,
   LOCAL_CREDENTIALS,
   LOCAL_REGION,
   SUPPORT_FROM_ADDRESS,
   SUPPORT_TO_ADDRESS,
-} from '../../clients/local-stack.ts';
-import { startIamGate } from '../../local/iam/gate.ts';
-import { LocalIam } from '../../local/iam/policies.ts';
-import { cognitoRules, dynamodbRules, quicksightRules, sesRules, type ServiceRules } from '../../local/iam/services.ts';
-import { startMailCapture } from '../../local/emulators/ses/capture.ts';
-import { IdentityStore } from '../../local/emulators/ses/identities.ts';
-import { startQuickSightEmulator } from '../../local/emulators/quicksight/index.ts';
+} from '#clients/local-stack.ts';
+import { startIamGate } from '#local/iam/gate.ts';
+import { LocalIam } from '#local/iam/policies.ts';
+import { cognitoRules, dynamodbRules, quicksightRules, sesRules, type ServiceRules } from '#local/iam/services.ts';
+import { startMailCapture } from '#local/emulators/ses/capture.ts';
+import { IdentityStore } from '#local/emulators/ses/identities.ts';
+import { startQuickSightEmulator } from '#local/emulators/quicksight/index.ts';
 
 /**
  * Unmodified boto3 (Debian's python3-boto3) and botocore as the AWS CLI uses it, against each

@@ -1,7 +1,7 @@
 import { Hash } from '@smithy/hash-node';
 import { SignatureV4 } from '@smithy/signature-v4';
 import { describe, expect, it } from 'vitest';
-import { checkSignature, type ReceivedRequest } from '../../local/iam/sigv4.ts';
+import { checkSignature, type ReceivedRequest } from '#local/iam/sigv4.ts';
 
 /**
  * The gate's SigV4 verifier on requests signed by the SDK's signer, following

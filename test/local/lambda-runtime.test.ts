@@ -2,10 +2,10 @@ import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { ENV } from '../../contracts/env.ts';
-import { localDeployment } from '../../local/aws/local-deployment.ts';
-import { FunctionTimeoutError } from '../../local/lambda-context.ts';
-import { FunctionError, LocalFunction, type LocalFunctionOptions } from '../../local/lambda/runtime.ts';
+import { ENV } from '#contracts/env.ts';
+import { localDeployment } from '#local/aws/local-deployment.ts';
+import { FunctionTimeoutError } from '#local/lambda-context.ts';
+import { FunctionError, LocalFunction, type LocalFunctionOptions } from '#local/lambda/runtime.ts';
 
 /** Lambda's execution environment: https://docs.aws.amazon.com/lambda/latest/dg/lambda-runtime-environment.html */
 

@@ -11,8 +11,8 @@ import {
   UpdateDashboardPermissionsCommand,
 } from '@aws-sdk/client-quicksight';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { MAX_GROUPS_PER_NAMESPACE } from '../../local/emulators/quicksight/api-groups.ts';
-import { openStateStore } from '../../local/emulators/quicksight/persistence.ts';
+import { MAX_GROUPS_PER_NAMESPACE } from '#local/emulators/quicksight/api-groups.ts';
+import { openStateStore } from '#local/emulators/quicksight/persistence.ts';
 import {
   ACCOUNT_ID,
   NAMESPACE,

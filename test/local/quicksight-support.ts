@@ -15,7 +15,7 @@ import {
   type QuickSightEmulator,
   type QuickSightEmulatorOptions,
   type SampleRowLevelSecurity,
-} from '../../local/emulators/quicksight/index.ts';
+} from '#local/emulators/quicksight/index.ts';
 
 /** Starts emulators on free ports with a temporary data directory and a clock tests can move. */
 

@@ -14,17 +14,17 @@ import {
 import { Hash } from '@smithy/hash-node';
 import { SignatureV4 } from '@smithy/signature-v4';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { SynthesizedDeployment } from '../../local/aws/deployment.ts';
-import { localDeployment } from '../../local/aws/local-deployment.ts';
-import { localResourceNames } from '../../local/aws/resolve.ts';
-import { Closers } from '../../local/closers.ts';
-import { templateValues, type LocalEndpoints } from '../../local/environment.ts';
-import { LOCAL_ACCOUNT_ID, LOCAL_CREDENTIALS } from '../../clients/local-stack.ts';
-import { functionPrincipal, newCredentials, type FunctionCredentials } from '../../local/functions.ts';
-import { startIamGate } from '../../local/iam/gate.ts';
-import { LocalIam } from '../../local/iam/policies.ts';
-import { s3Rules } from '../../local/iam/services.ts';
-import { LIST_BUCKET_HEADER, startS3StandIn, type S3StandIn } from '../../local/emulators/s3/index.ts';
+import type { SynthesizedDeployment } from '#local/aws/deployment.ts';
+import { localDeployment } from '#local/aws/local-deployment.ts';
+import { localResourceNames } from '#local/aws/resolve.ts';
+import { Closers } from '#local/closers.ts';
+import { templateValues, type LocalEndpoints } from '#local/environment.ts';
+import { LOCAL_ACCOUNT_ID, LOCAL_CREDENTIALS } from '#clients/local-stack.ts';
+import { functionPrincipal, newCredentials, type FunctionCredentials } from '#local/functions.ts';
+import { startIamGate } from '#local/iam/gate.ts';
+import { LocalIam } from '#local/iam/policies.ts';
+import { s3Rules } from '#local/iam/services.ts';
+import { LIST_BUCKET_HEADER, startS3StandIn, type S3StandIn } from '#local/emulators/s3/index.ts';
 
 /**
  * Local S3 behind its IAM gate, as the functions reach it (path-style, SigV4 with

@@ -1,17 +1,12 @@
 import { createServer } from 'node:net';
 import { describe, expect, it } from 'vitest';
-import { ENV } from '../../contracts/env.ts';
-import { tables } from '../../contracts/tables.ts';
-import { localDeployment } from '../../local/aws/local-deployment.ts';
-import {
-  functionEnvironment,
-  invitationTemplate,
-  templateValues,
-  type LocalEndpoints,
-} from '../../local/environment.ts';
-import { SUPPORT_FROM_ADDRESS } from '../../clients/local-stack.ts';
-import { assertPortsFree, findFreePortBase, PORT_COUNT, portLayout } from '../../local/ports.ts';
-import { currentTotpCode, msUntilNextTotpStep } from '../../clients/authenticator-code.ts';
+import { ENV } from '#contracts/env.ts';
+import { tables } from '#contracts/tables.ts';
+import { localDeployment } from '#local/aws/local-deployment.ts';
+import { functionEnvironment, invitationTemplate, templateValues, type LocalEndpoints } from '#local/environment.ts';
+import { SUPPORT_FROM_ADDRESS } from '#clients/local-stack.ts';
+import { assertPortsFree, findFreePortBase, PORT_COUNT, portLayout } from '#local/ports.ts';
+import { currentTotpCode, msUntilNextTotpStep } from '#clients/authenticator-code.ts';
 
 describe('port layout', () => {
   it('gives every service its own port from the base', () => {

@@ -11,9 +11,9 @@ import {
   waitUntilTableNotExists,
 } from '@aws-sdk/client-dynamodb';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { tables, VIEWS_BY_USER_INDEX, viewsTable } from '../../contracts/tables.ts';
-import { createTableInput, startDynamoDb } from '../../local/dynamodb.ts';
-import { localTableName, LOCAL_CREDENTIALS } from '../../clients/local-stack.ts';
+import { tables, VIEWS_BY_USER_INDEX, viewsTable } from '#contracts/tables.ts';
+import { createTableInput, startDynamoDb } from '#local/dynamodb.ts';
+import { localTableName, LOCAL_CREDENTIALS } from '#clients/local-stack.ts';
 
 const options = (dataDir: string) => ({
   host: '127.0.0.1',

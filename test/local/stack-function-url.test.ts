@@ -1,8 +1,8 @@
 import type { Context, LambdaFunctionURLEvent } from 'aws-lambda';
 import { afterEach, describe, expect, it } from 'vitest';
-import { isPreflight, preflightHeaders, withCorsHeaders, type FunctionUrlCors } from '../../local/function-url/cors.ts';
-import { functionUrlEvent, httpResponseOf, isTextContentType, requestTime } from '../../local/function-url/event.ts';
-import { startFunctionUrl, type FunctionUrl, type FunctionUrlHandler } from '../../local/function-url/server.ts';
+import { isPreflight, preflightHeaders, withCorsHeaders, type FunctionUrlCors } from '#local/function-url/cors.ts';
+import { functionUrlEvent, httpResponseOf, isTextContentType, requestTime } from '#local/function-url/event.ts';
+import { startFunctionUrl, type FunctionUrl, type FunctionUrlHandler } from '#local/function-url/server.ts';
 
 const SITE = 'http://127.0.0.1:4400';
 const cors: FunctionUrlCors = {

@@ -2,10 +2,10 @@ import type { AppSyncResolverEvent } from 'aws-lambda';
 import { parse, type FieldNode, type OperationDefinitionNode } from 'graphql';
 import { exportJWK, generateKeyPair, SignJWT, type JWK } from 'jose';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { appsyncSchema, loadProductSchema } from '../../local/graphql/schema.ts';
-import { selectionSetList } from '../../local/graphql/resolver-event.ts';
-import { startGraphqlServer, type GraphqlServer, type ResolverHandler } from '../../local/graphql/server.ts';
-import { QUERY_DEPTH_LIMIT, RESOLVER_COUNT_LIMIT } from '../../contracts/graphql-limits.ts';
+import { appsyncSchema, loadProductSchema } from '#local/graphql/schema.ts';
+import { selectionSetList } from '#local/graphql/resolver-event.ts';
+import { startGraphqlServer, type GraphqlServer, type ResolverHandler } from '#local/graphql/server.ts';
+import { QUERY_DEPTH_LIMIT, RESOLVER_COUNT_LIMIT } from '#contracts/graphql-limits.ts';
 
 const POOL_ID = 'us-east-2_AbCdEf123';
 const CLIENT_ID = 'localclient123';

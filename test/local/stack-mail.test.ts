@@ -2,10 +2,10 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { LOCAL_CREDENTIALS } from '../../clients/local-stack.ts';
-import { startMailCapture, type MailCapture } from '../../local/emulators/ses/capture.ts';
-import { capturedMailListSchema, htmlToText } from '../../local/emulators/ses/messages.ts';
-import { cognitoMailSender, COGNITO_DEFAULT_SENDER, mailSender } from '../../local/emulators/ses/send.ts';
+import { LOCAL_CREDENTIALS } from '#clients/local-stack.ts';
+import { startMailCapture, type MailCapture } from '#local/emulators/ses/capture.ts';
+import { capturedMailListSchema, htmlToText } from '#local/emulators/ses/messages.ts';
+import { cognitoMailSender, COGNITO_DEFAULT_SENDER, mailSender } from '#local/emulators/ses/send.ts';
 
 const VERIFIED = ['tviq.local'];
 

@@ -8,11 +8,11 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { dashboardsTable } from '../../contracts/tables.ts';
-import { localTableName, LOCAL_CREDENTIALS } from '../../clients/local-stack.ts';
-import { findFreePortBase } from '../../local/ports.ts';
-import { spawnStack, type RunningStack } from '../../local/stack-process.ts';
-import type { StackInfo } from '../../clients/local-stack.ts';
+import { dashboardsTable } from '#contracts/tables.ts';
+import { localTableName, LOCAL_CREDENTIALS } from '#clients/local-stack.ts';
+import { findFreePortBase } from '#local/ports.ts';
+import { spawnStack, type RunningStack } from '#local/stack-process.ts';
+import type { StackInfo } from '#clients/local-stack.ts';
 import { signInWithSrp } from '../e2e/support/cognito-session.ts';
 import { noteSeedSignIns } from '../e2e/support/unused-totp-codes.ts';
 

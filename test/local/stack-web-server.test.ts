@@ -3,8 +3,8 @@ import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { RuntimeConfig } from '../../contracts/config.ts';
-import { resolveStaticPath, startWebServer, type WebServer } from '../../local/web-server.ts';
+import type { RuntimeConfig } from '#contracts/config.ts';
+import { resolveStaticPath, startWebServer, type WebServer } from '#local/web-server.ts';
 
 const config: RuntimeConfig = {
   productName: 'TVIQ',

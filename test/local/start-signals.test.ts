@@ -4,9 +4,9 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { processAlive } from '../../local/launcher-watch.ts';
-import { findFreePortBase, PORT_COUNT } from '../../local/ports.ts';
-import { spawnStack, type RunningStack } from '../../local/stack-process.ts';
+import { processAlive } from '#local/launcher-watch.ts';
+import { findFreePortBase, PORT_COUNT } from '#local/ports.ts';
+import { spawnStack, type RunningStack } from '#local/stack-process.ts';
 
 /** Whether something accepts connections on the port. */
 const listening = (port: number) =>

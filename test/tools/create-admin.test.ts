@@ -5,10 +5,10 @@ import {
 } from '@aws-sdk/client-cognito-identity-provider';
 import { CognitoUserPool } from 'amazon-cognito-identity-js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { LOCAL_CREDENTIALS } from '../../clients/local-stack.ts';
+import { LOCAL_CREDENTIALS } from '#clients/local-stack.ts';
 import { readMail } from '../e2e/support/mail.ts';
 import { authenticate, memoryStorage, userFor } from '../local/support/cognito-client.ts';
-import { createAccount, groupsOf as accountGroups } from '../../tools/support/accounts.ts';
+import { createAccount, groupsOf as accountGroups } from '#tools/support/accounts.ts';
 import { runTool, startTestStack, type TestStack } from './support/run-tool.ts';
 
 describe('npm run create-admin', () => {

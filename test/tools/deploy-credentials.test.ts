@@ -4,7 +4,7 @@ import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
-import { deploy, readDeployArguments } from '../../tools/deploy.ts';
+import { deploy, readDeployArguments } from '#tools/deploy.ts';
 
 const projectRoot = fileURLToPath(new URL('../..', import.meta.url));
 

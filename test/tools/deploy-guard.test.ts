@@ -4,10 +4,10 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
-import { loadConfig } from '../../lib/config.ts';
-import { isDeploying, placeholderProblems } from '../../lib/portal-app.ts';
-import { nameCovers } from '../../tools/support/checks-aws.ts';
-import { embedOrigins } from '../../tools/support/checks-services.ts';
+import { loadConfig } from '#lib/config.ts';
+import { isDeploying, placeholderProblems } from '#lib/portal-app.ts';
+import { nameCovers } from '#tools/support/checks-aws.ts';
+import { embedOrigins } from '#tools/support/checks-services.ts';
 import { buildPortal } from '../infra/support/portal-build.ts';
 
 const projectRoot = fileURLToPath(new URL('../..', import.meta.url));

@@ -7,7 +7,7 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { LOCAL_CREDENTIALS } from '../../clients/local-stack.ts';
+import { LOCAL_CREDENTIALS } from '#clients/local-stack.ts';
 import { runTool, startTestStack, type TestStack } from './support/run-tool.ts';
 
 describe('npm run doctor', () => {

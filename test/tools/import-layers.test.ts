@@ -21,38 +21,53 @@ const layerBreak = expect.stringMatching(
 describe('import layers in lint', () => {
   it('refuses a layer-breaking import and passes one the layers allow', async () => {
     // A function importing the web app.
-    expect(await problems('lambdas/x.ts', "export { paths } from '../web/src/config/paths.ts';\n")).toEqual([
-      layerBreak,
-    ]);
+    expect(await problems('lambdas/x.ts', "export { paths } from '#web/config/paths.ts';\n")).toEqual([layerBreak]);
     // An emulator importing a function's code, and the harness.
     expect(
       await problems(
         'local/emulators/cognito/x.ts',
-        "export { createLogger } from '../../../lambdas/shared/logger.ts';\nexport { PORT_OFFSETS } from '../../ports.ts';\n",
+        "export { createLogger } from '#lambdas/shared/logger.ts';\nexport { PORT_OFFSETS } from '#local/ports.ts';\n",
       ),
     ).toEqual([layerBreak, layerBreak]);
     // contracts/ importing a function's code, even for a type.
-    expect(await problems('contracts/x.ts', "export type { Logger } from '../lambdas/shared/logger.ts';\n")).toEqual([
+    expect(await problems('contracts/x.ts', "export type { Logger } from '#lambdas/shared/logger.ts';\n")).toEqual([
       layerBreak,
     ]);
     // A construct reaching into the compliance pack other than through lib/compliance.ts, and a
     // tool importing local mode.
-    expect(await problems('lib/x.ts', "export { ComplianceReportPlugin } from '../compliance/plugin.ts';\n")).toEqual([
+    expect(await problems('lib/x.ts', "export { ComplianceReportPlugin } from '#compliance/plugin.ts';\n")).toEqual([
       layerBreak,
     ]);
-    expect(await problems('tools/x.ts', "export { PORT_OFFSETS } from '../local/ports.ts';\n")).toEqual([layerBreak]);
+    expect(await problems('tools/x.ts', "export { PORT_OFFSETS } from '#local/ports.ts';\n")).toEqual([layerBreak]);
     // What the tools share with local mode (clients/) importing local mode itself.
-    expect(await problems('clients/x.ts', "export { PORT_OFFSETS } from '../local/ports.ts';\n")).toEqual([layerBreak]);
+    expect(await problems('clients/x.ts', "export { PORT_OFFSETS } from '#local/ports.ts';\n")).toEqual([layerBreak]);
 
     expect(
       await problems(
         'lambdas/x.ts',
-        "export { ADMINS_GROUP } from '../contracts/groups.ts';\nexport { createLogger } from './shared/logger.ts';\n",
+        "export { ADMINS_GROUP } from '#contracts/groups.ts';\nexport { createLogger } from './shared/logger.ts';\n",
       ),
     ).toEqual([]);
-    expect(await problems('lib/compliance-x.ts', "export { ADMINS_GROUP } from '../contracts/groups.ts';\n")).toEqual(
-      [],
+    expect(await problems('lib/compliance-x.ts', "export { ADMINS_GROUP } from '#contracts/groups.ts';\n")).toEqual([]);
+  });
+
+  it('refuses an import that climbs out of its folder instead of naming its subpath', async () => {
+    const climbing = expect.stringMatching(/^no-restricted-imports: .*by its subpath \(#contracts\/…, #web\/…\)/);
+    // Two folders up from a function's folder, and one up from the top of lib/.
+    expect(await problems('lambdas/embed/x.ts', "export { ADMINS_GROUP } from '../../contracts/groups.ts';\n")).toEqual(
+      [climbing],
     );
+    expect(await problems('lib/x.ts', "export { ADMINS_GROUP } from '../contracts/groups.ts';\n")).toEqual([climbing]);
+    // The web app is held to it as well; one folder up inside lambdas/ is not climbing out.
+    expect(
+      await problems('web/src/features/admin/x.ts', "export { dashboardPath } from '../../config/paths.ts';\n"),
+    ).toEqual([climbing]);
+    expect(await problems('lambdas/embed/x.ts', "export { createLogger } from '../shared/logger.ts';\n")).toEqual([]);
+    // The subpath resolves through package.json's imports, so the layer rules still see the
+    // file behind it: a function naming the web app by subpath breaks its layer.
+    expect(await problems('lambdas/embed/x.ts', "export { paths } from '#web/config/paths.ts';\n")).toEqual([
+      layerBreak,
+    ]);
   });
 
   it('refuses an import that closes a circle', async () => {

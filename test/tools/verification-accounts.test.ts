@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { isVerificationAccount } from '../../contracts/verification.ts';
+import { isVerificationAccount } from '#contracts/verification.ts';
 
 /** Which accounts the functions treat as npm run verify-deployment's (marks, support message to the sender). */
 describe('verification accounts', () => {

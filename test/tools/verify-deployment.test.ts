@@ -6,14 +6,14 @@ import {
   ListUsersCommand as ListQuickSightUsersCommand,
   QuickSightClient,
 } from '@aws-sdk/client-quicksight';
-import { checkCompanyAccessResponseSchema, listCompaniesResponseSchema } from '../../contracts/companies.ts';
+import { checkCompanyAccessResponseSchema, listCompaniesResponseSchema } from '#contracts/companies.ts';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { listDashboardMetadataResponseSchema, userDashboardsResponseSchema } from '../../contracts/quicksight-admin.ts';
-import { auditTable, usageTable } from '../../contracts/tables.ts';
-import { localTableName, LOCAL_CREDENTIALS } from '../../clients/local-stack.ts';
-import { capturedMailListSchema } from '../../local/emulators/ses/messages.ts';
-import { resolveTarget, type PortalTarget } from '../../tools/support/target.ts';
-import { VERIFY_PREFIX, verifyDeployment } from '../../tools/support/verify-steps.ts';
+import { listDashboardMetadataResponseSchema, userDashboardsResponseSchema } from '#contracts/quicksight-admin.ts';
+import { auditTable, usageTable } from '#contracts/tables.ts';
+import { localTableName, LOCAL_CREDENTIALS } from '#clients/local-stack.ts';
+import { capturedMailListSchema } from '#local/emulators/ses/messages.ts';
+import { resolveTarget, type PortalTarget } from '#tools/support/target.ts';
+import { VERIFY_PREFIX, verifyDeployment } from '#tools/support/verify-steps.ts';
 import { signInWithSrp } from '../e2e/support/cognito-session.ts';
 import { runTool, startTestStack, type TestStack } from './support/run-tool.ts';
 

@@ -1,7 +1,7 @@
 import { describe, expect, it, vi } from 'vitest';
 import { z } from 'zod';
-import { ApiError, backoffDelay, createApiClient } from '../../web/src/lib/api.ts';
-import { createGraphqlClient, GraphqlError } from '../../web/src/lib/graphql.ts';
+import { ApiError, backoffDelay, createApiClient } from '#web/lib/api.ts';
+import { createGraphqlClient, GraphqlError } from '#web/lib/graphql.ts';
 
 const schema = z.object({ message: z.string() });
 const noSleep = vi.fn(async () => undefined);

@@ -1,11 +1,11 @@
 import { act, render, screen, waitFor } from '@testing-library/react';
 import { useEffect } from 'react';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { useAuth, type AuthContextValue } from '../../web/src/lib/auth/auth-context.ts';
-import { AuthProvider } from '../../web/src/lib/auth/auth-provider.tsx';
-import type { CognitoAuthService } from '../../web/src/lib/auth/cognito-service.ts';
-import { readSessionEnd } from '../../web/src/lib/auth/session-end.ts';
-import { AuthError, DEVICE_REFUSED_CODE, type AuthSession } from '../../web/src/lib/auth/types.ts';
+import { useAuth, type AuthContextValue } from '#web/lib/auth/auth-context.ts';
+import { AuthProvider } from '#web/lib/auth/auth-provider.tsx';
+import type { CognitoAuthService } from '#web/lib/auth/cognito-service.ts';
+import { readSessionEnd } from '#web/lib/auth/session-end.ts';
+import { AuthError, DEVICE_REFUSED_CODE, type AuthSession } from '#web/lib/auth/types.ts';
 import { userSession } from './support/render.tsx';
 
 const CLIENT_ID = 'client123';

@@ -1,13 +1,13 @@
 import { act, screen } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import SignUpPage from '../../web/src/features/auth/routes/signup-page.tsx';
+import SignUpPage from '#web/features/auth/routes/signup-page.tsx';
 import {
   AUTO_SIGN_IN_INTERVAL_MS,
   AUTO_SIGN_IN_TIMEOUT_MESSAGE,
   AUTO_SIGN_IN_WAIT_MS,
-} from '../../web/src/features/auth/use-auto-sign-in.ts';
-import { AuthError, type MfaSetupDriver } from '../../web/src/lib/auth/types.ts';
+} from '#web/features/auth/use-auto-sign-in.ts';
+import { AuthError, type MfaSetupDriver } from '#web/lib/auth/types.ts';
 import { fakeAuth, renderPage } from './support/render.tsx';
 
 const PASSWORD = 'Secret#2026';

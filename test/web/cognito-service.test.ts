@@ -1,5 +1,5 @@
 import { describe, expect, it, vi } from 'vitest';
-import { CognitoAuthService } from '../../web/src/lib/auth/cognito-service.ts';
+import { CognitoAuthService } from '#web/lib/auth/cognito-service.ts';
 
 const ENDPOINT = 'http://127.0.0.1:9229/';
 const POOL_ID = 'us-east-2_AbCdEf123';

@@ -2,11 +2,11 @@ import { render, renderHook, screen } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { useState } from 'react';
 import { describe, expect, it, vi } from 'vitest';
-import { ConfirmDialog } from '../../web/src/components/confirm-dialog.tsx';
-import { Modal } from '../../web/src/components/modal.tsx';
-import { TextField } from '../../web/src/components/text-field.tsx';
-import { Tooltip } from '../../web/src/components/tooltip.tsx';
-import { useAuth } from '../../web/src/lib/auth/auth-context.ts';
+import { ConfirmDialog } from '#web/components/confirm-dialog.tsx';
+import { Modal } from '#web/components/modal.tsx';
+import { TextField } from '#web/components/text-field.tsx';
+import { Tooltip } from '#web/components/tooltip.tsx';
+import { useAuth } from '#web/lib/auth/auth-context.ts';
 
 function ModalHarness({ onClose = () => undefined }: { onClose?: () => void }) {
   const [open, setOpen] = useState(false);

@@ -1,6 +1,6 @@
 import { describe, expect, it, vi } from 'vitest';
-import { runtimeConfigSchema } from '../../contracts/config.ts';
-import { ConfigError, loadConfig, parseRuntimeConfig } from '../../web/src/lib/config.ts';
+import { runtimeConfigSchema } from '#contracts/config.ts';
+import { ConfigError, loadConfig, parseRuntimeConfig } from '#web/lib/config.ts';
 import { testConfig } from './support/config.ts';
 
 const variants: [string, unknown][] = [

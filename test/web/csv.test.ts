@@ -1,6 +1,6 @@
 import { parse } from 'papaparse';
 import { describe, expect, it, vi } from 'vitest';
-import { downloadFile, neutraliseCell, toCsv } from '../../web/src/lib/csv.ts';
+import { downloadFile, neutraliseCell, toCsv } from '#web/lib/csv.ts';
 
 const parsed = (text: string) => parse<string[]>(text, { newline: '\r\n' }).data;
 

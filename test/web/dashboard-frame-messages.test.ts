@@ -3,8 +3,8 @@ import {
   frameErrorMessage,
   guardFrameOrigin,
   isFrameMessage,
-} from '../../web/src/features/dashboard/components/frame-messages.ts';
-import { companyValues } from '../../web/src/features/dashboard/components/use-dashboard-experience.ts';
+} from '#web/features/dashboard/components/frame-messages.ts';
+import { companyValues } from '#web/features/dashboard/components/use-dashboard-experience.ts';
 
 const EMBED_ORIGIN = 'https://us-east-2.quicksight.aws.amazon.com';
 const event = { eventName: 'CONTENT_LOADED', eventTarget: { experienceType: 'DASHBOARD' }, message: {} };

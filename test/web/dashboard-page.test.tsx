@@ -2,8 +2,8 @@ import { act, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { useState } from 'react';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import HomePage from '../../web/src/features/dashboard/routes/home-page.tsx';
-import { AuthContext } from '../../web/src/lib/auth/auth-context.ts';
+import HomePage from '#web/features/dashboard/routes/home-page.tsx';
+import { AuthContext } from '#web/lib/auth/auth-context.ts';
 import { testConfig } from './support/config.ts';
 import { fakeAuth, jsonResponse, renderPage, userSession } from './support/render.tsx';
 import { skip, useSkippableTimeouts } from './support/timers.ts';
@@ -19,7 +19,7 @@ const sdk = vi.hoisted(() => ({
   calls: [] as { method: string; args: unknown[] }[],
   emit: (() => undefined) as (event: { eventName: string; message?: unknown }) => void,
 }));
-vi.mock('../../web/src/features/dashboard/components/sdk-loader.ts', () => ({
+vi.mock('#web/features/dashboard/components/sdk-loader.ts', () => ({
   loadEmbeddingSdk: async () => {
     if (sdk.failImport) throw new TypeError('Failed to fetch dynamically imported module');
     return {

@@ -1,10 +1,10 @@
 import { screen, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { describe, expect, it, vi } from 'vitest';
-import type { UserDashboard } from '../../contracts/quicksight-admin.ts';
-import { fetchDashboardViews } from '../../web/src/features/dashboard/api/views.ts';
-import DashboardsPage from '../../web/src/features/admin/routes/dashboards-page.tsx';
-import type { GraphqlClient } from '../../web/src/lib/graphql.ts';
+import type { UserDashboard } from '#contracts/quicksight-admin.ts';
+import { fetchDashboardViews } from '#web/features/dashboard/api/views.ts';
+import DashboardsPage from '#web/features/admin/routes/dashboards-page.tsx';
+import type { GraphqlClient } from '#web/lib/graphql.ts';
 import { cognitoUser, fakeAdminApi, registered, renderAdmin, stubViewport } from './admin/support.tsx';
 
 /** Lists of a user's dashboards put the default first: the user's picker and the admin's view of them. */

@@ -1,9 +1,9 @@
 import { createHash, createHmac, randomBytes } from 'node:crypto';
 import { Buffer as NodeBuffer } from 'node:buffer';
 import { describe, expect, it } from 'vitest';
-import BigInteger from '../../web/src/lib/auth/identity-big-integer.ts';
-import { Buffer } from '../../web/src/lib/auth/identity-buffer.ts';
-import { Sha256 } from '../../web/src/lib/auth/identity-sha256.ts';
+import BigInteger from '#web/lib/auth/identity-big-integer.ts';
+import { Buffer } from '#web/lib/auth/identity-buffer.ts';
+import { Sha256 } from '#web/lib/auth/identity-sha256.ts';
 
 /**
  * The sign-in build puts these in place of the identity library's Buffer polyfill, its jsbn

@@ -6,10 +6,10 @@ import {
   REAUTHENTICATION_MESSAGE,
   REAUTHENTICATION_REQUIRED,
   type MfaStatus,
-} from '../../contracts/mfa.ts';
-import { ReauthenticationContext, type Reauthenticate } from '../../web/src/lib/auth/reauthentication.ts';
-import { MFA_MESSAGES } from '../../web/src/features/settings/api/mfa.ts';
-import MfaSettingsPage from '../../web/src/features/settings/routes/mfa-settings-page.tsx';
+} from '#contracts/mfa.ts';
+import { ReauthenticationContext, type Reauthenticate } from '#web/lib/auth/reauthentication.ts';
+import { MFA_MESSAGES } from '#web/features/settings/api/mfa.ts';
+import MfaSettingsPage from '#web/features/settings/routes/mfa-settings-page.tsx';
 import { testConfig } from './support/config.ts';
 import { fakeAuth, jsonResponse, renderPage, userSession } from './support/render.tsx';
 import { skip, useSkippableTimeouts } from './support/timers.ts';

@@ -2,12 +2,12 @@ import { render, screen, waitFor } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { MemoryRouter, Route, Routes, useLocation } from 'react-router';
 import { describe, expect, it, vi } from 'vitest';
-import { PortalShell } from '../../web/src/features/portal/components/portal-shell.tsx';
-import { avatarInitials } from '../../web/src/features/portal/initials.ts';
-import SettingsPage from '../../web/src/features/settings/routes/settings-page.tsx';
-import { RequireAuth } from '../../web/src/features/auth/components/require-auth.tsx';
-import { AuthContext } from '../../web/src/lib/auth/auth-context.ts';
-import { ConfigProvider } from '../../web/src/lib/config-context.tsx';
+import { PortalShell } from '#web/features/portal/components/portal-shell.tsx';
+import { avatarInitials } from '#web/features/portal/initials.ts';
+import SettingsPage from '#web/features/settings/routes/settings-page.tsx';
+import { RequireAuth } from '#web/features/auth/components/require-auth.tsx';
+import { AuthContext } from '#web/lib/auth/auth-context.ts';
+import { ConfigProvider } from '#web/lib/config-context.tsx';
 import { testConfig } from './support/config.ts';
 import { fakeAuth, renderPage, userSession } from './support/render.tsx';
 

@@ -1,10 +1,10 @@
 import { screen, waitFor } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { describe, expect, it, vi } from 'vitest';
-import { REMEMBER_DEVICE_TEXT } from '../../web/src/features/auth/components/mfa-code-form.tsx';
-import { REMEMBER_DEVICE_FAILED } from '../../web/src/features/auth/components/sign-in-flow.tsx';
-import LoginPage from '../../web/src/features/auth/routes/login-page.tsx';
-import { AuthError } from '../../web/src/lib/auth/types.ts';
+import { REMEMBER_DEVICE_TEXT } from '#web/features/auth/components/mfa-code-form.tsx';
+import { REMEMBER_DEVICE_FAILED } from '#web/features/auth/components/sign-in-flow.tsx';
+import LoginPage from '#web/features/auth/routes/login-page.tsx';
+import { AuthError } from '#web/lib/auth/types.ts';
 import { testConfig } from './support/config.ts';
 import { fakeAuth, renderPage, userSession } from './support/render.tsx';
 

@@ -1,7 +1,7 @@
 import { screen, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { describe, expect, it, vi } from 'vitest';
-import { RememberedDevicesCard } from '../../web/src/features/settings/components/remembered-devices-card.tsx';
+import { RememberedDevicesCard } from '#web/features/settings/components/remembered-devices-card.tsx';
 import { fakeAuth, renderPage, userSession } from './support/render.tsx';
 
 /** The remembered-devices list, empty and failed: what to do next, and the error with Retry. */

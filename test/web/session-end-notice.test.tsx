@@ -1,12 +1,7 @@
 import { screen, waitFor } from '@testing-library/react';
 import { afterEach, describe, expect, it } from 'vitest';
-import LoginPage from '../../web/src/features/auth/routes/login-page.tsx';
-import {
-  readSessionEnd,
-  recordSessionEnd,
-  SESSION_END_KEY,
-  SESSION_END_NOTE_MS,
-} from '../../web/src/lib/auth/session-end.ts';
+import LoginPage from '#web/features/auth/routes/login-page.tsx';
+import { readSessionEnd, recordSessionEnd, SESSION_END_KEY, SESSION_END_NOTE_MS } from '#web/lib/auth/session-end.ts';
 import { renderPage } from './support/render.tsx';
 
 const IDLE_TEXT = 'You were signed out after 30 minutes without activity.';

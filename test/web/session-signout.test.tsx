@@ -1,15 +1,15 @@
 import { act, render, screen } from '@testing-library/react';
 import { MemoryRouter, Route, Routes } from 'react-router';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { SessionLimits } from '../../web/src/app/router.tsx';
-import { Toaster } from '../../web/src/components/toaster.tsx';
+import { SessionLimits } from '#web/app/router.tsx';
+import { Toaster } from '#web/components/toaster.tsx';
 // Loaded up front, so the guard's lazy chunk resolves at once under fake timers.
-import '../../web/src/app/session-guard.tsx';
-import { RequireAuth } from '../../web/src/features/auth/components/require-auth.tsx';
-import { AuthProvider } from '../../web/src/lib/auth/auth-provider.tsx';
-import { readSessionEnd } from '../../web/src/lib/auth/session-end.ts';
-import type { CognitoAuthService } from '../../web/src/lib/auth/cognito-service.ts';
-import { ConfigProvider } from '../../web/src/lib/config-context.tsx';
+import '#web/app/session-guard.tsx';
+import { RequireAuth } from '#web/features/auth/components/require-auth.tsx';
+import { AuthProvider } from '#web/lib/auth/auth-provider.tsx';
+import { readSessionEnd } from '#web/lib/auth/session-end.ts';
+import type { CognitoAuthService } from '#web/lib/auth/cognito-service.ts';
+import { ConfigProvider } from '#web/lib/config-context.tsx';
 import { testConfig } from './support/config.ts';
 import { userSession } from './support/render.tsx';
 

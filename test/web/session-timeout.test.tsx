@@ -1,11 +1,11 @@
 import { act, fireEvent, render, screen } from '@testing-library/react';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import type { SessionSettings } from '../../contracts/config.ts';
-import SignedInSessionGuard from '../../web/src/app/session-guard.tsx';
-import { sessionEndMessage } from '../../web/src/lib/auth/session-end.ts';
-import { AuthContext, type AuthContextValue } from '../../web/src/lib/auth/auth-context.ts';
-import { lastActivityKey, signInTime } from '../../web/src/lib/auth/session-timeout.ts';
-import { ConfigProvider } from '../../web/src/lib/config-context.tsx';
+import type { SessionSettings } from '#contracts/config.ts';
+import SignedInSessionGuard from '#web/app/session-guard.tsx';
+import { sessionEndMessage } from '#web/lib/auth/session-end.ts';
+import { AuthContext, type AuthContextValue } from '#web/lib/auth/auth-context.ts';
+import { lastActivityKey, signInTime } from '#web/lib/auth/session-timeout.ts';
+import { ConfigProvider } from '#web/lib/config-context.tsx';
 import { testConfig } from './support/config.ts';
 import { fakeAuth, userSession } from './support/render.tsx';
 

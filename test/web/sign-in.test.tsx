@@ -1,8 +1,8 @@
 import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { describe, expect, it, vi } from 'vitest';
-import LoginPage from '../../web/src/features/auth/routes/login-page.tsx';
-import { AuthError, type MfaSetupDriver } from '../../web/src/lib/auth/types.ts';
+import LoginPage from '#web/features/auth/routes/login-page.tsx';
+import { AuthError, type MfaSetupDriver } from '#web/lib/auth/types.ts';
 import { fakeAuth, renderPage, userSession } from './support/render.tsx';
 import { skip, useSkippableTimeouts } from './support/timers.ts';
 

@@ -1,10 +1,10 @@
 import { screen, waitFor } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { describe, expect, it, vi } from 'vitest';
-import ChangePasswordPage from '../../web/src/features/auth/routes/change-password-page.tsx';
-import SignUpPage from '../../web/src/features/auth/routes/signup-page.tsx';
-import VerifyResetCodePage from '../../web/src/features/auth/routes/verify-reset-code-page.tsx';
-import { AuthError } from '../../web/src/lib/auth/types.ts';
+import ChangePasswordPage from '#web/features/auth/routes/change-password-page.tsx';
+import SignUpPage from '#web/features/auth/routes/signup-page.tsx';
+import VerifyResetCodePage from '#web/features/auth/routes/verify-reset-code-page.tsx';
+import { AuthError } from '#web/lib/auth/types.ts';
 import { fakeAuth, renderPage } from './support/render.tsx';
 
 describe('sign-up page', () => {

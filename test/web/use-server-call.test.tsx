@@ -1,6 +1,6 @@
 import { act, renderHook } from '@testing-library/react';
 import { describe, expect, it, vi } from 'vitest';
-import { useServerCall } from '../../web/src/lib/use-server-call.ts';
+import { useServerCall } from '#web/lib/use-server-call.ts';
 
 /** A promise the test settles when it chooses. */
 function deferred<T>() {

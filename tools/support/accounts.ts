@@ -8,9 +8,9 @@ import {
   type CognitoIdentityProviderClient,
 } from '@aws-sdk/client-cognito-identity-provider';
 import { randomInt } from 'node:crypto';
-import { strongPassword } from '../../contracts/fields.ts';
-import { SPECIAL_CHARACTERS } from '../../contracts/rules.ts';
-import { ADMINS_GROUP } from '../../contracts/groups.ts';
+import { strongPassword } from '#contracts/fields.ts';
+import { SPECIAL_CHARACTERS } from '#contracts/rules.ts';
+import { ADMINS_GROUP } from '#contracts/groups.ts';
 import { ToolError } from './cli.ts';
 
 /** Accounts the tools create in the portal's user pool with the administrator's credentials. */

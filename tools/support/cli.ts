@@ -1,6 +1,6 @@
 import { parseArgs, type ParseArgsConfig } from 'node:util';
-import { ConfigError } from '../../lib/config.ts';
-import { DEFAULT_DATA_DIR } from '../../clients/local-stack.ts';
+import { ConfigError } from '#lib/config.ts';
+import { DEFAULT_DATA_DIR } from '#clients/local-stack.ts';
 
 /**
  * Argument handling shared by the deployment tools. Exit codes: 0 done, 1 a check or step

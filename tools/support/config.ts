@@ -1,8 +1,8 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { loadConfig, type PortalConfig } from '../../lib/config.ts';
-import { LOCAL_CONTEXT } from '../../clients/local-stack.ts';
+import { loadConfig, type PortalConfig } from '#lib/config.ts';
+import { LOCAL_CONTEXT } from '#clients/local-stack.ts';
 
 /**
  * The deployment configuration as the CDK app reads it: cdk.json's context, then

@@ -1,7 +1,7 @@
 import type { z } from 'zod';
-import { runtimeConfigSchema } from '../../contracts/config.ts';
-import { EMBED_DASHBOARD_HEADER } from '../../contracts/embed.ts';
-import { securityHeaders } from '../../contracts/security-headers.ts';
+import { runtimeConfigSchema } from '#contracts/config.ts';
+import { EMBED_DASHBOARD_HEADER } from '#contracts/embed.ts';
+import { securityHeaders } from '#contracts/security-headers.ts';
 import type { PortalTarget } from './target.ts';
 
 /**

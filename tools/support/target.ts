@@ -2,16 +2,16 @@ import { CloudFormationClient, DescribeStacksCommand } from '@aws-sdk/client-clo
 import { CognitoIdentityProviderClient } from '@aws-sdk/client-cognito-identity-provider';
 import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
-import { auditTable, usageTable } from '../../contracts/tables.ts';
-import type { PortalConfig } from '../../lib/config.ts';
-import { portalStackName } from '../../lib/portal-app.ts';
+import { auditTable, usageTable } from '#contracts/tables.ts';
+import type { PortalConfig } from '#lib/config.ts';
+import { portalStackName } from '#lib/portal-app.ts';
 import {
   localTableName,
   LOCAL_CREDENTIALS,
   readStackInfo,
   stackFilePath,
   type StackInfo,
-} from '../../clients/local-stack.ts';
+} from '#clients/local-stack.ts';
 import { ToolError, describeError, type TargetOptions } from './cli.ts';
 import { deploymentConfig, localConfig } from './config.ts';
 import type { VerificationRecords } from './verify-records.ts';

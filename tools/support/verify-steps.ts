@@ -1,18 +1,18 @@
 import { randomBytes } from 'node:crypto';
 import { z } from 'zod';
-import { embedResponseSchema } from '../../contracts/embed.ts';
-import { mfaStatusResponseSchema } from '../../contracts/mfa.ts';
+import { embedResponseSchema } from '#contracts/embed.ts';
+import { mfaStatusResponseSchema } from '#contracts/mfa.ts';
 import {
   listDashboardMetadataResponseSchema,
   listUsersWithQuicksightResponseSchema,
   saveDashboardMetadataResponseSchema,
-} from '../../contracts/quicksight-admin.ts';
-import { getUsersResponseSchema } from '../../contracts/user-admin.ts';
-import { contactResponseSchema } from '../../contracts/contact.ts';
-import { checkCompanyAccessResponseSchema, type AccessCheck } from '../../contracts/companies.ts';
-import { VERIFY_PREFIX } from '../../contracts/verification.ts';
-import { ADMINS_GROUP, USERS_GROUP } from '../../contracts/groups.ts';
-import { signInWithAuthenticator, type PoolContext } from '../../clients/cognito.ts';
+} from '#contracts/quicksight-admin.ts';
+import { getUsersResponseSchema } from '#contracts/user-admin.ts';
+import { contactResponseSchema } from '#contracts/contact.ts';
+import { checkCompanyAccessResponseSchema, type AccessCheck } from '#contracts/companies.ts';
+import { VERIFY_PREFIX } from '#contracts/verification.ts';
+import { ADMINS_GROUP, USERS_GROUP } from '#contracts/groups.ts';
+import { signInWithAuthenticator, type PoolContext } from '#clients/cognito.ts';
 import { createAccount, deleteAccount, generatePassword, groupsOf } from './accounts.ts';
 import {
   callFunction,

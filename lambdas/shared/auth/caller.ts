@@ -3,11 +3,11 @@ import {
   GetUserCommand,
   type GetUserCommandOutput,
 } from '@aws-sdk/client-cognito-identity-provider';
-import { COGNITO_ADMIN_SCOPE } from '../../../contracts/user-pool-client.ts';
-import { NO_TOKEN_MESSAGE } from '../../../contracts/errors.ts';
+import { COGNITO_ADMIN_SCOPE } from '#contracts/user-pool-client.ts';
+import { NO_TOKEN_MESSAGE } from '#contracts/errors.ts';
 import { cognito } from '../aws/cognito.ts';
 import { isAwsError } from '../aws/config.ts';
-import { ENV } from '../../../contracts/env.ts';
+import { ENV } from '#contracts/env.ts';
 import { requireEnv } from '../env.ts';
 import { ConfigurationError, ForbiddenError, UnauthorizedError, UpstreamError } from '../errors.ts';
 import { ADMINS_GROUP, USERS_GROUP } from './groups.ts';

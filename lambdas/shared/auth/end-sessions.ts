@@ -1,6 +1,6 @@
 import { AdminUserGlobalSignOutCommand } from '@aws-sdk/client-cognito-identity-provider';
 import { PutCommand } from '@aws-sdk/lib-dynamodb';
-import { stateTable } from '../../../contracts/tables.ts';
+import { stateTable } from '#contracts/tables.ts';
 import { cognito } from '../aws/cognito.ts';
 import { dynamo } from '../aws/dynamo.ts';
 import { tableName } from '../data/tables.ts';

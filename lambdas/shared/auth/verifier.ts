@@ -7,7 +7,7 @@ import {
   NonRetryableFetchError,
 } from 'aws-jwt-verify/error';
 import { SimpleJwksCache } from 'aws-jwt-verify/jwk';
-import { ENV } from '../../../contracts/env.ts';
+import { ENV } from '#contracts/env.ts';
 import { optionalEnv, requireEnv } from '../env.ts';
 import { UnauthorizedError } from '../errors.ts';
 

@@ -1,4 +1,4 @@
-import { ENV } from '../../../contracts/env.ts';
+import { ENV } from '#contracts/env.ts';
 import { optionalEnv, region } from '../env.ts';
 
 type EndpointVariable =

@@ -1,5 +1,5 @@
 import { QuickSightClient } from '@aws-sdk/client-quicksight';
-import { ENV } from '../../../contracts/env.ts';
+import { ENV } from '#contracts/env.ts';
 import { optionalEnv, region } from '../env.ts';
 import { clientConfig } from './config.ts';
 

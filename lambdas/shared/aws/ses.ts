@@ -1,5 +1,5 @@
 import { SESv2Client } from '@aws-sdk/client-sesv2';
-import { ENV } from '../../../contracts/env.ts';
+import { ENV } from '#contracts/env.ts';
 import { clientConfig } from './config.ts';
 
 /**

@@ -1,4 +1,4 @@
-import type { AccessCheck, AccessDifference } from '../../../contracts/companies.ts';
+import type { AccessCheck, AccessDifference } from '#contracts/companies.ts';
 import { quickSightCallCount } from '../aws/quicksight.ts';
 import { mapWithLimit } from '../concurrency.ts';
 import { listDashboards } from '../data/catalogue.ts';

@@ -6,7 +6,7 @@ import {
   ListGroupMembershipsCommand,
   ListGroupsCommand,
 } from '@aws-sdk/client-quicksight';
-import { ENV } from '../../../contracts/env.ts';
+import { ENV } from '#contracts/env.ts';
 import { isAwsError } from '../aws/config.ts';
 import { quicksightIdentity, quicksightIdentityRegion } from '../aws/quicksight.ts';
 import { requireEnv } from '../env.ts';

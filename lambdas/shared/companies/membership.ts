@@ -1,4 +1,4 @@
-import { COMPANY_MESSAGES, companiesLabel } from '../../../contracts/companies.ts';
+import { COMPANY_MESSAGES, companiesLabel } from '#contracts/companies.ts';
 import {
   type CompanyItem,
   type MembershipItem,

@@ -7,8 +7,8 @@ import {
   ListIngestionsCommand,
 } from '@aws-sdk/client-quicksight';
 import { GetObjectCommand, PutObjectCommand } from '@aws-sdk/client-s3';
-import { COMPANY_COLUMN } from '../../../contracts/companies.ts';
-import { ENV } from '../../../contracts/env.ts';
+import { COMPANY_COLUMN } from '#contracts/companies.ts';
+import { ENV } from '#contracts/env.ts';
 import { isAwsError } from '../aws/config.ts';
 import { quicksight } from '../aws/quicksight.ts';
 import { s3 } from '../aws/s3.ts';

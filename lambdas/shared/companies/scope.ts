@@ -1,5 +1,5 @@
 import { DescribeDashboardCommand, DescribeDataSetCommand, type DataSet } from '@aws-sdk/client-quicksight';
-import type { DashboardScope } from '../../../contracts/companies.ts';
+import type { DashboardScope } from '#contracts/companies.ts';
 import { isAwsError } from '../aws/config.ts';
 import { quicksight } from '../aws/quicksight.ts';
 import { quicksightSettings } from '../quicksight.ts';

@@ -1,10 +1,10 @@
 import { randomUUID } from 'node:crypto';
 import { PutCommand, QueryCommand } from '@aws-sdk/lib-dynamodb';
 import * as z from 'zod';
-import { isVerificationAccount } from '../../../contracts/verification.ts';
-import { AUDIT_FILTER_MESSAGES, type AuditEntry, type AuditFilter } from '../../../contracts/user-admin.ts';
+import { isVerificationAccount } from '#contracts/verification.ts';
+import { AUDIT_FILTER_MESSAGES, type AuditEntry, type AuditFilter } from '#contracts/user-admin.ts';
 import { BadRequestError } from '../errors.ts';
-import { auditTable } from '../../../contracts/tables.ts';
+import { auditTable } from '#contracts/tables.ts';
 import { dynamo } from '../aws/dynamo.ts';
 import { decodePageToken, encodePageToken } from './page-token.ts';
 import { nowIso, tableName } from './tables.ts';

@@ -1,5 +1,5 @@
 import { DeleteCommand, GetCommand, PutCommand, ScanCommand } from '@aws-sdk/lib-dynamodb';
-import { dashboardsTable } from '../../../contracts/tables.ts';
+import { dashboardsTable } from '#contracts/tables.ts';
 import { dynamo } from '../aws/dynamo.ts';
 import { tableName, writeIf } from './tables.ts';
 

@@ -1,12 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { DeleteCommand, GetCommand, PutCommand } from '@aws-sdk/lib-dynamodb';
-import {
-  type AccessCheck,
-  type CompanyKind,
-  COMPANY_MESSAGES,
-  accessCheckSchema,
-} from '../../../contracts/companies.ts';
-import { stateTable } from '../../../contracts/tables.ts';
+import { type AccessCheck, type CompanyKind, COMPANY_MESSAGES, accessCheckSchema } from '#contracts/companies.ts';
+import { stateTable } from '#contracts/tables.ts';
 import { dynamo } from '../aws/dynamo.ts';
 import { ConflictError, NotFoundError } from '../errors.ts';
 import { queryStatePartition } from './state-partition.ts';

@@ -1,6 +1,6 @@
 import { DeleteCommand, GetCommand, PutCommand } from '@aws-sdk/lib-dynamodb';
-import { stateTable } from '../../../contracts/tables.ts';
-import { dashboardIdExistsMessage } from '../../../contracts/fields.ts';
+import { stateTable } from '#contracts/tables.ts';
+import { dashboardIdExistsMessage } from '#contracts/fields.ts';
 import { dynamo } from '../aws/dynamo.ts';
 import { ConflictError } from '../errors.ts';
 import { isConditionFailure, tableName, writeIf } from './tables.ts';

@@ -1,5 +1,5 @@
 import { DeleteCommand, GetCommand, PutCommand } from '@aws-sdk/lib-dynamodb';
-import { stateTable } from '../../../contracts/tables.ts';
+import { stateTable } from '#contracts/tables.ts';
 import { dynamo } from '../aws/dynamo.ts';
 import { nowIso, tableName, writeIf } from './tables.ts';
 

@@ -1,5 +1,5 @@
 import { QueryCommand } from '@aws-sdk/lib-dynamodb';
-import { stateTable } from '../../../contracts/tables.ts';
+import { stateTable } from '#contracts/tables.ts';
 import { dynamo } from '../aws/dynamo.ts';
 import { tableName } from './tables.ts';
 

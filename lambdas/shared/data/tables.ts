@@ -1,4 +1,4 @@
-import type { TableDefinition } from '../../../contracts/tables.ts';
+import type { TableDefinition } from '#contracts/tables.ts';
 import { requireEnv } from '../env.ts';
 
 /** The deployed name of a table, read when first needed so a function only requires its own tables. */

@@ -1,11 +1,11 @@
 import { randomUUID } from 'node:crypto';
 import { PutCommand, QueryCommand, UpdateCommand, type QueryCommandInput } from '@aws-sdk/lib-dynamodb';
-import type { EmbedSource } from '../../../contracts/embed.ts';
-import { RECENT_VIEWS_DAYS } from '../../../contracts/insights.ts';
-import { usageTable } from '../../../contracts/tables.ts';
-import { companiesLabel } from '../../../contracts/companies.ts';
-import { isVerificationAccount } from '../../../contracts/verification.ts';
-import { ENV } from '../../../contracts/env.ts';
+import type { EmbedSource } from '#contracts/embed.ts';
+import { RECENT_VIEWS_DAYS } from '#contracts/insights.ts';
+import { usageTable } from '#contracts/tables.ts';
+import { companiesLabel } from '#contracts/companies.ts';
+import { isVerificationAccount } from '#contracts/verification.ts';
+import { ENV } from '#contracts/env.ts';
 import { dynamo } from '../aws/dynamo.ts';
 import { optionalEnv } from '../env.ts';
 import { ConfigurationError } from '../errors.ts';

@@ -7,7 +7,7 @@ import {
   UpdateCommand,
   type QueryCommandInput,
 } from '@aws-sdk/lib-dynamodb';
-import { stateTable, VIEWS_BY_DASHBOARD_INDEX, VIEWS_BY_USER_INDEX, viewsTable } from '../../../contracts/tables.ts';
+import { stateTable, VIEWS_BY_DASHBOARD_INDEX, VIEWS_BY_USER_INDEX, viewsTable } from '#contracts/tables.ts';
 import { dynamo } from '../aws/dynamo.ts';
 import { ConflictError } from '../errors.ts';
 import { isConditionFailure, nowIso, tableName, writeIf } from './tables.ts';

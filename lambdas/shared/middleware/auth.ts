@@ -1,5 +1,5 @@
 import type { MiddlewareObj } from '@middy/core';
-import { ENV } from '../../../contracts/env.ts';
+import { ENV } from '#contracts/env.ts';
 import type { Caller } from '../auth/caller.ts';
 import { requireEnvs } from '../env.ts';
 import type { CallerContext } from '../http.ts';

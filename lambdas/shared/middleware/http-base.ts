@@ -1,7 +1,7 @@
 import type { MiddlewareObj } from '@middy/core';
 import httpCors from '@middy/http-cors';
 import httpHeaderNormalizer from '@middy/http-header-normalizer';
-import { EMBED_DASHBOARD_HEADER } from '../../../contracts/function-urls.ts';
+import { EMBED_DASHBOARD_HEADER } from '#contracts/function-urls.ts';
 import { allowedOrigins } from '../env.ts';
 import type { Logger } from '../logger.ts';
 import { allowedMethod } from './allowed-method.ts';

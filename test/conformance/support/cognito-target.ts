@@ -7,10 +7,10 @@ import {
 } from '@aws-sdk/client-cognito-identity-provider';
 import { CognitoUserPool } from 'amazon-cognito-identity-js';
 import { authenticator } from 'otplib';
-import { preventUserExistenceErrorsSetting, USER_POOL_CLIENT } from '../../../contracts/user-pool-client.ts';
-import { memoryStorage } from '../../local/support/cognito-client.ts';
-import { cognitoRules } from '../../../local/iam/services.ts';
-import { createConfirmedUser, startHarness, type CognitoHarness } from '../../local/support/cognito-harness.ts';
+import { preventUserExistenceErrorsSetting, USER_POOL_CLIENT } from '#contracts/user-pool-client.ts';
+import { memoryStorage } from '#test/local/support/cognito-client.ts';
+import { cognitoRules } from '#local/iam/services.ts';
+import { createConfirmedUser, startHarness, type CognitoHarness } from '#test/local/support/cognito-harness.ts';
 import { recordResponses } from './evidence.ts';
 import { startFrontDoor } from './front-door.ts';
 import { onAws, REGION, scratchName } from './target.ts';

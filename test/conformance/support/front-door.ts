@@ -1,11 +1,11 @@
-import { FUNCTION_KEYS } from '../../../local/aws/deployment.ts';
-import { localDeployment } from '../../../local/aws/local-deployment.ts';
-import { templateValues, type LocalEndpoints } from '../../../local/environment.ts';
-import { LOCAL_ACCOUNT_ID, LOCAL_CREDENTIALS, LOCAL_REGION } from '../../../clients/local-stack.ts';
-import { functionPrincipal, newCredentials, type FunctionCredentials } from '../../../local/functions.ts';
-import { startIamGate } from '../../../local/iam/gate.ts';
-import { LocalIam, type PolicyDocument } from '../../../local/iam/policies.ts';
-import type { ServiceRules } from '../../../local/iam/services.ts';
+import { FUNCTION_KEYS } from '#local/aws/deployment.ts';
+import { localDeployment } from '#local/aws/local-deployment.ts';
+import { templateValues, type LocalEndpoints } from '#local/environment.ts';
+import { LOCAL_ACCOUNT_ID, LOCAL_CREDENTIALS, LOCAL_REGION } from '#clients/local-stack.ts';
+import { functionPrincipal, newCredentials, type FunctionCredentials } from '#local/functions.ts';
+import { startIamGate } from '#local/iam/gate.ts';
+import { LocalIam, type PolicyDocument } from '#local/iam/policies.ts';
+import type { ServiceRules } from '#local/iam/services.ts';
 
 /**
  * Local mode's front door for a conformance target: the IAM gate local mode puts before each

@@ -11,10 +11,10 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { DeleteObjectCommand, PutObjectCommand, S3Client } from '@aws-sdk/client-s3';
-import { LOCAL_ACCOUNT_ID } from '../../../clients/local-stack.ts';
-import { quicksightRules } from '../../../local/iam/services.ts';
-import { startQuickSightEmulator } from '../../../local/emulators/quicksight/index.ts';
-import { MemoryObjects } from '../../local/quicksight-support.ts';
+import { LOCAL_ACCOUNT_ID } from '#clients/local-stack.ts';
+import { quicksightRules } from '#local/iam/services.ts';
+import { startQuickSightEmulator } from '#local/emulators/quicksight/index.ts';
+import { MemoryObjects } from '#test/local/quicksight-support.ts';
 import { recordResponses } from './evidence.ts';
 import { startFrontDoor } from './front-door.ts';
 import { REGION, awsSetting, onAws, scratchName } from './target.ts';
@@ -339,4 +339,4 @@ export async function startQuickSightTarget(): Promise<QuickSightTarget> {
   };
 }
 
-export { sdkError } from '../../local/quicksight-support.ts';
+export { sdkError } from '#test/local/quicksight-support.ts';

@@ -1,5 +1,5 @@
 import type { Page } from 'playwright-core';
-import type { DemoAccount, StackInfo } from '../../../clients/local-stack.ts';
+import type { DemoAccount, StackInfo } from '#clients/local-stack.ts';
 import { unusedTotpCode } from './unused-totp-codes.ts';
 
 export type Credentials = DemoAccount;

@@ -1,4 +1,4 @@
-import type { StackInfo } from '../../../clients/local-stack.ts';
+import type { StackInfo } from '#clients/local-stack.ts';
 
 // What the end-to-end global setup provides to every test file (`inject('stack')`).
 declare module 'vitest' {

@@ -1,11 +1,11 @@
 import { CognitoIdentityProviderClient } from '@aws-sdk/client-cognito-identity-provider';
 import { inject } from 'vitest';
-import { LOCAL_CREDENTIALS } from '../../../clients/local-stack.ts';
-import type { PoolContext } from '../../../clients/cognito.ts';
-import type { StackInfo } from '../../../clients/local-stack.ts';
+import { LOCAL_CREDENTIALS } from '#clients/local-stack.ts';
+import type { PoolContext } from '#clients/cognito.ts';
+import type { StackInfo } from '#clients/local-stack.ts';
 import './provided.ts';
 
-export type { DemoAccount, StackInfo } from '../../../clients/local-stack.ts';
+export type { DemoAccount, StackInfo } from '#clients/local-stack.ts';
 
 /** The running local stack's stack.json, as the global setup provided it. */
 export function useStack(): StackInfo {

@@ -1,5 +1,5 @@
 import { readFileSync, writeFileSync } from 'node:fs';
-import type { StackInfo } from '../../../clients/local-stack.ts';
+import type { StackInfo } from '#clients/local-stack.ts';
 
 /**
  * The last 30-second authenticator step whose code was used, per secret and per account

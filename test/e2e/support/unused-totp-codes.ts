@@ -1,6 +1,6 @@
 import { setTimeout as sleep } from 'node:timers/promises';
-import type { StackInfo } from '../../../clients/local-stack.ts';
-import { currentTotpCode, msUntilNextTotpStep } from '../../../clients/authenticator-code.ts';
+import type { StackInfo } from '#clients/local-stack.ts';
+import { currentTotpCode, msUntilNextTotpStep } from '#clients/authenticator-code.ts';
 import './provided.ts';
 import {
   readTotpLedger,

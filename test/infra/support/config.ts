@@ -1,4 +1,4 @@
-import { ConfigError, loadConfig, type PortalConfig } from '../../../lib/config.ts';
+import { ConfigError, loadConfig, type PortalConfig } from '#lib/config.ts';
 
 /** The configuration loaded from a context object, as the CDK app loads it from cdk.json and -c. */
 export const fromContext = (context: Record<string, unknown>): PortalConfig => loadConfig((key) => context[key]);

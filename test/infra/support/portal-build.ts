@@ -5,9 +5,9 @@ import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'nod
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { loadConfig, type PortalConfig } from '../../../lib/config.ts';
-import { addPortal } from '../../../lib/portal-app.ts';
-import type { PortalStack } from '../../../lib/portal-stack.ts';
+import { loadConfig, type PortalConfig } from '#lib/config.ts';
+import { addPortal } from '#lib/portal-app.ts';
+import type { PortalStack } from '#lib/portal-stack.ts';
 
 const cdkJson = JSON.parse(readFileSync(fileURLToPath(new URL('../../../cdk.json', import.meta.url)), 'utf8')) as {
   context: Record<string, unknown>;

@@ -1,7 +1,7 @@
 import type { AddressInfo } from 'node:net';
 import { CreateTableCommand, DynamoDBClient, type KeySchemaElement } from '@aws-sdk/client-dynamodb';
 import dynalite from 'dynalite';
-import { type KeyDefinition, tables } from '../../../contracts/tables.ts';
+import { type KeyDefinition, tables } from '#contracts/tables.ts';
 
 export interface TestDynamo {
   readonly endpoint: string;

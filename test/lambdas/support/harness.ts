@@ -78,7 +78,7 @@ export type Resolver = (event: unknown, context: Context) => Promise<unknown>;
 export const observeDynamoCommands = async (
   observe: (command: string, input: Record<string, unknown>) => void,
 ): Promise<void> => {
-  const { dynamo } = await import('../../../lambdas/shared/aws/dynamo.ts');
+  const { dynamo } = await import('#lambdas/shared/aws/dynamo.ts');
   dynamo.middlewareStack.add(
     (next, context) => async (args) => {
       observe(String(context.commandName), args.input as Record<string, unknown>);

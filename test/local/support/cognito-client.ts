@@ -5,7 +5,7 @@ import {
   type CognitoUserSession,
   type IAuthenticationCallback,
 } from 'amazon-cognito-identity-js';
-import { memoryStorage } from '../../../clients/cognito.ts';
+import { memoryStorage } from '#clients/cognito.ts';
 
 /** Promise wrappers over the unmodified amazon-cognito-identity-js, as the SPA drives it. */
 

@@ -10,13 +10,13 @@ import {
 import type { PostConfirmationTriggerEvent, PreTokenGenerationV2TriggerEvent } from 'aws-lambda';
 import { CognitoUserPool } from 'amazon-cognito-identity-js';
 import { authenticator } from 'otplib';
-import { USER_POOL_CLIENT } from '../../../contracts/user-pool-client.ts';
+import { USER_POOL_CLIENT } from '#contracts/user-pool-client.ts';
 import {
   startCognitoEmulator,
   type CognitoEmulator,
   type InvitationTemplate,
   type OutgoingEmail,
-} from '../../../local/emulators/cognito/index.ts';
+} from '#local/emulators/cognito/index.ts';
 import { authenticate, completeMfaSetup, memoryStorage, setTotpPreference, userFor } from './cognito-client.ts';
 
 /** A running emulator in a temporary directory, with captured mail and a movable clock. */

@@ -3,9 +3,9 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { findFreePortBase } from '../../../local/ports.ts';
-import { spawnStack, type RunningStack } from '../../../local/stack-process.ts';
-import { noteSeedSignIns } from '../../e2e/support/unused-totp-codes.ts';
+import { findFreePortBase } from '#local/ports.ts';
+import { spawnStack, type RunningStack } from '#local/stack-process.ts';
+import { noteSeedSignIns } from '#test/e2e/support/unused-totp-codes.ts';
 
 const projectRoot = fileURLToPath(new URL('../../..', import.meta.url));
 const tsx = join(projectRoot, 'node_modules', '.bin', 'tsx');

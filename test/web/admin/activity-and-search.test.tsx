@@ -1,18 +1,18 @@
 import { fireEvent, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { describe, expect, it, vi } from 'vitest';
-import type { AuditEntry, AuditFilter } from '../../../contracts/user-admin.ts';
+import type { AuditEntry, AuditFilter } from '#contracts/user-admin.ts';
 import Papa from 'papaparse';
-import { activityCsv, activityJson, exportFileName } from '../../../web/src/features/admin/activity-export.ts';
+import { activityCsv, activityJson, exportFileName } from '#web/features/admin/activity-export.ts';
 import {
   ACTION_OPTIONS,
   actionLabel,
   EMPTY_FILTER_FORM,
   REVERSED_RANGE,
   toAuditFilter,
-} from '../../../web/src/features/admin/activity-filter.ts';
-import ActivityPage from '../../../web/src/features/admin/routes/activity-page.tsx';
-import { buildSearchIndex, filterByIndex } from '../../../web/src/features/admin/search.ts';
+} from '#web/features/admin/activity-filter.ts';
+import ActivityPage from '#web/features/admin/routes/activity-page.tsx';
+import { buildSearchIndex, filterByIndex } from '#web/features/admin/search.ts';
 import { apiError, fakeAdminApi, renderAdmin } from './support.tsx';
 
 const entry = (id: string, overrides: Partial<AuditEntry> = {}): AuditEntry => ({

@@ -1,8 +1,8 @@
 import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { beforeEach, describe, expect, it, vi } from 'vitest';
-import { COMPANY_MESSAGES, type AccessCheck, type Company } from '../../../contracts/companies.ts';
-import CompaniesPage from '../../../web/src/features/admin/routes/companies-page.tsx';
+import { COMPANY_MESSAGES, type AccessCheck, type Company } from '#contracts/companies.ts';
+import CompaniesPage from '#web/features/admin/routes/companies-page.tsx';
 import {
   apiError,
   catalogueEntry,

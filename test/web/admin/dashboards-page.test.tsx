@@ -1,8 +1,8 @@
 import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { beforeEach, describe, expect, it, vi } from 'vitest';
-import type { UserDashboard } from '../../../contracts/quicksight-admin.ts';
-import DashboardsPage from '../../../web/src/features/admin/routes/dashboards-page.tsx';
+import type { UserDashboard } from '#contracts/quicksight-admin.ts';
+import DashboardsPage from '#web/features/admin/routes/dashboards-page.tsx';
 import {
   ADMIN_EMAIL,
   apiError,

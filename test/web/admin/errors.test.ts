@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { NO_TOKEN_MESSAGE } from '../../../contracts/errors.ts';
+import { NO_TOKEN_MESSAGE } from '#contracts/errors.ts';
 import {
   actionFailure,
   dashboardUpdatedText,
@@ -12,9 +12,9 @@ import {
   saveDashboardFailure,
   updateUserErrorText,
   userManagementErrorText,
-} from '../../../web/src/features/admin/errors.ts';
-import { ApiError } from '../../../web/src/lib/api.ts';
-import { AuthError } from '../../../web/src/lib/auth/types.ts';
+} from '#web/features/admin/errors.ts';
+import { ApiError } from '#web/lib/api.ts';
+import { AuthError } from '#web/lib/auth/types.ts';
 import { apiError } from './support.tsx';
 
 describe('call failures (admin-portal §8)', () => {

@@ -3,7 +3,7 @@ import { resolve } from 'node:path';
 import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { beforeEach, describe, expect, it, vi } from 'vitest';
-import UsersPage from '../../../web/src/features/admin/routes/users-page.tsx';
+import UsersPage from '#web/features/admin/routes/users-page.tsx';
 import {
   catalogueEntry,
   company,

@@ -1,16 +1,16 @@
 import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { beforeEach, describe, expect, it, vi } from 'vitest';
-import { IMPORT_MESSAGES, IMPORT_TEMPLATE } from '../../../contracts/user-import.ts';
+import { IMPORT_MESSAGES, IMPORT_TEMPLATE } from '#contracts/user-import.ts';
 import {
   FILE_PROBLEMS,
   previewImport,
   readImportFile,
   ROW_PROBLEMS,
   type PreviewRow,
-} from '../../../web/src/features/admin/import-preview.ts';
-import UsersPage from '../../../web/src/features/admin/routes/users-page.tsx';
-import { COMPANY_MESSAGES } from '../../../contracts/companies.ts';
+} from '#web/features/admin/import-preview.ts';
+import UsersPage from '#web/features/admin/routes/users-page.tsx';
+import { COMPANY_MESSAGES } from '#contracts/companies.ts';
 import {
   apiError,
   catalogueEntry,

@@ -1,9 +1,9 @@
 import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { describe, expect, it, vi } from 'vitest';
-import type { InsightsResponse, InsightsUser, InsightUsersPage } from '../../../contracts/insights.ts';
-import { defaultRange, rangeProblem, usersCsv } from '../../../web/src/features/admin/insights.ts';
-import InsightsPage from '../../../web/src/features/admin/routes/insights-page.tsx';
+import type { InsightsResponse, InsightsUser, InsightUsersPage } from '#contracts/insights.ts';
+import { defaultRange, rangeProblem, usersCsv } from '#web/features/admin/insights.ts';
+import InsightsPage from '#web/features/admin/routes/insights-page.tsx';
 import { apiError, company, fakeAdminApi, listCompaniesOf, renderAdmin, stubViewport } from './support.tsx';
 
 const insights = (overrides: Partial<InsightsResponse> = {}): InsightsResponse => ({

@@ -1,8 +1,8 @@
 import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { beforeEach, describe, expect, it, vi } from 'vitest';
-import { INVITATION_MESSAGES } from '../../../contracts/user-admin.ts';
-import UsersPage from '../../../web/src/features/admin/routes/users-page.tsx';
+import { INVITATION_MESSAGES } from '#contracts/user-admin.ts';
+import UsersPage from '#web/features/admin/routes/users-page.tsx';
 import {
   ADMIN_EMAIL,
   chooseRowAction,

@@ -1,12 +1,12 @@
 import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { beforeEach, describe, expect, it, vi } from 'vitest';
-import type { InsightsResponse } from '../../../contracts/insights.ts';
-import ActivityPage from '../../../web/src/features/admin/routes/activity-page.tsx';
-import CompaniesPage from '../../../web/src/features/admin/routes/companies-page.tsx';
-import DashboardsPage from '../../../web/src/features/admin/routes/dashboards-page.tsx';
-import InsightsPage from '../../../web/src/features/admin/routes/insights-page.tsx';
-import UsersPage from '../../../web/src/features/admin/routes/users-page.tsx';
+import type { InsightsResponse } from '#contracts/insights.ts';
+import ActivityPage from '#web/features/admin/routes/activity-page.tsx';
+import CompaniesPage from '#web/features/admin/routes/companies-page.tsx';
+import DashboardsPage from '#web/features/admin/routes/dashboards-page.tsx';
+import InsightsPage from '#web/features/admin/routes/insights-page.tsx';
+import UsersPage from '#web/features/admin/routes/users-page.tsx';
 import {
   apiError,
   catalogueEntry,

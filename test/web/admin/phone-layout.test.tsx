@@ -1,12 +1,12 @@
 import { render, screen, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { beforeEach, describe, expect, it, vi } from 'vitest';
-import type { InsightsUser } from '../../../contracts/insights.ts';
-import { CognitoUsersTable } from '../../../web/src/features/admin/components/cognito-users-table.tsx';
-import { CompaniesTable } from '../../../web/src/features/admin/components/companies-table.tsx';
-import { InsightsUsersTable } from '../../../web/src/features/admin/components/insights-users-table.tsx';
-import { UsersTable } from '../../../web/src/features/admin/components/users-table.tsx';
-import { CARD_LAYOUT_QUERY } from '../../../web/src/lib/use-media-query.ts';
+import type { InsightsUser } from '#contracts/insights.ts';
+import { CognitoUsersTable } from '#web/features/admin/components/cognito-users-table.tsx';
+import { CompaniesTable } from '#web/features/admin/components/companies-table.tsx';
+import { InsightsUsersTable } from '#web/features/admin/components/insights-users-table.tsx';
+import { UsersTable } from '#web/features/admin/components/users-table.tsx';
+import { CARD_LAYOUT_QUERY } from '#web/lib/use-media-query.ts';
 import { ADMIN_EMAIL, company, managedUser, registered, stubViewport } from './support.tsx';
 
 /** 100 characters, no spaces: too long for any column or card line. */

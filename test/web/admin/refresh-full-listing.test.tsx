@@ -1,8 +1,8 @@
 import { screen, waitFor } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { beforeEach, describe, expect, it, vi } from 'vitest';
-import DashboardsPage from '../../../web/src/features/admin/routes/dashboards-page.tsx';
-import UsersPage from '../../../web/src/features/admin/routes/users-page.tsx';
+import DashboardsPage from '#web/features/admin/routes/dashboards-page.tsx';
+import UsersPage from '#web/features/admin/routes/users-page.tsx';
 import {
   ADMIN_EMAIL,
   cognitoUser,

@@ -1,10 +1,10 @@
 import { render, screen, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { describe, expect, it, vi } from 'vitest';
-import { CATALOGUE_MESSAGES } from '../../../contracts/quicksight-admin.ts';
-import type { InviteFields } from '../../../web/src/features/admin/api/admin-api.ts';
-import { DashboardFormModal } from '../../../web/src/features/admin/components/dashboard-form-modal.tsx';
-import { InviteModal } from '../../../web/src/features/admin/components/invite-modal.tsx';
+import { CATALOGUE_MESSAGES } from '#contracts/quicksight-admin.ts';
+import type { InviteFields } from '#web/features/admin/api/admin-api.ts';
+import { DashboardFormModal } from '#web/features/admin/components/dashboard-form-modal.tsx';
+import { InviteModal } from '#web/features/admin/components/invite-modal.tsx';
 import { apiError, catalogueEntry } from './support.tsx';
 
 const sales = catalogueEntry('sales-performance', 'Sales Performance');

@@ -1,12 +1,12 @@
 import { render, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { describe, expect, it, vi } from 'vitest';
-import { CreateUserModal } from '../../../web/src/features/admin/components/create-user-modal.tsx';
-import { EditUserModal } from '../../../web/src/features/admin/components/edit-user-modal.tsx';
-import { Toaster } from '../../../web/src/components/toaster.tsx';
-import { COMPANY_MESSAGES } from '../../../contracts/companies.ts';
-import type { UserCompanies } from '../../../web/src/features/admin/api/admin-api.ts';
-import type { CompanyChoices } from '../../../web/src/features/admin/use-companies.ts';
+import { CreateUserModal } from '#web/features/admin/components/create-user-modal.tsx';
+import { EditUserModal } from '#web/features/admin/components/edit-user-modal.tsx';
+import { Toaster } from '#web/components/toaster.tsx';
+import { COMPANY_MESSAGES } from '#contracts/companies.ts';
+import type { UserCompanies } from '#web/features/admin/api/admin-api.ts';
+import type { CompanyChoices } from '#web/features/admin/use-companies.ts';
 import { apiError } from './support.tsx';
 
 const COMPANIES: CompanyChoices = { names: ['Acme', 'Globex Distribution', 'Initech'], error: null };

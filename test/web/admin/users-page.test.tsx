@@ -1,9 +1,9 @@
 import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { beforeEach, describe, expect, it, vi } from 'vitest';
-import UsersPage from '../../../web/src/features/admin/routes/users-page.tsx';
-import { PROMOTE_MESSAGES, RESET_MFA_MESSAGE } from '../../../contracts/user-admin.ts';
-import { COMPANY_MESSAGES } from '../../../contracts/companies.ts';
+import UsersPage from '#web/features/admin/routes/users-page.tsx';
+import { PROMOTE_MESSAGES, RESET_MFA_MESSAGE } from '#contracts/user-admin.ts';
+import { COMPANY_MESSAGES } from '#contracts/companies.ts';
 import {
   ADMIN_EMAIL,
   apiError,

@@ -1,7 +1,7 @@
 import { screen, waitFor } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { beforeEach, describe, expect, it, vi } from 'vitest';
-import UsersPage from '../../../web/src/features/admin/routes/users-page.tsx';
+import UsersPage from '#web/features/admin/routes/users-page.tsx';
 import {
   ADMIN_EMAIL,
   apiError,

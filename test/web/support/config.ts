@@ -1,4 +1,4 @@
-import type { RuntimeConfig } from '../../../contracts/config.ts';
+import type { RuntimeConfig } from '#contracts/config.ts';
 
 export const testConfig: RuntimeConfig = {
   productName: 'TVIQ',

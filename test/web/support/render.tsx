@@ -2,11 +2,11 @@ import { render, type RenderResult } from '@testing-library/react';
 import type { ReactNode } from 'react';
 import { MemoryRouter, Route, Routes, useLocation } from 'react-router';
 import { vi } from 'vitest';
-import { Toaster } from '../../../web/src/components/toaster.tsx';
-import { AuthContext, type AuthContextValue } from '../../../web/src/lib/auth/auth-context.ts';
-import type { RuntimeConfig } from '../../../contracts/config.ts';
-import type { AuthSession } from '../../../web/src/lib/auth/types.ts';
-import { ConfigProvider } from '../../../web/src/lib/config-context.tsx';
+import { Toaster } from '#web/components/toaster.tsx';
+import { AuthContext, type AuthContextValue } from '#web/lib/auth/auth-context.ts';
+import type { RuntimeConfig } from '#contracts/config.ts';
+import type { AuthSession } from '#web/lib/auth/types.ts';
+import { ConfigProvider } from '#web/lib/config-context.tsx';
 import { testConfig } from './config.ts';
 
 export const userSession = (overrides: Partial<AuthSession> = {}): AuthSession => ({

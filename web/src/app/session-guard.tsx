@@ -1,5 +1,5 @@
 import { useCallback } from 'react';
-import { SESSION_DEFAULTS } from '../../../contracts/config.ts';
+import { SESSION_DEFAULTS } from '#contracts/config.ts';
 import { IdleWarningDialog } from '../components/idle-warning-dialog.tsx';
 import { notify } from '../components/toaster.tsx';
 import { useAuth } from '../lib/auth/auth-context.ts';

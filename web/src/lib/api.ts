@@ -1,6 +1,6 @@
 import type { $ZodType, output } from 'zod/v4/core';
-import { errorBodySchema } from '../../../contracts/errors.ts';
-import { NO_TOKEN_MESSAGE } from '../../../contracts/errors.ts';
+import { errorBodySchema } from '#contracts/errors.ts';
+import { NO_TOKEN_MESSAGE } from '#contracts/errors.ts';
 import { checkShape } from './schema.ts';
 
 /**

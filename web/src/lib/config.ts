@@ -1,4 +1,4 @@
-import type { RuntimeConfig, SessionSettings } from '../../../contracts/config.ts';
+import type { RuntimeConfig, SessionSettings } from '#contracts/config.ts';
 
 export type { RuntimeConfig };
 

@@ -1,5 +1,5 @@
-import type { AuditEntry, AuditFilter } from '../../../../contracts/user-admin.ts';
-import { toCsv } from '../../lib/csv.ts';
+import type { AuditEntry, AuditFilter } from '#contracts/user-admin.ts';
+import { toCsv } from '#web/lib/csv.ts';
 import { actionLabel } from './activity-filter.ts';
 
 /** Columns of an activity export: readable names, the action code for machines, ISO times. */

@@ -1,4 +1,4 @@
-import type { AuditEntry, AuditFilter } from '../../../../contracts/user-admin.ts';
+import type { AuditEntry, AuditFilter } from '#contracts/user-admin.ts';
 
 /** What each audited action is called on the Activity tab and in its exports. */
 const ACTION_LABELS: Readonly<Record<string, string>> = {

@@ -1,8 +1,8 @@
 import { Suspense } from 'react';
 import { Navigate, Route, Routes } from 'react-router';
-import { lazyPage } from '../../lib/lazy-page.ts';
-import { paths } from '../../config/paths.ts';
-import { FullPageLoading } from '../../components/layout/full-page-status.tsx';
+import { lazyPage } from '#web/lib/lazy-page.ts';
+import { paths } from '#web/config/paths.ts';
+import { FullPageLoading } from '#web/components/layout/full-page-status.tsx';
 import { RequireAuth } from '../auth/components/require-auth.tsx';
 import { ADMIN_PORTAL_GROUPS } from '../auth/user-groups.ts';
 import { AdminApiProvider } from './api/admin-api-context.tsx';

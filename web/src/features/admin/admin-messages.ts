@@ -1,4 +1,4 @@
-import type { Highlight } from '../../components/layout/auth-layout.tsx';
+import type { Highlight } from '#web/components/layout/auth-layout.tsx';
 
 /** Texts of the admin sign-in screens (admin-portal §2 and §4). */
 export const ADMIN_SIGN_IN_TEXTS = {

@@ -11,7 +11,7 @@ import {
   type AccessCheck,
   type AccessDifference,
   type DifferenceKind,
-} from '../../../../contracts/companies.ts';
+} from '#contracts/companies.ts';
 import { countText } from './count-text.ts';
 import { formatWhen } from './activity-filter.ts';
 import type { UserCompanies } from './api/admin-api.ts';

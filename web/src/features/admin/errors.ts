@@ -3,9 +3,9 @@
  * or identity-provider step shows. The sign-in messages shared with the user portal live
  * in features/auth/sign-in-messages.ts.
  */
-import { NO_TOKEN_MESSAGE } from '../../../../contracts/errors.ts';
-import { ApiError } from '../../lib/api.ts';
-import { AuthError } from '../../lib/auth/types.ts';
+import { NO_TOKEN_MESSAGE } from '#contracts/errors.ts';
+import { ApiError } from '#web/lib/api.ts';
+import { AuthError } from '#web/lib/auth/types.ts';
 
 export const ADMIN_FAILURES = {
   loadCognitoUsers: 'Failed to load Cognito users. Please try again.',

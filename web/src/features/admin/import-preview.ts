@@ -9,7 +9,7 @@ import {
   REQUIRED_IMPORT_COLUMNS,
   type ImportColumn,
   type ImportRow,
-} from '../../../../contracts/user-import.ts';
+} from '#contracts/user-import.ts';
 
 /**
  * The browser's side of a bulk import: the file is read and every row checked before

@@ -5,8 +5,8 @@ import {
   type InsightsDashboard,
   type InsightsUser,
   type InsightsWeek,
-} from '../../../../contracts/insights.ts';
-import { toCsv } from '../../lib/csv.ts';
+} from '#contracts/insights.ts';
+import { toCsv } from '#web/lib/csv.ts';
 import type { InsightsRange } from './api/admin-api.ts';
 
 /** The Insights page's texts, shared by the page and its tests. */

@@ -1,4 +1,4 @@
-import { PROTECTED_OPERATIONS, type ProtectedOperation } from '../../../../contracts/user-admin.ts';
+import { PROTECTED_OPERATIONS, type ProtectedOperation } from '#contracts/user-admin.ts';
 
 /**
  * Who may be updated, disabled, deleted or have their authenticator reset (admin-portal §6,

@@ -1,9 +1,5 @@
 import { useEffect, useState } from 'react';
-import {
-  FIRST_INSIGHT_USERS_PAGE_SIZE,
-  INSIGHT_USERS_PAGE_SIZE,
-  type InsightsUser,
-} from '../../../../contracts/insights.ts';
+import { FIRST_INSIGHT_USERS_PAGE_SIZE, INSIGHT_USERS_PAGE_SIZE, type InsightsUser } from '#contracts/insights.ts';
 import type { QuicksightAdminApi } from './api/admin-api.ts';
 
 export interface InsightUsersState {

@@ -1,4 +1,4 @@
-import { AuthError } from '../../lib/auth/types.ts';
+import { AuthError } from '#web/lib/auth/types.ts';
 
 /** Which portal a sign-in is for; it decides the groups and the wording. */
 export type Privilege = 'user' | 'admin';

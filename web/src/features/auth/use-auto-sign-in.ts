@@ -1,6 +1,6 @@
 import { useCallback, useEffect, useRef, useState } from 'react';
-import { useAuth } from '../../lib/auth/auth-context.ts';
-import { AuthError, type SignInResult } from '../../lib/auth/types.ts';
+import { useAuth } from '#web/lib/auth/auth-context.ts';
+import { AuthError, type SignInResult } from '#web/lib/auth/types.ts';
 
 /** Auto sign-in after sign-up (user-portal spec, section 9): a try every 5 s for 3 minutes. */
 export const AUTO_SIGN_IN_INTERVAL_MS = 5_000;

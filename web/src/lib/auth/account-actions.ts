@@ -1,4 +1,4 @@
-import { deviceListResponseSchema, messageResponseSchema } from '../../../../contracts/mfa.ts';
+import { deviceListResponseSchema, messageResponseSchema } from '#contracts/mfa.ts';
 import { createApiClient } from '../api.ts';
 
 /**

@@ -1,5 +1,5 @@
 import { useEffect, useRef, useState } from 'react';
-import type { SessionSettings } from '../../../../contracts/config.ts';
+import type { SessionSettings } from '#contracts/config.ts';
 import type { AuthSession } from './types.ts';
 
 /** The idle warning shows this long before the idle sign-out. */

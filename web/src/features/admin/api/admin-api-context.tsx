@@ -1,6 +1,6 @@
 import { createContext, useContext, useMemo, type ReactNode } from 'react';
-import { useConfig } from '../../../lib/config-context.tsx';
-import { useApiClient } from '../../../lib/use-clients.ts';
+import { useConfig } from '#web/lib/config-context.tsx';
+import { useApiClient } from '#web/lib/use-clients.ts';
 import { createQuicksightAdminApi, createUserAdminApi, type AdminApi } from './admin-api.ts';
 
 export const AdminApiContext = createContext<AdminApi | null>(null);

@@ -6,16 +6,16 @@ import {
   saveDashboardMetadataResponseSchema,
   userDashboardsResponseSchema,
   type quicksightAdminRequestSchema,
-} from '../../../../../contracts/quicksight-admin.ts';
+} from '#contracts/quicksight-admin.ts';
 import {
   auditExportResponseSchema,
   auditLogResponseSchema,
   getUsersResponseSchema,
   type AuditFilter,
   type userAdminRequestSchema,
-} from '../../../../../contracts/user-admin.ts';
-import { importUserResponseSchema } from '../../../../../contracts/user-import.ts';
-import { insightsResponseSchema, insightUsersResponseSchema } from '../../../../../contracts/insights.ts';
+} from '#contracts/user-admin.ts';
+import { importUserResponseSchema } from '#contracts/user-import.ts';
+import { insightsResponseSchema, insightUsersResponseSchema } from '#contracts/insights.ts';
 import {
   checkCompanyAccessResponseSchema,
   deleteCompanyResponseSchema,
@@ -23,8 +23,8 @@ import {
   saveCompanyResponseSchema,
   setUserCompaniesResponseSchema,
   type CompanyKind,
-} from '../../../../../contracts/companies.ts';
-import type { ApiClient } from '../../../lib/api.ts';
+} from '#contracts/companies.ts';
+import type { ApiClient } from '#web/lib/api.ts';
 
 /** Answer of the calls whose body the portal does not read beyond their message. */
 const acknowledgementSchema = z.object({ message: z.string() });

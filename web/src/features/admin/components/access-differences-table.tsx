@@ -1,5 +1,5 @@
-import type { AccessCheck, AccessDifference } from '../../../../../contracts/companies.ts';
-import { Badge } from '../../../components/badge.tsx';
+import type { AccessCheck, AccessDifference } from '#contracts/companies.ts';
+import { Badge } from '#web/components/badge.tsx';
 import { DIFFERENCE_KIND_LABELS } from '../companies.ts';
 import './tables.css';
 import './access-differences-table.css';

@@ -1,14 +1,14 @@
 import { Suspense } from 'react';
 import { Link, Outlet, useLocation, useNavigate } from 'react-router';
-import { paths } from '../../../config/paths.ts';
-import { Button } from '../../../components/button.tsx';
-import { AppShell } from '../../../components/layout/app-shell.tsx';
-import { Menu } from '../../../components/menu.tsx';
-import { Spinner } from '../../../components/spinner.tsx';
-import { useAuth } from '../../../lib/auth/auth-context.ts';
-import { useConfig } from '../../../lib/config-context.tsx';
+import { paths } from '#web/config/paths.ts';
+import { Button } from '#web/components/button.tsx';
+import { AppShell } from '#web/components/layout/app-shell.tsx';
+import { Menu } from '#web/components/menu.tsx';
+import { Spinner } from '#web/components/spinner.tsx';
+import { useAuth } from '#web/lib/auth/auth-context.ts';
+import { useConfig } from '#web/lib/config-context.tsx';
 import { adminPortalTitle } from '../admin-messages.ts';
-import { useDocumentTitle } from '../../../lib/use-document-title.ts';
+import { useDocumentTitle } from '#web/lib/use-document-title.ts';
 import './admin-shell.css';
 
 const DASHBOARD_ROUTES: readonly string[] = [paths.admin.dashboard, paths.admin.quicksight];

@@ -1,5 +1,5 @@
 import { useId, useState } from 'react';
-import { FloatingLayer, useAnchoredPopover } from '../../../components/floating-layer.tsx';
+import { FloatingLayer, useAnchoredPopover } from '#web/components/floating-layer.tsx';
 import './assigned-dashboards.css';
 
 /** Dashboards of the catalogue assigned to each user, by lowercased email. */

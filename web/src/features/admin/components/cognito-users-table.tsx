@@ -1,12 +1,12 @@
 import { memo, useCallback, useMemo } from 'react';
-import type { CognitoUserWithQuicksight } from '../../../../../contracts/quicksight-admin.ts';
-import { Badge } from '../../../components/badge.tsx';
-import type { RowAction } from '../../../components/row-actions.tsx';
+import type { CognitoUserWithQuicksight } from '#contracts/quicksight-admin.ts';
+import { Badge } from '#web/components/badge.tsx';
+import type { RowAction } from '#web/components/row-actions.tsx';
 import { ADMINS_GROUP, blockedReason } from '../protection.ts';
 import { AssignedDashboards, type AssignmentsByEmail } from './assigned-dashboards.tsx';
 import { Link } from 'react-router';
-import { paths } from '../../../config/paths.ts';
-import { EmptyList } from '../../../components/empty-list.tsx';
+import { paths } from '#web/config/paths.ts';
+import { EmptyList } from '#web/components/empty-list.tsx';
 import { noUsersNextText, noUsersText, UserCell } from './user-list-card.tsx';
 import { UserTable, type UserColumn } from './user-table.tsx';
 

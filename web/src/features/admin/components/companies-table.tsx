@@ -1,7 +1,7 @@
-import { EmptyList } from '../../../components/empty-list.tsx';
+import { EmptyList } from '#web/components/empty-list.tsx';
 import { memo, useCallback } from 'react';
-import { COMPANY_KIND_LABELS, type Company } from '../../../../../contracts/companies.ts';
-import { RowActions } from '../../../components/row-actions.tsx';
+import { COMPANY_KIND_LABELS, type Company } from '#contracts/companies.ts';
+import { RowActions } from '#web/components/row-actions.tsx';
 import { VirtualTable } from './virtual-table.tsx';
 
 export type CompanyAction = 'edit' | 'delete';

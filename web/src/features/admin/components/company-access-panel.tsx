@@ -1,9 +1,9 @@
-import type { AccessCheck } from '../../../../../contracts/companies.ts';
-import { Button } from '../../../components/button.tsx';
-import { Card } from '../../../components/card.tsx';
-import { Spinner } from '../../../components/spinner.tsx';
-import { notify } from '../../../components/toaster.tsx';
-import { useServerCall } from '../../../lib/use-server-call.ts';
+import type { AccessCheck } from '#contracts/companies.ts';
+import { Button } from '#web/components/button.tsx';
+import { Card } from '#web/components/card.tsx';
+import { Spinner } from '#web/components/spinner.tsx';
+import { notify } from '#web/components/toaster.tsx';
+import { useServerCall } from '#web/lib/use-server-call.ts';
 import { useAdminApi } from '../api/admin-api-context.tsx';
 import { checkOutcomeText, COMPANY_TEXTS, lastCheckText, outstandingDifferences } from '../companies.ts';
 import { countText } from '../count-text.ts';

@@ -1,6 +1,6 @@
 import { useId } from 'react';
-import { Checkbox } from '../../../components/checkbox.tsx';
-import { Select } from '../../../components/select.tsx';
+import { Checkbox } from '#web/components/checkbox.tsx';
+import { Select } from '#web/components/select.tsx';
 import type { UserCompanies } from '../api/admin-api.ts';
 import { COMPANY_TEXTS } from '../companies.ts';
 import { failureText } from '../errors.ts';

@@ -2,17 +2,11 @@ import { zodResolver } from '@hookform/resolvers/zod';
 import { useState } from 'react';
 import { useForm, useWatch } from 'react-hook-form';
 import { z } from 'zod';
-import {
-  dashboardId,
-  dashboardIdExistsMessage,
-  dashboardLink,
-  dashboardName,
-  MESSAGES,
-} from '../../../../../contracts/fields.ts';
-import type { DashboardMetadata } from '../../../../../contracts/quicksight-admin.ts';
-import { Checkbox } from '../../../components/checkbox.tsx';
-import { TextField } from '../../../components/text-field.tsx';
-import { Textarea } from '../../../components/textarea.tsx';
+import { dashboardId, dashboardIdExistsMessage, dashboardLink, dashboardName, MESSAGES } from '#contracts/fields.ts';
+import type { DashboardMetadata } from '#contracts/quicksight-admin.ts';
+import { Checkbox } from '#web/components/checkbox.tsx';
+import { TextField } from '#web/components/text-field.tsx';
+import { Textarea } from '#web/components/textarea.tsx';
 import type { DashboardFields } from '../api/admin-api.ts';
 import { saveDashboardFailure, type Failure } from '../errors.ts';
 import { FailureAlert } from './failure-alert.tsx';

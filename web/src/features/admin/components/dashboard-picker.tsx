@@ -1,7 +1,7 @@
 import { useEffect, useId, useMemo, useRef, useState, type KeyboardEvent } from 'react';
-import type { DashboardMetadata } from '../../../../../contracts/quicksight-admin.ts';
-import { Button } from '../../../components/button.tsx';
-import { FloatingLayer, useAnchoredPopover } from '../../../components/floating-layer.tsx';
+import type { DashboardMetadata } from '#contracts/quicksight-admin.ts';
+import { Button } from '#web/components/button.tsx';
+import { FloatingLayer, useAnchoredPopover } from '#web/components/floating-layer.tsx';
 import './dashboard-picker.css';
 
 export interface DashboardPickerProps {

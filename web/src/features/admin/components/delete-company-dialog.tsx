@@ -1,4 +1,4 @@
-import type { Company } from '../../../../../contracts/companies.ts';
+import type { Company } from '#contracts/companies.ts';
 import { useAdminApi } from '../api/admin-api-context.tsx';
 import { countText } from '../count-text.ts';
 import { ADMIN_FAILURES } from '../errors.ts';

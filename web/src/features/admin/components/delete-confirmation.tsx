@@ -1,7 +1,7 @@
 import type { ReactNode } from 'react';
-import { ConfirmDialog } from '../../../components/confirm-dialog.tsx';
-import { notify } from '../../../components/toaster.tsx';
-import { useServerCall } from '../../../lib/use-server-call.ts';
+import { ConfirmDialog } from '#web/components/confirm-dialog.tsx';
+import { notify } from '#web/components/toaster.tsx';
+import { useServerCall } from '#web/lib/use-server-call.ts';
 import { actionFailure, type Failure } from '../errors.ts';
 import { FailureAlert } from './failure-alert.tsx';
 

@@ -1,4 +1,4 @@
-import type { DashboardMetadata } from '../../../../../contracts/quicksight-admin.ts';
+import type { DashboardMetadata } from '#contracts/quicksight-admin.ts';
 import { useAdminApi } from '../api/admin-api-context.tsx';
 import { ADMIN_FAILURES } from '../errors.ts';
 import { DeleteConfirmation } from './delete-confirmation.tsx';

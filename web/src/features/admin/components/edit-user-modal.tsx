@@ -1,11 +1,11 @@
 import { useId, useState, type FormEvent } from 'react';
-import { MESSAGES } from '../../../../../contracts/fields.ts';
-import { UPDATE_USER_MESSAGES } from '../../../../../contracts/user-admin.ts';
-import { Alert } from '../../../components/alert.tsx';
-import { cx } from '../../../components/class-names.ts';
-import { TextField } from '../../../components/text-field.tsx';
-import { notify } from '../../../components/toaster.tsx';
-import { useServerCall } from '../../../lib/use-server-call.ts';
+import { MESSAGES } from '#contracts/fields.ts';
+import { UPDATE_USER_MESSAGES } from '#contracts/user-admin.ts';
+import { Alert } from '#web/components/alert.tsx';
+import { cx } from '#web/components/class-names.ts';
+import { TextField } from '#web/components/text-field.tsx';
+import { notify } from '#web/components/toaster.tsx';
+import { useServerCall } from '#web/lib/use-server-call.ts';
 import type { UserCompanies } from '../api/admin-api.ts';
 import { sameCompanies, userCompaniesProblem } from '../companies.ts';
 import { ADMIN_FAILURES, failureText, updateUserErrorText, type Failure } from '../errors.ts';

@@ -1,5 +1,5 @@
-import { Alert } from '../../../components/alert.tsx';
-import { Button } from '../../../components/button.tsx';
+import { Alert } from '#web/components/alert.tsx';
+import { Button } from '#web/components/button.tsx';
 import type { Failure } from '../errors.ts';
 
 /** A dismissible error box for a failed action on a page. */

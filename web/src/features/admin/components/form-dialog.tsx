@@ -1,6 +1,6 @@
 import { useId, type FormEvent, type ReactNode } from 'react';
-import { Button } from '../../../components/button.tsx';
-import { Modal } from '../../../components/modal.tsx';
+import { Button } from '#web/components/button.tsx';
+import { Modal } from '#web/components/modal.tsx';
 
 export interface FormDialogProps {
   readonly title: string;

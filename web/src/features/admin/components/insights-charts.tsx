@@ -1,5 +1,5 @@
 import { Bar, BarChart, CartesianGrid, Line, LineChart, ResponsiveContainer, Tooltip, XAxis, YAxis } from 'recharts';
-import type { InsightsDashboard, InsightsWeek } from '../../../../../contracts/insights.ts';
+import type { InsightsDashboard, InsightsWeek } from '#contracts/insights.ts';
 import { dashboardLabel } from '../insights.ts';
 import './insights-charts.css';
 

@@ -1,10 +1,10 @@
-import { EmptyList } from '../../../components/empty-list.tsx';
+import { EmptyList } from '#web/components/empty-list.tsx';
 import { memo, useMemo, useState } from 'react';
-import type { InsightsUser } from '../../../../../contracts/insights.ts';
-import { Badge } from '../../../components/badge.tsx';
-import { Button } from '../../../components/button.tsx';
-import { Select } from '../../../components/select.tsx';
-import { downloadFile } from '../../../lib/csv.ts';
+import type { InsightsUser } from '#contracts/insights.ts';
+import { Badge } from '#web/components/badge.tsx';
+import { Button } from '#web/components/button.tsx';
+import { Select } from '#web/components/select.tsx';
+import { downloadFile } from '#web/lib/csv.ts';
 import type { InsightsRange } from '../api/admin-api.ts';
 import {
   CSV_MIME,

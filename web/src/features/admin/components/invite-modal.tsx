@@ -1,11 +1,11 @@
 import { useId, useState, type FormEvent } from 'react';
-import { MESSAGES } from '../../../../../contracts/fields.ts';
-import type { DashboardMetadata } from '../../../../../contracts/quicksight-admin.ts';
-import { Alert } from '../../../components/alert.tsx';
-import { Button } from '../../../components/button.tsx';
-import { TextField } from '../../../components/text-field.tsx';
-import { notify } from '../../../components/toaster.tsx';
-import { useServerCall, type RunOptions } from '../../../lib/use-server-call.ts';
+import { MESSAGES } from '#contracts/fields.ts';
+import type { DashboardMetadata } from '#contracts/quicksight-admin.ts';
+import { Alert } from '#web/components/alert.tsx';
+import { Button } from '#web/components/button.tsx';
+import { TextField } from '#web/components/text-field.tsx';
+import { notify } from '#web/components/toaster.tsx';
+import { useServerCall, type RunOptions } from '#web/lib/use-server-call.ts';
 import type { InviteFields } from '../api/admin-api.ts';
 import {
   ADMIN_FAILURES,

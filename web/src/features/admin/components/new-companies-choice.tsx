@@ -1,6 +1,6 @@
-import { COMPANY_KINDS, type CompanyKind } from '../../../../../contracts/companies.ts';
-import { Checkbox } from '../../../components/checkbox.tsx';
-import { Select } from '../../../components/select.tsx';
+import { COMPANY_KINDS, type CompanyKind } from '#contracts/companies.ts';
+import { Checkbox } from '#web/components/checkbox.tsx';
+import { Select } from '#web/components/select.tsx';
 import { KIND_OPTIONS } from '../companies.ts';
 import './new-companies-choice.css';
 

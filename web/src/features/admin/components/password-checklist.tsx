@@ -1,5 +1,5 @@
-import { PASSWORD_REQUIREMENTS } from '../../../../../contracts/fields.ts';
-import { cx } from '../../../components/class-names.ts';
+import { PASSWORD_REQUIREMENTS } from '#contracts/fields.ts';
+import { cx } from '#web/components/class-names.ts';
 import './password-checklist.css';
 
 /** The password requirements, each marked as met or not while the password is typed. */

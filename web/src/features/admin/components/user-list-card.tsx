@@ -1,7 +1,7 @@
 import type { ReactNode } from 'react';
-import { Card } from '../../../components/card.tsx';
-import { LoadFailure } from '../../../components/load-failure.tsx';
-import { Spinner } from '../../../components/spinner.tsx';
+import { Card } from '#web/components/card.tsx';
+import { LoadFailure } from '#web/components/load-failure.tsx';
+import { Spinner } from '#web/components/spinner.tsx';
 import { countText } from '../count-text.ts';
 import { failureMessage } from '../errors.ts';
 import type { SearchState } from '../search.ts';

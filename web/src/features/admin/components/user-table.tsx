@@ -1,5 +1,5 @@
 import { memo, useCallback, type ReactNode } from 'react';
-import { RowActions, type RowAction } from '../../../components/row-actions.tsx';
+import { RowActions, type RowAction } from '#web/components/row-actions.tsx';
 import { VirtualTable } from './virtual-table.tsx';
 
 /** What every user list shows a row for. */

@@ -4,12 +4,12 @@ import {
   INVITATION_PENDING_STATUS,
   PROMOTE_MESSAGES,
   type ManagedUser,
-} from '../../../../../contracts/user-admin.ts';
-import { Badge } from '../../../components/badge.tsx';
-import type { RowAction } from '../../../components/row-actions.tsx';
+} from '#contracts/user-admin.ts';
+import { Badge } from '#web/components/badge.tsx';
+import type { RowAction } from '#web/components/row-actions.tsx';
 import { ADMINS_GROUP, blockedReason } from '../protection.ts';
 import { CompanyCell } from './company-cell.tsx';
-import { EmptyList } from '../../../components/empty-list.tsx';
+import { EmptyList } from '#web/components/empty-list.tsx';
 import { noUsersNextText, noUsersText, UserCell } from './user-list-card.tsx';
 import { UserTable, type UserColumn } from './user-table.tsx';
 import './users-table.css';

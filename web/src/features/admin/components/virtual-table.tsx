@@ -1,6 +1,6 @@
 import { useVirtualizer } from '@tanstack/react-virtual';
 import { useEffect, useRef, type CSSProperties, type ReactElement, type ReactNode } from 'react';
-import { CARD_LAYOUT_QUERY, useMediaQuery } from '../../../lib/use-media-query.ts';
+import { CARD_LAYOUT_QUERY, useMediaQuery } from '#web/lib/use-media-query.ts';
 import './tables.css';
 
 export interface VirtualTableProps<T> {

@@ -1,17 +1,17 @@
 import { useCallback, useEffect, useRef, useState, type FormEvent } from 'react';
-import type { AuditEntry, AuditFilter } from '../../../../../contracts/user-admin.ts';
-import { Badge } from '../../../components/badge.tsx';
-import { Button } from '../../../components/button.tsx';
-import { Card } from '../../../components/card.tsx';
-import { EmptyList } from '../../../components/empty-list.tsx';
-import { LoadFailure } from '../../../components/load-failure.tsx';
-import { PageHeader } from '../../../components/layout/page-header.tsx';
-import { Select } from '../../../components/select.tsx';
-import { Spinner } from '../../../components/spinner.tsx';
-import { TextField } from '../../../components/text-field.tsx';
-import { notify } from '../../../components/toaster.tsx';
-import { downloadFile } from '../../../lib/csv.ts';
-import { useServerCall } from '../../../lib/use-server-call.ts';
+import type { AuditEntry, AuditFilter } from '#contracts/user-admin.ts';
+import { Badge } from '#web/components/badge.tsx';
+import { Button } from '#web/components/button.tsx';
+import { Card } from '#web/components/card.tsx';
+import { EmptyList } from '#web/components/empty-list.tsx';
+import { LoadFailure } from '#web/components/load-failure.tsx';
+import { PageHeader } from '#web/components/layout/page-header.tsx';
+import { Select } from '#web/components/select.tsx';
+import { Spinner } from '#web/components/spinner.tsx';
+import { TextField } from '#web/components/text-field.tsx';
+import { notify } from '#web/components/toaster.tsx';
+import { downloadFile } from '#web/lib/csv.ts';
+import { useServerCall } from '#web/lib/use-server-call.ts';
 import { activityCsv, activityJson, exportFileName } from '../activity-export.ts';
 import {
   ACTION_OPTIONS,

@@ -1,10 +1,10 @@
 import { Link, useNavigate } from 'react-router';
-import { paths } from '../../../config/paths.ts';
-import { AuthLayout } from '../../../components/layout/auth-layout.tsx';
-import { FullPageLoading } from '../../../components/layout/full-page-status.tsx';
-import { notify } from '../../../components/toaster.tsx';
-import { useAuth } from '../../../lib/auth/auth-context.ts';
-import { useConfig } from '../../../lib/config-context.tsx';
+import { paths } from '#web/config/paths.ts';
+import { AuthLayout } from '#web/components/layout/auth-layout.tsx';
+import { FullPageLoading } from '#web/components/layout/full-page-status.tsx';
+import { notify } from '#web/components/toaster.tsx';
+import { useAuth } from '#web/lib/auth/auth-context.ts';
+import { useConfig } from '#web/lib/config-context.tsx';
 import { ADMIN_HIGHLIGHTS, adminLoginSubtitle, adminPortalTitle } from '../admin-messages.ts';
 import { AdminPasswordReset } from '../components/admin-password-reset.tsx';
 

@@ -1,12 +1,12 @@
 import { Link, useNavigate } from 'react-router';
-import { paths } from '../../../config/paths.ts';
-import { AuthLayout } from '../../../components/layout/auth-layout.tsx';
-import { notify } from '../../../components/toaster.tsx';
-import { useConfig } from '../../../lib/config-context.tsx';
-import { RESET_MESSAGES } from '../../auth/reset-messages.ts';
+import { paths } from '#web/config/paths.ts';
+import { AuthLayout } from '#web/components/layout/auth-layout.tsx';
+import { notify } from '#web/components/toaster.tsx';
+import { useConfig } from '#web/lib/config-context.tsx';
+import { RESET_MESSAGES } from '#web/features/auth/reset-messages.ts';
 import { ADMIN_HIGHLIGHTS, adminLoginSubtitle, adminPortalTitle } from '../admin-messages.ts';
 import { AdminPasswordReset } from '../components/admin-password-reset.tsx';
-import { useDocumentTitle } from '../../../lib/use-document-title.ts';
+import { useDocumentTitle } from '#web/lib/use-document-title.ts';
 
 /** /admin/forgot-password: admin account recovery by emailed code. */
 export default function AdminForgotPasswordPage() {

@@ -1,18 +1,18 @@
 import { useEffect, useRef, useState } from 'react';
 import { Link, Navigate, useLocation, useNavigate } from 'react-router';
-import { paths, safeReturnPath } from '../../../config/paths.ts';
-import { Alert } from '../../../components/alert.tsx';
-import { AuthLayout } from '../../../components/layout/auth-layout.tsx';
-import { FullPageLoading } from '../../../components/layout/full-page-status.tsx';
-import { useAuth } from '../../../lib/auth/auth-context.ts';
-import { clearSessionEnd, readSessionEnd, sessionEndMessage } from '../../../lib/auth/session-end.ts';
-import { useConfig } from '../../../lib/config-context.tsx';
-import { rememberedLocation } from '../../auth/components/require-auth.tsx';
-import { SignInFlow } from '../../auth/components/sign-in-flow.tsx';
-import { accessDeniedMessage, hasAnyGroup } from '../../auth/sign-in-messages.ts';
-import { ADMIN_PORTAL_GROUPS } from '../../auth/user-groups.ts';
+import { paths, safeReturnPath } from '#web/config/paths.ts';
+import { Alert } from '#web/components/alert.tsx';
+import { AuthLayout } from '#web/components/layout/auth-layout.tsx';
+import { FullPageLoading } from '#web/components/layout/full-page-status.tsx';
+import { useAuth } from '#web/lib/auth/auth-context.ts';
+import { clearSessionEnd, readSessionEnd, sessionEndMessage } from '#web/lib/auth/session-end.ts';
+import { useConfig } from '#web/lib/config-context.tsx';
+import { rememberedLocation } from '#web/features/auth/components/require-auth.tsx';
+import { SignInFlow } from '#web/features/auth/components/sign-in-flow.tsx';
+import { accessDeniedMessage, hasAnyGroup } from '#web/features/auth/sign-in-messages.ts';
+import { ADMIN_PORTAL_GROUPS } from '#web/features/auth/user-groups.ts';
 import { ADMIN_HIGHLIGHTS, ADMIN_SIGN_IN_TEXTS, adminLoginSubtitle, adminPortalTitle } from '../admin-messages.ts';
-import { useDocumentTitle } from '../../../lib/use-document-title.ts';
+import { useDocumentTitle } from '#web/lib/use-document-title.ts';
 
 /**
  * /admin/login: the shared sign-in flow with the Admins group check. A signed-in admin goes

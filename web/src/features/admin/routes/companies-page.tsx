@@ -1,11 +1,11 @@
 import { useCallback, useMemo, useState } from 'react';
-import type { Company } from '../../../../../contracts/companies.ts';
-import { Button } from '../../../components/button.tsx';
-import { Card } from '../../../components/card.tsx';
-import { LoadFailure } from '../../../components/load-failure.tsx';
-import { PageHeader } from '../../../components/layout/page-header.tsx';
-import { Spinner } from '../../../components/spinner.tsx';
-import { notify } from '../../../components/toaster.tsx';
+import type { Company } from '#contracts/companies.ts';
+import { Button } from '#web/components/button.tsx';
+import { Card } from '#web/components/card.tsx';
+import { LoadFailure } from '#web/components/load-failure.tsx';
+import { PageHeader } from '#web/components/layout/page-header.tsx';
+import { Spinner } from '#web/components/spinner.tsx';
+import { notify } from '#web/components/toaster.tsx';
 import type { CompanyFields } from '../api/admin-api.ts';
 import { useAdminApi } from '../api/admin-api-context.tsx';
 import { CompaniesTable, type CompanyAction, type DashboardNames } from '../components/companies-table.tsx';

@@ -1,8 +1,8 @@
 import type { ReactNode } from 'react';
-import { signInEmailProblem, signInPasswordProblem } from '../../../../../contracts/rules.ts';
-import { Button } from '../../../components/button.tsx';
-import { TextField } from '../../../components/text-field.tsx';
-import { useRuleForm } from '../../../lib/forms/use-rule-form.ts';
+import { signInEmailProblem, signInPasswordProblem } from '#contracts/rules.ts';
+import { Button } from '#web/components/button.tsx';
+import { TextField } from '#web/components/text-field.tsx';
+import { useRuleForm } from '#web/lib/forms/use-rule-form.ts';
 
 export interface SignInForm extends Record<string, string> {
   email: string;

@@ -1,6 +1,6 @@
 import { useId } from 'react';
-import { MESSAGES, MFA_CODE_PATTERN, sanitizeMfaCode } from '../../../../../contracts/rules.ts';
-import { TextField } from '../../../components/text-field.tsx';
+import { MESSAGES, MFA_CODE_PATTERN, sanitizeMfaCode } from '#contracts/rules.ts';
+import { TextField } from '#web/components/text-field.tsx';
 
 export interface MfaCodeFieldProps {
   readonly label: string;

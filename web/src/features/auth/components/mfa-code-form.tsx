@@ -1,7 +1,7 @@
 import { useState, type FormEvent } from 'react';
-import { Alert } from '../../../components/alert.tsx';
-import { Button } from '../../../components/button.tsx';
-import { Checkbox } from '../../../components/checkbox.tsx';
+import { Alert } from '#web/components/alert.tsx';
+import { Button } from '#web/components/button.tsx';
+import { Checkbox } from '#web/components/checkbox.tsx';
 import { useStepHeading } from '../use-step-heading.ts';
 import { isCompleteMfaCode, MfaCodeField } from './mfa-code-field.tsx';
 

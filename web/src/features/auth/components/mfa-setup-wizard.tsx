@@ -1,8 +1,8 @@
 import { useCallback, useEffect, useRef, useState } from 'react';
-import { Alert } from '../../../components/alert.tsx';
-import { Button } from '../../../components/button.tsx';
-import { Spinner } from '../../../components/spinner.tsx';
-import type { MfaSetupDriver } from '../../../lib/auth/types.ts';
+import { Alert } from '#web/components/alert.tsx';
+import { Button } from '#web/components/button.tsx';
+import { Spinner } from '#web/components/spinner.tsx';
+import type { MfaSetupDriver } from '#web/lib/auth/types.ts';
 import { POPULAR_AUTHENTICATOR_APPS } from '../popular-apps.ts';
 import { useCodeEntry } from '../use-code-entry.ts';
 import { useStepHeading } from '../use-step-heading.ts';

@@ -1,4 +1,4 @@
-import { TextField, type TextFieldProps } from '../../../components/text-field.tsx';
+import { TextField, type TextFieldProps } from '#web/components/text-field.tsx';
 
 const PASSWORD_RULES_HINT = 'At least 8 characters with a lowercase letter, an uppercase letter, a digit and a symbol.';
 

@@ -1,7 +1,7 @@
-import { signInPasswordProblem } from '../../../../../contracts/rules.ts';
-import { Alert } from '../../../components/alert.tsx';
-import { Button } from '../../../components/button.tsx';
-import { useRuleForm } from '../../../lib/forms/use-rule-form.ts';
+import { signInPasswordProblem } from '#contracts/rules.ts';
+import { Alert } from '#web/components/alert.tsx';
+import { Button } from '#web/components/button.tsx';
+import { useRuleForm } from '#web/lib/forms/use-rule-form.ts';
 import { SIGN_IN_MESSAGES } from '../sign-in-messages.ts';
 import { useStepHeading } from '../use-step-heading.ts';
 import { NewPasswordField } from './new-password-field.tsx';

@@ -1,6 +1,6 @@
 import { toString as qrSvg } from 'qrcode';
 import { useEffect, useState } from 'react';
-import { Spinner } from '../../../components/spinner.tsx';
+import { Spinner } from '#web/components/spinner.tsx';
 
 /** otpauth URI of an authenticator enrolment; the product is the issuer. */
 export function totpUri(issuer: string, accountName: string, secret: string): string {

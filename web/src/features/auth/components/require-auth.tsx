@@ -1,7 +1,7 @@
 import type { ReactNode } from 'react';
 import { Navigate, useLocation } from 'react-router';
-import { FullPageLoading } from '../../../components/layout/full-page-status.tsx';
-import { useAuth } from '../../../lib/auth/auth-context.ts';
+import { FullPageLoading } from '#web/components/layout/full-page-status.tsx';
+import { useAuth } from '#web/lib/auth/auth-context.ts';
 import { hasAnyGroup } from '../sign-in-messages.ts';
 
 export interface RequireAuthProps {

@@ -3,12 +3,12 @@ import {
   resetConfirmFormSchema,
   resetRequestFormSchema,
   type ResetConfirmForm as ResetConfirmValues,
-} from '../../../../../contracts/auth-forms.ts';
-import { Alert } from '../../../components/alert.tsx';
-import { Button } from '../../../components/button.tsx';
-import { TextField } from '../../../components/text-field.tsx';
-import { useAuth } from '../../../lib/auth/auth-context.ts';
-import { useSchemaForm } from '../../../lib/forms/use-schema-form.ts';
+} from '#contracts/auth-forms.ts';
+import { Alert } from '#web/components/alert.tsx';
+import { Button } from '#web/components/button.tsx';
+import { TextField } from '#web/components/text-field.tsx';
+import { useAuth } from '#web/lib/auth/auth-context.ts';
+import { useSchemaForm } from '#web/lib/forms/use-schema-form.ts';
 import { codeSentText } from '../reset-messages.ts';
 import { NewPasswordField } from './new-password-field.tsx';
 

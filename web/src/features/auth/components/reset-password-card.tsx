@@ -1,7 +1,7 @@
 import { useNavigate } from 'react-router';
-import { verifyResetCodePath } from '../../../config/paths.ts';
-import { notify } from '../../../components/toaster.tsx';
-import { useAuth } from '../../../lib/auth/auth-context.ts';
+import { verifyResetCodePath } from '#web/config/paths.ts';
+import { notify } from '#web/components/toaster.tsx';
+import { useAuth } from '#web/lib/auth/auth-context.ts';
 import { RESET_MESSAGES } from '../reset-messages.ts';
 import { ResetRequestForm } from './reset-forms.tsx';
 

@@ -1,11 +1,11 @@
 import { lazy, Suspense, useCallback, useEffect, useRef, useState, type ReactNode } from 'react';
-import { Alert } from '../../../components/alert.tsx';
-import { Button } from '../../../components/button.tsx';
-import { Spinner } from '../../../components/spinner.tsx';
-import { notify } from '../../../components/toaster.tsx';
-import { useAuth } from '../../../lib/auth/auth-context.ts';
-import { useConfig } from '../../../lib/config-context.tsx';
-import { AuthError, type AuthSession, type MfaSetupDriver, type SignInResult } from '../../../lib/auth/types.ts';
+import { Alert } from '#web/components/alert.tsx';
+import { Button } from '#web/components/button.tsx';
+import { Spinner } from '#web/components/spinner.tsx';
+import { notify } from '#web/components/toaster.tsx';
+import { useAuth } from '#web/lib/auth/auth-context.ts';
+import { useConfig } from '#web/lib/config-context.tsx';
+import { AuthError, type AuthSession, type MfaSetupDriver, type SignInResult } from '#web/lib/auth/types.ts';
 import {
   accessDeniedMessage,
   hasAnyGroup,

@@ -1,8 +1,8 @@
 import { Link } from 'react-router';
-import { paths } from '../../../config/paths.ts';
-import { AuthLayout } from '../../../components/layout/auth-layout.tsx';
-import { useConfig } from '../../../lib/config-context.tsx';
-import { useDocumentTitle } from '../../../lib/use-document-title.ts';
+import { paths } from '#web/config/paths.ts';
+import { AuthLayout } from '#web/components/layout/auth-layout.tsx';
+import { useConfig } from '#web/lib/config-context.tsx';
+import { useDocumentTitle } from '#web/lib/use-document-title.ts';
 import { RESET_TITLE, ResetPasswordCard } from '../components/reset-password-card.tsx';
 
 /** /change-password: the Forgot password? link starts a reset here. */

@@ -1,11 +1,11 @@
 import { Link, useNavigate, useSearchParams } from 'react-router';
-import { paths } from '../../../config/paths.ts';
-import { Alert } from '../../../components/alert.tsx';
-import { AuthLayout } from '../../../components/layout/auth-layout.tsx';
-import { notify } from '../../../components/toaster.tsx';
-import { useAuth } from '../../../lib/auth/auth-context.ts';
-import { useConfig } from '../../../lib/config-context.tsx';
-import { useDocumentTitle } from '../../../lib/use-document-title.ts';
+import { paths } from '#web/config/paths.ts';
+import { Alert } from '#web/components/alert.tsx';
+import { AuthLayout } from '#web/components/layout/auth-layout.tsx';
+import { notify } from '#web/components/toaster.tsx';
+import { useAuth } from '#web/lib/auth/auth-context.ts';
+import { useConfig } from '#web/lib/config-context.tsx';
+import { useDocumentTitle } from '#web/lib/use-document-title.ts';
 import { ResetConfirmForm } from '../components/reset-forms.tsx';
 import { RESET_TITLE } from '../components/reset-password-card.tsx';
 import { RESET_MESSAGES } from '../reset-messages.ts';

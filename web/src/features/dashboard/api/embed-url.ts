@@ -3,8 +3,8 @@ import {
   EMBED_SOURCE_HEADER,
   embedResponseSchema,
   type EmbedSource,
-} from '../../../../../contracts/embed.ts';
-import { ApiError, type ApiClient } from '../../../lib/api.ts';
+} from '#contracts/embed.ts';
+import { ApiError, type ApiClient } from '#web/lib/api.ts';
 
 export const EMBED_MESSAGES = {
   noUrl: 'No URL returned from Lambda function',

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import type { GraphqlClient } from '../../../lib/graphql.ts';
+import type { GraphqlClient } from '#web/lib/graphql.ts';
 
 export const LIST_TABLEAU_VIEWS = /* GraphQL */ `
   query ListTableauViews($filter: ModelTableauViewFilterInput, $limit: Int, $nextToken: String) {

@@ -1,6 +1,6 @@
-import { Alert } from '../../../components/alert.tsx';
-import { Button } from '../../../components/button.tsx';
-import { Spinner } from '../../../components/spinner.tsx';
+import { Alert } from '#web/components/alert.tsx';
+import { Button } from '#web/components/button.tsx';
+import { Spinner } from '#web/components/spinner.tsx';
 import { EmbeddedDashboard, type EmbeddedDashboardProps } from './embedded-dashboard.tsx';
 import type { EmbedState } from './use-embed-session.ts';
 

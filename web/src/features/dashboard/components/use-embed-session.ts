@@ -1,7 +1,7 @@
 import { useCallback, useEffect, useRef, useState } from 'react';
-import type { EmbedSource } from '../../../../../contracts/embed.ts';
-import { useApiClient } from '../../../lib/use-clients.ts';
-import { useConfig } from '../../../lib/config-context.tsx';
+import type { EmbedSource } from '#contracts/embed.ts';
+import { useApiClient } from '#web/lib/use-clients.ts';
+import { useConfig } from '#web/lib/config-context.tsx';
 import { fetchEmbedUrl, type EmbedSession } from '../api/embed-url.ts';
 import type { FrameError } from './embedded-dashboard.tsx';
 

@@ -1,15 +1,15 @@
 import { useEffect, useMemo, useState } from 'react';
 import { Link, useNavigate, useParams } from 'react-router';
-import { NOT_ASSIGNED_MESSAGE } from '../../../../../contracts/embed.ts';
-import { dashboardPath, paths } from '../../../config/paths.ts';
-import { Alert } from '../../../components/alert.tsx';
-import { Button } from '../../../components/button.tsx';
-import { EmptyState } from '../../../components/empty-state.tsx';
-import { Select } from '../../../components/select.tsx';
-import { Spinner } from '../../../components/spinner.tsx';
-import { Tooltip } from '../../../components/tooltip.tsx';
-import { useAuth } from '../../../lib/auth/auth-context.ts';
-import { useGraphqlClient } from '../../../lib/use-clients.ts';
+import { NOT_ASSIGNED_MESSAGE } from '#contracts/embed.ts';
+import { dashboardPath, paths } from '#web/config/paths.ts';
+import { Alert } from '#web/components/alert.tsx';
+import { Button } from '#web/components/button.tsx';
+import { EmptyState } from '#web/components/empty-state.tsx';
+import { Select } from '#web/components/select.tsx';
+import { Spinner } from '#web/components/spinner.tsx';
+import { Tooltip } from '#web/components/tooltip.tsx';
+import { useAuth } from '#web/lib/auth/auth-context.ts';
+import { useGraphqlClient } from '#web/lib/use-clients.ts';
 import {
   fetchDashboardViews,
   listDashboardViews,

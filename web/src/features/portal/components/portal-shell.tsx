@@ -1,10 +1,10 @@
 import { matchPath, NavLink, Outlet, useLocation, useNavigate } from 'react-router';
-import { paths } from '../../../config/paths.ts';
-import { AppShell } from '../../../components/layout/app-shell.tsx';
-import { Menu } from '../../../components/menu.tsx';
-import { useAuth } from '../../../lib/auth/auth-context.ts';
-import { useConfig } from '../../../lib/config-context.tsx';
-import { useDocumentTitle } from '../../../lib/use-document-title.ts';
+import { paths } from '#web/config/paths.ts';
+import { AppShell } from '#web/components/layout/app-shell.tsx';
+import { Menu } from '#web/components/menu.tsx';
+import { useAuth } from '#web/lib/auth/auth-context.ts';
+import { useConfig } from '#web/lib/config-context.tsx';
+import { useDocumentTitle } from '#web/lib/use-document-title.ts';
 import { avatarInitials } from '../initials.ts';
 
 const NAV_LINKS = [

@@ -6,10 +6,10 @@ import {
   REAUTHENTICATION_REQUIRED,
   verifyResponseSchema,
   type MfaStatus,
-} from '../../../../../contracts/mfa.ts';
-import { NO_TOKEN_MESSAGE } from '../../../../../contracts/errors.ts';
-import { ApiError, type ApiClient } from '../../../lib/api.ts';
-import type { MfaSetupDriver } from '../../../lib/auth/types.ts';
+} from '#contracts/mfa.ts';
+import { NO_TOKEN_MESSAGE } from '#contracts/errors.ts';
+import { ApiError, type ApiClient } from '#web/lib/api.ts';
+import type { MfaSetupDriver } from '#web/lib/auth/types.ts';
 
 export const MFA_MESSAGES = {
   associateFailed: 'Failed to associate software token',

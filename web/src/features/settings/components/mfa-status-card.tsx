@@ -1,7 +1,7 @@
-import type { MfaStatus } from '../../../../../contracts/mfa.ts';
-import { Badge } from '../../../components/badge.tsx';
-import { Button } from '../../../components/button.tsx';
-import { Card } from '../../../components/card.tsx';
+import type { MfaStatus } from '#contracts/mfa.ts';
+import { Badge } from '#web/components/badge.tsx';
+import { Button } from '#web/components/button.tsx';
+import { Card } from '#web/components/card.tsx';
 
 /** Software tokens have no delivery medium worth showing. */
 const deviceLabel = (medium: string) => (!medium || medium === 'SOFTWARE_TOKEN' ? 'Software Token' : medium);

@@ -1,11 +1,11 @@
 import { useId, useState, type FormEvent } from 'react';
-import { Alert } from '../../../components/alert.tsx';
-import { Button } from '../../../components/button.tsx';
-import { Modal } from '../../../components/modal.tsx';
-import { TextField } from '../../../components/text-field.tsx';
-import type { Reauthenticate } from '../../../lib/auth/reauthentication.ts';
-import { toAuthError } from '../../../lib/auth/types.ts';
-import { isCompleteMfaCode, MfaCodeField } from '../../auth/components/mfa-code-field.tsx';
+import { Alert } from '#web/components/alert.tsx';
+import { Button } from '#web/components/button.tsx';
+import { Modal } from '#web/components/modal.tsx';
+import { TextField } from '#web/components/text-field.tsx';
+import type { Reauthenticate } from '#web/lib/auth/reauthentication.ts';
+import { toAuthError } from '#web/lib/auth/types.ts';
+import { isCompleteMfaCode, MfaCodeField } from '#web/features/auth/components/mfa-code-field.tsx';
 
 export const REAUTHENTICATE_TEXT = {
   title: 'Confirm it is you',

@@ -1,12 +1,12 @@
 import { useCallback, useEffect, useState } from 'react';
-import { Alert } from '../../../components/alert.tsx';
-import { Button } from '../../../components/button.tsx';
-import { Card } from '../../../components/card.tsx';
-import { ConfirmDialog } from '../../../components/confirm-dialog.tsx';
-import { Spinner } from '../../../components/spinner.tsx';
-import { notify } from '../../../components/toaster.tsx';
-import { useAuth } from '../../../lib/auth/auth-context.ts';
-import type { RememberedDevice } from '../../../lib/auth/types.ts';
+import { Alert } from '#web/components/alert.tsx';
+import { Button } from '#web/components/button.tsx';
+import { Card } from '#web/components/card.tsx';
+import { ConfirmDialog } from '#web/components/confirm-dialog.tsx';
+import { Spinner } from '#web/components/spinner.tsx';
+import { notify } from '#web/components/toaster.tsx';
+import { useAuth } from '#web/lib/auth/auth-context.ts';
+import type { RememberedDevice } from '#web/lib/auth/types.ts';
 import { deviceName } from '../device-name.ts';
 
 export const DEVICE_MESSAGES = {

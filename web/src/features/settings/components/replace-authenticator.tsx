@@ -1,13 +1,13 @@
 import { useCallback, useEffect, useRef, useState } from 'react';
-import { Alert } from '../../../components/alert.tsx';
-import { Button } from '../../../components/button.tsx';
-import { Card } from '../../../components/card.tsx';
-import { Spinner } from '../../../components/spinner.tsx';
-import type { MfaSetupDriver } from '../../../lib/auth/types.ts';
-import { AuthenticatorKey } from '../../auth/components/authenticator-key.tsx';
-import { MfaCodeField } from '../../auth/components/mfa-code-field.tsx';
-import { useCodeEntry } from '../../auth/use-code-entry.ts';
-import { useStepHeading } from '../../auth/use-step-heading.ts';
+import { Alert } from '#web/components/alert.tsx';
+import { Button } from '#web/components/button.tsx';
+import { Card } from '#web/components/card.tsx';
+import { Spinner } from '#web/components/spinner.tsx';
+import type { MfaSetupDriver } from '#web/lib/auth/types.ts';
+import { AuthenticatorKey } from '#web/features/auth/components/authenticator-key.tsx';
+import { MfaCodeField } from '#web/features/auth/components/mfa-code-field.tsx';
+import { useCodeEntry } from '#web/features/auth/use-code-entry.ts';
+import { useStepHeading } from '#web/features/auth/use-step-heading.ts';
 import { MFA_MESSAGES } from '../api/mfa.ts';
 
 export const REPLACE_TEXT = {

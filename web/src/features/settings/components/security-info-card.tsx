@@ -1,5 +1,5 @@
-import { Card } from '../../../components/card.tsx';
-import { POPULAR_AUTHENTICATOR_APPS } from '../../auth/popular-apps.ts';
+import { Card } from '#web/components/card.tsx';
+import { POPULAR_AUTHENTICATOR_APPS } from '#web/features/auth/popular-apps.ts';
 
 export function SecurityInfoCard() {
   return (

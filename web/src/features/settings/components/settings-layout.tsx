@@ -1,7 +1,7 @@
 import type { ReactNode } from 'react';
 import { NavLink } from 'react-router';
-import { paths } from '../../../config/paths.ts';
-import { PageHeader } from '../../../components/layout/page-header.tsx';
+import { paths } from '#web/config/paths.ts';
+import { PageHeader } from '#web/components/layout/page-header.tsx';
 
 export interface SettingsLayoutProps {
   readonly title: string;

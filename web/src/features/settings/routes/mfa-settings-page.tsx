@@ -1,17 +1,17 @@
 import { lazy, Suspense, useCallback, useEffect, useMemo, useRef, useState } from 'react';
 import { useNavigate } from 'react-router';
-import type { MfaStatus } from '../../../../../contracts/mfa.ts';
-import { paths } from '../../../config/paths.ts';
-import { Alert } from '../../../components/alert.tsx';
-import { Button } from '../../../components/button.tsx';
-import { Card } from '../../../components/card.tsx';
-import { ConfirmDialog } from '../../../components/confirm-dialog.tsx';
-import { Spinner } from '../../../components/spinner.tsx';
-import { notify } from '../../../components/toaster.tsx';
-import { useAuth } from '../../../lib/auth/auth-context.ts';
-import { useReauthenticate } from '../../../lib/auth/reauthentication.ts';
-import { useConfig } from '../../../lib/config-context.tsx';
-import { useApiClient } from '../../../lib/use-clients.ts';
+import type { MfaStatus } from '#contracts/mfa.ts';
+import { paths } from '#web/config/paths.ts';
+import { Alert } from '#web/components/alert.tsx';
+import { Button } from '#web/components/button.tsx';
+import { Card } from '#web/components/card.tsx';
+import { ConfirmDialog } from '#web/components/confirm-dialog.tsx';
+import { Spinner } from '#web/components/spinner.tsx';
+import { notify } from '#web/components/toaster.tsx';
+import { useAuth } from '#web/lib/auth/auth-context.ts';
+import { useReauthenticate } from '#web/lib/auth/reauthentication.ts';
+import { useConfig } from '#web/lib/config-context.tsx';
+import { useApiClient } from '#web/lib/use-clients.ts';
 import { createMfaApi, MFA_MESSAGES } from '../api/mfa.ts';
 import { MfaStatusCard } from '../components/mfa-status-card.tsx';
 import { ReauthenticateDialog } from '../components/reauthenticate-dialog.tsx';
@@ -20,7 +20,7 @@ import { ReplaceAuthenticator } from '../components/replace-authenticator.tsx';
 import { SecurityInfoCard } from '../components/security-info-card.tsx';
 import { SettingsLayout } from '../components/settings-layout.tsx';
 
-const MfaSetupWizard = lazy(() => import('../../auth/components/mfa-setup-wizard.tsx'));
+const MfaSetupWizard = lazy(() => import('#web/features/auth/components/mfa-setup-wizard.tsx'));
 
 /** After setup the wizard shows its last step this long before going to the dashboard. */
 export const SETUP_REDIRECT_DELAY_MS = 2_000;

@@ -4,8 +4,8 @@ import {
   contactRequestSchema,
   contactResponseSchema,
   type ContactRequest,
-} from '../../../../../contracts/contact.ts';
-import type { ApiClient } from '../../../lib/api.ts';
+} from '#contracts/contact.ts';
+import type { ApiClient } from '#web/lib/api.ts';
 
 export const CONTACT_MESSAGES = {
   failed: 'Something went wrong! Please check your internet connection.',

@@ -1,16 +1,16 @@
 import { zodResolver } from '@hookform/resolvers/zod';
 import { useForm } from 'react-hook-form';
-import { CONTACT_PRIORITIES } from '../../../../../contracts/contact.ts';
-import { Button } from '../../../components/button.tsx';
-import { Card } from '../../../components/card.tsx';
-import { PageHeader } from '../../../components/layout/page-header.tsx';
-import { Select } from '../../../components/select.tsx';
-import { Textarea } from '../../../components/textarea.tsx';
-import { TextField } from '../../../components/text-field.tsx';
-import { notify } from '../../../components/toaster.tsx';
-import { useAuth } from '../../../lib/auth/auth-context.ts';
-import { useConfig } from '../../../lib/config-context.tsx';
-import { useApiClient } from '../../../lib/use-clients.ts';
+import { CONTACT_PRIORITIES } from '#contracts/contact.ts';
+import { Button } from '#web/components/button.tsx';
+import { Card } from '#web/components/card.tsx';
+import { PageHeader } from '#web/components/layout/page-header.tsx';
+import { Select } from '#web/components/select.tsx';
+import { Textarea } from '#web/components/textarea.tsx';
+import { TextField } from '#web/components/text-field.tsx';
+import { notify } from '#web/components/toaster.tsx';
+import { useAuth } from '#web/lib/auth/auth-context.ts';
+import { useConfig } from '#web/lib/config-context.tsx';
+import { useApiClient } from '#web/lib/use-clients.ts';
 import { CONTACT_MESSAGES, sendContactMessage, supportFormSchema, type SupportForm } from '../api/contact.ts';
 
 const PRIORITY_OPTIONS = CONTACT_PRIORITIES.map((priority) => ({ value: priority, label: priority }));
