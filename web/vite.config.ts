@@ -35,7 +35,7 @@ const identityLibraryBigInteger = (): Plugin => ({
  * Only static pieces of the sign-in: the setup wizard and the identity library stay lazy.
  */
 const SIGN_IN_PIECES =
-  /[\\/]web[\\/]src[\\/](components[\\/](button|spinner|card|alert|text-field|layout[\\/]auth-layout)|features[\\/]auth[\\/](components[\\/](sign-in-flow|credentials-form|mfa-code-form|mfa-code-field|new-password-form|new-password-field|remember-device-form)|sign-in-messages|user-groups)|lib[\\/](forms[\\/]use-validated-form|auth[\\/]types))\.tsx?$|[\\/]contracts[\\/]rules\.ts$/;
+  /[\\/]web[\\/]src[\\/](components[\\/](button|spinner|card|alert|text-field|layout[\\/]auth-layout)|features[\\/]auth[\\/](components[\\/](sign-in-flow|credentials-form|mfa-code-form|mfa-code-field|new-password-form|new-password-field|remember-device-form)|sign-in-messages)|lib[\\/](forms[\\/]use-validated-form|auth[\\/]types))\.tsx?$|[\\/]contracts[\\/](rules|groups)\.ts$/;
 
 const UNUSED_SIDE_EFFECTS = /node_modules\/(js-cookie|isomorphic-unfetch|unfetch)\//;
 

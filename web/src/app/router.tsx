@@ -4,7 +4,7 @@ import { FullPageLoading } from '../components/layout/full-page-status.tsx';
 import { RouteErrorBoundary } from '../components/layout/route-error-boundary.tsx';
 import { RequireAuth } from '../features/auth/components/require-auth.tsx';
 import { useAuth } from '../lib/auth/auth-context.ts';
-import { USER_PORTAL_GROUPS } from '../features/auth/user-groups.ts';
+import { USER_PORTAL_GROUPS } from '#contracts/groups.ts';
 import { paths } from '../config/paths.ts';
 import { lazyPage } from '../lib/lazy-page.ts';
 

@@ -4,7 +4,7 @@ import { lazyPage } from '#web/lib/lazy-page.ts';
 import { paths } from '#web/config/paths.ts';
 import { FullPageLoading } from '#web/components/layout/full-page-status.tsx';
 import { RequireAuth } from '../auth/components/require-auth.tsx';
-import { ADMIN_PORTAL_GROUPS } from '../auth/user-groups.ts';
+import { ADMIN_PORTAL_GROUPS } from '#contracts/groups.ts';
 import { AdminApiProvider } from './api/admin-api-context.tsx';
 import { AdminShell } from './components/admin-shell.tsx';
 import './admin-app.css';

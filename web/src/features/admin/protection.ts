@@ -5,8 +5,6 @@ import { PROTECTED_OPERATIONS, type ProtectedOperation } from '#contracts/user-a
  * and the actions beyond it). The server refuses the same cases with the same words; the
  * portal only mirrors them so the buttons are disabled with a reason.
  */
-export const ADMINS_GROUP = 'Admins';
-
 export type ProtectedAction = ProtectedOperation;
 
 export interface ProtectionTarget {

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import type { PortalGroup } from '#contracts/groups.ts';
 import {
   cognitoUserWithQuicksightSchema,
   listDashboardMetadataResponseSchema,
@@ -74,7 +75,7 @@ export interface ImportUserFields {
   readonly companyName?: string | undefined;
   readonly dashboards: readonly string[];
   readonly defaultDashboard?: string | undefined;
-  readonly role: 'Users' | 'Admins';
+  readonly role: PortalGroup;
 }
 
 export interface InviteFields {

@@ -7,7 +7,8 @@ import {
 } from '#contracts/user-admin.ts';
 import { Badge } from '#web/components/badge.tsx';
 import type { RowAction } from '#web/components/row-actions.tsx';
-import { ADMINS_GROUP, blockedReason } from '../protection.ts';
+import { ADMINS_GROUP } from '#contracts/groups.ts';
+import { blockedReason } from '../protection.ts';
 import { CompanyCell } from './company-cell.tsx';
 import { EmptyList } from '#web/components/empty-list.tsx';
 import { noUsersNextText, noUsersText, UserCell } from './user-list-card.tsx';

@@ -10,7 +10,7 @@ import { useConfig } from '#web/lib/config-context.tsx';
 import { rememberedLocation } from '#web/features/auth/components/require-auth.tsx';
 import { SignInFlow } from '#web/features/auth/components/sign-in-flow.tsx';
 import { accessDeniedMessage, hasAnyGroup } from '#web/features/auth/sign-in-messages.ts';
-import { ADMIN_PORTAL_GROUPS } from '#web/features/auth/user-groups.ts';
+import { ADMIN_PORTAL_GROUPS } from '#contracts/groups.ts';
 import { ADMIN_HIGHLIGHTS, ADMIN_SIGN_IN_TEXTS, adminLoginSubtitle, adminPortalTitle } from '../admin-messages.ts';
 import { useDocumentTitle } from '#web/lib/use-document-title.ts';
 

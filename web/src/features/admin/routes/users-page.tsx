@@ -23,7 +23,7 @@ import {
   userManagementErrorText,
   type Failure,
 } from '../errors.ts';
-import { ADMINS_GROUP } from '../protection.ts';
+import { ADMINS_GROUP } from '#contracts/groups.ts';
 import { useSearch } from '../search.ts';
 import { useResource } from '../use-resource.ts';
 import { companyChoicesOf, useCompanyList } from '../use-companies.ts';

@@ -11,7 +11,7 @@ import { useDocumentTitle } from '#web/lib/use-document-title.ts';
 import { rememberedLocation } from '../components/require-auth.tsx';
 import { SignInFlow } from '../components/sign-in-flow.tsx';
 import { hasAnyGroup, USER_SIGN_IN_LABELS } from '../sign-in-messages.ts';
-import { USER_PORTAL_GROUPS } from '../user-groups.ts';
+import { USER_PORTAL_GROUPS } from '#contracts/groups.ts';
 
 export const SIGN_IN_TITLE = 'Sign in';
 

@@ -17,7 +17,7 @@ import { SignInFlow } from '../components/sign-in-flow.tsx';
 import { useAutoSignIn, type AutoSignIn } from '../use-auto-sign-in.ts';
 import { useStepHeading } from '../use-step-heading.ts';
 import { USER_SIGN_IN_LABELS } from '../sign-in-messages.ts';
-import { USER_PORTAL_GROUPS } from '../user-groups.ts';
+import { USER_PORTAL_GROUPS } from '#contracts/groups.ts';
 
 export const SIGN_UP_FALLBACK_ERROR = 'An error occurred during sign-up.';
 export const SIGN_UP_TITLE = 'Create your account';
