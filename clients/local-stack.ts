@@ -73,7 +73,6 @@ export const LOCAL_REGION = 'us-east-2';
  * credentials of its own and is held to its policy.
  */
 export const LOCAL_CREDENTIALS = { accessKeyId: 'local', secretAccessKey: 'local' } as const;
-export type LocalCredentials = typeof LOCAL_CREDENTIALS;
 
 export const LOCAL_PRODUCT_NAME = 'TVIQ';
 export const QUICKSIGHT_NAMESPACE = 'default';

@@ -1,3 +1,5 @@
+import { COGNITO_DEFAULT_SENDER } from '../shared/cognito-sender.ts';
+
 /** Fixed settings of the local pool: those of the CDK user pool and Cognito's defaults. */
 export const POOL = {
   /** Cognito keeps a sign-in's challenge session for 3 minutes by default. */
@@ -14,7 +16,7 @@ export const POOL = {
   codeDeliveriesPerHour: 5,
   /** Wrong MFA codes tolerated in one sign-in session. */
   mfaAttemptsPerSession: 5,
-  emailSender: 'no-reply@verificationemail.com',
+  emailSender: COGNITO_DEFAULT_SENDER,
 } as const;
 
 /** `ExplicitAuthFlows` values of a Cognito app client (CreateUserPoolClient). */

@@ -1,8 +1,6 @@
 import { SESv2Client, SendEmailCommand } from '@aws-sdk/client-sesv2';
+import { COGNITO_DEFAULT_SENDER } from '../shared/cognito-sender.ts';
 import type { MailCapture } from './capture.ts';
-
-/** Cognito's own sender address when a pool has no SES configuration. */
-export const COGNITO_DEFAULT_SENDER = 'no-reply@verificationemail.com';
 
 /** The access key the sender signs its SES requests with. */
 export interface SigningCredentials {
