@@ -1,5 +1,6 @@
 import { execFileSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
+import { processAlive } from './process-alive.ts';
 
 /** The parent of a process, or null when it cannot be read (gone, or no /proc and no ps). */
 export function parentPid(pid: number): number | null {
@@ -15,16 +16,6 @@ export function parentPid(pid: number): number | null {
     } catch {
       return null;
     }
-  }
-}
-
-/** Whether a process exists (one of another user counts). */
-export function processAlive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (error) {
-    return (error as NodeJS.ErrnoException).code === 'EPERM';
   }
 }
 

@@ -3,6 +3,7 @@ import { rm } from 'node:fs/promises';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { fileURLToPath } from 'node:url';
 import { readStackInfo, stackFilePath, type StackInfo } from '#clients/local-stack.ts';
+import { groupAlive } from './process-alive.ts';
 
 /** Set by spawnStack: the stack stops when its parent's stdin pipe closes (parent died). */
 export const EXIT_WITH_PARENT_ENV = 'LOCAL_STACK_EXIT_WITH_PARENT';
@@ -30,16 +31,6 @@ export interface RunningStack {
 }
 
 const OUTPUT_TAIL_CHARS = 6_000;
-
-/** Whether any process of the group led by `pgid` is still alive. */
-function groupAlive(pgid: number): boolean {
-  try {
-    process.kill(-pgid, 0);
-    return true;
-  } catch {
-    return false;
-  }
-}
 
 async function stopGroup(pgid: number, graceMs = 15_000): Promise<void> {
   if (!groupAlive(pgid)) return;

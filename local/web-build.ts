@@ -6,6 +6,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { fileURLToPath } from 'node:url';
+import { processAlive } from './process-alive.ts';
 
 const projectRoot = fileURLToPath(new URL('..', import.meta.url));
 export const WEB_DIR = join(projectRoot, 'web');
@@ -33,15 +34,6 @@ export async function webBuildIsStale(): Promise<boolean> {
   const built = (await stat(index)).mtimeMs;
   const sources = await Promise.all(SOURCE_DIRS.filter((d) => existsSync(d)).map(newestSourceMtime));
   return Math.max(...sources) > built;
-}
-
-function processAlive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch {
-    return false;
-  }
 }
 
 /**

@@ -1,7 +1,8 @@
 import { spawn } from 'node:child_process';
 import { once } from 'node:events';
 import { describe, expect, it } from 'vitest';
-import { launcherChain, parentPid, processAlive, watchProcesses } from '#local/launcher-watch.ts';
+import { launcherChain, parentPid, watchProcesses } from '#local/launcher-watch.ts';
+import { processAlive } from '#local/process-alive.ts';
 
 describe('the processes that launched the stack', () => {
   it('reads the chain of parents, nearest first, up to the depth asked', () => {

@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { processAlive } from '#local/launcher-watch.ts';
+import { groupAlive, processAlive } from '#local/process-alive.ts';
 import { findFreePortBase, PORT_COUNT } from '#local/ports.ts';
 import { spawnStack, type RunningStack } from '#local/stack-process.ts';
 
@@ -18,16 +18,6 @@ const listening = (port: number) =>
     });
     socket.once('error', () => resolve(false));
   });
-
-/** Whether any process of the group is left. */
-function groupAlive(pgid: number): boolean {
-  try {
-    process.kill(-pgid, 0);
-    return true;
-  } catch {
-    return false;
-  }
-}
 
 describe('npm start and its signals', () => {
   let dataDir: string;
