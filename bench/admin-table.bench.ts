@@ -10,18 +10,13 @@
  * every account listed (a count), and the open and keystroke figures at the large scale
  * within twice those at the small one.
  */
-import {
-  AdminAddUserToGroupCommand,
-  AdminCreateUserCommand,
-  AdminSetUserPasswordCommand,
-  CognitoIdentityProviderClient,
-  ListUsersCommand,
-} from '@aws-sdk/client-cognito-identity-provider';
+import { CognitoIdentityProviderClient, ListUsersCommand } from '@aws-sdk/client-cognito-identity-provider';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Page } from 'playwright-core';
 import { findFreePortBase } from '#local/ports.ts';
+import { createConfirmedAccount } from '#clients/cognito.ts';
 import type { StackInfo } from '#clients/local-stack.ts';
 import { spawnStack } from '#local/stack-process.ts';
 import { ensureWebBuilt } from '#local/web-build.ts';
@@ -124,23 +119,11 @@ async function createAccounts(stack: StackInfo, emails: readonly string[]): Prom
   const worker = async () => {
     while (index < emails.length) {
       const email = emails[index++]!;
-      const UserPoolId = stack.cognito.userPoolId;
-      await cognito.send(
-        new AdminCreateUserCommand({
-          UserPoolId,
-          Username: email,
-          TemporaryPassword: 'Bench#Passw0rd',
-          MessageAction: 'SUPPRESS',
-          UserAttributes: [
-            { Name: 'email', Value: email },
-            { Name: 'email_verified', Value: 'true' },
-          ],
-        }),
-      );
-      await cognito.send(
-        new AdminSetUserPasswordCommand({ UserPoolId, Username: email, Password: 'Bench#Passw0rd', Permanent: true }),
-      );
-      await cognito.send(new AdminAddUserToGroupCommand({ UserPoolId, Username: email, GroupName: 'Users' }));
+      await createConfirmedAccount(cognito, stack.cognito.userPoolId, {
+        email,
+        password: 'Bench#Passw0rd',
+        groups: ['Users'],
+      });
     }
   };
   try {

@@ -1,6 +1,7 @@
 import {
   AdminAddUserToGroupCommand,
   AdminCreateUserCommand,
+  AdminDeleteUserCommand,
   AdminSetUserPasswordCommand,
   CognitoIdentityProviderClient,
   SetUserMFAPreferenceCommand,
@@ -32,12 +33,53 @@ export interface PoolContext {
   readonly readTotpSecret: (email: string) => Promise<string | undefined>;
 }
 
-/** Creates the account (confirmed, verified email, permanent password) in its group; an existing account is kept. */
-export async function ensureAccount(pool: PoolContext, account: AccountToEnroll): Promise<void> {
+/** An account made straight in the pool: confirmed, its email verified, its password permanent. */
+export interface ConfirmedAccount {
+  readonly email: string;
+  readonly password: string;
+  /** The groups it is added to, in order. */
+  readonly groups: readonly string[];
+}
+
+export interface ConfirmedAccountOptions {
+  /**
+   * An account that already has the name: kept (its password and groups are set again), or,
+   * when false, the UsernameExistsException is thrown. @default false
+   */
+  readonly keepExisting?: boolean;
+  /** If setting the password or a group fails, the new account is deleted again. @default false */
+  readonly removeIfUnfinished?: boolean;
+}
+
+/**
+ * Creates a confirmed account as an administrator would, outside the portal: AdminCreateUser
+ * with no message (the email given and verified), AdminSetUserPassword made permanent, then
+ * AdminAddUserToGroup for each group. Resolves with the new account's Username; an existing
+ * account that is kept resolves with undefined.
+ */
+export function createConfirmedAccount(
+  client: CognitoIdentityProviderClient,
+  userPoolId: string,
+  account: ConfirmedAccount,
+  options?: ConfirmedAccountOptions & { readonly keepExisting?: false },
+): Promise<string>;
+export function createConfirmedAccount(
+  client: CognitoIdentityProviderClient,
+  userPoolId: string,
+  account: ConfirmedAccount,
+  options: ConfirmedAccountOptions,
+): Promise<string | undefined>;
+export async function createConfirmedAccount(
+  client: CognitoIdentityProviderClient,
+  userPoolId: string,
+  account: ConfirmedAccount,
+  options: ConfirmedAccountOptions = {},
+): Promise<string | undefined> {
+  let username: string | undefined;
   try {
-    await pool.client.send(
+    const created = await client.send(
       new AdminCreateUserCommand({
-        UserPoolId: pool.userPoolId,
+        UserPoolId: userPoolId,
         Username: account.email,
         UserAttributes: [
           { Name: 'email', Value: account.email },
@@ -46,19 +88,42 @@ export async function ensureAccount(pool: PoolContext, account: AccountToEnroll)
         MessageAction: 'SUPPRESS',
       }),
     );
+    username = created.User!.Username!;
   } catch (error) {
-    if (!(error instanceof UsernameExistsException)) throw error;
+    if (!(options.keepExisting && error instanceof UsernameExistsException)) throw error;
   }
-  await pool.client.send(
-    new AdminSetUserPasswordCommand({
-      UserPoolId: pool.userPoolId,
-      Username: account.email,
-      Password: account.password,
-      Permanent: true,
-    }),
-  );
-  await pool.client.send(
-    new AdminAddUserToGroupCommand({ UserPoolId: pool.userPoolId, Username: account.email, GroupName: account.group }),
+  try {
+    await client.send(
+      new AdminSetUserPasswordCommand({
+        UserPoolId: userPoolId,
+        Username: account.email,
+        Password: account.password,
+        Permanent: true,
+      }),
+    );
+    for (const group of account.groups) {
+      await client.send(
+        new AdminAddUserToGroupCommand({ UserPoolId: userPoolId, Username: account.email, GroupName: group }),
+      );
+    }
+  } catch (error) {
+    if (options.removeIfUnfinished && username !== undefined) {
+      await client
+        .send(new AdminDeleteUserCommand({ UserPoolId: userPoolId, Username: account.email }))
+        .catch(() => undefined);
+    }
+    throw error;
+  }
+  return username;
+}
+
+/** Creates the account (confirmed, verified email, permanent password) in its group; an existing account is kept. */
+export async function ensureAccount(pool: PoolContext, account: AccountToEnroll): Promise<void> {
+  await createConfirmedAccount(
+    pool.client,
+    pool.userPoolId,
+    { email: account.email, password: account.password, groups: [account.group] },
+    { keepExisting: true },
   );
 }
 

@@ -4,10 +4,10 @@ import {
   AdminDeleteUserCommand,
   AdminGetUserCommand,
   AdminListGroupsForUserCommand,
-  AdminSetUserPasswordCommand,
   type CognitoIdentityProviderClient,
 } from '@aws-sdk/client-cognito-identity-provider';
 import { randomInt } from 'node:crypto';
+import { createConfirmedAccount } from '#clients/cognito.ts';
 import { strongPassword } from '#contracts/fields.ts';
 import { SPECIAL_CHARACTERS } from '#contracts/rules.ts';
 import { ADMINS_GROUP } from '#contracts/groups.ts';
@@ -67,7 +67,7 @@ export async function deleteAccount(pool: Pool, email: string): Promise<boolean>
 export interface NewAccount {
   readonly email: string;
   readonly group: string;
-  /** Given: set as a permanent password (no invitation). Absent: see temporaryPassword. */
+  /** Given: set as a permanent password (no invitation, temporaryPassword unused). Absent: see temporaryPassword. */
   readonly password?: string;
   /**
    * Given: the temporary password, no email. Absent (and no password): Cognito's invitation email with one it makes.
@@ -76,11 +76,21 @@ export interface NewAccount {
 }
 
 /**
- * Creates a confirmed account with a verified email in its group. Nothing is left half-made:
- * if a later call fails, the new account is deleted again.
+ * Creates an account with a verified email in its group: confirmed with its permanent
+ * password (clients/cognito.ts), or invited. Nothing is left half-made: if a later call
+ * fails, the new account is deleted again.
  */
 export async function createAccount(pool: Pool, account: NewAccount): Promise<void> {
-  const invite = account.password === undefined && account.temporaryPassword === undefined;
+  if (account.password !== undefined) {
+    await createConfirmedAccount(
+      pool.cognito,
+      pool.userPoolId,
+      { email: account.email, password: account.password, groups: [account.group] },
+      { removeIfUnfinished: true },
+    );
+    return;
+  }
+  const invite = account.temporaryPassword === undefined;
   await pool.cognito.send(
     new AdminCreateUserCommand({
       UserPoolId: pool.userPoolId,
@@ -94,16 +104,6 @@ export async function createAccount(pool: Pool, account: NewAccount): Promise<vo
     }),
   );
   try {
-    if (account.password !== undefined) {
-      await pool.cognito.send(
-        new AdminSetUserPasswordCommand({
-          UserPoolId: pool.userPoolId,
-          Username: account.email,
-          Password: account.password,
-          Permanent: true,
-        }),
-      );
-    }
     await pool.cognito.send(
       new AdminAddUserToGroupCommand({
         UserPoolId: pool.userPoolId,

@@ -8,9 +8,10 @@ import {
 import { CognitoUserPool } from 'amazon-cognito-identity-js';
 import { authenticator } from 'otplib';
 import { preventUserExistenceErrorsSetting, USER_POOL_CLIENT } from '#contracts/user-pool-client.ts';
+import { createConfirmedAccount } from '#clients/cognito.ts';
 import { memoryStorage } from '#test/local/support/cognito-client.ts';
 import { cognitoRules } from '#local/iam/services.ts';
-import { createConfirmedUser, startHarness, type CognitoHarness } from '#test/local/support/cognito-harness.ts';
+import { startHarness, type CognitoHarness } from '#test/local/support/cognito-harness.ts';
 import { recordResponses } from './evidence.ts';
 import { startFrontDoor } from './front-door.ts';
 import { onAws, REGION, scratchName } from './target.ts';
@@ -99,7 +100,7 @@ async function startLocalTarget(options: CognitoTargetOptions): Promise<CognitoT
     clientId,
     pool: () =>
       new CognitoUserPool({ UserPoolId: userPoolId, ClientId: clientId, endpoint: door.url, Storage: memoryStorage() }),
-    createUser: (email, password) => createConfirmedUser(admin, userPoolId, email, password),
+    createUser: (email, password) => createConfirmedAccount(admin, userPoolId, { email, password, groups: [] }),
     email: emailFactory(),
     totp: async (secret) => totp(secret),
     close: async () => {
@@ -180,7 +181,7 @@ async function startAwsTarget(options: CognitoTargetOptions): Promise<CognitoTar
       userPoolId,
       clientId,
       pool: () => new CognitoUserPool({ UserPoolId: userPoolId, ClientId: clientId, Storage: memoryStorage() }),
-      createUser: (email, password) => createConfirmedUser(admin, userPoolId, email, password),
+      createUser: (email, password) => createConfirmedAccount(admin, userPoolId, { email, password, groups: [] }),
       email: emailFactory(),
       totp,
       close,

@@ -1,15 +1,11 @@
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import {
-  AdminAddUserToGroupCommand,
-  AdminCreateUserCommand,
-  AdminSetUserPasswordCommand,
-  CognitoIdentityProviderClient,
-} from '@aws-sdk/client-cognito-identity-provider';
+import { CognitoIdentityProviderClient } from '@aws-sdk/client-cognito-identity-provider';
 import type { PostConfirmationTriggerEvent, PreTokenGenerationV2TriggerEvent } from 'aws-lambda';
 import { CognitoUserPool } from 'amazon-cognito-identity-js';
 import { authenticator } from 'otplib';
+import { createConfirmedAccount } from '#clients/cognito.ts';
 import { USER_POOL_CLIENT } from '#contracts/user-pool-client.ts';
 import {
   startCognitoEmulator,
@@ -140,42 +136,14 @@ export function adminClient(endpoint: string): CognitoIdentityProviderClient {
   });
 }
 
-/** A confirmed account with a permanent password, created as an administrator would. */
+/** A confirmed account with a permanent password, created as an administrator would (clients/cognito.ts). */
 export function createUser(
   harness: CognitoHarness,
   email: string,
   password: string,
   groups: readonly string[] = [],
 ): Promise<string> {
-  return createConfirmedUser(harness.admin, harness.emulator.userPoolId, email, password, groups);
-}
-
-/** The same with any admin client and pool (the emulator's or a real one). */
-export async function createConfirmedUser(
-  admin: CognitoIdentityProviderClient,
-  userPoolId: string,
-  email: string,
-  password: string,
-  groups: readonly string[] = [],
-): Promise<string> {
-  const created = await admin.send(
-    new AdminCreateUserCommand({
-      UserPoolId: userPoolId,
-      Username: email,
-      MessageAction: 'SUPPRESS',
-      UserAttributes: [
-        { Name: 'email', Value: email },
-        { Name: 'email_verified', Value: 'true' },
-      ],
-    }),
-  );
-  await admin.send(
-    new AdminSetUserPasswordCommand({ UserPoolId: userPoolId, Username: email, Password: password, Permanent: true }),
-  );
-  for (const group of groups) {
-    await admin.send(new AdminAddUserToGroupCommand({ UserPoolId: userPoolId, Username: email, GroupName: group }));
-  }
-  return created.User!.Username!;
+  return createConfirmedAccount(harness.admin, harness.emulator.userPoolId, { email, password, groups });
 }
 
 /**
