@@ -1,14 +1,14 @@
 /**
  * Signing a demo account in to a local stack from a bench module, outside the test runner:
  * SRP with the unmodified amazon-cognito-identity-js, then the authenticator code, as the SPA
- * does (test/local/support/cognito-client.ts). The stack's seed signed the demo accounts in
+ * does (clients/cognito.ts). The stack's seed signed the demo accounts in
  * before it reported ready, and the identity provider, as Cognito, takes a code once per
  * 30-second step, so the code comes from a step after the one the stack was ready in: no
  * refusal is expected, and one fails the sign-in.
  */
 import { CognitoUserPool } from 'amazon-cognito-identity-js';
 import type { DemoAccount, StackInfo } from '#clients/local-stack.ts';
-import { answerTotp, authenticate, memoryStorage, userFor } from '#test/local/support/cognito-client.ts';
+import { answerTotp, authenticate, memoryStorage, userFor } from '#clients/cognito.ts';
 import { noteSeedSignIns, unusedTotpCode } from '#test/e2e/support/unused-totp-codes.ts';
 
 export interface BenchSession {

@@ -138,22 +138,88 @@ export function memoryStorage(): ICognitoStorage {
   };
 }
 
-type Step = { kind: 'done'; session: CognitoUserSession } | { kind: 'setup' } | { kind: 'code' };
+/** Promise wrappers over the unmodified amazon-cognito-identity-js, as the SPA drives it. */
 
-const stepCallbacks = (
-  resolve: (step: Step) => void,
+/** Where a sign-in stands after a password or a challenge answer. */
+export type SignInOutcome =
+  | { step: 'DONE'; session: CognitoUserSession }
+  | { step: 'MFA_SETUP' }
+  | { step: 'SOFTWARE_TOKEN_MFA' }
+  | { step: 'NEW_PASSWORD_REQUIRED'; userAttributes: Record<string, string> };
+
+/** A library user object with its own token storage, as one browser would have. */
+export function userFor(pool: CognitoUserPool, username: string): CognitoUser {
+  return new CognitoUser({ Username: username, Pool: pool, Storage: memoryStorage() });
+}
+
+function outcomeCallbacks(
+  user: CognitoUser,
+  resolve: (outcome: SignInOutcome) => void,
   reject: (error: unknown) => void,
-  email: string,
-): IAuthenticationCallback => ({
-  onSuccess: (session) => resolve({ kind: 'done', session }),
-  onFailure: reject,
-  mfaSetup: () => resolve({ kind: 'setup' }),
-  totpRequired: () => resolve({ kind: 'code' }),
-  newPasswordRequired: () => reject(new Error(`${email} must set a new password first`)),
-  mfaRequired: () => reject(new Error(`Unexpected SMS MFA challenge for ${email}`)),
-  selectMFAType: () => reject(new Error(`Unexpected MFA selection challenge for ${email}`)),
-  customChallenge: () => reject(new Error(`Unexpected custom challenge for ${email}`)),
-});
+): IAuthenticationCallback {
+  return {
+    onSuccess: (session) => resolve({ step: 'DONE', session }),
+    onFailure: reject,
+    newPasswordRequired: (userAttributes: Record<string, string>) =>
+      resolve({ step: 'NEW_PASSWORD_REQUIRED', userAttributes }),
+    mfaSetup: () => resolve({ step: 'MFA_SETUP' }),
+    totpRequired: () => resolve({ step: 'SOFTWARE_TOKEN_MFA' }),
+    mfaRequired: () => reject(new Error(`Unexpected SMS MFA challenge for ${user.getUsername()}`)),
+    selectMFAType: () => reject(new Error(`Unexpected MFA selection challenge for ${user.getUsername()}`)),
+    customChallenge: () => reject(new Error(`Unexpected custom challenge for ${user.getUsername()}`)),
+  };
+}
+
+/** Signs in with SRP (the library's default) or, when asked, USER_PASSWORD_AUTH. */
+export function authenticate(
+  user: CognitoUser,
+  username: string,
+  password: string,
+  flow: 'USER_SRP_AUTH' | 'USER_PASSWORD_AUTH' = 'USER_SRP_AUTH',
+): Promise<SignInOutcome> {
+  user.setAuthenticationFlowType(flow);
+  return new Promise((resolve, reject) =>
+    user.authenticateUser(
+      new AuthenticationDetails({ Username: username, Password: password }),
+      outcomeCallbacks(user, resolve, reject),
+    ),
+  );
+}
+
+/** Answers the SOFTWARE_TOKEN_MFA challenge with an authenticator code. */
+export function answerTotp(user: CognitoUser, code: string): Promise<SignInOutcome> {
+  return new Promise((resolve, reject) =>
+    user.sendMFACode(code, outcomeCallbacks(user, resolve, reject), 'SOFTWARE_TOKEN_MFA'),
+  );
+}
+
+/** Answers the NEW_PASSWORD_REQUIRED challenge. */
+export function answerNewPassword(user: CognitoUser, newPassword: string): Promise<SignInOutcome> {
+  return new Promise((resolve, reject) =>
+    user.completeNewPasswordChallenge(newPassword, {}, outcomeCallbacks(user, resolve, reject)),
+  );
+}
+
+/** Starts authenticator set-up (AssociateSoftwareToken); resolves with the secret. */
+export function associateSoftwareToken(user: CognitoUser): Promise<string> {
+  return new Promise((resolve, reject) =>
+    user.associateSoftwareToken({ associateSecretCode: resolve, onFailure: reject }),
+  );
+}
+
+/**
+ * Verifies the authenticator's code (VerifySoftwareToken), naming it `friendlyName`. During
+ * MFA_SETUP this ends the sign-in and yields the session.
+ */
+export function verifySoftwareToken(
+  user: CognitoUser,
+  code: string,
+  friendlyName = 'authenticator',
+): Promise<CognitoUserSession> {
+  return new Promise((resolve, reject) =>
+    user.verifySoftwareToken(code, friendlyName, { onSuccess: resolve, onFailure: reject }),
+  );
+}
 
 /**
  * Signs the account in as a person's first sign-in does, with the same library and flow as
@@ -174,22 +240,17 @@ export async function signInWithAuthenticator(
     endpoint: pool.endpoint,
     Storage: memoryStorage(),
   });
-  const user = new CognitoUser({ Username: account.email, Pool: userPool, Storage: memoryStorage() });
-  const started = await new Promise<Step>((resolve, reject) =>
-    user.authenticateUser(
-      new AuthenticationDetails({ Username: account.email, Password: account.password }),
-      stepCallbacks(resolve, reject, account.email),
-    ),
-  );
+  const user = userFor(userPool, account.email);
+  const settled = (outcome: SignInOutcome): SignInOutcome => {
+    if (outcome.step === 'NEW_PASSWORD_REQUIRED') throw new Error(`${account.email} must set a new password first`);
+    return outcome;
+  };
+  const started = settled(await authenticate(user, account.email, account.password));
 
-  if (started.kind === 'done') return started.session.getAccessToken().getJwtToken();
-  if (started.kind === 'setup') {
-    const secret = await new Promise<string>((resolve, reject) =>
-      user.associateSoftwareToken({ associateSecretCode: resolve, onFailure: reject }),
-    );
-    const session = await new Promise<CognitoUserSession>((resolve, reject) =>
-      user.verifySoftwareToken(currentTotpCode(secret), deviceName, { onSuccess: resolve, onFailure: reject }),
-    );
+  if (started.step === 'DONE') return started.session.getAccessToken().getJwtToken();
+  if (started.step === 'MFA_SETUP') {
+    const secret = await associateSoftwareToken(user);
+    const session = await verifySoftwareToken(user, currentTotpCode(secret), deviceName);
     const accessToken = session.getAccessToken().getJwtToken();
     await pool.client.send(
       new SetUserMFAPreferenceCommand({
@@ -202,9 +263,7 @@ export async function signInWithAuthenticator(
   const secret = await pool.readTotpSecret(account.email);
   if (!secret)
     throw new Error(`${account.email} asks for an authenticator code but local mode does not know its secret`);
-  const done = await new Promise<Step>((resolve, reject) =>
-    user.sendMFACode(currentTotpCode(secret), stepCallbacks(resolve, reject, account.email), 'SOFTWARE_TOKEN_MFA'),
-  );
-  if (done.kind !== 'done') throw new Error(`The authenticator code of ${account.email} was not accepted`);
+  const done = settled(await answerTotp(user, currentTotpCode(secret)));
+  if (done.step !== 'DONE') throw new Error(`The authenticator code of ${account.email} was not accepted`);
   return done.session.getAccessToken().getJwtToken();
 }

@@ -7,7 +7,7 @@ import { CognitoUserPool } from 'amazon-cognito-identity-js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { LOCAL_CREDENTIALS } from '#clients/local-stack.ts';
 import { readMail } from '../e2e/support/mail.ts';
-import { authenticate, memoryStorage, userFor } from '../local/support/cognito-client.ts';
+import { authenticate, memoryStorage, userFor } from '#clients/cognito.ts';
 import { createAccount, groupsOf as accountGroups } from '#tools/support/accounts.ts';
 import { runTool, startTestStack, type TestStack } from './support/run-tool.ts';
 

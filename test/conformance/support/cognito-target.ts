@@ -6,10 +6,9 @@ import {
   SetUserPoolMfaConfigCommand,
 } from '@aws-sdk/client-cognito-identity-provider';
 import { CognitoUserPool } from 'amazon-cognito-identity-js';
-import { authenticator } from 'otplib';
+import { currentTotpCode } from '#clients/authenticator-code.ts';
 import { preventUserExistenceErrorsSetting, USER_POOL_CLIENT } from '#contracts/user-pool-client.ts';
-import { createConfirmedAccount } from '#clients/cognito.ts';
-import { memoryStorage } from '#test/local/support/cognito-client.ts';
+import { createConfirmedAccount, memoryStorage } from '#clients/cognito.ts';
 import { cognitoRules } from '#local/iam/services.ts';
 import { startHarness, type CognitoHarness } from '#test/local/support/cognito-harness.ts';
 import { recordResponses } from './evidence.ts';
@@ -52,7 +51,7 @@ function totpSource(now: () => number, wait: (ms: number) => Promise<void>) {
     if (used !== undefined && current <= used) await wait((used + 1) * STEP_MS - now() + 1_000);
     const time = now();
     lastStep.set(secret, Math.floor(time / STEP_MS));
-    return authenticator.clone({ epoch: time }).generate(secret);
+    return currentTotpCode(secret, time);
   };
 }
 

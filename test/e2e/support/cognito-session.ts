@@ -1,6 +1,6 @@
 import { AuthenticationDetails, CognitoUserPool, type CognitoUserSession } from 'amazon-cognito-identity-js';
 import type { DemoAccount, StackInfo } from '#clients/local-stack.ts';
-import { memoryStorage, userFor } from '#test/local/support/cognito-client.ts';
+import { memoryStorage, userFor } from '#clients/cognito.ts';
 import { unusedTotpCode } from './unused-totp-codes.ts';
 
 export interface SessionTokens {

@@ -4,8 +4,8 @@ import { join } from 'node:path';
 import { CognitoIdentityProviderClient } from '@aws-sdk/client-cognito-identity-provider';
 import type { PostConfirmationTriggerEvent, PreTokenGenerationV2TriggerEvent } from 'aws-lambda';
 import { CognitoUserPool } from 'amazon-cognito-identity-js';
-import { authenticator } from 'otplib';
-import { createConfirmedAccount } from '#clients/cognito.ts';
+import { currentTotpCode } from '#clients/authenticator-code.ts';
+import { authenticate, createConfirmedAccount, memoryStorage, userFor } from '#clients/cognito.ts';
 import { USER_POOL_CLIENT } from '#contracts/user-pool-client.ts';
 import {
   startCognitoEmulator,
@@ -13,7 +13,7 @@ import {
   type InvitationTemplate,
   type OutgoingEmail,
 } from '#local/emulators/cognito/index.ts';
-import { authenticate, completeMfaSetup, memoryStorage, setTotpPreference, userFor } from './cognito-client.ts';
+import { completeMfaSetup, setTotpPreference } from './cognito-client.ts';
 
 /** A running emulator in a temporary directory, with captured mail and a movable clock. */
 export interface CognitoHarness {
@@ -114,7 +114,7 @@ export async function startHarness(options: HarnessOptions = {}): Promise<Cognit
     advance: (ms) => {
       offset += ms;
     },
-    totp: (secret) => authenticator.clone({ epoch: now() }).generate(secret),
+    totp: (secret) => currentTotpCode(secret, now()),
     restart: async () => {
       await emulator.close();
       emulator = await start();
