@@ -1,4 +1,5 @@
 import Papa from 'papaparse';
+import { USERS_GROUP } from '#contracts/groups.ts';
 import {
   IMPORT_COLUMNS,
   IMPORT_MESSAGES,
@@ -143,7 +144,7 @@ export function previewImport(text: string, context: PreviewContext): ImportPrev
       companyName: fields.companyName,
       dashboards: fields.dashboards,
       defaultDashboard: fields.defaultDashboard,
-      role: fields.role.trim() || 'Users',
+      role: fields.role.trim() || USERS_GROUP,
       newCompany: fields.companyName !== '' && !companies.has(fields.companyName.toLowerCase()),
     };
     const rowProblems: string[] = [];
