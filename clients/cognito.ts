@@ -128,13 +128,15 @@ export async function ensureAccount(pool: PoolContext, account: AccountToEnroll)
 }
 
 /** An isolated token store for amazon-cognito-identity-js (its default is one process-wide store). */
-export function memoryStorage(): ICognitoStorage {
+export function memoryStorage(): ICognitoStorage & { keys(): IterableIterator<string> } {
   const items = new Map<string, string>();
   return {
     setItem: (key, value) => void items.set(key, value),
     getItem: (key) => items.get(key) ?? null,
     removeItem: (key) => void items.delete(key),
     clear: () => items.clear(),
+    // What the library stored (a remembered device's key and secret among them), for tests.
+    keys: () => items.keys(),
   };
 }
 

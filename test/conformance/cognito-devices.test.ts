@@ -13,9 +13,9 @@ import {
   CognitoUser,
   type CognitoUserSession,
   type IAuthenticationCallback,
-  type ICognitoStorage,
 } from 'amazon-cognito-identity-js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { memoryStorage } from '#clients/cognito.ts';
 import { associateSoftwareToken, authenticate, userFor, verifySoftwareToken } from '../local/support/cognito-client.ts';
 import { startCognitoTarget, type CognitoTarget } from './support/cognito-target.ts';
 
@@ -47,16 +47,6 @@ const callbacks = (resolve: (outcome: Outcome) => void, reject: (error: unknown)
   newPasswordRequired: () => reject(new Error('unexpected new password challenge')),
 });
 
-function storage(): ICognitoStorage {
-  const items = new Map<string, string>();
-  return {
-    setItem: (key, value) => void items.set(key, value),
-    getItem: (key) => items.get(key) ?? null,
-    removeItem: (key) => void items.delete(key),
-    clear: () => items.clear(),
-  };
-}
-
 /** A user with an authenticator, and one browser's storage (its device secret lives there). */
 async function enrolled(label: string) {
   const email = target.email(label);
@@ -65,7 +55,7 @@ async function enrolled(label: string) {
   expect(await authenticate(setup, email, PASSWORD)).toEqual({ step: 'MFA_SETUP' });
   const secret = await associateSoftwareToken(setup);
   await verifySoftwareToken(setup, await target.totp(secret));
-  const browser = storage();
+  const browser = memoryStorage();
   const user = () => new CognitoUser({ Username: email, Pool: target.pool(), Storage: browser });
   const signIn = (as: CognitoUser) =>
     new Promise<Outcome>((resolve, reject) =>
@@ -89,7 +79,7 @@ async function enrolled(label: string) {
   };
   /** A sign-in with the code in another browser: its own storage, so its own device. */
   const elsewhere = async () => {
-    const as = new CognitoUser({ Username: email, Pool: target.pool(), Storage: storage() });
+    const as = new CognitoUser({ Username: email, Pool: target.pool(), Storage: memoryStorage() });
     expect(await signIn(as)).toEqual({ step: 'CODE' });
     const code = await target.totp(secret);
     const done = await new Promise<Outcome>((resolve, reject) =>

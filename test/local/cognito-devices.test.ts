@@ -17,6 +17,7 @@ import {
   type IAuthenticationCallback,
 } from 'amazon-cognito-identity-js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { memoryStorage } from '#clients/cognito.ts';
 import { createEnrolledUser, startHarness, type CognitoHarness } from './support/cognito-harness.ts';
 
 /**
@@ -32,18 +33,6 @@ beforeAll(async () => {
   });
 });
 afterAll(() => harness.close());
-
-/** A browser's storage whose keys the tests can read. */
-function memoryStorage() {
-  const items = new Map<string, string>();
-  return {
-    setItem: (key: string, value: string) => void items.set(key, value),
-    getItem: (key: string) => items.get(key) ?? null,
-    removeItem: (key: string) => void items.delete(key),
-    clear: () => items.clear(),
-    keys: () => items.keys(),
-  };
-}
 
 type Outcome =
   { step: 'DONE'; session: CognitoUserSession; confirmationNecessary: boolean } | { step: 'CODE' } | { step: 'SETUP' };
