@@ -62,6 +62,17 @@ const flag = (defaultValue: boolean) =>
 
 const email = z.email({ message: 'must be an email address' }).transform((address) => address.toLowerCase());
 
+/** A list given on the command line as `a,b,c` (context values are strings there); JSON arrays pass as they are. */
+const commaSeparated = (value: unknown): unknown => {
+  const v = blankAsUnset(value);
+  return typeof v === 'string'
+    ? v
+        .split(',')
+        .map((entry) => entry.trim())
+        .filter(Boolean)
+    : v;
+};
+
 const optionalText = <T extends z.ZodType>(schema: T) => z.preprocess(blankAsUnset, schema.optional());
 
 /**
@@ -89,15 +100,7 @@ const origin = z.string().superRefine((value, ctx) => {
 
 /** Names of RegisteredUserDashboardFeatureConfigurations (the SDK model's); an unknown name stops synth. */
 const dashboardFeatureList = z.preprocess(
-  (value) => {
-    const v = blankAsUnset(value);
-    return typeof v === 'string'
-      ? v
-          .split(',')
-          .map((entry) => entry.trim())
-          .filter(Boolean)
-      : v;
-  },
+  commaSeparated,
   z
     .array(z.string(), {
       message: 'must be a list of dashboard features (a JSON array, or comma-separated on the command line)',
@@ -119,15 +122,7 @@ const dashboardFeatureList = z.preprocess(
 export const MAX_EXTRA_ORIGINS = MAX_EMBED_ORIGINS - 1;
 
 const originList = z.preprocess(
-  (value) => {
-    const v = blankAsUnset(value);
-    return typeof v === 'string'
-      ? v
-          .split(',')
-          .map((entry) => entry.trim())
-          .filter(Boolean)
-      : v;
-  },
+  commaSeparated,
   z
     .array(origin, { message: 'must be a list of origins (a JSON array, or comma-separated on the command line)' })
     .max(MAX_EXTRA_ORIGINS, {
