@@ -73,6 +73,7 @@ const groupDifferences = (observed: Observed): AccessDifference[] => {
   const companyOfGroup = new Map(observed.companies.map((company) => [groupNameOf(company.id), company.name]));
   for (const [groupName, wanted] of expectedMembers(observed)) {
     const company = companyOfGroup.get(groupName) ?? null;
+    // A missing group has no members (observe lists only the groups there are): every wanted member is missing too.
     if (!observed.groups.has(groupName)) {
       differences.push({
         kind: 'group-missing',
@@ -81,16 +82,6 @@ const groupDifferences = (observed: Observed): AccessDifference[] => {
         expected: `group ${groupName}`,
         found: 'no group',
       });
-      for (const email of [...wanted].sort()) {
-        differences.push({
-          kind: 'member-missing',
-          company,
-          subject: email,
-          expected: `member of ${groupName}`,
-          found: 'not a member',
-        });
-      }
-      continue;
     }
     const present = observed.members.get(groupName) ?? new Set<string>();
     for (const email of [...present].sort()) {
