@@ -13,6 +13,7 @@ import {
   CognitoUser,
   type CognitoUserSession,
   type IAuthenticationCallback,
+  type ICognitoStorage,
 } from 'amazon-cognito-identity-js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { memoryStorage } from '#clients/cognito.ts';
@@ -47,6 +48,12 @@ const callbacks = (resolve: (outcome: Outcome) => void, reject: (error: unknown)
   newPasswordRequired: () => reject(new Error('unexpected new password challenge')),
 });
 
+/** UpdateDeviceStatus, authorized by an access token of the device's user. */
+const setDeviceStatus = (accessToken: string, deviceKey: string, status: 'remembered' | 'not_remembered') =>
+  target.admin.send(
+    new UpdateDeviceStatusCommand({ AccessToken: accessToken, DeviceKey: deviceKey, DeviceRememberedStatus: status }),
+  );
+
 /** A user with an authenticator, and one browser's storage (its device secret lives there). */
 async function enrolled(label: string) {
   const email = target.email(label);
@@ -56,7 +63,9 @@ async function enrolled(label: string) {
   const secret = await associateSoftwareToken(setup);
   await verifySoftwareToken(setup, await target.totp(secret));
   const browser = memoryStorage();
-  const user = () => new CognitoUser({ Username: email, Pool: target.pool(), Storage: browser });
+  const userIn = (storage: ICognitoStorage) =>
+    new CognitoUser({ Username: email, Pool: target.pool(), Storage: storage });
+  const user = () => userIn(browser);
   const signIn = (as: CognitoUser) =>
     new Promise<Outcome>((resolve, reject) =>
       as.authenticateUser(
@@ -64,30 +73,26 @@ async function enrolled(label: string) {
         callbacks(resolve, reject),
       ),
     );
-  const withCode = async () => {
-    const as = user();
+  /** A sign-in that asks for the code, answered with one. */
+  const signInWithCode = async (as: CognitoUser) => {
     expect(await signIn(as)).toEqual({ step: 'CODE' });
     const code = await target.totp(secret);
     const done = await new Promise<Outcome>((resolve, reject) =>
       as.sendMFACode(code, callbacks(resolve, reject), 'SOFTWARE_TOKEN_MFA'),
     );
     if (done.step !== 'DONE') throw new Error(`expected tokens, got ${done.step}`);
+    return done;
+  };
+  const withCode = async () => {
+    const as = user();
+    const done = await signInWithCode(as);
     // The library keeps the confirmed device's key in the browser's storage.
     const deviceKey =
       browser.getItem(`CognitoIdentityServiceProvider.${target.clientId}.${as.getUsername()}.deviceKey`) ?? '';
     return { ...done, user: as, deviceKey, accessToken: done.session.getAccessToken().getJwtToken() };
   };
   /** A sign-in with the code in another browser: its own storage, so its own device. */
-  const elsewhere = async () => {
-    const as = new CognitoUser({ Username: email, Pool: target.pool(), Storage: memoryStorage() });
-    expect(await signIn(as)).toEqual({ step: 'CODE' });
-    const code = await target.totp(secret);
-    const done = await new Promise<Outcome>((resolve, reject) =>
-      as.sendMFACode(code, callbacks(resolve, reject), 'SOFTWARE_TOKEN_MFA'),
-    );
-    if (done.step !== 'DONE') throw new Error(`expected tokens, got ${done.step}`);
-    return done.session.getAccessToken().getJwtToken();
-  };
+  const elsewhere = async () => (await signInWithCode(userIn(memoryStorage()))).session.getAccessToken().getJwtToken();
   return { email, user, signIn, withCode, elsewhere };
 }
 
@@ -112,23 +117,11 @@ describe('remembered devices (device tracking, only remembered on user prompt)',
     async () => {
       const account = await enrolled('update-device-status');
       const first = await account.withCode();
-      await target.admin.send(
-        new UpdateDeviceStatusCommand({
-          AccessToken: first.accessToken,
-          DeviceKey: first.deviceKey,
-          DeviceRememberedStatus: 'remembered',
-        }),
-      );
+      await setDeviceStatus(first.accessToken, first.deviceKey, 'remembered');
       const skipped = await account.signIn(account.user());
       expect(skipped.step).toBe('DONE');
       const accessToken = (skipped as { session: CognitoUserSession }).session.getAccessToken().getJwtToken();
-      await target.admin.send(
-        new UpdateDeviceStatusCommand({
-          AccessToken: accessToken,
-          DeviceKey: first.deviceKey,
-          DeviceRememberedStatus: 'not_remembered',
-        }),
-      );
+      await setDeviceStatus(accessToken, first.deviceKey, 'not_remembered');
       expect(await account.signIn(account.user())).toEqual({ step: 'CODE' });
     },
     SLOW,
@@ -143,13 +136,7 @@ describe('remembered devices (device tracking, only remembered on user prompt)',
       const first = await account.withCode();
       expect(first.confirmationNecessary).toBe(true);
       const accessToken = await account.elsewhere();
-      await target.admin.send(
-        new UpdateDeviceStatusCommand({
-          AccessToken: accessToken,
-          DeviceKey: first.deviceKey,
-          DeviceRememberedStatus: 'remembered',
-        }),
-      );
+      await setDeviceStatus(accessToken, first.deviceKey, 'remembered');
       expect((await account.signIn(account.user())).step).toBe('DONE');
     },
     SLOW,
@@ -183,13 +170,7 @@ describe('remembered devices (device tracking, only remembered on user prompt)',
     async () => {
       const account = await enrolled('forget-device');
       const first = await account.withCode();
-      await target.admin.send(
-        new UpdateDeviceStatusCommand({
-          AccessToken: first.accessToken,
-          DeviceKey: first.deviceKey,
-          DeviceRememberedStatus: 'remembered',
-        }),
-      );
+      await setDeviceStatus(first.accessToken, first.deviceKey, 'remembered');
       await target.admin.send(new ForgetDeviceCommand({ AccessToken: first.accessToken, DeviceKey: first.deviceKey }));
       await expect(
         target.admin.send(new GetDeviceCommand({ AccessToken: first.accessToken, DeviceKey: first.deviceKey })),
@@ -258,13 +239,7 @@ describe('remembered devices (device tracking, only remembered on user prompt)',
     async () => {
       const account = await enrolled('admin-forget-device');
       const first = await account.withCode();
-      await target.admin.send(
-        new UpdateDeviceStatusCommand({
-          AccessToken: first.accessToken,
-          DeviceKey: first.deviceKey,
-          DeviceRememberedStatus: 'remembered',
-        }),
-      );
+      await setDeviceStatus(first.accessToken, first.deviceKey, 'remembered');
       const poolAndUser = { UserPoolId: target.userPoolId, Username: account.email };
       const listed = await target.admin.send(new AdminListDevicesCommand(poolAndUser));
       expect(listed.Devices?.map((device) => device.DeviceKey)).toEqual([first.deviceKey]);
