@@ -27,10 +27,11 @@ const CLAIMS_THE_PAGE_LISTS = [
   'token_use',
 ];
 /**
- * Claims of the version 2 access token the emulator also keeps as Cognito wrote them: the app
- * client, the sign-in event and the user name that identify the token, the scopes (which the
- * same page's version 2 response changes with accessTokenGeneration's scopesToAdd and
- * scopesToSuppress, not as a claim), and the code flow's c_hash.
+ * Claims of the version 2 access token the emulator also keeps as Cognito wrote them. The same
+ * page's "Claims and scopes reference" table gives client_id, event_id and username "Can add? No,
+ * Can modify? No, Can suppress? No", and scope changes only with accessTokenGeneration's
+ * scopesToAdd and scopesToSuppress, not as a claim. The code flow's c_hash is on no AWS page:
+ * the emulator keeps it with at_hash, which the table lists.
  */
 const CLAIMS_OF_THE_ACCESS_TOKEN = ['client_id', 'event_id', 'scope', 'username', 'c_hash'];
 const PROTECTED = [...CLAIMS_THE_PAGE_LISTS, ...CLAIMS_OF_THE_ACCESS_TOKEN];

@@ -39,7 +39,12 @@ export type TokenGenerationSource =
   | 'TokenGeneration_AuthenticateDevice'
   | 'TokenGeneration_RefreshTokens';
 
-/** Claims a pre token generation response cannot add, change or suppress (Cognito ignores or refuses them). */
+/**
+ * Claims a pre token generation response cannot add, change or suppress (Cognito ignores or refuses them): the
+ * "Claims and scopes reference" of
+ * https://docs.aws.amazon.com/cognito/latest/developerguide/user-pool-lambda-pre-token-generation.html (scope changes
+ * with scopesToAdd and scopesToSuppress only), and the code flow's c_hash beside at_hash.
+ */
 const PROTECTED_CLAIMS = new Set([
   'acr',
   'amr',
