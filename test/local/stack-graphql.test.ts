@@ -73,6 +73,17 @@ async function post(server: GraphqlServer, body: unknown, authorization?: string
   return { status: response.status, body: (await response.json()) as Record<string, unknown> };
 }
 
+/** What every test server shares: the pool's keys and the recording handler. */
+const serverOptions = () => ({
+  handler,
+  userPoolId: POOL_ID,
+  clientId: CLIENT_ID,
+  jwks,
+  host: '127.0.0.1',
+  port: 0,
+  region: 'us-east-2',
+});
+
 const UNAUTHORIZED = {
   errors: [{ errorType: 'UnauthorizedException', message: 'Valid authorization header not provided.' }],
 };
@@ -86,18 +97,9 @@ describe('local GraphQL server', () => {
     poolKey = pool.privateKey;
     ({ privateKey: otherKey } = await generateKeyPair('RS256'));
     jwks = { keys: [{ ...(await exportJWK(pool.publicKey)), kid: 'pool-key', alg: 'RS256', use: 'sig' }] };
-    const common = {
-      handler,
-      userPoolId: POOL_ID,
-      clientId: CLIENT_ID,
-      jwks,
-      host: '127.0.0.1',
-      port: 0,
-      region: 'us-east-2',
-    };
-    server = await startGraphqlServer({ ...common, schema: await loadProductSchema() });
+    server = await startGraphqlServer({ ...serverOptions(), schema: await loadProductSchema() });
     guarded = await startGraphqlServer({
-      ...common,
+      ...serverOptions(),
       schema: appsyncSchema(`
         type Query { ping: String }
         type Mutation { purge: String @aws_cognito_user_pools(cognito_groups: ["Admins"]) machineOnly: String @aws_iam }
@@ -262,20 +264,10 @@ describe('local GraphQL server', () => {
 describe('request limits of the local GraphQL server', () => {
   let server: GraphqlServer;
   let recursive: GraphqlServer;
-  const common = () => ({
-    handler,
-    userPoolId: POOL_ID,
-    clientId: CLIENT_ID,
-    jwks,
-    host: '127.0.0.1',
-    port: 0,
-    region: 'us-east-2',
-  });
-
   beforeAll(async () => {
-    server = await startGraphqlServer({ ...common(), schema: await loadProductSchema() });
+    server = await startGraphqlServer({ ...serverOptions(), schema: await loadProductSchema() });
     recursive = await startGraphqlServer({
-      ...common(),
+      ...serverOptions(),
       schema: appsyncSchema('type Node { name: String child: Node } type Query { node: Node }'),
     });
   });
