@@ -33,10 +33,10 @@ import { requireEnv } from './env.ts';
  * ListUsersInGroup at their maximum page size and never call per user, so 10,000 accounts
  * cost ceil(10,000 / 60) calls per listing, plus the group pages.
  */
-export const COGNITO_PAGE_SIZE = 60;
+const COGNITO_PAGE_SIZE = 60;
 
 /** Groups in precedence order: a member of both is shown in the first. */
-export const GROUPS = [ADMINS_GROUP, USERS_GROUP] as const;
+const GROUPS = [ADMINS_GROUP, USERS_GROUP] as const;
 
 export const emailOf = (user: UserType): string =>
   user.Attributes?.find((attribute) => attribute.Name === 'email')?.Value?.toLowerCase() ?? '';
@@ -49,7 +49,7 @@ export const emailOf = (user: UserType): string =>
 const LISTED_ATTRIBUTES = ['email'];
 
 /** Every account (or those `filter` matches) with its username, status, dates and email. */
-export const listAllUsers = async (filter?: string): Promise<UserType[]> => {
+const listAllUsers = async (filter?: string): Promise<UserType[]> => {
   const users: UserType[] = [];
   let token: string | undefined;
   do {
@@ -68,7 +68,7 @@ export const listAllUsers = async (filter?: string): Promise<UserType[]> => {
   return users;
 };
 
-export const listGroupMembers = async (group: string): Promise<UserType[]> => {
+const listGroupMembers = async (group: string): Promise<UserType[]> => {
   const users: UserType[] = [];
   let token: string | undefined;
   do {
@@ -87,7 +87,7 @@ export const listGroupMembers = async (group: string): Promise<UserType[]> => {
 };
 
 /** Every user with their group: one listing of users and one of each group, in parallel. */
-export const listUsersWithGroups = async (): Promise<{ user: UserType; group: string | null }[]> => {
+const listUsersWithGroups = async (): Promise<{ user: UserType; group: string | null }[]> => {
   const [users, ...memberships] = await Promise.all([
     listAllUsers(),
     ...GROUPS.map((group) => listGroupMembers(group)),
@@ -134,7 +134,7 @@ export const liveGroupsOf = async (username: string): Promise<string[]> => {
  */
 
 /** How old the copy may grow before a read rebuilds it from a full listing. */
-export const FULL_LISTING_INTERVAL_HOURS = 24;
+const FULL_LISTING_INTERVAL_HOURS = 24;
 const HOUR_MS = 60 * 60 * 1000;
 /** Statuses an account leaves without the portal: by a first sign-in, a finished reset, a confirmed sign-up. */
 const TRANSITIONAL_STATUSES = ['FORCE_CHANGE_PASSWORD', 'RESET_REQUIRED', 'UNCONFIRMED'] as const;
@@ -154,7 +154,7 @@ export interface ListedUser {
 
 const shownGroup = (groups: readonly string[]): string | null => GROUPS.find((group) => groups.includes(group)) ?? null;
 
-export const directoryEntryOf = (user: UserType, group: string | null): DirectoryEntry => ({
+const directoryEntryOf = (user: UserType, group: string | null): DirectoryEntry => ({
   email: emailOf(user),
   username: user.Username ?? '',
   enabled: user.Enabled ?? false,
@@ -205,7 +205,7 @@ const lookUpEntry = async (email: string): Promise<DirectoryEntry | undefined> =
 };
 
 /** A full listing, written into the copy (what differs from it) and returned, by email. */
-export const rebuildDirectory = async (): Promise<ListedUser[]> => {
+const rebuildDirectory = async (): Promise<ListedUser[]> => {
   const startedAt = nowIso();
   const [live, stored] = await Promise.all([listUsersWithGroups(), readDirectoryEntries()]);
   const storedByEmail = new Map(stored.map((entry) => [entry.email, entry]));
