@@ -1,4 +1,4 @@
-import { useCallback, useEffect, useState } from 'react';
+import { useCallback, useEffect, useRef, useState } from 'react';
 
 export interface Resource<T> {
   /** The last loaded value; kept while a reload is under way. */
@@ -49,4 +49,25 @@ export function useResource<T>(load: () => Promise<T>): Resource<T> {
   }, []);
 
   return { ...state, reload, update };
+}
+
+/**
+ * A user list whose `reloadFull()` (the page's Refresh) lists every account in Cognito, so
+ * accounts changed in the Cognito console appear; every other load reads the portal's copy of
+ * the directory. `list` must be stable (useCallback).
+ */
+export function useUserListing<T>(list: (fullListing: boolean) => Promise<T>): Resource<T> & { reloadFull(): void } {
+  const fullListing = useRef(false);
+  const load = useCallback(() => {
+    const full = fullListing.current;
+    fullListing.current = false;
+    return list(full);
+  }, [list]);
+  const resource = useResource(load);
+  const { reload } = resource;
+  const reloadFull = useCallback(() => {
+    fullListing.current = true;
+    reload();
+  }, [reload]);
+  return { ...resource, reloadFull };
 }

@@ -1,4 +1,4 @@
-import { useCallback, useMemo, useRef, useState } from 'react';
+import { useCallback, useMemo, useState } from 'react';
 import { companiesLabel } from '#contracts/companies.ts';
 import type { CognitoUserWithQuicksight, DashboardMetadata } from '#contracts/quicksight-admin.ts';
 import { Badge } from '#web/components/badge.tsx';
@@ -22,7 +22,7 @@ import { UserListCard, userSearchText } from '../components/user-list-card.tsx';
 import { actionFailure, ADMIN_FAILURES, dashboardUpdatedText, registrationFailure, type Failure } from '../errors.ts';
 import { countText } from '../count-text.ts';
 import { useSearch } from '../search.ts';
-import { useResource } from '../use-resource.ts';
+import { useResource, useUserListing } from '../use-resource.ts';
 
 const NO_USERS: readonly CognitoUserWithQuicksight[] = [];
 const NO_DASHBOARDS: readonly DashboardMetadata[] = [];
@@ -34,15 +34,9 @@ const DELETE_USER = Symbol('delete user');
 export default function DashboardsPage() {
   const api = useAdminApi();
   const signedInEmail = useAuth().session?.email ?? '';
-  // Refresh lists every account in Cognito; other loads read the portal's copy of the directory.
-  const fullListing = useRef(false);
-  const loadUsers = useCallback(() => {
-    const full = fullListing.current;
-    fullListing.current = false;
-    return api.quicksight.listUsers(full);
-  }, [api]);
+  const listUsers = useCallback((fullListing: boolean) => api.quicksight.listUsers(fullListing), [api]);
   const loadCatalogue = useCallback(() => api.quicksight.listCatalogue(), [api]);
-  const users = useResource(loadUsers);
+  const users = useUserListing(listUsers);
   const catalogue = useResource(loadCatalogue);
   const { update: updateUsers } = users;
   const allUsers = users.data ?? NO_USERS;
@@ -149,8 +143,7 @@ export default function DashboardsPage() {
   };
 
   const refresh = () => {
-    fullListing.current = true;
-    users.reload();
+    users.reloadFull();
     catalogue.reload();
   };
 

@@ -1,4 +1,4 @@
-import { lazy, Suspense, useCallback, useMemo, useRef, useState } from 'react';
+import { lazy, Suspense, useCallback, useMemo, useState } from 'react';
 import { INVITATION_VALIDITY_DAYS, type ManagedUser } from '#contracts/user-admin.ts';
 import { Alert } from '#web/components/alert.tsx';
 import { Button } from '#web/components/button.tsx';
@@ -25,7 +25,7 @@ import {
 } from '../errors.ts';
 import { ADMINS_GROUP } from '#contracts/groups.ts';
 import { useSearch } from '../search.ts';
-import { useResource } from '../use-resource.ts';
+import { useUserListing } from '../use-resource.ts';
 import { companyChoicesOf, useCompanyList } from '../use-companies.ts';
 
 /** The import dialog and its CSV parser load when first opened. */
@@ -48,16 +48,9 @@ const CONFIRM = Symbol('confirm');
 export default function UsersPage() {
   const api = useAdminApi();
   const signedInEmail = useAuth().session?.email ?? '';
-  // Refresh lists every account in Cognito (accounts changed in the Cognito console appear);
-  // other loads read the portal's copy of the directory.
-  const fullListing = useRef(false);
-  const load = useCallback(() => {
-    const full = fullListing.current;
-    fullListing.current = false;
-    return api.users.listUsers(full);
-  }, [api]);
-  const users = useResource(load);
-  const { update: updateUsers, reload } = users;
+  const listUsers = useCallback((fullListing: boolean) => api.users.listUsers(fullListing), [api]);
+  const users = useUserListing(listUsers);
+  const { update: updateUsers, reload, reloadFull } = users;
   const allUsers = users.data ?? NO_USERS;
   const search = useSearch(allUsers, userSearchText);
   const [creating, setCreating] = useState(false);
@@ -78,8 +71,8 @@ export default function UsersPage() {
     reloadCompanies();
   }, [reload, reloadCompanies]);
   const refresh = () => {
-    fullListing.current = true;
-    retry();
+    reloadFull();
+    reloadCompanies();
   };
 
   const stats = useMemo(() => {
