@@ -310,10 +310,9 @@ export const noteAccountChanged = (email: string, change: EntryChange): Promise<
 
 /** Joined `group`: Admins is shown over Users, so joining Users leaves an admin's entry as it is. */
 export const noteGroupJoined = (email: string, group: string): Promise<void> =>
-  noteAccountChange(async () => {
-    if (group !== ADMINS_GROUP && (await readDirectoryEntry(email))?.group === ADMINS_GROUP) return;
-    await updateDirectoryEntry(email, { group: shownGroup([group]) });
-  });
+  noteAccountChange(() =>
+    updateDirectoryEntry(email, { group: shownGroup([group]) }, group === ADMINS_GROUP ? undefined : ADMINS_GROUP),
+  );
 
 export const noteAccountDeleted = (email: string): Promise<void> =>
   noteAccountChange(() => deleteDirectoryEntry(email));

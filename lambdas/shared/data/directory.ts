@@ -97,9 +97,10 @@ export type EntryChange = Partial<Pick<DirectoryEntry, 'enabled' | 'status' | 'g
 
 /**
  * Changes an entry that exists; an account the copy does not hold yet is left to the next
- * read, which adds it from Cognito.
+ * read, which adds it from Cognito. With `unlessGroup`, an entry shown in that group is left
+ * as it is too (one conditional write, no read first).
  */
-export const updateDirectoryEntry = async (email: string, change: EntryChange): Promise<void> => {
+export const updateDirectoryEntry = async (email: string, change: EntryChange, unlessGroup?: string): Promise<void> => {
   const fields = Object.entries(change).filter(([, value]) => value !== undefined);
   if (fields.length === 0) return;
   await writeIf(() =>
@@ -107,10 +108,17 @@ export const updateDirectoryEntry = async (email: string, change: EntryChange): 
       new UpdateCommand({
         TableName: tableName(stateTable),
         Key: { pk: ENTRY_PK, sk: email.toLowerCase() },
-        ConditionExpression: 'attribute_exists(sk)',
+        ConditionExpression:
+          unlessGroup === undefined ? 'attribute_exists(sk)' : 'attribute_exists(sk) AND #shown <> :unless',
         UpdateExpression: `SET ${fields.map((_, index) => `#f${index} = :v${index}`).join(', ')}`,
-        ExpressionAttributeNames: Object.fromEntries(fields.map(([name], index) => [`#f${index}`, name])),
-        ExpressionAttributeValues: Object.fromEntries(fields.map(([, value], index) => [`:v${index}`, value])),
+        ExpressionAttributeNames: {
+          ...Object.fromEntries(fields.map(([name], index) => [`#f${index}`, name])),
+          ...(unlessGroup === undefined ? {} : { '#shown': 'group' }),
+        },
+        ExpressionAttributeValues: {
+          ...Object.fromEntries(fields.map(([, value], index) => [`:v${index}`, value])),
+          ...(unlessGroup === undefined ? {} : { ':unless': unlessGroup }),
+        },
       }),
     ),
   );
