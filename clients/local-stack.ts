@@ -14,7 +14,7 @@ export const DEFAULT_DATA_DIR = '.local';
  * `<dataDir>/stack.json`: written once the local stack is ready, removed when it stops.
  * Tests, benches and tools read every endpoint and the demo accounts from it.
  */
-export const STACK_FILE = 'stack.json';
+const STACK_FILE = 'stack.json';
 
 /** `npm start` prints this, then the portal address, once the stack is ready. */
 export const READY_LINE_PREFIX = 'Portal ready at ';
@@ -23,7 +23,7 @@ const url = z.url();
 const credentialsSchema = z.object({ accessKeyId: z.string(), secretAccessKey: z.string() });
 const demoAccountSchema = z.object({ email: z.string(), password: z.string(), totpSecret: z.string() });
 
-export const stackInfoSchema = z.object({
+const stackInfoSchema = z.object({
   webUrl: url,
   region: z.string(),
   cognito: z.object({ endpoint: url, userPoolId: z.string(), clientId: z.string(), jwksUrl: url }),
@@ -80,7 +80,7 @@ export const EMBED_SESSION_MINUTES = 600;
 export const SUPPORT_FROM_ADDRESS = 'no-reply@tviq.local';
 export const SUPPORT_TO_ADDRESS = 'support@tviq.local';
 
-export const LOCAL_TABLE_PREFIX = 'local-';
+const LOCAL_TABLE_PREFIX = 'local-';
 
 /** The table name local mode gives a definition (`local-Views`, ...). */
 export function localTableName(table: TableDefinition): string {

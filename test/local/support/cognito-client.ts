@@ -12,7 +12,6 @@ export {
   answerTotp,
   associateSoftwareToken,
   authenticate,
-  type SignInOutcome,
   userFor,
   verifySoftwareToken,
 } from '#clients/cognito.ts';
