@@ -204,10 +204,13 @@ const lookUpEntry = async (email: string): Promise<DirectoryEntry | undefined> =
   );
 };
 
-/** A full listing, written into the copy (what differs from it) and returned, by email. */
-const rebuildDirectory = async (): Promise<ListedUser[]> => {
+/**
+ * A full listing, written into the copy (what differs from it) and returned, by email. `known`:
+ * the copy as this request already read it.
+ */
+const rebuildDirectory = async (known?: readonly DirectoryEntry[]): Promise<ListedUser[]> => {
   const startedAt = nowIso();
-  const [live, stored] = await Promise.all([listUsersWithGroups(), readDirectoryEntries()]);
+  const [live, stored] = await Promise.all([listUsersWithGroups(), known ?? readDirectoryEntries()]);
   const storedByEmail = new Map(stored.map((entry) => [entry.email, entry]));
   const entries = live.map(({ user, group }) => directoryEntryOf(user, group)).filter((entry) => entry.email !== '');
   const current = new Set(entries.map((entry) => entry.email));
@@ -251,7 +254,7 @@ const correctedDirectory = async (
     const entry = directoryEntryOf(user, group);
     if (!sameEntry(known, entry)) puts.push(entry);
   }
-  if (recheck.size > MAX_LOOKUPS) return rebuildDirectory();
+  if (recheck.size > MAX_LOOKUPS) return rebuildDirectory(stored);
   const deletes: string[] = [];
   const looked = await mapWithLimit([...recheck], LOOKUP_CONCURRENCY, async (email) => ({
     email,
