@@ -1,5 +1,5 @@
 import type { PostConfirmationTriggerEvent } from 'aws-lambda';
-import { USERS_GROUP } from '../shared/auth/groups.ts';
+import { USERS_GROUP } from '#contracts/groups.ts';
 import { createLogger } from '../shared/logger.ts';
 
 const logger = createLogger('post-confirmation');

@@ -1,5 +1,5 @@
 import { AdminAddUserToGroupCommand } from '@aws-sdk/client-cognito-identity-provider';
-import { USERS_GROUP } from '../shared/auth/groups.ts';
+import { USERS_GROUP } from '#contracts/groups.ts';
 import { cognito } from '../shared/aws/cognito.ts';
 import { putDirectoryEntry } from '../shared/data/directory.ts';
 import { nowIso } from '../shared/data/tables.ts';

@@ -1,6 +1,6 @@
 import type * as z from 'zod';
 import { IMPORT_MESSAGES, type ImportUserResponse, type importUserRequestSchema } from '#contracts/user-import.ts';
-import { ADMINS_GROUP, USERS_GROUP } from '../shared/auth/groups.ts';
+import { ADMINS_GROUP, USERS_GROUP } from '#contracts/groups.ts';
 import { type DashboardItem, listDashboards } from '../shared/data/catalogue.ts';
 import { BadRequestError, ConflictError, HttpError } from '../shared/errors.ts';
 import {

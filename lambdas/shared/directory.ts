@@ -7,7 +7,7 @@ import {
   type UserType,
 } from '@aws-sdk/client-cognito-identity-provider';
 import { ENV } from '#contracts/env.ts';
-import { ADMINS_GROUP, USERS_GROUP } from './auth/groups.ts';
+import { ADMINS_GROUP, USERS_GROUP } from '#contracts/groups.ts';
 import { cognito } from './aws/cognito.ts';
 import { isAwsError } from './aws/config.ts';
 import { mapWithLimit } from './concurrency.ts';

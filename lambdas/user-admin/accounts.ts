@@ -29,7 +29,7 @@ import {
   PROMOTE_MESSAGES,
   type ManagedUser,
 } from '#contracts/user-admin.ts';
-import { ADMINS_GROUP, USERS_GROUP } from '../shared/auth/groups.ts';
+import { ADMINS_GROUP, USERS_GROUP } from '#contracts/groups.ts';
 import { recordSessionsEnded } from '../shared/auth/end-sessions.ts';
 import { cognito } from '../shared/aws/cognito.ts';
 import { isAwsError } from '../shared/aws/config.ts';

@@ -10,7 +10,7 @@ import { isAwsError } from '../aws/config.ts';
 import { ENV } from '#contracts/env.ts';
 import { requireEnv } from '../env.ts';
 import { ConfigurationError, ForbiddenError, UnauthorizedError, UpstreamError } from '../errors.ts';
-import { ADMINS_GROUP, USERS_GROUP } from './groups.ts';
+import { ADMINS_GROUP, USERS_GROUP } from '#contracts/groups.ts';
 import { endedBefore, sessionsEndedAt } from './ended-sessions.ts';
 import { createSessionCache } from './session-cache.ts';
 import { type AccessClaims, verifyAccessToken } from './verifier.ts';

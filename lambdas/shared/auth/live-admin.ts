@@ -2,7 +2,7 @@ import { isAwsError } from '../aws/config.ts';
 import { liveGroupsOf } from '../directory.ts';
 import { ForbiddenError, UnauthorizedError, UpstreamError } from '../errors.ts';
 import { ADMIN_REQUIRED_MESSAGE, type Caller, SESSION_ENDED } from './caller.ts';
-import { ADMINS_GROUP } from './groups.ts';
+import { ADMINS_GROUP } from '#contracts/groups.ts';
 
 /**
  * Admin rights as Cognito holds them now: a token that claims Admins is checked with one
