@@ -53,7 +53,7 @@ import { httpUrl } from './emulators/shared/http.ts';
  * The portal's origin. Servers listen on 127.0.0.1, but QuickSight accepts no IP address in
  * AllowedDomains (only https, or http for localhost), so the site is addressed as localhost.
  */
-export const localSiteOrigin = (port: number): string => `http://localhost:${port}`;
+const localSiteOrigin = (port: number): string => `http://localhost:${port}`;
 
 export interface StackOptions {
   /** @default '.local' */
@@ -87,7 +87,7 @@ async function writeAtomically(path: string, content: string): Promise<void> {
  * The rules dataset the portal keeps (the QuickSight management function's
  * COMPANY_RULES_DATA_SET_ID in the template): the company-scoped sample datasets apply it.
  */
-export function rulesDataSetIdOf(deployment: SynthesizedDeployment): string {
+function rulesDataSetIdOf(deployment: SynthesizedDeployment): string {
   const value = deployment.functions.quicksightAdmin.environment[ENV.companyRulesDataSetId];
   if (typeof value !== 'string' || value.length === 0) {
     throw new Error(`The template gives the QuickSight management function no literal ${ENV.companyRulesDataSetId}`);
