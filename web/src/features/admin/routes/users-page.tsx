@@ -33,6 +33,11 @@ const ImportUsersDialog = lazy(async () => ({
   default: (await import('../components/import-users-dialog.tsx')).ImportUsersDialog,
 }));
 
+/**
+ * Wider than the spec's 'You cannot disable or delete admin accounts (including your own).':
+ * the server protects every account change on those accounts, not only those two (see
+ * docs/features.md, Admin tables).
+ */
 export const SECURITY_NOTICE =
   'You cannot edit, disable, delete or reset MFA of admin accounts (including your own). Change your own password with Change Password.';
 
