@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import type { Operation } from '../context.ts';
+import type { Operation, PoolContext } from '../context.ts';
 import { ERRORS } from '../errors.ts';
 import { codeDeliveryDetails } from '../mail.ts';
 import { assertPasswordConforms } from '../password-policy.ts';
@@ -17,6 +17,18 @@ const clientAndUser = { ClientId: shapes.clientId, Username: shapes.username };
 const decoyDelivery = (username: string) => ({
   CodeDeliveryDetails: codeDeliveryDetails(isEmail(username) ? username : `${username}@`),
 });
+
+/**
+ * The account a request of the client names by ClientId and Username alone: undefined when
+ * there is none and the client hides that (otherwise UserNotFoundException).
+ */
+function namedAccount(context: PoolContext, body: unknown) {
+  const input = parseInput(z.object(clientAndUser), body);
+  requireClient(context, input.ClientId);
+  const user = context.store.findUser(input.Username);
+  revealMissingUser(context, user);
+  return { username: input.Username, user };
+}
 
 const signUp: Operation = {
   async run(context, body) {
@@ -53,11 +65,8 @@ const confirmSignUp: Operation = {
 
 const resendConfirmationCode: Operation = {
   async run(context, body) {
-    const input = parseInput(z.object(clientAndUser), body);
-    requireClient(context, input.ClientId);
-    const user = context.store.findUser(input.Username);
-    revealMissingUser(context, user);
-    if (!user) return decoyDelivery(input.Username);
+    const { username, user } = namedAccount(context, body);
+    if (!user) return decoyDelivery(username);
     if (user.status !== 'UNCONFIRMED') throw ERRORS.resendAlreadyConfirmed();
     await sendSignUpLink(context, user);
     return { CodeDeliveryDetails: codeDeliveryDetails(user.attributes.email!) };
@@ -66,11 +75,8 @@ const resendConfirmationCode: Operation = {
 
 const forgotPassword: Operation = {
   async run(context, body) {
-    const input = parseInput(z.object(clientAndUser), body);
-    requireClient(context, input.ClientId);
-    const user = context.store.findUser(input.Username);
-    revealMissingUser(context, user);
-    if (!user) return decoyDelivery(input.Username);
+    const { username, user } = namedAccount(context, body);
+    if (!user) return decoyDelivery(username);
     return { CodeDeliveryDetails: await sendPasswordResetCode(context, user) };
   },
 };
