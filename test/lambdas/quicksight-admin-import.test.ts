@@ -3,7 +3,6 @@ import {
   AdminCreateUserCommand,
   AdminDeleteUserCommand,
   AdminGetUserCommand,
-  ListUsersInGroupCommand,
   UserNotFoundException,
   UsernameExistsException,
 } from '@aws-sdk/client-cognito-identity-provider';
@@ -23,7 +22,6 @@ import { IMPORT_MESSAGES } from '#contracts/user-import.ts';
 import { groupNameOf, seedCompany } from './support/companies.ts';
 import {
   ADMIN,
-  directoryUser,
   type Handler,
   type Harness,
   invoke,
@@ -78,9 +76,7 @@ beforeEach(async () => {
       throw new ResourceNotFoundException({ message: 'not a member', $metadata: {} });
     return {};
   });
-  h.cognito
-    .on(ListUsersInGroupCommand, { GroupName: 'Admins' })
-    .resolves({ Users: [directoryUser(ADMIN), directoryUser(OTHER_ADMIN)] });
+  h.groupMembers('Admins', [ADMIN, OTHER_ADMIN]);
   h.cognito.on(AdminGetUserCommand).callsFake((input: { Username: string }) => {
     if (!accounts.has(input.Username))
       throw new UserNotFoundException({ message: 'User does not exist.', $metadata: {} });

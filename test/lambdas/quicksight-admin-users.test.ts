@@ -1,7 +1,6 @@
 import {
   AdminGetUserCommand,
   ListUsersCommand as ListCognitoUsersCommand,
-  ListUsersInGroupCommand,
   UserNotFoundException,
 } from '@aws-sdk/client-cognito-identity-provider';
 import {
@@ -44,9 +43,7 @@ afterAll(() => h.close());
 beforeEach(async () => {
   await h.reset();
   adminToken = await h.token(ADMIN);
-  h.cognito
-    .on(ListUsersInGroupCommand, { GroupName: 'Admins' })
-    .resolves({ Users: [directoryUser(ADMIN), directoryUser(OTHER_ADMIN)] });
+  h.groupMembers('Admins', [ADMIN, OTHER_ADMIN]);
 });
 afterEach(() => {
   process.env.QUICKSIGHT_ACCOUNT_ID = ACCOUNT_ID;
@@ -60,9 +57,7 @@ describe('LIST_COGNITO_USERS_WITH_QUICKSIGHT_STATUS', () => {
       .on(ListCognitoUsersCommand)
       .resolvesOnce({ Users: [directoryUser(ADMIN), directoryUser(USER)], PaginationToken: 'page-2' })
       .resolvesOnce({ Users: [directoryUser(OTHER_USER, { Enabled: false })] });
-    h.cognito
-      .on(ListUsersInGroupCommand, { GroupName: 'Users' })
-      .resolves({ Users: [directoryUser(USER), directoryUser(OTHER_USER)] });
+    h.groupMembers('Users', [USER, OTHER_USER]);
     h.quicksight
       .on(ListQuickSightUsersCommand)
       .resolvesOnce({ UserList: [quicksightUser(ADMIN.email, 'ADMIN')], NextToken: 'qs-2' })

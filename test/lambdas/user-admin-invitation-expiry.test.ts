@@ -1,4 +1,4 @@
-import { ListUsersCommand, ListUsersInGroupCommand } from '@aws-sdk/client-cognito-identity-provider';
+import { ListUsersCommand } from '@aws-sdk/client-cognito-identity-provider';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { INVITATION_VALIDITY_DAYS } from '#contracts/user-admin.ts';
 import { TEMPORARY_PASSWORD_VALIDITY_DAYS } from '#lib/auth.ts';
@@ -23,8 +23,8 @@ beforeAll(async () => {
 afterAll(() => h.close());
 beforeEach(async () => {
   await h.reset();
-  h.cognito.on(ListUsersInGroupCommand, { GroupName: 'Admins' }).resolves({ Users: [directoryUser(ADMIN)] });
-  h.cognito.on(ListUsersInGroupCommand, { GroupName: 'Users' }).resolves({ Users: [directoryUser(USER)] });
+  h.groupMembers('Admins', [ADMIN]);
+  h.groupMembers('Users', [USER]);
 });
 
 describe('GET_USERS: pending invitations', () => {

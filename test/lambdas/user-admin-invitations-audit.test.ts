@@ -5,7 +5,6 @@ import {
   AdminGetUserCommand,
   AdminSetUserPasswordCommand,
   InternalErrorException,
-  ListUsersInGroupCommand,
   UnsupportedUserStateException,
   UsernameExistsException,
 } from '@aws-sdk/client-cognito-identity-provider';
@@ -13,7 +12,6 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { AUDIT_FILTER_MESSAGES, INVITATION_MESSAGES, PROTECTED_OPERATIONS } from '#contracts/user-admin.ts';
 import {
   ADMIN,
-  directoryUser,
   type Handler,
   type Harness,
   invoke,
@@ -35,9 +33,7 @@ afterAll(() => h.close());
 beforeEach(async () => {
   await h.reset();
   adminToken = await h.token(ADMIN);
-  h.cognito
-    .on(ListUsersInGroupCommand, { GroupName: 'Admins' })
-    .resolves({ Users: [directoryUser(ADMIN), directoryUser(OTHER_ADMIN)] });
+  h.groupMembers('Admins', [ADMIN, OTHER_ADMIN]);
 });
 
 const call = (body: unknown) => invoke(handler, { token: adminToken, body });

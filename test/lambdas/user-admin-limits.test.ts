@@ -33,9 +33,7 @@ beforeAll(async () => {
 afterAll(() => h.close());
 beforeEach(async () => {
   await h.reset();
-  h.cognito
-    .on(ListUsersInGroupCommand, { GroupName: 'Admins' })
-    .resolves({ Users: [directoryUser(ADMIN), directoryUser(OTHER_ADMIN)] });
+  h.groupMembers('Admins', [ADMIN, OTHER_ADMIN]);
 });
 afterEach(() => {
   vi.useRealTimers();

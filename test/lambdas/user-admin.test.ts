@@ -15,7 +15,6 @@ import {
   AdminUserGlobalSignOutCommand,
   AliasExistsException,
   ListUsersCommand,
-  ListUsersInGroupCommand,
   NotAuthorizedException,
   UserNotFoundException,
   UsernameExistsException,
@@ -55,12 +54,8 @@ afterAll(() => h.close());
 beforeEach(async () => {
   await h.reset();
   adminToken = await h.token(ADMIN);
-  h.cognito
-    .on(ListUsersInGroupCommand, { GroupName: 'Admins' })
-    .resolves({ Users: [directoryUser(ADMIN), directoryUser(OTHER_ADMIN)] });
-  h.cognito
-    .on(ListUsersInGroupCommand, { GroupName: 'Users' })
-    .resolves({ Users: [directoryUser(USER), directoryUser(OTHER_USER)] });
+  h.groupMembers('Admins', [ADMIN, OTHER_ADMIN]);
+  h.groupMembers('Users', [USER, OTHER_USER]);
   h.cognito.on(AdminGetUserCommand).resolves({ Username: USER.username, UserStatus: 'CONFIRMED' });
 });
 

@@ -4,6 +4,7 @@ import {
   CognitoIdentityProviderClient,
   AdminGetUserCommand,
   GetUserCommand,
+  ListUsersInGroupCommand,
   NotAuthorizedException,
   UserNotFoundException,
   type UserType,
@@ -185,6 +186,8 @@ export interface Harness {
   /** Accounts whose sessions GetUser accepts. */
   accounts: Map<string, TestAccount>;
   token(account: TestAccount, options?: TokenOptions): Promise<string>;
+  /** ListUsersInGroup of `group` answers these accounts (one page), as directoryUser lists them. */
+  groupMembers(group: string, members: readonly TestAccount[]): void;
   /** Resets every mock and the accounts, with fresh tables: call before each test. */
   reset(): Promise<void>;
   close(): Promise<void>;
@@ -273,6 +276,11 @@ export const startHarness = async (extraEnv: Record<string, string> = {}): Promi
       // A refreshed token cannot be shown to GetUser: the functions ask AdminGetUser instead.
       if (options?.refreshed) answerAdminLookup(a.username);
       return signer.accessToken(a, options);
+    },
+    groupMembers(group, members) {
+      cognito
+        .on(ListUsersInGroupCommand, { GroupName: group })
+        .resolves({ Users: members.map((m) => directoryUser(m)) });
     },
     async reset() {
       cognito.reset();
