@@ -15,6 +15,7 @@ import { DeleteUserCommand } from '@aws-sdk/client-quicksight';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import {
   ADMIN,
+  directoryUser,
   type Handler,
   type Harness,
   invoke,
@@ -50,15 +51,10 @@ const fakeAccount = (
   groups: string[],
   extra: Partial<UserType> = {},
 ): FakeAccount => ({
-  user: {
-    Username: username,
-    Attributes: [{ Name: 'email', Value: email }],
-    Enabled: true,
-    UserStatus: 'CONFIRMED',
-    UserCreateDate: new Date('2025-03-04T05:06:07Z'),
-    UserLastModifiedDate: new Date('2025-03-04T05:06:07Z'),
-    ...extra,
-  },
+  user: directoryUser(
+    { username, email, groups },
+    { UserLastModifiedDate: new Date('2025-01-02T03:04:05Z'), ...extra },
+  ),
   groups,
 });
 
