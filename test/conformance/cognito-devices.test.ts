@@ -8,16 +8,17 @@ import {
   ListDevicesCommand,
   UpdateDeviceStatusCommand,
 } from '@aws-sdk/client-cognito-identity-provider';
-import {
-  AuthenticationDetails,
-  CognitoUser,
-  type CognitoUserSession,
-  type IAuthenticationCallback,
-  type ICognitoStorage,
-} from 'amazon-cognito-identity-js';
+import { CognitoUser, type CognitoUserSession, type ICognitoStorage } from 'amazon-cognito-identity-js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { memoryStorage } from '#clients/cognito.ts';
-import { associateSoftwareToken, authenticate, userFor, verifySoftwareToken } from '../local/support/cognito-client.ts';
+import {
+  associateSoftwareToken,
+  authenticate,
+  sendCodeOnDevice,
+  signInOnDevice,
+  userFor,
+  verifySoftwareToken,
+} from '../local/support/cognito-client.ts';
 import { startCognitoTarget, type CognitoTarget } from './support/cognito-target.ts';
 
 /**
@@ -35,18 +36,6 @@ beforeAll(async () => {
   // The first start may synthesize the app for the functions' role policies (support/front-door.ts).
 }, 300_000);
 afterAll(() => target?.close());
-
-type Outcome =
-  { step: 'DONE'; session: CognitoUserSession; confirmationNecessary: boolean } | { step: 'CODE' } | { step: 'SETUP' };
-
-const callbacks = (resolve: (outcome: Outcome) => void, reject: (error: unknown) => void): IAuthenticationCallback => ({
-  onSuccess: (session, confirmationNecessary) =>
-    resolve({ step: 'DONE', session, confirmationNecessary: confirmationNecessary === true }),
-  onFailure: reject,
-  totpRequired: () => resolve({ step: 'CODE' }),
-  mfaSetup: () => resolve({ step: 'SETUP' }),
-  newPasswordRequired: () => reject(new Error('unexpected new password challenge')),
-});
 
 /** UpdateDeviceStatus, authorized by an access token of the device's user. */
 const setDeviceStatus = (accessToken: string, deviceKey: string, status: 'remembered' | 'not_remembered') =>
@@ -66,20 +55,12 @@ async function enrolled(label: string) {
   const userIn = (storage: ICognitoStorage) =>
     new CognitoUser({ Username: email, Pool: target.pool(), Storage: storage });
   const user = () => userIn(browser);
-  const signIn = (as: CognitoUser) =>
-    new Promise<Outcome>((resolve, reject) =>
-      as.authenticateUser(
-        new AuthenticationDetails({ Username: email, Password: PASSWORD }),
-        callbacks(resolve, reject),
-      ),
-    );
+  const signIn = (as: CognitoUser) => signInOnDevice(as, email, PASSWORD);
   /** A sign-in that asks for the code, answered with one. */
   const signInWithCode = async (as: CognitoUser) => {
     expect(await signIn(as)).toEqual({ step: 'CODE' });
     const code = await target.totp(secret);
-    const done = await new Promise<Outcome>((resolve, reject) =>
-      as.sendMFACode(code, callbacks(resolve, reject), 'SOFTWARE_TOKEN_MFA'),
-    );
+    const done = await sendCodeOnDevice(as, code);
     if (done.step !== 'DONE') throw new Error(`expected tokens, got ${done.step}`);
     return done;
   };

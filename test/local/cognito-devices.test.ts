@@ -10,15 +10,11 @@ import {
   InitiateAuthCommand,
   UpdateDeviceStatusCommand,
 } from '@aws-sdk/client-cognito-identity-provider';
-import {
-  AuthenticationDetails,
-  CognitoUser,
-  type CognitoUserSession,
-  type IAuthenticationCallback,
-} from 'amazon-cognito-identity-js';
+import { CognitoUser, type CognitoUserSession } from 'amazon-cognito-identity-js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { memoryStorage } from '#clients/cognito.ts';
 import { createEnrolledUser, startHarness, type CognitoHarness } from './support/cognito-harness.ts';
+import { sendCodeOnDevice, signInOnDevice } from './support/cognito-client.ts';
 
 /**
  * Remembered devices through the unmodified amazon-cognito-identity-js, as the SPA drives
@@ -34,21 +30,6 @@ beforeAll(async () => {
 });
 afterAll(() => harness.close());
 
-type Outcome =
-  { step: 'DONE'; session: CognitoUserSession; confirmationNecessary: boolean } | { step: 'CODE' } | { step: 'SETUP' };
-
-function callbacks(resolve: (outcome: Outcome) => void, reject: (error: unknown) => void): IAuthenticationCallback {
-  return {
-    onSuccess: (session, confirmationNecessary) =>
-      resolve({ step: 'DONE', session, confirmationNecessary: confirmationNecessary === true }),
-    onFailure: reject,
-    totpRequired: () => resolve({ step: 'CODE' }),
-    mfaSetup: () => resolve({ step: 'SETUP' }),
-    newPasswordRequired: () => reject(new Error('unexpected new password challenge')),
-    mfaRequired: () => reject(new Error('unexpected SMS challenge')),
-  };
-}
-
 /** One browser: its storage keeps the tokens and the device secret between sign-ins. */
 function browser() {
   const storage = memoryStorage();
@@ -56,15 +37,6 @@ function browser() {
   return { storage, user };
 }
 
-const signIn = (user: CognitoUser, email: string, password: string) =>
-  new Promise<Outcome>((resolve, reject) =>
-    user.authenticateUser(
-      new AuthenticationDetails({ Username: email, Password: password }),
-      callbacks(resolve, reject),
-    ),
-  );
-const sendCode = (user: CognitoUser, code: string) =>
-  new Promise<Outcome>((resolve, reject) => user.sendMFACode(code, callbacks(resolve, reject), 'SOFTWARE_TOKEN_MFA'));
 const remember = (user: CognitoUser) =>
   new Promise<void>((resolve, reject) =>
     user.setDeviceStatusRemembered({ onSuccess: () => resolve(), onFailure: reject }),
@@ -80,8 +52,8 @@ const forget = (user: CognitoUser, key: string) =>
   );
 
 async function signInWithCode(user: CognitoUser, email: string, password: string, secret: string) {
-  expect(await signIn(user, email, password)).toEqual({ step: 'CODE' });
-  const done = await sendCode(user, harness.totp(secret));
+  expect(await signInOnDevice(user, email, password)).toEqual({ step: 'CODE' });
+  const done = await sendCodeOnDevice(user, harness.totp(secret));
   harness.advance(30_000);
   if (done.step !== 'DONE') throw new Error(`expected DONE, got ${done.step}`);
   return done;
@@ -100,8 +72,8 @@ describe('device tracking, only remembered on user prompt', () => {
 
     // Confirmed but not remembered: the next sign-in from it still needs the code.
     const again = laptop.user('device.prompt@example.com');
-    expect(await signIn(again, 'device.prompt@example.com', 'Device#Prompt1')).toEqual({ step: 'CODE' });
-    const second = await sendCode(again, harness.totp(secret));
+    expect(await signInOnDevice(again, 'device.prompt@example.com', 'Device#Prompt1')).toEqual({ step: 'CODE' });
+    const second = await sendCodeOnDevice(again, harness.totp(secret));
     harness.advance(30_000);
     expect(second).toMatchObject({ step: 'DONE', confirmationNecessary: false });
     const { Devices } = await listDevices(again);
@@ -139,17 +111,18 @@ describe('device tracking, only remembered on user prompt', () => {
       new UpdateDeviceStatusCommand({ AccessToken, DeviceKey: laptopKey, DeviceRememberedStatus: 'remembered' }),
     );
     expect(
-      (await signIn(laptop.user('device.status@example.com'), 'device.status@example.com', 'Device#Status1')).step,
+      (await signInOnDevice(laptop.user('device.status@example.com'), 'device.status@example.com', 'Device#Status1'))
+        .step,
     ).toBe('DONE');
     expect(
-      await signIn(phone.user('device.status@example.com'), 'device.status@example.com', 'Device#Status1'),
+      await signInOnDevice(phone.user('device.status@example.com'), 'device.status@example.com', 'Device#Status1'),
     ).toEqual({ step: 'CODE' });
 
     await harness.admin.send(
       new UpdateDeviceStatusCommand({ AccessToken, DeviceKey: laptopKey, DeviceRememberedStatus: 'not_remembered' }),
     );
     expect(
-      await signIn(laptop.user('device.status@example.com'), 'device.status@example.com', 'Device#Status1'),
+      await signInOnDevice(laptop.user('device.status@example.com'), 'device.status@example.com', 'Device#Status1'),
     ).toEqual({ step: 'CODE' });
   });
 
@@ -161,10 +134,10 @@ describe('device tracking, only remembered on user prompt', () => {
     await remember(first);
 
     const next = laptop.user('device.remembered@example.com');
-    const done = await signIn(next, 'device.remembered@example.com', 'Device#Remember1');
+    const done = await signInOnDevice(next, 'device.remembered@example.com', 'Device#Remember1');
     expect(done.step).toBe('DONE');
     await expect(
-      signIn(laptop.user('device.remembered@example.com'), 'device.remembered@example.com', 'Wrong#Pass123'),
+      signInOnDevice(laptop.user('device.remembered@example.com'), 'device.remembered@example.com', 'Wrong#Pass123'),
     ).rejects.toMatchObject({
       code: 'NotAuthorizedException',
       message: 'Incorrect username or password.',
@@ -172,7 +145,7 @@ describe('device tracking, only remembered on user prompt', () => {
 
     // Another browser has no device secret: it is asked for the code.
     const phone = browser().user('device.remembered@example.com');
-    expect(await signIn(phone, 'device.remembered@example.com', 'Device#Remember1')).toEqual({ step: 'CODE' });
+    expect(await signInOnDevice(phone, 'device.remembered@example.com', 'Device#Remember1')).toEqual({ step: 'CODE' });
   });
 
   it('asks for the code again once the device is forgotten, and the library drops the stale key', async () => {
@@ -187,8 +160,8 @@ describe('device tracking, only remembered on user prompt', () => {
 
     // The stored key names a device that no longer exists: the library clears it and retries.
     const next = laptop.user('device.forget@example.com');
-    expect(await signIn(next, 'device.forget@example.com', 'Device#Forget1')).toEqual({ step: 'CODE' });
-    const done = await sendCode(next, harness.totp(secret));
+    expect(await signInOnDevice(next, 'device.forget@example.com', 'Device#Forget1')).toEqual({ step: 'CODE' });
+    const done = await sendCodeOnDevice(next, harness.totp(secret));
     harness.advance(30_000);
     expect(done).toMatchObject({ step: 'DONE', confirmationNecessary: true });
   });
@@ -210,9 +183,9 @@ describe('device tracking, only remembered on user prompt', () => {
     await expect(
       harness.admin.send(new AdminForgetDeviceCommand({ ...poolAndUser, DeviceKey: listed.Devices![0]!.DeviceKey! })),
     ).rejects.toMatchObject({ name: 'ResourceNotFoundException', message: 'Device does not exist.' });
-    expect(await signIn(laptop.user('device.admin@example.com'), 'device.admin@example.com', 'Device#Admin12')).toEqual(
-      { step: 'CODE' },
-    );
+    expect(
+      await signInOnDevice(laptop.user('device.admin@example.com'), 'device.admin@example.com', 'Device#Admin12'),
+    ).toEqual({ step: 'CODE' });
   });
 
   it('refuses a disabled account on a remembered device, and a global sign-out does not skip the password', async () => {
@@ -224,13 +197,13 @@ describe('device tracking, only remembered on user prompt', () => {
     const poolAndUser = { UserPoolId: harness.emulator.userPoolId, Username: 'device.disabled@example.com' };
     await harness.admin.send(new AdminUserGlobalSignOutCommand(poolAndUser));
     await expect(
-      signIn(laptop.user('device.disabled@example.com'), 'device.disabled@example.com', 'Wrong#Pass123'),
+      signInOnDevice(laptop.user('device.disabled@example.com'), 'device.disabled@example.com', 'Wrong#Pass123'),
     ).rejects.toMatchObject({
       code: 'NotAuthorizedException',
     });
     await harness.admin.send(new AdminDisableUserCommand(poolAndUser));
     await expect(
-      signIn(laptop.user('device.disabled@example.com'), 'device.disabled@example.com', 'Device#Disable1'),
+      signInOnDevice(laptop.user('device.disabled@example.com'), 'device.disabled@example.com', 'Device#Disable1'),
     ).rejects.toMatchObject({
       code: 'NotAuthorizedException',
       message: 'User is disabled.',
@@ -361,7 +334,7 @@ describe('device-bound refresh', () => {
     await signInWithCode(first, 'bound.remembered@example.com', 'Bound#Remember1', secret);
     await remember(first);
     const deviceKey = storedDeviceKey(laptop.storage)!;
-    const done = await signIn(
+    const done = await signInOnDevice(
       laptop.user('bound.remembered@example.com'),
       'bound.remembered@example.com',
       'Bound#Remember1',
@@ -396,8 +369,8 @@ describe('device-bound refresh', () => {
       newDeviceKey = String(params.DeviceKey);
       callback(new Error('held back'));
     };
-    expect(await signIn(user, 'bound.unconfirmed@example.com', 'Bound#Unconf1')).toEqual({ step: 'CODE' });
-    await expect(sendCode(user, harness.totp(secret))).rejects.toThrow('held back');
+    expect(await signInOnDevice(user, 'bound.unconfirmed@example.com', 'Bound#Unconf1')).toEqual({ step: 'CODE' });
+    await expect(sendCodeOnDevice(user, harness.totp(secret))).rejects.toThrow('held back');
     harness.advance(30_000);
     const session = user.getSignInUserSession()!;
     const accessToken = session.getAccessToken().getJwtToken();
@@ -423,16 +396,9 @@ describe('a pool without device tracking', () => {
       const { secret } = await createEnrolledUser(plain, 'no.devices@example.com', 'No#Devices12');
       const storage = memoryStorage();
       const user = new CognitoUser({ Username: 'no.devices@example.com', Pool: plain.pool, Storage: storage });
-      const first = await new Promise<Outcome>((resolve, reject) =>
-        user.authenticateUser(
-          new AuthenticationDetails({ Username: 'no.devices@example.com', Password: 'No#Devices12' }),
-          callbacks(resolve, reject),
-        ),
-      );
+      const first = await signInOnDevice(user, 'no.devices@example.com', 'No#Devices12');
       expect(first).toEqual({ step: 'CODE' });
-      const done = await new Promise<Outcome>((resolve, reject) =>
-        user.sendMFACode(plain.totp(secret), callbacks(resolve, reject), 'SOFTWARE_TOKEN_MFA'),
-      );
+      const done = await sendCodeOnDevice(user, plain.totp(secret));
       expect(done).toMatchObject({ step: 'DONE', confirmationNecessary: false });
       expect([...storage.keys()].some((key) => key.endsWith('.deviceKey'))).toBe(false);
       await expect(

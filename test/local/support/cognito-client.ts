@@ -1,4 +1,10 @@
-import type { CognitoUser, CognitoUserPool, CognitoUserSession } from 'amazon-cognito-identity-js';
+import {
+  AuthenticationDetails,
+  type CognitoUser,
+  type CognitoUserPool,
+  type CognitoUserSession,
+  type IAuthenticationCallback,
+} from 'amazon-cognito-identity-js';
 import { associateSoftwareToken, verifySoftwareToken } from '#clients/cognito.ts';
 
 /**
@@ -87,3 +93,40 @@ export function setTotpPreference(user: CognitoUser, enabled: boolean): Promise<
     ),
   );
 }
+
+/**
+ * Where a sign-in stands, for the remembered-device tests: the tokens with ConfirmDevice's
+ * UserConfirmationNecessary (the library's second onSuccess argument), or the challenge asked.
+ */
+export type DeviceSignInOutcome =
+  { step: 'DONE'; session: CognitoUserSession; confirmationNecessary: boolean } | { step: 'CODE' } | { step: 'SETUP' };
+
+function deviceCallbacks(
+  resolve: (outcome: DeviceSignInOutcome) => void,
+  reject: (error: unknown) => void,
+): IAuthenticationCallback {
+  return {
+    onSuccess: (session, confirmationNecessary) =>
+      resolve({ step: 'DONE', session, confirmationNecessary: confirmationNecessary === true }),
+    onFailure: reject,
+    totpRequired: () => resolve({ step: 'CODE' }),
+    mfaSetup: () => resolve({ step: 'SETUP' }),
+    newPasswordRequired: () => reject(new Error('unexpected new password challenge')),
+    mfaRequired: () => reject(new Error('unexpected SMS challenge')),
+  };
+}
+
+/** A password sign-in; a device remembered in the user's storage answers in place of the code. */
+export const signInOnDevice = (user: CognitoUser, email: string, password: string) =>
+  new Promise<DeviceSignInOutcome>((resolve, reject) =>
+    user.authenticateUser(
+      new AuthenticationDetails({ Username: email, Password: password }),
+      deviceCallbacks(resolve, reject),
+    ),
+  );
+
+/** Answers SOFTWARE_TOKEN_MFA; the library then confirms the sign-in's new device. */
+export const sendCodeOnDevice = (user: CognitoUser, code: string) =>
+  new Promise<DeviceSignInOutcome>((resolve, reject) =>
+    user.sendMFACode(code, deviceCallbacks(resolve, reject), 'SOFTWARE_TOKEN_MFA'),
+  );
