@@ -14,6 +14,7 @@ import { loadPool } from './persistence.ts';
 import { AuthSessions } from './sessions.ts';
 import type { GroupRecord, PoolMeta } from './state.ts';
 import { PoolStore } from './store.ts';
+import { httpUrl } from '../shared/http.ts';
 
 /**
  * A local identity provider that speaks the Cognito user-pool protocol to the unmodified
@@ -188,7 +189,7 @@ export async function startCognitoEmulator(options: CognitoEmulatorOptions): Pro
     throw error;
   }
   const { port } = server.address() as AddressInfo;
-  url = `http://${host.includes(':') ? `[${host}]` : host}:${port}`;
+  url = httpUrl(host, port);
   let closing: Promise<void> | undefined;
   return {
     url,
