@@ -109,7 +109,9 @@ export const updateDirectoryEntry = async (email: string, change: EntryChange, u
         TableName: tableName(stateTable),
         Key: { pk: ENTRY_PK, sk: email.toLowerCase() },
         ConditionExpression:
-          unlessGroup === undefined ? 'attribute_exists(sk)' : 'attribute_exists(sk) AND #shown <> :unless',
+          unlessGroup === undefined
+            ? 'attribute_exists(sk)'
+            : 'attribute_exists(sk) AND (attribute_not_exists(#shown) OR #shown <> :unless)',
         UpdateExpression: `SET ${fields.map((_, index) => `#f${index} = :v${index}`).join(', ')}`,
         ExpressionAttributeNames: {
           ...Object.fromEntries(fields.map(([name], index) => [`#f${index}`, name])),
