@@ -1,3 +1,4 @@
+import { readFileSync } from 'node:fs';
 import { createServer } from 'node:net';
 
 /**
@@ -46,14 +47,40 @@ function isPortFree(port: number, host: string): Promise<boolean> {
   });
 }
 
+/** Where the blocks tried by {@link findFreePortBase} start. */
+const SEARCH_FLOOR = 20_000;
+/** Linux's default first ephemeral port, for systems that do not publish their range. */
+const DEFAULT_EPHEMERAL_FLOOR = 32_768;
+
+/**
+ * The first port the kernel may hand out to an outgoing connection or a listener on port 0
+ * (`/proc/sys/net/ipv4/ip_local_port_range`). A stack whose ports reach into that range can
+ * find one taken between the check and its own listen, by any connection the machine opens.
+ */
+export function ephemeralPortFloor(rangeFile = '/proc/sys/net/ipv4/ip_local_port_range'): number {
+  try {
+    const low = Number(readFileSync(rangeFile, 'utf8').trim().split(/\s+/)[0]);
+    return Number.isInteger(low) && low > 1024 ? low : DEFAULT_EPHEMERAL_FLOOR;
+  } catch {
+    return DEFAULT_EPHEMERAL_FLOOR;
+  }
+}
+
 /**
  * A base whose whole block of ports is free now (tests and benches run stacks next to a
  * developer's own `npm start`). Blocks are tried at random in the unprivileged range
- * below the kernel's ephemeral ports.
+ * below the kernel's ephemeral ports, so that no outgoing connection can take one of them.
  */
-export async function findFreePortBase(host = '127.0.0.1', attempts = 50): Promise<number> {
+export async function findFreePortBase(
+  host = '127.0.0.1',
+  attempts = 50,
+  ephemeralFloor = ephemeralPortFloor(),
+): Promise<number> {
+  const floor = ephemeralFloor - SEARCH_FLOOR > PORT_COUNT ? SEARCH_FLOOR : 1024;
+  const blocks = Math.floor((ephemeralFloor - floor) / PORT_COUNT);
+  if (blocks < 1) throw new Error(`No room for a block of ${PORT_COUNT} ports below port ${ephemeralFloor}`);
   for (let attempt = 0; attempt < attempts; attempt += 1) {
-    const base = 20_000 + Math.floor(Math.random() * 1_000) * PORT_COUNT;
+    const base = floor + Math.floor(Math.random() * blocks) * PORT_COUNT;
     const checks = await Promise.all(Array.from({ length: PORT_COUNT }, (_, i) => isPortFree(base + i, host)));
     if (checks.every(Boolean)) return base;
   }

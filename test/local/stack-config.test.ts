@@ -1,11 +1,14 @@
 import { createServer } from 'node:net';
+import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { ENV } from '#contracts/env.ts';
 import { tables } from '#contracts/tables.ts';
 import { localDeployment } from '#local/aws/local-deployment.ts';
 import { functionEnvironment, invitationTemplate, templateValues, type LocalEndpoints } from '#local/environment.ts';
 import { SUPPORT_FROM_ADDRESS } from '#clients/local-stack.ts';
-import { assertPortsFree, findFreePortBase, PORT_COUNT, portLayout } from '#local/ports.ts';
+import { assertPortsFree, ephemeralPortFloor, findFreePortBase, PORT_COUNT, portLayout } from '#local/ports.ts';
 import { currentTotpCode, msUntilNextTotpStep } from '#clients/authenticator-code.ts';
 
 describe('port layout', () => {
@@ -35,6 +38,33 @@ describe('port layout', () => {
     );
     expect(servers).toHaveLength(PORT_COUNT);
     await Promise.all(servers.map((s) => new Promise((resolve) => s.close(resolve))));
+  });
+
+  // Linux hands ports from ip_local_port_range to outgoing connections; a stack block
+  // that reached into it could lose a port between the check and its own listen.
+  // https://docs.kernel.org/networking/ip-sysctl.html (ip_local_port_range, default 32768 60999)
+  it('keeps every block below the ephemeral port range', async () => {
+    for (let i = 0; i < 40; i += 1) {
+      const base = await findFreePortBase('127.0.0.1', 50, 32_768);
+      expect(base).toBeGreaterThanOrEqual(1024);
+      expect(base + PORT_COUNT - 1).toBeLessThan(32_768);
+    }
+    const narrow = await findFreePortBase('127.0.0.1', 50, 20_010);
+    expect(narrow + PORT_COUNT - 1).toBeLessThan(20_010);
+    await expect(findFreePortBase('127.0.0.1', 50, 1030)).rejects.toThrow(/No room/);
+  });
+
+  it("reads the first ephemeral port from the kernel setting, and falls back to Linux's default", async () => {
+    const dir = await mkdtemp(join(tmpdir(), 'port-range-'));
+    try {
+      await writeFile(join(dir, 'range'), '40000\t60999\n');
+      expect(ephemeralPortFloor(join(dir, 'range'))).toBe(40_000);
+      await writeFile(join(dir, 'garbage'), 'none\n');
+      expect(ephemeralPortFloor(join(dir, 'garbage'))).toBe(32_768);
+      expect(ephemeralPortFloor(join(dir, 'missing'))).toBe(32_768);
+    } finally {
+      await rm(dir, { recursive: true, force: true });
+    }
   });
 
   it('names the services whose ports are taken before anything starts', async () => {
