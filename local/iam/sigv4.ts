@@ -206,7 +206,9 @@ export function checkSignature(
   const parsed = parseAuthorization(authorization);
   const shown = `Authorization=${authorization.trim().split(' ')[0] ?? ''}`;
   if ('missing' in parsed) return { ok: false, failure: 'IncompleteSignature', message: `${parsed.missing} ${shown}` };
-  const amzDate = single(request.headers, 'x-amz-date');
+  // "Common Parameters" (every AWS API Reference): X-Amz-Date is optional when the Date header is in
+  // ISO 8601 basic format, and overrides Date when both are sent.
+  const amzDate = single(request.headers, 'x-amz-date') ?? single(request.headers, 'date');
   const dateParts = amzDate ? AMZ_DATE.exec(amzDate) : null;
   if (!amzDate || !dateParts) {
     return {

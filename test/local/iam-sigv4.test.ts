@@ -1,3 +1,4 @@
+import { createHash, createHmac } from 'node:crypto';
 import { Hash } from '@smithy/hash-node';
 import { SignatureV4 } from '@smithy/signature-v4';
 import { describe, expect, it } from 'vitest';
@@ -128,6 +129,47 @@ describe('checkSignature', () => {
         NOW,
       ),
     ).toMatchObject({ ok: true });
+  });
+
+  // "Common Parameters" (e.g. https://docs.aws.amazon.com/STS/latest/APIReference/CommonParameters.html):
+  // X-Amz-Date is optional when the Date header is in ISO 8601 basic format (YYYYMMDD'T'HHMMSS'Z'),
+  // and X-Amz-Date overrides Date when both are sent. The SDK's signer always sends X-Amz-Date, so
+  // this request is signed step by step as "Create a signed AWS API request" lays out.
+  it('takes the time from a Date header in ISO 8601 basic format when X-Amz-Date is absent', () => {
+    const date = '20261126T055900Z';
+    const hash = (data: string) => createHash('sha256').update(data).digest('hex');
+    const hmac = (key: Buffer | string, data: string) => createHmac('sha256', key).update(data).digest();
+    const body = '{}';
+    const canonical = ['POST', '/', '', 'date:' + date, 'host:127.0.0.1:4409', '', 'date;host', hash(body)].join('\n');
+    const scope = '20261126/us-east-2/dynamodb/aws4_request';
+    const toSign = ['AWS4-HMAC-SHA256', date, scope, hash(canonical)].join('\n');
+    let key: Buffer = hmac('AWS4' + KEY.secretAccessKey, '20261126');
+    for (const part of ['us-east-2', 'dynamodb', 'aws4_request']) key = hmac(key, part);
+    const signature = createHmac('sha256', key).update(toSign).digest('hex');
+    const request: ReceivedRequest = {
+      method: 'POST',
+      url: '/',
+      headers: {
+        host: '127.0.0.1:4409',
+        date,
+        authorization: `AWS4-HMAC-SHA256 Credential=${KEY.accessKeyId}/${scope}, SignedHeaders=date;host, Signature=${signature}`,
+      },
+      body: Buffer.from(body),
+    };
+    expect(checkSignature(request, secretOf, expectation, NOW)).toMatchObject({ ok: true });
+
+    // X-Amz-Date, when also sent, is the time that counts: here it is out of the window.
+    const overridden = { ...request, headers: { ...request.headers, 'x-amz-date': '20261126T054000Z' } };
+    expect(checkSignature(overridden, secretOf, expectation, NOW)).toMatchObject({
+      ok: false,
+      failure: 'SignatureExpired',
+    });
+    // A Date header in the HTTP format is no signing time.
+    const httpDate = { ...request, headers: { ...request.headers, date: 'Thu, 26 Nov 2026 05:59:00 GMT' } };
+    expect(checkSignature(httpDate, secretOf, expectation, NOW)).toMatchObject({
+      ok: false,
+      failure: 'IncompleteSignature',
+    });
   });
 
   it('names what an Authorization header lacks', () => {
