@@ -5,7 +5,8 @@
  * consumer.
  */
 import * as z from 'zod/mini';
-import { MESSAGES, MFA_CODE_PATTERN, signInEmailProblem, signInPasswordProblem } from './rules.ts';
+import { MESSAGES } from './messages.ts';
+import { MFA_CODE_PATTERN, signInEmailProblem, signInPasswordProblem } from './rules.ts';
 
 /** A check applying one plain `problem` function of `rules.ts`. */
 const fromRule = (problem: (value: string) => string | undefined) =>

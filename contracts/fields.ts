@@ -1,23 +1,15 @@
 /**
  * Field rules with the exact messages of the specs. The SPA's forms and the handlers'
  * request schemas are built from these, so a rule cannot differ between browser and server.
- * The plain values live in `rules.ts` (re-exported here); `auth-forms.ts` builds the
+ * The plain values live in `rules.ts` and `messages.ts` (re-exported here); `auth-forms.ts` builds the
  * sign-in screens' schemas from them with the small `zod/mini` build.
  */
 import * as z from 'zod';
-import { MESSAGES, MFA_CODE_PATTERN, PASSWORD_REQUIREMENTS, emailAddressProblem } from './rules.ts';
+import { MESSAGES, PASSWORD_REQUIREMENTS } from './messages.ts';
+import { MFA_CODE_PATTERN, emailAddressProblem } from './rules.ts';
 
-export {
-  EMAIL_PROBLEMS,
-  MAX_EMAIL_LENGTH,
-  MESSAGES,
-  MFA_CODE_PATTERN,
-  PASSWORD_REQUIREMENTS,
-  SPECIAL_CHARACTERS,
-  dashboardIdExistsMessage,
-  emailAddressProblem,
-  sanitizeMfaCode,
-} from './rules.ts';
+export { MESSAGES, PASSWORD_REQUIREMENTS, SPECIAL_CHARACTERS, dashboardIdExistsMessage } from './messages.ts';
+export { EMAIL_PROBLEMS, MAX_EMAIL_LENGTH, MFA_CODE_PATTERN, emailAddressProblem, sanitizeMfaCode } from './rules.ts';
 
 /**
  * An email field with the shared rule of `emailAddressProblem` and a form's own messages.

@@ -1,7 +1,7 @@
 import * as z from 'zod';
 import { adminEmail, dashboardId } from './fields.ts';
 import { ADMINS_GROUP, USERS_GROUP } from './groups.ts';
-import { MESSAGES } from './rules.ts';
+import { MESSAGES } from './messages.ts';
 
 /**
  * Bulk onboarding: one CSV row per account (`email,companyName,dashboards,defaultDashboard,role`,

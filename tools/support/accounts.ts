@@ -9,7 +9,7 @@ import {
 import { randomInt } from 'node:crypto';
 import { createConfirmedAccount } from '#clients/cognito.ts';
 import { strongPassword } from '#contracts/fields.ts';
-import { SPECIAL_CHARACTERS } from '#contracts/rules.ts';
+import { SPECIAL_CHARACTERS } from '#contracts/messages.ts';
 import { ADMINS_GROUP } from '#contracts/groups.ts';
 import { ToolError } from './cli.ts';
 

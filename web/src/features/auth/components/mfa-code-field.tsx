@@ -1,5 +1,5 @@
 import { useId } from 'react';
-import { MESSAGES, MFA_CODE_PATTERN, sanitizeMfaCode } from '#contracts/rules.ts';
+import { MFA_CODE_PATTERN, SIGN_IN_FIELD_MESSAGES, sanitizeMfaCode } from '#contracts/rules.ts';
 import { TextField } from '#web/components/text-field.tsx';
 
 export interface MfaCodeFieldProps {
@@ -29,7 +29,7 @@ export function MfaCodeField({ label, value, onChange, touched, onBlur, disabled
       pattern="[0-9]*"
       placeholder="000000"
       disabled={disabled}
-      error={invalid ? MESSAGES.mfaCode : undefined}
+      error={invalid ? SIGN_IN_FIELD_MESSAGES.mfaCode : undefined}
       onChange={(event) => onChange(sanitizeMfaCode(event.target.value))}
       onBlur={onBlur}
     />
