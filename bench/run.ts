@@ -4,7 +4,8 @@
  * file name starts with `admin`.
  *
  * `npm run bench -- --smoke` runs each module at its small scale and exits non-zero when a
- * row is an error or misses a count target (calls made, rows listed), naming those rows;
+ * row is an error or misses a count or size target (calls made, rows listed, bytes of a
+ * build), naming those rows;
  * `npm test` runs it. Times vary on shared machines: they are reported, never failed on.
  * Either way the run exits non-zero when a module fails (an `error` row).
  */
@@ -127,8 +128,10 @@ console.log(line(headers));
 console.log(`|${widths.map((w) => '-'.repeat(w + 2)).join('|')}|`);
 for (const c of cells) console.log(line(c));
 
-/** Rows that fail the run: errors always; missed count targets in a smoke run. */
-const failing = rows.filter((r) => r.metric === 'error' || (smoke && r.ok === false && r.kind === 'count'));
+/** Rows that fail the run: errors always; missed count and size targets in a smoke run. */
+const failing = rows.filter(
+  (r) => r.metric === 'error' || (smoke && r.ok === false && (r.kind === 'count' || r.kind === 'size')),
+);
 if (modules.length === 0) {
   console.error(`no bench module matches ${only.join(', ')}`);
   process.exitCode = 1;

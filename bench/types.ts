@@ -8,11 +8,11 @@ export interface BenchRow {
   /** Whether the value meets the target; absent when there is no target. */
   readonly ok?: boolean;
   /**
-   * What the target constrains. A `count` (calls, rows listed, accounts created) does not
-   * depend on the machine, so `npm run bench -- --smoke` fails when one is missed; a `time`
-   * (or ratio of times) is reported only, since shared machines are noisy.
+   * What the target constrains. A `count` (calls, rows listed, accounts created) or a `size`
+   * (bytes of a build) does not depend on the machine, so `npm run bench -- --smoke` fails when
+   * one is missed; a `time` (or ratio of times) is reported only, since shared machines are noisy.
    */
-  readonly kind?: 'count' | 'time';
+  readonly kind?: 'count' | 'size' | 'time';
 }
 
 /** How a module is run: `smoke` is the small scale `npm test` uses to keep every module working. */

@@ -51,10 +51,10 @@ const tableRows = (table: string) =>
     );
 
 it(
-  'runs every bench module at its smoke scale with no error row and every count target met',
+  'runs every bench module at its smoke scale with no error row and every count and size target met',
   async () => {
     const run = await runSmoke();
-    // The runner names the rows that failed after the table: errors and missed count targets.
+    // The runner names the rows that failed after the table: errors and missed count and size targets.
     const summary = run.stderr.lastIndexOf('smoke run failed');
     const failures = summary === -1 ? run.stderr.slice(-4_000) : run.stderr.slice(summary);
     const rows = tableRows(run.stdout);
@@ -65,6 +65,13 @@ it(
     expect(run.stderr).toContain(`${benchModules.length} modules took`);
     // Every module reported rows under its own area: none vanished from the table.
     expect(rows.length).toBeGreaterThanOrEqual(benchModules.length);
+    // The sign-in budget (ARCHITECTURE.md): the scripts that finish a sign-in, identity library
+    // included, weigh at most 108 KB gzip.
+    const signIn = rows.find(
+      ([area, metric]) => area === 'web' && metric?.startsWith('sign-in JS to finish a sign-in'),
+    );
+    expect(signIn?.[3]).toBe('<= 108 KB');
+    expect(Number(signIn?.[2]?.replace(/ KB$/, ''))).toBeLessThanOrEqual(108);
   },
   SMOKE_TIMEOUT_MS,
 );
