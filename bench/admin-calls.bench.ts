@@ -31,6 +31,7 @@ import {
   startHarness,
 } from '#test/lambdas/support/harness.ts';
 import type { BenchOptions, BenchRow } from './types.ts';
+import { tally } from './calls.ts';
 
 const USERS = 10_000;
 const SMOKE_USERS = 100;
@@ -170,7 +171,7 @@ export async function run(options: BenchOptions = { smoke: false }): Promise<Ben
             ]
           : []),
         row('per-user calls', perUserCalls, 0),
-        { area, metric: 'DynamoDB calls', value: dynamoCalls.join(', ') || 'none' },
+        { area, metric: 'DynamoDB calls', value: tally(dynamoCalls) },
         { area, metric: 'handler time', value: `${elapsed.toFixed(0)} ms` },
       ];
     };

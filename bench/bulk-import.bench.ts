@@ -23,7 +23,6 @@ import {
   ResourceNotFoundException,
   UpdateDashboardPermissionsCommand,
 } from '@aws-sdk/client-quicksight';
-import type { AwsStub } from 'aws-sdk-client-mock';
 import { MAX_IMPORT_ROWS } from '#contracts/user-import.ts';
 import { findFreePortBase } from '#local/ports.ts';
 import { SAMPLE_DASHBOARDS } from '#local/emulators/quicksight/index.ts';
@@ -40,22 +39,13 @@ import {
 } from '#test/lambdas/support/harness.ts';
 import { signInToStack } from './sign-in.ts';
 import type { BenchOptions, BenchRow } from './types.ts';
+import { commandNames, tally } from './calls.ts';
 
 const AREA = 'bulk import';
 const PARALLEL_ROWS = 3;
 const DASHBOARDS = [SAMPLE_DASHBOARDS[0]!.dashboardId, SAMPLE_DASHBOARDS[1]!.dashboardId];
 /** A company local mode seeds: each row joins its QuickSight group. */
 const COMPANY = 'Northwind Manufacturing';
-
-const tally = (names: readonly string[]): string => {
-  const counts = new Map<string, number>();
-  for (const name of names) counts.set(name, (counts.get(name) ?? 0) + 1);
-  return `${names.length} calls: ${[...counts].map(([name, count]) => `${name} ${count}`).join(', ')}`;
-};
-
-// eslint-disable-next-line @typescript-eslint/no-explicit-any
-const commandNames = (stub: AwsStub<any, any, any>, prefix: string) =>
-  stub.calls().map((call) => `${prefix}${String((call.args[0] as object).constructor.name).replace(/Command$/, '')}`);
 
 const row = (userEmail: string) => ({
   action: 'IMPORT_USER',
@@ -127,7 +117,7 @@ async function callsPerRow(): Promise<BenchRow[]> {
       return {
         area: AREA,
         metric: `AWS calls per row, ${label} (2 dashboards)`,
-        value: `outcome ${outcome}, ${tally(calls)}`,
+        value: `outcome ${outcome}, ${calls.length} calls: ${tally(calls)}`,
         target: `outcome ${expected}`,
         ok: outcome === expected,
         kind: 'count',

@@ -21,7 +21,6 @@ import {
   ListUsersCommand as ListQuickSightUsersCommand,
   UpdateDashboardPermissionsCommand,
 } from '@aws-sdk/client-quicksight';
-import type { AwsStub } from 'aws-sdk-client-mock';
 import { EMBED_DASHBOARD_HEADER } from '#contracts/embed.ts';
 import { SESSION_CHECK_REUSE_SECONDS } from '#lambdas/shared/auth/session-cache.ts';
 import {
@@ -39,20 +38,10 @@ import {
   USER,
 } from '#test/lambdas/support/harness.ts';
 import type { BenchRow } from './types.ts';
+import { commandNames, tally } from './calls.ts';
 
 /** What one request of a journey sends, and to which function. */
 type Step = () => Promise<number>;
-
-/** Counts per API, in a stable order: Cognito, QuickSight, SES, then DynamoDB. */
-const tally = (names: readonly string[]): string => {
-  const counts = new Map<string, number>();
-  for (const name of names) counts.set(name, (counts.get(name) ?? 0) + 1);
-  return [...counts].map(([name, count]) => `${name} ${count}`).join(', ') || 'none';
-};
-
-// eslint-disable-next-line @typescript-eslint/no-explicit-any
-const commandNames = (stub: AwsStub<any, any, any>, prefix: string) =>
-  stub.calls().map((call) => `${prefix}${String((call.args[0] as object).constructor.name).replace(/Command$/, '')}`);
 
 /** Already small (three accounts, one request per step), so a smoke run runs the same journeys. */
 export async function run(): Promise<BenchRow[]> {
