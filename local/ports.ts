@@ -1,5 +1,8 @@
-import { readFileSync } from 'node:fs';
+import { mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { processAlive } from './process-alive.ts';
 
 /**
  * Fixed offsets from the port base, so that the addresses of a stack are predictable
@@ -66,21 +69,77 @@ export function ephemeralPortFloor(rangeFile = '/proc/sys/net/ipv4/ip_local_port
   }
 }
 
+/** Where processes note the blocks they picked (see {@link claimPortBlock}). */
+const CLAIMS_DIR = join(tmpdir(), 'analytics-portal-port-blocks');
+/** This process's claims, removed when it exits. */
+const claims = new Set<string>();
+let releaseOnExit = false;
+
 /**
- * A base whose whole block of ports is free now (tests and benches run stacks next to a
- * developer's own `npm start`). Blocks are tried at random in the unprivileged range
- * below the kernel's ephemeral ports, so that no outgoing connection can take one of them.
+ * Claims the block at `base` for this process, so that two processes starting stacks at the
+ * same time never both pick it: each writes a file named after the block and its pid, then
+ * looks for another live claimant and backs off if there is one (both may back off; neither
+ * keeps a block another holds). Claims of processes that are gone are removed on the way. A
+ * block stays claimed until this process exits, so every stack a test process starts has its own.
  */
-export async function findFreePortBase(
+export function claimPortBlock(base: number, dir = CLAIMS_DIR): boolean {
+  mkdirSync(dir, { recursive: true });
+  const own = `${base}.${process.pid}`;
+  try {
+    writeFileSync(join(dir, own), '', { flag: 'wx' });
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === 'EEXIST') return false;
+    throw error;
+  }
+  let heldElsewhere = false;
+  for (const name of readdirSync(dir)) {
+    if (name === own) continue;
+    const [block, pid] = name.split('.').map(Number);
+    // Claims of processes that are gone (a test worker may be killed before it can remove its own).
+    if (!Number.isInteger(pid) || pid! <= 0 || !processAlive(pid!)) rmSync(join(dir, name), { force: true });
+    else if (block === base) heldElsewhere = true;
+  }
+  if (heldElsewhere) {
+    rmSync(join(dir, own), { force: true });
+    return false;
+  }
+  claims.add(join(dir, own));
+  if (!releaseOnExit) {
+    releaseOnExit = true;
+    process.once('exit', () => {
+      for (const file of claims) rmSync(file, { force: true });
+    });
+  }
+  return true;
+}
+
+export interface PortSearch {
+  readonly host?: string;
+  readonly attempts?: number;
+  /** The first ephemeral port; the kernel's by default. */
+  readonly ephemeralFloor?: number;
+  /** Where blocks are claimed; a folder of the system's temporary directory by default. */
+  readonly claimsDir?: string;
+}
+
+/**
+ * A base whose whole block of ports is free now and claimed by this process (tests and benches
+ * run stacks side by side, and next to a developer's own `npm start`). Blocks are tried at
+ * random in the unprivileged range below the kernel's ephemeral ports, so that no outgoing
+ * connection can take one of them.
+ */
+export async function findFreePortBase({
   host = '127.0.0.1',
   attempts = 50,
   ephemeralFloor = ephemeralPortFloor(),
-): Promise<number> {
+  claimsDir = CLAIMS_DIR,
+}: PortSearch = {}): Promise<number> {
   const floor = ephemeralFloor - SEARCH_FLOOR > PORT_COUNT ? SEARCH_FLOOR : 1024;
   const blocks = Math.floor((ephemeralFloor - floor) / PORT_COUNT);
   if (blocks < 1) throw new Error(`No room for a block of ${PORT_COUNT} ports below port ${ephemeralFloor}`);
   for (let attempt = 0; attempt < attempts; attempt += 1) {
     const base = floor + Math.floor(Math.random() * blocks) * PORT_COUNT;
+    if (!claimPortBlock(base, claimsDir)) continue;
     const checks = await Promise.all(Array.from({ length: PORT_COUNT }, (_, i) => isPortFree(base + i, host)));
     if (checks.every(Boolean)) return base;
   }

@@ -1,5 +1,6 @@
 import { createServer } from 'node:net';
-import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { spawnSync } from 'node:child_process';
+import { mkdtemp, readdir, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -8,7 +9,14 @@ import { tables } from '#contracts/tables.ts';
 import { localDeployment } from '#local/aws/local-deployment.ts';
 import { functionEnvironment, invitationTemplate, templateValues, type LocalEndpoints } from '#local/environment.ts';
 import { SUPPORT_FROM_ADDRESS } from '#clients/local-stack.ts';
-import { assertPortsFree, ephemeralPortFloor, findFreePortBase, PORT_COUNT, portLayout } from '#local/ports.ts';
+import {
+  assertPortsFree,
+  claimPortBlock,
+  ephemeralPortFloor,
+  findFreePortBase,
+  PORT_COUNT,
+  portLayout,
+} from '#local/ports.ts';
 import { currentTotpCode, msUntilNextTotpStep } from '#clients/authenticator-code.ts';
 
 describe('port layout', () => {
@@ -44,14 +52,50 @@ describe('port layout', () => {
   // that reached into it could lose a port between the check and its own listen.
   // https://docs.kernel.org/networking/ip-sysctl.html (ip_local_port_range, default 32768 60999)
   it('keeps every block below the ephemeral port range', async () => {
-    for (let i = 0; i < 40; i += 1) {
-      const base = await findFreePortBase('127.0.0.1', 50, 32_768);
-      expect(base).toBeGreaterThanOrEqual(1024);
-      expect(base + PORT_COUNT - 1).toBeLessThan(32_768);
+    const claimsDir = await mkdtemp(join(tmpdir(), 'port-claims-'));
+    try {
+      const bases = new Set<number>();
+      for (let i = 0; i < 40; i += 1) {
+        const base = await findFreePortBase({ ephemeralFloor: 32_768, claimsDir });
+        expect(base).toBeGreaterThanOrEqual(1024);
+        expect(base + PORT_COUNT - 1).toBeLessThan(32_768);
+        bases.add(base);
+      }
+      // Each pick is claimed for this process: no block is given twice.
+      expect(bases.size).toBe(40);
+      const narrow = await findFreePortBase({ ephemeralFloor: 20_010, claimsDir });
+      expect(narrow + PORT_COUNT - 1).toBeLessThan(20_010);
+      await expect(findFreePortBase({ ephemeralFloor: 1030, claimsDir })).rejects.toThrow(/No room/);
+    } finally {
+      await rm(claimsDir, { recursive: true, force: true });
     }
-    const narrow = await findFreePortBase('127.0.0.1', 50, 20_010);
-    expect(narrow + PORT_COUNT - 1).toBeLessThan(20_010);
-    await expect(findFreePortBase('127.0.0.1', 50, 1030)).rejects.toThrow(/No room/);
+  });
+
+  it('gives a block to one process at a time, and takes over the block of a process that is gone', async () => {
+    const dir = await mkdtemp(join(tmpdir(), 'port-claims-'));
+    try {
+      expect(claimPortBlock(21_000, dir)).toBe(true);
+      // Already this process's.
+      expect(claimPortBlock(21_000, dir)).toBe(false);
+      // Held by a live process (the test runner that started this worker): this one backs off.
+      await writeFile(join(dir, `21014.${process.ppid}`), '');
+      expect(claimPortBlock(21_014, dir)).toBe(false);
+      // Held by a process that has exited: its claim is removed and the block taken.
+      const gone = spawnSync(process.execPath, ['-e', '']).pid;
+      await writeFile(join(dir, `21028.${gone}`), '');
+      expect(claimPortBlock(21_028, dir)).toBe(true);
+      expect((await readdir(dir)).sort()).toEqual(
+        [`21000.${process.pid}`, `21014.${process.ppid}`, `21028.${process.pid}`].sort(),
+      );
+      // The search skips a block another process holds, whatever its ports.
+      const oneBlock = 20_000 + PORT_COUNT + 1;
+      await writeFile(join(dir, `20000.${process.ppid}`), '');
+      await expect(findFreePortBase({ ephemeralFloor: oneBlock, claimsDir: dir, attempts: 5 })).rejects.toThrow(
+        /No block of 14 free ports/,
+      );
+    } finally {
+      await rm(dir, { recursive: true, force: true });
+    }
   });
 
   it("reads the first ephemeral port from the kernel setting, and falls back to Linux's default", async () => {
