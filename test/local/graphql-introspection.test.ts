@@ -1,8 +1,8 @@
 import { getIntrospectionQuery } from 'graphql';
-import { exportJWK, generateKeyPair, SignJWT } from 'jose';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadProductSchema } from '#local/graphql/schema.ts';
 import { startGraphqlServer, type GraphqlServer } from '#local/graphql/server.ts';
+import { poolKeys, poolServerOptions, signPoolToken } from './support/graphql-pool.ts';
 
 /**
  * The deployed API disables introspection (lib/graphql-api.ts: `introspectionConfig:
@@ -15,41 +15,20 @@ import { startGraphqlServer, type GraphqlServer } from '#local/graphql/server.ts
  *   attempts to use the introspection feature while this field is disabled.")
  */
 
-const POOL_ID = 'us-east-2_AbCdEf123';
-const CLIENT_ID = 'localclient123';
-
 let server: GraphqlServer;
 let token: string;
 const resolved: string[] = [];
 
 beforeAll(async () => {
-  const { privateKey, publicKey } = await generateKeyPair('RS256');
-  const jwks = { keys: [{ ...(await exportJWK(publicKey)), kid: 'pool-key', alg: 'RS256', use: 'sig' }] };
-  token = await new SignJWT({
-    token_use: 'access',
-    client_id: CLIENT_ID,
-    username: 'user-uuid',
-    'cognito:groups': ['Users'],
-    scope: 'aws.cognito.signin.user.admin',
-  })
-    .setProtectedHeader({ alg: 'RS256', kid: 'pool-key' })
-    .setSubject('user-uuid')
-    .setIssuer(`https://cognito-idp.us-east-2.amazonaws.com/${POOL_ID}`)
-    .setIssuedAt()
-    .setExpirationTime('1h')
-    .sign(privateKey);
+  const { privateKey, jwks } = await poolKeys();
+  token = await signPoolToken(privateKey);
   server = await startGraphqlServer({
+    ...poolServerOptions(jwks),
     schema: await loadProductSchema(),
     handler: async (event) => {
       resolved.push((event as { info: { fieldName: string } }).info.fieldName);
       return { items: [{ id: 'v1', name: 'Sales' }], nextToken: null };
     },
-    userPoolId: POOL_ID,
-    clientId: CLIENT_ID,
-    jwks,
-    host: '127.0.0.1',
-    port: 0,
-    region: 'us-east-2',
   });
 });
 afterAll(() => server?.close());

@@ -1,60 +1,25 @@
 import type { AppSyncResolverEvent } from 'aws-lambda';
 import { parse, type FieldNode, type OperationDefinitionNode } from 'graphql';
-import { exportJWK, generateKeyPair, SignJWT, type JWK } from 'jose';
+import type { JWK } from 'jose';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { appsyncSchema, loadProductSchema } from '#local/graphql/schema.ts';
 import { selectionSetList } from '#local/graphql/resolver-event.ts';
 import { startGraphqlServer, type GraphqlServer, type ResolverHandler } from '#local/graphql/server.ts';
+import {
+  ISSUER,
+  poolKeys,
+  poolServerOptions,
+  signPoolToken,
+  type SigningKey,
+  type TokenOptions,
+} from './support/graphql-pool.ts';
 import { QUERY_DEPTH_LIMIT, RESOLVER_COUNT_LIMIT } from '#contracts/graphql-limits.ts';
 
-const POOL_ID = 'us-east-2_AbCdEf123';
-const CLIENT_ID = 'localclient123';
-const ISSUER = `https://cognito-idp.us-east-2.amazonaws.com/${POOL_ID}`;
-
-type SigningKey = Awaited<ReturnType<typeof generateKeyPair>>['privateKey'];
 let poolKey: SigningKey;
 let otherKey: SigningKey;
 let jwks: { keys: JWK[] };
 
-interface TokenOptions {
-  use?: 'access' | 'id';
-  groups?: string[];
-  key?: SigningKey;
-  clientId?: string;
-  expiresIn?: string;
-}
-
-function token({
-  use = 'access',
-  groups = ['Users'],
-  key = poolKey,
-  clientId = CLIENT_ID,
-  expiresIn = '1h',
-}: TokenOptions = {}): Promise<string> {
-  const claims =
-    use === 'access'
-      ? {
-          token_use: 'access',
-          client_id: clientId,
-          username: 'user-uuid',
-          'cognito:groups': groups,
-          scope: 'aws.cognito.signin.user.admin',
-        }
-      : {
-          token_use: 'id',
-          aud: clientId,
-          'cognito:username': 'user-uuid',
-          email: 'someone@example.com',
-          'cognito:groups': groups,
-        };
-  return new SignJWT(claims)
-    .setProtectedHeader({ alg: 'RS256', kid: 'pool-key' })
-    .setSubject('user-uuid')
-    .setIssuer(ISSUER)
-    .setIssuedAt()
-    .setExpirationTime(expiresIn)
-    .sign(key);
-}
+const token = ({ key = poolKey, ...options }: TokenOptions & { key?: SigningKey } = {}) => signPoolToken(key, options);
 
 const calls: AppSyncResolverEvent<Record<string, unknown>>[] = [];
 let answer: (event: AppSyncResolverEvent<Record<string, unknown>>) => Promise<unknown> = async () => null;
@@ -74,15 +39,7 @@ async function post(server: GraphqlServer, body: unknown, authorization?: string
 }
 
 /** What every test server shares: the pool's keys and the recording handler. */
-const serverOptions = () => ({
-  handler,
-  userPoolId: POOL_ID,
-  clientId: CLIENT_ID,
-  jwks,
-  host: '127.0.0.1',
-  port: 0,
-  region: 'us-east-2',
-});
+const serverOptions = () => ({ handler, ...poolServerOptions(jwks) });
 
 const UNAUTHORIZED = {
   errors: [{ errorType: 'UnauthorizedException', message: 'Valid authorization header not provided.' }],
@@ -93,10 +50,8 @@ describe('local GraphQL server', () => {
   let guarded: GraphqlServer;
 
   beforeAll(async () => {
-    const pool = await generateKeyPair('RS256');
-    poolKey = pool.privateKey;
-    ({ privateKey: otherKey } = await generateKeyPair('RS256'));
-    jwks = { keys: [{ ...(await exportJWK(pool.publicKey)), kid: 'pool-key', alg: 'RS256', use: 'sig' }] };
+    ({ privateKey: poolKey, jwks } = await poolKeys());
+    ({ privateKey: otherKey } = await poolKeys());
     server = await startGraphqlServer({ ...serverOptions(), schema: await loadProductSchema() });
     guarded = await startGraphqlServer({
       ...serverOptions(),
