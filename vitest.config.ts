@@ -1,16 +1,21 @@
 import react from '@vitejs/plugin-react';
 import { defineConfig } from 'vitest/config';
 
-// One `vitest run` runs every suite: unit (CDK, handlers, emulators), web components, end-to-end, bench smoke.
+// The projects: unit (handlers, emulators, tools), infra (CDK), web components, conformance, end-to-end with the
+// bench smoke. `npm test` (test/run.ts) runs the journeys' lane beside the others' and prints each project's time
+// (test/support/project-times.ts, also at the end of any `vitest run`).
 // The SDK's notice about its future Node 22 floor is noise on the Node 20 machines tests run on.
 const env = { AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED: 'true' };
 // Vitest's default is one worker fewer than the cores: one on the 2-core machines CI uses. Unit,
 // web and conformance files run two at a time (much of their time is spent waiting on child
 // processes); the end-to-end files run one after the other, after them.
 const maxWorkers = 2;
+/** The component test that needs a module graph of its own (see the web-isolated project). */
+const WEB_OWN_MODULES = 'test/web/session-signout.test.tsx';
 
 export default defineConfig({
   test: {
+    reporters: ['default', './test/support/project-times.ts'],
     projects: [
       {
         test: {
@@ -18,18 +23,57 @@ export default defineConfig({
           maxWorkers,
           env,
           environment: 'node',
-          include: ['test/{infra,lambdas,local,contracts}/**/*.test.ts', 'test/tools/**/*.test.ts'],
+          // The CognitoThrottles metric test stubs the environment the metrics module reads when it loads: it needs
+          // a module graph of its own.
+          include: [
+            'test/{lambdas,local,contracts}/**/*.test.ts',
+            'test/tools/**/*.test.ts',
+            'test/infra/operations-cognito-throttles.test.ts',
+          ],
           testTimeout: 60_000,
           hookTimeout: 120_000,
         },
       },
       {
+        test: {
+          // The CDK app's tests only build apps: their files share worker processes (isolate: false), so
+          // aws-cdk-lib is loaded once per worker and the default app, which most of them read, is synthesized
+          // once per worker (sharedPortalBuild).
+          name: 'infra',
+          maxWorkers,
+          isolate: false,
+          env,
+          environment: 'node',
+          include: ['test/infra/**/*.test.ts'],
+          exclude: ['test/infra/operations-cognito-throttles.test.ts'],
+          testTimeout: 60_000,
+          hookTimeout: 300_000,
+        },
+      },
+      {
         plugins: [react()],
         test: {
+          // Component files share worker processes (isolate: false): React, the router and jsdom load once per
+          // worker instead of once per file, which halves the project's time. test/web/setup.ts clears what a test
+          // leaves behind (the DOM, storage, mocks, timers, toasts).
           name: 'web',
           maxWorkers,
+          isolate: false,
           environment: 'jsdom',
           include: ['test/web/**/*.test.{ts,tsx}'],
+          exclude: [WEB_OWN_MODULES],
+          setupFiles: ['test/web/setup.ts'],
+          testTimeout: 30_000,
+        },
+      },
+      {
+        plugins: [react()],
+        test: {
+          // Fakes Date before the toast library loads, which a shared module graph has loaded already.
+          name: 'web-isolated',
+          maxWorkers,
+          environment: 'jsdom',
+          include: [WEB_OWN_MODULES],
           setupFiles: ['test/web/setup.ts'],
           testTimeout: 30_000,
         },

@@ -37,12 +37,14 @@ const REPETITIONS = 7;
  * process started at the end of the import and of the invocation.
  */
 const RUNNER = `
+import { writeSync } from 'node:fs';
 const [bundle, event, context] = process.argv.slice(2);
 const { handler } = await import(bundle);
 const imported = performance.now();
 const { deadline, ...fields } = JSON.parse(context);
 const result = await handler(JSON.parse(event), { ...fields, callbackWaitsForEmptyEventLoop: true, getRemainingTimeInMillis: () => deadline - Date.now() });
-process.stdout.write(JSON.stringify({ status: result?.statusCode, imported, answered: performance.now() }));
+// The result goes to a channel of its own (fd 3): the function's log lines go to stdout as in Lambda.
+writeSync(3, JSON.stringify({ status: result?.statusCode, imported, answered: performance.now() }));
 `;
 
 interface FirstRequest {
@@ -57,13 +59,15 @@ interface FirstRequest {
 function runOnce(runner: string, args: readonly string[], env: Record<string, string>): Promise<FirstRequest> {
   return new Promise((resolve, reject) => {
     const started = process.hrtime.bigint();
-    const child = spawn(process.execPath, [runner, ...args], { env, stdio: ['ignore', 'pipe', 'pipe'] });
-    let stdout = '';
+    const child = spawn(process.execPath, [runner, ...args], { env, stdio: ['ignore', 'pipe', 'pipe', 'pipe'] });
+    let result = '';
     let stderr = '';
-    child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
-    child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
+    // Whatever the function logs (stdout) is not its result, which comes on fd 3.
+    child.stdout!.resume();
+    child.stdio[3]!.on('data', (chunk: Buffer) => (result += chunk.toString()));
+    child.stderr!.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
     child.on('error', reject);
-    child.on('exit', (code) => {
+    child.on('close', (code) => {
       const totalMs = Number(process.hrtime.bigint() - started) / 1e6;
       if (code !== 0) {
         reject(
@@ -73,7 +77,7 @@ function runOnce(runner: string, args: readonly string[], env: Record<string, st
         );
         return;
       }
-      const reported = JSON.parse(stdout) as { status?: number; imported: number; answered: number };
+      const reported = JSON.parse(result) as { status?: number; imported: number; answered: number };
       resolve({ totalMs, importedMs: reported.imported, answeredMs: reported.answered, status: reported.status });
     });
   });

@@ -4,77 +4,34 @@ import * as lambda from 'aws-cdk-lib/aws-lambda';
 import * as logs from 'aws-cdk-lib/aws-logs';
 import { Construct, type IConstruct } from 'constructs';
 import { execFileSync } from 'node:child_process';
-import { existsSync } from 'node:fs';
+import { cpSync, existsSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { ENV } from '#contracts/env.ts';
 import { METRICS_NAMESPACE_ENV } from '#contracts/metrics.ts';
+import { prebuiltBundle } from './bundling/handler-bundle.ts';
 import { acknowledge } from './compliance.ts';
 import type { PortalTable } from './data.ts';
 
 const projectRoot = fileURLToPath(new URL('..', import.meta.url));
 
-/**
- * esbuild's options for a handler bundle: minified ESM for the runtime's Node.js with linked
- * source maps (read by the logger when it logs an error), the AWS SDK bundled (not taken from the runtime) so the
- * deployed code runs the
- * versions the tests ran, and code splitting: what a handler loads with `import()` (the token
- * verifier, the SDK clients, the request's work) is a chunk of its own that the first request
- * to need it loads, so the function starts with its middleware only.
- */
-export const BUNDLE_OPTIONS = {
-  bundle: true,
-  platform: 'node',
-  format: 'esm',
-  target: 'node24',
-  minify: true,
-  sourcemap: 'linked',
-  sourcesContent: false,
-  mainFields: ['module', 'main'],
-  splitting: true,
-  outExtension: { '.js': '.mjs' },
-  chunkNames: '[name]-[hash]',
-  // Some dependencies are CommonJS and call require() for Node built-ins.
-  banner: {
-    js: "import { createRequire as __createRequire } from 'node:module'; const require = __createRequire(import.meta.url);",
-  },
-  logLevel: 'warning',
-} as const;
+/** The bundler run in a child process when no prebuilt bundle exists (CDK bundles synchronously). */
+const BUNDLE_CLI = fileURLToPath(new URL('./bundling/bundle-cli.ts', import.meta.url));
 
 /**
- * Runs in a child process (esbuild plugins need its asynchronous API; CDK bundles synchronously).
- * The plugin writes the AWS SDK's schema trait keys (`{ [_h]: ... }`, computed from string
- * constants) as the literal keys they are: esbuild keeps every statement with a computed key,
- * so without it each client's whole service schema (QuickSight's: 260 KB) stays in the bundle
- * whichever commands are used (aws/aws-sdk-js-v3#7607). Nothing else in the file changes.
+ * Bundles the handler of function folder `name` into `outputDir` (index.mjs and its chunks,
+ * with source maps): a copy of the bundle this process prebuilt (bundleHandlersInto, all
+ * handlers at once) or, without one, esbuild in a child process.
  */
-const BUNDLER_SCRIPT = `
-import { build } from 'esbuild';
-import { readFile } from 'node:fs/promises';
-const [entry, outdir, options] = process.argv.slice(1);
-const literalSchemaKeys = {
-  name: 'literal-schema-keys',
-  setup(esbuild) {
-    esbuild.onLoad({ filter: /[\\\\/]@aws-sdk[\\\\/].+[\\\\/]dist-es[\\\\/](?:.+[\\\\/])?schemas[\\\\/]schemas_\\d+\\.js$/ }, async ({ path }) => {
-      const source = await readFile(path, 'utf8');
-      const strings = new Map();
-      for (const [, name, value] of source.matchAll(/^const (_\\w+) = ("(?:[^"\\\\]|\\\\.)*");$/gm)) strings.set(name, value);
-      return { contents: source.replace(/\\[(_\\w+)\\]:/g, (key, name) => (strings.has(name) ? strings.get(name) + ':' : key)), loader: 'js' };
-    });
-  },
-};
-await build({ ...JSON.parse(options), entryPoints: [{ in: entry, out: 'index' }], outdir, plugins: [literalSchemaKeys] });
-`;
-
-/** Bundles `entry` into `outputDir` (index.mjs and its chunks, with source maps). */
-const bundleHandler = (entry: string, outputDir: string): void => {
-  execFileSync(
-    process.execPath,
-    ['--input-type=module', '-e', BUNDLER_SCRIPT, entry, outputDir, JSON.stringify(BUNDLE_OPTIONS)],
-    {
-      cwd: projectRoot,
-      stdio: ['ignore', 'inherit', 'inherit'],
-    },
-  );
+const bundleHandlerSync = (name: string, entry: string, outputDir: string): void => {
+  const prebuilt = prebuiltBundle(name);
+  if (prebuilt !== undefined) {
+    cpSync(prebuilt, outputDir, { recursive: true });
+    return;
+  }
+  execFileSync(process.execPath, ['--import', 'tsx', BUNDLE_CLI, entry, outputDir], {
+    cwd: projectRoot,
+    stdio: ['ignore', 'inherit', 'inherit'],
+  });
 };
 
 /** The newest Node.js runtime this aws-cdk-lib offers (cdk-nag AwsSolutions-L1 asks for it). */
@@ -211,7 +168,7 @@ export class PortalFunction extends Construct {
           command: ['esbuild', `lambdas/${props.name}/handler.ts`],
           local: {
             tryBundle: (outputDir) => {
-              bundleHandler(entry, outputDir);
+              bundleHandlerSync(props.name, entry, outputDir);
               return true;
             },
           },

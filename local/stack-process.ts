@@ -3,7 +3,9 @@ import { rm } from 'node:fs/promises';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { fileURLToPath } from 'node:url';
 import { readStackInfo, stackFilePath, type StackInfo } from '#clients/local-stack.ts';
+import { localDeployment } from './aws/local-deployment.ts';
 import { groupAlive } from './process-alive.ts';
+import { ensureWebBuilt } from './web-build.ts';
 
 /** Set by spawnStack: the stack stops when its parent's stdin pipe closes (parent died). */
 export const EXIT_WITH_PARENT_ENV = 'LOCAL_STACK_EXIT_WITH_PARENT';
@@ -14,8 +16,14 @@ export interface SpawnStackOptions {
   readonly dataDir: string;
   readonly portBase: number;
   readonly reset?: boolean;
-  /** @default 180_000 (the first start after a change synthesizes and bundles the functions) */
+  /**
+   * How long the stack may take to be ready once the web app is built and the CDK app
+   * synthesized (which happen first, under {@link prepareTimeoutMs}).
+   * @default 180_000
+   */
   readonly readyTimeoutMs?: number;
+  /** How long the web build and the synthesis may take (a first start after a change). @default 900_000 */
+  readonly prepareTimeoutMs?: number;
   /** Receives the stack's output as it arrives (stdout and stderr). */
   readonly onOutput?: (chunk: string) => void;
 }
@@ -24,7 +32,7 @@ export interface RunningStack {
   readonly info: StackInfo;
   /** The process group leader (`npm`). */
   readonly pid: number;
-  /** Milliseconds from spawning `npm start` to a ready stack. */
+  /** Milliseconds from spawning `npm start` to a ready stack (the web build and synthesis done before). */
   readonly startupMs: number;
   /** SIGTERM to the whole process group, resolved once no process of it is left. */
   stop(): Promise<void>;
@@ -44,12 +52,58 @@ async function stopGroup(pgid: number, graceMs = 15_000): Promise<void> {
 }
 
 /**
+ * What a start waits for before its services: the web build and the synthesized CDK app,
+ * made here first so that the stack's own clock measures the stack. Each has its own stage
+ * name for a limit that fires.
+ */
+async function prepare(timeoutMs: number): Promise<void> {
+  const stages = new Map<string, boolean>([
+    ['the web build', false],
+    ['the CDK synthesis', false],
+  ]);
+  const done = (stage: string) => () => void stages.set(stage, true);
+  let timer: NodeJS.Timeout | undefined;
+  const limit = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => {
+      const slow = [...stages].filter(([, finished]) => !finished).map(([stage]) => stage);
+      reject(
+        new Error(
+          `The local stack's preparation did not finish within ${Math.round(timeoutMs / 1000)} s: ${slow.join(' and ')} still running`,
+        ),
+      );
+    }, timeoutMs);
+  });
+  try {
+    await Promise.race([
+      Promise.all([
+        ensureWebBuilt({ keepPreviousOnFailure: false }).then(done('the web build')),
+        localDeployment().then(done('the CDK synthesis')),
+      ]),
+      limit,
+    ]);
+  } finally {
+    clearTimeout(timer);
+  }
+}
+
+/** The last progress line the stack printed: the stage it is at. */
+function lastStage(output: string): string {
+  const lines = output
+    .split('\n')
+    .map((line) => line.trim())
+    .filter((line) => line.endsWith('...'));
+  return lines.at(-1) ?? 'none printed yet';
+}
+
+/**
  * Starts the local stack exactly as a person does (`npm start -- ...`) in its own process
- * group and resolves once `<dataDir>/stack.json` is written. Used by the integration
- * tests, the end-to-end global setup and the benches.
+ * group and resolves once `<dataDir>/stack.json` is written. The web build and the synthesis
+ * are made (or found up to date) first, each under its own limit; the ready limit counts from
+ * the spawn. Used by the integration tests, the end-to-end global setup and the benches.
  */
 export async function spawnStack(options: SpawnStackOptions): Promise<RunningStack> {
-  const { dataDir, portBase, reset = false, readyTimeoutMs = 180_000, onOutput } = options;
+  const { dataDir, portBase, reset = false, readyTimeoutMs = 180_000, prepareTimeoutMs = 900_000, onOutput } = options;
+  await prepare(prepareTimeoutMs);
   // A stack.json left by an earlier run must not be mistaken for this one's.
   await rm(stackFilePath(dataDir), { force: true });
 
@@ -67,9 +121,13 @@ export async function spawnStack(options: SpawnStackOptions): Promise<RunningSta
     stdio: ['pipe', 'pipe', 'pipe'],
   });
   let tail = '';
+  let stage = 'spawning npm start';
+  let stageAt = started;
   const collect = (chunk: Buffer) => {
     const text = chunk.toString('utf8');
     tail = (tail + text).slice(-OUTPUT_TAIL_CHARS);
+    const reached = lastStage(text);
+    if (reached !== 'none printed yet') [stage, stageAt] = [reached, Date.now()];
     onOutput?.(text);
   };
   child.stdout?.on('data', collect);
@@ -95,7 +153,7 @@ export async function spawnStack(options: SpawnStackOptions): Promise<RunningSta
         throw new Error(`The local stack exited (code ${exitCode}) before it was ready. Output:\n${tail}`);
       if (Date.now() > deadline) {
         throw new Error(
-          `The local stack was not ready within ${Math.round(readyTimeoutMs / 1000)} s. Output:\n${tail}`,
+          `The local stack was not ready within ${Math.round(readyTimeoutMs / 1000)} s; the stage it was at: "${stage}" (for ${Math.round((Date.now() - stageAt) / 1000)} s). Output:\n${tail}`,
         );
       }
       await sleep(150);

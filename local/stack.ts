@@ -130,6 +130,7 @@ export async function startStack(options: StackOptions = {}): Promise<RunningLoc
     const { webBuild, synthesis } = buildAndSynthesize(stack, options.signal);
     const iam = localIam();
     const gate = gateFor(stack, iam);
+    stack.log('Starting the mail capture and DynamoDB...');
     const ses = await startSes(stack, gate);
     stack.aborted();
     const dynamodbEndpoint = await startTables(stack, gate);
@@ -137,6 +138,7 @@ export async function startStack(options: StackOptions = {}): Promise<RunningLoc
     // The identity provider runs with the synthesized pool's settings.
     const deployment = await synthesis;
     stack.aborted();
+    stack.log('Starting S3, the identity provider and QuickSight...');
     const s3 = await startS3(stack, gate, deployment);
     stack.aborted();
     // The pool invokes its triggers as Lambda does; the functions exist once the workers start.
@@ -146,6 +148,7 @@ export async function startStack(options: StackOptions = {}): Promise<RunningLoc
     const quicksight = await startQuickSight(stack, gate, deployment, s3.standIn);
     stack.aborted();
 
+    stack.log('Starting the functions and the GraphQL API...');
     const endpoints = localEndpoints(stack, { cognito, dynamodbEndpoint, quicksight, ses, s3 });
     const workers = await startFunctionWorkers(stack, deployment, endpoints, iam, triggers);
     stack.aborted();
@@ -155,6 +158,7 @@ export async function startStack(options: StackOptions = {}): Promise<RunningLoc
     await seed(stack, cognito, workers.functionUrls, quicksight.emulator);
     stack.aborted();
     await webBuild;
+    stack.log('Starting the web server...');
     await startWeb(stack, deployment, {
       cognito,
       graphql,

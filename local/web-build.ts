@@ -1,12 +1,12 @@
 import { spawn } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import { existsSync } from 'node:fs';
-import { mkdir, readdir, readFile, rm, stat, writeFile } from 'node:fs/promises';
+import { readdir, stat } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { fileURLToPath } from 'node:url';
-import { processAlive } from './process-alive.ts';
+import { tryLock, unlock } from './owner-lock.ts';
 
 const projectRoot = fileURLToPath(new URL('..', import.meta.url));
 export const WEB_DIR = join(projectRoot, 'web');
@@ -37,30 +37,20 @@ export async function webBuildIsStale(): Promise<boolean> {
 }
 
 /**
- * One build at a time for this checkout (tests start several stacks at once). The lock is a
- * directory (created atomically) holding the owner's pid, so a lock left by a killed
- * process is taken over.
+ * One build at a time for this checkout (tests start several stacks at once). The lock names
+ * its owner, so a lock left by a killed process is taken over at once (local/owner-lock.ts).
  */
 async function withBuildLock<T>(signal: AbortSignal | undefined, run: () => Promise<T>): Promise<T> {
   const lock = join(tmpdir(), `portal-web-build-${createHash('sha1').update(projectRoot).digest('hex').slice(0, 12)}`);
-  const owner = join(lock, 'pid');
   for (;;) {
     signal?.throwIfAborted();
-    try {
-      await mkdir(lock);
-      await writeFile(owner, String(process.pid));
-      break;
-    } catch (error) {
-      if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error;
-      const pid = Number(await readFile(owner, 'utf8').catch(() => ''));
-      if (pid > 0 && !processAlive(pid)) await rm(lock, { recursive: true, force: true });
-      else await sleep(250);
-    }
+    if ((await tryLock(lock)).held) break;
+    await sleep(250);
   }
   try {
     return await run();
   } finally {
-    await rm(lock, { recursive: true, force: true });
+    await unlock(lock);
   }
 }
 

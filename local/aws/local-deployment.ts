@@ -3,12 +3,18 @@ import { createHash } from 'node:crypto';
 import { mkdir, readdir, readFile, rename, rm, stat } from 'node:fs/promises';
 import { join, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { lockHeld, tryLock, unlock } from '../owner-lock.ts';
+import { processAlive } from '../process-alive.ts';
 import type { SynthesizedDeployment } from './deployment.ts';
 
 const projectRoot = fileURLToPath(new URL('../..', import.meta.url));
 
+/** Sets where syntheses are kept instead of {@link SYNTH_CACHE_DIR} (a test's own folder). */
+export const SYNTH_CACHE_DIR_ENV = 'PORTAL_SYNTH_CACHE_DIR';
+
 /** Where synthesized deployments are kept, one folder per source hash. */
-export const SYNTH_CACHE_DIR = join(projectRoot, 'node_modules', '.cache', 'portal-local-synth');
+export const SYNTH_CACHE_DIR =
+  process.env[SYNTH_CACHE_DIR_ENV] || join(projectRoot, 'node_modules', '.cache', 'portal-local-synth');
 
 /** Everything the synthesized template and bundles are made from. */
 const SOURCES = ['lib', 'lambdas', 'contracts', 'local/aws', 'local/environment.ts', 'cdk.json', 'package-lock.json'];
@@ -79,46 +85,37 @@ export async function localDeployment(log: (line: string) => void = () => undefi
   if (cached) return cached;
 
   await mkdir(SYNTH_CACHE_DIR, { recursive: true });
-  // Stacks started at the same time (parallel test files) share one synthesis.
+  // Stacks started at the same time (parallel test files) share one synthesis. The lock names
+  // its owner: a start that finds the owner gone (killed during synthesis) takes it at once.
   const lock = `${directory}.lock`;
-  const owner = await mkdir(lock).then(
-    () => true,
-    (error: NodeJS.ErrnoException) => {
-      if (error.code !== 'EEXIST') throw error;
-      return false;
-    },
-  );
-  if (!owner) {
+  const state = await tryLock(lock);
+  if (!state.held) {
+    log(`Waiting for the synthesis another start (process ${state.owner}) is running...`);
     const done = await waitForOtherSynthesis(directory, lock);
     if (done) return done;
     return localDeployment(log);
   }
   try {
+    // Another start may have finished the same synthesis between the read above and the lock.
+    const finished = await readDeployment(directory);
+    if (finished) return finished;
     log('Synthesizing the CDK app and bundling the functions (after a change of lib/, lambdas/ or contracts/)...');
     await synthesizeInto(directory, hash);
   } finally {
-    await rm(lock, { recursive: true, force: true });
+    await unlock(lock);
   }
-  await pruneOldSyntheses(hash);
+  await pruneCache(SYNTH_CACHE_DIR, hash);
   const deployment = await readDeployment(directory);
   if (!deployment) throw new Error(`Synthesis wrote no deployment.json in ${directory}`);
   return deployment;
 }
 
-/** A synthesis another process holds the lock for: its result, or undefined once the lock is gone or stale. */
+/** A synthesis another live process holds the lock for: its result, or undefined once the lock is gone. */
 async function waitForOtherSynthesis(directory: string, lock: string): Promise<SynthesizedDeployment | undefined> {
-  const staleAfterMs = 5 * 60_000;
   for (;;) {
     const done = await readDeployment(directory);
     if (done) return done;
-    const held = await stat(lock).then(
-      (info) => Date.now() - info.mtimeMs < staleAfterMs,
-      () => false,
-    );
-    if (!held) {
-      await rm(lock, { recursive: true, force: true });
-      return undefined;
-    }
+    if (!(await lockHeld(lock))) return readDeployment(directory);
     await new Promise((resolve) => setTimeout(resolve, 250));
   }
 }
@@ -138,8 +135,12 @@ async function synthesizeInto(directory: string, hash: string): Promise<void> {
   }
 }
 
-async function pruneOldSyntheses(current: string): Promise<void> {
-  const entries = await readdir(SYNTH_CACHE_DIR, { withFileTypes: true });
+/**
+ * Keeps the `kept` newest entries of a cache folder (`current` among them) and removes what a
+ * process killed part way left behind: partial output named after its process.
+ */
+export async function pruneCache(cacheDir: string, current: string, kept = KEPT_SYNTHESES): Promise<void> {
+  const entries = await readdir(cacheDir, { withFileTypes: true });
   const others = await Promise.all(
     entries
       .filter(
@@ -147,13 +148,19 @@ async function pruneOldSyntheses(current: string): Promise<void> {
           entry.isDirectory() &&
           entry.name !== current &&
           !entry.name.includes('.partial-') &&
-          !entry.name.endsWith('.lock'),
+          !entry.name.includes('.lock'),
       )
       .map(async (entry) => ({
-        path: join(SYNTH_CACHE_DIR, entry.name),
-        modified: (await stat(join(SYNTH_CACHE_DIR, entry.name))).mtimeMs,
+        path: join(cacheDir, entry.name),
+        modified: (await stat(join(cacheDir, entry.name))).mtimeMs,
       })),
   );
-  const stale = others.sort((a, b) => b.modified - a.modified).slice(KEPT_SYNTHESES - 1);
-  await Promise.all(stale.map((entry) => rm(entry.path, { recursive: true, force: true })));
+  const stale = others.sort((a, b) => b.modified - a.modified).slice(kept - 1);
+  const abandoned = entries
+    .filter((entry) => {
+      const pid = Number(/\.partial-(\d+)-/.exec(entry.name)?.[1]);
+      return pid > 0 && !processAlive(pid);
+    })
+    .map((entry) => ({ path: join(cacheDir, entry.name) }));
+  await Promise.all([...stale, ...abandoned].map((entry) => rm(entry.path, { recursive: true, force: true })));
 }

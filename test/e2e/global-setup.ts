@@ -1,5 +1,3 @@
-import { spawnSync } from 'node:child_process';
-import { existsSync } from 'node:fs';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -7,33 +5,11 @@ import type { TestProject } from 'vitest/node';
 import { findFreePortBase } from '#local/ports.ts';
 import { spawnStack } from '#local/stack-process.ts';
 import { ensureWebBuilt } from '#local/web-build.ts';
-import { CHROMIUM_PATH } from './support/browser.ts';
+import { ensureChromium } from '../support/chromium.ts';
 import './support/provided.ts';
 import { writeInitialTotpLedger } from './support/totp-ledger.ts';
 
 const STACK_READY_TIMEOUT_MS = 180_000;
-
-function run(command: string, args: readonly string[]): void {
-  const result = spawnSync(command, args, {
-    stdio: 'inherit',
-    env: { ...process.env, DEBIAN_FRONTEND: 'noninteractive' },
-  });
-  if (result.status !== 0)
-    throw new Error(`\`${command} ${args.join(' ')}\` failed (exit ${result.status ?? result.signal})`);
-}
-
-/** Debian's Chromium, installed once per machine (Playwright cannot download browsers here). */
-function ensureChromium(): void {
-  if (existsSync(CHROMIUM_PATH)) return;
-  if (process.getuid?.() !== 0) {
-    throw new Error(
-      `${CHROMIUM_PATH} is missing: install it with \`sudo apt-get update && sudo apt-get install -y chromium\``,
-    );
-  }
-  console.log(`${CHROMIUM_PATH} is missing: installing Debian's chromium...`);
-  run('apt-get', ['update']);
-  run('apt-get', ['install', '-y', '--no-install-recommends', 'chromium']);
-}
 
 /**
  * Before the journeys: Chromium, a fresh web build, and a local stack of its own (temporary

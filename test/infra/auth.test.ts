@@ -1,12 +1,18 @@
 import { Match } from 'aws-cdk-lib/assertions';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { buildPortal, logicalIdAt, policyStatements, type PortalBuild } from './support/portal-build.ts';
+import {
+  buildPortal,
+  sharedPortalBuild,
+  logicalIdAt,
+  policyStatements,
+  type PortalBuild,
+} from './support/portal-build.ts';
 import { invitationMessage } from '#lib/auth.ts';
 
 describe('identity provider (Cognito)', () => {
   let build: PortalBuild;
   beforeAll(() => {
-    build = buildPortal();
+    build = sharedPortalBuild();
   });
   afterAll(() => build.dispose());
 

@@ -5,7 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ENV } from '#contracts/env.ts';
 import { CHECK_WITHHELD_ACTIONS } from '#lib/company-access.ts';
 import { actionsOf } from '#compliance/code-usage.ts';
-import { asList, buildPortal, logicalIdAt, policyStatements, type PortalBuild } from './support/portal-build.ts';
+import { asList, sharedPortalBuild, logicalIdAt, policyStatements, type PortalBuild } from './support/portal-build.ts';
 
 /** A template resource as the CDK assertions hand it out. */
 type Resource = ReturnType<Template['findResources']>[string];
@@ -40,7 +40,7 @@ describe('company access', () => {
   const stackName = () => build.stack.stackName;
 
   beforeAll(() => {
-    build = buildPortal();
+    build = sharedPortalBuild();
     resources = build.template.toJSON().Resources as Record<string, Resource>;
     bucketId = logicalIdAt(build.template, 'AWS::S3::Bucket', '/Companies/RulesBucket/');
     readRoleId = logicalIdAt(build.template, 'AWS::IAM::Role', '/Companies/QuickSightReadRole/');

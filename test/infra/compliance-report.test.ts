@@ -406,8 +406,8 @@ describe('the portal', () => {
     }
   >;
   beforeAll(async () => {
-    const { buildPortal } = await import('./support/portal-build.ts');
-    const build = buildPortal();
+    const { sharedPortalBuild } = await import('./support/portal-build.ts');
+    const build = sharedPortalBuild();
     report = JSON.parse(readFileSync(join(build.outdir, 'compliance', 'report.json'), 'utf8')) as typeof report;
     templates = Object.fromEntries(
       readdirSync(build.outdir)

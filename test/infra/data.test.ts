@@ -1,12 +1,12 @@
 import { Match } from 'aws-cdk-lib/assertions';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { tables } from '#contracts/tables.ts';
-import { buildPortal, logicalIdAt, type PortalBuild } from './support/portal-build.ts';
+import { buildPortal, sharedPortalBuild, logicalIdAt, type PortalBuild } from './support/portal-build.ts';
 
 describe('data (DynamoDB)', () => {
   let build: PortalBuild;
   beforeAll(() => {
-    build = buildPortal();
+    build = sharedPortalBuild();
   });
   afterAll(() => build.dispose());
 

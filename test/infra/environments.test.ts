@@ -2,7 +2,7 @@ import { App, Stack } from 'aws-cdk-lib';
 import type { Template } from 'aws-cdk-lib/assertions';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { PortalNames } from '#lib/resource-names.ts';
-import { buildPortal, logicalIdAt, type PortalBuild } from './support/portal-build.ts';
+import { buildPortal, sharedPortalBuild, logicalIdAt, type PortalBuild } from './support/portal-build.ts';
 import { fromContext, problemsOf } from './support/config.ts';
 
 const ACCOUNT = '111122223333';
@@ -58,7 +58,7 @@ describe('environments and regions of one product in one account', () => {
   let defaults: PortalBuild;
   beforeAll(() => {
     builds = deployments.map((context) => buildPortal({ context }));
-    defaults = buildPortal();
+    defaults = sharedPortalBuild();
   });
   afterAll(() => [...builds, defaults].forEach((build) => build.dispose()));
 

@@ -3,13 +3,13 @@ import { readFileSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { QUERY_DEPTH_LIMIT, RESOLVER_COUNT_LIMIT } from '#contracts/graphql-limits.ts';
 import { rootFields, SCHEMA_FILE } from '#lib/graphql-api.ts';
-import { buildPortal, logicalIdAt, policyStatements, type PortalBuild } from './support/portal-build.ts';
+import { sharedPortalBuild, logicalIdAt, policyStatements, type PortalBuild } from './support/portal-build.ts';
 
 describe('GraphQL API (AppSync)', () => {
   let build: PortalBuild;
   const schema = readFileSync(SCHEMA_FILE, 'utf8');
   beforeAll(() => {
-    build = buildPortal();
+    build = sharedPortalBuild();
   });
   afterAll(() => build.dispose());
 

@@ -9,7 +9,14 @@ import {
   USAGE_RECORD_FAILURES_METRIC,
 } from '#contracts/metrics.ts';
 import { ConfigError, loadConfig } from '#lib/config.ts';
-import { asList, buildPortal, logicalIdAt, policyStatements, type PortalBuild } from './support/portal-build.ts';
+import {
+  asList,
+  buildPortal,
+  sharedPortalBuild,
+  logicalIdAt,
+  policyStatements,
+  type PortalBuild,
+} from './support/portal-build.ts';
 
 /** A template resource as the CDK assertions hand it out. */
 type Resource = ReturnType<Template['findResources']>[string];
@@ -92,7 +99,7 @@ const configProblems = (context: Record<string, unknown>): string => {
 describe('operations pack (default configuration)', () => {
   let build: PortalBuild;
   beforeAll(() => {
-    build = buildPortal();
+    build = sharedPortalBuild();
   });
   afterAll(() => build.dispose());
 

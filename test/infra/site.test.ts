@@ -4,7 +4,7 @@ import { Capture, Match } from 'aws-cdk-lib/assertions';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { contentSecurityPolicy, securityHeaders } from '#contracts/security-headers.ts';
 import { cspSourcesForRegion } from '#lib/site.ts';
-import { buildPortal, logicalIdAt, type PortalBuild } from './support/portal-build.ts';
+import { buildPortal, sharedPortalBuild, logicalIdAt, type PortalBuild } from './support/portal-build.ts';
 import { dependencies, findCycle, type TemplateResources } from './support/template-graph.ts';
 
 const ALL_PUBLIC_ACCESS_BLOCKED = {
@@ -115,7 +115,7 @@ describe('site (S3 + CloudFront)', () => {
   let logBucket: string;
   let distribution: string;
   beforeAll(() => {
-    build = buildPortal();
+    build = sharedPortalBuild();
     contentBucket = logicalIdAt(build.template, 'AWS::S3::Bucket', '/Site/Content/');
     logBucket = logicalIdAt(build.template, 'AWS::S3::Bucket', '/Site/AccessLogs/');
     distribution = logicalIdAt(build.template, 'AWS::CloudFront::Distribution', '/Site/Distribution/');

@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { build } from 'esbuild';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
-import { BUNDLE_OPTIONS } from '#lib/portal-function.ts';
+import { BUNDLE_OPTIONS } from '#lib/bundling/handler-bundle.ts';
 import { createLogger } from '#lambdas/shared/logger.ts';
 
 const projectRoot = fileURLToPath(new URL('../..', import.meta.url));

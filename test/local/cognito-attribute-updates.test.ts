@@ -13,7 +13,7 @@ import {
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { userPoolGroups, userPoolSettings } from '#local/aws/synth.ts';
 import { checkedVerifiedAttributes } from '#local/emulators/cognito/config.ts';
-import { buildPortal, type PortalBuild } from '../infra/support/portal-build.ts';
+import { sharedPortalBuild, type PortalBuild } from '../infra/support/portal-build.ts';
 import { authenticate, userFor } from './support/cognito-client.ts';
 import {
   createEnrolledUser,
@@ -64,7 +64,7 @@ async function listByEmail(harness: CognitoHarness, email: string) {
 describe('the synthesized pool', () => {
   let build: PortalBuild;
   beforeAll(() => {
-    build = buildPortal();
+    build = sharedPortalBuild();
   });
   afterAll(() => build?.dispose());
 

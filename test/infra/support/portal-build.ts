@@ -22,6 +22,8 @@ export interface PortalBuild {
   readonly outdir: string;
   /** Removes the temporary directories. */
   dispose(): void;
+  /** Removes them even for a shared build (at the end of the process). */
+  disposeNow(): void;
 }
 
 export interface PortalBuildOptions {
@@ -64,7 +66,29 @@ export function buildPortal(options: PortalBuildOptions = {}): PortalBuild {
   const config = loadConfig((key) => app.node.tryGetContext(key));
   const stack = addPortal(app, { config, webAssetDirectory });
   const template = Template.fromStack(stack);
-  return { app, stack, config, template, outdir, dispose: () => rmSync(root, { recursive: true, force: true }) };
+  const dispose = () => rmSync(root, { recursive: true, force: true });
+  return { app, stack, config, template, outdir, dispose, disposeNow: dispose };
+}
+
+/** Builds made once per test process by {@link sharedPortalBuild}, removed when it exits. */
+const sharedBuilds = new Map<string, PortalBuild>();
+
+/**
+ * The build of these options, synthesized once per test process and shared by every test file
+ * the process runs (the infra project runs its files in shared workers): for tests that only
+ * read the app, its template and its cloud assembly. A test that changes the app takes its
+ * own {@link buildPortal}. Its `dispose` does nothing; the directories go when the process exits.
+ */
+export function sharedPortalBuild(options: PortalBuildOptions = {}): PortalBuild {
+  const key = JSON.stringify(options);
+  let build = sharedBuilds.get(key);
+  if (build === undefined) {
+    if (sharedBuilds.size === 0) process.once('exit', () => sharedBuilds.forEach((shared) => shared.disposeNow()));
+    const made = buildPortal(options);
+    build = { ...made, dispose: () => undefined, disposeNow: made.dispose };
+    sharedBuilds.set(key, build);
+  }
+  return build;
 }
 
 /** Every IAM policy statement of a template: inline, customer-managed and role policies. */

@@ -1,0 +1,143 @@
+import { createHash } from 'node:crypto';
+import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
+import { mkdir, readFile, rename, rm } from 'node:fs/promises';
+import { join, relative } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import type { Plugin } from 'esbuild';
+
+const projectRoot = fileURLToPath(new URL('../..', import.meta.url));
+
+/**
+ * esbuild's options for a handler bundle: minified ESM for the runtime's Node.js with linked
+ * source maps (read by the logger when it logs an error), the AWS SDK bundled (not taken from the runtime) so the
+ * deployed code runs the versions the tests ran, and code splitting: what a handler loads with `import()` (the token
+ * verifier, the SDK clients, the request's work) is a chunk of its own that the first request
+ * to need it loads, so the function starts with its middleware only.
+ */
+export const BUNDLE_OPTIONS = {
+  bundle: true,
+  platform: 'node',
+  format: 'esm',
+  target: 'node24',
+  minify: true,
+  sourcemap: 'linked',
+  sourcesContent: false,
+  mainFields: ['module', 'main'],
+  splitting: true,
+  outExtension: { '.js': '.mjs' },
+  chunkNames: '[name]-[hash]',
+  // Some dependencies are CommonJS and call require() for Node built-ins.
+  banner: {
+    js: "import { createRequire as __createRequire } from 'node:module'; const require = __createRequire(import.meta.url);",
+  },
+  logLevel: 'warning',
+} as const;
+
+/**
+ * Writes the AWS SDK's schema trait keys (`{ [_h]: ... }`, computed from string constants) as
+ * the literal keys they are: esbuild keeps every statement with a computed key, so without it
+ * each client's whole service schema (QuickSight's: 260 KB) stays in the bundle whichever
+ * commands are used (aws/aws-sdk-js-v3#7607). Nothing else in the file changes.
+ */
+export const literalSchemaKeys: Plugin = {
+  name: 'literal-schema-keys',
+  setup(build) {
+    build.onLoad(
+      { filter: /[\\/]@aws-sdk[\\/].+[\\/]dist-es[\\/](?:.+[\\/])?schemas[\\/]schemas_\d+\.js$/ },
+      async ({ path }) => {
+        const source = await readFile(path, 'utf8');
+        const strings = new Map<string, string>();
+        for (const [, name, value] of source.matchAll(/^const (_\w+) = ("(?:[^"\\]|\\.)*");$/gm))
+          strings.set(name!, value!);
+        return {
+          contents: source.replace(/\[(_\w+)\]:/g, (key, name: string) =>
+            strings.has(name) ? `${strings.get(name)}:` : key,
+          ),
+          loader: 'js',
+        };
+      },
+    );
+  },
+};
+
+/** The handler of the function folder `name`: `lambdas/<name>/handler.ts`. */
+export const handlerEntry = (name: string): string => join(projectRoot, 'lambdas', name, 'handler.ts');
+
+/** Every function folder with a handler. */
+export const handlerNames = (): string[] =>
+  readdirSync(join(projectRoot, 'lambdas'), { withFileTypes: true })
+    .filter((entry) => entry.isDirectory() && existsSync(handlerEntry(entry.name)))
+    .map((entry) => entry.name)
+    .sort();
+
+/** Bundles `entry` into `outdir` (index.mjs and its chunks, with source maps). */
+export async function bundleHandler(entry: string, outdir: string): Promise<void> {
+  const { build } = await import('esbuild');
+  await build({
+    ...BUNDLE_OPTIONS,
+    mainFields: [...BUNDLE_OPTIONS.mainFields],
+    absWorkingDir: projectRoot,
+    entryPoints: [{ in: entry, out: 'index' }],
+    outdir,
+    plugins: [literalSchemaKeys],
+  });
+}
+
+/**
+ * Prebuilt bundles by function folder name, which a synthesis in this process copies instead
+ * of bundling each function one after the other (see {@link bundleHandlersInto}).
+ */
+const prebuilt = new Map<string, string>();
+
+/** The prebuilt bundle of `name`, if this process made one. */
+export const prebuiltBundle = (name: string): string | undefined => prebuilt.get(name);
+
+/** What a handler bundle is made of: the handlers, the shared code and schemas, the locked dependencies, this file. */
+const BUNDLE_SOURCES = ['lambdas', 'contracts', 'package-lock.json', 'tsconfig.json', 'lib/bundling/handler-bundle.ts'];
+
+function filesUnder(path: string): string[] {
+  if (!existsSync(path)) return [];
+  if (!statSync(path).isDirectory()) return [path];
+  return readdirSync(path, { withFileTypes: true })
+    .filter((entry) => entry.name !== 'node_modules')
+    .flatMap((entry) => filesUnder(join(path, entry.name)));
+}
+
+/** A hash of every input of the handler bundles, with esbuild's version. */
+export function bundleSourceHash(): string {
+  const hash = createHash('sha256');
+  const esbuildVersion = (
+    JSON.parse(readFileSync(join(projectRoot, 'node_modules', 'esbuild', 'package.json'), 'utf8')) as {
+      version: string;
+    }
+  ).version;
+  hash.update(`esbuild ${esbuildVersion}\0`);
+  const files = BUNDLE_SOURCES.flatMap((source) => filesUnder(join(projectRoot, source))).sort();
+  for (const file of files)
+    hash.update(relative(projectRoot, file)).update('\0').update(readFileSync(file)).update('\0');
+  return hash.digest('hex').slice(0, 24);
+}
+
+/**
+ * Bundles every handler into `<directory>/<name>/`, all at once (esbuild runs the builds in
+ * parallel), unless the directory holds them already; later syntheses in this process copy
+ * them (PortalFunction's bundling). A directory is written whole under another name and then
+ * renamed, so a bundle directory that exists is complete.
+ */
+export async function bundleHandlersInto(directory: string): Promise<void> {
+  const names = handlerNames();
+  if (!names.every((name) => existsSync(join(directory, name, 'index.mjs')))) {
+    const partial = `${directory}.partial-${process.pid}-${Date.now()}`;
+    try {
+      await Promise.all(names.map((name) => bundleHandler(handlerEntry(name), join(partial, name))));
+      await mkdir(join(directory, '..'), { recursive: true });
+      await rename(partial, directory).catch(async (error: NodeJS.ErrnoException) => {
+        // Another process bundled the same sources meanwhile: theirs serve as well.
+        if (error.code !== 'ENOTEMPTY' && error.code !== 'EEXIST') throw error;
+      });
+    } finally {
+      await rm(partial, { recursive: true, force: true });
+    }
+  }
+  for (const name of names) prebuilt.set(name, join(directory, name));
+}

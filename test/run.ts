@@ -1,0 +1,91 @@
+/**
+ * `npm test`: every test project, in two lanes that run side by side. The browser journeys and
+ * the bench smoke spend most of their time waiting (on the browser, the stack, the 30-second
+ * authenticator steps), so they run next to the unit, infrastructure, web and conformance
+ * files instead of after them. Each lane is one `vitest run`; at the end the run prints each
+ * lane's and each project's time and exits non-zero when either lane failed.
+ *
+ * `npm test -- <vitest arguments>` passes the arguments to both lanes (a file filter, say).
+ */
+import { spawn } from 'node:child_process';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { ensureChromium } from './support/chromium.ts';
+import { formatProjectTimes, PROJECT_TIMES_FILE_ENV, type ProjectTime } from './support/project-times.ts';
+
+const projectRoot = fileURLToPath(new URL('..', import.meta.url));
+const vitest = join(projectRoot, 'node_modules', 'vitest', 'vitest.mjs');
+const extraArgs = process.argv.slice(2);
+
+interface Lane {
+  readonly name: string;
+  readonly projects: readonly string[];
+}
+
+const LANES: readonly Lane[] = [
+  { name: 'journeys', projects: ['e2e'] },
+  { name: 'units', projects: ['unit', 'infra', 'web', 'web-isolated', 'conformance'] },
+];
+
+interface LaneResult {
+  readonly lane: Lane;
+  readonly code: number;
+  readonly seconds: number;
+  readonly projects: readonly ProjectTime[];
+}
+
+const scratch = mkdtempSync(join(tmpdir(), 'portal-test-run-'));
+
+function runLane(lane: Lane): Promise<LaneResult> {
+  const timesFile = join(scratch, `${lane.name}.json`);
+  const started = Date.now();
+  return new Promise((resolve) => {
+    const child = spawn(
+      process.execPath,
+      [vitest, 'run', ...lane.projects.flatMap((project) => ['--project', project]), ...extraArgs],
+      {
+        cwd: projectRoot,
+        env: { ...process.env, [PROJECT_TIMES_FILE_ENV]: timesFile },
+        stdio: ['ignore', 'pipe', 'pipe'],
+      },
+    );
+    // Both lanes write to one terminal: each line says which lane it comes from.
+    const prefix = `[${lane.name}] `;
+    const forward = (stream: NodeJS.WriteStream) => {
+      let pending = '';
+      return (chunk: Buffer) => {
+        const lines = (pending + chunk.toString('utf8')).split('\n');
+        pending = lines.pop() ?? '';
+        for (const line of lines) stream.write(`${prefix}${line}\n`);
+      };
+    };
+    child.stdout.on('data', forward(process.stdout));
+    child.stderr.on('data', forward(process.stderr));
+    child.on('close', (code, signal) => {
+      let projects: ProjectTime[] = [];
+      try {
+        projects = JSON.parse(readFileSync(timesFile, 'utf8')) as ProjectTime[];
+      } catch {
+        // The lane ended before its reporter wrote (a failed set-up): its exit code says so.
+      }
+      resolve({ lane, code: code ?? (signal ? 1 : 0), seconds: (Date.now() - started) / 1000, projects });
+    });
+  });
+}
+
+const started = Date.now();
+ensureChromium();
+const results = await Promise.all(LANES.map(runLane));
+rmSync(scratch, { recursive: true, force: true });
+
+console.log('\nTime per lane and project:');
+for (const result of results) {
+  console.log(
+    `${result.lane.name}: ${result.seconds.toFixed(0)} s, ${result.code === 0 ? 'passed' : `FAILED (exit ${result.code})`}`,
+  );
+  if (result.projects.length > 0) console.log(formatProjectTimes(result.projects));
+}
+console.log(`All tests: ${((Date.now() - started) / 1000).toFixed(0)} s`);
+process.exitCode = results.some((result) => result.code !== 0) ? 1 : 0;
