@@ -1,5 +1,6 @@
 import react from '@vitejs/plugin-react';
 import { defineConfig } from 'vitest/config';
+import BalancedSequencer from './test/support/balanced-sequencer.ts';
 
 // The projects: unit (handlers, emulators, tools), infra (CDK), web components, conformance, end-to-end with the
 // bench smoke. `npm test` (test/run.ts) runs the journeys' lane beside the others' and prints each project's time
@@ -16,6 +17,8 @@ const WEB_OWN_MODULES = 'test/web/session-signout.test.tsx';
 export default defineConfig({
   test: {
     reporters: ['default', './test/support/project-times.ts'],
+    // Shards (the journeys' two lanes in test/run.ts) are split by expected time.
+    sequence: { sequencer: BalancedSequencer },
     projects: [
       {
         test: {

@@ -1,202 +1,268 @@
 /**
- * The first request a fresh instance of the embed function answers, against the local stack:
- * a new Node process (the execution environment) with the function's environment as the
- * running stack gives it (its endpoints, its keys and its own credentials) imports the
- * deployed bundle and handles one function-URL GET with the demo user's access token. That is
- * the init phase plus the first invocation, so whatever the bundle defers from its import to
- * its first request (the token verifier, the SDK clients) is counted here. The token check
- * (Cognito GetUser), the embed URL (QuickSight) and the recorded view (DynamoDB) go to the
- * stack's stand-ins as in local mode.
+ * The cold overhead of every deployed function against the local stack: what a fresh instance
+ * costs before it answers like a warm one. Each fresh Node process (the execution environment,
+ * bench/function-runner.ts) has the function's environment as the running stack gives it (its
+ * endpoints, its keys and its own credentials), imports the deployed bundle, then invokes the
+ * handler once (the first invocation) and 5 more times with the same kind of request (warm).
+ * All times are taken inside that process with performance.now(): init is the time from the
+ * process start to the end of the import (Node's own start included), each invocation is timed
+ * on its own (spawn to exit is not used: the process's teardown counts on neither side). Per
+ * process, cold overhead = init + first invocation - the median of its warm invocations; the
+ * row gives the median over the processes (after one untimed process that warms the file
+ * cache), and the medians of the parts. Each request must be answered as the function answers
+ * it in use, every time, or the module fails naming the function; contact's is a refusal (403),
+ * as no message it sends can be repeated 6 times an instance under its rate limit.
+ *
+ * The reference is the empty module's cold import: the same runner in a fresh process with the
+ * same environment importing an empty .mjs, timed the same way (process start to end of import),
+ * run alternately with the function's processes so drift hits both alike. Target: the overhead
+ * at most 1.5x that. Whatever a bundle defers from its import to its first request (the token
+ * verifier, the SDK clients, the handler's modules) counts, as do the first calls to the stack's
+ * stand-ins (Cognito, DynamoDB, QuickSight, S3, SES). Lambda's CPU share at the configured memory
+ * is not reproduced: the ratio, not the milliseconds, carries over.
  */
-import { spawn } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
-import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { EMBED_DASHBOARD_HEADER } from '#contracts/embed.ts';
+import { FUNCTION_URL_METHODS } from '#contracts/function-urls.ts';
+import { COGNITO_ADMIN_SCOPE } from '#contracts/user-pool-client.ts';
+import { LOCAL_ACCOUNT_ID, stackFilePath, type DemoAccount } from '#clients/local-stack.ts';
+import type { DeployedFunctionKey, UrlFunctionKey } from '#local/aws/deployment.ts';
 import { localDeployment } from '#local/aws/local-deployment.ts';
-import { functionEnvironment, functionName, templateValues, type LocalEndpoints } from '#local/environment.ts';
-import { LOCAL_ACCOUNT_ID } from '#clients/local-stack.ts';
+import { functionEnvironment, templateValues } from '#local/environment.ts';
 import { functionUrlEvent } from '#local/function-url/event.ts';
-import { findFreePortBase } from '#local/ports.ts';
+import { findFreePortBase, portLayout } from '#local/ports.ts';
 import { SAMPLE_DASHBOARDS } from '#local/emulators/quicksight/catalog.ts';
-import type { StackInfo } from '#clients/local-stack.ts';
 import { type RunningStack, spawnStack } from '#local/stack-process.ts';
 import { ensureWebBuilt } from '#local/web-build.ts';
+import {
+  contextFields,
+  endpointsOf,
+  listViewsEvent,
+  runChild,
+  sideBySide,
+  triggerAccount,
+  writeRunner,
+  type Outcome,
+} from './function-runner.ts';
 import { signInToStack } from './sign-in.ts';
 import type { BenchOptions, BenchRow } from './types.ts';
 import { median } from './median.ts';
 
-/** Fresh instances timed (the median counts); one in the smoke run. */
+/** Fresh instances timed per function (the median counts); one in the smoke run. */
 const REPETITIONS = 7;
+/** Invocations after the first in each instance. */
+const WARM_INVOCATIONS = 5;
+/** Goal of the operations issue: cold overhead at most 1.5x the empty module's cold import. */
+const RATIO_TARGET = 1.5;
+/** A token is signed for again once this much of its life (5 minutes) is gone: one function's runs fit in the rest. */
+const TOKEN_REUSE_MS = 2 * 60_000;
 
-/**
- * The execution environment: imports the bundle (init), invokes the handler once with the
- * event and context given as arguments, and prints the status with the milliseconds since the
- * process started at the end of the import and of the invocation.
- */
-const RUNNER = `
-import { writeSync } from 'node:fs';
-const [bundle, event, context] = process.argv.slice(2);
-const { handler } = await import(bundle);
-const imported = performance.now();
-const { deadline, ...fields } = JSON.parse(context);
-const result = await handler(JSON.parse(event), { ...fields, callbackWaitsForEmptyEventLoop: true, getRemainingTimeInMillis: () => deadline - Date.now() });
-// The result goes to a channel of its own (fd 3): the function's log lines go to stdout as in Lambda.
-writeSync(3, JSON.stringify({ status: result?.statusCode, imported, answered: performance.now() }));
-`;
-
-interface FirstRequest {
-  /** Spawn to exit, as seen by the caller. */
-  readonly totalMs: number;
-  /** Within the process: from its start to the end of the import, and of the invocation. */
-  readonly importedMs: number;
-  readonly answeredMs: number;
-  readonly status: number | undefined;
+/** One function's request: its event for a request id, and what every invocation must answer. */
+interface Request {
+  readonly event: (requestId: string) => unknown;
+  readonly expected: string;
+  readonly answered: (outcome: Outcome) => boolean;
+  /** Said in the row when the request is not a plain success. */
+  readonly note?: string;
 }
 
-function runOnce(runner: string, args: readonly string[], env: Record<string, string>): Promise<FirstRequest> {
-  return new Promise((resolve, reject) => {
-    const started = process.hrtime.bigint();
-    const child = spawn(process.execPath, [runner, ...args], { env, stdio: ['ignore', 'pipe', 'pipe', 'pipe'] });
-    let result = '';
-    let stderr = '';
-    // Whatever the function logs (stdout) is not its result, which comes on fd 3.
-    child.stdout!.resume();
-    child.stdio[3]!.on('data', (chunk: Buffer) => (result += chunk.toString()));
-    child.stderr!.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
-    child.on('error', reject);
-    child.on('close', (code) => {
-      const totalMs = Number(process.hrtime.bigint() - started) / 1e6;
-      if (code !== 0) {
-        reject(
-          new Error(
-            `the embed function's first request failed (exit ${code}): ${stderr.trim().split('\n').slice(0, 3).join(' ')}`,
-          ),
-        );
-        return;
-      }
-      const reported = JSON.parse(result) as { status?: number; imported: number; answered: number };
-      resolve({ totalMs, importedMs: reported.imported, answeredMs: reported.answered, status: reported.status });
-    });
-  });
-}
-
-/** Milliseconds from spawning the same process with an empty module to its exit. */
-function timeEmpty(loader: string, module: string, env: Record<string, string>): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const started = process.hrtime.bigint();
-    const child = spawn(process.execPath, [loader, module], { env, stdio: 'ignore' });
-    child.on('error', reject);
-    child.on('exit', (code) =>
-      code === 0
-        ? resolve(Number(process.hrtime.bigint() - started) / 1e6)
-        : reject(new Error(`empty module exit ${code}`)),
-    );
-  });
-}
-
-/** The endpoints the running stack hands its functions, from its stack.json and its JWKS. */
-async function endpointsOf(info: StackInfo): Promise<LocalEndpoints> {
-  const jwks = (await (await fetch(info.cognito.jwksUrl)).json()) as object;
-  return {
-    region: info.region,
-    siteOrigin: info.webUrl,
-    cognito: {
-      endpoint: info.cognito.endpoint,
-      userPoolId: info.cognito.userPoolId,
-      clientId: info.cognito.clientId,
-      jwks,
-    },
-    dynamodbEndpoint: info.dynamodb.endpoint,
-    quicksightEndpoint: info.quicksight.endpoint,
-    sesEndpoint: info.mail.inboxUrl.replace(/\/$/, ''),
-  };
-}
+const status = (code: number) => (outcome: Outcome) => outcome.status === code;
+const hasKey = (key: string) => (outcome: Outcome) => outcome.keys?.includes(key) === true;
+const ms = (value: number) => `${value.toFixed(0)} ms`;
 
 export async function run(options: BenchOptions): Promise<BenchRow[]> {
   const repetitions = options.smoke ? 1 : REPETITIONS;
   await ensureWebBuilt();
   const deployment = await localDeployment((line) => process.stderr.write(`${line}\n`));
-  const embed = deployment.functions.embed;
   const scratch = await mkdtemp(join(tmpdir(), 'first-request-bench-'));
   let stack: RunningStack | undefined;
   try {
-    stack = await spawnStack({ dataDir: join(scratch, 'data'), portBase: await findFreePortBase() });
+    const dataDir = join(scratch, 'data');
+    const portBase = await findFreePortBase();
+    stack = await spawnStack({ dataDir, portBase });
     const readyAt = Date.now();
     const info = stack.info;
-    const endpoints = await endpointsOf(info);
-    const env = functionEnvironment(
-      embed,
-      templateValues(deployment, endpoints, 'error'),
-      endpoints,
-      info.functionCredentials.embed,
-    );
-    const { accessToken } = await signInToStack(info, info.demo.user, readyAt);
-    // The demo user's default dashboard: the seed invites the user to the first sample ones.
-    const dashboardId = SAMPLE_DASHBOARDS[0]!.dashboardId;
+    const endpoints = await endpointsOf(info, portLayout(portBase).s3);
+    const values = templateValues(deployment, endpoints, 'error');
+    // stack.json has every function's keys, but StackInfo's schema drops the company check's.
+    const written = JSON.parse(await readFile(stackFilePath(dataDir), 'utf8')) as {
+      functionCredentials: Partial<Record<DeployedFunctionKey, { accessKeyId: string; secretAccessKey: string }>>;
+    };
+    const credentials = { ...written.functionCredentials, ...info.functionCredentials };
 
-    const runner = join(scratch, 'first-request.mjs');
-    const empty = join(scratch, 'empty.mjs');
-    await writeFile(runner, RUNNER);
-    await writeFile(empty, '');
-    const emptyRunner = join(scratch, 'load.mjs');
-    await writeFile(emptyRunner, 'await import(process.argv[2]);\n');
-
-    const argsFor = () => {
-      const requestId = randomUUID();
-      const name = functionName(embed);
-      const event = functionUrlEvent(
-        {
-          method: 'GET',
-          url: '/',
-          headers: {
-            authorization: `Bearer ${accessToken}`,
-            [EMBED_DASHBOARD_HEADER]: dashboardId,
-            origin: info.webUrl,
+    const sessions = new Map<DemoAccount, { token: string; at: number }>();
+    const tokenOf = async (account: DemoAccount) => {
+      const session = sessions.get(account);
+      if (session !== undefined && Date.now() - session.at < TOKEN_REUSE_MS) return session.token;
+      const at = Date.now();
+      const { accessToken } = await signInToStack(info, account, readyAt);
+      sessions.set(account, { token: accessToken, at });
+      return accessToken;
+    };
+    const urlEvent =
+      (key: UrlFunctionKey, token: string, headers: Record<string, string>, body?: object) => (requestId: string) =>
+        functionUrlEvent(
+          {
+            method: FUNCTION_URL_METHODS[key],
+            url: '/',
+            headers: {
+              authorization: `Bearer ${token}`,
+              origin: info.webUrl,
+              ...(body && { 'content-type': 'application/json' }),
+              ...headers,
+            },
+            body: body ? Buffer.from(JSON.stringify(body)) : Buffer.alloc(0),
+            sourceIp: '127.0.0.1',
           },
-          body: Buffer.alloc(0),
-          sourceIp: '127.0.0.1',
-        },
-        { requestId, urlId: 'embed', domainName: new URL(info.functions.embed).host, receivedAt: new Date() },
-      );
-      const context = {
-        functionName: name,
-        functionVersion: '$LATEST',
-        invokedFunctionArn: `arn:aws:lambda:${info.region}:${LOCAL_ACCOUNT_ID}:function:${name}`,
-        memoryLimitInMB: String(embed.memoryMb),
-        awsRequestId: requestId,
-        logGroupName: `/aws/lambda/${name}`,
-        logStreamName: `local/[$LATEST]${name}`,
-        deadline: Date.now() + embed.timeoutSeconds * 1000,
-      };
-      return [pathToFileURL(embed.bundle).href, JSON.stringify(event), JSON.stringify(context)];
+          { requestId, urlId: key, domainName: new URL(info.functions[key]).host, receivedAt: new Date() },
+        );
+    const post = async (key: UrlFunctionKey, account: DemoAccount, body: object): Promise<Request> => ({
+      event: urlEvent(key, await tokenOf(account), {}, body),
+      expected: '200',
+      answered: status(200),
+    });
+    const user = await triggerAccount(info, info.demo.user.email);
+
+    /** Each function's request, made with a token fresh enough for its runs. */
+    const requests: Record<DeployedFunctionKey, () => Promise<Request>> = {
+      // The demo user's default dashboard: the seed invites the user to the first sample ones.
+      embed: async () => ({
+        event: urlEvent('embed', await tokenOf(info.demo.user), {
+          [EMBED_DASHBOARD_HEADER]: SAMPLE_DASHBOARDS[0]!.dashboardId,
+        }),
+        expected: '200',
+        answered: status(200),
+      }),
+      quicksightAdmin: () => post('quicksightAdmin', info.demo.admin, { action: 'LIST_DASHBOARD_METADATA' }),
+      userAdmin: () => post('userAdmin', info.demo.admin, { action: 'GET_USERS' }),
+      mfa: () => post('mfa', info.demo.user, { action: 'GET_MFA_STATUS' }),
+      // A sent message takes one of 5 slots per user and hour, so no success repeats 6 times per
+      // instance: another sender's address is refused after the token check, the body's schema and
+      // the loading of the sending code (SES and DynamoDB clients), before the rate limit and SES.
+      contact: async () => ({
+        event: urlEvent(
+          'contact',
+          await tokenOf(info.demo.user),
+          {},
+          {
+            email: 'someone-else@example.com',
+            subject: 'Cold start bench',
+            message: 'Not sent: the address is not the caller’s.',
+            priority: 'normal',
+          },
+        ),
+        expected: '403',
+        answered: status(403),
+        note: ' (a 403: the email is not the caller’s, refused before the rate limit and SES)',
+      }),
+      graphql: async () => {
+        const event = await listViewsEvent(
+          info,
+          endpoints.cognito.jwks,
+          await tokenOf(info.demo.user),
+          info.demo.user.email,
+        );
+        return { event: () => event, expected: 'a view list', answered: hasKey('items') };
+      },
+      // A confirmed sign-up joins the Users group and the directory copy again: harmless to repeat.
+      postConfirmation: async () => ({
+        event: () => ({
+          version: '1',
+          ...user.fields,
+          triggerSource: 'PostConfirmation_ConfirmSignUp',
+          request: { userAttributes: user.userAttributes },
+          response: {},
+        }),
+        expected: 'the event',
+        answered: hasKey('triggerSource'),
+      }),
+      // A refresh, the trigger's full path (it suppresses the admin scope).
+      preTokenGeneration: async () => ({
+        event: () => ({
+          version: '2',
+          ...user.fields,
+          triggerSource: 'TokenGeneration_RefreshTokens',
+          request: {
+            userAttributes: user.userAttributes,
+            groupConfiguration: { groupsToOverride: user.groups, iamRolesToOverride: [] },
+            scopes: [COGNITO_ADMIN_SCOPE],
+          },
+          response: { claimsAndScopeOverrideDetails: {} },
+        }),
+        expected: 'the event',
+        answered: hasKey('response'),
+      }),
+      // The EventBridge schedule's event (lib/company-access.ts); the handler reads nothing of it.
+      companyCheck: async () => ({
+        event: (requestId) => ({
+          version: '0',
+          id: requestId,
+          'detail-type': 'Scheduled Event',
+          source: 'aws.events',
+          account: LOCAL_ACCOUNT_ID,
+          time: new Date().toISOString().replace(/\.\d+Z$/, 'Z'),
+          region: info.region,
+          resources: [`arn:aws:events:${info.region}:${LOCAL_ACCOUNT_ID}:rule/${deployment.stackName}-CompanyCheck`],
+          detail: {},
+        }),
+        expected: 'the check summary',
+        answered: hasKey('differences'),
+      }),
     };
 
-    // One untimed round warms the file cache, then fresh instances alternate with the empty module.
-    await runOnce(runner, argsFor(), env);
-    const requests: FirstRequest[] = [];
-    const emptyMs: number[] = [];
-    for (let round = 0; round < repetitions; round += 1) {
-      const request = await runOnce(runner, argsFor(), env);
-      if (request.status !== 200)
-        throw new Error(`the embed function answered ${request.status} to the demo user's first request`);
-      requests.push(request);
-      emptyMs.push(await timeEmpty(emptyRunner, pathToFileURL(empty).href, env));
-    }
-
-    const total = median(requests.map((request) => request.totalMs));
-    const imported = median(requests.map((request) => request.importedMs));
-    const invocation = median(requests.map((request) => request.answeredMs - request.importedMs));
-    return [
-      {
-        area: 'lambda first request',
-        metric: `embed first request (init + one invocation), local stack, median of ${repetitions}`,
-        value: `${total.toFixed(0)} ms (import done at ${imported.toFixed(0)} ms, first invocation ${invocation.toFixed(0)} ms; empty module ${median(emptyMs).toFixed(0)} ms)`,
+    const { runner, empty } = await writeRunner(scratch);
+    const rows: BenchRow[] = [];
+    const emptyRuns: number[] = [];
+    for (const key of Object.keys(deployment.functions) as DeployedFunctionKey[]) {
+      const fn = deployment.functions[key];
+      const keys = credentials[key];
+      if (keys === undefined) throw new Error(`${key}: the stack reported no credentials for it`);
+      const env = functionEnvironment(fn, values, endpoints, keys);
+      const request = await requests[key]();
+      const invocations = () =>
+        Array.from({ length: 1 + WARM_INVOCATIONS }, () => {
+          const requestId = randomUUID();
+          return { event: request.event(requestId), context: contextFields(fn, info.region, requestId) };
+        });
+      const instance = async () => {
+        const report = await runChild(
+          runner,
+          pathToFileURL(fn.bundle).href,
+          fn.handlerExport,
+          invocations(),
+          env,
+        ).catch((error: Error) => Promise.reject(new Error(`${key}: the instance failed (${error.message})`)));
+        const index = report.results.findIndex((outcome) => !request.answered(outcome));
+        const outcome = report.results[index];
+        if (outcome !== undefined)
+          throw new Error(
+            `${key} answered invocation ${index + 1} with ${outcome.thrown ?? outcome.status ?? outcome.keys?.join(',')} ${outcome.body ?? ''}, not ${request.expected}`,
+          );
+        return report;
+      };
+      const times = await sideBySide(instance, () => runChild(runner, empty, fn.handlerExport, [], env), repetitions);
+      emptyRuns.push(...times.emptyRuns);
+      const ratio = times.overhead / times.empty;
+      rows.push({
+        area: 'lambda cold start',
+        metric: `${key} cold overhead: init + first invocation − median warm invocation, median of ${repetitions}${request.note ?? ''}`,
+        value: `${ms(times.overhead)} (${ratio.toFixed(2)}x empty module; init ${ms(times.init)}, first invocation ${ms(times.first)}, warm median ${ms(times.warm)}, empty module ${ms(times.empty)})`,
+        target: `<= ${RATIO_TARGET}x empty module`,
+        ok: ratio <= RATIO_TARGET,
         kind: 'time',
-      },
-    ];
+      });
+    }
+    rows.push({
+      area: 'lambda cold start',
+      metric: `empty module cold import (process start to end of import), median of ${repetitions} per function`,
+      value: ms(median(emptyRuns)),
+      kind: 'time',
+    });
+    return rows;
   } finally {
     await stack?.stop();
     await rm(scratch, { recursive: true, force: true });

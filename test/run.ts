@@ -1,5 +1,5 @@
 /**
- * `npm test`: every test project, in two lanes that run side by side. The browser journeys and
+ * `npm test`: every test project, in three lanes that run side by side. The browser journeys and
  * the bench smoke spend most of their time waiting (on the browser, the stack, the 30-second
  * authenticator steps), so they run next to the unit, infrastructure, web and conformance
  * files instead of after them. Each lane is one `vitest run`; at the end the run prints each
@@ -22,10 +22,17 @@ const extraArgs = process.argv.slice(2);
 interface Lane {
   readonly name: string;
   readonly projects: readonly string[];
+  readonly args?: readonly string[];
 }
 
+/**
+ * The journeys run in two lanes, each with a local stack of its own (the e2e global set-up), so
+ * they share no account, no authenticator step and no data; their files are split by expected
+ * time (test/support/balanced-sequencer.ts).
+ */
 const LANES: readonly Lane[] = [
-  { name: 'journeys', projects: ['e2e'] },
+  { name: 'journeys-1', projects: ['e2e'], args: ['--shard=1/2'] },
+  { name: 'journeys-2', projects: ['e2e'], args: ['--shard=2/2'] },
   { name: 'units', projects: ['unit', 'infra', 'web', 'web-isolated', 'conformance'] },
 ];
 
@@ -44,7 +51,13 @@ function runLane(lane: Lane): Promise<LaneResult> {
   return new Promise((resolve) => {
     const child = spawn(
       process.execPath,
-      [vitest, 'run', ...lane.projects.flatMap((project) => ['--project', project]), ...extraArgs],
+      [
+        vitest,
+        'run',
+        ...lane.projects.flatMap((project) => ['--project', project]),
+        ...(lane.args ?? []),
+        ...extraArgs,
+      ],
       {
         cwd: projectRoot,
         env: { ...process.env, [PROJECT_TIMES_FILE_ENV]: timesFile },

@@ -141,3 +141,20 @@ export async function bundleHandlersInto(directory: string): Promise<void> {
   }
   for (const name of names) prebuilt.set(name, join(directory, name));
 }
+
+/**
+ * Where handler bundles are kept between syntheses, by the hash of their sources (a change of
+ * lib/ alone re-bundles nothing); PORTAL_BUNDLE_CACHE_DIR puts them elsewhere (a bench's cold start).
+ */
+export const handlerBundleCacheDir = (): string =>
+  process.env.PORTAL_BUNDLE_CACHE_DIR || join(projectRoot, 'node_modules', '.cache', 'portal-handler-bundles');
+
+/**
+ * Makes (or finds) the bundles of the current handler sources in the cache, all at once, for the
+ * syntheses this process runs next. Resolves with the cache entry's name.
+ */
+export async function prebundleHandlers(): Promise<string> {
+  const hash = bundleSourceHash();
+  await bundleHandlersInto(join(handlerBundleCacheDir(), hash));
+  return hash;
+}

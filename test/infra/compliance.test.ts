@@ -4,6 +4,7 @@ import { AwsSolutionsChecks, NIST80053R5Checks } from 'cdk-nag';
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { prebundleHandlers } from '#lib/bundling/handler-bundle.ts';
 import { buildPortal, type PortalBuild } from './support/portal-build.ts';
 import { dependencies, findCycle } from './support/template-graph.ts';
 
@@ -26,7 +27,9 @@ function nagFindings(app: App): string[] {
 describe('compliance of the synthesized app (handlers bundled as in `cdk synth`)', () => {
   let build: PortalBuild;
   let template: Template;
-  beforeAll(() => {
+  beforeAll(async () => {
+    // The bundles local mode made of the same sources, or all of them at once: the synthesis copies them.
+    await prebundleHandlers();
     build = buildPortal({ bundle: true });
     template = build.template.toJSON() as Template;
   });

@@ -77,28 +77,24 @@ describe('a start killed during the synthesis', () => {
 
     first.child.kill('SIGKILL');
     await until(() => !processAlive(killedPid), 10_000, 'The end of the killed start', first.output);
-    // Its synthesis process stops itself once its parent is gone; its partial output is named after the parent.
-    await until(
-      () => processesNaming(`.partial-${killedPid}-`).length === 0,
-      10_000,
-      "The end of the killed start's synthesis process",
-      first.output,
-    );
     // The lock is still there, naming a process that has ended.
     expect(existsSync(join(cacheDir, lock!))).toBe(true);
 
     const second = start(cacheDir, join(scratch, 'second'), portBase);
     children.push(second.child);
-    // Within seconds (the start's own imports and source hash), not after any age of the lock.
-    const tookMs = await until(
-      () => second.output().includes(SYNTHESIZING),
-      30_000,
-      'The second synthesis',
-      second.output,
-    );
+    // As soon as the start has loaded and hashed the sources (seconds; up to a minute on a machine running the
+    // rest of the suite), not once the lock has some age.
+    await until(() => second.output().includes(SYNTHESIZING), 60_000, 'The second synthesis', second.output);
     expect(second.output()).not.toContain('Waiting for the synthesis');
-    expect(tookMs).toBeLessThan(30_000);
     expect(readFileSync(join(cacheDir, lock!, 'owner'), 'utf8').split(' ')[0]).toBe(String(second.child.pid));
+    // The killed start's synthesis process stops itself once its parent is gone (its partial output is named
+    // after the parent); it checks between its steps, so a step under way on a busy machine finishes first.
+    await until(
+      () => processesNaming(`.partial-${killedPid}-`).length === 0,
+      120_000,
+      "The end of the killed start's synthesis process",
+      first.output,
+    );
     // And it finishes: its deployment is written and its lock released.
     await until(
       () => existsSync(join(cacheDir, lock!.replace(/\.lock$/, ''), 'deployment.json')),
