@@ -5,7 +5,7 @@
  * is the module-scope work of the bundle: parsing the entry and the chunks it imports
  * statically, and running their module scope. What a handler loads with `import()` on its first
  * request (the token verifier, the SDK clients) is not part of it; bench/first-request.bench.ts
- * times that for embed. Lambda's CPU share at the configured memory is not reproduced: the
+ * times that for every function. Lambda's CPU share at the configured memory is not reproduced: the
  * ratio, not the milliseconds, carries over. Also the bundle sizes: what the import loads
  * (raw and gzip) and all of the bundle's modules.
  */

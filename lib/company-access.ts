@@ -11,6 +11,9 @@ import { acknowledge, wildcardResourceFinding } from './compliance.ts';
 import type { PortalData } from './data.ts';
 import { PortalFunction } from './portal-function.ts';
 import { quickSightArns, quickSightEnvironment, type QuickSightTarget } from './quicksight.ts';
+import { companyRulesNames } from './stack-names.ts';
+
+export { companyRulesNames } from './stack-names.ts';
 
 /**
  * Where the row-level-security rules file and its QuickSight manifest live in the rules
@@ -27,18 +30,6 @@ export const COMPANY_CHECK_INTERVAL = Duration.days(1);
  * of the missing dead-letter queue relies on it: a failed scheduled run is tried twice more.
  */
 const CHECK_RETRY_ATTEMPTS = 2;
-
-/**
- * The QuickSight ids and group prefix of one deployment: derived from the stack name, so environments side by side
- * keep theirs apart.
- */
-export function companyRulesNames(stackName: string) {
-  return {
-    dataSourceId: `${stackName}-company-rules`,
-    dataSetId: `${stackName}-company-rules`,
-    groupPrefix: `${stackName}-company-`,
-  };
-}
 
 export interface CompanyAccessProps {
   readonly data: PortalData;

@@ -19,6 +19,9 @@ import {
   USAGE_RECORD_FAILURES_METRIC,
 } from '#contracts/metrics.ts';
 import { metricsNamespace, type PortalFunction } from './portal-function.ts';
+import { CLOUDFRONT_METRICS_REGION } from './stack-names.ts';
+
+export { CLOUDFRONT_METRICS_REGION } from './stack-names.ts';
 
 /** A function alarms when its p99 duration reaches this share of its timeout. */
 export const DURATION_SHARE_OF_TIMEOUT = 0.8;
@@ -51,8 +54,6 @@ export const DYNAMODB_OPERATIONS: readonly dynamodb.Operation[] = [
   dynamodb.Operation.BATCH_WRITE_ITEM,
 ];
 
-/** CloudFront publishes its metrics only in us-east-1, and alarms read metrics of their own region. */
-export const CLOUDFRONT_METRICS_REGION = 'us-east-1';
 const PERIOD = Duration.minutes(5);
 /**
  * The company-access check reports once a day. Its alarms look at hourly datapoints over a

@@ -1,6 +1,9 @@
 import { Fn, Stack } from 'aws-cdk-lib';
 import type { Construct } from 'constructs';
 import { createHash } from 'node:crypto';
+import { portalStackName, productSlug, qualified } from './stack-names.ts';
+
+export { portalStackName } from './stack-names.ts';
 
 /**
  * Names of the resources that must not collide when one product is deployed several times in
@@ -16,16 +19,6 @@ export interface NameScope {
   readonly region: string;
 }
 
-/** The product name as CloudFormation and CloudFront accept it in names. */
-function productSlug(productName: string): string {
-  return productName.replace(/[^A-Za-z0-9-]+/g, '-');
-}
-
-/** `<product>` or `<product>-<environment>`: the base of the per-account names. */
-function qualified(scope: Pick<NameScope, 'productName' | 'environment'>, separator = '-'): string {
-  return scope.environment ? `${scope.productName}${separator}${scope.environment}` : scope.productName;
-}
-
 /**
  * Shortens a name to a service's length limit. The cut-off part is replaced by a hash of the
  * whole name, so two long names that differ only at the end still differ.
@@ -34,11 +27,6 @@ export function fitName(name: string, maxLength: number): string {
   if (name.length <= maxLength) return name;
   const hash = createHash('sha256').update(name).digest('hex').slice(0, 8);
   return `${name.slice(0, maxLength - hash.length - 1)}-${hash}`;
-}
-
-/** CloudFormation stack name: `<product>-portal`, or `<product>-<environment>-portal`. */
-export function portalStackName(productName: string, environment?: string): string {
-  return `${productSlug(qualified({ productName, environment }))}-portal`;
 }
 
 /** CloudFront keeps response-headers-policy and origin-access-control names unique per account, across regions. */

@@ -3,7 +3,6 @@ import { QuickSightClient } from '@aws-sdk/client-quicksight';
 import { SESv2Client } from '@aws-sdk/client-sesv2';
 import { LOCAL_CREDENTIALS, localTableName } from '#clients/local-stack.ts';
 import { EXIT, TARGET_USAGE, describeError, parseCommand, runTool, type TargetOptions } from './support/cli.ts';
-import { bootstrap, certificate, cognitoDomain, credentials, webAcl } from './support/checks-aws.ts';
 import { embedOrigins, quicksightNamespace, quicksightSubscription, sesChecks } from './support/checks-services.ts';
 import { deploymentConfig, localConfig } from './support/config.ts';
 import { formatCheck, hasBlocker, summary, type CheckResult } from './support/report.ts';
@@ -11,9 +10,7 @@ import { awsClientConfig, deployedStackOutputs, requireLocalStack } from './supp
 import { dashboardScopeCheck, rulesDataSetCheck, type CompanyScopeTarget } from './support/checks-companies.ts';
 import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { dashboardsTable } from '#contracts/tables.ts';
-import { companyRulesNames } from '#lib/company-access.ts';
-import { portalStackName } from '#lib/portal-app.ts';
-import { CLOUDFRONT_METRICS_REGION } from '#lib/operations.ts';
+import { CLOUDFRONT_METRICS_REGION, companyRulesNames, portalStackName } from '#lib/stack-names.ts';
 import { cloudTrailCheck } from './support/checks-trail.ts';
 
 const USAGE = `Usage: npm run doctor [-- options]
@@ -36,6 +33,8 @@ const notLocal = (title: string, why: string): CheckResult => ({
 });
 
 async function awsChecklist(options: TargetOptions, write: (line: string) => void): Promise<CheckResult[]> {
+  // The account checks build the app's sign-in construct (the CDK library): loaded only for an AWS target.
+  const { bootstrap, certificate, cognitoDomain, credentials, webAcl } = await import('./support/checks-aws.ts');
   const config = deploymentConfig(options.context);
   write(
     `Checking the deployment of ${config.productName} to ${config.region}${options.profile ? ` with profile ${options.profile}` : ''}...`,

@@ -10,7 +10,7 @@ import { GetWebACLCommand, WAFV2Client } from '@aws-sdk/client-wafv2';
 import { App, Stack } from 'aws-cdk-lib';
 import { PortalAuth } from '#lib/auth.ts';
 import type { PortalConfig } from '#lib/config.ts';
-import { portalStackName } from '#lib/portal-app.ts';
+import { portalStackName } from '#lib/stack-names.ts';
 import { describeError, type TargetOptions } from './cli.ts';
 import type { CheckResult } from './report.ts';
 import { awsClientConfig } from './target.ts';

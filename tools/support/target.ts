@@ -4,7 +4,7 @@ import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import { auditTable, usageTable } from '#contracts/tables.ts';
 import type { PortalConfig } from '#lib/config.ts';
-import { portalStackName } from '#lib/portal-app.ts';
+import { portalStackName } from '#lib/stack-names.ts';
 import {
   localTableName,
   LOCAL_CREDENTIALS,
