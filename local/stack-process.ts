@@ -87,12 +87,12 @@ async function prepare(timeoutMs: number): Promise<void> {
 }
 
 /** The last progress line the stack printed: the stage it is at. */
-function lastStage(output: string): string {
+function lastStage(output: string): string | undefined {
   const lines = output
     .split('\n')
     .map((line) => line.trim())
     .filter((line) => line.endsWith('...'));
-  return lines.at(-1) ?? 'none printed yet';
+  return lines.at(-1);
 }
 
 /**
@@ -127,7 +127,7 @@ export async function spawnStack(options: SpawnStackOptions): Promise<RunningSta
     const text = chunk.toString('utf8');
     tail = (tail + text).slice(-OUTPUT_TAIL_CHARS);
     const reached = lastStage(text);
-    if (reached !== 'none printed yet') [stage, stageAt] = [reached, Date.now()];
+    if (reached !== undefined) [stage, stageAt] = [reached, Date.now()];
     onOutput?.(text);
   };
   child.stdout?.on('data', collect);

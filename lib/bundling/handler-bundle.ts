@@ -1,9 +1,9 @@
-import { createHash } from 'node:crypto';
-import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { mkdir, readFile, rename, rm } from 'node:fs/promises';
-import { join, relative } from 'node:path';
+import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { Plugin } from 'esbuild';
+import { hashSources } from './source-hash.ts';
 
 const projectRoot = fileURLToPath(new URL('../..', import.meta.url));
 
@@ -93,29 +93,14 @@ const prebuilt = new Map<string, string>();
 export const prebuiltBundle = (name: string): string | undefined => prebuilt.get(name);
 
 /** What a handler bundle is made of: the handlers, the shared code and schemas, the locked dependencies, this file. */
-const BUNDLE_SOURCES = ['lambdas', 'contracts', 'package-lock.json', 'tsconfig.json', 'lib/bundling/handler-bundle.ts'];
-
-function filesUnder(path: string): string[] {
-  if (!existsSync(path)) return [];
-  if (!statSync(path).isDirectory()) return [path];
-  return readdirSync(path, { withFileTypes: true })
-    .filter((entry) => entry.name !== 'node_modules')
-    .flatMap((entry) => filesUnder(join(path, entry.name)));
-}
+const BUNDLE_SOURCES = ['lambdas', 'contracts', 'package-lock.json', 'tsconfig.json', 'lib/bundling'];
 
 /** A hash of every input of the handler bundles, with esbuild's version. */
 export function bundleSourceHash(): string {
-  const hash = createHash('sha256');
-  const esbuildVersion = (
-    JSON.parse(readFileSync(join(projectRoot, 'node_modules', 'esbuild', 'package.json'), 'utf8')) as {
-      version: string;
-    }
-  ).version;
-  hash.update(`esbuild ${esbuildVersion}\0`);
-  const files = BUNDLE_SOURCES.flatMap((source) => filesUnder(join(projectRoot, source))).sort();
-  for (const file of files)
-    hash.update(relative(projectRoot, file)).update('\0').update(readFileSync(file)).update('\0');
-  return hash.digest('hex').slice(0, 24);
+  const esbuild = JSON.parse(readFileSync(join(projectRoot, 'node_modules', 'esbuild', 'package.json'), 'utf8')) as {
+    version: string;
+  };
+  return hashSources(BUNDLE_SOURCES, `esbuild ${esbuild.version}`);
 }
 
 /**

@@ -1,8 +1,8 @@
 import { execFile } from 'node:child_process';
-import { createHash } from 'node:crypto';
 import { mkdir, readdir, readFile, rename, rm, stat } from 'node:fs/promises';
-import { join, relative } from 'node:path';
+import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { hashSources } from '#lib/bundling/source-hash.ts';
 import { lockHeld, tryLock, unlock } from '../owner-lock.ts';
 import { processAlive } from '../process-alive.ts';
 import type { SynthesizedDeployment } from './deployment.ts';
@@ -20,29 +20,8 @@ export const SYNTH_CACHE_DIR =
 const SOURCES = ['lib', 'lambdas', 'contracts', 'local/aws', 'local/environment.ts', 'cdk.json', 'package-lock.json'];
 const KEPT_SYNTHESES = 3;
 
-async function filesUnder(path: string): Promise<string[]> {
-  const info = await stat(path);
-  if (!info.isDirectory()) return [path];
-  const entries = await readdir(path, { withFileTypes: true });
-  const nested = await Promise.all(
-    entries.filter((entry) => entry.name !== 'node_modules').map((entry) => filesUnder(join(path, entry.name))),
-  );
-  return nested.flat();
-}
-
 /** A hash of the sources' paths and contents: a changed handler or construct means a new synthesis. */
-export async function sourceHash(): Promise<string> {
-  const files = (await Promise.all(SOURCES.map((source) => filesUnder(join(projectRoot, source))))).flat().sort();
-  const hash = createHash('sha256');
-  for (const file of files) {
-    hash
-      .update(relative(projectRoot, file))
-      .update('\0')
-      .update(await readFile(file))
-      .update('\0');
-  }
-  return hash.digest('hex').slice(0, 24);
-}
+export const sourceHash = async (): Promise<string> => hashSources(SOURCES);
 
 async function readDeployment(directory: string): Promise<SynthesizedDeployment | undefined> {
   try {
