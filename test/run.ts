@@ -13,7 +13,12 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { ensureChromium } from './support/chromium.ts';
-import { formatProjectTimes, PROJECT_TIMES_FILE_ENV, type ProjectTime } from './support/project-times.ts';
+import {
+  formatFailures,
+  formatProjectTimes,
+  PROJECT_TIMES_FILE_ENV,
+  type ProjectTime,
+} from './support/project-times.ts';
 
 const projectRoot = fileURLToPath(new URL('..', import.meta.url));
 const vitest = join(projectRoot, 'node_modules', 'vitest', 'vitest.mjs');
@@ -100,5 +105,8 @@ for (const result of results) {
   );
   if (result.projects.length > 0) console.log(formatProjectTimes(result.projects));
 }
+// The lanes' output interleaves; the failures are repeated here, last, where a log's tail shows them.
+const failures = formatFailures(results.flatMap((result) => result.projects));
+if (failures) console.log(`\nFailed:\n${failures}`);
 console.log(`All tests: ${((Date.now() - started) / 1000).toFixed(0)} s`);
 process.exitCode = results.some((result) => result.code !== 0) ? 1 : 0;

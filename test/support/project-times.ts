@@ -14,6 +14,17 @@ export interface ProjectTime {
   readonly tests: number;
   readonly failed: number;
   readonly slowest: readonly { readonly file: string; readonly seconds: number }[];
+  /** Each failed test (or file that failed before its tests ran) with the start of its first error. */
+  readonly failures?: readonly string[];
+}
+
+/** How much of each failure's first error the summary repeats: enough to name the stage. */
+const FAILURE_EXCERPT = 1_200;
+
+function excerpt(errors: ReadonlyArray<{ message?: string; stack?: string }> | undefined): string {
+  const first = errors?.[0];
+  if (!first) return '(no error reported)';
+  return (first.stack ?? first.message ?? '').slice(0, FAILURE_EXCERPT);
 }
 
 export const PROJECT_TIMES_FILE_ENV = 'PROJECT_TIMES_FILE';
@@ -53,6 +64,14 @@ export default class ProjectTimes implements Reporter {
           tests.filter((t) => t.result().state === 'failed').length +
           list.filter((m) => m.state() === 'failed' && [...m.children.allTests()].length === 0).length,
         slowest: fileSeconds.sort((a, b) => b.seconds - a.seconds).slice(0, 3),
+        failures: [
+          ...tests
+            .filter((t) => t.result().state === 'failed')
+            .map((t) => `${t.module.relativeModuleId} > ${t.fullName}\n${excerpt(t.result().errors)}`),
+          ...list
+            .filter((m) => m.state() === 'failed' && [...m.children.allTests()].length === 0)
+            .map((m) => `${m.relativeModuleId}\n${excerpt(m.errors())}`),
+        ],
       };
     });
     const file = process.env[PROJECT_TIMES_FILE_ENV];
@@ -69,5 +88,13 @@ export function formatProjectTimes(times: readonly ProjectTime[]): string {
       (t) =>
         `  ${t.project.padEnd(width)}  ${t.seconds.toFixed(0).padStart(5)} s  ${String(t.files).padStart(3)} files  ${String(t.tests).padStart(5)} tests${t.failed ? `  ${t.failed} failed` : ''}   slowest: ${t.slowest.map((s) => `${s.file} ${s.seconds.toFixed(0)} s`).join(', ')}`,
     )
+    .join('\n');
+}
+
+/** The failures of every project, each indented under its name, for the end of the run. */
+export function formatFailures(times: readonly ProjectTime[]): string {
+  return times
+    .flatMap((t) => t.failures ?? [])
+    .map((failure) => `  FAILED ${failure.replaceAll('\n', '\n    ')}`)
     .join('\n');
 }

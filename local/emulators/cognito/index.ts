@@ -1,5 +1,4 @@
 import { randomBytes, randomInt } from 'node:crypto';
-import type { AddressInfo } from 'node:net';
 import {
   checkedVerifiedAttributes,
   type AppClientSettings,
@@ -14,7 +13,7 @@ import { loadPool } from './persistence.ts';
 import { AuthSessions } from './sessions.ts';
 import type { GroupRecord, PoolMeta } from './state.ts';
 import { PoolStore } from './store.ts';
-import { httpUrl } from '../shared/http.ts';
+import { httpUrl, listen } from '../shared/http.ts';
 
 /**
  * A local identity provider that speaks the Cognito user-pool protocol to the unmodified
@@ -179,16 +178,13 @@ export async function startCognitoEmulator(options: CognitoEmulatorOptions): Pro
   };
   const server = createCognitoServer(context, jwks);
   const host = options.host ?? '127.0.0.1';
+  let port: number;
   try {
-    await new Promise<void>((resolve, reject) => {
-      server.once('error', reject);
-      server.listen(options.port ?? 0, host, () => resolve());
-    });
+    port = await listen(server, options.port ?? 0, host);
   } catch (error) {
     await store.close();
     throw error;
   }
-  const { port } = server.address() as AddressInfo;
   url = httpUrl(host, port);
   let closing: Promise<void> | undefined;
   return {

@@ -1,9 +1,9 @@
 import { createServer, type IncomingMessage, type RequestListener, type Server, type ServerResponse } from 'node:http';
 import { createServer as createTlsServer } from 'node:https';
-import type { AddressInfo } from 'node:net';
 import { openStateStore, type StateStore } from './persistence.ts';
 import type { SampleRowLevelSecurity } from './samples.ts';
 import { createRequestListener } from './server.ts';
+import { listen } from '../shared/http.ts';
 import type { TlsMaterial } from './tls.ts';
 
 /**
@@ -77,16 +77,6 @@ async function failInterruptedIngestions(store: StateStore, now: () => number): 
       },
     });
   }
-}
-
-function listen(server: Server, port: number, host: string): Promise<number> {
-  return new Promise<number>((resolve, reject) => {
-    server.once('error', reject);
-    server.listen(port, host, () => {
-      server.off('error', reject);
-      resolve((server.address() as AddressInfo).port);
-    });
-  });
 }
 
 /** The https listener answers pages only: the API stays behind local mode's IAM gate. */

@@ -1,8 +1,19 @@
 import type { IncomingMessage, Server, ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 
+/**
+ * How long an idle keep-alive connection stays open. Node's default (5 s) is shorter than AWS
+ * endpoints hold one, and a client whose event loop lags (a loaded test machine) can send on a
+ * connection the server has just closed: the request fails with a network error, which AWS
+ * would not cause. Clients (undici, the SDK's agent) drop idle connections well before this.
+ */
+export const IDLE_CONNECTION_MS = 65_000;
+
 /** Starts listening and resolves with the bound port (useful with port 0). */
 export function listen(server: Server, port: number, host: string): Promise<number> {
+  server.keepAliveTimeout = IDLE_CONNECTION_MS;
+  // Node requires the headers limit to exceed the keep-alive one, or it cuts slow headers short.
+  server.headersTimeout = IDLE_CONNECTION_MS + 1_000;
   return new Promise((resolve, reject) => {
     const onError = (error: Error) => reject(error);
     server.once('error', onError);
