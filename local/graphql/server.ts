@@ -24,6 +24,7 @@ import {
 import { appsyncError, FieldError, limitError, requestError, UNAUTHORIZED_BODY } from './errors.ts';
 import { userPoolCallerMayResolve } from './field-auth.ts';
 import { NoIntrospection } from './introspection.ts';
+import { FILTER_WIDTH_MESSAGE, filterTermsExceed } from './filter-width.ts';
 import { documentNestsTooDeep, limitViolation, nestingMessage, valueNestsTooDeep } from './limits.ts';
 import { cognitoIdentity, resolverEvent } from './resolver-event.ts';
 
@@ -140,6 +141,8 @@ export async function startGraphqlServer(options: GraphqlServerOptions): Promise
     const refused = (message: string) => ({ status: 200, body: { data: null, errors: [limitError(message)] } });
     // Checked before parsing: the parser and value coercion recurse once per nesting level.
     if (documentNestsTooDeep(request.query) || valueNestsTooDeep(request.variables)) return refused(nestingMessage);
+    // The resolver refuses over-wide filters too, but only after parsing, validation and coercion have paid for them.
+    if (filterTermsExceed(request.query, request.variables)) return refused(FILTER_WIDTH_MESSAGE);
     let document: DocumentNode;
     try {
       document = parse(request.query);
