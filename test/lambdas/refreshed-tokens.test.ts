@@ -7,6 +7,7 @@ import {
   GetUserCommand,
   ResourceNotFoundException,
 } from '@aws-sdk/client-cognito-identity-provider';
+import { decodeJwt } from 'jose';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { REAUTHENTICATION_REQUIRED } from '#contracts/mfa.ts';
 import { account, type Handler, type Harness, invoke, loadHandler, startHarness, USER } from './support/harness.ts';
@@ -74,6 +75,31 @@ describe('a token from a refresh', () => {
     // A sign-in after the end (here, one second later) is a new session.
     const fresh = await h.token(USER, { refreshed: true, issuedAhead: 1 });
     expect((await status(fresh)).status).toBe(200);
+  });
+
+  it('is refused when its sign-in was in the same second as the end of every session (a password reset)', async () => {
+    const token = await h.token(USER, { refreshed: true, signedInAgo: 30 });
+    expect((await status(token)).status).toBe(200);
+    // The reset's record carries the very second the token's session began in.
+    const signedInAt = decodeJwt(token).auth_time as number;
+    await h.tables.put('STATE_TABLE', {
+      pk: 'SESSIONS_ENDED',
+      sk: USER.username,
+      endedAt: signedInAt,
+      expiresAt: signedInAt + 86_400,
+    });
+    expect(await status(token)).toMatchObject({
+      status: 401,
+      body: { error: 'Your session is no longer valid. Please sign in again.' },
+    });
+    // A session begun the second after the end is a new one.
+    await h.tables.put('STATE_TABLE', {
+      pk: 'SESSIONS_ENDED',
+      sk: USER.username,
+      endedAt: signedInAt - 1,
+      expiresAt: signedInAt + 86_400,
+    });
+    expect((await status(token)).status).toBe(200);
   });
 
   it('cannot change the authenticator even within 5 minutes of its sign-in: the function asks for a sign-in', async () => {

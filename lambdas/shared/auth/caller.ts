@@ -11,7 +11,7 @@ import { ENV } from '#contracts/env.ts';
 import { requireEnv } from '../env.ts';
 import { ConfigurationError, ForbiddenError, UnauthorizedError, UpstreamError } from '../errors.ts';
 import { ADMINS_GROUP, USERS_GROUP } from '#contracts/groups.ts';
-import { endedBefore, sessionsEndedAt } from './ended-sessions.ts';
+import { endedSinceSignIn, sessionsEndedAt } from './ended-sessions.ts';
 import { createSessionCache } from './session-cache.ts';
 import { type AccessClaims, verifyAccessToken } from './verifier.ts';
 
@@ -124,7 +124,7 @@ const checkAccount = async (claims: AccessClaims): Promise<AccountProfile> => {
     }
   };
   const [account, endedAt] = await Promise.all([lookUp(), sessionsEndedAt(claims.username)]);
-  if (account.Enabled === false || account.UserStatus !== 'CONFIRMED' || endedBefore(claims.authTime, endedAt)) {
+  if (account.Enabled === false || account.UserStatus !== 'CONFIRMED' || endedSinceSignIn(claims.authTime, endedAt)) {
     throw new UnauthorizedError(SESSION_ENDED);
   }
   return account;

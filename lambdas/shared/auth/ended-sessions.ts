@@ -26,9 +26,12 @@ export const sessionsEndedAt = async (username: string): Promise<number | undefi
 };
 
 /**
- * A token belongs to an ended session when its sign-in came before the end. `auth_time` has a
- * one-second grain: a sign-in in the very second of the end is let through (its tokens are at
- * most 5 minutes long and its refresh token is revoked), never a new sign-in refused.
+ * A token belongs to an ended session when its sign-in came before or in the same second as
+ * the end: `auth_time` and the record both have a one-second grain, so a sign-in in that second
+ * cannot be told from one just before it, and a token refreshed from it in that second would
+ * otherwise work for the rest of its life. A new sign-in of that second is refused only once
+ * its first tokens are refreshed (those carry the admin scope, which Cognito checks itself);
+ * the user signs in again.
  */
-export const endedBefore = (authTime: number, endedAt: number | undefined): boolean =>
-  endedAt !== undefined && authTime < endedAt;
+export const endedSinceSignIn = (authTime: number, endedAt: number | undefined): boolean =>
+  endedAt !== undefined && authTime <= endedAt;
