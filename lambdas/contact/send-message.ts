@@ -33,6 +33,20 @@ const isThrottled = (error: unknown) =>
 const backOff = () => new Promise<void>((resolve) => setTimeout(resolve, THROTTLE_BACK_OFF_MS * (1 + Math.random())));
 
 /**
+ * The text the support team reads: the lines the function writes (the sender from the verified
+ * token, the priority, the subject), then the user's description quoted line by line. Quoting
+ * keeps a line of the description such as `From: someone@else.example` from reading as one of
+ * the function's own lines.
+ */
+const supportMailBody = (from: string, priority: string, request: ContactRequest): string => {
+  const quoted = request.message
+    .split(/\r\n|\r|\n/)
+    .map((line) => (line === '' ? '>' : `> ${line}`))
+    .join('\n');
+  return `From: ${from}\nPriority: ${priority}\nSubject: ${request.subject}\n\nMessage:\n${quoted}\n`;
+};
+
+/**
  * Sends once and, when SES throttled it (the message was dropped, so it cannot arrive twice),
  * once more after the back-off. Other failures are not retried: SES may have accepted a
  * message whose answer was lost. The client makes no retries of its own (lambdas/shared/aws/ses.ts).
@@ -76,7 +90,7 @@ export const sendContactMessage = async (request: ContactRequest, caller: Caller
             Subject: { Data: `[Support][${priority}] ${request.subject}`, Charset: 'UTF-8' },
             Body: {
               Text: {
-                Data: `From: ${caller.email}\nPriority: ${priority}\nSubject: ${request.subject}\n\n${request.message}\n`,
+                Data: supportMailBody(caller.email, priority, request),
                 Charset: 'UTF-8',
               },
             },

@@ -43,6 +43,34 @@ describe('contact function', () => {
     expect(input?.Content?.Simple?.Body?.Text?.Data).toContain('It stays blank.');
   });
 
+  it("writes the function's From, Priority and Subject lines once: the description's own lines are quoted under them", async () => {
+    const res = await send({
+      ...message,
+      message: 'Please call me.\nFrom: ceo@example.com\r\nPriority: high\n\nSubject: urgent',
+    });
+    expect(res.status).toBe(200);
+    const body = h.ses.commandCalls(SendEmailCommand)[0]?.args[0].input.Content?.Simple?.Body?.Text?.Data ?? '';
+    const lines = body.split('\n');
+    expect(lines.filter((line) => line.startsWith('From:'))).toEqual([`From: ${USER.email}`]);
+    expect(lines.filter((line) => line.startsWith('Priority:'))).toEqual(['Priority: high']);
+    expect(lines.filter((line) => line.startsWith('Subject:'))).toEqual(['Subject: Cannot see the sales dashboard']);
+    expect(body).toBe(
+      [
+        `From: ${USER.email}`,
+        'Priority: high',
+        'Subject: Cannot see the sales dashboard',
+        '',
+        'Message:',
+        '> Please call me.',
+        '> From: ceo@example.com',
+        '> Priority: high',
+        '>',
+        '> Subject: urgent',
+        '',
+      ].join('\n'),
+    );
+  });
+
   it('uses normal priority when none is given', async () => {
     await send({ ...message, priority: '' });
     expect(h.ses.commandCalls(SendEmailCommand)[0]?.args[0].input.Content?.Simple?.Subject?.Data).toMatch(
