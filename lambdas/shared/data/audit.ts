@@ -7,7 +7,7 @@ import { BadRequestError } from '../errors.ts';
 import { auditTable } from '#contracts/tables.ts';
 import { dynamo } from '../aws/dynamo.ts';
 import { decodePageToken, encodePageToken } from './page-token.ts';
-import { nowIso, tableName } from './tables.ts';
+import { nowIso, tableName, writeIf } from './tables.ts';
 
 /**
  * The admin activity trail: one item per admin mutation under one partition (pk AUDIT) with
@@ -20,22 +20,38 @@ export type AuditDraft = Omit<AuditEntry, 'id' | 'at'>;
 /** Orders entries written by this instance within the same millisecond. */
 let sequence = 0;
 
+/** Keys tried per entry: the first, and a fresh one if an item already holds it. */
+const KEY_ATTEMPTS = 2;
+
+/**
+ * Appends an entry to the trail. The put is conditioned on no item holding the key
+ * (attribute_not_exists on the partition key), so an entry is never overwritten, whoever
+ * wrote the item that is there. On that refusal the entry is written under a fresh key (a new
+ * id, time and sequence); a second refusal is an error that names the key, never a silent loss.
+ */
 export const writeAuditEntry = async (draft: AuditDraft): Promise<AuditEntry> => {
-  const entry: AuditEntry = { id: randomUUID(), at: nowIso(), ...draft };
-  await dynamo.send(
-    new PutCommand({
-      TableName: tableName(auditTable),
-      Item: {
-        pk: AUDIT_PARTITION,
-        sk: `${entry.at}#${String(sequence++ % 1e6).padStart(6, '0')}#${entry.id}`,
-        ...entry,
-        // Entries of npm run verify-deployment's temporary administrator are kept, and marked.
-        ...(isVerificationAccount(entry.actor) && { verification: true }),
-      },
-      ConditionExpression: 'attribute_not_exists(pk)',
-    }),
-  );
-  return entry;
+  for (let attempt = 1; ; attempt += 1) {
+    const entry: AuditEntry = { id: randomUUID(), at: nowIso(), ...draft };
+    const sk = `${entry.at}#${String(sequence++ % 1e6).padStart(6, '0')}#${entry.id}`;
+    const written = await writeIf(() =>
+      dynamo.send(
+        new PutCommand({
+          TableName: tableName(auditTable),
+          Item: {
+            pk: AUDIT_PARTITION,
+            sk,
+            ...entry,
+            // Entries of npm run verify-deployment's temporary administrator are kept, and marked.
+            ...(isVerificationAccount(entry.actor) && { verification: true }),
+          },
+          ConditionExpression: 'attribute_not_exists(pk)',
+        }),
+      ),
+    );
+    if (written) return entry;
+    if (attempt === KEY_ATTEMPTS)
+      throw new Error(`Audit entry not written: an item already holds its key ${AUDIT_PARTITION}/${sk}`);
+  }
 };
 
 const auditKeySchema = z.object({ pk: z.literal(AUDIT_PARTITION), sk: z.string().min(1).max(200) }).strict();
