@@ -44,6 +44,7 @@ export const COMPANY_MESSAGES = {
   updated: 'Company updated',
   deleted: 'Company deleted',
   userCompaniesSet: 'Company updated for the user',
+  changeInProgress: 'Another company change for this user is in progress. Please try again.',
   notScoped: (dashboard: string, company: string, holders: readonly string[]) =>
     `Dashboard ${dashboard} is not company-scoped: its datasets do not apply the portal's row-level security, so users of ${company} would see every row it shows, including the data of ${holders.join(', ')}. Confirm shared data for this dashboard to assign it across companies.`,
 } as const;

@@ -197,6 +197,8 @@ export class ApiFunctions extends Construct {
           'quicksight:DescribeUser',
           'quicksight:ListUsers',
           'quicksight:DeleteUser',
+          // A company change works out its removals from the groups the user is really in.
+          'quicksight:ListUserGroups',
         ],
         resources: [qs.usersInNamespace, qs.namespace],
       }),

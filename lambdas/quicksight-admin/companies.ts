@@ -197,7 +197,7 @@ export interface UserCompaniesResult {
   readonly before: string[];
 }
 
-/** SET_USER_COMPANIES: the user's companies in the portal and QuickSight, and on their assignments. */
+/** SET_USER_COMPANIES: the user's companies in the portal and QuickSight, and on their assignments (membership.ts). */
 export const setCompaniesOfUser = async (
   email: string,
   names: readonly string[],
@@ -207,10 +207,6 @@ export const setCompaniesOfUser = async (
   const chosen = resolveCompanyNames(names, companies);
   await requireCognitoUser(email);
   const change = await setUserCompanies(email, chosen, owner);
-  const label = companiesLabel(change.names);
-  for (const view of await viewsOfUser(email)) {
-    if (view.companyName !== label) await setViewCompany(view.id, label);
-  }
   return {
     message: COMPANY_MESSAGES.userCompaniesSet,
     userEmail: email,

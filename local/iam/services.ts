@@ -241,6 +241,12 @@ export const quicksightRules = restRules(
     },
     {
       method: 'GET',
+      pattern: path('', 'accounts', SEGMENT, 'namespaces', SEGMENT, 'users', SEGMENT, 'groups'),
+      operation: 'ListUserGroups',
+      resources: (scope, [, ns, user]) => [qsUser(scope, ns!, user!)],
+    },
+    {
+      method: 'GET',
       pattern: path('', 'accounts', SEGMENT, 'dashboards'),
       operation: 'ListDashboards',
       resources: (scope) => [qsDashboard(scope, '*')],

@@ -51,6 +51,7 @@ const EXPECTED_ACTIONS: Record<string, { path: string; actions: string[] }> = {
         'DescribeUser',
         'ListUsers',
         'DeleteUser',
+        'ListUserGroups',
         'UpdateDashboardPermissions',
         'DescribeDashboardPermissions',
       ].map((a) => `quicksight:${a}`),

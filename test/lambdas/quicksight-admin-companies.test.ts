@@ -3,9 +3,9 @@ import {
   AccessDeniedException,
   CreateGroupMembershipCommand,
   CreateIngestionCommand,
-  DescribeUserCommand,
   LimitExceededException,
   ListGroupMembershipsCommand,
+  ListUserGroupsCommand,
   ListUsersCommand,
   UpdateDashboardPermissionsCommand,
 } from '@aws-sdk/client-quicksight';
@@ -354,7 +354,8 @@ describe('SET_USER_COMPANIES', () => {
     expect((await setCompanies(['Fabrikam Industries'])).status).toBe(200);
     expect(await membershipOf(USER.email)).toMatchObject({ companyIds: [FABRIKAM] });
     expect(qs.changes).toEqual([]);
-    expect(h.quicksight.commandCalls(DescribeUserCommand)).toHaveLength(1);
+    // QuickSight is asked which groups the user is in, and answers it has no such user.
+    expect(h.quicksight.commandCalls(ListUserGroupsCommand)).toHaveLength(1);
   });
 
   it.each([

@@ -12,6 +12,7 @@ import {
   DeleteGroupMembershipCommand,
   DeleteUserCommand,
   DescribeUserCommand,
+  ListUserGroupsCommand,
   RegisterUserCommand,
   ResourceNotFoundException,
   UpdateDashboardPermissionsCommand,
@@ -70,6 +71,14 @@ beforeEach(async () => {
       throw new ResourceNotFoundException({ message: 'user not found', $metadata: {} });
     memberships.add(`${input.GroupName} ${input.MemberName}`);
     return {};
+  });
+  h.quicksight.on(ListUserGroupsCommand).callsFake((input: { UserName: string }) => {
+    if (!registered.has(input.UserName)) throw new ResourceNotFoundException({ message: 'not found', $metadata: {} });
+    const groups = [...memberships].flatMap((entry) => {
+      const [group, member] = entry.split(' ');
+      return member === input.UserName ? [{ GroupName: group }] : [];
+    });
+    return { GroupList: groups };
   });
   h.quicksight.on(DeleteGroupMembershipCommand).callsFake((input: { GroupName: string; MemberName: string }) => {
     if (!memberships.delete(`${input.GroupName} ${input.MemberName}`))

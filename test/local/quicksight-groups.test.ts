@@ -8,6 +8,7 @@ import {
   DescribeGroupCommand,
   ListGroupMembershipsCommand,
   ListGroupsCommand,
+  ListUserGroupsCommand,
   UpdateDashboardPermissionsCommand,
 } from '@aws-sdk/client-quicksight';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
@@ -26,8 +27,8 @@ import {
 
 /**
  * Groups and memberships as the QuickSight API Reference documents them: CreateGroup, DeleteGroup,
- * DescribeGroup, ListGroups, CreateGroupMembership, DeleteGroupMembership, ListGroupMemberships
- * (https://docs.aws.amazon.com/quicksight/latest/APIReference/API_CreateGroup.html and the pages
+ * DescribeGroup, ListGroups, CreateGroupMembership, DeleteGroupMembership, ListGroupMemberships,
+ * ListUserGroups (https://docs.aws.amazon.com/quicksight/latest/APIReference/API_CreateGroup.html and the pages
  * of the same name), with their documented errors.
  */
 
@@ -220,6 +221,32 @@ describe('group memberships', () => {
         t.client.send(new ListGroupMembershipsCommand({ ...scope, GroupName: CONTOSO, NextToken: 'garbage' })),
       ),
     ).toMatchObject({ name: 'InvalidNextTokenException' });
+  });
+
+  it("lists a user's groups (ListUserGroups) in pages, with their ARNs; an unknown user is ResourceNotFoundException", async () => {
+    const userGroups = (UserName: string, MaxResults?: number, NextToken?: string) =>
+      t.client.send(new ListUserGroupsCommand({ ...scope, UserName, MaxResults, NextToken }));
+    expect((await userGroups(ANNA)).GroupList).toEqual([]);
+    await addMember(NORTHWIND, ANNA);
+    await addMember(CONTOSO, ANNA);
+    await addMember(CONTOSO, BEN);
+    const first = await userGroups(ANNA, 1);
+    expect(first.GroupList).toEqual([
+      expect.objectContaining({ GroupName: NORTHWIND, Arn: groupArn(NORTHWIND), PrincipalId: expect.any(String) }),
+    ]);
+    const second = await userGroups(ANNA, 1, first.NextToken);
+    expect(second.GroupList?.map((g) => g.GroupName)).toEqual([CONTOSO]);
+    expect(second.NextToken).toBeUndefined();
+    expect((await userGroups(BEN)).GroupList?.map((g) => g.GroupName)).toEqual([CONTOSO]);
+    await removeMember(NORTHWIND, ANNA);
+    expect((await userGroups(ANNA)).GroupList?.map((g) => g.GroupName)).toEqual([CONTOSO]);
+    expect(await sdkError(userGroups('nobody@example.com'))).toMatchObject({
+      name: 'ResourceNotFoundException',
+      status: 404,
+    });
+    expect(await sdkError(userGroups(ANNA, undefined, 'garbage'))).toMatchObject({
+      name: 'InvalidNextTokenException',
+    });
   });
 
   it('drops a deleted user from every group', async () => {

@@ -5,6 +5,7 @@ import {
   DeleteGroupMembershipCommand,
   ListGroupMembershipsCommand,
   ListGroupsCommand,
+  ListUserGroupsCommand,
 } from '@aws-sdk/client-quicksight';
 import { ENV } from '#contracts/env.ts';
 import { isAwsError } from '../aws/config.ts';
@@ -129,4 +130,33 @@ export const listMembers = async (groupName: string): Promise<string[]> => {
     throw quicksightFailure('Failed to list the members of a company group in QuickSight', error);
   }
   return members;
+};
+
+/**
+ * The portal's company groups the QuickSight user of `email` is really in (ListUserGroups, one
+ * call per 100 groups), whatever the portal's record says; undefined when QuickSight has no
+ * such user.
+ */
+export const companyGroupsOfUser = async (email: string): Promise<string[] | undefined> => {
+  const prefix = companyGroupPrefix();
+  const names: string[] = [];
+  let token: string | undefined;
+  try {
+    do {
+      const page = await quicksightIdentity.send(
+        new ListUserGroupsCommand({
+          ...scope(),
+          UserName: quicksightUserName(email),
+          MaxResults: QUICKSIGHT_PAGE_SIZE,
+          NextToken: token,
+        }),
+      );
+      for (const group of page.GroupList ?? []) if (group.GroupName?.startsWith(prefix)) names.push(group.GroupName);
+      token = page.NextToken;
+    } while (token);
+  } catch (error) {
+    if (isAwsError(error, 'ResourceNotFoundException', QUICKSIGHT_USER_NOT_FOUND)) return undefined;
+    throw quicksightFailure("Failed to list the user's company groups in QuickSight", error, email);
+  }
+  return names;
 };

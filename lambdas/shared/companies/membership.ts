@@ -6,16 +6,38 @@ import {
   getMembership,
   putMembership,
 } from '../data/companies.ts';
-import { BadRequestError, HttpError } from '../errors.ts';
-import { describeQuickSightUser } from '../quicksight.ts';
-import { addMember, groupNameOf, removeMember } from './groups.ts';
+import { withLease } from '../data/lease.ts';
+import { setViewCompany, viewsOfUser } from '../data/views.ts';
+import { BadRequestError, ConflictError, HttpError } from '../errors.ts';
+import { addMember, companyGroupsOfUser, groupNameOf, removeMember } from './groups.ts';
 
 /**
  * A user's companies, in the portal and in QuickSight. The portal's membership record is the
- * truth; a registered QuickSight user is in exactly the groups of their companies. Changes
- * remove before they add, and a failure part way undoes the group steps already taken, so a
- * user is never left in a group they should not be in.
+ * truth; a registered QuickSight user is in exactly the groups of their companies.
+ *
+ * Every change of one user's companies takes turns under a lease on that user (a conditional
+ * put in the State table, as promotions to admin do), and works out its group steps from the
+ * groups QuickSight says the user is in (ListUserGroups), read inside the lease: two changes
+ * never interleave, and a group left by an earlier failure or an outside change is removed
+ * too. Removals come before additions, and a failure part way undoes the group steps already
+ * taken, so a user is never left in a group they should not be in.
  */
+
+/** The lease every change of one user's companies takes (lambdas/shared/data/lease.ts). */
+const companiesLease = (email: string): string => `COMPANIES#${email.toLowerCase()}`;
+
+/** Runs `work` as the only change of the user's companies in progress; 409 when another one holds on. */
+const oneChangeAtATime = <T>(email: string, work: () => Promise<T>): Promise<T> =>
+  withLease(
+    companiesLease(email),
+    work,
+    () =>
+      new ConflictError(COMPANY_MESSAGES.changeInProgress, {
+        userEmail: email,
+        reason: `Another request is changing the companies of ${email} and has not finished; this one changed nothing.`,
+        suggestion: 'Refresh the user list to see the change that was made, then try again if it is still needed.',
+      }),
+  );
 
 /** The companies a request names, by id; unknown names are one 400 naming each. */
 export const resolveCompanyNames = (names: readonly string[], companies: readonly CompanyItem[]): CompanyItem[] => {
@@ -64,12 +86,36 @@ const undoGroupSteps = async (email: string, done: readonly GroupStep[]): Promis
   }
 };
 
-const groupSteps = (fromIds: readonly string[], toIds: readonly string[]): GroupStep[] => [
-  ...fromIds
-    .filter((id) => !toIds.includes(id))
-    .map((id): GroupStep => ({ kind: 'remove', groupName: groupNameOf(id) })),
-  ...toIds.filter((id) => !fromIds.includes(id)).map((id): GroupStep => ({ kind: 'add', groupName: groupNameOf(id) })),
+/** Removals first: a change never holds a user in more groups than either before or after it. */
+const groupSteps = (fromGroups: readonly string[], toGroups: readonly string[]): GroupStep[] => [
+  ...fromGroups
+    .filter((groupName) => !toGroups.includes(groupName))
+    .map((groupName): GroupStep => ({ kind: 'remove', groupName })),
+  ...toGroups
+    .filter((groupName) => !fromGroups.includes(groupName))
+    .map((groupName): GroupStep => ({ kind: 'add', groupName })),
 ];
+
+/**
+ * The steps that put a QuickSight user in exactly the groups of `companyIds`, from the groups
+ * QuickSight has them in; none when QuickSight has no such user (`registered` false).
+ */
+const stepsTowards = async (
+  email: string,
+  companyIds: readonly string[],
+): Promise<{ steps: GroupStep[]; registered: boolean }> => {
+  const actual = await companyGroupsOfUser(email);
+  if (actual === undefined) return { steps: [], registered: false };
+  return { steps: groupSteps(actual, companyIds.map(groupNameOf)), registered: true };
+};
+
+/** Carries the user's companies to their assignments (the assignment's companyName). */
+const relabelAssignments = async (email: string, names: readonly string[]): Promise<void> => {
+  const label = companiesLabel(names);
+  for (const view of await viewsOfUser(email)) {
+    if (view.companyName !== label) await setViewCompany(view.id, label || undefined);
+  }
+};
 
 export interface UserCompaniesChange {
   readonly before: MembershipItem | undefined;
@@ -81,7 +127,9 @@ export interface UserCompaniesChange {
 
 /**
  * Sets a user's companies: the QuickSight groups first (when the user is registered), then
- * the portal record; if the record cannot be written the group changes are undone.
+ * the portal record, then the label of their assignments; if the record cannot be written the
+ * group changes are undone. One change per user at a time: a change that finds another one
+ * in progress for longer than the lease's wait is refused (409) and changes nothing.
  */
 export const setUserCompanies = async (
   email: string,
@@ -90,38 +138,44 @@ export const setUserCompanies = async (
 ): Promise<UserCompaniesChange> => {
   if (!owner && companies.length > 1)
     throw new BadRequestError(COMPANY_MESSAGES.oneCompanyOnly, { fields: ['companies'] });
-  const before = await getMembership(email);
   const toIds = companies.map((company) => company.id);
-  const registered = (await describeQuickSightUser(email)) !== undefined;
-  const steps = registered ? groupSteps(before?.companyIds ?? [], toIds) : [];
-  await runGroupSteps(email, steps);
-  let after: MembershipItem;
-  try {
-    after = await putMembership(email, toIds, owner);
-  } catch (error) {
-    await undoGroupSteps(email, steps);
-    throw error;
-  }
-  return { before, after, names: companies.map((company) => company.name), registered };
+  const names = companies.map((company) => company.name);
+  return oneChangeAtATime(email, async () => {
+    const before = await getMembership(email);
+    const { steps, registered } = await stepsTowards(email, toIds);
+    await runGroupSteps(email, steps);
+    let after: MembershipItem;
+    try {
+      after = await putMembership(email, toIds, owner);
+    } catch (error) {
+      await undoGroupSteps(email, steps);
+      throw error;
+    }
+    await relabelAssignments(email, names);
+    return { before, after, names, registered };
+  });
 };
 
 /**
- * Puts a newly registered QuickSight user in the groups of their companies (the portal may
- * have recorded them before the registration). Undoes its own additions on failure.
+ * Puts a newly registered QuickSight user in exactly the groups of their companies (the portal
+ * may have recorded them before the registration). Undoes its own steps on failure.
  */
-export const joinCompanyGroups = async (email: string): Promise<number> => {
-  const membership = await getMembership(email);
-  const steps = (membership?.companyIds ?? []).map((id): GroupStep => ({ kind: 'add', groupName: groupNameOf(id) }));
-  await runGroupSteps(email, steps);
-  return steps.length;
-};
+export const joinCompanyGroups = async (email: string): Promise<number> =>
+  oneChangeAtATime(email, async () => {
+    const companyIds = (await getMembership(email))?.companyIds ?? [];
+    // A user QuickSight has just registered is in no group yet: without companies there is nothing to join.
+    if (companyIds.length === 0) return 0;
+    const { steps } = await stepsTowards(email, companyIds);
+    await runGroupSteps(email, steps);
+    return steps.filter((step) => step.kind === 'add').length;
+  });
 
-/** Removes a user from the groups of their companies (an undo of joinCompanyGroups). */
-export const leaveCompanyGroups = async (email: string): Promise<void> => {
-  const membership = await getMembership(email);
-  const steps = (membership?.companyIds ?? []).map((id): GroupStep => ({ kind: 'remove', groupName: groupNameOf(id) }));
-  await undoGroupSteps(email, steps.map(inverse));
-};
+/** Removes a user from every company group QuickSight has them in (an undo of joinCompanyGroups). */
+export const leaveCompanyGroups = async (email: string): Promise<void> =>
+  oneChangeAtATime(email, async () => {
+    const { steps } = await stepsTowards(email, []);
+    await undoGroupSteps(email, steps.map(inverse));
+  });
 
 /** The text an assignment carries as its company: the user's companies, from the company model. */
 export const companyLabelOf = async (email: string): Promise<string | undefined> =>

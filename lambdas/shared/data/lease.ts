@@ -48,13 +48,20 @@ const release = async (key: string, holder: string): Promise<void> => {
   }
 };
 
-/** Runs `work` while holding the lease on `key`, waiting up to ~2 s for a current holder. */
-export const withLease = async <T>(key: string, work: () => Promise<T>): Promise<T> => {
+const busyByDefault = () => new ConflictError('Another change to the same item is in progress. Please try again.');
+
+/**
+ * Runs `work` while holding the lease on `key`, waiting up to ~2 s for a current holder; past
+ * that, `busy` is thrown (a 409 by default) and `work` never runs.
+ */
+export const withLease = async <T>(
+  key: string,
+  work: () => Promise<T>,
+  busy: () => Error = busyByDefault,
+): Promise<T> => {
   const holder = randomUUID();
   for (let attempt = 0; !(await tryAcquire(key, holder)); attempt += 1) {
-    if (attempt >= ACQUIRE_ATTEMPTS) {
-      throw new ConflictError('Another change to the same item is in progress. Please try again.');
-    }
+    if (attempt >= ACQUIRE_ATTEMPTS) throw busy();
     await sleep(RETRY_DELAY_MS + Math.floor(Math.random() * RETRY_DELAY_MS));
   }
   try {

@@ -8,8 +8,8 @@ import type { ApiContext, ApiOperation, ApiRequest } from './api-types.ts';
 
 /**
  * Groups of a namespace and their members: CreateGroup, DescribeGroup, ListGroups, DeleteGroup,
- * CreateGroupMembership, ListGroupMemberships and DeleteGroupMembership. Members are
- * registered users of the same namespace.
+ * CreateGroupMembership, ListGroupMemberships, DeleteGroupMembership, and ListUserGroups (the
+ * groups one user is a member of). Members are registered users of the same namespace.
  */
 
 /** CreateGroup: "You can create up to 10,000 groups in a namespace." */
@@ -165,6 +165,23 @@ export const groupOperations: readonly ApiOperation[] = [
           NextToken: page.nextToken,
         },
       };
+    },
+  },
+  {
+    // ListUserGroups: "Lists the Amazon QuickSight groups that an Amazon QuickSight user is a member of", paged
+    // (MaxResults 1-100); an unknown user is ResourceNotFoundException, as DescribeUser answers.
+    name: 'ListUserGroups',
+    method: 'GET',
+    path: '/accounts/{AwsAccountId}/namespaces/{Namespace}/users/{UserName}/groups',
+    handle(request, context) {
+      requireAccount(context.scope, request.params.AwsAccountId, 'ListUserGroups');
+      const namespace = requireNamespace(request.params.Namespace);
+      const userName = requireMemberName(requireParam(request.params, 'UserName'));
+      if (!context.store.state.user(namespace, userName))
+        throw userNotFound(userArn(context.scope, namespace, userName));
+      const groups = context.store.state.groups.groupsOfUser(namespace, userName);
+      const page = paginate(groups, request.query, 'user-groups');
+      return { body: { GroupList: page.items.map((g) => groupView(context.scope, g)), NextToken: page.nextToken } };
     },
   },
   {

@@ -13,6 +13,7 @@ import {
   ListGroupMembershipsCommand,
   ListGroupsCommand,
   ListIngestionsCommand,
+  ListUserGroupsCommand,
   ListUsersCommand,
   ResourceExistsException,
   ResourceNotFoundException,
@@ -165,6 +166,14 @@ export const fakeQuickSight = (h: Harness, users: readonly string[] = []): FakeQ
     .callsFake((input: { GroupName: string; MaxResults?: number; NextToken?: string }) => {
       const { items, NextToken } = paged([...group(input.GroupName)], input);
       return { GroupMemberList: items.map((MemberName) => ({ MemberName })), NextToken };
+    });
+  h.quicksight
+    .on(ListUserGroupsCommand)
+    .callsFake((input: { UserName: string; MaxResults?: number; NextToken?: string }) => {
+      if (!world.users.has(input.UserName)) throw notFound(`User ${input.UserName}`);
+      const names = [...world.groups].flatMap(([name, members]) => (members.has(input.UserName) ? [name] : []));
+      const { items, NextToken } = paged(names, input);
+      return { GroupList: items.map((GroupName) => ({ GroupName })), NextToken };
     });
   h.quicksight.on(DescribeDataSourceCommand).callsFake((input: { DataSourceId: string }) => {
     if (!world.dataSources.has(input.DataSourceId)) throw notFound('Data source');
