@@ -1,4 +1,4 @@
-import { accessMatrix } from './iam-matrix.ts';
+import { auditTrailIntegrity } from './audit-trail.ts';
 import { storeDataOf } from './inventory.ts';
 import {
   mfaStatement,
@@ -195,8 +195,6 @@ function topicEvidence(stack: StackTemplate): StoreEvidence[] {
   }));
 }
 
-const WRITES = /^dynamodb:(PutItem|UpdateItem|DeleteItem|BatchWriteItem|\*)$/i;
-
 function logIntegrity(stack: StackTemplate, root: string): Responsibility[] {
   const items: Responsibility[] = [];
   const destinations = new Set(
@@ -248,28 +246,8 @@ function logIntegrity(stack: StackTemplate, root: string): Responsibility[] {
         "Export or subscription to a log archive account where logs must outlive the retention or be kept from the account's administrators.",
     });
   }
-  const audit = resourcesOfType(stack.template, 'AWS::DynamoDB::Table').find(([id]) =>
-    resourceName(stack, id).endsWith('/Audit'),
-  );
-  if (audit) {
-    const writers = accessMatrix(stack, root).flatMap((principal) =>
-      principal.rows
-        .filter(
-          (row) =>
-            row.effect === 'Allow' &&
-            WRITES.test(row.action) &&
-            row.resources.some((r) => r.startsWith(`${resourceName(stack, audit[0])}.`) || r === '*'),
-        )
-        .map((row) => `${principal.name.split(':')[0]} ${row.action}`),
-    );
-    const deleters = writers.filter((w) => !/PutItem$/i.test(w));
-    items.push({
-      topic: `Administrators' activity trail (${resourceName(stack, audit[0])})`,
-      stack: `Written by ${writers.length > 0 ? writers.join(', ') : 'no role'}; ${deleters.length > 0 ? `changed or deleted by ${deleters.join(', ')}` : 'no role of the stack may change or delete an entry (only dynamodb:PutItem is granted)'}; point-in-time recovery keeps 35 days of its history.`,
-      account:
-        "Who may use the DynamoDB console or API on the table directly is decided by the account's IAM policies; CloudTrail data events on the table record such use.",
-    });
-  }
+  const trail = auditTrailIntegrity(stack, root);
+  if (trail) items.push(trail);
   return items;
 }
 

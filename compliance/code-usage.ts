@@ -3,6 +3,7 @@ import { existsSync, readFileSync } from 'node:fs';
 import { join, relative } from 'node:path';
 import ts from 'typescript';
 import { COGNITO_WITHOUT_IAM } from '#contracts/cognito-operations.ts';
+import { bundleNames, conditionsOf, tableResources, type BundleNames, type TableResource } from './table-calls.ts';
 
 /**
  * Which AWS API calls a handler's code makes, for the access matrix.
@@ -33,19 +34,16 @@ export interface CodeUse {
    * code does not say or the service is checked per action only.
    */
   readonly resources?: readonly UseResource[];
+  /**
+   * A DynamoDB call's ConditionExpression as the code writes it (each value it may take, or
+   * `(computed)`); absent when the input has none.
+   */
+  readonly conditions?: readonly string[];
 }
 
-/**
- * A resource a call acts on. A table is named by the environment variable its definition
- * (`contracts/tables.ts`) reads the deployed name from, or by a literal table name; `index`
- * is the index queried (`*`: the table or any of its indexes, when the code passes the
- * index in from elsewhere; absent: the table itself).
- */
+/** A resource a call acts on: a table or index (see TableResource), the user pool, an SES identity, an SNS topic. */
 export type UseResource =
-  | { readonly kind: 'table'; readonly envVar?: string; readonly name?: string; readonly index?: string }
-  | { readonly kind: 'pool' }
-  | { readonly kind: 'identity' }
-  | { readonly kind: 'topic' };
+  TableResource | { readonly kind: 'pool' } | { readonly kind: 'identity' } | { readonly kind: 'topic' };
 
 /** Services whose grants are checked per (action, resource); the others per action. */
 export const RESOURCE_CHECKED_SERVICES = ['dynamodb', 'cognito-idp', 'ses', 'sns'] as const;
@@ -181,117 +179,14 @@ function sourceLine(root: string, file: string, command: string, symbol: string 
   return index + 1;
 }
 
-/** Values the bundle assigns to names (`var x = ...`, `x = ...` inside lazily initialised modules). */
-function assignments(source: ts.SourceFile): Map<string, ts.Expression> {
-  const values = new Map<string, ts.Expression>();
-  const visit = (node: ts.Node): void => {
-    if (ts.isVariableDeclaration(node) && ts.isIdentifier(node.name) && node.initializer)
-      values.set(node.name.text, node.initializer);
-    if (ts.isFunctionDeclaration(node) && node.name && node.body)
-      values.set(
-        node.name.text,
-        ts.factory.createFunctionExpression(undefined, undefined, undefined, undefined, [], undefined, node.body),
-      );
-    if (
-      ts.isBinaryExpression(node) &&
-      node.operatorToken.kind === ts.SyntaxKind.EqualsToken &&
-      ts.isIdentifier(node.left) &&
-      !values.has(node.left.text)
-    ) {
-      values.set(node.left.text, node.right);
-    }
-    ts.forEachChild(node, visit);
-  };
-  visit(source);
-  return values;
-}
-
-const propertyName = (property: ts.ObjectLiteralElementLike): string | undefined =>
-  property.name && (ts.isIdentifier(property.name) || ts.isStringLiteral(property.name))
-    ? property.name.text
-    : undefined;
-
-/** A string the expression evaluates to: a literal, or a name the bundle assigns a literal to. */
-function stringValue(expression: ts.Expression, values: Map<string, ts.Expression>): string | undefined {
-  if (ts.isStringLiteralLike(expression)) return expression.text;
-  if (ts.isIdentifier(expression)) {
-    const value = values.get(expression.text);
-    return value && ts.isStringLiteralLike(value) ? value.text : undefined;
-  }
-  return undefined;
-}
-
-/** The `envVar` of a table definition object (`contracts/tables.ts`) a name stands for. */
-function tableEnvVar(expression: ts.Expression, values: Map<string, ts.Expression>): string | undefined {
-  const value = ts.isIdentifier(expression) ? values.get(expression.text) : expression;
-  if (!value || !ts.isObjectLiteralExpression(value)) return undefined;
-  const envVar = value.properties.find(
-    (p): p is ts.PropertyAssignment => ts.isPropertyAssignment(p) && propertyName(p) === 'envVar',
-  );
-  return envVar ? stringValue(envVar.initializer, values) : undefined;
-}
-
-const INDEX_ACTIONS = new Set(['dynamodb:Query', 'dynamodb:Scan']);
-
-/**
- * The tables (and indexes) a DynamoDB call names: every `tableName(<definition>)` and literal
- * `TableName` in its input, with the `IndexName` it queries.
- */
-function tableResources(
-  argument: ts.Expression | undefined,
-  action: string,
-  values: Map<string, ts.Expression>,
-): UseResource[] | undefined {
-  if (!argument || !ts.isObjectLiteralExpression(argument)) return undefined;
-  const tables: { envVar?: string; name?: string }[] = [];
-  let index: string | undefined;
-  let indexUnknown = argument.properties.some(ts.isSpreadAssignment);
-  const followed = new Set<string>();
-  const visit = (node: ts.Node): void => {
-    // `...query` where `query = makeQuery(...)`: the input comes from a helper; read its body.
-    if (ts.isSpreadAssignment(node) && ts.isIdentifier(node.expression)) {
-      const value = values.get(node.expression.text);
-      const helper =
-        value && ts.isCallExpression(value) && ts.isIdentifier(value.expression) ? value.expression.text : undefined;
-      const body = helper && !followed.has(helper) ? values.get(helper) : undefined;
-      if (helper && body && (ts.isArrowFunction(body) || ts.isFunctionExpression(body))) {
-        followed.add(helper);
-        visit(body.body);
-      }
-    }
-    if (
-      ts.isCallExpression(node) &&
-      ts.isIdentifier(node.expression) &&
-      node.expression.text.replace(/\d+$/, '') === 'tableName' &&
-      node.arguments[0]
-    ) {
-      const envVar = tableEnvVar(node.arguments[0], values);
-      if (envVar) tables.push({ envVar });
-      else indexUnknown = true;
-    }
-    if (ts.isPropertyAssignment(node) && propertyName(node) === 'TableName' && ts.isStringLiteralLike(node.initializer))
-      tables.push({ name: node.initializer.text });
-    if (ts.isPropertyAssignment(node) && propertyName(node) === 'IndexName') {
-      const name = stringValue(node.initializer, values);
-      if (name) index = name;
-      else indexUnknown = true;
-    }
-    ts.forEachChild(node, visit);
-  };
-  visit(argument);
-  if (tables.length === 0) return undefined;
-  const queried = INDEX_ACTIONS.has(action) ? (index ?? (indexUnknown ? '*' : undefined)) : undefined;
-  return tables.map((table) => ({ kind: 'table', ...table, ...(queried !== undefined && { index: queried }) }));
-}
-
 /** The resources a call of `action` acts on, or undefined when the code does not determine them. */
 function resourcesOf(
   action: string,
   argument: ts.Expression | undefined,
-  values: Map<string, ts.Expression>,
+  names: BundleNames,
 ): UseResource[] | undefined {
   const service = action.split(':')[0];
-  if (service === 'dynamodb') return tableResources(argument, action, values);
+  if (service === 'dynamodb') return tableResources(argument, action, names);
   if (service === 'cognito-idp') return [{ kind: 'pool' }];
   if (service === 'ses') return [{ kind: 'identity' }];
   if (service === 'sns') return [{ kind: 'topic' }];
@@ -333,7 +228,7 @@ export function codeUsesOf(root: string, name: string): readonly CodeUse[] {
       sdkImports.set(element.name.text, { sdkPackage, imported: (element.propertyName ?? element.name).text });
   }
 
-  const values = assignments(source);
+  const names = bundleNames(source);
   const uses: CodeUse[] = [];
   for (const statement of sourceStatements(source.statements)) {
     const symbol = declaredName(statement)?.replace(/\d+$/, '');
@@ -347,8 +242,9 @@ export function codeUsesOf(root: string, name: string): readonly CodeUse[] {
           const place = { operation: sdk.imported, sdkPackage: sdk.sdkPackage, file, line, ...(symbol && { symbol }) };
           if (actions.length === 0) uses.push({ ...place, withoutIam });
           for (const action of actions) {
-            const resources = resourcesOf(action, node.arguments?.[0], values);
-            uses.push({ ...place, action, ...(resources && { resources }) });
+            const resources = resourcesOf(action, node.arguments?.[0], names);
+            const conditions = action.startsWith('dynamodb:') ? conditionsOf(node.arguments?.[0], names) : undefined;
+            uses.push({ ...place, action, ...(resources && { resources }), ...(conditions && { conditions }) });
           }
         }
       }

@@ -83,7 +83,7 @@ function summaryBlocks(report: ComplianceReport): Block[] {
       report.packs.map((pack) => [pack.name, String(pack.rules.length), ...totalsCells(pack.totals)]),
     ),
     paragraph(
-      `IAM: ${principals.length} principals, ${new Set(principals.flatMap((p) => p.rows.map((row) => row.statement))).size} policy statements; ${unused} granted actions used by no code path; ${ungranted} actions used by code but not granted; ${overGranted} grants on a resource the code never calls the action on (checked per table, index, user pool, SES identity and SNS topic; other services per action).`,
+      `IAM: ${principals.length} principals, ${new Set(principals.flatMap((p) => p.rows.map((row) => row.statement))).size} policy statements; ${unused} granted actions used by no code path; ${ungranted} actions used by code but not granted; ${overGranted} grants on a resource the code never calls the action on (checked per table, its base table apart from its indexes, and per user pool, SES identity and SNS topic; other services per action).`,
       unused + ungranted + overGranted > 0 ? 'bad' : 'good',
     ),
   ];

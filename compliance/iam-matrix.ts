@@ -337,7 +337,8 @@ const ITEM_ACTIONS =
 
 /**
  * Whether a code use covers a granted resource: the same table (its definition's
- * environment variable names it in the function's environment) and index, the user pool the
+ * environment variable names it in the function's environment), read through an index or
+ * not as the grant is on an index or on the table itself, the user pool the
  * function is configured with, an SES identity, an SNS topic.
  */
 function covers(
@@ -354,8 +355,8 @@ function covers(
       : use.name !== undefined && use.name === target.name;
     if (!sameTable) return false;
     if (use.index === '*') return true;
-    if (target.index === '*') return use.index !== undefined;
-    return use.index === target.index;
+    // The base table apart from its indexes: a read through an index covers a grant on the table's indexes.
+    return target.index === undefined ? use.index === undefined : use.index !== undefined;
   }
   if (use.kind === 'pool' && target.kind === 'pool') {
     const configured = environments

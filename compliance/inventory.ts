@@ -189,13 +189,18 @@ function userPools(stack: StackTemplate): { stores: InventoryItem[]; identity: I
   return { stores, identity };
 }
 
+/**
+ * Every header a response headers policy sets: CloudFront's security headers and the custom
+ * ones (Permissions-Policy and Cross-Origin-Opener-Policy are not among CloudFront's own).
+ */
 function securityHeaders(stack: StackTemplate, policyRef: unknown): string {
   const id = referencedId(policyRef);
-  const config = id
-    ? at(stack.template.Resources[id]?.Properties, 'ResponseHeadersPolicyConfig', 'SecurityHeadersConfig')
-    : undefined;
-  if (!isRecord(config)) return policyRef ? readable(stack, policyRef) : 'none';
+  const policy = id ? at(stack.template.Resources[id]?.Properties, 'ResponseHeadersPolicyConfig') : undefined;
+  if (!isRecord(policy)) return policyRef ? readable(stack, policyRef) : 'none';
+  const config = isRecord(policy.SecurityHeadersConfig) ? policy.SecurityHeadersConfig : {};
   const hsts = config.StrictTransportSecurity;
+  const xss = config.XSSProtection;
+  const custom = (at(policy, 'CustomHeadersConfig', 'Items') as unknown[] | undefined) ?? [];
   return [
     at(config, 'ContentSecurityPolicy', 'ContentSecurityPolicy')
       ? `Content-Security-Policy: ${readable(stack, at(config, 'ContentSecurityPolicy', 'ContentSecurityPolicy'))}`
@@ -210,6 +215,12 @@ function securityHeaders(stack: StackTemplate, policyRef: unknown): string {
     at(config, 'ReferrerPolicy', 'ReferrerPolicy')
       ? `Referrer-Policy: ${readable(stack, at(config, 'ReferrerPolicy', 'ReferrerPolicy'))}`
       : '',
+    isRecord(xss)
+      ? `X-XSS-Protection: ${xss.Protection === true ? `1${xss.ModeBlock === true ? '; mode=block' : xss.ReportUri ? `; report=${readable(stack, xss.ReportUri)}` : ''}` : '0'}`
+      : '',
+    ...custom.map((item) =>
+      isRecord(item) ? `${readable(stack, item.Header)}: ${readable(stack, item.Value)}` : readable(stack, item),
+    ),
   ]
     .filter(Boolean)
     .join(' · ');

@@ -5,6 +5,7 @@ import type * as logs from 'aws-cdk-lib/aws-logs';
 import { Construct } from 'constructs';
 import { EMBED_REQUEST_HEADERS } from '#contracts/embed.ts';
 import { ENV } from '#contracts/env.ts';
+import { VIEWS_BY_USER_INDEX } from '#contracts/tables.ts';
 import { FUNCTION_URL_METHODS, type FunctionUrlName } from '#contracts/function-urls.ts';
 import type { PortalAuth } from './auth.ts';
 import { acknowledge, wildcardResourceFinding } from './compliance.ts';
@@ -129,16 +130,20 @@ export class ApiFunctions extends Construct {
         [ENV.usageRetentionDays]: String(props.usageRetentionDays),
       },
     });
-    embed.bindTable(data.table('Views'), ['dynamodb:Query']);
+    // The caller's view of the dashboard, read through the user index (lambdas/shared/data/views.ts viewOfDashboard).
+    embed.bindTable(data.table('Views'), ['dynamodb:Query'], { indexes: [VIEWS_BY_USER_INDEX] });
     // The caller's company membership: usage records take the company from it, never from input.
     embed.bindTable(data.table('State'), ['dynamodb:GetItem']);
     // Each issued URL: the view event (PutItem) and its aggregates (ADD updates).
     embed.bindTable(data.table('Usage'), USAGE_RECORD_ACTIONS);
+    // Authorized on the user the URL is for, the only resource type the action takes (Service
+    // Authorization Reference, Amazon QuickSight); which dashboards that user may open is
+    // QuickSight's dashboard permissions, checked against the user.
     embed.allow(
       new iam.PolicyStatement({
         sid: 'EmbedForRegisteredUser',
         actions: ['quicksight:GenerateEmbedUrlForRegisteredUser'],
-        resources: [qs.usersInNamespace, qs.dashboards],
+        resources: [qs.usersInNamespace],
       }),
     );
     embed.allow(
@@ -216,7 +221,10 @@ export class ApiFunctions extends Construct {
       name: 'user-admin',
       description: 'Administers portal accounts in Cognito (Admins only)',
     });
-    userAdmin.bindTable(data.table('Views'), ['dynamodb:Query', 'dynamodb:DeleteItem']);
+    // A user's views, read through the user index, and deleted with the account.
+    userAdmin.bindTable(data.table('Views'), ['dynamodb:Query', 'dynamodb:DeleteItem'], {
+      indexes: [VIEWS_BY_USER_INDEX],
+    });
     // The company memberships and the directory copy (one partition each of the State table)
     // read with the accounts, the copy's entries changed one by one and written in batches; the
     // resend-invitation slots per account (put, query, delete) and the promotion lease (put, delete).
@@ -329,7 +337,7 @@ export class ApiFunctions extends Construct {
 
     const users = { [wildcardResourceFinding(this, qs.usersInNamespace)]: QUICKSIGHT_USERS_REASON };
     const dashboards = { [wildcardResourceFinding(this, qs.dashboards)]: QUICKSIGHT_DASHBOARDS_REASON };
-    acknowledge(embed.policy, { ...users, ...dashboards });
+    acknowledge(embed.policy, users);
     acknowledge(quicksightAdmin.policy, { ...users, ...dashboards });
     acknowledge(userAdmin.policy, users);
   }

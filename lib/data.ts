@@ -99,9 +99,15 @@ export interface PortalDataProps {
 export interface PortalTable {
   readonly definition: TableDefinition;
   readonly table: dynamodb.Table;
-  /** ARNs of the table's global secondary indexes (queries on an index are authorized on them). */
-  readonly indexArns: readonly string[];
+  /** Whether the functions read the table only through its indexes: Query and Scan are granted on them, not on it. */
+  readonly readThroughIndexes: boolean;
 }
+
+/**
+ * Tables every Query of the functions reads through an index: Views is read by user or by
+ * dashboard (lambdas/shared/data/views.ts), its base table only item by item (GetItem).
+ */
+const READ_THROUGH_INDEXES: ReadonlySet<TableDefinition['id']> = new Set(['Views']);
 
 const attribute = (key: KeyDefinition): dynamodb.Attribute => ({
   name: key.name,
@@ -138,8 +144,11 @@ export class PortalData extends Construct {
           projectionType: dynamodb.ProjectionType.ALL,
         });
       }
-      const indexArns = definition.globalSecondaryIndexes.map((index) => `${table.tableArn}/index/${index.indexName}`);
-      created.set(definition.id, { definition, table, indexArns });
+      created.set(definition.id, {
+        definition,
+        table,
+        readThroughIndexes: READ_THROUGH_INDEXES.has(definition.id),
+      });
       classify(table.node.defaultChild as CfnResource, TABLE_DATA[definition.id]);
       acknowledge(table, {
         'NIST.800.53.R5-DynamoDBInBackupPlan': `The table has point-in-time recovery (continuous backups, restore to any second of the last 35 days), which covers the contingency-planning controls (CP-9, CP-10) this rule maps to. It holds ${TABLE_DATA[definition.id].purpose}${

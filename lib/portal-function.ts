@@ -49,6 +49,17 @@ export type TableAction =
   | 'dynamodb:BatchWriteItem'
   | 'dynamodb:ConditionCheckItem';
 
+/** The actions that read a table or an index by key condition or in full (the others act on one item or a batch). */
+const READ_ACTIONS: readonly TableAction[] = ['dynamodb:Query', 'dynamodb:Scan'];
+
+export interface BindTableOptions {
+  /**
+   * The indexes the function queries or scans; Query and Scan are then granted on them only.
+   * @default the table itself, or every index of a table read only through its indexes
+   */
+  readonly indexes?: readonly string[];
+}
+
 /** The catalogue's item operations (lambdas/shared/data/catalogue.ts): read, page, write, remove. */
 export const CATALOGUE_ACTIONS: readonly TableAction[] = [
   'dynamodb:GetItem',
@@ -247,17 +258,34 @@ export class PortalFunction extends Construct {
   }
 
   /**
-   * Hands the function a table: sets the table's environment variable and allows exactly
-   * the given actions on the table and its indexes.
+   * Hands the function a table: sets the table's environment variable and allows exactly the
+   * given actions. Item actions are authorized on the table (DynamoDB ignores an index ARN for
+   * them); Query and Scan where the function reads: the table itself, or its indexes for a table
+   * read only through them (PortalTable.readThroughIndexes), all of them unless `indexes` names
+   * the ones the function reads.
    */
-  bindTable(table: PortalTable, actions: readonly TableAction[]): void {
+  bindTable(table: PortalTable, actions: readonly TableAction[], options: BindTableOptions = {}): void {
+    const { id, globalSecondaryIndexes } = table.definition;
+    const known = globalSecondaryIndexes.map((index) => index.indexName);
+    const unknown = (options.indexes ?? []).filter((name) => !known.includes(name));
+    if (unknown.length > 0)
+      throw new Error(`PortalFunction ${this.node.id}: table ${id} has no index ${unknown.join(', ')}`);
+    const reads = actions.filter((action) => READ_ACTIONS.includes(action));
+    if (options.indexes !== undefined && (reads.length === 0 || options.indexes.length === 0))
+      throw new Error(`PortalFunction ${this.node.id}: indexes of table ${id} are named for a Query or Scan only`);
+    const throughIndexes = options.indexes !== undefined || table.readThroughIndexes;
+    const onTable = actions.filter((action) => !throughIndexes || !reads.includes(action));
     this.addEnvironment(table.definition.envVar, table.table.tableName);
-    this.allow(
-      new iam.PolicyStatement({
-        sid: `Table${table.definition.id}`,
-        actions: [...actions],
-        resources: [table.table.tableArn, ...table.indexArns],
-      }),
-    );
+    if (onTable.length > 0)
+      this.allow(new iam.PolicyStatement({ sid: `Table${id}`, actions: onTable, resources: [table.table.tableArn] }));
+    if (throughIndexes && reads.length > 0) {
+      this.allow(
+        new iam.PolicyStatement({
+          sid: `Table${id}Indexes`,
+          actions: reads,
+          resources: (options.indexes ?? known).map((name) => `${table.table.tableArn}/index/${name}`),
+        }),
+      );
+    }
   }
 }

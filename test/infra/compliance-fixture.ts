@@ -1,11 +1,15 @@
-import { App, Stack } from 'aws-cdk-lib';
+import { App, Stack, Validations } from 'aws-cdk-lib';
 import * as iam from 'aws-cdk-lib/aws-iam';
 import * as lambda from 'aws-cdk-lib/aws-lambda';
 import { PATH_METADATA_ENABLE_CONTEXT } from 'aws-cdk-lib/cx-api';
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { NagResultLog } from '#compliance/nag-results.ts';
+import { ComplianceReportPlugin } from '#compliance/plugin.ts';
 import { acknowledge, addCompliancePacks } from '#lib/compliance.ts';
+import { PortalData } from '#lib/data.ts';
 import type { ComplianceReport } from '#compliance/report.ts';
 
 /**
@@ -126,3 +130,34 @@ export function fixtureApp(): Fixture {
 /** The fixture's template as `cdk synth` writes it. */
 export const templateOf = (fixture: Fixture): Record<string, unknown> =>
   JSON.parse(readFileSync(join(fixture.outdir, 'Fixture.template.json'), 'utf8')) as Record<string, unknown>;
+
+export interface ScratchApp {
+  readonly app: App;
+  dispose(): void;
+}
+
+/**
+ * A scratch stack with the product's tables and a function running the embed handler of this
+ * project, granted the given statements; the evidence pack is its only check.
+ */
+export function embedScratch(statements: (data: PortalData) => iam.PolicyStatement[]): ScratchApp {
+  const outdir = mkdtempSync(join(tmpdir(), 'over-grant-'));
+  const app = new App({ outdir, context: { [PATH_METADATA_ENABLE_CONTEXT]: true } });
+  const stack = new Stack(app, 'Scratch', { env: { region: 'eu-west-1' } });
+  const data = new PortalData(stack, 'Data', { deletionProtection: false });
+  const role = new iam.Role(stack, 'EmbedRole', { assumedBy: new iam.ServicePrincipal('lambda.amazonaws.com') });
+  const variables = Object.fromEntries(
+    [...data.tables.values()].map(({ definition, table }) => [definition.envVar, table.tableName]),
+  );
+  new lambda.CfnFunction(stack, 'Embed', {
+    code: { zipFile: 'export const handler = async () => 1;' },
+    handler: 'index.handler',
+    runtime: 'nodejs22.x',
+    role: role.roleArn,
+    environment: { variables: { POWERTOOLS_SERVICE_NAME: 'embed', ...variables } },
+  });
+  new iam.ManagedPolicy(stack, 'EmbedPolicy', { roles: [role], statements: statements(data) });
+  const root = fileURLToPath(new URL('../..', import.meta.url));
+  Validations.of(app).addPlugins(new ComplianceReportPlugin(new NagResultLog(), { product: 'Scratch', root, outdir }));
+  return { app, dispose: () => rmSync(outdir, { recursive: true, force: true }) };
+}

@@ -1,25 +1,27 @@
 import { Validations } from 'aws-cdk-lib';
 import * as lambda from 'aws-cdk-lib/aws-lambda';
 import * as s3 from 'aws-cdk-lib/aws-s3';
-import { App, Stack } from 'aws-cdk-lib';
 import * as iam from 'aws-cdk-lib/aws-iam';
-import { PATH_METADATA_ENABLE_CONTEXT } from 'aws-cdk-lib/cx-api';
 import { createHash } from 'node:crypto';
-import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { NagResultLog } from '#compliance/nag-results.ts';
-import { ComplianceReportPlugin } from '#compliance/plugin.ts';
-import { PortalData } from '#lib/data.ts';
+import { afterEach, beforeAll, describe, expect, it } from 'vitest';
+import type { PortalData } from '#lib/data.ts';
 import { acknowledge } from '#lib/compliance.ts';
 import { securityChanges, synthesisChanges } from '#compliance/changes.ts';
 import { bundledPackages, cycloneDx } from '#compliance/sbom.ts';
 import { addChangesSince } from '#compliance/cli.ts';
 import { actionsOf } from '#compliance/code-usage.ts';
 import type { CfnTemplate } from '#compliance/template.ts';
-import { fixtureApp, ORDERS_TABLE_ARN, templateOf, type Fixture } from './compliance-fixture.ts';
+import {
+  embedScratch,
+  fixtureApp,
+  ORDERS_TABLE_ARN,
+  templateOf,
+  type Fixture,
+  type ScratchApp,
+} from './compliance-fixture.ts';
 
 let fixture: Fixture | undefined;
 afterEach(() => {
@@ -212,36 +214,15 @@ describe('software bill of materials', () => {
 });
 
 describe('least privilege per resource', () => {
-  const projectRoot = fileURLToPath(new URL('../..', import.meta.url));
-
-  /**
-   * A scratch stack with the product's tables and a function running the embed handler, granted the given statements.
-   */
-  function scratch(statements: (tables: PortalData) => iam.PolicyStatement[]): App {
-    const outdir = mkdtempSync(join(tmpdir(), 'over-grant-'));
-    scratchDirectories.push(outdir);
-    const app = new App({ outdir, context: { [PATH_METADATA_ENABLE_CONTEXT]: true } });
-    const stack = new Stack(app, 'Scratch', { env: { region: 'eu-west-1' } });
-    const data = new PortalData(stack, 'Data', { deletionProtection: false });
-    const role = new iam.Role(stack, 'EmbedRole', { assumedBy: new iam.ServicePrincipal('lambda.amazonaws.com') });
-    const variables = Object.fromEntries(
-      [...data.tables.values()].map(({ definition, table }) => [definition.envVar, table.tableName]),
-    );
-    new lambda.CfnFunction(stack, 'Embed', {
-      code: { zipFile: 'export const handler = async () => 1;' },
-      handler: 'index.handler',
-      runtime: 'nodejs22.x',
-      role: role.roleArn,
-      environment: { variables: { POWERTOOLS_SERVICE_NAME: 'embed', ...variables } },
-    });
-    new iam.ManagedPolicy(stack, 'EmbedPolicy', { roles: [role], statements: statements(data) });
-    Validations.of(app).addPlugins(
-      new ComplianceReportPlugin(new NagResultLog(), { product: 'Scratch', root: projectRoot, outdir }),
-    );
-    return app;
-  }
-  const scratchDirectories: string[] = [];
-  afterAll(() => scratchDirectories.forEach((directory) => rmSync(directory, { recursive: true, force: true })));
+  let scratch: ScratchApp | undefined;
+  afterEach(() => {
+    scratch?.dispose();
+    scratch = undefined;
+  });
+  const embedWith = (statements: (data: PortalData) => iam.PolicyStatement[]) => {
+    scratch = embedScratch(statements);
+    return scratch.app;
+  };
 
   const usageWrite = (data: PortalData) =>
     new iam.PolicyStatement({
@@ -251,7 +232,7 @@ describe('least privilege per resource', () => {
     });
 
   it('fails synth when the embed function may write the Audit table, naming the grant', () => {
-    const app = scratch((data) => [
+    const app = embedWith((data) => [
       usageWrite(data),
       new iam.PolicyStatement({
         sid: 'WriteAudit',
@@ -265,7 +246,7 @@ describe('least privilege per resource', () => {
   });
 
   it('passes the same function granted only the tables its code writes', () => {
-    expect(() => scratch((data) => [usageWrite(data)]).synth()).not.toThrow();
+    expect(() => embedWith((data) => [usageWrite(data)]).synth()).not.toThrow();
   });
 });
 
@@ -566,7 +547,7 @@ describe('the portal', () => {
       account: expect.stringMatching(/organization trail/),
     });
     expect(evidence.logIntegrity.find((item) => item.topic.includes('Data/Audit'))!.stack).toMatch(
-      /no role of the stack may change or delete an entry/,
+      /no role of the stack is granted an action that changes or deletes an entry/,
     );
     expect(evidence.restoreSteps.join(' ')).toMatch(/restore-table-to-point-in-time/);
     expect(evidence.findings.map((finding) => finding.finding)).toEqual([

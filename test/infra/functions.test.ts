@@ -331,14 +331,22 @@ describe('function URLs', () => {
     ]);
   });
 
-  it('scopes QuickSight permissions to the namespace users and the dashboards of the account', () => {
+  it('grants the embed URL on the namespace users only, the one resource type the action takes, never on dashboards', async () => {
+    // Service Authorization Reference, Amazon QuickSight: GenerateEmbedUrlForRegisteredUser takes a user resource.
+    expect(await resourceTypesOf('quicksight:GenerateEmbedUrlForRegisteredUser')).toEqual(['user']);
     const statement = policyStatements(build.template).find(
       ({ statement: s }) => s.Sid === 'EmbedForRegisteredUser',
     )?.statement;
-    const resources = JSON.stringify(statement?.Resource);
-    expect(resources).toContain(':quicksight:us-east-2:');
-    expect(resources).toContain(':user/default/*');
-    expect(resources).toContain(':dashboard/*');
+    expect(statement?.Action).toBe('quicksight:GenerateEmbedUrlForRegisteredUser');
+    expect(asList(statement?.Resource)).toHaveLength(1);
+    const resource = JSON.stringify(statement?.Resource);
+    expect(resource).toContain(':quicksight:us-east-2:');
+    expect(resource).toMatch(/:user\/default\/\*"/);
+    const embedPolicyId = logicalIdAt(build.template, 'AWS::IAM::ManagedPolicy', '/Functions/Embed/Policy/');
+    const embedPolicy = JSON.stringify(
+      policyStatements(build.template).filter(({ resource }) => resource === embedPolicyId),
+    );
+    expect(embedPolicy).not.toContain(':dashboard/');
   });
 
   // SES authorizes SendEmail on the sender's identity and, in the sandbox, on each recipient's:

@@ -337,6 +337,25 @@ describe("policies from the synthesized template (each function's role)", () => 
     });
   });
 
+  it('refuses the embed function a Query of the Views base table and of the dashboard index, which its code never reads', async () => {
+    const embed = client(DynamoDBClient, endpoints.dynamodb, keys.embed);
+    const query = (IndexName: string | undefined, KeyConditionExpression: string) =>
+      embed.send(
+        new QueryCommand({
+          TableName: 'local-Views',
+          IndexName,
+          KeyConditionExpression,
+          ExpressionAttributeValues: { ':key': { S: 'sales' } },
+        }),
+      );
+    await expect(query(undefined, 'id = :key')).rejects.toThrow(
+      /is not authorized to perform: dynamodb:Query on resource: arn:aws:dynamodb:us-east-2:000000000000:table\/local-Views because no identity-based policy allows/,
+    );
+    await expect(query('byDashboard', 'quicksightDashboardId = :key')).rejects.toThrow(
+      /is not authorized to perform: dynamodb:Query on resource: arn:aws:dynamodb:us-east-2:000000000000:table\/local-Views\/index\/byDashboard because no identity-based policy allows/,
+    );
+  });
+
   it('lets user-admin delete a software token and refuses it to the MFA function, which is not granted it', async () => {
     // Past the gate, the pool answers for itself: the user does not exist.
     await expect(
