@@ -14,6 +14,13 @@ const maxWorkers = 2;
 // Limits: at least three times the slowest time measured with all three lanes of `npm test` running on a 2-core
 // machine (2026-11-28): a unit test that drives a tool against a stack took up to 36 s, an infra synthesis 50 s,
 // a component test 17 s, a conformance file's hook 40 s, a journey up to 120 s.
+/** The test files of the stacks project. */
+const STACK_FILES = [
+  'test/tools/{doctor,verify-deployment,create-admin}.test.ts',
+  'test/local/{stack,stack-restart,start-signals}.test.ts',
+];
+/** The deploy tool's guard builds CDK apps: it shares the infra project's workers and their default app. */
+const CDK_TOOL_FILE = 'test/tools/deploy-guard.test.ts';
 /** The component test that needs a module graph of its own (see the web-isolated project). */
 const WEB_OWN_MODULES = 'test/web/session-signout.test.tsx';
 
@@ -36,6 +43,21 @@ export default defineConfig({
             'test/tools/**/*.test.ts',
             'test/infra/operations-cognito-throttles.test.ts',
           ],
+          exclude: [...STACK_FILES, CDK_TOOL_FILE],
+          testTimeout: 120_000,
+          hookTimeout: 300_000,
+        },
+      },
+      {
+        test: {
+          // Files that start whole local stacks and drive them as a user or a tool would: most of their time is
+          // spent waiting (for a stack to start, for the next authenticator step), so `npm test` runs them in a
+          // lane of their own beside the files that keep the processors busy.
+          name: 'stacks',
+          maxWorkers,
+          env,
+          environment: 'node',
+          include: [...STACK_FILES],
           testTimeout: 120_000,
           hookTimeout: 300_000,
         },
@@ -50,7 +72,7 @@ export default defineConfig({
           isolate: false,
           env,
           environment: 'node',
-          include: ['test/infra/**/*.test.ts'],
+          include: ['test/infra/**/*.test.ts', CDK_TOOL_FILE],
           exclude: ['test/infra/operations-cognito-throttles.test.ts'],
           testTimeout: 180_000,
           hookTimeout: 300_000,

@@ -1,11 +1,12 @@
 /**
- * `npm test`: every test project, in three lanes that run side by side. The browser journeys and
- * the bench smoke spend most of their time waiting (on the browser, the stack, the 30-second
- * authenticator steps), so they run next to the unit, infrastructure, web and conformance
- * files instead of after them. Each lane is one `vitest run`; at the end the run prints each
- * lane's and each project's time and exits non-zero when either lane failed.
+ * `npm test`: every test project, in four lanes that run side by side. The browser journeys, the
+ * bench smoke and the files that drive whole local stacks spend most of their time waiting (on
+ * the browser, a stack, the 30-second authenticator steps), so they run next to the unit,
+ * infrastructure, web and conformance files instead of after them. Each lane is one
+ * `vitest run`; at the end the run prints each lane's and each project's time, repeats each
+ * failure, and exits non-zero when any lane failed.
  *
- * `npm test -- <vitest arguments>` passes the arguments to both lanes (a file filter, say).
+ * `npm test -- <vitest arguments>` passes the arguments to every lane (a file filter, say).
  */
 import { spawn } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
@@ -38,7 +39,8 @@ interface Lane {
 const LANES: readonly Lane[] = [
   { name: 'journeys-1', projects: ['e2e'], args: ['--shard=1/2'] },
   { name: 'journeys-2', projects: ['e2e'], args: ['--shard=2/2'] },
-  { name: 'units', projects: ['unit', 'infra', 'web', 'web-isolated', 'conformance'] },
+  { name: 'units', projects: ['unit', 'web', 'web-isolated', 'conformance'] },
+  { name: 'stacks', projects: ['stacks', 'infra'] },
 ];
 
 interface LaneResult {
@@ -69,7 +71,7 @@ function runLane(lane: Lane): Promise<LaneResult> {
         stdio: ['ignore', 'pipe', 'pipe'],
       },
     );
-    // Both lanes write to one terminal: each line says which lane it comes from.
+    // The lanes write to one terminal: each line says which lane it comes from.
     const prefix = `[${lane.name}] `;
     const forward = (stream: NodeJS.WriteStream) => {
       let pending = '';

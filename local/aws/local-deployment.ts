@@ -89,6 +89,20 @@ export async function localDeployment(log: (line: string) => void = () => undefi
   return deployment;
 }
 
+/** A CloudFormation template's resources, as the synthesis wrote them. */
+export interface TemplateResources {
+  readonly Resources: Readonly<
+    Record<string, { readonly Type: string; readonly Properties?: Record<string, unknown> }>
+  >;
+}
+
+/** The stack template local mode runs from: the cached synthesis of the current sources. */
+export async function localStackTemplate(): Promise<TemplateResources> {
+  const deployment = await localDeployment();
+  const file = join(SYNTH_CACHE_DIR, deployment.sourceHash, 'cdk.out', `${deployment.stackName}.template.json`);
+  return JSON.parse(await readFile(file, 'utf8')) as TemplateResources;
+}
+
 /** A synthesis another live process holds the lock for: its result, or undefined once the lock is gone. */
 async function waitForOtherSynthesis(directory: string, lock: string): Promise<SynthesizedDeployment | undefined> {
   for (;;) {

@@ -3,8 +3,8 @@
  * `<outdir>` and writes `<outdir>/deployment.json`. Run as a child process so that the
  * CDK library and the bundler's output stay out of the local stack's process.
  */
-import { writeFileSync } from 'node:fs';
-import { join } from 'node:path';
+import { once } from 'node:events';
+import { Worker } from 'node:worker_threads';
 import { handlerBundleCacheDir, prebundleHandlers } from '#lib/bundling/handler-bundle.ts';
 import { pruneCache } from './local-deployment.ts';
 
@@ -15,18 +15,18 @@ if (!outdir || !sourceHash) {
 }
 
 // A start killed during synthesis (SIGKILL, a crash) cannot stop this process: it stops itself
-// once its parent is gone, so the next start does not share the machine with it.
+// once its parent is gone, so the next start does not share the machine with it. The CDK
+// library's loading and the synthesis run in a worker thread, so this check keeps running.
 const parent = process.ppid;
-const exitIfOrphaned = () => {
+setInterval(() => {
   if (process.ppid !== parent) process.exit(1);
-};
-setInterval(exitIfOrphaned, 250).unref();
+}, 250).unref();
 
 // Every handler at once (esbuild builds them in parallel), then the synthesis copies them.
 const bundles = await prebundleHandlers();
 await pruneCache(handlerBundleCacheDir(), bundles);
-// The CDK library loads after the check is in place (its loading yields to it); the synthesis itself runs at once.
-const { synthesizeDeployment } = await import('./synth.ts');
-exitIfOrphaned();
-const deployment = synthesizeDeployment(outdir, sourceHash);
-writeFileSync(join(outdir, 'deployment.json'), `${JSON.stringify(deployment, null, 2)}\n`);
+const worker = new Worker(new URL('./synth-worker.mjs', import.meta.url), {
+  workerData: { module: './synth-worker.ts', outdir, sourceHash },
+});
+const [code] = (await once(worker, 'exit')) as [number];
+process.exitCode = code;

@@ -8,7 +8,14 @@ import { FunctionTimeoutError } from '../lambda-context.ts';
  * of its own (a worker thread) with exactly its environment variables, an init phase whose
  * failure fails every invocation, a timeout after which the environment is discarded, and a
  * fresh environment after a crash.
+ *
+ * As in Lambda, the function's timeout counts the invocation, not the init phase before it,
+ * which has a limit of its own: "The Init phase is limited to 10 seconds"
+ * (https://docs.aws.amazon.com/lambda/latest/dg/lambda-runtime-environment.html).
  */
+
+/** Lambda's limit on an on-demand function's init phase. */
+export const INIT_LIMIT_MS = 10_000;
 
 export interface LocalFunctionOptions {
   /** Function name (the context's functionName, log prefix). */
@@ -21,9 +28,11 @@ export interface LocalFunctionOptions {
   readonly memoryMb: number;
   readonly region: string;
   readonly accountId: string;
+  /** The init phase's limit: Lambda's unless a test sets a shorter one. */
+  readonly initLimitMs?: number;
 }
 
-type Pending = { resolve: (value: unknown) => void; reject: (error: Error) => void; timer: NodeJS.Timeout };
+type Pending = { resolve: (value: unknown) => void; reject: (error: Error) => void; timer: NodeJS.Timeout | undefined };
 type WorkerMessage =
   | { type: 'ready' }
   | { type: 'init-error'; error: SerializedError }
@@ -44,6 +53,11 @@ const WORKER_SCRIPT = fileURLToPath(new URL('./worker.mjs', import.meta.url));
 
 export class LocalFunction {
   private worker: Worker | undefined;
+  /** Whether the current environment's init phase has ended (its bundle loaded, or failed to). */
+  private initialized = false;
+  /** Invocations waiting for the init phase to end before their timeout starts. */
+  private readonly waitingForInit = new Map<string, () => void>();
+  private initTimer: NodeJS.Timeout | undefined;
   private readonly pending = new Map<string, Pending>();
   private closed = false;
 
@@ -70,6 +84,13 @@ export class LocalFunction {
       name: this.options.name,
     });
     worker.unref();
+    this.initialized = false;
+    const initLimitMs = this.options.initLimitMs ?? INIT_LIMIT_MS;
+    this.initTimer = setTimeout(
+      () => this.discard(worker, new Error(`Init phase of ${this.options.name} exceeded ${initLimitMs / 1000} s`)),
+      initLimitMs,
+    );
+    this.initTimer.unref();
     worker.on('message', (message: WorkerMessage) => this.onMessage(message));
     worker.on('error', (error) => this.discard(worker, error));
     worker.on('exit', (code) => this.discard(worker, new Error(`Runtime exited with error: exit status ${code}`)));
@@ -78,11 +99,12 @@ export class LocalFunction {
   }
 
   private onMessage(message: WorkerMessage): void {
-    if (message.type === 'ready') return;
-    if (message.type === 'init-error') {
-      process.stderr.write(
-        `[${this.options.name}] INIT_REPORT Status: error ${message.error.name}: ${message.error.message}\n`,
-      );
+    if (message.type === 'ready' || message.type === 'init-error') {
+      if (message.type === 'init-error')
+        process.stderr.write(
+          `[${this.options.name}] INIT_REPORT Status: error ${message.error.name}: ${message.error.message}\n`,
+        );
+      this.endInit();
       return;
     }
     const pending = this.pending.get(message.id);
@@ -93,10 +115,21 @@ export class LocalFunction {
     else pending.reject(new FunctionError(message.error));
   }
 
+  /** The init phase ended: the invocations sent meanwhile start their timeouts. */
+  private endInit(): void {
+    this.initialized = true;
+    clearTimeout(this.initTimer);
+    const waiting = [...this.waitingForInit.values()];
+    this.waitingForInit.clear();
+    for (const startTimeout of waiting) startTimeout();
+  }
+
   /** Drops an environment that crashed or timed out: its invocations fail, the next one gets a new environment. */
   private discard(worker: Worker, error: Error): void {
     if (this.worker !== worker) return;
     this.worker = undefined;
+    clearTimeout(this.initTimer);
+    this.waitingForInit.clear();
     for (const [id, pending] of this.pending) {
       clearTimeout(pending.timer);
       pending.reject(error);
@@ -117,16 +150,22 @@ export class LocalFunction {
       awsRequestId: requestId,
       logGroupName: `/aws/lambda/${name}`,
       logStreamName: `local/[$LATEST]${name}`,
-      deadline: Date.now() + timeoutMs,
+      // The environment starts the clock its getRemainingTimeInMillis reads when the invocation begins.
+      timeoutMs,
     };
     return new Promise((resolve, reject) => {
-      const timer = setTimeout(() => {
-        // Lambda stops the environment of a timed-out invocation; the next starts cold.
-        this.pending.delete(requestId);
-        reject(new FunctionTimeoutError(timeoutMs));
-        this.discard(worker, new FunctionTimeoutError(timeoutMs));
-      }, timeoutMs);
-      this.pending.set(requestId, { resolve, reject, timer });
+      const pending: Pending = { resolve, reject, timer: undefined };
+      const startTimeout = () => {
+        pending.timer = setTimeout(() => {
+          // Lambda stops the environment of a timed-out invocation; the next starts cold.
+          this.pending.delete(requestId);
+          reject(new FunctionTimeoutError(timeoutMs));
+          this.discard(worker, new FunctionTimeoutError(timeoutMs));
+        }, timeoutMs);
+      };
+      this.pending.set(requestId, pending);
+      if (this.initialized) startTimeout();
+      else this.waitingForInit.set(requestId, startTimeout);
       worker.postMessage({ id: requestId, event, context });
     });
   }

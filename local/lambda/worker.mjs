@@ -35,9 +35,10 @@ try {
 }
 
 parentPort.on('message', async ({ id, event, context }) => {
-  const deadline = context.deadline;
+  const { timeoutMs, ...fields } = context;
+  const deadline = Date.now() + timeoutMs;
   const lambdaContext = {
-    ...context,
+    ...fields,
     callbackWaitsForEmptyEventLoop: true,
     getRemainingTimeInMillis: () => Math.max(0, deadline - Date.now()),
     done: unsupported,

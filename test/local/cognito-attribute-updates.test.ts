@@ -11,9 +11,9 @@ import {
   type AttributeType,
 } from '@aws-sdk/client-cognito-identity-provider';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { localStackTemplate, type TemplateResources } from '#local/aws/local-deployment.ts';
 import { userPoolGroups, userPoolSettings } from '#local/aws/synth.ts';
 import { checkedVerifiedAttributes } from '#local/emulators/cognito/config.ts';
-import { sharedPortalBuild, type PortalBuild } from '../infra/support/portal-build.ts';
 import { authenticate, userFor } from './support/cognito-client.ts';
 import {
   createEnrolledUser,
@@ -62,15 +62,15 @@ async function listByEmail(harness: CognitoHarness, email: string) {
 }
 
 describe('the synthesized pool', () => {
-  let build: PortalBuild;
-  beforeAll(() => {
-    build = sharedPortalBuild();
+  // The template local mode runs from (its cached synthesis), which is the default app's.
+  let template: TemplateResources;
+  beforeAll(async () => {
+    template = await localStackTemplate();
   });
-  afterAll(() => build?.dispose());
+  const ofType = (type: string) => Object.entries(template.Resources).filter(([, resource]) => resource.Type === type);
 
   it('carries keepOriginal of lib/auth.ts into the local pool as AttributesRequireVerificationBeforeUpdate', () => {
-    const only = (type: string) =>
-      Object.values(build.template.findResources(type))[0] as Parameters<typeof userPoolSettings>[0];
+    const only = (type: string) => ofType(type)[0]?.[1] as Parameters<typeof userPoolSettings>[0];
     const pool = only('AWS::Cognito::UserPool');
     const client = only('AWS::Cognito::UserPoolClient');
     expect(pool.Properties?.UserAttributeUpdateSettings).toEqual({
@@ -86,8 +86,8 @@ describe('the synthesized pool', () => {
   // The pool's groups are its AWS::Cognito::UserPoolGroup resources (GroupName, Precedence, Description):
   // https://docs.aws.amazon.com/AWSCloudFormation/latest/TemplateReference/aws-resource-cognito-userpoolgroup.html
   it("starts the local pool with the template's groups, by precedence", () => {
-    const resources = build.template.toJSON().Resources as Parameters<typeof userPoolGroups>[0];
-    const [poolId] = Object.keys(build.template.findResources('AWS::Cognito::UserPool'));
+    const resources = template.Resources as Parameters<typeof userPoolGroups>[0];
+    const [[poolId] = []] = ofType('AWS::Cognito::UserPool');
     const groups = userPoolGroups(resources, poolId!);
     expect(groups.map(({ name, precedence }) => ({ name, precedence }))).toEqual([
       { name: 'Admins', precedence: 0 },

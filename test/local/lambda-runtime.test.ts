@@ -30,6 +30,11 @@ beforeAll(async () => {
     join(dir, 'broken.mjs'),
     'if (!process.env.TABLE_NAME) throw new Error("TABLE_NAME is not set"); export const handler = async () => "ok";',
   );
+  await writeFile(
+    join(dir, 'slow-init.mjs'),
+    'await new Promise((resolve) => setTimeout(resolve, 800));\n' +
+      'export const handler = async (event, context) => ({ remaining: context.getRemainingTimeInMillis() });',
+  );
   process.env.MAIN_PROCESS_ONLY = 'visible to the local stack only';
 });
 
@@ -100,6 +105,21 @@ describe('local function runtime', () => {
     await expect(fn.invoke({ wait: 2_000 })).rejects.toBeInstanceOf(FunctionTimeoutError);
     // A cold start: the module state of the discarded environment is gone.
     expect(await fn.invoke({})).toMatchObject({ invocations: 1 });
+  });
+});
+
+describe('the init phase', () => {
+  // "The Init phase is limited to 10 seconds": the function's timeout counts the invocation only.
+  it('starts the function timeout when the init phase ends, as Lambda does', async () => {
+    const fn = start({ bundle: join(dir, 'slow-init.mjs'), timeoutMs: 300 });
+    const result = (await fn.invoke({})) as { remaining: number };
+    expect(result.remaining).toBeGreaterThan(0);
+    expect(result.remaining).toBeLessThanOrEqual(300);
+  });
+
+  it('fails an init phase that outlasts its limit, and every invocation waiting on it', async () => {
+    const fn = start({ bundle: join(dir, 'slow-init.mjs'), timeoutMs: 300, initLimitMs: 200 });
+    await expect(Promise.all([fn.invoke({}), fn.invoke({})])).rejects.toThrow('Init phase of probe exceeded 0.2 s');
   });
 });
 

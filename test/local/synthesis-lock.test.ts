@@ -88,7 +88,7 @@ describe('a start killed during the synthesis', () => {
     expect(second.output()).not.toContain('Waiting for the synthesis');
     expect(readFileSync(join(cacheDir, lock!, 'owner'), 'utf8').split(' ')[0]).toBe(String(second.child.pid));
     // The killed start's synthesis process stops itself once its parent is gone (its partial output is named
-    // after the parent); it checks between its steps, so a step under way on a busy machine finishes first.
+    // after the parent): it checks four times a second while a worker thread synthesizes.
     await until(
       () => processesNaming(`.partial-${killedPid}-`).length === 0,
       120_000,

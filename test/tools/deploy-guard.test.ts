@@ -22,7 +22,7 @@ async function runApp(context: Record<string, unknown>): Promise<{ code: number;
       execFile(
         join(projectRoot, 'node_modules', '.bin', 'tsx'),
         ['bin/app.ts'],
-        { cwd: projectRoot, env, timeout: 60_000 },
+        { cwd: projectRoot, env, timeout: 180_000 },
         (error, _stdout, stderr) =>
           resolve({ code: error ? (typeof error.code === 'number' ? error.code : 1) : 0, stderr }),
       );

@@ -27,6 +27,12 @@ export interface CognitoHarness {
   now(): number;
   /** Moves the emulator's clock forward. */
   advance(ms: number): void;
+  /**
+   * Stops the emulator's clock where it is, so that only `advance` moves it (for limits of a
+   * second or so that a loaded machine's own delays would otherwise run out); `run` it again after.
+   */
+  freeze(): void;
+  run(): void;
   /** A TOTP code for the emulator's current time. */
   totp(secret: string): string;
   restart(): Promise<void>;
@@ -61,7 +67,8 @@ export async function startHarness(options: HarnessOptions = {}): Promise<Cognit
   const mail: OutgoingEmail[] = [];
   const triggerEvents: PostConfirmationTriggerEvent[] = [];
   let offset = 0;
-  const now = () => Date.now() + offset;
+  let frozenAt: number | undefined;
+  const now = () => (frozenAt ?? Date.now()) + offset;
   const start = () =>
     startCognitoEmulator({
       dataDir,
@@ -113,6 +120,13 @@ export async function startHarness(options: HarnessOptions = {}): Promise<Cognit
     now,
     advance: (ms) => {
       offset += ms;
+    },
+    freeze: () => {
+      frozenAt ??= Date.now();
+    },
+    run: () => {
+      if (frozenAt !== undefined) offset -= Date.now() - frozenAt;
+      frozenAt = undefined;
     },
     totp: (secret) => currentTotpCode(secret, now()),
     restart: async () => {
