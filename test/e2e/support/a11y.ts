@@ -21,8 +21,10 @@ export type Impact = 'minor' | 'moderate' | 'serious' | 'critical';
 
 /** Runs axe-core in the page and throws, listing them, when it finds violations of the given impacts. */
 export async function expectNoA11yViolations(page: Page, impacts: readonly Impact[]): Promise<void> {
-  // Injected through the DevTools protocol, so the page's CSP (script-src 'self') allows it.
-  await page.evaluate(await loadAxe());
+  // Injected through the DevTools protocol, so the page's CSP (script-src 'self') allows it; once per
+  // document (the SPA's routes keep it), as parsing its half a megabyte again costs each check.
+  const injected = await page.evaluate(() => 'axe' in globalThis);
+  if (!injected) await page.evaluate(await loadAxe());
   const results = await page.evaluate(async () => {
     // With no context axe checks the whole document.
     const axe = (globalThis as unknown as { axe: { run: () => Promise<AxeResults> } }).axe;
