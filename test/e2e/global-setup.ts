@@ -4,7 +4,6 @@ import { join } from 'node:path';
 import type { TestProject } from 'vitest/node';
 import { findFreePortBase } from '#local/ports.ts';
 import { spawnStack } from '#local/stack-process.ts';
-import { ensureWebBuilt } from '#local/web-build.ts';
 import { ensureChromium } from '../support/chromium.ts';
 import './support/provided.ts';
 import { writeInitialTotpLedger } from './support/totp-ledger.ts';
@@ -16,14 +15,14 @@ import { writeInitialTotpLedger } from './support/totp-ledger.ts';
 const STACK_READY_TIMEOUT_MS = 300_000;
 
 /**
- * Before the journeys: Chromium, a fresh web build, and a local stack of its own (temporary
+ * Before the journeys: Chromium, and a local stack of its own (fresh web build, temporary
  * data directory, free ports) started as `npm start` starts it. Its stack.json is provided
  * to the tests as `stack`, with the file of authenticator steps used (`totpLedger`); the stack
  * is stopped afterwards.
  */
 export default async function setup(project: TestProject): Promise<() => Promise<void>> {
   ensureChromium();
-  await ensureWebBuilt({ log: (line) => console.log(line), keepPreviousOnFailure: false });
+  // spawnStack builds the web app and synthesizes first, under a limit of their own.
 
   const dataDir = await mkdtemp(join(tmpdir(), 'portal-e2e-'));
   let stack;
