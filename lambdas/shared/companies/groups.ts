@@ -143,16 +143,18 @@ export const companyGroupsOfUser = async (email: string): Promise<string[] | und
   let token: string | undefined;
   try {
     do {
-      const page = await quicksightIdentity.send(
-        new ListUserGroupsCommand({
-          ...scope(),
-          UserName: quicksightUserName(email),
-          MaxResults: QUICKSIGHT_PAGE_SIZE,
-          NextToken: token,
-        }),
-      );
-      for (const group of page.GroupList ?? []) if (group.GroupName?.startsWith(prefix)) names.push(group.GroupName);
-      token = page.NextToken;
+      // An answer without a list holds no groups.
+      const { GroupList = [], NextToken } =
+        (await quicksightIdentity.send(
+          new ListUserGroupsCommand({
+            ...scope(),
+            UserName: quicksightUserName(email),
+            MaxResults: QUICKSIGHT_PAGE_SIZE,
+            NextToken: token,
+          }),
+        )) ?? {};
+      for (const group of GroupList) if (group.GroupName?.startsWith(prefix)) names.push(group.GroupName);
+      token = NextToken;
     } while (token);
   } catch (error) {
     if (isAwsError(error, 'ResourceNotFoundException', QUICKSIGHT_USER_NOT_FOUND)) return undefined;
