@@ -30,6 +30,8 @@ export const COMPANY_MESSAGES = {
   nameRequired: 'Company name is required',
   nameTooLong: `Company name must be at most ${MAX_COMPANY_NAME_LENGTH} characters`,
   nameControl: 'Company name must not contain control or invisible formatting characters',
+  nameSplits:
+    'Company name must not contain a comma (,) or a double quote ("): QuickSight\'s row-level security would read the name as several companies',
   kindInvalid: 'Kind must be manufacturer, distributor or owner',
   nameTaken: (name: string) => `A company named "${name}" already exists`,
   unknownCompany: (name: string) => `Company "${name}" does not exist`,
@@ -52,12 +54,37 @@ export const COMPANY_MESSAGES = {
 /** C0/C1 controls, bidirectional overrides and isolates, zero-width characters. */
 const INVISIBLE_OR_CONTROL = /[\p{Cc}\u200B-\u200F\u202A-\u202E\u2060-\u2069\uFEFF]/u;
 
+/**
+ * What QuickSight's row-level security reads inside a rule's value as more than one value: "If
+ * a field includes a comma (,) Amazon QuickSight treats each word separated from another by a
+ * comma as an individual value", and a double quote wraps a value that holds commas (user guide,
+ * "Using row-level security with user-based rules to restrict access to a dataset"). A company
+ * name is a rule's value, so a name with either would grant the rows of every company it spells.
+ */
+const RULE_VALUE_SEPARATORS = /[,"]/;
+
+/** Whether a company name would be read as several values by the rules (names made before the rule existed may). */
+export const nameSplitsInRules = (name: string): boolean => RULE_VALUE_SEPARATORS.test(name);
+
+/** A company name: the one rule for every place a name enters (create, rename, import, the admin forms). */
 export const companyName = z
   .string({ error: COMPANY_MESSAGES.nameRequired })
   .trim()
   .min(1, COMPANY_MESSAGES.nameRequired)
   .max(MAX_COMPANY_NAME_LENGTH, COMPANY_MESSAGES.nameTooLong)
-  .refine((value) => !INVISIBLE_OR_CONTROL.test(value), COMPANY_MESSAGES.nameControl);
+  .refine((value) => !INVISIBLE_OR_CONTROL.test(value), COMPANY_MESSAGES.nameControl)
+  .refine((value) => !nameSplitsInRules(value), COMPANY_MESSAGES.nameSplits);
+
+/** A company name or nothing (an empty text), as a field where the company is optional takes it. */
+export const optionalCompanyName = z
+  .string()
+  .trim()
+  .superRefine((value, ctx) => {
+    if (value === '') return;
+    const checked = companyName.safeParse(value);
+    if (!checked.success)
+      for (const issue of checked.error.issues) ctx.addIssue({ code: 'custom', message: issue.message });
+  });
 
 export const companyKind = z.enum(COMPANY_KINDS, { error: COMPANY_MESSAGES.kindInvalid });
 
@@ -141,6 +168,8 @@ export const DIFFERENCE_KINDS = [
    * confirmation.
    */
   'dashboard-not-scoped',
+  /** A company name the rules read as several companies (a comma or a double quote): only a rename mends it. */
+  'name-splits',
 ] as const;
 export type DifferenceKind = (typeof DIFFERENCE_KINDS)[number];
 
@@ -190,6 +219,38 @@ export const DASHBOARD_SCOPE_LABELS: Record<DashboardScope, string> = {
   'company-scoped': 'Company-scoped',
   'not-scoped': 'Not scoped',
   unknown: 'Scope unknown',
+};
+
+/** The rules format the portal writes: GroupArn and company columns, as QuickSight calls VERSION_2. */
+export const RULES_FORMAT_VERSION = 'VERSION_2';
+
+/** A dataset's RowLevelPermissionDataSet, as DescribeDataSet answers it. */
+export interface RulesAttachment {
+  readonly Arn?: string;
+  readonly PermissionPolicy?: string;
+  readonly FormatVersion?: string;
+  readonly Status?: string;
+}
+
+/**
+ * Why a dataset does not apply the portal's rules as the portal writes them, or undefined when
+ * it does: the rules dataset's ARN, GRANT_ACCESS, ENABLED (QuickSight treats a missing Status as
+ * ENABLED) and FormatVersion VERSION_2 (a missing FormatVersion is VERSION_1, which reads the
+ * rules' columns otherwise). Both the portal's *Company-scoped* label and `npm run doctor` ask this.
+ */
+export const rulesAttachmentProblem = (
+  attachment: RulesAttachment | undefined,
+  rulesArn: string,
+): string | undefined => {
+  if (!attachment?.Arn) return 'no row-level security';
+  if (attachment.Arn !== rulesArn)
+    return `row-level security from another dataset (${attachment.Arn.split('/').at(-1) ?? attachment.Arn})`;
+  if ((attachment.Status ?? 'ENABLED') !== 'ENABLED') return 'the rules are attached but DISABLED';
+  if (attachment.PermissionPolicy !== 'GRANT_ACCESS')
+    return `PermissionPolicy ${attachment.PermissionPolicy ?? 'missing'} (GRANT_ACCESS expected)`;
+  const format = attachment.FormatVersion ?? 'VERSION_1';
+  if (format !== RULES_FORMAT_VERSION) return `FormatVersion ${format} (${RULES_FORMAT_VERSION} expected)`;
+  return undefined;
 };
 
 /** How an owner's companies appear in one text field (the assignment's companyName). */

@@ -1,4 +1,5 @@
 import * as z from 'zod';
+import { optionalCompanyName } from './companies.ts';
 import { adminEmail, dashboardId } from './fields.ts';
 import { ADMINS_GROUP, USERS_GROUP } from './groups.ts';
 import { MESSAGES } from './messages.ts';
@@ -62,10 +63,8 @@ export const importRole = z
 /** One row as the function takes it (IMPORT_USER): dashboards as a list, the default one of them. */
 export const importUserFields = {
   userEmail: formulaFree(z.string({ error: MESSAGES.adminEmailRequired }), 'email').pipe(adminEmail),
-  companyName: formulaFree(
-    z.string().trim().max(200, 'Company Name must be at most 200 characters'),
-    'companyName',
-  ).optional(),
+  // Empty: no company; otherwise a company name by the one rule names follow (contracts/companies.ts).
+  companyName: formulaFree(optionalCompanyName, 'companyName').optional(),
   dashboards: z
     .array(formulaFree(dashboardId, 'dashboards'))
     .min(1, IMPORT_MESSAGES.noDashboards)

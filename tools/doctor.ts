@@ -8,8 +8,9 @@ import { deploymentConfig, localConfig } from './support/config.ts';
 import { formatCheck, hasBlocker, summary, type CheckResult } from './support/report.ts';
 import { awsClientConfig, deployedStackOutputs, requireLocalStack } from './support/target.ts';
 import { dashboardScopeCheck, rulesDataSetCheck, type CompanyScopeTarget } from './support/checks-companies.ts';
+import { companyNamesCheck, type CompanyNamesTarget } from './support/checks-company-names.ts';
 import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
-import { dashboardsTable } from '#contracts/tables.ts';
+import { dashboardsTable, stateTable } from '#contracts/tables.ts';
 import { CLOUDFRONT_METRICS_REGION, companyRulesNames, portalStackName } from '#lib/stack-names.ts';
 import { cloudTrailCheck } from './support/checks-trail.ts';
 
@@ -18,8 +19,9 @@ const USAGE = `Usage: npm run doctor [-- options]
 Checks, with read-only calls, that the AWS account and the configuration are ready for a
 deployment (or, with --local, that the running local stack answers the same checks), and
 prints each item with how to fix it. Once the stack is deployed it also checks row-level
-security: the rules dataset exists and its last load completed, and every dataset behind
-every catalogue dashboard applies it (a dashboard that does not is a warning). Exits 1 when
+security: the rules dataset exists and its last load completed, every dataset behind every
+catalogue dashboard applies it (a dashboard that does not is a warning), and no company name
+holds a comma or a double quote (the rules would read it as several companies). Exits 1 when
 something blocks a deployment.
 
 Options:
@@ -76,10 +78,10 @@ async function awsChecklist(options: TargetOptions, write: (line: string) => voi
   return results;
 }
 
-const RLS_TITLES = ['Row-level-security rules dataset', 'Company scope of catalogue dashboards'];
+const RLS_TITLES = ['Row-level-security rules dataset', 'Company scope of catalogue dashboards', 'Company names'];
 
-async function companyChecks(target: CompanyScopeTarget): Promise<CheckResult[]> {
-  return [await rulesDataSetCheck(target), await dashboardScopeCheck(target)];
+async function companyChecks(target: CompanyScopeTarget & CompanyNamesTarget): Promise<CheckResult[]> {
+  return [await rulesDataSetCheck(target), await dashboardScopeCheck(target), await companyNamesCheck(target)];
 }
 
 /** Row-level security of the deployed stack, from its outputs; not applicable before the first deployment. */
@@ -101,7 +103,8 @@ async function deployedCompanyChecks(
   }
   const rulesDataSetId = outputs?.CompanyRulesDataSetId;
   const catalogueTable = outputs?.DashboardsTableName;
-  if (!outputs || !rulesDataSetId || !catalogueTable) {
+  const stateTableName = outputs?.StateTableName;
+  if (!outputs || !rulesDataSetId || !catalogueTable || !stateTableName) {
     const why = outputs
       ? 'the deployed stack predates company access; deploy this version'
       : 'the stack is not deployed yet';
@@ -117,6 +120,7 @@ async function deployedCompanyChecks(
       region: config.region,
       catalogueTable,
       rulesDataSetId,
+      stateTable: stateTableName,
     });
   } finally {
     quicksight.destroy();
@@ -178,6 +182,7 @@ async function localChecklist(options: TargetOptions, write: (line: string) => v
         region: info.region,
         catalogueTable: localTableName(dashboardsTable),
         rulesDataSetId,
+        stateTable: localTableName(stateTable),
       };
       for (const check of await companyChecks(target)) report(check);
     } finally {

@@ -7,7 +7,9 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { LOCAL_CREDENTIALS } from '#clients/local-stack.ts';
+import { DeleteItemCommand, DynamoDBClient, PutItemCommand } from '@aws-sdk/client-dynamodb';
+import { LOCAL_CREDENTIALS, localTableName } from '#clients/local-stack.ts';
+import { stateTable } from '#contracts/tables.ts';
 import { runTool, startTestStack, type TestStack } from './support/run-tool.ts';
 
 describe('npm run doctor', () => {
@@ -55,6 +57,42 @@ describe('npm run doctor', () => {
     expect(stdout).toContain('- market-benchmarks: dataset industry-benchmarks: no row-level security');
     expect(stdout).not.toMatch(/- (sales-performance|distributor-scorecard|inventory-margins):/);
     expect(stdout).toContain('Row-level security > User-based rules');
+    expect(stdout).toMatch(/^\[PASS\] Company names: 3 companies, none with a comma or a double quote in its name$/m);
+  });
+
+  it('fails on a company name the rules would read as several companies, naming it and how to fix it', async () => {
+    const { endpoint } = stack.running.info.dynamodb;
+    const dynamodb = new DynamoDBClient({
+      endpoint,
+      region: stack.running.info.region,
+      credentials: LOCAL_CREDENTIALS,
+    });
+    // A company made before the portal refused such names (lambdas/shared/data/companies.ts keeps them so).
+    const legacy = { TableName: localTableName(stateTable), Key: { pk: { S: 'COMPANY' }, sk: { S: 'c0ffee000001' } } };
+    try {
+      await dynamodb.send(
+        new PutItemCommand({
+          TableName: legacy.TableName,
+          Item: {
+            ...legacy.Key,
+            name: { S: 'Evil, Contoso Distribution' },
+            kind: { S: 'manufacturer' },
+            createdAt: { S: '2026-01-01T00:00:00.000Z' },
+            updatedAt: { S: '2026-01-01T00:00:00.000Z' },
+          },
+        }),
+      );
+      const { code, stdout } = await runTool('doctor', stack.localArgs);
+      expect(code).toBe(1);
+      expect(stdout).toMatch(
+        /^\[FAIL\] Company names: 1 of 4 company names hold a comma or a double quote, which QuickSight's row-level security reads as several companies/m,
+      );
+      expect(stdout).toContain('- Evil, Contoso Distribution');
+      expect(stdout).toContain('Rename each company named on the Companies tab of the admin portal');
+    } finally {
+      await dynamodb.send(new DeleteItemCommand(legacy));
+      dynamodb.destroy();
+    }
   });
 
   it('fails with how to start one when no local stack runs in the data directory', async () => {

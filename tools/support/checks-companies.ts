@@ -5,6 +5,7 @@ import {
   ListIngestionsCommand,
   type QuickSightClient,
 } from '@aws-sdk/client-quicksight';
+import { rulesAttachmentProblem } from '#contracts/companies.ts';
 import { describeError } from './cli.ts';
 import type { CheckResult } from './report.ts';
 
@@ -123,24 +124,6 @@ export async function rulesDataSetCheck(target: CompanyScopeTarget): Promise<Che
   }
 }
 
-/** Why one dataset does not apply the portal's rules, or undefined when it does. */
-function notScopedBecause(
-  dataSet: {
-    RowLevelPermissionDataSet?: { Arn?: string; PermissionPolicy?: string; FormatVersion?: string; Status?: string };
-  },
-  rulesArn: string,
-): string | undefined {
-  const rls = dataSet.RowLevelPermissionDataSet;
-  if (!rls?.Arn) return 'no row-level security';
-  if (rls.Arn !== rulesArn) return `row-level security from another dataset (${rls.Arn.split('/').at(-1)})`;
-  if ((rls.Status ?? 'ENABLED') !== 'ENABLED') return 'the rules are attached but DISABLED';
-  if (rls.PermissionPolicy !== 'GRANT_ACCESS')
-    return `PermissionPolicy ${rls.PermissionPolicy ?? 'missing'} (GRANT_ACCESS expected)`;
-  if ((rls.FormatVersion ?? 'VERSION_1') !== 'VERSION_2')
-    return `FormatVersion ${rls.FormatVersion ?? 'VERSION_1'} (VERSION_2 expected)`;
-  return undefined;
-}
-
 /**
  * Whether each catalogue dashboard is company-scoped. A dashboard that is not is a warning,
  * not a blocker: the portal shows it to users of one company only, or after an administrator
@@ -185,7 +168,7 @@ export async function dashboardScopeCheck(target: CompanyScopeTarget): Promise<C
         const { DataSet } = await quicksight.send(
           new DescribeDataSetCommand({ AwsAccountId: accountId, DataSetId: dataSetId }),
         );
-        const because = notScopedBecause(DataSet ?? {}, rulesArn);
+        const because = rulesAttachmentProblem(DataSet?.RowLevelPermissionDataSet, rulesArn);
         if (because) reasons.push(`dataset ${dataSetId}: ${because}`);
       }
       if (reasons.length === 0) scoped.push(entry.dashboardId);

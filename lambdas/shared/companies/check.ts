@@ -16,6 +16,7 @@ import {
   listMembers,
   removeMember,
 } from './groups.ts';
+import { NAME_SPLITS_NOT_MENDED, nameDifferences } from './name-check.ts';
 import { publishRules, readRulesFile, rulesCsv, rulesLoadState } from './rules.ts';
 import { dashboardScope } from './scope.ts';
 
@@ -197,6 +198,8 @@ const mender = (companies: readonly CompanyItem[]): Mend => {
         return;
       case 'dashboard-not-scoped':
         throw new Error('Only a QuickSight author can attach the rules to its datasets');
+      case 'name-splits':
+        throw new Error(NAME_SPLITS_NOT_MENDED);
     }
   };
 };
@@ -210,6 +213,7 @@ const MEND_ORDER: Record<AccessDifference['kind'], number> = {
   'rules-outdated': 4,
   'rules-not-loaded': 5,
   'dashboard-not-scoped': 6,
+  'name-splits': 7,
 };
 
 export interface CheckOptions {
@@ -227,6 +231,7 @@ export const checkCompanyAccess = async (options: CheckOptions): Promise<AccessC
     ...groupDifferences(observed),
     ...(await rulesDifferences(observed.companies)),
     ...(await dashboardDifferences(observed)),
+    ...nameDifferences(observed.companies),
   ];
   if (options.fix) {
     const mend = mender(observed.companies);

@@ -1,5 +1,5 @@
-import { DescribeDashboardCommand, DescribeDataSetCommand, type DataSet } from '@aws-sdk/client-quicksight';
-import type { DashboardScope } from '#contracts/companies.ts';
+import { DescribeDashboardCommand, DescribeDataSetCommand } from '@aws-sdk/client-quicksight';
+import { type DashboardScope, rulesAttachmentProblem } from '#contracts/companies.ts';
 import { isAwsError } from '../aws/config.ts';
 import { quicksight } from '../aws/quicksight.ts';
 import { quicksightSettings } from '../quicksight.ts';
@@ -7,10 +7,11 @@ import { rulesDataSetArn } from './rules.ts';
 
 /**
  * Whether a dashboard is company-scoped: every dataset behind it (DescribeDashboard's
- * Version.DataSetArns) applies the portal's rules dataset (DescribeDataSet's
- * RowLevelPermissionDataSet with that ARN, GRANT_ACCESS and Status ENABLED; QuickSight treats
- * a missing Status as ENABLED). One dataset without them makes the whole dashboard show
- * every company's rows.
+ * Version.DataSetArns) applies the portal's rules dataset in the format the portal writes
+ * (DescribeDataSet's RowLevelPermissionDataSet with that ARN, GRANT_ACCESS, ENABLED and
+ * FormatVersion VERSION_2: contracts/companies.ts, rulesAttachmentProblem, which `npm run
+ * doctor` asks too). One dataset without them makes the whole dashboard show every company's
+ * rows, or reads the rules' columns otherwise than the portal writes them.
  */
 
 export interface ScopeVerdict {
@@ -19,16 +20,6 @@ export interface ScopeVerdict {
 }
 
 const dataSetIdOf = (arn: string): string => arn.slice(arn.lastIndexOf('/') + 1);
-
-const appliesPortalRules = (dataSet: DataSet | undefined, rulesArn: string): string | undefined => {
-  const rls = dataSet?.RowLevelPermissionDataSet;
-  if (rls === undefined) return 'applies no row-level security';
-  if (rls.Arn !== rulesArn) return `applies other rules (${rls.Arn ?? 'no ARN'})`;
-  if (rls.Status === 'DISABLED') return 'has row-level security turned off';
-  if (rls.PermissionPolicy !== 'GRANT_ACCESS')
-    return `uses ${rls.PermissionPolicy ?? 'no'} permission policy instead of GRANT_ACCESS`;
-  return undefined;
-};
 
 export const dashboardScope = async (dashboardId: string): Promise<ScopeVerdict> => {
   const account = quicksightSettings().accountId;
@@ -54,8 +45,8 @@ export const dashboardScope = async (dashboardId: string): Promise<ScopeVerdict>
     const id = dataSetIdOf(arn);
     try {
       const described = await quicksight.send(new DescribeDataSetCommand({ AwsAccountId: account, DataSetId: id }));
-      const problem = appliesPortalRules(described.DataSet, rulesArn);
-      if (problem) problems.push(`dataset ${described.DataSet?.Name ?? id} ${problem}`);
+      const problem = rulesAttachmentProblem(described.DataSet?.RowLevelPermissionDataSet, rulesArn);
+      if (problem) problems.push(`dataset ${described.DataSet?.Name ?? id}: ${problem}`);
     } catch (error) {
       return {
         scope: 'unknown',

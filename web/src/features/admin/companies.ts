@@ -42,6 +42,7 @@ export const DIFFERENCE_KIND_LABELS: Record<DifferenceKind, string> = {
   'rules-outdated': 'Row-level security rules out of date',
   'rules-not-loaded': 'Row-level security rules not loaded',
   'dashboard-not-scoped': 'Dashboard shared across companies without row-level security',
+  'name-splits': 'Company name QuickSight reads as several companies',
 };
 
 export const differenceCountText = (count: number) =>
