@@ -1,7 +1,14 @@
-import { AdminGetUserCommand, UserNotFoundException } from '@aws-sdk/client-cognito-identity-provider';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { COMPANY_MESSAGES } from '#contracts/companies.ts';
-import { type FakeQuickSight, fakeQuickSight, groupNameOf, seedCompany, seedMembership } from './support/companies.ts';
+import {
+  acceptAccounts,
+  type FakeQuickSight,
+  fakeQuickSight,
+  groupNameOf,
+  SAMPLE_COMPANIES,
+  seedMembership,
+  seedSampleCompanies,
+} from './support/companies.ts';
 import {
   ADMIN,
   type CallResult,
@@ -26,13 +33,9 @@ let handler: Handler;
 let qs: FakeQuickSight;
 let tokens: string[];
 
-const COMPANIES = [
-  { id: 'c-north', name: 'Northwind Manufacturing' },
-  { id: 'c-contoso', name: 'Contoso Distribution' },
-  { id: 'c-fabrikam', name: 'Fabrikam Industries' },
-] as const;
-const [NORTH, CONTOSO, FABRIKAM] = COMPANIES;
-const groupOf = (company: (typeof COMPANIES)[number]) => groupNameOf(company.id);
+const [NORTH, CONTOSO, FABRIKAM] = SAMPLE_COMPANIES;
+type SampleCompany = (typeof SAMPLE_COMPANIES)[number];
+const groupOf = (company: SampleCompany) => groupNameOf(company.id);
 
 beforeAll(async () => {
   h = await startHarness();
@@ -43,15 +46,8 @@ beforeEach(async () => {
   await h.reset();
   tokens = [await h.token(ADMIN), await h.token(OTHER_ADMIN)];
   qs = fakeQuickSight(h, [USER.email]);
-  h.cognito.on(AdminGetUserCommand).callsFake((input: { Username: string }) => {
-    if (![USER.email, ADMIN.email, OTHER_ADMIN.email].includes(input.Username))
-      throw new UserNotFoundException({ message: 'User does not exist.', $metadata: {} });
-    return { Username: input.Username, UserStatus: 'CONFIRMED' };
-  });
-  for (const company of COMPANIES) {
-    await seedCompany(h, company.id, company.name);
-    qs.groups.set(groupOf(company), new Set());
-  }
+  acceptAccounts(h, [USER.email, ADMIN.email, OTHER_ADMIN.email]);
+  await seedSampleCompanies(h, qs);
   // The user belongs to Northwind, in the portal and in QuickSight.
   await seedMembership(h, USER.email, [NORTH.id]);
   qs.groups.get(groupOf(NORTH))!.add(USER.email);
@@ -153,8 +149,8 @@ describe('simultaneous changes of one user by two administrators', () => {
    * Sends the changes at once, alternating the two administrators, and answers them in the
    * order they finished.
    */
-  const race = async (targets: readonly (typeof COMPANIES)[number][]) => {
-    const finished: { target: (typeof COMPANIES)[number]; res: CallResult }[] = [];
+  const race = async (targets: readonly SampleCompany[]) => {
+    const finished: { target: SampleCompany; res: CallResult }[] = [];
     await Promise.all(
       targets.map(async (target, index) => {
         const res = await setCompany(target.name, tokens[index % 2]);

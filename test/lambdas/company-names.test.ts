@@ -1,20 +1,19 @@
-import {
-  AdminCreateUserCommand,
-  AdminGetUserCommand,
-  UserNotFoundException,
-} from '@aws-sdk/client-cognito-identity-provider';
+import { AdminCreateUserCommand } from '@aws-sdk/client-cognito-identity-provider';
 import { type RowLevelPermissionFormatVersion, UpdateDashboardPermissionsCommand } from '@aws-sdk/client-quicksight';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { COMPANY_MESSAGES } from '#contracts/companies.ts';
 import { NAME_SPLITS_NOT_MENDED } from '#lambdas/shared/companies/name-check.ts';
 import {
+  acceptAccounts,
   type FakeQuickSight,
   fakeQuickSight,
   groupNameOf,
   RULES_DATA_SET_ARN,
+  SAMPLE_COMPANIES,
   scopedDataSet,
   seedCompany,
   seedMembership,
+  seedSampleCompanies,
 } from './support/companies.ts';
 import {
   ADMIN,
@@ -40,9 +39,7 @@ let handler: Handler;
 let qs: FakeQuickSight;
 let adminToken: string;
 
-const NORTH = 'c-north';
-const CONTOSO = 'c-contoso';
-const FABRIKAM = 'c-fabrikam';
+const [{ id: NORTH }, { id: CONTOSO }, { id: FABRIKAM }] = SAMPLE_COMPANIES;
 
 beforeAll(async () => {
   h = await startHarness();
@@ -53,16 +50,9 @@ beforeEach(async () => {
   await h.reset();
   adminToken = await h.token(ADMIN);
   qs = fakeQuickSight(h, [USER.email, OTHER_USER.email]);
-  h.cognito.on(AdminGetUserCommand).callsFake((input: { Username: string }) => {
-    if (![USER.email, OTHER_USER.email, ADMIN.email].includes(input.Username))
-      throw new UserNotFoundException({ message: 'User does not exist.', $metadata: {} });
-    return { Username: input.Username, UserStatus: 'CONFIRMED' };
-  });
+  acceptAccounts(h, [USER.email, OTHER_USER.email, ADMIN.email]);
   h.quicksight.on(UpdateDashboardPermissionsCommand).resolves({});
-  await seedCompany(h, NORTH, 'Northwind Manufacturing');
-  await seedCompany(h, CONTOSO, 'Contoso Distribution', 'distributor');
-  await seedCompany(h, FABRIKAM, 'Fabrikam Industries');
-  for (const id of [NORTH, CONTOSO, FABRIKAM]) qs.groups.set(groupNameOf(id), new Set());
+  await seedSampleCompanies(h, qs);
 });
 
 const call = (body: unknown) => invoke(handler, { token: adminToken, body });

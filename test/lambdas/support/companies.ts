@@ -1,3 +1,4 @@
+import { AdminGetUserCommand, UserNotFoundException } from '@aws-sdk/client-cognito-identity-provider';
 import {
   CreateDataSetCommand,
   CreateDataSourceCommand,
@@ -250,3 +251,27 @@ export const rulesRows = (world: FakeQuickSight): string[] =>
 
 export const groupArnOf = (companyId: string) =>
   `arn:aws:quicksight:us-east-2:${ACCOUNT_ID}:group/default/${groupNameOf(companyId)}`;
+
+/** Cognito's AdminGetUser finds these accounts (confirmed) and no other, as the management function looks a user up. */
+export const acceptAccounts = (h: Harness, emails: readonly string[]): void => {
+  h.cognito.on(AdminGetUserCommand).callsFake((input: { Username: string }) => {
+    if (!emails.includes(input.Username))
+      throw new UserNotFoundException({ message: 'User does not exist.', $metadata: {} });
+    return { Username: input.Username, UserStatus: 'CONFIRMED' };
+  });
+};
+
+/** Three companies of different kinds, as company tests start from them. */
+export const SAMPLE_COMPANIES = [
+  { id: 'c-north', name: 'Northwind Manufacturing', kind: 'manufacturer' },
+  { id: 'c-contoso', name: 'Contoso Distribution', kind: 'distributor' },
+  { id: 'c-fabrikam', name: 'Fabrikam Industries', kind: 'manufacturer' },
+] as const;
+
+/** The sample companies in the State table, each with its (empty) QuickSight group. */
+export const seedSampleCompanies = async (h: Harness, world: FakeQuickSight): Promise<void> => {
+  for (const company of SAMPLE_COMPANIES) {
+    await seedCompany(h, company.id, company.name, company.kind);
+    world.groups.set(groupNameOf(company.id), new Set());
+  }
+};
