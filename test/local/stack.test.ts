@@ -4,11 +4,11 @@ import {
   SignUpCommand,
 } from '@aws-sdk/client-cognito-identity-provider';
 import { mkdtemp, readFile, rm } from 'node:fs/promises';
-import { get } from 'node:https';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DynamoDBClient, QueryCommand } from '@aws-sdk/client-dynamodb';
+import { COMPANY_MESSAGES } from '#contracts/companies.ts';
 import { embedResponseSchema } from '#contracts/embed.ts';
 import { VIEWS_BY_USER_INDEX } from '#contracts/tables.ts';
 import { listUsersWithQuicksightResponseSchema } from '#contracts/quicksight-admin.ts';
@@ -21,18 +21,11 @@ import type { StackInfo } from '#clients/local-stack.ts';
 import { signInWithSrp, type SessionTokens } from '../e2e/support/cognito-session.ts';
 import { noteSeedSignIns } from '../e2e/support/unused-totp-codes.ts';
 import { readMail } from '../e2e/support/mail.ts';
+import { companyRace, getOverTls } from './support/company-race.ts';
 
-/** A GET over https that trusts only the given certificate (no verification is switched off). */
-function getOverTls(url: string, ca: string): Promise<{ status: number; body: string }> {
-  return new Promise((resolve, reject) => {
-    get(url, { ca }, (response) => {
-      let body = '';
-      response.setEncoding('utf8');
-      response.on('data', (chunk: string) => (body += chunk));
-      response.on('end', () => resolve({ status: response.statusCode ?? 0, body }));
-    }).on('error', reject);
-  });
-}
+const NORTHWIND = 'Northwind Manufacturing';
+const CONTOSO = 'Contoso Distribution';
+const FABRIKAM = 'Fabrikam Industries';
 
 const LIST_VIEWS = /* GraphQL */ `
   query ListViews {
@@ -74,6 +67,9 @@ describe('npm start (local stack as a child process)', () => {
   let running: RunningStack;
   let stack: StackInfo;
   let user: SessionTokens;
+  let admin: SessionTokens | undefined;
+  /** The demo admin, signed in once (each authenticator code is taken once). */
+  const adminSession = async () => (admin ??= await signInWithSrp(stack, stack.demo.admin));
 
   beforeAll(async () => {
     dataDir = await mkdtemp(join(tmpdir(), 'portal-stack-test-'));
@@ -144,10 +140,9 @@ describe('npm start (local stack as a child process)', () => {
   });
 
   it('lets the demo admin list the users with their QuickSight status', async () => {
-    const admin = await signInWithSrp(stack, stack.demo.admin);
     const response = await fetch(stack.functions.quicksightAdmin, {
       method: 'POST',
-      headers: { authorization: `Bearer ${admin.accessToken}`, 'content-type': 'application/json' },
+      headers: { authorization: `Bearer ${(await adminSession()).accessToken}`, 'content-type': 'application/json' },
       body: JSON.stringify({ action: 'LIST_COGNITO_USERS_WITH_QUICKSIGHT_STATUS' }),
     });
     expect(response.status).toBe(200);
@@ -235,4 +230,36 @@ describe('npm start (local stack as a child process)', () => {
       cognito.destroy();
     }
   });
+
+  // Two administrators moving one user at once (the demo admin's session stands for both).
+  it.each([
+    ['two', [CONTOSO, FABRIKAM]],
+    ['twelve', Array.from({ length: 12 }, (_, i) => [CONTOSO, FABRIKAM, NORTHWIND][i % 3]!)],
+  ])(
+    '%s simultaneous company changes of the demo user end in exactly the last change’s group, one company in view throughout',
+    async (_, targets) => {
+      const ca = await readFile(join(quicksightDataDir(dataDir), 'tls', 'cert.pem'), 'utf8');
+      const race = await companyRace({ stack, ca, admin: await adminSession(), user });
+      const { startedIn, finished, most } = await race.run(targets);
+      for (const { status, body } of finished) {
+        if (status !== 200)
+          expect({ status, error: body.error }).toEqual({ status: 409, error: COMPANY_MESSAGES.changeInProgress });
+      }
+      const done = finished.filter(({ status }) => status === 200);
+      expect(done.length).toBeGreaterThan(0);
+      // One after the other: each change found the companies the change before it left.
+      let companies = startedIn;
+      for (const { target, body } of done) {
+        expect(body.before).toEqual(companies);
+        companies = [target];
+      }
+      const last = done.at(-1)!.target;
+      expect(await race.groupsOfUser()).toEqual([race.groupOf(last)]);
+      expect(await race.companiesInView()).toEqual([last]);
+      // Watched while the changes ran: never two companies' groups, never two companies' rows.
+      expect(most.looks).toBeGreaterThan(0);
+      expect(most.groups).toBeLessThanOrEqual(1);
+      expect(most.companiesInView).toBeLessThanOrEqual(1);
+    },
+  );
 });
