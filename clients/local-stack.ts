@@ -79,6 +79,12 @@ export const QUICKSIGHT_NAMESPACE = 'default';
 export const EMBED_SESSION_MINUTES = 600;
 export const SUPPORT_FROM_ADDRESS = 'no-reply@tviq.local';
 export const SUPPORT_TO_ADDRESS = 'support@tviq.local';
+/**
+ * The QuickSight group standing for the account's authors in local mode: local mode creates it
+ * at start, and the rules data source and dataset are granted to it (quicksightAuthorArn).
+ */
+export const LOCAL_AUTHORS_GROUP = 'portal-authors';
+export const LOCAL_AUTHORS_ARN = `arn:aws:quicksight:${LOCAL_REGION}:${LOCAL_ACCOUNT_ID}:group/${QUICKSIGHT_NAMESPACE}/${LOCAL_AUTHORS_GROUP}`;
 
 const LOCAL_TABLE_PREFIX = 'local-';
 
@@ -95,6 +101,7 @@ export const LOCAL_CONTEXT = {
   quicksightNamespace: QUICKSIGHT_NAMESPACE,
   sesSenderAddress: SUPPORT_FROM_ADDRESS,
   supportRecipientAddress: SUPPORT_TO_ADDRESS,
+  quicksightAuthorArn: LOCAL_AUTHORS_ARN,
   embedSessionMinutes: EMBED_SESSION_MINUTES,
   selfSignUp: true,
   // On here (off by default for deployments) so that remembering a device can be tried.

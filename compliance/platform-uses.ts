@@ -91,9 +91,12 @@ function roleUses(stack: StackTemplate, referrers: readonly string[]): PlatformU
 
 /**
  * A role QuickSight assumes to read an S3 data source (S3Parameters.RoleArn, "Running queries
- * as an IAM role in Amazon QuickSight"): QuickSight reads the manifest and the files it names.
- * The functions that hand the role over carry its ARN in their environment.
+ * as an IAM role in Amazon QuickSight"): QuickSight finds the bucket and reads the manifest and
+ * the files it names, with the actions of the user guide's example policy for S3 ("Attaching
+ * additional policies"). The functions that hand the role over carry its ARN in their environment.
  */
+const S3_DATA_SOURCE_READS = ['s3:ListBucket', 's3:GetBucketLocation', 's3:GetObject', 's3:GetObjectVersion'];
+
 function assumedByService(stack: StackTemplate, roleId: string): PlatformUse[] {
   const role = stack.template.Resources[roleId]!;
   const trust = role.Properties?.AssumeRolePolicyDocument;
@@ -108,7 +111,7 @@ function assumedByService(stack: StackTemplate, roleId: string): PlatformUse[] {
     .map(([id]) => name(stack, id));
   return [
     {
-      actions: ['s3:GetObject'],
+      actions: S3_DATA_SOURCE_READS,
       by: `QuickSight reading an S3 data source's manifest and files with this role${handedOverBy.length > 0 ? ` (handed over by ${handedOverBy.join(', ')})` : ''}`,
     },
   ];

@@ -33,6 +33,8 @@ export const ENV = {
   companyRulesDataSetId: 'COMPANY_RULES_DATA_SET_ID',
   /** Role QuickSight assumes to read the rules file (S3Parameters.RoleArn). */
   companyRulesRoleArn: 'COMPANY_RULES_ROLE_ARN',
+  /** QuickSight user or group ARN granted the rules data source and dataset (quicksightAuthorArn); optional. */
+  companyRulesAuthorArn: 'COMPANY_RULES_AUTHOR_ARN',
   /** Prefix of the QuickSight group names the portal owns (one group per company). */
   companyGroupPrefix: 'COMPANY_GROUP_PREFIX',
   /** Local mode only. */

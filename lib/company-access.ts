@@ -5,6 +5,7 @@ import * as iam from 'aws-cdk-lib/aws-iam';
 import type * as logs from 'aws-cdk-lib/aws-logs';
 import * as s3 from 'aws-cdk-lib/aws-s3';
 import { Construct } from 'constructs';
+import { MANIFEST_KEY, RULES_KEY, RULES_PREFIX } from '#contracts/company-rules.ts';
 import { ENV } from '#contracts/env.ts';
 import { QUICKSIGHT_DASHBOARDS_REASON, QUICKSIGHT_USERS_REASON } from './api-functions.ts';
 import { acknowledge, wildcardResourceFinding } from './compliance.ts';
@@ -20,7 +21,7 @@ export { companyRulesNames } from './stack-names.ts';
  * bucket (lambdas/shared/companies/rules.ts writes `rules.csv` and `manifest.json` there).
  * Every S3 grant of this module is confined to it.
  */
-export const COMPANY_RULES_PREFIX = 'company-rules/';
+export const COMPANY_RULES_PREFIX = RULES_PREFIX;
 
 /** How often the company-access check compares the portal with QuickSight. */
 export const COMPANY_CHECK_INTERVAL = Duration.days(1);
@@ -40,6 +41,12 @@ export interface CompanyAccessProps {
   readonly accessLogBucket: s3.IBucket;
   readonly logRetention: logs.RetentionDays;
   readonly retainLogs: boolean;
+  /**
+   * ARN of the QuickSight user or group (an author) granted the rules data source and dataset,
+   * so that they can choose the rules in the console (config `quicksightAuthorArn`).
+   * @default none: the rules are visible to no author
+   */
+  readonly rulesAuthorArn?: string;
 }
 
 const RULES_BUCKET_ACKNOWLEDGEMENTS = {
@@ -76,7 +83,12 @@ export const CHECK_WITHHELD_ACTIONS = [
   'quicksight:CreateGroupMembership',
   'quicksight:DeleteGroupMembership',
   'quicksight:CreateDataSource',
+  'quicksight:DeleteDataSource',
+  'quicksight:DescribeDataSourcePermissions',
+  'quicksight:UpdateDataSourcePermissions',
   'quicksight:CreateDataSet',
+  'quicksight:DescribeDataSetPermissions',
+  'quicksight:UpdateDataSetPermissions',
   'quicksight:PassDataSource',
   'quicksight:CreateIngestion',
   'iam:PassRole',
@@ -130,14 +142,28 @@ export class CompanyAccess extends Construct {
       assumedBy: new iam.ServicePrincipal('quicksight.amazonaws.com'),
       description: 'Lets QuickSight read the portal company rules file for its row-level-security dataset',
     });
-    const readPolicy = new iam.ManagedPolicy(this, 'QuickSightReadPolicy', {
+    // The user guide's example policy for an S3 data source ("Attaching additional policies",
+    // https://docs.aws.amazon.com/quicksight/latest/user/security-create-iam-role-athena-s3.html):
+    // s3:ListBucket (with s3:GetBucketLocation) on the bucket, s3:GetObject and
+    // s3:GetObjectVersion on the objects; here the rules bucket and its two objects only. Its
+    // s3:ListAllMyBuckets serves the console's bucket picker, which a data source made through
+    // the API does not use.
+    new iam.ManagedPolicy(this, 'QuickSightReadPolicy', {
       description: 'QuickSight reads the company rules file and its manifest',
       roles: [this.quickSightRole],
       statements: [
-        new iam.PolicyStatement({ sid: 'ReadCompanyRules', actions: ['s3:GetObject'], resources: [rulesObjects] }),
+        new iam.PolicyStatement({
+          sid: 'FindRulesBucket',
+          actions: ['s3:ListBucket', 's3:GetBucketLocation'],
+          resources: [this.bucket.bucketArn],
+        }),
+        new iam.PolicyStatement({
+          sid: 'ReadCompanyRules',
+          actions: ['s3:GetObject', 's3:GetObjectVersion'],
+          resources: [this.bucket.arnForObjects(RULES_KEY), this.bucket.arnForObjects(MANIFEST_KEY)],
+        }),
       ],
     });
-    acknowledge(readPolicy, { [wildcardResourceFinding(this, rulesObjects)]: RULES_OBJECTS_REASON });
 
     const environment = {
       ...quickSightEnvironment(props.quicksight),
@@ -146,6 +172,7 @@ export class CompanyAccess extends Construct {
       [ENV.companyRulesDataSetId]: this.dataSetId,
       [ENV.companyRulesRoleArn]: this.quickSightRole.roleArn,
       [ENV.companyGroupPrefix]: this.groupPrefix,
+      ...(props.rulesAuthorArn && { [ENV.companyRulesAuthorArn]: props.rulesAuthorArn }),
     };
     for (const [name, value] of Object.entries(environment)) props.manager.addEnvironment(name, value);
     this.allowManagement(props.manager, props.quicksight, rulesObjects);
@@ -204,10 +231,22 @@ export class CompanyAccess extends Construct {
         actions: ['quicksight:DescribeDataSet'],
         resources: [qs.dataSets],
       }),
+      // Describe and pass the rules data source; grant its author; delete it when QuickSight failed to create it.
       new iam.PolicyStatement({
         sid: 'UseRulesDataSource',
-        actions: ['quicksight:DescribeDataSource', 'quicksight:PassDataSource'],
+        actions: [
+          'quicksight:DescribeDataSource',
+          'quicksight:PassDataSource',
+          'quicksight:DeleteDataSource',
+          'quicksight:DescribeDataSourcePermissions',
+          'quicksight:UpdateDataSourcePermissions',
+        ],
         resources: [qs.dataSource(this.dataSourceId)],
+      }),
+      new iam.PolicyStatement({
+        sid: 'GrantRulesDataSet',
+        actions: ['quicksight:DescribeDataSetPermissions', 'quicksight:UpdateDataSetPermissions'],
+        resources: [qs.dataSet(this.dataSetId)],
       }),
       // CreateDataSet is authorized on the data source it reads (Service Authorization Reference);
       // the dataset's own ARN is named too, so the grant stays confined whichever QuickSight checks.

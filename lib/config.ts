@@ -1,15 +1,22 @@
 import { z } from 'zod';
 import { SESSION_DEFAULTS } from '#contracts/config.ts';
-import {
-  DASHBOARD_FEATURES,
-  DEFAULT_DASHBOARD_FEATURES,
-  unknownDashboardFeatures,
-  type DashboardFeature,
-} from '#contracts/dashboard-features.ts';
+import { parseAuthorArn } from '#contracts/company-rules.ts';
 import { USER_POOL_CLIENT } from '#contracts/user-pool-client.ts';
+import {
+  blankAsUnset,
+  dashboardFeatureList,
+  email,
+  flag,
+  numberFromText,
+  optionalText,
+  originList,
+  valid,
+  wholeNumber,
+} from './config-values.ts';
+
+export { MAX_EXTRA_ORIGINS } from './config-values.ts';
 
 const TOKEN_DEFAULTS = USER_POOL_CLIENT.defaultTokenValidity;
-import { MAX_EMBED_ORIGINS, embedOriginProblem } from '#contracts/embed-origins.ts';
 
 /**
  * Deployment configuration, read from CDK context (`cdk.json` or `-c key=value`) and
@@ -34,108 +41,6 @@ const WEB_ACL_ARN = /^arn:aws[a-z-]*:wafv2:us-east-1:\d{12}:global\/webacl\/[\w-
 const COGNITO_DOMAIN_PREFIX = /^[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?$/;
 /** Short enough to leave room in the names it becomes part of (lib/resource-names.ts). */
 const ENVIRONMENT_NAME = /^[a-z](?:[a-z0-9-]{0,13}[a-z0-9])?$/;
-
-/** Treats an empty command-line value (`-c key=`) as "not set". */
-const blankAsUnset = (value: unknown): unknown =>
-  typeof value === 'string' && value.trim() === '' ? undefined : value;
-
-const numberFromText = (value: unknown): unknown => {
-  const v = blankAsUnset(value);
-  return typeof v === 'string' && /^-?\d+(\.\d+)?$/.test(v.trim()) ? Number(v) : v;
-};
-
-const wholeNumber = (min: number, max: number, why: string) =>
-  z
-    .number({ message: `must be a whole number from ${min} to ${max}` })
-    .int({ message: `must be a whole number from ${min} to ${max}` })
-    .min(min, { message: `must be at least ${min} (${why})` })
-    .max(max, { message: `must be at most ${max} (${why})` });
-
-const flag = (defaultValue: boolean) =>
-  z.preprocess(
-    (value) => {
-      const v = blankAsUnset(value);
-      return v === 'true' ? true : v === 'false' ? false : v;
-    },
-    z.boolean({ message: 'must be true or false' }).default(defaultValue),
-  );
-
-const email = z.email({ message: 'must be an email address' }).transform((address) => address.toLowerCase());
-
-/** A list given on the command line as `a,b,c` (context values are strings there); JSON arrays pass as they are. */
-const commaSeparated = (value: unknown): unknown => {
-  const v = blankAsUnset(value);
-  return typeof v === 'string'
-    ? v
-        .split(',')
-        .map((entry) => entry.trim())
-        .filter(Boolean)
-    : v;
-};
-
-const optionalText = <T extends z.ZodType>(schema: T) => z.preprocess(blankAsUnset, schema.optional());
-
-/**
- * A site origin: scheme and host, as browsers send it. The origins are also QuickSight's
- * AllowedDomains for embedding, so what QuickSight refuses there (IP addresses, http other
- * than localhost) is refused here, naming the value.
- */
-const origin = z.string().superRefine((value, ctx) => {
-  let shaped = false;
-  try {
-    shaped = new URL(value).origin === value;
-  } catch {
-    shaped = false;
-  }
-  const problem = shaped ? embedOriginProblem(value) : undefined;
-  if (!shaped || problem) {
-    ctx.addIssue({
-      code: 'custom',
-      message: shaped
-        ? String(problem)
-        : `each entry must be an origin such as https://portal.example.com (scheme and host, no path or trailing slash; http only for localhost): ${value} is not one`,
-    });
-  }
-});
-
-/** Names of RegisteredUserDashboardFeatureConfigurations (the SDK model's); an unknown name stops synth. */
-const dashboardFeatureList = z.preprocess(
-  commaSeparated,
-  z
-    .array(z.string(), {
-      message: 'must be a list of dashboard features (a JSON array, or comma-separated on the command line)',
-    })
-    .superRefine((names, ctx) => {
-      const unknown = unknownDashboardFeatures(names);
-      if (unknown.length > 0) {
-        ctx.addIssue({
-          code: 'custom',
-          message: `${unknown.join(', ')} ${unknown.length === 1 ? 'is not a feature' : 'are not features'} of embedded dashboards; known: ${DASHBOARD_FEATURES.join(', ')}`,
-        });
-      }
-    })
-    .transform((names) => [...new Set(names)] as DashboardFeature[])
-    .default([...DEFAULT_DASHBOARD_FEATURES]),
-);
-
-/** QuickSight embeds in at most 3 domains, and the site's own origin is always one of them. */
-export const MAX_EXTRA_ORIGINS = MAX_EMBED_ORIGINS - 1;
-
-const originList = z.preprocess(
-  commaSeparated,
-  z
-    .array(origin, { message: 'must be a list of origins (a JSON array, or comma-separated on the command line)' })
-    .max(MAX_EXTRA_ORIGINS, {
-      message: `must list at most ${MAX_EXTRA_ORIGINS} origins: QuickSight embeds in at most ${MAX_EMBED_ORIGINS} domains, and the site's own origin is one of them`,
-    })
-    .default([]),
-);
-
-/** True when parsing found no problem with any of the given keys. */
-const valid =
-  (...keys: string[]) =>
-  (payload: z.core.ParsePayload): boolean =>
-    !payload.issues.some((issue) => keys.includes(String(issue.path?.[0])));
 
 export const configSchema = z
   .object({
@@ -170,6 +75,16 @@ export const configSchema = z
     ),
     quicksightIdentityRegion: optionalText(
       z.string().regex(REGION, { message: 'must be an AWS region code such as us-east-1' }),
+    ),
+    /**
+     * The QuickSight user or group (an author) granted the row-level-security rules data source
+     * and dataset, so that it can choose the rules in the console (docs/deploy.md).
+     */
+    quicksightAuthorArn: optionalText(
+      z.string().refine((arn) => parseAuthorArn(arn) !== undefined, {
+        message:
+          'must be the ARN of a QuickSight user or group, such as arn:aws:quicksight:us-east-1:111122223333:user/default/analytics-author',
+      }),
     ),
     sesSenderAddress: z.preprocess(blankAsUnset, email.default(PLACEHOLDER_SENDER)),
     sesIdentity: optionalText(z.string().transform((identity) => identity.toLowerCase())),
@@ -336,6 +251,29 @@ export const configSchema = z
       }
     },
     { when: valid('refreshTokenDays', 'accessTokenMinutes', 'idTokenMinutes') },
+  )
+  .superRefine(
+    (config, ctx) => {
+      const author = config.quicksightAuthorArn ? parseAuthorArn(config.quicksightAuthorArn) : undefined;
+      if (!author) return;
+      // QuickSight user and group ARNs carry the identity region and the subscription's account.
+      const identityRegion = config.quicksightIdentityRegion ?? config.region;
+      if (author.region !== identityRegion) {
+        ctx.addIssue({
+          code: 'custom',
+          path: ['quicksightAuthorArn'],
+          message: `names region ${author.region}, but QuickSight users and groups live in the identity region ${identityRegion} (quicksightIdentityRegion, or region)`,
+        });
+      }
+      if (config.quicksightAccountId && author.accountId !== config.quicksightAccountId) {
+        ctx.addIssue({
+          code: 'custom',
+          path: ['quicksightAuthorArn'],
+          message: `names account ${author.accountId}, not the QuickSight account ${config.quicksightAccountId} (quicksightAccountId)`,
+        });
+      }
+    },
+    { when: valid('quicksightAuthorArn', 'quicksightIdentityRegion', 'region', 'quicksightAccountId') },
   )
   .superRefine(
     (config, ctx) => {

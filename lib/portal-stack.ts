@@ -99,6 +99,7 @@ export class PortalStack extends Stack {
       accessLogBucket: this.site.logBucket,
       logRetention,
       retainLogs,
+      rulesAuthorArn: config.quicksightAuthorArn,
     });
 
     this.graphql = new PortalGraphqlApi(this, 'GraphQL', {

@@ -33,6 +33,7 @@ import type { LocalFunction } from './lambda/runtime.ts';
 import { cognitoRules, dynamodbRules, quicksightRules, s3Rules, sesRules } from './iam/services.ts';
 import { startMailCapture, type MailCapture } from './emulators/ses/capture.ts';
 import { s3DataDir, startS3StandIn, type S3StandIn } from './emulators/s3/index.ts';
+import { ensureAuthorsGroup, roleReads, type RoleReads } from './quicksight-access.ts';
 import { IdentityStore } from './emulators/ses/identities.ts';
 import { cognitoMailSender } from './emulators/ses/send.ts';
 import { assertPortsFree, DEFAULT_PORT_BASE, portLayout, type PortLayout } from './ports.ts';
@@ -141,15 +142,18 @@ export async function startStack(options: StackOptions = {}): Promise<RunningLoc
     stack.log('Starting S3, the identity provider and QuickSight...');
     const s3 = await startS3(stack, gate, deployment);
     stack.aborted();
+    const reads = roleReads(iam, () => s3.endpoint, stack.region);
+    closers.add(async () => reads.close());
     // The pool invokes its triggers as Lambda does; the functions exist once the workers start.
     const triggers: PoolTriggerFunctions = {};
     const cognito = await startCognito(stack, gate, deployment, ses.mail, triggers);
     stack.aborted();
-    const quicksight = await startQuickSight(stack, gate, deployment, s3.standIn);
+    const quicksight = await startQuickSight(stack, gate, deployment, reads);
     stack.aborted();
 
     stack.log('Starting the functions and the GraphQL API...');
     const endpoints = localEndpoints(stack, { cognito, dynamodbEndpoint, quicksight, ses, s3 });
+    reads.addRoles(deployment, templateValues(deployment, endpoints, 'placeholder'));
     const workers = await startFunctionWorkers(stack, deployment, endpoints, iam, triggers);
     stack.aborted();
     const graphql = await startGraphql(stack, deployment, workers.functions, cognito.emulator);
@@ -381,12 +385,15 @@ async function startCognito(
   return { emulator, dataDir, endpoint: await gate(cognitoRules, emulator.url, stack.ports.cognito) };
 }
 
-/** The QuickSight emulator with its embed pages over https, reading data sources from local S3, behind its gate. */
+/**
+ * The QuickSight emulator with its embed pages over https, reading data sources from local S3
+ * as their roles, behind its gate; with the group of authors the rules are granted to.
+ */
 async function startQuickSight(
   stack: StartContext,
   gate: Gate,
   deployment: SynthesizedDeployment,
-  s3: S3StandIn,
+  reads: RoleReads,
 ): Promise<RunningQuickSight> {
   const dataDir = quicksightDataDir(stack.dataDir);
   const emulator = await startQuickSightEmulator({
@@ -397,15 +404,16 @@ async function startQuickSight(
     dataDir,
     accountId: LOCAL_ACCOUNT_ID,
     region: stack.region,
-    // Ingestions read the data source's manifest and files from local S3, as QuickSight reads them with the data
-    // source's role.
-    readObject: s3.readObject,
-    listObjects: s3.listObjects,
+    // Data sources and ingestions read the manifest and files from local S3 with the data source's role.
+    readObject: reads.readObject,
+    listObjects: reads.listObjects,
     rowLevelSecurity: { rulesDataSetId: rulesDataSetIdOf(deployment) },
     embedPages: { port: stack.ports.quicksightEmbed, tls: await localTlsMaterial(join(dataDir, 'tls')) },
   });
   stack.closers.add(() => emulator.close());
-  return { emulator, endpoint: await gate(quicksightRules, emulator.url, stack.ports.quicksight) };
+  const endpoint = await gate(quicksightRules, emulator.url, stack.ports.quicksight);
+  await ensureAuthorsGroup(endpoint, stack.region);
+  return { emulator, endpoint };
 }
 
 /**

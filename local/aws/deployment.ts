@@ -103,4 +103,6 @@ export interface SynthesizedDeployment {
     /** The role QuickSight assumes to read the rules file (S3Parameters.RoleArn of the rules data source). */
     readonly companyRulesReadRole: string;
   };
+  /** Identity policies of that role: local QuickSight reads the rules file held to them. */
+  readonly companyRulesReadRolePolicies: readonly { readonly name: string; readonly document: TemplateValue }[];
 }

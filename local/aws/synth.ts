@@ -29,6 +29,25 @@ const projectRoot = fileURLToPath(new URL('../..', import.meta.url));
 const refersTo = (roles: unknown, logicalId: string) =>
   Array.isArray(roles) && roles.some((role) => (role as { Ref?: string })?.Ref === logicalId);
 
+/** Identity policies attached to a role: managed and inline policies naming it, and the role's own. */
+function rolePolicies(resources: Readonly<Record<string, Resource>>, roleId: string) {
+  const policies: { name: string; document: unknown }[] = [];
+  for (const [policyId, resource] of Object.entries(resources)) {
+    const p = resource.Properties ?? {};
+    if (
+      (resource.Type === 'AWS::IAM::ManagedPolicy' || resource.Type === 'AWS::IAM::Policy') &&
+      refersTo(p.Roles, roleId)
+    ) {
+      policies.push({ name: policyId, document: p.PolicyDocument });
+    }
+  }
+  for (const inline of ((resources[roleId]!.Properties ?? {}).Policies as
+    { PolicyName: string; PolicyDocument: unknown }[] | undefined) ?? []) {
+    policies.push({ name: `${roleId}/${inline.PolicyName}`, document: inline.PolicyDocument });
+  }
+  return policies;
+}
+
 export function synthesizeDeployment(outdir: string, sourceHash: string): SynthesizedDeployment {
   // The site's files are not part of what local mode takes: a one-page stand-in keeps the
   // synthesis independent of the web build that runs meanwhile.
@@ -58,20 +77,7 @@ export function synthesizeDeployment(outdir: string, sourceHash: string): Synthe
       Environment?: { Variables?: Record<string, unknown> };
     };
     const roleId = logicalId(fn.role);
-    const policies: { name: string; document: unknown }[] = [];
-    for (const [policyId, resource] of Object.entries(resources)) {
-      const p = resource.Properties ?? {};
-      if (
-        (resource.Type === 'AWS::IAM::ManagedPolicy' || resource.Type === 'AWS::IAM::Policy') &&
-        refersTo(p.Roles, roleId)
-      ) {
-        policies.push({ name: policyId, document: p.PolicyDocument });
-      }
-    }
-    for (const inline of ((resources[roleId]!.Properties ?? {}).Policies as
-      { PolicyName: string; PolicyDocument: unknown }[] | undefined) ?? []) {
-      policies.push({ name: `${roleId}/${inline.PolicyName}`, document: inline.PolicyDocument });
-    }
+    const policies = rolePolicies(resources, roleId);
     const urlResource = Object.values(resources).find(
       (resource) =>
         resource.Type === 'AWS::Lambda::Url' &&
@@ -125,6 +131,7 @@ export function synthesizeDeployment(outdir: string, sourceHash: string): Synthe
       companyRulesBucket: logicalId(stack.companies.bucket),
       companyRulesReadRole: logicalId(stack.companies.quickSightRole),
     },
+    companyRulesReadRolePolicies: rolePolicies(resources, logicalId(stack.companies.quickSightRole)),
   };
 }
 

@@ -345,6 +345,32 @@ export const quicksightRules = restRules(
       resources: (scope, [, id]) => [qsDataSource(scope, id!)],
     },
     {
+      method: 'DELETE',
+      pattern: path('', 'accounts', SEGMENT, 'data-sources', SEGMENT),
+      operation: 'DeleteDataSource',
+      resources: (scope, [, id]) => [qsDataSource(scope, id!)],
+    },
+    {
+      method: 'GET',
+      pattern: path('', 'accounts', SEGMENT, 'data-sources', SEGMENT, 'permissions'),
+      operation: 'DescribeDataSourcePermissions',
+      resources: (scope, [, id]) => [qsDataSource(scope, id!)],
+    },
+    {
+      method: 'POST',
+      pattern: path('', 'accounts', SEGMENT, 'data-sources', SEGMENT, 'permissions'),
+      operation: 'UpdateDataSourcePermissions',
+      resources: (scope, [, id]) => [qsDataSource(scope, id!)],
+    },
+    // The API reference names dataset/* as ListDataSets' permissions resource, but the Service
+    // Authorization Reference lists no resource type for it: IAM authorizes it on "*".
+    {
+      method: 'GET',
+      pattern: path('', 'accounts', SEGMENT, 'data-sets'),
+      operation: 'ListDataSets',
+      resources: () => ['*'],
+    },
+    {
       method: 'POST',
       pattern: path('', 'accounts', SEGMENT, 'data-sets'),
       operation: 'CreateDataSet',
@@ -358,6 +384,18 @@ export const quicksightRules = restRules(
       method: 'GET',
       pattern: path('', 'accounts', SEGMENT, 'data-sets', SEGMENT),
       operation: 'DescribeDataSet',
+      resources: (scope, [, id]) => [qsDataSet(scope, id!)],
+    },
+    {
+      method: 'GET',
+      pattern: path('', 'accounts', SEGMENT, 'data-sets', SEGMENT, 'permissions'),
+      operation: 'DescribeDataSetPermissions',
+      resources: (scope, [, id]) => [qsDataSet(scope, id!)],
+    },
+    {
+      method: 'POST',
+      pattern: path('', 'accounts', SEGMENT, 'data-sets', SEGMENT, 'permissions'),
+      operation: 'UpdateDataSetPermissions',
       resources: (scope, [, id]) => [qsDataSet(scope, id!)],
     },
     {

@@ -24,6 +24,7 @@ import {
   type QuickSightTarget,
   type ScratchS3,
 } from './support/quicksight-target.ts';
+import { eventually } from './support/eventually.ts';
 import { REGION, scratchName } from './support/target.ts';
 
 /**
@@ -193,16 +194,6 @@ describe('the datasets behind a dashboard', () => {
   });
 });
 
-/** Polls until `done` holds (AWS works asynchronously; the emulator is done at once). */
-async function eventually<T>(read: () => Promise<T>, done: (value: T) => boolean, timeoutMs = 120_000): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const value = await read();
-    if (done(value) || Date.now() > deadline) return value;
-    await new Promise((resolve) => setTimeout(resolve, 2000));
-  }
-}
-
 const ENDED = new Set(['COMPLETED', 'FAILED', 'CANCELLED']);
 
 describe('a row-level security rules dataset loaded from S3', () => {
@@ -230,7 +221,7 @@ describe('a row-level security rules dataset loaded from S3', () => {
     s3 = qs.s3();
     await s3.put(
       rulesKey,
-      `GroupArn,company\n${qs.groupArn('conformance-a')},Company A\n${qs.groupArn('conformance-b')},"Company B, Inc."\n`,
+      `UserARN,GroupARN,company\n,${qs.groupArn('conformance-a')},Company A\n,${qs.groupArn('conformance-b')},"Company B, Inc."\n`,
     );
     await s3.put(
       manifestKey,
@@ -297,7 +288,8 @@ describe('a row-level security rules dataset loaded from S3', () => {
               DataSourceArn: `arn:aws:quicksight:${REGION}:${qs.accountId}:datasource/${dataSourceId}`,
               UploadSettings: { Format: 'CSV', ContainsHeader: true, Delimiter: ',', TextQualifier: 'DOUBLE_QUOTE' },
               InputColumns: [
-                { Name: 'GroupArn', Type: 'STRING' },
+                { Name: 'UserARN', Type: 'STRING' },
+                { Name: 'GroupARN', Type: 'STRING' },
                 { Name: 'company', Type: 'STRING' },
               ],
             },
@@ -324,7 +316,7 @@ describe('a row-level security rules dataset loaded from S3', () => {
   });
 
   it(`CreateIngestion (${API}/API_CreateIngestion.html): a full refresh reloads the file (201)`, async () => {
-    await s3.put(rulesKey, `GroupArn,company\n${qs.groupArn('conformance-c')},Company C\n`);
+    await s3.put(rulesKey, `UserARN,GroupARN,company\n,${qs.groupArn('conformance-c')},Company C\n`);
     const created = await qs.client.send(
       new CreateIngestionCommand({
         ...account(),

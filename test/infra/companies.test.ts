@@ -70,7 +70,7 @@ describe('company access', () => {
     expect(JSON.stringify(policy?.Properties.PolicyDocument)).toContain('"aws:SecureTransport":"false"');
   });
 
-  it('lets QuickSight, and only QuickSight, read the company-rules/ prefix with its own role', () => {
+  it('lets QuickSight, and only QuickSight, read the rules file and its manifest with its own role, as the user guide’s S3 example grants', () => {
     const role = resources[readRoleId]!;
     expect(role.Properties.AssumeRolePolicyDocument.Statement).toEqual([
       expect.objectContaining({
@@ -83,10 +83,20 @@ describe('company access', () => {
       const roles = asList(resources[resource]?.Properties?.Roles as unknown[]);
       return roles.some((ref) => JSON.stringify(ref) === JSON.stringify({ Ref: readRoleId }));
     });
-    expect(grants.map(({ statement }) => statement.Action)).toEqual(['s3:GetObject']);
-    expect(grants[0]?.statement.Resource).toEqual({
-      'Fn::Join': ['', [{ 'Fn::GetAtt': [bucketId, 'Arn'] }, '/company-rules/*']],
-    });
+    // The user guide's "Attaching additional policies"
+    // (https://docs.aws.amazon.com/quicksight/latest/user/security-create-iam-role-athena-s3.html): s3:ListBucket on
+    // the bucket, s3:GetObject and s3:GetObjectVersion on the objects; here the rules bucket and its two keys.
+    const object = (key: string) => ({ 'Fn::Join': ['', [{ 'Fn::GetAtt': [bucketId, 'Arn'] }, `/${key}`]] });
+    expect(grants.map(({ statement }) => [statement.Action, statement.Resource])).toEqual([
+      [['s3:GetBucketLocation', 's3:ListBucket'], { 'Fn::GetAtt': [bucketId, 'Arn'] }],
+      [
+        ['s3:GetObject', 's3:GetObjectVersion'],
+        [object('company-rules/manifest.json'), object('company-rules/rules.csv')],
+      ],
+    ]);
+    expect(grants.every(({ statement }) => statement.Effect === 'Allow' && statement.Condition === undefined)).toBe(
+      true,
+    );
   });
 
   it('hands the QuickSight management function and the check the rules settings, named after the stack', () => {
@@ -117,6 +127,21 @@ describe('company access', () => {
     });
     expect(JSON.stringify(bySid('ManageCompanyGroups')?.Resource)).toContain(`:group/default/${stackName()}-company-*`);
     expect(JSON.stringify(bySid('LoadRules')?.Resource)).toContain(`:dataset/${stackName()}-company-rules/ingestion/*`);
+    // The rules data source and dataset only: described, granted to the author, a failed source deleted.
+    expect(bySid('UseRulesDataSource')).toMatchObject({
+      Action: [
+        'quicksight:DeleteDataSource',
+        'quicksight:DescribeDataSource',
+        'quicksight:DescribeDataSourcePermissions',
+        'quicksight:PassDataSource',
+        'quicksight:UpdateDataSourcePermissions',
+      ],
+    });
+    expect(JSON.stringify(bySid('UseRulesDataSource')?.Resource)).toMatch(/:datasource\/[\w-]+-company-rules"/);
+    expect(bySid('GrantRulesDataSet')).toMatchObject({
+      Action: ['quicksight:DescribeDataSetPermissions', 'quicksight:UpdateDataSetPermissions'],
+    });
+    expect(JSON.stringify(bySid('GrantRulesDataSet')?.Resource)).toMatch(/:dataset\/[\w-]+-company-rules"/);
     expect(bySid('PassRulesRole')).toMatchObject({
       Action: 'iam:PassRole',
       Resource: { 'Fn::GetAtt': [readRoleId, 'Arn'] },
@@ -179,7 +204,7 @@ describe('company access', () => {
       expect(check.unusedGrants).toEqual([]);
       expect((check.withheldUses ?? []).map((use) => use.action).sort()).toEqual([...CHECK_WITHHELD_ACTIONS].sort());
       for (const use of check.withheldUses ?? []) {
-        expect(use.usedBy.join(' ')).toMatch(/lambdas\/shared\/companies\/(groups|rules)\.ts/);
+        expect(use.usedBy.join(' ')).toMatch(/lambdas\/shared\/companies\/(groups|rules|rules-dataset)\.ts/);
         expect(use.reason).toContain('fix: false');
       }
     });
@@ -188,9 +213,13 @@ describe('company access', () => {
       const role = principal('Companies/QuickSightReadRole');
       expect(role.kind).toBe('service role');
       expect(role.ungrantedUses).toEqual([]);
-      const read = role.rows.find((row) => row.action === 's3:GetObject');
-      expect(read?.usedBy.join(' ')).toContain('QuickSight reading an S3 data source');
-      expect(read?.usedBy.join(' ')).toContain('Functions/QuickSightAdmin/Function');
+      expect(role.rows.map((row) => row.action).sort()).toEqual(
+        ['s3:GetBucketLocation', 's3:GetObject', 's3:GetObjectVersion', 's3:ListBucket'].sort(),
+      );
+      for (const row of role.rows) {
+        expect(row.usedBy.join(' '), row.action).toContain('QuickSight reading an S3 data source');
+        expect(row.usedBy.join(' '), row.action).toContain('Functions/QuickSightAdmin/Function');
+      }
     });
   });
 });

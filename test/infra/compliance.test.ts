@@ -1,9 +1,11 @@
 import { App } from 'aws-cdk-lib';
+import { Match } from 'aws-cdk-lib/assertions';
 import * as s3 from 'aws-cdk-lib/aws-s3';
 import { AwsSolutionsChecks, NIST80053R5Checks } from 'cdk-nag';
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { ENV } from '#contracts/env.ts';
 import { prebundleHandlers } from '#lib/bundling/handler-bundle.ts';
 import { buildPortal, type PortalBuild } from './support/portal-build.ts';
 import { dependencies, findCycle } from './support/template-graph.ts';
@@ -117,10 +119,19 @@ describe('compliance with every optional feature configured', () => {
         quicksightAccountId: '210987654321',
         quicksightNamespace: 'partners',
         quicksightIdentityRegion: 'us-east-1',
+        quicksightAuthorArn: 'arn:aws:quicksight:us-east-1:210987654321:group/default/analytics-authors',
       },
     });
     try {
       expect(nagFindings(build.app)).toEqual([]);
+      // The rules' author reaches the QuickSight management function (lambdas/shared/companies/rules-dataset.ts).
+      build.template.hasResourceProperties('AWS::Lambda::Function', {
+        Environment: {
+          Variables: Match.objectLike({
+            [ENV.companyRulesAuthorArn]: 'arn:aws:quicksight:us-east-1:210987654321:group/default/analytics-authors',
+          }),
+        },
+      });
       build.template.hasResourceProperties('AWS::Cognito::UserPool', {
         UserPoolTier: 'PLUS',
         UserPoolAddOns: { AdvancedSecurityMode: 'ENFORCED' },

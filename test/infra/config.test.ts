@@ -16,6 +16,7 @@ describe('deployment configuration', () => {
       quicksightAccountId: undefined,
       quicksightNamespace: 'default',
       quicksightIdentityRegion: 'us-east-2',
+      quicksightAuthorArn: undefined,
       sesSenderAddress: 'no-reply@example.com',
       sesIdentity: 'no-reply@example.com',
       supportRecipientAddress: 'support@example.com',
@@ -135,6 +136,25 @@ describe('deployment configuration', () => {
       /^webAclArn: must be the ARN of a WAF web ACL with CLOUDFRONT scope/,
     ],
     [{ productName: '9 lives' }, /^productName: must start with a letter/],
+    [
+      { quicksightAuthorArn: 'arn:aws:iam::123456789012:role/author' },
+      /^quicksightAuthorArn: must be the ARN of a QuickSight user or group/,
+    ],
+    [
+      { quicksightAuthorArn: 'arn:aws:quicksight:us-east-2:123456789012:dashboard/sales' },
+      /^quicksightAuthorArn: must be the ARN of a QuickSight user or group/,
+    ],
+    [
+      { quicksightAuthorArn: 'arn:aws:quicksight:eu-west-1:123456789012:user/default/author' },
+      /^quicksightAuthorArn: names region eu-west-1, but QuickSight users and groups live in the identity region us-east-2/,
+    ],
+    [
+      {
+        quicksightAccountId: '210987654321',
+        quicksightAuthorArn: 'arn:aws:quicksight:us-east-2:123456789012:group/default/authors',
+      },
+      /^quicksightAuthorArn: names account 123456789012, not the QuickSight account 210987654321/,
+    ],
     [{ refreshTokenDays: 1, idTokenMinutes: 1440 }, /^refreshTokenDays: must outlast the access and ID tokens/],
     [
       { idleTimeoutMinutes: 2 },
@@ -180,6 +200,20 @@ describe('deployment configuration', () => {
     expect(problemsOf({ absoluteSessionMinutes: 5, embedSessionMinutes: 600 })).toEqual([
       'absoluteSessionMinutes: must be at least 15 (from the shortest embedded dashboard session to 30 days) (got 5)',
     ]);
+  });
+
+  it('accepts a QuickSight user or group ARN of the identity region as the rules author', () => {
+    const group = 'arn:aws:quicksight:us-east-1:210987654321:group/default/analytics-authors';
+    expect(
+      fromContext({
+        quicksightIdentityRegion: 'us-east-1',
+        quicksightAccountId: '210987654321',
+        quicksightAuthorArn: group,
+      }).quicksightAuthorArn,
+    ).toBe(group);
+    const user = 'arn:aws:quicksight:us-east-2:123456789012:user/default/author@example.com';
+    expect(fromContext({ quicksightAuthorArn: user }).quicksightAuthorArn).toBe(user);
+    expect(fromContext({ quicksightAuthorArn: '' }).quicksightAuthorArn).toBeUndefined();
   });
 
   it('accepts up to 2 extra origins, https or http://localhost on any port', () => {

@@ -58,11 +58,34 @@ describe('the daily company-access check', () => {
   it('publishes 0 when QuickSight matches the portal, so the missed-check alarm sees the run', async () => {
     qs.objects.set(
       'company-rules/rules.csv',
-      `GroupArn,company\narn:aws:quicksight:us-east-2:123456789012:group/default/${groupNameOf('c-north')},Northwind Manufacturing\n`,
+      `UserARN,GroupARN,company\n,arn:aws:quicksight:us-east-2:123456789012:group/default/${groupNameOf('c-north')},Northwind Manufacturing\n`,
     );
     qs.dataSets.set('portal-company-rules', { DataSetId: 'portal-company-rules' });
     qs.ingestions.push({ id: 'rules-1', status: 'COMPLETED', created: new Date() });
     expect(await check()).toMatchObject({ differences: 0 });
     expect(published()).toEqual([0]);
+  });
+
+  it("names a failed rules data source's status and QuickSight's ErrorInfo, and leaves the source to an admin's Fix", async () => {
+    qs.dataSources.set('portal-company-rules', {
+      Status: 'CREATION_FAILED',
+      ErrorInfo: {
+        Type: 'ACCESS_DENIED',
+        Message: 'Amazon QuickSight could not read s3://portal-company-rules/company-rules/manifest.json',
+      },
+    });
+    await check();
+    const saved = (await h.tables.state()).find((item) => item.pk === 'CHECK');
+    const differences = (JSON.parse(String(saved?.check)) as { differences: { kind: string; found: string }[] })
+      .differences;
+    expect(differences).toContainEqual(
+      expect.objectContaining({
+        kind: 'rules-not-loaded',
+        found:
+          'data source portal-company-rules CREATION_FAILED (ACCESS_DENIED: Amazon QuickSight could not read s3://portal-company-rules/company-rules/manifest.json)',
+      }),
+    );
+    expect(qs.changes).toEqual([]);
+    expect(qs.dataSources.get('portal-company-rules')?.Status).toBe('CREATION_FAILED');
   });
 });

@@ -109,7 +109,7 @@ describe('CREATE_COMPANY', () => {
       groupName: `${COMPANY_SETTINGS.groupPrefix}${company.id}`,
     });
     expect(qs.groups.has(company.groupName)).toBe(true);
-    expect(rulesRows(qs)).toEqual([`${groupArnOf(company.id)},Northwind Manufacturing`]);
+    expect(rulesRows(qs)).toEqual([`,${groupArnOf(company.id)},Northwind Manufacturing`]);
     expect(JSON.parse(qs.objects.get('company-rules/manifest.json')!)).toMatchObject({
       fileLocations: [{ URIs: [`s3://${COMPANY_SETTINGS.bucket}/company-rules/rules.csv`] }],
     });
@@ -124,7 +124,7 @@ describe('CREATE_COMPANY', () => {
 
     const second = await createCompany('Contoso Distribution', 'distributor');
     expect(rulesRows(qs).sort()).toEqual(
-      [`${groupArnOf(company.id)},Northwind Manufacturing`, `${groupArnOf(second.id)},Contoso Distribution`].sort(),
+      [`,${groupArnOf(company.id)},Northwind Manufacturing`, `,${groupArnOf(second.id)},Contoso Distribution`].sort(),
     );
     expect(qs.changes.filter((change) => change.startsWith('CreateData'))).toHaveLength(2);
     expect(await auditRows()).toEqual([
@@ -228,7 +228,7 @@ describe('UPDATE_COMPANY and DELETE_COMPANY', () => {
       status: 200,
       body: { message: COMPANY_MESSAGES.updated, company: { id: NORTH, name: 'Northwind Industrial', userCount: 1 } },
     });
-    expect(rulesRows(qs)).toContain(`${groupArnOf(NORTH)},Northwind Industrial`);
+    expect(rulesRows(qs)).toContain(`,${groupArnOf(NORTH)},Northwind Industrial`);
     expect(rulesRows(qs).join('\n')).not.toContain('Northwind Manufacturing');
     expect([...qs.groups.get(groupNameOf(NORTH))!]).toEqual([USER.email]);
     expect((await h.tables.views())[0]).toMatchObject({ companyName: 'Northwind Industrial' });
@@ -279,8 +279,8 @@ describe('UPDATE_COMPANY and DELETE_COMPANY', () => {
     });
     expect(qs.groups.has(groupNameOf(FABRIKAM))).toBe(false);
     expect(rulesRows(qs).sort()).toEqual([
-      `${groupArnOf(CONTOSO)},Contoso Distribution`,
-      `${groupArnOf(NORTH)},Northwind Manufacturing`,
+      `,${groupArnOf(CONTOSO)},Contoso Distribution`,
+      `,${groupArnOf(NORTH)},Northwind Manufacturing`,
     ]);
     expect(
       (await state())
@@ -451,7 +451,10 @@ describe('CHECK_COMPANY_ACCESS', () => {
     const res = await call({ action: 'CHECK_COMPANY_ACCESS' });
     expect(res).toMatchObject({ status: 200, body: { fix: false, checkedBy: ADMIN.email, differences: [] } });
     const operations = h.quicksight.calls().map((c) => c.args[0].constructor.name.replace(/Command$/, ''));
-    expect(new Set(operations)).toEqual(new Set(['ListUsers', 'ListGroups', 'ListGroupMemberships', 'ListIngestions']));
+    // Besides the lists, the rules data source is described for its Status.
+    expect(new Set(operations)).toEqual(
+      new Set(['ListUsers', 'ListGroups', 'ListGroupMemberships', 'DescribeDataSource', 'ListIngestions']),
+    );
     expect(typeof res.body.quicksightCalls).toBe('number');
     expect(h.quicksight.commandCalls(ListUsersCommand)).toHaveLength(1);
     expect(h.quicksight.commandCalls(ListGroupMembershipsCommand)).toHaveLength(3);
@@ -463,7 +466,7 @@ describe('CHECK_COMPANY_ACCESS', () => {
     qs.groups.get(northGroup)!.delete(USER.email);
     qs.groups.get(groupNameOf(ids.get('Fabrikam Industries')!))!.add(USER.email);
     qs.groups.set(`${COMPANY_SETTINGS.groupPrefix}stray`, new Set());
-    qs.objects.set('company-rules/rules.csv', 'GroupArn,company\n');
+    qs.objects.set('company-rules/rules.csv', 'UserARN,GroupARN,company\n');
 
     const found = await call({ action: 'CHECK_COMPANY_ACCESS', fix: false });
     expect(found.status).toBe(200);

@@ -20,8 +20,10 @@ import {
   RULES_DATA_SOURCE_ID,
   RULES_FILE_KEY,
   RULES_MANIFEST_KEY,
+  RULES_ROLE_ARN,
   createRulesDataSet,
   createRulesDataSource,
+  dataSourceCreated,
   dataSetArn,
   dataSourceArn,
   putRules,
@@ -39,7 +41,11 @@ import {
  * (https://docs.aws.amazon.com/quicksight/latest/user/supported-manifest-file-format.html).
  */
 
-const RULES_CSV = 'GroupArn,company\narn:g/1,Northwind Manufacturing\narn:g/2,"Contoso Distribution"\n';
+const RULES_CSV = 'UserARN,GroupARN,company\n,arn:g/1,Northwind Manufacturing\n,arn:g/2,"Contoso Distribution"\n';
+const LOADED_ROWS = [
+  [null, 'arn:g/1', 'Northwind Manufacturing'],
+  [null, 'arn:g/2', 'Contoso Distribution'],
+];
 const DAY = 24 * 60 * 60_000;
 
 let t: TestEmulator | undefined;
@@ -76,8 +82,9 @@ async function spiceRows(qs: TestEmulator, dataSetId = RULES_DATA_SET_ID) {
 }
 
 describe('data sources', () => {
-  it('creates an S3 data source (202, in progress) that DescribeDataSource then shows created', async () => {
+  it('creates an S3 data source (202, in progress) that DescribeDataSource shows in progress, then created', async () => {
     const qs = await emulator();
+    putRules(objects, RULES_CSV);
     const created = await qs.client.send(
       new CreateDataSourceCommand({
         ...account,
@@ -87,7 +94,7 @@ describe('data sources', () => {
         DataSourceParameters: {
           S3Parameters: {
             ManifestFileLocation: { Bucket: RULES_BUCKET, Key: RULES_MANIFEST_KEY },
-            RoleArn: `arn:aws:iam::${ACCOUNT_ID}:role/reader`,
+            RoleArn: RULES_ROLE_ARN,
           },
         },
       }),
@@ -98,9 +105,11 @@ describe('data sources', () => {
       DataSourceId: RULES_DATA_SOURCE_ID,
       CreationStatus: 'CREATION_IN_PROGRESS',
     });
-    const described = await qs.client.send(
-      new DescribeDataSourceCommand({ ...account, DataSourceId: RULES_DATA_SOURCE_ID }),
-    );
+    const describe = () =>
+      qs.client.send(new DescribeDataSourceCommand({ ...account, DataSourceId: RULES_DATA_SOURCE_ID }));
+    expect((await describe()).DataSource?.Status).toBe('CREATION_IN_PROGRESS');
+    await dataSourceCreated(qs);
+    const described = await describe();
     expect(described.DataSource).toMatchObject({
       Arn: dataSourceArn(RULES_DATA_SOURCE_ID),
       Name: 'Rules',
@@ -109,10 +118,11 @@ describe('data sources', () => {
       DataSourceParameters: {
         S3Parameters: {
           ManifestFileLocation: { Bucket: RULES_BUCKET, Key: RULES_MANIFEST_KEY },
-          RoleArn: `arn:aws:iam::${ACCOUNT_ID}:role/reader`,
+          RoleArn: RULES_ROLE_ARN,
         },
       },
     });
+    expect(described.DataSource?.ErrorInfo).toBeUndefined();
     expect(described.DataSource?.CreatedTime).toEqual(new Date(qs.clock.now()));
   });
 
@@ -153,6 +163,7 @@ describe('data sources', () => {
 
   it('refuses an existing data source ID with ResourceExistsException', async () => {
     const qs = await emulator();
+    putRules(objects, RULES_CSV);
     await createRulesDataSource(qs);
     expect(await sdkError(createRulesDataSource(qs))).toMatchObject({ name: 'ResourceExistsException', status: 409 });
   });
@@ -174,7 +185,8 @@ describe('datasets', () => {
       ImportMode: 'SPICE',
       UseAs: 'RLS_RULES',
       OutputColumns: [
-        { Name: 'GroupArn', Type: 'STRING' },
+        { Name: 'UserARN', Type: 'STRING' },
+        { Name: 'GroupARN', Type: 'STRING' },
         { Name: 'company', Type: 'STRING' },
       ],
     });
@@ -192,10 +204,7 @@ describe('datasets', () => {
       RowInfo: { RowsIngested: 2, RowsDropped: 0, TotalRowsInDataset: 2 },
       IngestionSizeInBytes: Buffer.byteLength(RULES_CSV),
     });
-    expect(await spiceRows(qs)).toEqual([
-      ['arn:g/1', 'Northwind Manufacturing'],
-      ['arn:g/2', 'Contoso Distribution'],
-    ]);
+    expect(await spiceRows(qs)).toEqual(LOADED_ROWS);
   });
 
   it('keeps a dataset’s RowLevelPermissionDataSet as given, defaults included', async () => {
@@ -303,7 +312,8 @@ describe('datasets', () => {
     ],
   ])('refuses %s with InvalidParameterValueException and creates nothing', async (_case, overrides) => {
     const qs = await emulator();
-    await createRulesDataSource(qs);
+    putRules(objects, RULES_CSV);
+    expect((await createRulesDataSource(qs))?.Status).toBe('CREATION_SUCCESSFUL');
     const input = protectedDataSet({ Arn: dataSetArn(RULES_DATA_SET_ID), PermissionPolicy: 'GRANT_ACCESS' }, overrides);
     expect(await sdkError(qs.client.send(new CreateDataSetCommand(input)))).toMatchObject({
       name: 'InvalidParameterValueException',
@@ -391,7 +401,7 @@ describe('ingestions', () => {
 
   it('replaces the dataset’s rows with a full refresh (201, INITIALIZED), listed newest first', async () => {
     const qs = await rulesLoaded();
-    putRules(objects, 'GroupArn,company\narn:g/3,Fabrikam Industries\n');
+    putRules(objects, 'UserARN,GroupARN,company\n,arn:g/3,Fabrikam Industries\n');
     qs.clock.advance(1000);
     const created = await refresh(qs, 'rules-1');
     expect(created).toMatchObject({
@@ -408,7 +418,7 @@ describe('ingestions', () => {
     });
     const listed = await ingestions(qs);
     expect(listed.map((i) => i.RequestType)).toEqual(['FULL_REFRESH', 'INITIAL_INGESTION']);
-    expect(await spiceRows(qs)).toEqual([['arn:g/3', 'Fabrikam Industries']]);
+    expect(await spiceRows(qs)).toEqual([[null, 'arn:g/3', 'Fabrikam Industries']]);
   });
 
   it.each([
@@ -426,7 +436,7 @@ describe('ingestions', () => {
     ],
     [
       'a quoted field never closed',
-      () => objects.put(RULES_BUCKET, RULES_FILE_KEY, 'GroupArn,company\narn:g/9,"Open\n'),
+      () => objects.put(RULES_BUCKET, RULES_FILE_KEY, 'UserARN,GroupARN,company\n,arn:g/9,"Open\n'),
       'CUSTOMER_ERROR',
     ],
   ])('fails on %s with ErrorInfo and keeps the rows loaded before', async (_case, breakIt, errorType) => {
@@ -438,26 +448,24 @@ describe('ingestions', () => {
     expect(failed?.ErrorInfo?.Type).toBe(errorType);
     expect(failed?.ErrorInfo?.Message).toMatch(/\S/);
     expect(failed?.RowInfo).toBeUndefined();
-    expect(await spiceRows(qs)).toEqual([
-      ['arn:g/1', 'Northwind Manufacturing'],
-      ['arn:g/2', 'Contoso Distribution'],
-    ]);
+    expect(await spiceRows(qs)).toEqual(LOADED_ROWS);
   });
 
-  it('fails the first ingestion when the emulator has no S3 to read from', async () => {
+  it('fails a data source when the emulator has no S3 to read from, and no dataset can use it', async () => {
     const qs = await emulator({ objects: undefined });
     t = qs;
-    await createRulesDataSource(qs);
-    await createRulesDataSet(qs);
-    const [first] = await ingestions(qs);
-    expect(first).toMatchObject({ IngestionStatus: 'FAILED', ErrorInfo: { Type: 'S3_FILE_INACCESSIBLE' } });
+    expect(await createRulesDataSource(qs)).toMatchObject({
+      Status: 'CREATION_FAILED',
+      ErrorInfo: { Type: 'UNKNOWN', Message: expect.stringContaining('no S3') },
+    });
+    expect(await sdkError(createRulesDataSet(qs))).toMatchObject({ name: 'InvalidParameterValueException' });
     expect(await spiceRows(qs)).toBeUndefined();
   });
 
   it('reads every file under URIPrefixes and Redshift-format entries, skipping a missing optional one', async () => {
     const qs = await rulesLoaded();
-    objects.put(RULES_BUCKET, 'parts/a.csv', 'GroupArn,company\narn:g/a,A\n');
-    objects.put(RULES_BUCKET, 'parts/b.csv', 'GroupArn,company\r\narn:g/b,"B, with ""quotes"""\r\n');
+    objects.put(RULES_BUCKET, 'parts/a.csv', 'UserARN,GroupARN,company\n,arn:g/a,A\n');
+    objects.put(RULES_BUCKET, 'parts/b.csv', 'UserARN,GroupARN,company\r\n,arn:g/b,"B, with ""quotes"""\r\n');
     objects.put(
       RULES_BUCKET,
       RULES_MANIFEST_KEY,
@@ -481,7 +489,7 @@ describe('ingestions', () => {
       IngestionStatus: 'COMPLETED',
       RowInfo: { RowsIngested: 1 },
     });
-    expect(await spiceRows(qs)).toEqual([['arn:g/b', 'B, with "quotes"']]);
+    expect(await spiceRows(qs)).toEqual([[null, 'arn:g/b', 'B, with "quotes"']]);
   });
 
   it('reads files without a header when the upload settings say so, empty fields as NULL', async () => {
@@ -507,7 +515,7 @@ describe('ingestions', () => {
             S3Source: {
               DataSourceArn: dataSourceArn(RULES_DATA_SOURCE_ID),
               InputColumns: [
-                { Name: 'GroupArn', Type: 'STRING' },
+                { Name: 'GroupARN', Type: 'STRING' },
                 { Name: 'company', Type: 'STRING' },
               ],
             },

@@ -21,11 +21,13 @@ import {
   RULES_BUCKET,
   RULES_DATA_SET_ID,
   RULES_FILE_KEY,
+  RULES_MANIFEST_KEY,
   companiesInView,
   createRulesDataSet,
   createRulesDataSource,
   embeddedPage,
   groupArn,
+  manifestFor,
   putRules,
   startTestEmulator,
   userArn,
@@ -37,8 +39,10 @@ import {
  * user-based rules to restrict access to a dataset":
  * https://docs.aws.amazon.com/quicksight/latest/user/restrict-access-to-a-data-set-using-row-level-security.html):
  * rules by user or group, an empty column grants every value, no matching rule shows no rows,
- * DENY_ACCESS inverts; RowLevelPermissionDataSet as in the API Reference
- * (https://docs.aws.amazon.com/quicksight/latest/APIReference/API_RowLevelPermissionDataSet.html).
+ * DENY_ACCESS inverts, field names are case-sensitive; RowLevelPermissionDataSet as in the API
+ * Reference (https://docs.aws.amazon.com/quicksight/latest/APIReference/API_RowLevelPermissionDataSet.html):
+ * "When FormatVersion is VERSION_2, UserARN and GroupARN are required". The sample datasets apply
+ * the rules with VERSION_2.
  */
 
 const [NORTHWIND, CONTOSO, FABRIKAM] = SAMPLE_COMPANIES;
@@ -60,12 +64,12 @@ const USERS: Record<string, string[]> = {
 };
 const [NORA, CARL, OWEN, ALEX, LONE] = Object.keys(USERS) as [string, string, string, string, string];
 
-/** The portal's rules file: GroupArn to company, one company per group. */
+/** The portal's rules file: UserARN empty, GroupARN to company, one company per group. */
 const COMPANY_RULES = [
-  'GroupArn,company',
-  `${groupArn(GROUPS.northwind)},${NORTHWIND}`,
-  `${groupArn(GROUPS.contoso)},${CONTOSO}`,
-  `${groupArn(GROUPS.fabrikam)},${FABRIKAM}`,
+  'UserARN,GroupARN,company',
+  `,${groupArn(GROUPS.northwind)},${NORTHWIND}`,
+  `,${groupArn(GROUPS.contoso)},${CONTOSO}`,
+  `,${groupArn(GROUPS.fabrikam)},${FABRIKAM}`,
 ].join('\n');
 
 let t: TestEmulator;
@@ -77,7 +81,7 @@ afterEach(async () => {
 interface Setup {
   /** null: the emulator applies no row-level security. */
   readonly rowLevelSecurity?: SampleRowLevelSecurity | null;
-  /** The rules file; null: none is written. */
+  /** The rules file; null: none is written (only its manifest). */
   readonly rules?: string | null;
   readonly columns?: readonly string[];
   /** Whether to create the rules dataset (and so load the rules). */
@@ -100,7 +104,9 @@ async function portal({
       await t.client.send(new CreateGroupMembershipCommand({ ...scope, GroupName, MemberName: user }));
     for (const dashboard of SAMPLE_DASHBOARDS) await t.grantViewer(dashboard.dashboardId, user);
   }
-  if (rules !== null) putRules(objects, rules);
+  // Without rules the manifest is still there: the data source is created, the first ingestion fails.
+  if (rules === null) objects.put(RULES_BUCKET, RULES_MANIFEST_KEY, manifestFor(RULES_BUCKET, RULES_FILE_KEY));
+  else putRules(objects, rules);
   await createRulesDataSource(t);
   if (createRules) await createRulesDataSet(t, columns);
 }
@@ -152,22 +158,37 @@ describe('row-level security on the embedded sample dashboards', () => {
   });
 
   it('grants every row to a rule whose other columns are empty', async () => {
-    await portal({ rules: `${COMPANY_RULES}\n${groupArn(GROUPS.auditors)},\n` });
+    await portal({ rules: `${COMPANY_RULES}\n,${groupArn(GROUPS.auditors)},\n` });
     expect(companiesInView(await view(ALEX))).toBe(ALL_COMPANIES);
     expect(companiesInView(await view(NORA))).toBe(NORTHWIND);
   });
 
-  it('matches rules on UserName or UserARN too, and reads a comma-separated field as several values', async () => {
+  it('matches rules on UserARN too, and reads a comma-separated field as several values', async () => {
     await portal({
-      columns: ['UserName', 'UserARN', 'company'],
-      rules: ['UserName,UserARN,company', `${LONE},,${CONTOSO}`, `,${userArn(NORA)},"${NORTHWIND},${FABRIKAM}"`].join(
-        '\n',
-      ),
+      rules: ['UserARN,GroupARN,company', `${userArn(NORA)},,"${NORTHWIND},${FABRIKAM}"`].join('\n'),
     });
-    expect(companiesInView(await view(LONE))).toBe(CONTOSO);
     expect(companiesInView(await view(NORA))).toBe([FABRIKAM, NORTHWIND].sort().join(', '));
-    // Group rules are gone with the group column: a user only in groups sees nothing.
+    // No rule names Carl's group: he sees nothing.
     expect(await view(CARL)).toContain(NO_DATA_TEXT);
+  });
+
+  it.each([
+    ['GroupArn (not GroupARN)', ['UserARN', 'GroupArn', 'company']],
+    ['grouparn and userarn in lower case', ['userarn', 'grouparn', 'company']],
+    ['no UserARN column', ['GroupARN', 'company']],
+    ['VERSION_1 names (UserName, GroupName) under VERSION_2', ['UserName', 'GroupName', 'company']],
+  ])('draws no rows from VERSION_2 rules whose identity columns are spelt otherwise: %s', async (_case, columns) => {
+    const identity = (name: string) => (/group/i.test(name) ? groupArn(GROUPS.northwind) : '');
+    await portal({
+      columns,
+      rules: [
+        columns.join(','),
+        columns.map((name) => (name === 'company' ? NORTHWIND : identity(name))).join(','),
+      ].join('\n'),
+    });
+    const page = await view(NORA);
+    expect(page).toContain(NO_DATA_TEXT);
+    expect(companiesInView(page)).toBe('');
   });
 
   it('shows no rows while the rules dataset has never loaded, and the rules once an ingestion loads them', async () => {

@@ -4,6 +4,7 @@ import path from 'node:path';
 import {
   CreateDataSetCommand,
   CreateDataSourceCommand,
+  DescribeDataSourceCommand,
   GenerateEmbedUrlForRegisteredUserCommand,
   QuickSightClient,
   RegisterUserCommand,
@@ -16,6 +17,7 @@ import {
   type QuickSightEmulatorOptions,
   type SampleRowLevelSecurity,
 } from '#local/emulators/quicksight/index.ts';
+import { ObjectAccessDenied } from '#local/emulators/quicksight/ingest.ts';
 
 /** Starts emulators on free ports with a temporary data directory and a clock tests can move. */
 
@@ -46,8 +48,8 @@ export interface TestEmulator {
   /** A READER registered by email; `overrides` replace any request member, invalid values included. */
   register(userName: string, overrides?: Record<string, unknown>): Promise<RegisterUserCommandOutput>;
   grantViewer(dashboardId: string, userName: string): Promise<void>;
-  /** Stops the emulator and starts a new one on the same data directory. */
-  restart(): Promise<TestEmulator>;
+  /** Stops the emulator and starts a new one on the same data directory (with `changes` to its options). */
+  restart(changes?: TestEmulatorOptions): Promise<TestEmulator>;
   /** Stops the emulator and keeps its data directory (for reading or changing its state on disk). */
   stop(): Promise<void>;
   close(): Promise<void>;
@@ -62,9 +64,13 @@ export function clientFor(url: string): QuickSightClient {
   });
 }
 
-/** An S3 stand-in in memory, for ingestions: objects by bucket and key. */
+/**
+ * An S3 stand-in in memory, for data sources and ingestions: objects by bucket and key. Reads as
+ * a role in `deniedRoles` are refused, as S3 refuses a role whose policy does not allow them.
+ */
 export class MemoryObjects {
   private readonly objects = new Map<string, string>();
+  readonly deniedRoles = new Set<string>();
 
   put(bucket: string, key: string, text: string): void {
     this.objects.set(`${bucket}/${key}`, text);
@@ -74,13 +80,21 @@ export class MemoryObjects {
     this.objects.delete(`${bucket}/${key}`);
   }
 
-  readonly readObject = async (bucket: string, key: string): Promise<string | undefined> =>
-    this.objects.get(`${bucket}/${key}`);
+  private refuse(roleArn: string | undefined): void {
+    if (roleArn !== undefined && this.deniedRoles.has(roleArn)) throw new ObjectAccessDenied('Access Denied');
+  }
 
-  readonly listObjects = async (bucket: string, prefix: string): Promise<string[]> =>
-    [...this.objects.keys()]
+  readonly readObject = async (bucket: string, key: string, roleArn?: string): Promise<string | undefined> => {
+    this.refuse(roleArn);
+    return this.objects.get(`${bucket}/${key}`);
+  };
+
+  readonly listObjects = async (bucket: string, prefix: string, roleArn?: string): Promise<string[]> => {
+    this.refuse(roleArn);
+    return [...this.objects.keys()]
       .filter((path) => path.startsWith(`${bucket}/${prefix}`))
       .map((path) => path.slice(bucket.length + 1));
+  };
 }
 
 export interface TestEmulatorOptions {
@@ -91,6 +105,8 @@ export interface TestEmulatorOptions {
   readonly objects?: MemoryObjects;
   /** Serve the embed pages over https, as the embedding SDK needs. */
   readonly embedPages?: QuickSightEmulatorOptions['embedPages'];
+  /** How long a data source's creation takes. @default 50 */
+  readonly dataSourceCreationMs?: number;
 }
 
 async function start(
@@ -110,6 +126,7 @@ async function start(
     readObject: options.objects?.readObject,
     listObjects: options.objects?.listObjects,
     embedPages: options.embedPages,
+    dataSourceCreationMs: options.dataSourceCreationMs ?? 50,
   });
   const client = clientFor(emulator.url);
   let closed = false;
@@ -147,9 +164,9 @@ async function start(
       );
     },
     stop,
-    async restart() {
+    async restart(changes = {}) {
       await stop();
-      return start(dataDir, clock, ownsDataDir, options);
+      return start(dataDir, clock, ownsDataDir, { ...options, ...changes });
     },
     async close() {
       await stop();
@@ -195,8 +212,26 @@ export const manifestFor = (bucket: string, key: string) =>
     globalUploadSettings: { format: 'CSV', delimiter: ',', textqualifier: '"', containsHeader: 'true' },
   });
 
-/** The S3 data source of the rules manifest (created on first use). */
-export async function createRulesDataSource(t: TestEmulator, dataSourceId = RULES_DATA_SOURCE_ID): Promise<void> {
+export const RULES_ROLE_ARN = `arn:aws:iam::${ACCOUNT_ID}:role/quicksight-rules-reader`;
+
+/** Asks DescribeDataSource until the source's creation has ended; its final Status and ErrorInfo. */
+export async function dataSourceCreated(
+  t: Pick<TestEmulator, 'client'>,
+  dataSourceId = RULES_DATA_SOURCE_ID,
+  accountId = ACCOUNT_ID,
+) {
+  const deadline = Date.now() + 5000;
+  for (;;) {
+    const { DataSource } = await t.client.send(
+      new DescribeDataSourceCommand({ AwsAccountId: accountId, DataSourceId: dataSourceId }),
+    );
+    if (DataSource?.Status !== 'CREATION_IN_PROGRESS' || Date.now() > deadline) return DataSource;
+    await new Promise((resolve) => setTimeout(resolve, 20));
+  }
+}
+
+/** The S3 data source of the rules manifest, waiting until QuickSight has finished creating it. */
+export async function createRulesDataSource(t: TestEmulator, dataSourceId = RULES_DATA_SOURCE_ID) {
   await t.client.send(
     new CreateDataSourceCommand({
       AwsAccountId: ACCOUNT_ID,
@@ -206,17 +241,21 @@ export async function createRulesDataSource(t: TestEmulator, dataSourceId = RULE
       DataSourceParameters: {
         S3Parameters: {
           ManifestFileLocation: { Bucket: RULES_BUCKET, Key: RULES_MANIFEST_KEY },
-          RoleArn: `arn:aws:iam::${ACCOUNT_ID}:role/quicksight-rules-reader`,
+          RoleArn: RULES_ROLE_ARN,
         },
       },
     }),
   );
+  return dataSourceCreated(t, dataSourceId);
 }
+
+/** The portal's rules columns: VERSION_2's identity columns as the API reference spells them, and the company. */
+export const RULES_COLUMNS = ['UserARN', 'GroupARN', 'company'];
 
 /** A rules dataset over the rules data source with the given columns, all STRING (SPICE, RLS_RULES). */
 export function createRulesDataSet(
   t: TestEmulator,
-  columns: readonly string[] = ['GroupArn', 'company'],
+  columns: readonly string[] = RULES_COLUMNS,
   dataSetId = RULES_DATA_SET_ID,
 ) {
   return t.client.send(

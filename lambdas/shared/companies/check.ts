@@ -17,7 +17,9 @@ import {
   removeMember,
 } from './groups.ts';
 import { NAME_SPLITS_NOT_MENDED, nameDifferences } from './name-check.ts';
+import { dataSourceStatusText, isDataSourceFailed } from '#contracts/company-rules.ts';
 import { publishRules, readRulesFile, rulesCsv, rulesLoadState } from './rules.ts';
+import { describeRulesDataSource, rulesDataSourceId } from './rules-dataset.ts';
 import { dashboardScope } from './scope.ts';
 
 /**
@@ -138,6 +140,17 @@ const rulesDifferences = async (companies: readonly CompanyItem[]): Promise<Acce
           : `${Math.max(0, found.trim().split('\n').length - 1)} rule(s) that differ`,
     });
   }
+  // A data source QuickSight failed to create or update loads nothing more; its ErrorInfo says why.
+  const source = await describeRulesDataSource();
+  if (source !== undefined && isDataSourceFailed(source)) {
+    differences.push({
+      kind: 'rules-not-loaded',
+      company: null,
+      subject: null,
+      expected: 'rules data source CREATION_SUCCESSFUL or UPDATE_SUCCESSFUL',
+      found: `data source ${rulesDataSourceId()} ${dataSourceStatusText(source)}`,
+    });
+  }
   const load = await rulesLoadState();
   if (load.state === 'missing' || load.state === 'failed') {
     differences.push({
@@ -193,7 +206,8 @@ const mender = (companies: readonly CompanyItem[]): Mend => {
         return removeMember(groupName!, difference.subject!);
       case 'rules-outdated':
       case 'rules-not-loaded':
-        rulesPublished ??= publishRules(companyRules(companies));
+        // A failed data source is created again: QuickSight does not retry one by itself.
+        rulesPublished ??= publishRules(companyRules(companies), { recreateFailedSource: true });
         await rulesPublished;
         return;
       case 'dashboard-not-scoped':

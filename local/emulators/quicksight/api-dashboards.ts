@@ -1,19 +1,17 @@
 import { z } from 'zod';
 import { DASHBOARD_ACTIONS } from './access.ts';
 import {
-  DEFAULT_NAMESPACE,
   SAMPLE_DASHBOARDS,
   SAMPLE_DASHBOARDS_PUBLISHED_AT,
   dashboardArn,
   dataSetArn,
   findSampleDashboard,
-  parsePrincipal,
   type AccountScope,
   type SampleDashboard,
 } from './catalog.ts';
-import { dashboardNotFound, invalidParameter } from './errors.ts';
+import { dashboardNotFound } from './errors.ts';
 import { paginate, parseBody, requireAccount, requireParam } from './input.ts';
-import type { ResourcePermission } from './state.ts';
+import { mergePermissions, requireValidPrincipals } from './resource-permissions.ts';
 import type { ApiContext, ApiOperation, ApiRequest } from './api-types.ts';
 
 /** ListDashboards, DescribeDashboard and the dashboard permission operations. */
@@ -58,50 +56,6 @@ function summary(scope: AccountScope, dashboard: SampleDashboard) {
     LastPublishedTime: PUBLISHED_AT_SECONDS,
     PublishedVersionNumber: 1,
   };
-}
-
-/**
- * Principals must be user or group ARNs or the default namespace's ARN of this account.
- * Granted users and groups must exist; a revocation may name one already deleted, to clean up
- * after it.
- */
-function requireValidPrincipals(
-  context: ApiContext,
-  permissions: readonly ResourcePermission[],
-  { usersMustExist }: { usersMustExist: boolean },
-): void {
-  const invalid = permissions
-    .map((p) => p.Principal)
-    .filter((arn) => {
-      const principal = parsePrincipal(context.scope, arn);
-      if (!principal) return true;
-      if (principal.kind === 'namespace') return principal.namespace !== DEFAULT_NAMESPACE;
-      if (principal.kind === 'group')
-        return usersMustExist && !context.store.state.groups.group(principal.namespace, principal.groupName);
-      return usersMustExist && !context.store.state.user(principal.namespace, principal.userName);
-    });
-  if (invalid.length > 0) throw invalidParameter(`Invalid principals given: ${invalid.join(', ')}`);
-}
-
-/** Grants add actions to a principal's entry; revocations remove them, dropping empty entries. */
-function mergePermissions(
-  current: readonly ResourcePermission[],
-  grants: readonly ResourcePermission[],
-  revocations: readonly ResourcePermission[],
-): ResourcePermission[] {
-  const byPrincipal = new Map(current.map((p) => [p.Principal, new Set(p.Actions)]));
-  for (const grant of grants) {
-    const actions = byPrincipal.get(grant.Principal) ?? new Set<string>();
-    grant.Actions.forEach((a) => actions.add(a));
-    byPrincipal.set(grant.Principal, actions);
-  }
-  for (const revocation of revocations) {
-    const actions = byPrincipal.get(revocation.Principal);
-    revocation.Actions.forEach((a) => actions?.delete(a));
-  }
-  return [...byPrincipal]
-    .filter(([, actions]) => actions.size > 0)
-    .map(([Principal, actions]) => ({ Principal, Actions: [...actions].sort() }));
 }
 
 export const dashboardOperations: readonly ApiOperation[] = [
@@ -182,8 +136,8 @@ export const dashboardOperations: readonly ApiOperation[] = [
       const input = parseBody(updatePermissionsSchema, request.body);
       const grants = input.GrantPermissions ?? [];
       const revocations = input.RevokePermissions ?? [];
-      requireValidPrincipals(context, grants, { usersMustExist: true });
-      requireValidPrincipals(context, revocations, { usersMustExist: false });
+      requireValidPrincipals(context, grants, { mustExist: true, namespaces: true });
+      requireValidPrincipals(context, revocations, { mustExist: false, namespaces: true });
       const permissions = mergePermissions(
         context.store.state.dashboardPermissions(dashboard.dashboardId),
         grants,

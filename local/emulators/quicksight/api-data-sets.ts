@@ -1,24 +1,27 @@
 import { randomUUID } from 'node:crypto';
 import { z } from 'zod';
-import { dataSetArn, findSampleDataSet, ingestionArn, resourceIdOf } from './catalog.ts';
+import { SAMPLE_DATA_SETS, dataSetArn, findSampleDataSet, ingestionArn, resourceIdOf } from './catalog.ts';
 import { RESOURCE_ID } from './api-data-sources.ts';
 import { runIngestion } from './api-ingestions.ts';
-import {
-  physicalTableMapSchema,
-  resourcePermissionListSchema,
-  rowLevelPermissionDataSetSchema,
-  type InputColumn,
-} from './data-shapes.ts';
+import { physicalTableMapSchema, rowLevelPermissionDataSetSchema, type InputColumn } from './data-shapes.ts';
 import { dataSetNotFound, dataSourceNotFound, invalidParameter, resourceExists } from './errors.ts';
-import { parseBody, requireAccount, requireParam } from './input.ts';
+import { paginate, parseBody, requireAccount, requireParam } from './input.ts';
+import {
+  DATA_SET_ACTIONS,
+  mergePermissions,
+  permissionListSchema,
+  requireValidPrincipals,
+} from './resource-permissions.ts';
+import { missingIdentityColumns } from './rls.ts';
 import { sampleDataSetView } from './samples.ts';
 import type { StoredDataSet } from './state-data.ts';
-import type { ApiContext, ApiOperation } from './api-types.ts';
+import type { ApiContext, ApiOperation, ApiRequest } from './api-types.ts';
 
 /**
- * CreateDataSet and DescribeDataSet. Datasets read one S3 table into SPICE; creating one
- * starts its first ingestion (the response's IngestionId). The sample datasets behind the
- * sample dashboards are described too, with the row-level security the emulator was given.
+ * CreateDataSet, DescribeDataSet, ListDataSets, DescribeDataSetPermissions and
+ * UpdateDataSetPermissions. Datasets read one S3 table into SPICE; creating one starts its
+ * first ingestion (the response's IngestionId). The sample datasets behind the sample
+ * dashboards are described and listed too, with the row-level security the emulator was given.
  */
 
 const NOT_EMULATED = 'is not supported by this emulator';
@@ -36,7 +39,7 @@ const createDataSetSchema = z.object({
   PhysicalTableMap: physicalTableMapSchema,
   LogicalTableMap: z.record(z.string().min(1).max(64), logicalTableSchema).optional(),
   ImportMode: z.enum(['SPICE', 'DIRECT_QUERY'], { error: 'must be SPICE or DIRECT_QUERY' }),
-  Permissions: resourcePermissionListSchema.optional(),
+  Permissions: permissionListSchema(DATA_SET_ACTIONS).optional(),
   RowLevelPermissionDataSet: rowLevelPermissionDataSetSchema.optional(),
   // Restrictions the emulator would not apply are refused rather than silently dropped.
   RowLevelPermissionTagConfiguration: z.undefined({ error: NOT_EMULATED }).optional(),
@@ -44,6 +47,12 @@ const createDataSetSchema = z.object({
   UseAs: z.literal('RLS_RULES', { error: 'must be RLS_RULES' }).optional(),
 });
 type CreateDataSetInput = z.infer<typeof createDataSetSchema>;
+
+/** UpdateDataSetPermissions: "Minimum number of 1 item. Maximum number of 64 items." each. */
+const updatePermissionsSchema = z.object({
+  GrantPermissions: permissionListSchema(DATA_SET_ACTIONS).optional(),
+  RevokePermissions: permissionListSchema(DATA_SET_ACTIONS).optional(),
+});
 
 /** S3Source.InputColumns: "For files that aren't JSON, only STRING data types are supported in input columns." */
 function requireStringColumns(columns: readonly InputColumn[]): void {
@@ -68,7 +77,14 @@ function requireValidDataSet(context: ApiContext, input: CreateDataSetInput): vo
     const dataSourceId = resourceIdOf(context.scope, 'datasource', source.DataSourceArn);
     if (dataSourceId === undefined)
       throw invalidParameter(`PhysicalTableMap.${id}.S3Source.DataSourceArn is not a data source ARN of this account`);
-    if (!context.store.state.data.dataSource(dataSourceId)) throw dataSourceNotFound(source.DataSourceArn);
+    const dataSource = context.store.state.data.dataSource(dataSourceId);
+    if (!dataSource) throw dataSourceNotFound(source.DataSourceArn);
+    // A data source may be used once QuickSight has created it (DataSource.Status).
+    if (dataSource.status !== 'CREATION_SUCCESSFUL') {
+      throw invalidParameter(
+        `The data source ${source.DataSourceArn} is ${dataSource.status}: a dataset can use it once its Status is CREATION_SUCCESSFUL or UPDATE_SUCCESSFUL`,
+      );
+    }
   }
   for (const [id, logical] of Object.entries(input.LogicalTableMap ?? {})) {
     if (!(logical.Source.PhysicalTableId in input.PhysicalTableMap)) {
@@ -83,13 +99,27 @@ function requireValidDataSet(context: ApiContext, input: CreateDataSetInput): vo
     if (rulesId === undefined)
       throw invalidParameter('RowLevelPermissionDataSet.Arn is not a dataset ARN of this account');
     if (rulesId === input.DataSetId) throw invalidParameter('A dataset cannot be its own row-level security rules');
+    // RowLevelPermissionDataSet.FormatVersion: "When FormatVersion is VERSION_1, UserName and
+    // GroupName are required. When FormatVersion is VERSION_2, UserARN and GroupARN are required".
+    const rules = context.store.state.data.dataSet(rulesId);
+    const columns = rules ? columnsOf(rules) : undefined;
+    const missing = columns ? missingIdentityColumns(columns, rls.FormatVersion) : [];
+    if (missing.length > 0) {
+      throw invalidParameter(
+        `The rules dataset ${rulesId} has no ${missing.join(' or ')} column, which FormatVersion ${rls.FormatVersion} requires (field names are case-sensitive)`,
+      );
+    }
   }
 }
 
 const OUTPUT_TYPES: Record<string, string> = { INTEGER: 'INTEGER', DECIMAL: 'DECIMAL', DATETIME: 'DATETIME' };
 
+const inputColumnsOf = (dataSet: StoredDataSet) =>
+  Object.values(dataSet.physicalTableMap).flatMap((table) => table.S3Source.InputColumns);
+const columnsOf = (dataSet: StoredDataSet) => inputColumnsOf(dataSet).map((column) => column.Name);
+
 function storedDataSetView(context: ApiContext, dataSet: StoredDataSet) {
-  const columns = Object.values(dataSet.physicalTableMap).flatMap((table) => table.S3Source.InputColumns);
+  const columns = inputColumnsOf(dataSet);
   const loaded = context.store.state.data.spiceTable(dataSet.dataSetId);
   const lastLoad = loaded && context.store.state.data.ingestion(dataSet.dataSetId, loaded.ingestionId);
   return {
@@ -108,6 +138,40 @@ function storedDataSetView(context: ApiContext, dataSet: StoredDataSet) {
   };
 }
 
+/** ListDataSets' DataSetSummary: the members of a described dataset a summary carries. */
+function dataSetSummary(view: {
+  Arn: string;
+  DataSetId: string;
+  Name: string;
+  CreatedTime: number;
+  LastUpdatedTime: number;
+  ImportMode: string;
+  RowLevelPermissionDataSet?: unknown;
+  UseAs?: string;
+}) {
+  return {
+    Arn: view.Arn,
+    DataSetId: view.DataSetId,
+    Name: view.Name,
+    CreatedTime: view.CreatedTime,
+    LastUpdatedTime: view.LastUpdatedTime,
+    ImportMode: view.ImportMode,
+    ...(view.RowLevelPermissionDataSet !== undefined && { RowLevelPermissionDataSet: view.RowLevelPermissionDataSet }),
+    RowLevelPermissionTagConfigurationApplied: false,
+    ColumnLevelPermissionRulesApplied: false,
+    ...(view.UseAs && { UseAs: view.UseAs }),
+  };
+}
+
+/** A stored dataset of the request's path (the sample datasets have no permissions of their own here). */
+function targetStoredDataSet(request: ApiRequest, context: ApiContext, operation: string): StoredDataSet {
+  requireAccount(context.scope, request.params.AwsAccountId, operation);
+  const dataSetId = requireParam(request.params, 'DataSetId');
+  const dataSet = context.store.state.data.dataSet(dataSetId);
+  if (!dataSet) throw dataSetNotFound(dataSetArn(context.scope, dataSetId));
+  return dataSet;
+}
+
 export const dataSetOperations: readonly ApiOperation[] = [
   {
     name: 'CreateDataSet',
@@ -120,6 +184,8 @@ export const dataSetOperations: readonly ApiOperation[] = [
         throw resourceExists(`The dataset ${input.DataSetId}`, 'DATA_SET');
       }
       requireValidDataSet(context, input);
+      const permissions = input.Permissions ?? [];
+      requireValidPrincipals(context, permissions, { mustExist: true, namespaces: false });
       const now = context.now();
       const dataSet: StoredDataSet = {
         dataSetId: input.DataSetId,
@@ -129,7 +195,7 @@ export const dataSetOperations: readonly ApiOperation[] = [
         logicalTableMap: input.LogicalTableMap,
         rowLevelPermissionDataSet: input.RowLevelPermissionDataSet,
         useAs: input.UseAs,
-        permissions: input.Permissions ?? [],
+        permissions: mergePermissions([], permissions, []),
         createdAt: now,
         updatedAt: now,
       };
@@ -159,6 +225,58 @@ export const dataSetOperations: readonly ApiOperation[] = [
       const dataSet = context.store.state.data.dataSet(dataSetId);
       if (!dataSet) throw dataSetNotFound(dataSetArn(context.scope, dataSetId));
       return { body: { DataSet: storedDataSetView(context, dataSet) } };
+    },
+  },
+  {
+    // ListDataSets: "Lists all of the datasets belonging to the current Amazon Web Services account in
+    // an Amazon Web Services Region", paged (MaxResults 1-100).
+    name: 'ListDataSets',
+    method: 'GET',
+    path: '/accounts/{AwsAccountId}/data-sets',
+    handle(request, context) {
+      requireAccount(context.scope, request.params.AwsAccountId, 'ListDataSets');
+      const summaries = [
+        ...SAMPLE_DATA_SETS.map((sample) =>
+          dataSetSummary(sampleDataSetView(context.scope, context.rowLevelSecurity, sample)),
+        ),
+        ...context.store.state.data.allDataSets().map((dataSet) => dataSetSummary(storedDataSetView(context, dataSet))),
+      ];
+      const page = paginate(summaries, request.query, 'data-sets');
+      return { body: { DataSetSummaries: page.items, NextToken: page.nextToken } };
+    },
+  },
+  {
+    name: 'DescribeDataSetPermissions',
+    method: 'GET',
+    path: '/accounts/{AwsAccountId}/data-sets/{DataSetId}/permissions',
+    handle(request, context) {
+      const dataSet = targetStoredDataSet(request, context, 'DescribeDataSetPermissions');
+      return {
+        body: {
+          DataSetArn: dataSetArn(context.scope, dataSet.dataSetId),
+          DataSetId: dataSet.dataSetId,
+          Permissions: dataSet.permissions,
+        },
+      };
+    },
+  },
+  {
+    name: 'UpdateDataSetPermissions',
+    method: 'POST',
+    path: '/accounts/{AwsAccountId}/data-sets/{DataSetId}/permissions',
+    async handle(request, context) {
+      const dataSet = targetStoredDataSet(request, context, 'UpdateDataSetPermissions');
+      const input = parseBody(updatePermissionsSchema, request.body);
+      const grants = input.GrantPermissions ?? [];
+      const revocations = input.RevokePermissions ?? [];
+      requireValidPrincipals(context, grants, { mustExist: true, namespaces: false });
+      requireValidPrincipals(context, revocations, { mustExist: false, namespaces: false });
+      const permissions = mergePermissions(dataSet.permissions, grants, revocations);
+      await context.store.commit({
+        type: 'putDataSet',
+        dataSet: { ...dataSet, permissions, updatedAt: context.now() },
+      });
+      return { body: { DataSetArn: dataSetArn(context.scope, dataSet.dataSetId), DataSetId: dataSet.dataSetId } };
     },
   },
 ];

@@ -1,17 +1,33 @@
 import { z } from 'zod';
 import { dataSourceArn, type AccountScope } from './catalog.ts';
-import { manifestFileLocationSchema, resourcePermissionListSchema } from './data-shapes.ts';
+import { manifestFileLocationSchema } from './data-shapes.ts';
+import { finishDataSourceCreation } from './data-source-check.ts';
 import { dataSourceNotFound, invalidParameter, resourceExists } from './errors.ts';
 import { parseBody, requireAccount, requireParam } from './input.ts';
+import {
+  DATA_SOURCE_ACTIONS,
+  mergePermissions,
+  permissionListSchema,
+  requireValidPrincipals,
+} from './resource-permissions.ts';
 import type { StoredDataSource } from './state-data.ts';
-import type { ApiOperation } from './api-types.ts';
+import type { ApiContext, ApiOperation, ApiRequest } from './api-types.ts';
 
-/** CreateDataSource and DescribeDataSource, for S3 data sources read through a manifest file. */
+/**
+ * S3 data sources read through a manifest file: CreateDataSource, DescribeDataSource,
+ * DeleteDataSource, DescribeDataSourcePermissions and UpdateDataSourcePermissions. Creation is
+ * asynchronous, as in QuickSight: CreateDataSource answers 202 with CreationStatus
+ * CREATION_IN_PROGRESS (API reference,
+ * https://docs.aws.amazon.com/quicksight/latest/APIReference/API_CreateDataSource.html) and the
+ * source ends CREATION_SUCCESSFUL, or CREATION_FAILED with ErrorInfo, a little later
+ * (data-source-check.ts); until then no dataset may use it.
+ */
 
 /** Resource IDs become the last part of an ARN, so they hold no slash. */
 export const RESOURCE_ID = /^[^/]{1,512}$/;
 const ROLE_ARN = /^arn:[\w-]+:iam::\d{12}:role\/.+$/;
 const DATA_SOURCE_TYPES_NOT_EMULATED = 'This emulator creates S3 data sources only';
+const dataSourcePermissions = permissionListSchema(DATA_SOURCE_ACTIONS);
 
 const createDataSourceSchema = z.object({
   DataSourceId: z.string({ error: 'is required' }).regex(RESOURCE_ID, 'must be 1-512 characters without /'),
@@ -27,10 +43,16 @@ const createDataSourceSchema = z.object({
         .optional(),
     })
     .optional(),
-  Permissions: resourcePermissionListSchema.optional(),
+  Permissions: dataSourcePermissions.optional(),
   // Only for database sources; an S3 source connects with QuickSight's role, not credentials.
   Credentials: z.undefined({ error: 'is not used by S3 data sources' }).optional(),
   VpcConnectionProperties: z.undefined({ error: 'is not used by S3 data sources' }).optional(),
+});
+
+/** UpdateDataSourcePermissions: "Minimum number of 1 item. Maximum number of 64 items." each. */
+const updatePermissionsSchema = z.object({
+  GrantPermissions: dataSourcePermissions.optional(),
+  RevokePermissions: dataSourcePermissions.optional(),
 });
 
 const epochSeconds = (ms: number) => ms / 1000;
@@ -47,7 +69,23 @@ function dataSourceView(scope: AccountScope, source: StoredDataSource) {
     DataSourceParameters: {
       S3Parameters: { ManifestFileLocation: source.manifest, ...(source.roleArn && { RoleArn: source.roleArn }) },
     },
+    ...(source.errorInfo && { ErrorInfo: source.errorInfo }),
   };
+}
+
+function targetDataSource(request: ApiRequest, context: ApiContext, operation: string): StoredDataSource {
+  requireAccount(context.scope, request.params.AwsAccountId, operation);
+  const dataSourceId = requireParam(request.params, 'DataSourceId');
+  const source = context.store.state.data.dataSource(dataSourceId);
+  if (!source) throw dataSourceNotFound(dataSourceArn(context.scope, dataSourceId));
+  return source;
+}
+
+/** Schedules the end of a data source's creation (and again after a restart, for one left in progress). */
+export function finishCreationLater(context: ApiContext, dataSourceId: string): void {
+  context.later(`datasource/${dataSourceId}`, context.dataSourceCreationMs, () =>
+    finishDataSourceCreation(context, dataSourceId),
+  );
 }
 
 export const dataSourceOperations: readonly ApiOperation[] = [
@@ -64,19 +102,22 @@ export const dataSourceOperations: readonly ApiOperation[] = [
       if (context.store.state.data.dataSource(input.DataSourceId)) {
         throw resourceExists(`The data source ${input.DataSourceId}`, 'DATA_SOURCE');
       }
+      const permissions = input.Permissions ?? [];
+      requireValidPrincipals(context, permissions, { mustExist: true, namespaces: false });
       const now = context.now();
-      // QuickSight creates data sources asynchronously; this one is ready by the next call.
       const source: StoredDataSource = {
         dataSourceId: input.DataSourceId,
         name: input.Name,
         type: 'S3',
         manifest: s3.ManifestFileLocation,
         roleArn: s3.RoleArn,
-        status: 'CREATION_SUCCESSFUL',
+        status: 'CREATION_IN_PROGRESS',
+        permissions: mergePermissions([], permissions, []),
         createdAt: now,
         updatedAt: now,
       };
       await context.store.commit({ type: 'putDataSource', dataSource: source });
+      finishCreationLater(context, source.dataSourceId);
       return {
         status: 202,
         body: {
@@ -92,11 +133,58 @@ export const dataSourceOperations: readonly ApiOperation[] = [
     method: 'GET',
     path: '/accounts/{AwsAccountId}/data-sources/{DataSourceId}',
     handle(request, context) {
-      requireAccount(context.scope, request.params.AwsAccountId, 'DescribeDataSource');
-      const dataSourceId = requireParam(request.params, 'DataSourceId');
-      const source = context.store.state.data.dataSource(dataSourceId);
-      if (!source) throw dataSourceNotFound(dataSourceArn(context.scope, dataSourceId));
+      const source = targetDataSource(request, context, 'DescribeDataSource');
       return { body: { DataSource: dataSourceView(context.scope, source) } };
+    },
+  },
+  {
+    // DeleteDataSource: "Deletes the data source permanently. This operation breaks all the
+    // datasets that reference the deleted data source."
+    name: 'DeleteDataSource',
+    method: 'DELETE',
+    path: '/accounts/{AwsAccountId}/data-sources/{DataSourceId}',
+    async handle(request, context) {
+      const source = targetDataSource(request, context, 'DeleteDataSource');
+      await context.store.commit({ type: 'deleteDataSource', dataSourceId: source.dataSourceId });
+      return {
+        body: { Arn: dataSourceArn(context.scope, source.dataSourceId), DataSourceId: source.dataSourceId },
+      };
+    },
+  },
+  {
+    name: 'DescribeDataSourcePermissions',
+    method: 'GET',
+    path: '/accounts/{AwsAccountId}/data-sources/{DataSourceId}/permissions',
+    handle(request, context) {
+      const source = targetDataSource(request, context, 'DescribeDataSourcePermissions');
+      return {
+        body: {
+          DataSourceArn: dataSourceArn(context.scope, source.dataSourceId),
+          DataSourceId: source.dataSourceId,
+          Permissions: source.permissions,
+        },
+      };
+    },
+  },
+  {
+    name: 'UpdateDataSourcePermissions',
+    method: 'POST',
+    path: '/accounts/{AwsAccountId}/data-sources/{DataSourceId}/permissions',
+    async handle(request, context) {
+      const source = targetDataSource(request, context, 'UpdateDataSourcePermissions');
+      const input = parseBody(updatePermissionsSchema, request.body);
+      const grants = input.GrantPermissions ?? [];
+      const revocations = input.RevokePermissions ?? [];
+      requireValidPrincipals(context, grants, { mustExist: true, namespaces: false });
+      requireValidPrincipals(context, revocations, { mustExist: false, namespaces: false });
+      const permissions = mergePermissions(source.permissions, grants, revocations);
+      await context.store.commit({
+        type: 'putDataSource',
+        dataSource: { ...source, permissions, updatedAt: context.now() },
+      });
+      return {
+        body: { DataSourceArn: dataSourceArn(context.scope, source.dataSourceId), DataSourceId: source.dataSourceId },
+      };
     },
   },
 ];

@@ -16,6 +16,14 @@ export interface ApiContext {
   readonly objects: ObjectStore;
   /** The rules the company-scoped sample datasets apply, if any. */
   readonly rowLevelSecurity?: SampleRowLevelSecurity;
+  /** How long after CreateDataSource the data source's creation ends (QuickSight creates them asynchronously). */
+  readonly dataSourceCreationMs: number;
+  /**
+   * Runs `task` after `delayMs`, as QuickSight finishes work after answering. A task scheduled
+   * under a key replaces one still waiting under it; closing the emulator drops waiting tasks
+   * and waits for running ones.
+   */
+  readonly later: (key: string, delayMs: number, task: () => Promise<void>) => void;
 }
 
 export interface ApiRequest {

@@ -3,7 +3,7 @@ import { z } from 'zod';
 /**
  * The shapes of the data-source and dataset requests the emulator accepts, with the limits of
  * the API reference (S3Parameters, ManifestFileLocation, S3Source, UploadSettings,
- * InputColumn, RowLevelPermissionDataSet, ResourcePermission). The stored state keeps the
+ * InputColumn, RowLevelPermissionDataSet). The stored state keeps the
  * validated request members, so the same schemas check requests and journal lines.
  */
 
@@ -94,11 +94,6 @@ export const rowLevelPermissionDataSetSchema = z
     'Namespace must not be set with FormatVersion VERSION_2',
   );
 export type RowLevelPermissionDataSet = z.infer<typeof rowLevelPermissionDataSetSchema>;
-
-export const resourcePermissionListSchema = z
-  .array(z.object({ Principal: z.string().min(1).max(256), Actions: z.array(z.string()).min(1).max(20) }))
-  .min(1)
-  .max(64);
 
 export const manifestFileLocationSchema = z.object({
   Bucket: z.string({ error: 'is required' }).min(1).max(1024),

@@ -1,5 +1,7 @@
 import { createServer, type IncomingMessage, type RequestListener, type Server, type ServerResponse } from 'node:http';
 import { createServer as createTlsServer } from 'node:https';
+import { finishCreationLater } from './api-data-sources.ts';
+import { Background } from './background.ts';
 import { openStateStore, type StateStore } from './persistence.ts';
 import type { SampleRowLevelSecurity } from './samples.ts';
 import { createRequestListener } from './server.ts';
@@ -43,10 +45,19 @@ export interface QuickSightEmulatorOptions {
    * dataset applies row-level security.
    */
   rowLevelSecurity?: SampleRowLevelSecurity;
-  /** Reads an S3 object's text for ingestions (manifests and data files); undefined when it does not exist. */
-  readObject?: (bucket: string, key: string) => Promise<string | undefined>;
+  /**
+   * Reads an S3 object's text for data sources and ingestions (manifests and data files) as the
+   * data source's role (`roleArn`, undefined for a source without one); undefined when it does
+   * not exist; throws ObjectAccessDenied (ingest.ts) when the role may not read it.
+   */
+  readObject?: (bucket: string, key: string, roleArn?: string) => Promise<string | undefined>;
   /** Lists the keys under a prefix, for manifests with URIPrefixes; without it such manifests fail to load. */
-  listObjects?: (bucket: string, prefix: string) => Promise<string[]>;
+  listObjects?: (bucket: string, prefix: string, roleArn?: string) => Promise<string[]>;
+  /**
+   * How long after CreateDataSource a data source's creation ends (CREATION_SUCCESSFUL or
+   * CREATION_FAILED); until then it answers CREATION_IN_PROGRESS. @default 200
+   */
+  dataSourceCreationMs?: number;
   /**
    * Serve the embed pages over https on their own port (0 = any free port) and hand out embed
    * URLs there, as QuickSight's embedding SDK takes only https URLs. Without it embed URLs use `pagesUrl`.
@@ -128,18 +139,23 @@ export async function startQuickSightEmulator(options: QuickSightEmulatorOptions
   const url = origin('http', host, port);
   const pagesUrl = origin('http', options.pageHost ?? host, options.pagesPort ?? port);
   const embedUrl = embedPort === undefined ? pagesUrl : origin('https', options.pageHost ?? host, embedPort);
-  const listener = createRequestListener(
-    {
-      scope: { accountId: options.accountId, region: options.region },
-      store,
-      now,
-      baseUrl: pagesUrl,
-      embedBaseUrl: embedUrl,
-      objects: { readObject: options.readObject, listObjects: options.listObjects },
-      rowLevelSecurity: options.rowLevelSecurity,
-    },
-    (error) => console.error('QuickSight emulator: internal error:', error instanceof Error ? error.message : error),
-  );
+  const reportError = (error: unknown) =>
+    console.error('QuickSight emulator: internal error:', error instanceof Error ? error.message : error);
+  const background = new Background(reportError);
+  const context = {
+    scope: { accountId: options.accountId, region: options.region },
+    store,
+    now,
+    baseUrl: pagesUrl,
+    embedBaseUrl: embedUrl,
+    objects: { readObject: options.readObject, listObjects: options.listObjects },
+    rowLevelSecurity: options.rowLevelSecurity,
+    dataSourceCreationMs: options.dataSourceCreationMs ?? 200,
+    later: background.later,
+  };
+  // A data source whose creation the emulator was stopped in the middle of is finished now.
+  for (const source of store.state.data.dataSourcesInProgress()) finishCreationLater(context, source.dataSourceId);
+  const listener = createRequestListener(context, reportError);
   server.on('request', listener);
   embedServer?.on('request', pagesOnly(listener));
 
@@ -154,7 +170,9 @@ export async function startQuickSightEmulator(options: QuickSightEmulatorOptions
           listening.close(() => resolve());
           listening.closeAllConnections();
         });
-      closing ??= Promise.all([stop(server), ...(embedServer ? [stop(embedServer)] : [])]).then(() => store.close());
+      closing ??= Promise.all([stop(server), ...(embedServer ? [stop(embedServer)] : [])])
+        .then(() => background.stop())
+        .then(() => store.close());
       return closing;
     },
   };

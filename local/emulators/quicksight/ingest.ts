@@ -11,18 +11,31 @@ import type { DataState, StoredDataSet } from './state-data.ts';
  * API reference (ErrorInfo.Type) and loads nothing.
  */
 
-/** Reads S3 objects for the emulator; local mode wires these to its S3 stand-in. */
+/**
+ * Reads S3 objects for the emulator, as QuickSight reads them: with the data source's role
+ * (S3Parameters.RoleArn; undefined for a source without one). Local mode wires these to its S3
+ * stand-in behind the IAM gate, signed as that role.
+ */
 export interface ObjectStore {
-  /** The object's text, or undefined when there is no such object. */
-  readonly readObject?: (bucket: string, key: string) => Promise<string | undefined>;
-  /** Keys under a prefix, for manifests with URIPrefixes. */
-  readonly listObjects?: (bucket: string, prefix: string) => Promise<string[]>;
+  /**
+   * The object's text, or undefined when there is no such object; throws ObjectAccessDenied
+   * when the role may not read it.
+   */
+  readonly readObject?: (bucket: string, key: string, roleArn?: string) => Promise<string | undefined>;
+  /** Keys under a prefix, for manifests with URIPrefixes; throws ObjectAccessDenied when the role may not list. */
+  readonly listObjects?: (bucket: string, prefix: string, roleArn?: string) => Promise<string[]>;
+}
+
+/** S3 refused the role a read or a listing (AccessDenied). */
+export class ObjectAccessDenied extends Error {
+  override readonly name = 'AccessDenied';
 }
 
 export type IngestionErrorType =
   | 'S3_MANIFEST_ERROR'
   | 'S3_FILE_INACCESSIBLE'
   | 'DATA_SOURCE_NOT_FOUND'
+  | 'DATA_SOURCE_CONNECTION_FAILED'
   | 'DATA_SET_DELETED'
   | 'CUSTOMER_ERROR'
   | 'INTERNAL_SERVICE_ERROR';
@@ -76,12 +89,16 @@ function fileSettings(upload: UploadSettings | undefined, manifest: Manifest): F
   };
 }
 
-async function read(objects: ObjectStore, { bucket, key }: S3Location): Promise<string | undefined> {
+async function read(
+  objects: ObjectStore,
+  { bucket, key }: S3Location,
+  roleArn: string | undefined,
+): Promise<string | undefined> {
   if (!objects.readObject) {
     throw new LoadFailure('S3_FILE_INACCESSIBLE', `this emulator has no S3 to read s3://${bucket}/${key} from`);
   }
   try {
-    return await objects.readObject(bucket, key);
+    return await objects.readObject(bucket, key, roleArn);
   } catch (error) {
     throw new LoadFailure(
       'S3_FILE_INACCESSIBLE',
@@ -94,6 +111,7 @@ async function read(objects: ObjectStore, { bucket, key }: S3Location): Promise<
 async function filesOf(
   objects: ObjectStore,
   manifest: Manifest,
+  roleArn: string | undefined,
 ): Promise<{ location: S3Location; mandatory: boolean }[]> {
   const files: { location: S3Location; mandatory: boolean }[] = [];
   for (const entry of manifest.locations) {
@@ -105,7 +123,7 @@ async function filesOf(
       throw new LoadFailure('S3_MANIFEST_ERROR', `this emulator cannot list ${entry.uri}: use URIs`);
     let keys: string[];
     try {
-      keys = await objects.listObjects(entry.location.bucket, entry.location.key);
+      keys = await objects.listObjects(entry.location.bucket, entry.location.key, roleArn);
     } catch (error) {
       throw new LoadFailure(
         'S3_FILE_INACCESSIBLE',
@@ -132,8 +150,18 @@ async function loadS3Source(
   const dataSource = dataSourceId === undefined ? undefined : data.dataSource(dataSourceId);
   if (!dataSource)
     throw new LoadFailure('DATA_SOURCE_NOT_FOUND', `the data source ${source.DataSourceArn} does not exist`);
-
-  const manifestText = await read(objects, { bucket: dataSource.manifest.Bucket, key: dataSource.manifest.Key });
+  if (dataSource.status !== 'CREATION_SUCCESSFUL') {
+    throw new LoadFailure(
+      'DATA_SOURCE_CONNECTION_FAILED',
+      `the data source ${source.DataSourceArn} is ${dataSource.status}${dataSource.errorInfo ? ` (${dataSource.errorInfo.Type}: ${dataSource.errorInfo.Message})` : ''}`,
+    );
+  }
+  const { roleArn } = dataSource;
+  const manifestText = await read(
+    objects,
+    { bucket: dataSource.manifest.Bucket, key: dataSource.manifest.Key },
+    roleArn,
+  );
   const manifestUri = `s3://${dataSource.manifest.Bucket}/${dataSource.manifest.Key}`;
   if (manifestText === undefined)
     throw new LoadFailure('S3_MANIFEST_ERROR', `the manifest ${manifestUri} does not exist`);
@@ -149,9 +177,9 @@ async function loadS3Source(
   const rows: (string | null)[][] = [];
   let rowsDropped = 0;
   let bytes = 0;
-  for (const file of await filesOf(objects, manifest)) {
+  for (const file of await filesOf(objects, manifest, roleArn)) {
     const uri = `s3://${file.location.bucket}/${file.location.key}`;
-    const text = await read(objects, file.location);
+    const text = await read(objects, file.location, roleArn);
     if (text === undefined) {
       if (file.mandatory) throw new LoadFailure('S3_FILE_INACCESSIBLE', `${uri} does not exist`);
       continue;

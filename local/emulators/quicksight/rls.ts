@@ -2,10 +2,18 @@ import type { RowLevelPermissionDataSet } from './data-shapes.ts';
 
 /**
  * Row-level security with user-based rules, as the QuickSight user guide describes it ("Using
- * row-level security with user-based rules to restrict access to a dataset"):
- * - a rule is a row of the rules dataset naming a user or group in a UserName, GroupName,
- *   UserARN or GroupARN column, and values for fields of the protected dataset in its other
- *   columns; a field value with commas holds several values;
+ * row-level security with user-based rules to restrict access to a dataset",
+ * https://docs.aws.amazon.com/quicksight/latest/user/restrict-access-to-a-data-set-using-row-level-security.html)
+ * and the API reference's RowLevelPermissionDataSet
+ * (https://docs.aws.amazon.com/quicksight/latest/APIReference/API_RowLevelPermissionDataSet.html):
+ * - a rule is a row of the rules dataset naming a user or group in its identity columns, and
+ *   values for fields of the protected dataset in its other columns; a field value with commas
+ *   holds several values;
+ * - the identity columns depend on FormatVersion: "When FormatVersion is VERSION_1, UserName
+ *   and GroupName are required. When FormatVersion is VERSION_2, UserARN and GroupARN are
+ *   required". Field names are case-sensitive and must match exactly, so `GroupArn` is not
+ *   `GroupARN`: a column spelt otherwise identifies nobody, and rules without the required
+ *   columns grant nothing;
  * - a user sees the rows that match a field value of every non-empty field of one of the rules
  *   naming them or one of their groups; a rule with every field empty grants all rows;
  * - a user no rule names sees no rows; DENY_ACCESS shows the rows no such rule matches;
@@ -30,24 +38,20 @@ export type RowValue = (column: string) => string | null | undefined;
 
 export type RowPredicate = (value: RowValue) => boolean;
 
-const IDENTITY_COLUMNS = ['username', 'groupname', 'userarn', 'grouparn'] as const;
-type IdentityColumn = (typeof IDENTITY_COLUMNS)[number];
+type FormatVersion = RowLevelPermissionDataSet['FormatVersion'];
 
-const isIdentityColumn = (name: string): name is IdentityColumn =>
-  (IDENTITY_COLUMNS as readonly string[]).includes(name.toLowerCase());
+/** The identity columns of each format, user column first, exactly as the API reference spells them. */
+export const IDENTITY_COLUMNS: Record<FormatVersion, readonly [user: string, group: string]> = {
+  VERSION_1: ['UserName', 'GroupName'],
+  VERSION_2: ['UserARN', 'GroupARN'],
+};
 
-function names(viewer: RlsViewer, column: IdentityColumn, value: string): boolean {
-  switch (column) {
-    case 'username':
-      return value === viewer.userName;
-    case 'userarn':
-      return value === viewer.userArn;
-    case 'groupname':
-      return viewer.groupNames.includes(value);
-    case 'grouparn':
-      return viewer.groupArns.includes(value);
-  }
-}
+/** The required identity columns a rules dataset's columns lack for a format (case-sensitive). */
+export const missingIdentityColumns = (columns: readonly string[], format: FormatVersion): string[] =>
+  IDENTITY_COLUMNS[format].filter((name) => !columns.includes(name));
+
+const names = (value: string | null | undefined, ids: ReadonlySet<string>): boolean =>
+  value !== null && value !== undefined && ids.has(value);
 
 const ALL: RowPredicate = () => true;
 const NONE: RowPredicate = () => false;
@@ -63,18 +67,22 @@ export function rowPredicate(
 ): RowPredicate {
   if (permission === undefined || permission.Status === 'DISABLED') return ALL;
   if (rules === undefined) return NONE;
-  const identity = rules.columns.flatMap((name, index) =>
-    isIdentityColumn(name) ? [{ column: name.toLowerCase() as IdentityColumn, index }] : [],
+  const format = permission.FormatVersion;
+  const [userColumn, groupColumn] = IDENTITY_COLUMNS[format];
+  const denies = permission.PermissionPolicy === 'DENY_ACCESS';
+  // Without the columns its format requires, the rules name nobody.
+  if (missingIdentityColumns(rules.columns, format).length > 0) return denies ? ALL : NONE;
+  const byName = format === 'VERSION_1';
+  const userIds = new Set([byName ? viewer.userName : viewer.userArn]);
+  const groupIds = new Set(byName ? viewer.groupNames : viewer.groupArns);
+  const userIndex = rules.columns.indexOf(userColumn);
+  const groupIndex = rules.columns.indexOf(groupColumn);
+  const fields = rules.columns.flatMap((name, index) =>
+    index === userIndex || index === groupIndex ? [] : [{ name, index }],
   );
-  const fields = rules.columns.flatMap((name, index) => (isIdentityColumn(name) ? [] : [{ name, index }]));
   // The viewer's rules, each as the accepted values of its non-empty fields.
   const applicable = rules.rows
-    .filter((rule) =>
-      identity.some(({ column, index }) => {
-        const value = rule[index];
-        return value !== null && value !== undefined && names(viewer, column, value);
-      }),
-    )
+    .filter((rule) => names(rule[userIndex], userIds) || names(rule[groupIndex], groupIds))
     .map((rule) =>
       fields.flatMap(({ name, index }) => {
         const value = rule[index];
@@ -89,5 +97,5 @@ export function rowPredicate(
         return field !== null && field !== undefined && accepted.has(field);
       }),
     );
-  return permission.PermissionPolicy === 'DENY_ACCESS' ? (value) => !matchesARule(value) : matchesARule;
+  return denies ? (value) => !matchesARule(value) : matchesARule;
 }

@@ -12,6 +12,7 @@ import {
  */
 
 const dataSourceStatus = z.enum(['CREATION_IN_PROGRESS', 'CREATION_SUCCESSFUL', 'CREATION_FAILED']);
+const permissionsSchema = z.array(z.object({ Principal: z.string(), Actions: z.array(z.string()) }));
 
 const storedDataSourceSchema = z.object({
   dataSourceId: z.string(),
@@ -20,6 +21,9 @@ const storedDataSourceSchema = z.object({
   manifest: manifestFileLocationSchema,
   roleArn: z.string().optional(),
   status: dataSourceStatus,
+  /** Why creation failed (DataSource.ErrorInfo: DataSourceErrorInfoType and a message). */
+  errorInfo: z.object({ Type: z.string(), Message: z.string() }).optional(),
+  permissions: permissionsSchema.default([]),
   createdAt: z.number(),
   updatedAt: z.number(),
 });
@@ -33,7 +37,7 @@ const storedDataSetSchema = z.object({
   logicalTableMap: z.record(z.string(), z.unknown()).optional(),
   rowLevelPermissionDataSet: rowLevelPermissionDataSetSchema.optional(),
   useAs: z.literal('RLS_RULES').optional(),
-  permissions: z.array(z.object({ Principal: z.string(), Actions: z.array(z.string()) })),
+  permissions: permissionsSchema,
   createdAt: z.number(),
   updatedAt: z.number(),
 });
@@ -162,6 +166,11 @@ export class DataState {
   /** A dataset's ingestions, oldest first. */
   ingestionsOf(dataSetId: string): StoredIngestion[] {
     return [...(this.ingestions.get(dataSetId)?.values() ?? [])];
+  }
+
+  /** Data sources whose creation had not ended when the emulator stopped. */
+  dataSourcesInProgress(): StoredDataSource[] {
+    return this.allDataSources().filter((source) => source.status === 'CREATION_IN_PROGRESS');
   }
 
   /** Ingestions that had not ended when the emulator stopped, oldest first. */

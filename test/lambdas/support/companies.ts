@@ -5,11 +5,14 @@ import {
   CreateGroupCommand,
   CreateGroupMembershipCommand,
   CreateIngestionCommand,
+  DeleteDataSourceCommand,
   DeleteGroupCommand,
   DeleteGroupMembershipCommand,
   DescribeDashboardCommand,
   DescribeDataSetCommand,
+  DescribeDataSetPermissionsCommand,
   DescribeDataSourceCommand,
+  DescribeDataSourcePermissionsCommand,
   DescribeUserCommand,
   ListGroupMembershipsCommand,
   ListGroupsCommand,
@@ -18,7 +21,11 @@ import {
   ListUsersCommand,
   ResourceExistsException,
   ResourceNotFoundException,
+  UpdateDataSetPermissionsCommand,
+  UpdateDataSourcePermissionsCommand,
   type DataSet,
+  type DataSource,
+  type ResourcePermission,
 } from '@aws-sdk/client-quicksight';
 import { GetObjectCommand, NoSuchKey, PutObjectCommand } from '@aws-sdk/client-s3';
 import { ACCOUNT_ID, COMPANY_SETTINGS, quicksightUser, type Harness } from './harness.ts';
@@ -84,7 +91,15 @@ export interface FakeQuickSight {
   /** S3 key → body. */
   readonly objects: Map<string, string>;
   readonly dataSets: Map<string, DataSet>;
-  readonly dataSources: Set<string>;
+  /** Data source id → what DescribeDataSource answers (Status, ErrorInfo). */
+  readonly dataSources: Map<string, DataSource>;
+  /**
+   * Statuses DescribeDataSource answers for a data source just created, one per call, the last
+   * one kept (QuickSight creates data sources asynchronously). @default ['CREATION_SUCCESSFUL']
+   */
+  creationStatuses: DataSource[];
+  /** Resource permissions by `datasource/<id>` or `dataset/<id>`. */
+  readonly permissions: Map<string, ResourcePermission[]>;
   readonly ingestions: { id: string; status: string; created: Date }[];
   /** Dashboard id → ids of the datasets behind it. */
   readonly dashboards: Map<string, string[]>;
@@ -114,7 +129,9 @@ export const fakeQuickSight = (h: Harness, users: readonly string[] = []): FakeQ
     users: new Set(users),
     objects: new Map(),
     dataSets: new Map(),
-    dataSources: new Set(),
+    dataSources: new Map(),
+    creationStatuses: [{ Status: 'CREATION_SUCCESSFUL' }],
+    permissions: new Map(),
     ingestions: [],
     dashboards: new Map(),
     changes: [],
@@ -176,32 +193,92 @@ export const fakeQuickSight = (h: Harness, users: readonly string[] = []): FakeQ
       const { items, NextToken } = paged(names, input);
       return { GroupList: items.map((GroupName) => ({ GroupName })), NextToken };
     });
+  /** Statuses still to answer for each data source being created. */
+  const creating = new Map<string, DataSource[]>();
   h.quicksight.on(DescribeDataSourceCommand).callsFake((input: { DataSourceId: string }) => {
-    if (!world.dataSources.has(input.DataSourceId)) throw notFound('Data source');
-    return { DataSource: { DataSourceId: input.DataSourceId } };
+    const source = world.dataSources.get(input.DataSourceId);
+    if (!source) throw notFound('Data source');
+    const pending = creating.get(input.DataSourceId);
+    if (pending) {
+      Object.assign(source, pending.shift());
+      if (pending.length === 0) creating.delete(input.DataSourceId);
+    }
+    return { DataSource: { DataSourceId: input.DataSourceId, ...source } };
   });
-  h.quicksight.on(CreateDataSourceCommand).callsFake((input: { DataSourceId: string }) => {
-    if (world.dataSources.has(input.DataSourceId))
-      throw new ResourceExistsException({ message: 'exists', $metadata: {} });
-    world.dataSources.add(input.DataSourceId);
-    world.changes.push(`CreateDataSource ${input.DataSourceId}`);
+  h.quicksight
+    .on(CreateDataSourceCommand)
+    .callsFake((input: { DataSourceId: string; Permissions?: ResourcePermission[] }) => {
+      if (world.dataSources.has(input.DataSourceId))
+        throw new ResourceExistsException({ message: 'exists', $metadata: {} });
+      world.dataSources.set(input.DataSourceId, { Status: 'CREATION_IN_PROGRESS' });
+      creating.set(input.DataSourceId, [...world.creationStatuses]);
+      world.permissions.set(`datasource/${input.DataSourceId}`, input.Permissions ?? []);
+      world.changes.push(`CreateDataSource ${input.DataSourceId}`);
+      return { CreationStatus: 'CREATION_IN_PROGRESS' };
+    });
+  h.quicksight.on(DeleteDataSourceCommand).callsFake((input: { DataSourceId: string }) => {
+    if (!world.dataSources.delete(input.DataSourceId)) throw notFound('Data source');
+    world.changes.push(`DeleteDataSource ${input.DataSourceId}`);
     return {};
   });
+  const describePermissions = (id: string, exists: boolean) => {
+    if (!exists) throw notFound(id);
+    return { Permissions: world.permissions.get(id) ?? [] };
+  };
+  const grant = (id: string, exists: boolean, grants: ResourcePermission[] = [], operation: string) => {
+    if (!exists) throw notFound(id);
+    world.permissions.set(id, [...(world.permissions.get(id) ?? []), ...grants]);
+    world.changes.push(`${operation} ${id}`);
+    return {};
+  };
+  h.quicksight
+    .on(DescribeDataSourcePermissionsCommand)
+    .callsFake((input: { DataSourceId: string }) =>
+      describePermissions(`datasource/${input.DataSourceId}`, world.dataSources.has(input.DataSourceId)),
+    );
+  h.quicksight
+    .on(UpdateDataSourcePermissionsCommand)
+    .callsFake((input: { DataSourceId: string; GrantPermissions?: ResourcePermission[] }) =>
+      grant(
+        `datasource/${input.DataSourceId}`,
+        world.dataSources.has(input.DataSourceId),
+        input.GrantPermissions,
+        'UpdateDataSourcePermissions',
+      ),
+    );
+  h.quicksight
+    .on(DescribeDataSetPermissionsCommand)
+    .callsFake((input: { DataSetId: string }) =>
+      describePermissions(`dataset/${input.DataSetId}`, world.dataSets.has(input.DataSetId)),
+    );
+  h.quicksight
+    .on(UpdateDataSetPermissionsCommand)
+    .callsFake((input: { DataSetId: string; GrantPermissions?: ResourcePermission[] }) =>
+      grant(
+        `dataset/${input.DataSetId}`,
+        world.dataSets.has(input.DataSetId),
+        input.GrantPermissions,
+        'UpdateDataSetPermissions',
+      ),
+    );
   h.quicksight.on(DescribeDataSetCommand).callsFake((input: { DataSetId: string }) => {
     const dataSet = world.dataSets.get(input.DataSetId);
     if (!dataSet) throw notFound('Data set');
     return { DataSet: dataSet };
   });
-  h.quicksight.on(CreateDataSetCommand).callsFake((input: { DataSetId: string; Name: string }) => {
-    if (world.dataSets.has(input.DataSetId)) throw new ResourceExistsException({ message: 'exists', $metadata: {} });
-    world.dataSets.set(input.DataSetId, {
-      DataSetId: input.DataSetId,
-      Name: input.Name,
-      Arn: `${REGION_ARN}:dataset/${input.DataSetId}`,
+  h.quicksight
+    .on(CreateDataSetCommand)
+    .callsFake((input: { DataSetId: string; Name: string; Permissions?: ResourcePermission[] }) => {
+      if (world.dataSets.has(input.DataSetId)) throw new ResourceExistsException({ message: 'exists', $metadata: {} });
+      world.permissions.set(`dataset/${input.DataSetId}`, input.Permissions ?? []);
+      world.dataSets.set(input.DataSetId, {
+        DataSetId: input.DataSetId,
+        Name: input.Name,
+        Arn: `${REGION_ARN}:dataset/${input.DataSetId}`,
+      });
+      world.changes.push(`CreateDataSet ${input.DataSetId}`);
+      return {};
     });
-    world.changes.push(`CreateDataSet ${input.DataSetId}`);
-    return {};
-  });
   h.quicksight.on(CreateIngestionCommand).callsFake((input: { DataSetId: string; IngestionId: string }) => {
     if (!world.dataSets.has(input.DataSetId)) throw notFound('Data set');
     world.ingestions.push({
@@ -245,7 +322,7 @@ export const fakeQuickSight = (h: Harness, users: readonly string[] = []): FakeQ
   return world;
 };
 
-/** The rules file's rows after its header: `GroupArn,company`. */
+/** The rules file's rows after its header `UserARN,GroupARN,company`. */
 export const rulesRows = (world: FakeQuickSight): string[] =>
   (world.objects.get('company-rules/rules.csv') ?? '').trim().split('\n').slice(1);
 
