@@ -4,116 +4,16 @@ import { useState } from 'react';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import HomePage from '#web/features/dashboard/routes/home-page.tsx';
 import { AuthContext } from '#web/lib/auth/auth-context.ts';
-import { testConfig } from './support/config.ts';
+import { embedOk, frameSource, renderHome, stubBackend, VIEWS } from './support/dashboard-page.tsx';
+import { resetSdk, sdk } from './support/embedding-sdk.ts';
 import { fakeAuth, jsonResponse, renderPage, userSession } from './support/render.tsx';
 import { skip, useSkippableTimeouts } from './support/timers.ts';
 
-/**
- * The embedding SDK stand-in: it makes the frame the real SDK makes (an iframe in the
- * container), reports content loaded by itself unless told not to, and records the actions.
- */
-const sdk = vi.hoisted(() => ({
-  autoLoad: true,
-  failImport: false,
-  parameters: [] as { Name: string; Values: string[] }[],
-  calls: [] as { method: string; args: unknown[] }[],
-  emit: (() => undefined) as (event: { eventName: string; message?: unknown }) => void,
-}));
-vi.mock('#web/features/dashboard/components/sdk-loader.ts', () => ({
-  loadEmbeddingSdk: async () => {
-    if (sdk.failImport) throw new TypeError('Failed to fetch dynamically imported module');
-    return {
-      createEmbeddingContext: async () => ({
-        embedDashboard: async (
-          frame: { url: string; container: HTMLElement },
-          content: { onMessage: (event: unknown) => void },
-        ) => {
-          const iframe = document.createElement('iframe');
-          iframe.src = frame.url;
-          frame.container.appendChild(iframe);
-          sdk.emit = (event) => content.onMessage(event);
-          if (sdk.autoLoad)
-            queueMicrotask(() => content.onMessage({ eventName: 'CONTENT_LOADED', message: { title: 'x' } }));
-          const record =
-            (method: string, answer: unknown = { success: true }) =>
-            async (...args: unknown[]) => {
-              sdk.calls.push({ method, args });
-              return answer;
-            };
-          return {
-            initiatePrint: record('initiatePrint'),
-            reset: record('reset'),
-            undo: record('undo'),
-            redo: record('redo'),
-            setParameters: record('setParameters'),
-            getParameters: async () => sdk.parameters,
-          };
-        },
-      }),
-    };
-  },
-}));
-
-interface ViewItem {
-  id: string;
-  name: string | null;
-  quicksightDashboardId: string | null;
-  isDefault: boolean | null;
-}
-
-const VIEWS: ViewItem[] = [
-  { id: 'v-sales', name: 'Sales Performance', quicksightDashboardId: 'sales', isDefault: false },
-  { id: 'v-blank', name: '   ', quicksightDashboardId: 'blank', isDefault: false },
-  { id: 'v-inventory', name: 'Inventory & Margins', quicksightDashboardId: 'inventory', isDefault: true },
-  { id: 'v-scorecard', name: 'Distributor Scorecard', quicksightDashboardId: 'scorecard', isDefault: false },
-];
-
-type EmbedAnswer = (dashboardId: string) => Response;
-
-/** Stubs the GraphQL API and the embed function; records what was asked. */
-function stubBackend(views: ViewItem[] | 'error', embed: EmbedAnswer) {
-  const calls: { graphql: unknown[]; embed: string[]; sources: string[] } = { graphql: [], embed: [], sources: [] };
-  const fetchMock = vi.fn(async (input: RequestInfo | URL, init?: RequestInit) => {
-    const url = String(input);
-    const headers = new Headers(init?.headers);
-    if (url === testConfig.graphqlUrl) {
-      calls.graphql.push({ body: JSON.parse(String(init?.body)), authorization: headers.get('authorization') });
-      if (views === 'error') return jsonResponse({ errors: [{ message: 'Unauthorized' }] }, { status: 401 });
-      return jsonResponse({ data: { listTableauViews: { items: views, nextToken: null } } });
-    }
-    if (url === testConfig.functions.embed) {
-      const dashboardId = headers.get('x-dashboard-id') ?? '';
-      calls.embed.push(dashboardId);
-      calls.sources.push(headers.get('x-embed-source') ?? '');
-      expect(headers.get('authorization')).toBe('Bearer access-token');
-      return embed(dashboardId);
-    }
-    throw new Error(`unexpected request to ${url}`);
-  });
-  vi.stubGlobal('fetch', fetchMock);
-  return calls;
-}
-
-const embedOk =
-  (minutes = 60): EmbedAnswer =>
-  (dashboardId) =>
-    jsonResponse({
-      url: `https://embed.example.com/embed/${dashboardId}?n=${Math.random()}`,
-      sessionExpiresAt: new Date(Date.now() + minutes * 60_000).toISOString(),
-    });
-
-/** The page at /home or at a view's own address, mounted at both routes as the app does. */
-const renderHome = (path = '/home') =>
-  renderPage(<HomePage />, {
-    auth: fakeAuth({ session: userSession() }),
-    path,
-    route: ['/home', '/dashboards/:viewId'],
-  });
-const frameSource = () => screen.getByTitle('QuickSight Analytics Dashboard').getAttribute('src');
+vi.mock('#web/features/dashboard/components/sdk-loader.ts', () => import('./support/embedding-sdk.ts'));
 
 afterEach(() => {
   vi.useRealTimers();
-  Object.assign(sdk, { autoLoad: true, failImport: false, parameters: [], calls: [] });
+  resetSdk();
 });
 
 describe('dashboard page', () => {

@@ -10,10 +10,19 @@ export const EMBED_RENEW_LEAD_MS = 60_000;
 /** Never renew more often than this, whatever the server says. */
 const MIN_RENEW_DELAY_MS = 30_000;
 
+/** A frame that has not reported its content this long after it was handed its URL has failed. */
+export const CONTENT_TIMEOUT_MS = 30_000;
+export const CONTENT_TIMEOUT_MESSAGE = 'The dashboard did not finish loading within 30 seconds.';
+
 export type EmbedState =
   | { readonly status: 'idle' }
   | { readonly status: 'loading' }
-  | { readonly status: 'error'; readonly message: string }
+  | {
+      readonly status: 'error';
+      readonly message: string;
+      /** The embed pages' origin when the frame itself failed (as opposed to the embed URL request). */
+      readonly frameOrigin?: string;
+    }
   | { readonly status: 'loaded'; readonly session: EmbedSession; readonly contentLoaded: boolean };
 
 /** Embed URLs the frame rejects are requested again this many times by themselves; then the user has Retry. */
@@ -52,8 +61,24 @@ export function useEmbedSession(dashboardId: string | null) {
       setGeneration((n) => n + 1);
       return;
     }
-    setState({ status: 'error', message: error.message });
+    setState((current) => ({
+      status: 'error',
+      message: error.message,
+      ...(current.status === 'loaded' ? { frameOrigin: new URL(current.session.url).origin } : {}),
+    }));
   }, []);
+
+  // No spinner without end: a frame that never reports its content (a page the browser would
+  // not load, a URL already used) becomes the error panel with Retry.
+  const waitingFor = state.status === 'loaded' && !state.contentLoaded ? state.session.url : null;
+  useEffect(() => {
+    if (waitingFor === null) return;
+    const timer = setTimeout(
+      () => setState({ status: 'error', message: CONTENT_TIMEOUT_MESSAGE, frameOrigin: new URL(waitingFor).origin }),
+      CONTENT_TIMEOUT_MS,
+    );
+    return () => clearTimeout(timer);
+  }, [waitingFor]);
 
   useEffect(() => {
     if (!dashboardId) return;
