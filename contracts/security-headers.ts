@@ -36,11 +36,15 @@ export const HSTS_MAX_AGE_SECONDS = 63_072_000; // two years
  */
 export const REFERRER_POLICY = 'strict-origin-when-cross-origin';
 
-/** Powerful features the portal never uses, switched off for the page and every frame in it. */
+/**
+ * Powerful features the portal never uses, switched off for the page and every frame in it.
+ * Only names Chromium recognises: it logs any other (such as `bluetooth`, which it does not
+ * take from this header) as an error on every page. Web Bluetooth asks the user in a chooser
+ * of its own in any case.
+ */
 export const DISABLED_FEATURES = [
   'accelerometer',
   'autoplay',
-  'bluetooth',
   'browsing-topics',
   'camera',
   'display-capture',

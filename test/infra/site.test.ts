@@ -287,6 +287,40 @@ describe('site (S3 + CloudFront)', () => {
     expect(items).toHaveLength(2);
   });
 
+  it('names only features Chromium recognises: an unknown one is logged as an error on every page', () => {
+    // The features of Chromium's permissions_policy_features.json5 a portal might switch off.
+    const recognised = new Set([
+      'accelerometer',
+      'ambient-light-sensor',
+      'autoplay',
+      'browsing-topics',
+      'camera',
+      'display-capture',
+      'encrypted-media',
+      'fullscreen',
+      'gamepad',
+      'geolocation',
+      'gyroscope',
+      'hid',
+      'idle-detection',
+      'local-fonts',
+      'magnetometer',
+      'microphone',
+      'midi',
+      'payment',
+      'picture-in-picture',
+      'screen-wake-lock',
+      'serial',
+      'usb',
+      'window-management',
+      'xr-spatial-tracking',
+    ]);
+    const policy = securityHeaders(cspSourcesForRegion('us-east-2'))['Permissions-Policy']!;
+    const named = policy.split(', ').map((entry) => entry.split('=')[0]!);
+    expect(named.filter((feature) => !recognised.has(feature))).toEqual([]);
+    expect(named).not.toContain('bluetooth');
+  });
+
   it('serves the SPA over HTTPS with the headers policy and routes unknown paths to index.html', () => {
     build.template.hasResourceProperties('AWS::CloudFront::Distribution', {
       DistributionConfig: Match.objectLike({
