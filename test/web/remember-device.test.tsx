@@ -44,6 +44,23 @@ describe('Remember this device on the code screen', () => {
     expect(screen.getByLabelText('Authentication Code')).toBeInTheDocument();
   });
 
+  it('puts its caution on a line of its own under the label', async () => {
+    const auth = fakeAuth({ signIn: vi.fn(async () => ({ step: 'CONFIRM_SIGN_IN_WITH_TOTP_CODE' as const })) });
+    renderPage(<LoginPage />, { auth, path: '/login', config: { ...testConfig, rememberDevices: true } });
+    const user = userEvent.setup();
+    await user.type(screen.getByLabelText('Username (email)'), 'jane.doe@example.com');
+    await user.type(screen.getByLabelText('Password'), 'Secret#2026');
+    await user.click(screen.getByRole('button', { name: 'Log In' }));
+    await screen.findByRole('checkbox', { name: 'Remember this device' });
+    // Block elements each start a line whatever the page's stylesheet; the sign-in page and
+    // the admin portal share this markup.
+    const caution = screen.getByText(REMEMBER_DEVICE_TEXT.caution);
+    const label = screen.getByText(REMEMBER_DEVICE_TEXT.label);
+    expect(getComputedStyle(caution).display).toBe('block');
+    expect(caution.parentElement).toBe(label.parentElement);
+    expect(getComputedStyle(caution.parentElement!).display).toBe('block');
+  });
+
   it('remembers the device right after the sign-in when ticked, then goes to the dashboard without another page', async () => {
     const order: string[] = [];
     const { auth } = await signInWithCode({

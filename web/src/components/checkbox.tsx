@@ -1,5 +1,6 @@
 import { useId, type InputHTMLAttributes, type ReactNode, type Ref } from 'react';
 import { cx } from './class-names.ts';
+import './checkbox.css';
 
 export interface CheckboxProps extends Omit<InputHTMLAttributes<HTMLInputElement>, 'type'> {
   readonly label: ReactNode;
@@ -8,7 +9,7 @@ export interface CheckboxProps extends Omit<InputHTMLAttributes<HTMLInputElement
   readonly ref?: Ref<HTMLInputElement>;
 }
 
-/** A checkbox with its label beside it and an optional hint, which describes it. */
+/** A checkbox with its label beside it and an optional hint, which describes it, on a line under the label. */
 export function Checkbox({ label, hint, className, id, ref, ...rest }: CheckboxProps) {
   const generated = useId();
   const inputId = id ?? generated;
@@ -16,16 +17,16 @@ export function Checkbox({ label, hint, className, id, ref, ...rest }: CheckboxP
   return (
     <div className={cx('checkbox-field', className)}>
       <input ref={ref} id={inputId} type="checkbox" aria-describedby={hintId} {...rest} />
-      <span>
+      <div>
         <label className="checkbox-label" htmlFor={inputId}>
           {label}
         </label>
         {hint && (
-          <span id={hintId} className="field-hint checkbox-hint">
+          <p id={hintId} className="field-hint checkbox-hint">
             {hint}
-          </span>
+          </p>
         )}
-      </span>
+      </div>
     </div>
   );
 }

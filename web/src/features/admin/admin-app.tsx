@@ -7,7 +7,6 @@ import { RequireAuth } from '../auth/components/require-auth.tsx';
 import { ADMIN_PORTAL_GROUPS } from '#contracts/groups.ts';
 import { AdminApiProvider } from './api/admin-api-context.tsx';
 import { AdminShell } from './components/admin-shell.tsx';
-import './admin-app.css';
 
 const AdminLoginPage = lazyPage(() => import('./routes/admin-login-page.tsx'));
 const AdminForgotPasswordPage = lazyPage(() => import('./routes/admin-forgot-password-page.tsx'));
