@@ -214,6 +214,18 @@ describe('Cognito users table', () => {
     );
   });
 
+  it('shows no counts until the directory has loaded', async () => {
+    let answer: (users: typeof directory) => void = () => undefined;
+    renderScreen({ listUsers: vi.fn(() => new Promise<typeof directory>((resolve) => (answer = resolve))) });
+    expect(await screen.findByText('Loading users...')).toBeInTheDocument();
+    const card = screen.getByRole('region', { name: 'Cognito Users' });
+    expect(card).not.toHaveTextContent(/\d+ (users?|admins?)\b/);
+    answer(directory);
+    expect(await within(card).findByText('4 users')).toBeInTheDocument();
+    expect(within(card).getByText('1 admin')).toBeInTheDocument();
+    expect(within(card).getByText('4 of 4 users')).toBeInTheDocument();
+  });
+
   it('searches username or email without case, with both empty states', async () => {
     const { user } = renderScreen();
     await rowOf('jane.doe@example.com');

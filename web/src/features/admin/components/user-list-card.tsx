@@ -45,7 +45,10 @@ export function UserListCard({ title, titleId, search, total, loading, failure, 
           placeholder="Search users..."
           value={search.query}
           onChange={search.setQuery}
-          resultText={`${search.rows.length.toLocaleString()} of ${countText(total, 'user', 'users')}`}
+          // No count before the first load: '0 of 0 users' would say the directory is empty.
+          {...(loading
+            ? {}
+            : { resultText: `${search.rows.length.toLocaleString()} of ${countText(total, 'user', 'users')}` })}
         />
       }
     >

@@ -189,8 +189,12 @@ export default function DashboardsPage() {
         title={
           <span id="cognito-users-title" className="row">
             Cognito Users
-            <Badge tone="info">{countText(allUsers.length, 'user', 'users')}</Badge>
-            <Badge tone="warning">{countText(adminCount, 'admin', 'admins')}</Badge>
+            {users.data !== undefined && (
+              <>
+                <Badge tone="info">{countText(allUsers.length, 'user', 'users')}</Badge>
+                <Badge tone="warning">{countText(adminCount, 'admin', 'admins')}</Badge>
+              </>
+            )}
           </span>
         }
         search={search}
