@@ -4,7 +4,7 @@ import { MESSAGES, adminEmail } from './fields.ts';
 /**
  * Companies: the unit of access. Each user belongs to one company; an owner (private-equity)
  * account may hold several (its portfolio). The portal keeps one QuickSight group per company
- * and QuickSight row-level security (one rules dataset, GroupArn -> company) limits every
+ * and QuickSight row-level security (one rules dataset, UserARN/GroupARN -> company) limits every
  * company-scoped dashboard to the rows of the viewer's companies.
  */
 
@@ -221,7 +221,7 @@ export const DASHBOARD_SCOPE_LABELS: Record<DashboardScope, string> = {
   unknown: 'Scope unknown',
 };
 
-/** The rules format the portal writes: GroupArn and company columns, as QuickSight calls VERSION_2. */
+/** The rules format the portal writes: UserARN, GroupARN and company columns, as QuickSight calls VERSION_2. */
 export const RULES_FORMAT_VERSION = 'VERSION_2';
 
 /** A dataset's RowLevelPermissionDataSet, as DescribeDataSet answers it. */

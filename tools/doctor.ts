@@ -13,16 +13,25 @@ import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { dashboardsTable, stateTable } from '#contracts/tables.ts';
 import { CLOUDFRONT_METRICS_REGION, companyRulesNames, portalStackName } from '#lib/stack-names.ts';
 import { cloudTrailCheck } from './support/checks-trail.ts';
+import type { PortalConfig } from '#lib/config.ts';
+import {
+  rulesAuthorCheck,
+  rulesDataSourceCheck,
+  spiceCapacityCheck,
+  type RulesAccessTarget,
+} from './support/checks-rules-access.ts';
 
 const USAGE = `Usage: npm run doctor [-- options]
 
 Checks, with read-only calls, that the AWS account and the configuration are ready for a
 deployment (or, with --local, that the running local stack answers the same checks), and
-prints each item with how to fix it. Once the stack is deployed it also checks row-level
-security: the rules dataset exists and its last load completed, every dataset behind every
-catalogue dashboard applies it (a dashboard that does not is a warning), and no company name
-holds a comma or a double quote (the rules would read it as several companies). Exits 1 when
-something blocks a deployment.
+prints each item with how to fix it: among them the QuickSight author the row-level-security
+rules are granted to (quicksightAuthorArn) and SPICE capacity for the rules. Once the stack is
+deployed it also checks row-level security: the rules dataset exists and its last load
+completed, its data source was created (or QuickSight's reason it failed) and is visible to the
+author, every dataset behind every catalogue dashboard applies it (a dashboard that does not is
+a warning), and no company name holds a comma or a double quote (the rules would read it as
+several companies). Exits 1 when something blocks a deployment.
 
 Options:
 ${TARGET_USAGE}
@@ -60,13 +69,17 @@ async function awsChecklist(options: TargetOptions, write: (line: string) => voi
 
   const accountId = config.quicksightAccountId ?? caller.account;
   const quicksight = new QuickSightClient(awsClientConfig(options, config.quicksightIdentityRegion));
+  const quicksightData = new QuickSightClient(awsClientConfig(options, config.region));
   const ses = new SESv2Client(awsClientConfig(options, config.region));
   try {
     report(await quicksightSubscription(quicksight, accountId));
     report(await quicksightNamespace(quicksight, accountId, config));
+    report(await rulesAuthorCheck(quicksight, accountId, config.quicksightAuthorArn));
+    report(await spiceCapacityCheck(rulesAccess(quicksightData, accountId, config)));
     for (const check of await sesChecks(ses, config, config.region)) report(check);
   } finally {
     quicksight.destroy();
+    quicksightData.destroy();
     ses.destroy();
   }
   report(await cognitoDomain(options, config, caller.account));
@@ -78,10 +91,38 @@ async function awsChecklist(options: TargetOptions, write: (line: string) => voi
   return results;
 }
 
-const RLS_TITLES = ['Row-level-security rules dataset', 'Company scope of catalogue dashboards', 'Company names'];
+const RLS_TITLES = [
+  'Row-level-security rules dataset',
+  'Row-level-security rules data source',
+  'Company scope of catalogue dashboards',
+  'Company names',
+];
 
-async function companyChecks(target: CompanyScopeTarget & CompanyNamesTarget): Promise<CheckResult[]> {
-  return [await rulesDataSetCheck(target), await dashboardScopeCheck(target), await companyNamesCheck(target)];
+/** The rules data source and dataset of the configured stack, and the author they are granted to. */
+function rulesAccess(
+  quicksight: QuickSightClient,
+  accountId: string,
+  config: Pick<PortalConfig, 'productName' | 'environment' | 'quicksightAuthorArn'>,
+): RulesAccessTarget {
+  const names = companyRulesNames(portalStackName(config.productName, config.environment));
+  return {
+    quicksight,
+    accountId,
+    rulesDataSourceId: names.dataSourceId,
+    rulesDataSetId: names.dataSetId,
+    authorArn: config.quicksightAuthorArn,
+  };
+}
+
+async function companyChecks(
+  target: CompanyScopeTarget & CompanyNamesTarget & RulesAccessTarget,
+): Promise<CheckResult[]> {
+  return [
+    await rulesDataSetCheck(target),
+    await rulesDataSourceCheck(target),
+    await dashboardScopeCheck(target),
+    await companyNamesCheck(target),
+  ];
 }
 
 /** Row-level security of the deployed stack, from its outputs; not applicable before the first deployment. */
@@ -114,9 +155,8 @@ async function deployedCompanyChecks(
   const dynamodb = new DynamoDBClient(awsClientConfig(options, config.region));
   try {
     return await companyChecks({
-      quicksight,
+      ...rulesAccess(quicksight, accountId, config),
       dynamodb,
-      accountId,
       region: config.region,
       catalogueTable,
       rulesDataSetId,
@@ -166,6 +206,8 @@ async function localChecklist(options: TargetOptions, write: (line: string) => v
         quicksightNamespace: info.quicksight.namespace,
       }),
     );
+    report(await rulesAuthorCheck(quicksight, info.quicksight.accountId, config.quicksightAuthorArn));
+    report(notLocal('SPICE capacity', 'local QuickSight keeps SPICE data without a capacity limit'));
     for (const check of await sesChecks(ses, config, info.region)) report(check);
     report(notLocal('Cognito domain prefix', 'the emulator serves the confirmation links itself'));
     report(notLocal('Certificate (us-east-1)', 'the site is served on localhost'));
@@ -174,14 +216,11 @@ async function localChecklist(options: TargetOptions, write: (line: string) => v
     // The local stack is the synthesized app with local mode's configuration: same stack name, same rules dataset id.
     const dynamodb = new DynamoDBClient({ ...local, endpoint: info.dynamodb.endpoint });
     try {
-      const rulesDataSetId = companyRulesNames(portalStackName(config.productName, config.environment)).dataSetId;
       const target = {
-        quicksight,
+        ...rulesAccess(quicksight, info.quicksight.accountId, config),
         dynamodb,
-        accountId: info.quicksight.accountId,
         region: info.region,
         catalogueTable: localTableName(dashboardsTable),
-        rulesDataSetId,
         stateTable: localTableName(stateTable),
       };
       for (const check of await companyChecks(target)) report(check);

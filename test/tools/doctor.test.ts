@@ -58,6 +58,12 @@ describe('npm run doctor', () => {
     expect(stdout).not.toMatch(/- (sales-performance|distributor-scorecard|inventory-margins):/);
     expect(stdout).toContain('Row-level security > User-based rules');
     expect(stdout).toMatch(/^\[PASS\] Company names: 3 companies, none with a comma or a double quote in its name$/m);
+    // The rules' author (local mode's authors group) exists, and the data source QuickSight created is visible to it.
+    expect(stdout).toMatch(/^\[PASS\] QuickSight author of the rules: group portal-authors of namespace default$/m);
+    expect(stdout).toMatch(
+      /^\[PASS\] Row-level-security rules data source: [\w-]+-company-rules is CREATION_SUCCESSFUL; the rules are visible to arn:aws:quicksight:us-east-2:000000000000:group\/default\/portal-authors$/m,
+    );
+    expect(stdout).toMatch(/^\[N\/A \] SPICE capacity: not applicable in local mode/m);
   });
 
   it('fails on a company name the rules would read as several companies, naming it and how to fix it', async () => {
