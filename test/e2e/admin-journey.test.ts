@@ -155,7 +155,7 @@ describe('an administrator manages an account and its dashboards, and the user s
     await chooseRowAction(admin, person.email, 'Invite');
     const dialog = admin.getByRole('dialog', { name: 'Invite to Dashboard' });
     // The assignment's company comes from the company model: shown, not typed.
-    expect(await dialog.getByLabel('Company Name (optional)').inputValue()).toBe(COMPANY);
+    expect(await dialog.getByRole('definition').first().textContent()).toBe(COMPANY);
     await dialog.getByRole('button', { name: /^Dashboards/ }).click();
     await dialog.getByText(`4 of 4`).waitFor();
     await dialog.getByLabel(new RegExp(STAYING.name)).check();

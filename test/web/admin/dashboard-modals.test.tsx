@@ -100,10 +100,21 @@ describe('Add/Edit Dashboard modal', () => {
   });
 });
 
-function renderInvite(invite = vi.fn(async (_fields: InviteFields) => ({ message: 'ok' })), company?: string) {
+function renderInvite(
+  invite = vi.fn(async (_fields: InviteFields) => ({ message: 'ok' })),
+  company?: string,
+  hasDashboards = true,
+) {
   const onClose = vi.fn();
   render(
-    <InviteModal email="jane@example.com" company={company} catalogue={catalogue} onClose={onClose} invite={invite} />,
+    <InviteModal
+      email="jane@example.com"
+      company={company}
+      hasDashboards={hasDashboards}
+      catalogue={catalogue}
+      onClose={onClose}
+      invite={invite}
+    />,
   );
   return { invite, onClose, user: userEvent.setup() };
 }
@@ -146,7 +157,7 @@ describe('Invite to Dashboard modal', () => {
     expect(onClose).not.toHaveBeenCalled();
     expect(screen.getByRole('button', { name: /^Dashboards/ })).toHaveFocus();
     await openPicker(user);
-    await user.click(screen.getByLabelText('Company Name (optional)'));
+    await user.click(screen.getByText('No company'));
     expect(screen.queryByPlaceholderText('Search dashboards...')).not.toBeInTheDocument();
   });
 
@@ -169,13 +180,31 @@ describe('Invite to Dashboard modal', () => {
     );
   });
 
+  it('makes the first dashboard picked the default of a user who has none, and only then', async () => {
+    const invite = vi.fn(async (_fields: InviteFields) => ({ message: 'ok' }));
+    const { user } = renderInvite(invite, undefined, false);
+    await openPicker(user);
+    await user.click(screen.getByLabelText(/Sales Performance/));
+    await user.click(screen.getByRole('button', { name: 'Done (1 selected)' }));
+    expect(screen.getByRole('radio', { name: /Set as Default \(Sales Performance\)/ })).toBeChecked();
+    await user.click(screen.getByRole('button', { name: 'Invite' }));
+    await waitFor(() => expect(invite).toHaveBeenCalledWith(expect.objectContaining({ makeDefault: true })));
+  });
+
+  it('leaves the default of a user who has dashboards as it is unless one is chosen', async () => {
+    const { user } = renderInvite();
+    await openPicker(user);
+    await user.click(screen.getByLabelText(/Sales Performance/));
+    await user.click(screen.getByRole('button', { name: 'Done (1 selected)' }));
+    expect(screen.getByRole('radio', { name: /Set as Default \(Sales Performance\)/ })).not.toBeChecked();
+  });
+
   it("shows the user's company, which the server fills in, then invites each dashboard in turn and closes", async () => {
     const { invite, onClose, user } = renderInvite(undefined, 'Acme Distribution');
-    const company = screen.getByLabelText('Company Name (optional)');
-    expect(company).toHaveValue('Acme Distribution');
-    expect(company).toHaveAttribute('readonly');
-    await user.type(company, 'Other');
-    expect(company).toHaveValue('Acme Distribution');
+    // Shown as text: nothing to type in.
+    expect(screen.getByRole('term')).toHaveTextContent('Company Name');
+    expect(screen.getAllByRole('definition')[0]).toHaveTextContent(/^Acme Distribution$/);
+    expect(screen.queryByRole('textbox', { name: /Company/ })).not.toBeInTheDocument();
     await openPicker(user);
     await user.click(screen.getByLabelText(/Sales Performance/));
     await user.click(screen.getByLabelText(/Distributor Scorecard/));

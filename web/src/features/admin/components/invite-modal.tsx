@@ -3,7 +3,6 @@ import { MESSAGES } from '#contracts/fields.ts';
 import type { DashboardMetadata } from '#contracts/quicksight-admin.ts';
 import { Alert } from '#web/components/alert.tsx';
 import { Button } from '#web/components/button.tsx';
-import { TextField } from '#web/components/text-field.tsx';
 import { notify } from '#web/components/toaster.tsx';
 import { useServerCall, type RunOptions } from '#web/lib/use-server-call.ts';
 import type { InviteFields } from '../api/admin-api.ts';
@@ -40,6 +39,8 @@ export interface InviteModalProps {
   readonly email: string | null;
   /** The user's companies as the assignment records them ('' when the user has none). */
   readonly company?: string;
+  /** Whether the user has dashboards already: then no new one becomes the default unless chosen. */
+  readonly hasDashboards?: boolean;
   readonly catalogue: readonly DashboardMetadata[];
   readonly onClose: () => void;
   /** Assigns one dashboard; called once per selected dashboard, in turn. */
@@ -49,6 +50,7 @@ export interface InviteModalProps {
 function InviteDialog({
   email,
   company = '',
+  hasDashboards = true,
   catalogue,
   onClose,
   invite,
@@ -65,11 +67,12 @@ function InviteDialog({
 
   const toggle = (recordId: string) => {
     setValidation(null);
-    setSelected((current) =>
-      current.includes(recordId) ? current.filter((id) => id !== recordId) : [...current, recordId],
-    );
+    const removing = selected.includes(recordId);
+    setSelected(removing ? selected.filter((id) => id !== recordId) : [...selected, recordId]);
     // Deselecting the default dashboard clears the default.
-    if (defaultId === recordId) setDefaultId(null);
+    if (removing && defaultId === recordId) setDefaultId(null);
+    // A user without dashboards gets the first one picked as their default (they may choose another).
+    if (!removing && selected.length === 0 && !hasDashboards) setDefaultId(recordId);
   };
 
   /** Assigns each dashboard in turn; with `confirmSharedData`, as shared data. */
@@ -206,14 +209,12 @@ function InviteDialog({
           )}
         </Alert>
       )}
-      {/* The assignment's company comes from the company model (the server fills it); shown, not typed. */}
-      <TextField
-        label="Company Name (optional)"
-        value={company}
-        readOnly
-        placeholder="No company"
-        hint="Filled from the user's company. Change it with Edit User on Manage Users."
-      />
+      {/* The assignment's company comes from the company model (the server fills it): text, not a field. */}
+      <dl className="invite-company">
+        <dt className="field-label">Company Name</dt>
+        <dd>{company || 'No company'}</dd>
+        <dd className="field-hint">From the user's company. Change it with Edit User on Manage Users.</dd>
+      </dl>
       <DashboardPicker
         label="Dashboards"
         dashboards={catalogue}

@@ -226,6 +226,11 @@ export default function DashboardsPage() {
       <InviteModal
         email={inviteEmail}
         company={companyOfInvited}
+        hasDashboards={
+          inviteEmail === null ||
+          assignments === undefined ||
+          (assignments.get(inviteEmail.toLowerCase())?.length ?? 0) > 0
+        }
         catalogue={catalogue.data ?? NO_DASHBOARDS}
         onClose={() => setInviteEmail(null)}
         invite={invite}
