@@ -141,6 +141,8 @@ describe('the SPICE capacity check', () => {
     quicksight.on(ListIngestionsCommand).resolves({
       Ingestions: [
         {
+          Arn: 'arn:aws:quicksight:us-east-2:123456789012:dataset/TVIQ-portal-company-rules/ingestion/rules-1',
+          CreatedTime: new Date(),
           IngestionId: 'rules-1',
           IngestionStatus: 'FAILED',
           ErrorInfo: { Type: 'ACCOUNT_CAPACITY_LIMIT_EXCEEDED', Message: 'SPICE capacity exceeded' },
@@ -158,9 +160,9 @@ describe('the SPICE capacity check', () => {
 
   it('leaves the rest to a manual check, as no API reports the free capacity, with what the rules use', async () => {
     quicksight.on(DescribeDataSetCommand).resolves({ DataSet: { ConsumedSpiceCapacityInBytes: 120 } });
-    quicksight
-      .on(ListIngestionsCommand)
-      .resolves({ Ingestions: [{ IngestionId: 'rules-1', IngestionStatus: 'COMPLETED' }] });
+    quicksight.on(ListIngestionsCommand).resolves({
+      Ingestions: [{ Arn: 'rules-1', CreatedTime: new Date(), IngestionId: 'rules-1', IngestionStatus: 'COMPLETED' }],
+    });
     expect(await spiceCapacityCheck(target())).toMatchObject({
       status: 'warn',
       detail: expect.stringMatching(/^the rules dataset uses 120 bytes of SPICE .*check it by hand$/),
