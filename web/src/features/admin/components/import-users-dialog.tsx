@@ -1,4 +1,4 @@
-import { useEffect, useId, useState, type ChangeEvent } from 'react';
+import { useEffect, useId, useRef, useState, type ChangeEvent } from 'react';
 import { COMPANY_MESSAGES } from '#contracts/companies.ts';
 import { IMPORT_COLUMNS, IMPORT_TEMPLATE, MAX_IMPORT_ROWS } from '#contracts/user-import.ts';
 import { Alert } from '#web/components/alert.tsx';
@@ -61,6 +61,10 @@ const STATUS_TEXT: Record<PreviewRow['status'], string> = {
   invalid: 'Will be skipped',
 };
 
+/** Messages as sentences, one full stop each (some messages end in one already). */
+const sentences = (messages: readonly string[]) =>
+  messages.map((message) => `${message.replace(/\.$/, '')}.`).join(' ');
+
 interface Shown {
   readonly tone: 'success' | 'neutral' | 'danger' | 'info' | 'warning';
   readonly text: string;
@@ -79,7 +83,7 @@ function resultOf(
     return { tone: 'neutral', text: 'Already exists', detail: 'Nothing was changed' };
   if (result?.outcome === 'failed') return { tone: 'danger', text: 'Failed', detail: result.message };
   if (result?.outcome === 'skipped') return { tone: 'warning', text: 'Skipped', detail: result.message };
-  if (row.status === 'invalid') return { tone: 'danger', text: STATUS_TEXT.invalid, detail: row.problems.join('. ') };
+  if (row.status === 'invalid') return { tone: 'danger', text: STATUS_TEXT.invalid, detail: sentences(row.problems) };
   if (!importable(row, decision))
     return { tone: 'warning', text: STATUS_TEXT.invalid, detail: newCompanySkipReason(row, newCompanyCount) };
   return { tone: 'info', text: results ? 'Waiting' : STATUS_TEXT.ready, detail: '' };
@@ -165,6 +169,12 @@ function ImportUsersContent({ existingEmails, onClose }: Omit<ImportUsersDialogP
   const [loadFailure, setLoadFailure] = useState<Failure | null>(null);
   const [stage, setStage] = useState<Stage>({ kind: 'choose', problems: [] });
   const [decision, setDecision] = useState<NewCompaniesDecision>(NO_NEW_COMPANIES);
+  // A file chosen before the catalogue and the companies are there waits for them.
+  const [chosen, setChosen] = useState<File | null>(null);
+  const existing = useRef(existingEmails);
+  useEffect(() => {
+    existing.current = existingEmails;
+  });
 
   useEffect(() => {
     let current = true;
@@ -187,22 +197,31 @@ function ImportUsersContent({ existingEmails, onClose }: Omit<ImportUsersDialogP
     };
   }, [api]);
 
-  const choose = async (event: ChangeEvent<HTMLInputElement>) => {
+  const choose = (event: ChangeEvent<HTMLInputElement>) => {
     const file = event.target.files?.[0];
-    if (!file || known === null) return;
+    if (!file) return;
     setDecision(NO_NEW_COMPANIES);
-    const read = await readImportFile(file);
-    if ('problem' in read) {
-      setStage({ kind: 'choose', problems: [read.problem], fileName: file.name });
-      return;
-    }
-    const preview = previewImport(read.text, { ...known, existingEmails });
-    setStage(
-      'rows' in preview
-        ? { kind: 'preview', fileName: file.name, rows: preview.rows }
-        : { kind: 'choose', problems: preview.fileProblems, fileName: file.name },
-    );
+    setStage({ kind: 'choose', problems: [], fileName: file.name });
+    setChosen(file);
   };
+
+  useEffect(() => {
+    if (chosen === null || known === null) return;
+    let current = true;
+    void readImportFile(chosen).then((read) => {
+      if (!current) return;
+      if ('problem' in read) return setStage({ kind: 'choose', problems: [read.problem], fileName: chosen.name });
+      const preview = previewImport(read.text, { ...known, existingEmails: existing.current });
+      setStage(
+        'rows' in preview
+          ? { kind: 'preview', fileName: chosen.name, rows: preview.rows }
+          : { kind: 'choose', problems: preview.fileProblems, fileName: chosen.name },
+      );
+    });
+    return () => {
+      current = false;
+    };
+  }, [chosen, known]);
 
   /** Creates the new companies one by one; answers the failure of each that could not be, by name (lower case). */
   const createCompanies = async (names: readonly string[]): Promise<Map<string, string>> => {
@@ -258,7 +277,7 @@ function ImportUsersContent({ existingEmails, onClose }: Omit<ImportUsersDialogP
   const readyRows = rows.filter((row) => row.status === 'ready').length;
   const ready = rows.filter((row) => importable(row, decision)).length;
   const skipped = rows.filter((row) => row.status === 'invalid').length + readyRows - ready;
-  const existing = rows.filter((row) => row.status === 'exists').length;
+  const existingRows = rows.filter((row) => row.status === 'exists').length;
   const results = stage.kind === 'importing' || stage.kind === 'done' ? stage.results : undefined;
   const count = (outcome: RowResult['outcome']) =>
     [...(results?.values() ?? [])].filter((result) => result.outcome === outcome).length;
@@ -303,13 +322,7 @@ function ImportUsersContent({ existingEmails, onClose }: Omit<ImportUsersDialogP
             <label className="field-label" htmlFor={fileId}>
               CSV file
             </label>
-            <input
-              id={fileId}
-              type="file"
-              accept=".csv,text/csv"
-              disabled={busy || known === null}
-              onChange={(event) => void choose(event)}
-            />
+            <input id={fileId} type="file" accept=".csv,text/csv" disabled={busy} onChange={choose} />
           </div>
           <Button
             variant="secondary"
@@ -341,18 +354,18 @@ function ImportUsersContent({ existingEmails, onClose }: Omit<ImportUsersDialogP
         {stage.kind !== 'choose' && (
           <p role="status">
             {stage.fileName}: {rows.length} {rows.length === 1 ? 'row' : 'rows'} — {ready} ready, {skipped} will be
-            skipped, {existing} already exist.
+            skipped, {existingRows} already {existingRows === 1 ? 'exists' : 'exist'}.
           </p>
         )}
         {results !== undefined && (
           <div className="import-progress">
             <label className="field-label" htmlFor={`${fileId}-progress`}>
-              {stage.kind === 'done' ? 'Import finished' : 'Importing...'} {results.size} of {readyRows}
+              {stage.kind === 'done' ? 'Import finished' : `Importing... ${results.size} of ${readyRows}`}
             </label>
             <progress id={`${fileId}-progress`} max={Math.max(readyRows, 1)} value={results.size} />
             {stage.kind === 'done' && (
               <p role="status">
-                {created} created, {count('exists') + existing} already existed, {count('failed')} failed, {skipped}{' '}
+                {created} created, {count('exists') + existingRows} already existed, {count('failed')} failed, {skipped}{' '}
                 skipped.
               </p>
             )}
