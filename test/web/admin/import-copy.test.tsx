@@ -65,7 +65,7 @@ describe('Import Users', () => {
       await within(dialog).findByText('people.csv: 2 rows — 0 ready, 1 will be skipped, 1 already exists.'),
     ).toBeInTheDocument();
     const dana = within(dialog).getByText('dana@example.com').closest('tr')!;
-    expect(dana).toHaveTextContent('Please select at least one dashboard. The row has 4 cells; the header has 3.');
+    expect(dana).toHaveTextContent('The row has 4 cells; the header has 3. Please select at least one dashboard.');
     expect(dana.textContent).not.toContain('..');
   });
 
