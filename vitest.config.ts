@@ -16,7 +16,7 @@ const maxWorkers = 2;
 // a component test 17 s, a conformance file's hook 40 s, a journey up to 120 s.
 /** The test files of the stacks project. */
 const STACK_FILES = [
-  'test/tools/{doctor,verify-deployment,create-admin}.test.ts',
+  'test/tools/{doctor,verify-deployment,create-admin,isolation}.test.ts',
   'test/local/{stack,stack-restart,start-signals}.test.ts',
 ];
 /** The deploy tool's guard builds CDK apps: it shares the infra project's workers and their default app. */
@@ -36,14 +36,32 @@ export default defineConfig({
           maxWorkers,
           env,
           environment: 'node',
-          // The CognitoThrottles metric test stubs the environment the metrics module reads when it loads: it needs
-          // a module graph of its own.
+          // The handlers read their environment when their modules load, and each file sets its own: each file has
+          // a module graph of its own. So has the CognitoThrottles metric test, which stubs the metrics module's.
           include: [
-            'test/{lambdas,local,contracts}/**/*.test.ts',
+            'test/lambdas/**/*.test.ts',
             'test/tools/**/*.test.ts',
             'test/infra/operations-cognito-throttles.test.ts',
           ],
           exclude: [...STACK_FILES, CDK_TOOL_FILE],
+          testTimeout: 120_000,
+          hookTimeout: 300_000,
+        },
+      },
+      {
+        test: {
+          // The local services, emulators and harness, and the contracts, take no configuration from the
+          // environment when they load: their files share worker processes (isolate: false), so the SDK, the
+          // emulators and the harness load once per worker instead of once per file, which took most of their
+          // time. test/support/shared-worker-setup.ts undoes what a file stubs.
+          name: 'local',
+          maxWorkers,
+          isolate: false,
+          env,
+          environment: 'node',
+          include: ['test/{local,contracts}/**/*.test.ts'],
+          exclude: [...STACK_FILES],
+          setupFiles: ['test/support/shared-worker-setup.ts'],
           testTimeout: 120_000,
           hookTimeout: 300_000,
         },

@@ -39,7 +39,7 @@ interface Lane {
 const LANES: readonly Lane[] = [
   { name: 'journeys-1', projects: ['e2e'], args: ['--shard=1/2'] },
   { name: 'journeys-2', projects: ['e2e'], args: ['--shard=2/2'] },
-  { name: 'units', projects: ['unit', 'web', 'web-isolated', 'conformance'] },
+  { name: 'units', projects: ['unit', 'local', 'web', 'web-isolated', 'conformance'] },
   { name: 'stacks', projects: ['stacks', 'infra'] },
 ];
 
