@@ -52,6 +52,15 @@ export function stackFilePath(dataDir: string): string {
   return join(dataDir, STACK_FILE);
 }
 
+/**
+ * The self-signed certificate local QuickSight serves its embed pages with
+ * (local/data-dir.ts's quicksight directory, tls/cert.pem): a client that loads the pages
+ * trusts this one certificate instead of switching verification off.
+ */
+export function embedCertificatePath(dataDir: string): string {
+  return join(dataDir, 'quicksight', 'tls', 'cert.pem');
+}
+
 /** The stack.json of a running stack, or undefined while it is absent. */
 export async function readStackInfo(dataDir: string): Promise<StackInfo | undefined> {
   let text: string;

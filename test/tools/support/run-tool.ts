@@ -21,7 +21,7 @@ export interface ToolRun {
  * credentials or instance metadata to find, so a test never reaches beyond loopback.
  */
 export function runTool(
-  tool: 'doctor' | 'create-admin' | 'verify-deployment',
+  tool: 'doctor' | 'create-admin' | 'verify-deployment' | 'isolation',
   args: readonly string[],
 ): Promise<ToolRun> {
   const env: NodeJS.ProcessEnv = { ...process.env };
