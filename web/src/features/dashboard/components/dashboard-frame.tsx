@@ -9,7 +9,7 @@ import type { EmbedState } from './use-embed-session.ts';
 
 export { FRAME_TITLE } from './embedded-dashboard.tsx';
 
-export interface DashboardFrameProps extends Pick<EmbeddedDashboardProps, 'onError' | 'onExperience'> {
+export interface DashboardFrameProps extends Pick<EmbeddedDashboardProps, 'onError' | 'onExperience' | 'onChanged'> {
   readonly state: EmbedState;
   readonly onReload: () => void;
   readonly onContentLoaded: () => void;
@@ -39,7 +39,14 @@ function CertificateAdvice({ origin }: { readonly origin: string }) {
  * page's header bar). The spinner stays until the SDK reports the dashboard's content loaded;
  * the frame loads meanwhile out of sight.
  */
-export function DashboardFrame({ state, onReload, onContentLoaded, onError, onExperience }: DashboardFrameProps) {
+export function DashboardFrame({
+  state,
+  onReload,
+  onContentLoaded,
+  onError,
+  onExperience,
+  onChanged,
+}: DashboardFrameProps) {
   const localMode = useConfig().cognitoEndpoint !== undefined;
   if (state.status === 'error') {
     const certificateOrigin = localMode && state.frameOrigin?.startsWith('https:') ? state.frameOrigin : undefined;
@@ -74,6 +81,7 @@ export function DashboardFrame({ state, onReload, onContentLoaded, onError, onEx
         onContentLoaded={onContentLoaded}
         onError={onError}
         onExperience={onExperience}
+        onChanged={onChanged}
       />
       {state.contentLoaded && (
         <div className="dashboard-footer">

@@ -22,7 +22,12 @@ export interface EmbeddedDashboardProps {
   readonly onContentLoaded: () => void;
   readonly onError: (error: FrameError) => void;
   readonly onExperience: (experience: DashboardExperience | null) => void;
+  /** The reader changed what the frame shows (a control, a sheet, a filter): there is something to undo. */
+  readonly onChanged: () => void;
 }
+
+/** What the SDK reports when the reader changes the dashboard in the frame. */
+const CHANGE_EVENTS = new Set<string>(['PARAMETERS_CHANGED', 'SELECTED_SHEET_CHANGED']);
 
 const messageOf = (event: EmbeddingEvents): Record<string, unknown> =>
   typeof event.message === 'object' && event.message !== null ? (event.message as Record<string, unknown>) : {};
@@ -32,17 +37,26 @@ const messageOf = (event: EmbeddingEvents): Record<string, unknown> =>
  * hidden control frame), the portal titles them, listens for content loaded and errors, and
  * lets only messages from the embed URL's origin reach the SDK.
  */
-export function EmbeddedDashboard({ url, hidden, onContentLoaded, onError, onExperience }: EmbeddedDashboardProps) {
+export function EmbeddedDashboard({
+  url,
+  hidden,
+  onContentLoaded,
+  onError,
+  onExperience,
+  onChanged,
+}: EmbeddedDashboardProps) {
   const container = useRef<HTMLDivElement>(null);
-  const callbacks = useRef({ onContentLoaded, onError, onExperience });
+  const callbacks = useRef({ onContentLoaded, onError, onExperience, onChanged });
   useEffect(() => {
-    callbacks.current = { onContentLoaded, onError, onExperience };
+    callbacks.current = { onContentLoaded, onError, onExperience, onChanged };
   });
 
   useEffect(() => {
     const element = container.current;
     if (!element) return;
     let active = true;
+    // Events before the first content are the frame setting itself up, not the reader's changes.
+    let contentShown = false;
     const removeGuard = guardFrameOrigin(window, new URL(url).origin);
     const bodyFramesBefore = new Set(document.body.querySelectorAll(':scope > iframe'));
     const fail = (error: FrameError) => {
@@ -72,7 +86,13 @@ export function EmbeddedDashboard({ url, hidden, onContentLoaded, onError, onExp
           {
             onMessage: (event) => {
               if (!active) return;
-              if (event.eventName === 'CONTENT_LOADED') callbacks.current.onContentLoaded();
+              if (event.eventName === 'CONTENT_LOADED') {
+                // The frame shows new content of its own accord after a change the reader made in it.
+                if (contentShown) callbacks.current.onChanged();
+                contentShown = true;
+                callbacks.current.onContentLoaded();
+              }
+              if (contentShown && CHANGE_EVENTS.has(event.eventName)) callbacks.current.onChanged();
               if (event.eventName === 'ERROR_OCCURRED')
                 fail({ message: frameErrorMessage(messageOf(event).errorCode), renewable: true });
             },

@@ -72,6 +72,12 @@ export default function HomePage() {
   const companies = state.status === 'loaded' ? state.session.companies : NO_COMPANIES;
   const [companyChoice, setCompanyChoice] = useState('');
   const dashboard = useDashboardExperience(companies, companyChoice, state.status === 'loaded' && state.contentLoaded);
+  const enabled: Record<ToolbarAction, boolean> = {
+    print: dashboard.ready,
+    reset: dashboard.ready,
+    undo: dashboard.canUndo,
+    redo: dashboard.canRedo,
+  };
   const act = (action: ToolbarAction) => {
     if (action === 'reset') setCompanyChoice('');
     dashboard.run(action);
@@ -165,7 +171,7 @@ export default function HomePage() {
         <div role="toolbar" aria-label="Dashboard actions" className="dashboard-actions">
           {TOOLBAR_ACTIONS.map(({ action, label, hint }) => (
             <Tooltip key={action} content={hint}>
-              <Button variant="secondary" disabled={!dashboard.ready} onClick={() => act(action)}>
+              <Button variant="secondary" disabled={!enabled[action]} onClick={() => act(action)}>
                 {label}
               </Button>
             </Tooltip>
@@ -187,6 +193,7 @@ export default function HomePage() {
           onContentLoaded={contentLoaded}
           onError={frameFailed}
           onExperience={dashboard.setExperience}
+          onChanged={dashboard.changed}
         />
       )}
     </div>
