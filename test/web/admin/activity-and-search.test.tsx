@@ -200,6 +200,24 @@ describe('Activity tab', () => {
     expect(screen.queryByRole('button', { name: 'Load more' })).not.toBeInTheDocument();
   });
 
+  it('wraps an email before its @ and never inside a word, keeps each time on one line, and shows the whole Target hint', async () => {
+    const auditLog = vi.fn(async () => ({ entries: firstPage, nextToken: null }));
+    renderAdmin(<ActivityPage />, { api: fakeAdminApi({ users: { auditLog } }), path: '/admin/activity' });
+    const table = await screen.findByRole('table');
+    const [first] = await waitFor(() => {
+      const rows = within(table).getAllByRole('row').slice(1);
+      expect(rows).toHaveLength(3);
+      return rows;
+    });
+    const cell = (label: string) => first!.querySelector(`td[data-label="${label}"]`)!;
+    expect(cell('Admin').innerHTML).toBe('demo.admin<wbr>@example.com');
+    expect(cell('Target').innerHTML).toBe('jane<wbr>@example.com');
+    const when = within(cell('When') as HTMLElement).getByText(/2026|26/);
+    expect(when.tagName).toBe('TIME');
+    expect(when.textContent).not.toMatch(/ /);
+    expect(screen.getByLabelText('Target')).toHaveAttribute('placeholder', 'Email or dashboard');
+  });
+
   it('shows a reversed day range next to the field and asks nothing of the server', async () => {
     const auditLog = vi.fn(async () => ({ entries: firstPage, nextToken: null }));
     renderAdmin(<ActivityPage />, { api: fakeAdminApi({ users: { auditLog } }), path: '/admin/activity' });

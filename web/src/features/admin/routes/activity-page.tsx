@@ -47,6 +47,25 @@ export const TYPING_PAUSE_MS = 350;
 
 const sameFilter = (a: AuditFilter, b: AuditFilter) => JSON.stringify(a) === JSON.stringify(b);
 
+/** A time that never wraps: its spaces do not break. */
+const unbroken = (text: string) => text.replace(/ /g, '\u00a0');
+
+/**
+ * An email that wraps, when it must, before its '@' rather than inside a word
+ * ("demo.admin" / "@example.com"); other text as it is.
+ */
+function emailWithBreak(text: string) {
+  const at = text.indexOf('@');
+  if (at <= 0) return text;
+  return (
+    <>
+      {text.slice(0, at)}
+      <wbr />
+      {text.slice(at)}
+    </>
+  );
+}
+
 /**
  * /admin/activity: the audit trail of admin actions, newest first, page by page, filtered on
  * the server by admin, action, target, outcome and days as they are chosen or typed (text once
@@ -233,7 +252,7 @@ export default function ActivityPage() {
           <TextField
             label="Target"
             type="search"
-            placeholder="User email or dashboard"
+            placeholder="Email or dashboard"
             value={form.target}
             onChange={(event) => change({ target: event.target.value }, true)}
           />
@@ -314,11 +333,11 @@ export default function ActivityPage() {
                   entries.map((entry) => (
                     <tr key={entry.id}>
                       <td data-label="When">
-                        <time dateTime={entry.at}>{formatWhen(entry.at)}</time>
+                        <time dateTime={entry.at}>{unbroken(formatWhen(entry.at))}</time>
                       </td>
-                      <td data-label="Admin">{entry.actor}</td>
+                      <td data-label="Admin">{emailWithBreak(entry.actor)}</td>
                       <td data-label="Action">{actionLabel(entry.action)}</td>
-                      <td data-label="Target">{entry.target ?? '—'}</td>
+                      <td data-label="Target">{entry.target ? emailWithBreak(entry.target) : '—'}</td>
                       <td data-label="Outcome">
                         <Badge tone={entry.outcome === 'success' ? 'success' : 'danger'}>
                           {entry.outcome === 'success' ? 'Success' : 'Failure'}
