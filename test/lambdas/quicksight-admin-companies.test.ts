@@ -451,10 +451,7 @@ describe('CHECK_COMPANY_ACCESS', () => {
     const res = await call({ action: 'CHECK_COMPANY_ACCESS' });
     expect(res).toMatchObject({ status: 200, body: { fix: false, checkedBy: ADMIN.email, differences: [] } });
     const operations = h.quicksight.calls().map((c) => c.args[0].constructor.name.replace(/Command$/, ''));
-    // Besides the lists, the rules data source is described for its Status.
-    expect(new Set(operations)).toEqual(
-      new Set(['ListUsers', 'ListGroups', 'ListGroupMemberships', 'DescribeDataSource', 'ListIngestions']),
-    );
+    expect(new Set(operations)).toEqual(new Set(['ListUsers', 'ListGroups', 'ListGroupMemberships', 'ListIngestions']));
     expect(typeof res.body.quicksightCalls).toBe('number');
     expect(h.quicksight.commandCalls(ListUsersCommand)).toHaveLength(1);
     expect(h.quicksight.commandCalls(ListGroupMembershipsCommand)).toHaveLength(3);

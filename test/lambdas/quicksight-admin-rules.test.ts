@@ -130,16 +130,44 @@ describe('the rules data source', () => {
     expect(qs.groups.size).toBe(0);
   });
 
-  it('refuses changes while an existing source has failed; the check names its ErrorInfo and Fix creates it again', async () => {
+  it("names a failed source's ErrorInfo in the check while the rules do not load, and Fix creates it again and loads them", async () => {
+    qs.creationStatuses = [{ Status: 'CREATION_IN_PROGRESS' }, ACCESS_DENIED];
+    expect((await create('Northwind Manufacturing')).status).toBe(502);
+    qs.creationStatuses = [{ Status: 'CREATION_SUCCESSFUL' }];
+
+    const checked = await call({ action: 'CHECK_COMPANY_ACCESS' });
+    expect(checked.body.differences).toEqual(
+      expect.arrayContaining([
+        expect.objectContaining({
+          kind: 'rules-not-loaded',
+          found: `data source ${COMPANY_SETTINGS.dataSourceId} CREATION_FAILED (ACCESS_DENIED: Amazon QuickSight could not read the manifest)`,
+        }),
+        expect.objectContaining({ kind: 'rules-not-loaded', found: 'no rules dataset' }),
+      ]),
+    );
+
+    qs.changes.length = 0;
+    const fixed = await call({ action: 'CHECK_COMPANY_ACCESS', fix: true });
+    expect((fixed.body.differences as { fixed: boolean }[]).every((difference) => difference.fixed)).toBe(true);
+    expect(qs.changes.filter((change) => /Data(Source|Set)|Ingestion/.test(change))).toEqual([
+      `DeleteDataSource ${COMPANY_SETTINGS.dataSourceId}`,
+      `CreateDataSource ${COMPANY_SETTINGS.dataSourceId}`,
+      `CreateDataSet ${COMPANY_SETTINGS.dataSetId}`,
+      `CreateIngestion ${COMPANY_SETTINGS.dataSetId}`,
+    ]);
+    expect((await call({ action: 'CHECK_COMPANY_ACCESS' })).body.differences).toEqual([]);
+  });
+
+  it('refuses changes while a source that loaded the rules has failed since; Fix names it and creates it again', async () => {
     expect((await create('Northwind Manufacturing')).status).toBe(200);
-    qs.dataSources.set(COMPANY_SETTINGS.dataSourceId, { ...ACCESS_DENIED });
+    qs.dataSources.set(COMPANY_SETTINGS.dataSourceId, { ...ACCESS_DENIED, Status: 'UPDATE_FAILED' });
     const before = qs.objects.get(RULES_FILE);
     qs.changes.length = 0;
 
     const refused = await create('Contoso Distribution');
     expect(refused.status).toBe(502);
     expect(refused.body.reason).toContain(
-      'CREATION_FAILED (ACCESS_DENIED: Amazon QuickSight could not read the manifest)',
+      'UPDATE_FAILED (ACCESS_DENIED: Amazon QuickSight could not read the manifest)',
     );
     expect(qs.objects.get(RULES_FILE)).toBe(before);
     expect(qs.changes.filter((change) => !change.startsWith('PutObject'))).toEqual([
@@ -147,24 +175,27 @@ describe('the rules data source', () => {
       expect.stringMatching(/^DeleteGroup /),
     ]);
 
-    const checked = await call({ action: 'CHECK_COMPANY_ACCESS' });
-    expect(checked.body.differences).toEqual([
-      expect.objectContaining({
-        kind: 'rules-not-loaded',
-        found: `data source ${COMPANY_SETTINGS.dataSourceId} CREATION_FAILED (ACCESS_DENIED: Amazon QuickSight could not read the manifest)`,
-      }),
-    ]);
+    // The rules QuickSight loaded still apply: a check of loaded rules asks nothing more than the lists.
+    h.quicksight.resetHistory();
+    expect((await call({ action: 'CHECK_COMPANY_ACCESS' })).body.differences).toEqual([]);
+    expect(operations()).not.toContain('DescribeDataSource');
 
     qs.changes.length = 0;
     const fixed = await call({ action: 'CHECK_COMPANY_ACCESS', fix: true });
-    expect(fixed.body.differences).toEqual([expect.objectContaining({ kind: 'rules-not-loaded', fixed: true })]);
+    expect(fixed.body.differences).toEqual([
+      expect.objectContaining({
+        kind: 'rules-not-loaded',
+        found: `data source ${COMPANY_SETTINGS.dataSourceId} UPDATE_FAILED (ACCESS_DENIED: Amazon QuickSight could not read the manifest)`,
+        fixed: true,
+      }),
+    ]);
     expect(qs.changes.filter((change) => /DataSource|Ingestion/.test(change))).toEqual([
       `DeleteDataSource ${COMPANY_SETTINGS.dataSourceId}`,
       `CreateDataSource ${COMPANY_SETTINGS.dataSourceId}`,
       `CreateIngestion ${COMPANY_SETTINGS.dataSetId}`,
     ]);
     expect(qs.dataSources.get(COMPANY_SETTINGS.dataSourceId)?.Status).toBe('CREATION_SUCCESSFUL');
-    expect((await call({ action: 'CHECK_COMPANY_ACCESS' })).body.differences).toEqual([]);
+    expect((await create('Contoso Distribution')).status).toBe(200);
   });
 });
 

@@ -124,7 +124,16 @@ const groupDifferences = (observed: Observed): AccessDifference[] => {
   return differences;
 };
 
-const rulesDifferences = async (companies: readonly CompanyItem[]): Promise<AccessDifference[]> => {
+/**
+ * The rules file, its load, and QuickSight's data source. The data source is described when the
+ * rules do not load, to name why (a data source QuickSight failed to create or update, with its
+ * ErrorInfo), and always before a Fix, which creates a failed one again; a check of loaded rules
+ * makes no call more than the lists.
+ */
+const rulesDifferences = async (
+  companies: readonly CompanyItem[],
+  describeSource: boolean,
+): Promise<AccessDifference[]> => {
   const differences: AccessDifference[] = [];
   const expected = rulesCsv(companyRules(companies));
   const found = await readRulesFile();
@@ -140,8 +149,9 @@ const rulesDifferences = async (companies: readonly CompanyItem[]): Promise<Acce
           : `${Math.max(0, found.trim().split('\n').length - 1)} rule(s) that differ`,
     });
   }
-  // A data source QuickSight failed to create or update loads nothing more; its ErrorInfo says why.
-  const source = await describeRulesDataSource();
+  const load = await rulesLoadState();
+  const notLoaded = load.state === 'missing' || load.state === 'failed';
+  const source = notLoaded || describeSource ? await describeRulesDataSource() : undefined;
   if (source !== undefined && isDataSourceFailed(source)) {
     differences.push({
       kind: 'rules-not-loaded',
@@ -151,8 +161,7 @@ const rulesDifferences = async (companies: readonly CompanyItem[]): Promise<Acce
       found: `data source ${rulesDataSourceId()} ${dataSourceStatusText(source)}`,
     });
   }
-  const load = await rulesLoadState();
-  if (load.state === 'missing' || load.state === 'failed') {
+  if (notLoaded) {
     differences.push({
       kind: 'rules-not-loaded',
       company: null,
@@ -243,7 +252,7 @@ export const checkCompanyAccess = async (options: CheckOptions): Promise<AccessC
   const observed = await observe();
   const differences = [
     ...groupDifferences(observed),
-    ...(await rulesDifferences(observed.companies)),
+    ...(await rulesDifferences(observed.companies, options.fix)),
     ...(await dashboardDifferences(observed)),
     ...nameDifferences(observed.companies),
   ];
