@@ -59,6 +59,34 @@ describe('a dashboard frame that never reports its content', () => {
     expect(link).toHaveAttribute('target', '_blank');
   });
 
+  it('in local mode, says so within seconds when the loaded frame stays silent (the browser refused the page)', async () => {
+    sdk.autoLoad = false;
+    useSkippableTimeouts();
+    stubBackend(VIEWS, embedOk(60, LOCAL_EMBED_PAGES));
+    renderHome();
+    await screen.findByTitle('QuickSight Analytics Dashboard');
+    act(() => sdk.change({ eventName: 'FRAME_LOADED' }));
+    await skip(5_000);
+    const panel = screen.getByRole('alert');
+    expect(panel).toHaveTextContent('The dashboard frame opened, but the dashboard page in it did not answer.');
+    expect(screen.getByRole('link', { name: 'https://localhost:4413/' })).toBeInTheDocument();
+  });
+
+  it('waits for the content of a loaded frame whose page answers', async () => {
+    sdk.autoLoad = false;
+    useSkippableTimeouts();
+    stubBackend(VIEWS, embedOk(60, LOCAL_EMBED_PAGES));
+    renderHome();
+    await screen.findByTitle('QuickSight Analytics Dashboard');
+    act(() => sdk.change({ eventName: 'FRAME_LOADED' }));
+    window.dispatchEvent(
+      new MessageEvent('message', { origin: LOCAL_EMBED_PAGES, data: { eventName: 'EXPERIENCE_INITIALIZED' } }),
+    );
+    await skip(10_000);
+    expect(screen.queryByRole('alert')).not.toBeInTheDocument();
+    expect(screen.getByText('Loading dashboard...')).toBeInTheDocument();
+  });
+
   it('keeps the dashboard once the frame reports its content in time', async () => {
     sdk.autoLoad = false;
     useSkippableTimeouts();

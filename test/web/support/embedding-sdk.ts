@@ -12,6 +12,8 @@ export const sdk = {
   /** What undo and redo answer. */
   answer: { success: true } as unknown,
   emit: (() => undefined) as (event: { eventName: string; message?: unknown }) => void,
+  /** Reports a change of the frame (FRAME_LOADED, FRAME_NOT_CREATED) as the SDK's onChange does. */
+  change: (() => undefined) as (event: { eventName: string }) => void,
 };
 
 export function resetSdk(): void {
@@ -23,13 +25,14 @@ export const loadEmbeddingSdk = async () => {
   return {
     createEmbeddingContext: async () => ({
       embedDashboard: async (
-        frame: { url: string; container: HTMLElement },
+        frame: { url: string; container: HTMLElement; onChange?: (event: { eventName: string }) => void },
         content: { onMessage: (event: unknown) => void },
       ) => {
         const iframe = document.createElement('iframe');
         iframe.src = frame.url;
         frame.container.appendChild(iframe);
         sdk.emit = (event) => content.onMessage(event);
+        sdk.change = (event) => frame.onChange?.(event);
         if (sdk.autoLoad)
           queueMicrotask(() => content.onMessage({ eventName: 'CONTENT_LOADED', message: { title: 'x' } }));
         const record =

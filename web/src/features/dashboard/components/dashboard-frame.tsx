@@ -15,6 +15,9 @@ export interface DashboardFrameProps extends Pick<EmbeddedDashboardProps, 'onErr
   readonly onContentLoaded: () => void;
 }
 
+/** Local embed pages answer within a second of loading; silence this long means the browser refused them. */
+const LOCAL_SILENCE_LIMIT_MS = 5_000;
+
 /**
  * In local mode the embed pages come from this machine over https with a self-signed
  * certificate: until the browser trusts it, the frame shows nothing and never reports its
@@ -82,6 +85,7 @@ export function DashboardFrame({
         onError={onError}
         onExperience={onExperience}
         onChanged={onChanged}
+        {...(localMode ? { silenceLimitMs: LOCAL_SILENCE_LIMIT_MS } : {})}
       />
       {state.contentLoaded && (
         <div className="dashboard-footer">

@@ -3,6 +3,7 @@ import type { DashboardExperience, EmbeddingEvents } from 'amazon-quicksight-emb
 import { loadEmbeddingSdk } from './sdk-loader.ts';
 import {
   FRAME_NOT_CREATED_MESSAGE,
+  FRAME_SILENT_MESSAGE,
   SDK_LOAD_FAILED_MESSAGE,
   frameErrorMessage,
   guardFrameOrigin,
@@ -24,6 +25,11 @@ export interface EmbeddedDashboardProps {
   readonly onExperience: (experience: DashboardExperience | null) => void;
   /** The reader changed what the frame shows (a control, a sheet, a filter): there is something to undo. */
   readonly onChanged: () => void;
+  /**
+   * How long a loaded frame may stay silent before it counts as failed. Local mode sets it: its
+   * embed pages answer at once unless the browser refused them (an untrusted certificate).
+   */
+  readonly silenceLimitMs?: number;
 }
 
 /** What the SDK reports when the reader changes the dashboard in the frame. */
@@ -44,6 +50,7 @@ export function EmbeddedDashboard({
   onError,
   onExperience,
   onChanged,
+  silenceLimitMs,
 }: EmbeddedDashboardProps) {
   const container = useRef<HTMLDivElement>(null);
   const callbacks = useRef({ onContentLoaded, onError, onExperience, onChanged });
@@ -57,7 +64,15 @@ export function EmbeddedDashboard({
     let active = true;
     // Events before the first content are the frame setting itself up, not the reader's changes.
     let contentShown = false;
-    const removeGuard = guardFrameOrigin(window, new URL(url).origin);
+    const origin = new URL(url).origin;
+    const removeGuard = guardFrameOrigin(window, origin);
+    // Whether the embed pages have said anything: a frame showing the browser's error page never does.
+    let heard = false;
+    let silence: ReturnType<typeof setTimeout> | undefined;
+    const listen = (event: MessageEvent) => {
+      if (event.origin === origin) heard = true;
+    };
+    window.addEventListener('message', listen);
     const bodyFramesBefore = new Set(document.body.querySelectorAll(':scope > iframe'));
     const fail = (error: FrameError) => {
       if (active) callbacks.current.onError(error);
@@ -81,6 +96,12 @@ export function EmbeddedDashboard({
             onChange: (event) => {
               if (event.eventName === 'FRAME_NOT_CREATED')
                 fail({ message: FRAME_NOT_CREATED_MESSAGE, renewable: true });
+              if (event.eventName === 'FRAME_LOADED' && silenceLimitMs !== undefined) {
+                clearTimeout(silence);
+                silence = setTimeout(() => {
+                  if (!heard) fail({ message: FRAME_SILENT_MESSAGE, renewable: false });
+                }, silenceLimitMs);
+              }
             },
           },
           {
@@ -113,6 +134,8 @@ export function EmbeddedDashboard({
     })();
     return () => {
       active = false;
+      clearTimeout(silence);
+      window.removeEventListener('message', listen);
       removeGuard();
       callbacks.current.onExperience(null);
       element.replaceChildren();
@@ -120,7 +143,7 @@ export function EmbeddedDashboard({
       for (const frame of document.body.querySelectorAll(':scope > iframe'))
         if (!bodyFramesBefore.has(frame)) frame.remove();
     };
-  }, [url]);
+  }, [url, silenceLimitMs]);
 
   return (
     <div ref={container} className={hidden ? 'embed-container is-loading' : 'embed-container'} aria-busy={hidden} />

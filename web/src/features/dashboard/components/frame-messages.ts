@@ -14,6 +14,7 @@ export const FRAME_ERROR_MESSAGES = {
 
 export const SDK_LOAD_FAILED_MESSAGE = 'The dashboard viewer could not be loaded. Check your connection and try again.';
 export const FRAME_NOT_CREATED_MESSAGE = 'The dashboard did not open in time.';
+export const FRAME_SILENT_MESSAGE = 'The dashboard frame opened, but the dashboard page in it did not answer.';
 
 /** The error panel's message for an ERROR_OCCURRED errorCode. */
 export function frameErrorMessage(errorCode: unknown): string {
