@@ -55,25 +55,31 @@ const created = (client: QuickSightTarget['client'], DataSourceId: string) =>
     (source) => source?.Status !== 'CREATION_IN_PROGRESS',
   );
 
+/** The operator creates a scratch S3 data source whose manifest does not exist; recorded for deletion. */
+async function brokenDataSource(id: string) {
+  const s3 = qs.s3();
+  const answer = await qs.operator.send(
+    new CreateDataSourceCommand({
+      ...account(),
+      DataSourceId: id,
+      Name: `Conformance ${id}`,
+      Type: 'S3',
+      DataSourceParameters: {
+        S3Parameters: {
+          ManifestFileLocation: { Bucket: s3.bucket, Key: `${scratchName('qs-absent')}/manifest.json` },
+          ...(s3.roleArn && { RoleArn: s3.roleArn }),
+        },
+      },
+    }),
+  );
+  qs.created('dataSource', id);
+  return answer;
+}
+
 describe('a data source that cannot read its manifest', () => {
   it(`CreateDataSource (${API}/API_CreateDataSource.html), DataSource (${API}/API_DataSource.html): answers CREATION_IN_PROGRESS, then ends CREATION_FAILED with ErrorInfo`, async () => {
-    const s3 = qs.s3();
     const id = scratchName('qs-broken-source');
-    const answer = await qs.operator.send(
-      new CreateDataSourceCommand({
-        ...account(),
-        DataSourceId: id,
-        Name: 'Conformance broken source',
-        Type: 'S3',
-        DataSourceParameters: {
-          S3Parameters: {
-            ManifestFileLocation: { Bucket: s3.bucket, Key: `${scratchName('qs-absent')}/manifest.json` },
-            ...(s3.roleArn && { RoleArn: s3.roleArn }),
-          },
-        },
-      }),
-    );
-    qs.created('dataSource', id);
+    const answer = await brokenDataSource(id);
     expect(answer.CreationStatus).toBe('CREATION_IN_PROGRESS');
     const failed = await created(qs.operator, id);
     expect(failed?.Status).toBe('CREATION_FAILED');
@@ -82,23 +88,8 @@ describe('a data source that cannot read its manifest', () => {
   });
 
   it(`DeleteDataSource (${API}/API_DeleteDataSource.html): deletes a failed data source; ResourceNotFoundException once it is gone`, async () => {
-    const s3 = qs.s3();
     const id = scratchName('qs-doomed-source');
-    await qs.operator.send(
-      new CreateDataSourceCommand({
-        ...account(),
-        DataSourceId: id,
-        Name: 'Conformance doomed source',
-        Type: 'S3',
-        DataSourceParameters: {
-          S3Parameters: {
-            ManifestFileLocation: { Bucket: s3.bucket, Key: `${scratchName('qs-absent')}/manifest.json` },
-            ...(s3.roleArn && { RoleArn: s3.roleArn }),
-          },
-        },
-      }),
-    );
-    qs.created('dataSource', id);
+    await brokenDataSource(id);
     await created(qs.operator, id);
     const deleted = await qs.operator.send(new DeleteDataSourceCommand({ ...account(), DataSourceId: id }));
     expect(deleted).toMatchObject({ Status: 200, DataSourceId: id });

@@ -1,6 +1,5 @@
 import {
   CreateDataSetCommand,
-  CreateDataSourceCommand,
   CreateGroupCommand,
   DeleteDataSourceCommand,
   DescribeDataSetPermissionsCommand,
@@ -29,6 +28,7 @@ import {
   groupArn,
   putRules,
   sdkError,
+  startRulesDataSource,
   startTestEmulator,
   userArn,
   type TestEmulator,
@@ -91,20 +91,7 @@ describe('the data source lifecycle', () => {
   it('refuses a dataset over a data source still being created', async () => {
     const qs = await emulator(300);
     putRules(objects, RULES_CSV);
-    await qs.client.send(
-      new CreateDataSourceCommand({
-        ...account,
-        DataSourceId: RULES_DATA_SOURCE_ID,
-        Name: 'Rules',
-        Type: 'S3',
-        DataSourceParameters: {
-          S3Parameters: {
-            ManifestFileLocation: { Bucket: RULES_BUCKET, Key: RULES_MANIFEST_KEY },
-            RoleArn: RULES_ROLE_ARN,
-          },
-        },
-      }),
-    );
+    await startRulesDataSource(qs);
     const refused = await sdkError(createRulesDataSet(qs));
     expect(refused).toMatchObject({ name: 'InvalidParameterValueException' });
     expect(refused.message).toContain('CREATION_IN_PROGRESS');
@@ -142,20 +129,7 @@ describe('the data source lifecycle', () => {
   it('finishes after a restart a data source whose creation was under way when the emulator stopped', async () => {
     const qs = await emulator(60_000);
     putRules(objects, RULES_CSV);
-    await qs.client.send(
-      new CreateDataSourceCommand({
-        ...account,
-        DataSourceId: RULES_DATA_SOURCE_ID,
-        Name: 'Rules',
-        Type: 'S3',
-        DataSourceParameters: {
-          S3Parameters: {
-            ManifestFileLocation: { Bucket: RULES_BUCKET, Key: RULES_MANIFEST_KEY },
-            RoleArn: RULES_ROLE_ARN,
-          },
-        },
-      }),
-    );
+    await startRulesDataSource(qs);
     expect((await describeSource(qs))?.Status).toBe('CREATION_IN_PROGRESS');
     t = await qs.restart({ dataSourceCreationMs: 50 });
     expect((await dataSourceCreated(t))?.Status).toBe('CREATION_SUCCESSFUL');
@@ -173,21 +147,7 @@ describe('data source and dataset permissions', () => {
 
   it('creates a data source with Permissions that DescribeDataSourcePermissions answers, and updates them', async () => {
     const qs = await withAuthor();
-    await qs.client.send(
-      new CreateDataSourceCommand({
-        ...account,
-        DataSourceId: RULES_DATA_SOURCE_ID,
-        Name: 'Rules',
-        Type: 'S3',
-        DataSourceParameters: {
-          S3Parameters: {
-            ManifestFileLocation: { Bucket: RULES_BUCKET, Key: RULES_MANIFEST_KEY },
-            RoleArn: RULES_ROLE_ARN,
-          },
-        },
-        Permissions: [{ Principal: userArn(AUTHOR), Actions: SOURCE_VIEWER }],
-      }),
-    );
+    await startRulesDataSource(qs, { Permissions: [{ Principal: userArn(AUTHOR), Actions: SOURCE_VIEWER }] });
     const permissions = () =>
       qs.client.send(new DescribeDataSourcePermissionsCommand({ ...account, DataSourceId: RULES_DATA_SOURCE_ID }));
     expect(await permissions()).toMatchObject({
@@ -226,20 +186,7 @@ describe('data source and dataset permissions', () => {
     'refuses Permissions for %s with InvalidParameterValueException and creates nothing',
     async (_case, Principal, Actions) => {
       const qs = await withAuthor();
-      const refused = await sdkError(
-        qs.client.send(
-          new CreateDataSourceCommand({
-            ...account,
-            DataSourceId: RULES_DATA_SOURCE_ID,
-            Name: 'Rules',
-            Type: 'S3',
-            DataSourceParameters: {
-              S3Parameters: { ManifestFileLocation: { Bucket: RULES_BUCKET, Key: RULES_MANIFEST_KEY } },
-            },
-            Permissions: [{ Principal, Actions }],
-          }),
-        ),
-      );
+      const refused = await sdkError(startRulesDataSource(qs, { Permissions: [{ Principal, Actions }] }));
       expect(refused).toMatchObject({ name: 'InvalidParameterValueException', status: 400 });
       expect(await sdkError(describeSource(qs))).toMatchObject({ name: 'ResourceNotFoundException' });
     },

@@ -4,6 +4,7 @@ import path from 'node:path';
 import {
   CreateDataSetCommand,
   CreateDataSourceCommand,
+  type CreateDataSourceCommandInput,
   DescribeDataSourceCommand,
   GenerateEmbedUrlForRegisteredUserCommand,
   QuickSightClient,
@@ -230,12 +231,18 @@ export async function dataSourceCreated(
   }
 }
 
-/** The S3 data source of the rules manifest, waiting until QuickSight has finished creating it. */
-export async function createRulesDataSource(t: TestEmulator, dataSourceId = RULES_DATA_SOURCE_ID) {
-  await t.client.send(
+/**
+ * CreateDataSource of the rules manifest, read with RULES_ROLE_ARN (`overrides` replace request
+ * members); it answers at once, before the creation ends.
+ */
+export function startRulesDataSource(
+  t: Pick<TestEmulator, 'client'>,
+  overrides: Partial<CreateDataSourceCommandInput> = {},
+) {
+  return t.client.send(
     new CreateDataSourceCommand({
       AwsAccountId: ACCOUNT_ID,
-      DataSourceId: dataSourceId,
+      DataSourceId: RULES_DATA_SOURCE_ID,
       Name: 'Portal company rules',
       Type: 'S3',
       DataSourceParameters: {
@@ -244,8 +251,14 @@ export async function createRulesDataSource(t: TestEmulator, dataSourceId = RULE
           RoleArn: RULES_ROLE_ARN,
         },
       },
+      ...overrides,
     }),
   );
+}
+
+/** The S3 data source of the rules manifest, waiting until QuickSight has finished creating it. */
+export async function createRulesDataSource(t: TestEmulator, dataSourceId = RULES_DATA_SOURCE_ID) {
+  await startRulesDataSource(t, { DataSourceId: dataSourceId });
   return dataSourceCreated(t, dataSourceId);
 }
 
