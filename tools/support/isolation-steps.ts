@@ -1,12 +1,7 @@
 import { randomBytes } from 'node:crypto';
-import { GlobalSignOutCommand } from '@aws-sdk/client-cognito-identity-provider';
 import { z } from 'zod';
 import { embedResponseSchema } from '#contracts/embed.ts';
-import {
-  checkCompanyAccessResponseSchema,
-  listCompaniesResponseSchema,
-  saveCompanyResponseSchema,
-} from '#contracts/companies.ts';
+import { checkCompanyAccessResponseSchema, listCompaniesResponseSchema } from '#contracts/companies.ts';
 import { listDashboardMetadataResponseSchema } from '#contracts/quicksight-admin.ts';
 import { VERIFY_PREFIX } from '#contracts/verification.ts';
 import { ADMINS_GROUP, USERS_GROUP } from '#contracts/groups.ts';
@@ -19,6 +14,7 @@ import { removeUsageRecord } from './verify-records.ts';
 import type { EmbedBrowser } from './isolation-pages.ts';
 import { IsolationMatrix, type MatrixCell } from './isolation-matrix.ts';
 import { isolationDifferences, scopedDataSetProblems, type QuickSightReader } from './isolation-api.ts';
+import { negatives } from './isolation-negatives.ts';
 
 /**
  * The isolation proof: synthetic users (one per company, an owner of two companies, one in no
@@ -49,7 +45,7 @@ const viewsSchema = z.object({
 const okMessage = z.object({ message: z.string() }).loose();
 const VERIFY_DEVICE_NAME = 'Isolation proof';
 
-interface Synthetic {
+export interface Synthetic {
   readonly label: string;
   readonly email: string;
   readonly password: string;
@@ -262,6 +258,10 @@ export async function proveIsolation(target: PortalTarget, options: IsolationOpt
       for (const cell of cells.flat()) matrix!.record(cell);
     });
     write('', 'Rows seen per company ("!" marks rows of a company the user does not hold):', ...matrix.lines(), '');
+    write(
+      'Files: the portal sends no file of dashboard rows (no export, no report mail of its own); QuickSight schedules,',
+      `when dashboardFeatures turns Schedules on (here: ${target.config.dashboardFeatures.includes('Schedules') ? 'on' : 'off'}), mail reports QuickSight draws as the reader, under the same rules.`,
+    );
     if (!browser) {
       write(
         'Not seen: the rows an embedded dashboard draws. QuickSight draws them inside the browser frame, which this host',
@@ -291,103 +291,4 @@ export async function proveIsolation(target: PortalTarget, options: IsolationOpt
   }
   for (const line of problems) write(`  - ${line}`);
   return { passed: !failed && !printer.failed && cross === 0 && problems.length === 0, ...(matrix && { matrix }) };
-}
-
-interface NegativeContext {
-  readonly target: PortalTarget;
-  readonly printer: StepPrinter;
-  readonly problems: string[];
-  readonly browser: EmbedBrowser | undefined;
-  readonly synthetic: readonly Synthetic[];
-  readonly scoped: { readonly dashboardId: string };
-  readonly manage: (body: unknown) => ReturnType<typeof callFunction>;
-  readonly urls: ReadonlyMap<string, string>;
-  readonly accessCheck: () => Promise<z.infer<typeof checkCompanyAccessResponseSchema>>;
-}
-
-/** A removed assignment, a deleted company, an ended session and a user in no company show nothing. */
-async function negatives(context: NegativeContext): Promise<void> {
-  const { target, printer, browser, synthetic, manage, urls } = context;
-  const dashboardId = context.scoped.dashboardId;
-  const [first] = synthetic;
-  const owner = synthetic.at(-2)!;
-  const nobody = synthetic.at(-1)!;
-  const check = (name: string, action: () => Promise<void>) => printer.run(name, action).catch(() => undefined);
-  const nothingDrawn = async (url: string | undefined, what: string) => {
-    if (!browser || url === undefined) return;
-    const page = await browser.reload(url).catch(() => undefined);
-    if (page && (page.rows > 0 || page.companiesInView.length > 0))
-      throw new Error(`${what} still draws ${page.rows} rows of ${page.companiesInView.join(', ')}`);
-  };
-
-  await check('A user in no company sees no rows', async () => {
-    const url = urls.get(`${nobody.email}|${dashboardId}`);
-    await nothingDrawn(url, 'the dashboard of a user in no company');
-  });
-
-  await check('A removed assignment shows nothing (no embed URL, the open session draws no rows)', async () => {
-    expectOk(
-      await manage({ action: 'REMOVE_FROM_DASHBOARD', userEmail: first!.email, dashboardId }),
-      okMessage,
-      'REMOVE_FROM_DASHBOARD',
-    );
-    const answer = await embedRequest(target, first!.token!, dashboardId);
-    if (answer.status === 200)
-      throw new Error(`the embed function still hands ${first!.label} a URL for ${dashboardId}`);
-    await nothingDrawn(urls.get(`${first!.email}|${dashboardId}`), `the session opened before the removal`);
-  });
-
-  await check(
-    'A deleted company shows nothing (refused while held; afterwards no group, no rule, no rows)',
-    async () => {
-      const name = `${VERIFY_PREFIX}${randomBytes(3).toString('hex')}`;
-      const created = expectOk(
-        await manage({ action: 'CREATE_COMPANY', name, kind: 'manufacturer' }),
-        saveCompanyResponseSchema,
-        'CREATE_COMPANY',
-      ).company;
-      let deleted = false;
-      try {
-        const holding = { action: 'SET_USER_COMPANIES', userEmail: owner.email, owner: true };
-        expectOk(await manage({ ...holding, companies: [...owner.holds, name] }), okMessage, 'SET_USER_COMPANIES');
-        const refused = await manage({ action: 'DELETE_COMPANY', companyId: created.id });
-        if (refused.status !== 409)
-          throw new Error(`deleting a company a user holds answered ${refused.status}, not 409`);
-        expectOk(await manage({ ...holding, companies: owner.holds }), okMessage, 'SET_USER_COMPANIES');
-        expectOk(await manage({ action: 'DELETE_COMPANY', companyId: created.id }), okMessage, 'DELETE_COMPANY');
-        deleted = true;
-        const left = (await context.accessCheck()).differences.filter(
-          (difference) => difference.company === name || difference.subject?.includes(created.groupName),
-        );
-        if (left.length > 0)
-          throw new Error(`the deleted company left ${left.map((difference) => difference.kind).join(', ')}`);
-        const url = urls.get(`${owner.email}|${dashboardId}`);
-        if (browser && url) {
-          const page = await browser.reload(url, name);
-          if (page.rows > 0 || page.companiesInView.includes(name))
-            throw new Error(`the owner's dashboard draws rows of the deleted ${name}`);
-        }
-      } finally {
-        if (!deleted) {
-          await manage({ action: 'SET_USER_COMPANIES', userEmail: owner.email, owner: true, companies: owner.holds });
-          await manage({ action: 'DELETE_COMPANY', companyId: created.id });
-        }
-      }
-    },
-  );
-
-  await check('An ended session shows nothing (a used link, a lost cookie, a signed-out portal session)', async () => {
-    const url = urls.get(`${owner.email}|${dashboardId}`);
-    if (browser && url) {
-      for (const [what, page] of [
-        ['the one-time link loaded again', await browser.reuseLink(url)],
-        ['the page without its session cookie', await browser.withoutSession(url)],
-      ] as const) {
-        if (page.rows > 0 || page.companiesInView.length > 0) throw new Error(`${what} draws ${page.rows} rows`);
-      }
-    }
-    await target.cognito.send(new GlobalSignOutCommand({ AccessToken: owner.token! }));
-    const answer = await embedRequest(target, owner.token!, dashboardId);
-    if (answer.status === 200) throw new Error('the embed function hands a signed-out session a URL');
-  });
 }
