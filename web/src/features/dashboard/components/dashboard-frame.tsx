@@ -15,8 +15,11 @@ export interface DashboardFrameProps extends Pick<EmbeddedDashboardProps, 'onErr
   readonly onContentLoaded: () => void;
 }
 
-/** Local embed pages answer within a second of loading; silence this long means the browser refused them. */
-const LOCAL_SILENCE_LIMIT_MS = 5_000;
+/**
+ * Local embed pages answer within a second of loading, a few on a busy machine; silence this
+ * long means the browser refused them.
+ */
+const LOCAL_SILENCE_LIMIT_MS = 10_000;
 
 /**
  * In local mode the embed pages come from this machine over https with a self-signed
