@@ -22,6 +22,7 @@ import {
   seedCompany,
 } from '#test/lambdas/support/companies.ts';
 import { ADMIN, COMPANY_SETTINGS, invoke, loadHandler, startHarness } from '#test/lambdas/support/harness.ts';
+import { RULES_COLUMNS } from '#contracts/company-rules.ts';
 import { writeAll } from './batch-write.ts';
 import type { BenchOptions, BenchRow } from './types.ts';
 
@@ -76,7 +77,8 @@ export async function run(options: BenchOptions = { smoke: false }): Promise<Ben
       .sort((a, b) => a.groupArn.localeCompare(b.groupArn));
     qs.objects.set(
       'company-rules/rules.csv',
-      `GroupArn,company\n${rules.map((rule) => `${rule.groupArn},${rule.name}`).join('\n')}\n`,
+      // The file as the portal writes it: one group rule per company, UserARN empty.
+      `${RULES_COLUMNS.join(',')}\n${rules.map((rule) => `,${rule.groupArn},${rule.name}`).join('\n')}\n`,
     );
     qs.dataSets.set(COMPANY_SETTINGS.dataSetId, { DataSetId: COMPANY_SETTINGS.dataSetId });
     qs.ingestions.push({ id: 'rules-1', status: 'COMPLETED', created: new Date() });
