@@ -1,5 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { GlobalSignOutCommand } from '@aws-sdk/client-cognito-identity-provider';
+import { ListUserGroupsCommand } from '@aws-sdk/client-quicksight';
 import { z } from 'zod';
 import { checkCompanyAccessResponseSchema, saveCompanyResponseSchema } from '#contracts/companies.ts';
 import { VERIFY_PREFIX } from '#contracts/verification.ts';
@@ -8,6 +9,7 @@ import type { StepPrinter } from './report.ts';
 import type { PortalTarget } from './target.ts';
 import type { EmbedBrowser } from './isolation-pages.ts';
 import type { Synthetic } from './isolation-steps.ts';
+import type { QuickSightReader } from './isolation-api.ts';
 
 /**
  * The negatives of the isolation proof: what must show nothing. A user in no company, an
@@ -28,6 +30,9 @@ export interface NegativeContext {
   readonly manage: (body: unknown) => ReturnType<typeof callFunction>;
   readonly urls: ReadonlyMap<string, string>;
   readonly accessCheck: () => Promise<z.infer<typeof checkCompanyAccessResponseSchema>>;
+  readonly quicksight: QuickSightReader;
+  /** The portal's QuickSight namespace. */
+  readonly namespace: string;
 }
 
 /** A removed assignment, a deleted company, an ended session and a user in no company show nothing. */
@@ -45,12 +50,22 @@ export async function negatives(context: NegativeContext): Promise<void> {
       throw new Error(`${what} still draws ${page.rows} rows of ${page.companiesInView.join(', ')}`);
   };
 
-  await check('A user in no company sees no rows (no embed URL, or a page that draws none)', async () => {
-    const url = urls.get(`${nobody.email}|${dashboardId}`);
-    if (url === undefined) return;
-    if (!browser) throw new Error(`the embed function handed a user in no company a URL for ${dashboardId}`);
-    await nothingDrawn(url, 'the dashboard of a user in no company');
-  });
+  await check(
+    'A user in no company sees no rows (in no QuickSight group, so no rule names them; no row drawn)',
+    async () => {
+      const { quicksight } = context;
+      const { GroupList = [] } = await quicksight.client.send(
+        new ListUserGroupsCommand({
+          AwsAccountId: quicksight.accountId,
+          Namespace: context.namespace,
+          UserName: nobody.email,
+        }),
+      );
+      if (GroupList.length > 0)
+        throw new Error(`QuickSight has the user in ${GroupList.map((group) => group.GroupName).join(', ')}`);
+      await nothingDrawn(urls.get(`${nobody.email}|${dashboardId}`), 'the dashboard of a user in no company');
+    },
+  );
 
   await check('A removed assignment shows nothing (no embed URL, the open session draws no rows)', async () => {
     expectOk(

@@ -271,7 +271,19 @@ export async function proveIsolation(target: PortalTarget, options: IsolationOpt
       );
     }
 
-    await negatives({ target, printer, problems, browser, synthetic, scoped: scoped[0]!, manage, urls, accessCheck });
+    await negatives({
+      target,
+      printer,
+      problems,
+      browser,
+      synthetic,
+      scoped: scoped[0]!,
+      manage,
+      urls,
+      accessCheck,
+      quicksight,
+      namespace: target.local?.quicksight.namespace ?? target.config.quicksightNamespace,
+    });
   };
 
   let failed = false;
