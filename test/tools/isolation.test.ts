@@ -37,17 +37,13 @@ describe('npm run isolation', () => {
   let stack: TestStack;
   let companies: Company[];
   let quicksight: QuickSightClient;
+  let adminToken: string;
 
   beforeAll(async () => {
     stack = await startTestStack();
     const { info } = stack.running;
-    const admin = await signInWithSrp(info, info.demo.admin);
-    const response = await fetch(info.functions.quicksightAdmin, {
-      method: 'POST',
-      headers: { authorization: `Bearer ${admin.accessToken}`, 'content-type': 'application/json' },
-      body: JSON.stringify({ action: 'LIST_COMPANIES' }),
-    });
-    companies = listCompaniesResponseSchema.parse(await response.json()).companies;
+    adminToken = (await signInWithSrp(info, info.demo.admin)).accessToken;
+    companies = await listCompanies();
     quicksight = new QuickSightClient({
       region: info.region,
       credentials: LOCAL_CREDENTIALS,
@@ -60,7 +56,16 @@ describe('npm run isolation', () => {
     await stack?.stop();
   });
 
-  /** Accounts and QuickSight users a run could leave behind. */
+  const listCompanies = async () => {
+    const response = await fetch(stack.running.info.functions.quicksightAdmin, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${adminToken}`, 'content-type': 'application/json' },
+      body: JSON.stringify({ action: 'LIST_COMPANIES' }),
+    });
+    return listCompaniesResponseSchema.parse(await response.json()).companies;
+  };
+
+  /** Accounts, QuickSight users and companies a run could leave behind. */
   async function leftovers(): Promise<string[]> {
     const { info } = stack.running;
     const cognito = new CognitoIdentityProviderClient({
@@ -79,7 +84,8 @@ describe('npm run isolation', () => {
       return [
         ...accounts.flatMap((user) => user.Attributes?.find((a) => a.Name === 'email')?.Value ?? []),
         ...qsUsers.flatMap((user) => user.Email ?? []),
-      ].filter((email) => email.startsWith(VERIFY_PREFIX));
+        ...(await listCompanies()).map((company) => company.name),
+      ].filter((name) => name.startsWith(VERIFY_PREFIX));
     } finally {
       cognito.destroy();
     }
