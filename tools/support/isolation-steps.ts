@@ -76,14 +76,14 @@ export async function proveIsolation(target: PortalTarget, options: IsolationOpt
   let matrix: IsolationMatrix | undefined;
 
   const run = async () => {
-    await printer.run('Temporary administrator created and signed in', async () => {
+    const adminToken = await printer.run('Temporary administrator created and signed in', async () => {
       cleanups.push({
         name: `Delete ${admin.email}`,
         run: async () => void (await deleteAccount(target, admin.email)),
       });
       await createAccount(target, admin);
+      return signInWithAuthenticator(pool, admin, VERIFY_DEVICE_NAME);
     });
-    const adminToken = await signInWithAuthenticator(pool, admin, VERIFY_DEVICE_NAME);
     const manage = (body: unknown) => callFunction(target, target.functions.quicksightAdmin, adminToken, { body });
     const users = (body: unknown) => callFunction(target, target.functions.userAdmin, adminToken, { body });
     const accessCheck = async () =>
