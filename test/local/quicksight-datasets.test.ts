@@ -83,7 +83,8 @@ async function spiceRows(qs: TestEmulator, dataSetId = RULES_DATA_SET_ID) {
 
 describe('data sources', () => {
   it('creates an S3 data source (202, in progress) that DescribeDataSource shows in progress, then created', async () => {
-    const qs = await emulator();
+    // A creation long enough that the describe right after the answer sees it under way on a busy machine.
+    const qs = await emulator({ dataSourceCreationMs: 2_000 });
     putRules(objects, RULES_CSV);
     const created = await qs.client.send(
       new CreateDataSourceCommand({

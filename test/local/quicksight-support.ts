@@ -221,13 +221,14 @@ export async function dataSourceCreated(
   dataSourceId = RULES_DATA_SOURCE_ID,
   accountId = ACCOUNT_ID,
 ) {
-  const deadline = Date.now() + 5000;
+  // Beyond three times the longest creation a test asks for (2 s), on a busy machine.
+  const deadline = Date.now() + 15_000;
   for (;;) {
     const { DataSource } = await t.client.send(
       new DescribeDataSourceCommand({ AwsAccountId: accountId, DataSourceId: dataSourceId }),
     );
     if (DataSource?.Status !== 'CREATION_IN_PROGRESS' || Date.now() > deadline) return DataSource;
-    await new Promise((resolve) => setTimeout(resolve, 20));
+    await new Promise((resolve) => setTimeout(resolve, 50));
   }
 }
 
