@@ -34,10 +34,14 @@ export default defineConfig({
         test: {
           name: 'unit',
           maxWorkers,
+          isolate: false,
+          setupFiles: ['test/support/unit-worker-setup.ts'],
           env,
           environment: 'node',
-          // The handlers read their environment when their modules load, and each file sets its own: each file has
-          // a module graph of its own. So has the CognitoThrottles metric test, which stubs the metrics module's.
+          // The files share worker processes (isolate: false), so the SDK and the other packages load once per
+          // worker; the handlers read their environment when their modules load and each file sets its own, so
+          // test/support/unit-worker-setup.ts gives each file a fresh graph of the project's own modules (the
+          // CognitoThrottles metric test stubs the metrics module's) and puts back the environment it changed.
           include: [
             'test/lambdas/**/*.test.ts',
             'test/tools/**/*.test.ts',
