@@ -130,7 +130,9 @@ describe('an administrator manages an account and its dashboards, and the user s
     await dialog.getByLabel('Company', { exact: true }).selectOption({ label: COMPANY });
     await dialog.getByRole('button', { name: 'Create User' }).click();
     await toast(admin, 'User created successfully');
-    const row = await findRow(admin, person.email);
+    // The list reloads after the toast; the row is read once it holds the new company.
+    const row = (await findRow(admin, person.email)).filter({ hasText: COMPANY });
+    await row.waitFor();
     expect(await row.textContent()).toContain('Enabled');
     expect(await row.textContent()).toContain('Users');
     expect(await row.textContent()).toContain(COMPANY);

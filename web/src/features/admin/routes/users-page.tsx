@@ -147,7 +147,6 @@ export default function UsersPage() {
     const { message } =
       password === undefined ? await api.users.inviteUser(email) : await api.users.createUser(email, password);
     setCreating(false);
-    notify.success(password === undefined ? message : 'User created successfully');
     if (companies !== undefined) {
       // The account exists now; a refused company is reported without undoing it.
       try {
@@ -159,6 +158,8 @@ export default function UsersPage() {
         });
       }
     }
+    // Announced once the account holds its company, so the reloaded row shows it.
+    notify.success(password === undefined ? message : 'User created successfully');
     reload();
   };
 
