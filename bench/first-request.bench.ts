@@ -244,7 +244,9 @@ export async function run(options: BenchOptions): Promise<BenchRow[]> {
           );
         return report;
       };
-      const times = await sideBySide(instance, () => runChild(runner, empty, fn.handlerExport, [], env), repetitions);
+      const times = await sideBySide(instance, () => runChild(runner, empty, fn.handlerExport, [], env), repetitions, {
+        warmUp: !options.smoke,
+      });
       emptyRuns.push(...times.emptyRuns);
       const ratio = times.overhead / times.empty;
       rows.push({

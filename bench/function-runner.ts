@@ -168,14 +168,18 @@ export async function endpointsOf(info: StackInfo, s3Port: number): Promise<Loca
  * A fresh instance of the function after one untimed one (which warms the file cache), then
  * `repetitions` more, each followed by the empty module's import in the same environment, so
  * drift hits both alike. `instance` runs one and throws when it did not answer as expected.
+ * A smoke run, whose times count for nothing, skips the untimed pair.
  */
 export async function sideBySide(
   instance: () => Promise<ChildReport>,
   emptyImport: () => Promise<ChildReport>,
   repetitions: number,
+  { warmUp = true }: { readonly warmUp?: boolean } = {},
 ) {
-  await instance();
-  await emptyImport();
+  if (warmUp) {
+    await instance();
+    await emptyImport();
+  }
   const reports: ChildReport[] = [];
   const empty: number[] = [];
   for (let round = 0; round < repetitions; round += 1) {

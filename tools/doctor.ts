@@ -44,9 +44,10 @@ const notLocal = (title: string, why: string): CheckResult => ({
 });
 
 async function awsChecklist(options: TargetOptions, write: (line: string) => void): Promise<CheckResult[]> {
+  // A configuration the app would refuse is refused before anything else loads.
+  const config = deploymentConfig(options.context);
   // The account checks build the app's sign-in construct (the CDK library): loaded only for an AWS target.
   const { bootstrap, certificate, cognitoDomain, credentials, webAcl } = await import('./support/checks-aws.ts');
-  const config = deploymentConfig(options.context);
   write(
     `Checking the deployment of ${config.productName} to ${config.region}${options.profile ? ` with profile ${options.profile}` : ''}...`,
   );
