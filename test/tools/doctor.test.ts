@@ -10,6 +10,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DeleteItemCommand, DynamoDBClient, PutItemCommand } from '@aws-sdk/client-dynamodb';
 import { LOCAL_CREDENTIALS, localTableName } from '#clients/local-stack.ts';
 import { stateTable } from '#contracts/tables.ts';
+import { parseCommand } from '#tools/support/cli.ts';
+import { deploymentConfig } from '#tools/support/config.ts';
 import { runTool, startTestStack, type TestStack } from './support/run-tool.ts';
 
 describe('npm run doctor', () => {
@@ -113,6 +115,8 @@ describe('npm run doctor', () => {
     }
   });
 
+  // Each refusal is read where doctor makes it (its command line, then the configuration of an AWS
+  // target); two of them also run the tool, for the exit code and the usage it prints.
   it.each([
     [['--bogus'], "Unknown option '--bogus'"],
     [['--local', '-c', 'region=us-east-1'], '-c configures a deployment'],
@@ -122,7 +126,14 @@ describe('npm run doctor', () => {
     [['extra'], 'Unexpected argument: extra'],
     [['-c', 'region=nowhere'], 'region: must be an AWS region code'],
     [['-c', 'allowedOrigins=http://10.0.0.1'], 'allowedOrigins'],
-  ])('refuses %j with a clear message and exit code 2, calling nothing', async (args, message) => {
+  ])('refuses %j with a clear message', (args, message) => {
+    expect(() => deploymentConfig(parseCommand(args, {}, 0).target.context)).toThrow(message);
+  });
+
+  it.each([
+    [['--bogus'], "Unknown option '--bogus'"],
+    [['-c', 'region=nowhere'], 'region: must be an AWS region code'],
+  ])('exits 2 on %j with the message and the usage, calling nothing', async (args, message) => {
     const { code, stderr } = await runTool('doctor', args);
     expect(code).toBe(2);
     expect(stderr).toContain(message);
