@@ -7,6 +7,7 @@ import * as s3 from 'aws-cdk-lib/aws-s3';
 import { Construct } from 'constructs';
 import { MANIFEST_KEY, RULES_KEY, RULES_PREFIX } from '#contracts/company-rules.ts';
 import { ENV } from '#contracts/env.ts';
+import { VIEWS_BY_DASHBOARD_INDEX } from '#contracts/tables.ts';
 import { QUICKSIGHT_DASHBOARDS_REASON, QUICKSIGHT_USERS_REASON } from './api-functions.ts';
 import { acknowledge, wildcardResourceFinding } from './compliance.ts';
 import type { PortalData } from './data.ts';
@@ -303,9 +304,9 @@ export class CompanyAccess extends Construct {
     const qs = quickSightArns(props.quicksight);
     const groups = qs.groupsNamed(this.groupPrefix);
     // The catalogue (Scan), who holds each dashboard (Query), the companies and memberships
-    // (Query) and the last check's result (PutItem).
+    // (Query) and the last check's result (PutItem); the assignments through the by-dashboard index only.
     check.bindTable(props.data.table('Dashboards'), ['dynamodb:Scan']);
-    check.bindTable(props.data.table('Views'), ['dynamodb:Query']);
+    check.bindTable(props.data.table('Views'), ['dynamodb:Query'], { indexes: [VIEWS_BY_DASHBOARD_INDEX] });
     check.bindTable(props.data.table('State'), ['dynamodb:Query', 'dynamodb:PutItem']);
     const statements = [
       new iam.PolicyStatement({

@@ -232,6 +232,17 @@ async function walkScreen(page: Page, name: string, steps: ScreenSteps | (() => 
   }
 }
 
+/** The current tab of the admin portal's bar lies wholly inside the window, whatever the bar's width. */
+async function expectCurrentTabInView(page: Page, tabName: string, what: string): Promise<void> {
+  const tab = page.getByRole('navigation', { name: 'Admin sections' }).getByRole('link', { name: tabName });
+  expect(await tab.getAttribute('aria-current'), `${what}: the current tab`).toBe('page');
+  const box = await tab.boundingBox();
+  const viewport = page.viewportSize();
+  if (!box || !viewport) throw new Error(`${what}: no box`);
+  expect(box.x, `${what}: left edge of the ${tabName} tab`).toBeGreaterThanOrEqual(0);
+  expect(box.x + box.width, `${what}: right edge of the ${tabName} tab`).toBeLessThanOrEqual(viewport.width);
+}
+
 /** The boxes of two elements do not overlap. */
 async function expectApart(first: Locator, second: Locator, what: string): Promise<void> {
   const [a, b] = [await first.boundingBox(), await second.boundingBox()];
@@ -535,6 +546,7 @@ describe('every screen of both portals at 1440x900 and 390x844', () => {
       ready: () => trail.waitFor(),
       // The seed's own steps (catalogue, companies, registrations) were done by the demo admin.
       check: async (size) => {
+        await expectCurrentTabInView(page, 'Activity', `Activity at ${size.name}`);
         const entry = trail.locator('tbody tr', { hasText: stack.demo.admin.email }).first();
         await expectShown(
           page,
@@ -556,6 +568,7 @@ describe('every screen of both portals at 1440x900 and 390x844', () => {
           .waitFor({ timeout: CONTENT_TIMEOUT_MS });
       },
       check: async (size) => {
+        await expectCurrentTabInView(page, 'Insights', `Insights at ${size.name}`);
         await expectShown(
           page,
           page.getByText('Dashboard views in range', { exact: true }),

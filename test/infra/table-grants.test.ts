@@ -13,7 +13,7 @@ const VIEWS_READERS: Record<string, readonly string[]> = {
   '/Functions/UserAdmin/': [VIEWS_BY_USER_INDEX],
   '/Functions/QuickSightAdmin/': [VIEWS_BY_DASHBOARD_INDEX, VIEWS_BY_USER_INDEX],
   '/GraphQL/Resolver/': [VIEWS_BY_DASHBOARD_INDEX, VIEWS_BY_USER_INDEX],
-  '/Companies/Check/': [VIEWS_BY_DASHBOARD_INDEX, VIEWS_BY_USER_INDEX],
+  '/Companies/Check/': [VIEWS_BY_DASHBOARD_INDEX],
 };
 
 describe('table grants', () => {
