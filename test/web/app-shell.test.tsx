@@ -34,12 +34,18 @@ function shell(current: string) {
   );
 }
 
+/** The shell with `current` as the current tab, its bar laid out; `show` makes another tab current. */
+function renderShell(current: string) {
+  const { rerender } = render(shell(current));
+  const bar = screen.getByRole('navigation', { name: 'Admin sections' }).querySelector('ul')!;
+  layOut(bar);
+  return { bar, show: (tab: string) => rerender(shell(tab)) };
+}
+
 describe('the tab bar on a narrow screen', () => {
   it('scrolls the current tab into view, centred, when it lies past the edge', () => {
-    const { rerender } = render(shell('Manage Users'));
-    const bar = screen.getByRole('navigation', { name: 'Admin sections' }).querySelector('ul')!;
-    layOut(bar);
-    rerender(shell('Insights'));
+    const { bar, show } = renderShell('Manage Users');
+    show('Insights');
     // Insights spans 480-600 px: the bar scrolls so that its centre (540 px) is the bar's (195 px).
     expect(bar.scrollLeft).toBe(345);
     const tab = screen.getByRole('link', { name: 'Insights' }).getBoundingClientRect();
@@ -48,14 +54,12 @@ describe('the tab bar on a narrow screen', () => {
   });
 
   it('leaves the bar where it is when the current tab is in view, and when the current tab has not changed', () => {
-    const { rerender } = render(shell('Manage Users'));
-    const bar = screen.getByRole('navigation', { name: 'Admin sections' }).querySelector('ul')!;
-    layOut(bar);
-    rerender(shell('Manage Dashboards'));
+    const { bar, show } = renderShell('Manage Users');
+    show('Manage Dashboards');
     expect(bar.scrollLeft).toBe(0);
     // The person scrolled the bar; a render with the same current tab keeps their scroll.
     bar.scrollLeft = 200;
-    rerender(shell('Manage Dashboards'));
+    show('Manage Dashboards');
     expect(bar.scrollLeft).toBe(200);
   });
 });
