@@ -34,15 +34,12 @@ interface Lane {
 /**
  * The journeys run in two lanes, each with a local stack of its own (the e2e global set-up), so
  * they share no account, no authenticator step and no data; their files are split by expected
- * time (test/support/balanced-sequencer.ts). The units lane, whose files keep a processor busy
- * rather than wait, runs one file at a time: beside the three other lanes the machine's two
- * cores are busy throughout, and a second worker there only added switching between processes
- * (measured: the whole run 22 s shorter with one).
+ * time (test/support/balanced-sequencer.ts).
  */
 const LANES: readonly Lane[] = [
   { name: 'journeys-1', projects: ['e2e'], args: ['--shard=1/2'] },
   { name: 'journeys-2', projects: ['e2e'], args: ['--shard=2/2'] },
-  { name: 'units', projects: ['unit', 'local', 'web', 'web-isolated', 'conformance'], args: ['--maxWorkers=1'] },
+  { name: 'units', projects: ['unit', 'local', 'web', 'web-isolated', 'conformance'] },
   { name: 'stacks', projects: ['stacks', 'infra'] },
 ];
 
