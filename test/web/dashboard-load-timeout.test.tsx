@@ -15,13 +15,22 @@ afterEach(() => {
 const LOCAL_EMBED_PAGES = 'https://localhost:4413';
 const { cognitoEndpoint: _localOnly, ...deployedConfig } = testConfig;
 
+/**
+ * The home page with a dashboard frame whose content does not report by itself (the test says
+ * what the frame does); the backend's calls.
+ */
+async function openSilentFrame(config = testConfig) {
+  sdk.autoLoad = false;
+  const calls = stubBackend(VIEWS, embedOk(60, LOCAL_EMBED_PAGES));
+  renderHome('/home', config);
+  await screen.findByTitle('QuickSight Analytics Dashboard');
+  return calls;
+}
+
 describe('a dashboard frame that never reports its content', () => {
   it('turns the spinner into the error panel after 30 seconds, with Retry and what to do', async () => {
-    sdk.autoLoad = false;
     useSkippableTimeouts();
-    const calls = stubBackend(VIEWS, embedOk(60, LOCAL_EMBED_PAGES));
-    renderHome('/home', deployedConfig);
-    await screen.findByTitle('QuickSight Analytics Dashboard');
+    const calls = await openSilentFrame(deployedConfig);
     await skip(29_000);
     expect(screen.getByText('Loading dashboard...')).toBeInTheDocument();
     expect(screen.queryByText('Error Loading Dashboard')).not.toBeInTheDocument();
@@ -44,11 +53,8 @@ describe('a dashboard frame that never reports its content', () => {
   });
 
   it('in local mode, links to the embed pages whose certificate the browser has to accept', async () => {
-    sdk.autoLoad = false;
     useSkippableTimeouts();
-    stubBackend(VIEWS, embedOk(60, LOCAL_EMBED_PAGES));
-    renderHome();
-    await screen.findByTitle('QuickSight Analytics Dashboard');
+    await openSilentFrame();
     await skip(30_000);
     expect(screen.getByRole('alert')).toHaveTextContent(
       'In local mode the dashboards come from https://localhost:4413, which uses a self-signed certificate. If ' +
@@ -60,11 +66,8 @@ describe('a dashboard frame that never reports its content', () => {
   });
 
   it('in local mode, says so within seconds when the loaded frame stays silent (the browser refused the page)', async () => {
-    sdk.autoLoad = false;
     useSkippableTimeouts();
-    stubBackend(VIEWS, embedOk(60, LOCAL_EMBED_PAGES));
-    renderHome();
-    await screen.findByTitle('QuickSight Analytics Dashboard');
+    await openSilentFrame();
     act(() => sdk.change({ eventName: 'FRAME_LOADED' }));
     // A page that answers slowly on a busy machine is given 10 s.
     await skip(9_900);
@@ -76,11 +79,8 @@ describe('a dashboard frame that never reports its content', () => {
   });
 
   it('waits for the content of a loaded frame whose page answers', async () => {
-    sdk.autoLoad = false;
     useSkippableTimeouts();
-    stubBackend(VIEWS, embedOk(60, LOCAL_EMBED_PAGES));
-    renderHome();
-    await screen.findByTitle('QuickSight Analytics Dashboard');
+    await openSilentFrame();
     act(() => sdk.change({ eventName: 'FRAME_LOADED' }));
     window.dispatchEvent(
       new MessageEvent('message', { origin: LOCAL_EMBED_PAGES, data: { eventName: 'EXPERIENCE_INITIALIZED' } }),
@@ -91,11 +91,8 @@ describe('a dashboard frame that never reports its content', () => {
   });
 
   it('keeps the dashboard once the frame reports its content in time', async () => {
-    sdk.autoLoad = false;
     useSkippableTimeouts();
-    stubBackend(VIEWS, embedOk(60, LOCAL_EMBED_PAGES));
-    renderHome();
-    await screen.findByTitle('QuickSight Analytics Dashboard');
+    await openSilentFrame();
     await skip(20_000);
     act(() => sdk.emit({ eventName: 'CONTENT_LOADED', message: { title: 'Inventory' } }));
     await skip(20_000);
@@ -104,10 +101,7 @@ describe('a dashboard frame that never reports its content', () => {
   });
 
   it('shows the frame error with the certificate advice in local mode, after the one automatic renewal', async () => {
-    sdk.autoLoad = false;
-    const calls = stubBackend(VIEWS, embedOk(60, LOCAL_EMBED_PAGES));
-    renderHome();
-    await screen.findByTitle('QuickSight Analytics Dashboard');
+    const calls = await openSilentFrame();
     act(() => sdk.emit({ eventName: 'ERROR_OCCURRED', message: { errorCode: 'Forbidden' } }));
     await waitFor(() => expect(calls.embed).toHaveLength(2));
     await screen.findByTitle('QuickSight Analytics Dashboard');

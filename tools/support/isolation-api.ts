@@ -1,6 +1,12 @@
 import { DescribeDashboardCommand, DescribeDataSetCommand, QuickSightClient } from '@aws-sdk/client-quicksight';
 import { GetCallerIdentityCommand, STSClient } from '@aws-sdk/client-sts';
-import { COMPANY_COLUMN, rulesAttachmentProblem, type AccessCheck } from '#contracts/companies.ts';
+import {
+  COMPANY_COLUMN,
+  DIFFERENCE_KINDS,
+  rulesAttachmentProblem,
+  type AccessCheck,
+  type DifferenceKind,
+} from '#contracts/companies.ts';
 import { LOCAL_CREDENTIALS } from '#clients/local-stack.ts';
 import { companyRulesNames, portalStackName } from '#lib/stack-names.ts';
 import { describeError, type TargetOptions } from './cli.ts';
@@ -14,16 +20,15 @@ import { awsClientConfig, type PortalTarget } from './target.ts';
  * a `company` column (DescribeDashboard, DescribeDataSet).
  */
 
-/** Differences of the company-access check that let a user see another company's rows, or none of their own. */
-const ISOLATION_DIFFERENCES = new Set([
-  'group-missing',
-  'group-unexpected',
-  'member-missing',
-  'member-unexpected',
-  'rules-outdated',
-  'rules-not-loaded',
-  'name-splits',
-]);
+/**
+ * Differences of the company-access check that let a user see another company's rows, or none of
+ * their own: every kind the check knows but a dashboard left unscoped, which is the catalogue's
+ * concern (a dashboard shared by companies on purpose); the proof checks each company-scoped
+ * dashboard's datasets itself.
+ */
+const ISOLATION_DIFFERENCES: ReadonlySet<DifferenceKind> = new Set(
+  DIFFERENCE_KINDS.filter((kind) => kind !== 'dashboard-not-scoped'),
+);
 
 /** One line per difference that breaks isolation: a membership planted in QuickSight shows as member-unexpected. */
 export function isolationDifferences(check: AccessCheck): string[] {
