@@ -106,6 +106,7 @@ function renderInvite(
   hasDashboards = true,
 ) {
   const onClose = vi.fn();
+  const onSharedDataConfirmed = vi.fn();
   render(
     <InviteModal
       email="jane@example.com"
@@ -114,9 +115,10 @@ function renderInvite(
       catalogue={catalogue}
       onClose={onClose}
       invite={invite}
+      onSharedDataConfirmed={onSharedDataConfirmed}
     />,
   );
-  return { invite, onClose, user: userEvent.setup() };
+  return { invite, onClose, onSharedDataConfirmed, user: userEvent.setup() };
 }
 
 const openPicker = (user: ReturnType<typeof userEvent.setup>) =>
@@ -307,19 +309,29 @@ describe('Invite to Dashboard modal: dashboards that are not company-scoped', ()
       if (fields.dashboardId === 'sales-performance' && !fields.confirmSharedData) throw apiError(409, refusal);
       return { message: 'ok' };
     });
-    const { onClose, user } = renderInvite(invite);
+    const { onClose, onSharedDataConfirmed, user } = renderInvite(invite);
     await openPicker(user);
     await user.click(screen.getByLabelText(/Sales Performance/));
     await user.click(screen.getByLabelText(/Distributor Scorecard/));
     await user.keyboard('{Escape}');
     await user.click(screen.getByRole('button', { name: 'Invite' }));
-    expect(await screen.findByText(`✗ Sales Performance: ${refusal}`)).toBeInTheDocument();
+    // A question, not a failure: a warning titled with what to do, the refusal listed without a failure mark.
+    expect(await screen.findByText(`Sales Performance: ${refusal}`)).toBeInTheDocument();
     expect(screen.getByText('✓ Distributor Scorecard: assigned')).toBeInTheDocument();
+    expect(
+      screen.getByText('This dashboard is not company-scoped: confirm shared data to assign it'),
+    ).toBeInTheDocument();
+    expect(screen.queryByText(/Failed to invite/)).not.toBeInTheDocument();
+    expect(screen.queryByText(/✗/)).not.toBeInTheDocument();
+    // The dialog's own button asks the question; there is no second, competing one.
+    expect(screen.queryByRole('button', { name: 'Invite' })).not.toBeInTheDocument();
+    expect(screen.getAllByRole('button', { name: 'Assign as shared data' })).toHaveLength(1);
     expect(onClose).not.toHaveBeenCalled();
     expect(invite).toHaveBeenCalledTimes(2);
 
     await user.click(screen.getByRole('button', { name: 'Assign as shared data' }));
     await waitFor(() => expect(onClose).toHaveBeenCalled());
+    expect(onSharedDataConfirmed).toHaveBeenCalledTimes(1);
     expect(invite).toHaveBeenCalledTimes(3);
     expect(invite).toHaveBeenLastCalledWith(
       expect.objectContaining({
@@ -331,6 +343,29 @@ describe('Invite to Dashboard modal: dashboards that are not company-scoped', ()
     expect(invite.mock.calls.slice(0, 2).map(([fields]) => fields)).not.toContainEqual(
       expect.objectContaining({ confirmSharedData: true }),
     );
+  });
+
+  it('asks again with Invite once the selection changes, and keeps a failure beside a question as a failure', async () => {
+    const invite = vi.fn(async (fields: InviteFields) => {
+      if (fields.dashboardId === 'sales-performance') throw apiError(409, refusal);
+      throw apiError(409, 'Dashboard already assigned');
+    });
+    const { onSharedDataConfirmed, user } = renderInvite(invite);
+    await openPicker(user);
+    await user.click(screen.getByLabelText(/Sales Performance/));
+    await user.click(screen.getByLabelText(/Distributor Scorecard/));
+    await user.keyboard('{Escape}');
+    await user.click(screen.getByRole('button', { name: 'Invite' }));
+    expect(await screen.findByText('✗ Distributor Scorecard: Dashboard already assigned')).toBeInTheDocument();
+    expect(screen.getByText(`Sales Performance: ${refusal}`)).toBeInTheDocument();
+    expect(screen.getByText(/Failed to invite: none of the 2 dashboards was assigned/)).toBeInTheDocument();
+    expect(screen.getByRole('button', { name: 'Assign as shared data' })).toBeInTheDocument();
+
+    await user.click(screen.getByRole('button', { name: /Remove Distributor Scorecard from the selection/ }));
+    expect(screen.getByRole('button', { name: 'Invite' })).toBeInTheDocument();
+    expect(screen.queryByRole('button', { name: 'Assign as shared data' })).not.toBeInTheDocument();
+    expect(screen.queryByText(`Sales Performance: ${refusal}`)).not.toBeInTheDocument();
+    expect(onSharedDataConfirmed).not.toHaveBeenCalled();
   });
 
   it('offers no shared-data confirmation for any other refusal', async () => {

@@ -31,6 +31,16 @@ export interface InviteResult {
 
 export const ASSIGN_SHARED_LABEL = 'Assign as shared data';
 
+/**
+ * The heading of a batch some of whose dashboards wait for the shared-data confirmation: a
+ * question for the admin, not a failure, when nothing else went wrong.
+ */
+export function sharedDataTitle(waiting: number): string {
+  return waiting === 1
+    ? 'This dashboard is not company-scoped: confirm shared data to assign it'
+    : `These ${waiting} dashboards are not company-scoped: confirm shared data to assign them`;
+}
+
 /** An assignment never rejects: each dashboard's failure is in its result. */
 const ASSIGN_REPORTS_FAILURES: RunOptions<never> = { failure: () => null };
 
@@ -45,6 +55,8 @@ export interface InviteModalProps {
   readonly onClose: () => void;
   /** Assigns one dashboard; called once per selected dashboard, in turn. */
   readonly invite: (fields: InviteFields) => Promise<unknown>;
+  /** Called after a dashboard was assigned as shared data (the catalogue entry now records it). */
+  readonly onSharedDataConfirmed?: () => void;
 }
 
 function InviteDialog({
@@ -54,6 +66,7 @@ function InviteDialog({
   catalogue,
   onClose,
   invite,
+  onSharedDataConfirmed,
 }: { readonly email: string } & Omit<InviteModalProps, 'email'>) {
   const radioGroup = useId();
   const [selected, setSelected] = useState<readonly string[]>([]);
@@ -67,6 +80,8 @@ function InviteDialog({
 
   const toggle = (recordId: string) => {
     setValidation(null);
+    // A changed selection is a new batch: Invite again, not a confirmation of the last one's refusals.
+    setResults(null);
     const removing = selected.includes(recordId);
     setSelected(removing ? selected.filter((id) => id !== recordId) : [...selected, recordId]);
     // Deselecting the default dashboard clears the default.
@@ -143,43 +158,74 @@ function InviteDialog({
       ASSIGN_REPORTS_FAILURES,
     );
     if (!outcome) return;
+    if (outcome.some((result) => result.error === null)) onSharedDataConfirmed?.();
     const repeated = new Map(outcome.map((result) => [result.recordId, result]));
     finish(results.map((result) => repeated.get(result.recordId) ?? result));
   };
 
-  const notScopedCount = results?.filter((result) => result.notScoped).length ?? 0;
-  const failedResults = results?.filter((result) => result.error !== null) ?? [];
+  const waitingResults = results?.filter((result) => result.notScoped) ?? [];
+  const failedResults = results?.filter((result) => result.error !== null && !result.notScoped) ?? [];
   const assignedResults = results?.filter((result) => result.error === null) ?? [];
-  const outcome = inviteOutcome(assignedResults.length, failedResults.length);
+  // Refusals that only wait for the admin's confirmation are a question (warning), not a failure; the dialog's own
+  // button then asks it, so the one primary action is the one the admin is asked to take.
+  const confirming = waitingResults.length > 0;
+  const outcome =
+    confirming && failedResults.length === 0
+      ? { tone: 'warning' as const, title: sharedDataTitle(waitingResults.length) }
+      : inviteOutcome(assignedResults.length, failedResults.length + waitingResults.length);
 
   return (
     <FormDialog
       wide
       title="Invite to Dashboard"
       onClose={onClose}
-      onSubmit={submit}
+      onSubmit={(event) => {
+        event.preventDefault();
+        void (confirming ? assignShared() : submit(event));
+      }}
       busy={busy}
-      submitLabel="Invite"
-      busyLabel="Inviting..."
+      submitLabel={confirming ? ASSIGN_SHARED_LABEL : 'Invite'}
+      busyLabel={confirming ? 'Assigning...' : 'Inviting...'}
     >
       <p className="text-muted">
         Assign dashboards to <strong>{email}</strong>.
       </p>
       {results && (
         <Alert tone={outcome.tone} title={outcome.title} className="invite-outcome">
-          <p className="invite-results-heading">Not assigned ({failedResults.length}):</p>
-          <ul className="invite-results">
-            {failedResults.map((result) => (
-              <li key={result.recordId} className="is-failed">
-                {`✗ ${result.name}: ${result.error}`}
-                {result.details?.map((line) => (
-                  <span key={line} className="invite-result-detail">
-                    {line}
-                  </span>
+          {failedResults.length > 0 && (
+            <>
+              <p className="invite-results-heading">Not assigned ({failedResults.length}):</p>
+              <ul className="invite-results">
+                {failedResults.map((result) => (
+                  <li key={result.recordId} className="is-failed">
+                    {`✗ ${result.name}: ${result.error}`}
+                    {result.details?.map((line) => (
+                      <span key={line} className="invite-result-detail">
+                        {line}
+                      </span>
+                    ))}
+                  </li>
                 ))}
-              </li>
-            ))}
-          </ul>
+              </ul>
+            </>
+          )}
+          {confirming && (
+            <>
+              <p className="invite-results-heading">Waiting for your confirmation ({waitingResults.length}):</p>
+              <ul className="invite-results">
+                {waitingResults.map((result) => (
+                  <li key={result.recordId} className="is-waiting">
+                    {`${result.name}: ${result.error}`}
+                    {result.details?.map((line) => (
+                      <span key={line} className="invite-result-detail">
+                        {line}
+                      </span>
+                    ))}
+                  </li>
+                ))}
+              </ul>
+            </>
+          )}
           {assignedResults.length > 0 && (
             <>
               <p className="invite-results-heading">Assigned ({assignedResults.length}):</p>
@@ -192,20 +238,13 @@ function InviteDialog({
               </ul>
             </>
           )}
-          {notScopedCount > 0 && (
-            <div className="stack-tight shared-data-confirm">
-              <p>
-                Assigning {notScopedCount === 1 ? 'this dashboard' : 'these dashboards'} as shared data records that
-                every company
-                {notScopedCount === 1 ? ' it reaches' : ' they reach'} may see all of{' '}
-                {notScopedCount === 1 ? 'its' : 'their'} rows.
-              </p>
-              <div>
-                <Button size="sm" onClick={() => void assignShared()} disabled={busy}>
-                  {ASSIGN_SHARED_LABEL}
-                </Button>
-              </div>
-            </div>
+          {confirming && (
+            <p className="shared-data-confirm">
+              {ASSIGN_SHARED_LABEL} records that every company{' '}
+              {waitingResults.length === 1 ? 'it reaches' : 'they reach'} may see all of{' '}
+              {waitingResults.length === 1 ? 'its' : 'their'} rows. Cancel to leave{' '}
+              {waitingResults.length === 1 ? 'it' : 'them'} unassigned.
+            </p>
           )}
         </Alert>
       )}

@@ -234,6 +234,8 @@ export default function DashboardsPage() {
         catalogue={catalogue.data ?? NO_DASHBOARDS}
         onClose={() => setInviteEmail(null)}
         invite={invite}
+        // The catalogue card shows 'Shared data' from the entry the confirmation just updated.
+        onSharedDataConfirmed={catalogue.reload}
       />
       <DashboardFormModal
         target={editTarget}
