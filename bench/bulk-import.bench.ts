@@ -25,7 +25,7 @@ import {
 } from '@aws-sdk/client-quicksight';
 import { MAX_IMPORT_ROWS } from '#contracts/user-import.ts';
 import { findFreePortBase } from '#local/ports.ts';
-import { SAMPLE_DASHBOARDS } from '#local/emulators/quicksight/index.ts';
+import { SAMPLE_DASHBOARDS } from '#emulators/quicksight/index.ts';
 import { spawnStack } from '#local/stack-process.ts';
 import { seedCompany } from '#test/lambdas/support/companies.ts';
 import {

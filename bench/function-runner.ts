@@ -238,7 +238,7 @@ export async function listViewsEvent(info: StackInfo, jwks: object, token: strin
   return event;
 }
 
-/** What the pool's triggers are told of an account (local/emulators/cognito: tokens.ts, operations/users.ts). */
+/** What the pool's triggers are told of an account (emulators/cognito: tokens.ts, operations/users.ts). */
 export async function triggerAccount(info: StackInfo, email: string) {
   const pool = { UserPoolId: info.cognito.userPoolId, Username: email };
   const cognito = new CognitoIdentityProviderClient({

@@ -12,7 +12,7 @@ import {
 import dynalite from 'dynalite';
 import { tables, type KeyDefinition, type TableDefinition } from '#contracts/tables.ts';
 import { localTableName } from '#clients/local-stack.ts';
-import { closeServer, httpUrl, listen } from './emulators/shared/http.ts';
+import { closeServer, httpUrl, listen } from '#emulators/shared/http.ts';
 
 function keySchema(partitionKey: KeyDefinition, sortKey?: KeyDefinition): KeySchemaElement[] {
   const schema: KeySchemaElement[] = [{ AttributeName: partitionKey.name, KeyType: 'HASH' }];

@@ -8,7 +8,7 @@ import {
 } from '#clients/local-stack.ts';
 import type { SynthesizedDeployment } from './aws/deployment.ts';
 import { localResourceNames, resolveValue, type LocalValues } from './aws/resolve.ts';
-import { ObjectAccessDenied } from './emulators/quicksight/ingest.ts';
+import { ObjectAccessDenied } from '#emulators/quicksight/ingest.ts';
 import { newCredentials } from './functions.ts';
 import type { LocalIam, LocalPrincipal } from './iam/policies.ts';
 

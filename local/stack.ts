@@ -7,7 +7,7 @@ import { USER_POOL_CLIENT } from '#contracts/user-pool-client.ts';
 import type { SynthesizedDeployment, UrlFunctionKey } from './aws/deployment.ts';
 import { localDeployment } from './aws/local-deployment.ts';
 import { localResourceNames } from './aws/resolve.ts';
-import { readTotpSecret, startCognitoEmulator, type CognitoEmulator } from './emulators/cognito/index.ts';
+import { readTotpSecret, startCognitoEmulator, type CognitoEmulator } from '#emulators/cognito/index.ts';
 import { cognitoDataDir, quicksightDataDir } from './data-dir.ts';
 import {
   DEFAULT_DATA_DIR,
@@ -31,11 +31,11 @@ import { startIamGate } from './iam/gate.ts';
 import { LocalIam } from './iam/policies.ts';
 import type { LocalFunction } from './lambda/runtime.ts';
 import { cognitoRules, dynamodbRules, quicksightRules, s3Rules, sesRules } from './iam/services.ts';
-import { startMailCapture, type MailCapture } from './emulators/ses/capture.ts';
-import { s3DataDir, startS3StandIn, type S3StandIn } from './emulators/s3/index.ts';
+import { startMailCapture, type MailCapture } from '#emulators/ses/capture.ts';
+import { s3DataDir, startS3StandIn, type S3StandIn } from '#emulators/s3/index.ts';
 import { ensureAuthorsGroup, roleReads, type RoleReads } from './quicksight-access.ts';
-import { IdentityStore } from './emulators/ses/identities.ts';
-import { cognitoMailSender } from './emulators/ses/send.ts';
+import { IdentityStore } from '#emulators/ses/identities.ts';
+import { cognitoMailSender } from '#emulators/ses/send.ts';
 import { assertPortsFree, DEFAULT_PORT_BASE, portLayout, type PortLayout } from './ports.ts';
 import {
   dashboardLink,
@@ -43,12 +43,12 @@ import {
   SAMPLE_DASHBOARDS,
   startQuickSightEmulator,
   type QuickSightEmulator,
-} from './emulators/quicksight/index.ts';
+} from '#emulators/quicksight/index.ts';
 import { DEMO_ACCOUNTS } from './seed/demo-accounts.ts';
 import { seedIfNeeded } from './seed/seed.ts';
 import { ensureWebBuilt, WEB_DIST } from './web-build.ts';
 import { startWebServer, type WebServer } from './web-server.ts';
-import { httpUrl } from './emulators/shared/http.ts';
+import { httpUrl } from '#emulators/shared/http.ts';
 
 /**
  * The portal's origin. Servers listen on 127.0.0.1, but QuickSight accepts no IP address in

@@ -4,7 +4,7 @@
  */
 import { resolve } from 'node:path';
 import { parseArgs } from 'node:util';
-import { readTotpSecret } from './emulators/cognito/index.ts';
+import { readTotpSecret } from '#emulators/cognito/index.ts';
 import { cognitoDataDir } from './data-dir.ts';
 import { DEFAULT_DATA_DIR } from '#clients/local-stack.ts';
 import { currentTotpCode, msUntilNextTotpStep } from '#clients/authenticator-code.ts';

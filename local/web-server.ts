@@ -4,7 +4,7 @@ import { createServer, type ServerResponse } from 'node:http';
 import { extname, join, normalize, sep } from 'node:path';
 import { runtimeConfigSchema, type RuntimeConfig } from '#contracts/config.ts';
 import { securityHeaders, type CspSources } from '#contracts/security-headers.ts';
-import { closeServer, httpUrl, listen } from './emulators/shared/http.ts';
+import { closeServer, httpUrl, listen } from '#emulators/shared/http.ts';
 
 const CONTENT_TYPES: Record<string, string> = {
   '.html': 'text/html; charset=utf-8',

@@ -1,7 +1,7 @@
 import { createHash, randomUUID } from 'node:crypto';
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { Context, LambdaFunctionURLEvent } from 'aws-lambda';
-import { closeServer, httpUrl, listen, PayloadTooLargeError, readBody } from '../emulators/shared/http.ts';
+import { closeServer, httpUrl, listen, PayloadTooLargeError, readBody } from '#emulators/shared/http.ts';
 import { DEFAULT_FUNCTION_TIMEOUT_MS, invokeWithTimeout, lambdaContext } from '../lambda-context.ts';
 import { isPreflight, preflightHeaders, withCorsHeaders, type FunctionUrlCors } from './cors.ts';
 import { functionUrlEvent, httpResponseOf, type HttpResponse } from './event.ts';

@@ -14,7 +14,7 @@ import {
   type GraphQLFieldResolver,
   type GraphQLSchema,
 } from 'graphql';
-import { closeServer, httpUrl, listen, PayloadTooLargeError, readBody, sendJson } from '../emulators/shared/http.ts';
+import { closeServer, httpUrl, listen, PayloadTooLargeError, readBody, sendJson } from '#emulators/shared/http.ts';
 import {
   DEFAULT_FUNCTION_TIMEOUT_MS,
   FunctionTimeoutError,

@@ -1,8 +1,8 @@
 import { randomUUID } from 'node:crypto';
 import { createServer, request as httpRequest, type IncomingMessage, type ServerResponse } from 'node:http';
 import { LOCAL_REGION } from '#clients/local-stack.ts';
-import { closeServer, httpUrl, listen, PayloadTooLargeError, readBody } from '../emulators/shared/http.ts';
-import { sendS3Error } from '../emulators/s3/errors.ts';
+import { closeServer, httpUrl, listen, PayloadTooLargeError, readBody } from '#emulators/shared/http.ts';
+import { sendS3Error } from '#emulators/s3/errors.ts';
 import type { LocalIam } from './policies.ts';
 import type { ServiceRules } from './services.ts';
 import { checkSignature, type SignatureFailure } from './sigv4.ts';

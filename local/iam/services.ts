@@ -1,6 +1,6 @@
 import type { IncomingHttpHeaders } from 'node:http';
-import { LIST_BUCKET_HEADER } from '../emulators/s3/list-bucket-header.ts';
-import { mailboxAddress } from '../emulators/ses/identities.ts';
+import { LIST_BUCKET_HEADER } from '#emulators/s3/list-bucket-header.ts';
+import { mailboxAddress } from '#emulators/ses/identities.ts';
 import { COGNITO_WITHOUT_IAM } from '#contracts/cognito-operations.ts';
 import type { AwsCall } from './policies.ts';
 

@@ -1,6 +1,6 @@
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { dashboardLink, SAMPLE_DASHBOARDS } from '#local/emulators/quicksight/index.ts';
+import { dashboardLink, SAMPLE_DASHBOARDS } from '#emulators/quicksight/index.ts';
 import { expectNoSeriousA11yViolations } from './support/a11y.ts';
 import { RESET_MFA_MESSAGE } from '#contracts/user-admin.ts';
 import { signInAsAdmin, signInAsUser, storedAccessToken } from './support/auth.ts';

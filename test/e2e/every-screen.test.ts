@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { Browser, BrowserContext, Locator, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { SAMPLE_DASHBOARDS } from '#local/emulators/quicksight/index.ts';
+import { SAMPLE_DASHBOARDS } from '#emulators/quicksight/index.ts';
 import { DEMO_COMPANIES } from '#local/seed/demo-accounts.ts';
 import { expectNoA11yViolations, expectNoSeriousA11yViolations } from './support/a11y.ts';
 import { signInAsAdmin, signInAsUser } from './support/auth.ts';

@@ -2,7 +2,7 @@ import { readFile } from 'node:fs/promises';
 import Papa from 'papaparse';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { SAMPLE_DASHBOARDS } from '#local/emulators/quicksight/index.ts';
+import { SAMPLE_DASHBOARDS } from '#emulators/quicksight/index.ts';
 import { signInAsAdmin, storedAccessToken } from './support/auth.ts';
 import { launchBrowser } from './support/browser.ts';
 import { listMail, readMail, type CapturedMail } from './support/mail.ts';

@@ -2,8 +2,8 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startMailCapture, type MailCapture } from '#local/emulators/ses/capture.ts';
-import { capturedMailListSchema } from '#local/emulators/ses/messages.ts';
+import { startMailCapture, type MailCapture } from '#emulators/ses/capture.ts';
+import { capturedMailListSchema } from '#emulators/ses/messages.ts';
 import { type Handler, type Harness, invoke, loadHandler, OTHER_USER, startHarness, USER } from './support/harness.ts';
 
 /**

@@ -13,7 +13,7 @@ import {
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { localStackTemplate, type TemplateResources } from '#local/aws/local-deployment.ts';
 import { userPoolGroups, userPoolSettings } from '#local/aws/synth.ts';
-import { checkedVerifiedAttributes } from '#local/emulators/cognito/config.ts';
+import { checkedVerifiedAttributes } from '#emulators/cognito/config.ts';
 import { authenticate, userFor } from './support/cognito-client.ts';
 import {
   createEnrolledUser,

@@ -2,8 +2,8 @@ import { AdminCreateUserCommand, AdminSetUserPasswordCommand } from '@aws-sdk/cl
 import { afterEach, describe, expect, it } from 'vitest';
 import { invitationMessage } from '#lib/auth.ts';
 import { USER_POOL_CLIENT } from '#contracts/user-pool-client.ts';
-import { startCognitoEmulator } from '#local/emulators/cognito/index.ts';
-import { DEFAULT_INVITATION, invitationEmail } from '#local/emulators/cognito/mail.ts';
+import { startCognitoEmulator } from '#emulators/cognito/index.ts';
+import { DEFAULT_INVITATION, invitationEmail } from '#emulators/cognito/mail.ts';
 import { answerNewPassword, authenticate, userFor } from './support/cognito-client.ts';
 import { startHarness, type CognitoHarness } from './support/cognito-harness.ts';
 

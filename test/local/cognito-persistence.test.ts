@@ -11,8 +11,8 @@ import {
 } from '@aws-sdk/client-cognito-identity-provider';
 import { afterEach, describe, expect, it } from 'vitest';
 import { USER_POOL_CLIENT } from '#contracts/user-pool-client.ts';
-import { readTotpSecret, startCognitoEmulator } from '#local/emulators/cognito/index.ts';
-import { loadPool } from '#local/emulators/cognito/persistence.ts';
+import { readTotpSecret, startCognitoEmulator } from '#emulators/cognito/index.ts';
+import { loadPool } from '#emulators/cognito/persistence.ts';
 import { answerTotp, associateSoftwareToken, authenticate, userFor } from './support/cognito-client.ts';
 import { adminClient, createEnrolledUser, createUser, startHarness } from './support/cognito-harness.ts';
 

@@ -8,7 +8,7 @@ import {
   parseClientPublicValue,
   passwordClaimIsValid,
   passwordMatches,
-} from '#local/emulators/cognito/srp.ts';
+} from '#emulators/cognito/srp.ts';
 
 /** The client half comes from the unmodified amazon-cognito-identity-js. */
 interface LibraryBigInteger {

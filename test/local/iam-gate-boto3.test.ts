@@ -6,7 +6,7 @@ import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Closers } from '#local/closers.ts';
 import { USER_POOL_CLIENT } from '#contracts/user-pool-client.ts';
-import { startCognitoEmulator } from '#local/emulators/cognito/index.ts';
+import { startCognitoEmulator } from '#emulators/cognito/index.ts';
 import { startDynamoDb } from '#local/dynamodb.ts';
 import {
   LOCAL_ACCOUNT_ID,
@@ -18,9 +18,9 @@ import {
 import { startIamGate } from '#local/iam/gate.ts';
 import { LocalIam } from '#local/iam/policies.ts';
 import { cognitoRules, dynamodbRules, quicksightRules, sesRules, type ServiceRules } from '#local/iam/services.ts';
-import { startMailCapture } from '#local/emulators/ses/capture.ts';
-import { IdentityStore } from '#local/emulators/ses/identities.ts';
-import { startQuickSightEmulator } from '#local/emulators/quicksight/index.ts';
+import { startMailCapture } from '#emulators/ses/capture.ts';
+import { IdentityStore } from '#emulators/ses/identities.ts';
+import { startQuickSightEmulator } from '#emulators/quicksight/index.ts';
 
 /**
  * Unmodified boto3 (Debian's python3-boto3) and botocore as the AWS CLI uses it, against each

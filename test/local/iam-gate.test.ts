@@ -20,7 +20,7 @@ import type { SynthesizedDeployment } from '#local/aws/deployment.ts';
 import { localDeployment } from '#local/aws/local-deployment.ts';
 import { Closers } from '#local/closers.ts';
 import { USER_POOL_CLIENT } from '#contracts/user-pool-client.ts';
-import { startCognitoEmulator } from '#local/emulators/cognito/index.ts';
+import { startCognitoEmulator } from '#emulators/cognito/index.ts';
 import { startDynamoDb } from '#local/dynamodb.ts';
 import { templateValues, type LocalEndpoints } from '#local/environment.ts';
 import { LOCAL_ACCOUNT_ID, LOCAL_CREDENTIALS, SUPPORT_FROM_ADDRESS, SUPPORT_TO_ADDRESS } from '#clients/local-stack.ts';
@@ -28,9 +28,9 @@ import { functionPrincipal, newCredentials, type FunctionCredentials } from '#lo
 import { startIamGate } from '#local/iam/gate.ts';
 import { LocalIam } from '#local/iam/policies.ts';
 import { cognitoRules, dynamodbRules, quicksightRules, sesRules } from '#local/iam/services.ts';
-import { startMailCapture } from '#local/emulators/ses/capture.ts';
-import { IdentityStore } from '#local/emulators/ses/identities.ts';
-import { startQuickSightEmulator } from '#local/emulators/quicksight/index.ts';
+import { startMailCapture } from '#emulators/ses/capture.ts';
+import { IdentityStore } from '#emulators/ses/identities.ts';
+import { startQuickSightEmulator } from '#emulators/quicksight/index.ts';
 
 /**
  * Every local AWS endpoint checks the caller's SigV4 signature and evaluates the call against

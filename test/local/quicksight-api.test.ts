@@ -9,7 +9,7 @@ import {
   UpdateDashboardPermissionsCommand,
 } from '@aws-sdk/client-quicksight';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { SAMPLE_DASHBOARDS } from '#local/emulators/quicksight/index.ts';
+import { SAMPLE_DASHBOARDS } from '#emulators/quicksight/index.ts';
 import {
   ACCOUNT_ID,
   NAMESPACE,

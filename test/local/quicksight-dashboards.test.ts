@@ -1,9 +1,9 @@
 import { describe, expect, it } from 'vitest';
-import { SAMPLE_DASHBOARDS } from '#local/emulators/quicksight/index.ts';
-import { fillRate, lastMonths, marginRate, onTimeRate, totals } from '#local/emulators/quicksight/data/aggregate.ts';
-import { DEFAULT_SEED, generateDataset, sampleDataset } from '#local/emulators/quicksight/data/generator.ts';
-import { parseViewState } from '#local/emulators/quicksight/render/layout.ts';
-import { dashboardPage } from '#local/emulators/quicksight/render/pages.ts';
+import { SAMPLE_DASHBOARDS } from '#emulators/quicksight/index.ts';
+import { fillRate, lastMonths, marginRate, onTimeRate, totals } from '#emulators/quicksight/data/aggregate.ts';
+import { DEFAULT_SEED, generateDataset, sampleDataset } from '#emulators/quicksight/data/generator.ts';
+import { parseViewState } from '#emulators/quicksight/render/layout.ts';
+import { dashboardPage } from '#emulators/quicksight/render/pages.ts';
 
 const view = (query = '') => parseViewState(new URLSearchParams(query));
 

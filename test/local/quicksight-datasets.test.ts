@@ -10,8 +10,8 @@ import {
   type CreateDataSetCommandInput,
 } from '@aws-sdk/client-quicksight';
 import { afterEach, describe, expect, it } from 'vitest';
-import { SAMPLE_DASHBOARDS } from '#local/emulators/quicksight/index.ts';
-import { openStateStore } from '#local/emulators/quicksight/persistence.ts';
+import { SAMPLE_DASHBOARDS } from '#emulators/quicksight/index.ts';
+import { openStateStore } from '#emulators/quicksight/persistence.ts';
 import {
   ACCOUNT_ID,
   MemoryObjects,

@@ -3,7 +3,7 @@ import {
   UpdateDashboardPermissionsCommand,
 } from '@aws-sdk/client-quicksight';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { dashboardLink, SAMPLE_DASHBOARDS } from '#local/emulators/quicksight/index.ts';
+import { dashboardLink, SAMPLE_DASHBOARDS } from '#emulators/quicksight/index.ts';
 import { ACCOUNT_ID, VIEWER_ACTIONS, startTestEmulator, userArn, type TestEmulator } from './quicksight-support.ts';
 
 const USER = 'demo.user@example.com';

@@ -12,7 +12,7 @@ import {
   UpdateDashboardPermissionsCommand,
 } from '@aws-sdk/client-quicksight';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { openStateStore } from '#local/emulators/quicksight/persistence.ts';
+import { openStateStore } from '#emulators/quicksight/persistence.ts';
 import {
   ACCOUNT_ID,
   NAMESPACE,

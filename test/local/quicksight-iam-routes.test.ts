@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { quicksightRules, type ApiRequest } from '#local/iam/services.ts';
-import { API_OPERATIONS } from '#local/emulators/quicksight/server.ts';
+import { API_OPERATIONS } from '#emulators/quicksight/server.ts';
 import { ACCOUNT_ID, REGION } from './quicksight-support.ts';
 
 /**

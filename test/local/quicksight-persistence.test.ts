@@ -8,8 +8,8 @@ import {
   ListUsersCommand,
 } from '@aws-sdk/client-quicksight';
 import { afterEach, describe, expect, it } from 'vitest';
-import { startQuickSightEmulator } from '#local/emulators/quicksight/index.ts';
-import { JOURNAL_FILE, SNAPSHOT_FILE, openStateStore } from '#local/emulators/quicksight/persistence.ts';
+import { startQuickSightEmulator } from '#emulators/quicksight/index.ts';
+import { JOURNAL_FILE, SNAPSHOT_FILE, openStateStore } from '#emulators/quicksight/persistence.ts';
 import {
   ACCOUNT_ID,
   NAMESPACE,

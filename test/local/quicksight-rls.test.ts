@@ -5,15 +5,15 @@ import {
   DeleteGroupMembershipCommand,
 } from '@aws-sdk/client-quicksight';
 import { afterEach, describe, expect, it } from 'vitest';
-import { lastMonths, totals } from '#local/emulators/quicksight/data/aggregate.ts';
-import { sampleDataset, type Dataset } from '#local/emulators/quicksight/data/generator.ts';
+import { lastMonths, totals } from '#emulators/quicksight/data/aggregate.ts';
+import { sampleDataset, type Dataset } from '#emulators/quicksight/data/generator.ts';
 import {
   NO_DATA_TEXT,
   SAMPLE_COMPANIES,
   SAMPLE_DASHBOARDS,
   type SampleRowLevelSecurity,
-} from '#local/emulators/quicksight/index.ts';
-import { currency } from '#local/emulators/quicksight/render/format.ts';
+} from '#emulators/quicksight/index.ts';
+import { currency } from '#emulators/quicksight/render/format.ts';
 import {
   ACCOUNT_ID,
   MemoryObjects,

@@ -17,8 +17,8 @@ import {
   type QuickSightEmulator,
   type QuickSightEmulatorOptions,
   type SampleRowLevelSecurity,
-} from '#local/emulators/quicksight/index.ts';
-import { ObjectAccessDenied } from '#local/emulators/quicksight/ingest.ts';
+} from '#emulators/quicksight/index.ts';
+import { ObjectAccessDenied } from '#emulators/quicksight/ingest.ts';
 
 /** Starts emulators on free ports with a temporary data directory and a clock tests can move. */
 

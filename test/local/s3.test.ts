@@ -24,7 +24,7 @@ import { functionPrincipal, newCredentials, type FunctionCredentials } from '#lo
 import { startIamGate } from '#local/iam/gate.ts';
 import { LocalIam } from '#local/iam/policies.ts';
 import { s3Rules } from '#local/iam/services.ts';
-import { LIST_BUCKET_HEADER, startS3StandIn, type S3StandIn } from '#local/emulators/s3/index.ts';
+import { LIST_BUCKET_HEADER, startS3StandIn, type S3StandIn } from '#emulators/s3/index.ts';
 
 /**
  * Local S3 behind its IAM gate, as the functions reach it (path-style, SigV4 with

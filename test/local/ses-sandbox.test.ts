@@ -15,8 +15,8 @@ import {
 } from '@aws-sdk/client-sesv2';
 import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
 import { LOCAL_CREDENTIALS } from '#clients/local-stack.ts';
-import { startMailCapture, type MailCapture } from '#local/emulators/ses/capture.ts';
-import { capturedMailListSchema } from '#local/emulators/ses/messages.ts';
+import { startMailCapture, type MailCapture } from '#emulators/ses/capture.ts';
+import { capturedMailListSchema } from '#emulators/ses/messages.ts';
 
 const SENDER = 'no-reply@tviq.local';
 const RECIPIENT = 'support@tviq.local';

@@ -3,10 +3,10 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { LOCAL_CREDENTIALS } from '#clients/local-stack.ts';
-import { startMailCapture, type MailCapture } from '#local/emulators/ses/capture.ts';
-import { capturedMailListSchema, htmlToText } from '#local/emulators/ses/messages.ts';
-import { COGNITO_DEFAULT_SENDER } from '#local/emulators/shared/cognito-sender.ts';
-import { cognitoMailSender, mailSender } from '#local/emulators/ses/send.ts';
+import { startMailCapture, type MailCapture } from '#emulators/ses/capture.ts';
+import { capturedMailListSchema, htmlToText } from '#emulators/ses/messages.ts';
+import { COGNITO_DEFAULT_SENDER } from '#emulators/shared/cognito-sender.ts';
+import { cognitoMailSender, mailSender } from '#emulators/ses/send.ts';
 
 const VERIFIED = ['tviq.local'];
 

@@ -15,7 +15,7 @@ import { listUsersWithQuicksightResponseSchema } from '#contracts/quicksight-adm
 import { quicksightDataDir } from '#local/data-dir.ts';
 import { LOCAL_CREDENTIALS } from '#clients/local-stack.ts';
 import { findFreePortBase } from '#local/ports.ts';
-import { SAMPLE_DASHBOARDS } from '#local/emulators/quicksight/index.ts';
+import { SAMPLE_DASHBOARDS } from '#emulators/quicksight/index.ts';
 import { spawnStack, type RunningStack } from '#local/stack-process.ts';
 import type { StackInfo } from '#clients/local-stack.ts';
 import { signInWithSrp, type SessionTokens } from '../e2e/support/cognito-session.ts';

@@ -25,10 +25,16 @@ describe('import layers in lint', () => {
     // An emulator importing a function's code, and the harness.
     expect(
       await problems(
-        'local/emulators/cognito/x.ts',
+        'emulators/cognito/x.ts',
         "export { createLogger } from '#lambdas/shared/logger.ts';\nexport { PORT_OFFSETS } from '#local/ports.ts';\n",
       ),
     ).toEqual([layerBreak, layerBreak]);
+    // A tool importing an emulator: the tools act on a deployment, never on local mode's stand-ins.
+    expect(await problems('tools/x.ts', "export { readTotpSecret } from '#emulators/cognito/index.ts';\n")).toEqual([
+      layerBreak,
+    ]);
+    // The harness importing an emulator, and an emulator importing another emulator's shared helpers: allowed.
+    expect(await problems('local/x.ts', "export { readTotpSecret } from '#emulators/cognito/index.ts';\n")).toEqual([]);
     // contracts/ importing a function's code, even for a type.
     expect(await problems('contracts/x.ts', "export type { Logger } from '#lambdas/shared/logger.ts';\n")).toEqual([
       layerBreak,

@@ -11,7 +11,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { listDashboardMetadataResponseSchema, userDashboardsResponseSchema } from '#contracts/quicksight-admin.ts';
 import { auditTable, usageTable } from '#contracts/tables.ts';
 import { localTableName, LOCAL_CREDENTIALS } from '#clients/local-stack.ts';
-import { capturedMailListSchema } from '#local/emulators/ses/messages.ts';
+import { capturedMailListSchema } from '#emulators/ses/messages.ts';
 import { resolveTarget, type PortalTarget } from '#tools/support/target.ts';
 import { VERIFY_PREFIX, verifyDeployment } from '#tools/support/verify-steps.ts';
 import { signInWithSrp } from '../e2e/support/cognito-session.ts';

@@ -1,8 +1,8 @@
 import { setTimeout as sleep } from 'node:timers/promises';
-import { capturedMailListSchema, type CapturedMail } from '#local/emulators/ses/messages.ts';
+import { capturedMailListSchema, type CapturedMail } from '#emulators/ses/messages.ts';
 import type { StackInfo } from '#clients/local-stack.ts';
 
-export type { CapturedMail } from '#local/emulators/ses/messages.ts';
+export type { CapturedMail } from '#emulators/ses/messages.ts';
 
 export interface MailQuery {
   /** A recipient of the message (case-insensitive). */

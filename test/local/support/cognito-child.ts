@@ -1,5 +1,5 @@
 import { USER_POOL_CLIENT } from '#contracts/user-pool-client.ts';
-import { startCognitoEmulator } from '#local/emulators/cognito/index.ts';
+import { startCognitoEmulator } from '#emulators/cognito/index.ts';
 
 /**
  * Runs the identity provider in its own process so a test can kill it without warning:

@@ -12,7 +12,7 @@ import {
   type CognitoEmulator,
   type InvitationTemplate,
   type OutgoingEmail,
-} from '#local/emulators/cognito/index.ts';
+} from '#emulators/cognito/index.ts';
 import { completeMfaSetup, setTotpPreference } from './cognito-client.ts';
 
 /** A running emulator in a temporary directory, with captured mail and a movable clock. */
