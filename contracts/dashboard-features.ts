@@ -29,6 +29,45 @@ export const DEFAULT_DASHBOARD_FEATURES: readonly DashboardFeature[] = ['StatePe
 export const isDashboardFeature = (name: string): name is DashboardFeature =>
   (DASHBOARD_FEATURES as readonly string[]).includes(name);
 
+/** The features the deprecated `dashboardStatePersistence` turned on, and off when false. */
+export const STATE_PERSISTENCE_FEATURES: readonly DashboardFeature[] = ['StatePersistence', 'Bookmarks'];
+
+/**
+ * The deployment's features: its `dashboardFeatures` (the default when it names none), less
+ * StatePersistence and Bookmarks when the deprecated `dashboardStatePersistence` is false. An
+ * empty list is no feature at all.
+ */
+export function deploymentDashboardFeatures(
+  features: readonly DashboardFeature[] | undefined,
+  statePersistence?: boolean,
+): DashboardFeature[] {
+  const listed = [...(features ?? DEFAULT_DASHBOARD_FEATURES)];
+  return statePersistence === false ? listed.filter((name) => !STATE_PERSISTENCE_FEATURES.includes(name)) : listed;
+}
+
+/**
+ * EMBED_DASHBOARD_FEATURES's value for no feature: a word, so that "none" is never taken for a
+ * variable left unset (which means the default).
+ */
+export const NO_DASHBOARD_FEATURES = 'none';
+
+/** The value of EMBED_DASHBOARD_FEATURES that names `features`. */
+export const dashboardFeaturesVariable = (features: readonly DashboardFeature[]): string =>
+  features.length === 0 ? NO_DASHBOARD_FEATURES : features.join(',');
+
+/** The features a value of EMBED_DASHBOARD_FEATURES names, and the names in it that are not features. */
+export function readDashboardFeaturesVariable(value: string): {
+  readonly features: DashboardFeature[];
+  readonly unknown: string[];
+} {
+  if (value.trim() === NO_DASHBOARD_FEATURES) return { features: [], unknown: [] };
+  const names = value
+    .split(',')
+    .map((name) => name.trim())
+    .filter(Boolean);
+  return { features: names.filter(isDashboardFeature), unknown: unknownDashboardFeatures(names) };
+}
+
 /** The names in `names` that are not features, for a clear refusal. */
 export function unknownDashboardFeatures(names: readonly string[]): string[] {
   return names.filter((name) => !isDashboardFeature(name));

@@ -41,7 +41,6 @@ export const ENV = {
   s3Endpoint: 'S3_ENDPOINT',
   embedSessionMinutes: 'EMBED_SESSION_MINUTES',
   /** 'false' turns off QuickSight state persistence and bookmarks in the embedded dashboard. */
-  embedStatePersistence: 'EMBED_STATE_PERSISTENCE',
   /** Comma-separated dashboardFeatures the embed function asks QuickSight for (contracts/dashboard-features.ts). */
   embedDashboardFeatures: 'EMBED_DASHBOARD_FEATURES',
   /** Comma-separated site origins: CORS allow-list and the embed AllowedDomains. */

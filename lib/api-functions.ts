@@ -11,7 +11,11 @@ import type { PortalAuth } from './auth.ts';
 import { acknowledge, wildcardResourceFinding } from './compliance.ts';
 import type { PortalData } from './data.ts';
 import { CATALOGUE_ACTIONS, PortalFunction, STATE_ITEM_ACTIONS, USAGE_RECORD_ACTIONS } from './portal-function.ts';
-import { DEFAULT_DASHBOARD_FEATURES } from '#contracts/dashboard-features.ts';
+import {
+  dashboardFeaturesVariable,
+  deploymentDashboardFeatures,
+  type DashboardFeature,
+} from '#contracts/dashboard-features.ts';
 import { quickSightArns, quickSightEnvironment, type QuickSightTarget } from './quicksight.ts';
 
 export interface ApiFunctionsProps {
@@ -22,16 +26,11 @@ export interface ApiFunctionsProps {
   readonly allowedOrigins: readonly string[];
   readonly embedSessionMinutes: number;
   /**
-   * Ask QuickSight for state persistence and bookmarks in embedded dashboards.
-   * @default true
-   */
-  readonly embedStatePersistence?: boolean;
-  /**
-   * Features of embedded dashboards (RegisteredUserDashboardFeatureConfigurations members);
-   * with embedStatePersistence false, StatePersistence and Bookmarks stay off whatever this says.
+   * Features of embedded dashboards (RegisteredUserDashboardFeatureConfigurations members), exactly
+   * these; an empty list turns every feature off.
    * @default StatePersistence and Bookmarks
    */
-  readonly embedDashboardFeatures?: readonly string[];
+  readonly embedDashboardFeatures?: readonly DashboardFeature[];
   /** Days dashboard view events and their aggregates are kept (DynamoDB TTL). */
   readonly usageRetentionDays: number;
   /** Tokens of a sign-in older than this are refused by every function. */
@@ -121,12 +120,9 @@ export class ApiFunctions extends Construct {
       environment: {
         ...quicksightSettings,
         [ENV.embedSessionMinutes]: String(props.embedSessionMinutes),
-        [ENV.embedStatePersistence]: String(props.embedStatePersistence ?? true),
-        [ENV.embedDashboardFeatures]: (props.embedDashboardFeatures ?? DEFAULT_DASHBOARD_FEATURES)
-          .filter(
-            (feature) => props.embedStatePersistence !== false || !['StatePersistence', 'Bookmarks'].includes(feature),
-          )
-          .join(','),
+        [ENV.embedDashboardFeatures]: dashboardFeaturesVariable(
+          deploymentDashboardFeatures(props.embedDashboardFeatures),
+        ),
         [ENV.usageRetentionDays]: String(props.usageRetentionDays),
       },
     });

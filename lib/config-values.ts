@@ -29,6 +29,15 @@ export const wholeNumber = (min: number, max: number, why: string) =>
     .min(min, { message: `must be at least ${min} (${why})` })
     .max(max, { message: `must be at most ${max} (${why})` });
 
+/** A true/false setting with no default: unset stays undefined. */
+export const optionalFlag = z.preprocess(
+  (value) => {
+    const v = blankAsUnset(value);
+    return v === 'true' ? true : v === 'false' ? false : v;
+  },
+  z.boolean({ message: 'must be true or false' }).optional(),
+);
+
 export const flag = (defaultValue: boolean) =>
   z.preprocess(
     (value) => {

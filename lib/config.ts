@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { SESSION_DEFAULTS } from '#contracts/config.ts';
 import { parseAuthorArn } from '#contracts/company-rules.ts';
+import { deploymentDashboardFeatures } from '#contracts/dashboard-features.ts';
 import { USER_POOL_CLIENT } from '#contracts/user-pool-client.ts';
 import {
   blankAsUnset,
@@ -8,6 +9,7 @@ import {
   email,
   flag,
   numberFromText,
+  optionalFlag,
   optionalText,
   originList,
   valid,
@@ -126,12 +128,13 @@ export const configSchema = z
       ),
     ),
     /**
-     * QuickSight state persistence and bookmarks in the embedded dashboard (filters survive a renewal and a return).
+     * Deprecated: dashboardFeatures says it. Still read: false takes StatePersistence and Bookmarks
+     * out of dashboardFeatures (loadConfig), with a warning at synth.
      */
-    dashboardStatePersistence: flag(true),
+    dashboardStatePersistence: optionalFlag,
     /**
-     * Features of embedded dashboards, by RegisteredUserDashboardFeatureConfigurations member
-     * (docs/configuration.md).
+     * Features of embedded dashboards, exactly these, by RegisteredUserDashboardFeatureConfigurations
+     * member (docs/configuration.md); [] is none.
      */
     dashboardFeatures: dashboardFeatureList,
     embedSessionMinutes: z.preprocess(
@@ -298,7 +301,13 @@ export interface PortalConfig extends Omit<ParsedConfig, 'sesIdentity' | 'quicks
   readonly quicksightIdentityRegion: string;
   /** True while the placeholder sender is configured: fine for synth, not for a deployment. */
   readonly usesPlaceholderSender: boolean;
+  /** Settings still read but said another way now, each with what to write instead (warned at synth). */
+  readonly deprecations?: readonly string[];
 }
+
+/** The warning of a configuration that still sets dashboardStatePersistence. */
+export const STATE_PERSISTENCE_DEPRECATION =
+  'dashboardStatePersistence is deprecated: list the features in dashboardFeatures instead (false is dashboardFeatures without StatePersistence and Bookmarks, which is what this deployment gets).';
 
 /** The context keys this app reads, in the order docs/configuration.md documents them. */
 export const CONFIG_KEYS = Object.keys(configSchema.shape) as readonly (keyof ParsedConfig)[];
@@ -387,6 +396,9 @@ export function loadConfig(readContext: (key: string) => unknown): PortalConfig 
   const config = result.data;
   return {
     ...config,
+    // One rule (contracts/dashboard-features.ts) makes the features the embed function asks for.
+    dashboardFeatures: deploymentDashboardFeatures(config.dashboardFeatures, config.dashboardStatePersistence),
+    ...(config.dashboardStatePersistence === undefined ? {} : { deprecations: [STATE_PERSISTENCE_DEPRECATION] }),
     sesIdentity: config.sesIdentity ?? config.sesSenderAddress,
     quicksightIdentityRegion: config.quicksightIdentityRegion ?? config.region,
     usesPlaceholderSender: config.sesSenderAddress === PLACEHOLDER_SENDER,

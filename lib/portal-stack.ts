@@ -35,6 +35,8 @@ export class PortalStack extends Stack {
     const logRetention = config.logRetentionDays as logs.RetentionDays;
     const retainLogs = config.deletionProtection;
     const names = new PortalNames(config);
+    for (const deprecation of config.deprecations ?? [])
+      Annotations.of(this).addWarningV2('portal:deprecated-setting', deprecation);
 
     this.site = new PortalSite(this, 'Site', {
       csp: cspSourcesForRegion(this.region),
@@ -81,7 +83,6 @@ export class PortalStack extends Stack {
       quicksight,
       allowedOrigins,
       embedSessionMinutes: config.embedSessionMinutes,
-      embedStatePersistence: config.dashboardStatePersistence,
       embedDashboardFeatures: config.dashboardFeatures,
       usageRetentionDays: config.usageRetentionDays,
       absoluteSessionMinutes: config.absoluteSessionMinutes,

@@ -1,8 +1,8 @@
 import { GenerateEmbedUrlForRegisteredUserCommand } from '@aws-sdk/client-quicksight';
 import {
-  DEFAULT_DASHBOARD_FEATURES,
+  deploymentDashboardFeatures,
   featureConfigurations,
-  unknownDashboardFeatures,
+  readDashboardFeaturesVariable,
   type DashboardFeature,
 } from '#contracts/dashboard-features.ts';
 import { ENV } from '#contracts/env.ts';
@@ -45,25 +45,21 @@ const sessionMinutes = (): number => {
 };
 
 /**
- * The deployment's dashboardFeatures (EMBED_DASHBOARD_FEATURES), every other feature said to be
- * off. Without the variable: state persistence and bookmarks unless EMBED_STATE_PERSISTENCE is
- * 'false'. A name that is not a feature is a configuration error, never passed on.
+ * The deployment's dashboardFeatures (EMBED_DASHBOARD_FEATURES, read by the rule the construct
+ * wrote it with: `none` is no feature), every other feature said to be off. Without the
+ * variable: the default features. A name that is not a feature is a configuration error, never
+ * passed on.
  */
 export const enabledDashboardFeatures = (): DashboardFeature[] => {
   const configured = optionalEnv(ENV.embedDashboardFeatures);
-  if (configured === undefined)
-    return optionalEnv(ENV.embedStatePersistence) === 'false' ? [] : [...DEFAULT_DASHBOARD_FEATURES];
-  const names = configured
-    .split(',')
-    .map((name) => name.trim())
-    .filter(Boolean);
-  const unknown = unknownDashboardFeatures(names);
+  if (configured === undefined) return deploymentDashboardFeatures(undefined);
+  const { features, unknown } = readDashboardFeaturesVariable(configured);
   if (unknown.length > 0) {
     throw new ConfigurationError([ENV.embedDashboardFeatures], {
       reason: `${ENV.embedDashboardFeatures} names no dashboard feature: ${unknown.join(', ')}`,
     });
   }
-  return names as DashboardFeature[];
+  return features;
 };
 
 /** QuickSight's shortest embed session. */

