@@ -1,4 +1,4 @@
-import { mkdir, rename, rm, writeFile } from 'node:fs/promises';
+import { mkdir, rm } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
 import { CognitoIdentityProviderClient } from '@aws-sdk/client-cognito-identity-provider';
 import type { RuntimeConfig } from '#contracts/config.ts';
@@ -45,6 +45,7 @@ import {
   type QuickSightEmulator,
 } from '#emulators/quicksight/index.ts';
 import { DEMO_ACCOUNTS } from './seed/demo-accounts.ts';
+import { demoSecretKeeper, writeStackInfo } from './stack-file.ts';
 import { seedIfNeeded } from './seed/seed.ts';
 import { ensureWebBuilt, WEB_DIST } from './web-build.ts';
 import { startWebServer, type WebServer } from './web-server.ts';
@@ -76,12 +77,6 @@ export interface RunningLocalStack {
   readonly dataDir: string;
   /** Stops every server, persists state and removes stack.json. Safe to call more than once. */
   close(): Promise<void>;
-}
-
-async function writeAtomically(path: string, content: string): Promise<void> {
-  const partial = `${path}.partial`;
-  await writeFile(partial, content, { mode: 0o600 });
-  await rename(partial, path);
 }
 
 /**
@@ -370,6 +365,8 @@ async function startCognito(
     temporaryPasswordValidityDays: pool.temporaryPasswordValidityDays,
     attributesRequireVerificationBeforeUpdate: pool.attributesRequireVerificationBeforeUpdate,
     invitation: invitationTemplate(deployment, stack.region, stack.siteOrigin),
+    // stack.json gives the demo accounts' secrets: a replaced authenticator replaces its secret there too.
+    onAuthenticatorChanged: demoSecretKeeper(stack.dataDir, stack.log),
     triggers: {
       postConfirmation: async (event) => {
         if (!triggers.postConfirmation) throw new Error('The post-confirmation function is not running yet');
@@ -619,6 +616,6 @@ async function describeStack(
 /** Writes stack.json (removed again when the stack stops): tests, benches and tools read it. */
 async function writeStackFile(stack: StartContext, info: StackInfo): Promise<void> {
   const stackFile = stackFilePath(stack.dataDir);
-  await writeAtomically(stackFile, `${JSON.stringify(info, null, 2)}\n`);
+  await writeStackInfo(stack.dataDir, info);
   stack.closers.add(() => rm(stackFile, { force: true }));
 }

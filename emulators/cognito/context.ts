@@ -40,6 +40,8 @@ export interface PoolContext {
   readonly lifetimes: { accessTokenSeconds: number; idTokenSeconds: number; refreshTokenMs: number };
   readonly sendEmail: SendEmail;
   readonly triggers: PoolTriggers;
+  /** Told when an account's authenticator changes (CognitoEmulatorOptions.onAuthenticatorChanged). */
+  readonly onAuthenticatorChanged: (email: string | undefined, secret: string | undefined) => void;
   /** Whether visitors may call SignUp (the pool's AllowAdminCreateUserOnly is false). */
   readonly allowSelfSignUp: boolean;
   readonly deviceTracking?: DeviceTracking;

@@ -11,7 +11,7 @@ import { generateSigningKey, loadSigningKey } from './jwt.ts';
 import { DEFAULT_INVITATION, type InvitationTemplate, type SendEmail } from './mail.ts';
 import { loadPool } from './persistence.ts';
 import { AuthSessions } from './sessions.ts';
-import type { GroupRecord, PoolMeta } from './state.ts';
+import { authenticatorSecret, type GroupRecord, type PoolMeta } from './state.ts';
 import { PoolStore } from './store.ts';
 import { httpUrl, listen } from '../shared/http.ts';
 
@@ -68,6 +68,12 @@ export interface CognitoEmulatorOptions {
   invitation?: InvitationTemplate;
   /** Lambda triggers, as configured on the CDK user pool. */
   triggers?: PoolTriggers;
+  /**
+   * Told when an account's authenticator changes (associated, verified or removed), with the
+   * secret its codes now come from (`authenticatorSecret`), so a holder of a copy can keep it
+   * current. @default none
+   */
+  onAuthenticatorChanged?: (email: string | undefined, secret: string | undefined) => void;
   /** Clock in epoch milliseconds, for tests of expiry. @default Date.now */
   now?: () => number;
 }
@@ -166,6 +172,7 @@ export async function startCognitoEmulator(options: CognitoEmulatorOptions): Pro
     lifetimes,
     sendEmail: options.sendEmail,
     triggers: options.triggers ?? {},
+    onAuthenticatorChanged: options.onAuthenticatorChanged ?? (() => undefined),
     allowSelfSignUp: options.allowSelfSignUp ?? true,
     ...(options.deviceTracking ? { deviceTracking: options.deviceTracking } : {}),
     attributesRequireVerificationBeforeUpdate: checkedVerifiedAttributes(
@@ -210,8 +217,5 @@ export async function readTotpSecret(dataDir: string, email: string): Promise<st
   const wanted = email.trim().toLowerCase();
   const user = pool?.users.find((candidate) => candidate.attributes.email?.toLowerCase() === wanted);
   if (!user) return undefined;
-  // An authenticator being set up is the one its owner needs codes for; otherwise the
-  // verified one, which sign-in asks for whatever the MFA preference says.
-  const { pendingSecret, secret } = user.softwareToken;
-  return pendingSecret ?? secret;
+  return authenticatorSecret(user.softwareToken);
 }

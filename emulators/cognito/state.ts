@@ -26,6 +26,13 @@ export interface SoftwareToken {
   lastUsedStep?: number;
 }
 
+/**
+ * The secret an account's authenticator codes come from: one being set up is the one its owner
+ * needs codes for; otherwise the verified one, which sign-in asks for whatever the MFA
+ * preference says.
+ */
+export const authenticatorSecret = (token: SoftwareToken): string | undefined => token.pendingSecret ?? token.secret;
+
 export interface UserRecord {
   /** Generated UUID, equal to `sub` (the pool signs in by email). */
   username: string;

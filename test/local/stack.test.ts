@@ -1,7 +1,9 @@
 import {
   AdminListGroupsForUserCommand,
+  AssociateSoftwareTokenCommand,
   CognitoIdentityProviderClient,
   SignUpCommand,
+  VerifySoftwareTokenCommand,
 } from '@aws-sdk/client-cognito-identity-provider';
 import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
@@ -13,7 +15,8 @@ import { embedResponseSchema } from '#contracts/embed.ts';
 import { VIEWS_BY_USER_INDEX } from '#contracts/tables.ts';
 import { listUsersWithQuicksightResponseSchema } from '#contracts/quicksight-admin.ts';
 import { quicksightDataDir } from '#local/data-dir.ts';
-import { LOCAL_CREDENTIALS } from '#clients/local-stack.ts';
+import { LOCAL_CREDENTIALS, readStackInfo } from '#clients/local-stack.ts';
+import { currentTotpCode } from '#clients/authenticator-code.ts';
 import { findFreePortBase } from '#local/ports.ts';
 import { SAMPLE_DASHBOARDS } from '#emulators/quicksight/index.ts';
 import { spawnStack, type RunningStack } from '#local/stack-process.ts';
@@ -262,4 +265,36 @@ describe('npm start (local stack as a child process)', () => {
       expect(most.companiesInView).toBeLessThanOrEqual(1);
     },
   );
+
+  it('keeps stack.json giving a demo account’s current authenticator secret when the account replaces it', async () => {
+    const owner = await signInWithSrp(stack, stack.demo.owner);
+    const before = (await readStackInfo(dataDir))?.demo.owner.totpSecret;
+    expect(before).toBe(stack.demo.owner.totpSecret);
+    const cognito = new CognitoIdentityProviderClient({
+      endpoint: stack.cognito.endpoint,
+      region: stack.region,
+      credentials: LOCAL_CREDENTIALS,
+    });
+    try {
+      const { SecretCode: secret } = await cognito.send(
+        new AssociateSoftwareTokenCommand({ AccessToken: owner.accessToken }),
+      );
+      expect(secret).toBeDefined();
+      expect(secret).not.toBe(before);
+      // While the new one is being set up, its codes are the ones the owner needs (npm run totp says the same).
+      await expect.poll(async () => (await readStackInfo(dataDir))?.demo.owner.totpSecret).toBe(secret);
+      const verified = await cognito.send(
+        new VerifySoftwareTokenCommand({ AccessToken: owner.accessToken, UserCode: currentTotpCode(secret!) }),
+      );
+      expect(verified.Status).toBe('SUCCESS');
+      await expect.poll(async () => (await readStackInfo(dataDir))?.demo.owner.totpSecret).toBe(secret);
+      // The other demo accounts keep theirs.
+      const after = await readStackInfo(dataDir);
+      expect(after).toBeDefined();
+      expect(after?.demo.user.totpSecret).toBe(stack.demo.user.totpSecret);
+      expect(after?.demo.admin.totpSecret).toBe(stack.demo.admin.totpSecret);
+    } finally {
+      cognito.destroy();
+    }
+  });
 });

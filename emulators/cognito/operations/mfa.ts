@@ -2,7 +2,7 @@ import { z } from 'zod';
 import type { Operation, PoolContext } from '../context.ts';
 import { ERRORS, invalidParameter } from '../errors.ts';
 import type { ChallengeState } from '../sessions.ts';
-import type { UserRecord } from '../state.ts';
+import { authenticatorSecret, type UserRecord } from '../state.ts';
 import { checkTotp, newTotpSecret } from '../software-token.ts';
 import { authenticate } from '../tokens.ts';
 import { parseInput, shapes } from '../validation.ts';
@@ -37,6 +37,10 @@ function caller(
   return { user: challengeUser(context, state), session: { id, state } };
 }
 
+/** Tells the holder of a copy of the account's authenticator secret (local mode's stack.json) what it is now. */
+const authenticatorChanged = (context: PoolContext, user: UserRecord) =>
+  context.onAuthenticatorChanged(user.attributes.email, authenticatorSecret(user.softwareToken));
+
 const associateSoftwareToken: Operation = {
   run(context, body) {
     const { user, session } = caller(context, parseInput(associateInput, body));
@@ -44,6 +48,7 @@ const associateSoftwareToken: Operation = {
     // A verified authenticator keeps working until the new one is verified.
     user.softwareToken = { ...user.softwareToken, pendingSecret: secret };
     context.store.saveUser(user);
+    authenticatorChanged(context, user);
     if (!session) return { SecretCode: secret };
     const next = context.sessions.nextChallenge({ ...session.state, setup: 'associated' }, session.id);
     return { SecretCode: secret, Session: next };
@@ -73,6 +78,7 @@ const verifySoftwareToken: Operation = {
     user.softwareToken = { secret: pendingSecret, enabled, preferred, lastUsedStep: check.step };
     user.updatedAt = context.now();
     context.store.saveUser(user);
+    authenticatorChanged(context, user);
     if (!session) return { Status: 'SUCCESS' };
     const next = context.sessions.nextChallenge({ ...session.state, setup: 'verified' }, session.id);
     return { Status: 'SUCCESS', Session: next };
@@ -138,6 +144,7 @@ const adminDeleteSoftwareToken: Operation = {
     user.softwareToken = { enabled: false, preferred: false };
     user.updatedAt = context.now();
     context.store.saveUser(user);
+    authenticatorChanged(context, user);
     return {};
   },
 };
