@@ -12,10 +12,17 @@ import { readInsightUsersPage } from './insight-users.ts';
 import { readInsights } from './insights.ts';
 import { deleteRegisteredUser, listUsersWithQuickSightStatus, registerUser } from './users.ts';
 import { companyLabelOf } from '../shared/companies/membership.ts';
-import { runCompanyAction, type CompanyRequest } from './company-actions.ts';
+import {
+  checkCompanyAccessAction,
+  createCompanyAction,
+  deleteCompanyAction,
+  listCompaniesAction,
+  setUserCompaniesAction,
+  updateCompanyAction,
+} from './company-actions.ts';
 import { checkCrossCompanyAssignment, recordSharedData } from './shared-data.ts';
 
-/** Runs one validated action of the QuickSight management function; mutations are audited. */
+/** Runs one validated action of the QuickSight management function (its one dispatch); mutations are audited. */
 export const runQuicksightAdminAction = async (
   request: QuicksightAdminRequest,
   caller: Caller,
@@ -169,12 +176,17 @@ export const runQuicksightAdminAction = async (
       );
 
     case 'LIST_COMPANIES':
+      return listCompaniesAction();
     case 'CREATE_COMPANY':
+      return createCompanyAction(request, caller, audit);
     case 'UPDATE_COMPANY':
+      return updateCompanyAction(request, audit);
     case 'DELETE_COMPANY':
+      return deleteCompanyAction(request, audit);
     case 'SET_USER_COMPANIES':
+      return setUserCompaniesAction(request, audit);
     case 'CHECK_COMPANY_ACCESS':
-      return runCompanyAction(request satisfies CompanyRequest, caller, logger);
+      return checkCompanyAccessAction(request, caller, logger, audit);
 
     case 'IMPORT_USER':
       return audit(

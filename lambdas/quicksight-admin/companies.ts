@@ -19,7 +19,7 @@ import { setViewCompany, viewsOfDashboard, viewsOfUser } from '../shared/data/vi
 import { ConflictError } from '../shared/errors.ts';
 import { companyRules } from '../shared/companies/check.ts';
 import { createGroup, deleteGroup, groupNameOf } from '../shared/companies/groups.ts';
-import { resolveCompanyNames, setUserCompanies } from '../shared/companies/membership.ts';
+import { resolveCompanyNames, applyCompanyMembership } from '../shared/companies/membership.ts';
 import { publishRules } from '../shared/companies/rules.ts';
 import { requireCognitoUser } from './users.ts';
 
@@ -197,8 +197,11 @@ export interface UserCompaniesResult {
   readonly before: string[];
 }
 
-/** SET_USER_COMPANIES: the user's companies in the portal and QuickSight, and on their assignments (membership.ts). */
-export const setCompaniesOfUser = async (
+/**
+ * SET_USER_COMPANIES as requested: companies by name, resolved to the portal's companies, for an account Cognito has;
+ * the change itself is applyCompanyMembership (membership.ts), which the import also uses.
+ */
+export const setUserCompaniesByName = async (
   email: string,
   names: readonly string[],
   owner: boolean,
@@ -206,7 +209,7 @@ export const setCompaniesOfUser = async (
   const companies = await listCompanies();
   const chosen = resolveCompanyNames(names, companies);
   await requireCognitoUser(email);
-  const change = await setUserCompanies(email, chosen, owner);
+  const change = await applyCompanyMembership(email, chosen, owner);
   return {
     message: COMPANY_MESSAGES.userCompaniesSet,
     userEmail: email,

@@ -17,7 +17,7 @@ import {
   registerQuickSightUser,
 } from '../shared/quicksight.ts';
 import { assignDashboard, unassignDashboard } from './assignments.ts';
-import { leaveCompanyGroups, resolveCompanyNames, setUserCompanies } from '../shared/companies/membership.ts';
+import { leaveCompanyGroups, resolveCompanyNames, applyCompanyMembership } from '../shared/companies/membership.ts';
 import { deleteMembership, listCompanies } from '../shared/data/companies.ts';
 
 export type ImportUserRequest = z.infer<typeof importUserRequestSchema>;
@@ -111,7 +111,7 @@ export const importUser = async (request: ImportUserRequest, actor: string): Pro
     }
     if (company !== undefined) {
       progress.company = true;
-      await setUserCompanies(email, [company], false);
+      await applyCompanyMembership(email, [company], false);
     }
     for (const dashboard of dashboards) {
       progress.dashboards.push(dashboard.dashboardId);

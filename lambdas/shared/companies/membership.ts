@@ -126,12 +126,13 @@ export interface UserCompaniesChange {
 }
 
 /**
- * Sets a user's companies: the QuickSight groups first (when the user is registered), then
- * the portal record, then the label of their assignments; if the record cannot be written the
- * group changes are undone. One change per user at a time: a change that finds another one
- * in progress for longer than the lease's wait is refused (409) and changes nothing.
+ * Applies a user's companies, given as the portal's companies (not names): the QuickSight groups
+ * first (when the user is registered), then the portal record, then the label of their
+ * assignments; if the record cannot be written the group changes are undone. One change per
+ * user at a time: a change that finds another one in progress for longer than the lease's wait
+ * is refused (409) and changes nothing.
  */
-export const setUserCompanies = async (
+export const applyCompanyMembership = async (
   email: string,
   companies: readonly CompanyItem[],
   owner: boolean,
