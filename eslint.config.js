@@ -25,6 +25,9 @@ const ours = [
 /** Our folders other than `allowed`: what a zone's files must not import. */
 const except = (...allowed) => ours.filter((folder) => !allowed.includes(folder));
 
+/** The web app's features (web/src/features/<feature>/). */
+const WEB_FEATURES = ['admin', 'auth', 'dashboard', 'portal', 'settings', 'support'];
+
 /**
  * Who may import whom. Each zone names the files it holds to (target) and the folders they
  * must not import (from); an import is resolved to a file before it is compared, so `../`
@@ -91,6 +94,19 @@ const layerZones = [
     target: 'bin',
     from: except('contracts', 'lib', 'bin'),
     message: 'The CDK app entry imports the constructs (lib/) and contracts/ only.',
+  },
+  // Inside the web app, features are fenced (as bulletproof-react's features are): a feature imports
+  // the shared components/, lib/ and config/, never another feature, and the shared parts import no
+  // feature; the app's wiring (app/) composes them.
+  ...WEB_FEATURES.map((feature) => ({
+    target: `web/src/features/${feature}`,
+    from: WEB_FEATURES.filter((other) => other !== feature).map((other) => `web/src/features/${other}`),
+    message: `A feature imports no other feature: move what ${feature}/ shares into web/src/components or web/src/lib.`,
+  })),
+  {
+    target: ['web/src/components', 'web/src/lib', 'web/src/config'],
+    from: ['web/src/features', 'web/src/app'],
+    message: 'Shared components and libraries import no feature and not the app wiring.',
   },
 ];
 

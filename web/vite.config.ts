@@ -33,7 +33,7 @@ const identityLibraryBigInteger = (): Plugin => ({
  * library stay lazy.
  */
 const SIGN_IN_PIECES =
-  /[\\/]web[\\/]src[\\/](main|components[\\/](button|spinner|card|alert|text-field|layout[\\/]auth-layout)|features[\\/]auth[\\/](components[\\/](sign-in-flow|credentials-form|mfa-code-form|mfa-code-field|new-password-form|new-password-field|remember-device-form)|sign-in-messages)|lib[\\/](forms[\\/]use-validated-form|auth[\\/]types|use-document-title))\.tsx?$|[\\/]contracts[\\/](rules|groups)\.ts$/;
+  /[\\/]web[\\/]src[\\/](main|components[\\/](button|spinner|card|alert|text-field|layout[\\/]auth-layout)|components[\\/]sign-in[\\/](sign-in-flow|credentials-form|mfa-code-form|mfa-code-field|new-password-form|new-password-field|remember-device-form)|lib[\\/](sign-in[\\/]sign-in-messages|forms[\\/]use-validated-form|auth[\\/]types|use-document-title))\.tsx?$|[\\/]contracts[\\/](rules|groups)\.ts$/;
 
 /**
  * Modules of the identity library's dependencies that only matter for what the portal does

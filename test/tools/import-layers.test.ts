@@ -35,6 +35,23 @@ describe('import layers in lint', () => {
     ]);
     // The harness importing an emulator, and an emulator importing another emulator's shared helpers: allowed.
     expect(await problems('local/x.ts', "export { readTotpSecret } from '#emulators/cognito/index.ts';\n")).toEqual([]);
+    // A web feature importing another feature, and a shared component importing a feature.
+    expect(
+      await problems(
+        'web/src/features/admin/x.tsx',
+        "export { LoginPage } from '#web/features/auth/routes/login-page.tsx';\n",
+      ),
+    ).toEqual([layerBreak]);
+    expect(
+      await problems('web/src/components/x.tsx', "export { AdminApp } from '#web/features/admin/admin-app.tsx';\n"),
+    ).toEqual([layerBreak]);
+    // A feature importing the shared sign-in pieces: allowed.
+    expect(
+      await problems(
+        'web/src/features/admin/x.tsx',
+        "export { SignInFlow } from '#web/components/sign-in/sign-in-flow.tsx';\n",
+      ),
+    ).toEqual([]);
     // contracts/ importing a function's code, even for a type.
     expect(await problems('contracts/x.ts', "export type { Logger } from '#lambdas/shared/logger.ts';\n")).toEqual([
       layerBreak,

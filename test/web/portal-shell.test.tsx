@@ -5,7 +5,7 @@ import { describe, expect, it, vi } from 'vitest';
 import { PortalShell } from '#web/features/portal/components/portal-shell.tsx';
 import { avatarInitials } from '#web/features/portal/initials.ts';
 import SettingsPage from '#web/features/settings/routes/settings-page.tsx';
-import { RequireAuth } from '#web/features/auth/components/require-auth.tsx';
+import { RequireAuth } from '#web/components/sign-in/require-auth.tsx';
 import { AuthContext } from '#web/lib/auth/auth-context.ts';
 import { ConfigProvider } from '#web/lib/config-context.tsx';
 import { testConfig } from './support/config.ts';

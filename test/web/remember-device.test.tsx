@@ -1,8 +1,8 @@
 import { screen, waitFor } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { describe, expect, it, vi } from 'vitest';
-import { REMEMBER_DEVICE_TEXT } from '#web/features/auth/components/mfa-code-form.tsx';
-import { REMEMBER_DEVICE_FAILED } from '#web/features/auth/components/sign-in-flow.tsx';
+import { REMEMBER_DEVICE_TEXT } from '#web/components/sign-in/mfa-code-form.tsx';
+import { REMEMBER_DEVICE_FAILED } from '#web/components/sign-in/sign-in-flow.tsx';
 import LoginPage from '#web/features/auth/routes/login-page.tsx';
 import { AuthError } from '#web/lib/auth/types.ts';
 import { testConfig } from './support/config.ts';

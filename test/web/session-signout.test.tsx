@@ -5,7 +5,7 @@ import { SessionLimits } from '#web/app/router.tsx';
 import { Toaster } from '#web/components/toaster.tsx';
 // Loaded up front, so the guard's lazy chunk resolves at once under fake timers.
 import '#web/app/session-guard.tsx';
-import { RequireAuth } from '#web/features/auth/components/require-auth.tsx';
+import { RequireAuth } from '#web/components/sign-in/require-auth.tsx';
 import { AuthProvider } from '#web/lib/auth/auth-provider.tsx';
 import { readSessionEnd } from '#web/lib/auth/session-end.ts';
 import type { CognitoAuthService } from '#web/lib/auth/cognito-service.ts';

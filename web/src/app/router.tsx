@@ -2,7 +2,7 @@ import { Suspense, type ReactNode } from 'react';
 import { BrowserRouter, Navigate, Route, Routes } from 'react-router';
 import { FullPageLoading } from '../components/layout/full-page-status.tsx';
 import { RouteErrorBoundary } from '../components/layout/route-error-boundary.tsx';
-import { RequireAuth } from '../features/auth/components/require-auth.tsx';
+import { RequireAuth } from '#web/components/sign-in/require-auth.tsx';
 import { useAuth } from '../lib/auth/auth-context.ts';
 import { USER_PORTAL_GROUPS } from '#contracts/groups.ts';
 import { paths } from '../config/paths.ts';

@@ -3,7 +3,7 @@ import { Navigate, Route, Routes } from 'react-router';
 import { lazyPage } from '#web/lib/lazy-page.ts';
 import { paths } from '#web/config/paths.ts';
 import { FullPageLoading } from '#web/components/layout/full-page-status.tsx';
-import { RequireAuth } from '../auth/components/require-auth.tsx';
+import { RequireAuth } from '#web/components/sign-in/require-auth.tsx';
 import { ADMIN_PORTAL_GROUPS } from '#contracts/groups.ts';
 import { AdminApiProvider } from './api/admin-api-context.tsx';
 import { AdminShell } from './components/admin-shell.tsx';

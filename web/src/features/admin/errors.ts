@@ -1,7 +1,7 @@
 /**
  * The admin portal's error catalogue (admin-portal §8) as pure functions: what a failed call
  * or identity-provider step shows. The sign-in messages shared with the user portal live
- * in features/auth/sign-in-messages.ts.
+ * in lib/sign-in/sign-in-messages.ts.
  */
 import { NO_TOKEN_MESSAGE } from '#contracts/errors.ts';
 import { ApiError } from '#web/lib/api.ts';

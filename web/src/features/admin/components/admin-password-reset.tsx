@@ -1,7 +1,7 @@
 import { useState } from 'react';
 import { useAuth } from '#web/lib/auth/auth-context.ts';
-import { ResetConfirmForm, ResetRequestForm } from '#web/features/auth/components/reset-forms.tsx';
-import { useStepHeading } from '#web/features/auth/use-step-heading.ts';
+import { ResetConfirmForm, ResetRequestForm } from '#web/components/sign-in/reset-forms.tsx';
+import { useStepHeading } from '#web/components/sign-in/use-step-heading.ts';
 import { forgotPasswordErrorText, resetPasswordErrorText } from '../errors.ts';
 
 export interface AdminPasswordResetProps {

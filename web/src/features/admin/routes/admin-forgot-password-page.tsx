@@ -3,7 +3,7 @@ import { paths } from '#web/config/paths.ts';
 import { AuthLayout } from '#web/components/layout/auth-layout.tsx';
 import { notify } from '#web/components/toaster.tsx';
 import { useConfig } from '#web/lib/config-context.tsx';
-import { RESET_MESSAGES } from '#web/features/auth/reset-messages.ts';
+import { RESET_MESSAGES } from '#web/lib/sign-in/reset-messages.ts';
 import { ADMIN_HIGHLIGHTS, adminLoginSubtitle, adminPortalTitle } from '../admin-messages.ts';
 import { AdminPasswordReset } from '../components/admin-password-reset.tsx';
 import { useDocumentTitle } from '#web/lib/use-document-title.ts';

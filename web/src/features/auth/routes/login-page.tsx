@@ -8,9 +8,9 @@ import { useAuth } from '#web/lib/auth/auth-context.ts';
 import { clearSessionEnd, readSessionEnd, sessionEndMessage } from '#web/lib/auth/session-end.ts';
 import { useConfig } from '#web/lib/config-context.tsx';
 import { useDocumentTitle } from '#web/lib/use-document-title.ts';
-import { rememberedLocation } from '../components/require-auth.tsx';
-import { SignInFlow } from '../components/sign-in-flow.tsx';
-import { hasAnyGroup, USER_SIGN_IN_LABELS } from '../sign-in-messages.ts';
+import { rememberedLocation } from '#web/components/sign-in/require-auth.tsx';
+import { SignInFlow } from '#web/components/sign-in/sign-in-flow.tsx';
+import { hasAnyGroup, USER_SIGN_IN_LABELS } from '#web/lib/sign-in/sign-in-messages.ts';
 import { USER_PORTAL_GROUPS } from '#contracts/groups.ts';
 
 export const SIGN_IN_TITLE = 'Sign in';

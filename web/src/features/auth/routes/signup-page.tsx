@@ -12,11 +12,11 @@ import { useAuth } from '#web/lib/auth/auth-context.ts';
 import { useConfig } from '#web/lib/config-context.tsx';
 import { useDocumentTitle } from '#web/lib/use-document-title.ts';
 import { Spinner } from '#web/components/spinner.tsx';
-import { NewPasswordField } from '../components/new-password-field.tsx';
-import { SignInFlow } from '../components/sign-in-flow.tsx';
+import { NewPasswordField } from '#web/components/sign-in/new-password-field.tsx';
+import { SignInFlow } from '#web/components/sign-in/sign-in-flow.tsx';
 import { useAutoSignIn, type AutoSignIn } from '../use-auto-sign-in.ts';
-import { useStepHeading } from '../use-step-heading.ts';
-import { USER_SIGN_IN_LABELS } from '../sign-in-messages.ts';
+import { useStepHeading } from '#web/components/sign-in/use-step-heading.ts';
+import { USER_SIGN_IN_LABELS } from '#web/lib/sign-in/sign-in-messages.ts';
 import { USER_PORTAL_GROUPS } from '#contracts/groups.ts';
 
 export const SIGN_UP_FALLBACK_ERROR = 'An error occurred during sign-up.';

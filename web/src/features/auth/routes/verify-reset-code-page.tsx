@@ -6,10 +6,10 @@ import { notify } from '#web/components/toaster.tsx';
 import { useAuth } from '#web/lib/auth/auth-context.ts';
 import { useConfig } from '#web/lib/config-context.tsx';
 import { useDocumentTitle } from '#web/lib/use-document-title.ts';
-import { ResetConfirmForm } from '../components/reset-forms.tsx';
-import { RESET_TITLE } from '../components/reset-password-card.tsx';
-import { RESET_MESSAGES } from '../reset-messages.ts';
-import { useStepHeading } from '../use-step-heading.ts';
+import { ResetConfirmForm } from '#web/components/sign-in/reset-forms.tsx';
+import { RESET_TITLE } from '#web/components/sign-in/reset-password-card.tsx';
+import { RESET_MESSAGES } from '#web/lib/sign-in/reset-messages.ts';
+import { useStepHeading } from '#web/components/sign-in/use-step-heading.ts';
 
 const CONFIRM_TEXTS = {
   labels: { code: 'Code', password: 'Password' },

@@ -5,7 +5,7 @@ import { Modal } from '#web/components/modal.tsx';
 import { TextField } from '#web/components/text-field.tsx';
 import type { Reauthenticate } from '#web/lib/auth/reauthentication.ts';
 import { toAuthError } from '#web/lib/auth/types.ts';
-import { isCompleteMfaCode, MfaCodeField } from '#web/features/auth/components/mfa-code-field.tsx';
+import { isCompleteMfaCode, MfaCodeField } from '#web/components/sign-in/mfa-code-field.tsx';
 
 export const REAUTHENTICATE_TEXT = {
   title: 'Confirm it is you',

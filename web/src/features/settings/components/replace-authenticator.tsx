@@ -4,10 +4,10 @@ import { Button } from '#web/components/button.tsx';
 import { Card } from '#web/components/card.tsx';
 import { Spinner } from '#web/components/spinner.tsx';
 import type { MfaSetupDriver } from '#web/lib/auth/types.ts';
-import { AuthenticatorKey } from '#web/features/auth/components/authenticator-key.tsx';
-import { MfaCodeField } from '#web/features/auth/components/mfa-code-field.tsx';
-import { useCodeEntry } from '#web/features/auth/use-code-entry.ts';
-import { useStepHeading } from '#web/features/auth/use-step-heading.ts';
+import { AuthenticatorKey } from '#web/components/sign-in/authenticator-key.tsx';
+import { MfaCodeField } from '#web/components/sign-in/mfa-code-field.tsx';
+import { useCodeEntry } from '#web/components/sign-in/use-code-entry.ts';
+import { useStepHeading } from '#web/components/sign-in/use-step-heading.ts';
 import { MFA_MESSAGES } from '../api/mfa.ts';
 
 export const REPLACE_TEXT = {

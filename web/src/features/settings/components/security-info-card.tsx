@@ -1,5 +1,5 @@
 import { Card } from '#web/components/card.tsx';
-import { POPULAR_AUTHENTICATOR_APPS } from '#web/features/auth/popular-apps.ts';
+import { POPULAR_AUTHENTICATOR_APPS } from '#web/lib/sign-in/popular-apps.ts';
 
 export function SecurityInfoCard() {
   return (

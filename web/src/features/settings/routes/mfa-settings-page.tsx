@@ -20,7 +20,7 @@ import { ReplaceAuthenticator } from '../components/replace-authenticator.tsx';
 import { SecurityInfoCard } from '../components/security-info-card.tsx';
 import { SettingsLayout } from '../components/settings-layout.tsx';
 
-const MfaSetupWizard = lazy(() => import('#web/features/auth/components/mfa-setup-wizard.tsx'));
+const MfaSetupWizard = lazy(() => import('#web/components/sign-in/mfa-setup-wizard.tsx'));
 
 /** After setup the wizard shows its last step this long before going to the dashboard. */
 export const SETUP_REDIRECT_DELAY_MS = 2_000;

@@ -1,5 +1,5 @@
 import { useAuth } from '#web/lib/auth/auth-context.ts';
-import { ResetPasswordCard } from '#web/features/auth/components/reset-password-card.tsx';
+import { ResetPasswordCard } from '#web/components/sign-in/reset-password-card.tsx';
 import { SettingsLayout } from '../components/settings-layout.tsx';
 
 /** /settings: the password reset card. */

@@ -2,7 +2,7 @@ import type { ReactNode } from 'react';
 import { Navigate, useLocation } from 'react-router';
 import { FullPageLoading } from '#web/components/layout/full-page-status.tsx';
 import { useAuth } from '#web/lib/auth/auth-context.ts';
-import { hasAnyGroup } from '../sign-in-messages.ts';
+import { hasAnyGroup } from '#web/lib/sign-in/sign-in-messages.ts';
 
 export interface RequireAuthProps {
   /** A session in none of these groups is treated as signed out. */

@@ -3,9 +3,9 @@ import { Alert } from '#web/components/alert.tsx';
 import { Button } from '#web/components/button.tsx';
 import { Spinner } from '#web/components/spinner.tsx';
 import type { MfaSetupDriver } from '#web/lib/auth/types.ts';
-import { POPULAR_AUTHENTICATOR_APPS } from '../popular-apps.ts';
-import { useCodeEntry } from '../use-code-entry.ts';
-import { useStepHeading } from '../use-step-heading.ts';
+import { POPULAR_AUTHENTICATOR_APPS } from '#web/lib/sign-in/popular-apps.ts';
+import { useCodeEntry } from './use-code-entry.ts';
+import { useStepHeading } from './use-step-heading.ts';
 import { AuthenticatorKey } from './authenticator-key.tsx';
 import { MfaCodeField } from './mfa-code-field.tsx';
 

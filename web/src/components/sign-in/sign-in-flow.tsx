@@ -13,7 +13,7 @@ import {
   SIGN_IN_MESSAGES,
   signInProblem,
   type Privilege,
-} from '../sign-in-messages.ts';
+} from '#web/lib/sign-in/sign-in-messages.ts';
 import { CredentialsForm, type CredentialsLabels, type SignInForm } from './credentials-form.tsx';
 import { MfaCodeForm } from './mfa-code-form.tsx';
 import { NewPasswordForm } from './new-password-form.tsx';

@@ -1,5 +1,5 @@
 import { useState, type FormEvent } from 'react';
-import { isCompleteMfaCode } from './components/mfa-code-field.tsx';
+import { isCompleteMfaCode } from './mfa-code-field.tsx';
 
 /**
  * The state of a form that proves an authenticator code (setup and replacement): the field's

@@ -9,7 +9,7 @@ import { Button } from '#web/components/button.tsx';
 import { TextField } from '#web/components/text-field.tsx';
 import { useAuth } from '#web/lib/auth/auth-context.ts';
 import { useSchemaForm } from '#web/lib/forms/use-schema-form.ts';
-import { codeSentText } from '../reset-messages.ts';
+import { codeSentText } from '#web/lib/sign-in/reset-messages.ts';
 import { NewPasswordField } from './new-password-field.tsx';
 
 /** The words of a form: its field labels and its button, idle and busy. */

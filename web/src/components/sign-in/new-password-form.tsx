@@ -2,8 +2,8 @@ import { signInPasswordProblem } from '#contracts/rules.ts';
 import { Alert } from '#web/components/alert.tsx';
 import { Button } from '#web/components/button.tsx';
 import { useRuleForm } from '#web/lib/forms/use-rule-form.ts';
-import { SIGN_IN_MESSAGES } from '../sign-in-messages.ts';
-import { useStepHeading } from '../use-step-heading.ts';
+import { SIGN_IN_MESSAGES } from '#web/lib/sign-in/sign-in-messages.ts';
+import { useStepHeading } from './use-step-heading.ts';
 import { NewPasswordField } from './new-password-field.tsx';
 
 const NEW_PASSWORD_RULES = { password: signInPasswordProblem };

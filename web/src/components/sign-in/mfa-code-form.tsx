@@ -2,7 +2,7 @@ import { useState, type FormEvent } from 'react';
 import { Alert } from '#web/components/alert.tsx';
 import { Button } from '#web/components/button.tsx';
 import { Checkbox } from '#web/components/checkbox.tsx';
-import { useStepHeading } from '../use-step-heading.ts';
+import { useStepHeading } from './use-step-heading.ts';
 import { isCompleteMfaCode, MfaCodeField } from './mfa-code-field.tsx';
 
 export const REMEMBER_DEVICE_TEXT = {

@@ -2,7 +2,7 @@ import { useNavigate } from 'react-router';
 import { verifyResetCodePath } from '#web/config/paths.ts';
 import { notify } from '#web/components/toaster.tsx';
 import { useAuth } from '#web/lib/auth/auth-context.ts';
-import { RESET_MESSAGES } from '../reset-messages.ts';
+import { RESET_MESSAGES } from '#web/lib/sign-in/reset-messages.ts';
 import { ResetRequestForm } from './reset-forms.tsx';
 
 export interface ResetPasswordCardProps {
