@@ -211,10 +211,18 @@ describe('the embedding SDK against the local embed pages', () => {
     await waitForEvent('CONTENT_LOADED');
     const features = dashboardFrame().locator('nav[aria-label="Dashboard features"] summary');
     expect(await features.allTextContents()).toEqual(['Schedules', 'Threshold alerts']);
+    const dashboardTop = async () => (await dashboardFrame().locator('main.dashboard').boundingBox())?.y;
+    const top = await dashboardTop();
+    expect(top).toBeDefined();
     expect(await call('toggleSchedulingPane')).toEqual({ success: true });
     await expect
       .poll(() => dashboardFrame().locator('details[data-feature="Schedules"]').getAttribute('open'))
       .toBe('');
+    // An open stand-in's explanation and the frame's note of a request open over the dashboard, never pushing it down.
+    await expect(dashboardFrame().locator('details[data-feature="Schedules"] p').isVisible()).resolves.toBe(true);
+    expect(await call('initiatePrint')).toEqual({ success: true });
+    await expect.poll(() => dashboardFrame().locator('#frame-status').textContent()).toBe('Print requested');
+    expect(await dashboardTop()).toBe(top);
     expect(await call('toggleBookmarksPane')).toMatchObject({ success: false, errorCode: 'FeatureNotEnabled' });
     await page.close();
   }, 30_000);

@@ -95,6 +95,21 @@ code { font-family: ui-monospace, SFMono-Regular, Menlo, Consolas, monospace; fo
 .muted { color: #6b7580; }
 .footnote { max-width: 1400px; margin: 0 auto; padding: 0 24px 20px; color: var(--muted); font-size: 12px; }
 
+/* The features' stand-ins: a row of chips whose explanation opens over the dashboard, never pushing it down. */
+.features { max-width: 1400px; margin: 0 auto; padding: 8px 24px 0; display: flex; flex-wrap: wrap; gap: 8px; }
+.features details { position: relative; }
+.features summary { cursor: pointer; list-style: none; padding: 3px 10px; font-size: 12px; color: var(--accent);
+  background: #fff; border: 1px solid var(--line); border-radius: 999px; }
+.features summary::-webkit-details-marker { display: none; }
+.features details[open] summary { background: var(--accent); border-color: var(--accent); color: #fff; }
+.features details p { position: absolute; z-index: 2; top: calc(100% + 6px); left: 0; width: max-content;
+  max-width: min(320px, 80vw); margin: 0; padding: 10px 12px; font-size: 13px; background: #fff;
+  border: 1px solid var(--line); border-radius: 8px; box-shadow: 0 4px 12px rgba(22, 25, 31, 0.12); }
+/* What the frame says of a request (Print requested): a short note in a corner, over the dashboard. */
+.frame-status { position: fixed; right: 16px; bottom: 16px; z-index: 3; margin: 0; padding: 8px 12px;
+  border-radius: 6px; background: var(--text); color: #fff; font-size: 13px; }
+.frame-status:empty { display: none; }
+
 .message { max-width: 560px; margin: 12vh auto; padding: 32px; background: #fff; border: 1px solid var(--line);
   border-radius: 8px; text-align: center; }
 .message h1 { font-size: 20px; margin: 0 0 8px; }
