@@ -59,6 +59,32 @@ export interface InviteModalProps {
   readonly onSharedDataConfirmed?: () => void;
 }
 
+/** Dashboards the server refused, each with its reason and the server's detail lines; `mark` leads a failure. */
+function RefusedList({
+  results,
+  className,
+  mark,
+}: {
+  readonly results: readonly InviteResult[];
+  readonly className: string;
+  readonly mark: string;
+}) {
+  return (
+    <ul className="invite-results">
+      {results.map((result) => (
+        <li key={result.recordId} className={className}>
+          {`${mark}${result.name}: ${result.error}`}
+          {result.details?.map((line) => (
+            <span key={line} className="invite-result-detail">
+              {line}
+            </span>
+          ))}
+        </li>
+      ))}
+    </ul>
+  );
+}
+
 function InviteDialog({
   email,
   company = '',
@@ -195,35 +221,13 @@ function InviteDialog({
           {failedResults.length > 0 && (
             <>
               <p className="invite-results-heading">Not assigned ({failedResults.length}):</p>
-              <ul className="invite-results">
-                {failedResults.map((result) => (
-                  <li key={result.recordId} className="is-failed">
-                    {`✗ ${result.name}: ${result.error}`}
-                    {result.details?.map((line) => (
-                      <span key={line} className="invite-result-detail">
-                        {line}
-                      </span>
-                    ))}
-                  </li>
-                ))}
-              </ul>
+              <RefusedList results={failedResults} className="is-failed" mark="✗ " />
             </>
           )}
           {confirming && (
             <>
               <p className="invite-results-heading">Waiting for your confirmation ({waitingResults.length}):</p>
-              <ul className="invite-results">
-                {waitingResults.map((result) => (
-                  <li key={result.recordId} className="is-waiting">
-                    {`${result.name}: ${result.error}`}
-                    {result.details?.map((line) => (
-                      <span key={line} className="invite-result-detail">
-                        {line}
-                      </span>
-                    ))}
-                  </li>
-                ))}
-              </ul>
+              <RefusedList results={waitingResults} className="is-waiting" mark="" />
             </>
           )}
           {assignedResults.length > 0 && (
