@@ -30,7 +30,7 @@ export const isDashboardFeature = (name: string): name is DashboardFeature =>
   (DASHBOARD_FEATURES as readonly string[]).includes(name);
 
 /** The features the deprecated `dashboardStatePersistence` turned on, and off when false. */
-export const STATE_PERSISTENCE_FEATURES: readonly DashboardFeature[] = ['StatePersistence', 'Bookmarks'];
+const STATE_PERSISTENCE_FEATURES: readonly DashboardFeature[] = ['StatePersistence', 'Bookmarks'];
 
 /**
  * The deployment's features: its `dashboardFeatures` (the default when it names none), less
@@ -49,7 +49,7 @@ export function deploymentDashboardFeatures(
  * EMBED_DASHBOARD_FEATURES's value for no feature: a word, so that "none" is never taken for a
  * variable left unset (which means the default).
  */
-export const NO_DASHBOARD_FEATURES = 'none';
+const NO_DASHBOARD_FEATURES = 'none';
 
 /** The value of EMBED_DASHBOARD_FEATURES that names `features`. */
 export const dashboardFeaturesVariable = (features: readonly DashboardFeature[]): string =>

@@ -29,23 +29,17 @@ export const wholeNumber = (min: number, max: number, why: string) =>
     .min(min, { message: `must be at least ${min} (${why})` })
     .max(max, { message: `must be at most ${max} (${why})` });
 
-/** A true/false setting with no default: unset stays undefined. */
-export const optionalFlag = z.preprocess(
-  (value) => {
-    const v = blankAsUnset(value);
-    return v === 'true' ? true : v === 'false' ? false : v;
-  },
-  z.boolean({ message: 'must be true or false' }).optional(),
-);
+/** 'true' and 'false' as given on the command line, as booleans; anything else is left for the schema to refuse. */
+const booleanFromText = (value: unknown) => {
+  const v = blankAsUnset(value);
+  return v === 'true' ? true : v === 'false' ? false : v;
+};
+const trueOrFalse = z.boolean({ message: 'must be true or false' });
 
-export const flag = (defaultValue: boolean) =>
-  z.preprocess(
-    (value) => {
-      const v = blankAsUnset(value);
-      return v === 'true' ? true : v === 'false' ? false : v;
-    },
-    z.boolean({ message: 'must be true or false' }).default(defaultValue),
-  );
+/** A true/false setting with no default: unset stays undefined. */
+export const optionalFlag = z.preprocess(booleanFromText, trueOrFalse.optional());
+
+export const flag = (defaultValue: boolean) => z.preprocess(booleanFromText, trueOrFalse.default(defaultValue));
 
 export const email = z.email({ message: 'must be an email address' }).transform((address) => address.toLowerCase());
 

@@ -306,7 +306,7 @@ export interface PortalConfig extends Omit<ParsedConfig, 'sesIdentity' | 'quicks
 }
 
 /** The warning of a configuration that still sets dashboardStatePersistence. */
-export const STATE_PERSISTENCE_DEPRECATION =
+const STATE_PERSISTENCE_DEPRECATION =
   'dashboardStatePersistence is deprecated: list the features in dashboardFeatures instead (false is dashboardFeatures without StatePersistence and Bookmarks, which is what this deployment gets).';
 
 /** The context keys this app reads, in the order docs/configuration.md documents them. */

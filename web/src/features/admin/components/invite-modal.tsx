@@ -171,7 +171,8 @@ function InviteDialog({
   };
 
   /** Repeats the refused not-scoped assignments with the admin's confirmation of shared data. */
-  const assignShared = async () => {
+  const assignShared = async (event: FormEvent) => {
+    event.preventDefault();
     if (busy || results === null) return;
     const refused = new Set(results.filter((result) => result.notScoped).map((result) => result.recordId));
     const outcome = await run(
@@ -205,10 +206,7 @@ function InviteDialog({
       wide
       title="Invite to Dashboard"
       onClose={onClose}
-      onSubmit={(event) => {
-        event.preventDefault();
-        void (confirming ? assignShared() : submit(event));
-      }}
+      onSubmit={(event) => void (confirming ? assignShared(event) : submit(event))}
       busy={busy}
       submitLabel={confirming ? ASSIGN_SHARED_LABEL : 'Invite'}
       busyLabel={confirming ? 'Assigning...' : 'Inviting...'}
