@@ -1,7 +1,5 @@
 import { adminEmail } from '#contracts/fields.ts';
 import { EXIT, TARGET_USAGE, UsageError, parseCommand, runTool } from './support/cli.ts';
-import { createAdmin } from './support/accounts.ts';
-import { resolveTarget } from './support/target.ts';
 
 const USAGE = `Usage: npm run create-admin -- <email> [options]
 
@@ -32,6 +30,11 @@ async function main(args: readonly string[]): Promise<number> {
   if (!checked.success) throw new UsageError(`${checked.error.issues[0]?.message ?? 'Invalid email'}: "${given}"`);
   const email = checked.data.toLowerCase();
 
+  // The SDK and the target's clients load once the command line is known to be good.
+  const [{ resolveTarget }, { createAdmin }] = await Promise.all([
+    import('./support/target.ts'),
+    import('./support/accounts.ts'),
+  ]);
   const target = await resolveTarget(command.target);
   try {
     const outcome = await createAdmin(target, email, {

@@ -1,9 +1,5 @@
 import { VERIFY_PREFIX } from '#contracts/verification.ts';
 import { EXIT, TARGET_USAGE, parseCommand, runTool } from './support/cli.ts';
-import { quicksightReader } from './support/isolation-api.ts';
-import { localEmbedBrowser } from './support/isolation-pages.ts';
-import { proveIsolation } from './support/isolation-steps.ts';
-import { resolveTarget } from './support/target.ts';
 
 const USAGE = `Usage: npm run isolation [-- options]
 
@@ -30,6 +26,13 @@ async function main(args: readonly string[]): Promise<number> {
     console.log(USAGE);
     return EXIT.ok;
   }
+  // The SDK, the target's clients and the browser load once the command line is known to be good.
+  const [{ resolveTarget }, { quicksightReader }, { localEmbedBrowser }, { proveIsolation }] = await Promise.all([
+    import('./support/target.ts'),
+    import('./support/isolation-api.ts'),
+    import('./support/isolation-pages.ts'),
+    import('./support/isolation-steps.ts'),
+  ]);
   const target = await resolveTarget(command.target);
   try {
     const quicksight = await quicksightReader(target, command.target);

@@ -1,7 +1,6 @@
 import { dashboardId as dashboardIdRule } from '#contracts/fields.ts';
 import { EXIT, TARGET_USAGE, UsageError, parseCommand, runTool } from './support/cli.ts';
-import { resolveTarget } from './support/target.ts';
-import { VERIFY_PREFIX, verifyDeployment } from './support/verify-steps.ts';
+import { VERIFY_PREFIX } from '#contracts/verification.ts';
 
 const USAGE = `Usage: npm run verify-deployment [-- options]
 
@@ -37,6 +36,11 @@ async function main(args: readonly string[]): Promise<number> {
     dashboardId = checked.data;
   }
 
+  // The SDK and the target's clients load once the command line is known to be good.
+  const [{ resolveTarget }, { verifyDeployment }] = await Promise.all([
+    import('./support/target.ts'),
+    import('./support/verify-steps.ts'),
+  ]);
   const target = await resolveTarget(command.target);
   try {
     const started = performance.now();

@@ -1,7 +1,6 @@
 import { execFile } from 'node:child_process';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import { deploy, readDeployArguments } from '#tools/deploy.ts';
@@ -22,8 +21,8 @@ function runDeployWithoutCredentials(
   const started = Date.now();
   return new Promise((resolve) => {
     execFile(
-      join(projectRoot, 'node_modules', '.bin', 'tsx'),
-      ['tools/deploy.ts', ...args],
+      process.execPath,
+      ['--import', 'tsx', 'tools/deploy.ts', ...args],
       { cwd: projectRoot, env, timeout: 60_000 },
       (error, stdout, stderr) =>
         resolve({

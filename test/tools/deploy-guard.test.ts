@@ -20,8 +20,8 @@ async function runApp(context: Record<string, unknown>): Promise<{ code: number;
     return await new Promise((resolve) => {
       const env = { ...process.env, CDK_CONTEXT_JSON: JSON.stringify(context), CDK_OUTDIR: outdir };
       execFile(
-        join(projectRoot, 'node_modules', '.bin', 'tsx'),
-        ['bin/app.ts'],
+        process.execPath,
+        ['--import', 'tsx', 'bin/app.ts'],
         { cwd: projectRoot, env, timeout: 180_000 },
         (error, _stdout, stderr) =>
           resolve({ code: error ? (typeof error.code === 'number' ? error.code : 1) : 0, stderr }),

@@ -8,7 +8,6 @@ import { spawnStack, type RunningStack } from '#local/stack-process.ts';
 import { noteSeedSignIns } from '#test/e2e/support/unused-totp-codes.ts';
 
 const projectRoot = fileURLToPath(new URL('../../..', import.meta.url));
-const tsx = join(projectRoot, 'node_modules', '.bin', 'tsx');
 
 export interface ToolRun {
   readonly code: number;
@@ -17,8 +16,9 @@ export interface ToolRun {
 }
 
 /**
- * Runs a tool as `npm run <tool> -- ...` does (tsx on tools/<tool>.ts), with no AWS
- * credentials or instance metadata to find, so a test never reaches beyond loopback.
+ * Runs a tool as `npm run <tool> -- ...` does (tools/<tool>.ts under tsx; tsx is loaded into
+ * node itself, which spares the tsx launcher's second process), with no AWS credentials or
+ * instance metadata to find, so a test never reaches beyond loopback.
  */
 export function runTool(
   tool: 'doctor' | 'create-admin' | 'verify-deployment' | 'isolation',
@@ -33,8 +33,8 @@ export function runTool(
   });
   return new Promise((resolve) => {
     execFile(
-      tsx,
-      [join(projectRoot, 'tools', `${tool}.ts`), ...args],
+      process.execPath,
+      ['--import', 'tsx', join(projectRoot, 'tools', `${tool}.ts`), ...args],
       { cwd: projectRoot, env, timeout: 120_000 },
       (error, stdout, stderr) => {
         const code = error ? (typeof error.code === 'number' ? error.code : 1) : 0;
