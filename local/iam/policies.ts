@@ -32,8 +32,18 @@ export interface AwsCall {
 
 export type Decision = { readonly allowed: true } | { readonly allowed: false; readonly message: string };
 
+/** Decisions kept per LocalIam: enough for every distinct call of a test run or a day of local use. */
+const DECISION_CACHE_SIZE = 5_000;
+
 export class LocalIam {
   private readonly principals = new Map<string, LocalPrincipal>();
+  /**
+   * A decision is a function of the principal's policies (fixed once it is added), the action, the
+   * resource and the condition keys, all in the key: the same call is simulated once. The
+   * simulator spends about a millisecond a call, most of it matching resource types, on every call
+   * of every function.
+   */
+  private readonly decisions = new Map<string, Decision>();
 
   constructor(readonly accountId: string) {}
 
@@ -52,6 +62,20 @@ export class LocalIam {
   /** Allowed only when every resource of the call is allowed, as for a multi-resource action in AWS. */
   async authorize(principal: LocalPrincipal, call: AwsCall): Promise<Decision> {
     if (!principal.policies) return { allowed: true };
+    const key = JSON.stringify([principal.accessKeyId, call.action, call.resources, sortedContext(call.context)]);
+    const known = this.decisions.get(key);
+    if (known) return known;
+    const decision = await this.simulate(principal, principal.policies, call);
+    if (this.decisions.size >= DECISION_CACHE_SIZE) this.decisions.delete(this.decisions.keys().next().value!);
+    this.decisions.set(key, decision);
+    return decision;
+  }
+
+  private async simulate(
+    principal: LocalPrincipal,
+    policies: readonly PolicyDocument[],
+    call: AwsCall,
+  ): Promise<Decision> {
     for (const resource of call.resources) {
       const result = await runSimulation(
         {
@@ -61,7 +85,7 @@ export class LocalIam {
             resource: { resource, accountId: this.accountId },
             contextVariables: { ...call.context },
           },
-          identityPolicies: principal.policies.map((p) => ({ name: p.name, policy: p.policy })),
+          identityPolicies: policies.map((p) => ({ name: p.name, policy: p.policy })),
           serviceControlPolicies: [],
           resourceControlPolicies: [],
         },
@@ -85,3 +109,6 @@ export class LocalIam {
     return { allowed: true };
   }
 }
+
+const sortedContext = (context: AwsCall['context']) =>
+  Object.entries(context ?? {}).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
