@@ -14,7 +14,7 @@ export type CompanyKind = (typeof COMPANY_KINDS)[number];
 export const COMPANY_KIND_LABELS: Record<CompanyKind, string> = {
   manufacturer: 'Manufacturer',
   distributor: 'Distributor',
-  owner: 'Owner (private equity)',
+  owner: 'Private-equity firm',
 };
 
 export const MAX_COMPANY_NAME_LENGTH = 100;

@@ -86,7 +86,7 @@ describe('Companies page: the table', () => {
     expect(within(globexRow).getByText('Distributor')).toBeInTheDocument();
     expect(globexRow).toHaveTextContent('1 · Sales Performance');
     const harborRow = await rowOf('Harbor Capital');
-    expect(within(harborRow).getByText('Owner (private equity)')).toBeInTheDocument();
+    expect(within(harborRow).getByText('Private-equity firm')).toBeInTheDocument();
     expect(harborRow).toHaveTextContent('0');
   });
 
@@ -113,7 +113,7 @@ describe('Companies page: add, edit and delete', () => {
       within(dialog)
         .getAllByRole('option')
         .map((option) => option.textContent),
-    ).toEqual(['Manufacturer', 'Distributor', 'Owner (private equity)']);
+    ).toEqual(['Manufacturer', 'Distributor', 'Private-equity firm']);
     await user.click(within(dialog).getByRole('button', { name: 'Create' }));
     expect(await within(dialog).findByText(COMPANY_MESSAGES.nameRequired)).toBeInTheDocument();
     await user.type(within(dialog).getByLabelText('Name'), 'x'.repeat(101));

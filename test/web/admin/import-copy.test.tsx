@@ -57,6 +57,26 @@ describe('Import Users', () => {
     expect(within(dialog).getByRole('button', { name: 'Import 1 user' })).toBeEnabled();
   });
 
+  it("draws the file field as the portal's own button with the chosen file's name, not the browser's Choose File control", async () => {
+    const { dialog, upload } = await openImport();
+    const input = within(dialog).getByLabelText('CSV file');
+    // The native input stays (keyboard, screen reader, upload), out of sight, labelled by the field and the button.
+    expect(input).toHaveAttribute('type', 'file');
+    expect(input).toHaveClass('visually-hidden');
+    expect(input).toHaveAccessibleName('CSV file Choose a CSV file');
+    const button = within(dialog).getByText('Choose a CSV file');
+    expect(button.tagName).toBe('LABEL');
+    expect(button).toHaveClass('btn', 'btn-secondary');
+    expect(within(dialog).getByText('No file chosen')).toBeInTheDocument();
+    await upload(['ann@example.com,Acme,sales-performance'], 'spring-cohort.csv');
+    expect(within(dialog).queryByText('No file chosen')).not.toBeInTheDocument();
+    expect(within(dialog).getByText('spring-cohort.csv', { selector: '.file-picker-name' })).toBeInTheDocument();
+    // The header is one long word that may break anywhere on a phone instead of widening the dialog.
+    expect(
+      within(dialog).getByText('email,companyName,dashboards,defaultDashboard,role', { selector: 'code' }).closest('p'),
+    ).toHaveClass('import-columns');
+  });
+
   it('says "1 already exists", and a row\'s reasons each end in one full stop', async () => {
     const { dialog, upload } = await openImport();
     // Two reasons, one of which ends in a full stop of its own.

@@ -4,6 +4,7 @@ import { IMPORT_COLUMNS, IMPORT_TEMPLATE, MAX_IMPORT_ROWS } from '#contracts/use
 import { Alert } from '#web/components/alert.tsx';
 import { Badge } from '#web/components/badge.tsx';
 import { Button } from '#web/components/button.tsx';
+import { FilePicker } from '#web/components/file-picker.tsx';
 import { Modal } from '#web/components/modal.tsx';
 import { Spinner } from '#web/components/spinner.tsx';
 import { downloadFile } from '#web/lib/csv.ts';
@@ -310,7 +311,7 @@ function ImportUsersContent({ existingEmails, onClose }: Omit<ImportUsersDialogP
       }
     >
       <div className="stack">
-        <p className="text-muted">
+        <p className="text-muted import-columns">
           A CSV file with the header <code>{IMPORT_COLUMNS.join(',')}</code>, columns in any order: dashboard ids
           separated by
           <code>;</code>, the default one of them (the first when empty), role <code>Users</code> (the default) or{' '}
@@ -318,12 +319,15 @@ function ImportUsersContent({ existingEmails, onClose }: Omit<ImportUsersDialogP
           user receives an invitation email with a temporary password.
         </p>
         <div className="row import-file-row">
-          <div className="field">
-            <label className="field-label" htmlFor={fileId}>
-              CSV file
-            </label>
-            <input id={fileId} type="file" accept=".csv,text/csv" disabled={busy} onChange={choose} />
-          </div>
+          <FilePicker
+            id={fileId}
+            label="CSV file"
+            buttonText="Choose a CSV file"
+            accept=".csv,text/csv"
+            disabled={busy}
+            fileName={stage.fileName}
+            onChange={choose}
+          />
           <Button
             variant="secondary"
             size="sm"
