@@ -324,6 +324,32 @@ describe('every screen of both portals at 1440x900 and 390x844', () => {
           .getByRole('heading', { level: 1, name: chosen, exact: true })
           .waitFor({ timeout: CONTENT_TIMEOUT_MS });
         await expectOneLineHeader(page, 'user portal');
+        if (size.name === 'phone') {
+          // The toolbar is one row (the view actions in a menu) and the frame fills the rest of the screen: the page
+          // itself does not scroll, only the dashboard in its frame.
+          const toolbar = page.locator('.dashboard-toolbar');
+          const row = await toolbar.evaluate((bar) =>
+            [...bar.children].map((child) => Math.round(child.getBoundingClientRect().bottom)),
+          );
+          expect(new Set(row).size, `toolbar items' bottoms on a phone: ${row.join(', ')}`).toBe(1);
+          await expect
+            .poll(() =>
+              page.evaluate(() => {
+                const view = globalThis as unknown as {
+                  document: { documentElement: { scrollHeight: number } };
+                  innerHeight: number;
+                };
+                return view.document.documentElement.scrollHeight - view.innerHeight;
+              }),
+            )
+            .toBeLessThanOrEqual(1);
+          const box = (await page.locator(`iframe[title="${FRAME_TITLE}"]`).boundingBox())!;
+          expect(box.y + box.height).toBeLessThanOrEqual(844);
+          expect(box.height).toBeGreaterThan(420);
+          await page.getByRole('button', { name: 'More dashboard actions' }).click();
+          await expectUnclipped(page, page.getByRole('menu'), 'dashboard actions menu on a phone');
+          await page.keyboard.press('Escape');
+        }
         await page.getByRole('button', { name: 'Refresh', exact: true }).hover();
         await expectUnclipped(page, page.getByRole('tooltip', { name: 'Refresh dashboard URL' }), 'Refresh tooltip');
         await page.mouse.move(0, 0);

@@ -97,3 +97,30 @@ describe('useAuth', () => {
     expect(() => renderHook(() => useAuth())).toThrow('useAuth must be used within an AuthProvider');
   });
 });
+
+describe('Tooltip on touch', () => {
+  it('does not open on a tap, which nothing would close, and still opens for the mouse and the keyboard', async () => {
+    render(
+      <>
+        <Tooltip content="Refresh dashboard URL">
+          <button>Refresh</button>
+        </Tooltip>
+        <button>Elsewhere</button>
+      </>,
+    );
+    const tooltip = screen.getByRole('tooltip', { hidden: true });
+    const button = screen.getByRole('button', { name: 'Refresh' });
+    const user = userEvent.setup();
+    await user.pointer([{ keys: '[TouchA]', target: button }]);
+    expect(button).toHaveFocus();
+    expect(tooltip).not.toBeVisible();
+    await user.click(screen.getByRole('button', { name: 'Elsewhere' }));
+    await user.hover(button);
+    expect(tooltip).toBeVisible();
+    await user.unhover(button);
+    expect(tooltip).not.toBeVisible();
+    await user.tab({ shift: true });
+    expect(button).toHaveFocus();
+    expect(tooltip).toBeVisible();
+  });
+});

@@ -71,3 +71,45 @@ describe('Undo and Redo', () => {
     expect(button('Redo')).toBeDisabled();
   });
 });
+
+describe('on a phone', () => {
+  it('keeps the view actions in one menu, each saying why it is off, and runs the one chosen', async () => {
+    vi.stubGlobal('matchMedia', (query: string) => ({
+      matches: query === '(max-width: 480px)',
+      media: query,
+      addEventListener: () => undefined,
+      removeEventListener: () => undefined,
+    }));
+    stubBackend(VIEWS, embedOk());
+    renderHome();
+    await screen.findByText('Powered by AWS QuickSight');
+    const toolbar = screen.getByRole('toolbar', { name: 'Dashboard actions' });
+    // No row of four buttons: one button opens the menu.
+    expect(within(toolbar).queryByRole('button', { name: 'Print' })).not.toBeInTheDocument();
+    const more = within(toolbar).getByRole('button', { name: 'More dashboard actions' });
+    const user = userEvent.setup();
+    await user.click(more);
+    const menu = screen.getByRole('menu', { name: 'More dashboard actions' });
+    expect(
+      within(menu)
+        .getAllByRole('menuitem')
+        .map((item) => item.textContent),
+    ).toEqual([
+      'Print',
+      'Reset',
+      'UndoNothing to undo: no change made in the dashboard yet',
+      'RedoNothing to redo: no change undone',
+    ]);
+    const undo = within(menu).getByRole('menuitem', { name: /Undo/ });
+    expect(undo).toHaveAttribute('aria-disabled', 'true');
+    expect(undo).toHaveAccessibleDescription('Nothing to undo: no change made in the dashboard yet');
+
+    await user.click(within(menu).getByRole('menuitem', { name: 'Print' }));
+    await waitFor(() => expect(sdk.calls.map((call) => call.method)).toEqual(['initiatePrint']));
+    // After a change in the frame, Undo is on and carries no reason.
+    changeInFrame();
+    await user.click(more);
+    const again = screen.getByRole('menu', { name: 'More dashboard actions' });
+    expect(within(again).getByRole('menuitem', { name: 'Undo' })).not.toHaveAttribute('aria-disabled', 'true');
+  });
+});

@@ -1,4 +1,4 @@
-import { cloneElement, useCallback, useId, useState, type ReactElement, type ReactNode } from 'react';
+import { cloneElement, useCallback, useId, useRef, useState, type ReactElement, type ReactNode } from 'react';
 import { FloatingLayer, useAnchoredLayer } from './floating-layer.tsx';
 
 export interface TooltipProps {
@@ -8,12 +8,15 @@ export interface TooltipProps {
 }
 
 /**
- * Shows on hover and on keyboard focus; Escape hides it. It floats above every container
- * (see FloatingLayer), positioned only while shown.
+ * Shows on hover with a mouse and on keyboard focus; Escape hides it. A tap (touch or pen) does
+ * not open it: nothing would close it again until the next tap elsewhere. It floats above every
+ * container (see FloatingLayer), positioned only while shown.
  */
 export function Tooltip({ content, children }: TooltipProps): ReactNode {
   const id = useId();
   const [visible, setVisible] = useState(false);
+  // The focus a tap gives the element is not a keyboard's: it shows nothing.
+  const tapped = useRef(false);
   // State, not a ref: the layer is rendered once the anchor is in the page.
   const [anchor, setAnchor] = useState<HTMLSpanElement | null>(null);
   const { refs, floatingStyles } = useAnchoredLayer({ open: visible, placement: 'top' });
@@ -29,10 +32,20 @@ export function Tooltip({ content, children }: TooltipProps): ReactNode {
     <span
       ref={anchorRef}
       className="tooltip-anchor"
-      onMouseEnter={() => setVisible(true)}
-      onMouseLeave={() => setVisible(false)}
-      onFocus={() => setVisible(true)}
-      onBlur={() => setVisible(false)}
+      onPointerEnter={(event) => event.pointerType === 'mouse' && setVisible(true)}
+      onPointerLeave={() => setVisible(false)}
+      onPointerDown={(event) => {
+        tapped.current = event.pointerType !== 'mouse';
+        if (tapped.current) setVisible(false);
+      }}
+      onFocus={() => {
+        if (!tapped.current) setVisible(true);
+        tapped.current = false;
+      }}
+      onBlur={() => {
+        tapped.current = false;
+        setVisible(false);
+      }}
       onKeyDown={(event) => {
         if (event.key === 'Escape') setVisible(false);
       }}

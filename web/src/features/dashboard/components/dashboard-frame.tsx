@@ -6,6 +6,7 @@ import { Spinner } from '#web/components/spinner.tsx';
 import { useConfig } from '#web/lib/config-context.tsx';
 import { EmbeddedDashboard, type EmbeddedDashboardProps } from './embedded-dashboard.tsx';
 import type { EmbedState } from './use-embed-session.ts';
+import { usePhoneFrameHeight } from './use-phone-frame-height.ts';
 
 export { FRAME_TITLE } from './embedded-dashboard.tsx';
 
@@ -54,6 +55,7 @@ export function DashboardFrame({
   onChanged,
 }: DashboardFrameProps) {
   const localMode = useConfig().cognitoEndpoint !== undefined;
+  const embedRef = usePhoneFrameHeight<HTMLDivElement>(state.status === 'loaded' && state.contentLoaded);
   if (state.status === 'error') {
     const certificateOrigin = localMode && state.frameOrigin?.startsWith('https:') ? state.frameOrigin : undefined;
     return (
@@ -79,7 +81,7 @@ export function DashboardFrame({
   );
   if (state.status !== 'loaded') return spinner;
   return (
-    <div className="dashboard-embed">
+    <div className="dashboard-embed" ref={embedRef}>
       {!state.contentLoaded && spinner}
       <EmbeddedDashboard
         url={state.session.url}

@@ -5,11 +5,13 @@ import { dashboardPath, paths } from '#web/config/paths.ts';
 import { Alert } from '#web/components/alert.tsx';
 import { Button } from '#web/components/button.tsx';
 import { EmptyState } from '#web/components/empty-state.tsx';
+import { Menu } from '#web/components/menu.tsx';
 import { Select } from '#web/components/select.tsx';
 import { Spinner } from '#web/components/spinner.tsx';
 import { Tooltip } from '#web/components/tooltip.tsx';
 import { useAuth } from '#web/lib/auth/auth-context.ts';
 import { useGraphqlClient } from '#web/lib/use-clients.ts';
+import { PHONE_QUERY, useMediaQuery } from '#web/lib/use-media-query.ts';
 import {
   fetchDashboardViews,
   listDashboardViews,
@@ -22,11 +24,22 @@ import { DashboardFrame } from '../components/dashboard-frame.tsx';
 import { useDashboardExperience, type ToolbarAction } from '../components/use-dashboard-experience.ts';
 import { useEmbedSession } from '../components/use-embed-session.ts';
 
-const TOOLBAR_ACTIONS: readonly { action: ToolbarAction; label: string; hint: string }[] = [
-  { action: 'print', label: 'Print', hint: 'Print the dashboard' },
-  { action: 'reset', label: 'Reset', hint: "Back to the dashboard's defaults" },
-  { action: 'undo', label: 'Undo', hint: 'Undo the last change in the dashboard' },
-  { action: 'redo', label: 'Redo', hint: 'Redo the change undone' },
+/** The view actions; `unavailable` says why one is off (shown under it in the phone's menu, where no tooltip is). */
+const TOOLBAR_ACTIONS: readonly { action: ToolbarAction; label: string; hint: string; unavailable: string }[] = [
+  { action: 'print', label: 'Print', hint: 'Print the dashboard', unavailable: 'Once the dashboard has loaded' },
+  {
+    action: 'reset',
+    label: 'Reset',
+    hint: "Back to the dashboard's defaults",
+    unavailable: 'Once the dashboard has loaded',
+  },
+  {
+    action: 'undo',
+    label: 'Undo',
+    hint: 'Undo the last change in the dashboard',
+    unavailable: 'Nothing to undo: no change made in the dashboard yet',
+  },
+  { action: 'redo', label: 'Redo', hint: 'Redo the change undone', unavailable: 'Nothing to redo: no change undone' },
 ];
 
 const NO_COMPANIES: readonly string[] = [];
@@ -48,6 +61,7 @@ export default function HomePage() {
   const { session } = useAuth();
   const graphql = useGraphqlClient();
   const navigate = useNavigate();
+  const phone = useMediaQuery(PHONE_QUERY);
   const { viewId: linkId } = useParams();
   const loginId = session?.email ?? '';
   const [views, setViews] = useState<readonly DashboardView[] | null>(null);
@@ -169,13 +183,27 @@ export default function HomePage() {
           </Button>
         </Tooltip>
         <div role="toolbar" aria-label="Dashboard actions" className="dashboard-actions">
-          {TOOLBAR_ACTIONS.map(({ action, label, hint }) => (
-            <Tooltip key={action} content={hint}>
-              <Button variant="secondary" disabled={!enabled[action]} onClick={() => act(action)}>
-                {label}
-              </Button>
-            </Tooltip>
-          ))}
+          {phone ? (
+            // One row on a phone: the view actions are a menu, each saying why it is off when it is.
+            <Menu
+              label="More dashboard actions"
+              triggerClassName="btn btn-secondary"
+              trigger="More"
+              items={TOOLBAR_ACTIONS.map(({ action, label, unavailable }) => ({
+                label,
+                onSelect: () => act(action),
+                disabledReason: enabled[action] ? null : unavailable,
+              }))}
+            />
+          ) : (
+            TOOLBAR_ACTIONS.map(({ action, label, hint }) => (
+              <Tooltip key={action} content={hint}>
+                <Button variant="secondary" disabled={!enabled[action]} onClick={() => act(action)}>
+                  {label}
+                </Button>
+              </Tooltip>
+            ))
+          )}
         </div>
       </div>
       {choice?.notAssigned && (
