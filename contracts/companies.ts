@@ -210,7 +210,6 @@ export const setUserCompaniesResponseSchema = z.object({
   companies: z.array(z.string()),
   owner: z.boolean(),
 });
-export const checkCompanyAccessResponseSchema = accessCheckSchema;
 
 /** How a dashboard's data reaches users of different companies. */
 export const DASHBOARD_SCOPES = ['company-scoped', 'not-scoped', 'unknown'] as const;

@@ -6,7 +6,7 @@ import {
   ListUsersCommand as ListQuickSightUsersCommand,
   QuickSightClient,
 } from '@aws-sdk/client-quicksight';
-import { checkCompanyAccessResponseSchema, listCompaniesResponseSchema } from '#contracts/companies.ts';
+import { accessCheckSchema, listCompaniesResponseSchema } from '#contracts/companies.ts';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { listDashboardMetadataResponseSchema, userDashboardsResponseSchema } from '#contracts/quicksight-admin.ts';
 import { auditTable, usageTable } from '#contracts/tables.ts';
@@ -200,18 +200,14 @@ describe('npm run verify-deployment', () => {
         `- group-missing (${company.name}): expected group ${company.groupName}, found no group`,
       );
       // Reported, not mended.
-      const after = checkCompanyAccessResponseSchema.parse(
-        await quicksightAdmin({ action: 'CHECK_COMPANY_ACCESS', fix: false }),
-      );
+      const after = accessCheckSchema.parse(await quicksightAdmin({ action: 'CHECK_COMPANY_ACCESS', fix: false }));
       expect(
         after.differences.some(
           (difference) => difference.kind === 'group-missing' && difference.company === company.name,
         ),
       ).toBe(true);
     } finally {
-      const mended = checkCompanyAccessResponseSchema.parse(
-        await quicksightAdmin({ action: 'CHECK_COMPANY_ACCESS', fix: true }),
-      );
+      const mended = accessCheckSchema.parse(await quicksightAdmin({ action: 'CHECK_COMPANY_ACCESS', fix: true }));
       quicksight.destroy();
       expect(
         mended.differences

@@ -2,7 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { GlobalSignOutCommand } from '@aws-sdk/client-cognito-identity-provider';
 import { ListUserGroupsCommand } from '@aws-sdk/client-quicksight';
 import { z } from 'zod';
-import { checkCompanyAccessResponseSchema, saveCompanyResponseSchema } from '#contracts/companies.ts';
+import { accessCheckSchema, saveCompanyResponseSchema } from '#contracts/companies.ts';
 import { VERIFY_PREFIX } from '#contracts/verification.ts';
 import { embedRequest, expectOk, type callFunction } from './portal-client.ts';
 import type { StepPrinter } from './report.ts';
@@ -29,7 +29,7 @@ export interface NegativeContext {
   readonly scoped: { readonly dashboardId: string };
   readonly manage: (body: unknown) => ReturnType<typeof callFunction>;
   readonly urls: ReadonlyMap<string, string>;
-  readonly accessCheck: () => Promise<z.infer<typeof checkCompanyAccessResponseSchema>>;
+  readonly accessCheck: () => Promise<z.infer<typeof accessCheckSchema>>;
   readonly quicksight: QuickSightReader;
   /** The portal's QuickSight namespace. */
   readonly namespace: string;

@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { z } from 'zod';
 import { embedResponseSchema } from '#contracts/embed.ts';
-import { checkCompanyAccessResponseSchema, listCompaniesResponseSchema } from '#contracts/companies.ts';
+import { accessCheckSchema, listCompaniesResponseSchema } from '#contracts/companies.ts';
 import { listDashboardMetadataResponseSchema } from '#contracts/quicksight-admin.ts';
 import { VERIFY_PREFIX } from '#contracts/verification.ts';
 import { ADMINS_GROUP, USERS_GROUP } from '#contracts/groups.ts';
@@ -87,11 +87,7 @@ export async function proveIsolation(target: PortalTarget, options: IsolationOpt
     const manage = (body: unknown) => callFunction(target, target.functions.quicksightAdmin, adminToken, { body });
     const users = (body: unknown) => callFunction(target, target.functions.userAdmin, adminToken, { body });
     const accessCheck = async () =>
-      expectOk(
-        await manage({ action: 'CHECK_COMPANY_ACCESS', fix: false }),
-        checkCompanyAccessResponseSchema,
-        'CHECK_COMPANY_ACCESS',
-      );
+      expectOk(await manage({ action: 'CHECK_COMPANY_ACCESS', fix: false }), accessCheckSchema, 'CHECK_COMPANY_ACCESS');
 
     await printer
       .run("Every user's QuickSight groups equal the portal's records (CHECK_COMPANY_ACCESS)", async () => {

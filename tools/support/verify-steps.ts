@@ -9,7 +9,7 @@ import {
 } from '#contracts/quicksight-admin.ts';
 import { getUsersResponseSchema } from '#contracts/user-admin.ts';
 import { contactResponseSchema } from '#contracts/contact.ts';
-import { checkCompanyAccessResponseSchema, type AccessCheck } from '#contracts/companies.ts';
+import { accessCheckSchema, type AccessCheck } from '#contracts/companies.ts';
 import { VERIFY_PREFIX } from '#contracts/verification.ts';
 import { ADMINS_GROUP, USERS_GROUP } from '#contracts/groups.ts';
 import { signInWithAuthenticator, type PoolContext } from '#clients/cognito.ts';
@@ -198,7 +198,7 @@ export async function verifyDeployment(target: PortalTarget, options: VerifyOpti
     const check = await step('Company-access check (CHECK_COMPANY_ACCESS without fix, admin)', async () =>
       expectOk(
         await quicksightCall({ action: 'CHECK_COMPANY_ACCESS', fix: false }),
-        checkCompanyAccessResponseSchema,
+        accessCheckSchema,
         'CHECK_COMPANY_ACCESS',
       ),
     );

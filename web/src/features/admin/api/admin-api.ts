@@ -18,7 +18,7 @@ import {
 import { importUserResponseSchema } from '#contracts/user-import.ts';
 import { insightsResponseSchema, insightUsersResponseSchema } from '#contracts/insights.ts';
 import {
-  checkCompanyAccessResponseSchema,
+  accessCheckSchema,
   deleteCompanyResponseSchema,
   listCompaniesResponseSchema,
   saveCompanyResponseSchema,
@@ -156,8 +156,7 @@ export function createQuicksightAdminApi(client: ApiClient, url: string) {
         setUserCompaniesResponseSchema,
       ),
     /** Compares the portal's companies with QuickSight; with `fix`, mends what it can. */
-    checkCompanyAccess: (fix: boolean) =>
-      call({ action: 'CHECK_COMPANY_ACCESS', fix }, checkCompanyAccessResponseSchema),
+    checkCompanyAccess: (fix: boolean) => call({ action: 'CHECK_COMPANY_ACCESS', fix }, accessCheckSchema),
   };
 }
 
