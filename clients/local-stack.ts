@@ -85,7 +85,7 @@ export const LOCAL_CREDENTIALS = { accessKeyId: 'local', secretAccessKey: 'local
 
 export const LOCAL_PRODUCT_NAME = 'TVIQ';
 export const QUICKSIGHT_NAMESPACE = 'default';
-export const EMBED_SESSION_MINUTES = 600;
+const EMBED_SESSION_MINUTES = 600;
 export const SUPPORT_FROM_ADDRESS = 'no-reply@tviq.local';
 export const SUPPORT_TO_ADDRESS = 'support@tviq.local';
 /**
@@ -93,7 +93,7 @@ export const SUPPORT_TO_ADDRESS = 'support@tviq.local';
  * at start, and the rules data source and dataset are granted to it (quicksightAuthorArn).
  */
 export const LOCAL_AUTHORS_GROUP = 'portal-authors';
-export const LOCAL_AUTHORS_ARN = `arn:aws:quicksight:${LOCAL_REGION}:${LOCAL_ACCOUNT_ID}:group/${QUICKSIGHT_NAMESPACE}/${LOCAL_AUTHORS_GROUP}`;
+const LOCAL_AUTHORS_ARN = `arn:aws:quicksight:${LOCAL_REGION}:${LOCAL_ACCOUNT_ID}:group/${QUICKSIGHT_NAMESPACE}/${LOCAL_AUTHORS_GROUP}`;
 
 const LOCAL_TABLE_PREFIX = 'local-';
 

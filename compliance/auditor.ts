@@ -26,7 +26,7 @@ import {
  * answers to the findings AWS Security Hub and Prowler raise on this design.
  */
 
-export interface StoreEvidence {
+interface StoreEvidence {
   readonly store: string;
   readonly kind: string;
   readonly classification: string;
@@ -38,13 +38,13 @@ export interface StoreEvidence {
   readonly rpoRto: string;
 }
 
-export interface Responsibility {
+interface Responsibility {
   readonly topic: string;
   readonly stack: string;
   readonly account: string;
 }
 
-export interface FindingAnswer {
+interface FindingAnswer {
   readonly finding: string;
   /** Security Hub control and Prowler check IDs that raise it. */
   readonly raisedBy: string;

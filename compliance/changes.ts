@@ -8,7 +8,7 @@ import { acknowledgementsOf, resourceName, type StackTemplate } from './template
  * broadened, public entry points, encryption/backup/retention settings, and acknowledgements.
  */
 
-export interface Change {
+interface Change {
   readonly area: 'Stack' | 'Resource' | 'IAM' | 'Entry point' | 'Data store' | 'Identity' | 'Acknowledgement';
   readonly change: 'added' | 'removed' | 'broadened' | 'narrowed' | 'changed';
   readonly subject: string;

@@ -6,7 +6,7 @@ import type { ComplianceReport, Totals } from './report.ts';
  * files render exactly the same content.
  */
 
-export type Tone = 'good' | 'note' | 'bad';
+type Tone = 'good' | 'note' | 'bad';
 export type Cell = string | { readonly text: string; readonly tone: Tone };
 
 export type Block =

@@ -43,7 +43,7 @@ export interface NagResult {
 }
 
 /** The acknowledgement of a rule id on a resource or its nearest acknowledged ancestor, as cdk-nag looks it up. */
-export function acknowledgementOf(resource: IConstruct, ruleId: string): { reason: string } | undefined {
+function acknowledgementOf(resource: IConstruct, ruleId: string): { reason: string } | undefined {
   for (let current: IConstruct | undefined = resource; current; current = current.node.scope) {
     for (const entry of current.node.metadata) {
       if (entry.type !== Validations.ACKNOWLEDGED_RULES_METADATA_KEY || !entry.data) continue;

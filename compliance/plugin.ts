@@ -24,8 +24,8 @@ export interface ComplianceReportOptions {
   readonly sbom?: boolean;
 }
 
-export const ACKNOWLEDGEMENT_WITHOUT_REASON = 'AcknowledgementWithoutReason';
-export const GRANT_BEYOND_CODE_USE = 'GrantBeyondCodeUse';
+const ACKNOWLEDGEMENT_WITHOUT_REASON = 'AcknowledgementWithoutReason';
+const GRANT_BEYOND_CODE_USE = 'GrantBeyondCodeUse';
 
 /**
  * The CDK validation plugin that writes the evidence pack. Registered after the cdk-nag

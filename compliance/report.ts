@@ -11,7 +11,7 @@ import type { StackTemplate } from './template.ts';
 
 /** The evidence pack's data: `report.json` as written, and what the HTML and Markdown render. */
 
-export interface ReportHeader {
+interface ReportHeader {
   readonly product: string;
   readonly environment: string;
   readonly region: string;
@@ -28,7 +28,7 @@ export interface ReportHeader {
 
 export type Totals = Record<'compliant' | 'acknowledged' | 'notCompliant', number>;
 
-export interface RuleReport {
+interface RuleReport {
   readonly rule: string;
   readonly level: string;
   readonly info: string;
@@ -48,13 +48,13 @@ export interface RuleReport {
   }[];
 }
 
-export interface PackReport {
+interface PackReport {
   readonly name: string;
   readonly totals: Totals;
   readonly rules: readonly RuleReport[];
 }
 
-export interface ControlFamily {
+interface ControlFamily {
   readonly family: string;
   readonly name: string;
   readonly controls: readonly { readonly id: string; readonly rules: readonly string[]; readonly totals: Totals }[];
@@ -132,7 +132,7 @@ function controlFamilies(packs: readonly PackReport[]): ControlFamily[] {
 }
 
 /** Version of an installed package, from its package.json. */
-export function packageVersion(name: string): string {
+function packageVersion(name: string): string {
   try {
     const require = createRequire(import.meta.url);
     return (JSON.parse(readFileSync(require.resolve(`${name}/package.json`), 'utf8')) as { version: string }).version;
@@ -142,7 +142,7 @@ export function packageVersion(name: string): string {
 }
 
 /** The commit the synth ran from, marked when the working tree has changes not in it. */
-export function gitCommit(root: string): string {
+function gitCommit(root: string): string {
   try {
     const run = (...args: string[]) =>
       execFileSync('git', args, { cwd: root, encoding: 'utf8', stdio: ['ignore', 'pipe', 'ignore'] }).trim();

@@ -1,4 +1,4 @@
-import { isRecord, type StackTemplate, type TemplateResource } from './template.ts';
+import { isRecord, type TemplateResource } from './template.ts';
 
 /**
  * The sign-in statements of the evidence pack and of the pool's acknowledgements, computed
@@ -63,7 +63,7 @@ export function passwordStatement(s: SignInSettings): string {
   return `Passwords need at least ${s.passwordMinLength} characters with a lowercase and an uppercase letter, a digit and a symbol (config passwordMinLength).`;
 }
 
-export function threatProtectionStatement(s: SignInSettings): string {
+function threatProtectionStatement(s: SignInSettings): string {
   return s.threatProtection
     ? 'Cognito threat protection is on in full-function mode (Plus feature plan): Cognito scores each sign-in, challenges or blocks risky ones and refuses compromised credentials (config threatProtection).'
     : 'Cognito threat protection is off (Essentials feature plan): no adaptive authentication or compromised-credential detection (config threatProtection).';
@@ -90,14 +90,4 @@ export function threatProtectionReason(s: SignInSettings): string {
     `${passwordStatement(s)} ${signUpStatement(s)}`,
     'Setting threatProtection to true turns on the Plus plan in full-function mode and resolves this finding.',
   ].join(' ');
-}
-
-/** Settings of every user pool of a stack with their statements. */
-export function signInClaims(stack: StackTemplate): { pool: string; settings: SignInSettings; statements: string[] }[] {
-  return Object.entries(stack.template.Resources)
-    .filter(([, resource]) => resource.Type === 'AWS::Cognito::UserPool')
-    .map(([id, pool]) => {
-      const settings = signInSettingsOf(pool);
-      return { pool: id, settings, statements: signInStatements(settings) };
-    });
 }

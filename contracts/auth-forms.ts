@@ -6,7 +6,7 @@
  */
 import * as z from 'zod/mini';
 import { MESSAGES } from './messages.ts';
-import { MFA_CODE_PATTERN, signInEmailProblem, signInPasswordProblem } from './rules.ts';
+import { signInEmailProblem, signInPasswordProblem } from './rules.ts';
 
 /** A check applying one plain `problem` function of `rules.ts`. */
 const fromRule = (problem: (value: string) => string | undefined) =>
@@ -17,12 +17,7 @@ const fromRule = (problem: (value: string) => string | undefined) =>
 
 export const emailField = z.string().check(z.trim(), fromRule(signInEmailProblem));
 
-export const passwordField = z.string().check(fromRule(signInPasswordProblem));
-
-export const mfaCodeField = z.string().check(z.regex(MFA_CODE_PATTERN, MESSAGES.mfaCode));
-
-export const signInFormSchema = z.object({ email: emailField, password: passwordField });
-export type SignInForm = z.infer<typeof signInFormSchema>;
+const passwordField = z.string().check(fromRule(signInPasswordProblem));
 
 export const signUpFormSchema = z
   .object({
@@ -47,7 +42,3 @@ export type ResetConfirmForm = z.infer<typeof resetConfirmFormSchema>;
 
 /** The password-reset request (Settings card, /change-password, admin forgot password). */
 export const resetRequestFormSchema = z.object({ email: emailField });
-export type ResetRequestForm = z.infer<typeof resetRequestFormSchema>;
-
-export const mfaCodeFormSchema = z.object({ code: mfaCodeField });
-export type MfaCodeForm = z.infer<typeof mfaCodeFormSchema>;

@@ -17,11 +17,11 @@ export const COMPANY_KIND_LABELS: Record<CompanyKind, string> = {
   owner: 'Private-equity firm',
 };
 
-export const MAX_COMPANY_NAME_LENGTH = 100;
+const MAX_COMPANY_NAME_LENGTH = 100;
 /**
  * The most companies one owner account holds (QuickSight allows 999 rules per user; each company is one group rule).
  */
-export const MAX_COMPANIES_PER_USER = 100;
+const MAX_COMPANIES_PER_USER = 100;
 
 /** The column of the rules dataset (and of every company-scoped dataset) that holds the company name. */
 export const COMPANY_COLUMN = 'company';
@@ -136,7 +136,7 @@ export const companyRequestSchemas = [
   z.object({ action: z.literal('CHECK_COMPANY_ACCESS'), fix: z.boolean().default(false) }),
 ] as const;
 
-export const companySchema = z.object({
+const companySchema = z.object({
   id: z.string(),
   name: z.string(),
   kind: z.enum(COMPANY_KINDS),
@@ -173,7 +173,7 @@ export const DIFFERENCE_KINDS = [
 ] as const;
 export type DifferenceKind = (typeof DIFFERENCE_KINDS)[number];
 
-export const accessDifferenceSchema = z.object({
+const accessDifferenceSchema = z.object({
   kind: z.enum(DIFFERENCE_KINDS),
   /** The company the difference concerns (name), when there is one. */
   company: z.string().nullable(),
@@ -221,7 +221,7 @@ export const DASHBOARD_SCOPE_LABELS: Record<DashboardScope, string> = {
 };
 
 /** The rules format the portal writes: UserARN, GroupARN and company columns, as QuickSight calls VERSION_2. */
-export const RULES_FORMAT_VERSION = 'VERSION_2';
+const RULES_FORMAT_VERSION = 'VERSION_2';
 
 /** A dataset's RowLevelPermissionDataSet, as DescribeDataSet answers it. */
 export interface RulesAttachment {

@@ -44,9 +44,9 @@ export const AUTHOR_DATA_SOURCE_ACTIONS = [
 ] as const;
 
 /** DataSource.Status values (ResourceStatus) under which a data source may be used. */
-export const DATA_SOURCE_READY = ['CREATION_SUCCESSFUL', 'UPDATE_SUCCESSFUL'] as const;
+const DATA_SOURCE_READY = ['CREATION_SUCCESSFUL', 'UPDATE_SUCCESSFUL'] as const;
 /** DataSource.Status values of a data source that will not become ready by itself. */
-export const DATA_SOURCE_FAILED = ['CREATION_FAILED', 'UPDATE_FAILED'] as const;
+const DATA_SOURCE_FAILED = ['CREATION_FAILED', 'UPDATE_FAILED'] as const;
 
 /** A data source as DescribeDataSource answers it (the members read here). */
 export interface DataSourceState {

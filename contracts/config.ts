@@ -15,7 +15,7 @@ export const SESSION_DEFAULTS = {
 
 const wholeMinutes = z.number().check(z.int(), z.positive());
 
-export const sessionSettingsSchema = z.object({
+const sessionSettingsSchema = z.object({
   idleTimeoutMinutes: wholeMinutes,
   absoluteSessionMinutes: wholeMinutes,
 });

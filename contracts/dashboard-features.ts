@@ -19,14 +19,14 @@ export const DASHBOARD_FEATURES = [
 
 /** Each member of the SDK model has its name here: a member the model gains fails the type check until it is added. */
 type Unnamed = Exclude<keyof RegisteredUserDashboardFeatureConfigurations, (typeof DASHBOARD_FEATURES)[number]>;
-export const EVERY_MODEL_MEMBER_NAMED: [Unnamed] extends [never] ? true : Unnamed = true;
+const _everyModelMemberNamed: [Unnamed] extends [never] ? true : Unnamed = true;
 
 export type DashboardFeature = (typeof DASHBOARD_FEATURES)[number];
 
 /** What a deployment turns on when its configuration says nothing: the features embedded dashboards had before. */
 export const DEFAULT_DASHBOARD_FEATURES: readonly DashboardFeature[] = ['StatePersistence', 'Bookmarks'];
 
-export const isDashboardFeature = (name: string): name is DashboardFeature =>
+const isDashboardFeature = (name: string): name is DashboardFeature =>
   (DASHBOARD_FEATURES as readonly string[]).includes(name);
 
 /** The features the deprecated `dashboardStatePersistence` turned on, and off when false. */

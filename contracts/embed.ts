@@ -13,7 +13,7 @@ export const NOT_ASSIGNED_MESSAGE = 'This dashboard is not assigned to you';
  * (`refresh`), or the timer that renews the URL before the session ends (`renewal`).
  */
 export const EMBED_SOURCE_HEADER = 'x-embed-source';
-export const EMBED_SOURCES = ['default', 'switch', 'refresh', 'renewal'] as const;
+const EMBED_SOURCES = ['default', 'switch', 'refresh', 'renewal'] as const;
 export type EmbedSource = (typeof EMBED_SOURCES)[number];
 export const embedSourceSchema = z
   .enum(EMBED_SOURCES, { error: `${EMBED_SOURCE_HEADER} must be one of ${EMBED_SOURCES.join(', ')}` })

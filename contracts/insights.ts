@@ -7,14 +7,14 @@ import * as z from 'zod';
  */
 
 /** The longest range one request may ask for, in days (both ends included). */
-export const MAX_INSIGHTS_RANGE_DAYS = 400;
+const MAX_INSIGHTS_RANGE_DAYS = 400;
 /** Days counted in each user's "views in the last 30 days". */
 export const RECENT_VIEWS_DAYS = 30;
 
 const DAY_MS = 86_400_000;
 
 /** A calendar day as YYYY-MM-DD (UTC). */
-export const isoDay = z
+const isoDay = z
   .string()
   .regex(/^\d{4}-\d{2}-\d{2}$/, 'must be a date written YYYY-MM-DD')
   .refine((value) => {
@@ -23,7 +23,7 @@ export const isoDay = z
   }, 'must be a real calendar date');
 
 /** Days from `from` to `to`, both included. */
-export const daysInRange = (from: string, to: string): number =>
+const daysInRange = (from: string, to: string): number =>
   Math.round((Date.parse(`${to}T00:00:00Z`) - Date.parse(`${from}T00:00:00Z`)) / DAY_MS) + 1;
 
 /** The fields of a range request. */
@@ -52,7 +52,7 @@ export const checkInsightsRange = (range: { from: string; to: string }, ctx: z.R
   }
 };
 
-export const insightsWeekSchema = z.object({
+const insightsWeekSchema = z.object({
   /** ISO week, e.g. 2026-W47. */
   week: z.string(),
   /** Monday of the week (YYYY-MM-DD). */
@@ -63,7 +63,7 @@ export const insightsWeekSchema = z.object({
   views: z.number(),
 });
 
-export const insightsDashboardSchema = z.object({
+const insightsDashboardSchema = z.object({
   dashboardId: z.string(),
   /** The catalogue's name; null for a dashboard no longer in the catalogue. */
   name: z.string().nullable(),
@@ -74,7 +74,7 @@ export const insightsDashboardSchema = z.object({
   lastViewedAt: z.string().nullable(),
 });
 
-export const insightsAssignmentSchema = z.object({
+const insightsAssignmentSchema = z.object({
   dashboardId: z.string(),
   name: z.string(),
   companyName: z.string().nullable(),
@@ -82,7 +82,7 @@ export const insightsAssignmentSchema = z.object({
   lastViewedAt: z.string().nullable(),
 });
 
-export const insightsUserSchema = z.object({
+const insightsUserSchema = z.object({
   email: z.string(),
   /** Company Names of the user's assignments, else the one of their last view. */
   companies: z.array(z.string()),
@@ -111,7 +111,7 @@ export type InsightsResponse = z.infer<typeof insightsResponseSchema>;
 
 /** Users per GET_INSIGHT_USERS page unless the request asks for fewer. */
 export const INSIGHT_USERS_PAGE_SIZE = 200;
-export const MAX_INSIGHT_USERS_PAGE_SIZE = 500;
+const MAX_INSIGHT_USERS_PAGE_SIZE = 500;
 /**
  * The Insights page asks for a smaller first page, so its first rows read no more summaries
  * and assignments at 10,000 users than at 100; the rest follow in pages of the default size.

@@ -65,7 +65,7 @@ export const sanitizeMfaCode = (value: string) => value.replace(/\D/g, '').slice
 export const MFA_CODE_PATTERN = /^\d{6}$/;
 
 /** Sign-in and sign-up password length (the identity provider enforces the full policy). */
-export const PASSWORD_MIN_LENGTH = 8;
+const PASSWORD_MIN_LENGTH = 8;
 
 /**
  * The user portal's email rule as a plain function (required, then shape), so the sign-in

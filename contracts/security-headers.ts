@@ -42,7 +42,7 @@ export const REFERRER_POLICY = 'strict-origin-when-cross-origin';
  * take from this header) as an error on every page. Web Bluetooth asks the user in a chooser
  * of its own in any case.
  */
-export const DISABLED_FEATURES = [
+const DISABLED_FEATURES = [
   'accelerometer',
   'autoplay',
   'browsing-topics',
@@ -68,7 +68,7 @@ export const DISABLED_FEATURES = [
  * page and to the dashboard frame (its iframe asks for it with `allow="fullscreen"`); a
  * header allowlist without the frame's origin would withhold it from the frame despite that.
  */
-export function permissionsPolicy({ frameSrc }: Pick<CspSources, 'frameSrc'>): string {
+function permissionsPolicy({ frameSrc }: Pick<CspSources, 'frameSrc'>): string {
   const fullscreen = ['self', ...frameSrc.map((source) => `"${source}"`)].join(' ');
   return [...DISABLED_FEATURES.map((feature) => `${feature}=()`), `fullscreen=(${fullscreen})`].join(', ');
 }
@@ -77,7 +77,7 @@ export function permissionsPolicy({ frameSrc }: Pick<CspSources, 'frameSrc'>): s
  * The portal's window shares no browsing context group with cross-origin windows, so a page
  * it opens (or that opens it) cannot reach it through `window.opener`.
  */
-export const CROSS_ORIGIN_OPENER_POLICY = 'same-origin';
+const CROSS_ORIGIN_OPENER_POLICY = 'same-origin';
 
 /** Headers outside CloudFront's built-in security headers: CloudFront sends them as custom headers. */
 export function customSecurityHeaders(sources: CspSources): Record<string, string> {

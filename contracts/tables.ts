@@ -14,14 +14,14 @@
  * - usage: dashboard view events and the aggregates the Insights page reads
  *   (lambdas/shared/data/usage.ts), every item expiring through TTL.
  */
-export type AttributeType = 'S' | 'N';
+type AttributeType = 'S' | 'N';
 
 export interface KeyDefinition {
   readonly name: string;
   readonly type: AttributeType;
 }
 
-export interface IndexDefinition {
+interface IndexDefinition {
   readonly indexName: string;
   readonly partitionKey: KeyDefinition;
   readonly sortKey?: KeyDefinition;

@@ -18,11 +18,11 @@ export const REQUIRED_IMPORT_COLUMNS: readonly ImportColumn[] = ['email', 'dashb
 
 export const MAX_IMPORT_ROWS = 500;
 export const MAX_IMPORT_FILE_BYTES = 1024 * 1024;
-export const MAX_DASHBOARDS_PER_ROW = 50;
-export const DASHBOARD_SEPARATOR = ';';
+const MAX_DASHBOARDS_PER_ROW = 50;
+const DASHBOARD_SEPARATOR = ';';
 
-export const IMPORT_ROLES = [USERS_GROUP, ADMINS_GROUP] as const;
-export type ImportRole = (typeof IMPORT_ROLES)[number];
+const IMPORT_ROLES = [USERS_GROUP, ADMINS_GROUP] as const;
+type ImportRole = (typeof IMPORT_ROLES)[number];
 
 /** The template the import dialog offers for download. */
 export const IMPORT_TEMPLATE = `${IMPORT_COLUMNS.join(',')}\nname@example.com,Example Manufacturing,sales-performance;inventory-margins,sales-performance,Users\n`;
@@ -41,13 +41,13 @@ export const IMPORT_MESSAGES = {
 } as const;
 
 /** A cell a spreadsheet would evaluate (OWASP "CSV injection"). */
-export const looksLikeFormula = (value: string): boolean => /^[=+\-@\t\r]/.test(value);
+const looksLikeFormula = (value: string): boolean => /^[=+\-@\t\r]/.test(value);
 
 const formulaFree = <T extends z.ZodType<string>>(schema: T, column: string) =>
   schema.refine((value) => !looksLikeFormula(value), { message: IMPORT_MESSAGES.formula(column) });
 
 /** The role column: empty means Users; either spelling case. */
-export const importRole = z
+const importRole = z
   .string()
   .trim()
   .transform((value, ctx) => {
@@ -61,7 +61,7 @@ export const importRole = z
   });
 
 /** One row as the function takes it (IMPORT_USER): dashboards as a list, the default one of them. */
-export const importUserFields = {
+const importUserFields = {
   userEmail: formulaFree(z.string({ error: MESSAGES.adminEmailRequired }), 'email').pipe(adminEmail),
   // Empty: no company; otherwise a company name by the one rule names follow (contracts/companies.ts).
   companyName: formulaFree(optionalCompanyName, 'companyName').optional(),
@@ -74,7 +74,7 @@ export const importUserFields = {
 };
 
 /** Rules across the fields of one row: no dashboard twice, the default among them. */
-export const checkImportRow = (
+const checkImportRow = (
   row: { dashboards: readonly string[]; defaultDashboard?: string | undefined },
   addIssue: (message: string, path: string) => void,
 ): void => {

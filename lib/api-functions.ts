@@ -71,7 +71,7 @@ function allowUserPool(fn: PortalFunction, auth: PortalAuth, actions: readonly s
  * GetUser does not accept: AdminGetUser of the caller and a read of the State table's record of
  * ended sessions (lambdas/shared/auth/caller.ts).
  */
-export function allowLivenessCheck(fn: PortalFunction, auth: PortalAuth, data: PortalData): void {
+function allowLivenessCheck(fn: PortalFunction, auth: PortalAuth, data: PortalData): void {
   fn.allow(
     new iam.PolicyStatement({
       sid: 'CallerAccount',

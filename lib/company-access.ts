@@ -15,17 +15,15 @@ import { PortalFunction } from './portal-function.ts';
 import { quickSightArns, quickSightEnvironment, type QuickSightTarget } from './quicksight.ts';
 import { companyRulesNames } from './stack-names.ts';
 
-export { companyRulesNames } from './stack-names.ts';
-
 /**
  * Where the row-level-security rules file and its QuickSight manifest live in the rules
  * bucket (lambdas/shared/companies/rules.ts writes `rules.csv` and `manifest.json` there).
  * Every S3 grant of this module is confined to it.
  */
-export const COMPANY_RULES_PREFIX = RULES_PREFIX;
+const COMPANY_RULES_PREFIX = RULES_PREFIX;
 
 /** How often the company-access check compares the portal with QuickSight. */
-export const COMPANY_CHECK_INTERVAL = Duration.days(1);
+const COMPANY_CHECK_INTERVAL = Duration.days(1);
 
 /**
  * Lambda's default for asynchronous invocations, set explicitly because the acknowledgement

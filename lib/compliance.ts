@@ -21,7 +21,7 @@ const projectRoot = fileURLToPath(new URL('..', import.meta.url));
  * resource's template metadata (`cdk_nag.rules_to_suppress`) so an auditor reading a
  * template sees the reason next to the resource.
  */
-export function compliancePacks(
+function compliancePacks(
   app: App,
   log = new NagResultLog(),
 ): [RecordingAwsSolutionsChecks, RecordingNist80053R5Checks] {

@@ -44,7 +44,7 @@ export const flag = (defaultValue: boolean) => z.preprocess(booleanFromText, tru
 export const email = z.email({ message: 'must be an email address' }).transform((address) => address.toLowerCase());
 
 /** A list given on the command line as `a,b,c` (context values are strings there); JSON arrays pass as they are. */
-export const commaSeparated = (value: unknown): unknown => {
+const commaSeparated = (value: unknown): unknown => {
   const v = blankAsUnset(value);
   return typeof v === 'string'
     ? v
@@ -61,7 +61,7 @@ export const optionalText = <T extends z.ZodType>(schema: T) => z.preprocess(bla
  * AllowedDomains for embedding, so what QuickSight refuses there (IP addresses, http other
  * than localhost) is refused here, naming the value.
  */
-export const origin = z.string().superRefine((value, ctx) => {
+const origin = z.string().superRefine((value, ctx) => {
   let shaped = false;
   try {
     shaped = new URL(value).origin === value;

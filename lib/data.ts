@@ -8,7 +8,7 @@ import { acknowledge, DATA_CLASSIFICATION_METADATA } from './compliance.ts';
  * What each data store holds, for the evidence pack's data classification: written as
  * metadata next to the store's resource in the template (`portal:data-classification`).
  */
-export interface StoreData {
+interface StoreData {
   /** `personal data` when it identifies people, `internal` otherwise, `public` for what anyone may read. */
   readonly classification: 'personal data' | 'internal' | 'public';
   /** The personal data it holds (empty when none). */
@@ -17,10 +17,8 @@ export interface StoreData {
   readonly purpose: string;
 }
 
-export { DATA_CLASSIFICATION_METADATA };
-
 /** The tables, by their definition (`contracts/tables.ts`). */
-export const TABLE_DATA: Readonly<Record<TableDefinition['id'], StoreData>> = {
+const TABLE_DATA: Readonly<Record<TableDefinition['id'], StoreData>> = {
   Views: {
     classification: 'personal data',
     personalData: ['user email addresses', 'which dashboards each user is assigned'],
@@ -55,7 +53,7 @@ export const TABLE_DATA: Readonly<Record<TableDefinition['id'], StoreData>> = {
 };
 
 /** The other stores, by construct path inside the portal stack. */
-export const OTHER_STORE_DATA: Readonly<Record<string, StoreData>> = {
+const OTHER_STORE_DATA: Readonly<Record<string, StoreData>> = {
   'Auth/UserPool': {
     classification: 'personal data',
     personalData: [

@@ -23,7 +23,6 @@ export interface PortalAppOptions {
 }
 
 // The tools find the stack by this name, as the app gives it.
-export { portalStackName } from './resource-names.ts';
 export { placeholderProblems } from './config.ts';
 
 /** Adds the portal stack to an app and the compliance packs every synth runs. */
@@ -58,7 +57,7 @@ export function addPortal(app: App, options: PortalAppOptions): PortalStack {
  * way for synth and deploy (2.1148 passes neither the command nor a context value that
  * differs), so a deployment says so itself.
  */
-export const DEPLOYING_CONTEXT_KEY = 'deploying';
+const DEPLOYING_CONTEXT_KEY = 'deploying';
 
 export function isDeploying(readContext: (key: string) => unknown): boolean {
   const value = readContext(DEPLOYING_CONTEXT_KEY);

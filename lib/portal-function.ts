@@ -35,7 +35,7 @@ const bundleHandlerSync = (name: string, entry: string, outputDir: string): void
 };
 
 /** The newest Node.js runtime this aws-cdk-lib offers (cdk-nag AwsSolutions-L1 asks for it). */
-export const FUNCTION_RUNTIME = lambda.Runtime.NODEJS_24_X;
+const FUNCTION_RUNTIME = lambda.Runtime.NODEJS_24_X;
 
 /** The DynamoDB actions a function may be granted on a table. */
 export type TableAction =
@@ -77,8 +77,8 @@ export const STATE_ITEM_ACTIONS: readonly TableAction[] = [
 export const USAGE_RECORD_ACTIONS: readonly TableAction[] = ['dynamodb:PutItem', 'dynamodb:UpdateItem'];
 
 /** Role metadata naming bundled calls a function never makes (see PortalFunction.withholdCodePaths). */
-export const WITHHELD_METADATA = 'portal:withheld-code-paths';
-export interface WithheldCodePaths {
+const WITHHELD_METADATA = 'portal:withheld-code-paths';
+interface WithheldCodePaths {
   readonly actions: readonly string[];
   readonly reason: string;
 }

@@ -3,8 +3,6 @@ import type { Construct } from 'constructs';
 import { createHash } from 'node:crypto';
 import { portalStackName, productSlug, qualified } from './stack-names.ts';
 
-export { portalStackName } from './stack-names.ts';
-
 /**
  * Names of the resources that must not collide when one product is deployed several times in
  * one account: per environment (dev, staging, prod) and per region. Without an environment the
@@ -23,7 +21,7 @@ export interface NameScope {
  * Shortens a name to a service's length limit. The cut-off part is replaced by a hash of the
  * whole name, so two long names that differ only at the end still differ.
  */
-export function fitName(name: string, maxLength: number): string {
+function fitName(name: string, maxLength: number): string {
   if (name.length <= maxLength) return name;
   const hash = createHash('sha256').update(name).digest('hex').slice(0, 8);
   return `${name.slice(0, maxLength - hash.length - 1)}-${hash}`;

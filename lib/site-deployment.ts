@@ -33,7 +33,7 @@ const DEPLOYMENT_HANDLER_ID_PREFIX = 'Custom::CDKBucketDeployment';
  * a policy in a `<meta>` element applies to what the page loads after it. The browser
  * enforces it together with the CSP header, so a connection must be allowed by both.
  */
-export function withConnectPolicy(html: string, connectSrc: readonly string[]): string {
+function withConnectPolicy(html: string, connectSrc: readonly string[]): string {
   const policy = `connect-src 'self' ${connectSrc.join(' ')}`;
   if (/["<>&]/.test(policy))
     throw new Error(`SiteDeployment: the connect-src ${policy} cannot be written into an HTML attribute`);

@@ -63,7 +63,7 @@ function cognitoOrigin(region: string): string {
  * URL or AppSync's GraphQL URL attribute) it is `https://` and the third `/`-separated part
  * of the URL, which CloudFormation works out with `Fn::Select`/`Fn::Split`.
  */
-export function originOf(url: string): string {
+function originOf(url: string): string {
   if (!Token.isUnresolved(url)) return new URL(url).origin;
   return `https://${Fn.select(2, Fn.split('/', url))}`;
 }

@@ -67,10 +67,7 @@ function assertSameShape(expected: CreateTableCommandInput, actual: TableDescrip
 }
 
 /** Creates the tables missing from the database and checks the others still match their definitions. */
-export async function ensureTables(
-  client: DynamoDBClient,
-  definitions: readonly TableDefinition[] = tables,
-): Promise<void> {
+async function ensureTables(client: DynamoDBClient, definitions: readonly TableDefinition[] = tables): Promise<void> {
   const existing = new Set<string>();
   let start: string | undefined;
   do {

@@ -31,7 +31,7 @@ export function processStartTime(pid: number): string {
 }
 
 /** Whether the process recorded as owner still runs (and is the same process, where /proc tells). */
-export function ownerAlive(owner: Owner): boolean {
+function ownerAlive(owner: Owner): boolean {
   if (!processAlive(owner.pid)) return false;
   if (owner.started === '') return true;
   const now = processStartTime(owner.pid);

@@ -9,7 +9,7 @@ import { processAlive } from './process-alive.ts';
  * (the SPA's config, bookmarks of the inbox page) and several stacks can run side by side
  * with different bases.
  */
-export const PORT_OFFSETS = {
+const PORT_OFFSETS = {
   web: 0,
   cognito: 1,
   graphql: 2,
@@ -28,7 +28,7 @@ export const PORT_OFFSETS = {
   quicksightEmbed: 13,
 } as const;
 
-export type PortName = keyof typeof PORT_OFFSETS;
+type PortName = keyof typeof PORT_OFFSETS;
 export type PortLayout = Record<PortName, number>;
 
 export const PORT_COUNT = Math.max(...Object.values(PORT_OFFSETS)) + 1;

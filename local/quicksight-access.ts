@@ -34,7 +34,7 @@ export interface RoleReads {
 }
 
 /** The template's rules read role, and its session as QuickSight assumes it: its policies resolved to local values. */
-export function rulesReadRole(
+function rulesReadRole(
   deployment: SynthesizedDeployment,
   values: LocalValues,
 ): { readonly roleArn: string; readonly principal: LocalPrincipal } {

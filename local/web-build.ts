@@ -9,9 +9,9 @@ import { fileURLToPath } from 'node:url';
 import { tryLock, unlock } from './owner-lock.ts';
 
 const projectRoot = fileURLToPath(new URL('..', import.meta.url));
-export const WEB_DIR = join(projectRoot, 'web');
+const WEB_DIR = join(projectRoot, 'web');
 export const WEB_DIST = join(WEB_DIR, 'dist');
-export const VITE_CONFIG = join(WEB_DIR, 'vite.config.ts');
+const VITE_CONFIG = join(WEB_DIR, 'vite.config.ts');
 /** The SPA imports the shared schemas, so they are sources of the build too. */
 const SOURCE_DIRS = [WEB_DIR, join(projectRoot, 'contracts')];
 const IGNORED = new Set(['dist', 'node_modules']);
@@ -28,7 +28,7 @@ async function newestSourceMtime(dir: string): Promise<number> {
 }
 
 /** Whether web/dist is missing or older than any source of the SPA. */
-export async function webBuildIsStale(): Promise<boolean> {
+async function webBuildIsStale(): Promise<boolean> {
   const index = join(WEB_DIST, 'index.html');
   if (!existsSync(index)) return true;
   const built = (await stat(index)).mtimeMs;

@@ -20,7 +20,7 @@ export const POOL = {
 } as const;
 
 /** `ExplicitAuthFlows` values of a Cognito app client (CreateUserPoolClient). */
-export type ExplicitAuthFlow =
+type ExplicitAuthFlow =
   | 'ALLOW_USER_SRP_AUTH'
   | 'ALLOW_REFRESH_TOKEN_AUTH'
   | 'ALLOW_USER_PASSWORD_AUTH'

@@ -18,13 +18,13 @@ const error =
   (message: string) =>
     new CognitoServiceError(type, message, statusCode);
 
-export const notAuthorized = error('NotAuthorizedException');
+const notAuthorized = error('NotAuthorizedException');
 export const invalidParameter = error('InvalidParameterException');
-export const resourceNotFound = error('ResourceNotFoundException');
+const resourceNotFound = error('ResourceNotFoundException');
 export const codeMismatch = error('CodeMismatchException');
-export const expiredCode = error('ExpiredCodeException');
-export const limitExceeded = error('LimitExceededException');
-export const serialization = error('SerializationException');
+const expiredCode = error('ExpiredCodeException');
+const limitExceeded = error('LimitExceededException');
+const serialization = error('SerializationException');
 
 /** The messages Cognito answers with, in one place so that every operation agrees. */
 export const ERRORS = {

@@ -20,8 +20,6 @@ import { httpUrl, listen } from '../shared/http.ts';
  * amazon-cognito-identity-js and @aws-sdk/client-cognito-identity-provider.
  */
 
-export type { AppClientSettings, ExplicitAuthFlow, GroupDefinition } from './config.ts';
-export type { DeviceTracking, PoolTriggers } from './context.ts';
 export type { InvitationTemplate, OutgoingEmail } from './mail.ts';
 
 export interface CognitoEmulatorOptions {

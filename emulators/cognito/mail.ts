@@ -89,7 +89,7 @@ export function invitationEmail(
 }
 
 /** "demo.user@example.com" -> "d***@e***", as CodeDeliveryDetails.Destination shows it. */
-export function maskEmail(email: string): string {
+function maskEmail(email: string): string {
   const [local = '', domain = ''] = email.split('@');
   return `${local.charAt(0)}***@${domain.charAt(0)}***`;
 }

@@ -17,7 +17,7 @@ export interface SrpState {
   challenge: ServerChallenge;
 }
 
-export type ChallengeName =
+type ChallengeName =
   'NEW_PASSWORD_REQUIRED' | 'SOFTWARE_TOKEN_MFA' | 'MFA_SETUP' | 'DEVICE_SRP_AUTH' | 'DEVICE_PASSWORD_VERIFIER';
 
 export interface ChallengeState {

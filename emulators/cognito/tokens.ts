@@ -30,7 +30,7 @@ function groupsOf(context: PoolContext, user: UserRecord): string[] {
 }
 
 /** The scope of every access token from the pool's own sign-in (Cognito's user pool API scope). */
-export const COGNITO_ADMIN_SCOPE = 'aws.cognito.signin.user.admin';
+const COGNITO_ADMIN_SCOPE = 'aws.cognito.signin.user.admin';
 
 /** Pre token generation sources this pool sends (the hosted UI's does not apply: OAuth is off). */
 export type TokenGenerationSource =

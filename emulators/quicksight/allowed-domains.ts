@@ -13,7 +13,7 @@ import { invalidParameter } from './errors.ts';
  * written in the style of QuickSight's InvalidParameterValueException messages.
  */
 
-export const MAX_ALLOWED_DOMAINS = 3;
+const MAX_ALLOWED_DOMAINS = 3;
 
 const LABEL = /^(?!-)[a-z0-9-]{1,63}(?<!-)$/;
 const TOP_LABEL = /^(?:[a-z]{2,63}|xn--[a-z0-9-]{1,59})$/;

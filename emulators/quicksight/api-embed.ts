@@ -51,7 +51,7 @@ const dashboardFeatures = z.strictObject(
 );
 
 /** The features turned on, as the embed page shows them (`AmazonQInQuickSight` for its executive summary). */
-export function enabledFeatures(configurations: z.infer<typeof dashboardFeatures> | undefined): string[] {
+function enabledFeatures(configurations: z.infer<typeof dashboardFeatures> | undefined): string[] {
   if (!configurations) return [];
   const { AmazonQInQuickSight, ...flat } = configurations;
   const names = Object.entries(flat).flatMap(([name, value]) => (value?.Enabled ? [name] : []));

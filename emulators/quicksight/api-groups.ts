@@ -13,7 +13,7 @@ import type { ApiContext, ApiOperation, ApiRequest } from './api-types.ts';
  */
 
 /** CreateGroup: "You can create up to 10,000 groups in a namespace." */
-export const MAX_GROUPS_PER_NAMESPACE = 10_000;
+const MAX_GROUPS_PER_NAMESPACE = 10_000;
 
 // GroupName and MemberName: pattern [\u0020-\u00FF]+ in the API reference.
 const LATIN1 = /^[\u0020-\u00FF]+$/;
@@ -36,7 +36,7 @@ function requireMemberName(value: string): string {
   return value;
 }
 
-export function groupView(scope: AccountScope, group: StoredGroup) {
+function groupView(scope: AccountScope, group: StoredGroup) {
   return {
     Arn: groupArn(scope, group.namespace, group.groupName),
     GroupName: group.groupName,

@@ -24,7 +24,7 @@ const INGESTION_ID = /^[a-zA-Z0-9_-]{1,128}$/;
  * in a 24-hour period. ... Each 24-hour period is measured starting 24 hours before the current
  * date and time." Counted per dataset; the ingestion CreateDataSet starts is not a refresh.
  */
-export const MANUAL_REFRESHES_PER_DAY = 32;
+const MANUAL_REFRESHES_PER_DAY = 32;
 const DAY_MS = 24 * 60 * 60_000;
 
 const createIngestionSchema = z.object({
@@ -37,7 +37,7 @@ export type IngestionRequestType = StoredIngestion['requestType'];
 
 const epochSeconds = (ms: number) => ms / 1000;
 
-export function ingestionView(scope: AccountScope, ingestion: StoredIngestion) {
+function ingestionView(scope: AccountScope, ingestion: StoredIngestion) {
   return {
     Arn: ingestionArn(scope, ingestion.dataSetId, ingestion.ingestionId),
     IngestionId: ingestion.ingestionId,

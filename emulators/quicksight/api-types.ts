@@ -34,7 +34,7 @@ export interface ApiRequest {
   readonly body: unknown;
 }
 
-export interface ApiResponse {
+interface ApiResponse {
   readonly status?: number;
   readonly body: Record<string, unknown>;
 }

@@ -31,7 +31,7 @@ function requireUserName(value: string): string {
   return value;
 }
 
-export function userView(scope: AccountScope, user: StoredUser) {
+function userView(scope: AccountScope, user: StoredUser) {
   return {
     Arn: userArn(scope, user.namespace, user.userName),
     UserName: user.userName,

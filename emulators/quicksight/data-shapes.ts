@@ -7,7 +7,7 @@ import { z } from 'zod';
  * validated request members, so the same schemas check requests and journal lines.
  */
 
-export const INPUT_COLUMN_TYPES = [
+const INPUT_COLUMN_TYPES = [
   'STRING',
   'INTEGER',
   'DECIMAL',
@@ -17,9 +17,8 @@ export const INPUT_COLUMN_TYPES = [
   'JSON',
   'SEMISTRUCT',
 ] as const;
-export type InputColumnType = (typeof INPUT_COLUMN_TYPES)[number];
 
-export const inputColumnSchema = z.object({
+const inputColumnSchema = z.object({
   Name: z.string({ error: 'is required' }).min(1).max(128),
   Id: z.string().min(1).max(64).optional(),
   Type: z.enum(INPUT_COLUMN_TYPES, { error: `must be one of ${INPUT_COLUMN_TYPES.join(', ')}` }),
@@ -27,9 +26,9 @@ export const inputColumnSchema = z.object({
 });
 export type InputColumn = z.infer<typeof inputColumnSchema>;
 
-export const UPLOAD_FORMATS = ['CSV', 'TSV', 'CLF', 'ELF', 'XLSX', 'JSON'] as const;
+const UPLOAD_FORMATS = ['CSV', 'TSV', 'CLF', 'ELF', 'XLSX', 'JSON'] as const;
 
-export const uploadSettingsSchema = z.object({
+const uploadSettingsSchema = z.object({
   Format: z.enum(UPLOAD_FORMATS, { error: `must be one of ${UPLOAD_FORMATS.join(', ')}` }).optional(),
   StartFromRow: z.number().int().min(1).optional(),
   ContainsHeader: z.boolean().optional(),
@@ -46,7 +45,7 @@ export const s3SourceSchema = z.object({
 export type S3Source = z.infer<typeof s3SourceSchema>;
 
 /** PhysicalTable is a union; of its members the emulator ingests S3Source only. */
-export const physicalTableSchema = z
+const physicalTableSchema = z
   .object({
     S3Source: s3SourceSchema.optional(),
     RelationalTable: z.unknown().optional(),
@@ -60,7 +59,6 @@ export const physicalTableSchema = z
   )
   .refine((table) => table.S3Source !== undefined, 'only S3Source tables are supported by this emulator')
   .transform((table) => ({ S3Source: table.S3Source as S3Source }));
-export type PhysicalTable = z.infer<typeof physicalTableSchema>;
 
 export const physicalTableMapSchema = z
   .record(
@@ -99,7 +97,5 @@ export const manifestFileLocationSchema = z.object({
   Bucket: z.string({ error: 'is required' }).min(1).max(1024),
   Key: z.string({ error: 'is required' }).min(1).max(1024),
 });
-export type ManifestFileLocation = z.infer<typeof manifestFileLocationSchema>;
 
 export const ingestionStatuses = ['INITIALIZED', 'QUEUED', 'RUNNING', 'FAILED', 'COMPLETED', 'CANCELLED'] as const;
-export type IngestionStatus = (typeof ingestionStatuses)[number];

@@ -13,7 +13,7 @@ import type { ApiContext } from './api-types.ts';
  * ingestion's business (S3_FILE_INACCESSIBLE), not the source's.
  */
 
-export interface DataSourceErrorInfo {
+interface DataSourceErrorInfo {
   readonly Type: 'ACCESS_DENIED' | 'UNKNOWN';
   readonly Message: string;
 }
@@ -45,7 +45,7 @@ async function readAs(
 }
 
 /** Why the data source cannot be created, or undefined when its role reads what it needs. */
-export async function dataSourceProblem(
+async function dataSourceProblem(
   objects: ObjectStore,
   source: StoredDataSource,
 ): Promise<DataSourceErrorInfo | undefined> {

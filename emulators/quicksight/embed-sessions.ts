@@ -10,7 +10,7 @@ import type { EmbedSession } from './state.ts';
  * the requested session lifetime. Only hashes of the code and the cookie are stored.
  */
 
-export const EMBED_LINK_VALIDITY_MS = 5 * 60_000;
+const EMBED_LINK_VALIDITY_MS = 5 * 60_000;
 export const EMBED_COOKIE = 'qs_embed_session';
 
 const sha256 = (value: string) => createHash('sha256').update(value).digest('hex');

@@ -15,7 +15,7 @@ import type { TlsMaterial } from './tls.ts';
  * under `dataDir` across restarts.
  */
 
-export { SAMPLE_DASHBOARDS, SAMPLE_DATA_SETS, dashboardLink } from './catalog.ts';
+export { SAMPLE_DASHBOARDS, dashboardLink } from './catalog.ts';
 export { SAMPLE_COMPANIES } from './data/generator.ts';
 export { NO_DATA_TEXT } from './render/pages.ts';
 export type { SampleRowLevelSecurity } from './samples.ts';

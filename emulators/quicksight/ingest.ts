@@ -31,7 +31,7 @@ export class ObjectAccessDenied extends Error {
   override readonly name = 'AccessDenied';
 }
 
-export type IngestionErrorType =
+type IngestionErrorType =
   | 'S3_MANIFEST_ERROR'
   | 'S3_FILE_INACCESSIBLE'
   | 'DATA_SOURCE_NOT_FOUND'

@@ -19,12 +19,12 @@ export interface S3Location {
 }
 
 /** One place to read: a file (missing is an error when `mandatory`) or every file under a prefix. */
-export type ManifestLocation =
+type ManifestLocation =
   | { readonly kind: 'file'; readonly location: S3Location; readonly mandatory: boolean; readonly uri: string }
   | { readonly kind: 'prefix'; readonly location: S3Location; readonly uri: string };
 
 /** globalUploadSettings as written; absent members take the upload settings' defaults. */
-export interface ManifestUploadSettings {
+interface ManifestUploadSettings {
   readonly format?: string;
   readonly delimiter?: string;
   readonly textqualifier?: string;
@@ -75,7 +75,7 @@ const PATH_STYLE = /^https:\/\/s3[.-](?:[a-z0-9-]+\.)?amazonaws\.com(?:\.cn)?\/(
 const VIRTUAL_HOSTED = /^https:\/\/(.+?)\.s3[.-](?:[a-z0-9-]+\.)?amazonaws\.com(?:\.cn)?\/?(.*)$/;
 
 /** The bucket and key (a prefix may be empty: the whole bucket) of an S3 URI or URL. */
-export function parseS3Uri(uri: string): S3Location {
+function parseS3Uri(uri: string): S3Location {
   for (const pattern of [S3_URI, PATH_STYLE, VIRTUAL_HOSTED]) {
     const match = pattern.exec(uri.trim());
     if (match?.[1]) {

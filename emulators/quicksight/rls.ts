@@ -41,7 +41,7 @@ export type RowPredicate = (value: RowValue) => boolean;
 type FormatVersion = RowLevelPermissionDataSet['FormatVersion'];
 
 /** The identity columns of each format, user column first, exactly as the API reference spells them. */
-export const IDENTITY_COLUMNS: Record<FormatVersion, readonly [user: string, group: string]> = {
+const IDENTITY_COLUMNS: Record<FormatVersion, readonly [user: string, group: string]> = {
   VERSION_1: ['UserName', 'GroupName'],
   VERSION_2: ['UserARN', 'GroupARN'],
 };

@@ -58,7 +58,7 @@ const OUTPUT_COLUMNS = [
   ...Object.entries(NUMBER_COLUMNS).map(([Name, Type]) => ({ Name, Type })),
 ];
 
-export function sampleRowLevelPermission(
+function sampleRowLevelPermission(
   scope: AccountScope,
   option: SampleRowLevelSecurity | undefined,
   dataSet: SampleDataSet,

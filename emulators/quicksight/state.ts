@@ -18,7 +18,6 @@ export const QUICKSIGHT_USER_ROLES = [
   'AUTHOR_PRO',
   'ADMIN_PRO',
 ] as const;
-export type QuickSightUserRole = (typeof QUICKSIGHT_USER_ROLES)[number];
 
 const storedUserSchema = z.object({
   namespace: z.string(),
@@ -75,7 +74,7 @@ export type StateChange = z.infer<typeof stateChangeSchema>;
  * Format 2 added groups and the data catalogue (data sources, datasets, ingestions, SPICE
  * rows). A format 1 snapshot still loads: it had none of them, so they start empty.
  */
-export const SNAPSHOT_FORMAT = 2;
+const SNAPSHOT_FORMAT = 2;
 
 export const snapshotSchema = z
   .object({

@@ -28,7 +28,7 @@ export function requestIds(): { requestId: string; hostId: string } {
   };
 }
 
-export function errorBody(error: S3ErrorSpec, ids: { requestId: string; hostId: string }): string {
+function errorBody(error: S3ErrorSpec, ids: { requestId: string; hostId: string }): string {
   const details = Object.entries(error.details ?? {})
     .map(([name, value]) => xmlElement(name, value))
     .join('');

@@ -12,13 +12,13 @@ import { ObjectStore } from './store.ts';
  * them with the data source's role.
  */
 
-export { LIST_BUCKET_HEADER, MAX_OBJECT_BYTES } from './server.ts';
+export { LIST_BUCKET_HEADER } from './server.ts';
 
 /** Where the stand-in keeps its buckets inside local mode's data directory. */
 export const s3DataDir = (dataDir: string): string => join(dataDir, 's3');
 
 /** S3's bucket naming rules (general purpose buckets): 3-63 characters, lowercase letters, digits, dots and hyphens. */
-export const BUCKET_NAME = /^(?!xn--)(?!.*\.\.)(?!\d+\.\d+\.\d+\.\d+$)[a-z0-9][a-z0-9.-]{1,61}[a-z0-9]$/;
+const BUCKET_NAME = /^(?!xn--)(?!.*\.\.)(?!\d+\.\d+\.\d+\.\d+$)[a-z0-9][a-z0-9.-]{1,61}[a-z0-9]$/;
 
 export interface S3StandInOptions {
   /** Folder of the buckets (`s3DataDir(dataDir)` in local mode). */

@@ -18,7 +18,7 @@ import type { ObjectStore, StoredObject } from './store.ts';
 export { LIST_BUCKET_HEADER };
 
 /** Larger objects than local mode ever writes are refused, as S3 refuses a PUT above its limit. */
-export const MAX_OBJECT_BYTES = 16 * 1024 * 1024;
+const MAX_OBJECT_BYTES = 16 * 1024 * 1024;
 /** "The name for a key is a sequence of Unicode characters whose UTF-8 encoding is at most 1,024 bytes long." */
 const MAX_KEY_BYTES = 1024;
 const MAX_KEYS = 1000;

@@ -8,8 +8,8 @@
  *   case-insensitively.
  */
 
-export type IdentityType = 'EMAIL_ADDRESS' | 'DOMAIN';
-export type VerificationStatus = 'PENDING' | 'SUCCESS';
+type IdentityType = 'EMAIL_ADDRESS' | 'DOMAIN';
+type VerificationStatus = 'PENDING' | 'SUCCESS';
 
 export interface EmailIdentity {
   readonly name: string;
@@ -18,7 +18,7 @@ export interface EmailIdentity {
 }
 
 /** Recipients at this domain are accepted in the sandbox (SES mailbox simulator). */
-export const MAILBOX_SIMULATOR_DOMAIN = 'simulator.amazonses.com';
+const MAILBOX_SIMULATOR_DOMAIN = 'simulator.amazonses.com';
 
 export class IdentityError extends Error {
   constructor(
@@ -33,7 +33,7 @@ export class IdentityError extends Error {
 const DOMAIN = /^(?=.{1,253}$)([a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?)(\.[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?)+$/i;
 
 /** The type of an identity name, or an error naming it when it is neither an address nor a domain. */
-export function identityType(name: string): IdentityType {
+function identityType(name: string): IdentityType {
   const at = name.lastIndexOf('@');
   if (at < 0) {
     if (DOMAIN.test(name)) return 'DOMAIN';

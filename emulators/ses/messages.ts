@@ -1,7 +1,7 @@
 import { z } from 'zod';
 
 /** One captured message as `mail.apiUrl` answers it (the list is newest first). */
-export const capturedMailSchema = z.object({
+const capturedMailSchema = z.object({
   id: z.string(),
   /** When it was captured (ISO time). */
   at: z.string(),
@@ -50,7 +50,7 @@ export function htmlToText(html: string): string {
     .trim();
 }
 
-export function toCapturedMail(email: StoredEmail): CapturedMail {
+function toCapturedMail(email: StoredEmail): CapturedMail {
   const html = email.body.html ?? null;
   return {
     id: email.messageId,

@@ -7,7 +7,7 @@ import type { AddressInfo } from 'node:net';
  * connection the server has just closed: the request fails with a network error, which AWS
  * would not cause. Clients (undici, the SDK's agent) drop idle connections well before this.
  */
-export const IDLE_CONNECTION_MS = 65_000;
+const IDLE_CONNECTION_MS = 65_000;
 
 /** Starts listening and resolves with the bound port (useful with port 0). */
 export function listen(server: Server, port: number, host: string): Promise<number> {

@@ -2,10 +2,10 @@ import { CONTACT_LIMITS } from '#contracts/contact.ts';
 import { type ReleaseSlot, type SlidingWindowLimit, takeRateLimitSlot } from '../shared/data/rate-limit.ts';
 import { TooManyRequestsError } from '../shared/errors.ts';
 
-export const RATE_LIMIT_MESSAGE = `You can send at most ${CONTACT_LIMITS.perUserPerHour} messages per hour. Please try again later.`;
+const RATE_LIMIT_MESSAGE = `You can send at most ${CONTACT_LIMITS.perUserPerHour} messages per hour. Please try again later.`;
 
 /** The sliding window: never more than `perUserPerHour` messages in any 60 minutes. */
-export const RATE_LIMIT_WINDOW_MS = 60 * 60 * 1000;
+const RATE_LIMIT_WINDOW_MS = 60 * 60 * 1000;
 
 /**
  * One slot item per user and message of the window (pk USER#<email>, sk CONTACT-SLOT#<n>),

@@ -11,7 +11,7 @@ const metrics = createMetrics('embed');
  * (two rounds, three on a user's first view of a day), a few milliseconds each in DynamoDB;
  * past this the answer goes out and the recording counts as failed.
  */
-export const RECORD_BUDGET_MS = 1_000;
+const RECORD_BUDGET_MS = 1_000;
 
 /**
  * Records an issued embed URL for the Insights page. Never throws: a failure (or a recording

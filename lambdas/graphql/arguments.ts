@@ -16,8 +16,7 @@ export const FILTER_LIMITS: FilterLimits = {
   requestTerms: FILTER_TERMS_LIMIT,
 };
 
-export const UNSAFE_TEXT =
-  'must not contain control characters, line separators or bidirectional formatting characters';
+const UNSAFE_TEXT = 'must not contain control characters, line separators or bidirectional formatting characters';
 
 /**
  * The function URLs' character rule (lambdas/shared/middleware/json-guard.ts) for every text
@@ -26,7 +25,7 @@ export const UNSAFE_TEXT =
  * no unpaired surrogates. Walked with an explicit stack, so arguments nested however deep
  * cost no recursion; refused with the function URLs' message, naming the argument.
  */
-export const assertSafeText = (args: Record<string, unknown>): void => {
+const assertSafeText = (args: Record<string, unknown>): void => {
   const stack: [unknown, string][] = [[args, '']];
   for (let entry = stack.pop(); entry !== undefined; entry = stack.pop()) {
     const [value, path] = entry;

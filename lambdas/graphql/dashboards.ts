@@ -17,7 +17,7 @@ import { createDashboardArgs, DEFAULT_PAGE_SIZE, deleteArgs, idArgs, listArgs, u
  * to the views). Deleting here is refused while users have the dashboard, since revoking
  * their access needs QuickSight, which only the admin function calls.
  */
-export const ADMIN_ONLY = "Access denied. You don't have admin privileges.";
+const ADMIN_ONLY = "Access denied. You don't have admin privileges.";
 
 const requireAdmin = (caller: Caller) => {
   if (!caller.isAdmin) throw new ForbiddenError(ADMIN_ONLY);

@@ -29,7 +29,7 @@ const filter = modelFilter('filter');
 const condition = modelFilter('condition');
 
 export const DEFAULT_PAGE_SIZE = 100;
-export const MAX_PAGE_SIZE = 1000;
+const MAX_PAGE_SIZE = 1000;
 
 export const listArgs = z.object({
   filter,

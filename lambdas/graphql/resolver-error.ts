@@ -25,7 +25,7 @@ const NAMES: Record<number, string> = {
   429: 'TooManyRequests',
 };
 
-export const toResolverError = (error: unknown): ResolverError => {
+const toResolverError = (error: unknown): ResolverError => {
   if (error instanceof ResolverError) return error;
   const httpError = toHttpError(error);
   const name = NAMES[httpError.status];

@@ -55,7 +55,7 @@ export const unassignDashboard = (userEmail: string, dashboardId: string): Promi
     return views.length;
   });
 
-export const NOT_ASSIGNED_MESSAGE = 'This dashboard is not assigned to the user';
+const NOT_ASSIGNED_MESSAGE = 'This dashboard is not assigned to the user';
 
 /** Makes the user's view of the dashboard their default (the given view id when it is one of them). */
 export const makeDefaultDashboard = async (

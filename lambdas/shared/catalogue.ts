@@ -28,7 +28,7 @@ export interface CatalogueFields {
   sharedData?: boolean;
 }
 
-export const DASHBOARD_NOT_FOUND = 'Dashboard not found';
+const DASHBOARD_NOT_FOUND = 'Dashboard not found';
 const CHANGED_CONCURRENTLY = 'The dashboard was changed by someone else. Reload and try again.';
 const ID_LOCKED_WHILE_ASSIGNED =
   'Dashboard ID cannot change while the dashboard is assigned to users. Remove it from every user first.';

@@ -1,7 +1,7 @@
 import type { Logger as PowertoolsLogger } from '@aws-lambda-powertools/logger';
 import type { Context } from 'aws-lambda';
 
-export type LogAttributes = Readonly<Record<string, unknown>>;
+type LogAttributes = Readonly<Record<string, unknown>>;
 
 /**
  * One structured JSON logger per function: Powertools' Logger, with its fields, levels

@@ -11,11 +11,11 @@ import {
 import { ENV } from '#contracts/env.ts';
 import { isAwsError } from './aws/config.ts';
 import { quicksight, quicksightIdentity, quicksightIdentityRegion } from './aws/quicksight.ts';
-import { optionalEnv, region, requireEnv } from './env.ts';
+import { optionalEnv, requireEnv } from './env.ts';
 import { HttpError, NotFoundError, UpstreamError } from './errors.ts';
 
 /** What a dashboard viewer may do; granted on assignment, revoked on removal. */
-export const VIEWER_ACTIONS = [
+const VIEWER_ACTIONS = [
   'quicksight:DescribeDashboard',
   'quicksight:ListDashboardVersions',
   'quicksight:QueryDashboard',
@@ -47,9 +47,6 @@ export const quicksightUserName = (email: string): string => email.toLowerCase()
 
 export const userArn = (settings: QuickSightSettings, email: string): string =>
   `arn:aws:quicksight:${quicksightIdentityRegion}:${settings.accountId}:user/${settings.namespace}/${quicksightUserName(email)}`;
-
-export const dashboardArn = (settings: QuickSightSettings, dashboardId: string): string =>
-  `arn:aws:quicksight:${region()}:${settings.accountId}:dashboard/${dashboardId}`;
 
 /**
  * A QuickSight failure as an answer: the step that failed, QuickSight's own message as the
@@ -90,7 +87,7 @@ export const describeQuickSightUser = async (email: string): Promise<User | unde
 };
 
 /** The *not registered* answer: a 404 naming the user. */
-export const notRegisteredError = (email: string): NotFoundError =>
+const notRegisteredError = (email: string): NotFoundError =>
   new NotFoundError(`User ${email} is not registered in QuickSight`, {
     userEmail: email,
     suggestion: 'Register the user in QuickSight first.',

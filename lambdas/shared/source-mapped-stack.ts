@@ -101,7 +101,7 @@ const originOf = (frame: Frame): Origin | undefined => {
  * frame's function is named as its caller's call site in the same module names it (the
  * minified name otherwise), as Node names mapped frames when it cannot see the function's own.
  */
-export const sourceMappedStack = (stack: string): string => {
+const sourceMappedStack = (stack: string): string => {
   const lines = stack.split('\n');
   const frames = lines.map(parseFrame);
   const origins = frames.map((frame) => (frame === undefined ? undefined : originOf(frame)));

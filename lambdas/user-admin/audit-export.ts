@@ -8,7 +8,7 @@ type Auditor = <T>(
 ) => Promise<T>;
 
 /** The filter in words for the trail: "actor contains x; action CREATE_USER; from ... to ...". */
-export const describeAuditFilter = (filter: AuditFilter): string => {
+const describeAuditFilter = (filter: AuditFilter): string => {
   const parts = [
     filter.actor === undefined ? null : `actor contains "${filter.actor}"`,
     filter.action === undefined ? null : `action ${filter.action}`,

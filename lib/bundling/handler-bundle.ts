@@ -39,7 +39,7 @@ export const BUNDLE_OPTIONS = {
  * each client's whole service schema (QuickSight's: 260 KB) stays in the bundle whichever
  * commands are used (aws/aws-sdk-js-v3#7607). Nothing else in the file changes.
  */
-export const literalSchemaKeys: Plugin = {
+const literalSchemaKeys: Plugin = {
   name: 'literal-schema-keys',
   setup(build) {
     build.onLoad(
@@ -61,10 +61,10 @@ export const literalSchemaKeys: Plugin = {
 };
 
 /** The handler of the function folder `name`: `lambdas/<name>/handler.ts`. */
-export const handlerEntry = (name: string): string => join(projectRoot, 'lambdas', name, 'handler.ts');
+const handlerEntry = (name: string): string => join(projectRoot, 'lambdas', name, 'handler.ts');
 
 /** Every function folder with a handler. */
-export const handlerNames = (): string[] =>
+const handlerNames = (): string[] =>
   readdirSync(join(projectRoot, 'lambdas'), { withFileTypes: true })
     .filter((entry) => entry.isDirectory() && existsSync(handlerEntry(entry.name)))
     .map((entry) => entry.name)
@@ -96,7 +96,7 @@ export const prebuiltBundle = (name: string): string | undefined => prebuilt.get
 const BUNDLE_SOURCES = ['lambdas', 'contracts', 'package-lock.json', 'tsconfig.json', 'lib/bundling'];
 
 /** A hash of every input of the handler bundles, with esbuild's version. */
-export function bundleSourceHash(): string {
+function bundleSourceHash(): string {
   const esbuild = JSON.parse(readFileSync(join(projectRoot, 'node_modules', 'esbuild', 'package.json'), 'utf8')) as {
     version: string;
   };
@@ -109,7 +109,7 @@ export function bundleSourceHash(): string {
  * them (PortalFunction's bundling). A directory is written whole under another name and then
  * renamed, so a bundle directory that exists is complete.
  */
-export async function bundleHandlersInto(directory: string): Promise<void> {
+async function bundleHandlersInto(directory: string): Promise<void> {
   const names = handlerNames();
   if (!names.every((name) => existsSync(join(directory, name, 'index.mjs')))) {
     const partial = `${directory}.partial-${process.pid}-${Date.now()}`;

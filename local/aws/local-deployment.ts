@@ -13,7 +13,7 @@ const projectRoot = fileURLToPath(new URL('../..', import.meta.url));
 export const SYNTH_CACHE_DIR_ENV = 'PORTAL_SYNTH_CACHE_DIR';
 
 /** Where synthesized deployments are kept, one folder per source hash. */
-export const SYNTH_CACHE_DIR =
+const SYNTH_CACHE_DIR =
   process.env[SYNTH_CACHE_DIR_ENV] || join(projectRoot, 'node_modules', '.cache', 'portal-local-synth');
 
 /** Everything the synthesized template and bundles are made from. */
@@ -21,7 +21,7 @@ const SOURCES = ['lib', 'lambdas', 'contracts', 'local/aws', 'local/environment.
 const KEPT_SYNTHESES = 3;
 
 /** A hash of the sources' paths and contents: a changed handler or construct means a new synthesis. */
-export const sourceHash = async (): Promise<string> => hashSources(SOURCES);
+const sourceHash = async (): Promise<string> => hashSources(SOURCES);
 
 async function readDeployment(directory: string): Promise<SynthesizedDeployment | undefined> {
   try {

@@ -24,7 +24,7 @@ export interface LocalValues {
   readonly unresolved: 'placeholder' | 'error';
 }
 
-export class UnresolvableValueError extends Error {
+class UnresolvableValueError extends Error {
   constructor(message: string) {
     super(message);
     this.name = 'UnresolvableValueError';

@@ -7,7 +7,7 @@ import { isPreflight, preflightHeaders, withCorsHeaders, type FunctionUrlCors } 
 import { functionUrlEvent, httpResponseOf, type HttpResponse } from './event.ts';
 
 /** Lambda's synchronous invocation limit, for the request event and the response alike. */
-export const PAYLOAD_LIMIT_BYTES = 6 * 1024 * 1024;
+const PAYLOAD_LIMIT_BYTES = 6 * 1024 * 1024;
 
 export type FunctionUrlHandler = (event: LambdaFunctionURLEvent, context: Context) => Promise<unknown>;
 

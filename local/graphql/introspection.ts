@@ -14,9 +14,9 @@ import { GraphQLError, type ValidationRule } from 'graphql';
  * validation uses for one (FieldUndefined). `__typename` names an object's type without
  * describing the schema, and clients rely on it: it is still answered.
  */
-export const INTROSPECTION_FIELDS: ReadonlySet<string> = new Set(['__schema', '__type']);
+const INTROSPECTION_FIELDS: ReadonlySet<string> = new Set(['__schema', '__type']);
 
-export const introspectionDisabledMessage = (field: string, typeName: string): string =>
+const introspectionDisabledMessage = (field: string, typeName: string): string =>
   `Validation error of type FieldUndefined: Field '${field}' in type '${typeName}' is undefined @ '${field}'`;
 
 /** A validation rule refusing `__schema` and `__type` wherever they are selected. */

@@ -18,7 +18,7 @@ import { QUERY_DEPTH_LIMIT, RESOLVER_COUNT_LIMIT } from '#contracts/graphql-limi
  * filter limits let through (8 field levels, a 10-level filter of `and` lists, arguments),
  * well below what the GraphQL parser's and value coercion's recursion can take.
  */
-export const MAX_REQUEST_NESTING = 64;
+const MAX_REQUEST_NESTING = 64;
 
 export const nestingMessage = `The request is nested more than ${MAX_REQUEST_NESTING} levels deep.`;
 
@@ -100,7 +100,7 @@ function measure(set: SelectionSetNode, known: ReadonlyMap<string, number>): num
  * fragment spread many times costs nothing more). The document must have passed
  * validation, which rules out unknown and cyclic fragments.
  */
-export function operationDepth(operation: OperationDefinitionNode, fragments: Fragments): number {
+function operationDepth(operation: OperationDefinitionNode, fragments: Fragments): number {
   const known = new Map<string, number>();
   const pending: (string | null)[] = [null];
   for (let name = pending.at(-1); name !== undefined; name = pending.at(-1)) {
@@ -123,7 +123,7 @@ export function operationDepth(operation: OperationDefinitionNode, fragments: Fr
 }
 
 /** Distinct response keys at the root of an operation: one resolver call each. */
-export function rootFieldCount(operation: OperationDefinitionNode, fragments: Fragments): number {
+function rootFieldCount(operation: OperationDefinitionNode, fragments: Fragments): number {
   const keys = new Set<string>();
   const visited = new Set<string>();
   const stack: SelectionSetNode[] = [operation.selectionSet];

@@ -2,14 +2,14 @@ import { readFile } from 'node:fs/promises';
 import { fileURLToPath } from 'node:url';
 import { buildSchema, type GraphQLSchema } from 'graphql';
 
-export const SCHEMA_FILE = fileURLToPath(new URL('../../contracts/schema.graphql', import.meta.url));
+const SCHEMA_FILE = fileURLToPath(new URL('../../contracts/schema.graphql', import.meta.url));
 
 /**
  * What AppSync defines before reading a schema: its scalars and its authorization
  * directives. The scalars pass values through as AppSync serializes them (strings for the
  * date and time types) - the product's schema uses them for outputs only.
  */
-export const APPSYNC_DEFINITIONS = `
+const APPSYNC_DEFINITIONS = `
 scalar AWSDate
 scalar AWSTime
 scalar AWSDateTime

@@ -28,7 +28,7 @@ import { FILTER_WIDTH_MESSAGE, filterTermsExceed } from './filter-width.ts';
 import { documentNestsTooDeep, limitViolation, nestingMessage, valueNestsTooDeep } from './limits.ts';
 import { cognitoIdentity, resolverEvent } from './resolver-event.ts';
 
-export const GRAPHQL_PATH = '/graphql';
+const GRAPHQL_PATH = '/graphql';
 const REQUEST_LIMIT_BYTES = 1024 * 1024;
 
 /** AppSync answers CORS for any origin: access is controlled by the authorization header. */

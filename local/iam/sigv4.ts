@@ -78,7 +78,7 @@ const WINDOW_MS = 5 * 60_000;
 /** Amazon S3 allows a request time up to 15 minutes from its own ("RequestTimeTooSkewed"). */
 const S3_WINDOW_MS = 15 * 60_000;
 
-export const SIGNATURE_MISMATCH =
+const SIGNATURE_MISMATCH =
   'The request signature we calculated does not match the signature you provided. Check your AWS Secret Access Key and signing method. Consult the service documentation for details.';
 
 const sha256Hex = (data: string | Buffer): string => createHash('sha256').update(data).digest('hex');

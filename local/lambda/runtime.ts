@@ -15,7 +15,7 @@ import { FunctionTimeoutError } from '../lambda-context.ts';
  */
 
 /** Lambda's limit on an on-demand function's init phase. */
-export const INIT_LIMIT_MS = 10_000;
+const INIT_LIMIT_MS = 10_000;
 
 export interface LocalFunctionOptions {
   /** Function name (the context's functionName, log prefix). */

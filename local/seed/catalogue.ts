@@ -20,7 +20,7 @@ export interface CatalogueSeedInput {
   readonly users: readonly SeededUser[];
 }
 
-export interface SeededUser {
+interface SeededUser {
   readonly email: string;
   readonly companies: readonly string[];
   readonly owner: boolean;

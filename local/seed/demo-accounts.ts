@@ -9,8 +9,6 @@ export const DEMO_ACCOUNTS = {
   owner: { email: 'demo.owner@example.com', password: 'DemoOwner#2026', group: USERS_GROUP },
 } as const;
 
-export type DemoAccountKey = keyof typeof DEMO_ACCOUNTS;
-
 /** The companies local mode seeds; the sample data holds rows of each. */
 export const DEMO_COMPANIES: readonly { readonly name: string; readonly kind: CompanyKind }[] = [
   { name: 'Northwind Manufacturing', kind: 'manufacturer' },

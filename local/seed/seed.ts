@@ -6,7 +6,7 @@ import { DEMO_ACCOUNTS, DEMO_COMPANIES, DEMO_MEMBERSHIPS, DEMO_USER_DASHBOARD_CO
 import { ensureAccount, signInWithAuthenticator, type PoolContext } from '#clients/cognito.ts';
 
 /** Written once the seed has completed; its presence means the data directory is seeded. */
-export const SEED_MARKER = 'seed.json';
+const SEED_MARKER = 'seed.json';
 
 export interface SeedInput {
   readonly dataDir: string;

@@ -18,7 +18,7 @@ export interface ConformanceRecord {
   readonly cases: readonly RecordedCase[];
 }
 
-export interface RecordedCase {
+interface RecordedCase {
   readonly file: string;
   readonly name: string;
   readonly result: 'passed' | 'failed' | 'skipped';
@@ -42,7 +42,7 @@ export interface VitestJsonReport {
 }
 
 /** The SDK packages the suite and the product call AWS with. */
-export const RECORDED_PACKAGES = [
+const RECORDED_PACKAGES = [
   '@aws-sdk/client-cognito-identity-provider',
   '@aws-sdk/client-dynamodb',
   '@aws-sdk/lib-dynamodb',

@@ -18,7 +18,7 @@ import type { ComplianceReport } from '#compliance/report.ts';
  * project folder of its own (`root/lambdas/demo`).
  */
 
-export const DEMO_HANDLER = `import { GetCommand } from '@aws-sdk/lib-dynamodb';
+const DEMO_HANDLER = `import { GetCommand } from '@aws-sdk/lib-dynamodb';
 import { GetUserCommand, AdminGetUserCommand } from '@aws-sdk/client-cognito-identity-provider';
 import { documents, users } from '../shared/clients.ts';
 
@@ -30,7 +30,7 @@ export async function handler(token: string) {
 `;
 
 // The delete is in a function no handler imports: bundling drops it, so it is no use.
-export const SHARED_CLIENTS = `import { DeleteCommand } from '@aws-sdk/lib-dynamodb';
+const SHARED_CLIENTS = `import { DeleteCommand } from '@aws-sdk/lib-dynamodb';
 export const documents = { send: async (command: unknown) => command };
 export const users = { send: async (command: unknown) => command };
 export async function purge() {

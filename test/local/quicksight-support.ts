@@ -264,7 +264,7 @@ export async function createRulesDataSource(t: TestEmulator, dataSourceId = RULE
 }
 
 /** The portal's rules columns: VERSION_2's identity columns as the API reference spells them, and the company. */
-export const RULES_COLUMNS = ['UserARN', 'GroupARN', 'company'];
+const RULES_COLUMNS = ['UserARN', 'GroupARN', 'company'];
 
 /** A rules dataset over the rules data source with the given columns, all STRING (SPICE, RLS_RULES). */
 export function createRulesDataSet(

@@ -85,7 +85,7 @@ export async function bootstrap(options: TargetOptions, account: string, region:
 }
 
 /** The prefix the stack will ask for: the configured one, or the default the stack derives. */
-export function domainPrefixOf(config: PortalConfig, account: string): string {
+function domainPrefixOf(config: PortalConfig, account: string): string {
   if (config.cognitoDomainPrefix) return config.cognitoDomainPrefix;
   const stack = new Stack(new App(), 'DomainPrefixProbe', { env: { account, region: config.region } });
   return PortalAuth.defaultDomainPrefix(stack, config.productName, config.environment);

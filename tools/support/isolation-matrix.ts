@@ -4,9 +4,9 @@
  * is a cross-company row.
  */
 
-export type RowPath = 'dashboard' | 'graphql';
+type RowPath = 'dashboard' | 'graphql';
 
-export const PATH_LABELS: Record<RowPath, string> = {
+const PATH_LABELS: Record<RowPath, string> = {
   dashboard: 'embedded dashboard as drawn',
   graphql: 'GraphQL listTableauViews',
 };

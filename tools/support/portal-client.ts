@@ -123,7 +123,7 @@ export async function checkRuntimeConfig(target: PortalTarget): Promise<void> {
 }
 
 /** The directives of a Content-Security-Policy, by name. */
-export function cspDirectives(policy: string): Map<string, string[]> {
+function cspDirectives(policy: string): Map<string, string[]> {
   const directives = new Map<string, string[]>();
   for (const part of policy.split(';')) {
     const [name, ...sources] = part.trim().split(/\s+/);
@@ -133,7 +133,7 @@ export function cspDirectives(policy: string): Map<string, string[]> {
 }
 
 /** Whether a CSP source expression (`https://*.example.com`, an origin, 'self') allows an origin. */
-export function sourceAllows(source: string, origin: string, self: string): boolean {
+function sourceAllows(source: string, origin: string, self: string): boolean {
   if (source === "'self'") return origin === self;
   const wildcard = /^(https?:\/\/)\*\.(.+)$/.exec(source);
   if (wildcard) return origin.startsWith(wildcard[1]!) && origin.endsWith(`.${wildcard[2]!}`);

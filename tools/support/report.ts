@@ -1,6 +1,6 @@
 /** How the tools print: a checklist (doctor) and timed steps (verify-deployment). */
 
-export type CheckStatus = 'pass' | 'warn' | 'fail' | 'n/a';
+type CheckStatus = 'pass' | 'warn' | 'fail' | 'n/a';
 
 export interface CheckResult {
   readonly title: string;

@@ -332,7 +332,7 @@ async function leftBehind(
  * choice in the admin portal), but they are the first thing to look at when users of one
  * company see another's data or miss their own.
  */
-export function companyAccessReport(check: AccessCheck): string[] {
+function companyAccessReport(check: AccessCheck): string[] {
   if (check.differences.length === 0)
     return [
       `       Portal and QuickSight agree on companies, groups, rules and dashboards (${check.quicksightCalls} QuickSight calls).`,

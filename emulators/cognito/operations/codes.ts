@@ -17,7 +17,7 @@ import { mergeAttributes, type AttributeUpdate } from './common.ts';
 
 /** One-time codes: sending them by email and spending them, and the email changes they verify. */
 
-export async function deliver(context: PoolContext, message: OutgoingEmail): Promise<void> {
+async function deliver(context: PoolContext, message: OutgoingEmail): Promise<void> {
   try {
     await context.sendEmail(message);
   } catch {

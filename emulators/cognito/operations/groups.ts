@@ -7,7 +7,7 @@ import { epochSeconds, pageToken, readPageToken, requirePool, requireUser } from
 
 /** Groups and membership. */
 
-export function groupType(context: PoolContext, group: GroupRecord) {
+function groupType(context: PoolContext, group: GroupRecord) {
   return {
     GroupName: group.name,
     UserPoolId: context.userPoolId,

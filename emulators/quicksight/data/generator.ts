@@ -17,7 +17,7 @@ export interface ProductLine {
   readonly inventoryFactor: number;
 }
 
-export interface Distributor {
+interface Distributor {
   readonly id: string;
   readonly name: string;
   /** The company whose data the distributor's rows are (the `company` column). */
@@ -75,11 +75,11 @@ const MONTH_COUNT = 24;
 
 /** The values of the sample data's `company` column. */
 export const SAMPLE_COMPANIES = ['Northwind Manufacturing', 'Contoso Distribution', 'Fabrikam Industries'] as const;
-export type SampleCompany = (typeof SAMPLE_COMPANIES)[number];
+type SampleCompany = (typeof SAMPLE_COMPANIES)[number];
 
-export const REGIONS = ['Northeast', 'Southeast', 'Midwest', 'Southwest', 'West'] as const;
+const REGIONS = ['Northeast', 'Southeast', 'Midwest', 'Southwest', 'West'] as const;
 
-export const PRODUCT_LINES: readonly ProductLine[] = [
+const PRODUCT_LINES: readonly ProductLine[] = [
   { id: 'pumps', name: 'Hydraulic Pumps', unitPrice: 1850, baseMargin: 0.34, baseUnits: 46, inventoryFactor: 1.25 },
   { id: 'valves', name: 'Valves & Fittings', unitPrice: 240, baseMargin: 0.41, baseUnits: 410, inventoryFactor: 0.95 },
   { id: 'drives', name: 'Motors & Drives', unitPrice: 1320, baseMargin: 0.29, baseUnits: 58, inventoryFactor: 1.15 },
@@ -101,7 +101,7 @@ const DISTRIBUTOR_PROFILES: readonly { name: string; region: (typeof REGIONS)[nu
 ];
 
 /** mulberry32: small, fast and good enough for sample data; same seed, same sequence. */
-export function seededRandom(seed: number): () => number {
+function seededRandom(seed: number): () => number {
   let state = seed >>> 0;
   return () => {
     state = (state + 0x6d2b79f5) >>> 0;

@@ -77,7 +77,7 @@ function gridLines(
   );
 }
 
-export interface LineSeries {
+interface LineSeries {
   readonly name: string;
   readonly values: readonly number[];
   readonly tone: Tone;
@@ -152,7 +152,7 @@ export function barChart(spec: BarChartSpec): SafeHtml {
   return frame(spec, BAR_WIDTH, height, html`${rows}${target}`);
 }
 
-export interface StackedSeries {
+interface StackedSeries {
   readonly name: string;
   readonly values: readonly number[];
   readonly tone: Tone;

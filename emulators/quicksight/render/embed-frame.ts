@@ -61,7 +61,7 @@ export function punycodeDecode(input: string): string {
 }
 
 /** Whether `origin` is one of the AllowedDomains (scheme and host; `*.` covers subdomains). */
-export function originAllowed(origin: string, allowedDomains: readonly string[]): boolean {
+function originAllowed(origin: string, allowedDomains: readonly string[]): boolean {
   return allowedDomains.some((allowed) => {
     if (allowed === origin) return true;
     const wildcard = /^(https?:\/\/)\*\.(.+)$/.exec(allowed);

@@ -3,9 +3,9 @@ import { html, type SafeHtml } from './html.ts';
 
 /** Page shell, filter bar, KPI tiles, cards and sortable tables shared by the dashboards. */
 
-export const PERIODS = [6, 12, 24] as const;
+const PERIODS = [6, 12, 24] as const;
 export type Period = (typeof PERIODS)[number];
-export type SortDirection = 'asc' | 'desc';
+type SortDirection = 'asc' | 'desc';
 
 /** What the reader chose through the query string: the period and a table's sort. */
 export interface ViewState {
@@ -29,7 +29,7 @@ export function parseViewState(query: URLSearchParams): ViewState {
 }
 
 /** A relative link to the same dashboard with another view; it never carries the one-time code. */
-export function viewHref(state: ViewState, changes: Partial<ViewState>): string {
+function viewHref(state: ViewState, changes: Partial<ViewState>): string {
   const next = { ...state, ...changes };
   const query = new URLSearchParams({ period: String(next.period) });
   if (next.sort) query.set('sort', next.sort);

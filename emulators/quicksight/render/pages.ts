@@ -117,7 +117,7 @@ export function dashboardPage(
 }
 
 /** A centred message, as shown inside the portal's frame when a dashboard cannot be opened. */
-export function messagePage(heading: string, text: string, head: SafeHtml | '' = ''): string {
+function messagePage(heading: string, text: string, head: SafeHtml | '' = ''): string {
   return document(heading, html`<main class="message"><h1>${heading}</h1><p>${text}</p></main>`, 'embed', head);
 }
 

@@ -12,7 +12,7 @@ import { createHash } from 'node:crypto';
 export const SESSION_CHECK_REUSE_SECONDS = 2;
 
 /** Enough for every token one instance sees in a period; the oldest entry goes first beyond it. */
-export const SESSION_CACHE_MAX_ENTRIES = 1000;
+const SESSION_CACHE_MAX_ENTRIES = 1000;
 
 export interface SessionCacheOptions {
   /** @default SESSION_CHECK_REUSE_SECONDS * 1000 */

@@ -26,9 +26,9 @@ export interface AccessClaims {
  * How far ahead of this function's clock a token may say it was issued. Cognito writes `iat`
  * and `auth_time` from one clock, so a sign-in after the token's own issue is never genuine.
  */
-export const TOKEN_CLOCK_SKEW_SECONDS = 60;
+const TOKEN_CLOCK_SKEW_SECONDS = 60;
 
-export const IMPLAUSIBLE_TIMES_MESSAGE = 'Invalid authentication token';
+const IMPLAUSIBLE_TIMES_MESSAGE = 'Invalid authentication token';
 
 /**
  * A sign-in time later than the token's issue, or an issue in the future, would make a session

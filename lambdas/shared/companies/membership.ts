@@ -8,7 +8,7 @@ import {
 } from '../data/companies.ts';
 import { withLease } from '../data/lease.ts';
 import { setViewCompany, viewsOfUser } from '../data/views.ts';
-import { BadRequestError, ConflictError, HttpError } from '../errors.ts';
+import { BadRequestError, ConflictError } from '../errors.ts';
 import { addMember, companyGroupsOfUser, groupNameOf, removeMember } from './groups.ts';
 
 /**
@@ -181,6 +181,3 @@ export const leaveCompanyGroups = async (email: string): Promise<void> =>
 /** The text an assignment carries as its company: the user's companies, from the company model. */
 export const companyLabelOf = async (email: string): Promise<string | undefined> =>
   companiesLabel(await companyNamesOfUser(email)) || undefined;
-
-/** An HttpError keeps its answer; anything else is reported as the step that failed. */
-export const describeFailure = (error: unknown): string => (error instanceof HttpError ? error.message : 'failed');

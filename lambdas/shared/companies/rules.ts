@@ -25,7 +25,7 @@ export { rulesDataSetArn } from './rules-dataset.ts';
  * it. A change QuickSight refuses to load leaves the file as it was.
  */
 
-export const RULES_LOAD_LIMIT_MESSAGE =
+const RULES_LOAD_LIMIT_MESSAGE =
   'QuickSight has loaded the company rules 32 times in the last 24 hours, its limit for one dataset: company changes can be made again later';
 
 export interface CompanyRule {

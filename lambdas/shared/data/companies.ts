@@ -62,7 +62,7 @@ const toMembership = (item: Record<string, unknown>): MembershipItem => ({
 export const listCompanies = async (): Promise<CompanyItem[]> =>
   (await queryStatePartition(COMPANY_PK)).map(toCompany).sort((a, b) => a.name.localeCompare(b.name));
 
-export const getCompany = async (id: string): Promise<CompanyItem | undefined> => {
+const getCompany = async (id: string): Promise<CompanyItem | undefined> => {
   const result = await dynamo.send(
     new GetCommand({ TableName: tableName(stateTable), Key: { pk: COMPANY_PK, sk: id }, ConsistentRead: true }),
   );

@@ -15,7 +15,7 @@ import { isConditionFailure, tableName, writeIf } from './tables.ts';
  * between its steps. It is taken over once older than CLAIM_STALE_AFTER_MS (Lambda's longest
  * timeout), when its holder cannot still be running.
  */
-export const CLAIM_STALE_AFTER_MS = 15 * 60 * 1000;
+const CLAIM_STALE_AFTER_MS = 15 * 60 * 1000;
 
 interface ClaimItem {
   metadataId: string;

@@ -12,7 +12,7 @@ import { epochSeconds, tableName, writeIf } from './tables.ts';
  * conditional put takes it, a conditional delete gives it back; a holder that dies leaves a
  * lease that expires after LEASE_SECONDS.
  */
-export const LEASE_SECONDS = 30;
+const LEASE_SECONDS = 30;
 const ACQUIRE_ATTEMPTS = 40;
 const RETRY_DELAY_MS = 50;
 

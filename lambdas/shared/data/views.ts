@@ -248,7 +248,7 @@ const refreshClaimedView = async (viewId: string, fields: AssignedViewFields): P
   }
 };
 
-export const ASSIGNMENT_CHANGED = 'Another change to this assignment is in progress. Please try again.';
+const ASSIGNMENT_CHANGED = 'Another change to this assignment is in progress. Please try again.';
 
 /**
  * Creates or refreshes the view of an admin assignment (idempotent: assigning again, or

@@ -4,7 +4,7 @@ import { BadRequestError, PayloadTooLargeError, UnsupportedMediaTypeError } from
 import { findUnsafeJson, MAX_JSON_DEPTH, nestsDeeperThan } from './json-guard.ts';
 
 /** Far above the largest valid request (a contact message of 5,000 characters, escaped). */
-export const DEFAULT_MAX_BODY_BYTES = 64 * 1024;
+const DEFAULT_MAX_BODY_BYTES = 64 * 1024;
 
 const JSON_CONTENT_TYPE = /^application\/(?:[\w.+-]+\+)?json\s*(?:;|$)/i;
 

@@ -5,9 +5,9 @@
  * (`<service>-target.ts` beside this file) gives the tests clients and scratch resources
  * for either target, and deletes what it created when the tests end.
  */
-export type ConformanceTargetKind = 'local' | 'aws';
+type ConformanceTargetKind = 'local' | 'aws';
 
-export const TARGET: ConformanceTargetKind = process.env.CONFORMANCE_TARGET === 'aws' ? 'aws' : 'local';
+const TARGET: ConformanceTargetKind = process.env.CONFORMANCE_TARGET === 'aws' ? 'aws' : 'local';
 
 export const onAws = TARGET === 'aws';
 

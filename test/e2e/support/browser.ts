@@ -7,7 +7,7 @@ export const CHROMIUM_PATH = '/usr/bin/chromium';
  * Flags that let Chromium run headless as root in a container without reaching any host
  * but the ones a page asks for (no background updates, sync or QUIC probes).
  */
-export const CHROMIUM_ARGS: readonly string[] = [
+const CHROMIUM_ARGS: readonly string[] = [
   '--headless',
   '--no-sandbox',
   '--disable-gpu',

@@ -5,7 +5,7 @@ import type { PoolContext } from '#clients/cognito.ts';
 import type { StackInfo } from '#clients/local-stack.ts';
 import './provided.ts';
 
-export type { DemoAccount, StackInfo } from '#clients/local-stack.ts';
+export type { StackInfo } from '#clients/local-stack.ts';
 
 /** The running local stack's stack.json, as the global setup provided it. */
 export function useStack(): StackInfo {

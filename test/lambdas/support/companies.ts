@@ -37,7 +37,7 @@ import { ACCOUNT_ID, COMPANY_SETTINGS, quicksightUser, type Harness } from './ha
  * references describe (ResourceExistsException, ResourceNotFoundException, NoSuchKey).
  */
 
-export const REGION_ARN = `arn:aws:quicksight:us-east-2:${ACCOUNT_ID}`;
+const REGION_ARN = `arn:aws:quicksight:us-east-2:${ACCOUNT_ID}`;
 export const RULES_DATA_SET_ARN = `${REGION_ARN}:dataset/${COMPANY_SETTINGS.dataSetId}`;
 export const groupNameOf = (companyId: string) => `${COMPANY_SETTINGS.groupPrefix}${companyId}`;
 

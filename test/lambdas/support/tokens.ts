@@ -3,10 +3,10 @@ import { type CryptoKey, exportJWK, generateKeyPair, SignJWT } from 'jose';
 export const REGION = 'us-east-2';
 export const POOL_ID = 'us-east-2_TestPool1';
 export const CLIENT_ID = 'testclient0123456789abcdef';
-export const ISSUER = `https://cognito-idp.${REGION}.amazonaws.com/${POOL_ID}`;
+const ISSUER = `https://cognito-idp.${REGION}.amazonaws.com/${POOL_ID}`;
 const KID = 'test-signing-key';
 
-export interface TokenUser {
+interface TokenUser {
   /** Cognito username (a UUID in this pool). */
   username: string;
   groups?: string[];

@@ -46,16 +46,6 @@ export function signOutRevoking(user: CognitoUser): Promise<void> {
   return new Promise((resolve, reject) => user.signOut((error?: Error) => (error ? reject(error) : resolve())));
 }
 
-export function getUserAttributes(user: CognitoUser): Promise<Record<string, string>> {
-  return new Promise((resolve, reject) =>
-    user.getUserAttributes((error, attributes) =>
-      error || !attributes
-        ? reject(error)
-        : resolve(Object.fromEntries(attributes.map((attribute) => [attribute.getName(), attribute.getValue()]))),
-    ),
-  );
-}
-
 export function signUp(pool: CognitoUserPool, email: string, password: string) {
   return new Promise<{ userSub: string; userConfirmed: boolean; codeDeliveryDetails: unknown }>((resolve, reject) =>
     pool.signUp(email, password, [], [], (error, result) => (error || !result ? reject(error) : resolve(result))),

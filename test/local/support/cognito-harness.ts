@@ -39,10 +39,10 @@ export interface CognitoHarness {
   close(): Promise<void>;
 }
 
-export const REGION = 'us-east-2';
+const REGION = 'us-east-2';
 export const WEB_URL = 'http://127.0.0.1:5999';
 /** The portal pool's groups (lib/auth.ts), which a new pool of the harness starts with. */
-export const PORTAL_GROUPS = [
+const PORTAL_GROUPS = [
   { name: 'Admins', precedence: 0 },
   { name: 'Users', precedence: 1 },
 ];

@@ -26,7 +26,7 @@ export interface RaceStack {
   readonly user: SessionTokens;
 }
 
-export interface RaceAnswer {
+interface RaceAnswer {
   readonly target: string;
   readonly status: number;
   readonly body: Record<string, unknown>;

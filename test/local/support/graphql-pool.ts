@@ -4,8 +4,8 @@ import { exportJWK, generateKeyPair, SignJWT, type JWK } from 'jose';
  * A user pool for the local GraphQL server's tests: its ids, a signing key with the key set the
  * server checks tokens against, the pool tokens it signs, and the server options built on them.
  */
-export const POOL_ID = 'us-east-2_AbCdEf123';
-export const CLIENT_ID = 'localclient123';
+const POOL_ID = 'us-east-2_AbCdEf123';
+const CLIENT_ID = 'localclient123';
 export const ISSUER = `https://cognito-idp.us-east-2.amazonaws.com/${POOL_ID}`;
 const KEY_ID = 'pool-key';
 

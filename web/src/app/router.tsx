@@ -37,7 +37,7 @@ export function SessionLimits() {
 const page = (element: ReactNode) => <Suspense fallback={<FullPageLoading />}>{element}</Suspense>;
 
 /** Every route of the SPA; each page is its own chunk, loaded when first visited. */
-export function AppRoutes() {
+function AppRoutes() {
   return (
     <RouteErrorBoundary>
       <Suspense fallback={<FullPageLoading />}>

@@ -13,7 +13,7 @@ import { useConfig } from '../lib/config-context.tsx';
  * signed-in session: the warning dialog, then sign-out (which drops the dashboard frame) with
  * a note saying why: a toast where the person is, and a note the sign-in page shows.
  */
-export function SessionGuard({ session }: { readonly session: AuthSession }) {
+function SessionGuard({ session }: { readonly session: AuthSession }) {
   const { session: settings = SESSION_DEFAULTS, userPoolClientId } = useConfig();
   const { signOut } = useAuth();
 

@@ -11,7 +11,7 @@ export interface LoadFailureProps {
   readonly retrying?: boolean;
 }
 
-export const RETRY_LABEL = 'Retry';
+const RETRY_LABEL = 'Retry';
 
 /**
  * A list that could not be loaded: what failed, why, and Retry, in place of the list (or above

@@ -1,7 +1,7 @@
 import { useId, type Ref, type SelectHTMLAttributes } from 'react';
 import { cx } from './class-names.ts';
 
-export interface SelectOption {
+interface SelectOption {
   readonly value: string;
   readonly label: string;
 }

@@ -51,7 +51,7 @@ const MAX_BACKOFF_MS = 300_000;
 export const backoffDelay = (attempt: number, random = Math.random) =>
   Math.min(2 ** attempt * 100 + random() * 100, MAX_BACKOFF_MS);
 
-export interface RequestOptions<S extends $ZodType> {
+interface RequestOptions<S extends $ZodType> {
   readonly method?: 'GET' | 'POST';
   readonly body?: unknown;
   readonly headers?: Readonly<Record<string, string>>;

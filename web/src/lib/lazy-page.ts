@@ -1,7 +1,7 @@
 import { lazy, type ComponentType } from 'react';
 
 /** A page chunk that has not arrived after this long is reported as failed (spec section 9). */
-export const CHUNK_LOAD_TIMEOUT_MS = 120_000;
+const CHUNK_LOAD_TIMEOUT_MS = 120_000;
 
 /** React.lazy for a route module, failing after the chunk time-out instead of waiting forever. */
 // `any` as in React.lazy's own signature: a page may take any props.

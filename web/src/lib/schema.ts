@@ -1,8 +1,5 @@
 import { safeParse, type $ZodType, type output } from 'zod/v4/core';
 
-/** Any zod schema, full or mini: responses are checked with the contracts' schemas. */
-export type Schema<T> = $ZodType<T>;
-
 /** Parses with any zod schema; returns the data or the first issue's message. */
 export function checkShape<S extends $ZodType>(
   schema: S,

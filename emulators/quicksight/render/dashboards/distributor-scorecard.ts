@@ -27,8 +27,8 @@ import {
 /** Distributor Scorecard: service levels, stock and a composite score per distributor. */
 
 /** Service-level targets the manufacturer agreed with its distributors. */
-export const FILL_RATE_TARGET = 0.95;
-export const ON_TIME_TARGET = 0.95;
+const FILL_RATE_TARGET = 0.95;
+const ON_TIME_TARGET = 0.95;
 const INVENTORY_DAYS_TARGET = 45;
 
 interface ScorecardRow {
@@ -45,7 +45,7 @@ const clamp01 = (n: number) => Math.max(0, Math.min(1, n));
  * to 98 %), inventory days 15 % (the target scores best, 60 days off scores nothing) and
  * stock-outs 10 % (25 a month score nothing).
  */
-export function distributorScore(t: Totals): number {
+function distributorScore(t: Totals): number {
   const fill = clamp01((fillRate(t) - 0.86) / 0.12);
   const onTime = clamp01((onTimeRate(t) - 0.82) / 0.16);
   const stock = clamp01(1 - Math.abs(inventoryDays(t) - INVENTORY_DAYS_TARGET) / 60);

@@ -1,14 +1,14 @@
 import type { ReactNode } from 'react';
 import { Card } from '../card.tsx';
 
-export const MARKETING_TEXT =
+const MARKETING_TEXT =
   'Analytics giving actionable data and insights on business performance for manufacturers, distributors and their private equity owners.';
 
 /** What one highlight of the brand panel says: a short title and a sentence. */
 export type Highlight = readonly [title: string, text: string];
 
 /** What the user portal gives, on its public pages. */
-export const PORTAL_HIGHLIGHTS: readonly Highlight[] = [
+const PORTAL_HIGHLIGHTS: readonly Highlight[] = [
   ['Your dashboards in one place', 'Every dashboard assigned to you, opened on your default one.'],
   ['A protected sign-in', 'Your password and a code from your authenticator app, every time.'],
   ['Help at hand', 'Write to the support team from the portal.'],

@@ -8,7 +8,7 @@ export function totpUri(issuer: string, accountName: string, secret: string): st
   return `otpauth://totp/${label}?secret=${encodeURIComponent(secret)}&issuer=${encodeURIComponent(issuer)}`;
 }
 
-export const QR_SIZE = 200;
+const QR_SIZE = 200;
 
 /**
  * The QR code, drawn in the browser as SVG. The URI holds the TOTP secret, so it is never

@@ -13,7 +13,7 @@ import { codeSentText } from '#web/lib/sign-in/reset-messages.ts';
 import { NewPasswordField } from './new-password-field.tsx';
 
 /** The words of a form: its field labels and its button, idle and busy. */
-export interface FormTexts<F extends string> {
+interface FormTexts<F extends string> {
   readonly labels: Readonly<Record<F, string>>;
   readonly submit: string;
   readonly busy: string;

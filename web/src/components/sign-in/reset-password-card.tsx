@@ -21,7 +21,7 @@ const REQUEST_TEXTS = {
 } as const;
 
 /** The thrown message, or the spec's fallback. */
-export const requestErrorText = (failure: unknown) =>
+const requestErrorText = (failure: unknown) =>
   failure instanceof Error && failure.message ? failure.message : RESET_MESSAGES.requestFallback;
 
 /** 'Reset Your Password': sends a reset code, then continues at /verify-reset-code. */

@@ -54,7 +54,7 @@ export interface SignInFlowProps {
 }
 
 /** After setup the wizard shows its last step this long before the sign-in goes on. */
-export const SETUP_COMPLETE_PAUSE_MS = 2_000;
+const SETUP_COMPLETE_PAUSE_MS = 2_000;
 
 export const REMEMBER_DEVICE_FAILED =
   'Signed in, but this device could not be remembered: the next sign-in here asks for a code again.';

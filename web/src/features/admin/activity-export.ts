@@ -3,7 +3,7 @@ import { toCsv } from '#web/lib/csv.ts';
 import { actionLabel } from './activity-filter.ts';
 
 /** Columns of an activity export: readable names, the action code for machines, ISO times. */
-export const EXPORT_COLUMNS = ['Time (UTC)', 'Admin', 'Action', 'Action code', 'Target', 'Outcome', 'Detail'] as const;
+const EXPORT_COLUMNS = ['Time (UTC)', 'Admin', 'Action', 'Action code', 'Target', 'Outcome', 'Detail'] as const;
 
 const outcomeLabel = (outcome: AuditEntry['outcome']) => (outcome === 'success' ? 'Success' : 'Failure');
 

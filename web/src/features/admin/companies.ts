@@ -45,11 +45,11 @@ export const DIFFERENCE_KIND_LABELS: Record<DifferenceKind, string> = {
   'name-splits': 'Company name QuickSight reads as several companies',
 };
 
-export const differenceCountText = (count: number) =>
+const differenceCountText = (count: number) =>
   count === 0 ? 'no differences' : countText(count, 'difference', 'differences');
 
 /** Who ran a check: an administrator, or the daily schedule. */
-export const checkedByText = (checkedBy: string) => (checkedBy === 'schedule' ? 'the daily check' : checkedBy);
+const checkedByText = (checkedBy: string) => (checkedBy === 'schedule' ? 'the daily check' : checkedBy);
 
 /** 'Last check: 3/14/2026, 10:00:00 AM by admin@example.com — 2 differences.' */
 export const lastCheckText = (check: AccessCheck | null) =>

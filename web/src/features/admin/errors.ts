@@ -43,10 +43,10 @@ export interface Failure {
   readonly lines: readonly string[];
 }
 
-export const DUPLICATE_DASHBOARD_ID = 'Dashboard ID already exists. Please use a different ID.';
+const DUPLICATE_DASHBOARD_ID = 'Dashboard ID already exists. Please use a different ID.';
 
 /** The user-management translation table (§8). */
-export const USER_MANAGEMENT_TEXTS = {
+const USER_MANAGEMENT_TEXTS = {
   userExists: 'A user with this email already exists',
   invalidEmail: 'Please enter a valid email address',
   signInAgain: 'Please log in again to continue',
@@ -57,20 +57,20 @@ export const USER_MANAGEMENT_TEXTS = {
 } as const;
 
 /** The update translation (§8). */
-export const UPDATE_USER_TEXTS = {
+const UPDATE_USER_TEXTS = {
   emailInUse: 'This email address is already in use by another user',
   notFound: 'User not found. Please refresh and try again',
   weakPassword: 'Password does not meet the security requirements.',
 } as const;
 
-export const FORGOT_PASSWORD_TEXTS = {
+const FORGOT_PASSWORD_TEXTS = {
   noAccount: 'No account found with this email address.',
   invalidEmail: 'Invalid email address format.',
   tooManyRequests: 'Too many requests. Please try again later.',
   fallback: 'Failed to send reset email. Please try again.',
 } as const;
 
-export const RESET_PASSWORD_FALLBACK = 'Failed to reset password. Please try again.';
+const RESET_PASSWORD_FALLBACK = 'Failed to reset password. Please try again.';
 
 /** The message a failure carries: the server's text for a call, the message otherwise. */
 export function failureMessage(error: unknown): string {
@@ -86,7 +86,7 @@ export const failureText = (error: unknown, fallback: string) => failureMessage(
  * A failed QuickSight registration: the message, then one line per detail the server gave
  * (Reason, Suggestion, User Email, Missing Environment Variables).
  */
-export function registrationFailureLines(error: unknown): string[] {
+function registrationFailureLines(error: unknown): string[] {
   const lines = [failureText(error, ADMIN_FAILURES.registerUser)];
   if (!(error instanceof ApiError)) return lines;
   if (error.reason) lines.push(`Reason: ${error.reason}`);

@@ -66,7 +66,7 @@ const readBytes = (file: Blob): Promise<ArrayBuffer> =>
         reader.readAsArrayBuffer(file);
       });
 
-export type RowStatus = 'ready' | 'exists' | 'invalid';
+type RowStatus = 'ready' | 'exists' | 'invalid';
 
 export interface PreviewRow {
   /** Line of the file (the header is line 1). */

@@ -20,7 +20,7 @@ export const INSIGHTS_TEXTS = {
     `"Never viewed" means the portal has recorded no dashboard view by this user in the last ${retentionDays} days (the retention period). It does not tell whether the user signed in without opening a dashboard.`,
 } as const;
 
-export const DEFAULT_RANGE_DAYS = 30;
+const DEFAULT_RANGE_DAYS = 30;
 const DAY_MS = 86_400_000;
 
 const utcDay = (date: Date) => date.toISOString().slice(0, 10);
@@ -32,7 +32,7 @@ export const defaultRange = (now: Date = new Date()): InsightsRange => ({
 });
 
 /** The same rules as the server: real dates, start not after end, at most 400 days. */
-export const insightsRangeFormSchema = z.object(insightsRangeShape).superRefine(checkInsightsRange);
+const insightsRangeFormSchema = z.object(insightsRangeShape).superRefine(checkInsightsRange);
 
 /** The first problem of a range as the form shows it, or undefined. */
 export function rangeProblem(range: InsightsRange): { field: 'from' | 'to' | 'company'; message: string } | undefined {

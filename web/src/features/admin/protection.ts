@@ -12,7 +12,7 @@ export interface ProtectionTarget {
   readonly isAdmin: boolean;
 }
 
-export const sameEmail = (a: string, b: string) => a.trim().toLowerCase() === b.trim().toLowerCase();
+const sameEmail = (a: string, b: string) => a.trim().toLowerCase() === b.trim().toLowerCase();
 
 /** Why the signed-in admin may not do this to the account, or null when allowed. */
 export function blockedReason(action: ProtectedAction, target: ProtectionTarget, signedInEmail: string): string | null {

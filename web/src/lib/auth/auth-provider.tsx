@@ -7,14 +7,14 @@ import { hasStoredSession, isSessionStorageEvent } from './stored-session.ts';
 import { AuthError, DEVICE_REFUSED_CODE, type AuthSession, type SignInResult } from './types.ts';
 
 /** Tokens are refreshed when they expire within this time (spec: 5000 ms). */
-export const TOKEN_REFRESH_TOLERANCE_MS = 5_000;
+const TOKEN_REFRESH_TOLERANCE_MS = 5_000;
 /** The background refresh runs this long before expiry, so calls never wait for it. */
-export const BACKGROUND_REFRESH_LEAD_MS = 60_000;
+const BACKGROUND_REFRESH_LEAD_MS = 60_000;
 
 /** Remembered devices: only the MFA page and the remember-this-device step need them. */
 const deviceService = () => import('./device-service.ts');
 
-export type AuthServiceLoader = (options: CognitoServiceOptions) => Promise<CognitoAuthService>;
+type AuthServiceLoader = (options: CognitoServiceOptions) => Promise<CognitoAuthService>;
 
 const loadCognitoService: AuthServiceLoader = async (options) => {
   const { CognitoAuthService } = await import('./cognito-service.ts');

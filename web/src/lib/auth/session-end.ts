@@ -26,7 +26,7 @@ export interface SessionEnd {
   readonly minutes: number;
 }
 
-export const DEVICE_SIGN_OUT_MESSAGES = {
+const DEVICE_SIGN_OUT_MESSAGES = {
   deviceForgotten:
     'You forgot this device, so this browser was signed out. Sign in again: a code from your authenticator app will be asked.',
   deviceRefused:

@@ -3,9 +3,9 @@ import type { SessionSettings } from '#contracts/config.ts';
 import type { AuthSession } from './types.ts';
 
 /** The idle warning shows this long before the idle sign-out. */
-export const IDLE_WARNING_MS = 60_000;
+const IDLE_WARNING_MS = 60_000;
 /** Continuous activity is written to storage at most this often; the first after a pause at once. */
-export const ACTIVITY_WRITE_INTERVAL_MS = 1_000;
+const ACTIVITY_WRITE_INTERVAL_MS = 1_000;
 
 export type SessionEndReason = 'idle' | 'absolute';
 
@@ -42,7 +42,7 @@ export function signInTime(session: Pick<AuthSession, 'accessToken' | 'idToken' 
   return authTime * 1000 + driftMs;
 }
 
-export interface SessionWatchOptions {
+interface SessionWatchOptions {
   readonly settings: SessionSettings;
   /** Epoch ms of the sign-in the absolute lifetime counts from. */
   readonly signedInAt: number;
@@ -67,7 +67,7 @@ const ACTIVITY_EVENTS = ['pointerdown', 'pointermove', 'keydown', 'wheel', 'touc
  * raised a minute before the idle timeout; the session ends at the idle timeout or at the
  * absolute lifetime, whichever comes first.
  */
-export function watchSession({
+function watchSession({
   settings,
   signedInAt,
   clientId,

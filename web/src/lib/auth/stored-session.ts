@@ -4,7 +4,7 @@
  */
 const PREFIX = 'CognitoIdentityServiceProvider';
 
-export const lastAuthUserKey = (clientId: string) => `${PREFIX}.${clientId}.LastAuthUser`;
+const lastAuthUserKey = (clientId: string) => `${PREFIX}.${clientId}.LastAuthUser`;
 
 /** True when tokens of a previous sign-in are stored for this app client. */
 export function hasStoredSession(clientId: string, storage: Storage = window.localStorage): boolean {

@@ -23,8 +23,6 @@ export type SignInResult =
   | { readonly step: 'CONTINUE_SIGN_IN_WITH_TOTP_SETUP' }
   | { readonly step: 'CONFIRM_SIGN_IN_WITH_NEW_PASSWORD_REQUIRED' };
 
-export type SignInStep = SignInResult['step'];
-
 /** A device the identity provider tracks for the signed-in user. */
 export interface RememberedDevice {
   readonly key: string;
@@ -74,8 +72,8 @@ export const DEVICE_REFUSED_CODE = 'DeviceForgotten';
 export const INVALID_REFRESH_TOKEN_MESSAGE = 'Invalid Refresh Token';
 
 export const ALREADY_SIGNED_IN_MESSAGE = 'There is already a signed in user.';
-export const NETWORK_ERROR_MESSAGE = 'A network error has occurred.';
-export const UNKNOWN_ERROR_MESSAGE = 'An unknown error has occurred.';
+const NETWORK_ERROR_MESSAGE = 'A network error has occurred.';
+const UNKNOWN_ERROR_MESSAGE = 'An unknown error has occurred.';
 
 /** Turns whatever the identity library rejected with into an AuthError. */
 export function toAuthError(error: unknown): AuthError {

@@ -2,7 +2,7 @@ import { useValidatedForm, type FieldErrors, type FormValues, type ValidatedForm
 
 export type FieldRules<V extends FormValues> = { readonly [K in keyof V]?: (value: string) => string | undefined };
 
-export function checkRules<V extends FormValues>(rules: FieldRules<V>, values: V): FieldErrors<V> {
+function checkRules<V extends FormValues>(rules: FieldRules<V>, values: V): FieldErrors<V> {
   const errors: FieldErrors<V> = {};
   for (const name of Object.keys(rules) as (keyof V)[]) {
     const problem = rules[name]?.(values[name] ?? '');

@@ -40,10 +40,10 @@ const registerResponseSchema = z.object({
 });
 
 /** The role a new QuickSight registration gets (admin-portal §9). */
-export const DEFAULT_REGISTRATION_ROLE = 'READER';
+const DEFAULT_REGISTRATION_ROLE = 'READER';
 
 /** The audit page size the Activity tab asks for. */
-export const AUDIT_PAGE_SIZE = 50;
+const AUDIT_PAGE_SIZE = 50;
 
 export interface DashboardFields {
   readonly dashboardId: string;

@@ -23,7 +23,7 @@ const CONFIRM_TEXTS = {
 } as const;
 
 /** The second step's heading; focus moves to it when the step appears. */
-export const CONFIRM_STEP_HEADING = 'Set a new password';
+const CONFIRM_STEP_HEADING = 'Set a new password';
 
 function ConfirmStepHeading() {
   const heading = useStepHeading('confirm');

@@ -22,7 +22,7 @@ export function assignmentsByEmail(
   return byEmail;
 }
 
-export const dashboardCountText = (count: number) => `${count} ${count === 1 ? 'dashboard' : 'dashboards'}`;
+const dashboardCountText = (count: number) => `${count} ${count === 1 ? 'dashboard' : 'dashboards'}`;
 
 /**
  * A user's assigned dashboards in a table cell: the count, and the names on demand in a

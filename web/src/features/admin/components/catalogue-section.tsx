@@ -23,14 +23,14 @@ export interface CatalogueSectionProps {
 }
 
 /** What to do about an empty catalogue. */
-export const NO_DASHBOARDS_NEXT_STEP =
+const NO_DASHBOARDS_NEXT_STEP =
   'Add the first one with Add First Dashboard: its QuickSight dashboard ID, a name and its link. Then assign it to users below.';
 
 /**
  * A link as the card shows it: without the scheme, with a line-break opportunity after each
  * slash, so a long address wraps between its parts rather than in the middle of a word.
  */
-export function LinkText({ link }: { readonly link: string }) {
+function LinkText({ link }: { readonly link: string }) {
   const parts = link.replace(/^https?:\/\//, '').split('/');
   return parts.map((part, index) => (
     <Fragment key={index}>
@@ -50,7 +50,7 @@ const SCOPE_TONES: Record<DashboardScope, 'success' | 'warning' | 'neutral'> = {
   unknown: 'neutral',
 };
 
-export const SHARED_DATA_TEXT = 'Shared data';
+const SHARED_DATA_TEXT = 'Shared data';
 
 /**
  * Whether the dashboard's data reaches each company's users limited to their rows: the scope

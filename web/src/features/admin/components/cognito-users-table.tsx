@@ -12,16 +12,16 @@ import { noUsersNextText, noUsersText, UserCell } from './user-list-card.tsx';
 import { UserTable, type UserColumn } from './user-table.tsx';
 
 /** What to do when there is no account at all: accounts are made on Manage Users. */
-export const COGNITO_USERS_NEXT_STEP =
+const COGNITO_USERS_NEXT_STEP =
   'Accounts are added on Manage Users (Add New User or Import Users); they then appear here to be given dashboards.';
 export type CognitoUserAction = 'dashboards' | 'invite' | 'delete' | 'register';
 
-export const COGNITO_ROW_HEIGHT = 60;
+const COGNITO_ROW_HEIGHT = 60;
 /** A row as a card on a phone: the user and the menu, then group, QuickSight status, role and dashboards. */
-export const COGNITO_CARD_HEIGHT = 140;
+const COGNITO_CARD_HEIGHT = 140;
 
 /** QuickSight role as the table shows it: Admin, Author, another role's own text, or N/A. */
-export function quicksightRoleText(user: CognitoUserWithQuicksight): string {
+function quicksightRoleText(user: CognitoUserWithQuicksight): string {
   const role = user.quicksight?.role;
   if (!user.existsInQuickSight || !role) return 'N/A';
   if (role === 'ADMIN') return 'Admin';

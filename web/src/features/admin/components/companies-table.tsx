@@ -6,9 +6,9 @@ import { VirtualTable } from './virtual-table.tsx';
 
 export type CompanyAction = 'edit' | 'delete';
 
-export const COMPANY_ROW_HEIGHT = 52;
+const COMPANY_ROW_HEIGHT = 52;
 /** A row as a card on a phone: the name and the menu, then kind, users and dashboards. */
-export const COMPANY_CARD_HEIGHT = 112;
+const COMPANY_CARD_HEIGHT = 112;
 
 /** Dashboard names by dashboard ID; an ID the catalogue does not (yet) name shows as itself. */
 export type DashboardNames = ReadonlyMap<string, string>;

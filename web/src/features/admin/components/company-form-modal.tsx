@@ -13,11 +13,11 @@ import { FailureAlert } from './failure-alert.tsx';
 import { FormDialog } from './form-dialog.tsx';
 
 /** The server's rules for a company, with its messages. */
-export const companyFormSchema = z.object({ name: companyName, kind: companyKind });
+const companyFormSchema = z.object({ name: companyName, kind: companyKind });
 type CompanyForm = z.input<typeof companyFormSchema>;
 
 /** Another company already holds the name, compared without case. */
-export const companyNameTaken = (companies: readonly Company[], name: string, ownId: string | null) =>
+const companyNameTaken = (companies: readonly Company[], name: string, ownId: string | null) =>
   companies.some((company) => company.id !== ownId && company.name.trim().toLowerCase() === name.trim().toLowerCase());
 
 export interface CompanyFormModalProps {

@@ -19,9 +19,9 @@ import './create-user-modal.css';
  * How the new user gets a password: the pool's invitation email with a temporary password
  * (they choose their own at the first sign-in), or one the admin chooses now.
  */
-export type PasswordDelivery = 'invitation' | 'password';
+type PasswordDelivery = 'invitation' | 'password';
 
-export const createUserFormSchema = z
+const createUserFormSchema = z
   .object({ email: adminEmail, delivery: z.enum(['invitation', 'password']), password: z.string() })
   .superRefine((values, ctx) => {
     if (values.delivery !== 'password') return;
@@ -33,7 +33,7 @@ export const createUserFormSchema = z
         path: ['password'],
       });
   });
-export type CreateUserFormValues = z.infer<typeof createUserFormSchema>;
+type CreateUserFormValues = z.infer<typeof createUserFormSchema>;
 
 /** What the form hands on: a password only when the admin chose one, companies only when chosen. */
 export type CreateUserForm = { readonly email: string; readonly password?: string; readonly companies?: UserCompanies };

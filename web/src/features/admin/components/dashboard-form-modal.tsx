@@ -12,7 +12,7 @@ import { saveDashboardFailure, type Failure } from '../errors.ts';
 import { FailureAlert } from './failure-alert.tsx';
 import { FormDialog } from './form-dialog.tsx';
 
-export const dashboardFormSchema = z.object({
+const dashboardFormSchema = z.object({
   dashboardId,
   dashboardName,
   dashboardLink,
@@ -20,10 +20,10 @@ export const dashboardFormSchema = z.object({
   /** Editing only: every company the dashboard is assigned to may see all of its rows. */
   sharedData: z.boolean(),
 });
-export type DashboardForm = z.infer<typeof dashboardFormSchema>;
+type DashboardForm = z.infer<typeof dashboardFormSchema>;
 
 /** Whether another catalogue entry already uses the ID, compared without case. */
-export function isDashboardIdTaken(
+function isDashboardIdTaken(
   catalogue: readonly Pick<DashboardMetadata, 'id' | 'dashboardId'>[],
   candidate: string,
   ownRecordId: string | null,

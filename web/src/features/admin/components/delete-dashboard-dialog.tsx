@@ -5,7 +5,7 @@ import { DeleteConfirmation } from './delete-confirmation.tsx';
 import './delete-dashboard-dialog.css';
 
 /** How many affected users the confirmation lists before summing up the rest. */
-export const LISTED_USERS = 10;
+const LISTED_USERS = 10;
 
 function AffectedUsers({ dashboard }: { readonly dashboard: DashboardMetadata }) {
   const emails = dashboard.assignedUserEmails;

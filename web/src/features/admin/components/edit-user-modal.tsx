@@ -33,7 +33,7 @@ export interface EditUserModalProps {
 }
 
 /** The edit form's own rule (admin-portal §5); the server applies the full password policy. */
-export function editPasswordError(password: string): string | null {
+function editPasswordError(password: string): string | null {
   if (password === '') return UPDATE_USER_MESSAGES.atLeastOneField;
   if (password.length < MIN_PASSWORD_LENGTH) return MESSAGES.adminPasswordMin;
   return null;

@@ -18,7 +18,7 @@ import { DashboardPicker } from './dashboard-picker.tsx';
 import { FormDialog } from './form-dialog.tsx';
 import './invite-modal.css';
 
-export interface InviteResult {
+interface InviteResult {
   readonly recordId: string;
   readonly name: string;
   /** null when assigned, else why not. */
@@ -29,13 +29,13 @@ export interface InviteResult {
   readonly notScoped: boolean;
 }
 
-export const ASSIGN_SHARED_LABEL = 'Assign as shared data';
+const ASSIGN_SHARED_LABEL = 'Assign as shared data';
 
 /**
  * The heading of a batch some of whose dashboards wait for the shared-data confirmation: a
  * question for the admin, not a failure, when nothing else went wrong.
  */
-export function sharedDataTitle(waiting: number): string {
+function sharedDataTitle(waiting: number): string {
   return waiting === 1
     ? 'This dashboard is not company-scoped: confirm shared data to assign it'
     : `These ${waiting} dashboards are not company-scoped: confirm shared data to assign them`;

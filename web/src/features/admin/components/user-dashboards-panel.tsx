@@ -16,7 +16,7 @@ import { FailureAlert } from './failure-alert.tsx';
 import './user-dashboards-panel.css';
 
 /** The default dashboard first, then the others in the order they came. */
-export const defaultFirst = <T extends { readonly isDefault: boolean }>(list: readonly T[]): T[] => [
+const defaultFirst = <T extends { readonly isDefault: boolean }>(list: readonly T[]): T[] => [
   ...list.filter((item) => item.isDefault),
   ...list.filter((item) => !item.isDefault),
 ];

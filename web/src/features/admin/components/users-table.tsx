@@ -18,15 +18,15 @@ import './users-table.css';
 export type UserAction = 'edit' | 'toggle' | 'delete' | 'resetMfa' | 'promote' | 'resendInvitation';
 
 /** Cognito's status of an account that has not signed in with its temporary password yet. */
-export const AWAITING_FIRST_SIGN_IN = INVITATION_PENDING_STATUS;
+const AWAITING_FIRST_SIGN_IN = INVITATION_PENDING_STATUS;
 
-export const INVITATION_TEXTS = { pending: 'Invitation pending', expired: 'Invitation expired' } as const;
+const INVITATION_TEXTS = { pending: 'Invitation pending', expired: 'Invitation expired' } as const;
 
 /**
  * An invited account that has not signed in yet: pending until its temporary password
  * expires (then it needs Resend Invitation), with the expiry's local date.
  */
-export function InvitationStatus({ user }: { readonly user: ManagedUser }) {
+function InvitationStatus({ user }: { readonly user: ManagedUser }) {
   // When the row was first shown: the page is reloaded long before a day's difference matters.
   const [now] = useState(Date.now);
   if (user.status !== AWAITING_FIRST_SIGN_IN) return null;
@@ -49,14 +49,14 @@ export function InvitationStatus({ user }: { readonly user: ManagedUser }) {
 }
 
 /** What to do when there is no account at all. */
-export const USERS_NEXT_STEP = 'Add one with Add New User, or several from a CSV file with Import Users.';
+const USERS_NEXT_STEP = 'Add one with Add New User, or several from a CSV file with Import Users.';
 
-export const USER_ROW_HEIGHT = 60;
+const USER_ROW_HEIGHT = 60;
 /** A row as a card on a phone: the user and the menu, then company, group, status and creation date. */
-export const USER_CARD_HEIGHT = 136;
+const USER_CARD_HEIGHT = 136;
 
 /** Local date of an ISO timestamp, or N/A. */
-export function createdDate(created: string | null): string {
+function createdDate(created: string | null): string {
   if (!created) return 'N/A';
   const date = new Date(created);
   return Number.isNaN(date.getTime()) ? 'N/A' : date.toLocaleDateString();

@@ -43,7 +43,7 @@ const ACTION_FILTER_OPTIONS = [{ value: '', label: 'All actions' }, ...ACTION_OP
 const isFiltered = (filter: AuditFilter) => Object.values(filter).some((value) => value !== undefined);
 
 /** Typed text applies once typing pauses this long, as the Users search does; a choice applies at once. */
-export const TYPING_PAUSE_MS = 350;
+const TYPING_PAUSE_MS = 350;
 
 const sameFilter = (a: AuditFilter, b: AuditFilter) => JSON.stringify(a) === JSON.stringify(b);
 

@@ -8,7 +8,7 @@ import { useConfig } from '#web/lib/config-context.tsx';
 import { ADMIN_HIGHLIGHTS, adminLoginSubtitle, adminPortalTitle } from '../admin-messages.ts';
 import { AdminPasswordReset } from '../components/admin-password-reset.tsx';
 
-export const PASSWORD_CHANGED_MESSAGE = 'Your password has been changed. Sign in with your new password.';
+const PASSWORD_CHANGED_MESSAGE = 'Your password has been changed. Sign in with your new password.';
 
 /**
  * /admin/change-password (public): a new password through an emailed code. For a signed-in

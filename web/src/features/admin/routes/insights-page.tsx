@@ -144,7 +144,7 @@ function userStats(users: readonly InsightsUser[]) {
 }
 
 /** The Insights tables' empty states. */
-export const INSIGHTS_EMPTY = {
+const INSIGHTS_EMPTY = {
   noDashboards: {
     title: 'No dashboards in the catalogue',
     next: 'Add dashboards on Manage Dashboards and assign them to users; their views are counted here once users open them.',

@@ -38,7 +38,7 @@ const ImportUsersDialog = lazy(async () => ({
  * the server protects every account change on those accounts, not only those two (see
  * docs/features.md, Admin tables).
  */
-export const SECURITY_NOTICE =
+const SECURITY_NOTICE =
   'You cannot edit, disable, delete or reset MFA of admin accounts (including your own). Change your own password with Change Password.';
 
 const NO_USERS: readonly ManagedUser[] = [];

@@ -13,7 +13,7 @@ import { SignInFlow } from '#web/components/sign-in/sign-in-flow.tsx';
 import { hasAnyGroup, USER_SIGN_IN_LABELS } from '#web/lib/sign-in/sign-in-messages.ts';
 import { USER_PORTAL_GROUPS } from '#contracts/groups.ts';
 
-export const SIGN_IN_TITLE = 'Sign in';
+const SIGN_IN_TITLE = 'Sign in';
 
 /**
  * /login and /: the user portal's sign-in. After the portal signed someone out (idle timeout,

@@ -19,8 +19,8 @@ import { useStepHeading } from '#web/components/sign-in/use-step-heading.ts';
 import { USER_SIGN_IN_LABELS } from '#web/lib/sign-in/sign-in-messages.ts';
 import { USER_PORTAL_GROUPS } from '#contracts/groups.ts';
 
-export const SIGN_UP_FALLBACK_ERROR = 'An error occurred during sign-up.';
-export const SIGN_UP_TITLE = 'Create your account';
+const SIGN_UP_FALLBACK_ERROR = 'An error occurred during sign-up.';
+const SIGN_UP_TITLE = 'Create your account';
 
 function CheckYourEmail({ email, waiting }: { readonly email: string; readonly waiting: AutoSignIn }) {
   const navigate = useNavigate();

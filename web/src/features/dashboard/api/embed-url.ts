@@ -6,7 +6,7 @@ import {
 } from '#contracts/embed.ts';
 import { ApiError, type ApiClient } from '#web/lib/api.ts';
 
-export const EMBED_MESSAGES = {
+const EMBED_MESSAGES = {
   noUrl: 'No URL returned from Lambda function',
   failed: (status: number, statusText: string) => `Failed to get QuickSight URL: ${status} ${statusText}`.trim(),
 } as const;
@@ -21,7 +21,7 @@ export interface EmbedSession {
 }
 
 /** Thrown with the dashboard page's texts (spec section 8). */
-export class EmbedUrlError extends Error {
+class EmbedUrlError extends Error {
   override readonly name = 'EmbedUrlError';
 }
 

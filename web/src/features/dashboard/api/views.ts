@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import type { GraphqlClient } from '#web/lib/graphql.ts';
 
-export const LIST_TABLEAU_VIEWS = /* GraphQL */ `
+const LIST_TABLEAU_VIEWS = /* GraphQL */ `
   query ListTableauViews($filter: ModelTableauViewFilterInput, $limit: Int, $nextToken: String) {
     listTableauViews(filter: $filter, limit: $limit, nextToken: $nextToken) {
       items {
@@ -79,7 +79,7 @@ export async function listDashboardViews(client: GraphqlClient, loginId: string)
 export const SELECTED_VIEW_KEY = 'selectedDashboardId';
 
 /** The stored choice, then the default view, then the first. */
-export function chooseView(views: readonly DashboardView[], storedId: string | null): DashboardView | undefined {
+function chooseView(views: readonly DashboardView[], storedId: string | null): DashboardView | undefined {
   return views.find((view) => view.id === storedId) ?? views.find((view) => view.isDefault) ?? views[0];
 }
 
@@ -90,7 +90,7 @@ export function chooseView(views: readonly DashboardView[], storedId: string | n
 export const viewLinkId = (view: DashboardView): string => view.quicksightDashboardId ?? view.id;
 
 /** The view a link names, by its link id or its own id. */
-export const findLinkedView = (views: readonly DashboardView[], linkId: string): DashboardView | undefined =>
+const findLinkedView = (views: readonly DashboardView[], linkId: string): DashboardView | undefined =>
   views.find((view) => viewLinkId(view) === linkId) ?? views.find((view) => view.id === linkId);
 
 export interface ViewChoice {

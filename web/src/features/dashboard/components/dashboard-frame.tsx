@@ -8,8 +8,6 @@ import { EmbeddedDashboard, type EmbeddedDashboardProps } from './embedded-dashb
 import type { EmbedState } from './use-embed-session.ts';
 import { usePhoneFrameHeight } from './use-phone-frame-height.ts';
 
-export { FRAME_TITLE } from './embedded-dashboard.tsx';
-
 export interface DashboardFrameProps extends Pick<EmbeddedDashboardProps, 'onError' | 'onExperience' | 'onChanged'> {
   readonly state: EmbedState;
   readonly onReload: () => void;

@@ -9,7 +9,7 @@ import {
   guardFrameOrigin,
 } from './frame-messages.ts';
 
-export const FRAME_TITLE = 'QuickSight Analytics Dashboard';
+const FRAME_TITLE = 'QuickSight Analytics Dashboard';
 
 export interface FrameError {
   readonly message: string;

@@ -5,7 +5,7 @@
  */
 
 /** Texts of the frame's errors (ERROR_OCCURRED's errorCode, as the SDK's README lists them). */
-export const FRAME_ERROR_MESSAGES = {
+const FRAME_ERROR_MESSAGES = {
   Forbidden: 'The dashboard link has expired or was already used.',
   Unauthorized: 'The dashboard session has ended.',
   AccessDenied: 'QuickSight says you are not allowed to view this dashboard.',

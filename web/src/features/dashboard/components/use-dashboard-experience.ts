@@ -2,7 +2,7 @@ import { useCallback, useEffect, useRef, useState } from 'react';
 import type { DashboardExperience } from 'amazon-quicksight-embedding-sdk';
 
 /** The parameter a dashboard declares when it can be narrowed to some of the reader's companies. */
-export const COMPANY_PARAMETER = 'company';
+const COMPANY_PARAMETER = 'company';
 
 export type ToolbarAction = 'print' | 'reset' | 'undo' | 'redo';
 

@@ -6,13 +6,13 @@ import { fetchEmbedUrl, type EmbedSession } from '../api/embed-url.ts';
 import type { FrameError } from './embedded-dashboard.tsx';
 
 /** The URL is renewed this long before the embedded session ends. */
-export const EMBED_RENEW_LEAD_MS = 60_000;
+const EMBED_RENEW_LEAD_MS = 60_000;
 /** Never renew more often than this, whatever the server says. */
 const MIN_RENEW_DELAY_MS = 30_000;
 
 /** A frame that has not reported its content this long after it was handed its URL has failed. */
-export const CONTENT_TIMEOUT_MS = 30_000;
-export const CONTENT_TIMEOUT_MESSAGE = 'The dashboard did not finish loading within 30 seconds.';
+const CONTENT_TIMEOUT_MS = 30_000;
+const CONTENT_TIMEOUT_MESSAGE = 'The dashboard did not finish loading within 30 seconds.';
 
 export type EmbedState =
   | { readonly status: 'idle' }
@@ -26,7 +26,7 @@ export type EmbedState =
   | { readonly status: 'loaded'; readonly session: EmbedSession; readonly contentLoaded: boolean };
 
 /** Embed URLs the frame rejects are requested again this many times by themselves; then the user has Retry. */
-export const AUTOMATIC_RENEWALS = 1;
+const AUTOMATIC_RENEWALS = 1;
 
 /**
  * The embed URL of one dashboard: fetched when the dashboard changes, on Refresh/Retry, and

@@ -7,7 +7,7 @@ import type { Reauthenticate } from '#web/lib/auth/reauthentication.ts';
 import { toAuthError } from '#web/lib/auth/types.ts';
 import { isCompleteMfaCode, MfaCodeField } from '#web/components/sign-in/mfa-code-field.tsx';
 
-export const REAUTHENTICATE_TEXT = {
+const REAUTHENTICATE_TEXT = {
   title: 'Confirm it is you',
   intro:
     'Changing your authenticator needs a recent sign-in. Enter your password and a code from your current authenticator app.',

@@ -9,7 +9,7 @@ import { useAuth } from '#web/lib/auth/auth-context.ts';
 import type { RememberedDevice } from '#web/lib/auth/types.ts';
 import { deviceName } from '../device-name.ts';
 
-export const DEVICE_MESSAGES = {
+const DEVICE_MESSAGES = {
   loadFailed: 'Failed to load remembered devices',
   forgetFailed: 'Failed to forget the device',
   // Its session was bound to the device: it ends at its next refresh (within the 5 minutes an access token lasts).

@@ -10,7 +10,7 @@ import { useCodeEntry } from '#web/components/sign-in/use-code-entry.ts';
 import { useStepHeading } from '#web/components/sign-in/use-step-heading.ts';
 import { MFA_MESSAGES } from '../api/mfa.ts';
 
-export const REPLACE_TEXT = {
+const REPLACE_TEXT = {
   title: 'Set up a new authenticator',
   scanStep: 'Step 1 of 2: Add the new key to your app',
   codeStep: 'Step 2 of 2: Enter a code from the new app',

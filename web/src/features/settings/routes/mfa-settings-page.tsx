@@ -23,7 +23,7 @@ import { SettingsLayout } from '../components/settings-layout.tsx';
 const MfaSetupWizard = lazy(() => import('#web/components/sign-in/mfa-setup-wizard.tsx'));
 
 /** After setup the wizard shows its last step this long before going to the dashboard. */
-export const SETUP_REDIRECT_DELAY_MS = 2_000;
+const SETUP_REDIRECT_DELAY_MS = 2_000;
 
 type Load = { kind: 'loading' } | { kind: 'failed'; message: string } | { kind: 'loaded'; status: MfaStatus };
 

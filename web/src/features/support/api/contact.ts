@@ -11,8 +11,6 @@ export const CONTACT_MESSAGES = {
   failed: 'Something went wrong! Please check your internet connection.',
 } as const;
 
-export type ContactPriority = (typeof CONTACT_PRIORITIES)[number];
-
 /** The support form: the contract's rules, with Description as the form's name for `message`. */
 export const supportFormSchema = z.object({
   email: contactRequestSchema.shape.email,

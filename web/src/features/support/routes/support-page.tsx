@@ -14,7 +14,7 @@ import { useApiClient } from '#web/lib/use-clients.ts';
 import { CONTACT_MESSAGES, sendContactMessage, supportFormSchema, type SupportForm } from '../api/contact.ts';
 
 const PRIORITY_OPTIONS = CONTACT_PRIORITIES.map((priority) => ({ value: priority, label: priority }));
-export const DESCRIPTION_ROWS = 10;
+const DESCRIPTION_ROWS = 10;
 
 /** /support: the contact form; the message is emailed to the support team. */
 export default function SupportPage() {
