@@ -3,7 +3,8 @@ import type * as cloudfront from 'aws-cdk-lib/aws-cloudfront';
 import type * as cloudwatch from 'aws-cdk-lib/aws-cloudwatch';
 import { SnsAction } from 'aws-cdk-lib/aws-cloudwatch-actions';
 import type { Construct } from 'constructs';
-import { AlarmTopic, CLOUDFRONT_METRICS_REGION, cloudFrontAlarmSpec, notifyingAlarm } from './operations.ts';
+import { AlarmTopic, cloudFrontAlarmSpec, notifyingAlarm } from './alarm-topic.ts';
+import { CLOUDFRONT_METRICS_REGION } from './stack-names.ts';
 
 export interface EdgeAlarmsStackProps extends StackProps {
   /** The portal's distribution, defined in the portal stack of another region. */

@@ -1,18 +1,19 @@
-import { Annotations, Aws, CfnOutput, Duration, RemovalPolicy, Stack, Token } from 'aws-cdk-lib';
+import { Annotations, CfnOutput, Duration, Stack, Token } from 'aws-cdk-lib';
 import type * as appsync from 'aws-cdk-lib/aws-appsync';
+
 import type * as cloudfront from 'aws-cdk-lib/aws-cloudfront';
+
 import * as cloudwatch from 'aws-cdk-lib/aws-cloudwatch';
+
 import { SnsAction } from 'aws-cdk-lib/aws-cloudwatch-actions';
 import type * as cognito from 'aws-cdk-lib/aws-cognito';
+
 import * as dynamodb from 'aws-cdk-lib/aws-dynamodb';
-import * as iam from 'aws-cdk-lib/aws-iam';
-import * as kms from 'aws-cdk-lib/aws-kms';
-import * as lambda from 'aws-cdk-lib/aws-lambda';
+
 import * as sns from 'aws-cdk-lib/aws-sns';
-import { EmailSubscription } from 'aws-cdk-lib/aws-sns-subscriptions';
+
 import { Construct } from 'constructs';
 import {
-  COGNITO_THROTTLES_METRIC,
   COMPANY_ACCESS_DIFFERENCES_METRIC,
   QUICKSIGHT_FAILURES_METRIC,
   SERVICE_DIMENSION,
@@ -20,145 +21,24 @@ import {
 } from '#contracts/metrics.ts';
 import { metricsNamespace, type PortalFunction } from './portal-function.ts';
 import { CLOUDFRONT_METRICS_REGION } from './stack-names.ts';
-
-export { CLOUDFRONT_METRICS_REGION } from './stack-names.ts';
-
-/** A function alarms when its p99 duration reaches this share of its timeout. */
-export const DURATION_SHARE_OF_TIMEOUT = 0.8;
-/** GraphQL p99 latency (ms) that users feel as a slow page: every screen waits on it. */
-export const APPSYNC_P99_LATENCY_MS = 3000;
-/** CloudFront 5xx responses (percent of requests) above which the site is failing visitors. */
-export const CLOUDFRONT_5XX_RATE_PERCENT = 1;
-/**
- * SES reviews an account at a 5 % bounce or 0.1 % complaint rate (and may pause sending
- * above 10 % / 0.5 %). The alarms fire at 80 % of the review levels, before the review.
- */
-export const SES_BOUNCE_RATE = 0.04;
-export const SES_COMPLAINT_RATE = 0.0008;
-
-/**
- * The DynamoDB operations the functions call (GetItem, Query, Scan, PutItem, UpdateItem,
- * DeleteItem) and the batch operations their grants allow. ThrottledRequests and SystemErrors
- * are published per table and operation (dimensions TableName and Operation):
- * https://docs.aws.amazon.com/amazondynamodb/latest/developerguide/metrics-dimensions.html
- * An alarm's metric math may read at most 10 metrics, so the list stays within that.
- */
-export const DYNAMODB_OPERATIONS: readonly dynamodb.Operation[] = [
-  dynamodb.Operation.GET_ITEM,
-  dynamodb.Operation.BATCH_GET_ITEM,
-  dynamodb.Operation.QUERY,
-  dynamodb.Operation.SCAN,
-  dynamodb.Operation.PUT_ITEM,
-  dynamodb.Operation.UPDATE_ITEM,
-  dynamodb.Operation.DELETE_ITEM,
-  dynamodb.Operation.BATCH_WRITE_ITEM,
-];
-
-const PERIOD = Duration.minutes(5);
-/**
- * The company-access check reports once a day. Its alarms look at hourly datapoints over a
- * little more than a day (CloudWatch allows up to 7 days of evaluation for periods of an hour),
- * so a run a few minutes later than the day before neither clears nor raises them by accident.
- */
-const CHECK_PERIOD = Duration.hours(1);
-/** Differences stay reported until a check finds none: the last run's figure within this many hours counts. */
-export const COMPANY_DIFFERENCES_WINDOW_HOURS = 25;
-/** Hours without a completed check after which the missed-check alarm fires (a day and two hours of slack). */
-export const COMPANY_CHECK_MISSING_HOURS = 26;
-
-const appSyncMetric = (api: appsync.IGraphqlApi, metricName: string, statistic: string) =>
-  new cloudwatch.Metric({
-    namespace: 'AWS/AppSync',
-    metricName,
-    dimensionsMap: { GraphQLAPIId: api.apiId },
-    period: PERIOD,
-    statistic,
-  });
-
-/** Account-level reputation: SES publishes it without dimensions. */
-const sesReputation = (metricName: string) =>
-  new cloudwatch.Metric({
-    namespace: 'AWS/SES',
-    metricName,
-    period: Duration.hours(1),
-    statistic: cloudwatch.Stats.MAXIMUM,
-  });
-
-const cognitoSignInThrottles = (userPool: cognito.IUserPool, client: cognito.IUserPoolClient) =>
-  new cloudwatch.Metric({
-    namespace: 'AWS/Cognito',
-    metricName: 'SignInThrottles',
-    dimensionsMap: { UserPool: userPool.userPoolId, UserPoolClient: client.userPoolClientId },
-    period: PERIOD,
-    statistic: cloudwatch.Stats.SUM,
-  });
-
-/**
- * Cognito calls of the functions that Cognito throttled (TooManyRequestsException after the
- * SDK's retries), which the functions answer with a 5xx or 429 that Lambda's Errors metric
- * does not count. The functions publish it themselves (lambdas/shared/cognito-throttles.ts):
- * without dimension for the deployment, with `service` per function.
- */
-const cognitoThrottles = (namespace: string, service?: string) =>
-  new cloudwatch.Metric({
-    namespace,
-    metricName: COGNITO_THROTTLES_METRIC,
-    ...(service === undefined ? {} : { dimensionsMap: { [SERVICE_DIMENSION]: service } }),
-    period: PERIOD,
-    statistic: cloudwatch.Stats.SUM,
-  });
-
-/**
- * 5xx answers of a function URL (Lambda's function URL metrics, dimension FunctionName): a
- * handler's own 5xx (an upstream failure, a throttled Cognito call) is a successful invocation
- * for Lambda's Errors metric, so only this metric sees what the browser got.
- * https://docs.aws.amazon.com/lambda/latest/dg/urls-monitoring.html
- */
-const functionUrl5xx = (fn: PortalFunction) =>
-  new cloudwatch.Metric({
-    namespace: 'AWS/Lambda',
-    metricName: 'Url5xxCount',
-    dimensionsMap: { FunctionName: fn.function.functionName },
-    period: PERIOD,
-    statistic: cloudwatch.Stats.SUM,
-  });
-
-/**
- * The function URL a PortalFunction was given (lambda.Function#addFunctionUrl adds it as the child `FunctionUrl`), if
- * any.
- */
-export const functionUrlOf = (fn: PortalFunction): lambda.FunctionUrl | undefined => {
-  const child = fn.function.node.tryFindChild('FunctionUrl');
-  return child instanceof lambda.FunctionUrl ? child : undefined;
-};
-
-/**
- * A table's requests of one kind (ThrottledRequests, SystemErrors) summed over the operations
- * the portal calls. SUM over the array adds the operations that have a datapoint, so one
- * operation's throttles count though the others have none in the period.
- */
-const tableRequests = (table: dynamodb.Table, metricName: 'ThrottledRequests' | 'SystemErrors', label: string) => {
-  // Ids unique per table and metric, so several sums can share a dashboard graph.
-  const id = (index: number) =>
-    `${table.node.id.toLowerCase()}_${metricName === 'ThrottledRequests' ? 'throttled' : 'errors'}_${index}`;
-  return new cloudwatch.MathExpression({
-    expression: `SUM([${DYNAMODB_OPERATIONS.map((_, index) => id(index)).join(',')}])`,
-    usingMetrics: Object.fromEntries(
-      DYNAMODB_OPERATIONS.map((operation, index) => [
-        id(index),
-        new cloudwatch.Metric({
-          namespace: 'AWS/DynamoDB',
-          metricName,
-          dimensionsMap: { TableName: table.tableName, Operation: operation },
-          period: PERIOD,
-          statistic: cloudwatch.Stats.SUM,
-        }),
-      ]),
-    ),
-    label,
-    period: PERIOD,
-  });
-};
+import { AlarmTopic, cloudFrontAlarmSpec, cloudFrontErrorRate, notifyingAlarm, type AlarmSpec } from './alarm-topic.ts';
+import {
+  DURATION_SHARE_OF_TIMEOUT,
+  APPSYNC_P99_LATENCY_MS,
+  SES_BOUNCE_RATE,
+  SES_COMPLAINT_RATE,
+  PERIOD,
+  CHECK_PERIOD,
+  COMPANY_DIFFERENCES_WINDOW_HOURS,
+  COMPANY_CHECK_MISSING_HOURS,
+  appSyncMetric,
+  sesReputation,
+  cognitoSignInThrottles,
+  cognitoThrottles,
+  functionUrl5xx,
+  functionUrlOf,
+  tableRequests,
+} from './operations-metrics.ts';
 
 export interface PortalOperationsProps {
   /** Every function of the product: each gets errors, throttles and duration alarms. */
@@ -178,120 +58,6 @@ export interface PortalOperationsProps {
   readonly tables?: readonly dynamodb.Table[];
   /** @default no subscription: operators subscribe to the topic themselves */
   readonly alarmEmail?: string;
-}
-
-export interface AlarmSpec {
-  readonly metric: cloudwatch.IMetric;
-  readonly threshold: number;
-  readonly description: string;
-  /** @default 1 of 1 period */
-  readonly evaluationPeriods?: number;
-  readonly datapointsToAlarm?: number;
-  /** @default at or above the threshold */
-  readonly comparisonOperator?: cloudwatch.ComparisonOperator;
-  /** @default not breaching: no traffic is no failure */
-  readonly treatMissingData?: cloudwatch.TreatMissingData;
-}
-
-/**
- * An alarm that notifies the topic behind `action` when it fires and when it clears; by default no data is no
- * failure.
- */
-export function notifyingAlarm(
-  scope: Construct,
-  id: string,
-  spec: AlarmSpec,
-  action: cloudwatch.IAlarmAction,
-): cloudwatch.Alarm {
-  const alarm = new cloudwatch.Alarm(scope, id, {
-    metric: spec.metric,
-    threshold: spec.threshold,
-    comparisonOperator: spec.comparisonOperator ?? cloudwatch.ComparisonOperator.GREATER_THAN_OR_EQUAL_TO_THRESHOLD,
-    evaluationPeriods: spec.evaluationPeriods ?? 1,
-    datapointsToAlarm: spec.datapointsToAlarm ?? spec.evaluationPeriods ?? 1,
-    treatMissingData: spec.treatMissingData ?? cloudwatch.TreatMissingData.NOT_BREACHING,
-    alarmDescription: spec.description,
-  });
-  alarm.addAlarmAction(action);
-  alarm.addOkAction(action);
-  return alarm;
-}
-
-function cloudFrontErrorRate(distribution: cloudfront.IDistribution): cloudwatch.Metric {
-  return new cloudwatch.Metric({
-    namespace: 'AWS/CloudFront',
-    metricName: '5xxErrorRate',
-    dimensionsMap: { DistributionId: distribution.distributionId, Region: 'Global' },
-    region: CLOUDFRONT_METRICS_REGION,
-    period: PERIOD,
-    statistic: cloudwatch.Stats.AVERAGE,
-  });
-}
-
-/** The site's alarm: a 5xx rate at or above CLOUDFRONT_5XX_RATE_PERCENT in 2 of 3 periods. */
-export function cloudFrontAlarmSpec(distribution: cloudfront.IDistribution): AlarmSpec {
-  return {
-    metric: cloudFrontErrorRate(distribution),
-    threshold: CLOUDFRONT_5XX_RATE_PERCENT,
-    evaluationPeriods: 3,
-    datapointsToAlarm: 2,
-    description: `The site answered ${CLOUDFRONT_5XX_RATE_PERCENT} % or more of requests with 5xx errors.`,
-  };
-}
-
-/** Requests CloudWatch makes for an alarm of this account and region only (the key's and the topic's policies). */
-const ALARM_SOURCE_CONDITIONS = {
-  ArnLike: { 'aws:SourceArn': `arn:${Aws.PARTITION}:cloudwatch:${Aws.REGION}:${Aws.ACCOUNT_ID}:alarm:*` },
-  StringEquals: { 'aws:SourceAccount': Aws.ACCOUNT_ID },
-};
-
-/**
- * The topic alarms notify. SNS encrypts the messages with a customer-managed key: CloudWatch
- * cannot use the AWS managed SNS key, so the key policy lets it encrypt for the topic. The
- * topic policy refuses requests without TLS and admits only this account's alarms as publishers.
- */
-export class AlarmTopic extends Construct {
-  readonly topic: sns.Topic;
-
-  constructor(scope: Construct, id: string, props: { readonly alarmEmail?: string }) {
-    super(scope, id);
-    const key = new kms.Key(this, 'AlarmTopicKey', {
-      description: 'Encrypts the portal operations alarm notifications at rest in SNS',
-      enableKeyRotation: true,
-      // It protects transient notifications only; nothing needs decrypting after the stack is gone.
-      removalPolicy: RemovalPolicy.DESTROY,
-      pendingWindow: Duration.days(7),
-    });
-    // Only this account's alarms may use the key: CloudWatch uses it on an alarm's behalf, and
-    // the source account and alarm ARN conditions keep another account's alarms from doing so
-    // (confused-deputy protection); the grant CloudWatch needs for an encrypted topic:
-    // https://docs.aws.amazon.com/sns/latest/dg/sns-key-management.html#compatibility-with-aws-services
-    key.addToResourcePolicy(
-      new iam.PolicyStatement({
-        sid: 'CloudWatchAlarmsEncryptForTopic',
-        principals: [new iam.ServicePrincipal('cloudwatch.amazonaws.com')],
-        actions: ['kms:Decrypt', 'kms:GenerateDataKey*'],
-        resources: ['*'],
-        conditions: ALARM_SOURCE_CONDITIONS,
-      }),
-    );
-    const topic = new sns.Topic(this, 'AlarmTopic', {
-      displayName: 'Portal operations alarms',
-      masterKey: key,
-      enforceSSL: true,
-    });
-    topic.addToResourcePolicy(
-      new iam.PolicyStatement({
-        sid: 'AccountAlarmsPublish',
-        principals: [new iam.ServicePrincipal('cloudwatch.amazonaws.com')],
-        actions: ['sns:Publish'],
-        resources: [topic.topicArn],
-        conditions: ALARM_SOURCE_CONDITIONS,
-      }),
-    );
-    if (props.alarmEmail) topic.addSubscription(new EmailSubscription(props.alarmEmail));
-    this.topic = topic;
-  }
 }
 
 /**

@@ -3,7 +3,7 @@ import { addCompliancePacks } from './compliance.ts';
 import type { PortalConfig } from './config.ts';
 import { PortalStack } from './portal-stack.ts';
 import { EdgeAlarmsStack } from './edge-alarms.ts';
-import { CLOUDFRONT_METRICS_REGION } from './operations.ts';
+import { CLOUDFRONT_METRICS_REGION } from './stack-names.ts';
 import { PortalNames } from './resource-names.ts';
 
 export interface PortalAppOptions {
