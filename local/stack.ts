@@ -1,14 +1,10 @@
 import { mkdir, rm } from 'node:fs/promises';
-import { join, resolve } from 'node:path';
+import { resolve } from 'node:path';
 import { CognitoIdentityProviderClient } from '@aws-sdk/client-cognito-identity-provider';
 import type { RuntimeConfig } from '#contracts/config.ts';
-import { ENV } from '#contracts/env.ts';
-import { USER_POOL_CLIENT } from '#contracts/user-pool-client.ts';
-import type { SynthesizedDeployment, UrlFunctionKey } from './aws/deployment.ts';
+import type { SynthesizedDeployment } from './aws/deployment.ts';
 import { localDeployment } from './aws/local-deployment.ts';
-import { localResourceNames } from './aws/resolve.ts';
-import { readTotpSecret, startCognitoEmulator, type CognitoEmulator } from '#emulators/cognito/index.ts';
-import { cognitoDataDir, quicksightDataDir } from './data-dir.ts';
+import { readTotpSecret, type CognitoEmulator } from '#emulators/cognito/index.ts';
 import {
   DEFAULT_DATA_DIR,
   LOCAL_ACCOUNT_ID,
@@ -16,46 +12,41 @@ import {
   LOCAL_REGION,
   LOCAL_PRODUCT_NAME,
   QUICKSIGHT_NAMESPACE,
-  SUPPORT_FROM_ADDRESS,
-  SUPPORT_TO_ADDRESS,
   stackFilePath,
   type StackInfo,
 } from '#clients/local-stack.ts';
-import { startDynamoDb } from './dynamodb.ts';
 import { Closers } from './closers.ts';
-import { LOCAL_MARKETING_SITE_URL, invitationTemplate, templateValues, type LocalEndpoints } from './environment.ts';
+import { LOCAL_MARKETING_SITE_URL, templateValues, type LocalEndpoints } from './environment.ts';
 import { createFunctions, invokerOf, startFunctionUrls, type LocalFunctions } from './functions.ts';
 import { loadProductSchema } from './graphql/schema.ts';
 import { startGraphqlServer, type GraphqlServer } from './graphql/server.ts';
-import { startIamGate } from './iam/gate.ts';
 import { LocalIam } from './iam/policies.ts';
-import type { LocalFunction } from './lambda/runtime.ts';
-import { cognitoRules, dynamodbRules, quicksightRules, s3Rules, sesRules } from './iam/services.ts';
-import { startMailCapture, type MailCapture } from '#emulators/ses/capture.ts';
-import { s3DataDir, startS3StandIn, type S3StandIn } from '#emulators/s3/index.ts';
-import { ensureAuthorsGroup, roleReads, type RoleReads } from './quicksight-access.ts';
-import { IdentityStore } from '#emulators/ses/identities.ts';
-import { cognitoMailSender } from '#emulators/ses/send.ts';
+import { roleReads } from './quicksight-access.ts';
 import { assertPortsFree, DEFAULT_PORT_BASE, portLayout, type PortLayout } from './ports.ts';
-import {
-  dashboardLink,
-  localTlsMaterial,
-  SAMPLE_DASHBOARDS,
-  startQuickSightEmulator,
-  type QuickSightEmulator,
-} from '#emulators/quicksight/index.ts';
+import { dashboardLink, SAMPLE_DASHBOARDS, type QuickSightEmulator } from '#emulators/quicksight/index.ts';
 import { DEMO_ACCOUNTS } from './seed/demo-accounts.ts';
-import { demoSecretKeeper, writeStackInfo } from './stack-file.ts';
+import { writeStackInfo } from './stack-file.ts';
 import { seedIfNeeded } from './seed/seed.ts';
 import { ensureWebBuilt, WEB_DIST } from './web-build.ts';
 import { startWebServer, type WebServer } from './web-server.ts';
 import { httpUrl } from '#emulators/shared/http.ts';
-
-/**
- * The portal's origin. Servers listen on 127.0.0.1, but QuickSight accepts no IP address in
- * AllowedDomains (only https, or http for localhost), so the site is addressed as localhost.
- */
-const localSiteOrigin = (port: number): string => `http://localhost:${port}`;
+import {
+  localSiteOrigin,
+  type StartContext,
+  type FunctionUrls,
+  type PoolTriggerFunctions,
+  type RunningSes,
+  type RunningCognito,
+  type RunningQuickSight,
+  localIam,
+  gateFor,
+  startSes,
+  startTables,
+  startS3,
+  startCognito,
+  startQuickSight,
+  localEndpoints,
+} from './stack-services.ts';
 
 export interface StackOptions {
   /** @default '.local' */
@@ -78,24 +69,6 @@ export interface RunningLocalStack {
   /** Stops every server, persists state and removes stack.json. Safe to call more than once. */
   close(): Promise<void>;
 }
-
-/**
- * The rules dataset the portal keeps (the QuickSight management function's
- * COMPANY_RULES_DATA_SET_ID in the template): the company-scoped sample datasets apply it.
- */
-function rulesDataSetIdOf(deployment: SynthesizedDeployment): string {
-  const value = deployment.functions.quicksightAdmin.environment[ENV.companyRulesDataSetId];
-  if (typeof value !== 'string' || value.length === 0) {
-    throw new Error(`The template gives the QuickSight management function no literal ${ENV.companyRulesDataSetId}`);
-  }
-  return value;
-}
-
-/**
- * Local SES's verified identities: the support sender and recipient, as the deployment steps (docs/deploy.md) verify
- * them.
- */
-const VERIFIED_SES_IDENTITIES = [SUPPORT_FROM_ADDRESS, SUPPORT_TO_ADDRESS];
 
 /**
  * Starts the whole portal on this machine: dynalite, the mail capture, local S3, the Cognito
@@ -183,55 +156,6 @@ export async function startStack(options: StackOptions = {}): Promise<RunningLoc
   }
 }
 
-/** What every start-up step shares: where the stack listens and writes, and what stops it. */
-interface StartContext {
-  readonly dataDir: string;
-  readonly host: string;
-  readonly ports: PortLayout;
-  readonly region: string;
-  /** The local portal's origin: where the template has the CDN's. */
-  readonly siteOrigin: string;
-  readonly log: (line: string) => void;
-  /** What was started, stopped in reverse order on close or on a failed start. */
-  readonly closers: Closers;
-  /** The address of a port on the stack's host. */
-  url(port: number): string;
-  /** Throws once start-up is abandoned (Ctrl-C while starting). */
-  aborted(): void;
-}
-
-/** Puts an IAM gate in front of an upstream on a port of the layout; resolves with the gate's address. */
-type Gate = (rules: Parameters<typeof startIamGate>[0]['rules'], upstream: string, port: number) => Promise<string>;
-
-/** The address of each function URL. */
-type FunctionUrls = Record<UrlFunctionKey, string>;
-
-/** The pool's triggers, filled in once the function workers run. */
-type PoolTriggerFunctions = { postConfirmation?: LocalFunction; preTokenGeneration?: LocalFunction };
-
-interface RunningSes {
-  readonly mail: MailCapture;
-  /** SES behind its gate. */
-  readonly endpoint: string;
-}
-
-interface RunningS3 {
-  readonly standIn: S3StandIn;
-  readonly endpoint: string;
-}
-
-interface RunningCognito {
-  readonly emulator: CognitoEmulator;
-  readonly endpoint: string;
-  /** The emulator's folder in the data directory. */
-  readonly dataDir: string;
-}
-
-interface RunningQuickSight {
-  readonly emulator: QuickSightEmulator;
-  readonly endpoint: string;
-}
-
 /** Refuses to start over a running stack, wipes the data directory when asked and removes an old stack.json. */
 async function prepareDataDir(options: {
   dataDir: string;
@@ -262,186 +186,6 @@ function buildAndSynthesize(
   const synthesis = localDeployment(stack.log);
   synthesis.catch(() => undefined);
   return { webBuild, synthesis };
-}
-
-/**
- * The local account's IAM: every local AWS endpoint checks signatures and policies; the
- * administrator (local mode itself) may do anything, each function what its role allows.
- */
-function localIam(): LocalIam {
-  const iam = new LocalIam(LOCAL_ACCOUNT_ID);
-  iam.add({
-    name: 'administrator',
-    arn: `arn:aws:iam::${LOCAL_ACCOUNT_ID}:user/local-administrator`,
-    ...LOCAL_CREDENTIALS,
-  });
-  return iam;
-}
-
-function gateFor(stack: StartContext, iam: LocalIam): Gate {
-  return async (rules, upstream, port) => {
-    const started = await startIamGate({ rules, iam, upstream, host: stack.host, port });
-    stack.closers.add(() => started.close());
-    return started.url;
-  };
-}
-
-/** SES: the mail capture with the sandbox's verified identities, behind its gate. */
-async function startSes(stack: StartContext, gate: Gate): Promise<RunningSes> {
-  const sesIdentities = new IdentityStore();
-  sesIdentities.verify(VERIFIED_SES_IDENTITIES);
-  const mail = await startMailCapture({
-    host: stack.host,
-    port: 0,
-    apiPort: stack.ports.mailApi,
-    dataDir: stack.dataDir,
-    verifiedIdentities: VERIFIED_SES_IDENTITIES,
-  });
-  stack.closers.add(() => mail.close());
-  const endpoint = await gate(
-    sesRules({ sandbox: true, identityOf: (address) => sesIdentities.identityCovering(address) ?? address }),
-    mail.sesEndpoint,
-    stack.ports.mail,
-  );
-  return { mail, endpoint };
-}
-
-/** DynamoDB (dynalite) with the product's tables, behind its gate. */
-async function startTables(stack: StartContext, gate: Gate): Promise<string> {
-  const dynamodb = await startDynamoDb({
-    host: stack.host,
-    port: 0,
-    dataDir: stack.dataDir,
-    region: stack.region,
-    credentials: LOCAL_CREDENTIALS,
-  });
-  stack.closers.add(() => dynamodb.close());
-  return gate(dynamodbRules, dynamodb.endpoint, stack.ports.dynamodb);
-}
-
-/** S3 with the template's buckets (the row-level-security rules), named as templateValues names them. */
-async function startS3(stack: StartContext, gate: Gate, deployment: SynthesizedDeployment): Promise<RunningS3> {
-  const standIn = await startS3StandIn({
-    host: stack.host,
-    port: 0,
-    dataDir: s3DataDir(stack.dataDir),
-    buckets: [localResourceNames(deployment.stackName).companyRulesBucket],
-  });
-  stack.closers.add(() => standIn.close());
-  return { standIn, endpoint: await gate(s3Rules, standIn.url, stack.ports.s3) };
-}
-
-/**
- * The Cognito emulator with the synthesized pool's settings and groups and the app client's
- * definition, sending its mail through SES, behind its gate.
- */
-async function startCognito(
-  stack: StartContext,
-  gate: Gate,
-  deployment: SynthesizedDeployment,
-  mail: MailCapture,
-  triggers: PoolTriggerFunctions,
-): Promise<RunningCognito> {
-  const sendEmail = cognitoMailSender(mail, { region: stack.region, credentials: LOCAL_CREDENTIALS });
-  stack.closers.add(async () => sendEmail.destroy());
-  const dataDir = cognitoDataDir(stack.dataDir);
-  const pool = deployment.userPool;
-  const emulator = await startCognitoEmulator({
-    host: stack.host,
-    port: 0,
-    publicUrl: stack.url(stack.ports.cognito),
-    dataDir,
-    region: stack.region,
-    // The app client's definition, which the CDK app client is built from too.
-    client: USER_POOL_CLIENT,
-    groups: pool.groups,
-    sendEmail: sendEmail.send,
-    webUrl: stack.siteOrigin,
-    allowSelfSignUp: pool.allowSelfSignUp,
-    ...(pool.deviceTracking && { deviceTracking: pool.deviceTracking }),
-    accessTokenMinutes: pool.accessTokenMinutes,
-    idTokenMinutes: pool.idTokenMinutes,
-    refreshTokenDays: pool.refreshTokenDays,
-    temporaryPasswordValidityDays: pool.temporaryPasswordValidityDays,
-    attributesRequireVerificationBeforeUpdate: pool.attributesRequireVerificationBeforeUpdate,
-    invitation: invitationTemplate(deployment, stack.region, stack.siteOrigin),
-    // stack.json gives the demo accounts' secrets: a replaced authenticator replaces its secret there too.
-    onAuthenticatorChanged: demoSecretKeeper(stack.dataDir, stack.log),
-    triggers: {
-      postConfirmation: async (event) => {
-        if (!triggers.postConfirmation) throw new Error('The post-confirmation function is not running yet');
-        return triggers.postConfirmation.invoke(event);
-      },
-      preTokenGeneration: async (event) => {
-        if (!triggers.preTokenGeneration) throw new Error('The pre token generation function is not running yet');
-        return triggers.preTokenGeneration.invoke(event);
-      },
-    },
-  });
-  stack.closers.add(() => emulator.close());
-  return { emulator, dataDir, endpoint: await gate(cognitoRules, emulator.url, stack.ports.cognito) };
-}
-
-/**
- * The QuickSight emulator with its embed pages over https, reading data sources from local S3
- * as their roles, behind its gate; with the group of authors the rules are granted to.
- */
-async function startQuickSight(
-  stack: StartContext,
-  gate: Gate,
-  deployment: SynthesizedDeployment,
-  reads: RoleReads,
-): Promise<RunningQuickSight> {
-  const dataDir = quicksightDataDir(stack.dataDir);
-  const emulator = await startQuickSightEmulator({
-    host: stack.host,
-    port: 0,
-    pageHost: 'localhost',
-    pagesPort: stack.ports.quicksight,
-    dataDir,
-    accountId: LOCAL_ACCOUNT_ID,
-    region: stack.region,
-    // Data sources and ingestions read the manifest and files from local S3 with the data source's role.
-    readObject: reads.readObject,
-    listObjects: reads.listObjects,
-    rowLevelSecurity: { rulesDataSetId: rulesDataSetIdOf(deployment) },
-    embedPages: { port: stack.ports.quicksightEmbed, tls: await localTlsMaterial(join(dataDir, 'tls')) },
-  });
-  stack.closers.add(() => emulator.close());
-  const endpoint = await gate(quicksightRules, emulator.url, stack.ports.quicksight);
-  await ensureAuthorsGroup(endpoint, stack.region);
-  return { emulator, endpoint };
-}
-
-/**
- * The local values the template's references resolve to: the emulators' addresses behind their gates and the pool's
- * ids.
- */
-function localEndpoints(
-  stack: StartContext,
-  running: {
-    cognito: RunningCognito;
-    dynamodbEndpoint: string;
-    quicksight: RunningQuickSight;
-    ses: RunningSes;
-    s3: RunningS3;
-  },
-): LocalEndpoints {
-  const { emulator } = running.cognito;
-  return {
-    region: stack.region,
-    siteOrigin: stack.siteOrigin,
-    cognito: {
-      endpoint: running.cognito.endpoint,
-      userPoolId: emulator.userPoolId,
-      clientId: emulator.clientId,
-      jwks: emulator.jwks,
-    },
-    dynamodbEndpoint: running.dynamodbEndpoint,
-    quicksightEndpoint: running.quicksight.endpoint,
-    sesEndpoint: running.ses.endpoint,
-    s3Endpoint: running.s3.endpoint,
-  };
 }
 
 /**
