@@ -17,7 +17,8 @@ import {
 } from '#clients/local-stack.ts';
 import { startIamGate } from '#local/iam/gate.ts';
 import { LocalIam } from '#local/iam/policies.ts';
-import { cognitoRules, dynamodbRules, quicksightRules, sesRules, type ServiceRules } from '#local/iam/services.ts';
+import { cognitoRules, dynamodbRules, sesRules, type ServiceRules } from '#local/iam/services.ts';
+import { quicksightRules } from '#local/iam/quicksight-rules.ts';
 import { startMailCapture } from '#emulators/ses/capture.ts';
 import { IdentityStore } from '#emulators/ses/identities.ts';
 import { startQuickSightEmulator } from '#emulators/quicksight/index.ts';

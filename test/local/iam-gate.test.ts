@@ -27,7 +27,8 @@ import { LOCAL_ACCOUNT_ID, LOCAL_CREDENTIALS, SUPPORT_FROM_ADDRESS, SUPPORT_TO_A
 import { functionPrincipal, newCredentials, type FunctionCredentials } from '#local/functions.ts';
 import { startIamGate } from '#local/iam/gate.ts';
 import { LocalIam } from '#local/iam/policies.ts';
-import { cognitoRules, dynamodbRules, quicksightRules, sesRules } from '#local/iam/services.ts';
+import { cognitoRules, dynamodbRules, sesRules } from '#local/iam/services.ts';
+import { quicksightRules } from '#local/iam/quicksight-rules.ts';
 import { startMailCapture } from '#emulators/ses/capture.ts';
 import { IdentityStore } from '#emulators/ses/identities.ts';
 import { startQuickSightEmulator } from '#emulators/quicksight/index.ts';

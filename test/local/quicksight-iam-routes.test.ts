@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { quicksightRules, type ApiRequest } from '#local/iam/services.ts';
+import { type ApiRequest } from '#local/iam/services.ts';
+import { quicksightRules } from '#local/iam/quicksight-rules.ts';
 import { API_OPERATIONS } from '#emulators/quicksight/server.ts';
 import { ACCOUNT_ID, REGION } from './quicksight-support.ts';
 

@@ -12,7 +12,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { DeleteObjectCommand, PutObjectCommand, S3Client } from '@aws-sdk/client-s3';
 import { LOCAL_ACCOUNT_ID } from '#clients/local-stack.ts';
-import { quicksightRules } from '#local/iam/services.ts';
+import { quicksightRules } from '#local/iam/quicksight-rules.ts';
 import { startQuickSightEmulator } from '#emulators/quicksight/index.ts';
 import { MemoryObjects } from '#test/local/quicksight-support.ts';
 import { recordResponses } from './evidence.ts';
