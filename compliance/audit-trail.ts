@@ -1,7 +1,8 @@
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { codeUsesOf, describeUse, type CodeUse } from './code-usage.ts';
-import { accessMatrix, actionMatches, type Principal } from './iam-matrix.ts';
+import { accessMatrix, type Principal } from './iam-matrix.ts';
+import { actionMatches } from './policy-statement.ts';
 import { asList, isRecord, referencedId, resourceName, resourcesOfType, type StackTemplate } from './template.ts';
 
 /**
