@@ -100,7 +100,7 @@ export const dashboardFeatureList = z.preprocess(
 );
 
 /** QuickSight embeds in at most 3 domains, and the site's own origin is always one of them. */
-export const MAX_EXTRA_ORIGINS = MAX_EMBED_ORIGINS - 1;
+const MAX_EXTRA_ORIGINS = MAX_EMBED_ORIGINS - 1;
 
 export const originList = z.preprocess(
   commaSeparated,

@@ -16,7 +16,10 @@ import {
   wholeNumber,
 } from './config-values.ts';
 
-export { MAX_EXTRA_ORIGINS } from './config-values.ts';
+import { PLACEHOLDER_SENDER, PLACEHOLDER_SUPPORT_RECIPIENT } from './config-placeholders.ts';
+import { ConfigError, describe } from './config-error.ts';
+
+export { ConfigError } from './config-error.ts';
 
 const TOKEN_DEFAULTS = USER_POOL_CLIENT.defaultTokenValidity;
 
@@ -31,10 +34,6 @@ const TOKEN_DEFAULTS = USER_POOL_CLIENT.defaultTokenValidity;
 export const LOG_RETENTION_DAYS = [
   1, 3, 5, 7, 14, 30, 60, 90, 120, 150, 180, 365, 400, 545, 731, 1096, 1827, 2192, 2557, 2922, 3288, 3653,
 ] as const;
-
-/** Placeholder addresses that let `cdk synth` run without context; a deployment needs real ones. */
-export const PLACEHOLDER_SENDER = 'no-reply@example.com';
-export const PLACEHOLDER_SUPPORT_RECIPIENT = 'support@example.com';
 
 const REGION = /^[a-z]{2}(?:-gov|-iso[a-z]?)?-[a-z]+-\d$/;
 const HOST_NAME = /^(?=.{1,253}$)(?:[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?\.)+[a-z]{2,63}$/;
@@ -312,21 +311,6 @@ const STATE_PERSISTENCE_DEPRECATION =
 /** The context keys this app reads, in the order docs/configuration.md documents them. */
 export const CONFIG_KEYS = Object.keys(configSchema.shape) as readonly (keyof ParsedConfig)[];
 
-export class ConfigError extends Error {
-  constructor(readonly problems: readonly string[]) {
-    super(
-      `Invalid deployment configuration (CDK context, see cdk.json or -c key=value):\n${problems.map((p) => `  - ${p}`).join('\n')}`,
-    );
-    this.name = 'ConfigError';
-  }
-}
-
-function describe(value: unknown): string {
-  if (value === undefined) return 'nothing';
-  const text = JSON.stringify(value);
-  return text.length > 80 ? `${text.slice(0, 77)}...` : text;
-}
-
 /** Context key of the per-environment values: `"environments": { "staging": { ... } }`. */
 export const ENVIRONMENTS_CONTEXT_KEY = 'environments';
 
@@ -403,46 +387,4 @@ export function loadConfig(readContext: (key: string) => unknown): PortalConfig 
     quicksightIdentityRegion: config.quicksightIdentityRegion ?? config.region,
     usesPlaceholderSender: config.sesSenderAddress === PLACEHOLDER_SENDER,
   };
-}
-
-/** A setting still at its placeholder, which synth accepts but a deployment cannot use. */
-export interface PlaceholderSetting {
-  readonly setting: 'sesSenderAddress' | 'supportRecipientAddress';
-  readonly placeholder: string;
-  /** What to do about it. */
-  readonly fix: string;
-}
-
-/**
- * What a deployment cannot go ahead with: the placeholder addresses, which synth accepts but
- * SES and CloudFormation refuse minutes into the deployment.
- */
-export function placeholderSettings(
-  config: Pick<PortalConfig, 'sesSenderAddress' | 'supportRecipientAddress'>,
-): PlaceholderSetting[] {
-  const settings: PlaceholderSetting[] = [];
-  if (config.sesSenderAddress === PLACEHOLDER_SENDER) {
-    settings.push({
-      setting: 'sesSenderAddress',
-      placeholder: PLACEHOLDER_SENDER,
-      fix: 'set an address verified in SES, e.g. -c sesSenderAddress=no-reply@yourcompany.com',
-    });
-  }
-  if (config.supportRecipientAddress === PLACEHOLDER_SUPPORT_RECIPIENT) {
-    settings.push({
-      setting: 'supportRecipientAddress',
-      placeholder: PLACEHOLDER_SUPPORT_RECIPIENT,
-      fix: 'set where support requests go, e.g. -c supportRecipientAddress=support@yourcompany.com',
-    });
-  }
-  return settings;
-}
-
-/** The placeholder settings as messages naming each setting. */
-export function placeholderProblems(
-  config: Pick<PortalConfig, 'sesSenderAddress' | 'supportRecipientAddress'>,
-): string[] {
-  return placeholderSettings(config).map(
-    ({ setting, placeholder, fix }) => `${setting} is the placeholder ${placeholder}: ${fix}`,
-  );
 }

@@ -23,7 +23,7 @@ export interface PortalAppOptions {
 }
 
 // The tools find the stack by this name, as the app gives it.
-export { placeholderProblems } from './config.ts';
+export { placeholderProblems } from './config-placeholders.ts';
 
 /** Adds the portal stack to an app and the compliance packs every synth runs. */
 export function addPortal(app: App, options: PortalAppOptions): PortalStack {

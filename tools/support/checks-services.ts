@@ -4,7 +4,8 @@ import {
   type QuickSightClient,
 } from '@aws-sdk/client-quicksight';
 import { GetAccountCommand, GetEmailIdentityCommand, type SESv2Client } from '@aws-sdk/client-sesv2';
-import { PLACEHOLDER_SENDER, PLACEHOLDER_SUPPORT_RECIPIENT, type PortalConfig } from '#lib/config.ts';
+import { PLACEHOLDER_SENDER, PLACEHOLDER_SUPPORT_RECIPIENT } from '#lib/config-placeholders.ts';
+import type { PortalConfig } from '#lib/config.ts';
 import { MAX_EMBED_ORIGINS, embedOriginsProblems } from '#contracts/embed-origins.ts';
 import { describeError } from './cli.ts';
 import type { CheckResult } from './report.ts';
