@@ -31,11 +31,11 @@ const CREATE_CONCURRENCY = 16;
  * Letters that occur in no seeded address, in no UUID (the usernames) and not in
  * 'bench' or 'example.com', so a query of them matches bench accounts by their code only.
  */
-export const CODE_LETTERS = 'gjkqtvwyz';
-export const CODE_LENGTH = 6;
+const CODE_LETTERS = 'gjkqtvwyz';
+const CODE_LENGTH = 6;
 
 /** A deterministic pseudo-random sequence (mulberry32), so every run creates the same accounts. */
-export function randomSequence(seed: number): () => number {
+function randomSequence(seed: number): () => number {
   let state = seed;
   return () => {
     state = (state + 0x6d2b79f5) | 0;
@@ -75,7 +75,7 @@ export function pickQueries(emails: readonly string[], scale: Scale, seeded: num
   throw new Error('No search queries narrow the table at both scales');
 }
 
-export const cognitoClient = (stack: StackInfo) =>
+const cognitoClient = (stack: StackInfo) =>
   new CognitoIdentityProviderClient({
     endpoint: stack.cognito.endpoint,
     region: stack.region,

@@ -27,7 +27,7 @@ import {
  * exercises it, so a grant nothing uses stands out.
  */
 
-export interface MatrixRow {
+interface MatrixRow {
   /** Policy the statement is in, and its Sid. */
   readonly source: string;
   /**
@@ -316,14 +316,13 @@ function resourcePolicyPrincipals(stack: StackTemplate): Principal[] {
 }
 
 /** Resource types holding a resource policy, the property with its document, and what the policy is on. */
-export const RESOURCE_POLICIES: readonly { readonly type: string; readonly document: string; readonly kind: string }[] =
-  [
-    { type: 'AWS::S3::BucketPolicy', document: 'PolicyDocument', kind: 'bucket' },
-    { type: 'AWS::KMS::Key', document: 'KeyPolicy', kind: 'key' },
-    { type: 'AWS::SNS::TopicPolicy', document: 'PolicyDocument', kind: 'topic' },
-    { type: 'AWS::SQS::QueuePolicy', document: 'PolicyDocument', kind: 'queue' },
-    { type: 'AWS::Logs::ResourcePolicy', document: 'PolicyDocument', kind: 'log' },
-  ];
+const RESOURCE_POLICIES: readonly { readonly type: string; readonly document: string; readonly kind: string }[] = [
+  { type: 'AWS::S3::BucketPolicy', document: 'PolicyDocument', kind: 'bucket' },
+  { type: 'AWS::KMS::Key', document: 'KeyPolicy', kind: 'key' },
+  { type: 'AWS::SNS::TopicPolicy', document: 'PolicyDocument', kind: 'topic' },
+  { type: 'AWS::SQS::QueuePolicy', document: 'PolicyDocument', kind: 'queue' },
+  { type: 'AWS::Logs::ResourcePolicy', document: 'PolicyDocument', kind: 'log' },
+];
 
 /** A policy document, also when the template holds it as JSON text (CloudWatch Logs resource policies). */
 function documentOf(value: unknown): unknown {

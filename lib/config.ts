@@ -31,7 +31,7 @@ const TOKEN_DEFAULTS = USER_POOL_CLIENT.defaultTokenValidity;
  */
 
 /** CloudWatch Logs accepts only these retention periods (days). */
-export const LOG_RETENTION_DAYS = [
+const LOG_RETENTION_DAYS = [
   1, 3, 5, 7, 14, 30, 60, 90, 120, 150, 180, 365, 400, 545, 731, 1096, 1827, 2192, 2557, 2922, 3288, 3653,
 ] as const;
 
@@ -43,7 +43,7 @@ const COGNITO_DOMAIN_PREFIX = /^[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?$/;
 /** Short enough to leave room in the names it becomes part of (lib/resource-names.ts). */
 const ENVIRONMENT_NAME = /^[a-z](?:[a-z0-9-]{0,13}[a-z0-9])?$/;
 
-export const configSchema = z
+const configSchema = z
   .object({
     productName: z.preprocess(
       blankAsUnset,
@@ -309,10 +309,10 @@ const STATE_PERSISTENCE_DEPRECATION =
   'dashboardStatePersistence is deprecated: list the features in dashboardFeatures instead (false is dashboardFeatures without StatePersistence and Bookmarks, which is what this deployment gets).';
 
 /** The context keys this app reads, in the order docs/configuration.md documents them. */
-export const CONFIG_KEYS = Object.keys(configSchema.shape) as readonly (keyof ParsedConfig)[];
+const CONFIG_KEYS = Object.keys(configSchema.shape) as readonly (keyof ParsedConfig)[];
 
 /** Context key of the per-environment values: `"environments": { "staging": { ... } }`. */
-export const ENVIRONMENTS_CONTEXT_KEY = 'environments';
+const ENVIRONMENTS_CONTEXT_KEY = 'environments';
 
 const isPlainObject = (value: unknown): value is Record<string, unknown> =>
   typeof value === 'object' && value !== null && !Array.isArray(value);
@@ -322,7 +322,7 @@ const isPlainObject = (value: unknown): value is Record<string, unknown> =>
  * top-level values. Every entry's keys are checked, so a misspelt key in another
  * environment's block is found before that environment is deployed.
  */
-export function contextForEnvironment(readContext: (key: string) => unknown): (key: string) => unknown {
+function contextForEnvironment(readContext: (key: string) => unknown): (key: string) => unknown {
   const environments = readContext(ENVIRONMENTS_CONTEXT_KEY);
   if (environments === undefined) return readContext;
   const where = `${ENVIRONMENTS_CONTEXT_KEY} (cdk.json context)`;

@@ -36,7 +36,7 @@ export const SES_COMPLAINT_RATE = 0.0008;
  * https://docs.aws.amazon.com/amazondynamodb/latest/developerguide/metrics-dimensions.html
  * An alarm's metric math may read at most 10 metrics, so the list stays within that.
  */
-export const DYNAMODB_OPERATIONS: readonly dynamodb.Operation[] = [
+const DYNAMODB_OPERATIONS: readonly dynamodb.Operation[] = [
   dynamodb.Operation.GET_ITEM,
   dynamodb.Operation.BATCH_GET_ITEM,
   dynamodb.Operation.QUERY,

@@ -38,7 +38,7 @@ export const localSiteOrigin = (port: number): string => `http://localhost:${por
  * The rules dataset the portal keeps (the QuickSight management function's
  * COMPANY_RULES_DATA_SET_ID in the template): the company-scoped sample datasets apply it.
  */
-export function rulesDataSetIdOf(deployment: SynthesizedDeployment): string {
+function rulesDataSetIdOf(deployment: SynthesizedDeployment): string {
   const value = deployment.functions.quicksightAdmin.environment[ENV.companyRulesDataSetId];
   if (typeof value !== 'string' || value.length === 0) {
     throw new Error(`The template gives the QuickSight management function no literal ${ENV.companyRulesDataSetId}`);
@@ -50,7 +50,7 @@ export function rulesDataSetIdOf(deployment: SynthesizedDeployment): string {
  * Local SES's verified identities: the support sender and recipient, as the deployment steps (docs/deploy.md) verify
  * them.
  */
-export const VERIFIED_SES_IDENTITIES = [SUPPORT_FROM_ADDRESS, SUPPORT_TO_ADDRESS];
+const VERIFIED_SES_IDENTITIES = [SUPPORT_FROM_ADDRESS, SUPPORT_TO_ADDRESS];
 
 /** What every start-up step shares: where the stack listens and writes, and what stops it. */
 export interface StartContext {

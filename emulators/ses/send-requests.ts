@@ -28,14 +28,14 @@ const NO_RECIPIENT = "Missing required header 'To'.";
 const noRecipient = (queryApi: boolean) =>
   new SesError(queryApi ? 'InvalidParameterValue' : 'BadRequestException', 400, NO_RECIPIENT);
 
-export const charsetData = z.object({ Data: z.string(), Charset: z.string().optional() });
-export const addressList = z.array(z.string()).optional();
-export const destinationSchema = z.object({
+const charsetData = z.object({ Data: z.string(), Charset: z.string().optional() });
+const addressList = z.array(z.string()).optional();
+const destinationSchema = z.object({
   ToAddresses: addressList,
   CcAddresses: addressList,
   BccAddresses: addressList,
 });
-export const sendEmailSchema = z.object({
+const sendEmailSchema = z.object({
   FromEmailAddress: z.string().optional(),
   Destination: destinationSchema.optional(),
   ReplyToAddresses: addressList,
@@ -54,7 +54,7 @@ export const sendEmailSchema = z.object({
       message: 'Content must hold exactly one of Simple, Raw or Template',
     }),
 });
-export const sendBulkEmailSchema = z.object({
+const sendBulkEmailSchema = z.object({
   FromEmailAddress: z.string(),
   DefaultContent: z.object({}).loose(),
   BulkEmailEntries: z.array(z.object({ Destination: destinationSchema })).min(1),
@@ -86,7 +86,7 @@ export function addressOf(value: string): string {
 }
 
 /** Headers of a raw MIME message (folded lines joined), by lower-case name. */
-export function rawHeaders(base64: string): Map<string, string[]> {
+function rawHeaders(base64: string): Map<string, string[]> {
   const text = Buffer.from(base64, 'base64').toString('utf8');
   const end = text.search(/\r?\n\r?\n/);
   const lines = (end < 0 ? text : text.slice(0, end)).replace(/\r?\n[ \t]+/g, ' ').split(/\r?\n/);
@@ -100,7 +100,7 @@ export function rawHeaders(base64: string): Map<string, string[]> {
   return headers;
 }
 
-export const headerAddresses = (headers: Map<string, string[]>, ...names: string[]) =>
+const headerAddresses = (headers: Map<string, string[]>, ...names: string[]) =>
   names.flatMap((name) => (headers.get(name) ?? []).flatMap(addressesInHeader));
 
 export interface Mailing {
@@ -109,7 +109,7 @@ export interface Mailing {
   readonly recipients: readonly string[];
 }
 
-export function destinationAddresses(destination: z.infer<typeof destinationSchema> | undefined): string[] {
+function destinationAddresses(destination: z.infer<typeof destinationSchema> | undefined): string[] {
   return [
     ...(destination?.ToAddresses ?? []),
     ...(destination?.CcAddresses ?? []),
@@ -118,7 +118,7 @@ export function destinationAddresses(destination: z.infer<typeof destinationSche
 }
 
 /** The mailing, refused when it names no recipient at all. */
-export function withRecipients(mailing: Mailing, queryApi = false): Mailing {
+function withRecipients(mailing: Mailing, queryApi = false): Mailing {
   if (mailing.recipients.length === 0) throw noRecipient(queryApi);
   return mailing;
 }

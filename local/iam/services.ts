@@ -29,7 +29,7 @@ export interface CallScope {
  * token or none (`public`), a malformed call (`invalid`, the service's own validation answers
  * it), or not an API call at all (`page`: JWKS, email links, embed pages, the inbox).
  */
-export type Classified =
+type Classified =
   | {
       readonly kind: 'iam';
       readonly call: (scope: CallScope) => AwsCall;

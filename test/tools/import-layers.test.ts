@@ -101,3 +101,18 @@ describe('import layers in lint', () => {
     ]);
   });
 });
+
+describe('file length in lint', () => {
+  it('refuses a product file past 400 lines and passes one of 400; test files are not held to it', async () => {
+    const lines = (count: number) => Array.from({ length: count }, (_, index) => `export const n${index} = ${index};`);
+    const tooLong = `${lines(401).join('\n')}\n`;
+    expect(await problems('lib/x.ts', tooLong)).toEqual([
+      'max-lines: File has too many lines (401). Maximum allowed is 400.',
+    ]);
+    expect(await problems('web/src/components/x.tsx', tooLong)).toEqual([
+      'max-lines: File has too many lines (401). Maximum allowed is 400.',
+    ]);
+    expect(await problems('lib/x.ts', `${lines(400).join('\n')}\n`)).toEqual([]);
+    expect(await problems('test/lambdas/x.test.ts', tooLong)).toEqual([]);
+  });
+});
