@@ -1,15 +1,3 @@
-/**
- * The admin user table at 100 and at 10,000 users (100 and 300 with `smoke`), in Chromium
- * against a local stack of its own: the time from opening /admin/users (demo admin signed
- * in) to a usable table (the list loaded, rows drawn), how many users it lists, and the time
- * from a search keystroke to the updated table drawn. Users are created straight in the
- * local identity provider, as an active population migrated into the pool would be (signed
- * up, confirmed, in Users; bounded concurrency), on top of the accounts the seed made, which
- * are counted, not assumed. Accounts made outside the portal reach its copy of the directory
- * with a full listing (lambdas/shared/directory.ts): the page's Refresh, timed too. Targets:
- * every account listed (a count), and the open and keystroke figures at the large scale
- * within twice those at the small one.
- */
 import { CognitoIdentityProviderClient, ListUsersCommand } from '@aws-sdk/client-cognito-identity-provider';
 import { createConfirmedAccount } from '#clients/cognito.ts';
 import type { StackInfo } from '#clients/local-stack.ts';

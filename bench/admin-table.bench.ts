@@ -23,6 +23,7 @@ import { launchBrowser } from '#test/e2e/support/browser.ts';
 import type { BenchOptions, BenchRow } from './types.ts';
 import { median } from './median.ts';
 import { benchEmails, pickQueries, countAccounts, createAccounts, type Scale } from './admin-table-accounts.ts';
+
 const AREA = 'admin-table';
 const FULL: Scale = { sizes: [100, 10_000], openRuns: 3, keystrokeCycles: 3 };
 const SMOKE: Scale = { sizes: [100, 300], openRuns: 1, keystrokeCycles: 1 };

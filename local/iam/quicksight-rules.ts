@@ -1,14 +1,10 @@
-/**
- * How each local AWS endpoint's requests map to IAM: the action, the resource ARNs and the
- * condition keys AWS authorizes them on (Service Authorization Reference: "Actions, resources,
- * and condition keys for <service>"), and how the service words its errors.
- */
 import { text, arn, restRules, SEGMENT, path, type CallScope } from './services.ts';
 
 /**
  * QuickSight's API as the local IAM gate reads it: each REST route's IAM action and the
  * resources it is authorized on (users, groups, dashboards, data sources, datasets, ingestions).
  */
+
 const qsUser = (scope: CallScope, namespace: string, user: string) =>
   arn(scope, 'quicksight', `user/${namespace}/${user}`);
 const qsDashboard = (scope: CallScope, id: string) => arn(scope, 'quicksight', `dashboard/${id}`);

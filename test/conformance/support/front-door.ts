@@ -9,7 +9,7 @@ import type { ServiceRules } from '#local/iam/services.ts';
 
 /**
  * Local mode's front door for a conformance target: the IAM gate local mode puts before each
- * stand-in (local/stack.ts), which checks every request's SigV4 signature and evaluates each
+ * stand-in (local/stack-services.ts), which checks every request's SigV4 signature and evaluates each
  * call against the caller's identity policies. The suite signs as the portal's functions do:
  * with credentials whose policies are those of the functions' roles in the synthesized
  * template (all of them together, so one client can make any call some function makes; a
