@@ -1,5 +1,5 @@
 /**
- * `npm test`: every test project, in five lanes that run side by side. The browser journeys, the
+ * `npm test`: every test project, in four lanes that run side by side. The browser journeys, the
  * bench smoke and the files that drive whole local stacks spend most of their time waiting (on
  * the browser, a stack, the 30-second authenticator steps), so they run next to the unit,
  * infrastructure, web and conformance files instead of after them. Each lane is one
@@ -41,7 +41,6 @@ const LANES: readonly Lane[] = [
   { name: 'journeys-2', projects: ['e2e'], args: ['--shard=2/2'] },
   { name: 'units', projects: ['unit', 'local', 'web', 'web-isolated', 'conformance'] },
   { name: 'stacks', projects: ['stacks', 'infra'] },
-  { name: 'bench', projects: ['bench'] },
 ];
 
 interface LaneResult {
