@@ -9,12 +9,19 @@ import * as dynamodb from 'aws-cdk-lib/aws-dynamodb';
 
 import * as lambda from 'aws-cdk-lib/aws-lambda';
 
-import { COGNITO_THROTTLES_METRIC, SERVICE_DIMENSION } from '#contracts/metrics.ts';
-import { type PortalFunction } from './portal-function.ts';
+import {
+  COGNITO_THROTTLES_METRIC,
+  COMPANY_ACCESS_DIFFERENCES_METRIC,
+  QUICKSIGHT_FAILURES_METRIC,
+  SERVICE_DIMENSION,
+  USAGE_RECORD_FAILURES_METRIC,
+} from '#contracts/metrics.ts';
+import { metricsNamespace, type PortalFunction } from './portal-function.ts';
 
 /**
  * What the operations pack watches: its thresholds and periods, and the CloudWatch metrics of
- * AppSync, SES, Cognito, function URLs and tables it builds its alarms and dashboard from.
+ * AppSync, SES, Cognito, function URLs, tables, the embed function and the company-access check
+ * it builds its alarms and dashboard from.
  */
 /** A function alarms when its p99 duration reaches this share of its timeout. */
 export const DURATION_SHARE_OF_TIMEOUT = 0.8;
@@ -53,7 +60,7 @@ export const PERIOD = Duration.minutes(5);
  * little more than a day (CloudWatch allows up to 7 days of evaluation for periods of an hour),
  * so a run a few minutes later than the day before neither clears nor raises them by accident.
  */
-export const CHECK_PERIOD = Duration.hours(1);
+const CHECK_PERIOD = Duration.hours(1);
 /** Differences stay reported until a check finds none: the last run's figure within this many hours counts. */
 export const COMPANY_DIFFERENCES_WINDOW_HOURS = 25;
 /** Hours without a completed check after which the missed-check alarm fires (a day and two hours of slack). */
@@ -156,3 +163,33 @@ export const tableRequests = (
     period: PERIOD,
   });
 };
+
+const embedCount = (embed: PortalFunction, metricName: string): cloudwatch.Metric =>
+  new cloudwatch.Metric({
+    namespace: metricsNamespace(embed),
+    metricName,
+    dimensionsMap: { [SERVICE_DIMENSION]: embed.serviceName },
+    period: PERIOD,
+    statistic: cloudwatch.Stats.SUM,
+  });
+
+/** Embed requests QuickSight failed (throttling, access or service errors), as the embed function counts them. */
+export const quickSightFailures = (embed: PortalFunction): cloudwatch.Metric =>
+  embedCount(embed, QUICKSIGHT_FAILURES_METRIC);
+
+/** Issued embed URLs whose view the Insights page will not count (the dashboard was still shown). */
+export const usageRecordFailures = (embed: PortalFunction): cloudwatch.Metric =>
+  embedCount(embed, USAGE_RECORD_FAILURES_METRIC);
+
+/** What the daily check reports: the differences it found between the portal and QuickSight. */
+export const companyAccessDifferences = (
+  check: PortalFunction,
+  statistic: string = cloudwatch.Stats.MAXIMUM,
+): cloudwatch.Metric =>
+  new cloudwatch.Metric({
+    namespace: metricsNamespace(check),
+    metricName: COMPANY_ACCESS_DIFFERENCES_METRIC,
+    dimensionsMap: { [SERVICE_DIMENSION]: check.serviceName },
+    period: CHECK_PERIOD,
+    statistic,
+  });

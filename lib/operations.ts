@@ -13,12 +13,6 @@ import * as dynamodb from 'aws-cdk-lib/aws-dynamodb';
 import * as sns from 'aws-cdk-lib/aws-sns';
 
 import { Construct } from 'constructs';
-import {
-  COMPANY_ACCESS_DIFFERENCES_METRIC,
-  QUICKSIGHT_FAILURES_METRIC,
-  SERVICE_DIMENSION,
-  USAGE_RECORD_FAILURES_METRIC,
-} from '#contracts/metrics.ts';
 import { metricsNamespace, type PortalFunction } from './portal-function.ts';
 import { CLOUDFRONT_METRICS_REGION } from './stack-names.ts';
 import { AlarmTopic, cloudFrontAlarmSpec, cloudFrontErrorRate, notifyingAlarm, type AlarmSpec } from './alarm-topic.ts';
@@ -28,17 +22,20 @@ import {
   SES_BOUNCE_RATE,
   SES_COMPLAINT_RATE,
   PERIOD,
-  CHECK_PERIOD,
   COMPANY_DIFFERENCES_WINDOW_HOURS,
   COMPANY_CHECK_MISSING_HOURS,
   appSyncMetric,
   sesReputation,
   cognitoSignInThrottles,
   cognitoThrottles,
+  companyAccessDifferences,
   functionUrl5xx,
   functionUrlOf,
+  quickSightFailures,
   tableRequests,
+  usageRecordFailures,
 } from './operations-metrics.ts';
+import { operationsDashboard } from './operations-dashboard.ts';
 
 export interface PortalOperationsProps {
   /** Every function of the product: each gets errors, throttles and duration alarms. */
@@ -99,7 +96,7 @@ export class PortalOperations extends Construct {
     this.sesAlarms();
     this.embedFailureAlarms(props.embedFunction);
     this.companyAccessAlarms(props.companyCheckFunction);
-    this.dashboard = this.operationsDashboard(props);
+    this.dashboard = operationsDashboard(this, props, this.alarms, this.tables);
 
     new CfnOutput(this, 'AlarmTopicArn', {
       value: this.topic.topicArn,
@@ -236,22 +233,12 @@ export class PortalOperations extends Construct {
   }
 
   static quickSightFailures(embed: PortalFunction): cloudwatch.Metric {
-    return PortalOperations.embedCount(embed, QUICKSIGHT_FAILURES_METRIC);
+    return quickSightFailures(embed);
   }
 
   /** Issued embed URLs whose view the Insights page will not count (the dashboard was still shown). */
   static usageRecordFailures(embed: PortalFunction): cloudwatch.Metric {
-    return PortalOperations.embedCount(embed, USAGE_RECORD_FAILURES_METRIC);
-  }
-
-  private static embedCount(embed: PortalFunction, metricName: string): cloudwatch.Metric {
-    return new cloudwatch.Metric({
-      namespace: metricsNamespace(embed),
-      metricName,
-      dimensionsMap: { [SERVICE_DIMENSION]: embed.serviceName },
-      period: PERIOD,
-      statistic: cloudwatch.Stats.SUM,
-    });
+    return usageRecordFailures(embed);
   }
 
   private embedFailureAlarms(embed: PortalFunction): void {
@@ -274,13 +261,7 @@ export class PortalOperations extends Construct {
     check: PortalFunction,
     statistic: string = cloudwatch.Stats.MAXIMUM,
   ): cloudwatch.Metric {
-    return new cloudwatch.Metric({
-      namespace: metricsNamespace(check),
-      metricName: COMPANY_ACCESS_DIFFERENCES_METRIC,
-      dimensionsMap: { [SERVICE_DIMENSION]: check.serviceName },
-      period: CHECK_PERIOD,
-      statistic,
-    });
+    return companyAccessDifferences(check, statistic);
   }
 
   /**
@@ -307,92 +288,5 @@ export class PortalOperations extends Construct {
       treatMissingData: cloudwatch.TreatMissingData.BREACHING,
       description: `No company-access check has completed for ${COMPANY_CHECK_MISSING_HOURS} hours (it runs once a day): see the company-check function's log and its EventBridge schedule.`,
     });
-  }
-
-  private operationsDashboard(props: PortalOperationsProps): cloudwatch.Dashboard {
-    const stack = Stack.of(this);
-    const graph = (title: string, left: cloudwatch.IMetric[], width = 8) =>
-      new cloudwatch.GraphWidget({ title, left, width, height: 6 });
-    const perFunction = (metricOf: (fn: PortalFunction) => cloudwatch.Metric) =>
-      props.functions.map((fn) => metricOf(fn).with({ label: fn.serviceName }));
-    const quickSight = (metricName: string, statistic: string) =>
-      new cloudwatch.Metric({ namespace: 'AWS/QuickSight', metricName, period: PERIOD, statistic });
-    const appsync = (metricName: string, statistic: string) => appSyncMetric(props.graphqlApi, metricName, statistic);
-
-    const dashboard = new cloudwatch.Dashboard(this, 'Dashboard', {
-      // Dashboard names are unique per account, not per region: the region keeps two deployments apart.
-      dashboardName: Token.isUnresolved(stack.region) ? undefined : `${stack.stackName}-${stack.region}-operations`,
-      defaultInterval: Duration.hours(12),
-    });
-    dashboard.addWidgets(
-      new cloudwatch.AlarmStatusWidget({ title: 'Alarms', alarms: this.alarms, width: 24, height: 4 }),
-    );
-    dashboard.addWidgets(
-      graph(
-        'Function errors',
-        perFunction((fn) => fn.function.metricErrors({ period: PERIOD, statistic: cloudwatch.Stats.SUM })),
-      ),
-      graph(
-        'Function throttles',
-        perFunction((fn) => fn.function.metricThrottles({ period: PERIOD, statistic: cloudwatch.Stats.SUM })),
-      ),
-      graph(
-        'Function duration p99 (ms)',
-        perFunction((fn) => fn.function.metricDuration({ period: PERIOD, statistic: cloudwatch.Stats.p(99) })),
-      ),
-    );
-    dashboard.addWidgets(
-      graph('GraphQL 5xx errors', [appsync('5XXError', cloudwatch.Stats.SUM)]),
-      graph('GraphQL latency p99 (ms)', [appsync('Latency', cloudwatch.Stats.p(99))]),
-      graph('Site 5xx error rate (%)', [PortalOperations.cloudFrontErrorRate(props.distribution)]),
-    );
-    dashboard.addWidgets(
-      graph('Cognito sign-in throttles', [cognitoSignInThrottles(props.userPool, props.userPoolClient)]),
-      graph('SES reputation (account)', [
-        sesReputation('Reputation.BounceRate'),
-        sesReputation('Reputation.ComplaintRate'),
-      ]),
-      graph('Embed: QuickSight failures', [PortalOperations.quickSightFailures(props.embedFunction)]),
-    );
-    dashboard.addWidgets(
-      graph(
-        'Function URL 5xx answers',
-        props.functions
-          .filter((fn) => functionUrlOf(fn) !== undefined)
-          .map((fn) => functionUrl5xx(fn).with({ label: fn.serviceName })),
-      ),
-      graph('Cognito throttled calls (per function)', [
-        cognitoThrottles(metricsNamespace(props.functions[0]!)).with({ label: 'all functions' }),
-        ...props.functions.map((fn) =>
-          cognitoThrottles(metricsNamespace(fn), fn.serviceName).with({ label: fn.serviceName }),
-        ),
-      ]),
-      graph(
-        'DynamoDB throttled requests and system errors',
-        this.tables.flatMap((table) => [
-          tableRequests(table, 'ThrottledRequests', `${table.node.id} throttled`),
-          tableRequests(table, 'SystemErrors', `${table.node.id} system errors`),
-        ]),
-      ),
-    );
-    dashboard.addWidgets(
-      graph(
-        'Company-access differences (daily check)',
-        [PortalOperations.companyAccessDifferences(props.companyCheckFunction)],
-        24,
-      ),
-    );
-    dashboard.addWidgets(
-      graph('QuickSight dashboard views', [quickSight('DashboardViewCount', cloudwatch.Stats.SUM)], 12),
-      graph(
-        'QuickSight dashboard load time (ms)',
-        [
-          quickSight('DashboardViewLoadTime', cloudwatch.Stats.AVERAGE),
-          quickSight('DashboardViewLoadTime', cloudwatch.Stats.p(90)),
-        ],
-        12,
-      ),
-    );
-    return dashboard;
   }
 }
