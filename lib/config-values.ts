@@ -8,7 +8,7 @@ import {
 import { MAX_EMBED_ORIGINS, embedOriginProblem } from '#contracts/embed-origins.ts';
 
 /**
- * How configuration values are read from CDK context (lib/config.ts): command-line values
+ * How configuration values are read from CDK context (lib/config-schema.ts): command-line values
  * arrive as strings, so numbers, booleans and lists are parsed from them, and an empty value
  * means "not set".
  */

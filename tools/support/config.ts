@@ -7,7 +7,7 @@ import { LOCAL_CONTEXT } from '#clients/local-stack.ts';
 /**
  * The deployment configuration as the CDK app reads it: cdk.json's context, then
  * cdk.context.json (the CLI's cached look-ups), then `-c key=value` from the command line,
- * validated by the same schema (lib/config.ts), so the tools check what a deploy would use.
+ * validated by the same schema (lib/config-schema.ts), so the tools check what a deploy would use.
  */
 
 const projectRoot = fileURLToPath(new URL('../..', import.meta.url));
