@@ -18,6 +18,8 @@ import { CLOUDFRONT_5XX_RATE_PERCENT, PERIOD } from './operations-metrics.ts';
  * The alarms' delivery: one encrypted SNS topic (optionally mailing an address) that every alarm
  * of the portal notifies, the alarm shape the stacks share, and the site's CloudFront alarm.
  */
+
+/** One alarm as the stacks describe it: the metric, when it fires, and what it says. */
 export interface AlarmSpec {
   readonly metric: cloudwatch.IMetric;
   readonly threshold: number;

@@ -4,6 +4,7 @@ import type { PortalConfig } from './config.ts';
  * The placeholder addresses a fresh checkout is configured with: synth accepts them, a deployment
  * cannot use them (SES and CloudFormation refuse them minutes into it), so each is named with its fix.
  */
+
 /** Placeholder addresses that let `cdk synth` run without context; a deployment needs real ones. */
 export const PLACEHOLDER_SENDER = 'no-reply@example.com';
 export const PLACEHOLDER_SUPPORT_RECIPIENT = 'support@example.com';

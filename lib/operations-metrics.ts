@@ -23,6 +23,7 @@ import { metricsNamespace, type PortalFunction } from './portal-function.ts';
  * AppSync, SES, Cognito, function URLs, tables, the embed function and the company-access check
  * it builds its alarms and dashboard from.
  */
+
 /** A function alarms when its p99 duration reaches this share of its timeout. */
 export const DURATION_SHARE_OF_TIMEOUT = 0.8;
 /** GraphQL p99 latency (ms) that users feel as a slow page: every screen waits on it. */
