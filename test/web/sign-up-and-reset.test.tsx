@@ -107,7 +107,10 @@ describe('password reset request (/change-password)', () => {
     await user.type(screen.getByLabelText('Email Address'), 'jane+ops@example.com');
     await user.click(screen.getByRole('button', { name: 'Send Verification Code' }));
     expect(await screen.findByText('Verification code sent to your email.')).toBeInTheDocument();
-    expect(screen.getByTestId('location')).toHaveTextContent('/verify-reset-code?email=jane%2Bops%40example.com');
+    // The toast is raised before the navigation, which React commits in a later render.
+    await waitFor(() =>
+      expect(screen.getByTestId('location')).toHaveTextContent('/verify-reset-code?email=jane%2Bops%40example.com'),
+    );
     expect(auth.forgotPassword).toHaveBeenCalledWith('jane+ops@example.com');
   });
 
