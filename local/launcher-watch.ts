@@ -21,7 +21,7 @@ export function parentPid(pid: number): number | null {
 
 /**
  * The processes between this one and whoever ran the command, nearest first: under `npm start`
- * that is tsx's launcher, then the shell npm runs scripts with, then npm itself. npm answers
+ * that is the shell npm runs scripts with, then npm itself. npm answers
  * SIGTERM by killing only its shell, and a shell does not pass the signal on, so the stack
  * watches these and stops when one of them ends.
  */

@@ -26,13 +26,21 @@ export interface SpawnStackOptions {
   readonly prepareTimeoutMs?: number;
   /** Receives the stack's output as it arrives (stdout and stderr). */
   readonly onOutput?: (chunk: string) => void;
+  /**
+   * `node`: the command `npm start` runs (Node with tsx loaded, local/start.ts), without npm,
+   * which costs a second of processor time per start and is not what most callers test.
+   * `npm`: `npm start -- ...` itself, as a person types it (the tests of its signals and of
+   * the stack's watch over its launchers).
+   * @default 'node'
+   */
+  readonly launcher?: 'node' | 'npm';
 }
 
 export interface RunningStack {
   readonly info: StackInfo;
-  /** The process group leader (`npm`). */
+  /** The process group leader (`npm`, or the stack's own process). */
   readonly pid: number;
-  /** Milliseconds from spawning `npm start` to a ready stack (the web build and synthesis done before). */
+  /** Milliseconds from the spawn to a ready stack (the web build and synthesis done before). */
   readonly startupMs: number;
   /** SIGTERM to the whole process group, resolved once no process of it is left. */
   stop(): Promise<void>;
@@ -96,32 +104,47 @@ function lastStage(output: string): string | undefined {
 }
 
 /**
- * Starts the local stack exactly as a person does (`npm start -- ...`) in its own process
- * group and resolves once `<dataDir>/stack.json` is written. The web build and the synthesis
+ * Starts the local stack as `npm start -- ...` does (or through npm itself, see
+ * {@link SpawnStackOptions.launcher}) in its own process group and resolves once
+ * `<dataDir>/stack.json` is written. The web build and the synthesis
  * are made (or found up to date) first, each under its own limit; the ready limit counts from
  * the spawn. Used by the integration tests, the end-to-end global setup and the benches.
  */
 export async function spawnStack(options: SpawnStackOptions): Promise<RunningStack> {
-  const { dataDir, portBase, reset = false, readyTimeoutMs = 180_000, prepareTimeoutMs = 900_000, onOutput } = options;
+  const {
+    dataDir,
+    portBase,
+    reset = false,
+    readyTimeoutMs = 180_000,
+    prepareTimeoutMs = 900_000,
+    onOutput,
+    launcher = 'node',
+  } = options;
   await prepare(prepareTimeoutMs);
   // A stack.json left by an earlier run must not be mistaken for this one's.
   await rm(stackFilePath(dataDir), { force: true });
 
-  const args = ['start', '--', '--data-dir', dataDir, '--port-base', String(portBase)];
-  if (reset) args.push('--reset');
+  const startArgs = ['--data-dir', dataDir, '--port-base', String(portBase), ...(reset ? ['--reset'] : [])];
   const env: NodeJS.ProcessEnv = { ...process.env, [EXIT_WITH_PARENT_ENV]: '1' };
-  // A test runner's own settings are not the stack's.
-  for (const name of Object.keys(env)) if (name === 'NODE_ENV' || name.startsWith('VITEST')) delete env[name];
+  // A test runner's own settings are not the stack's; nor is the npm script that started the caller
+  // (the stack watches its launchers when npm_lifecycle_event says `npm start` ran it).
+  for (const name of Object.keys(env))
+    if (name === 'NODE_ENV' || name.startsWith('VITEST') || name === 'npm_lifecycle_event') delete env[name];
+  // The same command as package.json's start script.
+  const [command, args] =
+    launcher === 'npm'
+      ? ['npm', ['start', '--', ...startArgs]]
+      : [process.execPath, ['--import', 'tsx', 'local/start.ts', ...startArgs]];
 
   const started = Date.now();
-  const child: ChildProcess = spawn('npm', args, {
+  const child: ChildProcess = spawn(command, args, {
     cwd: projectRoot,
     env,
     detached: true,
     stdio: ['pipe', 'pipe', 'pipe'],
   });
   let tail = '';
-  let stage = 'spawning npm start';
+  let stage = `spawning ${launcher === 'npm' ? 'npm start' : 'the stack'}`;
   let stageAt = started;
   const collect = (chunk: Buffer) => {
     const text = chunk.toString('utf8');
@@ -137,7 +160,7 @@ export async function spawnStack(options: SpawnStackOptions): Promise<RunningSta
     exitCode = code ?? (signal ? -1 : null);
   });
   const pid = child.pid;
-  if (pid === undefined) throw new Error('Could not spawn `npm start`');
+  if (pid === undefined) throw new Error(`Could not spawn ${launcher === 'npm' ? '`npm start`' : 'the local stack'}`);
 
   const stop = async () => {
     await stopGroup(pid);

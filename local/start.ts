@@ -97,8 +97,8 @@ async function main(): Promise<void> {
   };
   process.on('SIGINT', () => stop('Interrupted'));
   process.on('SIGTERM', () => stop('Terminated'));
-  // `npm start` runs npm -> sh -> tsx -> this process; npm passes SIGTERM to its shell only.
-  const launchers = launcherChain(process.env.npm_lifecycle_event === 'start' ? 3 : 1);
+  // `npm start` runs npm -> sh -> this process (tsx is loaded into it); npm passes SIGTERM to its shell only.
+  const launchers = launcherChain(process.env.npm_lifecycle_event === 'start' ? 2 : 1);
   watchProcesses(launchers, () => stop('The command that started the stack ended'));
   if (process.env[EXIT_WITH_PARENT_ENV] === '1') {
     // Started by a test or bench: stop when that process goes away without stopping us.

@@ -16,7 +16,7 @@ const STACK_READY_TIMEOUT_MS = 300_000;
 
 /**
  * Before the journeys: Chromium, and a local stack of its own (fresh web build, temporary
- * data directory, free ports) started as `npm start` starts it. Its stack.json is provided
+ * data directory, free ports) started with the command `npm start` runs. Its stack.json is provided
  * to the tests as `stack`, with the file of authenticator steps used (`totpLedger`); the stack
  * is stopped afterwards.
  */

@@ -76,7 +76,7 @@ describe('npm start (local stack as a child process)', () => {
 
   beforeAll(async () => {
     dataDir = await mkdtemp(join(tmpdir(), 'portal-stack-test-'));
-    running = await spawnStack({ dataDir, portBase: await findFreePortBase() });
+    running = await spawnStack({ dataDir, portBase: await findFreePortBase(), launcher: 'npm' });
     stack = running.info;
     await noteSeedSignIns(stack);
     user = await signInWithSrp(stack, stack.demo.user);

@@ -36,7 +36,7 @@ describe('npm start and its signals', () => {
   });
 
   it('prints the mail inbox and the captured-mail address, and stops everything when SIGTERM goes to npm alone', async () => {
-    running = await spawnStack({ dataDir, portBase, onOutput: (chunk) => (output += chunk) });
+    running = await spawnStack({ dataDir, portBase, launcher: 'npm', onOutput: (chunk) => (output += chunk) });
     const { info, pid } = running;
     for (let waited = 0; !output.includes('Mail inbox:') && waited < 10_000; waited += 100) await sleep(100);
     expect(output).toContain(`Portal ready at ${info.webUrl}`);
