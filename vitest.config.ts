@@ -2,8 +2,8 @@ import react from '@vitejs/plugin-react';
 import { defineConfig } from 'vitest/config';
 import BalancedSequencer from './test/support/balanced-sequencer.ts';
 
-// The projects: unit (handlers, emulators, tools), infra (CDK), web components, conformance, end-to-end with the
-// bench smoke. `npm test` (test/run.ts) runs the journeys' lane beside the others' and prints each project's time
+// The projects: unit (handlers, emulators, tools), infra (CDK), web components, conformance, end-to-end, the bench
+// smoke. `npm test` (test/run.ts) runs the journeys' lane beside the others' and prints each project's time
 // (test/support/project-times.ts, also at the end of any `vitest run`).
 // The SDK's notice about its future Node 22 floor is noise on the Node 20 machines tests run on.
 const env = { AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED: 'true' };
@@ -142,12 +142,22 @@ export default defineConfig({
       },
       {
         test: {
-          // With the journeys: `npm run bench -- --smoke` (test/bench), whose admin table needs the Chromium this
-          // set-up installs.
+          // `npm run bench -- --smoke` (test/bench): its modules start their own stacks and browsers, so `npm test`
+          // runs it in a lane of its own, started when the first other lane ends, instead of after journeys it does
+          // not need.
+          name: 'bench',
+          env,
+          environment: 'node',
+          include: ['test/bench/**/*.test.ts'],
+          globalSetup: ['test/bench/global-setup.ts'],
+        },
+      },
+      {
+        test: {
           name: 'e2e',
           env,
           environment: 'node',
-          include: ['test/e2e/**/*.test.ts', 'test/bench/**/*.test.ts'],
+          include: ['test/e2e/**/*.test.ts'],
           globalSetup: ['test/e2e/global-setup.ts'],
           fileParallelism: false,
           testTimeout: 420_000,

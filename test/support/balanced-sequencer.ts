@@ -10,7 +10,6 @@ import { BaseSequencer, type TestSpecification } from 'vitest/node';
  */
 const EXPECTED_SECONDS: Readonly<Record<string, number>> = {
   // Measured on a 2-core machine with the other lanes running, 2026-11-28.
-  'test/bench/smoke.test.ts': 145,
   'test/e2e/every-screen.test.ts': 120,
   'test/e2e/sign-in-features.test.ts': 95,
   'test/e2e/session-end.test.ts': 90,
