@@ -94,9 +94,8 @@ describe('who may use the admin portal, and on whom', () => {
 
   it('the protections on self and other admins are disabled in the portal and refused by the server', async () => {
     const page = await browser.newPage({ viewport: { width: 1440, height: 900 } });
-    await signInAsAdmin(page, stack);
+    const self = (await signInAsAdmin(page, stack)).email;
     await page.waitForURL(/\/admin\/users$/);
-    const self = stack.demo.admin.email;
 
     for (const [email, who] of [
       [self, 'your own account'],

@@ -401,7 +401,10 @@ describe('every screen of both portals at 1440x900 and 390x844', () => {
     );
 
     await page.setViewportSize(SIZES[0]);
-    await problems.signingIn(() => signInAsAdmin(page, stack));
+    let signedIn = stack.demo.admin;
+    await problems.signingIn(async () => {
+      signedIn = await signInAsAdmin(page, stack);
+    });
     await page.waitForURL(/\/admin\/users$/);
     const usersList = page.getByRole('table', { name: 'All Users', exact: true });
     const userRow = usersList.locator('tbody tr', { hasText: demoUser });
@@ -418,7 +421,7 @@ describe('every screen of both portals at 1440x900 and 390x844', () => {
         );
         await expectShown(
           page,
-          usersList.locator('tbody tr', { hasText: stack.demo.admin.email }).getByText('Current User'),
+          usersList.locator('tbody tr', { hasText: signedIn.email }).getByText('Current User'),
           `the signed-in admin's row at ${size.name}`,
         );
         await expectTidyGrid(page.locator('.stat-card'), `user figures at ${size.name}`);
@@ -439,7 +442,7 @@ describe('every screen of both portals at 1440x900 and 390x844', () => {
       after: () => page.keyboard.press('Escape'),
     });
     // The signed-in admin's own row: the menu explains what is not allowed.
-    await menuOf(stack.demo.admin.email).click();
+    await menuOf(signedIn.email).click();
     const ownDelete = page.getByRole('menuitem', { name: 'Delete', exact: true });
     expect(await ownDelete.getAttribute('aria-disabled')).toBe('true');
     await expectUnclipped(page, page.getByText('Cannot delete your own account'), 'the reason Delete is not allowed');
@@ -573,10 +576,10 @@ describe('every screen of both portals at 1440x900 and 390x844', () => {
       // The seed's own steps (catalogue, companies, registrations) were done by the demo admin.
       check: async (size) => {
         await expectCurrentTabInView(page, 'Activity', `Activity at ${size.name}`);
-        const entry = trail.locator('tbody tr', { hasText: stack.demo.admin.email }).first();
+        const entry = trail.locator('tbody tr', { hasText: signedIn.email }).first();
         await expectShown(
           page,
-          entry.getByText(stack.demo.admin.email, { exact: true }),
+          entry.getByText(signedIn.email, { exact: true }),
           `an audit entry's admin at ${size.name}`,
         );
         await expectShown(page, entry.getByText(/^(Success|Failure)$/), `an audit entry's outcome at ${size.name}`);

@@ -6,7 +6,8 @@ import { findFreePortBase } from '#local/ports.ts';
 import { spawnStack } from '#local/stack-process.ts';
 import { ensureChromium } from '../support/chromium.ts';
 import './support/provided.ts';
-import { writeInitialTotpLedger } from './support/totp-ledger.ts';
+import { createAdminPool } from './support/admin-pool.ts';
+import { readTotpLedger, writeInitialTotpLedger, writeTotpLedger } from './support/totp-ledger.ts';
 
 /**
  * The stack's own start (the web build and the synthesis come first, under their own limit):
@@ -17,8 +18,9 @@ const STACK_READY_TIMEOUT_MS = 300_000;
 /**
  * Before the journeys: Chromium, and a local stack of its own (fresh web build, temporary
  * data directory, free ports) started with the command `npm start` runs. Its stack.json is provided
- * to the tests as `stack`, with the file of authenticator steps used (`totpLedger`); the stack
- * is stopped afterwards.
+ * to the tests as `stack`, with the file of authenticator steps used (`totpLedger`) and the
+ * administrators besides the demo admin (`adminPool`, support/admin-pool.ts); the stack is
+ * stopped afterwards.
  */
 export default async function setup(project: TestProject): Promise<() => Promise<void>> {
   ensureChromium();
@@ -32,11 +34,20 @@ export default async function setup(project: TestProject): Promise<() => Promise
     await rm(dataDir, { recursive: true, force: true });
     throw new Error(`The end-to-end tests need the local stack, which did not start: ${(error as Error).message}`);
   }
-  console.log(`The journeys' local stack was ready ${(stack.startupMs / 1000).toFixed(1)} s after npm start`);
+  console.log(`The journeys' local stack was ready ${(stack.startupMs / 1000).toFixed(1)} s after its start`);
   project.provide('stack', stack.info);
   const totpLedger = join(dataDir, 'e2e-totp-steps.json');
   writeInitialTotpLedger(totpLedger, stack.info);
   project.provide('totpLedger', totpLedger);
+  try {
+    const { admins, used } = await createAdminPool(stack.info);
+    writeTotpLedger(totpLedger, { ...readTotpLedger(totpLedger), ...used });
+    project.provide('adminPool', admins);
+  } catch (error) {
+    await stack.stop();
+    await rm(dataDir, { recursive: true, force: true });
+    throw new Error(`The journeys' administrators could not be created: ${(error as Error).message}`);
+  }
 
   return async () => {
     await stack.stop();

@@ -2,7 +2,7 @@ import type { Browser, Locator, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { launchBrowser } from './support/browser.ts';
 import { useStack } from './support/stack.ts';
-import { unusedTotpCode } from './support/unused-totp-codes.ts';
+import { leastRecentlyUsedAdmin, unusedTotpCode } from './support/unused-totp-codes.ts';
 
 const stack = useStack();
 
@@ -46,7 +46,7 @@ describe('keyboard only: sign-in with Remember this device, Manage Users and Imp
   });
 
   it('signs in with the code and Remember this device ticked', async () => {
-    const admin = stack.demo.admin;
+    const admin = await leastRecentlyUsedAdmin(stack);
     await page.goto(`${stack.webUrl}/admin/login`);
     await tabTo(page, page.getByLabel('Email', { exact: true }), 'the email field');
     await page.keyboard.type(admin.email);

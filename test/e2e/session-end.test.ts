@@ -13,7 +13,7 @@ import { launchBrowser } from './support/browser.ts';
 import { readMail } from './support/mail.ts';
 import { signInWithSrp } from './support/cognito-session.ts';
 import { stackPool, useStack } from './support/stack.ts';
-import { unusedTotpCode } from './support/unused-totp-codes.ts';
+import { leastRecentlyUsedAdmin, unusedTotpCode } from './support/unused-totp-codes.ts';
 
 const stack = useStack();
 const email = `session.end.${Date.now()}@example.com`;
@@ -191,7 +191,7 @@ describe('a token of an ended session is refused on the running stack', () => {
     const token = await storedAccessToken(page, stack);
     const acceptedAt = await expectAccepted(token);
 
-    const admin = await signInWithSrp(stack, stack.demo.admin);
+    const admin = await signInWithSrp(stack, await leastRecentlyUsedAdmin(stack));
     expect(
       await callFunction(stack.functions.userAdmin, admin.accessToken, {
         method: 'POST',

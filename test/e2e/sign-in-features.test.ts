@@ -6,7 +6,7 @@ import { launchBrowser } from './support/browser.ts';
 import { signInWithSrp } from './support/cognito-session.ts';
 import { readMail } from './support/mail.ts';
 import { stackPool, useStack } from './support/stack.ts';
-import { unusedTotpCode } from './support/unused-totp-codes.ts';
+import { leastRecentlyUsedAdmin, unusedTotpCode } from './support/unused-totp-codes.ts';
 
 /**
  * The sign-in features of the user-portal spec that local mode turns on: the automatic sign-in
@@ -127,7 +127,7 @@ describe('auto sign-in after sign-up, then remembered devices', () => {
   it("forgets the user's devices when an administrator resets their MFA", async () => {
     await signInRemembering(page, account);
     await logOut(page);
-    const admin = await signInWithSrp(stack, stack.demo.admin);
+    const admin = await signInWithSrp(stack, await leastRecentlyUsedAdmin(stack));
     const response = await fetch(stack.functions.userAdmin, {
       method: 'POST',
       headers: { authorization: `Bearer ${admin.accessToken}`, 'content-type': 'application/json' },

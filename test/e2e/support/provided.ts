@@ -1,4 +1,4 @@
-import type { StackInfo } from '#clients/local-stack.ts';
+import type { DemoAccount, StackInfo } from '#clients/local-stack.ts';
 
 // What the end-to-end global setup provides to every test file (`inject('stack')`).
 declare module 'vitest' {
@@ -6,5 +6,7 @@ declare module 'vitest' {
     stack: StackInfo;
     /** The file of authenticator steps used in this run (see support/totp-ledger.ts). */
     totpLedger: string;
+    /** Administrators besides the demo admin (support/admin-pool.ts). */
+    adminPool: DemoAccount[];
   }
 }

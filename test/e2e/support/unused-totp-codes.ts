@@ -1,5 +1,5 @@
 import { setTimeout as sleep } from 'node:timers/promises';
-import type { StackInfo } from '#clients/local-stack.ts';
+import type { DemoAccount, StackInfo } from '#clients/local-stack.ts';
 import { currentTotpCode, msUntilNextTotpStep } from '#clients/authenticator-code.ts';
 import './provided.ts';
 import {
@@ -32,6 +32,21 @@ async function ledgerFile(): Promise<string | null> {
     }
   }
   return runLedgerFile;
+}
+
+/**
+ * An administrator to sign in with: of the demo admin and, in the end-to-end run, the
+ * administrators its global setup added (support/admin-pool.ts), the one whose authenticator
+ * code was used longest ago in this run, so that its sign-in need not wait for the next
+ * 30-second step. The demo admin on a tie.
+ */
+export async function leastRecentlyUsedAdmin(stack: StackInfo): Promise<DemoAccount> {
+  const file = await ledgerFile();
+  const pool = process.env.VITEST && file !== null ? ((await import('vitest')).inject('adminPool') ?? []) : [];
+  const ledger = file === null ? processLedger : readTotpLedger(file);
+  const lastUsed = (account: DemoAccount) =>
+    Math.max(-1, ledger[account.totpSecret] ?? -1, ledger[account.email.toLowerCase()] ?? -1);
+  return [stack.demo.admin, ...pool].reduce((best, account) => (lastUsed(account) < lastUsed(best) ? account : best));
 }
 
 /**

@@ -1,0 +1,78 @@
+import { CognitoUserPool } from 'amazon-cognito-identity-js';
+import { SetUserMFAPreferenceCommand } from '@aws-sdk/client-cognito-identity-provider';
+import { currentTotpCode } from '#clients/authenticator-code.ts';
+import {
+  associateSoftwareToken,
+  authenticate,
+  createConfirmedAccount,
+  memoryStorage,
+  userFor,
+  verifySoftwareToken,
+} from '#clients/cognito.ts';
+import type { DemoAccount, StackInfo } from '#clients/local-stack.ts';
+import { stackPool } from './stack.ts';
+import { totpStep, type TotpLedger } from './totp-ledger.ts';
+
+/**
+ * Administrators besides the demo admin, for the journeys in which who the administrator is does
+ * not matter. The identity provider, as Cognito, takes an account's code once per 30-second step,
+ * so journeys that each signed the demo admin in waited up to 30 s for the next step whenever the
+ * previous file had just done the same: measured, 7 such waits of 14 s on average in one run. Each
+ * journey now signs in the administrator whose code was used longest ago (support/auth.ts).
+ */
+const POOL_SIZE = 2;
+const PASSWORD = 'PoolAdmin#2026';
+
+/**
+ * Creates the pool's administrators in the stack's user pool as the seed creates the demo admin:
+ * a confirmed account in Admins, signed in once to enrol an authenticator, which becomes its
+ * preferred factor. Made outside the portal, they reach its copy of the directory with a full
+ * listing, as the users page's Refresh makes one. Resolves with their credentials and the steps
+ * their enrolment used.
+ */
+export async function createAdminPool(stack: StackInfo): Promise<{ admins: DemoAccount[]; used: TotpLedger }> {
+  const pool = stackPool(stack);
+  const admins: DemoAccount[] = [];
+  const used: TotpLedger = {};
+  let accessToken = '';
+  try {
+    for (let index = 1; index <= POOL_SIZE; index += 1) {
+      const email = `pool.admin.${index}@example.com`;
+      await createConfirmedAccount(pool.client, pool.userPoolId, { email, password: PASSWORD, groups: ['Admins'] });
+      const user = userFor(
+        new CognitoUserPool({
+          UserPoolId: pool.userPoolId,
+          ClientId: pool.clientId,
+          endpoint: pool.endpoint,
+          Storage: memoryStorage(),
+        }),
+        email,
+      );
+      const first = await authenticate(user, email, PASSWORD);
+      if (first.step !== 'MFA_SETUP') throw new Error(`${email}: expected the MFA set-up challenge, got ${first.step}`);
+      const secret = await associateSoftwareToken(user);
+      const at = Date.now();
+      const session = await verifySoftwareToken(user, currentTotpCode(secret, at), 'End-to-end pool');
+      used[secret] = totpStep(at);
+      used[email] = totpStep(at);
+      accessToken = session.getAccessToken().getJwtToken();
+      await pool.client.send(
+        new SetUserMFAPreferenceCommand({
+          AccessToken: accessToken,
+          SoftwareTokenMfaSettings: { Enabled: true, PreferredMfa: true },
+        }),
+      );
+      admins.push({ email, password: PASSWORD, totpSecret: secret });
+    }
+  } finally {
+    pool.client.destroy();
+  }
+  const listing = await fetch(stack.functions.quicksightAdmin, {
+    method: 'POST',
+    headers: { authorization: `Bearer ${accessToken}`, 'content-type': 'application/json' },
+    body: JSON.stringify({ action: 'LIST_COGNITO_USERS_WITH_QUICKSIGHT_STATUS', fullListing: true }),
+  });
+  if (!listing.ok)
+    throw new Error(`The full listing of the directory answered ${listing.status}: ${await listing.text()}`);
+  return { admins, used };
+}
