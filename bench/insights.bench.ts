@@ -1,5 +1,5 @@
 /**
- * The Insights page's load at 10,000 users with 365 days of recorded views (300 users and 30 days with `smoke`),
+ * The Insights page's load at 10,000 users with 365 days of recorded views (200 users and 30 days with `smoke`),
  * against 100 users
  * with 7 days: what the page asks before it shows its figures and first rows (GET_INSIGHTS and
  * the first GET_INSIGHT_USERS page, in parallel), and, without a target, every page of users.
@@ -21,7 +21,7 @@ import { median } from './median.ts';
 const DAY_MS = 86_400_000;
 /** The large set and the reads per figure; a smoke run reads a small large set once. */
 const FULL = { users: 10_000, days: 365, runs: 5 };
-const SMOKE = { users: 300, days: 30, runs: 1 };
+const SMOKE = { users: 200, days: 30, runs: 1 };
 const TARGET_RATIO = 2;
 const DASHBOARDS = ['sales-performance', 'inventory-margins', 'distributor-scorecard'];
 const COMPANIES = 20;
