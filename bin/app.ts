@@ -2,7 +2,7 @@ import { App } from 'aws-cdk-lib';
 import { existsSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { ConfigError, loadConfig } from '#lib/config.ts';
-import { addPortal, isDeploying, placeholderProblems } from '#lib/portal-app.ts';
+import { isDeploying, placeholderProblems } from '#lib/config-placeholders.ts';
 
 /** CDK app entry (`cdk.json`: `npx tsx bin/app.ts`). */
 const webAssetDirectory = fileURLToPath(new URL('../web/dist', import.meta.url));
@@ -26,6 +26,8 @@ try {
       'The web app is not built: web/dist/index.html is missing. Run `npm run build:web` first (`npm run synth` and `npm run deploy` do).',
     );
   }
+  // The constructs load once the checks have passed: a refused deployment is told at once (loading them takes seconds).
+  const { addPortal } = await import('#lib/portal-app.ts');
   addPortal(app, { config, webAssetDirectory, account: process.env.CDK_DEFAULT_ACCOUNT });
 } catch (error) {
   if (error instanceof ConfigError) fail(error.message);

@@ -50,3 +50,15 @@ export function placeholderProblems(
     ({ setting, placeholder, fix }) => `${setting} is the placeholder ${placeholder}: ${fix}`,
   );
 }
+
+/**
+ * Context key `npm run deploy` sets (`-c deploying=true`). The CDK CLI runs the app the same
+ * way for synth and deploy (2.1148 passes neither the command nor a context value that
+ * differs), so a deployment says so itself.
+ */
+const DEPLOYING_CONTEXT_KEY = 'deploying';
+
+export function isDeploying(readContext: (key: string) => unknown): boolean {
+  const value = readContext(DEPLOYING_CONTEXT_KEY);
+  return value === true || value === 'true';
+}

@@ -23,7 +23,7 @@ export interface PortalAppOptions {
 }
 
 // The tools find the stack by this name, as the app gives it.
-export { placeholderProblems } from './config-placeholders.ts';
+export { isDeploying, placeholderProblems } from './config-placeholders.ts';
 
 /** Adds the portal stack to an app and the compliance packs every synth runs. */
 export function addPortal(app: App, options: PortalAppOptions): PortalStack {
@@ -52,14 +52,3 @@ export function addPortal(app: App, options: PortalAppOptions): PortalStack {
   return stack;
 }
 
-/**
- * Context key `npm run deploy` sets (`-c deploying=true`). The CDK CLI runs the app the same
- * way for synth and deploy (2.1148 passes neither the command nor a context value that
- * differs), so a deployment says so itself.
- */
-const DEPLOYING_CONTEXT_KEY = 'deploying';
-
-export function isDeploying(readContext: (key: string) => unknown): boolean {
-  const value = readContext(DEPLOYING_CONTEXT_KEY);
-  return value === true || value === 'true';
-}
