@@ -51,4 +51,3 @@ export function addPortal(app: App, options: PortalAppOptions): PortalStack {
   if (options.compliance ?? true) addCompliancePacks(app);
   return stack;
 }
-
