@@ -226,6 +226,29 @@ export function verifySoftwareToken(
 }
 
 /**
+ * Answers the MFA_SETUP challenge of `user`'s sign-in as the SPA does: an authenticator enrolled
+ * on the challenge session (AssociateSoftwareToken, then VerifySoftwareToken with the current
+ * code, naming it `deviceName`), then TOTP set as the preferred factor. Resolves with the new
+ * secret and the session's access token.
+ */
+export async function enrolAuthenticator(
+  pool: Pick<PoolContext, 'client'>,
+  user: CognitoUser,
+  deviceName: string,
+): Promise<{ secret: string; accessToken: string }> {
+  const secret = await associateSoftwareToken(user);
+  const session = await verifySoftwareToken(user, currentTotpCode(secret), deviceName);
+  const accessToken = session.getAccessToken().getJwtToken();
+  await pool.client.send(
+    new SetUserMFAPreferenceCommand({
+      AccessToken: accessToken,
+      SoftwareTokenMfaSettings: { Enabled: true, PreferredMfa: true },
+    }),
+  );
+  return { secret, accessToken };
+}
+
+/**
  * Signs the account in as a person's first sign-in does, with the same library and flow as
  * the SPA (SRP, the only password flow the app client allows): password, then the MFA_SETUP
  * challenge with an authenticator enrolled on the challenge session, so the secret is known
@@ -252,18 +275,7 @@ export async function signInWithAuthenticator(
   const started = settled(await authenticate(user, account.email, account.password));
 
   if (started.step === 'DONE') return started.session.getAccessToken().getJwtToken();
-  if (started.step === 'MFA_SETUP') {
-    const secret = await associateSoftwareToken(user);
-    const session = await verifySoftwareToken(user, currentTotpCode(secret), deviceName);
-    const accessToken = session.getAccessToken().getJwtToken();
-    await pool.client.send(
-      new SetUserMFAPreferenceCommand({
-        AccessToken: accessToken,
-        SoftwareTokenMfaSettings: { Enabled: true, PreferredMfa: true },
-      }),
-    );
-    return accessToken;
-  }
+  if (started.step === 'MFA_SETUP') return (await enrolAuthenticator(pool, user, deviceName)).accessToken;
   const secret = await pool.readTotpSecret(account.email);
   if (!secret)
     throw new Error(`${account.email} asks for an authenticator code but local mode does not know its secret`);

@@ -1,14 +1,5 @@
 import { CognitoUserPool } from 'amazon-cognito-identity-js';
-import { SetUserMFAPreferenceCommand } from '@aws-sdk/client-cognito-identity-provider';
-import { currentTotpCode } from '#clients/authenticator-code.ts';
-import {
-  associateSoftwareToken,
-  authenticate,
-  createConfirmedAccount,
-  memoryStorage,
-  userFor,
-  verifySoftwareToken,
-} from '#clients/cognito.ts';
+import { authenticate, createConfirmedAccount, enrolAuthenticator, memoryStorage, userFor } from '#clients/cognito.ts';
 import type { DemoAccount, StackInfo } from '#clients/local-stack.ts';
 import { stackPool } from './stack.ts';
 import { totpStep, type TotpLedger } from './totp-ledger.ts';
@@ -32,6 +23,12 @@ const PASSWORD = 'PoolAdmin#2026';
  */
 export async function createAdminPool(stack: StackInfo): Promise<{ admins: DemoAccount[]; used: TotpLedger }> {
   const pool = stackPool(stack);
+  const userPool = new CognitoUserPool({
+    UserPoolId: pool.userPoolId,
+    ClientId: pool.clientId,
+    endpoint: pool.endpoint,
+    Storage: memoryStorage(),
+  });
   const admins: DemoAccount[] = [];
   const used: TotpLedger = {};
   let accessToken = '';
@@ -39,30 +36,14 @@ export async function createAdminPool(stack: StackInfo): Promise<{ admins: DemoA
     for (let index = 1; index <= POOL_SIZE; index += 1) {
       const email = `pool.admin.${index}@example.com`;
       await createConfirmedAccount(pool.client, pool.userPoolId, { email, password: PASSWORD, groups: ['Admins'] });
-      const user = userFor(
-        new CognitoUserPool({
-          UserPoolId: pool.userPoolId,
-          ClientId: pool.clientId,
-          endpoint: pool.endpoint,
-          Storage: memoryStorage(),
-        }),
-        email,
-      );
+      const user = userFor(userPool, email);
       const first = await authenticate(user, email, PASSWORD);
       if (first.step !== 'MFA_SETUP') throw new Error(`${email}: expected the MFA set-up challenge, got ${first.step}`);
-      const secret = await associateSoftwareToken(user);
-      const at = Date.now();
-      const session = await verifySoftwareToken(user, currentTotpCode(secret, at), 'End-to-end pool');
-      used[secret] = totpStep(at);
-      used[email] = totpStep(at);
-      accessToken = session.getAccessToken().getJwtToken();
-      await pool.client.send(
-        new SetUserMFAPreferenceCommand({
-          AccessToken: accessToken,
-          SoftwareTokenMfaSettings: { Enabled: true, PreferredMfa: true },
-        }),
-      );
-      admins.push({ email, password: PASSWORD, totpSecret: secret });
+      const enrolled = await enrolAuthenticator(pool, user, 'End-to-end pool');
+      // Taken after the code was: the step recorded is never earlier than the one used.
+      used[enrolled.secret] = used[email] = totpStep();
+      accessToken = enrolled.accessToken;
+      admins.push({ email, password: PASSWORD, totpSecret: enrolled.secret });
     }
   } finally {
     pool.client.destroy();
