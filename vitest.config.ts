@@ -14,11 +14,10 @@ const maxWorkers = 2;
 // Limits: at least three times the slowest time measured with all three lanes of `npm test` running on a 2-core
 // machine (2026-11-28): a unit test that drives a tool against a stack took up to 36 s, an infra synthesis 50 s,
 // a component test 17 s, a conformance file's hook 40 s, a journey up to 120 s.
-/** The test files of the stacks project. */
-const STACK_FILES = [
-  'test/tools/{doctor,verify-deployment,create-admin,isolation}.test.ts',
-  'test/local/{stack,stack-restart,start-signals}.test.ts',
-];
+/** The test files of the stacks project: each starts stacks of its own, which is what it tests. */
+const STACK_FILES = ['test/local/{stack,stack-restart,start-signals}.test.ts'];
+/** The test files of the tools project: they drive the tools against one stack. */
+const TOOL_STACK_FILES = ['test/tools/{doctor,verify-deployment,create-admin,isolation}.test.ts'];
 /** The deploy tool's guard builds CDK apps: it shares the infra project's workers and their default app. */
 const CDK_TOOL_FILE = 'test/tools/deploy-guard.test.ts';
 /** The component test that needs a module graph of its own (see the web-isolated project). */
@@ -47,7 +46,7 @@ export default defineConfig({
             'test/tools/**/*.test.ts',
             'test/infra/operations-cognito-throttles.test.ts',
           ],
-          exclude: [...STACK_FILES, CDK_TOOL_FILE],
+          exclude: [...TOOL_STACK_FILES, CDK_TOOL_FILE],
           testTimeout: 120_000,
           hookTimeout: 300_000,
         },
@@ -72,7 +71,7 @@ export default defineConfig({
       },
       {
         test: {
-          // Files that start whole local stacks and drive them as a user or a tool would: most of their time is
+          // Files that start whole local stacks and drive them as a user would: most of their time is
           // spent waiting (for a stack to start, for the next authenticator step), so `npm test` runs them in a
           // lane of their own beside the files that keep the processors busy.
           name: 'stacks',
@@ -80,6 +79,20 @@ export default defineConfig({
           env,
           environment: 'node',
           include: [...STACK_FILES],
+          testTimeout: 120_000,
+          hookTimeout: 300_000,
+        },
+      },
+      {
+        test: {
+          // The tools run as a platform engineer runs them, against one local stack (test/tools/global-setup.ts)
+          // that their files share: one at a time, each putting back what it changes.
+          name: 'tools',
+          env,
+          environment: 'node',
+          include: [...TOOL_STACK_FILES],
+          globalSetup: ['test/tools/global-setup.ts'],
+          fileParallelism: false,
           testTimeout: 120_000,
           hookTimeout: 300_000,
         },

@@ -47,7 +47,7 @@ const LANES: readonly Lane[] = [
   { name: 'journeys-1', projects: ['e2e'], args: ['--shard=1/2'] },
   { name: 'journeys-2', projects: ['e2e'], args: ['--shard=2/2'] },
   { name: 'units', projects: ['unit', 'local', 'web', 'web-isolated', 'conformance'] },
-  { name: 'stacks', projects: ['stacks', 'infra'] },
+  { name: 'stacks', projects: ['stacks', 'tools', 'infra'] },
 ];
 /**
  * Started when the first of {@link LANES} ends: measured on a clean clone, the bench smoke in a

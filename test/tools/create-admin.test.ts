@@ -9,7 +9,7 @@ import { LOCAL_CREDENTIALS } from '#clients/local-stack.ts';
 import { readMail } from '../e2e/support/mail.ts';
 import { authenticate, memoryStorage, userFor } from '#clients/cognito.ts';
 import { createAccount, groupsOf as accountGroups } from '#tools/support/accounts.ts';
-import { runTool, startTestStack, type TestStack } from './support/run-tool.ts';
+import { runTool, sharedTestStack, type TestStack } from './support/run-tool.ts';
 
 describe('npm run create-admin', () => {
   let stack: TestStack;
@@ -19,20 +19,18 @@ describe('npm run create-admin', () => {
     (
       (
         await cognito.send(
-          new AdminListGroupsForUserCommand({ UserPoolId: stack.running.info.cognito.userPoolId, Username: email }),
+          new AdminListGroupsForUserCommand({ UserPoolId: stack.info.cognito.userPoolId, Username: email }),
         )
       ).Groups ?? []
     ).map((g) => g.GroupName);
   const lastModified = async (email: string) =>
     (
-      await cognito.send(
-        new AdminGetUserCommand({ UserPoolId: stack.running.info.cognito.userPoolId, Username: email }),
-      )
+      await cognito.send(new AdminGetUserCommand({ UserPoolId: stack.info.cognito.userPoolId, Username: email }))
     ).UserLastModifiedDate?.getTime();
 
   beforeAll(async () => {
-    stack = await startTestStack();
-    const { info } = stack.running;
+    stack = sharedTestStack();
+    const { info } = stack;
     cognito = new CognitoIdentityProviderClient({
       endpoint: info.cognito.endpoint,
       region: info.region,
@@ -42,7 +40,6 @@ describe('npm run create-admin', () => {
 
   afterAll(async () => {
     cognito?.destroy();
-    await stack?.stop();
   });
 
   it('creates an administrator invited by Cognito email, and changes nothing when run again', async () => {
@@ -52,7 +49,7 @@ describe('npm run create-admin', () => {
     expect(first.code).toBe(0);
     expect(first.stdout).toContain('Created administrator first.admin@example.com');
     expect(await groupsOf('first.admin@example.com')).toEqual(['Admins']);
-    const invitation = await readMail(stack.running.info, { to: 'first.admin@example.com', since });
+    const invitation = await readMail(stack.info, { to: 'first.admin@example.com', since });
     expect(invitation.text).toMatch(/password/i);
 
     const modified = await lastModified('first.admin@example.com');
@@ -73,7 +70,7 @@ describe('npm run create-admin', () => {
     expect(code).toBe(0);
     const password = /Temporary password \(shown once, not stored\): (\S+)/.exec(stdout)?.[1];
     expect(password).toBeDefined();
-    const { info } = stack.running;
+    const { info } = stack;
     const pool = new CognitoUserPool({
       UserPoolId: info.cognito.userPoolId,
       ClientId: info.cognito.clientId,
@@ -86,7 +83,7 @@ describe('npm run create-admin', () => {
   });
 
   it('refuses an existing account that is not an administrator unless --promote is given', async () => {
-    const email = stack.running.info.demo.user.email;
+    const email = stack.info.demo.user.email;
     const modified = await lastModified(email);
     const refused = await runTool('create-admin', [email, ...stack.localArgs]);
     expect(refused.code).toBe(1);
@@ -101,7 +98,7 @@ describe('npm run create-admin', () => {
   });
 
   it('leaves no half-made account behind when a step after its creation fails', async () => {
-    const pool = { cognito, userPoolId: stack.running.info.cognito.userPoolId };
+    const pool = { cognito, userPoolId: stack.info.cognito.userPoolId };
     await expect(createAccount(pool, { email: 'half.made@example.com', group: 'NoSuchGroup' })).rejects.toMatchObject({
       name: 'ResourceNotFoundException',
     });

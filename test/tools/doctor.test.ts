@@ -6,13 +6,13 @@ import {
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { DeleteItemCommand, DynamoDBClient, PutItemCommand } from '@aws-sdk/client-dynamodb';
 import { LOCAL_CREDENTIALS, localTableName } from '#clients/local-stack.ts';
 import { stateTable } from '#contracts/tables.ts';
 import { parseCommand } from '#tools/support/cli.ts';
 import { deploymentConfig } from '#tools/support/config.ts';
-import { runTool, startTestStack, type TestStack } from './support/run-tool.ts';
+import { runTool, sharedTestStack, type TestStack } from './support/run-tool.ts';
 
 describe('npm run doctor', () => {
   let stack: TestStack;
@@ -20,12 +20,8 @@ describe('npm run doctor', () => {
   let asStarted: ReturnType<typeof runTool> | undefined;
   const runAsStarted = () => (asStarted ??= runTool('doctor', stack.localArgs));
 
-  beforeAll(async () => {
-    stack = await startTestStack();
-  });
-
-  afterAll(async () => {
-    await stack?.stop();
+  beforeAll(() => {
+    stack = sharedTestStack();
   });
 
   it('passes against the local stack, and reports the AWS-only checks as not applicable rather than passed', async () => {
@@ -72,10 +68,10 @@ describe('npm run doctor', () => {
   });
 
   it('fails on a company name the rules would read as several companies, naming it and how to fix it', async () => {
-    const { endpoint } = stack.running.info.dynamodb;
+    const { endpoint } = stack.info.dynamodb;
     const dynamodb = new DynamoDBClient({
       endpoint,
-      region: stack.running.info.region,
+      region: stack.info.region,
       credentials: LOCAL_CREDENTIALS,
     });
     // A company made before the portal refused such names (lambdas/shared/data/companies.ts keeps them so).
@@ -154,13 +150,13 @@ describe('npm run doctor', () => {
   describe('QuickSight read operations of the emulator, through the IAM gate', () => {
     const client = (credentials: { accessKeyId: string; secretAccessKey: string } = LOCAL_CREDENTIALS) =>
       new QuickSightClient({
-        endpoint: stack.running.info.quicksight.endpoint,
-        region: stack.running.info.region,
+        endpoint: stack.info.quicksight.endpoint,
+        region: stack.info.region,
         credentials,
       });
 
     it('describes the subscription and the namespace in the SDK model shapes', async () => {
-      const { accountId } = stack.running.info.quicksight;
+      const { accountId } = stack.info.quicksight;
       const subscription = await client().send(new DescribeAccountSubscriptionCommand({ AwsAccountId: accountId }));
       expect(subscription.AccountInfo).toMatchObject({
         Edition: 'ENTERPRISE',
@@ -172,15 +168,15 @@ describe('npm run doctor', () => {
       );
       expect(Namespace).toEqual({
         Name: 'default',
-        Arn: `arn:aws:quicksight:${stack.running.info.region}:${accountId}:namespace/default`,
-        CapacityRegion: stack.running.info.region,
+        Arn: `arn:aws:quicksight:${stack.info.region}:${accountId}:namespace/default`,
+        CapacityRegion: stack.info.region,
         CreationStatus: 'CREATED',
         IdentityStore: 'QUICKSIGHT',
       });
     });
 
     it('answers an unknown namespace and another account with the documented errors', async () => {
-      const { accountId } = stack.running.info.quicksight;
+      const { accountId } = stack.info.quicksight;
       await expect(
         client().send(new DescribeNamespaceCommand({ AwsAccountId: accountId, Namespace: 'portal' })),
       ).rejects.toMatchObject({
@@ -195,16 +191,16 @@ describe('npm run doctor', () => {
     });
 
     it('holds a function to its policy: the embed function may not describe the account', async () => {
-      const embed = client(stack.running.info.functionCredentials.embed);
+      const embed = client(stack.info.functionCredentials.embed);
       await expect(
-        embed.send(new DescribeAccountSubscriptionCommand({ AwsAccountId: stack.running.info.quicksight.accountId })),
+        embed.send(new DescribeAccountSubscriptionCommand({ AwsAccountId: stack.info.quicksight.accountId })),
       ).rejects.toMatchObject({
         name: 'AccessDeniedException',
         message: expect.stringContaining('quicksight:DescribeAccountSubscription'),
       });
       await expect(
         embed.send(
-          new DescribeNamespaceCommand({ AwsAccountId: stack.running.info.quicksight.accountId, Namespace: 'default' }),
+          new DescribeNamespaceCommand({ AwsAccountId: stack.info.quicksight.accountId, Namespace: 'default' }),
         ),
       ).rejects.toMatchObject({
         name: 'AccessDeniedException',

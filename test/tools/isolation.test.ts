@@ -11,7 +11,7 @@ import { VERIFY_PREFIX } from '#contracts/verification.ts';
 import { LOCAL_CREDENTIALS } from '#clients/local-stack.ts';
 import { sampleDataset } from '#emulators/quicksight/data/generator.ts';
 import { signInWithSrp } from '../e2e/support/cognito-session.ts';
-import { runTool, startTestStack, type TestStack } from './support/run-tool.ts';
+import { runTool, sharedTestStack, type TestStack } from './support/run-tool.ts';
 
 /** The dashboards whose pages draw one table row per distributor. */
 const DISTRIBUTOR_TABLES = ['distributor-scorecard', 'sales-performance'];
@@ -40,8 +40,8 @@ describe('npm run isolation', () => {
   let adminToken: string;
 
   beforeAll(async () => {
-    stack = await startTestStack();
-    const { info } = stack.running;
+    stack = sharedTestStack();
+    const { info } = stack;
     adminToken = (await signInWithSrp(info, info.demo.admin)).accessToken;
     companies = await listCompanies();
     quicksight = new QuickSightClient({
@@ -53,11 +53,10 @@ describe('npm run isolation', () => {
 
   afterAll(async () => {
     quicksight?.destroy();
-    await stack?.stop();
   });
 
   const listCompanies = async () => {
-    const response = await fetch(stack.running.info.functions.quicksightAdmin, {
+    const response = await fetch(stack.info.functions.quicksightAdmin, {
       method: 'POST',
       headers: { authorization: `Bearer ${adminToken}`, 'content-type': 'application/json' },
       body: JSON.stringify({ action: 'LIST_COMPANIES' }),
@@ -67,7 +66,7 @@ describe('npm run isolation', () => {
 
   /** Accounts, QuickSight users and companies a run could leave behind. */
   async function leftovers(): Promise<string[]> {
-    const { info } = stack.running;
+    const { info } = stack;
     const cognito = new CognitoIdentityProviderClient({
       region: info.region,
       credentials: LOCAL_CREDENTIALS,
@@ -128,7 +127,7 @@ describe('npm run isolation', () => {
   });
 
   it('fails, naming it, on a membership planted in QuickSight behind the portal', async () => {
-    const { info } = stack.running;
+    const { info } = stack;
     // The demo user holds Northwind only; QuickSight is told, directly, that they are in Fabrikam's group too.
     const fabrikam = companies.find((company) => company.name === 'Fabrikam Industries')!;
     const membership = {

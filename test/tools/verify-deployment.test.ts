@@ -8,14 +8,18 @@ import {
 } from '@aws-sdk/client-quicksight';
 import { accessCheckSchema, listCompaniesResponseSchema } from '#contracts/companies.ts';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { listDashboardMetadataResponseSchema, userDashboardsResponseSchema } from '#contracts/quicksight-admin.ts';
+import {
+  listDashboardMetadataResponseSchema,
+  userDashboardsResponseSchema,
+  type DashboardMetadata,
+} from '#contracts/quicksight-admin.ts';
 import { auditTable, usageTable } from '#contracts/tables.ts';
 import { localTableName, LOCAL_CREDENTIALS } from '#clients/local-stack.ts';
 import { capturedMailListSchema } from '#emulators/ses/messages.ts';
 import { resolveTarget, type PortalTarget } from '#tools/support/target.ts';
 import { VERIFY_PREFIX, verifyDeployment } from '#tools/support/verify-steps.ts';
 import { signInWithSrp } from '../e2e/support/cognito-session.ts';
-import { runTool, startTestStack, type TestStack } from './support/run-tool.ts';
+import { runTool, sharedTestStack, type TestStack } from './support/run-tool.ts';
 
 /** A sample dashboard of the emulator whose catalogue entry the tests remove, so the tool makes a temporary one. */
 const UNCATALOGUED = 'inventory-margins';
@@ -23,9 +27,11 @@ const UNCATALOGUED = 'inventory-margins';
 describe('npm run verify-deployment', () => {
   let stack: TestStack;
   let adminToken: string;
+  /** The catalogue entry the file removes, put back when it ends. */
+  let removed: DashboardMetadata | undefined;
 
   const quicksightAdmin = async (body: unknown) => {
-    const response = await fetch(stack.running.info.functions.quicksightAdmin, {
+    const response = await fetch(stack.info.functions.quicksightAdmin, {
       method: 'POST',
       headers: { authorization: `Bearer ${adminToken}`, 'content-type': 'application/json' },
       body: JSON.stringify(body),
@@ -38,7 +44,7 @@ describe('npm run verify-deployment', () => {
 
   /** Every trace a verification could leave: accounts, QuickSight users, views, catalogue entries. */
   async function leftovers(runEmails: readonly string[]): Promise<string[]> {
-    const { info } = stack.running;
+    const { info } = stack;
     const local = { region: info.region, credentials: LOCAL_CREDENTIALS };
     const cognito = new CognitoIdentityProviderClient({ ...local, endpoint: info.cognito.endpoint });
     const quicksight = new QuickSightClient({ ...local, endpoint: info.quicksight.endpoint });
@@ -83,7 +89,7 @@ describe('npm run verify-deployment', () => {
 
   /** The local tables, read as the functions wrote them. */
   const table = async <T>(read: (dynamo: DynamoDBDocumentClient) => Promise<T>): Promise<T> => {
-    const { info } = stack.running;
+    const { info } = stack;
     const client = new DynamoDBClient({
       region: info.region,
       credentials: LOCAL_CREDENTIALS,
@@ -123,15 +129,24 @@ describe('npm run verify-deployment', () => {
     );
 
   beforeAll(async () => {
-    stack = await startTestStack();
-    adminToken = (await signInWithSrp(stack.running.info, stack.running.info.demo.admin)).accessToken;
-    const entry = (await catalogue()).find((dashboard) => dashboard.dashboardId === UNCATALOGUED);
-    expect(entry).toBeDefined();
-    await quicksightAdmin({ action: 'DELETE_DASHBOARD_METADATA', metadataId: entry!.id });
+    stack = sharedTestStack();
+    adminToken = (await signInWithSrp(stack.info, stack.info.demo.admin)).accessToken;
+    removed = (await catalogue()).find((dashboard) => dashboard.dashboardId === UNCATALOGUED);
+    expect(removed).toBeDefined();
+    await quicksightAdmin({ action: 'DELETE_DASHBOARD_METADATA', metadataId: removed!.id });
   });
 
+  // The other files of the project find the catalogue as the stack started (no user had the entry).
   afterAll(async () => {
-    await stack?.stop();
+    if (removed === undefined) return;
+    const { dashboardId, dashboardName, dashboardLink, description } = removed;
+    await quicksightAdmin({
+      action: 'CREATE_DASHBOARD_METADATA',
+      dashboardId,
+      dashboardName,
+      dashboardLink,
+      ...(description && { description }),
+    });
   });
 
   it('passes against the local stack, printing each step with its time, and leaves nothing behind', async () => {
@@ -157,7 +172,7 @@ describe('npm run verify-deployment', () => {
 
     // The support test message went from the sender to the sender, not to the support recipient.
     const runId = new RegExp(`${VERIFY_PREFIX}([\\w-]+)-\\*`).exec(stdout)![1]!;
-    const mail = capturedMailListSchema.parse(await (await fetch(stack.running.info.mail.apiUrl)).json());
+    const mail = capturedMailListSchema.parse(await (await fetch(stack.info.mail.apiUrl)).json());
     const support = mail.filter((message) => message.subject.includes(`Deployment verification ${runId}`));
     expect(support).toHaveLength(1);
     expect(support[0]!.to).toEqual([support[0]!.from]);
@@ -175,7 +190,7 @@ describe('npm run verify-deployment', () => {
   });
 
   it('lists the differences the company-access check finds, without mending them', async () => {
-    const { info } = stack.running;
+    const { info } = stack;
     const { companies } = listCompaniesResponseSchema.parse(await quicksightAdmin({ action: 'LIST_COMPANIES' }));
     const company = companies[0]!;
     const quicksight = new QuickSightClient({

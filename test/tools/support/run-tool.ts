@@ -1,11 +1,9 @@
 import { execFile } from 'node:child_process';
-import { mkdtemp, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { findFreePortBase } from '#local/ports.ts';
-import { spawnStack, type RunningStack } from '#local/stack-process.ts';
-import { noteSeedSignIns } from '#test/e2e/support/unused-totp-codes.ts';
+import { inject } from 'vitest';
+import type { StackInfo } from '#clients/local-stack.ts';
+import './provided.ts';
 
 const projectRoot = fileURLToPath(new URL('../../..', import.meta.url));
 
@@ -45,25 +43,17 @@ export function runTool(
 }
 
 export interface TestStack {
-  readonly running: RunningStack;
+  readonly info: StackInfo;
   readonly dataDir: string;
   /** The target options every local run of a tool takes. */
   readonly localArgs: readonly string[];
-  stop(): Promise<void>;
 }
 
-/** A local stack of the test file's own, in a fresh data directory. */
-export async function startTestStack(): Promise<TestStack> {
-  const dataDir = await mkdtemp(join(tmpdir(), 'portal-tools-test-'));
-  const running = await spawnStack({ dataDir, portBase: await findFreePortBase() });
-  await noteSeedSignIns(running.info);
-  return {
-    running,
-    dataDir,
-    localArgs: ['--local', '--data-dir', dataDir],
-    async stop() {
-      await running.stop();
-      await rm(dataDir, { recursive: true, force: true });
-    },
-  };
+/**
+ * The local stack of the tools project (test/tools/global-setup.ts). Its files run one at a
+ * time and each puts back what it changes, so each finds the stack as it started.
+ */
+export function sharedTestStack(): TestStack {
+  const { dataDir, info } = inject('toolsStack');
+  return { info, dataDir, localArgs: ['--local', '--data-dir', dataDir] };
 }
