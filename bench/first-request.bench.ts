@@ -35,7 +35,7 @@ import { localDeployment } from '#local/aws/local-deployment.ts';
 import { functionEnvironment, templateValues } from '#local/environment.ts';
 import { functionUrlEvent } from '#local/function-url/event.ts';
 import { findFreePortBase, portLayout } from '#local/ports.ts';
-import { SAMPLE_DASHBOARDS } from '#emulators/quicksight/catalog.ts';
+import { SAMPLE_DASHBOARDS } from '#emulators/sample-dashboards/catalog.ts';
 import { type RunningStack, spawnStack } from '#local/stack-process.ts';
 import { ensureWebBuilt } from '#local/web-build.ts';
 import {

@@ -1,4 +1,4 @@
-import { groupArn, namespaceArn, userArn, type AccountScope } from './catalog.ts';
+import { groupArn, namespaceArn, userArn, type AccountScope } from './arns.ts';
 import type { QuickSightState } from './state.ts';
 
 /** Dashboard permission actions QuickSight accepts in grants and revocations. */

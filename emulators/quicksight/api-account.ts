@@ -1,4 +1,4 @@
-import { namespaceArn } from './catalog.ts';
+import { namespaceArn } from './arns.ts';
 import { requireAccount, requireNamespace } from './input.ts';
 import type { ApiOperation } from './api-types.ts';
 

@@ -3,12 +3,10 @@ import { DASHBOARD_ACTIONS } from './access.ts';
 import {
   SAMPLE_DASHBOARDS,
   SAMPLE_DASHBOARDS_PUBLISHED_AT,
-  dashboardArn,
-  dataSetArn,
   findSampleDashboard,
-  type AccountScope,
   type SampleDashboard,
-} from './catalog.ts';
+} from '#emulators/sample-dashboards/catalog.ts';
+import { dashboardArn, dataSetArn, type AccountScope } from './arns.ts';
 import { dashboardNotFound } from './errors.ts';
 import { paginate, parseBody, requireAccount, requireParam } from './input.ts';
 import { mergePermissions, requireValidPrincipals } from './resource-permissions.ts';

@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { z } from 'zod';
-import { SAMPLE_DATA_SETS, dataSetArn, findSampleDataSet, ingestionArn, resourceIdOf } from './catalog.ts';
+import { SAMPLE_DATA_SETS, findSampleDataSet } from '#emulators/sample-dashboards/catalog.ts';
+import { dataSetArn, ingestionArn, resourceIdOf } from './arns.ts';
 import { RESOURCE_ID } from './api-data-sources.ts';
 import { runIngestion } from './api-ingestions.ts';
 import { physicalTableMapSchema, rowLevelPermissionDataSetSchema, type InputColumn } from './data-shapes.ts';

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { dataSourceArn, type AccountScope } from './catalog.ts';
+import { dataSourceArn, type AccountScope } from './arns.ts';
 import { manifestFileLocationSchema } from './data-shapes.ts';
 import { finishDataSourceCreation } from './data-source-check.ts';
 import { dataSourceNotFound, invalidParameter, resourceExists } from './errors.ts';

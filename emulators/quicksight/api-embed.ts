@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { checkAllowedDomains } from './allowed-domains.ts';
-import { findSampleDashboard, parsePrincipal } from './catalog.ts';
+import { findSampleDashboard } from '#emulators/sample-dashboards/catalog.ts';
+import { parsePrincipal } from './arns.ts';
 import { issueEmbedUrl } from './embed-sessions.ts';
 import { QuickSightError, dashboardNotFound, invalidParameter, quickSightUserNotFound } from './errors.ts';
 import { parseBody, requireAccount, requireNamespace } from './input.ts';

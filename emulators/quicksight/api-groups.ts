@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { z } from 'zod';
-import { groupArn, userArn, type AccountScope } from './catalog.ts';
+import { groupArn, userArn, type AccountScope } from './arns.ts';
 import { QuickSightError, groupNotFound, invalidParameter, resourceExists, userNotFound } from './errors.ts';
 import { paginate, parseBody, requireAccount, requireNamespace, requireParam } from './input.ts';
 import type { StoredGroup } from './state-groups.ts';

@@ -1,6 +1,7 @@
 import { z } from 'zod';
-import { dataSetArn, findSampleDataSet, ingestionArn, type AccountScope } from './catalog.ts';
-import { sampleDataset } from './data/generator.ts';
+import { findSampleDataSet } from '#emulators/sample-dashboards/catalog.ts';
+import { dataSetArn, ingestionArn, type AccountScope } from './arns.ts';
+import { sampleDataset } from '#emulators/sample-dashboards/data/generator.ts';
 import { QuickSightError, dataSetNotFound, ingestionNotFound, invalidParameter, resourceExists } from './errors.ts';
 import { loadDataSet, type LoadOutcome } from './ingest.ts';
 import { paginate, parseBody, requireAccount, requireParam } from './input.ts';

@@ -1,4 +1,4 @@
-import type { AccountScope } from './catalog.ts';
+import type { AccountScope } from './arns.ts';
 import type { ObjectStore } from './ingest.ts';
 import type { StateStore } from './persistence.ts';
 import type { SampleRowLevelSecurity } from './samples.ts';

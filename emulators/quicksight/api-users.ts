@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { z } from 'zod';
-import { userArn, type AccountScope } from './catalog.ts';
+import { userArn, type AccountScope } from './arns.ts';
 import { QuickSightError, invalidParameter, userNotFound } from './errors.ts';
 import { paginate, parseBody, requireAccount, requireNamespace, requireParam } from './input.ts';
 import { QUICKSIGHT_USER_ROLES, type StoredUser } from './state.ts';

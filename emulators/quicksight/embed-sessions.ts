@@ -1,6 +1,6 @@
 import { createHash, randomBytes, randomUUID, timingSafeEqual } from 'node:crypto';
 import { canViewDashboard } from './access.ts';
-import type { AccountScope } from './catalog.ts';
+import type { AccountScope } from './arns.ts';
 import type { StateStore } from './persistence.ts';
 import type { EmbedSession } from './state.ts';
 

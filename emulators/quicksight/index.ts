@@ -15,9 +15,10 @@ import type { TlsMaterial } from './tls.ts';
  * under `dataDir` across restarts.
  */
 
-export { SAMPLE_DASHBOARDS, dashboardLink } from './catalog.ts';
-export { SAMPLE_COMPANIES } from './data/generator.ts';
-export { NO_DATA_TEXT } from './render/pages.ts';
+export { SAMPLE_DASHBOARDS } from '#emulators/sample-dashboards/catalog.ts';
+export { dashboardLink } from './arns.ts';
+export { SAMPLE_COMPANIES } from '#emulators/sample-dashboards/data/generator.ts';
+export { NO_DATA_TEXT } from './pages.ts';
 export type { SampleRowLevelSecurity } from './samples.ts';
 export { localTlsMaterial } from './tls.ts';
 

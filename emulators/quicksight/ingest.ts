@@ -1,4 +1,4 @@
-import { type AccountScope, resourceIdOf } from './catalog.ts';
+import { type AccountScope, resourceIdOf } from './arns.ts';
 import { DelimitedTextError, parseDelimited } from './csv.ts';
 import type { S3Source, UploadSettings } from './data-shapes.ts';
 import { ManifestError, MAX_MANIFEST_FILES, parseManifest, type Manifest, type S3Location } from './manifest.ts';

@@ -1,5 +1,5 @@
 import type { z } from 'zod';
-import { DEFAULT_NAMESPACE, type AccountScope } from './catalog.ts';
+import { DEFAULT_NAMESPACE, type AccountScope } from './arns.ts';
 import { QuickSightError, invalidParameter, namespaceNotFound } from './errors.ts';
 
 /** Checks of request input shared by the operations, with QuickSight's error names. */

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { DEFAULT_NAMESPACE, parsePrincipal } from './catalog.ts';
+import { DEFAULT_NAMESPACE, parsePrincipal } from './arns.ts';
 import { invalidParameter } from './errors.ts';
 import type { ResourcePermission } from './state.ts';
 import type { ApiContext } from './api-types.ts';

@@ -1,15 +1,11 @@
 import {
   SAMPLE_DASHBOARDS_PUBLISHED_AT,
-  dataSetArn,
   findSampleDataSet,
-  groupArn,
-  resourceIdOf,
-  userArn,
-  type AccountScope,
   type SampleDashboard,
   type SampleDataSet,
-} from './catalog.ts';
-import { sampleDataset, type MonthlyFact } from './data/generator.ts';
+} from '#emulators/sample-dashboards/catalog.ts';
+import { dataSetArn, groupArn, resourceIdOf, userArn, type AccountScope } from './arns.ts';
+import { sampleDataset, type MonthlyFact } from '#emulators/sample-dashboards/data/generator.ts';
 import type { RowLevelPermissionDataSet } from './data-shapes.ts';
 import { rowPredicate, type RowValue } from './rls.ts';
 import type { QuickSightState } from './state.ts';

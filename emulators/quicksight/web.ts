@@ -1,10 +1,11 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { TLSSocket } from 'node:tls';
-import { findSampleDashboard, findSampleDataSet, type AccountScope, type SampleDashboard } from './catalog.ts';
+import { findSampleDashboard, findSampleDataSet, type SampleDashboard } from '#emulators/sample-dashboards/catalog.ts';
+import { type AccountScope } from './arns.ts';
 import { EMBED_COOKIE, embedPath, loadEmbed, type EmbedOutcome } from './embed-sessions.ts';
 import type { StateStore } from './persistence.ts';
 import { visibleFacts, type SampleRowLevelSecurity } from './samples.ts';
-import { parseViewState } from './render/layout.ts';
+import { parseViewState } from '#emulators/sample-dashboards/render/layout.ts';
 import {
   consolePage,
   dashboardPage,
@@ -13,16 +14,16 @@ import {
   noAccessPage,
   notFoundPage,
   sessionEndedPage,
-} from './render/pages.ts';
-import { DASHBOARD_CSS } from './render/styles.ts';
+} from './pages.ts';
+import { DASHBOARD_CSS } from '#emulators/sample-dashboards/render/styles.ts';
 import {
   controlPage,
   EMBED_FRAME_SCRIPT,
   embedFrameContext,
   frameHead,
   type EmbedFrameContext,
-} from './render/embed-frame.ts';
-import type { SafeHtml } from './render/html.ts';
+} from './embed-frame.ts';
+import type { SafeHtml } from '#emulators/sample-dashboards/render/html.ts';
 
 /** The browser side of the emulator: embedded dashboards, the console link page, the stylesheet. */
 

@@ -1,9 +1,9 @@
 import { describe, expect, it } from 'vitest';
 import { SAMPLE_DASHBOARDS } from '#emulators/quicksight/index.ts';
-import { fillRate, lastMonths, marginRate, onTimeRate, totals } from '#emulators/quicksight/data/aggregate.ts';
-import { DEFAULT_SEED, generateDataset, sampleDataset } from '#emulators/quicksight/data/generator.ts';
-import { parseViewState } from '#emulators/quicksight/render/layout.ts';
-import { dashboardPage } from '#emulators/quicksight/render/pages.ts';
+import { fillRate, lastMonths, marginRate, onTimeRate, totals } from '#emulators/sample-dashboards/data/aggregate.ts';
+import { DEFAULT_SEED, generateDataset, sampleDataset } from '#emulators/sample-dashboards/data/generator.ts';
+import { parseViewState } from '#emulators/sample-dashboards/render/layout.ts';
+import { dashboardPage } from '#emulators/quicksight/pages.ts';
 
 const view = (query = '') => parseViewState(new URLSearchParams(query));
 

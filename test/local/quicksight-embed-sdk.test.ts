@@ -7,7 +7,7 @@ import { GenerateEmbedUrlForRegisteredUserCommand } from '@aws-sdk/client-quicks
 import type { Browser, Frame, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { localTlsMaterial } from '#emulators/quicksight/index.ts';
-import { punycodeDecode } from '#emulators/quicksight/render/embed-frame.ts';
+import { punycodeDecode } from '#emulators/quicksight/embed-frame.ts';
 import { launchBrowser } from '../e2e/support/browser.ts';
 import { ACCOUNT_ID, startTestEmulator, TestClock, userArn, type TestEmulator } from './quicksight-support.ts';
 

@@ -5,15 +5,15 @@ import {
   DeleteGroupMembershipCommand,
 } from '@aws-sdk/client-quicksight';
 import { afterEach, describe, expect, it } from 'vitest';
-import { lastMonths, totals } from '#emulators/quicksight/data/aggregate.ts';
-import { sampleDataset, type Dataset } from '#emulators/quicksight/data/generator.ts';
+import { lastMonths, totals } from '#emulators/sample-dashboards/data/aggregate.ts';
+import { sampleDataset, type Dataset } from '#emulators/sample-dashboards/data/generator.ts';
 import {
   NO_DATA_TEXT,
   SAMPLE_COMPANIES,
   SAMPLE_DASHBOARDS,
   type SampleRowLevelSecurity,
 } from '#emulators/quicksight/index.ts';
-import { currency } from '#emulators/quicksight/render/format.ts';
+import { currency } from '#emulators/sample-dashboards/render/format.ts';
 import {
   ACCOUNT_ID,
   MemoryObjects,

@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
-import { findSampleDashboard } from '#emulators/quicksight/catalog.ts';
-import { sampleDataset } from '#emulators/quicksight/data/generator.ts';
-import { dashboardPage } from '#emulators/quicksight/render/pages.ts';
-import { DEFAULT_PERIOD } from '#emulators/quicksight/render/layout.ts';
+import { findSampleDashboard } from '#emulators/sample-dashboards/catalog.ts';
+import { sampleDataset } from '#emulators/sample-dashboards/data/generator.ts';
+import { dashboardPage } from '#emulators/quicksight/pages.ts';
+import { DEFAULT_PERIOD } from '#emulators/sample-dashboards/render/layout.ts';
 import { IsolationMatrix } from '#tools/support/isolation-matrix.ts';
 import { readDrawnPage } from '#tools/support/isolation-pages.ts';
 

@@ -9,7 +9,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { listCompaniesResponseSchema, type Company } from '#contracts/companies.ts';
 import { VERIFY_PREFIX } from '#contracts/verification.ts';
 import { LOCAL_CREDENTIALS } from '#clients/local-stack.ts';
-import { sampleDataset } from '#emulators/quicksight/data/generator.ts';
+import { sampleDataset } from '#emulators/sample-dashboards/data/generator.ts';
 import { signInWithSrp } from '../e2e/support/cognito-session.ts';
 import { runTool, sharedTestStack, type TestStack } from './support/run-tool.ts';
 

@@ -7,8 +7,8 @@ import {
   totals,
   totalsBy,
   type Totals,
-} from '#emulators/quicksight/data/aggregate.ts';
-import type { Dataset, ProductLine } from '#emulators/quicksight/data/generator.ts';
+} from '#emulators/sample-dashboards/data/aggregate.ts';
+import type { Dataset, ProductLine } from '#emulators/sample-dashboards/data/generator.ts';
 import { categoryTone, legend, stackedColumns } from '../charts.ts';
 import { currency, days, percent } from '../format.ts';
 import { html, type SafeHtml } from '../html.ts';

@@ -6,8 +6,8 @@ import {
   totals,
   totalsBy,
   type Totals,
-} from '#emulators/quicksight/data/aggregate.ts';
-import type { Dataset } from '#emulators/quicksight/data/generator.ts';
+} from '#emulators/sample-dashboards/data/aggregate.ts';
+import type { Dataset } from '#emulators/sample-dashboards/data/generator.ts';
 import { legend, lineChart, type Tone } from '../charts.ts';
 import { currency, currencyFull, days, direction, integer, percent, signedPoints } from '../format.ts';
 import { html, type SafeHtml } from '../html.ts';

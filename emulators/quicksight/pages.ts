@@ -1,14 +1,19 @@
-import { SAMPLE_DASHBOARDS, type SampleDashboard } from '../catalog.ts';
-import { MANUFACTURER, sampleDataset, type Dataset, type MonthlyFact } from '../data/generator.ts';
-import { lastMonths } from '../data/aggregate.ts';
-import { renderDistributorScorecard } from './dashboards/distributor-scorecard.ts';
-import { renderInventoryMargins } from './dashboards/inventory-margins.ts';
-import { renderMarketBenchmarks } from './dashboards/market-benchmarks.ts';
-import { renderSalesPerformance } from './dashboards/sales-performance.ts';
-import { periodLabel } from './format.ts';
+import { SAMPLE_DASHBOARDS, type SampleDashboard } from '#emulators/sample-dashboards/catalog.ts';
+import {
+  MANUFACTURER,
+  sampleDataset,
+  type Dataset,
+  type MonthlyFact,
+} from '#emulators/sample-dashboards/data/generator.ts';
+import { lastMonths } from '#emulators/sample-dashboards/data/aggregate.ts';
+import { renderDistributorScorecard } from '#emulators/sample-dashboards/render/dashboards/distributor-scorecard.ts';
+import { renderInventoryMargins } from '#emulators/sample-dashboards/render/dashboards/inventory-margins.ts';
+import { renderMarketBenchmarks } from '#emulators/sample-dashboards/render/dashboards/market-benchmarks.ts';
+import { renderSalesPerformance } from '#emulators/sample-dashboards/render/dashboards/sales-performance.ts';
+import { periodLabel } from '#emulators/sample-dashboards/render/format.ts';
 import { frameHead, type EmbedFrameContext } from './embed-frame.ts';
-import { html, type SafeHtml } from './html.ts';
-import { dashboardDocument, document, type ViewState } from './layout.ts';
+import { html, type SafeHtml } from '#emulators/sample-dashboards/render/html.ts';
+import { dashboardDocument, document, type ViewState } from '#emulators/sample-dashboards/render/layout.ts';
 
 /** The HTML pages the emulator serves: embedded dashboards, link errors and the console link. */
 

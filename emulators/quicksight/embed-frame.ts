@@ -1,4 +1,4 @@
-import { html, type SafeHtml } from './html.ts';
+import { html, type SafeHtml } from '#emulators/sample-dashboards/render/html.ts';
 
 /**
  * The frame side of QuickSight's embedding SDK (amazon-quicksight-embedding-sdk v2), as its

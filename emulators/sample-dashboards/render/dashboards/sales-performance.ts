@@ -6,8 +6,8 @@ import {
   totalsBy,
   versusPlan,
   type Totals,
-} from '#emulators/quicksight/data/aggregate.ts';
-import type { Dataset } from '#emulators/quicksight/data/generator.ts';
+} from '#emulators/sample-dashboards/data/aggregate.ts';
+import type { Dataset } from '#emulators/sample-dashboards/data/generator.ts';
 import { categoryTone, legend, lineChart, stackedColumns } from '../charts.ts';
 import { currency, currencyFull, direction, integer, percent, signedPercent, signedPoints } from '../format.ts';
 import { html, type SafeHtml } from '../html.ts';
