@@ -73,6 +73,12 @@ const layerZones = [
       "An emulator stands for an AWS service and imports nothing of the product, local mode's harness included; only emulators/.",
   },
   {
+    target: 'emulators/sample-dashboards',
+    from: ['emulators/cognito', 'emulators/quicksight', 'emulators/s3', 'emulators/ses', 'emulators/shared'],
+    message:
+      'The sample dashboards (their data, catalogue and drawings) import nothing of an emulator: QuickSight serves them.',
+  },
+  {
     target: 'local',
     from: except('contracts', 'clients', 'emulators', 'lib', 'lambdas', 'local'),
     message:

@@ -29,6 +29,13 @@ describe('import layers in lint', () => {
         "export { createLogger } from '#lambdas/shared/logger.ts';\nexport { PORT_OFFSETS } from '#local/ports.ts';\n",
       ),
     ).toEqual([layerBreak, layerBreak]);
+    // A sample dashboard importing the QuickSight emulator that serves it.
+    expect(
+      await problems(
+        'emulators/sample-dashboards/x.ts',
+        "export { dashboardArn } from '#emulators/quicksight/arns.ts';\n",
+      ),
+    ).toEqual([layerBreak]);
     // A tool importing an emulator: the tools act on a deployment, never on local mode's stand-ins.
     expect(await problems('tools/x.ts', "export { readTotpSecret } from '#emulators/cognito/index.ts';\n")).toEqual([
       layerBreak,
