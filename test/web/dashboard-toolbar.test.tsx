@@ -22,6 +22,24 @@ async function showDashboard() {
 /** The reader changes something in the frame, which the SDK reports. */
 const changeInFrame = () => act(() => sdk.emit({ eventName: 'PARAMETERS_CHANGED', message: {} }));
 
+describe('the toolbar', () => {
+  it('shows each action as an icon beside its visible label, the label naming the button', async () => {
+    const { button } = await showDashboard();
+    const refresh = screen.getByRole('button', { name: 'Refresh' });
+    for (const control of [refresh, ...['Print', 'Reset', 'Undo', 'Redo'].map(button)]) {
+      const icons = control.querySelectorAll('svg');
+      expect(icons).toHaveLength(1);
+      // Decoration only: hidden from assistive technology, and the text is the button's whole name.
+      expect(icons[0]).toHaveAttribute('aria-hidden', 'true');
+      expect(control.textContent?.trim()).toMatch(/^(Refresh|Print|Reset|Undo|Redo)$/);
+    }
+    // Refresh stands apart from the view actions' group.
+    expect(
+      within(screen.getByRole('toolbar', { name: 'Dashboard actions' })).queryByRole('button', { name: 'Refresh' }),
+    ).toBeNull();
+  });
+});
+
 describe('Undo and Redo', () => {
   it('are off until the frame reports a change, then undo and redo it through the SDK', async () => {
     const { button, user } = await showDashboard();
@@ -87,6 +105,9 @@ describe('on a phone', () => {
     // No row of four buttons: one button opens the menu.
     expect(within(toolbar).queryByRole('button', { name: 'Print' })).not.toBeInTheDocument();
     const more = within(toolbar).getByRole('button', { name: 'More dashboard actions' });
+    // Its visible label beside its icon.
+    expect(more).toHaveTextContent(/^More$/);
+    expect(more.querySelector('svg[aria-hidden="true"]')).not.toBeNull();
     const user = userEvent.setup();
     await user.click(more);
     const menu = screen.getByRole('menu', { name: 'More dashboard actions' });

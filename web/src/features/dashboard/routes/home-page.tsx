@@ -1,4 +1,5 @@
 import { useEffect, useMemo, useState } from 'react';
+import { Ellipsis, Printer, Redo2, RefreshCw, RotateCcw, Undo2, type LucideIcon } from 'lucide-react';
 import { Link, useNavigate, useParams } from 'react-router';
 import { NOT_ASSIGNED_MESSAGE } from '#contracts/embed.ts';
 import { dashboardPath, paths } from '#web/config/paths.ts';
@@ -24,23 +25,49 @@ import { DashboardFrame } from '../components/dashboard-frame.tsx';
 import { useDashboardExperience, type ToolbarAction } from '../components/use-dashboard-experience.ts';
 import { useEmbedSession } from '../components/use-embed-session.ts';
 
-/** The view actions; `unavailable` says why one is off (shown under it in the phone's menu, where no tooltip is). */
-const TOOLBAR_ACTIONS: readonly { action: ToolbarAction; label: string; hint: string; unavailable: string }[] = [
-  { action: 'print', label: 'Print', hint: 'Print the dashboard', unavailable: 'Once the dashboard has loaded' },
+/**
+ * The view actions, each an icon with its label; `unavailable` says why one is off (shown under it in the phone's
+ * menu, where no tooltip is).
+ */
+const TOOLBAR_ACTIONS: readonly {
+  action: ToolbarAction;
+  label: string;
+  icon: LucideIcon;
+  hint: string;
+  unavailable: string;
+}[] = [
+  {
+    action: 'print',
+    label: 'Print',
+    icon: Printer,
+    hint: 'Print the dashboard',
+    unavailable: 'Once the dashboard has loaded',
+  },
   {
     action: 'reset',
     label: 'Reset',
+    icon: RotateCcw,
     hint: "Back to the dashboard's defaults",
     unavailable: 'Once the dashboard has loaded',
   },
   {
     action: 'undo',
     label: 'Undo',
+    icon: Undo2,
     hint: 'Undo the last change in the dashboard',
     unavailable: 'Nothing to undo: no change made in the dashboard yet',
   },
-  { action: 'redo', label: 'Redo', hint: 'Redo the change undone', unavailable: 'Nothing to redo: no change undone' },
+  {
+    action: 'redo',
+    label: 'Redo',
+    icon: Redo2,
+    hint: 'Redo the change undone',
+    unavailable: 'Nothing to redo: no change undone',
+  },
 ];
+
+/** The toolbar's icons: decoration beside the visible label, which names the button. */
+const ICON = { size: 16, strokeWidth: 2, 'aria-hidden': true, focusable: false } as const;
 
 const NO_COMPANIES: readonly string[] = [];
 
@@ -179,6 +206,7 @@ export default function HomePage() {
         )}
         <Tooltip content="Refresh dashboard URL">
           <Button variant="secondary" onClick={() => void refresh()}>
+            <RefreshCw {...ICON} />
             Refresh
           </Button>
         </Tooltip>
@@ -188,7 +216,12 @@ export default function HomePage() {
             <Menu
               label="More dashboard actions"
               triggerClassName="btn btn-secondary"
-              trigger="More"
+              trigger={
+                <>
+                  <Ellipsis {...ICON} />
+                  More
+                </>
+              }
               items={TOOLBAR_ACTIONS.map(({ action, label, unavailable }) => ({
                 label,
                 onSelect: () => act(action),
@@ -196,9 +229,10 @@ export default function HomePage() {
               }))}
             />
           ) : (
-            TOOLBAR_ACTIONS.map(({ action, label, hint }) => (
+            TOOLBAR_ACTIONS.map(({ action, label, icon: Icon, hint }) => (
               <Tooltip key={action} content={hint}>
                 <Button variant="secondary" disabled={!enabled[action]} onClick={() => act(action)}>
+                  <Icon {...ICON} />
                   {label}
                 </Button>
               </Tooltip>
