@@ -1,6 +1,7 @@
 import type { PoolContext } from './context.ts';
 import { CognitoServiceError } from './errors.ts';
 import { confirmSignUpCode, runPostConfirmation } from './operations/users.ts';
+import { escapeHtml } from '../shared/html.ts';
 
 /**
  * GET /confirmUser?client_id&user_name&confirmation_code: the link of the sign-up email.
@@ -11,8 +12,6 @@ export interface HtmlPage {
   status: number;
   html: string;
 }
-
-const escapeHtml = (value: string) => value.replace(/[&<>"']/g, (char) => `&#${char.charCodeAt(0)};`);
 
 function page(status: number, heading: string, message: string, loginUrl: string): HtmlPage {
   const html = `<!doctype html>

@@ -2,6 +2,7 @@ import { createHash, randomInt, timingSafeEqual } from 'node:crypto';
 import { POOL } from './config.ts';
 import { ERRORS } from './errors.ts';
 import type { StoredCode, UserRecord } from './state.ts';
+import { escapeHtml } from '../shared/html.ts';
 
 /** Messages the pool sends, its one-time codes and how it shows where they went. */
 
@@ -14,8 +15,6 @@ export interface OutgoingEmail {
 }
 
 export type SendEmail = (message: OutgoingEmail) => Promise<void>;
-
-const escapeHtml = (value: string) => value.replace(/[&<>"']/g, (char) => `&#${char.charCodeAt(0)};`);
 
 export function verificationLinkEmail(to: string, link: string): OutgoingEmail {
   return {

@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import { createRequire } from 'node:module';
 import type { Email } from 'aws-ses-v2-local/dist/store.js';
 import { closeServer, httpUrl, listen, sendJson } from '../shared/http.ts';
+import { inboxPage } from './inbox.ts';
 import { newestFirst } from './messages.ts';
 import { startSesSandbox, type SesSandbox } from './sandbox.ts';
 
@@ -74,10 +75,10 @@ async function persist(file: string): Promise<void> {
 }
 
 /**
- * The SES stand-in: aws-ses-v2-local (SES v2 API and its inbox page) in this process behind
- * the SES sandbox front, and next to it a small JSON endpoint listing the messages newest
- * first with to, subject and text, which is what tests and tools need and what the
- * package's `/store` lacks.
+ * The SES stand-in: aws-ses-v2-local (SES v2 API) in this process behind the SES sandbox front,
+ * which also serves the inbox page (inbox.ts) at its root, and next to it a small JSON endpoint
+ * listing the messages newest first with to, subject and text, which is what tests and tools
+ * need and what the package's `/store` lacks.
  */
 export async function startMailCapture({
   host,
@@ -97,7 +98,14 @@ export async function startMailCapture({
   const captureUrl = httpUrl(host, (ses.address() as { port: number }).port);
   let front: SesSandbox;
   try {
-    front = await startSesSandbox({ host, port, targetUrl: captureUrl, verifiedIdentities, sandbox });
+    front = await startSesSandbox({
+      host,
+      port,
+      targetUrl: captureUrl,
+      verifiedIdentities,
+      sandbox,
+      inboxPage: () => inboxPage(newestFirst(getStoreReadonly().emails)),
+    });
   } catch (error) {
     await closeServer(ses);
     throw error;

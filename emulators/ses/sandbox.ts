@@ -31,6 +31,8 @@ export interface SesSandboxOptions {
   readonly verifiedIdentities: readonly string[];
   /** A new account is in the sandbox; false acts as an account with production access. */
   readonly sandbox: boolean;
+  /** The inbox page a person opens at the endpoint's root (GET /), in place of aws-ses-v2-local's. */
+  readonly inboxPage?: () => string;
 }
 
 export interface SesSandbox {
@@ -220,7 +222,18 @@ export async function startSesSandbox(options: SesSandboxOptions): Promise<SesSa
   };
 
   const handle = async (req: IncomingMessage, res: ServerResponse): Promise<void> => {
-    const route = routeOf(req.method, new URL(req.url ?? '/', 'http://localhost').pathname);
+    const path = new URL(req.url ?? '/', 'http://localhost').pathname;
+    if (options.inboxPage && req.method === 'GET' && path === '/') {
+      res.writeHead(200, {
+        'content-type': 'text/html; charset=utf-8',
+        'cache-control': 'no-store',
+        // The page holds what senders wrote: no script runs in it, nor in a message's HTML version.
+        'content-security-policy': "default-src 'none'; style-src 'unsafe-inline'; img-src data:",
+      });
+      res.end(options.inboxPage());
+      return;
+    }
+    const route = routeOf(req.method, path);
     // Unsigned requests get aws-ses-v2-local's own refusal, before any SES semantics apply.
     if (!route || !req.headers.authorization) {
       await forward(target, req, res);

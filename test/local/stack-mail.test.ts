@@ -96,6 +96,47 @@ describe('local mail capture', () => {
     ]);
   });
 
+  it('shows every message on the inbox page, newest first, each web address a link, and what senders wrote escaped', async () => {
+    capture = await startMailCapture({ host: '127.0.0.1', port: 0, apiPort: 0, dataDir, verifiedIdentities: VERIFIED });
+    const cognito = cognitoMailSender(capture, { region: 'us-east-2', credentials: LOCAL_CREDENTIALS });
+    await cognito.send({
+      to: 'invited@example.com',
+      subject: 'Your temporary password',
+      text: 'Sign in at https://localhost:4400/login?email=invited%40example.com. Code: 123456',
+      html: '<p>Sign in at <a href="https://localhost:4400/login">the portal</a></p>',
+    });
+    await cognito.send({
+      to: 'support@example.com',
+      subject: 'Support <b>request</b>',
+      text: 'Hello <script>alert(1)</script> & "bye"',
+    });
+    cognito.destroy();
+
+    const response = await fetch(capture.inboxUrl);
+    expect(response.status).toBe(200);
+    expect(response.headers.get('content-type')).toBe('text/html; charset=utf-8');
+    expect(response.headers.get('content-security-policy')).toBe(
+      "default-src 'none'; style-src 'unsafe-inline'; img-src data:",
+    );
+    const page = await response.text();
+    // Newest first: the support message above the invitation.
+    const support = page.indexOf('<h2>Support &#60;b&#62;request&#60;/b&#62;</h2>');
+    const invitation = page.indexOf('<h2>Your temporary password</h2>');
+    expect(support).toBeGreaterThan(-1);
+    expect(invitation).toBeGreaterThan(support);
+    // The link is shown and clickable at once, without its sentence's full stop.
+    expect(page).toContain(
+      '<a href="https://localhost:4400/login?email=invited%40example.com">https://localhost:4400/login?email=invited%40example.com</a>. Code: 123456',
+    );
+    expect(page).toContain('<dd>invited@example.com</dd>');
+    // A message's own markup is text on the page; its HTML version sits in a frame that runs no script.
+    expect(page).not.toContain('<script>');
+    expect(page).toContain('Hello &#60;script&#62;alert(1)&#60;/script&#62; &#38; &#34;bye&#34;');
+    expect(page).toMatch(
+      /<iframe sandbox="allow-popups allow-popups-to-escape-sandbox" [^>]*srcdoc="&#60;p&#62;Sign in at/,
+    );
+  });
+
   it('turns an HTML-only message into readable text, links included', () => {
     expect(
       htmlToText('<p>Please verify &amp; continue</p><p><a href="http://x/confirmUser?code=1">Verify Email</a></p>'),

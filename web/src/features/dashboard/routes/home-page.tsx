@@ -66,8 +66,8 @@ const TOOLBAR_ACTIONS: readonly {
   },
 ];
 
-/** The toolbar's icons: decoration beside the visible label, which names the button. */
-const ICON = { size: 16, strokeWidth: 2, 'aria-hidden': true, focusable: false } as const;
+/** The toolbar's icons: decoration beside the visible label, which names the button (on a phone, the label alone). */
+const ICON = { size: 16, strokeWidth: 2, className: 'toolbar-icon', 'aria-hidden': true, focusable: false } as const;
 
 const NO_COMPANIES: readonly string[] = [];
 
