@@ -31,6 +31,8 @@ const utcDay = (date: Date) => date.toISOString().slice(0, 10);
 const emailOf = (set: string, index: number) => `${set}${String(index).padStart(5, '0')}@example.com`;
 const companyOf = (index: number) => `Company ${index % COMPANIES}`;
 
+const companyIdOf = (index: number) => `bench-company-${index % COMPANIES}`;
+
 /** Each user is assigned two dashboards through their company. */
 const views = (set: string, users: number) =>
   Array.from({ length: users }, (_, index) =>
@@ -39,11 +41,29 @@ const views = (set: string, users: number) =>
       userEmail: emailOf(set, index),
       quicksightDashboardId: dashboard,
       name: dashboard,
-      companyName: companyOf(index),
       createdAt: '2025-01-01T00:00:00.000Z',
       updatedAt: '2025-01-01T00:00:00.000Z',
     })),
   ).flat();
+
+/** The companies, and each user's membership of one (lambdas/shared/data/companies.ts's item shapes). */
+const companyRecords = () =>
+  Array.from({ length: COMPANIES }, (_, index) => ({
+    pk: 'COMPANY',
+    sk: companyIdOf(index),
+    name: companyOf(index),
+    kind: 'distributor',
+    createdAt: '2025-01-01T00:00:00.000Z',
+    updatedAt: '2025-01-01T00:00:00.000Z',
+  }));
+const memberships = (set: string, users: number) =>
+  Array.from({ length: users }, (_, index) => ({
+    pk: 'MEMBERSHIP',
+    sk: emailOf(set, index),
+    companyIds: [companyIdOf(index)],
+    owner: false,
+    updatedAt: '2025-01-01T00:00:00.000Z',
+  }));
 
 /** The aggregates of `users` users viewing one dashboard a day for `days` days (usage.ts's item shapes). */
 async function largeAggregates(users: number, days: number, now: Date) {
@@ -185,6 +205,7 @@ export async function run(options: BenchOptions = { smoke: false }): Promise<Ben
     }
 
     // 100 users, 7 days, one view a day each, recorded as the embed function records them.
+    await writeAll(client, process.env.STATE_TABLE!, [...companyRecords(), ...memberships('small', 100)]);
     await writeAll(client, process.env.VIEWS_TABLE!, views('small', 100));
     for (let offset = 0; offset < 7; offset += 1) {
       const at = day(offset, now);
@@ -209,6 +230,7 @@ export async function run(options: BenchOptions = { smoke: false }): Promise<Ben
     const small = await timePageLoad(handler, token, week, RUNS);
     const smallUsers = await timeAllUsers(handler, token);
 
+    await writeAll(client, process.env.STATE_TABLE!, memberships('large', large.users));
     await writeAll(client, process.env.VIEWS_TABLE!, views('large', large.users));
     await writeAll(client, process.env.USAGE_TABLE!, await largeAggregates(large.users, large.days, now));
     const year = await timePageLoad(handler, token, { from: utcDay(day(large.days - 1, now)), to: utcDay(now) }, RUNS);

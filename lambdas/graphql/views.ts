@@ -1,5 +1,6 @@
 import * as z from 'zod';
 import type { Caller } from '../shared/auth/caller.ts';
+import { companyLabelOfUser } from '../shared/data/companies.ts';
 import { clearDefaultIfPointsTo, getDefaultViewId, setDefaultView } from '../shared/data/default-view.ts';
 import { assignmentLease, withLease } from '../shared/data/lease.ts';
 import { decodePageToken, encodePageToken, invalidPageToken } from '../shared/data/page-token.ts';
@@ -28,8 +29,8 @@ import { createViewArgs, DEFAULT_PAGE_SIZE, deleteArgs, idArgs, listArgs, update
  * can be added only for a dashboard the user already has, and the last view of a dashboard
  * cannot be deleted. Each change takes the same lease as the admin's assign/remove. View ids
  * are made here, never taken from input (see lambdas/shared/data/views.ts). A view's
- * companyName is the user's company (the company model, written by the admin portal): a new
- * view takes it from the user's assignment of that dashboard, and nobody changes it here.
+ * companyName is its user's companies (the company model, written by the admin portal), read
+ * from the company records when the view is answered: nobody sets or changes it here.
  *
  * An assignment belongs to the admin: a Users caller may make an admin-made view their
  * default, never change its dashboard, name or link (the admin portal's Dashboards panel
@@ -38,12 +39,19 @@ import { createViewArgs, DEFAULT_PAGE_SIZE, deleteArgs, idArgs, listArgs, update
  */
 export interface TableauView extends ViewItem {
   isDefault: boolean;
+  companyName: string | null;
 }
 
-const toTableauView = (view: ViewItem, defaultViewId: string | undefined): TableauView => ({
+/** A view as GraphQL answers it: its owner's default and companies, read where it is answered. */
+const toTableauView = (view: ViewItem, defaultViewId: string | undefined, companyName: string | null): TableauView => ({
   ...view,
   isDefault: view.id === defaultViewId,
+  companyName,
 });
+
+/** What every view of `owner` is answered with: their default view and their companies' label. */
+const ownerContext = (owner: string): Promise<[string | undefined, string | null]> =>
+  Promise.all([getDefaultViewId(owner), companyLabelOfUser(owner)]);
 
 const NOT_YOUR_VIEW = 'Not authorized to access this view';
 const CHANGED_CONCURRENTLY = 'The view was changed by someone else. Reload and try again.';
@@ -96,7 +104,7 @@ const differs = <T>(asked: T | undefined, current: T): boolean => asked !== unde
 
 const checkCondition = async (view: ViewItem | undefined, condition: ModelFilter | null | undefined) => {
   if (condition === null || condition === undefined) return;
-  const current = view === undefined ? {} : toTableauView(view, await getDefaultViewId(view.userEmail));
+  const current = view === undefined ? {} : toTableauView(view, ...(await ownerContext(view.userEmail)));
   if (!matchesFilter(current as Record<string, unknown>, lowercaseEmailOperands(condition)))
     throw new ConflictError(CONDITION_FAILED);
 };
@@ -111,12 +119,12 @@ export const listTableauViews = async (caller: Caller, args: unknown) => {
   const owner = caller.isAdmin && typeof requested === 'string' ? requested : caller.email;
   const startKey = decodePageToken(nextToken, userViewsKey);
   if (startKey !== undefined && startKey.userEmail !== owner) throw invalidPageToken();
-  const [page, defaultViewId] = await Promise.all([
+  const [page, [defaultViewId, companyName]] = await Promise.all([
     pageViewsOfUser(owner, limit ?? DEFAULT_PAGE_SIZE, startKey),
-    getDefaultViewId(owner),
+    ownerContext(owner),
   ]);
   const items = page.items
-    .map((view) => toTableauView(view, defaultViewId))
+    .map((view) => toTableauView(view, defaultViewId, companyName))
     .filter((view) => matchesFilter({ ...view }, normalized));
   return { items, nextToken: encodePageToken(page.lastKey) };
 };
@@ -126,7 +134,7 @@ export const getTableauView = async (caller: Caller, args: unknown): Promise<Tab
   const view = await getView(id);
   if (view === undefined) return null;
   if (view.userEmail !== caller.email && !caller.isAdmin) throw new ForbiddenError(NOT_YOUR_VIEW);
-  return toTableauView(view, await getDefaultViewId(view.userEmail));
+  return toTableauView(view, ...(await ownerContext(view.userEmail)));
 };
 
 export const createTableauView = async (caller: Caller, args: unknown): Promise<TableauView> => {
@@ -137,7 +145,8 @@ export const createTableauView = async (caller: Caller, args: unknown): Promise<
     const views = await viewsOfUserForDashboard(owner, input.quicksightDashboardId);
     const assignment = await assignmentAmong(owner, input.quicksightDashboardId, views);
     if (assignment === undefined) throw new ForbiddenError(notAssigned(input.quicksightDashboardId, owner));
-    if (input.companyName !== undefined && (input.companyName || undefined) !== assignment.companyName)
+    const companyName = await companyLabelOfUser(owner);
+    if (input.companyName !== undefined && (input.companyName || null) !== companyName)
       throw new ForbiddenError(COMPANY_FROM_MODEL);
     const now = nowIso();
     const view: ViewItem = {
@@ -146,14 +155,13 @@ export const createTableauView = async (caller: Caller, args: unknown): Promise<
       quicksightDashboardId: input.quicksightDashboardId,
       name: input.name,
       link: caller.isAdmin ? input.link : assignmentLink(input.link, assignment.link),
-      companyName: assignment.companyName,
       createdAt: now,
       updatedAt: now,
       createdBy: caller.email,
     };
     await putNewView(view);
     if (input.isDefault === true) await setDefaultView(owner, view.id);
-    return toTableauView(view, await getDefaultViewId(owner));
+    return toTableauView(view, await getDefaultViewId(owner), companyName);
   });
 };
 
@@ -172,7 +180,7 @@ export const updateTableauView = async (caller: Caller, args: unknown): Promise<
   const { input, condition } = parseWith(updateViewArgs, args);
   const current = await readableView(caller, input.id);
   await checkCondition(current, condition);
-  if (input.companyName !== undefined && (input.companyName || undefined) !== current.companyName)
+  if (input.companyName !== undefined && (input.companyName || null) !== (await companyLabelOfUser(current.userEmail)))
     throw new ForbiddenError(COMPANY_FROM_MODEL);
   const targetDashboard = input.quicksightDashboardId ?? current.quicksightDashboardId;
   return withAssignmentLeases(current.userEmail, [current.quicksightDashboardId, targetDashboard], async () => {
@@ -212,7 +220,7 @@ export const updateTableauView = async (caller: Caller, args: unknown): Promise<
     if (!(await replaceView(next, current.updatedAt))) throw new ConflictError(CHANGED_CONCURRENTLY);
     if (input.isDefault === true) await setDefaultView(next.userEmail, next.id);
     if (input.isDefault === false) await clearDefaultIfPointsTo(next.userEmail, next.id);
-    return toTableauView(next, await getDefaultViewId(next.userEmail));
+    return toTableauView(next, ...(await ownerContext(next.userEmail)));
   });
 };
 
@@ -223,9 +231,9 @@ export const deleteTableauView = async (caller: Caller, args: unknown): Promise<
   return withLease(assignmentLease(current.userEmail, current.quicksightDashboardId), async () => {
     const siblings = await viewsOfUserForDashboard(current.userEmail, current.quicksightDashboardId);
     if (!siblings.some((view) => view.id !== current.id)) throw new ConflictError(LAST_VIEW);
-    const defaultViewId = await getDefaultViewId(current.userEmail);
+    const [defaultViewId, companyName] = await ownerContext(current.userEmail);
     if (!(await deleteView(current.id, current.updatedAt))) throw new ConflictError(CHANGED_CONCURRENTLY);
     await clearDefaultIfPointsTo(current.userEmail, current.id);
-    return toTableauView(current, defaultViewId);
+    return toTableauView(current, defaultViewId, companyName);
   });
 };

@@ -11,7 +11,6 @@ import { describeImport, importUser } from './import-user.ts';
 import { readInsightUsersPage } from './insight-users.ts';
 import { readInsights } from './insights.ts';
 import { deleteRegisteredUser, listUsersWithQuickSightStatus, registerUser } from './users.ts';
-import { companyLabelOf } from '../shared/companies/membership.ts';
 import {
   checkCompanyAccessAction,
   createCompanyAction,
@@ -78,7 +77,6 @@ export const runQuicksightAdminAction = async (
               () => `shared data confirmed for ${decision.newCompanies.join(', ')} (${decision.detail})`,
             );
           }
-          const companyName = await companyLabelOf(email);
           return {
             message: 'Dashboard assigned successfully',
             dashboard: await assignDashboard(
@@ -87,7 +85,6 @@ export const runQuicksightAdminAction = async (
                 dashboardId: request.dashboardId,
                 dashboardName: request.dashboardName,
                 dashboardLink: request.dashboardLink,
-                companyName,
                 makeDefault: request.makeDefault,
               },
               caller.email,

@@ -1,4 +1,5 @@
 import type { UserDashboard } from '#contracts/quicksight-admin.ts';
+import { companyLabelOfUser } from '../shared/data/companies.ts';
 import { clearDefaultIfPointsTo, getDefaultViewId, setDefaultView } from '../shared/data/default-view.ts';
 import { assignmentLease, withLease } from '../shared/data/lease.ts';
 import { deleteView, releaseAssignedView, upsertAssignedView, viewsOfUserForDashboard } from '../shared/data/views.ts';
@@ -21,7 +22,6 @@ export interface Assignment {
   dashboardId: string;
   dashboardName: string;
   dashboardLink: string;
-  companyName?: string;
   makeDefault: boolean;
 }
 
@@ -34,12 +34,11 @@ export const assignDashboard = (assignment: Assignment, actor: string): Promise<
       dashboardId: assignment.dashboardId,
       name: assignment.dashboardName,
       link: assignment.dashboardLink,
-      companyName: assignment.companyName || undefined,
       actor,
     });
     if (assignment.makeDefault) await setDefaultView(assignment.userEmail, view.id);
     const defaultViewId = assignment.makeDefault ? view.id : await getDefaultViewId(assignment.userEmail);
-    return toUserDashboard(view, defaultViewId);
+    return toUserDashboard(view, defaultViewId, await companyLabelOfUser(assignment.userEmail));
   });
 
 /** Removes the dashboard from the user: all their views of it and the assignment's claim, then the permission. */

@@ -1,4 +1,4 @@
-import { COMPANY_MESSAGES, type Company, type CompanyKind, companiesLabel } from '#contracts/companies.ts';
+import { COMPANY_MESSAGES, type Company, type CompanyKind } from '#contracts/companies.ts';
 import { mapWithLimit } from '../shared/concurrency.ts';
 import { listDashboards } from '../shared/data/catalogue.ts';
 import {
@@ -15,7 +15,7 @@ import {
   requireCompany,
 } from '../shared/data/companies.ts';
 import { nowIso } from '../shared/data/tables.ts';
-import { setViewCompany, viewsOfDashboard, viewsOfUser } from '../shared/data/views.ts';
+import { viewsOfDashboard } from '../shared/data/views.ts';
 import { ConflictError } from '../shared/errors.ts';
 import { companyRules } from '../shared/companies/check.ts';
 import { createGroup, deleteGroup, groupNameOf } from '../shared/companies/groups.ts';
@@ -122,19 +122,6 @@ export const createCompany = async (name: string, kind: CompanyKind, actor: stri
   });
 };
 
-/** Carries a company's new name to the assignments of its users (the assignment's companyName). */
-const carryNameToAssignments = async (companyId: string): Promise<void> => {
-  const [companies, memberships] = await Promise.all([listCompanies(), listMemberships()]);
-  const byId = companiesById(companies);
-  const affected = [...memberships.values()].filter((membership) => membership.companyIds.includes(companyId));
-  await mapWithLimit(affected, 5, async (membership) => {
-    const label = companiesLabel(companyNamesOf(membership, byId));
-    for (const view of await viewsOfUser(membership.email)) {
-      if (view.companyName !== label) await setViewCompany(view.id, label || undefined);
-    }
-  });
-};
-
 export const updateCompany = async (
   id: string,
   name: string,
@@ -157,7 +144,6 @@ export const updateCompany = async (
     if (renamed) await publishRules(companyRules(companies.map((company) => (company.id === id ? next : company))));
   });
   if (claimMoves) await releaseCompanyName(before.name, id);
-  if (renamed) await carryNameToAssignments(id);
   const summary = (await listCompanySummaries()).find((company) => company.id === id);
   return { before, company: summary ?? toCompany(next) };
 };

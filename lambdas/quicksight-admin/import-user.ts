@@ -121,7 +121,6 @@ export const importUser = async (request: ImportUserRequest, actor: string): Pro
           dashboardId: dashboard.dashboardId,
           dashboardName: dashboard.dashboardName,
           dashboardLink: dashboard.dashboardLink,
-          companyName: company?.name,
           makeDefault: dashboard.dashboardId.toLowerCase() === defaultId,
         },
         actor,

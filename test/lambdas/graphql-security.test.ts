@@ -79,9 +79,14 @@ const catalogueEntry = (dashboard: string) =>
 beforeEach(async () => {
   await h.reset();
   commandsSent.length = 0;
-  await assignedView('a-sales', USER.email, 'sales', { companyName: 'Acme Tools' });
-  await assignedView('a-stock', USER.email, 'stock', { companyName: 'Acme Tools' });
-  await assignedView('o-secret', OTHER_USER.email, 'secret', { companyName: 'Bolt Distribution' });
+  // Each user's company is their membership; their views refer to the user only.
+  await seedCompany(h, 'c-acme', 'Acme Tools');
+  await seedCompany(h, 'c-bolt', 'Bolt Distribution');
+  await seedMembership(h, USER.email, ['c-acme']);
+  await seedMembership(h, OTHER_USER.email, ['c-bolt']);
+  await assignedView('a-sales', USER.email, 'sales');
+  await assignedView('a-stock', USER.email, 'stock');
+  await assignedView('o-secret', OTHER_USER.email, 'secret');
   for (const dashboard of ['sales', 'stock', 'secret', 'unassigned']) await catalogueEntry(dashboard);
 });
 

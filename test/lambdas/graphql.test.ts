@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { dashboardIdExistsMessage } from '#contracts/fields.ts';
+import { seedCompany, seedMembership } from './support/companies.ts';
 import {
   ADMIN,
   type Harness,
@@ -195,14 +196,15 @@ describe('view access', () => {
     ).rejects.toMatchObject({ name: 'Conflict' });
   });
 
-  it("keeps the assignment's company: a new view takes it from the assignment, and nobody rewrites it", async () => {
+  it("shows each view with its user's company, read from the company records, which nobody sets here", async () => {
+    await seedCompany(h, 'c-north', 'Northwind Manufacturing');
+    await seedMembership(h, USER.email, ['c-north']);
     await h.tables.put('VIEWS_TABLE', {
       id: 'u-bench',
       userEmail: USER.email,
       quicksightDashboardId: 'bench',
       name: 'Bench',
       link: 'https://bi.example.com/bench',
-      companyName: 'Northwind Manufacturing',
       createdAt: '2026-01-01T00:00:00.000Z',
       updatedAt: '2026-01-01T00:00:00.000Z',
     });
@@ -237,6 +239,23 @@ describe('view access', () => {
       name: 'Bench (mine)',
       companyName: 'Northwind Manufacturing',
     });
+    // Stored, the views name no company: a rename of the company changes its record only.
+    expect((await h.tables.views()).filter((view) => 'companyName' in view)).toEqual([]);
+    await h.tables.put('STATE_TABLE', {
+      ...(await h.tables.state()).find((item) => item.pk === 'COMPANY' && item.sk === 'c-north'),
+      name: 'Northwind Industrial',
+    });
+    const listed = await gql(USER, 'Query', 'listTableauViews', {
+      filter: { companyName: { eq: 'Northwind Industrial' } },
+    });
+    expect((listed as { items: { id: string; companyName: string }[] }).items.map((view) => view.companyName)).toEqual(
+      expect.arrayContaining(['Northwind Industrial']),
+    );
+    expect(
+      (listed as { items: { companyName: string }[] }).items.every(
+        (view) => view.companyName === 'Northwind Industrial',
+      ),
+    ).toBe(true);
   });
 
   it("refuses to delete a user's last view of a dashboard, and deletes a second one", async () => {

@@ -32,19 +32,23 @@ beforeAll(async () => {
 afterAll(() => h.close());
 beforeEach(async () => {
   await h.reset();
-  const view = (id: string, userEmail: string, dashboard: string, companyName?: string) =>
+  const view = (id: string, userEmail: string, dashboard: string) =>
     h.tables.put('VIEWS_TABLE', {
       id,
       userEmail,
       quicksightDashboardId: dashboard,
       name: `View ${dashboard}`,
-      companyName,
       createdAt: 't',
       updatedAt: 't',
     });
-  await view('v1', USER.email, 'sales', 'Acme Tools');
-  await view('v2', USER.email, 'inventory', 'Acme Tools');
-  await view('v3', OTHER_USER.email, 'sales', 'Bolt Distribution');
+  // Each user's company is their membership; the views refer to the user only.
+  await seedCompany(h, 'c-acme', 'Acme Tools');
+  await seedCompany(h, 'c-bolt', 'Bolt Distribution');
+  await seedMembership(h, USER.email, ['c-acme']);
+  await seedMembership(h, OTHER_USER.email, ['c-bolt']);
+  await view('v1', USER.email, 'sales');
+  await view('v2', USER.email, 'inventory');
+  await view('v3', OTHER_USER.email, 'sales');
   for (const [id, name] of [
     ['sales', 'Sales Performance'],
     ['inventory', 'Inventory'],
@@ -399,6 +403,29 @@ describe('GET_INSIGHT_USERS', () => {
       [FORMER, 0],
       [OTHER_USER.email, 1],
     ]);
+  });
+
+  it("shows a company's new name, and an owner under each of their companies, from the records alone", async () => {
+    await seedViews();
+    // A rename writes the company's record only; an owner holds both companies.
+    await seedCompany(h, 'c-acme', 'Acme Industrial');
+    await seedMembership(h, OTHER_USER.email, ['c-acme', 'c-bolt'], true);
+    const all = await users({});
+    const rows = new Map((all.body.users as { email: string; companies: string[] }[]).map((u) => [u.email, u]));
+    expect(rows.get(USER.email)).toMatchObject({
+      companies: ['Acme Industrial'],
+      assigned: expect.arrayContaining([expect.objectContaining({ companyName: 'Acme Industrial' })]),
+    });
+    expect(rows.get(OTHER_USER.email)).toMatchObject({ companies: ['Acme Industrial', 'Bolt Distribution'] });
+    for (const company of ['acme INDUSTRIAL', 'Bolt Distribution']) {
+      const listed = await users({ company });
+      expect((listed.body.users as { email: string }[]).map((user) => user.email)).toContain(OTHER_USER.email);
+    }
+    // The old name finds only what was recorded under it (the views of the past), no assignment.
+    const former = await users({ company: 'Acme Tools' });
+    expect(
+      (former.body.users as { email: string; assigned: unknown[] }[]).map((user) => [user.email, user.assigned.length]),
+    ).toEqual([[USER.email, 0]]);
   });
 
   it.each([

@@ -162,9 +162,16 @@ describe('IMPORT_USER', () => {
       IdentityType: 'QUICKSIGHT',
     });
     const views = await h.tables.views();
-    expect(views.map((view) => [view.quicksightDashboardId, view.name, view.companyName]).sort()).toEqual([
-      ['inventory-margins', 'Inventory', 'Acme Components'],
-      ['sales-performance', 'Sales', 'Acme Components'],
+    expect(views.map((view) => [view.quicksightDashboardId, view.name]).sort()).toEqual([
+      ['inventory-margins', 'Inventory'],
+      ['sales-performance', 'Sales'],
+    ]);
+    // The views hold no company: the user's membership does, and the assignments show its name.
+    expect(views.filter((view) => 'companyName' in view)).toEqual([]);
+    const shown = await call({ action: 'GET_USER_DASHBOARDS', userEmail: NEW });
+    expect((shown.body.dashboards as { companyName: string | null }[]).map((view) => view.companyName)).toEqual([
+      'Acme Components',
+      'Acme Components',
     ]);
     const defaultPointer = (await h.tables.state()).find((item) => item.sk === 'DEFAULT');
     expect(defaultPointer?.viewId).toBe(views.find((view) => view.quicksightDashboardId === 'inventory-margins')?.id);
@@ -187,8 +194,12 @@ describe('IMPORT_USER', () => {
       companyIds: ['c-acme'],
       owner: false,
     });
-    // The assignments carry the company's own spelling.
-    expect((await h.tables.views()).map((view) => view.companyName)).toEqual(['Acme Components', 'Acme Components']);
+    // The assignments show the company's own spelling.
+    const shown = await call({ action: 'GET_USER_DASHBOARDS', userEmail: NEW });
+    expect((shown.body.dashboards as { companyName: string | null }[]).map((view) => view.companyName)).toEqual([
+      'Acme Components',
+      'Acme Components',
+    ]);
   });
 
   it('refuses a company the portal does not have with 400 naming it, before anything is written', async () => {

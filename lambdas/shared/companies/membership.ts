@@ -1,13 +1,6 @@
-import { COMPANY_MESSAGES, companiesLabel } from '#contracts/companies.ts';
-import {
-  type CompanyItem,
-  type MembershipItem,
-  companyNamesOfUser,
-  getMembership,
-  putMembership,
-} from '../data/companies.ts';
+import { COMPANY_MESSAGES } from '#contracts/companies.ts';
+import { type CompanyItem, type MembershipItem, getMembership, putMembership } from '../data/companies.ts';
 import { withLease } from '../data/lease.ts';
-import { setViewCompany, viewsOfUser } from '../data/views.ts';
 import { BadRequestError, ConflictError } from '../errors.ts';
 import { addMember, companyGroupsOfUser, groupNameOf, removeMember } from './groups.ts';
 
@@ -109,14 +102,6 @@ const stepsTowards = async (
   return { steps: groupSteps(actual, companyIds.map(groupNameOf)), registered: true };
 };
 
-/** Carries the user's companies to their assignments (the assignment's companyName). */
-const relabelAssignments = async (email: string, names: readonly string[]): Promise<void> => {
-  const label = companiesLabel(names);
-  for (const view of await viewsOfUser(email)) {
-    if (view.companyName !== label) await setViewCompany(view.id, label || undefined);
-  }
-};
-
 export interface UserCompaniesChange {
   readonly before: MembershipItem | undefined;
   readonly after: MembershipItem;
@@ -127,8 +112,8 @@ export interface UserCompaniesChange {
 
 /**
  * Applies a user's companies, given as the portal's companies (not names): the QuickSight groups
- * first (when the user is registered), then the portal record, then the label of their
- * assignments; if the record cannot be written the group changes are undone. One change per
+ * first (when the user is registered), then the portal record (the ids, which every view of the
+ * user's companies reads); if the record cannot be written the group changes are undone. One change per
  * user at a time: a change that finds another one in progress for longer than the lease's wait
  * is refused (409) and changes nothing.
  */
@@ -152,7 +137,6 @@ export const applyCompanyMembership = async (
       await undoGroupSteps(email, steps);
       throw error;
     }
-    await relabelAssignments(email, names);
     return { before, after, names, registered };
   });
 };
@@ -177,7 +161,3 @@ export const leaveCompanyGroups = async (email: string): Promise<void> =>
     const { steps } = await stepsTowards(email, []);
     await undoGroupSteps(email, steps.map(inverse));
   });
-
-/** The text an assignment carries as its company: the user's companies, from the company model. */
-export const companyLabelOf = async (email: string): Promise<string | undefined> =>
-  companiesLabel(await companyNamesOfUser(email)) || undefined;

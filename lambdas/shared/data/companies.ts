@@ -1,6 +1,12 @@
 import { randomBytes } from 'node:crypto';
-import { DeleteCommand, GetCommand, PutCommand } from '@aws-sdk/lib-dynamodb';
-import { type AccessCheck, type CompanyKind, COMPANY_MESSAGES, accessCheckSchema } from '#contracts/companies.ts';
+import { BatchGetCommand, DeleteCommand, GetCommand, PutCommand } from '@aws-sdk/lib-dynamodb';
+import {
+  type AccessCheck,
+  type CompanyKind,
+  COMPANY_MESSAGES,
+  accessCheckSchema,
+  companiesLabel,
+} from '#contracts/companies.ts';
 import { stateTable } from '#contracts/tables.ts';
 import { dynamo } from '../aws/dynamo.ts';
 import { ConflictError, NotFoundError } from '../errors.ts';
@@ -146,6 +152,41 @@ export const listMemberships = async (): Promise<Map<string, MembershipItem>> =>
     (await queryStatePartition(MEMBERSHIP_PK)).map(toMembership).map((membership) => [membership.email, membership]),
   );
 
+/** BatchGetItem's limit of keys per call, and the attempts at keys DynamoDB leaves unprocessed. */
+const BATCH_GET_KEYS = 100;
+const BATCH_GET_ATTEMPTS = 5;
+
+/**
+ * The memberships of `emails` (of those who have one), by email: one BatchGetItem per 100
+ * emails, whatever the number of users in the portal; keys DynamoDB leaves unprocessed are
+ * asked again after a growing pause.
+ */
+export const membershipsOf = async (emails: readonly string[]): Promise<Map<string, MembershipItem>> => {
+  const table = tableName(stateTable);
+  const found = new Map<string, MembershipItem>();
+  const chunks: string[][] = [];
+  for (let start = 0; start < emails.length; start += BATCH_GET_KEYS)
+    chunks.push(emails.slice(start, start + BATCH_GET_KEYS));
+  await Promise.all(
+    chunks.map(async (chunk) => {
+      let keys: Record<string, unknown>[] = chunk.map((email) => ({ pk: MEMBERSHIP_PK, sk: email.toLowerCase() }));
+      for (let attempt = 1; keys.length > 0; attempt += 1) {
+        if (attempt > BATCH_GET_ATTEMPTS) throw new Error(`DynamoDB left ${keys.length} membership reads unprocessed`);
+        const answer = await dynamo.send(
+          new BatchGetCommand({ RequestItems: { [table]: { Keys: keys, ConsistentRead: true } } }),
+        );
+        for (const item of answer.Responses?.[table] ?? []) {
+          const membership = toMembership(item);
+          found.set(membership.email, membership);
+        }
+        keys = answer.UnprocessedKeys?.[table]?.Keys ?? [];
+        if (keys.length > 0) await new Promise((resolve) => setTimeout(resolve, 50 * 2 ** attempt));
+      }
+    }),
+  );
+  return found;
+};
+
 export const getMembership = async (email: string): Promise<MembershipItem | undefined> => {
   const result = await dynamo.send(
     new GetCommand({
@@ -230,3 +271,11 @@ export const companyNamesOfUser = async (email: string): Promise<string[]> => {
   const companies = await Promise.all((membership?.companyIds ?? []).map(getCompany));
   return companies.flatMap((company) => (company ? [company.name] : [])).sort((a, b) => a.localeCompare(b));
 };
+
+/**
+ * How a user's companies are shown beside their views and assignments (GraphQL's companyName,
+ * the admin portal's panels): their names, read from the company records now, so a rename
+ * shows everywhere at once; null for a user in no company.
+ */
+export const companyLabelOfUser = async (email: string): Promise<string | null> =>
+  companiesLabel(await companyNamesOfUser(email)) || null;

@@ -12,14 +12,17 @@ import { dynamo } from '../aws/dynamo.ts';
 import { ConflictError } from '../errors.ts';
 import { isConditionFailure, nowIso, tableName, writeIf } from './tables.ts';
 
-/** A stored view (GraphQL TableauView without the derived isDefault). */
+/**
+ * A stored view (GraphQL TableauView without the derived isDefault and companyName). A view
+ * refers to its user only: the user's companies are their membership's ids, and the names
+ * shown with a view are read from the company records where it is shown.
+ */
 export interface ViewItem {
   id: string;
   userEmail: string;
   quicksightDashboardId: string;
   name: string;
   link?: string;
-  companyName?: string;
   createdAt: string;
   updatedAt: string;
   createdBy?: string;
@@ -32,6 +35,16 @@ export interface UserViewsKey extends Record<string, unknown> {
   quicksightDashboardId: string;
 }
 
+/**
+ * A view as read: the company label older versions copied onto each view is left out (it went
+ * stale on every rename and move); an assignment written again removes it from the item.
+ */
+const asView = (item: Record<string, unknown>): ViewItem => {
+  const { companyName: _legacyLabel, ...view } = item;
+  return view as unknown as ViewItem;
+};
+const asViews = (items: Record<string, unknown>[] | undefined): ViewItem[] => (items ?? []).map(asView);
+
 const queryAll = async (input: Omit<QueryCommandInput, 'TableName'>): Promise<ViewItem[]> => {
   const items: ViewItem[] = [];
   let startKey: Record<string, unknown> | undefined;
@@ -39,7 +52,7 @@ const queryAll = async (input: Omit<QueryCommandInput, 'TableName'>): Promise<Vi
     const page = await dynamo.send(
       new QueryCommand({ ...input, TableName: tableName(viewsTable), ExclusiveStartKey: startKey }),
     );
-    items.push(...((page.Items ?? []) as ViewItem[]));
+    items.push(...asViews(page.Items));
     startKey = page.LastEvaluatedKey;
   } while (startKey !== undefined);
   return items;
@@ -63,7 +76,7 @@ export const viewsOfUserForDashboard = (userEmail: string, dashboardId: string):
 /** The first item a query finds: one item read at most. */
 const firstMatch = async (input: Omit<QueryCommandInput, 'TableName' | 'Limit'>): Promise<ViewItem | undefined> => {
   const page = await dynamo.send(new QueryCommand({ ...input, TableName: tableName(viewsTable), Limit: 1 }));
-  return page.Items?.[0] as ViewItem | undefined;
+  return page.Items?.[0] === undefined ? undefined : asView(page.Items[0]);
 };
 
 /** Whether a query finds anything: one item read at most. */
@@ -110,7 +123,7 @@ export const pageViewsOfDashboard = async (
       Limit: limit,
     }),
   );
-  return { items: (page.Items ?? []) as ViewItem[], more: page.LastEvaluatedKey !== undefined };
+  return { items: asViews(page.Items), more: page.LastEvaluatedKey !== undefined };
 };
 
 export const isDashboardAssigned = (dashboardId: string): Promise<boolean> =>
@@ -136,14 +149,14 @@ export const pageViewsOfUser = async (
       ExclusiveStartKey: startKey,
     }),
   );
-  return { items: (page.Items ?? []) as ViewItem[], lastKey: page.LastEvaluatedKey };
+  return { items: asViews(page.Items), lastKey: page.LastEvaluatedKey };
 };
 
 export const getView = async (id: string): Promise<ViewItem | undefined> => {
   const result = await dynamo.send(
     new GetCommand({ TableName: tableName(viewsTable), Key: { id }, ConsistentRead: true }),
   );
-  return result.Item as ViewItem | undefined;
+  return result.Item === undefined ? undefined : asView(result.Item);
 };
 
 /** A new view's id: random, so it tells nothing about whose view it is or of what. */
@@ -212,7 +225,6 @@ export interface AssignedViewFields {
   dashboardId: string;
   name: string;
   link: string;
-  companyName?: string;
   actor: string;
 }
 
@@ -226,8 +238,7 @@ const refreshClaimedView = async (viewId: string, fields: AssignedViewFields): P
       new UpdateCommand({
         TableName: tableName(viewsTable),
         Key: { id: viewId },
-        UpdateExpression:
-          'SET #name = :name, link = :link, updatedAt = :now' + (fields.companyName ? ', companyName = :company' : ''),
+        UpdateExpression: 'SET #name = :name, link = :link, updatedAt = :now REMOVE companyName',
         ConditionExpression: 'userEmail = :email AND quicksightDashboardId = :dashboard',
         ExpressionAttributeNames: { '#name': 'name' },
         ExpressionAttributeValues: {
@@ -236,12 +247,11 @@ const refreshClaimedView = async (viewId: string, fields: AssignedViewFields): P
           ':name': fields.name,
           ':link': fields.link,
           ':now': nowIso(),
-          ...(fields.companyName ? { ':company': fields.companyName } : {}),
         },
         ReturnValues: 'ALL_NEW',
       }),
     );
-    return output.Attributes as ViewItem;
+    return output.Attributes === undefined ? undefined : asView(output.Attributes);
   } catch (error) {
     if (isConditionFailure(error)) return undefined;
     throw error;
@@ -269,7 +279,6 @@ export const upsertAssignedView = async (fields: AssignedViewFields): Promise<Vi
     quicksightDashboardId: fields.dashboardId,
     name: fields.name,
     link: fields.link,
-    companyName: fields.companyName,
     createdAt: now,
     updatedAt: now,
     createdBy: fields.actor,
@@ -321,26 +330,6 @@ export const refreshViewLabels = (id: string, name: string, link: string): Promi
         ConditionExpression: 'attribute_exists(id) AND (#name <> :name OR link <> :link OR attribute_not_exists(link))',
         ExpressionAttributeNames: { '#name': 'name' },
         ExpressionAttributeValues: { ':name': name, ':link': link, ':now': nowIso() },
-      }),
-    ),
-  );
-
-/** Sets (or, with undefined, removes) the company a view carries; false when the view is gone. */
-export const setViewCompany = (id: string, companyName: string | undefined): Promise<boolean> =>
-  writeIf(() =>
-    dynamo.send(
-      new UpdateCommand({
-        TableName: tableName(viewsTable),
-        Key: { id },
-        UpdateExpression:
-          companyName === undefined
-            ? 'REMOVE companyName SET updatedAt = :now'
-            : 'SET companyName = :company, updatedAt = :now',
-        ConditionExpression: 'attribute_exists(id)',
-        ExpressionAttributeValues: {
-          ':now': nowIso(),
-          ...(companyName === undefined ? {} : { ':company': companyName }),
-        },
       }),
     ),
   );
