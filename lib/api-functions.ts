@@ -171,12 +171,14 @@ export class ApiFunctions extends Construct {
     ]);
     quicksightAdmin.bindTable(data.table('Dashboards'), CATALOGUE_ACTIONS);
     // Besides the single-item claims and pointers: the companies, memberships and the directory
-    // copy, read by partition; the copy's entries changed one by one and written in batches.
+    // copy, read by partition; the copy's entries changed one by one and written in batches; the
+    // memberships of a page of Insights users read in batches.
     quicksightAdmin.bindTable(data.table('State'), [
       ...STATE_ITEM_ACTIONS,
       'dynamodb:Query',
       'dynamodb:UpdateItem',
       'dynamodb:BatchWriteItem',
+      'dynamodb:BatchGetItem',
     ]);
     quicksightAdmin.bindTable(data.table('Audit'), ['dynamodb:PutItem']);
     // GET_INSIGHTS reads the usage aggregates, never the events.

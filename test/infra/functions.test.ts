@@ -81,7 +81,7 @@ const EXPECTED_ACTIONS: Record<string, { path: string; actions: string[] }> = {
       's3:PutObject',
       's3:GetObject',
       's3:ListBucket',
-      ...['GetItem', 'Query', 'Scan', 'PutItem', 'UpdateItem', 'DeleteItem', 'BatchWriteItem'].map(
+      ...['GetItem', 'Query', 'Scan', 'PutItem', 'UpdateItem', 'DeleteItem', 'BatchWriteItem', 'BatchGetItem'].map(
         (a) => `dynamodb:${a}`,
       ),
     ],
