@@ -180,7 +180,9 @@ export const updateTableauView = async (caller: Caller, args: unknown): Promise<
   const { input, condition } = parseWith(updateViewArgs, args);
   const current = await readableView(caller, input.id);
   await checkCondition(current, condition);
-  if (input.companyName !== undefined && (input.companyName || null) !== (await companyLabelOfUser(current.userEmail)))
+  // The owner's companies, read once: for the check here and for the answer.
+  const companyName = await companyLabelOfUser(current.userEmail);
+  if (input.companyName !== undefined && (input.companyName || null) !== companyName)
     throw new ForbiddenError(COMPANY_FROM_MODEL);
   const targetDashboard = input.quicksightDashboardId ?? current.quicksightDashboardId;
   return withAssignmentLeases(current.userEmail, [current.quicksightDashboardId, targetDashboard], async () => {
@@ -220,7 +222,7 @@ export const updateTableauView = async (caller: Caller, args: unknown): Promise<
     if (!(await replaceView(next, current.updatedAt))) throw new ConflictError(CHANGED_CONCURRENTLY);
     if (input.isDefault === true) await setDefaultView(next.userEmail, next.id);
     if (input.isDefault === false) await clearDefaultIfPointsTo(next.userEmail, next.id);
-    return toTableauView(next, ...(await ownerContext(next.userEmail)));
+    return toTableauView(next, await getDefaultViewId(next.userEmail), companyName);
   });
 };
 

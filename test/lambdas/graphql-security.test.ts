@@ -249,9 +249,6 @@ describe('assignments belong to the admin', () => {
   });
 
   it("keeps the admin's labels in the admin portal, and counts the user's views in their own company, whatever the user sent", async () => {
-    await seedCompany(h, 'c-acme', 'Acme Tools');
-    await seedCompany(h, 'c-bolt', 'Bolt Distribution');
-    await seedMembership(h, USER.email, ['c-acme']);
     await refusal('updateTableauView', {
       input: { id: 'a-sales', companyName: 'Bolt Distribution', name: 'Phish', link: 'https://evil.example.net/login' },
     });

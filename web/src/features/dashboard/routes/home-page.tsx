@@ -66,7 +66,10 @@ const TOOLBAR_ACTIONS: readonly {
   },
 ];
 
-/** The toolbar's icons: decoration beside the visible label, which names the button (on a phone, the label alone). */
+/**
+ * The toolbar's icons: decoration beside the visible label, which names the button. On a phone Refresh shows its
+ * label alone, and More keeps its cue.
+ */
 const ICON = { size: 16, strokeWidth: 2, className: 'toolbar-icon', 'aria-hidden': true, focusable: false } as const;
 
 const NO_COMPANIES: readonly string[] = [];
@@ -218,7 +221,7 @@ export default function HomePage() {
               triggerClassName="btn btn-secondary"
               trigger={
                 <>
-                  <Ellipsis {...ICON} />
+                  <Ellipsis {...ICON} className="toolbar-icon menu-cue" />
                   More
                 </>
               }
