@@ -17,6 +17,18 @@ export const POOL = {
   /** Wrong MFA codes tolerated in one sign-in session. */
   mfaAttemptsPerSession: 5,
   emailSender: COGNITO_DEFAULT_SENDER,
+  /**
+   * StartWebAuthnRegistration's options carry `"timeout": 60000` (the AWS CLI's example of
+   * start-web-authn-registration); the registration challenge lasts that long.
+   */
+  passkeyRegistrationMs: 60_000,
+  /** The passkey request options of a WEB_AUTHN challenge last as long as the sign-in session. */
+  passkeySignInMs: 3 * 60_000,
+  /**
+   * Passkeys a user may register: ListWebAuthnCredentials returns at most 20 (MaxResults 0 to 20),
+   * Cognito's per-user passkey quota.
+   */
+  passkeysPerUser: 20,
 } as const;
 
 /** `ExplicitAuthFlows` values of a Cognito app client (CreateUserPoolClient). */

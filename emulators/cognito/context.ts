@@ -4,6 +4,7 @@ import type { AppClientSettings, VerifiedAttribute } from './config.ts';
 import type { InvitationTemplate, SendEmail } from './mail.ts';
 import type { AuthSessions } from './sessions.ts';
 import type { PoolStore } from './store.ts';
+import type { FirstAuthFactor, PasskeyPool } from './webauthn-config.ts';
 
 /** Lambda triggers of the pool that local mode wires to the same handlers. */
 export interface PoolTriggers {
@@ -51,6 +52,10 @@ export interface PoolContext {
   readonly temporaryPasswordMs: number;
   /** The pool's invitation email. */
   readonly invitation: InvitationTemplate;
+  /** The pool's passkey settings (WebAuthnConfiguration) with the allowed origins; absent when it has none. */
+  readonly webAuthn?: PasskeyPool;
+  /** SignInPolicy.AllowedFirstAuthFactors: the first factors USER_AUTH offers. */
+  readonly allowedFirstAuthFactors: readonly FirstAuthFactor[];
   now(): number;
 }
 

@@ -99,6 +99,38 @@ export const ERRORS = {
   unknownOperation: () => new CognitoServiceError('UnknownOperationException', 'Unknown operation'),
   malformedBody: () => serialization('Start of structure or map found where not expected.'),
   wrongType: (member: string) => serialization(`Unexpected value type in payload at '${member}'.`),
+  webAuthnNotEnabled: () =>
+    new CognitoServiceError('WebAuthnNotEnabledException', 'Passkey sign-in is not enabled for this user pool.'),
+  webAuthnConfigurationMissing: () =>
+    new CognitoServiceError(
+      'WebAuthnConfigurationMissingException',
+      'The user pool has no WebAuthn relying party ID or domain.',
+    ),
+  webAuthnChallengeNotFound: () =>
+    new CognitoServiceError('WebAuthnChallengeNotFoundException', 'The WebAuthn registration challenge was not found.'),
+  webAuthnOriginNotAllowed: () =>
+    new CognitoServiceError(
+      'WebAuthnOriginNotAllowedException',
+      'The credential origin does not align with the user pool relying party ID.',
+    ),
+  webAuthnRelyingPartyMismatch: () =>
+    new CognitoServiceError(
+      'WebAuthnRelyingPartyMismatchException',
+      'The credential is associated with a different relying party ID than the user pool.',
+    ),
+  webAuthnCredentialNotSupported: (reason: string) =>
+    new CognitoServiceError('WebAuthnCredentialNotSupportedException', `The credential is not supported: ${reason}.`),
+  invalidWebAuthnCredential: () => invalidParameter('The WebAuthn credential is not valid.'),
+  passkeyAlreadyRegistered: () => invalidParameter('The WebAuthn credential is already registered.'),
+  passkeyLimitExceeded: () => limitExceeded('The user has registered the maximum number of passkeys.'),
+  passkeyNotFound: () => resourceNotFound('The WebAuthn credential was not found.'),
+  passkeyMfaNotAllowed: () =>
+    invalidParameter(
+      'Passkey MFA requires the user pool WebAuthn factor configuration MULTI_FACTOR_WITH_USER_VERIFICATION.',
+    ),
+  passkeyMfaNeedsOtherMfa: () => invalidParameter('Passkey MFA requires another MFA method activated for the user.'),
+  invalidPreferredChallenge: (name: string) => invalidParameter(`Invalid PREFERRED_CHALLENGE value: ${name}`),
+  challengeNotAvailable: (name: string) => invalidParameter(`Challenge ${name} is not available for the user.`),
   bodyTooLarge: () => new CognitoServiceError('RequestEntityTooLargeException', 'Request entity too large', 413),
   internal: () => new CognitoServiceError('InternalErrorException', 'Internal server error.', 500),
 } as const;

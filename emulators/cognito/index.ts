@@ -13,6 +13,7 @@ import { loadPool } from './persistence.ts';
 import { AuthSessions } from './sessions.ts';
 import { authenticatorSecret, type GroupRecord, type PoolMeta } from './state.ts';
 import { PoolStore } from './store.ts';
+import { checkedPasskeyOptions, type FirstAuthFactor, type WebAuthnSettings } from './webauthn-config.ts';
 import { httpUrl, listen } from '../shared/http.ts';
 
 /**
@@ -21,6 +22,7 @@ import { httpUrl, listen } from '../shared/http.ts';
  */
 
 export type { InvitationTemplate, OutgoingEmail } from './mail.ts';
+export type { WebAuthnSettings } from './webauthn-config.ts';
 
 export interface CognitoEmulatorOptions {
   /** @default '127.0.0.1' */
@@ -72,6 +74,19 @@ export interface CognitoEmulatorOptions {
    * current. @default none
    */
   onAuthenticatorChanged?: (email: string | undefined, secret: string | undefined) => void;
+  /**
+   * The pool's passkey settings (WebAuthnConfiguration), absent when the pool has none. The pool
+   * requires MFA, so WEB_AUTHN as a first factor needs MULTI_FACTOR_WITH_USER_VERIFICATION.
+   */
+  webAuthn?: WebAuthnSettings;
+  /** SignInPolicy.AllowedFirstAuthFactors: what USER_AUTH sign-in may start with. @default ['PASSWORD'] */
+  allowedFirstAuthFactors?: readonly FirstAuthFactor[];
+  /**
+   * Origins WebAuthn ceremonies may come from (clientDataJSON.origin), e.g. the portal's
+   * 'http://localhost:5173'; each must align with the relying party ID (its host is the ID or a
+   * subdomain of it), and they are unused without `webAuthn`. @default any origin that aligns with it
+   */
+  webAuthnOrigins?: readonly string[];
   /** Clock in epoch milliseconds, for tests of expiry. @default Date.now */
   now?: () => number;
 }
@@ -132,6 +147,8 @@ export async function startCognitoEmulator(options: CognitoEmulatorOptions): Pro
   if (options.webUrl !== undefined && !/^https?:\/\/[^/]/.test(options.webUrl)) {
     throw new Error(`webUrl must be an http(s) address, got ${options.webUrl}`);
   }
+  // Refused before anything is opened: a configuration AWS refuses never starts.
+  const passkeys = checkedPasskeyOptions(options);
   const now = options.now ?? Date.now;
   const validity = options.client.defaultTokenValidity;
   const lifetimes = {
@@ -179,6 +196,8 @@ export async function startCognitoEmulator(options: CognitoEmulatorOptions): Pro
     temporaryPasswordMs:
       positive('temporaryPasswordValidityDays', options.temporaryPasswordValidityDays, 7) * 24 * 60 * 60_000,
     invitation: checkedInvitation(options.invitation ?? DEFAULT_INVITATION),
+    ...(passkeys.webAuthn ? { webAuthn: passkeys.webAuthn } : {}),
+    allowedFirstAuthFactors: passkeys.allowedFirstAuthFactors,
     now,
   };
   const server = createCognitoServer(context, jwks);

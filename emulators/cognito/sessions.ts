@@ -39,14 +39,46 @@ interface Entry<T> {
   expiresAt: number;
 }
 
+/**
+ * USER_AUTH (choice-based sign-in) before its first factor is proven: the choice of a challenge
+ * (SELECT_CHALLENGE), or a passkey assertion awaited (WEB_AUTHN) with the challenge it must sign.
+ */
+export interface UserAuthState {
+  /** The USERNAME the client gave. */
+  requested: string;
+  /** The account it names; undefined for one that does not exist (the answer is a decoy). */
+  username?: string;
+  challenge: 'SELECT_CHALLENGE' | 'WEB_AUTHN';
+  /** SELECT_CHALLENGE: the challenges offered (AvailableChallenges). */
+  available?: readonly string[];
+  /** WEB_AUTHN: the request options' challenge (base64url) and user verification requirement. */
+  webAuthn?: { challenge: string; userVerification: 'required' | 'preferred' };
+}
+
+/** A passkey registration started (StartWebAuthnRegistration) and not yet completed. */
+export interface PendingRegistration {
+  /** The creation options' challenge, base64url. */
+  challenge: string;
+}
+
 class ExpiringMap<T> {
   private readonly entries = new Map<string, Entry<T>>();
 
-  constructor(private readonly now: () => number) {}
+  constructor(
+    private readonly now: () => number,
+    private readonly lifetimeMs = POOL.authSessionMs,
+  ) {}
 
   put(id: string, value: T): void {
     if (this.entries.size >= 1000) this.sweep();
-    this.entries.set(id, { value, expiresAt: this.now() + POOL.authSessionMs });
+    this.entries.set(id, { value, expiresAt: this.now() + this.lifetimeMs });
+  }
+
+  /** Removes and returns the entry; undefined when it is unknown or expired. */
+  take(id: string): T | undefined {
+    const entry = this.entries.get(id);
+    this.entries.delete(id);
+    return entry && entry.expiresAt > this.now() ? entry.value : undefined;
   }
 
   /** The entry, or Cognito's session errors when it is unknown or expired. */
@@ -75,10 +107,24 @@ export class AuthSessions {
   readonly srp: ExpiringMap<SrpState>;
   /** Keyed by the Session string of challenge answers. */
   readonly challenges: ExpiringMap<ChallengeState>;
+  /** USER_AUTH steps before the first factor, keyed by their Session string. */
+  readonly userAuth: ExpiringMap<UserAuthState>;
+  /** Passkey registrations in progress, one per user (keyed by username), for the options' timeout. */
+  readonly registrations: ExpiringMap<PendingRegistration>;
 
   constructor(now: () => number) {
     this.srp = new ExpiringMap(now);
     this.challenges = new ExpiringMap(now);
+    this.userAuth = new ExpiringMap(now);
+    this.registrations = new ExpiringMap(now, POOL.passkeyRegistrationMs);
+  }
+
+  /** A USER_AUTH step; the previous step's session, if any, stops working. */
+  nextUserAuth(state: UserAuthState, previous?: string): string {
+    if (previous !== undefined) this.userAuth.delete(previous);
+    const session = randomBytes(96).toString('base64url');
+    this.userAuth.put(session, state);
+    return session;
   }
 
   startSrp(state: SrpState): string {

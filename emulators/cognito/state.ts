@@ -59,6 +59,27 @@ export interface UserRecord {
   codeDeliveries: number[];
   /** Devices tracked for this user (absent in pools saved before device tracking). */
   devices?: DeviceRecord[];
+  /** The user's passkeys, in registration order (absent in pools saved before passkeys). */
+  passkeys?: PasskeyRecord[];
+  /** Passkey MFA (WebAuthnMfaSettings.Enabled); absent means off. */
+  passkeyMfa?: boolean;
+}
+
+/** A registered passkey (WebAuthnCredentialDescription, and what verifying its assertions needs). */
+export interface PasskeyRecord {
+  /** The credential ID, base64url. */
+  id: string;
+  /** The COSE public key, base64url. */
+  publicKey: string;
+  /** COSE algorithm of the key: -7 (ES256) or -257 (RS256). */
+  algorithm: number;
+  /** The authenticator's signature counter last seen: a later assertion must carry a higher one. */
+  counter: number;
+  transports: string[];
+  attachment?: 'platform' | 'cross-platform';
+  friendlyName: string;
+  relyingPartyId: string;
+  createdAt: number;
 }
 
 /**

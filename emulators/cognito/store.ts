@@ -3,9 +3,9 @@ import type { CollectionName, GroupRecord, OriginRecord, PoolMeta, PoolSnapshot,
 
 /**
  * The pool in memory with the indexes the operations need (username, email, group
- * members, sign-ins by user and by refresh token), so no request scans every account
- * unless it asks for a filtered listing. Changes are marked dirty and journaled by
- * `commit()`, which the HTTP layer awaits before answering.
+ * members, sign-ins by user and by refresh token, passkey owners by credential ID), so no
+ * request scans every account unless it asks for a filtered listing. Changes are marked
+ * dirty and journaled by `commit()`, which the HTTP layer awaits before answering.
  */
 export class PoolStore {
   private readonly users = new Map<string, UserRecord>();
@@ -20,6 +20,8 @@ export class PoolStore {
   private readonly origins = new Map<string, OriginRecord>();
   private readonly originsByUser = new Map<string, Set<string>>();
   private readonly originByRefreshHash = new Map<string, string>();
+  private readonly passkeyOwners = new Map<string, string>();
+  private readonly passkeysByUser = new Map<string, Set<string>>();
   private readonly dirty = new Map<string, { c: CollectionName; k: string }>();
 
   private constructor(
@@ -71,7 +73,13 @@ export class PoolStore {
   /** Records a change to a user (attributes, status, credentials, counters). */
   saveUser(user: UserRecord): void {
     this.indexEmail(user);
+    this.indexPasskeys(user);
     this.mark('user', user.username);
+  }
+
+  /** The username of the user a passkey (by credential ID) is registered to. */
+  passkeyOwner(credentialId: string): string | undefined {
+    return this.passkeyOwners.get(credentialId);
   }
 
   deleteUser(user: UserRecord): void {
@@ -80,6 +88,8 @@ export class PoolStore {
     if (email !== undefined && this.usernameByEmail.get(email) === user.username) this.usernameByEmail.delete(email);
     this.emailByUsername.delete(user.username);
     for (const group of user.groups) this.members.get(group)?.delete(user.username);
+    for (const id of this.passkeysByUser.get(user.username) ?? []) this.passkeyOwners.delete(id);
+    this.passkeysByUser.delete(user.username);
     this.deletedInOrder += 1;
     if (this.deletedInOrder > 1000 && this.deletedInOrder * 4 > this.ordered.length) {
       this.ordered = this.ordered.filter((candidate) => this.users.get(candidate.username) === candidate);
@@ -222,7 +232,17 @@ export class PoolStore {
     this.ordered.push(user);
     this.nextSeq = Math.max(this.nextSeq, user.seq + 1);
     this.indexEmail(user);
+    this.indexPasskeys(user);
     for (const group of user.groups) this.members.get(group)?.add(user.username);
+  }
+
+  private indexPasskeys(user: UserRecord): void {
+    const now = new Set((user.passkeys ?? []).map((passkey) => passkey.id));
+    const before = this.passkeysByUser.get(user.username);
+    for (const id of before ?? []) if (!now.has(id)) this.passkeyOwners.delete(id);
+    for (const id of now) this.passkeyOwners.set(id, user.username);
+    if (now.size === 0) this.passkeysByUser.delete(user.username);
+    else this.passkeysByUser.set(user.username, now);
   }
 
   private indexEmail(user: UserRecord): void {

@@ -29,6 +29,13 @@ export function revealMissingUser(context: PoolContext, user: UserRecord | undef
   if (!user && !context.client.preventUserExistenceErrors) throw ERRORS.userNotFound();
 }
 
+/** A parameter of AuthParameters or ChallengeResponses that must be there and not empty. */
+export function requiredParameter(parameters: Record<string, string> | undefined, name: string): string {
+  const value = parameters?.[name];
+  if (value === undefined || value === '') throw ERRORS.missingAuthParameter(name);
+  return value;
+}
+
 export const epochSeconds = (ms: number) => ms / 1000;
 
 /** Opaque page tokens holding a position (`kind` keeps one listing's tokens out of another). */
@@ -50,13 +57,19 @@ export function attributeList(user: UserRecord, only?: readonly string[]) {
     .map(([Name, Value]) => ({ Name, Value }));
 }
 
-/** MFA fields of GetUser / AdminGetUser. */
+/**
+ * MFA fields of GetUser, AdminGetUser and GetUserAuthFactors: TOTP once verified and enabled (the
+ * preferred factor if the user said so), and passkey MFA as WEB_AUTHN, its AuthFactorType name
+ * (WebAuthnMfaSettings has no PreferredMfa: passkey MFA is never the preferred setting).
+ */
 export function mfaSettings(user: UserRecord) {
   const token = user.softwareToken;
-  if (!token.secret || !token.enabled) return {};
+  const totp = token.secret !== undefined && token.enabled;
+  const list = [...(totp ? ['SOFTWARE_TOKEN_MFA'] : []), ...(user.passkeyMfa ? ['WEB_AUTHN'] : [])];
+  if (list.length === 0) return {};
   return {
-    UserMFASettingList: ['SOFTWARE_TOKEN_MFA'],
-    ...(token.preferred ? { PreferredMfaSetting: 'SOFTWARE_TOKEN_MFA' } : {}),
+    UserMFASettingList: list,
+    ...(totp && token.preferred ? { PreferredMfaSetting: 'SOFTWARE_TOKEN_MFA' } : {}),
   };
 }
 

@@ -5,6 +5,7 @@ import { deviceOperations } from './devices.ts';
 import { groupOperations } from './groups.ts';
 import { listUserOperations } from './list-users.ts';
 import { mfaOperations } from './mfa.ts';
+import { passkeyOperations } from './passkeys.ts';
 import { selfServiceOperations } from './self-service.ts';
 import { signInOperations } from './sign-in.ts';
 
@@ -19,5 +20,6 @@ export const OPERATIONS: ReadonlyMap<string, Operation> = new Map(
     ...groupOperations,
     ...listUserOperations,
     ...deviceOperations,
+    ...passkeyOperations,
   }),
 );

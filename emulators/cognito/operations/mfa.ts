@@ -2,7 +2,7 @@ import { z } from 'zod';
 import type { Operation, PoolContext } from '../context.ts';
 import { ERRORS, invalidParameter } from '../errors.ts';
 import type { ChallengeState } from '../sessions.ts';
-import { authenticatorSecret, type UserRecord } from '../state.ts';
+import { authenticatorSecret, type SoftwareToken, type UserRecord } from '../state.ts';
 import { checkTotp, newTotpSecret } from '../software-token.ts';
 import { authenticate } from '../tokens.ts';
 import { parseInput, shapes } from '../validation.ts';
@@ -89,25 +89,60 @@ const preferenceShape = {
   SMSMfaSettings: shapes.mfaSettings.optional(),
   SoftwareTokenMfaSettings: shapes.mfaSettings.optional(),
   EmailMfaSettings: shapes.mfaSettings.optional(),
+  WebAuthnMfaSettings: z.object({ Enabled: z.boolean().optional() }).optional(),
 };
+type Setting = { Enabled?: boolean | undefined; PreferredMfa?: boolean | undefined } | undefined;
 type Preferences = {
-  [K in keyof typeof preferenceShape]?:
-    { Enabled?: boolean | undefined; PreferredMfa?: boolean | undefined } | undefined;
+  SMSMfaSettings?: Setting;
+  SoftwareTokenMfaSettings?: Setting;
+  EmailMfaSettings?: Setting;
+  WebAuthnMfaSettings?: { Enabled?: boolean | undefined } | undefined;
 };
 
-/** TOTP is the pool's only second factor; SMS and email cannot be turned on. */
+/** The TOTP preference a request asks for; only a verified authenticator can be enabled. */
+function nextSoftwareToken(user: UserRecord, totp: Setting): SoftwareToken {
+  if (!totp) return user.softwareToken;
+  const enabled = totp.Enabled ?? user.softwareToken.enabled;
+  const preferred = enabled && (totp.PreferredMfa ?? user.softwareToken.preferred);
+  if ((enabled || totp.PreferredMfa) && !user.softwareToken.secret) throw ERRORS.softwareTokenNotVerified();
+  return { ...user.softwareToken, enabled, preferred };
+}
+
+/**
+ * Passkey MFA as a request asks for it. Turning it on needs passkeys that count as MFA in the pool
+ * ("To activate this setting, the FactorConfiguration of your user pool WebAuthnConfiguration must
+ * be MULTI_FACTOR_WITH_USER_VERIFICATION"), and while it is on the user must keep "at least one
+ * other MFA method such as SMS, TOTP, or email activated to prevent account lockout"
+ * (WebAuthnMfaSettingsType,
+ * https://docs.aws.amazon.com/cognito-user-identity-pools/latest/APIReference/API_WebAuthnMfaSettingsType.html):
+ * here TOTP, enabled in the preference.
+ */
+function nextPasskeyMfa(context: PoolContext, user: UserRecord, token: SoftwareToken, preferences: Preferences) {
+  const asked = preferences.WebAuthnMfaSettings?.Enabled;
+  if (asked === true && context.webAuthn?.factorConfiguration !== 'MULTI_FACTOR_WITH_USER_VERIFICATION') {
+    throw ERRORS.passkeyMfaNotAllowed();
+  }
+  const enabled = asked ?? user.passkeyMfa === true;
+  if (enabled && !(token.secret !== undefined && token.enabled)) throw ERRORS.passkeyMfaNeedsOtherMfa();
+  return enabled;
+}
+
+/**
+ * TOTP is the pool's only MFA code; SMS and email cannot be turned on. Nothing changes when any
+ * part of the request is refused.
+ */
 function applyPreferences(context: PoolContext, user: UserRecord, preferences: Preferences): void {
   if (preferences.SMSMfaSettings?.Enabled || preferences.SMSMfaSettings?.PreferredMfa) throw ERRORS.smsNotConfigured();
   if (preferences.EmailMfaSettings?.Enabled || preferences.EmailMfaSettings?.PreferredMfa)
     throw ERRORS.emailMfaNotConfigured();
-  const totp = preferences.SoftwareTokenMfaSettings;
-  if (!totp) return;
-  const enabled = totp.Enabled ?? user.softwareToken.enabled;
-  const preferred = enabled && (totp.PreferredMfa ?? user.softwareToken.preferred);
-  if ((enabled || totp.PreferredMfa) && !user.softwareToken.secret) throw ERRORS.softwareTokenNotVerified();
+  if (!preferences.SoftwareTokenMfaSettings && !preferences.WebAuthnMfaSettings) return;
   // Only the preference changes: the operation "doesn't reset an existing TOTP MFA for a
   // user", and a pool that requires MFA keeps asking for the verified authenticator's code.
-  user.softwareToken = { ...user.softwareToken, enabled, preferred };
+  const token = nextSoftwareToken(user, preferences.SoftwareTokenMfaSettings);
+  const passkeyMfa = nextPasskeyMfa(context, user, token, preferences);
+  user.softwareToken = token;
+  if (passkeyMfa) user.passkeyMfa = true;
+  else delete user.passkeyMfa;
   user.updatedAt = context.now();
   context.store.saveUser(user);
 }
@@ -133,7 +168,11 @@ const adminSetUserMfaPreference: Operation = {
   },
 };
 
-/** Removes the TOTP factor (a lost authenticator); the next sign-in sets up a new one. */
+/**
+ * Removes the TOTP factor (a lost authenticator); the next sign-in sets up a new one. Passkey MFA,
+ * which needs another MFA method active, goes with it: a passkey is a first factor again until the
+ * user has an authenticator and turns passkey MFA back on.
+ */
 const adminDeleteSoftwareToken: Operation = {
   admin: true,
   run(context, body) {
@@ -142,6 +181,7 @@ const adminDeleteSoftwareToken: Operation = {
     const user = requireUser(context, input.Username);
     if (user.status === 'UNCONFIRMED') throw ERRORS.userNotConfirmed();
     user.softwareToken = { enabled: false, preferred: false };
+    delete user.passkeyMfa;
     user.updatedAt = context.now();
     context.store.saveUser(user);
     authenticatorChanged(context, user);

@@ -12,6 +12,8 @@ export interface SignInResponse {
   ChallengeName?: string;
   Session?: string;
   ChallengeParameters: Record<string, string>;
+  /** SELECT_CHALLENGE: the first factors the user may choose from (USER_AUTH). */
+  AvailableChallenges?: string[];
   AuthenticationResult?: Awaited<ReturnType<typeof issueTokens>> & {
     NewDeviceMetadata?: { DeviceKey: string; DeviceGroupKey: string };
   };
@@ -52,8 +54,21 @@ function forgetWrongPasswords(context: PoolContext, user: UserRecord): void {
  */
 export function continueAfterPassword(context: PoolContext, user: UserRecord, deviceKey?: string): SignInResponse {
   forgetWrongPasswords(context, user);
-  if (!user.enabled) throw ERRORS.userDisabled();
   const authTime = Math.floor(context.now() / 1000);
+  return accountStep(context, user, authTime, deviceKey) ?? mfaChallenge(context, user, authTime, undefined, deviceKey);
+}
+
+/**
+ * After a first factor (a password or a passkey), what the account's state asks for: an error, a
+ * new password, or nothing (undefined) when a confirmed account goes on to MFA.
+ */
+export function accountStep(
+  context: PoolContext,
+  user: UserRecord,
+  authTime: number,
+  deviceKey?: string,
+): SignInResponse | undefined {
+  if (!user.enabled) throw ERRORS.userDisabled();
   switch (user.status) {
     case 'UNCONFIRMED':
       throw ERRORS.userNotConfirmed();
@@ -63,7 +78,7 @@ export function continueAfterPassword(context: PoolContext, user: UserRecord, de
       if ((user.temporaryPasswordExpiresAt ?? Infinity) <= context.now()) throw ERRORS.temporaryPasswordExpired();
       return newPasswordChallenge(context, user, authTime, deviceKey);
     case 'CONFIRMED':
-      return mfaChallenge(context, user, authTime, undefined, deviceKey);
+      return undefined;
   }
 }
 

@@ -1,4 +1,4 @@
-import { createHmac, randomBytes } from 'node:crypto';
+import { randomBytes } from 'node:crypto';
 import { z } from 'zod';
 import { clientAllowsFlow } from '../config.ts';
 import type { Operation, PoolContext } from '../context.ts';
@@ -10,16 +10,15 @@ import { assertPasswordConforms } from '../password-policy.ts';
 import {
   createServerChallenge,
   createVerifier,
-  decoyVerifier,
   parseClientPublicValue,
   passwordClaimIsValid,
-  passwordMatches,
   SRP_TIMESTAMP,
 } from '../srp.ts';
 import { checkTotp } from '../software-token.ts';
 import { refreshTokens } from '../tokens.ts';
 import { parseInput, shapes } from '../validation.ts';
-import { applyAttributes, requireClient, revealMissingUser } from './common.ts';
+import { applyAttributes, requireClient, requiredParameter } from './common.ts';
+import { passwordSignIn, startSrp } from './password-sign-in.ts';
 import {
   assertNotLockedOut,
   challengeUser,
@@ -30,6 +29,7 @@ import {
   recordWrongPassword,
   type SignInResponse,
 } from './sign-in-steps.ts';
+import { respondUserAuth, startUserAuth, USER_AUTH_CHALLENGES } from './user-auth.ts';
 
 const AUTH_FLOWS = [
   'USER_SRP_AUTH',
@@ -76,11 +76,7 @@ const respondInput = z.object({
 
 type Parameters = Record<string, string>;
 
-function required(parameters: Parameters | undefined, name: string): string {
-  const value = parameters?.[name];
-  if (value === undefined || value === '') throw ERRORS.missingAuthParameter(name);
-  return value;
-}
+const required = requiredParameter;
 
 const initiateAuth: Operation = {
   run(context, body) {
@@ -99,54 +95,11 @@ const initiateAuth: Operation = {
       );
     }
     const username = required(parameters, 'USERNAME');
+    if (flow === 'USER_AUTH') return startUserAuth(context, username, parameters);
     if (flow === 'USER_PASSWORD_AUTH') return passwordSignIn(context, username, required(parameters, 'PASSWORD'));
     return startSrp(context, username, required(parameters, 'SRP_A'));
   },
 };
-
-function passwordSignIn(context: PoolContext, username: string, password: string): SignInResponse {
-  const user = context.store.findUser(username);
-  revealMissingUser(context, user);
-  if (!user?.password) throw ERRORS.incorrectCredentials();
-  assertNotLockedOut(context, user);
-  if (!passwordMatches(user.password, context.poolName, user.username, password)) recordWrongPassword(context, user);
-  return continueAfterPassword(context, user);
-}
-
-/**
- * PASSWORD_VERIFIER challenge. An unknown account gets a decoy challenge with a stable
- * salt and fails only at the proof, so it looks exactly like a wrong password.
- */
-function startSrp(context: PoolContext, username: string, srpA: string): SignInResponse {
-  const A = parseClientPublicValue(srpA);
-  if (A === undefined) throw invalidParameter('Invalid SRP_A value.');
-  const user = context.store.findUser(username);
-  revealMissingUser(context, user);
-  const known = user?.password ? { user, password: user.password } : undefined;
-  const userIdForSrp = known ? known.user.username : username;
-  const salt = known
-    ? known.password.salt
-    : createHmac('sha256', context.store.meta.decoySecret).update(username.toLowerCase()).digest('hex').slice(0, 32);
-  const verifier = known ? known.password.verifier : decoyVerifier();
-  const challenge = createServerChallenge(verifier);
-  const secretBlock = context.sessions.startSrp({
-    username: known?.user.username,
-    userIdForSrp,
-    verifier,
-    A,
-    challenge,
-  });
-  return {
-    ChallengeName: 'PASSWORD_VERIFIER',
-    ChallengeParameters: {
-      SALT: salt,
-      SECRET_BLOCK: secretBlock,
-      SRP_B: challenge.B,
-      USERNAME: userIdForSrp,
-      USER_ID_FOR_SRP: userIdForSrp,
-    },
-  };
-}
 
 function answerPasswordVerifier(context: PoolContext, responses: Parameters | undefined): SignInResponse {
   const secretBlock = required(responses, 'PASSWORD_CLAIM_SECRET_BLOCK');
@@ -252,6 +205,9 @@ const respondToAuthChallenge: Operation = {
     requireClient(context, input.ClientId);
     const responses = input.ChallengeResponses;
     if (input.ChallengeName === 'PASSWORD_VERIFIER') return answerPasswordVerifier(context, responses);
+    if (USER_AUTH_CHALLENGES.has(input.ChallengeName)) {
+      return respondUserAuth(context, input.ChallengeName, input.Session, responses);
+    }
     if (input.Session === undefined) throw ERRORS.missingAuthParameter('Session');
     const session = input.Session;
     const state = context.sessions.challenges.get(session);
