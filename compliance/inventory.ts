@@ -1,4 +1,4 @@
-import { signInSettingsOf, signInStatements } from './sign-in-claims.ts';
+import { firstFactorsOf, passkeysCountAsMfa, signInSettingsOf, signInStatements } from './sign-in-claims.ts';
 import {
   isRecord,
   readable,
@@ -129,6 +129,18 @@ function logGroups(stack: StackTemplate): InventoryItem[] {
   });
 }
 
+/** A pool's passkeys: whether they are a first factor, count as MFA, verify the user, and their relying party. */
+function passkeySummary(stack: StackTemplate, pool: TemplateResource): string {
+  const passkeys = signInSettingsOf(pool).passkeys;
+  if (!passkeys) return 'off: not a first factor';
+  const p = props(pool);
+  return [
+    `first factor; ${passkeys.factorConfiguration} (${passkeysCountAsMfa(passkeys) ? 'a passkey sign-in counts as MFA' : 'a single factor: a passkey sign-in skips MFA'})`,
+    `user verification ${passkeys.userVerification}`,
+    `relying party ${readable(stack, p.WebAuthnRelyingPartyID) || "the user pool's domain (Cognito's default)"}`,
+  ].join('; ');
+}
+
 function userPools(stack: StackTemplate): { stores: InventoryItem[]; identity: InventoryItem[] } {
   const stores: InventoryItem[] = [];
   const identity: InventoryItem[] = [];
@@ -158,6 +170,8 @@ function userPools(stack: StackTemplate): { stores: InventoryItem[]; identity: I
         'remembered devices': isRecord(p.DeviceConfiguration)
           ? `on (${at(p, 'DeviceConfiguration', 'DeviceOnlyRememberedOnUserPrompt') === true ? 'when the user asks' : 'every device'}): a remembered device skips the MFA code`
           : 'off: every sign-in asks for the MFA code',
+        'first factors': firstFactorsOf(pool).join(', '),
+        passkeys: passkeySummary(stack, pool),
         'sign-in statement': signInStatements(signInSettingsOf(pool)).join(' '),
         triggers: isRecord(p.LambdaConfig)
           ? Object.entries(p.LambdaConfig)

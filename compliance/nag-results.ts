@@ -144,7 +144,7 @@ function replay(params: IApplyRule, evaluation: Evaluation): IApplyRule {
 type PackClass = abstract new (...args: any[]) => NagPack;
 
 /** A pack that also records every applicable result in a log. */
-function recording<T extends PackClass>(Pack: T) {
+export function recording<T extends PackClass>(Pack: T) {
   abstract class Recording extends Pack {
     abstract readonly log: NagResultLog;
 

@@ -17,6 +17,15 @@ export interface SignInSettings {
   readonly threatProtection: boolean;
   /** Access token lifetime, when known. */
   readonly accessTokenMinutes?: number;
+  /** Present when passkeys (WEB_AUTHN) are an allowed first factor. */
+  readonly passkeys?: PasskeySettings;
+}
+
+export interface PasskeySettings {
+  /** `WebAuthnFactorConfiguration`: SINGLE_FACTOR (Cognito's default) or MULTI_FACTOR_WITH_USER_VERIFICATION. */
+  readonly factorConfiguration: string;
+  /** `WebAuthnUserVerification`: required, or preferred (Cognito's default). */
+  readonly userVerification: string;
 }
 
 export const signInSettings = (settings: SignInSettings): SignInSettings => settings;
@@ -24,11 +33,36 @@ export const signInSettings = (settings: SignInSettings): SignInSettings => sett
 const at = (value: unknown, ...path: string[]): unknown =>
   path.reduce<unknown>((node, key) => (isRecord(node) ? node[key] : undefined), value);
 
+/** The first factors a pool resource allows (Policies.SignInPolicy.AllowedFirstAuthFactors; PASSWORD when unset). */
+export function firstFactorsOf(pool: TemplateResource): string[] {
+  const factors = at(pool.Properties, 'Policies', 'SignInPolicy', 'AllowedFirstAuthFactors');
+  return Array.isArray(factors) ? factors.map(String) : ['PASSWORD'];
+}
+
+/** The passkey settings of a user pool resource, when passkeys are a first factor, with Cognito's defaults. */
+export function passkeySettingsOf(pool: TemplateResource): PasskeySettings | undefined {
+  if (!firstFactorsOf(pool).includes('WEB_AUTHN')) return undefined;
+  const p = pool.Properties ?? {};
+  return {
+    factorConfiguration:
+      typeof p.WebAuthnFactorConfiguration === 'string' ? p.WebAuthnFactorConfiguration : 'SINGLE_FACTOR',
+    userVerification: typeof p.WebAuthnUserVerification === 'string' ? p.WebAuthnUserVerification : 'preferred',
+  };
+}
+
+/**
+ * The rule of the portal's pack (compliance/portal-checks.ts): passkeys may be a first factor only
+ * where a passkey sign-in counts as MFA and the passkey must verify the user.
+ */
+export const passkeysCountAsMfa = (passkeys: PasskeySettings): boolean =>
+  passkeys.factorConfiguration === 'MULTI_FACTOR_WITH_USER_VERIFICATION' && passkeys.userVerification === 'required';
+
 /** The settings of a user pool resource as the template holds them. */
 export function signInSettingsOf(pool: TemplateResource): SignInSettings {
   const p = pool.Properties ?? {};
   const device = p.DeviceConfiguration;
   const length = at(p, 'Policies', 'PasswordPolicy', 'MinimumLength');
+  const passkeys = passkeySettingsOf(pool);
   return {
     mfa: typeof p.MfaConfiguration === 'string' ? p.MfaConfiguration : 'OFF',
     // Cognito remembers devices when tracking is on; "on user prompt" only when the user ticks the box.
@@ -38,6 +72,7 @@ export function signInSettingsOf(pool: TemplateResource): SignInSettings {
     selfSignUp: at(p, 'AdminCreateUserConfig', 'AllowAdminCreateUserOnly') !== true,
     passwordMinLength: typeof length === 'number' ? length : Number(length ?? 8),
     threatProtection: at(p, 'UserPoolAddOns', 'AdvancedSecurityMode') === 'ENFORCED',
+    ...(passkeys && { passkeys }),
   };
 }
 
@@ -48,9 +83,20 @@ export function mfaStatement(s: SignInSettings): string {
     s.mfa === 'ON'
       ? 'Every account must set up an authenticator app (TOTP MFA is required).'
       : 'MFA is optional: only accounts that set up an authenticator app are asked for a code.';
+  // With passkeys, only sign-ins with the password go through the code step.
+  const signIn = s.passkeys ? 'sign-in with the password' : 'sign-in';
   return s.rememberDevices
-    ? `${base} A sign-in asks for the code, except from a device the user chose to remember after a sign-in with a code: sign-ins from a remembered device need the password only, until the user or an administrator forgets the device (config rememberDevices).`
-    : `${base} Every sign-in asks for the code; no device is remembered (config rememberDevices is off).`;
+    ? `${base} A ${signIn} asks for the code, except from a device the user chose to remember after a sign-in with a code: sign-ins from a remembered device need the password only, until the user or an administrator forgets the device (config rememberDevices).`
+    : `${base} Every ${signIn} asks for the code; no device is remembered (config rememberDevices is off).`;
+}
+
+/** How passkeys sign in, if they do. */
+export function passkeyStatement(s: SignInSettings): string {
+  if (!s.passkeys) return 'Passkeys are off: every account signs in with its password (config passkeys).';
+  const settings = `WebAuthnFactorConfiguration ${s.passkeys.factorConfiguration}, WebAuthnUserVerification ${s.passkeys.userVerification}`;
+  return passkeysCountAsMfa(s.passkeys)
+    ? `Passkeys are on (config passkeys): an account may register passkeys and sign in with one instead of the password and the code. The passkey must verify the user (PIN or biometric), and Cognito counts such a sign-in as multi-factor (${settings}).`
+    : `Passkeys are a first factor that does not count as MFA (${settings}): a sign-in with a passkey needs no second factor.`;
 }
 
 export function signUpStatement(s: SignInSettings): string {
@@ -71,18 +117,23 @@ function threatProtectionStatement(s: SignInSettings): string {
 
 /** All sign-in statements, in reading order. */
 export function signInStatements(s: SignInSettings): string[] {
-  return [mfaStatement(s), passwordStatement(s), signUpStatement(s), threatProtectionStatement(s)];
+  return [mfaStatement(s), passkeyStatement(s), passwordStatement(s), signUpStatement(s), threatProtectionStatement(s)];
 }
 
 /**
  * The reason the pool accepts cdk-nag's threat protection finding (AwsSolutions-COG8) while threat protection is off.
  */
 export function threatProtectionReason(s: SignInSettings): string {
+  const passkeys = !s.passkeys
+    ? ''
+    : passkeysCountAsMfa(s.passkeys)
+      ? ', or use a passkey that verifies the user (PIN or biometric), which Cognito counts as both factors'
+      : ', unless it uses a passkey (a single factor in this pool, which needs none)';
   const mfa =
     s.mfa === 'ON'
       ? s.rememberDevices
-        ? 'every account must pass a time-based one-time password (TOTP) second factor, except at sign-ins from a device the user chose to remember after a sign-in with a code'
-        : 'every sign-in of every account must pass a time-based one-time password (TOTP) second factor'
+        ? `every account must pass a time-based one-time password (TOTP) second factor${passkeys}, except at sign-ins from a device the user chose to remember after a sign-in with a code`
+        : `every sign-in of every account must pass a time-based one-time password (TOTP) second factor${passkeys}`
       : 'accounts that set up an authenticator app pass a TOTP second factor';
   return [
     `The Plus feature plan adds adaptive authentication and compromised-credential detection at a per-user monthly charge; this deployment runs without it (config threatProtection is false). Instead ${mfa};`,

@@ -42,5 +42,7 @@ export const runtimeConfigSchema = z.object({
   session: z.optional(sessionSettingsSchema),
   /** Whether the pool tracks devices: the sign-in then offers to remember the device. */
   rememberDevices: z.optional(z.boolean()),
+  /** Whether passkeys are on: sign-in offers one, the MFA page adds and removes them. */
+  passkeys: z.optional(z.boolean()),
 });
 export type RuntimeConfig = z.infer<typeof runtimeConfigSchema>;

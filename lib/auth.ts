@@ -5,7 +5,7 @@ import type * as logs from 'aws-cdk-lib/aws-logs';
 import { Construct } from 'constructs';
 import { ADMINS_GROUP, USERS_GROUP } from '#contracts/groups.ts';
 import { INVITATION_VALIDITY_DAYS } from '#contracts/user-admin.ts';
-import { cdkAuthFlows, USER_POOL_CLIENT } from '#contracts/user-pool-client.ts';
+import { cdkAuthFlows, clientAuthFlows, USER_POOL_CLIENT } from '#contracts/user-pool-client.ts';
 import { acknowledge, signInSettings, threatProtectionReason } from './compliance.ts';
 import { PortalFunction } from './portal-function.ts';
 import { PortalNames } from './resource-names.ts';
@@ -78,6 +78,12 @@ export interface PortalAuthProps {
    * @default 8
    */
   readonly passwordMinLength?: number;
+  /**
+   * Passkeys (WebAuthn) as a first factor beside the password, counting as MFA when the passkey
+   * verifies the user; `relyingPartyId` is the site's domain, where the browser creates and uses
+   * them. Absent: password sign-in only, as without the configuration key `passkeys`.
+   */
+  readonly passkeys?: { readonly relyingPartyId: string };
   /** Prefix of the Cognito domain that serves the email-confirmation link. */
   readonly domainPrefix: string;
   readonly deletionProtection: boolean;
@@ -87,10 +93,51 @@ export interface PortalAuthProps {
 }
 
 /**
+ * How the pool takes passkeys when they are on: a sign-in with a passkey that verified the user
+ * (WebAuthnUserVerification required) counts as multi-factor (WebAuthnFactorConfiguration).
+ */
+const PASSKEY_SETTINGS = {
+  factorConfiguration: 'MULTI_FACTOR_WITH_USER_VERIFICATION',
+  userVerification: cognito.PasskeyUserVerification.REQUIRED,
+} as const;
+
+/**
+ * AWS's refusal of a pool whose passkeys are a single factor while MFA is required
+ * (CreateUserPool, UpdateUserPool), word for word.
+ */
+export const SINGLE_FACTOR_PASSKEYS_REFUSAL =
+  'Cannot set WebAuthn factor configuration to SINGLE_FACTOR if MFA is required and WebAuthn is an allowed first auth factor';
+
+/**
+ * Refuses at synth what AWS refuses at deployment: passkeys (WEB_AUTHN) as a first factor of a
+ * pool that requires MFA, with the factor configuration SINGLE_FACTOR (Cognito's default). The
+ * check reads the pool's CloudFormation resource, so it also sees what was set on it directly.
+ */
+export function refuseSingleFactorPasskeys(userPool: cognito.UserPool): void {
+  const resource = userPool.node.defaultChild as cognito.CfnUserPool;
+  userPool.node.addValidation({
+    validate: () => {
+      const stack = Stack.of(userPool);
+      const policies = stack.resolve(resource.policies) as
+        { signInPolicy?: { allowedFirstAuthFactors?: string[] } } | undefined;
+      const firstFactors = policies?.signInPolicy?.allowedFirstAuthFactors ?? [];
+      const factorConfiguration =
+        (stack.resolve(resource.webAuthnFactorConfiguration) as string | undefined) ?? 'SINGLE_FACTOR';
+      const mfaRequired = stack.resolve(resource.mfaConfiguration) === cognito.Mfa.REQUIRED;
+      return mfaRequired && firstFactors.includes('WEB_AUTHN') && factorConfiguration === 'SINGLE_FACTOR'
+        ? [SINGLE_FACTOR_PASSKEYS_REFUSAL]
+        : [];
+    },
+  });
+}
+
+/**
  * The identity provider: a Cognito user pool with email as the sign-in name, mandatory
  * authenticator-app MFA, the spec's password policy, email-only recovery, groups Admins and
- * Users, and one app client for the SPA (SRP, no secret). There is no identity pool: no
- * feature needs AWS credentials in the browser, so no unauthenticated identity exists.
+ * Users, and one app client for the SPA (SRP, no secret). With passkeys on, a passkey that
+ * verifies the user (PIN or biometric) is a first factor that Cognito counts as both factors.
+ * There is no identity pool: no feature needs AWS credentials in the browser, so no
+ * unauthenticated identity exists.
  */
 export class PortalAuth extends Construct {
   readonly userPool: cognito.UserPool;
@@ -101,6 +148,8 @@ export class PortalAuth extends Construct {
   readonly preTokenGeneration: PortalFunction;
   /** Whether the pool tracks devices that users may have remembered. */
   readonly rememberDevices: boolean;
+  /** Whether passkeys are a first factor (and count as MFA with user verification). */
+  readonly passkeys: boolean;
   /** The pool's MFA mode (`MfaConfiguration`: `ON`, every account must use an authenticator). */
   readonly mfaConfiguration: string = cognito.Mfa.REQUIRED;
 
@@ -108,6 +157,7 @@ export class PortalAuth extends Construct {
     super(scope, id);
     const senderDomain = props.senderAddress.split('@')[1];
     this.rememberDevices = props.rememberDevices ?? false;
+    this.passkeys = props.passkeys !== undefined;
     const threatProtection = props.threatProtection ?? false;
 
     this.userPool = new cognito.UserPool(this, 'UserPool', {
@@ -137,6 +187,11 @@ export class PortalAuth extends Construct {
       },
       mfa: this.mfaConfiguration as cognito.Mfa,
       mfaSecondFactor: { otp: true, sms: false, email: false },
+      ...(props.passkeys && {
+        signInPolicy: { allowedFirstAuthFactors: { password: true, passkey: true } },
+        passkeyRelyingPartyId: props.passkeys.relyingPartyId,
+        passkeyUserVerification: PASSKEY_SETTINGS.userVerification,
+      }),
       accountRecovery: cognito.AccountRecovery.EMAIL_ONLY,
       email: cognito.UserPoolEmail.withSES({
         fromEmail: props.senderAddress,
@@ -149,6 +204,12 @@ export class PortalAuth extends Construct {
       deletionProtection: props.deletionProtection,
       removalPolicy: props.deletionProtection ? RemovalPolicy.RETAIN : RemovalPolicy.DESTROY,
     });
+    if (props.passkeys) {
+      // A passkey sign-in with user verification satisfies the required MFA; the L2 pool has no prop for it.
+      (this.userPool.node.defaultChild as cognito.CfnUserPool).webAuthnFactorConfiguration =
+        PASSKEY_SETTINGS.factorConfiguration;
+    }
+    refuseSingleFactorPasskeys(this.userPool);
 
     new cognito.UserPoolGroup(this, 'AdminsGroup', {
       userPool: this.userPool,
@@ -167,7 +228,8 @@ export class PortalAuth extends Construct {
       userPoolClientName: props.userPoolClientName,
       // The same definition the local identity provider enforces (contracts/user-pool-client.ts).
       generateSecret: USER_POOL_CLIENT.generateSecret,
-      authFlows: cdkAuthFlows(),
+      // With passkeys, choice-based sign-in (USER_AUTH) beside SRP.
+      authFlows: cdkAuthFlows(clientAuthFlows(this.passkeys)),
       disableOAuth: true,
       preventUserExistenceErrors: USER_POOL_CLIENT.preventUserExistenceErrors,
       enableTokenRevocation: USER_POOL_CLIENT.enableTokenRevocation,
@@ -195,6 +257,7 @@ export class PortalAuth extends Construct {
             passwordMinLength: props.passwordMinLength ?? 8,
             threatProtection,
             accessTokenMinutes: props.accessTokenValidity.toMinutes(),
+            ...(this.passkeys && { passkeys: PASSKEY_SETTINGS }),
           }),
         ),
       });

@@ -5,6 +5,7 @@ import type { IConstruct } from 'constructs';
 import { fileURLToPath } from 'node:url';
 import { NagResultLog, RecordingAwsSolutionsChecks, RecordingNist80053R5Checks } from '#compliance/nag-results.ts';
 import { ComplianceReportPlugin } from '#compliance/plugin.ts';
+import { RecordingPortalChecks } from '#compliance/portal-checks.ts';
 import { loadConfig } from './config.ts';
 
 // What the constructs take from the compliance pack: the metadata key of a store's data
@@ -15,7 +16,8 @@ export { signInSettings, threatProtectionReason } from '#compliance/sign-in-clai
 const projectRoot = fileURLToPath(new URL('..', import.meta.url));
 
 /**
- * The compliance packs every synth runs, recording every result for the evidence pack.
+ * The compliance packs every synth runs (cdk-nag's AwsSolutions and NIST 800-53 rev 5, and the
+ * portal's own rules), recording every result for the evidence pack.
  * Their findings, and the built-in CloudFormation validator's, land in
  * `cdk.out/validation-report.json`; the acknowledgements below are also written into each
  * resource's template metadata (`cdk_nag.rules_to_suppress`) so an auditor reading a
@@ -24,10 +26,11 @@ const projectRoot = fileURLToPath(new URL('..', import.meta.url));
 function compliancePacks(
   app: App,
   log = new NagResultLog(),
-): [RecordingAwsSolutionsChecks, RecordingNist80053R5Checks] {
+): [RecordingAwsSolutionsChecks, RecordingNist80053R5Checks, RecordingPortalChecks] {
   return [
     new RecordingAwsSolutionsChecks(log, app, { verbose: true, writeSuppressionsToCloudFormation: true }),
     new RecordingNist80053R5Checks(log, app, { verbose: true }),
+    new RecordingPortalChecks(log, app, { verbose: true }),
   ];
 }
 

@@ -33,6 +33,8 @@ const HOST_NAME = /^(?=.{1,253}$)(?:[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?\.)+[a-z
 const CERTIFICATE_ARN = /^arn:aws[a-z-]*:acm:us-east-1:\d{12}:certificate\/[0-9a-f-]{36}$/;
 const WEB_ACL_ARN = /^arn:aws[a-z-]*:wafv2:us-east-1:\d{12}:global\/webacl\/[\w-]+\/[0-9a-f-]{36}$/;
 const COGNITO_DOMAIN_PREFIX = /^[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?$/;
+/** The longest passkey relying party id the user pool takes (CDK's check of `passkeyRelyingPartyId`). */
+const PASSKEY_RELYING_PARTY_MAX_LENGTH = 63;
 /** Short enough to leave room in the names it becomes part of (lib/resource-names.ts). */
 export const ENVIRONMENT_NAME = /^[a-z](?:[a-z0-9-]{0,13}[a-z0-9])?$/;
 
@@ -165,6 +167,12 @@ export const configSchema = z
     ),
     /** Users may have a device remembered after a sign-in with a code; it then skips the code. */
     rememberDevices: flag(false),
+    /**
+     * Passkeys (WebAuthn) as a first factor beside the password, counting as both factors when
+     * the passkey verifies the user (MULTI_FACTOR_WITH_USER_VERIFICATION); the relying party is
+     * the site's domain.
+     */
+    passkeys: flag(true),
     deletionProtection: flag(true),
     logRetentionDays: z.preprocess(
       numberFromText,
@@ -269,6 +277,18 @@ export const configSchema = z
       }
     },
     { when: valid('quicksightAuthorArn', 'quicksightIdentityRegion', 'region', 'quicksightAccountId') },
+  )
+  .superRefine(
+    (config, ctx) => {
+      if (config.passkeys && config.domainName && config.domainName.length > PASSKEY_RELYING_PARTY_MAX_LENGTH) {
+        ctx.addIssue({
+          code: 'custom',
+          path: ['domainName'],
+          message: `has more than ${PASSKEY_RELYING_PARTY_MAX_LENGTH} characters, too long for the passkey relying party id (WebAuthnRelyingPartyID), which is the site's domain; use a shorter domain or set passkeys to false`,
+        });
+      }
+    },
+    { when: valid('passkeys', 'domainName') },
   )
   .superRefine(
     (config, ctx) => {

@@ -66,6 +66,9 @@ export class PortalStack extends Stack {
       rememberDevices: config.rememberDevices,
       threatProtection: config.threatProtection,
       passwordMinLength: config.passwordMinLength,
+      // The site's domain: passkeys are bound to it. Without a custom domain it is the distribution's
+      // domain name, which the pool already waits for (its emails name the portal's address).
+      ...(config.passkeys && { passkeys: { relyingPartyId: this.site.domainName } }),
       domainPrefix: config.cognitoDomainPrefix ?? names.cognitoDomainPrefix(this),
       deletionProtection: config.deletionProtection,
       logRetention,
@@ -131,6 +134,7 @@ export class PortalStack extends Stack {
       ...(config.marketingSiteUrl ? { marketingSiteUrl: config.marketingSiteUrl } : {}),
       session: { idleTimeoutMinutes: config.idleTimeoutMinutes, absoluteSessionMinutes: config.absoluteSessionMinutes },
       rememberDevices: config.rememberDevices,
+      passkeys: config.passkeys,
     };
     new SiteDeployment(this, 'SiteDeployment', {
       site: this.site,

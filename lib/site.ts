@@ -97,6 +97,11 @@ export class PortalSite extends Construct {
   readonly logBucket: s3.Bucket;
   readonly distribution: cloudfront.Distribution;
   readonly headers: cloudfront.ResponseHeadersPolicy;
+  /**
+   * The host users open the portal at: the custom domain, else the distribution's domain name
+   * (known at deployment only). The passkey relying party of the user pool.
+   */
+  readonly domainName: string;
   /** The origin users open the portal at (https://<domain>). */
   readonly origin: string;
   /**
@@ -209,7 +214,8 @@ export class PortalSite extends Construct {
       logBucket: this.logBucket,
       logFilePrefix: 'cloudfront/',
     });
-    this.origin = `https://${props.domainName ?? this.distribution.distributionDomainName}`;
+    this.domainName = props.domainName ?? this.distribution.distributionDomainName;
+    this.origin = `https://${this.domainName}`;
     this.nameOriginAccessControl(props.originAccessControlName);
 
     this.acknowledgeFindings(props);

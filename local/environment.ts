@@ -1,6 +1,6 @@
 import { ENV } from '#contracts/env.ts';
 import { tables } from '#contracts/tables.ts';
-import type { SynthesizedDeployment, SynthesizedFunction } from './aws/deployment.ts';
+import type { SynthesizedDeployment, SynthesizedFunction, WebAuthnSettings } from './aws/deployment.ts';
 import {
   LOCAL_SITE_DOMAIN,
   localResourceNames,
@@ -114,6 +114,17 @@ export const functionName = (fn: SynthesizedFunction): string => {
   return typeof name === 'string' ? name : fn.logicalId;
 };
 
+/** What the pool's settings may refer to: the CDN alone, whose domain stands for the site's. */
+const siteValues = (deployment: SynthesizedDeployment, region: string): LocalValues => ({
+  region,
+  accountId: LOCAL_ACCOUNT_ID,
+  stackName: deployment.stackName,
+  unresolved: 'error',
+  resources: {
+    [deployment.resources.distribution]: { ref: 'ELOCALDISTRIBUTION', attributes: { DomainName: LOCAL_SITE_DOMAIN } },
+  },
+});
+
 /**
  * The pool's invitation email as local mode sends it: the template's subject and message with
  * the site's address (the CDN's domain in the template) made the local portal's.
@@ -123,18 +134,34 @@ export function invitationTemplate(
   region: string,
   siteOrigin: string,
 ): { emailSubject: string; emailMessage: string } {
-  const values: LocalValues = {
-    region,
-    accountId: LOCAL_ACCOUNT_ID,
-    stackName: deployment.stackName,
-    unresolved: 'error',
-    resources: {
-      [deployment.resources.distribution]: { ref: 'ELOCALDISTRIBUTION', attributes: { DomainName: LOCAL_SITE_DOMAIN } },
-    },
-  };
+  const values = siteValues(deployment, region);
   const text = (value: unknown) => withSiteOrigin(String(resolveValue(value, values)), siteOrigin);
   return {
     emailSubject: text(deployment.userPool.invitation.emailSubject),
     emailMessage: text(deployment.userPool.invitation.emailMessage),
   };
+}
+
+/**
+ * The pool's passkey settings as local mode runs them, or undefined without passkeys. In the
+ * template the relying party is the site's domain, the CDN's; locally the site is served at
+ * `siteOrigin`, and a browser creates and uses passkeys only for the host of the page's origin (or
+ * a domain it belongs to), so the local relying party is that host, `localhost`. A relying party
+ * that is not the CDN's domain (a custom domain in the configuration local mode synthesizes) names
+ * a site local mode does not serve, and is refused.
+ */
+export function localWebAuthn(
+  deployment: SynthesizedDeployment,
+  region: string,
+  siteOrigin: string,
+): (Omit<WebAuthnSettings, 'relyingPartyId'> & { readonly relyingPartyId: string }) | undefined {
+  const webAuthn = deployment.userPool.webAuthn;
+  if (!webAuthn) return undefined;
+  const relyingParty = resolveValue(webAuthn.relyingPartyId, siteValues(deployment, region));
+  if (relyingParty !== LOCAL_SITE_DOMAIN) {
+    throw new Error(
+      `The pool's passkey relying party is ${JSON.stringify(relyingParty)}, not the site's distribution: local mode serves the site at ${siteOrigin} and runs with no custom domain (domainName)`,
+    );
+  }
+  return { ...webAuthn, relyingPartyId: new URL(siteOrigin).hostname };
 }

@@ -1,6 +1,6 @@
 import { join } from 'node:path';
 import { ENV } from '#contracts/env.ts';
-import { USER_POOL_CLIENT } from '#contracts/user-pool-client.ts';
+import { userPoolClient } from '#contracts/user-pool-client.ts';
 import type { SynthesizedDeployment, UrlFunctionKey } from './aws/deployment.ts';
 import { localResourceNames } from './aws/resolve.ts';
 import { startCognitoEmulator, type CognitoEmulator } from '#emulators/cognito/index.ts';
@@ -8,7 +8,7 @@ import { cognitoDataDir, quicksightDataDir } from './data-dir.ts';
 import { LOCAL_ACCOUNT_ID, LOCAL_CREDENTIALS, SUPPORT_FROM_ADDRESS, SUPPORT_TO_ADDRESS } from '#clients/local-stack.ts';
 import { startDynamoDb } from './dynamodb.ts';
 import { Closers } from './closers.ts';
-import { invitationTemplate, type LocalEndpoints } from './environment.ts';
+import { invitationTemplate, localWebAuthn, type LocalEndpoints } from './environment.ts';
 import { startIamGate } from './iam/gate.ts';
 import { LocalIam } from './iam/policies.ts';
 import type { LocalFunction } from './lambda/runtime.ts';
@@ -187,14 +187,16 @@ export async function startCognito(
   stack.closers.add(async () => sendEmail.destroy());
   const dataDir = cognitoDataDir(stack.dataDir);
   const pool = deployment.userPool;
+  const webAuthn = localWebAuthn(deployment, stack.region, stack.siteOrigin);
   const emulator = await startCognitoEmulator({
     host: stack.host,
     port: 0,
     publicUrl: stack.url(stack.ports.cognito),
     dataDir,
     region: stack.region,
-    // The app client's definition, which the CDK app client is built from too.
-    client: USER_POOL_CLIENT,
+    // The app client's definition, which the CDK app client is built from too: with passkeys
+    // among the pool's first factors, its flows include USER_AUTH.
+    client: userPoolClient({ passkeys: pool.allowedFirstAuthFactors.includes('WEB_AUTHN') }),
     groups: pool.groups,
     sendEmail: sendEmail.send,
     webUrl: stack.siteOrigin,
@@ -205,6 +207,9 @@ export async function startCognito(
     refreshTokenDays: pool.refreshTokenDays,
     temporaryPasswordValidityDays: pool.temporaryPasswordValidityDays,
     attributesRequireVerificationBeforeUpdate: pool.attributesRequireVerificationBeforeUpdate,
+    allowedFirstAuthFactors: pool.allowedFirstAuthFactors,
+    // Passkeys of the local site: the relying party is its host, the one origin it serves.
+    ...(webAuthn && { webAuthn, webAuthnOrigins: [stack.siteOrigin] }),
     invitation: invitationTemplate(deployment, stack.region, stack.siteOrigin),
     // stack.json gives the demo accounts' secrets: a replaced authenticator replaces its secret there too.
     onAuthenticatorChanged: demoSecretKeeper(stack.dataDir, stack.log),

@@ -290,6 +290,7 @@ async function startWeb(
     // The deployment defaults, as the synthesized app local mode runs uses them.
     session: deployment.session,
     rememberDevices: deployment.userPool.deviceTracking !== undefined,
+    passkeys: deployment.userPool.allowedFirstAuthFactors.includes('WEB_AUTHN'),
   };
   const originOf = (address: string) => new URL(address).origin;
   const web = await startWebServer({

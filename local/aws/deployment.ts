@@ -75,6 +75,28 @@ export interface UserPoolSettings {
   readonly invitation: { readonly emailSubject: TemplateValue; readonly emailMessage: TemplateValue };
   /** The pool's groups (its AWS::Cognito::UserPoolGroup resources), which a new local pool starts with. */
   readonly groups: readonly UserPoolGroup[];
+  /**
+   * The first factors a sign-in may choose (Policies.SignInPolicy.AllowedFirstAuthFactors);
+   * ['PASSWORD'] when the pool sets none.
+   */
+  readonly allowedFirstAuthFactors: readonly FirstAuthFactor[];
+  /** The pool's passkey settings; absent when it sets none and passkeys are no first factor. */
+  readonly webAuthn?: WebAuthnSettings;
+}
+
+/** A first factor of choice-based sign-in (`AllowedFirstAuthFactors`). */
+export type FirstAuthFactor = 'PASSWORD' | 'WEB_AUTHN' | 'EMAIL_OTP' | 'SMS_OTP';
+
+export interface WebAuthnSettings {
+  /**
+   * The relying party passkeys are bound to (WebAuthnRelyingPartyID), intrinsics unresolved: the
+   * site's domain, which local mode makes the local site's host (local/environment.ts).
+   */
+  readonly relyingPartyId: TemplateValue;
+  /** WebAuthnUserVerification; Cognito's default is preferred. */
+  readonly userVerification: 'required' | 'preferred';
+  /** WebAuthnFactorConfiguration; Cognito's default is SINGLE_FACTOR. */
+  readonly factorConfiguration: 'SINGLE_FACTOR' | 'MULTI_FACTOR_WITH_USER_VERIFICATION';
 }
 
 export interface UserPoolGroup {

@@ -10,11 +10,13 @@ import type { PortalFunction } from '#lib/portal-function.ts';
 import { LOCAL_ACCOUNT_ID, LOCAL_CONTEXT } from '#clients/local-stack.ts';
 import type {
   DeployedFunctionKey,
+  FirstAuthFactor,
   FunctionUrlSettings,
   SynthesizedDeployment,
   SynthesizedFunction,
   UserPoolGroup,
   UserPoolSettings,
+  WebAuthnSettings,
 } from './deployment.ts';
 
 /**
@@ -169,7 +171,10 @@ export function userPoolSettings(pool: Resource, client: Resource): Omit<UserPoo
       AllowAdminCreateUserOnly?: boolean;
       InviteMessageTemplate?: { EmailSubject?: unknown; EmailMessage?: unknown };
     };
-    Policies?: { PasswordPolicy?: { TemporaryPasswordValidityDays?: number } };
+    Policies?: {
+      PasswordPolicy?: { TemporaryPasswordValidityDays?: number };
+      SignInPolicy?: { AllowedFirstAuthFactors?: string[] };
+    };
     DeviceConfiguration?: { ChallengeRequiredOnNewDevice?: boolean; DeviceOnlyRememberedOnUserPrompt?: boolean };
     UserAttributeUpdateSettings?: { AttributesRequireVerificationBeforeUpdate?: ('email' | 'phone_number')[] };
     LambdaConfig?: { PreTokenGenerationConfig?: { LambdaVersion?: string } };
@@ -194,6 +199,8 @@ export function userPoolSettings(pool: Resource, client: Resource): Omit<UserPoo
     ...clientProperties.TokenValidityUnits,
   };
   const minutes = (value: number, unit: string) => value * MINUTES_PER_UNIT[unit]!;
+  const allowedFirstAuthFactors = firstAuthFactors(poolProperties.Policies?.SignInPolicy?.AllowedFirstAuthFactors);
+  const webAuthn = webAuthnSettings(pool, allowedFirstAuthFactors);
   return {
     allowSelfSignUp: !(poolProperties.AdminCreateUserConfig?.AllowAdminCreateUserOnly ?? false),
     ...(devices && {
@@ -217,7 +224,48 @@ export function userPoolSettings(pool: Resource, client: Resource): Omit<UserPoo
         poolProperties.AdminCreateUserConfig?.InviteMessageTemplate?.EmailMessage ??
         'Your username is {username} and temporary password is {####}.',
     },
+    allowedFirstAuthFactors,
+    ...(webAuthn && { webAuthn }),
   };
+}
+
+const FIRST_AUTH_FACTORS: readonly string[] = ['PASSWORD', 'WEB_AUTHN', 'EMAIL_OTP', 'SMS_OTP'];
+
+/** AllowedFirstAuthFactors of the pool; without a sign-in policy, the password alone (Cognito's default). */
+function firstAuthFactors(factors: readonly string[] | undefined): FirstAuthFactor[] {
+  for (const factor of factors ?? []) {
+    if (!FIRST_AUTH_FACTORS.includes(factor)) throw new Error(`The pool allows the unknown first factor ${factor}`);
+  }
+  return factors && factors.length > 0 ? ([...factors] as FirstAuthFactor[]) : ['PASSWORD'];
+}
+
+/**
+ * The pool's passkey settings, with Cognito's defaults for what it leaves out (user verification
+ * preferred, passkeys a single factor); undefined when the pool names no relying party and
+ * passkeys are no first factor.
+ */
+function webAuthnSettings(pool: Resource, firstFactors: readonly FirstAuthFactor[]): WebAuthnSettings | undefined {
+  const properties = pool.Properties as {
+    WebAuthnRelyingPartyID?: unknown;
+    WebAuthnUserVerification?: string;
+    WebAuthnFactorConfiguration?: string;
+  };
+  const relyingPartyId = properties.WebAuthnRelyingPartyID;
+  if (relyingPartyId === undefined) {
+    if (firstFactors.includes('WEB_AUTHN')) {
+      throw new Error('The pool allows passkeys as a first factor but names no WebAuthnRelyingPartyID for local mode');
+    }
+    return undefined;
+  }
+  const userVerification = properties.WebAuthnUserVerification ?? 'preferred';
+  const factorConfiguration = properties.WebAuthnFactorConfiguration ?? 'SINGLE_FACTOR';
+  if (userVerification !== 'required' && userVerification !== 'preferred') {
+    throw new Error(`The pool's WebAuthnUserVerification ${userVerification} is not one local mode knows`);
+  }
+  if (factorConfiguration !== 'SINGLE_FACTOR' && factorConfiguration !== 'MULTI_FACTOR_WITH_USER_VERIFICATION') {
+    throw new Error(`The pool's WebAuthnFactorConfiguration ${factorConfiguration} is not one local mode knows`);
+  }
+  return { relyingPartyId, userVerification, factorConfiguration };
 }
 
 function urlSettings(resource: Resource): FunctionUrlSettings {

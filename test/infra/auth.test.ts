@@ -1,4 +1,6 @@
+import { App, Stack } from 'aws-cdk-lib';
 import { Match } from 'aws-cdk-lib/assertions';
+import * as cognito from 'aws-cdk-lib/aws-cognito';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
   buildPortal,
@@ -7,7 +9,9 @@ import {
   policyStatements,
   type PortalBuild,
 } from './support/portal-build.ts';
-import { invitationMessage } from '#lib/auth.ts';
+import { invitationMessage, refuseSingleFactorPasskeys, SINGLE_FACTOR_PASSKEYS_REFUSAL } from '#lib/auth.ts';
+import { cdkAuthFlows } from '#contracts/user-pool-client.ts';
+import { dependencies, findCycle, type TemplateResources } from './support/template-graph.ts';
 
 describe('identity provider (Cognito)', () => {
   let build: PortalBuild;
@@ -72,11 +76,12 @@ describe('identity provider (Cognito)', () => {
     build.template.hasResourceProperties('AWS::Cognito::UserPoolGroup', { GroupName: 'Users', Precedence: 1 });
   });
 
-  it('has one SRP app client without secret, with user-existence errors hidden and token revocation on', () => {
+  it('has one SRP and choice-based (passkey) app client without secret, with user-existence errors hidden and token revocation on', () => {
     build.template.resourceCountIs('AWS::Cognito::UserPoolClient', 1);
     build.template.hasResourceProperties('AWS::Cognito::UserPoolClient', {
       GenerateSecret: false,
-      ExplicitAuthFlows: Match.arrayEquals(['ALLOW_USER_SRP_AUTH', 'ALLOW_REFRESH_TOKEN_AUTH']),
+      // In this order, as contracts/user-pool-client.ts lists them for local mode.
+      ExplicitAuthFlows: ['ALLOW_USER_SRP_AUTH', 'ALLOW_USER_AUTH', 'ALLOW_REFRESH_TOKEN_AUTH'],
       PreventUserExistenceErrors: 'ENABLED',
       EnableTokenRevocation: true,
       AccessTokenValidity: 5,
@@ -85,6 +90,37 @@ describe('identity provider (Cognito)', () => {
       TokenValidityUnits: { AccessToken: 'minutes', IdToken: 'minutes', RefreshToken: 'minutes' },
       AllowedOAuthFlowsUserPoolClient: false,
     });
+  });
+
+  it('lets passkeys that verify the user sign in as both factors, bound to the distribution, with TOTP still required', () => {
+    const distribution = logicalIdAt(build.template, 'AWS::CloudFront::Distribution', '/Site/Distribution/');
+    build.template.hasResourceProperties('AWS::Cognito::UserPool', {
+      MfaConfiguration: 'ON',
+      EnabledMfas: ['SOFTWARE_TOKEN_MFA'],
+      UserPoolTier: 'ESSENTIALS',
+      Policies: Match.objectLike({ SignInPolicy: { AllowedFirstAuthFactors: ['PASSWORD', 'WEB_AUTHN'] } }),
+      WebAuthnFactorConfiguration: 'MULTI_FACTOR_WITH_USER_VERIFICATION',
+      WebAuthnUserVerification: 'required',
+      WebAuthnRelyingPartyID: { 'Fn::GetAtt': [distribution, 'DomainName'] },
+    });
+  });
+
+  it('binds passkeys to the distribution without a dependency cycle (the pool already waits for it)', () => {
+    expect(findCycle(dependencies(build.template.toJSON() as TemplateResources))).toBeUndefined();
+  });
+
+  it("refuses at synth, with AWS's message, a pool that requires MFA and takes passkeys as a single factor", () => {
+    const resource = build.stack.auth.userPool.node.defaultChild as cognito.CfnUserPool;
+    expect(build.stack.auth.userPool.node.validate()).toEqual([]);
+    const configured = resource.webAuthnFactorConfiguration;
+    try {
+      resource.webAuthnFactorConfiguration = 'SINGLE_FACTOR';
+      expect(build.stack.auth.userPool.node.validate()).toEqual([SINGLE_FACTOR_PASSKEYS_REFUSAL]);
+      resource.webAuthnFactorConfiguration = undefined;
+      expect(build.stack.auth.userPool.node.validate()).toEqual([SINGLE_FACTOR_PASSKEYS_REFUSAL]);
+    } finally {
+      resource.webAuthnFactorConfiguration = configured;
+    }
   });
 
   it('tracks no devices by default, and tells the user-admin function so', () => {
@@ -180,6 +216,45 @@ describe('identity provider (Cognito)', () => {
   });
 });
 
+describe('the refusal of single-factor passkeys where MFA is required', () => {
+  const pool = (mfa: cognito.Mfa, factorConfiguration?: string) => {
+    const app = new App();
+    const userPool = new cognito.UserPool(new Stack(app, 'Pool'), 'UserPool', {
+      featurePlan: cognito.FeaturePlan.ESSENTIALS,
+      mfa,
+      mfaSecondFactor: { otp: true, sms: false },
+      signInPolicy: { allowedFirstAuthFactors: { password: true, passkey: true } },
+      passkeyRelyingPartyId: 'portal.example.com',
+    });
+    if (factorConfiguration)
+      (userPool.node.defaultChild as cognito.CfnUserPool).webAuthnFactorConfiguration = factorConfiguration;
+    refuseSingleFactorPasskeys(userPool);
+    return app;
+  };
+
+  it('stops `cdk synth` before a deployment would fail', () => {
+    expect(() => pool(cognito.Mfa.REQUIRED).synth()).toThrow(SINGLE_FACTOR_PASSKEYS_REFUSAL);
+    expect(() => pool(cognito.Mfa.REQUIRED, 'SINGLE_FACTOR').synth()).toThrow(SINGLE_FACTOR_PASSKEYS_REFUSAL);
+  });
+
+  it('lets passkeys count as MFA, and be a single factor where MFA is optional', () => {
+    expect(() => pool(cognito.Mfa.REQUIRED, 'MULTI_FACTOR_WITH_USER_VERIFICATION').synth()).not.toThrow();
+    expect(() => pool(cognito.Mfa.OPTIONAL).synth()).not.toThrow();
+  });
+});
+
+describe("the app client's flows as CDK synthesizes them", () => {
+  it('gives the CDK props of a list in CDK order, and refuses another order', () => {
+    expect(cdkAuthFlows(['ALLOW_USER_SRP_AUTH', 'ALLOW_USER_AUTH', 'ALLOW_REFRESH_TOKEN_AUTH'])).toEqual({
+      userSrp: true,
+      user: true,
+    });
+    expect(() => cdkAuthFlows(['ALLOW_USER_AUTH', 'ALLOW_USER_SRP_AUTH', 'ALLOW_REFRESH_TOKEN_AUTH'])).toThrow(
+      /as CDK synthesizes them: ALLOW_USER_SRP_AUTH, ALLOW_USER_AUTH, ALLOW_REFRESH_TOKEN_AUTH/,
+    );
+  });
+});
+
 describe('identity provider with configuration values', () => {
   let build: PortalBuild;
   beforeAll(() => {
@@ -194,10 +269,23 @@ describe('identity provider with configuration values', () => {
         sesIdentity: 'mail.example.org',
         cognitoDomainPrefix: 'acme-portal-login',
         rememberDevices: 'true',
+        passkeys: 'false',
       },
     });
   });
   afterAll(() => build.dispose());
+
+  it('keeps the password as the only first factor with passkeys off, and the client to SRP and refresh', () => {
+    const [pool] = Object.values(build.template.findResources('AWS::Cognito::UserPool')) as {
+      Properties: Record<string, unknown> & { Policies: Record<string, unknown> };
+    }[];
+    for (const property of ['WebAuthnRelyingPartyID', 'WebAuthnUserVerification', 'WebAuthnFactorConfiguration'])
+      expect(pool!.Properties[property], property).toBeUndefined();
+    expect(pool!.Properties.Policies.SignInPolicy).toBeUndefined();
+    build.template.hasResourceProperties('AWS::Cognito::UserPoolClient', {
+      ExplicitAuthFlows: ['ALLOW_USER_SRP_AUTH', 'ALLOW_REFRESH_TOKEN_AUTH'],
+    });
+  });
 
   it('lets only administrators create accounts when self sign-up is off, and keeps the triggers (a reset still ends the sessions)', () => {
     build.template.hasResourceProperties('AWS::Cognito::UserPool', {

@@ -1,5 +1,10 @@
+import { App, Stack } from 'aws-cdk-lib';
+import { CfnUserPool } from 'aws-cdk-lib/aws-cognito';
+import { NagRuleCompliance } from 'cdk-nag';
 import { describe, expect, it } from 'vitest';
+import { CognitoPasskeyMfa, PortalChecks } from '#compliance/portal-checks.ts';
 import {
+  passkeyStatement,
   signInSettingsOf,
   signInStatements,
   threatProtectionReason,
@@ -61,6 +66,89 @@ describe('sign-in statements computed from the settings', () => {
         UserPoolAddOns: { AdvancedSecurityMode: 'ENFORCED' },
       }),
     ).toEqual({ ...BASE, passwordMinLength: 14, selfSignUp: false, threatProtection: true });
+  });
+});
+
+describe('passkeys in the sign-in statements', () => {
+  const MFA_PASSKEYS = { factorConfiguration: 'MULTI_FACTOR_WITH_USER_VERIFICATION', userVerification: 'required' };
+
+  it('says a passkey sign-in counts as both factors only when the pool counts it so', () => {
+    expect(passkeyStatement(BASE)).toMatch(/^Passkeys are off/);
+    const withPasskeys = { ...BASE, passkeys: MFA_PASSKEYS };
+    expect(passkeyStatement(withPasskeys)).toMatch(
+      /The passkey must verify the user .* counts such a sign-in as multi-factor/,
+    );
+    expect(signInStatements(withPasskeys)[0]).toMatch(/Every sign-in with the password asks for the code/);
+    expect(threatProtectionReason(withPasskeys)).toMatch(
+      /must pass a time-based one-time password \(TOTP\) second factor, or use a passkey that verifies the user/,
+    );
+    const singleFactor = { ...BASE, passkeys: { factorConfiguration: 'SINGLE_FACTOR', userVerification: 'preferred' } };
+    expect(passkeyStatement(singleFactor)).toMatch(/does not count as MFA .*needs no second factor/);
+    expect(threatProtectionReason(singleFactor)).toMatch(/unless it uses a passkey \(a single factor in this pool/);
+  });
+
+  it("reads the passkey settings back from a user pool resource, with Cognito's defaults", () => {
+    const pool = (properties: Record<string, unknown>) =>
+      signInSettingsOf({ Type: 'AWS::Cognito::UserPool', Properties: { MfaConfiguration: 'ON', ...properties } });
+    const firstFactors = { Policies: { SignInPolicy: { AllowedFirstAuthFactors: ['PASSWORD', 'WEB_AUTHN'] } } };
+    expect(pool({}).passkeys).toBeUndefined();
+    expect(pool({ WebAuthnUserVerification: 'required' }).passkeys).toBeUndefined();
+    expect(pool(firstFactors).passkeys).toEqual({
+      factorConfiguration: 'SINGLE_FACTOR',
+      userVerification: 'preferred',
+    });
+    expect(
+      pool({
+        ...firstFactors,
+        WebAuthnFactorConfiguration: 'MULTI_FACTOR_WITH_USER_VERIFICATION',
+        WebAuthnUserVerification: 'required',
+      }).passkeys,
+    ).toEqual(MFA_PASSKEYS);
+  });
+});
+
+describe("the portal pack's rule: passkeys are a first factor only as MFA with user verification", () => {
+  const pool = (settings: { firstFactors?: string[]; factorConfiguration?: string; userVerification?: string }) => {
+    const app = new App();
+    const resource = new CfnUserPool(new Stack(app, 'Pool'), 'UserPool', {
+      mfaConfiguration: 'ON',
+      enabledMfas: ['SOFTWARE_TOKEN_MFA'],
+      ...(settings.firstFactors && { policies: { signInPolicy: { allowedFirstAuthFactors: settings.firstFactors } } }),
+      webAuthnFactorConfiguration: settings.factorConfiguration,
+      webAuthnUserVerification: settings.userVerification,
+    });
+    return { app, resource };
+  };
+  const passkeys = ['PASSWORD', 'WEB_AUTHN'];
+
+  it('passes a pool without passkeys and one whose passkeys count as MFA with user verification required', () => {
+    expect(CognitoPasskeyMfa(pool({}).resource)).toBe(NagRuleCompliance.COMPLIANT);
+    expect(CognitoPasskeyMfa(pool({ firstFactors: ['PASSWORD'] }).resource)).toBe(NagRuleCompliance.COMPLIANT);
+    const mfa = pool({
+      firstFactors: passkeys,
+      factorConfiguration: 'MULTI_FACTOR_WITH_USER_VERIFICATION',
+      userVerification: 'required',
+    });
+    expect(CognitoPasskeyMfa(mfa.resource)).toBe(NagRuleCompliance.COMPLIANT);
+    expect(new PortalChecks().validateScope(mfa.app).violations).toEqual([]);
+  });
+
+  it('fails passkeys as a single factor, or without required user verification, as an error that stops synth', () => {
+    for (const settings of [
+      { firstFactors: passkeys },
+      { firstFactors: passkeys, factorConfiguration: 'SINGLE_FACTOR', userVerification: 'required' },
+      {
+        firstFactors: passkeys,
+        factorConfiguration: 'MULTI_FACTOR_WITH_USER_VERIFICATION',
+        userVerification: 'preferred',
+      },
+    ]) {
+      const { app, resource } = pool(settings);
+      expect(CognitoPasskeyMfa(resource), JSON.stringify(settings)).toBe(NagRuleCompliance.NON_COMPLIANT);
+      expect(new PortalChecks().validateScope(app).violations).toEqual([
+        expect.objectContaining({ ruleName: 'Portal-CognitoPasskeyMfa', severity: 'error' }),
+      ]);
+    }
   });
 });
 

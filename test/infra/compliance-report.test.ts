@@ -38,7 +38,7 @@ describe('evidence pack of a synthesized app', () => {
       product: 'Fixture product',
       region: 'eu-west-1',
       account: 'not resolved',
-      versions: { packs: ['AwsSolutions', 'NIST.800.53.R5'] },
+      versions: { packs: ['AwsSolutions', 'NIST.800.53.R5', 'Portal'] },
     });
     expect(report.header.versions['cdk-nag']).toMatch(/^3\./);
     const nist = report.packs.find((pack) => pack.name === 'NIST.800.53.R5')!;
@@ -573,9 +573,27 @@ describe('the portal', () => {
   it('states the sign-in as the default settings configure it', () => {
     const pool = report.inventory.flatMap((entry) => entry.identity).find((item) => item.kind === 'User pool')!;
     expect(pool.settings['remembered devices']).toMatch(/^off/);
-    expect(pool.settings['sign-in statement']).toMatch(/Every sign-in asks for the code/);
+    expect(pool.settings['sign-in statement']).toMatch(/Every sign-in with the password asks for the code/);
     const cog8 = report.packs.flatMap((pack) => pack.rules).find((rule) => rule.rule === 'AwsSolutions-COG8')!;
-    expect(cog8.results[0]!.reason).toMatch(/every sign-in of every account must pass a time-based one-time password/);
+    expect(cog8.results[0]!.reason).toMatch(
+      /every sign-in of every account must pass a time-based one-time password \(TOTP\) second factor, or use a passkey that verifies the user/,
+    );
+  });
+
+  it('reports the passkey settings and judges them by the rule that passkeys count as MFA with user verification', () => {
+    const pool = report.inventory.flatMap((entry) => entry.identity).find((item) => item.kind === 'User pool')!;
+    expect(pool.settings['first factors']).toBe('PASSWORD, WEB_AUTHN');
+    expect(pool.settings.passkeys).toMatch(
+      /^first factor; MULTI_FACTOR_WITH_USER_VERIFICATION \(a passkey sign-in counts as MFA\); user verification required; relying party Site\/Distribution.*\.DomainName$/,
+    );
+    expect(pool.settings['sign-in statement']).toMatch(/Cognito counts such a sign-in as multi-factor/);
+    const client = report.inventory.flatMap((entry) => entry.identity).find((item) => item.kind === 'App client')!;
+    expect(client.settings['auth flows']).toBe('ALLOW_USER_SRP_AUTH, ALLOW_USER_AUTH, ALLOW_REFRESH_TOKEN_AUTH');
+    const rule = report.packs.flatMap((pack) => pack.rules).find((r) => r.rule === 'Portal-CognitoPasskeyMfa')!;
+    expect(rule.controls).toEqual(['IA-2(1)', 'IA-2(2)']);
+    expect(rule.results).toEqual([
+      expect.objectContaining({ resourceType: 'AWS::Cognito::UserPool', outcome: 'compliant' }),
+    ]);
   });
 
   it("grants each function's role exactly the actions its handler code calls", () => {

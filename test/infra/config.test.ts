@@ -37,6 +37,7 @@ describe('deployment configuration', () => {
       threatProtection: false,
       passwordMinLength: 8,
       rememberDevices: false,
+      passkeys: true,
       deletionProtection: true,
       logRetentionDays: 365,
       allowedOrigins: [],
@@ -233,6 +234,17 @@ describe('deployment configuration', () => {
     expect(
       fromContext({ allowedOrigins: ['https://staging.example.com:8443', 'http://localhost:5173'] }).allowedOrigins,
     ).toEqual(['https://staging.example.com:8443', 'http://localhost:5173']);
+  });
+
+  it('turns passkeys off with passkeys false, and refuses a custom domain too long to be their relying party', () => {
+    expect(fromContext({ passkeys: 'false' }).passkeys).toBe(false);
+    expect(problemsOf({ passkeys: 'no' })).toEqual([expect.stringMatching(/^passkeys: must be true or false/)]);
+    const certificateArn = 'arn:aws:acm:us-east-1:123456789012:certificate/0f1e2d3c-4b5a-6978-8a9b-0c1d2e3f4a5b';
+    const domainName = `${'a'.repeat(60)}.example.com`;
+    expect(problemsOf({ domainName, certificateArn })).toEqual([
+      expect.stringMatching(/^domainName: has more than 63 characters, too long for the passkey relying party id/),
+    ]);
+    expect(fromContext({ domainName, certificateArn, passkeys: false }).domainName).toBe(domainName);
   });
 
   it('reports every bad value at once', () => {

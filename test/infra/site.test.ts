@@ -367,13 +367,14 @@ describe('site (S3 + CloudFront)', () => {
     for (const [type, path] of outputs) expect(markers).toContain(`"${logicalIdAt(build.template, type, path)}"`);
   });
 
-  it('gives the SPA the configured session limits in config.json (the defaults here)', () => {
+  it('gives the SPA the configured session limits and passkeys in config.json (the defaults here)', () => {
     const staged = readdirSync(build.outdir)
       .map((entry) => join(build.outdir, entry, 'config.json'))
       .filter((path) => existsSync(path));
     expect(staged).toHaveLength(1);
     const config = JSON.parse(readFileSync(staged[0]!, 'utf8')) as Record<string, unknown>;
     expect(config.session).toEqual({ idleTimeoutMinutes: 30, absoluteSessionMinutes: 720 });
+    expect(config.passkeys).toBe(true);
   });
 });
 
@@ -408,6 +409,10 @@ describe('site with a custom domain and a web ACL', () => {
 
   it('can be deployed with the endpoints in the header: no dependency cycle', () => {
     expect(findCycle(dependencies(build.template.toJSON() as TemplateResources))).toBeUndefined();
+  });
+
+  it('binds passkeys to the custom domain', () => {
+    build.template.hasResourceProperties('AWS::Cognito::UserPool', { WebAuthnRelyingPartyID: 'portal.example.com' });
   });
 
   it('admits the custom domain as the only CORS origin', () => {

@@ -7,7 +7,14 @@ import { describe, expect, it } from 'vitest';
 import { ENV } from '#contracts/env.ts';
 import { tables } from '#contracts/tables.ts';
 import { localDeployment } from '#local/aws/local-deployment.ts';
-import { functionEnvironment, invitationTemplate, templateValues, type LocalEndpoints } from '#local/environment.ts';
+import {
+  functionEnvironment,
+  invitationTemplate,
+  localWebAuthn,
+  templateValues,
+  type LocalEndpoints,
+} from '#local/environment.ts';
+import { userPoolSettings } from '#local/aws/synth.ts';
 import { SUPPORT_FROM_ADDRESS } from '#clients/local-stack.ts';
 import {
   assertPortsFree,
@@ -198,5 +205,59 @@ describe('the pool settings local mode takes from the template', () => {
     expect(template.emailMessage).toContain('href="http://localhost:4400/login"');
     expect(template.emailMessage).not.toContain('local-distribution.invalid');
     expect(deployment.userPool.temporaryPasswordValidityDays).toBe(7);
+  });
+
+  it("carries the pool's passkey settings, with the local site's host as the relying party", async () => {
+    const deployment = await localDeployment();
+    const pool = deployment.userPool;
+    expect(pool.allowedFirstAuthFactors).toEqual(['PASSWORD', 'WEB_AUTHN']);
+    expect(pool.webAuthn).toEqual({
+      relyingPartyId: { 'Fn::GetAtt': [deployment.resources.distribution, 'DomainName'] },
+      userVerification: 'required',
+      factorConfiguration: 'MULTI_FACTOR_WITH_USER_VERIFICATION',
+    });
+    expect(localWebAuthn(deployment, 'us-east-2', 'http://localhost:4400')).toEqual({
+      relyingPartyId: 'localhost',
+      userVerification: 'required',
+      factorConfiguration: 'MULTI_FACTOR_WITH_USER_VERIFICATION',
+    });
+    // A relying party other than the site's distribution names a site local mode does not serve.
+    const customDomain = {
+      ...deployment,
+      userPool: { ...pool, webAuthn: { ...pool.webAuthn!, relyingPartyId: 'portal.example.com' } },
+    };
+    expect(() => localWebAuthn(customDomain, 'us-east-2', 'http://localhost:4400')).toThrow(
+      /passkey relying party is "portal.example.com", not the site's distribution/,
+    );
+    const withoutPasskeys = { ...deployment, userPool: { ...pool, webAuthn: undefined } };
+    expect(localWebAuthn(withoutPasskeys, 'us-east-2', 'http://localhost:4400')).toBeUndefined();
+  });
+
+  it("reads a pool without a sign-in policy or passkey settings as Cognito's default: the password alone", () => {
+    const pool = { Type: 'AWS::Cognito::UserPool', Properties: { MfaConfiguration: 'ON' } };
+    const client = {
+      Type: 'AWS::Cognito::UserPoolClient',
+      Properties: { AccessTokenValidity: 5, IdTokenValidity: 60, RefreshTokenValidity: 30 },
+    };
+    const settings = userPoolSettings(pool, client);
+    expect(settings.allowedFirstAuthFactors).toEqual(['PASSWORD']);
+    expect(settings.webAuthn).toBeUndefined();
+    const passkeys = { AllowedFirstAuthFactors: ['PASSWORD', 'WEB_AUTHN'] };
+    expect(() =>
+      userPoolSettings({ ...pool, Properties: { ...pool.Properties, Policies: { SignInPolicy: passkeys } } }, client),
+    ).toThrow(/names no WebAuthnRelyingPartyID/);
+    expect(
+      userPoolSettings(
+        {
+          ...pool,
+          Properties: {
+            ...pool.Properties,
+            Policies: { SignInPolicy: passkeys },
+            WebAuthnRelyingPartyID: 'example.com',
+          },
+        },
+        client,
+      ).webAuthn,
+    ).toEqual({ relyingPartyId: 'example.com', userVerification: 'preferred', factorConfiguration: 'SINGLE_FACTOR' });
   });
 });
