@@ -1,5 +1,6 @@
 import * as z from 'zod';
 import { mfaCode } from './fields.ts';
+import { passkeyRequestSchemas } from './passkeys.ts';
 
 /** A Cognito device key: `<region>_<uuid>` (at most 55 characters). */
 const DEVICE_KEY = /^[a-z]{2}(-[a-z]+)+-\d_[0-9a-f-]{36}$/;
@@ -21,6 +22,7 @@ export const mfaRequestSchema = z.discriminatedUnion('action', [
   // refresh cannot call Cognito's device operations, so the function does it for the caller.
   z.object({ action: z.literal('LIST_DEVICES') }),
   z.object({ action: z.literal('FORGET_DEVICE'), deviceKey: z.string().regex(DEVICE_KEY, 'Invalid device key') }),
+  ...passkeyRequestSchemas,
 ]);
 export type MfaRequest = z.infer<typeof mfaRequestSchema>;
 export type MfaAction = MfaRequest['action'];
@@ -74,10 +76,13 @@ export const DEVICE_FORGOTTEN_MESSAGE = 'Device forgotten';
 export const RECENT_SIGN_IN_SECONDS = 300;
 export const REAUTHENTICATION_REQUIRED = 'reauthenticationRequired';
 export const REAUTHENTICATION_MESSAGE = 'Please confirm it is you: sign in again to change your authenticator.';
-/** The actions that change the authenticator or whether it is used. */
+/** The actions that change the authenticator, the passkeys or whether they are used. */
 export const STEP_UP_ACTIONS: ReadonlySet<MfaAction> = new Set([
   'ASSOCIATE_SOFTWARE_TOKEN',
   'VERIFY_SOFTWARE_TOKEN',
   'SET_MFA_PREFERENCE',
   'DISABLE_MFA',
+  'START_PASSKEY_REGISTRATION',
+  'COMPLETE_PASSKEY_REGISTRATION',
+  'DELETE_PASSKEY',
 ]);

@@ -1,5 +1,6 @@
 import * as z from 'zod';
 import { MESSAGES, adminEmail, strongPassword } from './fields.ts';
+import { passkeySchema } from './passkeys.ts';
 
 const userEmail = z
   .string({ error: MESSAGES.userEmailRequired })
@@ -79,6 +80,16 @@ export const INVITATION_MESSAGES = {
 
 export const RESET_MFA_MESSAGE =
   'MFA reset. The user is signed out everywhere and sets up a new authenticator at their next sign-in.';
+
+/** GET_USER_FACTORS: what the account signs in with besides its password. */
+export const userFactorsSchema = z.object({
+  /** A verified authenticator app (SOFTWARE_TOKEN_MFA in the account's MFA settings). */
+  authenticator: z.boolean(),
+  /** Passkeys with user verification count as MFA (WEB_AUTHN in the account's MFA settings). */
+  passkeyMfa: z.boolean(),
+  passkeys: z.array(passkeySchema),
+});
+export type UserFactors = z.infer<typeof userFactorsSchema>;
 
 /** The most entries one audit export returns; a wider filter is refused, never cut short. */
 export const AUDIT_EXPORT_MAX_ROWS = 5000;
@@ -170,6 +181,8 @@ export const userAdminRequestSchema = z.discriminatedUnion('action', [
    * out everywhere; they set up a new one at their next sign-in.
    */
   z.object({ action: z.literal('RESET_USER_MFA'), userEmail }),
+  /** Beyond the spec: the account's sign-in factors (authenticator app, passkeys), read only. */
+  z.object({ action: z.literal('GET_USER_FACTORS'), userEmail }),
   /**
    * Beyond the spec: adds an account to Admins. Removing someone from Admins is done in
    * Cognito, outside the portal; the functions check the group live, so it takes effect at once.

@@ -246,8 +246,10 @@ export class ApiFunctions extends Construct {
       'cognito-idp:AdminDisableUser',
       'cognito-idp:AdminDeleteUser',
       'cognito-idp:AdminUserGlobalSignOut',
-      // Reset MFA: the documented way to remove a lost authenticator (a preference change keeps it).
+      // Reset MFA: the documented way to remove a lost authenticator (a preference change keeps it),
+      // and passkeys no longer counted as MFA (no administrator call deletes them: lambdas/user-admin/factors.ts).
       'cognito-idp:AdminDeleteSoftwareToken',
+      'cognito-idp:AdminSetUserMFAPreference',
       // Reset MFA and Disable also forget the devices the user had remembered (called only
       // where the pool tracks devices: REMEMBER_DEVICES).
       'cognito-idp:AdminListDevices',
@@ -265,7 +267,7 @@ export class ApiFunctions extends Construct {
     const mfa = new PortalFunction(this, 'Mfa', {
       ...common,
       name: 'mfa',
-      description: "Manages the caller's authenticator-app MFA, devices and sign-out everywhere",
+      description: "Manages the caller's authenticator-app MFA, passkeys, devices and sign-out everywhere",
       // The authenticator calls use the caller's own access token (no IAM grant); the calls a
       // refreshed token cannot make, for the caller's own username only, are granted below.
       environment: { [ENV.mfaConfiguration]: auth.mfaConfiguration },
@@ -277,8 +279,16 @@ export class ApiFunctions extends Construct {
       // GET_MFA_STATUS sets TOTP as preferred where a required authenticator has no preference yet.
       'cognito-idp:AdminSetUserMFAPreference',
     ]);
-    // Log out records the end of the account's sessions (lambdas/shared/auth/ended-sessions.ts).
-    mfa.bindTable(data.table('State'), ['dynamodb:PutItem']);
+    // Log out records the end of the account's sessions (lambdas/shared/auth/ended-sessions.ts);
+    // the record of the caller's passkeys is read (query), kept in line with Cognito's list (batch
+    // writes), stamped with a sign-in (update) and cleared of an administrator's reset (delete).
+    mfa.bindTable(data.table('State'), [
+      'dynamodb:PutItem',
+      'dynamodb:Query',
+      'dynamodb:BatchWriteItem',
+      'dynamodb:UpdateItem',
+      'dynamodb:DeleteItem',
+    ]);
 
     const contact = new PortalFunction(this, 'Contact', {
       ...common,

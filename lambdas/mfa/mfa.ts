@@ -278,5 +278,20 @@ export const runMfaAction = async (request: MfaRequest, caller: Caller): Promise
 
     case 'FORGET_DEVICE':
       return forgetDevice(caller, request.deviceKey);
+
+    case 'LIST_PASSKEYS':
+      return (await import('./passkeys.ts')).listPasskeys(caller);
+
+    case 'START_PASSKEY_REGISTRATION':
+      return (await import('./passkeys.ts')).startRegistration(caller);
+
+    case 'COMPLETE_PASSKEY_REGISTRATION':
+      return (await import('./passkeys.ts')).completeRegistration(caller, request.credential);
+
+    case 'DELETE_PASSKEY':
+      return (await import('./passkeys.ts')).deletePasskey(caller, request.credentialId);
+
+    case 'PASSKEY_USED':
+      return (await import('./passkeys.ts')).notePasskeyUse(caller, request.credentialId);
   }
 };

@@ -34,6 +34,7 @@ import { recordSessionsEnded } from '../shared/auth/end-sessions.ts';
 import { cognito } from '../shared/aws/cognito.ts';
 import { isAwsError } from '../shared/aws/config.ts';
 import { withLease } from '../shared/data/lease.ts';
+import { forgetPasskeys } from '../shared/data/passkeys.ts';
 import { viewsOfUser } from '../shared/data/views.ts';
 import {
   emailOf,
@@ -51,6 +52,7 @@ import { deleteQuickSightUser } from '../shared/quicksight.ts';
 import { addToGroup, createInvitedAccount, deleteAccount } from '../shared/invitation.ts';
 import { removeAllViewsOfUser } from '../shared/user-views.ts';
 import { cognitoFailure, cognitoStep } from './cognito-failure.ts';
+import { resetPasskeys } from './factors.ts';
 import type { UserUpdate } from './update-rules.ts';
 
 const poolId = () => requireEnv(ENV.userPoolId);
@@ -318,13 +320,15 @@ export const deleteUser = async (email: string): Promise<{ removedViews: number;
     cognito.send(new AdminDeleteUserCommand({ UserPoolId: poolId(), Username: email })),
   );
   await noteAccountDeleted(email);
+  await forgetPasskeys(email);
   // QuickSight dropped the user's group memberships with the user; the portal's record goes too.
   await deleteMembership(email);
   return { removedViews, quicksightUser };
 };
 
 /**
- * Deletes the user's authenticator, ends their sessions and forgets their remembered devices.
+ * Deletes the user's authenticator, takes their passkeys out of MFA (factors.ts), ends their
+ * sessions and forgets their remembered devices.
  * A preference change would not do (Cognito keeps a verified software token when TOTP is
  * switched off); with the token gone, the next sign-in of a pool that requires MFA sets up a
  * new one, and no device skips the code of the new one.
@@ -333,6 +337,7 @@ export const resetUserMfa = async (email: string): Promise<void> => {
   await cognitoStep('Failed to reset MFA', email, () =>
     cognito.send(new AdminDeleteSoftwareTokenCommand({ UserPoolId: poolId(), Username: email })),
   );
+  await resetPasskeys(email);
   await signOutEverywhere(email);
   await forgetAllDevices(email, 'Failed to reset MFA');
 };

@@ -23,6 +23,7 @@ import {
   resetUserMfa,
   updateUser,
 } from './accounts.ts';
+import { userFactors } from './factors.ts';
 import { checkUserUpdate } from './update-rules.ts';
 
 /** Runs one validated action of the user management function; mutations are audited. */
@@ -115,6 +116,9 @@ export const runUserAdminAction = async (
         return { message: RESET_MFA_MESSAGE };
       });
     }
+
+    case 'GET_USER_FACTORS':
+      return userFactors(request.userEmail.toLowerCase());
 
     case 'PROMOTE_TO_ADMIN': {
       const email = request.userEmail.toLowerCase();

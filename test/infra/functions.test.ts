@@ -103,6 +103,7 @@ const EXPECTED_ACTIONS: Record<string, { path: string; actions: string[] }> = {
         'AdminDeleteUser',
         'AdminUserGlobalSignOut',
         'AdminDeleteSoftwareToken',
+        'AdminSetUserMFAPreference',
         'AdminListDevices',
         'AdminForgetDevice',
       ].map((a) => `cognito-idp:${a}`),
@@ -111,9 +112,9 @@ const EXPECTED_ACTIONS: Record<string, { path: string; actions: string[] }> = {
       ...CALLER_CHECK,
     ],
   },
-  // The authenticator calls carry the caller's access token (no IAM action); the device list,
-  // forgetting a device, Log out and the MFA status's preference fix act on the caller's own
-  // username through the admin API.
+  // The authenticator and passkey calls carry the caller's access token (no IAM action); the
+  // device list, forgetting a device, Log out and the MFA status's preference fix act on the
+  // caller's own username through the admin API; the passkey record is in the State table.
   mfa: {
     path: '/Functions/Mfa/',
     actions: [
@@ -122,7 +123,7 @@ const EXPECTED_ACTIONS: Record<string, { path: string; actions: string[] }> = {
       'cognito-idp:AdminForgetDevice',
       'cognito-idp:AdminUserGlobalSignOut',
       'cognito-idp:AdminSetUserMFAPreference',
-      'dynamodb:PutItem',
+      ...['PutItem', 'Query', 'BatchWriteItem', 'UpdateItem', 'DeleteItem'].map((a) => `dynamodb:${a}`),
     ],
   },
   // Read-only: the mending calls its bundle holds are withheld (test/infra/companies.test.ts).

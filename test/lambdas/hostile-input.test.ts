@@ -62,6 +62,14 @@ const VALID: Record<string, unknown> = {
   companies: ['Acme'],
   owner: false,
   fix: false,
+  credentialId: 'Y3JlZGVudGlhbC0x',
+  credential: {
+    id: 'Y3JlZGVudGlhbC0x',
+    rawId: 'Y3JlZGVudGlhbC0x',
+    type: 'public-key',
+    response: { clientDataJSON: 'eyJ0eXBlIjoid2ViYXV0aG4uY3JlYXRlIn0', attestationObject: 'o2NmbXRkbm9uZQ' },
+    clientExtensionResults: {},
+  },
 };
 
 type Body = Record<string, unknown>;

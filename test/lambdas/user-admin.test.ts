@@ -9,7 +9,6 @@ import {
   AdminForgetDeviceCommand,
   AdminGetUserCommand,
   AdminListDevicesCommand,
-  AdminSetUserMFAPreferenceCommand,
   AdminSetUserPasswordCommand,
   AdminUpdateUserAttributesCommand,
   AdminUserGlobalSignOutCommand,
@@ -336,16 +335,19 @@ describe('ENABLE_USER, DISABLE_USER, DELETE_USER, RESET_USER_MFA', () => {
     expect([res.status, res.body.error]).toEqual([502, 'Failed to sign the user out']);
   });
 
-  it('resets MFA: deletes the software token, then ends every session (no preference change)', async () => {
+  it('resets MFA: deletes the software token, takes passkeys out of MFA, then ends every session (the TOTP preference untouched)', async () => {
     const res = await call({ action: 'RESET_USER_MFA', userEmail: USER.email });
     expect([res.status, res.body.message]).toEqual([200, RESET_MFA_MESSAGE]);
     const sent = h.cognito
       .calls()
       .map((c) => c.args[0])
-      .filter((c) => /^Admin(DeleteSoftwareToken|UserGlobalSignOut)/.test(c.constructor.name));
-    expect(h.cognito.commandCalls(AdminSetUserMFAPreferenceCommand)).toHaveLength(0);
+      .filter((c) => /^Admin(DeleteSoftwareToken|UserGlobalSignOut|SetUserMFAPreference)/.test(c.constructor.name));
     expect(sent.map((c) => [c.constructor.name, c.input])).toEqual([
       ['AdminDeleteSoftwareTokenCommand', { UserPoolId: POOL_ID_FOR_TESTS, Username: USER.email }],
+      [
+        'AdminSetUserMFAPreferenceCommand',
+        { UserPoolId: POOL_ID_FOR_TESTS, Username: USER.email, WebAuthnMfaSettings: { Enabled: false } },
+      ],
       ['AdminUserGlobalSignOutCommand', { UserPoolId: POOL_ID_FOR_TESTS, Username: USER.email }],
     ]);
   });
