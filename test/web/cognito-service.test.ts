@@ -1,5 +1,6 @@
 import { describe, expect, it, vi } from 'vitest';
 import { CognitoAuthService } from '#web/lib/auth/cognito-service.ts';
+import { passkeySignIn } from '#web/lib/auth/passkey-sign-in.ts';
 
 const ENDPOINT = 'http://127.0.0.1:9229/';
 const POOL_ID = 'us-east-2_AbCdEf123';
@@ -241,5 +242,114 @@ describe('refresh where the pool tracks devices', () => {
     storeSignedIn(true);
     expect(await settled(service().currentSession())).toBe('resolved');
     expect(await service().currentSession()).toBeNull();
+  });
+});
+
+describe('sign-in with a passkey (USER_AUTH)', () => {
+  const OPTIONS = JSON.stringify({ challenge: 'Y2hhbGxlbmdl', rpId: 'localhost', userVerification: 'required' });
+  const CREDENTIAL = { id: 'Y3JlZA', rawId: 'Y3JlZA', type: 'public-key', response: {}, clientExtensionResults: {} };
+  const webAuthnChallenge = () => ({
+    body: {
+      ChallengeName: 'WEB_AUTHN',
+      Session: 'passkey-session',
+      ChallengeParameters: { USERNAME: 'jane', CREDENTIAL_REQUEST_OPTIONS: OPTIONS },
+    },
+  });
+
+  it('asks for the WEB_AUTHN challenge, signs its options and ends with the tokens stored', async () => {
+    window.localStorage.clear();
+    const calls = stubCognito({
+      InitiateAuth: webAuthnChallenge,
+      RespondToAuthChallenge: () => ({ body: { AuthenticationResult: TOKENS } }),
+    });
+    const sign = vi.fn(async () => CREDENTIAL);
+    const auth = service();
+    const result = await passkeySignIn(auth, CLIENT_ID, 'jane.doe@example.com', undefined, sign);
+    expect(result).toMatchObject({ step: 'DONE', session: { email: 'jane.doe@example.com' } });
+    expect(sign).toHaveBeenCalledWith(OPTIONS);
+    expect(calls[0]?.body).toMatchObject({
+      AuthFlow: 'USER_AUTH',
+      ClientId: CLIENT_ID,
+      AuthParameters: { USERNAME: 'jane.doe@example.com', PREFERRED_CHALLENGE: 'WEB_AUTHN' },
+    });
+    expect(calls[1]?.body).toEqual({
+      ChallengeName: 'WEB_AUTHN',
+      ClientId: CLIENT_ID,
+      Session: 'passkey-session',
+      ChallengeResponses: { USERNAME: 'jane', CREDENTIAL: JSON.stringify(CREDENTIAL) },
+    });
+    expect((await auth.currentSession())?.username).toBe('jane');
+  });
+
+  it('records the passkey use with the new session token after a sign-in by the passkey alone', async () => {
+    window.localStorage.clear();
+    stubCognito({
+      InitiateAuth: webAuthnChallenge,
+      RespondToAuthChallenge: () => ({ body: { AuthenticationResult: TOKENS } }),
+    });
+    const MFA_URL = 'http://127.0.0.1:9404/';
+    const cognitoFetch = globalThis.fetch;
+    const recorded: unknown[] = [];
+    vi.stubGlobal(
+      'fetch',
+      vi.fn(async (url: string, init: RequestInit) => {
+        if (url !== MFA_URL) return cognitoFetch(url, init);
+        recorded.push({ auth: new Headers(init.headers).get('authorization'), body: JSON.parse(String(init.body)) });
+        return new Response(JSON.stringify({ message: 'Recorded' }), {
+          status: 200,
+          headers: { 'content-type': 'application/json' },
+        });
+      }),
+    );
+    await passkeySignIn(service(), CLIENT_ID, 'jane.doe@example.com', MFA_URL, async () => CREDENTIAL);
+    await vi.waitFor(() =>
+      expect(recorded).toEqual([
+        { auth: `Bearer ${TOKENS.AccessToken}`, body: { action: 'PASSKEY_USED', credentialId: 'Y3JlZA' } },
+      ]),
+    );
+  });
+
+  it('goes on to the authenticator code when Cognito asks for it after the passkey', async () => {
+    window.localStorage.clear();
+    const calls = stubCognito({
+      InitiateAuth: webAuthnChallenge,
+      RespondToAuthChallenge: (body) =>
+        body.ChallengeName === 'WEB_AUTHN'
+          ? { body: { ChallengeName: 'SOFTWARE_TOKEN_MFA', Session: 'code-session', ChallengeParameters: {} } }
+          : { body: { AuthenticationResult: TOKENS } },
+    });
+    const auth = service();
+    const result = await passkeySignIn(auth, CLIENT_ID, 'jane.doe@example.com', undefined, async () => CREDENTIAL);
+    expect(result).toEqual({ step: 'CONFIRM_SIGN_IN_WITH_TOTP_CODE' });
+    expect((await auth.confirmTotpCode('123456')).step).toBe('DONE');
+    expect(calls.at(-1)?.body).toMatchObject({
+      ChallengeName: 'SOFTWARE_TOKEN_MFA',
+      Session: 'code-session',
+      ChallengeResponses: { USERNAME: 'jane', SOFTWARE_TOKEN_MFA_CODE: '123456' },
+    });
+  });
+
+  it('says so, and asks the browser nothing, when Cognito offers no passkey for the account', async () => {
+    window.localStorage.clear();
+    stubCognito({
+      InitiateAuth: () => ({
+        body: { ChallengeName: 'SELECT_CHALLENGE', Session: 's', AvailableChallenges: ['PASSWORD', 'PASSWORD_SRP'] },
+      }),
+    });
+    const sign = vi.fn(async () => CREDENTIAL);
+    await expect(passkeySignIn(service(), CLIENT_ID, 'jane.doe@example.com', undefined, sign)).rejects.toMatchObject({
+      code: 'NoPasskey',
+    });
+    expect(sign).not.toHaveBeenCalled();
+  });
+
+  it("keeps the browser's refusal as it is and answers nothing to Cognito", async () => {
+    window.localStorage.clear();
+    const calls = stubCognito({ InitiateAuth: webAuthnChallenge });
+    const refusal = Object.assign(new Error('The passkey request was canceled.'), { name: 'PasskeyError' });
+    await expect(
+      passkeySignIn(service(), CLIENT_ID, 'jane.doe@example.com', undefined, async () => Promise.reject(refusal)),
+    ).rejects.toBe(refusal);
+    expect(calls.map((c) => c.operation)).toEqual(['InitiateAuth']);
   });
 });

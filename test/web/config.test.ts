@@ -26,6 +26,9 @@ const variants: [string, unknown][] = [
   ['remembered devices on', { ...testConfig, rememberDevices: true }],
   ['remembered devices off', { ...testConfig, rememberDevices: false }],
   ['remembered devices as text', { ...testConfig, rememberDevices: 'true' }],
+  ['passkeys on', { ...testConfig, passkeys: true }],
+  ['passkeys off', { ...testConfig, passkeys: false }],
+  ['passkeys as a number', { ...testConfig, passkeys: 1 }],
   ['an array', [testConfig]],
   ['null', null],
 ];

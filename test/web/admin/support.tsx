@@ -71,6 +71,7 @@ export function fakeAdminApi(overrides: AdminApiOverrides = {}) {
     disableUser: unexpected('disableUser'),
     deleteUser: unexpected('users.deleteUser'),
     resetMfa: unexpected('resetMfa'),
+    userFactors: unexpected('userFactors'),
     promoteToAdmin: unexpected('promoteToAdmin'),
     auditLog: unexpected('auditLog'),
     exportAuditLog: unexpected('exportAuditLog'),

@@ -27,6 +27,7 @@ export function fakeAuth(overrides: Partial<AuthContextValue> = {}): AuthContext
     loading: false,
     session,
     signIn: vi.fn(),
+    signInWithPasskey: vi.fn(),
     confirmTotpCode: vi.fn(),
     completeNewPassword: vi.fn(),
     signInMfaSetup: vi.fn(),

@@ -79,16 +79,19 @@ export function parseRuntimeConfig(value: unknown): RuntimeConfig {
   const cognitoEndpoint = optionalUrl(value, 'cognitoEndpoint');
   const marketingSiteUrl = optionalUrl(value, 'marketingSiteUrl');
   const session = value.session === undefined ? undefined : sessionSettings(value.session, problems);
-  const { rememberDevices } = value;
-  if (rememberDevices !== undefined && typeof rememberDevices !== 'boolean')
-    problems.push('rememberDevices: expected a boolean');
+  const flags: Pick<RuntimeConfig, 'rememberDevices' | 'passkeys'> = {};
+  for (const key of ['rememberDevices', 'passkeys'] as const) {
+    const flag = value[key];
+    if (typeof flag === 'boolean') flags[key] = flag;
+    else if (flag !== undefined) problems.push(`${key}: expected a boolean`);
+  }
   if (problems.length > 0) throw new ConfigError(`The configuration is invalid (${problems.join('; ')}).`);
   return {
     ...config,
     ...(cognitoEndpoint ? { cognitoEndpoint } : {}),
     ...(marketingSiteUrl ? { marketingSiteUrl } : {}),
     ...(session ? { session } : {}),
-    ...(typeof rememberDevices === 'boolean' ? { rememberDevices } : {}),
+    ...flags,
   };
 }
 

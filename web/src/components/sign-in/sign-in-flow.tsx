@@ -70,7 +70,7 @@ const sessionEnded = (failure: unknown) => failure instanceof AuthError && SESSI
 type Stage = 'resuming' | 'credentials' | 'totp' | 'setup' | 'newPassword';
 
 /**
- * A whole sign-in: credentials (SRP), then the TOTP code, the first-time authenticator setup
+ * A whole sign-in: credentials (SRP) or a passkey, then the TOTP code, the first-time authenticator setup
  * or a new password, then the group check. Shared by the user and admin login pages.
  */
 export function SignInFlow({
@@ -88,7 +88,7 @@ export function SignInFlow({
   resume,
 }: SignInFlowProps) {
   const auth = useAuth();
-  const { rememberDevices } = useConfig();
+  const { rememberDevices, passkeys } = useConfig();
   const [stage, setStage] = useState<Stage>(resume ? 'resuming' : 'credentials');
   const [error, setError] = useState<string | null>(null);
   const [alreadySignedIn, setAlreadySignedIn] = useState(false);
@@ -155,13 +155,14 @@ export function SignInFlow({
     });
   }, [follow, onStart, resume]);
 
-  const submitCredentials = async (values: SignInForm) => {
+  /** The password sign-in, or without a password a passkey after the email (one gesture, or on to the code). */
+  const submitCredentials = async ({ email, password }: { email: string; password?: string }) => {
     onStart?.();
-    credentials.current = values;
-    setAccountEmail(values.email);
+    credentials.current = password === undefined ? null : { email, password };
+    setAccountEmail(email);
     setAlreadySignedIn(false);
     try {
-      await follow(await auth.signIn(values.email, values.password));
+      await follow(await (password === undefined ? auth.signInWithPasskey(email) : auth.signIn(email, password)));
     } catch (failure) {
       const problem = signInProblem(failure);
       const unsupported = failure instanceof AuthError && UNSUPPORTED_STEP_CODES.includes(failure.code);
@@ -277,7 +278,13 @@ export function SignInFlow({
           )}
         </Alert>
       )}
-      <CredentialsForm labels={labels} onSubmit={submitCredentials} onIntent={auth.preload} extra={extra} />
+      <CredentialsForm
+        labels={labels}
+        onSubmit={submitCredentials}
+        onIntent={auth.preload}
+        extra={extra}
+        {...(passkeys ? { onPasskey: (email: string) => submitCredentials({ email }) } : {})}
+      />
       {footer}
     </div>
   );

@@ -24,6 +24,7 @@ export const ADMIN_FAILURES = {
   enableUser: 'Failed to enable user',
   disableUser: 'Failed to disable user',
   resetMfa: 'Failed to reset MFA',
+  loadUserFactors: 'Failed to load the sign-in methods',
   promote: 'Failed to make the user an admin',
   loadActivity: 'Failed to load the activity log',
   resendInvitation: 'Failed to resend the invitation',

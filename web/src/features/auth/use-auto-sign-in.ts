@@ -25,9 +25,9 @@ const KEEP_WAITING: readonly string[] = ['UserNotConfirmedException', 'NetworkEr
  * just chosen, so the user goes on to MFA setup without typing it again.
  *
  * Cognito's own "auto sign-in" (InitiateAuth USER_AUTH with the Session that SignUp or
- * ConfirmSignUp returns) does not apply here: the app client allows SRP and refresh only
- * (contracts/user-pool-client.ts, no ALLOW_USER_AUTH), and this pool confirms by link, which
- * Cognito's domain serves in another tab, so no confirmation session ever reaches this page.
+ * ConfirmSignUp returns) does not apply here: this pool confirms by link, which Cognito's domain
+ * serves in another tab, so no confirmation session ever reaches this page (the client allows
+ * USER_AUTH for passkeys, contracts/user-pool-client.ts, but that needs the session).
  * The page therefore tries an SRP sign-in until the account is confirmed. The password lives
  * only in this hook's memory while the page waits and is dropped at the end; it is never stored.
  */

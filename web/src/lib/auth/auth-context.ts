@@ -10,6 +10,8 @@ export interface AuthContextValue {
   /** The signed-in user, or null. */
   readonly session: AuthSession | null;
   signIn(email: string, password: string): Promise<SignInResult>;
+  /** Sign-in with a passkey after the email (passkey-ceremony.ts runs the browser's part). */
+  signInWithPasskey(email: string): Promise<SignInResult>;
   confirmTotpCode(code: string): Promise<SignInResult>;
   completeNewPassword(newPassword: string): Promise<SignInResult>;
   /** TOTP enrolment for the account being signed in (MFA_SETUP challenge). */

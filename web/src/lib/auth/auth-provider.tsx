@@ -178,6 +178,11 @@ export function AuthProvider({
         await pendingSignOut.current;
         return afterStep(await (await service()).signIn(email, password));
       },
+      signInWithPasskey: async (email) => {
+        await pendingSignOut.current;
+        const [loaded, { passkeySignIn }] = await Promise.all([service(), import('./passkey-sign-in.ts')]);
+        return afterStep(await passkeySignIn(loaded, clientId, email, accountUrl));
+      },
       confirmTotpCode: async (code) => afterStep(await (await service()).confirmTotpCode(code)),
       completeNewPassword: async (password) => afterStep(await (await service()).completeNewPassword(password)),
       signInMfaSetup: async () => (await service()).signInMfaSetup(),
@@ -237,7 +242,7 @@ export function AuthProvider({
         void service();
       },
     }),
-    [account, accountUrl, afterStep, apply, getAccessToken, reloadSession, service, state],
+    [account, accountUrl, afterStep, apply, clientId, getAccessToken, reloadSession, service, state],
   );
 
   return (

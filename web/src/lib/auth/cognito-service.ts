@@ -1,4 +1,3 @@
-import * as identity from 'amazon-cognito-identity-js';
 import {
   AuthenticationDetails,
   CognitoUser,
@@ -7,6 +6,7 @@ import {
   type CognitoUserSession,
   type IAuthenticationCallback,
 } from 'amazon-cognito-identity-js';
+import { answerMfaSetup, AuthenticationHelper, preferTotp, type LibraryUser } from './cognito-library.ts';
 import { currentDeviceKey } from './device-service.ts';
 import {
   ALREADY_SIGNED_IN_MESSAGE,
@@ -28,8 +28,6 @@ export interface CognitoServiceOptions {
   readonly storage?: Storage;
 }
 
-const TOTP_DEVICE_NAME = 'Authenticator app';
-
 function toSession(username: string, session: CognitoUserSession): AuthSession {
   const access = session.getAccessToken();
   const id = session.getIdToken();
@@ -46,71 +44,6 @@ function toSession(username: string, session: CognitoUserSession): AuthSession {
     idToken: id.getJwtToken(),
     expiresAt: Math.min(access.getExpiration(), id.getExpiration()) * 1000 + driftMs,
   };
-}
-
-type Callback = (error: unknown, data?: Record<string, unknown>) => void;
-
-/** The parts of the library's user object the MFA_SETUP answer below uses (not in its typings). */
-interface LibraryUser {
-  Session: string | null;
-  username: string;
-  client: { request(operation: string, params: Record<string, unknown>, callback: Callback): void };
-  authenticateUserInternal(result: Record<string, unknown>, helper: unknown, callback: IAuthenticationCallback): void;
-}
-
-/** The library's SRP helper (exported, not typed); it derives the new device's verifier. */
-const AuthenticationHelper = (identity as unknown as { AuthenticationHelper: new (poolName: string) => unknown })
-  .AuthenticationHelper;
-
-/**
- * Answers the MFA_SETUP challenge of a sign-in after the new authenticator's code. The library's
- * own answer (verifySoftwareToken) keeps the tokens but drops NewDeviceMetadata, leaving the
- * sign-in's device unconfirmed; where the pool tracks devices, a refresh needs the confirmed
- * device of its sign-in (docs/local-mode.md, "Remembered devices in local mode"), so the session would end
- * at its first refresh. The same two calls are made here, and the result goes to the library's
- * end of a sign-in, which confirms the new device (ConfirmDevice) and keeps its key, as after a
- * sign-in with a code.
- */
-function answerMfaSetup(
-  user: CognitoUser,
-  pool: CognitoUserPool,
-  code: string,
-  callbacks: IAuthenticationCallback,
-): void {
-  const internals = user as unknown as LibraryUser;
-  internals.client.request(
-    'VerifySoftwareToken',
-    { Session: internals.Session, UserCode: code, FriendlyDeviceName: TOTP_DEVICE_NAME },
-    (error, verified) => {
-      if (error) return callbacks.onFailure(error);
-      internals.Session = String(verified?.Session ?? '');
-      const request = {
-        ChallengeName: 'MFA_SETUP',
-        ClientId: pool.getClientId(),
-        ChallengeResponses: { USERNAME: internals.username },
-        Session: internals.Session,
-      };
-      internals.client.request('RespondToAuthChallenge', request, (respondError, result) => {
-        if (respondError || !result) return callbacks.onFailure(respondError);
-        internals.authenticateUserInternal(result, new AuthenticationHelper(pool.getUserPoolName()), callbacks);
-      });
-    },
-  );
-}
-
-/**
- * Makes TOTP the enabled, preferred factor with the new session's access token. Cognito may
- * leave the user's MFA setting list empty after the MFA_SETUP challenge until a preference is
- * set, and the MFA page reads that list. The user is signed in either way, so a failure is
- * only logged.
- */
-function preferTotp(user: CognitoUser): Promise<void> {
-  return new Promise<void>((resolve) => {
-    user.setUserMfaPreference(null, { PreferredMfa: true, Enabled: true }, (error) => {
-      if (error) console.warn('Could not set the authenticator as the preferred MFA method:', toAuthError(error).code);
-      resolve();
-    });
-  });
 }
 
 /**
@@ -197,6 +130,26 @@ export class CognitoAuthService {
     this.pending = user;
     const details = new AuthenticationDetails({ Username: email, Password: password });
     return this.runChallenge(user, (callbacks) => user.authenticateUser(details, callbacks));
+  }
+
+  /**
+   * Starts a sign-in the library does not drive itself (passkey-sign-in.ts): a new pending
+   * account, refused while someone is signed in, as `signIn` does.
+   */
+  async beginSignIn(email: string): Promise<CognitoUser> {
+    if (await this.currentSession().catch(() => null)) {
+      throw new AuthError(ALREADY_SIGNED_IN_MESSAGE, 'UserAlreadyAuthenticatedException');
+    }
+    this.pending = new CognitoUser({ Username: email, Pool: this.pool, Storage: this.storage });
+    return this.pending;
+  }
+
+  /** Cognito's answer to such a sign-in's step, taken as the library takes any: tokens kept, or the next step. */
+  continueSignIn(user: CognitoUser, answer: Record<string, unknown>): Promise<SignInResult> {
+    const internals = user as unknown as LibraryUser;
+    return this.runChallenge(user, (callbacks) =>
+      internals.authenticateUserInternal(answer, new AuthenticationHelper(this.pool.getUserPoolName()), callbacks),
+    );
   }
 
   async confirmTotpCode(code: string): Promise<SignInResult> {

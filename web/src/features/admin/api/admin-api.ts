@@ -12,6 +12,7 @@ import {
   auditExportResponseSchema,
   auditLogResponseSchema,
   getUsersResponseSchema,
+  userFactorsSchema,
   type AuditFilter,
   type userAdminRequestSchema,
 } from '#contracts/user-admin.ts';
@@ -183,6 +184,8 @@ export function createUserAdminApi(client: ApiClient, url: string) {
     disableUser: (userEmail: string) => call({ action: 'DISABLE_USER', userEmail }, acknowledgementSchema),
     deleteUser: (userEmail: string) => call({ action: 'DELETE_USER', userEmail }, acknowledgementSchema),
     resetMfa: (userEmail: string) => call({ action: 'RESET_USER_MFA', userEmail }, acknowledgementSchema),
+    /** What the account signs in with besides its password: authenticator app and passkeys (read only). */
+    userFactors: (userEmail: string) => call({ action: 'GET_USER_FACTORS', userEmail }, userFactorsSchema),
     promoteToAdmin: (userEmail: string) => call({ action: 'PROMOTE_TO_ADMIN', userEmail }, acknowledgementSchema),
     auditLog: (filter: AuditFilter, nextToken?: string) =>
       call(

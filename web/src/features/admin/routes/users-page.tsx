@@ -14,6 +14,7 @@ import { CreateUserModal, type CreateUserForm } from '../components/create-user-
 import { EditUserModal, type EditedUser } from '../components/edit-user-modal.tsx';
 import { FailureAlert } from '../components/failure-alert.tsx';
 import { StatCards } from '../components/stat-cards.tsx';
+import { UserFactors } from '../components/user-factors.tsx';
 import { UserListCard, userSearchText } from '../components/user-list-card.tsx';
 import { UsersTable, type UserAction } from '../components/users-table.tsx';
 import {
@@ -289,9 +290,11 @@ export default function UsersPage() {
         onCancel={() => setConfirmation(null)}
       >
         <p>
-          Reset MFA for <strong>{confirmation?.user.email}</strong>? Their authenticator app is removed and they are
-          signed out everywhere. At their next sign-in they set up a new authenticator before they can continue.
+          Reset MFA for <strong>{confirmation?.user.email}</strong>? Their authenticator app and passkeys are removed
+          and they are signed out everywhere. At their next sign-in they set up a new authenticator before they can
+          continue.
         </p>
+        {confirmation?.kind === 'resetMfa' && <UserFactors email={confirmation.user.email} />}
       </ConfirmDialog>
       <ConfirmDialog
         open={confirmation?.kind === 'promote'}

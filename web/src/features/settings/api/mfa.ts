@@ -8,8 +8,10 @@ import {
   type MfaStatus,
 } from '#contracts/mfa.ts';
 import { NO_TOKEN_MESSAGE } from '#contracts/errors.ts';
+import { passkeyListResponseSchema, passkeyRegistrationOptionsSchema, type PasskeyList } from '#contracts/passkeys.ts';
 import { ApiError, type ApiClient } from '#web/lib/api.ts';
 import type { MfaSetupDriver } from '#web/lib/auth/types.ts';
+import type { RegistrationResponseJSON } from '@simplewebauthn/browser';
 
 export const MFA_MESSAGES = {
   associateFailed: 'Failed to associate software token',
@@ -26,6 +28,10 @@ export const MFA_MESSAGES = {
   replaceIntro:
     'Scan the code below with your new authenticator app. Your current authenticator keeps working until you verify a code from the new one.',
   replaced: 'New authenticator set up successfully! Codes from your previous app no longer work.',
+  passkeysLoadFailed: 'Failed to load passkeys',
+  passkeyStartFailed: 'Failed to start adding a passkey',
+  passkeyAddFailed: 'Failed to add the passkey',
+  passkeyRemoveFailed: 'Failed to remove the passkey',
 } as const;
 
 const needsReauthentication = (error: unknown) =>
@@ -50,9 +56,9 @@ function mfaError(error: unknown, fallback: string): Error {
 export type ConfirmIdentity = () => Promise<boolean>;
 
 /**
- * The MFA management function, always about the caller's own account. Authenticator
- * changes need a recent sign-in: when the function asks for one, `confirmIdentity` runs and
- * the call is sent once more with the new session.
+ * The MFA management function, always about the caller's own account. Authenticator and
+ * passkey changes need a recent sign-in: when the function asks for one, `confirmIdentity` runs
+ * and the call is sent once more with the new session.
  */
 export function createMfaApi(client: ApiClient, url: string, confirmIdentity?: ConfirmIdentity) {
   const call = async <T>(run: () => Promise<T>, fallback: string) => {
@@ -99,5 +105,47 @@ export function createMfaApi(client: ApiClient, url: string, confirmIdentity?: C
         );
       },
     }),
+    /** The caller's passkeys; adding and removing one need a recent sign-in, as authenticator changes do. */
+    passkeys: {
+      list: (): Promise<PasskeyList> =>
+        call(
+          () => client.request(url, { body: { action: 'LIST_PASSKEYS' }, schema: passkeyListResponseSchema }),
+          MFA_MESSAGES.passkeysLoadFailed,
+        ),
+      /** Creation options for navigator.credentials.create (PublicKeyCredentialCreationOptionsJSON). */
+      startRegistration: async (): Promise<Record<string, unknown>> =>
+        (
+          await call(
+            () =>
+              client.request(url, {
+                body: { action: 'START_PASSKEY_REGISTRATION' },
+                schema: passkeyRegistrationOptionsSchema,
+              }),
+            MFA_MESSAGES.passkeyStartFailed,
+          )
+        ).options,
+      /** The browser's new credential; the answer is the list with it and the message to show. */
+      completeRegistration: (credential: RegistrationResponseJSON): Promise<PasskeyList> =>
+        call(
+          () =>
+            client.request(url, {
+              body: { action: 'COMPLETE_PASSKEY_REGISTRATION', credential },
+              schema: passkeyListResponseSchema,
+            }),
+          MFA_MESSAGES.passkeyAddFailed,
+        ),
+      remove: (credentialId: string): Promise<PasskeyList> =>
+        call(
+          () =>
+            client.request(url, {
+              body: { action: 'DELETE_PASSKEY', credentialId },
+              schema: passkeyListResponseSchema,
+            }),
+          MFA_MESSAGES.passkeyRemoveFailed,
+        ),
+    },
   };
 }
+
+type MfaApi = ReturnType<typeof createMfaApi>;
+export type PasskeyApi = MfaApi['passkeys'];

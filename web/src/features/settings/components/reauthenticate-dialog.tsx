@@ -10,7 +10,7 @@ import { isCompleteMfaCode, MfaCodeField } from '#web/components/sign-in/mfa-cod
 const REAUTHENTICATE_TEXT = {
   title: 'Confirm it is you',
   intro:
-    'Changing your authenticator needs a recent sign-in. Enter your password and a code from your current authenticator app.',
+    'Changing your authenticator or your passkeys needs a recent sign-in. Enter your password and a code from your current authenticator app.',
   submit: 'Confirm',
   busy: 'Confirming...',
 } as const;

@@ -14,6 +14,7 @@ import { useConfig } from '#web/lib/config-context.tsx';
 import { useApiClient } from '#web/lib/use-clients.ts';
 import { createMfaApi, MFA_MESSAGES } from '../api/mfa.ts';
 import { MfaStatusCard } from '../components/mfa-status-card.tsx';
+import { PasskeysCard } from '../components/passkeys-card.tsx';
 import { ReauthenticateDialog } from '../components/reauthenticate-dialog.tsx';
 import { RememberedDevicesCard } from '../components/remembered-devices-card.tsx';
 import { ReplaceAuthenticator } from '../components/replace-authenticator.tsx';
@@ -32,10 +33,11 @@ type Setup = 'enable' | 'replace';
 
 /**
  * /mfa-settings: MFA status, devices, Enable (wizard), and either Set up a new authenticator
- * (where the pool requires MFA; it ends back here) or Disable (where it is optional).
+ * (where the pool requires MFA; it ends back here) or Disable (where it is optional); the
+ * passkeys where the deployment has them on.
  */
 export default function MfaSettingsPage() {
-  const { productName, functions, rememberDevices } = useConfig();
+  const { productName, functions, rememberDevices, passkeys } = useConfig();
   const { session } = useAuth();
   const client = useApiClient();
   const reauthenticate = useReauthenticate();
@@ -172,6 +174,7 @@ export default function MfaSettingsPage() {
             onDisable={() => setConfirming(true)}
           />
         ))}
+      {passkeys && <PasskeysCard api={api.passkeys} confirmIdentity={reauthenticate ? confirmIdentity : undefined} />}
       {rememberDevices && <RememberedDevicesCard />}
       <SecurityInfoCard />
       {identityChecks.length > 0 && reauthenticate && (
