@@ -187,6 +187,9 @@ describe('npm run verify-deployment', () => {
       `${entries.length} audit entries of ${adminEmail} (kept: the trail is never edited; ${entries.length} of them marked verification: true)`,
     );
     expect(stdout).toContain(`sent from and to ${support[0]!.from} only`);
+    // The passkey journey needs a person's authenticator: the output says how to check it.
+    expect(stdout).toContain('To check by hand (a browser and a passkey are needed):');
+    expect(stdout).toContain(`sign in at ${stack.info.webUrl.replace(/\/+$/, '')}/login with a password and code`);
   });
 
   it('lists the differences the company-access check finds, without mending them', async () => {

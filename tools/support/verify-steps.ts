@@ -292,7 +292,25 @@ export async function verifyDeployment(target: PortalTarget, options: VerifyOpti
     await cleanUp(cleanups, printer);
   }
   for (const line of await leftBehind(target, admin.email, runId, startedAt)) options.write(line);
+  for (const line of checkedByHand(target)) options.write(line);
   return !failed && !printer.failed;
+}
+
+/**
+ * What needs a person with a browser and so is not run here: the passkey journey (a passkey
+ * is made by an authenticator the person controls). Chromium's DevTools can stand in for one
+ * (More tools > WebAuthn: a virtual authenticator with user verification).
+ */
+function checkedByHand(target: PortalTarget): string[] {
+  if (target.config.passkeys === false) return [];
+  return [
+    '',
+    'To check by hand (a browser and a passkey are needed):',
+    `  - passkeys: sign in at ${target.siteUrl}/login with a password and code, open the MFA page, choose Add a passkey`,
+    '    (it asks for the password and a current code first), log out, enter the email on the sign-in page and choose',
+    '    Sign in with a passkey: the dashboard opens with no code. With the authenticator set not to verify the user,',
+    '    the same sign-in must not get in. Remove the passkey on the MFA page afterwards.',
+  ];
 }
 
 /**

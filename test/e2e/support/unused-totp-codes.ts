@@ -61,6 +61,17 @@ export async function noteSeedSignIns(stack: StackInfo, at = Date.now()): Promis
 }
 
 /**
+ * Records a code used outside these helpers (an enrolment's first code, taken just before
+ * `at`), so that the next code for the account comes from a later step.
+ */
+export async function noteTotpUsed(secret: string, accountEmail: string, at = Date.now()): Promise<void> {
+  const file = await ledgerFile();
+  const ledger = file === null ? processLedger : readTotpLedger(file);
+  for (const key of [secret, accountEmail.toLowerCase()]) ledger[key] = Math.max(ledger[key] ?? -1, totpStep(at));
+  if (file !== null) writeTotpLedger(file, ledger);
+}
+
+/**
  * A code from a 30-second step not yet used for this secret (nor, when given, for this
  * account), as Cognito takes each account's code once: when the current step was used, this
  * waits for the next one. The step is recorded before the code is handed out, so it is handed
