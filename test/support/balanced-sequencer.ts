@@ -9,21 +9,22 @@ import { BaseSequencer, type TestSpecification } from 'vitest/node';
  * Vitest's (the cached durations of earlier runs, longest first).
  */
 const EXPECTED_SECONDS: Readonly<Record<string, number>> = {
-  // Measured on a 2-core machine with the other lanes running, 2026-11-28.
-  'test/e2e/every-screen.test.ts': 120,
-  'test/e2e/sign-in-features.test.ts': 95,
-  'test/e2e/session-end.test.ts': 90,
-  'test/e2e/user-account.test.ts': 85,
-  'test/e2e/companies.test.ts': 60,
-  'test/e2e/admin-journey.test.ts': 55,
-  'test/e2e/admin-access.test.ts': 40,
-  'test/e2e/user-dashboard.test.ts': 40,
-  'test/e2e/onboarding.test.ts': 20,
-  'test/e2e/admin-a11y.test.ts': 16,
-  'test/e2e/insights.test.ts': 13,
-  'test/e2e/compliance-html.test.ts': 8,
-  'test/e2e/keyboard-only.test.ts': 7,
-  'test/e2e/local-stack.test.ts': 5,
+  // Measured on a clean clone's npm test, 2-core machine, the other lanes running, 2026-11-29.
+  'test/e2e/every-screen.test.ts': 132,
+  'test/e2e/user-account.test.ts': 97,
+  'test/e2e/sign-in-features.test.ts': 85,
+  'test/e2e/session-end.test.ts': 79,
+  'test/e2e/admin-journey.test.ts': 75,
+  'test/e2e/passkeys.test.ts': 60,
+  'test/e2e/user-dashboard.test.ts': 54,
+  'test/e2e/companies.test.ts': 47,
+  'test/e2e/admin-access.test.ts': 31,
+  'test/e2e/compliance-html.test.ts': 31,
+  'test/e2e/onboarding.test.ts': 30,
+  'test/e2e/keyboard-only.test.ts': 24,
+  'test/e2e/admin-a11y.test.ts': 23,
+  'test/e2e/insights.test.ts': 22,
+  'test/e2e/local-stack.test.ts': 11,
 };
 const UNLISTED_SECONDS = 60;
 

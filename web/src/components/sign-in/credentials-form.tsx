@@ -56,7 +56,7 @@ export function CredentialsForm({ labels, onSubmit, onIntent, extra, onPasskey }
       <TextField
         label={labels.email}
         type="email"
-        autoComplete="username webauthn"
+        autoComplete="username"
         error={errors.email ?? (typeof passkey === 'string' ? passkey : undefined)}
         {...field('email')}
       />
