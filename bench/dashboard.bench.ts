@@ -21,9 +21,9 @@ import type { DemoAccount, StackInfo } from '#clients/local-stack.ts';
 import { spawnStack } from '#local/stack-process.ts';
 import { ensureWebBuilt } from '#local/web-build.ts';
 import { launchBrowser } from '#test/e2e/support/browser.ts';
-import { noteSeedSignIns, unusedTotpCode } from '#test/e2e/support/unused-totp-codes.ts';
+import { noteSeedSignIns } from '#test/e2e/support/unused-totp-codes.ts';
 import { median } from './median.ts';
-import { chosenDashboard, contentLoaded, STEP_TIMEOUT_MS } from './dashboard-page.ts';
+import { chosenDashboard, contentLoaded, enterPasswordAndCode, STEP_TIMEOUT_MS } from './dashboard-page.ts';
 import { measurePasskeySignIns } from './passkey-sign-in.ts';
 import type { BenchOptions, BenchRow } from './types.ts';
 
@@ -43,13 +43,7 @@ async function measureOnce(browser: Browser, stack: StackInfo, account: DemoAcco
   const context = await browser.newContext({ viewport: { width: 1440, height: 900 } });
   try {
     const page = await context.newPage();
-    await page.goto(`${stack.webUrl}/login`);
-    await page.getByLabel('Username (email)', { exact: true }).fill(account.email);
-    await page.getByLabel('Password', { exact: true }).fill(account.password);
-    await page.getByRole('button', { name: 'Log In', exact: true }).click();
-    const code = page.getByLabel('Authentication Code', { exact: true });
-    await code.waitFor({ timeout: STEP_TIMEOUT_MS });
-    await code.fill(await unusedTotpCode(account.totpSecret, account.email));
+    await enterPasswordAndCode(page, stack, account);
 
     const verifiedAt = performance.now();
     await page.getByRole('button', { name: 'Verify & Sign In', exact: true }).click();

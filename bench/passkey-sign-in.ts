@@ -7,8 +7,7 @@ import type { Browser } from 'playwright-core';
 import type { DemoAccount, StackInfo } from '#clients/local-stack.ts';
 import { logOutOfPortal, storedAccessToken } from '#test/e2e/support/auth.ts';
 import { addPasskeyWithToken, addVirtualAuthenticator } from '#test/e2e/support/passkeys.ts';
-import { unusedTotpCode } from '#test/e2e/support/unused-totp-codes.ts';
-import { chosenDashboard, contentLoaded, STEP_TIMEOUT_MS } from './dashboard-page.ts';
+import { chosenDashboard, contentLoaded, enterPasswordAndCode, STEP_TIMEOUT_MS } from './dashboard-page.ts';
 
 /**
  * Signs `account` in with password and code once, adds a passkey, then times `runs` passkey
@@ -24,13 +23,7 @@ export async function measurePasskeySignIns(
   try {
     const page = await context.newPage();
     await addVirtualAuthenticator(page);
-    await page.goto(`${stack.webUrl}/login`);
-    await page.getByLabel('Username (email)', { exact: true }).fill(account.email);
-    await page.getByLabel('Password', { exact: true }).fill(account.password);
-    await page.getByRole('button', { name: 'Log In', exact: true }).click();
-    const code = page.getByLabel('Authentication Code', { exact: true });
-    await code.waitFor({ timeout: STEP_TIMEOUT_MS });
-    await code.fill(await unusedTotpCode(account.totpSecret, account.email));
+    await enterPasswordAndCode(page, stack, account);
     await page.getByRole('button', { name: 'Verify & Sign In', exact: true }).click();
     await page.waitForURL(/\/home(\?|$)/, { timeout: STEP_TIMEOUT_MS });
     await addPasskeyWithToken(page, stack.functions.mfa, await storedAccessToken(page, stack));

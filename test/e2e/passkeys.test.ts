@@ -1,7 +1,5 @@
-import { CognitoUserPool } from 'amazon-cognito-identity-js';
 import type { Browser, BrowserContext, CDPSession, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { authenticate, createConfirmedAccount, enrolAuthenticator, memoryStorage, userFor } from '#clients/cognito.ts';
 import type { DemoAccount } from '#clients/local-stack.ts';
 import {
   NO_PASSKEY_MESSAGE,
@@ -11,6 +9,7 @@ import {
 } from '#contracts/passkeys.ts';
 import { logOutOfPortal, signInAsUser } from './support/auth.ts';
 import { launchBrowser } from './support/browser.ts';
+import { createEnrolledAccount } from './support/enrolled-account.ts';
 import { signInWithSrp } from './support/cognito-session.ts';
 import { addPasskeyWithToken, addVirtualAuthenticator } from './support/passkeys.ts';
 import { stackPool, useStack } from './support/stack.ts';
@@ -68,21 +67,7 @@ describe("an administrator's Reset MFA and a user's passkey", () => {
   beforeAll(async () => {
     const pool = stackPool(stack);
     try {
-      await createConfirmedAccount(pool.client, pool.userPoolId, {
-        email: account.email,
-        password: account.password,
-        groups: ['Users'],
-      });
-      const userPool = new CognitoUserPool({
-        UserPoolId: pool.userPoolId,
-        ClientId: pool.clientId,
-        endpoint: pool.endpoint,
-        Storage: memoryStorage(),
-      });
-      const user = userFor(userPool, account.email);
-      const first = await authenticate(user, account.email, account.password);
-      if (first.step !== 'MFA_SETUP') throw new Error(`expected the MFA set-up challenge, got ${first.step}`);
-      const enrolled = await enrolAuthenticator(pool, user, 'Passkey journey');
+      const enrolled = await createEnrolledAccount(pool, { ...account, groups: ['Users'] }, 'Passkey journey');
       account.totpSecret = enrolled.secret;
       signInToken = enrolled.accessToken;
       await noteTotpUsed(account.totpSecret, account.email);

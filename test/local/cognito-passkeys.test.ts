@@ -1,6 +1,5 @@
 import { createHmac } from 'node:crypto';
 import { mkdtemp, rm } from 'node:fs/promises';
-import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import {
@@ -40,6 +39,7 @@ import {
   type SoftwareAuthenticator,
 } from '#test/support/webauthn-authenticator.ts';
 import { adminClient } from './support/cognito-harness.ts';
+import { AuthenticationHelper, BigInteger, DateHelper, type LibraryBigInteger } from './support/library-srp.ts';
 
 /**
  * Passkeys in the local user pool (WebAuthnConfiguration, SignInPolicy.AllowedFirstAuthFactors):
@@ -821,32 +821,6 @@ describe('passkeys kept with the pool', () => {
     expect(await listPasskeys(durable, next.accessToken)).toHaveLength(1);
   });
 });
-
-/** The SRP client half of amazon-cognito-identity-js, unmodified, for PASSWORD_SRP. */
-interface LibraryBigInteger {
-  toString(radix: number): string;
-}
-interface LibraryHelper {
-  getLargeAValue(callback: (error: unknown, value: LibraryBigInteger) => void): void;
-  getPasswordAuthenticationKey(
-    username: string,
-    password: string,
-    serverB: LibraryBigInteger,
-    salt: LibraryBigInteger,
-    callback: (error: unknown, key: Buffer) => void,
-  ): void;
-}
-const require = createRequire(import.meta.url);
-const AuthenticationHelper = require('amazon-cognito-identity-js/lib/AuthenticationHelper.js').default as new (
-  pool: string,
-) => LibraryHelper;
-const BigInteger = require('amazon-cognito-identity-js/lib/BigInteger.js').default as new (
-  hex: string,
-  radix: number,
-) => LibraryBigInteger;
-const DateHelper = require('amazon-cognito-identity-js/lib/DateHelper.js').default as new () => {
-  getNowString(): string;
-};
 
 async function srpClient(poolName: string) {
   const helper = new AuthenticationHelper(poolName);

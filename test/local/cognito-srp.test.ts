@@ -1,5 +1,4 @@
 import { createHmac } from 'node:crypto';
-import { createRequire } from 'node:module';
 import { describe, expect, it } from 'vitest';
 import {
   createServerChallenge,
@@ -9,32 +8,7 @@ import {
   passwordClaimIsValid,
   passwordMatches,
 } from '#emulators/cognito/srp.ts';
-
-/** The client half comes from the unmodified amazon-cognito-identity-js. */
-interface LibraryBigInteger {
-  toString(radix: number): string;
-}
-interface LibraryHelper {
-  getLargeAValue(callback: (error: unknown, value: LibraryBigInteger) => void): void;
-  getPasswordAuthenticationKey(
-    username: string,
-    password: string,
-    serverB: LibraryBigInteger,
-    salt: LibraryBigInteger,
-    callback: (error: unknown, key: Buffer) => void,
-  ): void;
-}
-const require = createRequire(import.meta.url);
-const AuthenticationHelper = require('amazon-cognito-identity-js/lib/AuthenticationHelper.js').default as new (
-  pool: string,
-) => LibraryHelper;
-const BigInteger = require('amazon-cognito-identity-js/lib/BigInteger.js').default as new (
-  hex: string,
-  radix: number,
-) => LibraryBigInteger;
-const DateHelper = require('amazon-cognito-identity-js/lib/DateHelper.js').default as new () => {
-  getNowString(): string;
-};
+import { AuthenticationHelper, BigInteger, DateHelper, type LibraryBigInteger } from './support/library-srp.ts';
 
 const POOL_NAME = 'AbCdEf123';
 

@@ -1,6 +1,5 @@
-import { CognitoUserPool } from 'amazon-cognito-identity-js';
-import { authenticate, createConfirmedAccount, enrolAuthenticator, memoryStorage, userFor } from '#clients/cognito.ts';
 import type { DemoAccount, StackInfo } from '#clients/local-stack.ts';
+import { createEnrolledAccount } from './enrolled-account.ts';
 import { stackPool } from './stack.ts';
 import { totpStep, type TotpLedger } from './totp-ledger.ts';
 
@@ -23,23 +22,17 @@ const PASSWORD = 'PoolAdmin#2026';
  */
 export async function createAdminPool(stack: StackInfo): Promise<{ admins: DemoAccount[]; used: TotpLedger }> {
   const pool = stackPool(stack);
-  const userPool = new CognitoUserPool({
-    UserPoolId: pool.userPoolId,
-    ClientId: pool.clientId,
-    endpoint: pool.endpoint,
-    Storage: memoryStorage(),
-  });
   const admins: DemoAccount[] = [];
   const used: TotpLedger = {};
   let accessToken = '';
   try {
     for (let index = 1; index <= POOL_SIZE; index += 1) {
       const email = `pool.admin.${index}@example.com`;
-      await createConfirmedAccount(pool.client, pool.userPoolId, { email, password: PASSWORD, groups: ['Admins'] });
-      const user = userFor(userPool, email);
-      const first = await authenticate(user, email, PASSWORD);
-      if (first.step !== 'MFA_SETUP') throw new Error(`${email}: expected the MFA set-up challenge, got ${first.step}`);
-      const enrolled = await enrolAuthenticator(pool, user, 'End-to-end pool');
+      const enrolled = await createEnrolledAccount(
+        pool,
+        { email, password: PASSWORD, groups: ['Admins'] },
+        'End-to-end pool',
+      );
       // Taken after the code was: the step recorded is never earlier than the one used.
       used[enrolled.secret] = used[email] = totpStep();
       accessToken = enrolled.accessToken;
