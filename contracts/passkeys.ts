@@ -75,7 +75,10 @@ export const passkeyListResponseSchema = z.object({
 });
 export type PasskeyList = z.infer<typeof passkeyListResponseSchema>;
 
-/** Cognito keeps at most this many passkeys per user (the API reference's quota). */
+/**
+ * The most passkeys the MFA page lets an account add. Cognito documents a LimitExceededException
+ * for CompleteWebAuthnRegistration but no number; 20 is one page of ListWebAuthnCredentials.
+ */
 export const MAX_PASSKEYS = 20;
 
 export const PASSKEY_ADDED_MESSAGE = 'Passkey added. You can now sign in with it instead of a code.';

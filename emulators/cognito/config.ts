@@ -25,8 +25,9 @@ export const POOL = {
   /** The passkey request options of a WEB_AUTHN challenge last as long as the sign-in session. */
   passkeySignInMs: 3 * 60_000,
   /**
-   * Passkeys a user may register: ListWebAuthnCredentials returns at most 20 (MaxResults 0 to 20),
-   * Cognito's per-user passkey quota.
+   * Passkeys a user may register. CompleteWebAuthnRegistration documents LimitExceededException
+   * but no number (API_CompleteWebAuthnRegistration.html, Errors); local mode stops at 20, one page of
+   * ListWebAuthnCredentials (MaxResults 0 to 20), and the portal's MFA page offers no more.
    */
   passkeysPerUser: 20,
 } as const;

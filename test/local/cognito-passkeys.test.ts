@@ -473,6 +473,8 @@ describe('passkey registration (StartWebAuthnRegistration, CompleteWebAuthnRegis
     }
   });
 
+  // https://docs.aws.amazon.com/cognito-user-identity-pools/latest/APIReference/API_CompleteWebAuthnRegistration.html
+  // (Errors: LimitExceededException). The page gives no number: 20 is local mode's (one ListWebAuthnCredentials page).
   it('holds a user to 20 passkeys (LimitExceededException)', async () => {
     const account = await enrol(pool, 'twenty');
     for (let index = 0; index < 20; index += 1) await registerPasskey(pool, account.accessToken, createAuthenticator());

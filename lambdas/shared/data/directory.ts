@@ -1,8 +1,8 @@
-import { BatchWriteCommand, DeleteCommand, GetCommand, PutCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { DeleteCommand, GetCommand, PutCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { stateTable } from '#contracts/tables.ts';
 import { dynamo } from '../aws/dynamo.ts';
 import { queryStatePartition } from './state-partition.ts';
-import { nowIso, tableName, writeIf } from './tables.ts';
+import { nowIso, tableName, writeIf, writeStateBatch } from './tables.ts';
 
 /**
  * The portal's copy of the user directory, in the State table, so that the admin pages open
@@ -19,9 +19,6 @@ import { nowIso, tableName, writeIf } from './tables.ts';
 
 const ENTRY_PK = 'DIRECTORY';
 const LISTED_KEY = { pk: 'DIRECTORY_LISTED', sk: 'LAST' };
-/** BatchWriteItem's limit of requests per call. */
-const BATCH_SIZE = 25;
-const BATCH_ATTEMPTS = 8;
 
 export interface DirectoryEntry {
   /** The sign-in email, lowercased: the key. */
@@ -126,29 +123,15 @@ export const updateDirectoryEntry = async (email: string, change: EntryChange, u
   );
 };
 
-type WriteRequest =
-  { PutRequest: { Item: Record<string, unknown> } } | { DeleteRequest: { Key: Record<string, unknown> } };
-
 /** Puts and deletes many entries, 25 a call, retrying what DynamoDB leaves unprocessed. */
-export const writeDirectoryEntries = async (
-  puts: readonly DirectoryEntry[],
-  deletes: readonly string[],
-): Promise<void> => {
-  const requests: WriteRequest[] = [
-    ...puts.map((entry) => ({ PutRequest: { Item: toItem(entry) } })),
-    ...deletes.map((email) => ({ DeleteRequest: { Key: { pk: ENTRY_PK, sk: email.toLowerCase() } } })),
-  ];
-  const table = tableName(stateTable);
-  for (let start = 0; start < requests.length; start += BATCH_SIZE) {
-    let pending = requests.slice(start, start + BATCH_SIZE);
-    for (let attempt = 1; pending.length > 0; attempt += 1) {
-      if (attempt > BATCH_ATTEMPTS) throw new Error(`DynamoDB left ${pending.length} directory writes unprocessed`);
-      const answer = await dynamo.send(new BatchWriteCommand({ RequestItems: { [table]: pending } }));
-      pending = (answer.UnprocessedItems?.[table] ?? []) as WriteRequest[];
-      if (pending.length > 0) await new Promise((resolve) => setTimeout(resolve, 50 * 2 ** attempt));
-    }
-  }
-};
+export const writeDirectoryEntries = (puts: readonly DirectoryEntry[], deletes: readonly string[]): Promise<void> =>
+  writeStateBatch(
+    [
+      ...puts.map((entry) => ({ PutRequest: { Item: toItem(entry) } })),
+      ...deletes.map((email) => ({ DeleteRequest: { Key: { pk: ENTRY_PK, sk: email.toLowerCase() } } })),
+    ],
+    'directory writes',
+  );
 
 /** When the copy was last rebuilt from a full listing, or null if it never was (or must be again). */
 export const readLastFullListing = async (): Promise<string | null> => {

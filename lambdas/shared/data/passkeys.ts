@@ -1,10 +1,10 @@
 import { createHash } from 'node:crypto';
-import { BatchWriteCommand, DeleteCommand, PutCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { DeleteCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import type { Passkey } from '#contracts/passkeys.ts';
 import { stateTable } from '#contracts/tables.ts';
 import { dynamo } from '../aws/dynamo.ts';
 import { queryStatePartition } from './state-partition.ts';
-import { nowIso, tableName, writeIf } from './tables.ts';
+import { nowIso, tableName, writeIf, writeStateBatch } from './tables.ts';
 
 /**
  * The portal's record of each user's passkeys, in the user's State partition (pk USER#<email>):
@@ -54,41 +54,39 @@ export const readPasskeys = async (email: string): Promise<PasskeyRecord> => {
   return { passkeys, ...(typeof reset === 'number' ? { resetAt: reset } : {}) };
 };
 
+const passkeyKey = (email: string, credentialId: string) => ({ pk: userKey(email), sk: passkeySk(credentialId) });
+const sameRecord = (a: Passkey, b: Passkey | undefined) =>
+  b !== undefined && a.name === b.name && a.createdAt === b.createdAt && a.attachment === b.attachment;
+
 /**
- * Makes the record say what Cognito holds: each passkey Cognito lists is written (keeping its
- * recorded last use), each recorded one Cognito no longer lists is removed.
+ * Makes the record say what Cognito holds: a passkey Cognito lists that the record lacks (or
+ * holds otherwise) is written, keeping its recorded last use; a recorded one Cognito no longer
+ * lists is removed. An unchanged list writes nothing.
  */
 export const syncPasskeys = async (
   email: string,
   held: readonly Omit<Passkey, 'lastUsedAt'>[],
   recorded: readonly Passkey[],
 ): Promise<Passkey[]> => {
-  const lastUse = new Map(recorded.map((passkey) => [passkey.credentialId, passkey.lastUsedAt]));
-  const current = held.map((passkey) => {
-    const lastUsedAt = lastUse.get(passkey.credentialId);
+  const byId = new Map(recorded.map((passkey) => [passkey.credentialId, passkey]));
+  const current: Passkey[] = held.map((passkey) => {
+    const lastUsedAt = byId.get(passkey.credentialId)?.lastUsedAt;
     return { ...passkey, ...(lastUsedAt !== undefined ? { lastUsedAt } : {}) };
   });
   const heldIds = new Set(held.map((passkey) => passkey.credentialId));
-  const writes = [
-    ...current.map((passkey) => ({
-      PutRequest: {
-        Item: { pk: userKey(email), sk: passkeySk(passkey.credentialId), ...passkey, updatedAt: nowIso() },
-      },
-    })),
-    ...recorded
-      .filter((passkey) => !heldIds.has(passkey.credentialId))
-      .map((passkey) => ({ DeleteRequest: { Key: { pk: userKey(email), sk: passkeySk(passkey.credentialId) } } })),
-  ];
-  for (let start = 0; start < writes.length; start += 25) {
-    let pending: unknown[] | undefined = writes.slice(start, start + 25);
-    for (let attempt = 0; pending && pending.length > 0; attempt += 1) {
-      if (attempt === 5) throw new Error('DynamoDB left passkey writes unprocessed');
-      const result: { UnprocessedItems?: Record<string, unknown[]> } = await dynamo.send(
-        new BatchWriteCommand({ RequestItems: { [tableName(stateTable)]: pending as never[] } }),
-      );
-      pending = result.UnprocessedItems?.[tableName(stateTable)];
-    }
-  }
+  await writeStateBatch(
+    [
+      ...current
+        .filter((passkey) => !sameRecord(passkey, byId.get(passkey.credentialId)))
+        .map((passkey) => ({
+          PutRequest: { Item: { ...passkeyKey(email, passkey.credentialId), ...passkey, updatedAt: nowIso() } },
+        })),
+      ...recorded
+        .filter((passkey) => !heldIds.has(passkey.credentialId))
+        .map((passkey) => ({ DeleteRequest: { Key: passkeyKey(email, passkey.credentialId) } })),
+    ],
+    'passkey record writes',
+  );
   return current.sort((a, b) => a.createdAt - b.createdAt);
 };
 
@@ -98,7 +96,7 @@ export const recordPasskeyUse = (email: string, credentialId: string, at: number
     dynamo.send(
       new UpdateCommand({
         TableName: tableName(stateTable),
-        Key: { pk: userKey(email), sk: passkeySk(credentialId) },
+        Key: passkeyKey(email, credentialId),
         UpdateExpression: 'SET lastUsedAt = :at',
         // Only an existing passkey of this user, and never back in time.
         ConditionExpression: 'credentialId = :id AND (attribute_not_exists(lastUsedAt) OR lastUsedAt < :at)',
@@ -107,25 +105,26 @@ export const recordPasskeyUse = (email: string, credentialId: string, at: number
     ),
   );
 
+/** Removes the user's recorded passkeys and, with `resetAt`, records a reset (without, removes its marker). */
+const clearRecord = async (email: string, resetAt?: number): Promise<void> => {
+  const { passkeys } = await readPasskeys(email);
+  await writeStateBatch(
+    [
+      ...passkeys.map((passkey) => ({ DeleteRequest: { Key: passkeyKey(email, passkey.credentialId) } })),
+      resetAt === undefined
+        ? { DeleteRequest: { Key: { pk: userKey(email), sk: RESET_SK } } }
+        : { PutRequest: { Item: { pk: userKey(email), sk: RESET_SK, resetAt } } },
+    ],
+    'passkey record writes',
+  );
+};
+
 /**
  * An administrator's reset: the record forgets the user's passkeys at once and keeps the reset's
  * time, so that the MFA function deletes, with the user's next token that may, every passkey
  * Cognito still holds from before it.
  */
-export const recordPasskeyReset = async (email: string, at: number): Promise<void> => {
-  const { passkeys } = await readPasskeys(email);
-  for (const passkey of passkeys) {
-    await dynamo.send(
-      new DeleteCommand({
-        TableName: tableName(stateTable),
-        Key: { pk: userKey(email), sk: passkeySk(passkey.credentialId) },
-      }),
-    );
-  }
-  await dynamo.send(
-    new PutCommand({ TableName: tableName(stateTable), Item: { pk: userKey(email), sk: RESET_SK, resetAt: at } }),
-  );
-};
+export const recordPasskeyReset = (email: string, at: number): Promise<void> => clearRecord(email, at);
 
 /** The reset's passkeys are gone from Cognito: the marker goes, unless a later reset replaced it. */
 export const clearPasskeyReset = (email: string, at: number): Promise<boolean> =>
@@ -141,10 +140,4 @@ export const clearPasskeyReset = (email: string, at: number): Promise<boolean> =
   );
 
 /** The account is gone: its passkey record and reset marker go too. */
-export const forgetPasskeys = async (email: string): Promise<void> => {
-  const { passkeys } = await readPasskeys(email);
-  const keys = [...passkeys.map((passkey) => passkeySk(passkey.credentialId)), RESET_SK];
-  for (const sk of keys) {
-    await dynamo.send(new DeleteCommand({ TableName: tableName(stateTable), Key: { pk: userKey(email), sk } }));
-  }
-};
+export const forgetPasskeys = (email: string): Promise<void> => clearRecord(email);
