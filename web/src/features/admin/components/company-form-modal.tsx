@@ -3,6 +3,7 @@ import { useState } from 'react';
 import { useForm } from 'react-hook-form';
 import { z } from 'zod';
 import { COMPANY_MESSAGES, companyKind, companyName, type Company } from '#contracts/companies.ts';
+import { FormDialog } from '#web/components/form-dialog.tsx';
 import { Select } from '#web/components/select.tsx';
 import { TextField } from '#web/components/text-field.tsx';
 import { ApiError } from '#web/lib/api.ts';
@@ -10,7 +11,6 @@ import type { CompanyFields } from '../api/admin-api.ts';
 import { actionFailure, ADMIN_FAILURES, type Failure } from '../errors.ts';
 import { KIND_OPTIONS } from '../companies.ts';
 import { FailureAlert } from './failure-alert.tsx';
-import { FormDialog } from './form-dialog.tsx';
 
 /** The server's rules for a company, with its messages. */
 const companyFormSchema = z.object({ name: companyName, kind: companyKind });

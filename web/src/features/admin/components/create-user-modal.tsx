@@ -5,13 +5,13 @@ import { z } from 'zod';
 import { adminEmail, strongPassword } from '#contracts/fields.ts';
 import { Alert } from '#web/components/alert.tsx';
 import { cx } from '#web/components/class-names.ts';
+import { FormDialog } from '#web/components/form-dialog.tsx';
 import { TextField } from '#web/components/text-field.tsx';
 import type { UserCompanies } from '../api/admin-api.ts';
 import { userCompaniesProblem } from '../companies.ts';
 import { ADMIN_FAILURES, userManagementErrorText } from '../errors.ts';
 import type { CompanyChoices } from '../use-companies.ts';
 import { CompanyField } from './company-field.tsx';
-import { FormDialog } from './form-dialog.tsx';
 import { PasswordChecklist } from './password-checklist.tsx';
 import './create-user-modal.css';
 

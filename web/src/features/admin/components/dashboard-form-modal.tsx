@@ -5,12 +5,12 @@ import { z } from 'zod';
 import { dashboardId, dashboardIdExistsMessage, dashboardLink, dashboardName, MESSAGES } from '#contracts/fields.ts';
 import type { DashboardMetadata } from '#contracts/quicksight-admin.ts';
 import { Checkbox } from '#web/components/checkbox.tsx';
+import { FormDialog } from '#web/components/form-dialog.tsx';
 import { TextField } from '#web/components/text-field.tsx';
 import { Textarea } from '#web/components/textarea.tsx';
 import type { DashboardFields } from '../api/admin-api.ts';
 import { saveDashboardFailure, type Failure } from '../errors.ts';
 import { FailureAlert } from './failure-alert.tsx';
-import { FormDialog } from './form-dialog.tsx';
 
 const dashboardFormSchema = z.object({
   dashboardId,

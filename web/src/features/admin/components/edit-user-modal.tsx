@@ -3,6 +3,7 @@ import { MESSAGES } from '#contracts/fields.ts';
 import { UPDATE_USER_MESSAGES } from '#contracts/user-admin.ts';
 import { Alert } from '#web/components/alert.tsx';
 import { cx } from '#web/components/class-names.ts';
+import { FormDialog } from '#web/components/form-dialog.tsx';
 import { TextField } from '#web/components/text-field.tsx';
 import { notify } from '#web/components/toaster.tsx';
 import { useServerCall } from '#web/lib/use-server-call.ts';
@@ -11,7 +12,6 @@ import { sameCompanies, userCompaniesProblem } from '../companies.ts';
 import { ADMIN_FAILURES, failureText, updateUserErrorText, type Failure } from '../errors.ts';
 import type { CompanyChoices } from '../use-companies.ts';
 import { CompanyField } from './company-field.tsx';
-import { FormDialog } from './form-dialog.tsx';
 import { PasswordChecklist } from './password-checklist.tsx';
 
 const MIN_PASSWORD_LENGTH = 8;

@@ -3,6 +3,7 @@ import { MESSAGES } from '#contracts/fields.ts';
 import type { DashboardMetadata } from '#contracts/quicksight-admin.ts';
 import { Alert } from '#web/components/alert.tsx';
 import { Button } from '#web/components/button.tsx';
+import { FormDialog } from '#web/components/form-dialog.tsx';
 import { notify } from '#web/components/toaster.tsx';
 import { useServerCall, type RunOptions } from '#web/lib/use-server-call.ts';
 import type { InviteFields } from '../api/admin-api.ts';
@@ -15,7 +16,6 @@ import {
   isNotScopedRefusal,
 } from '../errors.ts';
 import { DashboardPicker } from './dashboard-picker.tsx';
-import { FormDialog } from './form-dialog.tsx';
 import './invite-modal.css';
 
 interface InviteResult {
