@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { createRequire } from 'node:module';
 import type { Email } from 'aws-ses-v2-local/dist/store.js';
 import { closeServer, httpUrl, listen, sendJson } from '../shared/http.ts';
-import { inboxPage } from './inbox.ts';
+import { inboxAnswer } from './inbox.ts';
 import { newestFirst } from './messages.ts';
 import { startSesSandbox, type SesSandbox } from './sandbox.ts';
 
@@ -49,6 +49,39 @@ const { clearStore, getStoreReadonly } = require('aws-ses-v2-local/dist/store.js
   getStoreReadonly: () => { emails: Email[] };
 };
 
+/** aws-ses-v2-local's SendEmail operation, an Express handler: reads `req.body`, answers `res.status().send()`. */
+interface OperationReply {
+  status(code: number): OperationReply;
+  send(body: unknown): OperationReply;
+}
+const { default: sendEmailOperation } = require('aws-ses-v2-local/dist/v2/sendEmail.js') as {
+  default: (req: { body: unknown }, res: OperationReply, next: () => void) => void;
+};
+
+/**
+ * aws-ses-v2-local's own SendEmail (Simple, Raw and Template content alike, into the same store), called with
+ * the request the sandbox front has read and accepted: through its HTTP server, JSON bodies over 25 MB are
+ * refused, while SES v2 takes messages up to 40 MB after base64 encoding.
+ */
+function sendEmailInProcess(request: unknown): Promise<{ status: number; body: unknown }> {
+  return new Promise((resolve) => {
+    let status = 200;
+    const reply: OperationReply = {
+      status(code) {
+        status = code;
+        return reply;
+      },
+      send(body) {
+        resolve({ status, body });
+        return reply;
+      },
+    };
+    sendEmailOperation({ body: request }, reply, () =>
+      resolve({ status: 500, body: { message: 'The mail capture did not answer' } }),
+    );
+  });
+}
+
 const MAIL_FILE = 'mail.json';
 const API_PATH = '/messages';
 
@@ -76,9 +109,9 @@ async function persist(file: string): Promise<void> {
 
 /**
  * The SES stand-in: aws-ses-v2-local (SES v2 API) in this process behind the SES sandbox front,
- * which also serves the inbox page (inbox.ts) at its root, and next to it a small JSON endpoint
- * listing the messages newest first with to, subject and text, which is what tests and tools
- * need and what the package's `/store` lacks.
+ * which also serves the inbox page (inbox.ts) at its root and the attachments' downloads, and
+ * next to it a small JSON endpoint listing the messages newest first with to, subject, text and
+ * attachments, which is what tests and tools need and what the package's `/store` lacks.
  */
 export async function startMailCapture({
   host,
@@ -104,7 +137,8 @@ export async function startMailCapture({
       targetUrl: captureUrl,
       verifiedIdentities,
       sandbox,
-      inboxPage: () => inboxPage(newestFirst(getStoreReadonly().emails)),
+      inbox: (path) => inboxAnswer(path, () => newestFirst(getStoreReadonly().emails)),
+      sendEmail: sendEmailInProcess,
     });
   } catch (error) {
     await closeServer(ses);

@@ -1,11 +1,13 @@
 import { escapeHtml } from '../shared/html.ts';
-import type { CapturedMail } from './messages.ts';
+import { attachmentDownload, attachmentPath, isAttachmentPath, type InboxAnswer } from './inbox-downloads.ts';
+import type { CapturedAttachment, CapturedMail } from './messages.ts';
 
 /**
  * The inbox page of local mode's mail capture: every captured message, newest first, with its
  * sender, recipients, time and subject, and its text with each web address a link, so that a
  * sign-up link, an invitation or a reset code can be used at once. A message that has an HTML
- * version shows it too, on request, in a frame that runs no script. Everything a message holds
+ * version shows it too, on request, in a frame that runs no script; one with attachments lists
+ * them (name, type, size), each a download link (inbox-downloads.ts). Everything a message holds
  * is escaped: its content comes from whoever sent it (a support message, a user's name).
  */
 
@@ -28,6 +30,23 @@ function linkedText(text: string): string {
 const addresses = (label: string, list: readonly string[]) =>
   list.length === 0 ? '' : `<dt>${label}</dt><dd>${escapeHtml(list.join(', '))}</dd>`;
 
+/** A size as people read it: bytes below a kilobyte, else KB or MB with one decimal (1024-based). */
+function readableSize(bytes: number): string {
+  if (bytes < 1024) return `${bytes} ${bytes === 1 ? 'byte' : 'bytes'}`;
+  const [value, unit] = bytes < 1024 * 1024 ? [bytes / 1024, 'KB'] : [bytes / (1024 * 1024), 'MB'];
+  return `${value.toFixed(1)} ${unit}`;
+}
+
+function attachmentsHtml(message: CapturedMail): string {
+  if (message.attachments.length === 0) return '';
+  const item = (attachment: CapturedAttachment, index: number) =>
+    `<li><a href="${escapeHtml(attachmentPath(message.id, index))}" download="${escapeHtml(attachment.fileName)}">` +
+    `${escapeHtml(attachment.fileName)}</a> <span class="meta">${escapeHtml(attachment.contentType)}, ` +
+    `<data value="${attachment.size}">${readableSize(attachment.size)}</data>` +
+    `${attachment.disposition === 'inline' ? ', inline' : ''}</span></li>`;
+  return `<dt>Attachments</dt><dd><ul class="attachments">${message.attachments.map(item).join('')}</ul></dd>\n`;
+}
+
 function messageHtml(message: CapturedMail): string {
   const when = new Date(message.at);
   return `<article class="message">
@@ -36,7 +55,7 @@ function messageHtml(message: CapturedMail): string {
 <dt>From</dt><dd>${escapeHtml(message.from)}</dd>
 ${addresses('To', message.to)}${addresses('Cc', message.cc)}${addresses('Reply to', message.replyTo)}
 <dt>Received</dt><dd><time datetime="${escapeHtml(message.at)}">${escapeHtml(when.toUTCString())}</time></dd>
-</dl>
+${attachmentsHtml(message)}</dl>
 <pre class="text">${linkedText(message.text)}</pre>
 ${
   message.html === null
@@ -57,10 +76,12 @@ dd { margin: 0; overflow-wrap: anywhere; }
 .text { white-space: pre-wrap; overflow-wrap: anywhere; font: inherit; background: #f4f4f5; padding: 0.75rem; border-radius: 6px; margin: 0; }
 a { color: #0b63c5; }
 iframe { width: 100%; min-height: 12rem; border: 1px solid #d1d5db; border-radius: 6px; margin-top: 0.5rem; }
+.attachments { margin: 0; padding-left: 1.1rem; }
+.meta { color: #5f6b7a; }
 `;
 
 /** The whole page for `messages` (newest first, as the capture lists them). */
-export function inboxPage(messages: readonly CapturedMail[]): string {
+function inboxPage(messages: readonly CapturedMail[]): string {
   const count = `${messages.length} ${messages.length === 1 ? 'message' : 'messages'}`;
   return `<!doctype html>
 <html lang="en">
@@ -77,4 +98,24 @@ ${messages.length === 0 ? '<p>No message yet.</p>' : messages.map(messageHtml).j
 </body>
 </html>
 `;
+}
+
+/**
+ * The inbox's answer to a GET of `path`: the page at the root, an attachment's download, a 404 for any other
+ * path under the downloads' own, or undefined for a path that is not the inbox's.
+ */
+export function inboxAnswer(path: string, messages: () => readonly CapturedMail[]): InboxAnswer | undefined {
+  if (path === '/') {
+    return {
+      status: 200,
+      headers: {
+        'content-type': 'text/html; charset=utf-8',
+        'cache-control': 'no-store',
+        // The page holds what senders wrote: no script runs in it, nor in a message's HTML version.
+        'content-security-policy': "default-src 'none'; style-src 'unsafe-inline'; img-src data:",
+      },
+      body: inboxPage(messages()),
+    };
+  }
+  return isAttachmentPath(path) ? attachmentDownload(path, messages()) : undefined;
 }

@@ -1,5 +1,16 @@
 import { z } from 'zod';
 
+/** One attachment of a captured message, with its content as sent (base64). */
+const capturedAttachmentSchema = z.object({
+  fileName: z.string(),
+  contentType: z.string(),
+  disposition: z.enum(['attachment', 'inline']),
+  /** Bytes, decoded. */
+  size: z.number(),
+  contentBase64: z.string(),
+});
+export type CapturedAttachment = z.infer<typeof capturedAttachmentSchema>;
+
 /** One captured message as `mail.apiUrl` answers it (the list is newest first). */
 const capturedMailSchema = z.object({
   id: z.string(),
@@ -12,9 +23,23 @@ const capturedMailSchema = z.object({
   subject: z.string(),
   text: z.string(),
   html: z.string().nullable(),
+  /** In the message's order; none for messages captured before attachments were listed. */
+  attachments: z.array(capturedAttachmentSchema).default([]),
 });
 export type CapturedMail = z.infer<typeof capturedMailSchema>;
 export const capturedMailListSchema = z.array(capturedMailSchema);
+
+/**
+ * An attachment as aws-ses-v2-local stores it: from a Simple or Template content (`filename`, and the API's
+ * `ContentDisposition` as `contentDisposition`), or as mailparser reads a raw message's part (`contentDisposition`
+ * `attachment` or `inline`); its content in base64.
+ */
+interface StoredAttachment {
+  readonly content: string;
+  readonly contentType?: string | undefined;
+  readonly filename?: string | undefined;
+  readonly contentDisposition?: string | undefined;
+}
 
 /** The fields of aws-ses-v2-local's stored email that the list is built from. */
 export interface StoredEmail {
@@ -24,6 +49,8 @@ export interface StoredEmail {
   readonly destination: { readonly to: readonly string[]; readonly cc: readonly string[] };
   readonly subject: string;
   readonly body: { readonly html?: string | undefined; readonly text?: string | undefined };
+  /** Missing in the messages of a data directory older than the package's attachments. */
+  readonly attachments?: readonly StoredAttachment[] | undefined;
   /** Epoch seconds. */
   readonly at: number;
 }
@@ -50,6 +77,18 @@ export function htmlToText(html: string): string {
     .trim();
 }
 
+function toCapturedAttachment(stored: StoredAttachment, index: number): CapturedAttachment {
+  const content = typeof stored.content === 'string' ? stored.content : '';
+  return {
+    // A raw message's part may have no name.
+    fileName: stored.filename || `attachment-${index + 1}`,
+    contentType: stored.contentType || 'application/octet-stream',
+    disposition: stored.contentDisposition?.toLowerCase() === 'inline' ? 'inline' : 'attachment',
+    size: Buffer.byteLength(content, 'base64'),
+    contentBase64: content,
+  };
+}
+
 function toCapturedMail(email: StoredEmail): CapturedMail {
   const html = email.body.html ?? null;
   return {
@@ -62,6 +101,7 @@ function toCapturedMail(email: StoredEmail): CapturedMail {
     subject: email.subject,
     text: email.body.text ?? (html === null ? '' : htmlToText(html)),
     html,
+    attachments: (email.attachments ?? []).map(toCapturedAttachment),
   };
 }
 

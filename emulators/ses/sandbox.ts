@@ -2,9 +2,9 @@ import { createServer, request, type IncomingMessage, type ServerResponse } from
 import { randomUUID } from 'node:crypto';
 import { closeServer, httpUrl, listen, PayloadTooLargeError, readBody, sendJson } from '../shared/http.ts';
 import { IdentityError, IdentityStore, isMailboxSimulator, type EmailIdentity } from './identities.ts';
+import { SesError, badRequest } from './errors.ts';
+import type { InboxAnswer } from './inbox-downloads.ts';
 import {
-  SesError,
-  badRequest,
   createIdentitySchema,
   parseJson,
   addressOf,
@@ -31,8 +31,16 @@ export interface SesSandboxOptions {
   readonly verifiedIdentities: readonly string[];
   /** A new account is in the sandbox; false acts as an account with production access. */
   readonly sandbox: boolean;
-  /** The inbox page a person opens at the endpoint's root (GET /), in place of aws-ses-v2-local's. */
-  readonly inboxPage?: () => string;
+  /**
+   * The inbox a person opens at the endpoint's root, in place of aws-ses-v2-local's page: the answer to a GET
+   * of `path`, or undefined for a path that is not the inbox's.
+   */
+  readonly inbox?: (path: string) => InboxAnswer | undefined;
+  /**
+   * SendEmail (v2) delivered in this process, once the front has accepted it: aws-ses-v2-local's HTTP server
+   * reads JSON bodies up to 25 MB only, and an SES v2 message may be 40 MB after base64 encoding.
+   */
+  readonly sendEmail?: (request: unknown) => Promise<{ readonly status: number; readonly body: unknown }>;
 }
 
 export interface SesSandbox {
@@ -126,12 +134,18 @@ function identityView(identity: EmailIdentity) {
 }
 
 type Route =
-  | { readonly op: 'send'; readonly mailing: (body: Buffer) => Mailing | undefined }
+  | {
+      readonly op: 'send';
+      readonly mailing: (body: Buffer) => Mailing | undefined;
+      /** Delivered with `sendEmail` when there is one, rather than forwarded. */
+      readonly sendEmail?: true;
+    }
   | { readonly op: 'account' | 'createIdentity' }
   | { readonly op: 'getIdentity' | 'deleteIdentity'; readonly identity: string };
 
 function routeOf(method: string | undefined, path: string): Route | undefined {
-  if (method === 'POST' && path === '/v2/email/outbound-emails') return { op: 'send', mailing: sendEmailMailing };
+  if (method === 'POST' && path === '/v2/email/outbound-emails')
+    return { op: 'send', mailing: sendEmailMailing, sendEmail: true };
   if (method === 'POST' && path === '/v2/email/outbound-bulk-emails')
     return { op: 'send', mailing: sendBulkEmailMailing };
   if (method === 'POST' && path === '/')
@@ -197,6 +211,17 @@ function forward(target: URL, req: IncomingMessage, res: ServerResponse, body?: 
   });
 }
 
+/** Delivers an accepted request in this process and answers with the capture's reply; resolves with its status. */
+async function deliver(
+  sendEmail: NonNullable<SesSandboxOptions['sendEmail']>,
+  request: unknown,
+  res: ServerResponse,
+): Promise<number> {
+  const answer = await sendEmail(request);
+  sendJson(res, answer.status, answer.body);
+  return answer.status;
+}
+
 export async function startSesSandbox(options: SesSandboxOptions): Promise<SesSandbox> {
   const target = new URL(options.targetUrl);
   const identities = new IdentityStore();
@@ -223,14 +248,10 @@ export async function startSesSandbox(options: SesSandboxOptions): Promise<SesSa
 
   const handle = async (req: IncomingMessage, res: ServerResponse): Promise<void> => {
     const path = new URL(req.url ?? '/', 'http://localhost').pathname;
-    if (options.inboxPage && req.method === 'GET' && path === '/') {
-      res.writeHead(200, {
-        'content-type': 'text/html; charset=utf-8',
-        'cache-control': 'no-store',
-        // The page holds what senders wrote: no script runs in it, nor in a message's HTML version.
-        'content-security-policy': "default-src 'none'; style-src 'unsafe-inline'; img-src data:",
-      });
-      res.end(options.inboxPage());
+    const page = req.method === 'GET' ? options.inbox?.(path) : undefined;
+    if (page) {
+      res.writeHead(page.status, { ...page.headers, 'content-length': Buffer.byteLength(page.body) });
+      res.end(page.body);
       return;
     }
     const route = routeOf(req.method, path);
@@ -255,7 +276,10 @@ export async function startSesSandbox(options: SesSandboxOptions): Promise<SesSa
           // Only a message SES would otherwise accept uses the rate; a refused one is dropped.
           if (!rate.take(mailing.recipients.length, Date.now())) throw throttled(isQueryApi(req));
         }
-        const status = await forward(target, req, res, body);
+        const status =
+          route.sendEmail && options.sendEmail && mailing
+            ? await deliver(options.sendEmail, mailing.request, res)
+            : await forward(target, req, res, body);
         if (mailing && status >= 200 && status < 300) {
           const now = Date.now();
           sent = [...sent.filter((at) => at > now - DAY_MS), ...mailing.recipients.map(() => now)];

@@ -1,22 +1,21 @@
 import { z } from 'zod';
+import {
+  attachmentListSchema,
+  builtMessageBytes,
+  checkAttachments,
+  checkFileNames,
+  checkMessageSize,
+} from './attachments.ts';
+import { SesError, badRequest } from './errors.ts';
 import { addressesInHeader, mailboxAddress } from './identities.ts';
+import { rawPartFileNames } from './raw-mime.ts';
 
 /**
  * What a send request asks of SES, read the way SES reads it: SendEmail and SendBulkEmail (v2)
  * and the v1 query API's SendEmail and SendRawEmail, each as the sender and recipients it
- * mails (raw messages by their headers); and the error SES answers a bad request with.
+ * mails (raw messages by their headers), once its attachments and size have passed SES's
+ * rules (attachments.ts).
  */
-export class SesError extends Error {
-  constructor(
-    readonly type: string,
-    readonly status: number,
-    message: string,
-  ) {
-    super(message);
-  }
-}
-
-export const badRequest = (message: string) => new SesError('BadRequestException', 400, message);
 
 /**
  * A message with no recipient at all. The rule is documented ("The message must include at
@@ -35,6 +34,15 @@ const destinationSchema = z.object({
   CcAddresses: addressList,
   BccAddresses: addressList,
 });
+const templateSchema = z
+  .object({
+    TemplateContent: z
+      .object({ Subject: z.string().nullish(), Text: z.string().nullish(), Html: z.string().nullish() })
+      .loose()
+      .nullish(),
+    Attachments: attachmentListSchema,
+  })
+  .loose();
 const sendEmailSchema = z.object({
   FromEmailAddress: z.string().optional(),
   Destination: destinationSchema.optional(),
@@ -45,10 +53,11 @@ const sendEmailSchema = z.object({
         .object({
           Subject: charsetData,
           Body: z.object({ Text: charsetData.optional(), Html: charsetData.optional() }),
+          Attachments: attachmentListSchema,
         })
         .optional(),
       Raw: z.object({ Data: z.string() }).optional(),
-      Template: z.object({}).loose().optional(),
+      Template: templateSchema.optional(),
     })
     .refine((content) => [content.Simple, content.Raw, content.Template].filter(Boolean).length === 1, {
       message: 'Content must hold exactly one of Simple, Raw or Template',
@@ -56,7 +65,7 @@ const sendEmailSchema = z.object({
 });
 const sendBulkEmailSchema = z.object({
   FromEmailAddress: z.string(),
-  DefaultContent: z.object({}).loose(),
+  DefaultContent: z.object({ Template: templateSchema.optional() }).loose(),
   BulkEmailEntries: z.array(z.object({ Destination: destinationSchema })).min(1),
 });
 export const createIdentitySchema = z.object({ EmailIdentity: z.string().min(1) });
@@ -86,8 +95,8 @@ export function addressOf(value: string): string {
 }
 
 /** Headers of a raw MIME message (folded lines joined), by lower-case name. */
-function rawHeaders(base64: string): Map<string, string[]> {
-  const text = Buffer.from(base64, 'base64').toString('utf8');
+function rawHeaders(raw: Buffer): Map<string, string[]> {
+  const text = raw.toString('utf8');
   const end = text.search(/\r?\n\r?\n/);
   const lines = (end < 0 ? text : text.slice(0, end)).replace(/\r?\n[ \t]+/g, ' ').split(/\r?\n/);
   const headers = new Map<string, string[]>();
@@ -107,6 +116,30 @@ export interface Mailing {
   /** As written in the request, so the refusal names them as the sender wrote them. */
   readonly senders: readonly string[];
   readonly recipients: readonly string[];
+  /** The request as read (SendEmail), for delivery without reading it again. */
+  readonly request?: unknown;
+}
+
+/** A raw message (already MIME-encoded) refused for its size or for a part's file extension. */
+function checkRawMessage(raw: Buffer, api: 'v1' | 'v2'): void {
+  checkMessageSize(raw.length, api);
+  checkFileNames(rawPartFileNames(raw));
+}
+
+type Template = z.infer<typeof templateSchema>;
+type Attachments = z.infer<typeof attachmentListSchema>;
+
+/** The size and file names of a message SES builds (Simple or Template content), its fields already checked. */
+function checkBuiltMessage(texts: readonly (string | null | undefined)[], attachments: Attachments): void {
+  checkMessageSize(builtMessageBytes(texts, attachments), 'v2');
+  checkFileNames((attachments ?? []).map((attachment) => attachment.FileName ?? ''));
+}
+
+/** A Template content, checked as a Simple content is (its inline parts counted unrendered). */
+function checkTemplate(template: Template, at: string): void {
+  checkAttachments(template.Attachments, at);
+  const parts = template.TemplateContent;
+  checkBuiltMessage([parts?.Subject, parts?.Text, parts?.Html], template.Attachments);
 }
 
 function destinationAddresses(destination: z.infer<typeof destinationSchema> | undefined): string[] {
@@ -125,24 +158,36 @@ function withRecipients(mailing: Mailing, queryApi = false): Mailing {
 
 export function sendEmailMailing(body: Buffer): Mailing {
   const request = parseJson(body, sendEmailSchema);
+  const { Simple: simple, Raw: raw, Template: template } = request.Content;
+  if (simple) checkAttachments(simple.Attachments, 'content.simple.attachments');
   const explicit = request.FromEmailAddress === undefined ? [] : [request.FromEmailAddress];
   const recipients = destinationAddresses(request.Destination);
-  if (request.Content.Raw) {
+  if (raw) {
+    const message = Buffer.from(raw.Data, 'base64');
     // A raw message names its sender and, without Destination, its recipients in its headers.
-    const headers = rawHeaders(request.Content.Raw.Data);
+    const headers = rawHeaders(message);
     const senders = [...explicit, ...headerAddresses(headers, 'from', 'sender')];
     if (senders.length === 0) throw badRequest('The raw message has no From address');
-    return withRecipients({
+    const mailing = withRecipients({
       senders,
       recipients: request.Destination ? recipients : headerAddresses(headers, 'to', 'cc', 'bcc'),
+      request,
     });
+    checkRawMessage(message, 'v2');
+    return mailing;
   }
   if (explicit.length === 0) throw badRequest('FromEmailAddress is required');
-  return withRecipients({ senders: explicit, recipients });
+  const mailing = withRecipients({ senders: explicit, recipients, request });
+  if (simple)
+    checkBuiltMessage([simple.Subject.Data, simple.Body.Text?.Data, simple.Body.Html?.Data], simple.Attachments);
+  if (template) checkTemplate(template, 'content.template.attachments');
+  return mailing;
 }
 
 export function sendBulkEmailMailing(body: Buffer): Mailing {
   const request = parseJson(body, sendBulkEmailSchema);
+  const template = request.DefaultContent.Template;
+  if (template) checkTemplate(template, 'defaultContent.template.attachments');
   for (const entry of request.BulkEmailEntries)
     if (destinationAddresses(entry.Destination).length === 0) throw noRecipient(false);
   // Checked for the whole call: per-entry results for refused recipients are not modelled.
@@ -166,12 +211,15 @@ export function v1Mailing(params: URLSearchParams): Mailing | undefined {
       true,
     );
   }
-  const headers = rawHeaders(params.get('RawMessage.Data') ?? '');
+  const message = Buffer.from(params.get('RawMessage.Data') ?? '', 'base64');
+  const headers = rawHeaders(message);
   const senders = [...(source ? [source] : []), ...headerAddresses(headers, 'from', 'sender')];
   if (senders.length === 0) throw badRequest('The raw message has no From address');
   const destinations = listed(/^Destinations\.member\.\d+$/);
-  return withRecipients(
+  const mailing = withRecipients(
     { senders, recipients: destinations.length > 0 ? destinations : headerAddresses(headers, 'to', 'cc', 'bcc') },
     true,
   );
+  checkRawMessage(message, 'v1');
+  return mailing;
 }
