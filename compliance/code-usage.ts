@@ -103,6 +103,14 @@ const ADDITIONAL_ACTIONS: Readonly<Record<string, Readonly<Record<string, readon
   },
 };
 
+/**
+ * Operations the Service Authorization Reference authorizes under another operation's action:
+ * QuickSight lists no action for DescribeDashboardDefinition, which quicksight:DescribeDashboard allows.
+ */
+const AUTHORIZED_AS: Readonly<Record<string, Readonly<Record<string, string>>>> = {
+  '@aws-sdk/client-quicksight': { DescribeDashboardDefinitionCommand: 'DescribeDashboard' },
+};
+
 const TOKEN_AUTHORIZED = "authorized by the user's own access token (Cognito user pools API), no IAM permission";
 
 /** The IAM actions one SDK command needs (none for Cognito's token-authorized operations). */
@@ -116,7 +124,7 @@ export function actionsOf(sdkPackage: string, command: string): { actions: strin
   }
   const transaction = sdkPackage === '@aws-sdk/client-dynamodb' ? DYNAMODB_TRANSACTIONS[command] : undefined;
   if (transaction) return { actions: transaction.map((op) => `dynamodb:${op}`) };
-  const operation = command.replace(/Command$/, '');
+  const operation = AUTHORIZED_AS[sdkPackage]?.[command] ?? command.replace(/Command$/, '');
   if (prefix === 'cognito-idp' && COGNITO_WITHOUT_IAM.has(operation))
     return { actions: [], withoutIam: TOKEN_AUTHORIZED };
   return { actions: [`${prefix}:${operation}`, ...(ADDITIONAL_ACTIONS[sdkPackage]?.[command] ?? [])] };

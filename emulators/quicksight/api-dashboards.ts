@@ -4,7 +4,9 @@ import {
   SAMPLE_DASHBOARDS,
   SAMPLE_DASHBOARDS_PUBLISHED_AT,
   findSampleDashboard,
+  sampleSheetId,
   type SampleDashboard,
+  type SampleVisual,
 } from '#emulators/sample-dashboards/catalog.ts';
 import { dashboardArn, dataSetArn, type AccountScope } from './arns.ts';
 import { dashboardNotFound } from './errors.ts';
@@ -12,7 +14,7 @@ import { paginate, parseBody, requireAccount, requireParam } from './input.ts';
 import { mergePermissions, requireValidPrincipals } from './resource-permissions.ts';
 import type { ApiContext, ApiOperation, ApiRequest } from './api-types.ts';
 
-/** ListDashboards, DescribeDashboard and the dashboard permission operations. */
+/** ListDashboards, DescribeDashboard, DescribeDashboardDefinition and the dashboard permission operations. */
 
 const PUBLISHED_AT_SECONDS = SAMPLE_DASHBOARDS_PUBLISHED_AT / 1000;
 const MAX_PERMISSION_CHANGES = 100;
@@ -42,6 +44,47 @@ function targetDashboard(request: ApiRequest, context: ApiContext, operation: st
   const dashboard = findSampleDashboard(dashboardId);
   if (!dashboard) throw dashboardNotFound(dashboardId);
   return dashboard;
+}
+
+/** A version or alias of the query: the sample dashboards have version 1 only, $LATEST and $PUBLISHED. */
+function requirePublishedVersion(request: ApiRequest, dashboard: SampleDashboard): void {
+  const version = request.query.get('version-number');
+  const alias = request.query.get('alias-name');
+  if (version !== null && version !== '1') throw dashboardNotFound(`${dashboard.dashboardId} version ${version}`);
+  if (alias !== null && alias !== '$LATEST' && alias !== '$PUBLISHED') {
+    throw dashboardNotFound(`${dashboard.dashboardId} alias ${alias}`);
+  }
+}
+
+/** The member of DescribeDashboardDefinition's Visual union each kind of sample visual is. */
+const VISUAL_MEMBERS: Record<SampleVisual['type'], string> = {
+  TABLE: 'TableVisual',
+  PIVOT_TABLE: 'PivotTableVisual',
+  KPI: 'KPIVisual',
+  BAR_CHART: 'BarChartVisual',
+};
+
+/**
+ * DescribeDashboardDefinition's Definition of a sample dashboard: its datasets and its sheets with
+ * their visuals (IDs and titles; the emulator draws the charts itself and gives no chart configuration).
+ */
+function definitionOf(scope: AccountScope, dashboard: SampleDashboard) {
+  return {
+    DataSetIdentifierDeclarations: dashboard.dataSetIds.map((id) => ({
+      Identifier: id,
+      DataSetArn: dataSetArn(scope, id),
+    })),
+    Sheets: dashboard.sheets.map((name, index) => ({
+      SheetId: sampleSheetId(dashboard, index),
+      Name: name,
+      Visuals: (index === 0 ? dashboard.visuals : []).map((visual) => ({
+        [VISUAL_MEMBERS[visual.type]]: {
+          VisualId: visual.visualId,
+          Title: { Visibility: 'VISIBLE', FormatText: { PlainText: visual.title } },
+        },
+      })),
+    })),
+  };
 }
 
 function summary(scope: AccountScope, dashboard: SampleDashboard) {
@@ -75,12 +118,7 @@ export const dashboardOperations: readonly ApiOperation[] = [
     path: '/accounts/{AwsAccountId}/dashboards/{DashboardId}',
     handle(request, context) {
       const dashboard = targetDashboard(request, context, 'DescribeDashboard');
-      const version = request.query.get('version-number');
-      const alias = request.query.get('alias-name');
-      if (version !== null && version !== '1') throw dashboardNotFound(`${dashboard.dashboardId} version ${version}`);
-      if (alias !== null && alias !== '$LATEST' && alias !== '$PUBLISHED') {
-        throw dashboardNotFound(`${dashboard.dashboardId} alias ${alias}`);
-      }
+      requirePublishedVersion(request, dashboard);
       const arn = dashboardArn(context.scope, dashboard.dashboardId);
       return {
         body: {
@@ -99,12 +137,30 @@ export const dashboardOperations: readonly ApiOperation[] = [
               Description: dashboard.description,
               Errors: [],
               Sheets: dashboard.sheets.map((name, index) => ({
-                SheetId: `${dashboard.dashboardId}-sheet-${index + 1}`,
+                SheetId: sampleSheetId(dashboard, index),
                 Name: name,
               })),
               DataSetArns: dashboard.dataSetIds.map((id) => dataSetArn(context.scope, id)),
             },
           },
+        },
+      };
+    },
+  },
+  {
+    name: 'DescribeDashboardDefinition',
+    method: 'GET',
+    path: '/accounts/{AwsAccountId}/dashboards/{DashboardId}/definition',
+    handle(request, context) {
+      const dashboard = targetDashboard(request, context, 'DescribeDashboardDefinition');
+      requirePublishedVersion(request, dashboard);
+      return {
+        body: {
+          DashboardId: dashboard.dashboardId,
+          Name: dashboard.name,
+          ResourceStatus: 'CREATION_SUCCESSFUL',
+          Errors: [],
+          Definition: definitionOf(context.scope, dashboard),
         },
       };
     },

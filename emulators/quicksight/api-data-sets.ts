@@ -1,10 +1,15 @@
 import { randomUUID } from 'node:crypto';
 import { z } from 'zod';
-import { SAMPLE_DATA_SETS, findSampleDataSet } from '#emulators/sample-dashboards/catalog.ts';
+import { SAMPLE_DATA_SETS, findSampleDataSet, type SampleDataSet } from '#emulators/sample-dashboards/catalog.ts';
 import { dataSetArn, ingestionArn, resourceIdOf } from './arns.ts';
 import { RESOURCE_ID } from './api-data-sources.ts';
-import { runIngestion } from './api-ingestions.ts';
-import { physicalTableMapSchema, rowLevelPermissionDataSetSchema, type InputColumn } from './data-shapes.ts';
+import { runIngestion, type IngestionRequestType } from './api-ingestions.ts';
+import {
+  physicalTableMapSchema,
+  rowLevelPermissionDataSetSchema,
+  rowLevelPermissionTagConfigurationSchema,
+  type InputColumn,
+} from './data-shapes.ts';
 import { dataSetNotFound, dataSourceNotFound, invalidParameter, resourceExists } from './errors.ts';
 import { paginate, parseBody, requireAccount, requireParam } from './input.ts';
 import {
@@ -14,15 +19,16 @@ import {
   requireValidPrincipals,
 } from './resource-permissions.ts';
 import { missingIdentityColumns } from './rls.ts';
+import { requireValidTagConfiguration } from './rls-tags.ts';
 import { sampleDataSetView } from './samples.ts';
 import type { StoredDataSet } from './state-data.ts';
 import type { ApiContext, ApiOperation, ApiRequest } from './api-types.ts';
 
 /**
- * CreateDataSet, DescribeDataSet, ListDataSets, DescribeDataSetPermissions and
- * UpdateDataSetPermissions. Datasets read one S3 table into SPICE; creating one starts its
- * first ingestion (the response's IngestionId). The sample datasets behind the sample
- * dashboards are described and listed too, with the row-level security the emulator was given.
+ * CreateDataSet, UpdateDataSet, DescribeDataSet, ListDataSets, DescribeDataSetPermissions and
+ * UpdateDataSetPermissions. Datasets read one S3 table into SPICE; creating or updating one starts
+ * an ingestion (the response's IngestionId). The sample datasets behind the sample dashboards are
+ * described and listed too, with the row-level security the emulator was given.
  */
 
 const NOT_EMULATED = 'is not supported by this emulator';
@@ -34,20 +40,28 @@ const logicalTableSchema = z.object({
   DataTransforms: z.array(z.unknown()).max(0, `with transforms ${NOT_EMULATED}`).optional(),
 });
 
-const createDataSetSchema = z.object({
-  DataSetId: z.string({ error: 'is required' }).regex(RESOURCE_ID, 'must be 1-512 characters without /'),
+/**
+ * The members CreateDataSet and UpdateDataSet share. UpdateDataSet replaces them all: "Partial
+ * updates are not supported by this operation"
+ * (https://docs.aws.amazon.com/quicksight/latest/APIReference/API_UpdateDataSet.html).
+ */
+const dataSetDefinitionSchema = z.object({
   Name: z.string({ error: 'is required' }).min(1).max(128),
   PhysicalTableMap: physicalTableMapSchema,
   LogicalTableMap: z.record(z.string().min(1).max(64), logicalTableSchema).optional(),
   ImportMode: z.enum(['SPICE', 'DIRECT_QUERY'], { error: 'must be SPICE or DIRECT_QUERY' }),
-  Permissions: permissionListSchema(DATA_SET_ACTIONS).optional(),
   RowLevelPermissionDataSet: rowLevelPermissionDataSetSchema.optional(),
+  RowLevelPermissionTagConfiguration: rowLevelPermissionTagConfigurationSchema.optional(),
   // Restrictions the emulator would not apply are refused rather than silently dropped.
-  RowLevelPermissionTagConfiguration: z.undefined({ error: NOT_EMULATED }).optional(),
   ColumnLevelPermissionRules: z.undefined({ error: NOT_EMULATED }).optional(),
+});
+type DataSetDefinition = z.infer<typeof dataSetDefinitionSchema>;
+
+const createDataSetSchema = dataSetDefinitionSchema.extend({
+  DataSetId: z.string({ error: 'is required' }).regex(RESOURCE_ID, 'must be 1-512 characters without /'),
+  Permissions: permissionListSchema(DATA_SET_ACTIONS).optional(),
   UseAs: z.literal('RLS_RULES', { error: 'must be RLS_RULES' }).optional(),
 });
-type CreateDataSetInput = z.infer<typeof createDataSetSchema>;
 
 /** UpdateDataSetPermissions: "Minimum number of 1 item. Maximum number of 64 items." each. */
 const updatePermissionsSchema = z.object({
@@ -65,7 +79,12 @@ function requireStringColumns(columns: readonly InputColumn[]): void {
 }
 
 /** Checks beyond the shapes; throws the documented error of the first problem. */
-function requireValidDataSet(context: ApiContext, input: CreateDataSetInput): void {
+function requireValidDataSet(
+  context: ApiContext,
+  dataSetId: string,
+  input: DataSetDefinition,
+  useAs: 'RLS_RULES' | undefined,
+): void {
   const tables = Object.entries(input.PhysicalTableMap);
   if (tables.length !== 1) throw invalidParameter(`PhysicalTableMap with more than one table ${NOT_EMULATED}`);
   if (input.ImportMode !== 'SPICE')
@@ -92,14 +111,22 @@ function requireValidDataSet(context: ApiContext, input: CreateDataSetInput): vo
       throw invalidParameter(`LogicalTableMap.${id}.Source.PhysicalTableId names no table of PhysicalTableMap`);
     }
   }
+  if (useAs === 'RLS_RULES' && (input.RowLevelPermissionDataSet || input.RowLevelPermissionTagConfiguration))
+    throw invalidParameter('A dataset used as RLS_RULES cannot itself apply row-level security');
+  const tagConfiguration = input.RowLevelPermissionTagConfiguration;
+  if (tagConfiguration) {
+    const columns = Object.values(input.PhysicalTableMap).flatMap((table) => table.S3Source.InputColumns);
+    requireValidTagConfiguration(
+      tagConfiguration,
+      columns.map((column) => ({ name: column.Name, type: column.Type })),
+    );
+  }
   const rls = input.RowLevelPermissionDataSet;
   if (rls) {
-    if (input.UseAs === 'RLS_RULES')
-      throw invalidParameter('A dataset used as RLS_RULES cannot itself apply row-level security');
     const rulesId = resourceIdOf(context.scope, 'dataset', rls.Arn);
     if (rulesId === undefined)
       throw invalidParameter('RowLevelPermissionDataSet.Arn is not a dataset ARN of this account');
-    if (rulesId === input.DataSetId) throw invalidParameter('A dataset cannot be its own row-level security rules');
+    if (rulesId === dataSetId) throw invalidParameter('A dataset cannot be its own row-level security rules');
     // RowLevelPermissionDataSet.FormatVersion: "When FormatVersion is VERSION_1, UserName and
     // GroupName are required. When FormatVersion is VERSION_2, UserARN and GroupARN are required".
     const rules = context.store.state.data.dataSet(rulesId);
@@ -135,6 +162,9 @@ function storedDataSetView(context: ApiContext, dataSet: StoredDataSet) {
     ImportMode: dataSet.importMode,
     ConsumedSpiceCapacityInBytes: lastLoad?.sizeInBytes ?? 0,
     ...(dataSet.rowLevelPermissionDataSet && { RowLevelPermissionDataSet: dataSet.rowLevelPermissionDataSet }),
+    ...(dataSet.rowLevelPermissionTagConfiguration && {
+      RowLevelPermissionTagConfiguration: dataSet.rowLevelPermissionTagConfiguration,
+    }),
     ...(dataSet.useAs && { UseAs: dataSet.useAs }),
   };
 }
@@ -148,6 +178,7 @@ function dataSetSummary(view: {
   LastUpdatedTime: number;
   ImportMode: string;
   RowLevelPermissionDataSet?: unknown;
+  RowLevelPermissionTagConfiguration?: { Status: string };
   UseAs?: string;
 }) {
   return {
@@ -158,11 +189,15 @@ function dataSetSummary(view: {
     LastUpdatedTime: view.LastUpdatedTime,
     ImportMode: view.ImportMode,
     ...(view.RowLevelPermissionDataSet !== undefined && { RowLevelPermissionDataSet: view.RowLevelPermissionDataSet }),
-    RowLevelPermissionTagConfigurationApplied: false,
+    RowLevelPermissionTagConfigurationApplied: view.RowLevelPermissionTagConfiguration?.Status === 'ENABLED',
     ColumnLevelPermissionRulesApplied: false,
     ...(view.UseAs && { UseAs: view.UseAs }),
   };
 }
+
+/** DescribeDataSet's view of a sample dataset, with the row-level security the emulator was given. */
+const sampleView = (context: ApiContext, sample: SampleDataSet) =>
+  sampleDataSetView(context.scope, context.rowLevelSecurity, sample, context.rowLevelPermissionTagConfiguration);
 
 /** A stored dataset of the request's path (the sample datasets have no permissions of their own here). */
 function targetStoredDataSet(request: ApiRequest, context: ApiContext, operation: string): StoredDataSet {
@@ -171,6 +206,29 @@ function targetStoredDataSet(request: ApiRequest, context: ApiContext, operation
   const dataSet = context.store.state.data.dataSet(dataSetId);
   if (!dataSet) throw dataSetNotFound(dataSetArn(context.scope, dataSetId));
   return dataSet;
+}
+
+/** The stored members a CreateDataSet or UpdateDataSet request defines. */
+const definitionOf = (input: DataSetDefinition) => ({
+  name: input.Name,
+  importMode: input.ImportMode,
+  physicalTableMap: input.PhysicalTableMap,
+  logicalTableMap: input.LogicalTableMap,
+  rowLevelPermissionDataSet: input.RowLevelPermissionDataSet,
+  rowLevelPermissionTagConfiguration: input.RowLevelPermissionTagConfiguration,
+});
+
+/** Stores a created or updated dataset and loads it; the response members both operations share. */
+async function storeAndIngest(context: ApiContext, dataSet: StoredDataSet, requestType: IngestionRequestType) {
+  await context.store.commit({ type: 'putDataSet', dataSet });
+  const ingestionId = randomUUID();
+  await runIngestion(context, dataSet.dataSetId, ingestionId, requestType);
+  return {
+    Arn: dataSetArn(context.scope, dataSet.dataSetId),
+    DataSetId: dataSet.dataSetId,
+    IngestionArn: ingestionArn(context.scope, dataSet.dataSetId, ingestionId),
+    IngestionId: ingestionId,
+  };
 }
 
 export const dataSetOperations: readonly ApiOperation[] = [
@@ -184,34 +242,38 @@ export const dataSetOperations: readonly ApiOperation[] = [
       if (context.store.state.data.dataSet(input.DataSetId) || findSampleDataSet(input.DataSetId)) {
         throw resourceExists(`The dataset ${input.DataSetId}`, 'DATA_SET');
       }
-      requireValidDataSet(context, input);
+      requireValidDataSet(context, input.DataSetId, input, input.UseAs);
       const permissions = input.Permissions ?? [];
       requireValidPrincipals(context, permissions, { mustExist: true, namespaces: false });
       const now = context.now();
       const dataSet: StoredDataSet = {
+        ...definitionOf(input),
         dataSetId: input.DataSetId,
-        name: input.Name,
-        importMode: input.ImportMode,
-        physicalTableMap: input.PhysicalTableMap,
-        logicalTableMap: input.LogicalTableMap,
-        rowLevelPermissionDataSet: input.RowLevelPermissionDataSet,
         useAs: input.UseAs,
         permissions: mergePermissions([], permissions, []),
         createdAt: now,
         updatedAt: now,
       };
-      await context.store.commit({ type: 'putDataSet', dataSet });
-      const ingestionId = randomUUID();
-      await runIngestion(context, dataSet.dataSetId, ingestionId, 'INITIAL_INGESTION');
-      return {
-        status: 201,
-        body: {
-          Arn: dataSetArn(context.scope, dataSet.dataSetId),
-          DataSetId: dataSet.dataSetId,
-          IngestionArn: ingestionArn(context.scope, dataSet.dataSetId, ingestionId),
-          IngestionId: ingestionId,
-        },
-      };
+      return { status: 201, body: await storeAndIngest(context, dataSet, 'INITIAL_INGESTION') };
+    },
+  },
+  {
+    // UpdateDataSet replaces the definition (row-level security included: a member left out is
+    // removed) and, for SPICE, loads the dataset again; permissions, UseAs and CreatedTime stay.
+    name: 'UpdateDataSet',
+    method: 'PUT',
+    path: '/accounts/{AwsAccountId}/data-sets/{DataSetId}',
+    async handle(request, context) {
+      requireAccount(context.scope, request.params.AwsAccountId, 'UpdateDataSet');
+      const dataSetId = requireParam(request.params, 'DataSetId');
+      const input = parseBody(dataSetDefinitionSchema, request.body);
+      if (findSampleDataSet(dataSetId))
+        throw invalidParameter(`Updating the sample dataset ${dataSetId} ${NOT_EMULATED}`);
+      const existing = context.store.state.data.dataSet(dataSetId);
+      if (!existing) throw dataSetNotFound(dataSetArn(context.scope, dataSetId));
+      requireValidDataSet(context, dataSetId, input, existing.useAs);
+      const dataSet: StoredDataSet = { ...existing, ...definitionOf(input), updatedAt: context.now() };
+      return { body: await storeAndIngest(context, dataSet, 'EDIT') };
     },
   },
   {
@@ -222,7 +284,7 @@ export const dataSetOperations: readonly ApiOperation[] = [
       requireAccount(context.scope, request.params.AwsAccountId, 'DescribeDataSet');
       const dataSetId = requireParam(request.params, 'DataSetId');
       const sample = findSampleDataSet(dataSetId);
-      if (sample) return { body: { DataSet: sampleDataSetView(context.scope, context.rowLevelSecurity, sample) } };
+      if (sample) return { body: { DataSet: sampleView(context, sample) } };
       const dataSet = context.store.state.data.dataSet(dataSetId);
       if (!dataSet) throw dataSetNotFound(dataSetArn(context.scope, dataSetId));
       return { body: { DataSet: storedDataSetView(context, dataSet) } };
@@ -237,9 +299,7 @@ export const dataSetOperations: readonly ApiOperation[] = [
     handle(request, context) {
       requireAccount(context.scope, request.params.AwsAccountId, 'ListDataSets');
       const summaries = [
-        ...SAMPLE_DATA_SETS.map((sample) =>
-          dataSetSummary(sampleDataSetView(context.scope, context.rowLevelSecurity, sample)),
-        ),
+        ...SAMPLE_DATA_SETS.map((sample) => dataSetSummary(sampleView(context, sample))),
         ...context.store.state.data.allDataSets().map((dataSet) => dataSetSummary(storedDataSetView(context, dataSet))),
       ];
       const page = paginate(summaries, request.query, 'data-sets');

@@ -1,7 +1,9 @@
 import type { AccountScope } from './arns.ts';
+import type { RowLevelPermissionTagConfiguration } from './data-shapes.ts';
 import type { ObjectStore } from './ingest.ts';
 import type { StateStore } from './persistence.ts';
 import type { SampleRowLevelSecurity } from './samples.ts';
+import type { SnapshotFiles } from './snapshot-files.ts';
 
 /** What every API operation handler gets besides its request. */
 export interface ApiContext {
@@ -16,6 +18,10 @@ export interface ApiContext {
   readonly objects: ObjectStore;
   /** The rules the company-scoped sample datasets apply, if any. */
   readonly rowLevelSecurity?: SampleRowLevelSecurity;
+  /** The tag rules the company-scoped sample datasets apply, if any. */
+  readonly rowLevelPermissionTagConfiguration?: RowLevelPermissionTagConfiguration;
+  /** Snapshot jobs: how long each of QUEUED and RUNNING lasts, and where their files are kept. */
+  readonly snapshots: { readonly stepMs: number; readonly files: SnapshotFiles };
   /** How long after CreateDataSource the data source's creation ends (QuickSight creates them asynchronously). */
   readonly dataSourceCreationMs: number;
   /**

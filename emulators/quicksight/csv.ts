@@ -1,8 +1,8 @@
 /**
- * Delimited text as RFC 4180 defines it, with the delimiter and text qualifier of the upload
- * settings: records end with CRLF (or a bare LF), a field holding the delimiter, the qualifier or
- * a line break is enclosed in the qualifier, and a qualifier inside such a field is doubled.
- * Blank lines hold no record.
+ * Delimited text as RFC 4180 defines it, read for ingestions and written for snapshot CSVs, with
+ * the delimiter and text qualifier of the upload settings: records end with CRLF (or, read, a bare
+ * LF), a field holding the delimiter, the qualifier or a line break is enclosed in the qualifier,
+ * and a qualifier inside such a field is doubled. Blank lines hold no record.
  */
 
 export class DelimitedTextError extends Error {
@@ -89,4 +89,16 @@ export function parseDelimited(text: string, { delimiter, qualifier }: Delimited
   }
   endRecord();
   return records;
+}
+
+/** Writes records as delimited text, each ending with CRLF, quoting the fields that need it. */
+export function formatDelimited(
+  records: readonly (readonly string[])[],
+  { delimiter, qualifier }: DelimitedTextFormat,
+) {
+  const field = (value: string) =>
+    value.includes(delimiter) || value.includes(qualifier) || /[\r\n]/.test(value)
+      ? `${qualifier}${value.split(qualifier).join(qualifier + qualifier)}${qualifier}`
+      : value;
+  return records.map((record) => `${record.map(field).join(delimiter)}\r\n`).join('');
 }

@@ -3,7 +3,7 @@ import { z } from 'zod';
 /**
  * The shapes of the data-source and dataset requests the emulator accepts, with the limits of
  * the API reference (S3Parameters, ManifestFileLocation, S3Source, UploadSettings,
- * InputColumn, RowLevelPermissionDataSet). The stored state keeps the
+ * InputColumn, RowLevelPermissionDataSet, RowLevelPermissionTagConfiguration). The stored state keeps the
  * validated request members, so the same schemas check requests and journal lines.
  */
 
@@ -92,6 +92,41 @@ export const rowLevelPermissionDataSetSchema = z
     'Namespace must not be set with FormatVersion VERSION_2',
   );
 export type RowLevelPermissionDataSet = z.infer<typeof rowLevelPermissionDataSetSchema>;
+
+/** "is required" for a member left out; zod's own message for any other problem. */
+const REQUIRED = { error: (issue: { input: unknown }) => (issue.input === undefined ? 'is required' : undefined) };
+
+/**
+ * RowLevelPermissionTagRule
+ * (https://docs.aws.amazon.com/quicksight/latest/APIReference/API_RowLevelPermissionTagRule.html):
+ * TagKey "Minimum length of 1. Maximum length of 128", ColumnName required, TagMultiValueDelimiter
+ * "Maximum length of 10", MatchAllValue "Minimum length of 1. Maximum length of 256".
+ */
+const rowLevelPermissionTagRuleSchema = z.object({
+  TagKey: z.string(REQUIRED).min(1).max(128),
+  ColumnName: z.string(REQUIRED),
+  TagMultiValueDelimiter: z.string().max(10).optional(),
+  MatchAllValue: z.string().min(1).max(256).optional(),
+});
+export type RowLevelPermissionTagRule = z.infer<typeof rowLevelPermissionTagRuleSchema>;
+
+/**
+ * RowLevelPermissionTagConfiguration
+ * (https://docs.aws.amazon.com/quicksight/latest/APIReference/API_RowLevelPermissionTagConfiguration.html):
+ * TagRules "Minimum number of 1 item. Maximum number of 50 items"; Status ENABLED | DISABLED;
+ * TagRuleConfigurations 1-50 lists of 1-50 tag keys of 1-128 characters. A Status left out is
+ * stored as ENABLED, as RowLevelPermissionDataSet's is (the emulator's choice: the page names no default).
+ */
+export const rowLevelPermissionTagConfigurationSchema = z.object({
+  Status: z.enum(['ENABLED', 'DISABLED'], { error: 'must be ENABLED or DISABLED' }).default('ENABLED'),
+  TagRules: z.array(rowLevelPermissionTagRuleSchema, REQUIRED).min(1).max(50),
+  TagRuleConfigurations: z
+    .array(z.array(z.string().min(1).max(128)).min(1).max(50))
+    .min(1)
+    .max(50)
+    .optional(),
+});
+export type RowLevelPermissionTagConfiguration = z.infer<typeof rowLevelPermissionTagConfigurationSchema>;
 
 export const manifestFileLocationSchema = z.object({
   Bucket: z.string({ error: 'is required' }).min(1).max(1024),

@@ -9,6 +9,7 @@ export type QuickSightErrorName =
   | 'InvalidParameterValueException'
   | 'InvalidNextTokenException'
   | 'LimitExceededException'
+  | 'PreconditionNotMetException'
   | 'ResourceExistsException'
   | 'ResourceNotFoundException'
   | 'QuickSightUserNotFoundException'
@@ -22,6 +23,7 @@ const STATUS: Record<QuickSightErrorName, number> = {
   InvalidParameterValueException: 400,
   InvalidNextTokenException: 400,
   LimitExceededException: 409,
+  PreconditionNotMetException: 400,
   ResourceExistsException: 409,
   ResourceNotFoundException: 404,
   QuickSightUserNotFoundException: 404,

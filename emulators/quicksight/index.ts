@@ -1,18 +1,24 @@
 import { createServer, type IncomingMessage, type RequestListener, type Server, type ServerResponse } from 'node:http';
 import { createServer as createTlsServer } from 'node:https';
+import path from 'node:path';
+import type { z } from 'zod';
 import { finishCreationLater } from './api-data-sources.ts';
 import { Background } from './background.ts';
 import { openStateStore, type StateStore } from './persistence.ts';
-import type { SampleRowLevelSecurity } from './samples.ts';
 import { createRequestListener } from './server.ts';
+import { rowLevelPermissionTagConfigurationSchema, type RowLevelPermissionTagConfiguration } from './data-shapes.ts';
+import { requireValidTagConfiguration } from './rls-tags.ts';
+import { SAMPLE_OUTPUT_COLUMNS, type SampleRowLevelSecurity } from './samples.ts';
+import { SnapshotFiles } from './snapshot-files.ts';
+import { settleSnapshotJobs } from './snapshot-run.ts';
 import { listen } from '../shared/http.ts';
 import type { TlsMaterial } from './tls.ts';
 
 /**
  * Local QuickSight: the REST API the handlers call through `@aws-sdk/client-quicksight`
  * (users, groups, dashboard permissions, embed URLs, sample dashboards, S3 data sources,
- * datasets and their SPICE ingestions) and the embedded dashboard pages, with state kept
- * under `dataDir` across restarts.
+ * datasets and their SPICE ingestions, dashboard snapshot jobs) and the embedded dashboard
+ * pages, with state kept under `dataDir` across restarts.
  */
 
 export { SAMPLE_DASHBOARDS } from '#emulators/sample-dashboards/catalog.ts';
@@ -20,6 +26,8 @@ export { dashboardLink } from './arns.ts';
 export { SAMPLE_COMPANIES } from '#emulators/sample-dashboards/data/generator.ts';
 export { NO_DATA_TEXT } from './pages.ts';
 export type { SampleRowLevelSecurity } from './samples.ts';
+export { SNAPSHOT_LINK_LIFETIME_MS } from './snapshot-files.ts';
+export { SNAPSHOT_JOB_RETENTION_MS } from './snapshot-run.ts';
 export { localTlsMaterial } from './tls.ts';
 
 export interface QuickSightEmulatorOptions {
@@ -46,6 +54,18 @@ export interface QuickSightEmulatorOptions {
    * dataset applies row-level security.
    */
   rowLevelSecurity?: SampleRowLevelSecurity;
+  /**
+   * Tag-based row-level security of the company-scoped sample datasets: the
+   * RowLevelPermissionTagConfiguration they carry, checked as CreateDataSet checks one against their
+   * columns (month, company, distributor_id, region and product_line are text). Anonymous snapshot
+   * jobs choose their rows by it; without it they fail, as no dataset has tag rules.
+   */
+  rowLevelPermissionTagConfiguration?: z.input<typeof rowLevelPermissionTagConfigurationSchema>;
+  /**
+   * How long a snapshot job stays QUEUED, then RUNNING, before it ends (COMPLETED or FAILED).
+   * @default 300
+   */
+  snapshotJobStepMs?: number;
   /**
    * Reads an S3 object's text for data sources and ingestions (manifests and data files) as the
    * data source's role (`roleArn`, undefined for a source without one); undefined when it does
@@ -103,6 +123,25 @@ function pagesOnly(listener: RequestListener): RequestListener {
   };
 }
 
+/** The sample datasets' tag rules, checked as CreateDataSet checks a request's. */
+function checkedSampleTagRules(option: QuickSightEmulatorOptions['rowLevelPermissionTagConfiguration']) {
+  if (option === undefined) return undefined;
+  const parsed = rowLevelPermissionTagConfigurationSchema.safeParse(option);
+  if (!parsed.success) {
+    throw new Error(`rowLevelPermissionTagConfiguration is not valid: ${parsed.error.issues[0]?.message ?? ''}`);
+  }
+  const configuration: RowLevelPermissionTagConfiguration = parsed.data;
+  try {
+    requireValidTagConfiguration(
+      configuration,
+      SAMPLE_OUTPUT_COLUMNS.map((column) => ({ name: column.Name, type: column.Type })),
+    );
+  } catch (error) {
+    throw new Error(`rowLevelPermissionTagConfiguration is not valid: ${(error as Error).message}`);
+  }
+  return configuration;
+}
+
 export async function startQuickSightEmulator(options: QuickSightEmulatorOptions): Promise<QuickSightEmulator> {
   if (!/^\d{12}$/.test(options.accountId)) throw new Error('accountId must be a 12-digit AWS account ID');
   if (!/^[a-z]{2}(-[a-z]+)+-\d$/.test(options.region))
@@ -112,9 +151,14 @@ export async function startQuickSightEmulator(options: QuickSightEmulatorOptions
   if (options.rowLevelSecurity && !/^[^/]{1,512}$/.test(options.rowLevelSecurity.rulesDataSetId)) {
     throw new Error('rowLevelSecurity.rulesDataSetId must be a dataset ID (1-512 characters, no /)');
   }
+  const tagRules = checkedSampleTagRules(options.rowLevelPermissionTagConfiguration);
+  const snapshotJobStepMs = options.snapshotJobStepMs ?? 300;
+  if (!Number.isFinite(snapshotJobStepMs) || snapshotJobStepMs < 0) throw new Error('snapshotJobStepMs must be >= 0');
   const store = await openStateStore({ dataDir: options.dataDir, accountId: options.accountId, now });
+  const snapshotFiles = new SnapshotFiles(path.join(options.dataDir, 'snapshot-files'));
   try {
     await failInterruptedIngestions(store, now);
+    await settleSnapshotJobs(store, snapshotFiles, now());
   } catch (error) {
     await store.close();
     throw error;
@@ -151,6 +195,8 @@ export async function startQuickSightEmulator(options: QuickSightEmulatorOptions
     embedBaseUrl: embedUrl,
     objects: { readObject: options.readObject, listObjects: options.listObjects },
     rowLevelSecurity: options.rowLevelSecurity,
+    rowLevelPermissionTagConfiguration: tagRules,
+    snapshots: { stepMs: snapshotJobStepMs, files: snapshotFiles },
     dataSourceCreationMs: options.dataSourceCreationMs ?? 200,
     later: background.later,
   };

@@ -5,15 +5,16 @@ import {
   type SampleDataSet,
 } from '#emulators/sample-dashboards/catalog.ts';
 import { dataSetArn, groupArn, resourceIdOf, userArn, type AccountScope } from './arns.ts';
-import { sampleDataset, type MonthlyFact } from '#emulators/sample-dashboards/data/generator.ts';
-import type { RowLevelPermissionDataSet } from './data-shapes.ts';
-import { rowPredicate, type RowValue } from './rls.ts';
+import { sampleDataset, type Measure, type MonthlyFact } from '#emulators/sample-dashboards/data/generator.ts';
+import type { RowLevelPermissionDataSet, RowLevelPermissionTagConfiguration } from './data-shapes.ts';
+import { rowPredicate, type RowPredicate, type RowValue } from './rls.ts';
+import { tagRowPredicate, type SessionTag } from './rls-tags.ts';
 import type { QuickSightState } from './state.ts';
 
 /**
  * The sample datasets as QuickSight describes them and as the embed pages read them: their
  * columns, the row-level security the emulator's `rowLevelSecurity` option gives the
- * company-scoped ones, and the rows a signed-in user may see.
+ * company-scoped ones, and the rows a signed-in user, or an anonymous user with session tags, may see.
  */
 
 export interface SampleRowLevelSecurity {
@@ -36,22 +37,30 @@ const TEXT_COLUMNS: Record<string, (fact: MonthlyFact) => string> = {
   product_line: (f) => f.productLineId,
 };
 
-const NUMBER_COLUMNS: Record<string, 'INTEGER' | 'DECIMAL'> = {
-  revenue: 'DECIMAL',
-  planned_revenue: 'DECIMAL',
-  units: 'INTEGER',
-  cogs: 'DECIMAL',
-  lines_ordered: 'INTEGER',
-  lines_filled: 'INTEGER',
-  shipments: 'INTEGER',
-  on_time_shipments: 'INTEGER',
-  inventory_value: 'DECIMAL',
-  stock_outs: 'INTEGER',
+/** Number columns: their type and the measure each holds. */
+const NUMBER_COLUMNS: Record<string, { type: 'INTEGER' | 'DECIMAL'; measure: Measure }> = {
+  revenue: { type: 'DECIMAL', measure: 'revenue' },
+  planned_revenue: { type: 'DECIMAL', measure: 'plannedRevenue' },
+  units: { type: 'INTEGER', measure: 'units' },
+  cogs: { type: 'DECIMAL', measure: 'cogs' },
+  lines_ordered: { type: 'INTEGER', measure: 'linesOrdered' },
+  lines_filled: { type: 'INTEGER', measure: 'linesFilled' },
+  shipments: { type: 'INTEGER', measure: 'shipments' },
+  on_time_shipments: { type: 'INTEGER', measure: 'onTimeShipments' },
+  inventory_value: { type: 'DECIMAL', measure: 'inventoryValue' },
+  stock_outs: { type: 'INTEGER', measure: 'stockOuts' },
 };
 
-const OUTPUT_COLUMNS = [
+/** The sample datasets' columns (DescribeDataSet's OutputColumns), text columns first. */
+export const SAMPLE_OUTPUT_COLUMNS = [
   ...Object.keys(TEXT_COLUMNS).map((Name) => ({ Name, Type: 'STRING' })),
-  ...Object.entries(NUMBER_COLUMNS).map(([Name, Type]) => ({ Name, Type })),
+  ...Object.entries(NUMBER_COLUMNS).map(([Name, { type }]) => ({ Name, Type: type })),
+];
+
+/** A fact as a row of the sample datasets, in SAMPLE_OUTPUT_COLUMNS' order. */
+export const sampleRow = (fact: MonthlyFact): string[] => [
+  ...Object.values(TEXT_COLUMNS).map((value) => value(fact)),
+  ...Object.values(NUMBER_COLUMNS).map(({ measure }) => String(fact[measure])),
 ];
 
 function sampleRowLevelPermission(
@@ -68,13 +77,19 @@ function sampleRowLevelPermission(
   };
 }
 
+/** A sample dataset's tag rules: the `rowLevelPermissionTagConfiguration` option's, for the company-scoped ones. */
+const sampleTagRules = (tagRules: RowLevelPermissionTagConfiguration | undefined, dataSet: SampleDataSet) =>
+  dataSet.companyScoped ? tagRules : undefined;
+
 /** DescribeDataSet's DataSet for a sample dataset. */
 export function sampleDataSetView(
   scope: AccountScope,
   option: SampleRowLevelSecurity | undefined,
   dataSet: SampleDataSet,
+  tagRules?: RowLevelPermissionTagConfiguration,
 ) {
   const rowLevelPermission = sampleRowLevelPermission(scope, option, dataSet);
+  const tagConfiguration = sampleTagRules(tagRules, dataSet);
   return {
     Arn: dataSetArn(scope, dataSet.dataSetId),
     DataSetId: dataSet.dataSetId,
@@ -82,8 +97,9 @@ export function sampleDataSetView(
     CreatedTime: PUBLISHED_AT_SECONDS,
     LastUpdatedTime: PUBLISHED_AT_SECONDS,
     ImportMode: 'SPICE',
-    OutputColumns: OUTPUT_COLUMNS,
+    OutputColumns: SAMPLE_OUTPUT_COLUMNS,
     ...(rowLevelPermission && { RowLevelPermissionDataSet: rowLevelPermission }),
+    ...(tagConfiguration && { RowLevelPermissionTagConfiguration: tagConfiguration }),
   };
 }
 
@@ -96,6 +112,7 @@ export interface SampleViewContext {
   readonly scope: AccountScope;
   readonly state: QuickSightState;
   readonly rowLevelSecurity?: SampleRowLevelSecurity;
+  readonly rowLevelPermissionTagConfiguration?: RowLevelPermissionTagConfiguration;
 }
 
 /** The facts a user sees on a sample dashboard: those every dataset behind it lets them see. */
@@ -122,4 +139,29 @@ export function visibleFacts(
     return [rowPredicate(permission, rules, viewer)];
   });
   return sampleDataset().facts.filter((fact) => predicates.every((visible) => visible(factValue(fact))));
+}
+
+/**
+ * The facts an anonymous user with session `tags` sees on a sample dashboard: those the tag rules
+ * of every dataset behind it let through (an anonymous user is named by no user-based rule: tag
+ * rules are the ones for "users not provisioned (unregistered users)", as the user guide's "Using
+ * row-level security" page puts it). A dataset without ENABLED tag rules is refused, not shown
+ * whole: "Make sure that the relevant datasets have RLS tags configured before you start a
+ * snapshot export job" (SnapshotAnonymousUser.RowLevelPermissionTags,
+ * https://docs.aws.amazon.com/quicksight/latest/APIReference/API_SnapshotAnonymousUser.html).
+ */
+export function anonymousFacts(
+  context: Pick<SampleViewContext, 'rowLevelPermissionTagConfiguration'>,
+  dashboard: SampleDashboard,
+  tags: readonly SessionTag[],
+): { readonly facts: MonthlyFact[] } | { readonly refusal: string } {
+  const predicates: RowPredicate[] = [];
+  for (const id of dashboard.dataSetIds) {
+    const dataSet = findSampleDataSet(id);
+    const predicate =
+      dataSet && tagRowPredicate(sampleTagRules(context.rowLevelPermissionTagConfiguration, dataSet), tags);
+    if (!predicate) return { refusal: `The dataset ${id} has no ENABLED RowLevelPermissionTagConfiguration` };
+    predicates.push(predicate);
+  }
+  return { facts: sampleDataset().facts.filter((fact) => predicates.every((visible) => visible(factValue(fact)))) };
 }

@@ -7,6 +7,7 @@ import { dataSourceOperations } from './api-data-sources.ts';
 import { embedOperations } from './api-embed.ts';
 import { groupOperations } from './api-groups.ts';
 import { ingestionOperations } from './api-ingestions.ts';
+import { snapshotJobOperations } from './api-snapshot-jobs.ts';
 import type { ApiContext, ApiOperation } from './api-types.ts';
 import { userOperations } from './api-users.ts';
 import { QuickSightError, invalidParameter } from './errors.ts';
@@ -14,7 +15,8 @@ import { handlePage } from './web.ts';
 
 /**
  * Request dispatch: the QuickSight REST routes under /accounts/ (and /account/) answer JSON as the service
- * does (errors in `x-amzn-errortype`); everything else is a page for browsers.
+ * does (errors in `x-amzn-errortype`); snapshot files are downloaded under /snapshot-files/; everything
+ * else is a page for browsers.
  */
 
 const MAX_BODY_BYTES = 1024 * 1024;
@@ -51,6 +53,7 @@ export const API_OPERATIONS: readonly ApiOperation[] = [
   ...dataSourceOperations,
   ...dataSetOperations,
   ...ingestionOperations,
+  ...snapshotJobOperations,
 ];
 
 const ROUTES = API_OPERATIONS.map(compile);
@@ -167,6 +170,7 @@ export function createRequestListener(context: ApiContext, onInternalError: (err
           return;
         }
         const method = request.method ?? 'GET';
+        if (await context.snapshots.files.serve(request, response, url, context.now())) return;
         if ((method === 'GET' || method === 'HEAD') && (await handlePage(request, response, url, context))) return;
         throw new QuickSightError('UnknownOperationException', `Nothing answers ${method} ${url.pathname}`);
       } catch (error) {

@@ -3,6 +3,7 @@ import {
   ingestionStatuses,
   manifestFileLocationSchema,
   rowLevelPermissionDataSetSchema,
+  rowLevelPermissionTagConfigurationSchema,
   s3SourceSchema,
 } from './data-shapes.ts';
 
@@ -36,6 +37,8 @@ const storedDataSetSchema = z.object({
   physicalTableMap: z.record(z.string(), z.object({ S3Source: s3SourceSchema })),
   logicalTableMap: z.record(z.string(), z.unknown()).optional(),
   rowLevelPermissionDataSet: rowLevelPermissionDataSetSchema.optional(),
+  /** Optional: datasets stored before tag rules were emulated have none. */
+  rowLevelPermissionTagConfiguration: rowLevelPermissionTagConfigurationSchema.optional(),
   useAs: z.literal('RLS_RULES').optional(),
   permissions: permissionsSchema,
   createdAt: z.number(),

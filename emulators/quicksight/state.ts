@@ -1,6 +1,12 @@
 import { z } from 'zod';
 import { DataState, dataChangeSchemas, dataSnapshotSchema, isDataChange } from './state-data.ts';
 import { GroupDirectory, groupChangeSchemas, groupSnapshotSchema, isGroupChange } from './state-groups.ts';
+import {
+  SnapshotJobs,
+  isSnapshotChange,
+  snapshotChangeSchemas,
+  snapshotJobsSnapshotSchema,
+} from './state-snapshots.ts';
 
 /**
  * The emulator's state and the mutations that change it. Every change is a `StateChange`
@@ -67,12 +73,15 @@ export const stateChangeSchema = z.discriminatedUnion('type', [
   z.object({ type: z.literal('putEmbedSession'), session: embedSessionSchema }),
   ...groupChangeSchemas,
   ...dataChangeSchemas,
+  ...snapshotChangeSchemas,
 ]);
 export type StateChange = z.infer<typeof stateChangeSchema>;
 
 /**
  * Format 2 added groups and the data catalogue (data sources, datasets, ingestions, SPICE
- * rows). A format 1 snapshot still loads: it had none of them, so they start empty.
+ * rows). A format 1 snapshot still loads: it had none of them, so they start empty. Members
+ * added since (datasets' tag rules, snapshot jobs) are optional or default to empty, so a
+ * snapshot written before them still loads as format 2.
  */
 const SNAPSHOT_FORMAT = 2;
 
@@ -87,7 +96,8 @@ export const snapshotSchema = z
     embedSessions: z.array(embedSessionSchema),
     groups: z.array(groupSnapshotSchema).default([]),
   })
-  .extend(dataSnapshotSchema.shape);
+  .extend(dataSnapshotSchema.shape)
+  .extend(snapshotJobsSnapshotSchema.shape);
 export type Snapshot = z.infer<typeof snapshotSchema>;
 
 const userKey = (namespace: string, userName: string) => `${namespace}\u0000${userName}`;
@@ -104,10 +114,12 @@ export class QuickSightState {
   private readonly sessions = new Map<string, EmbedSession>();
   readonly groups: GroupDirectory;
   readonly data: DataState;
+  readonly snapshotJobs: SnapshotJobs;
 
   constructor(snapshot?: Snapshot) {
     this.groups = new GroupDirectory(snapshot?.groups);
     this.data = new DataState(snapshot);
+    this.snapshotJobs = new SnapshotJobs(snapshot?.snapshotJobs);
     if (!snapshot) return;
     for (const user of snapshot.users) this.users.set(userKey(user.namespace, user.userName), user);
     for (const [dashboardId, list] of Object.entries(snapshot.dashboardPermissions)) {
@@ -123,6 +135,7 @@ export class QuickSightState {
       return this.groups.apply(change);
     }
     if (isDataChange(change)) return this.data.apply(change);
+    if (isSnapshotChange(change)) return this.snapshotJobs.apply(change);
     switch (change.type) {
       case 'putUser':
         this.users.set(userKey(change.user.namespace, change.user.userName), change.user);
@@ -189,6 +202,7 @@ export class QuickSightState {
       embedSessions: [...this.sessions.values()],
       groups: this.groups.toSnapshot(),
       ...this.data.toSnapshot(),
+      snapshotJobs: this.snapshotJobs.toSnapshot(),
     };
   }
 }

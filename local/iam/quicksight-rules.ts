@@ -8,6 +8,8 @@ import { text, arn, restRules, SEGMENT, path, type CallScope } from './services.
 const qsUser = (scope: CallScope, namespace: string, user: string) =>
   arn(scope, 'quicksight', `user/${namespace}/${user}`);
 const qsDashboard = (scope: CallScope, id: string) => arn(scope, 'quicksight', `dashboard/${id}`);
+const qsSnapshotJob = (scope: CallScope, dashboardId: string, jobId: string) =>
+  arn(scope, 'quicksight', `dashboard/${dashboardId}/snapshot-job/${jobId}`);
 const qsGroup = (scope: CallScope, namespace: string, group: string) =>
   arn(scope, 'quicksight', `group/${namespace}/${group}`);
 const qsDataSource = (scope: CallScope, id: string) => arn(scope, 'quicksight', `datasource/${id}`);
@@ -79,6 +81,33 @@ export const quicksightRules = restRules(
       pattern: path('', 'accounts', SEGMENT, 'dashboards', SEGMENT),
       operation: 'DescribeDashboard',
       resources: (scope, [, id]) => [qsDashboard(scope, id!)],
+    },
+    {
+      method: 'GET',
+      pattern: path('', 'accounts', SEGMENT, 'dashboards', SEGMENT, 'definition'),
+      // The Service Authorization Reference has no action of its own for it: quicksight:DescribeDashboard.
+      operation: 'DescribeDashboard',
+      resources: (scope, [, id]) => [qsDashboard(scope, id!)],
+    },
+    // Snapshot jobs are authorized on the job (the Service Authorization Reference's dashboardSnapshotJob resource
+    // type, dashboard/<dashboard id>/snapshot-job/<job id>); a start names its job in the body.
+    {
+      method: 'POST',
+      pattern: path('', 'accounts', SEGMENT, 'dashboards', SEGMENT, 'snapshot-jobs'),
+      operation: 'StartDashboardSnapshotJob',
+      resources: (scope, [, id], body) => [qsSnapshotJob(scope, id!, String(body.SnapshotJobId ?? ''))],
+    },
+    {
+      method: 'GET',
+      pattern: path('', 'accounts', SEGMENT, 'dashboards', SEGMENT, 'snapshot-jobs', SEGMENT),
+      operation: 'DescribeDashboardSnapshotJob',
+      resources: (scope, [, id, job]) => [qsSnapshotJob(scope, id!, job!)],
+    },
+    {
+      method: 'GET',
+      pattern: path('', 'accounts', SEGMENT, 'dashboards', SEGMENT, 'snapshot-jobs', SEGMENT, 'result'),
+      operation: 'DescribeDashboardSnapshotJobResult',
+      resources: (scope, [, id, job]) => [qsSnapshotJob(scope, id!, job!)],
     },
     {
       method: 'GET',
@@ -207,6 +236,12 @@ export const quicksightRules = restRules(
       method: 'GET',
       pattern: path('', 'accounts', SEGMENT, 'data-sets', SEGMENT),
       operation: 'DescribeDataSet',
+      resources: (scope, [, id]) => [qsDataSet(scope, id!)],
+    },
+    {
+      method: 'PUT',
+      pattern: path('', 'accounts', SEGMENT, 'data-sets', SEGMENT),
+      operation: 'UpdateDataSet',
       resources: (scope, [, id]) => [qsDataSet(scope, id!)],
     },
     {

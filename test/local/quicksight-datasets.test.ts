@@ -294,8 +294,8 @@ describe('datasets', () => {
       },
     ],
     [
-      'tag-based row-level security',
-      { RowLevelPermissionTagConfiguration: { TagRules: [{ TagKey: 'k', ColumnName: 'company' }] } },
+      'a tag rule on a column the dataset does not have (names are case-sensitive)',
+      { RowLevelPermissionTagConfiguration: { TagRules: [{ TagKey: 'k', ColumnName: 'Company' }] } },
     ],
     [
       'a JSON file',
