@@ -24,17 +24,36 @@ function classify(method: string, path: string, body?: Record<string, unknown>) 
 
 const arn = (resource: string) => `arn:aws:quicksight:${REGION}:${ACCOUNT_ID}:${resource}`;
 
+/**
+ * Operations the Service Authorization Reference lists no action for, authorized under another's:
+ * DescribeDashboardDefinition needs quicksight:DescribeDashboard.
+ */
+const AUTHORIZED_AS: Record<string, string> = { DescribeDashboardDefinition: 'DescribeDashboard' };
+
 describe('IAM gate table of the QuickSight emulator', () => {
   it.each(API_OPERATIONS.map((operation) => [operation.name, operation] as const))(
-    'authorizes %s as its own action',
+    'authorizes %s as its action in the Service Authorization Reference',
     (name, operation) => {
       const path = operation.path.replace(
         /\{(\w+)\}/g,
         (_match, label: string) => LABELS[label] ?? `sample-${label.toLowerCase()}`,
       );
-      expect(classify(operation.method, path).action).toBe(`quicksight:${name}`);
+      expect(classify(operation.method, path).action).toBe(`quicksight:${AUTHORIZED_AS[name] ?? name}`);
     },
   );
+
+  it('authorizes snapshot jobs on the job (dashboardSnapshotJob), a start on the job its body names', () => {
+    const base = `/accounts/${ACCOUNT_ID}/dashboards/sales`;
+    expect(classify('POST', `${base}/snapshot-jobs`, { SnapshotJobId: 'job-1' }).resources).toEqual([
+      arn('dashboard/sales/snapshot-job/job-1'),
+    ]);
+    expect(classify('GET', `${base}/snapshot-jobs/job-1`).resources).toEqual([
+      arn('dashboard/sales/snapshot-job/job-1'),
+    ]);
+    expect(classify('GET', `${base}/snapshot-jobs/job-1/result`).resources).toEqual([
+      arn('dashboard/sales/snapshot-job/job-1'),
+    ]);
+  });
 
   it('authorizes group, membership, data source, dataset and ingestion calls on their resources', () => {
     const base = `/accounts/${ACCOUNT_ID}`;
