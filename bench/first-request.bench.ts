@@ -29,11 +29,12 @@ import { pathToFileURL } from 'node:url';
 import { EMBED_DASHBOARD_HEADER } from '#contracts/embed.ts';
 import { FUNCTION_URL_METHODS } from '#contracts/function-urls.ts';
 import { COGNITO_ADMIN_SCOPE } from '#contracts/user-pool-client.ts';
-import { LOCAL_ACCOUNT_ID, stackFilePath, type DemoAccount } from '#clients/local-stack.ts';
+import { stackFilePath, type DemoAccount } from '#clients/local-stack.ts';
 import type { DeployedFunctionKey, UrlFunctionKey } from '#local/aws/deployment.ts';
 import { localDeployment } from '#local/aws/local-deployment.ts';
 import { functionEnvironment, templateValues } from '#local/environment.ts';
 import { functionUrlEvent } from '#local/function-url/event.ts';
+import { scheduledEvent } from '#local/schedules.ts';
 import { findFreePortBase, portLayout } from '#local/ports.ts';
 import { SAMPLE_DASHBOARDS } from '#emulators/sample-dashboards/catalog.ts';
 import { type RunningStack, spawnStack } from '#local/stack-process.ts';
@@ -198,19 +199,16 @@ export async function run(options: BenchOptions): Promise<BenchRow[]> {
       }),
       // The EventBridge schedule's event (lib/company-access.ts); the handler reads nothing of it.
       companyCheck: async () => ({
-        event: (requestId) => ({
-          version: '0',
-          id: requestId,
-          'detail-type': 'Scheduled Event',
-          source: 'aws.events',
-          account: LOCAL_ACCOUNT_ID,
-          time: new Date().toISOString().replace(/\.\d+Z$/, 'Z'),
-          region: info.region,
-          resources: [`arn:aws:events:${info.region}:${LOCAL_ACCOUNT_ID}:rule/${deployment.stackName}-CompanyCheck`],
-          detail: {},
-        }),
+        event: (requestId) => scheduledEvent(info.region, `${deployment.stackName}-CompanyCheck`, requestId),
         expected: 'the check summary',
         answered: hasKey('differences'),
+      }),
+      // The delivery schedule's event with nothing due: the due index read, no file made.
+      deliveries: async () => ({
+        event: (requestId) => scheduledEvent(info.region, `${deployment.stackName}-Deliveries`, requestId),
+        expected: 'the run summary',
+        answered: hasKey('due'),
+        note: ' (a run with nothing due)',
       }),
     };
 

@@ -170,6 +170,11 @@ export const DIFFERENCE_KINDS = [
   'dashboard-not-scoped',
   /** A company name the rules read as several companies (a comma or a double quote): only a rename mends it. */
   'name-splits',
+  /**
+   * A company-scoped dashboard whose datasets lack the company tag rule (RowLevelPermissionTagConfiguration on
+   * the same column as the group rules): its files cannot be delivered, as an emailed file's rows are chosen by tags.
+   */
+  'dashboard-no-tag-rules',
 ] as const;
 export type DifferenceKind = (typeof DIFFERENCE_KINDS)[number];
 
@@ -249,6 +254,45 @@ export const rulesAttachmentProblem = (
     return `PermissionPolicy ${attachment.PermissionPolicy ?? 'missing'} (GRANT_ACCESS expected)`;
   const format = attachment.FormatVersion ?? 'VERSION_1';
   if (format !== RULES_FORMAT_VERSION) return `FormatVersion ${format} (${RULES_FORMAT_VERSION} expected)`;
+  return undefined;
+};
+
+/**
+ * The tag the portal passes for an emailed file's anonymous user (StartDashboardSnapshotJob's
+ * RowLevelPermissionTags): the subscriber's company names, joined with the delimiter the tag
+ * rule declares. Company names never hold it (nameSplitsInRules refuses commas).
+ */
+export const COMPANY_TAG_KEY = 'company';
+export const COMPANY_TAG_DELIMITER = ',';
+
+/** A dataset's RowLevelPermissionTagConfiguration, as DescribeDataSet answers it. */
+export interface TagRulesAttachment {
+  readonly Status?: string;
+  readonly TagRules?: readonly {
+    readonly TagKey?: string;
+    readonly ColumnName?: string;
+    readonly TagMultiValueDelimiter?: string;
+    readonly MatchAllValue?: string;
+  }[];
+}
+
+/**
+ * Why a dataset's tag rules do not limit an anonymous user to the companies the portal tags
+ * it with, or undefined when they do: ENABLED, a rule for the {@link COMPANY_TAG_KEY} tag on
+ * the same column as the group rules ({@link COMPANY_COLUMN}), the portal's delimiter, and no
+ * match-all value (a value that would show every company's rows).
+ */
+export const tagRulesProblem = (configuration: TagRulesAttachment | undefined): string | undefined => {
+  const rules = configuration?.TagRules ?? [];
+  if (rules.length === 0) return 'no tag rules';
+  if ((configuration?.Status ?? 'ENABLED') !== 'ENABLED') return 'the tag rules are DISABLED';
+  const rule = rules.find((candidate) => candidate.TagKey === COMPANY_TAG_KEY);
+  if (!rule) return `no tag rule for the ${COMPANY_TAG_KEY} tag`;
+  if (rule.ColumnName !== COMPANY_COLUMN)
+    return `the ${COMPANY_TAG_KEY} tag reads column ${rule.ColumnName ?? 'none'} (${COMPANY_COLUMN} expected)`;
+  if (rule.TagMultiValueDelimiter !== COMPANY_TAG_DELIMITER)
+    return `the ${COMPANY_TAG_KEY} tag's delimiter is ${rule.TagMultiValueDelimiter ?? 'unset'} ("${COMPANY_TAG_DELIMITER}" expected)`;
+  if (rule.MatchAllValue !== undefined) return `the ${COMPANY_TAG_KEY} tag has a match-all value`;
   return undefined;
 };
 

@@ -47,6 +47,11 @@ export const ENV = {
   allowedOrigins: 'ALLOWED_ORIGINS',
   /** Local mode only. */
   sesEndpoint: 'SES_ENDPOINT',
+  /**
+   * Local mode only: the self-signed certificate (PEM) local QuickSight serves snapshot files
+   * with, trusted for their download (in AWS the file's URL is S3's, with a public certificate).
+   */
+  localCaCertificate: 'LOCAL_CA_CERTIFICATE',
   supportFromAddress: 'SUPPORT_FROM_ADDRESS',
   supportToAddress: 'SUPPORT_TO_ADDRESS',
   /** The user pool's MFA mode (ON, OPTIONAL or OFF), as the CDK app configures it. */

@@ -18,6 +18,9 @@ export const USAGE_RECORD_FAILURES_METRIC = 'UsageRecordFailures';
 /** Differences the daily company-access check found between the portal and QuickSight (0 when in step). */
 export const COMPANY_ACCESS_DIFFERENCES_METRIC = 'CompanyAccessDifferences';
 
+/** Subscription deliveries that failed for good after their retries (lambdas/deliveries): an alarm watches it. */
+export const DELIVERY_FAILURES_METRIC = 'DeliveryFailures';
+
 /**
  * Count of Cognito calls the functions made that Cognito still refused with
  * TooManyRequestsException after the SDK's retries (a request-rate quota is exhausted).

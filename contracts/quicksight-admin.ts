@@ -3,6 +3,14 @@ import { MESSAGES, adminEmail, dashboardId, dashboardLink, dashboardName } from 
 import { importUserRequestSchema } from './user-import.ts';
 import { checkInsightsRange, insightsRangeShape, insightUsersRequestShape } from './insights.ts';
 import { DASHBOARD_SCOPES, companyRequestSchemas } from './companies.ts';
+import {
+  DELIVERY_OUTCOMES,
+  SUBSCRIPTION_FORMATS,
+  SUBSCRIPTION_FREQUENCIES,
+  SUBSCRIPTION_STATUSES,
+  WEEKDAYS,
+  type Subscription,
+} from './subscriptions.ts';
 
 /** Target account of an action; a missing email gets the given spec message. */
 const targetEmail = (requiredMessage: string) =>
@@ -12,6 +20,7 @@ const userEmail = targetEmail(MESSAGES.userEmailRequired);
 const companyName = z.string().trim().max(200, 'Company Name must be at most 200 characters');
 const description = z.string().trim().max(2000, 'Description must be at most 2000 characters');
 const recordId = z.string().trim().min(1, 'Record id is required').max(128);
+const subscriptionId = z.uuid({ error: 'Subscription id must be the id of a subscription' });
 
 export const QUICKSIGHT_ROLES = ['READER', 'AUTHOR', 'ADMIN'] as const;
 
@@ -79,6 +88,12 @@ export const quicksightAdminRequestSchema = z.discriminatedUnion('action', [
   z.object({ action: z.literal('GET_INSIGHT_USERS'), ...insightUsersRequestShape }),
   /** Companies and row-level security (contracts/companies.ts). */
   ...companyRequestSchemas,
+  /** Every user's subscriptions (contracts/subscriptions.ts), for the Deliveries page. */
+  z.object({ action: z.literal('LIST_SUBSCRIPTIONS') }),
+  /** Makes an active subscription due now: the next delivery run sends it. */
+  z.object({ action: z.literal('SEND_SUBSCRIPTION_NOW'), subscriptionId }),
+  /** Deletes a subscription, which frees its recipient's place under the limit. */
+  z.object({ action: z.literal('CANCEL_SUBSCRIPTION'), subscriptionId }),
 ]);
 export type QuicksightAdminRequest = z.infer<typeof quicksightAdminRequestSchema>;
 export type QuicksightAdminAction = QuicksightAdminRequest['action'];
@@ -147,4 +162,52 @@ export const saveDashboardMetadataResponseSchema = z.object({
 export const CATALOGUE_MESSAGES = {
   unknownDashboard: (dashboardId: string) =>
     `QuickSight has no dashboard with the ID "${dashboardId}". Copy the ID from the dashboard's address in QuickSight (…/dashboards/<ID>) and try again.`,
+} as const;
+
+/**
+ * A subscription as administrators see it (LIST_SUBSCRIPTIONS, SEND_SUBSCRIPTION_NOW,
+ * CANCEL_SUBSCRIPTION): the subscriber's fields, with the recipient, their companies and when the
+ * delivery function takes it next (`dueAt`: its next delivery, a retry, or now after Send now).
+ */
+export const adminSubscriptionSchema = z.object({
+  id: z.string(),
+  /** The recipient: the subscriber's own email, the only address a delivery goes to. */
+  email: z.string(),
+  dashboardId: z.string(),
+  dashboardName: z.string().nullable(),
+  format: z.enum(SUBSCRIPTION_FORMATS),
+  frequency: z.enum(SUBSCRIPTION_FREQUENCIES),
+  weekday: z.enum(WEEKDAYS).nullable(),
+  dayOfMonth: z.number().int().nullable(),
+  time: z.string(),
+  timeZone: z.string(),
+  /** An owner's choice of one of their companies; null for all of them. */
+  company: z.string().nullable(),
+  status: z.enum(SUBSCRIPTION_STATUSES),
+  nextDeliveryAt: z.string().nullable(),
+  lastDeliveryAt: z.string().nullable(),
+  lastOutcome: z.enum(DELIVERY_OUTCOMES).nullable(),
+  lastError: z.string().nullable(),
+  createdAt: z.string(),
+  dueAt: z.string().nullable(),
+  /** The recipient's companies (names), read now. */
+  companies: z.array(z.string()),
+}) satisfies z.ZodType<Subscription & { email: string; dueAt: string | null; companies: string[] }>;
+export type AdminSubscription = z.infer<typeof adminSubscriptionSchema>;
+export const listSubscriptionsResponseSchema = z.object({ subscriptions: z.array(adminSubscriptionSchema) });
+export const subscriptionActionResponseSchema = z.object({
+  message: z.string(),
+  subscription: adminSubscriptionSchema,
+});
+
+const dashboardOf = (subscription: Pick<Subscription, 'dashboardName' | 'dashboardId'>) =>
+  subscription.dashboardName ?? subscription.dashboardId;
+
+/** The answers and refusals of the subscription actions. */
+export const SUBSCRIPTION_ADMIN_MESSAGES = {
+  sendScheduled: (subscription: AdminSubscription) =>
+    `${dashboardOf(subscription)} will be sent to ${subscription.email} within a few minutes.`,
+  canceled: (subscription: AdminSubscription) =>
+    `Subscription canceled: ${subscription.email} no longer receives ${dashboardOf(subscription)}.`,
+  paused: 'This subscription is paused by its recipient, so it cannot be sent. It is sent again once they resume it.',
 } as const;

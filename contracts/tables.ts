@@ -9,7 +9,9 @@
  *   assignment wrote for a dashboard (pk USER#<email>, sk ASSIGNED#<dashboard id>, viewId)
  *   and dashboard-id claims that keep catalogue IDs unique case-insensitively
  *   (pk DASHBOARD#<lowercased id>, sk CLAIM), and the portal's copy of the user directory that
- *   the admin pages list (pk DIRECTORY, sk <lowercased email>; lambdas/shared/data/directory.ts).
+ *   the admin pages list (pk DIRECTORY, sk <lowercased email>; lambdas/shared/data/directory.ts),
+ *   and the dashboard subscriptions (pk SUBSCRIPTIONS, sk <email>#<id>; lambdas/shared/data/subscriptions.ts),
+ *   the active ones also in the sparse index byDueTime by their next delivery time.
  * - audit: the admin activity trail (pk AUDIT, sk <ISO time>#<id>), read newest first.
  * - usage: dashboard view events and the aggregates the Insights page reads
  *   (lambdas/shared/data/usage.ts), every item expiring through TTL.
@@ -67,12 +69,17 @@ export const dashboardsTable: TableDefinition = {
   globalSecondaryIndexes: [],
 };
 
+/** Active subscriptions by their next delivery or retry time (sparse: only items with `dueKey`). */
+export const STATE_DUE_INDEX = 'byDueTime';
+
 export const stateTable: TableDefinition = {
   id: 'State',
   envVar: 'STATE_TABLE',
   partitionKey: { name: 'pk', type: 'S' },
   sortKey: { name: 'sk', type: 'S' },
-  globalSecondaryIndexes: [],
+  globalSecondaryIndexes: [
+    { indexName: STATE_DUE_INDEX, partitionKey: { name: 'dueKey', type: 'S' }, sortKey: { name: 'dueAt', type: 'S' } },
+  ],
   timeToLiveAttribute: 'expiresAt',
 };
 

@@ -61,7 +61,7 @@ const COMPANY_GROUPS_REASON =
   'Company groups are created at run time, one per company an administrator adds, so their names are not known at deployment. The pattern is confined to one account, the identity region, the configured namespace and the group-name prefix of this deployment (`<stack name>-company-`): groups of QuickSight authors or of other deployments are out of reach.';
 const LIST_GROUPS_REASON =
   'QuickSight authorizes ListGroups on the groups of the namespace as a whole (the request names no group), so the grant names the namespace’s groups; it lets the function read group names only. Every change to a group is allowed on the portal’s own group-name prefix alone.';
-const DATASETS_REASON =
+export const DATASETS_REASON =
   'The datasets behind a catalogue dashboard are chosen by QuickSight authors and change as they edit the dashboard, so they cannot be listed at deployment; DescribeDashboard names them at run time. The grant allows describing a dataset only (to see whether it applies the portal’s row-level security), within one account and region.';
 const INGESTIONS_REASON =
   'Each load of the rules file is a new SPICE ingestion whose id is made at run time. The pattern is confined to the ingestions of the portal’s own rules dataset.';

@@ -10,9 +10,10 @@ import { ENV } from '#contracts/env.ts';
 import { QUERY_DEPTH_LIMIT, RESOLVER_COUNT_LIMIT } from '#contracts/graphql-limits.ts';
 import type { PortalAuth } from './auth.ts';
 import { QUICKSIGHT_DASHBOARDS_REASON } from './api-functions.ts';
+import { DATASETS_REASON } from './company-access.ts';
 import { acknowledge, wildcardResourceFinding } from './compliance.ts';
 import type { PortalData } from './data.ts';
-import { CATALOGUE_ACTIONS, PortalFunction, STATE_ITEM_ACTIONS } from './portal-function.ts';
+import { CATALOGUE_ACTIONS, PortalFunction, STATE_ITEM_ACTIONS, type TableAction } from './portal-function.ts';
 import { quickSightArns, quickSightEnvironment, type QuickSightTarget } from './quicksight.ts';
 
 export const SCHEMA_FILE = fileURLToPath(new URL('../contracts/schema.graphql', import.meta.url));
@@ -24,11 +25,27 @@ export interface PortalGraphqlApiProps {
   readonly data: PortalData;
   /** The QuickSight account: a catalogue entry is created only for a dashboard QuickSight has. */
   readonly quicksight: QuickSightTarget;
+  /**
+   * The row-level-security rules dataset (CompanyAccess): a subscription is taken only for a
+   * dashboard whose datasets apply it (lambdas/shared/companies/scope.ts).
+   */
+  readonly companyRulesDataSetId: string;
   /** Tokens of a sign-in older than this are refused by the resolver. */
   readonly absoluteSessionMinutes: number;
   readonly logRetention: logs.RetentionDays;
   readonly retainLogs: boolean;
 }
+
+/**
+ * The State table: the claims, pointers and leases (STATE_ITEM_ACTIONS), and the caller's
+ * subscriptions (lambdas/shared/data/subscriptions.ts): listed and counted with a Query of
+ * the base table, paused and resumed with UpdateItem.
+ */
+const SUBSCRIPTION_STATE_ACTIONS: readonly TableAction[] = [
+  ...STATE_ITEM_ACTIONS,
+  'dynamodb:Query',
+  'dynamodb:UpdateItem',
+];
 
 /** Every Query and Mutation field of the schema: each gets a resolver on the Lambda data source. */
 export function rootFields(schemaSource: string): { typeName: 'Query' | 'Mutation'; fieldName: string }[] {
@@ -58,7 +75,7 @@ export class PortalGraphqlApi extends Construct {
 
     this.resolver = new PortalFunction(this, 'Resolver', {
       name: 'graphql',
-      description: 'Resolves the GraphQL operations on views and the dashboard catalogue',
+      description: 'Resolves the GraphQL operations on views, the dashboard catalogue and subscriptions',
       memorySize: 512,
       timeout: Duration.seconds(15),
       logRetention: props.logRetention,
@@ -68,10 +85,12 @@ export class PortalGraphqlApi extends Construct {
         [ENV.userPoolId]: auth.userPool.userPoolId,
         [ENV.userPoolClientId]: auth.client.userPoolClientId,
         [ENV.absoluteSessionMinutes]: String(props.absoluteSessionMinutes),
+        [ENV.companyRulesDataSetId]: props.companyRulesDataSetId,
       },
     });
-    // createDashboardMetadata (admins only) checks the dashboard exists in QuickSight first.
-    const dashboards = quickSightArns(props.quicksight).dashboards;
+    // createDashboardMetadata (admins only) checks the dashboard exists in QuickSight first;
+    // createSubscription checks that every dataset behind the dashboard applies the company rules.
+    const { dashboards, dataSets } = quickSightArns(props.quicksight);
     this.resolver.allow(
       new iam.PolicyStatement({
         sid: 'CheckDashboard',
@@ -79,7 +98,17 @@ export class PortalGraphqlApi extends Construct {
         resources: [dashboards],
       }),
     );
-    acknowledge(this.resolver.policy, { [wildcardResourceFinding(this, dashboards)]: QUICKSIGHT_DASHBOARDS_REASON });
+    this.resolver.allow(
+      new iam.PolicyStatement({
+        sid: 'CheckDataSets',
+        actions: ['quicksight:DescribeDataSet'],
+        resources: [dataSets],
+      }),
+    );
+    acknowledge(this.resolver.policy, {
+      [wildcardResourceFinding(this, dashboards)]: QUICKSIGHT_DASHBOARDS_REASON,
+      [wildcardResourceFinding(this, dataSets)]: DATASETS_REASON,
+    });
     this.resolver.bindTable(data.table('Views'), [
       'dynamodb:GetItem',
       'dynamodb:Query',
@@ -88,7 +117,7 @@ export class PortalGraphqlApi extends Construct {
       'dynamodb:DeleteItem',
     ]);
     this.resolver.bindTable(data.table('Dashboards'), CATALOGUE_ACTIONS);
-    this.resolver.bindTable(data.table('State'), STATE_ITEM_ACTIONS);
+    this.resolver.bindTable(data.table('State'), SUBSCRIPTION_STATE_ACTIONS);
     this.resolver.bindTable(data.table('Audit'), ['dynamodb:PutItem']);
     // A token that claims Admins is confirmed against the group as Cognito holds it now; a
     // token from a refresh is checked against the account (AdminGetUser) and the State table's

@@ -13,6 +13,7 @@ import * as dynamodb from 'aws-cdk-lib/aws-dynamodb';
 import * as sns from 'aws-cdk-lib/aws-sns';
 
 import { Construct } from 'constructs';
+import { DELIVERY_FAILURES_METRIC, SERVICE_DIMENSION } from '#contracts/metrics.ts';
 import { metricsNamespace, type PortalFunction } from './portal-function.ts';
 import { CLOUDFRONT_METRICS_REGION } from './stack-names.ts';
 import { AlarmTopic, cloudFrontAlarmSpec, cloudFrontErrorRate, notifyingAlarm, type AlarmSpec } from './alarm-topic.ts';
@@ -44,6 +45,8 @@ export interface PortalOperationsProps {
   readonly embedFunction: PortalFunction;
   /** The daily company-access check (lambdas/company-check), which publishes CompanyAccessDifferences. */
   readonly companyCheckFunction: PortalFunction;
+  /** The subscription deliveries (lib/deliveries.ts): files that failed for good raise an alarm. */
+  readonly deliveriesFunction?: PortalFunction;
   readonly graphqlApi: appsync.IGraphqlApi;
   readonly distribution: cloudfront.IDistribution;
   readonly userPool: cognito.IUserPool;
@@ -96,6 +99,7 @@ export class PortalOperations extends Construct {
     this.sesAlarms();
     this.embedFailureAlarms(props.embedFunction);
     this.companyAccessAlarms(props.companyCheckFunction);
+    if (props.deliveriesFunction) this.deliveryAlarm(props.deliveriesFunction);
     this.dashboard = operationsDashboard(this, props, this.alarms, this.tables);
 
     new CfnOutput(this, 'AlarmTopicArn', {
@@ -287,6 +291,21 @@ export class PortalOperations extends Construct {
       datapointsToAlarm: COMPANY_CHECK_MISSING_HOURS,
       treatMissingData: cloudwatch.TreatMissingData.BREACHING,
       description: `No company-access check has completed for ${COMPANY_CHECK_MISSING_HOURS} hours (it runs once a day): see the company-check function's log and its EventBridge schedule.`,
+    });
+  }
+
+  private deliveryAlarm(deliveries: PortalFunction): void {
+    this.alarm('delivery-failures', {
+      metric: new cloudwatch.Metric({
+        namespace: metricsNamespace(deliveries),
+        metricName: DELIVERY_FAILURES_METRIC,
+        dimensionsMap: { [SERVICE_DIMENSION]: deliveries.serviceName },
+        period: PERIOD,
+        statistic: cloudwatch.Stats.SUM,
+      }),
+      threshold: 1,
+      description:
+        'A subscribed dashboard file could not be made or mailed after its retries (QuickSight snapshot job or SES). The admin portal’s Deliveries page shows each failed subscription with QuickSight’s or SES’s reason.',
     });
   }
 }

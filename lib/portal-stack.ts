@@ -4,6 +4,7 @@ import type { Construct } from 'constructs';
 import type { RuntimeConfig } from '#contracts/config.ts';
 import { ApiFunctions } from './api-functions.ts';
 import { CompanyAccess } from './company-access.ts';
+import { Deliveries } from './deliveries.ts';
 import { PortalAuth } from './auth.ts';
 import { placeholderSettings } from './config-placeholders.ts';
 import type { PortalConfig } from './config.ts';
@@ -29,6 +30,7 @@ export class PortalStack extends Stack {
   readonly functions: ApiFunctions;
   readonly graphql: PortalGraphqlApi;
   readonly companies: CompanyAccess;
+  readonly deliveries: Deliveries;
 
   constructor(scope: Construct, id: string, props: PortalStackProps) {
     super(scope, id, props);
@@ -107,9 +109,22 @@ export class PortalStack extends Stack {
       rulesAuthorArn: config.quicksightAuthorArn,
     });
 
+    this.deliveries = new Deliveries(this, 'Deliveries', {
+      auth: this.auth,
+      data: this.data,
+      quicksight,
+      companyRulesDataSetId: this.companies.dataSetId,
+      allowedOrigins,
+      senderAddress: config.sesSenderAddress,
+      sesIdentity: config.sesIdentity,
+      logRetention,
+      retainLogs,
+    });
+
     this.graphql = new PortalGraphqlApi(this, 'GraphQL', {
       apiName: names.graphqlApi,
       quicksight,
+      companyRulesDataSetId: this.companies.dataSetId,
       absoluteSessionMinutes: config.absoluteSessionMinutes,
       auth: this.auth,
       data: this.data,
@@ -178,6 +193,7 @@ export class PortalStack extends Stack {
       functions,
       embedFunction: this.functions.functions.embed,
       companyCheckFunction: this.companies.check,
+      deliveriesFunction: this.deliveries.function,
       graphqlApi: this.graphql.api,
       distribution: this.site.distribution,
       userPool: this.auth.userPool,

@@ -26,6 +26,8 @@ export interface LocalEndpoints {
   };
   readonly dynamodbEndpoint: string;
   readonly quicksightEndpoint: string;
+  /** The certificate (PEM) of local QuickSight's https pages and snapshot-file links; absent where none runs. */
+  readonly quicksightCertificate?: string;
   readonly sesEndpoint: string;
   /** Local S3 (path-style) behind its IAM gate; absent where no S3 runs (a function then has no S3_ENDPOINT). */
   readonly s3Endpoint?: string;
@@ -86,6 +88,7 @@ export function functionEnvironment(
     ...env,
     // Local mode keeps its terminal quiet unless asked otherwise (the template says INFO).
     [ENV.logLevel]: process.env[ENV.logLevel] ?? 'WARN',
+    ...(local.quicksightCertificate && { [ENV.localCaCertificate]: local.quicksightCertificate }),
     AWS_REGION: local.region,
     AWS_DEFAULT_REGION: local.region,
     AWS_LAMBDA_FUNCTION_NAME: name,

@@ -1,4 +1,5 @@
 import { join } from 'node:path';
+import { COMPANY_COLUMN, COMPANY_TAG_DELIMITER, COMPANY_TAG_KEY } from '#contracts/companies.ts';
 import { ENV } from '#contracts/env.ts';
 import { userPoolClient } from '#contracts/user-pool-client.ts';
 import type { SynthesizedDeployment, UrlFunctionKey } from './aws/deployment.ts';
@@ -21,6 +22,7 @@ import { IdentityStore } from '#emulators/ses/identities.ts';
 import { cognitoMailSender } from '#emulators/ses/send.ts';
 import { type PortLayout } from './ports.ts';
 import { localTlsMaterial, startQuickSightEmulator, type QuickSightEmulator } from '#emulators/quicksight/index.ts';
+import { DEMO_ACCOUNTS } from './seed/demo-accounts.ts';
 import { demoSecretKeeper } from './stack-file.ts';
 /**
  * The local AWS services of a local stack, each started behind the IAM gate: the mail capture
@@ -48,9 +50,15 @@ function rulesDataSetIdOf(deployment: SynthesizedDeployment): string {
 
 /**
  * Local SES's verified identities: the support sender and recipient, as the deployment steps (docs/deploy.md) verify
- * them.
+ * them, and the demo accounts, as an operator verifies test recipients in a sandbox account: the demo user's and
+ * owner's subscriptions reach them. Any other address stays unverified, and a file mailed to it fails as in the
+ * SES sandbox (MessageRejected), shown on the subscription.
  */
-const VERIFIED_SES_IDENTITIES = [SUPPORT_FROM_ADDRESS, SUPPORT_TO_ADDRESS];
+const VERIFIED_SES_IDENTITIES = [
+  SUPPORT_FROM_ADDRESS,
+  SUPPORT_TO_ADDRESS,
+  ...Object.values(DEMO_ACCOUNTS).map((account) => account.email),
+];
 
 /** What every start-up step shares: where the stack listens and writes, and what stops it. */
 export interface StartContext {
@@ -103,6 +111,8 @@ export interface RunningCognito {
 export interface RunningQuickSight {
   readonly emulator: QuickSightEmulator;
   readonly endpoint: string;
+  /** The self-signed certificate (PEM) of its https pages and snapshot-file links. */
+  readonly certificate: string;
 }
 
 /**
@@ -239,6 +249,7 @@ export async function startQuickSight(
   reads: RoleReads,
 ): Promise<RunningQuickSight> {
   const dataDir = quicksightDataDir(stack.dataDir);
+  const tls = await localTlsMaterial(join(dataDir, 'tls'));
   const emulator = await startQuickSightEmulator({
     host: stack.host,
     port: 0,
@@ -251,12 +262,19 @@ export async function startQuickSight(
     readObject: reads.readObject,
     listObjects: reads.listObjects,
     rowLevelSecurity: { rulesDataSetId: rulesDataSetIdOf(deployment) },
-    embedPages: { port: stack.ports.quicksightEmbed, tls: await localTlsMaterial(join(dataDir, 'tls')) },
+    // The sample datasets' tag rule on the column their group rules read: an emailed file's rows.
+    rowLevelPermissionTagConfiguration: {
+      Status: 'ENABLED',
+      TagRules: [
+        { TagKey: COMPANY_TAG_KEY, ColumnName: COMPANY_COLUMN, TagMultiValueDelimiter: COMPANY_TAG_DELIMITER },
+      ],
+    },
+    embedPages: { port: stack.ports.quicksightEmbed, tls },
   });
   stack.closers.add(() => emulator.close());
   const endpoint = await gate(quicksightRules, emulator.url, stack.ports.quicksight);
   await ensureAuthorsGroup(endpoint, stack.region);
-  return { emulator, endpoint };
+  return { emulator, endpoint, certificate: tls.cert };
 }
 
 /**
@@ -285,6 +303,7 @@ export function localEndpoints(
     },
     dynamodbEndpoint: running.dynamodbEndpoint,
     quicksightEndpoint: running.quicksight.endpoint,
+    quicksightCertificate: running.quicksight.certificate,
     sesEndpoint: running.ses.endpoint,
     s3Endpoint: running.s3.endpoint,
   };

@@ -18,6 +18,7 @@ import {
 import { Closers } from './closers.ts';
 import { LOCAL_MARKETING_SITE_URL, templateValues, type LocalEndpoints } from './environment.ts';
 import { createFunctions, invokerOf, startFunctionUrls, type LocalFunctions } from './functions.ts';
+import { startDeliverySchedule } from './schedules.ts';
 import { loadProductSchema } from './graphql/schema.ts';
 import { startGraphqlServer, type GraphqlServer } from './graphql/server.ts';
 import { LocalIam } from './iam/policies.ts';
@@ -129,6 +130,13 @@ export async function startStack(options: StackOptions = {}): Promise<RunningLoc
 
     await seed(stack, cognito, workers.functionUrls, quicksight.emulator);
     stack.aborted();
+    startDeliverySchedule({
+      deliveries: workers.functions.deliveries,
+      region: stack.region,
+      stackName: deployment.stackName,
+      log: stack.log,
+      closers: stack.closers,
+    });
     await webBuild;
     stack.log('Starting the web server...');
     await startWeb(stack, deployment, {

@@ -21,6 +21,18 @@ import {
 } from './company-actions.ts';
 import { checkCrossCompanyAssignment, recordSharedData } from './shared-data.ts';
 
+/** The subscription actions, with the subscriptions' data layer and schedule: loaded on their first request. */
+const subscriptionActions = () => import('./subscription-actions.ts');
+
+/**
+ * Cancels, in the step that makes them undeliverable, the subscriptions of `email` that `which`
+ * selects: how many went, for the audit entry.
+ */
+const cancelSubscriptions = async (email: string, which?: (subscription: { dashboardId: string }) => boolean) =>
+  (await (await import('../shared/subscriptions/cancel.ts')).cancelSubscriptionsOf(email, which)).length;
+
+const canceledText = (count: number) => (count > 0 ? `; subscriptions canceled: ${count}` : '');
+
 /** Runs one validated action of the QuickSight management function (its one dispatch); mutations are audited. */
 export const runQuicksightAdminAction = async (
   request: QuicksightAdminRequest,
@@ -39,10 +51,13 @@ export const runQuicksightAdminAction = async (
         email,
         async () => {
           await assertMayManage(caller, email, 'delete');
+          // Without its QuickSight user and assignments, the account can receive no file.
+          const canceledSubscriptions = await cancelSubscriptions(email);
           return {
             message: 'User deleted from QuickSight successfully',
             userEmail: email,
             ...(await deleteRegisteredUser(email)),
+            canceledSubscriptions,
           };
         },
         describeUserDeletion,
@@ -98,13 +113,15 @@ export const runQuicksightAdminAction = async (
 
     case 'REMOVE_FROM_DASHBOARD': {
       const email = request.userEmail.toLowerCase();
+      let canceled = 0;
       return audit(
         email,
-        async () => ({
-          message: 'User removed from dashboard successfully',
-          removedViews: await unassignDashboard(email, request.dashboardId),
-        }),
-        () => `dashboard ${request.dashboardId}`,
+        async () => {
+          const removedViews = await unassignDashboard(email, request.dashboardId);
+          canceled = await cancelSubscriptions(email, (s) => s.dashboardId === request.dashboardId);
+          return { message: 'User removed from dashboard successfully', removedViews };
+        },
+        () => `dashboard ${request.dashboardId}${canceledText(canceled)}`,
       );
     }
 
@@ -184,6 +201,13 @@ export const runQuicksightAdminAction = async (
       return setUserCompaniesAction(request, audit);
     case 'CHECK_COMPANY_ACCESS':
       return checkCompanyAccessAction(request, caller, logger, audit);
+
+    case 'LIST_SUBSCRIPTIONS':
+      return (await subscriptionActions()).listSubscriptionsAction();
+    case 'SEND_SUBSCRIPTION_NOW':
+      return (await subscriptionActions()).sendSubscriptionNowAction(request, audit);
+    case 'CANCEL_SUBSCRIPTION':
+      return (await subscriptionActions()).cancelSubscriptionAction(request, audit);
 
     case 'IMPORT_USER':
       return audit(

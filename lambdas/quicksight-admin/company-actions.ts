@@ -66,11 +66,20 @@ export const deleteCompanyAction = (request: RequestOf<'DELETE_COMPANY'>, audit:
 
 export const setUserCompaniesAction = (request: RequestOf<'SET_USER_COMPANIES'>, audit: Audit) => {
   const email = request.userEmail.toLowerCase();
+  let canceled = 0;
   return audit(
     email,
-    () => setUserCompaniesByName(email, request.companies, request.owner),
+    async () => {
+      const result = await setUserCompaniesByName(email, request.companies, request.owner);
+      // A subscription for one company the user is no longer in goes in the same step; the others
+      // are re-scoped by themselves, as each file is made with the companies the user has then.
+      const { cancelSubscriptionsOf } = await import('../shared/subscriptions/cancel.ts');
+      const now = new Set(result.companies);
+      canceled = (await cancelSubscriptionsOf(email, (s) => s.company !== null && !now.has(s.company))).length;
+      return result;
+    },
     (result) =>
-      `companies ${result.before.length === 0 ? '(none)' : result.before.join(', ')} -> ${result.companies.join(', ')}${result.owner ? ' (owner account)' : ''}`,
+      `companies ${result.before.length === 0 ? '(none)' : result.before.join(', ')} -> ${result.companies.join(', ')}${result.owner ? ' (owner account)' : ''}${canceled > 0 ? `; subscriptions canceled: ${canceled}` : ''}`,
   );
 };
 

@@ -56,5 +56,10 @@ export const auditorFor =
       : audited(logger, { caller, action, target }, work, describe);
 
 /** The audit detail of a deleted user, the same whichever function deleted them. */
-export const describeUserDeletion = (result: { readonly removedViews: number; readonly quicksightUser: string }) =>
-  `views removed: ${result.removedViews}; QuickSight user: ${result.quicksightUser}`;
+export const describeUserDeletion = (result: {
+  readonly removedViews: number;
+  readonly quicksightUser: string;
+  readonly canceledSubscriptions?: number;
+}) =>
+  `views removed: ${result.removedViews}; QuickSight user: ${result.quicksightUser}` +
+  (result.canceledSubscriptions ? `; subscriptions canceled: ${result.canceledSubscriptions}` : '');

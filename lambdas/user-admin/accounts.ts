@@ -294,21 +294,31 @@ export const enableUser = async (email: string): Promise<void> => {
  * Disables the account, ends its sessions everywhere (its tokens stop working at once) and
  * forgets its remembered devices. Disabling an account that is already disabled succeeds again.
  */
-export const disableUser = async (email: string): Promise<void> => {
+export const disableUser = async (email: string): Promise<{ canceledSubscriptions: number }> => {
   await cognitoStep('Failed to disable user', email, () =>
     cognito.send(new AdminDisableUserCommand({ UserPoolId: poolId(), Username: email })),
   );
   await noteAccountChanged(email, { enabled: false });
   await signOutEverywhere(email);
   await forgetAllDevices(email, 'Failed to disable user');
+  return { canceledSubscriptions: await cancelSubscriptions(email) };
+};
+
+/** A disabled or deleted account receives nothing more: its subscriptions go in the same step. */
+const cancelSubscriptions = async (email: string): Promise<number> => {
+  const { cancelSubscriptionsOf } = await import('../shared/subscriptions/cancel.ts');
+  return (await cancelSubscriptionsOf(email)).length;
 };
 
 /**
  * Deletes an account: its views, then its QuickSight user (a failure there is tolerated, as
  * the spec says, and reported), then the account itself.
  */
-export const deleteUser = async (email: string): Promise<{ removedViews: number; quicksightUser: string }> => {
+export const deleteUser = async (
+  email: string,
+): Promise<{ removedViews: number; quicksightUser: string; canceledSubscriptions: number }> => {
   await getUser(email);
+  const canceledSubscriptions = await cancelSubscriptions(email);
   const removedViews = await removeAllViewsOfUser(email);
   let quicksightUser: string;
   try {
@@ -323,7 +333,7 @@ export const deleteUser = async (email: string): Promise<{ removedViews: number;
   await forgetPasskeys(email);
   // QuickSight dropped the user's group memberships with the user; the portal's record goes too.
   await deleteMembership(email);
-  return { removedViews, quicksightUser };
+  return { removedViews, quicksightUser, canceledSubscriptions };
 };
 
 /**

@@ -89,11 +89,16 @@ export const runUserAdminAction = async (
 
     case 'DISABLE_USER': {
       const email = request.userEmail.toLowerCase();
-      return audit(email, async () => {
-        await assertMayManage(caller, email, 'disable');
-        await disableUser(email);
-        return { message: 'User disabled successfully' };
-      });
+      let canceled = 0;
+      return audit(
+        email,
+        async () => {
+          await assertMayManage(caller, email, 'disable');
+          canceled = (await disableUser(email)).canceledSubscriptions;
+          return { message: 'User disabled successfully' };
+        },
+        () => (canceled > 0 ? `subscriptions canceled: ${canceled}` : null),
+      );
     }
 
     case 'DELETE_USER': {

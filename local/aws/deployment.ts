@@ -11,17 +11,19 @@ export const URL_FUNCTION_KEYS = Object.keys(FUNCTION_URL_METHODS) as FunctionUr
 export type UrlFunctionKey = FunctionUrlName;
 
 /**
- * Every function of the app: the function URLs, the GraphQL resolver, the Cognito trigger and
- * the daily company-access check (invoked by an EventBridge schedule; it has no function URL).
+ * Every function of the app: the function URLs, the GraphQL resolver, the Cognito triggers, the
+ * daily company-access check and the subscription deliveries (both invoked by EventBridge
+ * schedules; they have no function URL).
  */
 export type DeployedFunctionKey =
-  UrlFunctionKey | 'graphql' | 'postConfirmation' | 'preTokenGeneration' | 'companyCheck';
+  UrlFunctionKey | 'graphql' | 'postConfirmation' | 'preTokenGeneration' | 'companyCheck' | 'deliveries';
 export const FUNCTION_KEYS: readonly DeployedFunctionKey[] = [
   ...URL_FUNCTION_KEYS,
   'graphql',
   'postConfirmation',
   'preTokenGeneration',
   'companyCheck',
+  'deliveries',
 ];
 
 /** A CloudFormation value: a literal or an intrinsic function (Ref, Fn::GetAtt, Fn::Join...). */

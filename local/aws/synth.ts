@@ -113,6 +113,7 @@ export function synthesizeDeployment(outdir: string, sourceHash: string): Synthe
     postConfirmation: describe(stack.auth.postConfirmation),
     preTokenGeneration: describe(stack.auth.preTokenGeneration),
     companyCheck: describe(stack.companies.check),
+    deliveries: describe(stack.deliveries.function),
   };
   return {
     sourceHash,

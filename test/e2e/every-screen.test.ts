@@ -391,7 +391,7 @@ describe('every screen of both portals at 1440x900 and 390x844', () => {
     await context.close();
   });
 
-  it('the admin portal: sign-in pages, users, dashboards, companies, activity, insights, with their menus and dialogs', async () => {
+  it('the admin portal: sign-in pages, users, dashboards, companies, activity, insights, deliveries, with their menus and dialogs', async () => {
     const context = await browser.newContext({ viewport: SIZES[0] });
     const page = await context.newPage();
     const problems = await watchProblems(context, page, stack.cognito.endpoint);
@@ -630,6 +630,20 @@ describe('every screen of both portals at 1440x900 and 390x844', () => {
         );
         // Insights is held to more than the other screens: not even a minor axe finding.
         await expectNoA11yViolations(page, ['minor']);
+      },
+    });
+
+    // The journeys cancel every subscription they make: the page shows its empty state.
+    await walkScreen(page, 'admin-deliveries', {
+      open: () => page.goto(`${stack.webUrl}/admin/deliveries`),
+      ready: () => page.getByRole('heading', { level: 1, name: 'Deliveries' }).waitFor(),
+      check: async (size) => {
+        await expectCurrentTabInView(page, 'Deliveries', `Deliveries at ${size.name}`);
+        await expectShown(
+          page,
+          page.getByText('No subscriptions yet', { exact: true }),
+          `the Deliveries empty state at ${size.name}`,
+        );
       },
     });
 

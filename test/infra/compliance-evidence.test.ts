@@ -51,7 +51,7 @@ describe('the evidence pack of the portal', () => {
         .split('\n')
         .findIndex((line) => line.includes('new PutCommand(')) + 1;
     expect(trail.stack).toContain(
-      'Written by Functions/QuickSightAdmin/Role dynamodb:PutItem, Functions/UserAdmin/Role dynamodb:PutItem, GraphQL/Resolver/Role dynamodb:PutItem;',
+      'Written by Functions/QuickSightAdmin/Role dynamodb:PutItem, Functions/UserAdmin/Role dynamodb:PutItem, Deliveries/Function/Role dynamodb:PutItem, GraphQL/Resolver/Role dynamodb:PutItem;',
     );
     expect(trail.stack).toContain(
       `every put in their code is conditioned on attribute_not_exists(pk), so it never replaces an entry (lambdas/shared/data/audit.ts:${writeLine} writeAuditEntry())`,

@@ -80,7 +80,7 @@ describe('compliance of the synthesized app (handlers bundled as in `cdk synth`)
         (r as { Type?: string }).Type === 'AWS::Lambda::Function' &&
         !String(r.Metadata?.['aws:cdk:path']).includes('Custom::CDKBucketDeployment'),
     );
-    expect(handlers).toHaveLength(9);
+    expect(handlers).toHaveLength(10);
     for (const handler of handlers) {
       const objectKey = (handler.Properties as { Code: { S3Key: string } }).Code.S3Key;
       const assetDirectory = join(build.outdir, `asset.${objectKey.replace(/\.zip$/, '')}`);

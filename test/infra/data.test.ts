@@ -1,6 +1,6 @@
 import { Match } from 'aws-cdk-lib/assertions';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { tables } from '#contracts/tables.ts';
+import { STATE_DUE_INDEX, tables } from '#contracts/tables.ts';
 import { buildPortal, sharedPortalBuild, logicalIdAt, type PortalBuild } from './support/portal-build.ts';
 
 describe('data (DynamoDB)', () => {
@@ -35,6 +35,28 @@ describe('data (DynamoDB)', () => {
           : Match.absent(),
       });
     }
+  });
+
+  it('indexes the active subscriptions of the State table by due time (byDueTime: dueKey, dueAt, all attributes)', () => {
+    const state =
+      build.template.toJSON().Resources[logicalIdAt(build.template, 'AWS::DynamoDB::Table', '/Data/State/')].Properties;
+    expect(state.GlobalSecondaryIndexes).toEqual([
+      {
+        IndexName: STATE_DUE_INDEX,
+        KeySchema: [
+          { AttributeName: 'dueKey', KeyType: 'HASH' },
+          { AttributeName: 'dueAt', KeyType: 'RANGE' },
+        ],
+        Projection: { ProjectionType: 'ALL' },
+      },
+    ]);
+    expect(state.AttributeDefinitions).toEqual(
+      expect.arrayContaining([
+        { AttributeName: 'dueKey', AttributeType: 'S' },
+        { AttributeName: 'dueAt', AttributeType: 'S' },
+      ]),
+    );
+    expect(STATE_DUE_INDEX).toBe('byDueTime');
   });
 
   it('expires usage events and aggregates through TTL on expiresAt', () => {

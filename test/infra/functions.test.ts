@@ -214,7 +214,7 @@ describe('function URLs', () => {
     const functions = Object.entries(build.template.findResources('AWS::Lambda::Function')).filter(
       ([, fn]) => !String(fn.Metadata?.['aws:cdk:path']).includes('Custom::CDKBucketDeployment'),
     );
-    expect(functions).toHaveLength(9);
+    expect(functions).toHaveLength(10);
     for (const [, fn] of functions) {
       expect(fn.Properties).toMatchObject({
         Runtime: 'nodejs24.x',
@@ -241,6 +241,11 @@ describe('function URLs', () => {
       expect(environmentOf(path)[ENV.absoluteSessionMinutes]).toBe('720');
     }
     expect(environmentOf('/GraphQL/Resolver/')[ENV.absoluteSessionMinutes]).toBe('720');
+    // The subscriptions' scope check compares each dataset's rules with the portal's rules dataset.
+    expect(environmentOf('/GraphQL/Resolver/')[ENV.companyRulesDataSetId]).toEqual(
+      environmentOf('/Companies/Check/')[ENV.companyRulesDataSetId],
+    );
+    expect(environmentOf('/GraphQL/Resolver/')[ENV.companyRulesDataSetId]).toBeTruthy();
     expect(environmentOf('/Functions/Embed/')).toMatchObject({
       // The default features, by the one rule of contracts/dashboard-features.ts.
       [ENV.embedDashboardFeatures]: 'StatePersistence,Bookmarks',
@@ -342,13 +347,21 @@ describe('function URLs', () => {
     }
   });
 
-  it('allows the GraphQL resolver its tables, the live Admins check, the check of a refreshed token and the dashboard check only', () => {
+  it('allows the GraphQL resolver its tables, the live Admins check, the check of a refreshed token and the dashboard checks only', () => {
     const actions = [...actionsOfFunction(build.template, '/GraphQL/Resolver/')];
+    // DescribeDashboard: a catalogue entry's dashboard exists; with DescribeDataSet: a subscription's data is scoped.
     expect(actions.filter((action) => !action.startsWith('dynamodb:')).sort()).toEqual([
       'cognito-idp:AdminGetUser',
       'cognito-idp:AdminListGroupsForUser',
       'quicksight:DescribeDashboard',
+      'quicksight:DescribeDataSet',
     ]);
+    // Subscriptions: listed and counted (Query), paused and resumed (UpdateItem), created and deleted.
+    expect(actions.filter((action) => action.startsWith('dynamodb:')).sort()).toEqual(
+      ['DeleteItem', 'GetItem', 'PutItem', 'Query', 'Scan', 'UpdateItem'].map((action) => `dynamodb:${action}`),
+    );
+    const statement = policyStatements(build.template).find(({ statement: s }) => s.Sid === 'CheckDataSets')?.statement;
+    expect(JSON.stringify(statement?.Resource)).toMatch(/:quicksight:us-east-2:.*:dataset\/\*"/);
   });
 
   it('grants the embed URL on the namespace users only, the one resource type the action takes, never on dashboards', async () => {
@@ -379,6 +392,43 @@ describe('function URLs', () => {
     expect(resources).toContain(':identity/no-reply@example.com');
     expect(resources).toContain(':identity/support@example.com');
     expect(statement?.Condition).toEqual({ StringEquals: { 'ses:FromAddress': 'no-reply@example.com' } });
+  });
+
+  it('runs the deliveries every 5 minutes from an EventBridge rule, with no function URL, making files and sending from the portal address only', () => {
+    const fnId = logicalIdAt(build.template, 'AWS::Lambda::Function', '/Deliveries/Function/Function/');
+    const rules = Object.values(build.template.findResources('AWS::Events::Rule')).filter((rule) =>
+      JSON.stringify(rule.Properties.Targets).includes(fnId),
+    );
+    expect(rules.map((rule) => rule.Properties.ScheduleExpression)).toEqual(['rate(5 minutes)']);
+    const urls = Object.values(build.template.findResources('AWS::Lambda::Url'));
+    expect(JSON.stringify(urls)).not.toContain(fnId);
+    expect([...actionsOfFunction(build.template, '/Deliveries/Function/')].sort()).toEqual([
+      'cognito-idp:AdminGetUser',
+      'dynamodb:DeleteItem',
+      'dynamodb:GetItem',
+      'dynamodb:PutItem',
+      'dynamodb:Query',
+      'dynamodb:Scan',
+      'dynamodb:UpdateItem',
+      'quicksight:DescribeDashboard',
+      'quicksight:DescribeDashboardSnapshotJob',
+      'quicksight:DescribeDashboardSnapshotJobResult',
+      'quicksight:DescribeDataSet',
+      'quicksight:StartDashboardSnapshotJob',
+      'ses:SendEmail',
+    ]);
+    const send = policyStatements(build.template).find(
+      ({ statement: s }) => s.Sid === 'SendFromPortalAddress',
+    )?.statement;
+    // The sender’s identity, and in the SES sandbox the recipients’ (any subscriber), only from the portal address.
+    expect(asList(send?.Resource)).toHaveLength(2);
+    expect(JSON.stringify(send?.Resource)).toContain(':identity/no-reply@example.com');
+    expect(JSON.stringify(send?.Resource)).toContain(':identity/*');
+    expect(send?.Condition).toEqual({ StringEquals: { 'ses:FromAddress': 'no-reply@example.com' } });
+    const due = policyStatements(build.template).find(
+      ({ statement: s }) => s.Sid === 'TableStateIndexes' && JSON.stringify(s.Resource).includes('byDueTime'),
+    );
+    expect(due?.statement.Action).toBe('dynamodb:Query');
   });
 
   it('has no IAM statement with a wildcard action, nor an unscoped resource where the action has a resource type', async () => {

@@ -69,6 +69,10 @@ describe('GraphQL API (AppSync)', () => {
         'Query.getTableauView',
         'Mutation.createTableauView',
         'Mutation.deleteDashboardMetadata',
+        'Query.listMySubscriptions',
+        'Mutation.createSubscription',
+        'Mutation.setSubscriptionPaused',
+        'Mutation.deleteSubscription',
       ]),
     );
     const dataSourceName = new Capture();
@@ -84,6 +88,14 @@ describe('GraphQL API (AppSync)', () => {
     const resolvers = Object.values(build.template.findResources('AWS::AppSync::Resolver')).map((r) => r.Properties);
     expect(resolvers.map((r) => `${r.TypeName}.${r.FieldName}`).sort()).toEqual(
       fields.map((f) => `${f.typeName}.${f.fieldName}`).sort(),
+    );
+    expect(resolvers.map((r) => `${r.TypeName}.${r.FieldName}`)).toEqual(
+      expect.arrayContaining([
+        'Query.listMySubscriptions',
+        'Mutation.createSubscription',
+        'Mutation.setSubscriptionPaused',
+        'Mutation.deleteSubscription',
+      ]),
     );
     for (const resolver of resolvers) {
       expect(resolver).toMatchObject({ DataSourceName: dataSourceName.asString(), Kind: 'UNIT' });

@@ -31,6 +31,7 @@ const FUNCTION_PATHS = [
   '/Auth/PostConfirmation/',
   '/Auth/PreTokenGeneration/',
   '/Companies/Check/',
+  '/Deliveries/Function/',
 ];
 
 /** The functions with a function URL: each has its own 5xx alarm. */
@@ -299,6 +300,23 @@ describe('operations pack (default configuration)', () => {
       Statistic: 'Sum',
       Threshold: 1,
     });
+  });
+
+  it('alarms on a subscription file that failed for good (DeliveryFailures of the deliveries function, sum over 5 minutes ≥ 1)', () => {
+    const namespace = functionOf(build, '/Deliveries/Function/').Properties.Environment.Variables[
+      METRICS_NAMESPACE_ENV
+    ];
+    const alarms = alarmsOn(build, 'DeliveryFailures');
+    expect(alarms).toHaveLength(1);
+    expect(alarms[0]?.Properties).toMatchObject({
+      Namespace: namespace,
+      Dimensions: [{ Name: 'service', Value: 'deliveries' }],
+      Statistic: 'Sum',
+      Period: 300,
+      Threshold: 1,
+      ComparisonOperator: 'GreaterThanOrEqualToThreshold',
+    });
+    expect(String(alarms[0]?.Properties.AlarmDescription)).toContain('Deliveries page');
   });
 
   it('alarms on differences the daily company-access check finds, and on a check that has not reported for more than a day', () => {

@@ -59,7 +59,7 @@ describe('table grants', () => {
     expect(viewsGrants('/Functions/UserAdmin/')).toMatchObject({ 'dynamodb:DeleteItem': ['<table>'] });
   });
 
-  it('keeps Query on a table without indexes in one statement with its item actions, on the table', () => {
+  it('keeps Query of a table read by its own keys in one statement with its item actions, on the table', () => {
     const state = logicalIdAt(build.template, 'AWS::DynamoDB::Table', '/Data/State/');
     const policy = logicalIdAt(build.template, 'AWS::IAM::ManagedPolicy', '/Functions/Contact/Policy/');
     const grants = policyStatements(build.template).filter(
@@ -70,6 +70,28 @@ describe('table grants', () => {
         Sid: 'TableState',
         Effect: 'Allow',
         Action: ['dynamodb:DeleteItem', 'dynamodb:PutItem', 'dynamodb:Query'],
+        Resource: { 'Fn::GetAtt': [state, 'Arn'] },
+      },
+    ]);
+  });
+
+  it("lets the GraphQL resolver read and change the caller's subscriptions on the State table itself, never its due index", () => {
+    const state = logicalIdAt(build.template, 'AWS::DynamoDB::Table', '/Data/State/');
+    const policy = logicalIdAt(build.template, 'AWS::IAM::ManagedPolicy', '/GraphQL/Resolver/Policy/');
+    const grants = policyStatements(build.template).filter(
+      ({ resource, statement }) => resource === policy && JSON.stringify(statement.Resource).includes(`"${state}"`),
+    );
+    expect(grants.map(({ statement }) => statement)).toEqual([
+      {
+        Sid: 'TableState',
+        Effect: 'Allow',
+        Action: [
+          'dynamodb:DeleteItem',
+          'dynamodb:GetItem',
+          'dynamodb:PutItem',
+          'dynamodb:Query',
+          'dynamodb:UpdateItem',
+        ],
         Resource: { 'Fn::GetAtt': [state, 'Arn'] },
       },
     ]);

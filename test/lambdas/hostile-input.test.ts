@@ -62,6 +62,7 @@ const VALID: Record<string, unknown> = {
   companies: ['Acme'],
   owner: false,
   fix: false,
+  subscriptionId: '6f1c2a3b-4d5e-4f60-8a7b-9c0d1e2f3a4b',
   credentialId: 'Y3JlZGVudGlhbC0x',
   credential: {
     id: 'Y3JlZGVudGlhbC0x',

@@ -549,7 +549,26 @@ describe('CHECK_COMPANY_ACCESS', () => {
       }),
     ]);
     expect(ids.size).toBe(3);
+    // The group rules alone: the tag rule an emailed file's rows are chosen by is missing, and only an author adds it.
     qs.dataSets.set('bench-data', scopedDataSet('bench-data'));
+    expect((await call({ action: 'CHECK_COMPANY_ACCESS', fix: true })).body.differences).toEqual([
+      expect.objectContaining({
+        kind: 'dashboard-no-tag-rules',
+        subject: 'bench',
+        company: 'Contoso Distribution, Northwind Manufacturing',
+        expected: 'a tag rule on every dataset: tag company, column company, delimiter ","',
+        found: 'dataset bench-data: no tag rules',
+        fixed: false,
+        note: 'Only a QuickSight author can add the tag rule to its datasets',
+      }),
+    ]);
+    qs.dataSets.set('bench-data', {
+      ...scopedDataSet('bench-data'),
+      RowLevelPermissionTagConfiguration: {
+        Status: 'ENABLED',
+        TagRules: [{ TagKey: 'company', ColumnName: 'company', TagMultiValueDelimiter: ',' }],
+      },
+    });
     expect((await call({ action: 'CHECK_COMPANY_ACCESS' })).body.differences).toEqual([]);
   });
 });

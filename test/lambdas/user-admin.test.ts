@@ -327,6 +327,37 @@ describe('ENABLE_USER, DISABLE_USER, DELETE_USER, RESET_USER_MFA', () => {
     expect(h.cognito.commandCalls(AdminUserGlobalSignOutCommand)).toHaveLength(1);
   });
 
+  it('cancels the subscriptions of a disabled or deleted account in the same step, and says so in the audit entry', async () => {
+    const { createSubscription, subscriptionsOf } = await import('#lambdas/shared/data/subscriptions.ts');
+    const input = {
+      dashboardId: 'sales',
+      format: 'CSV',
+      frequency: 'DAILY',
+      time: '08:00',
+      timeZone: 'Europe/London',
+    } as const;
+    await createSubscription(USER.email, input, 'Sales');
+    await createSubscription(USER.email, { ...input, format: 'PDF' }, 'Sales');
+    await createSubscription(OTHER_USER.email, input, 'Sales');
+
+    expect((await call({ action: 'DISABLE_USER', userEmail: USER.email })).status).toBe(200);
+    expect(await subscriptionsOf(USER.email)).toEqual([]);
+    expect(await subscriptionsOf(OTHER_USER.email)).toHaveLength(1);
+    const [disabled] = await h.tables.audit();
+    expect([disabled?.action, disabled?.target, disabled?.detail]).toEqual([
+      'DISABLE_USER',
+      USER.email,
+      'subscriptions canceled: 2',
+    ]);
+
+    h.quicksight.on(DeleteUserCommand).resolves({});
+    await createSubscription(OTHER_USER.email, { ...input, format: 'PDF' }, 'Sales');
+    const res = await call({ action: 'DELETE_USER', userEmail: OTHER_USER.email });
+    expect(res.body).toMatchObject({ canceledSubscriptions: 2 });
+    expect(await subscriptionsOf(OTHER_USER.email)).toEqual([]);
+    expect(String((await h.tables.audit())[0]?.detail)).toContain('subscriptions canceled: 2');
+  });
+
   it('still reports any other sign-out refusal', async () => {
     h.cognito
       .on(AdminUserGlobalSignOutCommand)

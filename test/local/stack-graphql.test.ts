@@ -131,6 +131,69 @@ describe('local GraphQL server', () => {
     });
   });
 
+  it('serves the subscription fields, their enums and their input as the product schema defines them', async () => {
+    calls.length = 0;
+    const subscription = {
+      id: '0b6c8f1e-5d2a-4c1b-9e3f-7a8d9c0b1e2f',
+      dashboardId: 'sales',
+      format: 'PDF',
+      frequency: 'WEEKLY',
+      weekday: 'MONDAY',
+      time: '08:00',
+      timeZone: 'America/Argentina/Buenos_Aires',
+      status: 'ACTIVE',
+      nextDeliveryAt: '2026-03-09T11:00:00.000Z',
+      createdAt: '2026-03-02T10:00:00.000Z',
+    };
+    answer = async (event) => (event.info.fieldName === 'listMySubscriptions' ? [subscription] : subscription);
+    const input = { dashboardId: 'sales', format: 'PDF', frequency: 'WEEKLY', weekday: 'MONDAY' };
+    const { status, body } = await post(
+      server,
+      {
+        query: `mutation Subscribe($input: CreateSubscriptionInput!) {
+          createSubscription(input: $input) { id status nextDeliveryAt __typename }
+          setSubscriptionPaused(id: "${subscription.id}", paused: true) { status }
+          deleteSubscription(id: "${subscription.id}") { id }
+        }`,
+        variables: { input: { ...input, time: '08:00', timeZone: subscription.timeZone } },
+      },
+      await token(),
+    );
+    expect(status).toBe(200);
+    expect(body).toEqual({
+      data: {
+        createSubscription: {
+          id: subscription.id,
+          status: 'ACTIVE',
+          nextDeliveryAt: subscription.nextDeliveryAt,
+          __typename: 'DashboardSubscription',
+        },
+        setSubscriptionPaused: { status: 'ACTIVE' },
+        deleteSubscription: { id: subscription.id },
+      },
+    });
+    expect(calls.map((call) => [call.info.parentTypeName, call.info.fieldName, call.arguments])).toEqual([
+      ['Mutation', 'createSubscription', { input: { ...input, time: '08:00', timeZone: subscription.timeZone } }],
+      ['Mutation', 'setSubscriptionPaused', { id: subscription.id, paused: true }],
+      ['Mutation', 'deleteSubscription', { id: subscription.id }],
+    ]);
+    const list = await post(server, { query: '{ listMySubscriptions { id weekday dayOfMonth } }' }, await token());
+    expect(list.body).toEqual({
+      data: { listMySubscriptions: [{ id: subscription.id, weekday: 'MONDAY', dayOfMonth: null }] },
+    });
+    // A value outside an enum never reaches the resolver.
+    calls.length = 0;
+    const refused = await post(
+      server,
+      {
+        query: `mutation { createSubscription(input: { dashboardId: "sales", format: XLSX, frequency: DAILY, time: "08:00", timeZone: "UTC" }) { id } }`,
+      },
+      await token(),
+    );
+    expect(refused.body.errors).toBeDefined();
+    expect(calls).toHaveLength(0);
+  });
+
   it('accepts an ID token of the pool as AppSync does', async () => {
     calls.length = 0;
     answer = async () => ({ items: [], nextToken: null });

@@ -108,6 +108,8 @@ describe('npm run isolation', () => {
     const distributorsOf = (company: string) =>
       String(sampleDataset().distributors.filter((distributor) => distributor.company === company).length);
     const owner = `owner of ${names[0]} and ${names[1]}`;
+    const factsOf = (company: string) =>
+      String(sampleDataset().facts.filter((fact) => fact.company === company).length);
     for (const dashboardId of DISTRIBUTOR_TABLES) {
       const drawn = matrixBlock(stdout, dashboardId, 'embedded dashboard as drawn');
       expect([...drawn.keys()]).toEqual([...names, owner, 'no company']);
@@ -122,7 +124,19 @@ describe('npm run isolation', () => {
       const views = matrixBlock(stdout, dashboardId, 'GraphQL listTableauViews');
       for (const user of names)
         for (const company of names) expect(views.get(user)!.get(company)).toBe(company === user ? '1' : '0');
+
+      // The file a subscription mails (one CSV row per monthly fact): each user's companies' facts, no other's.
+      const mailed = matrixBlock(stdout, dashboardId, 'emailed file (CSV)');
+      expect([...mailed.keys()]).toEqual([...names, owner, 'no company']);
+      for (const user of names)
+        for (const company of names)
+          expect(mailed.get(user)!.get(company)).toBe(company === user ? factsOf(company) : '0');
+      expect(mailed.get(owner)!.get(names[0]!)).toBe(factsOf(names[0]!));
+      expect(mailed.get(owner)!.get(names[1]!)).toBe(factsOf(names[1]!));
+      expect(mailed.get(owner)!.get(names[2]!)).toBe('0');
+      expect(names.map((company) => mailed.get('no company')!.get(company))).toEqual(names.map(() => '0'));
     }
+    expect(stdout).toMatch(/^\[ OK \] Every emailed file \(CSV\) was made and read/m);
     expect(await leftovers()).toEqual([]);
   });
 

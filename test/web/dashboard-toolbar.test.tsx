@@ -26,12 +26,12 @@ describe('the toolbar', () => {
   it('shows each action as an icon beside its visible label, the label naming the button', async () => {
     const { button } = await showDashboard();
     const refresh = screen.getByRole('button', { name: 'Refresh' });
-    for (const control of [refresh, ...['Print', 'Reset', 'Undo', 'Redo'].map(button)]) {
+    for (const control of [refresh, ...['Print', 'Reset', 'Undo', 'Redo', 'Subscribe'].map(button)]) {
       const icons = control.querySelectorAll('svg');
       expect(icons).toHaveLength(1);
       // Decoration only: hidden from assistive technology, and the text is the button's whole name.
       expect(icons[0]).toHaveAttribute('aria-hidden', 'true');
-      expect(control.textContent?.trim()).toMatch(/^(Refresh|Print|Reset|Undo|Redo)$/);
+      expect(control.textContent?.trim()).toMatch(/^(Refresh|Print|Reset|Undo|Redo|Subscribe)$/);
     }
     // Refresh stands apart from the view actions' group.
     expect(
@@ -120,6 +120,7 @@ describe('on a phone', () => {
       'Reset',
       'UndoNothing to undo: no change made in the dashboard yet',
       'RedoNothing to redo: no change undone',
+      'Subscribe',
     ]);
     const undo = within(menu).getByRole('menuitem', { name: /Undo/ });
     expect(undo).toHaveAttribute('aria-disabled', 'true');

@@ -9,7 +9,7 @@ import { RequireAuth } from '#web/components/sign-in/require-auth.tsx';
 import { AuthContext } from '#web/lib/auth/auth-context.ts';
 import { ConfigProvider } from '#web/lib/config-context.tsx';
 import { testConfig } from './support/config.ts';
-import { fakeAuth, renderPage, userSession } from './support/render.tsx';
+import { fakeAuth, jsonResponse, renderPage, userSession } from './support/render.tsx';
 
 describe('avatar initials', () => {
   it.each([
@@ -125,6 +125,11 @@ describe('portal shell', () => {
 describe('settings page', () => {
   it('has the reset card prefilled with the signed-in address and locked', async () => {
     const auth = fakeAuth({ session: userSession(), forgotPassword: vi.fn(async () => undefined) });
+    // The page's Subscriptions card lists them (test/web/subscriptions-card.test.tsx): none here.
+    vi.stubGlobal(
+      'fetch',
+      vi.fn(async () => jsonResponse({ data: { listMySubscriptions: [] } })),
+    );
     renderPage(<SettingsPage />, { auth, path: '/settings' });
     expect(screen.getByRole('heading', { name: 'Settings' })).toBeInTheDocument();
     expect(screen.getByText('Manage your account settings and set preferences.')).toBeInTheDocument();

@@ -4,6 +4,7 @@ import {
   COMPANY_COLUMN,
   DIFFERENCE_KINDS,
   rulesAttachmentProblem,
+  tagRulesProblem,
   type AccessCheck,
   type DifferenceKind,
 } from '#contracts/companies.ts';
@@ -23,11 +24,11 @@ import { awsClientConfig, type PortalTarget } from './target.ts';
 /**
  * Differences of the company-access check that let a user see another company's rows, or none of
  * their own: every kind the check knows but a dashboard left unscoped, which is the catalogue's
- * concern (a dashboard shared by companies on purpose); the proof checks each company-scoped
- * dashboard's datasets itself.
+ * concern (a dashboard shared by companies on purpose; the proof checks each company-scoped
+ * dashboard's datasets itself), and a dashboard without tag rules, whose files are never made.
  */
 const ISOLATION_DIFFERENCES: ReadonlySet<DifferenceKind> = new Set(
-  DIFFERENCE_KINDS.filter((kind) => kind !== 'dashboard-not-scoped'),
+  DIFFERENCE_KINDS.filter((kind) => kind !== 'dashboard-not-scoped' && kind !== 'dashboard-no-tag-rules'),
 );
 
 /** One line per difference that breaks isolation: a membership planted in QuickSight shows as member-unexpected. */
@@ -82,12 +83,18 @@ export async function quicksightReader(target: PortalTarget, options: TargetOpti
   };
 }
 
-/** Why each dataset behind the dashboards does not restrict rows by company (none: every one does). */
+/**
+ * Why each dataset behind the dashboards does not restrict rows by company (none: every one does),
+ * and, per dashboard whose files cannot be limited to companies, why (tagRulesProblem): such a
+ * dashboard is not deliverable, so no file of it is ever made.
+ */
 export async function scopedDataSetProblems(
   reader: QuickSightReader,
   dashboardIds: readonly string[],
-): Promise<{ dataSets: number; problems: string[] }> {
+): Promise<{ dataSets: number; problems: string[]; notDeliverable: Map<string, string> }> {
   const problems: string[] = [];
+  const notDeliverable = new Map<string, string>();
+  const tagProblems = new Map<string, string | undefined>();
   const seen = new Set<string>();
   for (const dashboardId of dashboardIds) {
     try {
@@ -97,19 +104,26 @@ export async function scopedDataSetProblems(
       const dataSetIds = (Dashboard?.Version?.DataSetArns ?? []).map((arn) => arn.split('/').at(-1)!);
       if (dataSetIds.length === 0) problems.push(`${dashboardId}: QuickSight names no dataset behind it`);
       for (const dataSetId of dataSetIds) {
-        if (seen.has(dataSetId)) continue;
-        seen.add(dataSetId);
-        const { DataSet } = await reader.client.send(
-          new DescribeDataSetCommand({ AwsAccountId: reader.accountId, DataSetId: dataSetId }),
-        );
-        const because = rulesAttachmentProblem(DataSet?.RowLevelPermissionDataSet, reader.rulesArn);
-        if (because) problems.push(`${dashboardId}, dataset ${dataSetId}: ${because}`);
-        if (!(DataSet?.OutputColumns ?? []).some((column) => column.Name === COMPANY_COLUMN))
-          problems.push(`${dashboardId}, dataset ${dataSetId}: no ${COMPANY_COLUMN} column`);
+        if (!seen.has(dataSetId)) {
+          seen.add(dataSetId);
+          const { DataSet } = await reader.client.send(
+            new DescribeDataSetCommand({ AwsAccountId: reader.accountId, DataSetId: dataSetId }),
+          );
+          const because = rulesAttachmentProblem(DataSet?.RowLevelPermissionDataSet, reader.rulesArn);
+          if (because) problems.push(`${dashboardId}, dataset ${dataSetId}: ${because}`);
+          if (!(DataSet?.OutputColumns ?? []).some((column) => column.Name === COMPANY_COLUMN))
+            problems.push(`${dashboardId}, dataset ${dataSetId}: no ${COMPANY_COLUMN} column`);
+          tagProblems.set(dataSetId, tagRulesProblem(DataSet?.RowLevelPermissionTagConfiguration));
+        }
+        const tagProblem = tagProblems.get(dataSetId);
+        if (tagProblem) {
+          const before = notDeliverable.get(dashboardId);
+          notDeliverable.set(dashboardId, `${before ? `${before}; ` : ''}dataset ${dataSetId}: ${tagProblem}`);
+        }
       }
     } catch (error) {
       problems.push(`${dashboardId}: ${describeError(error)}`);
     }
   }
-  return { dataSets: seen.size, problems };
+  return { dataSets: seen.size, problems, notDeliverable };
 }

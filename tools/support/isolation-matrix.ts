@@ -4,12 +4,15 @@
  * is a cross-company row.
  */
 
-type RowPath = 'dashboard' | 'graphql';
+type RowPath = 'dashboard' | 'graphql' | 'file';
 
+/** The paths in the order the matrix prints them under each dashboard. */
 const PATH_LABELS: Record<RowPath, string> = {
   dashboard: 'embedded dashboard as drawn',
   graphql: 'GraphQL listTableauViews',
+  file: 'emailed file (CSV)',
 };
+const PATH_ORDER = Object.keys(PATH_LABELS);
 
 export interface MatrixCell {
   readonly user: string;
@@ -19,6 +22,8 @@ export interface MatrixCell {
   readonly path: RowPath;
   /** Rows seen per company (absent: none). */
   readonly rows: ReadonlyMap<string, number>;
+  /** Printed after the counts: why nothing could be seen on this path (no file is made, ...). */
+  readonly note?: string;
 }
 
 export class IsolationMatrix {
@@ -51,13 +56,22 @@ export class IsolationMatrix {
     );
   }
 
-  /** The table as printed: one block per dashboard and path, a row per user, a column per company. */
+  /**
+   * The table as printed: one block per dashboard and path (the dashboards in the order first
+   * recorded, the paths in {@link PATH_LABELS}' order), a row per user, a column per company.
+   */
   lines(): string[] {
     const width = Math.max(12, ...this.companies.map((company) => company.length));
     const userWidth = Math.max(10, ...this.cells.map((cell) => cell.user.length));
     const out: string[] = [];
+    const dashboards = [...new Set(this.cells.map((cell) => cell.dashboardId))];
     const blocks = new Map<string, MatrixCell[]>();
-    for (const cell of this.cells) {
+    const ordered = [...this.cells].sort(
+      (a, b) =>
+        dashboards.indexOf(a.dashboardId) - dashboards.indexOf(b.dashboardId) ||
+        PATH_ORDER.indexOf(a.path) - PATH_ORDER.indexOf(b.path),
+    );
+    for (const cell of ordered) {
       const key = `${cell.dashboardId} | ${PATH_LABELS[cell.path]}`;
       blocks.set(key, [...(blocks.get(key) ?? []), cell]);
     }
@@ -72,7 +86,8 @@ export class IsolationMatrix {
           const mark = count > 0 && !cell.holds.includes(company) ? '!' : '';
           return `${count}${mark}`.padStart(width);
         });
-        out.push(`    ${cell.user.padEnd(userWidth)}  ${counts.join('  ')}`);
+        const note = cell.note === undefined ? '' : `  (${cell.note})`;
+        out.push(`    ${cell.user.padEnd(userWidth)}  ${counts.join('  ')}${note}`);
       }
     }
     return out;

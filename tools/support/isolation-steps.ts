@@ -15,11 +15,13 @@ import type { EmbedBrowser } from './isolation-pages.ts';
 import { IsolationMatrix, type MatrixCell } from './isolation-matrix.ts';
 import { isolationDifferences, scopedDataSetProblems, type QuickSightReader } from './isolation-api.ts';
 import { negatives } from './isolation-negatives.ts';
+import type { EmailedFiles } from './isolation-files.ts';
 
 /**
  * The isolation proof: synthetic users (one per company, an owner of two companies, one in no
- * company) read every company-scoped dashboard of the catalogue on every path their rows take,
- * and the rows seen per company are recorded; then the negatives (a removed assignment, a
+ * company) read every company-scoped dashboard of the catalogue on every path their rows take
+ * (the embedded dashboard, GraphQL, the file the delivery function would mail them), and the
+ * rows seen per company are recorded; then the negatives (a removed assignment, a
  * deleted company, an ended session). Everything made is removed at the end, also after a
  * failure, as verify-deployment does.
  */
@@ -27,6 +29,8 @@ import { negatives } from './isolation-negatives.ts';
 export interface IsolationOptions {
   readonly write: (line: string) => void;
   readonly quicksight: QuickSightReader;
+  /** Makes the dashboards' files as the delivery function does, and reads them. */
+  readonly files: EmailedFiles;
   /** Reads what the embed pages draw (local mode); absent against AWS, where a frame's rows cannot be read. */
   readonly browser?: EmbedBrowser;
 }
@@ -54,7 +58,7 @@ export interface Synthetic {
 }
 
 export async function proveIsolation(target: PortalTarget, options: IsolationOptions): Promise<IsolationOutcome> {
-  const { browser, quicksight } = options;
+  const { browser, quicksight, files } = options;
   const write = (...lines: string[]) => {
     for (const line of lines) options.write(line);
   };
@@ -118,12 +122,14 @@ export async function proveIsolation(target: PortalTarget, options: IsolationOpt
     if (companies.length < 2) throw new Error('isolation needs at least two companies; the portal has fewer');
     if (scoped.length === 0) throw new Error('the catalogue holds no company-scoped dashboard to prove isolation on');
 
+    let notDeliverable = new Map<string, string>();
     await printer
       .run('Every dataset behind a company-scoped dashboard applies the rules over a company column', async () => {
         const proof = await scopedDataSetProblems(
           quicksight,
           scoped.map((entry) => entry.dashboardId),
         );
+        notDeliverable = proof.notDeliverable;
         if (proof.problems.length > 0) {
           problems.push(...proof.problems);
           throw new Error(proof.problems.join('; '));
@@ -201,9 +207,35 @@ export async function proveIsolation(target: PortalTarget, options: IsolationOpt
 
     matrix = new IsolationMatrix(companies);
     const urls = new Map<string, string>();
-    const readRows = async (user: Synthetic): Promise<MatrixCell[]> => {
+    const fileFailures: string[] = [];
+    type View = z.infer<typeof viewsSchema>['listTableauViews']['items'][number];
+    // The file the delivery function would mail: none for a dashboard not assigned, or a user in no company.
+    const readFiles = (user: Synthetic, views: readonly View[]): Promise<MatrixCell[]> =>
+      Promise.all(
+        scoped.map(async ({ dashboardId }): Promise<MatrixCell> => {
+          const cell = {
+            user: user.label,
+            holds: user.holds,
+            dashboardId,
+            path: 'file' as const,
+            rows: new Map<string, number>(),
+          };
+          const view = views.find((item) => item.quicksightDashboardId === dashboardId);
+          const recorded = (view?.companyName ?? '').split(', ').filter((name) => name !== '');
+          if (notDeliverable.has(dashboardId)) return { ...cell, note: 'not deliverable' };
+          if (!view) return { ...cell, note: 'no file: not assigned' };
+          if (recorded.length === 0) return { ...cell, note: 'no file: in no company' };
+          try {
+            const file = await files.read(dashboardId, user.label, recorded);
+            return file.made ? { ...cell, rows: file.rows } : { ...cell, note: `no file: ${file.why}` };
+          } catch (error) {
+            fileFailures.push(error instanceof Error ? error.message : String(error));
+            return { ...cell, note: 'FAILED' };
+          }
+        }),
+      );
+    const readShown = async (user: Synthetic, views: readonly View[]): Promise<MatrixCell[]> => {
       const cells: MatrixCell[] = [];
-      const views = viewsSchema.parse(await graphql(target, user.token!, LIST_VIEWS)).listTableauViews.items;
       for (const entry of scoped) {
         const rows = new Map<string, number>();
         for (const view of views.filter((item) => item.quicksightDashboardId === entry.dashboardId))
@@ -249,14 +281,33 @@ export async function proveIsolation(target: PortalTarget, options: IsolationOpt
       }
       return cells;
     };
+    const readRows = async (user: Synthetic): Promise<MatrixCell[]> => {
+      const views = viewsSchema.parse(await graphql(target, user.token!, LIST_VIEWS)).listTableauViews.items;
+      const [shown, mailed] = await Promise.all([readShown(user, views), readFiles(user, views)]);
+      return [...shown, ...mailed];
+    };
     await printer.run('Rows seen per company, on every path', async () => {
       const cells = await Promise.all(synthetic.map(readRows));
       for (const cell of cells.flat()) matrix!.record(cell);
     });
+    await printer
+      .run('Every emailed file (CSV) was made and read as the delivery function makes it', async () => {
+        if (fileFailures.length > 0) {
+          problems.push(...fileFailures);
+          throw new Error(`${fileFailures.length} file(s):\n         - ${fileFailures.join('\n         - ')}`);
+        }
+        write(`       ${files.made} snapshot job(s), each for an anonymous user tagged with the user's companies`);
+      })
+      .catch(() => undefined);
     write('', 'Rows seen per company ("!" marks rows of a company the user does not hold):', ...matrix.lines(), '');
+    for (const [dashboardId, why] of notDeliverable)
+      write(`Not deliverable: ${dashboardId} (${why}); no file of it is made, so it is not mailed.`);
+    const schedules = target.config.dashboardFeatures.includes('Schedules') ? 'on' : 'off';
     write(
-      'Files: the portal sends no file of dashboard rows (no export, no report mail of its own); QuickSight schedules,',
-      `when dashboardFeatures turns Schedules on (here: ${target.config.dashboardFeatures.includes('Schedules') ? 'on' : 'off'}), mail reports QuickSight draws as the reader, under the same rules.`,
+      'Files: the portal mails subscribed dashboards as files QuickSight makes for an anonymous user tagged with',
+      "the subscriber's companies (the emailed file rows above). QuickSight's own schedules, when",
+      `dashboardFeatures turns Schedules on (here: ${schedules}), mail reports QuickSight draws as the reader,`,
+      'under the same rules.',
     );
     if (!browser) {
       write(

@@ -1,4 +1,10 @@
-import type { AccessCheck, AccessDifference } from '#contracts/companies.ts';
+import {
+  COMPANY_COLUMN,
+  COMPANY_TAG_DELIMITER,
+  COMPANY_TAG_KEY,
+  type AccessCheck,
+  type AccessDifference,
+} from '#contracts/companies.ts';
 import { quickSightCallCount } from '../aws/quicksight.ts';
 import { mapWithLimit } from '../concurrency.ts';
 import { listDashboards } from '../data/catalogue.ts';
@@ -183,7 +189,18 @@ const dashboardDifferences = async (observed: Observed): Promise<AccessDifferenc
     }
     if (holders.size < 2) return [];
     const verdict = await dashboardScope(dashboard.dashboardId);
-    if (verdict.scope === 'company-scoped') return [];
+    if (verdict.scope === 'company-scoped') {
+      if (verdict.tagRules === undefined) return [];
+      return [
+        {
+          kind: 'dashboard-no-tag-rules',
+          company: [...holders].sort().join(', '),
+          subject: dashboard.dashboardId,
+          expected: `a tag rule on every dataset: tag ${COMPANY_TAG_KEY}, column ${COMPANY_COLUMN}, delimiter "${COMPANY_TAG_DELIMITER}"`,
+          found: verdict.tagRules,
+        },
+      ];
+    }
     return [
       {
         kind: 'dashboard-not-scoped',
@@ -221,6 +238,8 @@ const mender = (companies: readonly CompanyItem[]): Mend => {
         return;
       case 'dashboard-not-scoped':
         throw new Error('Only a QuickSight author can attach the rules to its datasets');
+      case 'dashboard-no-tag-rules':
+        throw new Error('Only a QuickSight author can add the tag rule to its datasets');
       case 'name-splits':
         throw new Error(NAME_SPLITS_NOT_MENDED);
     }
@@ -236,7 +255,8 @@ const MEND_ORDER: Record<AccessDifference['kind'], number> = {
   'rules-outdated': 4,
   'rules-not-loaded': 5,
   'dashboard-not-scoped': 6,
-  'name-splits': 7,
+  'dashboard-no-tag-rules': 7,
+  'name-splits': 8,
 };
 
 export interface CheckOptions {

@@ -1,5 +1,5 @@
 import { DescribeDashboardCommand, DescribeDataSetCommand } from '@aws-sdk/client-quicksight';
-import { type DashboardScope, rulesAttachmentProblem } from '#contracts/companies.ts';
+import { type DashboardScope, rulesAttachmentProblem, tagRulesProblem } from '#contracts/companies.ts';
 import { isAwsError } from '../aws/config.ts';
 import { quicksight } from '../aws/quicksight.ts';
 import { quicksightSettings } from '../quicksight.ts';
@@ -17,6 +17,11 @@ import { rulesDataSetArn } from './rules.ts';
 export interface ScopeVerdict {
   readonly scope: DashboardScope;
   readonly detail: string;
+  /**
+   * For a company-scoped dashboard, why its datasets' tag rules would not limit an emailed file
+   * to the subscriber's companies (contracts/companies.ts tagRulesProblem); undefined when they would.
+   */
+  readonly tagRules?: string;
 }
 
 const dataSetIdOf = (arn: string): string => arn.slice(arn.lastIndexOf('/') + 1);
@@ -41,12 +46,15 @@ export const dashboardScope = async (dashboardId: string): Promise<ScopeVerdict>
     return { scope: 'unknown', detail: 'QuickSight lists no dataset behind this dashboard' };
   const rulesArn = rulesDataSetArn();
   const problems: string[] = [];
+  const tagProblems: string[] = [];
   for (const arn of dataSetArns) {
     const id = dataSetIdOf(arn);
     try {
       const described = await quicksight.send(new DescribeDataSetCommand({ AwsAccountId: account, DataSetId: id }));
       const problem = rulesAttachmentProblem(described.DataSet?.RowLevelPermissionDataSet, rulesArn);
       if (problem) problems.push(`dataset ${described.DataSet?.Name ?? id}: ${problem}`);
+      const tagProblem = tagRulesProblem(described.DataSet?.RowLevelPermissionTagConfiguration);
+      if (tagProblem) tagProblems.push(`dataset ${described.DataSet?.Name ?? id}: ${tagProblem}`);
     } catch (error) {
       return {
         scope: 'unknown',
@@ -58,5 +66,6 @@ export const dashboardScope = async (dashboardId: string): Promise<ScopeVerdict>
   return {
     scope: 'company-scoped',
     detail: `${dataSetArns.length === 1 ? 'Its dataset applies' : `All ${dataSetArns.length} datasets apply`} the portal's company rules`,
+    ...(tagProblems.length > 0 && { tagRules: tagProblems.join('; ') }),
   };
 };

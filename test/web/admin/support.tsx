@@ -61,6 +61,9 @@ export function fakeAdminApi(overrides: AdminApiOverrides = {}) {
     deleteCompany: unexpected('deleteCompany'),
     setUserCompanies: unexpected('setUserCompanies'),
     checkCompanyAccess: unexpected('checkCompanyAccess'),
+    listSubscriptions: unexpected('listSubscriptions'),
+    sendSubscriptionNow: unexpected('sendSubscriptionNow'),
+    cancelSubscription: unexpected('cancelSubscription'),
     ...overrides.quicksight,
   } as unknown as Mocked<QuicksightAdminApi>;
   const users = {

@@ -23,6 +23,7 @@ export const paths = {
     companies: '/admin/companies',
     activity: '/admin/activity',
     insights: '/admin/insights',
+    deliveries: '/admin/deliveries',
   },
 } as const;
 

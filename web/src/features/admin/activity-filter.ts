@@ -26,6 +26,13 @@ const ACTION_LABELS: Readonly<Record<string, string>> = {
   CHECK_COMPANY_ACCESS: 'Check company access',
   FIX_COMPANY_ACCESS: 'Fix company access',
   CONFIRM_SHARED_DATA: 'Confirm shared data',
+  CREATE_SUBSCRIPTION: 'Subscribe',
+  PAUSE_SUBSCRIPTION: 'Pause subscription',
+  RESUME_SUBSCRIPTION: 'Resume subscription',
+  DELETE_SUBSCRIPTION: 'Delete subscription',
+  SEND_SUBSCRIPTION_NOW: 'Send subscription now',
+  CANCEL_SUBSCRIPTION: 'Cancel subscription',
+  DELIVER_SUBSCRIPTION: 'Deliver subscription',
 };
 
 /** A readable name; actions added later show their code. */

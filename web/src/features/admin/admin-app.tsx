@@ -16,6 +16,7 @@ const UsersPage = lazyPage(() => import('./routes/users-page.tsx'));
 const CompaniesPage = lazyPage(() => import('./routes/companies-page.tsx'));
 const ActivityPage = lazyPage(() => import('./routes/activity-page.tsx'));
 const InsightsPage = lazyPage(() => import('./routes/insights-page.tsx'));
+const DeliveriesPage = lazyPage(() => import('./routes/deliveries-page.tsx'));
 
 /** A route of `paths.admin` relative to the /admin/* mount point. */
 const below = (path: string) => path.slice(paths.admin.root.length + 1);
@@ -44,6 +45,7 @@ export default function AdminApp() {
           <Route path={below(paths.admin.companies)} element={<CompaniesPage />} />
           <Route path={below(paths.admin.activity)} element={<ActivityPage />} />
           <Route path={below(paths.admin.insights)} element={<InsightsPage />} />
+          <Route path={below(paths.admin.deliveries)} element={<DeliveriesPage />} />
         </Route>
         <Route path="*" element={<Navigate to={paths.admin.login} replace />} />
       </Routes>

@@ -42,6 +42,7 @@ export const DIFFERENCE_KIND_LABELS: Record<DifferenceKind, string> = {
   'rules-outdated': 'Row-level security rules out of date',
   'rules-not-loaded': 'Row-level security rules not loaded',
   'dashboard-not-scoped': 'Dashboard shared across companies without row-level security',
+  'dashboard-no-tag-rules': 'Dashboard whose emailed files are not limited to companies (no tag rules)',
   'name-splits': 'Company name QuickSight reads as several companies',
 };
 

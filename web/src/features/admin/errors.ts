@@ -36,6 +36,9 @@ export const ADMIN_FAILURES = {
   fixCompanyAccess: 'Failed to fix company access',
   setUserCompanies: 'Failed to set the company',
   createCompanies: 'Failed to create the companies',
+  loadSubscriptions: 'Failed to load subscriptions',
+  sendSubscriptionNow: 'Failed to send the subscription now',
+  cancelSubscription: 'Failed to cancel the subscription',
 } as const;
 
 /** A failed action as a page shows it: what failed, then the details line by line. */

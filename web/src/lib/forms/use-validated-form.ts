@@ -9,11 +9,11 @@ export interface ValidatedForm<V extends FormValues, Out> {
   readonly values: V;
   readonly errors: FieldErrors<V>;
   readonly isSubmitting: boolean;
-  /** Props for a text input: name, value, onChange. */
+  /** Props for an input or a select: name, value, onChange. */
   field(name: keyof V & string): {
     name: string;
     value: string;
-    onChange: (event: ChangeEvent<HTMLInputElement>) => void;
+    onChange: (event: ChangeEvent<HTMLInputElement | HTMLSelectElement>) => void;
   };
   handleSubmit(onValid: (data: Out) => Promise<void> | void): (event: FormEvent) => Promise<void>;
 }
@@ -41,7 +41,7 @@ export function useValidatedForm<V extends FormValues, Out>(
   const field = (name: keyof V & string) => ({
     name,
     value: values[name] ?? '',
-    onChange: (event: ChangeEvent<HTMLInputElement>) => {
+    onChange: (event: ChangeEvent<HTMLInputElement | HTMLSelectElement>) => {
       const next = { ...values, [name]: event.target.value };
       setValues(next);
       if (submitted.current) check(next);

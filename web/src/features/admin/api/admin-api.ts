@@ -3,8 +3,10 @@ import type { PortalGroup } from '#contracts/groups.ts';
 import {
   cognitoUserWithQuicksightSchema,
   listDashboardMetadataResponseSchema,
+  listSubscriptionsResponseSchema,
   listUsersWithQuicksightResponseSchema,
   saveDashboardMetadataResponseSchema,
+  subscriptionActionResponseSchema,
   userDashboardsResponseSchema,
   type quicksightAdminRequestSchema,
 } from '#contracts/quicksight-admin.ts';
@@ -158,6 +160,14 @@ export function createQuicksightAdminApi(client: ApiClient, url: string) {
       ),
     /** Compares the portal's companies with QuickSight; with `fix`, mends what it can. */
     checkCompanyAccess: (fix: boolean) => call({ action: 'CHECK_COMPANY_ACCESS', fix }, accessCheckSchema),
+    /** Every user's subscriptions, by recipient then dashboard (the Deliveries page). */
+    listSubscriptions: async () =>
+      (await call({ action: 'LIST_SUBSCRIPTIONS' }, listSubscriptionsResponseSchema)).subscriptions,
+    /** Makes an active subscription due now: the next delivery run sends it. */
+    sendSubscriptionNow: (subscriptionId: string) =>
+      call({ action: 'SEND_SUBSCRIPTION_NOW', subscriptionId }, subscriptionActionResponseSchema),
+    cancelSubscription: (subscriptionId: string) =>
+      call({ action: 'CANCEL_SUBSCRIPTION', subscriptionId }, subscriptionActionResponseSchema),
   };
 }
 

@@ -25,6 +25,7 @@ const ADMIN_PAGE_TITLES: Readonly<Record<string, string>> = {
   [paths.admin.companies]: 'Companies',
   [paths.admin.activity]: 'Activity',
   [paths.admin.insights]: 'Insights',
+  [paths.admin.deliveries]: 'Deliveries',
   [paths.admin.changePassword]: 'Change Password',
 };
 
@@ -51,6 +52,7 @@ export function AdminShell() {
     { to: paths.admin.companies, label: 'Companies', current: pathname === paths.admin.companies },
     { to: paths.admin.activity, label: 'Activity', current: pathname === paths.admin.activity },
     { to: paths.admin.insights, label: 'Insights', current: pathname === paths.admin.insights },
+    { to: paths.admin.deliveries, label: 'Deliveries', current: pathname === paths.admin.deliveries },
   ];
 
   return (

@@ -1,5 +1,5 @@
-import { useEffect, useMemo, useState } from 'react';
-import { Ellipsis, Printer, Redo2, RefreshCw, RotateCcw, Undo2, type LucideIcon } from 'lucide-react';
+import { lazy, Suspense, useEffect, useMemo, useState } from 'react';
+import { Ellipsis, Mail, Printer, Redo2, RefreshCw, RotateCcw, Undo2, type LucideIcon } from 'lucide-react';
 import { Link, useNavigate, useParams } from 'react-router';
 import { NOT_ASSIGNED_MESSAGE } from '#contracts/embed.ts';
 import { dashboardPath, paths } from '#web/config/paths.ts';
@@ -25,12 +25,18 @@ import { DashboardFrame } from '../components/dashboard-frame.tsx';
 import { useDashboardExperience, type ToolbarAction } from '../components/use-dashboard-experience.ts';
 import { useEmbedSession } from '../components/use-embed-session.ts';
 
+/** Loaded when first opened: the sign-in and the dashboard's first paint need none of it. */
+const SubscribeDialog = lazy(() => import('../components/subscribe-dialog.tsx'));
+
+/** The toolbar's actions: the embedded dashboard's own, and Subscribe (its file by email). */
+type PageAction = ToolbarAction | 'subscribe';
+
 /**
  * The view actions, each an icon with its label; `unavailable` says why one is off (shown under it in the phone's
  * menu, where no tooltip is).
  */
 const TOOLBAR_ACTIONS: readonly {
-  action: ToolbarAction;
+  action: PageAction;
   label: string;
   icon: LucideIcon;
   hint: string;
@@ -63,6 +69,13 @@ const TOOLBAR_ACTIONS: readonly {
     icon: Redo2,
     hint: 'Redo the change undone',
     unavailable: 'Nothing to redo: no change undone',
+  },
+  {
+    action: 'subscribe',
+    label: 'Subscribe',
+    icon: Mail,
+    hint: 'Email this dashboard to yourself on a schedule',
+    unavailable: 'This view is not linked to a dashboard',
   },
 ];
 
@@ -115,14 +128,21 @@ export default function HomePage() {
   );
   const companies = state.status === 'loaded' ? state.session.companies : NO_COMPANIES;
   const [companyChoice, setCompanyChoice] = useState('');
+  const [subscribing, setSubscribing] = useState(false);
   const dashboard = useDashboardExperience(companies, companyChoice, state.status === 'loaded' && state.contentLoaded);
-  const enabled: Record<ToolbarAction, boolean> = {
+  const choosesCompany = dashboard.hasCompanyParameter && companies.length > 1;
+  const enabled: Record<PageAction, boolean> = {
     print: dashboard.ready,
     reset: dashboard.ready,
     undo: dashboard.canUndo,
     redo: dashboard.canRedo,
+    subscribe: Boolean(selected?.quicksightDashboardId),
   };
-  const act = (action: ToolbarAction) => {
+  const act = (action: PageAction) => {
+    if (action === 'subscribe') {
+      setSubscribing(true);
+      return;
+    }
     if (action === 'reset') setCompanyChoice('');
     dashboard.run(action);
   };
@@ -195,7 +215,7 @@ export default function HomePage() {
           onChange={(event) => select(event.target.value)}
           options={views.map((view) => ({ value: view.id, label: view.name }))}
         />
-        {dashboard.hasCompanyParameter && companies.length > 1 && (
+        {choosesCompany && (
           <Select
             label="Companies"
             className="dashboard-select"
@@ -260,6 +280,17 @@ export default function HomePage() {
           onExperience={dashboard.setExperience}
           onChanged={dashboard.changed}
         />
+      )}
+      {subscribing && selected?.quicksightDashboardId && (
+        <Suspense fallback={null}>
+          <SubscribeDialog
+            dashboardId={selected.quicksightDashboardId}
+            dashboardName={selected.name}
+            // The file holds what the page shows: the company chosen, where the dashboard offers the choice.
+            company={choosesCompany && companies.includes(companyChoice) ? companyChoice : ''}
+            onClose={() => setSubscribing(false)}
+          />
+        </Suspense>
       )}
     </div>
   );

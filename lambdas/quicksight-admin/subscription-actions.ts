@@ -1,0 +1,126 @@
+import { SUBSCRIPTION_MESSAGES } from '#contracts/subscriptions.ts';
+import {
+  SUBSCRIPTION_ADMIN_MESSAGES,
+  type AdminSubscription,
+  type QuicksightAdminRequest,
+} from '#contracts/quicksight-admin.ts';
+import type { auditorFor } from '../shared/audit.ts';
+import {
+  companiesById,
+  companyNamesOf,
+  companyNamesOfUser,
+  listCompanies,
+  listMemberships,
+} from '../shared/data/companies.ts';
+import {
+  allSubscriptions,
+  deleteSubscription,
+  findSubscription,
+  markDueNow,
+  type SubscriptionItem,
+} from '../shared/data/subscriptions.ts';
+import { BadRequestError, NotFoundError } from '../shared/errors.ts';
+
+/**
+ * The subscription actions of the QuickSight management function (the Deliveries page): every
+ * user's subscriptions, Send now and Cancel. Loaded by the first request that needs them, so the
+ * function's other actions never load the subscriptions' data layer and its schedule. Send now and
+ * Cancel are audited with the recipient as target once the subscription is found (the id asked
+ * for until then), refusals included.
+ */
+
+type RequestOf<A extends QuicksightAdminRequest['action']> = Extract<QuicksightAdminRequest, { action: A }>;
+type Audit = ReturnType<typeof auditorFor>;
+
+const toAdminSubscription = (item: SubscriptionItem, companies: readonly string[]): AdminSubscription => ({
+  id: item.id,
+  email: item.email,
+  dashboardId: item.dashboardId,
+  dashboardName: item.dashboardName,
+  format: item.format,
+  frequency: item.frequency,
+  weekday: item.weekday,
+  dayOfMonth: item.dayOfMonth,
+  time: item.time,
+  timeZone: item.timeZone,
+  company: item.company,
+  status: item.status,
+  nextDeliveryAt: item.nextDeliveryAt,
+  lastDeliveryAt: item.lastDeliveryAt,
+  lastOutcome: item.lastOutcome,
+  lastError: item.lastError,
+  createdAt: item.createdAt,
+  dueAt: item.dueAt,
+  companies: [...companies],
+});
+
+const dashboardOf = (item: SubscriptionItem) => item.dashboardName ?? item.dashboardId;
+
+const byRecipientThenDashboard = (a: AdminSubscription, b: AdminSubscription) =>
+  a.email.localeCompare(b.email) ||
+  (a.dashboardName ?? a.dashboardId).localeCompare(b.dashboardName ?? b.dashboardId) ||
+  a.createdAt.localeCompare(b.createdAt);
+
+/** Every subscription with its recipient's companies: three reads (subscriptions, memberships, companies). */
+export const listSubscriptionsAction = async (): Promise<{ subscriptions: AdminSubscription[] }> => {
+  const [items, memberships, companies] = await Promise.all([allSubscriptions(), listMemberships(), listCompanies()]);
+  const byId = companiesById(companies);
+  const subscriptions = items.map((item) =>
+    toAdminSubscription(item, companyNamesOf(memberships.get(item.email), byId)),
+  );
+  return { subscriptions: subscriptions.sort(byRecipientThenDashboard) };
+};
+
+/** The audit entry's detail: which dashboard, in which format, which subscription. */
+const describe = (item: SubscriptionItem, what: string) =>
+  `${dashboardOf(item)} (dashboard ${item.dashboardId}, ${item.format}, subscription ${item.id}): ${what}`;
+
+/** Runs `work` on the subscription `id`, audited under the recipient, or under the id when there is none. */
+const onSubscription = async <T>(
+  id: string,
+  audit: Audit,
+  work: (item: SubscriptionItem) => Promise<T>,
+  detail: (item: SubscriptionItem) => string,
+): Promise<T> => {
+  const found = await findSubscription(id);
+  return audit(
+    found?.email ?? `subscription ${id}`,
+    async () => {
+      if (found === undefined) throw new NotFoundError(SUBSCRIPTION_MESSAGES.notFound);
+      return work(found);
+    },
+    () => (found === undefined ? null : detail(found)),
+  );
+};
+
+export const sendSubscriptionNowAction = (request: RequestOf<'SEND_SUBSCRIPTION_NOW'>, audit: Audit) =>
+  onSubscription(
+    request.subscriptionId,
+    audit,
+    async (item) => {
+      if (item.status !== 'ACTIVE') throw new BadRequestError(SUBSCRIPTION_ADMIN_MESSAGES.paused);
+      const due = await markDueNow(item);
+      if (due === undefined) {
+        // Paused or deleted since it was read.
+        const now = await findSubscription(item.id);
+        if (now === undefined) throw new NotFoundError(SUBSCRIPTION_MESSAGES.notFound);
+        throw new BadRequestError(SUBSCRIPTION_ADMIN_MESSAGES.paused);
+      }
+      const subscription = toAdminSubscription(due, await companyNamesOfUser(due.email));
+      return { message: SUBSCRIPTION_ADMIN_MESSAGES.sendScheduled(subscription), subscription };
+    },
+    (item) => describe(item, 'due now'),
+  );
+
+export const cancelSubscriptionAction = (request: RequestOf<'CANCEL_SUBSCRIPTION'>, audit: Audit) =>
+  onSubscription(
+    request.subscriptionId,
+    audit,
+    async (item) => {
+      const companies = await companyNamesOfUser(item.email);
+      if (!(await deleteSubscription(item.email, item.id))) throw new NotFoundError(SUBSCRIPTION_MESSAGES.notFound);
+      const subscription = toAdminSubscription(item, companies);
+      return { message: SUBSCRIPTION_ADMIN_MESSAGES.canceled(subscription), subscription };
+    },
+    (item) => describe(item, 'deleted'),
+  );
