@@ -1,9 +1,6 @@
 import { SUBSCRIPTION_MESSAGES } from '#contracts/subscriptions.ts';
-import {
-  SUBSCRIPTION_ADMIN_MESSAGES,
-  type AdminSubscription,
-  type QuicksightAdminRequest,
-} from '#contracts/quicksight-admin.ts';
+import { SUBSCRIPTION_ADMIN_MESSAGES, type AdminSubscription } from '#contracts/admin-subscriptions.ts';
+import type { QuicksightAdminRequest } from '#contracts/quicksight-admin.ts';
 import type { auditorFor } from '../shared/audit.ts';
 import {
   companiesById,

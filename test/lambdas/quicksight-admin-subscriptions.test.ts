@@ -4,7 +4,7 @@ import {
   listSubscriptionsResponseSchema,
   SUBSCRIPTION_ADMIN_MESSAGES,
   subscriptionActionResponseSchema,
-} from '#contracts/quicksight-admin.ts';
+} from '#contracts/admin-subscriptions.ts';
 import { SUBSCRIPTION_MESSAGES, type CreateSubscriptionInput } from '#contracts/subscriptions.ts';
 import type * as SubscriptionData from '#lambdas/shared/data/subscriptions.ts';
 import { seedCompany, seedMembership } from './support/companies.ts';

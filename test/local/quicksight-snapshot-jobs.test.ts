@@ -174,7 +174,7 @@ async function pdfText(bytes: Buffer): Promise<{ pages: number; text: string }> 
 
 describe('snapshot job lifecycle', () => {
   it('answers 202 at once, is QUEUED, then RUNNING, then COMPLETED, and has a result only at the end', async () => {
-    const qs = await start({ snapshotJobStepMs: 1_000 });
+    const qs = await start({ snapshotJobStepMs: 3_000 });
     const started = await qs.client.send(new StartDashboardSnapshotJobCommand(jobInput('job-1', [tag(NORTHWIND)])));
     expect(started).toMatchObject({
       Status: 202,

@@ -99,9 +99,10 @@ function stubApi(list: Subscription[] | (() => Response), respond: Answer = () =
   return mutations;
 }
 
-const renderSettings = () => {
+/** Settings, once its subscriptions card (a chunk of its own) has arrived. */
+const renderSettings = async () => {
   renderPage(<SettingsPage />, { auth: fakeAuth({ session: userSession() }), path: '/settings' });
-  return { card: screen.getByRole('region', { name: 'Subscriptions' }), user: userEvent.setup() };
+  return { card: await screen.findByRole('region', { name: 'Subscriptions' }), user: userEvent.setup() };
 };
 
 /** A row's details, term by term. */
@@ -115,7 +116,7 @@ const details = (row: HTMLElement) =>
 describe('the Subscriptions card in Settings', () => {
   it('lists each subscription with its schedule in words, its company, and its next and last delivery', async () => {
     stubApi([weekly, monthly, paused]);
-    const { card } = renderSettings();
+    const { card } = await renderSettings();
     const list = await within(card).findByRole('list', { name: 'Subscriptions' });
     const rows = within(list).getAllByRole('listitem');
     expect(rows.map((row) => within(row).getByRole('link').textContent)).toEqual([
@@ -168,7 +169,7 @@ describe('the Subscriptions card in Settings', () => {
           : { ...weekly, nextDeliveryAt: '2026-08-17T07:00:00.000Z' },
       ),
     );
-    const { card, user } = renderSettings();
+    const { card, user } = await renderSettings();
     await user.click(await within(card).findByRole('button', { name: 'Pause Sales Performance' }));
 
     expect(await screen.findByText('Paused: Sales Performance. Nothing is sent until you resume it.')).toBeVisible();
@@ -195,7 +196,7 @@ describe('the Subscriptions card in Settings', () => {
 
   it('keeps the row as it was and says why when a change is refused', async () => {
     stubApi([weekly], () => refusal(SUBSCRIPTION_MESSAGES.notFound));
-    const { card, user } = renderSettings();
+    const { card, user } = await renderSettings();
     await user.click(await within(card).findByRole('button', { name: 'Pause Sales Performance' }));
     const alert = await within(card).findByRole('alert');
     expect(alert).toHaveTextContent(`Failed to pause the subscription${SUBSCRIPTION_MESSAGES.notFound}`);
@@ -206,7 +207,7 @@ describe('the Subscriptions card in Settings', () => {
     const mutations = stubApi([weekly, monthly], ({ variables }) =>
       answer('deleteSubscription', variables.id === monthly.id ? monthly : weekly),
     );
-    const { card, user } = renderSettings();
+    const { card, user } = await renderSettings();
     const remove = await within(card).findByRole('button', { name: 'Delete Distributor Scorecard' });
 
     // Cancel (which has the focus, so Enter deletes nothing) sends nothing.
@@ -215,7 +216,8 @@ describe('the Subscriptions card in Settings', () => {
     expect(within(dialog).getByRole('button', { name: 'Cancel' })).toHaveFocus();
     await user.click(within(dialog).getByRole('button', { name: 'Cancel' }));
     expect(mutations).toHaveLength(0);
-    expect(remove).toHaveFocus();
+    // The dialog gives the focus back once it has closed.
+    await waitFor(() => expect(remove).toHaveFocus());
 
     await user.click(remove);
     dialog = screen.getByRole('alertdialog', { name: 'Delete subscription?' });
@@ -229,16 +231,18 @@ describe('the Subscriptions card in Settings', () => {
     expect(mutations).toHaveLength(1);
     expect(mutations[0]!.query).toMatch(/^\s*mutation DeleteSubscription\(\$id: ID!\)/);
     expect(mutations[0]!.variables).toEqual({ id: 'sub-monthly' });
-    expect(screen.queryByRole('alertdialog')).not.toBeInTheDocument();
+    await waitFor(() => expect(screen.queryByRole('alertdialog')).not.toBeInTheDocument());
     expect(within(card).queryByRole('listitem', { name: 'Distributor Scorecard' })).not.toBeInTheDocument();
     expect(within(card).getByRole('listitem', { name: 'Sales Performance' })).toBeInTheDocument();
     // The focus goes to the card's title, the row it was in being gone.
-    expect(within(card).getByRole('heading', { name: 'Subscriptions' }).firstElementChild).toHaveFocus();
+    await waitFor(() =>
+      expect(within(card).getByRole('heading', { name: 'Subscriptions' }).firstElementChild).toHaveFocus(),
+    );
   });
 
   it('says there are none and that Subscribe on a dashboard adds one', async () => {
     stubApi([]);
-    const { card } = renderSettings();
+    const { card } = await renderSettings();
     expect(await within(card).findByText('You have no subscriptions.')).toBeInTheDocument();
     expect(card).toHaveTextContent(
       'Choose Subscribe on a dashboard to have it emailed to you as a PDF or CSV file, on the schedule you choose.',
@@ -254,7 +258,7 @@ describe('the Subscriptions card in Settings', () => {
         ? refusal('Not Authorized to access listMySubscriptions on type Query')
         : answer('listMySubscriptions', [weekly]),
     );
-    const { card, user } = renderSettings();
+    const { card, user } = await renderSettings();
     const alert = await within(card).findByRole('alert');
     expect(alert).toHaveTextContent('Failed to load subscriptions');
     expect(alert).toHaveTextContent('Not Authorized to access listMySubscriptions on type Query');
@@ -268,7 +272,7 @@ describe('the Subscriptions card in Settings', () => {
 
   it('says when the most subscriptions allowed are reached', async () => {
     stubApi(Array.from({ length: 10 }, (_, index) => subscription({ id: `sub-${index}` })));
-    const { card } = renderSettings();
+    const { card } = await renderSettings();
     expect(await within(card).findByText(SUBSCRIPTION_MESSAGES.tooMany)).toBeInTheDocument();
   });
 
@@ -278,7 +282,7 @@ describe('the Subscriptions card in Settings', () => {
       'fetch',
       vi.fn(() => new Promise<Response>((resolve) => (release = resolve))),
     );
-    const { card } = renderSettings();
+    const { card } = await renderSettings();
     expect(within(card).getByRole('status')).toHaveTextContent('Loading subscriptions...');
     await waitFor(() => expect(release).toBeDefined());
     release!(answer('listMySubscriptions', []));

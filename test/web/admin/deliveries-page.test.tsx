@@ -1,7 +1,7 @@
 import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { describe, expect, it, vi } from 'vitest';
-import type { AdminSubscription } from '#contracts/quicksight-admin.ts';
+import type { AdminSubscription } from '#contracts/admin-subscriptions.ts';
 import { SUBSCRIPTION_MESSAGES } from '#contracts/subscriptions.ts';
 import AdminApp from '#web/features/admin/admin-app.tsx';
 import { createQuicksightAdminApi } from '#web/features/admin/api/admin-api.ts';

@@ -23,7 +23,6 @@ export const paths = {
     companies: '/admin/companies',
     activity: '/admin/activity',
     insights: '/admin/insights',
-    deliveries: '/admin/deliveries',
   },
 } as const;
 

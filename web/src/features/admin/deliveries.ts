@@ -1,5 +1,11 @@
-import type { AdminSubscription } from '#contracts/quicksight-admin.ts';
+import type { AdminSubscription } from '#contracts/admin-subscriptions.ts';
 import type { DeliveryOutcome, SubscriptionStatus } from '#contracts/subscriptions.ts';
+
+/**
+ * The Deliveries page's address: kept with the admin feature rather than in config/paths.ts, whose
+ * object every sign-in page loads.
+ */
+export const DELIVERIES_PATH = '/admin/deliveries';
 
 /** The Deliveries page's texts (admin portal, /admin/deliveries). */
 export const DELIVERIES_TEXTS = {

@@ -3,10 +3,8 @@ import type { PortalGroup } from '#contracts/groups.ts';
 import {
   cognitoUserWithQuicksightSchema,
   listDashboardMetadataResponseSchema,
-  listSubscriptionsResponseSchema,
   listUsersWithQuicksightResponseSchema,
   saveDashboardMetadataResponseSchema,
-  subscriptionActionResponseSchema,
   userDashboardsResponseSchema,
   type quicksightAdminRequestSchema,
 } from '#contracts/quicksight-admin.ts';
@@ -29,6 +27,9 @@ import {
   type CompanyKind,
 } from '#contracts/companies.ts';
 import type { ApiClient } from '#web/lib/api.ts';
+
+/** The subscriptions' answers (the Deliveries page): loaded with its first call, not with the admin portal. */
+const adminSubscriptions = () => import('#contracts/admin-subscriptions.ts');
 
 /** Answer of the calls whose body the portal does not read beyond their message. */
 const acknowledgementSchema = z.object({ message: z.string() });
@@ -162,12 +163,19 @@ export function createQuicksightAdminApi(client: ApiClient, url: string) {
     checkCompanyAccess: (fix: boolean) => call({ action: 'CHECK_COMPANY_ACCESS', fix }, accessCheckSchema),
     /** Every user's subscriptions, by recipient then dashboard (the Deliveries page). */
     listSubscriptions: async () =>
-      (await call({ action: 'LIST_SUBSCRIPTIONS' }, listSubscriptionsResponseSchema)).subscriptions,
+      (await call({ action: 'LIST_SUBSCRIPTIONS' }, (await adminSubscriptions()).listSubscriptionsResponseSchema))
+        .subscriptions,
     /** Makes an active subscription due now: the next delivery run sends it. */
-    sendSubscriptionNow: (subscriptionId: string) =>
-      call({ action: 'SEND_SUBSCRIPTION_NOW', subscriptionId }, subscriptionActionResponseSchema),
-    cancelSubscription: (subscriptionId: string) =>
-      call({ action: 'CANCEL_SUBSCRIPTION', subscriptionId }, subscriptionActionResponseSchema),
+    sendSubscriptionNow: async (subscriptionId: string) =>
+      call(
+        { action: 'SEND_SUBSCRIPTION_NOW', subscriptionId },
+        (await adminSubscriptions()).subscriptionActionResponseSchema,
+      ),
+    cancelSubscription: async (subscriptionId: string) =>
+      call(
+        { action: 'CANCEL_SUBSCRIPTION', subscriptionId },
+        (await adminSubscriptions()).subscriptionActionResponseSchema,
+      ),
   };
 }
 

@@ -8,6 +8,7 @@ import { Spinner } from '#web/components/spinner.tsx';
 import { useAuth } from '#web/lib/auth/auth-context.ts';
 import { useConfig } from '#web/lib/config-context.tsx';
 import { adminPortalTitle } from '../admin-messages.ts';
+import { DELIVERIES_PATH } from '../deliveries.ts';
 import { useDocumentTitle } from '#web/lib/use-document-title.ts';
 import './admin-shell.css';
 
@@ -25,7 +26,7 @@ const ADMIN_PAGE_TITLES: Readonly<Record<string, string>> = {
   [paths.admin.companies]: 'Companies',
   [paths.admin.activity]: 'Activity',
   [paths.admin.insights]: 'Insights',
-  [paths.admin.deliveries]: 'Deliveries',
+  [DELIVERIES_PATH]: 'Deliveries',
   [paths.admin.changePassword]: 'Change Password',
 };
 
@@ -52,7 +53,7 @@ export function AdminShell() {
     { to: paths.admin.companies, label: 'Companies', current: pathname === paths.admin.companies },
     { to: paths.admin.activity, label: 'Activity', current: pathname === paths.admin.activity },
     { to: paths.admin.insights, label: 'Insights', current: pathname === paths.admin.insights },
-    { to: paths.admin.deliveries, label: 'Deliveries', current: pathname === paths.admin.deliveries },
+    { to: DELIVERIES_PATH, label: 'Deliveries', current: pathname === DELIVERIES_PATH },
   ];
 
   return (

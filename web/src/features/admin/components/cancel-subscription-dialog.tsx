@@ -1,4 +1,4 @@
-import type { AdminSubscription } from '#contracts/quicksight-admin.ts';
+import type { AdminSubscription } from '#contracts/admin-subscriptions.ts';
 import { ConfirmDialog } from '#web/components/confirm-dialog.tsx';
 import { notify } from '#web/components/toaster.tsx';
 import { useServerCall } from '#web/lib/use-server-call.ts';

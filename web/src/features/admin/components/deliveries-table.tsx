@@ -1,5 +1,5 @@
 import { memo } from 'react';
-import type { AdminSubscription } from '#contracts/quicksight-admin.ts';
+import type { AdminSubscription } from '#contracts/admin-subscriptions.ts';
 import { Badge } from '#web/components/badge.tsx';
 import { EmptyList } from '#web/components/empty-list.tsx';
 import { RowActions } from '#web/components/row-actions.tsx';

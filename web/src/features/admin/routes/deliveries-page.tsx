@@ -1,5 +1,5 @@
 import { useCallback, useState } from 'react';
-import type { AdminSubscription } from '#contracts/quicksight-admin.ts';
+import type { AdminSubscription } from '#contracts/admin-subscriptions.ts';
 import { Button } from '#web/components/button.tsx';
 import { Card } from '#web/components/card.tsx';
 import { LoadFailure } from '#web/components/load-failure.tsx';
