@@ -103,7 +103,14 @@ export async function run(options: BenchOptions = { smoke: false }): Promise<Ben
       });
     }
     qs.dashboards.set(SHARED_DASHBOARD, ['monthly-facts']);
-    qs.dataSets.set('monthly-facts', scopedDataSet('monthly-facts'));
+    // The group rules, and the tag rule an emailed file's rows are chosen by: a dashboard in step.
+    qs.dataSets.set('monthly-facts', {
+      ...scopedDataSet('monthly-facts'),
+      RowLevelPermissionTagConfiguration: {
+        Status: 'ENABLED',
+        TagRules: [{ TagKey: 'company', ColumnName: 'company', TagMultiValueDelimiter: ',' }],
+      },
+    });
 
     const call = async (body: Record<string, unknown>) => {
       h.quicksight.resetHistory();
