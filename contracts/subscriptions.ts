@@ -8,7 +8,7 @@
 import * as z from 'zod';
 import { dashboardId } from './fields.ts';
 
-export const SUBSCRIPTION_FORMATS = ['PDF', 'CSV'] as const;
+const SUBSCRIPTION_FORMATS = ['PDF', 'CSV'] as const;
 export type SubscriptionFormat = (typeof SUBSCRIPTION_FORMATS)[number];
 
 export const SUBSCRIPTION_FREQUENCIES = ['DAILY', 'WEEKLY', 'MONTHLY'] as const;
@@ -18,11 +18,11 @@ export type SubscriptionFrequency = (typeof SUBSCRIPTION_FREQUENCIES)[number];
 export const WEEKDAYS = ['MONDAY', 'TUESDAY', 'WEDNESDAY', 'THURSDAY', 'FRIDAY', 'SATURDAY', 'SUNDAY'] as const;
 export type Weekday = (typeof WEEKDAYS)[number];
 
-export const SUBSCRIPTION_STATUSES = ['ACTIVE', 'PAUSED'] as const;
+const SUBSCRIPTION_STATUSES = ['ACTIVE', 'PAUSED'] as const;
 export type SubscriptionStatus = (typeof SUBSCRIPTION_STATUSES)[number];
 
 /** What the last delivery came to: delivered, being retried, or failed after its retries. */
-export const DELIVERY_OUTCOMES = ['DELIVERED', 'RETRYING', 'FAILED'] as const;
+const DELIVERY_OUTCOMES = ['DELIVERED', 'RETRYING', 'FAILED'] as const;
 export type DeliveryOutcome = (typeof DELIVERY_OUTCOMES)[number];
 
 /** Subscriptions one user may have at a time. */
@@ -113,22 +113,78 @@ export const createSubscriptionInputSchema = z
 export type CreateSubscriptionInput = z.infer<typeof createSubscriptionInputSchema>;
 
 /** A subscription as listMySubscriptions and the mutations answer it (times are ISO 8601, UTC). */
-export interface Subscription {
-  readonly id: string;
-  readonly dashboardId: string;
-  readonly dashboardName: string | null;
-  readonly format: SubscriptionFormat;
-  readonly frequency: SubscriptionFrequency;
-  readonly weekday: Weekday | null;
-  readonly dayOfMonth: number | null;
-  readonly time: string;
-  readonly timeZone: string;
-  readonly company: string | null;
-  readonly status: SubscriptionStatus;
-  readonly nextDeliveryAt: string | null;
-  readonly lastDeliveryAt: string | null;
-  readonly lastOutcome: DeliveryOutcome | null;
+export const subscriptionSchema = z.object({
+  id: z.string(),
+  dashboardId: z.string(),
+  dashboardName: z.string().nullable(),
+  format: z.enum(SUBSCRIPTION_FORMATS),
+  frequency: z.enum(SUBSCRIPTION_FREQUENCIES),
+  weekday: z.enum(WEEKDAYS).nullable(),
+  dayOfMonth: z.number().int().nullable(),
+  time: z.string(),
+  timeZone: z.string(),
+  /** An owner's choice of one of their companies; null for all of them. */
+  company: z.string().nullable(),
+  status: z.enum(SUBSCRIPTION_STATUSES),
+  nextDeliveryAt: z.string().nullable(),
+  lastDeliveryAt: z.string().nullable(),
+  lastOutcome: z.enum(DELIVERY_OUTCOMES).nullable(),
   /** Why the last delivery failed (QuickSight's or SES's reason), when it did. */
-  readonly lastError: string | null;
-  readonly createdAt: string;
+  lastError: z.string().nullable(),
+  createdAt: z.string(),
+});
+export type Subscription = Readonly<z.infer<typeof subscriptionSchema>>;
+
+/*
+ * The schedule in words, as the screens, the admin page and the delivery mail say it.
+ */
+
+export const FREQUENCY_LABELS: Readonly<Record<SubscriptionFrequency, string>> = {
+  DAILY: 'Daily',
+  WEEKLY: 'Weekly',
+  MONTHLY: 'Monthly',
+};
+
+export const WEEKDAY_LABELS: Readonly<Record<Weekday, string>> = {
+  MONDAY: 'Monday',
+  TUESDAY: 'Tuesday',
+  WEDNESDAY: 'Wednesday',
+  THURSDAY: 'Thursday',
+  FRIDAY: 'Friday',
+  SATURDAY: 'Saturday',
+  SUNDAY: 'Sunday',
+};
+
+/** 1st, 2nd, 3rd, 4th … 21st, 22nd, 23rd … 28th. */
+function ordinal(day: number): string {
+  const tens = day % 100;
+  if (tens >= 11 && tens <= 13) return `${day}th`;
+  const suffix = ({ 1: 'st', 2: 'nd', 3: 'rd' } as Record<number, string>)[day % 10] ?? 'th';
+  return `${day}${suffix}`;
 }
+
+type ScheduleFields = Pick<SubscriptionSchedule, 'frequency' | 'time' | 'timeZone'> & {
+  readonly weekday?: Weekday | null | undefined;
+  readonly dayOfMonth?: number | null | undefined;
+};
+
+/** A schedule in words: 'Weekly on Monday at 08:00 (Europe/London)'. */
+export function scheduleText({ frequency, weekday, dayOfMonth, time, timeZone }: ScheduleFields): string {
+  const day =
+    frequency === 'WEEKLY' && weekday
+      ? ` on ${WEEKDAY_LABELS[weekday]}`
+      : frequency === 'MONTHLY' && dayOfMonth
+        ? ` on the ${ordinal(dayOfMonth)}`
+        : '';
+  return `${FREQUENCY_LABELS[frequency]}${day} at ${time} (${timeZone})`;
+}
+
+/** The schedule in words within a sentence: 'weekly on Monday at 08:00 (Europe/London)'. */
+export function scheduleInSentence(schedule: ScheduleFields): string {
+  const text = scheduleText(schedule);
+  return `${text.charAt(0).toLowerCase()}${text.slice(1)}`;
+}
+
+/** A subscription's dashboard: its catalogue name, or its id once the catalogue no longer names it. */
+export const subscriptionName = (subscription: Pick<Subscription, 'dashboardName' | 'dashboardId'>): string =>
+  subscription.dashboardName ?? subscription.dashboardId;

@@ -26,8 +26,6 @@ export { dashboardLink } from './arns.ts';
 export { SAMPLE_COMPANIES } from '#emulators/sample-dashboards/data/generator.ts';
 export { NO_DATA_TEXT } from './pages.ts';
 export type { SampleRowLevelSecurity } from './samples.ts';
-export { SNAPSHOT_LINK_LIFETIME_MS } from './snapshot-files.ts';
-export { SNAPSHOT_JOB_RETENTION_MS } from './snapshot-run.ts';
 export { localTlsMaterial } from './tls.ts';
 
 export interface QuickSightEmulatorOptions {

@@ -17,7 +17,7 @@ import type { SnapshotOutput } from './state-snapshots.ts';
  * A refused link answers as S3 answers a presigned URL it refuses: 403 with an XML AccessDenied.
  */
 
-export const SNAPSHOT_LINK_LIFETIME_MS = 5 * 60_000;
+const SNAPSHOT_LINK_LIFETIME_MS = 5 * 60_000;
 const DOWNLOAD_ROUTE = /^\/snapshot-files\/([A-Za-z0-9_-]{43})\/([^/]+)$/;
 const FILE_ID = /^[0-9a-f-]{36}$/;
 

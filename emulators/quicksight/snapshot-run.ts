@@ -23,7 +23,7 @@ import { isFinished, type SnapshotOutput, type StoredSnapshotJob } from './state
  * more of how long a job can be described; the emulator forgets it, and deletes its files, then.
  */
 
-export const SNAPSHOT_JOB_RETENTION_MS = 24 * 60 * 60_000;
+const SNAPSHOT_JOB_RETENTION_MS = 24 * 60 * 60_000;
 
 /** ErrorType of a job whose datasets do not all have tag rules (the emulator's name: the reference lists none). */
 const NO_TAG_RULES = 'RLS_TAGS_NOT_CONFIGURED';

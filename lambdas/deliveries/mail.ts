@@ -11,7 +11,7 @@ export interface DeliveryMail {
   readonly dashboardId: string;
   readonly dashboardName: string;
   readonly format: SubscriptionFormat;
-  /** Words for the schedule ("every Monday at 08:00, Europe/London"). */
+  /** Words for the schedule ("weekly on Monday at 08:00 (Europe/London)"). */
   readonly schedule: string;
   readonly companies: readonly string[];
   readonly file: Uint8Array;

@@ -1,6 +1,6 @@
 import { AdminGetUserCommand } from '@aws-sdk/client-cognito-identity-provider';
 import { ENV } from '#contracts/env.ts';
-import type { SubscriptionSchedule } from '#contracts/subscriptions.ts';
+import { scheduleInSentence, subscriptionName } from '#contracts/subscriptions.ts';
 import { isAwsError } from '../shared/aws/config.ts';
 import { cognito } from '../shared/aws/cognito.ts';
 import { dashboardScope } from '../shared/companies/scope.ts';
@@ -27,13 +27,13 @@ import { downloadSnapshot, SnapshotError, snapshotState, startSnapshot } from '.
  * the queue that keeps QuickSight's snapshot-job quotas), each taken with a lease, checked again,
  * made by QuickSight as an anonymous user tagged with the subscriber's companies, and mailed.
  */
-export const DELIVERIES_PER_RUN = 10;
+const DELIVERIES_PER_RUN = 10;
 /** Snapshot jobs running at once. */
 const PARALLEL_JOBS = 3;
 /** A delivery taken by a run is not due again for this long, unless the run records otherwise. */
 const LEASE_MS = 10 * 60_000;
 /** Attempts before a delivery is marked failed; retries wait 5, 10, then 20 minutes. */
-export const MAX_ATTEMPTS = 4;
+const MAX_ATTEMPTS = 4;
 const RETRY_BASE_MS = 5 * 60_000;
 /** The wait between describe calls while a job runs (QuickSight's describe quota is per second). */
 const POLL_MS = 2_000;
@@ -58,25 +58,13 @@ type Outcome = keyof Omit<RunSummary, 'due'>;
 
 const SYSTEM_ACTOR = 'schedule';
 
-const weekdayWord = (weekday: string) => weekday.charAt(0) + weekday.slice(1).toLowerCase();
-/** The schedule in words, as the mail says it. */
-export const scheduleWords = (schedule: SubscriptionSchedule): string => {
-  const when =
-    schedule.frequency === 'DAILY'
-      ? 'every day'
-      : schedule.frequency === 'WEEKLY'
-        ? `every ${weekdayWord(schedule.weekday!)}`
-        : `on day ${schedule.dayOfMonth} of every month`;
-  return `${when} at ${schedule.time} (${schedule.timeZone})`;
-};
-
 const audit = (action: string, subscription: SubscriptionItem, outcome: 'success' | 'failure', detail: string) =>
   writeAuditEntry({
     actor: SYSTEM_ACTOR,
     action,
     target: subscription.email,
     outcome,
-    detail: `${subscription.dashboardName ?? subscription.dashboardId} (${subscription.format}, subscription ${subscription.id}): ${detail}`,
+    detail: `${subscriptionName(subscription)} (${subscription.format}, subscription ${subscription.id}): ${detail}`,
   });
 
 const accountEnabled = async (email: string): Promise<boolean> => {
@@ -100,8 +88,11 @@ const cancelReason = async (subscription: SubscriptionItem): Promise<string | nu
 };
 
 /** Why this dashboard cannot be delivered now (a failure, not retried), or null. */
-const undeliverableReason = async (dashboardId: string): Promise<string | null> => {
-  const entry = (await listDashboards()).find((item) => item.dashboardId === dashboardId);
+const undeliverableReason = async (
+  dashboardId: string,
+  catalogue: ReturnType<typeof listDashboards>,
+): Promise<string | null> => {
+  const entry = (await catalogue).find((item) => item.dashboardId === dashboardId);
   if (!entry) return 'the dashboard is no longer in the catalogue';
   if (entry.sharedData === true) return null;
   const verdict = await dashboardScope(dashboardId);
@@ -136,7 +127,17 @@ const failureText = (error: unknown) =>
       ? `${error.name}: ${error.message}`
       : 'Unknown failure';
 
-const deliverOne = async (subscription: SubscriptionItem, now: Date, options: RunOptions) => {
+/**
+ * What one run reads once for all its subscriptions: the catalogue, and each dashboard's
+ * deliverability (a DescribeDashboard and a DescribeDataSet per dataset), however many
+ * subscriptions name it.
+ */
+interface RunReads {
+  readonly catalogue: ReturnType<typeof listDashboards>;
+  readonly verdicts: Map<string, Promise<string | null>>;
+}
+
+const deliverOne = async (subscription: SubscriptionItem, now: Date, options: RunOptions, reads: RunReads) => {
   const { logger } = options;
   const { dueAt } = subscription;
   if (dueAt === null || !(await claimDelivery(subscription, dueAt, now, LEASE_MS))) return 'skipped' as const;
@@ -147,7 +148,12 @@ const deliverOne = async (subscription: SubscriptionItem, now: Date, options: Ru
       await audit('CANCEL_SUBSCRIPTION', subscription, 'success', cancel);
       return 'canceled' as const;
     }
-    const undeliverable = await undeliverableReason(subscription.dashboardId);
+    let verdict = reads.verdicts.get(subscription.dashboardId);
+    if (verdict === undefined) {
+      verdict = undeliverableReason(subscription.dashboardId, reads.catalogue);
+      reads.verdicts.set(subscription.dashboardId, verdict);
+    }
+    const undeliverable = await verdict;
     const companies = await companiesFor(subscription);
     const refusal = undeliverable ?? (companies.length === 0 ? 'the subscriber belongs to no company' : null);
     if (refusal !== null) throw new SnapshotError(`Not delivered: ${refusal}`, false);
@@ -155,9 +161,9 @@ const deliverOne = async (subscription: SubscriptionItem, now: Date, options: Ru
     await sendDeliveryMail({
       to: subscription.email,
       dashboardId: subscription.dashboardId,
-      dashboardName: subscription.dashboardName ?? subscription.dashboardId,
+      dashboardName: subscriptionName(subscription),
       format: subscription.format,
-      schedule: scheduleWords(subscription),
+      schedule: scheduleInSentence(subscription),
       companies,
       file,
       at: now,
@@ -183,7 +189,12 @@ const deliverOne = async (subscription: SubscriptionItem, now: Date, options: Ru
 /** Delivers what is due at `now`. */
 export const runDeliveries = async (now: Date, options: RunOptions): Promise<RunSummary> => {
   const due = await dueSubscriptions(now, DELIVERIES_PER_RUN);
-  const outcomes = await mapWithLimit(due, PARALLEL_JOBS, (subscription) => deliverOne(subscription, now, options));
+  const reads: RunReads = { catalogue: due.length > 0 ? listDashboards() : Promise.resolve([]), verdicts: new Map() };
+  // A catalogue read that fails fails each delivery that awaits it (retried), not the run.
+  reads.catalogue.catch(() => undefined);
+  const outcomes = await mapWithLimit(due, PARALLEL_JOBS, (subscription) =>
+    deliverOne(subscription, now, options, reads),
+  );
   const count = (outcome: Outcome) => outcomes.filter((value) => value === outcome).length;
   return {
     due: due.length,
@@ -194,7 +205,3 @@ export const runDeliveries = async (now: Date, options: RunOptions): Promise<Run
     skipped: count('skipped'),
   };
 };
-
-/** One subscription delivered now, whatever its schedule (an administrator's Send now): its outcome. */
-export const deliverNow = async (subscription: SubscriptionItem, options: RunOptions) =>
-  deliverOne({ ...subscription, attempts: MAX_ATTEMPTS - 1 }, new Date(), options);

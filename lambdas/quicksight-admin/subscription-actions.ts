@@ -13,6 +13,7 @@ import {
   allSubscriptions,
   deleteSubscription,
   findSubscription,
+  getSubscription,
   markDueNow,
   type SubscriptionItem,
 } from '../shared/data/subscriptions.ts';
@@ -99,7 +100,7 @@ export const sendSubscriptionNowAction = (request: RequestOf<'SEND_SUBSCRIPTION_
       const due = await markDueNow(item);
       if (due === undefined) {
         // Paused or deleted since it was read.
-        const now = await findSubscription(item.id);
+        const now = await getSubscription(item.email, item.id);
         if (now === undefined) throw new NotFoundError(SUBSCRIPTION_MESSAGES.notFound);
         throw new BadRequestError(SUBSCRIPTION_ADMIN_MESSAGES.paused);
       }

@@ -150,6 +150,8 @@ describe('the delivery run', () => {
     expect(mail.Destination).toEqual({ ToAddresses: [USER.email] });
     expect(mail.Content?.Simple?.Subject?.Data).toBe('Sales overview: your scheduled CSV');
     expect(mail.Content?.Simple?.Body?.Text?.Data).toContain('https://portal.example.com/dashboards/sales-overview');
+    // The schedule in the words the screens use.
+    expect(mail.Content?.Simple?.Body?.Text?.Data).toContain('Schedule: weekly on Monday at 08:00 (Europe/London)');
     const attachment = mail.Content?.Simple?.Attachments?.[0];
     expect(attachment?.FileName).toMatch(/^Sales overview \d{4}-\d{2}-\d{2}\.csv$/);
     expect(attachment?.ContentType).toBe('text/csv');
@@ -245,7 +247,8 @@ describe('the delivery run', () => {
     });
     let now = Date.now();
     const waits: number[] = [];
-    for (let attempt = 1; attempt < run.MAX_ATTEMPTS; attempt += 1) {
+    // Four attempts: three retries, then failed.
+    for (let attempt = 1; attempt < 4; attempt += 1) {
       expect((await runNow(new Date(now))).retrying).toBe(1);
       const after = (await stored(subscription.id))!;
       expect(after.lastOutcome).toBe('RETRYING');
@@ -271,6 +274,8 @@ describe('the delivery run', () => {
     // 11 due (9 + 2): 10 taken; the others are not the subscriber's dashboards, so they are canceled.
     const summary = await runNow();
     expect(summary.due).toBe(10);
+    // The dashboard's scope is read once a run, however many of its subscriptions are due.
+    expect(h.quicksight.commandCalls(DescribeDashboardCommand)).toHaveLength(1);
     expect((await runNow()).due).toBe(1);
     expect((await stored(paused.id))?.status).toBe('PAUSED');
   });

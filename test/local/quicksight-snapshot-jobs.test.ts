@@ -15,8 +15,6 @@ import { sampleDataset } from '#emulators/sample-dashboards/data/generator.ts';
 import { parseDelimited } from '#emulators/quicksight/csv.ts';
 import {
   SAMPLE_COMPANIES,
-  SNAPSHOT_JOB_RETENTION_MS,
-  SNAPSHOT_LINK_LIFETIME_MS,
   startQuickSightEmulator,
   type QuickSightEmulator,
   type QuickSightEmulatorOptions,
@@ -358,7 +356,8 @@ describe('download links', () => {
   it('expire 5 minutes after they are handed out; a new result hands out a new one', async () => {
     const qs = await start();
     const [url] = await runJob(qs, jobInput('links', [tag(NORTHWIND)]));
-    qs.clock.advance(SNAPSHOT_LINK_LIFETIME_MS + 1);
+    // 5 minutes.
+    qs.clock.advance(5 * 60_000 + 1);
     const expired = await fetch(url ?? '');
     expect(expired.status).toBe(403);
     expect(await expired.text()).toContain('<Code>AccessDenied</Code><Message>Request has expired</Message>');
@@ -398,7 +397,8 @@ describe('job IDs', () => {
     );
     await qs.client.send(new StartDashboardSnapshotJobCommand(other));
 
-    qs.clock.advance(SNAPSHOT_JOB_RETENTION_MS + 1);
+    // 24 hours after the job ended.
+    qs.clock.advance(24 * 60 * 60_000 + 1);
     expect(await sdkError(describeJob(qs, 'daily'))).toMatchObject({ name: 'ResourceNotFoundException' });
     expect((await again()).SnapshotJobId).toBe('daily');
     expect((await ended(qs, 'daily')).at(-1)).toBe('COMPLETED');

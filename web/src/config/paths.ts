@@ -1,4 +1,7 @@
-/** Every route of the SPA (user-portal and admin-portal specs, section 2). */
+/**
+ * Every route of the SPA (user-portal and admin-portal specs, section 2), but the admin pages only the admin
+ * portal links to (features/admin/admin-paths.ts).
+ */
 export const paths = {
   root: '/',
   login: '/login',
@@ -20,9 +23,6 @@ export const paths = {
     dashboard: '/admin/dashboard',
     quicksight: '/admin/quicksight',
     users: '/admin/users',
-    companies: '/admin/companies',
-    activity: '/admin/activity',
-    insights: '/admin/insights',
   },
 } as const;
 

@@ -6,7 +6,7 @@ import { FullPageLoading } from '#web/components/layout/full-page-status.tsx';
 import { RequireAuth } from '#web/components/sign-in/require-auth.tsx';
 import { ADMIN_PORTAL_GROUPS } from '#contracts/groups.ts';
 import { AdminApiProvider } from './api/admin-api-context.tsx';
-import { DELIVERIES_PATH } from './deliveries.ts';
+import { ADMIN_PAGE_PATHS } from './admin-paths.ts';
 import { AdminShell } from './components/admin-shell.tsx';
 
 const AdminLoginPage = lazyPage(() => import('./routes/admin-login-page.tsx'));
@@ -43,10 +43,10 @@ export default function AdminApp() {
           <Route path={below(paths.admin.dashboard)} element={<DashboardsPage />} />
           <Route path={below(paths.admin.quicksight)} element={<DashboardsPage />} />
           <Route path={below(paths.admin.users)} element={<UsersPage />} />
-          <Route path={below(paths.admin.companies)} element={<CompaniesPage />} />
-          <Route path={below(paths.admin.activity)} element={<ActivityPage />} />
-          <Route path={below(paths.admin.insights)} element={<InsightsPage />} />
-          <Route path={below(DELIVERIES_PATH)} element={<DeliveriesPage />} />
+          <Route path={below(ADMIN_PAGE_PATHS.companies)} element={<CompaniesPage />} />
+          <Route path={below(ADMIN_PAGE_PATHS.activity)} element={<ActivityPage />} />
+          <Route path={below(ADMIN_PAGE_PATHS.insights)} element={<InsightsPage />} />
+          <Route path={below(ADMIN_PAGE_PATHS.deliveries)} element={<DeliveriesPage />} />
         </Route>
         <Route path="*" element={<Navigate to={paths.admin.login} replace />} />
       </Routes>

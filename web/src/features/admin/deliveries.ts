@@ -1,11 +1,5 @@
 import type { AdminSubscription } from '#contracts/admin-subscriptions.ts';
-import type { DeliveryOutcome, SubscriptionStatus } from '#contracts/subscriptions.ts';
-
-/**
- * The Deliveries page's address: kept with the admin feature rather than in config/paths.ts, whose
- * object every sign-in page loads.
- */
-export const DELIVERIES_PATH = '/admin/deliveries';
+import { subscriptionName, type DeliveryOutcome, type SubscriptionStatus } from '#contracts/subscriptions.ts';
 
 /** The Deliveries page's texts (admin portal, /admin/deliveries). */
 export const DELIVERIES_TEXTS = {
@@ -48,8 +42,7 @@ export const OUTCOME_TONES: Readonly<Record<DeliveryOutcome, 'success' | 'warnin
 };
 
 /** A subscription's dashboard: its catalogue name, or its ID once the catalogue no longer names it. */
-export const dashboardLabel = (subscription: AdminSubscription): string =>
-  subscription.dashboardName ?? subscription.dashboardId;
+export const dashboardLabel = subscriptionName;
 
 /** What the search box matches: the recipient, the dashboard's name and ID. */
 export const subscriptionSearchText = (subscription: AdminSubscription): string =>

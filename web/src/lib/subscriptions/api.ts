@@ -1,14 +1,6 @@
 import { useMemo } from 'react';
 import { z } from 'zod';
-import {
-  DELIVERY_OUTCOMES,
-  SUBSCRIPTION_FORMATS,
-  SUBSCRIPTION_FREQUENCIES,
-  SUBSCRIPTION_STATUSES,
-  WEEKDAYS,
-  type CreateSubscriptionInput,
-  type Subscription,
-} from '#contracts/subscriptions.ts';
+import { subscriptionSchema, type CreateSubscriptionInput, type Subscription } from '#contracts/subscriptions.ts';
 import type { GraphqlClient } from '../graphql.ts';
 import { useGraphqlClient } from '../use-clients.ts';
 
@@ -59,25 +51,7 @@ export const DELETE_SUBSCRIPTION = /* GraphQL */ `
   }
 `;
 
-/** A Subscription as the API answers it (contracts/subscriptions.ts); any other shape is an error. */
-const subscriptionSchema = z.object({
-  id: z.string(),
-  dashboardId: z.string(),
-  dashboardName: z.string().nullable(),
-  format: z.enum(SUBSCRIPTION_FORMATS),
-  frequency: z.enum(SUBSCRIPTION_FREQUENCIES),
-  weekday: z.enum(WEEKDAYS).nullable(),
-  dayOfMonth: z.number().int().nullable(),
-  time: z.string(),
-  timeZone: z.string(),
-  company: z.string().nullable(),
-  status: z.enum(SUBSCRIPTION_STATUSES),
-  nextDeliveryAt: z.string().nullable(),
-  lastDeliveryAt: z.string().nullable(),
-  lastOutcome: z.enum(DELIVERY_OUTCOMES).nullable(),
-  lastError: z.string().nullable(),
-  createdAt: z.string(),
-}) satisfies z.ZodType<Subscription>;
+// A Subscription as the API answers it (contracts/subscriptions.ts subscriptionSchema); any other shape is an error.
 
 const listSchema = z.object({ listMySubscriptions: z.array(subscriptionSchema) });
 const createSchema = z.object({ createSubscription: subscriptionSchema });

@@ -8,7 +8,7 @@ import { Spinner } from '#web/components/spinner.tsx';
 import { useAuth } from '#web/lib/auth/auth-context.ts';
 import { useConfig } from '#web/lib/config-context.tsx';
 import { adminPortalTitle } from '../admin-messages.ts';
-import { DELIVERIES_PATH } from '../deliveries.ts';
+import { ADMIN_PAGE_PATHS } from '../admin-paths.ts';
 import { useDocumentTitle } from '#web/lib/use-document-title.ts';
 import './admin-shell.css';
 
@@ -23,10 +23,10 @@ const ADMIN_PAGE_TITLES: Readonly<Record<string, string>> = {
   [paths.admin.users]: 'User Management',
   [paths.admin.dashboard]: 'Manage Dashboards',
   [paths.admin.quicksight]: 'Manage Dashboards',
-  [paths.admin.companies]: 'Companies',
-  [paths.admin.activity]: 'Activity',
-  [paths.admin.insights]: 'Insights',
-  [DELIVERIES_PATH]: 'Deliveries',
+  [ADMIN_PAGE_PATHS.companies]: 'Companies',
+  [ADMIN_PAGE_PATHS.activity]: 'Activity',
+  [ADMIN_PAGE_PATHS.insights]: 'Insights',
+  [ADMIN_PAGE_PATHS.deliveries]: 'Deliveries',
   [paths.admin.changePassword]: 'Change Password',
 };
 
@@ -50,10 +50,10 @@ export function AdminShell() {
   const tabs = [
     { to: paths.admin.users, label: 'Manage Users', current: pathname === paths.admin.users },
     { to: paths.admin.dashboard, label: 'Manage Dashboards', current: DASHBOARD_ROUTES.includes(pathname) },
-    { to: paths.admin.companies, label: 'Companies', current: pathname === paths.admin.companies },
-    { to: paths.admin.activity, label: 'Activity', current: pathname === paths.admin.activity },
-    { to: paths.admin.insights, label: 'Insights', current: pathname === paths.admin.insights },
-    { to: DELIVERIES_PATH, label: 'Deliveries', current: pathname === DELIVERIES_PATH },
+    { to: ADMIN_PAGE_PATHS.companies, label: 'Companies', current: pathname === ADMIN_PAGE_PATHS.companies },
+    { to: ADMIN_PAGE_PATHS.activity, label: 'Activity', current: pathname === ADMIN_PAGE_PATHS.activity },
+    { to: ADMIN_PAGE_PATHS.insights, label: 'Insights', current: pathname === ADMIN_PAGE_PATHS.insights },
+    { to: ADMIN_PAGE_PATHS.deliveries, label: 'Deliveries', current: pathname === ADMIN_PAGE_PATHS.deliveries },
   ];
 
   return (

@@ -3,7 +3,8 @@ import type { AdminSubscription } from '#contracts/admin-subscriptions.ts';
 import { Badge } from '#web/components/badge.tsx';
 import { EmptyList } from '#web/components/empty-list.tsx';
 import { RowActions } from '#web/components/row-actions.tsx';
-import { deliveryTime, scheduleText } from '#web/lib/subscriptions/schedule-text.ts';
+import { deliveryTime } from '#web/lib/subscriptions/schedule-text.ts';
+import { scheduleText } from '#contracts/subscriptions.ts';
 import {
   dashboardLabel,
   DELIVERIES_TEXTS,

@@ -10,6 +10,10 @@ import {
   type CreateSubscriptionInput,
   type Subscription,
   type SubscriptionFormat,
+  FREQUENCY_LABELS,
+  scheduleInSentence,
+  subscriptionName,
+  WEEKDAY_LABELS,
 } from '#contracts/subscriptions.ts';
 import { Alert } from '#web/components/alert.tsx';
 import { FormDialog } from '#web/components/form-dialog.tsx';
@@ -18,13 +22,7 @@ import { notify } from '#web/components/toaster.tsx';
 import { useAuth } from '#web/lib/auth/auth-context.ts';
 import { useSchemaForm } from '#web/lib/forms/use-schema-form.ts';
 import { subscriptionErrorText, useSubscriptionsApi } from '#web/lib/subscriptions/api.ts';
-import {
-  deliveryTime,
-  FREQUENCY_LABELS,
-  scheduleInSentence,
-  subscriptionName,
-  WEEKDAY_LABELS,
-} from '#web/lib/subscriptions/schedule-text.ts';
+import { deliveryTime } from '#web/lib/subscriptions/schedule-text.ts';
 import './subscribe-dialog.css';
 
 const SUBSCRIBE_TEXTS = {

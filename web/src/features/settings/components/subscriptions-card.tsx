@@ -1,6 +1,13 @@
 import { useCallback, useEffect, useId, useRef, useState } from 'react';
 import { Link } from 'react-router';
-import { MAX_SUBSCRIPTIONS_PER_USER, SUBSCRIPTION_MESSAGES, type Subscription } from '#contracts/subscriptions.ts';
+import {
+  MAX_SUBSCRIPTIONS_PER_USER,
+  SUBSCRIPTION_MESSAGES,
+  type Subscription,
+  scheduleInSentence,
+  scheduleText,
+  subscriptionName,
+} from '#contracts/subscriptions.ts';
 import { dashboardPath, paths } from '#web/config/paths.ts';
 import { Alert } from '#web/components/alert.tsx';
 import { Badge } from '#web/components/badge.tsx';
@@ -12,12 +19,7 @@ import { LoadFailure } from '#web/components/load-failure.tsx';
 import { Spinner } from '#web/components/spinner.tsx';
 import { notify } from '#web/components/toaster.tsx';
 import { subscriptionErrorText, useSubscriptionsApi } from '#web/lib/subscriptions/api.ts';
-import {
-  deliveryTime,
-  scheduleInSentence,
-  scheduleText,
-  subscriptionName,
-} from '#web/lib/subscriptions/schedule-text.ts';
+import { deliveryTime } from '#web/lib/subscriptions/schedule-text.ts';
 import { useServerCall } from '#web/lib/use-server-call.ts';
 import './subscriptions-card.css';
 
