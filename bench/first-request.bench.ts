@@ -25,12 +25,13 @@ import { randomUUID } from 'node:crypto';
 import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { pathToFileURL } from 'node:url';
+import { fileURLToPath, pathToFileURL } from 'node:url';
 import { EMBED_DASHBOARD_HEADER } from '#contracts/embed.ts';
 import { FUNCTION_URL_METHODS } from '#contracts/function-urls.ts';
 import { COGNITO_ADMIN_SCOPE } from '#contracts/user-pool-client.ts';
 import { stackFilePath, type DemoAccount } from '#clients/local-stack.ts';
-import type { DeployedFunctionKey, UrlFunctionKey } from '#local/aws/deployment.ts';
+import { bundleHandler } from '#lib/bundling/handler-bundle.ts';
+import type { DeployedFunctionKey, SynthesizedFunction, UrlFunctionKey } from '#local/aws/deployment.ts';
 import { localDeployment } from '#local/aws/local-deployment.ts';
 import { functionEnvironment, templateValues } from '#local/environment.ts';
 import { functionUrlEvent } from '#local/function-url/event.ts';
@@ -212,6 +213,11 @@ export async function run(options: BenchOptions): Promise<BenchRow[]> {
       }),
     };
 
+    const invocationsOf = (fn: SynthesizedFunction, event: (requestId: string) => unknown) =>
+      Array.from({ length: 1 + WARM_INVOCATIONS }, () => {
+        const requestId = randomUUID();
+        return { event: event(requestId), context: contextFields(fn, info.region, requestId) };
+      });
     const { runner, empty } = await writeRunner(scratch);
     const rows: BenchRow[] = [];
     const emptyRuns: number[] = [];
@@ -221,11 +227,7 @@ export async function run(options: BenchOptions): Promise<BenchRow[]> {
       if (keys === undefined) throw new Error(`${key}: the stack reported no credentials for it`);
       const env = functionEnvironment(fn, values, endpoints, keys);
       const request = await requests[key]();
-      const invocations = () =>
-        Array.from({ length: 1 + WARM_INVOCATIONS }, () => {
-          const requestId = randomUUID();
-          return { event: request.event(requestId), context: contextFields(fn, info.region, requestId) };
-        });
+      const invocations = () => invocationsOf(fn, request.event);
       const instance = async () => {
         const report = await runChild(
           runner,
@@ -256,6 +258,34 @@ export async function run(options: BenchOptions): Promise<BenchRow[]> {
         kind: 'time',
       });
     }
+    // The floor: one SDK call and nothing else, bundled and timed as the functions are, in the
+    // embed function's environment (its keys may GetItem the State table).
+    const floorDir = join(scratch, 'one-call');
+    await bundleHandler(fileURLToPath(new URL('./one-call-function.ts', import.meta.url)), floorDir);
+    const embedFn = deployment.functions.embed;
+    const floorEnv = functionEnvironment(embedFn, values, endpoints, credentials.embed!);
+    const floorInstance = async () => {
+      const report = await runChild(
+        runner,
+        pathToFileURL(join(floorDir, 'index.mjs')).href,
+        'handler',
+        invocationsOf(embedFn, () => ({})),
+        floorEnv,
+      );
+      const wrong = report.results.find((outcome) => !hasKey('found')(outcome));
+      if (wrong !== undefined) throw new Error(`the one-call floor answered ${wrong.thrown ?? wrong.keys?.join(',')}`);
+      return report;
+    };
+    const floor = await sideBySide(floorInstance, () => runChild(runner, empty, 'handler', [], floorEnv), repetitions, {
+      warmUp: !options.smoke,
+    });
+    emptyRuns.push(...floor.emptyRuns);
+    rows.push({
+      area: 'lambda cold start',
+      metric: `floor: one DynamoDB GetItem through the AWS SDK v3 and nothing else (bench/one-call-function.ts), cold overhead, median of ${repetitions}`,
+      value: `${ms(floor.overhead)} (${(floor.overhead / floor.empty).toFixed(2)}x empty module; init ${ms(floor.init)}, first invocation ${ms(floor.first)}, warm median ${ms(floor.warm)}, empty module ${ms(floor.empty)})`,
+      kind: 'time',
+    });
     rows.push({
       area: 'lambda cold start',
       metric: `empty module cold import (process start to end of import), median of ${repetitions} per function`,

@@ -15,8 +15,8 @@ import {
   findSubscription,
   getSubscription,
   markDueNow,
-  type SubscriptionItem,
 } from '../shared/data/subscriptions.ts';
+import type { SubscriptionItem } from '../shared/data/subscription-items.ts';
 import { BadRequestError, NotFoundError } from '../shared/errors.ts';
 
 /**

@@ -6,6 +6,7 @@ import {
   subscriptionActionResponseSchema,
 } from '#contracts/admin-subscriptions.ts';
 import { SUBSCRIPTION_MESSAGES, type CreateSubscriptionInput } from '#contracts/subscriptions.ts';
+import type * as SubscriptionItems from '#lambdas/shared/data/subscription-items.ts';
 import type * as SubscriptionData from '#lambdas/shared/data/subscriptions.ts';
 import { seedCompany, seedMembership } from './support/companies.ts';
 import {
@@ -29,6 +30,7 @@ import {
 let h: Harness;
 let handler: Handler;
 let data: typeof SubscriptionData;
+let items: typeof SubscriptionItems;
 let adminToken: string;
 
 /** When the seeded subscriptions were created: a Monday, 10:00 UTC. */
@@ -41,6 +43,7 @@ beforeAll(async () => {
   h = await startHarness();
   handler = await loadHandler('quicksight-admin');
   data = await import('#lambdas/shared/data/subscriptions.ts');
+  items = await import('#lambdas/shared/data/subscription-items.ts');
 });
 afterAll(() => h.close());
 beforeEach(async () => {
@@ -223,7 +226,7 @@ describe('SEND_SUBSCRIPTION_NOW', () => {
     const subscription = await seed(USER.email, weekly, 'Sales', new Date());
     await seed(OTHER_USER.email, weekly, 'Sales', new Date());
     const before = new Date().toISOString();
-    expect(await data.dueSubscriptions(new Date(), 10)).toEqual([]);
+    expect(await items.dueSubscriptions(new Date(), 10)).toEqual([]);
 
     const res = await call({ action: 'SEND_SUBSCRIPTION_NOW', subscriptionId: subscription.id });
     const after = new Date().toISOString();
@@ -241,7 +244,7 @@ describe('SEND_SUBSCRIPTION_NOW', () => {
     });
     expect(answer.subscription.dueAt! >= before && answer.subscription.dueAt! <= after).toBe(true);
 
-    const due = await data.dueSubscriptions(new Date(), 10);
+    const due = await items.dueSubscriptions(new Date(), 10);
     expect(due.map((item) => [item.id, item.dueAt])).toEqual([[subscription.id, answer.subscription.dueAt]]);
     const item = (await stored()).find((row) => row.id === subscription.id)!;
     expect(item).toMatchObject({ dueKey: 'DUE', dueAt: answer.subscription.dueAt, attempts: 0 });
@@ -263,7 +266,7 @@ describe('SEND_SUBSCRIPTION_NOW', () => {
     const res = await call({ action: 'SEND_SUBSCRIPTION_NOW', subscriptionId: subscription.id });
     expect(res).toMatchObject({ status: 400, body: { error: SUBSCRIPTION_ADMIN_MESSAGES.paused } });
     expect(await stored()).toEqual(before);
-    expect(await data.dueSubscriptions(new Date('2027-01-01T00:00:00.000Z'), 10)).toEqual([]);
+    expect(await items.dueSubscriptions(new Date('2027-01-01T00:00:00.000Z'), 10)).toEqual([]);
     expect(await auditTrail()).toEqual([
       ['SEND_SUBSCRIPTION_NOW', ADMIN.email, USER.email, 'failure', SUBSCRIPTION_ADMIN_MESSAGES.paused],
     ]);

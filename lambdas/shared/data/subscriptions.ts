@@ -3,14 +3,14 @@ import { DeleteCommand, GetCommand, PutCommand, QueryCommand, UpdateCommand } fr
 import {
   MAX_SUBSCRIPTIONS_PER_USER,
   type CreateSubscriptionInput,
-  type DeliveryOutcome,
   type Subscription,
   type SubscriptionSchedule,
 } from '#contracts/subscriptions.ts';
-import { STATE_DUE_INDEX, stateTable } from '#contracts/tables.ts';
+import { stateTable } from '#contracts/tables.ts';
 import { dynamo } from '../aws/dynamo.ts';
 import { nextDeliveryAfter } from '../subscriptions/schedule.ts';
 import { withLease } from './lease.ts';
+import { DUE, PARTITION, type SubscriptionItem, toItem } from './subscription-items.ts';
 import { isConditionFailure, tableName, writeIf } from './tables.ts';
 
 /**
@@ -23,18 +23,8 @@ import { isConditionFailure, tableName, writeIf } from './tables.ts';
  * counts the user's subscriptions and writes the new one while holding the user's subscription
  * lease (lease.ts), so two creates never pass the limit together; a delete frees a place.
  */
-const PARTITION = 'SUBSCRIPTIONS';
-const DUE = 'DUE';
 const subscriptionKey = (email: string, id: string) => ({ pk: PARTITION, sk: `${email}#${id}` });
 const subscriptionsLease = (email: string) => `SUBSCRIPTIONS#${email}`;
-
-/** A stored subscription: the public shape and who receives it, with the retry count. */
-export interface SubscriptionItem extends Subscription {
-  readonly email: string;
-  readonly attempts: number;
-  /** When the delivery function takes it next (its next delivery, a retry, or a run's lease); null when paused. */
-  readonly dueAt: string | null;
-}
 
 export class TooManySubscriptionsError extends Error {
   constructor() {
@@ -42,30 +32,6 @@ export class TooManySubscriptionsError extends Error {
     this.name = 'TooManySubscriptionsError';
   }
 }
-
-const stringOrNull = (value: unknown): string | null => (typeof value === 'string' ? value : null);
-
-const toItem = (item: Record<string, unknown>): SubscriptionItem => ({
-  id: String(item.id),
-  email: String(item.email),
-  dashboardId: String(item.dashboardId),
-  dashboardName: stringOrNull(item.dashboardName),
-  format: item.format as Subscription['format'],
-  frequency: item.frequency as Subscription['frequency'],
-  weekday: (stringOrNull(item.weekday) as Subscription['weekday']) ?? null,
-  dayOfMonth: typeof item.dayOfMonth === 'number' ? item.dayOfMonth : null,
-  time: String(item.time),
-  timeZone: String(item.timeZone),
-  company: stringOrNull(item.company),
-  status: item.status === 'PAUSED' ? 'PAUSED' : 'ACTIVE',
-  nextDeliveryAt: stringOrNull(item.nextDeliveryAt),
-  lastDeliveryAt: stringOrNull(item.lastDeliveryAt),
-  lastOutcome: stringOrNull(item.lastOutcome) as DeliveryOutcome | null,
-  lastError: stringOrNull(item.lastError),
-  createdAt: String(item.createdAt),
-  attempts: typeof item.attempts === 'number' ? item.attempts : 0,
-  dueAt: stringOrNull(item.dueAt),
-});
 
 /** The public shape, without the recipient and the retry count. */
 export const publicSubscription = ({
@@ -244,20 +210,6 @@ export const deleteSubscription = (email: string, id: string): Promise<boolean> 
       }),
     ),
   );
-
-/** Active subscriptions due at `now` (next delivery or retry time passed), earliest first, at most `limit`. */
-export const dueSubscriptions = async (now: Date, limit: number): Promise<SubscriptionItem[]> => {
-  const answer = await dynamo.send(
-    new QueryCommand({
-      TableName: tableName(stateTable),
-      IndexName: STATE_DUE_INDEX,
-      KeyConditionExpression: 'dueKey = :due AND dueAt <= :now',
-      ExpressionAttributeValues: { ':due': DUE, ':now': now.toISOString() },
-      Limit: limit,
-    }),
-  );
-  return (answer.Items ?? []).map(toItem);
-};
 
 /**
  * Takes a due subscription for one delivery attempt: its due time moves `leaseMs` ahead, on the

@@ -1,4 +1,5 @@
-import { deleteSubscription, subscriptionsOf, type SubscriptionItem } from '../data/subscriptions.ts';
+import type { SubscriptionItem } from '../data/subscription-items.ts';
+import { deleteSubscription, subscriptionsOf } from '../data/subscriptions.ts';
 
 /**
  * Deletes the subscriptions of `email` that `which` selects (all by default), in the step that
