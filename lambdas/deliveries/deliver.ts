@@ -1,5 +1,6 @@
 import { AdminGetUserCommand } from '@aws-sdk/client-cognito-identity-provider';
 import { ENV } from '#contracts/env.ts';
+import type { FileSheetSelection } from '#contracts/snapshot-files.ts';
 import { scheduleInSentence, subscriptionName } from '#contracts/subscriptions.ts';
 import { isAwsError } from '../shared/aws/config.ts';
 import { cognito } from '../shared/aws/cognito.ts';
@@ -13,7 +14,7 @@ import type { SubscriptionItem } from '../shared/data/subscription-items.ts';
 import { hasViewOfDashboard } from '../shared/data/views.ts';
 import { requireEnv } from '../shared/env.ts';
 import { sendDeliveryMail } from './mail.ts';
-import { downloadSnapshot, SnapshotError, snapshotState, startSnapshot } from './snapshot.ts';
+import { downloadSnapshot, sheetSelection, SnapshotError, snapshotState, startSnapshot } from './snapshot.ts';
 import type { RunOptions, RunSummary } from './run.ts';
 
 /**
@@ -87,9 +88,16 @@ const companiesFor = async (subscription: SubscriptionItem): Promise<string[]> =
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
-const makeFile = async (subscription: SubscriptionItem, companies: string[], now: Date, options: RunOptions) => {
+const makeFile = async (
+  subscription: SubscriptionItem,
+  companies: string[],
+  selection: FileSheetSelection,
+  now: Date,
+  options: RunOptions,
+) => {
   const jobId = `${subscription.id}-${now.getTime()}`;
-  await startSnapshot({ jobId, dashboardId: subscription.dashboardId, format: subscription.format, companies });
+  const { dashboardId, format } = subscription;
+  await startSnapshot({ jobId, dashboardId, format, companies, selection });
   for (;;) {
     await sleep(options.pollMs ?? POLL_MS);
     const state = await snapshotState(subscription.dashboardId, jobId);
@@ -106,14 +114,26 @@ const failureText = (error: unknown) =>
       : 'Unknown failure';
 
 /**
- * What one run reads once for all its subscriptions: the catalogue, and each dashboard's
- * deliverability (a DescribeDashboard and a DescribeDataSet per dataset), however many
- * subscriptions name it.
+ * What one run reads once for all its subscriptions: the catalogue, each dashboard's
+ * deliverability (a DescribeDashboard and a DescribeDataSet per dataset) and, per dashboard and
+ * format, the part of it a file holds (DescribeDashboardDefinition), however many subscriptions
+ * name them.
  */
 interface RunReads {
   readonly catalogue: ReturnType<typeof listDashboards>;
   readonly verdicts: Map<string, Promise<string | null>>;
+  readonly selections: Map<string, Promise<FileSheetSelection>>;
 }
+
+/** `read()` once per `key` in a run: later subscriptions wait on the same answer. */
+const once = <T>(cache: Map<string, Promise<T>>, key: string, read: () => Promise<T>): Promise<T> => {
+  let answer = cache.get(key);
+  if (answer === undefined) {
+    answer = read();
+    cache.set(key, answer);
+  }
+  return answer;
+};
 
 const deliverOne = async (subscription: SubscriptionItem, now: Date, options: RunOptions, reads: RunReads) => {
   const { logger } = options;
@@ -126,16 +146,17 @@ const deliverOne = async (subscription: SubscriptionItem, now: Date, options: Ru
       await audit('CANCEL_SUBSCRIPTION', subscription, 'success', cancel);
       return 'canceled' as const;
     }
-    let verdict = reads.verdicts.get(subscription.dashboardId);
-    if (verdict === undefined) {
-      verdict = undeliverableReason(subscription.dashboardId, reads.catalogue);
-      reads.verdicts.set(subscription.dashboardId, verdict);
-    }
-    const undeliverable = await verdict;
+    const { dashboardId, format } = subscription;
+    const undeliverable = await once(reads.verdicts, dashboardId, () =>
+      undeliverableReason(dashboardId, reads.catalogue),
+    );
     const companies = await companiesFor(subscription);
     const refusal = undeliverable ?? (companies.length === 0 ? 'the subscriber belongs to no company' : null);
     if (refusal !== null) throw new SnapshotError(`Not delivered: ${refusal}`, false);
-    const file = await makeFile(subscription, companies, now, options);
+    const selection = await once(reads.selections, `${dashboardId} ${format}`, () =>
+      sheetSelection(dashboardId, format),
+    );
+    const file = await makeFile(subscription, companies, selection, now, options);
     await sendDeliveryMail({
       to: subscription.email,
       dashboardId: subscription.dashboardId,
@@ -170,7 +191,7 @@ export const deliverDue = async (
   now: Date,
   options: RunOptions,
 ): Promise<RunSummary> => {
-  const reads: RunReads = { catalogue: listDashboards(), verdicts: new Map() };
+  const reads: RunReads = { catalogue: listDashboards(), verdicts: new Map(), selections: new Map() };
   // A catalogue read that fails fails each delivery that awaits it (retried), not the run.
   reads.catalogue.catch(() => undefined);
   const outcomes = await mapWithLimit(due, PARALLEL_JOBS, (subscription) =>

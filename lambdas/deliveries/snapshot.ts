@@ -3,12 +3,11 @@ import {
   DescribeDashboardSnapshotJobCommand,
   DescribeDashboardSnapshotJobResultCommand,
   StartDashboardSnapshotJobCommand,
-  type SnapshotFileSheetSelection,
 } from '@aws-sdk/client-quicksight';
 import * as https from 'node:https';
 import * as tls from 'node:tls';
-import { COMPANY_TAG_DELIMITER, COMPANY_TAG_KEY } from '#contracts/companies.ts';
 import { ENV } from '#contracts/env.ts';
+import { companyTags, fileSheetSelection, type FileSheetSelection } from '#contracts/snapshot-files.ts';
 import type { SubscriptionFormat } from '#contracts/subscriptions.ts';
 import { quicksight } from '../shared/aws/quicksight.ts';
 import { optionalEnv } from '../shared/env.ts';
@@ -33,21 +32,15 @@ export class SnapshotError extends Error {
   }
 }
 
-/** What a file needs of the dashboard: its first sheet and, for CSV, that sheet's first table visual. */
-const sheetSelection = async (dashboardId: string, format: SubscriptionFormat): Promise<SnapshotFileSheetSelection> => {
+/** The part of the dashboard the file holds (contracts/snapshot-files.ts), from its definition. */
+export const sheetSelection = async (dashboardId: string, format: SubscriptionFormat): Promise<FileSheetSelection> => {
   const { accountId } = quicksightSettings();
   const described = await quicksight.send(
     new DescribeDashboardDefinitionCommand({ AwsAccountId: accountId, DashboardId: dashboardId }),
   );
-  const sheet = described.Definition?.Sheets?.[0];
-  if (!sheet?.SheetId) throw new SnapshotError('The dashboard has no sheet to send', false);
-  if (format === 'PDF') return { SheetId: sheet.SheetId, SelectionScope: 'ALL_VISUALS' };
-  // A CSV file is one visual's data (SnapshotFileSheetSelection: one visual for CSV).
-  const visuals = sheet.Visuals ?? [];
-  const table = visuals.find((visual) => visual.TableVisual?.VisualId) ?? visuals.find((v) => v.PivotTableVisual);
-  const visualId = table?.TableVisual?.VisualId ?? table?.PivotTableVisual?.VisualId;
-  if (!visualId) throw new SnapshotError('The dashboard’s first sheet has no table to send as CSV', false);
-  return { SheetId: sheet.SheetId, SelectionScope: 'SELECTED_VISUALS', VisualIds: [visualId] };
+  const selection = fileSheetSelection(described.Definition, format);
+  if (typeof selection === 'string') throw new SnapshotError(selection, false);
+  return selection;
 };
 
 export interface SnapshotRequest {
@@ -56,25 +49,22 @@ export interface SnapshotRequest {
   readonly format: SubscriptionFormat;
   /** The companies whose rows the file holds (names, as the rules' company column holds them). */
   readonly companies: readonly string[];
+  /** The part of the dashboard the file holds ({@link sheetSelection}). */
+  readonly selection: FileSheetSelection;
 }
 
 export const startSnapshot = async (request: SnapshotRequest): Promise<void> => {
   const { accountId } = quicksightSettings();
-  const selection = await sheetSelection(request.dashboardId, request.format);
   await quicksight.send(
     new StartDashboardSnapshotJobCommand({
       AwsAccountId: accountId,
       DashboardId: request.dashboardId,
       SnapshotJobId: request.jobId,
       UserConfiguration: {
-        AnonymousUsers: [
-          {
-            RowLevelPermissionTags: [{ Key: COMPANY_TAG_KEY, Value: request.companies.join(COMPANY_TAG_DELIMITER) }],
-          },
-        ],
+        AnonymousUsers: [{ RowLevelPermissionTags: companyTags(request.companies) }],
       },
       SnapshotConfiguration: {
-        FileGroups: [{ Files: [{ FormatType: request.format, SheetSelections: [selection] }] }],
+        FileGroups: [{ Files: [{ FormatType: request.format, SheetSelections: [request.selection] }] }],
       },
     }),
   );

@@ -1,5 +1,10 @@
 import * as z from 'zod';
-import { createSubscriptionInputSchema, SUBSCRIPTION_MESSAGES, type Subscription } from '#contracts/subscriptions.ts';
+import {
+  createSubscriptionInputSchema,
+  SUBSCRIPTION_MESSAGES,
+  subscriptionName,
+  type Subscription,
+} from '#contracts/subscriptions.ts';
 import { auditorFor } from '../shared/audit.ts';
 import type { Caller } from '../shared/auth/caller.ts';
 import { type DashboardItem, listDashboards } from '../shared/data/catalogue.ts';
@@ -36,7 +41,8 @@ const SUBSCRIPTION_AUDIT_ACTIONS = {
   delete: 'DELETE_SUBSCRIPTION',
 } as const;
 
-const scheduleText = (subscription: Subscription): string => {
+/** The schedule as the audit trail records it: the stored values, as the Activity page's search finds them. */
+const auditScheduleText = (subscription: Subscription): string => {
   const day =
     subscription.frequency === 'WEEKLY'
       ? ` on ${subscription.weekday}`
@@ -48,8 +54,8 @@ const scheduleText = (subscription: Subscription): string => {
 
 /** The audit entry's detail: which subscription, of which dashboard, what it sends and when. */
 const describeSubscription = (subscription: Subscription): string =>
-  `subscription ${subscription.id}: ${subscription.dashboardName ?? subscription.dashboardId}, ` +
-  `${subscription.format}, ${scheduleText(subscription)}, ` +
+  `subscription ${subscription.id}: ${subscriptionName(subscription)}, ` +
+  `${subscription.format}, ${auditScheduleText(subscription)}, ` +
   `${subscription.company === null ? 'all companies' : `company ${subscription.company}`}`;
 
 /** Longest target an audit entry keeps of a raw argument (the longest dashboard id). */

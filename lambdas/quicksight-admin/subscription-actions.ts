@@ -1,4 +1,4 @@
-import { SUBSCRIPTION_MESSAGES } from '#contracts/subscriptions.ts';
+import { SUBSCRIPTION_MESSAGES, subscriptionName } from '#contracts/subscriptions.ts';
 import { SUBSCRIPTION_ADMIN_MESSAGES, type AdminSubscription } from '#contracts/admin-subscriptions.ts';
 import type { QuicksightAdminRequest } from '#contracts/quicksight-admin.ts';
 import type { auditorFor } from '../shared/audit.ts';
@@ -30,33 +30,15 @@ import { BadRequestError, NotFoundError } from '../shared/errors.ts';
 type RequestOf<A extends QuicksightAdminRequest['action']> = Extract<QuicksightAdminRequest, { action: A }>;
 type Audit = ReturnType<typeof auditorFor>;
 
-const toAdminSubscription = (item: SubscriptionItem, companies: readonly string[]): AdminSubscription => ({
-  id: item.id,
-  email: item.email,
-  dashboardId: item.dashboardId,
-  dashboardName: item.dashboardName,
-  format: item.format,
-  frequency: item.frequency,
-  weekday: item.weekday,
-  dayOfMonth: item.dayOfMonth,
-  time: item.time,
-  timeZone: item.timeZone,
-  company: item.company,
-  status: item.status,
-  nextDeliveryAt: item.nextDeliveryAt,
-  lastDeliveryAt: item.lastDeliveryAt,
-  lastOutcome: item.lastOutcome,
-  lastError: item.lastError,
-  createdAt: item.createdAt,
-  dueAt: item.dueAt,
-  companies: [...companies],
-});
-
-const dashboardOf = (item: SubscriptionItem) => item.dashboardName ?? item.dashboardId;
+/** A subscription as administrators see it: every stored field but the retry count, with the companies. */
+const toAdminSubscription = (
+  { attempts: _attempts, ...item }: SubscriptionItem,
+  companies: readonly string[],
+): AdminSubscription => ({ ...item, companies: [...companies] });
 
 const byRecipientThenDashboard = (a: AdminSubscription, b: AdminSubscription) =>
   a.email.localeCompare(b.email) ||
-  (a.dashboardName ?? a.dashboardId).localeCompare(b.dashboardName ?? b.dashboardId) ||
+  subscriptionName(a).localeCompare(subscriptionName(b)) ||
   a.createdAt.localeCompare(b.createdAt);
 
 /** Every subscription with its recipient's companies: three reads (subscriptions, memberships, companies). */
@@ -71,7 +53,7 @@ export const listSubscriptionsAction = async (): Promise<{ subscriptions: AdminS
 
 /** The audit entry's detail: which dashboard, in which format, which subscription. */
 const describe = (item: SubscriptionItem, what: string) =>
-  `${dashboardOf(item)} (dashboard ${item.dashboardId}, ${item.format}, subscription ${item.id}): ${what}`;
+  `${subscriptionName(item)} (dashboard ${item.dashboardId}, ${item.format}, subscription ${item.id}): ${what}`;
 
 /** Runs `work` on the subscription `id`, audited under the recipient, or under the id when there is none. */
 const onSubscription = async <T>(

@@ -274,8 +274,10 @@ describe('the delivery run', () => {
     // 11 due (9 + 2): 10 taken; the others are not the subscriber's dashboards, so they are canceled.
     const summary = await runNow();
     expect(summary.due).toBe(10);
-    // The dashboard's scope is read once a run, however many of its subscriptions are due.
+    // The dashboard's scope and its file's sheet are read once a run, however many of its subscriptions are due.
+    expect(summary.delivered).toBe(9);
     expect(h.quicksight.commandCalls(DescribeDashboardCommand)).toHaveLength(1);
+    expect(h.quicksight.commandCalls(DescribeDashboardDefinitionCommand)).toHaveLength(1);
     expect((await runNow()).due).toBe(1);
     expect((await stored(paused.id))?.status).toBe('PAUSED');
   });

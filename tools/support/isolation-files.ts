@@ -7,9 +7,9 @@ import {
   DescribeDashboardSnapshotJobCommand,
   DescribeDashboardSnapshotJobResultCommand,
   StartDashboardSnapshotJobCommand,
-  type SnapshotFileSheetSelection,
 } from '@aws-sdk/client-quicksight';
-import { COMPANY_COLUMN, COMPANY_TAG_DELIMITER, COMPANY_TAG_KEY } from '#contracts/companies.ts';
+import { COMPANY_COLUMN } from '#contracts/companies.ts';
+import { companyTags, fileSheetSelection, type FileSheetSelection } from '#contracts/snapshot-files.ts';
 import { embedCertificatePath } from '#clients/local-stack.ts';
 import { describeError } from './cli.ts';
 import type { QuickSightReader } from './isolation-api.ts';
@@ -37,7 +37,7 @@ export type EmailedFile =
   { readonly made: true; readonly rows: ReadonlyMap<string, number> } | { readonly made: false; readonly why: string };
 
 /** The first table of the first sheet (a CSV is one visual's data), or why the dashboard has none. */
-type Selection = SnapshotFileSheetSelection | string;
+type Selection = FileSheetSelection | string;
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
@@ -147,16 +147,7 @@ export class EmailedFiles {
         .send(
           new DescribeDashboardDefinitionCommand({ AwsAccountId: this.quicksight.accountId, DashboardId: dashboardId }),
         )
-        .then(({ Definition }) => {
-          const sheet = Definition?.Sheets?.[0];
-          if (!sheet?.SheetId) return 'the dashboard has no sheet to send';
-          const visuals = sheet.Visuals ?? [];
-          const table =
-            visuals.find((visual) => visual.TableVisual?.VisualId) ?? visuals.find((v) => v.PivotTableVisual);
-          const visualId = table?.TableVisual?.VisualId ?? table?.PivotTableVisual?.VisualId;
-          if (!visualId) return 'the first sheet has no table to send as CSV';
-          return { SheetId: sheet.SheetId, SelectionScope: 'SELECTED_VISUALS', VisualIds: [visualId] };
-        });
+        .then(({ Definition }) => fileSheetSelection(Definition, 'CSV'));
       this.selections.set(dashboardId, found);
     }
     return found;
@@ -185,7 +176,7 @@ export class EmailedFiles {
     dashboardId: string,
     user: string,
     companies: readonly string[],
-    selection: SnapshotFileSheetSelection,
+    selection: FileSheetSelection,
   ): Promise<EmailedFile> {
     this.jobs += 1;
     const ids = {
@@ -200,9 +191,7 @@ export class EmailedFiles {
         new StartDashboardSnapshotJobCommand({
           ...ids,
           UserConfiguration: {
-            AnonymousUsers: [
-              { RowLevelPermissionTags: [{ Key: COMPANY_TAG_KEY, Value: companies.join(COMPANY_TAG_DELIMITER) }] },
-            ],
+            AnonymousUsers: [{ RowLevelPermissionTags: companyTags(companies) }],
           },
           SnapshotConfiguration: { FileGroups: [{ Files: [{ FormatType: 'CSV', SheetSelections: [selection] }] }] },
         }),

@@ -1,0 +1,48 @@
+/**
+ * What a subscription's file is made of, read the same way by the delivery function
+ * (lambdas/deliveries/snapshot.ts) and the isolation proof's emailed-file path
+ * (tools/support/isolation-files.ts): which part of the dashboard becomes the file, and the
+ * row-level-security tag of the anonymous user QuickSight makes it for
+ * (StartDashboardSnapshotJob).
+ */
+import { COMPANY_TAG_DELIMITER, COMPANY_TAG_KEY } from './companies.ts';
+
+/** The fields of a dashboard definition (DescribeDashboardDefinition's Definition) the choice reads. */
+export interface DefinitionSheets {
+  readonly Sheets?: readonly {
+    readonly SheetId?: string;
+    readonly Visuals?: readonly {
+      readonly TableVisual?: { readonly VisualId?: string };
+      readonly PivotTableVisual?: { readonly VisualId?: string };
+    }[];
+  }[];
+}
+
+/** A SnapshotFileSheetSelection: a PDF is the whole first sheet, a CSV one visual's data. */
+export type FileSheetSelection =
+  | { SheetId: string; SelectionScope: 'ALL_VISUALS' }
+  | { SheetId: string; SelectionScope: 'SELECTED_VISUALS'; VisualIds: string[] };
+
+/**
+ * The part of the dashboard a file holds: the first sheet for a PDF; for a CSV, that sheet's
+ * first table visual (else its first pivot table), as SnapshotFileSheetSelection allows one
+ * visual for CSV. A string says why the dashboard cannot make the file.
+ */
+export function fileSheetSelection(
+  definition: DefinitionSheets | undefined,
+  format: 'PDF' | 'CSV',
+): FileSheetSelection | string {
+  const sheet = definition?.Sheets?.[0];
+  if (!sheet?.SheetId) return 'The dashboard has no sheet to send';
+  if (format === 'PDF') return { SheetId: sheet.SheetId, SelectionScope: 'ALL_VISUALS' };
+  const visuals = sheet.Visuals ?? [];
+  const table = visuals.find((visual) => visual.TableVisual?.VisualId) ?? visuals.find((v) => v.PivotTableVisual);
+  const visualId = table?.TableVisual?.VisualId ?? table?.PivotTableVisual?.VisualId;
+  if (!visualId) return 'The dashboard’s first sheet has no table to send as CSV';
+  return { SheetId: sheet.SheetId, SelectionScope: 'SELECTED_VISUALS', VisualIds: [visualId] };
+}
+
+/** The anonymous user's RowLevelPermissionTags: `company` = the companies, joined with the tag rules' delimiter. */
+export const companyTags = (companies: readonly string[]) => [
+  { Key: COMPANY_TAG_KEY, Value: companies.join(COMPANY_TAG_DELIMITER) },
+];
