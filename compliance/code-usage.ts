@@ -41,9 +41,26 @@ export interface CodeUse {
   readonly conditions?: readonly string[];
 }
 
-/** A resource a call acts on: a table or index (see TableResource), the user pool, an SES identity, an SNS topic. */
+/**
+ * A resource a call acts on: a table or index (see TableResource), the user pool, an SES identity
+ * (any identity when the sends' recipients are known at run time only, see RUN_TIME_RECIPIENTS),
+ * an SNS topic.
+ */
 export type UseResource =
-  TableResource | { readonly kind: 'pool' } | { readonly kind: 'identity' } | { readonly kind: 'topic' };
+  | TableResource
+  | { readonly kind: 'pool' }
+  | { readonly kind: 'identity'; readonly anyIdentity?: true }
+  | { readonly kind: 'topic' };
+
+/**
+ * The functions whose SES sends go to recipients known only at run time, with who they are. While
+ * the account is in the SES sandbox, SES authorizes SendEmail on each recipient's identity as well
+ * as the sender's (https://docs.aws.amazon.com/ses/latest/dg/control-user-access.html), so only
+ * their sends cover a grant on every identity; any other function's send covers named identities.
+ */
+const RUN_TIME_RECIPIENTS: Readonly<Record<string, string>> = {
+  deliveries: 'each file goes to its subscriber, any address',
+};
 
 /** Services whose grants are checked per (action, resource); the others per action. */
 export const RESOURCE_CHECKED_SERVICES = ['dynamodb', 'cognito-idp', 'ses', 'sns'] as const;
@@ -192,11 +209,12 @@ function resourcesOf(
   action: string,
   argument: ts.Expression | undefined,
   names: BundleNames,
+  handler: string,
 ): UseResource[] | undefined {
   const service = action.split(':')[0];
   if (service === 'dynamodb') return tableResources(argument, action, names);
   if (service === 'cognito-idp') return [{ kind: 'pool' }];
-  if (service === 'ses') return [{ kind: 'identity' }];
+  if (service === 'ses') return [{ kind: 'identity', ...(handler in RUN_TIME_RECIPIENTS && { anyIdentity: true }) }];
   if (service === 'sns') return [{ kind: 'topic' }];
   return undefined;
 }
@@ -250,7 +268,7 @@ export function codeUsesOf(root: string, name: string): readonly CodeUse[] {
           const place = { operation: sdk.imported, sdkPackage: sdk.sdkPackage, file, line, ...(symbol && { symbol }) };
           if (actions.length === 0) uses.push({ ...place, withoutIam });
           for (const action of actions) {
-            const resources = resourcesOf(action, node.arguments?.[0], names);
+            const resources = resourcesOf(action, node.arguments?.[0], names, name);
             const conditions = action.startsWith('dynamodb:') ? conditionsOf(node.arguments?.[0], names) : undefined;
             uses.push({ ...place, action, ...(resources && { resources }), ...(conditions && { conditions }) });
           }

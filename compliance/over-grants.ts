@@ -19,7 +19,7 @@ export interface OverGrant {
 type GrantTarget =
   | { readonly kind: 'table'; readonly tableId?: string; readonly name?: string; readonly index?: string }
   | { readonly kind: 'pool'; readonly poolId?: string }
-  | { readonly kind: 'identity' }
+  | { readonly kind: 'identity'; readonly anyIdentity?: true }
   | { readonly kind: 'topic'; readonly topicId?: string }
   | { readonly kind: 'other' };
 
@@ -50,9 +50,9 @@ function grantTarget(stack: StackTemplate, service: string, resource: unknown): 
     const poolId = ids.find((id) => typeOf(id) === 'AWS::Cognito::UserPool');
     if (poolId || /:userpool\/[^*]+$/.test(text)) return { kind: 'pool', ...(poolId && { poolId }) };
   }
-  // Every identity, too: which ones a send names (its sender, and in the sandbox each recipient) is known at run
-  // time only; the breadth of a wildcard is cdk-nag's finding (AwsSolutions-IAM5), acknowledged with its reason.
-  if (service === 'ses' && /:identity\/[^/]+$/.test(text)) return { kind: 'identity' };
+  if (service === 'ses' && /:identity\/[^*]+$/.test(text)) return { kind: 'identity' };
+  // Every identity: only a function whose sends go to recipients known at run time uses that (code-usage.ts).
+  if (service === 'ses' && /:identity\/\*$/.test(text)) return { kind: 'identity', anyIdentity: true };
   if (service === 'sns') {
     const topicId = ids.find((id) => typeOf(id) === 'AWS::SNS::Topic');
     if (topicId || /^arn:[^*]*:sns:[^*]+$/.test(text)) return { kind: 'topic', ...(topicId && { topicId }) };
@@ -67,7 +67,8 @@ const ITEM_ACTIONS =
  * Whether a code use covers a granted resource: the same table (its definition's
  * environment variable names it in the function's environment), read through an index or
  * not as the grant is on an index or on the table itself, the user pool the
- * function is configured with, an SES identity, an SNS topic.
+ * function is configured with, an SES identity (every identity only for sends to recipients
+ * known at run time), an SNS topic.
  */
 function covers(
   stack: StackTemplate,
@@ -92,6 +93,8 @@ function covers(
       .filter((id) => id && stack.template.Resources[id]?.Type === 'AWS::Cognito::UserPool');
     return configured.length === 0 || target.poolId === undefined || configured.includes(target.poolId);
   }
+  if (use.kind === 'identity' && target.kind === 'identity')
+    return target.anyIdentity !== true || use.anyIdentity === true;
   return use.kind === target.kind && use.kind !== 'table';
 }
 
@@ -145,5 +148,7 @@ const describeResource = (resource: UseResource): string =>
     : resource.kind === 'pool'
       ? 'the user pool'
       : resource.kind === 'identity'
-        ? 'an SES identity'
+        ? resource.anyIdentity
+          ? 'any SES identity (recipients known at run time)'
+          : 'an SES identity'
         : 'an SNS topic';

@@ -59,6 +59,10 @@ const PUBLIC_URL_REASON =
   'This permission lets anyone reach the function URL (auth type NONE), which is the design: the browser calls it with a Cognito access token, and the handler rejects every request whose token is not a valid, unexpired access token of this pool and app client, whose session Cognito no longer accepts, or whose groups do not allow the operation. The permission is limited to invocation through the function URL.';
 export const QUICKSIGHT_USERS_REASON =
   'QuickSight users are created at run time, one per portal account and named by its email, so they cannot be listed in advance. The pattern is confined to one account, one identity region and the configured namespace; which user a request acts on is derived from the verified token or restricted to administrators in the handler.';
+/** The ARN of an SES identity (an address or a domain; `*` for every identity) in this stack's account and region. */
+export const sesIdentityArn = (identity: string): string =>
+  `arn:${Aws.PARTITION}:ses:${Aws.REGION}:${Aws.ACCOUNT_ID}:identity/${identity}`;
+
 export const QUICKSIGHT_DASHBOARDS_REASON =
   'Dashboards are registered in the catalogue by administrators at run time, so their ids are not known at deployment. The pattern is confined to one account and region; the embed handler only embeds dashboards assigned to the caller, and permission changes are restricted to administrators.';
 
@@ -302,8 +306,6 @@ export class ApiFunctions extends Construct {
     contact.bindTable(data.table('State'), ['dynamodb:Query', 'dynamodb:PutItem', 'dynamodb:DeleteItem']);
     // SES authorizes SendEmail on the sending identity and, while the account is in the
     // sandbox, on each recipient's identity too: the support recipient is one of them.
-    const sesIdentityArn = (identity: string) =>
-      `arn:${Aws.PARTITION}:ses:${Aws.REGION}:${Aws.ACCOUNT_ID}:identity/${identity}`;
     contact.allow(
       new iam.PolicyStatement({
         sid: 'SendFromSupportAddress',

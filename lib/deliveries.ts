@@ -1,4 +1,4 @@
-import { Aws, Duration } from 'aws-cdk-lib';
+import { Duration } from 'aws-cdk-lib';
 import * as events from 'aws-cdk-lib/aws-events';
 import * as targets from 'aws-cdk-lib/aws-events-targets';
 import * as iam from 'aws-cdk-lib/aws-iam';
@@ -6,7 +6,7 @@ import type * as logs from 'aws-cdk-lib/aws-logs';
 import { Construct } from 'constructs';
 import { ENV } from '#contracts/env.ts';
 import { STATE_DUE_INDEX, VIEWS_BY_USER_INDEX } from '#contracts/tables.ts';
-import { QUICKSIGHT_DASHBOARDS_REASON } from './api-functions.ts';
+import { QUICKSIGHT_DASHBOARDS_REASON, sesIdentityArn } from './api-functions.ts';
 import type { PortalAuth } from './auth.ts';
 import { acknowledge, wildcardResourceFinding } from './compliance.ts';
 import type { PortalData } from './data.ts';
@@ -21,8 +21,7 @@ const DELIVERY_INTERVAL = Duration.minutes(5);
  * leased for 10 minutes) and the next run, 5 minutes later, takes it again.
  */
 const DELIVERY_RETRY_ATTEMPTS = 0;
-const DELIVERY_FAILURE_HANDLING =
-  'A failed run is not retried by Lambda: the subscriptions it did not deliver stay due in the State table (the lease of a run that stopped ends after 10 minutes) and the next scheduled run, 5 minutes later, takes them again; each attempt is recorded on the subscription and failures for good are counted in the DeliveryFailures metric, which an alarm watches.';
+const DELIVERY_FAILURE_HANDLING = `A failed run is not retried by Lambda: the subscriptions it did not deliver stay due in the State table (the lease of a run that stopped ends after 10 minutes) and the next scheduled run, ${DELIVERY_INTERVAL.toMinutes()} minutes later, takes them again; each attempt is recorded on the subscription and failures for good are counted in the DeliveryFailures metric, which an alarm watches.`;
 
 const DATASETS_REASON =
   'The datasets behind a catalogue dashboard are chosen by QuickSight authors and change as they edit the dashboard, so they cannot be listed at deployment; DescribeDashboard names them at run time. The grant allows describing a dataset only (to see whether its row-level security and tag rules limit a file to the subscriber’s companies), within one account and region.';
@@ -95,8 +94,7 @@ export class Deliveries extends Construct {
     fn.bindTable(data.table('Dashboards'), ['dynamodb:Scan']);
     fn.bindTable(data.table('Audit'), ['dynamodb:PutItem']);
     const qs = quickSightArns(props.quicksight);
-    const sesIdentities = `arn:${Aws.PARTITION}:ses:${Aws.REGION}:${Aws.ACCOUNT_ID}:identity/`;
-    const recipients = `${sesIdentities}*`;
+    const recipients = sesIdentityArn('*');
     const statements = [
       new iam.PolicyStatement({
         sid: 'SubscriberAccount',
@@ -126,7 +124,7 @@ export class Deliveries extends Construct {
       new iam.PolicyStatement({
         sid: 'SendFromPortalAddress',
         actions: ['ses:SendEmail'],
-        resources: [`${sesIdentities}${props.sesIdentity}`, recipients],
+        resources: [sesIdentityArn(props.sesIdentity), recipients],
         conditions: { StringEquals: { 'ses:FromAddress': props.senderAddress } },
       }),
     ];

@@ -137,27 +137,32 @@ export interface ScratchApp {
 }
 
 /**
- * A scratch stack with the product's tables and a function running the embed handler of this
- * project, granted the given statements; the evidence pack is its only check.
+ * A scratch stack with the product's tables and a function running the handler `lambdas/<name>`
+ * of this project, granted the given statements; the evidence pack is its only check.
  */
-export function embedScratch(statements: (data: PortalData) => iam.PolicyStatement[]): ScratchApp {
+export function handlerScratch(name: string, statements: (data: PortalData) => iam.PolicyStatement[]): ScratchApp {
   const outdir = mkdtempSync(join(tmpdir(), 'over-grant-'));
   const app = new App({ outdir, context: { [PATH_METADATA_ENABLE_CONTEXT]: true } });
   const stack = new Stack(app, 'Scratch', { env: { region: 'eu-west-1' } });
   const data = new PortalData(stack, 'Data', { deletionProtection: false });
-  const role = new iam.Role(stack, 'EmbedRole', { assumedBy: new iam.ServicePrincipal('lambda.amazonaws.com') });
+  const id = name.replace(/(?:^|-)(\w)/g, (_, letter: string) => letter.toUpperCase());
+  const role = new iam.Role(stack, `${id}Role`, { assumedBy: new iam.ServicePrincipal('lambda.amazonaws.com') });
   const variables = Object.fromEntries(
     [...data.tables.values()].map(({ definition, table }) => [definition.envVar, table.tableName]),
   );
-  new lambda.CfnFunction(stack, 'Embed', {
+  new lambda.CfnFunction(stack, id, {
     code: { zipFile: 'export const handler = async () => 1;' },
     handler: 'index.handler',
     runtime: 'nodejs22.x',
     role: role.roleArn,
-    environment: { variables: { POWERTOOLS_SERVICE_NAME: 'embed', ...variables } },
+    environment: { variables: { POWERTOOLS_SERVICE_NAME: name, ...variables } },
   });
-  new iam.ManagedPolicy(stack, 'EmbedPolicy', { roles: [role], statements: statements(data) });
+  new iam.ManagedPolicy(stack, `${id}Policy`, { roles: [role], statements: statements(data) });
   const root = fileURLToPath(new URL('../..', import.meta.url));
   Validations.of(app).addPlugins(new ComplianceReportPlugin(new NagResultLog(), { product: 'Scratch', root, outdir }));
   return { app, dispose: () => rmSync(outdir, { recursive: true, force: true }) };
 }
+
+/** {@link handlerScratch} with the embed handler. */
+export const embedScratch = (statements: (data: PortalData) => iam.PolicyStatement[]): ScratchApp =>
+  handlerScratch('embed', statements);

@@ -16,6 +16,7 @@ import { actionsOf } from '#compliance/code-usage.ts';
 import type { CfnTemplate } from '#compliance/template.ts';
 import {
   embedScratch,
+  handlerScratch,
   fixtureApp,
   ORDERS_TABLE_ARN,
   templateOf,
@@ -247,6 +248,31 @@ describe('least privilege per resource', () => {
 
   it('passes the same function granted only the tables its code writes', () => {
     expect(() => embedWith((data) => [usageWrite(data)]).synth()).not.toThrow();
+  });
+
+  // SES authorizes SendEmail on the sender's identity and, in the sandbox, on each recipient's:
+  // https://docs.aws.amazon.com/ses/latest/dg/control-user-access.html
+  const sendEmail = (identity: string) =>
+    new iam.PolicyStatement({
+      sid: 'Send',
+      actions: ['ses:SendEmail'],
+      resources: [`arn:aws:ses:eu-west-1:123456789012:identity/${identity}`],
+    });
+  const handlerWith = (name: string, statements: iam.PolicyStatement[]) => {
+    scratch = handlerScratch(name, () => statements);
+    return scratch.app;
+  };
+
+  it('fails synth when a function that mails configured addresses may send through every SES identity', () => {
+    expect(() => handlerWith('contact', [sendEmail('*')]).synth()).toThrow(
+      /ContactRole is granted ses:SendEmail on arn:aws:ses:eu-west-1:123456789012:identity\/\* \(ContactPolicy \(Send\)\), but no code path of lambdas\/contact\/handler\.ts calls ses:SendEmail on that resource \(it calls it on an SES identity\)[\s\S]*GrantBeyondCodeUse/,
+    );
+  });
+
+  it('passes a named identity for that function, and every identity for the one that mails its subscribers', () => {
+    expect(() => handlerWith('contact', [sendEmail('example.com')]).synth()).not.toThrow();
+    scratch?.dispose();
+    expect(() => handlerWith('deliveries', [sendEmail('*')]).synth()).not.toThrow();
   });
 });
 
