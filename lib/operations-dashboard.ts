@@ -11,6 +11,7 @@ import {
   cognitoSignInThrottles,
   cognitoThrottles,
   companyAccessDifferences,
+  deliveryFailures,
   functionUrl5xx,
   functionUrlOf,
   quickSightFailures,
@@ -94,7 +95,8 @@ export function operationsDashboard(
     ),
   );
   dashboard.addWidgets(
-    graph('Company-access differences (daily check)', [companyAccessDifferences(props.companyCheckFunction)], 24),
+    graph('Company-access differences (daily check)', [companyAccessDifferences(props.companyCheckFunction)], 12),
+    graph('Subscription deliveries failed for good', [deliveryFailures(props.deliveriesFunction)], 12),
   );
   dashboard.addWidgets(
     graph('QuickSight dashboard views', [quickSight('DashboardViewCount', cloudwatch.Stats.SUM)], 12),

@@ -12,6 +12,7 @@ import * as lambda from 'aws-cdk-lib/aws-lambda';
 import {
   COGNITO_THROTTLES_METRIC,
   COMPANY_ACCESS_DIFFERENCES_METRIC,
+  DELIVERY_FAILURES_METRIC,
   QUICKSIGHT_FAILURES_METRIC,
   SERVICE_DIMENSION,
   USAGE_RECORD_FAILURES_METRIC,
@@ -165,22 +166,27 @@ export const tableRequests = (
   });
 };
 
-const embedCount = (embed: PortalFunction, metricName: string): cloudwatch.Metric =>
+/** A count a function publishes with Powertools (namespace the stack, dimension its service), summed per period. */
+const functionCount = (fn: PortalFunction, metricName: string): cloudwatch.Metric =>
   new cloudwatch.Metric({
-    namespace: metricsNamespace(embed),
+    namespace: metricsNamespace(fn),
     metricName,
-    dimensionsMap: { [SERVICE_DIMENSION]: embed.serviceName },
+    dimensionsMap: { [SERVICE_DIMENSION]: fn.serviceName },
     period: PERIOD,
     statistic: cloudwatch.Stats.SUM,
   });
 
 /** Embed requests QuickSight failed (throttling, access or service errors), as the embed function counts them. */
 export const quickSightFailures = (embed: PortalFunction): cloudwatch.Metric =>
-  embedCount(embed, QUICKSIGHT_FAILURES_METRIC);
+  functionCount(embed, QUICKSIGHT_FAILURES_METRIC);
 
 /** Issued embed URLs whose view the Insights page will not count (the dashboard was still shown). */
 export const usageRecordFailures = (embed: PortalFunction): cloudwatch.Metric =>
-  embedCount(embed, USAGE_RECORD_FAILURES_METRIC);
+  functionCount(embed, USAGE_RECORD_FAILURES_METRIC);
+
+/** Subscribed files the delivery function could not make or mail after their retries. */
+export const deliveryFailures = (deliveries: PortalFunction): cloudwatch.Metric =>
+  functionCount(deliveries, DELIVERY_FAILURES_METRIC);
 
 /** What the daily check reports: the differences it found between the portal and QuickSight. */
 export const companyAccessDifferences = (

@@ -13,7 +13,6 @@ import * as dynamodb from 'aws-cdk-lib/aws-dynamodb';
 import * as sns from 'aws-cdk-lib/aws-sns';
 
 import { Construct } from 'constructs';
-import { DELIVERY_FAILURES_METRIC, SERVICE_DIMENSION } from '#contracts/metrics.ts';
 import { metricsNamespace, type PortalFunction } from './portal-function.ts';
 import { CLOUDFRONT_METRICS_REGION } from './stack-names.ts';
 import { AlarmTopic, cloudFrontAlarmSpec, cloudFrontErrorRate, notifyingAlarm, type AlarmSpec } from './alarm-topic.ts';
@@ -30,6 +29,7 @@ import {
   cognitoSignInThrottles,
   cognitoThrottles,
   companyAccessDifferences,
+  deliveryFailures,
   functionUrl5xx,
   functionUrlOf,
   quickSightFailures,
@@ -46,7 +46,7 @@ export interface PortalOperationsProps {
   /** The daily company-access check (lambdas/company-check), which publishes CompanyAccessDifferences. */
   readonly companyCheckFunction: PortalFunction;
   /** The subscription deliveries (lib/deliveries.ts): files that failed for good raise an alarm. */
-  readonly deliveriesFunction?: PortalFunction;
+  readonly deliveriesFunction: PortalFunction;
   readonly graphqlApi: appsync.IGraphqlApi;
   readonly distribution: cloudfront.IDistribution;
   readonly userPool: cognito.IUserPool;
@@ -99,7 +99,7 @@ export class PortalOperations extends Construct {
     this.sesAlarms();
     this.embedFailureAlarms(props.embedFunction);
     this.companyAccessAlarms(props.companyCheckFunction);
-    if (props.deliveriesFunction) this.deliveryAlarm(props.deliveriesFunction);
+    this.deliveryAlarm(props.deliveriesFunction);
     this.dashboard = operationsDashboard(this, props, this.alarms, this.tables);
 
     new CfnOutput(this, 'AlarmTopicArn', {
@@ -296,13 +296,7 @@ export class PortalOperations extends Construct {
 
   private deliveryAlarm(deliveries: PortalFunction): void {
     this.alarm('delivery-failures', {
-      metric: new cloudwatch.Metric({
-        namespace: metricsNamespace(deliveries),
-        metricName: DELIVERY_FAILURES_METRIC,
-        dimensionsMap: { [SERVICE_DIMENSION]: deliveries.serviceName },
-        period: PERIOD,
-        statistic: cloudwatch.Stats.SUM,
-      }),
+      metric: deliveryFailures(deliveries),
       threshold: 1,
       description:
         'A subscribed dashboard file could not be made or mailed after its retries (QuickSight snapshot job or SES). The admin portal’s Deliveries page shows each failed subscription with QuickSight’s or SES’s reason.',

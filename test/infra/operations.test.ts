@@ -429,6 +429,7 @@ describe('operations pack (default configuration)', () => {
       'DashboardViewLoadTime',
       'AWS/QuickSight',
       QUICKSIGHT_FAILURES_METRIC,
+      'DeliveryFailures',
       'SignInThrottles',
       'Reputation.BounceRate',
       'Reputation.ComplaintRate',
