@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { LOCAL_ACCOUNT_ID } from '#clients/local-stack.ts';
+import type { RunSummary } from '#lambdas/deliveries/run.ts';
 import type { Closers } from './closers.ts';
 import type { LocalFunction } from './lambda/runtime.ts';
 
@@ -32,7 +33,6 @@ export interface DeliveryScheduleOptions {
   readonly stackName: string;
   readonly log: (line: string) => void;
   readonly closers: Closers;
-  readonly intervalMs?: number;
 }
 
 export function startDeliverySchedule(options: DeliveryScheduleOptions): void {
@@ -43,13 +43,7 @@ export function startDeliverySchedule(options: DeliveryScheduleOptions): void {
     try {
       const summary = (await options.deliveries.invoke(
         scheduledEvent(options.region, `${options.stackName}-Deliveries`),
-      )) as {
-        due?: number;
-        delivered?: number;
-        failed?: number;
-        retrying?: number;
-        canceled?: number;
-      };
+      )) as Partial<RunSummary>;
       if (summary.due)
         options.log(
           `Deliveries: ${summary.delivered ?? 0} mailed, ${summary.retrying ?? 0} to retry, ${summary.failed ?? 0} failed, ${summary.canceled ?? 0} canceled`,
@@ -60,7 +54,7 @@ export function startDeliverySchedule(options: DeliveryScheduleOptions): void {
       running = false;
     }
   };
-  const timer = setInterval(() => void run(), options.intervalMs ?? LOCAL_DELIVERY_INTERVAL_MS);
+  const timer = setInterval(() => void run(), LOCAL_DELIVERY_INTERVAL_MS);
   timer.unref();
   options.closers.add(async () => clearInterval(timer));
 }

@@ -38,12 +38,16 @@ const updatePermissionsSchema = z.object({
   RevokeLinkPermissions: z.array(z.unknown()).max(0, 'link sharing is not enabled in this account').optional(),
 });
 
-function targetDashboard(request: ApiRequest, context: ApiContext, operation: string): SampleDashboard {
-  requireAccount(context.scope, request.params.AwsAccountId, operation);
-  const dashboardId = requireParam(request.params, 'DashboardId');
+/** The sample dashboard a DashboardId names, or ResourceNotFoundException. */
+export function dashboardById(dashboardId: string): SampleDashboard {
   const dashboard = findSampleDashboard(dashboardId);
   if (!dashboard) throw dashboardNotFound(dashboardId);
   return dashboard;
+}
+
+function targetDashboard(request: ApiRequest, context: ApiContext, operation: string): SampleDashboard {
+  requireAccount(context.scope, request.params.AwsAccountId, operation);
+  return dashboardById(requireParam(request.params, 'DashboardId'));
 }
 
 /** A version or alias of the query: the sample dashboards have version 1 only, $LATEST and $PUBLISHED. */

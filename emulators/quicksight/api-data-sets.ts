@@ -10,7 +10,7 @@ import {
   rowLevelPermissionTagConfigurationSchema,
   type InputColumn,
 } from './data-shapes.ts';
-import { dataSetNotFound, dataSourceNotFound, invalidParameter, resourceExists } from './errors.ts';
+import { NOT_EMULATED, dataSetNotFound, dataSourceNotFound, invalidParameter, resourceExists } from './errors.ts';
 import { paginate, parseBody, requireAccount, requireParam } from './input.ts';
 import {
   DATA_SET_ACTIONS,
@@ -22,7 +22,7 @@ import { missingIdentityColumns } from './rls.ts';
 import { requireValidTagConfiguration } from './rls-tags.ts';
 import { sampleDataSetView } from './samples.ts';
 import type { StoredDataSet } from './state-data.ts';
-import type { ApiContext, ApiOperation, ApiRequest } from './api-types.ts';
+import { epochSeconds, type ApiContext, type ApiOperation, type ApiRequest } from './api-types.ts';
 
 /**
  * CreateDataSet, UpdateDataSet, DescribeDataSet, ListDataSets, DescribeDataSetPermissions and
@@ -30,8 +30,6 @@ import type { ApiContext, ApiOperation, ApiRequest } from './api-types.ts';
  * an ingestion (the response's IngestionId). The sample datasets behind the sample dashboards are
  * described and listed too, with the row-level security the emulator was given.
  */
-
-const NOT_EMULATED = 'is not supported by this emulator';
 
 /** A LogicalTable that passes one physical table through unchanged (no DataTransforms). */
 const logicalTableSchema = z.object({
@@ -111,6 +109,9 @@ function requireValidDataSet(
       throw invalidParameter(`LogicalTableMap.${id}.Source.PhysicalTableId names no table of PhysicalTableMap`);
     }
   }
+  // The emulator's choice: CreateDataSet's page (UseAs, RowLevelPermissionTagConfiguration,
+  // https://docs.aws.amazon.com/quicksight/latest/APIReference/API_CreateDataSet.html) does not say whether a
+  // rules dataset may itself be restricted, and restricting the rules would hide rules from the datasets using them.
   if (useAs === 'RLS_RULES' && (input.RowLevelPermissionDataSet || input.RowLevelPermissionTagConfiguration))
     throw invalidParameter('A dataset used as RLS_RULES cannot itself apply row-level security');
   const tagConfiguration = input.RowLevelPermissionTagConfiguration;
@@ -154,8 +155,8 @@ function storedDataSetView(context: ApiContext, dataSet: StoredDataSet) {
     Arn: dataSetArn(context.scope, dataSet.dataSetId),
     DataSetId: dataSet.dataSetId,
     Name: dataSet.name,
-    CreatedTime: dataSet.createdAt / 1000,
-    LastUpdatedTime: dataSet.updatedAt / 1000,
+    CreatedTime: epochSeconds(dataSet.createdAt),
+    LastUpdatedTime: epochSeconds(dataSet.updatedAt),
     PhysicalTableMap: dataSet.physicalTableMap,
     ...(dataSet.logicalTableMap && { LogicalTableMap: dataSet.logicalTableMap }),
     OutputColumns: columns.map((column) => ({ Name: column.Name, Type: OUTPUT_TYPES[column.Type] ?? 'STRING' })),

@@ -11,7 +11,7 @@ import {
   requireValidPrincipals,
 } from './resource-permissions.ts';
 import type { StoredDataSource } from './state-data.ts';
-import type { ApiContext, ApiOperation, ApiRequest } from './api-types.ts';
+import { epochSeconds, type ApiContext, type ApiOperation, type ApiRequest } from './api-types.ts';
 
 /**
  * S3 data sources read through a manifest file: CreateDataSource, DescribeDataSource,
@@ -54,8 +54,6 @@ const updatePermissionsSchema = z.object({
   GrantPermissions: dataSourcePermissions.optional(),
   RevokePermissions: dataSourcePermissions.optional(),
 });
-
-const epochSeconds = (ms: number) => ms / 1000;
 
 function dataSourceView(scope: AccountScope, source: StoredDataSource) {
   return {

@@ -7,7 +7,7 @@ import { loadDataSet, type LoadOutcome } from './ingest.ts';
 import { paginate, parseBody, requireAccount, requireParam } from './input.ts';
 import type { StateStore } from './persistence.ts';
 import type { StoredIngestion } from './state-data.ts';
-import type { ApiContext, ApiOperation, ApiRequest } from './api-types.ts';
+import { epochSeconds, type ApiContext, type ApiOperation, type ApiRequest } from './api-types.ts';
 
 /**
  * SPICE ingestions: CreateIngestion, DescribeIngestion and ListIngestions, and the ingestion a
@@ -35,8 +35,6 @@ const createIngestionSchema = z.object({
 });
 
 export type IngestionRequestType = StoredIngestion['requestType'];
-
-const epochSeconds = (ms: number) => ms / 1000;
 
 function ingestionView(scope: AccountScope, ingestion: StoredIngestion) {
   return {

@@ -1,12 +1,13 @@
-import { findSampleDashboard, type SampleDashboard } from '#emulators/sample-dashboards/catalog.ts';
-import { dashboardArn, type AccountScope } from './arns.ts';
-import { QuickSightError, dashboardNotFound, invalidParameter } from './errors.ts';
+import type { SampleDashboard } from '#emulators/sample-dashboards/catalog.ts';
+import { dashboardById } from './api-dashboards.ts';
+import { snapshotJobArn } from './arns.ts';
+import { QuickSightError, invalidParameter } from './errors.ts';
 import { parseBody, requireAccount } from './input.ts';
 import { anonymousTags, requireValidSnapshotConfiguration } from './snapshot-request.ts';
 import { keptSnapshotJob, runSnapshotJobLater } from './snapshot-run.ts';
 import { SHORT_RESTRICTIVE_ID, startSnapshotJobSchema } from './snapshot-shapes.ts';
 import type { StoredSnapshotJob } from './state-snapshots.ts';
-import type { ApiContext, ApiOperation, ApiRequest } from './api-types.ts';
+import { epochSeconds, type ApiContext, type ApiOperation, type ApiRequest } from './api-types.ts';
 
 /**
  * StartDashboardSnapshotJob, DescribeDashboardSnapshotJob and DescribeDashboardSnapshotJobResult
@@ -21,25 +22,24 @@ import type { ApiContext, ApiOperation, ApiRequest } from './api-types.ts';
 /**
  * "By default, 12 jobs can run simlutaneously in one Amazon Web Services account ... there are
  * already 12 jobs with the RUNNING status, the new job request fails and returns a
- * LimitExceededException error." The emulator counts its QUEUED jobs as running too.
+ * LimitExceededException error." The emulator's choice beyond the page: its QUEUED jobs count as
+ * running too, so no more than 12 jobs are ever waiting or running.
  */
 const MAX_RUNNING_JOBS = 12;
 
-const epochSeconds = (ms: number) => ms / 1000;
+const jobArn = (context: ApiContext, job: StoredSnapshotJob) =>
+  snapshotJobArn(context.scope, job.dashboardId, job.snapshotJobId);
 
-const jobArn = (scope: AccountScope, job: Pick<StoredSnapshotJob, 'dashboardId' | 'snapshotJobId'>) =>
-  `${dashboardArn(scope, job.dashboardId)}/snapshot-job/${job.snapshotJobId}`;
-
-/** The dashboard of the request's path: malformed, InvalidParameterValueException where listed; unknown, not found. */
-function targetDashboard(request: ApiRequest, context: ApiContext, operation: string, invalidListed: boolean) {
-  requireAccount(context.scope, request.params.AwsAccountId, operation);
+/**
+ * The dashboard of the request's path, its account already checked: malformed, InvalidParameterValueException
+ * where the operation lists it; unknown, ResourceNotFoundException.
+ */
+function targetDashboard(request: ApiRequest, invalidListed: boolean): SampleDashboard {
   const dashboardId = request.params.DashboardId ?? '';
   if (!SHORT_RESTRICTIVE_ID.test(dashboardId) && invalidListed) {
     throw invalidParameter('DashboardId must be 1-512 letters, digits, underscores or hyphens');
   }
-  const dashboard = findSampleDashboard(dashboardId);
-  if (!dashboard) throw dashboardNotFound(dashboardId);
-  return dashboard;
+  return dashboardById(dashboardId);
 }
 
 const jobNotFound = (dashboardId: string, snapshotJobId: string) =>
@@ -66,7 +66,7 @@ async function targetJob(
 
 /** Members both describe operations answer. */
 const jobTimes = (context: ApiContext, job: StoredSnapshotJob) => ({
-  Arn: jobArn(context.scope, job),
+  Arn: jobArn(context, job),
   JobStatus: job.status,
   CreatedTime: epochSeconds(job.createdAt),
   LastUpdatedTime: epochSeconds(job.updatedAt),
@@ -106,7 +106,7 @@ export const snapshotJobOperations: readonly ApiOperation[] = [
     async handle(request, context) {
       requireAccount(context.scope, request.params.AwsAccountId, 'StartDashboardSnapshotJob');
       const input = parseBody(startSnapshotJobSchema, request.body);
-      const dashboard = targetDashboard(request, context, 'StartDashboardSnapshotJob', true);
+      const dashboard = targetDashboard(request, true);
       const tags = anonymousTags(input);
       requireValidSnapshotConfiguration(dashboard, input.SnapshotConfiguration);
       // SnapshotJobId: "This ID is unique to the dashboard while the job is running ... You can
@@ -136,7 +136,7 @@ export const snapshotJobOperations: readonly ApiOperation[] = [
       };
       await context.store.commit({ type: 'putSnapshotJob', job });
       runSnapshotJobLater(context, job, tags);
-      return { status: 202, body: { Arn: jobArn(context.scope, job), SnapshotJobId: job.snapshotJobId } };
+      return { status: 202, body: { Arn: jobArn(context, job), SnapshotJobId: job.snapshotJobId } };
     },
   },
   {
@@ -144,7 +144,8 @@ export const snapshotJobOperations: readonly ApiOperation[] = [
     method: 'GET',
     path: '/accounts/{AwsAccountId}/dashboards/{DashboardId}/snapshot-jobs/{SnapshotJobId}',
     async handle(request, context) {
-      const dashboard = targetDashboard(request, context, 'DescribeDashboardSnapshotJob', false);
+      requireAccount(context.scope, request.params.AwsAccountId, 'DescribeDashboardSnapshotJob');
+      const dashboard = targetDashboard(request, false);
       const job = await targetJob(request, context, dashboard, false);
       // SnapshotAnonymousUserRedacted: the tag keys only ("Sensitive user information is excluded").
       const redacted = job.tagKeys.length > 0 ? { RowLevelPermissionTagKeys: job.tagKeys } : {};
@@ -165,7 +166,8 @@ export const snapshotJobOperations: readonly ApiOperation[] = [
     method: 'GET',
     path: '/accounts/{AwsAccountId}/dashboards/{DashboardId}/snapshot-jobs/{SnapshotJobId}/result',
     async handle(request, context) {
-      const dashboard = targetDashboard(request, context, 'DescribeDashboardSnapshotJobResult', true);
+      requireAccount(context.scope, request.params.AwsAccountId, 'DescribeDashboardSnapshotJobResult');
+      const dashboard = targetDashboard(request, true);
       const job = await targetJob(request, context, dashboard, true);
       // "If the job has not finished running, this operation returns a message that says Dashboard
       // Snapshot Job with id <SnapshotjobId> has not reached a terminal state." (as the listed

@@ -5,6 +5,9 @@ import type { StateStore } from './persistence.ts';
 import type { SampleRowLevelSecurity } from './samples.ts';
 import type { SnapshotFiles } from './snapshot-files.ts';
 
+/** A time of the emulator (epoch milliseconds) as QuickSight's answers give times: epoch seconds. */
+export const epochSeconds = (ms: number) => ms / 1000;
+
 /** What every API operation handler gets besides its request. */
 export interface ApiContext {
   readonly scope: AccountScope;

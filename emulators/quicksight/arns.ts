@@ -43,6 +43,10 @@ export function ingestionArn(scope: AccountScope, dataSetId: string, ingestionId
   return `${dataSetArn(scope, dataSetId)}/ingestion/${ingestionId}`;
 }
 
+export function snapshotJobArn(scope: AccountScope, dashboardId: string, snapshotJobId: string): string {
+  return `${dashboardArn(scope, dashboardId)}/snapshot-job/${snapshotJobId}`;
+}
+
 /** The ID in a data source or dataset ARN of this account, or undefined for any other ARN. */
 export function resourceIdOf(scope: AccountScope, kind: 'datasource' | 'dataset', arn: string): string | undefined {
   const prefix = `arn:aws:quicksight:${scope.region}:${scope.accountId}:${kind}/`;

@@ -94,7 +94,9 @@ export const rowLevelPermissionDataSetSchema = z
 export type RowLevelPermissionDataSet = z.infer<typeof rowLevelPermissionDataSetSchema>;
 
 /** "is required" for a member left out; zod's own message for any other problem. */
-const REQUIRED = { error: (issue: { input: unknown }) => (issue.input === undefined ? 'is required' : undefined) };
+export const REQUIRED = {
+  error: (issue: { input: unknown }) => (issue.input === undefined ? 'is required' : undefined),
+};
 
 /**
  * RowLevelPermissionTagRule

@@ -50,6 +50,9 @@ export class QuickSightError extends Error {
 
 export const invalidParameter = (message: string) => new QuickSightError('InvalidParameterValueException', message);
 
+/** The end of a refusal of something QuickSight does but the emulator does not. */
+export const NOT_EMULATED = 'is not supported by this emulator';
+
 /**
  * A missing user as DescribeUser, DeleteUser and the other user operations answer it: their
  * documented errors include ResourceNotFoundException but not QuickSightUserNotFoundException.

@@ -1,6 +1,6 @@
 import type { RowLevelPermissionTagConfiguration, RowLevelPermissionTagRule } from './data-shapes.ts';
 import { invalidParameter } from './errors.ts';
-import type { RowPredicate } from './rls.ts';
+import { ALL_ROWS, type RowPredicate } from './rls.ts';
 
 /**
  * Row-level security with tag-based rules, for users QuickSight does not know (anonymous
@@ -36,8 +36,6 @@ export interface TagColumn {
   /** The column's type in the dataset (InputColumn.Type, or the sample datasets' output type). */
   readonly type: string;
 }
-
-const ALL: RowPredicate = () => true;
 
 /**
  * The checks CreateDataSet and UpdateDataSet make of a RowLevelPermissionTagConfiguration beyond
@@ -87,7 +85,7 @@ export function requireValidTagConfiguration(
 
 /** The rows one rule lets through for the value passed for its tag. */
 function rulePredicate(rule: RowLevelPermissionTagRule, value: string): RowPredicate {
-  if (rule.MatchAllValue !== undefined && value === rule.MatchAllValue) return ALL;
+  if (rule.MatchAllValue !== undefined && value === rule.MatchAllValue) return ALL_ROWS;
   const accepted = new Set(rule.TagMultiValueDelimiter ? value.split(rule.TagMultiValueDelimiter) : [value]);
   return (row) => {
     const field = row(rule.ColumnName);

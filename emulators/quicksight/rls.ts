@@ -53,7 +53,8 @@ export const missingIdentityColumns = (columns: readonly string[], format: Forma
 const names = (value: string | null | undefined, ids: ReadonlySet<string>): boolean =>
   value !== null && value !== undefined && ids.has(value);
 
-const ALL: RowPredicate = () => true;
+/** Every row: what a DISABLED configuration, or none, lets through. */
+export const ALL_ROWS: RowPredicate = () => true;
 const NONE: RowPredicate = () => false;
 
 /**
@@ -65,13 +66,13 @@ export function rowPredicate(
   rules: RulesTable | undefined,
   viewer: RlsViewer,
 ): RowPredicate {
-  if (permission === undefined || permission.Status === 'DISABLED') return ALL;
+  if (permission === undefined || permission.Status === 'DISABLED') return ALL_ROWS;
   if (rules === undefined) return NONE;
   const format = permission.FormatVersion;
   const [userColumn, groupColumn] = IDENTITY_COLUMNS[format];
   const denies = permission.PermissionPolicy === 'DENY_ACCESS';
   // Without the columns its format requires, the rules name nobody.
-  if (missingIdentityColumns(rules.columns, format).length > 0) return denies ? ALL : NONE;
+  if (missingIdentityColumns(rules.columns, format).length > 0) return denies ? ALL_ROWS : NONE;
   const byName = format === 'VERSION_1';
   const userIds = new Set([byName ? viewer.userName : viewer.userArn]);
   const groupIds = new Set(byName ? viewer.groupNames : viewer.groupArns);

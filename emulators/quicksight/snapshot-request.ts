@@ -1,5 +1,5 @@
 import { sampleSheetId, type SampleDashboard, type SampleVisual } from '#emulators/sample-dashboards/catalog.ts';
-import { invalidParameter } from './errors.ts';
+import { NOT_EMULATED, invalidParameter } from './errors.ts';
 import type { SessionTag } from './rls-tags.ts';
 import type { SnapshotConfiguration, SnapshotFile, StartSnapshotJobInput } from './snapshot-shapes.ts';
 
@@ -23,7 +23,6 @@ import type { SnapshotConfiguration, SnapshotFile, StartSnapshotJobInput } from 
  * registered users (identity-enhanced credentials), Excel workbooks, S3 destinations, parameters.
  */
 
-const NOT_EMULATED = 'is not supported by this emulator';
 const EXPORTABLE: ReadonlySet<SampleVisual['type']> = new Set(['TABLE', 'PIVOT_TABLE']);
 
 /** The one anonymous user's session tags (none when RowLevelPermissionTags is left out). */

@@ -40,6 +40,9 @@ async function makeFiles(
 ): Promise<SnapshotOutput[][]> {
   const columns = SAMPLE_OUTPUT_COLUMNS.map((column) => column.Name);
   const rows = facts.map(sampleRow);
+  // Every CSV of a job holds the same rows: the text is formatted once, for the first CSV asked for.
+  let csv: Buffer | undefined;
+  const csvBytes = () => (csv ??= Buffer.from(formatDelimited([columns, ...rows], CSV_FORMAT), 'utf8'));
   const outputs: SnapshotOutput[][] = [];
   for (const group of job.configuration.FileGroups) {
     const made: SnapshotOutput[] = [];
@@ -47,7 +50,7 @@ async function makeFiles(
       if (file.FormatType === 'CSV') {
         // One CSV per selected table visual: the header and the rows in view.
         for (const visualId of file.SheetSelections.flatMap((selection) => selection.VisualIds ?? [])) {
-          const fileId = await files.write(Buffer.from(formatDelimited([columns, ...rows], CSV_FORMAT), 'utf8'));
+          const fileId = await files.write(csvBytes());
           made.push({ fileId, fileName: `${visualId}.csv`, contentType: 'text/csv; charset=utf-8' });
         }
         continue;

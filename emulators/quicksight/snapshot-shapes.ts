@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { REQUIRED } from './data-shapes.ts';
 
 /**
  * The shapes of a StartDashboardSnapshotJob request, with the limits of the API reference
@@ -8,9 +9,6 @@ import { z } from 'zod';
  * S3BucketConfiguration). A job keeps its validated SnapshotConfiguration, so the same schema checks
  * requests and journal lines.
  */
-
-/** "is required" for a member left out; zod's own message for any other problem. */
-const REQUIRED = { error: (issue: { input: unknown }) => (issue.input === undefined ? 'is required' : undefined) };
 
 /** ShortRestrictiveResourceId (DashboardId, SnapshotJobId, SheetId, VisualIds): 1-512 characters, `[\w\-]+`. */
 export const SHORT_RESTRICTIVE_ID = /^[\w-]{1,512}$/;

@@ -32,7 +32,7 @@ const BLOCKED_EXTENSIONS = new Set(
  * 40 MB and 10 MB as SES counts them: the v1 API's refusal names 10485760 bytes ("Message length is more than
  * 10485760 bytes long: '12078147'.", InvalidParameterValue, as reported in aws/aws-sdk-go-v2 issue 1774).
  */
-export const MAX_MESSAGE_BYTES = { v2: 40 * 1024 * 1024, v1: 10 * 1024 * 1024 } as const;
+const MAX_MESSAGE_BYTES = { v2: 40 * 1024 * 1024, v1: 10 * 1024 * 1024 } as const;
 
 const DISPOSITIONS = ['ATTACHMENT', 'INLINE'] as const;
 const TRANSFER_ENCODINGS = ['BASE64', 'QUOTED_PRINTABLE', 'SEVEN_BIT'] as const;
@@ -76,7 +76,8 @@ function fieldProblems(attachment: AttachmentInput, at: string): string[] {
       fail(member, `'${value}'`, `must satisfy enum value set: [${allowed.join(', ')}]`);
   };
   if (attachment.RawContent == null) fail('rawContent', 'null', 'must not be null');
-  // The content itself is not repeated: it may be megabytes long.
+  // The content itself is not repeated: it may be megabytes long. The wording is the emulator's own: the
+  // Attachment page (API_Attachment.html) says RawContent is base64-encoded but documents no refusal for it.
   else if (!isBase64(attachment.RawContent)) fail('rawContent', '(not shown)', 'must be base64-encoded binary data');
   if (attachment.FileName == null) fail('fileName', 'null', 'must not be null');
   length('fileName', attachment.FileName, 0, 255);
@@ -88,7 +89,11 @@ function fieldProblems(attachment: AttachmentInput, at: string): string[] {
   return problems;
 }
 
-/** The extension SES would refuse a file name for, if any (compared without case; trailing dots and spaces dropped). */
+/**
+ * The extension SES would refuse a file name for, if any, compared without case. Trailing dots and spaces are
+ * dropped first (the emulator's choice, as Windows drops them from a saved file's name: `macro.vbs.` opens as a
+ * script); https://docs.aws.amazon.com/ses/latest/dg/mime-types.html says nothing of them.
+ */
 function blockedExtension(fileName: string): string | undefined {
   const name = fileName.replace(/[.\s]+$/, '');
   const dot = name.lastIndexOf('.');
@@ -97,7 +102,12 @@ function blockedExtension(fileName: string): string | undefined {
   return BLOCKED_EXTENSIONS.has(extension) ? `.${extension}` : undefined;
 }
 
-/** MessageRejected for the first file name with an extension SES refuses. */
+/**
+ * MessageRejected for the first file name with an extension SES refuses (SendEmail's error for a message SES
+ * will not send, https://docs.aws.amazon.com/ses/latest/APIReference-V2/API_SendEmail.html). The wording
+ * "Unsupported attachment type: ..." is the emulator's own: the nearest page,
+ * https://docs.aws.amazon.com/ses/latest/dg/mime-types.html, lists the extensions but not the message.
+ */
 export function checkFileNames(fileNames: readonly string[]): void {
   for (const fileName of fileNames) {
     const extension = blockedExtension(fileName);
@@ -146,8 +156,10 @@ export function builtMessageBytes(
 }
 
 /**
- * A message over the size limit, refused as the v1 API words it (InvalidParameterValue); the v2 API names the
- * same refusal BadRequestException, as it does the v1 API's other InvalidParameterValue refusals.
+ * A message over the size limit, refused as the v1 API words it (InvalidParameterValue). With the v2 API the
+ * emulator names the same refusal BadRequestException, as v2 names the v1 API's other InvalidParameterValue
+ * refusals: the emulator's choice, as no AWS page documents v2's answer to an oversized message (the nearest is
+ * SendEmail's error list, https://docs.aws.amazon.com/ses/latest/APIReference-V2/API_SendEmail.html).
  */
 export function checkMessageSize(bytes: number, api: 'v1' | 'v2'): void {
   const limit = MAX_MESSAGE_BYTES[api];

@@ -78,6 +78,32 @@ function parameter(params: Map<string, string>, name: string): string | undefine
   return decodeBytes(asBytes(text), charset);
 }
 
+/**
+ * A header block's fields by lower-case name, each name's values in order and trimmed, folded lines unfolded
+ * (RFC 5322, section 2.2.3). `lines` are the block's lines, without the blank line that ends it.
+ */
+function headerFields(lines: readonly string[]): Map<string, string[]> {
+  const unfolded = lines
+    .join('\r\n')
+    .replace(/\r\n[ \t]+/g, ' ')
+    .split('\r\n');
+  const fields = new Map<string, string[]>();
+  for (const line of unfolded) {
+    const colon = line.indexOf(':');
+    if (colon <= 0) continue;
+    const name = line.slice(0, colon).trim().toLowerCase();
+    fields.set(name, [...(fields.get(name) ?? []), line.slice(colon + 1).trim()]);
+  }
+  return fields;
+}
+
+/** The header fields of a raw message, read as UTF-8 (RFC 6532 allows it in addresses and names). */
+export function messageHeaders(raw: Buffer): Map<string, string[]> {
+  const text = raw.toString('utf8');
+  const end = text.search(/\r?\n\r?\n/);
+  return headerFields((end < 0 ? text : text.slice(0, end)).split(/\r?\n/));
+}
+
 interface PartHeaders {
   readonly type: string;
   readonly disposition: string;
@@ -94,13 +120,9 @@ export function rawPartFileNames(raw: Buffer): string[] {
   const boundaries = new Set<string>();
   const names: string[] = [];
   let header: string[] | undefined = [];
-  const endHeader = (fields: string[]) => {
-    const unfolded = fields
-      .join('\r\n')
-      .replace(/\r\n[ \t]+/g, ' ')
-      .split('\r\n');
-    const field = (name: string) =>
-      unfolded.find((line) => line.toLowerCase().startsWith(`${name}:`))?.slice(name.length + 1) ?? '';
+  const endHeader = (lines: string[]) => {
+    const fields = headerFields(lines);
+    const field = (name: string) => fields.get(name)?.[0] ?? '';
     const part = { type: field('content-type'), disposition: field('content-disposition') };
     const boundary = parameters(part.type).get('boundary');
     if (boundary) boundaries.add(boundary);

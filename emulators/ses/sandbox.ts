@@ -134,18 +134,12 @@ function identityView(identity: EmailIdentity) {
 }
 
 type Route =
-  | {
-      readonly op: 'send';
-      readonly mailing: (body: Buffer) => Mailing | undefined;
-      /** Delivered with `sendEmail` when there is one, rather than forwarded. */
-      readonly sendEmail?: true;
-    }
+  | { readonly op: 'send'; readonly mailing: (body: Buffer) => Mailing | undefined }
   | { readonly op: 'account' | 'createIdentity' }
   | { readonly op: 'getIdentity' | 'deleteIdentity'; readonly identity: string };
 
 function routeOf(method: string | undefined, path: string): Route | undefined {
-  if (method === 'POST' && path === '/v2/email/outbound-emails')
-    return { op: 'send', mailing: sendEmailMailing, sendEmail: true };
+  if (method === 'POST' && path === '/v2/email/outbound-emails') return { op: 'send', mailing: sendEmailMailing };
   if (method === 'POST' && path === '/v2/email/outbound-bulk-emails')
     return { op: 'send', mailing: sendBulkEmailMailing };
   if (method === 'POST' && path === '/')
@@ -276,8 +270,9 @@ export async function startSesSandbox(options: SesSandboxOptions): Promise<SesSa
           // Only a message SES would otherwise accept uses the rate; a refused one is dropped.
           if (!rate.take(mailing.recipients.length, Date.now())) throw throttled(isQueryApi(req));
         }
+        // Only SendEmail's mailing carries its request: it is delivered in this process, the others forwarded.
         const status =
-          route.sendEmail && options.sendEmail && mailing
+          options.sendEmail && mailing?.request !== undefined
             ? await deliver(options.sendEmail, mailing.request, res)
             : await forward(target, req, res, body);
         if (mailing && status >= 200 && status < 300) {
@@ -302,7 +297,7 @@ export async function startSesSandbox(options: SesSandboxOptions): Promise<SesSa
         });
         return;
       case 'createIdentity': {
-        const identity = identities.create(parseJson(body, createIdentitySchema).EmailIdentity);
+        const identity = identities.create(parseJson(body, createIdentitySchema).data.EmailIdentity);
         const view = identityView(identity);
         sendJson(res, 200, {
           IdentityType: view.IdentityType,

@@ -8,7 +8,7 @@ import {
 } from './attachments.ts';
 import { SesError, badRequest } from './errors.ts';
 import { addressesInHeader, mailboxAddress } from './identities.ts';
-import { rawPartFileNames } from './raw-mime.ts';
+import { messageHeaders, rawPartFileNames } from './raw-mime.ts';
 
 /**
  * What a send request asks of SES, read the way SES reads it: SendEmail and SendBulkEmail (v2)
@@ -70,43 +70,34 @@ const sendBulkEmailSchema = z.object({
 });
 export const createIdentitySchema = z.object({ EmailIdentity: z.string().min(1) });
 
+/** A JSON request body as sent, and as its schema reads it (members the schema does not name left out). */
+interface ParsedJson<T> {
+  readonly json: unknown;
+  readonly data: T;
+}
+
 /** The JSON body of a request, or BadRequestException for malformed JSON or a body of the wrong shape. */
-export function parseJson<T>(body: Buffer, schema: z.ZodType<T>): T {
-  let value: unknown;
+export function parseJson<T>(body: Buffer, schema: z.ZodType<T>): ParsedJson<T> {
+  let json: unknown;
   try {
-    value = JSON.parse(body.toString('utf8'));
+    json = JSON.parse(body.toString('utf8'));
   } catch {
     throw badRequest('Request body is not valid JSON');
   }
-  const result = schema.safeParse(value);
+  const result = schema.safeParse(json);
   if (!result.success) {
     const issue = result.error.issues[0];
     throw badRequest(
       `Invalid request: ${issue ? `${issue.path.join('.') || 'body'}: ${issue.message}` : 'wrong shape'}`,
     );
   }
-  return result.data;
+  return { json, data: result.data };
 }
 
 export function addressOf(value: string): string {
   const address = mailboxAddress(value);
   if (!address) throw badRequest(`Missing final '@domain' in ${JSON.stringify(value)}`);
   return address;
-}
-
-/** Headers of a raw MIME message (folded lines joined), by lower-case name. */
-function rawHeaders(raw: Buffer): Map<string, string[]> {
-  const text = raw.toString('utf8');
-  const end = text.search(/\r?\n\r?\n/);
-  const lines = (end < 0 ? text : text.slice(0, end)).replace(/\r?\n[ \t]+/g, ' ').split(/\r?\n/);
-  const headers = new Map<string, string[]>();
-  for (const line of lines) {
-    const colon = line.indexOf(':');
-    if (colon <= 0) continue;
-    const name = line.slice(0, colon).trim().toLowerCase();
-    headers.set(name, [...(headers.get(name) ?? []), line.slice(colon + 1).trim()]);
-  }
-  return headers;
 }
 
 const headerAddresses = (headers: Map<string, string[]>, ...names: string[]) =>
@@ -116,7 +107,10 @@ export interface Mailing {
   /** As written in the request, so the refusal names them as the sender wrote them. */
   readonly senders: readonly string[];
   readonly recipients: readonly string[];
-  /** The request as read (SendEmail), for delivery without reading it again. */
+  /**
+   * The JSON body as sent, for delivery in this process (SendEmail only): every member SES takes, those
+   * this module does not read (Content.Simple.Headers, EmailTags, ConfigurationSetName, ...) included.
+   */
   readonly request?: unknown;
 }
 
@@ -157,7 +151,7 @@ function withRecipients(mailing: Mailing, queryApi = false): Mailing {
 }
 
 export function sendEmailMailing(body: Buffer): Mailing {
-  const request = parseJson(body, sendEmailSchema);
+  const { json, data: request } = parseJson(body, sendEmailSchema);
   const { Simple: simple, Raw: raw, Template: template } = request.Content;
   if (simple) checkAttachments(simple.Attachments, 'content.simple.attachments');
   const explicit = request.FromEmailAddress === undefined ? [] : [request.FromEmailAddress];
@@ -165,19 +159,19 @@ export function sendEmailMailing(body: Buffer): Mailing {
   if (raw) {
     const message = Buffer.from(raw.Data, 'base64');
     // A raw message names its sender and, without Destination, its recipients in its headers.
-    const headers = rawHeaders(message);
+    const headers = messageHeaders(message);
     const senders = [...explicit, ...headerAddresses(headers, 'from', 'sender')];
     if (senders.length === 0) throw badRequest('The raw message has no From address');
     const mailing = withRecipients({
       senders,
       recipients: request.Destination ? recipients : headerAddresses(headers, 'to', 'cc', 'bcc'),
-      request,
+      request: json,
     });
     checkRawMessage(message, 'v2');
     return mailing;
   }
   if (explicit.length === 0) throw badRequest('FromEmailAddress is required');
-  const mailing = withRecipients({ senders: explicit, recipients, request });
+  const mailing = withRecipients({ senders: explicit, recipients, request: json });
   if (simple)
     checkBuiltMessage([simple.Subject.Data, simple.Body.Text?.Data, simple.Body.Html?.Data], simple.Attachments);
   if (template) checkTemplate(template, 'content.template.attachments');
@@ -185,7 +179,7 @@ export function sendEmailMailing(body: Buffer): Mailing {
 }
 
 export function sendBulkEmailMailing(body: Buffer): Mailing {
-  const request = parseJson(body, sendBulkEmailSchema);
+  const request = parseJson(body, sendBulkEmailSchema).data;
   const template = request.DefaultContent.Template;
   if (template) checkTemplate(template, 'defaultContent.template.attachments');
   for (const entry of request.BulkEmailEntries)
@@ -212,7 +206,7 @@ export function v1Mailing(params: URLSearchParams): Mailing | undefined {
     );
   }
   const message = Buffer.from(params.get('RawMessage.Data') ?? '', 'base64');
-  const headers = rawHeaders(message);
+  const headers = messageHeaders(message);
   const senders = [...(source ? [source] : []), ...headerAddresses(headers, 'from', 'sender')];
   if (senders.length === 0) throw badRequest('The raw message has no From address');
   const destinations = listed(/^Destinations\.member\.\d+$/);

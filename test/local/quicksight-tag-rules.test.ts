@@ -93,6 +93,11 @@ const rules = (count: number) =>
   Array.from({ length: count }, (_, i) => ({ TagKey: `tag-${i}`, ColumnName: i === 0 ? 'company' : 'region' }));
 
 describe('RowLevelPermissionTagConfiguration on CreateDataSet and UpdateDataSet', () => {
+  // https://docs.aws.amazon.com/quicksight/latest/APIReference/API_CreateDataSet.html, API_DescribeDataSet.html and
+  // API_ListDataSets.html (RowLevelPermissionTagConfigurationApplied). Status ENABLED when left out is the emulator's
+  // own choice (nearest page:
+  // https://docs.aws.amazon.com/quicksight/latest/APIReference/API_RowLevelPermissionTagConfiguration.html, which names
+  // no default).
   it('stores the tag rules, describes them (Status ENABLED when left out) and lists the dataset as applying them', async () => {
     const qs = await withDataSource();
     await qs.client.send(new CreateDataSetCommand(withTags({ TagRules: [COMPANY_RULE] })));
@@ -108,6 +113,8 @@ describe('RowLevelPermissionTagConfiguration on CreateDataSet and UpdateDataSet'
     });
   });
 
+  // https://docs.aws.amazon.com/quicksight/latest/APIReference/API_RowLevelPermissionTagConfiguration.html (Status,
+  // TagRuleConfigurations).
   it('keeps TagRuleConfigurations and a DISABLED status, which is not applied', async () => {
     const qs = await withDataSource();
     const configuration = {
@@ -123,6 +130,9 @@ describe('RowLevelPermissionTagConfiguration on CreateDataSet and UpdateDataSet'
     });
   });
 
+  // The constraints of
+  // https://docs.aws.amazon.com/quicksight/latest/APIReference/API_RowLevelPermissionTagConfiguration.html and
+  // https://docs.aws.amazon.com/quicksight/latest/APIReference/API_RowLevelPermissionTagRule.html.
   it.each<[string, unknown, string]>([
     ['no TagRules', {}, 'TagRules: is required'],
     ['an empty TagRules', { TagRules: [] }, 'TagRules: Too small'],
@@ -149,6 +159,9 @@ describe('RowLevelPermissionTagConfiguration on CreateDataSet and UpdateDataSet'
       { TagRules: [{ ...COMPANY_RULE, TagMultiValueDelimiter: ';'.repeat(11) }] },
       'TagMultiValueDelimiter: Too big',
     ],
+    // Refusing an empty delimiter is the emulator's own choice (nearest page:
+    // https://docs.aws.amazon.com/quicksight/latest/APIReference/API_RowLevelPermissionTagRule.html, which gives
+    // TagMultiValueDelimiter a maximum length only).
     [
       'an empty delimiter',
       { TagRules: [{ ...COMPANY_RULE, TagMultiValueDelimiter: '' }] },
@@ -161,11 +174,15 @@ describe('RowLevelPermissionTagConfiguration on CreateDataSet and UpdateDataSet'
       'MatchAllValue: Too big',
     ],
     ['a Status in lower case', { Status: 'enabled', TagRules: [COMPANY_RULE] }, 'Status: must be ENABLED or DISABLED'],
+    // TagKey "The unique key for a tag"
+    // (https://docs.aws.amazon.com/quicksight/latest/APIReference/API_RowLevelPermissionTagRule.html).
     [
       'the same TagKey twice',
       { TagRules: [COMPANY_RULE, { TagKey: 'company', ColumnName: 'region' }] },
       'company is used by another rule',
     ],
+    // One rule per column is the emulator's own choice (nearest page:
+    // https://docs.aws.amazon.com/quicksight/latest/APIReference/API_RowLevelPermissionTagRule.html).
     [
       'two rules on one column',
       { TagRules: [COMPANY_RULE, { TagKey: 'customer', ColumnName: 'company' }] },
@@ -181,6 +198,8 @@ describe('RowLevelPermissionTagConfiguration on CreateDataSet and UpdateDataSet'
       { TagRules: [COMPANY_RULE], TagRuleConfigurations: [[]] },
       'TagRuleConfigurations.0: Too small',
     ],
+    // Refusing a key list that names no rule's TagKey is the emulator's own choice (nearest page:
+    // https://docs.aws.amazon.com/quicksight/latest/APIReference/API_RowLevelPermissionTagConfiguration.html).
     [
       'a key list naming no rule',
       { TagRules: [COMPANY_RULE], TagRuleConfigurations: [['Company']] },
@@ -194,6 +213,8 @@ describe('RowLevelPermissionTagConfiguration on CreateDataSet and UpdateDataSet'
     expect(await sdkError(describeDataSet(qs))).toMatchObject({ name: 'ResourceNotFoundException' });
   });
 
+  // Refusing tag rules on a dataset used as RLS_RULES is the emulator's own choice (nearest page:
+  // https://docs.aws.amazon.com/quicksight/latest/APIReference/API_CreateDataSet.html, UseAs).
   it('refuses tag rules on a dataset used as RLS_RULES', async () => {
     const qs = await withDataSource();
     const input = { ...withTags({ TagRules: [COMPANY_RULE] }), UseAs: 'RLS_RULES' as const };
@@ -202,6 +223,8 @@ describe('RowLevelPermissionTagConfiguration on CreateDataSet and UpdateDataSet'
     });
   });
 
+  // https://docs.aws.amazon.com/quicksight/latest/APIReference/API_UpdateDataSet.html ("Partial updates are not
+  // supported") and API_ListIngestions.html.
   it('adds, replaces and removes tag rules with UpdateDataSet, which loads the dataset again', async () => {
     const qs = await withDataSource();
     await qs.client.send(new CreateDataSetCommand(dataSetInput()));
@@ -238,6 +261,8 @@ describe('RowLevelPermissionTagConfiguration on CreateDataSet and UpdateDataSet'
     expect((await describeDataSet(qs))?.RowLevelPermissionTagConfiguration).toBeUndefined();
   });
 
+  // ResourceNotFoundException: https://docs.aws.amazon.com/quicksight/latest/APIReference/API_UpdateDataSet.html.
+  // Refusing updates of the sample datasets is the emulator's own choice.
   it('refuses UpdateDataSet of a dataset that does not exist, and of a sample dataset', async () => {
     const qs = await withDataSource();
     const { DataSetId: _id, ...definition } = dataSetInput();
@@ -253,6 +278,7 @@ describe('RowLevelPermissionTagConfiguration on CreateDataSet and UpdateDataSet'
     ).toMatchObject({ name: 'InvalidParameterValueException' });
   });
 
+  // The emulator's own persistence: no AWS page documents it.
   it('keeps the tag rules across a restart', async () => {
     const qs = await withDataSource();
     await qs.client.send(new CreateDataSetCommand(withTags({ TagRules: [COMPANY_RULE] })));
@@ -260,6 +286,7 @@ describe('RowLevelPermissionTagConfiguration on CreateDataSet and UpdateDataSet'
     expect((await describeDataSet(t))?.RowLevelPermissionTagConfiguration?.TagRules).toEqual([COMPANY_RULE]);
   });
 
+  // The emulator's own persistence: no AWS page documents it.
   it('loads a state snapshot written before tag rules and snapshot jobs existed', async () => {
     const qs = await withDataSource();
     await qs.client.send(new CreateDataSetCommand(dataSetInput()));
@@ -291,6 +318,8 @@ describe('the sample datasets tag rules (the emulator option)', () => {
     return client;
   }
 
+  // https://docs.aws.amazon.com/quicksight/latest/APIReference/API_DescribeDataSet.html
+  // (RowLevelPermissionTagConfiguration).
   it('are described on the company-scoped sample dataset only', async () => {
     const client = await start({ TagRules: [COMPANY_RULE] });
     const facts = await client.send(new DescribeDataSetCommand({ ...account, DataSetId: 'distributor-monthly-facts' }));
@@ -299,6 +328,11 @@ describe('the sample datasets tag rules (the emulator option)', () => {
     expect(benchmarks.DataSet?.RowLevelPermissionTagConfiguration).toBeUndefined();
   });
 
+  // A column that is not the dataset's
+  // (https://docs.aws.amazon.com/quicksight/latest/APIReference/API_RowLevelPermissionTagRule.html, ColumnName). Tag
+  // rules on STRING columns only is the emulator's own choice (nearest page:
+  // https://docs.aws.amazon.com/quicksight/latest/APIReference/API_RowLevelPermissionTagRule.html, which names no
+  // column type).
   it.each([
     ['a column in another case', { TagRules: [{ TagKey: 'company', ColumnName: 'Company' }] }],
     ['a number column', { TagRules: [{ TagKey: 'revenue', ColumnName: 'revenue' }] }],
@@ -327,6 +361,9 @@ describe('rows an anonymous user sees through tag rules', () => {
     TagRules: tagRules,
   });
 
+  // https://docs.aws.amazon.com/quicksight/latest/APIReference/API_RowLevelPermissionTagRule.html and the user guide,
+  // https://docs.aws.amazon.com/quicksight/latest/user/quicksight-dev-rls-tags.html; comparing exactly is the
+  // emulator's own choice.
   it('match the tag value exactly, case- and space-sensitively', () => {
     const config = enabled(COMPANY_RULE);
     expect(visible(config, [{ Key: 'company', Value: NORTHWIND }])).toEqual([NORTHWIND]);
@@ -335,6 +372,9 @@ describe('rows an anonymous user sees through tag rules', () => {
     expect(visible(config, [{ Key: 'Company', Value: NORTHWIND }])).toEqual([]);
   });
 
+  // TagMultiValueDelimiter:
+  // https://docs.aws.amazon.com/quicksight/latest/APIReference/API_RowLevelPermissionTagRule.html; never trimming the
+  // parts is the emulator's own choice.
   it('split a value on the delimiter only where the rule has one, and never trim the parts', () => {
     expect(visible(enabled(COMPANY_RULE), [{ Key: 'company', Value: `${NORTHWIND},${CONTOSO}` }])).toEqual([
       NORTHWIND,
@@ -347,6 +387,7 @@ describe('rows an anonymous user sees through tag rules', () => {
     expect(visible(noDelimiter, [{ Key: 'company', Value: `${NORTHWIND},${CONTOSO}` }])).toEqual([]);
   });
 
+  // MatchAllValue: https://docs.aws.amazon.com/quicksight/latest/APIReference/API_RowLevelPermissionTagRule.html.
   it('show every row, NULL included, for the whole MatchAllValue only', () => {
     expect(visible(enabled(COMPANY_RULE), [{ Key: 'company', Value: '*' }])).toEqual([
       NORTHWIND,
@@ -357,6 +398,8 @@ describe('rows an anonymous user sees through tag rules', () => {
     expect(visible(enabled(COMPANY_RULE), [{ Key: 'company', Value: `*,${NORTHWIND}` }])).toEqual([NORTHWIND]);
   });
 
+  // "Values to tags must be passed when embedding dashboards" and the rules' AND:
+  // https://docs.aws.amazon.com/quicksight/latest/user/quicksight-dev-rls-tags.html.
   it('show no row when a tag is not passed, and join the rules with AND', () => {
     const both = enabled(COMPANY_RULE, { TagKey: 'region', ColumnName: 'region' });
     expect(visible(both, [{ Key: 'company', Value: '*' }])).toEqual([]);
@@ -369,6 +412,9 @@ describe('rows an anonymous user sees through tag rules', () => {
     ).toEqual([NORTHWIND, FABRIKAM]);
   });
 
+  // TagRuleConfigurations:
+  // https://docs.aws.amazon.com/quicksight/latest/APIReference/API_RowLevelPermissionTagConfiguration.html ("All tag
+  // configurations have the OR condition").
   it('join TagRuleConfigurations with OR, each applying only when all its tags are passed', () => {
     const configuration = {
       ...enabled(COMPANY_RULE, { TagKey: 'region', ColumnName: 'region' }),
@@ -386,6 +432,8 @@ describe('rows an anonymous user sees through tag rules', () => {
     ).toEqual([]);
   });
 
+  // Status DISABLED:
+  // https://docs.aws.amazon.com/quicksight/latest/APIReference/API_RowLevelPermissionTagConfiguration.html.
   it('apply nothing when the configuration is DISABLED or absent', () => {
     expect(visible({ ...enabled(COMPANY_RULE), Status: 'DISABLED' }, [])).toBeUndefined();
     expect(visible(undefined, [{ Key: 'company', Value: NORTHWIND }])).toBeUndefined();

@@ -10,7 +10,7 @@ import {
 } from '@aws-sdk/client-sesv2';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { LOCAL_CREDENTIALS } from '#clients/local-stack.ts';
-import { checkMessageSize, MAX_MESSAGE_BYTES, mimeBase64Bytes } from '#emulators/ses/attachments.ts';
+import { checkMessageSize, mimeBase64Bytes } from '#emulators/ses/attachments.ts';
 import { startMailCapture, type MailCapture } from '#emulators/ses/capture.ts';
 import { capturedMailListSchema } from '#emulators/ses/messages.ts';
 
@@ -133,6 +133,8 @@ describe('SES attachments in local mode', () => {
     await rm(dataDir, { recursive: true, force: true });
   });
 
+  // https://docs.aws.amazon.com/ses/latest/APIReference-V2/API_Attachment.html and
+  // https://docs.aws.amazon.com/ses/latest/dg/attachments.html; the inbox and its downloads are the emulator's own.
   it('keeps a PDF and a UTF-8 CSV byte for byte, lists them in the JSON and the inbox, and serves each', async () => {
     const sent = await client.send(
       new SendEmailCommand(
@@ -200,6 +202,8 @@ describe('SES attachments in local mode', () => {
     expect(Buffer.from(await csv.arrayBuffer()).equals(CSV)).toBe(true);
   });
 
+  // ContentDisposition INLINE and ContentType
+  // (https://docs.aws.amazon.com/ses/latest/APIReference-V2/API_Attachment.html).
   it('keeps an inline attachment as inline, with a generic type when the sender gives none', async () => {
     const sent = await client.send(
       new SendEmailCommand(
@@ -218,6 +222,32 @@ describe('SES attachments in local mode', () => {
     expect(await (await fetch(capture.inboxUrl)).text()).toContain('<data value="40">40 bytes</data>, inline</span>');
   });
 
+  // SendEmail's members (https://docs.aws.amazon.com/ses/latest/APIReference-V2/API_SendEmail.html) and
+  // Message.Headers (https://docs.aws.amazon.com/ses/latest/APIReference-V2/API_Message.html) reach the capture
+  // as sent. aws-ses-v2-local keeps a Simple message's headers (its /store answer shows them) but stores no
+  // EmailTags, ConfigurationSetName or ListManagementOptions, so of those members only the headers can be seen.
+  it('hands the capture the whole SendEmail request, so a Simple message keeps its custom headers', async () => {
+    const input = simple('With headers', [{ FileName: 'dashboard.pdf', RawContent: PDF }]);
+    input.Content!.Simple!.Headers = [{ Name: 'X-Portal-Subscription', Value: 'weekly-sales' }];
+    const sent = await client.send(
+      new SendEmailCommand({
+        ...input,
+        EmailTags: [{ Name: 'subscription', Value: 'weekly-sales' }],
+        ConfigurationSetName: 'portal-deliveries',
+        ListManagementOptions: { ContactListName: 'owners' },
+      }),
+    );
+    const store = (await (await fetch(`${capture.captureEndpoint}/store`)).json()) as {
+      emails: { messageId: string; headers?: unknown }[];
+    };
+    expect(store.emails.find((email) => email.messageId === sent.MessageId)?.headers).toEqual([
+      { name: 'X-Portal-Subscription', value: 'weekly-sales' },
+    ]);
+    expect((await messageWithId(capture, sent.MessageId)).attachments).toHaveLength(1);
+  });
+
+  // https://docs.aws.amazon.com/ses/latest/APIReference-V2/API_RawMessage.html; the file name is encoded as
+  // RFC 2231 says.
   it('captures the attachment of a raw MIME message, its RFC 2231 file name decoded', async () => {
     const sent = await client.send(
       new SendEmailCommand({
@@ -241,6 +271,7 @@ describe('SES attachments in local mode', () => {
     expect(Buffer.from(await file.arrayBuffer()).equals(PDF)).toBe(true);
   });
 
+  // The emulator's own inbox, which no AWS page documents (SES keeps no copy of the mail it sends).
   it('answers 404 for an unknown message or attachment', async () => {
     const [message] = await listed(capture);
     const id = encodeURIComponent(message!.id);
@@ -258,6 +289,9 @@ describe('SES attachments in local mode', () => {
     }
   });
 
+  // https://docs.aws.amazon.com/ses/latest/APIReference-V2/API_Attachment.html (constraints),
+  // https://docs.aws.amazon.com/ses/latest/dg/mime-types.html (refused extensions) and the errors of
+  // https://docs.aws.amazon.com/ses/latest/APIReference-V2/API_SendEmail.html.
   it('refuses every attachment SES refuses, with its error and message, and captures or counts none', async () => {
     const before = await listed(capture);
     const sentBefore = (await client.send(new GetAccountCommand({}))).SendQuota!.SentLast24Hours;
@@ -306,6 +340,8 @@ describe('SES attachments in local mode', () => {
           "satisfy constraint: Member must not be null; Value 'NONE' at 'content.simple.attachments.2.member." +
           "contentDisposition' failed to satisfy constraint: Member must satisfy enum value set: [ATTACHMENT, INLINE]",
       ],
+      // The wording "Unsupported attachment type" is the emulator's own choice (nearest page:
+      // https://docs.aws.amazon.com/ses/latest/dg/mime-types.html, which lists the extensions, not the message).
       [
         [file, { FileName: 'setup.exe', RawContent: PDF }],
         'MessageRejected',
@@ -316,6 +352,8 @@ describe('SES attachments in local mode', () => {
         'MessageRejected',
         "Unsupported attachment type: 'Report.PDF.JS' (.js files are refused).",
       ],
+      // Dropping trailing dots before reading the extension is the emulator's own choice (nearest page:
+      // https://docs.aws.amazon.com/ses/latest/dg/mime-types.html, which says nothing of them).
       [
         [{ FileName: 'macro.vbs.', RawContent: CSV }],
         'MessageRejected',
@@ -330,7 +368,9 @@ describe('SES attachments in local mode', () => {
       });
     }
 
-    // Content that is not base64, as a caller of the HTTPS interface could send it.
+    // Content that is not base64, as a caller of the HTTPS interface could send it. The wording is the
+    // emulator's own choice (nearest page: https://docs.aws.amazon.com/ses/latest/APIReference-V2/API_Attachment.html,
+    // which says RawContent is base64-encoded).
     const response = await fetch(`${capture.sesEndpoint}/v2/email/outbound-emails`, {
       method: 'POST',
       headers: {
@@ -386,18 +426,21 @@ describe('the 40 MB message size of SES v2', () => {
     await rm(dataDir, { recursive: true, force: true });
   });
 
-  // "if you attach a 5MB file, the attachment size in the email after MIME encoding will be ~6.85MB (about 137%
-  // of the original file size)" (https://docs.aws.amazon.com/ses/latest/dg/manage-sending-quotas.html).
+  // "if you attach a 5MB file, the attachment size in the email after MIME encoding will be ~6.85MB (about 137% of the
+  // original file size)" (https://docs.aws.amazon.com/ses/latest/dg/manage-sending-quotas.html). The limits:
+  // https://docs.aws.amazon.com/ses/latest/dg/quotas.html. The v2 refusal as BadRequestException is the emulator's own
+  // choice (nearest page: https://docs.aws.amazon.com/ses/latest/APIReference-V2/API_SendEmail.html).
   it('counts data base64-encoded in lines, up to 40 MB (41943040 bytes) in v2 and 10 MB in v1', () => {
     expect(mimeBase64Bytes(5 * 1024 * 1024) / (1024 * 1024)).toBeCloseTo(6.85, 1);
-    expect(() => checkMessageSize(MAX_MESSAGE_BYTES.v2, 'v2')).not.toThrow();
-    expect(() => checkMessageSize(MAX_MESSAGE_BYTES.v2 + 1, 'v2')).toThrow(
+    expect(() => checkMessageSize(41_943_040, 'v2')).not.toThrow();
+    expect(() => checkMessageSize(41_943_041, 'v2')).toThrow(
       expect.objectContaining({
         type: 'BadRequestException',
         message: "Message length is more than 41943040 bytes long: '41943041'.",
       }),
     );
-    expect(() => checkMessageSize(MAX_MESSAGE_BYTES.v1 + 1, 'v1')).toThrow(
+    expect(() => checkMessageSize(10_485_760, 'v1')).not.toThrow();
+    expect(() => checkMessageSize(10_485_761, 'v1')).toThrow(
       expect.objectContaining({
         type: 'InvalidParameterValue',
         message: "Message length is more than 10485760 bytes long: '10485761'.",
@@ -405,6 +448,8 @@ describe('the 40 MB message size of SES v2', () => {
     );
   });
 
+  // https://docs.aws.amazon.com/ses/latest/dg/quotas.html; BadRequestException is the emulator's own choice
+  // (nearest page: https://docs.aws.amazon.com/ses/latest/APIReference-V2/API_SendEmail.html).
   it('refuses a message whose attachments together are over 40 MB once encoded, and captures nothing', async () => {
     // 30.7 MB in all: about 42 MB once encoded, just over the limit.
     const half = Buffer.alloc(15_350_000, 1);
@@ -423,6 +468,7 @@ describe('the 40 MB message size of SES v2', () => {
     expect(await listed(capture)).toEqual([]);
   });
 
+  // The 40 MB of https://docs.aws.amazon.com/ses/latest/dg/quotas.html, past what aws-ses-v2-local reads itself.
   it('accepts a message past the 25 MB that aws-ses-v2-local reads over HTTP', async () => {
     const large = Buffer.alloc(20 * 1024 * 1024, 7);
     const sent = await client.send(
@@ -453,6 +499,7 @@ describe('captured mail kept in the data directory', () => {
     await rm(dataDir, { recursive: true, force: true });
   });
 
+  // The capture's data directory is the emulator's own: no AWS page documents it.
   it('loads messages captured before attachments were listed, and keeps attachments across a restart', async () => {
     const older = {
       messageId: 'ses-100000001',
