@@ -2,7 +2,7 @@ import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { SUBSCRIPTION_MESSAGES, type Subscription } from '#contracts/subscriptions.ts';
-import { embedOk, renderHome, VIEWS, type EmbedAnswer } from './support/dashboard-page.tsx';
+import { embedOk, renderHome, stubBackend, VIEWS, type EmbedAnswer } from './support/dashboard-page.tsx';
 import { testConfig } from './support/config.ts';
 import { resetSdk, sdk } from './support/embedding-sdk.ts';
 import { jsonResponse } from './support/render.tsx';
@@ -284,5 +284,34 @@ describe('Subscribe on the dashboard page', () => {
     const dialog = await screen.findByRole('dialog', { name: 'Email this dashboard' });
     await user.click(within(dialog).getByRole('button', { name: 'Cancel' }));
     expect(more).toHaveFocus();
+  });
+
+  it('is off, saying why, for a view not linked to a dashboard', async () => {
+    const unlinked = { id: 'v-unlinked', name: 'Unlinked Report', quicksightDashboardId: null, isDefault: true };
+    const views = [unlinked, ...VIEWS.map((view) => ({ ...view, isDefault: false }))];
+    stubBackend(views, embedOk());
+    const { unmount } = renderHome();
+    await screen.findByText(/This view is not linked to a dashboard\. Ask your administrator/);
+    const toolbar = screen.getByRole('toolbar', { name: 'Dashboard actions' });
+    expect(within(toolbar).getByRole('button', { name: 'Subscribe' })).toBeDisabled();
+    unmount();
+
+    // On a phone the menu says why.
+    vi.stubGlobal('matchMedia', (query: string) => ({
+      matches: query === '(max-width: 480px)',
+      media: query,
+      addEventListener: () => undefined,
+      removeEventListener: () => undefined,
+    }));
+    renderHome();
+    await screen.findByText(/This view is not linked to a dashboard\. Ask your administrator/);
+    const user = userEvent.setup();
+    await user.click(screen.getByRole('button', { name: 'More dashboard actions' }));
+    const entry = screen.getByRole('menuitem', { name: /Subscribe/ });
+    expect(entry).toHaveTextContent('SubscribeThis view is not linked to a dashboard');
+    expect(entry).toHaveAttribute('aria-disabled', 'true');
+    expect(entry).toHaveAccessibleDescription('This view is not linked to a dashboard');
+    await user.click(entry);
+    expect(screen.queryByRole('dialog', { name: 'Email this dashboard' })).not.toBeInTheDocument();
   });
 });

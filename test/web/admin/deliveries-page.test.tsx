@@ -160,6 +160,13 @@ describe('Deliveries page: the table', () => {
     await user.type(search, 'inventory');
     await waitFor(() => expect(screen.queryByText('bob@example.com')).not.toBeInTheDocument());
     expect(screen.getByText('Inventory Margins')).toBeInTheDocument();
+    // Only the dashboard's ID has the hyphen: its name reads "Sales Performance".
+    await user.clear(search);
+    await user.type(search, 'sales-performance');
+    await waitFor(() => expect(screen.queryByText('Inventory Margins')).not.toBeInTheDocument());
+    expect(screen.getByText('bob@example.com')).toBeInTheDocument();
+    expect(screen.queryByText('cara@example.com')).not.toBeInTheDocument();
+    expect(screen.getByText('2 of 4 subscriptions')).toBeInTheDocument();
     await user.type(search, 'zzz');
     expect(await screen.findByText('No subscriptions match your search')).toBeInTheDocument();
   });

@@ -5,7 +5,7 @@ export const localDate = (epochMs: number): string => new Date(epochMs).toLocale
  * The date and time of an ISO 8601 instant as the portal shows times, on the clock of `timeZone` (an IANA name)
  * or of the browser when none is given. A value that is not a date is shown as it came.
  */
-export function dateTime(iso: string, timeZone?: string): string {
+function dateTime(iso: string, timeZone?: string): string {
   const date = new Date(iso);
   if (Number.isNaN(date.getTime())) return iso;
   const options: Intl.DateTimeFormatOptions = { dateStyle: 'medium', timeStyle: 'short' };
@@ -16,3 +16,7 @@ export function dateTime(iso: string, timeZone?: string): string {
     return date.toLocaleString(undefined, options);
   }
 }
+
+/** A delivery time on the clock of the subscription's own time zone, which its schedule names. */
+export const deliveryTime = (subscription: { readonly timeZone: string }, at: string): string =>
+  dateTime(at, subscription.timeZone);

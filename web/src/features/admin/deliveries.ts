@@ -41,16 +41,13 @@ export const OUTCOME_TONES: Readonly<Record<DeliveryOutcome, 'success' | 'warnin
   FAILED: 'danger',
 };
 
-/** A subscription's dashboard: its catalogue name, or its ID once the catalogue no longer names it. */
-export const dashboardLabel = subscriptionName;
-
 /** What the search box matches: the recipient, the dashboard's name and ID. */
 export const subscriptionSearchText = (subscription: AdminSubscription): string =>
   `${subscription.email}\n${subscription.dashboardName ?? ''}\n${subscription.dashboardId}`;
 
 /** What a subscription's row and menu are called. */
 export const subscriptionTitle = (subscription: AdminSubscription): string =>
-  `${subscription.email}, ${dashboardLabel(subscription)}`;
+  `${subscription.email}, ${subscriptionName(subscription)}`;
 
 /**
  * When the delivery function takes the subscription next: nothing while paused; sooner than its

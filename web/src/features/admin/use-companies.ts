@@ -1,7 +1,7 @@
 import { useCallback } from 'react';
 import type { QuicksightAdminApi } from './api/admin-api.ts';
 import { useAdminApi } from './api/admin-api-context.tsx';
-import { useResource, type Resource } from './use-resource.ts';
+import { useResource, type Resource } from '#web/lib/use-resource.ts';
 
 export type CompanyList = Awaited<ReturnType<QuicksightAdminApi['listCompanies']>>;
 

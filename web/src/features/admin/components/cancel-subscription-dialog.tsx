@@ -1,11 +1,9 @@
 import type { AdminSubscription } from '#contracts/admin-subscriptions.ts';
-import { ConfirmDialog } from '#web/components/confirm-dialog.tsx';
-import { notify } from '#web/components/toaster.tsx';
-import { useServerCall } from '#web/lib/use-server-call.ts';
+import { subscriptionName } from '#contracts/subscriptions.ts';
 import { useAdminApi } from '../api/admin-api-context.tsx';
-import { dashboardLabel, DELIVERIES_TEXTS } from '../deliveries.ts';
-import { actionFailure, ADMIN_FAILURES, type Failure } from '../errors.ts';
-import { FailureAlert } from './failure-alert.tsx';
+import { DELIVERIES_TEXTS } from '../deliveries.ts';
+import { ADMIN_FAILURES } from '../errors.ts';
+import { DeleteConfirmation } from './delete-confirmation.tsx';
 
 export interface CancelSubscriptionDialogProps {
   readonly subscription: AdminSubscription | null;
@@ -19,47 +17,25 @@ export interface CancelSubscriptionDialogProps {
  */
 export function CancelSubscriptionDialog({ subscription, onClose, onCanceled }: CancelSubscriptionDialogProps) {
   const api = useAdminApi();
-  const call = useServerCall<'cancel', Failure>();
-
-  const close = () => {
-    call.setFailure(null);
-    onClose();
-  };
-
-  const cancel = (target: AdminSubscription) =>
-    call.run(
-      'cancel',
-      async () => {
-        const { message } = await api.quicksight.cancelSubscription(target.id);
-        notify.success(message);
-        onCanceled(target);
-      },
-      { failure: (error) => actionFailure(ADMIN_FAILURES.cancelSubscription, error) },
-    );
-
   return (
-    <ConfirmDialog
+    <DeleteConfirmation
       open={subscription !== null}
       title={DELIVERIES_TEXTS.cancel}
       confirmLabel={DELIVERIES_TEXTS.cancel}
       busyLabel={DELIVERIES_TEXTS.canceling}
       cancelLabel={DELIVERIES_TEXTS.keep}
-      busy={call.busy}
-      onConfirm={() => {
-        if (subscription) void cancel(subscription);
-      }}
-      onCancel={close}
+      failureTitle={ADMIN_FAILURES.cancelSubscription}
+      onDelete={() => api.quicksight.cancelSubscription(subscription!.id)}
+      onDeleted={() => onCanceled(subscription!)}
+      onClose={onClose}
     >
       {subscription && (
-        <div className="stack">
-          {call.failure && <FailureAlert failure={call.failure} onDismiss={() => call.setFailure(null)} />}
-          <p>
-            Cancel the subscription of <strong>{subscription.email}</strong> to{' '}
-            <strong>{dashboardLabel(subscription)}</strong>? No more files of it are sent to them. They can subscribe
-            again from the dashboard.
-          </p>
-        </div>
+        <p>
+          Cancel the subscription of <strong>{subscription.email}</strong> to{' '}
+          <strong>{subscriptionName(subscription)}</strong>? No more files of it are sent to them. They can subscribe
+          again from the dashboard.
+        </p>
       )}
-    </ConfirmDialog>
+    </DeleteConfirmation>
   );
 }

@@ -16,11 +16,18 @@ export interface DeleteConfirmationProps {
   readonly onClose: () => void;
   /** What is deleted and what goes with it. */
   readonly children: ReactNode;
+  /** The confirming button's text; "Delete" unless given. */
+  readonly confirmLabel?: string;
+  /** The confirming button's text while the deletion runs; "Deleting..." unless given. */
+  readonly busyLabel?: string;
+  /** The dismissing button's text; the confirm dialog's own ("Cancel") unless given. */
+  readonly cancelLabel?: string;
 }
 
 /**
- * Asks before a deletion, runs it, and on a refusal stays open with the server's reason (for
- * example a company that still has users), so the admin reads why before trying again.
+ * Asks before a deletion (or, with its own labels, a cancellation), runs it, and on a refusal
+ * stays open with the server's reason (for example a company that still has users), so the
+ * admin reads why before trying again.
  */
 export function DeleteConfirmation({
   open,
@@ -30,6 +37,9 @@ export function DeleteConfirmation({
   onDeleted,
   onClose,
   children,
+  confirmLabel = 'Delete',
+  busyLabel = 'Deleting...',
+  cancelLabel,
 }: DeleteConfirmationProps) {
   const call = useServerCall<'delete', Failure>();
 
@@ -53,8 +63,9 @@ export function DeleteConfirmation({
     <ConfirmDialog
       open={open}
       title={title}
-      confirmLabel="Delete"
-      busyLabel="Deleting..."
+      confirmLabel={confirmLabel}
+      busyLabel={busyLabel}
+      cancelLabel={cancelLabel}
       busy={call.busy}
       onConfirm={() => void remove()}
       onCancel={close}

@@ -3,10 +3,9 @@ import type { AdminSubscription } from '#contracts/admin-subscriptions.ts';
 import { Badge } from '#web/components/badge.tsx';
 import { EmptyList } from '#web/components/empty-list.tsx';
 import { RowActions } from '#web/components/row-actions.tsx';
-import { deliveryTime } from '#web/lib/subscriptions/schedule-text.ts';
-import { scheduleText } from '#contracts/subscriptions.ts';
+import { deliveryTime } from '#web/lib/dates.ts';
+import { scheduleText, subscriptionName } from '#contracts/subscriptions.ts';
 import {
-  dashboardLabel,
   DELIVERIES_TEXTS,
   nextRun,
   OUTCOME_LABELS,
@@ -15,6 +14,7 @@ import {
   subscriptionTitle,
 } from '../deliveries.ts';
 import './tables.css';
+import './deliveries-table.css';
 
 export type DeliveryAction = 'send' | 'cancel';
 
@@ -80,7 +80,7 @@ const DeliveryRow = memo(function DeliveryRow({ subscription, busy, onAction }: 
         {subscription.email}
       </td>
       <td data-label="Dashboard">
-        {dashboardLabel(subscription)}
+        {subscriptionName(subscription)}
         {subscription.dashboardName !== null && (
           <span className="delivery-note text-muted">{subscription.dashboardId}</span>
         )}

@@ -11,7 +11,7 @@ import { notify } from '#web/components/toaster.tsx';
 import { useServerCall } from '#web/lib/use-server-call.ts';
 import { useAdminApi } from '../api/admin-api-context.tsx';
 import { actionFailure, ADMIN_FAILURES, failureMessage, type Failure } from '../errors.ts';
-import { useResource } from '../use-resource.ts';
+import { useResource } from '#web/lib/use-resource.ts';
 import { FailureAlert } from './failure-alert.tsx';
 import './user-dashboards-panel.css';
 

@@ -5,7 +5,7 @@ import { Spinner } from '#web/components/spinner.tsx';
 import { localDate } from '#web/lib/dates.ts';
 import { useAdminApi } from '../api/admin-api-context.tsx';
 import { ADMIN_FAILURES, userManagementErrorText } from '../errors.ts';
-import { useResource } from '../use-resource.ts';
+import { useResource } from '#web/lib/use-resource.ts';
 
 const USER_FACTORS_TEXTS = {
   label: 'Sign-in methods',

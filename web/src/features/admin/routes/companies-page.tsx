@@ -17,7 +17,7 @@ import { countText } from '../count-text.ts';
 import { ADMIN_FAILURES, failureMessage } from '../errors.ts';
 import { useSearch } from '../search.ts';
 import { useCompanyList } from '../use-companies.ts';
-import { useResource } from '../use-resource.ts';
+import { useResource } from '#web/lib/use-resource.ts';
 
 const NO_COMPANIES: readonly Company[] = [];
 

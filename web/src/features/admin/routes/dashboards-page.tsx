@@ -22,7 +22,8 @@ import { UserListCard, userSearchText } from '../components/user-list-card.tsx';
 import { actionFailure, ADMIN_FAILURES, dashboardUpdatedText, registrationFailure, type Failure } from '../errors.ts';
 import { countText } from '../count-text.ts';
 import { useSearch } from '../search.ts';
-import { useResource, useUserListing } from '../use-resource.ts';
+import { useResource } from '#web/lib/use-resource.ts';
+import { useUserListing } from '../use-resource.ts';
 
 const NO_USERS: readonly CognitoUserWithQuicksight[] = [];
 const NO_DASHBOARDS: readonly DashboardMetadata[] = [];

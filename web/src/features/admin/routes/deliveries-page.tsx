@@ -16,8 +16,7 @@ import { countText } from '../count-text.ts';
 import { DELIVERIES_TEXTS, subscriptionSearchText } from '../deliveries.ts';
 import { actionFailure, ADMIN_FAILURES, failureMessage, type Failure } from '../errors.ts';
 import { useSearch } from '../search.ts';
-import { useResource } from '../use-resource.ts';
-import './deliveries-page.css';
+import { useResource } from '#web/lib/use-resource.ts';
 
 const NO_SUBSCRIPTIONS: readonly AdminSubscription[] = [];
 

@@ -29,7 +29,7 @@ import {
   weeksCsv,
 } from '../insights.ts';
 import { useInsightUsers, type InsightUsersState } from '../use-insight-users.ts';
-import { useResource } from '../use-resource.ts';
+import { useResource } from '#web/lib/use-resource.ts';
 import { useCompanyList } from '../use-companies.ts';
 import '../components/tables.css';
 import './insights-page.css';

@@ -1,4 +1,4 @@
-import { useId, useMemo, useState } from 'react';
+import { useId } from 'react';
 import { z } from 'zod';
 import {
   createSubscriptionInputSchema,
@@ -22,7 +22,8 @@ import { notify } from '#web/components/toaster.tsx';
 import { useAuth } from '#web/lib/auth/auth-context.ts';
 import { useSchemaForm } from '#web/lib/forms/use-schema-form.ts';
 import { subscriptionErrorText, useSubscriptionsApi } from '#web/lib/subscriptions/api.ts';
-import { deliveryTime } from '#web/lib/subscriptions/schedule-text.ts';
+import { deliveryTime } from '#web/lib/dates.ts';
+import { useServerCall } from '#web/lib/use-server-call.ts';
 import './subscribe-dialog.css';
 
 const SUBSCRIBE_TEXTS = {
@@ -70,6 +71,10 @@ function timeZoneOptions(current: string) {
   const all = zones.includes(current) ? zones : [...zones, current].sort();
   return all.map((zone) => option(zone, zone.replaceAll('_', ' ')));
 }
+
+/** The form's time zone at first: the browser's, read once when the dialog's module loads. */
+const DEFAULT_ZONE = browserTimeZone();
+const ZONE_OPTIONS = timeZoneOptions(DEFAULT_ZONE);
 
 /**
  * The form's fields as strings, turned into createSubscription's input and checked with the
@@ -121,9 +126,7 @@ export default function SubscribeDialog({ dashboardId, dashboardName, company, o
   const { session } = useAuth();
   const formatErrorId = useId();
   const api = useSubscriptionsApi();
-  const [failure, setFailure] = useState<string | null>(null);
-  const [defaultZone] = useState(browserTimeZone);
-  const zoneOptions = useMemo(() => timeZoneOptions(defaultZone), [defaultZone]);
+  const call = useServerCall<'subscribe', string>();
   const form = useSchemaForm(subscribeFormSchema, {
     dashboardId,
     company,
@@ -132,22 +135,26 @@ export default function SubscribeDialog({ dashboardId, dashboardName, company, o
     weekday: '',
     dayOfMonth: '',
     time: DEFAULT_TIME,
-    timeZone: defaultZone,
+    timeZone: DEFAULT_ZONE,
   });
   const { values, errors } = form;
   // Not fields of the form: a problem with them is the dashboard's, shown above the fields.
   const otherProblem = errors.dashboardId ?? errors.company;
 
-  const subscribe = async (input: CreateSubscriptionInput) => {
-    setFailure(null);
-    try {
-      notify.success(subscribedText(await api.create(input)));
-      onClose();
-    } catch (error) {
-      console.error('Error subscribing to a dashboard:', error instanceof Error ? error.message : error);
-      setFailure(subscriptionErrorText(error));
-    }
-  };
+  const subscribe = (input: CreateSubscriptionInput) =>
+    call.run(
+      'subscribe',
+      async () => {
+        notify.success(subscribedText(await api.create(input)));
+        onClose();
+      },
+      {
+        failure: (error) => {
+          console.error('Error subscribing to a dashboard:', error instanceof Error ? error.message : error);
+          return subscriptionErrorText(error);
+        },
+      },
+    );
 
   return (
     <FormDialog
@@ -158,9 +165,9 @@ export default function SubscribeDialog({ dashboardId, dashboardName, company, o
       submitLabel={SUBSCRIBE_TEXTS.submit}
       busyLabel={SUBSCRIBE_TEXTS.busy}
     >
-      {failure && (
+      {call.failure && (
         <Alert tone="error" title={SUBSCRIBE_TEXTS.failed}>
-          <p>{failure}</p>
+          <p>{call.failure}</p>
         </Alert>
       )}
       {otherProblem && <Alert tone="error">{otherProblem}</Alert>}
@@ -215,7 +222,7 @@ export default function SubscribeDialog({ dashboardId, dashboardName, company, o
           />
         )}
         <Select label="Time" options={TIME_OPTIONS} error={errors.time} {...form.field('time')} />
-        <Select label="Time zone" options={zoneOptions} error={errors.timeZone} {...form.field('timeZone')} />
+        <Select label="Time zone" options={ZONE_OPTIONS} error={errors.timeZone} {...form.field('timeZone')} />
       </div>
     </FormDialog>
   );

@@ -19,7 +19,8 @@ import { LoadFailure } from '#web/components/load-failure.tsx';
 import { Spinner } from '#web/components/spinner.tsx';
 import { notify } from '#web/components/toaster.tsx';
 import { subscriptionErrorText, useSubscriptionsApi } from '#web/lib/subscriptions/api.ts';
-import { deliveryTime } from '#web/lib/subscriptions/schedule-text.ts';
+import { deliveryTime } from '#web/lib/dates.ts';
+import { useResource } from '#web/lib/use-resource.ts';
 import { useServerCall } from '#web/lib/use-server-call.ts';
 import './subscriptions-card.css';
 
@@ -52,8 +53,6 @@ const STATUS_BADGES = {
   ACTIVE: { tone: 'success', label: 'Active' },
   PAUSED: { tone: 'warning', label: 'Paused' },
 } as const;
-
-type Load = { kind: 'loading' } | { kind: 'failed'; message: string } | { kind: 'loaded'; list: Subscription[] };
 
 interface Failure {
   readonly title: string;
@@ -163,8 +162,15 @@ function SubscriptionRow({ subscription, busy, disabled, onSetPaused, onDelete }
 export function SubscriptionsCard() {
   const api = useSubscriptionsApi();
   const titleId = useId();
-  const [load, setLoad] = useState<Load>({ kind: 'loading' });
-  const [generation, setGeneration] = useState(0);
+  const load = useCallback(
+    () =>
+      api.list().catch((error: unknown) => {
+        console.error('Error loading subscriptions:', error instanceof Error ? error.message : error);
+        throw error;
+      }),
+    [api],
+  );
+  const subscriptions = useResource<readonly Subscription[]>(load);
   const [deleting, setDeleting] = useState<Subscription | null>(null);
   const call = useServerCall<string, Failure>();
   // The row that had the focus is gone once deleted: the card's title takes it.
@@ -174,35 +180,9 @@ export function SubscriptionsCard() {
     if (deletions > 0) title.current?.focus();
   }, [deletions]);
 
-  const reload = useCallback(() => {
-    setLoad({ kind: 'loading' });
-    setGeneration((n) => n + 1);
-  }, []);
-
-  useEffect(() => {
-    let active = true;
-    api.list().then(
-      (list) => active && setLoad({ kind: 'loaded', list }),
-      (error: unknown) => {
-        console.error('Error loading subscriptions:', error instanceof Error ? error.message : error);
-        if (active) setLoad({ kind: 'failed', message: subscriptionErrorText(error) });
-      },
-    );
-    return () => {
-      active = false;
-    };
-  }, [api, generation]);
-
   const replace = (id: string, next: Subscription | null) =>
-    setLoad((current) =>
-      current.kind === 'loaded'
-        ? {
-            kind: 'loaded',
-            list: next
-              ? current.list.map((item) => (item.id === id ? next : item))
-              : current.list.filter((item) => item.id !== id),
-          }
-        : current,
+    subscriptions.update((current) =>
+      next ? current.map((item) => (item.id === id ? next : item)) : current.filter((item) => item.id !== id),
     );
 
   const setPaused = (subscription: Subscription, paused: boolean) =>
@@ -246,7 +226,8 @@ export function SubscriptionsCard() {
       },
     );
 
-  const list = load.kind === 'loaded' ? load.list : [];
+  const list = subscriptions.data ?? [];
+  const loadFailed = !subscriptions.loading && subscriptions.error !== null;
 
   return (
     <Card
@@ -264,9 +245,15 @@ export function SubscriptionsCard() {
             <p>{call.failure.message}</p>
           </Alert>
         )}
-        {load.kind === 'loading' && <Spinner label={TEXTS.loading} />}
-        {load.kind === 'failed' && <LoadFailure title={TEXTS.loadFailed} detail={load.message} onRetry={reload} />}
-        {load.kind === 'loaded' && list.length === 0 && (
+        {subscriptions.loading && <Spinner label={TEXTS.loading} />}
+        {loadFailed && (
+          <LoadFailure
+            title={TEXTS.loadFailed}
+            detail={subscriptionErrorText(subscriptions.error)}
+            onRetry={subscriptions.reload}
+          />
+        )}
+        {subscriptions.data?.length === 0 && (
           <EmptyList title={TEXTS.none} action={<Link to={paths.home}>{TEXTS.toDashboards}</Link>}>
             {TEXTS.noneNext}
           </EmptyList>
