@@ -46,3 +46,38 @@ export function fileSheetSelection(
 export const companyTags = (companies: readonly string[]) => [
   { Key: COMPANY_TAG_KEY, Value: companies.join(COMPANY_TAG_DELIMITER) },
 ];
+
+/** A snapshot job error: DescribeDashboardSnapshotJobResult's ErrorInfo, or a file's. */
+interface SnapshotErrorInfo {
+  readonly ErrorType?: string;
+  readonly ErrorMessage?: string;
+}
+
+/** The fields of DescribeDashboardSnapshotJobResult a file's outcome is read from. */
+export interface SnapshotJobResult {
+  readonly JobStatus?: string;
+  readonly ErrorInfo?: SnapshotErrorInfo;
+  readonly Result?: {
+    readonly AnonymousUsers?: readonly {
+      readonly FileGroups?: readonly {
+        readonly S3Results?: readonly { readonly S3Uri?: string; readonly ErrorInfo?: readonly SnapshotErrorInfo[] }[];
+      }[];
+    }[];
+  };
+}
+
+/**
+ * The file of an ended job (`jobStatus` as DescribeDashboardSnapshotJob last answered): the link
+ * to its one anonymous user's one file, or QuickSight's reason for making none.
+ */
+export function snapshotFile(
+  jobStatus: string | undefined,
+  result: SnapshotJobResult,
+): { readonly url: string } | { readonly error: string } {
+  const file = result.Result?.AnonymousUsers?.[0]?.FileGroups?.[0]?.S3Results?.[0];
+  const error = result.ErrorInfo ?? file?.ErrorInfo?.[0];
+  if (jobStatus !== 'FAILED' && result.JobStatus !== 'FAILED' && error === undefined && file?.S3Uri)
+    return { url: file.S3Uri };
+  if (error !== undefined) return { error: error.ErrorMessage ?? error.ErrorType ?? 'failed' };
+  return { error: jobStatus === 'FAILED' || result.JobStatus === 'FAILED' ? 'failed' : 'no file in the result' };
+}

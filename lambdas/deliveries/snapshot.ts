@@ -4,12 +4,11 @@ import {
   DescribeDashboardSnapshotJobResultCommand,
   StartDashboardSnapshotJobCommand,
 } from '@aws-sdk/client-quicksight';
-import * as https from 'node:https';
-import * as tls from 'node:tls';
 import { ENV } from '#contracts/env.ts';
-import { companyTags, fileSheetSelection, type FileSheetSelection } from '#contracts/snapshot-files.ts';
+import { companyTags, fileSheetSelection, snapshotFile, type FileSheetSelection } from '#contracts/snapshot-files.ts';
 import type { SubscriptionFormat } from '#contracts/subscriptions.ts';
 import { quicksight } from '../shared/aws/quicksight.ts';
+import { download } from '../shared/download.ts';
 import { optionalEnv } from '../shared/env.ts';
 import { quicksightSettings } from '../shared/quicksight.ts';
 
@@ -78,50 +77,19 @@ export const snapshotState = async (dashboardId: string, jobId: string): Promise
   const ids = { AwsAccountId: accountId, DashboardId: dashboardId, SnapshotJobId: jobId };
   const job = await quicksight.send(new DescribeDashboardSnapshotJobCommand(ids));
   if (job.JobStatus === 'QUEUED' || job.JobStatus === 'RUNNING') return { done: false };
-  const result = await quicksight.send(new DescribeDashboardSnapshotJobResultCommand(ids));
-  if (job.JobStatus === 'FAILED' || result.JobStatus === 'FAILED') {
-    const info = result.ErrorInfo;
-    throw new SnapshotError(
-      `QuickSight could not make the file: ${info?.ErrorMessage ?? info?.ErrorType ?? 'failed'}`,
-      true,
-    );
-  }
-  const file = result.Result?.AnonymousUsers?.[0]?.FileGroups?.[0]?.S3Results?.[0];
-  if (!file?.S3Uri || (file.ErrorInfo?.length ?? 0) > 0) {
-    const error = file?.ErrorInfo?.[0];
-    throw new SnapshotError(
-      `QuickSight could not make the file: ${error?.ErrorMessage ?? error?.ErrorType ?? 'no file in the result'}`,
-      true,
-    );
-  }
-  return { done: true, url: file.S3Uri };
+  const file = snapshotFile(job.JobStatus, await quicksight.send(new DescribeDashboardSnapshotJobResultCommand(ids)));
+  if ('error' in file) throw new SnapshotError(`QuickSight could not make the file: ${file.error}`, true);
+  return { done: true, url: file.url };
 };
 
-const downloadFailed = (status: number | string) =>
-  new SnapshotError(`The file could not be downloaded (HTTP ${status})`, true);
-
-/** A download that trusts `ca` (local mode's own certificate) besides the public ones. */
-const downloadTrusting = (url: string, ca: string): Promise<Uint8Array> =>
-  new Promise((resolve, reject) => {
-    const request = https.get(url, { ca: [...tls.rootCertificates, ca] }, (response) => {
-      if (response.statusCode !== 200) {
-        response.resume();
-        reject(downloadFailed(response.statusCode ?? 'error'));
-        return;
-      }
-      const chunks: Buffer[] = [];
-      response.on('data', (chunk: Buffer) => chunks.push(chunk));
-      response.on('end', () => resolve(new Uint8Array(Buffer.concat(chunks))));
-      response.on('error', reject);
-    });
-    request.on('error', (error) => reject(downloadFailed(error.message)));
-  });
+/** How long the file's download may take: it is one file of at most a few megabytes. */
+const DOWNLOAD_TIMEOUT_MS = 60_000;
 
 /** The file behind the result's URL. */
 export const downloadSnapshot = async (url: string): Promise<Uint8Array> => {
-  const localCa = optionalEnv(ENV.localCaCertificate);
-  if (localCa !== undefined && url.startsWith('https:')) return downloadTrusting(url, localCa);
-  const response = await fetch(url);
-  if (!response.ok) throw downloadFailed(response.status);
-  return new Uint8Array(await response.arrayBuffer());
+  try {
+    return await download(url, { ca: optionalEnv(ENV.localCaCertificate), timeoutMs: DOWNLOAD_TIMEOUT_MS });
+  } catch (error) {
+    throw new SnapshotError(`The file could not be downloaded (${(error as Error).message})`, true);
+  }
 };

@@ -275,7 +275,9 @@ describe('the delivery run', () => {
     const summary = await runNow();
     expect(summary.due).toBe(10);
     // The dashboard's scope and its file's sheet are read once a run, however many of its subscriptions are due.
-    expect(summary.delivered).toBe(9);
+    // Which 10 of the 11 (all due at one time) a run takes is the index's order: 8 or 9 of them are the user's.
+    expect(summary.delivered + summary.canceled).toBe(10);
+    expect(summary.delivered).toBeGreaterThanOrEqual(8);
     expect(h.quicksight.commandCalls(DescribeDashboardCommand)).toHaveLength(1);
     expect(h.quicksight.commandCalls(DescribeDashboardDefinitionCommand)).toHaveLength(1);
     expect((await runNow()).due).toBe(1);

@@ -1,7 +1,5 @@
 import { randomBytes } from 'node:crypto';
 import { readFile } from 'node:fs/promises';
-import { request } from 'node:https';
-import { rootCertificates } from 'node:tls';
 import {
   DescribeDashboardDefinitionCommand,
   DescribeDashboardSnapshotJobCommand,
@@ -9,7 +7,8 @@ import {
   StartDashboardSnapshotJobCommand,
 } from '@aws-sdk/client-quicksight';
 import { COMPANY_COLUMN } from '#contracts/companies.ts';
-import { companyTags, fileSheetSelection, type FileSheetSelection } from '#contracts/snapshot-files.ts';
+import { companyTags, fileSheetSelection, snapshotFile, type FileSheetSelection } from '#contracts/snapshot-files.ts';
+import { download } from '#lambdas/shared/download.ts';
 import { embedCertificatePath } from '#clients/local-stack.ts';
 import { describeError } from './cli.ts';
 import type { QuickSightReader } from './isolation-api.ts';
@@ -86,35 +85,6 @@ function rowsPerCompany(csv: string): Map<string, number> {
     rows.set(company, (rows.get(company) ?? 0) + 1);
   }
   return rows;
-}
-
-/** The file behind a result's link; `ca` is trusted besides the public certificates (local mode's own). */
-function download(url: string, ca: string | undefined): Promise<string> {
-  const address = new URL(url);
-  if (address.protocol !== 'https:') {
-    return fetch(address, { signal: AbortSignal.timeout(DOWNLOAD_TIMEOUT_MS) }).then(async (answer) => {
-      if (!answer.ok) throw new Error(`the file's link answered HTTP ${answer.status}`);
-      return answer.text();
-    });
-  }
-  return new Promise((resolve, reject) => {
-    const options = { method: 'GET', timeout: DOWNLOAD_TIMEOUT_MS, ...(ca && { ca: [...rootCertificates, ca] }) };
-    const sent = request(address, options, (answer) => {
-      if (answer.statusCode !== 200) {
-        answer.resume();
-        reject(new Error(`the file's link answered HTTP ${answer.statusCode ?? 'nothing'}`));
-        return;
-      }
-      let body = '';
-      answer.setEncoding('utf8');
-      answer.on('data', (chunk: string) => (body += chunk));
-      answer.on('end', () => resolve(body));
-      answer.on('error', reject);
-    });
-    sent.on('timeout', () => sent.destroy(new Error(`${address.origin} did not answer within 30 s`)));
-    sent.on('error', reject);
-    sent.end();
-  });
 }
 
 /** Makes and reads the files: one snapshot job per user and dashboard, each with an ID unique to this run. */
@@ -213,14 +183,11 @@ export class EmailedFiles {
         continue;
       }
       const result = await describe(client.send(new DescribeDashboardSnapshotJobResultCommand(ids)));
-      const file = result.Result?.AnonymousUsers?.[0]?.FileGroups?.[0]?.S3Results?.[0];
-      const error = result.ErrorInfo ?? file?.ErrorInfo?.[0];
-      if (job.JobStatus === 'FAILED' || result.JobStatus === 'FAILED' || error || !file?.S3Uri) {
-        const because = error ? `${error.ErrorType ?? 'error'}: ${error.ErrorMessage ?? 'no message'}` : 'no file';
-        throw new Error(`QuickSight could not make ${what}: ${because}`);
-      }
+      const file = snapshotFile(job.JobStatus, result);
+      if ('error' in file) throw new Error(`QuickSight could not make ${what}: ${file.error}`);
       try {
-        return { made: true, rows: rowsPerCompany(await download(file.S3Uri, this.ca)) };
+        const body = await download(file.url, { ca: this.ca, timeoutMs: DOWNLOAD_TIMEOUT_MS });
+        return { made: true, rows: rowsPerCompany(new TextDecoder().decode(body)) };
       } catch (failure) {
         throw new Error(`${what} could not be read: ${describeError(failure)}`);
       }
