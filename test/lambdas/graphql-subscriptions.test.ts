@@ -19,6 +19,7 @@ import {
   type TestAccount,
   USER,
 } from './support/harness.ts';
+import { WEEKLY_PDF } from './support/subscriptions.ts';
 
 /**
  * The subscription fields of lambdas/graphql/subscriptions.ts: every rule enforced on the server
@@ -141,14 +142,7 @@ const gql = async (
 
 /** What the subscription form sends: a weekly PDF on Mondays at 08:00 in London, for all companies. */
 const weekly = (changes: Record<string, unknown> = {}) => ({
-  dashboardId: 'sales',
-  format: 'PDF',
-  frequency: 'WEEKLY',
-  weekday: 'MONDAY',
-  dayOfMonth: null,
-  time: '08:00',
-  timeZone: 'Europe/London',
-  company: null,
+  ...WEEKLY_PDF,
   ...changes,
 });
 

@@ -19,6 +19,7 @@ import {
   startHarness,
   USER,
 } from './support/harness.ts';
+import { WEEKLY_PDF } from './support/subscriptions.ts';
 
 /**
  * The subscription actions of the QuickSight management function (the admin portal's Deliveries
@@ -58,16 +59,7 @@ beforeEach(async () => {
 
 const call = (body: unknown, token = adminToken) => invoke(handler, { token, body });
 
-const weekly: CreateSubscriptionInput = {
-  dashboardId: 'sales',
-  format: 'PDF',
-  frequency: 'WEEKLY',
-  weekday: 'MONDAY',
-  dayOfMonth: null,
-  time: '08:00',
-  timeZone: 'Europe/London',
-  company: null,
-};
+const weekly = WEEKLY_PDF;
 const daily: CreateSubscriptionInput = {
   ...weekly,
   format: 'CSV',
